@@ -1,0 +1,260 @@
+// The one way to GET a remote document: SSRF guard on every hop, pinned DNS, timeout, size cap,
+// content-type check, Cache-Control cache and single-flight; our own origin is answered locally.
+
+import { lookup as dnsLookup } from 'node:dns/promises'
+import { HttpError } from '../http/errors.ts'
+import { LruCache } from '../store/lru-cache.ts'
+import { bareHost, getAddressRefusal, getUrlRefusal, isIpLiteral } from './ssrf-guard.ts'
+
+export interface RemoteDoc {
+  /** Final URL, after redirects, without fragment. */
+  url: string
+  /** Media type without parameters, lower case. */
+  contentType: string
+  body: string
+  fetchedAt: number
+}
+
+export interface FetchDocOptions {
+  accept: string
+  allowedTypes: string[]
+}
+
+export type FetchDoc = (url: string, opts: FetchDocOptions) => Promise<RemoteDoc>
+
+export interface FetcherOptions {
+  allowInsecureLocal: boolean
+  baseUrl: string
+  /** Answers URLs on our own origin from the store; `undefined` means no such document. */
+  localLoader?: (url: string, accept: string) => Promise<RemoteDoc | undefined>
+  timeoutMs?: number
+  maxBytes?: number
+  cacheEntries?: number
+  minTtlMs?: number
+  maxTtlMs?: number
+  now?: () => number
+  lookup?: (host: string) => Promise<string[]>
+  fetchImpl?: typeof fetch
+}
+
+const MAX_REDIRECTS = 3
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+const lookupAll = async (host: string) => (await dnsLookup(host, { all: true })).map((a) => a.address)
+
+/** origin + path only: the query may carry tokens and is never put in an error. */
+const label = (url: URL) => `${url.protocol}//${url.host}${url.pathname}`
+
+const fetchError = (code: string, url: URL, what: string, cause?: unknown) =>
+  new HttpError(502, code, `${label(url)}: ${what}`, { cause })
+
+const mediaType = (header: string | null) => (header ?? '').split(';')[0]!.trim().toLowerCase()
+
+/** Rejects with the signal's reason once it aborts, for steps that take no signal (DNS, body reads). */
+function untilAborted<T>(step: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    step.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
+/**
+ * Freshness lifetime in ms per RFC 9111 §4.2.1 (max-age minus Age), clamped to [min, max];
+ * 0 for `no-store` (§5.2.2.5). `no-cache` and absent headers get the floor: we never revalidate,
+ * and the floor only stops bursts of identical fetches.
+ */
+export function freshnessMs(cacheControl: string | null, age: string | null, minMs: number, maxMs: number): number {
+  const directives = new Map<string, string>()
+  for (const part of (cacheControl ?? '').split(',')) {
+    const [name, value = ''] = part.split('=')
+    if (name?.trim()) directives.set(name.trim().toLowerCase(), value.trim().replace(/^"(.*)"$/, '$1'))
+  }
+  if (directives.has('no-store')) return 0
+  const maxAge = /^\d+$/.test(directives.get('max-age') ?? '') ? Number(directives.get('max-age')) : 0
+  const ageSeconds = /^\d+$/.test(age ?? '') ? Number(age) : 0
+  return Math.min(maxMs, Math.max(minMs, (maxAge - ageSeconds) * 1000))
+}
+
+function parseTarget(raw: string): URL {
+  if (!URL.canParse(raw)) {
+    throw new HttpError(502, 'fetch_refused', 'remote document URL is not an absolute URL')
+  }
+  const url = new URL(raw)
+  url.hash = '' // a fragment names a part of the document, never sent (RFC 9110 §4.2.4)
+  return url
+}
+
+export function makeFetcher(opts: FetcherOptions): FetchDoc {
+  const timeoutMs = opts.timeoutMs ?? 5000
+  const maxBytes = opts.maxBytes ?? 1024 * 1024
+  const minTtlMs = opts.minTtlMs ?? 5000
+  const maxTtlMs = opts.maxTtlMs ?? 10 * 60 * 1000
+  const now = opts.now ?? (() => Date.now())
+  const lookup = opts.lookup ?? lookupAll
+  const fetchImpl = opts.fetchImpl ?? fetch
+  if (!URL.canParse(opts.baseUrl)) throw new Error('makeFetcher: baseUrl must be an absolute URL')
+  if (!(timeoutMs > 0 && maxBytes > 0 && minTtlMs >= 0 && maxTtlMs >= minTtlMs)) {
+    throw new Error('makeFetcher: timeoutMs and maxBytes must be positive, 0 ≤ minTtlMs ≤ maxTtlMs')
+  }
+  const ownOrigin = new URL(opts.baseUrl).origin
+  const cache = new LruCache<string, RemoteDoc>(opts.cacheEntries ?? 500)
+  const inFlight = new Map<string, Promise<RemoteDoc>>()
+
+  async function loadLocal(url: URL, accept: string): Promise<RemoteDoc> {
+    const doc = await opts.localLoader?.(url.href, accept)
+    if (!doc) throw new HttpError(404, 'fetch_failed', `${label(url)}: no such document on this pod`)
+    return doc
+  }
+
+  /** DNS answers checked all at once: one refused address refuses the host (a rebinding attacker picks). */
+  async function resolve(url: URL, signal: AbortSignal): Promise<string[]> {
+    const host = bareHost(url.hostname)
+    let addresses: string[]
+    if (isIpLiteral(host)) addresses = [host]
+    else {
+      try {
+        addresses = await untilAborted(lookup(host), signal)
+      } catch (err) {
+        if (signal.aborted) throw err
+        throw fetchError('fetch_failed', url, 'host name does not resolve', err)
+      }
+    }
+    if (addresses.length === 0) throw fetchError('fetch_failed', url, 'host name does not resolve')
+    for (const address of addresses) {
+      const refusal = getAddressRefusal(address, opts.allowInsecureLocal)
+      if (refusal) throw fetchError('fetch_refused', url, `host address is in a refused range: ${refusal}`)
+    }
+    return addresses
+  }
+
+  /**
+   * Connects to a checked address, never to the name: a second resolution inside fetch could answer
+   * differently (DNS rebinding). Host header and TLS server name keep the request about the name.
+   */
+  async function connect(url: URL, accept: string, signal: AbortSignal): Promise<Response> {
+    const addresses = await resolve(url, signal)
+    const named = !isIpLiteral(url.hostname)
+    let lastError: unknown
+    for (const address of addresses) {
+      const target = new URL(url)
+      target.hostname = address.includes(':') ? `[${address}]` : address
+      try {
+        return await fetchImpl(target, {
+          headers: { accept, host: url.host },
+          redirect: 'manual', // every hop goes through the guard again
+          signal,
+          proxy: false, // a proxy would connect to whatever the name means to it
+          keepalive: false, // no pooled connection shared across names on one address
+          ...(named && url.protocol === 'https:' ? { tls: { serverName: url.hostname } } : {}),
+        })
+      } catch (err) {
+        if (signal.aborted) throw err
+        lastError = err
+      }
+    }
+    throw fetchError('fetch_failed', url, 'could not connect', lastError)
+  }
+
+  async function readBody(res: Response, url: URL, signal: AbortSignal): Promise<string> {
+    const tooLarge = () => fetchError('fetch_too_large', url, `body is larger than ${maxBytes} bytes`)
+    if (Number(res.headers.get('content-length')) > maxBytes) {
+      await res.body?.cancel()
+      throw tooLarge()
+    }
+    const chunks: Uint8Array[] = []
+    let size = 0
+    if (res.body) {
+      const reader = res.body.getReader()
+      for (;;) {
+        const { done, value } = await untilAborted(reader.read(), signal)
+        if (done) break
+        size += value.byteLength
+        if (size > maxBytes) {
+          await reader.cancel()
+          throw tooLarge()
+        }
+        chunks.push(value)
+      }
+    }
+    const bytes = new Uint8Array(size)
+    let offset = 0
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.byteLength
+    }
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    } catch (err) {
+      throw fetchError('fetch_failed', url, 'body is not valid UTF-8', err)
+    }
+  }
+
+  /** One network fetch with its redirects; returns the document and how long it may be cached. */
+  async function fetchRemote(start: URL, accept: string): Promise<{ doc: RemoteDoc; ttlMs: number }> {
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
+    let url = start
+    try {
+      for (let hop = 0; ; hop++) {
+        if (url.origin === ownOrigin) return { doc: await loadLocal(url, accept), ttlMs: 0 }
+        const refusal = getUrlRefusal(url, opts.allowInsecureLocal)
+        if (refusal) throw fetchError('fetch_refused', url, refusal)
+        const res = await connect(url, accept, controller.signal)
+        if (REDIRECTS.has(res.status)) {
+          await res.body?.cancel()
+          const location = res.headers.get('location')
+          if (hop === MAX_REDIRECTS) throw fetchError('fetch_failed', start, `more than ${MAX_REDIRECTS} redirects`)
+          if (location === null || !URL.canParse(location, url)) {
+            throw fetchError('fetch_failed', url, `answered ${res.status} without a valid Location`)
+          }
+          url = new URL(location, url)
+          url.hash = ''
+          continue
+        }
+        if (res.status !== 200) {
+          await res.body?.cancel()
+          throw fetchError('fetch_failed', url, `answered ${res.status}, expected 200`)
+        }
+        const body = await readBody(res, url, controller.signal)
+        const contentType = mediaType(res.headers.get('content-type'))
+        const ttlMs = freshnessMs(res.headers.get('cache-control'), res.headers.get('age'), minTtlMs, maxTtlMs)
+        return { doc: { url: url.href, contentType, body, fetchedAt: now() }, ttlMs }
+      }
+    } catch (err) {
+      if (err instanceof HttpError) throw err
+      if (controller.signal.aborted) throw fetchError('fetch_timeout', url, `no answer within ${timeoutMs} ms`, err)
+      throw fetchError('fetch_failed', url, 'could not fetch', err)
+    } finally {
+      clearTimeout(timer)
+      controller.abort(new Error('done')) // releases a connection left open by an error
+    }
+  }
+
+  function checkType(doc: RemoteDoc, allowedTypes: string[]): RemoteDoc {
+    if (allowedTypes.some((t) => t.toLowerCase() === doc.contentType)) return doc
+    const got = doc.contentType === '' ? 'no content type' : doc.contentType
+    throw new HttpError(502, 'fetch_bad_type', `${label(new URL(doc.url))}: answered ${got}, expected one of ${allowedTypes.join(', ')}`)
+  }
+
+  return async function fetchDoc(raw, { accept, allowedTypes }) {
+    const url = parseTarget(raw)
+    // Our own documents come from the store, never over the network (and are never stale).
+    if (url.origin === ownOrigin) return checkType(await loadLocal(url, accept), allowedTypes)
+    const key = `${url.href}\n${accept}`
+    const cached = cache.get(key, now())
+    if (cached) return checkType(cached, allowedTypes)
+    let pending = inFlight.get(key)
+    if (!pending) {
+      pending = fetchRemote(url, accept)
+        .then(({ doc, ttlMs }) => {
+          if (ttlMs > 0) cache.set(key, doc, doc.fetchedAt + ttlMs)
+          return doc
+        })
+        .finally(() => inFlight.delete(key))
+      inFlight.set(key, pending)
+    }
+    return checkType(await pending, allowedTypes)
+  }
+}
