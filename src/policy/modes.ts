@@ -1,0 +1,109 @@
+// Access modes: which modes a request needs on which resources (protocols §6.4), and the WAC-Allow header.
+
+import { HttpError } from '../http/errors.ts'
+import { governedUrlFor, isAclUrl, parentContainerOf } from './wac.ts'
+
+export type AccessMode = 'read' | 'write' | 'append' | 'control'
+
+/** Canonical order, also the order of the WAC-Allow header (protocols §6.5). */
+export const ACCESS_MODES: readonly AccessMode[] = ['read', 'write', 'append', 'control']
+
+export interface ModeRequirement {
+  readonly url: string
+  readonly modes: readonly AccessMode[]
+}
+
+/** What a patch document asks for (N3 Patch §5.4: where → read, inserts → append, deletes → read + write). */
+export interface PatchNeeds {
+  readonly read: boolean
+  readonly append: boolean
+  readonly write: boolean
+}
+
+export interface RequestFacts {
+  readonly method: string
+  /** The request target, without query. */
+  readonly url: string
+  /** Does the target have a representation now? Decides PUT/PATCH create vs replace. */
+  readonly exists: boolean
+  /** Missing containers between the target and its nearest existing ancestor, which a create makes. */
+  readonly createdContainers?: readonly string[]
+  /** Required for PATCH. */
+  readonly patch?: PatchNeeds
+}
+
+/** The modes each affected resource needs; every requirement must be covered for the request to pass. */
+export function requiredModes(f: RequestFacts): ModeRequirement[] {
+  const method = f.method.toUpperCase()
+  if (method === 'OPTIONS') return [] // §6.4: preflight needs nothing
+  // §6.4: any method on an ACL resource needs Control on the resource the ACL governs
+  if (isAclUrl(f.url)) return [{ url: governedUrlFor(f.url), modes: ['control'] }]
+  const need = new Map<string, Set<AccessMode>>()
+  const add = (url: string | undefined, ...modes: AccessMode[]) => {
+    if (url === undefined) return
+    const set = need.get(url) ?? new Set<AccessMode>()
+    for (const m of modes) set.add(m)
+    need.set(url, set)
+  }
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      add(f.url, 'read')
+      break
+    case 'POST':
+      add(f.url, 'append') // §6.4: a new member of the container; the member itself needs nothing more
+      break
+    case 'PUT':
+      add(f.url, 'write')
+      if (!f.exists) addCreation(f, add)
+      break
+    case 'PATCH': {
+      const p = f.patch
+      if (!p) throw new HttpError(500, 'server_error', 'PATCH needs the modes of its patch document')
+      if (p.read) add(f.url, 'read')
+      if (p.append) add(f.url, 'append')
+      if (p.write) add(f.url, 'write')
+      // An empty patch must not pass with no modes at all: its 2xx would reveal the resource to anyone.
+      if (!p.read && !p.append && !p.write) add(f.url, 'append')
+      if (!f.exists) addCreation(f, add)
+      break
+    }
+    case 'DELETE':
+      // §10.13: WAC needs Write on the resource and on its container (the containment triple goes)
+      add(f.url, 'write')
+      add(parentContainerOf(f.url), 'write')
+      break
+    default:
+      throw new HttpError(405, 'method_not_allowed', `${method} is not supported on pod resources`)
+  }
+  return [...need].map(([url, modes]) => ({ url, modes: canonicalModes(modes) }))
+}
+
+// §6.4: a create needs Append on the parent; each intermediate container made on the way is itself
+// a new resource (Write on it) added to its own parent (Append there).
+function addCreation(f: RequestFacts, add: (url: string | undefined, ...modes: AccessMode[]) => void) {
+  add(parentContainerOf(f.url), 'append')
+  for (const c of f.createdContainers ?? []) {
+    add(c, 'write')
+    add(parentContainerOf(c), 'append')
+  }
+}
+
+// Write satisfies a need for Append (acl:Append rdfs:subClassOf acl:Write), so the pair reads as Write alone.
+function canonicalModes(modes: ReadonlySet<AccessMode>): AccessMode[] {
+  return ACCESS_MODES.filter(m => modes.has(m) && !(m === 'append' && modes.has('write')))
+}
+
+/** Does `allowed` cover every mode in `needed`? Write covers Append. */
+export function coversModes(allowed: ReadonlySet<AccessMode>, needed: readonly AccessMode[]): boolean {
+  return needed.every(m => allowed.has(m) || (m === 'append' && allowed.has('write')))
+}
+
+/** `WAC-Allow` value (protocols §6.5), e.g. `user="read write append control",public="read"`. */
+export function formatWacAllow(user: ReadonlySet<AccessMode>, pub: ReadonlySet<AccessMode>): string {
+  return `user="${modeList(user)}",public="${modeList(pub)}"`
+}
+
+function modeList(modes: ReadonlySet<AccessMode>): string {
+  return ACCESS_MODES.filter(m => modes.has(m) || (m === 'append' && modes.has('write'))).join(' ')
+}

@@ -1,0 +1,138 @@
+// Web Access Control decisions: effective-ACL discovery with inheritance and subject/origin matching (protocols §6.2–6.3).
+
+import { HttpError } from '../http/errors.ts'
+import type { Principal } from '../auth/principal.ts'
+import { ACL, FOAF } from '../rdf/namespaces.ts'
+import { normalizeKeyId, normalizeOrigin, type Authorization } from './acl-document.ts'
+import type { AccessMode } from './modes.ts'
+
+const ACL_SUFFIX = '.acl'
+
+/** Our `rel="acl"` target: `r.acl`; for a container `/a/` it is `/a/.acl`. */
+export const aclUrlFor = (resourceUrl: string) => resourceUrl + ACL_SUFFIX
+
+/** Any resource named `….acl` is the ACL of `…` under our naming (the RS refuses other such names). */
+export const isAclUrl = (url: string) => url.endsWith(ACL_SUFFIX)
+
+/** The (non-ACL) resource whose ACL `aclUrl` is; never another ACL, so no chain can escape Control. */
+export function governedUrlFor(aclUrl: string): string {
+  let url = aclUrl
+  while (isAclUrl(url)) url = url.slice(0, -ACL_SUFFIX.length)
+  return url
+}
+
+/** `/a/b` → `/a/`, `/a/b/` → `/a/`, root → undefined (protocols §5.1: containment is the path hierarchy). */
+export function parentContainerOf(url: string): string | undefined {
+  const u = new URL(url)
+  const path = u.pathname.endsWith('/') ? u.pathname.slice(0, -1) : u.pathname
+  if (path === '') return undefined
+  return u.origin + path.slice(0, path.lastIndexOf('/') + 1)
+}
+
+export type AclLoader = (aclUrl: string) => Promise<readonly Authorization[] | undefined>
+
+export interface EffectiveAcl {
+  readonly aclUrl: string
+  /** The resource whose ACL this is: the target itself, or the ancestor container it is inherited from. */
+  readonly governs: string
+  readonly inherited: boolean
+  /** Only the authorizations that apply here: accessTo <governs>, or (inherited) default <governs>. */
+  readonly authorizations: readonly Authorization[]
+}
+
+/**
+ * §6.2: the target's own ACL, else the nearest ancestor container's. An ACL resource is decided by the
+ * ACL of the resource it governs.
+ */
+export async function findEffectiveAcl(resourceUrl: string, loadAcl: AclLoader): Promise<EffectiveAcl> {
+  let current: string | undefined = governedUrlFor(resourceUrl)
+  let inherited = false
+  while (current !== undefined) {
+    const aclUrl = aclUrlFor(current)
+    const auths = await loadAcl(aclUrl)
+    if (auths !== undefined) {
+      const governs = current
+      // §6.2 (3): an ancestor's accessTo rules stay with the ancestor; only its defaults flow down.
+      const applies = inherited ? (a: Authorization) => a.default.includes(governs) : (a: Authorization) => a.accessTo.includes(governs)
+      return { aclUrl, governs, inherited, authorizations: auths.filter(applies) }
+    }
+    current = parentContainerOf(current)
+    inherited = true
+  }
+  // §6.2 (4): the root ACL must exist; denying silently would hide a broken storage.
+  throw new HttpError(500, 'server_error', 'no effective ACL: the storage root has no ACL')
+}
+
+export type Requester = Pick<Principal, 'webid' | 'keys'>
+
+export interface AccessContext {
+  /** The request's Origin header, if any. */
+  readonly origin?: string
+  /** Origins trusted like our own (the pod's own origin is always trusted). */
+  readonly trustedOrigins: readonly string[]
+  readonly isGroupMember: (groupUrl: string, principal: Requester) => Promise<boolean>
+}
+
+// Local copy of ACCESS_MODES: modes.ts imports this file, so importing back would make a load-order cycle.
+const ALL_MODES: readonly AccessMode[] = ['read', 'write', 'append', 'control']
+
+/** §6.3: the union of modes of every authorization whose subject and origin match the requester. */
+export async function allowedModes(
+  effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext,
+): Promise<Set<AccessMode>> {
+  checkTarget(effective, targetUrl)
+  const originOk = originFilter(ctx, targetUrl)
+  const keys = principal.keys.map(normalizeKeyId)
+  const allowed = new Set<AccessMode>()
+  for (const a of effective.authorizations) {
+    if (![...a.modes].some(m => !allowed.has(m))) continue // adds nothing: skip, above all a remote group lookup
+    if (!originOk(a)) continue
+    if (!(await matchesSubject(a, principal, keys, ctx))) continue
+    for (const m of a.modes) allowed.add(m)
+  }
+  return forTarget(allowed, targetUrl)
+}
+
+/** §6.5 WAC-Allow `public`: what foaf:Agent gets, regardless of any Origin. */
+export function publicModes(effective: EffectiveAcl, targetUrl: string): Set<AccessMode> {
+  checkTarget(effective, targetUrl)
+  const allowed = new Set<AccessMode>()
+  for (const a of effective.authorizations) {
+    if (a.agentClasses.includes(FOAF('Agent'))) for (const m of a.modes) allowed.add(m)
+  }
+  return forTarget(allowed, targetUrl)
+}
+
+// §6.4: an ACL resource is fully open to whoever controls the resource it governs, and closed to all others.
+function forTarget(allowed: Set<AccessMode>, targetUrl: string): Set<AccessMode> {
+  if (!isAclUrl(targetUrl)) return allowed
+  return allowed.has('control') ? new Set(ALL_MODES) : new Set()
+}
+
+// A mismatched pair would apply one resource's rules to another: refuse instead of guessing.
+function checkTarget(effective: EffectiveAcl, targetUrl: string) {
+  const subject = governedUrlFor(targetUrl)
+  const ok = effective.inherited ? subject.startsWith(effective.governs) && subject !== effective.governs : subject === effective.governs
+  if (!ok) throw new HttpError(500, 'server_error', 'the effective ACL was found for another resource')
+}
+
+// §10.12 pragmatic origin rule: rules listing acl:origin match only those origins; rules without any match
+// all; no Origin header (non-browser client), our own origin and trusted origins pass every rule.
+function originFilter(ctx: AccessContext, targetUrl: string): (a: Authorization) => boolean {
+  if (ctx.origin === undefined) return () => true
+  const origin = normalizeOrigin(ctx.origin)
+  if (origin === new URL(targetUrl).origin || ctx.trustedOrigins.some(t => normalizeOrigin(t) === origin)) return () => true
+  return a => a.origins.length === 0 || a.origins.includes(origin)
+}
+
+// §6.3 subject match, cheapest checks first; group documents only when nothing else matched.
+async function matchesSubject(a: Authorization, p: Requester, keys: readonly string[], ctx: AccessContext): Promise<boolean> {
+  if (a.agentClasses.includes(FOAF('Agent'))) return true
+  const authenticated = p.webid !== undefined || keys.length > 0
+  if (authenticated && a.agentClasses.includes(ACL('AuthenticatedAgent'))) return true
+  if (p.webid !== undefined && a.agents.includes(p.webid)) return true
+  if (keys.some(k => a.keys.includes(k))) return true // §7.2: a key subject matches its proven holder
+  if (!authenticated) return false // groups list WebIDs and keys; an anonymous requester is in none
+  for (const g of a.agentGroups) if (await ctx.isGroupMember(g, p)) return true
+  return false
+}
