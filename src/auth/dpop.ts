@@ -1,0 +1,167 @@
+// RFC 9449 §4.3 DPoP proof checks: one request's facts and a clock in, the proof's key and jti out.
+
+import { createHash } from 'node:crypto'
+import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
+import { HttpError } from '../http/errors.ts'
+import { jwkThumbprint } from './jwk-thumbprint.ts'
+
+/** RFC 9449 §4.3 (5): registered asymmetric JWS algorithms (RFC 7518 §3.1, RFC 8037); never `none` or HS*. */
+export const ASYMMETRIC_JWS_ALGS: readonly string[] = Object.freeze([
+  'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA', 'Ed25519',
+])
+
+/** RFC 9449 §11.1: "seconds or minutes"; the defaults of the acceptance window. */
+export const DPOP_MAX_AGE_S = 300
+export const DPOP_FUTURE_SKEW_S = 60
+
+// Bounds on attacker-sized input: an RSA-8192 proof is under 5 000 chars; a 96-bit jti is 16.
+const MAX_PROOF_CHARS = 8192
+const MAX_JTI_CHARS = 256
+
+// RFC 9449 §4.3 (7), RFC 7518 §6.2.2, §6.3.2, §6.4 and jose's AKP `priv`: members only a private key has.
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth', 'priv'] as const
+
+// RFC 7515 §7.1: BASE64URL(header) '.' BASE64URL(payload) '.' BASE64URL(signature)
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
+
+export interface ProofFacts {
+  /** Raw `DPoP` request header: the string, or every value when the framework gives a list. */
+  readonly header: string | readonly string[] | null | undefined
+  /** Request method exactly as received (`request.method`). */
+  readonly method: string
+  /** Absolute request URL (`request.url`); query and fragment are ignored. */
+  readonly url: string
+  /** Epoch milliseconds. */
+  readonly now: number
+  /** Access token sent with the proof (resource requests): enables the `ath` comparison. */
+  readonly accessToken?: string
+  /** protocols.md §10.2 `strictAth`: refuse proofs without `ath` (default off: Inrupt's client omits it). */
+  readonly requireAth?: boolean
+  /** The `DPoP-Nonce` the server currently requires (RFC 9449 §8, §9); omit when nonces are off. */
+  readonly expectedNonce?: string
+  /** Oldest accepted proof, seconds (default 300). */
+  readonly maxAgeSeconds?: number
+  /** Accepted clock skew into the future, seconds (default 60). */
+  readonly futureSkewSeconds?: number
+  /** Local policy: the subset of ASYMMETRIC_JWS_ALGS accepted (default all of them). */
+  readonly algorithms?: readonly string[]
+  /** 400 at the token endpoint (RFC 9449 §5), 401 at a resource (RFC 9449 §7.1). Default 400. */
+  readonly status?: 400 | 401
+}
+
+export interface VerifiedProof {
+  /** RFC 7638 SHA-256 thumbprint of the proof key: compare with `cnf.jkt` (RFC 9449 §6.1). */
+  readonly jkt: string
+  readonly jti: string
+  /** Seconds since the epoch, as in the proof. */
+  readonly iat: number
+  /** The proof's htu, normalised, without query or fragment: the replay-cache scope. */
+  readonly htu: string
+  readonly jwk: JWK
+}
+
+/** RFC 9449 §4.2 `ath`: base64url(SHA-256(ASCII(access token))), no padding. */
+export function accessTokenHash(accessToken: string): string {
+  return createHash('sha256').update(accessToken, 'ascii').digest('base64url')
+}
+
+/**
+ * RFC 9449 §4.3: every check, in the order of the list there (7 before 6, see below).
+ * Throws one HttpError: `invalid_dpop_proof`, or `use_dpop_nonce` with a `DPoP-Nonce` header.
+ * jti replay is stateful and lives in `dpop-replay.ts`; the cnf.jkt binding in `solid-oidc.ts`.
+ */
+export async function verifyDpopProof(f: ProofFacts): Promise<VerifiedProof> {
+  const status = f.status ?? 400
+  const fail = (description: string, cause?: unknown) => new HttpError(status, 'invalid_dpop_proof', description, { cause })
+  const maxAge = f.maxAgeSeconds ?? DPOP_MAX_AGE_S
+  const skew = f.futureSkewSeconds ?? DPOP_FUTURE_SKEW_S
+  const algs = f.algorithms ? ASYMMETRIC_JWS_ALGS.filter((a) => f.algorithms!.includes(a)) : ASYMMETRIC_JWS_ALGS
+  const values = f.header == null ? [] : typeof f.header === 'string' ? [f.header] : f.header
+
+  if (values.length === 0 || values[0]!.trim() === '') throw fail('the DPoP header is missing; send one DPoP proof JWT')
+  // (1) not more than one DPoP header; Fetch joins repeated fields with ", " and a JWS has no comma
+  if (values.length > 1 || values[0]!.includes(',')) throw fail('more than one DPoP header; send exactly one')
+  const proof = values[0]!.trim()
+  // (2) a single well-formed JWT (size-bounded before any parsing)
+  if (proof.length > MAX_PROOF_CHARS) throw fail(`the DPoP proof is ${proof.length} characters; at most ${MAX_PROOF_CHARS} are accepted`)
+  if (!COMPACT_JWS.test(proof)) throw fail('the DPoP proof is not a compact JWS: expected three base64url parts separated by dots')
+  let header: ProtectedHeaderParameters
+  let claims: JWTPayload
+  try {
+    header = decodeProtectedHeader(proof)
+    claims = decodeJwt(proof)
+  } catch (cause) {
+    throw fail('the DPoP proof is not a well-formed JWT: header and payload must be base64url JSON objects', cause)
+  }
+  const { jti, htm, htu, iat, ath, nonce } = claims
+  // (3) required claims of §4.2: jti, htm, htu, iat (and ath, nonce typed when present)
+  if (typeof jti !== 'string' || jti === '') throw fail('jti is missing; the proof needs a unique jti string')
+  // §11.1: the server remembers jti, so absurdly long ones are refused rather than stored
+  if (jti.length > MAX_JTI_CHARS) throw fail(`jti is ${jti.length} characters; at most ${MAX_JTI_CHARS} are accepted`)
+  if (typeof htm !== 'string' || htm === '') throw fail(`htm is missing; expected the request method "${f.method}"`)
+  if (typeof htu !== 'string' || htu === '') throw fail('htu is missing; expected the request URL without query and fragment')
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) throw fail('iat is missing or not a number; expected seconds since the epoch')
+  if (ath !== undefined && typeof ath !== 'string') throw fail('ath must be a base64url string')
+  if (nonce !== undefined && typeof nonce !== 'string') throw fail('nonce must be a string')
+  // (4) typ is dpop+jwt: keeps other JWTs from being replayed as proofs
+  if (normalizeTyp(header.typ) !== 'dpop+jwt') throw fail(`typ is ${show(header.typ)}; expected "dpop+jwt"`)
+  // (5) alg asymmetric, not none, supported, allowed by policy
+  const alg = header.alg
+  if (typeof alg !== 'string' || !algs.includes(alg)) throw fail(`alg ${show(alg)} is not accepted; use one of ${algs.join(', ')}`)
+  const jwk: unknown = header.jwk
+  if (!isObject(jwk)) throw fail('the jwk header is missing; the proof must carry its public key')
+  // (7) before (6) so a private key is never imported: jwk has no private members
+  const leaked = PRIVATE_MEMBERS.filter((m) => m in jwk)
+  if (leaked.length > 0) throw fail(`jwk contains private key members (${leaked.join(', ')}); send the public key only`)
+  // (6) the signature verifies with the header jwk, under the alg just checked
+  const key = await importJWK(jwk as JWK, alg).catch((cause: unknown) => { throw fail(`jwk is not a valid public key for ${alg}`, cause) })
+  await compactVerify(proof, key, { algorithms: [alg] }).catch((cause: unknown) => { throw fail('the proof signature does not verify with its jwk', cause) })
+  // (8) htm equals the request method, case-sensitive
+  if (htm !== f.method) throw fail(`htm is ${show(htm)}; expected "${f.method}" (case-sensitive)`)
+  // (9) htu equals the request URI without query and fragment, after RFC 3986 §6.2.2–6.2.3 normalisation
+  const proofHtu = normalizeHtu(htu)
+  if (proofHtu === undefined) throw fail(`htu ${show(htu)} is not an absolute http(s) URL`)
+  const requestHtu = normalizeHtu(f.url)
+  if (proofHtu !== requestHtu) throw fail(`htu ${show(htu)} does not match the request URL; expected ${requestHtu}`)
+  // (10) when the server issued a nonce, the proof carries it (§8 and §9: answer use_dpop_nonce + DPoP-Nonce)
+  if (f.expectedNonce !== undefined && nonce !== f.expectedNonce) {
+    const description = nonce === undefined ? 'the proof has no nonce; resend it with the DPoP-Nonce value' : 'nonce is not the current DPoP-Nonce; resend the proof with the DPoP-Nonce value'
+    throw new HttpError(status, 'use_dpop_nonce', description, { headers: { 'DPoP-Nonce': f.expectedNonce } })
+  }
+  // (11) iat inside the acceptance window (§11.1), with a small future skew
+  const nowS = f.now / 1000
+  if (nowS - iat > maxAge) throw fail(`iat is ${Math.ceil(nowS - iat)} s in the past; proofs must be at most ${maxAge} s old — check the client's clock`)
+  if (iat - nowS > skew) throw fail(`iat is ${Math.ceil(iat - nowS)} s in the future; at most ${skew} s of clock skew is allowed — check the client's clock`)
+  // (12) ath equals the hash of the presented token; absence tolerated unless strict (protocols.md §10.2)
+  if (f.requireAth && ath === undefined) throw fail('ath is missing; a proof sent with an access token must carry ath = base64url(SHA-256(token))')
+  if (ath !== undefined && f.accessToken !== undefined && ath !== accessTokenHash(f.accessToken)) throw fail('ath does not match the SHA-256 hash of the access token presented with the proof')
+  return { jkt: await jwkThumbprint(jwk as JWK), jti, iat, htu: proofHtu, jwk: jwk as JWK }
+}
+
+/**
+ * RFC 9449 §4.3 (9): RFC 3986 §6.2.2 syntax-based (case, percent-encoding, dot segments) and §6.2.3
+ * scheme-based (default port, empty path = "/") normalisation; query and fragment dropped.
+ * WHATWG URL does all but the percent-encoding part, done below. `undefined` unless absolute http(s).
+ */
+export function normalizeHtu(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined
+  const u = new URL(value)
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return undefined
+  const userinfo = u.username || u.password ? `${u.username}${u.password ? `:${u.password}` : ''}@` : ''
+  return `${u.protocol}//${userinfo}${u.host}${normalizePercentEncoding(u.pathname)}`
+}
+
+// RFC 3986 §6.2.2.1–6.2.2.2: uppercase hex digits, decode octets that are unreserved characters
+const normalizePercentEncoding = (path: string) =>
+  path.replace(/%[0-9A-Fa-f]{2}/g, (m) => {
+    const c = String.fromCharCode(Number.parseInt(m.slice(1), 16))
+    return /[A-Za-z0-9\-._~]/.test(c) ? c : m.toUpperCase()
+  })
+
+// RFC 7515 §4.1.9: typ is a media type, compared case-insensitively, "application/" optional
+const normalizeTyp = (typ: unknown) => (typeof typ === 'string' ? typ.toLowerCase().replace(/^application\//, '') : undefined)
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+// Attacker-supplied values go into descriptions quoted and cut short.
+const show = (v: unknown) => (typeof v === 'string' && v.length > 80 ? `${JSON.stringify(v.slice(0, 80))}…` : JSON.stringify(v) ?? 'missing')
