@@ -1,0 +1,29 @@
+// The RDF media types the pod reads and writes, and how a Content-Type header names one.
+
+export const TURTLE = 'text/turtle'
+export const JSON_LD = 'application/ld+json'
+export const N_TRIPLES = 'application/n-triples'
+/** Export only: these carry graph names, and a Solid document is one graph. */
+export const N_QUADS = 'application/n-quads'
+export const TRIG = 'application/trig'
+
+/** Syntaxes a client may PUT/POST as an RDF document (Solid Protocol: Turtle and JSON-LD MUST). */
+export const RDF_DOCUMENT_TYPES: readonly string[] = [TURTLE, JSON_LD, N_TRIPLES]
+
+/** Syntaxes `serializeRdf` can write: the document types plus the graph-aware export types. */
+export const RDF_SERIALIZE_TYPES: readonly string[] = [...RDF_DOCUMENT_TYPES, N_QUADS, TRIG]
+
+/** Whether a body of this media type is stored as an RDF document rather than as bytes. */
+export function isRdfType(mediaType: string): boolean {
+  return RDF_DOCUMENT_TYPES.includes(mediaType)
+}
+
+/**
+ * The bare media type of a Content-Type value: parameters (`; charset=utf-8`) dropped,
+ * lowercased (RFC 9110 §8.3.1: type and subtype are case-insensitive).
+ * `undefined` when the header is absent or names no type.
+ */
+export function mediaTypeOf(contentType: string | null | undefined): string | undefined {
+  const bare = contentType?.split(';', 1)[0]?.trim().toLowerCase()
+  return bare ? bare : undefined
+}

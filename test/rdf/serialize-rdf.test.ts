@@ -1,0 +1,157 @@
+import { describe, expect, test } from 'bun:test'
+import type { Quad } from '@rdfjs/types'
+import jsonld from 'jsonld'
+import { DataFactory, Parser, Writer } from 'n3'
+import { HttpError } from '../../src/http/errors.ts'
+import { parseRdf } from '../../src/rdf/parse-rdf.ts'
+import { serializeRdf } from '../../src/rdf/serialize-rdf.ts'
+import { RDF, SEC } from '../../src/rdf/namespaces.ts'
+
+const { quad, namedNode, literal, blankNode } = DataFactory
+const BASE = 'http://localhost:3000/profile/card'
+
+/** RDFC-1.0 canonical N-Quads: equal strings ⇔ isomorphic datasets, blank nodes included. */
+async function canonical(quads: readonly Quad[]): Promise<string> {
+  const nquads = new Writer({ format: 'N-Quads' }).quadsToString(quads as Quad[])
+  return jsonld.canonize(nquads, { inputFormat: 'application/n-quads', format: 'application/n-quads' })
+}
+
+const PROFILE = `@prefix foaf: <http://xmlns.com/foaf/0.1/>.
+@prefix solid: <http://www.w3.org/ns/solid/terms#>.
+@prefix pim: <http://www.w3.org/ns/pim/space#>.
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#>.
+<> a foaf:PersonalProfileDocument; foaf:primaryTopic <#me>; foaf:maker <#me>.
+<#me> a foaf:Person; solid:oidcIssuer <http://localhost:3000>; pim:storage </>;
+  foaf:name "Alice"@en, "Ålice \\"quoted\\"\\n"; foaf:age 42; foaf:height "1.7"^^xsd:decimal;
+  foaf:knows [ foaf:name "Bob"; foaf:knows [ foaf:name "Carol" ] ];
+  foaf:nick ( "a" "b" [ foaf:name "c" ] ).`
+
+async function failure(p: Promise<unknown>): Promise<HttpError> {
+  const err = await p.then(() => undefined, (e: unknown) => e)
+  expect(err).toBeInstanceOf(HttpError)
+  return err as HttpError
+}
+
+describe('round trips (the same graph in every document syntax)', () => {
+  test.each(['text/turtle', 'application/ld+json', 'application/n-triples'])(
+    'Turtle → quads → %s → quads is isomorphic, blank nodes and lists included',
+    async (type) => {
+      const quads = await parseRdf(PROFILE, 'text/turtle', BASE)
+      const text = await serializeRdf(quads, type, BASE)
+      const again = await parseRdf(text, type, BASE)
+      expect(again).toHaveLength(quads.length)
+      expect(await canonical(again)).toBe(await canonical(quads))
+    },
+  )
+
+  test('rdf:JSON survives Turtle → JSON-LD → Turtle byte for byte', async () => {
+    const ttl = `<#k> <${SEC('publicKeyJwk')}> "{\\"crv\\":\\"P-256\\",\\"kty\\":\\"EC\\",\\"x\\":\\"a\\",\\"y\\":\\"b\\"}"^^<${RDF('JSON')}> .`
+    const quads = await parseRdf(ttl, 'text/turtle', BASE)
+    const viaJsonLd = await parseRdf(await serializeRdf(quads, 'application/ld+json', BASE), 'application/ld+json', BASE)
+    expect(viaJsonLd[0]?.object.value).toBe(quads[0]?.object.value)
+    expect(viaJsonLd[0]?.object.termType === 'Literal' && viaJsonLd[0].object.datatype.value).toBe(RDF('JSON'))
+  })
+})
+
+describe('Turtle', () => {
+  test('writes IRIs relative to @base and declares only the prefixes it uses', async () => {
+    const text = await serializeRdf(await parseRdf(PROFILE, 'text/turtle', BASE), 'text/turtle', BASE)
+    expect(text).toStartWith(`@base <${BASE}>.\n`)
+    expect(text).toContain('@prefix foaf: <http://xmlns.com/foaf/0.1/>.')
+    expect(text).toContain('<#me> a foaf:Person')
+    expect(text).toContain('pim:storage <../>')
+    expect(text).not.toContain('@prefix acl:')
+    expect(text).not.toContain('@prefix ldp:')
+  })
+
+  test('adds the caller’s prefixes to the standard ones', async () => {
+    const q = quad(namedNode(`${BASE}#k`), namedNode(RDF('type')), namedNode(SEC('JsonWebKey2020')))
+    const text = await serializeRdf([q], 'text/turtle', BASE, { sec: SEC('') })
+    expect(text).toContain('<#k> a sec:JsonWebKey2020')
+  })
+
+  test('drops graph names: a stored resource’s named graph becomes a plain document', async () => {
+    const g = namedNode(BASE)
+    const q = quad(namedNode(`${BASE}#me`), namedNode('http://xmlns.com/foaf/0.1/name'), literal('A'), g)
+    const text = await serializeRdf([q], 'text/turtle', BASE)
+    expect(text).not.toContain('{')
+    const again = new Parser({ format: 'text/turtle', baseIRI: BASE }).parse(text)
+    expect(again.map((x) => [x.subject.value, x.object.value, x.graph.termType])).toEqual([[`${BASE}#me`, 'A', 'DefaultGraph']])
+  })
+
+  test('writes absolute IRIs when there is no base', async () => {
+    const q = quad(namedNode('http://e/s'), namedNode('http://e/p'), namedNode('http://e/o'))
+    expect(await serializeRdf([q], 'text/turtle', '')).toBe('<http://e/s> <http://e/p> <http://e/o>.\n')
+  })
+})
+
+describe('N-Triples', () => {
+  test('writes one absolute triple per line in the default graph', async () => {
+    const q = quad(namedNode(`${BASE}#me`), namedNode('http://e/p'), literal('x', 'en'), namedNode(BASE))
+    expect(await serializeRdf([q], 'application/n-triples', BASE)).toBe(`<${BASE}#me> <http://e/p> "x"@en .\n`)
+  })
+})
+
+describe('JSON-LD', () => {
+  test('is a JSON array of expanded node objects with absolute IRIs and no context', async () => {
+    const quads = await parseRdf('<#me> a <http://xmlns.com/foaf/0.1/Person>; <http://xmlns.com/foaf/0.1/age> 42 .', 'text/turtle', BASE)
+    const doc = JSON.parse(await serializeRdf(quads, 'application/ld+json', BASE))
+    expect(doc).toEqual([{
+      '@id': `${BASE}#me`,
+      '@type': ['http://xmlns.com/foaf/0.1/Person'],
+      'http://xmlns.com/foaf/0.1/age': [{ '@value': '42', '@type': 'http://www.w3.org/2001/XMLSchema#integer' }],
+    }])
+  })
+
+  test('writes rdf:JSON literals as @json values (JSON-LD 1.1)', async () => {
+    const q = quad(namedNode(`${BASE}#k`), namedNode(SEC('publicKeyJwk')), literal('{"kty":"EC","x":"a"}', namedNode(RDF('JSON'))))
+    const [node] = JSON.parse(await serializeRdf([q], 'application/ld+json', BASE))
+    expect(node[SEC('publicKeyJwk')]).toEqual([{ '@value': { kty: 'EC', x: 'a' }, '@type': '@json' }])
+  })
+
+  test('an rdf:JSON literal that is not JSON is written as a typed value and reads back unchanged', async () => {
+    const bad = literal('{not json', namedNode(RDF('JSON')))
+    const q = quad(namedNode(`${BASE}#k`), namedNode(SEC('publicKeyJwk')), bad)
+    const text = await serializeRdf([q], 'application/ld+json', BASE)
+    expect(JSON.parse(text)[0][SEC('publicKeyJwk')]).toEqual([{ '@value': '{not json', '@type': RDF('JSON') }])
+    const nquads = await jsonld.toRDF(JSON.parse(text), { format: 'application/n-quads' })
+    expect(nquads).toBe(`<${BASE}#k> <${SEC('publicKeyJwk')}> "{not json"^^<${RDF('JSON')}> .\n`)
+  })
+
+  test('blank nodes keep their identity', async () => {
+    const b = blankNode('x')
+    const quads = [
+      quad(namedNode('http://e/a'), namedNode('http://e/p'), b),
+      quad(namedNode('http://e/c'), namedNode('http://e/p'), b),
+      quad(b, namedNode('http://e/q'), literal('1')),
+    ]
+    const again = await parseRdf(await serializeRdf(quads, 'application/ld+json', BASE), 'application/ld+json', BASE)
+    expect(await canonical(again)).toBe(await canonical(quads))
+  })
+})
+
+describe('export (N-Quads, TriG keep graph names)', () => {
+  const dataset = [
+    quad(namedNode('http://localhost:3000/a#x'), namedNode('http://e/p'), literal('1'), namedNode('http://localhost:3000/a')),
+    quad(namedNode('http://localhost:3000/b#y'), namedNode('http://e/p'), blankNode('z'), namedNode('http://localhost:3000/b')),
+    quad(blankNode('z'), namedNode('http://e/q'), literal('2'), namedNode('http://localhost:3000/b')),
+  ]
+
+  test.each([
+    ['application/n-quads', 'application/n-quads'],
+    ['application/trig', 'application/trig'],
+  ])('%s re-reads as the same dataset', async (type, format) => {
+    const text = await serializeRdf(dataset, type, 'http://localhost:3000/')
+    const again = new Parser({ format, baseIRI: 'http://localhost:3000/' }).parse(text)
+    expect(again.map((q) => q.graph.value).sort()).toEqual(dataset.map((q) => q.graph.value).sort())
+    expect(await canonical(again)).toBe(await canonical(dataset))
+  })
+})
+
+describe('unsupported output', () => {
+  test.each(['text/html', 'application/rdf+xml', 'text/n3', ''])('%p gives 406 not_acceptable', async (type) => {
+    const err = await failure(serializeRdf([], type, BASE))
+    expect(err.status).toBe(406)
+    expect(err.code).toBe('not_acceptable')
+  })
+})
