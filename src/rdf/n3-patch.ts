@@ -1,0 +1,282 @@
+// Solid N3 Patch (`text/n3`): parse, check the patch constraints, apply (Solid Protocol §5.3.1,
+// protocols.md §5.4). Also owns the triple-pattern matcher that SPARQL Update reuses.
+
+import type { BlankNode, Quad, Term } from '@rdfjs/types'
+import { DataFactory, Parser, termToId, type Term as N3Term } from 'n3'
+import { HttpError } from '../http/errors.ts'
+import { RDF, SOLID } from './namespaces.ts'
+import type { PatchPlan } from './patch.ts'
+
+const { blankNode, quad } = DataFactory
+
+const PATCH_TYPE = SOLID('InsertDeletePatch')
+const INSERTS = SOLID('inserts')
+const DELETES = SOLID('deletes')
+const WHERE = SOLID('where')
+
+// A where clause is a join: k patterns over n triples can take n^k steps. Past this budget the
+// patch is refused instead of pinning the event loop.
+const MAX_MATCH_STEPS = 1_000_000
+
+// termToId reads terms from any RDF/JS factory (the store's too); its types claim n3's only.
+const idOf = (t: Term): string => termToId(t as N3Term)
+
+/** Variable (`?x`) and pattern blank node (`_:b`) ids → the document term each matched. */
+export type Binding = ReadonlyMap<string, Term>
+
+export const invalidPatch = (description: string) => new HttpError(422, 'invalid_patch', description)
+export const patchConflict = (description: string) => new HttpError(409, 'patch_conflict', description)
+
+/**
+ * Parse a `text/n3` PATCH body. Throws 400 `invalid_syntax` when it is not N3 and 422
+ * `invalid_patch` when it breaks a §5.3.1 constraint; `apply` throws 409 `patch_conflict`.
+ */
+export function parseN3Patch(body: string, baseIRI: string): PatchPlan {
+  const quads = parseN3(body, baseIRI)
+  const patch = findPatchResource(quads)
+  const formulas = new Set(quads.filter(q => q.graph.termType === 'BlankNode').map(q => idOf(q.graph)))
+  const where = readFormula(quads, patch, WHERE, formulas)
+  const inserts = readFormula(quads, patch, INSERTS, formulas)
+  const deletes = readFormula(quads, patch, DELETES, formulas)
+  checkTemplates(where, inserts, deletes)
+  return {
+    // protocols.md §6.4: where → Read, inserts → Append, deletes → Read + Write.
+    needs: { read: where.length > 0 || deletes.length > 0, append: inserts.length > 0, write: deletes.length > 0 },
+    apply: doc => applyN3Patch(doc, where, inserts, deletes),
+  }
+}
+
+function parseN3(body: string, baseIRI: string): Quad[] {
+  try {
+    return new Parser({ format: 'text/n3', baseIRI }).parse(body)
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.replace(/ on line \d+\.$/, '') : String(err)
+    const { line, column } = errorPosition(err, body)
+    throw new HttpError(400, 'invalid_syntax', `N3 syntax error at line ${line}, column ${column}: ${reason}`,
+      { cause: err })
+  }
+}
+
+interface N3Token { line: number; start: number; end: number }
+interface N3ErrorContext { token?: N3Token; line?: number; previousToken?: N3Token }
+
+/**
+ * 1-based position of an n3 error. Parser errors carry the offending token; lexer errors only
+ * the previous one, so the unreadable text starts at the first non-blank after it.
+ */
+function errorPosition(err: unknown, body: string): { line: number; column: number } {
+  const ctx = (err as { context?: N3ErrorContext }).context ?? {}
+  if (ctx.token) return { line: ctx.token.line, column: ctx.token.start + 1 }
+  const line = ctx.line ?? 1
+  const text = body.split(/\r\n|\r|\n/)[line - 1] ?? ''
+  const from = ctx.previousToken?.line === line ? ctx.previousToken.end : 0
+  const blanks = text.slice(from).search(/\S/)
+  return { line, column: from + Math.max(blanks, 0) + 1 }
+}
+
+const isPatchType = (q: Quad) =>
+  q.predicate.value === RDF('type') && q.object.termType === 'NamedNode' && q.object.value === PATCH_TYPE
+const isPatchLink = (q: Quad) =>
+  q.predicate.termType === 'NamedNode' && [INSERTS, DELETES, WHERE].includes(q.predicate.value)
+
+// §5.3.1: the document holds exactly one patch resource, an IRI or blank node typed
+// solid:InsertDeletePatch; a subject using solid:inserts/deletes/where is a patch resource too.
+function findPatchResource(quads: readonly Quad[]): Term {
+  const candidates = new Map<string, Term>()
+  for (const q of quads) {
+    if (q.graph.termType === 'DefaultGraph' && (isPatchType(q) || isPatchLink(q))) {
+      candidates.set(idOf(q.subject), q.subject)
+    }
+  }
+  const [patch, ...others] = candidates.values()
+  if (!patch) throw invalidPatch('the body has no solid:InsertDeletePatch resource')
+  if (others.length > 0) throw invalidPatch(`the body has ${candidates.size} patch resources; exactly one is allowed`)
+  if (patch.termType !== 'NamedNode' && patch.termType !== 'BlankNode') {
+    throw invalidPatch('the patch resource must be an IRI or a blank node')
+  }
+  if (!quads.some(q => q.subject.equals(patch) && q.graph.termType === 'DefaultGraph' && isPatchType(q))) {
+    throw invalidPatch('the patch resource must have rdf:type solid:InsertDeletePatch')
+  }
+  return patch
+}
+
+// §5.3.1: solid:inserts/deletes/where each at most once, each a non-nested cited formula of
+// triples and triple patterns; absent means the empty formula.
+function readFormula(quads: readonly Quad[], patch: Term, predicate: string, formulas: Set<string>): Quad[] {
+  const name = `solid:${predicate.slice(SOLID('').length)}`
+  const objects = new Map<string, Term>()
+  for (const q of quads) {
+    if (q.graph.termType === 'DefaultGraph' && q.subject.equals(patch) && q.predicate.value === predicate) {
+      objects.set(idOf(q.object), q.object)
+    }
+  }
+  const [formula, ...others] = objects.values()
+  if (!formula) return []
+  if (others.length > 0) throw invalidPatch(`${name} occurs ${objects.size} times; at most once is allowed`)
+  if (formula.termType !== 'BlankNode') throw invalidPatch(`${name} must be a formula { … }`)
+  const patterns = quads.filter(q => q.graph.equals(formula))
+  for (const q of patterns) checkTriplePattern(q, name, formulas)
+  return patterns
+}
+
+function checkTriplePattern(q: Quad, name: string, formulas: Set<string>): void {
+  const terms: Term[] = [q.subject, q.predicate, q.object]
+  if (terms.some(t => t.termType === 'BlankNode' && formulas.has(idOf(t)))) {
+    throw invalidPatch(`${name} must not contain a nested formula`)
+  }
+  if (terms.some(t => t.termType === 'Quad')) throw invalidPatch(`${name} must not contain a quoted triple`)
+  const [subject, predicate] = terms as [Term, Term]
+  if (subject.termType === 'Literal' || (predicate.termType !== 'NamedNode' && predicate.termType !== 'Variable')) {
+    throw invalidPatch(`${name} must hold triple patterns: no literal subject, predicate an IRI or variable`)
+  }
+}
+
+// §5.3.1 constraints between the formulas, in the spec's order.
+function checkTemplates(where: readonly Quad[], inserts: readonly Quad[], deletes: readonly Quad[]): void {
+  const bound = new Set(termsOf(where).filter(t => t.termType === 'Variable').map(t => t.value))
+  for (const [name, formula] of [['solid:inserts', inserts], ['solid:deletes', deletes]] as const) {
+    const unbound = termsOf(formula).find(t => t.termType === 'Variable' && !bound.has(t.value))
+    if (unbound) throw invalidPatch(`?${unbound.value} in ${name} does not occur in solid:where`)
+  }
+  if (termsOf(deletes).some(t => t.termType === 'BlankNode')) {
+    throw invalidPatch('solid:deletes must not contain blank nodes')
+  }
+  const whereLabels = new Set(blankLabels(where))
+  const shared = blankLabels(inserts).find(label => whereLabels.has(label))
+  if (shared) throw invalidPatch(`blank node _:${shared} occurs in both solid:inserts and solid:where`)
+}
+
+const termsOf = (quads: readonly Quad[]): Term[] => quads.flatMap(q => [q.subject, q.predicate, q.object])
+
+// n3 scopes a labelled blank node to its formula by naming it `<formula id>.<label>`; anonymous
+// ones (`[]`) get unique names without that prefix and cannot be shared, so they are skipped.
+function blankLabels(formula: readonly Quad[]): string[] {
+  return formula.flatMap(q => [q.subject, q.object]
+    .filter(t => t.termType === 'BlankNode' && t.value.startsWith(`${q.graph.value}.`))
+    .map(t => t.value.slice(q.graph.value.length + 1)))
+}
+
+// §5.3.1 application, in the spec's order.
+function applyN3Patch(doc: readonly Quad[], where: readonly Quad[], inserts: readonly Quad[],
+  deletes: readonly Quad[]): Quad[] {
+  const bindings = findBindings(where, doc, 2)
+  const [binding] = bindings
+  if (!binding) throw patchConflict('solid:where matches nothing in the document')
+  if (bindings.length > 1) throw patchConflict('solid:where matches the document in more than one way')
+  const fresh = freshBlankNodes(doc)
+  const removed = instantiate(deletes, binding, fresh)
+  const present = new Set(doc.map(tripleKey))
+  const absent = removed.find(q => !present.has(tripleKey(q)))
+  if (absent) throw patchConflict(`the document does not contain ${showTriple(absent)}`)
+  return applyDelta(doc, removed, instantiate(inserts, binding, fresh))
+}
+
+/** Identity of a triple, whatever its graph and whichever factory made its terms. */
+export const tripleKey = (q: Quad): string =>
+  JSON.stringify([idOf(q.subject), idOf(q.predicate), idOf(q.object)])
+
+export const showTriple = (q: Quad): string =>
+  [q.subject, q.predicate, q.object].map(t => t.termType === 'NamedNode' ? `<${t.value}>` : idOf(t)).join(' ')
+
+/**
+ * The distinct mappings of the patterns' variables under which every pattern is a triple of
+ * `doc`, at most `limit` of them. Pattern blank nodes match like variables but are existential
+ * (SPARQL 1.1 Query §4.1.4), so they are left out of the mappings: matches that differ only in
+ * them are one mapping. No patterns: exactly the empty mapping.
+ */
+export function findBindings(patterns: readonly Quad[], doc: readonly Quad[], limit = Infinity): Binding[] {
+  const rows = doc.map(q => [q.subject, q.predicate, q.object])
+  const rowIds = rows.map(row => row.map(idOf))
+  // Variables and pattern blank nodes get numbered cells, set and unset while backtracking:
+  // copying a binding per step made a where clause over a large document take seconds.
+  const names: string[] = []
+  const slots = patterns.map(p => [p.subject, p.predicate, p.object].map(t => {
+    const id = idOf(t)
+    if (t.termType !== 'Variable' && t.termType !== 'BlankNode') return { id, cell: -1 }
+    const cell = names.includes(id) ? names.indexOf(id) : names.push(id) - 1
+    return { id, cell }
+  }))
+  const variableCells = names.flatMap((name, cell) => name.startsWith('?') ? [cell] : [])
+  const ids: (string | undefined)[] = names.map(() => undefined)
+  const terms: (Term | undefined)[] = names.map(() => undefined)
+  const found = new Map<string, Binding>()
+  let steps = 0
+  const extend = (i: number): void => {
+    const slot = slots[i]
+    if (!slot) {
+      const key = variableCells.map(cell => ids[cell]).join('\u0000')
+      if (!found.has(key)) found.set(key, new Map(variableCells.map(cell => [names[cell]!, terms[cell]!])))
+      return
+    }
+    for (let r = 0; r < rows.length && found.size < limit; r++) {
+      if (++steps > MAX_MATCH_STEPS) throw invalidPatch(`the pattern needs more than ${MAX_MATCH_STEPS} match steps`)
+      const setHere: number[] = []
+      let matches = true
+      for (let k = 0; k < 3 && matches; k++) {
+        const { id, cell } = slot[k]!
+        const actual = rowIds[r]![k]!
+        if (cell < 0) matches = id === actual
+        else if (ids[cell] !== undefined) matches = ids[cell] === actual
+        else {
+          ids[cell] = actual
+          terms[cell] = rows[r]![k]
+          setHere.push(cell)
+        }
+      }
+      if (matches) extend(i + 1)
+      for (const cell of setHere) ids[cell] = terms[cell] = undefined
+    }
+  }
+  extend(0)
+  return [...found.values()]
+}
+
+/**
+ * Templates with the binding's terms put in for their variables; each template blank node
+ * becomes one new node from `fresh` (N3 Patch §5.3.1, SPARQL 1.1 Update §3.1.3).
+ */
+export function instantiate(templates: readonly Quad[], b: Binding, fresh: () => BlankNode): Quad[] {
+  const blanks = new Map<string, BlankNode>()
+  const put = (t: Term): Term | undefined => {
+    if (t.termType === 'Variable') return b.get(idOf(t))
+    if (t.termType !== 'BlankNode') return t
+    const node = blanks.get(t.value) ?? fresh()
+    blanks.set(t.value, node)
+    return node
+  }
+  return templates.map(q => toTriple(put(q.subject), put(q.predicate), put(q.object), q))
+}
+
+// A variable bound to a literal may land in subject position, which no RDF triple allows.
+function toTriple(s: Term | undefined, p: Term | undefined, o: Term | undefined, template: Quad): Quad {
+  if ((s?.termType === 'NamedNode' || s?.termType === 'BlankNode') && p?.termType === 'NamedNode'
+    && (o?.termType === 'NamedNode' || o?.termType === 'BlankNode' || o?.termType === 'Literal')) {
+    return quad(s, p, o)
+  }
+  throw patchConflict(`the match gives no RDF triple for ${showTriple(template)}`)
+}
+
+/** Makes blank nodes whose labels `doc` does not use, so inserted blank nodes are new nodes. */
+export function freshBlankNodes(doc: readonly Quad[]): () => BlankNode {
+  const used = new Set(doc.flatMap(q => [q.subject, q.object]).filter(t => t.termType === 'BlankNode')
+    .map(t => t.value))
+  let n = 0
+  return () => {
+    while (used.has(`n${n}`)) n++
+    used.add(`n${n}`)
+    return blankNode(`n${n}`)
+  }
+}
+
+/** `doc` without `deletes`, then with those `inserts` it lacks; `doc` itself is not touched. */
+export function applyDelta(doc: readonly Quad[], deletes: readonly Quad[], inserts: readonly Quad[]): Quad[] {
+  const gone = new Set(deletes.map(tripleKey))
+  const result = doc.filter(q => !gone.has(tripleKey(q)))
+  const present = new Set(result.map(tripleKey))
+  for (const q of inserts) {
+    const key = tripleKey(q)
+    if (!present.has(key)) result.push(q)
+    present.add(key)
+  }
+  return result
+}
