@@ -1,0 +1,42 @@
+// The pod owner's account: WebID and argon2id password hash, kept in the store's system space.
+
+import type { Store } from '../store/open-store.ts'
+import type { WebId } from './principal.ts'
+
+export interface OwnerAccount {
+  readonly webid: WebId
+  /** Bun.password argon2id hash; absent until the owner sets a password. */
+  readonly passwordHash?: string
+  readonly createdAt: number
+}
+
+const OWNER_KEY = 'owner'
+export const MIN_PASSWORD_LENGTH = 8
+
+export const getOwnerAccount = (store: Store) => store.system.get(OWNER_KEY) as Promise<OwnerAccount | undefined>
+
+export async function saveOwnerAccount(store: Store, account: OwnerAccount) {
+  await store.system.put(OWNER_KEY, account, { sync: true })
+}
+
+export function checkPasswordStrength(password: string): string | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH) return `the password must be at least ${MIN_PASSWORD_LENGTH} characters long`
+  if (password.length > 1024) return 'the password must be at most 1024 characters long'
+  return undefined
+}
+
+export async function setOwnerPassword(store: Store, password: string) {
+  const account = await getOwnerAccount(store)
+  if (!account) throw new Error('the data directory has no owner yet')
+  const problem = checkPasswordStrength(password)
+  if (problem) throw new Error(problem)
+  const passwordHash = await Bun.password.hash(password, { algorithm: 'argon2id' })
+  await saveOwnerAccount(store, { ...account, passwordHash })
+}
+
+/** Constant-time by construction of argon2 verification; false when no password is set. */
+export async function verifyOwnerPassword(store: Store, password: string): Promise<boolean> {
+  const account = await getOwnerAccount(store)
+  if (!account?.passwordHash) return false
+  return Bun.password.verify(password, account.passwordHash)
+}

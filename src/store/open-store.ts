@@ -1,0 +1,76 @@
+// Opens the one classic-level database of a data directory: quadstore plus the pod's sublevels.
+
+import { mkdirSync, existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { ClassicLevel } from 'classic-level'
+import { Quadstore } from 'quadstore'
+import { DataFactory } from 'n3'
+import type { ResourceMeta } from './resource-meta.ts'
+
+/** Bump only together with an explicit migration; a binary never opens a newer format. */
+export const FORMAT_VERSION = 1
+const FORMAT_KEY = 'format-version'
+
+/** A typed key space inside the one database; `sync` reaches LevelDB through it. */
+export interface Sub<V> {
+  get(key: string): Promise<V | undefined>
+  put(key: string, value: V, options?: { sync?: boolean }): Promise<void>
+  del(key: string, options?: { sync?: boolean }): Promise<void>
+  keys(options?: RangeOptions): AsyncIterable<string>
+  iterator(options?: RangeOptions): AsyncIterable<[string, V]>
+  batch(): { put(key: string, value: V): unknown; del(key: string): unknown; write(options?: { sync?: boolean }): Promise<void> }
+  clear(): Promise<void>
+}
+interface RangeOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
+
+export interface Store {
+  readonly db: ClassicLevel<string, unknown>
+  readonly quads: Quadstore
+  /** path → ResourceMeta */
+  readonly meta: Sub<ResourceMeta>
+  /** path → bytes of a binary resource */
+  readonly blobs: Sub<Uint8Array>
+  /** `${containerPath}\0${childPath}` → '' (membership index, DESIGN §4) */
+  readonly contains: Sub<string>
+  /** `${kind}\0${key}` → { v, exp } : OP/AS state with expiry */
+  readonly records: Sub<{ v: unknown; exp: number }>
+  /** data-directory facts: format version, owner, setup */
+  readonly system: Sub<unknown>
+  close(): Promise<void>
+}
+
+export class StoreFormatError extends Error {}
+
+export async function openStore(dataDir: string): Promise<Store> {
+  mkdirSync(dataDir, { recursive: true })
+  const dbDir = join(dataDir, 'db')
+  const fresh = !existsSync(dbDir) || readdirSync(dbDir).length === 0
+  const db = new ClassicLevel<string, unknown>(dbDir, { valueEncoding: 'json' })
+  await db.open()
+  const system = db.sublevel<string, unknown>('system', { valueEncoding: 'json' }) as unknown as Sub<unknown>
+  const found = await system.get(FORMAT_KEY)
+  if (found === undefined && !fresh) {
+    await db.close()
+    throw new StoreFormatError(`${dbDir} holds a database without a solopod format version; refusing to touch it`)
+  }
+  if (found !== undefined && found !== FORMAT_VERSION) {
+    await db.close()
+    throw new StoreFormatError(
+      `${dbDir} has data format ${JSON.stringify(found)}, this solopod understands format ${FORMAT_VERSION}; ` +
+      'use the solopod version that wrote it (or a newer one that migrates it explicitly)')
+  }
+  if (found === undefined) await system.put(FORMAT_KEY, FORMAT_VERSION, { sync: true })
+
+  const quads = new Quadstore({ backend: db as never, dataFactory: DataFactory as never })
+  await quads.open()
+  return {
+    db,
+    quads,
+    meta: db.sublevel<string, ResourceMeta>('meta', { valueEncoding: 'json' }) as unknown as Sub<ResourceMeta>,
+    blobs: db.sublevel<string, Uint8Array>('blobs', { valueEncoding: 'view' }) as unknown as Sub<Uint8Array>,
+    contains: db.sublevel<string, string>('contains', { valueEncoding: 'utf8' }) as unknown as Sub<string>,
+    records: db.sublevel<string, { v: unknown; exp: number }>('records', { valueEncoding: 'json' }) as unknown as Sub<{ v: unknown; exp: number }>,
+    system,
+    close: async () => { await quads.close(); if (db.status === 'open') await db.close() },
+  }
+}

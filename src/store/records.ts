@@ -1,0 +1,73 @@
+// Keyed records with expiry for OP/AS state (codes, refresh tokens, sessions, clients, keys…).
+
+import type { Store } from './open-store.ts'
+
+/** A record family: its own key space, e.g. 'auth-code', 'refresh-token', 'session'. */
+export type RecordKind = string
+
+const keyOf = (kind: RecordKind, key: string) => `${kind}\0${key}`
+const NEVER = Number.MAX_SAFE_INTEGER
+
+/** Written synced: a code or token acknowledged to a client must survive a crash. */
+export async function putRecord<V>(store: Store, kind: RecordKind, key: string, value: V, expiresAt: number = NEVER) {
+  await store.records.put(keyOf(kind, key), { v: value, exp: expiresAt }, { sync: true })
+}
+
+export async function getRecord<V>(store: Store, kind: RecordKind, key: string, now: number): Promise<V | undefined> {
+  const rec = await store.records.get(keyOf(kind, key))
+  if (!rec || rec.exp <= now) return undefined
+  return rec.v as V
+}
+
+export async function deleteRecord(store: Store, kind: RecordKind, key: string) {
+  await store.records.del(keyOf(kind, key), { sync: true })
+}
+
+/** Every live record of a kind (small families only: sessions, clients, keys). */
+export async function readRecords<V>(store: Store, kind: RecordKind, now: number): Promise<{ key: string; value: V; expiresAt: number }[]> {
+  const prefix = `${kind}\0`
+  const out: { key: string; value: V; expiresAt: number }[] = []
+  for await (const [k, rec] of store.records.iterator({ gt: prefix, lt: `${prefix}\uffff` })) {
+    if (rec.exp > now) out.push({ key: k.slice(prefix.length), value: rec.v as V, expiresAt: rec.exp })
+  }
+  return out
+}
+
+/** Drops expired records; run periodically so nothing grows without bound on disk. */
+export async function sweepExpiredRecords(store: Store, now: number): Promise<number> {
+  const batch = store.records.batch()
+  let n = 0
+  for await (const [k, rec] of store.records.iterator()) {
+    if (rec.exp <= now) { batch.del(k); n++ }
+  }
+  await batch.write()
+  return n
+}
+
+const recordLocks = new WeakMap<Store, ReturnType<typeof makeRecordLock>>()
+function makeRecordLock() {
+  let tail: Promise<unknown> = Promise.resolve()
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.then(fn, fn)
+    tail = run.catch(() => undefined)
+    return run
+  }
+}
+
+/**
+ * Read-modify-write of one record with no interleaving in this process: single-use codes
+ * and refresh-token rotation must not be redeemed twice by two concurrent requests.
+ */
+export function updateRecord<V, R>(store: Store, kind: RecordKind, key: string, now: number,
+  fn: (current: V | undefined) => { next?: V | null; expiresAt?: number; result: R }): Promise<R> {
+  let lock = recordLocks.get(store)
+  if (!lock) { lock = makeRecordLock(); recordLocks.set(store, lock) }
+  return lock(async () => {
+    const rec = await store.records.get(keyOf(kind, key))
+    const current = rec && rec.exp > now ? rec.v as V : undefined
+    const { next, expiresAt, result } = fn(current)
+    if (next === null) await deleteRecord(store, kind, key)
+    else if (next !== undefined) await putRecord(store, kind, key, next, expiresAt ?? rec?.exp ?? NEVER)
+    return result
+  })
+}

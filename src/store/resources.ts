@@ -1,0 +1,134 @@
+// Reading and writing pod resources: quads in the resource's named graph, metadata, bodies, membership.
+
+import { DataFactory } from 'n3'
+import type { Quad } from '@rdfjs/types'
+import type { Store } from './open-store.ts'
+import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
+import { aclPathOf, ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { forceSyncWrite } from './synced-batch.ts'
+
+const { namedNode, quad, defaultGraph } = DataFactory
+
+export interface NewContent {
+  readonly kind: ResourceKind
+  readonly contentType: string
+  /** RDF documents and containers: the complete new set of triples (default graph). */
+  readonly triples?: readonly Quad[]
+  /** Binary resources: the exact bytes. */
+  readonly body?: Uint8Array
+  readonly size: number
+}
+
+export interface WriteResult {
+  readonly meta: ResourceMeta
+  readonly created: boolean
+  /** Intermediate containers this write created (Solid Protocol: PUT/PATCH create them). */
+  readonly createdContainers: readonly string[]
+}
+
+type Batch = Parameters<NonNullable<Parameters<Store['quads']['multiPatch']>[2]>['preWrite'] & {}>[0]
+
+const graphOf = (baseUrl: string, path: string) => namedNode(baseUrl + path)
+const memberKey = (container: string, child: string) => `${container}\0${child}`
+
+export const getMeta = (store: Store, path: string) => store.meta.get(path)
+
+export async function readTriples(store: Store, baseUrl: string, path: string): Promise<Quad[]> {
+  const { items } = await store.quads.get({ graph: graphOf(baseUrl, path) })
+  return items.map(q => quad(q.subject, q.predicate, q.object, defaultGraph()) as Quad)
+}
+
+async function readGraph(store: Store, baseUrl: string, path: string): Promise<Quad[]> {
+  return (await store.quads.get({ graph: graphOf(baseUrl, path) })).items as Quad[]
+}
+
+export const getBody = (store: Store, path: string) => store.blobs.get(path)
+
+/** Direct members of a container with their metadata, in path order. */
+export async function readChildren(store: Store, path: string): Promise<{ path: string; meta: ResourceMeta }[]> {
+  const prefix = `${path}\0`
+  const out: { path: string; meta: ResourceMeta }[] = []
+  for await (const key of store.contains.keys({ gt: prefix, lt: `${prefix}\uffff` })) {
+    const child = key.slice(prefix.length)
+    const meta = await store.meta.get(child)
+    if (meta) out.push({ path: child, meta })
+  }
+  return out
+}
+
+export async function hasChildren(store: Store, path: string): Promise<boolean> {
+  const prefix = `${path}\0`
+  for await (const _ of store.contains.keys({ gt: prefix, lt: `${prefix}\uffff`, limit: 1 })) return true
+  return false
+}
+
+function containerMeta(now: number, previous?: ResourceMeta): ResourceMeta {
+  return { kind: 'container', contentType: 'text/turtle', etag: newEtag(), size: previous?.size ?? 0, modified: now }
+}
+
+/** Marks parent containers changed when membership changes (Solid: container Last-Modified). */
+function touchParent(batch: Batch, store: Store, parent: string | undefined, parentMeta: ResourceMeta | undefined, now: number) {
+  if (!parent || !parentMeta) return
+  batch.put(parent, { ...parentMeta, etag: newEtag(), modified: now }, { sublevel: store.meta as never })
+}
+
+/**
+ * Creates or replaces one resource and any missing ancestor containers in one synced batch.
+ * Callers check names and preconditions under the write lock before calling.
+ */
+export async function writeResource(store: Store, baseUrl: string, path: string, content: NewContent, now: number): Promise<WriteResult> {
+  const previous = await store.meta.get(path)
+  const missing: string[] = []
+  const known = new Map<string, ResourceMeta>()
+  for (const ancestor of ancestorPaths(path)) {
+    const m = await store.meta.get(ancestor)
+    if (m) known.set(ancestor, m)
+    else missing.push(ancestor)
+  }
+  const oldQuads = previous ? await readGraph(store, baseUrl, path) : []
+  const graph = graphOf(baseUrl, path)
+  const newQuads = (content.triples ?? []).map(t => quad(t.subject, t.predicate, t.object, graph) as Quad)
+  const meta: ResourceMeta = { kind: content.kind, contentType: content.contentType, etag: newEtag(), size: content.size, modified: now }
+
+  await store.quads.multiPatch(oldQuads as never, newQuads as never, {
+    preWrite: async (batch: Batch) => {
+      for (const dir of missing) {
+        batch.put(dir, containerMeta(now), { sublevel: store.meta as never })
+        const parent = parentPath(dir)
+        if (parent) batch.put(memberKey(parent, dir), '', { sublevel: store.contains as never })
+      }
+      batch.put(path, meta, { sublevel: store.meta as never })
+      if (content.kind === 'binary') batch.put(path, content.body ?? new Uint8Array(), { sublevel: store.blobs as never })
+      else if (previous?.kind === 'binary') batch.del(path, { sublevel: store.blobs as never })
+      const parent = parentPath(path)
+      if (!previous && parent && !isAuxiliaryPath(path)) {
+        batch.put(memberKey(parent, path), '', { sublevel: store.contains as never })
+        if (!missing.includes(parent)) touchParent(batch, store, parent, known.get(parent), now)
+      }
+      forceSyncWrite(batch)
+    },
+  } as never)
+  return { meta, created: !previous, createdContainers: missing }
+}
+
+/** Removes a resource with its ACL and its membership entry in one synced batch. */
+export async function deleteResource(store: Store, baseUrl: string, path: string, now: number): Promise<void> {
+  const acl = aclPathOf(path)
+  const [meta, aclMeta] = [await store.meta.get(path), await store.meta.get(acl)]
+  if (!meta) return
+  const quads = [...await readGraph(store, baseUrl, path), ...(aclMeta ? await readGraph(store, baseUrl, acl) : [])]
+  const parent = parentPath(path)
+  const parentMeta = parent ? await store.meta.get(parent) : undefined
+  await store.quads.multiDel(quads as never, {
+    preWrite: async (batch: Batch) => {
+      batch.del(path, { sublevel: store.meta as never })
+      if (meta.kind === 'binary') batch.del(path, { sublevel: store.blobs as never })
+      if (aclMeta) batch.del(acl, { sublevel: store.meta as never })
+      if (parent && !isAuxiliaryPath(path)) {
+        batch.del(memberKey(parent, path), { sublevel: store.contains as never })
+        touchParent(batch, store, parent, parentMeta, now)
+      }
+      forceSyncWrite(batch)
+    },
+  } as never)
+}
