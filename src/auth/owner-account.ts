@@ -40,3 +40,28 @@ export async function verifyOwnerPassword(store: Store, password: string): Promi
   if (!account?.passwordHash) return false
   return Bun.password.verify(password, account.passwordHash)
 }
+
+const SETUP_KIND = 'owner-setup'
+const SETUP_LIFETIME_MS = 7 * 24 * 3600 * 1000
+
+const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('base64url')
+
+/** A one-time secret for the setup link; only its hash is stored. */
+export async function createSetupToken(store: Store, now: number): Promise<string> {
+  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
+  await store.records.put(`${SETUP_KIND}\0${sha256(token)}`, { v: { createdAt: now }, exp: now + SETUP_LIFETIME_MS }, { sync: true })
+  return token
+}
+
+export async function isSetupTokenValid(store: Store, token: string, now: number): Promise<boolean> {
+  const rec = await store.records.get(`${SETUP_KIND}\0${sha256(token)}`)
+  return rec !== undefined && rec.exp > now
+}
+
+/** Sets the password and burns the token (and every other outstanding setup token). */
+export async function completeSetup(store: Store, token: string, password: string, now: number): Promise<void> {
+  if (!await isSetupTokenValid(store, token, now)) throw new Error('this setup link is invalid, used or expired')
+  await setOwnerPassword(store, password)
+  const prefix = `${SETUP_KIND}\0`
+  for await (const key of store.records.keys({ gt: prefix, lt: `${prefix}\uffff` })) await store.records.del(key, { sync: true })
+}

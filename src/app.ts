@@ -1,0 +1,56 @@
+// Builds the pod: the role plugins on one Elysia app, plus CORS, request ids and access logs around it.
+
+import { Elysia } from 'elysia'
+import type { Deps } from './deps.ts'
+import { HttpError, toOAuthResponse, toPlainResponse } from './http/errors.ts'
+import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
+import { log, describeCause } from './log.ts'
+import { rsPlugin } from './rs/plugin.ts'
+
+/** OAuth-style JSON errors on the OP/AS endpoints, plain text elsewhere (DESIGN §5). */
+const isOAuthPath = (path: string) => /^\/(\.oidc|\.uma|\.well-known\/(openid|uma2))/.test(path)
+
+export function renderError(request: Request, err: unknown): Response {
+  const path = new URL(request.url).pathname
+  const httpError = err instanceof HttpError ? err : undefined
+  if (!httpError) {
+    log.error('request.failed', { method: request.method, path, cause: describeCause(err) })
+    const internal = new HttpError(500, 'server_error', 'the pod could not complete this request; see the server log')
+    return isOAuthPath(path) ? toOAuthResponse(internal) : toPlainResponse(internal)
+  }
+  if (httpError.cause !== undefined) log.warn('request.refused', { path, code: httpError.code, cause: describeCause(httpError.cause) })
+  return isOAuthPath(path) ? toOAuthResponse(httpError) : toPlainResponse(httpError)
+}
+
+export function buildApp(deps: Deps) {
+  return new Elysia({ name: 'solopod' })
+    .onError(({ code, error, request }) => {
+      if (code === 'VALIDATION' || code === 'PARSE') {
+        return renderError(request, new HttpError(400, 'invalid_request', `the request is malformed: ${code === 'PARSE' ? 'body could not be parsed' : 'fields are missing or invalid'}`))
+      }
+      if (code === 'NOT_FOUND') return renderError(request, new HttpError(404, 'not_found', 'nothing here'))
+      return renderError(request, error)
+    })
+    .use(rsPlugin(deps))
+}
+
+const REQUEST_ID = /^[\w-]{1,64}$/
+
+/** The server's fetch handler: preflight, request id, CORS on every answer, one access-log line. */
+export function makeRequestHandler(app: { handle(req: Request): Promise<Response> }) {
+  return async (request: Request): Promise<Response> => {
+    const started = performance.now()
+    const incoming = request.headers.get('x-request-id')
+    const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+    let response: Response
+    try {
+      response = isPreflight(request) ? preflightResponse(request) : await app.handle(request)
+    } catch (err) {
+      response = renderError(request, err)
+    }
+    try { response.headers.set('x-request-id', reqId) } catch { response = new Response(response.body, response); response.headers.set('x-request-id', reqId) }
+    addCorsHeaders(request, response)
+    log.info('request', { reqId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) })
+    return response
+  }
+}

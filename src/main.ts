@@ -1,0 +1,119 @@
+#!/usr/bin/env bun
+// CLI entry: flags/env → Config → store → serve (or export, import, passwd).
+
+import { readFileSync } from 'node:fs'
+import { buildConfig, ConfigError, usage, type Config } from './config.ts'
+import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
+import { makeWriteLock } from './store/write-lock.ts'
+import { makeFetcher } from './fetch/guarded-fetch.ts'
+import { buildApp, makeRequestHandler } from './app.ts'
+import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
+import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
+import { loadLocalDocument } from './rs/local-documents.ts'
+import { exportPod } from './store/export-pod.ts'
+import { importPod } from './store/import-pod.ts'
+import { log, setLogLevel, describeCause } from './log.ts'
+
+function readPasswordFile(file: string): string {
+  const password = readFileSync(file, 'utf8').replace(/\r?\n$/, '')
+  const problem = checkPasswordStrength(password)
+  if (problem) throw new ConfigError(`--owner-password-file: ${problem}`)
+  return password
+}
+
+async function readPasswordFromStdin(): Promise<string> {
+  const text = await new Response(Bun.stdin.stream()).text()
+  return text.replace(/\r?\n$/, '')
+}
+
+async function setUpOwnerPassword(cfg: Config, store: Store) {
+  const account = await getOwnerAccount(store)
+  if (cfg.ownerPasswordFile) {
+    if (!account?.passwordHash) await setOwnerPassword(store, readPasswordFile(cfg.ownerPasswordFile))
+    return
+  }
+  if (account?.passwordHash) return
+  const token = await createSetupToken(store, Date.now())
+  // Printed once to the operator's terminal on purpose; it never goes through the logger.
+  console.log(`\nsolopod: set the owner's password at ${cfg.baseUrl}/.admin/setup?token=${token}\n`)
+}
+
+async function serve(cfg: Config) {
+  const store = await openStore(cfg.dataDir)
+  const now = () => Date.now()
+  const created = await ensureOwner(store, cfg.baseUrl, now())
+  if (created) log.info('owner.created', { webid: `${cfg.baseUrl}/profile/card#me` })
+  await setUpOwnerPassword(cfg, store)
+  const fetchDoc = makeFetcher({
+    allowInsecureLocal: cfg.allowInsecureLocal,
+    baseUrl: cfg.baseUrl,
+    localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now()),
+  })
+  const app = buildApp({ cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() })
+  const server = Bun.serve({
+    port: cfg.port,
+    hostname: cfg.host,
+    maxRequestBodySize: cfg.maxBodyBytes,
+    ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
+    fetch: makeRequestHandler(app),
+  })
+  log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info('server.stopping', { signal })
+    // Without `force`, Bun lets in-flight requests finish before the promise settles.
+    await server.stop()
+    await store.close()
+    log.info('server.stopped', {})
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+}
+
+async function run(argv: string[]) {
+  if (argv.includes('--help') || argv.includes('-h')) { console.log(usage()); return }
+  const cfg = buildConfig(argv, process.env)
+  setLogLevel(cfg.logLevel)
+  switch (cfg.command) {
+    case 'serve': return serve(cfg)
+    case 'export': {
+      const dest = cfg.args[0]
+      if (!dest) throw new ConfigError('export needs a destination directory: solopod export DEST')
+      const store = await openStore(cfg.dataDir)
+      try { await exportPod(store, dest) } finally { await store.close() }
+      console.log(`solopod: exported ${cfg.dataDir} to ${dest}`)
+      return
+    }
+    case 'import': {
+      const src = cfg.args[0]
+      if (!src) throw new ConfigError('import needs a source directory: solopod import SRC')
+      await importPod(cfg.dataDir, src, cfg.baseUrl)
+      console.log(`solopod: imported ${src} into ${cfg.dataDir} for ${cfg.baseUrl}`)
+      return
+    }
+    case 'passwd': {
+      const store = await openStore(cfg.dataDir)
+      try {
+        const password = cfg.ownerPasswordFile ? readPasswordFile(cfg.ownerPasswordFile) : await readPasswordFromStdin()
+        const problem = checkPasswordStrength(password)
+        if (problem) throw new ConfigError(problem)
+        await setOwnerPassword(store, password)
+      } finally { await store.close() }
+      console.log("solopod: the owner's password was changed")
+      return
+    }
+  }
+}
+
+run(process.argv.slice(2)).catch(err => {
+  if (err instanceof ConfigError || err instanceof StoreFormatError || err instanceof BaseUrlMismatchError) {
+    console.error(`solopod: ${err.message}`)
+    process.exit(2)
+  }
+  console.error(`solopod: failed: ${describeCause(err)}`)
+  process.exit(1)
+})
