@@ -2,25 +2,11 @@
 
 import { Elysia } from 'elysia'
 import type { Deps } from './deps.ts'
-import { HttpError, toOAuthResponse, toPlainResponse } from './http/errors.ts'
+import { HttpError } from './http/errors.ts'
+import { renderError } from './http/render-error.ts'
 import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
-import { log, describeCause } from './log.ts'
+import { log } from './log.ts'
 import { rsPlugin } from './rs/plugin.ts'
-
-/** OAuth-style JSON errors on the OP/AS endpoints, plain text elsewhere (DESIGN §5). */
-const isOAuthPath = (path: string) => /^\/(\.oidc|\.uma|\.well-known\/(openid|uma2))/.test(path)
-
-export function renderError(request: Request, err: unknown): Response {
-  const path = new URL(request.url).pathname
-  const httpError = err instanceof HttpError ? err : undefined
-  if (!httpError) {
-    log.error('request.failed', { method: request.method, path, cause: describeCause(err) })
-    const internal = new HttpError(500, 'server_error', 'the pod could not complete this request; see the server log')
-    return isOAuthPath(path) ? toOAuthResponse(internal) : toPlainResponse(internal)
-  }
-  if (httpError.cause !== undefined) log.warn('request.refused', { path, code: httpError.code, cause: describeCause(httpError.cause) })
-  return isOAuthPath(path) ? toOAuthResponse(httpError) : toPlainResponse(httpError)
-}
 
 export function buildApp(deps: Deps) {
   return new Elysia({ name: 'solopod' })

@@ -48,7 +48,8 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   let out = ''
   const drain = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
-    for await (const chunk of stream) out += decoder.decode(chunk)
+    const reader = stream.getReader()
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += decoder.decode(chunk.value)
   }
   void drain(proc.stdout as ReadableStream<Uint8Array>)
   void drain(proc.stderr as ReadableStream<Uint8Array>)

@@ -1,0 +1,26 @@
+// Checks on writes to ACL documents: valid rules, an existing subject, and no owner lock-out.
+
+import type { Quad } from '@rdfjs/types'
+import { HttpError } from '../http/errors.ts'
+import { getMeta } from '../store/resources.ts'
+import { governedPathOf, isAclPath } from '../store/paths.ts'
+import { assertOwnerKeepsControl, validateAclDocument } from '../policy/acl-document.ts'
+import { ownerWebIdOf } from '../first-start.ts'
+import type { RsContext } from './rs-context.ts'
+
+export async function checkAclWrite(ctx: RsContext, path: string, triples: readonly Quad[]) {
+  if (!isAclPath(path)) return
+  const { baseUrl } = ctx.deps.cfg
+  const governed = governedPathOf(path)
+  if (!await getMeta(ctx.deps.store, governed)) {
+    throw new HttpError(409, 'acl_without_resource', `${governed} does not exist: create it before writing its ACL`)
+  }
+  validateAclDocument(triples, baseUrl + path, baseUrl + governed)
+  // Loss-of-control mitigation (WAC): the owner keeps Control of the storage root.
+  if (path === '/.acl') assertOwnerKeepsControl(triples, `${baseUrl}/.acl`, `${baseUrl}/`, ownerWebIdOf(baseUrl))
+}
+
+/** Parsed ACLs are cached; any change to an ACL document must drop its entry. */
+export function afterWrite(ctx: RsContext, path: string) {
+  if (isAclPath(path)) ctx.access.invalidateAcl(ctx.deps.cfg.baseUrl + path)
+}

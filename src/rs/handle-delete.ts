@@ -1,0 +1,33 @@
+// DELETE: a document, or an empty container, with its ACL (Solid Protocol §5.4).
+
+import { HttpError } from '../http/errors.ts'
+import { deleteResource, getMeta, hasChildren } from '../store/resources.ts'
+import { aclPathOf, isContainerPath } from '../store/paths.ts'
+import { requiredModes } from '../policy/modes.ts'
+import { checkWritePreconditions } from './conditional.ts'
+import { afterWrite } from './acl-writes.ts'
+import { challengeLinks } from './resource-headers.ts'
+import type { RsContext, RsRequest } from './rs-context.ts'
+
+export async function handleDelete(ctx: RsContext, r: RsRequest): Promise<Response> {
+  const { store, cfg, now, withWriteLock } = ctx.deps
+  const { path, url } = r.target
+  if (path === '/' || path === '/.acl') {
+    throw new HttpError(405, 'root_protected', path === '/' ? 'the storage root cannot be deleted' : "the storage root's ACL cannot be deleted",
+      { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH' } })
+  }
+  const exists = (await getMeta(store, path)) !== undefined
+  await ctx.access.authorize(r.principal, url, requiredModes({ method: 'DELETE', url, exists }), r.origin, challengeLinks(cfg.baseUrl, path))
+  await withWriteLock(async () => {
+    const meta = await getMeta(store, path)
+    if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`)
+    checkWritePreconditions(r.request.headers, meta)
+    if (isContainerPath(path) && await hasChildren(store, path)) {
+      throw new HttpError(409, 'container_not_empty', `${path} still has members: delete them first`)
+    }
+    await deleteResource(store, cfg.baseUrl, path, now())
+  })
+  afterWrite(ctx, path)
+  ctx.access.invalidateAcl(cfg.baseUrl + aclPathOf(path))
+  return new Response(null, { status: 204 })
+}

@@ -1,0 +1,52 @@
+// POST to a container: the server mints a child name from the Slug hint (Solid Protocol §5.3).
+
+import { HttpError } from '../http/errors.ts'
+import { getMeta, writeResource } from '../store/resources.ts'
+import { isContainerPath, twinPath } from '../store/paths.ts'
+import { requiredModes } from '../policy/modes.ts'
+import { LDP } from '../rdf/namespaces.ts'
+import { readRequestBody } from './request-body.ts'
+import { contentFromBody } from './new-content.ts'
+import { checkWritePreconditions } from './conditional.ts'
+import { nameFromSlug } from './resource-names.ts'
+import { challengeLinks } from './resource-headers.ts'
+import type { RsContext, RsRequest } from './rs-context.ts'
+
+/** `Link: <ldp#BasicContainer>; rel="type"` (or ldp#Container) on the request asks for a container. */
+function wantsContainer(linkHeader: string | null): boolean {
+  if (!linkHeader) return false
+  return linkHeader.split(',').some(l => {
+    const m = /<([^>]*)>\s*;\s*rel\s*=\s*"?type"?/i.exec(l.trim())
+    return m !== null && (m[1] === LDP('BasicContainer') || m[1] === LDP('Container'))
+  })
+}
+
+export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response> {
+  const { store, cfg, now, withWriteLock } = ctx.deps
+  const { path, url } = r.target
+  if (!isContainerPath(path)) {
+    throw new HttpError(405, 'method_not_allowed', 'POST creates members of a container; this is not a container (its URL does not end in /)',
+      { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH, DELETE' } })
+  }
+  const decision = await ctx.access.authorize(r.principal, url, requiredModes({ method: 'POST', url, exists: true }), r.origin, challengeLinks(cfg.baseUrl, path))
+  const body = await readRequestBody(r.request, cfg.maxBodyBytes)
+  const container = wantsContainer(r.request.headers.get('link'))
+  const base = nameFromSlug(r.request.headers.get('slug'))
+
+  const { childPath, result } = await withWriteLock(async () => {
+    const meta = await getMeta(store, path)
+    if (!meta) throw new HttpError(404, 'not_found', `the container ${path} does not exist`)
+    checkWritePreconditions(r.request.headers, meta)
+    let childPath = `${path}${base}${container ? '/' : ''}`
+    // A taken name (or its document/container twin) gets a random suffix: POST never overwrites.
+    while (await getMeta(store, childPath) || await getMeta(store, twinPath(childPath))) {
+      childPath = `${path}${base}-${crypto.randomUUID().slice(0, 8)}${container ? '/' : ''}`
+    }
+    const content = await contentFromBody(body, childPath, cfg.baseUrl + childPath)
+    return { childPath, result: await writeResource(store, cfg.baseUrl, childPath, content, now()) }
+  })
+  return new Response(null, {
+    status: 201,
+    headers: { location: cfg.baseUrl + childPath, etag: `"${result.meta.etag}"`, 'wac-allow': decision.wacAllow },
+  })
+}

@@ -1,0 +1,35 @@
+// Turns a write's body into what the store keeps: RDF triples or exact bytes.
+
+import type { Quad } from '@rdfjs/types'
+import { HttpError } from '../http/errors.ts'
+import type { NewContent } from '../store/resources.ts'
+import { isAclPath, isContainerPath } from '../store/paths.ts'
+import { isRdfType, TURTLE } from '../rdf/media-types.ts'
+import { parseRdf } from '../rdf/parse-rdf.ts'
+import { decodeUtf8, type RequestBody } from './request-body.ts'
+import { isServerManaged } from './container-listing.ts'
+
+export async function contentFromBody(body: RequestBody, path: string, url: string): Promise<NewContent> {
+  const { bytes, mediaType } = body
+  if (isContainerPath(path)) {
+    if (bytes.byteLength === 0) return { kind: 'container', contentType: TURTLE, triples: [], size: 0 }
+    if (!isRdfType(mediaType!)) throw new HttpError(415, 'unsupported_media_type', 'a container body must be RDF (text/turtle, application/ld+json or application/n-triples)')
+    const triples = await parseRdf(decodeUtf8(bytes), mediaType!, url)
+    return rdfContent('container', triples, url, bytes.byteLength)
+  }
+  if (!mediaType) throw new HttpError(400, 'missing_content_type', 'creating a document needs a Content-Type header')
+  if (isRdfType(mediaType)) {
+    const triples = await parseRdf(decodeUtf8(bytes), mediaType, url)
+    return rdfContent('rdf', triples, url, bytes.byteLength)
+  }
+  // ACL documents are read by the pod itself, so they must be RDF it understands.
+  if (isAclPath(path)) throw new HttpError(415, 'unsupported_media_type', 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)')
+  return { kind: 'binary', contentType: mediaType, body: bytes, size: bytes.byteLength }
+}
+
+export function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url: string, size: number): NewContent {
+  if (kind === 'container' && triples.some(q => isServerManaged(q, url))) {
+    throw new HttpError(409, 'server_managed', 'ldp:contains is managed by the server: add or remove members by writing or deleting them')
+  }
+  return { kind, contentType: TURTLE, triples, size }
+}

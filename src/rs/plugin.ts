@@ -1,0 +1,62 @@
+// The resource server role: every path not claimed by another role is a pod resource.
+
+import { Elysia } from 'elysia'
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { renderError } from '../http/render-error.ts'
+import { makeAuthenticator } from '../auth/authenticate.ts'
+import { getMeta } from '../store/resources.ts'
+import { requiredModes } from '../policy/modes.ts'
+import { makeAccessControl } from './access-control.ts'
+import { resolveTarget, isReservedPath } from './target.ts'
+import { challengeLinks, resourceHeaders, STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
+import { readResource } from './read-resource.ts'
+import { handlePut } from './handle-put.ts'
+import { handlePost } from './handle-post.ts'
+import { handlePatch } from './handle-patch.ts'
+import { handleDelete } from './handle-delete.ts'
+import { describeStorage } from './storage-description.ts'
+import type { RsContext, RsRequest } from './rs-context.ts'
+
+export function rsPlugin(deps: Deps) {
+  const ctx: RsContext = { deps, access: makeAccessControl(deps) }
+  const authenticate = makeAuthenticator(deps)
+
+  async function handle(request: Request): Promise<Response> {
+    const target = resolveTarget(deps.cfg.baseUrl, request.url)
+    const method = request.method.toUpperCase()
+    const r: RsRequest = { request, target, principal: await authenticate(request), origin: request.headers.get('origin') ?? undefined }
+    switch (method) {
+      case 'GET': case 'HEAD': return read(r, method === 'HEAD')
+      case 'OPTIONS': return options(r)
+      case 'PUT': return handlePut(ctx, r)
+      case 'POST': return handlePost(ctx, r)
+      case 'PATCH': return handlePatch(ctx, r)
+      case 'DELETE': return handleDelete(ctx, r)
+      default: throw new HttpError(405, 'method_not_allowed', `${method} is not supported`, { headers: { allow: 'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE' } })
+    }
+  }
+
+  async function read(r: RsRequest, head: boolean): Promise<Response> {
+    const { path, url } = r.target
+    const decision = await ctx.access.authorize(r.principal, url, requiredModes({ method: 'GET', url, exists: true }), r.origin, challengeLinks(deps.cfg.baseUrl, path))
+    // Existence is only revealed after Read was granted (WAC: no 404/403 oracle).
+    const meta = isReservedPath(path) ? undefined : await getMeta(deps.store, path)
+    if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`, { headers: { 'wac-allow': decision.wacAllow } })
+    const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
+    headers.set('wac-allow', decision.wacAllow)
+    return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestHeaders: r.request.headers, head, headers })
+  }
+
+  async function options(r: RsRequest): Promise<Response> {
+    const meta = await getMeta(deps.store, r.target.path)
+    return new Response(null, { status: 204, headers: resourceHeaders(deps.cfg.baseUrl, r.target.path, meta) })
+  }
+
+  const respond = (request: Request) => handle(request).catch(err => renderError(request, err))
+
+  return new Elysia({ name: 'rs' })
+    .get(STORAGE_DESCRIPTION_PATH, ({ request }) => describeStorage(deps.cfg.baseUrl, request.headers.get('accept')))
+    .all('/*', ({ request }) => respond(request), { parse: 'none' })
+    .all('/', ({ request }) => respond(request), { parse: 'none' })
+}

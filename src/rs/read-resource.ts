@@ -1,0 +1,48 @@
+// GET and HEAD of containers, RDF documents and binaries, with content negotiation and 304s.
+
+import type { Store } from '../store/open-store.ts'
+import type { ResourceMeta } from '../store/resource-meta.ts'
+import { getBody, readTriples } from '../store/resources.ts'
+import { HttpError } from '../http/errors.ts'
+import { preferredRdfType } from '../http/content-negotiation.ts'
+import { serializeRdf } from '../rdf/serialize-rdf.ts'
+import { containerTriples } from './container-listing.ts'
+import { isNotModified, representationEtag } from './conditional.ts'
+
+export interface ReadFacts {
+  readonly store: Store
+  readonly baseUrl: string
+  readonly path: string
+  readonly meta: ResourceMeta
+  readonly accept: string | null
+  readonly requestHeaders: Headers
+  readonly head: boolean
+  /** Resource headers already decided (Link, Allow, WAC-Allow …). */
+  readonly headers: Headers
+}
+
+export async function readResource(f: ReadFacts): Promise<Response> {
+  const { meta, headers } = f
+  const mediaType = meta.kind === 'binary' ? meta.contentType : preferredRdfType(f.accept)
+  if (mediaType === undefined) {
+    throw new HttpError(406, 'not_acceptable', 'this resource is RDF: accept text/turtle, application/ld+json or application/n-triples',
+      { headers: Object.fromEntries(headers) })
+  }
+  const etag = representationEtag(meta, mediaType)
+  headers.set('etag', etag)
+  headers.set('last-modified', new Date(meta.modified).toUTCString())
+  headers.set('content-type', meta.kind === 'binary' ? meta.contentType : `${mediaType}; charset=utf-8`)
+  if (isNotModified(f.requestHeaders, etag, meta.modified)) return new Response(null, { status: 304, headers })
+  const url = f.baseUrl + f.path
+  if (meta.kind === 'binary') {
+    const body = (await getBody(f.store, f.path)) ?? new Uint8Array()
+    headers.set('content-length', String(body.byteLength))
+    return new Response(f.head ? null : body as Uint8Array<ArrayBuffer>, { status: 200, headers })
+  }
+  const triples = await readTriples(f.store, f.baseUrl, f.path)
+  if (meta.kind === 'container') triples.push(...await containerTriples(f.store, f.baseUrl, f.path))
+  const text = await serializeRdf(triples, mediaType, url)
+  const bytes = new TextEncoder().encode(text)
+  headers.set('content-length', String(bytes.byteLength))
+  return new Response(f.head ? null : bytes, { status: 200, headers })
+}

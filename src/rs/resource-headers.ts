@@ -1,0 +1,56 @@
+// Headers every resource answer carries: Link types and relations, Allow, Accept-*, Vary (protocols §5.2).
+
+import type { ResourceMeta } from '../store/resource-meta.ts'
+import { aclPathOf, isAclPath, isContainerPath } from '../store/paths.ts'
+import { ACCEPT_PATCH } from '../rdf/patch.ts'
+import { LDP, PIM, SOLID } from '../rdf/namespaces.ts'
+import { ownerWebIdOf } from '../first-start.ts'
+
+export const STORAGE_DESCRIPTION_PATH = '/.well-known/solid'
+
+const link = (target: string, rel: string) => `<${target}>; rel="${rel}"`
+
+export function typeLinks(path: string, meta: ResourceMeta | undefined): string[] {
+  const out = [link(LDP('Resource'), 'type')]
+  if (isContainerPath(path)) out.push(link(LDP('Container'), 'type'), link(LDP('BasicContainer'), 'type'))
+  else if (meta?.kind === 'rdf') out.push(link(LDP('RDFSource'), 'type'))
+  else if (meta?.kind === 'binary') out.push(link(LDP('NonRDFSource'), 'type'))
+  if (path === '/') out.push(link(PIM('Storage'), 'type'))
+  return out
+}
+
+/** The `rel="acl"` link (never on ACL resources themselves); also used on 401/403 answers. */
+export const aclLinkOf = (baseUrl: string, path: string) =>
+  isAclPath(path) ? undefined : link(baseUrl + aclPathOf(path), 'acl')
+
+/** Links on 401/403 answers (DESIGN §3 deny): the type links known from the path, and the ACL. */
+export function challengeLinks(baseUrl: string, path: string): string {
+  const acl = aclLinkOf(baseUrl, path)
+  return [...typeLinks(path, undefined), ...(acl ? [acl] : [])].join(', ')
+}
+
+export function allowedMethods(path: string, meta: ResourceMeta | undefined): string[] {
+  const methods = ['OPTIONS', 'HEAD', 'GET', 'PUT']
+  if (!meta || meta.kind !== 'binary') methods.push('PATCH')
+  if (isContainerPath(path)) methods.push('POST')
+  // Solid Protocol §5.4: the root and its ACL cannot be deleted.
+  if (meta && path !== '/' && path !== '/.acl') methods.push('DELETE')
+  return methods
+}
+
+export function resourceHeaders(baseUrl: string, path: string, meta: ResourceMeta | undefined): Headers {
+  const links = typeLinks(path, meta)
+  const acl = aclLinkOf(baseUrl, path)
+  if (acl) links.push(acl)
+  links.push(link(baseUrl + STORAGE_DESCRIPTION_PATH, SOLID('storageDescription')))
+  if (path === '/') links.push(link(ownerWebIdOf(baseUrl), SOLID('owner')))
+  const headers = new Headers({
+    link: links.join(', '),
+    allow: allowedMethods(path, meta).join(', '),
+    'accept-put': '*/*',
+    vary: 'Accept, Authorization, Origin',
+  })
+  if (!meta || meta.kind !== 'binary') headers.set('accept-patch', ACCEPT_PATCH)
+  if (isContainerPath(path)) headers.set('accept-post', '*/*')
+  return headers
+}

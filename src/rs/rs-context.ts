@@ -1,0 +1,18 @@
+// What every resource-server handler receives.
+
+import type { Deps } from '../deps.ts'
+import type { Principal } from '../auth/principal.ts'
+import type { AccessControl } from './access-control.ts'
+import type { Target } from './target.ts'
+
+export interface RsContext {
+  readonly deps: Deps
+  readonly access: AccessControl
+}
+
+export interface RsRequest {
+  readonly request: Request
+  readonly target: Target
+  readonly principal: Principal
+  readonly origin: string | undefined
+}

@@ -1,0 +1,24 @@
+// The storage description resource (Solid Protocol §4.1), linked from every resource.
+
+import { DataFactory } from 'n3'
+import { PIM, RDF, SOLID } from '../rdf/namespaces.ts'
+import { preferredRdfType } from '../http/content-negotiation.ts'
+import { serializeRdf } from '../rdf/serialize-rdf.ts'
+import { HttpError } from '../http/errors.ts'
+import { ownerWebIdOf } from '../first-start.ts'
+import { STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
+
+const { namedNode, quad } = DataFactory
+
+export async function describeStorage(baseUrl: string, accept: string | null): Promise<Response> {
+  const mediaType = preferredRdfType(accept)
+  if (!mediaType) throw new HttpError(406, 'not_acceptable', 'accept text/turtle, application/ld+json or application/n-triples')
+  const self = namedNode(baseUrl + STORAGE_DESCRIPTION_PATH)
+  const root = namedNode(`${baseUrl}/`)
+  const body = await serializeRdf([
+    quad(self, namedNode(RDF('type')), namedNode(SOLID('StorageDescription'))),
+    quad(root, namedNode(RDF('type')), namedNode(PIM('Storage'))),
+    quad(root, namedNode(SOLID('owner')), namedNode(ownerWebIdOf(baseUrl))),
+  ], mediaType, self.value)
+  return new Response(body, { headers: { 'content-type': `${mediaType}; charset=utf-8`, vary: 'Accept, Origin' } })
+}

@@ -1,0 +1,47 @@
+// The request target as a stored path: decoded, checked and re-encoded in one canonical form.
+
+import { HttpError } from '../http/errors.ts'
+
+export interface Target {
+  /** Canonical percent-encoded path, e.g. `/notes/a%20b.ttl`; the store key. */
+  readonly path: string
+  /** baseUrl + path: the resource IRI and the graph name. */
+  readonly url: string
+}
+
+/** First segments that belong to the pod's own endpoints (DESIGN §1). */
+const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known)(\/|$|[^/]*)/
+
+const badPath = (why: string) => new HttpError(400, 'invalid_path', `the request path is not allowed: ${why}`)
+
+// Keep RFC 3986 sub-delims and ':' '@' readable; encode everything else the same way every time.
+const encodeSegment = (s: string) =>
+  encodeURIComponent(s).replace(/%(2[146-9ABC]|3[ABD]|40)/gi, (m) => decodeURIComponent(m))
+
+/**
+ * Solid paths map one-to-one to stored keys, so anything that could name the same resource
+ * twice or escape the pod (dot segments, encoded slashes, NUL, backslashes) is refused.
+ */
+export function resolveTarget(baseUrl: string, rawUrl: string): Target {
+  const afterOrigin = rawUrl.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')
+  const rawPath = afterOrigin.split(/[?#]/, 1)[0] || '/'
+  if (!rawPath.startsWith('/')) throw badPath('it must start with /')
+  if (rawPath.length > 2048) throw badPath('it is longer than 2048 characters')
+  const segments = rawPath.slice(1).split('/')
+  const out: string[] = []
+  for (const [i, raw] of segments.entries()) {
+    let seg: string
+    try { seg = decodeURIComponent(raw) } catch { throw badPath('it contains malformed percent-encoding') }
+    const last = i === segments.length - 1
+    if (seg === '' && !last) throw badPath('it contains an empty segment (//)')
+    if (seg === '.' || seg === '..') throw badPath('dot segments (. and ..) are not allowed')
+    if (seg.includes('/')) throw badPath('encoded slashes (%2F) are not allowed')
+    if (seg.includes('\\')) throw badPath('backslashes are not allowed')
+    if (/[\u0000-\u001f\u007f]/.test(seg)) throw badPath('control characters (such as NUL) are not allowed')
+    out.push(encodeSegment(seg))
+  }
+  const path = `/${out.join('/')}`
+  return { path, url: baseUrl + path }
+}
+
+export const isReservedPath = (path: string) => RESERVED.test(path)
