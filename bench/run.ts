@@ -1,0 +1,106 @@
+// `bun run bench`: starts the pod and a bare Bun.serve, runs every workload, prints req/s, p50, p99 and ratios.
+
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { seedPublicContainer } from '../test/e2e/seed-store.ts'
+import { startPod, type RunningPod } from '../test/e2e/start-server.ts'
+import { runLoad, type LoadOptions, type LoadResult } from './load.ts'
+import { BENCH_CONTAINER, WORKLOADS, type BenchContext, type Workload } from './workloads.ts'
+
+interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
+
+const USAGE = 'usage: bun run bench [--duration SECONDS] [--concurrency N] [--only TEXT] [--json]'
+
+function parseFlags(argv: readonly string[]): Flags {
+  const value = (flag: string) => { const i = argv.indexOf(flag); return i < 0 ? undefined : argv[i + 1] }
+  const number = (flag: string, fallback: number, max: number) => {
+    const raw = value(flag)
+    const n = raw === undefined ? fallback : Number(raw)
+    if (!(n > 0 && n <= max)) throw new Error(`${flag} must be a number from 1 to ${max}\n${USAGE}`)
+    return n
+  }
+  const only = value('--only')
+  return {
+    durationMs: number('--duration', 5, 600) * 1000,
+    concurrency: Math.round(number('--concurrency', 32, 1024)),
+    warmupMs: 1000,
+    json: argv.includes('--json'),
+    ...(only ? { only } : {}),
+  }
+}
+
+async function startBare(): Promise<{ origin: string; stop(): Promise<void> }> {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, 'bare-server.ts')], { stdout: 'pipe', stderr: 'inherit' })
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
+  const { value } = await reader.read()
+  const port = /port (\d+)/.exec(new TextDecoder().decode(value))?.[1]
+  if (!port) { proc.kill(); throw new Error('the bare server did not report its port') }
+  return { origin: `http://127.0.0.1:${port}`, stop: async () => { proc.kill('SIGTERM'); await proc.exited } }
+}
+
+const fmt = (n: number, digits = 1) => Number.isFinite(n) ? n.toFixed(digits) : '-'
+
+function report(results: readonly { workload: Workload; result: LoadResult }[], flags: Flags) {
+  if (flags.json) { console.log(JSON.stringify(results.map(({ workload, result }) => ({ name: workload.name, ...result })), null, 2)); return }
+  console.log(`\nconcurrency ${flags.concurrency}, ${flags.durationMs / 1000} s per workload, loopback\n`)
+  console.log(`${'workload'.padEnd(48)}${'req/s'.padStart(10)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'failed'.padStart(8)}`)
+  for (const { workload, result } of results) {
+    console.log(`${workload.name.padEnd(48)}${fmt(result.rps, 0).padStart(10)}${fmt(result.p50Ms, 2).padStart(10)}${fmt(result.p99Ms, 2).padStart(10)}${String(result.failures).padStart(8)}`
+      + (result.firstFailure ? `  first failure: ${result.firstFailure}` : ''))
+  }
+  console.log('')
+  for (const { workload, result } of results) {
+    const ceiling = results.find(r => r.workload.name === workload.ceiling)
+    if (!ceiling) continue
+    const ratio = result.rps / ceiling.result.rps
+    const aim = workload.aim === undefined ? '' : ` (aim ≥ ${Math.round(workload.aim * 100)}%: ${ratio >= workload.aim ? 'met' : 'not met'})`
+    console.log(`${workload.name} / ${ceiling.workload.name}: ${fmt(ratio * 100)}%${aim}`)
+  }
+}
+
+async function main() {
+  const flags = parseFlags(process.argv.slice(2))
+  const chosen = WORKLOADS.filter(w => !flags.only || w.name.includes(flags.only))
+  // A chosen workload brings its ceiling along, so its ratio can still be printed.
+  const workloads = WORKLOADS.filter(w => chosen.includes(w) || chosen.some(c => c.ceiling === w.name))
+  if (workloads.length === 0) throw new Error(`no workload matches "${flags.only}"; known: ${WORKLOADS.map(w => w.name).join('; ')}`)
+
+  const scratch = mkdtempSync(join(tmpdir(), 'solopod-bench-'))
+  const cleanups: (() => Promise<void>)[] = []
+  let pod: RunningPod | undefined
+  let bare: Awaited<ReturnType<typeof startBare>> | undefined
+  try {
+    pod = await startPod({
+      extraArgs: ['--log-level', 'warn'],
+      seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
+        for (const w of workloads) await w.seed?.(store, baseUrl)
+      }),
+    })
+    bare = await startBare()
+    const ctx: BenchContext = {
+      pod: { origin: `http://127.0.0.1:${pod.port}`, baseUrl: pod.baseUrl },
+      bare: { origin: bare.origin },
+      tempDir: () => mkdtempSync(join(scratch, 'w-')),
+      onCleanup: fn => { cleanups.push(fn) },
+    }
+    const results: { workload: Workload; result: LoadResult }[] = []
+    for (const workload of workloads) {
+      if (!flags.json) console.error(`running ${workload.name} …`)
+      results.push({ workload, result: await runLoad(await workload.prepare(ctx), flags) })
+      if (pod.proc.exitCode !== null) throw new Error(`the pod exited during "${workload.name}":\n${pod.output()}`)
+    }
+    report(results, flags)
+    if (results.some(r => r.result.failures > 0)) process.exitCode = 1
+  } finally {
+    for (const fn of cleanups) await fn()
+    rmSync(scratch, { recursive: true, force: true })
+    await bare?.stop()
+    await pod?.dispose()
+  }
+}
+
+main().catch(err => {
+  console.error(`bench: ${err instanceof Error ? err.message : String(err)}`)
+  process.exit(1)
+})

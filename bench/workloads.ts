@@ -1,0 +1,88 @@
+// The benchmark's named workloads. Add one here: a name, what to seed, and the operation to repeat.
+
+import { ClassicLevel } from 'classic-level'
+import type { Store } from '../src/store/open-store.ts'
+import { makeWriteLock } from '../src/store/write-lock.ts'
+import { writeTurtle } from '../test/e2e/seed-store.ts'
+import { httpOperation, type Operation } from './load.ts'
+import { DOC_1K } from './documents.ts'
+
+/** Where the servers of one run listen (loopback only). */
+export interface BenchContext {
+  /** The pod: `origin` is what we connect to, `baseUrl` what it believes it is. */
+  readonly pod: { readonly origin: string; readonly baseUrl: string }
+  /** The bare Bun.serve handler of bench/bare-server.ts: the ceiling. */
+  readonly bare: { readonly origin: string }
+  /** A fresh temporary directory per workload, removed after the run. */
+  readonly tempDir: () => string
+  /** Runs after every workload has finished (close what prepare opened). */
+  readonly onCleanup: (fn: () => Promise<void>) => void
+}
+
+export interface Workload {
+  readonly name: string
+  /**
+   * Runs against the data directory before the pod starts, through the store API only; `/bench/`
+   * already exists with a public Read/Write ACL (acl:default), so everything below it is public.
+   */
+  readonly seed?: (store: Store, baseUrl: string) => Promise<void>
+  /** Called once the servers are up; returns the operation the load generator repeats. */
+  readonly prepare: (ctx: BenchContext) => Promise<Operation>
+  /** The workload measuring the ceiling of this one; the report prints this/ceiling. */
+  readonly ceiling?: string
+  /** What the ratio should reach (issue 3 "Benchmark"); printed beside it, never asserted. */
+  readonly aim?: number
+}
+
+/** The container every seed writes below; run.ts gives it the public ACL. */
+export const BENCH_CONTAINER = '/bench/'
+
+const TURTLE = 'text/turtle'
+const DOC_PATH = `${BENCH_CONTAINER}doc-1k`
+const LIST_PATH = `${BENCH_CONTAINER}list/`
+const PUT_NAMES = 200
+
+const get = (url: string) => () => new Request(url, { headers: { accept: TURTLE } })
+
+export const WORKLOADS: readonly Workload[] = [
+  {
+    name: 'bare Bun.serve GET 1 KB (ceiling)',
+    prepare: async ({ bare }) => httpOperation(get(`${bare.origin}${DOC_PATH}`), [200]),
+  },
+  {
+    name: 'public GET 1 KB Turtle',
+    seed: (store, baseUrl) => writeTurtle(store, baseUrl, DOC_PATH, DOC_1K),
+    prepare: async ({ pod }) => httpOperation(get(`${pod.origin}${DOC_PATH}`), [200]),
+    ceiling: 'bare Bun.serve GET 1 KB (ceiling)',
+    aim: 0.3,
+  },
+  {
+    name: 'GET 100-child container',
+    seed: async (store, baseUrl) => {
+      await writeTurtle(store, baseUrl, LIST_PATH, '')
+      for (let i = 0; i < 100; i++) {
+        await writeTurtle(store, baseUrl, `${LIST_PATH}child-${String(i).padStart(3, '0')}`, `<#it> <http://purl.org/dc/terms/title> "child ${i}".`)
+      }
+    },
+    prepare: async ({ pod }) => httpOperation(get(`${pod.origin}${LIST_PATH}`), [200]),
+  },
+  {
+    // What a PUT costs at least: the pod writes one synced batch at a time (store/write-lock.ts).
+    name: 'serial synced 1 KB LevelDB put (PUT ceiling)',
+    prepare: async ({ tempDir, onCleanup }) => {
+      const db = new ClassicLevel<string, string>(tempDir())
+      await db.open()
+      onCleanup(() => db.close())
+      const serial = makeWriteLock()
+      return async i => { await serial(() => db.put(`doc-${i % PUT_NAMES}`, DOC_1K, { sync: true })); return undefined }
+    },
+  },
+  {
+    name: 'PUT 1 KB Turtle',
+    // Overwrites a rotating set of documents: steady state, not an ever-growing container.
+    prepare: async ({ pod }) => httpOperation(
+      i => new Request(`${pod.origin}${BENCH_CONTAINER}put/doc-${i % PUT_NAMES}`, { method: 'PUT', headers: { 'content-type': TURTLE }, body: DOC_1K }),
+      [201, 204, 205]),
+    ceiling: 'serial synced 1 KB LevelDB put (PUT ceiling)',
+  },
+]

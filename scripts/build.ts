@@ -1,0 +1,96 @@
+// `bun run build`: one self-contained executable, dist/solopod, with static/ and the LevelDB addon inside.
+
+import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import type { BunPlugin } from 'bun'
+
+const ROOT = resolve(import.meta.dir, '..')
+
+export type Target = 'bun-linux-x64' | 'bun-linux-arm64' | 'bun-darwin-x64' | 'bun-darwin-arm64'
+
+export interface BuildOptions {
+  readonly entry: string
+  readonly outfile: string
+  /** Embedded under its own name: readStatic (src/http/static-files.ts) finds `static/NAME`. */
+  readonly staticDir: string
+  readonly target: Target
+}
+
+/** classic-level ships prebuilt addons; the folder name follows prebuildify's platform-arch. */
+function prebuildOf(target: Target): string {
+  const [, platform, arch] = target.split('-') as [string, string, string]
+  const folder = platform === 'darwin' ? 'darwin-x64+arm64' : `${platform}-${arch}`
+  return `./prebuilds/${folder}/classic-level.node`
+}
+
+/**
+ * DESIGN §7: classic-level's binding.js asks node-gyp-build for the addon at run time, which
+ * searches `__dirname` — a path in the build machine's node_modules, absent where the binary
+ * runs. Answering binding.js with a static require of the prebuilt addon lets Bun embed the
+ * .node file and load it from inside the executable.
+ */
+export function classicLevelBinding(target: Target): BunPlugin {
+  return {
+    name: 'classic-level-binding',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]classic-level[\\/]binding\.js$/ }, ({ path }) => {
+        const addon = prebuildOf(target)
+        if (!existsSync(join(dirname(path), addon))) throw new Error(`classic-level has no prebuilt addon ${addon} for ${target}`)
+        return { loader: 'js', contents: `module.exports = require(${JSON.stringify(addon)})\n` }
+      })
+    },
+  }
+}
+
+export function hostTarget(): Target {
+  const target = `bun-${process.platform}-${process.arch}`
+  if (!['bun-linux-x64', 'bun-linux-arm64', 'bun-darwin-x64', 'bun-darwin-arm64'].includes(target)) {
+    throw new Error(`no build target for ${process.platform}-${process.arch}; use --target`)
+  }
+  return target as Target
+}
+
+export async function buildExecutable(opts: BuildOptions): Promise<{ outfile: string; bytes: number }> {
+  mkdirSync(dirname(opts.outfile), { recursive: true })
+  const result = await Bun.build({
+    entrypoints: [opts.entry],
+    plugins: [classicLevelBinding(opts.target)],
+    compile: {
+      target: opts.target,
+      outfile: opts.outfile,
+      assets: existsSync(opts.staticDir) ? [opts.staticDir] : [],
+      // The pod's behaviour comes from its flags and SOLOPOD_* env, not from a bunfig.toml,
+      // tsconfig.json or package.json that happens to sit in the directory it runs from.
+      autoloadBunfig: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+    },
+  })
+  if (!result.success) throw new AggregateError(result.logs, `build of ${opts.entry} failed`)
+  return { outfile: opts.outfile, bytes: statSync(opts.outfile).size }
+}
+
+function parseTarget(argv: readonly string[]): Target {
+  const i = argv.indexOf('--target')
+  if (i < 0) return hostTarget()
+  const value = argv[i + 1]
+  if (!value || !/^bun-(linux|darwin)-(x64|arm64)$/.test(value)) throw new Error('--target must be bun-linux-x64, bun-linux-arm64, bun-darwin-x64 or bun-darwin-arm64')
+  return value as Target
+}
+
+if (import.meta.main) {
+  const started = performance.now()
+  try {
+    const { outfile, bytes } = await buildExecutable({
+      entry: join(ROOT, 'src', 'main.ts'),
+      outfile: join(ROOT, 'dist', 'solopod'),
+      staticDir: join(ROOT, 'static'),
+      target: parseTarget(process.argv.slice(2)),
+    })
+    const seconds = ((performance.now() - started) / 1000).toFixed(1)
+    console.log(`built ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MB) in ${seconds} s`)
+  } catch (err) {
+    console.error(err instanceof AggregateError ? [err.message, ...err.errors.map(String)].join('\n') : err)
+    process.exit(1)
+  }
+}

@@ -1,0 +1,40 @@
+// The UI's static files (static/): read from the source tree, or from inside the executable `bun run build` made.
+
+import { join } from 'node:path'
+import { HttpError } from './errors.ts'
+
+/** From source this file sits at src/http/, two levels below the project root. */
+const SOURCE_DIR = join(import.meta.dir, '..', '..', 'static')
+
+/**
+ * scripts/build.ts embeds static/ with `compile.assets`; Bun names each embedded file by its
+ * path below the asset directory's parent (`static/login.html`), whatever the build's cwd.
+ */
+const EMBEDDED_PREFIX = 'static/'
+
+let embedded: Map<string, Blob> | undefined
+function embeddedFiles(): Map<string, Blob> {
+  embedded ??= new Map(Bun.embeddedFiles
+    .map(blob => [(blob as Blob & { name: string }).name, blob] as const)
+    .filter(([name]) => name.startsWith(EMBEDDED_PREFIX))
+    .map(([name, blob]) => [name.slice(EMBEDDED_PREFIX.length), blob]))
+  return embedded
+}
+
+/** `login.html`, `admin/app.js`: plain segments only, so a name can never leave static/. */
+const SAFE_NAME = /^[\w-][\w.-]*(\/[\w-][\w.-]*)*$/
+
+/** A static file's text; 404 `not_found` for a name that is not a file below static/. */
+export async function readStatic(name: string): Promise<string> {
+  if (!SAFE_NAME.test(name)) throw notFound()
+  if (Bun.isStandaloneExecutable) {
+    const blob = embeddedFiles().get(name)
+    if (!blob) throw notFound()
+    return blob.text()
+  }
+  const file = Bun.file(join(SOURCE_DIR, name))
+  if (!await file.exists()) throw notFound()
+  return file.text()
+}
+
+const notFound = () => new HttpError(404, 'not_found', 'no such static file')

@@ -1,0 +1,168 @@
+// `solopod export`: the whole pod as a directory (manifest, N-Quads, binaries, owner/OP state), streamed.
+
+import { closeSync, createWriteStream, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs'
+import { open, type FileHandle } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { StreamWriter } from 'n3'
+import type { Quad } from '@rdfjs/types'
+import { FORMAT_VERSION, type Store } from './open-store.ts'
+import type { ResourceKind, ResourceMeta } from './resource-meta.ts'
+import { getRecordedBaseUrl } from '../first-start.ts'
+
+/** Names inside an export directory; import-pod.ts reads the same ones. */
+export const MANIFEST_FILE = 'manifest.json'
+export const QUADS_FILE = 'pod.nq'
+export const STATE_FILE = 'state.jsonl'
+export const BLOBS_DIR = 'blobs'
+/** Tells an export directory apart from any other JSON file someone points `import` at. */
+export const EXPORT_KIND = 'solopod-export'
+
+/**
+ * `system` keys that describe the data directory itself, not the pod: the importer writes them
+ * for the target (format of the binary that imports, base URL it is imported for).
+ */
+export const DIRECTORY_KEYS: readonly string[] = ['format-version', 'base-url']
+
+export interface ExportedResource extends ResourceMeta {
+  readonly path: string
+  /** Binaries only: file name under `blobs/` and the hex SHA-256 of its bytes. */
+  readonly file?: string
+  readonly sha256?: string
+}
+
+export interface ExportCounts {
+  resources: number
+  containers: number
+  rdf: number
+  binaries: number
+  quads: number
+  /** Lines of state.jsonl: system entries plus live records. */
+  state: number
+}
+
+export interface Manifest {
+  readonly kind: typeof EXPORT_KIND
+  /** The store format (open-store.ts FORMAT_VERSION) the export was taken from. */
+  readonly formatVersion: number
+  readonly baseUrl: string
+  readonly exportedAt: string
+  readonly resources: readonly ExportedResource[]
+  readonly counts: ExportCounts
+}
+
+/** One line of state.jsonl. `records` values are `{ v, exp }` as stored. */
+export interface StateLine {
+  readonly space: 'system' | 'records'
+  readonly key: string
+  readonly value: unknown
+}
+
+export class ExportError extends Error {
+  override name = 'ExportError'
+}
+
+/**
+ * Writes the pod in `store` to `destDir`, which must be missing or empty. Quads, blobs and the
+ * manifest's resource list are streamed so memory stays flat however large the pod is.
+ */
+export async function exportPod(store: Store, destDir: string, now: number = Date.now()): Promise<ExportCounts> {
+  if (existsSync(destDir) && (!statSync(destDir).isDirectory() || readdirSync(destDir).length > 0)) {
+    throw new ExportError(`${destDir} is not an empty directory; export needs a new or empty directory`)
+  }
+  const baseUrl = await getRecordedBaseUrl(store)
+  if (baseUrl === undefined) throw new ExportError('this data directory holds no pod yet (no base URL recorded); start it once first')
+  mkdirSync(join(destDir, BLOBS_DIR), { recursive: true })
+
+  const counts: ExportCounts = { resources: 0, containers: 0, rdf: 0, binaries: 0, quads: 0, state: 0 }
+  counts.quads = await writeQuads(store, join(destDir, QUADS_FILE))
+  counts.state = await writeState(store, join(destDir, STATE_FILE), now)
+
+  // The manifest is written as a stream too: header, one resource per line, counts last.
+  const manifest = await open(join(destDir, MANIFEST_FILE), 'wx')
+  try {
+    const head = { kind: EXPORT_KIND, formatVersion: FORMAT_VERSION, baseUrl, exportedAt: new Date(now).toISOString() }
+    await manifest.write(`${JSON.stringify(head).slice(0, -1)},\n"resources":[`)
+    for await (const [path, meta] of store.meta.iterator()) {
+      const entry: ExportedResource = meta.kind === 'binary'
+        ? { path, ...meta, ...await writeBlob(store, path, destDir, counts.binaries) }
+        : { path, ...meta }
+      await manifest.write(`${counts.resources === 0 ? '' : ','}\n${JSON.stringify(entry)}`)
+      counts.resources++
+      counts[countKey(meta.kind)]++
+    }
+    await manifest.write(`\n],\n"counts":${JSON.stringify(counts)}}\n`)
+    await manifest.sync()
+  } finally {
+    await manifest.close()
+  }
+  syncDirectory(join(destDir, BLOBS_DIR))
+  syncDirectory(destDir)
+  return counts
+}
+
+const countKey = (kind: ResourceKind) => kind === 'container' ? 'containers' : kind === 'rdf' ? 'rdf' : 'binaries'
+
+/** Every quad of the store, named graphs included, through n3's StreamWriter (backpressure kept). */
+async function writeQuads(store: Store, file: string): Promise<number> {
+  let n = 0
+  async function* counted(): AsyncGenerator<Quad> {
+    for await (const q of store.quads.match()) { n++; yield q as Quad }
+  }
+  await pipeline(Readable.from(counted()), new StreamWriter({ format: 'N-Quads' }), createWriteStream(file, { flags: 'wx' }))
+  await syncFile(file)
+  return n
+}
+
+/** The `system` and `records` sublevels as JSON lines; expired records are left behind. */
+async function writeState(store: Store, file: string, now: number): Promise<number> {
+  const out = await open(file, 'wx')
+  let n = 0
+  const line = async (l: StateLine) => { await out.write(`${JSON.stringify(l)}\n`); n++ }
+  try {
+    for await (const [key, value] of store.system.iterator()) {
+      if (!DIRECTORY_KEYS.includes(key)) await line({ space: 'system', key, value })
+    }
+    for await (const [key, value] of store.records.iterator()) {
+      if (value.exp > now) await line({ space: 'records', key, value })
+    }
+    await out.sync()
+  } finally {
+    await out.close()
+  }
+  return n
+}
+
+/** One binary, byte for byte, under a numbered name (paths may hold anything a file name may not). */
+async function writeBlob(store: Store, path: string, destDir: string, index: number): Promise<{ file: string; sha256: string }> {
+  const body = await store.blobs.get(path)
+  if (body === undefined) throw new ExportError(`the store lists binary ${path} but holds no body for it; the data directory is damaged`)
+  const file = `${String(index).padStart(6, '0')}.bin`
+  const handle = await open(join(destDir, BLOBS_DIR, file), 'wx')
+  try {
+    await writeAll(handle, body)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  return { file, sha256: new Bun.CryptoHasher('sha256').update(body).digest('hex') }
+}
+
+async function writeAll(handle: FileHandle, bytes: Uint8Array) {
+  for (let done = 0; done < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done)
+    done += bytesWritten
+  }
+}
+
+/** New files are durable only once their directory entries are on disk too. */
+export function syncDirectory(dir: string) {
+  const fd = openSync(dir, 'r')
+  try { fsyncSync(fd) } finally { closeSync(fd) }
+}
+
+async function syncFile(file: string) {
+  const handle = await open(file, 'r+')
+  try { await handle.sync() } finally { await handle.close() }
+}

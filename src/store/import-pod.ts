@@ -1,0 +1,205 @@
+// `solopod import`: restores an export directory into a new data directory, moving the pod to a new base URL if asked.
+
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { DataFactory, StreamParser } from 'n3'
+import type { Quad, Term } from '@rdfjs/types'
+import { FORMAT_VERSION, openStore, type Store } from './open-store.ts'
+import { isAuxiliaryPath, parentPath } from './paths.ts'
+import { forceSyncWrite } from './synced-batch.ts'
+import type { ResourceMeta } from './resource-meta.ts'
+import { recordBaseUrl } from '../first-start.ts'
+import {
+  BLOBS_DIR, DIRECTORY_KEYS, EXPORT_KIND, MANIFEST_FILE, QUADS_FILE, STATE_FILE, syncDirectory,
+  type ExportedResource, type Manifest, type StateLine,
+} from './export-pod.ts'
+
+const { namedNode, literal, quad } = DataFactory
+
+export class ImportError extends Error {
+  override name = 'ImportError'
+}
+
+/** Quads per synced quadstore batch, and bytes of metadata + blobs per synced LevelDB batch. */
+const QUAD_CHUNK = 2000
+const BATCH_BYTES = 8 * 1024 * 1024
+
+/**
+ * Restores `srcDir` into `dataDir` (missing or empty) for a pod served at `baseUrl`. The import
+ * is built in a sibling directory and renamed into place at the end, so a failed import (bad
+ * checksum, truncated file) leaves no half-filled data directory behind.
+ */
+export async function importPod(dataDir: string, srcDir: string, baseUrl: string): Promise<void> {
+  dataDir = resolve(dataDir)
+  if (existsSync(dataDir) && (!statSync(dataDir).isDirectory() || readdirSync(dataDir).length > 0)) {
+    throw new ImportError(`${dataDir} is not empty; import only restores into a new or empty data directory`)
+  }
+  const manifest = readManifest(srcDir)
+  const rebase = rebaser(manifest.baseUrl, baseUrl)
+  mkdirSync(dirname(dataDir), { recursive: true })
+  const staging = `${dataDir}.import-${process.pid}-${Date.now()}`
+  try {
+    const store = await openStore(staging)
+    try {
+      await restoreResources(store, srcDir, manifest)
+      const quads = await restoreQuads(store, join(srcDir, QUADS_FILE), rebase)
+      if (quads !== manifest.counts.quads) throw new ImportError(`${QUADS_FILE} holds ${quads} quads, the manifest says ${manifest.counts.quads}; the export is incomplete`)
+      const state = await restoreState(store, join(srcDir, STATE_FILE), rebase)
+      if (state !== manifest.counts.state) throw new ImportError(`${STATE_FILE} holds ${state} entries, the manifest says ${manifest.counts.state}; the export is incomplete`)
+      await recordBaseUrl(store, baseUrl)
+    } finally {
+      await store.close()
+    }
+    // rmdir, not rm -r: it fails rather than delete anything that appeared in the meantime.
+    if (existsSync(dataDir)) rmdirSync(dataDir)
+    renameSync(staging, dataDir)
+    // The rename into place is durable only once the parent directory's entry is on disk.
+    syncDirectory(dirname(dataDir))
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true })
+    throw err
+  }
+}
+
+function readManifest(srcDir: string): Manifest {
+  const file = join(srcDir, MANIFEST_FILE)
+  if (!existsSync(file)) throw new ImportError(`${srcDir} has no ${MANIFEST_FILE}; is it a solopod export directory?`)
+  let manifest: Manifest
+  try { manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest } catch (err) {
+    throw new ImportError(`${file} is not valid JSON; the export is damaged`, { cause: err })
+  }
+  if (manifest.kind !== EXPORT_KIND) throw new ImportError(`${file} is not a solopod export manifest`)
+  if (manifest.formatVersion !== FORMAT_VERSION) {
+    throw new ImportError(`${srcDir} was exported from data format ${JSON.stringify(manifest.formatVersion)}; ` +
+      `this solopod understands format ${FORMAT_VERSION}; import it with the solopod version that wrote it (or a newer one)`)
+  }
+  if (typeof manifest.baseUrl !== 'string' || !Array.isArray(manifest.resources) || typeof manifest.counts !== 'object') {
+    throw new ImportError(`${file} lacks baseUrl, resources or counts; the export is damaged`)
+  }
+  if (manifest.resources.length !== manifest.counts.resources) {
+    throw new ImportError(`${file} lists ${manifest.resources.length} resources but counts ${manifest.counts.resources}; the export is incomplete`)
+  }
+  return manifest
+}
+
+/**
+ * Maps IRIs on the old origin to the new one. Only the origin itself or the origin followed by
+ * `/`, `#` or `?` matches: `http://localhost:3000` must not rewrite `http://localhost:30001/x`.
+ */
+export function rebaser(from: string, to: string): (iri: string) => string {
+  if (from === to) return iri => iri
+  return iri => iri === from || (iri.startsWith(from) && '/#?'.includes(iri[from.length]!)) ? to + iri.slice(from.length) : iri
+}
+
+/** Metadata, membership index and binaries, in synced batches of bounded size. */
+async function restoreResources(store: Store, srcDir: string, manifest: Manifest) {
+  let batch = store.db.batch()
+  let bytes = 0
+  const flush = async () => { await batch.write({ sync: true }); batch = store.db.batch(); bytes = 0 }
+  for (const entry of manifest.resources) {
+    const { path, meta } = checkEntry(entry)
+    batch.put(path, meta, { sublevel: store.meta as never })
+    const parent = parentPath(path)
+    // Same rule as writeResource: auxiliary resources (ACLs) are not container members.
+    if (parent !== undefined && !isAuxiliaryPath(path)) batch.put(`${parent}\0${path}`, '', { sublevel: store.contains as never })
+    if (meta.kind === 'binary') {
+      const body = readBlob(srcDir, entry)
+      batch.put(path, body, { sublevel: store.blobs as never })
+      bytes += body.length
+    }
+    bytes += 256
+    if (bytes >= BATCH_BYTES) await flush()
+  }
+  await flush()
+}
+
+function checkEntry(entry: ExportedResource): { path: string; meta: ResourceMeta } {
+  const { path, file: _file, sha256: _sha, ...meta } = entry
+  if (typeof path !== 'string' || !path.startsWith('/') || !['container', 'rdf', 'binary'].includes(meta.kind)) {
+    throw new ImportError(`manifest entry ${JSON.stringify(path)} is malformed; the export is damaged`)
+  }
+  // Every other field is kept as exported, so metadata added by later versions survives too.
+  return { path, meta }
+}
+
+function readBlob(srcDir: string, entry: ExportedResource): Uint8Array {
+  if (!entry.file || !/^[\w.-]+$/.test(entry.file) || !entry.sha256) {
+    throw new ImportError(`binary ${entry.path} has no valid file name or checksum in the manifest; the export is damaged`)
+  }
+  const file = join(srcDir, BLOBS_DIR, entry.file)
+  if (!existsSync(file)) throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} is missing; the export is incomplete`)
+  const body = new Uint8Array(readFileSync(file))
+  const sha256 = new Bun.CryptoHasher('sha256').update(body).digest('hex')
+  if (sha256 !== entry.sha256) {
+    throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} does not match its SHA-256 in the manifest; the export is damaged`)
+  }
+  return body
+}
+
+/** pod.nq streamed through n3's parser into synced quadstore batches, IRIs rebased. */
+async function restoreQuads(store: Store, file: string, rebase: (iri: string) => string): Promise<number> {
+  if (!existsSync(file)) throw new ImportError(`${QUADS_FILE} is missing; the export is incomplete`)
+  // '_:' keeps blank node labels as written, so the store holds exactly what was exported.
+  const parser = new StreamParser({ format: 'N-Quads', blankNodePrefix: '_:' })
+  const term = <T extends Term>(t: T): T => {
+    if (t.termType === 'NamedNode') return namedNode(rebase(t.value)) as unknown as T
+    if (t.termType === 'Literal' && t.language === '') {
+      const dt = rebase(t.datatype.value)
+      return dt === t.datatype.value ? t : literal(t.value, namedNode(dt)) as unknown as T
+    }
+    return t
+  }
+  let chunk: Quad[] = []
+  let n = 0
+  const put = async () => {
+    if (chunk.length === 0) return
+    await store.quads.multiPut(chunk as never, { preWrite: forceSyncWrite } as never)
+    n += chunk.length
+    chunk = []
+  }
+  const stream = createReadStream(file).pipe(parser)
+  try {
+    for await (const q of stream as AsyncIterable<Quad>) {
+      chunk.push(quad(term(q.subject), term(q.predicate), term(q.object), term(q.graph)) as Quad)
+      if (chunk.length >= QUAD_CHUNK) await put()
+    }
+  } catch (err) {
+    if (err instanceof ImportError) throw err
+    throw new ImportError(`${QUADS_FILE} is not valid N-Quads: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+  }
+  await put()
+  return n
+}
+
+/** state.jsonl back into `system` and `records`; IRIs on the old origin inside values move too. */
+async function restoreState(store: Store, file: string, rebase: (iri: string) => string): Promise<number> {
+  if (!existsSync(file)) throw new ImportError(`${STATE_FILE} is missing; the export is incomplete`)
+  const batch = store.db.batch()
+  let n = 0
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })
+  for await (const text of lines) {
+    if (text === '') continue
+    let line: StateLine
+    try { line = JSON.parse(text) as StateLine } catch (err) {
+      throw new ImportError(`${STATE_FILE} line ${n + 1} is not JSON; the export is damaged`, { cause: err })
+    }
+    const key = line.key.split('\0').map(rebase).join('\0')
+    if (line.space === 'system' && !DIRECTORY_KEYS.includes(key)) batch.put(key, rebaseJson(line.value, rebase), { sublevel: store.system as never })
+    else if (line.space === 'records') batch.put(key, rebaseJson(line.value, rebase), { sublevel: store.records as never })
+    else if (line.space !== 'system') throw new ImportError(`${STATE_FILE} line ${n + 1} names an unknown space; the export is damaged`)
+    n++
+  }
+  await batch.write({ sync: true })
+  return n
+}
+
+/** Every string in a JSON value that is an IRI on the old origin (owner WebID, issuer, client URLs). */
+function rebaseJson(value: unknown, rebase: (iri: string) => string): unknown {
+  if (typeof value === 'string') return rebase(value)
+  if (Array.isArray(value)) return value.map(v => rebaseJson(v, rebase))
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rebaseJson(v, rebase)]))
+  }
+  return value
+}

@@ -1,0 +1,139 @@
+// DESIGN §4 / issue 3 "Durability": an acknowledged write survives kill -9; SIGTERM finishes what is in flight.
+
+import { describe, expect, test } from 'bun:test'
+import { Parser } from 'n3'
+import { openStore } from '../../src/store/open-store.ts'
+import { startPod, type RunningPod } from './start-server.ts'
+import { seedPublicContainer } from './seed-store.ts'
+
+const CONTAINER = '/d/'
+const seedPublicWrite = (dataDir: string, baseUrl: string) => seedPublicContainer(dataDir, baseUrl, CONTAINER, ['Read', 'Write'])
+
+interface Written { readonly path: string; readonly contentType: string; readonly body: Uint8Array<ArrayBuffer> | string; readonly token: string }
+
+const randomToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(9))).toString('base64url')
+
+/** Even i: a binary of random bytes (1–16 KB); odd i: a Turtle document holding a random token. */
+function writeFor(i: number): Written {
+  const token = randomToken()
+  if (i % 2 === 0) {
+    const body = crypto.getRandomValues(new Uint8Array(1024 + Math.floor(Math.random() * 15 * 1024)))
+    return { path: `${CONTAINER}bin-${i}`, contentType: 'application/octet-stream', body, token }
+  }
+  return { path: `${CONTAINER}doc-${i}`, contentType: 'text/turtle', body: `<#it> <http://example.org/token> "${token}"; <http://example.org/n> ${i}.`, token }
+}
+
+const put = (origin: string, w: Written) =>
+  fetch(`${origin}${w.path}`, { method: 'PUT', headers: { 'content-type': w.contentType }, body: w.body })
+
+/** undefined when the resource is exactly what was written, else what differs. */
+async function checkIntact(pod: RunningPod, w: Written): Promise<string | undefined> {
+  const res = await fetch(`http://127.0.0.1:${pod.port}${w.path}`, { headers: { accept: 'text/turtle' } })
+  if (res.status !== 200) return `${w.path}: status ${res.status}`
+  if (typeof w.body !== 'string') {
+    const got = new Uint8Array(await res.arrayBuffer())
+    return Buffer.from(got).equals(Buffer.from(w.body)) ? undefined : `${w.path}: ${got.length} bytes differ from the ${w.body.length} written`
+  }
+  const quads = new Parser({ baseIRI: pod.baseUrl + w.path }).parse(await res.text())
+  const values = quads.map(q => q.object.value).sort()
+  const expected = [w.token, w.path.slice(`${CONTAINER}doc-`.length)].sort()
+  return quads.length === 2 && values.join() === expected.join() ? undefined : `${w.path}: triples differ: ${JSON.stringify(values)}`
+}
+
+describe('durability (DESIGN §4: synced batches)', () => {
+  test('every write acknowledged with 2xx before SIGKILL is intact after a restart; the rest are absent or whole', async () => {
+    const first = await startPod({ seed: seedPublicWrite, extraArgs: ['--log-level', 'warn'] })
+    let second: RunningPod | undefined
+    try {
+      const origin = `http://127.0.0.1:${first.port}`
+      const MAX_WRITES = 600
+      const CONCURRENCY = 8
+      // The kill comes after a random number of acknowledgements, with writes still in flight.
+      const killAfter = 30 + Math.floor(Math.random() * 170)
+      const attempted: Written[] = []
+      const acknowledged: Written[] = []
+      let next = 0
+      let killed = false
+      const writer = async () => {
+        while (next < MAX_WRITES && !killed) {
+          const w = writeFor(next++)
+          attempted.push(w)
+          const res = await put(origin, w).catch(() => undefined)
+          if (!res) return
+          if (res.status < 200 || res.status >= 300) throw new Error(`PUT ${w.path} answered ${res.status}: ${await res.text()}`)
+          acknowledged.push(w)
+          if (acknowledged.length >= killAfter && !killed) {
+            killed = true
+            first.proc.kill('SIGKILL')
+          }
+        }
+      }
+      await Promise.all(Array.from({ length: CONCURRENCY }, writer))
+      await first.proc.exited
+      expect(first.proc.signalCode).toBe('SIGKILL')
+      expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter)
+
+      second = await startPod({ dataDir: first.dataDir, port: first.port, extraArgs: ['--log-level', 'warn'] })
+      const damaged: string[] = []
+      for (const w of acknowledged) {
+        const problem = await checkIntact(second, w)
+        if (problem) damaged.push(problem)
+      }
+      expect(damaged).toEqual([])
+      // Writes in flight at the kill: all or nothing, never half a resource.
+      for (const w of attempted.filter(a => !acknowledged.includes(a))) {
+        const problem = await checkIntact(second, w)
+        if (problem) expect(problem).toEndWith('status 404')
+      }
+    } finally {
+      await second?.dispose()
+      await first.dispose()
+    }
+  }, 60_000)
+
+  test('SIGTERM lets in-flight requests finish, exits 0, and leaves a data directory that reopens cleanly', async () => {
+    const pod = await startPod({ seed: seedPublicWrite, extraArgs: ['--log-level', 'warn'] })
+    const origin = `http://127.0.0.1:${pod.port}`
+    const IN_FLIGHT = 6
+    const writes = Array.from({ length: IN_FLIGHT }, (_, i) => writeFor(2 * i))
+    // Bodies are streamed and held open, so the server has each request but cannot answer it yet.
+    const gates = writes.map(() => Promise.withResolvers<void>())
+    const responses = writes.map((w, i) => fetch(`${origin}${w.path}`, {
+      method: 'PUT',
+      headers: { 'content-type': w.contentType },
+      body: new ReadableStream<Uint8Array>({
+        async start(controller) {
+          const bytes = w.body as Uint8Array<ArrayBuffer>
+          controller.enqueue(bytes.subarray(0, 100))
+          await gates[i]!.promise
+          controller.enqueue(bytes.subarray(100))
+          controller.close()
+        },
+      }),
+    }))
+    try {
+      // Loopback delivers the request heads within milliseconds; this only orders SIGTERM after them.
+      await Bun.sleep(300)
+      pod.proc.kill('SIGTERM')
+      await Bun.sleep(200)
+      expect(pod.proc.exitCode).toBeNull()
+      for (const gate of gates) gate.resolve()
+      const statuses = await Promise.all(responses.map(p => p.then(r => r.status)))
+      expect(statuses).toEqual(writes.map(() => 201))
+      expect(await pod.proc.exited).toBe(0)
+
+      const store = await openStore(pod.dataDir)
+      try {
+        for (const w of writes) {
+          const body = await store.blobs.get(w.path)
+          expect(body && Buffer.from(body).equals(Buffer.from(w.body as Uint8Array))).toBe(true)
+        }
+      } finally {
+        await store.close()
+      }
+    } finally {
+      for (const gate of gates) gate.resolve()
+      await pod.dispose()
+    }
+  }, 60_000)
+})
