@@ -3,7 +3,7 @@
 import type { Quad } from '@rdfjs/types'
 import { VCARD } from '../rdf/namespaces.ts'
 import { LruCache } from '../store/lru-cache.ts'
-import { certKeys, indexBySubject, normalizeKeyId, resolveIri } from './acl-document.ts'
+import { certKeys, indexBySubject, normalizeKeyId, resolveIri, type SubjectIndex } from './acl-document.ts'
 import type { Requester } from './wac.ts'
 
 export interface GroupMembers {
@@ -16,7 +16,20 @@ export interface GroupMembers {
  * is not required, as in other servers: hasMember alone says who is in. Relative IRIs resolve against G.
  */
 export function groupMembers(groupUrl: string, quads: readonly Quad[]): GroupMembers {
+  return membersOf(groupUrl, indexBySubject(quads))
+}
+
+/** Every group a document describes (subjects with vcard:hasMember): what the resolver keeps of it. */
+export function groupsOfDocument(quads: readonly Quad[]): Map<string, GroupMembers> {
   const bySubject = indexBySubject(quads)
+  const groups = new Map<string, GroupMembers>()
+  for (const [subject, props] of bySubject) {
+    if (!subject.startsWith('_:') && props.has(VCARD('hasMember'))) groups.set(subject, membersOf(subject, bySubject))
+  }
+  return groups
+}
+
+function membersOf(groupUrl: string, bySubject: SubjectIndex): GroupMembers {
   const base = groupUrl
   const webids = new Set<string>()
   const keys = new Set<string>()
@@ -45,26 +58,35 @@ export interface GroupResolverOptions {
   readonly onError?: (groupUrl: string, error: unknown) => void
 }
 
+const NO_MEMBERS: GroupMembers = Object.freeze({ webids: new Set<string>(), keys: new Set<string>() })
+
 export type GroupMembership = (groupUrl: string, principal: Requester) => Promise<boolean>
 
+/** A caching resolver; `forget` drops a document after it changed (a local group edited through the pod). */
+export type GroupResolver = GroupMembership & { forget(docUrl: string): void }
+
 /**
- * `isGroupMember` for the access context. Members are cached per group for `ttlMs` in a bounded LRU; concurrent
- * lookups share one load. A failed load is not cached, and makes the group match no one: a remote group
- * being down may only narrow access, and must not turn every decision that mentions it into an error.
+ * `isGroupMember` for the access context. Documents are cached for `ttlMs` in a bounded LRU keyed by document
+ * URL, so several groups in one document cost one load; concurrent lookups share one load. A failed load is not
+ * cached, and makes the group match no one: a remote group being down may only narrow access, and must not turn
+ * every decision that mentions it into an error.
  */
 export function makeGroupResolver(
   loadDoc: (docUrl: string) => Promise<readonly Quad[]>, opts: GroupResolverOptions,
-): GroupMembership {
-  const cache = new LruCache<string, Promise<GroupMembers>>(opts.maxEntries)
-  const members = (groupUrl: string): Promise<GroupMembers> => {
-    const cached = cache.get(groupUrl, opts.now())
+): GroupResolver {
+  // Per document only the members of its groups are kept, never its quads: an entry is as small as its member lists.
+  const cache = new LruCache<string, Promise<Map<string, GroupMembers>>>(opts.maxEntries)
+  const load = (docUrl: string): Promise<Map<string, GroupMembers>> => {
+    const cached = cache.get(docUrl, opts.now())
     if (cached) return cached
-    const loading = loadDoc(groupDocumentUrl(groupUrl)).then(quads => groupMembers(groupUrl, quads))
-    cache.set(groupUrl, loading, opts.now() + opts.ttlMs)
-    loading.catch(() => { if (cache.get(groupUrl, opts.now()) === loading) cache.delete(groupUrl) })
+    const loading = loadDoc(docUrl).then(groupsOfDocument)
+    cache.set(docUrl, loading, opts.now() + opts.ttlMs)
+    loading.catch(() => { if (cache.get(docUrl, opts.now()) === loading) cache.delete(docUrl) })
     return loading
   }
-  return async (groupUrl, principal) => {
+  const members = async (groupUrl: string): Promise<GroupMembers> =>
+    (await load(groupDocumentUrl(groupUrl))).get(groupUrl) ?? NO_MEMBERS
+  const isMember = async (groupUrl: string, principal: Requester) => {
     let m: GroupMembers
     try {
       m = await members(groupUrl)
@@ -75,4 +97,6 @@ export function makeGroupResolver(
     if (principal.webid !== undefined && m.webids.has(principal.webid)) return true
     return principal.keys.some(k => m.keys.has(normalizeKeyId(k)))
   }
+  // A load still in flight was already dropped from the cache, so it can never put the old document back.
+  return Object.assign(isMember, { forget: (docUrl: string) => cache.delete(groupDocumentUrl(docUrl)) })
 }

@@ -21,12 +21,16 @@ export function governedUrlFor(aclUrl: string): string {
   return url
 }
 
-/** `/a/b` → `/a/`, `/a/b/` → `/a/`, root → undefined (protocols §5.1: containment is the path hierarchy). */
+/**
+ * `/a/b` → `/a/`, `/a/b/` → `/a/`, root → undefined (protocols §5.1: containment is the path hierarchy).
+ * String slicing, not `new URL`: targets are already canonical (origin + path, no query) and every decision
+ * walks this up to the root.
+ */
 export function parentContainerOf(url: string): string | undefined {
-  const u = new URL(url)
-  const path = u.pathname.endsWith('/') ? u.pathname.slice(0, -1) : u.pathname
-  if (path === '') return undefined
-  return u.origin + path.slice(0, path.lastIndexOf('/') + 1)
+  const pathStart = url.indexOf('/', url.indexOf('://') + 3)
+  const end = url.endsWith('/') ? url.length - 1 : url.length
+  if (pathStart < 0 || end <= pathStart) return undefined
+  return url.slice(0, url.lastIndexOf('/', end - 1) + 1)
 }
 
 export type AclLoader = (aclUrl: string) => Promise<readonly Authorization[] | undefined>
@@ -75,6 +79,8 @@ export interface AccessContext {
 
 // Local copy of ACCESS_MODES: modes.ts imports this file, so importing back would make a load-order cycle.
 const ALL_MODES: readonly AccessMode[] = ['read', 'write', 'append', 'control']
+const EVERYONE = FOAF('Agent')
+const AUTHENTICATED = ACL('AuthenticatedAgent')
 
 /** §6.3: the union of modes of every authorization whose subject and origin match the requester. */
 export async function allowedModes(
@@ -98,7 +104,7 @@ export function publicModes(effective: EffectiveAcl, targetUrl: string): Set<Acc
   checkTarget(effective, targetUrl)
   const allowed = new Set<AccessMode>()
   for (const a of effective.authorizations) {
-    if (a.agentClasses.includes(FOAF('Agent'))) for (const m of a.modes) allowed.add(m)
+    if (a.agentClasses.includes(EVERYONE)) for (const m of a.modes) allowed.add(m)
   }
   return forTarget(allowed, targetUrl)
 }
@@ -127,9 +133,9 @@ function originFilter(ctx: AccessContext, targetUrl: string): (a: Authorization)
 
 // §6.3 subject match, cheapest checks first; group documents only when nothing else matched.
 async function matchesSubject(a: Authorization, p: Requester, keys: readonly string[], ctx: AccessContext): Promise<boolean> {
-  if (a.agentClasses.includes(FOAF('Agent'))) return true
+  if (a.agentClasses.includes(EVERYONE)) return true
   const authenticated = p.webid !== undefined || keys.length > 0
-  if (authenticated && a.agentClasses.includes(ACL('AuthenticatedAgent'))) return true
+  if (authenticated && a.agentClasses.includes(AUTHENTICATED)) return true
   if (p.webid !== undefined && a.agents.includes(p.webid)) return true
   if (keys.some(k => a.keys.includes(k))) return true // §7.2: a key subject matches its proven holder
   if (!authenticated) return false // groups list WebIDs and keys; an anonymous requester is in none

@@ -5,7 +5,7 @@ import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../store/lru-cache.ts'
 import { readTriples, getMeta } from '../store/resources.ts'
 import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
-import { allowedModes, findEffectiveAcl, publicModes } from '../policy/wac.ts'
+import { allowedModes, findEffectiveAcl, isAclUrl, publicModes } from '../policy/wac.ts'
 import { coversModes, formatWacAllow, type AccessMode, type ModeRequirement } from '../policy/modes.ts'
 import { makeGroupResolver } from '../policy/group-members.ts'
 import { isAuthenticated, type Principal } from '../auth/principal.ts'
@@ -25,27 +25,40 @@ export const AUTH_CHALLENGES = ['DPoP algs="ES256 ES384 ES512 RS256 PS256 EdDSA"
 
 const NO_ACL: readonly Authorization[] = Object.freeze([])
 
+// Bounds of the in-memory caches (DESIGN §4: nothing grows without bound). Negative entries count too.
+const ACL_CACHE_ENTRIES = 10_000
+const GROUP_CACHE_ENTRIES = 1000
+export const GROUP_CACHE_TTL_MS = 60_000
+
 export function makeAccessControl(deps: Deps) {
   const { store, cfg } = deps
   // Parsed ACLs per ACL URL; an ACL that does not exist is cached too (as NO_ACL), so inheritance
   // walks cost no store reads. Every write to an ACL path invalidates its entry.
-  const acls = new LruCache<string, readonly Authorization[]>(10_000)
+  const acls = new LruCache<string, readonly Authorization[]>(ACL_CACHE_ENTRIES)
+  // Bumped by every invalidation: a load that read the store before a write committed must not cache what it read.
+  let generation = 0
 
   async function loadAcl(aclUrl: string): Promise<readonly Authorization[] | undefined> {
     const cached = acls.get(aclUrl)
     if (cached) return cached === NO_ACL ? undefined : cached
+    const started = generation
     const path = aclUrl.slice(cfg.baseUrl.length)
     const meta = await getMeta(store, path)
     const auths = meta ? parseAclDocument(await readTriples(store, cfg.baseUrl, path), aclUrl) : NO_ACL
-    acls.set(aclUrl, auths)
+    if (generation === started) acls.set(aclUrl, auths)
     return auths === NO_ACL ? undefined : auths
+  }
+
+  function invalidateAcl(aclUrl: string) {
+    generation++
+    acls.delete(aclUrl)
   }
 
   const isGroupMember = makeGroupResolver(async (docUrl) => {
     const doc = await deps.fetchDoc(docUrl, { accept: 'text/turtle, application/ld+json;q=0.9', allowedTypes: [...RDF_DOCUMENT_TYPES] })
     return parseRdf(doc.body, doc.contentType, doc.url)
   }, {
-    maxEntries: 1000, ttlMs: 60_000, now: deps.now,
+    maxEntries: GROUP_CACHE_ENTRIES, ttlMs: GROUP_CACHE_TTL_MS, now: deps.now,
     onError: (groupUrl, error) => log.warn('acl.group_unavailable', { group: groupUrl, reason: error instanceof Error ? error.message : String(error) }),
   })
 
@@ -68,9 +81,21 @@ export function makeAccessControl(deps: Deps) {
     return { ...target, wacAllow }
   }
 
+  /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (DESIGN §3). */
+  async function wacAllowFor(principal: Principal, targetUrl: string, origin: string | undefined): Promise<string> {
+    const target = await modesOn(targetUrl, principal, origin)
+    return formatWacAllow(target.user, target.public)
+  }
+
   return {
     authorize,
-    invalidateAcl: (aclUrl: string) => acls.delete(aclUrl),
+    wacAllowFor,
+    invalidateAcl,
+    /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
+    forgetDocument(url: string) {
+      if (isAclUrl(url)) invalidateAcl(url)
+      isGroupMember.forget(url)
+    },
   }
 }
 

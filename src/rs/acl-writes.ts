@@ -20,7 +20,7 @@ export async function checkAclWrite(ctx: RsContext, path: string, triples: reado
   if (path === '/.acl') assertOwnerKeepsControl(triples, `${baseUrl}/.acl`, `${baseUrl}/`, ownerWebIdOf(baseUrl))
 }
 
-/** Parsed ACLs are cached; any change to an ACL document must drop its entry. */
+/** Parsed ACLs and local group documents are cached; any change to one must drop its entry. */
 export function afterWrite(ctx: RsContext, path: string) {
-  if (isAclPath(path)) ctx.access.invalidateAcl(ctx.deps.cfg.baseUrl + path)
+  ctx.access.forgetDocument(ctx.deps.cfg.baseUrl + path)
 }

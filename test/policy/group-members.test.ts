@@ -106,3 +106,36 @@ describe('caching group resolver', () => {
     expect(s.errors).toEqual([`${REMOTE_DOC}#g`, `${REMOTE_DOC}#g`])
   })
 })
+
+describe('caching group resolver: forgetting a changed document', () => {
+  test('forget(document) drops every group of that document, and only that document', async () => {
+    const loads: string[] = []
+    const team = quadsOf(TEAM, DOC)
+    const isMember = makeGroupResolver(async url => { loads.push(url); return url === DOC ? team : quadsOf(REMOTE, REMOTE_DOC) },
+      { maxEntries: 10, ttlMs: 60_000, now: () => 0 })
+    const bob: Requester = { webid: 'https://bob.example/card#me' as WebId, keys: [] }
+    await isMember(GROUP, bob)
+    await isMember(`${DOC}#ops`, bob)
+    await isMember(`${REMOTE_DOC}#g`, bob)
+    expect(loads).toEqual([DOC, REMOTE_DOC])
+    isMember.forget(DOC)
+    await isMember(GROUP, bob)
+    await isMember(`${DOC}#ops`, bob)
+    await isMember(`${REMOTE_DOC}#g`, bob)
+    expect(loads).toEqual([DOC, REMOTE_DOC, DOC])
+  })
+
+  test('forget during a load: the next lookup loads the document again', async () => {
+    const loads: string[] = []
+    let finish!: () => void
+    const slow = new Promise<void>(r => { finish = r })
+    const isMember = makeGroupResolver(async url => { loads.push(url); if (loads.length === 1) await slow; return quadsOf(TEAM, DOC) },
+      { maxEntries: 10, ttlMs: 60_000, now: () => 0 })
+    const pending = isMember(GROUP, { keys: [] })
+    isMember.forget(`${DOC}#devs`)
+    finish()
+    await pending
+    await isMember(GROUP, { keys: [] })
+    expect(loads).toEqual([DOC, DOC])
+  })
+})
