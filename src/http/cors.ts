@@ -21,10 +21,16 @@ export function preflightResponse(req: Request): Response {
     .split(',').map(h => h.trim()).filter(h => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h))
   const headers = new Headers({
     'access-control-allow-methods': ALLOWED_METHODS,
-    'access-control-allow-headers': [...new Set([...BASE_ALLOWED_HEADERS, ...requested])].join(', '),
+    'access-control-allow-headers': allowedHeaders(requested).join(', '),
     'access-control-max-age': '600',
   })
   return addCorsHeaders(req, new Response(null, { status: 204, headers }))
+}
+
+/** The base list plus every requested header, each once whatever its case. */
+function allowedHeaders(requested: readonly string[]): string[] {
+  const seen = new Set(BASE_ALLOWED_HEADERS.map(h => h.toLowerCase()))
+  return [...BASE_ALLOWED_HEADERS, ...requested.filter(h => !seen.has(h.toLowerCase()) && seen.add(h.toLowerCase()))]
 }
 
 /** Echoes the Origin (never `*` with credentials) and exposes the headers clients need. */
@@ -34,6 +40,7 @@ export function addCorsHeaders(req: Request, res: Response): Response {
   res.headers.set('access-control-allow-origin', origin)
   res.headers.set('access-control-allow-credentials', 'true')
   res.headers.set('access-control-expose-headers', EXPOSED_HEADERS)
-  res.headers.append('vary', 'Origin')
+  const vary = res.headers.get('vary')
+  if (!vary?.split(',').some(v => v.trim().toLowerCase() === 'origin')) res.headers.set('vary', vary ? `${vary}, Origin` : 'Origin')
   return res
 }

@@ -12,16 +12,21 @@ export function representationEtag(meta: ResourceMeta, mediaType: string): strin
 }
 
 function parseTags(header: string): string[] {
-  return header.split(',').map(t => t.trim().replace(/^W\//, '')).filter(Boolean)
+  return header.split(',').map(t => t.trim()).filter(Boolean)
 }
 
+/** RFC 9110 §8.8.3.2 weak comparison: the W/ prefix is ignored. */
+const weakly = (tags: string[]) => tags.map(t => t.replace(/^W\//, ''))
+
 /** A write's If-Match names the state, whichever representation the client saw. */
-const sameState = (tag: string, meta: ResourceMeta) => tag === `"${meta.etag}"` || tag.startsWith(`"${meta.etag}-`)
+const sameState = (tag: string, meta: ResourceMeta) =>
+  tag === `"${meta.etag}"` || Object.values(RDF_SUFFIX).some(suffix => tag === `"${meta.etag}-${suffix}"`)
 
 /** If-Match / If-None-Match on PUT, POST, PATCH, DELETE: 412 when they fail. */
 export function checkWritePreconditions(headers: Headers, meta: ResourceMeta | undefined) {
   const ifMatch = headers.get('if-match')
   if (ifMatch !== null) {
+    // RFC 9110 §13.1.1: If-Match uses the strong comparison; tags are compared as sent, so a weak W/ tag never matches.
     const tags = parseTags(ifMatch)
     const ok = meta !== undefined && (tags.includes('*') || tags.some(t => sameState(t, meta)))
     if (!ok) throw new HttpError(412, 'precondition_failed', meta
@@ -30,7 +35,7 @@ export function checkWritePreconditions(headers: Headers, meta: ResourceMeta | u
   }
   const ifNoneMatch = headers.get('if-none-match')
   if (ifNoneMatch !== null && meta !== undefined) {
-    const tags = parseTags(ifNoneMatch)
+    const tags = weakly(parseTags(ifNoneMatch))
     if (tags.includes('*')) throw new HttpError(412, 'precondition_failed', 'If-None-Match: * was sent and the resource already exists')
     if (tags.some(t => sameState(t, meta))) throw new HttpError(412, 'precondition_failed', 'If-None-Match matches the current ETag')
   }
@@ -40,7 +45,7 @@ export function checkWritePreconditions(headers: Headers, meta: ResourceMeta | u
 export function isNotModified(headers: Headers, etag: string, modified: number): boolean {
   const ifNoneMatch = headers.get('if-none-match')
   if (ifNoneMatch !== null) {
-    const tags = parseTags(ifNoneMatch)
+    const tags = weakly(parseTags(ifNoneMatch))
     return tags.includes('*') || tags.includes(etag)
   }
   const since = headers.get('if-modified-since')

@@ -6,6 +6,7 @@ import type { Store } from '../store/open-store.ts'
 import { readChildren } from '../store/resources.ts'
 import { DCTERMS, LDP, RDF, STAT, XSD, mediaTypeClass } from '../rdf/namespaces.ts'
 import { isContainerPath } from '../store/paths.ts'
+import { mediaTypeOf } from '../rdf/media-types.ts'
 
 const { namedNode, literal, quad } = DataFactory
 const A = namedNode(RDF('type'))
@@ -22,7 +23,7 @@ export async function containerTriples(store: Store, baseUrl: string, path: stri
     const node = namedNode(baseUrl + child.path)
     out.push(quad(self, namedNode(LDP('contains')), node), quad(node, A, namedNode(LDP('Resource'))))
     if (isContainerPath(child.path)) out.push(quad(node, A, namedNode(LDP('Container'))), quad(node, A, namedNode(LDP('BasicContainer'))))
-    else out.push(quad(node, A, namedNode(mediaTypeClass(child.meta.contentType))))
+    else out.push(quad(node, A, namedNode(mediaTypeClass(mediaTypeOf(child.meta.contentType) ?? 'application/octet-stream'))))
     out.push(
       quad(node, namedNode(DCTERMS('modified')), literal(new Date(child.meta.modified).toISOString(), namedNode(XSD('dateTime')))),
       quad(node, namedNode(STAT('mtime')), literal(String(Math.floor(child.meta.modified / 1000)), namedNode(XSD('integer')))),

@@ -7,7 +7,7 @@ import { requiredModes } from '../policy/modes.ts'
 import { parsePatch } from '../rdf/patch.ts'
 import { readRequestBody, decodeUtf8 } from './request-body.ts'
 import { rdfContent } from './new-content.ts'
-import { checkNamesFree } from './resource-names.ts'
+import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
 import { checkWritePreconditions } from './conditional.ts'
 import { afterWrite, checkAclWrite } from './acl-writes.ts'
 import { challengeLinks } from './resource-headers.ts'
@@ -16,28 +16,30 @@ import type { RsContext, RsRequest } from './rs-context.ts'
 export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Response> {
   const { store, cfg, now, withWriteLock } = ctx.deps
   const { path, url } = r.target
-  const existing = await getMeta(store, path)
-  if (existing?.kind === 'binary') {
-    throw new HttpError(405, 'method_not_allowed', 'only RDF documents can be patched; replace this binary resource with PUT',
-      { headers: { allow: 'GET, HEAD, OPTIONS, PUT, DELETE' } })
-  }
-  const createdContainers = existing ? [] : await checkNamesFree(store, path)
+  checkWritablePath(path)
   const body = await readRequestBody(r.request, cfg.maxBodyBytes)
   if (!body.mediaType) throw new HttpError(400, 'missing_content_type', 'a PATCH needs a Content-Type: text/n3 or application/sparql-update')
   const plan = parsePatch(decodeUtf8(body.bytes), body.mediaType, url)
-  const requirements = requiredModes({ method: 'PATCH', url, exists: existing !== undefined, patch: plan.needs,
-    createdContainers: createdContainers.map(p => cfg.baseUrl + p) })
-  const decision = await ctx.access.authorize(r.principal, url, requirements, r.origin, challengeLinks(cfg.baseUrl, path))
+  const authorizePatch = (exists: boolean, created: readonly string[]) => ctx.access.authorize(r.principal, url,
+    requiredModes({ method: 'PATCH', url, exists, patch: plan.needs, createdContainers: created.map(p => cfg.baseUrl + p) }),
+    r.origin, challengeLinks(cfg.baseUrl, path))
+  // Nothing about the target (binary, name clash) is told before access is granted.
+  const exists = (await getMeta(store, path)) !== undefined
+  const authorized = exists ? [] : await missingAncestors(store, path)
+  const decision = await authorizePatch(exists, authorized)
 
   const result = await withWriteLock(async () => {
     const meta = await getMeta(store, path)
+    if (meta?.kind === 'binary') {
+      throw new HttpError(405, 'method_not_allowed', 'only RDF documents can be patched; replace this binary resource with PUT',
+        { headers: { allow: 'GET, HEAD, OPTIONS, PUT, DELETE' } })
+    }
     checkWritePreconditions(r.request.headers, meta)
-    if (!meta) await checkNamesFree(store, path)
+    const created = meta ? [] : await checkNamesFree(store, path)
+    if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePatch(meta !== undefined, created)
     const before = meta ? await readTriples(store, cfg.baseUrl, path) : []
-    const after = plan.apply(before)
-    const kind = isContainerPath(path) ? 'container' : 'rdf'
-    const content = rdfContent(kind, after, url, meta?.size ?? 0)
-    await checkAclWrite(ctx, path, after)
+    const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', plan.apply(before), url)
+    await checkAclWrite(ctx, path, content.triples!)
     return writeResource(store, cfg.baseUrl, path, content, now())
   })
   afterWrite(ctx, path)

@@ -9,6 +9,7 @@ import { readRequestBody } from './request-body.ts'
 import { contentFromBody } from './new-content.ts'
 import { checkWritePreconditions } from './conditional.ts'
 import { nameFromSlug } from './resource-names.ts'
+import { isReservedPath } from './target.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
@@ -31,7 +32,9 @@ export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response
   const decision = await ctx.access.authorize(r.principal, url, requiredModes({ method: 'POST', url, exists: true }), r.origin, challengeLinks(cfg.baseUrl, path))
   const body = await readRequestBody(r.request, cfg.maxBodyBytes)
   const container = wantsContainer(r.request.headers.get('link'))
-  const base = nameFromSlug(r.request.headers.get('slug'))
+  const hint = nameFromSlug(r.request.headers.get('slug'))
+  // A Slug may not mint a name of the pod's own endpoints (`.well-known` under the root).
+  const base = isReservedPath(path + hint) ? crypto.randomUUID() : hint
 
   const { childPath, result } = await withWriteLock(async () => {
     const meta = await getMeta(store, path)

@@ -5,7 +5,7 @@ import { getMeta, writeResource } from '../store/resources.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { readRequestBody } from './request-body.ts'
 import { contentFromBody } from './new-content.ts'
-import { checkNamesFree } from './resource-names.ts'
+import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
 import { checkWritePreconditions } from './conditional.ts'
 import { afterWrite, checkAclWrite } from './acl-writes.ts'
 import { challengeLinks } from './resource-headers.ts'
@@ -15,16 +15,21 @@ export async function handlePut(ctx: RsContext, r: RsRequest): Promise<Response>
   const { store, cfg, now, withWriteLock } = ctx.deps
   const { path, url } = r.target
   if (path === '/') throw new HttpError(405, 'root_protected', 'the storage root cannot be overwritten', { headers: { allow: 'GET, HEAD, OPTIONS, POST, PATCH' } })
-  const createdContainers = await checkNamesFree(store, path)
+  checkWritablePath(path)
+  const authorizePut = (exists: boolean, created: readonly string[]) => ctx.access.authorize(r.principal, url,
+    requiredModes({ method: 'PUT', url, exists, createdContainers: created.map(p => cfg.baseUrl + p) }), r.origin, challengeLinks(cfg.baseUrl, path))
   const exists = (await getMeta(store, path)) !== undefined
-  const requirements = requiredModes({ method: 'PUT', url, exists, createdContainers: createdContainers.map(p => cfg.baseUrl + p) })
-  const decision = await ctx.access.authorize(r.principal, url, requirements, r.origin, challengeLinks(cfg.baseUrl, path))
+  const authorized = exists ? [] : await missingAncestors(store, path)
+  const decision = await authorizePut(exists, authorized)
   const content = await contentFromBody(await readRequestBody(r.request, cfg.maxBodyBytes), path, url)
   if (content.triples) await checkAclWrite(ctx, path, content.triples)
 
   const result = await withWriteLock(async () => {
-    checkWritePreconditions(r.request.headers, await getMeta(store, path))
-    await checkNamesFree(store, path)
+    const meta = await getMeta(store, path)
+    checkWritePreconditions(r.request.headers, meta)
+    const created = await checkNamesFree(store, path)
+    // The tree may have changed while the body was read: what this write now creates needs access too.
+    if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePut(meta !== undefined, created)
     return writeResource(store, cfg.baseUrl, path, content, now())
   })
   afterWrite(ctx, path)

@@ -6,6 +6,7 @@ import { getBody, getMeta, readTriples } from '../store/resources.ts'
 import { preferredRdfType } from '../http/content-negotiation.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { resolveTarget } from './target.ts'
+import { mediaTypeOf } from '../rdf/media-types.ts'
 
 /**
  * The pod reading its own documents (the owner's profile, local groups) needs no access check:
@@ -17,7 +18,7 @@ export async function loadLocalDocument(store: Store, baseUrl: string, url: stri
   if (!meta) return undefined
   if (meta.kind === 'binary') {
     const body = await getBody(store, path)
-    return { url, contentType: meta.contentType, body: new TextDecoder().decode(body ?? new Uint8Array()), fetchedAt: now }
+    return { url, contentType: mediaTypeOf(meta.contentType) ?? '', body: new TextDecoder().decode(body ?? new Uint8Array()), fetchedAt: now }
   }
   const contentType = preferredRdfType(accept) ?? 'text/turtle'
   const body = await serializeRdf(await readTriples(store, baseUrl, path), contentType, baseUrl + path)

@@ -6,30 +6,38 @@ import type { NewContent } from '../store/resources.ts'
 import { isAclPath, isContainerPath } from '../store/paths.ts'
 import { isRdfType, TURTLE } from '../rdf/media-types.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
+import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { decodeUtf8, type RequestBody } from './request-body.ts'
 import { isServerManaged } from './container-listing.ts'
+import { withJsonPosition } from './json-error-position.ts'
 
 export async function contentFromBody(body: RequestBody, path: string, url: string): Promise<NewContent> {
   const { bytes, mediaType } = body
   if (isContainerPath(path)) {
     if (bytes.byteLength === 0) return { kind: 'container', contentType: TURTLE, triples: [], size: 0 }
     if (!isRdfType(mediaType!)) throw new HttpError(415, 'unsupported_media_type', 'a container body must be RDF (text/turtle, application/ld+json or application/n-triples)')
-    const triples = await parseRdf(decodeUtf8(bytes), mediaType!, url)
-    return rdfContent('container', triples, url, bytes.byteLength)
+    return rdfContent('container', await parseBody(bytes, mediaType!, url), url)
   }
   if (!mediaType) throw new HttpError(400, 'missing_content_type', 'creating a document needs a Content-Type header')
-  if (isRdfType(mediaType)) {
-    const triples = await parseRdf(decodeUtf8(bytes), mediaType, url)
-    return rdfContent('rdf', triples, url, bytes.byteLength)
-  }
+  if (isRdfType(mediaType)) return rdfContent('rdf', await parseBody(bytes, mediaType, url), url)
   // ACL documents are read by the pod itself, so they must be RDF it understands.
   if (isAclPath(path)) throw new HttpError(415, 'unsupported_media_type', 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)')
-  return { kind: 'binary', contentType: mediaType, body: bytes, size: bytes.byteLength }
+  return { kind: 'binary', contentType: body.contentType ?? mediaType, body: bytes, size: bytes.byteLength }
 }
 
-export function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url: string, size: number): NewContent {
+async function parseBody(bytes: Uint8Array, mediaType: string, url: string): Promise<Quad[]> {
+  const text = decodeUtf8(bytes)
+  return withJsonPosition(mediaType, text, () => parseRdf(text, mediaType, url))
+}
+
+/**
+ * What the store keeps for RDF. `size` (stat:size in listings) is the byte length of the Turtle a
+ * GET serves, whatever syntax was written and however a PATCH changed it.
+ */
+export async function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url: string): Promise<NewContent> {
   if (kind === 'container' && triples.some(q => isServerManaged(q, url))) {
     throw new HttpError(409, 'server_managed', 'ldp:contains is managed by the server: add or remove members by writing or deleting them')
   }
+  const size = new TextEncoder().encode(await serializeRdf(triples, TURTLE, url)).byteLength
   return { kind, contentType: TURTLE, triples, size }
 }

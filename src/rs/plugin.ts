@@ -4,7 +4,9 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { renderError } from '../http/render-error.ts'
+import { log, describeCause } from '../log.ts'
 import { makeAuthenticator } from '../auth/authenticate.ts'
+import { ANONYMOUS } from '../auth/principal.ts'
 import { getMeta } from '../store/resources.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { makeAccessControl } from './access-control.ts'
@@ -16,7 +18,10 @@ import { handlePost } from './handle-post.ts'
 import { handlePatch } from './handle-patch.ts'
 import { handleDelete } from './handle-delete.ts'
 import { describeStorage } from './storage-description.ts'
+import { reservedPathError } from './resource-names.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export function rsPlugin(deps: Deps) {
   const ctx: RsContext = { deps, access: makeAccessControl(deps) }
@@ -24,8 +29,31 @@ export function rsPlugin(deps: Deps) {
 
   async function handle(request: Request): Promise<Response> {
     const target = resolveTarget(deps.cfg.baseUrl, request.url)
-    const method = request.method.toUpperCase()
-    const r: RsRequest = { request, target, principal: await authenticate(request), origin: request.headers.get('origin') ?? undefined }
+    const origin = request.headers.get('origin') ?? undefined
+    let principal = ANONYMOUS
+    let response: Response
+    try {
+      principal = await authenticate(request)
+      response = await dispatch({ request, target, principal, origin })
+    } catch (err) {
+      response = renderError(request, err)
+    }
+    // DESIGN §3: WAC-Allow on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
+    if (!response.headers.has('wac-allow')) {
+      // Only a broken storage (no root ACL) fails here, and the answer already says what went wrong.
+      const wacAllow = await ctx.access.wacAllowFor(principal, target.url, origin).catch((err: unknown) => {
+        log.warn('wac_allow.unavailable', { path: target.path, cause: describeCause(err) })
+        return undefined
+      })
+      if (wacAllow !== undefined) response.headers.set('wac-allow', wacAllow)
+    }
+    return response
+  }
+
+  function dispatch(r: RsRequest): Promise<Response> {
+    const method = r.request.method.toUpperCase()
+    // DESIGN §1: paths of the pod's own endpoints are never pod resources, whatever the method.
+    if (isReservedPath(r.target.path) && !READS.has(method)) throw reservedPathError(r.target.path)
     switch (method) {
       case 'GET': case 'HEAD': return read(r, method === 'HEAD')
       case 'OPTIONS': return options(r)

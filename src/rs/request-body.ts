@@ -7,19 +7,39 @@ export interface RequestBody {
   readonly bytes: Uint8Array
   /** Media type without parameters, lowercased; undefined when the request has none. */
   readonly mediaType: string | undefined
+  /** The Content-Type as sent, parameters kept: a binary is served back with exactly this. */
+  readonly contentType: string | undefined
 }
 
 export async function readRequestBody(request: Request, maxBytes: number): Promise<RequestBody> {
   const declared = Number(request.headers.get('content-length') ?? '0')
   const tooLarge = () => new HttpError(413, 'payload_too_large', `the body is larger than this pod accepts (${maxBytes} bytes)`)
   if (declared > maxBytes) throw tooLarge()
-  const bytes = request.body ? new Uint8Array(await request.arrayBuffer()) : new Uint8Array()
-  if (bytes.byteLength > maxBytes) throw tooLarge()
+  const bytes = request.body ? await readAtMost(request.body, maxBytes, tooLarge) : new Uint8Array()
   const contentType = request.headers.get('content-type')
   const mediaType = mediaTypeOf(contentType)
   // Solid Protocol §5.3: content without a Content-Type is a 400, never guessed.
   if (bytes.byteLength > 0 && !mediaType) throw new HttpError(400, 'missing_content_type', 'a request with a body needs a Content-Type header')
-  return { bytes, mediaType }
+  return { bytes, mediaType, contentType: mediaType ? contentType!.trim() : undefined }
+}
+
+/** A body without (or with a false) Content-Length is cut off as soon as it passes the limit, not buffered whole. */
+async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => HttpError): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = []
+  let total = 0
+  const reader = body.getReader()
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    total += chunk.value.byteLength
+    if (total > maxBytes) {
+      await reader.cancel()
+      throw tooLarge()
+    }
+    chunks.push(chunk.value)
+  }
+  const bytes = new Uint8Array(total)
+  let offset = 0
+  for (const c of chunks) { bytes.set(c, offset); offset += c.byteLength }
+  return bytes
 }
 
 export function decodeUtf8(bytes: Uint8Array): string {

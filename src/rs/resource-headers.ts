@@ -5,6 +5,7 @@ import { aclPathOf, isAclPath, isContainerPath } from '../store/paths.ts'
 import { ACCEPT_PATCH } from '../rdf/patch.ts'
 import { LDP, PIM, SOLID } from '../rdf/namespaces.ts'
 import { ownerWebIdOf } from '../first-start.ts'
+import { isReservedPath } from './target.ts'
 
 export const STORAGE_DESCRIPTION_PATH = '/.well-known/solid'
 
@@ -30,7 +31,11 @@ export function challengeLinks(baseUrl: string, path: string): string {
 }
 
 export function allowedMethods(path: string, meta: ResourceMeta | undefined): string[] {
-  const methods = ['OPTIONS', 'HEAD', 'GET', 'PUT']
+  const methods = ['OPTIONS', 'HEAD', 'GET']
+  // DESIGN §1: writes to the pod's own endpoint paths are refused (reserved_path).
+  if (isReservedPath(path)) return methods
+  // Solid Protocol §5.4: the root cannot be overwritten (handle-put answers 405).
+  if (path !== '/') methods.push('PUT')
   if (!meta || meta.kind !== 'binary') methods.push('PATCH')
   if (isContainerPath(path)) methods.push('POST')
   // Solid Protocol §5.4: the root and its ACL cannot be deleted.
@@ -44,13 +49,10 @@ export function resourceHeaders(baseUrl: string, path: string, meta: ResourceMet
   if (acl) links.push(acl)
   links.push(link(baseUrl + STORAGE_DESCRIPTION_PATH, SOLID('storageDescription')))
   if (path === '/') links.push(link(ownerWebIdOf(baseUrl), SOLID('owner')))
-  const headers = new Headers({
-    link: links.join(', '),
-    allow: allowedMethods(path, meta).join(', '),
-    'accept-put': '*/*',
-    vary: 'Accept, Authorization, Origin',
-  })
-  if (!meta || meta.kind !== 'binary') headers.set('accept-patch', ACCEPT_PATCH)
-  if (isContainerPath(path)) headers.set('accept-post', '*/*')
+  const allowed = allowedMethods(path, meta)
+  const headers = new Headers({ link: links.join(', '), allow: allowed.join(', '), vary: 'Accept, Authorization, Origin' })
+  if (allowed.includes('PUT')) headers.set('accept-put', '*/*')
+  if (allowed.includes('PATCH')) headers.set('accept-patch', ACCEPT_PATCH)
+  if (allowed.includes('POST')) headers.set('accept-post', '*/*')
   return headers
 }

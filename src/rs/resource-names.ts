@@ -3,16 +3,37 @@
 import { HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { getMeta } from '../store/resources.ts'
-import { ancestorPaths, governedPathOf, isAclPath, twinPath } from '../store/paths.ts'
-import { isReservedPath } from './target.ts'
+import { ACL_SUFFIX, ancestorPaths, governedPathOf, isAclPath, twinPath } from '../store/paths.ts'
+import { encodeSegment, isReservedPath } from './target.ts'
 
-/** Refuses a create or replace whose name clashes; returns the containers it would create. */
-export async function checkNamesFree(store: Store, path: string): Promise<string[]> {
-  if (isReservedPath(path)) {
-    throw new HttpError(405, 'reserved_path', `${path.split('/', 2).join('/')} is reserved for the pod's own endpoints and cannot be written`,
-      { headers: { allow: 'GET, HEAD, OPTIONS' } })
-  }
+/** 405 for a write to a path the pod's own endpoints own (DESIGN §1). */
+export const reservedPathError = (path: string) =>
+  new HttpError(405, 'reserved_path', `${path.split('/', 2).join('/')} is reserved for the pod's own endpoints and cannot be written`,
+    { headers: { allow: 'GET, HEAD, OPTIONS' } })
+
+/**
+ * Names no resource may have, whoever asks (so checked before authorization: nothing about the
+ * store is revealed): reserved endpoints, an ACL of an ACL, and a container named like an ACL,
+ * which would take the name of the ACL document of its twin (`/a.acl/` blocks `/a.acl`).
+ */
+export function checkWritablePath(path: string) {
+  if (isReservedPath(path)) throw reservedPathError(path)
   if (isAclPath(path) && isAclPath(governedPathOf(path))) throw new HttpError(400, 'invalid_path', 'an ACL resource cannot have an ACL of its own')
+  const containers = path.split('/').slice(1, -1)
+  if (containers.some(name => name.endsWith(ACL_SUFFIX))) {
+    throw new HttpError(400, 'invalid_path', `a container name may not end in ${ACL_SUFFIX}: that name belongs to an ACL document`)
+  }
+}
+
+/** The ancestors a create would make, for authorization (a clash is only reported after access was granted). */
+export async function missingAncestors(store: Store, path: string): Promise<string[]> {
+  const missing: string[] = []
+  for (const ancestor of ancestorPaths(path)) if (!await getMeta(store, ancestor)) missing.push(ancestor)
+  return missing
+}
+
+/** Refuses a create or replace whose name clashes (409); returns the containers it would create. */
+export async function checkNamesFree(store: Store, path: string): Promise<string[]> {
   // Solid Protocol §3.1: /a and /a/ can never both exist.
   if (await getMeta(store, twinPath(path))) throw clash(path, twinPath(path))
   const missing: string[] = []
@@ -27,11 +48,15 @@ export async function checkNamesFree(store: Store, path: string): Promise<string
 const clash = (wanted: string, existing: string) =>
   new HttpError(409, 'name_conflict', `${wanted} cannot exist because ${existing} already does (a document and a container may not share a name)`)
 
-/** Turns a Slug hint into one safe path segment; unsafe or empty hints get a random name. */
+/**
+ * Turns a Slug hint into one safe path segment, percent-encoded the way resolveTarget stores
+ * paths (so the minted name is the one a GET of its Location finds); unsafe or empty hints get
+ * a random name.
+ */
 export function nameFromSlug(slug: string | null): string {
   let name = ''
   try { name = decodeURIComponent(slug ?? '') } catch { name = slug ?? '' }
   name = name.normalize('NFC').replace(/[^\p{L}\p{N}._~-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 120)
-  if (!name || /^\.+$/.test(name) || name.endsWith('.acl')) return crypto.randomUUID()
-  return name
+  if (!name || /^\.+$/.test(name) || name.endsWith(ACL_SUFFIX)) return crypto.randomUUID()
+  return encodeSegment(name)
 }

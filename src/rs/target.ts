@@ -15,7 +15,7 @@ const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known)(\/|$|[^/]*)/
 const badPath = (why: string) => new HttpError(400, 'invalid_path', `the request path is not allowed: ${why}`)
 
 // Keep RFC 3986 sub-delims and ':' '@' readable; encode everything else the same way every time.
-const encodeSegment = (s: string) =>
+export const encodeSegment = (s: string) =>
   encodeURIComponent(s).replace(/%(2[146-9ABC]|3[ABD]|40)/gi, (m) => decodeURIComponent(m))
 
 /**

@@ -4,11 +4,11 @@ export type ResourceKind = 'container' | 'rdf' | 'binary'
 
 export interface ResourceMeta {
   readonly kind: ResourceKind
-  /** Media type without parameters; containers and RDF documents are text/turtle at rest. */
+  /** Containers and RDF documents: text/turtle at rest. Binaries: the Content-Type as written, parameters kept. */
   readonly contentType: string
   /** Opaque, changes on every write of this resource (strong validator base). */
   readonly etag: string
-  /** Bytes of the binary body; for RDF, the triple count (exact, unlike quadstore's countQuads). */
+  /** Bytes of the binary body; for RDF, bytes of the Turtle a GET serves (stat:size in listings, rs/new-content.ts). */
   readonly size: number
   /** Milliseconds since the epoch. */
   readonly modified: number

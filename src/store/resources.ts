@@ -66,10 +66,17 @@ function containerMeta(now: number, previous?: ResourceMeta): ResourceMeta {
   return { kind: 'container', contentType: 'text/turtle', etag: newEtag(), size: previous?.size ?? 0, modified: now }
 }
 
-/** Marks parent containers changed when membership changes (Solid: container Last-Modified). */
-function touchParent(batch: Batch, store: Store, parent: string | undefined, parentMeta: ResourceMeta | undefined, now: number) {
-  if (!parent || !parentMeta) return
-  batch.put(parent, { ...parentMeta, etag: newEtag(), modified: now }, { sublevel: store.meta as never })
+/**
+ * Listings show each member's dcterms:modified and stat:size, so a container's strong ETag changes
+ * whenever a member does (RFC 9110 §8.8.3). Its Last-Modified follows containment only (Solid
+ * Protocol §5.1); when that changes, the grandparent's listing changes too, so its ETag follows.
+ */
+function touchContainers(batch: Batch, store: Store, member: string, containmentChanged: boolean, metaOf: Map<string, ResourceMeta>, now: number) {
+  const parent = parentPath(member)
+  const parentMeta = parent === undefined ? undefined : metaOf.get(parent)
+  if (parent === undefined || !parentMeta) return
+  batch.put(parent, { ...parentMeta, etag: newEtag(), ...(containmentChanged ? { modified: now } : {}) }, { sublevel: store.meta as never })
+  if (containmentChanged) touchContainers(batch, store, parent, false, metaOf, now)
 }
 
 /**
@@ -101,10 +108,9 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
       if (content.kind === 'binary') batch.put(path, content.body ?? new Uint8Array(), { sublevel: store.blobs as never })
       else if (previous?.kind === 'binary') batch.del(path, { sublevel: store.blobs as never })
       const parent = parentPath(path)
-      if (!previous && parent && !isAuxiliaryPath(path)) {
-        batch.put(memberKey(parent, path), '', { sublevel: store.contains as never })
-        if (!missing.includes(parent)) touchParent(batch, store, parent, known.get(parent), now)
-      }
+      if (!previous && parent && !isAuxiliaryPath(path)) batch.put(memberKey(parent, path), '', { sublevel: store.contains as never })
+      // The topmost new resource is the one an existing container gains.
+      if (!isAuxiliaryPath(path)) touchContainers(batch, store, missing[0] ?? path, !previous, known, now)
       forceSyncWrite(batch)
     },
   } as never)
@@ -118,7 +124,11 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   if (!meta) return
   const quads = [...await readGraph(store, baseUrl, path), ...(aclMeta ? await readGraph(store, baseUrl, acl) : [])]
   const parent = parentPath(path)
-  const parentMeta = parent ? await store.meta.get(parent) : undefined
+  const known = new Map<string, ResourceMeta>()
+  for (const ancestor of ancestorPaths(path).slice(-2)) {
+    const m = await store.meta.get(ancestor)
+    if (m) known.set(ancestor, m)
+  }
   await store.quads.multiDel(quads as never, {
     preWrite: async (batch: Batch) => {
       batch.del(path, { sublevel: store.meta as never })
@@ -126,7 +136,7 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
       if (aclMeta) batch.del(acl, { sublevel: store.meta as never })
       if (parent && !isAuxiliaryPath(path)) {
         batch.del(memberKey(parent, path), { sublevel: store.contains as never })
-        touchParent(batch, store, parent, parentMeta, now)
+        touchContainers(batch, store, path, true, known, now)
       }
       forceSyncWrite(batch)
     },

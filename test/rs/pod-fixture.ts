@@ -35,7 +35,7 @@ export const publicWriteAcl = (containerPath: string) => `@prefix acl: <http://w
 <#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <${containerPath}>; acl:default <${containerPath}>;
   acl:mode acl:Read, acl:Write, acl:Control.`
 
-export async function openPod(opts: { maxBodyBytes?: number; publicWrite?: string[] } = {}): Promise<Pod> {
+export async function openPod(opts: { maxBodyBytes?: number; publicWrite?: string[]; now?: () => number } = {}): Promise<Pod> {
   setLogLevel('silent')
   const dir = mkdtempSync(join(tmpdir(), 'solopod-rs-'))
   const cfg = buildConfig(['--data', dir, '--base-url', BASE, ...(opts.maxBodyBytes ? ['--max-body-bytes', String(opts.maxBodyBytes)] : [])], {})
@@ -45,7 +45,7 @@ export async function openPod(opts: { maxBodyBytes?: number; publicWrite?: strin
     await seedTurtle(store, BASE, p, '')
     await seedTurtle(store, BASE, `${p}.acl`, publicWriteAcl(BASE + p))
   }
-  const now = () => Date.now()
+  const now = opts.now ?? (() => Date.now())
   const fetchDoc = makeFetcher({ allowInsecureLocal: true, baseUrl: BASE, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
   const handler = makeRequestHandler(buildApp({ cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() }))
   return {

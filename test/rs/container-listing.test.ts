@@ -1,0 +1,81 @@
+// Container representations: ldp:contains and each member's type, stat:size, dcterms:modified, stat:mtime.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Quad } from '@rdfjs/types'
+import { openPod, publicWriteAcl, type Pod } from './pod-fixture.ts'
+import { DCTERMS, LDP, RDF_TYPE, STAT, expectStatus, objectsOf, randomBytes, triplesOf, withBody, withTurtle } from './rs-helpers.ts'
+
+let pod: Pod
+let clock = Date.parse('2032-07-08T09:10:11.123Z')
+const bytes = randomBytes(777)
+
+beforeAll(async () => {
+  pod = await openPod({ publicWrite: ['/pub/'], now: () => clock })
+  await expectStatus(pod.request('/pub/list/doc', withTurtle('PUT', '<#a> <http://example.org/ns#p> "x".')), 201)
+  await expectStatus(pod.request('/pub/list/bin', withBody('PUT', 'text/plain; charset=utf-8', bytes)), 201)
+  await expectStatus(pod.request('/pub/list/sub/', { method: 'PUT' }), 201)
+  await expectStatus(pod.request('/pub/list/doc.acl', withTurtle('PUT', publicWriteAcl(url('/pub/list/doc')))), 201)
+})
+afterAll(() => pod.close())
+
+const url = (path: string) => pod.base + path
+const listing = async (): Promise<Quad[]> => triplesOf(await pod.request('/pub/list/'), url('/pub/list/'))
+const IANA = (type: string) => `http://www.w3.org/ns/iana/media-types/${type}#Resource`
+
+describe('Solid Protocol §5.1 containment', () => {
+  test('ldp:contains lists exactly the members: documents, binaries and containers', async () => {
+    const members = objectsOf(await listing(), url('/pub/list/'), LDP('contains')).sort()
+    expect(members).toEqual([url('/pub/list/bin'), url('/pub/list/doc'), url('/pub/list/sub/')])
+  })
+
+  test('ACL documents are not members', async () => {
+    expect(objectsOf(await listing(), url('/pub/list/'), LDP('contains'))).not.toContain(url('/pub/list/doc.acl'))
+  })
+
+  test('the container describes itself as ldp:BasicContainer', async () => {
+    expect(objectsOf(await listing(), url('/pub/list/'), RDF_TYPE)).toContain(LDP('BasicContainer'))
+  })
+})
+
+describe('Solid Protocol §5.1 member metadata in a listing', () => {
+  test('a document member is typed with its media type class', async () => {
+    expect(objectsOf(await listing(), url('/pub/list/doc'), RDF_TYPE)).toContain(IANA('text/turtle'))
+  })
+
+  test('a binary member is typed with its media type without parameters', async () => {
+    expect(objectsOf(await listing(), url('/pub/list/bin'), RDF_TYPE)).toContain(IANA('text/plain'))
+  })
+
+  test('a container member is typed ldp:Container and ldp:BasicContainer', async () => {
+    const types = objectsOf(await listing(), url('/pub/list/sub/'), RDF_TYPE)
+    expect(types).toEqual(expect.arrayContaining([LDP('Container'), LDP('BasicContainer')]))
+  })
+
+  test('stat:size of a binary is its byte length', async () => {
+    expect(objectsOf(await listing(), url('/pub/list/bin'), STAT('size'))).toEqual(['777'])
+  })
+
+  test('stat:size of an RDF document is the byte length of the Turtle a GET serves', async () => {
+    const length = (await pod.request('/pub/list/doc')).headers.get('content-length')
+    expect(objectsOf(await listing(), url('/pub/list/doc'), STAT('size'))).toEqual([length!])
+  })
+
+  test('stat:size follows a PATCH', async () => {
+    const patch = '@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <#a> <http://example.org/ns#q> "a much longer value". }.'
+    await expectStatus(pod.request('/pub/list/doc', withBody('PATCH', 'text/n3', patch)), 204)
+    const length = (await pod.request('/pub/list/doc')).headers.get('content-length')
+    expect(objectsOf(await listing(), url('/pub/list/doc'), STAT('size'))).toEqual([length!])
+  })
+
+  test('dcterms:modified is the time of the last write, the same instant as Last-Modified', async () => {
+    clock = Date.parse('2032-09-10T11:12:13.000Z')
+    await expectStatus(pod.request('/pub/list/doc', withTurtle('PUT', '<#a> <http://example.org/ns#p> "y".')), 204)
+    const [modified] = objectsOf(await listing(), url('/pub/list/doc'), DCTERMS('modified'))
+    expect(modified).toBe('2032-09-10T11:12:13.000Z')
+    expect(Date.parse((await pod.request('/pub/list/doc')).headers.get('last-modified')!)).toBe(Date.parse(modified!))
+  })
+
+  test('stat:mtime is the Unix time of the last write', async () => {
+    expect(objectsOf(await listing(), url('/pub/list/doc'), STAT('mtime'))).toEqual([String(Date.parse('2032-09-10T11:12:13.000Z') / 1000)])
+  })
+})

@@ -1,0 +1,200 @@
+// Response headers of protocols §5.2, CORS of §5.6, and the 401 challenge for anonymous requests.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { openPod, type Pod } from './pod-fixture.ts'
+import { AUTH_CHALLENGES } from '../../src/rs/access-control.ts'
+import { LDP, expectStatus, linksOf, parseTurtle, randomBytes, typeLinks, withBody, withTurtle } from './rs-helpers.ts'
+
+let pod: Pod
+beforeAll(async () => {
+  pod = await openPod({ publicWrite: ['/pub/'] })
+  await expectStatus(pod.request('/pub/h/doc', withTurtle('PUT', '')), 201)
+  await expectStatus(pod.request('/pub/h/bin', withBody('PUT', 'application/octet-stream', randomBytes(10))), 201)
+})
+afterAll(() => pod.close())
+
+const url = (path: string) => pod.base + path
+const PIM_STORAGE = 'http://www.w3.org/ns/pim/space#Storage'
+const DESCRIPTION_REL = 'http://www.w3.org/ns/solid/terms#storageDescription'
+const ORIGIN = 'https://app.example'
+const methodsOf = (res: Response) => (res.headers.get('allow') ?? '').split(',').map(m => m.trim()).sort()
+const relTarget = (res: Response, rel: string) => linksOf(res).filter(l => l.rel === rel).map(l => l.target)
+
+describe('LDP §4.2.1.4 / §5.2.1.4 Link rel="type"', () => {
+  test.each(['/pub/h/doc', '/pub/h/bin', '/pub/h/'])('%s is an ldp:Resource', async (path) => {
+    expect(typeLinks(await pod.request(path))).toContain(LDP('Resource'))
+  })
+
+  test('a container is an ldp:Container and an ldp:BasicContainer', async () => {
+    const types = typeLinks(await pod.request('/pub/h/'))
+    expect(types).toContain(LDP('Container'))
+    expect(types).toContain(LDP('BasicContainer'))
+  })
+
+  test('a document is not a container', async () => {
+    expect(typeLinks(await pod.request('/pub/h/doc'))).not.toContain(LDP('Container'))
+  })
+
+  test('the storage root is a pim:Storage (also on its 401), other containers are not', async () => {
+    expect(typeLinks(await pod.request('/', { method: 'OPTIONS' }))).toContain(PIM_STORAGE)
+    expect(typeLinks(await pod.request('/'))).toContain(PIM_STORAGE)
+    expect(typeLinks(await pod.request('/pub/h/'))).not.toContain(PIM_STORAGE)
+  })
+})
+
+describe('Solid Protocol §4.1 / WAC: Link rel="acl" and rel=storageDescription', () => {
+  test.each([['/pub/h/doc', '/pub/h/doc.acl'], ['/pub/h/', '/pub/h/.acl'], ['/pub/h/bin', '/pub/h/bin.acl']])(
+    '%s links its ACL %s', async (path, acl) => {
+      expect(relTarget(await pod.request(path), 'acl')).toEqual([url(acl)])
+    })
+
+  test('an ACL resource has no rel="acl" of its own', async () => {
+    expect(relTarget(await pod.request('/pub/.acl'), 'acl')).toEqual([])
+  })
+
+  test.each(['GET', 'HEAD', 'OPTIONS'])('%s links the storage description, which describes the root as pim:Storage', async (method) => {
+    const [description] = relTarget(await pod.request('/pub/h/doc', { method }), DESCRIPTION_REL)
+    expect(description).toBeDefined()
+    const res = await pod.request(new URL(description!).pathname)
+    expect(res.status).toBe(200)
+    const quads = parseTurtle(await res.text(), description!)
+    expect(quads.some(q => q.subject.value === url('/') && q.object.value === PIM_STORAGE)).toBe(true)
+  })
+})
+
+describe('protocols §5.2 Allow, Accept-Patch, Accept-Post, Accept-Put, Vary', () => {
+  test('a document allows reading, replacing, patching and deleting, not POST', async () => {
+    expect(methodsOf(await pod.request('/pub/h/doc'))).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT'])
+  })
+
+  test('a container also allows POST', async () => {
+    expect(methodsOf(await pod.request('/pub/h/'))).toContain('POST')
+  })
+
+  test('a binary does not allow PATCH and has no Accept-Patch', async () => {
+    const res = await pod.request('/pub/h/bin')
+    expect(methodsOf(res)).not.toContain('PATCH')
+    expect(res.headers.get('accept-patch')).toBeNull()
+  })
+
+  test('the root allows neither DELETE nor PUT', async () => {
+    const methods = methodsOf(await pod.request('/', { method: 'OPTIONS' }))
+    expect(methods).not.toContain('DELETE')
+    expect(methods).not.toContain('PUT')
+    expect(methods).toContain('POST')
+  })
+
+  test('the root ACL does not allow DELETE', async () => {
+    expect(methodsOf(await pod.request('/.acl', { method: 'OPTIONS' }))).not.toContain('DELETE')
+  })
+
+  test('RDF documents and containers advertise Accept-Patch with text/n3', async () => {
+    for (const path of ['/pub/h/doc', '/pub/h/']) {
+      expect((await pod.request(path)).headers.get('accept-patch')?.split(', ')).toContain('text/n3')
+    }
+  })
+
+  test('containers advertise Accept-Post, documents do not', async () => {
+    expect((await pod.request('/pub/h/')).headers.get('accept-post')).toBe('*/*')
+    expect((await pod.request('/pub/h/doc')).headers.get('accept-post')).toBeNull()
+  })
+
+  test('Accept-Put is sent where PUT is allowed', async () => {
+    expect((await pod.request('/pub/h/doc')).headers.get('accept-put')).toBe('*/*')
+  })
+
+  test('Vary names Accept, Authorization and Origin', async () => {
+    const vary = (await pod.request('/pub/h/doc')).headers.get('vary')!.split(',').map(v => v.trim())
+    expect(vary).toEqual(expect.arrayContaining(['Accept', 'Authorization', 'Origin']))
+  })
+
+  test('GET and HEAD carry WAC-Allow', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      expect((await pod.request('/pub/h/doc', { method })).headers.get('wac-allow')).toMatch(/public="read write append control"/)
+    }
+  })
+})
+
+describe('protocols §5.6 CORS on every answer', () => {
+  const withOrigin = (init: RequestInit = {}) => ({ ...init, headers: { ...init.headers as Record<string, string>, origin: ORIGIN } })
+
+  test.each([['200 GET', '/pub/h/doc'], ['404', '/pub/h/none'], ['401', '/'], ['400', '/pub/a%2Fb']])(
+    'a %s answer echoes the Origin with credentials, never *', async (_what, path) => {
+      const res = await pod.request(path, withOrigin())
+      expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN)
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true')
+    })
+
+  test('Access-Control-Expose-Headers lists every header a Solid client reads', async () => {
+    const exposed = (await pod.request('/pub/h/doc', withOrigin())).headers.get('access-control-expose-headers')!.split(',').map(h => h.trim().toLowerCase())
+    for (const h of ['location', 'link', 'www-authenticate', 'wac-allow', 'etag', 'last-modified', 'accept-patch', 'accept-post',
+      'accept-put', 'allow', 'content-type', 'dpop-nonce']) expect(exposed).toContain(h)
+    expect(exposed).not.toContain('*')
+  })
+
+  test('Vary names Origin exactly once', async () => {
+    const vary = (await pod.request('/pub/h/doc', withOrigin())).headers.get('vary')!.split(',').map(v => v.trim())
+    expect(vary.filter(v => v === 'Origin')).toHaveLength(1)
+  })
+
+  test('a request without Origin gets no CORS headers', async () => {
+    expect((await pod.request('/pub/h/doc')).headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  test('a 201 exposes its Location to the browser', async () => {
+    const res = await pod.request('/pub/h/', withOrigin(withTurtle('POST', '')))
+    expect(res.status).toBe(201)
+    expect(res.headers.get('access-control-expose-headers')).toContain('Location')
+  })
+})
+
+describe('protocols §5.6 preflight', () => {
+  const preflight = (path: string, requestHeaders: string) => pod.request(path, {
+    method: 'OPTIONS',
+    headers: { origin: ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': requestHeaders },
+  })
+
+  test('is answered without authentication, even on the owner-only root', async () => {
+    const res = await preflight('/', 'content-type')
+    expect(res.status).toBe(204)
+    expect(res.headers.get('www-authenticate')).toBeNull()
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN)
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true')
+    expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0)
+  })
+
+  test('allows every method the pod supports', async () => {
+    const methods = (await preflight('/', '')).headers.get('access-control-allow-methods')!.split(',').map(m => m.trim())
+    expect(methods).toEqual(expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']))
+  })
+
+  test('echoes the requested headers and always allows the Solid ones, each once', async () => {
+    const allowed = (await preflight('/pub/h/doc', 'X-Custom-Thing, content-type')).headers.get('access-control-allow-headers')!
+      .split(',').map(h => h.trim().toLowerCase())
+    for (const h of ['x-custom-thing', 'accept', 'authorization', 'dpop', 'content-type', 'link', 'slug', 'if-match', 'if-none-match']) {
+      expect(allowed).toContain(h)
+    }
+    expect(allowed.filter(h => h === 'content-type')).toHaveLength(1)
+  })
+})
+
+describe('Solid Protocol §2.1 / DESIGN §3: anonymous requests to owner-only resources', () => {
+  test('GET of the root is 401 with the DPoP challenge (no error parameter) and Link rel="acl"', async () => {
+    const res = await pod.request('/')
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toBe(AUTH_CHALLENGES.join(', '))
+    expect(res.headers.get('www-authenticate')).toStartWith('DPoP algs="')
+    expect(res.headers.get('www-authenticate')).not.toContain('error=')
+    expect(relTarget(res, 'acl')).toEqual([url('/.acl')])
+    expect((await res.text()).split(':', 1)[0]).toBe('unauthenticated')
+  })
+})
+
+describe('DESIGN §1: reserved paths advertise no writes', () => {
+  test('OPTIONS of /.well-known/solid allows only GET, HEAD and OPTIONS, with no Accept-Put or Accept-Patch', async () => {
+    const res = await pod.request('/.well-known/solid', { method: 'OPTIONS' })
+    expect(methodsOf(res)).toEqual(['GET', 'HEAD', 'OPTIONS'])
+    expect(res.headers.get('accept-put')).toBeNull()
+    expect(res.headers.get('accept-patch')).toBeNull()
+  })
+})
