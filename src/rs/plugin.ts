@@ -12,7 +12,7 @@ import { requiredModes } from '../policy/modes.ts'
 import { makeAccessControl } from './access-control.ts'
 import { resolveTarget, isReservedPath } from './target.ts'
 import { challengeLinks, resourceHeaders, STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
-import { readResource } from './read-resource.ts'
+import { makeRepresentationCache, readResource } from './read-resource.ts'
 import { handlePut } from './handle-put.ts'
 import { handlePost } from './handle-post.ts'
 import { handlePatch } from './handle-patch.ts'
@@ -25,6 +25,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export function rsPlugin(deps: Deps) {
   const ctx: RsContext = { deps, access: makeAccessControl(deps) }
+  const representations = makeRepresentationCache()
   const authenticate = makeAuthenticator(deps)
 
   async function handle(request: Request): Promise<Response> {
@@ -73,12 +74,12 @@ export function rsPlugin(deps: Deps) {
     if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`, { headers: { 'wac-allow': decision.wacAllow } })
     const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
     headers.set('wac-allow', decision.wacAllow)
-    return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestHeaders: r.request.headers, head, headers })
+    return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestHeaders: r.request.headers, head, headers, cache: representations })
   }
 
+  // OPTIONS needs no access (WAC §6.4), so it answers from the path alone: no existence oracle.
   async function options(r: RsRequest): Promise<Response> {
-    const meta = await getMeta(deps.store, r.target.path)
-    return new Response(null, { status: 204, headers: resourceHeaders(deps.cfg.baseUrl, r.target.path, meta) })
+    return new Response(null, { status: 204, headers: resourceHeaders(deps.cfg.baseUrl, r.target.path, undefined) })
   }
 
   const respond = (request: Request) => handle(request).catch(err => renderError(request, err))

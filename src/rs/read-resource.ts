@@ -8,6 +8,15 @@ import { preferredRdfType } from '../http/content-negotiation.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { containerTriples } from './container-listing.ts'
 import { isNotModified, representationEtag } from './conditional.ts'
+import { LruCache } from '../store/lru-cache.ts'
+
+/**
+ * Serialized RDF keyed by path, ETag and syntax. The ETag changes on every write of the resource (and of
+ * a container's members), so an entry can never be stale; only small bodies are kept, to bound memory.
+ */
+export type RepresentationCache = LruCache<string, Uint8Array<ArrayBuffer>>
+export const makeRepresentationCache = (): RepresentationCache => new LruCache(1000)
+const CACHEABLE_BYTES = 64 * 1024
 
 export interface ReadFacts {
   readonly store: Store
@@ -19,6 +28,7 @@ export interface ReadFacts {
   readonly head: boolean
   /** Resource headers already decided (Link, Allow, WAC-Allow …). */
   readonly headers: Headers
+  readonly cache: RepresentationCache
 }
 
 export async function readResource(f: ReadFacts): Promise<Response> {
@@ -37,12 +47,18 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   if (meta.kind === 'binary') {
     const body = (await getBody(f.store, f.path)) ?? new Uint8Array()
     headers.set('content-length', String(body.byteLength))
+    // Uploaded HTML or SVG must not run as the pod's origin (where the login pages live).
+    headers.set('content-security-policy', 'sandbox')
     return new Response(f.head ? null : body as Uint8Array<ArrayBuffer>, { status: 200, headers })
   }
-  const triples = await readTriples(f.store, f.baseUrl, f.path)
-  if (meta.kind === 'container') triples.push(...await containerTriples(f.store, f.baseUrl, f.path))
-  const text = await serializeRdf(triples, mediaType, url)
-  const bytes = new TextEncoder().encode(text)
+  const key = `${f.path}\0${etag}`
+  let bytes = f.cache.get(key)
+  if (!bytes) {
+    const triples = await readTriples(f.store, f.baseUrl, f.path)
+    if (meta.kind === 'container') triples.push(...await containerTriples(f.store, f.baseUrl, f.path))
+    bytes = new TextEncoder().encode(await serializeRdf(triples, mediaType, url))
+    if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
+  }
   headers.set('content-length', String(bytes.byteLength))
   return new Response(f.head ? null : bytes, { status: 200, headers })
 }

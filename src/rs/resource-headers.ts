@@ -38,8 +38,9 @@ export function allowedMethods(path: string, meta: ResourceMeta | undefined): st
   if (path !== '/') methods.push('PUT')
   if (!meta || meta.kind !== 'binary') methods.push('PATCH')
   if (isContainerPath(path)) methods.push('POST')
-  // Solid Protocol §5.4: the root and its ACL cannot be deleted.
-  if (meta && path !== '/' && path !== '/.acl') methods.push('DELETE')
+  // Solid Protocol §5.4: the root and its ACL cannot be deleted. Decided by path alone, so that an
+  // unauthenticated OPTIONS cannot tell whether a resource exists.
+  if (path !== '/' && path !== '/.acl') methods.push('DELETE')
   return methods
 }
 

@@ -6,6 +6,7 @@ import type { Store } from './open-store.ts'
 import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
 import { aclPathOf, ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { forceSyncWrite } from './synced-batch.ts'
+import { LruCache } from './lru-cache.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -31,7 +32,34 @@ type Batch = Parameters<NonNullable<Parameters<Store['quads']['multiPatch']>[2]>
 const graphOf = (baseUrl: string, path: string) => namedNode(baseUrl + path)
 const memberKey = (container: string, child: string) => `${container}\0${child}`
 
-export const getMeta = (store: Store, path: string) => store.meta.get(path)
+// Metadata is read on every request (often several times); a LevelDB read costs ~100 µs, a cache hit
+// nothing. Writes drop the entries they touch after the batch lands; the generation counter keeps a read
+// that raced a write from caching what it saw before the write.
+interface MetaCache { readonly entries: LruCache<string, ResourceMeta | null>; generation: number }
+const metaCaches = new WeakMap<Store, MetaCache>()
+const META_CACHE_ENTRIES = 20_000
+
+function metaCacheOf(store: Store): MetaCache {
+  let c = metaCaches.get(store)
+  if (!c) { c = { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }; metaCaches.set(store, c) }
+  return c
+}
+
+export async function getMeta(store: Store, path: string): Promise<ResourceMeta | undefined> {
+  const c = metaCacheOf(store)
+  const hit = c.entries.get(path)
+  if (hit !== undefined) return hit ?? undefined
+  const generation = c.generation
+  const meta = await store.meta.get(path)
+  if (generation === c.generation) c.entries.set(path, meta ?? null)
+  return meta
+}
+
+function forgetMeta(store: Store, paths: readonly string[]) {
+  const c = metaCacheOf(store)
+  c.generation++
+  for (const p of paths) c.entries.delete(p)
+}
 
 export async function readTriples(store: Store, baseUrl: string, path: string): Promise<Quad[]> {
   const { items } = await store.quads.get({ graph: graphOf(baseUrl, path) })
@@ -50,7 +78,7 @@ export async function readChildren(store: Store, path: string): Promise<{ path: 
   const out: { path: string; meta: ResourceMeta }[] = []
   for await (const key of store.contains.keys({ gt: prefix, lt: `${prefix}\uffff` })) {
     const child = key.slice(prefix.length)
-    const meta = await store.meta.get(child)
+    const meta = await getMeta(store, child)
     if (meta) out.push({ path: child, meta })
   }
   return out
@@ -114,6 +142,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
       forceSyncWrite(batch)
     },
   } as never)
+  forgetMeta(store, [path, ...ancestorPaths(path)])
   return { meta, created: !previous, createdContainers: missing }
 }
 
@@ -141,4 +170,5 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
       forceSyncWrite(batch)
     },
   } as never)
+  forgetMeta(store, [path, acl, ...ancestorPaths(path)])
 }
