@@ -10,8 +10,10 @@ import { buildApp, makeRequestHandler } from './app.ts'
 import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
 import { loadLocalDocument } from './rs/local-documents.ts'
-import { exportPod } from './store/export-pod.ts'
-import { importPod } from './store/import-pod.ts'
+import { exportPod, ExportError } from './store/export-pod.ts'
+import { importPod, ImportError } from './store/import-pod.ts'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { log, setLogLevel, describeCause } from './log.ts'
 
 function readPasswordFile(file: string): string {
@@ -53,7 +55,9 @@ async function serve(cfg: Config) {
   const server = Bun.serve({
     port: cfg.port,
     hostname: cfg.host,
-    maxRequestBodySize: cfg.maxBodyBytes,
+    // Above our own limit, so oversized bodies get the pod's 413 (with its reason and CORS headers);
+    // the request reader stops at cfg.maxBodyBytes itself.
+    maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
     ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
     fetch: makeRequestHandler(app),
   })
@@ -83,6 +87,7 @@ async function run(argv: string[]) {
     case 'export': {
       const dest = cfg.args[0]
       if (!dest) throw new ConfigError('export needs a destination directory: solopod export DEST')
+      if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod to export (see --data)`)
       const store = await openStore(cfg.dataDir)
       try { await exportPod(store, dest) } finally { await store.close() }
       console.log(`solopod: exported ${cfg.dataDir} to ${dest}`)
@@ -110,8 +115,14 @@ async function run(argv: string[]) {
 }
 
 run(process.argv.slice(2)).catch(err => {
-  if (err instanceof ConfigError || err instanceof StoreFormatError || err instanceof BaseUrlMismatchError) {
+  if (err instanceof ConfigError || err instanceof StoreFormatError || err instanceof BaseUrlMismatchError ||
+    err instanceof ExportError || err instanceof ImportError) {
     console.error(`solopod: ${err.message}`)
+    process.exit(2)
+  }
+  // LevelDB allows one process per database: say so instead of printing the lock error.
+  if (/lock/i.test(describeCause(err))) {
+    console.error('solopod: the data directory is in use by another solopod process (stop it first, or use another --data)')
     process.exit(2)
   }
   console.error(`solopod: failed: ${describeCause(err)}`)
