@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { seedPublicContainer } from '../test/e2e/seed-store.ts'
 import { startPod, type RunningPod } from '../test/e2e/start-server.ts'
 import { runLoad, type LoadOptions, type LoadResult } from './load.ts'
+import { benchAclDecisions } from './acl-decisions.ts'
 import { BENCH_CONTAINER, WORKLOADS, type BenchContext, type Workload } from './workloads.ts'
 
 interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
@@ -64,6 +65,9 @@ async function main() {
   const chosen = WORKLOADS.filter(w => !flags.only || w.name.includes(flags.only))
   // A chosen workload brings its ceiling along, so its ratio can still be printed.
   const workloads = WORKLOADS.filter(w => chosen.includes(w) || chosen.some(c => c.ceiling === w.name))
+  // In-process ACL evaluation (issue 4): decisions per second on a 5-level tree with 20 rules.
+  if (!flags.only || 'acl decisions'.includes(flags.only)) await benchAclDecisions({ durationMs: flags.durationMs, print: !flags.json })
+  if (workloads.length === 0 && flags.only && 'acl decisions'.includes(flags.only)) return
   if (workloads.length === 0) throw new Error(`no workload matches "${flags.only}"; known: ${WORKLOADS.map(w => w.name).join('; ')}`)
 
   const scratch = mkdtempSync(join(tmpdir(), 'solopod-bench-'))
