@@ -61,7 +61,10 @@ export async function openStore(dataDir: string): Promise<Store> {
   }
   if (found === undefined) await system.put(FORMAT_KEY, FORMAT_VERSION, { sync: true })
 
-  const quads = new Quadstore({ backend: db as never, dataFactory: DataFactory as never })
+  // Every read is "the graph of one resource" (or a full scan for export): one graph-first index
+  // serves both, and a write costs one key per quad instead of quadstore's default six.
+  // Changing this list changes the on-disk format: bump FORMAT_VERSION with a migration.
+  const quads = new Quadstore({ backend: db as never, dataFactory: DataFactory as never, indexes: [['graph', 'subject', 'predicate', 'object']] as never })
   await quads.open()
   return {
     db,

@@ -55,10 +55,19 @@ export async function getMeta(store: Store, path: string): Promise<ResourceMeta 
   return meta
 }
 
-function forgetMeta(store: Store, paths: readonly string[]) {
+/** Metadata a batch writes, recorded so the cache can take the new values once the batch has landed. */
+type MetaWrites = Map<string, ResourceMeta | null>
+
+function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, meta: ResourceMeta | null) {
+  if (meta) batch.put(path, meta, { sublevel: store.meta as never })
+  else batch.del(path, { sublevel: store.meta as never })
+  writes.set(path, meta)
+}
+
+function rememberMeta(store: Store, writes: MetaWrites) {
   const c = metaCacheOf(store)
   c.generation++
-  for (const p of paths) c.entries.delete(p)
+  for (const [p, m] of writes) c.entries.set(p, m)
 }
 
 export async function readTriples(store: Store, baseUrl: string, path: string): Promise<Quad[]> {
@@ -99,12 +108,12 @@ function containerMeta(now: number, previous?: ResourceMeta): ResourceMeta {
  * whenever a member does (RFC 9110 §8.8.3). Its Last-Modified follows containment only (Solid
  * Protocol §5.1); when that changes, the grandparent's listing changes too, so its ETag follows.
  */
-function touchContainers(batch: Batch, store: Store, member: string, containmentChanged: boolean, metaOf: Map<string, ResourceMeta>, now: number) {
+function touchContainers(batch: Batch, store: Store, writes: MetaWrites, member: string, containmentChanged: boolean, metaOf: Map<string, ResourceMeta>, now: number) {
   const parent = parentPath(member)
   const parentMeta = parent === undefined ? undefined : metaOf.get(parent)
   if (parent === undefined || !parentMeta) return
-  batch.put(parent, { ...parentMeta, etag: newEtag(), ...(containmentChanged ? { modified: now } : {}) }, { sublevel: store.meta as never })
-  if (containmentChanged) touchContainers(batch, store, parent, false, metaOf, now)
+  putMeta(batch, store, writes, parent, { ...parentMeta, etag: newEtag(), ...(containmentChanged ? { modified: now } : {}) })
+  if (containmentChanged) touchContainers(batch, store, writes, parent, false, metaOf, now)
 }
 
 /**
@@ -112,11 +121,11 @@ function touchContainers(batch: Batch, store: Store, member: string, containment
  * Callers check names and preconditions under the write lock before calling.
  */
 export async function writeResource(store: Store, baseUrl: string, path: string, content: NewContent, now: number): Promise<WriteResult> {
-  const previous = await store.meta.get(path)
+  const previous = await getMeta(store, path)
   const missing: string[] = []
   const known = new Map<string, ResourceMeta>()
   for (const ancestor of ancestorPaths(path)) {
-    const m = await store.meta.get(ancestor)
+    const m = await getMeta(store, ancestor)
     if (m) known.set(ancestor, m)
     else missing.push(ancestor)
   }
@@ -125,50 +134,52 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   const newQuads = (content.triples ?? []).map(t => quad(t.subject, t.predicate, t.object, graph) as Quad)
   const meta: ResourceMeta = { kind: content.kind, contentType: content.contentType, etag: newEtag(), size: content.size, modified: now }
 
+  const writes: MetaWrites = new Map()
   await store.quads.multiPatch(oldQuads as never, newQuads as never, {
     preWrite: async (batch: Batch) => {
       for (const dir of missing) {
-        batch.put(dir, containerMeta(now), { sublevel: store.meta as never })
+        putMeta(batch, store, writes, dir, containerMeta(now))
         const parent = parentPath(dir)
         if (parent) batch.put(memberKey(parent, dir), '', { sublevel: store.contains as never })
       }
-      batch.put(path, meta, { sublevel: store.meta as never })
+      putMeta(batch, store, writes, path, meta)
       if (content.kind === 'binary') batch.put(path, content.body ?? new Uint8Array(), { sublevel: store.blobs as never })
       else if (previous?.kind === 'binary') batch.del(path, { sublevel: store.blobs as never })
       const parent = parentPath(path)
       if (!previous && parent && !isAuxiliaryPath(path)) batch.put(memberKey(parent, path), '', { sublevel: store.contains as never })
       // The topmost new resource is the one an existing container gains.
-      if (!isAuxiliaryPath(path)) touchContainers(batch, store, missing[0] ?? path, !previous, known, now)
+      if (!isAuxiliaryPath(path)) touchContainers(batch, store, writes, missing[0] ?? path, !previous, known, now)
       forceSyncWrite(batch)
     },
   } as never)
-  forgetMeta(store, [path, ...ancestorPaths(path)])
+  rememberMeta(store, writes)
   return { meta, created: !previous, createdContainers: missing }
 }
 
 /** Removes a resource with its ACL and its membership entry in one synced batch. */
 export async function deleteResource(store: Store, baseUrl: string, path: string, now: number): Promise<void> {
   const acl = aclPathOf(path)
-  const [meta, aclMeta] = [await store.meta.get(path), await store.meta.get(acl)]
+  const [meta, aclMeta] = [await getMeta(store, path), await getMeta(store, acl)]
   if (!meta) return
   const quads = [...await readGraph(store, baseUrl, path), ...(aclMeta ? await readGraph(store, baseUrl, acl) : [])]
   const parent = parentPath(path)
   const known = new Map<string, ResourceMeta>()
   for (const ancestor of ancestorPaths(path).slice(-2)) {
-    const m = await store.meta.get(ancestor)
+    const m = await getMeta(store, ancestor)
     if (m) known.set(ancestor, m)
   }
+  const writes: MetaWrites = new Map()
   await store.quads.multiDel(quads as never, {
     preWrite: async (batch: Batch) => {
-      batch.del(path, { sublevel: store.meta as never })
+      putMeta(batch, store, writes, path, null)
       if (meta.kind === 'binary') batch.del(path, { sublevel: store.blobs as never })
-      if (aclMeta) batch.del(acl, { sublevel: store.meta as never })
+      if (aclMeta) putMeta(batch, store, writes, acl, null)
       if (parent && !isAuxiliaryPath(path)) {
         batch.del(memberKey(parent, path), { sublevel: store.contains as never })
-        touchContainers(batch, store, path, true, known, now)
+        touchContainers(batch, store, writes, path, true, known, now)
       }
       forceSyncWrite(batch)
     },
   } as never)
-  forgetMeta(store, [path, acl, ...ancestorPaths(path)])
+  rememberMeta(store, writes)
 }
