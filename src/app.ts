@@ -6,6 +6,9 @@ import { HttpError } from './http/errors.ts'
 import { renderError } from './http/render-error.ts'
 import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
 import { log } from './log.ts'
+import { recordClientAddress } from './http/client-address.ts'
+import { opPlugin } from './op/plugin.ts'
+import { adminPlugin } from './admin/plugin.ts'
 import { rsPlugin } from './rs/plugin.ts'
 
 export function buildApp(deps: Deps) {
@@ -17,6 +20,8 @@ export function buildApp(deps: Deps) {
       if (code === 'NOT_FOUND') return renderError(request, new HttpError(404, 'not_found', 'nothing here'))
       return renderError(request, error)
     })
+    .use(opPlugin(deps))
+    .use(adminPlugin(deps))
     .use(rsPlugin(deps))
 }
 
@@ -24,7 +29,8 @@ const REQUEST_ID = /^[\w-]{1,64}$/
 
 /** The server's fetch handler: preflight, request id, CORS on every answer, one access-log line. */
 export function makeRequestHandler(app: { handle(req: Request): Promise<Response> }) {
-  return async (request: Request): Promise<Response> => {
+  return async (request: Request, server?: { requestIP(r: Request): { address: string } | null }): Promise<Response> => {
+    recordClientAddress(request, server?.requestIP(request)?.address)
     const started = performance.now()
     const incoming = request.headers.get('x-request-id')
     const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
@@ -35,6 +41,7 @@ export function makeRequestHandler(app: { handle(req: Request): Promise<Response
       response = renderError(request, err)
     }
     try { response.headers.set('x-request-id', reqId) } catch { response = new Response(response.body, response); response.headers.set('x-request-id', reqId) }
+    response.headers.set('x-content-type-options', 'nosniff')
     addCorsHeaders(request, response)
     log.info('request', { reqId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) })
     return response

@@ -1,0 +1,88 @@
+// The owner's pages and JSON API under /.admin: password setup, sessions, consents, static clients, OP key rotation.
+
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
+import { pageOrError } from '../http/html-page.ts'
+import { rotateSigningKey } from '../auth/signing-keys.ts'
+import { log } from '../log.ts'
+import { createStaticClient, deleteClient, readClients } from './clients.ts'
+import { findOwnerSession, requireOwner } from './owner-guard.ts'
+import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession } from './sessions.ts'
+import { SETUP_PATH, makeSetup } from './setup.ts'
+
+const SESSIONS_PAGE = '/.admin/sessions'
+
+const json = (value: unknown, status = 200) =>
+  new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
+
+const notFound = (what: string) => new HttpError(404, 'not_found', `there is no ${what} with this id`)
+
+const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
+const RevokeForm = t.Object({ csrf: t.Optional(t.String()), id: t.Optional(t.String()), client_id: t.Optional(t.String()) })
+
+export function adminPlugin(deps: Deps) {
+  const { cfg } = deps
+  const setup = makeSetup(deps)
+  const back = () => new Response(null, { status: 303, headers: { location: cfg.baseUrl + SESSIONS_PAGE } })
+  /** Form posts of the sessions page: owner session + CSRF token + Origin. */
+  const ownerForm = async (request: Request, sent: unknown) => {
+    const session = await findOwnerSession(deps, request)
+    if (!session) throw new HttpError(401, 'login_required', 'sign in as the owner first')
+    checkCsrf({ cookieHeader: request.headers.get('cookie'), sent, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
+    return session
+  }
+
+  return new Elysia({ name: 'admin' })
+    .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie'))),
+      { query: t.Object({ token: t.Optional(t.String()) }) })
+    .post(SETUP_PATH, ({ request, body }) =>
+      pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: SetupForm })
+    .get(SESSIONS_PAGE, ({ request }) => pageOrError(SESSIONS_PAGE, async () => {
+      const session = await findOwnerSession(deps, request)
+      if (!session) return new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}/.oidc/login?return=${SESSIONS_PAGE}` } })
+      return renderSessionsPage(deps, session, request.headers.get('cookie'))
+    }))
+    .post('/.admin/sessions/revoke', ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
+      await ownerForm(request, body.csrf)
+      if (!body.id || !await revokeSession(deps, body.id)) throw notFound('session')
+      return back()
+    }), { body: RevokeForm })
+    .post('/.admin/consents/revoke', ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
+      await ownerForm(request, body.csrf)
+      if (!body.client_id || !await revokeClientAccess(deps, body.client_id)) throw notFound('consent')
+      return back()
+    }), { body: RevokeForm })
+    // The JSON API: every route behind the owner guard
+    .guard({}, (api) => api
+      .resolve(async ({ request }) => ({ owner: await requireOwner(deps, request) }))
+      .get('/.admin/api/csrf', ({ request }) => {
+        const { token, setCookie } = csrfTokenFor(request.headers.get('cookie'), cfg.baseUrl)
+        const res = json({ token })
+        if (setCookie) res.headers.append('set-cookie', setCookie)
+        return res
+      })
+      .get('/.admin/api/sessions', async ({ owner }) => json(await readSessions(deps, owner)))
+      .delete('/.admin/api/sessions/:id', async ({ params }) => {
+        if (!await revokeSession(deps, params.id)) throw notFound('session')
+        return new Response(null, { status: 204 })
+      })
+      .get('/.admin/api/consents', async () => json(await readConsents(deps)))
+      .delete('/.admin/api/consents/:clientId', async ({ params }) => {
+        if (!await revokeClientAccess(deps, params.clientId)) throw notFound('consent or session for a client')
+        return new Response(null, { status: 204 })
+      })
+      .get('/.admin/api/clients', async () => json(await readClients(deps)))
+      .post('/.admin/api/clients', async ({ body }) => json(await createStaticClient(deps, body), 201), { body: t.Unknown() })
+      .delete('/.admin/api/clients/:clientId', async ({ params }) => {
+        if (!await deleteClient(deps, params.clientId)) throw notFound('client')
+        return new Response(null, { status: 204 })
+      })
+      // The OP's signing key: new tokens use a new key; the old public key stays in the JWKS until its tokens expired
+      .post('/.admin/api/signing-keys/rotate', async () => {
+        const kid = await rotateSigningKey(deps.store, deps.now())
+        log.info('admin.signing_key_rotated', { kid })
+        return json({ kid }, 201)
+      }))
+}

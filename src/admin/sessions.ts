@@ -1,0 +1,67 @@
+// The owner's view of sessions: browsers signed in, applications holding tokens, remembered consents.
+
+import type { Deps } from '../deps.ts'
+import { listAppSessions, revokeAppSession, revokeClientSessions } from '../auth/app-sessions.ts'
+import { listConsents, revokeConsent } from '../auth/consents.ts'
+import { listLoginSessions, revokeLoginSession, type LoginSession } from '../auth/owner-session.ts'
+import { csrfTokenFor } from '../http/csrf.ts'
+import { html, renderPage } from '../http/html-page.ts'
+import { log } from '../log.ts'
+
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** GET /.admin/api/sessions: both kinds; `id` is what DELETE /.admin/api/sessions/:id takes. */
+export async function readSessions(deps: AdminDeps, current: LoginSession) {
+  const now = deps.now()
+  const [logins, apps] = await Promise.all([listLoginSessions(deps.store, now), listAppSessions(deps.store, now)])
+  return {
+    loginSessions: logins.map((s) => ({ id: s.id, createdAt: iso(s.createdAt), authTime: iso(s.authTime), expiresAt: iso(s.expiresAt), userAgent: s.userAgent, current: s.id === current.id })),
+    appSessions: apps.map((s) => ({
+      id: s.sid, clientId: s.clientId, clientName: s.clientName ?? null, scope: s.scope, createdAt: iso(s.createdAt),
+      lastUsedAt: iso(s.lastUsedAt), expiresAt: iso(s.expiresAt), refreshable: s.refresh !== undefined, jkt: s.jkt,
+    })),
+  }
+}
+
+export async function readConsents(deps: AdminDeps) {
+  return (await listConsents(deps.store, deps.now())).map((c) => ({ clientId: c.clientId, clientName: c.clientName ?? null, scopes: c.scopes, grantedAt: iso(c.grantedAt) }))
+}
+
+/** Revokes a login session or an app session by id; false when neither exists. */
+export async function revokeSession(deps: AdminDeps, id: string): Promise<boolean> {
+  const now = deps.now()
+  if (await revokeLoginSession(deps.store, id, now)) { log.info('admin.session_revoked', { kind: 'login' }); return true }
+  if ((await listAppSessions(deps.store, now)).some((s) => s.sid === id)) {
+    await revokeAppSession(deps.store, id, now)
+    log.info('admin.session_revoked', { kind: 'app', sid: id })
+    return true
+  }
+  return false
+}
+
+/** Withdraws consent for a client and ends every session it holds. */
+export async function revokeClientAccess(deps: AdminDeps, clientId: string): Promise<boolean> {
+  const now = deps.now()
+  const hadConsent = await revokeConsent(deps.store, clientId, now)
+  const sessions = await revokeClientSessions(deps.store, clientId, now)
+  if (hadConsent || sessions > 0) log.info('admin.consent_revoked', { clientId, sessions })
+  return hadConsent || sessions > 0
+}
+
+const revokeButton = (action: string, field: string, value: string, csrf: string, label: string) =>
+  html`<form class="inline" method="post" action="${action}"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="${field}" value="${value}"><button type="submit">${label}</button></form>`
+
+export async function renderSessionsPage(deps: AdminDeps, current: LoginSession, cookieHeader: string | null): Promise<Response> {
+  const { loginSessions, appSessions } = await readSessions(deps, current)
+  const consents = await readConsents(deps)
+  const { token, setCookie } = csrfTokenFor(cookieHeader, deps.cfg.baseUrl)
+  const none = (cols: number) => html`<tr><td colspan="${cols}" class="muted">none</td></tr>`
+  return renderPage('sessions.html', 'Sessions', {
+    webid: current.webid,
+    loginRows: html`${loginSessions.map((s) => html`<tr><td>${s.createdAt}</td><td>${s.authTime}</td><td>${s.userAgent}${s.current ? ' (this browser)' : ''}</td><td>${revokeButton('/.admin/sessions/revoke', 'id', s.id, token, 'Sign out')}</td></tr>`)}`,
+    appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr><td>${s.clientName ?? ''} <code>${s.clientId}</code></td><td>${s.scope}</td><td>${s.createdAt}</td><td>${s.expiresAt}</td><td>${revokeButton('/.admin/sessions/revoke', 'id', s.id, token, 'Revoke')}</td></tr>`)}`,
+    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr><td>${c.clientName ?? ''} <code>${c.clientId}</code></td><td>${c.scopes.join(' ')}</td><td>${c.grantedAt}</td><td>${revokeButton('/.admin/consents/revoke', 'client_id', c.clientId, token, 'Revoke')}</td></tr>`)}`,
+  }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
+}

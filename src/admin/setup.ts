@@ -1,0 +1,47 @@
+// /.admin/setup: the one-time link that sets the owner's password (auth/owner-account.ts).
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
+import { html, renderErrorPage, renderMessagePage, renderPage } from '../http/html-page.ts'
+import { MIN_PASSWORD_LENGTH, checkPasswordStrength, completeSetup, getOwnerAccount, isSetupTokenValid } from '../auth/owner-account.ts'
+import { log } from '../log.ts'
+
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+export const SETUP_PATH = '/.admin/setup'
+
+const badLink = () => new HttpError(400, 'invalid_setup_token', 'this setup link is invalid, already used or expired; run `solopod passwd` on the server, or restart it without a password to print a new link')
+
+export function makeSetup(deps: AdminDeps) {
+  const { cfg, store } = deps
+
+  async function form(token: string, cookieHeader: string | null, problem?: HttpError): Promise<Response> {
+    const account = await getOwnerAccount(store)
+    const { token: csrf, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
+    return renderPage('setup.html', 'Set password', {
+      csrf, token, webid: account?.webid ?? '', minLength: MIN_PASSWORD_LENGTH,
+      problem: problem ? html`<div class="error" role="alert"><p>${problem.description}</p><p class="muted">Error code: <code id="error">${problem.code}</code></p></div>` : undefined,
+    }, { status: problem?.status ?? 200, headers: setCookie ? { 'set-cookie': setCookie } : {} })
+  }
+
+  async function showSetup(token: unknown, cookieHeader: string | null): Promise<Response> {
+    if (typeof token !== 'string' || !await isSetupTokenValid(store, token, deps.now())) return renderErrorPage(SETUP_PATH, badLink())
+    return form(token, cookieHeader)
+  }
+
+  async function submitSetup(f: Record<string, unknown>, cookieHeader: string | null, origin: string | null): Promise<Response> {
+    checkCsrf({ cookieHeader, sent: f.csrf, origin, baseUrl: cfg.baseUrl })
+    const token = f.token
+    if (typeof token !== 'string' || !await isSetupTokenValid(store, token, deps.now())) throw badLink()
+    const { password, confirm } = f
+    if (typeof password !== 'string' || password !== confirm) return form(token, cookieHeader, new HttpError(400, 'passwords_differ', 'the two passwords differ; type the same password twice'))
+    const weak = checkPasswordStrength(password)
+    if (weak) return form(token, cookieHeader, new HttpError(400, 'weak_password', weak))
+    await completeSetup(store, token, password, deps.now())
+    log.info('admin.password_set', {})
+    return renderMessagePage('Password set', "The owner's password is set. Applications can now sign you in with your WebID.",
+      { href: '/.oidc/login?return=/.admin/sessions', label: 'Sign in' })
+  }
+
+  return { showSetup, submitSetup }
+}

@@ -1,0 +1,65 @@
+// An application's session with the owner's identity: one per redeemed code, refresh family included.
+
+import type { Store } from '../store/open-store.ts'
+import { deleteRecord, getRecord, putRecord, readRecords, updateRecord } from '../store/records.ts'
+import type { ClientId, WebId } from './principal.ts'
+
+const KIND = 'app-session'
+const REVOKED_KIND = 'revoked-grant'
+
+/**
+ * A revoked session's id is remembered as long as a JWT issued to it may live (ID token 600 s,
+ * plus clock tolerance), so our resource server refuses its access tokens before they expire.
+ */
+export const REVOCATION_MEMORY_MS = 15 * 60 * 1000
+
+export interface AppSession {
+  /** `sid` of the tokens issued to it; public. */
+  readonly sid: string
+  readonly clientId: ClientId
+  readonly clientName?: string
+  readonly webid: WebId
+  readonly scope: string
+  /** RFC 9449 §5: every token of the session is bound to this DPoP key thumbprint. */
+  readonly jkt: string
+  readonly authTime: number
+  readonly createdAt: number
+  readonly lastUsedAt: number
+  /** Present when offline_access was granted: the refresh family (see op/refresh-tokens.ts). */
+  readonly refresh?: { readonly secret: string; readonly generation: number }
+}
+
+export const getAppSession = (store: Store, sid: string, now: number) => getRecord<AppSession>(store, KIND, sid, now)
+
+export async function saveAppSession(store: Store, session: AppSession, expiresAt: number): Promise<void> {
+  await putRecord(store, KIND, session.sid, session, expiresAt)
+}
+
+/** Atomic read-modify-write of one session (refresh rotation must not run twice for one token). */
+export function updateAppSession<R>(store: Store, sid: string, now: number,
+  fn: (current: AppSession | undefined) => { next?: AppSession | null; expiresAt?: number; result: R }): Promise<R> {
+  return updateRecord<AppSession, R>(store, KIND, sid, now, fn)
+}
+
+export async function listAppSessions(store: Store, now: number): Promise<(AppSession & { expiresAt: number })[]> {
+  return (await readRecords<AppSession>(store, KIND, now))
+    .map((r) => ({ ...r.value, expiresAt: r.expiresAt }))
+    .sort((a, b) => a.createdAt - b.createdAt)
+}
+
+/** Ends the session: its refresh tokens stop working and our RS refuses its access tokens. */
+export async function revokeAppSession(store: Store, sid: string, now: number): Promise<void> {
+  await putRecord(store, REVOKED_KIND, sid, { revokedAt: now }, now + REVOCATION_MEMORY_MS)
+  await deleteRecord(store, KIND, sid)
+}
+
+/** Revokes every session of a client (consent withdrawn, client deleted); returns how many. */
+export async function revokeClientSessions(store: Store, clientId: string, now: number): Promise<number> {
+  const mine = (await readRecords<AppSession>(store, KIND, now)).filter((r) => r.value.clientId === clientId)
+  for (const r of mine) await revokeAppSession(store, r.key, now)
+  return mine.length
+}
+
+export async function isAppSessionRevoked(store: Store, sid: string, now: number): Promise<boolean> {
+  return (await getRecord(store, REVOKED_KIND, sid, now)) !== undefined
+}

@@ -1,0 +1,108 @@
+// The pod's own HTML pages: templates from static/, filled with escaped values, sent with strict headers.
+
+import { createHash } from 'node:crypto'
+import { HttpError } from './errors.ts'
+import { readStatic } from './static-files.ts'
+import { describeCause, log } from '../log.ts'
+
+/** HTML that is already escaped (built with `html`), inserted as is by `{{{name}}}`. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString() { return this.value }
+}
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ENTITIES[c]!)
+
+/** Tagged template: interpolated values are escaped unless they are SafeHtml (arrays are joined). */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0]!
+  values.forEach((v, i) => { out += render(v) + strings[i + 1]! })
+  return new SafeHtml(out)
+}
+
+function render(v: unknown): string {
+  if (v instanceof SafeHtml) return v.value
+  if (Array.isArray(v)) return v.map(render).join('')
+  if (v === undefined || v === null || v === false) return ''
+  return escapeHtml(String(v))
+}
+
+const templates = new Map<string, Promise<string>>()
+
+/** A file of static/ (a fixed, small set of names: the map stays bounded); works from source and binary. */
+function loadTemplate(name: string): Promise<string> {
+  let t = templates.get(name)
+  if (!t) {
+    t = readStatic(name)
+    templates.set(name, t)
+    t.catch(() => templates.delete(name))
+  }
+  return t
+}
+
+type Vars = Record<string, string | number | SafeHtml | undefined>
+
+/** `{{name}}` escaped, `{{{name}}}` raw SafeHtml; a name the caller did not give is a bug, not a blank. */
+export function fillTemplate(template: string, vars: Vars): string {
+  return template.replace(/\{\{(\{?)\s*([\w-]+)\s*\}?\}\}/g, (_, raw: string, name: string) => {
+    if (!(name in vars)) throw new Error(`template variable ${name} was not given`)
+    const v = vars[name]
+    if (raw) {
+      if (!(v instanceof SafeHtml) && v !== undefined) throw new Error(`template variable ${name} must be SafeHtml`)
+      return v?.value ?? ''
+    }
+    return v === undefined ? '' : render(v)
+  })
+}
+
+export interface PageOptions {
+  readonly status?: number
+  readonly headers?: Record<string, string | string[]>
+}
+
+let styleHash: Promise<string> | undefined
+/** CSP hash of static/style.css: the inline <style> is allowed, nothing else is. */
+const getStyleHash = () => (styleHash ??= loadTemplate('style.css').then((css) => createHash('sha256').update(css).digest('base64')))
+
+/**
+ * A full page: static/`name` inside static/layout.html. No scripts, no external assets of our own;
+ * images (a client's logo) may come from https or loopback. Never cached, never framed.
+ */
+export async function renderPage(name: string, title: string, vars: Vars, opts: PageOptions = {}): Promise<Response> {
+  const [layout, body, style, hash] = await Promise.all([loadTemplate('layout.html'), loadTemplate(name), loadTemplate('style.css'), getStyleHash()])
+  const page = fillTemplate(layout, { title, style: new SafeHtml(style), main: new SafeHtml(fillTemplate(body, vars)) })
+  const headers = new Headers({
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; img-src https: http://localhost:* http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'`,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  })
+  for (const [k, v] of Object.entries(opts.headers ?? {})) {
+    if (Array.isArray(v)) for (const one of v) headers.append(k, one)
+    else headers.set(k, v)
+  }
+  return new Response(page, { status: opts.status ?? 200, headers })
+}
+
+const HEADINGS: Record<number, string> = { 400: 'This request cannot be completed', 401: 'Sign-in failed', 403: 'Not allowed', 404: 'Not found', 429: 'Too many attempts' }
+
+/**
+ * Every refusal shown as a page says what was wrong and what was expected (the description), carries
+ * the error code, and is logged; the description never holds a secret (STYLE.md "Errors").
+ */
+export function renderErrorPage(path: string, err: HttpError, headers?: Record<string, string | string[]>): Promise<Response> {
+  log.warn('page.refused', { path, status: err.status, code: err.code, description: err.description, ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}) })
+  return renderPage('error.html', 'Error', { heading: HEADINGS[err.status] ?? 'Something went wrong', description: err.description, code: err.code },
+    { status: err.status, headers: { ...err.headers, ...headers } })
+}
+
+export function renderMessagePage(heading: string, text: string, link?: { href: string; label: string }, headers?: Record<string, string | string[]>): Promise<Response> {
+  return renderPage('message.html', heading, { heading, text, link: link ? html`<p><a href="${link.href}">${link.label}</a></p>` : undefined }, { headers: headers ?? {} })
+}
+
+/** Page routes answer an HttpError with the error page (never a redirect: RFC 6749 §4.1.2.1). */
+export const pageOrError = (path: string, run: () => Promise<Response>): Promise<Response> =>
+  run().catch((e: unknown) => (e instanceof HttpError ? renderErrorPage(path, e) : Promise.reject(e)))

@@ -1,0 +1,54 @@
+// Authorization codes (record kind `auth-code`, keyed by the code's hash): single use, 60 s.
+
+import { HttpError } from '../http/errors.ts'
+import type { Store } from '../store/open-store.ts'
+import { putRecord, updateRecord } from '../store/records.ts'
+import type { WebId } from '../auth/principal.ts'
+import { CODE_TTL_MS, USED_CODE_MEMORY_MS } from './model.ts'
+
+const KIND = 'auth-code'
+
+/** protocols.md §1.4: the primer's code record plus what the token endpoint must compare. */
+export interface CodeRecord {
+  readonly clientId: string
+  readonly clientName?: string
+  readonly redirectUri: string
+  readonly webid: WebId
+  readonly scopes: readonly string[]
+  readonly nonce?: string
+  readonly codeChallenge?: string
+  readonly codeChallengeMethod?: 'S256' | 'plain'
+  readonly authTime: number
+  readonly includeAuthTime: boolean
+  readonly dpopJkt?: string
+  /** Set on redemption: the app session it started, revoked if the code comes back. */
+  readonly redeemedBy?: string
+}
+
+const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('base64url')
+
+/** A 256-bit random code; only its hash is stored. */
+export async function issueAuthorizationCode(store: Store, record: CodeRecord, now: number): Promise<string> {
+  const code = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
+  await putRecord(store, KIND, sha256(code), record, now + CODE_TTL_MS)
+  return code
+}
+
+export type Redemption =
+  | { readonly ok: true; readonly record: CodeRecord }
+  /** RFC 6749 §4.1.2: a second redemption; the caller revokes the session the first one started. */
+  | { readonly ok: false; readonly replayOf: string }
+
+/**
+ * Atomically checks and marks a code used. `check` throws (400 invalid_grant…) to refuse without
+ * using the code up: a wrong verifier must not let an attacker burn the client's code.
+ */
+export function redeemAuthorizationCode(store: Store, code: string, sid: string, now: number, check: (r: CodeRecord) => void): Promise<Redemption> {
+  return updateRecord<CodeRecord, Redemption>(store, KIND, sha256(code), now, (current) => {
+    // RFC 6749 §5.2: unknown, expired (60 s) → invalid_grant
+    if (!current) throw new HttpError(400, 'invalid_grant', 'the authorization code is unknown or expired (codes live 60 s and work once)')
+    if (current.redeemedBy !== undefined) return { result: { ok: false, replayOf: current.redeemedBy } }
+    check(current)
+    return { next: { ...current, redeemedBy: sid }, expiresAt: now + USED_CODE_MEMORY_MS, result: { ok: true, record: current } }
+  })
+}

@@ -1,0 +1,96 @@
+// The authorization endpoint's flow: validate, then login → consent → code, or an error redirect.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { coversScopes, getConsent } from '../auth/consents.ts'
+import { getLoginSession, type LoginSession } from '../auth/owner-session.ts'
+import { authorizationRedirect, errorRedirect, validateAuthorizationRequest } from './authorization-request.ts'
+import { issueAuthorizationCode } from './authorization-codes.ts'
+import type { ResolveClient } from './clients.ts'
+import { deleteInteraction, newInteraction, saveInteraction, type Interaction } from './interactions.ts'
+import { PATHS } from './model.ts'
+import { log } from '../log.ts'
+
+type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+
+/** GET or POST /.oidc/auth: throws HttpError for a page (bad client or redirect URI), else a redirect. */
+export async function startAuthorization(deps: OpDeps, resolveClient: ResolveClient, params: URLSearchParams, cookieHeader: string | null): Promise<Response> {
+  const { cfg, store } = deps
+  const now = deps.now()
+  const v = await validateAuthorizationRequest({ params, issuer: cfg.baseUrl, now, resolveClient })
+  if (!v.ok) {
+    log.warn('op.authorization_refused', { clientId: params.get('client_id')?.slice(0, 200), code: v.error.code, description: v.error.description })
+    return errorRedirect(v.redirectUri, v.error, v.state, cfg.baseUrl)
+  }
+  const session = await getLoginSession(store, cfg.baseUrl, cookieHeader, now)
+  return continueAuthorization(deps, newInteraction(v.request, v.client, now), session, { stored: false })
+}
+
+/** OIDC Core §3.1.2.1 prompt=login and max_age: does this request need a fresh password entry? */
+function needsLogin(i: Interaction, session: LoginSession | undefined, now: number): boolean {
+  if (!session) return true
+  if (i.loggedInWith === session.id) return false
+  if (i.request.prompt.includes('login')) return true
+  if (i.request.maxAge !== undefined && now - session.authTime > i.request.maxAge * 1000) return true
+  return false
+}
+
+/**
+ * The next step of an interaction: the login page, the consent page, or the code. Called by the
+ * authorization endpoint, after login and after consent. prompt=none never shows a page
+ * (OIDC Core §3.1.2.6: login_required, consent_required).
+ */
+export interface ContinueOptions {
+  /** The owner just approved on the consent page. */
+  readonly consentGiven?: boolean
+  /** 302 from the authorization endpoint, 303 after a form post. */
+  readonly status?: 302 | 303
+  /** False while the interaction exists only in memory (straight from the authorization endpoint). */
+  readonly stored?: boolean
+}
+
+export async function continueAuthorization(deps: OpDeps, i: Interaction, session: LoginSession | undefined, o: ContinueOptions = {}): Promise<Response> {
+  const { cfg, store } = deps
+  const { consentGiven = false, status = 302, stored = true } = o
+  const now = deps.now()
+  const r = i.request
+  const silent = r.prompt.includes('none')
+  const done = () => (stored ? deleteInteraction(store, i.id) : Promise.resolve())
+  const page = async (path: string) => {
+    if (!stored) await saveInteraction(store, i)
+    return new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${path}?interaction=${i.id}`, 'cache-control': 'no-store' } })
+  }
+  const refuse = async (code: string, description: string) => {
+    await done()
+    log.info('op.authorization_refused', { clientId: r.clientId, code })
+    return errorRedirect(r.redirectUri, new HttpError(400, code, description), r.state, cfg.baseUrl, status)
+  }
+  if (needsLogin(i, session, now)) {
+    if (silent) return refuse('login_required', 'prompt=none was sent but the owner is not signed in (or max_age requires a new sign-in)')
+    return page(PATHS.login)
+  }
+  const owner = session!
+  const remembered = coversScopes(await getConsent(store, r.clientId, now), r.scopes)
+  if (!consentGiven && (!remembered || r.prompt.includes('consent'))) {
+    if (silent) return refuse('consent_required', 'prompt=none was sent but the owner has not consented to this client and these scopes')
+    return page(PATHS.consent)
+  }
+  const code = await issueAuthorizationCode(store, {
+    clientId: r.clientId, redirectUri: r.redirectUri, webid: owner.webid, scopes: r.scopes, authTime: owner.authTime,
+    includeAuthTime: r.includeAuthTime,
+    ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}),
+    ...(r.nonce !== undefined ? { nonce: r.nonce } : {}),
+    ...(r.codeChallenge !== undefined ? { codeChallenge: r.codeChallenge, codeChallengeMethod: r.codeChallengeMethod! } : {}),
+    ...(r.dpopJkt !== undefined ? { dpopJkt: r.dpopJkt } : {}),
+  }, now)
+  await done()
+  log.info('op.code_issued', { clientId: r.clientId, webid: owner.webid })
+  return authorizationRedirect(r.redirectUri, { code, state: r.state }, cfg.baseUrl, status)
+}
+
+/** The owner refused on the consent page: RFC 6749 §4.1.2.1 access_denied. */
+export async function denyAuthorization(deps: OpDeps, i: Interaction): Promise<Response> {
+  await deleteInteraction(deps.store, i.id)
+  log.info('op.consent_denied', { clientId: i.request.clientId })
+  return errorRedirect(i.request.redirectUri, new HttpError(400, 'access_denied', 'the owner denied the request'), i.request.state, deps.cfg.baseUrl, 303)
+}

@@ -1,0 +1,57 @@
+// The consent page: who asks (name, logo, URI), for which scopes; the answer is remembered per client.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
+import { html, renderPage } from '../http/html-page.ts'
+import { saveConsent } from '../auth/consents.ts'
+import { getLoginSession } from '../auth/owner-session.ts'
+import { log } from '../log.ts'
+import { continueAuthorization, denyAuthorization } from './authorize.ts'
+import { getInteraction, type Interaction } from './interactions.ts'
+import { PATHS, SCOPE_DESCRIPTIONS } from './model.ts'
+
+type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+
+const expired = () => new HttpError(400, 'interaction_expired', 'this authorization request is unknown or older than 10 minutes; go back to the application and sign in again')
+
+/** Only images we allow by CSP and links that are web pages (no javascript: URLs). */
+const isWebUrl = (u: string | undefined): u is string => u !== undefined && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)
+
+export function makeConsent(deps: OpDeps) {
+  const { cfg, store } = deps
+  const toLogin = (i: Interaction) => new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${PATHS.login}?interaction=${i.id}` } })
+
+  async function showConsent(query: Record<string, unknown>, cookieHeader: string | null): Promise<Response> {
+    const now = deps.now()
+    const i = await getInteraction(store, query.interaction, now)
+    if (!i) throw expired()
+    const session = await getLoginSession(store, cfg.baseUrl, cookieHeader, now)
+    if (!session) return toLogin(i)
+    const c = i.client
+    const { token, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
+    return renderPage('consent.html', 'Allow access', {
+      csrf: token, interaction: i.id, webid: session.webid, clientId: c.clientId,
+      clientName: c.clientName ?? c.clientId,
+      logo: isWebUrl(c.logoUri) ? html`<img src="${c.logoUri}" alt="${c.clientName ?? 'client'} logo">` : undefined,
+      clientUri: isWebUrl(c.clientUri) ? html` · <a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
+      scopes: html`${i.request.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}`,
+    }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
+  }
+
+  async function submitConsent(form: Record<string, unknown>, cookieHeader: string | null, origin: string | null): Promise<Response> {
+    const now = deps.now()
+    checkCsrf({ cookieHeader, sent: form.csrf, origin, baseUrl: cfg.baseUrl })
+    const i = await getInteraction(store, form.interaction, now)
+    if (!i) throw expired()
+    const session = await getLoginSession(store, cfg.baseUrl, cookieHeader, now)
+    if (!session) return toLogin(i)
+    if (form.decision === 'deny') return denyAuthorization(deps, i)
+    if (form.decision !== 'approve') throw new HttpError(400, 'invalid_request', 'decision must be approve or deny')
+    await saveConsent(store, { clientId: i.request.clientId, scopes: i.request.scopes, grantedAt: now, ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}) })
+    log.info('op.consent_given', { clientId: i.request.clientId, webid: session.webid })
+    return continueAuthorization(deps, i, session, { consentGiven: true, status: 303 })
+  }
+
+  return { showConsent, submitConsent }
+}

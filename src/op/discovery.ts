@@ -1,0 +1,41 @@
+// OIDC Discovery metadata: the seed table verbatim (protocols.md §1.2) plus the Solid and DPoP members.
+
+import { ASYMMETRIC_JWS_ALGS } from '../auth/dpop.ts'
+import { PATHS, SUPPORTED_SCOPES } from './model.ts'
+
+/** `issuer` is cfg.baseUrl byte for byte (protocols.md §10.10): the string every `iss` is compared with. */
+export function openidConfiguration(baseUrl: string) {
+  return {
+    issuer: baseUrl,
+    authorization_endpoint: baseUrl + PATHS.authorization,
+    token_endpoint: baseUrl + PATHS.token,
+    userinfo_endpoint: baseUrl + PATHS.userinfo,
+    registration_endpoint: baseUrl + PATHS.registration,
+    end_session_endpoint: baseUrl + PATHS.endSession,
+    jwks_uri: baseUrl + PATHS.jwks,
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    subject_types_supported: ['public'],
+    claims_supported: ['sub', 'webid'],
+    scopes_supported: [...SUPPORTED_SCOPES],
+    // protocols.md §1.2: public (Client ID Document) clients authenticate with "none"
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'none'],
+    token_endpoint_auth_signing_alg_values_supported: ['ES256'],
+    request_object_signing_alg_values_supported: ['ES256'],
+    id_token_signing_alg_values_supported: ['ES256'],
+    // Seed value; plain is accepted only from confidential clients (protocols.md §10.4)
+    code_challenge_methods_supported: ['plain', 'S256'],
+    claims_parameter_supported: false,
+    request_parameter_supported: true,
+    request_uri_parameter_supported: false,
+    require_request_uri_registration: false,
+    response_modes_supported: ['query'],
+    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    // RFC 9449 §5.1
+    dpop_signing_alg_values_supported: [...ASYMMETRIC_JWS_ALGS],
+    // RFC 9207 §3: iss on every authorization response
+    authorization_response_iss_parameter_supported: true,
+    // protocols.md §1.1: the legacy conformance signal some clients still check
+    solid_oidc_supported: 'https://solidproject.org/TR/solid-oidc',
+  }
+}

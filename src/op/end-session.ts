@@ -1,0 +1,80 @@
+// OIDC RP-Initiated Logout 1.0 at /.oidc/session/end: validated post_logout_redirect_uri, CSRF-safe.
+
+import { compactVerify, createLocalJWKSet } from 'jose'
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
+import { html, renderMessagePage, renderPage } from '../http/html-page.ts'
+import { revokeAppSession } from '../auth/app-sessions.ts'
+import { endLoginSession } from '../auth/owner-session.ts'
+import { readPublicJwks } from '../auth/signing-keys.ts'
+import { log } from '../log.ts'
+import type { ResolveClient } from './clients.ts'
+
+type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+
+export interface EndSessionFacts {
+  readonly params: URLSearchParams
+  readonly method: string
+  readonly cookieHeader: string | null
+  readonly origin: string | null
+}
+
+const invalid = (description: string) => new HttpError(400, 'invalid_request', description)
+const FIELDS = ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id'] as const
+
+/** RP-Initiated Logout §2: the hint is one of our ID tokens; an expired one still names the session. */
+async function readIdTokenHint(deps: OpDeps, hint: string): Promise<{ azp?: string; sid?: string }> {
+  try {
+    const { payload } = await compactVerify(hint, createLocalJWKSet(await readPublicJwks(deps.store, deps.now())), { algorithms: ['ES256'] })
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>
+    if (claims.iss !== deps.cfg.baseUrl) throw new Error('foreign issuer')
+    return { ...(typeof claims.azp === 'string' ? { azp: claims.azp } : {}), ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}) }
+  } catch (cause) {
+    throw new HttpError(400, 'invalid_request', 'id_token_hint is not an ID token of this provider (or its signing key has been retired); sign out without it', { cause })
+  }
+}
+
+export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
+  const { cfg, store } = deps
+
+  return async function endSession(f: EndSessionFacts): Promise<Response> {
+    const p = new Map<string, string>()
+    for (const [k, v] of f.params) {
+      if (v === '') continue
+      if (p.has(k)) throw invalid(`parameter ${k} must be sent once`)
+      p.set(k, v)
+    }
+    const hintText = p.get('id_token_hint')
+    const hint = hintText !== undefined ? await readIdTokenHint(deps, hintText) : undefined
+    const clientId = hint?.azp ?? p.get('client_id')
+    if (hint?.azp !== undefined && p.has('client_id') && p.get('client_id') !== hint.azp) throw invalid('client_id differs from the azp of id_token_hint')
+    // §3: the URI must have been registered by the client; otherwise no redirect, ever
+    const target = p.get('post_logout_redirect_uri')
+    if (target !== undefined) {
+      if (clientId === undefined) throw invalid('post_logout_redirect_uri needs id_token_hint or client_id to know which client registered it')
+      const client = await resolveClient(clientId)
+      if (!client.postLogoutRedirectUris.includes(target)) throw invalid(`post_logout_redirect_uri ${JSON.stringify(target.slice(0, 200))} is not one of the post_logout_redirect_uris of ${client.clientId}`)
+    }
+    // A valid hint proves the request comes from the app the owner signed in to; otherwise ask (§2: logout CSRF)
+    const confirmed = f.method === 'POST' && p.get('confirm') === 'yes'
+    if (confirmed) checkCsrf({ cookieHeader: f.cookieHeader, sent: p.get('csrf'), origin: f.origin, baseUrl: cfg.baseUrl })
+    if (!confirmed && hint === undefined) {
+      const { token, setCookie } = csrfTokenFor(f.cookieHeader, cfg.baseUrl)
+      const fields = FIELDS.filter((n) => p.has(n)).map((n) => html`<input type="hidden" name="${n}" value="${p.get(n)}">`)
+      return renderPage('logout.html', 'Sign out', {
+        csrf: token, fields: html`${fields}`,
+        text: clientId ? `${clientId} asks to sign you out of your pod's identity provider.` : "Sign out of your pod's identity provider in this browser.",
+      }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
+    }
+    const clear = await endLoginSession(store, cfg.baseUrl, f.cookieHeader)
+    if (hint?.sid !== undefined) await revokeAppSession(store, hint.sid, deps.now())
+    log.info('op.logout', { ...(clientId ? { clientId } : {}) })
+    if (target !== undefined) {
+      const url = new URL(target)
+      if (p.has('state')) url.searchParams.append('state', p.get('state')!)
+      return new Response(null, { status: 303, headers: { location: url.href, 'set-cookie': clear, 'cache-control': 'no-store' } })
+    }
+    return renderMessagePage('Signed out', 'You are signed out of your pod in this browser.', undefined, { 'set-cookie': clear })
+  }
+}

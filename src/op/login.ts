@@ -1,0 +1,96 @@
+// The password login page: CSRF-checked, rate-limited per client address and per account.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
+import { html, renderErrorPage, renderPage } from '../http/html-page.ts'
+import { FailureLimiter } from '../http/rate-limit.ts'
+import { getOwnerAccount, verifyOwnerPassword } from '../auth/owner-account.ts'
+import { createLoginSession, endLoginSession } from '../auth/owner-session.ts'
+import { log } from '../log.ts'
+import { continueAuthorization } from './authorize.ts'
+import { getInteraction, markLoggedIn, type Interaction } from './interactions.ts'
+import { PATHS } from './model.ts'
+
+type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+
+/** Failures allowed per 15 minutes: per client address, and for the one account from everywhere. */
+export const LOGIN_LIMITS = { perAddress: { max: 10, windowMs: 15 * 60_000 }, perAccount: { max: 50, windowMs: 15 * 60_000 } }
+const ACCOUNT = 'owner'
+
+export interface LoginFacts {
+  readonly form: Record<string, unknown>
+  readonly cookieHeader: string | null
+  readonly origin: string | null
+  /** Peer address; undefined when unknown (then only the per-account limit applies). */
+  readonly address: string | undefined
+  readonly userAgent: string | null
+}
+
+const expired = () => new HttpError(400, 'interaction_expired', 'this sign-in request is unknown or older than 10 minutes; go back to the application and sign in again')
+
+/** Only the owner's own pages are places to return to: no open redirect. */
+const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : '/.admin/sessions')
+
+export function makeLogin(deps: OpDeps) {
+  const { cfg, store } = deps
+  const byAddress = new FailureLimiter(LOGIN_LIMITS.perAddress)
+  const byAccount = new FailureLimiter(LOGIN_LIMITS.perAccount)
+
+  async function page(interaction: Interaction | undefined, returnTo: string, cookieHeader: string | null, problem?: HttpError): Promise<Response> {
+    const account = await getOwnerAccount(store)
+    const { token, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
+    const name = interaction ? interaction.client.clientName ?? interaction.client.clientId : undefined
+    return renderPage('login.html', 'Sign in', {
+      csrf: token, interaction: interaction?.id ?? '', returnTo, webid: account?.webid ?? '',
+      context: name ? html`<p>to continue to <strong>${name}</strong></p>` : undefined,
+      problem: problem ? html`<div class="error" role="alert"><p>${problem.description}</p><p class="muted">Error code: <code id="error">${problem.code}</code></p></div>` : undefined,
+    }, { status: problem?.status ?? 200, headers: { ...problem?.headers, ...(setCookie ? { 'set-cookie': setCookie } : {}) } })
+  }
+
+  async function showLogin(query: Record<string, unknown>, cookieHeader: string | null): Promise<Response> {
+    let interaction: Interaction | undefined
+    if (query.interaction !== undefined) {
+      interaction = await getInteraction(store, query.interaction, deps.now())
+      if (!interaction) return renderErrorPage(PATHS.login, expired())
+    }
+    return page(interaction, safeReturn(query.return), cookieHeader)
+  }
+
+  async function submitLogin(f: LoginFacts): Promise<Response> {
+    const now = deps.now()
+    checkCsrf({ cookieHeader: f.cookieHeader, sent: f.form.csrf, origin: f.origin, baseUrl: cfg.baseUrl })
+    let interaction: Interaction | undefined
+    if (typeof f.form.interaction === 'string' && f.form.interaction !== '') {
+      interaction = await getInteraction(store, f.form.interaction, now)
+      if (!interaction) throw expired()
+    }
+    const returnTo = safeReturn(f.form.return)
+    const wait = Math.max(f.address ? byAddress.retryAfter(f.address, now) : 0, byAccount.retryAfter(ACCOUNT, now))
+    if (wait > 0) {
+      log.warn('op.login_throttled', { retryAfter: wait })
+      throw new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, { headers: { 'retry-after': String(wait) } })
+    }
+    const account = await getOwnerAccount(store)
+    if (!account?.passwordHash) throw new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at first start (or run `solopod passwd`)")
+    const password = f.form.password
+    if (typeof password !== 'string' || password === '' || password.length > 1024 || !await verifyOwnerPassword(store, password)) {
+      if (f.address) byAddress.recordFailure(f.address, now)
+      byAccount.recordFailure(ACCOUNT, now)
+      log.warn('op.login_failed', { webid: account.webid })
+      return page(interaction, returnTo, f.cookieHeader, new HttpError(401, 'invalid_credentials', 'the password is wrong; type the pod owner\'s password'))
+    }
+    if (f.address) byAddress.reset(f.address)
+    // A new cookie on every login (no session fixation); the browser's previous session ends
+    await endLoginSession(store, cfg.baseUrl, f.cookieHeader)
+    const { session, setCookie } = await createLoginSession(store, cfg.baseUrl, account.webid, f.userAgent, now)
+    log.info('op.login', { webid: account.webid })
+    const next = interaction
+      ? await continueAuthorization(deps, await markLoggedIn(store, interaction, session.id), session, { status: 303 })
+      : new Response(null, { status: 303, headers: { location: cfg.baseUrl + returnTo } })
+    next.headers.append('set-cookie', setCookie)
+    return next
+  }
+
+  return { showLogin, submitLogin, loginPage: page }
+}

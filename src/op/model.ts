@@ -1,0 +1,44 @@
+// The OP's constants, paths and shared request schemas.
+
+import { t } from 'elysia'
+
+export const PATHS = {
+  discovery: '/.well-known/openid-configuration',
+  authorization: '/.oidc/auth',
+  token: '/.oidc/token',
+  userinfo: '/.oidc/userinfo',
+  registration: '/.oidc/reg',
+  endSession: '/.oidc/session/end',
+  jwks: '/.oidc/jwks',
+  login: '/.oidc/login',
+  consent: '/.oidc/consent',
+} as const
+
+/** protocols.md §1.4: single use, ~60 s (DESIGN §4). */
+export const CODE_TTL_MS = 60_000
+/** A used code is remembered this long, so a late second redemption still revokes what it issued. */
+export const USED_CODE_MEMORY_MS = 10 * 60_000
+/** Time between the authorization request and the end of login + consent. */
+export const INTERACTION_TTL_MS = 10 * 60_000
+/** Short, because a third-party resource server cannot learn of a revocation. */
+export const ACCESS_TOKEN_TTL_S = 300
+/** protocols.md §1.6: the primer's example lifetime. */
+export const ID_TOKEN_TTL_S = 600
+/** Sliding: every refresh extends the session by this much. */
+export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000
+
+/** protocols.md §1.2 `scopes_supported`, verbatim. */
+export const SUPPORTED_SCOPES = ['openid', 'webid', 'profile', 'email', 'offline_access'] as const
+
+/** Human text for the consent page. */
+export const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  openid: 'Confirm that you are signed in (OpenID Connect)',
+  webid: 'Know your WebID and act as you at Solid pods, with the access you have there',
+  profile: 'Read your basic profile',
+  email: 'Read your email address, if your profile lists one',
+  offline_access: 'Stay signed in when you are not using it (refresh tokens)',
+}
+
+/** Form bodies whose every field may be absent: the functions name what is missing, with the spec's code. */
+export const OptionalFields = (...names: string[]) =>
+  t.Object(Object.fromEntries(names.map((n) => [n, t.Optional(t.Union([t.String(), t.Array(t.String())]))])))

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createSetupToken, getOwnerAccount, verifyOwnerPassword } from '../../src/auth/owner-account.ts'
+import { BASE, CookieJar, FORM, field, form, openTestPod, pageError, type TestPod } from '../op/op-fixture.ts'
+
+let pod: TestPod
+beforeAll(async () => { pod = await openTestPod({ withPassword: false }) })
+afterAll(() => pod.close())
+
+const NEW_PASSWORD = 'a long new owner password'
+
+async function openSetup(jar: CookieJar, token: string) {
+  const res = jar.take(await pod.request(`/.admin/setup?token=${token}`, { headers: { cookie: jar.header() } }))
+  return { res, page: await res.text() }
+}
+const submit = (jar: CookieJar, fields: Record<string, string>, origin = BASE) =>
+  pod.request('/.admin/setup', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin }, body: form(fields) })
+
+describe('/.admin/setup: the one-time password setup link', () => {
+  test('before setup, the login page refuses with 403 setup_required', async () => {
+    const jar = new CookieJar()
+    const page = await jar.take(await pod.request('/.oidc/login', { headers: { cookie: jar.header() } })).text()
+    const res = await pod.request('/.oidc/login', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(page, 'csrf'), password: 'anything at all' }) })
+    expect(res.status).toBe(403)
+    expect(pageError(await res.text())).toBe('setup_required')
+  })
+  test('GET with a valid token shows the form with a CSRF token', async () => {
+    const token = await createSetupToken(pod.store, pod.clock.now)
+    const { res, page } = await openSetup(new CookieJar(), token)
+    expect(res.status).toBe(200)
+    expect(page).toContain('type="password"')
+    expect(field(page, 'token')).toBe(token)
+    expect(field(page, 'csrf')).toMatch(/^[\w-]{43}$/)
+  })
+  test('GET with an unknown token → 400 invalid_setup_token page', async () => {
+    const res = await pod.request('/.admin/setup?token=nope')
+    expect(res.status).toBe(400)
+    expect(pageError(await res.text())).toBe('invalid_setup_token')
+  })
+  test('POST without the CSRF token → 403 csrf_failed, password unchanged', async () => {
+    const token = await createSetupToken(pod.store, pod.clock.now)
+    const jar = new CookieJar()
+    await openSetup(jar, token)
+    const res = await submit(jar, { token, password: NEW_PASSWORD, confirm: NEW_PASSWORD })
+    expect(res.status).toBe(403)
+    expect(pageError(await res.text())).toBe('csrf_failed')
+    expect((await getOwnerAccount(pod.store))?.passwordHash).toBeUndefined()
+  })
+  test('POST from another origin → 403 csrf_failed', async () => {
+    const token = await createSetupToken(pod.store, pod.clock.now)
+    const jar = new CookieJar()
+    const { page } = await openSetup(jar, token)
+    expect((await submit(jar, { csrf: field(page, 'csrf'), token, password: NEW_PASSWORD, confirm: NEW_PASSWORD }, 'https://evil.example')).status).toBe(403)
+  })
+  test('two different passwords → 400 passwords_differ', async () => {
+    const token = await createSetupToken(pod.store, pod.clock.now)
+    const jar = new CookieJar()
+    const { page } = await openSetup(jar, token)
+    const res = await submit(jar, { csrf: field(page, 'csrf'), token, password: NEW_PASSWORD, confirm: `${NEW_PASSWORD}!` })
+    expect(res.status).toBe(400)
+    expect(pageError(await res.text())).toBe('passwords_differ')
+  })
+  test('a short password → 400 weak_password', async () => {
+    const token = await createSetupToken(pod.store, pod.clock.now)
+    const jar = new CookieJar()
+    const { page } = await openSetup(jar, token)
+    const res = await submit(jar, { csrf: field(page, 'csrf'), token, password: 'short', confirm: 'short' })
+    expect(res.status).toBe(400)
+    expect(pageError(await res.text())).toBe('weak_password')
+  })
+  test('a valid POST sets the password and burns the link', async () => {
+    const token = await createSetupToken(pod.store, pod.clock.now)
+    const jar = new CookieJar()
+    const { page } = await openSetup(jar, token)
+    const res = await submit(jar, { csrf: field(page, 'csrf'), token, password: NEW_PASSWORD, confirm: NEW_PASSWORD })
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('Password set')
+    expect(await verifyOwnerPassword(pod.store, NEW_PASSWORD)).toBe(true)
+    expect((await pod.request(`/.admin/setup?token=${token}`)).status).toBe(400)
+    const again = await submit(jar, { csrf: field(page, 'csrf'), token, password: 'another password 2', confirm: 'another password 2' })
+    expect(again.status).toBe(400)
+    expect(pageError(await again.text())).toBe('invalid_setup_token')
+  })
+})

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose'
+import { makeAuthenticator, type Authenticate } from '../../src/auth/authenticate.ts'
+import { HttpError } from '../../src/http/errors.ts'
+import type { FetchDoc } from '../../src/fetch/guarded-fetch.ts'
+import { revokeAppSession } from '../../src/auth/app-sessions.ts'
+import { APP_ID, BASE, CookieJar, WEBID, dpopProof, newDpopKey, obtainTokens, openTestPod, type DpopKey, type TestPod } from '../op/op-fixture.ts'
+
+let pod: TestPod
+let key: DpopKey
+let token: string
+let sid: string
+let fetched: string[]
+let authenticate: Authenticate
+
+beforeAll(async () => {
+  pod = await openTestPod()
+  key = await newDpopKey()
+  const { body } = await obtainTokens(pod, new CookieJar(), key)
+  token = body.access_token as string
+  sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid
+  fetched = []
+  const counting: FetchDoc = (url, opts) => { fetched.push(url); return pod.deps.fetchDoc(url, opts) }
+  authenticate = makeAuthenticator({ ...pod.deps, fetchDoc: counting })
+})
+afterAll(() => pod.close())
+
+const DPOP_ALGS = 'ES256 ES384 ES512 RS256 RS384 RS512 PS256 PS384 PS512 EdDSA Ed25519'
+
+async function dpopRequest(t: string, o: { k?: DpopKey; url?: string; method?: string; proofUrl?: string; ath?: boolean; iat?: number; proof?: string } = {}) {
+  const method = o.method ?? 'GET'
+  const url = o.url ?? `${BASE}/notes/1`
+  const proof = o.proof ?? await dpopProof(o.k ?? key, method, o.proofUrl ?? url, pod.clock.now, { ...(o.ath === false ? {} : { accessToken: t }), ...(o.iat !== undefined ? { iat: o.iat } : {}) })
+  return new Request(url, { method, headers: { authorization: `DPoP ${t}`, dpop: proof } })
+}
+
+async function refusal(req: Request): Promise<HttpError> {
+  const err = await authenticate(req).then(() => undefined, (e: unknown) => e)
+  expect(err).toBeInstanceOf(HttpError)
+  return err as HttpError
+}
+
+/** 401 with `WWW-Authenticate: DPoP error="<code>", error_description="…", algs="…"`, nothing of the token in it. */
+async function expect401(req: Request, code: 'invalid_token' | 'invalid_dpop_proof') {
+  const e = await refusal(req)
+  expect({ status: e.status, code: e.code }).toEqual({ status: 401, code })
+  const challenge = e.headers['www-authenticate'] as string
+  expect(challenge).toMatch(new RegExp(`^DPoP error="${code}", error_description="[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]*", algs="${DPOP_ALGS}"$`))
+  for (const part of token.split('.')) expect(challenge + e.description).not.toContain(part)
+  return e
+}
+
+describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
+  test('a valid token and proof → the principal (webid, client id, issuer, scheme DPoP)', async () => {
+    expect(await authenticate(await dpopRequest(token))).toEqual({ webid: WEBID as never, clientId: APP_ID as never, issuer: BASE, keys: [], scheme: 'DPoP' })
+  })
+  test('no Authorization header → anonymous', async () => {
+    expect((await authenticate(new Request(`${BASE}/x`))).scheme).toBe('anonymous')
+  })
+  test('the scheme name is case-insensitive', async () => {
+    const req = await dpopRequest(token)
+    req.headers.set('authorization', `dpop ${token}`)
+    expect((await authenticate(req)).webid).toBe(WEBID as never)
+  })
+  test('htu is compared with the configured base URL, not the Host the request arrived with', async () => {
+    const viaIp = await dpopRequest(token, { url: 'http://127.0.0.1:3998/notes/1', proofUrl: `${BASE}/notes/1` })
+    expect((await authenticate(viaIp)).webid).toBe(WEBID as never)
+    await expect401(await dpopRequest(token, { url: 'http://127.0.0.1:3998/notes/1' }), 'invalid_dpop_proof')
+  })
+  test('a proof without ath is accepted (protocols.md §10.2: Inrupt omits it)', async () => {
+    expect((await authenticate(await dpopRequest(token, { ath: false }))).scheme).toBe('DPoP')
+  })
+  test('ath of another token → 401 invalid_dpop_proof', async () => {
+    await expect401(await dpopRequest(token, { proof: await dpopProof(key, 'GET', `${BASE}/notes/1`, pod.clock.now, { accessToken: 'other' }) }), 'invalid_dpop_proof')
+  })
+  test('a replayed proof (same jti) → 401 invalid_dpop_proof', async () => {
+    const proof = await dpopProof(key, 'GET', `${BASE}/notes/1`, pod.clock.now, { accessToken: token })
+    await authenticate(await dpopRequest(token, { proof }))
+    const e = await expect401(await dpopRequest(token, { proof }), 'invalid_dpop_proof')
+    expect(e.description).toContain('jti')
+  })
+  test('htm differing from the method → 401 invalid_dpop_proof', async () => {
+    await expect401(await dpopRequest(token, { proof: await dpopProof(key, 'POST', `${BASE}/notes/1`, pod.clock.now, { accessToken: token }) }), 'invalid_dpop_proof')
+  })
+  test('a stale proof → 401 invalid_dpop_proof', async () => {
+    await expect401(await dpopRequest(token, { iat: pod.clock.now / 1000 - 600 }), 'invalid_dpop_proof')
+  })
+  test('a missing proof → 401 invalid_dpop_proof', async () => {
+    await expect401(new Request(`${BASE}/x`, { headers: { authorization: `DPoP ${token}` } }), 'invalid_dpop_proof')
+  })
+  test("a proof by a key other than cnf.jkt → 401 invalid_token, also once the token is cached", async () => {
+    await authenticate(await dpopRequest(token))
+    await expect401(await dpopRequest(token, { k: await newDpopKey() }), 'invalid_token')
+  })
+  test('an expired token → 401 invalid_token', async () => {
+    pod.clock.now += (300 + 61) * 1000
+    try { await expect401(await dpopRequest(token), 'invalid_token') } finally { pod.clock.now -= (300 + 61) * 1000 }
+  })
+  test('a token not signed by the issuer → 401 invalid_token', async () => {
+    const forged = `${token.split('.').slice(0, 2).join('.')}.${Buffer.from(new Uint8Array(64)).toString('base64url')}`
+    await expect401(await dpopRequest(forged), 'invalid_token')
+  })
+  test('a token whose session was revoked → 401 invalid_token, even when cached', async () => {
+    const { body } = await obtainTokens(pod, new CookieJar(), key)
+    const t = body.access_token as string
+    await authenticate(await dpopRequest(t))
+    const tsid = JSON.parse(Buffer.from(t.split('.')[1]!, 'base64url').toString()).sid
+    await revokeAppSession(pod.store, tsid, pod.clock.now)
+    const e = await refusal(await dpopRequest(t))
+    expect({ status: e.status, code: e.code }).toEqual({ status: 401, code: 'invalid_token' })
+    expect(tsid).not.toBe(sid)
+  })
+})
+
+describe('verified tokens are cached until they expire', () => {
+  test('a repeated token does not read the WebID profile again', async () => {
+    const { body } = await obtainTokens(pod, new CookieJar(), key)
+    const t = body.access_token as string
+    fetched.length = 0
+    await authenticate(await dpopRequest(t))
+    expect(fetched).toEqual([WEBID])
+    await authenticate(await dpopRequest(t))
+    await authenticate(await dpopRequest(t))
+    expect(fetched).toEqual([WEBID])
+  })
+})
+
+describe('RFC 9449 §7.2 and protocols.md §2.3: schemes', () => {
+  test('a DPoP-bound token sent as Bearer → 401 invalid_token', async () => {
+    const e = await refusal(new Request(`${BASE}/x`, { headers: { authorization: `Bearer ${token}` } }))
+    expect({ status: e.status, code: e.code }).toEqual({ status: 401, code: 'invalid_token' })
+    expect(e.description).toContain('DPoP-bound')
+    expect(e.headers['www-authenticate']).toStartWith('DPoP error="invalid_token"')
+  })
+  test('Bearer and DPoP together → 400 invalid_request', async () => {
+    const headers = new Headers({ dpop: await dpopProof(key, 'GET', `${BASE}/x`, pod.clock.now) })
+    headers.append('authorization', `DPoP ${token}`)
+    headers.append('authorization', `Bearer ${token}`)
+    const e = await refusal(new Request(`${BASE}/x`, { headers }))
+    expect({ status: e.status, code: e.code }).toEqual({ status: 400, code: 'invalid_request' })
+  })
+  test('an unknown scheme → 401, never anonymous', async () => {
+    const e = await refusal(new Request(`${BASE}/x`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } }))
+    expect(e.status).toBe(401)
+  })
+  test('a malformed Authorization header → 400 invalid_request', async () => {
+    const e = await refusal(new Request(`${BASE}/x`, { headers: { authorization: 'DPoP a b c' } }))
+    expect({ status: e.status, code: e.code }).toEqual({ status: 400, code: 'invalid_request' })
+  })
+})
+
+describe('tokens of other issuers', () => {
+  let idpKey: CryptoKey
+  const ISS = 'https://idp.example'
+  const ALICE = 'https://alice.example/card#me'
+  beforeAll(async () => {
+    const pair = await generateKeyPair('ES256')
+    idpKey = pair.privateKey
+    pod.docs.set(`${ISS}/.well-known/openid-configuration`, { body: JSON.stringify({ issuer: ISS, jwks_uri: `${ISS}/jwks` }), type: 'application/json' })
+    pod.docs.set(`${ISS}/jwks`, { body: JSON.stringify({ keys: [{ ...await exportJWK(pair.publicKey), kid: 'i1', alg: 'ES256' }] }), type: 'application/json' })
+    pod.docs.set('https://alice.example/card', { body: `<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${ISS}>.`, type: 'text/turtle' })
+    pod.docs.set('https://liar.example/.well-known/openid-configuration', { body: JSON.stringify({ issuer: ISS, jwks_uri: `${ISS}/jwks` }), type: 'application/json' })
+    pod.docs.set('https://mallory.example/card', { body: '<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <https://liar.example>.', type: 'text/turtle' })
+  })
+  const remoteToken = (iss = ISS, webid = ALICE) => {
+    const iat = pod.clock.now / 1000
+    return new SignJWT({ webid, client_id: APP_ID, cnf: { jkt: key.jkt } }).setProtectedHeader({ alg: 'ES256', kid: 'i1' })
+      .setIssuer(iss).setAudience(['solid']).setIssuedAt(iat).setExpirationTime(iat + 300).sign(idpKey)
+  }
+  test('are verified by OP discovery → jwks_uri through the fetcher, cached per issuer', async () => {
+    fetched.length = 0
+    expect(await authenticate(await dpopRequest(await remoteToken()))).toMatchObject({ webid: ALICE, issuer: ISS, scheme: 'DPoP' })
+    expect(fetched).toEqual([ALICE, `${ISS}/.well-known/openid-configuration`, `${ISS}/jwks`])
+    fetched.length = 0
+    await authenticate(await dpopRequest(await remoteToken()))
+    expect(fetched).not.toContain(`${ISS}/jwks`)
+  })
+  test("an issuer the WebID profile does not list → 401 invalid_token", async () => {
+    await expect401(await dpopRequest(await remoteToken(ISS, 'https://mallory.example/card#me')), 'invalid_token')
+  })
+  test('a discovery document naming another issuer → 401 invalid_token', async () => {
+    await expect401(await dpopRequest(await remoteToken('https://liar.example', 'https://mallory.example/card#me')), 'invalid_token')
+  })
+  test('our own issuer is verified without the network', async () => {
+    const { body } = await obtainTokens(pod, new CookieJar(), key)
+    fetched.length = 0
+    const before = pod.fetches()
+    await authenticate(await dpopRequest(body.access_token as string))
+    expect(pod.fetches()).toBe(before)
+  })
+})

@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { recordClientAddress } from '../../src/http/client-address.ts'
+import { LOGIN_LIMITS } from '../../src/op/login.ts'
+import { BASE, CookieJar, FORM, PASSWORD, authorizeUrl, field, form, openTestPod, pageError, type TestPod } from './op-fixture.ts'
+
+let pod: TestPod
+
+async function startFlow(jar: CookieJar) {
+  const res = jar.take(await pod.request(authorizeUrl(), { headers: { cookie: jar.header() } }))
+  const interaction = new URL(res.headers.get('location')!).searchParams.get('interaction')!
+  const page = await jar.take(await pod.request(`/.oidc/login?interaction=${interaction}`, { headers: { cookie: jar.header() } })).text()
+  return { interaction, page }
+}
+
+const postLogin = (jar: CookieJar, fields: Record<string, string>, address?: string) => {
+  const req = new Request(`${BASE}/.oidc/login`, { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form(fields) })
+  recordClientAddress(req, address)
+  return pod.handle(req)
+}
+
+describe('login rate limiting', () => {
+  // each test starts with a fresh pod: the limiter lives in the plugin
+  beforeEach(async () => { pod = await openTestPod() })
+  afterEach(() => pod.close())
+  test(`per client address: after ${LOGIN_LIMITS.perAddress.max} failures → 429 with Retry-After, even with the right password`, async () => {
+    const jar = new CookieJar()
+    const { interaction, page } = await startFlow(jar)
+    const csrf = field(page, 'csrf')
+    for (let i = 0; i < LOGIN_LIMITS.perAddress.max; i++) expect((await postLogin(jar, { csrf, interaction, password: 'nope' }, '10.0.0.1')).status).toBe(401)
+    const res = await postLogin(jar, { csrf, interaction, password: PASSWORD }, '10.0.0.1')
+    expect(res.status).toBe(429)
+    expect(pageError(await res.text())).toBe('too_many_attempts')
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+    // another address is not blocked
+    expect((await postLogin(jar, { csrf, interaction, password: PASSWORD }, '10.0.0.2')).status).toBe(303)
+    // the window ends
+    pod.clock.now += LOGIN_LIMITS.perAddress.windowMs
+    try { expect((await postLogin(jar, { csrf, password: PASSWORD }, '10.0.0.1')).status).toBe(303) } finally { pod.clock.now -= LOGIN_LIMITS.perAddress.windowMs }
+  })
+  test(`per account: after ${LOGIN_LIMITS.perAccount.max} failures from many addresses → 429`, async () => {
+    const jar = new CookieJar()
+    const { interaction, page } = await startFlow(jar)
+    const csrf = field(page, 'csrf')
+    for (let i = 0; i < LOGIN_LIMITS.perAccount.max; i++) await postLogin(jar, { csrf, interaction, password: 'nope' }, `10.1.${i}.1`)
+    expect((await postLogin(jar, { csrf, interaction, password: PASSWORD }, '10.9.9.9')).status).toBe(429)
+  }, 60_000) // every failure is a real argon2id verification
+})
