@@ -7,7 +7,7 @@ import { HttpError } from './errors.ts'
 const SOURCE_DIR = join(import.meta.dir, '..', '..', 'static')
 
 /**
- * scripts/build.ts embeds static/ with `compile.assets`; Bun names each embedded file by its
+ * src/build-executable.ts embeds static/ with `compile.assets`; Bun names each embedded file by its
  * path below the asset directory's parent (`static/login.html`), whatever the build's cwd.
  */
 const EMBEDDED_PREFIX = 'static/'

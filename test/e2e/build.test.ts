@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { buildExecutable, hostTarget } from '../../scripts/build.ts'
+import { buildExecutable, hostTarget } from '../../src/build-executable.ts'
 import { freePort, OWNER_PASSWORD } from './start-server.ts'
 
 const ROOT = resolve(import.meta.dir, '..', '..')

@@ -1,9 +1,9 @@
 // The benchmark's named workloads. Add one here: a name, what to seed, and the operation to repeat.
 
 import { ClassicLevel } from 'classic-level'
-import type { Store } from '../src/store/open-store.ts'
-import { makeWriteLock } from '../src/store/write-lock.ts'
-import { writeTurtle } from '../test/e2e/seed-store.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import { makeWriteLock } from '../../src/store/write-lock.ts'
+import { writeTurtle } from '../e2e/seed-store.ts'
 import { httpOperation, type Operation } from './load.ts'
 import { DOC_1K } from './documents.ts'
 
@@ -11,7 +11,7 @@ import { DOC_1K } from './documents.ts'
 export interface BenchContext {
   /** The pod: `origin` is what we connect to, `baseUrl` what it believes it is. */
   readonly pod: { readonly origin: string; readonly baseUrl: string }
-  /** The bare Bun.serve handler of bench/bare-server.ts: the ceiling. */
+  /** The bare Bun.serve handler of test/bench/bare-server.ts: the ceiling. */
   readonly bare: { readonly origin: string }
   /** A fresh temporary directory per workload, removed after the run. */
   readonly tempDir: () => string

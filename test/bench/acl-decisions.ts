@@ -1,25 +1,25 @@
 // ACL-evaluation benchmark (issue 4): access decisions per second on a 5-level tree with 20 rules, in process.
-// Run alone with `bun bench/acl-decisions.ts [--duration SECONDS]`, or call `benchAclDecisions()`.
+// Run alone with `bun test/bench/acl-decisions.ts [--duration SECONDS]`, or call `benchAclDecisions()`.
 
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Parser } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import { buildConfig } from '../src/config.ts'
-import type { Deps } from '../src/deps.ts'
-import { openStore, type Store } from '../src/store/open-store.ts'
-import { writeResource } from '../src/store/resources.ts'
-import { makeWriteLock } from '../src/store/write-lock.ts'
-import { makeFetcher } from '../src/fetch/guarded-fetch.ts'
-import { ensureOwner, ownerWebIdOf } from '../src/first-start.ts'
-import { loadLocalDocument } from '../src/rs/local-documents.ts'
-import { makeAccessControl } from '../src/rs/access-control.ts'
-import { challengeLinks } from '../src/rs/resource-headers.ts'
-import { requiredModes, type ModeRequirement } from '../src/policy/modes.ts'
-import { ANONYMOUS, type Principal, type WebId } from '../src/auth/principal.ts'
-import { HttpError } from '../src/http/errors.ts'
-import { setLogLevel } from '../src/log.ts'
+import { buildConfig } from '../../src/config.ts'
+import type { Deps } from '../../src/deps.ts'
+import { openStore, type Store } from '../../src/store/open-store.ts'
+import { writeResource } from '../../src/store/resources.ts'
+import { makeWriteLock } from '../../src/store/write-lock.ts'
+import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
+import { ensureOwner, ownerWebIdOf } from '../../src/first-start.ts'
+import { loadLocalDocument } from '../../src/rs/local-documents.ts'
+import { makeAccessControl } from '../../src/rs/access-control.ts'
+import { challengeLinks } from '../../src/rs/resource-headers.ts'
+import { requiredModes, type ModeRequirement } from '../../src/policy/modes.ts'
+import { ANONYMOUS, type Principal, type WebId } from '../../src/auth/principal.ts'
+import { HttpError } from '../../src/http/errors.ts'
+import { setLogLevel } from '../../src/log.ts'
 
 const BASE = 'http://localhost:3999'
 const OWNER = ownerWebIdOf(BASE)
@@ -168,7 +168,7 @@ if (import.meta.main) {
   const i = process.argv.indexOf('--duration')
   const seconds = i < 0 ? 3 : Number(process.argv[i + 1])
   if (!(seconds > 0 && seconds <= 600)) {
-    console.error('usage: bun bench/acl-decisions.ts [--duration SECONDS]')
+    console.error('usage: bun test/bench/acl-decisions.ts [--duration SECONDS]')
     process.exit(1)
   }
   await benchAclDecisions({ durationMs: seconds * 1000 })
