@@ -9,6 +9,7 @@ import { allowedModes, findEffectiveAcl, isAclUrl, publicModes } from '../policy
 import { coversModes, formatWacAllow, type AccessMode, type ModeRequirement } from '../policy/modes.ts'
 import { makeGroupResolver } from '../policy/group-members.ts'
 import { isAuthenticated, type Principal } from '../auth/principal.ts'
+import { DPOP_ALGS } from '../auth/authenticate.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
 import { RDF_DOCUMENT_TYPES } from '../rdf/media-types.ts'
 import { log } from '../log.ts'
@@ -21,7 +22,7 @@ export interface Decision {
 }
 
 /** Every challenge the pod accepts (DESIGN §3 deny); more schemes join as they land. */
-export const AUTH_CHALLENGES = ['DPoP algs="ES256 ES384 ES512 RS256 PS256 EdDSA"']
+export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 
 const NO_ACL: readonly Authorization[] = Object.freeze([])
 

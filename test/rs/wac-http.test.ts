@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { DPOP_ALGS } from '../../src/auth/authenticate.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { writeResource } from '../../src/store/resources.ts'
 import { openPod, publicWriteAcl, seedTurtle, type Pod } from './pod-fixture.ts'
@@ -13,7 +14,7 @@ const rule = (target: string, modes: string, extra = '') =>
   `[] a acl:Authorization; ${target}; acl:agentClass foaf:Agent; acl:mode ${modes}${extra ? `; ${extra}` : ''}.\n`
 const both = 'acl:accessTo <./>; acl:default <./>'
 const OWNER_RULE = '<#owner> a acl:Authorization; acl:agent </profile/card#me>; acl:accessTo </>; acl:default </>; acl:mode acl:Read, acl:Write, acl:Control.\n'
-const CHALLENGE = 'DPoP algs="ES256 ES384 ES512 RS256 PS256 EdDSA"'
+const CHALLENGE = `DPoP algs="${DPOP_ALGS}"`
 const allow = (modes: string) => `user="${modes}",public="${modes}"`
 const ALL = 'read write append control', RWA = 'read write append'
 
