@@ -87,6 +87,7 @@ async function main() {
       bare: { origin: bare.origin },
       tempDir: () => mkdtempSync(join(scratch, 'w-')),
       onCleanup: fn => { cleanups.push(fn) },
+      concurrency: flags.concurrency,
     }
     const results: { workload: Workload; result: LoadResult }[] = []
     for (const workload of workloads) {

@@ -4,8 +4,11 @@ import { ClassicLevel } from 'classic-level'
 import type { Store } from '../../src/store/open-store.ts'
 import { makeWriteLock } from '../../src/store/write-lock.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
+import { dpopProof } from '../op/op-fixture.ts'
+import { requestTokens } from '../e2e/oidc-client.ts'
 import { httpOperation, type Operation } from './load.ts'
 import { DOC_1K } from './documents.ts'
+import { lendSessions, openAppSessions } from './app-sessions.ts'
 
 /** Where the servers of one run listen (loopback only). */
 export interface BenchContext {
@@ -17,6 +20,8 @@ export interface BenchContext {
   readonly tempDir: () => string
   /** Runs after every workload has finished (close what prepare opened). */
   readonly onCleanup: (fn: () => Promise<void>) => void
+  /** How many operations run at once (--concurrency). */
+  readonly concurrency: number
 }
 
 export interface Workload {
@@ -40,6 +45,8 @@ export const BENCH_CONTAINER = '/bench/'
 const TURTLE = 'text/turtle'
 const DOC_PATH = `${BENCH_CONTAINER}doc-1k`
 const LIST_PATH = `${BENCH_CONTAINER}list/`
+/** Outside BENCH_CONTAINER, so the default root ACL applies: owner only. */
+const OWNER_DOC_PATH = '/private/doc-1k'
 const PUT_NAMES = 200
 
 const get = (url: string) => () => new Request(url, { headers: { accept: TURTLE } })
@@ -55,6 +62,24 @@ export const WORKLOADS: readonly Workload[] = [
     prepare: async ({ pod }) => httpOperation(get(`${pod.origin}${DOC_PATH}`), [200]),
     ceiling: 'bare Bun.serve GET 1 KB (ceiling)',
     aim: 0.3,
+  },
+  {
+    // Issue 5: within 2× of the public GET, one ES256 verification per request (the proof; the
+    // access token's is cached). Signing the proof here costs the load generator ES256 on the
+    // same cores as the pod, so this understates the pod; proofs can't be made ahead (jti replay).
+    name: 'DPoP GET 1 KB Turtle (owner)',
+    seed: (store, baseUrl) => writeTurtle(store, baseUrl, OWNER_DOC_PATH, DOC_1K),
+    prepare: async (ctx) => {
+      const { sessions: [owner] } = await openAppSessions(ctx, 1)
+      const token = owner!.tokens.access_token as string
+      // htu is the resource as the pod names it (its base URL), not the loopback address we connect to.
+      const htu = `${ctx.pod.baseUrl}${OWNER_DOC_PATH}`
+      return httpOperation(async () => new Request(`${ctx.pod.origin}${OWNER_DOC_PATH}`, {
+        headers: { accept: TURTLE, authorization: `DPoP ${token}`, dpop: await dpopProof(owner!.key, 'GET', htu, Date.now(), { accessToken: token }) },
+      }), [200])
+    },
+    ceiling: 'public GET 1 KB Turtle',
+    aim: 0.5,
   },
   {
     name: 'GET 100-child container',
@@ -84,5 +109,25 @@ export const WORKLOADS: readonly Workload[] = [
       i => new Request(`${pod.origin}${BENCH_CONTAINER}put/doc-${i % PUT_NAMES}`, { method: 'PUT', headers: { 'content-type': TURTLE }, body: DOC_1K }),
       [201, 204, 205]),
     ceiling: 'serial synced 1 KB LevelDB put (PUT ceiling)',
+  },
+  {
+    // Issue 5: token endpoint exchanges per second. Codes are single-use and need a login each, so
+    // this measures refresh_token grants: each rotates its session's token, so a session serves one
+    // request at a time and there are as many as the concurrency. Each proof is signed here, on the
+    // pod's cores (see the DPoP GET).
+    name: 'token endpoint: refresh_token exchange (DPoP)',
+    prepare: async (ctx) => {
+      const { client, sessions } = await openAppSessions(ctx, ctx.concurrency)
+      const withSession = lendSessions(sessions)
+      return () => withSession(async (s) => {
+        const res = await requestTokens(`${ctx.pod.origin}/.oidc/token`, s.key,
+          { grant_type: 'refresh_token', refresh_token: s.tokens.refresh_token as string, client_id: client.clientId },
+          `${ctx.pod.baseUrl}/.oidc/token`)
+        const body = await res.json() as Record<string, string | number>
+        if (res.status !== 200) return `status ${res.status} ${body.error}`
+        s.tokens = body
+        return undefined
+      })
+    },
   },
 ]

@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose'
 import { OWNER_PASSWORD, startPod, type RunningPod } from './start-server.ts'
+import { serveClientIdDocument, type ClientIdServer } from './oidc-client.ts'
 
 let pod: RunningPod
-let rp: ReturnType<typeof Bun.serve>
+let rp: ClientIdServer
 let clientId = ''
 let redirectUri = ''
 let meta: Record<string, string>
@@ -15,25 +16,16 @@ let dpop: { privateKey: CryptoKey; jwk: JWK; jkt: string }
 
 beforeAll(async () => {
   pod = await startPod()
-  rp = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
-    fetch: (req) => new URL(req.url).pathname === '/id'
-      ? new Response(JSON.stringify({
-        '@context': ['https://www.w3.org/ns/solid/oidc-context.jsonld'], client_id: clientId, client_name: 'E2E RP',
-        redirect_uris: [redirectUri], post_logout_redirect_uris: [`http://localhost:${rp.port}/bye`],
-        grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], scope: 'openid webid offline_access', token_endpoint_auth_method: 'none',
-      }), { headers: { 'content-type': 'application/ld+json' } })
-      : new Response('not found', { status: 404 }),
-  })
-  clientId = `http://localhost:${rp.port}/id`
-  redirectUri = `http://localhost:${rp.port}/callback`
+  rp = serveClientIdDocument()
+  clientId = rp.clientId
+  redirectUri = rp.redirectUri
   const pair = await generateKeyPair('ES256')
   const jwk = await exportJWK(pair.publicKey)
   dpop = { privateKey: pair.privateKey, jwk, jkt: await calculateJwkThumbprint(jwk) }
 }, 30_000)
 
 afterAll(async () => {
-  rp?.stop(true)
+  rp?.stop()
   await pod?.dispose()
 })
 
