@@ -6,6 +6,7 @@ import { DataFactory, Parser, termToId, type Term as N3Term } from 'n3'
 import { HttpError } from '../http/errors.ts'
 import { RDF, SOLID } from './namespaces.ts'
 import type { PatchPlan } from './patch.ts'
+import { n3ErrorPosition } from './n3-error-position.ts'
 
 const { blankNode, quad } = DataFactory
 
@@ -51,27 +52,10 @@ function parseN3(body: string, baseIRI: string): Quad[] {
     return new Parser({ format: 'text/n3', baseIRI }).parse(body)
   } catch (err) {
     const reason = err instanceof Error ? err.message.replace(/ on line \d+\.$/, '') : String(err)
-    const { line, column } = errorPosition(err, body)
+    const { line, column } = n3ErrorPosition(err, body)
     throw new HttpError(400, 'invalid_syntax', `N3 syntax error at line ${line}, column ${column}: ${reason}`,
       { cause: err })
   }
-}
-
-interface N3Token { line: number; start: number; end: number }
-interface N3ErrorContext { token?: N3Token; line?: number; previousToken?: N3Token }
-
-/**
- * 1-based position of an n3 error. Parser errors carry the offending token; lexer errors only
- * the previous one, so the unreadable text starts at the first non-blank after it.
- */
-function errorPosition(err: unknown, body: string): { line: number; column: number } {
-  const ctx = (err as { context?: N3ErrorContext }).context ?? {}
-  if (ctx.token) return { line: ctx.token.line, column: ctx.token.start + 1 }
-  const line = ctx.line ?? 1
-  const text = body.split(/\r\n|\r|\n/)[line - 1] ?? ''
-  const from = ctx.previousToken?.line === line ? ctx.previousToken.end : 0
-  const blanks = text.slice(from).search(/\S/)
-  return { line, column: from + Math.max(blanks, 0) + 1 }
 }
 
 const isPatchType = (q: Quad) =>

@@ -7,6 +7,8 @@ import { HttpError } from '../http/errors.ts'
 import { loadBundledContext } from './jsonld-contexts.ts'
 import { JSON_LD, N_TRIPLES, RDF_DOCUMENT_TYPES, TURTLE, mediaTypeOf } from './media-types.ts'
 import { RDF } from './namespaces.ts'
+import { n3ErrorPosition } from './n3-error-position.ts'
+import { withJsonPosition } from './json-error-position.ts'
 
 const { blankNode, defaultGraph, literal, namedNode, quad } = DataFactory
 const RDF_JSON = RDF('JSON')
@@ -20,7 +22,7 @@ export async function parseRdf(body: string, mediaType: string, baseIRI: string)
   const type = mediaTypeOf(mediaType)
   let quads: Quad[]
   if (type === TURTLE || type === N_TRIPLES) quads = parseTurtleFamily(body, type, baseIRI)
-  else if (type === JSON_LD) quads = await parseJsonLd(body, baseIRI)
+  else if (type === JSON_LD) quads = await withJsonPosition(type, body, () => parseJsonLd(body, baseIRI))
   else {
     throw new HttpError(415, 'unsupported_media_type',
       `expected one of ${RDF_DOCUMENT_TYPES.join(', ')}, got ${type ?? 'no media type'}`)
@@ -32,7 +34,7 @@ function parseTurtleFamily(body: string, type: string, baseIRI: string): Quad[] 
   try {
     return new Parser({ format: type, baseIRI }).parse(body)
   } catch (err) {
-    const { line, column } = errorPosition(err, body)
+    const { line, column } = n3ErrorPosition(err, body)
     const reason = err instanceof Error ? err.message.replace(/ on line \d+\.$/, '') : String(err)
     const syntax = type === TURTLE ? 'Turtle' : 'N-Triples'
     throw new HttpError(400, 'invalid_rdf', `${syntax} syntax error at line ${line}, column ${column}: ${reason}`,
@@ -40,33 +42,6 @@ function parseTurtleFamily(body: string, type: string, baseIRI: string): Quad[] 
   }
 }
 
-interface N3Token { line: number; start: number; end: number; endLine?: number }
-interface N3ErrorContext { token?: N3Token; line?: number; previousToken?: N3Token }
-
-/**
- * 1-based line and column of an n3 syntax error. Parser errors carry the offending token;
- * lexer errors only the previous token, so the bad text starts at the next non-blank after it.
- */
-function errorPosition(err: unknown, body: string): { line: number; column: number } {
-  const ctx = (err as { context?: N3ErrorContext }).context ?? {}
-  if (ctx.token) return { line: ctx.token.line, column: ctx.token.start + 1 }
-  const starts = lineStarts(body)
-  const line = ctx.line ?? 1
-  const prev = ctx.previousToken
-  const prevLine = prev?.endLine ?? prev?.line
-  let offset = prev && prevLine === line
-    ? (starts[line - 1] ?? 0) + prev.end
-    : (starts[line - 1] ?? 0)
-  while (offset < body.length && (body[offset] === ' ' || body[offset] === '\t')) offset++
-  return { line, column: offset - (starts[line - 1] ?? 0) + 1 }
-}
-
-/** Offsets where each line begins; line breaks as Turtle counts them (\n, \r\n, \r). */
-function lineStarts(body: string): number[] {
-  const starts = [0]
-  for (const m of body.matchAll(/\r\n|\r|\n/g)) starts.push(m.index + m[0].length)
-  return starts
-}
 
 async function parseJsonLd(body: string, baseIRI: string): Promise<Quad[]> {
   let document: unknown

@@ -9,7 +9,6 @@ import { parseRdf } from '../rdf/parse-rdf.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { decodeUtf8, type RequestBody } from './request-body.ts'
 import { isServerManaged } from './container-listing.ts'
-import { withJsonPosition } from './json-error-position.ts'
 
 export async function contentFromBody(body: RequestBody, path: string, url: string): Promise<NewContent> {
   const { bytes, mediaType } = body
@@ -27,7 +26,7 @@ export async function contentFromBody(body: RequestBody, path: string, url: stri
 
 async function parseBody(bytes: Uint8Array, mediaType: string, url: string): Promise<Quad[]> {
   const text = decodeUtf8(bytes)
-  return withJsonPosition(mediaType, text, () => parseRdf(text, mediaType, url))
+  return parseRdf(text, mediaType, url)
 }
 
 /**

@@ -1,7 +1,7 @@
 // Line and column of a JSON syntax error: Bun's JSON.parse names the problem but not where it is.
 
 import { HttpError } from '../http/errors.ts'
-import { JSON_LD } from '../rdf/media-types.ts'
+import { JSON_LD } from './media-types.ts'
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
 const LITERALS = ['true', 'false', 'null']
