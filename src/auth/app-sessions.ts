@@ -1,6 +1,7 @@
 // An application's session with the owner's identity: one per redeemed code, refresh family included.
 
 import type { Store } from '../store/open-store.ts'
+import { LruCache } from '../store/lru-cache.ts'
 import { deleteRecord, getRecord, putRecord, readRecords, updateRecord } from '../store/records.ts'
 import type { ClientId, WebId } from './principal.ts'
 
@@ -50,6 +51,9 @@ export async function listAppSessions(store: Store, now: number): Promise<(AppSe
 /** Ends the session: its refresh tokens stop working and our RS refuses its access tokens. */
 export async function revokeAppSession(store: Store, sid: string, now: number): Promise<void> {
   await putRecord(store, REVOKED_KIND, sid, { revokedAt: now }, now + REVOCATION_MEMORY_MS)
+  const c = revocationCacheOf(store)
+  c.generation++
+  c.entries.set(sid, true, now + REVOCATION_MEMORY_MS)
   await deleteRecord(store, KIND, sid)
 }
 
@@ -60,6 +64,24 @@ export async function revokeClientSessions(store: Store, clientId: string, now: 
   return mine.length
 }
 
+// Every authenticated request asks whether its session was revoked; only revokeAppSession (in this
+// process) writes revocations, so the answer is kept in memory and updated there. The generation
+// keeps a lookup that raced a revocation from caching its stale "not revoked".
+interface RevocationCache { readonly entries: LruCache<string, boolean>; generation: number }
+const revocationCaches = new WeakMap<Store, RevocationCache>()
+
+function revocationCacheOf(store: Store): RevocationCache {
+  let c = revocationCaches.get(store)
+  if (!c) { c = { entries: new LruCache(50_000), generation: 0 }; revocationCaches.set(store, c) }
+  return c
+}
+
 export async function isAppSessionRevoked(store: Store, sid: string, now: number): Promise<boolean> {
-  return (await getRecord(store, REVOKED_KIND, sid, now)) !== undefined
+  const c = revocationCacheOf(store)
+  const hit = c.entries.get(sid, now)
+  if (hit !== undefined) return hit
+  const generation = c.generation
+  const revoked = (await getRecord(store, REVOKED_KIND, sid, now)) !== undefined
+  if (generation === c.generation) c.entries.set(sid, revoked, now + REVOCATION_MEMORY_MS)
+  return revoked
 }
