@@ -10,6 +10,7 @@ import { recordClientAddress } from './http/client-address.ts'
 import { opPlugin } from './op/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { rsPlugin } from './rs/plugin.ts'
+import { isReservedPath } from './rs/target.ts'
 
 export function buildApp(deps: Deps) {
   return new Elysia({ name: 'solopod' })
@@ -25,6 +26,16 @@ export function buildApp(deps: Deps) {
     .use(rsPlugin(deps))
 }
 
+/**
+ * RFC 9110 §9.3.2: HEAD wherever GET is served. Pod resources answer HEAD themselves; the other roles'
+ * GET routes (discovery, JWKS, pages) are asked as GET and answered without the body.
+ */
+async function handleWithHead(app: { handle(req: Request): Promise<Response> }, request: Request): Promise<Response> {
+  if (request.method !== 'HEAD' || !isReservedPath(new URL(request.url).pathname)) return app.handle(request)
+  const res = await app.handle(new Request(request.url, { method: 'GET', headers: request.headers }))
+  return new Response(null, { status: res.status, headers: res.headers })
+}
+
 const REQUEST_ID = /^[\w-]{1,64}$/
 
 /** The server's fetch handler: preflight, request id, CORS on every answer, one access-log line. */
@@ -36,7 +47,7 @@ export function makeRequestHandler(app: { handle(req: Request): Promise<Response
     const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
     let response: Response
     try {
-      response = isPreflight(request) ? preflightResponse(request) : await app.handle(request)
+      response = isPreflight(request) ? preflightResponse(request) : await handleWithHead(app, request)
     } catch (err) {
       response = renderError(request, err)
     }

@@ -198,3 +198,17 @@ describe('DESIGN §1: reserved paths advertise no writes', () => {
     expect(res.headers.get('accept-patch')).toBeNull()
   })
 })
+
+describe('RFC 9110 §9.3.2: HEAD wherever GET is served', () => {
+  test.each(['/.well-known/openid-configuration', '/.oidc/jwks', '/.well-known/solid'])('HEAD %s answers like GET without a body', async (path) => {
+    const pod = await openPod()
+    try {
+      const get = await pod.request(path)
+      const head = await pod.request(path, { method: 'HEAD' })
+      expect(head.status).toBe(200)
+      expect(head.status).toBe(get.status)
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'))
+      expect(await head.text()).toBe('')
+    } finally { await pod.close() }
+  })
+})
