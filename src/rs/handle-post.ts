@@ -36,17 +36,28 @@ export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response
   // A Slug may not mint a name of the pod's own endpoints (`.well-known` under the root).
   const base = isReservedPath(path + hint) ? crypto.randomUUID() : hint
 
-  const { childPath, result } = await withWriteLock(async () => {
+  const suffix = container ? '/' : ''
+  const isTaken = async (p: string) => (await getMeta(store, p)) !== undefined || (await getMeta(store, twinPath(p))) !== undefined
+  // A taken name (or its document/container twin) gets a random suffix: POST never overwrites.
+  const freeName = async () => {
+    let p = `${path}${base}${suffix}`
+    while (await isTaken(p)) p = `${path}${base}-${crypto.randomUUID().slice(0, 8)}${suffix}`
+    return p
+  }
+  // Parsing happens before the write lock (relative IRIs need the minted URL), so a large body
+  // does not hold up every other write; the lock re-checks the name and re-parses only on a race.
+  let childPath = await freeName()
+  let content = await contentFromBody(body, childPath, cfg.baseUrl + childPath)
+
+  const result = await withWriteLock(async () => {
     const meta = await getMeta(store, path)
     if (!meta) throw new HttpError(404, 'not_found', `the container ${path} does not exist`)
     checkWritePreconditions(r.request.headers, meta)
-    let childPath = `${path}${base}${container ? '/' : ''}`
-    // A taken name (or its document/container twin) gets a random suffix: POST never overwrites.
-    while (await getMeta(store, childPath) || await getMeta(store, twinPath(childPath))) {
-      childPath = `${path}${base}-${crypto.randomUUID().slice(0, 8)}${container ? '/' : ''}`
+    if (await isTaken(childPath)) {
+      childPath = await freeName()
+      content = await contentFromBody(body, childPath, cfg.baseUrl + childPath)
     }
-    const content = await contentFromBody(body, childPath, cfg.baseUrl + childPath)
-    return { childPath, result: await writeResource(store, cfg.baseUrl, childPath, content, now()) }
+    return writeResource(store, cfg.baseUrl, childPath, content, now())
   })
   return new Response(null, {
     status: 201,

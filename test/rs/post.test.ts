@@ -127,3 +127,16 @@ describe('DESIGN §1: POST never mints a reserved path', () => {
     }
   })
 })
+
+describe('Solid Protocol §5.3: concurrent POSTs never overwrite each other', () => {
+  test('ten POSTs with the same Slug at once create ten resources, each with its own body', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => pod.request('/pub/', {
+      method: 'POST', headers: { slug: 'race', 'content-type': 'text/turtle' }, body: `<#it> <http://example.org/n> ${i}.`,
+    })))
+    expect(results.map(r => r.status)).toEqual(Array(10).fill(201))
+    const locations = results.map(r => r.headers.get('location')!)
+    expect(new Set(locations).size).toBe(10)
+    const bodies = await Promise.all(locations.map(async l => (await pod.request(new URL(l).pathname)).text()))
+    for (const [i, body] of bodies.entries()) expect(body).toContain(`<http://example.org/n> ${i}`)
+  })
+})
