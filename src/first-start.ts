@@ -4,6 +4,7 @@ import { Parser } from 'n3'
 import type { Quad } from '@rdfjs/types'
 import type { Store } from './store/open-store.ts'
 import { writeResource } from './store/resources.ts'
+import { turtleByteLength } from './rdf/serialize-rdf.ts'
 import { getOwnerAccount, saveOwnerAccount } from './auth/owner-account.ts'
 import type { WebId } from './auth/principal.ts'
 
@@ -59,7 +60,7 @@ export async function ensureOwner(store: Store, baseUrl: string, now: number): P
   const webid = ownerWebIdOf(baseUrl)
   for (const doc of documents(baseUrl, webid)) {
     const triples = turtle(doc.ttl, baseUrl + doc.path)
-    await writeResource(store, baseUrl, doc.path, { kind: doc.kind, contentType: 'text/turtle', triples, size: doc.ttl.length }, now)
+    await writeResource(store, baseUrl, doc.path, { kind: doc.kind, contentType: 'text/turtle', triples, size: await turtleByteLength(triples, baseUrl + doc.path) }, now)
   }
   await saveOwnerAccount(store, { webid, createdAt: now })
   await store.system.put(BASE_URL_KEY, baseUrl, { sync: true })

@@ -116,3 +116,8 @@ function restoreUnparsedJson(value: unknown): unknown {
   if ('@value' in record) return record['@type'] === UNPARSED_JSON ? { ...record, '@type': RDF_JSON } : record
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, restoreUnparsedJson(v)]))
 }
+
+/** stat:size of an RDF document: the byte length of the Turtle a GET serves (whatever syntax was written). */
+export async function turtleByteLength(quads: readonly Quad[], baseIRI: string): Promise<number> {
+  return new TextEncoder().encode(await serializeRdf(quads, TURTLE, baseIRI)).byteLength
+}

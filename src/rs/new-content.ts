@@ -6,7 +6,7 @@ import type { NewContent } from '../store/resources.ts'
 import { isAclPath, isContainerPath } from '../store/paths.ts'
 import { isRdfType, TURTLE } from '../rdf/media-types.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
-import { serializeRdf } from '../rdf/serialize-rdf.ts'
+import { turtleByteLength } from '../rdf/serialize-rdf.ts'
 import { decodeUtf8, type RequestBody } from './request-body.ts'
 import { isServerManaged } from './container-listing.ts'
 
@@ -37,6 +37,5 @@ export async function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url
   if (kind === 'container' && triples.some(q => isServerManaged(q, url))) {
     throw new HttpError(409, 'server_managed', 'ldp:contains is managed by the server: add or remove members by writing or deleting them')
   }
-  const size = new TextEncoder().encode(await serializeRdf(triples, TURTLE, url)).byteLength
-  return { kind, contentType: TURTLE, triples, size }
+  return { kind, contentType: TURTLE, triples, size: await turtleByteLength(triples, url) }
 }

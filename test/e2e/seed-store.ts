@@ -3,6 +3,7 @@
 import { Parser } from 'n3'
 import type { Quad } from '@rdfjs/types'
 import { openStore, type Store } from '../../src/store/open-store.ts'
+import { turtleByteLength } from '../../src/rdf/serialize-rdf.ts'
 import { writeResource } from '../../src/store/resources.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 
@@ -18,7 +19,7 @@ export const publicAcl = (containerUrl: string, modes: readonly PublicMode[]) =>
 export async function writeTurtle(store: Store, baseUrl: string, path: string, ttl: string, now = Date.now()) {
   const triples = new Parser({ baseIRI: baseUrl + path }).parse(ttl) as Quad[]
   await writeResource(store, baseUrl, path, {
-    kind: path.endsWith('/') ? 'container' : 'rdf', contentType: 'text/turtle', triples, size: triples.length,
+    kind: path.endsWith('/') ? 'container' : 'rdf', contentType: 'text/turtle', triples, size: await turtleByteLength(triples, baseUrl + path),
   }, now)
 }
 

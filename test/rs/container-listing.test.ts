@@ -2,6 +2,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Quad } from '@rdfjs/types'
+import { getMeta } from '../../src/store/resources.ts'
 import { openPod, publicWriteAcl, type Pod } from './pod-fixture.ts'
 import { DCTERMS, LDP, RDF_TYPE, STAT, expectStatus, objectsOf, randomBytes, triplesOf, withBody, withTurtle } from './rs-helpers.ts'
 
@@ -77,5 +78,15 @@ describe('Solid Protocol §5.1 member metadata in a listing', () => {
 
   test('stat:mtime is the Unix time of the last write', async () => {
     expect(objectsOf(await listing(), url('/pub/list/doc'), STAT('mtime'))).toEqual([String(Date.parse('2032-09-10T11:12:13.000Z') / 1000)])
+  })
+})
+
+describe('stat:size of documents created at first start', () => {
+  test('the profile document records the byte length of the Turtle a GET serves', async () => {
+    const fresh = await openPod()
+    try {
+      const body = await (await fresh.request('/profile/card')).arrayBuffer()
+      expect((await getMeta(fresh.store, '/profile/card'))?.size).toBe(body.byteLength)
+    } finally { await fresh.close() }
   })
 })

@@ -3,12 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Parser } from 'n3'
-import type { Quad } from '@rdfjs/types'
 import { buildConfig } from '../../src/config.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { makeWriteLock } from '../../src/store/write-lock.ts'
-import { writeResource } from '../../src/store/resources.ts'
+import { writeTurtle } from '../e2e/seed-store.ts'
 import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from '../../src/app.ts'
 import { ensureOwner } from '../../src/first-start.ts'
@@ -26,8 +24,7 @@ export interface Pod {
 
 /** Writes a Turtle document straight into the store (how tests seed ACLs: no back door in the server). */
 export async function seedTurtle(store: Store, base: string, path: string, ttl: string) {
-  const triples = new Parser({ baseIRI: base + path }).parse(ttl) as Quad[]
-  await writeResource(store, base, path, { kind: path.endsWith('/') ? 'container' : 'rdf', contentType: 'text/turtle', triples, size: ttl.length }, Date.now())
+  await writeTurtle(store, base, path, ttl)
 }
 
 export const publicWriteAcl = (containerPath: string) => `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
