@@ -110,7 +110,9 @@ export function makeAuthenticator(deps: Deps): Authenticate {
 
   return async (request) => {
     const header = request.headers.get('authorization')
-    if (header === null) return ANONYMOUS
+    // An empty `Authorization:` (some clients send one when anonymous) carries no credentials:
+    // RFC 9110 §11.6.2 needs at least a scheme, and other Solid servers read it as anonymous too.
+    if (header === null || header.trim() === '') return ANONYMOUS
     const credentials = parseAuthorization(header)
     const schemes = new Set(credentials.map((c) => c.scheme))
     // protocols.md §2.3: Bearer and DPoP together are ambiguous

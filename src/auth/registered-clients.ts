@@ -79,7 +79,10 @@ const optUrl = (v: unknown, field: string): string | undefined => {
 /**
  * RFC 7591 §2 client metadata → our record, with defaults (§2: `client_secret_basic`,
  * `authorization_code`, `code`). Throws 400 `invalid_client_metadata` / `invalid_redirect_uri`.
- * `requireWebidScope`: Solid-OIDC §1.3 — a dynamically registered client's scope must include webid.
+ * `requireWebidScope`: a dynamically registered client that declares a scope must include webid,
+ * or it could never log in (Solid-OIDC §5 asks for the webid scope). A registration without
+ * `scope` is accepted, as widely used Solid clients send none (RFC 7591 §2 makes it optional); the
+ * authorization request is where webid is checked.
  */
 export function parseClientMetadata(m: Record<string, unknown>, requireWebidScope: boolean): ClientMetadata {
   const redirectUris = stringArray(m.redirect_uris ?? [], 'redirect_uris').map((u) => checkRedirectUri(u, 'redirect_uris'))
@@ -93,7 +96,7 @@ export function parseClientMetadata(m: Record<string, unknown>, requireWebidScop
   const responseTypes = stringArray(m.response_types ?? ['code'], 'response_types')
   if (responseTypes.some((r) => r !== 'code')) throw metadataError('response_types may only contain "code"')
   const scope = optString(m.scope, 'scope')
-  if (requireWebidScope && !(scope ?? '').split(' ').includes('webid')) throw metadataError('scope must include "webid" (Solid-OIDC): register with scope "openid webid offline_access"')
+  if (requireWebidScope && scope !== undefined && !scope.split(' ').includes('webid')) throw metadataError('scope must include "webid" (Solid-OIDC): register with scope "openid webid offline_access", or without scope')
   const applicationType = m.application_type ?? 'web'
   if (applicationType !== 'web' && applicationType !== 'native') throw metadataError('application_type must be web or native')
   if (m.jwks_uri !== undefined) throw metadataError('jwks_uri is not supported; send the public keys inline as jwks')

@@ -101,6 +101,8 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
   // OIDC Core §3.1.2.1: scope contains openid; protocols.md §1.3 (5): within the client's scope
   const requested = (p.get('scope') ?? '').split(' ').filter((s) => s !== '')
   if (!requested.includes('openid')) return fail('invalid_scope', 'scope must include "openid"; Solid apps ask for "openid webid offline_access"')
+  // Solid-OIDC §4 (webid scope): a Solid login asks for the WebID; registration does not have to say so
+  if (!requested.includes('webid')) return fail('invalid_scope', 'scope must include "webid" (Solid-OIDC); Solid apps ask for "openid webid offline_access"')
   if (client.scope !== undefined) {
     const allowed = client.scope.split(' ')
     const extra = requested.filter((s) => !allowed.includes(s))

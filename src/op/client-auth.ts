@@ -28,7 +28,8 @@ function decodeBasic(value: string): { id: string; secret: string } | undefined 
 }
 
 export async function authenticateClient(store: Store, form: Record<string, string>, authorization: string | null, now: number): Promise<TokenClient> {
-  if (authorization !== null) {
+  // An empty Authorization header carries no credentials (RFC 9110 §11.6.2): the client is public
+  if (authorization !== null && authorization.trim() !== '') {
     const m = /^Basic +([A-Za-z0-9+/]+=*)$/i.exec(authorization.trim())
     if (!m) throw new HttpError(400, 'invalid_request', 'the token endpoint accepts only HTTP Basic client authentication in the Authorization header')
     const basic = decodeBasic(m[1]!)

@@ -57,6 +57,13 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
   test('no Authorization header → anonymous', async () => {
     expect((await authenticate(new Request(`${BASE}/x`))).scheme).toBe('anonymous')
   })
+  test.each([
+    ['an empty Authorization header', { authorization: '' }],
+    ['an Authorization header of spaces', { authorization: '   ' }],
+    ['empty Authorization and DPoP headers', { authorization: '', dpop: '' }],
+  ] as [string, Record<string, string>][])('%s → anonymous, as no credentials', async (_, headers) => {
+    expect((await authenticate(new Request(`${BASE}/x`, { headers }))).scheme).toBe('anonymous')
+  })
   test('the scheme name is case-insensitive', async () => {
     const req = await dpopRequest(token)
     req.headers.set('authorization', `dpop ${token}`)

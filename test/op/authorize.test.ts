@@ -106,6 +106,7 @@ describe('OIDC Core §3.1.2: errors after the redirect URI is validated go back 
     ['response_type=code id_token', { response_type: 'code id_token' }, 'unsupported_response_type'],
     ['missing response_type', { response_type: undefined }, 'invalid_request'],
     ['scope without openid', { scope: 'webid' }, 'invalid_scope'],
+    ['scope without webid (Solid-OIDC)', { scope: 'openid offline_access' }, 'invalid_scope'],
     ["scope outside the document's scope", { scope: 'openid webid email' }, 'invalid_scope'],
     ['public client without code_challenge', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
     ['public client with plain PKCE', { code_challenge_method: 'plain', code_challenge: 'x'.repeat(43) }, 'invalid_request'],

@@ -187,7 +187,7 @@ export function tokenRequest(pod: TestPod, r: TokenRequest, proofOptions: ProofO
     headers: {
       'content-type': FORM,
       dpop: r.proof ?? await dpopProof(r.key, 'POST', `${BASE}/.oidc/token`, pod.clock.now, proofOptions),
-      ...(r.authorization ? { authorization: r.authorization } : {}),
+      ...(r.authorization !== undefined ? { authorization: r.authorization } : {}),
     },
     body: form(r.fields),
   }))()
