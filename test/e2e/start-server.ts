@@ -30,6 +30,8 @@ export interface StartOptions {
   dataDir?: string
   port?: number
   extraArgs?: string[]
+  /** Start without --owner-password-file: the pod prints a one-time setup link instead (see setupLink). */
+  withoutPassword?: boolean
   /** Runs against the data directory before the server starts (e.g. seeding ACLs through the store API). */
   seed?: (dataDir: string, baseUrl: string) => Promise<void>
 }
@@ -44,7 +46,7 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   writeFileSync(pwFile, OWNER_PASSWORD)
   if (opts.seed) await opts.seed(dataDir, baseUrl)
   const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', String(port), '--base-url', baseUrl,
-    '--data', dataDir, '--owner-password-file', pwFile, ...(opts.extraArgs ?? [])], { stdout: 'pipe', stderr: 'pipe' })
+    '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])], { stdout: 'pipe', stderr: 'pipe' })
   let out = ''
   const drain = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
@@ -70,5 +72,16 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   return {
     baseUrl, port, dataDir, proc, output: () => out, stop,
     dispose: async () => { await stop(); rmSync(dataDir, { recursive: true, force: true }); rmSync(pwFile, { force: true }) },
+  }
+}
+
+/** The one-time setup link a pod started `withoutPassword` printed on its first start. */
+export async function setupLink(pod: RunningPod): Promise<string> {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    const m = /set the owner's password at (\S+)/.exec(pod.output())
+    if (m) return m[1]!
+    if (Date.now() > deadline) throw new Error(`no setup link printed: ${pod.output()}`)
+    await Bun.sleep(20)
   }
 }
