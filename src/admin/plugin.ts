@@ -10,7 +10,7 @@ import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
 import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession } from './sessions.ts'
-import { SETUP_PATH, makeSetup } from './setup.ts'
+import { SETUP_NEXT, SETUP_PATH, makeSetup } from './setup.ts'
 
 const SESSIONS_PAGE = '/.admin/sessions'
 
@@ -35,10 +35,10 @@ export function adminPlugin(deps: Deps) {
   }
 
   return new Elysia({ name: 'admin' })
-    .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie'))),
+    .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie')), SETUP_NEXT),
       { query: t.Object({ token: t.Optional(t.String()) }) })
     .post(SETUP_PATH, ({ request, body }) =>
-      pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: SetupForm })
+      pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin')), SETUP_NEXT), { body: SetupForm })
     .get(SESSIONS_PAGE, ({ request }) => pageOrError(SESSIONS_PAGE, async () => {
       const session = await findOwnerSession(deps, request)
       if (!session) return new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}/.oidc/login?return=${SESSIONS_PAGE}` } })

@@ -3,14 +3,21 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
-import { html, renderErrorPage, renderMessagePage, renderPage } from '../http/html-page.ts'
+import { HOME_LINK, html, breakableUrl, problemBox, renderErrorPage, renderMessagePage, renderPage, type NextSteps } from '../http/html-page.ts'
 import { MIN_PASSWORD_LENGTH, checkPasswordStrength, completeSetup, getOwnerAccount, isSetupTokenValid } from '../auth/owner-account.ts'
 import { log } from '../log.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 export const SETUP_PATH = '/.admin/setup'
 
-const badLink = () => new HttpError(400, 'invalid_setup_token', 'this setup link is invalid, already used or expired; run `solopod passwd` on the server, or restart it without a password to print a new link')
+const badLink = () => new HttpError(400, 'invalid_setup_token', 'this setup link is invalid, already used or expired; run solopod setup-link on the machine that runs the pod for a new one')
+
+/** A first-run page: no application is involved, the way on is a new link or signing in. */
+export const SETUP_NEXT: NextSteps = {
+  hint: html`For a new link, run <code>solopod setup-link</code> with the server's <code>--data</code> directory on the machine that
+runs the pod (from a source checkout: <code>npm run solopod -- setup-link</code>) and open the link it prints. If the password is set already, sign in with it.`,
+  links: [{ href: '/.oidc/login?return=/.admin/sessions', label: 'Sign in' }, HOME_LINK],
+}
 
 export function makeSetup(deps: AdminDeps) {
   const { cfg, store } = deps
@@ -19,13 +26,13 @@ export function makeSetup(deps: AdminDeps) {
     const account = await getOwnerAccount(store)
     const { token: csrf, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
     return renderPage('setup.html', 'Set password', {
-      csrf, token, webid: account?.webid ?? '', minLength: MIN_PASSWORD_LENGTH,
-      problem: problem ? html`<div class="error" role="alert"><p>${problem.description}</p><p class="muted">Error code: <code id="error">${problem.code}</code></p></div>` : undefined,
+      csrf, token, webid: breakableUrl(account?.webid ?? ''), minLength: MIN_PASSWORD_LENGTH,
+      problem: problem ? problemBox(problem) : undefined,
     }, { status: problem?.status ?? 200, headers: setCookie ? { 'set-cookie': setCookie } : {} })
   }
 
   async function showSetup(token: unknown, cookieHeader: string | null): Promise<Response> {
-    if (typeof token !== 'string' || !await isSetupTokenValid(store, token, deps.now())) return renderErrorPage(SETUP_PATH, badLink())
+    if (typeof token !== 'string' || !await isSetupTokenValid(store, token, deps.now())) return renderErrorPage(SETUP_PATH, badLink(), SETUP_NEXT)
     return form(token, cookieHeader)
   }
 

@@ -14,10 +14,14 @@ export function renderError(request: Request, err: unknown): Response {
     const internal = new HttpError(500, 'server_error', 'the pod could not complete this request; see the server log')
     return isOAuthPath(path) ? toOAuthResponse(internal) : toPlainResponse(internal)
   }
-  // Every refusal is explained in the log too; the cause (never sent) only here.
-  log[httpError.status >= 500 ? 'error' : 'info']('request.refused', {
-    method: request.method, path, status: httpError.status, code: httpError.code, reason: httpError.description,
-    ...(httpError.cause !== undefined ? { cause: describeCause(httpError.cause) } : {}),
-  })
+  logRefusal(request, httpError)
   return isOAuthPath(path) ? toOAuthResponse(httpError) : toPlainResponse(httpError)
+}
+
+/** Every refusal is explained in the log too; the cause (never sent) only here. */
+export function logRefusal(request: Request, err: HttpError) {
+  log[err.status >= 500 ? 'error' : 'info']('request.refused', {
+    method: request.method, path: new URL(request.url).pathname, status: err.status, code: err.code, reason: err.description,
+    ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}),
+  })
 }

@@ -75,6 +75,6 @@ export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
       if (p.has('state')) url.searchParams.append('state', p.get('state')!)
       return new Response(null, { status: 303, headers: { location: url.href, 'set-cookie': clear, 'cache-control': 'no-store' } })
     }
-    return renderMessagePage('Signed out', 'You are signed out of your pod in this browser.', undefined, { 'set-cookie': clear })
+    return renderMessagePage('Signed out', 'You are signed out of your pod in this browser.', { href: '/.oidc/login?return=/.admin/sessions', label: 'Sign in again' }, { 'set-cookie': clear })
   }
 }

@@ -3,7 +3,8 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
-import { html, renderErrorPage, renderPage } from '../http/html-page.ts'
+import { breakableUrl, html, problemBox, renderErrorPage, renderPage } from '../http/html-page.ts'
+import { APP_FLOW_NEXT } from './next-steps.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { getOwnerAccount, verifyOwnerPassword } from '../auth/owner-account.ts'
 import { createLoginSession, endLoginSession } from '../auth/owner-session.ts'
@@ -41,18 +42,20 @@ export function makeLogin(deps: OpDeps) {
     const account = await getOwnerAccount(store)
     const { token, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
     const name = interaction ? interaction.client.clientName ?? interaction.client.clientId : undefined
-    return renderPage('login.html', 'Sign in', {
-      csrf: token, interaction: interaction?.id ?? '', returnTo, webid: account?.webid ?? '',
+    const vars = {
+      csrf: token, interaction: interaction?.id ?? '', returnTo, webidHtml: breakableUrl(account?.webid ?? ''),
       context: name ? html`<p>to continue to <strong>${name}</strong></p>` : undefined,
-      problem: problem ? html`<div class="error" role="alert"><p>${problem.description}</p><p class="muted">Error code: <code id="error">${problem.code}</code></p></div>` : undefined,
-    }, { status: problem?.status ?? 200, headers: { ...problem?.headers, ...(setCookie ? { 'set-cookie': setCookie } : {}) } })
+      problem: problem ? problemBox(problem) : undefined,
+    }
+    // Before the first password there is nothing to type: say where the setup link is instead of a form that cannot work.
+    return renderPage(account?.passwordHash ? 'login.html' : 'login-setup-needed.html', 'Sign in', vars, { status: problem?.status ?? 200, headers: { ...problem?.headers, ...(setCookie ? { 'set-cookie': setCookie } : {}) } })
   }
 
   async function showLogin(query: Record<string, unknown>, cookieHeader: string | null): Promise<Response> {
     let interaction: Interaction | undefined
     if (query.interaction !== undefined) {
       interaction = await getInteraction(store, query.interaction, deps.now())
-      if (!interaction) return renderErrorPage(PATHS.login, expired())
+      if (!interaction) return renderErrorPage(PATHS.login, expired(), APP_FLOW_NEXT)
     }
     return page(interaction, safeReturn(query.return), cookieHeader)
   }

@@ -4,6 +4,7 @@ import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { clientAddressOf } from '../http/client-address.ts'
 import { pageOrError } from '../http/html-page.ts'
+import { APP_FLOW_NEXT } from './next-steps.ts'
 import { makeAuthenticator } from '../auth/authenticate.ts'
 import { readPublicJwks } from '../auth/signing-keys.ts'
 import { startAuthorization } from './authorize.ts'
@@ -49,17 +50,17 @@ export function opPlugin(deps: Deps) {
     .get(PATHS.discovery, () => json(metadata, 'public, max-age=300'))
     .get(PATHS.jwks, async () => json(await readPublicJwks(deps.store, deps.now()), 'public, max-age=60'))
     .get(PATHS.authorization, ({ request }) =>
-      pageOrError(PATHS.authorization, () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie'))))
+      pageOrError(PATHS.authorization, () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie')), APP_FLOW_NEXT))
     .post(PATHS.authorization, ({ request, body }) =>
-      pageOrError(PATHS.authorization, () => startAuthorization(deps, resolveClient, formParams(body), request.headers.get('cookie'))), { body: AuthForm })
-    .get(PATHS.login, ({ request, query }) => pageOrError(PATHS.login, () => login.showLogin(query, request.headers.get('cookie'))), { query: PageQuery })
+      pageOrError(PATHS.authorization, () => startAuthorization(deps, resolveClient, formParams(body), request.headers.get('cookie')), APP_FLOW_NEXT), { body: AuthForm })
+    .get(PATHS.login, ({ request, query }) => pageOrError(PATHS.login, () => login.showLogin(query, request.headers.get('cookie')), APP_FLOW_NEXT), { query: PageQuery })
     .post(PATHS.login, ({ request, body }) => pageOrError(PATHS.login, () => login.submitLogin({
       form: body, cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
       address: clientAddressOf(request), userAgent: request.headers.get('user-agent'),
-    })), { body: LoginForm })
-    .get(PATHS.consent, ({ request, query }) => pageOrError(PATHS.consent, () => consent.showConsent(query, request.headers.get('cookie'))), { query: PageQuery })
+    }), APP_FLOW_NEXT), { body: LoginForm })
+    .get(PATHS.consent, ({ request, query }) => pageOrError(PATHS.consent, () => consent.showConsent(query, request.headers.get('cookie')), APP_FLOW_NEXT), { query: PageQuery })
     .post(PATHS.consent, ({ request, body }) =>
-      pageOrError(PATHS.consent, () => consent.submitConsent(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: ConsentForm })
+      pageOrError(PATHS.consent, () => consent.submitConsent(body, request.headers.get('cookie'), request.headers.get('origin')), APP_FLOW_NEXT), { body: ConsentForm })
     .post(PATHS.token, ({ request, body }) => exchangeToken({
       contentType: request.headers.get('content-type'), form: body, authorization: request.headers.get('authorization'), dpop: request.headers.get('dpop'),
     }), { body: TokenForm })
@@ -69,8 +70,8 @@ export function opPlugin(deps: Deps) {
       registerDynamicClient(request.headers.get('content-type'), body, clientAddressOf(request)), { body: t.Unknown() })
     .get(PATHS.endSession, ({ request }) => pageOrError(PATHS.endSession, () => endSession({
       params: new URL(request.url).searchParams, method: 'GET', cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
-    })))
+    }), APP_FLOW_NEXT))
     .post(PATHS.endSession, ({ request, body }) => pageOrError(PATHS.endSession, () => endSession({
       params: formParams(body), method: 'POST', cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
-    })), { body: AuthForm })
+    }), APP_FLOW_NEXT), { body: AuthForm })
 }

@@ -28,7 +28,7 @@ describe('login page', () => {
     const { page } = await startFlow(jar)
     expect(page).toContain('type="password"')
     expect(page).toContain('Example App')
-    expect(page).toContain(WEBID)
+    expect(page.replaceAll('<wbr>', '')).toContain(WEBID)
     expect(field(page, 'csrf')).toMatch(/^[\w-]{43}$/)
     expect(page).not.toContain('<script')
   })
@@ -132,7 +132,7 @@ describe('consent page', () => {
     expect(consent).toContain('Example App')
     expect(consent).toContain('<img src="https://app.example/logo.png"')
     expect(consent).toContain('href="https://app.example/"')
-    expect(consent).toContain(APP_ID)
+    expect(consent.replaceAll('<wbr>', '')).toContain(APP_ID)
     for (const s of ['openid', 'webid', 'offline_access']) expect(consent).toContain(`<code>${s}</code>`)
   })
   test('escapes what the client document says (no HTML injection)', async () => {

@@ -1,0 +1,71 @@
+// The page a browser gets instead of a bare 401/403: what this pod is, whose it is, and where to sign in.
+
+import { HttpError } from '../http/errors.ts'
+import { negotiate, RDF_OFFERS } from '../http/content-negotiation.ts'
+import { breakableUrl, html, renderPage } from '../http/html-page.ts'
+import type { Store } from '../store/open-store.ts'
+import { getOwnerAccount } from '../auth/owner-account.ts'
+import { getLoginSession } from '../auth/owner-session.ts'
+import { ownerWebIdOf } from '../first-start.ts'
+
+const LOGIN_PAGE = '/.oidc/login?return=/.admin/sessions'
+const SESSIONS_PAGE = '/.admin/sessions'
+
+/**
+ * RFC 9110 §12.5.1: only a client that ranks `text/html` strictly above every RDF syntax gets the page.
+ * Apps (Turtle, JSON-LD, `*∕*`, no Accept at all) keep the plain answer with its challenges.
+ */
+export function prefersHtml(request: Request): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  return negotiate(request.headers.get('accept'), [...RDF_OFFERS, 'text/html']) === 'text/html'
+}
+
+/** Refusals of the read path (WAC deny) that a person in a browser should see as the front door. */
+export const isAccessRefusal = (err: unknown): err is HttpError =>
+  err instanceof HttpError && ((err.status === 401 && err.code === 'unauthenticated') || (err.status === 403 && err.code === 'forbidden'))
+
+export interface FrontDoorFacts {
+  readonly store: Store
+  readonly baseUrl: string
+  readonly now: number
+  readonly request: Request
+  readonly path: string
+}
+
+/**
+ * Same status and headers as the refusal (challenges, Link, WAC-Allow), so the answer stays true to
+ * HTTP; only the body is for a person. `Vary: Accept` because apps get text at the same URL.
+ */
+export async function renderFrontDoor(f: FrontDoorFacts, refusal: HttpError): Promise<Response> {
+  const account = await getOwnerAccount(f.store)
+  const webid = account?.webid ?? ownerWebIdOf(f.baseUrl)
+  const cookie = f.request.headers.get('cookie')
+  const signedIn = cookie ? await getLoginSession(f.store, f.baseUrl, cookie, f.now) : undefined
+  const what = f.path === '/' ? "The pod's root (/)" : f.path
+  const reason = refusal.status === 401
+    ? `${what} is not public: only a Solid app signed in by someone it is shared with can read it.`
+    : `${what} is not shared with the agent that asked.`
+  const res = await renderPage('front-door.html', 'Solid pod', {
+    profile: webid,
+    webid: breakableUrl(webid),
+    reason,
+    owner: ownerBox(Boolean(account?.passwordHash), Boolean(signedIn)),
+    status: refusal.status === 401 ? 'Sign-in needed' : 'Not shared',
+    code: refusal.code,
+  }, { status: refusal.status, headers: { ...refusal.headers, vary: 'Accept' } })
+  return f.request.method === 'HEAD' ? new Response(null, { status: res.status, headers: res.headers }) : res
+}
+
+function ownerBox(passwordSet: boolean, signedIn: boolean) {
+  if (signedIn) {
+    return html`<h2>You are signed in as the owner</h2>
+<p>Open a Solid app and give it this pod's address as your provider to work with your data, or see <a href="${SESSIONS_PAGE}">your sessions</a>.</p>`
+  }
+  if (!passwordSet) {
+    return html`<h2>Is this your pod?</h2>
+<p>No password is set yet. The one-time setup link was printed in the terminal where the server was started.
+To print a new one, run <code>solopod setup-link</code> with the server's <code>--data</code> directory on the machine that runs it.</p>`
+  }
+  return html`<h2>Is this your pod?</h2>
+<p><a class="button" href="${LOGIN_PAGE}">Sign in</a> to see your sessions and the apps you allowed.</p>`
+}
