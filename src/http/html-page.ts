@@ -100,11 +100,14 @@ export function asSentence(text: string): string {
 }
 
 /**
- * A URL that wraps only after `/`, before `#` and `?` (never inside the host), so a WebID on a
- * phone breaks where a reader expects it; CSS breaks inside a segment only if it alone is too wide.
+ * A URL that wraps only after a `/` of its path and before `#` and `?` (never inside the scheme or
+ * host), so a WebID on a phone breaks where a reader expects; CSS breaks inside a segment only if it
+ * alone is wider than the line.
  */
 export function breakableUrl(url: string): SafeHtml {
-  return new SafeHtml(`<span class="url">${escapeHtml(url).replace(/(\/+)(?=[^/])|(?=[#?])/g, '$1<wbr>')}</span>`)
+  const origin = /^[a-z][\w+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? ''
+  const rest = escapeHtml(url.slice(origin.length)).replace(/\/(?=[^/])|(?=[#?])/g, (m) => `${m}<wbr>`)
+  return new SafeHtml(`<span class="url">${escapeHtml(origin)}${rest}</span>`)
 }
 
 /** The refusal inside a form page: the sentence first, the code small for whoever reports it. */
@@ -113,6 +116,8 @@ export const problemBox = (err: HttpError) =>
 
 /** What a person can do after an error: a sentence and links onwards (there is no script for "back"). */
 export interface NextSteps {
+  /** Instead of the heading by status, where the page knows better. */
+  readonly heading?: string
   readonly hint: string | SafeHtml
   readonly links: readonly { readonly href: string; readonly label: string }[]
 }
@@ -127,8 +132,9 @@ const GENERIC_NEXT: NextSteps = { hint: 'Go back to the previous page and try ag
  */
 export function renderErrorPage(path: string, err: HttpError, next: NextSteps = GENERIC_NEXT, headers?: Record<string, string | string[]>): Promise<Response> {
   log.warn('page.refused', { path, status: err.status, code: err.code, description: err.description, ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}) })
-  return renderPage('error.html', HEADINGS[err.status] ?? 'Error', {
-    heading: HEADINGS[err.status] ?? 'Something went wrong', description: asSentence(err.description), code: err.code,
+  const heading = next.heading ?? HEADINGS[err.status] ?? 'Something went wrong'
+  return renderPage('error.html', heading, {
+    heading, description: asSentence(err.description), code: err.code,
     hint: next.hint, links: html`${next.links.map((l) => html`<a class="button secondary" href="${l.href}">${l.label}</a> `)}`,
   }, { status: err.status, headers: { ...err.headers, ...headers } })
 }

@@ -44,8 +44,9 @@ export function makeConsent(deps: OpDeps) {
     return renderPage('consent.html', 'Allow access', {
       csrf: token, interaction: i.id, webid: breakableUrl(session.webid), clientId: breakableUrl(c.clientId),
       clientName: c.clientName ?? c.clientId,
-      // The name is next to it: alt="" keeps a logo that fails to load from showing clipped alt text.
-      logo: isWebUrl(c.logoUri) ? html`<img src="${c.logoUri}" alt="" width="64" height="64">` : undefined,
+      // The name is next to it: alt="" and no fixed size keep a logo that fails to load from showing
+      // clipped alt text or an empty frame (HTML §4.8.4.4: an image with empty alt is presentational).
+      logo: isWebUrl(c.logoUri) ? html`<img src="${c.logoUri}" alt="">` : undefined,
       warning: unverifiedWarning(c.clientId, i.request.redirectUri),
       clientUri: isWebUrl(c.clientUri) ? html` · <a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
       scopes: html`${i.request.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}`,
