@@ -15,7 +15,7 @@ import { exportPod, ExportError } from './store/export-pod.ts'
 import { importPod, ImportError } from './store/import-pod.ts'
 import { log, setLogLevel, describeCause } from './log.ts'
 import { formatBanner } from './banner.ts'
-import { ControlSocketError, openControlSocket, requestSetupLink } from './control-socket.ts'
+import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from './control-socket.ts'
 import { VERSION } from './version.ts'
 
 function readPasswordFile(file: string): string {
@@ -51,7 +51,14 @@ async function printSetupLink(cfg: Config) {
   let link = await requestSetupLink(cfg.dataDir)
   if (link === undefined) {
     if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod yet; start the server once (see --data)`)
-    const store = await openStore(cfg.dataDir)
+    const store = await openStore(cfg.dataDir).catch((err: unknown) => {
+      // LevelDB's lock: a server holds the database but did not answer on its socket (e.g. an older solopod).
+      if (/lock/i.test(describeCause(err))) {
+        throw new ConfigError(`a solopod process holds ${cfg.dataDir} but did not answer on ${controlSocketPath(cfg.dataDir)}; ` +
+          'stop it and run setup-link again')
+      }
+      throw err
+    })
     try {
       const baseUrl = await getRecordedBaseUrl(store)
       if (baseUrl === undefined) throw new ConfigError(`${cfg.dataDir} holds no pod yet; start the server once (see --data)`)

@@ -50,7 +50,7 @@ export async function renderFrontDoor(f: FrontDoorFacts, refusal: HttpError): Pr
     webid: breakableUrl(webid),
     reason,
     owner: ownerBox(Boolean(account?.passwordHash), Boolean(signedIn)),
-    status: refusal.status === 401 ? 'Sign-in needed' : 'Not shared',
+    status: `HTTP ${refusal.status}`,
     code: refusal.code,
   }, { status: refusal.status, headers: { ...refusal.headers, vary: 'Accept' } })
   return f.request.method === 'HEAD' ? new Response(null, { status: res.status, headers: res.headers }) : res
@@ -59,7 +59,8 @@ export async function renderFrontDoor(f: FrontDoorFacts, refusal: HttpError): Pr
 function ownerBox(passwordSet: boolean, signedIn: boolean) {
   if (signedIn) {
     return html`<h2>You are signed in as the owner</h2>
-<p>Open a Solid app and give it this pod's address as your provider to work with your data, or see <a href="${SESSIONS_PAGE}">your sessions</a>.</p>`
+<p>This page does not show your data: Solid apps do, with their own sign-in. Open a Solid app and give it this pod's
+address as your provider, or see <a href="${SESSIONS_PAGE}">your sessions</a>.</p>`
   }
   if (!passwordSet) {
     return html`<h2>Is this your pod?</h2>

@@ -1,6 +1,7 @@
 // A new owner's first start from a terminal: the banner, a quiet log, a setup link on request, --version.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { startPod, type RunningPod } from './start-server.ts'
 import pkg from '../../package.json' with { type: 'json' }
@@ -90,6 +91,16 @@ describe('first start without a password', () => {
     const set = await useSetupLink(link!, 'first password of the owner')
     expect(set.status).toBe(200)
     expect(await set.text()).toContain('Password set')
+  })
+
+  test('the control socket is only for the server\'s user; without it, setup-link says what is wrong (exit 2)', async () => {
+    expect(statSync(join(pod.dataDir, 'run')).mode & 0o777).toBe(0o700)
+    expect(statSync(join(pod.dataDir, 'run', 'control.sock')).mode & 0o777).toBe(0o600)
+    rmSync(join(pod.dataDir, 'run', 'control.sock'))
+    const r = await run(['setup-link', '--data', pod.dataDir])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`a solopod process holds ${pod.dataDir} but did not answer`)
+    expect(r.stdout).not.toContain('token=')
   })
 })
 
