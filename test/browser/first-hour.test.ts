@@ -155,4 +155,9 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
     await page.goto(`${pod.baseUrl}/.admin/sessions`)
     expect(new URL(page.url()).pathname).toBe('/.oidc/login')
   })
+
+  test('the terminal stayed quiet: no favicon refusals, no access lines at the default level', () => {
+    expect(pod.stdout()).not.toContain('/favicon.ico')
+    expect(pod.stdout()).not.toContain('"event":"request"')
+  })
 })
