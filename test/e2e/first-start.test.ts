@@ -104,9 +104,9 @@ describe('first start without a password', () => {
   })
 })
 
-describe('a forgotten password', () => {
+describe('a forgotten password (server at --log-level debug)', () => {
   let pod: RunningPod
-  beforeAll(async () => { pod = await startPod() })
+  beforeAll(async () => { pod = await startPod({ extraArgs: ['--log-level', 'debug'] }) })
   afterAll(() => pod.dispose())
 
   test('the sign-in page says how to reset it', async () => {
@@ -114,6 +114,15 @@ describe('a forgotten password', () => {
     expect(page).toContain('Forgot the password?')
     expect(page).toContain('<code>solopod setup-link</code>')
     expect(page).toContain('<code>solopod passwd</code>')
+  })
+
+  test('--log-level debug adds one access line per request (method, path, status, ms; never the query)', async () => {
+    await fetch(`${pod.baseUrl}/.oidc/login?return=/.admin/sessions`)
+    await waitFor(() => pod.stdout().includes('"event":"request"'), 'an access line')
+    const line = logLines(pod.stdout()).find((l) => l.event === 'request' && l.path === '/.oidc/login')!
+    expect(line).toMatchObject({ level: 'debug', method: 'GET', status: 200 })
+    expect(typeof line.ms).toBe('number')
+    expect(JSON.stringify(line)).not.toContain('return=')
   })
 
   test('setup-link with the server stopped writes the token itself; the link resets the password after a restart', async () => {
