@@ -29,7 +29,7 @@ export async function requireOwner(deps: AdminDeps, request: Request): Promise<L
 }
 
 /** Before the first password there is no way to sign in: say how to set one instead. */
-export async function loginRequired(deps: AdminDeps): Promise<HttpError> {
+async function loginRequired(deps: AdminDeps): Promise<HttpError> {
   if (!(await getOwnerAccount(deps.store))?.passwordHash) {
     return new HttpError(401, 'login_required', 'no owner password is set yet; open the setup link the server printed at start, ' +
       "or run solopod setup-link with the server's --data directory on the machine that runs it")

@@ -13,7 +13,7 @@ const SESSIONS_PAGE = '/.admin/sessions'
 
 /**
  * RFC 9110 §12.5.1: only a client that ranks `text/html` strictly above every RDF syntax gets the page.
- * Apps (Turtle, JSON-LD, `*∕*`, no Accept at all) keep the plain answer with its challenges.
+ * Apps (asking for Turtle, JSON-LD, any type, or sending no Accept) keep the plain answer with its challenges.
  */
 export function prefersHtml(request: Request): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false
