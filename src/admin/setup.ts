@@ -3,9 +3,10 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
-import { HOME_LINK, html, breakableUrl, problemBox, renderErrorPage, renderMessagePage, renderPage, type NextSteps } from '../http/html-page.ts'
+import { breakableUrl, problemBox, renderErrorPage, renderMessagePage, renderPage, type NextSteps } from '../http/html-page.ts'
 import { MIN_PASSWORD_LENGTH, checkPasswordStrength, completeSetup, getOwnerAccount, isSetupTokenValid } from '../auth/owner-account.ts'
 import { log } from '../log.ts'
+import { FIRST_RUN_NEXT } from '../http/owner-help.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 export const SETUP_PATH = '/.admin/setup'
@@ -13,12 +14,7 @@ export const SETUP_PATH = '/.admin/setup'
 const badLink = () => new HttpError(400, 'invalid_setup_token', 'this setup link is invalid, already used or expired (a link works once, for 7 days)')
 
 /** A first-run page: no application is involved, the way on is a new link or signing in. */
-export const SETUP_NEXT: NextSteps = {
-  heading: 'This setup link does not work',
-  hint: html`For a new link, run <code>solopod setup-link</code> with the server's <code>--data</code> directory on the machine that
-runs the pod (from a source checkout: <code>npm run solopod -- setup-link</code>) and open the link it prints. If the password is set already, sign in with it.`,
-  links: [{ href: '/.oidc/login?return=/.admin/sessions', label: 'Sign in' }, HOME_LINK],
-}
+export const SETUP_NEXT: NextSteps = { ...FIRST_RUN_NEXT, heading: 'This setup link does not work' }
 
 export function makeSetup(deps: AdminDeps) {
   const { cfg, store } = deps

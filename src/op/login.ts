@@ -5,6 +5,7 @@ import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, html, problemBox, renderErrorPage, renderPage } from '../http/html-page.ts'
 import { APP_FLOW_NEXT } from './next-steps.ts'
+import { FIRST_RUN_NEXT, NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { getOwnerAccount, verifyOwnerPassword } from '../auth/owner-account.ts'
 import { createLoginSession, endLoginSession } from '../auth/owner-session.ts'
@@ -46,6 +47,7 @@ export function makeLogin(deps: OpDeps) {
       csrf: token, interaction: interaction?.id ?? '', returnTo, webidHtml: breakableUrl(account?.webid ?? ''),
       context: name ? html`<p>to continue to <strong>${name}</strong></p>` : undefined,
       problem: problem ? problemBox(problem) : undefined,
+      newLinkHint: NEW_SETUP_LINK_HINT,
     }
     // Before the first password there is nothing to type: say where the setup link is instead of a form that cannot work.
     return renderPage(account?.passwordHash ? 'login.html' : 'login-setup-needed.html', 'Sign in', vars, { status: problem?.status ?? 200, headers: { ...problem?.headers, ...(setCookie ? { 'set-cookie': setCookie } : {}) } })
@@ -75,7 +77,9 @@ export function makeLogin(deps: OpDeps) {
       throw new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, { headers: { 'retry-after': String(wait) } })
     }
     const account = await getOwnerAccount(store)
-    if (!account?.passwordHash) throw new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at first start (or run `solopod passwd`)")
+    if (!account?.passwordHash) {
+      return renderErrorPage(PATHS.login, new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at start"), FIRST_RUN_NEXT)
+    }
     const password = f.form.password
     if (typeof password !== 'string' || password === '' || password.length > 1024 || !await verifyOwnerPassword(store, password)) {
       if (f.address) byAddress.recordFailure(f.address, now)

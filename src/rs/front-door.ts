@@ -7,6 +7,7 @@ import type { Store } from '../store/open-store.ts'
 import { getOwnerAccount } from '../auth/owner-account.ts'
 import { getLoginSession } from '../auth/owner-session.ts'
 import { ownerWebIdOf } from '../first-start.ts'
+import { NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
 
 const LOGIN_PAGE = '/.oidc/login?return=/.admin/sessions'
 const SESSIONS_PAGE = '/.admin/sessions'
@@ -65,7 +66,7 @@ address as your provider, or see <a href="${SESSIONS_PAGE}">your sessions</a>.</
   if (!passwordSet) {
     return html`<h2>Is this your pod?</h2>
 <p>No password is set yet. The one-time setup link was printed in the terminal where the server was started.
-To print a new one, run <code>solopod setup-link</code> with the server's <code>--data</code> directory on the machine that runs it.</p>`
+${NEW_SETUP_LINK_HINT}</p>`
   }
   return html`<h2>Is this your pod?</h2>
 <p><a class="button" href="${LOGIN_PAGE}">Sign in</a> to see your sessions and the apps you allowed.</p>`

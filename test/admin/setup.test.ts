@@ -27,7 +27,11 @@ describe('/.admin/setup: the one-time password setup link', () => {
     const { page } = await openSetup(jar, await createSetupToken(pod.store, pod.clock.now))
     const res = await pod.request('/.oidc/login', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(page, 'csrf'), password: 'anything at all' }) })
     expect(res.status).toBe(403)
-    expect(pageError(await res.text())).toBe('setup_required')
+    const refused = await res.text()
+    expect(pageError(refused)).toBe('setup_required')
+    // a first-run page: no application is involved, and the way on is a new setup link
+    expect(refused).not.toContain('If an application sent you here')
+    expect(refused).toContain('<code>solopod setup-link</code>')
   })
   test('GET with a valid token shows the form with a CSRF token', async () => {
     const token = await createSetupToken(pod.store, pod.clock.now)
