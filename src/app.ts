@@ -6,11 +6,10 @@ import { HttpError } from './http/errors.ts'
 import { renderError } from './http/render-error.ts'
 import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
 import { log } from './log.ts'
-import { recordClientAddress } from './http/client-address.ts'
 import { opPlugin } from './op/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { rsPlugin } from './rs/plugin.ts'
-import { isReservedPath } from './rs/target.ts'
+import { isReservedPath } from './store/target.ts'
 
 export function buildApp(deps: Deps) {
   return new Elysia({ name: 'solopod' })
@@ -39,9 +38,9 @@ async function handleWithHead(app: { handle(req: Request): Promise<Response> }, 
 const REQUEST_ID = /^[\w-]{1,64}$/
 
 /** The server's fetch handler: preflight, request id, CORS on every answer, one access-log line. */
-export function makeRequestHandler(app: { handle(req: Request): Promise<Response> }) {
+export function makeRequestHandler(app: { handle(req: Request): Promise<Response> }, deps: Pick<Deps, 'clientAddresses'>) {
   return async (request: Request, server?: { requestIP(r: Request): { address: string } | null }): Promise<Response> => {
-    recordClientAddress(request, server?.requestIP(request)?.address)
+    deps.clientAddresses.record(request, server?.requestIP(request)?.address)
     const started = performance.now()
     const incoming = request.headers.get('x-request-id')
     const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()

@@ -24,6 +24,9 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
+export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me`
+
 interface Option { flag: string; env: string; help: string; boolean?: boolean }
 
 export const OPTIONS: readonly Option[] = [

@@ -2,14 +2,12 @@
 // CLI entry: flags/env → Config → store → serve (or export, import, passwd).
 
 import { readFileSync } from 'node:fs'
-import { buildConfig, ConfigError, usage, type Config } from './config.ts'
+import { buildConfig, ConfigError, ownerWebIdOf, usage, type Config } from './config.ts'
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
-import { makeWriteLock } from './store/write-lock.ts'
-import { makeFetcher } from './fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
+import { makeDeps } from './deps.ts'
 import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
-import { loadLocalDocument } from './rs/local-documents.ts'
 import { exportPod, ExportError } from './store/export-pod.ts'
 import { importPod, ImportError } from './store/import-pod.ts'
 import { existsSync } from 'node:fs'
@@ -44,14 +42,10 @@ async function serve(cfg: Config) {
   const store = await openStore(cfg.dataDir)
   const now = () => Date.now()
   const created = await ensureOwner(store, cfg.baseUrl, now())
-  if (created) log.info('owner.created', { webid: `${cfg.baseUrl}/profile/card#me` })
+  if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
   await setUpOwnerPassword(cfg, store)
-  const fetchDoc = makeFetcher({
-    allowInsecureLocal: cfg.allowInsecureLocal,
-    baseUrl: cfg.baseUrl,
-    localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now()),
-  })
-  const app = buildApp({ cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() })
+  const deps = makeDeps(cfg, store, now)
+  const app = buildApp(deps)
   const server = Bun.serve({
     port: cfg.port,
     hostname: cfg.host,
@@ -59,7 +53,7 @@ async function serve(cfg: Config) {
     // the request reader stops at cfg.maxBodyBytes itself.
     maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
     ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
-    fetch: makeRequestHandler(app),
+    fetch: makeRequestHandler(app, deps),
   })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
 

@@ -5,7 +5,6 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { pageOrError } from '../http/html-page.ts'
-import { rotateSigningKey } from '../auth/signing-keys.ts'
 import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
@@ -81,7 +80,7 @@ export function adminPlugin(deps: Deps) {
       })
       // The OP's signing key: new tokens use a new key; the old public key stays in the JWKS until its tokens expired
       .post('/.admin/api/signing-keys/rotate', async () => {
-        const kid = await rotateSigningKey(deps.store, deps.now())
+        const kid = await deps.signingKeys.rotate(deps.now())
         log.info('admin.signing_key_rotated', { kid })
         return json({ kid }, 201)
       }))

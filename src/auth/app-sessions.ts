@@ -1,7 +1,7 @@
 // An application's session with the owner's identity: one per redeemed code, refresh family included.
 
 import type { Store } from '../store/open-store.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { deleteRecord, getRecord, putRecord, readRecords, updateRecord } from '../store/records.ts'
 import type { ClientId, WebId } from './principal.ts'
 

@@ -2,13 +2,15 @@
 
 import { createHash } from 'node:crypto'
 import { decodeJwt } from 'jose'
-import type { Deps } from '../deps.ts'
+import type { FetchDoc } from '../fetch/guarded-fetch.ts'
+import type { Store } from '../store/open-store.ts'
 import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { isAppSessionRevoked } from './app-sessions.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
 import { JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
 import { makeIssuerKeyResolver } from './issuer-keys.ts'
+import type { SigningKeys } from './signing-keys.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
 import { verifySolidAccessToken, type VerifiedAccessToken } from './solid-oidc.ts'
 import { makeWebIdIssuerResolver } from './webid-issuers.ts'
@@ -74,11 +76,20 @@ const tokenKey = (token: string) => createHash('sha256').update(token).digest('b
  * (RFC 9449 §4.3, incl. ath when sent), jti replay, then the token (protocols.md §1.7), whose
  * verification is cached until it expires, so a repeated token costs one proof verification.
  */
-export function makeAuthenticator(deps: Deps): Authenticate {
-  const { cfg, store, now } = deps
+export interface AuthenticatorDeps {
+  /** Our own origin: the issuer whose keys are read locally and the origin DPoP `htu` is checked against. */
+  readonly baseUrl: string
+  readonly store: Store
+  readonly now: () => number
+  readonly fetchDoc: FetchDoc
+  readonly signingKeys: SigningKeys
+}
+
+export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
+  const { baseUrl, store, now } = deps
   const replay = new JtiReplayCache()
   const verified = new LruCache<string, CachedToken>(TOKEN_CACHE_ENTRIES)
-  const getIssuerKeys = makeIssuerKeyResolver({ baseUrl: cfg.baseUrl, store, fetchDoc: deps.fetchDoc, now })
+  const getIssuerKeys = makeIssuerKeyResolver({ baseUrl, ownJwks: deps.signingKeys.publicJwks, fetchDoc: deps.fetchDoc, now })
   const getWebIdIssuers = makeWebIdIssuerResolver(deps.fetchDoc)
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
@@ -90,7 +101,7 @@ export function makeAuthenticator(deps: Deps): Authenticate {
       return hit
     }
     const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers })
-    const sid = result.issuer === cfg.baseUrl ? decodeJwt(token).sid : undefined
+    const sid = result.issuer === baseUrl ? decodeJwt(token).sid : undefined
     const entry: CachedToken = { ...result, ...(typeof sid === 'string' ? { sid } : {}) }
     verified.set(key, entry, result.exp * 1000)
     return entry
@@ -99,7 +110,7 @@ export function makeAuthenticator(deps: Deps): Authenticate {
   async function authenticateDpop(request: Request, token: string): Promise<Principal> {
     const at = now()
     // RFC 9449 §4.3 (9): htu is checked against our configured origin, never the Host header
-    const url = cfg.baseUrl + new URL(request.url).pathname
+    const url = baseUrl + new URL(request.url).pathname
     const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
     // RFC 9449 §11.1: a proof is used once
     if (!replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at)) throw refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request')

@@ -1,7 +1,7 @@
 // RFC 9449 §11.1 DPoP proof replay: remembers each (htu, jti) until its proof would be too old anyway.
 
 import { createHash } from 'node:crypto'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { DPOP_MAX_AGE_S } from './dpop.ts'
 
 /**

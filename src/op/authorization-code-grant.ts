@@ -17,7 +17,7 @@ import { newRefreshFamily, refreshTokenOf } from './refresh-tokens.ts'
 
 const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant', description)
 
-export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
+export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
   const { cfg, store } = deps
   const code = form.code
   const redirectUri = form.redirect_uri
@@ -51,7 +51,7 @@ export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store'>, 
   await saveAppSession(store, session, refresh ? now + REFRESH_TTL_MS : now + ACCESS_TOKEN_TTL_S * 1000)
   if (client.registered) await touchRegisteredClient(store, client.registered, now)
   log.info('op.tokens_issued', { grant: 'authorization_code', clientId: client.clientId, webid: r.webid, jkt: proof.jkt, sid })
-  return issueTokens(store, cfg.baseUrl, {
+  return issueTokens(deps.signingKeys, cfg.baseUrl, {
     sid, clientId: r.clientId, webid: r.webid, scopes: r.scopes, jkt: proof.jkt, authTime: r.authTime, includeAuthTime: r.includeAuthTime,
     ...(r.nonce !== undefined ? { nonce: r.nonce } : {}),
   }, now, refresh ? refreshTokenOf(sid, refresh) : undefined)

@@ -3,7 +3,7 @@
 import type { JSONWebKeySet } from 'jose'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { getRegisteredClient, type RegisteredClient } from '../auth/registered-clients.ts'
 
 /** protocols.md §1.1: must be in the document's @context. */

@@ -7,11 +7,10 @@ import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { html, renderMessagePage, renderPage } from '../http/html-page.ts'
 import { revokeAppSession } from '../auth/app-sessions.ts'
 import { endLoginSession } from '../auth/owner-session.ts'
-import { readPublicJwks } from '../auth/signing-keys.ts'
 import { log } from '../log.ts'
 import type { ResolveClient } from './clients.ts'
 
-type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys'>
 
 export interface EndSessionFacts {
   readonly params: URLSearchParams
@@ -26,7 +25,7 @@ const FIELDS = ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id
 /** RP-Initiated Logout §2: the hint is one of our ID tokens; an expired one still names the session. */
 async function readIdTokenHint(deps: OpDeps, hint: string): Promise<{ azp?: string; sid?: string }> {
   try {
-    const { payload } = await compactVerify(hint, createLocalJWKSet(await readPublicJwks(deps.store, deps.now())), { algorithms: ['ES256'] })
+    const { payload } = await compactVerify(hint, createLocalJWKSet(await deps.signingKeys.publicJwks(deps.now())), { algorithms: ['ES256'] })
     const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>
     if (claims.iss !== deps.cfg.baseUrl) throw new Error('foreign issuer')
     return { ...(typeof claims.azp === 'string' ? { azp: claims.azp } : {}), ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}) }

@@ -1,8 +1,7 @@
 // Signs the token response: DPoP-bound JWT access token (protocols.md §1.7) and ID token (§1.6).
 
 import { SignJWT } from 'jose'
-import type { Store } from '../store/open-store.ts'
-import { getSigningKey } from '../auth/signing-keys.ts'
+import type { SigningKeys } from '../auth/signing-keys.ts'
 import type { WebId } from '../auth/principal.ts'
 import { ACCESS_TOKEN_TTL_S, ID_TOKEN_TTL_S } from './model.ts'
 
@@ -32,8 +31,8 @@ export interface TokenResponse {
 
 const jti = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
 
-export async function issueTokens(store: Store, issuer: string, g: TokenGrant, now: number, refreshToken?: string): Promise<TokenResponse> {
-  const key = await getSigningKey(store, now)
+export async function issueTokens(signingKeys: SigningKeys, issuer: string, g: TokenGrant, now: number, refreshToken?: string): Promise<TokenResponse> {
+  const key = await signingKeys.current(now)
   const iat = Math.floor(now / 1000)
   const scope = g.scopes.join(' ')
   // protocols.md §1.7: what Solid resource servers verify (webid, iss, aud ∋ solid, cnf.jkt, exp), plus client_id/azp

@@ -2,10 +2,7 @@
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { clientAddressOf } from '../http/client-address.ts'
 import { pageOrError } from '../http/html-page.ts'
-import { makeAuthenticator } from '../auth/authenticate.ts'
-import { readPublicJwks } from '../auth/signing-keys.ts'
 import { startAuthorization } from './authorize.ts'
 import { makeClientResolver } from './clients.ts'
 import { makeConsent } from './consent.ts'
@@ -42,12 +39,12 @@ export function opPlugin(deps: Deps) {
   const exchangeToken = makeTokenEndpoint(deps)
   const registerDynamicClient = makeRegistration(deps)
   const endSession = makeEndSession(deps, resolveClient)
-  const authenticate = makeAuthenticator(deps)
+  const { authenticate, clientAddresses } = deps
   const metadata = openidConfiguration(cfg.baseUrl)
 
   return new Elysia({ name: 'op' })
     .get(PATHS.discovery, () => json(metadata, 'public, max-age=300'))
-    .get(PATHS.jwks, async () => json(await readPublicJwks(deps.store, deps.now()), 'public, max-age=60'))
+    .get(PATHS.jwks, async () => json(await deps.signingKeys.publicJwks(deps.now()), 'public, max-age=60'))
     .get(PATHS.authorization, ({ request }) =>
       pageOrError(PATHS.authorization, () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie'))))
     .post(PATHS.authorization, ({ request, body }) =>
@@ -55,7 +52,7 @@ export function opPlugin(deps: Deps) {
     .get(PATHS.login, ({ request, query }) => pageOrError(PATHS.login, () => login.showLogin(query, request.headers.get('cookie'))), { query: PageQuery })
     .post(PATHS.login, ({ request, body }) => pageOrError(PATHS.login, () => login.submitLogin({
       form: body, cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
-      address: clientAddressOf(request), userAgent: request.headers.get('user-agent'),
+      address: clientAddresses.of(request), userAgent: request.headers.get('user-agent'),
     })), { body: LoginForm })
     .get(PATHS.consent, ({ request, query }) => pageOrError(PATHS.consent, () => consent.showConsent(query, request.headers.get('cookie'))), { query: PageQuery })
     .post(PATHS.consent, ({ request, body }) =>
@@ -66,7 +63,7 @@ export function opPlugin(deps: Deps) {
     .get(PATHS.userinfo, async ({ request }) => json(await readUserinfo(authenticate, cfg.baseUrl, request)))
     .post(PATHS.userinfo, async ({ request }) => json(await readUserinfo(authenticate, cfg.baseUrl, request)))
     .post(PATHS.registration, ({ request, body }) =>
-      registerDynamicClient(request.headers.get('content-type'), body, clientAddressOf(request)), { body: t.Unknown() })
+      registerDynamicClient(request.headers.get('content-type'), body, clientAddresses.of(request)), { body: t.Unknown() })
     .get(PATHS.endSession, ({ request }) => pageOrError(PATHS.endSession, () => endSession({
       params: new URL(request.url).searchParams, method: 'GET', cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
     })))

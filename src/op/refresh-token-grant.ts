@@ -14,7 +14,7 @@ const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant'
 
 type Outcome = { ok: true; family: RefreshFamily; scopes: string[]; session: { webid: string; authTime: number } } | { ok: false }
 
-export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
+export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
   const { cfg, store } = deps
   if (form.refresh_token === undefined) throw new HttpError(400, 'invalid_request', 'refresh_token is required')
   const presented = parseRefreshToken(form.refresh_token)
@@ -42,7 +42,7 @@ export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store'>, clien
     throw invalidGrant('the refresh token was already used; every token of this session is revoked, sign in again')
   }
   log.info('op.tokens_issued', { grant: 'refresh_token', clientId: client.clientId, jkt: proof.jkt, sid })
-  return issueTokens(store, cfg.baseUrl, {
+  return issueTokens(deps.signingKeys, cfg.baseUrl, {
     sid, clientId: client.clientId, webid: outcome.session.webid as never, scopes: outcome.scopes, jkt: proof.jkt,
     authTime: outcome.session.authTime, includeAuthTime: false,
   }, now, refreshTokenOf(sid, outcome.family))

@@ -3,7 +3,7 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { verifyDpopProof } from '../auth/dpop.ts'
-import { JtiReplayCache, jtiExpiry } from '../auth/dpop-replay.ts'
+import { jtiExpiry } from '../auth/dpop-replay.ts'
 import { grantAuthorizationCode } from './authorization-code-grant.ts'
 import { authenticateClient } from './client-auth.ts'
 import { PATHS } from './model.ts'
@@ -30,8 +30,8 @@ function singleValuedForm(f: TokenRequestFacts): Record<string, string> {
   return out
 }
 
-export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now'>) {
-  const replay = new JtiReplayCache()
+export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys' | 'tokenEndpointReplay'>) {
+  const replay = deps.tokenEndpointReplay
   const htu = deps.cfg.baseUrl + PATHS.token
 
   return async function exchangeToken(f: TokenRequestFacts): Promise<Response> {

@@ -2,7 +2,7 @@
 
 import type { Quad } from '@rdfjs/types'
 import { VCARD } from '../rdf/namespaces.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { certKeys, indexBySubject, normalizeKeyId, resolveIri, type SubjectIndex } from './acl-document.ts'
 import type { Requester } from './wac.ts'
 

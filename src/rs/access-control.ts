@@ -2,7 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { readTriples, getMeta } from '../store/resources.ts'
 import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
 import { allowedModes, findEffectiveAcl, isAclUrl, publicModes } from '../policy/wac.ts'

@@ -5,7 +5,7 @@ import { HttpError } from '../http/errors.ts'
 import { getMeta } from '../store/resources.ts'
 import { governedPathOf, isAclPath } from '../store/paths.ts'
 import { assertOwnerKeepsControl, validateAclDocument } from '../policy/acl-document.ts'
-import { ownerWebIdOf } from '../first-start.ts'
+import { ownerWebIdOf } from '../config.ts'
 import type { RsContext } from './rs-context.ts'
 
 export async function checkAclWrite(ctx: RsContext, path: string, triples: readonly Quad[]) {

@@ -5,12 +5,11 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
-import { makeAuthenticator } from '../auth/authenticate.ts'
 import { ANONYMOUS } from '../auth/principal.ts'
 import { getMeta } from '../store/resources.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { makeAccessControl } from './access-control.ts'
-import { resolveTarget, isReservedPath } from './target.ts'
+import { resolveTarget, isReservedPath } from '../store/target.ts'
 import { challengeLinks, resourceHeaders, STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
 import { makeRepresentationCache, readResource } from './read-resource.ts'
 import { handlePut } from './handle-put.ts'
@@ -26,7 +25,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export function rsPlugin(deps: Deps) {
   const ctx: RsContext = { deps, access: makeAccessControl(deps) }
   const representations = makeRepresentationCache()
-  const authenticate = makeAuthenticator(deps)
+  const { authenticate } = deps
 
   async function handle(request: Request): Promise<Response> {
     const target = resolveTarget(deps.cfg.baseUrl, request.url)

@@ -8,7 +8,7 @@ import { preferredRdfType } from '../http/content-negotiation.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { containerTriples } from './container-listing.ts'
 import { isNotModified, representationEtag } from './conditional.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 
 /**
  * Serialized RDF keyed by path, ETag and syntax. The ETag changes on every write of the resource (and of

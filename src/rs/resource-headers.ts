@@ -4,8 +4,8 @@ import type { ResourceMeta } from '../store/resource-meta.ts'
 import { aclPathOf, isAclPath, isContainerPath } from '../store/paths.ts'
 import { ACCEPT_PATCH } from '../rdf/patch.ts'
 import { LDP, PIM, SOLID } from '../rdf/namespaces.ts'
-import { ownerWebIdOf } from '../first-start.ts'
-import { isReservedPath } from './target.ts'
+import { ownerWebIdOf } from '../config.ts'
+import { isReservedPath } from '../store/target.ts'
 
 export const STORAGE_DESCRIPTION_PATH = '/.well-known/solid'
 

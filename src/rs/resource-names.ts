@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { getMeta } from '../store/resources.ts'
 import { ACL_SUFFIX, ancestorPaths, governedPathOf, isAclPath, twinPath } from '../store/paths.ts'
-import { encodeSegment, isReservedPath } from './target.ts'
+import { encodeSegment, isReservedPath } from '../store/target.ts'
 
 /** 405 for a write to a path the pod's own endpoints own (DESIGN §1). */
 export const reservedPathError = (path: string) =>

@@ -5,7 +5,7 @@ import { PIM, RDF, SOLID } from '../rdf/namespaces.ts'
 import { preferredRdfType } from '../http/content-negotiation.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { HttpError } from '../http/errors.ts'
-import { ownerWebIdOf } from '../first-start.ts'
+import { ownerWebIdOf } from '../config.ts'
 import { STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
 
 const { namedNode, quad } = DataFactory

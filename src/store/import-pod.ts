@@ -9,7 +9,7 @@ import { FORMAT_VERSION, openStore, type Store } from './open-store.ts'
 import { isAuxiliaryPath, parentPath } from './paths.ts'
 import { forceSyncWrite } from './synced-batch.ts'
 import type { ResourceMeta } from './resource-meta.ts'
-import { recordBaseUrl } from '../first-start.ts'
+import { recordBaseUrl } from './base-url.ts'
 import {
   BLOBS_DIR, DIRECTORY_KEYS, EXPORT_KIND, MANIFEST_FILE, QUADS_FILE, STATE_FILE, syncDirectory,
   type ExportedResource, type Manifest, type StateLine,

@@ -6,7 +6,7 @@ import type { Store } from './open-store.ts'
 import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
 import { aclPathOf, ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { forceSyncWrite } from './synced-batch.ts'
-import { LruCache } from './lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 

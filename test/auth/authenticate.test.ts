@@ -21,7 +21,7 @@ beforeAll(async () => {
   sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid
   fetched = []
   const counting: FetchDoc = (url, opts) => { fetched.push(url); return pod.deps.fetchDoc(url, opts) }
-  authenticate = makeAuthenticator({ ...pod.deps, fetchDoc: counting })
+  authenticate = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, fetchDoc: counting })
 })
 afterAll(() => pod.close())
 

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { recordClientAddress } from '../../src/http/client-address.ts'
 import { LOGIN_LIMITS } from '../../src/op/login.ts'
 import { BASE, CookieJar, FORM, PASSWORD, authorizeUrl, field, form, openTestPod, pageError, type TestPod } from './op-fixture.ts'
 
@@ -14,7 +13,7 @@ async function startFlow(jar: CookieJar) {
 
 const postLogin = (jar: CookieJar, fields: Record<string, string>, address?: string) => {
   const req = new Request(`${BASE}/.oidc/login`, { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form(fields) })
-  recordClientAddress(req, address)
+  pod.deps.clientAddresses.record(req, address)
   return pod.handle(req)
 }
 

@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from 'bun:test'
 import { HttpError } from '../../src/http/errors.ts'
-import { isReservedPath, resolveTarget } from '../../src/rs/target.ts'
+import { isReservedPath, resolveTarget } from '../../src/store/target.ts'
 import { nameFromSlug } from '../../src/rs/resource-names.ts'
 
 const BASE = 'https://pod.example'
