@@ -9,6 +9,7 @@ import { makeClientAddresses, type ClientAddresses } from './http/client-address
 import { makeAuthenticator, type Authenticate } from './auth/authenticate.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { makeSigningKeys, type SigningKeys } from './auth/signing-keys.ts'
+import { makeSessionRevocations, type SessionRevocations } from './auth/app-sessions.ts'
 import { loadLocalDocument } from './local-documents.ts'
 
 export interface Deps {
@@ -23,6 +24,8 @@ export interface Deps {
   readonly withWriteLock: WithWriteLock
   /** The OP's signing keys, loaded once. */
   readonly signingKeys: SigningKeys
+  /** Revoked app sessions, answered from memory on every authenticated request. */
+  readonly revocations: SessionRevocations
   /** One authenticator for every role: one verified-token cache and one DPoP jti replay memory. */
   readonly authenticate: Authenticate
   /** RFC 9449 §11.1 replay memory of the token endpoint's proofs (their htu is the token endpoint). */
@@ -45,10 +48,11 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now()),
   })
   const signingKeys = makeSigningKeys(store)
+  const revocations = makeSessionRevocations(store)
   return {
-    cfg, store, now, fetchDoc, signingKeys,
+    cfg, store, now, fetchDoc, signingKeys, revocations,
     withWriteLock: makeWriteLock(),
-    authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys }),
+    authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations }),
     tokenEndpointReplay: new JtiReplayCache(),
     clientAddresses: makeClientAddresses(),
   }

@@ -1,14 +1,14 @@
 // The owner's view of sessions: browsers signed in, applications holding tokens, remembered consents.
 
 import type { Deps } from '../deps.ts'
-import { listAppSessions, revokeAppSession, revokeClientSessions } from '../auth/app-sessions.ts'
+import { listAppSessions } from '../auth/app-sessions.ts'
 import { listConsents, revokeConsent } from '../auth/consents.ts'
 import { listLoginSessions, revokeLoginSession, type LoginSession } from '../auth/owner-session.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
 import { html, renderPage } from '../http/html-page.ts'
 import { log } from '../log.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations'>
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -34,7 +34,7 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<boolea
   const now = deps.now()
   if (await revokeLoginSession(deps.store, id, now)) { log.info('admin.session_revoked', { kind: 'login' }); return true }
   if ((await listAppSessions(deps.store, now)).some((s) => s.sid === id)) {
-    await revokeAppSession(deps.store, id, now)
+    await deps.revocations.revoke(id, now)
     log.info('admin.session_revoked', { kind: 'app', sid: id })
     return true
   }
@@ -45,7 +45,7 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<boolea
 export async function revokeClientAccess(deps: AdminDeps, clientId: string): Promise<boolean> {
   const now = deps.now()
   const hadConsent = await revokeConsent(deps.store, clientId, now)
-  const sessions = await revokeClientSessions(deps.store, clientId, now)
+  const sessions = await deps.revocations.revokeClient(clientId, now)
   if (hadConsent || sessions > 0) log.info('admin.consent_revoked', { clientId, sessions })
   return hadConsent || sessions > 0
 }

@@ -6,7 +6,7 @@ import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import type { Store } from '../store/open-store.ts'
 import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
-import { isAppSessionRevoked } from './app-sessions.ts'
+import type { SessionRevocations } from './app-sessions.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
 import { JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
 import { makeIssuerKeyResolver } from './issuer-keys.ts'
@@ -83,6 +83,7 @@ export interface AuthenticatorDeps {
   readonly now: () => number
   readonly fetchDoc: FetchDoc
   readonly signingKeys: SigningKeys
+  readonly revocations: SessionRevocations
 }
 
 export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
@@ -115,7 +116,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
     // RFC 9449 §11.1: a proof is used once
     if (!replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at)) throw refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request')
     const t = await verifyToken(token, proof, at)
-    if (t.sid !== undefined && await isAppSessionRevoked(store, t.sid, at)) throw refuse('invalid_token', 'the session this token was issued to has been revoked; sign in again')
+    if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuse('invalid_token', 'the session this token was issued to has been revoked; sign in again')
     return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP' }
   }
 

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { verifyPkce } from '../auth/pkce.ts'
 import { randomId } from '../auth/owner-session.ts'
-import { revokeAppSession, saveAppSession, type AppSession } from '../auth/app-sessions.ts'
+import { saveAppSession, type AppSession } from '../auth/app-sessions.ts'
 import { touchRegisteredClient } from '../auth/registered-clients.ts'
 import type { ClientId } from '../auth/principal.ts'
 import type { VerifiedProof } from '../auth/dpop.ts'
@@ -17,7 +17,7 @@ import { newRefreshFamily, refreshTokenOf } from './refresh-tokens.ts'
 
 const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant', description)
 
-export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
+export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys' | 'revocations'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
   const { cfg, store } = deps
   const code = form.code
   const redirectUri = form.redirect_uri
@@ -37,7 +37,7 @@ export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store' | 
   })
   if (!redemption.ok) {
     // RFC 6749 §4.1.2: a code used twice revokes what the first use issued
-    await revokeAppSession(store, redemption.replayOf, now)
+    await deps.revocations.revoke(redemption.replayOf, now)
     log.warn('op.code_replayed', { clientId: client.clientId, sid: redemption.replayOf })
     throw invalidGrant('the authorization code was already used; the tokens issued with it are revoked')
   }

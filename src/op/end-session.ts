@@ -5,12 +5,11 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { html, renderMessagePage, renderPage } from '../http/html-page.ts'
-import { revokeAppSession } from '../auth/app-sessions.ts'
 import { endLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import type { ResolveClient } from './clients.ts'
 
-type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys'>
+type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys' | 'revocations'>
 
 export interface EndSessionFacts {
   readonly params: URLSearchParams
@@ -67,7 +66,7 @@ export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
       }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
     }
     const clear = await endLoginSession(store, cfg.baseUrl, f.cookieHeader)
-    if (hint?.sid !== undefined) await revokeAppSession(store, hint.sid, deps.now())
+    if (hint?.sid !== undefined) await deps.revocations.revoke(hint.sid, deps.now())
     log.info('op.logout', { ...(clientId ? { clientId } : {}) })
     if (target !== undefined) {
       const url = new URL(target)

@@ -2,7 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { revokeAppSession, updateAppSession } from '../auth/app-sessions.ts'
+import { updateAppSession } from '../auth/app-sessions.ts'
 import type { VerifiedProof } from '../auth/dpop.ts'
 import { log } from '../log.ts'
 import type { TokenClient } from './client-auth.ts'
@@ -14,7 +14,7 @@ const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant'
 
 type Outcome = { ok: true; family: RefreshFamily; scopes: string[]; session: { webid: string; authTime: number } } | { ok: false }
 
-export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
+export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys' | 'revocations'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
   const { cfg, store } = deps
   if (form.refresh_token === undefined) throw new HttpError(400, 'invalid_request', 'refresh_token is required')
   const presented = parseRefreshToken(form.refresh_token)
@@ -37,7 +37,7 @@ export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store' | 'sign
     return { next: { ...s, refresh: family, lastUsedAt: now }, expiresAt: now + REFRESH_TTL_MS, result: { ok: true, family, scopes, session: s } }
   })
   if (!outcome.ok) {
-    await revokeAppSession(store, sid, now)
+    await deps.revocations.revoke(sid, now)
     log.warn('op.refresh_reused', { clientId: client.clientId, sid })
     throw invalidGrant('the refresh token was already used; every token of this session is revoked, sign in again')
   }

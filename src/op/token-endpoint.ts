@@ -30,7 +30,7 @@ function singleValuedForm(f: TokenRequestFacts): Record<string, string> {
   return out
 }
 
-export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys' | 'tokenEndpointReplay'>) {
+export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys' | 'revocations' | 'tokenEndpointReplay'>) {
   const replay = deps.tokenEndpointReplay
   const htu = deps.cfg.baseUrl + PATHS.token
 

@@ -6,6 +6,8 @@ import { ClassicLevel } from 'classic-level'
 import { Quadstore } from 'quadstore'
 import { DataFactory } from 'n3'
 import type { ResourceMeta } from './resource-meta.ts'
+import { LruCache } from '../lib/lru-cache.ts'
+import { makeSerialQueue, type SerialQueue } from '../lib/serial-queue.ts'
 
 /** Bump only together with an explicit migration; a binary never opens a newer format. */
 export const FORMAT_VERSION = 1
@@ -23,6 +25,24 @@ export interface Sub<V> {
 }
 interface RangeOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
 
+/**
+ * What this process keeps in memory about the database it opened: built once with the handle, kept
+ * up to date by the functions that write through it (one process per database, so nothing else does).
+ */
+export interface StoreCaches {
+  /**
+   * path → metadata, null when known absent (store/resources.ts). Metadata is read on every request,
+   * often several times; a LevelDB read costs ~100 µs, a hit nothing. Writes drop the entries they
+   * touch after their batch lands; `generation` keeps a read that raced a write from caching what it
+   * saw before the write.
+   */
+  readonly meta: { readonly entries: LruCache<string, ResourceMeta | null>; generation: number }
+  /** Read-modify-write of one record runs alone (store/records.ts): single-use codes stay single-use. */
+  readonly recordQueue: SerialQueue
+}
+
+const META_CACHE_ENTRIES = 20_000
+
 export interface Store {
   readonly db: ClassicLevel<string, unknown>
   readonly quads: Quadstore
@@ -36,6 +56,7 @@ export interface Store {
   readonly records: Sub<{ v: unknown; exp: number }>
   /** data-directory facts: format version, owner, setup */
   readonly system: Sub<unknown>
+  readonly caches: StoreCaches
   close(): Promise<void>
 }
 
@@ -74,6 +95,7 @@ export async function openStore(dataDir: string): Promise<Store> {
     contains: db.sublevel<string, string>('contains', { valueEncoding: 'utf8' }) as unknown as Sub<string>,
     records: db.sublevel<string, { v: unknown; exp: number }>('records', { valueEncoding: 'json' }) as unknown as Sub<{ v: unknown; exp: number }>,
     system,
+    caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
     close: async () => { await quads.close(); if (db.status === 'open') await db.close() },
   }
 }

@@ -6,7 +6,6 @@ import type { Store } from './open-store.ts'
 import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
 import { aclPathOf, ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { forceSyncWrite } from './synced-batch.ts'
-import { LruCache } from '../lib/lru-cache.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -32,21 +31,9 @@ type Batch = Parameters<NonNullable<Parameters<Store['quads']['multiPatch']>[2]>
 const graphOf = (baseUrl: string, path: string) => namedNode(baseUrl + path)
 const memberKey = (container: string, child: string) => `${container}\0${child}`
 
-// Metadata is read on every request (often several times); a LevelDB read costs ~100 µs, a cache hit
-// nothing. Writes drop the entries they touch after the batch lands; the generation counter keeps a read
-// that raced a write from caching what it saw before the write.
-interface MetaCache { readonly entries: LruCache<string, ResourceMeta | null>; generation: number }
-const metaCaches = new WeakMap<Store, MetaCache>()
-const META_CACHE_ENTRIES = 20_000
-
-function metaCacheOf(store: Store): MetaCache {
-  let c = metaCaches.get(store)
-  if (!c) { c = { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }; metaCaches.set(store, c) }
-  return c
-}
-
+// The metadata cache lives with the store handle (StoreCaches in open-store.ts).
 export async function getMeta(store: Store, path: string): Promise<ResourceMeta | undefined> {
-  const c = metaCacheOf(store)
+  const c = store.caches.meta
   const hit = c.entries.get(path)
   if (hit !== undefined) return hit ?? undefined
   const generation = c.generation
@@ -65,7 +52,7 @@ function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, m
 }
 
 function rememberMeta(store: Store, writes: MetaWrites) {
-  const c = metaCacheOf(store)
+  const c = store.caches.meta
   c.generation++
   for (const [p, m] of writes) c.entries.set(p, m)
 }

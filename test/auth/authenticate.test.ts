@@ -3,7 +3,6 @@ import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose'
 import { makeAuthenticator, type Authenticate } from '../../src/auth/authenticate.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import type { FetchDoc } from '../../src/fetch/guarded-fetch.ts'
-import { revokeAppSession } from '../../src/auth/app-sessions.ts'
 import { APP_ID, BASE, CookieJar, WEBID, dpopProof, newDpopKey, obtainTokens, openTestPod, type DpopKey, type TestPod } from '../op/op-fixture.ts'
 
 let pod: TestPod
@@ -112,7 +111,7 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
     const t = body.access_token as string
     await authenticate(await dpopRequest(t))
     const tsid = JSON.parse(Buffer.from(t.split('.')[1]!, 'base64url').toString()).sid
-    await revokeAppSession(pod.store, tsid, pod.clock.now)
+    await pod.deps.revocations.revoke(tsid, pod.clock.now)
     const e = await refusal(await dpopRequest(t))
     expect({ status: e.status, code: e.code }).toEqual({ status: 401, code: 'invalid_token' })
     expect(tsid).not.toBe(sid)
