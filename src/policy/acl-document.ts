@@ -3,7 +3,7 @@
 import type { Quad, Term } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { ACL, CERT, FOAF, RDF } from '../rdf/namespaces.ts'
-import type { AccessMode } from './modes.ts'
+import type { AccessMode } from './access-modes.ts'
 
 /** One applicable acl:Authorization, with every IRI absolute. Parsed once per document, read per request. */
 export interface Authorization {

@@ -6,10 +6,8 @@ import { DataFactory } from 'n3'
 // @ts-expect-error sparqljs ships no type declarations; the parts of its AST used here are typed below.
 import { Parser as SparqlParser } from 'sparqljs'
 import { HttpError } from '../http/errors.ts'
-import {
-  applyDelta, findBindings, freshBlankNodes, instantiate, invalidPatch, patchConflict, showTriple, tripleKey,
-} from './n3-patch.ts'
-import type { PatchPlan } from './patch.ts'
+import { applyDelta, findBindings, freshBlankNodes, instantiate, showTriple, tripleKey } from './triple-patterns.ts'
+import { invalidPatch, patchConflict, type PatchPlan } from './patch-plan.ts'
 
 const { blankNode, literal, namedNode, quad, variable } = DataFactory
 

@@ -5,8 +5,10 @@ import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { readTriples, getMeta } from '../store/resources.ts'
 import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
-import { allowedModes, findEffectiveAcl, isAclUrl, publicModes } from '../policy/wac.ts'
-import { coversModes, formatWacAllow, type AccessMode, type ModeRequirement } from '../policy/modes.ts'
+import { allowedModes, findEffectiveAcl, publicModes } from '../policy/wac.ts'
+import { isAcl } from '../store/acl-names.ts'
+import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/modes.ts'
+import type { AccessMode } from '../policy/access-modes.ts'
 import { makeGroupResolver } from '../policy/group-members.ts'
 import { isAuthenticated, type Principal } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
@@ -94,7 +96,7 @@ export function makeAccessControl(deps: Deps) {
     invalidateAcl,
     /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
     forgetDocument(url: string) {
-      if (isAclUrl(url)) invalidateAcl(url)
+      if (isAcl(url)) invalidateAcl(url)
       isGroupMember.forget(url)
     },
   }

@@ -1,7 +1,8 @@
 // Headers every resource answer carries: Link types and relations, Allow, Accept-*, Vary (protocols §5.2).
 
 import type { ResourceMeta } from '../store/resource-meta.ts'
-import { aclPathOf, isAclPath, isContainerPath } from '../store/paths.ts'
+import { isContainerPath } from '../store/paths.ts'
+import { aclOf, isAcl } from '../store/acl-names.ts'
 import { ACCEPT_PATCH } from '../rdf/patch.ts'
 import { LDP, PIM, SOLID } from '../rdf/namespaces.ts'
 import { ownerWebIdOf } from '../config.ts'
@@ -22,7 +23,7 @@ export function typeLinks(path: string, meta: ResourceMeta | undefined): string[
 
 /** The `rel="acl"` link (never on ACL resources themselves); also used on 401/403 answers. */
 export const aclLinkOf = (baseUrl: string, path: string) =>
-  isAclPath(path) ? undefined : link(baseUrl + aclPathOf(path), 'acl')
+  isAcl(path) ? undefined : link(baseUrl + aclOf(path), 'acl')
 
 /** Links on 401/403 answers (DESIGN §3 deny): the type links known from the path, and the ACL. */
 export function challengeLinks(baseUrl: string, path: string): string {

@@ -2,7 +2,7 @@
 
 import { DataFactory } from 'n3'
 import { PIM, RDF, SOLID } from '../rdf/namespaces.ts'
-import { preferredRdfType } from '../http/content-negotiation.ts'
+import { preferredRdfType } from '../rdf/media-types.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { HttpError } from '../http/errors.ts'
 import { ownerWebIdOf } from '../config.ts'

@@ -4,7 +4,8 @@ import { DataFactory } from 'n3'
 import type { Quad } from '@rdfjs/types'
 import type { Store } from './open-store.ts'
 import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
-import { aclPathOf, ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { aclOf } from './acl-names.ts'
 import { forceSyncWrite } from './synced-batch.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
@@ -145,7 +146,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
 
 /** Removes a resource with its ACL and its membership entry in one synced batch. */
 export async function deleteResource(store: Store, baseUrl: string, path: string, now: number): Promise<void> {
-  const acl = aclPathOf(path)
+  const acl = aclOf(path)
   const [meta, aclMeta] = [await getMeta(store, path), await getMeta(store, acl)]
   if (!meta) return
   const quads = [...await readGraph(store, baseUrl, path), ...(aclMeta ? await readGraph(store, baseUrl, acl) : [])]

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { HttpError } from '../../src/http/errors.ts'
-import { coversModes, formatWacAllow, requiredModes, type AccessMode, type RequestFacts } from '../../src/policy/modes.ts'
+import { coversModes, formatWacAllow, requiredModes, type RequestFacts } from '../../src/policy/modes.ts'
+import type { AccessMode } from '../../src/policy/access-modes.ts'
 
 const POD = 'https://pod.example'
 const u = (path: string) => POD + path

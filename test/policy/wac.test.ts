@@ -3,9 +3,11 @@ import { Parser } from 'n3'
 import type { WebId } from '../../src/auth/principal.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import { parseAclDocument } from '../../src/policy/acl-document.ts'
-import { ACCESS_MODES, type AccessMode } from '../../src/policy/modes.ts'
+import { ACCESS_MODES, type AccessMode } from '../../src/policy/access-modes.ts'
+import { parentContainerOf } from '../../src/policy/containment.ts'
+import { aclOf as aclUrlFor, governedBy as governedUrlFor } from '../../src/store/acl-names.ts'
 import {
-  aclUrlFor, allowedModes, findEffectiveAcl, governedUrlFor, parentContainerOf, publicModes,
+  allowedModes, findEffectiveAcl, publicModes,
   type AccessContext, type AclLoader, type Requester,
 } from '../../src/policy/wac.ts'
 

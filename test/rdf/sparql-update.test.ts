@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { Quad } from '@rdfjs/types'
 import { Parser } from 'n3'
 import { HttpError } from '../../src/http/errors.ts'
-import { showTriple } from '../../src/rdf/n3-patch.ts'
+import { showTriple } from '../../src/rdf/triple-patterns.ts'
 import { parsePatch } from '../../src/rdf/patch.ts'
 import { parseSparqlUpdate } from '../../src/rdf/sparql-update.ts'
 
