@@ -6,6 +6,7 @@ import { buildConfig, ConfigError, ownerWebIdOf, usage, type Config } from './co
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
 import { makeDeps } from './deps.ts'
+import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
 import { exportPod, ExportError } from './store/export-pod.ts'
@@ -35,7 +36,7 @@ async function setUpOwnerPassword(cfg: Config, store: Store) {
   if (account?.passwordHash) return
   const token = await createSetupToken(store, Date.now())
   // Printed once to the operator's terminal on purpose; it never goes through the logger.
-  console.log(`\nsolopod: set the owner's password at ${cfg.baseUrl}/.admin/setup?token=${token}\n`)
+  console.log(`\nsolopod: set the owner's password at ${cfg.baseUrl}${ADMIN_PATHS.setup}?token=${token}\n`)
 }
 
 async function serve(cfg: Config) {

@@ -7,6 +7,7 @@ import { listLoginSessions, revokeLoginSession, type LoginSession } from '../aut
 import { csrfTokenFor } from '../http/csrf.ts'
 import { html, renderPage } from '../http/html-page.ts'
 import { log } from '../log.ts'
+import { ADMIN_PATHS } from '../http/pod-paths.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations'>
 
@@ -60,8 +61,8 @@ export async function renderSessionsPage(deps: AdminDeps, current: LoginSession,
   const none = (cols: number) => html`<tr><td colspan="${cols}" class="muted">none</td></tr>`
   return renderPage('sessions.html', 'Sessions', {
     webid: current.webid,
-    loginRows: html`${loginSessions.map((s) => html`<tr><td>${s.createdAt}</td><td>${s.authTime}</td><td>${s.userAgent}${s.current ? ' (this browser)' : ''}</td><td>${revokeButton('/.admin/sessions/revoke', 'id', s.id, token, 'Sign out')}</td></tr>`)}`,
-    appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr><td>${s.clientName ?? ''} <code>${s.clientId}</code></td><td>${s.scope}</td><td>${s.createdAt}</td><td>${s.expiresAt}</td><td>${revokeButton('/.admin/sessions/revoke', 'id', s.id, token, 'Revoke')}</td></tr>`)}`,
-    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr><td>${c.clientName ?? ''} <code>${c.clientId}</code></td><td>${c.scopes.join(' ')}</td><td>${c.grantedAt}</td><td>${revokeButton('/.admin/consents/revoke', 'client_id', c.clientId, token, 'Revoke')}</td></tr>`)}`,
+    loginRows: html`${loginSessions.map((s) => html`<tr><td>${s.createdAt}</td><td>${s.authTime}</td><td>${s.userAgent}${s.current ? ' (this browser)' : ''}</td><td>${revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Sign out')}</td></tr>`)}`,
+    appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr><td>${s.clientName ?? ''} <code>${s.clientId}</code></td><td>${s.scope}</td><td>${s.createdAt}</td><td>${s.expiresAt}</td><td>${revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Revoke')}</td></tr>`)}`,
+    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr><td>${c.clientName ?? ''} <code>${c.clientId}</code></td><td>${c.scopes.join(' ')}</td><td>${c.grantedAt}</td><td>${revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke')}</td></tr>`)}`,
   }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }

@@ -9,7 +9,8 @@ import { getLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import { continueAuthorization, denyAuthorization } from './authorize.ts'
 import { getInteraction, type Interaction } from './interactions.ts'
-import { PATHS, SCOPE_DESCRIPTIONS } from './model.ts'
+import { SCOPE_DESCRIPTIONS } from './model.ts'
+import { OP_PATHS } from '../http/pod-paths.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 
@@ -20,7 +21,7 @@ const isWebUrl = (u: string | undefined): u is string => u !== undefined && URL.
 
 export function makeConsent(deps: OpDeps) {
   const { cfg, store } = deps
-  const toLogin = (i: Interaction) => new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${PATHS.login}?interaction=${i.id}` } })
+  const toLogin = (i: Interaction) => new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${OP_PATHS.login}?interaction=${i.id}` } })
 
   async function showConsent(query: Record<string, unknown>, cookieHeader: string | null): Promise<Response> {
     const now = deps.now()

@@ -1,18 +1,19 @@
 // OIDC Discovery metadata: the seed table verbatim (protocols.md §1.2) plus the Solid and DPoP members.
 
 import { ASYMMETRIC_JWS_ALGS } from '../auth/dpop.ts'
-import { PATHS, SUPPORTED_SCOPES } from './model.ts'
+import { SUPPORTED_SCOPES } from './model.ts'
+import { OP_PATHS } from '../http/pod-paths.ts'
 
 /** `issuer` is cfg.baseUrl byte for byte (protocols.md §10.10): the string every `iss` is compared with. */
 export function openidConfiguration(baseUrl: string) {
   return {
     issuer: baseUrl,
-    authorization_endpoint: baseUrl + PATHS.authorization,
-    token_endpoint: baseUrl + PATHS.token,
-    userinfo_endpoint: baseUrl + PATHS.userinfo,
-    registration_endpoint: baseUrl + PATHS.registration,
-    end_session_endpoint: baseUrl + PATHS.endSession,
-    jwks_uri: baseUrl + PATHS.jwks,
+    authorization_endpoint: baseUrl + OP_PATHS.authorization,
+    token_endpoint: baseUrl + OP_PATHS.token,
+    userinfo_endpoint: baseUrl + OP_PATHS.userinfo,
+    registration_endpoint: baseUrl + OP_PATHS.registration,
+    end_session_endpoint: baseUrl + OP_PATHS.endSession,
+    jwks_uri: baseUrl + OP_PATHS.jwks,
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     subject_types_supported: ['public'],

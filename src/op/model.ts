@@ -1,18 +1,7 @@
-// The OP's constants, paths and shared request schemas.
+// The OP's constants and shared request schemas (its paths are in http/pod-paths.ts).
 
 import { t } from 'elysia'
 
-export const PATHS = {
-  discovery: '/.well-known/openid-configuration',
-  authorization: '/.oidc/auth',
-  token: '/.oidc/token',
-  userinfo: '/.oidc/userinfo',
-  registration: '/.oidc/reg',
-  endSession: '/.oidc/session/end',
-  jwks: '/.oidc/jwks',
-  login: '/.oidc/login',
-  consent: '/.oidc/consent',
-} as const
 
 /** protocols.md §1.4: single use, ~60 s (DESIGN §4). */
 export const CODE_TTL_MS = 60_000

@@ -6,7 +6,7 @@ import { verifyDpopProof } from '../auth/dpop.ts'
 import { jtiExpiry } from '../auth/dpop-replay.ts'
 import { grantAuthorizationCode } from './authorization-code-grant.ts'
 import { authenticateClient } from './client-auth.ts'
-import { PATHS } from './model.ts'
+import { OP_PATHS } from '../http/pod-paths.ts'
 import { grantRefreshToken } from './refresh-token-grant.ts'
 
 export interface TokenRequestFacts {
@@ -32,7 +32,7 @@ function singleValuedForm(f: TokenRequestFacts): Record<string, string> {
 
 export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys' | 'revocations' | 'tokenEndpointReplay'>) {
   const replay = deps.tokenEndpointReplay
-  const htu = deps.cfg.baseUrl + PATHS.token
+  const htu = deps.cfg.baseUrl + OP_PATHS.token
 
   return async function exchangeToken(f: TokenRequestFacts): Promise<Response> {
     const now = deps.now()

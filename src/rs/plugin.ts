@@ -2,15 +2,16 @@
 
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
-import { renderError } from '../http/render-error.ts'
+import { HttpError, toPlainResponse } from '../http/errors.ts'
+import { fromFramework, renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
 import { ANONYMOUS } from '../auth/principal.ts'
 import { getMeta } from '../store/resources.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { makeAccessControl } from './access-control.ts'
-import { resolveTarget, isReservedPath } from '../store/target.ts'
-import { challengeLinks, resourceHeaders, STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
+import { resolveTarget } from '../store/target.ts'
+import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
+import { challengeLinks, resourceHeaders } from './resource-headers.ts'
 import { makeRepresentationCache, readResource } from './read-resource.ts'
 import { handlePut } from './handle-put.ts'
 import { handlePost } from './handle-post.ts'
@@ -36,7 +37,7 @@ export function rsPlugin(deps: Deps) {
       principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = renderError(request, err)
+      response = renderError(request, err, toPlainResponse)
     }
     // DESIGN §3: WAC-Allow on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
@@ -81,10 +82,12 @@ export function rsPlugin(deps: Deps) {
     return new Response(null, { status: 204, headers: resourceHeaders(deps.cfg.baseUrl, r.target.path, undefined) })
   }
 
-  const respond = (request: Request) => handle(request).catch(err => renderError(request, err))
+  const respond = (request: Request) => handle(request).catch(err => renderError(request, err, toPlainResponse))
 
   return new Elysia({ name: 'rs' })
-    .get(STORAGE_DESCRIPTION_PATH, ({ request }) => describeStorage(deps.cfg.baseUrl, request.headers.get('accept')))
+    // Solid Protocol §2.1 leaves error bodies open: the RS answers a status, its challenges and a plain-text reason.
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
+    .get(RS_PATHS.storageDescription, ({ request }) => describeStorage(deps.cfg.baseUrl, request.headers.get('accept')))
     .all('/*', ({ request }) => respond(request), { parse: 'none' })
     .all('/', ({ request }) => respond(request), { parse: 'none' })
 }

@@ -6,9 +6,7 @@ import { aclOf, isAcl } from '../store/acl-names.ts'
 import { ACCEPT_PATCH } from '../rdf/patch.ts'
 import { LDP, PIM, SOLID } from '../rdf/namespaces.ts'
 import { ownerWebIdOf } from '../config.ts'
-import { isReservedPath } from '../store/target.ts'
-
-export const STORAGE_DESCRIPTION_PATH = '/.well-known/solid'
+import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
 
 const link = (target: string, rel: string) => `<${target}>; rel="${rel}"`
 
@@ -49,7 +47,7 @@ export function resourceHeaders(baseUrl: string, path: string, meta: ResourceMet
   const links = typeLinks(path, meta)
   const acl = aclLinkOf(baseUrl, path)
   if (acl) links.push(acl)
-  links.push(link(baseUrl + STORAGE_DESCRIPTION_PATH, SOLID('storageDescription')))
+  links.push(link(baseUrl + RS_PATHS.storageDescription, SOLID('storageDescription')))
   if (path === '/') links.push(link(ownerWebIdOf(baseUrl), SOLID('owner')))
   const allowed = allowedMethods(path, meta)
   const headers = new Headers({ link: links.join(', '), allow: allowed.join(', '), vary: 'Accept, Authorization, Origin' })

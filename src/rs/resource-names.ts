@@ -5,7 +5,8 @@ import type { Store } from '../store/open-store.ts'
 import { getMeta } from '../store/resources.ts'
 import { ancestorPaths, twinPath } from '../store/paths.ts'
 import { ACL_SUFFIX, isAclOfAcl } from '../store/acl-names.ts'
-import { encodeSegment, isReservedPath } from '../store/target.ts'
+import { encodeSegment } from '../store/target.ts'
+import { isReservedPath } from '../http/pod-paths.ts'
 
 /** 405 for a write to a path the pod's own endpoints own (DESIGN §1). */
 export const reservedPathError = (path: string) =>

@@ -65,3 +65,15 @@ describe('jwks_uri', () => {
     expect(keys[0].d).toBeUndefined()
   })
 })
+
+describe('each role writes its own errors', () => {
+  test('a malformed token request is OAuth JSON; a malformed pod request stays plain text', async () => {
+    const token = await pod.request('/.oidc/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type": 1}' })
+    expect(token.status).toBe(400)
+    expect(token.headers.get('content-type')).toBe('application/json')
+    const rs = await pod.request('/a//b')
+    expect(rs.status).toBe(400)
+    expect(rs.headers.get('content-type')).toStartWith('text/plain')
+    expect(await rs.text()).toStartWith('invalid_path:')
+  })
+})

@@ -2,7 +2,8 @@
 
 import { describe, expect, test } from 'bun:test'
 import { HttpError } from '../../src/http/errors.ts'
-import { isReservedPath, resolveTarget } from '../../src/store/target.ts'
+import { resolveTarget } from '../../src/store/target.ts'
+import { isReservedPath } from '../../src/http/pod-paths.ts'
 import { nameFromSlug } from '../../src/rs/resource-names.ts'
 
 const BASE = 'https://pod.example'
