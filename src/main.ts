@@ -2,7 +2,7 @@
 // CLI entry: flags/env → Config → store → serve (or export, import, passwd).
 
 import { readFileSync } from 'node:fs'
-import { buildConfig, ConfigError, ownerWebIdOf, usage, type Config } from './config.ts'
+import { buildConfig, ConfigError, ownerWebIdOf, usage, withBoundPort, type Config } from './config.ts'
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
 import { makeDeps } from './deps.ts'
@@ -39,7 +39,25 @@ async function setUpOwnerPassword(cfg: Config, store: Store) {
   console.log(`\nsolopod: set the owner's password at ${cfg.baseUrl}${ADMIN_PATHS.setup}?token=${token}\n`)
 }
 
-async function serve(cfg: Config) {
+type FetchHandler = ReturnType<typeof makeRequestHandler>
+
+function listen(cfg: Config, fetch: FetchHandler) {
+  return Bun.serve({
+    port: cfg.port,
+    hostname: cfg.host,
+    // Above our own limit, so oversized bodies get the pod's 413 (with its reason and CORS headers);
+    // the request reader stops at cfg.maxBodyBytes itself.
+    maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
+    ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
+    fetch,
+  })
+}
+
+async function serve(given: Config) {
+  // --port 0: the system picks a free port. It is bound before anything else, so a base URL left to
+  // its default can name it; until the pod is ready that listener answers 503.
+  const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined
+  const cfg = early ? withBoundPort(given, early.port!) : given
   const store = await openStore(cfg.dataDir)
   const now = () => Date.now()
   const created = await ensureOwner(store, cfg.baseUrl, now())
@@ -47,16 +65,12 @@ async function serve(cfg: Config) {
   await setUpOwnerPassword(cfg, store)
   const deps = makeDeps(cfg, store, now)
   const app = buildApp(deps)
-  const server = Bun.serve({
-    port: cfg.port,
-    hostname: cfg.host,
-    // Above our own limit, so oversized bodies get the pod's 413 (with its reason and CORS headers);
-    // the request reader stops at cfg.maxBodyBytes itself.
-    maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
-    ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
-    fetch: makeRequestHandler(app, deps),
-  })
+  const handler = makeRequestHandler(app, deps)
+  const server = early ?? listen(cfg, handler)
+  early?.reload({ fetch: handler })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
+  // One line for the operator (and for tests that let the system pick the port), whatever the log level.
+  console.log(`solopod: serving ${cfg.baseUrl} on ${cfg.host}:${server.port}`)
 
   let stopping = false
   const stop = async (signal: string) => {
