@@ -76,7 +76,7 @@ function parseInteger(name: string, value: string, min: number, max: number): nu
   return n
 }
 
-/** The pod is one origin: a base URL with a path would break the URL space of DESIGN §1. */
+/** The pod is one origin: a base URL with a path would break the pod's URL space (http/pod-paths.ts). */
 function parseBaseUrl(value: string): string {
   let url: URL
   try { url = new URL(value) } catch { throw new ConfigError(`--base-url must be an absolute URL, got "${value}"`) }

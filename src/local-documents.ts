@@ -1,4 +1,4 @@
-// Answers the guarded fetcher for URLs on our own origin straight from the store (DESIGN §6).
+// Answers the guarded fetcher for URLs on our own origin straight from the store (docs/architecture.md, the guarded fetcher).
 
 import type { Store } from './store/open-store.ts'
 import type { RemoteDoc } from './fetch/guarded-fetch.ts'

@@ -1,10 +1,9 @@
-// Step 1 of the pipeline (DESIGN §3): the Authorization scheme picks the verifier.
+// Step 1 of the pipeline (docs/architecture.md, request pipeline): the Authorization scheme picks the verifier.
 
-import { createHash } from 'node:crypto'
 import { decodeJwt } from 'jose'
 import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import type { Store } from '../store/open-store.ts'
-import { HttpError } from '../http/errors.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import type { SessionRevocations } from './app-sessions.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
@@ -14,6 +13,7 @@ import type { SigningKeys } from './signing-keys.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
 import { verifySolidAccessToken, type VerifiedAccessToken } from './solid-oidc.ts'
 import { makeWebIdIssuerResolver } from './webid-issuers.ts'
+import { sha256Base64url } from '../lib/text.ts'
 
 export type Authenticate = (request: Request) => Promise<Principal>
 
@@ -54,7 +54,7 @@ const CREDENTIAL = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?: +([A-Za-z0-9\-._~+/]+=*))?
 function parseAuthorization(header: string): { scheme: string; token: string | undefined }[] {
   return header.split(',').map((part) => part.trim()).filter((p) => p !== '').map((part) => {
     const m = CREDENTIAL.exec(part)
-    if (!m) throw new HttpError(400, 'invalid_request', 'the Authorization header is malformed: expected "<scheme> <token>"')
+    if (!m) throw badRequest('the Authorization header is malformed: expected "<scheme> <token>"')
     return { scheme: m[1]!.toLowerCase(), token: m[2] }
   })
 }
@@ -69,11 +69,10 @@ function isDpopBound(token: string): boolean {
   }
 }
 
-const tokenKey = (token: string) => createHash('sha256').update(token).digest('base64url')
 
 /**
  * The authenticator the resource server (and userinfo) calls once per request. `DPoP`: proof
- * (RFC 9449 §4.3, incl. ath when sent), jti replay, then the token (protocols.md §1.7), whose
+ * (RFC 9449 §4.3, incl. ath when sent), jti replay, then the token (Solid-OIDC §8, RFC 9449 §6), whose
  * verification is cached until it expires, so a repeated token costs one proof verification.
  */
 export interface AuthenticatorDeps {
@@ -94,7 +93,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
   const getWebIdIssuers = makeWebIdIssuerResolver(deps.fetchDoc)
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
-    const key = tokenKey(token)
+    const key = sha256Base64url(token)
     const hit = verified.get(key, at)
     if (hit) {
       // RFC 9449 §7.1: the binding is checked on every request, cached or not
@@ -127,9 +126,9 @@ export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
     if (header === null || header.trim() === '') return ANONYMOUS
     const credentials = parseAuthorization(header)
     const schemes = new Set(credentials.map((c) => c.scheme))
-    // protocols.md §2.3: Bearer and DPoP together are ambiguous
-    if (schemes.has('dpop') && schemes.has('bearer')) throw new HttpError(400, 'invalid_request', 'the request carries both Bearer and DPoP credentials; send exactly one')
-    if (credentials.length !== 1) throw new HttpError(400, 'invalid_request', 'the Authorization header must carry exactly one credential')
+    // RFC 9449 §7.1, RFC 6750 §3.1: Bearer and DPoP together are ambiguous
+    if (schemes.has('dpop') && schemes.has('bearer')) throw badRequest('the request carries both Bearer and DPoP credentials; send exactly one')
+    if (credentials.length !== 1) throw badRequest('the Authorization header must carry exactly one credential')
     const { scheme, token } = credentials[0]!
     if (scheme === 'dpop') {
       if (!token) throw refuse('invalid_token', 'the DPoP scheme needs an access token: "Authorization: DPoP <token>"')

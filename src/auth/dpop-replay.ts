@@ -13,7 +13,7 @@ export function jtiExpiry(iat: number, maxAgeSeconds: number = DPOP_MAX_AGE_S): 
 }
 
 /**
- * Bounded in memory (DESIGN §4). The cap must exceed the proofs accepted per window: once full,
+ * Bounded in memory. The cap must exceed the proofs accepted per window: once full,
  * the least recently seen entry is dropped, and a proof that old could be replayed.
  */
 export class JtiReplayCache {

@@ -1,7 +1,7 @@
 // Turns any thrown value into an answer: logged with its reason, then written in the format of the
 // role that answers (each role plugin passes its own: OAuth JSON for the OP, plain text for the RS).
 
-import { HttpError } from './errors.ts'
+import { badRequest, HttpError } from './errors.ts'
 import { log, describeCause } from '../log.ts'
 
 export type ErrorFormat = (err: HttpError) => Response
@@ -24,7 +24,7 @@ export function renderError(request: Request, err: unknown, format: ErrorFormat)
 /** Elysia's own refusals (a body or query its schema rejects) as the pod's error; others unchanged. */
 export function fromFramework(code: string | number, error: unknown): unknown {
   if (code === 'VALIDATION' || code === 'PARSE') {
-    return new HttpError(400, 'invalid_request', `the request is malformed: ${code === 'PARSE' ? 'body could not be parsed' : 'fields are missing or invalid'}`)
+    return badRequest(`the request is malformed: ${code === 'PARSE' ? 'body could not be parsed' : 'fields are missing or invalid'}`)
   }
   if (code === 'NOT_FOUND') return new HttpError(404, 'not_found', 'nothing here')
   return error

@@ -1,7 +1,7 @@
-// grant_type=authorization_code (protocols.md §1.5, primer steps 16–18): code → session + tokens.
+// grant_type=authorization_code (RFC 6749 §4.1.3, primer steps 16–18): code → session + tokens.
 
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
 import { verifyPkce } from '../auth/pkce.ts'
 import { randomId } from '../auth/owner-session.ts'
 import { saveAppSession, type AppSession } from '../auth/app-sessions.ts'
@@ -21,8 +21,8 @@ export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store' | 
   const { cfg, store } = deps
   const code = form.code
   const redirectUri = form.redirect_uri
-  if (code === undefined) throw new HttpError(400, 'invalid_request', 'code is required')
-  if (redirectUri === undefined) throw new HttpError(400, 'invalid_request', 'redirect_uri is required: the one sent in the authorization request')
+  if (code === undefined) throw badRequest('code is required')
+  if (redirectUri === undefined) throw badRequest('redirect_uri is required: the one sent in the authorization request')
   const sid = randomId()
   const redemption = await redeemAuthorizationCode(store, code, sid, now, (r) => {
     // primer step 16: the code was issued to this client

@@ -2,7 +2,7 @@
 
 import { compactVerify, createLocalJWKSet } from 'jose'
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
+import { badRequest } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { html, renderMessagePage, renderPage } from '../http/html-page.ts'
 import { endLoginSession } from '../auth/owner-session.ts'
@@ -18,7 +18,7 @@ export interface EndSessionFacts {
   readonly origin: string | null
 }
 
-const invalid = (description: string) => new HttpError(400, 'invalid_request', description)
+const invalid = (description: string) => badRequest(description)
 const FIELDS = ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id'] as const
 
 /** RP-Initiated Logout §2: the hint is one of our ID tokens; an expired one still names the session. */
@@ -29,7 +29,7 @@ async function readIdTokenHint(deps: OpDeps, hint: string): Promise<{ azp?: stri
     if (claims.iss !== deps.cfg.baseUrl) throw new Error('foreign issuer')
     return { ...(typeof claims.azp === 'string' ? { azp: claims.azp } : {}), ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}) }
   } catch (cause) {
-    throw new HttpError(400, 'invalid_request', 'id_token_hint is not an ID token of this provider (or its signing key has been retired); sign out without it', { cause })
+    throw badRequest('id_token_hint is not an ID token of this provider (or its signing key has been retired); sign out without it', { cause })
   }
 }
 

@@ -1,7 +1,7 @@
 // grant_type=refresh_token: same client, same DPoP key (RFC 9449 §5), rotated; reuse revokes the family.
 
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
 import { updateAppSession } from '../auth/app-sessions.ts'
 import type { VerifiedProof } from '../auth/dpop.ts'
 import { log } from '../log.ts'
@@ -16,7 +16,7 @@ type Outcome = { ok: true; family: RefreshFamily; scopes: string[]; session: { w
 
 export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys' | 'revocations'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
   const { cfg, store } = deps
-  if (form.refresh_token === undefined) throw new HttpError(400, 'invalid_request', 'refresh_token is required')
+  if (form.refresh_token === undefined) throw badRequest('refresh_token is required')
   const presented = parseRefreshToken(form.refresh_token)
   if (!presented) throw invalidGrant('the refresh token is not one this provider issued')
   const { sid } = presented

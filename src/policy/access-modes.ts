@@ -2,5 +2,5 @@
 
 export type AccessMode = 'read' | 'write' | 'append' | 'control'
 
-/** Canonical order, also the order of the WAC-Allow header (WAC §6.5 / Solid Protocol §10.3). */
+/** Canonical order, also the order of the WAC-Allow header (WAC §6, WAC-Allow). */
 export const ACCESS_MODES: readonly AccessMode[] = ['read', 'write', 'append', 'control']

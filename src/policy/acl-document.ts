@@ -1,4 +1,4 @@
-// Reads an ACL document's quads into Authorization records (protocols §6.1, §7.2), validates ACL writes.
+// Reads an ACL document's quads into Authorization records (WAC §5, §7.2), validates ACL writes.
 
 import type { Quad, Term } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'

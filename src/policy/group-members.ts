@@ -1,4 +1,4 @@
-// Members of a vcard:Group named by acl:agentGroup (protocols §6.1, §7.2), and a bounded caching resolver.
+// Members of a vcard:Group named by acl:agentGroup (WAC §5, §7.2), and a bounded caching resolver.
 
 import type { Quad } from '@rdfjs/types'
 import { VCARD } from '../rdf/namespaces.ts'

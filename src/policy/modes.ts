@@ -1,4 +1,4 @@
-// Access modes: which modes a request needs on which resources (protocols §6.4), and the WAC-Allow header.
+// Access modes: which modes a request needs on which resources (WAC §5), and the WAC-Allow header.
 
 import { HttpError } from '../http/errors.ts'
 import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
@@ -66,7 +66,7 @@ export function requiredModes(f: RequestFacts): ModeRequirement[] {
       break
     }
     case 'DELETE':
-      // §10.13: WAC needs Write on the resource and on its container (the containment triple goes)
+      // WAC needs Write on the resource and on its container (the containment triple goes)
       add(f.url, 'write')
       add(parentContainerOf(f.url), 'write')
       break
@@ -96,7 +96,7 @@ export function coversModes(allowed: ReadonlySet<AccessMode>, needed: readonly A
   return needed.every(m => allowed.has(m) || (m === 'append' && allowed.has('write')))
 }
 
-/** `WAC-Allow` value (protocols §6.5), e.g. `user="read write append control",public="read"`. */
+/** `WAC-Allow` value (WAC §6), e.g. `user="read write append control",public="read"`. */
 export function formatWacAllow(user: ReadonlySet<AccessMode>, pub: ReadonlySet<AccessMode>): string {
   return `user="${modeList(user)}",public="${modeList(pub)}"`
 }

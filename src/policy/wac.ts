@@ -1,4 +1,4 @@
-// Web Access Control decisions: effective-ACL discovery with inheritance and subject/origin matching (protocols §6.2–6.3).
+// Web Access Control decisions: effective-ACL discovery with inheritance and subject/origin matching (WAC §4–§6).
 
 import { HttpError } from '../http/errors.ts'
 import type { Principal } from '../auth/principal.ts'
@@ -95,7 +95,7 @@ function checkTarget(effective: EffectiveAcl, targetUrl: string) {
   if (!ok) throw new HttpError(500, 'server_error', 'the effective ACL was found for another resource')
 }
 
-// §10.12 pragmatic origin rule: rules listing acl:origin match only those origins; rules without any match
+// Our origin rule (acl:origin, WAC §4.3): rules listing acl:origin match only those origins; rules without any match
 // all; no Origin header (non-browser client), our own origin and trusted origins pass every rule.
 function originFilter(ctx: AccessContext, targetUrl: string): (a: Authorization) => boolean {
   if (ctx.origin === undefined) return () => true

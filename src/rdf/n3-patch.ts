@@ -26,7 +26,7 @@ export function parseN3Patch(body: string, baseIRI: string): PatchPlan {
   const deletes = readFormula(quads, patch, DELETES, formulas)
   checkTemplates(where, inserts, deletes)
   return {
-    // protocols.md §6.4: where → Read, inserts → Append, deletes → Read + Write.
+    // Solid Protocol §5.3.1: where → Read, inserts → Append, deletes → Read + Write.
     needs: { read: where.length > 0 || deletes.length > 0, append: inserts.length > 0, write: deletes.length > 0 },
     apply: doc => applyN3Patch(doc, where, inserts, deletes),
   }

@@ -1,4 +1,4 @@
-// Steps 2–3 of the pipeline (DESIGN §3): authorize against the pod's ACLs, or deny with the right status.
+// Steps 2–3 of the pipeline (docs/architecture.md, request pipeline): authorize against the pod's ACLs, or deny with the right status.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -23,12 +23,12 @@ export interface Decision {
   readonly wacAllow: string
 }
 
-/** Every challenge the pod accepts (DESIGN §3 deny); more schemes join as they land. */
+/** Every challenge the pod accepts (the deny step of the request pipeline, docs/architecture.md); more schemes join as they land. */
 export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 
 const NO_ACL: readonly Authorization[] = Object.freeze([])
 
-// Bounds of the in-memory caches (DESIGN §4: nothing grows without bound). Negative entries count too.
+// Bounds of the in-memory caches (nothing grows without bound). Negative entries count too.
 const ACL_CACHE_ENTRIES = 10_000
 const GROUP_CACHE_ENTRIES = 1000
 export const GROUP_CACHE_TTL_MS = 60_000
@@ -84,7 +84,7 @@ export function makeAccessControl(deps: Deps) {
     return { ...target, wacAllow }
   }
 
-  /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (DESIGN §3). */
+  /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (docs/architecture.md, request pipeline). */
   async function wacAllowFor(principal: Principal, targetUrl: string, origin: string | undefined): Promise<string> {
     const target = await modesOn(targetUrl, principal, origin)
     return formatWacAllow(target.user, target.public)

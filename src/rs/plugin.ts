@@ -39,7 +39,7 @@ export function rsPlugin(deps: Deps) {
     } catch (err) {
       response = renderError(request, err, toPlainResponse)
     }
-    // DESIGN §3: WAC-Allow on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
+    // WAC-Allow (WAC §6 / Solid Protocol) on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
       // Only a broken storage (no root ACL) fails here, and the answer already says what went wrong.
       const wacAllow = await ctx.access.wacAllowFor(principal, target.url, origin).catch((err: unknown) => {
@@ -53,7 +53,7 @@ export function rsPlugin(deps: Deps) {
 
   function dispatch(r: RsRequest): Promise<Response> {
     const method = r.request.method.toUpperCase()
-    // DESIGN §1: paths of the pod's own endpoints are never pod resources, whatever the method.
+    // the pod's URL space (http/pod-paths.ts): paths of the pod's own endpoints are never pod resources, whatever the method.
     if (isReservedPath(r.target.path) && !READS.has(method)) throw reservedPathError(r.target.path)
     switch (method) {
       case 'GET': case 'HEAD': return read(r, method === 'HEAD')

@@ -1,4 +1,4 @@
-// Headers every resource answer carries: Link types and relations, Allow, Accept-*, Vary (protocols §5.2).
+// Headers every resource answer carries: Link types and relations, Allow, Accept-*, Vary (Solid Protocol §4.1, LDP §4.2).
 
 import type { ResourceMeta } from '../store/resource-meta.ts'
 import { isContainerPath } from '../store/paths.ts'
@@ -23,7 +23,7 @@ export function typeLinks(path: string, meta: ResourceMeta | undefined): string[
 export const aclLinkOf = (baseUrl: string, path: string) =>
   isAcl(path) ? undefined : link(baseUrl + aclOf(path), 'acl')
 
-/** Links on 401/403 answers (DESIGN §3 deny): the type links known from the path, and the ACL. */
+/** Links on 401/403 answers (the deny step of the request pipeline, docs/architecture.md): the type links known from the path, and the ACL. */
 export function challengeLinks(baseUrl: string, path: string): string {
   const acl = aclLinkOf(baseUrl, path)
   return [...typeLinks(path, undefined), ...(acl ? [acl] : [])].join(', ')
@@ -31,7 +31,7 @@ export function challengeLinks(baseUrl: string, path: string): string {
 
 export function allowedMethods(path: string, meta: ResourceMeta | undefined): string[] {
   const methods = ['OPTIONS', 'HEAD', 'GET']
-  // DESIGN §1: writes to the pod's own endpoint paths are refused (reserved_path).
+  // the pod's URL space (http/pod-paths.ts): writes to the pod's own endpoint paths are refused (reserved_path).
   if (isReservedPath(path)) return methods
   // Solid Protocol §5.4: the root cannot be overwritten (handle-put answers 405).
   if (path !== '/') methods.push('PUT')

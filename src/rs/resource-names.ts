@@ -8,7 +8,7 @@ import { ACL_SUFFIX, isAclOfAcl } from '../store/acl-names.ts'
 import { encodeSegment } from '../store/target.ts'
 import { isReservedPath } from '../http/pod-paths.ts'
 
-/** 405 for a write to a path the pod's own endpoints own (DESIGN §1). */
+/** 405 for a write to a path the pod's own endpoints own (the pod's URL space (http/pod-paths.ts)). */
 export const reservedPathError = (path: string) =>
   new HttpError(405, 'reserved_path', `${path.split('/', 2).join('/')} is reserved for the pod's own endpoints and cannot be written`,
     { headers: { allow: 'GET, HEAD, OPTIONS' } })

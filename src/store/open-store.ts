@@ -23,6 +23,12 @@ export interface Sub<V> {
   batch(): { put(key: string, value: V): unknown; del(key: string): unknown; write(options?: { sync?: boolean }): Promise<void> }
   clear(): Promise<void>
 }
+/**
+ * Batch options that route one operation of a database batch into one of our sublevels. The
+ * classic-level batch types know nothing of the `Sub<V>` view above, so the cast is made here, once.
+ */
+export const inSublevel = <V>(sub: Sub<V>): { sublevel: never } => ({ sublevel: sub as never })
+
 interface RangeOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
 
 /**
@@ -50,7 +56,7 @@ export interface Store {
   readonly meta: Sub<ResourceMeta>
   /** path → bytes of a binary resource */
   readonly blobs: Sub<Uint8Array>
-  /** `${containerPath}\0${childPath}` → '' (membership index, DESIGN §4) */
+  /** `${containerPath}\0${childPath}` → '' (membership index, docs/architecture.md, Storage) */
   readonly contains: Sub<string>
   /** `${kind}\0${key}` → { v, exp } : OP/AS state with expiry */
   readonly records: Sub<{ v: unknown; exp: number }>

@@ -2,7 +2,7 @@
 
 import { DataFactory } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import type { Store } from './open-store.ts'
+import { inSublevel, type Store } from './open-store.ts'
 import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
 import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { aclOf } from './acl-names.ts'
@@ -47,8 +47,8 @@ export async function getMeta(store: Store, path: string): Promise<ResourceMeta 
 type MetaWrites = Map<string, ResourceMeta | null>
 
 function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, meta: ResourceMeta | null) {
-  if (meta) batch.put(path, meta, { sublevel: store.meta as never })
-  else batch.del(path, { sublevel: store.meta as never })
+  if (meta) batch.put(path, meta, inSublevel(store.meta))
+  else batch.del(path, inSublevel(store.meta))
   writes.set(path, meta)
 }
 
@@ -128,13 +128,13 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
       for (const dir of missing) {
         putMeta(batch, store, writes, dir, containerMeta(now))
         const parent = parentPath(dir)
-        if (parent) batch.put(memberKey(parent, dir), '', { sublevel: store.contains as never })
+        if (parent) batch.put(memberKey(parent, dir), '', inSublevel(store.contains))
       }
       putMeta(batch, store, writes, path, meta)
-      if (content.kind === 'binary') batch.put(path, content.body ?? new Uint8Array(), { sublevel: store.blobs as never })
-      else if (previous?.kind === 'binary') batch.del(path, { sublevel: store.blobs as never })
+      if (content.kind === 'binary') batch.put(path, content.body ?? new Uint8Array(), inSublevel(store.blobs))
+      else if (previous?.kind === 'binary') batch.del(path, inSublevel(store.blobs))
       const parent = parentPath(path)
-      if (!previous && parent && !isAuxiliaryPath(path)) batch.put(memberKey(parent, path), '', { sublevel: store.contains as never })
+      if (!previous && parent && !isAuxiliaryPath(path)) batch.put(memberKey(parent, path), '', inSublevel(store.contains))
       // The topmost new resource is the one an existing container gains.
       if (!isAuxiliaryPath(path)) touchContainers(batch, store, writes, missing[0] ?? path, !previous, known, now)
       forceSyncWrite(batch)
@@ -160,10 +160,10 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   await store.quads.multiDel(quads as never, {
     preWrite: async (batch: Batch) => {
       putMeta(batch, store, writes, path, null)
-      if (meta.kind === 'binary') batch.del(path, { sublevel: store.blobs as never })
+      if (meta.kind === 'binary') batch.del(path, inSublevel(store.blobs))
       if (aclMeta) putMeta(batch, store, writes, acl, null)
       if (parent && !isAuxiliaryPath(path)) {
-        batch.del(memberKey(parent, path), { sublevel: store.contains as never })
+        batch.del(memberKey(parent, path), inSublevel(store.contains))
         touchContainers(batch, store, writes, path, true, known, now)
       }
       forceSyncWrite(batch)
