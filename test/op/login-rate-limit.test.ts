@@ -35,7 +35,7 @@ describe('login rate limiting', () => {
     // the window ends
     pod.clock.now += LOGIN_LIMITS.perAddress.windowMs
     try { expect((await postLogin(jar, { csrf, password: PASSWORD }, '10.0.0.1')).status).toBe(303) } finally { pod.clock.now -= LOGIN_LIMITS.perAddress.windowMs }
-  })
+  }, 30_000) // 11 real argon2id verifications: seconds on a loaded 2-core machine
   test(`per account: after ${LOGIN_LIMITS.perAccount.max} failures from many addresses → 429`, async () => {
     const jar = new CookieJar()
     const { interaction, page } = await startFlow(jar)
