@@ -73,7 +73,7 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
     expect((await authenticate(viaIp)).webid).toBe(WEBID as never)
     await expect401(await dpopRequest(token, { url: 'http://127.0.0.1:3998/notes/1' }), 'invalid_dpop_proof')
   })
-  test('a proof without ath is accepted (protocols.md §10.2: Inrupt omits it)', async () => {
+  test('a proof without ath is accepted (RFC 9449 §4.3 (ath optional here): Inrupt omits it)', async () => {
     expect((await authenticate(await dpopRequest(token, { ath: false }))).scheme).toBe('DPoP')
   })
   test('ath of another token → 401 invalid_dpop_proof', async () => {
@@ -131,7 +131,7 @@ describe('verified tokens are cached until they expire', () => {
   })
 })
 
-describe('RFC 9449 §7.2 and protocols.md §2.3: schemes', () => {
+describe('RFC 9449 §7.2 and RFC 9449 §7.1: schemes', () => {
   test('a DPoP-bound token sent as Bearer → 401 invalid_token', async () => {
     const e = await refusal(new Request(`${BASE}/x`, { headers: { authorization: `Bearer ${token}` } }))
     expect({ status: e.status, code: e.code }).toEqual({ status: 401, code: 'invalid_token' })

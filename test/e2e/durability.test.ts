@@ -1,4 +1,4 @@
-// DESIGN §4 / issue 3 "Durability": an acknowledged write survives kill -9; SIGTERM finishes what is in flight.
+// storage / issue 3 "Durability": an acknowledged write survives kill -9; SIGTERM finishes what is in flight.
 
 import { describe, expect, test } from 'bun:test'
 import { Parser } from 'n3'
@@ -40,7 +40,7 @@ async function checkIntact(pod: RunningPod, w: Written): Promise<string | undefi
   return quads.length === 2 && values.join() === expected.join() ? undefined : `${w.path}: triples differ: ${JSON.stringify(values)}`
 }
 
-describe('durability (DESIGN §4: synced batches)', () => {
+describe('durability (storage: synced batches)', () => {
   test('every write acknowledged with 2xx before SIGKILL is intact after a restart; the rest are absent or whole', async () => {
     const first = await startPod({ seed: seedPublicWrite, extraArgs: ['--log-level', 'warn'] })
     let second: RunningPod | undefined

@@ -5,7 +5,7 @@ let pod: TestPod
 beforeAll(async () => { pod = await openTestPod() })
 afterAll(() => pod.close())
 
-describe('protocols.md §1.2: /.well-known/openid-configuration', () => {
+describe('Solid-OIDC §5: /.well-known/openid-configuration', () => {
   test('has every member of the seed table with the seed values', async () => {
     const res = await pod.request('/.well-known/openid-configuration')
     expect(res.status).toBe(200)

@@ -141,7 +141,7 @@ describe('Solid Protocol §5.3.1 constraints between formulas', () => {
   })
 })
 
-describe('protocols.md §6.4 modes a PATCH needs', () => {
+describe('WAC §5 modes per method modes a PATCH needs', () => {
   test.each([
     ['where needs Read', 'solid:where { ?a ex:p 1 }', { read: true, append: false, write: false }],
     ['inserts need Append', 'solid:inserts { <#a> ex:p 1 }', { read: false, append: true, write: false }],

@@ -79,7 +79,7 @@ describe('issue 3 bad input: path traversal and ambiguous paths are 400 invalid_
   })
 })
 
-describe('DESIGN §1 reserved paths', () => {
+describe('reserved URL space reserved paths', () => {
   test.each(['/.oidc/auth', '/.oidc', '/.admin/setup', '/.uma/token', '/.well-known/openid-configuration', '/.well-known/'])(
     '%s is reserved', (path) => expect(isReservedPath(path)).toBe(true))
 
