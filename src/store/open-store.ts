@@ -68,13 +68,17 @@ export interface Store {
 
 export class StoreFormatError extends Error {}
 
+/** One sublevel seen through `Sub<V>`: classic-level's own types do not carry V into every method. */
+const sublevel = <V>(db: ClassicLevel<string, unknown>, name: string, valueEncoding: 'json' | 'view' | 'utf8'): Sub<V> =>
+  db.sublevel<string, V>(name, { valueEncoding }) as unknown as Sub<V>
+
 export async function openStore(dataDir: string): Promise<Store> {
   mkdirSync(dataDir, { recursive: true })
   const dbDir = join(dataDir, 'db')
   const fresh = !existsSync(dbDir) || readdirSync(dbDir).length === 0
   const db = new ClassicLevel<string, unknown>(dbDir, { valueEncoding: 'json' })
   await db.open()
-  const system = db.sublevel<string, unknown>('system', { valueEncoding: 'json' }) as unknown as Sub<unknown>
+  const system = sublevel<unknown>(db, 'system', 'json')
   const found = await system.get(FORMAT_KEY)
   if (found === undefined && !fresh) {
     await db.close()
@@ -96,10 +100,10 @@ export async function openStore(dataDir: string): Promise<Store> {
   return {
     db,
     quads,
-    meta: db.sublevel<string, ResourceMeta>('meta', { valueEncoding: 'json' }) as unknown as Sub<ResourceMeta>,
-    blobs: db.sublevel<string, Uint8Array>('blobs', { valueEncoding: 'view' }) as unknown as Sub<Uint8Array>,
-    contains: db.sublevel<string, string>('contains', { valueEncoding: 'utf8' }) as unknown as Sub<string>,
-    records: db.sublevel<string, { v: unknown; exp: number }>('records', { valueEncoding: 'json' }) as unknown as Sub<{ v: unknown; exp: number }>,
+    meta: sublevel<ResourceMeta>(db, 'meta', 'json'),
+    blobs: sublevel<Uint8Array>(db, 'blobs', 'view'),
+    contains: sublevel<string>(db, 'contains', 'utf8'),
+    records: sublevel<{ v: unknown; exp: number }>(db, 'records', 'json'),
     system,
     caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
     close: async () => { await quads.close(); if (db.status === 'open') await db.close() },
