@@ -1,4 +1,4 @@
-// The one logger: JSON lines on stdout, fields by allowlist (STYLE.md "Logging").
+// The one logger: JSON lines on stdout, fields by allowlist.
 // stdout is the log stream; what is meant for a person (the start banner, the setup link) goes to stderr.
 
 type Level = 'debug' | 'info' | 'warn' | 'error'

@@ -3,20 +3,20 @@
 
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildConfig, ConfigError, usage, type Config } from './config.ts'
+import { buildConfig, ConfigError, ownerWebIdOf, usage, withBoundPort, type Config } from './config.ts'
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
-import { makeWriteLock } from './store/write-lock.ts'
-import { makeFetcher } from './fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
-import { ensureOwner, BaseUrlMismatchError, getRecordedBaseUrl, ownerWebIdOf } from './first-start.ts'
+import { makeDeps } from './deps.ts'
+import { ADMIN_PATHS } from './http/pod-paths.ts'
+import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
-import { loadLocalDocument } from './rs/local-documents.ts'
 import { exportPod, ExportError } from './store/export-pod.ts'
 import { importPod, ImportError } from './store/import-pod.ts'
 import { log, setLogLevel, describeCause } from './log.ts'
-import { formatBanner } from './banner.ts'
-import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from './control-socket.ts'
-import { VERSION } from './version.ts'
+import { getRecordedBaseUrl } from './store/base-url.ts'
+import { formatBanner } from './cli/banner.ts'
+import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from './cli/control-socket.ts'
+import { VERSION } from './cli/version.ts'
 
 function readPasswordFile(file: string): string {
   const password = readFileSync(file, 'utf8').replace(/\r?\n$/, '')
@@ -30,7 +30,7 @@ async function readPasswordFromStdin(): Promise<string> {
   return text.replace(/\r?\n$/, '')
 }
 
-const setupLinkOf = (baseUrl: string, token: string) => `${baseUrl}/.admin/setup?token=${token}`
+const setupLinkOf = (baseUrl: string, token: string) => `${baseUrl}${ADMIN_PATHS.setup}?token=${token}`
 
 /** The password from --owner-password-file, or a one-time setup link while none is set. */
 async function setUpOwnerPassword(cfg: Config, store: Store): Promise<string | undefined> {
@@ -68,27 +68,35 @@ async function printSetupLink(cfg: Config) {
   console.log(`Open this one-time link to set the owner's password (valid 7 days; using it replaces the current password, if any):\n${link}`)
 }
 
-async function serve(cfg: Config) {
-  const store = await openStore(cfg.dataDir)
-  const now = () => Date.now()
-  const created = await ensureOwner(store, cfg.baseUrl, now())
-  if (created) log.info('owner.created', { webid: `${cfg.baseUrl}/profile/card#me` })
-  const setupLink = await setUpOwnerPassword(cfg, store)
-  const fetchDoc = makeFetcher({
-    allowInsecureLocal: cfg.allowInsecureLocal,
-    baseUrl: cfg.baseUrl,
-    localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now()),
-  })
-  const app = buildApp({ cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() })
-  const server = Bun.serve({
+type FetchHandler = ReturnType<typeof makeRequestHandler>
+
+function listen(cfg: Config, fetch: FetchHandler) {
+  return Bun.serve({
     port: cfg.port,
     hostname: cfg.host,
     // Above our own limit, so oversized bodies get the pod's 413 (with its reason and CORS headers);
     // the request reader stops at cfg.maxBodyBytes itself.
     maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
     ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
-    fetch: makeRequestHandler(app),
+    fetch,
   })
+}
+
+async function serve(given: Config) {
+  // --port 0: the system picks a free port. It is bound before anything else, so a base URL left to
+  // its default can name it; until the pod is ready that listener answers 503.
+  const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined
+  const cfg = early ? withBoundPort(given, early.port!) : given
+  const store = await openStore(cfg.dataDir)
+  const now = () => Date.now()
+  const created = await ensureOwner(store, cfg.baseUrl, now())
+  if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
+  const setupLink = await setUpOwnerPassword(cfg, store)
+  const deps = makeDeps(cfg, store, now)
+  const app = buildApp(deps)
+  const handler = makeRequestHandler(app, deps)
+  const server = early ?? listen(cfg, handler)
+  early?.reload({ fetch: handler })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
   let closeControl = () => {}
   try {
@@ -100,8 +108,12 @@ async function serve(cfg: Config) {
   } catch (err) {
     log.warn('control.unavailable', { reason: err instanceof ControlSocketError ? err.message : describeCause(err) })
   }
-  // For the person at the terminal: stderr, apart from the JSON log lines on stdout.
-  console.error(formatBanner({ version: VERSION, baseUrl: cfg.baseUrl, webid: ownerWebIdOf(cfg.baseUrl), dataDir: cfg.dataDir, logLevel: cfg.logLevel, ...(setupLink ? { setupLink } : {}) }))
+  // For the person at the terminal (and tests that let the system pick the port), whatever the log
+  // level: stderr, apart from the JSON log lines on stdout.
+  console.error(formatBanner({
+    version: VERSION, baseUrl: cfg.baseUrl, host: cfg.host, port: server.port!, webid: ownerWebIdOf(cfg.baseUrl),
+    dataDir: cfg.dataDir, logLevel: cfg.logLevel, ...(setupLink ? { setupLink } : {}),
+  }))
 
   let stopping = false
   const stop = async (signal: string) => {

@@ -95,7 +95,7 @@ describe('README commands, run as written in a scratch checkout', () => {
     })()
     void new Response(proc.stdout as ReadableStream<Uint8Array>).text()
     const deadline = Date.now() + 30_000
-    while (!stderr.includes('your Solid pod is running')) {
+    while (!stderr.includes('New link')) {
       if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`${command} did not start: ${stderr}`)
       await Bun.sleep(50)
     }

@@ -5,6 +5,7 @@ import { HttpError } from '../http/errors.ts'
 import { checkCsrf, checkSameOrigin } from '../http/csrf.ts'
 import { getLoginSession, type LoginSession } from '../auth/owner-session.ts'
 import { getOwnerAccount } from '../auth/owner-account.ts'
+import { OP_PATHS } from '../http/pod-paths.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 
@@ -34,5 +35,5 @@ async function loginRequired(deps: AdminDeps): Promise<HttpError> {
     return new HttpError(401, 'login_required', 'no owner password is set yet; open the setup link the server printed at start, ' +
       "or run solopod setup-link with the server's --data directory on the machine that runs it")
   }
-  return new HttpError(401, 'login_required', `sign in as the owner first at ${deps.cfg.baseUrl}/.oidc/login`)
+  return new HttpError(401, 'login_required', `sign in as the owner first at ${deps.cfg.baseUrl}${OP_PATHS.login}`)
 }

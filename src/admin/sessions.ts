@@ -1,15 +1,16 @@
 // The owner's view of sessions: browsers signed in, applications holding tokens, remembered consents.
 
 import type { Deps } from '../deps.ts'
-import { listAppSessions, revokeAppSession, revokeClientSessions } from '../auth/app-sessions.ts'
+import { listAppSessions } from '../auth/app-sessions.ts'
 import { listConsents, revokeConsent } from '../auth/consents.ts'
 import { listLoginSessions, revokeLoginSession, type LoginSession } from '../auth/owner-session.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, html, renderPage } from '../http/html-page.ts'
 import { localTime } from '../http/local-time.ts'
 import { log } from '../log.ts'
+import { ADMIN_PATHS } from '../http/pod-paths.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations'>
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -35,7 +36,7 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<boolea
   const now = deps.now()
   if (await revokeLoginSession(deps.store, id, now)) { log.info('admin.session_revoked', { kind: 'login' }); return true }
   if ((await listAppSessions(deps.store, now)).some((s) => s.sid === id)) {
-    await revokeAppSession(deps.store, id, now)
+    await deps.revocations.revoke(id, now)
     log.info('admin.session_revoked', { kind: 'app', sid: id })
     return true
   }
@@ -46,7 +47,7 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<boolea
 export async function revokeClientAccess(deps: AdminDeps, clientId: string): Promise<boolean> {
   const now = deps.now()
   const hadConsent = await revokeConsent(deps.store, clientId, now)
-  const sessions = await revokeClientSessions(deps.store, clientId, now)
+  const sessions = await deps.revocations.revokeClient(clientId, now)
   if (hadConsent || sessions > 0) log.info('admin.consent_revoked', { clientId, sessions })
   return hadConsent || sessions > 0
 }
@@ -68,8 +69,8 @@ export async function renderSessionsPage(deps: AdminDeps, current: LoginSession,
     webid: breakableUrl(current.webid),
     profile: current.webid,
     csrf: token,
-    loginRows: html`${loginSessions.map((s) => html`<tr>${cell('Since', when(s.createdAt))}${cell('Last sign-in', when(s.authTime))}${cell('Browser', `${s.userAgent}${s.current ? ' (this browser)' : ''}`)}${cell('Action', revokeButton('/.admin/sessions/revoke', 'id', s.id, token, 'Sign out'))}</tr>`)}`,
-    appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr>${cell('Application', appName(s.clientName, s.clientId))}${cell('Scopes', s.scope)}${cell('Since', when(s.createdAt))}${cell('Until', when(s.expiresAt))}${cell('Action', revokeButton('/.admin/sessions/revoke', 'id', s.id, token, 'Revoke'))}</tr>`)}`,
-    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr>${cell('Application', appName(c.clientName, c.clientId))}${cell('Scopes', c.scopes.join(' '))}${cell('Given', when(c.grantedAt))}${cell('Action', revokeButton('/.admin/consents/revoke', 'client_id', c.clientId, token, 'Revoke'))}</tr>`)}`,
+    loginRows: html`${loginSessions.map((s) => html`<tr>${cell('Since', when(s.createdAt))}${cell('Last sign-in', when(s.authTime))}${cell('Browser', `${s.userAgent}${s.current ? ' (this browser)' : ''}`)}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Sign out'))}</tr>`)}`,
+    appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr>${cell('Application', appName(s.clientName, s.clientId))}${cell('Scopes', s.scope)}${cell('Since', when(s.createdAt))}${cell('Until', when(s.expiresAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Revoke'))}</tr>`)}`,
+    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr>${cell('Application', appName(c.clientName, c.clientId))}${cell('Scopes', c.scopes.join(' '))}${cell('Given', when(c.grantedAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke'))}</tr>`)}`,
   }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }

@@ -7,9 +7,10 @@ import { breakableUrl, problemBox, renderErrorPage, renderMessagePage, renderPag
 import { MIN_PASSWORD_LENGTH, checkPasswordStrength, completeSetup, getOwnerAccount, isSetupTokenValid } from '../auth/owner-account.ts'
 import { log } from '../log.ts'
 import { FIRST_RUN_NEXT } from '../http/owner-help.ts'
+import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
-export const SETUP_PATH = '/.admin/setup'
+const SETUP_PATH = ADMIN_PATHS.setup
 
 const badLink = () => new HttpError(400, 'invalid_setup_token', 'this setup link is invalid, already used or expired (a link works once, for 7 days)')
 
@@ -44,7 +45,7 @@ export function makeSetup(deps: AdminDeps) {
     await completeSetup(store, token, password, deps.now())
     log.info('admin.password_set', {})
     return renderMessagePage('Password set', "The owner's password is set. Applications can now sign you in with your WebID.",
-      { href: '/.oidc/login?return=/.admin/sessions', label: 'Sign in' })
+      { href: loginPageFor(ADMIN_PATHS.sessions), label: 'Sign in' })
   }
 
   return { showSetup, submitSetup }

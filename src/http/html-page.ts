@@ -128,7 +128,7 @@ const GENERIC_NEXT: NextSteps = { hint: 'Go back to the previous page and try ag
 
 /**
  * Every refusal shown as a page says what was wrong and what was expected (the description), carries
- * the error code, offers a way on, and is logged; the description never holds a secret (STYLE.md "Errors").
+ * the error code, offers a way on, and is logged; the description never holds a secret.
  */
 export function renderErrorPage(path: string, err: HttpError, next: NextSteps = GENERIC_NEXT, headers?: Record<string, string | string[]>): Promise<Response> {
   log.warn('page.refused', { path, status: err.status, code: err.code, description: err.description, ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}) })

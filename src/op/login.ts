@@ -12,7 +12,7 @@ import { createLoginSession, endLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import { continueAuthorization } from './authorize.ts'
 import { getInteraction, markLoggedIn, type Interaction } from './interactions.ts'
-import { PATHS } from './model.ts'
+import { ADMIN_PATHS, OP_PATHS } from '../http/pod-paths.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 
@@ -32,7 +32,7 @@ export interface LoginFacts {
 const expired = () => new HttpError(400, 'interaction_expired', 'this sign-in request is unknown or older than 10 minutes; go back to the application and sign in again')
 
 /** Only the owner's own pages are places to return to: no open redirect. */
-const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : '/.admin/sessions')
+const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : ADMIN_PATHS.sessions)
 
 export function makeLogin(deps: OpDeps) {
   const { cfg, store } = deps
@@ -57,7 +57,7 @@ export function makeLogin(deps: OpDeps) {
     let interaction: Interaction | undefined
     if (query.interaction !== undefined) {
       interaction = await getInteraction(store, query.interaction, deps.now())
-      if (!interaction) return renderErrorPage(PATHS.login, expired(), APP_FLOW_NEXT)
+      if (!interaction) return renderErrorPage(OP_PATHS.login, expired(), APP_FLOW_NEXT)
     }
     return page(interaction, safeReturn(query.return), cookieHeader)
   }
@@ -78,7 +78,7 @@ export function makeLogin(deps: OpDeps) {
     }
     const account = await getOwnerAccount(store)
     if (!account?.passwordHash) {
-      return renderErrorPage(PATHS.login, new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at start"), FIRST_RUN_NEXT)
+      return renderErrorPage(OP_PATHS.login, new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at start"), FIRST_RUN_NEXT)
     }
     const password = f.form.password
     if (typeof password !== 'string' || password === '' || password.length > 1024 || !await verifyOwnerPassword(store, password)) {

@@ -1,16 +1,18 @@
 // The page a browser gets instead of a bare 401/403: what this pod is, whose it is, and where to sign in.
 
 import { HttpError } from '../http/errors.ts'
-import { negotiate, RDF_OFFERS } from '../http/content-negotiation.ts'
+import { negotiate } from '../http/content-negotiation.ts'
+import { RDF_OFFERS } from '../rdf/media-types.ts'
 import { breakableUrl, html, renderPage } from '../http/html-page.ts'
 import type { Store } from '../store/open-store.ts'
 import { getOwnerAccount } from '../auth/owner-account.ts'
 import { getLoginSession } from '../auth/owner-session.ts'
-import { ownerWebIdOf } from '../first-start.ts'
+import { ownerWebIdOf } from '../config.ts'
 import { NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
+import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 
-const LOGIN_PAGE = '/.oidc/login?return=/.admin/sessions'
-const SESSIONS_PAGE = '/.admin/sessions'
+const LOGIN_PAGE = loginPageFor(ADMIN_PATHS.sessions)
+const SESSIONS_PAGE = ADMIN_PATHS.sessions
 
 /**
  * RFC 9110 §12.5.1: only a client that ranks `text/html` strictly above every RDF syntax gets the page.

@@ -43,13 +43,14 @@ describe('first start without a password', () => {
   let pod: RunningPod
   beforeAll(async () => {
     pod = await startPod({ withoutPassword: true })
-    await waitFor(() => pod.stderr().includes('your Solid pod is running'), 'the banner')
+    await waitFor(() => pod.stderr().includes('New link'), 'the banner')
   })
   afterAll(() => pod.dispose())
 
   test('a short human banner on stderr names the URL, WebID, data directory and the setup link', () => {
     const banner = pod.stderr()
-    expect(banner).toContain(`solopod ${pkg.version}: your Solid pod is running`)
+    expect(banner).toContain(`solopod: serving ${pod.baseUrl} on 127.0.0.1:${pod.port}`)
+    expect(banner).toContain(`Version   solopod ${pkg.version}`)
     expect(banner).toContain(`URL       ${pod.baseUrl}/`)
     expect(banner).toContain(`WebID     ${pod.baseUrl}/profile/card#me`)
     expect(banner).toContain(`Data      ${pod.dataDir}`)
