@@ -11,8 +11,13 @@ import { opPlugin } from './op/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { rsPlugin } from './rs/plugin.ts'
 import { isReservedPath } from './rs/target.ts'
+import { makeGrantRegistry } from './policy/grant-registry.ts'
+import { makeAccessDecider } from './policy/access-decider.ts'
 
 export function buildApp(deps: Deps) {
+  // One decision function (WAC ∪ grants) for every role: what the owner is told is what the pod enforces.
+  const grants = makeGrantRegistry(deps)
+  const decider = makeAccessDecider(deps, grants)
   return new Elysia({ name: 'solopod' })
     .onError(({ code, error, request }) => {
       if (code === 'VALIDATION' || code === 'PARSE') {
@@ -22,8 +27,8 @@ export function buildApp(deps: Deps) {
       return renderError(request, error)
     })
     .use(opPlugin(deps))
-    .use(adminPlugin(deps))
-    .use(rsPlugin(deps))
+    .use(adminPlugin(deps, { grants, decider }))
+    .use(rsPlugin(deps, decider))
 }
 
 /**

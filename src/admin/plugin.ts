@@ -1,4 +1,5 @@
-// The owner's pages and JSON API under /.admin: password setup, sessions, consents, static clients, OP key rotation.
+// The owner's pages and JSON API under /.admin: password setup, sessions, consents, static clients, OP key rotation,
+// access grants and the "why may X do Y?" explanation.
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
@@ -11,6 +12,10 @@ import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
 import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession } from './sessions.ts'
 import { SETUP_PATH, makeSetup } from './setup.ts'
+import { createGrant, grantSchemaResponse, jsonErrors, listGrants, readGrant, revokeGrant } from './grants.ts'
+import { explainAccess } from './access-explain.ts'
+import type { GrantRegistry } from '../policy/grant-registry.ts'
+import type { AccessDecider } from '../policy/access-decider.ts'
 
 const SESSIONS_PAGE = '/.admin/sessions'
 
@@ -22,7 +27,16 @@ const notFound = (what: string) => new HttpError(404, 'not_found', `there is no 
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
 const RevokeForm = t.Object({ csrf: t.Optional(t.String()), id: t.Optional(t.String()), client_id: t.Optional(t.String()) })
 
-export function adminPlugin(deps: Deps) {
+/** The pod's grants and its one decision function, shared with the resource server (app.ts builds them). */
+export interface AdminAccess {
+  readonly grants: GrantRegistry
+  readonly decider: AccessDecider
+}
+
+const GrantQuery = t.Object({ grantee: t.Optional(t.String()), registration: t.Optional(t.String()) })
+const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Optional(t.String()), origin: t.Optional(t.String()), client: t.Optional(t.String()) })
+
+export function adminPlugin(deps: Deps, { grants, decider }: AdminAccess) {
   const { cfg } = deps
   const setup = makeSetup(deps)
   const back = () => new Response(null, { status: 303, headers: { location: cfg.baseUrl + SESSIONS_PAGE } })
@@ -35,6 +49,8 @@ export function adminPlugin(deps: Deps) {
   }
 
   return new Elysia({ name: 'admin' })
+    // Public: clients validate a grant before they send it
+    .get('/.admin/schemas/grant-data.json', () => grantSchemaResponse())
     .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie'))),
       { query: t.Object({ token: t.Optional(t.String()) }) })
     .post(SETUP_PATH, ({ request, body }) =>
@@ -84,5 +100,11 @@ export function adminPlugin(deps: Deps) {
         const kid = await rotateSigningKey(deps.store, deps.now())
         log.info('admin.signing_key_rotated', { kid })
         return json({ kid }, 201)
-      }))
+      })
+      .post('/.admin/api/grants', ({ request }) =>
+        jsonErrors(async () => createGrant(deps, grants, request.headers.get('content-type'), await request.text())), { parse: 'none' })
+      .get('/.admin/api/grants', ({ query }) => jsonErrors(() => listGrants(grants, query)), { query: GrantQuery })
+      .get('/.admin/api/grants/:id', ({ params, request }) => jsonErrors(() => readGrant(grants, params.id, request.headers.get('accept'))))
+      .delete('/.admin/api/grants/:id', ({ params }) => jsonErrors(() => revokeGrant(grants, params.id)))
+      .get('/.admin/api/access', ({ query }) => jsonErrors(async () => json(await explainAccess(deps, decider, query))), { query: AccessQuery }))
 }

@@ -10,6 +10,7 @@ import { ANONYMOUS } from '../auth/principal.ts'
 import { getMeta } from '../store/resources.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { makeAccessControl } from './access-control.ts'
+import type { AccessDecider } from '../policy/access-decider.ts'
 import { resolveTarget, isReservedPath } from './target.ts'
 import { challengeLinks, resourceHeaders, STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
 import { makeRepresentationCache, readResource } from './read-resource.ts'
@@ -23,8 +24,8 @@ import type { RsContext, RsRequest } from './rs-context.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-export function rsPlugin(deps: Deps) {
-  const ctx: RsContext = { deps, access: makeAccessControl(deps) }
+export function rsPlugin(deps: Deps, decider: AccessDecider) {
+  const ctx: RsContext = { deps, access: makeAccessControl(deps, decider) }
   const representations = makeRepresentationCache()
   const authenticate = makeAuthenticator(deps)
 
