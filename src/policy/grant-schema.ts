@@ -12,8 +12,9 @@ export const GRANT_SCHEMA_ID = 'urn:solopod:grant-data'
 if (!FormatRegistry.Has('uri')) FormatRegistry.Set('uri', (v) => /^[a-z][a-z0-9+.-]*:[^\s]*$/i.test(v) && URL.canParse(v))
 
 // SAI §9: the pod's own resources and agents are https; the vocabulary IRIs (interop, ACL) are http.
-const HTTPS = '^https://'
-const HTTP = '^http://'
+// The patterns also want a host: RFC 3986 allows `https://` with an empty authority, which names nothing.
+const HTTPS = '^https://[^/?#\\s]'
+const HTTP = '^http://[^/?#\\s]'
 const httpsUri = (what: string) => Type.String({ format: 'uri', pattern: HTTPS, description: `${what}: an https URL` })
 const httpUri = (what: string) => Type.String({ format: 'uri', pattern: HTTP, description: `${what}: an http IRI` })
 
