@@ -34,6 +34,11 @@ export interface StartOptions {
   withoutPassword?: boolean
   /** Runs against the data directory before the server starts (e.g. seeding ACLs through the store API). */
   seed?: (dataDir: string, baseUrl: string) => Promise<void>
+  /**
+   * Serve HTTPS at https://localhost:PORT with this PEM pair. The certificate is also the pod's trusted CA
+   * for remote documents (NODE_EXTRA_CA_CERTS), so pods made with one self-signed certificate trust each other.
+   */
+  tls?: { cert: string; key: string }
 }
 
 const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
@@ -41,12 +46,14 @@ const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'solopod-test-'))
   const port = opts.port ?? await freePort()
-  const baseUrl = `http://localhost:${port}`
+  const baseUrl = `${opts.tls ? 'https' : 'http'}://localhost:${port}`
   const pwFile = join(dataDir, '..', `pw-${port}-${process.pid}`)
   writeFileSync(pwFile, OWNER_PASSWORD)
   if (opts.seed) await opts.seed(dataDir, baseUrl)
   const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', String(port), '--base-url', baseUrl,
-    '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])], { stdout: 'pipe', stderr: 'pipe' })
+    '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]),
+    ...(opts.tls ? ['--tls-cert', opts.tls.cert, '--tls-key', opts.tls.key] : []), ...(opts.extraArgs ?? [])],
+  { stdout: 'pipe', stderr: 'pipe', ...(opts.tls ? { env: { ...process.env, NODE_EXTRA_CA_CERTS: opts.tls.cert } } : {}) })
   let out = ''
   const drain = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
@@ -59,7 +66,8 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`pod exited with ${proc.exitCode}: ${out}`)
     try {
-      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) })
+      // The readiness probe only: it asks whether the port answers, not whom to trust
+      await fetch(`${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500), ...(opts.tls ? { tls: { rejectUnauthorized: false } } : {}) })
       break
     } catch {
       if (Date.now() > deadline) { proc.kill(); throw new Error(`pod did not start: ${out}`) }
