@@ -6,6 +6,7 @@ import { HttpError } from '../http/errors.ts'
 import { ANONYMOUS, type Principal, type ClientId, type WebId } from '../auth/principal.ts'
 import type { AccessDecider } from '../policy/access-decider.ts'
 import type { Ground } from '../policy/access-decision.ts'
+import { ACCESS_MODES } from '../policy/modes.ts'
 
 export interface AccessQuery {
   readonly agent?: string
@@ -56,7 +57,7 @@ export async function explainAccess(deps: Pick<Deps, 'cfg'>, decider: AccessDeci
   for (const g of d.grounds) (because[g.mode] ??= []).push(explainGround(g))
   return {
     agent: q.agent, ...(q.client ? { client: q.client } : {}), resource, ...(q.origin ? { origin: q.origin } : {}),
-    modes: [...d.modes], public: [...d.publicModes],
+    modes: ACCESS_MODES.filter(m => d.modes.has(m)), public: ACCESS_MODES.filter(m => d.publicModes.has(m)),
     acl: { url: d.acl.aclUrl, governs: d.acl.governs, inherited: d.acl.inherited },
     because,
     ...(d.reasons.length ? { whyNot: d.reasons } : {}),

@@ -80,7 +80,7 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   /** Modes `principal` has on `url` (WAC ∪ grants), with the rule or grant behind each, or why none. */
   async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, url: string, origin: string | undefined): Promise<AccessDecision> {
     const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }
-    return decideAccess(principal, url, { loadAcl, ctx, grants: await grants.index(), links })
+    return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links })
   }
 
   return {

@@ -3,7 +3,7 @@
 
 import type { Principal } from '../auth/principal.ts'
 import { findEffectiveAcl, matchAuthorizations, publicModes, type AccessContext, type AclLoader } from './wac.ts'
-import { grantModes, type GrantGround, type GrantIndex, type GrantLinks } from './grants.ts'
+import { candidateGrants, grantModes, type GrantGround, type GrantIndex, type GrantLinks, type GrantOutcome } from './grants.ts'
 import { ACCESS_MODES, type AccessMode } from './modes.ts'
 
 export interface WacGround {
@@ -21,6 +21,7 @@ export type Ground = WacGround | GrantGround
 
 export interface AccessDecision {
   readonly target: string
+  /** In no particular order (WAC-Allow and the explanation put them in canonical order). */
   readonly modes: ReadonlySet<AccessMode>
   /** WAC-Allow `public`: what foaf:Agent gets (grants are never public). */
   readonly publicModes: ReadonlySet<AccessMode>
@@ -44,14 +45,15 @@ export async function decideAccess(principal: Requester, target: string, src: De
   const effective = await findEffectiveAcl(target, src.loadAcl)
   const acl = { aclUrl: effective.aclUrl, governs: effective.governs, inherited: effective.inherited }
   const byWac = await matchAuthorizations(effective, target, principal, src.ctx)
-  const byGrant = await grantModes(src.grants, principal, target, src.links)
+  // Most requesters hold no grant: the index answers that without a further await
+  const candidates = candidateGrants(src.grants, principal)
+  const byGrant = candidates.length === 0 ? NO_GRANT : await grantModes(src.grants, principal, target, src.links, candidates)
   const grounds: Ground[] = []
-  const modes = new Set<AccessMode>()
   for (const [mode, a] of byWac) {
-    modes.add(mode)
     grounds.push({ source: 'wac', mode, aclUrl: effective.aclUrl, authorization: a.id, governs: effective.governs, inherited: effective.inherited })
   }
-  for (const g of byGrant.grounds) { modes.add(g.mode); grounds.push(g) }
+  for (const g of byGrant.grounds) grounds.push(g)
+  const modes = byGrant.grounds.length === 0 ? new Set(byWac.keys()) : ordered(grounds)
   const reasons: string[] = []
   if (byWac.size === 0) reasons.push(wacReason(effective.authorizations.length, acl, src.ctx.origin))
   if (byGrant.grounds.length === 0) {
@@ -59,7 +61,7 @@ export async function decideAccess(principal: Requester, target: string, src: De
       ? 'no access grant names this agent as grantee (or as the grantee app acting for grantedBy)'
       : `${byGrant.candidates} access grant(s) name this agent, but none covers ${target}`)
   }
-  return { target, modes: ordered(modes), publicModes: publicModes(effective, target), grounds, acl, reasons }
+  return { target, modes, publicModes: publicModes(effective, target), grounds, acl, reasons }
 }
 
 function wacReason(applicable: number, acl: AccessDecision['acl'], origin: string | undefined): string {
@@ -68,4 +70,6 @@ function wacReason(applicable: number, acl: AccessDecision['acl'], origin: strin
   return `none of the ${applicable} authorization(s) in ${where} matches this agent${origin ? ` with Origin ${origin}` : ''}`
 }
 
-const ordered = (modes: Set<AccessMode>) => new Set(ACCESS_MODES.filter(m => modes.has(m)))
+const NO_GRANT: GrantOutcome = Object.freeze({ grounds: [], candidates: 0 })
+
+const ordered = (grounds: readonly Ground[]) => new Set(ACCESS_MODES.filter(m => grounds.some(g => g.mode === m)))

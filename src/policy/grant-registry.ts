@@ -58,6 +58,8 @@ export function makeGrantRegistry(deps: { store: Store; cfg: { baseUrl: string }
       if (!entries) await load()
       return index
     },
+    /** The index once loaded (every decision after the first), without an await. */
+    loadedIndex: (): GrantIndex | undefined => (entries ? index : undefined),
     /** Stores a validated grant; the caller checked it (schema and meaning). */
     create(data: GrantData): Promise<GrantEntry> {
       return serial(async () => {

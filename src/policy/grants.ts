@@ -75,10 +75,12 @@ export interface GrantOutcome {
   readonly candidates: number
 }
 
-type Match = { node: GrantNode; as: GrantGround['as'] }
+export type Match = { readonly node: GrantNode; readonly as: GrantGround['as'] }
+const NONE: Match[] = []
 
 /** Step 2 of the SAI decision: grants whose grantee is the requester, or its app acting for grantedBy. */
 export function candidateGrants(index: GrantIndex, p: Pick<Principal, 'webid' | 'clientId' | 'keys'>): Match[] {
+  if (index.byGrantee.size === 0) return NONE
   const out: Match[] = []
   const seen = new Set<string>()
   const add = (node: GrantNode, as: Match['as']) => { if (!seen.has(node.iri)) { seen.add(node.iri); out.push({ node, as }) } }
@@ -91,8 +93,8 @@ export function candidateGrants(index: GrantIndex, p: Pick<Principal, 'webid' | 
 }
 
 /** Modes the requester's grants give on `target`, each with the grant that gave it. */
-export async function grantModes(index: GrantIndex, principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, target: string, links: GrantLinks): Promise<GrantOutcome> {
-  const candidates = candidateGrants(index, principal)
+export async function grantModes(index: GrantIndex, principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, target: string, links: GrantLinks,
+  candidates: readonly Match[] = candidateGrants(index, principal)): Promise<GrantOutcome> {
   const grounds: GrantGround[] = []
   // Grants never reach access control documents: those need Control, which no grant gives.
   if (candidates.length === 0 || isAclUrl(target)) return { grounds, candidates: candidates.length }

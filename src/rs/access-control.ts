@@ -9,8 +9,8 @@ import { isAuthenticated, type Principal } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
 
 export interface Decision {
-  readonly user: Set<AccessMode>
-  readonly public: Set<AccessMode>
+  readonly user: ReadonlySet<AccessMode>
+  readonly public: ReadonlySet<AccessMode>
   /** `WAC-Allow` value for the target (WAC §6.5). */
   readonly wacAllow: string
 }
@@ -22,7 +22,7 @@ export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 export function makeAccessControl(deps: Deps, decider: AccessDecider = makeAccessDecider(deps, makeGrantRegistry(deps))) {
   async function modesOn(url: string, principal: Principal, origin: string | undefined) {
     const d = await decider.decide(principal, url, origin)
-    return { user: new Set(d.modes), public: new Set(d.publicModes) }
+    return { user: d.modes, public: d.publicModes }
   }
 
   /** Throws 401 (anonymous) or 403 unless every requirement is covered; returns the target's modes. */
