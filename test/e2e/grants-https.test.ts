@@ -14,6 +14,7 @@ import { openStore } from '../../src/store/open-store.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 import { accessTokenHash } from '../../src/auth/dpop.ts'
 import { writeTurtle } from './seed-store.ts'
+import { makeLocalhostCertificate } from './tls-cert.ts'
 
 const ACL = (s: string) => `http://www.w3.org/ns/auth/acl#${s}`
 const INTEROP = (s: string) => `http://www.w3.org/ns/solid/interop#${s}`
@@ -33,12 +34,8 @@ const tfetch = ((url: string | URL | Request, init: RequestInit = {}) => fetch(u
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'solopod-grants-tls-'))
-  const made = Bun.spawnSync(['openssl', 'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stderr: 'pipe' })
-  if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr}`)
-  ca = readFileSync(join(dir, 'cert.pem'), 'utf8')
-  const tls = { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') }
+  const tls = makeLocalhostCertificate(dir)
+  ca = readFileSync(tls.cert, 'utf8')
   alice = await startPod({
     tls,
     seed: async (dataDir, base) => {
