@@ -15,6 +15,8 @@ import { log } from '../log.ts'
 type AdminDeps = Pick<Deps, 'cfg'>
 
 const JSON_TYPE = 'application/json'
+/** Far above any real grant (a few hundred instances); the document is validated and stored in one piece. */
+const MAX_GRANT_BYTES = 1024 * 1024
 const GRANT_OFFERS = [JSON_TYPE, TURTLE, JSON_LD, N_TRIPLES]
 
 const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -56,6 +58,7 @@ export async function createGrant(deps: AdminDeps, grants: GrantRegistry, conten
   if (!/^application\/json\b/i.test(contentType ?? '')) {
     throw new HttpError(415, 'unsupported_media_type', 'send the grant as application/json (GrantData)')
   }
+  if (Buffer.byteLength(body) > MAX_GRANT_BYTES) throw new HttpError(413, 'payload_too_large', `a grant is at most ${MAX_GRANT_BYTES} bytes of JSON`)
   let value: unknown
   try { value = JSON.parse(body) } catch {
     throw refuse(400, [{ pointer: '', expected: 'a JSON object (GrantData); the body is not valid JSON' }], baseUrl)

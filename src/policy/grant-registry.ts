@@ -45,7 +45,8 @@ export function makeGrantRegistry(deps: { store: Store; cfg: { baseUrl: string }
       entries = found
       index = indexGrants(found.values())
     })()
-    await loading
+    // A failed load (a store error) is retried by the next caller instead of failing every decision forever
+    await loading.catch((err: unknown) => { loading = undefined; throw err })
     return entries!
   }
 

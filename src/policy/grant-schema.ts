@@ -44,8 +44,14 @@ export function grantDataJsonSchema(): Record<string, unknown> {
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...JSON.parse(JSON.stringify(GrantDataSchema)) }
 }
 
+/** Inheriting grants nest at most this deep (a decision follows the chain of parents). */
+export const MAX_GRANT_DEPTH = 8
+
 /** Every structural violation of `value`, one per offending field; empty when it is GrantData. */
 export function checkGrantShape(value: unknown): Violation[] {
+  // Checked first, without recursion: validating an absurdly deep document would exhaust the stack.
+  const tooDeep = findTooDeep(value)
+  if (tooDeep !== undefined) return [{ pointer: tooDeep, expected: `no deeper nesting: hasInheritingGrant nests at most ${MAX_GRANT_DEPTH} levels` }]
   const seen = new Set<string>()
   const out: Violation[] = []
   for (const e of Value.Errors(GrantDataSchema, value)) {
@@ -83,6 +89,21 @@ function describe(e: ValueError): Violation {
     default:
       return { pointer: e.path, expected: schema.description ?? e.message }
   }
+}
+
+function findTooDeep(value: unknown): string | undefined {
+  let level: { node: unknown; pointer: string }[] = [{ node: value, pointer: '' }]
+  for (let depth = 0; level.length > 0; depth++) {
+    const next: typeof level = []
+    for (const { node, pointer } of level) {
+      const children = (node as { hasInheritingGrant?: unknown } | null)?.hasInheritingGrant
+      if (typeof node !== 'object' || node === null || !Array.isArray(children)) continue
+      if (depth === MAX_GRANT_DEPTH && children.length > 0) return `${pointer}/hasInheritingGrant`
+      children.forEach((child, i) => next.push({ node: child, pointer: `${pointer}/hasInheritingGrant/${i}` }))
+    }
+    level = next
+  }
+  return undefined
 }
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1')

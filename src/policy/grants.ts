@@ -6,7 +6,7 @@ import type { AccessMode } from './modes.ts'
 import { isAclUrl } from './wac.ts'
 import { modeName, scopeName, type GrantMode, type GrantScope } from './grant-rules.ts'
 import { childIri } from './grant-rdf.ts'
-import type { GrantData } from './grant-schema.ts'
+import { MAX_GRANT_DEPTH, type GrantData } from './grant-schema.ts'
 
 /** One grant of the tree (a stored grant or one of its inheriting grants), ready for decisions. */
 export interface GrantNode {
@@ -145,7 +145,7 @@ export function instanceOf(target: string, registration: string): string {
   return slash < 0 ? target : registration + rest.slice(0, slash + 1)
 }
 
-const MAX_INHERITANCE_DEPTH = 8
+const MAX_INHERITANCE_DEPTH = MAX_GRANT_DEPTH
 
 /**
  * SAI §9.6 Inherited: `instance` (in the child's registration) is covered when an instance the parent

@@ -124,6 +124,13 @@ describe('refusals: a JSON body listing each offending field; nothing stored', (
   test('not JSON → 400 at the root pointer', () => refused(undefined, 400, [''], '{"grantee": '))
   test('semantic violations → 422, every field listed', () =>
     refused(grant({ accessMode: [ACL('Control')], hasStorage: 'https://other.example/', scopeOfGrant: INTEROP('SelectedFromRegistry') }), 422, ['/accessMode/0', '/hasStorage', '/hasDataInstance']))
+  test('a body over 1 MiB → 413, nothing stored', async () => {
+    const before = await listAll()
+    const res = await pod.api('POST', '/.admin/api/grants', { raw: JSON.stringify({ ...grant(), pad: 'x'.repeat(1024 * 1024) }) })
+    expect(res.status).toBe(413)
+    expect((await res.json()).error).toBe('payload_too_large')
+    expect(await listAll()).toEqual(before)
+  })
   test('a body that is not application/json → 415', async () => {
     const res = await pod.api('POST', '/.admin/api/grants', { raw: JSON.stringify(grant()), type: 'text/plain' })
     expect(res.status).toBe(415)

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
-import { checkGrantShape, grantDataJsonSchema } from '../../src/policy/grant-schema.ts'
+import { checkGrantShape, grantDataJsonSchema, type GrantData } from '../../src/policy/grant-schema.ts'
 import { ACL, INTEROP, POD, grant, inheriting } from './grant-fixture.ts'
 
 // Every rule of the published schema, checked twice: by the pod (TypeBox) and by a client validating
@@ -103,6 +103,16 @@ describe('GrantData schema: recursion', () => {
     const v = checkGrantShape(bad)
     expect(v.map(x => x.pointer).sort()).toEqual(['/hasInheritingGrant/0/hasInheritingGrant/1/accessMode', '/hasInheritingGrant/0/hasInheritingGrant/1/grantee'])
     expect(clientValidate(bad)).toBe(false)
+  })
+  test('nesting deeper than 8 levels is refused at the first level too deep, before any recursion', () => {
+    const chain = (levels: number): GrantData => levels === 0 ? inheriting() : inheriting({ hasInheritingGrant: [chain(levels - 1)] })
+    expect(checkGrantShape(grant({ hasInheritingGrant: [chain(7)] }))).toEqual([])
+    const deep = grant({ hasInheritingGrant: [chain(8)] })
+    expect(checkGrantShape(deep).map(v => v.pointer)).toEqual([`${'/hasInheritingGrant/0'.repeat(8)}/hasInheritingGrant`])
+    const absurd = { hasInheritingGrant: [] as unknown[] }
+    let at = absurd
+    for (let i = 0; i < 100_000; i++) { const child = { hasInheritingGrant: [] as unknown[] }; at.hasInheritingGrant.push(child); at = child }
+    expect(checkGrantShape(absurd)[0]!.expected).toContain('at most 8 levels')
   })
   test('a missing field in a grandchild', () =>
     expectViolation(grant({ hasInheritingGrant: [inheriting({ hasInheritingGrant: [(({ dataOwner: _, ...rest }) => rest)(inheriting())] })] }), '/hasInheritingGrant/0/hasInheritingGrant/0/dataOwner', /^required/))
