@@ -77,10 +77,13 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
     },
   }
 
-  /** Modes `principal` has on `url` (WAC ∪ grants), with the rule or grant behind each, or why none. */
-  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, url: string, origin: string | undefined): Promise<AccessDecision> {
+  /**
+   * Modes `principal` has on `url` (WAC ∪ grants), with the rule or grant behind each, or why none.
+   * `deleting`: the container `url` is asked about because this member of it is being deleted.
+   */
+  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
     const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }
-    return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links })
+    return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links, ...(deleting ? { deleting } : {}) })
   }
 
   return {

@@ -37,6 +37,8 @@ export interface DecisionSources {
   readonly ctx: AccessContext
   readonly grants: GrantIndex
   readonly links: GrantLinks
+  /** DELETE: the target container is asked about because this member of it is being deleted. */
+  readonly deleting?: string
 }
 
 export type Requester = Pick<Principal, 'webid' | 'clientId' | 'keys'>
@@ -47,7 +49,7 @@ export async function decideAccess(principal: Requester, target: string, src: De
   const byWac = await matchAuthorizations(effective, target, principal, src.ctx)
   // Most requesters hold no grant: the index answers that without a further await
   const candidates = candidateGrants(src.grants, principal)
-  const byGrant = candidates.length === 0 ? NO_GRANT : await grantModes(src.grants, principal, target, src.links, candidates)
+  const byGrant = candidates.length === 0 ? NO_GRANT : await grantModes(src.grants, principal, target, src.links, candidates, src.deleting)
   const grounds: Ground[] = []
   for (const [mode, a] of byWac) {
     grounds.push({ source: 'wac', mode, aclUrl: effective.aclUrl, authorization: a.id, governs: effective.governs, inherited: effective.inherited })

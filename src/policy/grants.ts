@@ -67,6 +67,8 @@ export interface GrantGround {
   readonly as: 'grantee' | 'app-for-user'
   /** Inherited: the parent-covered instance that links to the target's instance. */
   readonly via?: string
+  /** Write on a container given by a Delete grant for deleting this member only. */
+  readonly deleting?: string
 }
 
 export interface GrantOutcome {
@@ -94,11 +96,18 @@ export function candidateGrants(index: GrantIndex, p: Pick<Principal, 'webid' | 
 
 /** Modes the requester's grants give on `target`, each with the grant that gave it. */
 export async function grantModes(index: GrantIndex, principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, target: string, links: GrantLinks,
-  candidates: readonly Match[] = candidateGrants(index, principal)): Promise<GrantOutcome> {
+  candidates: readonly Match[] = candidateGrants(index, principal), deleting?: string): Promise<GrantOutcome> {
   const grounds: GrantGround[] = []
   // Grants never reach access control documents: those need Control, which no grant gives.
   if (candidates.length === 0 || isAclUrl(target)) return { grounds, candidates: candidates.length }
   for (const { node, as } of candidates) {
+    if (deleting !== undefined && node.modes.includes('Delete') && !grounds.some(g => g.mode === 'write')) {
+      // SAI §9.6 Delete: removing a covered instance also removes its containment triple, which WAC
+      // guards with Write on the container (the registration); the grant gives that for this deletion only.
+      if (!isAclUrl(deleting) && deleting.startsWith(target) && (await coverage(node, deleting, links))) {
+        grounds.push({ source: 'grant', mode: 'write', grant: node.iri, scope: node.scope, as, deleting })
+      }
+    }
     const cover = await coverage(node, target, links)
     if (!cover) continue
     for (const mode of modesAt(node.modes, cover.isRegistration, target.endsWith('/'))) {

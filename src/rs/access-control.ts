@@ -20,8 +20,8 @@ export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 
 /** Enforcement on top of the pod's one decision function (WAC ∪ grants), shared with the other roles. */
 export function makeAccessControl(deps: Deps, decider: AccessDecider = makeAccessDecider(deps, makeGrantRegistry(deps))) {
-  async function modesOn(url: string, principal: Principal, origin: string | undefined) {
-    const d = await decider.decide(principal, url, origin)
+  async function modesOn(url: string, principal: Principal, origin: string | undefined, deleting?: string) {
+    const d = await decider.decide(principal, url, origin, deleting)
     return { user: d.modes, public: d.publicModes }
   }
 
@@ -31,7 +31,7 @@ export function makeAccessControl(deps: Deps, decider: AccessDecider = makeAcces
     const target = await modesOn(targetUrl, principal, origin)
     const wacAllow = formatWacAllow(target.user, target.public)
     for (const req of requirements) {
-      const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin)).user
+      const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin, req.deleting)).user
       if (coversModes(allowed, req.modes)) continue
       throw deny(principal, req, wacAllow, links)
     }

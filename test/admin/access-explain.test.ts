@@ -74,17 +74,17 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(() => pod.close())
 
-async function rsGet(webid: string | undefined, path: string, origin?: string, clientId = 'https://other-app.example/id') {
+async function rsGet(webid: string | undefined, path: string, origin?: string, clientId = 'https://other-app.example/id', method = 'GET') {
   const headers: Record<string, string> = origin ? { origin } : {}
   if (webid) {
     const now = Math.floor(Date.now() / 1000)
     const token = await new SignJWT({ webid, client_id: clientId, cnf: { jkt: dpop.jkt } }).setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
       .setIssuer(ISSUER).setAudience('solid').setIssuedAt(now).setExpirationTime(now + 300).sign(signingKey)
     headers.authorization = `DPoP ${token}`
-    headers.dpop = await new SignJWT({ htm: 'GET', htu: POD + path, jti: crypto.randomUUID() })
+    headers.dpop = await new SignJWT({ htm: method, htu: POD + path, jti: crypto.randomUUID() })
       .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: dpop.jwk }).setIssuedAt(now).sign(dpop.privateKey)
   }
-  return pod.request(path, { headers })
+  return pod.request(path, { method, headers })
 }
 
 const explain = async (q: Record<string, string>) => {
@@ -161,6 +161,23 @@ describe('the explanation names the rule or grant behind each mode', () => {
     const body = await res.json()
     expect(body.error).toBe('invalid_request')
     expect(body.error_description).toMatch(message)
+  })
+})
+
+describe('SAI §9.6 Delete: deleting a granted instance', () => {
+  test('a Delete grant lets the grantee DELETE exactly its instances (Write on the registration for that deletion only)', async () => {
+    await pod.seed('/projects/p4', `<#it> <${PM}title> "four".`)
+    const res = await pod.api('POST', '/.admin/api/grants', { body: grant({ grantee: DAN, scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/p4`], accessMode: [ACL('Delete')] }) })
+    expect(res.status).toBe(201)
+    expect((await rsGet(DAN, '/projects/p1', undefined, undefined, 'DELETE')).status).toBe(403)
+    expect((await rsGet(DAN, '/projects/', undefined, undefined, 'PUT')).status).toBe(403)
+    expect((await explain({ agent: DAN, resource: `${POD}/projects/` })).modes).toEqual([])
+    expect((await rsGet(DAN, '/projects/p4', undefined, undefined, 'DELETE')).status).toBe(204)
+    expect((await rsGet(undefined, '/projects/p4')).status).toBe(401)
+    expect((await pod.api('GET', `/.admin/api/access?${new URLSearchParams({ agent: 'public', resource: `${POD}/projects/p4` })}`)).status).toBe(200)
+  })
+  test('without Delete, Update cannot remove an instance', async () => {
+    expect((await rsGet(CAROL, '/projects/p2', undefined, undefined, 'DELETE')).status).toBe(403)
   })
 })
 

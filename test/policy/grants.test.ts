@@ -94,6 +94,23 @@ describe('SAI §9.6 modes mapped to WAC modes', () => {
   })
 })
 
+describe('SAI §9.6 Delete on the registration, only while deleting a covered instance', () => {
+  const decide = async (m: string[], deleting: string | undefined, scope = 'AllFromRegistry') => {
+    const g = grant({ accessMode: modesOf(...m), scopeOfGrant: INTEROP(scope), ...(scope === 'SelectedFromRegistry' ? { hasDataInstance: [`${POD}/projects/p1`] } : {}) })
+    const out = await grantModes(indexGrants([{ iri: `${POD}/g`, data: g }]), bob, `${POD}/projects/`, links, undefined, deleting)
+    return out.grounds.map(x => `${x.mode}${x.deleting ? `:${x.deleting.slice(POD.length)}` : ''}`).sort().join(' ')
+  }
+  test.each([
+    [['Delete'], '/projects/p1', 'AllFromRegistry', 'write:/projects/p1'],
+    [['Delete'], undefined, 'AllFromRegistry', ''],
+    [['Update'], '/projects/p1', 'AllFromRegistry', ''],
+    [['Delete'], '/projects/p1', 'SelectedFromRegistry', 'write:/projects/p1'],
+    [['Delete'], '/projects/p2/', 'SelectedFromRegistry', ''],
+    [['Delete'], '/projects/p1.acl', 'AllFromRegistry', ''],
+  ])('%p deleting %s (%s) → "%s"', async (m, deleting, scope, expected) =>
+    expect(await decide(m, deleting === undefined ? undefined : POD + deleting, scope)).toBe(expected))
+})
+
 describe('SAI §9.6 subject match', () => {
   const forApp = grant({ grantee: APP, grantedBy: BOB, accessMode: modesOf('Read', 'Write') })
   test.each([
