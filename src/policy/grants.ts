@@ -104,7 +104,8 @@ export async function grantModes(index: GrantIndex, principal: Pick<Principal, '
     if (deleting !== undefined && node.modes.includes('Delete') && !grounds.some(g => g.mode === 'write')) {
       // SAI §9.6 Delete: removing a covered instance also removes its containment triple, which WAC
       // guards with Write on the container (the registration); the grant gives that for this deletion only.
-      if (!isAclUrl(deleting) && deleting.startsWith(target) && (await coverage(node, deleting, links))) {
+      const gone = isAclUrl(deleting) || !deleting.startsWith(target) ? undefined : await coverage(node, deleting, links)
+      if (gone && !gone.isRegistration) {
         grounds.push({ source: 'grant', mode: 'write', grant: node.iri, scope: node.scope, as, deleting })
       }
     }

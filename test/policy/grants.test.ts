@@ -107,6 +107,7 @@ describe('SAI §9.6 Delete on the registration, only while deleting a covered in
     [['Delete'], '/projects/p1', 'SelectedFromRegistry', 'write:/projects/p1'],
     [['Delete'], '/projects/p2/', 'SelectedFromRegistry', ''],
     [['Delete'], '/projects/p1.acl', 'AllFromRegistry', ''],
+    [['Delete'], '/projects/', 'AllFromRegistry', ''],
   ])('%p deleting %s (%s) → "%s"', async (m, deleting, scope, expected) =>
     expect(await decide(m, deleting === undefined ? undefined : POD + deleting, scope)).toBe(expected))
 })
