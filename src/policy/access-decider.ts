@@ -18,7 +18,7 @@ import type { GrantRegistry } from './grant-registry.ts'
 
 const NO_ACL: readonly Authorization[] = Object.freeze([])
 
-// Bounds of the in-memory caches (DESIGN §4: nothing grows without bound). Negative entries count too.
+// Bounds of the in-memory caches: nothing grows without bound. Negative entries count too.
 const ACL_CACHE_ENTRIES = 10_000
 const GROUP_CACHE_ENTRIES = 1000
 export const GROUP_CACHE_TTL_MS = 60_000
