@@ -18,18 +18,23 @@ export interface Config {
   readonly allowInsecureLocal: boolean
   readonly maxBodyBytes: number
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
+  readonly baseUrlFromPort: boolean
   /** Positional arguments after the command (export/import target). */
   readonly args: readonly string[]
 }
 
 export class ConfigError extends Error {}
 
+/** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
+export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me`
+
 interface Option { flag: string; env: string; help: string; boolean?: boolean }
 
 export const OPTIONS: readonly Option[] = [
   { flag: 'port', env: 'SOLOPOD_PORT', help: 'TCP port to listen on (default 3000)' },
   { flag: 'host', env: 'SOLOPOD_HOST', help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 for all)' },
-  { flag: 'base-url', env: 'SOLOPOD_BASE_URL', help: 'public origin of the pod and OIDC issuer (default http://localhost:PORT)' },
+  { flag: 'base-url', env: 'SOLOPOD_BASE_URL', help: 'public origin of the pod and OIDC issuer (default http://localhost:PORT, https with --tls-cert)' },
   { flag: 'data', env: 'SOLOPOD_DATA', help: 'data directory (default ./data)' },
   { flag: 'tls-cert', env: 'SOLOPOD_TLS_CERT', help: 'PEM certificate file: serve HTTPS' },
   { flag: 'tls-key', env: 'SOLOPOD_TLS_KEY', help: 'PEM private key file for --tls-cert' },
@@ -71,7 +76,7 @@ function parseInteger(name: string, value: string, min: number, max: number): nu
   return n
 }
 
-/** The pod is one origin: a base URL with a path would break the URL space of DESIGN §1. */
+/** The pod is one origin: a base URL with a path would break the pod's URL space (http/pod-paths.ts). */
 function parseBaseUrl(value: string): string {
   let url: URL
   try { url = new URL(value) } catch { throw new ConfigError(`--base-url must be an absolute URL, got "${value}"`) }
@@ -93,9 +98,10 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     return flags.get(flag) ?? (env[opt.env] || undefined)
   }
   const port = parseInteger('port', get('port') ?? '3000', 0, 65535)
-  const baseUrl = parseBaseUrl(get('base-url') ?? `http://localhost:${port}`)
+  const givenBaseUrl = get('base-url')
   const tlsCert = get('tls-cert')
   const tlsKey = get('tls-key')
+  const baseUrl = parseBaseUrl(givenBaseUrl ?? defaultBaseUrl(port, tlsCert !== undefined))
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key must be given together')
   const logLevel = get('log-level') ?? 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
@@ -106,6 +112,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     port,
     host: get('host') ?? '127.0.0.1',
     baseUrl,
+    baseUrlFromPort: givenBaseUrl === undefined,
     dataDir: resolve(get('data') ?? './data'),
     ...(tlsCert ? { tlsCert: resolve(tlsCert), tlsKey: resolve(tlsKey!) } : {}),
     ...(ownerPasswordFile ? { ownerPasswordFile: resolve(ownerPasswordFile) } : {}),
@@ -115,6 +122,15 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     args: Object.freeze(positional.slice(1)),
   })
 }
+
+/** The config once the server is bound to `port` (for --port 0): a defaulted base URL names that port. */
+export function withBoundPort(cfg: Config, port: number): Config {
+  if (!cfg.baseUrlFromPort) return Object.freeze({ ...cfg, port })
+  return Object.freeze({ ...cfg, port, baseUrl: defaultBaseUrl(port, cfg.tlsCert !== undefined) })
+}
+
+/** A pod that serves TLS itself names itself with https. */
+const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'}://localhost:${port}`
 
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + `${o.help} [${o.env}]`)

@@ -3,10 +3,11 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
+import { resolveTarget } from '../store/target.ts'
 import { ANONYMOUS, type Principal, type ClientId, type WebId } from '../auth/principal.ts'
 import type { AccessDecider } from '../policy/access-decider.ts'
 import type { Ground } from '../policy/access-decision.ts'
-import { ACCESS_MODES } from '../policy/modes.ts'
+import { ACCESS_MODES } from '../policy/access-modes.ts'
 
 export interface AccessQuery {
   readonly agent?: string
@@ -34,12 +35,11 @@ export function principalFor(q: AccessQuery): Principal {
   return { webid: q.agent as WebId, keys: [q.agent], scheme: 'DPoP', ...(q.client ? { clientId: q.client as ClientId } : {}) }
 }
 
-/** A pod resource URL as the resource server names it (origin + path, no query or fragment). */
+/** A pod resource URL in the one canonical form the resource server decides on (its request target). */
 export function resourceFor(baseUrl: string, resource: string | undefined): string {
   if (!resource || !URL.canParse(resource)) throw bad(`resource is required: an absolute URL on this pod (${baseUrl}/…)`)
-  const u = new URL(resource)
-  if (u.origin !== baseUrl) throw bad(`resource must be on this pod (${baseUrl}/…)`)
-  return baseUrl + u.pathname
+  if (new URL(resource).origin !== baseUrl) throw bad(`resource must be on this pod (${baseUrl}/…)`)
+  return resolveTarget(baseUrl, resource).url
 }
 
 type Explained = { source: 'wac'; acl: string; authorization: string; inheritedFrom?: string }

@@ -3,21 +3,22 @@
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
+import { HttpError, toPlainResponse } from '../http/errors.ts'
+import { fromFramework, renderError } from '../http/render-error.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { pageOrError } from '../http/html-page.ts'
-import { rotateSigningKey } from '../auth/signing-keys.ts'
 import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
 import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession } from './sessions.ts'
-import { SETUP_PATH, makeSetup } from './setup.ts'
+import { makeSetup } from './setup.ts'
+import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 import { createGrant, grantSchemaResponse, jsonErrors, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { explainAccess } from './access-explain.ts'
-import type { GrantRegistry } from '../policy/grant-registry.ts'
-import type { AccessDecider } from '../policy/access-decider.ts'
 
-const SESSIONS_PAGE = '/.admin/sessions'
+const SESSIONS_PAGE = ADMIN_PATHS.sessions
+const SETUP_PATH = ADMIN_PATHS.setup
+const API = ADMIN_PATHS.api
 
 const json = (value: unknown, status = 200) =>
   new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
@@ -26,18 +27,11 @@ const notFound = (what: string) => new HttpError(404, 'not_found', `there is no 
 
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
 const RevokeForm = t.Object({ csrf: t.Optional(t.String()), id: t.Optional(t.String()), client_id: t.Optional(t.String()) })
-
-/** The pod's grants and its one decision function, shared with the resource server (app.ts builds them). */
-export interface AdminAccess {
-  readonly grants: GrantRegistry
-  readonly decider: AccessDecider
-}
-
 const GrantQuery = t.Object({ grantee: t.Optional(t.String()), registration: t.Optional(t.String()) })
 const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Optional(t.String()), origin: t.Optional(t.String()), client: t.Optional(t.String()) })
 
-export function adminPlugin(deps: Deps, { grants, decider }: AdminAccess) {
-  const { cfg } = deps
+export function adminPlugin(deps: Deps) {
+  const { cfg, grants, decider } = deps
   const setup = makeSetup(deps)
   const back = () => new Response(null, { status: 303, headers: { location: cfg.baseUrl + SESSIONS_PAGE } })
   /** Form posts of the sessions page: owner session + CSRF token + Origin. */
@@ -49,23 +43,25 @@ export function adminPlugin(deps: Deps, { grants, decider }: AdminAccess) {
   }
 
   return new Elysia({ name: 'admin' })
+    // The owner's API answers refusals as plain text with the error code first, like the RS.
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
     // Public: clients validate a grant before they send it
-    .get('/.admin/schemas/grant-data.json', () => grantSchemaResponse())
+    .get(ADMIN_PATHS.grantSchema, () => grantSchemaResponse())
     .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie'))),
       { query: t.Object({ token: t.Optional(t.String()) }) })
     .post(SETUP_PATH, ({ request, body }) =>
       pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: SetupForm })
     .get(SESSIONS_PAGE, ({ request }) => pageOrError(SESSIONS_PAGE, async () => {
       const session = await findOwnerSession(deps, request)
-      if (!session) return new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}/.oidc/login?return=${SESSIONS_PAGE}` } })
+      if (!session) return new Response(null, { status: 303, headers: { location: cfg.baseUrl + loginPageFor(SESSIONS_PAGE) } })
       return renderSessionsPage(deps, session, request.headers.get('cookie'))
     }))
-    .post('/.admin/sessions/revoke', ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
+    .post(ADMIN_PATHS.revokeSession, ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
       await ownerForm(request, body.csrf)
       if (!body.id || !await revokeSession(deps, body.id)) throw notFound('session')
       return back()
     }), { body: RevokeForm })
-    .post('/.admin/consents/revoke', ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
+    .post(ADMIN_PATHS.revokeConsent, ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
       await ownerForm(request, body.csrf)
       if (!body.client_id || !await revokeClientAccess(deps, body.client_id)) throw notFound('consent')
       return back()
@@ -73,38 +69,39 @@ export function adminPlugin(deps: Deps, { grants, decider }: AdminAccess) {
     // The JSON API: every route behind the owner guard
     .guard({}, (api) => api
       .resolve(async ({ request }) => ({ owner: await requireOwner(deps, request) }))
-      .get('/.admin/api/csrf', ({ request }) => {
+      .get(`${API}/csrf`, ({ request }) => {
         const { token, setCookie } = csrfTokenFor(request.headers.get('cookie'), cfg.baseUrl)
         const res = json({ token })
         if (setCookie) res.headers.append('set-cookie', setCookie)
         return res
       })
-      .get('/.admin/api/sessions', async ({ owner }) => json(await readSessions(deps, owner)))
-      .delete('/.admin/api/sessions/:id', async ({ params }) => {
+      .get(`${API}/sessions`, async ({ owner }) => json(await readSessions(deps, owner)))
+      .delete(`${API}/sessions/:id`, async ({ params }) => {
         if (!await revokeSession(deps, params.id)) throw notFound('session')
         return new Response(null, { status: 204 })
       })
-      .get('/.admin/api/consents', async () => json(await readConsents(deps)))
-      .delete('/.admin/api/consents/:clientId', async ({ params }) => {
+      .get(`${API}/consents`, async () => json(await readConsents(deps)))
+      .delete(`${API}/consents/:clientId`, async ({ params }) => {
         if (!await revokeClientAccess(deps, params.clientId)) throw notFound('consent or session for a client')
         return new Response(null, { status: 204 })
       })
-      .get('/.admin/api/clients', async () => json(await readClients(deps)))
-      .post('/.admin/api/clients', async ({ body }) => json(await createStaticClient(deps, body), 201), { body: t.Unknown() })
-      .delete('/.admin/api/clients/:clientId', async ({ params }) => {
+      .get(`${API}/clients`, async () => json(await readClients(deps)))
+      .post(`${API}/clients`, async ({ body }) => json(await createStaticClient(deps, body), 201), { body: t.Unknown() })
+      .delete(`${API}/clients/:clientId`, async ({ params }) => {
         if (!await deleteClient(deps, params.clientId)) throw notFound('client')
         return new Response(null, { status: 204 })
       })
       // The OP's signing key: new tokens use a new key; the old public key stays in the JWKS until its tokens expired
-      .post('/.admin/api/signing-keys/rotate', async () => {
-        const kid = await rotateSigningKey(deps.store, deps.now())
+      .post(`${API}/signing-keys/rotate`, async () => {
+        const kid = await deps.signingKeys.rotate(deps.now())
         log.info('admin.signing_key_rotated', { kid })
         return json({ kid }, 201)
       })
-      .post('/.admin/api/grants', ({ request }) =>
+      // Access grants answer in JSON, refusals too (with the offending fields)
+      .post(ADMIN_PATHS.grants, ({ request }) =>
         jsonErrors(async () => createGrant(deps, grants, request.headers.get('content-type'), await request.text())), { parse: 'none' })
-      .get('/.admin/api/grants', ({ query }) => jsonErrors(() => listGrants(grants, query)), { query: GrantQuery })
-      .get('/.admin/api/grants/:id', ({ params, request }) => jsonErrors(() => readGrant(grants, params.id, request.headers.get('accept'))))
-      .delete('/.admin/api/grants/:id', ({ params }) => jsonErrors(() => revokeGrant(grants, params.id)))
-      .get('/.admin/api/access', ({ query }) => jsonErrors(async () => json(await explainAccess(deps, decider, query))), { query: AccessQuery }))
+      .get(ADMIN_PATHS.grants, ({ query }) => jsonErrors(() => listGrants(grants, query)), { query: GrantQuery })
+      .get(`${ADMIN_PATHS.grants}/:id`, ({ params, request }) => jsonErrors(() => readGrant(grants, params.id, request.headers.get('accept'))))
+      .delete(`${ADMIN_PATHS.grants}/:id`, ({ params }) => jsonErrors(() => revokeGrant(grants, params.id)))
+      .get(ADMIN_PATHS.access, ({ query }) => jsonErrors(async () => json(await explainAccess(deps, decider, query))), { query: AccessQuery }))
 }

@@ -2,7 +2,7 @@
 // data an Inherited grant follows. One instance serves every role that asks "may this agent …?".
 
 import type { Deps } from '../deps.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { getMeta, readChildren, readTriples } from '../store/resources.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
 import { RDF_DOCUMENT_TYPES } from '../rdf/media-types.ts'
@@ -10,7 +10,7 @@ import { log } from '../log.ts'
 import type { Principal } from '../auth/principal.ts'
 import { parseAclDocument, type Authorization } from './acl-document.ts'
 import { makeGroupResolver } from './group-members.ts'
-import { isAclUrl } from './wac.ts'
+import { isAcl } from '../store/acl-names.ts'
 import { decideAccess, type AccessDecision } from './access-decision.ts'
 import { referencePredicates } from './shape-tree-references.ts'
 import type { GrantLinks } from './grants.ts'
@@ -91,7 +91,7 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
     invalidateAcl,
     /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
     forgetDocument(url: string) {
-      if (isAclUrl(url)) invalidateAcl(url)
+      if (isAcl(url)) invalidateAcl(url)
       isGroupMember.forget(url)
     },
   }

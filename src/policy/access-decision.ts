@@ -4,7 +4,7 @@
 import type { Principal } from '../auth/principal.ts'
 import { findEffectiveAcl, matchAuthorizations, publicModes, type AccessContext, type AclLoader } from './wac.ts'
 import { candidateGrants, grantModes, type GrantGround, type GrantIndex, type GrantLinks, type GrantOutcome } from './grants.ts'
-import { ACCESS_MODES, type AccessMode } from './modes.ts'
+import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
 
 export interface WacGround {
   readonly source: 'wac'

@@ -2,6 +2,7 @@
 // the index decisions read, so a create or a revoke counts from the next request on.
 
 import type { Quad } from '@rdfjs/types'
+import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import type { Store } from '../store/open-store.ts'
 import { readRecords } from '../store/records.ts'
 import { deleteGraphWithRecord, putGraphWithRecord, readNamedGraph } from '../store/named-graphs.ts'
@@ -12,7 +13,7 @@ import type { GrantData } from './grant-schema.ts'
 const KIND = 'grant'
 
 /** Where grant documents live: `GET` answers JSON or RDF, `DELETE` revokes (owner only). */
-export const GRANTS_PATH = '/.admin/api/grants/'
+const GRANTS_PATH = `${ADMIN_PATHS.grants}/`
 
 export interface GrantEntry extends StoredGrant {
   readonly id: string

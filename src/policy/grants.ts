@@ -2,8 +2,8 @@
 // which of them cover the target, and the modes they give there. Pure: stored facts come in as loaders.
 
 import type { Principal } from '../auth/principal.ts'
-import type { AccessMode } from './modes.ts'
-import { isAclUrl } from './wac.ts'
+import type { AccessMode } from './access-modes.ts'
+import { isAcl } from '../store/acl-names.ts'
 import { modeName, scopeName, type GrantMode, type GrantScope } from './grant-rules.ts'
 import { childIri } from './grant-rdf.ts'
 import { MAX_GRANT_DEPTH, type GrantData } from './grant-schema.ts'
@@ -99,12 +99,12 @@ export async function grantModes(index: GrantIndex, principal: Pick<Principal, '
   candidates: readonly Match[] = candidateGrants(index, principal), deleting?: string): Promise<GrantOutcome> {
   const grounds: GrantGround[] = []
   // Grants never reach access control documents: those need Control, which no grant gives.
-  if (candidates.length === 0 || isAclUrl(target)) return { grounds, candidates: candidates.length }
+  if (candidates.length === 0 || isAcl(target)) return { grounds, candidates: candidates.length }
   for (const { node, as } of candidates) {
     if (deleting !== undefined && node.modes.includes('Delete') && !grounds.some(g => g.mode === 'write')) {
       // SAI §9.6 Delete: removing a covered instance also removes its containment triple, which WAC
       // guards with Write on the container (the registration); the grant gives that for this deletion only.
-      const gone = isAclUrl(deleting) || !deleting.startsWith(target) ? undefined : await coverage(node, deleting, links)
+      const gone = isAcl(deleting) || !deleting.startsWith(target) ? undefined : await coverage(node, deleting, links)
       if (gone && !gone.isRegistration) {
         grounds.push({ source: 'grant', mode: 'write', grant: node.iri, scope: node.scope, as, deleting })
       }

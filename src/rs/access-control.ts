@@ -2,9 +2,8 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { coversModes, formatWacAllow, type AccessMode, type ModeRequirement } from '../policy/modes.ts'
-import { makeAccessDecider, type AccessDecider } from '../policy/access-decider.ts'
-import { makeGrantRegistry } from '../policy/grant-registry.ts'
+import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/modes.ts'
+import type { AccessMode } from '../policy/access-modes.ts'
 import { isAuthenticated, type Principal } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
 
@@ -15,11 +14,12 @@ export interface Decision {
   readonly wacAllow: string
 }
 
-/** Every challenge the pod accepts (DESIGN §3 deny); more schemes join as they land. */
+/** Every challenge the pod accepts (the deny step of the request pipeline, docs/architecture.md); more schemes join as they land. */
 export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 
-/** Enforcement on top of the pod's one decision function (WAC ∪ grants), shared with the other roles. */
-export function makeAccessControl(deps: Deps, decider: AccessDecider = makeAccessDecider(deps, makeGrantRegistry(deps))) {
+/** Enforcement on top of the pod's one decision function (WAC ∪ grants, `deps.decider`), shared with the other roles. */
+export function makeAccessControl(deps: Pick<Deps, 'decider'>) {
+  const { decider } = deps
   async function modesOn(url: string, principal: Principal, origin: string | undefined, deleting?: string) {
     const d = await decider.decide(principal, url, origin, deleting)
     return { user: d.modes, public: d.publicModes }
@@ -38,7 +38,7 @@ export function makeAccessControl(deps: Deps, decider: AccessDecider = makeAcces
     return { ...target, wacAllow }
   }
 
-  /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (DESIGN §3). */
+  /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (docs/architecture.md, request pipeline). */
   async function wacAllowFor(principal: Principal, targetUrl: string, origin: string | undefined): Promise<string> {
     const target = await modesOn(targetUrl, principal, origin)
     return formatWacAllow(target.user, target.public)

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SignJWT, exportJWK, generateKeyPair, calculateJwkThumbprint, type JWK, type CryptoKey } from 'jose'
 import { openOwnerPod, type OwnerPod } from './admin-fixture.ts'
-import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
-import { loadLocalDocument } from '../../src/rs/local-documents.ts'
-import { formatWacAllow, type AccessMode } from '../../src/policy/modes.ts'
+import { formatWacAllow } from '../../src/policy/modes.ts'
+import type { AccessMode } from '../../src/policy/access-modes.ts'
 import { ACL, APP, BOB, INTEROP, OWNER, POD, TREES, grant, inheriting } from '../policy/grant-fixture.ts'
 
 // "Why may X do Y?" and what the resource server does come from one decision function: over the whole
@@ -45,12 +44,7 @@ beforeAll(async () => {
     const doc = docs[url]
     return doc ? new Response(doc.body, { headers: { 'content-type': doc.type } }) : new Response('not found', { status: 404 })
   }) as typeof fetch
-  let store: OwnerPod['store'] | undefined
-  pod = await openOwnerPod(POD, {
-    fetchDoc: makeFetcher({ allowInsecureLocal: false, baseUrl: POD, fetchImpl, lookup: async () => ['93.184.216.34'],
-      localLoader: (u, a) => loadLocalDocument(store!, POD, u, a, Date.now()) }),
-  })
-  store = pod.store
+  pod = await openOwnerPod(POD, { fetcher: { fetchImpl, lookup: async () => ['93.184.216.34'] } })
   const seed = (path: string, ttl: string) => pod.seed(path, PREFIXES + ttl)
   await seed('/projects/p1', `<#it> pm:hasTask </tasks/t1#it>.`)
   await seed('/projects/p2', `<#it> pm:title "two".`)

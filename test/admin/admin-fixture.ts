@@ -6,14 +6,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildConfig } from '../../src/config.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeWriteLock } from '../../src/store/write-lock.ts'
-import { makeFetcher, type FetchDoc } from '../../src/fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from '../../src/app.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 import { setOwnerPassword } from '../../src/auth/owner-account.ts'
-import { loadLocalDocument } from '../../src/rs/local-documents.ts'
 import { setLogLevel } from '../../src/log.ts'
-import type { Deps } from '../../src/deps.ts'
+import { makeDeps, type Deps, type DepsOptions } from '../../src/deps.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
 import { CookieJar, FORM, PASSWORD, field, form } from '../op/op-fixture.ts'
 
@@ -29,17 +26,16 @@ export interface OwnerPod {
   close(): Promise<void>
 }
 
-export async function openOwnerPod(base: string, opts: { fetchDoc?: FetchDoc } = {}): Promise<OwnerPod> {
+/** `fetcher`: the guarded fetcher's test seams (the agents' "network"). */
+export async function openOwnerPod(base: string, opts: DepsOptions = {}): Promise<OwnerPod> {
   setLogLevel('silent')
   const dir = mkdtempSync(join(tmpdir(), 'solopod-admin-'))
   const cfg = buildConfig(['--data', dir, '--base-url', base], {})
   const store = await openStore(cfg.dataDir)
   await ensureOwner(store, base, Date.now())
   await setOwnerPassword(store, PASSWORD)
-  const now = () => Date.now()
-  const fetchDoc = opts.fetchDoc ?? makeFetcher({ allowInsecureLocal: true, baseUrl: base, localLoader: (u, a) => loadLocalDocument(store, base, u, a, now()) })
-  const deps: Deps = { cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() }
-  const handler = makeRequestHandler(buildApp(deps))
+  const deps = makeDeps(cfg, store, () => Date.now(), opts)
+  const handler = makeRequestHandler(buildApp(deps), deps)
   const request = (path: string, init?: RequestInit) => handler(new Request(path.startsWith('http') ? path : base + path, init))
   const owner = new CookieJar()
   const page = await owner.take(await request('/.oidc/login')).text()

@@ -4,16 +4,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildConfig } from '../../src/config.ts'
-import type { Deps } from '../../src/deps.ts'
+import { buildConfig, ownerWebIdOf } from '../../src/config.ts'
+import { makeDeps } from '../../src/deps.ts'
 import { openStore } from '../../src/store/open-store.ts'
-import { makeWriteLock } from '../../src/store/write-lock.ts'
-import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
-import { ensureOwner, ownerWebIdOf } from '../../src/first-start.ts'
-import { loadLocalDocument } from '../../src/rs/local-documents.ts'
+import { ensureOwner } from '../../src/first-start.ts'
 import { makeAccessControl } from '../../src/rs/access-control.ts'
-import { makeAccessDecider } from '../../src/policy/access-decider.ts'
-import { makeGrantRegistry } from '../../src/policy/grant-registry.ts'
 import { challengeLinks } from '../../src/rs/resource-headers.ts'
 import { requiredModes, type ModeRequirement } from '../../src/policy/modes.ts'
 import { ANONYMOUS, type Principal, type WebId } from '../../src/auth/principal.ts'
@@ -76,13 +71,11 @@ async function setUp(grantCount: number): Promise<Setup> {
     for (let r = 0; r < REGISTRATIONS; r++) {
       for (const name of ['i1', 'i4', 'other']) await writeTurtle(store, BASE, new URL(`${reg(r)}${name}`).pathname, '<#it> <http://purl.org/dc/terms/title> "x".')
     }
-    const now = () => Date.now()
-    const fetchDoc = makeFetcher({ allowInsecureLocal: false, baseUrl: BASE, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
-    const deps: Deps = { cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() }
-    const grants = makeGrantRegistry(deps)
+    const deps = makeDeps(cfg, store, () => Date.now())
+    const { grants } = deps
     // Bob holds a few grants; every other grant names one of a thousand other agents
     for (let i = 0; i < grantCount; i++) await grants.create(grantFor(i % 100 === 0 ? BOB : `https://agent${i % 997}.example/#me`, i))
-    const access = makeAccessControl(deps, makeAccessDecider(deps, grants))
+    const access = makeAccessControl(deps)
     const decide = async (a: Ask) => {
       try { await access.authorize(a.who, a.url, a.reqs, undefined, a.links); return true } catch (err) {
         if (err instanceof HttpError && (err.status === 401 || err.status === 403)) return false
