@@ -1,7 +1,8 @@
 // The pod's decision function with its caches: parsed ACLs, group members, the grant index and the
 // data an Inherited grant follows. One instance serves every role that asks "may this agent …?".
 
-import type { Deps } from '../deps.ts'
+import type { Store } from '../store/open-store.ts'
+import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { getMeta, readChildren, readTriples } from '../store/resources.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
@@ -23,7 +24,12 @@ const ACL_CACHE_ENTRIES = 10_000
 const GROUP_CACHE_ENTRIES = 1000
 export const GROUP_CACHE_TTL_MS = 60_000
 
-type DeciderDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'fetchDoc'>
+interface DeciderDeps {
+  readonly cfg: { readonly baseUrl: string }
+  readonly store: Store
+  readonly now: () => number
+  readonly fetchDoc: FetchDoc
+}
 
 export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   const { store, cfg } = deps
