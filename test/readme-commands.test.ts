@@ -11,6 +11,8 @@ import { freePort } from './e2e/start-server.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 const ROOT = join(import.meta.dir, '..')
+/** A private network namespace (user namespaces) with its own loopback, and curl to ask inside it. */
+const canIsolateNetwork = Bun.spawnSync(['unshare', '-rn', 'sh', '-c', 'ip link set lo up && command -v curl']).exitCode === 0
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 
 /** Commands run elsewhere, and the file whose text must contain them as written. */
@@ -22,7 +24,11 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },
 }
 
-/** Run by this test, in this order (tests below). `npm install` is .ci/run's, on a clean checkout. */
+/**
+ * Run by this test, in this order (tests below). Of `npm install && npm start` the test runs `npm start`:
+ * `npm install` would reinstall the scratch checkout's linked node_modules; .ci/run runs it on a clean
+ * checkout (`npm install && npm test`).
+ */
 const RUN_HERE = [
   'npm install && npm start',
   'npm run solopod -- setup-link',
@@ -32,11 +38,13 @@ const RUN_HERE = [
   'npm run solopod -- --version',
   'npm run solopod -- export ~/backups/pod-2026-11-23 --data ./data',
   'npm run solopod -- import ~/backups/pod-2026-11-23 --data ./new-data --base-url https://pod.example',
+  'openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 365 -subj /CN=localhost -addext subjectAltName=DNS:localhost -keyout key.pem -out cert.pem',
+  'npm start -- --port 3443 --base-url https://localhost:3443 --tls-cert cert.pem --tls-key key.pem',
 ]
 
-/** Each line of each ```sh block, without its trailing `# comment`. */
+/** Each command of each ```sh block (a line, joined with the next where it ends in `\\`), without its `# comment`. */
 function readmeCommands(markdown: string): string[] {
-  const blocks = [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!)
+  const blocks = [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!.replace(/\\\n\s*/g, ''))
   return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '')
 }
 
@@ -96,7 +104,10 @@ describe('README commands, run as written in a scratch checkout', () => {
     void new Response(proc.stdout as ReadableStream<Uint8Array>).text()
     const deadline = Date.now() + 30_000
     while (!stderr.includes('New link')) {
-      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`${command} did not start: ${stderr}`)
+      if (proc.exitCode !== null || Date.now() > deadline) {
+        if (proc.exitCode === null) { process.kill(-proc.pid, 'SIGTERM'); await proc.exited }
+        throw new Error(`${command} did not start: ${stderr}`)
+      }
       await Bun.sleep(50)
     }
     return {
@@ -106,7 +117,7 @@ describe('README commands, run as written in a scratch checkout', () => {
   }
 
   test('npm start: the first start prints the banner with the setup link; / in a browser is the front page', async () => {
-    const server = await start(RUN_HERE[0]!)
+    const server = await start(RUN_HERE[0]!.replace('npm install && ', ''))
     try {
       expect(server.banner()).toContain(`URL       http://localhost:${port}/`)
       expect(server.banner()).toMatch(/\/\.admin\/setup\?token=[\w-]{43}/)
@@ -152,5 +163,27 @@ describe('README commands, run as written in a scratch checkout', () => {
     expect(imported.code).toBe(0)
     expect(imported.stdout).toContain('for https://pod.example')
     expect(existsSync(join(dir, 'new-data', 'db'))).toBe(true)
+  }, 60_000)
+
+  /**
+   * Port 3443 is fixed in the README's command: it runs in a network namespace of its own (its own
+   * loopback, so the port is always free), with SOLOPOD_DATA pointing to a new data directory (./data
+   * belongs to http://localhost:PORT). curl asks for discovery over https inside the namespace.
+   */
+  test.skipIf(!canIsolateNetwork)('a self-signed certificate with openssl, then npm start with TLS on https://localhost:3443', async () => {
+    const cert = await run(RUN_HERE[8]!)
+    expect(cert.code).toBe(0)
+    expect(existsSync(join(dir, 'cert.pem')) && existsSync(join(dir, 'key.pem'))).toBe(true)
+    const script = `ip link set lo up
+setsid sh -c "$1" > tls-out.txt 2> tls-err.txt &
+pid=$!
+for i in $(seq 1 300); do grep -q 'New link' tls-err.txt && break; sleep 0.1; done
+curl -sk https://localhost:3443/.well-known/openid-configuration
+kill -TERM -$pid; wait $pid`
+    const proc = Bun.spawn(['unshare', '-rn', 'sh', '-c', script, 'sh', RUN_HERE[9]!], { cwd: dir, env: { ...env, SOLOPOD_DATA: './tls-data' }, stdout: 'pipe', stderr: 'pipe' })
+    const out = await new Response(proc.stdout).text()
+    await proc.exited
+    expect(readFileSync(join(dir, 'tls-err.txt'), 'utf8')).toContain('solopod: serving https://localhost:3443 on 127.0.0.1:3443')
+    expect(JSON.parse(out).issuer).toBe('https://localhost:3443')
   }, 60_000)
 })
