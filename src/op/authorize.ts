@@ -70,8 +70,12 @@ export async function continueAuthorization(deps: OpDeps, i: Interaction, sessio
     return page(OP_PATHS.login)
   }
   const owner = session!
+  // A remembered consent (the owner's own answer, revocable on the sessions page) also satisfies
+  // prompt=consent: Inrupt's clients send it on every login because they ask for offline_access
+  // (OIDC Core §11: "unless other conditions ... permitting offline access ... are in place"), and
+  // asking again each time would break the consent page's promise to remember (§3.1.2.1: SHOULD).
   const remembered = coversScopes(await getConsent(store, r.clientId, now), r.scopes)
-  if (!consentGiven && (!remembered || r.prompt.includes('consent'))) {
+  if (!consentGiven && !remembered) {
     if (silent) return refuse('consent_required', 'prompt=none was sent but the owner has not consented to this client and these scopes')
     return page(OP_PATHS.consent)
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { revokeConsent } from '../../src/auth/consents.ts'
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey } from 'jose'
 import {
   APP_ID, APP_REDIRECT, BASE, CHALLENGE, CONTEXT, CookieJar, appDocument, authorize, authorizeUrl, logIn, openTestPod, pageError, type TestPod,
@@ -169,10 +170,16 @@ describe('OIDC Core §3.1.2.1: prompt and max_age', () => {
       expect(new URL((await get({ max_age: '600' }, fresh.header())).headers.get('location')!).searchParams.get('code')).toBeTruthy()
     } finally { pod.clock.now -= 120_000 }
   })
-  test('prompt=consent shows the consent page even when consent is remembered', async () => {
+  test('prompt=consent is satisfied by a remembered consent (Inrupt clients send it on every login)', async () => {
     const fresh = new CookieJar()
     await authorize(pod, fresh)
-    expect((await get({ prompt: 'consent' }, fresh.header())).headers.get('location')).toStartWith(`${BASE}/.oidc/consent?interaction=`)
+    expect(new URL((await get({ prompt: 'consent' }, fresh.header())).headers.get('location')!).searchParams.get('code')).toBeTruthy()
+  })
+  test('prompt=consent for scopes beyond the remembered consent shows the consent page', async () => {
+    await revokeConsent(pod.store, APP_ID, pod.clock.now)
+    const fresh = new CookieJar()
+    await authorize(pod, fresh, { scope: 'openid webid' })
+    expect((await get({ prompt: 'consent', scope: 'openid webid offline_access' }, fresh.header())).headers.get('location')).toStartWith(`${BASE}/.oidc/consent?interaction=`)
   })
   test('POST to the authorization endpoint works like GET', async () => {
     const fresh = new CookieJar()
