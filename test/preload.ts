@@ -10,4 +10,4 @@ setDefaultTimeout(30_000)
 
 // After the last test file the one headless Chromium (test/browser/harness.ts) is closed gracefully,
 // so its helper processes end with it instead of being killed at process exit.
-afterAll(() => closeSharedBrowser())
+afterAll(() => closeSharedBrowser(), 30_000)

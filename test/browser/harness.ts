@@ -2,9 +2,10 @@
 //
 // Usage in a browser test file:
 //
-//   import { newContext, screenshot, startBrowserPod, PHONE } from '../browser/harness.ts'
+//   import { HOOK_TIMEOUT, PHONE, newContext, screenshot, startBrowserPod } from '../browser/harness.ts'
+//   setDefaultTimeout(30_000)                                   // per file in Bun; bunfig cannot set it
 //   let pod: RunningPod
-//   beforeAll(async () => { pod = await startBrowserPod() })    // http://localhost:PORT, temp data dir
+//   beforeAll(async () => { pod = await startBrowserPod() }, HOOK_TIMEOUT)  // http://localhost:PORT, temp data dir
 //   afterAll(() => pod?.dispose())
 //   test('…', async () => {
 //     const context = await newContext({ viewport: PHONE })     // fresh cookies; close it when done
@@ -41,6 +42,9 @@ export const ARTIFACTS_DIR = join(import.meta.dir, '..', '..', 'test-artifacts',
 /** A phone's viewport (CSS pixels): pages must be usable at this width. */
 export const PHONE = { width: 360, height: 740 } as const
 export const DESKTOP = { width: 1100, height: 800 } as const
+
+/** Timeout for beforeAll/afterAll hooks that start pods or the browser: hooks keep Bun's 5 s default otherwise. */
+export const HOOK_TIMEOUT = 60_000
 
 let browser: Promise<Browser> | undefined
 

@@ -1,12 +1,14 @@
 // The pod's own forms (setup, sign-in) filled in headless Chromium as a person does: the browser's
 // real POST (its Origin header under the page's referrer policy) must pass the CSRF check.
 
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Page, Request as BrowserRequest } from 'playwright-core'
-import { OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, setupLink, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, setupLink, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
 
+// a browser, pods and argon2 password checks on a shared 2-core machine
+setDefaultTimeout(30_000)
 let pod: RunningPod
-beforeAll(async () => { pod = await startBrowserPod({ withoutPassword: true }) })
+beforeAll(async () => { pod = await startBrowserPod({ withoutPassword: true }) }, HOOK_TIMEOUT)
 afterAll(() => pod?.dispose())
 
 /** The Origin header of every form POST the page sends to the pod. */
