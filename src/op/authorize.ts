@@ -7,7 +7,7 @@ import { getLoginSession, type LoginSession } from '../auth/owner-session.ts'
 import { authorizationRedirect, errorRedirect, validateAuthorizationRequest } from './authorization-request.ts'
 import { issueAuthorizationCode } from './authorization-codes.ts'
 import type { ResolveClient } from './clients.ts'
-import { deleteInteraction, newInteraction, saveInteraction, type Interaction } from './interactions.ts'
+import { finishInteraction, newInteraction, saveInteraction, type Interaction } from './interactions.ts'
 import { OP_PATHS } from '../http/pod-paths.ts'
 import { log } from '../log.ts'
 
@@ -55,7 +55,7 @@ export async function continueAuthorization(deps: OpDeps, i: Interaction, sessio
   const now = deps.now()
   const r = i.request
   const silent = r.prompt.includes('none')
-  const done = () => (stored ? deleteInteraction(store, i.id) : Promise.resolve())
+  const done = () => (stored ? finishInteraction(store, i) : Promise.resolve())
   const page = async (path: string) => {
     if (!stored) await saveInteraction(store, i)
     return new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${path}?interaction=${i.id}`, 'cache-control': 'no-store' } })
@@ -94,7 +94,7 @@ export async function continueAuthorization(deps: OpDeps, i: Interaction, sessio
 
 /** The owner refused on the consent page: RFC 6749 §4.1.2.1 access_denied. */
 export async function denyAuthorization(deps: OpDeps, i: Interaction): Promise<Response> {
-  await deleteInteraction(deps.store, i.id)
+  await finishInteraction(deps.store, i)
   log.info('op.consent_denied', { clientId: i.request.clientId })
   return errorRedirect(i.request.redirectUri, new HttpError(400, 'access_denied', 'the owner denied the request'), i.request.state, deps.cfg.baseUrl, 303)
 }

@@ -1,20 +1,20 @@
 // The consent page: who asks (name, logo, URI), for which scopes; the answer is remembered per client.
 
 import type { Deps } from '../deps.ts'
-import { badRequest, HttpError } from '../http/errors.ts'
+import { badRequest } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, html, renderPage } from '../http/html-page.ts'
 import { saveConsent } from '../auth/consents.ts'
 import { getLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import { continueAuthorization, denyAuthorization } from './authorize.ts'
-import { getInteraction, type Interaction } from './interactions.ts'
+import { getInteraction, renderGoneInteraction, type Interaction } from './interactions.ts'
 import { SCOPE_DESCRIPTIONS } from './model.ts'
 import { OP_PATHS } from '../http/pod-paths.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 
-const expired = () => new HttpError(400, 'interaction_expired', 'this authorization request is unknown or older than 10 minutes; go back to the application and sign in again')
+const EXPIRED = 'this authorization request is unknown or older than 10 minutes; go back to the application and sign in again'
 
 /** Only images we allow by CSP and links that are web pages (no javascript: URLs). */
 const isWebUrl = (u: string | undefined): u is string => u !== undefined && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)
@@ -37,7 +37,7 @@ export function makeConsent(deps: OpDeps) {
   async function showConsent(query: Record<string, unknown>, cookieHeader: string | null): Promise<Response> {
     const now = deps.now()
     const i = await getInteraction(store, query.interaction, now)
-    if (!i) throw expired()
+    if (!i) return renderGoneInteraction(store, query.interaction, now, OP_PATHS.consent, EXPIRED)
     const session = await getLoginSession(store, cfg.baseUrl, cookieHeader, now)
     if (!session) return toLogin(i)
     const c = i.client
@@ -58,7 +58,7 @@ export function makeConsent(deps: OpDeps) {
     const now = deps.now()
     checkCsrf({ cookieHeader, sent: form.csrf, origin, baseUrl: cfg.baseUrl })
     const i = await getInteraction(store, form.interaction, now)
-    if (!i) throw expired()
+    if (!i) return renderGoneInteraction(store, form.interaction, now, OP_PATHS.consent, EXPIRED)
     const session = await getLoginSession(store, cfg.baseUrl, cookieHeader, now)
     if (!session) return toLogin(i)
     if (form.decision === 'deny') return denyAuthorization(deps, i)

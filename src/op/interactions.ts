@@ -1,6 +1,9 @@
 // A validated authorization request waiting for the owner's login and consent (record kind `interaction`).
 
+import { HttpError } from '../http/errors.ts'
+import { renderErrorPage, renderMessagePage } from '../http/html-page.ts'
 import type { Store } from '../store/open-store.ts'
+import { APP_FLOW_NEXT } from './next-steps.ts'
 import { deleteRecord, getRecord, putRecord } from '../store/records.ts'
 import { randomId } from '../auth/owner-session.ts'
 import type { AuthorizationRequest } from './authorization-request.ts'
@@ -8,6 +11,14 @@ import type { OpClient } from './clients.ts'
 import { INTERACTION_TTL_MS } from './model.ts'
 
 const KIND = 'interaction'
+/** What is left of a finished interaction, so its pages (back button, reload) can say so. */
+const FINISHED = 'interaction-done'
+
+interface FinishedInteraction {
+  readonly clientName: string
+  /** The app's origin, from its redirect URI, when that is a web page. */
+  readonly appUrl?: string
+}
 
 /** What the consent page shows about the client. */
 export interface ClientSummary {
@@ -51,4 +62,24 @@ export async function markLoggedIn(store: Store, i: Interaction, sessionId: stri
   return next
 }
 
-export const deleteInteraction = (store: Store, id: string) => deleteRecord(store, KIND, id)
+/**
+ * Ends a stored interaction (code issued or request refused). A short-lived marker stays until the
+ * interaction would have expired: going back to its login or consent page then says it is over
+ * and links to the app, instead of calling it unknown.
+ */
+export async function finishInteraction(store: Store, i: Interaction): Promise<void> {
+  const redirect = URL.canParse(i.request.redirectUri) ? new URL(i.request.redirectUri) : undefined
+  const appUrl = redirect && /^https?:$/.test(redirect.protocol) ? `${redirect.origin}/` : undefined
+  const marker: FinishedInteraction = { clientName: i.client.clientName ?? i.client.clientId, ...(appUrl ? { appUrl } : {}) }
+  await putRecord(store, FINISHED, i.id, marker, i.createdAt + INTERACTION_TTL_MS)
+  await deleteRecord(store, KIND, i.id)
+}
+
+/** The page for an interaction id that is no longer pending: finished (back button) or unknown/expired. */
+export async function renderGoneInteraction(store: Store, id: unknown, now: number, path: string, description: string): Promise<Response> {
+  const finished = typeof id === 'string' && /^[A-Za-z0-9_-]{22}$/.test(id) ? await getRecord<FinishedInteraction>(store, FINISHED, id, now) : undefined
+  if (!finished) return renderErrorPage(path, new HttpError(400, 'interaction_expired', description), APP_FLOW_NEXT)
+  return renderMessagePage('This sign-in is already over',
+    `${finished.clientName} has had its answer from this page; a sign-in page works only once. Go back to the application: it is signed in, or it can start a new sign-in.`,
+    finished.appUrl ? { href: finished.appUrl, label: `Back to ${finished.clientName}` } : undefined)
+}

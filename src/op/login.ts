@@ -4,14 +4,13 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, html, problemBox, renderErrorPage, renderPage } from '../http/html-page.ts'
-import { APP_FLOW_NEXT } from './next-steps.ts'
 import { FIRST_RUN_NEXT, NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { getOwnerAccount, verifyOwnerPassword } from '../auth/owner-account.ts'
 import { createLoginSession, endLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import { continueAuthorization } from './authorize.ts'
-import { getInteraction, markLoggedIn, type Interaction } from './interactions.ts'
+import { getInteraction, markLoggedIn, renderGoneInteraction, type Interaction } from './interactions.ts'
 import { ADMIN_PATHS, OP_PATHS } from '../http/pod-paths.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
@@ -29,7 +28,7 @@ export interface LoginFacts {
   readonly userAgent: string | null
 }
 
-const expired = () => new HttpError(400, 'interaction_expired', 'this sign-in request is unknown or older than 10 minutes; go back to the application and sign in again')
+const EXPIRED = 'this sign-in request is unknown or older than 10 minutes; go back to the application and sign in again'
 
 /** Only the owner's own pages are places to return to: no open redirect. */
 const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : ADMIN_PATHS.sessions)
@@ -57,7 +56,7 @@ export function makeLogin(deps: OpDeps) {
     let interaction: Interaction | undefined
     if (query.interaction !== undefined) {
       interaction = await getInteraction(store, query.interaction, deps.now())
-      if (!interaction) return renderErrorPage(OP_PATHS.login, expired(), APP_FLOW_NEXT)
+      if (!interaction) return renderGoneInteraction(store, query.interaction, deps.now(), OP_PATHS.login, EXPIRED)
     }
     return page(interaction, safeReturn(query.return), cookieHeader)
   }
@@ -68,7 +67,7 @@ export function makeLogin(deps: OpDeps) {
     let interaction: Interaction | undefined
     if (typeof f.form.interaction === 'string' && f.form.interaction !== '') {
       interaction = await getInteraction(store, f.form.interaction, now)
-      if (!interaction) throw expired()
+      if (!interaction) return renderGoneInteraction(store, f.form.interaction, now, OP_PATHS.login, EXPIRED)
     }
     const returnTo = safeReturn(f.form.return)
     const wait = Math.max(f.address ? byAddress.retryAfter(f.address, now) : 0, byAccount.retryAfter(ACCOUNT, now))

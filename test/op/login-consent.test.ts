@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { revokeConsent } from '../../src/auth/consents.ts'
 import {
   APP_ID, APP_REDIRECT, BASE, CookieJar, FORM, PASSWORD, WEBID, authorize, authorizeUrl, field, form, logIn, openTestPod, pageError, type TestPod,
 } from './op-fixture.ts'
@@ -166,6 +167,25 @@ describe('consent page', () => {
     const again = await pod.request(authorizeUrl(), { headers: { cookie: jar.header() } })
     expect(again.status).toBe(302)
     expect(new URL(again.headers.get('location')!).searchParams.get('code')).toBeTruthy()
+  })
+  test('after the answer, the back button to the consent or login page says the sign-in is over and links to the app', async () => {
+    await revokeConsent(pod.store, APP_ID, pod.clock.now)
+    const jar = new CookieJar()
+    const { interaction, consent } = await toConsent(jar)
+    const answered = await pod.request('/.oidc/consent', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(consent, 'csrf'), interaction, decision: 'approve' }) })
+    expect(new URL(answered.headers.get('location')!).searchParams.get('code')).toBeTruthy()
+    for (const path of [`/.oidc/consent?interaction=${interaction}`, `/.oidc/login?interaction=${interaction}`]) {
+      const res = await pod.request(path, { headers: { cookie: jar.header() } })
+      expect(res.status).toBe(200)
+      const page = await res.text()
+      expect(page).toContain('This sign-in is already over')
+      expect(page).toContain(`href="${new URL(APP_REDIRECT).origin}/"`)
+    }
+    // submitting the old form again issues nothing
+    const again = await pod.request('/.oidc/consent', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(consent, 'csrf'), interaction, decision: 'approve' }) })
+    expect(again.status).toBe(200)
+    expect(again.headers.get('location')).toBeNull()
+    expect(await again.text()).toContain('This sign-in is already over')
   })
   test('a consent POST without the CSRF token → 403', async () => {
     const jar = new CookieJar()
