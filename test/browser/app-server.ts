@@ -38,7 +38,7 @@ function bundleApp(): Promise<string> {
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>solopod test app</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem}
+<style>*{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem}
 input{width:100%;padding:.4rem;font-size:1rem}button{margin:.6rem .4rem 0 0;padding:.4rem .9rem;font-size:1rem}
 #error{color:#a4161a;border-left:4px solid #a4161a;padding:.4rem .8rem}</style></head>
 <body><h1>solopod test app</h1>

@@ -19,6 +19,8 @@ export interface RunningPod {
   /** What the server printed for a person so far (banner, setup link). */
   stderr(): string
   stop(signal?: NodeJS.Signals): Promise<void>
+  /** Stops it (SIGTERM) and starts it again on the same port, base URL and data directory. */
+  restart(): Promise<void>
   /** Stops and removes the data directory. */
   dispose(): Promise<void>
 }
@@ -35,6 +37,8 @@ export interface StartOptions {
   dataDir?: string
   port?: number
   extraArgs?: string[]
+  /** Host of the base URL (default `localhost`): `http://HOST:PORT`. The server listens on 127.0.0.1 either way. */
+  baseHost?: string
   /** Start without --owner-password-file: the pod prints a one-time setup link instead (see setupLink). */
   withoutPassword?: boolean
   /** Runs against the data directory before the server starts (e.g. seeding ACLs through the store API). */
@@ -63,12 +67,9 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   writeFileSync(pwFile, OWNER_PASSWORD)
   const scheme = opts.tls ? 'https' : 'http'
   if (opts.seed) await opts.seed(dataDir, `${scheme}://localhost:${opts.port}`)
-  // Without a port the server binds port 0 and reports the port it got (its base URL follows it).
-  const where = opts.port === undefined ? ['--port', '0'] : ['--port', String(opts.port), '--base-url', `${scheme}://localhost:${opts.port}`]
+  const fixed = (p: number, base = `${scheme}://localhost:${p}`) => ['--port', String(p), '--base-url', base]
   const tls = opts.tls ? ['--tls-cert', opts.tls.cert, '--tls-key', opts.tls.key] : []
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where, ...tls,
-    '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])],
-  { stdout: 'pipe', stderr: 'pipe', ...(opts.tls ? { env: { ...process.env, NODE_EXTRA_CA_CERTS: opts.tls.cert } } : {}) })
+  const rest = [...tls, '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])]
   let out = ''
   const streams = { stdout: '', stderr: '' }
   const drain = async (stream: ReadableStream<Uint8Array>, name: 'stdout' | 'stderr') => {
@@ -80,22 +81,33 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
       streams[name] += text
     }
   }
-  const drained = Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>, 'stdout'), drain(proc.stderr as ReadableStream<Uint8Array>, 'stderr')])
-  // Ready when the pod says where it serves (printed once its handler is in place), or failed when it exits first.
-  const deadline = Date.now() + 15_000
-  let serving: RegExpExecArray | null
-  while (!(serving = SERVING.exec(out))) {
-    if (proc.exitCode !== null) { await drained; throw new Error(`pod exited with ${proc.exitCode}: ${out}`) }
-    if (Date.now() > deadline) { proc.kill(); throw new Error(`pod did not start: ${out}`) }
-    await Promise.race([proc.exited, Bun.sleep(20)])
+  const spawn = async (where: string[]) => {
+    const from = out.length
+    const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where, ...rest],
+      { stdout: 'pipe', stderr: 'pipe', ...(opts.tls ? { env: { ...process.env, NODE_EXTRA_CA_CERTS: opts.tls.cert } } : {}) })
+    const drained = Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>, 'stdout'), drain(proc.stderr as ReadableStream<Uint8Array>, 'stderr')])
+    // Ready when the pod says where it serves (printed once its handler is in place), or failed when it exits first.
+    const deadline = Date.now() + 15_000
+    let serving: RegExpExecArray | null
+    while (!(serving = SERVING.exec(out.slice(from)))) {
+      if (proc.exitCode !== null) { await drained; throw new Error(`pod exited with ${proc.exitCode}: ${out}`) }
+      if (Date.now() > deadline) { proc.kill(); throw new Error(`pod did not start: ${out}`) }
+      await Promise.race([proc.exited, Bun.sleep(20)])
+    }
+    return { proc, baseUrl: serving[1]!, port: Number(serving[2]) }
   }
-  const baseUrl = serving[1]!
-  const port = Number(serving[2])
+  // Without a port the server binds port 0 and reports the port it got (its base URL follows it);
+  // a base URL on another host than localhost names its port before the start: that one is probed.
+  const chosen = opts.port ?? (opts.baseHost ? await freePort() : undefined)
+  const started = await spawn(chosen === undefined ? ['--port', '0'] : fixed(chosen, `${scheme}://${opts.baseHost ?? 'localhost'}:${chosen}`))
+  const { baseUrl, port } = started
+  let proc = started.proc
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (proc.exitCode === null && proc.signalCode === null) { proc.kill(signal); await proc.exited }
   }
   return {
-    baseUrl, port, dataDir, proc, output: () => out, stdout: () => streams.stdout, stderr: () => streams.stderr, stop,
+    baseUrl, port, dataDir, get proc() { return proc }, output: () => out, stdout: () => streams.stdout, stderr: () => streams.stderr, stop,
+    restart: async () => { await stop(); proc = (await spawn(fixed(port, baseUrl))).proc },
     dispose: async () => { await stop(); rmSync(dataDir, { recursive: true, force: true }); rmSync(pwFile, { force: true }) },
   }
 }
