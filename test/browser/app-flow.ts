@@ -45,6 +45,7 @@ export async function answerPod(page: Page, s: PodSteps): Promise<void> {
     const leaving = arrive(page, s.pod, true)
     await page.keyboard.press('Enter')
     at = await leaving
+    await failOnPodError(page, s.pod)
   }
   if (s.consent === 'remembered') {
     if (at === 'consent') throw new Error('the consent page came again although the consent was remembered')
@@ -59,6 +60,13 @@ export async function answerPod(page: Page, s: PodSteps): Promise<void> {
     await page.keyboard.press('Enter')
   }
   await leaving
+  await failOnPodError(page, s.pod)
+}
+
+/** A refusal page of the pod (it shows its error code in #error) fails the step with what it says. */
+async function failOnPodError(page: Page, pod: string): Promise<void> {
+  if (new URL(page.url()).origin !== pod || await page.locator('#error').count() === 0) return
+  throw new Error(`the pod refused: ${await page.locator('#error').textContent()}: ${(await page.locator('main').innerText()).slice(0, 300)}`)
 }
 
 /**
@@ -70,7 +78,14 @@ export async function arrive(page: Page, pod: string, next = false): Promise<'lo
   const isStop = (u: URL) => u.origin === pod ? u.pathname !== '/.oidc/auth' : u.searchParams.has('code') || u.searchParams.has('error')
   const current = new URL(page.url())
   if (!next && current.protocol !== 'about:' && isStop(current)) return classify(current, pod)
-  const frame = await page.waitForEvent('framenavigated', (f) => f === page.mainFrame() && isStop(new URL(f.url())))
+  const navigated = page.waitForEvent('framenavigated', (f) => f === page.mainFrame() && isStop(new URL(f.url())))
+  // still on the app: if it reports a failure (e.g. a refused registration), say so now
+  const appFailed = current.origin !== pod && await page.locator('#error').count() > 0
+    ? page.waitForFunction(() => !document.getElementById('error')!.hidden, null, { timeout: 0 })
+      .then(async () => { throw new Error(`the app reports: ${await page.locator('#error').textContent()}`) })
+    : new Promise<never>(() => {})
+  appFailed.catch(() => {})
+  const frame = await Promise.race([navigated, appFailed])
   await page.waitForLoadState('domcontentloaded')
   return classify(new URL(frame.url()), pod)
 }

@@ -50,6 +50,11 @@ describe('Solid-OIDC login from a real app in Chromium (issue 8)', () => {
     expect(await run((api) => api.readProfile())).toEqual({ issuer: alicePod.baseUrl, storage: `${alicePod.baseUrl}/` })
   })
 
+  test('a request with an empty Authorization and DPoP header is anonymous: public data is read, not refused with 400', async () => {
+    expect(await run((api, url) => api.emptyCredentialsStatus(url), a('/profile/card'))).toBe(200)
+    expect(await run((api, url) => api.emptyCredentialsStatus(url), a('/'))).toBe(401)
+  })
+
   test('the app creates a container, writes, reads, updates and N3-Patches a document', async () => {
     const doc = a('/notes/todo')
     await run((api, url) => api.createContainer(url), a('/notes/'))

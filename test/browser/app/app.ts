@@ -51,6 +51,10 @@ const testApp = {
   info: () => ({ ...session.info }),
   events: () => [...events],
   async status(url: string, init?: RequestInit) { return (await fetchAs(url, init)).status },
+  /** Without the session, as some clients do when anonymous: an empty Authorization and DPoP header. */
+  async emptyCredentialsStatus(url: string) {
+    return (await fetch(url, { headers: { authorization: '', dpop: '' } })).status
+  },
   async readProfile() {
     const webId = session.info.webId!
     const profile = await getSolidDataset(webId, { fetch: fetchAs })
