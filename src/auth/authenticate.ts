@@ -100,7 +100,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
       if (hit.jkt !== proof.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
       return hit
     }
-    const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers })
+    const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers, ownOrigin: new URL(baseUrl).origin })
     const sid = result.issuer === baseUrl ? decodeJwt(token).sid : undefined
     const entry: CachedToken = { ...result, ...(typeof sid === 'string' ? { sid } : {}) }
     verified.set(key, entry, result.exp * 1000)

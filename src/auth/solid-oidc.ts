@@ -33,6 +33,11 @@ export interface AccessTokenFacts {
   readonly clockToleranceSeconds?: number
   /** Local policy: the subset of ASYMMETRIC_JWS_ALGS accepted (default all of them). */
   readonly algorithms?: readonly string[]
+  /**
+   * The verifying pod's own origin (its issuer): its own issuer and WebIDs pass rule (3) on any
+   * scheme and host, e.g. a base URL on http://127.0.0.1 — its keys come from its own store.
+   */
+  readonly ownOrigin?: string
 }
 
 export interface VerifiedAccessToken {
@@ -77,9 +82,11 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   const jkt = cnf.jkt
   if (clientId !== undefined && typeof clientId !== 'string') throw tokenError('client_id must be a string')
   if (azp !== undefined && typeof azp !== 'string') throw tokenError('azp must be a string')
-  // (3) https only; http solely for the host "localhost" (as CSS; not 127.0.0.1: token verifiers of widely used clients accept http only there)
-  if (!isSecureOrLocalhost(webid)) throw tokenError(`webid ${show(webid)} must be an https URL (http only on localhost)`)
-  if (!isSecureOrLocalhost(iss)) throw tokenError(`iss ${show(iss)} must be an https URL (http only on localhost)`)
+  // (3) https only; http solely for the host "localhost" (as CSS; not 127.0.0.1: token verifiers of widely used clients accept http only there). The rule guards
+  // against other issuers; the pod's own issuer and WebIDs are its own, whatever its base URL.
+  const own = (value: string) => f.ownOrigin !== undefined && URL.canParse(value) && new URL(value).origin === f.ownOrigin
+  if (!isSecureOrLocalhost(webid) && !own(webid)) throw tokenError(`webid ${show(webid)} must be an https URL (http only on localhost)`)
+  if (!isSecureOrLocalhost(iss) && !own(iss)) throw tokenError(`iss ${show(iss)} must be an https URL (http only on localhost)`)
   // (4) iss is one of the WebID's solid:oidcIssuer values, exact string equality (Solid-OIDC §4; OIDC Discovery §4.3)
   const issuers = await f.getWebIdIssuers(webid as WebId).catch((cause: unknown) => { throw tokenError(`the WebID profile ${show(webid)} could not be read${reason(cause)}`, cause) })
   if (!issuers.includes(iss)) throw tokenError(`iss ${show(iss)} is not a solid:oidcIssuer of ${show(webid)}; the profile lists ${issuers.length > 0 ? issuers.slice(0, 5).map(show).join(', ') : 'none'}`)

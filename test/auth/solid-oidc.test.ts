@@ -137,6 +137,16 @@ describe('Solid-OIDC §8 (3): webid and iss are https (http only on localhost)',
     const f = facts(await token({ claims: { webid, iss } }), { getIssuerKeys: async () => jwks, getWebIdIssuers: async () => [iss] })
     expect(await verifySolidAccessToken(f)).toMatchObject({ webid, issuer: iss })
   })
+  test("the pod's own issuer and WebIDs pass on http://127.0.0.1 (issue 8: it trusts itself)", async () => {
+    const webid = 'http://127.0.0.1:3000/profile/card#me'
+    const iss = 'http://127.0.0.1:3000'
+    const f = facts(await token({ claims: { webid, iss } }), { getIssuerKeys: async () => jwks, getWebIdIssuers: async () => [iss], ownOrigin: iss })
+    expect(await verifySolidAccessToken(f)).toMatchObject({ webid, issuer: iss })
+  })
+  test('another pod on http://127.0.0.1 is still refused by a pod on another origin', async () => {
+    const claims = { webid: 'http://127.0.0.1:4000/profile/card#me', iss: 'http://127.0.0.1:4000' }
+    await rejects(facts(await token({ claims }), { ownOrigin: 'http://127.0.0.1:3000' }), /^webid .* must be an https URL \(http only on localhost\)$/)
+  })
 })
 
 describe('Solid-OIDC §8 (4), §1.8: iss is one of the WebID\'s solid:oidcIssuer values', () => {
