@@ -6,6 +6,7 @@ import { toPlainResponse } from './http/errors.ts'
 import { fromFramework, renderError } from './http/render-error.ts'
 import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
 import { log } from './log.ts'
+import { clientAddressFrom, normalizeIp } from './http/client-address.ts'
 import { opPlugin } from './op/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { rsPlugin } from './rs/plugin.ts'
@@ -32,10 +33,14 @@ async function handleWithHead(app: { handle(req: Request): Promise<Response> }, 
 
 const REQUEST_ID = /^[\w-]{1,64}$/
 
-/** The server's fetch handler: preflight, request id, CORS on every answer, one access-log line. */
-export function makeRequestHandler(app: { handle(req: Request): Promise<Response> }, deps: Pick<Deps, 'clientAddresses'>) {
+/**
+ * The server's fetch handler: client address, preflight, request id, CORS on every answer, one
+ * access-log line. `cfg.trustProxy`: addresses of reverse proxies whose forwarded headers are believed.
+ */
+export function makeRequestHandler(app: { handle(req: Request): Promise<Response> }, deps: Pick<Deps, 'clientAddresses' | 'cfg'>) {
+  const trusted = new Set(deps.cfg.trustProxy.map(normalizeIp))
   return async (request: Request, server?: { requestIP(r: Request): { address: string } | null }): Promise<Response> => {
-    deps.clientAddresses.record(request, server?.requestIP(request)?.address)
+    deps.clientAddresses.record(request, clientAddressFrom(server?.requestIP(request)?.address, request.headers, trusted))
     const started = performance.now()
     const incoming = request.headers.get('x-request-id')
     const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
@@ -49,7 +54,7 @@ export function makeRequestHandler(app: { handle(req: Request): Promise<Response
     response.headers.set('x-content-type-options', 'nosniff')
     addCorsHeaders(request, response)
     // One line per request at debug: at the default level a terminal shows the banner and what needs attention.
-    log.debug('request', { reqId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) })
+    log.debug('request', { reqId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started), ip: deps.clientAddresses.of(request) })
     return response
   }
 }

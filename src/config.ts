@@ -1,6 +1,8 @@
 // One typed, frozen Config built from flags, then SOLOPOD_* env vars, then the defaults below.
 
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
+import { normalizeIp } from './http/client-address.ts'
 
 export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link'
 
@@ -17,6 +19,8 @@ export interface Config {
   /** http on loopback hosts for remote documents (tests, development). */
   readonly allowInsecureLocal: boolean
   readonly maxBodyBytes: number
+  /** Reverse proxies (IP addresses) whose Forwarded / X-Forwarded-For name the client. */
+  readonly trustProxy: readonly string[]
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
   readonly baseUrlFromPort: boolean
@@ -41,6 +45,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'owner-password-file', env: 'SOLOPOD_OWNER_PASSWORD_FILE', help: "file holding the owner's password (first start, passwd)" },
   { flag: 'allow-insecure-local', env: 'SOLOPOD_ALLOW_INSECURE_LOCAL', help: 'fetch http:// documents on loopback hosts (default: on when the base URL is on localhost)', boolean: true },
   { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest request body accepted (default 104857600)' },
+  { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
 ]
 
@@ -87,6 +92,15 @@ function parseBaseUrl(value: string): string {
   return url.origin
 }
 
+/** `--trust-proxy 127.0.0.1,::1`: IP addresses only (a name would be resolved differently over time). */
+function parseTrustProxy(value: string | undefined): readonly string[] {
+  if (value === undefined) return Object.freeze([])
+  const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const bad = list.find((a) => isIP(a) === 0)
+  if (bad !== undefined || list.length === 0) throw new ConfigError(`--trust-proxy must be a comma-separated list of IP addresses, e.g. 127.0.0.1,::1; got "${bad ?? value}"`)
+  return Object.freeze(list.map(normalizeIp))
+}
+
 const isLoopbackHost = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host)
 
 export function buildConfig(argv: readonly string[], env: Record<string, string | undefined>): Config {
@@ -118,6 +132,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     ...(ownerPasswordFile ? { ownerPasswordFile: resolve(ownerPasswordFile) } : {}),
     allowInsecureLocal: insecure === undefined ? isLoopbackHost(new URL(baseUrl).hostname) : parseBoolean('allow-insecure-local', insecure),
     maxBodyBytes: parseInteger('max-body-bytes', get('max-body-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 40),
+    trustProxy: parseTrustProxy(get('trust-proxy')),
     logLevel: logLevel as Config['logLevel'],
     args: Object.freeze(positional.slice(1)),
   })

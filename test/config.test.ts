@@ -40,8 +40,15 @@ describe('config: flags, env, defaults', () => {
     [['--data'], '--data needs a value'],
     [['frobnicate'], 'unknown command "frobnicate"'],
     [['--allow-insecure-local=maybe'], '--allow-insecure-local must be true or false'],
+    [['--trust-proxy', 'proxy.example'], '--trust-proxy must be a comma-separated list of IP addresses'],
+    [['--trust-proxy', '127.0.0.1,10.0.0.300'], '--trust-proxy must be a comma-separated list of IP addresses'],
   ])('refuses %p with a message naming the flag', (argv, message) => {
     expect(() => buildConfig(argv as string[], {})).toThrow(ConfigError)
     expect(() => buildConfig(argv as string[], {})).toThrow(message)
+  })
+  test('--trust-proxy takes IP addresses (flag or SOLOPOD_TRUST_PROXY); none by default', () => {
+    expect(buildConfig([], {}).trustProxy).toEqual([])
+    expect(buildConfig(['--trust-proxy', '127.0.0.1, ::FFFF:10.0.0.1,::1'], {}).trustProxy).toEqual(['127.0.0.1', '10.0.0.1', '::1'])
+    expect(buildConfig([], { SOLOPOD_TRUST_PROXY: '192.0.2.1' }).trustProxy).toEqual(['192.0.2.1'])
   })
 })

@@ -1,6 +1,6 @@
 // The real server records each request's peer address, so per-address limits apply over HTTP.
 
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { REGISTRATION_LIMIT } from '../../src/op/registration.ts'
 import { startPod, type RunningPod } from './start-server.ts'
 
@@ -18,4 +18,28 @@ test(`dynamic registration from one address is limited to ${REGISTRATION_LIMIT.m
   const refused = await register()
   expect(refused.status).toBe(429)
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+})
+
+test('without --trust-proxy, X-Forwarded-For is ignored: the limit is per TCP peer', async () => {
+  const res = await fetch(`${pod.baseUrl}/.oidc/reg`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.77' },
+    body: JSON.stringify({ redirect_uris: ['https://app.example/cb'], client_name: 'Limit' }),
+  })
+  expect(res.status).toBe(429)
+})
+
+describe('--trust-proxy 127.0.0.1: the client address comes from the proxy', () => {
+  let proxied: RunningPod
+  beforeAll(async () => { proxied = await startPod({ extraArgs: ['--trust-proxy', '127.0.0.1', '--log-level', 'debug'] }) })
+  afterAll(() => proxied?.dispose())
+  const registerFrom = (client: string) => fetch(`${proxied.baseUrl}/.oidc/reg`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+    body: JSON.stringify({ redirect_uris: ['https://app.example/cb'], client_name: 'Limit' }),
+  })
+  test('each forwarded client has its own limit, and the access log (debug level) names it', async () => {
+    for (let i = 0; i < REGISTRATION_LIMIT.max; i++) expect((await registerFrom('203.0.113.1')).status).toBe(201)
+    expect((await registerFrom('203.0.113.1')).status).toBe(429)
+    expect((await registerFrom('203.0.113.2')).status).toBe(201)
+    expect(proxied.output()).toContain('"ip":"203.0.113.2"')
+  })
 })
