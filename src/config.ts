@@ -2,7 +2,6 @@
 
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
-import { normalizeIp } from './http/client-address.ts'
 
 export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link'
 
@@ -98,7 +97,7 @@ function parseTrustProxy(value: string | undefined): readonly string[] {
   const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '')
   const bad = list.find((a) => isIP(a) === 0)
   if (bad !== undefined || list.length === 0) throw new ConfigError(`--trust-proxy must be a comma-separated list of IP addresses, e.g. 127.0.0.1,::1; got "${bad ?? value}"`)
-  return Object.freeze(list.map(normalizeIp))
+  return Object.freeze(list)
 }
 
 const isLoopbackHost = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host)

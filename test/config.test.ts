@@ -48,7 +48,7 @@ describe('config: flags, env, defaults', () => {
   })
   test('--trust-proxy takes IP addresses (flag or SOLOPOD_TRUST_PROXY); none by default', () => {
     expect(buildConfig([], {}).trustProxy).toEqual([])
-    expect(buildConfig(['--trust-proxy', '127.0.0.1, ::FFFF:10.0.0.1,::1'], {}).trustProxy).toEqual(['127.0.0.1', '10.0.0.1', '::1'])
+    expect(buildConfig(['--trust-proxy', '127.0.0.1, ::FFFF:10.0.0.1,::1'], {}).trustProxy).toEqual(['127.0.0.1', '::FFFF:10.0.0.1', '::1'])
     expect(buildConfig([], { SOLOPOD_TRUST_PROXY: '192.0.2.1' }).trustProxy).toEqual(['192.0.2.1'])
   })
 })

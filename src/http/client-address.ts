@@ -2,6 +2,7 @@
 // here — the TCP peer, or, behind a reverse proxy the owner trusts, the address it forwarded.
 
 import { isIP } from 'node:net'
+import { normalizeIp } from '../lib/ip-address.ts'
 
 export interface ClientAddresses {
   /** Called by the request handler (with clientAddressFrom's answer); nothing else writes here. */
@@ -21,13 +22,6 @@ export function makeClientAddresses(): ClientAddresses {
     record: (request, address) => { if (address) addresses.set(request, address) },
     of: (request) => addresses.get(request),
   }
-}
-
-/** One spelling per address: IPv4-mapped IPv6 (`::ffff:10.0.0.1`) is the IPv4 address; IPv6 in lower case. */
-export function normalizeIp(value: string): string {
-  const v = value.trim().toLowerCase()
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v)
-  return mapped ? mapped[1]! : v
 }
 
 /** RFC 7239 §6: a `for=` node is an IP (IPv6 in brackets), optionally with a port, or unknown/obfuscated. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { clientAddressFrom, normalizeIp } from '../../src/http/client-address.ts'
+import { clientAddressFrom } from '../../src/http/client-address.ts'
+import { normalizeIp } from '../../src/lib/ip-address.ts'
 
 const PROXY = '10.0.0.1'
 const trusted = new Set([PROXY, '10.0.0.2', '::1'])
