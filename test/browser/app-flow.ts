@@ -108,3 +108,11 @@ export async function logInThroughApp(page: Page, steps: PodSteps & { how?: 'dyn
   await answerPod(page, steps)
   return waitLoggedIn(page)
 }
+
+/**
+ * Runs `fn` in the app's page with its `window.testApp` (the app's steps, with its logged-in session).
+ * `fn` is sent as source text, so it may use only its two parameters.
+ */
+export function runInApp<T>(page: Page, fn: (api: Window['testApp'], arg: any) => Promise<T> | T, arg?: unknown): Promise<T> {
+  return page.evaluate(([f, x]) => new Function('api', 'x', `return (${f})(api, x)`)(window.testApp, x) as Promise<T>, [fn.toString(), arg] as const)
+}

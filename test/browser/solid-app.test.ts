@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, type RunningPod } from './harness.ts'
 import { startTestApp, type TestApp } from './app-server.ts'
-import { answerPod, clickLogIn, logInThroughApp, openApp, waitAppReady, waitLoggedIn } from './app-flow.ts'
+import { answerPod, clickLogIn, logInThroughApp, openApp, runInApp, waitAppReady, waitLoggedIn } from './app-flow.ts'
 
 // a browser, pods and argon2 password checks on a shared 2-core machine
 setDefaultTimeout(30_000)
@@ -33,8 +33,7 @@ afterAll(async () => {
 
 const a = (path: string) => alicePod.baseUrl + path
 const aliceWebId = () => `${alicePod.baseUrl}/profile/card#me`
-const run = <T>(fn: (api: Window['testApp'], arg: any) => Promise<T> | T, arg?: unknown) =>
-  page.evaluate(([f, x]) => new Function('api', 'x', `return (${f})(api, x)`)(window.testApp, x) as Promise<T>, [fn.toString(), arg] as const)
+const run = <T>(fn: (api: Window['testApp'], arg: any) => Promise<T> | T, arg?: unknown) => runInApp(page, fn, arg)
 
 describe('Solid-OIDC login from a real app in Chromium (issue 8)', () => {
   test('dynamic registration without scope, then the login and consent pages typed and clicked', async () => {
@@ -137,8 +136,7 @@ describe('a second pod: its owner\'s app session at the first pod', () => {
     bobPage = await openApp(bob, app)
   }, HOOK_TIMEOUT)
   afterAll(() => bob?.close())
-  const runAsBob = <T>(fn: (api: Window['testApp'], arg: any) => Promise<T> | T, arg?: unknown) =>
-    bobPage.evaluate(([f, x]) => new Function('api', 'x', `return (${f})(api, x)`)(window.testApp, x) as Promise<T>, [fn.toString(), arg] as const)
+  const runAsBob = <T>(fn: (api: Window['testApp'], arg: any) => Promise<T> | T, arg?: unknown) => runInApp(bobPage, fn, arg)
 
   test('Bob logs in at his own pod through the app, at phone width', async () => {
     const webId = await logInThroughApp(bobPage, { pod: bobPod.baseUrl, shots: { login: 'app-login-phone', consent: 'app-consent-phone' } })
