@@ -43,7 +43,7 @@ describe('a wrong password', () => {
       await page.keyboard.press('Enter')
       expect(await next).toBe('login')
       const text = await expectClearPage(page, 'error-wrong-password-phone')
-      expect(text).toContain('the password is wrong')
+      expect(text).toMatch(/the password is wrong/i)
       await answerPod(page, { pod: pod.baseUrl })
       expect(await waitLoggedIn(page)).toBe(`${pod.baseUrl}/profile/card#me`)
     })

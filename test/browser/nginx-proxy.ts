@@ -38,6 +38,27 @@ export function readmeSite(o: { port: number; upstreamPort: number; cert: string
   }, block)
 }
 
+/** The README's start command behind the proxy, as written there. */
+export const README_START = 'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1'
+
+/**
+ * The flags of README_START (which must be in README.md) for this test: its public origin, the
+ * address nginx connects from, and no fixed port (the test's pod lets the system pick one).
+ */
+export function readmeStartFlags(o: { publicOrigin: string; proxyAddress: string }): string[] {
+  if (!readFileSync(README, 'utf8').includes(README_START)) throw new Error(`README.md no longer says: ${README_START}`)
+  const flags = README_START.split(' ').slice(3)
+  const at = (flag: string) => {
+    const i = flags.indexOf(flag)
+    if (i < 0) throw new Error(`README_START has no ${flag}`)
+    return i
+  }
+  flags[at('--base-url') + 1] = o.publicOrigin
+  flags[at('--trust-proxy') + 1] = o.proxyAddress
+  flags.splice(at('--port'), 2)
+  return flags
+}
+
 /** A self-signed certificate for `localhost` (P-256, one day). */
 function makeCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'cert.pem')

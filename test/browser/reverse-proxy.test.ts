@@ -8,7 +8,7 @@ import { freePort } from '../e2e/start-server.ts'
 import { HOOK_TIMEOUT, newContext, screenshot, startBrowserPod, type RunningPod } from './harness.ts'
 import { startTestApp, type TestApp } from './app-server.ts'
 import { logInThroughApp, openApp, runInApp } from './app-flow.ts'
-import { PROXY_ADDRESS, startNginxProxy, type NginxProxy } from './nginx-proxy.ts'
+import { PROXY_ADDRESS, readmeStartFlags, startNginxProxy, type NginxProxy } from './nginx-proxy.ts'
 
 // a browser, a pod, nginx and argon2 password checks on a shared 2-core machine
 setDefaultTimeout(30_000)
@@ -23,7 +23,8 @@ beforeAll(async () => {
   const port = await freePort()
   publicOrigin = `https://localhost:${port}`
   ;[pod, app] = await Promise.all([
-    startBrowserPod({ extraArgs: ['--base-url', publicOrigin, '--trust-proxy', PROXY_ADDRESS] }),
+    // the README's own start command, with this test's origin and proxy address
+    startBrowserPod({ extraArgs: [...readmeStartFlags({ publicOrigin, proxyAddress: PROXY_ADDRESS }), '--log-level', 'debug'] }),
     startTestApp(),
   ])
   proxy = await startNginxProxy(port, pod.port)

@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, type RunningPod } from './harness.ts'
+import { DESKTOP, HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
 import { startTestApp, type TestApp } from './app-server.ts'
 import { answerPod, clickLogIn, logInThroughApp, openApp, runInApp, waitAppReady, waitLoggedIn } from './app-flow.ts'
 
@@ -91,6 +91,9 @@ describe('Solid-OIDC login from a real app in Chromium (issue 8)', () => {
       await tab.setViewportSize(PHONE)
       expect(await horizontalOverflow(tab)).toBe(0)
       await screenshot(tab, 'sessions-with-app-phone')
+      // by keyboard: the app's Revoke button is reachable (the table scrolls it into view)
+      await tabTo(tab, 'form[action="/.admin/sessions/revoke"] button', 40)
+      expect(await tab.evaluate(() => document.activeElement?.textContent)).toMatch(/Revoke|Sign out/)
     } finally { await tab.close() }
   })
 })
