@@ -14,6 +14,7 @@ import { importPod, ImportError } from './store/import-pod.ts'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { log, setLogLevel, describeCause } from './log.ts'
+import { DataDirError, prepareDataDir } from './data-dir.ts'
 
 function readPasswordFile(file: string): string {
   const password = readFileSync(file, 'utf8').replace(/\r?\n$/, '')
@@ -58,6 +59,7 @@ async function serve(given: Config) {
   // its default can name it; until the pod is ready that listener answers 503.
   const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined
   const cfg = early ? withBoundPort(given, early.port!) : given
+  prepareDataDir(cfg.dataDir)
   const store = await openStore(cfg.dataDir)
   const now = () => Date.now()
   const created = await ensureOwner(store, cfg.baseUrl, now())
@@ -97,6 +99,7 @@ async function run(argv: string[]) {
       const dest = cfg.args[0]
       if (!dest) throw new ConfigError('export needs a destination directory: solopod export DEST')
       if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod to export (see --data)`)
+      prepareDataDir(cfg.dataDir)
       const store = await openStore(cfg.dataDir)
       try { await exportPod(store, dest) } finally { await store.close() }
       console.log(`solopod: exported ${cfg.dataDir} to ${dest}`)
@@ -105,11 +108,14 @@ async function run(argv: string[]) {
     case 'import': {
       const src = cfg.args[0]
       if (!src) throw new ConfigError('import needs a source directory: solopod import SRC')
+      // The import writes the keys into a new data directory: it must be private from its first file.
+      process.umask(0o077)
       await importPod(cfg.dataDir, src, cfg.baseUrl)
       console.log(`solopod: imported ${src} into ${cfg.dataDir} for ${cfg.baseUrl}`)
       return
     }
     case 'passwd': {
+      prepareDataDir(cfg.dataDir)
       const store = await openStore(cfg.dataDir)
       try {
         const password = cfg.ownerPasswordFile ? readPasswordFile(cfg.ownerPasswordFile) : await readPasswordFromStdin()
@@ -125,7 +131,7 @@ async function run(argv: string[]) {
 
 run(process.argv.slice(2)).catch(err => {
   if (err instanceof ConfigError || err instanceof StoreFormatError || err instanceof BaseUrlMismatchError ||
-    err instanceof ExportError || err instanceof ImportError) {
+    err instanceof ExportError || err instanceof ImportError || err instanceof DataDirError) {
     console.error(`solopod: ${err.message}`)
     process.exit(2)
   }
