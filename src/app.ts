@@ -9,7 +9,7 @@ import { log } from './log.ts'
 import { opPlugin } from './op/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { rsPlugin } from './rs/plugin.ts'
-import { isReservedPath } from './http/pod-paths.ts'
+import { isReservedPath, isSameOriginOnly } from './http/pod-paths.ts'
 
 export function buildApp(deps: Deps) {
   return new Elysia({ name: 'solopod' })
@@ -39,15 +39,18 @@ export function makeRequestHandler(app: { handle(req: Request): Promise<Response
     const started = performance.now()
     const incoming = request.headers.get('x-request-id')
     const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+    const cors = !isSameOriginOnly(new URL(request.url).pathname)
     let response: Response
     try {
-      response = isPreflight(request) ? preflightResponse(request) : await handleWithHead(app, request)
+      response = isPreflight(request)
+        ? cors ? preflightResponse(request) : new Response(null, { status: 204 })
+        : await handleWithHead(app, request)
     } catch (err) {
       response = renderError(request, err, toPlainResponse)
     }
     try { response.headers.set('x-request-id', reqId) } catch { response = new Response(response.body, response); response.headers.set('x-request-id', reqId) }
     response.headers.set('x-content-type-options', 'nosniff')
-    addCorsHeaders(request, response)
+    if (cors) addCorsHeaders(request, response)
     log.info('request', { reqId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) })
     return response
   }
