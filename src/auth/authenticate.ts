@@ -21,6 +21,11 @@ export type Authenticate = (request: Request) => Promise<Principal>
 export const DPOP_ALGS = ASYMMETRIC_JWS_ALGS.join(' ')
 
 const TOKEN_CACHE_ENTRIES = 10_000
+/**
+ * A verification is reused at most this long, whatever the token's exp: the issuer's keys, the
+ * WebID's issuers and the token's own revocation can change under a long-lived token.
+ */
+export const TOKEN_CACHE_MAX_MS = 2 * 60_000
 
 interface CachedToken extends VerifiedAccessToken {
   /** Our own tokens name their app session, so a revocation reaches them before they expire. */
@@ -73,7 +78,7 @@ function isDpopBound(token: string): boolean {
 /**
  * The authenticator the resource server (and userinfo) calls once per request. `DPoP`: proof
  * (RFC 9449 §4.3, incl. ath when sent), jti replay, then the token (Solid-OIDC §8, RFC 9449 §6), whose
- * verification is cached until it expires, so a repeated token costs one proof verification.
+ * verification is cached until it expires (at most TOKEN_CACHE_MAX_MS), so a repeated token costs one proof verification.
  */
 export interface AuthenticatorDeps {
   /** Our own origin: the issuer whose keys are read locally and the origin DPoP `htu` is checked against. */
@@ -100,10 +105,10 @@ export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
       if (hit.jkt !== proof.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
       return hit
     }
-    const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers })
+    const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers, ownIssuer: baseUrl })
     const sid = result.issuer === baseUrl ? decodeJwt(token).sid : undefined
     const entry: CachedToken = { ...result, ...(typeof sid === 'string' ? { sid } : {}) }
-    verified.set(key, entry, result.exp * 1000)
+    verified.set(key, entry, Math.min(result.exp * 1000, at + TOKEN_CACHE_MAX_MS))
     return entry
   }
 

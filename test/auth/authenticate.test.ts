@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose'
-import { makeAuthenticator, type Authenticate } from '../../src/auth/authenticate.ts'
+import { makeAuthenticator, TOKEN_CACHE_MAX_MS, type Authenticate } from '../../src/auth/authenticate.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import type { FetchDoc } from '../../src/fetch/guarded-fetch.ts'
 import { APP_ID, BASE, CookieJar, WEBID, dpopProof, newDpopKey, obtainTokens, openTestPod, type DpopKey, type TestPod } from '../op/op-fixture.ts'
@@ -118,7 +118,31 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
   })
 })
 
+describe('RFC 9068 §4: an ID token is not an access token', () => {
+  test("the pod's own ID token sent as an access token, with a proof of its key → 401 invalid_token", async () => {
+    const { body } = await obtainTokens(pod, new CookieJar(), key)
+    const idToken = body.id_token as string
+    const e = await refusal(await dpopRequest(idToken))
+    expect({ status: e.status, code: e.code }).toEqual({ status: 401, code: 'invalid_token' })
+    expect(e.description).toContain('at+jwt')
+  })
+})
+
 describe('verified tokens are cached until they expire', () => {
+  test(`a cached verification is redone after at most ${TOKEN_CACHE_MAX_MS / 1000} s, whatever the token's exp`, async () => {
+    const { body } = await obtainTokens(pod, new CookieJar(), key)
+    const t = body.access_token as string
+    fetched.length = 0
+    await authenticate(await dpopRequest(t))
+    pod.clock.now += TOKEN_CACHE_MAX_MS - 1000
+    try {
+      await authenticate(await dpopRequest(t))
+      expect(fetched).toEqual([WEBID])
+      pod.clock.now += 2000
+      await authenticate(await dpopRequest(t))
+      expect(fetched).toEqual([WEBID, WEBID])
+    } finally { pod.clock.now -= TOKEN_CACHE_MAX_MS + 1000 }
+  })
   test('a repeated token does not read the WebID profile again', async () => {
     const { body } = await obtainTokens(pod, new CookieJar(), key)
     const t = body.access_token as string
