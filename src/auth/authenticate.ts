@@ -7,7 +7,7 @@ import { badRequest, HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import type { SessionRevocations } from './app-sessions.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
-import { JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
+import { checkJti, JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
 import { makeIssuerKeyResolver } from './issuer-keys.ts'
 import type { SigningKeys } from './signing-keys.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
@@ -90,9 +90,9 @@ export interface AuthenticatorDeps {
   readonly revocations: SessionRevocations
 }
 
-export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
+export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?: number } = {}): Authenticate {
   const { baseUrl, store, now } = deps
-  const replay = new JtiReplayCache()
+  const replay = new JtiReplayCache(o.replayCapacity)
   const verified = new LruCache<string, CachedToken>(TOKEN_CACHE_ENTRIES)
   const getIssuerKeys = makeIssuerKeyResolver({ baseUrl, ownJwks: deps.signingKeys.publicJwks, fetchDoc: deps.fetchDoc, now })
   const getWebIdIssuers = makeWebIdIssuerResolver(deps.fetchDoc)
@@ -117,10 +117,12 @@ export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
     // RFC 9449 §4.3 (9): htu is checked against our configured origin, never the Host header
     const url = baseUrl + new URL(request.url).pathname
     const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
-    // RFC 9449 §11.1: a proof is used once
-    if (!replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at)) throw refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request')
     const t = await verifyToken(token, proof, at)
     if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuse('invalid_token', 'the session this token was issued to has been revoked; sign in again')
+    // RFC 9449 §11.1: a proof is used once. Recorded only now, once the token is verified, so
+    // requests that fail anyway take no room in the cache.
+    checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
+      () => refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP' }
   }
 

@@ -118,6 +118,29 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
   })
 })
 
+describe('RFC 9449 §11.1: the replay cache never forgets a live proof', () => {
+  test('churn beyond its capacity: new proofs get 503 temporarily_unavailable with Retry-After, a captured proof stays refused', async () => {
+    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl }, { replayCapacity: 5 })
+    const captured = await dpopRequest(token)
+    await small(captured.clone())
+    for (let i = 0; i < 4; i++) await small(await dpopRequest(token))
+    const full = await small(await dpopRequest(token)).then(() => undefined, (e: unknown) => e as HttpError)
+    expect({ status: full?.status, code: full?.code }).toEqual({ status: 503, code: 'temporarily_unavailable' })
+    expect(Number(full!.headers['retry-after'])).toBeGreaterThan(0)
+    const replayed = await small(captured.clone()).then(() => undefined, (e: unknown) => e as HttpError)
+    expect({ status: replayed?.status, code: replayed?.code }).toEqual({ status: 401, code: 'invalid_dpop_proof' })
+  })
+  test('a proof is recorded only once the token is verified: junk takes no room', async () => {
+    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl }, { replayCapacity: 1 })
+    const forged = `${token.split('.').slice(0, 2).join('.')}.${Buffer.from(new Uint8Array(64)).toString('base64url')}`
+    for (let i = 0; i < 3; i++) {
+      const e = await small(await dpopRequest(forged)).then(() => undefined, (err: unknown) => err as HttpError)
+      expect({ status: e?.status, code: e?.code }).toEqual({ status: 401, code: 'invalid_token' })
+    }
+    expect((await small(await dpopRequest(token))).webid).toBe(WEBID as never)
+  })
+})
+
 describe('RFC 9068 §4: an ID token is not an access token', () => {
   test("the pod's own ID token sent as an access token, with a proof of its key → 401 invalid_token", async () => {
     const { body } = await obtainTokens(pod, new CookieJar(), key)
