@@ -15,6 +15,7 @@ import { DPOP_ALGS } from '../auth/authenticate.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
 import { RDF_DOCUMENT_TYPES } from '../rdf/media-types.ts'
 import { log } from '../log.ts'
+import { readOwnDocument } from '../local-documents.ts'
 
 export interface Decision {
   readonly user: Set<AccessMode>
@@ -58,7 +59,12 @@ export function makeAccessControl(deps: Deps) {
   }
 
   const isGroupMember = makeGroupResolver(async (docUrl) => {
-    const doc = await deps.fetchDoc(docUrl, { accept: 'text/turtle, application/ld+json;q=0.9', allowedTypes: [...RDF_DOCUMENT_TYPES] })
+    const accept = 'text/turtle, application/ld+json;q=0.9'
+    // A group on this pod is named by the pod's own ACLs (the owner's choice, not the requester's),
+    // so it is read with the pod's rights: groups are usually private documents.
+    const doc = new URL(docUrl).origin === cfg.baseUrl
+      ? await readOwnDocument(store, cfg.baseUrl, docUrl, accept, deps.now()) ?? groupMissing(docUrl)
+      : await deps.fetchDoc(docUrl, { accept, allowedTypes: [...RDF_DOCUMENT_TYPES] })
     return parseRdf(doc.body, doc.contentType, doc.url)
   }, {
     maxEntries: GROUP_CACHE_ENTRIES, ttlMs: GROUP_CACHE_TTL_MS, now: deps.now,
@@ -100,6 +106,10 @@ export function makeAccessControl(deps: Deps) {
       isGroupMember.forget(url)
     },
   }
+}
+
+function groupMissing(url: string): never {
+  throw new HttpError(404, 'fetch_failed', `the group document ${new URL(url).pathname} does not exist`)
 }
 
 function deny(principal: Principal, req: ModeRequirement, wacAllow: string, links: string): HttpError {
