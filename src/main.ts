@@ -51,7 +51,17 @@ function listen(cfg: Config, fetch: FetchHandler) {
     maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
     ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
     fetch,
+    // Never Bun's development error page (it shows source paths and code): the handler answers every
+    // request itself, and lastResort is there should anything still escape it.
+    development: false,
+    error: lastResort,
   })
+}
+
+function lastResort(err: Error): Response {
+  log.error('request.failed', { cause: describeCause(err) })
+  return new Response('server_error: the pod could not complete this request; see the server log\n',
+    { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } })
 }
 
 async function serve(given: Config) {
@@ -69,7 +79,7 @@ async function serve(given: Config) {
   const app = buildApp(deps)
   const handler = makeRequestHandler(app, deps)
   const server = early ?? listen(cfg, handler)
-  early?.reload({ fetch: handler })
+  early?.reload({ fetch: handler, error: lastResort })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
   // One line for the operator (and for tests that let the system pick the port), whatever the log level.
   console.log(`solopod: serving ${cfg.baseUrl} on ${cfg.host}:${server.port}`)
