@@ -81,7 +81,7 @@ describe('PATCH: the parse runs off the event loop', () => {
     let patchDone = false
     const patch = pod.request('/pub/parsed', withBody('PATCH', SPARQL, body)).then(r => { patchDone = true; return r })
     let answeredMeanwhile = 0
-    const deadline = Date.now() + 60_000
+    const deadline = Date.now() + 80_000
     while (!patchDone) {
       // requests arrive as separate tasks, as from a socket (a cached GET alone never leaves the microtask queue)
       await Bun.sleep(1)
@@ -93,5 +93,5 @@ describe('PATCH: the parse runs off the event loop', () => {
     }
     expect((await patch).status).toBe(201)
     expect(answeredMeanwhile).toBeGreaterThanOrEqual(10)
-  })
+  }, 90_000) // a shared 2-core machine can make the parse itself take seconds
 })
