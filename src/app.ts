@@ -71,7 +71,8 @@ export function makeRequestHandler(app: { handle(req: Request): Promise<Response
     }
     response = withHeaders(response, reqId)
     if (cors) addCorsHeaders(request, response)
-    log.info('request', { reqId, method: request.method, path: path ?? '(malformed)', status: response.status, ms: Math.round(performance.now() - started) })
+    // One line per request at debug: at the default level a terminal shows the banner and what needs attention.
+    log.debug('request', { reqId, method: request.method, path: path ?? '(malformed)', status: response.status, ms: Math.round(performance.now() - started) })
     return response
   }
 }

@@ -9,6 +9,8 @@ import { rawRequest, sendRaw, type RawResponse } from './raw-http.ts'
 let pod: RunningPod
 beforeAll(async () => {
   pod = await startPod({
+    // access lines are written at debug
+    extraArgs: ['--log-level', 'debug'],
     seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, '/inbox/', ['Read', 'Append'], async (store) => {
       await writeTurtle(store, baseUrl, '/pub/', '')
       await writeTurtle(store, baseUrl, '/pub/.acl', publicAcl(`${baseUrl}/pub/`, ['Read', 'Write', 'Append']))

@@ -42,6 +42,7 @@ describe('Solid Protocol §8.1: CORS stays where apps call the pod', () => {
     ['POST', '/.oidc/token'],
     ['POST', '/.oidc/reg'],
     ['GET', '/.oidc/userinfo'],
+    ['GET', '/.admin/schemas/grant-data.json'],
   ])('%s %s echoes the Origin with credentials', async (method, path) => {
     const res = await pod.request(path, { method, headers: { origin: ORIGIN } })
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN)
