@@ -14,6 +14,8 @@ export interface BuildOptions {
   /** Embedded under its own name: readStatic (src/http/static-files.ts) finds `static/NAME`. */
   readonly staticDir: string
   readonly target: Target
+  /** Worker entry files (`new Worker(new URL('./x.ts', import.meta.url))`): a compiled binary holds only the entrypoints given. */
+  readonly workers?: readonly string[]
 }
 
 /** classic-level ships prebuilt addons; the folder name follows prebuildify's platform-arch. */
@@ -53,7 +55,7 @@ export function hostTarget(): Target {
 export async function buildExecutable(opts: BuildOptions): Promise<{ outfile: string; bytes: number }> {
   mkdirSync(dirname(opts.outfile), { recursive: true })
   const result = await Bun.build({
-    entrypoints: [opts.entry],
+    entrypoints: [opts.entry, ...(opts.workers ?? [])],
     plugins: [classicLevelBinding(opts.target)],
     compile: {
       target: opts.target,
@@ -86,6 +88,7 @@ if (import.meta.main) {
       outfile: join(ROOT, 'dist', 'solopod'),
       staticDir: join(ROOT, 'static'),
       target: parseTarget(process.argv.slice(2)),
+      workers: [join(ROOT, 'src', 'rdf', 'patch-worker.ts')],
     })
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     console.log(`built ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MB) in ${seconds} s`)

@@ -20,6 +20,8 @@ export interface Config {
   readonly maxBodyBytes: number
   /** Reverse proxies (IP addresses) whose Forwarded / X-Forwarded-For name the client. */
   readonly trustProxy: readonly string[]
+  /** Largest PATCH body: a patch is parsed whole in memory, unlike a PUT body. */
+  readonly maxPatchBytes: number
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
   readonly baseUrlFromPort: boolean
@@ -45,10 +47,13 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'allow-insecure-local', env: 'SOLOPOD_ALLOW_INSECURE_LOCAL', help: 'fetch http:// documents on loopback hosts (default: on when the base URL is on localhost)', boolean: true },
   { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest request body accepted (default 104857600)' },
   { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
+  { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
 ]
 
 const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link']
+/** Positional arguments each command takes: a stray word is refused, never silently dropped. */
+const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, passwd: 0, 'setup-link': 0 }
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
 function parseFlags(argv: readonly string[]) {
@@ -60,7 +65,15 @@ function parseFlags(argv: readonly string[]) {
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]
     const opt = OPTIONS.find(o => o.flag === name)
     if (!opt) throw new ConfigError(`unknown flag --${name} (see --help)`)
-    if (opt.boolean) { flags.set(name, inline ?? 'true'); continue }
+    if (opt.boolean) {
+      // `--flag no` would otherwise turn the flag on and leave "no" behind as a stray argument.
+      const next = argv[i + 1]
+      if (inline === undefined && next !== undefined && BOOLEAN_WORDS.includes(next.toLowerCase())) {
+        throw new ConfigError(`--${name} takes no separate value: write --${name} or --${name}=${next.toLowerCase() === 'true' ? 'true' : 'false'}`)
+      }
+      flags.set(name, inline ?? 'true')
+      continue
+    }
     const value = inline ?? argv[++i]
     if (value === undefined || value.startsWith('--')) throw new ConfigError(`--${name} needs a value`)
     flags.set(name, value)
@@ -68,10 +81,13 @@ function parseFlags(argv: readonly string[]) {
   return { flags, positional }
 }
 
-function parseBoolean(name: string, value: string): boolean {
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true
-  if (['0', 'false', 'no', 'off'].includes(value)) return false
-  throw new ConfigError(`--${name} must be true or false, got "${value}"`)
+// Words someone might mean as a boolean's value: refused after a boolean flag instead of becoming a stray argument.
+const BOOLEAN_WORDS = ['true', 'false', 'yes', 'no', 'on', 'off', '1', '0']
+
+function parseBoolean(label: string, value: string): boolean {
+  if (value === 'true') return true
+  if (value === 'false') return false
+  throw new ConfigError(`${label} must be true or false, got "${value}"`)
 }
 
 function parseInteger(name: string, value: string, min: number, max: number): number {
@@ -106,10 +122,17 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   const { flags, positional } = parseFlags(argv)
   const command = (positional[0] ?? 'serve') as Command
   if (!COMMANDS.includes(command)) throw new ConfigError(`unknown command "${positional[0]}": expected ${COMMANDS.join(', ')}`)
+  const wanted = ARGUMENTS[command]
+  const args = positional.slice(1)
+  if (args.length !== wanted) {
+    throw new ConfigError(wanted === 0 ? `${command} takes no arguments, got "${args.join(' ')}"` : `${command} needs one argument (a directory), got ${args.length}`)
+  }
   const get = (flag: string) => {
     const opt = OPTIONS.find(o => o.flag === flag)!
     return flags.get(flag) ?? (env[opt.env] || undefined)
   }
+  // Which of flag and env var gave a value, for the message of a bad one.
+  const labelOf = (flag: string) => flags.has(flag) ? `--${flag}` : OPTIONS.find(o => o.flag === flag)!.env
   const port = parseInteger('port', get('port') ?? '3000', 0, 65535)
   const givenBaseUrl = get('base-url')
   const tlsCert = get('tls-cert')
@@ -129,11 +152,12 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     dataDir: resolve(get('data') ?? './data'),
     ...(tlsCert ? { tlsCert: resolve(tlsCert), tlsKey: resolve(tlsKey!) } : {}),
     ...(ownerPasswordFile ? { ownerPasswordFile: resolve(ownerPasswordFile) } : {}),
-    allowInsecureLocal: insecure === undefined ? isLoopbackHost(new URL(baseUrl).hostname) : parseBoolean('allow-insecure-local', insecure),
+    allowInsecureLocal: insecure === undefined ? isLoopbackHost(new URL(baseUrl).hostname) : parseBoolean(labelOf('allow-insecure-local'), insecure),
     maxBodyBytes: parseInteger('max-body-bytes', get('max-body-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 40),
     trustProxy: parseTrustProxy(get('trust-proxy')),
+    maxPatchBytes: parseInteger('max-patch-bytes', get('max-patch-bytes') ?? String(1024 * 1024), 1024, 2 ** 30),
     logLevel: logLevel as Config['logLevel'],
-    args: Object.freeze(positional.slice(1)),
+    args: Object.freeze(args),
   })
 }
 

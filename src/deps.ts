@@ -10,7 +10,7 @@ import { makeAuthenticator, type Authenticate } from './auth/authenticate.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { makeSigningKeys, type SigningKeys } from './auth/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './auth/app-sessions.ts'
-import { loadLocalDocument } from './local-documents.ts'
+import { loadLocalDocument, readOwnDocument } from './local-documents.ts'
 import { makeGrantRegistry, type GrantRegistry } from './policy/grant-registry.ts'
 import { makeAccessDecider, type AccessDecider } from './policy/access-decider.ts'
 
@@ -61,7 +61,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const grants = makeGrantRegistry({ store, cfg, now })
   return {
     cfg, store, now, fetchDoc, signingKeys, revocations, grants,
-    decider: makeAccessDecider({ cfg, store, now, fetchDoc }, grants),
+    decider: makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants),
     withWriteLock: makeWriteLock(),
     authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations }),
     tokenEndpointReplay: new JtiReplayCache(),

@@ -13,6 +13,7 @@ import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassw
 import { exportPod, ExportError } from './store/export-pod.ts'
 import { importPod, ImportError } from './store/import-pod.ts'
 import { log, setLogLevel, describeCause } from './log.ts'
+import { DataDirError, prepareDataDir } from './data-dir.ts'
 import { getRecordedBaseUrl } from './store/base-url.ts'
 import { formatBanner } from './cli/banner.ts'
 import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from './cli/control-socket.ts'
@@ -51,6 +52,7 @@ async function printSetupLink(cfg: Config) {
   let link = await requestSetupLink(cfg.dataDir)
   if (link === undefined) {
     if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod yet; start the server once (see --data)`)
+    prepareDataDir(cfg.dataDir)
     const store = await openStore(cfg.dataDir).catch((err: unknown) => {
       // LevelDB's lock: a server holds the database but did not answer on its socket (e.g. an older solopod).
       if (/lock/i.test(describeCause(err))) {
@@ -79,7 +81,17 @@ function listen(cfg: Config, fetch: FetchHandler) {
     maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
     ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
     fetch,
+    // Never Bun's development error page (it shows source paths and code): the handler answers every
+    // request itself, and lastResort is there should anything still escape it.
+    development: false,
+    error: lastResort,
   })
+}
+
+function lastResort(err: Error): Response {
+  log.error('request.failed', { cause: describeCause(err) })
+  return new Response('server_error: the pod could not complete this request; see the server log\n',
+    { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } })
 }
 
 async function serve(given: Config) {
@@ -87,6 +99,7 @@ async function serve(given: Config) {
   // its default can name it; until the pod is ready that listener answers 503.
   const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined
   const cfg = early ? withBoundPort(given, early.port!) : given
+  prepareDataDir(cfg.dataDir)
   const store = await openStore(cfg.dataDir)
   const now = () => Date.now()
   const created = await ensureOwner(store, cfg.baseUrl, now())
@@ -96,7 +109,7 @@ async function serve(given: Config) {
   const app = buildApp(deps)
   const handler = makeRequestHandler(app, deps)
   const server = early ?? listen(cfg, handler)
-  early?.reload({ fetch: handler })
+  early?.reload({ fetch: handler, error: lastResort })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
   let closeControl = () => {}
   try {
@@ -142,6 +155,7 @@ async function run(argv: string[]) {
       const dest = cfg.args[0]
       if (!dest) throw new ConfigError('export needs a destination directory: solopod export DEST')
       if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod to export (see --data)`)
+      prepareDataDir(cfg.dataDir)
       const store = await openStore(cfg.dataDir)
       try { await exportPod(store, dest) } finally { await store.close() }
       console.log(`solopod: exported ${cfg.dataDir} to ${dest}`)
@@ -150,12 +164,15 @@ async function run(argv: string[]) {
     case 'import': {
       const src = cfg.args[0]
       if (!src) throw new ConfigError('import needs a source directory: solopod import SRC')
+      // The import writes the keys into a new data directory: it must be private from its first file.
+      process.umask(0o077)
       await importPod(cfg.dataDir, src, cfg.baseUrl)
       console.log(`solopod: imported ${src} into ${cfg.dataDir} for ${cfg.baseUrl}`)
       return
     }
     case 'setup-link': return printSetupLink(cfg)
     case 'passwd': {
+      prepareDataDir(cfg.dataDir)
       const store = await openStore(cfg.dataDir)
       try {
         const password = cfg.ownerPasswordFile ? readPasswordFile(cfg.ownerPasswordFile) : await readPasswordFromStdin()
@@ -171,7 +188,7 @@ async function run(argv: string[]) {
 
 run(process.argv.slice(2)).catch(err => {
   if (err instanceof ConfigError || err instanceof StoreFormatError || err instanceof BaseUrlMismatchError ||
-    err instanceof ExportError || err instanceof ImportError) {
+    err instanceof ExportError || err instanceof ImportError || err instanceof DataDirError) {
     console.error(`solopod: ${err.message}`)
     process.exit(2)
   }

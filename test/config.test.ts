@@ -42,6 +42,12 @@ describe('config: flags, env, defaults', () => {
     [['--allow-insecure-local=maybe'], '--allow-insecure-local must be true or false'],
     [['--trust-proxy', 'proxy.example'], '--trust-proxy must be a comma-separated list of IP addresses'],
     [['--trust-proxy', '127.0.0.1,10.0.0.300'], '--trust-proxy must be a comma-separated list of IP addresses'],
+    [['--allow-insecure-local=no'], '--allow-insecure-local must be true or false'],
+    [['--allow-insecure-local', 'no'], '--allow-insecure-local takes no separate value'],
+    [['serve', '--allow-insecure-local', 'false'], '--allow-insecure-local takes no separate value'],
+    [['--allow-insecure-local', 'serve', 'extra'], 'serve takes no arguments'],
+    [['export'], 'export needs one argument'],
+    [['export', 'a', 'b'], 'export needs one argument'],
   ])('refuses %p with a message naming the flag', (argv, message) => {
     expect(() => buildConfig(argv as string[], {})).toThrow(ConfigError)
     expect(() => buildConfig(argv as string[], {})).toThrow(message)
@@ -50,5 +56,22 @@ describe('config: flags, env, defaults', () => {
     expect(buildConfig([], {}).trustProxy).toEqual([])
     expect(buildConfig(['--trust-proxy', '127.0.0.1, ::FFFF:10.0.0.1,::1'], {}).trustProxy).toEqual(['127.0.0.1', '::FFFF:10.0.0.1', '::1'])
     expect(buildConfig([], { SOLOPOD_TRUST_PROXY: '192.0.2.1' }).trustProxy).toEqual(['192.0.2.1'])
+  })
+
+  describe('boolean flags: --flag, --flag=true or --flag=false, nothing else', () => {
+    test.each([
+      [['--allow-insecure-local'], true],
+      [['--allow-insecure-local=true'], true],
+      [['--allow-insecure-local=false'], false],
+      [['--base-url', 'https://pod.example', '--allow-insecure-local'], true],
+      [['--allow-insecure-local=false', 'serve'], false],
+      [['--allow-insecure-local', 'serve'], true],
+    ])('%p', (argv, value) => {
+      expect(buildConfig(argv as string[], {}).allowInsecureLocal).toBe(value as boolean)
+    })
+    test('the env var takes true or false and refuses anything else', () => {
+      expect(buildConfig([], { SOLOPOD_ALLOW_INSECURE_LOCAL: 'false' }).allowInsecureLocal).toBe(false)
+      expect(() => buildConfig([], { SOLOPOD_ALLOW_INSECURE_LOCAL: 'no' })).toThrow('SOLOPOD_ALLOW_INSECURE_LOCAL must be true or false')
+    })
   })
 })

@@ -24,6 +24,8 @@ export interface AppSession {
   /** RFC 9449 §5: every token of the session is bound to this DPoP key thumbprint. */
   readonly jkt: string
   readonly authTime: number
+  /** The owner's login session (browser cookie) in which the app was authorized. */
+  readonly loginSessionId?: string
   readonly createdAt: number
   readonly lastUsedAt: number
   /** Present when offline_access was granted: the refresh family (see op/refresh-tokens.ts). */

@@ -7,7 +7,7 @@ import { badRequest, HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import type { SessionRevocations } from './app-sessions.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
-import { JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
+import { checkJti, JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
 import { makeIssuerKeyResolver } from './issuer-keys.ts'
 import type { SigningKeys } from './signing-keys.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
@@ -21,6 +21,11 @@ export type Authenticate = (request: Request) => Promise<Principal>
 export const DPOP_ALGS = ASYMMETRIC_JWS_ALGS.join(' ')
 
 const TOKEN_CACHE_ENTRIES = 10_000
+/**
+ * A verification is reused at most this long, whatever the token's exp: the issuer's keys, the
+ * WebID's issuers and the token's own revocation can change under a long-lived token.
+ */
+export const TOKEN_CACHE_MAX_MS = 2 * 60_000
 
 interface CachedToken extends VerifiedAccessToken {
   /** Our own tokens name their app session, so a revocation reaches them before they expire. */
@@ -73,7 +78,7 @@ function isDpopBound(token: string): boolean {
 /**
  * The authenticator the resource server (and userinfo) calls once per request. `DPoP`: proof
  * (RFC 9449 §4.3, incl. ath when sent), jti replay, then the token (Solid-OIDC §8, RFC 9449 §6), whose
- * verification is cached until it expires, so a repeated token costs one proof verification.
+ * verification is cached until it expires (at most TOKEN_CACHE_MAX_MS), so a repeated token costs one proof verification.
  */
 export interface AuthenticatorDeps {
   /** Our own origin: the issuer whose keys are read locally and the origin DPoP `htu` is checked against. */
@@ -85,9 +90,9 @@ export interface AuthenticatorDeps {
   readonly revocations: SessionRevocations
 }
 
-export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
+export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?: number } = {}): Authenticate {
   const { baseUrl, store, now } = deps
-  const replay = new JtiReplayCache()
+  const replay = new JtiReplayCache(o.replayCapacity)
   const verified = new LruCache<string, CachedToken>(TOKEN_CACHE_ENTRIES)
   const getIssuerKeys = makeIssuerKeyResolver({ baseUrl, ownJwks: deps.signingKeys.publicJwks, fetchDoc: deps.fetchDoc, now })
   const getWebIdIssuers = makeWebIdIssuerResolver(deps.fetchDoc)
@@ -100,10 +105,10 @@ export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
       if (hit.jkt !== proof.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
       return hit
     }
-    const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers, ownOrigin: new URL(baseUrl).origin })
+    const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers, ownIssuer: baseUrl, ownOrigin: new URL(baseUrl).origin })
     const sid = result.issuer === baseUrl ? decodeJwt(token).sid : undefined
     const entry: CachedToken = { ...result, ...(typeof sid === 'string' ? { sid } : {}) }
-    verified.set(key, entry, result.exp * 1000)
+    verified.set(key, entry, Math.min(result.exp * 1000, at + TOKEN_CACHE_MAX_MS))
     return entry
   }
 
@@ -112,10 +117,12 @@ export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
     // RFC 9449 §4.3 (9): htu is checked against our configured origin, never the Host header
     const url = baseUrl + new URL(request.url).pathname
     const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
-    // RFC 9449 §11.1: a proof is used once
-    if (!replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at)) throw refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request')
     const t = await verifyToken(token, proof, at)
     if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuse('invalid_token', 'the session this token was issued to has been revoked; sign in again')
+    // RFC 9449 §11.1: a proof is used once. Recorded only now, once the token is verified, so
+    // requests that fail anyway take no room in the cache.
+    checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
+      () => refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP' }
   }
 

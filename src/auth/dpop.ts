@@ -11,8 +11,12 @@ export const ASYMMETRIC_JWS_ALGS: readonly string[] = Object.freeze([
   'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA', 'Ed25519',
 ])
 
-/** RFC 9449 §11.1: "seconds or minutes"; the defaults of the acceptance window. */
-export const DPOP_MAX_AGE_S = 300
+/**
+ * RFC 9449 §11.1: "seconds or minutes"; the defaults of the acceptance window. One minute past: a
+ * proof is made for one request just before it is sent, and every accepted proof is remembered
+ * (dpop-replay.ts) for this long.
+ */
+export const DPOP_MAX_AGE_S = 60
 export const DPOP_FUTURE_SKEW_S = 60
 
 // Bounds on attacker-sized input: an RSA-8192 proof is under 5 000 chars; a 96-bit jti is 16.
@@ -40,7 +44,7 @@ export interface ProofFacts {
   readonly requireAth?: boolean
   /** The `DPoP-Nonce` the server currently requires (RFC 9449 §8, §9); omit when nonces are off. */
   readonly expectedNonce?: string
-  /** Oldest accepted proof, seconds (default 300). */
+  /** Oldest accepted proof, seconds (default 60). */
   readonly maxAgeSeconds?: number
   /** Accepted clock skew into the future, seconds (default 60). */
   readonly futureSkewSeconds?: number

@@ -31,6 +31,11 @@ export interface AccessTokenFacts {
   getWebIdIssuers(webid: WebId): Promise<readonly string[]>
   /** Seconds of clock skew for exp and iat (default 60; CSS uses 120). */
   readonly clockToleranceSeconds?: number
+  /**
+   * Our own issuer: its access tokens carry `typ: at+jwt` (RFC 9068 §2.1) and its ID tokens do not,
+   * so the typ tells them apart. Other issuers' are not checked: Solid-OIDC names no typ.
+   */
+  readonly ownIssuer?: string
   /** Local policy: the subset of ASYMMETRIC_JWS_ALGS accepted (default all of them). */
   readonly algorithms?: readonly string[]
   /**
@@ -71,13 +76,14 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   } catch (cause) {
     throw tokenError('the access token is not a well-formed JWT: header and payload must be base64url JSON objects', cause)
   }
-  const { webid, iss, aud, iat, exp, cnf, client_id: clientId, azp } = claims
+  const { webid, iss, aud, iat, exp, nbf, cnf, client_id: clientId, azp } = claims
   // (2) required claims: webid, iss, aud, iat, exp, cnf.jkt (§1.7 (2); RFC 9449 §6.1 for cnf)
   if (typeof webid !== 'string' || webid === '') throw tokenError('the access token has no webid claim')
   if (typeof iss !== 'string' || iss === '') throw tokenError('the access token has no iss claim')
   if (!(typeof aud === 'string' || (Array.isArray(aud) && aud.every((a) => typeof a === 'string')))) throw tokenError('the access token has no aud claim (a string or an array of strings)')
   if (typeof iat !== 'number' || !Number.isFinite(iat)) throw tokenError('the access token has no numeric iat claim')
   if (typeof exp !== 'number' || !Number.isFinite(exp)) throw tokenError('the access token has no numeric exp claim')
+  if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) throw tokenError('nbf must be a number (seconds since the epoch)')
   if (!isObject(cnf) || typeof cnf.jkt !== 'string' || cnf.jkt === '') throw tokenError('the access token has no cnf.jkt: it is not bound to a DPoP key')
   const jkt = cnf.jkt
   if (clientId !== undefined && typeof clientId !== 'string') throw tokenError('client_id must be a string')
@@ -87,6 +93,11 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   const own = (value: string) => f.ownOrigin !== undefined && URL.canParse(value) && new URL(value).origin === f.ownOrigin
   if (!isSecureOrLocalhost(webid) && !own(webid)) throw tokenError(`webid ${show(webid)} must be an https URL (http only on localhost)`)
   if (!isSecureOrLocalhost(iss) && !own(iss)) throw tokenError(`iss ${show(iss)} must be an https URL (http only on localhost)`)
+  // RFC 9068 §4: our own access tokens are typed at+jwt (application/ prefix optional, RFC 7515 §4.1.9);
+  // our ID tokens, bound to the same key, must not pass as one
+  if (iss === f.ownIssuer && !(typeof header.typ === 'string' && /^(application\/)?at\+jwt$/i.test(header.typ))) {
+    throw tokenError(`the token's typ is ${show(header.typ)}; an access token of this pod has typ "at+jwt" (an ID token is not an access token)`)
+  }
   // (4) iss is one of the WebID's solid:oidcIssuer values, exact string equality (Solid-OIDC §4; OIDC Discovery §4.3)
   const issuers = await f.getWebIdIssuers(webid as WebId).catch((cause: unknown) => { throw tokenError(`the WebID profile ${show(webid)} could not be read${reason(cause)}`, cause) })
   if (!issuers.includes(iss)) throw tokenError(`iss ${show(iss)} is not a solid:oidcIssuer of ${show(webid)}; the profile lists ${issuers.length > 0 ? issuers.slice(0, 5).map(show).join(', ') : 'none'}`)
@@ -105,6 +116,8 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   // (7) exp in the future, iat not in the future (RFC 7519 §4.1.4, §4.1.6), within the clock tolerance
   const nowS = f.now / 1000
   if (nowS - exp >= tolerance) throw tokenError(`the access token expired ${Math.floor(nowS - exp)} s ago; get a new one`)
+  // RFC 7519 §4.1.5
+  if (nbf !== undefined && nbf - nowS > tolerance) throw tokenError(`the access token is not valid for another ${Math.ceil(nbf - nowS)} s (nbf); at most ${tolerance} s of clock skew is allowed`)
   if (iat - nowS > tolerance) throw tokenError(`iat is ${Math.ceil(iat - nowS)} s in the future; at most ${tolerance} s of clock skew is allowed — check the issuer's clock`)
   // (8) RFC 9449 §6.1, §7.1: the proof key is the key the token was issued to
   if (f.proof.jkt !== jkt) throw tokenError('the DPoP proof key does not match the token\'s cnf.jkt; sign proofs with the key the token was issued to')

@@ -25,7 +25,7 @@ export type FetchDoc = (url: string, opts: FetchDocOptions) => Promise<RemoteDoc
 export interface FetcherOptions {
   allowInsecureLocal: boolean
   baseUrl: string
-  /** Answers URLs on our own origin from the store; `undefined` means no such document. */
+  /** Answers URLs on our own origin from the store; `undefined` means no such public document. */
   localLoader?: (url: string, accept: string) => Promise<RemoteDoc | undefined>
   timeoutMs?: number
   maxBytes?: number
@@ -104,7 +104,8 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
 
   async function loadLocal(url: URL, accept: string): Promise<RemoteDoc> {
     const doc = await opts.localLoader?.(url.href, accept)
-    if (!doc) throw new HttpError(404, 'fetch_failed', `${label(url)}: no such document on this pod`)
+    // One answer for missing and private: the loader reads as the public would, and so does this message.
+    if (!doc) throw new HttpError(404, 'fetch_failed', `${label(url)}: not a public document of this pod`)
     return doc
   }
 

@@ -40,5 +40,16 @@ const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known)(\/|$|[^/]*)/
 /** Paths of the pod's own endpoints are never pod resources, whatever the method. */
 export const isReservedPath = (path: string) => RESERVED.test(path)
 
+/**
+ * Solid Protocol §8.1 asks CORS for what apps call: resources, discovery, JWKS, token, registration,
+ * userinfo. The owner's pages and API and the OP's HTML pages (a browser navigates to them, no app
+ * reads them) are same-origin only: with credentials allowed, any origin (another localhost port, a
+ * sibling subdomain) could read them with the owner's cookie, CSRF tokens included. The GrantData
+ * schema under /.admin/ is public, for apps to validate against.
+ */
+const SAME_ORIGIN_ONLY: readonly string[] = [OP_PATHS.authorization, OP_PATHS.login, OP_PATHS.consent, OP_PATHS.endSession]
+export const isSameOriginOnly = (path: string) =>
+  (path.startsWith('/.admin/') && path !== ADMIN_PATHS.grantSchema) || SAME_ORIGIN_ONLY.includes(path)
+
 /** The login page, coming back to `returnTo` (an owner page) once signed in. */
 export const loginPageFor = (returnTo: string) => `${OP_PATHS.login}?return=${returnTo}`

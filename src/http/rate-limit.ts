@@ -30,6 +30,23 @@ export class FailureLimiter {
     return w && w.count >= this.#limit.max ? Math.ceil((w.resetAt - now) / 1000) : 0
   }
 
+  /**
+   * Counts an attempt before it is checked, so concurrent attempts cannot all pass the limit
+   * while the first ones are still being verified; a success gives its count back (`forgive`).
+   * Returns the seconds to wait instead when the key has used up its window (nothing counted).
+   */
+  begin(key: string, now: number): number {
+    const wait = this.retryAfter(key, now)
+    if (wait === 0) this.recordFailure(key, now)
+    return wait
+  }
+
+  /** Takes back one attempt counted by `begin` that turned out not to be a failure. */
+  forgive(key: string, now: number): void {
+    const w = this.#windows.get(key, now)
+    if (w && w.count > 0) w.count--
+  }
+
   recordFailure(key: string, now: number): void {
     const w = this.#windows.get(key, now)
     if (w) { w.count++; return }

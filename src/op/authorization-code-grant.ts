@@ -46,7 +46,8 @@ export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store' | 
   const refresh = refreshable ? newRefreshFamily() : undefined
   const session: AppSession = {
     sid, clientId: r.clientId as ClientId, webid: r.webid, scope: r.scopes.join(' '), jkt: proof.jkt, authTime: r.authTime,
-    createdAt: now, lastUsedAt: now, ...(r.clientName !== undefined ? { clientName: r.clientName } : {}), ...(refresh ? { refresh } : {}),
+    createdAt: now, lastUsedAt: now, ...(r.clientName !== undefined ? { clientName: r.clientName } : {}),
+    ...(r.loginSessionId !== undefined ? { loginSessionId: r.loginSessionId } : {}), ...(refresh ? { refresh } : {}),
   }
   await saveAppSession(store, session, refresh ? now + REFRESH_TTL_MS : now + ACCESS_TOKEN_TTL_S * 1000)
   if (client.registered) await touchRegisteredClient(store, client.registered, now)

@@ -22,6 +22,8 @@ export interface CodeRecord {
   readonly authTime: number
   readonly includeAuthTime: boolean
   readonly dpopJkt?: string
+  /** The owner's login session (browser) that approved it: RP-initiated logout by this app needs no confirmation there. */
+  readonly loginSessionId?: string
   /** Set on redemption: the app session it started, revoked if the code comes back. */
   readonly redeemedBy?: string
 }

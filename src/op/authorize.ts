@@ -81,7 +81,7 @@ export async function continueAuthorization(deps: OpDeps, i: Interaction, sessio
   }
   const code = await issueAuthorizationCode(store, {
     clientId: r.clientId, redirectUri: r.redirectUri, webid: owner.webid, scopes: r.scopes, authTime: owner.authTime,
-    includeAuthTime: r.includeAuthTime,
+    includeAuthTime: r.includeAuthTime, loginSessionId: owner.id,
     ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}),
     ...(r.nonce !== undefined ? { nonce: r.nonce } : {}),
     ...(r.codeChallenge !== undefined ? { codeChallenge: r.codeChallenge, codeChallengeMethod: r.codeChallengeMethod! } : {}),

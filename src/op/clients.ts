@@ -4,7 +4,7 @@ import type { JSONWebKeySet } from 'jose'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
-import { getRegisteredClient, type RegisteredClient } from '../auth/registered-clients.ts'
+import { checkRedirectUri, getRegisteredClient, type RegisteredClient } from '../auth/registered-clients.ts'
 
 /** Solid-OIDC §3: must be in the document's @context. */
 export const CLIENT_ID_CONTEXT = 'https://www.w3.org/ns/solid/oidc-context.jsonld'
@@ -55,6 +55,18 @@ const optString = (v: unknown, field: string, id: string): string | undefined =>
 }
 
 /**
+ * The rules of dynamic registration (RFC 6749 §3.1.2, RFC 8252 §7): a document is as untrusted as a
+ * registration request, and its URIs end up in a Location header (no `javascript:`, `data:`, …).
+ */
+function checkedUris(uris: string[] | undefined, field: string, id: string): string[] | undefined {
+  try {
+    return uris?.map((u) => checkRedirectUri(u, field))
+  } catch (cause) {
+    throw clientError(`the Client ID Document ${id}: ${cause instanceof HttpError ? cause.description : `${field} are not valid redirect URIs`}`, cause)
+  }
+}
+
+/**
  * Solid-OIDC §5, RFC 7591 checks 1–3 (and the shape of redirect_uris for 4); read as plain JSON, not
  * expanded (post_logout_redirect_uris is used everywhere but missing from the context).
  */
@@ -70,12 +82,12 @@ export function parseClientIdDocument(clientId: string, body: string): OpClient 
   }
   // (3) client_id equals the URL that was dereferenced, exactly
   if (d.client_id !== clientId) throw clientError(`the Client ID Document at ${clientId} names client_id ${JSON.stringify(d.client_id)}; it must be its own URL`)
-  const redirectUris = optStrings(d.redirect_uris, 'redirect_uris', clientId)
+  const redirectUris = checkedUris(optStrings(d.redirect_uris, 'redirect_uris', clientId), 'redirect_uris', clientId)
   if (!redirectUris || redirectUris.length === 0) throw clientError(`the Client ID Document ${clientId} lists no redirect_uris`)
   const maxAge = d.default_max_age
   return {
     clientId, kind: 'document', isPublic: true, redirectUris,
-    postLogoutRedirectUris: optStrings(d.post_logout_redirect_uris, 'post_logout_redirect_uris', clientId) ?? [],
+    postLogoutRedirectUris: checkedUris(optStrings(d.post_logout_redirect_uris, 'post_logout_redirect_uris', clientId), 'post_logout_redirect_uris', clientId) ?? [],
     ...defined({
       grantTypes: optStrings(d.grant_types, 'grant_types', clientId),
       responseTypes: optStrings(d.response_types, 'response_types', clientId),

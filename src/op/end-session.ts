@@ -5,7 +5,8 @@ import type { Deps } from '../deps.ts'
 import { badRequest } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { html, renderMessagePage, renderPage } from '../http/html-page.ts'
-import { endLoginSession } from '../auth/owner-session.ts'
+import { getAppSession } from '../auth/app-sessions.ts'
+import { endLoginSession, getLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import type { ResolveClient } from './clients.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
@@ -37,6 +38,15 @@ async function readIdTokenHint(deps: OpDeps, hint: string): Promise<{ azp?: stri
 export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
   const { cfg, store } = deps
 
+  /** Was the hinted app session authorized in the login session this request's cookie names? */
+  async function isCurrentSessionHint(hint: { sid?: string } | undefined, cookieHeader: string | null): Promise<boolean> {
+    if (hint?.sid === undefined) return false
+    const now = deps.now()
+    const current = await getLoginSession(store, cfg.baseUrl, cookieHeader, now)
+    if (!current) return false
+    return (await getAppSession(store, hint.sid, now))?.loginSessionId === current.id
+  }
+
   return async function endSession(f: EndSessionFacts): Promise<Response> {
     const p = new Map<string, string>()
     for (const [k, v] of f.params) {
@@ -55,10 +65,11 @@ export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
       const client = await resolveClient(clientId)
       if (!client.postLogoutRedirectUris.includes(target)) throw invalid(`post_logout_redirect_uri ${JSON.stringify(target.slice(0, 200))} is not one of the post_logout_redirect_uris of ${client.clientId}`)
     }
-    // A valid hint proves the request comes from the app the owner signed in to; otherwise ask (§2: logout CSRF)
+    // §2 (logout CSRF): without asking only when the hint is an ID token of this browser's current
+    // login session. Any other (an old token, a leaked one, another browser's) only fills in the form.
     const confirmed = f.method === 'POST' && p.get('confirm') === 'yes'
     if (confirmed) checkCsrf({ cookieHeader: f.cookieHeader, sent: p.get('csrf'), origin: f.origin, baseUrl: cfg.baseUrl })
-    if (!confirmed && hint === undefined) {
+    if (!confirmed && !await isCurrentSessionHint(hint, f.cookieHeader)) {
       const { token, setCookie } = csrfTokenFor(f.cookieHeader, cfg.baseUrl)
       const fields = FIELDS.filter((n) => p.has(n)).map((n) => html`<input type="hidden" name="${n}" value="${p.get(n)}">`)
       return renderPage('logout.html', 'Sign out', {

@@ -70,22 +70,30 @@ export function makeLogin(deps: OpDeps) {
       if (!interaction) return renderGoneInteraction(store, f.form.interaction, now, OP_PATHS.login, EXPIRED)
     }
     const returnTo = safeReturn(f.form.return)
-    const wait = Math.max(f.address ? byAddress.retryAfter(f.address, now) : 0, byAccount.retryAfter(ACCOUNT, now))
+    // Counted before the password check (which takes a while): concurrent guesses cannot overtake the limit.
+    const addressWait = f.address ? byAddress.begin(f.address, now) : 0
+    const wait = addressWait || byAccount.begin(ACCOUNT, now)
     if (wait > 0) {
+      // counted for the address, then refused by the account's limit: not an attempt after all
+      if (f.address && addressWait === 0) byAddress.forgive(f.address, now)
       log.warn('op.login_throttled', { retryAfter: wait })
       throw new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, { headers: { 'retry-after': String(wait) } })
     }
+    const forgive = () => {
+      if (f.address) byAddress.forgive(f.address, now)
+      byAccount.forgive(ACCOUNT, now)
+    }
     const account = await getOwnerAccount(store)
     if (!account?.passwordHash) {
+      forgive()
       return renderErrorPage(OP_PATHS.login, new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at start"), FIRST_RUN_NEXT)
     }
     const password = f.form.password
     if (typeof password !== 'string' || password === '' || password.length > 1024 || !await verifyOwnerPassword(store, password)) {
-      if (f.address) byAddress.recordFailure(f.address, now)
-      byAccount.recordFailure(ACCOUNT, now)
       log.warn('op.login_failed', { webid: account.webid })
       return page(interaction, returnTo, f.cookieHeader, new HttpError(401, 'invalid_credentials', 'the password is wrong; type the pod owner\'s password'))
     }
+    byAccount.forgive(ACCOUNT, now)
     if (f.address) byAddress.reset(f.address)
     // A new cookie on every login (no session fixation); the browser's previous session ends
     await endLoginSession(store, cfg.baseUrl, f.cookieHeader)

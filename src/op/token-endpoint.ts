@@ -3,11 +3,12 @@
 import type { Deps } from '../deps.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { verifyDpopProof } from '../auth/dpop.ts'
-import { jtiExpiry } from '../auth/dpop-replay.ts'
+import { checkJti, jtiExpiry } from '../auth/dpop-replay.ts'
 import { grantAuthorizationCode } from './authorization-code-grant.ts'
 import { authenticateClient } from './client-auth.ts'
 import { OP_PATHS } from '../http/pod-paths.ts'
 import { grantRefreshToken } from './refresh-token-grant.ts'
+import type { TokenResponse } from './issue-tokens.ts'
 
 export interface TokenRequestFacts {
   readonly contentType: string | null
@@ -43,10 +44,19 @@ export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'si
     const client = await authenticateClient(deps.store, form, f.authorization, now)
     // RFC 9449 §5: every token we issue is DPoP-bound, so every token request carries a proof
     const proof = await verifyDpopProof({ header: f.dpop, method: 'POST', url: htu, now, status: 400 })
-    if (!replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), now)) throw new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request')
-    const body = grantType === 'authorization_code'
-      ? await grantAuthorizationCode(deps, client, form, proof, now)
-      : await grantRefreshToken(deps, client, form, proof, now)
+    // RFC 9449 §11.1: a proof is used once. Taken before the grant (a concurrent replay is refused
+    // while the first request runs) and given back when the grant fails, so refused requests take no room.
+    checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), now),
+      () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
+    let body: TokenResponse
+    try {
+      body = grantType === 'authorization_code'
+        ? await grantAuthorizationCode(deps, client, form, proof, now)
+        : await grantRefreshToken(deps, client, form, proof, now)
+    } catch (err) {
+      replay.release(proof.jti, proof.htu)
+      throw err
+    }
     // RFC 6749 §5.1: never cached
     return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } })
   }

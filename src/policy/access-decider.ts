@@ -2,7 +2,8 @@
 // data an Inherited grant follows. One instance serves every role that asks "may this agent …?".
 
 import type { Store } from '../store/open-store.ts'
-import type { FetchDoc } from '../fetch/guarded-fetch.ts'
+import type { FetchDoc, RemoteDoc } from '../fetch/guarded-fetch.ts'
+import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { getMeta, readChildren, readTriples } from '../store/resources.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
@@ -29,6 +30,16 @@ interface DeciderDeps {
   readonly store: Store
   readonly now: () => number
   readonly fetchDoc: FetchDoc
+  /**
+   * A document of this pod read with the pod's own rights. Everything the decider reads (groups in
+   * ACLs, shape trees and data of grants) was named by the owner, not by the requester, and groups
+   * are usually private; the fetcher reads this pod's documents only as the public would.
+   */
+  readonly readOwnDocument?: (url: string, accept: string) => Promise<RemoteDoc | undefined>
+}
+
+function missing(url: string): never {
+  throw new HttpError(404, 'fetch_failed', `${new URL(url).pathname} does not exist on this pod`)
 }
 
 export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
@@ -56,7 +67,11 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   }
 
   const fetchRdf = async (docUrl: string) => {
-    const doc = await deps.fetchDoc(docUrl, { accept: 'text/turtle, application/ld+json;q=0.9', allowedTypes: [...RDF_DOCUMENT_TYPES] })
+    const accept = 'text/turtle, application/ld+json;q=0.9'
+    const own = deps.readOwnDocument && new URL(docUrl).origin === cfg.baseUrl
+    const doc = own
+      ? await deps.readOwnDocument!(docUrl, accept) ?? missing(docUrl)
+      : await deps.fetchDoc(docUrl, { accept, allowedTypes: [...RDF_DOCUMENT_TYPES] })
     return parseRdf(doc.body, doc.contentType, doc.url)
   }
 

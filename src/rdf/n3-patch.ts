@@ -7,6 +7,7 @@ import { RDF, SOLID } from './namespaces.ts'
 import { invalidPatch, patchConflict, type PatchPlan } from './patch-plan.ts'
 import { applyDelta, findBindings, freshBlankNodes, idOf, instantiate, showTriple, tripleKey } from './triple-patterns.ts'
 import { n3ErrorPosition } from './n3-error-position.ts'
+import { fromPlainQuad, toPlainQuad, type PlainQuad } from './plain-terms.ts'
 
 const PATCH_TYPE = SOLID('InsertDeletePatch')
 const INSERTS = SOLID('inserts')
@@ -18,7 +19,17 @@ const WHERE = SOLID('where')
  * `invalid_patch` when it breaks a §5.3.1 constraint; `apply` throws 409 `patch_conflict`.
  */
 export function parseN3Patch(body: string, baseIRI: string): PatchPlan {
-  const quads = parseN3(body, baseIRI)
+  return planN3Patch(readN3Patch(body, baseIRI))
+}
+
+/** The expensive half (parsing), whose result can cross a thread: plain terms, no classes. */
+export function readN3Patch(body: string, baseIRI: string): PlainQuad[] {
+  return parseN3(body, baseIRI).map(toPlainQuad)
+}
+
+/** The cheap half: the patch's checks and plan, from what readN3Patch gave. */
+export function planN3Patch(parsed: readonly PlainQuad[]): PatchPlan {
+  const quads = parsed.map(fromPlainQuad)
   const patch = findPatchResource(quads)
   const formulas = new Set(quads.filter(q => q.graph.termType === 'BlankNode').map(q => idOf(q.graph)))
   const where = readFormula(quads, patch, WHERE, formulas)

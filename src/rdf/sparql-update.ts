@@ -22,7 +22,7 @@ interface SparqlOperation {
   graph?: unknown
   using?: unknown
 }
-interface SparqlRequest { type?: 'query' | 'update'; updates?: SparqlOperation[] }
+export interface SparqlRequest { type?: 'query' | 'update'; updates?: SparqlOperation[] }
 interface JisonError { hash?: { text?: string; loc?: { last_line: number; last_column: number } } }
 
 /** One update operation. `where` is absent for INSERT DATA and DELETE DATA. */
@@ -40,7 +40,25 @@ const SUPPORTED = 'PATCH takes INSERT DATA, DELETE DATA, DELETE/INSERT … WHERE
  * `patch_conflict`.
  */
 export function parseSparqlUpdate(body: string, baseIRI: string): PatchPlan {
-  const steps = readOperations(body, baseIRI).map(toStep)
+  return planSparqlUpdate(readSparqlUpdate(body, baseIRI))
+}
+
+/**
+ * The expensive half (sparqljs's parse), whose result can cross a thread: its terms keep
+ * termType, value, language and datatype as own properties, all this module reads.
+ */
+export function readSparqlUpdate(body: string, baseIRI: string): SparqlRequest {
+  try {
+    return new SparqlParser({ baseIRI }).parse(body) as SparqlRequest
+  } catch (err) {
+    throw new HttpError(400, 'invalid_syntax', describeSyntaxError(err), { cause: err })
+  }
+}
+
+/** The cheap half: the operations' checks and plan, from what readSparqlUpdate gave. */
+export function planSparqlUpdate(request: SparqlRequest): PatchPlan {
+  if (request.type === 'query') throw invalidPatch(`the body is a SPARQL query; ${SUPPORTED}`)
+  const steps = (request.updates ?? []).map(toStep)
   return {
     // Solid Protocol §5.3.1, by analogy with N3 Patch: WHERE → Read, any delete → Read + Write
     // (a 409 on an absent triple tells what the document holds), any insert → Append.
@@ -52,17 +70,6 @@ export function parseSparqlUpdate(body: string, baseIRI: string): PatchPlan {
     // SPARQL 1.1 Update §3: operations run in order, each on the result of the one before.
     apply: doc => steps.reduce<Quad[]>((current, step) => applyStep(step, current), [...doc]),
   }
-}
-
-function readOperations(body: string, baseIRI: string): SparqlOperation[] {
-  let request: SparqlRequest
-  try {
-    request = new SparqlParser({ baseIRI }).parse(body) as SparqlRequest
-  } catch (err) {
-    throw new HttpError(400, 'invalid_syntax', describeSyntaxError(err), { cause: err })
-  }
-  if (request.type === 'query') throw invalidPatch(`the body is a SPARQL query; ${SUPPORTED}`)
-  return request.updates ?? []
 }
 
 // Jison reports where the last good token ended; the offending one follows it.

@@ -4,7 +4,9 @@ import { HttpError } from '../http/errors.ts'
 import { getMeta, readTriples, writeResource } from '../store/resources.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { requiredModes } from '../policy/modes.ts'
-import { parsePatch } from '../rdf/patch.ts'
+import { checkPatchType } from '../rdf/patch.ts'
+import { parsePatchOffThread } from '../rdf/parse-patch-off-thread.ts'
+import { mediaTypeOf } from '../rdf/media-types.ts'
 import { readRequestBody, decodeUtf8 } from './request-body.ts'
 import { rdfContent } from './new-content.ts'
 import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
@@ -14,13 +16,22 @@ import { answerWrite } from './write-answer.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
+const AT_LEAST_APPEND = { read: false, append: true, write: false } as const
+
 export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Response> {
   const { store, cfg, now, withWriteLock } = ctx.deps
   const { path, url } = r.target
   checkWritablePath(path)
-  const body = await readRequestBody(r.request, cfg.maxBodyBytes)
-  if (!body.mediaType) throw new HttpError(400, 'missing_content_type', 'a PATCH needs a Content-Type: text/n3 or application/sparql-update')
-  const plan = parsePatch(decodeUtf8(body.bytes), body.mediaType, url)
+  // Access before a byte of the body is read: every PATCH needs at least Append on its target, so
+  // anyone without it is refused at once, whatever the body would have been.
+  await ctx.access.authorize(r.principal, url, requiredModes({ method: 'PATCH', url, exists: true, patch: AT_LEAST_APPEND }),
+    r.origin, challengeLinks(cfg.baseUrl, path))
+  const mediaType = mediaTypeOf(r.request.headers.get('content-type'))
+  if (!mediaType) throw new HttpError(400, 'missing_content_type', 'a PATCH needs a Content-Type: text/n3 or application/sparql-update')
+  checkPatchType(mediaType)
+  // A patch is parsed whole in memory, so it has its own, smaller limit (--max-patch-bytes).
+  const body = await readRequestBody(r.request, cfg.maxPatchBytes, 'a PATCH body')
+  const plan = await parsePatchOffThread(decodeUtf8(body.bytes), mediaType, url)
   const authorizePatch = (exists: boolean, created: readonly string[]) => ctx.access.authorize(r.principal, url,
     requiredModes({ method: 'PATCH', url, exists, patch: plan.needs, createdContainers: created.map(p => cfg.baseUrl + p) }),
     r.origin, challengeLinks(cfg.baseUrl, path))

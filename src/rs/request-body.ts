@@ -11,9 +11,10 @@ export interface RequestBody {
   readonly contentType: string | undefined
 }
 
-export async function readRequestBody(request: Request, maxBytes: number): Promise<RequestBody> {
+/** `what` names the body in the 413, e.g. "a PATCH body" with its own limit. */
+export async function readRequestBody(request: Request, maxBytes: number, what = 'the body'): Promise<RequestBody> {
   const declared = Number(request.headers.get('content-length') ?? '0')
-  const tooLarge = () => new HttpError(413, 'payload_too_large', `the body is larger than this pod accepts (${maxBytes} bytes)`)
+  const tooLarge = () => new HttpError(413, 'payload_too_large', `${what} is larger than this pod accepts (${maxBytes} bytes)`)
   if (declared > maxBytes) throw tooLarge()
   const bytes = request.body ? await readAtMost(request.body, maxBytes, tooLarge) : new Uint8Array()
   const contentType = request.headers.get('content-type')

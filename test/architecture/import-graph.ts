@@ -17,7 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['auth'],
   ['fetch', 'rdf', 'store'],
   ['http'],
-  ['lib', 'log.ts', 'config.ts'],
+  ['lib', 'log.ts', 'config.ts', 'data-dir.ts'],
 ]
 
 /** The unit of a src-relative path: its top folder, or the file itself at the top. */

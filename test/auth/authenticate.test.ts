@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose'
-import { makeAuthenticator, type Authenticate } from '../../src/auth/authenticate.ts'
+import { makeAuthenticator, TOKEN_CACHE_MAX_MS, type Authenticate } from '../../src/auth/authenticate.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import type { FetchDoc } from '../../src/fetch/guarded-fetch.ts'
 import { APP_ID, BASE, CookieJar, WEBID, dpopProof, newDpopKey, obtainTokens, openTestPod, type DpopKey, type TestPod } from '../op/op-fixture.ts'
@@ -118,7 +118,54 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
   })
 })
 
+describe('RFC 9449 §11.1: the replay cache never forgets a live proof', () => {
+  test('churn beyond its capacity: new proofs get 503 temporarily_unavailable with Retry-After, a captured proof stays refused', async () => {
+    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl }, { replayCapacity: 5 })
+    const captured = await dpopRequest(token)
+    await small(captured.clone())
+    for (let i = 0; i < 4; i++) await small(await dpopRequest(token))
+    const full = await small(await dpopRequest(token)).then(() => undefined, (e: unknown) => e as HttpError)
+    expect({ status: full?.status, code: full?.code }).toEqual({ status: 503, code: 'temporarily_unavailable' })
+    expect(Number(full!.headers['retry-after'])).toBeGreaterThan(0)
+    const replayed = await small(captured.clone()).then(() => undefined, (e: unknown) => e as HttpError)
+    expect({ status: replayed?.status, code: replayed?.code }).toEqual({ status: 401, code: 'invalid_dpop_proof' })
+  })
+  test('a proof is recorded only once the token is verified: junk takes no room', async () => {
+    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl }, { replayCapacity: 1 })
+    const forged = `${token.split('.').slice(0, 2).join('.')}.${Buffer.from(new Uint8Array(64)).toString('base64url')}`
+    for (let i = 0; i < 3; i++) {
+      const e = await small(await dpopRequest(forged)).then(() => undefined, (err: unknown) => err as HttpError)
+      expect({ status: e?.status, code: e?.code }).toEqual({ status: 401, code: 'invalid_token' })
+    }
+    expect((await small(await dpopRequest(token))).webid).toBe(WEBID as never)
+  })
+})
+
+describe('RFC 9068 §4: an ID token is not an access token', () => {
+  test("the pod's own ID token sent as an access token, with a proof of its key → 401 invalid_token", async () => {
+    const { body } = await obtainTokens(pod, new CookieJar(), key)
+    const idToken = body.id_token as string
+    const e = await refusal(await dpopRequest(idToken))
+    expect({ status: e.status, code: e.code }).toEqual({ status: 401, code: 'invalid_token' })
+    expect(e.description).toContain('at+jwt')
+  })
+})
+
 describe('verified tokens are cached until they expire', () => {
+  test(`a cached verification is redone after at most ${TOKEN_CACHE_MAX_MS / 1000} s, whatever the token's exp`, async () => {
+    const { body } = await obtainTokens(pod, new CookieJar(), key)
+    const t = body.access_token as string
+    fetched.length = 0
+    await authenticate(await dpopRequest(t))
+    pod.clock.now += TOKEN_CACHE_MAX_MS - 1000
+    try {
+      await authenticate(await dpopRequest(t))
+      expect(fetched).toEqual([WEBID])
+      pod.clock.now += 2000
+      await authenticate(await dpopRequest(t))
+      expect(fetched).toEqual([WEBID, WEBID])
+    } finally { pod.clock.now -= TOKEN_CACHE_MAX_MS + 1000 }
+  })
   test('a repeated token does not read the WebID profile again', async () => {
     const { body } = await obtainTokens(pod, new CookieJar(), key)
     const t = body.access_token as string

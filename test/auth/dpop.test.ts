@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { base64url, CompactSign, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose'
-import { accessTokenHash, normalizeHtu, verifyDpopProof, type ProofFacts } from '../../src/auth/dpop.ts'
-import { JtiReplayCache, jtiExpiry } from '../../src/auth/dpop-replay.ts'
+import { accessTokenHash, DPOP_MAX_AGE_S, normalizeHtu, verifyDpopProof, type ProofFacts } from '../../src/auth/dpop.ts'
+import { checkJti, JtiReplayCache, jtiExpiry, type JtiVerdict } from '../../src/auth/dpop-replay.ts'
 import { HttpError } from '../../src/http/errors.ts'
 
 const NOW = 1_700_000_000_000
@@ -69,7 +69,7 @@ describe('RFC 9449 §4.3 — the RFC example proofs (RFC 9449 / RFC 7638 test ve
   })
 
   test('rejects the token-request example an hour later', async () => {
-    await rejects({ header: P1, method: 'POST', url: 'https://server.example.com/token', now: 1562266216_000 }, 400, 'invalid_dpop_proof', 'iat is 3600 s in the past; proofs must be at most 300 s old — check the client\'s clock')
+    await rejects({ header: P1, method: 'POST', url: 'https://server.example.com/token', now: 1562266216_000 }, 400, 'invalid_dpop_proof', 'iat is 3600 s in the past; proofs must be at most 60 s old — check the client\'s clock')
   })
 })
 
@@ -236,12 +236,12 @@ describe('RFC 9449 §4.3 (10), §8, §9: nonce equals the server-provided nonce'
 
 describe('RFC 9449 §4.3 (11), §11.1: iat is inside the acceptance window', () => {
   test('rejects a stale iat, saying by how much and what is allowed', async () => {
-    await rejects(facts(await proof({ claims: { iat: IAT - 400 } })), 400, 'invalid_dpop_proof', 'iat is 400 s in the past; proofs must be at most 300 s old — check the client\'s clock')
+    await rejects(facts(await proof({ claims: { iat: IAT - 61 } })), 400, 'invalid_dpop_proof', 'iat is 61 s in the past; proofs must be at most 60 s old — check the client\'s clock')
   })
   test('rejects an iat too far in the future, saying by how much and what is allowed', async () => {
     await rejects(facts(await proof({ claims: { iat: IAT + 90 } })), 400, 'invalid_dpop_proof', 'iat is 90 s in the future; at most 60 s of clock skew is allowed — check the client\'s clock')
   })
-  test.each([['300 s old', -300], ['60 s ahead', 60]])('accepts an iat %s (the window edges)', async (_, delta) => {
+  test.each([['60 s old', -60], ['60 s ahead', 60]])('accepts an iat %s (the window edges)', async (_, delta) => {
     expect((await verifyDpopProof(facts(await proof({ claims: { iat: IAT + delta } })))).iat).toBe(IAT + delta)
   })
   test('honours a configured window', async () => {
@@ -278,22 +278,55 @@ describe('RFC 9449 §5, §7.1: the caller picks the status', () => {
 })
 
 describe('RFC 9449 §11.1: jti replay', () => {
+  const fresh: JtiVerdict = { fresh: true }
+  const replay: JtiVerdict = { fresh: false, full: false }
   test('accepts a jti once and refuses it again for the same htu, not for another htu', () => {
     const cache = new JtiReplayCache(10)
-    expect(cache.remember('j1', URL_, NOW + 300_000, NOW)).toBe(true)
-    expect(cache.remember('j1', URL_, NOW + 300_000, NOW + 1000)).toBe(false)
-    expect(cache.remember('j1', 'https://pod.example/other', NOW + 300_000, NOW)).toBe(true)
+    expect(cache.remember('j1', URL_, NOW + 60_000, NOW)).toEqual(fresh)
+    expect(cache.remember('j1', URL_, NOW + 60_000, NOW + 1000)).toEqual(replay)
+    expect(cache.remember('j1', 'https://pod.example/other', NOW + 60_000, NOW)).toEqual(fresh)
   })
-  test('forgets a jti once its proof is outside the window', () => {
+  test('remembers a jti for as long as verifyDpopProof accepts its iat (60 s), and forgets it after', async () => {
     const cache = new JtiReplayCache(10)
     const until = jtiExpiry(IAT)
-    expect(until).toBe(NOW + 300_000)
-    expect(cache.remember('j1', URL_, until, NOW)).toBe(true)
-    expect(cache.remember('j1', URL_, until, until)).toBe(true)
+    expect(cache.remember('j1', URL_, until, NOW)).toEqual(fresh)
+    // the last instant the proof itself is still accepted
+    const edge = (IAT + DPOP_MAX_AGE_S) * 1000
+    await verifyDpopProof(facts(await proof({ claims: { iat: IAT } }), { now: edge }))
+    expect(cache.remember('j1', URL_, until, edge)).toEqual(replay)
+    expect(cache.remember('j1', URL_, until, until)).toEqual(fresh)
   })
-  test('stays within its size cap', () => {
+  test('never forgets a live entry: churn beyond the capacity, and a captured proof is still refused', () => {
+    const cache = new JtiReplayCache(1000)
+    expect(cache.remember('captured', URL_, NOW + 60_000, NOW)).toEqual(fresh)
+    const verdicts = Array.from({ length: 1500 }, (_, i) => cache.remember(`other-${i}`, URL_, NOW + 60_000, NOW + 10))
+    expect(verdicts.filter(v => v.fresh).length).toBe(999)
+    expect(cache.remember('captured', URL_, NOW + 60_000, NOW + 20)).toEqual(replay)
+    expect(cache.size).toBe(1000)
+  })
+  test('when full of live entries a new proof is refused with the seconds until room frees up', () => {
     const cache = new JtiReplayCache(3)
-    for (let i = 0; i < 10; i++) cache.remember(`j${i}`, URL_, NOW + 300_000, NOW)
+    for (let i = 0; i < 3; i++) expect(cache.remember(`j${i}`, URL_, NOW + 60_000 + i * 1000, NOW)).toEqual(fresh)
+    expect(cache.remember('j3', URL_, NOW + 60_000, NOW + 15_000)).toEqual({ fresh: false, full: true, retryAfterSeconds: 45 })
+    // once the oldest expired there is room again
+    expect(cache.remember('j3', URL_, NOW + 120_000, NOW + 60_000)).toEqual(fresh)
     expect(cache.size).toBe(3)
+  })
+  test('expired entries are swept, so memory follows the load back down', () => {
+    const cache = new JtiReplayCache(100)
+    for (let i = 0; i < 50; i++) cache.remember(`j${i}`, URL_, NOW + 60_000, NOW)
+    cache.remember('late', URL_, NOW + 200_000, NOW + 100_000)
+    expect(cache.size).toBe(1)
+  })
+  test('release gives back the entry of a request that failed', () => {
+    const cache = new JtiReplayCache(10)
+    cache.remember('j1', URL_, NOW + 60_000, NOW)
+    cache.release('j1', URL_)
+    expect(cache.remember('j1', URL_, NOW + 60_000, NOW)).toEqual(fresh)
+  })
+  test('checkJti: a full cache is a 503 temporarily_unavailable with Retry-After, a replay the caller\'s refusal', () => {
+    const e = (() => { try { checkJti({ fresh: false, full: true, retryAfterSeconds: 7 }, () => new HttpError(401, 'invalid_dpop_proof', 'x')) } catch (err) { return err as HttpError } })()!
+    expect({ status: e.status, code: e.code, retry: e.headers['retry-after'] }).toEqual({ status: 503, code: 'temporarily_unavailable', retry: '7' })
+    expect(() => checkJti({ fresh: false, full: false }, () => new HttpError(401, 'invalid_dpop_proof', 'replayed'))).toThrow('replayed')
   })
 })

@@ -244,3 +244,27 @@ describe('Solid-OIDC §8 (7), RFC 9449 §6.1: the proof key is the token\'s cnf.
     await rejects(facts(await token({ claims: { cnf: { jkt: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs' } } })), /does not match the token's cnf.jkt/)
   })
 })
+
+describe('RFC 7519 §4.1.5: nbf', () => {
+  test('rejects a token not valid before a time beyond the clock tolerance', async () => {
+    await rejects(facts(await token({ claims: { nbf: IAT + 61 } })), 'the access token is not valid for another 61 s (nbf); at most 60 s of clock skew is allowed')
+  })
+  test('accepts nbf within the clock tolerance', async () => {
+    expect((await verifySolidAccessToken(facts(await token({ claims: { nbf: IAT + 60 } })))).webid).toBe(WEBID as WebId)
+  })
+  test('rejects a nbf that is not a number', async () => {
+    await rejects(facts(await token({ claims: { nbf: 'soon' } })), 'nbf must be a number')
+  })
+})
+
+describe('RFC 9068 §4: typ of our own access tokens is at+jwt', () => {
+  test.each(['JWT', undefined, 'jwt', 'dpop+jwt'])('rejects a token of the own issuer with typ %p (an ID token is not an access token)', async (typ) => {
+    await rejects(facts(await token({ header: { typ } }), { ownIssuer: ISS }), /the token's typ is .*; an access token of this pod has typ "at\+jwt" \(an ID token is not an access token\)/)
+  })
+  test('accepts application/at+jwt (RFC 7515 §4.1.9: the application/ prefix may be written)', async () => {
+    expect((await verifySolidAccessToken(facts(await token({ header: { typ: 'application/at+jwt' } }), { ownIssuer: ISS }))).webid).toBe(WEBID as WebId)
+  })
+  test('leaves the typ of other issuers\' tokens alone: Solid-OIDC does not require one', async () => {
+    expect((await verifySolidAccessToken(facts(await token({ header: { typ: 'JWT' } }), { ownIssuer: 'https://pod.example' }))).webid).toBe(WEBID as WebId)
+  })
+})

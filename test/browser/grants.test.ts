@@ -46,13 +46,15 @@ describe('GrantData in a real browser', () => {
     const result = await page.evaluate(async ({ base, grant }) => {
       const schemaRes = await fetch(`${base}/.admin/schemas/grant-data.json`)
       const schema = await schemaRes.json()
+      // /.admin/ answers no CORS (only the schema is public): the browser refuses the preflight, so the POST is never sent
       const post = await fetch(`${base}/.admin/api/grants`, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(grant) })
-      return { type: schemaRes.headers.get('content-type'), required: schema.required, additional: schema.additionalProperties, post: post.status, error: (await post.text()).split(':')[0] }
+        .then((r) => `answered ${r.status}`, (e: unknown) => `blocked: ${e instanceof TypeError}`)
+      return { type: schemaRes.headers.get('content-type'), required: schema.required, additional: schema.additionalProperties, post }
     }, { base: pod.baseUrl, grant: grantFor(pod.baseUrl) })
     expect(result.type).toBe('application/schema+json')
     expect(result.additional).toBe(false)
     expect(result.required).toContain('hasStorage')
-    expect([result.post, result.error]).toEqual([403, 'csrf_failed'])
+    expect(result.post).toBe('blocked: true')
     await page.close()
   })
 

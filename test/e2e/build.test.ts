@@ -1,12 +1,13 @@
 // `npm run build`: the executable runs from an empty directory with no node_modules in reach.
 
 import { afterAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { buildExecutable, hostTarget } from '../../src/build-executable.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { freePort, OWNER_PASSWORD } from './start-server.ts'
+import { seedPublicContainer } from './seed-store.ts'
 
 const ROOT = resolve(import.meta.dir, '..', '..')
 const NODE_MODULES = join(ROOT, 'node_modules')
@@ -46,6 +47,8 @@ describe('npm run build', () => {
     writeFileSync(join(dir, 'pw'), OWNER_PASSWORD)
     const port = await freePort()
     const base = `http://localhost:${port}`
+    await seedPublicContainer(join(dir, 'data'), base, '/pub/', ['Read', 'Append', 'Write'])
+    chmodSync(join(dir, 'data'), 0o700)
     const proc = Bun.spawn(withoutNodeModules([binary, '--port', String(port), '--base-url', base, '--data', join(dir, 'data'),
       '--owner-password-file', join(dir, 'pw'), '--log-level', 'warn']), { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
     try {
@@ -66,6 +69,10 @@ describe('npm run build', () => {
       expect(login.status).toBe(200)
       expect(login.headers.get('content-type')).toStartWith('text/html')
       expect(await login.text()).toMatch(/^<!doctype html>[\s\S]*<form/i)
+
+      // PATCH bodies are parsed on a worker thread, which the binary must hold too
+      const patch = await fetch(`http://127.0.0.1:${port}/pub/doc`, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <#a> <#b> "c" . }' })
+      expect(patch.status).toBe(201)
 
       const rootRes = await fetch(`http://127.0.0.1:${port}/`)
       expect(rootRes.status).toBe(401)

@@ -17,6 +17,15 @@ describe('solopod CLI', () => {
     expect(r.stderr.toString()).toContain('--port must be an integer')
   })
 
+  test.each([
+    [['serve', '--allow-insecure-local', 'no'], '--allow-insecure-local takes no separate value'],
+    [['serve', '--allow-insecure-local=no'], '--allow-insecure-local must be true or false'],
+  ])('a boolean flag with a value other than =true or =false exits 2 naming the flag: %p', (args, message) => {
+    const r = run(args)
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr.toString()).toContain(message)
+  })
+
   test('--help lists every flag', () => {
     const r = run(['--help'])
     expect(r.exitCode).toBe(0)

@@ -33,11 +33,13 @@ afterAll(async () => {
   await pod?.dispose()
 })
 
+type Jar = Map<string, string>
+const cookieHeader = (jar: Jar) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
+
 /** The browser: follows our login and consent pages with a cookie jar until the redirect leaves the pod. */
-async function userAgent(start: URL): Promise<URL> {
-  const jar = new Map<string, string>()
+async function userAgent(start: URL, jar: Jar = new Map()): Promise<URL> {
   const go = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers as Record<string, string>, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } })
+    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers as Record<string, string>, cookie: cookieHeader(jar) } })
     for (const line of res.headers.getSetCookie()) { const [p] = line.split(';'); const i = p!.indexOf('='); jar.set(p!.slice(0, i), p!.slice(i + 1)) }
     return res
   }
@@ -61,6 +63,7 @@ describe('openid-client v6 with a Client ID Document (public client, PKCE S256, 
   let config: client.Configuration
   let dpop: client.DPoPHandle
   let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>
+  const browser: Jar = new Map()
 
   test('discovers the provider', async () => {
     config = await client.discovery(new URL(pod.baseUrl), clientId, { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }, client.None(), { execute: [client.allowInsecureRequests] })
@@ -77,7 +80,7 @@ describe('openid-client v6 with a Client ID Document (public client, PKCE S256, 
       redirect_uri: redirectUri, scope: 'openid webid offline_access', state, nonce,
       code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
     })
-    const callback = await userAgent(url)
+    const callback = await userAgent(url, browser)
     expect(callback.searchParams.get('iss')).toBe(pod.baseUrl)
     tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true }, undefined, { DPoP: dpop })
     expect(tokens.token_type).toBe('dpop')
@@ -104,7 +107,8 @@ describe('openid-client v6 with a Client ID Document (public client, PKCE S256, 
 
   test('RP-initiated logout to a registered post_logout_redirect_uri', async () => {
     const url = client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `http://localhost:${rp.port}/bye`, state: 'bye' })
-    const res = await fetch(url, { redirect: 'manual' })
+    // the browser that signed in follows the app's logout link: its session's hint, no question asked
+    const res = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader(browser) } })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe(`http://localhost:${rp.port}/bye?state=bye`)
   })

@@ -288,7 +288,7 @@ describe('our own origin', () => {
   test('a missing local document is a 404', async () => {
     const localLoader = async () => undefined
     await expectFailure(fetcher({ ...noNetwork, localLoader })('https://pod.example/nothing', PROFILE), 404, 'fetch_failed',
-      'https://pod.example/nothing: no such document on this pod')
+      'https://pod.example/nothing: not a public document of this pod')
   })
 
   test('a local document of the wrong type is refused', async () => {

@@ -50,3 +50,18 @@ describe('HTML pages', () => {
     expect(res.headers.get('content-security-policy')).toStartWith("default-src 'none'; style-src 'sha256-")
   })
 })
+
+describe('FailureLimiter: attempts counted before they are checked', () => {
+  test('begin counts up to the limit, then answers the wait without counting', () => {
+    const l = new FailureLimiter({ max: 2, windowMs: 60_000 })
+    expect(l.begin('a', 0)).toBe(0)
+    expect(l.begin('a', 0)).toBe(0)
+    expect(l.begin('a', 0)).toBe(60)
+    expect(l.begin('a', 30_000)).toBe(30)
+  })
+  test('forgive gives back an attempt that was not a failure (a right password)', () => {
+    const l = new FailureLimiter({ max: 2, windowMs: 60_000 })
+    for (let i = 0; i < 5; i++) { expect(l.begin('a', 0)).toBe(0); l.forgive('a', 0) }
+    expect(l.retryAfter('a', 0)).toBe(0)
+  })
+})

@@ -88,6 +88,21 @@ describe('Solid-OIDC §5, RFC 7591: Client ID Documents', () => {
   test('an http Client ID Document URL on a public host is refused (https only)', async () => {
     await expectErrorPage(await get({ client_id: 'http://app.example/id' }), 'invalid_client')
   })
+  test.each([
+    ['javascript:', 'javascript:alert(document.cookie)'],
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['http on a public host', 'http://app.example/cb'],
+    ['a fragment', 'https://app.example/cb#x'],
+  ])('a redirect URI with %s in the document is refused (RFC 6749 §3.1.2, as in registration), never redirected to', async (name, uri) => {
+    const n = `bad-${name.replace(/\W/g, '')}`
+    pod.docs.set(id(n), appDocument({ client_id: id(n), redirect_uris: [uri] }))
+    const page = await expectErrorPage(await get({ client_id: id(n), redirect_uri: uri }), 'invalid_client')
+    expect(page).toContain('redirect_uris')
+  })
+  test('a post_logout_redirect_uri with javascript: in the document is refused', async () => {
+    pod.docs.set(id('badlogout'), appDocument({ client_id: id('badlogout'), post_logout_redirect_uris: ['javascript:alert(1)'] }))
+    await expectErrorPage(await get(redirect('badlogout')), 'invalid_client')
+  })
   test('validated documents are cached', async () => {
     pod.docs.set(id('cached'), appDocument({ client_id: id('cached') }))
     await get(redirect('cached'))

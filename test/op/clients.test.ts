@@ -25,6 +25,9 @@ describe('Solid-OIDC §5, RFC 7591 Client ID Document checks', () => {
     ['no redirect_uris', doc({ redirect_uris: undefined })],
     ['redirect_uris not strings', doc({ redirect_uris: [1] })],
     ['client_name not a string', doc({ client_name: 5 })],
+    ['a javascript: redirect URI', doc({ redirect_uris: ['javascript:alert(1)'] })],
+    ['a relative redirect URI', doc({ redirect_uris: ['/cb'] })],
+    ['a javascript: post-logout redirect URI', doc({ post_logout_redirect_uris: ['javascript:alert(1)'] })],
   ])('refuses %s with 400 invalid_client', (_, body) => {
     const e = refusal(body)
     expect({ status: e.status, code: e.code }).toEqual({ status: 400, code: 'invalid_client' })

@@ -36,6 +36,18 @@ describe('login rate limiting', () => {
     pod.clock.now += LOGIN_LIMITS.perAddress.windowMs
     try { expect((await postLogin(jar, { csrf, password: PASSWORD }, '10.0.0.1')).status).toBe(303) } finally { pod.clock.now -= LOGIN_LIMITS.perAddress.windowMs }
   }, 30_000) // 11 real argon2id verifications: seconds on a loaded 2-core machine
+  test('attempts are counted before the password is checked: 20 wrong passwords at once give at most 10 × 401, the rest 429', async () => {
+    const jar = new CookieJar()
+    const { interaction, page } = await startFlow(jar)
+    const csrf = field(page, 'csrf')
+    const answers = await Promise.all(Array.from({ length: 20 }, () => postLogin(jar, { csrf, interaction, password: 'nope' }, '10.0.0.3')))
+    const statuses = answers.map(r => r.status)
+    expect(statuses.filter(s => s === 401).length).toBeLessThanOrEqual(LOGIN_LIMITS.perAddress.max)
+    expect(statuses.filter(s => s === 429).length).toBe(20 - statuses.filter(s => s === 401).length)
+    expect(statuses.filter(s => s === 429).length).toBeGreaterThanOrEqual(20 - LOGIN_LIMITS.perAddress.max)
+    const refused = answers.find(r => r.status === 429)!
+    expect(pageError(await refused.text())).toBe('too_many_attempts')
+  }, 60_000)
   test(`per account: after ${LOGIN_LIMITS.perAccount.max} failures from many addresses → 429`, async () => {
     const jar = new CookieJar()
     const { interaction, page } = await startFlow(jar)

@@ -65,6 +65,28 @@ describe('RP-Initiated Logout 1.0 at /.oidc/session/end', () => {
     expect((await tokenRequest(pod, { key, fields: { grant_type: 'refresh_token', refresh_token: body.refresh_token as string, client_id: APP_ID } })).status).toBe(400)
     expect((await withToken(pod, key, body.access_token as string, 'GET', '/')).status).toBe(401)
   })
+  test("an ID token of another login session as hint → the owner is asked first; nothing is signed out or revoked by the link", async () => {
+    const { body } = await obtainTokens(pod, new CookieJar(), key)
+    const browser = new CookieJar()
+    await logIn(pod, browser)
+    for (const cookie of [browser.header(), '']) {
+      const res = browser.take(await pod.request(`/.oidc/session/end?${new URLSearchParams({ id_token_hint: body.id_token as string, post_logout_redirect_uri: 'https://app.example/bye' })}`, { headers: { cookie } }))
+      expect(res.status).toBe(200)
+      expect(res.headers.get('location')).toBeNull()
+      const page = await res.text()
+      expect(field(page, 'id_token_hint')).toBe(body.id_token as string)
+      expect(page).toContain('csrf')
+    }
+    expect(browser.cookies.has('solopod_session')).toBe(true)
+    expect((await withToken(pod, key, body.access_token as string, 'GET', '/profile/card')).status).toBe(200)
+    // the confirmed POST (same origin, CSRF token) does sign out and revoke the hinted session
+    const ask = await browser.take(await pod.request(`/.oidc/session/end?${new URLSearchParams({ id_token_hint: body.id_token as string })}`, { headers: { cookie: browser.header() } })).text()
+    const res = browser.take(await pod.request('/.oidc/session/end', { method: 'POST', headers: { 'content-type': FORM, cookie: browser.header(), origin: BASE },
+      body: form({ csrf: field(ask, 'csrf'), confirm: 'yes', id_token_hint: body.id_token as string }) }))
+    expect(res.status).toBe(200)
+    expect(browser.cookies.has('solopod_session')).toBe(false)
+    expect((await withToken(pod, key, body.access_token as string, 'GET', '/profile/card')).status).toBe(401)
+  })
   test('an unregistered post_logout_redirect_uri → error page, never a redirect', async () => {
     const { body } = await obtainTokens(pod, new CookieJar(), key)
     const res = await pod.request(`/.oidc/session/end?${new URLSearchParams({ id_token_hint: body.id_token as string, post_logout_redirect_uri: 'https://evil.example/' })}`)

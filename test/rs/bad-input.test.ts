@@ -8,7 +8,7 @@ let pod: Pod
 let small: Pod
 beforeAll(async () => {
   pod = await openPod({ publicWrite: ['/pub/'] })
-  small = await openPod({ publicWrite: ['/pub/'], maxBodyBytes: 1024 })
+  small = await openPod({ publicWrite: ['/pub/'], maxBodyBytes: 1024, maxPatchBytes: 1024 })
   await expectStatus(pod.request('/pub/bad/doc', withTurtle('PUT', '<#a> <http://example.org/ns#p> "kept".')), 201)
   await expectStatus(pod.request('/pub/bad/dir/', { method: 'PUT' }), 201)
   await expectStatus(small.request('/pub/doc', withTurtle('PUT', '')), 201)

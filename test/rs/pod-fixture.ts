@@ -30,10 +30,11 @@ export const publicWriteAcl = (containerPath: string) => `@prefix acl: <http://w
 <#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <${containerPath}>; acl:default <${containerPath}>;
   acl:mode acl:Read, acl:Write, acl:Control.`
 
-export async function openPod(opts: { maxBodyBytes?: number; publicWrite?: string[]; now?: () => number } = {}): Promise<Pod> {
+export async function openPod(opts: { maxBodyBytes?: number; maxPatchBytes?: number; publicWrite?: string[]; now?: () => number } = {}): Promise<Pod> {
   setLogLevel('silent')
   const dir = mkdtempSync(join(tmpdir(), 'solopod-rs-'))
-  const cfg = buildConfig(['--data', dir, '--base-url', BASE, ...(opts.maxBodyBytes ? ['--max-body-bytes', String(opts.maxBodyBytes)] : [])], {})
+  const cfg = buildConfig(['--data', dir, '--base-url', BASE, ...(opts.maxBodyBytes ? ['--max-body-bytes', String(opts.maxBodyBytes)] : []),
+    ...(opts.maxPatchBytes ? ['--max-patch-bytes', String(opts.maxPatchBytes)] : [])], {})
   const store = await openStore(cfg.dataDir)
   await ensureOwner(store, BASE, Date.now())
   for (const p of opts.publicWrite ?? []) {

@@ -110,6 +110,18 @@ describe('WAC over HTTP with DPoP-authenticated agents', () => {
     expect({ status: res.status, wacAllow: res.headers.get('wac-allow') }).toEqual({ status, wacAllow })
   })
 
+  test('PATCH by an agent without Append: 403 forbidden at once, the body (endless here) never read', async () => {
+    const auth = await as('dan', 'PATCH', '/shared/doc')
+    const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(new TextEncoder().encode('INSERT DATA { ')) } })
+    const answer = await Promise.race([
+      pod.request('/shared/doc', { method: 'PATCH', headers: { 'content-type': 'application/sparql-update', ...auth }, body, duplex: 'half' } as RequestInit),
+      Bun.sleep(5000).then(() => 'no answer' as const),
+    ])
+    expect(answer).not.toBe('no answer')
+    const res = answer as Response
+    expect({ status: res.status, code: (await res.text()).split(':', 1)[0] }).toEqual({ status: 403, code: 'forbidden' })
+  })
+
   test('authenticated and denied: 403 without challenges, with the ACL link', async () => {
     const res = await request('mallory', '/shared/doc')
     expect(res.status).toBe(403)

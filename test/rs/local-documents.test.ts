@@ -1,0 +1,83 @@
+// Documents the pod reads on behalf of a request (WebID profiles, Client ID Documents, groups) are
+// read as the public would see them, and refusals say nothing about a document the requester cannot read.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { SignJWT, generateKeyPair } from 'jose'
+import { writeResource } from '../../src/store/resources.ts'
+import { loadLocalDocument } from '../../src/local-documents.ts'
+import { writeTurtle, publicAcl } from '../e2e/seed-store.ts'
+import { BASE, CONTEXT, dpopProof, newDpopKey, openTestPod, pageError, type DpopKey, type TestPod } from '../op/op-fixture.ts'
+
+let pod: TestPod
+let key: DpopKey
+const SECRET_ISSUER = 'https://secret-issuer.example'
+
+beforeAll(async () => {
+  pod = await openTestPod()
+  key = await newDpopKey()
+  const now = pod.clock.now
+  await writeTurtle(pod.store, BASE, '/private/secret.ttl', `<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${SECRET_ISSUER}>.`, now)
+  const pdf = new TextEncoder().encode('%PDF-1.4 private')
+  await writeResource(pod.store, BASE, '/private/bin.pdf', { kind: 'binary', contentType: 'application/pdf', body: pdf, size: pdf.byteLength }, now)
+  const app = new TextEncoder().encode(JSON.stringify({ '@context': [CONTEXT], client_id: `${BASE}/private/app.jsonld`, redirect_uris: ['https://app.example/callback'] }))
+  await writeResource(pod.store, BASE, '/private/app.jsonld', { kind: 'binary', contentType: 'application/ld+json', body: app, size: app.byteLength }, now)
+  await writeTurtle(pod.store, BASE, '/public/', '', now)
+  await writeTurtle(pod.store, BASE, '/public/.acl', publicAcl(`${BASE}/public/`, ['Read']), now)
+  await writeTurtle(pod.store, BASE, '/public/me.ttl', `<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${SECRET_ISSUER}>.`, now)
+})
+afterAll(() => pod.close())
+
+describe('the pod reads its own documents as the public would (WAC for the anonymous agent)', () => {
+  test('a public document is read', async () => {
+    const doc = await loadLocalDocument(pod.store, BASE, `${BASE}/profile/card`, 'text/turtle', pod.clock.now)
+    expect(doc?.body).toContain('oidcIssuer')
+  })
+  test.each(['/private/secret.ttl', '/private/bin.pdf', '/private/missing.ttl', '/.acl', '/profile/card.acl'])('%s is not read: exactly as if it did not exist', async (path) => {
+    expect(await loadLocalDocument(pod.store, BASE, BASE + path, 'text/turtle', pod.clock.now)).toBeUndefined()
+  })
+})
+
+/** An access token nobody issued, naming `webid`: refused before its signature is even looked at. */
+async function forgedRequest(webid: string): Promise<Request> {
+  const { privateKey } = await generateKeyPair('ES256')
+  const iat = Math.floor(pod.clock.now / 1000)
+  const token = await new SignJWT({ webid, cnf: { jkt: key.jkt }, client_id: 'https://app.example/id' })
+    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' }).setIssuer(BASE).setAudience('solid').setIssuedAt(iat).setExpirationTime(iat + 300).sign(privateKey)
+  const url = `${BASE}/profile/card`
+  return new Request(url, { headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url, pod.clock.now, { accessToken: token }) } })
+}
+
+describe('a token whose webid is a document the requester cannot read', () => {
+  test.each(['/private/secret.ttl', '/private/bin.pdf', '/private/missing.ttl'])('%s: 401 invalid_token, the same refusal as for a missing document', async (path) => {
+    const res = await pod.handle(await forgedRequest(`${BASE}${path}#me`))
+    expect(res.status).toBe(401)
+    const challenge = res.headers.get('www-authenticate')!
+    expect(challenge).toContain('error="invalid_token"')
+    const body = await res.text()
+    for (const leak of [SECRET_ISSUER, 'pdf', 'application/', 'oidcIssuer', 'no such document']) expect((challenge + body).replaceAll(path, '')).not.toContain(leak)
+    const missing = await pod.handle(await forgedRequest(`${BASE}/private/missing.ttl#me`))
+    expect(challenge.replaceAll(path, '')).toBe(missing.headers.get('www-authenticate')!.replaceAll('/private/missing.ttl', ''))
+  })
+  test('a public profile is read, and what it lists may be quoted', async () => {
+    const res = await pod.handle(await forgedRequest(`${BASE}/public/me.ttl#me`))
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toContain(SECRET_ISSUER)
+  })
+})
+
+describe('GET /.oidc/auth with a client_id on this pod the public cannot read', () => {
+  const authorize = (clientId: string) => pod.request(`/.oidc/auth?${new URLSearchParams({
+    response_type: 'code', client_id: clientId, redirect_uri: 'https://app.example/callback', scope: 'openid webid',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+  })}`)
+  test.each(['/private/app.jsonld', '/private/bin.pdf', '/private/secret.ttl'])('%s: 400 invalid_client, the same page as for a missing document', async (path) => {
+    const res = await authorize(BASE + path)
+    expect(res.status).toBe(400)
+    expect(res.headers.get('location')).toBeNull()
+    const page = await res.text()
+    expect(pageError(page)).toBe('invalid_client')
+    for (const leak of ['pdf', 'application/', 'turtle', 'no such document']) expect(page.replaceAll(path, '')).not.toContain(leak)
+    const missing = await (await authorize(`${BASE}/private/nothing`)).text()
+    expect(page.replaceAll(path, '')).toBe(missing.replaceAll('/private/nothing', ''))
+  })
+})
