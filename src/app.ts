@@ -7,12 +7,28 @@ import { renderError } from './http/render-error.ts'
 import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
 import { log } from './log.ts'
 import { recordClientAddress } from './http/client-address.ts'
+import { makeAuthenticator } from './auth/authenticate.ts'
+import { makeIssuerKeyResolver } from './auth/issuer-keys.ts'
+import { makeWebIdIssuerResolver } from './auth/webid-issuers.ts'
 import { opPlugin } from './op/plugin.ts'
+import { asPlugin } from './as/plugin.ts'
+import { makeTicketBook } from './as/tickets.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { rsPlugin } from './rs/plugin.ts'
+import { makeAccessControl } from './rs/access-control.ts'
 import { isReservedPath } from './rs/target.ts'
 
 export function buildApp(deps: Deps) {
+  const { cfg, store, now, fetchDoc } = deps
+  // One cache each for remote issuers' keys and WebID issuer lists: the RS's token checks and the UMA AS share them.
+  const resolvers = {
+    getIssuerKeys: makeIssuerKeyResolver({ baseUrl: cfg.baseUrl, store, fetchDoc, now }),
+    getWebIdIssuers: makeWebIdIssuerResolver(fetchDoc),
+  }
+  const authenticate = makeAuthenticator(deps, resolvers)
+  // The RS asks the AS for tickets (UMA's permission endpoint, in process); the AS asks the RS's one decision.
+  const tickets = makeTicketBook({ store, now })
+  const access = makeAccessControl(deps, tickets.issue)
   return new Elysia({ name: 'solopod' })
     .onError(({ code, error, request }) => {
       if (code === 'VALIDATION' || code === 'PARSE') {
@@ -21,9 +37,10 @@ export function buildApp(deps: Deps) {
       if (code === 'NOT_FOUND') return renderError(request, new HttpError(404, 'not_found', 'nothing here'))
       return renderError(request, error)
     })
-    .use(opPlugin(deps))
+    .use(opPlugin(deps, authenticate))
+    .use(asPlugin({ cfg, store, now, tickets, decide: access.allows, ...resolvers }))
     .use(adminPlugin(deps))
-    .use(rsPlugin(deps))
+    .use(rsPlugin(deps, access, authenticate))
 }
 
 /**

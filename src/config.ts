@@ -18,6 +18,11 @@ export interface Config {
   readonly allowInsecureLocal: boolean
   readonly maxBodyBytes: number
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /**
+   * `token_type` of the UMA access tokens: `bearer` (what Solid clients expect) or `dpop` (the
+   * resource server then requires a proof of the token's key with every request, RFC 9449 §7).
+   */
+  readonly umaTokenType: 'bearer' | 'dpop'
   /** Positional arguments after the command (export/import target). */
   readonly args: readonly string[]
 }
@@ -37,6 +42,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'allow-insecure-local', env: 'SOLOPOD_ALLOW_INSECURE_LOCAL', help: 'fetch http:// documents on loopback hosts (default: on when the base URL is on localhost)', boolean: true },
   { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest request body accepted (default 104857600)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
+  { flag: 'uma-token-type', env: 'SOLOPOD_UMA_TOKEN_TYPE', help: 'bearer | dpop: how UMA access tokens are presented (default bearer)' },
 ]
 
 const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd']
@@ -99,6 +105,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key must be given together')
   const logLevel = get('log-level') ?? 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
+  const umaTokenType = get('uma-token-type') ?? 'bearer'
+  if (umaTokenType !== 'bearer' && umaTokenType !== 'dpop') throw new ConfigError(`--uma-token-type must be bearer or dpop, got "${umaTokenType}"`)
   const insecure = get('allow-insecure-local')
   const ownerPasswordFile = get('owner-password-file')
   return Object.freeze({
@@ -112,6 +120,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     allowInsecureLocal: insecure === undefined ? isLoopbackHost(new URL(baseUrl).hostname) : parseBoolean('allow-insecure-local', insecure),
     maxBodyBytes: parseInteger('max-body-bytes', get('max-body-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 40),
     logLevel: logLevel as Config['logLevel'],
+    umaTokenType,
     args: Object.freeze(positional.slice(1)),
   })
 }

@@ -8,10 +8,11 @@ import { LruCache } from '../store/lru-cache.ts'
 import { isAppSessionRevoked } from './app-sessions.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
 import { JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
-import { makeIssuerKeyResolver } from './issuer-keys.ts'
+import type { GetIssuerKeys, GetWebIdIssuers } from './issuer-checks.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
+import { readPublicJwks } from './signing-keys.ts'
 import { verifySolidAccessToken, type VerifiedAccessToken } from './solid-oidc.ts'
-import { makeWebIdIssuerResolver } from './webid-issuers.ts'
+import { isUmaAccessToken, verifyUmaAccessToken, type VerifiedUmaToken } from './uma-token.ts'
 
 export type Authenticate = (request: Request) => Promise<Principal>
 
@@ -38,6 +39,10 @@ export function dpopChallenge(code: string, description: string): string {
 
 const refuse = (code: 'invalid_token' | 'invalid_dpop_proof', description: string, cause?: unknown) =>
   new HttpError(401, code, description, { cause, headers: { 'www-authenticate': dpopChallenge(code, description) } })
+
+/** RFC 6750 §3: the challenge of a refused Bearer request. */
+const refuseBearer = (description: string, cause?: unknown) => new HttpError(401, 'invalid_token', description,
+  { cause, headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${quotable(description)}"` } })
 
 /** An HttpError of a verifier, re-sent as a 401 with its challenge (RFC 9449 §7.1). */
 const withChallenge = (err: unknown): unknown => {
@@ -69,22 +74,28 @@ function isDpopBound(token: string): boolean {
 
 const tokenKey = (token: string) => createHash('sha256').update(token).digest('base64url')
 
+/** Where remote issuers' keys and WebID issuer lists come from: built once in app.ts, shared with the UMA AS. */
+export interface IdentityResolvers {
+  readonly getIssuerKeys: GetIssuerKeys
+  readonly getWebIdIssuers: GetWebIdIssuers
+}
+
 /**
  * The authenticator the resource server (and userinfo) calls once per request. `DPoP`: proof
  * (RFC 9449 §4.3, incl. ath when sent), jti replay, then the token (protocols.md §1.7), whose
  * verification is cached until it expires, so a repeated token costs one proof verification.
+ * Our UMA access tokens (`Bearer`, or `DPoP` with a proof) are verified locally and cached the same way.
  */
-export function makeAuthenticator(deps: Deps): Authenticate {
+export function makeAuthenticator(deps: Deps, resolvers: IdentityResolvers): Authenticate {
   const { cfg, store, now } = deps
   const replay = new JtiReplayCache()
-  const verified = new LruCache<string, CachedToken>(TOKEN_CACHE_ENTRIES)
-  const getIssuerKeys = makeIssuerKeyResolver({ baseUrl: cfg.baseUrl, store, fetchDoc: deps.fetchDoc, now })
-  const getWebIdIssuers = makeWebIdIssuerResolver(deps.fetchDoc)
+  const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
+  const { getIssuerKeys, getWebIdIssuers } = resolvers
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
     const key = tokenKey(token)
     const hit = verified.get(key, at)
-    if (hit) {
+    if (hit && !('permissions' in hit)) {
       // RFC 9449 §7.1: the binding is checked on every request, cached or not
       if (hit.jkt !== proof.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
       return hit
@@ -108,6 +119,35 @@ export function makeAuthenticator(deps: Deps): Authenticate {
     return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP' }
   }
 
+  async function verifyUma(token: string, at: number): Promise<VerifiedUmaToken> {
+    const key = tokenKey(token)
+    const hit = verified.get(key, at)
+    if (hit && 'permissions' in hit) return hit
+    const result = await verifyUmaAccessToken({ token, issuer: cfg.baseUrl, keys: await readPublicJwks(store, at), now: at })
+    verified.set(key, result, result.exp * 1000)
+    return result
+  }
+
+  /**
+   * A UMA access token of our AS. As `Bearer` (UMA Grant §3.3.5, the default) a DPoP proof is checked
+   * when one is sent; as `DPoP` (and always under --uma-token-type dpop) the proof is required and
+   * must be made with the token's cnf.jkt key (RFC 9449 §7.1).
+   */
+  async function authenticateUma(request: Request, token: string, scheme: 'bearer' | 'dpop'): Promise<Principal> {
+    const at = now()
+    const t = await verifyUma(token, at)
+    if (scheme === 'bearer' && cfg.umaTokenType === 'dpop') {
+      throw refuse('invalid_token', 'this pod issues UMA access tokens as DPoP tokens: send "Authorization: DPoP <token>" with a DPoP proof made with the key the token was issued to')
+    }
+    if (scheme === 'dpop' || request.headers.has('dpop')) {
+      const url = cfg.baseUrl + new URL(request.url).pathname
+      const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
+      if (!replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at)) throw refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request')
+      if (proof.jkt !== t.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
+    }
+    return { webid: t.webid, clientId: t.clientId, keys: [], scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer', permissions: t.permissions }
+  }
+
   return async (request) => {
     const header = request.headers.get('authorization')
     // An empty `Authorization:` (some clients send one when anonymous) carries no credentials:
@@ -119,6 +159,12 @@ export function makeAuthenticator(deps: Deps): Authenticate {
     if (schemes.has('dpop') && schemes.has('bearer')) throw new HttpError(400, 'invalid_request', 'the request carries both Bearer and DPoP credentials; send exactly one')
     if (credentials.length !== 1) throw new HttpError(400, 'invalid_request', 'the Authorization header must carry exactly one credential')
     const { scheme, token } = credentials[0]!
+    if ((scheme === 'bearer' || scheme === 'dpop') && token && isUmaAccessToken(token)) {
+      try { return await authenticateUma(request, token, scheme) } catch (err) {
+        if (scheme === 'dpop' || !(err instanceof HttpError) || err.status !== 401 || err.code !== 'invalid_token') throw withChallenge(err)
+        throw refuseBearer(err.description, err.cause)
+      }
+    }
     if (scheme === 'dpop') {
       if (!token) throw refuse('invalid_token', 'the DPoP scheme needs an access token: "Authorization: DPoP <token>"')
       try { return await authenticateDpop(request, token) } catch (err) { throw withChallenge(err) }
@@ -127,7 +173,7 @@ export function makeAuthenticator(deps: Deps): Authenticate {
       throw refuse('invalid_token', 'this access token is DPoP-bound (it has cnf.jkt): send it as "Authorization: DPoP <token>" with a DPoP proof, not as Bearer')
     }
     // A credential we cannot check is refused, never downgraded to anonymous.
-    throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme is not accepted by this pod; use DPoP`,
+    throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme or token is not accepted by this pod; use DPoP, or Bearer with a UMA access token of this pod`,
       { headers: { 'www-authenticate': `DPoP algs="${DPOP_ALGS}"` } })
   }
 }

@@ -6,7 +6,7 @@ import { HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { LruCache } from '../store/lru-cache.ts'
 import { readPublicJwks } from './signing-keys.ts'
-import type { IssuerKeys } from './solid-oidc.ts'
+import type { IssuerKeys } from './issuer-checks.ts'
 
 export interface IssuerKeyOptions {
   readonly baseUrl: string

@@ -4,7 +4,7 @@ import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { clientAddressOf } from '../http/client-address.ts'
 import { pageOrError } from '../http/html-page.ts'
-import { makeAuthenticator } from '../auth/authenticate.ts'
+import type { Authenticate } from '../auth/authenticate.ts'
 import { readPublicJwks } from '../auth/signing-keys.ts'
 import { startAuthorization } from './authorize.ts'
 import { makeClientResolver } from './clients.ts'
@@ -34,7 +34,7 @@ const LoginForm = OptionalFields('csrf', 'interaction', 'return', 'password')
 const ConsentForm = OptionalFields('csrf', 'interaction', 'decision')
 const PageQuery = t.Object({ interaction: t.Optional(t.String()), return: t.Optional(t.String()) })
 
-export function opPlugin(deps: Deps) {
+export function opPlugin(deps: Deps, authenticate: Authenticate) {
   const { cfg } = deps
   const resolveClient = makeClientResolver(deps)
   const login = makeLogin(deps)
@@ -42,7 +42,6 @@ export function opPlugin(deps: Deps) {
   const exchangeToken = makeTokenEndpoint(deps)
   const registerDynamicClient = makeRegistration(deps)
   const endSession = makeEndSession(deps, resolveClient)
-  const authenticate = makeAuthenticator(deps)
   const metadata = openidConfiguration(cfg.baseUrl)
 
   return new Elysia({ name: 'op' })

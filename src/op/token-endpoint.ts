@@ -2,6 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
+import { singleValuedForm } from '../http/oauth-form.ts'
 import { verifyDpopProof } from '../auth/dpop.ts'
 import { JtiReplayCache, jtiExpiry } from '../auth/dpop-replay.ts'
 import { grantAuthorizationCode } from './authorization-code-grant.ts'
@@ -19,24 +20,13 @@ export interface TokenRequestFacts {
 
 const GRANTS = ['authorization_code', 'refresh_token']
 
-/** RFC 6749 §3.2: form-encoded; §3.1: no parameter twice. */
-function singleValuedForm(f: TokenRequestFacts): Record<string, string> {
-  if (!/^application\/x-www-form-urlencoded\b/i.test(f.contentType ?? '')) throw new HttpError(400, 'invalid_request', 'the token request must be application/x-www-form-urlencoded')
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(f.form)) {
-    if (typeof value !== 'string') throw new HttpError(400, 'invalid_request', `parameter ${name} must be sent once`)
-    if (value !== '') out[name] = value
-  }
-  return out
-}
-
 export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now'>) {
   const replay = new JtiReplayCache()
   const htu = deps.cfg.baseUrl + PATHS.token
 
   return async function exchangeToken(f: TokenRequestFacts): Promise<Response> {
     const now = deps.now()
-    const form = singleValuedForm(f)
+    const form = singleValuedForm(f.contentType, f.form)
     const grantType = form.grant_type
     if (grantType === undefined) throw new HttpError(400, 'invalid_request', 'grant_type is required')
     if (!GRANTS.includes(grantType)) throw new HttpError(400, 'unsupported_grant_type', `grant_type ${JSON.stringify(grantType.slice(0, 60))} is not supported; use authorization_code or refresh_token`)

@@ -8,7 +8,7 @@ import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
 import { allowedModes, findEffectiveAcl, isAclUrl, publicModes } from '../policy/wac.ts'
 import { coversModes, formatWacAllow, type AccessMode, type ModeRequirement } from '../policy/modes.ts'
 import { makeGroupResolver } from '../policy/group-members.ts'
-import { isAuthenticated, type Principal } from '../auth/principal.ts'
+import { isAuthenticated, type Principal, type UmaPermission } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
 import { RDF_DOCUMENT_TYPES } from '../rdf/media-types.ts'
@@ -21,8 +21,14 @@ export interface Decision {
   readonly wacAllow: string
 }
 
-/** Every challenge the pod accepts (DESIGN §3 deny); more schemes join as they land. */
+/** Every challenge the pod accepts (DESIGN §3 deny) besides UMA's, which carries a fresh ticket each time. */
 export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
+
+/** Records a UMA permission ticket for what a refused request needed (the AS's tickets, handed over by app.ts). */
+export type IssueTicket = (permissions: readonly UmaPermission[]) => Promise<string>
+
+/** UMA Grant §3.2: `as_uri` is our issuer, byte for byte the `issuer` of /.well-known/uma2-configuration. */
+export const umaChallenge = (baseUrl: string, ticket: string) => `UMA realm="${baseUrl}", as_uri="${baseUrl}", ticket="${ticket}"`
 
 const NO_ACL: readonly Authorization[] = Object.freeze([])
 
@@ -31,7 +37,7 @@ const ACL_CACHE_ENTRIES = 10_000
 const GROUP_CACHE_ENTRIES = 1000
 export const GROUP_CACHE_TTL_MS = 60_000
 
-export function makeAccessControl(deps: Deps) {
+export function makeAccessControl(deps: Deps, issueTicket: IssueTicket) {
   const { store, cfg } = deps
   // Parsed ACLs per ACL URL; an ACL that does not exist is cached too (as NO_ACL), so inheritance
   // walks cost no store reads. Every write to an ACL path invalidates its entry.
@@ -66,7 +72,19 @@ export function makeAccessControl(deps: Deps) {
   async function modesOn(url: string, principal: Principal, origin: string | undefined) {
     const effective = await findEffectiveAcl(url, loadAcl)
     const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }
-    return { user: await allowedModes(effective, url, principal, ctx), public: publicModes(effective, url) }
+    const pub = publicModes(effective, url)
+    const user = await allowedModes(effective, url, principal, ctx)
+    return { user: principal.permissions ? limitToPermissions(user, pub, principal.permissions, url) : user, public: pub }
+  }
+
+  /** The modes a UMA ticket names for this principal: the same decision every request gets. */
+  async function allows(principal: Principal, permission: UmaPermission, origin: string | undefined): Promise<boolean> {
+    return coversModes((await modesOn(permission.resource, principal, origin)).user, permission.modes as AccessMode[])
+  }
+
+  /** The UMA challenge of a refused request: a fresh ticket for everything it needed. */
+  async function challengeFor(requirements: readonly ModeRequirement[]): Promise<string> {
+    return umaChallenge(cfg.baseUrl, await issueTicket(requirements.map(r => ({ resource: r.url, modes: r.modes }))))
   }
 
   /** Throws 401 (anonymous) or 403 unless every requirement is covered; returns the target's modes. */
@@ -77,7 +95,7 @@ export function makeAccessControl(deps: Deps) {
     for (const req of requirements) {
       const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin)).user
       if (coversModes(allowed, req.modes)) continue
-      throw deny(principal, req, wacAllow, links)
+      throw deny(principal, req, wacAllow, links, await challengeFor(requirements))
     }
     return { ...target, wacAllow }
   }
@@ -90,6 +108,8 @@ export function makeAccessControl(deps: Deps) {
 
   return {
     authorize,
+    allows,
+    challengeFor,
     wacAllowFor,
     invalidateAcl,
     /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
@@ -100,14 +120,32 @@ export function makeAccessControl(deps: Deps) {
   }
 }
 
-function deny(principal: Principal, req: ModeRequirement, wacAllow: string, links: string): HttpError {
+function deny(principal: Principal, req: ModeRequirement, wacAllow: string, links: string, uma: string): HttpError {
   const what = `${req.modes.join(' and ')} access to ${new URL(req.url).pathname}`
   const headers: Record<string, string | string[]> = { 'wac-allow': wacAllow, link: links }
   if (!isAuthenticated(principal)) {
-    return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token`,
-      { headers: { ...headers, 'www-authenticate': AUTH_CHALLENGES } })
+    return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, or obtain a UMA access token with the ticket`,
+      { headers: { ...headers, 'www-authenticate': [uma, ...AUTH_CHALLENGES] } })
+  }
+  // RFC 6750 §3.1: a UMA access token that does not cover the request; the ticket lets the client get one that does
+  if (principal.permissions && !principal.permissions.some(p => p.resource === req.url && coversModes(new Set(p.modes as AccessMode[]), req.modes))) {
+    return new HttpError(403, 'insufficient_scope', `the UMA access token does not permit ${what}; it is valid only for the resource and modes it was issued for`,
+      { headers: { ...headers, 'www-authenticate': [uma, 'Bearer error="insufficient_scope"'] } })
   }
   return new HttpError(403, 'forbidden', `${principal.webid ?? 'this agent'} has no ${what} under this pod's access rules`, { headers })
+}
+
+/**
+ * A UMA access token opens exactly its resources (by exact URL) and modes, and only as far as the
+ * rules still allow its WebID; what is public stays public.
+ */
+function limitToPermissions(user: Set<AccessMode>, pub: Set<AccessMode>, permissions: readonly UmaPermission[], url: string): Set<AccessMode> {
+  const out = new Set(pub)
+  for (const p of permissions) {
+    if (p.resource !== url) continue
+    for (const m of p.modes as AccessMode[]) if (coversModes(user, [m])) out.add(m)
+  }
+  return out
 }
 
 export type AccessControl = ReturnType<typeof makeAccessControl>

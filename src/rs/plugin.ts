@@ -5,11 +5,11 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
-import { makeAuthenticator } from '../auth/authenticate.ts'
+import type { Authenticate } from '../auth/authenticate.ts'
 import { ANONYMOUS } from '../auth/principal.ts'
 import { getMeta } from '../store/resources.ts'
-import { requiredModes } from '../policy/modes.ts'
-import { makeAccessControl } from './access-control.ts'
+import { requiredModes, type ModeRequirement } from '../policy/modes.ts'
+import type { AccessControl } from './access-control.ts'
 import { resolveTarget, isReservedPath } from './target.ts'
 import { challengeLinks, resourceHeaders, STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
 import { makeRepresentationCache, readResource } from './read-resource.ts'
@@ -23,10 +23,9 @@ import type { RsContext, RsRequest } from './rs-context.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-export function rsPlugin(deps: Deps) {
-  const ctx: RsContext = { deps, access: makeAccessControl(deps) }
+export function rsPlugin(deps: Deps, access: AccessControl, authenticate: Authenticate) {
+  const ctx: RsContext = { deps, access }
   const representations = makeRepresentationCache()
-  const authenticate = makeAuthenticator(deps)
 
   async function handle(request: Request): Promise<Response> {
     const target = resolveTarget(deps.cfg.baseUrl, request.url)
@@ -37,7 +36,7 @@ export function rsPlugin(deps: Deps) {
       principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = renderError(request, err)
+      response = renderError(request, await withUmaChallenge(err, request.method, target.url))
     }
     // DESIGN §3: WAC-Allow on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
@@ -49,6 +48,21 @@ export function rsPlugin(deps: Deps) {
       if (wacAllow !== undefined) response.headers.set('wac-allow', wacAllow)
     }
     return response
+  }
+
+  /**
+   * Every 401 carries the UMA challenge (UMA Grant §3.2): a refusal by the rules has
+   * one for exactly what it needed; a refused credential gets one for what the method needs on the target.
+   */
+  async function withUmaChallenge(err: unknown, method: string, url: string): Promise<unknown> {
+    if (!(err instanceof HttpError) || err.status !== 401) return err
+    const given = err.headers['www-authenticate']
+    const challenges = given === undefined ? [] : Array.isArray(given) ? given : [given]
+    if (challenges.some(c => c.startsWith('UMA '))) return err
+    let needs: ModeRequirement[]
+    try { needs = requiredModes({ method, url, exists: true, patch: { read: false, append: false, write: true } }) } catch { return err }
+    if (needs.length === 0) return err
+    return new HttpError(401, err.code, err.description, { cause: err.cause, headers: { ...err.headers, 'www-authenticate': [await ctx.access.challengeFor(needs), ...challenges] } })
   }
 
   function dispatch(r: RsRequest): Promise<Response> {

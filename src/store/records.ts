@@ -8,9 +8,12 @@ export type RecordKind = string
 const keyOf = (kind: RecordKind, key: string) => `${kind}\0${key}`
 const NEVER = Number.MAX_SAFE_INTEGER
 
-/** Written synced: a code or token acknowledged to a client must survive a crash. */
-export async function putRecord<V>(store: Store, kind: RecordKind, key: string, value: V, expiresAt: number = NEVER) {
-  await store.records.put(keyOf(kind, key), { v: value, exp: expiresAt }, { sync: true })
+/**
+ * Written synced: a code or token acknowledged to a client must survive a crash. `sync: false` only
+ * for records whose loss costs a client one retry (UMA permission tickets).
+ */
+export async function putRecord<V>(store: Store, kind: RecordKind, key: string, value: V, expiresAt: number = NEVER, o: { sync?: boolean } = {}) {
+  await store.records.put(keyOf(kind, key), { v: value, exp: expiresAt }, { sync: o.sync ?? true })
 }
 
 export async function getRecord<V>(store: Store, kind: RecordKind, key: string, now: number): Promise<V | undefined> {
@@ -19,8 +22,8 @@ export async function getRecord<V>(store: Store, kind: RecordKind, key: string, 
   return rec.v as V
 }
 
-export async function deleteRecord(store: Store, kind: RecordKind, key: string) {
-  await store.records.del(keyOf(kind, key), { sync: true })
+export async function deleteRecord(store: Store, kind: RecordKind, key: string, o: { sync?: boolean } = {}) {
+  await store.records.del(keyOf(kind, key), { sync: o.sync ?? true })
 }
 
 /** Every live record of a kind (small families only: sessions, clients, keys). */
@@ -33,11 +36,12 @@ export async function readRecords<V>(store: Store, kind: RecordKind, now: number
   return out
 }
 
-/** Drops expired records; run periodically so nothing grows without bound on disk. */
-export async function sweepExpiredRecords(store: Store, now: number): Promise<number> {
+/** Drops expired records (of one kind, or all); run periodically so nothing grows without bound on disk. */
+export async function sweepExpiredRecords(store: Store, now: number, kind?: RecordKind): Promise<number> {
   const batch = store.records.batch()
   let n = 0
-  for await (const [k, rec] of store.records.iterator()) {
+  const range = kind === undefined ? {} : { gt: `${kind}\0`, lt: `${kind}\0\uffff` }
+  for await (const [k, rec] of store.records.iterator(range)) {
     if (rec.exp <= now) { batch.del(k); n++ }
   }
   await batch.write()

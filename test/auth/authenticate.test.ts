@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose'
+import { makeIssuerKeyResolver } from '../../src/auth/issuer-keys.ts'
+import { makeWebIdIssuerResolver } from '../../src/auth/webid-issuers.ts'
 import { makeAuthenticator, type Authenticate } from '../../src/auth/authenticate.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import type { FetchDoc } from '../../src/fetch/guarded-fetch.ts'
@@ -21,7 +23,11 @@ beforeAll(async () => {
   sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid
   fetched = []
   const counting: FetchDoc = (url, opts) => { fetched.push(url); return pod.deps.fetchDoc(url, opts) }
-  authenticate = makeAuthenticator({ ...pod.deps, fetchDoc: counting })
+  const deps = { ...pod.deps, fetchDoc: counting }
+  authenticate = makeAuthenticator(deps, {
+    getIssuerKeys: makeIssuerKeyResolver({ baseUrl: BASE, store: pod.store, fetchDoc: counting, now: deps.now }),
+    getWebIdIssuers: makeWebIdIssuerResolver(counting),
+  })
 })
 afterAll(() => pod.close())
 

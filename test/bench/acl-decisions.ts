@@ -14,6 +14,7 @@ import { makeWriteLock } from '../../src/store/write-lock.ts'
 import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { ensureOwner, ownerWebIdOf } from '../../src/first-start.ts'
 import { loadLocalDocument } from '../../src/rs/local-documents.ts'
+import { makeTicketBook } from '../../src/as/tickets.ts'
 import { makeAccessControl } from '../../src/rs/access-control.ts'
 import { challengeLinks } from '../../src/rs/resource-headers.ts'
 import { requiredModes, type ModeRequirement } from '../../src/policy/modes.ts'
@@ -120,7 +121,7 @@ export async function benchAclDecisions(opts: { durationMs?: number; print?: boo
     const now = () => Date.now()
     const fetchDoc = makeFetcher({ allowInsecureLocal: true, baseUrl: BASE, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
     const deps: Deps = { cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() }
-    const access = makeAccessControl(deps)
+    const access = makeAccessControl(deps, makeTicketBook({ store, now }).issue)
     const asks = decisionMix()
 
     const decideOne = async (a: Ask): Promise<boolean> => {

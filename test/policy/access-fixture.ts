@@ -10,6 +10,7 @@ import { makeWriteLock } from '../../src/store/write-lock.ts'
 import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 import { loadLocalDocument } from '../../src/rs/local-documents.ts'
+import { makeTicketBook } from '../../src/as/tickets.ts'
 import { makeAccessControl, type AccessControl } from '../../src/rs/access-control.ts'
 import { challengeLinks } from '../../src/rs/resource-headers.ts'
 import { HttpError } from '../../src/http/errors.ts'
@@ -47,7 +48,7 @@ export async function openAccessPod(): Promise<AccessPod> {
   const fetchDoc = makeFetcher({ allowInsecureLocal: true, baseUrl: BASE, now, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
   const deps: Deps = { cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() }
   return {
-    store, deps, clock, access: makeAccessControl(deps),
+    store, deps, clock, access: makeAccessControl(deps, makeTicketBook({ store, now }).issue),
     seed: (path, ttl) => seedTurtle(store, BASE, path, PREFIXES + ttl),
     close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) },
   }
