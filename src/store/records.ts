@@ -38,14 +38,15 @@ export async function readRecords<V>(store: Store, kind: RecordKind, now: number
 
 /** Drops expired records (of one kind, or all); run periodically so nothing grows without bound on disk. */
 export async function sweepExpiredRecords(store: Store, now: number, kind?: RecordKind): Promise<number> {
-  const batch = store.records.batch()
-  let n = 0
   const range = kind === undefined ? {} : { gt: `${kind}\0`, lt: `${kind}\0\uffff` }
-  for await (const [k, rec] of store.records.iterator(range)) {
-    if (rec.exp <= now) { batch.del(k); n++ }
-  }
+  const expired: string[] = []
+  for await (const [k, rec] of store.records.iterator(range)) if (rec.exp <= now) expired.push(k)
+  if (expired.length === 0) return 0
+  // The batch is made after the scan: a chained batch needs the sublevel open, which the iterator waits for.
+  const batch = store.records.batch()
+  for (const k of expired) batch.del(k)
   await batch.write()
-  return n
+  return expired.length
 }
 
 const recordLocks = new WeakMap<Store, ReturnType<typeof makeRecordLock>>()
