@@ -2,7 +2,7 @@
 
 import { createHash } from 'node:crypto'
 import type { Store } from '../store/open-store.ts'
-import { getRecord, putRecord, deleteRecord, readRecords, sweepExpiredRecords, updateRecord } from '../store/records.ts'
+import { readRecords, sweepExpiredRecords, writeRecords } from '../store/records.ts'
 import type { UmaPermission } from '../auth/principal.ts'
 
 const KIND = 'uma-ticket'
@@ -13,6 +13,9 @@ export const TICKET_TTL_MS = 5 * 60_000
  * oldest ticket is dropped (its client meets invalid_grant and asks the resource again).
  */
 export const MAX_LIVE_TICKETS = 100_000
+/** New tickets reach the store in one batch at least this often, or sooner when this many wait. */
+const FLUSH_AFTER_MS = 100
+const FLUSH_AT = 1000
 
 export interface Ticket {
   /** Every resource and mode the refused request needed (UMA Federated Authorization §4.1). */
@@ -26,9 +29,13 @@ export interface TicketBook {
   get(ticket: string): Promise<Ticket | undefined>
   /** Takes the ticket out for good; `undefined` when another request took it first or it expired. */
   consume(ticket: string): Promise<Ticket | undefined>
-  /** Tickets currently held (an upper bound: consumed ones leave the queue when they would expire). */
+  /** Tickets currently live. */
   readonly live: number
+  /** Writes what is still waiting to the store (on shutdown, and in tests). */
+  flush(): Promise<void>
 }
+
+interface Held extends Ticket { readonly exp: number }
 
 // The store key is a hash: a copy of the database holds no usable tickets.
 const keyOf = (ticket: string) => createHash('sha256').update(ticket).digest('base64url')
@@ -37,56 +44,94 @@ const newTicket = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).
 const TICKET_SHAPE = /^[A-Za-z0-9_-]{22}$/
 
 /**
- * Tickets cost no fetch and one unsynced LevelDB put each: losing one in a crash costs its client
- * one more 401, while syncing would let anonymous requests force a disk flush each. Issue order is
- * expiry order, so one FIFO both expires and caps them.
+ * Tickets are decided from memory (a bounded map in issue order, which is expiry order) and kept in
+ * the records store so a restart keeps them. A refused anonymous request must stay cheap under a
+ * flood, so new tickets are written behind, many per unsynced batch: a crash loses at most the last
+ * moments' tickets, whose clients get invalid_grant and ask the resource again. Taking a ticket is
+ * a synchronous map delete, so two concurrent exchanges can never both get it.
  */
 export function makeTicketBook(o: { store: Store; now: () => number; maxLive?: number }): TicketBook {
   const { store, now } = o
   const maxLive = o.maxLive ?? MAX_LIVE_TICKETS
-  const queue: { key: string; exp: number }[] = []
-  let head = 0
+  const live = new Map<string, Held>()
+  let puts = new Map<string, Held>()
+  let deletes = new Set<string>()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  // Store writes run one after another, so a delete never overtakes the put of the same ticket.
+  let writes: Promise<void> = Promise.resolve()
 
-  // Tickets of an earlier run: expired ones go, live ones join the queue (and its bound). Done on
-  // first use, so building the app stays synchronous.
+  function flush(): Promise<void> {
+    clearTimeout(timer)
+    timer = undefined
+    const p = [...puts].map(([key, h]) => ({ key, value: { permissions: h.permissions }, expiresAt: h.exp }))
+    const d = [...deletes]
+    puts = new Map()
+    deletes = new Set()
+    writes = writes.catch(() => undefined).then(() => writeRecords<Ticket>(store, KIND, p, d, { sync: false }))
+    return writes
+  }
+
+  function schedule() {
+    if (puts.size + deletes.size >= FLUSH_AT) void flush().catch(() => undefined)
+    else timer ??= setTimeout(() => { void flush().catch(() => undefined) }, FLUSH_AFTER_MS)
+  }
+
+  function forget(key: string) {
+    live.delete(key)
+    if (!puts.delete(key)) deletes.add(key)
+  }
+
+  // Tickets of an earlier run: expired ones are swept, live ones join the map (and its bound).
+  // Done on first use, so building the app stays synchronous.
   let ready: Promise<void> | undefined
   const loadEarlier = async () => {
     await sweepExpiredRecords(store, now(), KIND)
     const earlier = await readRecords<Ticket>(store, KIND, now())
-    for (const r of earlier.sort((a, b) => a.expiresAt - b.expiresAt)) queue.push({ key: r.key, exp: r.expiresAt })
+    for (const r of earlier.sort((a, b) => a.expiresAt - b.expiresAt)) live.set(r.key, { permissions: r.value.permissions, exp: r.expiresAt })
   }
   const prepared = () => (ready ??= loadEarlier().catch((err: unknown) => { ready = undefined; throw err }))
 
-  async function dropOldest(at: number) {
-    // The queue moves synchronously, so concurrent issues never drop the same entry twice.
-    const dropped: string[] = []
-    while (queue.length - head > 0 && (queue[head]!.exp <= at || queue.length - head >= maxLive)) dropped.push(queue[head++]!.key)
-    // Compact now and then so the array does not grow with every ticket ever issued.
-    if (head > 1024 && head * 2 > queue.length) { queue.splice(0, head); head = 0 }
-    for (const key of dropped) await deleteRecord(store, KIND, key, { sync: false })
+  function held(ticket: string): { key: string; held: Held } | undefined {
+    if (!TICKET_SHAPE.test(ticket)) return undefined
+    const key = keyOf(ticket)
+    const h = live.get(key)
+    if (!h) return undefined
+    if (h.exp <= now()) { forget(key); schedule(); return undefined }
+    return { key, held: h }
   }
 
   return {
     async issue(permissions) {
       await prepared()
       const at = now()
-      await dropOldest(at)
+      // Oldest first: expired ones, then as many as keep the map under its bound.
+      for (const [key, h] of live) {
+        if (h.exp > at && live.size < maxLive) break
+        forget(key)
+      }
       const ticket = newTicket()
+      const h: Held = { permissions, exp: at + TICKET_TTL_MS }
       const key = keyOf(ticket)
-      const exp = at + TICKET_TTL_MS
-      await putRecord<Ticket>(store, KIND, key, { permissions }, exp, { sync: false })
-      queue.push({ key, exp })
+      live.set(key, h)
+      puts.set(key, h)
+      schedule()
       return ticket
     },
     async get(ticket) {
-      if (!TICKET_SHAPE.test(ticket)) return undefined
-      return getRecord<Ticket>(store, KIND, keyOf(ticket), now())
+      await prepared()
+      const found = held(ticket)
+      return found && { permissions: found.held.permissions }
     },
     async consume(ticket) {
-      if (!TICKET_SHAPE.test(ticket)) return undefined
-      // One request wins: the read and the delete are one step (records.ts updateRecord).
-      return updateRecord<Ticket, Ticket | undefined>(store, KIND, keyOf(ticket), now(), (current) => ({ next: current ? null : undefined, result: current }))
+      await prepared()
+      const found = held(ticket)
+      if (!found) return undefined
+      forget(found.key)
+      // Used up for good: written now, so a restart cannot bring it back.
+      await flush()
+      return { permissions: found.held.permissions }
     },
-    get live() { return queue.length - head },
+    get live() { return live.size },
+    flush,
   }
 }

@@ -51,6 +51,7 @@ describe('UMA permission tickets', () => {
     expect(await book.get(tickets[0]!)).toBeUndefined()
     expect(await book.get(tickets[1]!)).toBeUndefined()
     expect(await book.get(tickets[4]!)).toBeDefined()
+    await book.flush()
     let stored = 0
     for await (const _ of s.records.keys({ gt: 'uma-ticket\0', lt: 'uma-ticket\0\uffff' })) stored++
     expect(stored).toBe(3)
@@ -70,6 +71,7 @@ describe('UMA permission tickets', () => {
     const old = await book.issue(READ)
     clock.now += TICKET_TTL_MS / 2
     const young = await book.issue(READ)
+    await book.flush()
     await store!.close()
     clock.now += TICKET_TTL_MS / 2
     book = makeTicketBook({ store: await open(), now: () => clock.now, maxLive: 2 })
@@ -77,6 +79,21 @@ describe('UMA permission tickets', () => {
     expect(await book.get(old)).toBeUndefined()
     expect(await book.get(young)).toEqual({ permissions: READ })
     expect(book.live).toBe(2)
+  })
+  test('a consumed ticket is gone from the store at once, so a restart cannot bring it back', async () => {
+    let book = makeTicketBook({ store: await open(), now: () => T0 })
+    const t = await book.issue(READ)
+    await book.flush()
+    expect(await book.consume(t)).toBeDefined()
+    await store!.close()
+    book = makeTicketBook({ store: await open(), now: () => T0 })
+    expect(await book.get(t)).toBeUndefined()
+  })
+  test('concurrent consumes of one ticket: exactly one wins', async () => {
+    const book = makeTicketBook({ store: await open(), now: () => T0 })
+    const t = await book.issue(READ)
+    const results = await Promise.all([book.consume(t), book.consume(t), book.consume(t)])
+    expect(results.filter(Boolean)).toHaveLength(1)
   })
   test('strings that are not tickets are never looked up', async () => {
     const book = makeTicketBook({ store: await open(), now: () => T0 })
