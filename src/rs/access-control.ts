@@ -21,7 +21,7 @@ export interface Decision {
   readonly wacAllow: string
 }
 
-/** Every challenge the pod accepts (DESIGN §3 deny) besides UMA's, which carries a fresh ticket each time. */
+/** Every challenge the pod accepts besides UMA's, which carries a fresh ticket each time. */
 export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 
 /** Records a UMA permission ticket for what a refused request needed (the AS's tickets, handed over by app.ts). */
