@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose'
-import { dpopProof, newDpopKey } from '../op/op-fixture.ts'
+import { dpopProof, newDpopKey, withToken } from '../op/op-fixture.ts'
 import {
   BASE, BOB, BOB_APP, BOB_OP, bobIdToken, bobToken, exchange, ID_TOKEN_FORMAT, openUmaPod, OTHER_SHARED,
   PRIVATE, profileTurtle, SHARED, ticketFor, UMA_GRANT, type UmaPod,
@@ -255,5 +255,26 @@ describe('the issuer resolvers are shared with the resource server (one cache ea
     const before = u.pod.fetches()
     await bobToken(u)
     expect(u.pod.fetches()).toBe(before)
+  })
+  test('after the RS verified a Solid-OIDC token of Carol\'s OP, her UMA exchange reuses its JWKS cache', async () => {
+    const profile = 'https://carol.example/profile/card'
+    const op = 'https://op-carol.example'
+    u.pod.docs.set(profile, { body: profileTurtle(op), type: 'text/turtle' })
+    u.pod.docs.set(`${op}/.well-known/openid-configuration`, { body: JSON.stringify({ issuer: op, jwks_uri: `${op}/jwks` }), type: 'application/json' })
+    u.pod.docs.set(`${op}/jwks`, { body: JSON.stringify({ keys: [u.opJwk] }), type: 'application/json' })
+    const claims = { webid: `${profile}#me`, sub: `${profile}#me`, iss: op, azp: BOB_APP }
+    // Carol's app reads a public-or-not resource with a DPoP-bound access token of her OP: the RS resolves her issuer
+    const accessToken = await bobIdToken(u, { header: { typ: 'at+jwt' }, claims: { ...claims, aud: 'solid', client_id: BOB_APP } })
+    const before = u.pod.fetches()
+    const res = await withToken(u.pod, u.bobKey, accessToken, 'GET', SHARED)
+    expect(res.status).toBe(403) // authenticated as Carol, who has no access
+    expect(u.pod.fetches()).toBe(before + 3) // profile, discovery, JWKS
+    // Past the fetcher's own 5 s floor, within the JWKS cache's 10 minutes: only the profile is read again
+    u.pod.clock.now += 10_000
+    try {
+      const ticket = await ticketFor(u.pod, SHARED)
+      await refused(await exchange(u, { ticket, claimToken: await bobIdToken(u, { claims }) }), 403, 'request_denied')
+      expect(u.pod.fetches()).toBe(before + 4)
+    } finally { u.pod.clock.now -= 10_000 }
   })
 })
