@@ -95,7 +95,7 @@ export function makeAccessControl(deps: Deps, issueTicket: IssueTicket) {
     for (const req of requirements) {
       const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin)).user
       if (coversModes(allowed, req.modes)) continue
-      throw deny(principal, req, wacAllow, links, await challengeFor(requirements))
+      throw await deny(principal, req, wacAllow, links, () => challengeFor(requirements))
     }
     return { ...target, wacAllow }
   }
@@ -120,17 +120,18 @@ export function makeAccessControl(deps: Deps, issueTicket: IssueTicket) {
   }
 }
 
-function deny(principal: Principal, req: ModeRequirement, wacAllow: string, links: string, uma: string): HttpError {
+/** `uma` makes a ticket: only the answers that carry one ask for it (a plain 403 does not). */
+async function deny(principal: Principal, req: ModeRequirement, wacAllow: string, links: string, uma: () => Promise<string>): Promise<HttpError> {
   const what = `${req.modes.join(' and ')} access to ${new URL(req.url).pathname}`
   const headers: Record<string, string | string[]> = { 'wac-allow': wacAllow, link: links }
   if (!isAuthenticated(principal)) {
     return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, or obtain a UMA access token with the ticket`,
-      { headers: { ...headers, 'www-authenticate': [uma, ...AUTH_CHALLENGES] } })
+      { headers: { ...headers, 'www-authenticate': [await uma(), ...AUTH_CHALLENGES] } })
   }
   // RFC 6750 §3.1: a UMA access token that does not cover the request; the ticket lets the client get one that does
   if (principal.permissions && !principal.permissions.some(p => p.resource === req.url && coversModes(new Set(p.modes as AccessMode[]), req.modes))) {
     return new HttpError(403, 'insufficient_scope', `the UMA access token does not permit ${what}; it is valid only for the resource and modes it was issued for`,
-      { headers: { ...headers, 'www-authenticate': [uma, 'Bearer error="insufficient_scope"'] } })
+      { headers: { ...headers, 'www-authenticate': [await uma(), 'Bearer error="insufficient_scope"'] } })
   }
   return new HttpError(403, 'forbidden', `${principal.webid ?? 'this agent'} has no ${what} under this pod's access rules`, { headers })
 }
