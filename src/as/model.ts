@@ -1,13 +1,8 @@
-// The UMA authorization server's paths, constants and discovery document.
+// The UMA authorization server's constants and discovery document.
 
 import { ASYMMETRIC_JWS_ALGS } from '../auth/dpop.ts'
 import { ID_TOKEN_FORMAT } from '../auth/id-token.ts'
-
-export const PATHS = {
-  configuration: '/.well-known/uma2-configuration',
-  token: '/.uma/token',
-  jwks: '/.uma/jwks',
-} as const
+import { AS_PATHS } from '../http/pod-paths.ts'
 
 /** UMA Grant §3.3.1 grant type. */
 export const UMA_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:uma-ticket'
@@ -25,8 +20,8 @@ export const REQUIRED_CLAIMS = [{ claim_token_format: [ID_TOKEN_FORMAT], name: '
 export function umaConfiguration(baseUrl: string) {
   return {
     issuer: baseUrl,
-    token_endpoint: baseUrl + PATHS.token,
-    jwks_uri: baseUrl + PATHS.jwks,
+    token_endpoint: baseUrl + AS_PATHS.token,
+    jwks_uri: baseUrl + AS_PATHS.jwks,
     grant_types_supported: [UMA_GRANT_TYPE],
     // RFC 8414 §2 REQUIRED; the AS answers tokens only from its token endpoint
     response_types_supported: ['token'],

@@ -1,33 +1,22 @@
 // POST /.uma/token: permission ticket + Solid-OIDC ID token + DPoP proof → UMA access token (UMA Grant §3.3).
 
-import type { Config } from '../config.ts'
-import type { Store } from '../store/open-store.ts'
+import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
+import { AS_PATHS } from '../http/pod-paths.ts'
 import { singleValuedForm } from '../http/oauth-form.ts'
 import { verifyDpopProof } from '../auth/dpop.ts'
-import { JtiReplayCache, jtiExpiry } from '../auth/dpop-replay.ts'
+import { jtiExpiry } from '../auth/dpop-replay.ts'
 import { decodeIdToken, verifyIdToken } from '../auth/id-token.ts'
-import type { GetIssuerKeys, GetWebIdIssuers } from '../auth/issuer-checks.ts'
 import type { Principal, UmaPermission } from '../auth/principal.ts'
-import { getSigningKey } from '../auth/signing-keys.ts'
 import { signUmaAccessToken, UMA_TOKEN_TTL_S } from '../auth/uma-token.ts'
 import { log } from '../log.ts'
-import { ACCEPTED_CLAIM_TOKEN_FORMATS, PATHS, REQUIRED_CLAIMS, UMA_GRANT_TYPE } from './model.ts'
-import type { TicketBook } from './tickets.ts'
+import { ACCEPTED_CLAIM_TOKEN_FORMATS, REQUIRED_CLAIMS, UMA_GRANT_TYPE } from './model.ts'
 
 /** The resource server's one decision (WAC and grants), for one permission of a ticket. */
 export type DecidePermission = (principal: Principal, permission: UmaPermission, origin: string | undefined) => Promise<boolean>
 
-export interface AsDeps {
-  readonly cfg: Pick<Config, 'baseUrl' | 'umaTokenType'>
-  readonly store: Store
-  readonly now: () => number
-  readonly tickets: TicketBook
-  readonly decide: DecidePermission
-  /** The same resolvers (and caches) the resource server's token verification uses. */
-  readonly getIssuerKeys: GetIssuerKeys
-  readonly getWebIdIssuers: GetWebIdIssuers
-}
+/** The tickets, signing keys and issuer resolvers (with their caches) are the ones the resource server uses. */
+export type AsDeps = Pick<Deps, 'cfg' | 'now' | 'tickets' | 'signingKeys' | 'getIssuerKeys' | 'getWebIdIssuers' | 'tokenEndpointReplay'>
 
 export interface UmaTokenRequest {
   readonly contentType: string | null
@@ -41,10 +30,11 @@ export interface UmaTokenRequest {
 // UMA Grant §3.3.6: ticket faults are the client's to fix by asking the resource again
 const badTicket = () => new HttpError(400, 'invalid_grant', 'the ticket is unknown, expired or already used; request the resource again for a fresh ticket')
 
-export function makeUmaTokenEndpoint(deps: AsDeps) {
+export function makeUmaTokenEndpoint(deps: AsDeps, decide: DecidePermission) {
   const { cfg, tickets } = deps
-  const replay = new JtiReplayCache()
-  const htu = cfg.baseUrl + PATHS.token
+  // RFC 9449 §11.1: one replay memory for both token endpoints; entries are scoped by htu
+  const replay = deps.tokenEndpointReplay
+  const htu = cfg.baseUrl + AS_PATHS.token
 
   /** UMA Grant §3.3.6 need_info: the old ticket is spent, a fresh one for the same permissions rides along. */
   async function withFreshTicket(err: HttpError, ticket: string): Promise<HttpError> {
@@ -78,14 +68,14 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       // Primer step 13: the resource server's decision for that WebID and app, on every permission of the ticket
       const principal: Principal = { webid: who.webid, clientId: who.clientId, issuer: who.issuer, keys: [], scheme: 'DPoP' }
       let allowed = true
-      for (const p of held.permissions) if (!(allowed = await deps.decide(principal, p, r.origin))) break
+      for (const p of held.permissions) if (!(allowed = await decide(principal, p, r.origin))) break
       const spent = await tickets.consume(ticket)
       if (!spent) throw badTicket()
       if (!allowed) {
         log.info('uma.denied', { webid: who.webid, clientId: who.clientId })
         throw new HttpError(403, 'request_denied', `${who.webid} is not allowed ${describe(held.permissions)} under this pod's access rules`)
       }
-      const key = await getSigningKey(deps.store, now)
+      const key = await deps.signingKeys.current(now)
       const accessToken = await signUmaAccessToken(key, { issuer: cfg.baseUrl, webid: who.webid, clientId: who.clientId, permissions: held.permissions, jkt: proof.jkt, now })
       log.info('uma.token_issued', { webid: who.webid, clientId: who.clientId, jkt: proof.jkt })
       const body = { access_token: accessToken, token_type: cfg.umaTokenType === 'dpop' ? 'DPoP' : 'Bearer', expires_in: UMA_TOKEN_TTL_S }

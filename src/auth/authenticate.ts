@@ -1,18 +1,18 @@
-// Step 1 of the pipeline (DESIGN §3): the Authorization scheme picks the verifier.
+// Step 1 of the pipeline (docs/architecture.md, request pipeline): the Authorization scheme picks the verifier.
 
-import { createHash } from 'node:crypto'
 import { decodeJwt } from 'jose'
-import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../store/lru-cache.ts'
-import { isAppSessionRevoked } from './app-sessions.ts'
+import type { Store } from '../store/open-store.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
+import { LruCache } from '../lib/lru-cache.ts'
+import type { SessionRevocations } from './app-sessions.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
 import { JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
 import type { GetIssuerKeys, GetWebIdIssuers } from './issuer-checks.ts'
+import type { SigningKeys } from './signing-keys.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
-import { readPublicJwks } from './signing-keys.ts'
 import { verifySolidAccessToken, type VerifiedAccessToken } from './solid-oidc.ts'
 import { isUmaAccessToken, verifyUmaAccessToken, type VerifiedUmaToken } from './uma-token.ts'
+import { sha256Base64url } from '../lib/text.ts'
 
 export type Authenticate = (request: Request) => Promise<Principal>
 
@@ -57,7 +57,7 @@ const CREDENTIAL = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?: +([A-Za-z0-9\-._~+/]+=*))?
 function parseAuthorization(header: string): { scheme: string; token: string | undefined }[] {
   return header.split(',').map((part) => part.trim()).filter((p) => p !== '').map((part) => {
     const m = CREDENTIAL.exec(part)
-    if (!m) throw new HttpError(400, 'invalid_request', 'the Authorization header is malformed: expected "<scheme> <token>"')
+    if (!m) throw badRequest('the Authorization header is malformed: expected "<scheme> <token>"')
     return { scheme: m[1]!.toLowerCase(), token: m[2] }
   })
 }
@@ -72,9 +72,8 @@ function isDpopBound(token: string): boolean {
   }
 }
 
-const tokenKey = (token: string) => createHash('sha256').update(token).digest('base64url')
 
-/** Where remote issuers' keys and WebID issuer lists come from: built once in app.ts, shared with the UMA AS. */
+/** Where remote issuers' keys and WebID issuer lists come from: built once in makeDeps, shared with the UMA AS. */
 export interface IdentityResolvers {
   readonly getIssuerKeys: GetIssuerKeys
   readonly getWebIdIssuers: GetWebIdIssuers
@@ -82,18 +81,28 @@ export interface IdentityResolvers {
 
 /**
  * The authenticator the resource server (and userinfo) calls once per request. `DPoP`: proof
- * (RFC 9449 §4.3, incl. ath when sent), jti replay, then the token (protocols.md §1.7), whose
+ * (RFC 9449 §4.3, incl. ath when sent), jti replay, then the token (Solid-OIDC §8, RFC 9449 §6), whose
  * verification is cached until it expires, so a repeated token costs one proof verification.
  * Our UMA access tokens (`Bearer`, or `DPoP` with a proof) are verified locally and cached the same way.
  */
-export function makeAuthenticator(deps: Deps, resolvers: IdentityResolvers): Authenticate {
-  const { cfg, store, now } = deps
+export interface AuthenticatorDeps extends IdentityResolvers {
+  /** Our own origin: the issuer whose keys are read locally and the origin DPoP `htu` is checked against. */
+  readonly baseUrl: string
+  readonly store: Store
+  readonly now: () => number
+  readonly signingKeys: SigningKeys
+  readonly revocations: SessionRevocations
+  /** `--uma-token-type`: with `dpop`, our UMA access tokens are accepted only with a proof of their key. */
+  readonly umaTokenType: 'bearer' | 'dpop'
+}
+
+export function makeAuthenticator(deps: AuthenticatorDeps): Authenticate {
+  const { baseUrl, store, now, getIssuerKeys, getWebIdIssuers } = deps
   const replay = new JtiReplayCache()
   const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
-  const { getIssuerKeys, getWebIdIssuers } = resolvers
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
-    const key = tokenKey(token)
+    const key = sha256Base64url(token)
     const hit = verified.get(key, at)
     if (hit && !('permissions' in hit)) {
       // RFC 9449 §7.1: the binding is checked on every request, cached or not
@@ -101,7 +110,7 @@ export function makeAuthenticator(deps: Deps, resolvers: IdentityResolvers): Aut
       return hit
     }
     const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers })
-    const sid = result.issuer === cfg.baseUrl ? decodeJwt(token).sid : undefined
+    const sid = result.issuer === baseUrl ? decodeJwt(token).sid : undefined
     const entry: CachedToken = { ...result, ...(typeof sid === 'string' ? { sid } : {}) }
     verified.set(key, entry, result.exp * 1000)
     return entry
@@ -110,20 +119,20 @@ export function makeAuthenticator(deps: Deps, resolvers: IdentityResolvers): Aut
   async function authenticateDpop(request: Request, token: string): Promise<Principal> {
     const at = now()
     // RFC 9449 §4.3 (9): htu is checked against our configured origin, never the Host header
-    const url = cfg.baseUrl + new URL(request.url).pathname
+    const url = baseUrl + new URL(request.url).pathname
     const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
     // RFC 9449 §11.1: a proof is used once
     if (!replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at)) throw refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request')
     const t = await verifyToken(token, proof, at)
-    if (t.sid !== undefined && await isAppSessionRevoked(store, t.sid, at)) throw refuse('invalid_token', 'the session this token was issued to has been revoked; sign in again')
+    if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuse('invalid_token', 'the session this token was issued to has been revoked; sign in again')
     return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP' }
   }
 
   async function verifyUma(token: string, at: number): Promise<VerifiedUmaToken> {
-    const key = tokenKey(token)
+    const key = sha256Base64url(token)
     const hit = verified.get(key, at)
     if (hit && 'permissions' in hit) return hit
-    const result = await verifyUmaAccessToken({ token, issuer: cfg.baseUrl, keys: await readPublicJwks(store, at), now: at })
+    const result = await verifyUmaAccessToken({ token, issuer: baseUrl, keys: await deps.signingKeys.publicJwks(at), now: at })
     verified.set(key, result, result.exp * 1000)
     return result
   }
@@ -136,11 +145,11 @@ export function makeAuthenticator(deps: Deps, resolvers: IdentityResolvers): Aut
   async function authenticateUma(request: Request, token: string, scheme: 'bearer' | 'dpop'): Promise<Principal> {
     const at = now()
     const t = await verifyUma(token, at)
-    if (scheme === 'bearer' && cfg.umaTokenType === 'dpop') {
+    if (scheme === 'bearer' && deps.umaTokenType === 'dpop') {
       throw refuse('invalid_token', 'this pod issues UMA access tokens as DPoP tokens: send "Authorization: DPoP <token>" with a DPoP proof made with the key the token was issued to')
     }
     if (scheme === 'dpop' || request.headers.has('dpop')) {
-      const url = cfg.baseUrl + new URL(request.url).pathname
+      const url = baseUrl + new URL(request.url).pathname
       const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
       if (!replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at)) throw refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request')
       if (proof.jkt !== t.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
@@ -155,9 +164,9 @@ export function makeAuthenticator(deps: Deps, resolvers: IdentityResolvers): Aut
     if (header === null || header.trim() === '') return ANONYMOUS
     const credentials = parseAuthorization(header)
     const schemes = new Set(credentials.map((c) => c.scheme))
-    // protocols.md §2.3: Bearer and DPoP together are ambiguous
-    if (schemes.has('dpop') && schemes.has('bearer')) throw new HttpError(400, 'invalid_request', 'the request carries both Bearer and DPoP credentials; send exactly one')
-    if (credentials.length !== 1) throw new HttpError(400, 'invalid_request', 'the Authorization header must carry exactly one credential')
+    // RFC 9449 §7.1, RFC 6750 §3.1: Bearer and DPoP together are ambiguous
+    if (schemes.has('dpop') && schemes.has('bearer')) throw badRequest('the request carries both Bearer and DPoP credentials; send exactly one')
+    if (credentials.length !== 1) throw badRequest('the Authorization header must carry exactly one credential')
     const { scheme, token } = credentials[0]!
     if ((scheme === 'bearer' || scheme === 'dpop') && token && isUmaAccessToken(token)) {
       try { return await authenticateUma(request, token, scheme) } catch (err) {

@@ -3,8 +3,9 @@
 
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
 import { HttpError } from '../http/errors.ts'
+import { show } from '../lib/text.ts'
 import { ASYMMETRIC_JWS_ALGS, type VerifiedProof } from './dpop.ts'
-import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, show, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
+import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
 import type { ClientId, WebId } from './principal.ts'
 
 /** UMA Grant §3.3.1 `claim_token_format` for an OpenID Connect ID token (Solid-OIDC §6, "Obtaining an Access Token"). */

@@ -2,6 +2,7 @@
 
 import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey, type ProtectedHeaderParameters } from 'jose'
 import { HttpError } from '../http/errors.ts'
+import { show } from '../lib/text.ts'
 import type { WebId } from './principal.ts'
 
 /** A JWKS document, or a resolver over one (e.g. jose's `createLocalJWKSet`). */
@@ -44,10 +45,7 @@ export async function checkIssuerSignature(token: string, header: ProtectedHeade
   }
 }
 
-// A resolver's HttpError already says what went wrong (fetch/guarded-fetch.ts); anything else stays in `cause`.
+// A resolver's HttpError already says what went wrong (the guarded fetcher's reason); anything else stays in `cause`.
 export const reason = (cause: unknown) => (cause instanceof HttpError ? `: ${cause.description}` : '')
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** Attacker-supplied values go into descriptions quoted and cut short. */
-export const show = (v: unknown) => (typeof v === 'string' && v.length > 80 ? `${JSON.stringify(v.slice(0, 80))}…` : JSON.stringify(v) ?? 'missing')

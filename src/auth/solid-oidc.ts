@@ -1,10 +1,11 @@
-// Solid-OIDC DPoP-bound JWT access tokens at the resource server (protocols.md §1.7): token + proof in, identity out.
+// Solid-OIDC DPoP-bound JWT access tokens at the resource server (Solid-OIDC §8, RFC 9449 §6): token + proof in, identity out.
 
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
 import { HttpError } from '../http/errors.ts'
 import { ASYMMETRIC_JWS_ALGS, type VerifiedProof } from './dpop.ts'
-import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, show, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
+import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
 import type { ClientId, WebId } from './principal.ts'
+import { show } from '../lib/text.ts'
 
 export type { IssuerKeys } from './issuer-checks.ts'
 
@@ -31,7 +32,7 @@ export interface AccessTokenFacts {
 
 export interface VerifiedAccessToken {
   readonly webid: WebId
-  /** `client_id`, else `azp` (protocols.md §1.7 (9)). */
+  /** `client_id`, else `azp` (Solid-OIDC §8, RFC 9449 §6 (9)). */
   readonly clientId: ClientId | undefined
   readonly issuer: string
   readonly jkt: string
@@ -42,7 +43,7 @@ export interface VerifiedAccessToken {
 const tokenError = (description: string, cause?: unknown) => new HttpError(401, 'invalid_token', description, { cause })
 
 /**
- * protocols.md §1.7 steps 2–7 in order. Step 1 (scheme DPoP, RFC 9449 §7.2) and step 6 (the proof)
+ * Solid-OIDC §8, RFC 9449 §6 steps 2–7 in order. Step 1 (scheme DPoP, RFC 9449 §7.2) and step 6 (the proof)
  * are the caller's, before this. Throws HttpError 401 `invalid_token`.
  */
 export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<VerifiedAccessToken> {
@@ -71,14 +72,14 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   const jkt = cnf.jkt
   if (clientId !== undefined && typeof clientId !== 'string') throw tokenError('client_id must be a string')
   if (azp !== undefined && typeof azp !== 'string') throw tokenError('azp must be a string')
-  // (3) https only; http solely for the host "localhost" (as CSS; not 127.0.0.1, protocols.md §10.21)
+  // (3) https only; http solely for the host "localhost" (as CSS; not 127.0.0.1: token verifiers of widely used clients accept http only there)
   if (!isSecureOrLocalhost(webid)) throw tokenError(`webid ${show(webid)} must be an https URL (http only on localhost)`)
   if (!isSecureOrLocalhost(iss)) throw tokenError(`iss ${show(iss)} must be an https URL (http only on localhost)`)
-  // (4) iss is one of the WebID's solid:oidcIssuer values, exact string equality (protocols.md §1.8, §10.10)
+  // (4) iss is one of the WebID's solid:oidcIssuer values, exact string equality (Solid-OIDC §4; OIDC Discovery §4.3)
   await checkWebIdIssuer(webid, iss, f.getWebIdIssuers, tokenError)
   // (5) signature against the issuer's JWKS, asymmetric algorithms only (RFC 8725 §3.1)
   await checkIssuerSignature(f.token, header, iss, { getIssuerKeys: f.getIssuerKeys, algorithms: algs, what: 'access token', fail: tokenError })
-  // (6) aud contains "solid" (protocols.md §1.1)
+  // (6) aud contains "solid" (Solid-OIDC §3)
   if (!(typeof aud === 'string' ? [aud] : aud).includes('solid')) throw tokenError('aud must contain "solid"')
   // (7) exp in the future, iat not in the future (RFC 7519 §4.1.4, §4.1.6), within the clock tolerance
   const nowS = f.now / 1000

@@ -2,7 +2,8 @@
 
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, SignJWT, type JSONWebKeySet, type JWTPayload } from 'jose'
 import { HttpError } from '../http/errors.ts'
-import { isObject, show } from './issuer-checks.ts'
+import { show } from '../lib/text.ts'
+import { isObject } from './issuer-checks.ts'
 import type { ClientId, UmaPermission, WebId } from './principal.ts'
 import type { SigningKey } from './signing-keys.ts'
 

@@ -1,12 +1,14 @@
-// Steps 2–3 of the pipeline (DESIGN §3): authorize against the pod's ACLs, or deny with the right status.
+// Steps 2–3 of the pipeline (docs/architecture.md, request pipeline): authorize against the pod's ACLs, or deny with the right status.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { readTriples, getMeta } from '../store/resources.ts'
 import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
-import { allowedModes, findEffectiveAcl, isAclUrl, publicModes } from '../policy/wac.ts'
-import { coversModes, formatWacAllow, type AccessMode, type ModeRequirement } from '../policy/modes.ts'
+import { allowedModes, findEffectiveAcl, publicModes } from '../policy/wac.ts'
+import { isAcl } from '../store/acl-names.ts'
+import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/modes.ts'
+import type { AccessMode } from '../policy/access-modes.ts'
 import { makeGroupResolver } from '../policy/group-members.ts'
 import { isAuthenticated, type Principal, type UmaPermission } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
@@ -21,23 +23,20 @@ export interface Decision {
   readonly wacAllow: string
 }
 
-/** Every challenge the pod accepts besides UMA's, which carries a fresh ticket each time. */
+/** Every challenge the pod accepts besides UMA's, which carries a fresh ticket each time (the deny step of the request pipeline, docs/architecture.md). */
 export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
-
-/** Records a UMA permission ticket for what a refused request needed (the AS's tickets, handed over by app.ts). */
-export type IssueTicket = (permissions: readonly UmaPermission[]) => Promise<string>
 
 /** UMA Grant §3.2: `as_uri` is our issuer, byte for byte the `issuer` of /.well-known/uma2-configuration. */
 export const umaChallenge = (baseUrl: string, ticket: string) => `UMA realm="${baseUrl}", as_uri="${baseUrl}", ticket="${ticket}"`
 
 const NO_ACL: readonly Authorization[] = Object.freeze([])
 
-// Bounds of the in-memory caches (DESIGN §4: nothing grows without bound). Negative entries count too.
+// Bounds of the in-memory caches (nothing grows without bound). Negative entries count too.
 const ACL_CACHE_ENTRIES = 10_000
 const GROUP_CACHE_ENTRIES = 1000
 export const GROUP_CACHE_TTL_MS = 60_000
 
-export function makeAccessControl(deps: Deps, issueTicket: IssueTicket) {
+export function makeAccessControl(deps: Deps) {
   const { store, cfg } = deps
   // Parsed ACLs per ACL URL; an ACL that does not exist is cached too (as NO_ACL), so inheritance
   // walks cost no store reads. Every write to an ACL path invalidates its entry.
@@ -84,7 +83,7 @@ export function makeAccessControl(deps: Deps, issueTicket: IssueTicket) {
 
   /** The UMA challenge of a refused request: a fresh ticket for everything it needed. */
   async function challengeFor(requirements: readonly ModeRequirement[]): Promise<string> {
-    return umaChallenge(cfg.baseUrl, await issueTicket(requirements.map(r => ({ resource: r.url, modes: r.modes }))))
+    return umaChallenge(cfg.baseUrl, await deps.tickets.issue(requirements.map(r => ({ resource: r.url, modes: r.modes }))))
   }
 
   /** Throws 401 (anonymous) or 403 unless every requirement is covered; returns the target's modes. */
@@ -100,7 +99,7 @@ export function makeAccessControl(deps: Deps, issueTicket: IssueTicket) {
     return { ...target, wacAllow }
   }
 
-  /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (DESIGN §3). */
+  /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (docs/architecture.md, request pipeline). */
   async function wacAllowFor(principal: Principal, targetUrl: string, origin: string | undefined): Promise<string> {
     const target = await modesOn(targetUrl, principal, origin)
     return formatWacAllow(target.user, target.public)
@@ -114,7 +113,7 @@ export function makeAccessControl(deps: Deps, issueTicket: IssueTicket) {
     invalidateAcl,
     /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
     forgetDocument(url: string) {
-      if (isAclUrl(url)) invalidateAcl(url)
+      if (isAcl(url)) invalidateAcl(url)
       isGroupMember.forget(url)
     },
   }

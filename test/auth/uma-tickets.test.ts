@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeTicketBook, TICKET_TTL_MS } from '../../src/as/tickets.ts'
+import { makeTicketBook, TICKET_TTL_MS } from '../../src/auth/uma-tickets.ts'
 
 const T0 = 1_800_000_000_000
 const READ = [{ resource: 'http://localhost:1/doc', modes: ['read'] }]

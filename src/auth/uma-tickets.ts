@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import type { Store } from '../store/open-store.ts'
 import { readRecords, sweepExpiredRecords, writeRecords } from '../store/records.ts'
-import type { UmaPermission } from '../auth/principal.ts'
+import type { UmaPermission } from './principal.ts'
 
 const KIND = 'uma-ticket'
 /** UMA Grant §3.2: short-lived; five minutes covers a login at the requesting party's OP. */
