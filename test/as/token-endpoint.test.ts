@@ -89,7 +89,7 @@ describe('UMA Grant §3.3: ticket + ID token + DPoP proof → access token (E9)'
   })
 })
 
-describe('UMA Grant §3.3.6 / the seed\'s AS error rows: nothing is issued', () => {
+describe('UMA Grant §3.3.6 and the Solid-OIDC Primer request flow: every refusal issues nothing', () => {
   test('request_denied: valid identity, no permission (403)', async () => {
     const ticket = await ticketFor(u.pod, PRIVATE)
     const body = await refused(await exchange(u, { ticket, claimToken: await bobIdToken(u) }), 403, 'request_denied')

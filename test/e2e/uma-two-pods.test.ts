@@ -108,11 +108,15 @@ describe('UMA across two pods over real HTTP', () => {
 
 describe('A restarted with --uma-token-type dpop', () => {
   let dpopToken = ''
+  let ticketBefore = ''
   beforeAll(async () => {
+    // a ticket issued just before the restart survives it (written to the store on SIGTERM)
+    ticketBefore = readUmaChallenge(await fetch(alice.baseUrl + SHARED)).ticket
     await alice.stop()
     alice = await startPod({ dataDir: alice.dataDir, port: alice.port, extraArgs: ['--uma-token-type', 'dpop'] })
-    const res = await tradeTicket(SHARED)
+    const res = await requestUmaToken(await umaTokenEndpoint(alice.baseUrl), ticketBefore, bobTokens.id_token as string, bobKey)
     const body = await res.json() as { access_token: string; token_type: string }
+    expect(res.status).toBe(200)
     expect(body.token_type).toBe('DPoP')
     dpopToken = body.access_token
   }, 30_000)
