@@ -1,7 +1,7 @@
 // POST /.uma/token: permission ticket + Solid-OIDC ID token + DPoP proof → UMA access token (UMA Grant §3.3).
 
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
 import { AS_PATHS } from '../http/pod-paths.ts'
 import { singleValuedForm } from '../http/oauth-form.ts'
 import { verifyDpopProof } from '../auth/dpop.ts'
@@ -47,17 +47,17 @@ export function makeUmaTokenEndpoint(deps: AsDeps, decide: DecidePermission) {
   return async function exchangeTicket(r: UmaTokenRequest): Promise<Response> {
     const now = deps.now()
     const form = singleValuedForm(r.contentType, r.form)
-    if (form.grant_type === undefined) throw new HttpError(400, 'invalid_request', `grant_type is required: ${UMA_GRANT_TYPE}`)
+    if (form.grant_type === undefined) throw badRequest(`grant_type is required: ${UMA_GRANT_TYPE}`)
     if (form.grant_type !== UMA_GRANT_TYPE) throw new HttpError(400, 'unsupported_grant_type', `grant_type must be ${UMA_GRANT_TYPE}`)
     const ticket = form.ticket
-    if (ticket === undefined) throw new HttpError(400, 'invalid_request', 'ticket is required: the value of the UMA challenge the resource server sent')
+    if (ticket === undefined) throw badRequest('ticket is required: the value of the UMA challenge the resource server sent')
     // The ticket first (its faults are invalid_grant whatever else is wrong)
     const held = await tickets.get(ticket)
     if (!held) throw badTicket()
     // UMA Grant §3.3.1: claim_token and claim_token_format come together; only the ID-token format is understood
-    if (form.claim_token !== undefined && form.claim_token_format === undefined) throw new HttpError(400, 'invalid_request', `claim_token_format is required with claim_token: ${ACCEPTED_CLAIM_TOKEN_FORMATS[0]}`)
+    if (form.claim_token !== undefined && form.claim_token_format === undefined) throw badRequest(`claim_token_format is required with claim_token: ${ACCEPTED_CLAIM_TOKEN_FORMATS[0]}`)
     if (form.claim_token_format !== undefined && !ACCEPTED_CLAIM_TOKEN_FORMATS.includes(form.claim_token_format)) {
-      throw new HttpError(400, 'invalid_request', `claim_token_format must be ${ACCEPTED_CLAIM_TOKEN_FORMATS[0]} (a Solid-OIDC ID token)`)
+      throw badRequest(`claim_token_format must be ${ACCEPTED_CLAIM_TOKEN_FORMATS[0]} (a Solid-OIDC ID token)`)
     }
     try {
       // Primer step 5, then 6–7a (the proof), 6.1 (jti replay), 7b–12 (the ID token against its issuer)
