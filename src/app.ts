@@ -9,19 +9,17 @@ import { log } from './log.ts'
 import { opPlugin } from './op/plugin.ts'
 import { asPlugin } from './as/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
-import { makeResourceServer } from './rs/plugin.ts'
+import { rsPlugin } from './rs/plugin.ts'
 import { isReservedPath } from './http/pod-paths.ts'
 
 export function buildApp(deps: Deps) {
-  // The UMA AS decides with the resource server's one access decision (WAC, and grants as they join it).
-  const rs = makeResourceServer(deps)
   return new Elysia({ name: 'solopod' })
     // Each role plugin renders its own errors; this answers only a request no route took.
     .onError(({ code, error, request }) => code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined)
     .use(opPlugin(deps))
-    .use(asPlugin(deps, rs.allows))
+    .use(asPlugin(deps))
     .use(adminPlugin(deps))
-    .use(rs.plugin)
+    .use(rsPlugin(deps))
 }
 
 /**

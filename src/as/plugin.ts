@@ -5,20 +5,17 @@ import { toOAuthResponse } from '../http/errors.ts'
 import { AS_PATHS } from '../http/pod-paths.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
 import { umaConfiguration } from './model.ts'
-import { makeUmaTokenEndpoint, type AsDeps, type DecidePermission } from './token-endpoint.ts'
+import { makeUmaTokenEndpoint, type AsDeps } from './token-endpoint.ts'
 
 const json = (value: unknown, cacheControl: string) =>
   new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json', 'cache-control': cacheControl } })
 
 const TokenForm = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]))
 
-/**
- * `decide` is the resource server's access decision, handed over by app.ts. Browser apps reach every
- * route here cross-origin: app.ts adds CORS to every answer and preflight.
- */
-export function asPlugin(deps: AsDeps, decide: DecidePermission) {
+/** Browser apps reach every route here cross-origin: app.ts adds CORS to every answer and preflight. */
+export function asPlugin(deps: AsDeps) {
   const metadata = umaConfiguration(deps.cfg.baseUrl)
-  const exchangeTicket = makeUmaTokenEndpoint(deps, decide)
+  const exchangeTicket = makeUmaTokenEndpoint(deps)
   return new Elysia({ name: 'as' })
     // RFC 6749 §5.2: OAuth error bodies, never cached (UMA Grant §3.3.6 adds ticket and required_claims)
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toOAuthResponse))

@@ -9,14 +9,13 @@ import { jtiExpiry } from '../auth/dpop-replay.ts'
 import { decodeIdToken, verifyIdToken } from '../auth/id-token.ts'
 import type { Principal, UmaPermission } from '../auth/principal.ts'
 import { signUmaAccessToken, UMA_TOKEN_TTL_S } from '../auth/uma-token.ts'
+import { coversModes } from '../policy/modes.ts'
+import type { AccessMode } from '../policy/access-modes.ts'
 import { log } from '../log.ts'
 import { ACCEPTED_CLAIM_TOKEN_FORMATS, REQUIRED_CLAIMS, UMA_GRANT_TYPE } from './model.ts'
 
-/** The resource server's one decision (WAC and grants), for one permission of a ticket. */
-export type DecidePermission = (principal: Principal, permission: UmaPermission, origin: string | undefined) => Promise<boolean>
-
 /** The tickets, signing keys and issuer resolvers (with their caches) are the ones the resource server uses. */
-export type AsDeps = Pick<Deps, 'cfg' | 'now' | 'tickets' | 'signingKeys' | 'getIssuerKeys' | 'getWebIdIssuers' | 'tokenEndpointReplay'>
+export type AsDeps = Pick<Deps, 'cfg' | 'now' | 'tickets' | 'signingKeys' | 'getIssuerKeys' | 'getWebIdIssuers' | 'tokenEndpointReplay' | 'decider'>
 
 export interface UmaTokenRequest {
   readonly contentType: string | null
@@ -30,11 +29,16 @@ export interface UmaTokenRequest {
 // UMA Grant §3.3.6: ticket faults are the client's to fix by asking the resource again
 const badTicket = () => new HttpError(400, 'invalid_grant', 'the ticket is unknown, expired or already used; request the resource again for a fresh ticket')
 
-export function makeUmaTokenEndpoint(deps: AsDeps, decide: DecidePermission) {
+export function makeUmaTokenEndpoint(deps: AsDeps) {
   const { cfg, tickets } = deps
   // RFC 9449 §11.1: one replay memory for both token endpoints; entries are scoped by htu
   const replay = deps.tokenEndpointReplay
   const htu = cfg.baseUrl + AS_PATHS.token
+
+  /** Primer step 13: the pod's one access decision (WAC ∪ grants), the one the resource server enforces. */
+  async function allows(principal: Principal, p: UmaPermission, origin: string | undefined): Promise<boolean> {
+    return coversModes((await deps.decider.decide(principal, p.resource, origin)).modes, p.modes as AccessMode[])
+  }
 
   /** UMA Grant §3.3.6 need_info: the old ticket is spent, a fresh one for the same permissions rides along. */
   async function withFreshTicket(err: HttpError, ticket: string): Promise<HttpError> {
@@ -68,7 +72,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps, decide: DecidePermission) {
       // Primer step 13: the resource server's decision for that WebID and app, on every permission of the ticket
       const principal: Principal = { webid: who.webid, clientId: who.clientId, issuer: who.issuer, keys: [], scheme: 'DPoP' }
       let allowed = true
-      for (const p of held.permissions) if (!(allowed = await decide(principal, p, r.origin))) break
+      for (const p of held.permissions) if (!(allowed = await allows(principal, p, r.origin))) break
       const spent = await tickets.consume(ticket)
       if (!spent) throw badTicket()
       if (!allowed) {

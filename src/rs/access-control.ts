@@ -1,24 +1,15 @@
-// Steps 2–3 of the pipeline (docs/architecture.md, request pipeline): authorize against the pod's ACLs, or deny with the right status.
+// Steps 2–3 of the pipeline (DESIGN §3): authorize against the pod's ACLs, or deny with the right status.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../lib/lru-cache.ts'
-import { readTriples, getMeta } from '../store/resources.ts'
-import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
-import { allowedModes, findEffectiveAcl, publicModes } from '../policy/wac.ts'
-import { isAcl } from '../store/acl-names.ts'
 import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/modes.ts'
 import type { AccessMode } from '../policy/access-modes.ts'
-import { makeGroupResolver } from '../policy/group-members.ts'
 import { isAuthenticated, type Principal, type UmaPermission } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
-import { parseRdf } from '../rdf/parse-rdf.ts'
-import { RDF_DOCUMENT_TYPES } from '../rdf/media-types.ts'
-import { log } from '../log.ts'
 
 export interface Decision {
-  readonly user: Set<AccessMode>
-  readonly public: Set<AccessMode>
+  readonly user: ReadonlySet<AccessMode>
+  readonly public: ReadonlySet<AccessMode>
   /** `WAC-Allow` value for the target (WAC §6.5). */
   readonly wacAllow: string
 }
@@ -29,56 +20,12 @@ export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 /** UMA Grant §3.2: `as_uri` is our issuer, byte for byte the `issuer` of /.well-known/uma2-configuration. */
 export const umaChallenge = (baseUrl: string, ticket: string) => `UMA realm="${baseUrl}", as_uri="${baseUrl}", ticket="${ticket}"`
 
-const NO_ACL: readonly Authorization[] = Object.freeze([])
-
-// Bounds of the in-memory caches (nothing grows without bound). Negative entries count too.
-const ACL_CACHE_ENTRIES = 10_000
-const GROUP_CACHE_ENTRIES = 1000
-export const GROUP_CACHE_TTL_MS = 60_000
-
-export function makeAccessControl(deps: Deps) {
-  const { store, cfg } = deps
-  // Parsed ACLs per ACL URL; an ACL that does not exist is cached too (as NO_ACL), so inheritance
-  // walks cost no store reads. Every write to an ACL path invalidates its entry.
-  const acls = new LruCache<string, readonly Authorization[]>(ACL_CACHE_ENTRIES)
-  // Bumped by every invalidation: a load that read the store before a write committed must not cache what it read.
-  let generation = 0
-
-  async function loadAcl(aclUrl: string): Promise<readonly Authorization[] | undefined> {
-    const cached = acls.get(aclUrl)
-    if (cached) return cached === NO_ACL ? undefined : cached
-    const started = generation
-    const path = aclUrl.slice(cfg.baseUrl.length)
-    const meta = await getMeta(store, path)
-    const auths = meta ? parseAclDocument(await readTriples(store, cfg.baseUrl, path), aclUrl) : NO_ACL
-    if (generation === started) acls.set(aclUrl, auths)
-    return auths === NO_ACL ? undefined : auths
-  }
-
-  function invalidateAcl(aclUrl: string) {
-    generation++
-    acls.delete(aclUrl)
-  }
-
-  const isGroupMember = makeGroupResolver(async (docUrl) => {
-    const doc = await deps.fetchDoc(docUrl, { accept: 'text/turtle, application/ld+json;q=0.9', allowedTypes: [...RDF_DOCUMENT_TYPES] })
-    return parseRdf(doc.body, doc.contentType, doc.url)
-  }, {
-    maxEntries: GROUP_CACHE_ENTRIES, ttlMs: GROUP_CACHE_TTL_MS, now: deps.now,
-    onError: (groupUrl, error) => log.warn('acl.group_unavailable', { group: groupUrl, reason: error instanceof Error ? error.message : String(error) }),
-  })
-
-  async function modesOn(url: string, principal: Principal, origin: string | undefined) {
-    const effective = await findEffectiveAcl(url, loadAcl)
-    const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }
-    const pub = publicModes(effective, url)
-    const user = await allowedModes(effective, url, principal, ctx)
-    return { user: principal.permissions ? limitToPermissions(user, pub, principal.permissions, url) : user, public: pub }
-  }
-
-  /** The modes a UMA ticket names for this principal: the same decision every request gets. */
-  async function allows(principal: Principal, permission: UmaPermission, origin: string | undefined): Promise<boolean> {
-    return coversModes((await modesOn(permission.resource, principal, origin)).user, permission.modes as AccessMode[])
+/** Enforcement on top of the pod's one decision function (WAC ∪ grants, `deps.decider`), shared with the other roles. */
+export function makeAccessControl(deps: Pick<Deps, 'decider' | 'tickets' | 'cfg'>) {
+  const { decider, cfg } = deps
+  async function modesOn(url: string, principal: Principal, origin: string | undefined, deleting?: string) {
+    const d = await decider.decide(principal, url, origin, deleting)
+    return { user: principal.permissions ? limitToPermissions(d.modes, d.publicModes, principal.permissions, url) : d.modes, public: d.publicModes }
   }
 
   /** The UMA challenge of a refused request: a fresh ticket for everything it needed. */
@@ -92,7 +39,7 @@ export function makeAccessControl(deps: Deps) {
     const target = await modesOn(targetUrl, principal, origin)
     const wacAllow = formatWacAllow(target.user, target.public)
     for (const req of requirements) {
-      const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin)).user
+      const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin, req.deleting)).user
       if (coversModes(allowed, req.modes)) continue
       throw await deny(principal, req, wacAllow, links, () => challengeFor(requirements))
     }
@@ -107,15 +54,10 @@ export function makeAccessControl(deps: Deps) {
 
   return {
     authorize,
-    allows,
     challengeFor,
     wacAllowFor,
-    invalidateAcl,
-    /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
-    forgetDocument(url: string) {
-      if (isAcl(url)) invalidateAcl(url)
-      isGroupMember.forget(url)
-    },
+    invalidateAcl: decider.invalidateAcl,
+    forgetDocument: decider.forgetDocument,
   }
 }
 
@@ -139,7 +81,7 @@ async function deny(principal: Principal, req: ModeRequirement, wacAllow: string
  * A UMA access token opens exactly its resources (by exact URL) and modes, and only as far as the
  * rules still allow its WebID; what is public stays public.
  */
-function limitToPermissions(user: Set<AccessMode>, pub: Set<AccessMode>, permissions: readonly UmaPermission[], url: string): Set<AccessMode> {
+function limitToPermissions(user: ReadonlySet<AccessMode>, pub: ReadonlySet<AccessMode>, permissions: readonly UmaPermission[], url: string): ReadonlySet<AccessMode> {
   const out = new Set(pub)
   for (const p of permissions) {
     if (p.resource !== url) continue

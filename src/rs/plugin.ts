@@ -23,13 +23,8 @@ import type { RsContext, RsRequest } from './rs-context.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/**
- * The resource server: its Elysia plugin, and its one access decision, which app.ts hands to the
- * UMA authorization server (roles never import each other).
- */
-export function makeResourceServer(deps: Deps) {
-  const access = makeAccessControl(deps)
-  const ctx: RsContext = { deps, access }
+export function rsPlugin(deps: Deps) {
+  const ctx: RsContext = { deps, access: makeAccessControl(deps) }
   const representations = makeRepresentationCache()
   const { authenticate } = deps
 
@@ -104,11 +99,10 @@ export function makeResourceServer(deps: Deps) {
 
   const respond = (request: Request) => handle(request).catch(err => renderError(request, err, toPlainResponse))
 
-  const plugin = new Elysia({ name: 'rs' })
+  return new Elysia({ name: 'rs' })
     // Solid Protocol §2.1 leaves error bodies open: the RS answers a status, its challenges and a plain-text reason.
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
     .get(RS_PATHS.storageDescription, ({ request }) => describeStorage(deps.cfg.baseUrl, request.headers.get('accept')))
     .all('/*', ({ request }) => respond(request), { parse: 'none' })
     .all('/', ({ request }) => respond(request), { parse: 'none' })
-  return { plugin, allows: access.allows }
 }
