@@ -9,6 +9,7 @@ import { describeCause, log } from './log.ts'
 import { clientAddressFrom } from './http/client-address.ts'
 import { normalizeIp } from './lib/ip-address.ts'
 import { opPlugin } from './op/plugin.ts'
+import { asPlugin } from './as/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { rsPlugin } from './rs/plugin.ts'
 import { isReservedPath, isSameOriginOnly } from './http/pod-paths.ts'
@@ -18,6 +19,7 @@ export function buildApp(deps: Deps) {
     // Each role plugin renders its own errors; this answers only a request no route took.
     .onError(({ code, error, request }) => code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined)
     .use(opPlugin(deps))
+    .use(asPlugin(deps))
     .use(adminPlugin(deps))
     .use(rsPlugin(deps))
 }

@@ -23,6 +23,11 @@ export interface Config {
   /** Largest PATCH body: a patch is parsed whole in memory, unlike a PUT body. */
   readonly maxPatchBytes: number
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /**
+   * `token_type` of the UMA access tokens: `bearer` (what Solid clients expect) or `dpop` (the
+   * resource server then requires a proof of the token's key with every request, RFC 9449 §7).
+   */
+  readonly umaTokenType: 'bearer' | 'dpop'
   /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
   readonly baseUrlFromPort: boolean
   /** Positional arguments after the command (export/import target). */
@@ -49,6 +54,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
   { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
+  { flag: 'uma-token-type', env: 'SOLOPOD_UMA_TOKEN_TYPE', help: 'bearer | dpop: how UMA access tokens are presented (default bearer)' },
 ]
 
 const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link']
@@ -141,6 +147,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key must be given together')
   const logLevel = get('log-level') ?? 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
+  const umaTokenType = get('uma-token-type') ?? 'bearer'
+  if (umaTokenType !== 'bearer' && umaTokenType !== 'dpop') throw new ConfigError(`--uma-token-type must be bearer or dpop, got "${umaTokenType}"`)
   const insecure = get('allow-insecure-local')
   const ownerPasswordFile = get('owner-password-file')
   return Object.freeze({
@@ -157,6 +165,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     trustProxy: parseTrustProxy(get('trust-proxy')),
     maxPatchBytes: parseInteger('max-patch-bytes', get('max-patch-bytes') ?? String(1024 * 1024), 1024, 2 ** 30),
     logLevel: logLevel as Config['logLevel'],
+    umaTokenType,
     args: Object.freeze(args),
   })
 }

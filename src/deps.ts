@@ -7,6 +7,10 @@ import { makeWriteLock, type WithWriteLock } from './store/write-lock.ts'
 import { makeFetcher, type FetchDoc, type FetcherOptions } from './fetch/guarded-fetch.ts'
 import { makeClientAddresses, type ClientAddresses } from './http/client-address.ts'
 import { makeAuthenticator, type Authenticate } from './auth/authenticate.ts'
+import type { GetIssuerKeys, GetWebIdIssuers } from './auth/issuer-checks.ts'
+import { makeIssuerKeyResolver } from './auth/issuer-keys.ts'
+import { makeWebIdIssuerResolver } from './auth/webid-issuers.ts'
+import { makeTicketBook, type TicketBook } from './auth/uma-tickets.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { makeSigningKeys, type SigningKeys } from './auth/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './auth/app-sessions.ts'
@@ -28,9 +32,15 @@ export interface Deps {
   readonly signingKeys: SigningKeys
   /** Revoked app sessions, answered from memory on every authenticated request. */
   readonly revocations: SessionRevocations
+  /** Remote issuers' keys (OP discovery → jwks_uri), one cache: the RS's token checks and the UMA AS share it. */
+  readonly getIssuerKeys: GetIssuerKeys
+  /** The issuers a WebID profile names (`solid:oidcIssuer`), read through the guarded fetcher. */
+  readonly getWebIdIssuers: GetWebIdIssuers
   /** One authenticator for every role: one verified-token cache and one DPoP jti replay memory. */
   readonly authenticate: Authenticate
-  /** RFC 9449 §11.1 replay memory of the token endpoint's proofs (their htu is the token endpoint). */
+  /** UMA permission tickets: the RS issues them on refusals, the UMA AS redeems them. */
+  readonly tickets: TicketBook
+  /** RFC 9449 §11.1 replay memory of the token endpoints' proofs (OP and UMA AS; entries are scoped by htu). */
   readonly tokenEndpointReplay: JtiReplayCache
   /** Peer addresses the request handler records and rate limits read. */
   readonly clientAddresses: ClientAddresses
@@ -45,7 +55,7 @@ export interface Deps {
 
 export interface DepsOptions {
   /** Test seams of the guarded fetcher (resolver, transport); the security settings come from cfg. */
-  readonly fetcher?: Pick<FetcherOptions, 'fetchImpl' | 'lookup'>
+  readonly fetcher?: Pick<FetcherOptions, 'fetchImpl' | 'lookup' | 'timeoutMs'>
 }
 
 export function makeDeps(cfg: Config, store: Store, now: () => number, opts: DepsOptions = {}): Deps {
@@ -58,12 +68,15 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   })
   const signingKeys = makeSigningKeys(store)
   const revocations = makeSessionRevocations(store)
+  const getIssuerKeys = makeIssuerKeyResolver({ baseUrl: cfg.baseUrl, ownJwks: signingKeys.publicJwks, fetchDoc, now })
+  const getWebIdIssuers = makeWebIdIssuerResolver(fetchDoc)
   const grants = makeGrantRegistry({ store, cfg, now })
   return {
-    cfg, store, now, fetchDoc, signingKeys, revocations, grants,
+    cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers,
     decider: makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants),
     withWriteLock: makeWriteLock(),
-    authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations }),
+    authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }),
+    tickets: makeTicketBook({ store, now }),
     tokenEndpointReplay: new JtiReplayCache(),
     clientAddresses: makeClientAddresses(),
   }

@@ -135,6 +135,8 @@ async function serve(given: Config) {
     log.info('server.stopping', { signal })
     // Without `force`, Bun lets in-flight requests finish before the promise settles.
     await server.stop()
+    // UMA tickets are written behind; the last ones go to disk before the database closes
+    await deps.tickets.flush().catch((err: unknown) => log.warn('tickets.flush_failed', { cause: describeCause(err) }))
     closeControl()
     await store.close()
     log.info('server.stopped', {})

@@ -1,18 +1,17 @@
 // Step 1 of the pipeline (docs/architecture.md, request pipeline): the Authorization scheme picks the verifier.
 
 import { decodeJwt } from 'jose'
-import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import type { Store } from '../store/open-store.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import type { SessionRevocations } from './app-sessions.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
 import { checkJti, JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
-import { makeIssuerKeyResolver } from './issuer-keys.ts'
+import type { GetIssuerKeys, GetWebIdIssuers } from './issuer-checks.ts'
 import type { SigningKeys } from './signing-keys.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
 import { verifySolidAccessToken, type VerifiedAccessToken } from './solid-oidc.ts'
-import { makeWebIdIssuerResolver } from './webid-issuers.ts'
+import { isUmaAccessToken, verifyUmaAccessToken, type VerifiedUmaToken } from './uma-token.ts'
 import { sha256Base64url } from '../lib/text.ts'
 
 export type Authenticate = (request: Request) => Promise<Principal>
@@ -46,6 +45,10 @@ export function dpopChallenge(code: string, description: string): string {
 const refuse = (code: 'invalid_token' | 'invalid_dpop_proof', description: string, cause?: unknown) =>
   new HttpError(401, code, description, { cause, headers: { 'www-authenticate': dpopChallenge(code, description) } })
 
+/** RFC 6750 §3: the challenge of a refused Bearer request. */
+const refuseBearer = (description: string, cause?: unknown) => new HttpError(401, 'invalid_token', description,
+  { cause, headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${quotable(description)}"` } })
+
 /** An HttpError of a verifier, re-sent as a 401 with its challenge (RFC 9449 §7.1). */
 const withChallenge = (err: unknown): unknown => {
   if (!(err instanceof HttpError) || err.status !== 401) return err
@@ -75,32 +78,38 @@ function isDpopBound(token: string): boolean {
 }
 
 
+/** Where remote issuers' keys and WebID issuer lists come from: built once in makeDeps, shared with the UMA AS. */
+export interface IdentityResolvers {
+  readonly getIssuerKeys: GetIssuerKeys
+  readonly getWebIdIssuers: GetWebIdIssuers
+}
+
 /**
  * The authenticator the resource server (and userinfo) calls once per request. `DPoP`: proof
  * (RFC 9449 §4.3, incl. ath when sent), jti replay, then the token (Solid-OIDC §8, RFC 9449 §6), whose
  * verification is cached until it expires (at most TOKEN_CACHE_MAX_MS), so a repeated token costs one proof verification.
+ * Our UMA access tokens (`Bearer`, or `DPoP` with a proof) are verified locally and cached the same way.
  */
-export interface AuthenticatorDeps {
+export interface AuthenticatorDeps extends IdentityResolvers {
   /** Our own origin: the issuer whose keys are read locally and the origin DPoP `htu` is checked against. */
   readonly baseUrl: string
   readonly store: Store
   readonly now: () => number
-  readonly fetchDoc: FetchDoc
   readonly signingKeys: SigningKeys
   readonly revocations: SessionRevocations
+  /** `--uma-token-type`: with `dpop`, our UMA access tokens are accepted only with a proof of their key. */
+  readonly umaTokenType: 'bearer' | 'dpop'
 }
 
 export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?: number } = {}): Authenticate {
-  const { baseUrl, store, now } = deps
+  const { baseUrl, store, now, getIssuerKeys, getWebIdIssuers } = deps
   const replay = new JtiReplayCache(o.replayCapacity)
-  const verified = new LruCache<string, CachedToken>(TOKEN_CACHE_ENTRIES)
-  const getIssuerKeys = makeIssuerKeyResolver({ baseUrl, ownJwks: deps.signingKeys.publicJwks, fetchDoc: deps.fetchDoc, now })
-  const getWebIdIssuers = makeWebIdIssuerResolver(deps.fetchDoc)
+  const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
     const key = sha256Base64url(token)
     const hit = verified.get(key, at)
-    if (hit) {
+    if (hit && !('permissions' in hit)) {
       // RFC 9449 §7.1: the binding is checked on every request, cached or not
       if (hit.jkt !== proof.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
       return hit
@@ -126,6 +135,37 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
     return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP' }
   }
 
+  async function verifyUma(token: string, at: number): Promise<VerifiedUmaToken> {
+    const key = sha256Base64url(token)
+    const hit = verified.get(key, at)
+    if (hit && 'permissions' in hit) return hit
+    const result = await verifyUmaAccessToken({ token, issuer: baseUrl, keys: await deps.signingKeys.publicJwks(at), now: at })
+    verified.set(key, result, Math.min(result.exp * 1000, at + TOKEN_CACHE_MAX_MS))
+    return result
+  }
+
+  /**
+   * A UMA access token of our AS. As `Bearer` (UMA Grant §3.3.5, the default) a DPoP proof is checked
+   * when one is sent; as `DPoP` (and always under --uma-token-type dpop) the proof is required and
+   * must be made with the token's cnf.jkt key (RFC 9449 §7.1).
+   */
+  async function authenticateUma(request: Request, token: string, scheme: 'bearer' | 'dpop'): Promise<Principal> {
+    const at = now()
+    const t = await verifyUma(token, at)
+    if (scheme === 'bearer' && deps.umaTokenType === 'dpop') {
+      throw refuse('invalid_token', 'this pod issues UMA access tokens as DPoP tokens: send "Authorization: DPoP <token>" with a DPoP proof made with the key the token was issued to')
+    }
+    if (scheme === 'dpop' || request.headers.has('dpop')) {
+      const url = baseUrl + new URL(request.url).pathname
+      const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
+      if (proof.jkt !== t.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
+      // RFC 9449 §11.1: used once, recorded once the token and the binding are verified
+      checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
+        () => refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
+    }
+    return { webid: t.webid, clientId: t.clientId, keys: [], scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer', permissions: t.permissions }
+  }
+
   return async (request) => {
     const header = request.headers.get('authorization')
     // An empty `Authorization:` (some clients send one when anonymous) carries no credentials:
@@ -137,6 +177,12 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
     if (schemes.has('dpop') && schemes.has('bearer')) throw badRequest('the request carries both Bearer and DPoP credentials; send exactly one')
     if (credentials.length !== 1) throw badRequest('the Authorization header must carry exactly one credential')
     const { scheme, token } = credentials[0]!
+    if ((scheme === 'bearer' || scheme === 'dpop') && token && isUmaAccessToken(token)) {
+      try { return await authenticateUma(request, token, scheme) } catch (err) {
+        if (scheme === 'dpop' || !(err instanceof HttpError) || err.status !== 401 || err.code !== 'invalid_token') throw withChallenge(err)
+        throw refuseBearer(err.description, err.cause)
+      }
+    }
     if (scheme === 'dpop') {
       if (!token) throw refuse('invalid_token', 'the DPoP scheme needs an access token: "Authorization: DPoP <token>"')
       try { return await authenticateDpop(request, token) } catch (err) { throw withChallenge(err) }
@@ -145,7 +191,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
       throw refuse('invalid_token', 'this access token is DPoP-bound (it has cnf.jkt): send it as "Authorization: DPoP <token>" with a DPoP proof, not as Bearer')
     }
     // A credential we cannot check is refused, never downgraded to anonymous.
-    throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme is not accepted by this pod; use DPoP`,
+    throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme or token is not accepted by this pod; use DPoP, or Bearer with a UMA access token of this pod`,
       { headers: { 'www-authenticate': `DPoP algs="${DPOP_ALGS}"` } })
   }
 }

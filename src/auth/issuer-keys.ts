@@ -4,7 +4,7 @@ import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } f
 import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
-import type { IssuerKeys } from './solid-oidc.ts'
+import type { IssuerKeys } from './issuer-checks.ts'
 
 export interface IssuerKeyOptions {
   readonly baseUrl: string

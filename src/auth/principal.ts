@@ -12,6 +12,18 @@ export interface Principal {
   /** Key URLs (or did:key identifiers) the requester proved to hold (HttpSig). */
   readonly keys: readonly string[]
   readonly scheme: AuthScheme
+  /**
+   * Set only for a UMA access token: the resources (exact URLs) and modes it was issued for. Such a
+   * principal gets nothing beyond them, whatever else its WebID may do (UMA Grant §3.3.5).
+   */
+  readonly permissions?: readonly UmaPermission[]
+}
+
+/** One permission of a UMA access token (UMA Federated Authorization §4.1: resource id + scopes). */
+export interface UmaPermission {
+  readonly resource: string
+  /** WAC mode names: `read`, `write`, `append`, `control`. */
+  readonly modes: readonly string[]
 }
 
 export const ANONYMOUS: Principal = Object.freeze({ keys: Object.freeze([]) as readonly string[], scheme: 'anonymous' })

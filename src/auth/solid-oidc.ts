@@ -1,16 +1,13 @@
 // Solid-OIDC DPoP-bound JWT access tokens at the resource server (Solid-OIDC §8, RFC 9449 §6): token + proof in, identity out.
 
-import {
-  compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors,
-  type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, type ProtectedHeaderParameters,
-} from 'jose'
+import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
 import { HttpError } from '../http/errors.ts'
 import { ASYMMETRIC_JWS_ALGS, type VerifiedProof } from './dpop.ts'
+import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
 import type { ClientId, WebId } from './principal.ts'
 import { show } from '../lib/text.ts'
 
-/** A JWKS document, or a resolver over one (e.g. jose's `createLocalJWKSet`). */
-export type IssuerKeys = JSONWebKeySet | JWTVerifyGetKey
+export type { IssuerKeys } from './issuer-checks.ts'
 
 export const TOKEN_CLOCK_TOLERANCE_S = 60
 
@@ -25,10 +22,8 @@ export interface AccessTokenFacts {
   readonly proof: VerifiedProof
   /** Epoch milliseconds. */
   readonly now: number
-  /** The issuer's JWKS (OP discovery → jwks_uri); throws an HttpError when it cannot be read. */
-  getIssuerKeys(iss: string): Promise<IssuerKeys>
-  /** The WebID profile's `solid:oidcIssuer` objects (Solid-OIDC §4). */
-  getWebIdIssuers(webid: WebId): Promise<readonly string[]>
+  readonly getIssuerKeys: GetIssuerKeys
+  readonly getWebIdIssuers: GetWebIdIssuers
   /** Seconds of clock skew for exp and iat (default 60; CSS uses 120). */
   readonly clockToleranceSeconds?: number
   /**
@@ -99,18 +94,9 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
     throw tokenError(`the token's typ is ${show(header.typ)}; an access token of this pod has typ "at+jwt" (an ID token is not an access token)`)
   }
   // (4) iss is one of the WebID's solid:oidcIssuer values, exact string equality (Solid-OIDC §4; OIDC Discovery §4.3)
-  const issuers = await f.getWebIdIssuers(webid as WebId).catch((cause: unknown) => { throw tokenError(`the WebID profile ${show(webid)} could not be read${reason(cause)}`, cause) })
-  if (!issuers.includes(iss)) throw tokenError(`iss ${show(iss)} is not a solid:oidcIssuer of ${show(webid)}; the profile lists ${issuers.length > 0 ? issuers.slice(0, 5).map(show).join(', ') : 'none'}`)
+  await checkWebIdIssuer(webid, iss, f.getWebIdIssuers, tokenError)
   // (5) signature against the issuer's JWKS, asymmetric algorithms only (RFC 8725 §3.1)
-  const alg = header.alg
-  if (typeof alg !== 'string' || !algs.includes(alg)) throw tokenError(`alg ${show(alg)} is not accepted; tokens must be signed with one of ${algs.join(', ')}`)
-  const keys = await f.getIssuerKeys(iss).catch((cause: unknown) => { throw tokenError(`the keys of issuer ${show(iss)} could not be read${reason(cause)}`, cause) })
-  try {
-    await compactVerify(f.token, typeof keys === 'function' ? keys : createLocalJWKSet(keys), { algorithms: [alg] })
-  } catch (cause) {
-    if (cause instanceof errors.JWKSNoMatchingKey) throw tokenError(`no key of issuer ${show(iss)} matches kid ${show(header.kid)} and alg ${alg}`, cause)
-    throw tokenError(`the access token signature does not verify with the keys of issuer ${show(iss)}`, cause)
-  }
+  await checkIssuerSignature(f.token, header, iss, { getIssuerKeys: f.getIssuerKeys, algorithms: algs, what: 'access token', fail: tokenError })
   // (6) aud contains "solid" (Solid-OIDC §3)
   if (!(typeof aud === 'string' ? [aud] : aud).includes('solid')) throw tokenError('aud must contain "solid"')
   // (7) exp in the future, iat not in the future (RFC 7519 §4.1.4, §4.1.6), within the clock tolerance
@@ -123,17 +109,3 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   if (f.proof.jkt !== jkt) throw tokenError('the DPoP proof key does not match the token\'s cnf.jkt; sign proofs with the key the token was issued to')
   return { webid: webid as WebId, clientId: (clientId ?? azp) as ClientId | undefined, issuer: iss, jkt, exp }
 }
-
-/** Solid-OIDC §8, RFC 9449 §6 (3): https, or http when the host is exactly `localhost`. */
-function isSecureOrLocalhost(value: string): boolean {
-  if (!URL.canParse(value)) return false
-  const u = new URL(value)
-  return u.protocol === 'https:' || (u.protocol === 'http:' && u.hostname === 'localhost')
-}
-
-// A resolver's HttpError already says what went wrong (docs/architecture.md, the guarded fetcher); anything else stays in `cause`.
-const reason = (cause: unknown) => (cause instanceof HttpError ? `: ${cause.description}` : '')
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-// Attacker-supplied values go into descriptions quoted and cut short.

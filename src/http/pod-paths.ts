@@ -14,6 +14,13 @@ export const OP_PATHS = {
   consent: '/.oidc/consent',
 } as const
 
+/** UMA 2.0 authorization server (UMA Grant §2 for the well-known document). */
+export const AS_PATHS = {
+  configuration: '/.well-known/uma2-configuration',
+  token: '/.uma/token',
+  jwks: '/.uma/jwks',
+} as const
+
 /** The owner's pages and JSON API. */
 export const ADMIN_PATHS = {
   setup: '/.admin/setup',

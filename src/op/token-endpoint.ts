@@ -2,6 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
+import { singleValuedForm } from '../http/oauth-form.ts'
 import { verifyDpopProof } from '../auth/dpop.ts'
 import { checkJti, jtiExpiry } from '../auth/dpop-replay.ts'
 import { grantAuthorizationCode } from './authorization-code-grant.ts'
@@ -20,24 +21,13 @@ export interface TokenRequestFacts {
 
 const GRANTS = ['authorization_code', 'refresh_token']
 
-/** RFC 6749 §3.2: form-encoded; §3.1: no parameter twice. */
-function singleValuedForm(f: TokenRequestFacts): Record<string, string> {
-  if (!/^application\/x-www-form-urlencoded\b/i.test(f.contentType ?? '')) throw badRequest('the token request must be application/x-www-form-urlencoded')
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(f.form)) {
-    if (typeof value !== 'string') throw badRequest(`parameter ${name} must be sent once`)
-    if (value !== '') out[name] = value
-  }
-  return out
-}
-
 export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys' | 'revocations' | 'tokenEndpointReplay'>) {
   const replay = deps.tokenEndpointReplay
   const htu = deps.cfg.baseUrl + OP_PATHS.token
 
   return async function exchangeToken(f: TokenRequestFacts): Promise<Response> {
     const now = deps.now()
-    const form = singleValuedForm(f)
+    const form = singleValuedForm(f.contentType, f.form)
     const grantType = form.grant_type
     if (grantType === undefined) throw badRequest('grant_type is required')
     if (!GRANTS.includes(grantType)) throw new HttpError(400, 'unsupported_grant_type', `grant_type ${JSON.stringify(grantType.slice(0, 60))} is not supported; use authorization_code or refresh_token`)

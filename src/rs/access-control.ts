@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/modes.ts'
 import type { AccessMode } from '../policy/access-modes.ts'
-import { isAuthenticated, type Principal } from '../auth/principal.ts'
+import { isAuthenticated, type Principal, type UmaPermission } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
 
 export interface Decision {
@@ -14,15 +14,23 @@ export interface Decision {
   readonly wacAllow: string
 }
 
-/** Every challenge the pod accepts (the deny step of the request pipeline, docs/architecture.md); more schemes join as they land. */
+/** Every challenge the pod accepts besides UMA's, which carries a fresh ticket each time (the deny step of the request pipeline, docs/architecture.md). */
 export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 
+/** UMA Grant §3.2: `as_uri` is our issuer, byte for byte the `issuer` of /.well-known/uma2-configuration. */
+export const umaChallenge = (baseUrl: string, ticket: string) => `UMA realm="${baseUrl}", as_uri="${baseUrl}", ticket="${ticket}"`
+
 /** Enforcement on top of the pod's one decision function (WAC ∪ grants, `deps.decider`), shared with the other roles. */
-export function makeAccessControl(deps: Pick<Deps, 'decider'>) {
-  const { decider } = deps
+export function makeAccessControl(deps: Pick<Deps, 'decider' | 'tickets' | 'cfg'>) {
+  const { decider, cfg } = deps
   async function modesOn(url: string, principal: Principal, origin: string | undefined, deleting?: string) {
     const d = await decider.decide(principal, url, origin, deleting)
-    return { user: d.modes, public: d.publicModes }
+    return { user: principal.permissions ? limitToPermissions(d.modes, d.publicModes, principal.permissions, url) : d.modes, public: d.publicModes }
+  }
+
+  /** The UMA challenge of a refused request: a fresh ticket for everything it needed. */
+  async function challengeFor(requirements: readonly ModeRequirement[]): Promise<string> {
+    return umaChallenge(cfg.baseUrl, await deps.tickets.issue(requirements.map(r => ({ resource: r.url, modes: r.modes }))))
   }
 
   /** Throws 401 (anonymous) or 403 unless every requirement is covered; returns the target's modes. */
@@ -33,7 +41,7 @@ export function makeAccessControl(deps: Pick<Deps, 'decider'>) {
     for (const req of requirements) {
       const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin, req.deleting)).user
       if (coversModes(allowed, req.modes)) continue
-      throw deny(principal, req, wacAllow, links)
+      throw await deny(principal, req, wacAllow, links, () => challengeFor(requirements))
     }
     return { ...target, wacAllow }
   }
@@ -46,20 +54,40 @@ export function makeAccessControl(deps: Pick<Deps, 'decider'>) {
 
   return {
     authorize,
+    challengeFor,
     wacAllowFor,
     invalidateAcl: decider.invalidateAcl,
     forgetDocument: decider.forgetDocument,
   }
 }
 
-function deny(principal: Principal, req: ModeRequirement, wacAllow: string, links: string): HttpError {
+/** `uma` makes a ticket: only the answers that carry one ask for it (a plain 403 does not). */
+async function deny(principal: Principal, req: ModeRequirement, wacAllow: string, links: string, uma: () => Promise<string>): Promise<HttpError> {
   const what = `${req.modes.join(' and ')} access to ${new URL(req.url).pathname}`
   const headers: Record<string, string | string[]> = { 'wac-allow': wacAllow, link: links }
   if (!isAuthenticated(principal)) {
-    return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token`,
-      { headers: { ...headers, 'www-authenticate': AUTH_CHALLENGES } })
+    return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, or obtain a UMA access token with the ticket`,
+      { headers: { ...headers, 'www-authenticate': [await uma(), ...AUTH_CHALLENGES] } })
+  }
+  // RFC 6750 §3.1: a UMA access token that does not cover the request; the ticket lets the client get one that does
+  if (principal.permissions && !principal.permissions.some(p => p.resource === req.url && coversModes(new Set(p.modes as AccessMode[]), req.modes))) {
+    return new HttpError(403, 'insufficient_scope', `the UMA access token does not permit ${what}; it is valid only for the resource and modes it was issued for`,
+      { headers: { ...headers, 'www-authenticate': [await uma(), 'Bearer error="insufficient_scope"'] } })
   }
   return new HttpError(403, 'forbidden', `${principal.webid ?? 'this agent'} has no ${what} under this pod's access rules`, { headers })
+}
+
+/**
+ * A UMA access token opens exactly its resources (by exact URL) and modes, and only as far as the
+ * rules still allow its WebID; what is public stays public.
+ */
+function limitToPermissions(user: ReadonlySet<AccessMode>, pub: ReadonlySet<AccessMode>, permissions: readonly UmaPermission[], url: string): ReadonlySet<AccessMode> {
+  const out = new Set(pub)
+  for (const p of permissions) {
+    if (p.resource !== url) continue
+    for (const m of p.modes as AccessMode[]) if (coversModes(user, [m])) out.add(m)
+  }
+  return out
 }
 
 export type AccessControl = ReturnType<typeof makeAccessControl>

@@ -7,7 +7,7 @@ import { fromFramework, logRefusal, renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
 import { ANONYMOUS } from '../auth/principal.ts'
 import { getMeta } from '../store/resources.ts'
-import { requiredModes } from '../policy/modes.ts'
+import { requiredModes, type ModeRequirement } from '../policy/modes.ts'
 import { makeAccessControl } from './access-control.ts'
 import { resolveTarget } from '../store/target.ts'
 import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
@@ -38,7 +38,7 @@ export function rsPlugin(deps: Deps) {
       principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = await answerError(request, target.path, err)
+      response = await answerError(request, target.path, await withUmaChallenge(err, request.method, target.url))
     }
     // WAC-Allow (WAC §6 / Solid Protocol) on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
@@ -50,6 +50,21 @@ export function rsPlugin(deps: Deps) {
       if (wacAllow !== undefined) response.headers.set('wac-allow', wacAllow)
     }
     return response
+  }
+
+  /**
+   * Every 401 carries the UMA challenge (UMA Grant §3.2): a refusal by the rules has
+   * one for exactly what it needed; a refused credential gets one for what the method needs on the target.
+   */
+  async function withUmaChallenge(err: unknown, method: string, url: string): Promise<unknown> {
+    if (!(err instanceof HttpError) || err.status !== 401) return err
+    const given = err.headers['www-authenticate']
+    const challenges = given === undefined ? [] : Array.isArray(given) ? given : [given]
+    if (challenges.some(c => c.startsWith('UMA '))) return err
+    let needs: ModeRequirement[]
+    try { needs = requiredModes({ method, url, exists: true, patch: { read: false, append: false, write: true } }) } catch { return err }
+    if (needs.length === 0) return err
+    return new HttpError(401, err.code, err.description, { cause: err.cause, headers: { ...err.headers, 'www-authenticate': [await ctx.access.challengeFor(needs), ...challenges] } })
   }
 
   /** A person in a browser gets the front door instead of a bare refusal; apps get the refusal as is. */

@@ -9,9 +9,12 @@ export type RecordKind = string
 export const keyOf = (kind: RecordKind, key: string) => `${kind}\0${key}`
 export const NEVER = Number.MAX_SAFE_INTEGER
 
-/** Written synced: a code or token acknowledged to a client must survive a crash. */
-export async function putRecord<V>(store: Store, kind: RecordKind, key: string, value: V, expiresAt: number = NEVER) {
-  await store.records.put(keyOf(kind, key), { v: value, exp: expiresAt }, { sync: true })
+/**
+ * Written synced: a code or token acknowledged to a client must survive a crash. `sync: false` only
+ * for records whose loss costs a client one retry (UMA permission tickets).
+ */
+export async function putRecord<V>(store: Store, kind: RecordKind, key: string, value: V, expiresAt: number = NEVER, o: { sync?: boolean } = {}) {
+  await store.records.put(keyOf(kind, key), { v: value, exp: expiresAt }, { sync: o.sync ?? true })
 }
 
 export async function getRecord<V>(store: Store, kind: RecordKind, key: string, now: number): Promise<V | undefined> {
@@ -20,8 +23,21 @@ export async function getRecord<V>(store: Store, kind: RecordKind, key: string, 
   return rec.v as V
 }
 
-export async function deleteRecord(store: Store, kind: RecordKind, key: string) {
-  await store.records.del(keyOf(kind, key), { sync: true })
+export async function deleteRecord(store: Store, kind: RecordKind, key: string, o: { sync?: boolean } = {}) {
+  await store.records.del(keyOf(kind, key), { sync: o.sync ?? true })
+}
+
+/**
+ * Many puts and deletes of one kind as one LevelDB batch (one write however many records): for
+ * families written often and cheaply, like UMA tickets. `sync` as for putRecord.
+ */
+export async function writeRecords<V>(store: Store, kind: RecordKind, puts: readonly { key: string; value: V; expiresAt: number }[],
+  deletes: readonly string[], o: { sync?: boolean } = {}) {
+  if (puts.length === 0 && deletes.length === 0) return
+  const batch = store.records.batch()
+  for (const p of puts) batch.put(keyOf(kind, p.key), { v: p.value, exp: p.expiresAt })
+  for (const k of deletes) batch.del(keyOf(kind, k))
+  await batch.write({ sync: o.sync ?? true })
 }
 
 /** Every live record of a kind (small families only: sessions, clients, keys). */
@@ -34,15 +50,17 @@ export async function readRecords<V>(store: Store, kind: RecordKind, now: number
   return out
 }
 
-/** Drops expired records; run periodically so nothing grows without bound on disk. */
-export async function sweepExpiredRecords(store: Store, now: number): Promise<number> {
+/** Drops expired records (of one kind, or all); run periodically so nothing grows without bound on disk. */
+export async function sweepExpiredRecords(store: Store, now: number, kind?: RecordKind): Promise<number> {
+  const range = kind === undefined ? {} : { gt: `${kind}\0`, lt: `${kind}\0\uffff` }
+  const expired: string[] = []
+  for await (const [k, rec] of store.records.iterator(range)) if (rec.exp <= now) expired.push(k)
+  if (expired.length === 0) return 0
+  // The batch is made after the scan: a chained batch needs the sublevel open, which the iterator waits for.
   const batch = store.records.batch()
-  let n = 0
-  for await (const [k, rec] of store.records.iterator()) {
-    if (rec.exp <= now) { batch.del(k); n++ }
-  }
+  for (const k of expired) batch.del(k)
   await batch.write()
-  return n
+  return expired.length
 }
 
 /**

@@ -9,6 +9,7 @@ import { requestTokens } from '../e2e/oidc-client.ts'
 import { httpOperation, type Operation } from './load.ts'
 import { DOC_1K } from './documents.ts'
 import { lendSessions, openAppSessions } from './app-sessions.ts'
+import { UMA_WORKLOADS } from './uma-workloads.ts'
 
 /** Where the servers of one run listen (loopback only). */
 export interface BenchContext {
@@ -138,4 +139,5 @@ export const WORKLOADS: readonly Workload[] = [
       })
     },
   },
+  ...UMA_WORKLOADS,
 ]

@@ -163,6 +163,6 @@ describe('an independent RP over real HTTP', () => {
     const url = `${pod.baseUrl}/`
     const get = await fetch(url, { headers: { authorization: `DPoP ${tokens.access_token}`, dpop: await proof('GET', url, tokens.access_token as string) } })
     expect(get.status).toBe(401)
-    expect(get.headers.get('www-authenticate')).toStartWith('DPoP error="invalid_token"')
+    expect(get.headers.get('www-authenticate')).toContain(', DPoP error="invalid_token"')
   })
 })

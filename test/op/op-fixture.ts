@@ -24,7 +24,7 @@ export const APP_ID = 'https://app.example/id'
 export const APP_REDIRECT = 'https://app.example/callback'
 export const CONTEXT = 'https://www.w3.org/ns/solid/oidc-context.jsonld'
 
-export interface Doc { body: string; type: string }
+export interface Doc { body: string; type: string; status?: number; /** Answer only after this long (or never: Infinity), unless the fetcher gives up first. */ delayMs?: number }
 
 export interface TestPod {
   readonly store: Store
@@ -50,10 +50,10 @@ export function appDocument(overrides: Record<string, unknown> = {}): Doc {
   return { body: JSON.stringify(doc), type: 'application/ld+json' }
 }
 
-export async function openTestPod(opts: { withPassword?: boolean } = {}): Promise<TestPod> {
+export async function openTestPod(opts: { withPassword?: boolean; args?: string[]; fetchTimeoutMs?: number } = {}): Promise<TestPod> {
   setLogLevel('silent')
   const dir = mkdtempSync(join(tmpdir(), 'solopod-op-'))
-  const cfg = buildConfig(['--data', dir, '--base-url', BASE], {})
+  const cfg = buildConfig(['--data', dir, '--base-url', BASE, ...(opts.args ?? [])], {})
   const store = await openStore(cfg.dataDir)
   const clock = { now: T0 }
   await ensureOwner(store, BASE, clock.now)
@@ -67,10 +67,11 @@ export async function openTestPod(opts: { withPassword?: boolean } = {}): Promis
     const url = `https://${headers.get('host')}${u.pathname}${u.search}`
     const doc = docs.get(url)
     if (!doc) return new Response('not found', { status: 404 })
-    return new Response(doc.body, { headers: { 'content-type': doc.type } })
+    if (doc.delayMs) await delay(doc.delayMs, init?.signal)
+    return new Response(doc.body, { status: doc.status ?? 200, headers: { 'content-type': doc.type } })
   }) as typeof fetch
   const now = () => clock.now
-  const deps = makeDeps(cfg, store, now, { fetcher: { fetchImpl, lookup: async () => ['93.184.216.34'] } })
+  const deps = makeDeps(cfg, store, now, { fetcher: { fetchImpl, lookup: async () => ['93.184.216.34'], ...(opts.fetchTimeoutMs ? { timeoutMs: opts.fetchTimeoutMs } : {}) } })
   const handler = makeRequestHandler(buildApp(deps), deps)
   return {
     store, deps, clock, docs, fetches: () => fetches,
@@ -78,6 +79,14 @@ export async function openTestPod(opts: { withPassword?: boolean } = {}): Promis
     handle: handler,
     close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) },
   }
+}
+
+/** Waits `ms` (a slow server), ending early with the abort reason when the fetcher gives up. */
+function delay(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = Number.isFinite(ms) ? setTimeout(resolve, ms) : undefined
+    signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason) }, { once: true })
+  })
 }
 
 /** A browser's cookies for one origin: Set-Cookie in, Cookie out. */

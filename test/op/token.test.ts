@@ -104,7 +104,7 @@ describe('token endpoint error rows', () => {
     await expectError(refreshed, 400, 'invalid_grant')
     const get = await withToken(pod, key, first.access_token, 'GET', '/')
     expect(get.status).toBe(401)
-    expect(get.headers.get('www-authenticate')).toStartWith('DPoP error="invalid_token"')
+    expect(get.headers.get('www-authenticate')).toContain(', DPoP error="invalid_token"')
   })
   test('unsupported grant type → 400 unsupported_grant_type', async () => {
     await expectError(await tokenRequest(pod, { key, fields: { grant_type: 'password', client_id: APP_ID } }), 400, 'unsupported_grant_type')

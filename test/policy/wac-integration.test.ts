@@ -206,8 +206,10 @@ describe('request pipeline deny', () => {
   test('anonymous and not allowed: 401 with every challenge, the ACL link and WAC-Allow', async () => {
     const out = await decide(pod.access, ANON, { method: 'GET', path: '/modes/doc' })
     expect(out.status).toBe(401)
-    expect(out.headers['www-authenticate']).toEqual(AUTH_CHALLENGES)
-    expect(out.headers['www-authenticate']).toEqual([`DPoP algs="${DPOP_ALGS}"`])
+    const [uma, ...rest] = out.headers['www-authenticate'] as string[]
+    expect(uma).toMatch(new RegExp(`^UMA realm="${BASE}", as_uri="${BASE}", ticket="[\\w-]{22}"$`))
+    expect(rest).toEqual(AUTH_CHALLENGES)
+    expect(rest).toEqual([`DPoP algs="${DPOP_ALGS}"`])
     expect(out.headers.link).toBe(`<http://www.w3.org/ns/ldp#Resource>; rel="type", <${BASE}/modes/doc.acl>; rel="acl"`)
     expect(out.headers['wac-allow']).toBe(allow(''))
   })

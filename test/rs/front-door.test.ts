@@ -7,6 +7,9 @@ import { writeTurtle } from '../e2e/seed-store.ts'
 import { AUTH_CHALLENGES } from '../../src/rs/access-control.ts'
 
 const CHALLENGE = AUTH_CHALLENGES.join(', ')
+/** The challenges of an anonymous 401: UMA (a fresh ticket each time) before the DPoP one. */
+const challenges = (res: Response) => res.headers.get('www-authenticate')?.replace(/ticket="[\w-]{22}"/, 'ticket="…"')
+const UMA_AND_DPOP = `UMA realm="${BASE}", as_uri="${BASE}", ticket="…", ${CHALLENGE}`
 
 /** What Chromium sends for a top-level navigation. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7'
@@ -32,18 +35,18 @@ describe('content negotiation decides who gets the page', () => {
     const res = await pod.request('/', accept ? { headers: { accept } } : {})
     expect(res.status).toBe(401)
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
-    expect(res.headers.get('www-authenticate')).toBe(CHALLENGE)
+    expect(challenges(res)).toBe(UMA_AND_DPOP)
     expect(res.headers.get('link')).toContain(`<${BASE}/.acl>; rel="acl"`)
     expect(res.headers.get('wac-allow')).toBe('user="",public=""')
     expect(res.headers.has('vary')).toBe(false)
-    expect(await res.text()).toBe('unauthenticated: read access to / needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token\n')
+    expect(await res.text()).toBe('unauthenticated: read access to / needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, or obtain a UMA access token with the ticket\n')
   })
 
   test('a browser at the storage root gets the front door: same status and challenges, HTML for a person', async () => {
     const res = await pod.request('/', { headers: { accept: BROWSER_ACCEPT } })
     expect(res.status).toBe(401)
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(res.headers.get('www-authenticate')).toBe(CHALLENGE)
+    expect(challenges(res)).toBe(UMA_AND_DPOP)
     expect(res.headers.get('link')).toContain(`<${BASE}/.acl>; rel="acl"`)
     expect(res.headers.get('wac-allow')).toBe('user="",public=""')
     expect(res.headers.get('vary')).toBe('Accept')

@@ -1,0 +1,90 @@
+// The Solid-OIDC DPoP-bound ID token as a UMA claim token: the AS's checks, in the order of the
+// Solid-OIDC Primer's request flow (steps 5, 7b–12). The DPoP proof itself (steps 6–7a) is dpop.ts's.
+
+import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
+import { HttpError } from '../http/errors.ts'
+import { show } from '../lib/text.ts'
+import { ASYMMETRIC_JWS_ALGS, type VerifiedProof } from './dpop.ts'
+import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
+import type { ClientId, WebId } from './principal.ts'
+
+/** UMA Grant §3.3.1 `claim_token_format` for an OpenID Connect ID token (Solid-OIDC §6, "Obtaining an Access Token"). */
+export const ID_TOKEN_FORMAT = 'http://openid.net/specs/openid-connect-core-1_0.html#IDToken'
+
+const CLOCK_TOLERANCE_S = 60
+const MAX_TOKEN_CHARS = 16384
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
+
+/** UMA Grant §3.3.6: a claim token that is missing, expired or cannot be verified asks for (new) claims. */
+export const needInfo = (description: string, cause?: unknown) => new HttpError(403, 'need_info', description, { cause })
+
+export interface DecodedIdToken {
+  readonly token: string
+  readonly header: ProtectedHeaderParameters
+  readonly claims: JWTPayload
+}
+
+/** Primer step 5: a JWT whose `exp` is present and in the future. Nothing is fetched yet. */
+export function decodeIdToken(token: string | undefined, now: number): DecodedIdToken {
+  if (token === undefined || token === '') throw needInfo('claim_token is missing: send the Solid-OIDC ID token of the requesting party')
+  if (token.length > MAX_TOKEN_CHARS) throw needInfo(`the claim token is ${token.length} characters; at most ${MAX_TOKEN_CHARS} are accepted`)
+  // Solid-OIDC sends the compact JWT as it is (no extra base64url layer)
+  if (!COMPACT_JWS.test(token)) throw needInfo('the claim token is not a JWT: expected an ID token of three base64url parts separated by dots')
+  let header: ProtectedHeaderParameters
+  let claims: JWTPayload
+  try {
+    header = decodeProtectedHeader(token)
+    claims = decodeJwt(token)
+  } catch (cause) {
+    throw needInfo('the claim token is not a well-formed JWT: header and payload must be base64url JSON objects', cause)
+  }
+  const { exp } = claims
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) throw needInfo('the ID token has no numeric exp claim')
+  const nowS = now / 1000
+  if (nowS - exp >= CLOCK_TOLERANCE_S) throw needInfo(`the ID token expired ${Math.floor(nowS - exp)} s ago; log in again for a fresh one`)
+  return { token, header, claims }
+}
+
+export interface IdTokenFacts {
+  readonly idToken: DecodedIdToken
+  /** The token request's proof, already through verifyDpopProof and the jti replay check. */
+  readonly proof: VerifiedProof
+  readonly now: number
+  readonly getIssuerKeys: GetIssuerKeys
+  readonly getWebIdIssuers: GetWebIdIssuers
+}
+
+export interface VerifiedIdToken {
+  readonly webid: WebId
+  /** `azp`: the app the requesting party used (Solid-OIDC §7, ID token claims). */
+  readonly clientId: ClientId
+  readonly issuer: string
+}
+
+/**
+ * Primer steps 7b–12. Throws 403 `need_info`: the claims could not be verified, so the client
+ * needs a fresh, verifiable ID token (UMA Grant §3.3.6).
+ */
+export async function verifyIdToken(f: IdTokenFacts): Promise<VerifiedIdToken> {
+  const { token, header, claims } = f.idToken
+  const { webid, iss, aud, azp, iat, cnf } = claims
+  // (7b) Solid-OIDC §7: the ID token is bound to the key that signs the token request's proof
+  if (!isObject(cnf) || typeof cnf.jkt !== 'string') throw needInfo('the ID token has no cnf.jkt: it must be a DPoP-bound Solid-OIDC ID token')
+  if (cnf.jkt !== f.proof.jkt) throw needInfo("the DPoP proof key does not match the ID token's cnf.jkt; sign the proof with the key the ID token was issued to")
+  if (typeof webid !== 'string' || webid === '') throw needInfo('the ID token has no webid claim')
+  if (typeof iss !== 'string' || iss === '') throw needInfo('the ID token has no iss claim')
+  if (!isSecureOrLocalhost(webid)) throw needInfo(`webid ${show(webid)} must be an https URL (http only on localhost)`)
+  if (!isSecureOrLocalhost(iss)) throw needInfo(`iss ${show(iss)} must be an https URL (http only on localhost)`)
+  // (12, checked before any fetch) the key is chosen by kid: without one there is nothing to look up
+  if (typeof header.kid !== 'string' || header.kid === '') throw needInfo('the ID token header has no kid; the issuer key is looked up by kid')
+  // (8, 9) the WebID profile names iss as a solid:oidcIssuer
+  await checkWebIdIssuer(webid, iss, f.getWebIdIssuers, needInfo)
+  // (10–12) OP discovery at iss, its jwks_uri, the key with this kid, the signature
+  await checkIssuerSignature(token, header, iss, { getIssuerKeys: f.getIssuerKeys, algorithms: ASYMMETRIC_JWS_ALGS, what: 'ID token', fail: needInfo })
+  // (12) Solid-OIDC §7: aud holds "solid" and the client; azp names the client
+  const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : []
+  if (!audiences.includes('solid')) throw needInfo('the ID token aud must contain "solid"')
+  if (typeof azp !== 'string' || azp === '') throw needInfo('the ID token has no azp claim naming the client')
+  if (iat !== undefined && (typeof iat !== 'number' || iat - f.now / 1000 > CLOCK_TOLERANCE_S)) throw needInfo(`the ID token iat is not a number or lies in the future; at most ${CLOCK_TOLERANCE_S} s of clock skew is allowed`)
+  return { webid: webid as WebId, clientId: azp as ClientId, issuer: iss }
+}

@@ -1,0 +1,107 @@
+// The access tokens (RPTs) our UMA authorization server issues, and their verification at our resource server.
+
+import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, SignJWT, type JSONWebKeySet, type JWTPayload } from 'jose'
+import { HttpError } from '../http/errors.ts'
+import { show } from '../lib/text.ts'
+import { isObject } from './issuer-checks.ts'
+import type { ClientId, UmaPermission, WebId } from './principal.ts'
+import type { SigningKey } from './signing-keys.ts'
+
+/**
+ * RFC 8725 §3.11 explicit typing: our OP's access tokens (`at+jwt`) and ID tokens (`JWT`) are signed
+ * with the same keys, so the type header keeps one kind from ever being taken for another.
+ */
+export const UMA_TOKEN_TYP = 'uma-rpt+jwt'
+/** Five minutes: the token is checked locally, so its life bounds how long a revoked permission could last. */
+export const UMA_TOKEN_TTL_S = 300
+
+const MODES = new Set(['read', 'write', 'append', 'control'])
+const MAX_TOKEN_CHARS = 16384
+const MAX_PERMISSIONS = 32
+const CLOCK_TOLERANCE_S = 30
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
+
+export interface UmaGrant {
+  /** Our issuer (= the resource server's origin, also `aud`). */
+  readonly issuer: string
+  readonly webid: WebId
+  /** `azp` of the ID token: the app the requesting party used. */
+  readonly clientId: ClientId
+  readonly permissions: readonly UmaPermission[]
+  /** RFC 7638 thumbprint of the token request's DPoP key (RFC 9449 §6.1 `cnf.jkt`). */
+  readonly jkt: string
+  /** Epoch milliseconds. */
+  readonly now: number
+}
+
+const jti = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
+
+/** UMA Grant §3.3.5: the RPT, a JWT carrying the permissions as UMA names them (resource_id, resource_scopes). */
+export function signUmaAccessToken(key: SigningKey, g: UmaGrant): Promise<string> {
+  const iat = Math.floor(g.now / 1000)
+  return new SignJWT({
+    azp: g.clientId, cnf: { jkt: g.jkt },
+    permissions: g.permissions.map((p) => ({ resource_id: p.resource, resource_scopes: [...p.modes] })),
+  }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: UMA_TOKEN_TYP })
+    .setIssuer(g.issuer).setSubject(g.webid).setAudience(g.issuer)
+    .setIssuedAt(iat).setExpirationTime(iat + UMA_TOKEN_TTL_S).setJti(jti())
+    .sign(key.privateKey)
+}
+
+/** Cheap routing test for the authenticator: does this look like one of our RPTs? Nothing is verified here. */
+export function isUmaAccessToken(token: string): boolean {
+  if (token.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(token)) return false
+  try {
+    return decodeProtectedHeader(token).typ === UMA_TOKEN_TYP
+  } catch {
+    return false // not a JWT at all: certainly not one of ours
+  }
+}
+
+export interface UmaTokenFacts {
+  readonly token: string
+  /** Our issuer: the only one whose RPTs this resource server accepts. */
+  readonly issuer: string
+  /** Our signing keys' public half (the JWKS at jwks_uri). */
+  readonly keys: JSONWebKeySet
+  readonly now: number
+}
+
+export interface VerifiedUmaToken {
+  readonly webid: WebId
+  readonly clientId: ClientId
+  readonly jkt: string
+  readonly permissions: readonly UmaPermission[]
+  /** Seconds since the epoch: the verification may be cached until then. */
+  readonly exp: number
+}
+
+const tokenError = (description: string, cause?: unknown) => new HttpError(401, 'invalid_token', description, { cause })
+
+/** Signature, issuer, audience, expiry and the permissions' shape; throws 401 `invalid_token`. */
+export async function verifyUmaAccessToken(f: UmaTokenFacts): Promise<VerifiedUmaToken> {
+  if (!isUmaAccessToken(f.token)) throw tokenError(`the token is not a UMA access token of this pod (typ ${UMA_TOKEN_TYP})`)
+  try {
+    await compactVerify(f.token, createLocalJWKSet(f.keys), { algorithms: ['ES256'] })
+  } catch (cause) {
+    throw tokenError("the UMA access token's signature does not verify with this pod's keys; get a new token from its authorization server", cause)
+  }
+  const claims: JWTPayload = decodeJwt(f.token)
+  const { iss, sub, aud, azp, exp, cnf, permissions } = claims
+  if (iss !== f.issuer) throw tokenError(`the UMA access token was issued by ${show(iss)}; this pod accepts only its own (${f.issuer})`)
+  if (aud !== f.issuer) throw tokenError(`the UMA access token is for audience ${show(aud)}, not ${f.issuer}`)
+  if (typeof exp !== 'number' || f.now / 1000 - exp >= CLOCK_TOLERANCE_S) throw tokenError('the UMA access token has expired; trade a new ticket for a new one')
+  if (typeof sub !== 'string' || sub === '') throw tokenError('the UMA access token has no sub')
+  if (typeof azp !== 'string') throw tokenError('the UMA access token has no azp')
+  if (!isObject(cnf) || typeof cnf.jkt !== 'string') throw tokenError('the UMA access token has no cnf.jkt')
+  return { webid: sub as WebId, clientId: azp as ClientId, jkt: cnf.jkt, permissions: readPermissions(permissions), exp }
+}
+
+function readPermissions(value: unknown): UmaPermission[] {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_PERMISSIONS) throw tokenError('the UMA access token has no valid permissions claim')
+  return value.map((p: unknown) => {
+    if (!isObject(p) || typeof p.resource_id !== 'string' || !Array.isArray(p.resource_scopes)
+      || !p.resource_scopes.every((m) => typeof m === 'string' && MODES.has(m))) throw tokenError('the UMA access token has a malformed permission')
+    return { resource: p.resource_id, modes: p.resource_scopes as string[] }
+  })
+}
