@@ -1,0 +1,61 @@
+// RFC 9421 §3.3 signature algorithms over public JWKs, and which algorithm a key allows.
+
+import { constants, createPublicKey, verify, type KeyObject } from 'node:crypto'
+
+/** RFC 9421 §6.2.2 registry values the pod verifies (hmac-sha256 needs a shared secret: not for HttpSig). */
+export const SIGNATURE_ALGS = ['ecdsa-p256-sha256', 'ecdsa-p384-sha384', 'ed25519', 'rsa-pss-sha512', 'rsa-v1_5-sha256'] as const
+export type SignatureAlg = (typeof SIGNATURE_ALGS)[number]
+
+export const isSignatureAlg = (alg: string): alg is SignatureAlg => (SIGNATURE_ALGS as readonly string[]).includes(alg)
+
+/** A public key as a JWK (RFC 7517), already checked by `checkPublicJwk`. */
+export type PublicJwk = Readonly<Record<string, unknown>> & { readonly kty: string }
+
+// JWS `alg` (RFC 7518 §3.1, RFC 8037 §3.1) of a JWK ↔ the RFC 9421 algorithm it means.
+const JWS_TO_SIG: Readonly<Record<string, SignatureAlg>> = {
+  ES256: 'ecdsa-p256-sha256', ES384: 'ecdsa-p384-sha384', EdDSA: 'ed25519', Ed25519: 'ed25519',
+  PS512: 'rsa-pss-sha512', RS256: 'rsa-v1_5-sha256',
+}
+
+/**
+ * The algorithms `jwk` may be used with. EC and OKP keys fix theirs by the curve (RFC 9421 §3.3.4–3.3.6);
+ * an RSA key serves both RSA algorithms unless its JWK `alg` names one. A JWK `alg` that contradicts its
+ * curve allows nothing.
+ */
+export function algsForKey(jwk: PublicJwk): readonly SignatureAlg[] {
+  const byCurve: SignatureAlg[] =
+    jwk.kty === 'EC' && jwk.crv === 'P-256' ? ['ecdsa-p256-sha256']
+    : jwk.kty === 'EC' && jwk.crv === 'P-384' ? ['ecdsa-p384-sha384']
+    : jwk.kty === 'OKP' && jwk.crv === 'Ed25519' ? ['ed25519']
+    : jwk.kty === 'RSA' ? ['rsa-pss-sha512', 'rsa-v1_5-sha256']
+    : []
+  if (typeof jwk.alg !== 'string') return byCurve
+  const named = JWS_TO_SIG[jwk.alg]
+  return named !== undefined && byCurve.includes(named) ? [named] : []
+}
+
+/** The JWS `alg` a JWK of this algorithm carries (for key documents the pod writes). */
+export const jwsAlgOf = (alg: SignatureAlg): string =>
+  Object.entries(JWS_TO_SIG).find(([, sig]) => sig === alg)![0]
+
+export function importPublicJwk(jwk: PublicJwk): KeyObject {
+  return createPublicKey({ key: jwk as unknown as JsonWebKey, format: 'jwk' })
+}
+
+/**
+ * RFC 9421 §3.3: does `signature` sign `base` under `alg`? ECDSA signatures are raw r‖s (§3.3.4–3.3.5),
+ * RSA-PSS uses SHA-512 with a 64-byte salt (§3.3.1), Ed25519 signs the base itself (§3.3.6).
+ */
+export function verifySignatureBytes(alg: SignatureAlg, key: KeyObject, base: Uint8Array, signature: Uint8Array): boolean {
+  try {
+    switch (alg) {
+      case 'ecdsa-p256-sha256': return verify('sha256', base, { key, dsaEncoding: 'ieee-p1363' }, signature)
+      case 'ecdsa-p384-sha384': return verify('sha384', base, { key, dsaEncoding: 'ieee-p1363' }, signature)
+      case 'ed25519': return verify(null, base, key, signature)
+      case 'rsa-pss-sha512': return verify('sha512', base, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 }, signature)
+      case 'rsa-v1_5-sha256': return verify('sha256', base, { key, padding: constants.RSA_PKCS1_PADDING }, signature)
+    }
+  } catch {
+    return false // a key of another type or a malformed signature: it does not verify, whatever the reason
+  }
+}
