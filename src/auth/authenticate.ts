@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { decodeJwt } from 'jose'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
+import { parseAuthorization } from '../http/credentials.ts'
 import { LruCache } from '../store/lru-cache.ts'
 import { isAppSessionRevoked } from './app-sessions.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
@@ -12,6 +13,7 @@ import { makeIssuerKeyResolver } from './issuer-keys.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
 import { verifySolidAccessToken, type VerifiedAccessToken } from './solid-oidc.ts'
 import { makeWebIdIssuerResolver } from './webid-issuers.ts'
+import { makeHttpSigAuthenticator } from './httpsig/http-sig.ts'
 
 export type Authenticate = (request: Request) => Promise<Principal>
 
@@ -46,17 +48,6 @@ const withChallenge = (err: unknown): unknown => {
   return refuse(code, err.description, err.cause)
 }
 
-// RFC 9110 §11.6.2 credentials: auth-scheme [ 1*SP token68 ]; repeated headers arrive joined by ", ".
-const CREDENTIAL = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?: +([A-Za-z0-9\-._~+/]+=*))?$/
-
-function parseAuthorization(header: string): { scheme: string; token: string | undefined }[] {
-  return header.split(',').map((part) => part.trim()).filter((p) => p !== '').map((part) => {
-    const m = CREDENTIAL.exec(part)
-    if (!m) throw new HttpError(400, 'invalid_request', 'the Authorization header is malformed: expected "<scheme> <token>"')
-    return { scheme: m[1]!.toLowerCase(), token: m[2] }
-  })
-}
-
 /** RFC 9449 §7.2: a token carrying `cnf` is bound to a key and must never be accepted as a Bearer token. */
 function isDpopBound(token: string): boolean {
   try {
@@ -80,6 +71,7 @@ export function makeAuthenticator(deps: Deps): Authenticate {
   const verified = new LruCache<string, CachedToken>(TOKEN_CACHE_ENTRIES)
   const getIssuerKeys = makeIssuerKeyResolver({ baseUrl: cfg.baseUrl, store, fetchDoc: deps.fetchDoc, now })
   const getWebIdIssuers = makeWebIdIssuerResolver(deps.fetchDoc)
+  const authenticateHttpSig = makeHttpSigAuthenticator({ baseUrl: cfg.baseUrl, store, fetchDoc: deps.fetchDoc, now })
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
     const key = tokenKey(token)
@@ -114,11 +106,15 @@ export function makeAuthenticator(deps: Deps): Authenticate {
     // RFC 9110 §11.6.2 needs at least a scheme, and other Solid servers read it as anonymous too.
     if (header === null || header.trim() === '') return ANONYMOUS
     const credentials = parseAuthorization(header)
+    // Some clients send an empty Authorization header when anonymous.
+    if (credentials.length === 0) return ANONYMOUS
     const schemes = new Set(credentials.map((c) => c.scheme))
     // protocols.md §2.3: Bearer and DPoP together are ambiguous
     if (schemes.has('dpop') && schemes.has('bearer')) throw new HttpError(400, 'invalid_request', 'the request carries both Bearer and DPoP credentials; send exactly one')
     if (credentials.length !== 1) throw new HttpError(400, 'invalid_request', 'the Authorization header must carry exactly one credential')
-    const { scheme, token } = credentials[0]!
+    const credential = credentials[0]!
+    const { scheme, token68: token } = credential
+    if (scheme === 'httpsig') return authenticateHttpSig(request, credential)
     if (scheme === 'dpop') {
       if (!token) throw refuse('invalid_token', 'the DPoP scheme needs an access token: "Authorization: DPoP <token>"')
       try { return await authenticateDpop(request, token) } catch (err) { throw withChallenge(err) }
@@ -127,7 +123,7 @@ export function makeAuthenticator(deps: Deps): Authenticate {
       throw refuse('invalid_token', 'this access token is DPoP-bound (it has cnf.jkt): send it as "Authorization: DPoP <token>" with a DPoP proof, not as Bearer')
     }
     // A credential we cannot check is refused, never downgraded to anonymous.
-    throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme is not accepted by this pod; use DPoP`,
+    throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme is not accepted by this pod; use DPoP or HttpSig`,
       { headers: { 'www-authenticate': `DPoP algs="${DPOP_ALGS}"` } })
   }
 }

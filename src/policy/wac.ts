@@ -3,7 +3,8 @@
 import { HttpError } from '../http/errors.ts'
 import type { Principal } from '../auth/principal.ts'
 import { ACL, FOAF } from '../rdf/namespaces.ts'
-import { normalizeKeyId, normalizeOrigin, type Authorization } from './acl-document.ts'
+import { normalizeOrigin, type Authorization } from './acl-document.ts'
+import { normalizeKeyId } from '../auth/key-id.ts'
 import type { AccessMode } from './modes.ts'
 
 const ACL_SUFFIX = '.acl'

@@ -10,6 +10,7 @@ import { coversModes, formatWacAllow, type AccessMode, type ModeRequirement } fr
 import { makeGroupResolver } from '../policy/group-members.ts'
 import { isAuthenticated, type Principal } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
+import { ACCEPT_SIGNATURE, httpSigChallenge } from '../auth/httpsig/http-sig.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
 import { RDF_DOCUMENT_TYPES } from '../rdf/media-types.ts'
 import { log } from '../log.ts'
@@ -23,6 +24,9 @@ export interface Decision {
 
 /** Every challenge the pod accepts (DESIGN §3 deny); more schemes join as they land. */
 export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
+
+/** The challenges of a 401 for `path`: the fixed ones, then HttpSig's, whose realm is the requested path. */
+export const challengesFor = (path: string) => [...AUTH_CHALLENGES, httpSigChallenge(path)]
 
 const NO_ACL: readonly Authorization[] = Object.freeze([])
 
@@ -77,7 +81,7 @@ export function makeAccessControl(deps: Deps) {
     for (const req of requirements) {
       const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin)).user
       if (coversModes(allowed, req.modes)) continue
-      throw deny(principal, req, wacAllow, links)
+      throw deny(principal, req, targetUrl, wacAllow, links)
     }
     return { ...target, wacAllow }
   }
@@ -100,12 +104,13 @@ export function makeAccessControl(deps: Deps) {
   }
 }
 
-function deny(principal: Principal, req: ModeRequirement, wacAllow: string, links: string): HttpError {
+function deny(principal: Principal, req: ModeRequirement, targetUrl: string, wacAllow: string, links: string): HttpError {
   const what = `${req.modes.join(' and ')} access to ${new URL(req.url).pathname}`
   const headers: Record<string, string | string[]> = { 'wac-allow': wacAllow, link: links }
   if (!isAuthenticated(principal)) {
-    return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token`,
-      { headers: { ...headers, 'www-authenticate': AUTH_CHALLENGES } })
+    return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, or sign the request (HttpSig)`,
+      // RFC 9421 §5.1: Accept-Signature says what an HttpSig signature must cover
+      { headers: { ...headers, 'www-authenticate': challengesFor(new URL(targetUrl).pathname), 'accept-signature': ACCEPT_SIGNATURE } })
   }
   return new HttpError(403, 'forbidden', `${principal.webid ?? 'this agent'} has no ${what} under this pod's access rules`, { headers })
 }

@@ -77,10 +77,10 @@ describe('Solid Protocol §5.3 over HTTP', () => {
     await expectRsError(await http('/pub/e2e/', { method: 'DELETE' }), 409, 'container_not_empty')
   })
 
-  test('anonymous GET of the owner-only root is 401 with the DPoP challenge', async () => {
+  test('anonymous GET of the owner-only root is 401 with the DPoP and HttpSig challenges', async () => {
     const res = await http('/')
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toBe(AUTH_CHALLENGES.join(', '))
+    expect(res.headers.get('www-authenticate')).toBe([...AUTH_CHALLENGES, 'HttpSig realm="/"'].join(', '))
   })
 })
 

@@ -206,8 +206,9 @@ describe('DESIGN §3 deny', () => {
   test('anonymous and not allowed: 401 with every challenge, the ACL link and WAC-Allow', async () => {
     const out = await decide(pod.access, ANON, { method: 'GET', path: '/modes/doc' })
     expect(out.status).toBe(401)
-    expect(out.headers['www-authenticate']).toEqual(AUTH_CHALLENGES)
-    expect(out.headers['www-authenticate']).toEqual([`DPoP algs="${DPOP_ALGS}"`])
+    expect(out.headers['www-authenticate']).toEqual([...AUTH_CHALLENGES, 'HttpSig realm="/modes/doc"'])
+    expect(out.headers['www-authenticate']).toEqual([`DPoP algs="${DPOP_ALGS}"`, 'HttpSig realm="/modes/doc"'])
+    expect(out.headers['accept-signature']).toBe('sig1=("@method" "@target-uri" "authorization");created;nonce')
     expect(out.headers.link).toBe(`<http://www.w3.org/ns/ldp#Resource>; rel="type", <${BASE}/modes/doc.acl>; rel="acl"`)
     expect(out.headers['wac-allow']).toBe(allow(''))
   })

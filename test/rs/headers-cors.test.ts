@@ -182,7 +182,7 @@ describe('Solid Protocol §2.1 / DESIGN §3: anonymous requests to owner-only re
   test('GET of the root is 401 with the DPoP challenge (no error parameter) and Link rel="acl"', async () => {
     const res = await pod.request('/')
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toBe(AUTH_CHALLENGES.join(', '))
+    expect(res.headers.get('www-authenticate')).toBe([...AUTH_CHALLENGES, 'HttpSig realm="/"'].join(', '))
     expect(res.headers.get('www-authenticate')).toStartWith('DPoP algs="')
     expect(res.headers.get('www-authenticate')).not.toContain('error=')
     expect(relTarget(res, 'acl')).toEqual([url('/.acl')])
