@@ -2,7 +2,7 @@
 
 import { resolve } from 'node:path'
 
-export type Command = 'serve' | 'export' | 'import' | 'passwd'
+export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'keys'
 
 export interface Config {
   readonly command: Command
@@ -18,6 +18,9 @@ export interface Config {
   readonly allowInsecureLocal: boolean
   readonly maxBodyBytes: number
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /** `keys add`: the key document's name under /keys/, and where the private JWK goes. */
+  readonly keyName?: string
+  readonly keyOut?: string
   /** Positional arguments after the command (export/import target). */
   readonly args: readonly string[]
 }
@@ -37,9 +40,11 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'allow-insecure-local', env: 'SOLOPOD_ALLOW_INSECURE_LOCAL', help: 'fetch http:// documents on loopback hosts (default: on when the base URL is on localhost)', boolean: true },
   { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest request body accepted (default 104857600)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
+  { flag: 'name', env: 'SOLOPOD_KEY_NAME', help: 'keys add: name of the key document under /keys/ (default key-<date>-<random>)' },
+  { flag: 'out', env: 'SOLOPOD_KEY_OUT', help: 'keys add: file for the private JWK (default DATA/private-keys/NAME.jwk, mode 0600)' },
 ]
 
-const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd']
+const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'keys']
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
 function parseFlags(argv: readonly string[]) {
@@ -101,6 +106,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
   const insecure = get('allow-insecure-local')
   const ownerPasswordFile = get('owner-password-file')
+  const keyName = get('name')
+  const keyOut = get('out')
   return Object.freeze({
     command,
     port,
@@ -112,6 +119,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     allowInsecureLocal: insecure === undefined ? isLoopbackHost(new URL(baseUrl).hostname) : parseBoolean('allow-insecure-local', insecure),
     maxBodyBytes: parseInteger('max-body-bytes', get('max-body-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 40),
     logLevel: logLevel as Config['logLevel'],
+    ...(keyName ? { keyName } : {}),
+    ...(keyOut ? { keyOut: resolve(keyOut) } : {}),
     args: Object.freeze(positional.slice(1)),
   })
 }
@@ -119,11 +128,12 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + `${o.help} [${o.env}]`)
   return [
-    'usage: solopod [serve|export|import|passwd] [flags]',
+    'usage: solopod [serve|export|import|passwd|keys add] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export into an empty data directory',
     "  passwd             set the owner's password (from --owner-password-file or stdin)",
+    "  keys add           new HttpSig key for the owner: public key in /keys/, private JWK in a 0600 file (server stopped)",
     '', 'flags:', ...rows,
   ].join('\n')
 }

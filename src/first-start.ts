@@ -10,6 +10,9 @@ import type { WebId } from './auth/principal.ts'
 
 const BASE_URL_KEY = 'base-url'
 
+/** The owner's key documents (HttpSig), created at first start. */
+export const KEYS_PATH = '/keys/'
+
 export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me` as WebId
 
 const turtle = (text: string, baseIRI: string) => new Parser({ baseIRI }).parse(text) as Quad[]
@@ -37,6 +40,13 @@ function documents(baseUrl: string, webid: string): { path: string; ttl: string;
       path: '/profile/card.acl', kind: 'rdf', ttl: `${PREFIXES}
 <#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <card>; acl:mode acl:Read, acl:Write, acl:Control.
 <#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <card>; acl:mode acl:Read.`,
+    },
+    // HttpSig key documents: anyone verifying a signature must be able to read them; only the owner writes.
+    { path: KEYS_PATH, kind: 'container', ttl: '' },
+    {
+      path: `${KEYS_PATH}.acl`, kind: 'rdf', ttl: `${PREFIXES}
+<#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
     },
   ]
 }

@@ -15,6 +15,8 @@ import { importPod, ImportError } from './store/import-pod.ts'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { log, setLogLevel, describeCause } from './log.ts'
+import { addOwnerKey, defaultKeyName, KeyCommandError, writePrivateJwk } from './owner-keys.ts'
+import { getRecordedBaseUrl } from './first-start.ts'
 
 function readPasswordFile(file: string): string {
   const password = readFileSync(file, 'utf8').replace(/\r?\n$/, '')
@@ -78,6 +80,27 @@ async function serve(cfg: Config) {
   process.on('SIGINT', () => void stop('SIGINT'))
 }
 
+async function addKey(cfg: Config) {
+  if (cfg.args[0] !== 'add' || cfg.args.length !== 1) throw new ConfigError('usage: solopod keys add --data DIR [--name N] [--out FILE]')
+  if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod (start it once first, see --data)`)
+  const name = cfg.keyName ?? defaultKeyName(new Date())
+  const out = cfg.keyOut ?? join(cfg.dataDir, 'private-keys', `${name}.jwk`)
+  if (existsSync(out)) throw new KeyCommandError(`${out} already exists; it is never overwritten (choose another --out)`)
+  const store = await openStore(cfg.dataDir)
+  let key
+  try {
+    const baseUrl = await getRecordedBaseUrl(store)
+    if (!baseUrl) throw new ConfigError(`${cfg.dataDir} holds no pod (start it once first)`)
+    key = await addOwnerKey(store, baseUrl, name, Date.now())
+  } finally { await store.close() }
+  writePrivateJwk(out, key.privateJwk)
+  console.log([
+    `solopod: new key ${key.keyUrl} (linked from ${key.webid} with cert:key)`,
+    `private JWK (keep it secret): ${out}`,
+    `sign requests per RFC 9421 with keyid="${key.keyUrl}" and send: Authorization: HttpSig proof=sig1, cred="<${key.webid}>"`,
+  ].join('\n'))
+}
+
 async function run(argv: string[]) {
   if (argv.includes('--help') || argv.includes('-h')) { console.log(usage()); return }
   const cfg = buildConfig(argv, process.env)
@@ -111,12 +134,13 @@ async function run(argv: string[]) {
       console.log("solopod: the owner's password was changed")
       return
     }
+    case 'keys': return addKey(cfg)
   }
 }
 
 run(process.argv.slice(2)).catch(err => {
   if (err instanceof ConfigError || err instanceof StoreFormatError || err instanceof BaseUrlMismatchError ||
-    err instanceof ExportError || err instanceof ImportError) {
+    err instanceof ExportError || err instanceof ImportError || err instanceof KeyCommandError) {
     console.error(`solopod: ${err.message}`)
     process.exit(2)
   }

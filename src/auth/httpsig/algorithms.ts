@@ -44,7 +44,7 @@ export function importPublicJwk(jwk: PublicJwk): KeyObject {
 
 /**
  * RFC 9421 §3.3: does `signature` sign `base` under `alg`? ECDSA signatures are raw r‖s (§3.3.4–3.3.5),
- * RSA-PSS uses SHA-512 with a 64-byte salt (§3.3.1), Ed25519 signs the base itself (§3.3.6).
+ * RSA-PSS uses SHA-512 with MGF1-SHA-512 (§3.3.1), Ed25519 signs the base itself (§3.3.6).
  */
 export function verifySignatureBytes(alg: SignatureAlg, key: KeyObject, base: Uint8Array, signature: Uint8Array): boolean {
   try {
@@ -52,7 +52,9 @@ export function verifySignatureBytes(alg: SignatureAlg, key: KeyObject, base: Ui
       case 'ecdsa-p256-sha256': return verify('sha256', base, { key, dsaEncoding: 'ieee-p1363' }, signature)
       case 'ecdsa-p384-sha384': return verify('sha384', base, { key, dsaEncoding: 'ieee-p1363' }, signature)
       case 'ed25519': return verify(null, base, key, signature)
-      case 'rsa-pss-sha512': return verify('sha512', base, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 }, signature)
+      // §3.3.1 signs with a 64-byte salt; any salt length is accepted (RFC 8017 §9.1.2 recovers it), because a widely
+      // used npm signer (http-message-signatures) signs with the maximum, and the length adds nothing to the proof.
+      case 'rsa-pss-sha512': return verify('sha512', base, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, signature)
       case 'rsa-v1_5-sha256': return verify('sha256', base, { key, padding: constants.RSA_PKCS1_PADDING }, signature)
     }
   } catch {

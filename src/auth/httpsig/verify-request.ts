@@ -2,7 +2,7 @@
 
 import { parseDictionary, type InnerList, type Item } from 'structured-headers'
 import { algsForKey, importPublicJwk, isSignatureAlg, SIGNATURE_ALGS, verifySignatureBytes, type PublicJwk, type SignatureAlg } from './algorithms.ts'
-import { buildSignatureBase, componentId, signatureError, type RequestFacts } from './signature-base.ts'
+import { buildSignatureBase, signatureError, type RequestFacts } from './signature-base.ts'
 
 /** How far `created` may lie in the past and in the future (clock skew), in seconds. */
 export const CREATED_MAX_AGE_S = 60
@@ -44,7 +44,7 @@ export async function verifySignedRequest(f: SignedRequestFacts): Promise<Verifi
 
   const covered = new Set(items.map(i => i[0]))
   const missing = f.required.filter(c => !covered.has(c))
-  if (missing.length > 0) throw signatureError(`the signature must cover ${missing.map(c => `"${c}"`).join(' ')} (see Accept-Signature)`)
+  if (missing.length > 0) throw signatureError(`the signature must cover ${missing.join(', ')} (see Accept-Signature)`)
 
   const created = params.get('created')
   if (!Number.isInteger(created)) throw signatureError('the signature needs a created parameter (integer seconds)')
@@ -102,4 +102,3 @@ function dictionaryMember(headers: Headers, field: 'signature-input' | 'signatur
   return member
 }
 
-export { componentId }
