@@ -106,8 +106,6 @@ export function makeAuthenticator(deps: Deps): Authenticate {
     // RFC 9110 §11.6.2 needs at least a scheme, and other Solid servers read it as anonymous too.
     if (header === null || header.trim() === '') return ANONYMOUS
     const credentials = parseAuthorization(header)
-    // Some clients send an empty Authorization header when anonymous.
-    if (credentials.length === 0) return ANONYMOUS
     const schemes = new Set(credentials.map((c) => c.scheme))
     // protocols.md §2.3: Bearer and DPoP together are ambiguous
     if (schemes.has('dpop') && schemes.has('bearer')) throw new HttpError(400, 'invalid_request', 'the request carries both Bearer and DPoP credentials; send exactly one')
