@@ -44,3 +44,15 @@ describe('did:key (W3C CCG did-method-key)', () => {
     expect((error as HttpError).description).toContain(reason)
   })
 })
+
+describe('did:key P-384', () => {
+  test('a compressed P-384 key decodes to the same point', async () => {
+    const { generateKeyPairSync, ECDH } = await import('node:crypto')
+    const jwk = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' })
+    const uncompressed = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')])
+    const compressed = ECDH.convertKey(uncompressed, 'secp384r1', undefined, undefined, 'compressed') as Buffer
+    const did = `did:key:z${base58(Uint8Array.from([0x81, 0x24, ...compressed]))}`
+    expect(did).toStartWith('did:key:z82')
+    expect(didKeyToJwk(did)).toMatchObject({ kty: 'EC', crv: 'P-384', x: jwk.x, y: jwk.y })
+  })
+})
