@@ -34,7 +34,7 @@ export function rsPlugin(deps: Deps) {
     let principal = ANONYMOUS
     let response: Response
     try {
-      principal = await authenticate(request)
+      principal = await authenticate(request).catch((err: unknown) => { throw withLinks(err, target.path) })
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
       response = renderError(request, err)
@@ -49,6 +49,12 @@ export function rsPlugin(deps: Deps) {
       if (wacAllow !== undefined) response.headers.set('wac-allow', wacAllow)
     }
     return response
+  }
+
+  // HttpSig step 2: a refused credential still names the ACL (and types), so a client can look for another key.
+  function withLinks(err: unknown, path: string): unknown {
+    if (!(err instanceof HttpError) || err.status !== 401 || 'link' in err.headers) return err
+    return new HttpError(401, err.code, err.description, { cause: err.cause, headers: { ...err.headers, link: challengeLinks(deps.cfg.baseUrl, path) } })
   }
 
   function dispatch(r: RsRequest): Promise<Response> {

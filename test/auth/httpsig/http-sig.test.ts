@@ -40,6 +40,7 @@ async function expect401(res: Response, reason: string, realm = DOC) {
   expect(challenge).toStartWith(`HttpSig realm="${realm}", error="invalid_signature", error_description="`)
   expect(challenge).toContain(reason)
   expect(res.headers.get('accept-signature')).toBe(ACCEPT_SIGNATURE)
+  expect(res.headers.get('link')).toContain(`<${BASE}${realm}.acl>; rel="acl"`)
   const body = await res.text()
   expect(body).toStartWith('invalid_signature: ')
   expect(body).toContain(reason)
