@@ -97,7 +97,7 @@ export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig
   }
 }
 
-// HttpSig §7.1: cred="<url>" names a credential by URL (relative to the request); cred=">url<" is on the client.
+// HttpSig proposal (Solid authentication panel): cred="<url>" names a credential by URL (relative to the request); cred=">url<" is on the client.
 function credentialUrl(cred: string, targetUri: string): string {
   if (cred.startsWith('>') && cred.endsWith('<')) {
     throw signatureError('cred=">…<" names a document on the client (HTTP/2 peer-to-peer extension), which this pod does not support; publish the credential at a URL')

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 export type NonceVerdict = 'fresh' | 'replayed' | 'full'
 
 /**
- * Bounded (DESIGN §4), but unlike an LRU it never forgets an entry that is still live: forgetting one
+ * Bounded in memory, but unlike an LRU it never forgets an entry that is still live: forgetting one
  * would let that signature be replayed. When every slot holds a live entry, new signatures are refused
  * ('full') until entries expire. Entries are 128-bit hashes (the nonce is the signer's text).
  */
