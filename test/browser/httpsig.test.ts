@@ -60,7 +60,7 @@ describe('HttpSig in a real browser, cross-origin', () => {
         const anon = await fetch(url)
         const challenge = { status: anon.status, wwwAuthenticate: anon.headers.get('www-authenticate'), acceptSignature: anon.headers.get('accept-signature') }
         const cryptoKey = await crypto.subtle.importKey('jwk', jwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])
-        const sign = async (data: Uint8Array) => new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, cryptoKey, data))
+        const sign = async (data: Uint8Array<ArrayBuffer>) => new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, cryptoKey, data))
         const signRequest = (method: string) => w.signMessage({
           key: { id: '/keys/browser#key', alg: 'ecdsa-p256-sha256', sign },
           name: 'sig1', fields: ['@method', '@target-uri', 'authorization'], params: ['created', 'nonce', 'keyid'],
