@@ -38,8 +38,13 @@ export function algsForKey(jwk: PublicJwk): readonly SignatureAlg[] {
 export const jwsAlgOf = (alg: SignatureAlg): string =>
   Object.entries(JWS_TO_SIG).find(([, sig]) => sig === alg)![0]
 
+// Key documents are parsed once per version (key-lookup.ts), so the same JWK object comes back request after request.
+const imported = new WeakMap<PublicJwk, KeyObject>()
+
 export function importPublicJwk(jwk: PublicJwk): KeyObject {
-  return createPublicKey({ key: jwk as unknown as JsonWebKey, format: 'jwk' })
+  let key = imported.get(jwk)
+  if (!key) imported.set(jwk, key = createPublicKey({ key: jwk as unknown as JsonWebKey, format: 'jwk' }))
+  return key
 }
 
 /**

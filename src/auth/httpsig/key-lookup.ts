@@ -81,11 +81,20 @@ export function makeDocumentLoader(opts: { baseUrl: string; store: Store; fetchD
   }
 }
 
+// Per parsed document (kept while its version is current): each usable key's JWK, checked once. Only keys the
+// document holds are kept, so keyids a client makes up cannot grow it.
+const keysOfDocument = new WeakMap<readonly Quad[], Map<string, PublicJwk>>()
+
 /** The public key `keyUrl` (from keyUrlOf) names; `doc` is its document when the caller has it already. */
 export async function resolveKey(keyUrl: string, loadDocument: LoadDocument, doc?: Promise<readonly Quad[]>): Promise<PublicJwk> {
   if (keyUrl.startsWith('did:key:')) return didKeyToJwk(keyUrl)
   const quads = await (doc ?? loadDocument(documentUrlOf(keyUrl)))
+  let keys = keysOfDocument.get(quads)
+  if (!keys) keysOfDocument.set(quads, keys = new Map())
+  const known = keys.get(keyUrl)
+  if (known) return known
   const { jwk, problem } = findPublicKey(quads, keyUrl)
   if (!jwk) throw signatureError(`the key ${keyUrl} cannot be used: ${problem}`)
+  keys.set(keyUrl, jwk)
   return jwk
 }
