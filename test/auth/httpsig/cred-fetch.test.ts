@@ -6,7 +6,7 @@ import { parseAuthorization } from '../../../src/http/credentials.ts'
 import type { FetchDoc, RemoteDoc } from '../../../src/fetch/guarded-fetch.ts'
 import { HttpError } from '../../../src/http/errors.ts'
 import type { Store } from '../../../src/store/open-store.ts'
-import { signedHeaders } from './sign-request.ts'
+import { privateKeyOf, signedHeaders } from './sign-request.ts'
 import { makeKey } from './key-fixture.ts'
 
 const POD = 'https://pod.example'
@@ -26,13 +26,23 @@ function harness(docs: Record<string, string>, opts: { hold?: boolean } = {}) {
   }
   // Only pod URLs are read from the store; none are used here.
   const authenticate = makeHttpSigAuthenticator({ baseUrl: POD, store: undefined as unknown as Store, fetchDoc, now: () => Date.now() })
-  const run = async (keyid: string, cred?: string) => {
-    const headers = await signedHeaders(`${POD}/doc`, { key: key.privateKey, alg: 'ed25519', keyid, ...(cred ? { cred } : {}) })
+  const run = async (keyid: string, cred?: string, signingKey = key.privateKey) => {
+    const headers = await signedHeaders(`${POD}/doc`, { key: signingKey, alg: 'ed25519', keyid, ...(cred ? { cred } : {}) })
     const request = new Request(`${POD}/doc`, { headers })
     return authenticate(request, parseAuthorization(headers.authorization!)[0]!)
   }
   return { requested, waiting, run }
 }
+
+describe('HttpSig principal', () => {
+  test('a did:key verification-method keyid becomes the did:key itself, without any fetch', async () => {
+    const h = harness({})
+    const did = 'did:key:z6Mkh4LmfP1ev9MNPGr7JbEbtD6BD4fsu1duEj83PMCs3xHG'
+    const rfcKey = privateKeyOf({ kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU' })
+    expect(await h.run(`${did}#${did.slice(8)}`, undefined, rfcKey)).toEqual({ keys: [did], scheme: 'HttpSig' })
+    expect(h.requested).toEqual([])
+  })
+})
 
 describe('HttpSig cred', () => {
   test('a WebID profile that is also the key document is fetched once', async () => {
