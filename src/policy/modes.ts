@@ -36,8 +36,11 @@ export interface RequestFacts {
 export function requiredModes(f: RequestFacts): ModeRequirement[] {
   const method = f.method.toUpperCase()
   if (method === 'OPTIONS') return [] // §6.4: preflight needs nothing
-  // §6.4: any method on an ACL resource needs Control on the resource the ACL governs
-  if (isAclUrl(f.url)) return [{ url: governedUrlFor(f.url), modes: ['control'] }]
+  // §6.4: any method on an ACL resource needs Control on the resource the ACL governs; reading it is decided on
+  // the ACL itself, which Control grants entirely and a rule naming the ACL can open for Read (HttpSig H2, wac.ts).
+  if (isAclUrl(f.url)) {
+    return method === 'GET' || method === 'HEAD' ? [{ url: f.url, modes: ['read'] }] : [{ url: governedUrlFor(f.url), modes: ['control'] }]
+  }
   const need = new Map<string, Set<AccessMode>>()
   const add = (url: string | undefined, ...modes: AccessMode[]) => {
     if (url === undefined) return

@@ -58,7 +58,10 @@ export async function findEffectiveAcl(resourceUrl: string, loadAcl: AclLoader):
     if (auths !== undefined) {
       const governs = current
       // §6.2 (3): an ancestor's accessTo rules stay with the ancestor; only its defaults flow down.
-      const applies = inherited ? (a: Authorization) => a.default.includes(governs) : (a: Authorization) => a.accessTo.includes(governs)
+      // HttpSig H2: the ACL's own rules may also name the ACL document itself (acl:accessTo <x.acl>), to let
+      // clients read it and find a key they hold; such a rule can only grant Read of the ACL (forTarget).
+      const applies = inherited ? (a: Authorization) => a.default.includes(governs)
+        : (a: Authorization) => a.accessTo.includes(governs) || (resourceUrl !== governs && a.accessTo.includes(resourceUrl))
       return { aclUrl, governs, inherited, authorizations: auths.filter(applies) }
     }
     current = parentContainerOf(current)
@@ -91,29 +94,42 @@ export async function allowedModes(
   const originOk = originFilter(ctx, targetUrl)
   const keys = principal.keys.map(normalizeKeyId)
   const allowed = new Set<AccessMode>()
+  let aclRead = false
   for (const a of effective.authorizations) {
-    if (![...a.modes].some(m => !allowed.has(m))) continue // adds nothing: skip, above all a remote group lookup
+    const readsAcl = namesAclOnly(effective, targetUrl, a)
+    // adds nothing: skip, above all a remote group lookup
+    if (readsAcl ? aclRead || !a.modes.has('read') : ![...a.modes].some(m => !allowed.has(m))) continue
     if (!originOk(a)) continue
     if (!(await matchesSubject(a, principal, keys, ctx))) continue
-    for (const m of a.modes) allowed.add(m)
+    if (readsAcl) aclRead = true
+    else for (const m of a.modes) allowed.add(m)
   }
-  return forTarget(allowed, targetUrl)
+  return forTarget(allowed, targetUrl, aclRead)
 }
+
+/** An authorization in an ACL that names the ACL document itself, not the resource it governs. */
+const namesAclOnly = (effective: EffectiveAcl, targetUrl: string, a: Authorization) =>
+  targetUrl !== effective.governs && !effective.inherited && !a.accessTo.includes(effective.governs)
 
 /** §6.5 WAC-Allow `public`: what foaf:Agent gets, regardless of any Origin. */
 export function publicModes(effective: EffectiveAcl, targetUrl: string): Set<AccessMode> {
   checkTarget(effective, targetUrl)
   const allowed = new Set<AccessMode>()
+  let aclRead = false
   for (const a of effective.authorizations) {
-    if (a.agentClasses.includes(EVERYONE)) for (const m of a.modes) allowed.add(m)
+    if (!a.agentClasses.includes(EVERYONE)) continue
+    if (namesAclOnly(effective, targetUrl, a)) aclRead ||= a.modes.has('read')
+    else for (const m of a.modes) allowed.add(m)
   }
-  return forTarget(allowed, targetUrl)
+  return forTarget(allowed, targetUrl, aclRead)
 }
 
-// §6.4: an ACL resource is fully open to whoever controls the resource it governs, and closed to all others.
-function forTarget(allowed: Set<AccessMode>, targetUrl: string): Set<AccessMode> {
+// §6.4: an ACL resource is fully open to whoever controls the resource it governs, and closed to all others
+// but those a rule naming the ACL itself lets read it (HttpSig H2).
+function forTarget(allowed: Set<AccessMode>, targetUrl: string, aclRead: boolean): Set<AccessMode> {
   if (!isAclUrl(targetUrl)) return allowed
-  return allowed.has('control') ? new Set(ALL_MODES) : new Set()
+  if (allowed.has('control')) return new Set(ALL_MODES)
+  return aclRead ? new Set<AccessMode>(['read']) : new Set()
 }
 
 // A mismatched pair would apply one resource's rules to another: refuse instead of guessing.
