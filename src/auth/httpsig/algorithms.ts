@@ -38,14 +38,17 @@ export function algsForKey(jwk: PublicJwk): readonly SignatureAlg[] {
 export const jwsAlgOf = (alg: SignatureAlg): string =>
   Object.entries(JWS_TO_SIG).find(([, sig]) => sig === alg)![0]
 
-// Key documents are parsed once per version (key-lookup.ts), so the same JWK object comes back request after request.
-const imported = new WeakMap<PublicJwk, KeyObject>()
-
 export function importPublicJwk(jwk: PublicJwk): KeyObject {
-  let key = imported.get(jwk)
-  if (!key) imported.set(jwk, key = createPublicKey({ key: jwk as unknown as JsonWebKey, format: 'jwk' }))
-  return key
+  return createPublicKey({ key: jwk as unknown as JsonWebKey, format: 'jwk' })
 }
+
+/** A public key as published and as imported for verification (imported once per key document version). */
+export interface VerificationKey {
+  readonly jwk: PublicJwk
+  readonly key: KeyObject
+}
+
+export const toVerificationKey = (jwk: PublicJwk): VerificationKey => ({ jwk, key: importPublicJwk(jwk) })
 
 /**
  * RFC 9421 §3.3: does `signature` sign `base` under `alg`? ECDSA signatures are raw r‖s (§3.3.4–3.3.5),

@@ -7,7 +7,7 @@ import type { FetchDoc } from '../../fetch/guarded-fetch.ts'
 import type { Store } from '../../store/open-store.ts'
 import type { Principal, WebId } from '../principal.ts'
 import { isVerifiableCredential, linksKey } from './key-document.ts'
-import { documentUrlOf, keyUrlOf, makeDocumentLoader, resolveKey } from './key-lookup.ts'
+import { documentUrlOf, keyUrlOf, makeKeyResolver } from './key-lookup.ts'
 import { NonceCache } from './nonce-cache.ts'
 import { signatureError } from './signature-base.ts'
 import { verifySignedRequest } from './verify-request.ts'
@@ -41,7 +41,7 @@ export type AuthenticateHttpSig = (request: Request, credential: Credential) => 
 
 export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig {
   const nonces = new NonceCache()
-  const loadDocument = makeDocumentLoader(deps)
+  const { loadDocument, resolveKey } = makeKeyResolver(deps)
 
   async function authenticate(request: Request, credential: Credential): Promise<Principal> {
     const { params } = credential
@@ -71,7 +71,7 @@ export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig
       required: HTTPSIG_REQUIRED, now: deps.now(),
       resolveKey: async (keyid) => {
         keyUrl = keyUrlOf(keyid, targetUri)
-        return resolveKey(keyUrl, loadDocument, keyUrl.startsWith('did:') ? undefined : load(documentUrlOf(keyUrl)))
+        return resolveKey(keyUrl, keyUrl.startsWith('did:') ? undefined : load(documentUrlOf(keyUrl)))
       },
     })
     const verdict = nonces.remember(keyUrl, verified.nonce, verified.replayUntil, deps.now())

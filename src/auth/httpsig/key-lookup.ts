@@ -12,7 +12,7 @@ import { normalizeKeyId } from '../key-id.ts'
 import { didKeyToJwk } from './did-key.ts'
 import { findPublicKey } from './key-document.ts'
 import { signatureError } from './signature-base.ts'
-import type { PublicJwk } from './algorithms.ts'
+import { toVerificationKey, type VerificationKey } from './algorithms.ts'
 
 export type LoadDocument = (docUrl: string) => Promise<readonly Quad[]>
 
@@ -34,16 +34,24 @@ export function keyUrlOf(keyid: string, requestUrl: string): string {
 
 export const documentUrlOf = (url: string) => url.split('#', 1)[0]!
 
+export interface KeyResolver {
+  readonly loadDocument: LoadDocument
+  /** The public key `keyUrl` (from keyUrlOf) names; `doc` is its document when the caller has it already. */
+  readonly resolveKey: (keyUrl: string, doc?: Promise<readonly Quad[]>) => Promise<VerificationKey>
+}
+
 /**
  * Documents of the pod itself come from the store on every request, so an edited or deleted key takes
  * effect at once; the parse is cached per ETag, which every write changes. Remote documents come through
  * the guarded fetcher (its cache follows HTTP caching with a floor); their parse is kept as long as the
- * fetcher returns the same cached document.
+ * fetcher returns the same cached document. A document's usable keys are checked and imported once per
+ * parse; only keys the document holds are kept, so keyids a client makes up cannot grow it.
  */
-export function makeDocumentLoader(opts: { baseUrl: string; store: Store; fetchDoc: FetchDoc }): LoadDocument {
+export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc: FetchDoc }): KeyResolver {
   const ownOrigin = new URL(opts.baseUrl).origin
   const local = new LruCache<string, { etag: string; quads: readonly Quad[] }>(LOCAL_DOCS_CACHED)
   const parsed = new WeakMap<RemoteDoc, Promise<readonly Quad[]>>()
+  const keysOfDocument = new WeakMap<readonly Quad[], Map<string, VerificationKey>>()
 
   async function loadLocal(url: URL): Promise<readonly Quad[]> {
     const path = url.pathname
@@ -75,26 +83,24 @@ export function makeDocumentLoader(opts: { baseUrl: string; store: Store; fetchD
     return quads
   }
 
-  return (docUrl) => {
+  const loadDocument: LoadDocument = (docUrl) => {
     const url = new URL(docUrl)
     return url.origin === ownOrigin ? loadLocal(url) : loadRemote(url.href)
   }
-}
 
-// Per parsed document (kept while its version is current): each usable key's JWK, checked once. Only keys the
-// document holds are kept, so keyids a client makes up cannot grow it.
-const keysOfDocument = new WeakMap<readonly Quad[], Map<string, PublicJwk>>()
+  async function resolveKey(keyUrl: string, doc?: Promise<readonly Quad[]>): Promise<VerificationKey> {
+    if (keyUrl.startsWith('did:key:')) return toVerificationKey(didKeyToJwk(keyUrl))
+    const quads = await (doc ?? loadDocument(documentUrlOf(keyUrl)))
+    let keys = keysOfDocument.get(quads)
+    if (!keys) keysOfDocument.set(quads, keys = new Map())
+    const known = keys.get(keyUrl)
+    if (known) return known
+    const { jwk, problem } = findPublicKey(quads, keyUrl)
+    if (!jwk) throw signatureError(`the key ${keyUrl} cannot be used: ${problem}`)
+    const key = toVerificationKey(jwk)
+    keys.set(keyUrl, key)
+    return key
+  }
 
-/** The public key `keyUrl` (from keyUrlOf) names; `doc` is its document when the caller has it already. */
-export async function resolveKey(keyUrl: string, loadDocument: LoadDocument, doc?: Promise<readonly Quad[]>): Promise<PublicJwk> {
-  if (keyUrl.startsWith('did:key:')) return didKeyToJwk(keyUrl)
-  const quads = await (doc ?? loadDocument(documentUrlOf(keyUrl)))
-  let keys = keysOfDocument.get(quads)
-  if (!keys) keysOfDocument.set(quads, keys = new Map())
-  const known = keys.get(keyUrl)
-  if (known) return known
-  const { jwk, problem } = findPublicKey(quads, keyUrl)
-  if (!jwk) throw signatureError(`the key ${keyUrl} cannot be used: ${problem}`)
-  keys.set(keyUrl, jwk)
-  return jwk
+  return { loadDocument, resolveKey }
 }

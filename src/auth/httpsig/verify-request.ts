@@ -1,7 +1,7 @@
 // RFC 9421 §3.2 verification of one request signature with the HttpSig application requirements (pure).
 
 import { parseDictionary, type InnerList, type Item } from 'structured-headers'
-import { algsForKey, importPublicJwk, isSignatureAlg, SIGNATURE_ALGS, verifySignatureBytes, type PublicJwk, type SignatureAlg } from './algorithms.ts'
+import { algsForKey, isSignatureAlg, SIGNATURE_ALGS, verifySignatureBytes, type PublicJwk, type SignatureAlg, type VerificationKey } from './algorithms.ts'
 import { buildSignatureBase, signatureError, type RequestFacts } from './signature-base.ts'
 
 /** How far `created` may lie in the past and in the future (clock skew), in seconds. */
@@ -17,7 +17,7 @@ export interface SignedRequestFacts extends RequestFacts {
   /** Epoch ms. */
   readonly now: number
   /** The public key `keyid` names; throws an HttpError when there is none. */
-  readonly resolveKey: (keyid: string) => Promise<PublicJwk>
+  readonly resolveKey: (keyid: string) => Promise<VerificationKey>
 }
 
 export interface VerifiedSignature {
@@ -66,9 +66,9 @@ export async function verifySignedRequest(f: SignedRequestFacts): Promise<Verifi
 
   // The base first: a malformed message is refused before any key is fetched.
   const base = buildSignatureBase(f, input as InnerList)
-  const jwk = await f.resolveKey(keyid)
+  const { jwk, key } = await f.resolveKey(keyid)
   const alg = chooseAlg(jwk, algParam)
-  if (!verifySignatureBytes(alg, importPublicJwk(jwk), new TextEncoder().encode(base), sigBytes)) {
+  if (!verifySignatureBytes(alg, key, new TextEncoder().encode(base), sigBytes)) {
     throw signatureError(`the signature does not verify with the key ${keyid}: the signed components differ from this request, or another key signed it`)
   }
   const windowEnd = createdMs + CREATED_MAX_AGE_S * 1000
