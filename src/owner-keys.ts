@@ -9,7 +9,8 @@ import { getMeta, readTriples, writeResource } from './store/resources.ts'
 import { parseRdf } from './rdf/parse-rdf.ts'
 import { turtleByteLength } from './rdf/serialize-rdf.ts'
 import { CERT } from './rdf/namespaces.ts'
-import { KEYS_PATH, ownerWebIdOf } from './first-start.ts'
+import { KEYS_PATH } from './http/pod-paths.ts'
+import { ownerWebIdOf } from './config.ts'
 
 export class KeyCommandError extends Error {}
 

@@ -5,6 +5,7 @@ import type { JSONWebKeySet } from 'jose'
 import { HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { deleteRecord, getRecord, putRecord, readRecords } from '../store/records.ts'
+import { sha256Base64url, show } from '../lib/text.ts'
 
 const KIND = 'client'
 /** Unused dynamic registrations expire (anyone may register); each login extends it. */
@@ -160,13 +161,12 @@ export function clientMetadataJson(c: RegisteredClient): Record<string, unknown>
   })
 }
 
-const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('base64url')
 const random = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url')
 
 /** Stores a new client; returns it and, for a confidential client, its secret (shown once, stored hashed). */
 export async function registerClient(store: Store, metadata: ClientMetadata, registration: 'dynamic' | 'static', now: number): Promise<{ client: RegisteredClient; secret?: string }> {
   const secret = metadata.authMethod === 'client_secret_basic' ? random(32) : undefined
-  const client: RegisteredClient = { ...metadata, clientId: random(16), registration, createdAt: now, ...(secret ? { secretHash: sha256(secret) } : {}) }
+  const client: RegisteredClient = { ...metadata, clientId: random(16), registration, createdAt: now, ...(secret ? { secretHash: sha256Base64url(secret) } : {}) }
   await putRecord(store, KIND, client.clientId, client, registration === 'dynamic' ? now + DYNAMIC_CLIENT_TTL_MS : undefined)
   return { client, ...(secret ? { secret } : {}) }
 }
@@ -181,7 +181,7 @@ export async function touchRegisteredClient(store: Store, client: RegisteredClie
 /** Constant-time comparison of the secret's hash. */
 export function isClientSecretValid(client: RegisteredClient, secret: string): boolean {
   if (!client.secretHash) return false
-  const a = Buffer.from(sha256(secret))
+  const a = Buffer.from(sha256Base64url(secret))
   const b = Buffer.from(client.secretHash)
   return a.length === b.length && timingSafeEqual(a, b)
 }
@@ -200,4 +200,3 @@ function definedOnly<T extends Record<string, unknown>>(o: T): { [K in keyof T]?
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never
 }
 
-const show = (v: unknown) => (typeof v === 'string' && v.length > 80 ? `${JSON.stringify(v.slice(0, 80))}…` : JSON.stringify(v) ?? 'missing')

@@ -94,7 +94,7 @@ const HEADINGS: Record<number, string> = { 400: 'This request cannot be complete
 
 /**
  * Every refusal shown as a page says what was wrong and what was expected (the description), carries
- * the error code, and is logged; the description never holds a secret (STYLE.md "Errors").
+ * the error code, and is logged; the description never holds a secret.
  */
 export function renderErrorPage(path: string, err: HttpError, headers?: Record<string, string | string[]>): Promise<Response> {
   log.warn('page.refused', { path, status: err.status, code: err.code, description: err.description, ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}) })

@@ -1,4 +1,6 @@
-// The RDF media types the pod reads and writes, and how a Content-Type header names one.
+// The RDF media types the pod reads and writes, how a Content-Type header names one, which one a GET answers in.
+
+import { negotiate } from '../http/content-negotiation.ts'
 
 export const TURTLE = 'text/turtle'
 export const JSON_LD = 'application/ld+json'
@@ -26,4 +28,17 @@ export function isRdfType(mediaType: string): boolean {
 export function mediaTypeOf(contentType: string | null | undefined): string | undefined {
   const bare = contentType?.split(';', 1)[0]?.trim().toLowerCase()
   return bare ? bare : undefined
+}
+
+/** What GET/HEAD of an RDF document can answer in, in order of preference (Turtle first). */
+export const RDF_OFFERS: readonly string[] = [TURTLE, JSON_LD, N_TRIPLES]
+
+/**
+ * The syntax to answer a GET of an RDF document in. A browser asking for `text/html` without a
+ * wildcard still gets Turtle: showing the source beats a bare 406 to a person following a link.
+ */
+export function preferredRdfType(accept: string | null): string | undefined {
+  const chosen = negotiate(accept, RDF_OFFERS)
+  if (chosen !== undefined) return chosen
+  return negotiate(accept, ['text/html']) === undefined ? undefined : TURTLE
 }

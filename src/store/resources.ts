@@ -2,11 +2,11 @@
 
 import { DataFactory } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import type { Store } from './open-store.ts'
+import { inSublevel, type Store } from './open-store.ts'
 import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
-import { aclPathOf, ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { aclOf } from './acl-names.ts'
 import { forceSyncWrite } from './synced-batch.ts'
-import { LruCache } from './lru-cache.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -32,21 +32,9 @@ type Batch = Parameters<NonNullable<Parameters<Store['quads']['multiPatch']>[2]>
 const graphOf = (baseUrl: string, path: string) => namedNode(baseUrl + path)
 const memberKey = (container: string, child: string) => `${container}\0${child}`
 
-// Metadata is read on every request (often several times); a LevelDB read costs ~100 µs, a cache hit
-// nothing. Writes drop the entries they touch after the batch lands; the generation counter keeps a read
-// that raced a write from caching what it saw before the write.
-interface MetaCache { readonly entries: LruCache<string, ResourceMeta | null>; generation: number }
-const metaCaches = new WeakMap<Store, MetaCache>()
-const META_CACHE_ENTRIES = 20_000
-
-function metaCacheOf(store: Store): MetaCache {
-  let c = metaCaches.get(store)
-  if (!c) { c = { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }; metaCaches.set(store, c) }
-  return c
-}
-
+// The metadata cache lives with the store handle (StoreCaches in open-store.ts).
 export async function getMeta(store: Store, path: string): Promise<ResourceMeta | undefined> {
-  const c = metaCacheOf(store)
+  const c = store.caches.meta
   const hit = c.entries.get(path)
   if (hit !== undefined) return hit ?? undefined
   const generation = c.generation
@@ -59,13 +47,13 @@ export async function getMeta(store: Store, path: string): Promise<ResourceMeta 
 type MetaWrites = Map<string, ResourceMeta | null>
 
 function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, meta: ResourceMeta | null) {
-  if (meta) batch.put(path, meta, { sublevel: store.meta as never })
-  else batch.del(path, { sublevel: store.meta as never })
+  if (meta) batch.put(path, meta, inSublevel(store.meta))
+  else batch.del(path, inSublevel(store.meta))
   writes.set(path, meta)
 }
 
 function rememberMeta(store: Store, writes: MetaWrites) {
-  const c = metaCacheOf(store)
+  const c = store.caches.meta
   c.generation++
   for (const [p, m] of writes) c.entries.set(p, m)
 }
@@ -140,13 +128,13 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
       for (const dir of missing) {
         putMeta(batch, store, writes, dir, containerMeta(now))
         const parent = parentPath(dir)
-        if (parent) batch.put(memberKey(parent, dir), '', { sublevel: store.contains as never })
+        if (parent) batch.put(memberKey(parent, dir), '', inSublevel(store.contains))
       }
       putMeta(batch, store, writes, path, meta)
-      if (content.kind === 'binary') batch.put(path, content.body ?? new Uint8Array(), { sublevel: store.blobs as never })
-      else if (previous?.kind === 'binary') batch.del(path, { sublevel: store.blobs as never })
+      if (content.kind === 'binary') batch.put(path, content.body ?? new Uint8Array(), inSublevel(store.blobs))
+      else if (previous?.kind === 'binary') batch.del(path, inSublevel(store.blobs))
       const parent = parentPath(path)
-      if (!previous && parent && !isAuxiliaryPath(path)) batch.put(memberKey(parent, path), '', { sublevel: store.contains as never })
+      if (!previous && parent && !isAuxiliaryPath(path)) batch.put(memberKey(parent, path), '', inSublevel(store.contains))
       // The topmost new resource is the one an existing container gains.
       if (!isAuxiliaryPath(path)) touchContainers(batch, store, writes, missing[0] ?? path, !previous, known, now)
       forceSyncWrite(batch)
@@ -158,7 +146,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
 
 /** Removes a resource with its ACL and its membership entry in one synced batch. */
 export async function deleteResource(store: Store, baseUrl: string, path: string, now: number): Promise<void> {
-  const acl = aclPathOf(path)
+  const acl = aclOf(path)
   const [meta, aclMeta] = [await getMeta(store, path), await getMeta(store, acl)]
   if (!meta) return
   const quads = [...await readGraph(store, baseUrl, path), ...(aclMeta ? await readGraph(store, baseUrl, acl) : [])]
@@ -172,10 +160,10 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   await store.quads.multiDel(quads as never, {
     preWrite: async (batch: Batch) => {
       putMeta(batch, store, writes, path, null)
-      if (meta.kind === 'binary') batch.del(path, { sublevel: store.blobs as never })
+      if (meta.kind === 'binary') batch.del(path, inSublevel(store.blobs))
       if (aclMeta) putMeta(batch, store, writes, acl, null)
       if (parent && !isAuxiliaryPath(path)) {
-        batch.del(memberKey(parent, path), { sublevel: store.contains as never })
+        batch.del(memberKey(parent, path), inSublevel(store.contains))
         touchContainers(batch, store, writes, path, true, known, now)
       }
       forceSyncWrite(batch)

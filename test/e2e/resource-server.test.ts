@@ -96,7 +96,7 @@ describe('empty credentials over HTTP (issue 8)', () => {
   })
 })
 
-describe('protocols §5.6 CORS over HTTP', () => {
+describe('Solid Protocol CORS CORS over HTTP', () => {
   test('a preflight is answered without authentication and echoes the requested headers', async () => {
     const res = await http('/', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-thing' } })
     expect(res.status).toBe(204)

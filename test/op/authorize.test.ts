@@ -55,7 +55,7 @@ describe('RFC 6749 §4.1.2.1: invalid client or redirect URI → an error page, 
   })
 })
 
-describe('protocols.md §1.3: Client ID Documents', () => {
+describe('Solid-OIDC §5, RFC 7591: Client ID Documents', () => {
   const id = (n: string) => `https://app.example/${n}`
   const redirect = (n: string) => ({ client_id: id(n), redirect_uri: APP_REDIRECT })
   test('a document that is not JSON-LD (application/json) is refused', async () => {

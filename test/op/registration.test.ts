@@ -19,7 +19,7 @@ async function expectError(res: Response, status: number, error: string) {
   expect({ status: res.status, error: body.error }).toEqual({ status, error })
 }
 
-describe('RFC 7591 dynamic registration (protocols.md §1.3)', () => {
+describe('RFC 7591 dynamic registration (Solid-OIDC §5, RFC 7591)', () => {
   test('201 with client_id, the registered metadata and, for a confidential client, a secret', async () => {
     const res = await register(valid())
     expect(res.status).toBe(201)
