@@ -57,20 +57,22 @@ export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig
     const cred = params.get('cred')
     const credUrl = cred === undefined ? undefined : credentialUrl(cred, targetUri)
 
-    // HttpSig steps 4 and 6: the credential is fetched while the key is; one load when they share a document.
+    // HttpSig steps 4 and 6: the credential is fetched while the key is, both only once the message passed every
+    // check that needs no key (a malformed or stale request makes the pod fetch nothing); one load per document.
     const docs = new Map<string, Promise<readonly Quad[]>>()
     const load = (docUrl: string) => {
       let p = docs.get(docUrl)
       if (!p) { p = loadDocument(docUrl); docs.set(docUrl, p); p.catch(() => {}) }
       return p
     }
-    const credDoc = credUrl === undefined ? undefined : load(documentUrlOf(credUrl))
+    let credDoc: Promise<readonly Quad[]> | undefined
     let keyUrl = ''
     const verified = await verifySignedRequest({
       method: request.method, targetUri, headers: request.headers, label,
       required: HTTPSIG_REQUIRED, now: deps.now(),
       resolveKey: async (keyid) => {
         keyUrl = keyUrlOf(keyid, targetUri)
+        if (credUrl !== undefined) credDoc = load(documentUrlOf(credUrl))
         return resolveKey(keyUrl, keyUrl.startsWith('did:') ? undefined : load(documentUrlOf(keyUrl)))
       },
     })

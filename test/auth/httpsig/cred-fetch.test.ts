@@ -26,8 +26,8 @@ function harness(docs: Record<string, string>, opts: { hold?: boolean } = {}) {
   }
   // Only pod URLs are read from the store; none are used here.
   const authenticate = makeHttpSigAuthenticator({ baseUrl: POD, store: undefined as unknown as Store, fetchDoc, now: () => Date.now() })
-  const run = async (keyid: string, cred?: string, signingKey = key.privateKey) => {
-    const headers = await signedHeaders(`${POD}/doc`, { key: signingKey, alg: 'ed25519', keyid, ...(cred ? { cred } : {}) })
+  const run = async (keyid: string, cred?: string, signingKey = key.privateKey, created?: number) => {
+    const headers = await signedHeaders(`${POD}/doc`, { key: signingKey, alg: 'ed25519', keyid, ...(cred ? { cred } : {}), ...(created ? { created } : {}) })
     const request = new Request(`${POD}/doc`, { headers })
     return authenticate(request, parseAuthorization(headers.authorization!)[0]!)
   }
@@ -61,6 +61,13 @@ describe('HttpSig cred', () => {
     expect(h.requested.sort()).toEqual(['https://alice.example/card', 'https://keys.example/k'])
     for (const go of h.waiting) go()
     expect((await pending).webid).toBe('https://alice.example/card#me' as never)
+  })
+  test('a stale request fetches neither the key nor the credential', async () => {
+    const h = harness({})
+    let error: unknown
+    try { await h.run('https://keys.example/k#key', 'https://alice.example/card#me', key.privateKey, Math.floor(Date.now() / 1000) - 120) } catch (e) { error = e }
+    expect((error as HttpError).description).toContain('in the past')
+    expect(h.requested).toEqual([])
   })
   test('an unreachable key document → 401 naming it', async () => {
     const h = harness({})
