@@ -63,21 +63,28 @@ const AUTHENTICATED = ACL('AuthenticatedAgent')
 export async function allowedModes(
   effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext,
 ): Promise<Set<AccessMode>> {
+  return new Set((await matchAuthorizations(effective, targetUrl, principal, ctx)).keys())
+}
+
+/** §6.3 with its reasons: each mode the requester gets, with the first matching authorization that gave it. */
+export async function matchAuthorizations(
+  effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext,
+): Promise<Map<AccessMode, Authorization>> {
   checkTarget(effective, targetUrl)
   const originOk = originFilter(ctx, targetUrl)
   const keys = principal.keys.map(normalizeKeyId)
-  const allowed = new Set<AccessMode>()
-  let aclRead = false
+  const allowed = new Map<AccessMode, Authorization>()
+  let aclReader: Authorization | undefined
   for (const a of effective.authorizations) {
     const readsAcl = namesAclOnly(effective, targetUrl, a)
     // adds nothing: skip, above all a remote group lookup
-    if (readsAcl ? aclRead || !a.modes.has('read') : ![...a.modes].some(m => !allowed.has(m))) continue
+    if (readsAcl ? aclReader !== undefined || !a.modes.has('read') : ![...a.modes].some(m => !allowed.has(m))) continue
     if (!originOk(a)) continue
     if (!(await matchesSubject(a, principal, keys, ctx))) continue
-    if (readsAcl) aclRead = true
-    else for (const m of a.modes) allowed.add(m)
+    if (readsAcl) aclReader = a
+    else for (const m of a.modes) if (!allowed.has(m)) allowed.set(m, a)
   }
-  return forTarget(allowed, targetUrl, aclRead)
+  return forTarget(allowed, targetUrl, aclReader)
 }
 
 /** An authorization in an ACL that names the ACL document itself, not the resource it governs. */
@@ -87,22 +94,23 @@ const namesAclOnly = (effective: EffectiveAcl, targetUrl: string, a: Authorizati
 /** §6.5 WAC-Allow `public`: what foaf:Agent gets, regardless of any Origin. */
 export function publicModes(effective: EffectiveAcl, targetUrl: string): Set<AccessMode> {
   checkTarget(effective, targetUrl)
-  const allowed = new Set<AccessMode>()
-  let aclRead = false
+  const allowed = new Map<AccessMode, Authorization>()
+  let aclReader: Authorization | undefined
   for (const a of effective.authorizations) {
     if (!a.agentClasses.includes(EVERYONE)) continue
-    if (namesAclOnly(effective, targetUrl, a)) aclRead ||= a.modes.has('read')
-    else for (const m of a.modes) allowed.add(m)
+    if (!namesAclOnly(effective, targetUrl, a)) for (const m of a.modes) allowed.set(m, a)
+    else if (a.modes.has('read')) aclReader ??= a
   }
-  return forTarget(allowed, targetUrl, aclRead)
+  return new Set(forTarget(allowed, targetUrl, aclReader).keys())
 }
 
 // §6.4: an ACL resource is fully open to whoever controls the resource it governs, and closed to all others
 // but those a rule naming the ACL itself lets read it (HttpSig H2).
-function forTarget(allowed: Set<AccessMode>, targetUrl: string, aclRead: boolean): Set<AccessMode> {
+function forTarget(allowed: Map<AccessMode, Authorization>, targetUrl: string, aclReader?: Authorization): Map<AccessMode, Authorization> {
   if (!isAcl(targetUrl)) return allowed
-  if (allowed.has('control')) return new Set(ACCESS_MODES)
-  return aclRead ? new Set<AccessMode>(['read']) : new Set()
+  const control = allowed.get('control')
+  if (control) return new Map(ACCESS_MODES.map(m => [m, control]))
+  return new Map(aclReader ? [['read', aclReader]] : [])
 }
 
 // A mismatched pair would apply one resource's rules to another: refuse instead of guessing.

@@ -35,6 +35,11 @@ export interface StartOptions {
   withoutPassword?: boolean
   /** Runs against the data directory before the server starts (e.g. seeding ACLs through the store API). */
   seed?: (dataDir: string, baseUrl: string) => Promise<void>
+  /**
+   * Serve HTTPS at https://localhost:PORT with this PEM pair. The certificate is also the pod's trusted CA
+   * for remote documents (NODE_EXTRA_CA_CERTS), so pods made with one self-signed certificate trust each other.
+   */
+  tls?: { cert: string; key: string }
 }
 
 const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
@@ -52,11 +57,14 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   }
   const pwFile = join(dataDir, '..', `pw-${basename(dataDir)}`)
   writeFileSync(pwFile, OWNER_PASSWORD)
-  if (opts.seed) await opts.seed(dataDir, `http://localhost:${opts.port}`)
+  const scheme = opts.tls ? 'https' : 'http'
+  if (opts.seed) await opts.seed(dataDir, `${scheme}://localhost:${opts.port}`)
   // Without a port the server binds port 0 and reports the port it got (its base URL follows it).
-  const where = opts.port === undefined ? ['--port', '0'] : ['--port', String(opts.port), '--base-url', `http://localhost:${opts.port}`]
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where,
-    '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])], { stdout: 'pipe', stderr: 'pipe' })
+  const where = opts.port === undefined ? ['--port', '0'] : ['--port', String(opts.port), '--base-url', `${scheme}://localhost:${opts.port}`]
+  const tls = opts.tls ? ['--tls-cert', opts.tls.cert, '--tls-key', opts.tls.key] : []
+  const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where, ...tls,
+    '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])],
+  { stdout: 'pipe', stderr: 'pipe', ...(opts.tls ? { env: { ...process.env, NODE_EXTRA_CA_CERTS: opts.tls.cert } } : {}) })
   let out = ''
   const drain = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
