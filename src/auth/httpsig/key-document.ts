@@ -82,7 +82,7 @@ export function checkKeyDocument(quads: readonly Quad[]): void {
 /** The public key `keyUrl` names in its document: `<keyUrl> sec:publicKeyJwk "{…}"^^rdf:JSON`. */
 export function findPublicKey(quads: readonly Quad[], keyUrl: string): { jwk?: PublicJwk; problem?: string } {
   const q = quads.find(t => t.subject.value === keyUrl && t.predicate.value === PUBLIC_KEY_JWK)
-  if (!q) return { problem: `the document does not describe <${keyUrl}> with sec:publicKeyJwk` }
+  if (!q) return { problem: 'no such key: its document does not exist (a deleted key no longer verifies) or does not describe it with sec:publicKeyJwk' }
   if (q.object.termType !== 'Literal' || q.object.datatype.value !== RDF_JSON) return { problem: `the sec:publicKeyJwk of <${keyUrl}> is not an rdf:JSON literal` }
   let jwk: unknown
   try { jwk = JSON.parse(q.object.value) } catch { return { problem: `the sec:publicKeyJwk of <${keyUrl}> is not JSON` } }

@@ -17,6 +17,7 @@ import { toVerificationKey, type VerificationKey } from './algorithms.ts'
 export type LoadDocument = (docUrl: string) => Promise<readonly Quad[]>
 
 const LOCAL_DOCS_CACHED = 1000
+const NO_QUADS: readonly Quad[] = Object.freeze([])
 
 /**
  * HttpSig: "keyid is always a URL". Relative to the request URL, absolute, or a DID; the result is the key's
@@ -53,11 +54,12 @@ export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc:
   const parsed = new WeakMap<RemoteDoc, Promise<readonly Quad[]>>()
   const keysOfDocument = new WeakMap<readonly Quad[], Map<string, VerificationKey>>()
 
+  // A missing or non-RDF document reads as one without keys: the pod reads its own documents without an access
+  // check, so a different answer would tell anyone whether a private resource exists.
   async function loadLocal(url: URL): Promise<readonly Quad[]> {
     const path = url.pathname
     const meta = await getMeta(opts.store, path)
-    if (!meta) throw signatureError(`there is no document ${path} on this pod (a deleted key no longer verifies)`)
-    if (meta.kind === 'binary') throw signatureError(`${path} is not an RDF document, so it cannot be a key document`)
+    if (!meta || meta.kind === 'binary') return NO_QUADS
     const hit = local.get(path)
     if (hit?.etag === meta.etag) return hit.quads
     const quads = await readTriples(opts.store, opts.baseUrl, path)
