@@ -20,6 +20,7 @@ describe('key documents: refused with 400 naming the member', () => {
     ...['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'].map(m => [`private member ${m}`, { ...EC, [m]: 'AAAA' }, `private member "${m}"`] as const),
     ['an unknown kty', { ...EC, kty: 'oct' }, 'member "kty"'],
     ['an unknown crv', { ...EC, crv: 'P-521' }, 'member "crv"'],
+    ['a crv named like an object property', { ...EC, crv: 'toString' }, 'member "crv"'],
     ['X25519 (not a signing curve)', { kty: 'OKP', crv: 'X25519', x: EC.x }, 'member "crv"'],
     ['malformed base64url', { ...EC, x: 'qIVYZVLCrPZHGHjP17CTW0/+D9Lfw0EkjqF7xB4FivA=' }, 'member "x" must be base64url'],
     ['a coordinate of the wrong length', { ...EC, y: 'AAAA' }, 'member "y" must be 32 bytes'],

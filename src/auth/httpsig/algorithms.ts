@@ -30,7 +30,7 @@ export function algsForKey(jwk: PublicJwk): readonly SignatureAlg[] {
     : jwk.kty === 'RSA' ? ['rsa-pss-sha512', 'rsa-v1_5-sha256']
     : []
   if (typeof jwk.alg !== 'string') return byCurve
-  const named = JWS_TO_SIG[jwk.alg]
+  const named = Object.hasOwn(JWS_TO_SIG, jwk.alg) ? JWS_TO_SIG[jwk.alg] : undefined
   return named !== undefined && byCurve.includes(named) ? [named] : []
 }
 

@@ -38,7 +38,7 @@ export function publicJwkProblem(value: unknown): string | undefined {
   const kty = jwk.kty
   if (kty === 'EC' || kty === 'OKP') {
     const curves = CURVE_BYTES[kty]!
-    if (typeof jwk.crv !== 'string' || !(jwk.crv in curves)) return `publicKeyJwk member "crv" must be one of ${Object.keys(curves).join(', ')} for kty ${kty}`
+    if (typeof jwk.crv !== 'string' || !Object.hasOwn(curves, jwk.crv)) return `publicKeyJwk member "crv" must be one of ${Object.keys(curves).join(', ')} for kty ${kty}`
     for (const m of kty === 'EC' ? ['x', 'y'] : ['x']) {
       const problem = b64(m)
       if (problem) return problem

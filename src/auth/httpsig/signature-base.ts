@@ -111,7 +111,7 @@ function fieldValue(headers: Headers, name: string, params: Parameters): string 
     return Array.isArray(member[0]) ? serializeInnerList(member as InnerList) : serializeItem(member as Item)
   }
   if (params.get('sf') === true) {
-    const type = SF_TYPES[name]
+    const type = Object.hasOwn(SF_TYPES, name) ? SF_TYPES[name] : undefined
     if (type === undefined) throw signatureError(`${name};sf: the pod does not know the structured type of ${name}`)
     if (type === 'dictionary') return serializeDictionary(parseSf(name, value, type))
     if (type === 'list') return serializeList(parseList(value))

@@ -74,11 +74,12 @@ describe('RFC 9421 §2.1 HTTP fields', () => {
 })
 
 describe('RFC 9421 §2.5 errors', () => {
-  const req = request('https://example.com/?a=1&a=2', { 'example-dict': 'a=1', authorization: 'HttpSig proof=sig1' })
+  const req = request('https://example.com/?a=1&a=2', { 'example-dict': 'a=1', authorization: 'HttpSig proof=sig1', constructor: 'x' })
   test.each([
     ['a missing field', '"x-missing"', 'not in the request'],
     ['a missing Dictionary member', '"example-dict";key="zz"', 'has no member zz'],
     ['sf on a field of unknown type', '"authorization";sf', 'does not know the structured type'],
+    ['sf on a field named like an object property', '"constructor";sf', 'does not know the structured type'],
     ['bs with key', '"example-dict";bs;key="a"', 'bs cannot be combined'],
     ['req in a request', '"@method";req', 'only applies to responses'],
     ['@status in a request', '"@status"', 'only applies to responses'],
