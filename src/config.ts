@@ -2,7 +2,7 @@
 
 import { resolve } from 'node:path'
 
-export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'keys'
+export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys'
 
 export interface Config {
   readonly command: Command
@@ -49,7 +49,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'out', env: 'SOLOPOD_KEY_OUT', help: 'keys add: file for the private JWK (default DATA/private-keys/NAME.jwk, mode 0600)' },
 ]
 
-const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'keys']
+const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys']
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
 function parseFlags(argv: readonly string[]) {
@@ -144,12 +144,14 @@ const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + `${o.help} [${o.env}]`)
   return [
-    'usage: solopod [serve|export|import|passwd|keys add] [flags]',
+    'usage: solopod [serve|export|import|passwd|setup-link|keys add] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export into an empty data directory',
     "  passwd             set the owner's password (from --owner-password-file or stdin)",
     "  keys add           new HttpSig key for the owner: public key in /keys/, private JWK in a 0600 file (server stopped)",
+    "  setup-link         print a new one-time link to set the owner's password (also while the server runs)",
+    '  --version          print the version', '  --help             print this text',
     '', 'flags:', ...rows,
   ].join('\n')
 }
