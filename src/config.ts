@@ -3,7 +3,7 @@
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 
-export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link'
+export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys'
 
 export interface Config {
   readonly command: Command
@@ -28,6 +28,9 @@ export interface Config {
    * resource server then requires a proof of the token's key with every request, RFC 9449 §7).
    */
   readonly umaTokenType: 'bearer' | 'dpop'
+  /** `keys add`: the key document's name under /keys/, and where the private JWK goes. */
+  readonly keyName?: string
+  readonly keyOut?: string
   /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
   readonly baseUrlFromPort: boolean
   /** Positional arguments after the command (export/import target). */
@@ -55,11 +58,13 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
   { flag: 'uma-token-type', env: 'SOLOPOD_UMA_TOKEN_TYPE', help: 'bearer | dpop: how UMA access tokens are presented (default bearer)' },
+  { flag: 'name', env: 'SOLOPOD_KEY_NAME', help: 'keys add: name of the key document under /keys/ (default key-<date>-<random>)' },
+  { flag: 'out', env: 'SOLOPOD_KEY_OUT', help: 'keys add: file for the private JWK (default DATA/private-keys/NAME.jwk, mode 0600)' },
 ]
 
-const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link']
+const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys']
 /** Positional arguments each command takes: a stray word is refused, never silently dropped. */
-const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, passwd: 0, 'setup-link': 0 }
+const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, passwd: 0, 'setup-link': 0, keys: 1 }
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
 function parseFlags(argv: readonly string[]) {
@@ -151,6 +156,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if (umaTokenType !== 'bearer' && umaTokenType !== 'dpop') throw new ConfigError(`--uma-token-type must be bearer or dpop, got "${umaTokenType}"`)
   const insecure = get('allow-insecure-local')
   const ownerPasswordFile = get('owner-password-file')
+  const keyName = get('name')
+  const keyOut = get('out')
   return Object.freeze({
     command,
     port,
@@ -166,6 +173,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     maxPatchBytes: parseInteger('max-patch-bytes', get('max-patch-bytes') ?? String(1024 * 1024), 1024, 2 ** 30),
     logLevel: logLevel as Config['logLevel'],
     umaTokenType,
+    ...(keyName ? { keyName } : {}),
+    ...(keyOut ? { keyOut: resolve(keyOut) } : {}),
     args: Object.freeze(args),
   })
 }
@@ -182,11 +191,12 @@ const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + `${o.help} [${o.env}]`)
   return [
-    'usage: solopod [serve|export|import|passwd|setup-link] [flags]',
+    'usage: solopod [serve|export|import|passwd|setup-link|keys add] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export into an empty data directory',
     "  passwd             set the owner's password (from --owner-password-file or stdin)",
+    "  keys add           new HttpSig key for the owner: public key in /keys/, private JWK in a 0600 file (server stopped)",
     "  setup-link         print a new one-time link to set the owner's password (also while the server runs)",
     '  --version          print the version', '  --help             print this text',
     '', 'flags:', ...rows,

@@ -75,7 +75,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers,
     decider: makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants),
     withWriteLock: makeWriteLock(),
-    authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }),
+    authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }),
     tickets: makeTicketBook({ store, now }),
     tokenEndpointReplay: new JtiReplayCache(),
     clientAddresses: makeClientAddresses(),

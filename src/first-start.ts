@@ -9,6 +9,7 @@ import { getOwnerAccount, saveOwnerAccount } from './auth/owner-account.ts'
 import type { WebId } from './auth/principal.ts'
 import { ownerWebIdOf } from './config.ts'
 import { getRecordedBaseUrl, recordBaseUrl } from './store/base-url.ts'
+import { KEYS_PATH } from './http/pod-paths.ts'
 
 const turtle = (text: string, baseIRI: string) => new Parser({ baseIRI }).parse(text) as Quad[]
 
@@ -35,6 +36,13 @@ function documents(baseUrl: string, webid: string): { path: string; ttl: string;
       path: '/profile/card.acl', kind: 'rdf', ttl: `${PREFIXES}
 <#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <card>; acl:mode acl:Read, acl:Write, acl:Control.
 <#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <card>; acl:mode acl:Read.`,
+    },
+    // HttpSig key documents: anyone verifying a signature must be able to read them; only the owner writes.
+    { path: KEYS_PATH, kind: 'container', ttl: '' },
+    {
+      path: `${KEYS_PATH}.acl`, kind: 'rdf', ttl: `${PREFIXES}
+<#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
     },
   ]
 }

@@ -18,6 +18,7 @@ import { getRecordedBaseUrl } from './store/base-url.ts'
 import { formatBanner } from './cli/banner.ts'
 import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from './cli/control-socket.ts'
 import { VERSION } from './cli/version.ts'
+import { addOwnerKey, defaultKeyName, KeyCommandError, writePrivateJwk } from './cli/owner-keys.ts'
 
 function readPasswordFile(file: string): string {
   const password = readFileSync(file, 'utf8').replace(/\r?\n$/, '')
@@ -146,6 +147,27 @@ async function serve(given: Config) {
   process.on('SIGINT', () => void stop('SIGINT'))
 }
 
+async function addKey(cfg: Config) {
+  if (cfg.args[0] !== 'add' || cfg.args.length !== 1) throw new ConfigError('usage: solopod keys add --data DIR [--name N] [--out FILE]')
+  if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod (start it once first, see --data)`)
+  const name = cfg.keyName ?? defaultKeyName(new Date())
+  const out = cfg.keyOut ?? join(cfg.dataDir, 'private-keys', `${name}.jwk`)
+  if (existsSync(out)) throw new KeyCommandError(`${out} already exists; it is never overwritten (choose another --out)`)
+  const store = await openStore(cfg.dataDir)
+  let key
+  try {
+    const baseUrl = await getRecordedBaseUrl(store)
+    if (!baseUrl) throw new ConfigError(`${cfg.dataDir} holds no pod (start it once first)`)
+    key = await addOwnerKey(store, baseUrl, name, Date.now())
+  } finally { await store.close() }
+  writePrivateJwk(out, key.privateJwk)
+  console.log([
+    `solopod: new key ${key.keyUrl} (linked from ${key.webid} with cert:key)`,
+    `private JWK (keep it secret): ${out}`,
+    `sign requests per RFC 9421 with keyid="${key.keyUrl}" and send: Authorization: HttpSig proof=sig1, cred="<${key.webid}>"`,
+  ].join('\n'))
+}
+
 async function run(argv: string[]) {
   if (argv.includes('--help') || argv.includes('-h')) { console.log(usage()); return }
   if (argv.includes('--version')) { console.log(`solopod ${VERSION}`); return }
@@ -185,12 +207,13 @@ async function run(argv: string[]) {
       console.log("solopod: the owner's password was changed")
       return
     }
+    case 'keys': return addKey(cfg)
   }
 }
 
 run(process.argv.slice(2)).catch(err => {
   if (err instanceof ConfigError || err instanceof StoreFormatError || err instanceof BaseUrlMismatchError ||
-    err instanceof ExportError || err instanceof ImportError || err instanceof DataDirError) {
+    err instanceof ExportError || err instanceof ImportError || err instanceof DataDirError || err instanceof KeyCommandError) {
     console.error(`solopod: ${err.message}`)
     process.exit(2)
   }

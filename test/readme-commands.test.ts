@@ -3,7 +3,7 @@
 // an entry below fails this test, and so does an entry the README no longer has.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
@@ -42,6 +42,7 @@ const RUN_HERE = [
   'npm run solopod -- import ~/backups/pod-2026-11-23 --data ./new-data --base-url https://pod.example',
   'openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 365 -subj /CN=localhost -addext subjectAltName=DNS:localhost -keyout key.pem -out cert.pem',
   'npm start -- --port 3443 --base-url https://localhost:3443 --tls-cert cert.pem --tls-key key.pem',
+  'npm run solopod -- keys add --data ./data --name laptop',
 ]
 
 /** Each command of each ```sh block (a line, joined with the next where it ends in `\\`), without its `# comment`. */
@@ -165,6 +166,13 @@ describe('README commands, run as written in a scratch checkout', () => {
     expect(imported.code).toBe(0)
     expect(imported.stdout).toContain('for https://pod.example')
     expect(existsSync(join(dir, 'new-data', 'db'))).toBe(true)
+  }, 60_000)
+
+  test('keys add: a key document in the pod and the private JWK in a 0600 file', async () => {
+    const added = await run(RUN_HERE[10]!)
+    expect(added.code).toBe(0)
+    expect(added.stdout).toContain('/keys/laptop#key')
+    expect(statSync(join(dir, 'data', 'private-keys', 'laptop.jwk')).mode & 0o777).toBe(0o600)
   }, 60_000)
 
   /**

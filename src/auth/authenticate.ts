@@ -4,7 +4,9 @@ import { decodeJwt } from 'jose'
 import type { Store } from '../store/open-store.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import type { SessionRevocations } from './app-sessions.ts'
+import { parseAuthorization } from '../http/credentials.ts'
 import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
 import { checkJti, JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
 import type { GetIssuerKeys, GetWebIdIssuers } from './issuer-checks.ts'
@@ -12,6 +14,7 @@ import type { SigningKeys } from './signing-keys.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
 import { verifySolidAccessToken, type VerifiedAccessToken } from './solid-oidc.ts'
 import { isUmaAccessToken, verifyUmaAccessToken, type VerifiedUmaToken } from './uma-token.ts'
+import { makeHttpSigAuthenticator } from './httpsig/http-sig.ts'
 import { sha256Base64url } from '../lib/text.ts'
 
 export type Authenticate = (request: Request) => Promise<Principal>
@@ -56,17 +59,6 @@ const withChallenge = (err: unknown): unknown => {
   return refuse(code, err.description, err.cause)
 }
 
-// RFC 9110 §11.6.2 credentials: auth-scheme [ 1*SP token68 ]; repeated headers arrive joined by ", ".
-const CREDENTIAL = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?: +([A-Za-z0-9\-._~+/]+=*))?$/
-
-function parseAuthorization(header: string): { scheme: string; token: string | undefined }[] {
-  return header.split(',').map((part) => part.trim()).filter((p) => p !== '').map((part) => {
-    const m = CREDENTIAL.exec(part)
-    if (!m) throw badRequest('the Authorization header is malformed: expected "<scheme> <token>"')
-    return { scheme: m[1]!.toLowerCase(), token: m[2] }
-  })
-}
-
 /** RFC 9449 §7.2: a token carrying `cnf` is bound to a key and must never be accepted as a Bearer token. */
 function isDpopBound(token: string): boolean {
   try {
@@ -95,6 +87,8 @@ export interface AuthenticatorDeps extends IdentityResolvers {
   readonly baseUrl: string
   readonly store: Store
   readonly now: () => number
+  /** The guarded fetcher (HttpSig key documents and credentials on other servers). */
+  readonly fetchDoc: FetchDoc
   readonly signingKeys: SigningKeys
   readonly revocations: SessionRevocations
   /** `--uma-token-type`: with `dpop`, our UMA access tokens are accepted only with a proof of their key. */
@@ -105,6 +99,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
   const { baseUrl, store, now, getIssuerKeys, getWebIdIssuers } = deps
   const replay = new JtiReplayCache(o.replayCapacity)
   const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
+  const authenticateHttpSig = makeHttpSigAuthenticator({ baseUrl, store, fetchDoc: deps.fetchDoc, now })
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
     const key = sha256Base64url(token)
@@ -176,7 +171,9 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
     // RFC 9449 §7.1, RFC 6750 §3.1: Bearer and DPoP together are ambiguous
     if (schemes.has('dpop') && schemes.has('bearer')) throw badRequest('the request carries both Bearer and DPoP credentials; send exactly one')
     if (credentials.length !== 1) throw badRequest('the Authorization header must carry exactly one credential')
-    const { scheme, token } = credentials[0]!
+    const credential = credentials[0]!
+    const { scheme, token68: token } = credential
+    if (scheme === 'httpsig') return authenticateHttpSig(request, credential)
     if ((scheme === 'bearer' || scheme === 'dpop') && token && isUmaAccessToken(token)) {
       try { return await authenticateUma(request, token, scheme) } catch (err) {
         if (scheme === 'dpop' || !(err instanceof HttpError) || err.status !== 401 || err.code !== 'invalid_token') throw withChallenge(err)
@@ -191,7 +188,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
       throw refuse('invalid_token', 'this access token is DPoP-bound (it has cnf.jkt): send it as "Authorization: DPoP <token>" with a DPoP proof, not as Bearer')
     }
     // A credential we cannot check is refused, never downgraded to anonymous.
-    throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme or token is not accepted by this pod; use DPoP, or Bearer with a UMA access token of this pod`,
+    throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme or token is not accepted by this pod; use DPoP, HttpSig, or Bearer with a UMA access token of this pod`,
       { headers: { 'www-authenticate': `DPoP algs="${DPOP_ALGS}"` } })
   }
 }

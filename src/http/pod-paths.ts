@@ -41,6 +41,9 @@ export const RS_PATHS = {
   storageDescription: '/.well-known/solid',
 } as const
 
+/** The owner's key documents (HttpSig): an ordinary container, public read and owner write, made at first start. */
+export const KEYS_PATH = '/keys/'
+
 /** First segments that belong to the pod's own endpoints (`.uma` is the UMA authorization server's). */
 const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known)(\/|$|[^/]*)/
 

@@ -4,6 +4,7 @@ import type { Quad, Term } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { ACL, CERT, FOAF, RDF } from '../rdf/namespaces.ts'
 import type { AccessMode } from './access-modes.ts'
+import { normalizeKeyId } from '../auth/key-id.ts'
 
 /** One applicable acl:Authorization, with every IRI absolute. Parsed once per document, read per request. */
 export interface Authorization {
@@ -111,13 +112,6 @@ const termKey = (t: Term) => (t.termType === 'BlankNode' ? `_:${t.value}` : t.va
 export function resolveIri(iri: string, base: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(iri)) return iri
   try { return new URL(iri, base).href } catch { return iri } // unresolvable stays as is and matches nothing
-}
-
-/** did:key:X and its verification method did:key:X#X name the same key. */
-export function normalizeKeyId(key: string): string {
-  if (!key.startsWith(DID_KEY)) return key
-  const hash = key.indexOf('#')
-  return hash < 0 ? key : key.slice(0, hash)
 }
 
 /** `scheme://host[:port]` of an http(s) origin; anything else is kept verbatim (and so only matches itself). */

@@ -3,7 +3,8 @@
 import type { Quad } from '@rdfjs/types'
 import { VCARD } from '../rdf/namespaces.ts'
 import { LruCache } from '../lib/lru-cache.ts'
-import { certKeys, indexBySubject, normalizeKeyId, resolveIri, type SubjectIndex } from './acl-document.ts'
+import { certKeys, indexBySubject, resolveIri, type SubjectIndex } from './acl-document.ts'
+import { normalizeKeyId } from '../auth/key-id.ts'
 import type { Requester } from './wac.ts'
 
 export interface GroupMembers {

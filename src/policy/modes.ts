@@ -3,7 +3,7 @@
 import { HttpError } from '../http/errors.ts'
 import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
 import { parentContainerOf } from './containment.ts'
-import { governedBy, isAcl } from '../store/acl-names.ts'
+import { governedBy, isAcl, isAclOfAcl } from '../store/acl-names.ts'
 
 export interface ModeRequirement {
   readonly url: string
@@ -35,8 +35,12 @@ export interface RequestFacts {
 export function requiredModes(f: RequestFacts): ModeRequirement[] {
   const method = f.method.toUpperCase()
   if (method === 'OPTIONS') return [] // §6.4: preflight needs nothing
-  // §6.4: any method on an ACL resource needs Control on the resource the ACL governs
-  if (isAcl(f.url)) return [{ url: governedBy(f.url), modes: ['control'] }]
+  // §6.4: any method on an ACL resource needs Control on the resource the ACL governs; reading it is decided on
+  // the ACL itself, which Control grants entirely and a rule naming the ACL can open for Read (HttpSig H2, wac.ts).
+  if (isAcl(f.url)) {
+    const read = (method === 'GET' || method === 'HEAD') && !isAclOfAcl(f.url)
+    return read ? [{ url: f.url, modes: ['read'] }] : [{ url: governedBy(f.url), modes: ['control'] }]
+  }
   const need = new Map<string, Set<AccessMode>>()
   const add = (url: string | undefined, ...modes: AccessMode[]) => {
     if (url === undefined) return

@@ -3,7 +3,8 @@
 import { HttpError } from '../http/errors.ts'
 import type { Principal } from '../auth/principal.ts'
 import { ACL, FOAF } from '../rdf/namespaces.ts'
-import { normalizeKeyId, normalizeOrigin, type Authorization } from './acl-document.ts'
+import { normalizeOrigin, type Authorization } from './acl-document.ts'
+import { normalizeKeyId } from '../auth/key-id.ts'
 import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
 import { parentContainerOf } from './containment.ts'
 import { aclOf, governedBy, isAcl } from '../store/acl-names.ts'
@@ -32,7 +33,10 @@ export async function findEffectiveAcl(resourceUrl: string, loadAcl: AclLoader):
     if (auths !== undefined) {
       const governs = current
       // §6.2 (3): an ancestor's accessTo rules stay with the ancestor; only its defaults flow down.
-      const applies = inherited ? (a: Authorization) => a.default.includes(governs) : (a: Authorization) => a.accessTo.includes(governs)
+      // HttpSig H2: the ACL's own rules may also name the ACL document itself (acl:accessTo <x.acl>), to let
+      // clients read it and find a key they hold; such a rule can only grant Read of the ACL (forTarget).
+      const applies = inherited ? (a: Authorization) => a.default.includes(governs)
+        : (a: Authorization) => a.accessTo.includes(governs) || (resourceUrl !== governs && a.accessTo.includes(resourceUrl))
       return { aclUrl, governs, inherited, authorizations: auths.filter(applies) }
     }
     current = parentContainerOf(current)
@@ -70,30 +74,43 @@ export async function matchAuthorizations(
   const originOk = originFilter(ctx, targetUrl)
   const keys = principal.keys.map(normalizeKeyId)
   const allowed = new Map<AccessMode, Authorization>()
+  let aclReader: Authorization | undefined
   for (const a of effective.authorizations) {
-    if (![...a.modes].some(m => !allowed.has(m))) continue // adds nothing: skip, above all a remote group lookup
+    const readsAcl = namesAclOnly(effective, targetUrl, a)
+    // adds nothing: skip, above all a remote group lookup
+    if (readsAcl ? aclReader !== undefined || !a.modes.has('read') : ![...a.modes].some(m => !allowed.has(m))) continue
     if (!originOk(a)) continue
     if (!(await matchesSubject(a, principal, keys, ctx))) continue
-    for (const m of a.modes) if (!allowed.has(m)) allowed.set(m, a)
+    if (readsAcl) aclReader = a
+    else for (const m of a.modes) if (!allowed.has(m)) allowed.set(m, a)
   }
-  return forTarget(allowed, targetUrl)
+  return forTarget(allowed, targetUrl, aclReader)
 }
+
+/** An authorization in an ACL that names the ACL document itself, not the resource it governs. */
+const namesAclOnly = (effective: EffectiveAcl, targetUrl: string, a: Authorization) =>
+  targetUrl !== effective.governs && !effective.inherited && !a.accessTo.includes(effective.governs)
 
 /** §6.5 WAC-Allow `public`: what foaf:Agent gets, regardless of any Origin. */
 export function publicModes(effective: EffectiveAcl, targetUrl: string): Set<AccessMode> {
   checkTarget(effective, targetUrl)
   const allowed = new Map<AccessMode, Authorization>()
+  let aclReader: Authorization | undefined
   for (const a of effective.authorizations) {
-    if (a.agentClasses.includes(EVERYONE)) for (const m of a.modes) allowed.set(m, a)
+    if (!a.agentClasses.includes(EVERYONE)) continue
+    if (!namesAclOnly(effective, targetUrl, a)) for (const m of a.modes) allowed.set(m, a)
+    else if (a.modes.has('read')) aclReader ??= a
   }
-  return new Set(forTarget(allowed, targetUrl).keys())
+  return new Set(forTarget(allowed, targetUrl, aclReader).keys())
 }
 
-// §6.4: an ACL resource is fully open to whoever controls the resource it governs, and closed to all others.
-function forTarget(allowed: Map<AccessMode, Authorization>, targetUrl: string): Map<AccessMode, Authorization> {
+// §6.4: an ACL resource is fully open to whoever controls the resource it governs, and closed to all others
+// but those a rule naming the ACL itself lets read it (HttpSig H2).
+function forTarget(allowed: Map<AccessMode, Authorization>, targetUrl: string, aclReader?: Authorization): Map<AccessMode, Authorization> {
   if (!isAcl(targetUrl)) return allowed
   const control = allowed.get('control')
-  return new Map(control ? ACCESS_MODES.map(m => [m, control]) : [])
+  if (control) return new Map(ACCESS_MODES.map(m => [m, control]))
+  return new Map(aclReader ? [['read', aclReader]] : [])
 }
 
 // A mismatched pair would apply one resource's rules to another: refuse instead of guessing.

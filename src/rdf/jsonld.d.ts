@@ -49,6 +49,7 @@ declare module 'jsonld' {
     toRDF(input: unknown, options?: Options): Promise<JsonLdQuad[]>
     fromRDF(dataset: readonly JsonLdQuad[] | string, options?: Options): Promise<object[]>
     expand(input: unknown, options?: Options): Promise<object[]>
+    compact(input: unknown, context: unknown, options?: Options & { compactToRelative?: boolean }): Promise<Record<string, unknown>>
     canonize(input: unknown, options?: Options): Promise<string>
   }
   export default jsonld

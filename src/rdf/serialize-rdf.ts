@@ -5,7 +5,8 @@ import jsonld, { type JsonLdQuad, type JsonLdTerm } from 'jsonld'
 import { DataFactory, Writer, type WriterOptions } from 'n3'
 import { HttpError } from '../http/errors.ts'
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_SERIALIZE_TYPES, TRIG, TURTLE, mediaTypeOf } from './media-types.ts'
-import { PREFIXES, RDF } from './namespaces.ts'
+import { PREFIXES, RDF, SEC } from './namespaces.ts'
+import { DID_V1_CONTEXT, JWS_2020_V1_CONTEXT, loadBundledContext } from './jsonld-contexts.ts'
 
 const RDF_JSON = RDF('JSON')
 // Stands in for rdf:JSON on a literal that is not JSON, which jsonld.js would refuse to write.
@@ -35,7 +36,7 @@ export async function serializeRdf(
     case N_QUADS:
       return write(quads, { format: 'N-Quads' })
     case JSON_LD:
-      return writeJsonLd(quads)
+      return writeJsonLd(quads, baseIRI)
   }
   throw new HttpError(406, 'not_acceptable', `cannot write ${type ?? 'no media type'}; expected one of ${RDF_SERIALIZE_TYPES.join(', ')}`)
 }
@@ -73,19 +74,27 @@ function used(prefixes: Record<string, string>, quads: readonly Quad[]): Record<
   return chosen
 }
 
+/** HttpSig key documents are served in the shape DID/JWS-2020 tools read: these two contexts, in this order. */
+const KEY_DOCUMENT_CONTEXT = [DID_V1_CONTEXT, JWS_2020_V1_CONTEXT]
+const isKeyDocument = (quads: readonly Quad[]) =>
+  quads.some(q => q.predicate.value === RDF('type') && q.object.value === SEC('JsonWebKey2020'))
+
 /**
  * Expanded JSON-LD (a node array; absolute IRIs, so no context to fetch): re-parses to the same
- * graph. rdf:JSON literals become `@json` values (JSON-LD 1.1 §4.2.2).
+ * graph. rdf:JSON literals become `@json` values (JSON-LD 1.1 §4.2.2). A key document is compacted
+ * with the DID v1 and JWS-2020 contexts (bundled), so `publicKeyJwk` reads as a plain JWK object.
  */
-async function writeJsonLd(quads: readonly Quad[]): Promise<string> {
+async function writeJsonLd(quads: readonly Quad[], baseIRI: string): Promise<string> {
   const dataset = quads.map((q) => ({
     subject: plainTerm(q.subject),
     predicate: plainTerm(q.predicate),
     object: plainTerm(q.object),
     graph: { termType: 'DefaultGraph', value: '' },
   }) satisfies JsonLdQuad)
-  const doc = await jsonld.fromRDF(dataset)
-  return `${JSON.stringify(restoreUnparsedJson(doc), null, 2)}\n`
+  const doc = restoreUnparsedJson(await jsonld.fromRDF(dataset))
+  if (!isKeyDocument(quads)) return `${JSON.stringify(doc, null, 2)}\n`
+  const compact = await jsonld.compact(doc as object, KEY_DOCUMENT_CONTEXT, { base: baseIRI, documentLoader: loadBundledContext })
+  return `${JSON.stringify(compact, null, 2)}\n`
 }
 
 function plainTerm(t: Term): JsonLdTerm {

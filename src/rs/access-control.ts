@@ -6,6 +6,7 @@ import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/mod
 import type { AccessMode } from '../policy/access-modes.ts'
 import { isAuthenticated, type Principal, type UmaPermission } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
+import { ACCEPT_SIGNATURE, httpSigChallenge } from '../auth/httpsig/http-sig.ts'
 
 export interface Decision {
   readonly user: ReadonlySet<AccessMode>
@@ -19,6 +20,8 @@ export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 
 /** UMA Grant §3.2: `as_uri` is our issuer, byte for byte the `issuer` of /.well-known/uma2-configuration. */
 export const umaChallenge = (baseUrl: string, ticket: string) => `UMA realm="${baseUrl}", as_uri="${baseUrl}", ticket="${ticket}"`
+/** The challenges of a 401 for `path`: the fixed ones, then HttpSig's, whose realm is the requested path. */
+export const challengesFor = (path: string) => [...AUTH_CHALLENGES, httpSigChallenge(path)]
 
 /** Enforcement on top of the pod's one decision function (WAC ∪ grants, `deps.decider`), shared with the other roles. */
 export function makeAccessControl(deps: Pick<Deps, 'decider' | 'tickets' | 'cfg'>) {
@@ -41,7 +44,7 @@ export function makeAccessControl(deps: Pick<Deps, 'decider' | 'tickets' | 'cfg'
     for (const req of requirements) {
       const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin, req.deleting)).user
       if (coversModes(allowed, req.modes)) continue
-      throw await deny(principal, req, wacAllow, links, () => challengeFor(requirements))
+      throw await deny(principal, req, targetUrl, wacAllow, links, () => challengeFor(requirements))
     }
     return { ...target, wacAllow }
   }
@@ -62,12 +65,13 @@ export function makeAccessControl(deps: Pick<Deps, 'decider' | 'tickets' | 'cfg'
 }
 
 /** `uma` makes a ticket: only the answers that carry one ask for it (a plain 403 does not). */
-async function deny(principal: Principal, req: ModeRequirement, wacAllow: string, links: string, uma: () => Promise<string>): Promise<HttpError> {
+async function deny(principal: Principal, req: ModeRequirement, targetUrl: string, wacAllow: string, links: string, uma: () => Promise<string>): Promise<HttpError> {
   const what = `${req.modes.join(' and ')} access to ${new URL(req.url).pathname}`
   const headers: Record<string, string | string[]> = { 'wac-allow': wacAllow, link: links }
   if (!isAuthenticated(principal)) {
-    return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, or obtain a UMA access token with the ticket`,
-      { headers: { ...headers, 'www-authenticate': [await uma(), ...AUTH_CHALLENGES] } })
+    return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, obtain a UMA access token with the ticket, or sign the request (HttpSig)`,
+      // RFC 9421 §5.1: Accept-Signature says what an HttpSig signature must cover
+      { headers: { ...headers, 'www-authenticate': [await uma(), ...challengesFor(new URL(targetUrl).pathname)], 'accept-signature': ACCEPT_SIGNATURE } })
   }
   // RFC 6750 §3.1: a UMA access token that does not cover the request; the ticket lets the client get one that does
   if (principal.permissions && !principal.permissions.some(p => p.resource === req.url && coversModes(new Set(p.modes as AccessMode[]), req.modes))) {

@@ -10,6 +10,7 @@ import { parseRdf } from '../rdf/parse-rdf.ts'
 import { turtleByteLength } from '../rdf/serialize-rdf.ts'
 import { decodeUtf8, type RequestBody } from './request-body.ts'
 import { isServerManaged } from './container-listing.ts'
+import { checkKeyDocument } from '../auth/httpsig/key-document.ts'
 
 export async function contentFromBody(body: RequestBody, path: string, url: string): Promise<NewContent> {
   const { bytes, mediaType } = body
@@ -38,5 +39,7 @@ export async function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url
   if (kind === 'container' && triples.some(q => isServerManaged(q, url))) {
     throw new HttpError(409, 'server_managed', 'ldp:contains is managed by the server: add or remove members by writing or deleting them')
   }
+  // Key documents anywhere (HttpSig): a private key is never stored, a key nobody could verify with is refused.
+  checkKeyDocument(triples)
   return { kind, contentType: TURTLE, triples, size: await turtleByteLength(triples, url) }
 }

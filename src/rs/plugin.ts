@@ -35,7 +35,7 @@ export function rsPlugin(deps: Deps) {
     let principal = ANONYMOUS
     let response: Response
     try {
-      principal = await authenticate(request)
+      principal = await authenticate(request).catch((err: unknown) => { throw withLinks(err, target.path) })
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
       response = await answerError(request, target.path, await withUmaChallenge(err, request.method, target.url))
@@ -65,6 +65,12 @@ export function rsPlugin(deps: Deps) {
     try { needs = requiredModes({ method, url, exists: true, patch: { read: false, append: false, write: true } }) } catch { return err }
     if (needs.length === 0) return err
     return new HttpError(401, err.code, err.description, { cause: err.cause, headers: { ...err.headers, 'www-authenticate': [await ctx.access.challengeFor(needs), ...challenges] } })
+  }
+
+  // HttpSig step 2: a refused credential still names the ACL (and types), so a client can look for another key.
+  function withLinks(err: unknown, path: string): unknown {
+    if (!(err instanceof HttpError) || err.status !== 401 || 'link' in err.headers) return err
+    return new HttpError(401, err.code, err.description, { cause: err.cause, headers: { ...err.headers, link: challengeLinks(deps.cfg.baseUrl, path) } })
   }
 
   /** A person in a browser gets the front door instead of a bare refusal; apps get the refusal as is. */

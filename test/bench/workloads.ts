@@ -10,6 +10,8 @@ import { httpOperation, type Operation } from './load.ts'
 import { DOC_1K } from './documents.ts'
 import { lendSessions, openAppSessions } from './app-sessions.ts'
 import { UMA_WORKLOADS } from './uma-workloads.ts'
+import { keyDocument, makeKey, readAcl } from '../auth/httpsig/key-fixture.ts'
+import { signedHeaders } from '../auth/httpsig/sign-request.ts'
 
 /** Where the servers of one run listen (loopback only). */
 export interface BenchContext {
@@ -52,6 +54,9 @@ const LIST_PATH = `${BENCH_CONTAINER}list/`
 /** Outside BENCH_CONTAINER, so the default root ACL applies: owner only. */
 const OWNER_DOC_PATH = '/private/doc-1k'
 const PUT_NAMES = 200
+/** Readable only by the holder of BENCH_KEY (acl:agent [ cert:key </keys/bench#key> ]). */
+const SIGNED_DOC_PATH = '/signed/doc-1k'
+const BENCH_KEY = makeKey('ecdsa-p256-sha256')
 
 const get = (url: string) => () => new Request(url, { headers: { accept: TURTLE } })
 
@@ -89,6 +94,28 @@ export const WORKLOADS: readonly Workload[] = [
     },
     ceiling: 'public GET 1 KB Turtle',
     aim: 0.5,
+  },
+  {
+    // Issue 11: within 20 % of the DPoP GET. One ES256 verification per request with a fresh created and
+    // nonce; the key document is read from the store each time (its parse is cached per ETag). Signed
+    // before the run, like the DPoP proofs, so the load generator does not share the pod's CPU.
+    name: 'HttpSig GET 1 KB Turtle (key on this pod)',
+    seed: async (store, baseUrl) => {
+      await writeTurtle(store, baseUrl, SIGNED_DOC_PATH, DOC_1K)
+      await writeTurtle(store, baseUrl, `${SIGNED_DOC_PATH}.acl`, readAcl(baseUrl + SIGNED_DOC_PATH, 'acl:agent [ cert:key </keys/bench#key> ]'))
+      await writeTurtle(store, baseUrl, '/keys/bench', keyDocument(BENCH_KEY.publicJwk, `${baseUrl}/profile/card#me`))
+    },
+    prepare: async (ctx) => {
+      // @target-uri is the resource as the pod names it (its base URL), not the loopback address we connect to.
+      const sign = () => signedHeaders(`${ctx.pod.baseUrl}${SIGNED_DOC_PATH}`, { key: BENCH_KEY.privateKey, alg: BENCH_KEY.alg, keyid: '/keys/bench#key' })
+      const pool: Record<string, string>[] = []
+      for (let i = 0; i < PRESIGNED_PROOFS; i++) pool.push(await sign())
+      return httpOperation(async () => new Request(`${ctx.pod.origin}${SIGNED_DOC_PATH}`, {
+        headers: { accept: TURTLE, ...(pool.pop() ?? await sign()) },
+      }), [200])
+    },
+    ceiling: 'DPoP GET 1 KB Turtle (owner)',
+    aim: 0.8,
   },
   {
     name: 'GET 100-child container',

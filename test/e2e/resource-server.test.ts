@@ -77,11 +77,11 @@ describe('Solid Protocol §5.3 over HTTP', () => {
     await expectRsError(await http('/pub/e2e/', { method: 'DELETE' }), 409, 'container_not_empty')
   })
 
-  test('anonymous GET of the owner-only root is 401 with the UMA and DPoP challenges', async () => {
+  test('anonymous GET of the owner-only root is 401 with the UMA, DPoP and HttpSig challenges', async () => {
     const res = await http('/')
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toMatch(/^UMA realm="[^"]+", as_uri="[^"]+", ticket="[\w-]{22}", /)
-    expect(res.headers.get('www-authenticate')).toEndWith(AUTH_CHALLENGES.join(', '))
+    expect(res.headers.get('www-authenticate')).toEndWith([...AUTH_CHALLENGES, 'HttpSig realm="/"'].join(', '))
   })
 })
 

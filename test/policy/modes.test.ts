@@ -49,11 +49,16 @@ describe('WAC §5 modes per method modes required per request', () => {
     expect(show(facts)).toEqual(expected)
   })
 
-  test.each(['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'POST'])('%s on an ACL resource needs only Control on the governed resource', method => {
+  test.each(['PUT', 'PATCH', 'DELETE', 'POST'])('%s on an ACL resource needs only Control on the governed resource', method => {
     const patch = { read: true, append: true, write: true }
     expect(show({ method, url: u('/a/b.acl'), exists: false, patch })).toEqual(['/a/b: control'])
     expect(show({ method, url: u('/a/.acl'), exists: true, patch })).toEqual(['/a/: control'])
     expect(show({ method, url: u('/.acl'), exists: true, patch })).toEqual(['/: control'])
+  })
+
+  test.each(['GET', 'HEAD'])('%s on an ACL resource needs Read of the ACL, which Control of the governed resource gives (wac.ts)', method => {
+    expect(show({ method, url: u('/a/b.acl'), exists: true })).toEqual(['/a/b.acl: read'])
+    expect(show({ method, url: u('/.acl'), exists: true })).toEqual(['/.acl: read'])
   })
 
   test('DELETE names the member on its container requirement (a Delete grant on the member counts there)', () => {
@@ -63,7 +68,7 @@ describe('WAC §5 modes per method modes required per request', () => {
   })
 
   test('an ACL of an ACL is decided by the resource at the end of the chain', () => {
-    expect(show({ method: 'GET', url: u('/a/b.acl.acl'), exists: false })).toEqual(['/a/b: control'])
+    expect(show({ method: 'PUT', url: u('/a/b.acl.acl'), exists: false })).toEqual(['/a/b: control'])
   })
 
   test('an unsupported method is 405 method_not_allowed', () => {

@@ -208,8 +208,9 @@ describe('request pipeline deny', () => {
     expect(out.status).toBe(401)
     const [uma, ...rest] = out.headers['www-authenticate'] as string[]
     expect(uma).toMatch(new RegExp(`^UMA realm="${BASE}", as_uri="${BASE}", ticket="[\\w-]{22}"$`))
-    expect(rest).toEqual(AUTH_CHALLENGES)
-    expect(rest).toEqual([`DPoP algs="${DPOP_ALGS}"`])
+    expect(rest).toEqual([...AUTH_CHALLENGES, 'HttpSig realm="/modes/doc"'])
+    expect(rest).toEqual([`DPoP algs="${DPOP_ALGS}"`, 'HttpSig realm="/modes/doc"'])
+    expect(out.headers['accept-signature']).toBe('sig1=("@method" "@target-uri" "authorization");created;nonce')
     expect(out.headers.link).toBe(`<http://www.w3.org/ns/ldp#Resource>; rel="type", <${BASE}/modes/doc.acl>; rel="acl"`)
     expect(out.headers['wac-allow']).toBe(allow(''))
   })

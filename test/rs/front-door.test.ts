@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { BASE, CookieJar, WEBID, logIn, newDpopKey, obtainTokens, openTestPod, withToken, type TestPod } from '../op/op-fixture.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
-import { AUTH_CHALLENGES } from '../../src/rs/access-control.ts'
+import { challengesFor } from '../../src/rs/access-control.ts'
 
-const CHALLENGE = AUTH_CHALLENGES.join(', ')
+const CHALLENGE = challengesFor('/').join(', ')
 /** The challenges of an anonymous 401: UMA (a fresh ticket each time) before the DPoP one. */
 const challenges = (res: Response) => res.headers.get('www-authenticate')?.replace(/ticket="[\w-]{22}"/, 'ticket="…"')
 const UMA_AND_DPOP = `UMA realm="${BASE}", as_uri="${BASE}", ticket="…", ${CHALLENGE}`
@@ -39,7 +39,7 @@ describe('content negotiation decides who gets the page', () => {
     expect(res.headers.get('link')).toContain(`<${BASE}/.acl>; rel="acl"`)
     expect(res.headers.get('wac-allow')).toBe('user="",public=""')
     expect(res.headers.has('vary')).toBe(false)
-    expect(await res.text()).toBe('unauthenticated: read access to / needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, or obtain a UMA access token with the ticket\n')
+    expect(await res.text()).toBe('unauthenticated: read access to / needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, obtain a UMA access token with the ticket, or sign the request (HttpSig)\n')
   })
 
   test('a browser at the storage root gets the front door: same status and challenges, HTML for a person', async () => {

@@ -182,7 +182,7 @@ describe('Solid Protocol §2.1 / request pipeline: anonymous requests to owner-o
   test('GET of the root is 401 with the UMA and DPoP challenges (no error parameter) and Link rel="acl"', async () => {
     const res = await pod.request('/')
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toEndWith(`, ${AUTH_CHALLENGES.join(', ')}`)
+    expect(res.headers.get('www-authenticate')).toEndWith(`, ${[...AUTH_CHALLENGES, 'HttpSig realm="/"'].join(', ')}`)
     expect(res.headers.get('www-authenticate')).toStartWith('UMA realm="')
     expect(res.headers.get('www-authenticate')).not.toContain('error=')
     expect(relTarget(res, 'acl')).toEqual([url('/.acl')])

@@ -104,8 +104,8 @@ async function compareStores(srcDir: string, dstDir: string, from: string, to: s
   try {
     const metas = await entries(src.meta)
     expect(await entries(dst.meta)).toEqual(metas)
-    // owner's 4 documents + /profile/, ours, and the intermediate containers PUT created
-    expect(metas.length).toBe(5 + Object.keys(DOCS).length + Object.keys(BINARIES).length + 4)
+    // owner's 6 documents (with /keys/ and its ACL) + /profile/, ours, and the intermediate containers PUT created
+    expect(metas.length).toBe(7 + Object.keys(DOCS).length + Object.keys(BINARIES).length + 4)
     expect(await entries(dst.contains)).toEqual(await entries(src.contains))
     for (const [path, meta] of metas) {
       if (meta.kind === 'binary') {

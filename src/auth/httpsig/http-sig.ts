@@ -1,0 +1,122 @@
+// The HttpSig scheme at the resource server: Authorization auth-params → verified signature → Principal.
+
+import type { Quad } from '@rdfjs/types'
+import type { Credential } from '../../http/credentials.ts'
+import { HttpError } from '../../http/errors.ts'
+import type { FetchDoc } from '../../fetch/guarded-fetch.ts'
+import type { Store } from '../../store/open-store.ts'
+import type { Principal, WebId } from '../principal.ts'
+import { isVerifiableCredential, linksKey } from './key-document.ts'
+import { documentUrlOf, keyUrlOf, makeKeyResolver } from './key-lookup.ts'
+import { NonceCache } from './nonce-cache.ts'
+import { signatureError } from './signature-base.ts'
+import { verifySignedRequest } from './verify-request.ts'
+
+/** What the pod asks every signer to cover (RFC 9421 §5.1), `authorization` included (HttpSig step 3). */
+export const HTTPSIG_REQUIRED = ['@method', '@target-uri', 'authorization'] as const
+
+/**
+ * RFC 9421 §5.1 Accept-Signature. The bare `nonce` follows the HttpSig draft: "include a nonce of your own,
+ * unique per request" (RFC 9421 would have the signer copy a server-chosen value; the pod checks uniqueness instead).
+ */
+export const ACCEPT_SIGNATURE = `sig1=(${HTTPSIG_REQUIRED.map(c => `"${c}"`).join(' ')});created;nonce`
+
+// RFC 9110 §11.2 quoted-string: our descriptions quote with `"`; those become `'` rather than escapes.
+const quotable = (s: string) => s.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x7e]/g, '-')
+
+/** The HttpSig challenge for the requested path, with the reason of a refusal when there is one. */
+export function httpSigChallenge(realm: string, error?: { code: string; description: string }): string {
+  const base = `HttpSig realm="${quotable(realm)}"`
+  return error ? `${base}, error="${error.code}", error_description="${quotable(error.description)}"` : base
+}
+
+export interface HttpSigDeps {
+  readonly baseUrl: string
+  readonly store: Store
+  readonly fetchDoc: FetchDoc
+  readonly now: () => number
+}
+
+export type AuthenticateHttpSig = (request: Request, credential: Credential) => Promise<Principal>
+
+export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig {
+  const nonces = new NonceCache()
+  const { loadDocument, resolveKey } = makeKeyResolver(deps)
+
+  async function authenticate(request: Request, credential: Credential): Promise<Principal> {
+    const { params } = credential
+    // draft-benfield-http2-p2p: the keyid (or cred) would be fetched from the client over its own connection.
+    if (params.get('clienturl') === 'true') {
+      throw signatureError('clientUrl=true needs the HTTP/2 peer-to-peer extension, which this pod does not speak; publish the key at a URL or use did:key')
+    }
+    const label = params.get('proof')
+    if (label === undefined || label === '') throw signatureError('the HttpSig credential needs proof=<label of the signature>')
+    const url = new URL(request.url)
+    // RFC 9421 §2.2.2: the target URI as the pod names itself, never from the Host header.
+    const targetUri = `${deps.baseUrl}${url.pathname}${url.search}`
+    const cred = params.get('cred')
+    const credUrl = cred === undefined ? undefined : credentialUrl(cred, targetUri)
+
+    // HttpSig steps 4 and 6: the credential is fetched while the key is, both only once the message passed every
+    // check that needs no key (a malformed or stale request makes the pod fetch nothing); one load per document.
+    const docs = new Map<string, Promise<readonly Quad[]>>()
+    const load = (docUrl: string) => {
+      let p = docs.get(docUrl)
+      if (!p) { p = loadDocument(docUrl); docs.set(docUrl, p); p.catch(() => {}) }
+      return p
+    }
+    let credDoc: Promise<readonly Quad[]> | undefined
+    let keyUrl = ''
+    const verified = await verifySignedRequest({
+      method: request.method, targetUri, headers: request.headers, label,
+      required: HTTPSIG_REQUIRED, now: deps.now(),
+      resolveKey: async (keyid) => {
+        keyUrl = keyUrlOf(keyid, targetUri)
+        if (credUrl !== undefined) credDoc = load(documentUrlOf(credUrl))
+        return resolveKey(keyUrl, keyUrl.startsWith('did:') ? undefined : load(documentUrlOf(keyUrl)))
+      },
+    })
+    const verdict = nonces.remember(keyUrl, verified.nonce, verified.replayUntil, deps.now())
+    if (verdict === 'replayed') throw signatureError('this nonce was already used with this key; sign every request with a new nonce')
+    if (verdict === 'full') {
+      throw new HttpError(503, 'temporarily_unavailable', 'the pod is verifying more signed requests than it can remember nonces for; retry shortly', { headers: { 'retry-after': '5' } })
+    }
+    const webid = credUrl === undefined ? undefined : await provenWebId(credUrl, await credDoc!, keyUrl)
+    return { keys: [keyUrl], ...(webid ? { webid } : {}), scheme: 'HttpSig' }
+  }
+
+  return async (request, credential) => {
+    try {
+      return await authenticate(request, credential)
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status !== 401) throw err
+      const realm = new URL(request.url).pathname
+      throw new HttpError(401, err.code, err.description, {
+        cause: err.cause,
+        headers: { 'www-authenticate': httpSigChallenge(realm, err), 'accept-signature': ACCEPT_SIGNATURE },
+      })
+    }
+  }
+}
+
+// HttpSig proposal (Solid authentication panel): cred="<url>" names a credential by URL (relative to the request); cred=">url<" is on the client.
+function credentialUrl(cred: string, targetUri: string): string {
+  if (cred.startsWith('>') && cred.endsWith('<')) {
+    throw signatureError('cred=">…<" names a document on the client (HTTP/2 peer-to-peer extension), which this pod does not support; publish the credential at a URL')
+  }
+  if (!cred.startsWith('<') || !cred.endsWith('>') || !URL.canParse(cred.slice(1, -1), targetUri)) {
+    throw signatureError('cred must be a URL in angle brackets: cred="<https://…/profile/card#me>"')
+  }
+  const url = new URL(cred.slice(1, -1), targetUri)
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw signatureError('cred must be an http(s) URL')
+  return url.href
+}
+
+// HttpSig step 7: a WebID profile proves identity when it links the very key that signed (`cert:key`).
+async function provenWebId(credUrl: string, quads: readonly Quad[], keyUrl: string): Promise<WebId> {
+  if (linksKey(quads, credUrl, keyUrl)) return credUrl as WebId
+  if (isVerifiableCredential(quads)) {
+    throw signatureError('verifiable credentials are not supported yet (no issuer trust policy); send a WebID whose profile links the key with cert:key')
+  }
+  throw signatureError(`the WebID profile of ${credUrl} does not link the signing key ${keyUrl} with cert:key`)
+}
