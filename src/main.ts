@@ -40,6 +40,19 @@ async function setUpOwnerPassword(cfg: Config, store: Store) {
   console.log(`\nsolopod: set the owner's password at ${cfg.baseUrl}/.admin/setup?token=${token}\n`)
 }
 
+/**
+ * Overwrites leave superseded versions on disk until LevelDB merges them; compacting once per start
+ * (in LevelDB's background thread, after the server listens, so startup does not wait) keeps the
+ * data directory proportional to the live data. The write path compacts again every
+ * COMPACT_EVERY_WRITES writes (store/open-store.ts).
+ */
+function compactInBackground(store: Store) {
+  const started = performance.now()
+  store.compact().then(
+    () => log.info('store.compacted', { ms: Math.round(performance.now() - started) }),
+    (err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
+}
+
 async function serve(cfg: Config) {
   const store = await openStore(cfg.dataDir)
   const now = () => Date.now()
@@ -62,6 +75,7 @@ async function serve(cfg: Config) {
     fetch: makeRequestHandler(app),
   })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
+  compactInBackground(store)
 
   let stopping = false
   const stop = async (signal: string) => {

@@ -6,6 +6,9 @@ import { ClassicLevel } from 'classic-level'
 import { Quadstore } from 'quadstore'
 import { DataFactory } from 'n3'
 import type { ResourceMeta } from './resource-meta.ts'
+import { closeDrainedIterators } from './close-drained-iterators.ts'
+import { makeGroupCommit, type WriteOp } from './group-commit.ts'
+import { log, describeCause } from '../log.ts'
 
 /** Bump only together with an explicit migration; a binary never opens a newer format. */
 export const FORMAT_VERSION = 1
@@ -36,8 +39,27 @@ export interface Store {
   readonly records: Sub<{ v: unknown; exp: number }>
   /** data-directory facts: format version, owner, setup */
   readonly system: Sub<unknown>
+  /**
+   * Rewrites the whole key range, so the data directory holds the live data and not the overwritten
+   * versions LevelDB has not merged yet. LevelDB does this in a background thread; reads and writes go on.
+   */
+  compact(): Promise<void>
+  /**
+   * Writes the operations of one resource write in one atomic, synced batch, merged with the
+   * writes that arrive meanwhile (group-commit.ts); resolves once they are on disk.
+   */
+  commit(ops: readonly WriteOp[]): Promise<void>
+  /** Batches written and resource writes they held since the store was opened. */
+  readonly commitStats: { readonly batches: number; readonly writes: number }
   close(): Promise<void>
 }
+
+/**
+ * LevelDB merges overwritten versions away on its own schedule; a full compaction every so many
+ * resource writes (and once per start, main.ts) keeps the data directory near the size of the
+ * live data on a pod that mostly overwrites the same documents.
+ */
+export const COMPACT_EVERY_WRITES = 10_000
 
 export class StoreFormatError extends Error {}
 
@@ -47,6 +69,7 @@ export async function openStore(dataDir: string): Promise<Store> {
   const fresh = !existsSync(dbDir) || readdirSync(dbDir).length === 0
   const db = new ClassicLevel<string, unknown>(dbDir, { valueEncoding: 'json' })
   await db.open()
+  closeDrainedIterators(db)
   const system = db.sublevel<string, unknown>('system', { valueEncoding: 'json' }) as unknown as Sub<unknown>
   const found = await system.get(FORMAT_KEY)
   if (found === undefined && !fresh) {
@@ -66,14 +89,29 @@ export async function openStore(dataDir: string): Promise<Store> {
   // Changing this list changes the on-disk format: bump FORMAT_VERSION with a migration.
   const quads = new Quadstore({ backend: db as never, dataFactory: DataFactory as never, indexes: [['graph', 'subject', 'predicate', 'object']] as never })
   await quads.open()
+  // close() waits for a running compaction: LevelDB must not be closed under its compaction thread.
+  let compacting: Promise<void> | undefined
+  const compact = () => compacting ??= db.compactRange(Buffer.alloc(0) as never, Buffer.from([0xff]) as never, { keyEncoding: 'buffer' })
+    .finally(() => { compacting = undefined })
+  const group = makeGroupCommit(db)
+  const commit = async (ops: readonly WriteOp[]) => {
+    await group.commit(ops)
+    if (group.stats.writes % COMPACT_EVERY_WRITES === 0) {
+      compact().catch((err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
+    }
+  }
   return {
     db,
+    commit,
+    commitStats: group.stats,
     quads,
     meta: db.sublevel<string, ResourceMeta>('meta', { valueEncoding: 'json' }) as unknown as Sub<ResourceMeta>,
     blobs: db.sublevel<string, Uint8Array>('blobs', { valueEncoding: 'view' }) as unknown as Sub<Uint8Array>,
     contains: db.sublevel<string, string>('contains', { valueEncoding: 'utf8' }) as unknown as Sub<string>,
     records: db.sublevel<string, { v: unknown; exp: number }>('records', { valueEncoding: 'json' }) as unknown as Sub<{ v: unknown; exp: number }>,
     system,
-    close: async () => { await quads.close(); if (db.status === 'open') await db.close() },
+    // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.
+    compact,
+    close: async () => { await compacting?.catch(() => undefined); await quads.close(); if (db.status === 'open') await db.close() },
   }
 }
