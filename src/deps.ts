@@ -3,7 +3,7 @@
 import type { Config } from './config.ts'
 import type { Store } from './store/open-store.ts'
 import type { FetchDoc } from './fetch/guarded-fetch.ts'
-import type { WithWriteLock } from './store/write-lock.ts'
+import type { WithResourceLocks } from './store/resource-locks.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -12,6 +12,6 @@ export interface Deps {
   readonly now: () => number
   /** The one way to GET a remote document (DESIGN §6). */
   readonly fetchDoc: FetchDoc
-  /** Serialises resource writes (precondition + write as one step). */
-  readonly withWriteLock: WithWriteLock
+  /** Locks of the resources a write touches, held from its precondition checks to its commit. */
+  readonly withResourceLocks: WithResourceLocks
 }

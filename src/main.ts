@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { buildConfig, ConfigError, usage, type Config } from './config.ts'
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
-import { makeWriteLock } from './store/write-lock.ts'
+import { makeResourceLocks } from './store/resource-locks.ts'
 import { makeFetcher } from './fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
 import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
@@ -64,7 +64,7 @@ async function serve(cfg: Config) {
     baseUrl: cfg.baseUrl,
     localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now()),
   })
-  const app = buildApp({ cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() })
+  const app = buildApp({ cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() })
   const server = Bun.serve({
     port: cfg.port,
     hostname: cfg.host,

@@ -2,6 +2,7 @@
 
 import { HttpError } from '../http/errors.ts'
 import { getMeta, readTriples, writeResource } from '../store/resources.ts'
+import { writeLocks } from '../store/resource-locks.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { parsePatch } from '../rdf/patch.ts'
@@ -14,7 +15,7 @@ import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
 export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Response> {
-  const { store, cfg, now, withWriteLock } = ctx.deps
+  const { store, cfg, now, withResourceLocks } = ctx.deps
   const { path, url } = r.target
   checkWritablePath(path)
   const body = await readRequestBody(r.request, cfg.maxBodyBytes)
@@ -28,7 +29,7 @@ export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Respons
   const authorized = exists ? [] : await missingAncestors(store, path)
   const decision = await authorizePatch(exists, authorized)
 
-  const result = await withWriteLock(async () => {
+  const result = await withResourceLocks(() => writeLocks(store, path), async () => {
     const meta = await getMeta(store, path)
     if (meta?.kind === 'binary') {
       throw new HttpError(405, 'method_not_allowed', 'only RDF documents can be patched; replace this binary resource with PUT',

@@ -10,7 +10,7 @@ import { buildConfig } from '../../src/config.ts'
 import type { Deps } from '../../src/deps.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { writeResource } from '../../src/store/resources.ts'
-import { makeWriteLock } from '../../src/store/write-lock.ts'
+import { makeResourceLocks } from '../../src/store/resource-locks.ts'
 import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { ensureOwner, ownerWebIdOf } from '../../src/first-start.ts'
 import { loadLocalDocument } from '../../src/rs/local-documents.ts'
@@ -119,7 +119,7 @@ export async function benchAclDecisions(opts: { durationMs?: number; print?: boo
 
     const now = () => Date.now()
     const fetchDoc = makeFetcher({ allowInsecureLocal: true, baseUrl: BASE, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
-    const deps: Deps = { cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() }
+    const deps: Deps = { cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() }
     const access = makeAccessControl(deps)
     const asks = decisionMix()
 

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose'
 import { buildConfig } from '../../src/config.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeWriteLock } from '../../src/store/write-lock.ts'
+import { makeResourceLocks } from '../../src/store/resource-locks.ts'
 import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from '../../src/app.ts'
 import { ensureOwner } from '../../src/first-start.ts'
@@ -77,7 +77,7 @@ export async function openTestPod(opts: { withPassword?: boolean } = {}): Promis
     allowInsecureLocal: true, baseUrl: BASE, now, fetchImpl, lookup: async () => ['93.184.216.34'],
     localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()),
   })
-  const deps: Deps = { cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() }
+  const deps: Deps = { cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() }
   const handler = makeRequestHandler(buildApp(deps))
   return {
     store, deps, clock, docs, fetches: () => fetches,

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { buildConfig } from '../../src/config.ts'
 import type { Deps } from '../../src/deps.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeWriteLock } from '../../src/store/write-lock.ts'
+import { makeResourceLocks } from '../../src/store/resource-locks.ts'
 import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 import { loadLocalDocument } from '../../src/rs/local-documents.ts'
@@ -45,7 +45,7 @@ export async function openAccessPod(): Promise<AccessPod> {
   const clock = { t: Date.now() }
   const now = () => clock.t
   const fetchDoc = makeFetcher({ allowInsecureLocal: true, baseUrl: BASE, now, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
-  const deps: Deps = { cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() }
+  const deps: Deps = { cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() }
   return {
     store, deps, clock, access: makeAccessControl(deps),
     seed: (path, ttl) => seedTurtle(store, BASE, path, PREFIXES + ttl),

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildConfig } from '../../src/config.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeWriteLock } from '../../src/store/write-lock.ts'
+import { makeResourceLocks } from '../../src/store/resource-locks.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
 import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from '../../src/app.ts'
@@ -44,7 +44,7 @@ export async function openPod(opts: { maxBodyBytes?: number; publicWrite?: strin
   }
   const now = opts.now ?? (() => Date.now())
   const fetchDoc = makeFetcher({ allowInsecureLocal: true, baseUrl: BASE, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
-  const handler = makeRequestHandler(buildApp({ cfg, store, now, fetchDoc, withWriteLock: makeWriteLock() }))
+  const handler = makeRequestHandler(buildApp({ cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() }))
   return {
     store, base: BASE,
     request: (path, init) => handler(new Request(BASE + path, init)),
