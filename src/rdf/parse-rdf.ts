@@ -19,20 +19,32 @@ const RDF_JSON = RDF('JSON')
  * that does not parse, names a graph, or holds an `rdf:JSON` literal that is not JSON.
  */
 export async function parseRdf(body: string, mediaType: string, baseIRI: string): Promise<Quad[]> {
+  return (await parseRdfDocument(body, mediaType, baseIRI)).triples
+}
+
+/** An RDF document's triples and the prefixes it declared (Turtle), in the order it declared them. */
+export interface ParsedDocument {
+  readonly triples: Quad[]
+  readonly prefixes: Record<string, string>
+}
+
+/** parseRdf, keeping the document's prefixes too, so it can be served back as it was written. */
+export async function parseRdfDocument(body: string, mediaType: string, baseIRI: string): Promise<ParsedDocument> {
   const type = mediaTypeOf(mediaType)
+  const prefixes: Record<string, string> = {}
   let quads: Quad[]
-  if (type === TURTLE || type === N_TRIPLES) quads = parseTurtleFamily(body, type, baseIRI)
+  if (type === TURTLE || type === N_TRIPLES) quads = parseTurtleFamily(body, type, baseIRI, prefixes)
   else if (type === JSON_LD) quads = await withJsonPosition(type, body, () => parseJsonLd(body, baseIRI))
   else {
     throw new HttpError(415, 'unsupported_media_type',
       `expected one of ${RDF_DOCUMENT_TYPES.join(', ')}, got ${type ?? 'no media type'}`)
   }
-  return quads.map(checkQuad)
+  return { triples: quads.map(checkQuad), prefixes }
 }
 
-function parseTurtleFamily(body: string, type: string, baseIRI: string): Quad[] {
+function parseTurtleFamily(body: string, type: string, baseIRI: string, prefixes: Record<string, string>): Quad[] {
   try {
-    return new Parser({ format: type, baseIRI }).parse(body)
+    return new Parser({ format: type, baseIRI }).parse(body, null as never, (prefix: string, iri: { value: string }) => { prefixes[prefix] = iri.value })
   } catch (err) {
     const { line, column } = n3ErrorPosition(err, body)
     const reason = err instanceof Error ? err.message.replace(/ on line \d+\.$/, '') : String(err)

@@ -39,7 +39,7 @@ export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Respons
     const created = meta ? [] : await checkNamesFree(store, path)
     if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePatch(meta !== undefined, created)
     const before = meta ? await readTriples(store, cfg.baseUrl, path) : []
-    const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', plan.apply(before), url)
+    const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', plan.apply(before), url, meta?.prefixes)
     await checkAclWrite(ctx, path, content.triples!)
     return writeResource(store, cfg.baseUrl, path, content, now())
   })

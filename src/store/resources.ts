@@ -18,6 +18,8 @@ export interface NewContent {
   /** Binary resources: the exact bytes. */
   readonly body?: Uint8Array
   readonly size: number
+  /** RDF: the prefixes the document was written with, to serve it back with them. */
+  readonly prefixes?: Record<string, string>
 }
 
 export interface WriteResult {
@@ -154,7 +156,10 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   const oldQuads = previous ? await readGraph(store, baseUrl, path) : []
   const graph = graphOf(baseUrl, path)
   const newQuads = (content.triples ?? []).map(t => quad(t.subject, t.predicate, t.object, graph) as Quad)
-  const meta: ResourceMeta = { kind: content.kind, contentType: content.contentType, etag: newEtag(), size: content.size, modified: now }
+  const meta: ResourceMeta = {
+    kind: content.kind, contentType: content.contentType, etag: newEtag(), size: content.size, modified: now,
+    ...(content.prefixes ? { prefixes: content.prefixes } : {}),
+  }
 
   const writes: MetaWrites = new Map()
   const batch = quadOps(store, oldQuads, newQuads)
