@@ -13,7 +13,8 @@ import { loadLocalDocument } from './rs/local-documents.ts'
 import { exportPod, ExportError } from './store/export-pod.ts'
 import { importPod, ImportError } from './store/import-pod.ts'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { exportThroughRunningPod, serveControlSocket } from './control-socket.ts'
 import { log, setLogLevel, describeCause } from './log.ts'
 
 function readPasswordFile(file: string): string {
@@ -76,6 +77,7 @@ async function serve(cfg: Config) {
   })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
   compactInBackground(store)
+  const stopControlSocket = await serveControlSocket(cfg.dataDir, store)
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -84,6 +86,7 @@ async function serve(cfg: Config) {
     log.info('server.stopping', { signal })
     // Without `force`, Bun lets in-flight requests finish before the promise settles.
     await server.stop()
+    await stopControlSocket()
     await store.close()
     log.info('server.stopped', {})
     process.exit(0)
@@ -99,9 +102,14 @@ async function run(argv: string[]) {
   switch (cfg.command) {
     case 'serve': return serve(cfg)
     case 'export': {
-      const dest = cfg.args[0]
-      if (!dest) throw new ConfigError('export needs a destination directory: solopod export DEST')
+      if (!cfg.args[0]) throw new ConfigError('export needs a destination directory: solopod export DEST')
+      const dest = resolve(cfg.args[0])
       if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod to export (see --data)`)
+      // A running pod holds the database: it exports a snapshot itself (control-socket.ts).
+      if (await exportThroughRunningPod(cfg.dataDir, dest)) {
+        console.log(`solopod: exported the running pod at ${cfg.dataDir} to ${dest}`)
+        return
+      }
       const store = await openStore(cfg.dataDir)
       try { await exportPod(store, dest) } finally { await store.close() }
       console.log(`solopod: exported ${cfg.dataDir} to ${dest}`)

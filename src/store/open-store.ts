@@ -16,7 +16,7 @@ const FORMAT_KEY = 'format-version'
 
 /** A typed key space inside the one database; `sync` reaches LevelDB through it. */
 export interface Sub<V> {
-  get(key: string): Promise<V | undefined>
+  get(key: string, options?: ReadOptions): Promise<V | undefined>
   put(key: string, value: V, options?: { sync?: boolean }): Promise<void>
   del(key: string, options?: { sync?: boolean }): Promise<void>
   keys(options?: RangeOptions): AsyncIterable<string>
@@ -24,7 +24,9 @@ export interface Sub<V> {
   batch(): { put(key: string, value: V): unknown; del(key: string): unknown; write(options?: { sync?: boolean }): Promise<void> }
   clear(): Promise<void>
 }
-interface RangeOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
+/** `snapshot` (from `db.snapshot()`) reads the database as it was when the snapshot was taken. */
+interface ReadOptions { snapshot?: unknown }
+interface RangeOptions extends ReadOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
 
 export interface Store {
   readonly db: ClassicLevel<string, unknown>
@@ -61,6 +63,11 @@ export interface Store {
  */
 export const COMPACT_EVERY_WRITES = 10_000
 
+// Every read is "the graph of one resource" (or a full scan for export): one graph-first index
+// serves both, and a write costs one key per quad instead of quadstore's default six.
+// Changing this list changes the on-disk format: bump FORMAT_VERSION with a migration.
+export const QUAD_INDEXES = [['graph', 'subject', 'predicate', 'object']]
+
 export class StoreFormatError extends Error {}
 
 export async function openStore(dataDir: string): Promise<Store> {
@@ -84,10 +91,7 @@ export async function openStore(dataDir: string): Promise<Store> {
   }
   if (found === undefined) await system.put(FORMAT_KEY, FORMAT_VERSION, { sync: true })
 
-  // Every read is "the graph of one resource" (or a full scan for export): one graph-first index
-  // serves both, and a write costs one key per quad instead of quadstore's default six.
-  // Changing this list changes the on-disk format: bump FORMAT_VERSION with a migration.
-  const quads = new Quadstore({ backend: db as never, dataFactory: DataFactory as never, indexes: [['graph', 'subject', 'predicate', 'object']] as never })
+  const quads = new Quadstore({ backend: db as never, dataFactory: DataFactory as never, indexes: QUAD_INDEXES as never })
   await quads.open()
   // close() waits for a running compaction: LevelDB must not be closed under its compaction thread.
   let compacting: Promise<void> | undefined
