@@ -59,13 +59,16 @@ async function serve(cfg: Config) {
   const now = () => Date.now()
   const created = await ensureOwner(store, cfg.baseUrl, now())
   if (created) log.info('owner.created', { webid: `${cfg.baseUrl}/profile/card#me` })
-  await setUpOwnerPassword(cfg, store)
+  // Hashing a password (argon2id) takes ~150 ms on a worker thread: the app is built meanwhile, and
+  // the server listens only once the password is in place.
+  const passwordReady = setUpOwnerPassword(cfg, store)
   const fetchDoc = makeFetcher({
     allowInsecureLocal: cfg.allowInsecureLocal,
     baseUrl: cfg.baseUrl,
     localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now()),
   })
   const app = buildApp({ cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() })
+  await passwordReady
   const server = Bun.serve({
     port: cfg.port,
     hostname: cfg.host,

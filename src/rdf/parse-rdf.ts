@@ -1,10 +1,10 @@
 // Reading an RDF document (Turtle, N-Triples, JSON-LD) into the triples of one graph.
 
 import type { BlankNode, Quad, Term } from '@rdfjs/types'
-import jsonld, { type JsonLdError, type JsonLdEvent, type JsonLdQuad, type JsonLdTerm } from 'jsonld'
+import type { JsonLdError, JsonLdEvent, JsonLdQuad, JsonLdTerm } from 'jsonld'
 import { DataFactory, Parser } from 'n3'
 import { HttpError } from '../http/errors.ts'
-import { loadBundledContext } from './jsonld-contexts.ts'
+import { loadBundledContext, loadJsonLd } from './jsonld-contexts.ts'
 import { JSON_LD, N_TRIPLES, RDF_DOCUMENT_TYPES, TURTLE, mediaTypeOf } from './media-types.ts'
 import { RDF } from './namespaces.ts'
 import { n3ErrorPosition } from './n3-error-position.ts'
@@ -76,7 +76,7 @@ async function parseJsonLd(body: string, baseIRI: string): Promise<Quad[]> {
     })
   let dataset: JsonLdQuad[]
   try {
-    dataset = await jsonld.toRDF(document, { base: baseIRI, documentLoader, eventHandler: refuseLossyEvents })
+    dataset = await (await loadJsonLd()).toRDF(document, { base: baseIRI, documentLoader, eventHandler: refuseLossyEvents })
   } catch (err) {
     throw refused ?? jsonLdFailure(err)
   }

@@ -1,11 +1,12 @@
 // Writing quads as Turtle, N-Triples or JSON-LD (one document) or as N-Quads/TriG (export).
 
 import type { Quad, Term } from '@rdfjs/types'
-import jsonld, { type JsonLdQuad, type JsonLdTerm } from 'jsonld'
+import type { JsonLdQuad, JsonLdTerm } from 'jsonld'
 import { DataFactory, Writer, type WriterOptions } from 'n3'
 import { HttpError } from '../http/errors.ts'
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_SERIALIZE_TYPES, TRIG, TURTLE, mediaTypeOf } from './media-types.ts'
 import { PREFIXES, RDF } from './namespaces.ts'
+import { loadJsonLd } from './jsonld-contexts.ts'
 
 const RDF_JSON = RDF('JSON')
 // Written as `a` (Turtle §2.4), so it needs no prefix.
@@ -117,7 +118,7 @@ async function writeJsonLd(quads: readonly Quad[]): Promise<string> {
     object: plainTerm(q.object),
     graph: { termType: 'DefaultGraph', value: '' },
   }) satisfies JsonLdQuad)
-  const doc = await jsonld.fromRDF(dataset)
+  const doc = await (await loadJsonLd()).fromRDF(dataset)
   return `${JSON.stringify(restoreUnparsedJson(doc), null, 2)}\n`
 }
 
