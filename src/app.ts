@@ -2,25 +2,19 @@
 
 import { Elysia } from 'elysia'
 import type { Deps } from './deps.ts'
-import { HttpError } from './http/errors.ts'
-import { renderError } from './http/render-error.ts'
+import { toPlainResponse } from './http/errors.ts'
+import { fromFramework, renderError } from './http/render-error.ts'
 import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
 import { log } from './log.ts'
-import { recordClientAddress } from './http/client-address.ts'
 import { opPlugin } from './op/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { rsPlugin } from './rs/plugin.ts'
-import { isReservedPath } from './rs/target.ts'
+import { isReservedPath } from './http/pod-paths.ts'
 
 export function buildApp(deps: Deps) {
   return new Elysia({ name: 'solopod' })
-    .onError(({ code, error, request }) => {
-      if (code === 'VALIDATION' || code === 'PARSE') {
-        return renderError(request, new HttpError(400, 'invalid_request', `the request is malformed: ${code === 'PARSE' ? 'body could not be parsed' : 'fields are missing or invalid'}`))
-      }
-      if (code === 'NOT_FOUND') return renderError(request, new HttpError(404, 'not_found', 'nothing here'))
-      return renderError(request, error)
-    })
+    // Each role plugin renders its own errors; this answers only a request no route took.
+    .onError(({ code, error, request }) => code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined)
     .use(opPlugin(deps))
     .use(adminPlugin(deps))
     .use(rsPlugin(deps))
@@ -47,9 +41,9 @@ function pathOf(url: string): string {
 }
 
 /** The server's fetch handler: preflight, request id, CORS on every answer, one access-log line. */
-export function makeRequestHandler(app: { handle(req: Request): Promise<Response> }) {
+export function makeRequestHandler(app: { handle(req: Request): Promise<Response> }, deps: Pick<Deps, 'clientAddresses'>) {
   return async (request: Request, server?: { requestIP(r: Request): { address: string } | null }): Promise<Response> => {
-    recordClientAddress(request, server?.requestIP(request)?.address)
+    deps.clientAddresses.record(request, server?.requestIP(request)?.address)
     const started = performance.now()
     const incoming = request.headers.get('x-request-id')
     const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
@@ -57,7 +51,7 @@ export function makeRequestHandler(app: { handle(req: Request): Promise<Response
     try {
       response = isPreflight(request) ? preflightResponse(request) : await handleWithHead(app, request)
     } catch (err) {
-      response = renderError(request, err)
+      response = renderError(request, err, toPlainResponse)
     }
     try { response.headers.set('x-request-id', reqId) } catch { response = new Response(response.body, response); response.headers.set('x-request-id', reqId) }
     response.headers.set('x-content-type-options', 'nosniff')

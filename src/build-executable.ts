@@ -24,7 +24,7 @@ function prebuildOf(target: Target): string {
 }
 
 /**
- * DESIGN §7: classic-level's binding.js asks node-gyp-build for the addon at run time, which
+ * classic-level's binding.js asks node-gyp-build for the addon at run time, which
  * searches `__dirname` — a path in the build machine's node_modules, absent where the binary
  * runs. Answering binding.js with a static require of the prebuilt addon lets Bun embed the
  * .node file and load it from inside the executable.

@@ -18,11 +18,16 @@ export interface Config {
   readonly allowInsecureLocal: boolean
   readonly maxBodyBytes: number
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
+  readonly baseUrlFromPort: boolean
   /** Positional arguments after the command (export/import target). */
   readonly args: readonly string[]
 }
 
 export class ConfigError extends Error {}
+
+/** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
+export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me`
 
 interface Option { flag: string; env: string; help: string; boolean?: boolean }
 
@@ -71,7 +76,7 @@ function parseInteger(name: string, value: string, min: number, max: number): nu
   return n
 }
 
-/** The pod is one origin: a base URL with a path would break the URL space of DESIGN §1. */
+/** The pod is one origin: a base URL with a path would break the pod's URL space (http/pod-paths.ts). */
 function parseBaseUrl(value: string): string {
   let url: URL
   try { url = new URL(value) } catch { throw new ConfigError(`--base-url must be an absolute URL, got "${value}"`) }
@@ -93,7 +98,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     return flags.get(flag) ?? (env[opt.env] || undefined)
   }
   const port = parseInteger('port', get('port') ?? '3000', 0, 65535)
-  const baseUrl = parseBaseUrl(get('base-url') ?? `http://localhost:${port}`)
+  const givenBaseUrl = get('base-url')
+  const baseUrl = parseBaseUrl(givenBaseUrl ?? `http://localhost:${port}`)
   const tlsCert = get('tls-cert')
   const tlsKey = get('tls-key')
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key must be given together')
@@ -106,6 +112,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     port,
     host: get('host') ?? '127.0.0.1',
     baseUrl,
+    baseUrlFromPort: givenBaseUrl === undefined,
     dataDir: resolve(get('data') ?? './data'),
     ...(tlsCert ? { tlsCert: resolve(tlsCert), tlsKey: resolve(tlsKey!) } : {}),
     ...(ownerPasswordFile ? { ownerPasswordFile: resolve(ownerPasswordFile) } : {}),
@@ -114,6 +121,12 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     logLevel: logLevel as Config['logLevel'],
     args: Object.freeze(positional.slice(1)),
   })
+}
+
+/** The config once the server is bound to `port` (for --port 0): a defaulted base URL names that port. */
+export function withBoundPort(cfg: Config, port: number): Config {
+  if (!cfg.baseUrlFromPort) return Object.freeze({ ...cfg, port })
+  return Object.freeze({ ...cfg, port, baseUrl: `http://localhost:${port}` })
 }
 
 export function usage(): string {

@@ -1,17 +1,59 @@
-// What the role plugins receive from app.ts: plain values and functions, no container.
+// The wiring: every long-lived piece of the pod (caches, replay memories, keys, locks) is built here,
+// once per process, and handed to the role plugins as plain values and functions.
 
 import type { Config } from './config.ts'
 import type { Store } from './store/open-store.ts'
-import type { FetchDoc } from './fetch/guarded-fetch.ts'
-import type { WithResourceLocks } from './store/resource-locks.ts'
+import { makeResourceLocks, type WithResourceLocks } from './store/resource-locks.ts'
+import { makeFetcher, type FetchDoc, type FetcherOptions } from './fetch/guarded-fetch.ts'
+import { makeClientAddresses, type ClientAddresses } from './http/client-address.ts'
+import { makeAuthenticator, type Authenticate } from './auth/authenticate.ts'
+import { JtiReplayCache } from './auth/dpop-replay.ts'
+import { makeSigningKeys, type SigningKeys } from './auth/signing-keys.ts'
+import { makeSessionRevocations, type SessionRevocations } from './auth/app-sessions.ts'
+import { loadLocalDocument } from './local-documents.ts'
 
 export interface Deps {
   readonly cfg: Config
+  /** The one database; it also holds the caches of its own contents (see `openStore`). */
   readonly store: Store
   /** Epoch milliseconds; tests pass a controllable clock. */
   readonly now: () => number
-  /** The one way to GET a remote document (DESIGN §6). */
+  /** The one way to GET a remote document: SSRF guard, size and time limits, cache. */
   readonly fetchDoc: FetchDoc
   /** Locks of the resources a write touches, held from its precondition checks to its commit. */
   readonly withResourceLocks: WithResourceLocks
+  /** The OP's signing keys, loaded once. */
+  readonly signingKeys: SigningKeys
+  /** Revoked app sessions, answered from memory on every authenticated request. */
+  readonly revocations: SessionRevocations
+  /** One authenticator for every role: one verified-token cache and one DPoP jti replay memory. */
+  readonly authenticate: Authenticate
+  /** RFC 9449 §11.1 replay memory of the token endpoint's proofs (their htu is the token endpoint). */
+  readonly tokenEndpointReplay: JtiReplayCache
+  /** Peer addresses the request handler records and rate limits read. */
+  readonly clientAddresses: ClientAddresses
+}
+
+export interface DepsOptions {
+  /** Test seams of the guarded fetcher (resolver, transport); the security settings come from cfg. */
+  readonly fetcher?: Pick<FetcherOptions, 'fetchImpl' | 'lookup'>
+}
+
+export function makeDeps(cfg: Config, store: Store, now: () => number, opts: DepsOptions = {}): Deps {
+  const fetchDoc = makeFetcher({
+    allowInsecureLocal: cfg.allowInsecureLocal,
+    baseUrl: cfg.baseUrl,
+    now,
+    ...opts.fetcher,
+    localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now()),
+  })
+  const signingKeys = makeSigningKeys(store)
+  const revocations = makeSessionRevocations(store)
+  return {
+    cfg, store, now, fetchDoc, signingKeys, revocations,
+    withResourceLocks: makeResourceLocks(),
+    authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations }),
+    tokenEndpointReplay: new JtiReplayCache(),
+    clientAddresses: makeClientAddresses(),
+  }
 }

@@ -7,10 +7,8 @@ import { writeResource } from './store/resources.ts'
 import { turtleByteLength } from './rdf/serialize-rdf.ts'
 import { getOwnerAccount, saveOwnerAccount } from './auth/owner-account.ts'
 import type { WebId } from './auth/principal.ts'
-
-const BASE_URL_KEY = 'base-url'
-
-export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me` as WebId
+import { ownerWebIdOf } from './config.ts'
+import { getRecordedBaseUrl, recordBaseUrl } from './store/base-url.ts'
 
 const turtle = (text: string, baseIRI: string) => new Parser({ baseIRI }).parse(text) as Quad[]
 
@@ -49,7 +47,7 @@ export class BaseUrlMismatchError extends Error {}
  * Returns true when this was the first start.
  */
 export async function ensureOwner(store: Store, baseUrl: string, now: number): Promise<boolean> {
-  const recorded = await store.system.get(BASE_URL_KEY)
+  const recorded = await getRecordedBaseUrl(store)
   if (recorded !== undefined) {
     if (recorded !== baseUrl) {
       throw new BaseUrlMismatchError(`this data directory belongs to the pod at ${recorded}; start it with --base-url ${recorded} ` +
@@ -57,15 +55,13 @@ export async function ensureOwner(store: Store, baseUrl: string, now: number): P
     }
     if (await getOwnerAccount(store)) return false
   }
-  const webid = ownerWebIdOf(baseUrl)
+  const webid = ownerWebIdOf(baseUrl) as WebId
   for (const doc of documents(baseUrl, webid)) {
     const triples = turtle(doc.ttl, baseUrl + doc.path)
     await writeResource(store, baseUrl, doc.path, { kind: doc.kind, contentType: 'text/turtle', triples, size: await turtleByteLength(triples, baseUrl + doc.path) }, now)
   }
   await saveOwnerAccount(store, { webid, createdAt: now })
-  await store.system.put(BASE_URL_KEY, baseUrl, { sync: true })
+  await recordBaseUrl(store, baseUrl)
   return true
 }
 
-export const getRecordedBaseUrl = (store: Store) => store.system.get(BASE_URL_KEY) as Promise<string | undefined>
-export const recordBaseUrl = (store: Store, baseUrl: string) => store.system.put(BASE_URL_KEY, baseUrl, { sync: true })

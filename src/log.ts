@@ -1,4 +1,4 @@
-// The one logger: JSON lines on stdout, fields by allowlist (STYLE.md "Logging").
+// The one logger: JSON lines on stdout, fields by allowlist.
 
 type Level = 'debug' | 'info' | 'warn' | 'error'
 const RANK: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }

@@ -2,14 +2,13 @@
 // CLI entry: flags/env → Config → store → serve (or export, import, passwd).
 
 import { readFileSync } from 'node:fs'
-import { buildConfig, ConfigError, usage, type Config } from './config.ts'
+import { buildConfig, ConfigError, ownerWebIdOf, usage, withBoundPort, type Config } from './config.ts'
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
-import { makeResourceLocks } from './store/resource-locks.ts'
-import { makeFetcher } from './fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
+import { makeDeps } from './deps.ts'
+import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
-import { loadLocalDocument } from './rs/local-documents.ts'
 import { exportPod, ExportError } from './store/export-pod.ts'
 import { importPod, ImportError } from './store/import-pod.ts'
 import { existsSync } from 'node:fs'
@@ -38,7 +37,7 @@ async function setUpOwnerPassword(cfg: Config, store: Store) {
   if (account?.passwordHash) return
   const token = await createSetupToken(store, Date.now())
   // Printed once to the operator's terminal on purpose; it never goes through the logger.
-  console.log(`\nsolopod: set the owner's password at ${cfg.baseUrl}/.admin/setup?token=${token}\n`)
+  console.log(`\nsolopod: set the owner's password at ${cfg.baseUrl}${ADMIN_PATHS.setup}?token=${token}\n`)
 }
 
 /**
@@ -54,31 +53,41 @@ function compactInBackground(store: Store) {
     (err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
 }
 
-async function serve(cfg: Config) {
-  const store = await openStore(cfg.dataDir)
-  const now = () => Date.now()
-  const created = await ensureOwner(store, cfg.baseUrl, now())
-  if (created) log.info('owner.created', { webid: `${cfg.baseUrl}/profile/card#me` })
-  // Hashing a password (argon2id) takes ~150 ms on a worker thread: the app is built meanwhile, and
-  // the server listens only once the password is in place.
-  const passwordReady = setUpOwnerPassword(cfg, store)
-  const fetchDoc = makeFetcher({
-    allowInsecureLocal: cfg.allowInsecureLocal,
-    baseUrl: cfg.baseUrl,
-    localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now()),
-  })
-  const app = buildApp({ cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() })
-  await passwordReady
-  const server = Bun.serve({
+type FetchHandler = ReturnType<typeof makeRequestHandler>
+
+function listen(cfg: Config, fetch: FetchHandler) {
+  return Bun.serve({
     port: cfg.port,
     hostname: cfg.host,
     // Above our own limit, so oversized bodies get the pod's 413 (with its reason and CORS headers);
     // the request reader stops at cfg.maxBodyBytes itself.
     maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
     ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
-    fetch: makeRequestHandler(app),
+    fetch,
   })
+}
+
+async function serve(given: Config) {
+  // --port 0: the system picks a free port. It is bound before anything else, so a base URL left to
+  // its default can name it; until the pod is ready that listener answers 503.
+  const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined
+  const cfg = early ? withBoundPort(given, early.port!) : given
+  const store = await openStore(cfg.dataDir)
+  const now = () => Date.now()
+  const created = await ensureOwner(store, cfg.baseUrl, now())
+  if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
+  // Hashing a password (argon2id) takes ~150 ms on a worker thread: the app is built meanwhile, and
+  // the pod answers only once the password is in place.
+  const passwordReady = setUpOwnerPassword(cfg, store)
+  const deps = makeDeps(cfg, store, now)
+  const app = buildApp(deps)
+  const handler = makeRequestHandler(app, deps)
+  await passwordReady
+  const server = early ?? listen(cfg, handler)
+  early?.reload({ fetch: handler })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
+  // One line for the operator (and for tests that let the system pick the port), whatever the log level.
+  console.log(`solopod: serving ${cfg.baseUrl} on ${cfg.host}:${server.port}`)
   compactInBackground(store)
   const stopControlSocket = await serveControlSocket(cfg.dataDir, store)
 

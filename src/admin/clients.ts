@@ -3,11 +3,10 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { clientMetadataJson, deleteRegisteredClient, listRegisteredClients, parseClientMetadata, registerClient } from '../auth/registered-clients.ts'
-import { revokeClientSessions } from '../auth/app-sessions.ts'
 import { revokeConsent } from '../auth/consents.ts'
 import { log } from '../log.ts'
 
-type AdminDeps = Pick<Deps, 'store' | 'now'>
+type AdminDeps = Pick<Deps, 'store' | 'now' | 'revocations'>
 
 export async function createStaticClient(deps: AdminDeps, body: unknown): Promise<Record<string, unknown>> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'invalid_client_metadata', 'send the client metadata as a JSON object (RFC 7591 names)')
@@ -27,7 +26,7 @@ export async function deleteClient(deps: AdminDeps, clientId: string): Promise<b
   const now = deps.now()
   if (!await deleteRegisteredClient(deps.store, clientId, now)) return false
   await revokeConsent(deps.store, clientId, now)
-  await revokeClientSessions(deps.store, clientId, now)
+  await deps.revocations.revokeClient(clientId, now)
   log.info('admin.client_deleted', { clientId })
   return true
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, checkSameOrigin } from '../http/csrf.ts'
 import { getLoginSession, type LoginSession } from '../auth/owner-session.ts'
+import { OP_PATHS } from '../http/pod-paths.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 
@@ -20,7 +21,7 @@ export async function requireOwner(deps: AdminDeps, request: Request): Promise<L
   const origin = request.headers.get('origin')
   checkSameOrigin(origin, deps.cfg.baseUrl)
   const session = await findOwnerSession(deps, request)
-  if (!session) throw new HttpError(401, 'login_required', `sign in as the owner first at ${deps.cfg.baseUrl}/.oidc/login`)
+  if (!session) throw new HttpError(401, 'login_required', `sign in as the owner first at ${deps.cfg.baseUrl}${OP_PATHS.login}`)
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     checkCsrf({ cookieHeader: request.headers.get('cookie'), sent: request.headers.get('x-csrf-token'), origin, baseUrl: deps.cfg.baseUrl })
   }

@@ -2,17 +2,20 @@
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
+import { HttpError, toPlainResponse } from '../http/errors.ts'
+import { fromFramework, renderError } from '../http/render-error.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { pageOrError } from '../http/html-page.ts'
-import { rotateSigningKey } from '../auth/signing-keys.ts'
 import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
 import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession } from './sessions.ts'
-import { SETUP_PATH, makeSetup } from './setup.ts'
+import { makeSetup } from './setup.ts'
+import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 
-const SESSIONS_PAGE = '/.admin/sessions'
+const SESSIONS_PAGE = ADMIN_PATHS.sessions
+const SETUP_PATH = ADMIN_PATHS.setup
+const API = ADMIN_PATHS.api
 
 const json = (value: unknown, status = 200) =>
   new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
@@ -35,21 +38,23 @@ export function adminPlugin(deps: Deps) {
   }
 
   return new Elysia({ name: 'admin' })
+    // The owner's API answers refusals as plain text with the error code first, like the RS.
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
     .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie'))),
       { query: t.Object({ token: t.Optional(t.String()) }) })
     .post(SETUP_PATH, ({ request, body }) =>
       pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: SetupForm })
     .get(SESSIONS_PAGE, ({ request }) => pageOrError(SESSIONS_PAGE, async () => {
       const session = await findOwnerSession(deps, request)
-      if (!session) return new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}/.oidc/login?return=${SESSIONS_PAGE}` } })
+      if (!session) return new Response(null, { status: 303, headers: { location: cfg.baseUrl + loginPageFor(SESSIONS_PAGE) } })
       return renderSessionsPage(deps, session, request.headers.get('cookie'))
     }))
-    .post('/.admin/sessions/revoke', ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
+    .post(ADMIN_PATHS.revokeSession, ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
       await ownerForm(request, body.csrf)
       if (!body.id || !await revokeSession(deps, body.id)) throw notFound('session')
       return back()
     }), { body: RevokeForm })
-    .post('/.admin/consents/revoke', ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
+    .post(ADMIN_PATHS.revokeConsent, ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
       await ownerForm(request, body.csrf)
       if (!body.client_id || !await revokeClientAccess(deps, body.client_id)) throw notFound('consent')
       return back()
@@ -57,31 +62,31 @@ export function adminPlugin(deps: Deps) {
     // The JSON API: every route behind the owner guard
     .guard({}, (api) => api
       .resolve(async ({ request }) => ({ owner: await requireOwner(deps, request) }))
-      .get('/.admin/api/csrf', ({ request }) => {
+      .get(`${API}/csrf`, ({ request }) => {
         const { token, setCookie } = csrfTokenFor(request.headers.get('cookie'), cfg.baseUrl)
         const res = json({ token })
         if (setCookie) res.headers.append('set-cookie', setCookie)
         return res
       })
-      .get('/.admin/api/sessions', async ({ owner }) => json(await readSessions(deps, owner)))
-      .delete('/.admin/api/sessions/:id', async ({ params }) => {
+      .get(`${API}/sessions`, async ({ owner }) => json(await readSessions(deps, owner)))
+      .delete(`${API}/sessions/:id`, async ({ params }) => {
         if (!await revokeSession(deps, params.id)) throw notFound('session')
         return new Response(null, { status: 204 })
       })
-      .get('/.admin/api/consents', async () => json(await readConsents(deps)))
-      .delete('/.admin/api/consents/:clientId', async ({ params }) => {
+      .get(`${API}/consents`, async () => json(await readConsents(deps)))
+      .delete(`${API}/consents/:clientId`, async ({ params }) => {
         if (!await revokeClientAccess(deps, params.clientId)) throw notFound('consent or session for a client')
         return new Response(null, { status: 204 })
       })
-      .get('/.admin/api/clients', async () => json(await readClients(deps)))
-      .post('/.admin/api/clients', async ({ body }) => json(await createStaticClient(deps, body), 201), { body: t.Unknown() })
-      .delete('/.admin/api/clients/:clientId', async ({ params }) => {
+      .get(`${API}/clients`, async () => json(await readClients(deps)))
+      .post(`${API}/clients`, async ({ body }) => json(await createStaticClient(deps, body), 201), { body: t.Unknown() })
+      .delete(`${API}/clients/:clientId`, async ({ params }) => {
         if (!await deleteClient(deps, params.clientId)) throw notFound('client')
         return new Response(null, { status: 204 })
       })
       // The OP's signing key: new tokens use a new key; the old public key stays in the JWKS until its tokens expired
-      .post('/.admin/api/signing-keys/rotate', async () => {
-        const kid = await rotateSigningKey(deps.store, deps.now())
+      .post(`${API}/signing-keys/rotate`, async () => {
+        const kid = await deps.signingKeys.rotate(deps.now())
         log.info('admin.signing_key_rotated', { kid })
         return json({ kid }, 201)
       }))

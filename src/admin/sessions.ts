@@ -1,14 +1,15 @@
 // The owner's view of sessions: browsers signed in, applications holding tokens, remembered consents.
 
 import type { Deps } from '../deps.ts'
-import { listAppSessions, revokeAppSession, revokeClientSessions } from '../auth/app-sessions.ts'
+import { listAppSessions } from '../auth/app-sessions.ts'
 import { listConsents, revokeConsent } from '../auth/consents.ts'
 import { listLoginSessions, revokeLoginSession, type LoginSession } from '../auth/owner-session.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
 import { html, renderPage } from '../http/html-page.ts'
 import { log } from '../log.ts'
+import { ADMIN_PATHS } from '../http/pod-paths.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations'>
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -34,7 +35,7 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<boolea
   const now = deps.now()
   if (await revokeLoginSession(deps.store, id, now)) { log.info('admin.session_revoked', { kind: 'login' }); return true }
   if ((await listAppSessions(deps.store, now)).some((s) => s.sid === id)) {
-    await revokeAppSession(deps.store, id, now)
+    await deps.revocations.revoke(id, now)
     log.info('admin.session_revoked', { kind: 'app', sid: id })
     return true
   }
@@ -45,7 +46,7 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<boolea
 export async function revokeClientAccess(deps: AdminDeps, clientId: string): Promise<boolean> {
   const now = deps.now()
   const hadConsent = await revokeConsent(deps.store, clientId, now)
-  const sessions = await revokeClientSessions(deps.store, clientId, now)
+  const sessions = await deps.revocations.revokeClient(clientId, now)
   if (hadConsent || sessions > 0) log.info('admin.consent_revoked', { clientId, sessions })
   return hadConsent || sessions > 0
 }
@@ -60,8 +61,8 @@ export async function renderSessionsPage(deps: AdminDeps, current: LoginSession,
   const none = (cols: number) => html`<tr><td colspan="${cols}" class="muted">none</td></tr>`
   return renderPage('sessions.html', 'Sessions', {
     webid: current.webid,
-    loginRows: html`${loginSessions.map((s) => html`<tr><td>${s.createdAt}</td><td>${s.authTime}</td><td>${s.userAgent}${s.current ? ' (this browser)' : ''}</td><td>${revokeButton('/.admin/sessions/revoke', 'id', s.id, token, 'Sign out')}</td></tr>`)}`,
-    appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr><td>${s.clientName ?? ''} <code>${s.clientId}</code></td><td>${s.scope}</td><td>${s.createdAt}</td><td>${s.expiresAt}</td><td>${revokeButton('/.admin/sessions/revoke', 'id', s.id, token, 'Revoke')}</td></tr>`)}`,
-    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr><td>${c.clientName ?? ''} <code>${c.clientId}</code></td><td>${c.scopes.join(' ')}</td><td>${c.grantedAt}</td><td>${revokeButton('/.admin/consents/revoke', 'client_id', c.clientId, token, 'Revoke')}</td></tr>`)}`,
+    loginRows: html`${loginSessions.map((s) => html`<tr><td>${s.createdAt}</td><td>${s.authTime}</td><td>${s.userAgent}${s.current ? ' (this browser)' : ''}</td><td>${revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Sign out')}</td></tr>`)}`,
+    appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr><td>${s.clientName ?? ''} <code>${s.clientId}</code></td><td>${s.scope}</td><td>${s.createdAt}</td><td>${s.expiresAt}</td><td>${revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Revoke')}</td></tr>`)}`,
+    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr><td>${c.clientName ?? ''} <code>${c.clientId}</code></td><td>${c.scopes.join(' ')}</td><td>${c.grantedAt}</td><td>${revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke')}</td></tr>`)}`,
   }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }

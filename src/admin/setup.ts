@@ -6,9 +6,10 @@ import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { html, renderErrorPage, renderMessagePage, renderPage } from '../http/html-page.ts'
 import { MIN_PASSWORD_LENGTH, checkPasswordStrength, completeSetup, getOwnerAccount, isSetupTokenValid } from '../auth/owner-account.ts'
 import { log } from '../log.ts'
+import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
-export const SETUP_PATH = '/.admin/setup'
+const SETUP_PATH = ADMIN_PATHS.setup
 
 const badLink = () => new HttpError(400, 'invalid_setup_token', 'this setup link is invalid, already used or expired; run `solopod passwd` on the server, or restart it without a password to print a new link')
 
@@ -40,7 +41,7 @@ export function makeSetup(deps: AdminDeps) {
     await completeSetup(store, token, password, deps.now())
     log.info('admin.password_set', {})
     return renderMessagePage('Password set', "The owner's password is set. Applications can now sign you in with your WebID.",
-      { href: '/.oidc/login?return=/.admin/sessions', label: 'Sign in' })
+      { href: loginPageFor(ADMIN_PATHS.sessions), label: 'Sign in' })
   }
 
   return { showSetup, submitSetup }

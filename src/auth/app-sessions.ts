@@ -1,7 +1,7 @@
 // An application's session with the owner's identity: one per redeemed code, refresh family included.
 
 import type { Store } from '../store/open-store.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { deleteRecord, getRecord, putRecord, readRecords, updateRecord } from '../store/records.ts'
 import type { ClientId, WebId } from './principal.ts'
 
@@ -48,40 +48,42 @@ export async function listAppSessions(store: Store, now: number): Promise<(AppSe
     .sort((a, b) => a.createdAt - b.createdAt)
 }
 
-/** Ends the session: its refresh tokens stop working and our RS refuses its access tokens. */
-export async function revokeAppSession(store: Store, sid: string, now: number): Promise<void> {
-  await putRecord(store, REVOKED_KIND, sid, { revokedAt: now }, now + REVOCATION_MEMORY_MS)
-  const c = revocationCacheOf(store)
-  c.generation++
-  c.entries.set(sid, true, now + REVOCATION_MEMORY_MS)
-  await deleteRecord(store, KIND, sid)
+export interface SessionRevocations {
+  /** Ends the session: its refresh tokens stop working and our RS refuses its access tokens. */
+  revoke(sid: string, now: number): Promise<void>
+  /** Revokes every session of a client (consent withdrawn, client deleted); returns how many. */
+  revokeClient(clientId: string, now: number): Promise<number>
+  isRevoked(sid: string, now: number): Promise<boolean>
 }
 
-/** Revokes every session of a client (consent withdrawn, client deleted); returns how many. */
-export async function revokeClientSessions(store: Store, clientId: string, now: number): Promise<number> {
-  const mine = (await readRecords<AppSession>(store, KIND, now)).filter((r) => r.value.clientId === clientId)
-  for (const r of mine) await revokeAppSession(store, r.key, now)
-  return mine.length
-}
-
-// Every authenticated request asks whether its session was revoked; only revokeAppSession (in this
-// process) writes revocations, so the answer is kept in memory and updated there. The generation
-// keeps a lookup that raced a revocation from caching its stale "not revoked".
-interface RevocationCache { readonly entries: LruCache<string, boolean>; generation: number }
-const revocationCaches = new WeakMap<Store, RevocationCache>()
-
-function revocationCacheOf(store: Store): RevocationCache {
-  let c = revocationCaches.get(store)
-  if (!c) { c = { entries: new LruCache(50_000), generation: 0 }; revocationCaches.set(store, c) }
-  return c
-}
-
-export async function isAppSessionRevoked(store: Store, sid: string, now: number): Promise<boolean> {
-  const c = revocationCacheOf(store)
-  const hit = c.entries.get(sid, now)
-  if (hit !== undefined) return hit
-  const generation = c.generation
-  const revoked = (await getRecord(store, REVOKED_KIND, sid, now)) !== undefined
-  if (generation === c.generation) c.entries.set(sid, revoked, now + REVOCATION_MEMORY_MS)
-  return revoked
+/**
+ * Built once by the wiring. Every authenticated request asks whether its session was revoked; only
+ * `revoke` (in this process) writes revocations, so the answer is kept in memory and updated there.
+ * The generation keeps a lookup that raced a revocation from caching its stale "not revoked".
+ */
+export function makeSessionRevocations(store: Store): SessionRevocations {
+  const known = new LruCache<string, boolean>(50_000)
+  let generation = 0
+  const revoke = async (sid: string, now: number) => {
+    await putRecord(store, REVOKED_KIND, sid, { revokedAt: now }, now + REVOCATION_MEMORY_MS)
+    generation++
+    known.set(sid, true, now + REVOCATION_MEMORY_MS)
+    await deleteRecord(store, KIND, sid)
+  }
+  return {
+    revoke,
+    async revokeClient(clientId, now) {
+      const mine = (await readRecords<AppSession>(store, KIND, now)).filter((r) => r.value.clientId === clientId)
+      for (const r of mine) await revoke(r.key, now)
+      return mine.length
+    },
+    async isRevoked(sid, now) {
+      const hit = known.get(sid, now)
+      if (hit !== undefined) return hit
+      const before = generation
+      const revoked = (await getRecord(store, REVOKED_KIND, sid, now)) !== undefined
+      if (before === generation) known.set(sid, revoked, now + REVOCATION_MEMORY_MS)
+      return revoked
+    },
+  }
 }

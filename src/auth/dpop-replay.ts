@@ -1,7 +1,7 @@
 // RFC 9449 §11.1 DPoP proof replay: remembers each (htu, jti) until its proof would be too old anyway.
 
 import { createHash } from 'node:crypto'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { DPOP_MAX_AGE_S } from './dpop.ts'
 
 /**
@@ -13,7 +13,7 @@ export function jtiExpiry(iat: number, maxAgeSeconds: number = DPOP_MAX_AGE_S): 
 }
 
 /**
- * Bounded in memory (DESIGN §4). The cap must exceed the proofs accepted per window: once full,
+ * Bounded in memory. The cap must exceed the proofs accepted per window: once full,
  * the least recently seen entry is dropped, and a proof that old could be replayed.
  */
 export class JtiReplayCache {

@@ -4,6 +4,7 @@ import { createHash, createPublicKey, verify as verifySignature } from 'node:cry
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
 import { HttpError } from '../http/errors.ts'
 import { jwkThumbprint } from './jwk-thumbprint.ts'
+import { show } from '../lib/text.ts'
 
 /** RFC 9449 §4.3 (5): registered asymmetric JWS algorithms (RFC 7518 §3.1, RFC 8037); never `none` or HS*. */
 export const ASYMMETRIC_JWS_ALGS: readonly string[] = Object.freeze([
@@ -35,7 +36,7 @@ export interface ProofFacts {
   readonly now: number
   /** Access token sent with the proof (resource requests): enables the `ath` comparison. */
   readonly accessToken?: string
-  /** protocols.md §10.2 `strictAth`: refuse proofs without `ath` (default off: Inrupt's client omits it). */
+  /** `strictAth`: refuse proofs without `ath` (default off: Inrupt's client omits it). */
   readonly requireAth?: boolean
   /** The `DPoP-Nonce` the server currently requires (RFC 9449 §8, §9); omit when nonces are off. */
   readonly expectedNonce?: string
@@ -136,7 +137,7 @@ export async function verifyDpopProof(f: ProofFacts): Promise<VerifiedProof> {
   const nowS = f.now / 1000
   if (nowS - iat > maxAge) throw fail(`iat is ${Math.ceil(nowS - iat)} s in the past; proofs must be at most ${maxAge} s old — check the client's clock`)
   if (iat - nowS > skew) throw fail(`iat is ${Math.ceil(iat - nowS)} s in the future; at most ${skew} s of clock skew is allowed — check the client's clock`)
-  // (12) ath equals the hash of the presented token; absence tolerated unless strict (protocols.md §10.2)
+  // (12) ath equals the hash of the presented token; absence tolerated unless strict (RFC 9449 §4.3 makes ath required; Inrupt's client omits it)
   if (f.requireAth && ath === undefined) throw fail('ath is missing; a proof sent with an access token must carry ath = base64url(SHA-256(token))')
   if (ath !== undefined && f.accessToken !== undefined && ath !== accessTokenHash(f.accessToken)) throw fail('ath does not match the SHA-256 hash of the access token presented with the proof')
   return { jkt: await jwkThumbprint(jwk as JWK), jti, iat, htu: proofHtu, jwk: jwk as JWK }
@@ -168,7 +169,6 @@ const normalizeTyp = (typ: unknown) => (typeof typ === 'string' ? typ.toLowerCas
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 // Attacker-supplied values go into descriptions quoted and cut short.
-const show = (v: unknown) => (typeof v === 'string' && v.length > 80 ? `${JSON.stringify(v.slice(0, 80))}…` : JSON.stringify(v) ?? 'missing')
 
 /**
  * ES256 is what Solid clients send on every request; node:crypto verifies it about 3× faster than

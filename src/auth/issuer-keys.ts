@@ -3,14 +3,13 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose'
 import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import { HttpError } from '../http/errors.ts'
-import type { Store } from '../store/open-store.ts'
-import { LruCache } from '../store/lru-cache.ts'
-import { readPublicJwks } from './signing-keys.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import type { IssuerKeys } from './solid-oidc.ts'
 
 export interface IssuerKeyOptions {
   readonly baseUrl: string
-  readonly store: Store
+  /** Our own issuer's public keys, read without the network. */
+  readonly ownJwks: (now: number) => Promise<JSONWebKeySet>
   readonly fetchDoc: FetchDoc
   readonly now: () => number
   /** How long a remote JWKS is used before it is fetched again (default 10 min). */
@@ -64,7 +63,7 @@ export function makeIssuerKeyResolver(o: IssuerKeyOptions): (iss: string) => Pro
   }
 
   return async (iss) => {
-    if (iss === o.baseUrl) return readPublicJwks(o.store, o.now())
+    if (iss === o.baseUrl) return o.ownJwks(o.now())
     let entry = await load(iss, false)
     const getKey: JWTVerifyGetKey = async (header, token) => {
       try {

@@ -2,6 +2,7 @@
 
 import type { Store } from '../store/open-store.ts'
 import type { WebId } from './principal.ts'
+import { sha256Base64url } from '../lib/text.ts'
 
 export interface OwnerAccount {
   readonly webid: WebId
@@ -44,17 +45,16 @@ export async function verifyOwnerPassword(store: Store, password: string): Promi
 const SETUP_KIND = 'owner-setup'
 const SETUP_LIFETIME_MS = 7 * 24 * 3600 * 1000
 
-const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('base64url')
 
 /** A one-time secret for the setup link; only its hash is stored. */
 export async function createSetupToken(store: Store, now: number): Promise<string> {
   const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
-  await store.records.put(`${SETUP_KIND}\0${sha256(token)}`, { v: { createdAt: now }, exp: now + SETUP_LIFETIME_MS }, { sync: true })
+  await store.records.put(`${SETUP_KIND}\0${sha256Base64url(token)}`, { v: { createdAt: now }, exp: now + SETUP_LIFETIME_MS }, { sync: true })
   return token
 }
 
 export async function isSetupTokenValid(store: Store, token: string, now: number): Promise<boolean> {
-  const rec = await store.records.get(`${SETUP_KIND}\0${sha256(token)}`)
+  const rec = await store.records.get(`${SETUP_KIND}\0${sha256Base64url(token)}`)
   return rec !== undefined && rec.exp > now
 }
 

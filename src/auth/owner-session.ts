@@ -4,6 +4,7 @@ import type { Store } from '../store/open-store.ts'
 import { deleteRecord, getRecord, putRecord, readRecords } from '../store/records.ts'
 import { cookieName, parseCookies, serializeCookie } from '../http/cookies.ts'
 import type { WebId } from './principal.ts'
+import { sha256Base64url } from '../lib/text.ts'
 
 const KIND = 'login-session'
 export const LOGIN_SESSION_TTL_MS = 14 * 24 * 3600 * 1000
@@ -19,7 +20,6 @@ export interface LoginSession {
   readonly userAgent: string
 }
 
-const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('base64url')
 const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
 export const randomId = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
 
@@ -34,7 +34,7 @@ export function sessionCookie(baseUrl: string, value: string, maxAgeMs: number):
 export async function createLoginSession(store: Store, baseUrl: string, webid: WebId, userAgent: string | null, now: number): Promise<{ session: LoginSession; setCookie: string }> {
   const secret = random()
   const session: LoginSession = { id: randomId(), webid, createdAt: now, authTime: now, userAgent: summarizeUserAgent(userAgent) }
-  await putRecord(store, KIND, sha256(secret), session, now + LOGIN_SESSION_TTL_MS)
+  await putRecord(store, KIND, sha256Base64url(secret), session, now + LOGIN_SESSION_TTL_MS)
   return { session, setCookie: sessionCookie(baseUrl, secret, LOGIN_SESSION_TTL_MS) }
 }
 
@@ -42,13 +42,13 @@ export async function createLoginSession(store: Store, baseUrl: string, webid: W
 export async function getLoginSession(store: Store, baseUrl: string, cookieHeader: string | null | undefined, now: number): Promise<LoginSession | undefined> {
   const secret = parseCookies(cookieHeader).get(sessionCookieName(baseUrl))
   if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return undefined
-  return getRecord<LoginSession>(store, KIND, sha256(secret), now)
+  return getRecord<LoginSession>(store, KIND, sha256Base64url(secret), now)
 }
 
 /** Ends the session of this cookie (logout); returns the Set-Cookie value that clears it. */
 export async function endLoginSession(store: Store, baseUrl: string, cookieHeader: string | null | undefined): Promise<string> {
   const secret = parseCookies(cookieHeader).get(sessionCookieName(baseUrl))
-  if (secret) await deleteRecord(store, KIND, sha256(secret))
+  if (secret) await deleteRecord(store, KIND, sha256Base64url(secret))
   return sessionCookie(baseUrl, '', 0)
 }
 

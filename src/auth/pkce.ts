@@ -8,7 +8,7 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]*$/
 
 export type PkceMethod = 'S256' | 'plain'
 
-// protocols.md §3: missing, malformed and mismatching verifiers all answer 400 invalid_grant.
+// RFC 7636 §4.6: missing, malformed and mismatching verifiers all answer 400 invalid_grant.
 const pkceError = (description: string) => new HttpError(400, 'invalid_grant', description)
 
 /** RFC 7636 §4.1: throws 400 `invalid_grant` unless `v` is 43–128 unreserved characters. */

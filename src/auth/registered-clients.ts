@@ -5,6 +5,7 @@ import type { JSONWebKeySet } from 'jose'
 import { HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { deleteRecord, getRecord, putRecord, readRecords } from '../store/records.ts'
+import { sha256Base64url, show } from '../lib/text.ts'
 
 const KIND = 'client'
 /** Unused dynamic registrations expire (anyone may register); each login extends it. */
@@ -79,7 +80,10 @@ const optUrl = (v: unknown, field: string): string | undefined => {
 /**
  * RFC 7591 §2 client metadata → our record, with defaults (§2: `client_secret_basic`,
  * `authorization_code`, `code`). Throws 400 `invalid_client_metadata` / `invalid_redirect_uri`.
- * `requireWebidScope`: Solid-OIDC §1.3 — a dynamically registered client's scope must include webid.
+ * `requireWebidScope`: a dynamically registered client that declares a scope must include webid,
+ * or it could never log in (Solid-OIDC §5 asks for the webid scope). A registration without
+ * `scope` is accepted, as widely used Solid clients send none (RFC 7591 §2 makes it optional); the
+ * authorization request is where webid is checked.
  */
 export function parseClientMetadata(m: Record<string, unknown>, requireWebidScope: boolean): ClientMetadata {
   const redirectUris = stringArray(m.redirect_uris ?? [], 'redirect_uris').map((u) => checkRedirectUri(u, 'redirect_uris'))
@@ -93,7 +97,7 @@ export function parseClientMetadata(m: Record<string, unknown>, requireWebidScop
   const responseTypes = stringArray(m.response_types ?? ['code'], 'response_types')
   if (responseTypes.some((r) => r !== 'code')) throw metadataError('response_types may only contain "code"')
   const scope = optString(m.scope, 'scope')
-  if (requireWebidScope && !(scope ?? '').split(' ').includes('webid')) throw metadataError('scope must include "webid" (Solid-OIDC): register with scope "openid webid offline_access"')
+  if (requireWebidScope && scope !== undefined && !scope.split(' ').includes('webid')) throw metadataError('scope must include "webid" (Solid-OIDC): register with scope "openid webid offline_access", or without scope')
   const applicationType = m.application_type ?? 'web'
   if (applicationType !== 'web' && applicationType !== 'native') throw metadataError('application_type must be web or native')
   if (m.jwks_uri !== undefined) throw metadataError('jwks_uri is not supported; send the public keys inline as jwks')
@@ -157,13 +161,12 @@ export function clientMetadataJson(c: RegisteredClient): Record<string, unknown>
   })
 }
 
-const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('base64url')
 const random = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url')
 
 /** Stores a new client; returns it and, for a confidential client, its secret (shown once, stored hashed). */
 export async function registerClient(store: Store, metadata: ClientMetadata, registration: 'dynamic' | 'static', now: number): Promise<{ client: RegisteredClient; secret?: string }> {
   const secret = metadata.authMethod === 'client_secret_basic' ? random(32) : undefined
-  const client: RegisteredClient = { ...metadata, clientId: random(16), registration, createdAt: now, ...(secret ? { secretHash: sha256(secret) } : {}) }
+  const client: RegisteredClient = { ...metadata, clientId: random(16), registration, createdAt: now, ...(secret ? { secretHash: sha256Base64url(secret) } : {}) }
   await putRecord(store, KIND, client.clientId, client, registration === 'dynamic' ? now + DYNAMIC_CLIENT_TTL_MS : undefined)
   return { client, ...(secret ? { secret } : {}) }
 }
@@ -178,7 +181,7 @@ export async function touchRegisteredClient(store: Store, client: RegisteredClie
 /** Constant-time comparison of the secret's hash. */
 export function isClientSecretValid(client: RegisteredClient, secret: string): boolean {
   if (!client.secretHash) return false
-  const a = Buffer.from(sha256(secret))
+  const a = Buffer.from(sha256Base64url(secret))
   const b = Buffer.from(client.secretHash)
   return a.length === b.length && timingSafeEqual(a, b)
 }
@@ -197,4 +200,3 @@ function definedOnly<T extends Record<string, unknown>>(o: T): { [K in keyof T]?
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never
 }
 
-const show = (v: unknown) => (typeof v === 'string' && v.length > 80 ? `${JSON.stringify(v.slice(0, 80))}…` : JSON.stringify(v) ?? 'missing')

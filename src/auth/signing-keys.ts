@@ -32,9 +32,6 @@ export interface SigningKey {
 
 interface Loaded { readonly stored: StoredKeys; readonly current: SigningKey }
 
-// One load per store: the key is imported once, and concurrent first uses create one key, not two.
-const loaded = new WeakMap<Store, Promise<Loaded>>()
-
 async function newKey(now: number): Promise<StoredKey> {
   const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALG, { extractable: true })
   const publicJwk = await exportJWK(publicKey)
@@ -57,41 +54,50 @@ async function load(store: Store, now: number): Promise<Loaded> {
   return toLoaded(stored)
 }
 
-function getLoaded(store: Store, now: number): Promise<Loaded> {
-  let p = loaded.get(store)
-  if (!p) {
-    p = load(store, now)
-    loaded.set(store, p)
-    p.catch(() => loaded.delete(store))
-  }
-  return p
-}
-
-/** The key new tokens are signed with; created and persisted on first use. */
-export async function getSigningKey(store: Store, now: number): Promise<SigningKey> {
-  return (await getLoaded(store, now)).current
-}
-
-/** Public keys a verifier may meet: the current one and retired ones whose tokens may still be alive. */
-export async function readPublicJwks(store: Store, now: number): Promise<JSONWebKeySet> {
-  const { stored } = await getLoaded(store, now)
-  return { keys: stored.keys.filter((k) => k.retiredAt === undefined || k.retiredAt + RETIRED_KEY_RETENTION_MS > now).map((k) => k.publicJwk) }
+export interface SigningKeys {
+  /** The key new tokens are signed with; created and persisted on first use. */
+  current(now: number): Promise<SigningKey>
+  /** Public keys a verifier may meet: the current one and retired ones whose tokens may still be alive. */
+  publicJwks(now: number): Promise<JSONWebKeySet>
+  /**
+   * Retires the current key (it stays in the JWKS for RETIRED_KEY_RETENTION_MS) and makes a new one
+   * current; keys retired longer ago are deleted. Returns the new key id.
+   */
+  rotate(now: number): Promise<string>
 }
 
 /**
- * Retires the current key (it stays in the JWKS for RETIRED_KEY_RETENTION_MS) and makes a new one
- * current; keys retired longer ago are deleted. Returns the new key id.
+ * The OP's signing keys of one store, built once by the wiring: the key is imported once, and
+ * concurrent first uses create one key, not two.
  */
-export async function rotateSigningKey(store: Store, now: number): Promise<string> {
-  const { stored } = await getLoaded(store, now)
-  const fresh = await newKey(now)
-  const keys = stored.keys
-    .map((k) => (k.retiredAt === undefined ? { ...k, retiredAt: now } : k))
-    .filter((k) => k.retiredAt! + RETIRED_KEY_RETENTION_MS > now)
-  const next: StoredKeys = { keys: [...keys, fresh] }
-  await store.system.put(SYSTEM_KEY, next, { sync: true })
-  const p = toLoaded(next)
-  loaded.set(store, p)
-  await p
-  return fresh.kid
+export function makeSigningKeys(store: Store): SigningKeys {
+  let loaded: Promise<Loaded> | undefined
+  const getLoaded = (now: number): Promise<Loaded> => {
+    if (!loaded) {
+      const p = load(store, now)
+      loaded = p
+      p.catch(() => { if (loaded === p) loaded = undefined })
+    }
+    return loaded
+  }
+  return {
+    current: async (now) => (await getLoaded(now)).current,
+    publicJwks: async (now) => {
+      const { stored } = await getLoaded(now)
+      return { keys: stored.keys.filter((k) => k.retiredAt === undefined || k.retiredAt + RETIRED_KEY_RETENTION_MS > now).map((k) => k.publicJwk) }
+    },
+    rotate: async (now) => {
+      const { stored } = await getLoaded(now)
+      const fresh = await newKey(now)
+      const keys = stored.keys
+        .map((k) => (k.retiredAt === undefined ? { ...k, retiredAt: now } : k))
+        .filter((k) => k.retiredAt! + RETIRED_KEY_RETENTION_MS > now)
+      const next: StoredKeys = { keys: [...keys, fresh] }
+      await store.system.put(SYSTEM_KEY, next, { sync: true })
+      const p = toLoaded(next)
+      loaded = p
+      await p
+      return fresh.kid
+    },
+  }
 }

@@ -1,4 +1,4 @@
-// Solid-OIDC DPoP-bound JWT access tokens at the resource server (protocols.md §1.7): token + proof in, identity out.
+// Solid-OIDC DPoP-bound JWT access tokens at the resource server (Solid-OIDC §8, RFC 9449 §6): token + proof in, identity out.
 
 import {
   compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors,
@@ -7,6 +7,7 @@ import {
 import { HttpError } from '../http/errors.ts'
 import { ASYMMETRIC_JWS_ALGS, type VerifiedProof } from './dpop.ts'
 import type { ClientId, WebId } from './principal.ts'
+import { show } from '../lib/text.ts'
 
 /** A JWKS document, or a resolver over one (e.g. jose's `createLocalJWKSet`). */
 export type IssuerKeys = JSONWebKeySet | JWTVerifyGetKey
@@ -26,7 +27,7 @@ export interface AccessTokenFacts {
   readonly now: number
   /** The issuer's JWKS (OP discovery → jwks_uri); throws an HttpError when it cannot be read. */
   getIssuerKeys(iss: string): Promise<IssuerKeys>
-  /** The WebID profile's `solid:oidcIssuer` objects (protocols.md §1.8). */
+  /** The WebID profile's `solid:oidcIssuer` objects (Solid-OIDC §4). */
   getWebIdIssuers(webid: WebId): Promise<readonly string[]>
   /** Seconds of clock skew for exp and iat (default 60; CSS uses 120). */
   readonly clockToleranceSeconds?: number
@@ -36,7 +37,7 @@ export interface AccessTokenFacts {
 
 export interface VerifiedAccessToken {
   readonly webid: WebId
-  /** `client_id`, else `azp` (protocols.md §1.7 (9)). */
+  /** `client_id`, else `azp` (Solid-OIDC §8, RFC 9449 §6 (9)). */
   readonly clientId: ClientId | undefined
   readonly issuer: string
   readonly jkt: string
@@ -47,7 +48,7 @@ export interface VerifiedAccessToken {
 const tokenError = (description: string, cause?: unknown) => new HttpError(401, 'invalid_token', description, { cause })
 
 /**
- * protocols.md §1.7 steps 2–7 in order. Step 1 (scheme DPoP, RFC 9449 §7.2) and step 6 (the proof)
+ * Solid-OIDC §8, RFC 9449 §6 steps 2–7 in order. Step 1 (scheme DPoP, RFC 9449 §7.2) and step 6 (the proof)
  * are the caller's, before this. Throws HttpError 401 `invalid_token`.
  */
 export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<VerifiedAccessToken> {
@@ -76,10 +77,10 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   const jkt = cnf.jkt
   if (clientId !== undefined && typeof clientId !== 'string') throw tokenError('client_id must be a string')
   if (azp !== undefined && typeof azp !== 'string') throw tokenError('azp must be a string')
-  // (3) https only; http solely for the host "localhost" (as CSS; not 127.0.0.1, protocols.md §10.21)
+  // (3) https only; http solely for the host "localhost" (as CSS; not 127.0.0.1: token verifiers of widely used clients accept http only there)
   if (!isSecureOrLocalhost(webid)) throw tokenError(`webid ${show(webid)} must be an https URL (http only on localhost)`)
   if (!isSecureOrLocalhost(iss)) throw tokenError(`iss ${show(iss)} must be an https URL (http only on localhost)`)
-  // (4) iss is one of the WebID's solid:oidcIssuer values, exact string equality (protocols.md §1.8, §10.10)
+  // (4) iss is one of the WebID's solid:oidcIssuer values, exact string equality (Solid-OIDC §4; OIDC Discovery §4.3)
   const issuers = await f.getWebIdIssuers(webid as WebId).catch((cause: unknown) => { throw tokenError(`the WebID profile ${show(webid)} could not be read${reason(cause)}`, cause) })
   if (!issuers.includes(iss)) throw tokenError(`iss ${show(iss)} is not a solid:oidcIssuer of ${show(webid)}; the profile lists ${issuers.length > 0 ? issuers.slice(0, 5).map(show).join(', ') : 'none'}`)
   // (5) signature against the issuer's JWKS, asymmetric algorithms only (RFC 8725 §3.1)
@@ -92,7 +93,7 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
     if (cause instanceof errors.JWKSNoMatchingKey) throw tokenError(`no key of issuer ${show(iss)} matches kid ${show(header.kid)} and alg ${alg}`, cause)
     throw tokenError(`the access token signature does not verify with the keys of issuer ${show(iss)}`, cause)
   }
-  // (6) aud contains "solid" (protocols.md §1.1)
+  // (6) aud contains "solid" (Solid-OIDC §3)
   if (!(typeof aud === 'string' ? [aud] : aud).includes('solid')) throw tokenError('aud must contain "solid"')
   // (7) exp in the future, iat not in the future (RFC 7519 §4.1.4, §4.1.6), within the clock tolerance
   const nowS = f.now / 1000
@@ -103,17 +104,16 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   return { webid: webid as WebId, clientId: (clientId ?? azp) as ClientId | undefined, issuer: iss, jkt, exp }
 }
 
-/** protocols.md §1.7 (3): https, or http when the host is exactly `localhost`. */
+/** Solid-OIDC §8, RFC 9449 §6 (3): https, or http when the host is exactly `localhost`. */
 function isSecureOrLocalhost(value: string): boolean {
   if (!URL.canParse(value)) return false
   const u = new URL(value)
   return u.protocol === 'https:' || (u.protocol === 'http:' && u.hostname === 'localhost')
 }
 
-// A resolver's HttpError already says what went wrong (DESIGN §6); anything else stays in `cause`.
+// A resolver's HttpError already says what went wrong (docs/architecture.md, the guarded fetcher); anything else stays in `cause`.
 const reason = (cause: unknown) => (cause instanceof HttpError ? `: ${cause.description}` : '')
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 // Attacker-supplied values go into descriptions quoted and cut short.
-const show = (v: unknown) => (typeof v === 'string' && v.length > 80 ? `${JSON.stringify(v.slice(0, 80))}…` : JSON.stringify(v) ?? 'missing')

@@ -1,4 +1,4 @@
-// protocols.md §1.8: the issuers a WebID profile trusts (`solid:oidcIssuer`), read through the fetcher.
+// Solid-OIDC §4: the issuers a WebID profile trusts (`solid:oidcIssuer`), read through the fetcher.
 
 import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'

@@ -3,7 +3,7 @@
 
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { bareHost, getAddressRefusal, getUrlRefusal, isIpLiteral } from './ssrf-guard.ts'
 
 export interface RemoteDoc {

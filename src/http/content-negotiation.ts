@@ -1,15 +1,10 @@
 // Proactive content negotiation on the Accept header (RFC 9110 §12.5.1).
 
-import { JSON_LD, N_TRIPLES, TURTLE } from '../rdf/media-types.ts'
-
 interface MediaRange {
   type: string
   subtype: string
   q: number
 }
-
-/** What GET/HEAD of an RDF document can answer in, in order of preference (Turtle first). */
-export const RDF_OFFERS: readonly string[] = [TURTLE, JSON_LD, N_TRIPLES]
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i
 // RFC 9110 §12.4.2: qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )
@@ -100,27 +95,4 @@ export function negotiate(accept: string | null, offers: readonly string[]): str
     }
   }
   return chosen
-}
-
-// Clients send the same few Accept values on every request: parse each once. Cleared, not evicted,
-// when full, so a client sending endless distinct values costs memory up to the cap only.
-const PREFERRED_CACHE_ENTRIES = 256
-const preferred = new Map<string | null, string | undefined>()
-
-/**
- * The syntax to answer a GET of an RDF document in. A browser asking for `text/html` without a
- * wildcard still gets Turtle: showing the source beats a bare 406 to a person following a link.
- */
-export function preferredRdfType(accept: string | null): string | undefined {
-  if (preferred.has(accept)) return preferred.get(accept)
-  const chosen = choosePreferredRdfType(accept)
-  if (preferred.size >= PREFERRED_CACHE_ENTRIES) preferred.clear()
-  preferred.set(accept, chosen)
-  return chosen
-}
-
-function choosePreferredRdfType(accept: string | null): string | undefined {
-  const chosen = negotiate(accept, RDF_OFFERS)
-  if (chosen !== undefined) return chosen
-  return negotiate(accept, ['text/html']) === undefined ? undefined : TURTLE
 }

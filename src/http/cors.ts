@@ -1,4 +1,4 @@
-// CORS for every response: any origin, with credentials (Solid Protocol §8.1, protocols.md §5.6).
+// CORS for every response: any origin, with credentials (Solid Protocol §8.1).
 
 /** Every response header a Solid client reads; `*` is not honoured with credentials. */
 export const EXPOSED_HEADERS = [

@@ -78,7 +78,10 @@ export async function renderPage(name: string, title: string, vars: Vars, opts: 
     'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; img-src https: http://localhost:* http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'`,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // Referrer Policy §3.2 same-origin: no Referer leaves the pod (page URLs carry interaction ids),
+    // yet form posts keep their Origin — under no-referrer, Fetch's "append a request Origin header"
+    // sends `Origin: null`, which the CSRF check must refuse. static/layout.html's <meta> says the same.
+    'referrer-policy': 'same-origin',
   })
   for (const [k, v] of Object.entries(opts.headers ?? {})) {
     if (Array.isArray(v)) for (const one of v) headers.append(k, one)
@@ -91,7 +94,7 @@ const HEADINGS: Record<number, string> = { 400: 'This request cannot be complete
 
 /**
  * Every refusal shown as a page says what was wrong and what was expected (the description), carries
- * the error code, and is logged; the description never holds a secret (STYLE.md "Errors").
+ * the error code, and is logged; the description never holds a secret.
  */
 export function renderErrorPage(path: string, err: HttpError, headers?: Record<string, string | string[]>): Promise<Response> {
   log.warn('page.refused', { path, status: err.status, code: err.code, description: err.description, ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}) })

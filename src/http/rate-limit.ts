@@ -1,6 +1,6 @@
 // Fixed-window failure counters (login attempts), bounded in memory by the shared LRU cache.
 
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 
 export interface RateLimit {
   /** Failures allowed per window. */

@@ -1,23 +1,31 @@
-// Turns any thrown value into the answer a client gets: OAuth JSON on OP/AS paths, plain text elsewhere.
+// Turns any thrown value into an answer: logged with its reason, then written in the format of the
+// role that answers (each role plugin passes its own: OAuth JSON for the OP, plain text for the RS).
 
-import { HttpError, toOAuthResponse, toPlainResponse } from './errors.ts'
+import { badRequest, HttpError } from './errors.ts'
 import { log, describeCause } from '../log.ts'
 
-/** OAuth-style JSON errors on the OP/AS endpoints, plain text elsewhere (DESIGN §5). */
-const isOAuthPath = (path: string) => /^\/(\.oidc|\.uma|\.well-known\/(openid|uma2))/.test(path)
+export type ErrorFormat = (err: HttpError) => Response
 
-export function renderError(request: Request, err: unknown): Response {
+export function renderError(request: Request, err: unknown, format: ErrorFormat): Response {
   const path = new URL(request.url).pathname
   const httpError = err instanceof HttpError ? err : undefined
   if (!httpError) {
     log.error('request.failed', { method: request.method, path, cause: describeCause(err) })
-    const internal = new HttpError(500, 'server_error', 'the pod could not complete this request; see the server log')
-    return isOAuthPath(path) ? toOAuthResponse(internal) : toPlainResponse(internal)
+    return format(new HttpError(500, 'server_error', 'the pod could not complete this request; see the server log'))
   }
   // Every refusal is explained in the log too; the cause (never sent) only here.
   log[httpError.status >= 500 ? 'error' : 'info']('request.refused', {
     method: request.method, path, status: httpError.status, code: httpError.code, reason: httpError.description,
     ...(httpError.cause !== undefined ? { cause: describeCause(httpError.cause) } : {}),
   })
-  return isOAuthPath(path) ? toOAuthResponse(httpError) : toPlainResponse(httpError)
+  return format(httpError)
+}
+
+/** Elysia's own refusals (a body or query its schema rejects) as the pod's error; others unchanged. */
+export function fromFramework(code: string | number, error: unknown): unknown {
+  if (code === 'VALIDATION' || code === 'PARSE') {
+    return badRequest(`the request is malformed: ${code === 'PARSE' ? 'body could not be parsed' : 'fields are missing or invalid'}`)
+  }
+  if (code === 'NOT_FOUND') return new HttpError(404, 'not_found', 'nothing here')
+  return error
 }

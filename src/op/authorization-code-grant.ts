@@ -1,10 +1,10 @@
-// grant_type=authorization_code (protocols.md §1.5, primer steps 16–18): code → session + tokens.
+// grant_type=authorization_code (RFC 6749 §4.1.3, primer steps 16–18): code → session + tokens.
 
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
 import { verifyPkce } from '../auth/pkce.ts'
 import { randomId } from '../auth/owner-session.ts'
-import { revokeAppSession, saveAppSession, type AppSession } from '../auth/app-sessions.ts'
+import { saveAppSession, type AppSession } from '../auth/app-sessions.ts'
 import { touchRegisteredClient } from '../auth/registered-clients.ts'
 import type { ClientId } from '../auth/principal.ts'
 import type { VerifiedProof } from '../auth/dpop.ts'
@@ -17,12 +17,12 @@ import { newRefreshFamily, refreshTokenOf } from './refresh-tokens.ts'
 
 const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant', description)
 
-export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
+export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys' | 'revocations'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
   const { cfg, store } = deps
   const code = form.code
   const redirectUri = form.redirect_uri
-  if (code === undefined) throw new HttpError(400, 'invalid_request', 'code is required')
-  if (redirectUri === undefined) throw new HttpError(400, 'invalid_request', 'redirect_uri is required: the one sent in the authorization request')
+  if (code === undefined) throw badRequest('code is required')
+  if (redirectUri === undefined) throw badRequest('redirect_uri is required: the one sent in the authorization request')
   const sid = randomId()
   const redemption = await redeemAuthorizationCode(store, code, sid, now, (r) => {
     // primer step 16: the code was issued to this client
@@ -37,7 +37,7 @@ export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store'>, 
   })
   if (!redemption.ok) {
     // RFC 6749 §4.1.2: a code used twice revokes what the first use issued
-    await revokeAppSession(store, redemption.replayOf, now)
+    await deps.revocations.revoke(redemption.replayOf, now)
     log.warn('op.code_replayed', { clientId: client.clientId, sid: redemption.replayOf })
     throw invalidGrant('the authorization code was already used; the tokens issued with it are revoked')
   }
@@ -51,7 +51,7 @@ export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store'>, 
   await saveAppSession(store, session, refresh ? now + REFRESH_TTL_MS : now + ACCESS_TOKEN_TTL_S * 1000)
   if (client.registered) await touchRegisteredClient(store, client.registered, now)
   log.info('op.tokens_issued', { grant: 'authorization_code', clientId: client.clientId, webid: r.webid, jkt: proof.jkt, sid })
-  return issueTokens(store, cfg.baseUrl, {
+  return issueTokens(deps.signingKeys, cfg.baseUrl, {
     sid, clientId: r.clientId, webid: r.webid, scopes: r.scopes, jkt: proof.jkt, authTime: r.authTime, includeAuthTime: r.includeAuthTime,
     ...(r.nonce !== undefined ? { nonce: r.nonce } : {}),
   }, now, refresh ? refreshTokenOf(sid, refresh) : undefined)

@@ -5,10 +5,11 @@ import type { Store } from '../store/open-store.ts'
 import { putRecord, updateRecord } from '../store/records.ts'
 import type { WebId } from '../auth/principal.ts'
 import { CODE_TTL_MS, USED_CODE_MEMORY_MS } from './model.ts'
+import { sha256Base64url } from '../lib/text.ts'
 
 const KIND = 'auth-code'
 
-/** protocols.md §1.4: the primer's code record plus what the token endpoint must compare. */
+/** OIDC Core §3.1.2, RFC 7636: the primer's code record plus what the token endpoint must compare. */
 export interface CodeRecord {
   readonly clientId: string
   readonly clientName?: string
@@ -25,12 +26,11 @@ export interface CodeRecord {
   readonly redeemedBy?: string
 }
 
-const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('base64url')
 
 /** A 256-bit random code; only its hash is stored. */
 export async function issueAuthorizationCode(store: Store, record: CodeRecord, now: number): Promise<string> {
   const code = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
-  await putRecord(store, KIND, sha256(code), record, now + CODE_TTL_MS)
+  await putRecord(store, KIND, sha256Base64url(code), record, now + CODE_TTL_MS)
   return code
 }
 
@@ -44,7 +44,7 @@ export type Redemption =
  * using the code up: a wrong verifier must not let an attacker burn the client's code.
  */
 export function redeemAuthorizationCode(store: Store, code: string, sid: string, now: number, check: (r: CodeRecord) => void): Promise<Redemption> {
-  return updateRecord<CodeRecord, Redemption>(store, KIND, sha256(code), now, (current) => {
+  return updateRecord<CodeRecord, Redemption>(store, KIND, sha256Base64url(code), now, (current) => {
     // RFC 6749 §5.2: unknown, expired (60 s) → invalid_grant
     if (!current) throw new HttpError(400, 'invalid_grant', 'the authorization code is unknown or expired (codes live 60 s and work once)')
     if (current.redeemedBy !== undefined) return { result: { ok: false, replayOf: current.redeemedBy } }

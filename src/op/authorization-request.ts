@@ -75,7 +75,7 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
       return { ok: false, redirectUri: redirectable, ...(query.has('state') ? { state: query.get('state')! } : {}), error: e }
     }
   }
-  // protocols.md §1.3 (4): redirect_uri is one of the listed URIs, exact string match
+  // Solid-OIDC §5, RFC 7591 (4): redirect_uri is one of the listed URIs, exact string match
   const redirectUri = p.get('redirect_uri')
   if (redirectUri === undefined) throw err('invalid_request', `redirect_uri is required; the client ${client.clientId} lists ${client.redirectUris.length} redirect URIs`)
   if (!client.redirectUris.includes(redirectUri)) {
@@ -98,9 +98,11 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
   const responseMode = p.get('response_mode')
   if (responseMode !== undefined && responseMode !== 'query') return fail('invalid_request', `response_mode ${JSON.stringify(responseMode.slice(0, 40))} is not supported; only "query" is`)
 
-  // OIDC Core §3.1.2.1: scope contains openid; protocols.md §1.3 (5): within the client's scope
+  // OIDC Core §3.1.2.1: scope contains openid; Solid-OIDC §5, RFC 7591 (5): within the client's scope
   const requested = (p.get('scope') ?? '').split(' ').filter((s) => s !== '')
   if (!requested.includes('openid')) return fail('invalid_scope', 'scope must include "openid"; Solid apps ask for "openid webid offline_access"')
+  // Solid-OIDC §4 (webid scope): a Solid login asks for the WebID; registration does not have to say so
+  if (!requested.includes('webid')) return fail('invalid_scope', 'scope must include "webid" (Solid-OIDC); Solid apps ask for "openid webid offline_access"')
   if (client.scope !== undefined) {
     const allowed = client.scope.split(' ')
     const extra = requested.filter((s) => !allowed.includes(s))
@@ -109,7 +111,7 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
   let scopes = [...new Set(requested.filter((s) => (SUPPORTED_SCOPES as readonly string[]).includes(s)))]
   if (client.grantTypes && !client.grantTypes.includes('refresh_token')) scopes = scopes.filter((s) => s !== 'offline_access')
 
-  // RFC 7636 §4.3/§4.4.1; protocols.md §10.4: public clients must use S256 (plain refused)
+  // RFC 7636 §4.3/§4.4.1: public clients must use S256 (plain refused)
   const challenge = p.get('code_challenge')
   const method = p.get('code_challenge_method')
   if (method !== undefined && method !== 'S256' && method !== 'plain') return fail('invalid_request', `code_challenge_method ${JSON.stringify(method.slice(0, 20))} is not supported (transform algorithm not supported); use S256`)

@@ -8,7 +8,7 @@ import { authorizationRedirect, errorRedirect, validateAuthorizationRequest } fr
 import { issueAuthorizationCode } from './authorization-codes.ts'
 import type { ResolveClient } from './clients.ts'
 import { deleteInteraction, newInteraction, saveInteraction, type Interaction } from './interactions.ts'
-import { PATHS } from './model.ts'
+import { OP_PATHS } from '../http/pod-paths.ts'
 import { log } from '../log.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
@@ -67,13 +67,13 @@ export async function continueAuthorization(deps: OpDeps, i: Interaction, sessio
   }
   if (needsLogin(i, session, now)) {
     if (silent) return refuse('login_required', 'prompt=none was sent but the owner is not signed in (or max_age requires a new sign-in)')
-    return page(PATHS.login)
+    return page(OP_PATHS.login)
   }
   const owner = session!
   const remembered = coversScopes(await getConsent(store, r.clientId, now), r.scopes)
   if (!consentGiven && (!remembered || r.prompt.includes('consent'))) {
     if (silent) return refuse('consent_required', 'prompt=none was sent but the owner has not consented to this client and these scopes')
-    return page(PATHS.consent)
+    return page(OP_PATHS.consent)
   }
   const code = await issueAuthorizationCode(store, {
     clientId: r.clientId, redirectUri: r.redirectUri, webid: owner.webid, scopes: r.scopes, authTime: owner.authTime,

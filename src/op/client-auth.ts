@@ -1,6 +1,6 @@
 // Client authentication at the token endpoint: HTTP Basic for confidential clients, none for public ones.
 
-import { HttpError } from '../http/errors.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { getRegisteredClient, isClientSecretValid, type RegisteredClient } from '../auth/registered-clients.ts'
 import { isClientIdDocumentUrl } from './clients.ts'
@@ -28,9 +28,10 @@ function decodeBasic(value: string): { id: string; secret: string } | undefined 
 }
 
 export async function authenticateClient(store: Store, form: Record<string, string>, authorization: string | null, now: number): Promise<TokenClient> {
-  if (authorization !== null) {
+  // An empty Authorization header carries no credentials (RFC 9110 §11.6.2): the client is public
+  if (authorization !== null && authorization.trim() !== '') {
     const m = /^Basic +([A-Za-z0-9+/]+=*)$/i.exec(authorization.trim())
-    if (!m) throw new HttpError(400, 'invalid_request', 'the token endpoint accepts only HTTP Basic client authentication in the Authorization header')
+    if (!m) throw badRequest('the token endpoint accepts only HTTP Basic client authentication in the Authorization header')
     const basic = decodeBasic(m[1]!)
     if (!basic) throw invalidClient('the Basic credentials are malformed; send base64(urlencode(client_id) ":" urlencode(client_secret))', true)
     if (form.client_id !== undefined && form.client_id !== basic.id) throw invalidClient('client_id in the body differs from the one in the Basic credentials', true)
@@ -40,7 +41,7 @@ export async function authenticateClient(store: Store, form: Record<string, stri
   }
   if (form.client_secret !== undefined) throw invalidClient('client_secret_post is not supported; send the secret with HTTP Basic (client_secret_basic)', false)
   const clientId = form.client_id
-  if (clientId === undefined) throw new HttpError(400, 'invalid_request', 'client_id is required (or HTTP Basic authentication for a confidential client)')
+  if (clientId === undefined) throw badRequest('client_id is required (or HTTP Basic authentication for a confidential client)')
   // A Client ID Document client is public: the code it redeems is bound to its URL and its PKCE verifier
   if (isClientIdDocumentUrl(clientId)) return { clientId }
   const client = await getRegisteredClient(store, clientId, now)

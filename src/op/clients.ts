@@ -1,12 +1,12 @@
-// Who the client is: a Solid Client ID Document (protocols.md §1.3) or a registered client.
+// Who the client is: a Solid Client ID Document (Solid-OIDC §5, RFC 7591) or a registered client.
 
 import type { JSONWebKeySet } from 'jose'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { getRegisteredClient, type RegisteredClient } from '../auth/registered-clients.ts'
 
-/** protocols.md §1.1: must be in the document's @context. */
+/** Solid-OIDC §3: must be in the document's @context. */
 export const CLIENT_ID_CONTEXT = 'https://www.w3.org/ns/solid/oidc-context.jsonld'
 const VALIDATED_TTL_MS = 5 * 60_000
 
@@ -55,8 +55,8 @@ const optString = (v: unknown, field: string, id: string): string | undefined =>
 }
 
 /**
- * protocols.md §1.3 checks 1–3 (and the shape of redirect_uris for 4); read as plain JSON, not
- * expanded (§10.11: post_logout_redirect_uris is used everywhere but missing from the context).
+ * Solid-OIDC §5, RFC 7591 checks 1–3 (and the shape of redirect_uris for 4); read as plain JSON, not
+ * expanded (post_logout_redirect_uris is used everywhere but missing from the context).
  */
 export function parseClientIdDocument(clientId: string, body: string): OpClient {
   let doc: unknown

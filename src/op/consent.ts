@@ -1,7 +1,7 @@
 // The consent page: who asks (name, logo, URI), for which scopes; the answer is remembered per client.
 
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { html, renderPage } from '../http/html-page.ts'
 import { saveConsent } from '../auth/consents.ts'
@@ -9,7 +9,8 @@ import { getLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import { continueAuthorization, denyAuthorization } from './authorize.ts'
 import { getInteraction, type Interaction } from './interactions.ts'
-import { PATHS, SCOPE_DESCRIPTIONS } from './model.ts'
+import { SCOPE_DESCRIPTIONS } from './model.ts'
+import { OP_PATHS } from '../http/pod-paths.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 
@@ -20,7 +21,7 @@ const isWebUrl = (u: string | undefined): u is string => u !== undefined && URL.
 
 export function makeConsent(deps: OpDeps) {
   const { cfg, store } = deps
-  const toLogin = (i: Interaction) => new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${PATHS.login}?interaction=${i.id}` } })
+  const toLogin = (i: Interaction) => new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${OP_PATHS.login}?interaction=${i.id}` } })
 
   async function showConsent(query: Record<string, unknown>, cookieHeader: string | null): Promise<Response> {
     const now = deps.now()
@@ -47,7 +48,7 @@ export function makeConsent(deps: OpDeps) {
     const session = await getLoginSession(store, cfg.baseUrl, cookieHeader, now)
     if (!session) return toLogin(i)
     if (form.decision === 'deny') return denyAuthorization(deps, i)
-    if (form.decision !== 'approve') throw new HttpError(400, 'invalid_request', 'decision must be approve or deny')
+    if (form.decision !== 'approve') throw badRequest('decision must be approve or deny')
     await saveConsent(store, { clientId: i.request.clientId, scopes: i.request.scopes, grantedAt: now, ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}) })
     log.info('op.consent_given', { clientId: i.request.clientId, webid: session.webid })
     return continueAuthorization(deps, i, session, { consentGiven: true, status: 303 })

@@ -1,29 +1,30 @@
-// OIDC Discovery metadata: the seed table verbatim (protocols.md §1.2) plus the Solid and DPoP members.
+// OIDC Discovery metadata: the seed table verbatim (Solid-OIDC §5, OIDC Discovery §3) plus the Solid and DPoP members.
 
 import { ASYMMETRIC_JWS_ALGS } from '../auth/dpop.ts'
-import { PATHS, SUPPORTED_SCOPES } from './model.ts'
+import { SUPPORTED_SCOPES } from './model.ts'
+import { OP_PATHS } from '../http/pod-paths.ts'
 
-/** `issuer` is cfg.baseUrl byte for byte (protocols.md §10.10): the string every `iss` is compared with. */
+/** `issuer` is cfg.baseUrl byte for byte (OIDC Discovery §4.3: identical): the string every `iss` is compared with. */
 export function openidConfiguration(baseUrl: string) {
   return {
     issuer: baseUrl,
-    authorization_endpoint: baseUrl + PATHS.authorization,
-    token_endpoint: baseUrl + PATHS.token,
-    userinfo_endpoint: baseUrl + PATHS.userinfo,
-    registration_endpoint: baseUrl + PATHS.registration,
-    end_session_endpoint: baseUrl + PATHS.endSession,
-    jwks_uri: baseUrl + PATHS.jwks,
+    authorization_endpoint: baseUrl + OP_PATHS.authorization,
+    token_endpoint: baseUrl + OP_PATHS.token,
+    userinfo_endpoint: baseUrl + OP_PATHS.userinfo,
+    registration_endpoint: baseUrl + OP_PATHS.registration,
+    end_session_endpoint: baseUrl + OP_PATHS.endSession,
+    jwks_uri: baseUrl + OP_PATHS.jwks,
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     subject_types_supported: ['public'],
     claims_supported: ['sub', 'webid'],
     scopes_supported: [...SUPPORTED_SCOPES],
-    // protocols.md §1.2: public (Client ID Document) clients authenticate with "none"
+    // Solid-OIDC §5, OIDC Discovery §3: public (Client ID Document) clients authenticate with "none"
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'none'],
     token_endpoint_auth_signing_alg_values_supported: ['ES256'],
     request_object_signing_alg_values_supported: ['ES256'],
     id_token_signing_alg_values_supported: ['ES256'],
-    // Seed value; plain is accepted only from confidential clients (protocols.md §10.4)
+    // Seed value; plain is accepted only from confidential clients (RFC 7636 §4.2: S256 is mandatory to implement, plain only for confidential clients here)
     code_challenge_methods_supported: ['plain', 'S256'],
     claims_parameter_supported: false,
     request_parameter_supported: true,
@@ -35,7 +36,7 @@ export function openidConfiguration(baseUrl: string) {
     dpop_signing_alg_values_supported: [...ASYMMETRIC_JWS_ALGS],
     // RFC 9207 §3: iss on every authorization response
     authorization_response_iss_parameter_supported: true,
-    // protocols.md §1.1: the legacy conformance signal some clients still check
+    // Solid-OIDC §3: the legacy conformance signal some clients still check
     solid_oidc_supported: 'https://solidproject.org/TR/solid-oidc',
   }
 }

@@ -2,16 +2,14 @@
 
 import { compactVerify, createLocalJWKSet } from 'jose'
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
+import { badRequest } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { html, renderMessagePage, renderPage } from '../http/html-page.ts'
-import { revokeAppSession } from '../auth/app-sessions.ts'
 import { endLoginSession } from '../auth/owner-session.ts'
-import { readPublicJwks } from '../auth/signing-keys.ts'
 import { log } from '../log.ts'
 import type { ResolveClient } from './clients.ts'
 
-type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys' | 'revocations'>
 
 export interface EndSessionFacts {
   readonly params: URLSearchParams
@@ -20,18 +18,18 @@ export interface EndSessionFacts {
   readonly origin: string | null
 }
 
-const invalid = (description: string) => new HttpError(400, 'invalid_request', description)
+const invalid = (description: string) => badRequest(description)
 const FIELDS = ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id'] as const
 
 /** RP-Initiated Logout §2: the hint is one of our ID tokens; an expired one still names the session. */
 async function readIdTokenHint(deps: OpDeps, hint: string): Promise<{ azp?: string; sid?: string }> {
   try {
-    const { payload } = await compactVerify(hint, createLocalJWKSet(await readPublicJwks(deps.store, deps.now())), { algorithms: ['ES256'] })
+    const { payload } = await compactVerify(hint, createLocalJWKSet(await deps.signingKeys.publicJwks(deps.now())), { algorithms: ['ES256'] })
     const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>
     if (claims.iss !== deps.cfg.baseUrl) throw new Error('foreign issuer')
     return { ...(typeof claims.azp === 'string' ? { azp: claims.azp } : {}), ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}) }
   } catch (cause) {
-    throw new HttpError(400, 'invalid_request', 'id_token_hint is not an ID token of this provider (or its signing key has been retired); sign out without it', { cause })
+    throw badRequest('id_token_hint is not an ID token of this provider (or its signing key has been retired); sign out without it', { cause })
   }
 }
 
@@ -68,7 +66,7 @@ export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
       }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
     }
     const clear = await endLoginSession(store, cfg.baseUrl, f.cookieHeader)
-    if (hint?.sid !== undefined) await revokeAppSession(store, hint.sid, deps.now())
+    if (hint?.sid !== undefined) await deps.revocations.revoke(hint.sid, deps.now())
     log.info('op.logout', { ...(clientId ? { clientId } : {}) })
     if (target !== undefined) {
       const url = new URL(target)

@@ -1,8 +1,7 @@
-// Signs the token response: DPoP-bound JWT access token (protocols.md §1.7) and ID token (§1.6).
+// Signs the token response: DPoP-bound JWT access token (Solid-OIDC §8, RFC 9449 §6) and ID token (Solid-OIDC §6).
 
 import { SignJWT } from 'jose'
-import type { Store } from '../store/open-store.ts'
-import { getSigningKey } from '../auth/signing-keys.ts'
+import type { SigningKeys } from '../auth/signing-keys.ts'
 import type { WebId } from '../auth/principal.ts'
 import { ACCESS_TOKEN_TTL_S, ID_TOKEN_TTL_S } from './model.ts'
 
@@ -32,18 +31,18 @@ export interface TokenResponse {
 
 const jti = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
 
-export async function issueTokens(store: Store, issuer: string, g: TokenGrant, now: number, refreshToken?: string): Promise<TokenResponse> {
-  const key = await getSigningKey(store, now)
+export async function issueTokens(signingKeys: SigningKeys, issuer: string, g: TokenGrant, now: number, refreshToken?: string): Promise<TokenResponse> {
+  const key = await signingKeys.current(now)
   const iat = Math.floor(now / 1000)
   const scope = g.scopes.join(' ')
-  // protocols.md §1.7: what Solid resource servers verify (webid, iss, aud ∋ solid, cnf.jkt, exp), plus client_id/azp
+  // Solid-OIDC §8, RFC 9449 §6: what Solid resource servers verify (webid, iss, aud ∋ solid, cnf.jkt, exp), plus client_id/azp
   const accessToken = await new SignJWT({
     webid: g.webid, client_id: g.clientId, azp: g.clientId, cnf: { jkt: g.jkt }, scope, sid: g.sid,
   }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
     .setIssuer(issuer).setSubject(g.webid).setAudience(['solid', g.clientId])
     .setIssuedAt(iat).setExpirationTime(iat + ACCESS_TOKEN_TTL_S).setJti(jti())
     .sign(key.privateKey)
-  // protocols.md §1.6: aud is an array holding azp and "solid"; cnf.jkt binds it to the proof key
+  // Solid-OIDC §6: aud is an array holding azp and "solid"; cnf.jkt binds it to the proof key
   const idToken = await new SignJWT({
     webid: g.webid, azp: g.clientId, cnf: { jkt: g.jkt }, sid: g.sid,
     ...(g.nonce !== undefined ? { nonce: g.nonce } : {}),

@@ -10,7 +10,7 @@ import { createLoginSession, endLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import { continueAuthorization } from './authorize.ts'
 import { getInteraction, markLoggedIn, type Interaction } from './interactions.ts'
-import { PATHS } from './model.ts'
+import { ADMIN_PATHS, OP_PATHS } from '../http/pod-paths.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 
@@ -30,7 +30,7 @@ export interface LoginFacts {
 const expired = () => new HttpError(400, 'interaction_expired', 'this sign-in request is unknown or older than 10 minutes; go back to the application and sign in again')
 
 /** Only the owner's own pages are places to return to: no open redirect. */
-const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : '/.admin/sessions')
+const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : ADMIN_PATHS.sessions)
 
 export function makeLogin(deps: OpDeps) {
   const { cfg, store } = deps
@@ -52,7 +52,7 @@ export function makeLogin(deps: OpDeps) {
     let interaction: Interaction | undefined
     if (query.interaction !== undefined) {
       interaction = await getInteraction(store, query.interaction, deps.now())
-      if (!interaction) return renderErrorPage(PATHS.login, expired())
+      if (!interaction) return renderErrorPage(OP_PATHS.login, expired())
     }
     return page(interaction, safeReturn(query.return), cookieHeader)
   }

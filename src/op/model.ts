@@ -1,20 +1,9 @@
-// The OP's constants, paths and shared request schemas.
+// The OP's constants and shared request schemas (its paths are in http/pod-paths.ts).
 
 import { t } from 'elysia'
 
-export const PATHS = {
-  discovery: '/.well-known/openid-configuration',
-  authorization: '/.oidc/auth',
-  token: '/.oidc/token',
-  userinfo: '/.oidc/userinfo',
-  registration: '/.oidc/reg',
-  endSession: '/.oidc/session/end',
-  jwks: '/.oidc/jwks',
-  login: '/.oidc/login',
-  consent: '/.oidc/consent',
-} as const
 
-/** protocols.md §1.4: single use, ~60 s (DESIGN §4). */
+/** OIDC Core §3.1.2, RFC 7636: single use, ~60 s. */
 export const CODE_TTL_MS = 60_000
 /** A used code is remembered this long, so a late second redemption still revokes what it issued. */
 export const USED_CODE_MEMORY_MS = 10 * 60_000
@@ -22,12 +11,12 @@ export const USED_CODE_MEMORY_MS = 10 * 60_000
 export const INTERACTION_TTL_MS = 10 * 60_000
 /** Short, because a third-party resource server cannot learn of a revocation. */
 export const ACCESS_TOKEN_TTL_S = 300
-/** protocols.md §1.6: the primer's example lifetime. */
+/** Solid-OIDC §6: the primer's example lifetime. */
 export const ID_TOKEN_TTL_S = 600
 /** Sliding: every refresh extends the session by this much. */
 export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000
 
-/** protocols.md §1.2 `scopes_supported`, verbatim. */
+/** Solid-OIDC §5, OIDC Discovery §3 `scopes_supported`, verbatim. */
 export const SUPPORTED_SCOPES = ['openid', 'webid', 'profile', 'email', 'offline_access'] as const
 
 /** Human text for the consent page. */

@@ -2,17 +2,17 @@
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { clientAddressOf } from '../http/client-address.ts'
 import { pageOrError } from '../http/html-page.ts'
-import { makeAuthenticator } from '../auth/authenticate.ts'
-import { readPublicJwks } from '../auth/signing-keys.ts'
+import { toOAuthResponse } from '../http/errors.ts'
+import { fromFramework, renderError } from '../http/render-error.ts'
 import { startAuthorization } from './authorize.ts'
 import { makeClientResolver } from './clients.ts'
 import { makeConsent } from './consent.ts'
 import { openidConfiguration } from './discovery.ts'
 import { makeEndSession } from './end-session.ts'
 import { makeLogin } from './login.ts'
-import { OptionalFields, PATHS } from './model.ts'
+import { OptionalFields } from './model.ts'
+import { OP_PATHS } from '../http/pod-paths.ts'
 import { makeRegistration } from './registration.ts'
 import { makeTokenEndpoint } from './token-endpoint.ts'
 import { readUserinfo } from './userinfo.ts'
@@ -42,35 +42,37 @@ export function opPlugin(deps: Deps) {
   const exchangeToken = makeTokenEndpoint(deps)
   const registerDynamicClient = makeRegistration(deps)
   const endSession = makeEndSession(deps, resolveClient)
-  const authenticate = makeAuthenticator(deps)
+  const { authenticate, clientAddresses } = deps
   const metadata = openidConfiguration(cfg.baseUrl)
 
   return new Elysia({ name: 'op' })
-    .get(PATHS.discovery, () => json(metadata, 'public, max-age=300'))
-    .get(PATHS.jwks, async () => json(await readPublicJwks(deps.store, deps.now()), 'public, max-age=60'))
-    .get(PATHS.authorization, ({ request }) =>
-      pageOrError(PATHS.authorization, () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie'))))
-    .post(PATHS.authorization, ({ request, body }) =>
-      pageOrError(PATHS.authorization, () => startAuthorization(deps, resolveClient, formParams(body), request.headers.get('cookie'))), { body: AuthForm })
-    .get(PATHS.login, ({ request, query }) => pageOrError(PATHS.login, () => login.showLogin(query, request.headers.get('cookie'))), { query: PageQuery })
-    .post(PATHS.login, ({ request, body }) => pageOrError(PATHS.login, () => login.submitLogin({
+    // RFC 6749 §5.2: `{ error, error_description }` JSON, never cached; pages answer their own errors as pages.
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toOAuthResponse))
+    .get(OP_PATHS.discovery, () => json(metadata, 'public, max-age=300'))
+    .get(OP_PATHS.jwks, async () => json(await deps.signingKeys.publicJwks(deps.now()), 'public, max-age=60'))
+    .get(OP_PATHS.authorization, ({ request }) =>
+      pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie'))))
+    .post(OP_PATHS.authorization, ({ request, body }) =>
+      pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, formParams(body), request.headers.get('cookie'))), { body: AuthForm })
+    .get(OP_PATHS.login, ({ request, query }) => pageOrError(OP_PATHS.login, () => login.showLogin(query, request.headers.get('cookie'))), { query: PageQuery })
+    .post(OP_PATHS.login, ({ request, body }) => pageOrError(OP_PATHS.login, () => login.submitLogin({
       form: body, cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
-      address: clientAddressOf(request), userAgent: request.headers.get('user-agent'),
+      address: clientAddresses.of(request), userAgent: request.headers.get('user-agent'),
     })), { body: LoginForm })
-    .get(PATHS.consent, ({ request, query }) => pageOrError(PATHS.consent, () => consent.showConsent(query, request.headers.get('cookie'))), { query: PageQuery })
-    .post(PATHS.consent, ({ request, body }) =>
-      pageOrError(PATHS.consent, () => consent.submitConsent(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: ConsentForm })
-    .post(PATHS.token, ({ request, body }) => exchangeToken({
+    .get(OP_PATHS.consent, ({ request, query }) => pageOrError(OP_PATHS.consent, () => consent.showConsent(query, request.headers.get('cookie'))), { query: PageQuery })
+    .post(OP_PATHS.consent, ({ request, body }) =>
+      pageOrError(OP_PATHS.consent, () => consent.submitConsent(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: ConsentForm })
+    .post(OP_PATHS.token, ({ request, body }) => exchangeToken({
       contentType: request.headers.get('content-type'), form: body, authorization: request.headers.get('authorization'), dpop: request.headers.get('dpop'),
     }), { body: TokenForm })
-    .get(PATHS.userinfo, async ({ request }) => json(await readUserinfo(authenticate, cfg.baseUrl, request)))
-    .post(PATHS.userinfo, async ({ request }) => json(await readUserinfo(authenticate, cfg.baseUrl, request)))
-    .post(PATHS.registration, ({ request, body }) =>
-      registerDynamicClient(request.headers.get('content-type'), body, clientAddressOf(request)), { body: t.Unknown() })
-    .get(PATHS.endSession, ({ request }) => pageOrError(PATHS.endSession, () => endSession({
+    .get(OP_PATHS.userinfo, async ({ request }) => json(await readUserinfo(authenticate, cfg.baseUrl, request)))
+    .post(OP_PATHS.userinfo, async ({ request }) => json(await readUserinfo(authenticate, cfg.baseUrl, request)))
+    .post(OP_PATHS.registration, ({ request, body }) =>
+      registerDynamicClient(request.headers.get('content-type'), body, clientAddresses.of(request)), { body: t.Unknown() })
+    .get(OP_PATHS.endSession, ({ request }) => pageOrError(OP_PATHS.endSession, () => endSession({
       params: new URL(request.url).searchParams, method: 'GET', cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
     })))
-    .post(PATHS.endSession, ({ request, body }) => pageOrError(PATHS.endSession, () => endSession({
+    .post(OP_PATHS.endSession, ({ request, body }) => pageOrError(OP_PATHS.endSession, () => endSession({
       params: formParams(body), method: 'POST', cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
     })), { body: AuthForm })
 }

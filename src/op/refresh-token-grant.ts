@@ -1,8 +1,8 @@
 // grant_type=refresh_token: same client, same DPoP key (RFC 9449 §5), rotated; reuse revokes the family.
 
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
-import { revokeAppSession, updateAppSession } from '../auth/app-sessions.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
+import { updateAppSession } from '../auth/app-sessions.ts'
 import type { VerifiedProof } from '../auth/dpop.ts'
 import { log } from '../log.ts'
 import type { TokenClient } from './client-auth.ts'
@@ -14,9 +14,9 @@ const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant'
 
 type Outcome = { ok: true; family: RefreshFamily; scopes: string[]; session: { webid: string; authTime: number } } | { ok: false }
 
-export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
+export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys' | 'revocations'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
   const { cfg, store } = deps
-  if (form.refresh_token === undefined) throw new HttpError(400, 'invalid_request', 'refresh_token is required')
+  if (form.refresh_token === undefined) throw badRequest('refresh_token is required')
   const presented = parseRefreshToken(form.refresh_token)
   if (!presented) throw invalidGrant('the refresh token is not one this provider issued')
   const { sid } = presented
@@ -37,12 +37,12 @@ export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store'>, clien
     return { next: { ...s, refresh: family, lastUsedAt: now }, expiresAt: now + REFRESH_TTL_MS, result: { ok: true, family, scopes, session: s } }
   })
   if (!outcome.ok) {
-    await revokeAppSession(store, sid, now)
+    await deps.revocations.revoke(sid, now)
     log.warn('op.refresh_reused', { clientId: client.clientId, sid })
     throw invalidGrant('the refresh token was already used; every token of this session is revoked, sign in again')
   }
   log.info('op.tokens_issued', { grant: 'refresh_token', clientId: client.clientId, jkt: proof.jkt, sid })
-  return issueTokens(store, cfg.baseUrl, {
+  return issueTokens(deps.signingKeys, cfg.baseUrl, {
     sid, clientId: client.clientId, webid: outcome.session.webid as never, scopes: outcome.scopes, jkt: proof.jkt,
     authTime: outcome.session.authTime, includeAuthTime: false,
   }, now, refreshTokenOf(sid, outcome.family))

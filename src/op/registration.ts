@@ -1,4 +1,4 @@
-// RFC 7591 dynamic client registration at /.oidc/reg (scope must include webid, protocols.md §1.3).
+// RFC 7591 dynamic client registration at /.oidc/reg (scope optional; a declared one must include webid).
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'

@@ -1,9 +1,9 @@
-// Reads an ACL document's quads into Authorization records (protocols §6.1, §7.2), validates ACL writes.
+// Reads an ACL document's quads into Authorization records (WAC §5, §7.2), validates ACL writes.
 
 import type { Quad, Term } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { ACL, CERT, FOAF, RDF } from '../rdf/namespaces.ts'
-import type { AccessMode } from './modes.ts'
+import type { AccessMode } from './access-modes.ts'
 
 /** One applicable acl:Authorization, with every IRI absolute. Parsed once per document, read per request. */
 export interface Authorization {

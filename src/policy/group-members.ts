@@ -1,8 +1,8 @@
-// Members of a vcard:Group named by acl:agentGroup (protocols §6.1, §7.2), and a bounded caching resolver.
+// Members of a vcard:Group named by acl:agentGroup (WAC §5, §7.2), and a bounded caching resolver.
 
 import type { Quad } from '@rdfjs/types'
 import { VCARD } from '../rdf/namespaces.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { certKeys, indexBySubject, normalizeKeyId, resolveIri, type SubjectIndex } from './acl-document.ts'
 import type { Requester } from './wac.ts'
 

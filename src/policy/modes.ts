@@ -1,12 +1,9 @@
-// Access modes: which modes a request needs on which resources (protocols §6.4), and the WAC-Allow header.
+// Access modes: which modes a request needs on which resources (WAC §5), and the WAC-Allow header.
 
 import { HttpError } from '../http/errors.ts'
-import { governedUrlFor, isAclUrl, parentContainerOf } from './wac.ts'
-
-export type AccessMode = 'read' | 'write' | 'append' | 'control'
-
-/** Canonical order, also the order of the WAC-Allow header (protocols §6.5). */
-export const ACCESS_MODES: readonly AccessMode[] = ['read', 'write', 'append', 'control']
+import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
+import { parentContainerOf } from './containment.ts'
+import { governedBy, isAcl } from '../store/acl-names.ts'
 
 export interface ModeRequirement {
   readonly url: string
@@ -37,7 +34,7 @@ export function requiredModes(f: RequestFacts): ModeRequirement[] {
   const method = f.method.toUpperCase()
   if (method === 'OPTIONS') return [] // §6.4: preflight needs nothing
   // §6.4: any method on an ACL resource needs Control on the resource the ACL governs
-  if (isAclUrl(f.url)) return [{ url: governedUrlFor(f.url), modes: ['control'] }]
+  if (isAcl(f.url)) return [{ url: governedBy(f.url), modes: ['control'] }]
   const need = new Map<string, Set<AccessMode>>()
   const add = (url: string | undefined, ...modes: AccessMode[]) => {
     if (url === undefined) return
@@ -69,7 +66,7 @@ export function requiredModes(f: RequestFacts): ModeRequirement[] {
       break
     }
     case 'DELETE':
-      // §10.13: WAC needs Write on the resource and on its container (the containment triple goes)
+      // WAC needs Write on the resource and on its container (the containment triple goes)
       add(f.url, 'write')
       add(parentContainerOf(f.url), 'write')
       break
@@ -99,7 +96,7 @@ export function coversModes(allowed: ReadonlySet<AccessMode>, needed: readonly A
   return needed.every(m => allowed.has(m) || (m === 'append' && allowed.has('write')))
 }
 
-/** `WAC-Allow` value (protocols §6.5), e.g. `user="read write append control",public="read"`. */
+/** `WAC-Allow` value (WAC §6), e.g. `user="read write append control",public="read"`. */
 export function formatWacAllow(user: ReadonlySet<AccessMode>, pub: ReadonlySet<AccessMode>): string {
   return `user="${modeList(user)}",public="${modeList(pub)}"`
 }

@@ -1,37 +1,12 @@
-// Web Access Control decisions: effective-ACL discovery with inheritance and subject/origin matching (protocols §6.2–6.3).
+// Web Access Control decisions: effective-ACL discovery with inheritance and subject/origin matching (WAC §4–§6).
 
 import { HttpError } from '../http/errors.ts'
 import type { Principal } from '../auth/principal.ts'
 import { ACL, FOAF } from '../rdf/namespaces.ts'
 import { normalizeKeyId, normalizeOrigin, type Authorization } from './acl-document.ts'
-import type { AccessMode } from './modes.ts'
-
-const ACL_SUFFIX = '.acl'
-
-/** Our `rel="acl"` target: `r.acl`; for a container `/a/` it is `/a/.acl`. */
-export const aclUrlFor = (resourceUrl: string) => resourceUrl + ACL_SUFFIX
-
-/** Any resource named `….acl` is the ACL of `…` under our naming (the RS refuses other such names). */
-export const isAclUrl = (url: string) => url.endsWith(ACL_SUFFIX)
-
-/** The (non-ACL) resource whose ACL `aclUrl` is; never another ACL, so no chain can escape Control. */
-export function governedUrlFor(aclUrl: string): string {
-  let url = aclUrl
-  while (isAclUrl(url)) url = url.slice(0, -ACL_SUFFIX.length)
-  return url
-}
-
-/**
- * `/a/b` → `/a/`, `/a/b/` → `/a/`, root → undefined (protocols §5.1: containment is the path hierarchy).
- * String slicing, not `new URL`: targets are already canonical (origin + path, no query) and every decision
- * walks this up to the root.
- */
-export function parentContainerOf(url: string): string | undefined {
-  const pathStart = url.indexOf('/', url.indexOf('://') + 3)
-  const end = url.endsWith('/') ? url.length - 1 : url.length
-  if (pathStart < 0 || end <= pathStart) return undefined
-  return url.slice(0, url.lastIndexOf('/', end - 1) + 1)
-}
+import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
+import { parentContainerOf } from './containment.ts'
+import { aclOf, governedBy, isAcl } from '../store/acl-names.ts'
 
 export type AclLoader = (aclUrl: string) => Promise<readonly Authorization[] | undefined>
 
@@ -49,10 +24,10 @@ export interface EffectiveAcl {
  * ACL of the resource it governs.
  */
 export async function findEffectiveAcl(resourceUrl: string, loadAcl: AclLoader): Promise<EffectiveAcl> {
-  let current: string | undefined = governedUrlFor(resourceUrl)
+  let current: string | undefined = governedBy(resourceUrl)
   let inherited = false
   while (current !== undefined) {
-    const aclUrl = aclUrlFor(current)
+    const aclUrl = aclOf(current)
     const auths = await loadAcl(aclUrl)
     if (auths !== undefined) {
       const governs = current
@@ -77,8 +52,6 @@ export interface AccessContext {
   readonly isGroupMember: (groupUrl: string, principal: Requester) => Promise<boolean>
 }
 
-// Local copy of ACCESS_MODES: modes.ts imports this file, so importing back would make a load-order cycle.
-const ALL_MODES: readonly AccessMode[] = ['read', 'write', 'append', 'control']
 const EVERYONE = FOAF('Agent')
 const AUTHENTICATED = ACL('AuthenticatedAgent')
 
@@ -111,18 +84,18 @@ export function publicModes(effective: EffectiveAcl, targetUrl: string): Set<Acc
 
 // §6.4: an ACL resource is fully open to whoever controls the resource it governs, and closed to all others.
 function forTarget(allowed: Set<AccessMode>, targetUrl: string): Set<AccessMode> {
-  if (!isAclUrl(targetUrl)) return allowed
-  return allowed.has('control') ? new Set(ALL_MODES) : new Set()
+  if (!isAcl(targetUrl)) return allowed
+  return allowed.has('control') ? new Set(ACCESS_MODES) : new Set()
 }
 
 // A mismatched pair would apply one resource's rules to another: refuse instead of guessing.
 function checkTarget(effective: EffectiveAcl, targetUrl: string) {
-  const subject = governedUrlFor(targetUrl)
+  const subject = governedBy(targetUrl)
   const ok = effective.inherited ? subject.startsWith(effective.governs) && subject !== effective.governs : subject === effective.governs
   if (!ok) throw new HttpError(500, 'server_error', 'the effective ACL was found for another resource')
 }
 
-// §10.12 pragmatic origin rule: rules listing acl:origin match only those origins; rules without any match
+// Our origin rule (acl:origin, WAC §4.3): rules listing acl:origin match only those origins; rules without any match
 // all; no Origin header (non-browser client), our own origin and trusted origins pass every rule.
 function originFilter(ctx: AccessContext, targetUrl: string): (a: Authorization) => boolean {
   if (ctx.origin === undefined) return () => true

@@ -19,7 +19,7 @@ export const JWS_2020_V1_CONTEXT = 'https://w3id.org/security/suites/jws-2020/v1
 
 /**
  * Bundled copies: Solid-OIDC Appendix A (Client ID Documents), DID Core v1 and the
- * JWS-2020 suite (key documents, protocols.md §7.2). Parsing a request body must not make the
+ * JWS-2020 suite (key documents, HttpSig draft (key documents)). Parsing a request body must not make the
  * pod fetch a URL the client chose (SSRF, and a third party could change what a document means).
  */
 export const BUNDLED_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([

@@ -1,4 +1,4 @@
-// IRIs of the vocabularies the pod speaks (reference/protocols.md §9).
+// IRIs of the vocabularies the pod speaks.
 
 const ns = (base: string) => (local: string) => base + local
 

@@ -143,7 +143,7 @@ function checkQuad(q: Quad): Quad {
   } catch (err) {
     throw new HttpError(400, 'invalid_rdf', 'an rdf:JSON literal is not valid JSON', { cause: err })
   }
-  // protocols.md §7.2: JSON-LD writes @json values in JCS form (RFC 8785); storing Turtle's
+  // HttpSig draft (key documents): JSON-LD writes @json values in JCS form (RFC 8785); storing Turtle's
   // rdf:JSON the same way makes Turtle and JSON-LD of one key document the same graph.
   return quad(q.subject, q.predicate, literal(canonicalJson(value), namedNode(RDF_JSON)), q.graph)
 }

@@ -1,22 +1,11 @@
 // What a PATCH body is once parsed: the access modes it needs and how it changes a document
-// (protocols.md §5.4 and §6.4), whichever patch language it is written in.
+// (Solid Protocol §5.3, WAC §5), whichever patch language it is written in.
 
-import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { mediaTypeOf } from './media-types.ts'
+import type { PatchPlan } from './patch-plan.ts'
 import { parseN3Patch } from './n3-patch.ts'
 import { parseSparqlUpdate } from './sparql-update.ts'
-
-export interface PatchPlan {
-  /** WAC modes the patch needs on the target (protocols.md §5.4 and §6.4). */
-  readonly needs: { readonly read: boolean; readonly append: boolean; readonly write: boolean }
-  /**
-   * The document's triples (default graph) after the patch; never mutates `doc`. Throws
-   * HttpError 409 `patch_conflict` when the patch does not apply, and 422 `invalid_patch`
-   * when its pattern would take too long to match against this document.
-   */
-  apply(doc: readonly Quad[]): Quad[]
-}
 
 export const N3_PATCH = 'text/n3'
 export const SPARQL_UPDATE = 'application/sparql-update'

@@ -1,15 +1,13 @@
 // SPARQL 1.1 Update (`application/sparql-update`) on one document's default graph: the subset
-// NSS and CSS accept (protocols.md §5.4), with N3 Patch's strictness about what does not apply.
+// NSS and CSS accept (Solid Protocol §5.3.1), with N3 Patch's strictness about what does not apply.
 
 import type { Quad, Term } from '@rdfjs/types'
 import { DataFactory } from 'n3'
 // @ts-expect-error sparqljs ships no type declarations; the parts of its AST used here are typed below.
 import { Parser as SparqlParser } from 'sparqljs'
 import { HttpError } from '../http/errors.ts'
-import {
-  applyDelta, findBindings, freshBlankNodes, instantiate, invalidPatch, patchConflict, showTriple, tripleKey,
-} from './n3-patch.ts'
-import type { PatchPlan } from './patch.ts'
+import { applyDelta, findBindings, freshBlankNodes, instantiate, showTriple, tripleKey } from './triple-patterns.ts'
+import { invalidPatch, patchConflict, type PatchPlan } from './patch-plan.ts'
 
 const { blankNode, literal, namedNode, quad, variable } = DataFactory
 
@@ -44,7 +42,7 @@ const SUPPORTED = 'PATCH takes INSERT DATA, DELETE DATA, DELETE/INSERT … WHERE
 export function parseSparqlUpdate(body: string, baseIRI: string): PatchPlan {
   const steps = readOperations(body, baseIRI).map(toStep)
   return {
-    // protocols.md §5.4, by analogy with N3 Patch: WHERE → Read, any delete → Read + Write
+    // Solid Protocol §5.3.1, by analogy with N3 Patch: WHERE → Read, any delete → Read + Write
     // (a 409 on an absent triple tells what the document holds), any insert → Append.
     needs: {
       read: steps.some(s => (s.where?.length ?? 0) > 0 || s.deletes.length > 0),

@@ -1,12 +1,14 @@
-// Steps 2–3 of the pipeline (DESIGN §3): authorize against the pod's ACLs, or deny with the right status.
+// Steps 2–3 of the pipeline (docs/architecture.md, request pipeline): authorize against the pod's ACLs, or deny with the right status.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { readTriples, getMeta } from '../store/resources.ts'
 import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
-import { allowedModes, findEffectiveAcl, isAclUrl, publicModes } from '../policy/wac.ts'
-import { coversModes, formatWacAllow, type AccessMode, type ModeRequirement } from '../policy/modes.ts'
+import { allowedModes, findEffectiveAcl, publicModes } from '../policy/wac.ts'
+import { isAcl } from '../store/acl-names.ts'
+import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/modes.ts'
+import type { AccessMode } from '../policy/access-modes.ts'
 import { makeGroupResolver } from '../policy/group-members.ts'
 import { isAuthenticated, type Principal } from '../auth/principal.ts'
 import { DPOP_ALGS } from '../auth/authenticate.ts'
@@ -21,12 +23,12 @@ export interface Decision {
   readonly wacAllow: string
 }
 
-/** Every challenge the pod accepts (DESIGN §3 deny); more schemes join as they land. */
+/** Every challenge the pod accepts (the deny step of the request pipeline, docs/architecture.md); more schemes join as they land. */
 export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 
 const NO_ACL: readonly Authorization[] = Object.freeze([])
 
-// Bounds of the in-memory caches (DESIGN §4: nothing grows without bound). Negative entries count too.
+// Bounds of the in-memory caches (nothing grows without bound). Negative entries count too.
 const ACL_CACHE_ENTRIES = 10_000
 const GROUP_CACHE_ENTRIES = 1000
 export const GROUP_CACHE_TTL_MS = 60_000
@@ -82,7 +84,7 @@ export function makeAccessControl(deps: Deps) {
     return { ...target, wacAllow }
   }
 
-  /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (DESIGN §3). */
+  /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (docs/architecture.md, request pipeline). */
   async function wacAllowFor(principal: Principal, targetUrl: string, origin: string | undefined): Promise<string> {
     const target = await modesOn(targetUrl, principal, origin)
     return formatWacAllow(target.user, target.public)
@@ -94,7 +96,7 @@ export function makeAccessControl(deps: Deps) {
     invalidateAcl,
     /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
     forgetDocument(url: string) {
-      if (isAclUrl(url)) invalidateAcl(url)
+      if (isAcl(url)) invalidateAcl(url)
       isGroupMember.forget(url)
     },
   }

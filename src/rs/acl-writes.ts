@@ -3,15 +3,15 @@
 import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { getMeta } from '../store/resources.ts'
-import { governedPathOf, isAclPath } from '../store/paths.ts'
+import { governedBy, isAcl } from '../store/acl-names.ts'
 import { assertOwnerKeepsControl, validateAclDocument } from '../policy/acl-document.ts'
-import { ownerWebIdOf } from '../first-start.ts'
+import { ownerWebIdOf } from '../config.ts'
 import type { RsContext } from './rs-context.ts'
 
 export async function checkAclWrite(ctx: RsContext, path: string, triples: readonly Quad[]) {
-  if (!isAclPath(path)) return
+  if (!isAcl(path)) return
   const { baseUrl } = ctx.deps.cfg
-  const governed = governedPathOf(path)
+  const governed = governedBy(path)
   if (!await getMeta(ctx.deps.store, governed)) {
     throw new HttpError(409, 'acl_without_resource', `${governed} does not exist: create it before writing its ACL`)
   }

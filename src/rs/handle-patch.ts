@@ -10,7 +10,8 @@ import { readRequestBody, decodeUtf8 } from './request-body.ts'
 import { rdfContent } from './new-content.ts'
 import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
 import { checkWritePreconditions } from './conditional.ts'
-import { afterWrite, checkAclWrite } from './acl-writes.ts'
+import { checkAclWrite } from './acl-writes.ts'
+import { answerWrite } from './write-answer.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
@@ -43,8 +44,5 @@ export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Respons
     await checkAclWrite(ctx, path, content.triples!)
     return writeResource(store, cfg.baseUrl, path, content, now())
   })
-  afterWrite(ctx, path)
-  const headers = new Headers({ etag: `"${result.meta.etag}"`, 'wac-allow': decision.wacAllow })
-  if (result.created) headers.set('location', url)
-  return new Response(null, { status: result.created ? 201 : 204, headers })
+  return answerWrite(ctx, path, result, decision.wacAllow)
 }

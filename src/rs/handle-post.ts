@@ -10,7 +10,7 @@ import { readRequestBody } from './request-body.ts'
 import { contentFromBody } from './new-content.ts'
 import { checkWritePreconditions } from './conditional.ts'
 import { nameFromSlug } from './resource-names.ts'
-import { isReservedPath } from './target.ts'
+import { isReservedPath } from '../http/pod-paths.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 

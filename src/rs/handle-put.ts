@@ -8,7 +8,8 @@ import { readRequestBody } from './request-body.ts'
 import { contentFromBody } from './new-content.ts'
 import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
 import { checkWritePreconditions } from './conditional.ts'
-import { afterWrite, checkAclWrite } from './acl-writes.ts'
+import { checkAclWrite } from './acl-writes.ts'
+import { answerWrite } from './write-answer.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
@@ -33,8 +34,5 @@ export async function handlePut(ctx: RsContext, r: RsRequest): Promise<Response>
     if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePut(meta !== undefined, created)
     return writeResource(store, cfg.baseUrl, path, content, now())
   })
-  afterWrite(ctx, path)
-  const headers = new Headers({ etag: `"${result.meta.etag}"`, 'wac-allow': decision.wacAllow })
-  if (result.created) headers.set('location', url)
-  return new Response(null, { status: result.created ? 201 : 204, headers })
+  return answerWrite(ctx, path, result, decision.wacAllow)
 }

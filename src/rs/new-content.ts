@@ -3,7 +3,8 @@
 import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import type { NewContent } from '../store/resources.ts'
-import { isAclPath, isContainerPath } from '../store/paths.ts'
+import { isContainerPath } from '../store/paths.ts'
+import { isAcl } from '../store/acl-names.ts'
 import { isRdfType, TURTLE } from '../rdf/media-types.ts'
 import { parseRdfDocument, type ParsedDocument } from '../rdf/parse-rdf.ts'
 import { turtleByteLength } from '../rdf/serialize-rdf.ts'
@@ -24,7 +25,7 @@ export async function contentFromBody(body: RequestBody, path: string, url: stri
     return rdfContent('rdf', doc.triples, url, doc.prefixes)
   }
   // ACL documents are read by the pod itself, so they must be RDF it understands.
-  if (isAclPath(path)) throw new HttpError(415, 'unsupported_media_type', 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)')
+  if (isAcl(path)) throw new HttpError(415, 'unsupported_media_type', 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)')
   return { kind: 'binary', contentType: body.contentType ?? mediaType, body: bytes, size: bytes.byteLength }
 }
 

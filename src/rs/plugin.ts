@@ -2,16 +2,16 @@
 
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
-import { renderError } from '../http/render-error.ts'
+import { HttpError, toPlainResponse } from '../http/errors.ts'
+import { fromFramework, renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
-import { makeAuthenticator } from '../auth/authenticate.ts'
 import { ANONYMOUS } from '../auth/principal.ts'
 import { getMeta } from '../store/resources.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { makeAccessControl } from './access-control.ts'
-import { resolveTarget, isReservedPath } from './target.ts'
-import { challengeLinks, resourceHeaders, STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
+import { resolveTarget } from '../store/target.ts'
+import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
+import { challengeLinks, resourceHeaders } from './resource-headers.ts'
 import { makeRepresentationCache, readResource } from './read-resource.ts'
 import { handlePut } from './handle-put.ts'
 import { handlePost } from './handle-post.ts'
@@ -26,7 +26,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export function rsPlugin(deps: Deps) {
   const ctx: RsContext = { deps, access: makeAccessControl(deps) }
   const representations = makeRepresentationCache()
-  const authenticate = makeAuthenticator(deps)
+  const { authenticate } = deps
 
   async function handle(request: Request): Promise<Response> {
     const target = resolveTarget(deps.cfg.baseUrl, request.url)
@@ -37,9 +37,9 @@ export function rsPlugin(deps: Deps) {
       principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = renderError(request, err)
+      response = renderError(request, err, toPlainResponse)
     }
-    // DESIGN §3: WAC-Allow on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
+    // WAC-Allow (WAC §6 / Solid Protocol) on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
       // Only a broken storage (no root ACL) fails here, and the answer already says what went wrong.
       const wacAllow = await ctx.access.wacAllowFor(principal, target.url, origin).catch((err: unknown) => {
@@ -53,7 +53,7 @@ export function rsPlugin(deps: Deps) {
 
   function dispatch(r: RsRequest): Promise<Response> {
     const method = r.request.method.toUpperCase()
-    // DESIGN §1: paths of the pod's own endpoints are never pod resources, whatever the method.
+    // the pod's URL space (http/pod-paths.ts): paths of the pod's own endpoints are never pod resources, whatever the method.
     if (isReservedPath(r.target.path) && !READS.has(method)) throw reservedPathError(r.target.path)
     switch (method) {
       case 'GET': case 'HEAD': return read(r, method === 'HEAD')
@@ -82,10 +82,12 @@ export function rsPlugin(deps: Deps) {
     return new Response(null, { status: 204, headers: resourceHeaders(deps.cfg.baseUrl, r.target.path, undefined) })
   }
 
-  const respond = (request: Request) => handle(request).catch(err => renderError(request, err))
+  const respond = (request: Request) => handle(request).catch(err => renderError(request, err, toPlainResponse))
 
   return new Elysia({ name: 'rs' })
-    .get(STORAGE_DESCRIPTION_PATH, ({ request }) => describeStorage(deps.cfg.baseUrl, request.headers.get('accept')))
+    // Solid Protocol §2.1 leaves error bodies open: the RS answers a status, its challenges and a plain-text reason.
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
+    .get(RS_PATHS.storageDescription, ({ request }) => describeStorage(deps.cfg.baseUrl, request.headers.get('accept')))
     .all('/*', ({ request }) => respond(request), { parse: 'none' })
     .all('/', ({ request }) => respond(request), { parse: 'none' })
 }

@@ -4,11 +4,11 @@ import type { Store } from '../store/open-store.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
 import { getBody, readTriples } from '../store/resources.ts'
 import { HttpError } from '../http/errors.ts'
-import { preferredRdfType } from '../http/content-negotiation.ts'
+import { preferredRdfType } from '../rdf/media-types.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { containerTriples } from './container-listing.ts'
 import { isNotModified, representationEtag } from './conditional.ts'
-import { LruCache } from '../store/lru-cache.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 
 /**
  * Serialized RDF keyed by path, ETag and syntax. The ETag changes on every write of the resource (and of

@@ -1,13 +1,12 @@
-// Headers every resource answer carries: Link types and relations, Allow, Accept-*, Vary (protocols §5.2).
+// Headers every resource answer carries: Link types and relations, Allow, Accept-*, Vary (Solid Protocol §4.1, LDP §4.2).
 
 import type { ResourceMeta } from '../store/resource-meta.ts'
-import { aclPathOf, isAclPath, isContainerPath } from '../store/paths.ts'
+import { isContainerPath } from '../store/paths.ts'
+import { aclOf, isAcl } from '../store/acl-names.ts'
 import { ACCEPT_PATCH } from '../rdf/patch.ts'
 import { LDP, PIM, SOLID } from '../rdf/namespaces.ts'
-import { ownerWebIdOf } from '../first-start.ts'
-import { isReservedPath } from './target.ts'
-
-export const STORAGE_DESCRIPTION_PATH = '/.well-known/solid'
+import { ownerWebIdOf } from '../config.ts'
+import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
 
 const link = (target: string, rel: string) => `<${target}>; rel="${rel}"`
 
@@ -22,9 +21,9 @@ export function typeLinks(path: string, meta: ResourceMeta | undefined): string[
 
 /** The `rel="acl"` link (never on ACL resources themselves); also used on 401/403 answers. */
 export const aclLinkOf = (baseUrl: string, path: string) =>
-  isAclPath(path) ? undefined : link(baseUrl + aclPathOf(path), 'acl')
+  isAcl(path) ? undefined : link(baseUrl + aclOf(path), 'acl')
 
-/** Links on 401/403 answers (DESIGN §3 deny): the type links known from the path, and the ACL. */
+/** Links on 401/403 answers (the deny step of the request pipeline, docs/architecture.md): the type links known from the path, and the ACL. */
 export function challengeLinks(baseUrl: string, path: string): string {
   const acl = aclLinkOf(baseUrl, path)
   return [...typeLinks(path, undefined), ...(acl ? [acl] : [])].join(', ')
@@ -32,7 +31,7 @@ export function challengeLinks(baseUrl: string, path: string): string {
 
 export function allowedMethods(path: string, meta: ResourceMeta | undefined): string[] {
   const methods = ['OPTIONS', 'HEAD', 'GET']
-  // DESIGN §1: writes to the pod's own endpoint paths are refused (reserved_path).
+  // the pod's URL space (http/pod-paths.ts): writes to the pod's own endpoint paths are refused (reserved_path).
   if (isReservedPath(path)) return methods
   // Solid Protocol §5.4: the root cannot be overwritten (handle-put answers 405).
   if (path !== '/') methods.push('PUT')
@@ -64,7 +63,7 @@ function computeResourceHeaders(baseUrl: string, path: string, meta: ResourceMet
   const links = typeLinks(path, meta)
   const acl = aclLinkOf(baseUrl, path)
   if (acl) links.push(acl)
-  links.push(link(baseUrl + STORAGE_DESCRIPTION_PATH, SOLID('storageDescription')))
+  links.push(link(baseUrl + RS_PATHS.storageDescription, SOLID('storageDescription')))
   if (path === '/') links.push(link(ownerWebIdOf(baseUrl), SOLID('owner')))
   const allowed = allowedMethods(path, meta)
   const headers: Record<string, string> = { link: links.join(', '), allow: allowed.join(', '), vary: 'Accept, Authorization, Origin' }

@@ -3,10 +3,12 @@
 import { HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { getMeta } from '../store/resources.ts'
-import { ACL_SUFFIX, ancestorPaths, governedPathOf, isAclPath, twinPath } from '../store/paths.ts'
-import { encodeSegment, isReservedPath } from './target.ts'
+import { ancestorPaths, twinPath } from '../store/paths.ts'
+import { ACL_SUFFIX, isAclOfAcl } from '../store/acl-names.ts'
+import { encodeSegment } from '../store/target.ts'
+import { isReservedPath } from '../http/pod-paths.ts'
 
-/** 405 for a write to a path the pod's own endpoints own (DESIGN §1). */
+/** 405 for a write to a path the pod's own endpoints own (the pod's URL space (http/pod-paths.ts)). */
 export const reservedPathError = (path: string) =>
   new HttpError(405, 'reserved_path', `${path.split('/', 2).join('/')} is reserved for the pod's own endpoints and cannot be written`,
     { headers: { allow: 'GET, HEAD, OPTIONS' } })
@@ -18,7 +20,7 @@ export const reservedPathError = (path: string) =>
  */
 export function checkWritablePath(path: string) {
   if (isReservedPath(path)) throw reservedPathError(path)
-  if (isAclPath(path) && isAclPath(governedPathOf(path))) throw new HttpError(400, 'invalid_path', 'an ACL resource cannot have an ACL of its own')
+  if (isAclOfAcl(path)) throw new HttpError(400, 'invalid_path', 'an ACL resource cannot have an ACL of its own')
   const containers = path.split('/').slice(1, -1)
   if (containers.some(name => name.endsWith(ACL_SUFFIX))) {
     throw new HttpError(400, 'invalid_path', `a container name may not end in ${ACL_SUFFIX}: that name belongs to an ACL document`)

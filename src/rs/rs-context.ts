@@ -3,7 +3,7 @@
 import type { Deps } from '../deps.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { AccessControl } from './access-control.ts'
-import type { Target } from './target.ts'
+import type { Target } from '../store/target.ts'
 
 export interface RsContext {
   readonly deps: Deps

@@ -2,18 +2,18 @@
 
 import { DataFactory } from 'n3'
 import { PIM, RDF, SOLID } from '../rdf/namespaces.ts'
-import { preferredRdfType } from '../http/content-negotiation.ts'
+import { preferredRdfType } from '../rdf/media-types.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { HttpError } from '../http/errors.ts'
-import { ownerWebIdOf } from '../first-start.ts'
-import { STORAGE_DESCRIPTION_PATH } from './resource-headers.ts'
+import { ownerWebIdOf } from '../config.ts'
+import { RS_PATHS } from '../http/pod-paths.ts'
 
 const { namedNode, quad } = DataFactory
 
 export async function describeStorage(baseUrl: string, accept: string | null): Promise<Response> {
   const mediaType = preferredRdfType(accept)
   if (!mediaType) throw new HttpError(406, 'not_acceptable', 'accept text/turtle, application/ld+json or application/n-triples')
-  const self = namedNode(baseUrl + STORAGE_DESCRIPTION_PATH)
+  const self = namedNode(baseUrl + RS_PATHS.storageDescription)
   const root = namedNode(`${baseUrl}/`)
   const body = await serializeRdf([
     quad(self, namedNode(RDF('type')), namedNode(SOLID('StorageDescription'))),

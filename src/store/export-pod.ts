@@ -9,7 +9,7 @@ import { StreamWriter } from 'n3'
 import type { Quad } from '@rdfjs/types'
 import { FORMAT_VERSION, type Store } from './open-store.ts'
 import type { ResourceKind, ResourceMeta } from './resource-meta.ts'
-import { getRecordedBaseUrl } from '../first-start.ts'
+import { getRecordedBaseUrl } from './base-url.ts'
 import { openSnapshot, type StoreSnapshot } from './store-snapshot.ts'
 
 /** Names inside an export directory; import-pod.ts reads the same ones. */

@@ -5,11 +5,11 @@ import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { DataFactory, StreamParser } from 'n3'
 import type { Quad, Term } from '@rdfjs/types'
-import { FORMAT_VERSION, openStore, type Store } from './open-store.ts'
+import { FORMAT_VERSION, inSublevel, openStore, type Store } from './open-store.ts'
 import { isAuxiliaryPath, parentPath } from './paths.ts'
 import { forceSyncWrite } from './synced-batch.ts'
 import type { ResourceMeta } from './resource-meta.ts'
-import { recordBaseUrl } from '../first-start.ts'
+import { recordBaseUrl } from './base-url.ts'
 import {
   BLOBS_DIR, DIRECTORY_KEYS, EXPORT_KIND, MANIFEST_FILE, QUADS_FILE, STATE_FILE, syncDirectory,
   type ExportedResource, type Manifest, type StateLine,
@@ -99,13 +99,13 @@ async function restoreResources(store: Store, srcDir: string, manifest: Manifest
   const flush = async () => { await batch.write({ sync: true }); batch = store.db.batch(); bytes = 0 }
   for (const entry of manifest.resources) {
     const { path, meta } = checkEntry(entry)
-    batch.put(path, meta, { sublevel: store.meta as never })
+    batch.put(path, meta, inSublevel(store.meta))
     const parent = parentPath(path)
     // Same rule as writeResource: auxiliary resources (ACLs) are not container members.
-    if (parent !== undefined && !isAuxiliaryPath(path)) batch.put(`${parent}\0${path}`, '', { sublevel: store.contains as never })
+    if (parent !== undefined && !isAuxiliaryPath(path)) batch.put(`${parent}\0${path}`, '', inSublevel(store.contains))
     if (meta.kind === 'binary') {
       const body = readBlob(srcDir, entry)
-      batch.put(path, body, { sublevel: store.blobs as never })
+      batch.put(path, body, inSublevel(store.blobs))
       bytes += body.length
     }
     bytes += 256
@@ -185,8 +185,8 @@ async function restoreState(store: Store, file: string, rebase: (iri: string) =>
       throw new ImportError(`${STATE_FILE} line ${n + 1} is not JSON; the export is damaged`, { cause: err })
     }
     const key = line.key.split('\0').map(rebase).join('\0')
-    if (line.space === 'system' && !DIRECTORY_KEYS.includes(key)) batch.put(key, rebaseJson(line.value, rebase), { sublevel: store.system as never })
-    else if (line.space === 'records') batch.put(key, rebaseJson(line.value, rebase), { sublevel: store.records as never })
+    if (line.space === 'system' && !DIRECTORY_KEYS.includes(key)) batch.put(key, rebaseJson(line.value, rebase), inSublevel(store.system))
+    else if (line.space === 'records') batch.put(key, rebaseJson(line.value, rebase), inSublevel(store.records))
     else if (line.space !== 'system') throw new ImportError(`${STATE_FILE} line ${n + 1} names an unknown space; the export is damaged`)
     n++
   }

@@ -6,6 +6,8 @@ import { ClassicLevel } from 'classic-level'
 import { Quadstore } from 'quadstore'
 import { DataFactory } from 'n3'
 import type { ResourceMeta } from './resource-meta.ts'
+import { LruCache } from '../lib/lru-cache.ts'
+import { makeSerialQueue, type SerialQueue } from '../lib/serial-queue.ts'
 import { closeDrainedIterators } from './close-drained-iterators.ts'
 import { makeGroupCommit, type WriteOp } from './group-commit.ts'
 import { log, describeCause } from '../log.ts'
@@ -24,9 +26,33 @@ export interface Sub<V> {
   batch(): { put(key: string, value: V): unknown; del(key: string): unknown; write(options?: { sync?: boolean }): Promise<void> }
   clear(): Promise<void>
 }
+/**
+ * Batch options that route one operation of a database batch into one of our sublevels. The
+ * classic-level batch types know nothing of the `Sub<V>` view above, so the cast is made here, once.
+ */
+export const inSublevel = <V>(sub: Sub<V>): { sublevel: never } => ({ sublevel: sub as never })
+
 /** `snapshot` (from `db.snapshot()`) reads the database as it was when the snapshot was taken. */
 interface ReadOptions { snapshot?: unknown }
 interface RangeOptions extends ReadOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
+
+/**
+ * What this process keeps in memory about the database it opened: built once with the handle, kept
+ * up to date by the functions that write through it (one process per database, so nothing else does).
+ */
+export interface StoreCaches {
+  /**
+   * path → metadata, null when known absent (store/resources.ts). Metadata is read on every request,
+   * often several times; a LevelDB read costs ~100 µs, a hit nothing. Writes drop the entries they
+   * touch after their batch lands; `generation` keeps a read that raced a write from caching what it
+   * saw before the write.
+   */
+  readonly meta: { readonly entries: LruCache<string, ResourceMeta | null>; generation: number }
+  /** Read-modify-write of one record runs alone (store/records.ts): single-use codes stay single-use. */
+  readonly recordQueue: SerialQueue
+}
+
+const META_CACHE_ENTRIES = 20_000
 
 export interface Store {
   readonly db: ClassicLevel<string, unknown>
@@ -35,12 +61,13 @@ export interface Store {
   readonly meta: Sub<ResourceMeta>
   /** path → bytes of a binary resource */
   readonly blobs: Sub<Uint8Array>
-  /** `${containerPath}\0${childPath}` → '' (membership index, DESIGN §4) */
+  /** `${containerPath}\0${childPath}` → '' (membership index, docs/architecture.md, Storage) */
   readonly contains: Sub<string>
   /** `${kind}\0${key}` → { v, exp } : OP/AS state with expiry */
   readonly records: Sub<{ v: unknown; exp: number }>
   /** data-directory facts: format version, owner, setup */
   readonly system: Sub<unknown>
+  readonly caches: StoreCaches
   /**
    * Rewrites the whole key range, so the data directory holds the live data and not the overwritten
    * versions LevelDB has not merged yet. LevelDB does this in a background thread; reads and writes go on.
@@ -70,6 +97,10 @@ export const QUAD_INDEXES = [['graph', 'subject', 'predicate', 'object']]
 
 export class StoreFormatError extends Error {}
 
+/** One sublevel seen through `Sub<V>`: classic-level's own types do not carry V into every method. */
+const sublevel = <V>(db: ClassicLevel<string, unknown>, name: string, valueEncoding: 'json' | 'view' | 'utf8'): Sub<V> =>
+  db.sublevel<string, V>(name, { valueEncoding }) as unknown as Sub<V>
+
 export async function openStore(dataDir: string): Promise<Store> {
   mkdirSync(dataDir, { recursive: true })
   const dbDir = join(dataDir, 'db')
@@ -77,7 +108,7 @@ export async function openStore(dataDir: string): Promise<Store> {
   const db = new ClassicLevel<string, unknown>(dbDir, { valueEncoding: 'json' })
   await db.open()
   closeDrainedIterators(db)
-  const system = db.sublevel<string, unknown>('system', { valueEncoding: 'json' }) as unknown as Sub<unknown>
+  const system = sublevel<unknown>(db, 'system', 'json')
   const found = await system.get(FORMAT_KEY)
   if (found === undefined && !fresh) {
     await db.close()
@@ -109,11 +140,12 @@ export async function openStore(dataDir: string): Promise<Store> {
     commit,
     commitStats: group.stats,
     quads,
-    meta: db.sublevel<string, ResourceMeta>('meta', { valueEncoding: 'json' }) as unknown as Sub<ResourceMeta>,
-    blobs: db.sublevel<string, Uint8Array>('blobs', { valueEncoding: 'view' }) as unknown as Sub<Uint8Array>,
-    contains: db.sublevel<string, string>('contains', { valueEncoding: 'utf8' }) as unknown as Sub<string>,
-    records: db.sublevel<string, { v: unknown; exp: number }>('records', { valueEncoding: 'json' }) as unknown as Sub<{ v: unknown; exp: number }>,
+    meta: sublevel<ResourceMeta>(db, 'meta', 'json'),
+    blobs: sublevel<Uint8Array>(db, 'blobs', 'view'),
+    contains: sublevel<string>(db, 'contains', 'utf8'),
+    records: sublevel<{ v: unknown; exp: number }>(db, 'records', 'json'),
     system,
+    caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
     // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.
     compact,
     close: async () => { await compacting?.catch(() => undefined); await quads.close(); if (db.status === 'open') await db.close() },

@@ -1,5 +1,7 @@
 // Resource paths: the pod's URL space below BASE, as stored keys (always starting with '/').
 
+import { isAcl } from './acl-names.ts'
+
 export const isContainerPath = (path: string) => path.endsWith('/')
 
 /** Parent container of a path; undefined for the root. */
@@ -19,11 +21,5 @@ export function ancestorPaths(path: string): string[] {
 /** `/a/b` ↔ `/a/b/`: the name a resource may not share with a container (Solid Protocol §3.1). */
 export const twinPath = (path: string) => isContainerPath(path) ? path.slice(0, -1) : `${path}/`
 
-export const ACL_SUFFIX = '.acl'
-export const isAclPath = (path: string) => path.endsWith(ACL_SUFFIX) && !isContainerPath(path)
-export const aclPathOf = (path: string) => path + ACL_SUFFIX
-/** The resource an ACL path governs (`/a/.acl` → `/a/`, `/a/b.acl` → `/a/b`). */
-export const governedPathOf = (aclPath: string) => aclPath.slice(0, -ACL_SUFFIX.length)
-
 /** Auxiliary resources are not listed as container members. */
-export const isAuxiliaryPath = isAclPath
+export const isAuxiliaryPath = isAcl

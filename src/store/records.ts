@@ -44,25 +44,13 @@ export async function sweepExpiredRecords(store: Store, now: number): Promise<nu
   return n
 }
 
-const recordLocks = new WeakMap<Store, ReturnType<typeof makeRecordLock>>()
-function makeRecordLock() {
-  let tail: Promise<unknown> = Promise.resolve()
-  return <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = tail.then(fn, fn)
-    tail = run.catch(() => undefined)
-    return run
-  }
-}
-
 /**
  * Read-modify-write of one record with no interleaving in this process: single-use codes
  * and refresh-token rotation must not be redeemed twice by two concurrent requests.
  */
 export function updateRecord<V, R>(store: Store, kind: RecordKind, key: string, now: number,
   fn: (current: V | undefined) => { next?: V | null; expiresAt?: number; result: R }): Promise<R> {
-  let lock = recordLocks.get(store)
-  if (!lock) { lock = makeRecordLock(); recordLocks.set(store, lock) }
-  return lock(async () => {
+  return store.caches.recordQueue(async () => {
     const rec = await store.records.get(keyOf(kind, key))
     const current = rec && rec.exp > now ? rec.v as V : undefined
     const { next, expiresAt, result } = fn(current)

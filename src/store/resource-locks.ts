@@ -2,7 +2,8 @@
 
 import type { Store } from './open-store.ts'
 import { getMeta } from './resources.ts'
-import { aclPathOf, ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { aclOf } from './acl-names.ts'
 
 /** Names to hold while a write checks its preconditions and commits. */
 export interface LockSet {
@@ -44,7 +45,7 @@ export async function writeLocks(store: Store, path: string): Promise<LockSet> {
 
 /** The locks of a DELETE of `path`: it and its ACL exclusive, the parent exclusive (it loses a member). */
 export async function deleteLocks(_store: Store, path: string): Promise<LockSet> {
-  return lockSet([path, aclPathOf(path)], ancestorPaths(path), !isAuxiliaryPath(path))
+  return lockSet([path, aclOf(path)], ancestorPaths(path), !isAuxiliaryPath(path))
 }
 
 function lockSet(own: readonly string[], ancestors: readonly string[], parentChanges: boolean): LockSet {

@@ -2,11 +2,11 @@
 
 import { DataFactory } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import type { Store } from './open-store.ts'
+import { inSublevel, type Store, type Sub } from './open-store.ts'
 import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
-import { aclPathOf, ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { aclOf } from './acl-names.ts'
 import type { WriteOp } from './group-commit.ts'
-import { LruCache } from './lru-cache.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -35,21 +35,9 @@ type Batch = WriteOp[]
 const graphOf = (baseUrl: string, path: string) => namedNode(baseUrl + path)
 const memberKey = (container: string, child: string) => `${container}\0${child}`
 
-// Metadata is read on every request (often several times); a LevelDB read costs ~100 µs, a cache hit
-// nothing. Writes drop the entries they touch after the batch lands; the generation counter keeps a read
-// that raced a write from caching what it saw before the write.
-interface MetaCache { readonly entries: LruCache<string, ResourceMeta | null>; generation: number }
-const metaCaches = new WeakMap<Store, MetaCache>()
-const META_CACHE_ENTRIES = 20_000
-
-function metaCacheOf(store: Store): MetaCache {
-  let c = metaCaches.get(store)
-  if (!c) { c = { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }; metaCaches.set(store, c) }
-  return c
-}
-
+// The metadata cache lives with the store handle (StoreCaches in open-store.ts).
 export async function getMeta(store: Store, path: string): Promise<ResourceMeta | undefined> {
-  const c = metaCacheOf(store)
+  const c = store.caches.meta
   const hit = c.entries.get(path)
   if (hit !== undefined) return hit ?? undefined
   const generation = c.generation
@@ -62,13 +50,13 @@ export async function getMeta(store: Store, path: string): Promise<ResourceMeta 
 type MetaWrites = Map<string, ResourceMeta | null>
 
 function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, meta: ResourceMeta | null) {
-  if (meta) batch.push({ type: 'put', key: path, value: meta, sublevel: store.meta as never })
-  else batch.push({ type: 'del', key: path, sublevel: store.meta as never })
+  if (meta) batch.push({ type: 'put', key: path, value: meta, ...inSublevel(store.meta) })
+  else batch.push({ type: 'del', key: path, ...inSublevel(store.meta) })
   writes.set(path, meta)
 }
 
-const put = (sublevel: unknown, key: string, value: unknown): WriteOp => ({ type: 'put', key, value, sublevel: sublevel as never })
-const del = (sublevel: unknown, key: string): WriteOp => ({ type: 'del', key, sublevel: sublevel as never })
+const put = <V>(sub: Sub<V>, key: string, value: V): WriteOp => ({ type: 'put', key, value, ...inSublevel(sub) })
+const del = <V>(sub: Sub<V>, key: string): WriteOp => ({ type: 'del', key, ...inSublevel(sub) })
 
 /**
  * quadstore's index keys for removing `oldQuads` and adding `newQuads`, as plain operations so
@@ -89,7 +77,7 @@ function quadOps(store: Store, oldQuads: readonly Quad[], newQuads: readonly Qua
 }
 
 function rememberMeta(store: Store, writes: MetaWrites) {
-  const c = metaCacheOf(store)
+  const c = store.caches.meta
   c.generation++
   for (const [p, m] of writes) c.entries.set(p, m)
 }
@@ -182,7 +170,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
 
 /** Removes a resource with its ACL and its membership entry in one synced batch. */
 export async function deleteResource(store: Store, baseUrl: string, path: string, now: number): Promise<void> {
-  const acl = aclPathOf(path)
+  const acl = aclOf(path)
   const [meta, aclMeta] = [await getMeta(store, path), await getMeta(store, acl)]
   if (!meta) return
   const quads = [...await readGraph(store, baseUrl, path), ...(aclMeta ? await readGraph(store, baseUrl, acl) : [])]

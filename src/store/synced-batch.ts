@@ -3,7 +3,7 @@
 /**
  * quadstore calls `batch.write()` without options, so LevelDB would not fsync its log and an
  * acknowledged write could vanish on power loss. We hand quadstore's `preWrite` this wrapper,
- * which makes the final write synchronous (DESIGN §4).
+ * which makes the final write synchronous (docs/architecture.md, Storage).
  */
 export function forceSyncWrite(batch: { write(options?: object): Promise<void> }) {
   const write = batch.write.bind(batch)

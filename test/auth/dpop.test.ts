@@ -43,7 +43,7 @@ async function rejects(f: ProofFacts, status: number, code: string, description?
   return e
 }
 
-describe('RFC 9449 §4.3 — the RFC example proofs (protocols.md §2.5)', () => {
+describe('RFC 9449 §4.3 — the RFC example proofs (RFC 9449 / RFC 7638 test vectors)', () => {
   const P1 = 'eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwieCI6Imw4dEZyaHgtMzR0VjNoUklDUkRZOXpDa0RscEJoRjQyVVFVZldWQVdCRnMiLCJ5IjoiOVZFNGpmX09rX282NHpiVFRsY3VOSmFqSG10NnY5VERWclUwQ2R2R1JEQSIsImNydiI6IlAtMjU2In19.eyJqdGkiOiItQndDM0VTYzZhY2MybFRjIiwiaHRtIjoiUE9TVCIsImh0dSI6Imh0dHBzOi8vc2VydmVyLmV4YW1wbGUuY29tL3Rva2VuIiwiaWF0IjoxNTYyMjYyNjE2fQ.2-GxA6T8lP4vfrg8v-FdWP0A0zdrj8igiMLvqRMUvwnQg4PtFLbdLXiOSsX0x7NVY-FNyJK70nfbV37xRZT3Lg'
   const P2 = 'eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwieCI6Imw4dEZyaHgtMzR0VjNoUklDUkRZOXpDa0RscEJoRjQyVVFVZldWQVdCRnMiLCJ5IjoiOVZFNGpmX09rX282NHpiVFRsY3VOSmFqSG10NnY5VERWclUwQ2R2R1JEQSIsImNydiI6IlAtMjU2In19.eyJqdGkiOiJlMWozVl9iS2ljOC1MQUVCIiwiaHRtIjoiR0VUIiwiaHR1IjoiaHR0cHM6Ly9yZXNvdXJjZS5leGFtcGxlLm9yZy9wcm90ZWN0ZWRyZXNvdXJjZSIsImlhdCI6MTU2MjI2MjYxOCwiYXRoIjoiZlVIeU8ycjJaM0RaNTNFc05yV0JiMHhXWG9hTnk1OUlpS0NBcWtzbVFFbyJ9.2oW9RP35yRqzhrtNP86L-Ey71EOptxRimPPToA1plemAgR6pxHF8y6-yqyVnmcw6Fy1dqd-jfxSYoMxhAJpLjA'
   const AT = 'Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU'
@@ -250,7 +250,7 @@ describe('RFC 9449 §4.3 (11), §11.1: iat is inside the acceptance window', () 
   })
 })
 
-describe('RFC 9449 §4.3 (12), protocols.md §10.2: ath equals the hash of the access token', () => {
+describe('RFC 9449 §4.3 (12), RFC 9449 §4.3 (ath optional here): ath equals the hash of the access token', () => {
   test('accepts a matching ath', async () => {
     const p = await proof({ claims: { ath: accessTokenHash(TOKEN) } })
     expect((await verifyDpopProof(facts(p, { accessToken: TOKEN, requireAth: true, status: 401 }))).htu).toBe(URL_)

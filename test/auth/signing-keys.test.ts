@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { compactVerify, createLocalJWKSet, SignJWT } from 'jose'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { getSigningKey, readPublicJwks, RETIRED_KEY_RETENTION_MS, rotateSigningKey } from '../../src/auth/signing-keys.ts'
+import { makeSigningKeys, RETIRED_KEY_RETENTION_MS, type SigningKeys } from '../../src/auth/signing-keys.ts'
+
+// The wiring builds one SigningKeys per store; the tests do the same, per opened store.
+const built = new Map<Store, SigningKeys>()
+const keysOf = (store: Store) => built.get(store) ?? built.set(store, makeSigningKeys(store)).get(store)!
+const getSigningKey = (store: Store, now: number) => keysOf(store).current(now)
+const readPublicJwks = (store: Store, now: number) => keysOf(store).publicJwks(now)
+const rotateSigningKey = (store: Store, now: number) => keysOf(store).rotate(now)
 
 const T0 = 1_800_000_000_000
 const dirs: string[] = []
@@ -16,6 +23,7 @@ async function fresh(dir = mkdtempSync(join(tmpdir(), 'solopod-keys-'))): Promis
   return { store, dir }
 }
 afterEach(async () => {
+  built.clear()
   for (const s of stores.splice(0)) if (s.db.status === 'open') await s.close()
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })

@@ -62,7 +62,7 @@ async function rejects(f: AccessTokenFacts, description: string | RegExp): Promi
   return e
 }
 
-describe('protocols.md §1.7: a DPoP-bound Solid-OIDC access token', () => {
+describe('Solid-OIDC §8: a DPoP-bound Solid-OIDC access token', () => {
   test('yields webid, client id, issuer, jkt and exp', async () => {
     expect(await verifySolidAccessToken(facts(await token()))).toEqual({ webid: WEBID as WebId, clientId: CLIENT as never, issuer: ISS, jkt, exp: IAT + 300 })
   })
@@ -89,7 +89,7 @@ describe('protocols.md §1.7: a DPoP-bound Solid-OIDC access token', () => {
   })
 })
 
-describe('protocols.md §1.7 (1): the token is a JWT', () => {
+describe('Solid-OIDC §8 (1): the token is a JWT', () => {
   const json = (v: unknown) => base64url.encode(JSON.stringify(v))
   test.each([
     ['an opaque string', 'opaque-token-value-123456', /not a JWT/],
@@ -102,7 +102,7 @@ describe('protocols.md §1.7 (1): the token is a JWT', () => {
   })
 })
 
-describe('protocols.md §1.7 (2): webid, iss, aud, iat, exp and cnf.jkt are present', () => {
+describe('Solid-OIDC §8 (2): webid, iss, aud, iat, exp and cnf.jkt are present', () => {
   test.each([
     ['webid', { webid: undefined }, 'the access token has no webid claim'],
     ['iss', { iss: undefined }, 'the access token has no iss claim'],
@@ -120,7 +120,7 @@ describe('protocols.md §1.7 (2): webid, iss, aud, iat, exp and cnf.jkt are pres
   })
 })
 
-describe('protocols.md §1.7 (3): webid and iss are https (http only on localhost)', () => {
+describe('Solid-OIDC §8 (3): webid and iss are https (http only on localhost)', () => {
   test.each([
     ['webid over http', { webid: 'http://alice.example/profile/card#me' }, /^webid "http:\/\/alice.example\/profile\/card#me" must be an https URL/],
     ['webid on http://127.0.0.1', { webid: 'http://127.0.0.1:3000/profile/card#me' }, /^webid .* must be an https URL \(http only on localhost\)$/],
@@ -139,7 +139,7 @@ describe('protocols.md §1.7 (3): webid and iss are https (http only on localhos
   })
 })
 
-describe('protocols.md §1.7 (4), §1.8: iss is one of the WebID\'s solid:oidcIssuer values', () => {
+describe('Solid-OIDC §8 (4), §1.8: iss is one of the WebID\'s solid:oidcIssuer values', () => {
   test('rejects an issuer the profile does not list', async () => {
     await rejects(facts(await token(), { getWebIdIssuers: async () => ['https://other-op.example'] }), `iss "${ISS}" is not a solid:oidcIssuer of "${WEBID}"; the profile lists "https://other-op.example"`)
   })
@@ -166,7 +166,7 @@ describe('protocols.md §1.7 (4), §1.8: iss is one of the WebID\'s solid:oidcIs
   })
 })
 
-describe('protocols.md §1.7 (5): the signature verifies with the issuer\'s JWKS, asymmetric algorithms only', () => {
+describe('Solid-OIDC §8 (5): the signature verifies with the issuer\'s JWKS, asymmetric algorithms only', () => {
   test('rejects a token signed by a key outside the issuer\'s JWKS', async () => {
     const other = await generateKeyPair('ES256')
     await rejects(facts(await token({ key: other.privateKey })), `the access token signature does not verify with the keys of issuer "${ISS}"`)
@@ -198,13 +198,13 @@ describe('protocols.md §1.7 (5): the signature verifies with the issuer\'s JWKS
   })
 })
 
-describe('protocols.md §1.7 (5): aud contains "solid"', () => {
+describe('Solid-OIDC §8 (5): aud contains "solid"', () => {
   test.each([[['https://app.example/id']], ['https://app.example/id'], [[]]])('rejects aud %p', async (aud) => {
     await rejects(facts(await token({ claims: { aud } })), 'aud must contain "solid"')
   })
 })
 
-describe('protocols.md §1.7 (5), RFC 7519 §4.1.4 and §4.1.6: exp in the future, iat not in the future', () => {
+describe('Solid-OIDC §8 (5), RFC 7519 §4.1.4 and §4.1.6: exp in the future, iat not in the future', () => {
   test('rejects a token expired beyond the clock tolerance', async () => {
     await rejects(facts(await token({ claims: { exp: IAT - 61 } })), 'the access token expired 61 s ago; get a new one')
   })
@@ -226,7 +226,7 @@ describe('protocols.md §1.7 (5), RFC 7519 §4.1.4 and §4.1.6: exp in the futur
   })
 })
 
-describe('protocols.md §1.7 (7), RFC 9449 §6.1: the proof key is the token\'s cnf.jkt', () => {
+describe('Solid-OIDC §8 (7), RFC 9449 §6.1: the proof key is the token\'s cnf.jkt', () => {
   test('rejects a proof signed with another key', async () => {
     await rejects(facts(await token(), { proof: proofOf('0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I') }), /DPoP proof key does not match the token's cnf.jkt/)
   })

@@ -6,14 +6,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Parser } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import { buildConfig } from '../../src/config.ts'
-import type { Deps } from '../../src/deps.ts'
+import { buildConfig, ownerWebIdOf } from '../../src/config.ts'
+import { makeDeps } from '../../src/deps.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { writeResource } from '../../src/store/resources.ts'
-import { makeResourceLocks } from '../../src/store/resource-locks.ts'
-import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
-import { ensureOwner, ownerWebIdOf } from '../../src/first-start.ts'
-import { loadLocalDocument } from '../../src/rs/local-documents.ts'
+import { ensureOwner } from '../../src/first-start.ts'
 import { makeAccessControl } from '../../src/rs/access-control.ts'
 import { challengeLinks } from '../../src/rs/resource-headers.ts'
 import { requiredModes, type ModeRequirement } from '../../src/policy/modes.ts'
@@ -118,8 +115,7 @@ export async function benchAclDecisions(opts: { durationMs?: number; print?: boo
     for (const [path, ttl] of Object.entries(ACLS)) await seed(store, path, ttl)
 
     const now = () => Date.now()
-    const fetchDoc = makeFetcher({ allowInsecureLocal: true, baseUrl: BASE, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
-    const deps: Deps = { cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() }
+    const deps = makeDeps(cfg, store, now)
     const access = makeAccessControl(deps)
     const asks = decisionMix()
 

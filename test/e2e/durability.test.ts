@@ -1,4 +1,4 @@
-// DESIGN §4 / issue 3 "Durability": an acknowledged write survives kill -9; SIGTERM finishes what is in flight.
+// storage / issue 3 "Durability": an acknowledged write survives kill -9; SIGTERM finishes what is in flight.
 
 import { describe, expect, test } from 'bun:test'
 import { Parser } from 'n3'
@@ -40,7 +40,7 @@ async function checkIntact(pod: RunningPod, w: Written): Promise<string | undefi
   return quads.length === 2 && values.join() === expected.join() ? undefined : `${w.path}: triples differ: ${JSON.stringify(values)}`
 }
 
-describe('durability (DESIGN §4: synced batches)', () => {
+describe('durability (storage: synced batches)', () => {
   test('every write acknowledged with 2xx before SIGKILL is intact after a restart; the rest are absent or whole', async () => {
     const first = await startPod({ seed: seedPublicWrite, extraArgs: ['--log-level', 'warn'] })
     let second: RunningPod | undefined
@@ -182,30 +182,40 @@ describe('durability (DESIGN §4: synced batches)', () => {
   }, 90_000)
 
   test('SIGTERM lets in-flight requests finish, exits 0, and leaves a data directory that reopens cleanly', async () => {
-    const pod = await startPod({ seed: seedPublicWrite, extraArgs: ['--log-level', 'warn'] })
+    // Info level: the pod's `server.stopping` line is the event the test waits for.
+    const pod = await startPod({ seed: seedPublicWrite })
     const origin = `http://127.0.0.1:${pod.port}`
     const IN_FLIGHT = 6
     const writes = Array.from({ length: IN_FLIGHT }, (_, i) => writeFor(2 * i))
     // Bodies are streamed and held open, so the server has each request but cannot answer it yet.
     const gates = writes.map(() => Promise.withResolvers<void>())
-    const responses = writes.map((w, i) => fetch(`${origin}${w.path}`, {
-      method: 'PUT',
-      headers: { 'content-type': w.contentType },
-      body: new ReadableStream<Uint8Array>({
-        async start(controller) {
-          const bytes = w.body as Uint8Array<ArrayBuffer>
-          controller.enqueue(bytes.subarray(0, 100))
-          await gates[i]!.promise
-          controller.enqueue(bytes.subarray(100))
-          controller.close()
-        },
-      }),
-    }))
+    const sent = writes.map(() => Promise.withResolvers<void>())
+    const responses = writes.map((w, i) => {
+      const bytes = w.body as Uint8Array<ArrayBuffer>
+      let pulls = 0
+      return fetch(`${origin}${w.path}`, {
+        method: 'PUT',
+        headers: { 'content-type': w.contentType },
+        // Pulled as the upload goes: the second pull means the head and the first 100 bytes were written.
+        body: new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            pulls++
+            if (pulls === 1) { controller.enqueue(bytes.subarray(0, 100)); return }
+            sent[i]!.resolve()
+            await gates[i]!.promise
+            controller.enqueue(bytes.subarray(100))
+            controller.close()
+          },
+        }, { highWaterMark: 0 }),
+      })
+    })
     try {
-      // Loopback delivers the request heads within milliseconds; this only orders SIGTERM after them.
-      await Bun.sleep(300)
+      await Promise.all(sent.map((s) => s.promise))
       pod.proc.kill('SIGTERM')
-      await Bun.sleep(200)
+      // The pod has taken the signal and is draining: the requests are still open, the process still runs.
+      const deadline = Date.now() + 10_000
+      while (!pod.output().includes('"server.stopping"') && Date.now() < deadline) await Promise.race([pod.proc.exited, Bun.sleep(10)])
+      expect(pod.output()).toContain('"server.stopping"')
       expect(pod.proc.exitCode).toBeNull()
       for (const gate of gates) gate.resolve()
       const statuses = await Promise.all(responses.map(p => p.then(r => r.status)))

@@ -27,15 +27,15 @@ afterAll(() => pod?.dispose())
 const url = (path: string) => pod.baseUrl + path
 const http = (path: string, init?: RequestInit) => fetch(url(path), init)
 
-/** One request written by hand, so the client cannot normalise the path first; returns the status code. */
-async function rawStatus(requestLine: string): Promise<number> {
+/** One request written by hand, so the client cannot normalise the path (or drop empty headers) first; returns the status code. */
+async function rawStatus(requestLine: string, extraHeaders = ''): Promise<number> {
   let out = ''
   const closed = Promise.withResolvers<void>()
   const socket = await Bun.connect({
     hostname: '127.0.0.1', port: pod.port,
     socket: { data(_s, d) { out += d.toString() }, close() { closed.resolve() }, error() { closed.resolve() } },
   })
-  socket.write(`${requestLine}\r\nHost: localhost:${pod.port}\r\nContent-Type: text/turtle\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`)
+  socket.write(`${requestLine}\r\nHost: localhost:${pod.port}\r\nContent-Type: text/turtle\r\nContent-Length: 0\r\n${extraHeaders}Connection: close\r\n\r\n`)
   await closed.promise
   return Number(out.split(' ', 2)[1])
 }
@@ -84,7 +84,19 @@ describe('Solid Protocol §5.3 over HTTP', () => {
   })
 })
 
-describe('protocols §5.6 CORS over HTTP', () => {
+describe('empty credentials over HTTP (issue 8)', () => {
+  test('an empty Authorization and DPoP header read public data as anonymous', async () => {
+    expect(await rawStatus('GET /pub/ HTTP/1.1', 'Authorization: \r\nDPoP: \r\n')).toBe(200)
+  })
+  test('an empty Authorization header on a private resource is the anonymous 401, not 400', async () => {
+    expect(await rawStatus('GET / HTTP/1.1', 'Authorization:\r\n')).toBe(401)
+  })
+  test('a malformed non-empty Authorization header stays 400 invalid_request', async () => {
+    expect(await rawStatus('GET /pub/ HTTP/1.1', 'Authorization: DPoP a b c\r\n')).toBe(400)
+  })
+})
+
+describe('Solid Protocol CORS CORS over HTTP', () => {
   test('a preflight is answered without authentication and echoes the requested headers', async () => {
     const res = await http('/', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-thing' } })
     expect(res.status).toBe(204)

@@ -1,8 +1,8 @@
-// Starts the real pod as a subprocess on a free loopback port with a temporary data directory.
+// Starts the real pod as a subprocess on a loopback port the system picks, with a temporary data directory.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import type { Subprocess } from 'bun'
 
 export const OWNER_PASSWORD = 'correct horse battery staple'
@@ -19,6 +19,7 @@ export interface RunningPod {
   dispose(): Promise<void>
 }
 
+/** For tests that start a server binary by hand: probes a free port (it can race with other processes). */
 export async function freePort(): Promise<number> {
   const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
   const port = probe.port
@@ -30,6 +31,8 @@ export interface StartOptions {
   dataDir?: string
   port?: number
   extraArgs?: string[]
+  /** Start without --owner-password-file: the pod prints a one-time setup link instead (see setupLink). */
+  withoutPassword?: boolean
   /** Runs against the data directory before the server starts (e.g. seeding ACLs through the store API). */
   seed?: (dataDir: string, baseUrl: string) => Promise<void>
 }
@@ -43,39 +46,57 @@ export async function runSolopod(...args: string[]): Promise<{ code: number; std
   return { code: await proc.exited, stdout, stderr }
 }
 
+const SERVING = /solopod: serving (\S+) on \S+:(\d+)/
+
 export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'solopod-test-'))
-  const port = opts.port ?? await freePort()
-  const baseUrl = `http://localhost:${port}`
-  const pwFile = join(dataDir, '..', `pw-${port}-${process.pid}`)
+  if (opts.seed && opts.port === undefined) {
+    // A seed needs the base URL, which names the port: a first start lets the system pick the port
+    // (no probe-and-reuse race), then the seed runs on the stopped pod and it starts again on that port.
+    const first = await startPod({ ...opts, dataDir, seed: undefined })
+    await first.stop()
+    return startPod({ ...opts, dataDir, port: first.port })
+  }
+  const pwFile = join(dataDir, '..', `pw-${basename(dataDir)}`)
   writeFileSync(pwFile, OWNER_PASSWORD)
-  if (opts.seed) await opts.seed(dataDir, baseUrl)
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', String(port), '--base-url', baseUrl,
-    '--data', dataDir, '--owner-password-file', pwFile, ...(opts.extraArgs ?? [])], { stdout: 'pipe', stderr: 'pipe' })
+  if (opts.seed) await opts.seed(dataDir, `http://localhost:${opts.port}`)
+  // Without a port the server binds port 0 and reports the port it got (its base URL follows it).
+  const where = opts.port === undefined ? ['--port', '0'] : ['--port', String(opts.port), '--base-url', `http://localhost:${opts.port}`]
+  const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where,
+    '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])], { stdout: 'pipe', stderr: 'pipe' })
   let out = ''
   const drain = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
     const reader = stream.getReader()
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += decoder.decode(chunk.value)
   }
-  void drain(proc.stdout as ReadableStream<Uint8Array>)
-  void drain(proc.stderr as ReadableStream<Uint8Array>)
+  const drained = Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>), drain(proc.stderr as ReadableStream<Uint8Array>)])
+  // Ready when the pod says where it serves (printed once its handler is in place), or failed when it exits first.
   const deadline = Date.now() + 15_000
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`pod exited with ${proc.exitCode}: ${out}`)
-    try {
-      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) })
-      break
-    } catch {
-      if (Date.now() > deadline) { proc.kill(); throw new Error(`pod did not start: ${out}`) }
-      await Bun.sleep(50)
-    }
+  let serving: RegExpExecArray | null
+  while (!(serving = SERVING.exec(out))) {
+    if (proc.exitCode !== null) { await drained; throw new Error(`pod exited with ${proc.exitCode}: ${out}`) }
+    if (Date.now() > deadline) { proc.kill(); throw new Error(`pod did not start: ${out}`) }
+    await Promise.race([proc.exited, Bun.sleep(20)])
   }
+  const baseUrl = serving[1]!
+  const port = Number(serving[2])
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (proc.exitCode === null && proc.signalCode === null) { proc.kill(signal); await proc.exited }
   }
   return {
     baseUrl, port, dataDir, proc, output: () => out, stop,
     dispose: async () => { await stop(); rmSync(dataDir, { recursive: true, force: true }); rmSync(pwFile, { force: true }) },
+  }
+}
+
+/** The one-time setup link a pod started `withoutPassword` printed on its first start. */
+export async function setupLink(pod: RunningPod): Promise<string> {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    const m = /set the owner's password at (\S+)/.exec(pod.output())
+    if (m) return m[1]!
+    if (Date.now() > deadline) throw new Error(`no setup link printed: ${pod.output()}`)
+    await Bun.sleep(20)
   }
 }

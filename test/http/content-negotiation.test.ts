@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { negotiate, preferredRdfType, RDF_OFFERS } from '../../src/http/content-negotiation.ts'
+import { negotiate } from '../../src/http/content-negotiation.ts'
+import { preferredRdfType, RDF_OFFERS } from '../../src/rdf/media-types.ts'
 
 const TTL = 'text/turtle'
 const JSONLD = 'application/ld+json'

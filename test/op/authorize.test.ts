@@ -55,7 +55,7 @@ describe('RFC 6749 §4.1.2.1: invalid client or redirect URI → an error page, 
   })
 })
 
-describe('protocols.md §1.3: Client ID Documents', () => {
+describe('Solid-OIDC §5, RFC 7591: Client ID Documents', () => {
   const id = (n: string) => `https://app.example/${n}`
   const redirect = (n: string) => ({ client_id: id(n), redirect_uri: APP_REDIRECT })
   test('a document that is not JSON-LD (application/json) is refused', async () => {
@@ -106,6 +106,7 @@ describe('OIDC Core §3.1.2: errors after the redirect URI is validated go back 
     ['response_type=code id_token', { response_type: 'code id_token' }, 'unsupported_response_type'],
     ['missing response_type', { response_type: undefined }, 'invalid_request'],
     ['scope without openid', { scope: 'webid' }, 'invalid_scope'],
+    ['scope without webid (Solid-OIDC)', { scope: 'openid offline_access' }, 'invalid_scope'],
     ["scope outside the document's scope", { scope: 'openid webid email' }, 'invalid_scope'],
     ['public client without code_challenge', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
     ['public client with plain PKCE', { code_challenge_method: 'plain', code_challenge: 'x'.repeat(43) }, 'invalid_request'],

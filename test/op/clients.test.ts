@@ -10,7 +10,7 @@ const refusal = (body: string) => {
   throw new Error('accepted')
 }
 
-describe('protocols.md §1.3 Client ID Document checks', () => {
+describe('Solid-OIDC §5, RFC 7591 Client ID Document checks', () => {
   test('reads the fields of a valid document as plain JSON (post_logout_redirect_uris included)', () => {
     const c = parseClientIdDocument(ID, doc({ client_name: 'App', post_logout_redirect_uris: ['https://app.example/bye'], default_max_age: 60 }))
     expect(c).toMatchObject({ clientId: ID, kind: 'document', isPublic: true, clientName: 'App', postLogoutRedirectUris: ['https://app.example/bye'], defaultMaxAge: 60 })

@@ -5,7 +5,7 @@ let pod: TestPod
 beforeAll(async () => { pod = await openTestPod() })
 afterAll(() => pod.close())
 
-describe('protocols.md §1.2: /.well-known/openid-configuration', () => {
+describe('Solid-OIDC §5: /.well-known/openid-configuration', () => {
   test('has every member of the seed table with the seed values', async () => {
     const res = await pod.request('/.well-known/openid-configuration')
     expect(res.status).toBe(200)
@@ -63,5 +63,17 @@ describe('jwks_uri', () => {
     expect(keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' })
     expect(typeof keys[0].kid).toBe('string')
     expect(keys[0].d).toBeUndefined()
+  })
+})
+
+describe('each role writes its own errors', () => {
+  test('a malformed token request is OAuth JSON; a malformed pod request stays plain text', async () => {
+    const token = await pod.request('/.oidc/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type": 1}' })
+    expect(token.status).toBe(400)
+    expect(token.headers.get('content-type')).toBe('application/json')
+    const rs = await pod.request('/a//b')
+    expect(rs.status).toBe(400)
+    expect(rs.headers.get('content-type')).toStartWith('text/plain')
+    expect(await rs.text()).toStartWith('invalid_path:')
   })
 })

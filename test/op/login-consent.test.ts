@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { recordClientAddress } from '../../src/http/client-address.ts'
 import {
   APP_ID, APP_REDIRECT, BASE, CookieJar, FORM, PASSWORD, WEBID, authorize, authorizeUrl, field, form, logIn, openTestPod, pageError, type TestPod,
 } from './op-fixture.ts'
@@ -18,7 +17,7 @@ async function startFlow(jar: CookieJar) {
 
 const postLogin = (jar: CookieJar, fields: Record<string, string>, headers: Record<string, string> = {}, address?: string) => {
   const req = new Request(`${BASE}/.oidc/login`, { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE, ...headers }, body: form(fields) })
-  recordClientAddress(req, address)
+  pod.deps.clientAddresses.record(req, address)
   return pod.handle(req)
 }
 

@@ -7,16 +7,13 @@ import { join } from 'node:path'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose'
 import { buildConfig } from '../../src/config.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeResourceLocks } from '../../src/store/resource-locks.ts'
-import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from '../../src/app.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 import { setOwnerPassword } from '../../src/auth/owner-account.ts'
-import { loadLocalDocument } from '../../src/rs/local-documents.ts'
 import { setLogLevel } from '../../src/log.ts'
 import { s256Challenge } from '../../src/auth/pkce.ts'
 import { accessTokenHash } from '../../src/auth/dpop.ts'
-import type { Deps } from '../../src/deps.ts'
+import { makeDeps, type Deps } from '../../src/deps.ts'
 
 export const BASE = 'http://localhost:3998'
 export const PASSWORD = 'correct horse battery staple'
@@ -73,12 +70,8 @@ export async function openTestPod(opts: { withPassword?: boolean } = {}): Promis
     return new Response(doc.body, { headers: { 'content-type': doc.type } })
   }) as typeof fetch
   const now = () => clock.now
-  const fetchDoc = makeFetcher({
-    allowInsecureLocal: true, baseUrl: BASE, now, fetchImpl, lookup: async () => ['93.184.216.34'],
-    localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()),
-  })
-  const deps: Deps = { cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() }
-  const handler = makeRequestHandler(buildApp(deps))
+  const deps = makeDeps(cfg, store, now, { fetcher: { fetchImpl, lookup: async () => ['93.184.216.34'] } })
+  const handler = makeRequestHandler(buildApp(deps), deps)
   return {
     store, deps, clock, docs, fetches: () => fetches,
     request: (p, init) => handler(new Request(p.startsWith('http') ? p : BASE + p, init)),
@@ -187,7 +180,7 @@ export function tokenRequest(pod: TestPod, r: TokenRequest, proofOptions: ProofO
     headers: {
       'content-type': FORM,
       dpop: r.proof ?? await dpopProof(r.key, 'POST', `${BASE}/.oidc/token`, pod.clock.now, proofOptions),
-      ...(r.authorization ? { authorization: r.authorization } : {}),
+      ...(r.authorization !== undefined ? { authorization: r.authorization } : {}),
     },
     body: form(r.fields),
   }))()

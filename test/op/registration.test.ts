@@ -19,7 +19,7 @@ async function expectError(res: Response, status: number, error: string) {
   expect({ status: res.status, error: body.error }).toEqual({ status, error })
 }
 
-describe('RFC 7591 dynamic registration (protocols.md §1.3)', () => {
+describe('RFC 7591 dynamic registration (Solid-OIDC §5, RFC 7591)', () => {
   test('201 with client_id, the registered metadata and, for a confidential client, a secret', async () => {
     const res = await register(valid())
     expect(res.status).toBe(201)
@@ -42,7 +42,6 @@ describe('RFC 7591 dynamic registration (protocols.md §1.3)', () => {
   })
   test.each([
     ['scope without webid', valid({ scope: 'openid offline_access' }), 'invalid_client_metadata'],
-    ['no scope at all', { redirect_uris: [REDIRECT] }, 'invalid_client_metadata'],
     ['no redirect_uris', valid({ redirect_uris: [] }), 'invalid_redirect_uri'],
     ['an http redirect URI on a public host', valid({ redirect_uris: ['http://dyn.example/cb'] }), 'invalid_redirect_uri'],
     ['a redirect URI with a fragment', valid({ redirect_uris: [`${REDIRECT}#x`] }), 'invalid_redirect_uri'],
@@ -56,6 +55,23 @@ describe('RFC 7591 dynamic registration (protocols.md §1.3)', () => {
     ['an array instead of an object', [valid()], 'invalid_client_metadata'],
   ] as [string, unknown, string][])('%s → 400 %s', async (_, body, error) => {
     await expectError(await register(body), 400, error)
+  })
+  test("a registration without scope, as Inrupt's clients send it, is accepted (RFC 7591 §2: scope is optional)", async () => {
+    const res = await register({ redirect_uris: [REDIRECT], client_name: 'Inrupt-like', id_token_signed_response_alg: 'ES256', grant_types: ['authorization_code', 'refresh_token'] })
+    expect(res.status).toBe(201)
+    const c = await res.json()
+    expect(c.scope).toBeUndefined()
+    const jar = new CookieJar()
+    const ok = await authorize(pod, jar, { client_id: c.client_id, redirect_uri: REDIRECT, code_challenge: CHALLENGE, scope: 'openid webid offline_access' })
+    expect(ok.searchParams.get('code')).toBeTruthy()
+  })
+  test('a client registered without scope still needs webid on the authorization request → invalid_scope', async () => {
+    const c = await (await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })).json()
+    const jar = new CookieJar()
+    const res = await pod.request(`/.oidc/auth?${new URLSearchParams({ response_type: 'code', client_id: c.client_id, redirect_uri: REDIRECT, scope: 'openid offline_access', code_challenge: CHALLENGE, code_challenge_method: 'S256' })}`, { headers: { cookie: jar.header() } })
+    const url = new URL(res.headers.get('location')!)
+    expect(url.searchParams.get('error')).toBe('invalid_scope')
+    expect(url.searchParams.get('error_description')).toContain('webid')
   })
   test('a form body → 400 invalid_client_metadata', async () => {
     await expectError(await register('redirect_uris=x', 'application/x-www-form-urlencoded'), 400, 'invalid_client_metadata')
@@ -105,6 +121,18 @@ describe('a registered client in the flow', () => {
     const res = await tokenRequest(pod, { key, fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: c.client_id, client_secret: c.client_secret } })
     expect(res.status).toBe(401)
     expect((await res.json()).error).toBe('invalid_client')
+  })
+  test('an empty Authorization header at the token endpoint is no client authentication (public client goes on)', async () => {
+    const c = await (await register(valid({ token_endpoint_auth_method: 'none' }))).json()
+    const res = await tokenRequest(pod, { key, authorization: '', fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: c.client_id } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).error).toBe('invalid_grant')
+  })
+  test('a malformed non-empty Authorization header at the token endpoint → 400 invalid_request', async () => {
+    const c = await (await register(valid({ token_endpoint_auth_method: 'none' }))).json()
+    const res = await tokenRequest(pod, { key, authorization: 'Basic', fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: c.client_id } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).error).toBe('invalid_request')
   })
   test('an unknown registered client id → 401 invalid_client', async () => {
     const res = await tokenRequest(pod, { key, fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: 'AAAAAAAAAAAAAAAAAAAAAA' } })

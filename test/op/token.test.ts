@@ -25,7 +25,7 @@ async function expectError(res: Response, status: number, error: string) {
   return body
 }
 
-describe('protocols.md §1.5: the authorization_code grant', () => {
+describe('RFC 6749 §4.1.3: the authorization_code grant', () => {
   let body: Record<string, string | number>
   let res: Response
   beforeAll(async () => {
@@ -44,7 +44,7 @@ describe('protocols.md §1.5: the authorization_code grant', () => {
     expect(typeof body.id_token).toBe('string')
     expect(typeof body.refresh_token).toBe('string')
   })
-  test('the access token is a JWT usable at Solid resource servers (protocols.md §1.7)', async () => {
+  test('the access token is a JWT usable at Solid resource servers (Solid-OIDC §8)', async () => {
     const at = decodeJwt(body.access_token as string)
     expect(at).toMatchObject({ webid: WEBID, sub: WEBID, iss: BASE, client_id: APP_ID, azp: APP_ID, cnf: { jkt: key.jkt }, scope: 'openid webid offline_access' })
     expect(at.aud).toEqual(['solid', APP_ID])

@@ -4,12 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildConfig } from '../../src/config.ts'
-import type { Deps } from '../../src/deps.ts'
+import { makeDeps, type Deps } from '../../src/deps.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeResourceLocks } from '../../src/store/resource-locks.ts'
-import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { ensureOwner } from '../../src/first-start.ts'
-import { loadLocalDocument } from '../../src/rs/local-documents.ts'
 import { makeAccessControl, type AccessControl } from '../../src/rs/access-control.ts'
 import { challengeLinks } from '../../src/rs/resource-headers.ts'
 import { HttpError } from '../../src/http/errors.ts'
@@ -44,8 +41,7 @@ export async function openAccessPod(): Promise<AccessPod> {
   await ensureOwner(store, BASE, Date.now())
   const clock = { t: Date.now() }
   const now = () => clock.t
-  const fetchDoc = makeFetcher({ allowInsecureLocal: true, baseUrl: BASE, now, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
-  const deps: Deps = { cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() }
+  const deps = makeDeps(cfg, store, now)
   return {
     store, deps, clock, access: makeAccessControl(deps),
     seed: (path, ttl) => seedTurtle(store, BASE, path, PREFIXES + ttl),

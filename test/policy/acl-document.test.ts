@@ -17,7 +17,7 @@ function thrown(f: () => unknown): HttpError {
   throw new Error('expected an HttpError')
 }
 
-describe('protocols §6.1 parsing an authorization', () => {
+describe('WAC §5 parsing an authorization', () => {
   test('reads every field, resolving relative IRIs against the ACL URL', () => {
     const [a, ...rest] = parse(`<#r> a acl:Authorization; acl:accessTo <./>, <x>; acl:default <./>;
       acl:agent </profile/card#me>; acl:agentClass foaf:Agent; acl:agentGroup </groups#g>;
@@ -69,7 +69,7 @@ describe('protocols §6.1 parsing an authorization', () => {
   })
 })
 
-describe('protocols §7.2 key subjects', () => {
+describe('HttpSig draft key documents key subjects', () => {
   const [a] = parse(`<#k> a acl:Authorization; acl:accessTo <doc>; acl:mode acl:Read;
     acl:agent [ cert:key </keys/2019-09-02#k1> ], [ cert:key <https://iama.star/love/me/key#i> ],
       <did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp>,
@@ -125,7 +125,7 @@ describe('ACL validation before a write', () => {
   })
 })
 
-describe('owner lock-out protection (protocols §6.4 loss of control)', () => {
+describe('owner lock-out protection (WAC §5 modes per method loss of control)', () => {
   const root = `${POD}/`
   const rootAcl = `${POD}/.acl`
   const check = (ttl: string) => assertOwnerKeepsControl(quadsOf(ttl, rootAcl), rootAcl, root, OWNER)

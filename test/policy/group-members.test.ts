@@ -20,7 +20,7 @@ const TEAM = `<#devs> a vcard:Group; vcard:hasMember <https://bob.example/card#m
   <#ops> a vcard:Group; vcard:hasMember <https://eve.example/#me>.`
 const REMOTE = '<#g> a vcard:Group; vcard:hasMember <https://dan.example/#me>.'
 
-describe('protocols §6.1 / §7.2 group members', () => {
+describe('WAC §5 / §7.2 group members', () => {
   const m = groupMembers(GROUP, quadsOf(TEAM, DOC))
 
   test('vcard:hasMember WebIDs, relative ones resolved against the group document', () => {

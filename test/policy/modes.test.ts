@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { HttpError } from '../../src/http/errors.ts'
-import { coversModes, formatWacAllow, requiredModes, type AccessMode, type RequestFacts } from '../../src/policy/modes.ts'
+import { coversModes, formatWacAllow, requiredModes, type RequestFacts } from '../../src/policy/modes.ts'
+import type { AccessMode } from '../../src/policy/access-modes.ts'
 
 const POD = 'https://pod.example'
 const u = (path: string) => POD + path
@@ -9,7 +10,7 @@ const NONE = { read: false, append: false, write: false }
 // Requirements as `path: modes` strings, so each table row reads like the spec table.
 const show = (f: RequestFacts) => requiredModes(f).map(r => `${r.url.slice(POD.length)}: ${r.modes.join(' ')}`)
 
-describe('protocols §6.4 modes required per request', () => {
+describe('WAC §5 modes per method modes required per request', () => {
   test.each<[string, RequestFacts, string[]]>([
     ['GET needs Read on the target', { method: 'GET', url: u('/a/b'), exists: true }, ['/a/b: read']],
     ['HEAD needs Read on the target', { method: 'HEAD', url: u('/a/'), exists: true }, ['/a/: read']],
@@ -72,7 +73,7 @@ describe('protocols §6.4 modes required per request', () => {
   })
 })
 
-describe('protocols §6.1 Write satisfies a need for Append', () => {
+describe('WAC §5 Write satisfies a need for Append', () => {
   test.each<[string, AccessMode[], AccessMode[], boolean]>([
     ['Write covers Append', ['write'], ['append'], true],
     ['Append does not cover Write', ['append'], ['write'], false],
@@ -85,7 +86,7 @@ describe('protocols §6.1 Write satisfies a need for Append', () => {
   })
 })
 
-describe('protocols §6.5 WAC-Allow', () => {
+describe('WAC §6 WAC-Allow WAC-Allow', () => {
   test.each<[string, AccessMode[], AccessMode[], string]>([
     ['all modes in the canonical order', ['control', 'append', 'write', 'read'], ['read'], 'user="read write append control",public="read"'],
     ['write is reported with append', ['write'], [], 'user="write append",public=""'],

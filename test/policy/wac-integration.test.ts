@@ -38,7 +38,7 @@ beforeAll(async () => {
   })
   teamUrl = `http://localhost:${remote.port}/team`
   const docs: [string, string][] = [
-    // protocols §6.2 inheritance
+    // WAC §4 effective ACL inheritance
     ['/inherit/.acl', rule('acl:accessTo <./>', 'acl:agentClass foaf:Agent', 'acl:Read')
       + rule('acl:default <./>', `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write')
       + rule('acl:default <./>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Append')],
@@ -47,7 +47,7 @@ beforeAll(async () => {
     ['/inherit/p/q/r/doc', ''],
     ['/accessonly/.acl', rule('acl:accessTo <./>', 'acl:agentClass foaf:Agent', 'acl:Read')],
     ['/accessonly/doc', ''],
-    // protocols §6.3, §7.2 subjects
+    // WAC §6 evaluation, §7.2 subjects
     ['/subjects/agent.acl', rule('acl:accessTo <agent>', `acl:agent <${BOB.webid}>`, 'acl:Read')],
     ['/subjects/public.acl', rule('acl:accessTo <public>', 'acl:agentClass foaf:Agent', 'acl:Read')],
     ['/subjects/authenticated.acl', rule('acl:accessTo <authenticated>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Read')],
@@ -56,10 +56,10 @@ beforeAll(async () => {
     ['/subjects/remote-group.acl', rule('acl:accessTo <remote-group>', `acl:agentGroup <${teamUrl}#g>`, 'acl:Read')],
     ['/subjects/keys.acl', rule('acl:accessTo <keys>',
       `acl:agent [ cert:key </keys/k1#k> ], [ cert:key <k2#k> ], [ cert:key <https://keys.example/k#k> ], <${DID}>`, 'acl:Read')],
-    // protocols §10.12 acl:origin
+    // acl:origin (WAC §4.3) acl:origin
     ['/origin/doc.acl', rule('acl:accessTo <doc>', `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write', 'acl:origin <https://good.app>')
       + rule('acl:accessTo <doc>', `acl:agent <${CAROL.webid}>`, 'acl:Read')],
-    // protocols §6.4 modes: bob writes, carol appends, dan reads, erin only controls, the owner has all
+    // WAC §5 modes per method modes: bob writes, carol appends, dan reads, erin only controls, the owner has all
     ['/modes/.acl', rule(container('./'), `acl:agent <${OWNER.webid}>`, 'acl:Read, acl:Write, acl:Control')
       + rule(container('./'), `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write')
       + rule(container('./'), `acl:agent <${CAROL.webid}>`, 'acl:Append')
@@ -90,7 +90,7 @@ async function check(who: Principal, ask: Ask, status: number, wacAllow: string)
   expect({ status: out.status, wacAllow: out.wacAllow }).toEqual({ status, wacAllow })
 }
 
-describe('protocols §6.2 effective ACL: inheritance, acl:default vs acl:accessTo', () => {
+describe('WAC §4 effective ACL effective ACL: inheritance, acl:default vs acl:accessTo', () => {
   const get = (path: string): Ask => ({ method: 'GET', path })
   test.each<Row>([
     ['accessTo covers the container itself', ANON, get('/inherit/'), 200, allow(R, R)],
@@ -109,7 +109,7 @@ describe('protocols §6.2 effective ACL: inheritance, acl:default vs acl:accessT
   ])('%s', async (_rule, who, ask, status, wacAllow) => check(who, ask, status, wacAllow))
 })
 
-describe('protocols §6.3 and §7.2 subjects', () => {
+describe('WAC §6 evaluation and §7.2 subjects', () => {
   const get = (path: string): Ask => ({ method: 'GET', path: `/subjects/${path}` })
   test.each<Row>([
     ['acl:agent matches the WebID', BOB, get('agent'), 200, allow(R)],
@@ -137,7 +137,7 @@ describe('protocols §6.3 and §7.2 subjects', () => {
   ])('%s', async (_rule, who, ask, status, wacAllow) => check(who, ask, status, wacAllow))
 })
 
-describe('protocols §10.12 acl:origin', () => {
+describe('acl:origin (WAC §4.3) acl:origin', () => {
   const ask = (method: string, origin?: string): Ask => ({ method, path: '/origin/doc', ...(origin ? { origin } : {}) })
   test.each<Row>([
     ['an origin-restricted rule matches its origin', BOB, ask('GET', 'https://good.app'), 200, allow(RWA)],
@@ -152,7 +152,7 @@ describe('protocols §10.12 acl:origin', () => {
   ])('%s', async (_rule, who, a, status, wacAllow) => check(who, a, status, wacAllow))
 })
 
-describe('protocols §6.4 modes required per request', () => {
+describe('WAC §5 modes per method modes required per request', () => {
   const M = (method: string, path: string, extra: Partial<Ask> = {}): Ask => ({ method, path, ...extra })
   const INSERT = { read: false, append: true, write: false }
   const DELETES = { read: true, append: false, write: true }
@@ -202,7 +202,7 @@ describe('protocols §6.4 modes required per request', () => {
   ])('%s', async (_rule, who, ask, status, wacAllow) => check(who, ask, status, wacAllow))
 })
 
-describe('DESIGN §3 deny', () => {
+describe('request pipeline deny', () => {
   test('anonymous and not allowed: 401 with every challenge, the ACL link and WAC-Allow', async () => {
     const out = await decide(pod.access, ANON, { method: 'GET', path: '/modes/doc' })
     expect(out.status).toBe(401)

@@ -3,9 +3,11 @@ import { Parser } from 'n3'
 import type { WebId } from '../../src/auth/principal.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import { parseAclDocument } from '../../src/policy/acl-document.ts'
-import { ACCESS_MODES, type AccessMode } from '../../src/policy/modes.ts'
+import { ACCESS_MODES, type AccessMode } from '../../src/policy/access-modes.ts'
+import { parentContainerOf } from '../../src/policy/containment.ts'
+import { aclOf as aclUrlFor, governedBy as governedUrlFor } from '../../src/store/acl-names.ts'
 import {
-  aclUrlFor, allowedModes, findEffectiveAcl, governedUrlFor, parentContainerOf, publicModes,
+  allowedModes, findEffectiveAcl, publicModes,
   type AccessContext, type AclLoader, type Requester,
 } from '../../src/policy/wac.ts'
 
@@ -41,7 +43,7 @@ const rule = (target: string, subject: string, modes: string, extra = '') =>
 
 const OWNER_ROOT = rule('acl:accessTo </>; acl:default </>', 'acl:agent </profile/card#me>', 'acl:Read, acl:Write, acl:Control')
 
-describe('protocols §6.2 ACL resource naming and containment', () => {
+describe('WAC §4 effective ACL ACL resource naming and containment', () => {
   test.each<[string, string]>([['/a/b', '/a/b.acl'], ['/a/', '/a/.acl'], ['/', '/.acl']])('ACL of %s is %s', (r, acl) => {
     expect(aclUrlFor(POD + r)).toBe(POD + acl)
     expect(governedUrlFor(POD + acl)).toBe(POD + r)
@@ -51,7 +53,7 @@ describe('protocols §6.2 ACL resource naming and containment', () => {
   })
 })
 
-describe('protocols §6.2 effective ACL and inheritance', () => {
+describe('WAC §4 effective ACL effective ACL and inheritance', () => {
   const docs: Docs = { '/.acl': OWNER_ROOT + rule('acl:default </>', 'acl:agentClass foaf:Agent', 'acl:Read') }
 
   test('a resource three containers deep inherits the root defaults, asking each level on the way', async () => {
@@ -121,7 +123,7 @@ describe('protocols §6.2 effective ACL and inheritance', () => {
   })
 })
 
-describe('protocols §6.3 subjects', () => {
+describe('WAC §6 evaluation subjects', () => {
   const target = 'acl:accessTo </r>'
   test.each<[string, string, Requester, string]>([
     ['acl:agent matches its WebID', 'acl:agent <https://bob.example/card#me>', BOB, 'read'],
@@ -138,7 +140,7 @@ describe('protocols §6.3 subjects', () => {
   })
 })
 
-describe('protocols §7.2 key subjects (cert:key, did:key)', () => {
+describe('HttpSig draft key documents key subjects (cert:key, did:key)', () => {
   const docs: Docs = {
     '/a/.acl': rule('acl:default <./>', 'acl:agent [ cert:key <../keys/k1#k> ]', 'acl:Read')
       + rule('acl:default <./>', 'acl:agent [ cert:key <https://iama.star/love/me/key#i> ]', 'acl:Append')
@@ -159,7 +161,7 @@ describe('protocols §7.2 key subjects (cert:key, did:key)', () => {
   })
 })
 
-describe('protocols §6.3 agentGroup', () => {
+describe('WAC §6 evaluation agentGroup', () => {
   const LOCAL = `${POD}/groups#friends`
   const REMOTE = 'https://other.example/teams#devs'
   const docs: Docs = {
@@ -195,7 +197,7 @@ describe('protocols §6.3 agentGroup', () => {
   })
 })
 
-describe('protocols §10.12 acl:origin (pragmatic rule)', () => {
+describe('acl:origin (WAC §4.3) acl:origin (pragmatic rule)', () => {
   const docs: Docs = {
     '/r.acl': rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Write', 'acl:origin <https://app.example>, <https://other-app.example:8443>')
       + rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Read'),
@@ -219,7 +221,7 @@ describe('protocols §10.12 acl:origin (pragmatic rule)', () => {
   })
 })
 
-describe('protocols §6.1 modes in decisions', () => {
+describe('WAC §5 modes in decisions', () => {
   const one = (modes: string) => ({ '/r.acl': rule('acl:accessTo </r>', 'acl:agentClass foaf:Agent', modes) })
   test.each<[string, string, string]>([
     ['Write implies Append', 'acl:Write', 'write append'],
@@ -246,7 +248,7 @@ describe('protocols §6.1 modes in decisions', () => {
   })
 })
 
-describe('protocols §6.5 public modes', () => {
+describe('WAC §6 WAC-Allow public modes', () => {
   const docs: Docs = {
     '/r.acl': rule('acl:accessTo </r>', 'acl:agentClass foaf:Agent', 'acl:Read', 'acl:origin <https://app.example>')
       + rule('acl:accessTo </r>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Write')

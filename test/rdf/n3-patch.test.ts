@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import type { Quad } from '@rdfjs/types'
 import { DataFactory, Parser } from 'n3'
 import { HttpError } from '../../src/http/errors.ts'
-import { parseN3Patch, showTriple } from '../../src/rdf/n3-patch.ts'
+import { parseN3Patch } from '../../src/rdf/n3-patch.ts'
+import { showTriple } from '../../src/rdf/triple-patterns.ts'
 import { ACCEPT_PATCH, parsePatch } from '../../src/rdf/patch.ts'
 
 const BASE = 'https://pod.example/people/alice'
@@ -140,7 +141,7 @@ describe('Solid Protocol §5.3.1 constraints between formulas', () => {
   })
 })
 
-describe('protocols.md §6.4 modes a PATCH needs', () => {
+describe('WAC §5 modes per method modes a PATCH needs', () => {
   test.each([
     ['where needs Read', 'solid:where { ?a ex:p 1 }', { read: true, append: false, write: false }],
     ['inserts need Append', 'solid:inserts { <#a> ex:p 1 }', { read: false, append: true, write: false }],

@@ -65,7 +65,7 @@ describe('Turtle and N-Triples', () => {
     expect(nt(quads)).toBe('<http://a/s> <http://a/p> "o"@en .\n')
   })
 
-  test('stores rdf:JSON in JCS form (protocols.md §7.2) so Turtle and JSON-LD agree', async () => {
+  test('stores rdf:JSON in JCS form (HttpSig draft key documents) so Turtle and JSON-LD agree', async () => {
     const ttl = `<#> <https://w3id.org/security#publicKeyJwk> """{ "y": "b", "kty": "EC",\n "x": "a" }"""^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON> .`
     const [q] = await parseRdf(ttl, 'text/turtle', BASE)
     expect(q?.object.value).toBe('{"kty":"EC","x":"a","y":"b"}')
@@ -111,7 +111,7 @@ describe('JSON-LD', () => {
 <#> a sec:JsonWebKey2020; sec:controller </people/alice#i>;
   sec:publicKeyJwk """{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"""^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON> .`
 
-  test('a key document (protocols.md §7.2) in JSON-LD is the same graph as its Turtle', async () => {
+  test('a key document (HttpSig draft key documents) in JSON-LD is the same graph as its Turtle', async () => {
     const fromJsonLd = await parseRdf(JSON.stringify(keyJsonLd), 'application/ld+json', BASE)
     const fromTurtle = await parseRdf(keyTurtle, 'text/turtle', BASE)
     expect(fromJsonLd).toHaveLength(3)
@@ -129,7 +129,7 @@ describe('JSON-LD', () => {
     }
   })
 
-  test('reads a Client ID Document with the Solid-OIDC context (protocols.md §1.3)', async () => {
+  test('reads a Client ID Document with the Solid-OIDC context (Solid-OIDC §5, RFC 7591)', async () => {
     const doc = {
       '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld',
       client_id: 'https://app.example/id', client_name: 'App',

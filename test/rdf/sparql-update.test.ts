@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { Quad } from '@rdfjs/types'
 import { Parser } from 'n3'
 import { HttpError } from '../../src/http/errors.ts'
-import { showTriple } from '../../src/rdf/n3-patch.ts'
+import { showTriple } from '../../src/rdf/triple-patterns.ts'
 import { parsePatch } from '../../src/rdf/patch.ts'
 import { parseSparqlUpdate } from '../../src/rdf/sparql-update.ts'
 
@@ -176,7 +176,7 @@ describe('SPARQL 1.1 Update §3 sequences of operations', () => {
   })
 })
 
-describe('protocols.md §5.4 the SPARQL Update subset a PATCH takes', () => {
+describe('Solid Protocol §5.3.1 the SPARQL Update subset a PATCH takes', () => {
   test.each([
     ['FILTER', 'WHERE { ?p ex:age ?a FILTER(?a > 1) }'],
     ['OPTIONAL', 'WHERE { ?p ex:age ?a OPTIONAL { ?p ex:name ?n } }'],

@@ -103,7 +103,7 @@ describe('issue 3: path traversal never reaches outside the pod', () => {
     })
 })
 
-describe('DESIGN §1: writes to the reserved paths of the pod are 405 reserved_path', () => {
+describe('reserved URL space: writes to the reserved paths of the pod are 405 reserved_path', () => {
   // Paths no other role claims (those answer for themselves): whatever falls through to the RS is refused.
   const paths = ['/.oidc/unclaimed', '/.oidcx', '/.admin/unclaimed', '/.uma/unclaimed', '/.well-known/solid', '/.well-known/x/']
   const cases = paths.flatMap(path => ['PUT', 'POST', 'PATCH', 'DELETE'].map(method => [method, path] as const))

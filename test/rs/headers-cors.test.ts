@@ -1,4 +1,4 @@
-// Response headers of protocols §5.2, CORS of §5.6, and the 401 challenge for anonymous requests.
+// Response headers of Solid Protocol §4.1, CORS of §5.6, and the 401 challenge for anonymous requests.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openPod, type Pod } from './pod-fixture.ts'
@@ -62,7 +62,7 @@ describe('Solid Protocol §4.1 / WAC: Link rel="acl" and rel=storageDescription'
   })
 })
 
-describe('protocols §5.2 Allow, Accept-Patch, Accept-Post, Accept-Put, Vary', () => {
+describe('Solid Protocol §4.1 Allow, Accept-Patch, Accept-Post, Accept-Put, Vary', () => {
   test('a document allows reading, replacing, patching and deleting, not POST', async () => {
     expect(methodsOf(await pod.request('/pub/h/doc'))).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT'])
   })
@@ -115,7 +115,7 @@ describe('protocols §5.2 Allow, Accept-Patch, Accept-Post, Accept-Put, Vary', (
   })
 })
 
-describe('protocols §5.6 CORS on every answer', () => {
+describe('Solid Protocol CORS CORS on every answer', () => {
   const withOrigin = (init: RequestInit = {}) => ({ ...init, headers: { ...init.headers as Record<string, string>, origin: ORIGIN } })
 
   test.each([['200 GET', '/pub/h/doc'], ['404', '/pub/h/none'], ['401', '/'], ['400', '/pub/a%2Fb']])(
@@ -148,7 +148,7 @@ describe('protocols §5.6 CORS on every answer', () => {
   })
 })
 
-describe('protocols §5.6 preflight', () => {
+describe('Solid Protocol CORS preflight', () => {
   const preflight = (path: string, requestHeaders: string) => pod.request(path, {
     method: 'OPTIONS',
     headers: { origin: ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': requestHeaders },
@@ -178,7 +178,7 @@ describe('protocols §5.6 preflight', () => {
   })
 })
 
-describe('Solid Protocol §2.1 / DESIGN §3: anonymous requests to owner-only resources', () => {
+describe('Solid Protocol §2.1 / request pipeline: anonymous requests to owner-only resources', () => {
   test('GET of the root is 401 with the DPoP challenge (no error parameter) and Link rel="acl"', async () => {
     const res = await pod.request('/')
     expect(res.status).toBe(401)
@@ -190,7 +190,7 @@ describe('Solid Protocol §2.1 / DESIGN §3: anonymous requests to owner-only re
   })
 })
 
-describe('DESIGN §1: reserved paths advertise no writes', () => {
+describe('reserved URL space: reserved paths advertise no writes', () => {
   test('OPTIONS of /.well-known/solid allows only GET, HEAD and OPTIONS, with no Accept-Put or Accept-Patch', async () => {
     const res = await pod.request('/.well-known/solid', { method: 'OPTIONS' })
     expect(methodsOf(res)).toEqual(['GET', 'HEAD', 'OPTIONS'])

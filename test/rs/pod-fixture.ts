@@ -5,12 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildConfig } from '../../src/config.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeResourceLocks } from '../../src/store/resource-locks.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
-import { makeFetcher } from '../../src/fetch/guarded-fetch.ts'
 import { buildApp, makeRequestHandler } from '../../src/app.ts'
+import { makeDeps } from '../../src/deps.ts'
 import { ensureOwner } from '../../src/first-start.ts'
-import { loadLocalDocument } from '../../src/rs/local-documents.ts'
 import { setLogLevel } from '../../src/log.ts'
 
 export const BASE = 'http://localhost:3999'
@@ -43,8 +41,8 @@ export async function openPod(opts: { maxBodyBytes?: number; publicWrite?: strin
     await seedTurtle(store, BASE, `${p}.acl`, publicWriteAcl(BASE + p))
   }
   const now = opts.now ?? (() => Date.now())
-  const fetchDoc = makeFetcher({ allowInsecureLocal: true, baseUrl: BASE, localLoader: (u, a) => loadLocalDocument(store, BASE, u, a, now()) })
-  const handler = makeRequestHandler(buildApp({ cfg, store, now, fetchDoc, withResourceLocks: makeResourceLocks() }))
+  const deps = makeDeps(cfg, store, now)
+  const handler = makeRequestHandler(buildApp(deps), deps)
   return {
     store, base: BASE,
     request: (path, init) => handler(new Request(BASE + path, init)),

@@ -113,7 +113,7 @@ describe('Solid Protocol §5.3 POST targets', () => {
   })
 })
 
-describe('DESIGN §1: POST never mints a reserved path', () => {
+describe('reserved URL space: POST never mints a reserved path', () => {
   test('a Slug of .well-known posted to the root gets another name', async () => {
     const open = await openPod({ publicWrite: ['/'] })
     try {

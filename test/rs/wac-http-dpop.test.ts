@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
 import { openPod, seedTurtle, type Pod } from './pod-fixture.ts'
 
-// WAC over HTTP for authenticated agents: real DPoP-bound Solid-OIDC access tokens (protocols §1.7) from an
+// WAC over HTTP for authenticated agents: real DPoP-bound Solid-OIDC access tokens (Solid-OIDC §8) from an
 // issuer on a second loopback server, which also serves the agents' WebID profiles and a remote group.
 
 const PREFIXES = `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix foaf: <http://xmlns.com/foaf/0.1/>.

@@ -56,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => { await pod.close() })
 
-describe('protocols §6.4 modes required per request, anonymous over HTTP', () => {
+describe('WAC §5 modes per method modes required per request, anonymous over HTTP', () => {
   test.each<[string, string, RequestInit, number, string]>([
     ['GET with Read', '/readonly/doc', {}, 200, allow('read')],
     ['HEAD with Read', '/readonly/doc', { method: 'HEAD' }, 200, allow('read')],
@@ -88,7 +88,7 @@ describe('protocols §6.4 modes required per request, anonymous over HTTP', () =
   })
 })
 
-describe('DESIGN §3 deny, anonymous', () => {
+describe('request pipeline deny, anonymous', () => {
   test('401 with every challenge, the type and ACL links, and WAC-Allow', async () => {
     const res = await pod.request('/private/doc')
     expect(res.status).toBe(401)
@@ -133,7 +133,7 @@ describe('WAC: no existence oracle for a requester without Read', () => {
   })
 })
 
-describe('protocols §10.12 acl:origin, anonymous', () => {
+describe('acl:origin (WAC §4.3) acl:origin, anonymous', () => {
   test.each<[string, Record<string, string>, number, string]>([
     ['the listed origin is allowed', { origin: 'https://good.app' }, 200, allow('read')],
     ['another origin is denied (public stays what foaf:Agent has without Origin)', { origin: 'https://evil.app' }, 401, 'user="",public="read"'],
@@ -211,7 +211,7 @@ describe('ACL cache: a change over HTTP decides the very next request', () => {
   })
 })
 
-describe('DESIGN §3: WAC-Allow on every answer', () => {
+describe('request pipeline: WAC-Allow on every answer', () => {
   test.each<[string, string, RequestInit, number, string]>([
     ['GET 200', '/open/doc', {}, 200, allow(ALL)],
     ['HEAD 200', '/open/doc', { method: 'HEAD' }, 200, allow(ALL)],

@@ -2,7 +2,8 @@
 
 import { describe, expect, test } from 'bun:test'
 import { HttpError } from '../../src/http/errors.ts'
-import { isReservedPath, resolveTarget } from '../../src/rs/target.ts'
+import { resolveTarget } from '../../src/store/target.ts'
+import { isReservedPath } from '../../src/http/pod-paths.ts'
 import { nameFromSlug } from '../../src/rs/resource-names.ts'
 
 const BASE = 'https://pod.example'
@@ -78,7 +79,7 @@ describe('issue 3 bad input: path traversal and ambiguous paths are 400 invalid_
   })
 })
 
-describe('DESIGN §1 reserved paths', () => {
+describe('reserved URL space reserved paths', () => {
   test.each(['/.oidc/auth', '/.oidc', '/.admin/setup', '/.uma/token', '/.well-known/openid-configuration', '/.well-known/'])(
     '%s is reserved', (path) => expect(isReservedPath(path)).toBe(true))
 

@@ -1,12 +1,11 @@
-// Answers the guarded fetcher for URLs on our own origin straight from the store (DESIGN §6).
+// Answers the guarded fetcher for URLs on our own origin straight from the store (docs/architecture.md, the guarded fetcher).
 
-import type { Store } from '../store/open-store.ts'
-import type { RemoteDoc } from '../fetch/guarded-fetch.ts'
-import { getBody, getMeta, readTriples } from '../store/resources.ts'
-import { preferredRdfType } from '../http/content-negotiation.ts'
-import { serializeRdf } from '../rdf/serialize-rdf.ts'
-import { resolveTarget } from './target.ts'
-import { mediaTypeOf } from '../rdf/media-types.ts'
+import type { Store } from './store/open-store.ts'
+import type { RemoteDoc } from './fetch/guarded-fetch.ts'
+import { getBody, getMeta, readTriples } from './store/resources.ts'
+import { serializeRdf } from './rdf/serialize-rdf.ts'
+import { resolveTarget } from './store/target.ts'
+import { mediaTypeOf, preferredRdfType } from './rdf/media-types.ts'
 
 /**
  * The pod reading its own documents (the owner's profile, local groups) needs no access check:

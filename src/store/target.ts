@@ -9,9 +9,6 @@ export interface Target {
   readonly url: string
 }
 
-/** First segments that belong to the pod's own endpoints (DESIGN §1). */
-const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known)(\/|$|[^/]*)/
-
 const badPath = (why: string) => new HttpError(400, 'invalid_path', `the request path is not allowed: ${why}`)
 
 // Keep RFC 3986 sub-delims and ':' '@' readable; encode everything else the same way every time.
@@ -43,5 +40,3 @@ export function resolveTarget(baseUrl: string, rawUrl: string): Target {
   const path = `/${out.join('/')}`
   return { path, url: baseUrl + path }
 }
-
-export const isReservedPath = (path: string) => RESERVED.test(path)

@@ -1,0 +1,38 @@
+// The pod's URL space in one place: the endpoints of each role, and which first segments are reserved
+// for them. Everything else below the base URL is a pod resource (Solid Protocol §3.1).
+
+/** OpenID provider (Solid-OIDC, OIDC Discovery §4 for the well-known document). */
+export const OP_PATHS = {
+  discovery: '/.well-known/openid-configuration',
+  authorization: '/.oidc/auth',
+  token: '/.oidc/token',
+  userinfo: '/.oidc/userinfo',
+  registration: '/.oidc/reg',
+  endSession: '/.oidc/session/end',
+  jwks: '/.oidc/jwks',
+  login: '/.oidc/login',
+  consent: '/.oidc/consent',
+} as const
+
+/** The owner's pages and JSON API. */
+export const ADMIN_PATHS = {
+  setup: '/.admin/setup',
+  sessions: '/.admin/sessions',
+  revokeSession: '/.admin/sessions/revoke',
+  revokeConsent: '/.admin/consents/revoke',
+  api: '/.admin/api',
+} as const
+
+/** Resource server: the storage description (Solid Protocol §4.1.2). */
+export const RS_PATHS = {
+  storageDescription: '/.well-known/solid',
+} as const
+
+/** First segments that belong to the pod's own endpoints (`.uma` is the UMA authorization server's). */
+const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known)(\/|$|[^/]*)/
+
+/** Paths of the pod's own endpoints are never pod resources, whatever the method. */
+export const isReservedPath = (path: string) => RESERVED.test(path)
+
+/** The login page, coming back to `returnTo` (an owner page) once signed in. */
+export const loginPageFor = (returnTo: string) => `${OP_PATHS.login}?return=${returnTo}`

@@ -1,0 +1,94 @@
+// Reads the relative imports of every .ts file under src/ and checks them against the dependency rule
+// (docs/architecture.md): each module imports only its own folder or a lower layer, never a sibling role,
+// and no file reaches itself again through its imports.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+
+/** Top to bottom; a module may import its own unit or any unit of a lower layer. */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['main.ts', 'build-executable.ts'],
+  ['app.ts', 'first-start.ts', 'control-socket.ts'],
+  ['op', 'as', 'rs', 'admin'],
+  ['deps.ts'],
+  ['local-documents.ts'],
+  ['policy'],
+  ['auth'],
+  ['fetch', 'rdf', 'store'],
+  ['http'],
+  ['lib', 'log.ts', 'config.ts'],
+]
+
+/** The unit of a src-relative path: its top folder, or the file itself at the top. */
+export const unitOf = (file: string) => file.split('/')[0]!
+
+const layerOf = (unit: string) => LAYERS.findIndex((l) => l.includes(unit))
+
+export type Graph = Map<string, string[]>
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g
+
+function listTs(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name)
+    if (statSync(p).isDirectory()) return listTs(p)
+    return p.endsWith('.ts') && !p.endsWith('.d.ts') ? [p] : []
+  })
+}
+
+export function readGraph(srcDir: string): Graph {
+  const graph: Graph = new Map()
+  for (const file of listTs(srcDir)) {
+    const text = readFileSync(file, 'utf8')
+    const targets: string[] = []
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2]!
+      if (!spec.endsWith('.ts')) continue // JSON contexts and other assets are data, not modules
+      targets.push(relative(srcDir, resolve(dirname(file), spec)))
+    }
+    graph.set(relative(srcDir, file), targets)
+  }
+  return graph
+}
+
+const ROLES = ['op', 'as', 'rs', 'admin']
+
+/**
+ * Imports that point sideways between different units of one layer, upward, or out of the layers;
+ * and imports into a role from outside it that pass its plugin.ts (a role is entered only there).
+ */
+export function ruleBreaks(graph: Graph): string[] {
+  const out: string[] = []
+  for (const [from, tos] of graph) {
+    for (const to of tos) {
+      const a = unitOf(from), b = unitOf(to)
+      if (a === b) continue
+      const la = layerOf(a), lb = layerOf(b)
+      if (la < 0) out.push(`${from}: ${a} is in no layer`)
+      else if (lb < 0) out.push(`${from} -> ${to}: ${b} is in no layer`)
+      else if (lb <= la) out.push(`${from} -> ${to}: ${lb === la ? 'sideways' : 'upward'}`)
+      else if (ROLES.includes(b) && to !== `${b}/plugin.ts`) out.push(`${from} -> ${to}: a role is entered only through its plugin.ts`)
+    }
+  }
+  return out
+}
+
+/** Every import cycle between files, each reported once as a path that returns to its start. */
+export function cycles(graph: Graph): string[][] {
+  const found: string[][] = []
+  const state = new Map<string, 'active' | 'done'>()
+  const stack: string[] = []
+  const visit = (node: string) => {
+    state.set(node, 'active')
+    stack.push(node)
+    for (const next of graph.get(node) ?? []) {
+      const s = state.get(next)
+      if (s === 'active') found.push([...stack.slice(stack.indexOf(next)), next])
+      else if (s === undefined) visit(next)
+    }
+    stack.pop()
+    state.set(node, 'done')
+  }
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node)
+  return found
+}

@@ -1,0 +1,111 @@
+// Shared browser harness: one headless Chromium per `bun test` process, real pods, screenshots.
+//
+// Usage in a browser test file:
+//
+//   import { newContext, screenshot, startBrowserPod, PHONE } from '../browser/harness.ts'
+//   let pod: RunningPod
+//   beforeAll(async () => { pod = await startBrowserPod() })    // http://localhost:PORT, temp data dir
+//   afterAll(() => pod?.dispose())
+//   test('…', async () => {
+//     const context = await newContext({ viewport: PHONE })     // fresh cookies; close it when done
+//     try {
+//       const page = await context.newPage()
+//       await page.goto(`${pod.baseUrl}/.oidc/login`)
+//       await screenshot(page, 'login')                          // → test-artifacts/browser/login.png
+//       expect(await horizontalOverflow(page)).toBe(0)           // usable at phone width
+//     } finally { await context.close() }
+//   })
+//
+// Chromium is Debian's /usr/bin/chromium driven by playwright-core (never a downloaded browser).
+// It is launched on first use and shared by every test file of the process (this module is
+// loaded once per process), relaunched if it crashed, and closed after the last file by the
+// preload test/preload.ts. Each test makes its own BrowserContext, so cookies and storage never
+// leak between tests.
+
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { OWNER_PASSWORD, setupLink, startPod, type RunningPod, type StartOptions } from '../e2e/start-server.ts'
+
+export { OWNER_PASSWORD, setupLink, type RunningPod }
+
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+
+/** Without the background-networking flags Chromium calls home, which a closed network refuses, many times over. */
+const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+/** Git-ignored folder of screenshots and other artifacts a person looks at after a run. */
+export const ARTIFACTS_DIR = join(import.meta.dir, '..', '..', 'test-artifacts', 'browser')
+
+/** A phone's viewport (CSS pixels): pages must be usable at this width. */
+export const PHONE = { width: 360, height: 740 } as const
+export const DESKTOP = { width: 1100, height: 800 } as const
+
+let browser: Promise<Browser> | undefined
+
+/** The process's one Chromium, launched on first call. */
+export function sharedBrowser(): Promise<Browser> {
+  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS, headless: true }).then((b) => {
+    b.on('disconnected', () => { browser = undefined })
+    return b
+  }, (err: unknown) => {
+    browser = undefined
+    throw new Error(`could not start ${CHROMIUM_PATH} (install Debian's chromium package): ${String(err)}`)
+  })
+  return browser
+}
+
+/** Closes the shared Chromium if it was launched (the preload test/preload.ts calls it once, at the end). */
+export async function closeSharedBrowser(): Promise<void> {
+  const launched = browser
+  browser = undefined
+  if (launched) await (await launched.catch(() => undefined))?.close()
+}
+
+/** A fresh, isolated browser profile (cookies, storage) on the shared browser; the caller closes it. */
+export async function newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await (await sharedBrowser()).newContext({ viewport: DESKTOP, ...options })
+  context.setDefaultTimeout(15_000)
+  return context
+}
+
+/**
+ * The real pod (subprocess) on a free 127.0.0.1 port with base URL `http://localhost:PORT` and a
+ * temporary data directory; the owner's password is OWNER_PASSWORD. `dispose()` stops it and
+ * removes the directory.
+ */
+export function startBrowserPod(options: StartOptions = {}): Promise<RunningPod> {
+  return startPod(options)
+}
+
+/** Saves a full-page PNG as test-artifacts/browser/`name`.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true })
+  const path = join(ARTIFACTS_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`)
+  await page.screenshot({ path, fullPage: true })
+  return path
+}
+
+/** CSS pixels the page is wider than its viewport (0 = nothing to scroll sideways on a phone). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth))
+}
+
+/**
+ * Presses Tab until the element matching `selector` has focus (a person using the keyboard);
+ * throws if it is not reachable within `maxTabs` presses.
+ */
+export async function tabTo(page: Page, selector: string, maxTabs = 20): Promise<void> {
+  for (let i = 0; i < maxTabs; i++) {
+    await page.keyboard.press('Tab')
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return
+  }
+  throw new Error(`${selector} cannot be reached with the Tab key (${maxTabs} presses)`)
+}
+
+/** Signs in on the pod's own login page by typing the password and pressing Enter. */
+export async function signInAsOwner(page: Page, password = OWNER_PASSWORD): Promise<void> {
+  await page.locator('input[name="password"]').fill(password)
+  await page.keyboard.press('Enter')
+}

@@ -1,0 +1,13 @@
+// Preloaded by bunfig.toml for every `bun test` run: the default test timeout, and the end of the shared browser.
+
+import { afterAll, setDefaultTimeout } from 'bun:test'
+import { closeSharedBrowser } from './browser/harness.ts'
+
+// e2e and browser tests start real servers and Chromium on a 2-core machine shared with other work;
+// bunfig.toml has no test-timeout setting, so the default (5 s) is raised here. This reaches only the
+// first test file of a run, so `npm test` also passes `--timeout 30000` (which reaches every file).
+setDefaultTimeout(30_000)
+
+// After the last test file the one headless Chromium (test/browser/harness.ts) is closed gracefully,
+// so its helper processes end with it instead of being killed at process exit.
+afterAll(() => closeSharedBrowser())
