@@ -1,7 +1,7 @@
 // The running pod's control socket: `solopod export` asks the server holding the database for a snapshot export.
 
 import { chmodSync, existsSync, rmSync } from 'node:fs'
-import { createConnection, createServer, type Server } from 'node:net'
+import { createConnection } from 'node:net'
 import { join } from 'node:path'
 import type { Store } from './store/open-store.ts'
 import { exportPod, ExportError, type ExportCounts } from './store/export-pod.ts'
@@ -30,22 +30,6 @@ export async function serveControlSocket(dataDir: string, store: Store): Promise
   // The database lock guarantees no other pod serves this directory: a socket file left here is stale.
   rmSync(path, { force: true })
   let exporting = false
-  const server: Server = createServer(conn => {
-    let input: string | undefined = ''
-    conn.setEncoding('utf8')
-    conn.on('error', (err: unknown) => log.warn('control_socket.connection_failed', { cause: describeCause(err) }))
-    conn.on('data', async (chunk: string) => {
-      if (input === undefined) return
-      input += chunk
-      if (input.length > 64 * 1024) { input = undefined; conn.end(`${JSON.stringify({ ok: false, error: 'request too long' })}\n`); return }
-      const end = input.indexOf('\n')
-      if (end < 0) return
-      const line = input.slice(0, end)
-      input = undefined
-      conn.end(`${JSON.stringify(await handle(line))}\n`)
-    })
-  })
-
   async function handle(line: string): Promise<Reply> {
     let request: ExportRequest
     try { request = JSON.parse(line) as ExportRequest } catch { return { ok: false, error: 'the request is not JSON' } }
@@ -67,13 +51,29 @@ export async function serveControlSocket(dataDir: string, store: Store): Promise
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(path, () => { server.off('error', reject); resolve() })
+  // Bun's own listener (not node:net's): a node:net server in the process made Bun.serve's graceful
+  // stop reset connections still uploading their body (seen in the SIGTERM durability test).
+  const inputs = new WeakMap<object, string>()
+  const listener = Bun.listen({
+    unix: path,
+    socket: {
+      open(conn) { inputs.set(conn, '') },
+      async data(conn, chunk) {
+        const input = inputs.get(conn)
+        if (input === undefined) return
+        const text = input + new TextDecoder().decode(chunk)
+        const end = text.indexOf('\n')
+        if (end < 0 && text.length <= 64 * 1024) { inputs.set(conn, text); return }
+        inputs.delete(conn)
+        const reply: Reply = end < 0 ? { ok: false, error: 'request too long' } : await handle(text.slice(0, end))
+        conn.end(`${JSON.stringify(reply)}\n`)
+      },
+      error(_conn, err) { log.warn('control_socket.connection_failed', { cause: describeCause(err) }) },
+    },
   })
   chmodSync(path, 0o600)
   return async () => {
-    await new Promise<void>(resolve => server.close(() => resolve()))
+    listener.stop(true)
     rmSync(path, { force: true })
   }
 }
