@@ -2,7 +2,7 @@
 
 import { resolve } from 'node:path'
 
-export type Command = 'serve' | 'export' | 'import' | 'passwd'
+export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link'
 
 export interface Config {
   readonly command: Command
@@ -34,7 +34,7 @@ interface Option { flag: string; env: string; help: string; boolean?: boolean }
 export const OPTIONS: readonly Option[] = [
   { flag: 'port', env: 'SOLOPOD_PORT', help: 'TCP port to listen on (default 3000)' },
   { flag: 'host', env: 'SOLOPOD_HOST', help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 for all)' },
-  { flag: 'base-url', env: 'SOLOPOD_BASE_URL', help: 'public origin of the pod and OIDC issuer (default http://localhost:PORT)' },
+  { flag: 'base-url', env: 'SOLOPOD_BASE_URL', help: 'public origin of the pod and OIDC issuer (default http://localhost:PORT, https with --tls-cert)' },
   { flag: 'data', env: 'SOLOPOD_DATA', help: 'data directory (default ./data)' },
   { flag: 'tls-cert', env: 'SOLOPOD_TLS_CERT', help: 'PEM certificate file: serve HTTPS' },
   { flag: 'tls-key', env: 'SOLOPOD_TLS_KEY', help: 'PEM private key file for --tls-cert' },
@@ -44,7 +44,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
 ]
 
-const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd']
+const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link']
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
 function parseFlags(argv: readonly string[]) {
@@ -99,9 +99,9 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   }
   const port = parseInteger('port', get('port') ?? '3000', 0, 65535)
   const givenBaseUrl = get('base-url')
-  const baseUrl = parseBaseUrl(givenBaseUrl ?? `http://localhost:${port}`)
   const tlsCert = get('tls-cert')
   const tlsKey = get('tls-key')
+  const baseUrl = parseBaseUrl(givenBaseUrl ?? defaultBaseUrl(port, tlsCert !== undefined))
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key must be given together')
   const logLevel = get('log-level') ?? 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
@@ -126,17 +126,22 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
 /** The config once the server is bound to `port` (for --port 0): a defaulted base URL names that port. */
 export function withBoundPort(cfg: Config, port: number): Config {
   if (!cfg.baseUrlFromPort) return Object.freeze({ ...cfg, port })
-  return Object.freeze({ ...cfg, port, baseUrl: `http://localhost:${port}` })
+  return Object.freeze({ ...cfg, port, baseUrl: defaultBaseUrl(port, cfg.tlsCert !== undefined) })
 }
+
+/** A pod that serves TLS itself names itself with https. */
+const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'}://localhost:${port}`
 
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + `${o.help} [${o.env}]`)
   return [
-    'usage: solopod [serve|export|import|passwd] [flags]',
+    'usage: solopod [serve|export|import|passwd|setup-link] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export into an empty data directory',
     "  passwd             set the owner's password (from --owner-password-file or stdin)",
+    "  setup-link         print a new one-time link to set the owner's password (also while the server runs)",
+    '  --version          print the version', '  --help             print this text',
     '', 'flags:', ...rows,
   ].join('\n')
 }

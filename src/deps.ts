@@ -11,6 +11,8 @@ import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { makeSigningKeys, type SigningKeys } from './auth/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './auth/app-sessions.ts'
 import { loadLocalDocument } from './local-documents.ts'
+import { makeGrantRegistry, type GrantRegistry } from './policy/grant-registry.ts'
+import { makeAccessDecider, type AccessDecider } from './policy/access-decider.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -32,6 +34,13 @@ export interface Deps {
   readonly tokenEndpointReplay: JtiReplayCache
   /** Peer addresses the request handler records and rate limits read. */
   readonly clientAddresses: ClientAddresses
+  /** The pod's access grants (stored as RDF, indexed in memory by grantee). */
+  readonly grants: GrantRegistry
+  /**
+   * The one access decision (WAC ∪ grants) with its reasons: the RS enforces it, the owner's "why?"
+   * answer reads it, and every other role asks it; so what the owner is told is what the pod does.
+   */
+  readonly decider: AccessDecider
 }
 
 export interface DepsOptions {
@@ -49,8 +58,10 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   })
   const signingKeys = makeSigningKeys(store)
   const revocations = makeSessionRevocations(store)
+  const grants = makeGrantRegistry({ store, cfg, now })
   return {
-    cfg, store, now, fetchDoc, signingKeys, revocations,
+    cfg, store, now, fetchDoc, signingKeys, revocations, grants,
+    decider: makeAccessDecider({ cfg, store, now, fetchDoc }, grants),
     withResourceLocks: makeResourceLocks(),
     authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations }),
     tokenEndpointReplay: new JtiReplayCache(),

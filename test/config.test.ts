@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { buildConfig, ConfigError } from '../src/config.ts'
+import { buildConfig, ConfigError, withBoundPort } from '../src/config.ts'
 
 describe('config: flags, env, defaults', () => {
   test('defaults: serve on port 3000 at http://localhost:3000 with ./data', () => {
@@ -17,6 +17,12 @@ describe('config: flags, env, defaults', () => {
   })
   test('a trailing slash on the base URL is dropped: the issuer has one exact form', () => {
     expect(buildConfig(['--base-url', 'http://localhost:8080/'], {}).baseUrl).toBe('http://localhost:8080')
+  })
+  test('with --tls-cert the default base URL is https (also once --port 0 is bound)', () => {
+    const cfg = buildConfig(['--port', '8443', '--tls-cert', 'c.pem', '--tls-key', 'k.pem'], {})
+    expect(cfg.baseUrl).toBe('https://localhost:8443')
+    expect(withBoundPort(buildConfig(['--port', '0', '--tls-cert', 'c.pem', '--tls-key', 'k.pem'], {}), 4443).baseUrl).toBe('https://localhost:4443')
+    expect(withBoundPort(buildConfig(['--port', '0'], {}), 4000).baseUrl).toBe('http://localhost:4000')
   })
   test('insecure local fetching is off for a public base URL', () => {
     expect(buildConfig(['--base-url', 'https://pod.example'], {}).allowInsecureLocal).toBe(false)

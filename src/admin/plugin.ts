@@ -1,4 +1,5 @@
-// The owner's pages and JSON API under /.admin: password setup, sessions, consents, static clients, OP key rotation.
+// The owner's pages and JSON API under /.admin: password setup, sessions, consents, static clients, OP key rotation,
+// access grants and the "why may X do Y?" explanation.
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
@@ -10,8 +11,10 @@ import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
 import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession } from './sessions.ts'
-import { makeSetup } from './setup.ts'
+import { SETUP_NEXT, makeSetup } from './setup.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
+import { createGrant, grantSchemaResponse, jsonErrors, listGrants, readGrant, revokeGrant } from './grants.ts'
+import { explainAccess } from './access-explain.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -24,9 +27,11 @@ const notFound = (what: string) => new HttpError(404, 'not_found', `there is no 
 
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
 const RevokeForm = t.Object({ csrf: t.Optional(t.String()), id: t.Optional(t.String()), client_id: t.Optional(t.String()) })
+const GrantQuery = t.Object({ grantee: t.Optional(t.String()), registration: t.Optional(t.String()) })
+const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Optional(t.String()), origin: t.Optional(t.String()), client: t.Optional(t.String()) })
 
 export function adminPlugin(deps: Deps) {
-  const { cfg } = deps
+  const { cfg, grants, decider } = deps
   const setup = makeSetup(deps)
   const back = () => new Response(null, { status: 303, headers: { location: cfg.baseUrl + SESSIONS_PAGE } })
   /** Form posts of the sessions page: owner session + CSRF token + Origin. */
@@ -40,10 +45,12 @@ export function adminPlugin(deps: Deps) {
   return new Elysia({ name: 'admin' })
     // The owner's API answers refusals as plain text with the error code first, like the RS.
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
-    .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie'))),
+    // Public: clients validate a grant before they send it
+    .get(ADMIN_PATHS.grantSchema, () => grantSchemaResponse())
+    .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie')), SETUP_NEXT),
       { query: t.Object({ token: t.Optional(t.String()) }) })
     .post(SETUP_PATH, ({ request, body }) =>
-      pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: SetupForm })
+      pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin')), SETUP_NEXT), { body: SetupForm })
     .get(SESSIONS_PAGE, ({ request }) => pageOrError(SESSIONS_PAGE, async () => {
       const session = await findOwnerSession(deps, request)
       if (!session) return new Response(null, { status: 303, headers: { location: cfg.baseUrl + loginPageFor(SESSIONS_PAGE) } })
@@ -89,5 +96,12 @@ export function adminPlugin(deps: Deps) {
         const kid = await deps.signingKeys.rotate(deps.now())
         log.info('admin.signing_key_rotated', { kid })
         return json({ kid }, 201)
-      }))
+      })
+      // Access grants answer in JSON, refusals too (with the offending fields)
+      .post(ADMIN_PATHS.grants, ({ request }) =>
+        jsonErrors(async () => createGrant(deps, grants, request.headers.get('content-type'), await request.text())), { parse: 'none' })
+      .get(ADMIN_PATHS.grants, ({ query }) => jsonErrors(() => listGrants(grants, query)), { query: GrantQuery })
+      .get(`${ADMIN_PATHS.grants}/:id`, ({ params, request }) => jsonErrors(() => readGrant(grants, params.id, request.headers.get('accept'))))
+      .delete(`${ADMIN_PATHS.grants}/:id`, ({ params }) => jsonErrors(() => revokeGrant(grants, params.id)))
+      .get(ADMIN_PATHS.access, ({ query }) => jsonErrors(async () => json(await explainAccess(deps, decider, query))), { query: AccessQuery }))
 }

@@ -21,6 +21,12 @@ export const ADMIN_PATHS = {
   revokeSession: '/.admin/sessions/revoke',
   revokeConsent: '/.admin/consents/revoke',
   api: '/.admin/api',
+  /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */
+  grants: '/.admin/api/grants',
+  /** "Why may X do Y?" */
+  access: '/.admin/api/access',
+  /** The GrantData JSON Schema, public. */
+  grantSchema: '/.admin/schemas/grant-data.json',
 } as const
 
 /** Resource server: the storage description (Solid Protocol §4.1.2). */

@@ -8,6 +8,8 @@ import { governedBy, isAcl } from '../store/acl-names.ts'
 export interface ModeRequirement {
   readonly url: string
   readonly modes: readonly AccessMode[]
+  /** DELETE: the member whose removal needs these modes on its container (a Delete grant on it counts). */
+  readonly deleting?: string
 }
 
 /** What a patch document asks for (N3 Patch §5.4: where → read, inserts → append, deletes → read + write). */
@@ -73,7 +75,8 @@ export function requiredModes(f: RequestFacts): ModeRequirement[] {
     default:
       throw new HttpError(405, 'method_not_allowed', `${method} is not supported on pod resources`)
   }
-  return [...need].map(([url, modes]) => ({ url, modes: canonicalModes(modes) }))
+  const deleting = method === 'DELETE' ? parentContainerOf(f.url) : undefined
+  return [...need].map(([url, modes]) => ({ url, modes: canonicalModes(modes), ...(url === deleting ? { deleting: f.url } : {}) }))
 }
 
 // §6.4: a create needs Append on the parent; each intermediate container made on the way is itself

@@ -59,15 +59,22 @@ const AUTHENTICATED = ACL('AuthenticatedAgent')
 export async function allowedModes(
   effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext,
 ): Promise<Set<AccessMode>> {
+  return new Set((await matchAuthorizations(effective, targetUrl, principal, ctx)).keys())
+}
+
+/** §6.3 with its reasons: each mode the requester gets, with the first matching authorization that gave it. */
+export async function matchAuthorizations(
+  effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext,
+): Promise<Map<AccessMode, Authorization>> {
   checkTarget(effective, targetUrl)
   const originOk = originFilter(ctx, targetUrl)
   const keys = principal.keys.map(normalizeKeyId)
-  const allowed = new Set<AccessMode>()
+  const allowed = new Map<AccessMode, Authorization>()
   for (const a of effective.authorizations) {
     if (![...a.modes].some(m => !allowed.has(m))) continue // adds nothing: skip, above all a remote group lookup
     if (!originOk(a)) continue
     if (!(await matchesSubject(a, principal, keys, ctx))) continue
-    for (const m of a.modes) allowed.add(m)
+    for (const m of a.modes) if (!allowed.has(m)) allowed.set(m, a)
   }
   return forTarget(allowed, targetUrl)
 }
@@ -75,17 +82,18 @@ export async function allowedModes(
 /** §6.5 WAC-Allow `public`: what foaf:Agent gets, regardless of any Origin. */
 export function publicModes(effective: EffectiveAcl, targetUrl: string): Set<AccessMode> {
   checkTarget(effective, targetUrl)
-  const allowed = new Set<AccessMode>()
+  const allowed = new Map<AccessMode, Authorization>()
   for (const a of effective.authorizations) {
-    if (a.agentClasses.includes(EVERYONE)) for (const m of a.modes) allowed.add(m)
+    if (a.agentClasses.includes(EVERYONE)) for (const m of a.modes) allowed.set(m, a)
   }
-  return forTarget(allowed, targetUrl)
+  return new Set(forTarget(allowed, targetUrl).keys())
 }
 
 // §6.4: an ACL resource is fully open to whoever controls the resource it governs, and closed to all others.
-function forTarget(allowed: Set<AccessMode>, targetUrl: string): Set<AccessMode> {
+function forTarget(allowed: Map<AccessMode, Authorization>, targetUrl: string): Map<AccessMode, Authorization> {
   if (!isAcl(targetUrl)) return allowed
-  return allowed.has('control') ? new Set(ACCESS_MODES) : new Set()
+  const control = allowed.get('control')
+  return new Map(control ? ACCESS_MODES.map(m => [m, control]) : [])
 }
 
 // A mismatched pair would apply one resource's rules to another: refuse instead of guessing.

@@ -5,8 +5,9 @@ import type { Store } from './open-store.ts'
 /** A record family: its own key space, e.g. 'auth-code', 'refresh-token', 'session'. */
 export type RecordKind = string
 
-const keyOf = (kind: RecordKind, key: string) => `${kind}\0${key}`
-const NEVER = Number.MAX_SAFE_INTEGER
+/** The key of a record in `store.records`, for writers that put a record into a larger batch. */
+export const keyOf = (kind: RecordKind, key: string) => `${kind}\0${key}`
+export const NEVER = Number.MAX_SAFE_INTEGER
 
 /** Written synced: a code or token acknowledged to a client must survive a crash. */
 export async function putRecord<V>(store: Store, kind: RecordKind, key: string, value: V, expiresAt: number = NEVER) {

@@ -7,6 +7,7 @@ import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { startPod, type RunningPod } from '../e2e/start-server.ts'
 import { runLoad, type LoadOptions, type LoadResult } from './load.ts'
 import { benchAclDecisions } from './acl-decisions.ts'
+import { benchGrantDecisions } from './grant-decisions.ts'
 import { BENCH_CONTAINER, WORKLOADS, type BenchContext, type Workload } from './workloads.ts'
 
 interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
@@ -80,7 +81,10 @@ async function main() {
   const workloads = WORKLOADS.filter(w => chosen.includes(w) || chosen.some(c => c.ceiling === w.name))
   // In-process ACL evaluation (issue 4): decisions per second on a 5-level tree with 20 rules.
   if (!flags.only || 'acl decisions'.includes(flags.only)) await benchAclDecisions({ durationMs: flags.durationMs, print: !flags.json })
-  if (workloads.length === 0 && flags.only && 'acl decisions'.includes(flags.only)) return
+  // In-process grant decisions (issue 12): 1,000 stored grants against WAC only.
+  if (!flags.only || 'grant decisions'.includes(flags.only)) await benchGrantDecisions({ durationMs: flags.durationMs, print: !flags.json })
+  const inProcessOnly = flags.only && ('acl decisions'.includes(flags.only) || 'grant decisions'.includes(flags.only))
+  if (workloads.length === 0 && inProcessOnly) return
   if (workloads.length === 0) throw new Error(`no workload matches "${flags.only}"; known: ${WORKLOADS.map(w => w.name).join('; ')}`)
 
   const scratch = mkdtempSync(join(tmpdir(), 'solopod-bench-'))

@@ -2,7 +2,6 @@
 
 import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Parser } from 'n3'
@@ -101,25 +100,19 @@ describe('solopod export of a running pod', () => {
     }
   }, 90_000)
 
-  test('the control socket is private to the pod\'s user and refuses anything but an export request', async () => {
+  test('the control socket is private to the pod\'s user and refuses an export request it cannot carry out', async () => {
     const pod = await startPod({ extraArgs: ['--log-level', 'warn'] })
     try {
-      const socket = join(pod.dataDir, 'control.sock')
+      const socket = join(pod.dataDir, 'run', 'control.sock')
       expect(statSync(socket).mode & 0o777).toBe(0o600)
-      const ask = (line: string) => new Promise<string>((resolve, reject) => {
-        const conn = createConnection(socket)
-        let out = ''
-        conn.on('connect', () => conn.write(`${line}\n`))
-        conn.on('data', chunk => { out += chunk })
-        conn.on('end', () => resolve(out))
-        conn.on('error', reject)
-      })
-      expect(JSON.parse(await ask('{"command":"drop"}'))).toEqual({ ok: false, error: 'expected {"command":"export","dest":"/absolute/path"}' })
-      expect(JSON.parse(await ask('{"command":"export","dest":"relative/dir"}')).ok).toBe(false)
-      expect(JSON.parse(await ask('not json'))).toEqual({ ok: false, error: 'the request is not JSON' })
-      const existing = JSON.parse(await ask(`{"command":"export","dest":${JSON.stringify(pod.dataDir)}}`))
-      expect(existing.ok).toBe(false)
-      expect(existing.error).toContain('is not an empty directory')
+      const ask = (body: string) => fetch('http://solopod/export', { method: 'POST', unix: socket, body })
+      const junk = await ask('not json')
+      expect(junk.status).toBe(400)
+      expect(await junk.json()).toEqual({ error: 'expected a JSON body {"dest": "/absolute/path"}' })
+      expect((await ask('{"dest":"relative/dir"}')).status).toBe(400)
+      const occupied = await ask(JSON.stringify({ dest: pod.dataDir }))
+      expect(occupied.status).toBe(422)
+      expect((await occupied.json()).error).toContain('is not an empty directory')
       await pod.stop('SIGTERM')
       expect(() => statSync(socket)).toThrow()
     } finally {

@@ -30,19 +30,19 @@ export function serveClientIdDocument(clientName = 'E2E RP'): ClientIdServer {
   return { clientId, redirectUri, stop: () => { server.stop(true) } }
 }
 
-const browse = async (jar: CookieJar, url: string, init: RequestInit = {}) =>
-  jar.take(await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers as Record<string, string>, cookie: jar.header() } }))
+const browse = async (jar: CookieJar, url: string, init: RequestInit = {}, fetchImpl: typeof fetch = fetch) =>
+  jar.take(await fetchImpl(url, { ...init, redirect: 'manual', headers: { ...init.headers as Record<string, string>, cookie: jar.header() } }))
 
 /**
  * Authorization request (PKCE with op-fixture's VERIFIER) through the login and consent pages the
  * pod shows, as a browser with `jar`; a jar already logged in and consented goes straight to the code.
  */
-export async function obtainCodeOverHttp(baseUrl: string, client: ClientIdServer, jar: CookieJar, password: string): Promise<string> {
+export async function obtainCodeOverHttp(baseUrl: string, client: ClientIdServer, jar: CookieJar, password: string, fetchImpl: typeof fetch = fetch): Promise<string> {
   const params = new URLSearchParams({
     response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: 'openid webid offline_access',
     state: 'st', nonce: crypto.randomUUID(), code_challenge: CHALLENGE, code_challenge_method: 'S256',
   })
-  let res = await browse(jar, `${baseUrl}/.oidc/auth?${params}`)
+  let res = await browse(jar, `${baseUrl}/.oidc/auth?${params}`, {}, fetchImpl)
   for (let hop = 0; hop < 5; hop++) {
     const location = res.headers.get('location')
     if (!location) throw new Error(`the authorization stopped without a redirect: ${res.status}`)
@@ -52,11 +52,11 @@ export async function obtainCodeOverHttp(baseUrl: string, client: ClientIdServer
       if (!code) throw new Error(`the authorization ended with ${url.searchParams.get('error')}`)
       return code
     }
-    const page = await (await browse(jar, url.href)).text()
+    const page = await (await browse(jar, url.href, {}, fetchImpl)).text()
     const interaction = field(page, 'interaction')
     const post = (path: string, fields: Record<string, string>) => browse(jar, `${baseUrl}${path}`, {
       method: 'POST', headers: { 'content-type': FORM, origin: baseUrl }, body: new URLSearchParams({ csrf: field(page, 'csrf'), interaction, ...fields }),
-    })
+    }, fetchImpl)
     if (url.pathname === '/.oidc/login') res = await post('/.oidc/login', { return: '', password })
     else if (url.pathname === '/.oidc/consent') res = await post('/.oidc/consent', { decision: 'approve' })
     else throw new Error(`unexpected redirect to ${url.pathname}`)
@@ -70,17 +70,18 @@ export type TokenSet = Record<string, string | number>
  * A DPoP token request with a fresh proof. `tokenUrl` is where to connect; `htu` the endpoint as
  * the pod names it (its base URL), when the two differ.
  */
-export async function requestTokens(tokenUrl: string, key: DpopKey, fields: Record<string, string>, htu = tokenUrl): Promise<Response> {
-  return fetch(tokenUrl, {
+export async function requestTokens(tokenUrl: string, key: DpopKey, fields: Record<string, string>, htu = tokenUrl, fetchImpl: typeof fetch = fetch): Promise<Response> {
+  return fetchImpl(tokenUrl, {
     method: 'POST', headers: { 'content-type': FORM, dpop: await dpopProof(key, 'POST', htu, Date.now()) }, body: new URLSearchParams(fields),
   })
 }
 
 /** Code → DPoP-bound tokens; throws unless the pod answers 200. */
-export async function exchangeCode(baseUrl: string, client: ClientIdServer, key: DpopKey, code: string): Promise<TokenSet> {
-  const res = await requestTokens(`${baseUrl}/.oidc/token`, key, {
+export async function exchangeCode(baseUrl: string, client: ClientIdServer, key: DpopKey, code: string, fetchImpl: typeof fetch = fetch): Promise<TokenSet> {
+  const tokenUrl = `${baseUrl}/.oidc/token`
+  const res = await requestTokens(tokenUrl, key, {
     grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, client_id: client.clientId, code_verifier: VERIFIER,
-  })
+  }, tokenUrl, fetchImpl)
   if (res.status !== 200) throw new Error(`the code exchange failed: ${res.status} ${await res.text()}`)
   return await res.json() as TokenSet
 }

@@ -56,6 +56,12 @@ describe('WAC §5 modes per method modes required per request', () => {
     expect(show({ method, url: u('/.acl'), exists: true, patch })).toEqual(['/: control'])
   })
 
+  test('DELETE names the member on its container requirement (a Delete grant on the member counts there)', () => {
+    expect(requiredModes({ method: 'DELETE', url: u('/a/b'), exists: true })).toEqual([
+      { url: u('/a/b'), modes: ['write'] }, { url: u('/a/'), modes: ['write'], deleting: u('/a/b') }])
+    expect(requiredModes({ method: 'PUT', url: u('/a/b'), exists: false }).some(r => r.deleting !== undefined)).toBe(false)
+  })
+
   test('an ACL of an ACL is decided by the resource at the end of the chain', () => {
     expect(show({ method: 'GET', url: u('/a/b.acl.acl'), exists: false })).toEqual(['/a/b: control'])
   })

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, spyOn, test } from 'bun:test'
 import { afterWrite } from '../../src/rs/acl-writes.ts'
-import { GROUP_CACHE_TTL_MS } from '../../src/rs/access-control.ts'
+import { GROUP_CACHE_TTL_MS } from '../../src/policy/access-decider.ts'
 import { agent, BASE, decide, openAccessPod, type AccessPod } from './access-fixture.ts'
 
 // Issue 4 "decisions are fast": parsed ACLs cached per ACL resource and dropped on every write to it,

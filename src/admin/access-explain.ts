@@ -1,0 +1,65 @@
+// "Why may X do Y?": the pod's own decision for an agent and a resource, with the rule or grant behind
+// each mode, or why nothing applied. The same decision function the resource server enforces.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { resolveTarget } from '../store/target.ts'
+import { ANONYMOUS, type Principal, type ClientId, type WebId } from '../auth/principal.ts'
+import type { AccessDecider } from '../policy/access-decider.ts'
+import type { Ground } from '../policy/access-decision.ts'
+import { ACCESS_MODES } from '../policy/access-modes.ts'
+
+export interface AccessQuery {
+  readonly agent?: string
+  readonly resource?: string
+  readonly origin?: string
+  readonly client?: string
+}
+
+const bad = (description: string) => new HttpError(400, 'invalid_request', description)
+
+/**
+ * `agent=public` is the anonymous requester. A `did:key:` is a key holder; any other absolute URL is
+ * asked about both as a WebID and as a key URL (an HttpSig key), since the two never share an IRI.
+ * `client` (a client id) asks about that app acting for the agent.
+ */
+export function principalFor(q: AccessQuery): Principal {
+  if (!q.agent) throw bad('agent is required: a WebID, a key URL, or public')
+  if (q.agent === 'public') {
+    if (q.client) throw bad('client needs an agent the app acts for, not public')
+    return ANONYMOUS
+  }
+  if (q.agent.startsWith('did:key:')) return { keys: [q.agent], scheme: 'HttpSig' }
+  if (!URL.canParse(q.agent) || !/^https?:$/.test(new URL(q.agent).protocol)) throw bad('agent must be an http(s) URL (WebID or key URL), a did:key, or public')
+  if (q.client !== undefined && !URL.canParse(q.client)) throw bad('client must be a client id URL')
+  return { webid: q.agent as WebId, keys: [q.agent], scheme: 'DPoP', ...(q.client ? { clientId: q.client as ClientId } : {}) }
+}
+
+/** A pod resource URL in the one canonical form the resource server decides on (its request target). */
+export function resourceFor(baseUrl: string, resource: string | undefined): string {
+  if (!resource || !URL.canParse(resource)) throw bad(`resource is required: an absolute URL on this pod (${baseUrl}/…)`)
+  if (new URL(resource).origin !== baseUrl) throw bad(`resource must be on this pod (${baseUrl}/…)`)
+  return resolveTarget(baseUrl, resource).url
+}
+
+type Explained = { source: 'wac'; acl: string; authorization: string; inheritedFrom?: string }
+  | { source: 'grant'; grant: string; scope: string; as: string; via?: string }
+
+const explainGround = (g: Ground): Explained => g.source === 'wac'
+  ? { source: 'wac', acl: g.aclUrl, authorization: g.authorization, ...(g.inherited ? { inheritedFrom: g.governs } : {}) }
+  : { source: 'grant', grant: g.grant, scope: g.scope, as: g.as, ...(g.via ? { via: g.via } : {}) }
+
+export async function explainAccess(deps: Pick<Deps, 'cfg'>, decider: AccessDecider, q: AccessQuery) {
+  const principal = principalFor(q)
+  const resource = resourceFor(deps.cfg.baseUrl, q.resource)
+  const d = await decider.decide(principal, resource, q.origin || undefined)
+  const because: Record<string, Explained[]> = {}
+  for (const g of d.grounds) (because[g.mode] ??= []).push(explainGround(g))
+  return {
+    agent: q.agent, ...(q.client ? { client: q.client } : {}), resource, ...(q.origin ? { origin: q.origin } : {}),
+    modes: ACCESS_MODES.filter(m => d.modes.has(m)), public: ACCESS_MODES.filter(m => d.publicModes.has(m)),
+    acl: { url: d.acl.aclUrl, governs: d.acl.governs, inherited: d.acl.inherited },
+    because,
+    ...(d.reasons.length ? { whyNot: d.reasons } : {}),
+  }
+}

@@ -1,0 +1,106 @@
+// The pod's decision function with its caches: parsed ACLs, group members, the grant index and the
+// data an Inherited grant follows. One instance serves every role that asks "may this agent …?".
+
+import type { Store } from '../store/open-store.ts'
+import type { FetchDoc } from '../fetch/guarded-fetch.ts'
+import { LruCache } from '../lib/lru-cache.ts'
+import { getMeta, readChildren, readTriples } from '../store/resources.ts'
+import { parseRdf } from '../rdf/parse-rdf.ts'
+import { RDF_DOCUMENT_TYPES } from '../rdf/media-types.ts'
+import { log } from '../log.ts'
+import type { Principal } from '../auth/principal.ts'
+import { parseAclDocument, type Authorization } from './acl-document.ts'
+import { makeGroupResolver } from './group-members.ts'
+import { isAcl } from '../store/acl-names.ts'
+import { decideAccess, type AccessDecision } from './access-decision.ts'
+import { referencePredicates } from './shape-tree-references.ts'
+import type { GrantLinks } from './grants.ts'
+import type { GrantRegistry } from './grant-registry.ts'
+
+const NO_ACL: readonly Authorization[] = Object.freeze([])
+
+// Bounds of the in-memory caches: nothing grows without bound. Negative entries count too.
+const ACL_CACHE_ENTRIES = 10_000
+const GROUP_CACHE_ENTRIES = 1000
+export const GROUP_CACHE_TTL_MS = 60_000
+
+interface DeciderDeps {
+  readonly cfg: { readonly baseUrl: string }
+  readonly store: Store
+  readonly now: () => number
+  readonly fetchDoc: FetchDoc
+}
+
+export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
+  const { store, cfg } = deps
+  // Parsed ACLs per ACL URL; an ACL that does not exist is cached too (as NO_ACL), so inheritance
+  // walks cost no store reads. Every write to an ACL path invalidates its entry.
+  const acls = new LruCache<string, readonly Authorization[]>(ACL_CACHE_ENTRIES)
+  // Bumped by every invalidation: a load that read the store before a write committed must not cache what it read.
+  let generation = 0
+
+  async function loadAcl(aclUrl: string): Promise<readonly Authorization[] | undefined> {
+    const cached = acls.get(aclUrl)
+    if (cached) return cached === NO_ACL ? undefined : cached
+    const started = generation
+    const path = aclUrl.slice(cfg.baseUrl.length)
+    const meta = await getMeta(store, path)
+    const auths = meta ? parseAclDocument(await readTriples(store, cfg.baseUrl, path), aclUrl) : NO_ACL
+    if (generation === started) acls.set(aclUrl, auths)
+    return auths === NO_ACL ? undefined : auths
+  }
+
+  function invalidateAcl(aclUrl: string) {
+    generation++
+    acls.delete(aclUrl)
+  }
+
+  const fetchRdf = async (docUrl: string) => {
+    const doc = await deps.fetchDoc(docUrl, { accept: 'text/turtle, application/ld+json;q=0.9', allowedTypes: [...RDF_DOCUMENT_TYPES] })
+    return parseRdf(doc.body, doc.contentType, doc.url)
+  }
+
+  const isGroupMember = makeGroupResolver(fetchRdf, {
+    maxEntries: GROUP_CACHE_ENTRIES, ttlMs: GROUP_CACHE_TTL_MS, now: deps.now,
+    onError: (groupUrl, error) => log.warn('acl.group_unavailable', { group: groupUrl, reason: error instanceof Error ? error.message : String(error) }),
+  })
+
+  const pathOf = (url: string) => (url.startsWith(cfg.baseUrl + '/') ? url.slice(cfg.baseUrl.length) : undefined)
+  const links: GrantLinks = {
+    referencePredicates: (fromTree, toTree) => referencePredicates(fromTree, toTree, fetchRdf).catch((error: unknown) => {
+      log.warn('grant.shape_tree_unavailable', { shapeTree: fromTree, reason: error instanceof Error ? error.message : String(error) })
+      return []
+    }),
+    instancesOf: async (registration) => {
+      const path = pathOf(registration)
+      return path ? (await readChildren(store, path)).map(c => cfg.baseUrl + c.path) : []
+    },
+    linksFrom: async (instance) => {
+      const path = pathOf(instance)
+      if (!path || !(await getMeta(store, path))) return []
+      return (await readTriples(store, cfg.baseUrl, path))
+        .filter(q => q.object.termType === 'NamedNode').map(q => [q.predicate.value, q.object.value] as const)
+    },
+  }
+
+  /**
+   * Modes `principal` has on `url` (WAC ∪ grants), with the rule or grant behind each, or why none.
+   * `deleting`: the container `url` is asked about because this member of it is being deleted.
+   */
+  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
+    const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }
+    return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links, ...(deleting ? { deleting } : {}) })
+  }
+
+  return {
+    decide,
+    invalidateAcl,
+    /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
+    forgetDocument(url: string) {
+      if (isAcl(url)) invalidateAcl(url)
+      isGroupMember.forget(url)
+    },
+  }
+}
+
+export type AccessDecider = ReturnType<typeof makeAccessDecider>
