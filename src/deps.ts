@@ -3,7 +3,7 @@
 
 import type { Config } from './config.ts'
 import type { Store } from './store/open-store.ts'
-import { makeWriteLock, type WithWriteLock } from './store/write-lock.ts'
+import { makeResourceLocks, type WithResourceLocks } from './store/resource-locks.ts'
 import { makeFetcher, type FetchDoc, type FetcherOptions } from './fetch/guarded-fetch.ts'
 import { makeClientAddresses, type ClientAddresses } from './http/client-address.ts'
 import { makeAuthenticator, type Authenticate } from './auth/authenticate.ts'
@@ -26,8 +26,8 @@ export interface Deps {
   readonly now: () => number
   /** The one way to GET a remote document: SSRF guard, size and time limits, cache. */
   readonly fetchDoc: FetchDoc
-  /** Serialises resource writes (precondition + write as one step). */
-  readonly withWriteLock: WithWriteLock
+  /** Locks of the resources a write touches, held from its precondition checks to its commit. */
+  readonly withResourceLocks: WithResourceLocks
   /** The OP's signing keys, loaded once. */
   readonly signingKeys: SigningKeys
   /** Revoked app sessions, answered from memory on every authenticated request. */
@@ -74,7 +74,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   return {
     cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers,
     decider: makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants),
-    withWriteLock: makeWriteLock(),
+    withResourceLocks: makeResourceLocks(),
     authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }),
     tickets: makeTicketBook({ store, now }),
     tokenEndpointReplay: new JtiReplayCache(),

@@ -2,7 +2,7 @@
 // CLI entry: flags/env → Config → store → serve (or export, import, passwd).
 
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { buildConfig, ConfigError, ownerWebIdOf, usage, withBoundPort, type Config } from './config.ts'
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
@@ -16,7 +16,7 @@ import { log, setLogLevel, describeCause } from './log.ts'
 import { DataDirError, prepareDataDir } from './data-dir.ts'
 import { getRecordedBaseUrl } from './store/base-url.ts'
 import { formatBanner } from './cli/banner.ts'
-import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from './cli/control-socket.ts'
+import { ControlSocketError, controlSocketPath, openControlSocket, requestExport, requestSetupLink } from './cli/control-socket.ts'
 import { VERSION } from './cli/version.ts'
 import { addOwnerKey, defaultKeyName, KeyCommandError, writePrivateJwk } from './cli/owner-keys.ts'
 
@@ -71,6 +71,19 @@ async function printSetupLink(cfg: Config) {
   console.log(`Open this one-time link to set the owner's password (valid 7 days; using it replaces the current password, if any):\n${link}`)
 }
 
+/**
+ * Overwrites leave superseded versions on disk until LevelDB merges them; compacting once per start
+ * (in LevelDB's background thread, after the server listens, so startup does not wait) keeps the
+ * data directory proportional to the live data. The write path compacts again every
+ * COMPACT_EVERY_WRITES writes (store/open-store.ts).
+ */
+function compactInBackground(store: Store) {
+  const started = performance.now()
+  store.compact().then(
+    () => log.info('store.compacted', { ms: Math.round(performance.now() - started) }),
+    (err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
+}
+
 type FetchHandler = ReturnType<typeof makeRequestHandler>
 
 function listen(cfg: Config, fetch: FetchHandler) {
@@ -105,19 +118,32 @@ async function serve(given: Config) {
   const now = () => Date.now()
   const created = await ensureOwner(store, cfg.baseUrl, now())
   if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
-  const setupLink = await setUpOwnerPassword(cfg, store)
+  // Hashing a password (argon2id) takes ~150 ms on a worker thread: the app is built meanwhile, and
+  // the pod answers only once the password is in place.
+  const setupLinkReady = setUpOwnerPassword(cfg, store)
   const deps = makeDeps(cfg, store, now)
   const app = buildApp(deps)
   const handler = makeRequestHandler(app, deps)
+  const setupLink = await setupLinkReady
   const server = early ?? listen(cfg, handler)
   early?.reload({ fetch: handler, error: lastResort })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
+  compactInBackground(store)
   let closeControl = () => {}
   try {
-    closeControl = openControlSocket(cfg.dataDir, async () => {
-      const token = await createSetupToken(store, Date.now())
-      log.info('owner.setup_link_issued', { via: 'control-socket' })
-      return setupLinkOf(cfg.baseUrl, token)
+    closeControl = openControlSocket(cfg.dataDir, {
+      issueSetupLink: async () => {
+        const token = await createSetupToken(store, Date.now())
+        log.info('owner.setup_link_issued', { via: 'control-socket' })
+        return setupLinkOf(cfg.baseUrl, token)
+      },
+      // LevelDB lets one process open the database: the running server writes the export itself.
+      exportTo: async (dest) => {
+        const started = performance.now()
+        const counts = await exportPod(store, dest)
+        log.info('export.finished', { via: 'control-socket', resources: counts.resources, quads: counts.quads, ms: Math.round(performance.now() - started) })
+        return { ...counts }
+      },
     })
   } catch (err) {
     log.warn('control.unavailable', { reason: err instanceof ControlSocketError ? err.message : describeCause(err) })
@@ -176,10 +202,15 @@ async function run(argv: string[]) {
   switch (cfg.command) {
     case 'serve': return serve(cfg)
     case 'export': {
-      const dest = cfg.args[0]
-      if (!dest) throw new ConfigError('export needs a destination directory: solopod export DEST')
+      if (!cfg.args[0]) throw new ConfigError('export needs a destination directory: solopod export DEST')
+      const dest = resolve(cfg.args[0])
       if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod to export (see --data)`)
       prepareDataDir(cfg.dataDir)
+      // A running pod holds the database: it exports a snapshot itself (cli/control-socket.ts).
+      if (await requestExport(cfg.dataDir, dest)) {
+        console.log(`solopod: exported the running pod at ${cfg.dataDir} to ${dest}`)
+        return
+      }
       const store = await openStore(cfg.dataDir)
       try { await exportPod(store, dest) } finally { await store.close() }
       console.log(`solopod: exported ${cfg.dataDir} to ${dest}`)
@@ -213,7 +244,7 @@ async function run(argv: string[]) {
 
 run(process.argv.slice(2)).catch(err => {
   if (err instanceof ConfigError || err instanceof StoreFormatError || err instanceof BaseUrlMismatchError ||
-    err instanceof ExportError || err instanceof ImportError || err instanceof DataDirError || err instanceof KeyCommandError) {
+    err instanceof ExportError || err instanceof ImportError || err instanceof DataDirError || err instanceof KeyCommandError || err instanceof ControlSocketError) {
     console.error(`solopod: ${err.message}`)
     process.exit(2)
   }

@@ -21,6 +21,7 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm test': { file: '.ci/run', text: 'npm install && npm test' },
   'node_modules/.bin/tsc --noEmit': { file: '.ci/run', text: 'node_modules/.bin/tsc --noEmit' },
   'npm run bench': { file: '.ci/run', text: 'npm run bench' },
+  'npm run soak -- --minutes 60': { file: '.ci/run', text: 'npm run soak -- --minutes' },
   'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },
   'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1':
     { file: 'test/browser/nginx-proxy.ts', text: 'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1' },

@@ -1,4 +1,5 @@
-// The running server's local control socket: `solopod setup-link` asks it for a new one-time link.
+// The running server's local control socket: `solopod setup-link` asks it for a new one-time link,
+// `solopod export` for a snapshot export of the running pod.
 //
 // LevelDB admits one process per database, so while the server runs no other command can write a
 // setup token. The socket lives in the data directory, in a folder only the server's user may enter:
@@ -10,6 +11,7 @@ import { join } from 'node:path'
 const SOCKET_DIR = 'run'
 const SOCKET_NAME = 'control.sock'
 const SETUP_LINK_PATH = '/setup-link'
+const EXPORT_PATH = '/export'
 /** sun_path is 108 bytes on Linux (104 on macOS): a longer path cannot be bound. */
 const MAX_SOCKET_PATH = 100
 
@@ -17,8 +19,19 @@ export const controlSocketPath = (dataDir: string) => join(dataDir, SOCKET_DIR, 
 
 export class ControlSocketError extends Error {}
 
-/** Serves the control socket; `issueSetupLink` makes a new one-time link. Returns a stop function. */
-export function openControlSocket(dataDir: string, issueSetupLink: () => Promise<string>): () => void {
+/** What the running server does when asked on its control socket. */
+export interface ControlActions {
+  /** A new one-time setup link. */
+  issueSetupLink(): Promise<string>
+  /**
+   * Writes an export of the pod to `dest` (absolute, new or empty) from one database snapshot and
+   * returns its counts; throws an Error whose message says what was wrong with `dest`.
+   */
+  exportTo(dest: string): Promise<Record<string, number>>
+}
+
+/** Serves the control socket. Returns a stop function. */
+export function openControlSocket(dataDir: string, actions: ControlActions): () => void {
   const path = controlSocketPath(dataDir)
   if (path.length > MAX_SOCKET_PATH) throw new ControlSocketError(`the socket path ${path} is longer than ${MAX_SOCKET_PATH} bytes`)
   const dir = join(dataDir, SOCKET_DIR)
@@ -26,11 +39,29 @@ export function openControlSocket(dataDir: string, issueSetupLink: () => Promise
   chmodSync(dir, 0o700)
   // We hold the database lock, so a socket file left here is from a server that died: remove it.
   rmSync(path, { force: true })
+  let exporting = false
+  const exportTo = async (request: Request): Promise<Response> => {
+    let dest: unknown
+    try { dest = ((await request.json()) as { dest?: unknown }).dest } catch { dest = undefined }
+    if (typeof dest !== 'string' || !dest.startsWith('/')) return Response.json({ error: 'expected a JSON body {"dest": "/absolute/path"}' }, { status: 400 })
+    // One export at a time: each holds a snapshot (old table files stay on disk until it ends).
+    if (exporting) return Response.json({ error: 'an export is already running; wait for it to finish' }, { status: 409 })
+    exporting = true
+    try {
+      return Response.json({ counts: await actions.exportTo(dest) })
+    } catch (err) {
+      return Response.json({ error: err instanceof Error ? err.message : String(err) }, { status: 422 })
+    } finally {
+      exporting = false
+    }
+  }
   const server = Bun.serve({
     unix: path,
     async fetch(request) {
-      if (new URL(request.url).pathname !== SETUP_LINK_PATH || request.method !== 'POST') return new Response('not found\n', { status: 404 })
-      return Response.json({ link: await issueSetupLink() })
+      const route = request.method === 'POST' ? new URL(request.url).pathname : undefined
+      if (route === SETUP_LINK_PATH) return Response.json({ link: await actions.issueSetupLink() })
+      if (route === EXPORT_PATH) return exportTo(request)
+      return new Response('not found\n', { status: 404 })
     },
   })
   chmodSync(path, 0o600)
@@ -51,4 +82,20 @@ export async function requestSetupLink(dataDir: string): Promise<string | undefi
   if (!res.ok) throw new ControlSocketError(`the running server answered ${res.status} on its control socket`)
   const { link } = await res.json() as { link: string }
   return link
+}
+
+/**
+ * Has the server running on `dataDir` export the pod to `dest`; undefined when no server listens
+ * there (the caller then opens the database itself). Exports take as long as the pod is large: no timeout.
+ */
+export async function requestExport(dataDir: string, dest: string): Promise<Record<string, number> | undefined> {
+  let res: Response
+  try {
+    res = await fetch(`http://solopod${EXPORT_PATH}`, { method: 'POST', unix: controlSocketPath(dataDir), body: JSON.stringify({ dest }), headers: { 'content-type': 'application/json' } })
+  } catch {
+    return undefined
+  }
+  const answer = await res.json() as { counts?: Record<string, number>; error?: string }
+  if (!res.ok || !answer.counts) throw new ControlSocketError(answer.error ?? `the running server answered ${res.status} on its control socket`)
+  return answer.counts
 }

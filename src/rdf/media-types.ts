@@ -33,11 +33,24 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
 /** What GET/HEAD of an RDF document can answer in, in order of preference (Turtle first). */
 export const RDF_OFFERS: readonly string[] = [TURTLE, JSON_LD, N_TRIPLES]
 
+// Clients send the same few Accept values on every request: parse each once. Cleared, not evicted,
+// when full, so a client sending endless distinct values costs memory up to the cap only.
+const PREFERRED_CACHE_ENTRIES = 256
+const preferred = new Map<string | null, string | undefined>()
+
 /**
  * The syntax to answer a GET of an RDF document in. A browser asking for `text/html` without a
  * wildcard still gets Turtle: showing the source beats a bare 406 to a person following a link.
  */
 export function preferredRdfType(accept: string | null): string | undefined {
+  if (preferred.has(accept)) return preferred.get(accept)
+  const chosen = choosePreferredRdfType(accept)
+  if (preferred.size >= PREFERRED_CACHE_ENTRIES) preferred.clear()
+  preferred.set(accept, chosen)
+  return chosen
+}
+
+function choosePreferredRdfType(accept: string | null): string | undefined {
   const chosen = negotiate(accept, RDF_OFFERS)
   if (chosen !== undefined) return chosen
   return negotiate(accept, ['text/html']) === undefined ? undefined : TURTLE

@@ -1,10 +1,10 @@
 // Reading an RDF document (Turtle, N-Triples, JSON-LD) into the triples of one graph.
 
 import type { BlankNode, Quad, Term } from '@rdfjs/types'
-import jsonld, { type JsonLdError, type JsonLdEvent, type JsonLdQuad, type JsonLdTerm } from 'jsonld'
+import type { JsonLdError, JsonLdEvent, JsonLdQuad, JsonLdTerm } from 'jsonld'
 import { DataFactory, Parser } from 'n3'
 import { HttpError } from '../http/errors.ts'
-import { loadBundledContext } from './jsonld-contexts.ts'
+import { loadBundledContext, loadJsonLd } from './jsonld-contexts.ts'
 import { JSON_LD, N_TRIPLES, RDF_DOCUMENT_TYPES, TURTLE, mediaTypeOf } from './media-types.ts'
 import { RDF } from './namespaces.ts'
 import { n3ErrorPosition } from './n3-error-position.ts'
@@ -19,20 +19,32 @@ const RDF_JSON = RDF('JSON')
  * that does not parse, names a graph, or holds an `rdf:JSON` literal that is not JSON.
  */
 export async function parseRdf(body: string, mediaType: string, baseIRI: string): Promise<Quad[]> {
+  return (await parseRdfDocument(body, mediaType, baseIRI)).triples
+}
+
+/** An RDF document's triples and the prefixes it declared (Turtle), in the order it declared them. */
+export interface ParsedDocument {
+  readonly triples: Quad[]
+  readonly prefixes: Record<string, string>
+}
+
+/** parseRdf, keeping the document's prefixes too, so it can be served back as it was written. */
+export async function parseRdfDocument(body: string, mediaType: string, baseIRI: string): Promise<ParsedDocument> {
   const type = mediaTypeOf(mediaType)
+  const prefixes: Record<string, string> = {}
   let quads: Quad[]
-  if (type === TURTLE || type === N_TRIPLES) quads = parseTurtleFamily(body, type, baseIRI)
+  if (type === TURTLE || type === N_TRIPLES) quads = parseTurtleFamily(body, type, baseIRI, prefixes)
   else if (type === JSON_LD) quads = await withJsonPosition(type, body, () => parseJsonLd(body, baseIRI))
   else {
     throw new HttpError(415, 'unsupported_media_type',
       `expected one of ${RDF_DOCUMENT_TYPES.join(', ')}, got ${type ?? 'no media type'}`)
   }
-  return quads.map(checkQuad)
+  return { triples: quads.map(checkQuad), prefixes }
 }
 
-function parseTurtleFamily(body: string, type: string, baseIRI: string): Quad[] {
+function parseTurtleFamily(body: string, type: string, baseIRI: string, prefixes: Record<string, string>): Quad[] {
   try {
-    return new Parser({ format: type, baseIRI }).parse(body)
+    return new Parser({ format: type, baseIRI }).parse(body, null as never, (prefix: string, iri: { value: string }) => { prefixes[prefix] = iri.value })
   } catch (err) {
     const { line, column } = n3ErrorPosition(err, body)
     const reason = err instanceof Error ? err.message.replace(/ on line \d+\.$/, '') : String(err)
@@ -64,7 +76,7 @@ async function parseJsonLd(body: string, baseIRI: string): Promise<Quad[]> {
     })
   let dataset: JsonLdQuad[]
   try {
-    dataset = await jsonld.toRDF(document, { base: baseIRI, documentLoader, eventHandler: refuseLossyEvents })
+    dataset = await (await loadJsonLd()).toRDF(document, { base: baseIRI, documentLoader, eventHandler: refuseLossyEvents })
   } catch (err) {
     throw refused ?? jsonLdFailure(err)
   }

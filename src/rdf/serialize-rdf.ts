@@ -1,22 +1,25 @@
 // Writing quads as Turtle, N-Triples or JSON-LD (one document) or as N-Quads/TriG (export).
 
 import type { Quad, Term } from '@rdfjs/types'
-import jsonld, { type JsonLdQuad, type JsonLdTerm } from 'jsonld'
+import type { JsonLdQuad, JsonLdTerm } from 'jsonld'
 import { DataFactory, Writer, type WriterOptions } from 'n3'
 import { HttpError } from '../http/errors.ts'
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_SERIALIZE_TYPES, TRIG, TURTLE, mediaTypeOf } from './media-types.ts'
 import { PREFIXES, RDF, SEC } from './namespaces.ts'
-import { DID_V1_CONTEXT, JWS_2020_V1_CONTEXT, loadBundledContext } from './jsonld-contexts.ts'
+import { DID_V1_CONTEXT, JWS_2020_V1_CONTEXT, loadBundledContext, loadJsonLd } from './jsonld-contexts.ts'
 
 const RDF_JSON = RDF('JSON')
+// Written as `a` (Turtle §2.4), so it needs no prefix.
+const RDF_TYPE = RDF('type')
 // Stands in for rdf:JSON on a literal that is not JSON, which jsonld.js would refuse to write.
 const UNPARSED_JSON = 'urn:solopod:unparsed-rdf-json'
 
 /**
  * `quads` in `mediaType`. Turtle, N-Triples and JSON-LD hold one graph, so graph names are
  * dropped there (a resource's triples live in the named graph of its URL); N-Quads and TriG keep
- * them. Turtle and TriG write IRIs relative to `@base <baseIRI>` and declare the used `prefixes`
- * (PREFIXES plus any given). Throws 406 `not_acceptable` for any other type.
+ * them. Turtle and TriG write IRIs relative to `@base <baseIRI>` and declare, of the document's
+ * own `prefixes` (first, as written) and the standard PREFIXES, only those the text uses.
+ * Throws 406 `not_acceptable` for any other type.
  */
 export async function serializeRdf(
   quads: readonly Quad[],
@@ -25,12 +28,11 @@ export async function serializeRdf(
   prefixes?: Record<string, string>,
 ): Promise<string> {
   const type = mediaTypeOf(mediaType)
-  const known = { ...PREFIXES, ...prefixes }
   switch (type) {
     case TURTLE:
-      return write(quads.map(inDefaultGraph), { format: 'Turtle', ...relativeTo(baseIRI), prefixes: used(known, quads) })
+      return write(quads.map(inDefaultGraph), { format: 'Turtle', ...relativeTo(baseIRI), prefixes: usedPrefixes(quads, candidates(prefixes), baseIRI) })
     case TRIG:
-      return write(quads, { format: 'TriG', ...relativeTo(baseIRI), prefixes: used(known, quads) })
+      return write(quads, { format: 'TriG', ...relativeTo(baseIRI), prefixes: usedPrefixes(quads, candidates(prefixes), baseIRI) })
     case N_TRIPLES:
       return write(quads.map(inDefaultGraph), { format: 'N-Triples' })
     case N_QUADS:
@@ -53,24 +55,55 @@ const relativeTo = (baseIRI: string): WriterOptions => (baseIRI ? { baseIRI, wri
 const inDefaultGraph = (q: Quad): Quad =>
   q.graph.termType === 'DefaultGraph' ? q : DataFactory.quad(q.subject, q.predicate, q.object)
 
-/** Only the prefixes some IRI uses: a profile should not open with a dozen unused declarations. */
-function used(prefixes: Record<string, string>, quads: readonly Quad[]): Record<string, string> {
-  const iris = new Set<string>()
-  const collect = (t: Term) => {
-    if (t.termType === 'NamedNode') iris.add(t.value)
-    else if (t.termType === 'Literal') iris.add(t.datatype.value)
-    else if (t.termType === 'Quad') for (const part of [t.subject, t.predicate, t.object]) collect(part)
+/**
+ * The document's own prefixes first (people read their pods as they wrote them), then each
+ * standard one whose name and namespace the document did not already declare.
+ */
+function candidates(own: Record<string, string> = {}): Record<string, string> {
+  const out = { ...own }
+  const namespaces = new Set(Object.values(own))
+  for (const [name, ns] of Object.entries(PREFIXES)) if (!(name in out) && !namespaces.has(ns)) out[name] = ns
+  return out
+}
+
+/** The two encoders of n3's Writer (n3 2.x) that decide how a term is written. */
+interface TermEncoder {
+  _encodeIriOrBlank(t: Term): string
+  _encodeLiteral(t: Term): string
+}
+
+/**
+ * Only the prefixes the written text will use: n3's writer is asked how it would write each
+ * distinct IRI (base-relative, prefixed name or `<…>`) and each literal (`5`, `"x"@en` and
+ * plain strings carry no datatype), so no `xsd:` is declared for numbers, and no prefix for
+ * IRIs that come out relative to the base.
+ */
+function usedPrefixes(quads: readonly Quad[], prefixes: Record<string, string>, baseIRI: string): Record<string, string> {
+  const probe = new Writer({ format: 'Turtle', ...(baseIRI ? { baseIRI } : {}), prefixes }) as unknown as TermEncoder
+  const seen = new Set<string>()
+  const names = new Set<string>()
+  const visitIri = (t: Term) => {
+    if (seen.has(t.value)) return
+    seen.add(t.value)
+    const written = probe._encodeIriOrBlank(t)
+    if (!written.startsWith('<')) names.add(written.slice(0, written.indexOf(':')))
   }
-  for (const q of quads) for (const t of [q.subject, q.predicate, q.object, q.graph]) collect(t)
+  const visit = (t: Term) => {
+    if (t.termType === 'NamedNode') visitIri(t)
+    else if (t.termType === 'Literal' && !t.language) {
+      // A literal's value is escaped, so the last `"^^` is where its written datatype begins.
+      const written = probe._encodeLiteral(t)
+      if (written.lastIndexOf('"^^') >= 0) visitIri(t.datatype)
+    } else if (t.termType === 'Quad') for (const part of [t.subject, t.predicate, t.object]) visit(part)
+  }
+  for (const q of quads) {
+    visit(q.subject)
+    if (q.predicate.value !== RDF_TYPE) visit(q.predicate)
+    visit(q.object)
+    visit(q.graph)
+  }
   const chosen: Record<string, string> = {}
-  for (const [prefix, ns] of Object.entries(prefixes)) {
-    for (const iri of iris) {
-      if (iri.startsWith(ns) && iri.length > ns.length) {
-        chosen[prefix] = ns
-        break
-      }
-    }
-  }
+  for (const [name, ns] of Object.entries(prefixes)) if (names.has(name)) chosen[name] = ns
   return chosen
 }
 
@@ -91,6 +124,7 @@ async function writeJsonLd(quads: readonly Quad[], baseIRI: string): Promise<str
     object: plainTerm(q.object),
     graph: { termType: 'DefaultGraph', value: '' },
   }) satisfies JsonLdQuad)
+  const jsonld = await loadJsonLd()
   const doc = restoreUnparsedJson(await jsonld.fromRDF(dataset))
   if (!isKeyDocument(quads)) return `${JSON.stringify(doc, null, 2)}\n`
   const compact = await jsonld.compact(doc as object, KEY_DOCUMENT_CONTEXT, { base: baseIRI, documentLoader: loadBundledContext })
@@ -127,6 +161,6 @@ function restoreUnparsedJson(value: unknown): unknown {
 }
 
 /** stat:size of an RDF document: the byte length of the Turtle a GET serves (whatever syntax was written). */
-export async function turtleByteLength(quads: readonly Quad[], baseIRI: string): Promise<number> {
-  return new TextEncoder().encode(await serializeRdf(quads, TURTLE, baseIRI)).byteLength
+export async function turtleByteLength(quads: readonly Quad[], baseIRI: string, prefixes?: Record<string, string>): Promise<number> {
+  return new TextEncoder().encode(await serializeRdf(quads, TURTLE, baseIRI, prefixes)).byteLength
 }

@@ -2,6 +2,7 @@
 
 import { HttpError } from '../http/errors.ts'
 import { deleteResource, getMeta, hasChildren } from '../store/resources.ts'
+import { deleteLocks } from '../store/resource-locks.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { aclOf } from '../store/acl-names.ts'
 import { requiredModes } from '../policy/modes.ts'
@@ -11,7 +12,7 @@ import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
 export async function handleDelete(ctx: RsContext, r: RsRequest): Promise<Response> {
-  const { store, cfg, now, withWriteLock } = ctx.deps
+  const { store, cfg, now, withResourceLocks } = ctx.deps
   const { path, url } = r.target
   if (path === '/' || path === '/.acl') {
     throw new HttpError(405, 'root_protected', path === '/' ? 'the storage root cannot be deleted' : "the storage root's ACL cannot be deleted",
@@ -19,7 +20,7 @@ export async function handleDelete(ctx: RsContext, r: RsRequest): Promise<Respon
   }
   const exists = (await getMeta(store, path)) !== undefined
   await ctx.access.authorize(r.principal, url, requiredModes({ method: 'DELETE', url, exists }), r.origin, challengeLinks(cfg.baseUrl, path))
-  await withWriteLock(async () => {
+  await withResourceLocks(() => deleteLocks(store, path), async () => {
     const meta = await getMeta(store, path)
     if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`)
     checkWritePreconditions(r.request.headers, meta)

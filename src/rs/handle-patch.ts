@@ -2,6 +2,7 @@
 
 import { HttpError } from '../http/errors.ts'
 import { getMeta, readTriples, writeResource } from '../store/resources.ts'
+import { writeLocks } from '../store/resource-locks.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { checkPatchType } from '../rdf/patch.ts'
@@ -19,7 +20,7 @@ import type { RsContext, RsRequest } from './rs-context.ts'
 const AT_LEAST_APPEND = { read: false, append: true, write: false } as const
 
 export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Response> {
-  const { store, cfg, now, withWriteLock } = ctx.deps
+  const { store, cfg, now, withResourceLocks } = ctx.deps
   const { path, url } = r.target
   checkWritablePath(path)
   // Access before a byte of the body is read: every PATCH needs at least Append on its target, so
@@ -40,7 +41,7 @@ export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Respons
   const authorized = exists ? [] : await missingAncestors(store, path)
   const decision = await authorizePatch(exists, authorized)
 
-  const result = await withWriteLock(async () => {
+  const result = await withResourceLocks(() => writeLocks(store, path), async () => {
     const meta = await getMeta(store, path)
     if (meta?.kind === 'binary') {
       throw new HttpError(405, 'method_not_allowed', 'only RDF documents can be patched; replace this binary resource with PUT',
@@ -50,7 +51,7 @@ export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Respons
     const created = meta ? [] : await checkNamesFree(store, path)
     if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePatch(meta !== undefined, created)
     const before = meta ? await readTriples(store, cfg.baseUrl, path) : []
-    const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', plan.apply(before), url)
+    const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', plan.apply(before), url, meta?.prefixes)
     await checkAclWrite(ctx, path, content.triples!)
     return writeResource(store, cfg.baseUrl, path, content, now())
   })

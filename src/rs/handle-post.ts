@@ -2,6 +2,7 @@
 
 import { HttpError } from '../http/errors.ts'
 import { getMeta, writeResource } from '../store/resources.ts'
+import { writeLocks } from '../store/resource-locks.ts'
 import { isContainerPath, twinPath } from '../store/paths.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { LDP } from '../rdf/namespaces.ts'
@@ -23,7 +24,7 @@ function wantsContainer(linkHeader: string | null): boolean {
 }
 
 export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response> {
-  const { store, cfg, now, withWriteLock } = ctx.deps
+  const { store, cfg, now, withResourceLocks } = ctx.deps
   const { path, url } = r.target
   if (!isContainerPath(path)) {
     throw new HttpError(405, 'method_not_allowed', 'POST creates members of a container; this is not a container (its URL does not end in /)',
@@ -44,18 +45,24 @@ export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response
     while (await isTaken(p)) p = `${path}${base}-${crypto.randomUUID().slice(0, 8)}${suffix}`
     return p
   }
-  // Parsing happens before the write lock (relative IRIs need the minted URL), so a large body
-  // does not hold up every other write; the lock re-checks the name and re-parses only on a race.
+  // Parsing happens before the locks (relative IRIs need the minted URL), so a large body does
+  // not hold up other writes; the name is re-checked under the locks and re-parsed only on a race.
   let childPath = await freeName()
+  let parsedFor = childPath
   let content = await contentFromBody(body, childPath, cfg.baseUrl + childPath)
+  // A name taken meanwhile gets a new one, and the locks follow it (resource-locks.ts re-plans).
+  const plan = async () => {
+    if (await isTaken(childPath)) childPath = await freeName()
+    return writeLocks(store, childPath)
+  }
 
-  const result = await withWriteLock(async () => {
+  const result = await withResourceLocks(plan, async () => {
     const meta = await getMeta(store, path)
     if (!meta) throw new HttpError(404, 'not_found', `the container ${path} does not exist`)
     checkWritePreconditions(r.request.headers, meta)
-    if (await isTaken(childPath)) {
-      childPath = await freeName()
+    if (parsedFor !== childPath) {
       content = await contentFromBody(body, childPath, cfg.baseUrl + childPath)
+      parsedFor = childPath
     }
     return writeResource(store, cfg.baseUrl, childPath, content, now())
   })

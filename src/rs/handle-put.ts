@@ -2,6 +2,7 @@
 
 import { HttpError } from '../http/errors.ts'
 import { getMeta, writeResource } from '../store/resources.ts'
+import { writeLocks } from '../store/resource-locks.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { readRequestBody } from './request-body.ts'
 import { contentFromBody } from './new-content.ts'
@@ -13,7 +14,7 @@ import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
 export async function handlePut(ctx: RsContext, r: RsRequest): Promise<Response> {
-  const { store, cfg, now, withWriteLock } = ctx.deps
+  const { store, cfg, now, withResourceLocks } = ctx.deps
   const { path, url } = r.target
   if (path === '/') throw new HttpError(405, 'root_protected', 'the storage root cannot be overwritten', { headers: { allow: 'GET, HEAD, OPTIONS, POST, PATCH' } })
   checkWritablePath(path)
@@ -25,7 +26,7 @@ export async function handlePut(ctx: RsContext, r: RsRequest): Promise<Response>
   const content = await contentFromBody(await readRequestBody(r.request, cfg.maxBodyBytes), path, url)
   if (content.triples) await checkAclWrite(ctx, path, content.triples)
 
-  const result = await withWriteLock(async () => {
+  const result = await withResourceLocks(() => writeLocks(store, path), async () => {
     const meta = await getMeta(store, path)
     checkWritePreconditions(r.request.headers, meta)
     const created = await checkNamesFree(store, path)

@@ -56,7 +56,7 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   if (!bytes) {
     const triples = await readTriples(f.store, f.baseUrl, f.path)
     if (meta.kind === 'container') triples.push(...await containerTriples(f.store, f.baseUrl, f.path))
-    bytes = new TextEncoder().encode(await serializeRdf(triples, mediaType, url))
+    bytes = new TextEncoder().encode(await serializeRdf(triples, mediaType, url, meta.prefixes))
     if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
   }
   headers.set('content-length', String(bytes.byteLength))

@@ -43,16 +43,32 @@ export function allowedMethods(path: string, meta: ResourceMeta | undefined): st
   return methods
 }
 
+// Every read of a resource answers the same Link/Allow/Accept-* values, which depend only on its
+// path and kind: computed once per (path, kind) and copied into each answer.
+const FIXED_HEADERS_ENTRIES = 2000
+const fixedHeaders = new Map<string, Record<string, string>>()
+
 export function resourceHeaders(baseUrl: string, path: string, meta: ResourceMeta | undefined): Headers {
+  const key = `${meta?.kind ?? ''}\0${baseUrl}${path}`
+  let fixed = fixedHeaders.get(key)
+  if (!fixed) {
+    fixed = computeResourceHeaders(baseUrl, path, meta)
+    if (fixedHeaders.size >= FIXED_HEADERS_ENTRIES) fixedHeaders.clear()
+    fixedHeaders.set(key, fixed)
+  }
+  return new Headers(fixed)
+}
+
+function computeResourceHeaders(baseUrl: string, path: string, meta: ResourceMeta | undefined): Record<string, string> {
   const links = typeLinks(path, meta)
   const acl = aclLinkOf(baseUrl, path)
   if (acl) links.push(acl)
   links.push(link(baseUrl + RS_PATHS.storageDescription, SOLID('storageDescription')))
   if (path === '/') links.push(link(ownerWebIdOf(baseUrl), SOLID('owner')))
   const allowed = allowedMethods(path, meta)
-  const headers = new Headers({ link: links.join(', '), allow: allowed.join(', '), vary: 'Accept, Authorization, Origin' })
-  if (allowed.includes('PUT')) headers.set('accept-put', '*/*')
-  if (allowed.includes('PATCH')) headers.set('accept-patch', ACCEPT_PATCH)
-  if (allowed.includes('POST')) headers.set('accept-post', '*/*')
+  const headers: Record<string, string> = { link: links.join(', '), allow: allowed.join(', '), vary: 'Accept, Authorization, Origin' }
+  if (allowed.includes('PUT')) headers['accept-put'] = '*/*'
+  if (allowed.includes('PATCH')) headers['accept-patch'] = ACCEPT_PATCH
+  if (allowed.includes('POST')) headers['accept-post'] = '*/*'
   return headers
 }

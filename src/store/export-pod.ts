@@ -10,6 +10,7 @@ import type { Quad } from '@rdfjs/types'
 import { FORMAT_VERSION, type Store } from './open-store.ts'
 import type { ResourceKind, ResourceMeta } from './resource-meta.ts'
 import { getRecordedBaseUrl } from './base-url.ts'
+import { openSnapshot, type StoreSnapshot } from './store-snapshot.ts'
 
 /** Names inside an export directory; import-pod.ts reads the same ones. */
 export const MANIFEST_FILE = 'manifest.json'
@@ -65,7 +66,9 @@ export class ExportError extends Error {
 
 /**
  * Writes the pod in `store` to `destDir`, which must be missing or empty. Quads, blobs and the
- * manifest's resource list are streamed so memory stays flat however large the pod is.
+ * manifest's resource list are streamed so memory stays flat however large the pod is. Everything
+ * is read from one LevelDB snapshot, so a running pod can be exported while it takes writes: the
+ * export is the pod as it was at one instant (each write wholly in or wholly out).
  */
 export async function exportPod(store: Store, destDir: string, now: number = Date.now()): Promise<ExportCounts> {
   if (existsSync(destDir) && (!statSync(destDir).isDirectory() || readdirSync(destDir).length > 0)) {
@@ -74,19 +77,28 @@ export async function exportPod(store: Store, destDir: string, now: number = Dat
   const baseUrl = await getRecordedBaseUrl(store)
   if (baseUrl === undefined) throw new ExportError('this data directory holds no pod yet (no base URL recorded); start it once first')
   mkdirSync(join(destDir, BLOBS_DIR), { recursive: true })
+  const snap = openSnapshot(store)
+  try {
+    return await exportSnapshot(store, snap, destDir, baseUrl, now)
+  } finally {
+    await snap.close()
+  }
+}
 
+async function exportSnapshot(store: Store, snap: StoreSnapshot, destDir: string, baseUrl: string, now: number): Promise<ExportCounts> {
+  const at = { snapshot: snap.snapshot }
   const counts: ExportCounts = { resources: 0, containers: 0, rdf: 0, binaries: 0, quads: 0, state: 0 }
-  counts.quads = await writeQuads(store, join(destDir, QUADS_FILE))
-  counts.state = await writeState(store, join(destDir, STATE_FILE), now)
+  counts.quads = await writeQuads(snap, join(destDir, QUADS_FILE))
+  counts.state = await writeState(store, at, join(destDir, STATE_FILE), now)
 
   // The manifest is written as a stream too: header, one resource per line, counts last.
   const manifest = await open(join(destDir, MANIFEST_FILE), 'wx')
   try {
     const head = { kind: EXPORT_KIND, formatVersion: FORMAT_VERSION, baseUrl, exportedAt: new Date(now).toISOString() }
     await manifest.write(`${JSON.stringify(head).slice(0, -1)},\n"resources":[`)
-    for await (const [path, meta] of store.meta.iterator()) {
+    for await (const [path, meta] of store.meta.iterator(at)) {
       const entry: ExportedResource = meta.kind === 'binary'
-        ? { path, ...meta, ...await writeBlob(store, path, destDir, counts.binaries) }
+        ? { path, ...meta, ...await writeBlob(store, at, path, destDir, counts.binaries) }
         : { path, ...meta }
       await manifest.write(`${counts.resources === 0 ? '' : ','}\n${JSON.stringify(entry)}`)
       counts.resources++
@@ -105,10 +117,10 @@ export async function exportPod(store: Store, destDir: string, now: number = Dat
 const countKey = (kind: ResourceKind) => kind === 'container' ? 'containers' : kind === 'rdf' ? 'rdf' : 'binaries'
 
 /** Every quad of the store, named graphs included, through n3's StreamWriter (backpressure kept). */
-async function writeQuads(store: Store, file: string): Promise<number> {
+async function writeQuads(snap: StoreSnapshot, file: string): Promise<number> {
   let n = 0
   async function* counted(): AsyncGenerator<Quad> {
-    for await (const q of store.quads.match()) { n++; yield q as Quad }
+    for await (const q of snap.quads.match()) { n++; yield q as Quad }
   }
   await pipeline(Readable.from(counted()), new StreamWriter({ format: 'N-Quads' }), createWriteStream(file, { flags: 'wx' }))
   await syncFile(file)
@@ -116,15 +128,15 @@ async function writeQuads(store: Store, file: string): Promise<number> {
 }
 
 /** The `system` and `records` sublevels as JSON lines; expired records are left behind. */
-async function writeState(store: Store, file: string, now: number): Promise<number> {
+async function writeState(store: Store, at: { snapshot: unknown }, file: string, now: number): Promise<number> {
   const out = await open(file, 'wx')
   let n = 0
   const line = async (l: StateLine) => { await out.write(`${JSON.stringify(l)}\n`); n++ }
   try {
-    for await (const [key, value] of store.system.iterator()) {
+    for await (const [key, value] of store.system.iterator(at)) {
       if (!DIRECTORY_KEYS.includes(key)) await line({ space: 'system', key, value })
     }
-    for await (const [key, value] of store.records.iterator()) {
+    for await (const [key, value] of store.records.iterator(at)) {
       if (value.exp > now) await line({ space: 'records', key, value })
     }
     await out.sync()
@@ -135,8 +147,8 @@ async function writeState(store: Store, file: string, now: number): Promise<numb
 }
 
 /** One binary, byte for byte, under a numbered name (paths may hold anything a file name may not). */
-async function writeBlob(store: Store, path: string, destDir: string, index: number): Promise<{ file: string; sha256: string }> {
-  const body = await store.blobs.get(path)
+async function writeBlob(store: Store, at: { snapshot: unknown }, path: string, destDir: string, index: number): Promise<{ file: string; sha256: string }> {
+  const body = await store.blobs.get(path, at)
   if (body === undefined) throw new ExportError(`the store lists binary ${path} but holds no body for it; the data directory is damaged`)
   const file = `${String(index).padStart(6, '0')}.bin`
   const handle = await open(join(destDir, BLOBS_DIR, file), 'wx')

@@ -8,6 +8,9 @@ import { DataFactory } from 'n3'
 import type { ResourceMeta } from './resource-meta.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { makeSerialQueue, type SerialQueue } from '../lib/serial-queue.ts'
+import { closeDrainedIterators } from './close-drained-iterators.ts'
+import { makeGroupCommit, type WriteOp } from './group-commit.ts'
+import { log, describeCause } from '../log.ts'
 
 /** Bump only together with an explicit migration; a binary never opens a newer format. */
 export const FORMAT_VERSION = 1
@@ -15,7 +18,7 @@ const FORMAT_KEY = 'format-version'
 
 /** A typed key space inside the one database; `sync` reaches LevelDB through it. */
 export interface Sub<V> {
-  get(key: string): Promise<V | undefined>
+  get(key: string, options?: ReadOptions): Promise<V | undefined>
   put(key: string, value: V, options?: { sync?: boolean }): Promise<void>
   del(key: string, options?: { sync?: boolean }): Promise<void>
   keys(options?: RangeOptions): AsyncIterable<string>
@@ -29,7 +32,9 @@ export interface Sub<V> {
  */
 export const inSublevel = <V>(sub: Sub<V>): { sublevel: never } => ({ sublevel: sub as never })
 
-interface RangeOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
+/** `snapshot` (from `db.snapshot()`) reads the database as it was when the snapshot was taken. */
+interface ReadOptions { snapshot?: unknown }
+interface RangeOptions extends ReadOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
 
 /**
  * What this process keeps in memory about the database it opened: built once with the handle, kept
@@ -63,8 +68,32 @@ export interface Store {
   /** data-directory facts: format version, owner, setup */
   readonly system: Sub<unknown>
   readonly caches: StoreCaches
+  /**
+   * Rewrites the whole key range, so the data directory holds the live data and not the overwritten
+   * versions LevelDB has not merged yet. LevelDB does this in a background thread; reads and writes go on.
+   */
+  compact(): Promise<void>
+  /**
+   * Writes the operations of one resource write in one atomic, synced batch, merged with the
+   * writes that arrive meanwhile (group-commit.ts); resolves once they are on disk.
+   */
+  commit(ops: readonly WriteOp[]): Promise<void>
+  /** Batches written and resource writes they held since the store was opened. */
+  readonly commitStats: { readonly batches: number; readonly writes: number }
   close(): Promise<void>
 }
+
+/**
+ * LevelDB merges overwritten versions away on its own schedule; a full compaction every so many
+ * resource writes (and once per start, main.ts) keeps the data directory near the size of the
+ * live data on a pod that mostly overwrites the same documents.
+ */
+export const COMPACT_EVERY_WRITES = 10_000
+
+// Every read is "the graph of one resource" (or a full scan for export): one graph-first index
+// serves both, and a write costs one key per quad instead of quadstore's default six.
+// Changing this list changes the on-disk format: bump FORMAT_VERSION with a migration.
+export const QUAD_INDEXES = [['graph', 'subject', 'predicate', 'object']]
 
 export class StoreFormatError extends Error {}
 
@@ -78,6 +107,7 @@ export async function openStore(dataDir: string): Promise<Store> {
   const fresh = !existsSync(dbDir) || readdirSync(dbDir).length === 0
   const db = new ClassicLevel<string, unknown>(dbDir, { valueEncoding: 'json' })
   await db.open()
+  closeDrainedIterators(db)
   const system = sublevel<unknown>(db, 'system', 'json')
   const found = await system.get(FORMAT_KEY)
   if (found === undefined && !fresh) {
@@ -92,13 +122,23 @@ export async function openStore(dataDir: string): Promise<Store> {
   }
   if (found === undefined) await system.put(FORMAT_KEY, FORMAT_VERSION, { sync: true })
 
-  // Every read is "the graph of one resource" (or a full scan for export): one graph-first index
-  // serves both, and a write costs one key per quad instead of quadstore's default six.
-  // Changing this list changes the on-disk format: bump FORMAT_VERSION with a migration.
-  const quads = new Quadstore({ backend: db as never, dataFactory: DataFactory as never, indexes: [['graph', 'subject', 'predicate', 'object']] as never })
+  const quads = new Quadstore({ backend: db as never, dataFactory: DataFactory as never, indexes: QUAD_INDEXES as never })
   await quads.open()
+  // close() waits for a running compaction: LevelDB must not be closed under its compaction thread.
+  let compacting: Promise<void> | undefined
+  const compact = () => compacting ??= db.compactRange(Buffer.alloc(0) as never, Buffer.from([0xff]) as never, { keyEncoding: 'buffer' })
+    .finally(() => { compacting = undefined })
+  const group = makeGroupCommit(db)
+  const commit = async (ops: readonly WriteOp[]) => {
+    await group.commit(ops)
+    if (group.stats.writes % COMPACT_EVERY_WRITES === 0) {
+      compact().catch((err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
+    }
+  }
   return {
     db,
+    commit,
+    commitStats: group.stats,
     quads,
     meta: sublevel<ResourceMeta>(db, 'meta', 'json'),
     blobs: sublevel<Uint8Array>(db, 'blobs', 'view'),
@@ -106,6 +146,8 @@ export async function openStore(dataDir: string): Promise<Store> {
     records: sublevel<{ v: unknown; exp: number }>(db, 'records', 'json'),
     system,
     caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
-    close: async () => { await quads.close(); if (db.status === 'open') await db.close() },
+    // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.
+    compact,
+    close: async () => { await compacting?.catch(() => undefined); await quads.close(); if (db.status === 'open') await db.close() },
   }
 }

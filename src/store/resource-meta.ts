@@ -12,6 +12,8 @@ export interface ResourceMeta {
   readonly size: number
   /** Milliseconds since the epoch. */
   readonly modified: number
+  /** RDF: prefix → namespace as the document declared them; a GET declares those it uses. */
+  readonly prefixes?: Record<string, string>
 }
 
 export const newEtag = () => crypto.randomUUID().replaceAll('-', '').slice(0, 20)

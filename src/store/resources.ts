@@ -2,11 +2,11 @@
 
 import { DataFactory } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import { inSublevel, type Store } from './open-store.ts'
+import { inSublevel, type Store, type Sub } from './open-store.ts'
 import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
 import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { aclOf } from './acl-names.ts'
-import { forceSyncWrite } from './synced-batch.ts'
+import type { WriteOp } from './group-commit.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -18,6 +18,8 @@ export interface NewContent {
   /** Binary resources: the exact bytes. */
   readonly body?: Uint8Array
   readonly size: number
+  /** RDF: the prefixes the document was written with, to serve it back with them. */
+  readonly prefixes?: Record<string, string>
 }
 
 export interface WriteResult {
@@ -27,7 +29,8 @@ export interface WriteResult {
   readonly createdContainers: readonly string[]
 }
 
-type Batch = Parameters<NonNullable<Parameters<Store['quads']['multiPatch']>[2]>['preWrite'] & {}>[0]
+/** The operations of one resource write, committed together (Store.commit). */
+type Batch = WriteOp[]
 
 const graphOf = (baseUrl: string, path: string) => namedNode(baseUrl + path)
 const memberKey = (container: string, child: string) => `${container}\0${child}`
@@ -47,9 +50,30 @@ export async function getMeta(store: Store, path: string): Promise<ResourceMeta 
 type MetaWrites = Map<string, ResourceMeta | null>
 
 function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, meta: ResourceMeta | null) {
-  if (meta) batch.put(path, meta, inSublevel(store.meta))
-  else batch.del(path, inSublevel(store.meta))
+  if (meta) batch.push({ type: 'put', key: path, value: meta, ...inSublevel(store.meta) })
+  else batch.push({ type: 'del', key: path, ...inSublevel(store.meta) })
   writes.set(path, meta)
+}
+
+const put = <V>(sub: Sub<V>, key: string, value: V): WriteOp => ({ type: 'put', key, value, ...inSublevel(sub) })
+const del = <V>(sub: Sub<V>, key: string): WriteOp => ({ type: 'del', key, ...inSublevel(sub) })
+
+/**
+ * quadstore's index keys for removing `oldQuads` and adding `newQuads`, as plain operations so
+ * they can join the resource's other operations in one group-committed batch. `_batchDel` and
+ * `_batchPut` are what quadstore's own multiPatch calls on its chained batch (quadstore 15); they
+ * only need something with put/del.
+ */
+function quadOps(store: Store, oldQuads: readonly Quad[], newQuads: readonly Quad[]): Batch {
+  const ops: Batch = []
+  const recorder = {
+    put(key: string, value: unknown, options: object) { ops.push({ type: 'put', key, value, ...options }); return recorder },
+    del(key: string, options: object) { ops.push({ type: 'del', key, ...options }); return recorder },
+  }
+  const quads = store.quads as unknown as { _batchDel(q: Quad, b: typeof recorder): void; _batchPut(q: Quad, b: typeof recorder): void }
+  for (const q of oldQuads) quads._batchDel(q, recorder)
+  for (const q of newQuads) quads._batchPut(q, recorder)
+  return ops
 }
 
 function rememberMeta(store: Store, writes: MetaWrites) {
@@ -106,7 +130,7 @@ function touchContainers(batch: Batch, store: Store, writes: MetaWrites, member:
 
 /**
  * Creates or replaces one resource and any missing ancestor containers in one synced batch.
- * Callers check names and preconditions under the write lock before calling.
+ * Callers check names and preconditions under the resource locks (resource-locks.ts) before calling.
  */
 export async function writeResource(store: Store, baseUrl: string, path: string, content: NewContent, now: number): Promise<WriteResult> {
   const previous = await getMeta(store, path)
@@ -120,26 +144,26 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   const oldQuads = previous ? await readGraph(store, baseUrl, path) : []
   const graph = graphOf(baseUrl, path)
   const newQuads = (content.triples ?? []).map(t => quad(t.subject, t.predicate, t.object, graph) as Quad)
-  const meta: ResourceMeta = { kind: content.kind, contentType: content.contentType, etag: newEtag(), size: content.size, modified: now }
+  const meta: ResourceMeta = {
+    kind: content.kind, contentType: content.contentType, etag: newEtag(), size: content.size, modified: now,
+    ...(content.prefixes ? { prefixes: content.prefixes } : {}),
+  }
 
   const writes: MetaWrites = new Map()
-  await store.quads.multiPatch(oldQuads as never, newQuads as never, {
-    preWrite: async (batch: Batch) => {
-      for (const dir of missing) {
-        putMeta(batch, store, writes, dir, containerMeta(now))
-        const parent = parentPath(dir)
-        if (parent) batch.put(memberKey(parent, dir), '', inSublevel(store.contains))
-      }
-      putMeta(batch, store, writes, path, meta)
-      if (content.kind === 'binary') batch.put(path, content.body ?? new Uint8Array(), inSublevel(store.blobs))
-      else if (previous?.kind === 'binary') batch.del(path, inSublevel(store.blobs))
-      const parent = parentPath(path)
-      if (!previous && parent && !isAuxiliaryPath(path)) batch.put(memberKey(parent, path), '', inSublevel(store.contains))
-      // The topmost new resource is the one an existing container gains.
-      if (!isAuxiliaryPath(path)) touchContainers(batch, store, writes, missing[0] ?? path, !previous, known, now)
-      forceSyncWrite(batch)
-    },
-  } as never)
+  const batch = quadOps(store, oldQuads, newQuads)
+  for (const dir of missing) {
+    putMeta(batch, store, writes, dir, containerMeta(now))
+    const parent = parentPath(dir)
+    if (parent) batch.push(put(store.contains, memberKey(parent, dir), ''))
+  }
+  putMeta(batch, store, writes, path, meta)
+  if (content.kind === 'binary') batch.push(put(store.blobs, path, content.body ?? new Uint8Array()))
+  else if (previous?.kind === 'binary') batch.push(del(store.blobs, path))
+  const parent = parentPath(path)
+  if (!previous && parent && !isAuxiliaryPath(path)) batch.push(put(store.contains, memberKey(parent, path), ''))
+  // The topmost new resource is the one an existing container gains.
+  if (!isAuxiliaryPath(path)) touchContainers(batch, store, writes, missing[0] ?? path, !previous, known, now)
+  await store.commit(batch)
   rememberMeta(store, writes)
   return { meta, created: !previous, createdContainers: missing }
 }
@@ -157,17 +181,14 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
     if (m) known.set(ancestor, m)
   }
   const writes: MetaWrites = new Map()
-  await store.quads.multiDel(quads as never, {
-    preWrite: async (batch: Batch) => {
-      putMeta(batch, store, writes, path, null)
-      if (meta.kind === 'binary') batch.del(path, inSublevel(store.blobs))
-      if (aclMeta) putMeta(batch, store, writes, acl, null)
-      if (parent && !isAuxiliaryPath(path)) {
-        batch.del(memberKey(parent, path), inSublevel(store.contains))
-        touchContainers(batch, store, writes, path, true, known, now)
-      }
-      forceSyncWrite(batch)
-    },
-  } as never)
+  const batch = quadOps(store, quads, [])
+  putMeta(batch, store, writes, path, null)
+  if (meta.kind === 'binary') batch.push(del(store.blobs, path))
+  if (aclMeta) putMeta(batch, store, writes, acl, null)
+  if (parent && !isAuxiliaryPath(path)) {
+    batch.push(del(store.contains, memberKey(parent, path)))
+    touchContainers(batch, store, writes, path, true, known, now)
+  }
+  await store.commit(batch)
   rememberMeta(store, writes)
 }

@@ -1,6 +1,6 @@
 // `bun run bench`: starts the pod and a bare Bun.serve, runs every workload, prints req/s, p50, p99 and ratios.
 
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
@@ -43,9 +43,17 @@ async function startBare(): Promise<{ origin: string; stop(): Promise<void> }> {
 
 const fmt = (n: number, digits = 1) => Number.isFinite(n) ? n.toFixed(digits) : '-'
 
-function report(results: readonly { workload: Workload; result: LoadResult }[], flags: Flags) {
-  if (flags.json) { console.log(JSON.stringify(results.map(({ workload, result }) => ({ name: workload.name, ...result })), null, 2)); return }
-  console.log(`\nconcurrency ${flags.concurrency}, ${flags.durationMs / 1000} s per workload, loopback\n`)
+/** Resident memory of a process, from /proc (Linux). */
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
+/** Issue 9 "Memory": the pod stays under this after the whole benchmark. */
+const RSS_AIM_MB = 120
+
+function report(results: readonly { workload: Workload; result: LoadResult }[], flags: Flags, podRssMb: number) {
+  if (flags.json) {
+    console.log(JSON.stringify({ workloads: results.map(({ workload, result }) => ({ name: workload.name, ...result })), podRssMb }, null, 2))
+    return
+  }
+  console.log(`\nconcurrency ${flags.concurrency} (PUT: 50), ${flags.durationMs / 1000} s per workload, loopback, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`)
   console.log(`${'workload'.padEnd(48)}${'req/s'.padStart(10)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'failed'.padStart(8)}`)
   for (const { workload, result } of results) {
     console.log(`${workload.name.padEnd(48)}${fmt(result.rps, 0).padStart(10)}${fmt(result.p50Ms, 2).padStart(10)}${fmt(result.p99Ms, 2).padStart(10)}${String(result.failures).padStart(8)}`
@@ -59,6 +67,11 @@ function report(results: readonly { workload: Workload; result: LoadResult }[], 
     const aim = workload.aim === undefined ? '' : ` (aim ≥ ${Math.round(workload.aim * 100)}%: ${ratio >= workload.aim ? 'met' : 'not met'})`
     console.log(`${workload.name} / ${ceiling.workload.name}: ${fmt(ratio * 100)}%${aim}`)
   }
+  for (const { workload, result } of results) {
+    if (workload.aimRps === undefined) continue
+    console.log(`${workload.name}: ${fmt(result.rps, 0)} req/s (aim ≥ ${workload.aimRps}: ${result.rps >= workload.aimRps ? 'met' : 'not met'})`)
+  }
+  console.log(`pod RSS after the run: ${fmt(podRssMb)} MB (aim < ${RSS_AIM_MB} MB: ${podRssMb < RSS_AIM_MB ? 'met' : 'not met'})`)
 }
 
 async function main() {
@@ -96,10 +109,10 @@ async function main() {
     const results: { workload: Workload; result: LoadResult }[] = []
     for (const workload of workloads) {
       if (!flags.json) console.error(`running ${workload.name} …`)
-      results.push({ workload, result: await runLoad(await workload.prepare(ctx), flags) })
+      results.push({ workload, result: await runLoad(await workload.prepare(ctx), { ...flags, concurrency: workload.concurrency ?? flags.concurrency }) })
       if (pod.proc.exitCode !== null) throw new Error(`the pod exited during "${workload.name}":\n${pod.output()}`)
     }
-    report(results, flags)
+    report(results, flags, rssMb(pod.proc.pid))
     if (results.some(r => r.result.failures > 0)) process.exitCode = 1
   } finally {
     for (const fn of cleanups) await fn()

@@ -2,7 +2,6 @@
 
 import { ClassicLevel } from 'classic-level'
 import type { Store } from '../../src/store/open-store.ts'
-import { makeWriteLock } from '../../src/store/write-lock.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
 import { dpopProof } from '../op/op-fixture.ts'
 import { requestTokens } from '../e2e/oidc-client.ts'
@@ -40,6 +39,10 @@ export interface Workload {
   readonly ceiling?: string
   /** What the ratio should reach (issue 3 "Benchmark"); printed beside it, never asserted. */
   readonly aim?: number
+  /** Requests per second it should reach (issue 9); printed beside it, never asserted. */
+  readonly aimRps?: number
+  /** Runs at this many operations at once whatever --concurrency says (issue 9 measures PUT at c50). */
+  readonly concurrency?: number
 }
 
 /** The container every seed writes below; run.ts gives it the public ACL. */
@@ -70,7 +73,8 @@ export const WORKLOADS: readonly Workload[] = [
     seed: (store, baseUrl) => writeTurtle(store, baseUrl, DOC_PATH, DOC_1K),
     prepare: async ({ pod }) => httpOperation(get(`${pod.origin}${DOC_PATH}`), [200]),
     ceiling: 'bare Bun.serve GET 1 KB (ceiling)',
-    aim: 0.3,
+    // Issue 9 "Reads": half of a bare Bun.serve answering the same bytes.
+    aim: 0.5,
   },
   {
     // Issue 5: within 2× of the public GET, one ES256 verification per request (the proof; the
@@ -94,6 +98,7 @@ export const WORKLOADS: readonly Workload[] = [
     },
     ceiling: 'public GET 1 KB Turtle',
     aim: 0.5,
+    aimRps: 5000,
   },
   {
     // Issue 11: within 20 % of the DPoP GET. One ES256 verification per request with a fresh created and
@@ -128,18 +133,26 @@ export const WORKLOADS: readonly Workload[] = [
     prepare: async ({ pod }) => httpOperation(get(`${pod.origin}${LIST_PATH}`), [200]),
   },
   {
-    // What a PUT costs at least: the pod writes one synced batch at a time (store/write-lock.ts).
+    // What one synced put at a time allows; the pod's group commit (store/group-commit.ts) shares each sync among concurrent PUTs.
     name: 'serial synced 1 KB LevelDB put (PUT ceiling)',
     prepare: async ({ tempDir, onCleanup }) => {
       const db = new ClassicLevel<string, string>(tempDir())
       await db.open()
       onCleanup(() => db.close())
-      const serial = makeWriteLock()
-      return async i => { await serial(() => db.put(`doc-${i % PUT_NAMES}`, DOC_1K, { sync: true })); return undefined }
+      // One synced put after the other, whatever the concurrency: what one fsync at a time allows.
+      let tail: Promise<unknown> = Promise.resolve()
+      return async i => {
+        const put = tail.then(() => db.put(`doc-${i % PUT_NAMES}`, DOC_1K, { sync: true }))
+        tail = put.catch(() => undefined)
+        await put
+        return undefined
+      }
     },
   },
   {
-    name: 'PUT 1 KB Turtle',
+    name: 'PUT 1 KB Turtle (c50)',
+    concurrency: 50,
+    aimRps: 2000,
     // Overwrites a rotating set of documents: steady state, not an ever-growing container.
     prepare: async ({ pod }) => httpOperation(
       i => new Request(`${pod.origin}${BENCH_CONTAINER}put/doc-${i % PUT_NAMES}`, { method: 'PUT', headers: { 'content-type': TURTLE }, body: DOC_1K }),

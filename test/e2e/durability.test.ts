@@ -91,6 +91,96 @@ describe('durability (storage: synced batches)', () => {
     }
   }, 60_000)
 
+  // Issue 9: with 32 writers at once most batches hold several writes (group commit); a crash in
+  // the middle of merged batches must still keep every acknowledged write, including DELETEs and
+  // POSTs, and leave every unacknowledged one whole or absent.
+  test('SIGKILL during merged (group-committed) batches keeps every acknowledged PUT, POST and DELETE', async () => {
+    const first = await startPod({ seed: seedPublicWrite, extraArgs: ['--log-level', 'warn'] })
+    let second: RunningPod | undefined
+    try {
+      const origin = `http://127.0.0.1:${first.port}`
+      const CONCURRENCY = 32
+      const killAfter = 200 + Math.floor(Math.random() * 300)
+      const written = new Map<string, Written>()
+      // Each lane deletes only its own documents, so no DELETE races the PUT that creates it.
+      const laneOf = new Map<string, number>()
+      const uncertain = new Set<string>()
+      const acknowledged: Written[] = []
+      const deleted: string[] = []
+      const posted: { location: string; token: string }[] = []
+      let next = 0
+      let acks = 0
+      let killed = false
+      const ack = () => {
+        if (++acks >= killAfter && !killed) { killed = true; first.proc.kill('SIGKILL') }
+      }
+      const writer = async (lane: number) => {
+        while (!killed && next < 5000) {
+          const i = next++
+          // Every 7th operation deletes an earlier acknowledged document of this lane; every 5th POSTs.
+          const victim = i % 7 === 0 ? acknowledged.find(w => !deleted.includes(w.path) && laneOf.get(w.path) === lane) : undefined
+          if (victim) {
+            // Until its answer comes, a DELETE may or may not have happened.
+            uncertain.add(victim.path)
+            const res = await fetch(`${origin}${victim.path}`, { method: 'DELETE' }).catch(() => undefined)
+            if (!res) return
+            if (res.status !== 204) throw new Error(`DELETE ${victim.path} answered ${res.status}`)
+            deleted.push(victim.path)
+            uncertain.delete(victim.path)
+          } else if (i % 5 === 0) {
+            const token = randomToken()
+            const res = await fetch(`${origin}${CONTAINER}`, { method: 'POST', headers: { 'content-type': 'text/turtle', slug: 'note' },
+              body: `<#it> <http://example.org/token> "${token}".` }).catch(() => undefined)
+            if (!res) return
+            if (res.status !== 201) throw new Error(`POST answered ${res.status}`)
+            posted.push({ location: res.headers.get('location')!, token })
+          } else {
+            const w = writeFor(i)
+            written.set(w.path, w)
+            laneOf.set(w.path, lane)
+            const res = await put(origin, w).catch(() => undefined)
+            if (!res) return
+            if (res.status !== 201) throw new Error(`PUT ${w.path} answered ${res.status}: ${await res.text()}`)
+            acknowledged.push(w)
+          }
+          ack()
+        }
+      }
+      await Promise.all(Array.from({ length: CONCURRENCY }, (_, lane) => writer(lane)))
+      await first.proc.exited
+      expect(first.proc.signalCode).toBe('SIGKILL')
+
+      second = await startPod({ dataDir: first.dataDir, port: first.port, extraArgs: ['--log-level', 'warn'] })
+      const problems: string[] = []
+      for (const w of acknowledged.filter(a => !deleted.includes(a.path) && !uncertain.has(a.path))) {
+        const problem = await checkIntact(second, w)
+        if (problem) problems.push(problem)
+      }
+      for (const path of deleted) {
+        const res = await fetch(`http://127.0.0.1:${second.port}${path}`)
+        if (res.status !== 404) problems.push(`${path}: deleted but answers ${res.status}`)
+      }
+      for (const p of posted) {
+        const res = await fetch(p.location.replace(second.baseUrl, `http://127.0.0.1:${second.port}`), { headers: { accept: 'text/turtle' } })
+        if (res.status !== 200 || !(await res.text()).includes(p.token)) problems.push(`${p.location}: POSTed but answers ${res.status}`)
+      }
+      // The listing holds exactly the members that exist.
+      const listing = await (await fetch(`http://127.0.0.1:${second.port}${CONTAINER}`, { headers: { accept: 'text/turtle' } })).text()
+      for (const path of deleted) if (listing.includes(`<${path.slice(CONTAINER.length)}>`)) problems.push(`${path}: deleted but still listed`)
+      expect(problems).toEqual([])
+      expect(acknowledged.length + deleted.length + posted.length).toBeGreaterThanOrEqual(killAfter)
+      // Writes in flight at the kill: all or nothing.
+      for (const w of written.values()) {
+        if (acknowledged.includes(w)) continue
+        const problem = await checkIntact(second, w)
+        if (problem) expect(problem).toEndWith('status 404')
+      }
+    } finally {
+      await second?.dispose()
+      await first.dispose()
+    }
+  }, 90_000)
+
   test('SIGTERM lets in-flight requests finish, exits 0, and leaves a data directory that reopens cleanly', async () => {
     // Info level: the pod's `server.stopping` line is the event the test waits for.
     const pod = await startPod({ seed: seedPublicWrite })

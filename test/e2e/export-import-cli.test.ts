@@ -5,18 +5,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Parser } from 'n3'
-import { freePort, startPod } from './start-server.ts'
+import { freePort, runSolopod, startPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
 
-const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 const work = mkdtempSync(join(tmpdir(), 'solopod-cli-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-async function solopod(...args: string[]) {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args, '--log-level', 'warn'], { stdout: 'pipe', stderr: 'pipe' })
-  const [stdout, stderr] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
-  return { code: await proc.exited, stdout, stderr }
-}
+const solopod = runSolopod
 
 const BINARY = crypto.getRandomValues(new Uint8Array(300_000))
 const NOTE = '<#it> <http://purl.org/dc/terms/title> "Nöte"@de; <http://purl.org/dc/terms/references> </d/photo.bin>, [ <http://example.org/v> 7 ].'

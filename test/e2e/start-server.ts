@@ -52,6 +52,13 @@ export interface StartOptions {
 
 const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 
+/** Runs one `solopod` command (export, import, passwd …) to its end, as an operator would. */
+export async function runSolopod(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, MAIN, ...args, '--log-level', 'warn'], { stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
+  return { code: await proc.exited, stdout, stderr }
+}
+
 const SERVING = /solopod: serving (\S+) on \S+:(\d+)/
 
 export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {

@@ -1,0 +1,103 @@
+// Issue 9 "Writes at disk speed": concurrent writes share one synced batch, and none is answered before it is on disk.
+
+import { afterEach, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ClassicLevel } from 'classic-level'
+import { makeGroupCommit, type WriteOp } from '../../src/store/group-commit.ts'
+
+const dirs: string[] = []
+const dbs: ClassicLevel<string, unknown>[] = []
+afterEach(async () => {
+  for (const db of dbs.splice(0)) await db.close()
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+interface BatchCall { readonly ops: readonly WriteOp[]; readonly sync: boolean | undefined }
+
+/** A real classic-level database whose batches are recorded and held until `release()`. */
+async function gatedDb() {
+  const dir = mkdtempSync(join(tmpdir(), 'solopod-group-'))
+  dirs.push(dir)
+  const db = new ClassicLevel<string, unknown>(dir, { valueEncoding: 'json' })
+  await db.open()
+  dbs.push(db)
+  const calls: BatchCall[] = []
+  let gate = Promise.withResolvers<void>()
+  let gated = true
+  const batch = db.batch.bind(db) as (ops: WriteOp[], options: { sync?: boolean }) => Promise<void>
+  db.batch = (async (ops: WriteOp[], options: { sync?: boolean }) => {
+    calls.push({ ops, sync: options?.sync })
+    if (gated) await gate.promise
+    await batch(ops, options)
+  }) as never
+  const release = () => { gate.resolve(); gate = Promise.withResolvers<void>() }
+  /** From now on every batch is written at once. */
+  const open = () => { gated = false; gate.resolve() }
+  return { db, calls, release, open }
+}
+
+const put = (key: string, value: unknown): WriteOp => ({ type: 'put', key, value })
+
+describe('group commit', () => {
+  test('writes that arrive while a batch is being written share the next one, written with sync: true', async () => {
+    const { db, calls, release } = await gatedDb()
+    const group = makeGroupCommit(db)
+    const first = group.commit([put('a', 1)])
+    const rest = ['b', 'c', 'd'].map((k, i) => group.commit([put(k, i)]))
+    expect(calls.length).toBe(1)
+    release()
+    await first
+    await Bun.sleep(0)
+    expect(calls.length).toBe(2)
+    expect(calls[1]!.ops.map(o => o.key)).toEqual(['b', 'c', 'd'])
+    release()
+    await Promise.all(rest)
+    expect(calls.every(c => c.sync === true)).toBe(true)
+    expect(group.stats).toEqual({ batches: 2, writes: 4 })
+    expect(await db.get('d')).toBe(2)
+  })
+
+  test('no write is answered before the batch holding it has been written', async () => {
+    const { db, release } = await gatedDb()
+    const group = makeGroupCommit(db)
+    let answered = 0
+    const writes = ['a', 'b', 'c'].map(k => group.commit([put(k, k)]).then(() => { answered++ }))
+    await Bun.sleep(20)
+    expect(answered).toBe(0)
+    expect(await db.get('a')).toBeUndefined()
+    release()
+    await writes[0]
+    expect(answered).toBe(1)
+    await Bun.sleep(20)
+    expect(answered).toBe(1)
+    release()
+    await Promise.all(writes)
+    expect(answered).toBe(3)
+  })
+
+  test('a write that cannot be encoded fails alone; the writes merged with it are kept', async () => {
+    const { db, calls, release, open } = await gatedDb()
+    const group = makeGroupCommit(db)
+    const first = group.commit([put('a', 1)])
+    const circular: Record<string, unknown> = {}
+    circular.self = circular
+    const good = group.commit([put('b', 2)])
+    // Settled at once, so its rejection is handled before the test looks at it.
+    const bad = group.commit([put('c', circular)]).then(() => undefined, (err: unknown) => err)
+    const alsoGood = group.commit([put('d', 4)])
+    release()
+    await first
+    await Bun.sleep(0)
+    expect(calls[1]!.ops.map(o => o.key)).toEqual(['b', 'c', 'd'])
+    // The merged batch fails; each write is then tried alone.
+    open()
+    await expect(good).resolves.toBeUndefined()
+    expect(String(await bad)).toContain('cyclic')
+    await expect(alsoGood).resolves.toBeUndefined()
+    expect(await db.get('b')).toBe(2)
+    expect(await db.get('c')).toBeUndefined()
+    expect(await db.get('d')).toBe(4)
+  })
+})
