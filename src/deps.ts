@@ -7,6 +7,7 @@ import { makeWriteLock, type WithWriteLock } from './store/write-lock.ts'
 import { makeFetcher, type FetchDoc, type FetcherOptions } from './fetch/guarded-fetch.ts'
 import { makeClientAddresses, type ClientAddresses } from './http/client-address.ts'
 import { makeAuthenticator, type Authenticate } from './auth/authenticate.ts'
+import { withOwnerCookie } from './auth/owner-cookie.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { makeSigningKeys, type SigningKeys } from './auth/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './auth/app-sessions.ts'
@@ -63,7 +64,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     cfg, store, now, fetchDoc, signingKeys, revocations, grants,
     decider: makeAccessDecider({ cfg, store, now, fetchDoc }, grants),
     withWriteLock: makeWriteLock(),
-    authenticate: makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations }),
+    authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations }), { baseUrl: cfg.baseUrl, store, now }),
     tokenEndpointReplay: new JtiReplayCache(),
     clientAddresses: makeClientAddresses(),
   }

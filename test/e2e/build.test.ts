@@ -63,6 +63,11 @@ describe('bun run build', () => {
       expect(login.headers.get('content-type')).toStartWith('text/html')
       expect(await login.text()).toMatch(/^<!doctype html>[\s\S]*<form/i)
 
+      // The dashboard's script: bundled from static/admin/app.ts at build time and embedded
+      const script = await fetch(`http://127.0.0.1:${port}/.admin/app.js`)
+      expect(script.status).toBe(200)
+      expect(await script.text()).toContain('x-csrf-token')
+
       const rootRes = await fetch(`http://127.0.0.1:${port}/`)
       expect(rootRes.status).toBe(401)
       expect(rootRes.headers.get('link')).toContain('<http://www.w3.org/ns/pim/space#Storage>; rel="type"')
