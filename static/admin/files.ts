@@ -25,16 +25,23 @@ export function breadcrumbs(path: string): HTMLElement {
 }
 
 export async function showFiles(view: HTMLElement, path: string): Promise<void> {
-  if (path.endsWith('/')) return showContainer(view, path, Number(new URLSearchParams(location.search).get('offset') ?? 0))
+  if (path.endsWith('/')) return showContainer(view, path)
   return showDocument(view, path)
 }
 
-async function showContainer(view: HTMLElement, path: string, offset: number): Promise<void> {
-  const list = await api<Listing>('GET', `/browse?path=${encodeURIComponent(path)}&offset=${offset}`, undefined, `Opening ${path}`)
+async function showContainer(view: HTMLElement, path: string): Promise<void> {
+  const listing = h('div', { id: 'listing' })
+  await fillListing(listing, path, 0)
   clear(view)
-  const pager = (): HTMLElement | null => {
-    if (list.total <= list.limit) return null
-    const go = (to: number) => () => { void showContainer(view, path, to).catch(sayError) }
+  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, listing), newFolderPanel(path))
+}
+
+/** The members table with its pager; redrawn alone after an upload or a delete, so the panels keep their state. */
+async function fillListing(listing: HTMLElement, path: string, offset: number): Promise<void> {
+  const list = await api<Listing>('GET', `/browse?path=${encodeURIComponent(path)}&offset=${offset}`, undefined, `Opening ${path}`)
+  const pager = (): HTMLElement | string => {
+    if (list.total <= list.limit) return ''
+    const go = (to: number) => () => { void fillListing(listing, path, to).catch(sayError) }
     return h('div', { class: 'actions' },
       h('button', { type: 'button', class: 'small secondary', disabled: offset === 0, onclick: go(Math.max(0, offset - list.limit)) }, 'Previous page'),
       h('span', { class: 'muted' }, `${offset + 1}–${Math.min(offset + list.limit, list.total)} of ${list.total}`),
@@ -46,35 +53,29 @@ async function showContainer(view: HTMLElement, path: string, offset: number): P
     h('td', {}, it.kind === 'container' ? '' : formatBytes(it.size)),
     h('td', {}, formatDate(it.modified)),
     h('td', {}, h('div', { class: 'actions' },
-      h('a', { href: `#/share${it.path}`, class: 'small' }, 'Share', h('span', { class: 'visually-hidden' }, ` ${nameOf(it.path)}`)),
-      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Delete ${nameOf(it.path)}`, onclick: () => { void remove(it, path) } }, 'Delete')))))
-  view.append(
-    breadcrumbs(path),
-    h('h2', {}, path === '/' ? 'Your files' : nameOf(path)),
+      h('a', { href: `#/share${it.path}`, class: 'small', 'aria-label': `Share ${nameOf(it.path)}` }, 'Share'),
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Delete ${nameOf(it.path)}`, onclick: () => { void remove(it, () => fillListing(listing, path, offset)) } }, 'Delete')))))
+  listing.replaceChildren(
     h('p', { class: 'muted' }, `${list.total} item${list.total === 1 ? '' : 's'} · `, h('a', { href: `#/share${path}` }, 'Who can access this folder')),
-    pager() ?? '',
+    pager(),
     h('div', { class: 'table-wrap' }, h('table', {},
       h('caption', { class: 'visually-hidden' }, `Contents of ${path}`),
       h('thead', {}, h('tr', {}, ...['Name', 'Type', 'Size', 'Modified'].map((c) => h('th', { scope: 'col' }, c)), h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Actions')))),
       h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: '5', class: 'muted' }, 'This folder is empty'))))),
-    pager() ?? '',
-    uploadPanel(path),
-    newFolderPanel(path),
-  )
+    pager())
 }
 
-async function remove(it: Item, container: string): Promise<void> {
+async function remove(it: Item, after: () => Promise<void>): Promise<void> {
   const name = nameOf(it.path)
-  if (!confirmAction(`Delete ${it.kind === 'container' ? 'the empty folder' : ''} "${name}"? This cannot be undone.`)) return
+  if (!confirmAction(`Delete ${it.kind === 'container' ? 'the folder ' : ''}"${name}"? This cannot be undone.`)) return
   try {
     await ldp('DELETE', it.url, {}, `Deleting ${name}`)
-    say(`Deleted ${name}`)
-    await showContainer(document.getElementById('view')!, container, 0)
+    await after()
     say(`Deleted ${name}`)
   } catch (err) { sayError(err) }
 }
 
-function uploadPanel(path: string): HTMLElement {
+function uploadPanel(path: string, listing: HTMLElement): HTMLElement {
   const input = h('input', { type: 'file', id: 'upload-file', multiple: true })
   const progress = h('progress', { id: 'upload-progress', max: '100', value: '0', hidden: true, 'aria-label': 'Upload progress' })
   const note = h('p', { class: 'muted', id: 'upload-note' })
@@ -89,7 +90,7 @@ function uploadPanel(path: string): HTMLElement {
           `Uploading ${file.name}`)
       } catch (err) { sayError(err); note.textContent = `${file.name} was not uploaded`; return }
     }
-    await showContainer(document.getElementById('view')!, path, 0).catch(sayError)
+    await fillListing(listing, path, 0).catch(sayError)
     say(`Uploaded ${Array.from(files).map((f) => f.name).join(', ')}`)
   }
   const drop = h('div', { class: 'drop', id: 'drop-zone' }, 'Drop files here, or choose them below.')
@@ -139,7 +140,7 @@ async function showDocument(view: HTMLElement, path: string): Promise<void> {
   }
   const parent = path.slice(0, path.lastIndexOf('/') + 1)
   actions.append(h('button', { type: 'button', class: 'small secondary', onclick: () => {
-    void remove({ path, url, kind: isRdf ? 'rdf' : 'binary', contentType: type, size: 0, modified: '' }, parent).then(() => { location.hash = `#/files${parent}` })
+    void remove({ path, url, kind: isRdf ? 'rdf' : 'binary', contentType: type, size: 0, modified: '' }, async () => { location.hash = `#/files${parent}` })
   } }, 'Delete'))
 }
 
