@@ -4,6 +4,7 @@
 import { BASE, WEBID, api, ldp } from './api.ts'
 import { clear, confirmAction, h, say, sayError } from './dom.ts'
 import { breadcrumbs } from './files.ts'
+import { checkAccessPanel } from './check-access.ts'
 
 interface Row { agents: string[]; agentClasses: string[]; groups: string[]; origins: string[]; keys: string[]; modes: string[]; thisItem: boolean; inside: boolean }
 interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: Row[] | null; inherited: { from: string; rows: Row[] } | null }
@@ -64,6 +65,7 @@ export async function showShare(view: HTMLElement, path: string): Promise<void> 
         table(entriesOf(acl.inherited.rows).map((e) => ({ ...e, thisItem: true, inside: container })), acl.owner, container)))
     }
     if (!entries) {
+      view.append(checkAccessPanel(acl.url))
       view.append(h('button', { type: 'button', onclick: () => { entries = entriesOf(acl.inherited?.rows ?? []).map((e) => ({ ...e, thisItem: true, inside: container })); draw() } },
         'Set access for this item only'))
       return
@@ -75,7 +77,8 @@ export async function showShare(view: HTMLElement, path: string): Promise<void> 
       addForm(container, (e) => { own.push(e); draw(); say('Added; press Save to apply') }),
       h('div', { class: 'actions' },
         h('button', { type: 'button', id: 'save-acl', onclick: () => { void save(acl, own).then(() => showShare(view, path)).then(() => say('Access saved'), sayError) } }, 'Save'),
-        acl.own && !acl.isRoot ? h('button', { type: 'button', class: 'secondary', onclick: () => { void useInherited(acl).then(() => showShare(view, path)).catch(sayError) } }, 'Use inherited access instead') : null)))
+        acl.own && !acl.isRoot ? h('button', { type: 'button', class: 'secondary', onclick: () => { void useInherited(acl).then(() => showShare(view, path)).catch(sayError) } }, 'Use inherited access instead') : null)),
+      checkAccessPanel(acl.url))
   }
   draw()
 }

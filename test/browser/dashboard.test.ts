@@ -99,9 +99,9 @@ describe('the owner dashboard in a real browser', () => {
     await page.goto(`${pod.baseUrl}/.admin/#/share/notes/big.txt`)
     await page.getByText('Inherited from /').waitFor()
     await page.getByRole('button', { name: 'Set access for this item only' }).click()
-    await page.getByLabel('Who').selectOption('public')
+    await page.getByLabel('Who', { exact: true }).selectOption('public')
     await page.getByRole('button', { name: 'Add', exact: true }).click()
-    await page.getByLabel('Who').selectOption('agent')
+    await page.getByLabel('Who', { exact: true }).selectOption('agent')
     await page.getByLabel('WebID, group or key URL').fill('https://alice.example/profile/card#me')
     await page.getByRole('checkbox', { name: 'Write' }).check()
     await page.getByRole('button', { name: 'Add', exact: true }).click()
@@ -114,6 +114,14 @@ describe('the owner dashboard in a real browser', () => {
     const acl = await page.evaluate((u) => fetch(u, { headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf! } }).then((r) => r.text()), `${pod.baseUrl}/notes/big.txt.acl`)
     expect(acl).toContain('<https://alice.example/profile/card#me>')
     expect(acl).toMatch(/acl:accessTo <big\.txt>;\s*acl:agent <https:\/\/alice\.example\/profile\/card#me>;\s*acl:mode acl:Read, acl:Write\./)
+
+    // "why may the public read it?": the server's decision names the rule
+    await page.getByLabel('Agent: a WebID, a key URL, or "public"').fill('public')
+    await page.getByRole('button', { name: 'Check access' }).click()
+    const why = page.locator('#check-answer')
+    await why.getByText('public may: read').waitFor()
+    expect(await why.textContent()).toContain(`read: rule ${pod.baseUrl}/notes/big.txt.acl#rule2 of ${pod.baseUrl}/notes/big.txt.acl`)
+    await shoot('share-why')
 
     await page.getByRole('button', { name: 'Remove access of Everyone (public)' }).click()
     await page.getByRole('button', { name: 'Save' }).click()
@@ -128,7 +136,7 @@ describe('the owner dashboard in a real browser', () => {
     const count = await remove.count()
     for (let i = 0; i < count; i++) await remove.first().click()
     page.once('dialog', (d) => { void d.accept() }) // "you will no longer have Control…: save anyway?"
-    await page.getByLabel('Who').selectOption('public')
+    await page.getByLabel('Who', { exact: true }).selectOption('public')
     await page.getByRole('button', { name: 'Add', exact: true }).click()
     await page.getByRole('button', { name: 'Save' }).click()
     const alert = page.locator('#status[role="alert"]')
