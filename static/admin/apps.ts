@@ -23,10 +23,14 @@ export async function showApps(view: HTMLElement): Promise<void> {
     if (!confirmAction(question)) return
     void api('DELETE', path, undefined, done).then(() => showApps(view)).then(() => say(`${done}: done`), sayError)
   }
+  // Last use of an approved app: the latest use of any of its sessions
+  const lastUse = new Map<string, string>()
+  for (const s of sessions.appSessions) if ((lastUse.get(s.clientId) ?? '') < s.lastUsedAt) lastUse.set(s.clientId, s.lastUsedAt)
   clear(view)
   view.append(
-    section('apps-h', 'Apps you approved', ['App', 'Scopes', 'Approved'], consents.map((c) => h('tr', {},
+    section('apps-h', 'Apps you approved', ['App', 'Scopes', 'Approved', 'Last used'], consents.map((c) => h('tr', {},
       h('td', {}, app(c.clientName, c.clientId)), h('td', {}, c.scopes.join(' ')), h('td', {}, formatDate(c.grantedAt)),
+      h('td', {}, lastUse.has(c.clientId) ? formatDate(lastUse.get(c.clientId)!) : 'not since'),
       h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Revoke ${c.clientName ?? c.clientId}`,
         onclick: revoke(`/consents/${encodeURIComponent(c.clientId)}`, `Revoke ${c.clientName ?? c.clientId}? Its sessions end and it must ask you again.`, `Revoking ${c.clientName ?? c.clientId}`) }, 'Revoke')))),
     'No apps approved yet'),

@@ -5,7 +5,9 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
+import { exchangeCode, obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
+import { DESKTOP, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
 
 let pod: RunningPod
 let context: BrowserContext
@@ -158,12 +160,28 @@ describe('the owner dashboard in a real browser', () => {
     expect(await page.getByRole('link', { name: 'big.txt', exact: true }).count()).toBe(0)
   })
 
-  test('apps and sessions list this browser', async () => {
-    await page.getByRole('link', { name: 'Apps and sessions' }).click()
-    await page.getByText('(this browser)').waitFor()
-    expect(await page.getByRole('heading', { name: 'Apps you approved' }).count()).toBe(1)
-    await shoot('apps')
-  })
+  test('apps and sessions: an approved app is listed; revoking it makes its token refused', async () => {
+    // An app signs in over HTTP (its Client ID Document on loopback) and reads a private document
+    const client = serveClientIdDocument('Notes App')
+    try {
+      const key = await newDpopKey()
+      const tokens = await exchangeCode(pod.baseUrl, client, key, await obtainCodeOverHttp(pod.baseUrl, client, new CookieJar(), OWNER_PASSWORD))
+      const read = async () => fetch(`${pod.baseUrl}/notes/todo.ttl`, { headers: {
+        authorization: `DPoP ${tokens.access_token}`, dpop: await dpopProof(key, 'GET', `${pod.baseUrl}/notes/todo.ttl`, Date.now(), { accessToken: String(tokens.access_token) }) } })
+      expect((await read()).status).toBe(200)
+
+      await page.getByRole('link', { name: 'Apps and sessions' }).click()
+      await page.getByText('(this browser)').waitFor()
+      await page.getByRole('button', { name: 'Revoke Notes App' }).waitFor()
+      await shoot('apps')
+      page.once('dialog', (d) => { expect(d.message()).toContain('Notes App'); void d.accept() })
+      await page.getByRole('button', { name: 'Revoke Notes App' }).click()
+      await page.getByText('No apps approved yet').waitFor()
+      const refused = await read()
+      expect(refused.status).toBe(401)
+      expect(refused.headers.get('www-authenticate')).toContain('invalid_token')
+    } finally { client.stop() }
+  }, 60_000)
 
   test('profile: the name saved is in the public WebID document', async () => {
     await page.getByRole('link', { name: 'Profile' }).click()
