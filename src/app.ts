@@ -48,7 +48,8 @@ export function makeRequestHandler(app: { handle(req: Request): Promise<Response
     try { response.headers.set('x-request-id', reqId) } catch { response = new Response(response.body, response); response.headers.set('x-request-id', reqId) }
     response.headers.set('x-content-type-options', 'nosniff')
     addCorsHeaders(request, response)
-    log.info('request', { reqId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) })
+    // One line per request at debug: at the default level a terminal shows the banner and what needs attention.
+    log.debug('request', { reqId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) })
     return response
   }
 }

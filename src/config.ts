@@ -2,7 +2,7 @@
 
 import { resolve } from 'node:path'
 
-export type Command = 'serve' | 'export' | 'import' | 'passwd'
+export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link'
 
 export interface Config {
   readonly command: Command
@@ -44,7 +44,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
 ]
 
-const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd']
+const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link']
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
 function parseFlags(argv: readonly string[]) {
@@ -135,11 +135,13 @@ const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + `${o.help} [${o.env}]`)
   return [
-    'usage: solopod [serve|export|import|passwd] [flags]',
+    'usage: solopod [serve|export|import|passwd|setup-link] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export into an empty data directory',
     "  passwd             set the owner's password (from --owner-password-file or stdin)",
+    "  setup-link         print a new one-time link to set the owner's password (also while the server runs)",
+    '  --version          print the version', '  --help             print this text',
     '', 'flags:', ...rows,
   ].join('\n')
 }

@@ -1,4 +1,5 @@
 // The one logger: JSON lines on stdout, fields by allowlist.
+// stdout is the log stream; what is meant for a person (the start banner, the setup link) goes to stderr.
 
 type Level = 'debug' | 'info' | 'warn' | 'error'
 const RANK: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
@@ -10,8 +11,7 @@ export function setLogLevel(level: Level | 'silent') { threshold = RANK[level] }
 function emit(level: Level, event: string, fields: Record<string, unknown>) {
   if (RANK[level] < threshold) return
   const line = JSON.stringify({ t: new Date().toISOString(), level, event, ...fields })
-  if (level === 'error' || level === 'warn') console.error(line)
-  else console.log(line)
+  console.log(line)
 }
 
 export const log = {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 // CLI entry: flags/env → Config → store → serve (or export, import, passwd).
 
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { buildConfig, ConfigError, ownerWebIdOf, usage, withBoundPort, type Config } from './config.ts'
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
@@ -11,9 +12,11 @@ import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
 import { exportPod, ExportError } from './store/export-pod.ts'
 import { importPod, ImportError } from './store/import-pod.ts'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { log, setLogLevel, describeCause } from './log.ts'
+import { getRecordedBaseUrl } from './store/base-url.ts'
+import { formatBanner } from './cli/banner.ts'
+import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from './cli/control-socket.ts'
+import { VERSION } from './cli/version.ts'
 
 function readPasswordFile(file: string): string {
   const password = readFileSync(file, 'utf8').replace(/\r?\n$/, '')
@@ -27,16 +30,42 @@ async function readPasswordFromStdin(): Promise<string> {
   return text.replace(/\r?\n$/, '')
 }
 
-async function setUpOwnerPassword(cfg: Config, store: Store) {
+const setupLinkOf = (baseUrl: string, token: string) => `${baseUrl}${ADMIN_PATHS.setup}?token=${token}`
+
+/** The password from --owner-password-file, or a one-time setup link while none is set. */
+async function setUpOwnerPassword(cfg: Config, store: Store): Promise<string | undefined> {
   const account = await getOwnerAccount(store)
   if (cfg.ownerPasswordFile) {
     if (!account?.passwordHash) await setOwnerPassword(store, readPasswordFile(cfg.ownerPasswordFile))
-    return
+    return undefined
   }
-  if (account?.passwordHash) return
-  const token = await createSetupToken(store, Date.now())
-  // Printed once to the operator's terminal on purpose; it never goes through the logger.
-  console.log(`\nsolopod: set the owner's password at ${cfg.baseUrl}${ADMIN_PATHS.setup}?token=${token}\n`)
+  if (account?.passwordHash) return undefined
+  return setupLinkOf(cfg.baseUrl, await createSetupToken(store, Date.now()))
+}
+
+/**
+ * `setup-link`: asks the running server through its control socket; with no server running, writes
+ * the token itself. The link goes to this terminal only, never to a log.
+ */
+async function printSetupLink(cfg: Config) {
+  let link = await requestSetupLink(cfg.dataDir)
+  if (link === undefined) {
+    if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod yet; start the server once (see --data)`)
+    const store = await openStore(cfg.dataDir).catch((err: unknown) => {
+      // LevelDB's lock: a server holds the database but did not answer on its socket (e.g. an older solopod).
+      if (/lock/i.test(describeCause(err))) {
+        throw new ConfigError(`a solopod process holds ${cfg.dataDir} but did not answer on ${controlSocketPath(cfg.dataDir)}; ` +
+          'stop it and run setup-link again')
+      }
+      throw err
+    })
+    try {
+      const baseUrl = await getRecordedBaseUrl(store)
+      if (baseUrl === undefined) throw new ConfigError(`${cfg.dataDir} holds no pod yet; start the server once (see --data)`)
+      link = setupLinkOf(baseUrl, await createSetupToken(store, Date.now()))
+    } finally { await store.close() }
+  }
+  console.log(`Open this one-time link to set the owner's password (valid 7 days; using it replaces the current password, if any):\n${link}`)
 }
 
 type FetchHandler = ReturnType<typeof makeRequestHandler>
@@ -62,15 +91,29 @@ async function serve(given: Config) {
   const now = () => Date.now()
   const created = await ensureOwner(store, cfg.baseUrl, now())
   if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
-  await setUpOwnerPassword(cfg, store)
+  const setupLink = await setUpOwnerPassword(cfg, store)
   const deps = makeDeps(cfg, store, now)
   const app = buildApp(deps)
   const handler = makeRequestHandler(app, deps)
   const server = early ?? listen(cfg, handler)
   early?.reload({ fetch: handler })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
-  // One line for the operator (and for tests that let the system pick the port), whatever the log level.
-  console.log(`solopod: serving ${cfg.baseUrl} on ${cfg.host}:${server.port}`)
+  let closeControl = () => {}
+  try {
+    closeControl = openControlSocket(cfg.dataDir, async () => {
+      const token = await createSetupToken(store, Date.now())
+      log.info('owner.setup_link_issued', { via: 'control-socket' })
+      return setupLinkOf(cfg.baseUrl, token)
+    })
+  } catch (err) {
+    log.warn('control.unavailable', { reason: err instanceof ControlSocketError ? err.message : describeCause(err) })
+  }
+  // For the person at the terminal (and tests that let the system pick the port), whatever the log
+  // level: stderr, apart from the JSON log lines on stdout.
+  console.error(formatBanner({
+    version: VERSION, baseUrl: cfg.baseUrl, host: cfg.host, port: server.port!, webid: ownerWebIdOf(cfg.baseUrl),
+    dataDir: cfg.dataDir, logLevel: cfg.logLevel, ...(setupLink ? { setupLink } : {}),
+  }))
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -79,6 +122,7 @@ async function serve(given: Config) {
     log.info('server.stopping', { signal })
     // Without `force`, Bun lets in-flight requests finish before the promise settles.
     await server.stop()
+    closeControl()
     await store.close()
     log.info('server.stopped', {})
     process.exit(0)
@@ -89,6 +133,7 @@ async function serve(given: Config) {
 
 async function run(argv: string[]) {
   if (argv.includes('--help') || argv.includes('-h')) { console.log(usage()); return }
+  if (argv.includes('--version')) { console.log(`solopod ${VERSION}`); return }
   const cfg = buildConfig(argv, process.env)
   setLogLevel(cfg.logLevel)
   switch (cfg.command) {
@@ -109,6 +154,7 @@ async function run(argv: string[]) {
       console.log(`solopod: imported ${src} into ${cfg.dataDir} for ${cfg.baseUrl}`)
       return
     }
+    case 'setup-link': return printSetupLink(cfg)
     case 'passwd': {
       const store = await openStore(cfg.dataDir)
       try {

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, checkSameOrigin } from '../http/csrf.ts'
 import { getLoginSession, type LoginSession } from '../auth/owner-session.ts'
+import { getOwnerAccount } from '../auth/owner-account.ts'
 import { OP_PATHS } from '../http/pod-paths.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
@@ -21,9 +22,18 @@ export async function requireOwner(deps: AdminDeps, request: Request): Promise<L
   const origin = request.headers.get('origin')
   checkSameOrigin(origin, deps.cfg.baseUrl)
   const session = await findOwnerSession(deps, request)
-  if (!session) throw new HttpError(401, 'login_required', `sign in as the owner first at ${deps.cfg.baseUrl}${OP_PATHS.login}`)
+  if (!session) throw await loginRequired(deps)
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     checkCsrf({ cookieHeader: request.headers.get('cookie'), sent: request.headers.get('x-csrf-token'), origin, baseUrl: deps.cfg.baseUrl })
   }
   return session
+}
+
+/** Before the first password there is no way to sign in: say how to set one instead. */
+async function loginRequired(deps: AdminDeps): Promise<HttpError> {
+  if (!(await getOwnerAccount(deps.store))?.passwordHash) {
+    return new HttpError(401, 'login_required', 'no owner password is set yet; open the setup link the server printed at start, ' +
+      "or run solopod setup-link with the server's --data directory on the machine that runs it")
+  }
+  return new HttpError(401, 'login_required', `sign in as the owner first at ${deps.cfg.baseUrl}${OP_PATHS.login}`)
 }

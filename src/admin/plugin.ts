@@ -11,7 +11,7 @@ import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
 import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession } from './sessions.ts'
-import { makeSetup } from './setup.ts'
+import { SETUP_NEXT, makeSetup } from './setup.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 import { createGrant, grantSchemaResponse, jsonErrors, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { explainAccess } from './access-explain.ts'
@@ -52,10 +52,10 @@ export function adminPlugin(deps: Deps) {
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
     // Public: clients validate a grant before they send it
     .get(ADMIN_PATHS.grantSchema, () => grantSchemaResponse())
-    .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie'))),
+    .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie')), SETUP_NEXT),
       { query: t.Object({ token: t.Optional(t.String()) }) })
     .post(SETUP_PATH, ({ request, body }) =>
-      pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: SetupForm })
+      pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin')), SETUP_NEXT), { body: SetupForm })
     .get(ADMIN_PATHS.dashboard, ({ request }) => pageOrError(ADMIN_PATHS.dashboard, async () => {
       const session = await findOwnerSession(deps, request)
       if (!session) return new Response(null, { status: 303, headers: { location: cfg.baseUrl + loginPageFor(ADMIN_PATHS.dashboard) } })

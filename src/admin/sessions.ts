@@ -5,7 +5,8 @@ import { listAppSessions } from '../auth/app-sessions.ts'
 import { listConsents, revokeConsent } from '../auth/consents.ts'
 import { listLoginSessions, revokeLoginSession, type LoginSession } from '../auth/owner-session.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
-import { html, renderPage } from '../http/html-page.ts'
+import { breakableUrl, html, renderPage } from '../http/html-page.ts'
+import { localTime } from '../http/local-time.ts'
 import { log } from '../log.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 
@@ -54,15 +55,22 @@ export async function revokeClientAccess(deps: AdminDeps, clientId: string): Pro
 const revokeButton = (action: string, field: string, value: string, csrf: string, label: string) =>
   html`<form class="inline" method="post" action="${action}"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="${field}" value="${value}"><button type="submit">${label}</button></form>`
 
+/** A cell with its column name, which narrow screens show beside the value (the table stacks there). */
+const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
+const when = (iso: string) => localTime(Date.parse(iso))
+const appName = (name: string | null, clientId: string) => html`${name ? html`<strong>${name}</strong><br>` : ''}<code>${breakableUrl(clientId)}</code>`
+
 export async function renderSessionsPage(deps: AdminDeps, current: LoginSession, cookieHeader: string | null): Promise<Response> {
   const { loginSessions, appSessions } = await readSessions(deps, current)
   const consents = await readConsents(deps)
   const { token, setCookie } = csrfTokenFor(cookieHeader, deps.cfg.baseUrl)
   const none = (cols: number) => html`<tr><td colspan="${cols}" class="muted">none</td></tr>`
   return renderPage('sessions.html', 'Sessions', {
-    webid: current.webid,
-    loginRows: html`${loginSessions.map((s) => html`<tr><td>${s.createdAt}</td><td>${s.authTime}</td><td>${s.userAgent}${s.current ? ' (this browser)' : ''}</td><td>${revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Sign out')}</td></tr>`)}`,
-    appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr><td>${s.clientName ?? ''} <code>${s.clientId}</code></td><td>${s.scope}</td><td>${s.createdAt}</td><td>${s.expiresAt}</td><td>${revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Revoke')}</td></tr>`)}`,
-    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr><td>${c.clientName ?? ''} <code>${c.clientId}</code></td><td>${c.scopes.join(' ')}</td><td>${c.grantedAt}</td><td>${revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke')}</td></tr>`)}`,
+    webid: breakableUrl(current.webid),
+    profile: current.webid,
+    csrf: token,
+    loginRows: html`${loginSessions.map((s) => html`<tr>${cell('Since', when(s.createdAt))}${cell('Last sign-in', when(s.authTime))}${cell('Browser', `${s.userAgent}${s.current ? ' (this browser)' : ''}`)}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Sign out'))}</tr>`)}`,
+    appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr>${cell('Application', appName(s.clientName, s.clientId))}${cell('Scopes', s.scope)}${cell('Since', when(s.createdAt))}${cell('Until', when(s.expiresAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Revoke'))}</tr>`)}`,
+    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr>${cell('Application', appName(c.clientName, c.clientId))}${cell('Scopes', c.scopes.join(' '))}${cell('Given', when(c.grantedAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke'))}</tr>`)}`,
   }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }

@@ -3,15 +3,19 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
-import { html, renderErrorPage, renderMessagePage, renderPage } from '../http/html-page.ts'
+import { breakableUrl, problemBox, renderErrorPage, renderMessagePage, renderPage, type NextSteps } from '../http/html-page.ts'
 import { MIN_PASSWORD_LENGTH, checkPasswordStrength, completeSetup, getOwnerAccount, isSetupTokenValid } from '../auth/owner-account.ts'
 import { log } from '../log.ts'
+import { FIRST_RUN_NEXT } from '../http/owner-help.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 const SETUP_PATH = ADMIN_PATHS.setup
 
-const badLink = () => new HttpError(400, 'invalid_setup_token', 'this setup link is invalid, already used or expired; run `solopod passwd` on the server, or restart it without a password to print a new link')
+const badLink = () => new HttpError(400, 'invalid_setup_token', 'this setup link is invalid, already used or expired (a link works once, for 7 days)')
+
+/** A first-run page: no application is involved, the way on is a new link or signing in. */
+export const SETUP_NEXT: NextSteps = { ...FIRST_RUN_NEXT, heading: 'This setup link does not work' }
 
 export function makeSetup(deps: AdminDeps) {
   const { cfg, store } = deps
@@ -20,13 +24,13 @@ export function makeSetup(deps: AdminDeps) {
     const account = await getOwnerAccount(store)
     const { token: csrf, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
     return renderPage('setup.html', 'Set password', {
-      csrf, token, webid: account?.webid ?? '', minLength: MIN_PASSWORD_LENGTH,
-      problem: problem ? html`<div class="error" role="alert"><p>${problem.description}</p><p class="muted">Error code: <code id="error">${problem.code}</code></p></div>` : undefined,
+      csrf, token, webid: breakableUrl(account?.webid ?? ''), minLength: MIN_PASSWORD_LENGTH,
+      problem: problem ? problemBox(problem) : undefined,
     }, { status: problem?.status ?? 200, headers: setCookie ? { 'set-cookie': setCookie } : {} })
   }
 
   async function showSetup(token: unknown, cookieHeader: string | null): Promise<Response> {
-    if (typeof token !== 'string' || !await isSetupTokenValid(store, token, deps.now())) return renderErrorPage(SETUP_PATH, badLink())
+    if (typeof token !== 'string' || !await isSetupTokenValid(store, token, deps.now())) return renderErrorPage(SETUP_PATH, badLink(), SETUP_NEXT)
     return form(token, cookieHeader)
   }
 

@@ -97,20 +97,57 @@ export async function renderPage(name: string, title: string, vars: Vars, opts: 
 
 const HEADINGS: Record<number, string> = { 400: 'This request cannot be completed', 401: 'Sign-in failed', 403: 'Not allowed', 404: 'Not found', 429: 'Too many attempts' }
 
+/** Descriptions are written as lowercase clauses for logs and JSON; on a page they read as sentences. */
+export function asSentence(text: string): string {
+  const t = text.trim()
+  if (t === '') return t
+  return t[0]!.toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.')
+}
+
+/**
+ * A URL that wraps only after a `/` of its path and before `#` and `?` (never inside the scheme or
+ * host), so a WebID on a phone breaks where a reader expects; CSS breaks inside a segment only if it
+ * alone is wider than the line.
+ */
+export function breakableUrl(url: string): SafeHtml {
+  const origin = /^[a-z][\w+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? ''
+  const rest = escapeHtml(url.slice(origin.length)).replace(/\/(?=[^/])|(?=[#?])/g, (m) => `${m}<wbr>`)
+  return new SafeHtml(`<span class="url">${escapeHtml(origin)}${rest}</span>`)
+}
+
+/** The refusal inside a form page: the sentence first, the code small for whoever reports it. */
+export const problemBox = (err: HttpError) =>
+  html`<div class="error" role="alert"><p>${asSentence(err.description)}</p><p class="code">Error code: <code id="error">${err.code}</code></p></div>`
+
+/** What a person can do after an error: a sentence and links onwards (there is no script for "back"). */
+export interface NextSteps {
+  /** Instead of the heading by status, where the page knows better. */
+  readonly heading?: string
+  readonly hint: string | SafeHtml
+  readonly links: readonly { readonly href: string; readonly label: string }[]
+}
+
+export const HOME_LINK = { href: '/', label: "The pod's front page" } as const
+
+const GENERIC_NEXT: NextSteps = { hint: 'Go back to the previous page and try again.', links: [HOME_LINK] }
+
 /**
  * Every refusal shown as a page says what was wrong and what was expected (the description), carries
- * the error code, and is logged; the description never holds a secret.
+ * the error code, offers a way on, and is logged; the description never holds a secret.
  */
-export function renderErrorPage(path: string, err: HttpError, headers?: Record<string, string | string[]>): Promise<Response> {
+export function renderErrorPage(path: string, err: HttpError, next: NextSteps = GENERIC_NEXT, headers?: Record<string, string | string[]>): Promise<Response> {
   log.warn('page.refused', { path, status: err.status, code: err.code, description: err.description, ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}) })
-  return renderPage('error.html', 'Error', { heading: HEADINGS[err.status] ?? 'Something went wrong', description: err.description, code: err.code },
-    { status: err.status, headers: { ...err.headers, ...headers } })
+  const heading = next.heading ?? HEADINGS[err.status] ?? 'Something went wrong'
+  return renderPage('error.html', heading, {
+    heading, description: asSentence(err.description), code: err.code,
+    hint: next.hint, links: html`${next.links.map((l) => html`<a class="button secondary" href="${l.href}">${l.label}</a> `)}`,
+  }, { status: err.status, headers: { ...err.headers, ...headers } })
 }
 
 export function renderMessagePage(heading: string, text: string, link?: { href: string; label: string }, headers?: Record<string, string | string[]>): Promise<Response> {
-  return renderPage('message.html', heading, { heading, text, link: link ? html`<p><a href="${link.href}">${link.label}</a></p>` : undefined }, { headers: headers ?? {} })
+  return renderPage('message.html', heading, { heading, text, link: link ? html`<p><a class="button" href="${link.href}">${link.label}</a></p>` : undefined }, { headers: headers ?? {} })
 }
 
 /** Page routes answer an HttpError with the error page (never a redirect: RFC 6749 §4.1.2.1). */
-export const pageOrError = (path: string, run: () => Promise<Response>): Promise<Response> =>
-  run().catch((e: unknown) => (e instanceof HttpError ? renderErrorPage(path, e) : Promise.reject(e)))
+export const pageOrError = (path: string, run: () => Promise<Response>, next?: NextSteps): Promise<Response> =>
+  run().catch((e: unknown) => (e instanceof HttpError ? renderErrorPage(path, e, next) : Promise.reject(e)))

@@ -13,11 +13,7 @@ export function renderError(request: Request, err: unknown, format: ErrorFormat)
     log.error('request.failed', { method: request.method, path, cause: describeCause(err) })
     return format(new HttpError(500, 'server_error', 'the pod could not complete this request; see the server log'))
   }
-  // Every refusal is explained in the log too; the cause (never sent) only here.
-  log[httpError.status >= 500 ? 'error' : 'info']('request.refused', {
-    method: request.method, path, status: httpError.status, code: httpError.code, reason: httpError.description,
-    ...(httpError.cause !== undefined ? { cause: describeCause(httpError.cause) } : {}),
-  })
+  logRefusal(request, httpError)
   return format(httpError)
 }
 
@@ -28,4 +24,12 @@ export function fromFramework(code: string | number, error: unknown): unknown {
   }
   if (code === 'NOT_FOUND') return new HttpError(404, 'not_found', 'nothing here')
   return error
+}
+
+/** Every refusal is explained in the log too; the cause (never sent) only here. */
+export function logRefusal(request: Request, err: HttpError) {
+  log[err.status >= 500 ? 'error' : 'info']('request.refused', {
+    method: request.method, path: new URL(request.url).pathname, status: err.status, code: err.code, reason: err.description,
+    ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}),
+  })
 }

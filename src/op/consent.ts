@@ -3,7 +3,7 @@
 import type { Deps } from '../deps.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
-import { html, renderPage } from '../http/html-page.ts'
+import { breakableUrl, html, renderPage } from '../http/html-page.ts'
 import { saveConsent } from '../auth/consents.ts'
 import { getLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
@@ -19,6 +19,17 @@ const expired = () => new HttpError(400, 'interaction_expired', 'this authorizat
 /** Only images we allow by CSP and links that are web pages (no javascript: URLs). */
 const isWebUrl = (u: string | undefined): u is string => u !== undefined && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)
 
+/**
+ * An app served over plain http (only allowed on loopback, for development) has no certificate and no
+ * published Client ID Document anyone could check: whatever runs on this computer can use that name.
+ */
+function unverifiedWarning(clientId: string, redirectUri: string) {
+  const http = [clientId, redirectUri].find((u) => URL.canParse(u) && new URL(u).protocol === 'http:')
+  if (!http) return undefined
+  return html`<div class="warning" role="note"><p><strong>Unverified application.</strong> It runs at <code>${new URL(http).origin}</code>
+on this computer, over plain http, so the pod cannot check who made it. Allow it only if you started it yourself.</p></div>`
+}
+
 export function makeConsent(deps: OpDeps) {
   const { cfg, store } = deps
   const toLogin = (i: Interaction) => new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${OP_PATHS.login}?interaction=${i.id}` } })
@@ -32,9 +43,12 @@ export function makeConsent(deps: OpDeps) {
     const c = i.client
     const { token, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
     return renderPage('consent.html', 'Allow access', {
-      csrf: token, interaction: i.id, webid: session.webid, clientId: c.clientId,
+      csrf: token, interaction: i.id, webid: breakableUrl(session.webid), clientId: breakableUrl(c.clientId),
       clientName: c.clientName ?? c.clientId,
-      logo: isWebUrl(c.logoUri) ? html`<img src="${c.logoUri}" alt="${c.clientName ?? 'client'} logo">` : undefined,
+      // The name is next to it: alt="" and no fixed size keep a logo that fails to load from showing
+      // clipped alt text or an empty frame (HTML §4.8.4.4: an image with empty alt is presentational).
+      logo: isWebUrl(c.logoUri) ? html`<img src="${c.logoUri}" alt="">` : undefined,
+      warning: unverifiedWarning(c.clientId, i.request.redirectUri),
       clientUri: isWebUrl(c.clientUri) ? html` · <a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
       scopes: html`${i.request.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}`,
     }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })

@@ -8,6 +8,7 @@ import { html, renderMessagePage, renderPage } from '../http/html-page.ts'
 import { endLoginSession } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import type { ResolveClient } from './clients.ts'
+import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'signingKeys' | 'revocations'>
 
@@ -73,6 +74,6 @@ export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
       if (p.has('state')) url.searchParams.append('state', p.get('state')!)
       return new Response(null, { status: 303, headers: { location: url.href, 'set-cookie': clear, 'cache-control': 'no-store' } })
     }
-    return renderMessagePage('Signed out', 'You are signed out of your pod in this browser.', undefined, { 'set-cookie': clear })
+    return renderMessagePage('Signed out', 'You are signed out of your pod in this browser.', { href: loginPageFor(ADMIN_PATHS.sessions), label: 'Sign in again' }, { 'set-cookie': clear })
   }
 }

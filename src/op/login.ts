@@ -3,7 +3,9 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
-import { html, renderErrorPage, renderPage } from '../http/html-page.ts'
+import { breakableUrl, html, problemBox, renderErrorPage, renderPage } from '../http/html-page.ts'
+import { APP_FLOW_NEXT } from './next-steps.ts'
+import { FIRST_RUN_NEXT, NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { getOwnerAccount, verifyOwnerPassword } from '../auth/owner-account.ts'
 import { createLoginSession, endLoginSession } from '../auth/owner-session.ts'
@@ -41,18 +43,21 @@ export function makeLogin(deps: OpDeps) {
     const account = await getOwnerAccount(store)
     const { token, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
     const name = interaction ? interaction.client.clientName ?? interaction.client.clientId : undefined
-    return renderPage('login.html', 'Sign in', {
-      csrf: token, interaction: interaction?.id ?? '', returnTo, webid: account?.webid ?? '',
+    const vars = {
+      csrf: token, interaction: interaction?.id ?? '', returnTo, webidHtml: breakableUrl(account?.webid ?? ''),
       context: name ? html`<p>to continue to <strong>${name}</strong></p>` : undefined,
-      problem: problem ? html`<div class="error" role="alert"><p>${problem.description}</p><p class="muted">Error code: <code id="error">${problem.code}</code></p></div>` : undefined,
-    }, { status: problem?.status ?? 200, headers: { ...problem?.headers, ...(setCookie ? { 'set-cookie': setCookie } : {}) } })
+      problem: problem ? problemBox(problem) : undefined,
+      newLinkHint: NEW_SETUP_LINK_HINT,
+    }
+    // Before the first password there is nothing to type: say where the setup link is instead of a form that cannot work.
+    return renderPage(account?.passwordHash ? 'login.html' : 'login-setup-needed.html', 'Sign in', vars, { status: problem?.status ?? 200, headers: { ...problem?.headers, ...(setCookie ? { 'set-cookie': setCookie } : {}) } })
   }
 
   async function showLogin(query: Record<string, unknown>, cookieHeader: string | null): Promise<Response> {
     let interaction: Interaction | undefined
     if (query.interaction !== undefined) {
       interaction = await getInteraction(store, query.interaction, deps.now())
-      if (!interaction) return renderErrorPage(OP_PATHS.login, expired())
+      if (!interaction) return renderErrorPage(OP_PATHS.login, expired(), APP_FLOW_NEXT)
     }
     return page(interaction, safeReturn(query.return), cookieHeader)
   }
@@ -72,7 +77,9 @@ export function makeLogin(deps: OpDeps) {
       throw new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, { headers: { 'retry-after': String(wait) } })
     }
     const account = await getOwnerAccount(store)
-    if (!account?.passwordHash) throw new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at first start (or run `solopod passwd`)")
+    if (!account?.passwordHash) {
+      return renderErrorPage(OP_PATHS.login, new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at start"), FIRST_RUN_NEXT)
+    }
     const password = f.form.password
     if (typeof password !== 'string' || password === '' || password.length > 1024 || !await verifyOwnerPassword(store, password)) {
       if (f.address) byAddress.recordFailure(f.address, now)

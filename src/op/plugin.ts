@@ -3,6 +3,7 @@
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { pageOrError } from '../http/html-page.ts'
+import { APP_FLOW_NEXT } from './next-steps.ts'
 import { toOAuthResponse } from '../http/errors.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
 import { startAuthorization } from './authorize.ts'
@@ -51,17 +52,17 @@ export function opPlugin(deps: Deps) {
     .get(OP_PATHS.discovery, () => json(metadata, 'public, max-age=300'))
     .get(OP_PATHS.jwks, async () => json(await deps.signingKeys.publicJwks(deps.now()), 'public, max-age=60'))
     .get(OP_PATHS.authorization, ({ request }) =>
-      pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie'))))
+      pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie')), APP_FLOW_NEXT))
     .post(OP_PATHS.authorization, ({ request, body }) =>
-      pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, formParams(body), request.headers.get('cookie'))), { body: AuthForm })
-    .get(OP_PATHS.login, ({ request, query }) => pageOrError(OP_PATHS.login, () => login.showLogin(query, request.headers.get('cookie'))), { query: PageQuery })
+      pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, formParams(body), request.headers.get('cookie')), APP_FLOW_NEXT), { body: AuthForm })
+    .get(OP_PATHS.login, ({ request, query }) => pageOrError(OP_PATHS.login, () => login.showLogin(query, request.headers.get('cookie')), APP_FLOW_NEXT), { query: PageQuery })
     .post(OP_PATHS.login, ({ request, body }) => pageOrError(OP_PATHS.login, () => login.submitLogin({
       form: body, cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
       address: clientAddresses.of(request), userAgent: request.headers.get('user-agent'),
-    })), { body: LoginForm })
-    .get(OP_PATHS.consent, ({ request, query }) => pageOrError(OP_PATHS.consent, () => consent.showConsent(query, request.headers.get('cookie'))), { query: PageQuery })
+    }), APP_FLOW_NEXT), { body: LoginForm })
+    .get(OP_PATHS.consent, ({ request, query }) => pageOrError(OP_PATHS.consent, () => consent.showConsent(query, request.headers.get('cookie')), APP_FLOW_NEXT), { query: PageQuery })
     .post(OP_PATHS.consent, ({ request, body }) =>
-      pageOrError(OP_PATHS.consent, () => consent.submitConsent(body, request.headers.get('cookie'), request.headers.get('origin'))), { body: ConsentForm })
+      pageOrError(OP_PATHS.consent, () => consent.submitConsent(body, request.headers.get('cookie'), request.headers.get('origin')), APP_FLOW_NEXT), { body: ConsentForm })
     .post(OP_PATHS.token, ({ request, body }) => exchangeToken({
       contentType: request.headers.get('content-type'), form: body, authorization: request.headers.get('authorization'), dpop: request.headers.get('dpop'),
     }), { body: TokenForm })
@@ -71,8 +72,8 @@ export function opPlugin(deps: Deps) {
       registerDynamicClient(request.headers.get('content-type'), body, clientAddresses.of(request)), { body: t.Unknown() })
     .get(OP_PATHS.endSession, ({ request }) => pageOrError(OP_PATHS.endSession, () => endSession({
       params: new URL(request.url).searchParams, method: 'GET', cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
-    })))
+    }), APP_FLOW_NEXT))
     .post(OP_PATHS.endSession, ({ request, body }) => pageOrError(OP_PATHS.endSession, () => endSession({
       params: formParams(body), method: 'POST', cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
-    })), { body: AuthForm })
+    }), APP_FLOW_NEXT), { body: AuthForm })
 }

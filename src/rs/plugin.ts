@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { HttpError, toPlainResponse } from '../http/errors.ts'
-import { fromFramework, renderError } from '../http/render-error.ts'
+import { fromFramework, logRefusal, renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
 import { ANONYMOUS } from '../auth/principal.ts'
 import { getMeta } from '../store/resources.ts'
@@ -18,6 +18,7 @@ import { handlePost } from './handle-post.ts'
 import { handlePatch } from './handle-patch.ts'
 import { handleDelete } from './handle-delete.ts'
 import { describeStorage } from './storage-description.ts'
+import { isAccessRefusal, prefersHtml, renderFrontDoor } from './front-door.ts'
 import { reservedPathError } from './resource-names.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
@@ -37,7 +38,7 @@ export function rsPlugin(deps: Deps) {
       principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = renderError(request, err, toPlainResponse)
+      response = await answerError(request, target.path, err)
     }
     // WAC-Allow (WAC §6 / Solid Protocol) on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
@@ -49,6 +50,13 @@ export function rsPlugin(deps: Deps) {
       if (wacAllow !== undefined) response.headers.set('wac-allow', wacAllow)
     }
     return response
+  }
+
+  /** A person in a browser gets the front door instead of a bare refusal; apps get the refusal as is. */
+  async function answerError(request: Request, path: string, err: unknown): Promise<Response> {
+    if (!isAccessRefusal(err) || !prefersHtml(request)) return renderError(request, err, toPlainResponse)
+    logRefusal(request, err)
+    return renderFrontDoor({ store: deps.store, baseUrl: deps.cfg.baseUrl, now: deps.now(), request, path }, err)
   }
 
   function dispatch(r: RsRequest): Promise<Response> {

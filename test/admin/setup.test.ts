@@ -16,12 +16,22 @@ const submit = (jar: CookieJar, fields: Record<string, string>, origin = BASE) =
   pod.request('/.admin/setup', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin }, body: form(fields) })
 
 describe('/.admin/setup: the one-time password setup link', () => {
-  test('before setup, the login page refuses with 403 setup_required', async () => {
+  test('before setup, the login page says where the setup link is instead of showing a password form', async () => {
+    const page = await (await pod.request('/.oidc/login')).text()
+    expect(page).not.toContain('type="password"')
+    expect(page).toContain('No password is set')
+    expect(page).toContain('<code>solopod setup-link</code>')
+  })
+  test('before setup, a password sent to the login page is refused with 403 setup_required', async () => {
     const jar = new CookieJar()
-    const page = await jar.take(await pod.request('/.oidc/login', { headers: { cookie: jar.header() } })).text()
+    const { page } = await openSetup(jar, await createSetupToken(pod.store, pod.clock.now))
     const res = await pod.request('/.oidc/login', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(page, 'csrf'), password: 'anything at all' }) })
     expect(res.status).toBe(403)
-    expect(pageError(await res.text())).toBe('setup_required')
+    const refused = await res.text()
+    expect(pageError(refused)).toBe('setup_required')
+    // a first-run page: no application is involved, and the way on is a new setup link
+    expect(refused).not.toContain('If an application sent you here')
+    expect(refused).toContain('<code>solopod setup-link</code>')
   })
   test('GET with a valid token shows the form with a CSRF token', async () => {
     const token = await createSetupToken(pod.store, pod.clock.now)

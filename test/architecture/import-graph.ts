@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 /** Top to bottom; a module may import its own unit or any unit of a lower layer. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'build-executable.ts'],
+  ['cli'],
   ['app.ts', 'first-start.ts'],
   ['op', 'as', 'rs', 'admin'],
   ['deps.ts'],

@@ -45,7 +45,7 @@ describe('owner pages in a real browser (issue 8: Origin of same-origin form pos
       await page.locator('#password').fill('not the password at all')
       await page.keyboard.press('Enter')
       await page.waitForLoadState()
-      expect(await page.locator('.error').textContent()).toContain('the password is wrong')
+      expect(await page.locator('.error').textContent()).toContain('The password is wrong')
       await screenshot(page, 'login-wrong-password')
     } finally { await context.close() }
   })

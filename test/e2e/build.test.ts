@@ -1,10 +1,11 @@
-// `bun run build`: the executable runs from an empty directory with no node_modules in reach.
+// `npm run build`: the executable runs from an empty directory with no node_modules in reach.
 
 import { afterAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { buildExecutable, hostTarget } from '../../src/build-executable.ts'
+import pkg from '../../package.json' with { type: 'json' }
 import { freePort, OWNER_PASSWORD } from './start-server.ts'
 
 const ROOT = resolve(import.meta.dir, '..', '..')
@@ -29,9 +30,10 @@ async function runToEnd(cmd: string[], cwd: string) {
   return { code: await proc.exited, out, err }
 }
 
-describe('bun run build', () => {
+describe('npm run build', () => {
   test.skipIf(skip)('dist/solopod serves the pod from an empty directory without node_modules', async () => {
-    const build = await runToEnd([process.execPath, 'run', 'build'], ROOT)
+    // The README's command, as written (npm puts node_modules/.bin, and so Bun, on the PATH).
+    const build = await runToEnd(['npm', 'run', 'build'], ROOT)
     expect(build.code).toBe(0)
     expect(build.out).toMatch(/^built .*dist\/solopod \(\d+\.\d MB\)/m)
     const dir = join(work, 'run')
@@ -39,6 +41,8 @@ describe('bun run build', () => {
     const binary = join(dir, 'solopod')
     copyFileSync(join(ROOT, 'dist', 'solopod'), binary)
     expect(statSync(binary).mode & 0o111).not.toBe(0)
+    const version = await runToEnd(withoutNodeModules([binary, '--version']), dir)
+    expect(version.out).toBe(`solopod ${pkg.version}\n`)
     writeFileSync(join(dir, 'pw'), OWNER_PASSWORD)
     const port = await freePort()
     const base = `http://localhost:${port}`

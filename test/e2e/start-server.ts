@@ -14,6 +14,10 @@ export interface RunningPod {
   readonly proc: Subprocess
   /** Everything the server printed so far (stdout + stderr). */
   output(): string
+  /** The JSON log stream so far. */
+  stdout(): string
+  /** What the server printed for a person so far (banner, setup link). */
+  stderr(): string
   stop(signal?: NodeJS.Signals): Promise<void>
   /** Stops and removes the data directory. */
   dispose(): Promise<void>
@@ -66,12 +70,17 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
     '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])],
   { stdout: 'pipe', stderr: 'pipe', ...(opts.tls ? { env: { ...process.env, NODE_EXTRA_CA_CERTS: opts.tls.cert } } : {}) })
   let out = ''
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
+  const streams = { stdout: '', stderr: '' }
+  const drain = async (stream: ReadableStream<Uint8Array>, name: 'stdout' | 'stderr') => {
     const decoder = new TextDecoder()
     const reader = stream.getReader()
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += decoder.decode(chunk.value)
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      const text = decoder.decode(chunk.value)
+      out += text
+      streams[name] += text
+    }
   }
-  const drained = Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>), drain(proc.stderr as ReadableStream<Uint8Array>)])
+  const drained = Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>, 'stdout'), drain(proc.stderr as ReadableStream<Uint8Array>, 'stderr')])
   // Ready when the pod says where it serves (printed once its handler is in place), or failed when it exits first.
   const deadline = Date.now() + 15_000
   let serving: RegExpExecArray | null
@@ -86,7 +95,7 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
     if (proc.exitCode === null && proc.signalCode === null) { proc.kill(signal); await proc.exited }
   }
   return {
-    baseUrl, port, dataDir, proc, output: () => out, stop,
+    baseUrl, port, dataDir, proc, output: () => out, stdout: () => streams.stdout, stderr: () => streams.stderr, stop,
     dispose: async () => { await stop(); rmSync(dataDir, { recursive: true, force: true }); rmSync(pwFile, { force: true }) },
   }
 }
@@ -95,8 +104,8 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
 export async function setupLink(pod: RunningPod): Promise<string> {
   const deadline = Date.now() + 5_000
   for (;;) {
-    const m = /set the owner's password at (\S+)/.exec(pod.output())
-    if (m) return m[1]!
+    const m = /https?:\/\/\S+\/\.admin\/setup\?token=[\w-]+/.exec(pod.stderr())
+    if (m) return m[0]
     if (Date.now() > deadline) throw new Error(`no setup link printed: ${pod.output()}`)
     await Bun.sleep(20)
   }

@@ -44,7 +44,7 @@ describe('HTML pages', () => {
     expect(res.status).toBe(400)
     const page = await res.text()
     expect(page).toContain('<code id="error">invalid_client</code>')
-    expect(page).toContain('the &lt;client&gt; is unknown; expected a URL')
+    expect(page).toContain('The &lt;client&gt; is unknown; expected a URL.')
     expect(page).not.toContain('<script')
     expect(res.headers.get('cache-control')).toBe('no-store')
     expect(res.headers.get('content-security-policy')).toStartWith("default-src 'none'; style-src 'sha256-")

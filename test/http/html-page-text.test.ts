@@ -1,0 +1,36 @@
+// How the pages write refusals and URLs for a person: sentences, and URLs that wrap only in their path.
+
+import { describe, expect, test } from 'bun:test'
+import { asSentence, breakableUrl } from '../../src/http/html-page.ts'
+import { localTime } from '../../src/http/local-time.ts'
+
+describe('asSentence', () => {
+  test.each([
+    ['the password is wrong; type it again', 'The password is wrong; type it again.'],
+    ['already a sentence.', 'Already a sentence.'],
+    ['is this a question?', 'Is this a question?'],
+    ['', ''],
+  ])('%p → %p', (input, expected) => expect(asSentence(input)).toBe(expected))
+})
+
+describe('breakableUrl', () => {
+  test('offers breaks after path slashes and before # and ?, never in the scheme or host', () => {
+    expect(breakableUrl('http://localhost:3000/profile/card#me').value)
+      .toBe('<span class="url">http://localhost:3000/<wbr>profile/<wbr>card<wbr>#me</span>')
+    expect(breakableUrl('https://pod.example/a?b=1').value).toBe('<span class="url">https://pod.example/<wbr>a<wbr>?b=1</span>')
+  })
+  test('escapes what it is given', () => {
+    expect(breakableUrl('https://x.example/"<b>').value).toBe('<span class="url">https://x.example/<wbr>&quot;&lt;b&gt;</span>')
+  })
+  test('a client id that is not a URL is escaped, without breaks', () => {
+    expect(breakableUrl('abc-123').value).toBe('<span class="url">abc-123</span>')
+  })
+})
+
+describe('localTime', () => {
+  test('a readable date and time in a <time> with the exact instant, each part unbreakable', () => {
+    const t = localTime(Date.UTC(2026, 10, 25, 0, 41)).value
+    expect(t).toStartWith('<time datetime="2026-11-25T00:41:00.000Z"><span class="nowrap">')
+    expect(t.replace(/<[^>]+>/g, '')).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} \S+$/)
+  })
+})

@@ -1,0 +1,189 @@
+// Every command in the README's `sh` blocks works as written: run here in a scratch checkout, or
+// named with the place that runs it (.ci/run, another test). A command added to the README without
+// an entry below fails this test, and so does an entry the README no longer has.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Subprocess } from 'bun'
+import { freePort } from './e2e/start-server.ts'
+import pkg from '../package.json' with { type: 'json' }
+
+const ROOT = join(import.meta.dir, '..')
+/** A private network namespace (user namespaces) with its own loopback, and curl to ask inside it. */
+const canIsolateNetwork = Bun.spawnSync(['unshare', '-rn', 'sh', '-c', 'ip link set lo up && command -v curl']).exitCode === 0
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+
+/** Commands run elsewhere, and the file whose text must contain them as written. */
+const ELSEWHERE: Record<string, { file: string; text: string }> = {
+  'npm install && npm test': { file: '.ci/run', text: 'npm install && npm test' },
+  'npm test': { file: '.ci/run', text: 'npm install && npm test' },
+  'node_modules/.bin/tsc --noEmit': { file: '.ci/run', text: 'node_modules/.bin/tsc --noEmit' },
+  'npm run bench': { file: '.ci/run', text: 'npm run bench' },
+  'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },
+}
+
+/**
+ * Run by this test, in this order (tests below). Of `npm install && npm start` the test runs `npm start`:
+ * `npm install` would reinstall the scratch checkout's linked node_modules; .ci/run runs it on a clean
+ * checkout (`npm install && npm test`).
+ */
+const RUN_HERE = [
+  'npm install && npm start',
+  'npm run solopod -- setup-link',
+  'npm start -- --owner-password-file ./owner-password.txt',
+  'npm run solopod -- passwd --owner-password-file ./owner-password.txt',
+  'npm run solopod -- --help',
+  'npm run solopod -- --version',
+  'npm run solopod -- export ~/backups/pod-2026-11-23 --data ./data',
+  'npm run solopod -- import ~/backups/pod-2026-11-23 --data ./new-data --base-url https://pod.example',
+  'openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 365 -subj /CN=localhost -addext subjectAltName=DNS:localhost -keyout key.pem -out cert.pem',
+  'npm start -- --port 3443 --base-url https://localhost:3443 --tls-cert cert.pem --tls-key key.pem',
+]
+
+/** Each command of each ```sh block (a line, joined with the next where it ends in `\\`), without its `# comment`. */
+function readmeCommands(markdown: string): string[] {
+  const blocks = [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!.replace(/\\\n\s*/g, ''))
+  return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '')
+}
+
+describe('README commands', () => {
+  const commands = readmeCommands(README)
+
+  test('every command in the README is run here or by the file named for it, and every entry is still in the README', () => {
+    const known = new Set([...RUN_HERE, ...Object.keys(ELSEWHERE)])
+    expect(commands.filter((c) => !known.has(c))).toEqual([])
+    expect([...known].filter((c) => !commands.includes(c))).toEqual([])
+  })
+
+  test('the commands run elsewhere are there, as written', () => {
+    for (const [command, where] of Object.entries(ELSEWHERE)) {
+      expect(readFileSync(join(ROOT, where.file), 'utf8'), `${command} in ${where.file}`).toContain(where.text)
+    }
+  })
+
+  test('no command in the README needs a global bun (Bun lives in node_modules)', () => {
+    const inline = [...README.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!)
+    expect([...commands, ...inline].filter((c) => /^bunx? /.test(c))).toEqual([])
+  })
+})
+
+/**
+ * A scratch checkout: the project's files linked into an empty directory, so `./data`,
+ * `./owner-password.txt` and `~` (HOME) are the test's own. SOLOPOD_PORT keeps the README's
+ * commands off port 3000 without changing their text (flags win over env; none of them sets --port).
+ */
+describe('README commands, run as written in a scratch checkout', () => {
+  let dir: string
+  let port: number
+  let env: Record<string, string>
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'solopod-readme-'))
+    for (const name of ['package.json', 'src', 'static', 'node_modules', 'tsconfig.json', 'bunfig.toml']) symlinkSync(join(ROOT, name), join(dir, name))
+    mkdirSync(join(dir, 'home'))
+    port = await freePort()
+    env = { ...process.env as Record<string, string>, HOME: join(dir, 'home'), SOLOPOD_PORT: String(port), npm_config_update_notifier: 'false' }
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  async function run(command: string) {
+    const proc = Bun.spawn(['sh', '-c', command], { cwd: dir, env, stdout: 'pipe', stderr: 'pipe' })
+    const [stdout, stderr] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
+    return { code: await proc.exited, stdout, stderr }
+  }
+
+  /** A long-running command in its own process group (npm starts bun as a child): stopped as a group. */
+  async function start(command: string) {
+    const proc: Subprocess = Bun.spawn(['setsid', 'sh', '-c', command], { cwd: dir, env, stdout: 'pipe', stderr: 'pipe' })
+    let stderr = ''
+    void (async () => {
+      const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader()
+      for (let c = await reader.read(); !c.done; c = await reader.read()) stderr += new TextDecoder().decode(c.value)
+    })()
+    void new Response(proc.stdout as ReadableStream<Uint8Array>).text()
+    const deadline = Date.now() + 30_000
+    while (!stderr.includes('New link')) {
+      if (proc.exitCode !== null || Date.now() > deadline) {
+        if (proc.exitCode === null) { process.kill(-proc.pid, 'SIGTERM'); await proc.exited }
+        throw new Error(`${command} did not start: ${stderr}`)
+      }
+      await Bun.sleep(50)
+    }
+    return {
+      banner: () => stderr,
+      stop: async () => { process.kill(-proc.pid, 'SIGTERM'); await proc.exited },
+    }
+  }
+
+  test('npm start: the first start prints the banner with the setup link; / in a browser is the front page', async () => {
+    const server = await start(RUN_HERE[0]!.replace('npm install && ', ''))
+    try {
+      expect(server.banner()).toContain(`URL       http://localhost:${port}/`)
+      expect(server.banner()).toMatch(/\/\.admin\/setup\?token=[\w-]{43}/)
+      expect(existsSync(join(dir, 'data', 'db'))).toBe(true)
+      const res = await fetch(`http://localhost:${port}/`, { headers: { accept: 'text/html' } })
+      expect(res.status).toBe(401)
+      expect(await res.text()).toContain('No password is set yet')
+
+      const link = await run(RUN_HERE[1]!)
+      expect(link.code).toBe(0)
+      const [url] = link.stdout.match(/http:\/\/localhost:\d+\/\.admin\/setup\?token=[\w-]{43}/) ?? []
+      expect(url).toStartWith(`http://localhost:${port}/`)
+      expect((await fetch(url!)).status).toBe(200)
+    } finally { await server.stop() }
+  }, 60_000)
+
+  test('npm start -- --owner-password-file sets the password; the banner then offers sign-in', async () => {
+    writeFileSync(join(dir, 'owner-password.txt'), 'a password from a file\n')
+    const server = await start(RUN_HERE[2]!)
+    try {
+      expect(server.banner()).not.toContain('token=')
+      expect(server.banner()).toContain(`Sign in   http://localhost:${port}/.oidc/login`)
+    } finally { await server.stop() }
+  }, 60_000)
+
+  test('passwd, --help and --version', async () => {
+    const passwd = await run(RUN_HERE[3]!)
+    expect(passwd.code).toBe(0)
+    expect(passwd.stdout).toContain("the owner's password was changed")
+    const help = await run(RUN_HERE[4]!)
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('setup-link')
+    const version = await run(RUN_HERE[5]!)
+    expect(version.code).toBe(0)
+    expect(version.stdout).toContain(`solopod ${pkg.version}`)
+  }, 60_000)
+
+  test('export to ~/backups and import into a new data directory at a new base URL', async () => {
+    const exported = await run(RUN_HERE[6]!)
+    expect(exported.code).toBe(0)
+    expect(existsSync(join(dir, 'home', 'backups', 'pod-2026-11-23'))).toBe(true)
+    const imported = await run(RUN_HERE[7]!)
+    expect(imported.code).toBe(0)
+    expect(imported.stdout).toContain('for https://pod.example')
+    expect(existsSync(join(dir, 'new-data', 'db'))).toBe(true)
+  }, 60_000)
+
+  /**
+   * Port 3443 is fixed in the README's command: it runs in a network namespace of its own (its own
+   * loopback, so the port is always free), with SOLOPOD_DATA pointing to a new data directory (./data
+   * belongs to http://localhost:PORT). curl asks for discovery over https inside the namespace.
+   */
+  test.skipIf(!canIsolateNetwork)('a self-signed certificate with openssl, then npm start with TLS on https://localhost:3443', async () => {
+    const cert = await run(RUN_HERE[8]!)
+    expect(cert.code).toBe(0)
+    expect(existsSync(join(dir, 'cert.pem')) && existsSync(join(dir, 'key.pem'))).toBe(true)
+    const script = `ip link set lo up
+setsid sh -c "$1" > tls-out.txt 2> tls-err.txt &
+pid=$!
+for i in $(seq 1 300); do grep -q 'New link' tls-err.txt && break; sleep 0.1; done
+curl -sk https://localhost:3443/.well-known/openid-configuration
+kill -TERM -$pid; wait $pid`
+    const proc = Bun.spawn(['unshare', '-rn', 'sh', '-c', script, 'sh', RUN_HERE[9]!], { cwd: dir, env: { ...env, SOLOPOD_DATA: './tls-data' }, stdout: 'pipe', stderr: 'pipe' })
+    const out = await new Response(proc.stdout).text()
+    await proc.exited
+    expect(readFileSync(join(dir, 'tls-err.txt'), 'utf8')).toContain('solopod: serving https://localhost:3443 on 127.0.0.1:3443')
+    expect(JSON.parse(out).issuer).toBe('https://localhost:3443')
+  }, 60_000)
+})
