@@ -72,7 +72,8 @@ const scriptPolicy = (script: string | undefined) => (script ? `script-src ${scr
 
 /**
  * A full page: static/`name` inside static/layout.html. No scripts, no external assets of our own;
- * images (a client's logo) may come from https or loopback. Never cached, never framed.
+ * images (a client's logo) may come from https or loopback, and `data:` (the layout's empty favicon,
+ * which keeps browsers from asking for /favicon.ico). Never cached, never framed.
  */
 export async function renderPage(name: string, title: string, vars: Vars, opts: PageOptions = {}): Promise<Response> {
   const [layout, body, style, hash] = await Promise.all([loadTemplate('layout.html'), loadTemplate(name), loadTemplate('style.css'), getStyleHash()])
@@ -80,7 +81,7 @@ export async function renderPage(name: string, title: string, vars: Vars, opts: 
   const headers = new Headers({
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; img-src https: http://localhost:* http://127.0.0.1:*; ${scriptPolicy(opts.script)}frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; img-src https: http://localhost:* http://127.0.0.1:* data:; ${scriptPolicy(opts.script)}frame-ancestors 'none'; base-uri 'none'`,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
     // Referrer Policy §3.2 same-origin: no Referer leaves the pod (page URLs carry interaction ids),

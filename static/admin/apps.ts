@@ -11,7 +11,7 @@ interface Sessions {
 interface Consent { clientId: string; clientName: string | null; scopes: string[]; grantedAt: string }
 
 const section = (id: string, title: string, head: string[], rows: HTMLElement[], empty: string) =>
-  h('section', { class: 'panel', 'aria-labelledby': id }, h('h2', { id }, title), h('div', { class: 'table-wrap' }, h('table', {},
+  h('section', { class: 'panel', 'aria-labelledby': id }, h('h2', { id }, title), h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
     h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)), h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Action')))),
     h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: String(head.length + 1), class: 'muted' }, empty))))))
 
@@ -29,18 +29,18 @@ export async function showApps(view: HTMLElement): Promise<void> {
   clear(view)
   view.append(
     section('apps-h', 'Apps you approved', ['App', 'Scopes', 'Approved', 'Last used'], consents.map((c) => h('tr', {},
-      h('td', {}, app(c.clientName, c.clientId)), h('td', {}, c.scopes.join(' ')), h('td', {}, formatDate(c.grantedAt)),
-      h('td', {}, lastUse.has(c.clientId) ? formatDate(lastUse.get(c.clientId)!) : 'not since'),
+      h('td', { 'data-label': 'App' }, app(c.clientName, c.clientId)), h('td', { 'data-label': 'Scopes' }, c.scopes.join(' ')), h('td', { 'data-label': 'Approved' }, formatDate(c.grantedAt)),
+      h('td', { 'data-label': 'Last used' }, lastUse.has(c.clientId) ? formatDate(lastUse.get(c.clientId)!) : 'not since'),
       h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Revoke ${c.clientName ?? c.clientId}`,
         onclick: revoke(`/consents/${encodeURIComponent(c.clientId)}`, `Revoke ${c.clientName ?? c.clientId}? Its sessions end and it must ask you again.`, `Revoking ${c.clientName ?? c.clientId}`) }, 'Revoke')))),
     'No apps approved yet'),
     section('app-sessions-h', 'App sessions', ['App', 'Scopes', 'Last used', 'Until'], sessions.appSessions.map((s) => h('tr', {},
-      h('td', {}, app(s.clientName, s.clientId)), h('td', {}, s.scope), h('td', {}, formatDate(s.lastUsedAt)), h('td', {}, `${formatDate(s.expiresAt)}${s.refreshable ? ' (refreshable)' : ''}`),
+      h('td', { 'data-label': 'App' }, app(s.clientName, s.clientId)), h('td', { 'data-label': 'Scopes' }, s.scope), h('td', { 'data-label': 'Last used' }, formatDate(s.lastUsedAt)), h('td', { 'data-label': 'Until' }, `${formatDate(s.expiresAt)}${s.refreshable ? ' (refreshable)' : ''}`),
       h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `End session of ${s.clientName ?? s.clientId}`,
         onclick: revoke(`/sessions/${encodeURIComponent(s.id)}`, `End this session of ${s.clientName ?? s.clientId}? Its tokens stop working.`, 'Ending the app session') }, 'End')))),
     'No app holds a token'),
     section('logins-h', 'Browsers signed in', ['Browser', 'Signed in', 'Until'], sessions.loginSessions.map((s) => h('tr', {},
-      h('td', {}, `${s.userAgent}${s.current ? ' (this browser)' : ''}`), h('td', {}, formatDate(s.authTime)), h('td', {}, formatDate(s.expiresAt)),
+      h('td', { 'data-label': 'Browser' }, `${s.userAgent}${s.current ? ' (this browser)' : ''}`), h('td', { 'data-label': 'Signed in' }, formatDate(s.authTime)), h('td', { 'data-label': 'Until' }, formatDate(s.expiresAt)),
       h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Sign out ${s.userAgent}${s.current ? ' (this browser)' : ''}`,
         onclick: revoke(`/sessions/${encodeURIComponent(s.id)}`, s.current ? 'Sign out this browser? You will need your password again.' : `Sign out ${s.userAgent}?`, 'Signing out') }, 'Sign out')))),
     'None'),

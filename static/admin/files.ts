@@ -48,17 +48,17 @@ async function fillListing(listing: HTMLElement, path: string, offset: number): 
       h('button', { type: 'button', class: 'small secondary', disabled: offset + list.limit >= list.total, onclick: go(offset + list.limit) }, 'Next page'))
   }
   const rows = list.items.map((it) => h('tr', {},
-    h('td', {}, h('a', { href: fileHref(it.path) }, nameOf(it.path) + (it.kind === 'container' ? '/' : ''))),
-    h('td', {}, it.kind === 'binary' ? it.contentType : KIND_LABEL[it.kind]),
-    h('td', {}, it.kind === 'container' ? '' : formatBytes(it.size)),
-    h('td', {}, formatDate(it.modified)),
+    h('td', { 'data-label': 'Name' }, h('a', { href: fileHref(it.path) }, nameOf(it.path) + (it.kind === 'container' ? '/' : ''))),
+    h('td', { 'data-label': 'Type' }, it.kind === 'binary' ? it.contentType : KIND_LABEL[it.kind]),
+    h('td', { 'data-label': 'Size' }, it.kind === 'container' ? '—' : formatBytes(it.size)),
+    h('td', { 'data-label': 'Modified' }, formatDate(it.modified)),
     h('td', {}, h('div', { class: 'actions' },
       h('a', { href: `#/share${it.path}`, class: 'small', 'aria-label': `Share ${nameOf(it.path)}` }, 'Share'),
       h('button', { type: 'button', class: 'small secondary', 'aria-label': `Delete ${nameOf(it.path)}`, onclick: () => { void remove(it, () => fillListing(listing, path, offset)) } }, 'Delete')))))
   listing.replaceChildren(
     h('p', { class: 'muted' }, `${list.total} item${list.total === 1 ? '' : 's'} · `, h('a', { href: `#/share${path}` }, 'Who can access this folder')),
     pager(),
-    h('div', { class: 'table-wrap' }, h('table', {},
+    h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
       h('caption', { class: 'visually-hidden' }, `Contents of ${path}`),
       h('thead', {}, h('tr', {}, ...['Name', 'Type', 'Size', 'Modified'].map((c) => h('th', { scope: 'col' }, c)), h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Actions')))),
       h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: '5', class: 'muted' }, 'This folder is empty'))))),

@@ -41,13 +41,13 @@ const scopeText = (e: Entry, container: boolean) =>
 
 function table(entries: Entry[], owner: string, container: boolean, onRemove?: (i: number) => void): HTMLElement {
   const head = ['Who', 'May', 'Applies to', 'Apps (origins)']
-  return h('div', { class: 'table-wrap' }, h('table', {},
+  return h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
     h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)), onRemove ? h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Action')) : null)),
     h('tbody', {}, entries.length === 0 ? h('tr', {}, h('td', { colspan: '5', class: 'muted' }, 'Nobody')) : entries.map((e, i) => h('tr', {},
-      h('td', {}, who(e, owner)),
-      h('td', {}, e.modes.map((m) => MODE_LABEL[m] ?? m).join(', ')),
-      h('td', {}, scopeText(e, container)),
-      h('td', {}, e.origins.length ? e.origins.join(', ') : 'any'),
+      h('td', { 'data-label': 'Who' }, who(e, owner)),
+      h('td', { 'data-label': 'May' }, e.modes.map((m) => MODE_LABEL[m] ?? m).join(', ')),
+      h('td', { 'data-label': 'Applies to' }, scopeText(e, container)),
+      h('td', { 'data-label': 'Apps (origins)' }, e.origins.length ? e.origins.join(', ') : 'any'),
       onRemove ? h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Remove access of ${e.kind === 'public' || e.kind === 'authenticated' ? KIND_LABEL[e.kind] : e.value}`, onclick: () => onRemove(i) }, 'Remove')) : null)))))
 }
 
