@@ -56,12 +56,14 @@ export async function ldp(method: string, url: string, init: { headers?: Record<
  * PUT with upload progress: fetch() cannot report it, XMLHttpRequest's upload events can.
  * Resolves on 2xx, rejects with an ApiError naming the server's reason otherwise.
  */
-export function putWithProgress(url: string, body: Blob, contentType: string, onProgress: (sent: number, total: number) => void, what: string): Promise<void> {
+export function putWithProgress(url: string, body: Blob, contentType: string, onProgress: (sent: number, total: number) => void, what: string, onlyNew = false): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open('PUT', url)
     xhr.setRequestHeader('x-csrf-token', CSRF)
     xhr.setRequestHeader('content-type', contentType)
+    // RFC 9110 §13.1.2: If-None-Match: * — the PUT fails with 412 rather than replace an existing file
+    if (onlyNew) xhr.setRequestHeader('if-none-match', '*')
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded, e.total) }
     xhr.onerror = () => reject(new ApiError(0, 'network', `${what} failed: the connection broke`))
     xhr.onload = () => {

@@ -32,5 +32,6 @@ async function route(): Promise<void> {
   }
 }
 
-window.addEventListener('hashchange', () => { void route() })
+// After navigation, focus moves to the new content, so keyboard and screen-reader users start there
+window.addEventListener('hashchange', () => { void route().then(() => view.focus()) })
 void route()

@@ -1,6 +1,6 @@
 // Files: walk containers a page at a time, open and edit documents, upload, create, delete.
 
-import { BASE, api, ldp, putWithProgress } from './api.ts'
+import { ApiError, BASE, api, ldp, putWithProgress } from './api.ts'
 import { clear, confirmAction, formatBytes, formatDate, h, say, sayError } from './dom.ts'
 import { turtleView } from './turtle-view.ts'
 
@@ -84,10 +84,16 @@ function uploadPanel(path: string, listing: HTMLElement): HTMLElement {
       progress.hidden = false
       progress.value = 0
       note.textContent = `Uploading ${file.name}…`
+      const put = (onlyNew: boolean) => putWithProgress(BASE + path + encodeURIComponent(file.name), file, file.type || 'application/octet-stream',
+        (sent, total) => { progress.value = Math.round((sent / Math.max(total, 1)) * 100); note.textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)}` },
+        `Uploading ${file.name}`, onlyNew)
       try {
-        await putWithProgress(BASE + path + encodeURIComponent(file.name), file, file.type || 'application/octet-stream',
-          (sent, total) => { progress.value = Math.round((sent / Math.max(total, 1)) * 100); note.textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)}` },
-          `Uploading ${file.name}`)
+        try { await put(true) } catch (err) {
+          // A file of that name exists: replacing it destroys the old one, so ask first
+          if (!(err instanceof ApiError) || err.status !== 412) throw err
+          if (!confirmAction(`"${file.name}" already exists here. Replace it? The old file cannot be recovered.`)) { note.textContent = `${file.name} was not uploaded: a file of that name exists`; progress.hidden = true; return }
+          await put(false)
+        }
       } catch (err) { sayError(err); note.textContent = `${file.name} was not uploaded`; return }
     }
     await fillListing(listing, path, 0).catch(sayError)

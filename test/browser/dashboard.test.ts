@@ -19,7 +19,7 @@ beforeAll(async () => {
   context = await newContext()
   page = await context.newPage()
   // A CSP violation or an uncaught error is a failure of the page, whatever the test checks
-  page.on('console', (m) => { if (m.type() === 'error' && !/status of 40[1349]/.test(m.text())) problems.push(m.text()) })
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4(0[1349]|12)/.test(m.text())) problems.push(m.text()) })
   page.on('pageerror', (e) => problems.push(String(e)))
 })
 afterAll(async () => { await context?.close(); await pod?.dispose() })
@@ -67,6 +67,12 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.getByRole('link', { name: 'todo.ttl', exact: true }).waitFor()
     expect(await (await anonymous('/notes/big.txt')).status).toBe(401) // private until shared
+    // the same name again: replacing asks first, and "no" keeps the old file
+    page.once('dialog', (d) => { expect(d.message()).toContain('"big.txt" already exists'); void d.dismiss() })
+    await page.getByLabel('Files to upload').setInputFiles([{ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.from('small') }])
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await page.getByText('big.txt was not uploaded: a file of that name exists').waitFor()
+    expect(await page.getByRole('row', { name: /big\.txt/ }).textContent()).toContain('3.0 MB')
     await shoot('folder')
   }, 60_000)
 
