@@ -15,6 +15,11 @@ import { SETUP_NEXT, makeSetup } from './setup.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 import { createGrant, grantSchemaResponse, jsonErrors, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { explainAccess } from './access-explain.ts'
+import { browseContainer } from './browse.ts'
+import { readAclView } from './acl-view.ts'
+import { checkRdf } from './check-rdf.ts'
+import { readProfile } from './profile.ts'
+import { dashboardScript, renderDashboard } from './dashboard.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -51,6 +56,12 @@ export function adminPlugin(deps: Deps) {
       { query: t.Object({ token: t.Optional(t.String()) }) })
     .post(SETUP_PATH, ({ request, body }) =>
       pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin')), SETUP_NEXT), { body: SetupForm })
+    .get(ADMIN_PATHS.dashboard, ({ request }) => pageOrError(ADMIN_PATHS.dashboard, async () => {
+      const session = await findOwnerSession(deps, request)
+      if (!session) return new Response(null, { status: 303, headers: { location: cfg.baseUrl + loginPageFor(ADMIN_PATHS.dashboard) } })
+      return renderDashboard(deps, session, request.headers.get('cookie'))
+    }))
+    .get(ADMIN_PATHS.dashboardScript, () => dashboardScript())
     .get(SESSIONS_PAGE, ({ request }) => pageOrError(SESSIONS_PAGE, async () => {
       const session = await findOwnerSession(deps, request)
       if (!session) return new Response(null, { status: 303, headers: { location: cfg.baseUrl + loginPageFor(SESSIONS_PAGE) } })
@@ -80,6 +91,10 @@ export function adminPlugin(deps: Deps) {
         if (!await revokeSession(deps, params.id)) throw notFound('session')
         return new Response(null, { status: 204 })
       })
+      .get(`${API}/browse`, async ({ query }) => json(await browseContainer(deps, query)))
+      .get(`${API}/acl`, async ({ query }) => json(await readAclView(deps, query)))
+      .get(`${API}/profile`, async () => json(await readProfile(deps)))
+      .post(`${API}/check-rdf`, async ({ body }) => json(await checkRdf(body)), { body: t.Unknown() })
       .get(`${API}/consents`, async () => json(await readConsents(deps)))
       .delete(`${API}/consents/:clientId`, async ({ params }) => {
         if (!await revokeClientAccess(deps, params.clientId)) throw notFound('consent or session for a client')

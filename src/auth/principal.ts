@@ -3,7 +3,8 @@
 export type WebId = string & { readonly brand: 'WebId' }
 export type ClientId = string & { readonly brand: 'ClientId' }
 
-export type AuthScheme = 'anonymous' | 'DPoP' | 'Bearer' | 'HttpSig'
+/** `session`: the owner's own dashboard, by login cookie and CSRF token (auth/owner-cookie.ts). */
+export type AuthScheme = 'anonymous' | 'DPoP' | 'Bearer' | 'HttpSig' | 'session'
 
 export interface Principal {
   readonly webid?: WebId

@@ -59,15 +59,21 @@ export function fillTemplate(template: string, vars: Vars): string {
 export interface PageOptions {
   readonly status?: number
   readonly headers?: Record<string, string | string[]>
+  /** The one script the page may run (an absolute URL on our origin), and fetch() to our origin. */
+  readonly script?: string
 }
 
 let styleHash: Promise<string> | undefined
 /** CSP hash of static/style.css: the inline <style> is allowed, nothing else is. */
 const getStyleHash = () => (styleHash ??= loadTemplate('style.css').then((css) => createHash('sha256').update(css).digest('base64')))
 
+/** CSP3 §6.7.2.6: a source with a path matches that exact URL only, so no other file of the pod can run. */
+const scriptPolicy = (script: string | undefined) => (script ? `script-src ${script}; connect-src 'self'; ` : '')
+
 /**
  * A full page: static/`name` inside static/layout.html. No scripts, no external assets of our own;
- * images (a client's logo) may come from https or loopback. Never cached, never framed.
+ * images (a client's logo) may come from https or loopback, and `data:` (the layout's empty favicon,
+ * which keeps browsers from asking for /favicon.ico). Never cached, never framed.
  */
 export async function renderPage(name: string, title: string, vars: Vars, opts: PageOptions = {}): Promise<Response> {
   const [layout, body, style, hash] = await Promise.all([loadTemplate('layout.html'), loadTemplate(name), loadTemplate('style.css'), getStyleHash()])
@@ -75,7 +81,7 @@ export async function renderPage(name: string, title: string, vars: Vars, opts: 
   const headers = new Headers({
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; img-src https: http://localhost:* http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; img-src https: http://localhost:* http://127.0.0.1:* data:; ${scriptPolicy(opts.script)}frame-ancestors 'none'; base-uri 'none'`,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
     // Referrer Policy §3.2 same-origin: no Referer leaves the pod (page URLs carry interaction ids),

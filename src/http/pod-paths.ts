@@ -23,6 +23,8 @@ export const AS_PATHS = {
 
 /** The owner's pages and JSON API. */
 export const ADMIN_PATHS = {
+  dashboard: '/.admin/',
+  dashboardScript: '/.admin/app.js',
   setup: '/.admin/setup',
   sessions: '/.admin/sessions',
   revokeSession: '/.admin/sessions/revoke',

@@ -38,3 +38,33 @@ export async function readStatic(name: string): Promise<string> {
 }
 
 const notFound = () => new HttpError(404, 'not_found', 'no such static file')
+
+/** Browser scripts of static/ written in TypeScript (`admin/app.ts`), served as one bundle each. */
+export const SCRIPT_ENTRIES = ['admin/app.ts'] as const
+export type ScriptEntry = typeof SCRIPT_ENTRIES[number]
+
+/** `admin/app.ts` → `admin/app.js`: the name of its bundle, embedded by src/build-executable.ts. */
+export const bundleName = (entry: ScriptEntry) => entry.replace(/\.ts$/, '.js')
+
+const bundles = new Map<ScriptEntry, Promise<string>>()
+
+/**
+ * The bundled script of `entry`: prebuilt inside the executable; from source, bundled by Bun.build
+ * on first use (one per entry, kept: a fixed set of files shipped with the program).
+ */
+export function readBundle(entry: ScriptEntry): Promise<string> {
+  let b = bundles.get(entry)
+  if (!b) {
+    b = Bun.isStandaloneExecutable ? readStatic(bundleName(entry)) : bundleScript(join(SOURCE_DIR, entry))
+    bundles.set(entry, b)
+    b.catch(() => bundles.delete(entry))
+  }
+  return b
+}
+
+/** One self-contained browser script: no imports left, nothing fetched from elsewhere at run time. */
+export async function bundleScript(path: string): Promise<string> {
+  const result = await Bun.build({ entrypoints: [path], target: 'browser', minify: true, format: 'esm' })
+  if (!result.success || !result.outputs[0]) throw new AggregateError(result.logs, `bundling ${path} failed`)
+  return result.outputs[0].text()
+}

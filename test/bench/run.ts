@@ -8,6 +8,7 @@ import { startPod, type RunningPod } from '../e2e/start-server.ts'
 import { runLoad, type LoadOptions, type LoadResult } from './load.ts'
 import { benchAclDecisions } from './acl-decisions.ts'
 import { benchGrantDecisions } from './grant-decisions.ts'
+import { benchDashboardListing } from './dashboard-listing.ts'
 import { BENCH_CONTAINER, WORKLOADS, type BenchContext, type Workload } from './workloads.ts'
 
 interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
@@ -83,7 +84,9 @@ async function main() {
   if (!flags.only || 'acl decisions'.includes(flags.only)) await benchAclDecisions({ durationMs: flags.durationMs, print: !flags.json })
   // In-process grant decisions (issue 12): 1,000 stored grants against WAC only.
   if (!flags.only || 'grant decisions'.includes(flags.only)) await benchGrantDecisions({ durationMs: flags.durationMs, print: !flags.json })
-  const inProcessOnly = flags.only && ('acl decisions'.includes(flags.only) || 'grant decisions'.includes(flags.only))
+  // In-process dashboard listing (issue 13): one page of a 10,000-member container through the owner API.
+  if (!flags.only || 'dashboard listing'.includes(flags.only)) await benchDashboardListing({ print: !flags.json })
+  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing'].some((name) => name.includes(flags.only!))
   if (workloads.length === 0 && inProcessOnly) return
   if (workloads.length === 0) throw new Error(`no workload matches "${flags.only}"; known: ${WORKLOADS.map(w => w.name).join('; ')}`)
 

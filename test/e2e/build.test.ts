@@ -73,6 +73,10 @@ describe('npm run build', () => {
       // PATCH bodies are parsed on a worker thread, which the binary must hold too
       const patch = await fetch(`http://127.0.0.1:${port}/pub/doc`, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <#a> <#b> "c" . }' })
       expect(patch.status).toBe(201)
+      // The dashboard's script: bundled from static/admin/app.ts at build time and embedded
+      const script = await fetch(`http://127.0.0.1:${port}/.admin/app.js`)
+      expect(script.status).toBe(200)
+      expect(await script.text()).toContain('x-csrf-token')
 
       const rootRes = await fetch(`http://127.0.0.1:${port}/`)
       expect(rootRes.status).toBe(401)

@@ -1,0 +1,58 @@
+// GET /.admin/api/acl: a resource's own ACL and the access it inherits, as rows the share panel edits.
+// Saving is a PUT of the ACL document to the resource server, which validates it (WAC §5) and refuses
+// to drop the owner's Control of the root (409 owner_lockout).
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
+import { findEffectiveAcl } from '../policy/wac.ts'
+import { parentContainerOf } from '../policy/containment.ts'
+import { aclOf } from '../store/acl-names.ts'
+import { getMeta, readTriples } from '../store/resources.ts'
+import { ownerWebIdOf } from '../config.ts'
+import { podPath } from './browse.ts'
+
+type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+
+export interface AclRow {
+  readonly agents: readonly string[]
+  readonly agentClasses: readonly string[]
+  readonly groups: readonly string[]
+  readonly origins: readonly string[]
+  readonly keys: readonly string[]
+  readonly modes: readonly string[]
+  /** acl:accessTo the resource: "this item". */
+  readonly thisItem: boolean
+  /** acl:default the container: "everything inside". */
+  readonly inside: boolean
+}
+
+const row = (a: Authorization, governs: string): AclRow => ({
+  agents: a.agents, agentClasses: a.agentClasses, groups: a.agentGroups, origins: a.origins, keys: a.keys,
+  modes: [...a.modes].filter((m) => m !== 'append' || !a.modes.has('write')),
+  thisItem: a.accessTo.includes(governs), inside: a.default.includes(governs),
+})
+
+export async function readAclView(deps: AdminDeps, query: Record<string, unknown>) {
+  const { baseUrl } = deps.cfg
+  const path = podPath(query.path)
+  if (!await getMeta(deps.store, path)) throw new HttpError(404, 'not_found', `there is no resource ${path}`)
+  const load = async (aclUrl: string) => {
+    const aclPath = aclUrl.slice(baseUrl.length)
+    if (!await getMeta(deps.store, aclPath)) return undefined
+    return parseAclDocument(await readTriples(deps.store, baseUrl, aclPath), aclUrl)
+  }
+  const url = baseUrl + path
+  const own = await load(aclOf(url))
+  const parent = parentContainerOf(url)
+  const inherited = parent === undefined ? undefined : await findEffectiveAcl(parent, load)
+  return {
+    path, url, aclUrl: aclOf(url), owner: ownerWebIdOf(baseUrl), isRoot: path === '/',
+    own: own ? own.filter((a) => a.accessTo.includes(url) || a.default.includes(url)).map((a) => row(a, url)) : null,
+    // What applies here without an ACL of its own: the defaults of the nearest ancestor ACL (WAC §6.2)
+    inherited: inherited ? {
+      from: inherited.governs,
+      rows: (await load(inherited.aclUrl) ?? []).filter((a) => a.default.includes(inherited.governs)).map((a) => row(a, inherited.governs)),
+    } : null,
+  }
+}

@@ -1,0 +1,75 @@
+// Calls from the dashboard: every one carries the CSRF token, and every refusal becomes an ApiError
+// whose message says what the server said (its error code and description).
+
+const root = document.getElementById('dashboard')!
+export const BASE = root.dataset.base!
+export const WEBID = root.dataset.webid!
+const CSRF = root.dataset.csrf!
+
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) { super(message) }
+}
+
+/** The server's plain-text refusal (`code: description`) or OAuth JSON, as a readable message. */
+async function failure(res: Response, what: string): Promise<ApiError> {
+  const text = await res.text().catch(() => '')
+  let code = `http_${res.status}`
+  let description = text.trim()
+  try {
+    const j = JSON.parse(text) as { error?: string; error_description?: string }
+    if (j.error) { code = j.error; description = j.error_description ?? '' }
+  } catch {
+    const m = /^([a-z_]+): ([\s\S]*)$/.exec(description)
+    if (m) { code = m[1]!; description = m[2]! }
+  }
+  if (res.status === 401) description = `you are signed out (${description || code}); reload the page to sign in again`
+  return new ApiError(res.status, code, `${what} failed (${res.status} ${code}): ${description || res.statusText}`)
+}
+
+export const headers = (extra: Record<string, string> = {}) => ({ 'x-csrf-token': CSRF, ...extra })
+
+/** The owner API under /.admin/api, as JSON. */
+export async function api<T>(method: string, path: string, body?: unknown, what = `${method} ${path}`): Promise<T> {
+  let res: Response
+  try {
+    res = await fetch(`${BASE}/.admin/api${path}`, {
+      method, credentials: 'same-origin',
+      headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  } catch (err) { throw new ApiError(0, 'network', `${what} failed: the pod did not answer (${String(err)})`) }
+  if (!res.ok) throw await failure(res, what)
+  return (res.status === 204 ? undefined : await res.json()) as T
+}
+
+/** The resource server (LDP), as the owner; `what` names the action in any error message. */
+export async function ldp(method: string, url: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}, what = `${method} ${url}`): Promise<Response> {
+  let res: Response
+  try {
+    res = await fetch(url, { method, credentials: 'same-origin', headers: headers(init.headers), ...(init.body === undefined ? {} : { body: init.body }) })
+  } catch (err) { throw new ApiError(0, 'network', `${what} failed: the pod did not answer (${String(err)})`) }
+  if (!res.ok) throw await failure(res, what)
+  return res
+}
+
+/**
+ * PUT with upload progress: fetch() cannot report it, XMLHttpRequest's upload events can.
+ * Resolves on 2xx, rejects with an ApiError naming the server's reason otherwise.
+ */
+export function putWithProgress(url: string, body: Blob, contentType: string, onProgress: (sent: number, total: number) => void, what: string, onlyNew = false): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('PUT', url)
+    xhr.setRequestHeader('x-csrf-token', CSRF)
+    xhr.setRequestHeader('content-type', contentType)
+    // RFC 9110 §13.1.2: If-None-Match: * — the PUT fails with 412 rather than replace an existing file
+    if (onlyNew) xhr.setRequestHeader('if-none-match', '*')
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded, e.total) }
+    xhr.onerror = () => reject(new ApiError(0, 'network', `${what} failed: the connection broke`))
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) { onProgress(body.size, body.size); resolve(); return }
+      void failure(new Response(xhr.responseText, { status: xhr.status, statusText: xhr.statusText }), what).then(reject)
+    }
+    xhr.send(body)
+  })
+}

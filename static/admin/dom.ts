@@ -1,0 +1,50 @@
+// Small DOM helpers of the dashboard: elements from data (never HTML strings), the status line.
+
+type Child = Node | string | null | undefined | false
+type Attrs = Record<string, string | boolean | undefined | ((e: Event) => void)>
+
+/** `h('a', { href }, 'text')`: attributes, `on…` listeners, children (strings become text). */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag)
+  for (const [k, v] of Object.entries(attrs)) {
+    if (typeof v === 'function') el.addEventListener(k.slice(2), v)
+    else if (v === true) el.setAttribute(k, '')
+    else if (typeof v === 'string') el.setAttribute(k, v)
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c)
+  return el
+}
+
+export const clear = (el: Element) => { el.replaceChildren() }
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`
+  const units = ['KB', 'MB', 'GB', 'TB']
+  let v = n / 1024
+  let i = 0
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++ }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`
+}
+
+export const formatDate = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+const status = () => document.getElementById('status')!
+
+/** A message in the live region (read out by screen readers); empty text hides it. */
+export function say(text: string): void {
+  const s = status()
+  s.className = 'dash-status'
+  s.setAttribute('role', 'status')
+  s.textContent = text
+}
+
+/** A failure, said where the person looks: the status line, as an alert. */
+export function sayError(err: unknown): void {
+  const s = status()
+  s.className = 'dash-status error'
+  s.setAttribute('role', 'alert')
+  s.textContent = err instanceof Error ? err.message : String(err)
+}
+
+/** No action that destroys data runs without the person saying yes. */
+export const confirmAction = (question: string) => window.confirm(question)

@@ -1,0 +1,192 @@
+// Files: walk containers a page at a time, open and edit documents, upload, create, delete.
+
+import { ApiError, BASE, api, ldp, putWithProgress } from './api.ts'
+import { clear, confirmAction, formatBytes, formatDate, h, say, sayError } from './dom.ts'
+import { turtleView } from './turtle-view.ts'
+
+interface Item { path: string; url: string; kind: 'container' | 'rdf' | 'binary'; contentType: string; size: number; modified: string }
+interface Listing { path: string; url: string; total: number; offset: number; limit: number; items: Item[] }
+
+const nameOf = (path: string) => decodeURIComponent(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
+const fileHref = (path: string) => `#/files${path}`
+const KIND_LABEL = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
+
+/** Home / a / b: every ancestor a link, the current one marked. */
+export function breadcrumbs(path: string): HTMLElement {
+  const parts = path.split('/').filter((p) => p !== '')
+  const items = [h('li', {}, h('a', { href: fileHref('/') }, 'Home'))]
+  let at = '/'
+  parts.forEach((p, i) => {
+    const last = i === parts.length - 1
+    at += p + (last && !path.endsWith('/') ? '' : '/')
+    items.push(h('li', {}, last ? h('span', { 'aria-current': 'page' }, decodeURIComponent(p)) : h('a', { href: fileHref(at) }, decodeURIComponent(p))))
+  })
+  return h('nav', { 'aria-label': 'Breadcrumbs' }, h('ol', { class: 'crumbs' }, items))
+}
+
+export async function showFiles(view: HTMLElement, path: string): Promise<void> {
+  if (path.endsWith('/')) return showContainer(view, path)
+  return showDocument(view, path)
+}
+
+async function showContainer(view: HTMLElement, path: string): Promise<void> {
+  const listing = h('div', { id: 'listing' })
+  await fillListing(listing, path, 0)
+  clear(view)
+  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, listing), newFolderPanel(path))
+}
+
+/** The members table with its pager; redrawn alone after an upload or a delete, so the panels keep their state. */
+async function fillListing(listing: HTMLElement, path: string, offset: number): Promise<void> {
+  const list = await api<Listing>('GET', `/browse?path=${encodeURIComponent(path)}&offset=${offset}`, undefined, `Opening ${path}`)
+  const pager = (): HTMLElement | string => {
+    if (list.total <= list.limit) return ''
+    const go = (to: number) => () => { void fillListing(listing, path, to).catch(sayError) }
+    return h('div', { class: 'actions' },
+      h('button', { type: 'button', class: 'small secondary', disabled: offset === 0, onclick: go(Math.max(0, offset - list.limit)) }, 'Previous page'),
+      h('span', { class: 'muted' }, `${offset + 1}–${Math.min(offset + list.limit, list.total)} of ${list.total}`),
+      h('button', { type: 'button', class: 'small secondary', disabled: offset + list.limit >= list.total, onclick: go(offset + list.limit) }, 'Next page'))
+  }
+  const rows = list.items.map((it) => h('tr', {},
+    h('td', { 'data-label': 'Name' }, h('a', { href: fileHref(it.path) }, nameOf(it.path) + (it.kind === 'container' ? '/' : ''))),
+    h('td', { 'data-label': 'Type' }, it.kind === 'binary' ? it.contentType : KIND_LABEL[it.kind]),
+    h('td', { 'data-label': 'Size' }, it.kind === 'container' ? '—' : formatBytes(it.size)),
+    h('td', { 'data-label': 'Modified' }, formatDate(it.modified)),
+    h('td', {}, h('div', { class: 'actions' },
+      h('a', { href: `#/share${it.path}`, class: 'small', 'aria-label': `Share ${nameOf(it.path)}` }, 'Share'),
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Delete ${nameOf(it.path)}`, onclick: () => { void remove(it, () => fillListing(listing, path, offset)) } }, 'Delete')))))
+  listing.replaceChildren(
+    h('p', { class: 'muted' }, `${list.total} item${list.total === 1 ? '' : 's'} · `, h('a', { href: `#/share${path}` }, 'Who can access this folder')),
+    pager(),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
+      h('caption', { class: 'visually-hidden' }, `Contents of ${path}`),
+      h('thead', {}, h('tr', {}, ...['Name', 'Type', 'Size', 'Modified'].map((c) => h('th', { scope: 'col' }, c)), h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Actions')))),
+      h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: '5', class: 'muted' }, 'This folder is empty'))))),
+    pager())
+}
+
+async function remove(it: Item, after: () => Promise<void>): Promise<void> {
+  const name = nameOf(it.path)
+  if (!confirmAction(`Delete ${it.kind === 'container' ? 'the folder ' : ''}"${name}"? This cannot be undone.`)) return
+  try {
+    await ldp('DELETE', it.url, {}, `Deleting ${name}`)
+    await after()
+    say(`Deleted ${name}`)
+  } catch (err) { sayError(err) }
+}
+
+function uploadPanel(path: string, listing: HTMLElement): HTMLElement {
+  const input = h('input', { type: 'file', id: 'upload-file', multiple: true })
+  const progress = h('progress', { id: 'upload-progress', max: '100', value: '0', hidden: true, 'aria-label': 'Upload progress' })
+  const note = h('p', { class: 'muted', id: 'upload-note' })
+  const upload = async (files: FileList | File[]) => {
+    for (const file of Array.from(files)) {
+      progress.hidden = false
+      progress.value = 0
+      note.textContent = `Uploading ${file.name}…`
+      const put = (onlyNew: boolean) => putWithProgress(BASE + path + encodeURIComponent(file.name), file, file.type || 'application/octet-stream',
+        (sent, total) => { progress.value = Math.round((sent / Math.max(total, 1)) * 100); note.textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)}` },
+        `Uploading ${file.name}`, onlyNew)
+      try {
+        try { await put(true) } catch (err) {
+          // A file of that name exists: replacing it destroys the old one, so ask first
+          if (!(err instanceof ApiError) || err.status !== 412) throw err
+          if (!confirmAction(`"${file.name}" already exists here. Replace it? The old file cannot be recovered.`)) { note.textContent = `${file.name} was not uploaded: a file of that name exists`; progress.hidden = true; return }
+          await put(false)
+        }
+      } catch (err) { sayError(err); note.textContent = `${file.name} was not uploaded`; return }
+    }
+    await fillListing(listing, path, 0).catch(sayError)
+    say(`Uploaded ${Array.from(files).map((f) => f.name).join(', ')}`)
+  }
+  const drop = h('div', { class: 'drop', id: 'drop-zone' }, 'Drop files here, or choose them below.')
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over') })
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'))
+  drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); if (e.dataTransfer?.files.length) void upload(e.dataTransfer.files) })
+  const form = h('form', {}, drop, h('label', { for: 'upload-file' }, 'Files to upload'), input,
+    h('div', {}, h('button', { type: 'submit' }, 'Upload')), progress, note)
+  form.addEventListener('submit', (e) => { e.preventDefault(); if (input.files?.length) void upload(input.files); else sayError(new Error('Choose at least one file to upload')) })
+  return h('section', { class: 'panel', 'aria-labelledby': 'upload-h' }, h('h2', { id: 'upload-h' }, 'Upload files'), form)
+}
+
+function newFolderPanel(path: string): HTMLElement {
+  const input = h('input', { type: 'text', id: 'folder-name', required: true, autocomplete: 'off' })
+  const form = h('form', {}, h('label', { for: 'folder-name' }, 'Folder name'), input, h('button', { type: 'submit' }, 'Create folder'))
+  form.addEventListener('submit', (e) => {
+    e.preventDefault()
+    const name = input.value.trim()
+    if (!name || name.includes('/')) { sayError(new Error('A folder name must not be empty or contain "/"')); return }
+    // If-None-Match: * — never replace something that already has this name (RFC 9110 §13.1.2)
+    void ldp('PUT', `${BASE}${path}${encodeURIComponent(name)}/`, { headers: { 'content-type': 'text/turtle', 'if-none-match': '*' }, body: '' }, `Creating folder ${name}`)
+      .then(() => { location.hash = `#/files${path}${encodeURIComponent(name)}/` }, sayError)
+  })
+  return h('section', { class: 'panel', 'aria-labelledby': 'folder-h' }, h('h2', { id: 'folder-h' }, 'New folder'), form)
+}
+
+async function showDocument(view: HTMLElement, path: string): Promise<void> {
+  const url = BASE + path
+  const head = await ldp('GET', url, { headers: { accept: 'text/turtle;q=1, */*;q=0.5' } }, `Opening ${path}`)
+  const type = head.headers.get('content-type') ?? ''
+  const isRdf = type.startsWith('text/turtle')
+  const etag = head.headers.get('etag')
+  clear(view)
+  view.append(breadcrumbs(path), h('h2', {}, nameOf(path)),
+    h('p', { class: 'muted' }, `${type} · `, h('a', { href: `#/share${path}` }, 'Who can access this')))
+  const actions = h('div', { class: 'actions' })
+  view.append(actions)
+  if (isRdf) {
+    const text = await head.text()
+    const pre = turtleView(text, BASE)
+    view.append(pre)
+    actions.append(h('button', { type: 'button', class: 'small', onclick: () => { editor(view, path, text, etag) } }, 'Edit'))
+  } else {
+    const blob = await head.blob()
+    const link = h('a', { href: URL.createObjectURL(blob), download: nameOf(path), class: 'small' }, `Download (${formatBytes(blob.size)})`)
+    actions.append(link)
+  }
+  const parent = path.slice(0, path.lastIndexOf('/') + 1)
+  actions.append(h('button', { type: 'button', class: 'small secondary', onclick: () => {
+    void remove({ path, url, kind: isRdf ? 'rdf' : 'binary', contentType: type, size: 0, modified: '' }, async () => { location.hash = `#/files${parent}` })
+  } }, 'Delete'))
+}
+
+/** The document as Turtle text; Check and Save both parse it first and show the error at its line. */
+function editor(view: HTMLElement, path: string, text: string, etag: string | null): void {
+  const url = BASE + path
+  clear(view)
+  const area = h('textarea', { id: 'rdf-text', spellcheck: 'false', 'aria-describedby': 'rdf-problem' })
+  area.value = text
+  const problem = h('div', { id: 'rdf-problem', role: 'alert' })
+  const check = async (): Promise<boolean> => {
+    const r = await api<{ ok: boolean; message?: string; line?: number; column?: number; triples?: number }>('POST', '/check-rdf', { text: area.value, contentType: 'text/turtle', base: url }, 'Checking the document')
+    clear(problem)
+    if (r.ok) { problem.className = 'muted'; problem.textContent = `Valid Turtle: ${r.triples} triples.`; return true }
+    problem.className = 'error'
+    const lineText = r.line ? area.value.split(/\r\n|\r|\n/)[r.line - 1] ?? '' : ''
+    problem.append(h('p', {}, r.message ?? 'The document does not parse.'),
+      r.line ? h('p', {}, `Line ${r.line}: `, h('code', { class: 'bad-line' }, lineText)) : '')
+    if (r.line) selectLine(area, r.line)
+    return false
+  }
+  const save = async () => {
+    if (!await check()) return
+    await ldp('PUT', url, { headers: { 'content-type': 'text/turtle', ...(etag ? { 'if-match': etag } : {}) }, body: area.value }, `Saving ${path}`)
+    location.hash = `#/files${path}`
+    await showDocument(view, path)
+    say(`Saved ${nameOf(path)}`)
+  }
+  view.append(breadcrumbs(path), h('h2', {}, `Edit ${nameOf(path)}`),
+    h('label', { for: 'rdf-text' }, 'Turtle'), area, problem,
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', onclick: () => { void check().catch(sayError) } }, 'Check'),
+      h('button', { type: 'button', onclick: () => { void save().catch(sayError) } }, 'Save'),
+      h('button', { type: 'button', class: 'secondary', onclick: () => { void showDocument(view, path).catch(sayError) } }, 'Cancel')))
+  area.focus()
+}
+
+function selectLine(area: HTMLTextAreaElement, line: number): void {
+  const lines = area.value.split('\n')
+  const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0)
+  area.focus()
+  area.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0))
+}

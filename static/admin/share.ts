@@ -1,0 +1,147 @@
+// Share: who may do what with a resource (WAC), as an editable table; Save writes its ACL document
+// with a PUT to the resource server, which validates it and refuses an owner lock-out (409).
+
+import { BASE, WEBID, api, ldp } from './api.ts'
+import { clear, confirmAction, h, say, sayError } from './dom.ts'
+import { breadcrumbs } from './files.ts'
+import { checkAccessPanel } from './check-access.ts'
+
+interface Row { agents: string[]; agentClasses: string[]; groups: string[]; origins: string[]; keys: string[]; modes: string[]; thisItem: boolean; inside: boolean }
+interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: Row[] | null; inherited: { from: string; rows: Row[] } | null }
+
+type Kind = 'agent' | 'public' | 'authenticated' | 'group' | 'key' | 'class'
+/** One subject's access: what the table shows and the ACL writer writes (one acl:Authorization each). */
+interface Entry { kind: Kind; value: string; modes: string[]; thisItem: boolean; inside: boolean; origins: string[] }
+
+const FOAF_AGENT = 'http://xmlns.com/foaf/0.1/Agent'
+const AUTHENTICATED = 'http://www.w3.org/ns/auth/acl#AuthenticatedAgent'
+const MODES = ['read', 'append', 'write', 'control'] as const
+const MODE_LABEL: Record<string, string> = { read: 'Read', append: 'Append', write: 'Write', control: 'Control' }
+const KIND_LABEL: Record<Kind, string> = { agent: 'Person (WebID)', public: 'Everyone (public)', authenticated: 'Anyone signed in', group: 'Group', key: 'Key', class: 'Class' }
+
+/** Subjects of one authorization are alternatives (WAC §6.3), so a row splits into one entry per subject. */
+function entriesOf(rows: Row[]): Entry[] {
+  return rows.flatMap((r) => {
+    const base = { modes: r.modes, thisItem: r.thisItem, inside: r.inside, origins: r.origins }
+    return [
+      ...r.agents.map((value) => ({ ...base, kind: 'agent' as const, value })),
+      ...r.agentClasses.map((value) => ({ ...base, kind: value === FOAF_AGENT ? 'public' as const : value === AUTHENTICATED ? 'authenticated' as const : 'class' as const, value })),
+      ...r.groups.map((value) => ({ ...base, kind: 'group' as const, value })),
+      ...r.keys.map((value) => ({ ...base, kind: 'key' as const, value })),
+    ]
+  })
+}
+
+const who = (e: Entry, owner: string): Node | string =>
+  e.kind === 'public' ? 'Everyone (public)' : e.kind === 'authenticated' ? 'Anyone signed in'
+    : h('span', {}, e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `, h('code', {}, e.value))
+
+const scopeText = (e: Entry, container: boolean) =>
+  !container ? 'This item' : e.thisItem && e.inside ? 'This folder and everything inside' : e.inside ? 'Only things inside' : 'This folder only'
+
+function table(entries: Entry[], owner: string, container: boolean, onRemove?: (i: number) => void): HTMLElement {
+  const head = ['Who', 'May', 'Applies to', 'Apps (origins)']
+  return h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
+    h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)), onRemove ? h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Action')) : null)),
+    h('tbody', {}, entries.length === 0 ? h('tr', {}, h('td', { colspan: '5', class: 'muted' }, 'Nobody')) : entries.map((e, i) => h('tr', {},
+      h('td', { 'data-label': 'Who' }, who(e, owner)),
+      h('td', { 'data-label': 'May' }, e.modes.map((m) => MODE_LABEL[m] ?? m).join(', ')),
+      h('td', { 'data-label': 'Applies to' }, scopeText(e, container)),
+      h('td', { 'data-label': 'Apps (origins)' }, e.origins.length ? e.origins.join(', ') : 'any'),
+      onRemove ? h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Remove access of ${e.kind === 'public' || e.kind === 'authenticated' ? KIND_LABEL[e.kind] : e.value}`, onclick: () => onRemove(i) }, 'Remove')) : null)))))
+}
+
+export async function showShare(view: HTMLElement, path: string): Promise<void> {
+  const acl = await api<AclView>('GET', `/acl?path=${encodeURIComponent(path)}`, undefined, `Reading who can access ${path}`)
+  const container = path.endsWith('/')
+  let entries = acl.own ? entriesOf(acl.own) : null
+  const draw = () => {
+    clear(view)
+    view.append(breadcrumbs(path), h('h2', {}, `Who can access ${path === '/' ? 'your whole pod' : path}`))
+    if (acl.inherited) {
+      view.append(h('section', { class: 'panel', 'aria-labelledby': 'inherited-h' },
+        h('h3', { id: 'inherited-h' }, `Inherited from ${acl.inherited.from.slice(BASE.length)}`),
+        h('p', { class: 'muted' }, entries ? 'This item has its own settings, so this inherited access does not apply to it.' : 'This item has no settings of its own: this access applies.'),
+        table(entriesOf(acl.inherited.rows).map((e) => ({ ...e, thisItem: true, inside: container })), acl.owner, container)))
+    }
+    if (!entries) {
+      view.append(checkAccessPanel(acl.url))
+      view.append(h('button', { type: 'button', onclick: () => { entries = entriesOf(acl.inherited?.rows ?? []).map((e) => ({ ...e, thisItem: true, inside: container })); draw() } },
+        'Set access for this item only'))
+      return
+    }
+    const own = entries
+    view.append(h('section', { class: 'panel', 'aria-labelledby': 'own-h' },
+      h('h3', { id: 'own-h' }, 'Access set here'),
+      table(own, acl.owner, container, (i) => { own.splice(i, 1); draw(); say('Removed; press Save to apply') }),
+      addForm(container, (e) => { own.push(e); draw(); say('Added; press Save to apply') }),
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', id: 'save-acl', onclick: () => { void save(acl, own).then(() => showShare(view, path)).then(() => say('Access saved'), sayError) } }, 'Save'),
+        acl.own && !acl.isRoot ? h('button', { type: 'button', class: 'secondary', onclick: () => { void useInherited(acl).then(() => showShare(view, path)).catch(sayError) } }, 'Use inherited access instead') : null)),
+      checkAccessPanel(acl.url))
+  }
+  draw()
+}
+
+function addForm(container: boolean, add: (e: Entry) => void): HTMLElement {
+  const kind = h('select', { id: 'share-kind' }, (['agent', 'public', 'authenticated', 'group', 'key'] as const).map((k) => h('option', { value: k }, KIND_LABEL[k])))
+  const value = h('input', { type: 'url', id: 'share-value', placeholder: 'https://alice.example/profile/card#me', autocomplete: 'off' })
+  const valueLabel = h('label', { for: 'share-value' }, 'WebID, group or key URL')
+  const origin = h('input', { type: 'url', id: 'share-origin', placeholder: 'https://app.example', autocomplete: 'off' })
+  const modes = MODES.map((m) => h('input', { type: 'checkbox', id: `share-mode-${m}`, value: m, checked: m === 'read' }))
+  const scope = h('select', { id: 'share-scope' },
+    container ? [h('option', { value: 'both' }, 'This folder and everything inside'), h('option', { value: 'this' }, 'This folder only'), h('option', { value: 'inside' }, 'Only things inside')]
+      : [h('option', { value: 'this' }, 'This item only')])
+  const form = h('form', { class: 'row-form', 'aria-labelledby': 'add-h' },
+    h('h4', { id: 'add-h' }, 'Add someone'),
+    h('div', {}, h('label', { for: 'share-kind' }, 'Who'), kind),
+    h('div', {}, valueLabel, value),
+    h('fieldset', {}, h('legend', {}, 'May'), modes.map((m) => h('label', {}, m, ` ${MODE_LABEL[m.value]}`))),
+    h('div', {}, h('label', { for: 'share-scope' }, 'Applies to'), scope),
+    h('div', {}, h('label', { for: 'share-origin' }, 'Only through this app origin (optional)'), origin),
+    h('div', {}, h('button', { type: 'submit' }, 'Add')))
+  form.addEventListener('submit', (e) => {
+    e.preventDefault()
+    const k = kind.value as Kind
+    const needsIri = k === 'agent' || k === 'group' || k === 'key'
+    const v = needsIri ? value.value.trim() : k === 'public' ? FOAF_AGENT : AUTHENTICATED
+    const chosen = modes.filter((m) => m.checked).map((m) => m.value)
+    const problem = needsIri && !isIri(v) ? `${KIND_LABEL[k]}: enter a full URL (https://…) with no spaces`
+      : chosen.length === 0 ? 'May: choose at least one of Read, Append, Write, Control'
+        : origin.value.trim() && !isIri(origin.value.trim()) ? 'App origin: enter an origin like https://app.example' : undefined
+    if (problem) { sayError(new Error(problem)); return }
+    const o = origin.value.trim()
+    add({ kind: k, value: v, modes: chosen, thisItem: scope.value !== 'inside', inside: scope.value !== 'this' && container, origins: o ? [new URL(o).origin] : [] })
+  })
+  return form
+}
+
+const isIri = (v: string) => { try { return /^(https?|did):/.test(v) && !/[\s<>"{}|\\^`]/.test(v) && new URL(v) !== undefined } catch { return false } }
+const iri = (v: string) => `<${v.replace(/[\s<>"{}|\\^`]/g, encodeURIComponent)}>`
+
+/** The ACL document of these entries: one authorization each (WAC §5). */
+export function aclTurtle(url: string, entries: Entry[]): string {
+  const lines = ['@prefix acl: <http://www.w3.org/ns/auth/acl#>.', '@prefix foaf: <http://xmlns.com/foaf/0.1/>.', '@prefix cert: <http://www.w3.org/ns/auth/cert#>.', '']
+  entries.forEach((e, i) => {
+    const subject = e.kind === 'agent' ? `acl:agent ${iri(e.value)}` : e.kind === 'group' ? `acl:agentGroup ${iri(e.value)}`
+      : e.kind === 'key' ? (e.value.startsWith('did:key:') ? `acl:agent ${iri(e.value)}` : `acl:agent [ cert:key ${iri(e.value)} ]`)
+        : `acl:agentClass ${iri(e.value)}`
+    const parts = [`<#rule${i + 1}> a acl:Authorization`, subject,
+      ...(e.thisItem ? [`acl:accessTo ${iri(url)}`] : []), ...(e.inside ? [`acl:default ${iri(url)}`] : []),
+      `acl:mode ${e.modes.map((m) => `acl:${MODE_LABEL[m]}`).join(', ')}`, ...e.origins.map((o) => `acl:origin ${iri(o)}`)]
+    lines.push(parts.join(';\n  ') + '.')
+  })
+  return lines.join('\n') + '\n'
+}
+
+async function save(acl: AclView, entries: Entry[]): Promise<void> {
+  if (entries.length === 0) throw new Error('Nobody would have access, not even you: add someone, or use the inherited access instead')
+  if (!entries.some((e) => e.kind === 'agent' && e.value === WEBID && e.modes.includes('control'))
+    && !confirmAction('You (the owner) will no longer have Control here, so you could not change this again from the dashboard. Save anyway?')) throw new Error('Not saved')
+  await ldp('PUT', acl.aclUrl, { headers: { 'content-type': 'text/turtle' }, body: aclTurtle(acl.url, entries) }, 'Saving access')
+}
+
+async function useInherited(acl: AclView): Promise<void> {
+  if (!confirmAction(`Remove the access settings of ${acl.path}? It will then have the access inherited from its folder.`)) return
+  await ldp('DELETE', acl.aclUrl, {}, 'Removing the access settings')
+}

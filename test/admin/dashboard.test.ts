@@ -1,0 +1,207 @@
+// The owner's dashboard (/.admin/): the page and its script, the owner API it reads, and the owner's
+// cookie + CSRF token on the resource server's own LDP endpoints.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { BASE, CookieJar, WEBID, logIn, openTestPod, type TestPod } from '../op/op-fixture.ts'
+
+let pod: TestPod
+let owner: CookieJar
+let csrf: string
+beforeAll(async () => {
+  pod = await openTestPod()
+  owner = new CookieJar()
+  await logIn(pod, owner)
+  const page = owner.take(await pod.request('/.admin/', { headers: { cookie: owner.header() } }))
+  csrf = /data-csrf="([^"]+)"/.exec(await page.text())![1]!
+})
+afterAll(() => pod.close())
+
+interface Opts { body?: string; type?: string; csrf?: string | false; origin?: string; jar?: CookieJar; headers?: Record<string, string> }
+function call(method: string, path: string, o: Opts = {}) {
+  const jar = o.jar ?? owner
+  return pod.request(path, {
+    method,
+    headers: {
+      cookie: jar.header(),
+      ...(o.origin ? { origin: o.origin } : {}),
+      ...(o.csrf === false ? {} : { 'x-csrf-token': o.csrf ?? csrf }),
+      ...(o.type ? { 'content-type': o.type } : {}),
+      ...o.headers,
+    },
+    ...(o.body !== undefined ? { body: o.body } : {}),
+  })
+}
+const codeOf = async (res: Response) => (await res.text()).split(':')[0]
+const json = async <T = Record<string, unknown>>(res: Response) => { expect(res.status).toBe(200); return (await res.json()) as T }
+
+describe('the dashboard page', () => {
+  test('without a session → 303 to the sign-in page coming back to /.admin/', async () => {
+    const res = await pod.request('/.admin/')
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(`${BASE}/.oidc/login?return=/.admin/`)
+  })
+  test('the owner gets the shell; its CSP runs only the pod\'s own dashboard script and is never framed', async () => {
+    const res = await call('GET', '/.admin/', { csrf: false })
+    expect(res.status).toBe(200)
+    const csp = res.headers.get('content-security-policy')!
+    expect(csp).toContain(`script-src ${BASE}/.admin/app.js;`)
+    expect(csp).toContain("connect-src 'self'")
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    const page = await res.text()
+    expect(page).toContain(`<script type="module" src="${BASE}/.admin/app.js"></script>`)
+    expect(page).toContain(`data-webid="${WEBID}"`)
+    expect(page).toMatch(/<noscript>.*href="\/\.admin\/sessions"/)
+  })
+  test('the script is one bundle: no import left, nothing loaded from elsewhere', async () => {
+    const res = await pod.request('/.admin/app.js')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    const js = await res.text()
+    expect(js.length).toBeGreaterThan(1000)
+    expect(js).not.toMatch(/\bimport\s*[\s{("'*]|\bimport\(/)
+    expect(js).toContain('x-csrf-token')
+  })
+})
+
+describe('the owner API of the dashboard is for the owner only', () => {
+  for (const path of ['/.admin/api/browse?path=/', '/.admin/api/acl?path=/', '/.admin/api/profile']) {
+    test(`${path} without a session → 401 login_required`, async () => {
+      const res = await pod.request(path)
+      expect(res.status).toBe(401)
+      expect(await codeOf(res)).toBe('login_required')
+    })
+    test(`${path} from another origin → 403 csrf_failed`, async () => {
+      const res = await call('GET', path, { origin: 'https://evil.example' })
+      expect(res.status).toBe(403)
+      expect(await codeOf(res)).toBe('csrf_failed')
+    })
+  }
+  test('check-rdf without the CSRF token → 403 csrf_failed', async () => {
+    const res = await call('POST', '/.admin/api/check-rdf', { csrf: false, type: 'application/json', body: '{}' })
+    expect(res.status).toBe(403)
+    expect(await codeOf(res)).toBe('csrf_failed')
+  })
+})
+
+describe('the owner cookie on the resource server (auth/owner-cookie.ts)', () => {
+  test('cookie + CSRF token: the owner writes and reads a private document', async () => {
+    const put = await call('PUT', '/notes/secret.txt', { type: 'text/plain', body: 'hello' })
+    expect(put.status).toBe(201)
+    const get = await call('GET', '/notes/secret.txt')
+    expect(get.status).toBe(200)
+    expect(await get.text()).toBe('hello')
+  })
+  test('the cookie alone (a link or form from elsewhere) is anonymous → 401 unauthenticated', async () => {
+    const res = await call('GET', '/notes/secret.txt', { csrf: false })
+    expect(res.status).toBe(401)
+    expect(await codeOf(res)).toBe('unauthenticated')
+    const del = await call('DELETE', '/notes/secret.txt', { csrf: false })
+    expect(del.status).toBe(401)
+  })
+  test('a wrong CSRF token → 403 csrf_failed and nothing changes', async () => {
+    const res = await call('DELETE', '/notes/secret.txt', { csrf: 'x'.repeat(43) })
+    expect(res.status).toBe(403)
+    expect(await codeOf(res)).toBe('csrf_failed')
+    expect((await call('GET', '/notes/secret.txt')).status).toBe(200)
+  })
+  test('from another origin, even with the token → 403 csrf_failed', async () => {
+    const res = await call('GET', '/notes/secret.txt', { origin: 'https://evil.example' })
+    expect(res.status).toBe(403)
+    expect(await codeOf(res)).toBe('csrf_failed')
+  })
+  test('the token without a live session is anonymous → 401', async () => {
+    const stranger = new CookieJar()
+    const res = await pod.request('/notes/secret.txt', { headers: { cookie: owner.header().replace(/solopod_session=[^;]+/, 'solopod_session=' + 'A'.repeat(43)), 'x-csrf-token': csrf } })
+    expect(res.status).toBe(401)
+    expect(stranger.header()).toBe('')
+  })
+  test("removing the owner's Control of the root is refused → 409 owner_lockout", async () => {
+    const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>.\n<#r> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo <${BASE}/>; acl:mode acl:Read.`
+    const res = await call('PUT', '/.acl', { type: 'text/turtle', body: acl })
+    expect(res.status).toBe(409)
+    expect(await codeOf(res)).toBe('owner_lockout')
+  })
+})
+
+describe('browse: a container one page at a time', () => {
+  test('members with kind, type, size and date; paged by offset and limit', async () => {
+    for (let i = 0; i < 12; i++) expect((await call('PUT', `/many/f${String(i).padStart(2, '0')}.txt`, { type: 'text/plain', body: 'x'.repeat(i) })).status).toBe(201)
+    const first = await json<{ total: number; items: { path: string; kind: string; contentType: string; size: number; modified: string }[] }>(await call('GET', '/.admin/api/browse?path=/many/&limit=5'))
+    expect(first.total).toBe(12)
+    expect(first.items.map((i) => i.path)).toEqual(['/many/f00.txt', '/many/f01.txt', '/many/f02.txt', '/many/f03.txt', '/many/f04.txt'])
+    expect(first.items[3]).toMatchObject({ kind: 'binary', contentType: 'text/plain', size: 3 })
+    expect(Date.parse(first.items[0]!.modified)).toBeGreaterThan(0)
+    const last = await json<{ items: { path: string }[] }>(await call('GET', '/.admin/api/browse?path=/many/&offset=10&limit=5'))
+    expect(last.items.map((i) => i.path)).toEqual(['/many/f10.txt', '/many/f11.txt'])
+  })
+  test('the root lists containers and documents, never ACLs', async () => {
+    const root = await json<{ items: { path: string; kind: string }[] }>(await call('GET', '/.admin/api/browse?path=/'))
+    expect(root.items).toContainEqual(expect.objectContaining({ path: '/profile/', kind: 'container' }))
+    expect(root.items.some((i) => i.path.endsWith('.acl'))).toBe(false)
+  })
+  const bad: [string, number, string][] = [
+    ['path=notes/', 400, 'invalid_path'], ['path=/a/../', 400, 'invalid_path'], ['path=/notes/secret.txt', 400, 'not_a_container'],
+    ['path=/nothing/', 404, 'not_found'], ['path=/&limit=-1', 400, 'invalid_query'], ['path=/&offset=x', 400, 'invalid_query'],
+  ]
+  for (const [query, status, code] of bad) {
+    test(`?${query} → ${status} ${code}`, async () => {
+      const res = await call('GET', `/.admin/api/browse?${query}`)
+      expect(res.status).toBe(status)
+      expect(await codeOf(res)).toBe(code)
+    })
+  }
+})
+
+describe('check-rdf: the parser error at its line, nothing saved', () => {
+  test('valid Turtle → ok with the triple count', async () => {
+    const res = await call('POST', '/.admin/api/check-rdf', { type: 'application/json', body: JSON.stringify({ text: '<a> <b> <c>.', contentType: 'text/turtle', base: `${BASE}/x` }) })
+    expect(await json(res)).toEqual({ ok: true, triples: 1 })
+  })
+  test('a syntax error → its line and column', async () => {
+    const text = '@prefix ex: <http://ex.example/>.\n<a> ex:b <c>.\n<a> ex:b "unterminated .\n'
+    const r = await json(await call('POST', '/.admin/api/check-rdf', { type: 'application/json', body: JSON.stringify({ text, contentType: 'text/turtle', base: `${BASE}/x` }) }))
+    expect(r).toMatchObject({ ok: false, code: 'invalid_rdf', line: 3 })
+    expect(String(r.message)).toContain('line 3')
+  })
+  test('a body without text → 400 invalid_request', async () => {
+    const res = await call('POST', '/.admin/api/check-rdf', { type: 'application/json', body: '{"text": 1}' })
+    expect(res.status).toBe(400)
+    expect(await codeOf(res)).toBe('invalid_request')
+  })
+})
+
+describe('acl: own and inherited access as rows', () => {
+  test('a document without an ACL inherits the defaults of the root', async () => {
+    const v = await json<{ own: unknown; inherited: { from: string; rows: { agents: string[]; modes: string[]; inside: boolean }[] } }>(await call('GET', '/.admin/api/acl?path=/notes/secret.txt'))
+    expect(v.own).toBeNull()
+    expect(v.inherited.from).toBe(`${BASE}/`)
+    expect(v.inherited.rows).toContainEqual(expect.objectContaining({ agents: [WEBID], modes: expect.arrayContaining(['read', 'write', 'control']) }))
+  })
+  test('its own ACL, once written, with "this item" and public read', async () => {
+    const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>.\n@prefix foaf: <http://xmlns.com/foaf/0.1/>.
+<#o> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo <${BASE}/notes/secret.txt>; acl:mode acl:Read, acl:Write, acl:Control.
+<#p> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <${BASE}/notes/secret.txt>; acl:mode acl:Read.`
+    expect((await call('PUT', '/notes/secret.txt.acl', { type: 'text/turtle', body: acl })).status).toBe(201)
+    const v = await json<{ own: unknown[] }>(await call('GET', '/.admin/api/acl?path=/notes/secret.txt'))
+    expect(v.own).toContainEqual({ agents: [], agentClasses: ['http://xmlns.com/foaf/0.1/Agent'], groups: [], origins: [], keys: [], modes: ['read'], thisItem: true, inside: false })
+    expect((await pod.request('/notes/secret.txt')).status).toBe(200) // the public reads it now
+  })
+  test('a missing resource → 404 not_found', async () => {
+    const res = await call('GET', '/.admin/api/acl?path=/nope')
+    expect(res.status).toBe(404)
+    expect(await codeOf(res)).toBe('not_found')
+  })
+})
+
+describe('profile: fields of the WebID document, saved by N3 Patch through the RS', () => {
+  test('reads, patches, reads back', async () => {
+    const before = await json<{ webid: string; fields: Record<string, { value: string | null }> }>(await call('GET', '/.admin/api/profile'))
+    expect(before.webid).toBe(WEBID)
+    expect(before.fields.name!.value).toBeNull()
+    const patch = `@prefix solid: <http://www.w3.org/ns/solid/terms#>.\n_:p a solid:InsertDeletePatch; solid:inserts { <${WEBID}> <http://xmlns.com/foaf/0.1/name> "Ada". }.`
+    expect((await call('PATCH', '/profile/card', { type: 'text/n3', body: patch })).status).toBe(204)
+    const after = await json<{ fields: Record<string, { value: string | null }> }>(await call('GET', '/.admin/api/profile'))
+    expect(after.fields.name!.value).toBe('Ada')
+  })
+})
