@@ -135,6 +135,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if (!COMMANDS.includes(command)) throw new ConfigError(`unknown command "${positional[0]}": expected ${COMMANDS.join(', ')}`)
   const wanted = ARGUMENTS[command]
   const args = positional.slice(1)
+  if (command === 'keys' && args[0] !== 'add') throw new ConfigError('usage: solopod keys add --data DIR [--name N] [--out FILE]')
   if (args.length !== wanted) {
     throw new ConfigError(wanted === 0 ? `${command} takes no arguments, got "${args.join(' ')}"` : `${command} needs one argument (a directory), got ${args.length}`)
   }

@@ -19,7 +19,7 @@ export const INTEROP = ns('http://www.w3.org/ns/solid/interop#')
 
 export const PREFIXES: Record<string, string> = {
   acl: ACL(''), foaf: FOAF(''), vcard: VCARD(''), ldp: LDP(''), pim: PIM(''), solid: SOLID(''),
-  cert: CERT(''), dcterms: DCTERMS(''), stat: STAT(''), rdf: RDF(''), xsd: XSD(''),
+  cert: CERT(''), sec: SEC(''), dcterms: DCTERMS(''), stat: STAT(''), rdf: RDF(''), xsd: XSD(''),
 }
 
 export const mediaTypeClass = (type: string) => `http://www.w3.org/ns/iana/media-types/${type}#Resource`

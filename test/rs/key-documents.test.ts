@@ -79,7 +79,8 @@ describe('key documents: JSON-LD and Turtle by content negotiation', () => {
   test('GET as Turtle: sec:JsonWebKey2020, sec:controller, sec:publicKeyJwk as rdf:JSON', async () => {
     const ttl = await (await get('/pub/k1', 'text/turtle')).text()
     expect(ttl).toContain('JsonWebKey2020')
-    expect(ttl).toContain('<https://w3id.org/security#controller>')
+    expect(ttl).toContain('@prefix sec: <https://w3id.org/security#>')
+    expect(ttl).toContain('sec:controller <../profile/card#me>')
     expect(ttl).toMatch(/"\{\\"alg\\":\\"ES256\\",\\"crv\\":\\"P-256\\".*\}"\^\^rdf:JSON/)
   })
   test('Turtle → JSON-LD → Turtle reads back identical', async () => {
