@@ -1,8 +1,9 @@
 // RFC 9449 §4.3 DPoP proof checks: one request's facts and a clock in, the proof's key and jti out.
 
 import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto'
-import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
+import { compactVerify, importJWK, type JWK } from 'jose'
 import { HttpError } from '../http/errors.ts'
+import { decodeCompactJwt } from './compact-jwt.ts'
 import { jwkThumbprint } from './jwk-thumbprint.ts'
 import { show } from '../lib/text.ts'
 
@@ -27,7 +28,6 @@ const MAX_JTI_CHARS = 256
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth', 'priv'] as const
 
 // RFC 7515 §7.1: BASE64URL(header) '.' BASE64URL(payload) '.' BASE64URL(signature)
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
 
 export interface ProofFacts {
   /** Raw `DPoP` request header: the string, or every value when the framework gives a list. */
@@ -88,16 +88,7 @@ export async function verifyDpopProof(f: ProofFacts): Promise<VerifiedProof> {
   if (values.length > 1 || values[0]!.includes(',')) throw fail('more than one DPoP header; send exactly one')
   const proof = values[0]!.trim()
   // (2) a single well-formed JWT (size-bounded before any parsing)
-  if (proof.length > MAX_PROOF_CHARS) throw fail(`the DPoP proof is ${proof.length} characters; at most ${MAX_PROOF_CHARS} are accepted`)
-  if (!COMPACT_JWS.test(proof)) throw fail('the DPoP proof is not a compact JWS: expected three base64url parts separated by dots')
-  let header: ProtectedHeaderParameters
-  let claims: JWTPayload
-  try {
-    header = decodeProtectedHeader(proof)
-    claims = decodeJwt(proof)
-  } catch (cause) {
-    throw fail('the DPoP proof is not a well-formed JWT: header and payload must be base64url JSON objects', cause)
-  }
+  const { header, claims } = decodeCompactJwt(proof, { what: 'the DPoP proof', maxChars: MAX_PROOF_CHARS, shape: 'a compact JWS', fail })
   const { jti, htm, htu, iat, ath, nonce } = claims
   // (3) required claims of §4.2: jti, htm, htu, iat (and ath, nonce typed when present)
   if (typeof jti !== 'string' || jti === '') throw fail('jti is missing; the proof needs a unique jti string')

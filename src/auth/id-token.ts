@@ -1,8 +1,9 @@
 // The Solid-OIDC DPoP-bound ID token as a UMA claim token: the AS's checks, in the order of the
 // Solid-OIDC Primer's request flow (steps 5, 7b–12). The DPoP proof itself (steps 6–7a) is dpop.ts's.
 
-import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
+import { type JWTPayload, type ProtectedHeaderParameters } from 'jose'
 import { HttpError } from '../http/errors.ts'
+import { decodeCompactJwt, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { show } from '../lib/text.ts'
 import { ASYMMETRIC_JWS_ALGS, type VerifiedProof } from './dpop.ts'
 import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
@@ -12,8 +13,6 @@ import type { ClientId, WebId } from './principal.ts'
 export const ID_TOKEN_FORMAT = 'http://openid.net/specs/openid-connect-core-1_0.html#IDToken'
 
 const CLOCK_TOLERANCE_S = 60
-const MAX_TOKEN_CHARS = 16384
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
 
 /** UMA Grant §3.3.6: a claim token that is missing, expired or cannot be verified asks for (new) claims. */
 export const needInfo = (description: string, cause?: unknown) => new HttpError(403, 'need_info', description, { cause })
@@ -27,17 +26,8 @@ export interface DecodedIdToken {
 /** Primer step 5: a JWT whose `exp` is present and in the future. Nothing is fetched yet. */
 export function decodeIdToken(token: string | undefined, now: number): DecodedIdToken {
   if (token === undefined || token === '') throw needInfo('claim_token is missing: send the Solid-OIDC ID token of the requesting party')
-  if (token.length > MAX_TOKEN_CHARS) throw needInfo(`the claim token is ${token.length} characters; at most ${MAX_TOKEN_CHARS} are accepted`)
   // Solid-OIDC sends the compact JWT as it is (no extra base64url layer)
-  if (!COMPACT_JWS.test(token)) throw needInfo('the claim token is not a JWT: expected an ID token of three base64url parts separated by dots')
-  let header: ProtectedHeaderParameters
-  let claims: JWTPayload
-  try {
-    header = decodeProtectedHeader(token)
-    claims = decodeJwt(token)
-  } catch (cause) {
-    throw needInfo('the claim token is not a well-formed JWT: header and payload must be base64url JSON objects', cause)
-  }
+  const { header, claims } = decodeCompactJwt(token, { what: 'the claim token', maxChars: MAX_TOKEN_CHARS, shape: 'a JWT (an ID token)', fail: needInfo })
   const { exp } = claims
   if (typeof exp !== 'number' || !Number.isFinite(exp)) throw needInfo('the ID token has no numeric exp claim')
   const nowS = now / 1000

@@ -1,7 +1,7 @@
 // Solid-OIDC DPoP-bound JWT access tokens at the resource server (Solid-OIDC §8, RFC 9449 §6): token + proof in, identity out.
 
-import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
 import { HttpError } from '../http/errors.ts'
+import { decodeCompactJwt, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { ASYMMETRIC_JWS_ALGS, type VerifiedProof } from './dpop.ts'
 import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
 import type { ClientId, WebId } from './principal.ts'
@@ -11,9 +11,6 @@ export type { IssuerKeys } from './issuer-checks.ts'
 
 export const TOKEN_CLOCK_TOLERANCE_S = 60
 
-// Bound before parsing: our tokens are ~1 KB; a header-sized input is never legitimate.
-const MAX_TOKEN_CHARS = 16384
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
 
 export interface AccessTokenFacts {
   /** The value after `Authorization: DPoP `. Never echoed in an error. */
@@ -61,16 +58,7 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   const algs = f.algorithms ? ASYMMETRIC_JWS_ALGS.filter((a) => f.algorithms!.includes(a)) : ASYMMETRIC_JWS_ALGS
 
   // (1) JWT shape: RFC 7519 §7.2, compact JWS with JSON header and payload
-  if (f.token.length > MAX_TOKEN_CHARS) throw tokenError(`the access token is ${f.token.length} characters; at most ${MAX_TOKEN_CHARS} are accepted`)
-  if (!COMPACT_JWS.test(f.token)) throw tokenError('the access token is not a JWT: expected three base64url parts separated by dots')
-  let header: ProtectedHeaderParameters
-  let claims: JWTPayload
-  try {
-    header = decodeProtectedHeader(f.token)
-    claims = decodeJwt(f.token)
-  } catch (cause) {
-    throw tokenError('the access token is not a well-formed JWT: header and payload must be base64url JSON objects', cause)
-  }
+  const { header, claims } = decodeCompactJwt(f.token, { what: 'the access token', maxChars: MAX_TOKEN_CHARS, shape: 'a JWT', fail: tokenError })
   const { webid, iss, aud, iat, exp, nbf, cnf, client_id: clientId, azp } = claims
   // (2) required claims: webid, iss, aud, iat, exp, cnf.jkt (§1.7 (2); RFC 9449 §6.1 for cnf)
   if (typeof webid !== 'string' || webid === '') throw tokenError('the access token has no webid claim')

@@ -2,6 +2,7 @@
 
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, SignJWT, type JSONWebKeySet, type JWTPayload } from 'jose'
 import { HttpError } from '../http/errors.ts'
+import { COMPACT_JWS, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { show } from '../lib/text.ts'
 import { isObject } from './issuer-checks.ts'
 import type { ClientId, UmaPermission, WebId } from './principal.ts'
@@ -16,10 +17,8 @@ export const UMA_TOKEN_TYP = 'uma-rpt+jwt'
 export const UMA_TOKEN_TTL_S = 300
 
 const MODES = new Set(['read', 'write', 'append', 'control'])
-const MAX_TOKEN_CHARS = 16384
 const MAX_PERMISSIONS = 32
 const CLOCK_TOLERANCE_S = 30
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
 
 export interface UmaGrant {
   /** Our issuer (= the resource server's origin, also `aud`). */
