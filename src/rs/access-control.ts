@@ -1,4 +1,4 @@
-// Steps 2–3 of the pipeline (DESIGN §3): authorize against the pod's ACLs, or deny with the right status.
+// Steps 2–3 of the pipeline (docs/architecture.md, request pipeline): authorize against the pod's ACLs, or deny with the right status.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -15,7 +15,7 @@ export interface Decision {
   readonly wacAllow: string
 }
 
-/** Every challenge the pod accepts besides UMA's, which carries a fresh ticket each time (the deny step of the request pipeline, docs/architecture.md). */
+/** The fixed challenges of a 401; UMA's (a fresh ticket each time) comes first and HttpSig's (realm = the path) last, see challengesFor. */
 export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
 
 /** UMA Grant §3.2: `as_uri` is our issuer, byte for byte the `issuer` of /.well-known/uma2-configuration. */
