@@ -195,7 +195,7 @@ export function usage(): string {
     'usage: solopod [serve|export|import|passwd|setup-link|keys add] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
-    '  import SRC         restore an export into an empty data directory',
+    '  import SRC         restore an export (directory, or a backup .tar.gz from the dashboard) into an empty data directory',
     "  passwd             set the owner's password (from --owner-password-file or stdin)",
     "  keys add           new HttpSig key for the owner: public key in /keys/, private JWK in a 0600 file (server stopped)",
     "  setup-link         print a new one-time link to set the owner's password (also while the server runs)",

@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 // CLI entry: flags/env → Config → store → serve (or export, import, passwd).
 
-import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { buildConfig, ConfigError, ownerWebIdOf, usage, withBoundPort, type Config } from './config.ts'
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
@@ -12,6 +12,8 @@ import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
 import { exportPod, ExportError } from './store/export-pod.ts'
 import { importPod, ImportError } from './store/import-pod.ts'
+import { unpackExportArchive } from './store/export-archive.ts'
+import { recordBackup } from './store/last-backup.ts'
 import { log, setLogLevel, describeCause } from './log.ts'
 import { DataDirError, prepareDataDir } from './data-dir.ts'
 import { getRecordedBaseUrl } from './store/base-url.ts'
@@ -140,7 +142,9 @@ async function serve(given: Config) {
       // LevelDB lets one process open the database: the running server writes the export itself.
       exportTo: async (dest) => {
         const started = performance.now()
-        const counts = await exportPod(store, dest)
+        const at = Date.now()
+        const counts = await exportPod(store, dest, at)
+        await recordBackup(store, { at: new Date(at).toISOString(), via: 'export', resources: counts.resources })
         log.info('export.finished', { via: 'control-socket', resources: counts.resources, quads: counts.quads, ms: Math.round(performance.now() - started) })
         return { ...counts }
       },
@@ -212,16 +216,26 @@ async function run(argv: string[]) {
         return
       }
       const store = await openStore(cfg.dataDir)
-      try { await exportPod(store, dest) } finally { await store.close() }
+      try {
+        const at = Date.now()
+        const counts = await exportPod(store, dest, at)
+        await recordBackup(store, { at: new Date(at).toISOString(), via: 'export', resources: counts.resources })
+      } finally { await store.close() }
       console.log(`solopod: exported ${cfg.dataDir} to ${dest}`)
       return
     }
     case 'import': {
       const src = cfg.args[0]
-      if (!src) throw new ConfigError('import needs a source directory: solopod import SRC')
+      if (!src) throw new ConfigError('import needs a source: an export directory or a backup archive (.tar.gz): solopod import SRC')
       // The import writes the keys into a new data directory: it must be private from its first file.
       process.umask(0o077)
-      await importPod(cfg.dataDir, src, cfg.baseUrl)
+      if (existsSync(src) && statSync(src).isFile()) {
+        // A backup downloaded from the dashboard: unpacked beside the new data directory, removed after
+        const work = dirname(resolve(cfg.dataDir))
+        mkdirSync(work, { recursive: true })
+        const { holder, exportDir } = await unpackExportArchive(src, work)
+        try { await importPod(cfg.dataDir, exportDir, cfg.baseUrl) } finally { rmSync(holder, { recursive: true, force: true }) }
+      } else await importPod(cfg.dataDir, src, cfg.baseUrl)
       console.log(`solopod: imported ${src} into ${cfg.dataDir} for ${cfg.baseUrl}`)
       return
     }

@@ -3,7 +3,7 @@
 // an entry below fails this test, and so does an entry the README no longer has.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
@@ -44,6 +44,7 @@ const RUN_HERE = [
   'openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 365 -subj /CN=localhost -addext subjectAltName=DNS:localhost -keyout key.pem -out cert.pem',
   'npm start -- --port 3443 --base-url https://localhost:3443 --tls-cert cert.pem --tls-key key.pem',
   'npm run solopod -- keys add --data ./data --name laptop',
+  'npm run solopod -- import ~/Downloads/solopod-backup-20261123T120000Z.tar.gz --data ./new-data --base-url https://pod.example',
 ]
 
 /** Each command of each ```sh block (a line, joined with the next where it ends in `\\`), without its `# comment`. */
@@ -167,6 +168,19 @@ describe('README commands, run as written in a scratch checkout', () => {
     expect(imported.code).toBe(0)
     expect(imported.stdout).toContain('for https://pod.example')
     expect(existsSync(join(dir, 'new-data', 'db'))).toBe(true)
+  }, 60_000)
+
+  test('import of a backup archive as the dashboard downloads it (the export folder, tar.gz)', async () => {
+    mkdirSync(join(dir, 'home', 'Downloads'))
+    expect((await run('tar -czf ~/Downloads/solopod-backup-20261123T120000Z.tar.gz -C ~/backups pod-2026-11-23')).code).toBe(0)
+    rmSync(join(dir, 'new-data'), { recursive: true })
+    const imported = await run(RUN_HERE[11]!)
+    expect(imported.stderr).not.toContain('solopod:')
+    expect(imported.code).toBe(0)
+    expect(imported.stdout).toContain('for https://pod.example')
+    expect(existsSync(join(dir, 'new-data', 'db'))).toBe(true)
+    expect(readdirSync(join(dir, 'home', 'Downloads'))).toEqual(['solopod-backup-20261123T120000Z.tar.gz'])
+    expect(readdirSync(dir).filter((n) => n.startsWith('.solopod-import-'))).toEqual([])
   }, 60_000)
 
   test('keys add: a key document in the pod and the private JWK in a 0600 file', async () => {

@@ -20,6 +20,7 @@ import { readAclView } from './acl-view.ts'
 import { checkRdf } from './check-rdf.ts'
 import { readProfile } from './profile.ts'
 import { dashboardScript, renderDashboard } from './dashboard.ts'
+import { makeBackups } from './backup.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -31,6 +32,7 @@ const json = (value: unknown, status = 200) =>
 const notFound = (what: string) => new HttpError(404, 'not_found', `there is no ${what} with this id`)
 
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
+const CsrfForm = t.Object({ csrf: t.Optional(t.String()) })
 const RevokeForm = t.Object({ csrf: t.Optional(t.String()), id: t.Optional(t.String()), client_id: t.Optional(t.String()) })
 const GrantQuery = t.Object({ grantee: t.Optional(t.String()), registration: t.Optional(t.String()) })
 const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Optional(t.String()), origin: t.Optional(t.String()), client: t.Optional(t.String()) })
@@ -38,6 +40,7 @@ const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Option
 export function adminPlugin(deps: Deps) {
   const { cfg, grants, decider } = deps
   const setup = makeSetup(deps)
+  const backups = makeBackups(deps)
   const back = () => new Response(null, { status: 303, headers: { location: cfg.baseUrl + SESSIONS_PAGE } })
   /** Form posts of the sessions page: owner session + CSRF token + Origin. */
   const ownerForm = async (request: Request, sent: unknown) => {
@@ -77,6 +80,11 @@ export function adminPlugin(deps: Deps) {
       if (!body.client_id || !await revokeClientAccess(deps, body.client_id)) throw notFound('consent')
       return back()
     }), { body: RevokeForm })
+    // A plain form post (works without JavaScript); the answer is the archive, or an error page
+    .post(ADMIN_PATHS.backup, ({ request, body }) => pageOrError(ADMIN_PATHS.dashboard, async () => {
+      await ownerForm(request, body.csrf)
+      return backups.download()
+    }), { body: CsrfForm })
     // The JSON API: every route behind the owner guard
     .guard({}, (api) => api
       .resolve(async ({ request }) => ({ owner: await requireOwner(deps, request) }))
@@ -94,6 +102,7 @@ export function adminPlugin(deps: Deps) {
       .get(`${API}/browse`, async ({ query }) => json(await browseContainer(deps, query)))
       .get(`${API}/acl`, async ({ query }) => json(await readAclView(deps, query)))
       .get(`${API}/profile`, async () => json(await readProfile(deps)))
+      .get(`${API}/backup`, async () => json(await backups.lastBackup()))
       .post(`${API}/check-rdf`, async ({ body }) => json(await checkRdf(body)), { body: t.Unknown() })
       .get(`${API}/consents`, async () => json(await readConsents(deps)))
       .delete(`${API}/consents/:clientId`, async ({ params }) => {

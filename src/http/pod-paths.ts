@@ -29,6 +29,8 @@ export const ADMIN_PATHS = {
   sessions: '/.admin/sessions',
   revokeSession: '/.admin/sessions/revoke',
   revokeConsent: '/.admin/consents/revoke',
+  /** POST (form, CSRF): the pod as one tar.gz download, the format of `solopod export`. */
+  backup: '/.admin/backup',
   api: '/.admin/api',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */
   grants: '/.admin/api/grants',

@@ -11,6 +11,7 @@ import { FORMAT_VERSION, type Store } from './open-store.ts'
 import type { ResourceKind, ResourceMeta } from './resource-meta.ts'
 import { getRecordedBaseUrl } from './base-url.ts'
 import { openSnapshot, type StoreSnapshot } from './store-snapshot.ts'
+import { LAST_BACKUP_KEY } from './last-backup.ts'
 
 /** Names inside an export directory; import-pod.ts reads the same ones. */
 export const MANIFEST_FILE = 'manifest.json'
@@ -22,9 +23,10 @@ export const EXPORT_KIND = 'solopod-export'
 
 /**
  * `system` keys that describe the data directory itself, not the pod: the importer writes them
- * for the target (format of the binary that imports, base URL it is imported for).
+ * for the target (format of the binary that imports, base URL it is imported for), and a restored
+ * pod has made no backup yet (last-backup.ts).
  */
-export const DIRECTORY_KEYS: readonly string[] = ['format-version', 'base-url']
+export const DIRECTORY_KEYS: readonly string[] = ['format-version', 'base-url', LAST_BACKUP_KEY]
 
 export interface ExportedResource extends ResourceMeta {
   readonly path: string

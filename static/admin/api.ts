@@ -4,7 +4,7 @@
 const root = document.getElementById('dashboard')!
 export const BASE = root.dataset.base!
 export const WEBID = root.dataset.webid!
-const CSRF = root.dataset.csrf!
+export const CSRF = root.dataset.csrf!
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) { super(message) }

@@ -1,4 +1,4 @@
-// The owner's dashboard: hash routes (#/files/…, #/share/…, #/apps, #/profile) drawn into #view.
+// The owner's dashboard: hash routes (#/files/…, #/share/…, #/apps, #/profile, #/backup) drawn into #view.
 // Reads and writes go to the pod's own LDP endpoints and owner API with the login cookie and the
 // page's CSRF token (X-CSRF-Token); DOM nodes are built with textContent, never from HTML strings.
 
@@ -7,6 +7,7 @@ import { showFiles } from './files.ts'
 import { showShare } from './share.ts'
 import { showApps } from './apps.ts'
 import { showProfile } from './profile.ts'
+import { showBackup } from './backup.ts'
 
 const view = document.getElementById('view')!
 
@@ -25,6 +26,7 @@ async function route(): Promise<void> {
     else if (hash.startsWith('/share/')) await showShare(view, hash.slice('/share'.length))
     else if (hash === '/apps') await showApps(view)
     else if (hash === '/profile') await showProfile(view)
+    else if (hash === '/backup') await showBackup(view)
     else { clear(view); view.append(h('p', {}, 'There is no such page here. '), h('a', { href: '#/files/' }, 'Go to your files')) }
   } catch (err) {
     clear(view)
