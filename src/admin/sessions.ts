@@ -34,7 +34,12 @@ export async function readConsents(deps: AdminDeps) {
 /** Revokes a login session or an app session by id; false when neither exists. */
 export async function revokeSession(deps: AdminDeps, id: string): Promise<boolean> {
   const now = deps.now()
-  if (await revokeLoginSession(deps.store, id, now)) { log.info('admin.session_revoked', { kind: 'login' }); return true }
+  if (await revokeLoginSession(deps.store, id, now)) {
+    // Issue 13: revoking a login ends the app sessions started from it (their refresh and access tokens)
+    const apps = await deps.revocations.revokeLogin(id, now)
+    log.info('admin.session_revoked', { kind: 'login', appSessions: apps })
+    return true
+  }
   if ((await listAppSessions(deps.store, now)).some((s) => s.sid === id)) {
     await deps.revocations.revoke(id, now)
     log.info('admin.session_revoked', { kind: 'app', sid: id })

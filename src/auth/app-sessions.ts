@@ -55,7 +55,13 @@ export interface SessionRevocations {
   revoke(sid: string, now: number): Promise<void>
   /** Revokes every session of a client (consent withdrawn, client deleted); returns how many. */
   revokeClient(clientId: string, now: number): Promise<number>
+  /**
+   * The owner's login session `loginSessionId` was revoked: every app session authorized in it ends,
+   * and a code it approved that is not redeemed yet will not be (isLoginRevoked). Returns how many.
+   */
+  revokeLogin(loginSessionId: string, now: number): Promise<number>
   isRevoked(sid: string, now: number): Promise<boolean>
+  isLoginRevoked(loginSessionId: string, now: number): Promise<boolean>
 }
 
 /**
@@ -72,13 +78,22 @@ export function makeSessionRevocations(store: Store): SessionRevocations {
     known.set(sid, true, now + REVOCATION_MEMORY_MS)
     await deleteRecord(store, KIND, sid)
   }
+  const revokeWhere = async (now: number, which: (s: AppSession) => boolean) => {
+    const mine = (await readRecords<AppSession>(store, KIND, now)).filter((r) => which(r.value))
+    for (const r of mine) await revoke(r.key, now)
+    return mine.length
+  }
+  // Login ids and session ids are both random; the prefix keeps the two families apart in one key space
+  const loginKey = (id: string) => `login:${id}`
   return {
     revoke,
-    async revokeClient(clientId, now) {
-      const mine = (await readRecords<AppSession>(store, KIND, now)).filter((r) => r.value.clientId === clientId)
-      for (const r of mine) await revoke(r.key, now)
-      return mine.length
+    revokeClient: (clientId, now) => revokeWhere(now, (s) => s.clientId === clientId),
+    async revokeLogin(loginSessionId, now) {
+      // Written first: a code approved in this login and redeemed meanwhile is refused, or its session is found below
+      await putRecord(store, REVOKED_KIND, loginKey(loginSessionId), { revokedAt: now }, now + REVOCATION_MEMORY_MS)
+      return revokeWhere(now, (s) => s.loginSessionId === loginSessionId)
     },
+    isLoginRevoked: async (loginSessionId, now) => (await getRecord(store, REVOKED_KIND, loginKey(loginSessionId), now)) !== undefined,
     async isRevoked(sid, now) {
       const hit = known.get(sid, now)
       if (hit !== undefined) return hit

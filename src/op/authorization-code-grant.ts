@@ -42,6 +42,10 @@ export async function grantAuthorizationCode(deps: Pick<Deps, 'cfg' | 'store' | 
     throw invalidGrant('the authorization code was already used; the tokens issued with it are revoked')
   }
   const r = redemption.record
+  // The owner revoked the sign-in that approved this code (dashboard): it opens no new session
+  if (r.loginSessionId !== undefined && await deps.revocations.isLoginRevoked(r.loginSessionId, now)) {
+    throw invalidGrant('the sign-in that approved this authorization was revoked by the owner; sign in again')
+  }
   const refreshable = r.scopes.includes('offline_access') && (client.registered === undefined || client.registered.grantTypes.includes('refresh_token'))
   const refresh = refreshable ? newRefreshFamily() : undefined
   const session: AppSession = {

@@ -1,7 +1,7 @@
 // Apps and sessions: approved apps (remembered consents), app sessions holding tokens, browsers
 // signed in; each with revoke (the owner API's DELETE routes).
 
-import { api } from './api.ts'
+import { BASE, api } from './api.ts'
 import { clear, confirmAction, formatDate, h, say, sayError } from './dom.ts'
 
 interface Sessions {
@@ -19,9 +19,10 @@ const app = (name: string | null, clientId: string) => h('span', {}, name ? `${n
 
 export async function showApps(view: HTMLElement): Promise<void> {
   const [sessions, consents] = await Promise.all([api<Sessions>('GET', '/sessions', undefined, 'Reading sessions'), api<Consent[]>('GET', '/consents', undefined, 'Reading approved apps')])
-  const revoke = (path: string, question: string, done: string) => () => {
+  const revoke = (path: string, question: string, done: string, signsMeOut = false) => () => {
     if (!confirmAction(question)) return
-    void api('DELETE', path, undefined, done).then(() => showApps(view)).then(() => say(`${done}: done`), sayError)
+    // Signing this browser out: the dashboard goes back to the sign-in page
+    void api('DELETE', path, undefined, done).then(() => signsMeOut ? location.assign(`${BASE}/.admin/`) : showApps(view).then(() => say(`${done}: done`))).catch(sayError)
   }
   // Last use of an approved app: the latest use of any of its sessions
   const lastUse = new Map<string, string>()
@@ -42,7 +43,8 @@ export async function showApps(view: HTMLElement): Promise<void> {
     section('logins-h', 'Browsers signed in', ['Browser', 'Signed in', 'Until'], sessions.loginSessions.map((s) => h('tr', {},
       h('td', { 'data-label': 'Browser' }, `${s.userAgent}${s.current ? ' (this browser)' : ''}`), h('td', { 'data-label': 'Signed in' }, formatDate(s.authTime)), h('td', { 'data-label': 'Until' }, formatDate(s.expiresAt)),
       h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Sign out ${s.userAgent}${s.current ? ' (this browser)' : ''}`,
-        onclick: revoke(`/sessions/${encodeURIComponent(s.id)}`, s.current ? 'Sign out this browser? You will need your password again.' : `Sign out ${s.userAgent}?`, 'Signing out') }, 'Sign out')))),
+        onclick: revoke(`/sessions/${encodeURIComponent(s.id)}`, `${s.current ? 'Sign out this browser? You will need your password again.' : `Sign out ${s.userAgent}?`} Apps you signed in to from it lose their access too.`, 'Signing out', s.current) }, 'Sign out')))),
     'None'),
+    h('p', { class: 'muted' }, 'Signing a browser out also ends the app sessions you started from it.'),
   )
 }

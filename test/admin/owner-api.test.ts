@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodeProtectedHeader } from 'jose'
 import {
-  APP_ID, BASE, CookieJar, FORM, authorize, authorizeUrl, field, form, logIn, newDpopKey, obtainTokens, openTestPod, tokenRequest, withToken,
+  APP_ID, BASE, CookieJar, FORM, authorize, authorizeUrl, codeFields, field, form, logIn, newDpopKey, obtainTokens, openTestPod, tokenRequest, withToken,
   type DpopKey, type TestPod,
 } from '../op/op-fixture.ts'
 
@@ -79,6 +79,34 @@ describe('sessions: list and revoke', () => {
     const target = seenByOther.loginSessions.find((s: { current: boolean }) => s.current)
     expect((await api('DELETE', `/.admin/api/sessions/${target.id}`)).status).toBe(204)
     expect((await pod.request('/.admin/api/sessions', { headers: { cookie: other.header() } })).status).toBe(401)
+  })
+  test('revoking a login session ends the app sessions started from it: refresh 400 invalid_grant, access token 401', async () => {
+    const browser = new CookieJar()
+    const { body } = await obtainTokens(pod, browser, key)
+    const bystander = await obtainTokens(pod, new CookieJar(), key) // another browser's app session stays
+    const mine = await (await pod.request('/.admin/api/sessions', { headers: { cookie: browser.header() } })).json()
+    const login = mine.loginSessions.find((s: { current: boolean }) => s.current)
+    expect((await api('DELETE', `/.admin/api/sessions/${login.id}`)).status).toBe(204)
+    const refused = await refresh(body.refresh_token as string)
+    expect(refused.status).toBe(400)
+    expect((await refused.json()).error).toBe('invalid_grant')
+    const read = await withToken(pod, key, body.access_token as string, 'GET', '/')
+    expect(read.status).toBe(401)
+    expect(read.headers.get('www-authenticate')).toContain('error="invalid_token"')
+    const { appSessions } = await (await api('GET', '/.admin/api/sessions')).json()
+    const sids = appSessions.map((s: { id: string }) => s.id)
+    expect(sids).not.toContain((body.refresh_token as string).split('.')[0])
+    expect(sids).toContain((bystander.body.refresh_token as string).split('.')[0])
+    expect((await refresh(bystander.body.refresh_token as string)).status).toBe(200)
+  })
+  test('a code approved in a revoked login is not redeemed: 400 invalid_grant', async () => {
+    const browser = new CookieJar()
+    const code = (await authorize(pod, browser)).searchParams.get('code')!
+    const mine = await (await pod.request('/.admin/api/sessions', { headers: { cookie: browser.header() } })).json()
+    expect((await api('DELETE', `/.admin/api/sessions/${mine.loginSessions.find((s: { current: boolean }) => s.current).id}`)).status).toBe(204)
+    const res = await tokenRequest(pod, { key, fields: codeFields(code) })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: 'invalid_grant', error_description: 'the sign-in that approved this authorization was revoked by the owner; sign in again' })
   })
   test('an unknown id → 404', async () => {
     expect((await api('DELETE', '/.admin/api/sessions/AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404)
