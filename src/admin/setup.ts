@@ -45,7 +45,7 @@ export function makeSetup(deps: AdminDeps) {
     await completeSetup(store, token, password, deps.now())
     log.info('admin.password_set', {})
     return renderMessagePage('Password set', "The owner's password is set. Applications can now sign you in with your WebID.",
-      { href: loginPageFor(ADMIN_PATHS.sessions), label: 'Sign in' })
+      { href: loginPageFor(ADMIN_PATHS.dashboard), label: 'Sign in' })
   }
 
   return { showSetup, submitSetup }

@@ -10,5 +10,5 @@ on the machine that runs the pod (from a source checkout: <code>npm run solopod 
 /** Error pages of the first run (no application involved): a new link, or signing in once the password is set. */
 export const FIRST_RUN_NEXT: NextSteps = {
   hint: html`${NEW_SETUP_LINK_HINT} If the password is set already, sign in with it.`,
-  links: [{ href: loginPageFor(ADMIN_PATHS.sessions), label: 'Sign in' }, HOME_LINK],
+  links: [{ href: loginPageFor(ADMIN_PATHS.dashboard), label: 'Sign in' }, HOME_LINK],
 }

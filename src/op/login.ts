@@ -30,8 +30,8 @@ export interface LoginFacts {
 
 const EXPIRED = 'this sign-in request is unknown or older than 10 minutes; go back to the application and sign in again'
 
-/** Only the owner's own pages are places to return to: no open redirect. */
-const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : ADMIN_PATHS.sessions)
+/** Only the owner's own pages are places to return to (no open redirect); by default the dashboard. */
+const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : ADMIN_PATHS.dashboard)
 
 export function makeLogin(deps: OpDeps) {
   const { cfg, store } = deps

@@ -11,8 +11,8 @@ import { ownerWebIdOf } from '../config.ts'
 import { NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 
-const LOGIN_PAGE = loginPageFor(ADMIN_PATHS.sessions)
-const SESSIONS_PAGE = ADMIN_PATHS.sessions
+const LOGIN_PAGE = loginPageFor(ADMIN_PATHS.dashboard)
+const DASHBOARD = ADMIN_PATHS.dashboard
 
 /**
  * RFC 9110 §12.5.1: only a client that ranks `text/html` strictly above every RDF syntax gets the page.
@@ -63,7 +63,7 @@ function ownerBox(passwordSet: boolean, signedIn: boolean) {
   if (signedIn) {
     return html`<h2>You are signed in as the owner</h2>
 <p>This page does not show your data: Solid apps do, with their own sign-in. Open a Solid app and give it this pod's
-address as your provider, or see <a href="${SESSIONS_PAGE}">your sessions</a>.</p>`
+address as your provider, or open <a href="${DASHBOARD}">your dashboard</a>.</p>`
   }
   if (!passwordSet) {
     return html`<h2>Is this your pod?</h2>
@@ -71,5 +71,5 @@ address as your provider, or see <a href="${SESSIONS_PAGE}">your sessions</a>.</
 ${NEW_SETUP_LINK_HINT}</p>`
   }
   return html`<h2>Is this your pod?</h2>
-<p><a class="button" href="${LOGIN_PAGE}">Sign in</a> to see your sessions and the apps you allowed.</p>`
+<p><a class="button" href="${LOGIN_PAGE}">Sign in</a> to manage your pod: files, sharing, apps and backups.</p>`
 }

@@ -84,7 +84,7 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
     await page.goto(`${pod.baseUrl}/`)
     await look('front-door')
     await page.getByRole('link', { name: 'Sign in' }).click()
-    await page.waitForURL(`${pod.baseUrl}/.oidc/login?return=/.admin/sessions`)
+    await page.waitForURL(`${pod.baseUrl}/.oidc/login?return=/.admin/`)
     expect(await page.locator('details.forgot summary').textContent()).toBe('Forgot the password?')
     await page.locator('details.forgot summary').click()
     expect(await page.locator('details.forgot').textContent()).toContain('solopod setup-link')
@@ -100,10 +100,13 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
     await look('login-wrong-password')
   })
 
-  test('the right password leads to the sessions page', async () => {
+  test('the right password leads to the dashboard (issue 13), which links the sessions page', async () => {
     await page.locator('#password').fill(OWNER_PASSWORD)
     await page.keyboard.press('Enter')
-    await page.waitForURL(`${pod.baseUrl}/.admin/sessions`)
+    await page.waitForURL(`${pod.baseUrl}/.admin/`)
+    await page.getByRole('heading', { name: 'Your files' }).waitFor()
+    expect(await page.locator('h1').textContent()).toBe('Your pod')
+    await page.goto(`${pod.baseUrl}/.admin/sessions`)
     expect(await page.locator('h1').textContent()).toBe('Your sessions')
     await look('sessions-first')
   })

@@ -85,18 +85,18 @@ describe('login page', () => {
     pod.clock.now += 11 * 60_000
     try { expect((await pod.request(`/.oidc/login?interaction=${interaction}`)).status).toBe(400) } finally { pod.clock.now -= 11 * 60_000 }
   })
-  test('without an interaction, login returns to the owner pages', async () => {
+  test('without an interaction or a return page, login lands on the dashboard', async () => {
     const jar = new CookieJar()
     const res = await logIn(pod, jar)
     expect(res.status).toBe(303)
-    expect(res.headers.get('location')).toBe(`${BASE}/.admin/sessions`)
+    expect(res.headers.get('location')).toBe(`${BASE}/.admin/`)
   })
   test('the return target cannot leave the owner pages (no open redirect)', async () => {
     const jar = new CookieJar()
     const page = await jar.take(await pod.request('/.oidc/login?return=https://evil.example/', { headers: { cookie: jar.header() } })).text()
-    expect(field(page, 'return')).toBe('/.admin/sessions')
+    expect(field(page, 'return')).toBe('/.admin/')
     const res = await postLogin(jar, { csrf: field(page, 'csrf'), return: '//evil.example/x', password: PASSWORD })
-    expect(res.headers.get('location')).toBe(`${BASE}/.admin/sessions`)
+    expect(res.headers.get('location')).toBe(`${BASE}/.admin/`)
   })
   test('a login logs nothing secret', async () => {
     const jar = new CookieJar()

@@ -54,7 +54,7 @@ describe('content negotiation decides who gets the page', () => {
     const page = text(await res.text())
     expect(page).toContain('A Solid pod')
     expect(page).toContain(`href="${WEBID}"`)
-    expect(page).toContain('href="/.oidc/login?return=/.admin/sessions">Sign in</a>')
+    expect(page).toContain('href="/.oidc/login?return=/.admin/">Sign in</a>')
     expect(page).not.toContain('No password is set')
     expect(page).not.toContain('<script')
   })
@@ -95,12 +95,12 @@ describe('what the front door tells the owner', () => {
     expect(page).not.toContain('>Sign in</a>')
   })
 
-  test('the owner signed in to the pod in this browser is led to their sessions', async () => {
+  test('the owner signed in to the pod in this browser is led to the dashboard', async () => {
     const jar = new CookieJar()
     await logIn(pod, jar)
     const page = await (await pod.request('/', { headers: { accept: BROWSER_ACCEPT, cookie: jar.header() } })).text()
     expect(page).toContain('You are signed in as the owner')
-    expect(page).toContain('href="/.admin/sessions"')
+    expect(page).toContain('href="/.admin/">your dashboard</a>')
   })
 
   test('an authenticated agent refused by the ACL (403) gets the page too, with the same status', async () => {
