@@ -15,13 +15,18 @@ import { rsPlugin } from './rs/plugin.ts'
 import { isReservedPath, isSameOriginOnly } from './http/pod-paths.ts'
 
 export function buildApp(deps: Deps) {
-  return new Elysia({ name: 'solopod' })
+  // The owner's no-script forms act through the resource server's own handling (admin never imports rs)
+  let handle: (request: Request) => Promise<Response> = () => Promise.reject(new Error('the app is not built yet'))
+  const forward = (request: Request) => handle(request)
+  const app = new Elysia({ name: 'solopod' })
     // Each role plugin renders its own errors; this answers only a request no route took.
     .onError(({ code, error, request }) => code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined)
     .use(opPlugin(deps))
     .use(asPlugin(deps))
-    .use(adminPlugin(deps))
+    .use(adminPlugin(deps, forward))
     .use(rsPlugin(deps))
+  handle = (request) => app.handle(request)
+  return app
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError, toPlainResponse } from '../http/errors.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
-import { pageOrError } from '../http/html-page.ts'
+import { pageOrError, type NextSteps } from '../http/html-page.ts'
 import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
@@ -21,6 +21,11 @@ import { checkRdf } from './check-rdf.ts'
 import { readProfile } from './profile.ts'
 import { dashboardScript, renderDashboard } from './dashboard.ts'
 import { makeBackups } from './backup.ts'
+import { makeOwnerLdp, type Forward } from './owner-ldp.ts'
+import { createFolder, deleteResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './basic-files.ts'
+import { showBackupPage, showProfilePage } from './basic-pages.ts'
+import { backTo, seeOther } from './basic-page.ts'
+import { saveProfile } from './profile.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -33,14 +38,23 @@ const notFound = (what: string) => new HttpError(404, 'not_found', `there is no 
 
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
 const CsrfForm = t.Object({ csrf: t.Optional(t.String()) })
+const PlainForm = t.Record(t.String(), t.String())
 const RevokeForm = t.Object({ csrf: t.Optional(t.String()), id: t.Optional(t.String()), client_id: t.Optional(t.String()) })
 const GrantQuery = t.Object({ grantee: t.Optional(t.String()), registration: t.Optional(t.String()) })
 const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Optional(t.String()), origin: t.Optional(t.String()), client: t.Optional(t.String()) })
 
-export function adminPlugin(deps: Deps) {
+/** `forward`: the app's own handler, through which the no-script forms make their LDP requests. */
+export function adminPlugin(deps: Deps, forward: Forward) {
   const { cfg, grants, decider } = deps
   const setup = makeSetup(deps)
   const backups = makeBackups(deps)
+  const ldp = makeOwnerLdp(cfg.baseUrl, forward)
+  /** A page for the owner only: without a session, the login page that comes back here. */
+  const ownerPage = (path: string, request: Request, render: () => Promise<Response>, next?: NextSteps) => pageOrError(path, async () => {
+    if (!await findOwnerSession(deps, request)) return seeOther(cfg.baseUrl + loginPageFor(path))
+    return render()
+  }, next)
+  const cookieOf = (request: Request) => request.headers.get('cookie')
   const back = () => new Response(null, { status: 303, headers: { location: cfg.baseUrl + SESSIONS_PAGE } })
   /** Form posts of the sessions page: owner session + CSRF token + Origin. */
   const ownerForm = async (request: Request, sent: unknown) => {
@@ -81,10 +95,33 @@ export function adminPlugin(deps: Deps) {
       return back()
     }), { body: RevokeForm })
     // A plain form post (works without JavaScript); the answer is the archive, or an error page
-    .post(ADMIN_PATHS.backup, ({ request, body }) => pageOrError(ADMIN_PATHS.dashboard, async () => {
+    .post(ADMIN_PATHS.backup, ({ request, body }) => pageOrError(ADMIN_PATHS.backup, async () => {
       await ownerForm(request, body.csrf)
       return backups.download()
-    }), { body: CsrfForm })
+    }, backTo(ADMIN_PATHS.backup, 'Back to Backup')), { body: CsrfForm })
+    .get(ADMIN_PATHS.backup, ({ request }) => ownerPage(ADMIN_PATHS.backup, request, () => showBackupPage(deps, cookieOf(request))))
+    // Files, profile: pages and forms that need no JavaScript; changes go through the resource server
+    .get(ADMIN_PATHS.files, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showFilesPage(deps, cookieOf(request), query), backTo(filesPage('/'), 'Your files')))
+    .post(ADMIN_PATHS.newFolder, ({ request, body }) => pageOrError(ADMIN_PATHS.newFolder, async () => {
+      await ownerForm(request, body.csrf)
+      return createFolder(ldp, request, body)
+    }, backTo(filesPage(body.path ?? '/'), 'Back to the folder')), { body: PlainForm })
+    .post(ADMIN_PATHS.upload, ({ request }) => pageOrError(ADMIN_PATHS.upload, async () => {
+      const form = await request.formData().catch(() => { throw new HttpError(400, 'invalid_request', 'expected a multipart/form-data upload form') })
+      await ownerForm(request, form.get('csrf'))
+      return uploadFiles(ldp, request, form)
+    }, backTo(filesPage('/'), 'Your files')), { parse: 'none' })
+    .get(ADMIN_PATHS.delete, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showDeletePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
+    .post(ADMIN_PATHS.delete, ({ request, body }) => pageOrError(ADMIN_PATHS.delete, async () => {
+      await ownerForm(request, body.csrf)
+      return deleteResource(ldp, request, body)
+    }, backTo(filesPage('/'), 'Your files')), { body: PlainForm })
+    .get(ADMIN_PATHS.profile, ({ request, query }) => ownerPage(ADMIN_PATHS.profile, request, () => showProfilePage(deps, cookieOf(request), query.done)))
+    .post(ADMIN_PATHS.profile, ({ request, body }) => pageOrError(ADMIN_PATHS.profile, async () => {
+      await ownerForm(request, body.csrf)
+      const changed = await saveProfile(deps, ldp, request, body)
+      return seeOther(`${ADMIN_PATHS.profile}?done=${changed ? 'saved' : 'unchanged'}`)
+    }, backTo(ADMIN_PATHS.profile, 'Back to your profile')), { body: PlainForm })
     // The JSON API: every route behind the owner guard
     .guard({}, (api) => api
       .resolve(async ({ request }) => ({ owner: await requireOwner(deps, request) }))
@@ -103,6 +140,12 @@ export function adminPlugin(deps: Deps) {
       .get(`${API}/acl`, async ({ query }) => json(await readAclView(deps, query)))
       .get(`${API}/profile`, async () => json(await readProfile(deps)))
       .get(`${API}/backup`, async () => json(await backups.lastBackup()))
+      .post(`${API}/profile`, async ({ request, body }) => {
+        const fields = (body as { fields?: unknown } | null)?.fields
+        if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new HttpError(400, 'invalid_request', 'expected a JSON body {"fields": {"name": "…", …}}')
+        const changed = await saveProfile(deps, ldp, request, fields as Record<string, unknown>)
+        return json({ changed, profile: await readProfile(deps) })
+      }, { body: t.Unknown() })
       .post(`${API}/check-rdf`, async ({ body }) => json(await checkRdf(body)), { body: t.Unknown() })
       .get(`${API}/consents`, async () => json(await readConsents(deps)))
       .delete(`${API}/consents/:clientId`, async ({ params }) => {

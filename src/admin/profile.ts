@@ -1,10 +1,12 @@
-// GET /.admin/api/profile: the fields of the owner's WebID document the profile form edits. Saving is
-// an N3 Patch (Solid Protocol §5.3.1) of /profile/card through the resource server.
+// The fields of the owner's WebID document the profile form edits (GET /.admin/api/profile), and saving
+// them (the form, or POST /.admin/api/profile): an N3 Patch (Solid Protocol §5.3.1) through the resource server.
 
 import type { Deps } from '../deps.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { FOAF, VCARD } from '../rdf/namespaces.ts'
 import { getMeta, readTriples } from '../store/resources.ts'
+import { HttpError } from '../http/errors.ts'
+import type { OwnerLdp } from './owner-ldp.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
@@ -29,4 +31,43 @@ export async function readProfile(deps: AdminDeps) {
     fields[name] = { predicate: f.predicate, iri: f.iri, value: objects[0]?.value ?? null, values: objects.length }
   }
   return { webid, document, fields }
+}
+
+export const PROFILE_LABELS: Record<keyof typeof PROFILE_FIELDS, string> = { name: 'Name', picture: 'Picture (image URL)', note: 'About you', homepage: 'Home page' }
+
+// Turtle IRIREF (Turtle (W3C Recommendation 2014) §6.4) excludes these even where a URL parser keeps them
+const iriRef = (url: string) => `<${new URL(url).href.replace(/[\s<>"{}|\\^`]/g, encodeURIComponent)}>`
+const isWebUrl = (v: string) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)
+
+/**
+ * Saves the profile form: each field given that differs from what was read is replaced, in one N3
+ * Patch (Solid Protocol §5.3.1) sent through the resource server. Returns false when nothing changed.
+ * A field holding several values is left to the Turtle editor (409): the form would drop the others.
+ */
+export async function saveProfile(deps: AdminDeps, ldp: OwnerLdp, request: Request, values: Record<string, unknown>): Promise<boolean> {
+  const profile = await readProfile(deps)
+  const unknown = Object.keys(values).filter((k) => !(k in PROFILE_FIELDS) && k !== 'csrf')
+  if (unknown.length) throw new HttpError(400, 'invalid_field', `unknown profile field ${unknown.join(', ')}; the form has ${Object.keys(PROFILE_FIELDS).join(', ')}`)
+  const deletes: string[] = []
+  const inserts: string[] = []
+  for (const [name, f] of Object.entries(profile.fields)) {
+    const label = PROFILE_LABELS[name as keyof typeof PROFILE_FIELDS]
+    const raw = values[name]
+    if (raw === undefined) continue
+    if (typeof raw !== 'string') throw new HttpError(400, 'invalid_field', `${label}: expected text`)
+    const v = raw.trim()
+    if (v === (f.value ?? '')) continue
+    if (f.values > 1) throw new HttpError(409, 'several_values', `${label}: your profile holds ${f.values} values here; edit the profile document as Turtle in Files`)
+    if (v && f.iri && !isWebUrl(v)) throw new HttpError(400, 'invalid_field', `${label}: enter a full URL starting with https:// (or http://)`)
+    const term = (x: string) => (f.iri ? iriRef(x) : JSON.stringify(x)) // a JSON string is a valid Turtle string literal
+    if (f.value !== null) deletes.push(`<${profile.webid}> <${f.predicate}> ${term(f.value)}.`)
+    if (v) inserts.push(`<${profile.webid}> <${f.predicate}> ${term(v)}.`)
+  }
+  if (!deletes.length && !inserts.length) return false
+  const patch = `@prefix solid: <http://www.w3.org/ns/solid/terms#>.
+_:patch a solid:InsertDeletePatch;
+  solid:deletes { ${deletes.join(' ')} };
+  solid:inserts { ${inserts.join(' ')} }.`
+  await ldp(request, 'PATCH', profile.document.slice(deps.cfg.baseUrl.length), { headers: { 'content-type': 'text/n3' }, body: patch })
+  return true
 }

@@ -29,8 +29,14 @@ export const ADMIN_PATHS = {
   sessions: '/.admin/sessions',
   revokeSession: '/.admin/sessions/revoke',
   revokeConsent: '/.admin/consents/revoke',
-  /** POST (form, CSRF): the pod as one tar.gz download, the format of `solopod export`. */
+  /** GET: the backup page; POST (form, CSRF): the pod as one tar.gz download, the format of `solopod export`. */
   backup: '/.admin/backup',
+  /** Pages and forms that work without JavaScript: files (new folder, upload, delete), profile. */
+  files: '/.admin/files',
+  newFolder: '/.admin/files/folder',
+  upload: '/.admin/files/upload',
+  delete: '/.admin/delete',
+  profile: '/.admin/profile',
   api: '/.admin/api',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */
   grants: '/.admin/api/grants',

@@ -1,0 +1,129 @@
+// Files without JavaScript: a container page by page, and plain forms for a new folder, an upload
+// (multipart/form-data) and a delete behind a confirmation page. Each change is the LDP request the
+// dashboard's script makes, sent through the resource server (owner-ldp.ts).
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { html } from '../http/html-page.ts'
+import { localTime } from '../http/local-time.ts'
+import { ADMIN_PATHS } from '../http/pod-paths.ts'
+import { getMeta } from '../store/resources.ts'
+import { isContainerPath, parentPath } from '../store/paths.ts'
+import { browseContainer, podPath } from './browse.ts'
+import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
+import type { OwnerLdp } from './owner-ldp.ts'
+
+type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+
+export const filesPage = (path: string, done?: { what: 'folder' | 'upload' | 'delete'; name: string }) =>
+  `${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}${done ? `&done=${done.what}&name=${encodeURIComponent(done.name)}` : ''}`
+
+const nameOf = (path: string) => decodeURIComponent(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
+const DONE: Record<string, (name: string) => string> = { folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Deleted ${n}` }
+const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
+
+function size(n: number): string {
+  if (n < 1024) return `${n} B`
+  const units = ['KB', 'MB', 'GB', 'TB']
+  let v = n / 1024
+  let i = 0
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++ }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`
+}
+
+function crumbs(path: string) {
+  const parts = path.split('/').filter((p) => p !== '')
+  let at = '/'
+  const items = parts.map((p, i) => {
+    at += `${p}/`
+    return i === parts.length - 1 ? html`<li><span aria-current="page">${decodeURIComponent(p)}</span></li>` : html`<li><a href="${filesPage(at)}">${decodeURIComponent(p)}</a></li>`
+  })
+  return html`<nav aria-label="Breadcrumbs"><ol class="crumbs"><li><a href="${filesPage('/')}">Home</a></li>${items}</ol></nav>`
+}
+
+export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null, query: Record<string, unknown>): Promise<Response> {
+  const list = await browseContainer(deps, { path: query.path ?? '/', offset: query.offset })
+  const { path, offset, limit, total } = list
+  const pager = total <= limit ? '' : html`<p class="actions">${offset > 0 ? html`<a href="${filesPage(path)}&offset=${Math.max(0, offset - limit)}">Previous page</a>` : ''}
+<span class="muted">${offset + 1}–${Math.min(offset + limit, total)} of ${total}</span>${offset + limit < total ? html`<a href="${filesPage(path)}&offset=${offset + limit}">Next page</a>` : ''}</p>`
+  const rows = list.items.map((it) => html`<tr>
+<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : nameOf(it.path)}</td>
+<td data-label="Type">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
+<td data-label="Size">${it.kind === 'container' ? '—' : size(it.size)}</td>
+<td data-label="Modified">${localTime(Date.parse(it.modified))}</td>
+<td><a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
+  const done = typeof query.done === 'string' && typeof query.name === 'string' ? DONE[query.done]?.(query.name) : undefined
+  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+    heading: path === '/' ? 'Your files' : nameOf(path), section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
+    body: (csrf) => html`${crumbs(path)}
+<p class="muted">${total} item${total === 1 ? '' : 's'}</p>${pager}
+<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Contents of ${path}</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
+<tbody>${rows.length ? rows : html`<tr><td colspan="5" class="muted">This folder is empty</td></tr>`}</tbody></table></div>${pager}
+<section class="panel" aria-labelledby="upload-h"><h2 id="upload-h">Upload files</h2>
+<form method="post" action="${ADMIN_PATHS.upload}" enctype="multipart/form-data">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
+<label for="upload-file">Files to upload</label><input type="file" id="upload-file" name="file" multiple>
+<label class="check"><input type="checkbox" name="replace" value="yes"> Replace files of the same name</label>
+<button type="submit">Upload</button></form></section>
+<section class="panel" aria-labelledby="folder-h"><h2 id="folder-h">New folder</h2>
+<form method="post" action="${ADMIN_PATHS.newFolder}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
+<label for="folder-name">Folder name</label><input type="text" id="folder-name" name="name" required autocomplete="off">
+<button type="submit">Create folder</button></form></section>`,
+  })
+}
+
+const containerOf = (raw: unknown) => {
+  const path = podPath(raw)
+  if (!isContainerPath(path)) throw new HttpError(400, 'not_a_container', `${path} is not a folder: folder paths end with "/"`)
+  return path
+}
+
+export async function createFolder(ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+  const path = containerOf(form.path)
+  const name = typeof form.name === 'string' ? form.name.trim() : ''
+  if (name === '' || name.includes('/')) throw new HttpError(400, 'invalid_name', 'a folder name must not be empty or contain "/"')
+  // RFC 9110 §13.1.2 If-None-Match: * — never replaces what already has this name
+  await ldp(request, 'PUT', `${path}${encodeURIComponent(name)}/`, { headers: { 'content-type': 'text/turtle', 'if-none-match': '*' }, body: '' })
+    .catch(exists(name, path))
+  return seeOther(filesPage(`${path}${encodeURIComponent(name)}/`, { what: 'folder', name }))
+}
+
+const exists = (name: string, path: string, hint = '') => (err: unknown) => {
+  if (err instanceof HttpError && err.status === 412) throw new HttpError(412, 'already_exists', `"${name}" already exists in ${path}${hint}`)
+  throw err
+}
+
+/** multipart/form-data: csrf, path, file (one or more), replace. */
+export async function uploadFiles(ldp: OwnerLdp, request: Request, form: FormData): Promise<Response> {
+  const path = containerOf(form.get('path'))
+  const files = form.getAll('file').filter((f): f is File => typeof f !== 'string' && f.name !== '')
+  if (files.length === 0) throw new HttpError(400, 'no_file', 'choose at least one file to upload')
+  const replace = form.get('replace') === 'yes'
+  for (const file of files) {
+    await ldp(request, 'PUT', path + encodeURIComponent(file.name), {
+      headers: { 'content-type': file.type || 'application/octet-stream', ...(replace ? {} : { 'if-none-match': '*' }) }, body: file,
+    }).catch(exists(file.name, path, '; tick "Replace files of the same name" to overwrite it'))
+  }
+  return seeOther(filesPage(path, { what: 'upload', name: files.map((f) => f.name).join(', ') }))
+}
+
+/** "Delete X?": the page the Delete link leads to; nothing is deleted before its button is pressed. */
+export async function showDeletePage(deps: AdminDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
+  const path = podPath(raw)
+  const meta = await getMeta(deps.store, path)
+  if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be deleted' : `there is nothing at ${path}`)
+  const back = filesPage(parentPath(path) ?? '/')
+  const folder = meta.kind === 'container'
+  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+    heading: `Delete ${nameOf(path)}?`, section: ADMIN_PATHS.files,
+    body: (csrf) => html`<p>Delete ${folder ? 'the folder ' : ''}<strong>${path}</strong>? This cannot be undone.${folder ? ' A folder must be empty first.' : ''}</p>
+<form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
+<p class="actions"><button type="submit">Delete</button> <a class="button secondary" href="${back}">Cancel</a></p></form>`,
+  })
+}
+
+export async function deleteResource(ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+  const path = podPath(form.path)
+  await ldp(request, 'DELETE', path)
+  return seeOther(filesPage(parentPath(path) ?? '/', { what: 'delete', name: nameOf(path) }))
+}

@@ -1,0 +1,39 @@
+// The profile and backup pages without JavaScript: plain forms that post to the same server code
+// the dashboard's script uses.
+
+import type { Deps } from '../deps.ts'
+import { breakableUrl, html } from '../http/html-page.ts'
+import { localTime } from '../http/local-time.ts'
+import { ADMIN_PATHS } from '../http/pod-paths.ts'
+import { getLastBackup } from '../store/last-backup.ts'
+import { csrfField, renderBasicPage } from './basic-page.ts'
+import { PROFILE_LABELS, readProfile } from './profile.ts'
+
+type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+
+export async function showProfilePage(deps: AdminDeps, cookieHeader: string | null, done: unknown): Promise<Response> {
+  const profile = await readProfile(deps)
+  const notice = done === 'saved' ? 'Profile saved' : done === 'unchanged' ? 'Nothing changed' : undefined
+  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+    heading: 'Your profile', section: ADMIN_PATHS.profile, ...(notice ? { notice } : {}),
+    body: (csrf) => html`<p class="muted">Shown to anyone who reads your WebID <code>${breakableUrl(profile.webid)}</code></p>
+<form method="post" action="${ADMIN_PATHS.profile}">${csrfField(csrf)}
+${Object.entries(profile.fields).map(([name, f]) => html`<label for="profile-${name}">${PROFILE_LABELS[name as keyof typeof PROFILE_LABELS]}</label>
+<input type="${f.iri ? 'url' : 'text'}" id="profile-${name}" name="${name}" value="${f.value ?? ''}">`)}
+<button type="submit">Save profile</button></form>`,
+  })
+}
+
+export async function showBackupPage(deps: AdminDeps, cookieHeader: string | null): Promise<Response> {
+  const last = await getLastBackup(deps.store)
+  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+    heading: 'Backup', section: ADMIN_PATHS.backup,
+    body: (csrf) => html`<p id="last-backup">${last
+      ? html`Your last backup was made ${localTime(Date.parse(last.at))} (${last.via === 'download' ? 'downloaded here' : 'with solopod export'}, ${last.resources} resources).`
+      : 'No backup has been made of this pod yet.'}</p>
+<p>The whole pod as one file: every document and file, access rules, your account and the apps you allowed, taken at one instant.
+Restore it into a new data directory with <code>solopod import FILE --data DIR</code>.</p>
+<p class="warning">Keep it private: it holds your password hash and the pod's signing keys.</p>
+<form method="post" action="${ADMIN_PATHS.backup}">${csrfField(csrf)}<button type="submit">Download a backup</button></form>`,
+  })
+}

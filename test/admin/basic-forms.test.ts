@@ -1,0 +1,163 @@
+// The owner's forms that work without JavaScript (files, delete, profile) and POST /.admin/api/profile:
+// owner only, CSRF-checked, every refusal with its exact status and code, nothing changed by a refusal.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { BASE, CookieJar, FORM, form, logIn, openTestPod, type TestPod } from '../op/op-fixture.ts'
+import { getMeta } from '../../src/store/resources.ts'
+
+let pod: TestPod
+let owner: CookieJar
+let csrf: string
+beforeAll(async () => {
+  pod = await openTestPod()
+  owner = new CookieJar()
+  await logIn(pod, owner)
+  const page = await owner.take(await pod.request('/.admin/files', { headers: { cookie: owner.header() } })).text()
+  csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!
+})
+afterAll(() => pod.close())
+
+const post = (path: string, fields: Record<string, string>, o: { jar?: CookieJar; origin?: string } = {}) => pod.request(path, {
+  method: 'POST', headers: { 'content-type': FORM, cookie: (o.jar ?? owner).header(), origin: o.origin ?? BASE }, body: form(fields),
+})
+const upload = (fields: Record<string, string>, files: File[]) => {
+  const body = new FormData()
+  for (const [k, v] of Object.entries(fields)) body.append(k, v)
+  for (const f of files) body.append('file', f)
+  return pod.request('/.admin/files/upload', { method: 'POST', headers: { cookie: owner.header(), origin: BASE }, body })
+}
+const pageError = async (res: Response) => /id="error">([a-z_]+)</.exec(await res.text())?.[1]
+
+describe('pages without a session lead to the login page, coming back', () => {
+  test.each(['/.admin/files', '/.admin/profile', '/.admin/backup'])('GET %s → 303 to the login page', async (path) => {
+    const res = await pod.request(path)
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(`${BASE}/.oidc/login?return=${path}`)
+  })
+})
+
+describe('every form needs the owner, the CSRF token and our origin', () => {
+  const forms: [string, Record<string, string>][] = [
+    ['/.admin/files/folder', { path: '/', name: 'x' }], ['/.admin/delete', { path: '/profile/card' }], ['/.admin/profile', { name: 'Mallory' }],
+  ]
+  test.each(forms)('%s without a session → 401 login_required', async (path, fields) => {
+    const res = await post(path, { ...fields, csrf }, { jar: new CookieJar() })
+    expect(res.status).toBe(401)
+    expect(await pageError(res)).toBe('login_required')
+  })
+  test.each(forms)('%s without the CSRF token → 403 csrf_failed', async (path, fields) => {
+    const res = await post(path, fields)
+    expect(res.status).toBe(403)
+    expect(await pageError(res)).toBe('csrf_failed')
+  })
+  test.each(forms)('%s from another origin → 403 csrf_failed', async (path, fields) => {
+    const res = await post(path, { ...fields, csrf }, { origin: 'https://evil.example' })
+    expect(res.status).toBe(403)
+    expect(await pageError(res)).toBe('csrf_failed')
+  })
+  test('an upload without the CSRF token → 403 csrf_failed, nothing stored', async () => {
+    const res = await upload({ path: '/' }, [new File(['x'], 'sneaky.txt', { type: 'text/plain' })])
+    expect(res.status).toBe(403)
+    expect(await pageError(res)).toBe('csrf_failed')
+    expect(await getMeta(pod.store, '/sneaky.txt')).toBeUndefined()
+  })
+  test('the profile is unchanged by the refused posts', async () => {
+    expect(await (await pod.request('/profile/card', { headers: { accept: 'text/turtle' } })).text()).not.toContain('Mallory')
+  })
+})
+
+describe('bad input: a clear 4xx and nothing changed', () => {
+  test('GET /.admin/files?path=notes (no leading slash) → 400 invalid_path', async () => {
+    const res = await pod.request('/.admin/files?path=notes', { headers: { cookie: owner.header() } })
+    expect(res.status).toBe(400)
+    expect(await pageError(res)).toBe('invalid_path')
+  })
+  test('a folder name with "/" → 400 invalid_name', async () => {
+    const res = await post('/.admin/files/folder', { csrf, path: '/', name: 'a/b' })
+    expect(res.status).toBe(400)
+    expect(await pageError(res)).toBe('invalid_name')
+  })
+  test('a folder in a document → 400 not_a_container', async () => {
+    const res = await post('/.admin/files/folder', { csrf, path: '/profile/card', name: 'x' })
+    expect(res.status).toBe(400)
+    expect(await pageError(res)).toBe('not_a_container')
+  })
+  test('a folder that exists → 412 already_exists; a new one → 303 to it', async () => {
+    expect((await post('/.admin/files/folder', { csrf, path: '/', name: 'notes' })).headers.get('location')).toBe('/.admin/files?path=%2Fnotes%2F&done=folder&name=notes')
+    const again = await post('/.admin/files/folder', { csrf, path: '/', name: 'notes' })
+    expect(again.status).toBe(412)
+    expect(await pageError(again)).toBe('already_exists')
+  })
+  test('an upload without a file → 400 no_file', async () => {
+    const res = await upload({ csrf, path: '/notes/' }, [])
+    expect(res.status).toBe(400)
+    expect(await pageError(res)).toBe('no_file')
+  })
+  test('an upload of a name that exists → 412 already_exists, the old file kept', async () => {
+    expect((await upload({ csrf, path: '/notes/' }, [new File(['one'], 'a.txt', { type: 'text/plain' })])).status).toBe(303)
+    const res = await upload({ csrf, path: '/notes/' }, [new File(['two!'], 'a.txt', { type: 'text/plain' })])
+    expect(res.status).toBe(412)
+    expect(await pageError(res)).toBe('already_exists')
+    expect((await getMeta(pod.store, '/notes/a.txt'))?.size).toBe(3)
+  })
+  test('an upload of bad Turtle → the resource server\'s 400 with its code', async () => {
+    const res = await upload({ csrf, path: '/notes/' }, [new File(['<#a> <#b> "unterminated'], 'bad.ttl', { type: 'text/turtle' })])
+    expect(res.status).toBe(400)
+    expect(await pageError(res)).toBe('invalid_rdf')
+    expect(await getMeta(pod.store, '/notes/bad.ttl')).toBeUndefined()
+  })
+  test('deleting a folder that is not empty → the resource server\'s 409, nothing deleted', async () => {
+    const res = await post('/.admin/delete', { csrf, path: '/notes/' })
+    expect(res.status).toBe(409)
+    expect(await getMeta(pod.store, '/notes/a.txt')).toBeDefined()
+  })
+  test('the delete page of something missing → 404 not_found', async () => {
+    const res = await pod.request('/.admin/delete?path=%2Fnope', { headers: { cookie: owner.header() } })
+    expect(res.status).toBe(404)
+    expect(await pageError(res)).toBe('not_found')
+  })
+  test.each([
+    [{ picture: 'javascript:alert(1)' }, 400, 'invalid_field'],
+    [{ homepage: 'not a url' }, 400, 'invalid_field'],
+    [{ shoeSize: '42' }, 400, 'invalid_field'],
+  ])('profile %o → %i %s', async (fields, status, code) => {
+    const res = await post('/.admin/profile', { csrf, ...fields })
+    expect(res.status).toBe(status)
+    expect(await pageError(res)).toBe(code)
+  })
+})
+
+describe('POST /.admin/api/profile (the dashboard script)', () => {
+  const api = (body: unknown, token: string | null = csrf) => pod.request('/.admin/api/profile', {
+    method: 'POST', headers: { cookie: owner.header(), origin: BASE, 'content-type': 'application/json', ...(token ? { 'x-csrf-token': token } : {}) }, body: JSON.stringify(body),
+  })
+  test('without X-CSRF-Token → 403 csrf_failed', async () => {
+    const res = await api({ fields: { name: 'X' } }, null)
+    expect(res.status).toBe(403)
+    expect((await res.text()).split(':')[0]).toBe('csrf_failed')
+  })
+  test('no fields object → 400 invalid_request', async () => {
+    const res = await api({ name: 'X' })
+    expect(res.status).toBe(400)
+    expect((await res.text()).split(':')[0]).toBe('invalid_request')
+  })
+  test('a field that is not text → 400 invalid_field', async () => {
+    const res = await api({ fields: { name: 42 } })
+    expect(res.status).toBe(400)
+    expect(await res.text()).toBe('invalid_field: Name: expected text\n')
+  })
+  test('a field holding several values → 409 several_values', async () => {
+    const patch = `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <${BASE}/profile/card#me> <http://xmlns.com/foaf/0.1/name> "A", "B" }.`
+    expect((await pod.request('/profile/card', { method: 'PATCH', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'text/n3' }, body: patch })).status).toBe(204)
+    const res = await api({ fields: { name: 'C' } })
+    expect(res.status).toBe(409)
+    expect((await res.text()).split(':')[0]).toBe('several_values')
+  })
+  test('saves: the WebID document holds the new value, quotes escaped', async () => {
+    const res = await api({ fields: { note: 'Says "hi"\nand more' } })
+    expect(res.status).toBe(200)
+    expect((await res.json()).changed).toBe(true)
+    const card = await (await pod.request('/profile/card', { headers: { accept: 'text/turtle' } })).text()
+    expect(card).toContain('Says \\"hi\\"\\nand more')
+  })
+})

@@ -1,0 +1,153 @@
+// Issue 13 "works with JavaScript-disabled fallbacks where a form can do the job": Chromium with
+// JavaScript off signs in, makes a folder, uploads (multipart form), deletes behind a confirmation
+// page, ends an app's access and a browser's sign-in, downloads a backup and edits the profile.
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import type { BrowserContext, Page } from 'playwright-core'
+import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
+import { exchangeCode, obtainCodeOverHttp, requestTokens, serveClientIdDocument } from '../e2e/oidc-client.ts'
+
+setDefaultTimeout(60_000)
+let pod: RunningPod
+let context: BrowserContext
+let page: Page
+beforeAll(async () => {
+  pod = await startBrowserPod()
+  context = await newContext({ javaScriptEnabled: false, acceptDownloads: true })
+  page = await context.newPage()
+}, HOOK_TIMEOUT)
+afterAll(async () => { await context?.close(); await pod?.dispose() }, HOOK_TIMEOUT)
+
+const notice = () => page.locator('p.notice').textContent()
+const errorCode = () => page.locator('#error').textContent()
+
+async function shoot(name: string): Promise<void> {
+  await screenshot(page, `nojs-${name}-desktop`)
+  await page.setViewportSize(PHONE)
+  await screenshot(page, `nojs-${name}-phone`)
+  expect(await horizontalOverflow(page)).toBe(0)
+  await page.setViewportSize(DESKTOP)
+}
+
+describe('the owner pages with JavaScript off', () => {
+  test('sign in from /.admin/: the dashboard says which pages work without JavaScript', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/`)
+    await signInAsOwner(page)
+    await page.waitForURL(`${pod.baseUrl}/.admin/`)
+    expect(await page.locator('noscript, .notice').first().textContent()).toContain('JavaScript is off')
+    await page.locator('.notice a[href="/.admin/files"]').click()
+    await page.waitForURL(`${pod.baseUrl}/.admin/files`)
+    expect(await page.locator('h1').textContent()).toBe('Your files')
+  })
+
+  test('new folder', async () => {
+    await page.getByLabel('Folder name').fill('notes')
+    await page.getByRole('button', { name: 'Create folder' }).click()
+    await page.waitForURL(/path=%2Fnotes%2F/)
+    expect(await notice()).toBe('Created the folder notes')
+    expect(await page.getByText('This folder is empty').count()).toBe(1)
+    // the same name again: refused, nothing replaced
+    await page.goto(`${pod.baseUrl}/.admin/files`)
+    await page.getByLabel('Folder name').fill('notes')
+    await page.getByRole('button', { name: 'Create folder' }).click()
+    expect(await errorCode()).toBe('already_exists')
+  })
+
+  test('upload with a plain multipart form; the same name is refused unless "Replace" is ticked', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
+    await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('first') },
+      { name: 'b.ttl', mimeType: 'text/turtle', buffer: Buffer.from('<#it> <http://purl.org/dc/terms/title> "b".') }])
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await page.waitForURL(/done=upload/)
+    expect(await notice()).toBe('Uploaded a.txt, b.ttl')
+    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('5 B')
+    expect(await page.getByRole('row', { name: /b\.ttl/ }).textContent()).toContain('RDF document')
+    await shoot('files')
+    expect((await fetch(`${pod.baseUrl}/notes/a.txt`)).status).toBe(401) // private, as every upload
+
+    await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('second!') }])
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    expect(await errorCode()).toBe('already_exists')
+    expect(await page.locator('main').textContent()).toContain('tick "Replace files of the same name"')
+    await page.getByRole('link', { name: 'Back to the folder' }).or(page.getByRole('link', { name: 'Your files' })).first().click()
+    await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
+    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('5 B')
+    await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('second!') }])
+    await page.getByLabel('Replace files of the same name').check()
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await page.waitForURL(/done=upload/)
+    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('7 B')
+  })
+
+  test('delete asks on a page of its own: Cancel keeps the file, Delete removes it', async () => {
+    await page.getByRole('link', { name: 'Delete a.txt' }).click()
+    expect(await page.locator('h1').textContent()).toBe('Delete a.txt?')
+    expect(await page.locator('main').textContent()).toContain('This cannot be undone.')
+    await shoot('delete')
+    await page.getByRole('link', { name: 'Cancel' }).click()
+    expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(1)
+    await page.getByRole('link', { name: 'Delete a.txt' }).click()
+    await page.getByRole('button', { name: 'Delete' }).click()
+    await page.waitForURL(/done=delete/)
+    expect(await notice()).toBe('Deleted a.txt')
+    expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(0)
+  })
+
+  test("revoke an app and sign another browser out on the sessions page: the app's tokens are refused", async () => {
+    const client = serveClientIdDocument('Form App')
+    try {
+      const key = await newDpopKey()
+      const tokens = await exchangeCode(pod.baseUrl, client, key, await obtainCodeOverHttp(pod.baseUrl, client, new CookieJar(), OWNER_PASSWORD))
+      const read = async () => fetch(`${pod.baseUrl}/notes/b.ttl`, { headers: {
+        authorization: `DPoP ${tokens.access_token}`, dpop: await dpopProof(key, 'GET', `${pod.baseUrl}/notes/b.ttl`, Date.now(), { accessToken: String(tokens.access_token) }) } })
+      expect((await read()).status).toBe(200)
+      await page.goto(`${pod.baseUrl}/.admin/sessions`)
+      await shoot('sessions')
+      // Remembered consents: Revoke ends the app's sessions too
+      await page.locator('tr', { hasText: 'Form App' }).filter({ has: page.locator('form[action="/.admin/consents/revoke"]') }).getByRole('button', { name: 'Revoke' }).click()
+      await page.waitForURL(`${pod.baseUrl}/.admin/sessions`)
+      expect(await page.locator('main').textContent()).not.toContain('Form App')
+      expect((await read()).status).toBe(401)
+      const refreshed = await requestTokens(`${pod.baseUrl}/.oidc/token`, key, { grant_type: 'refresh_token', refresh_token: String(tokens.refresh_token), client_id: client.clientId })
+      expect(refreshed.status).toBe(400)
+      // the HTTP client's browser sign-in: the row that is not this browser
+      const other = page.locator('tr', { hasText: /Bun|unknown/ }).filter({ hasNotText: 'this browser' })
+      expect(await other.count()).toBe(1)
+      await other.getByRole('button', { name: 'Sign out' }).click()
+      await page.waitForURL(`${pod.baseUrl}/.admin/sessions`)
+      expect(await page.locator('tr', { hasText: /Bun|unknown/ }).filter({ hasNotText: 'this browser' }).count()).toBe(0)
+    } finally { client.stop() }
+  })
+
+  test('backup: the form downloads the archive', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/backup`)
+    expect(await page.locator('#last-backup').textContent()).toBe('No backup has been made of this pod yet.')
+    await shoot('backup')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a backup' }).click()])
+    expect(download.suggestedFilename()).toMatch(/^solopod-backup-\d{8}T\d{6}Z\.tar\.gz$/)
+    expect(await download.failure()).toBeNull()
+    await Bun.sleep(200)
+    await page.reload()
+    expect(await page.locator('#last-backup').textContent()).toContain('downloaded here')
+  })
+
+  test('profile: the form saves the WebID document; a bad URL is refused with the field named', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/profile`)
+    await page.getByLabel('Name').fill('Grace Hopper')
+    await page.getByLabel('Picture (image URL)').fill('https://example.org/grace.png')
+    await page.getByRole('button', { name: 'Save profile' }).click()
+    await page.waitForURL(/done=saved/)
+    expect(await notice()).toBe('Profile saved')
+    expect(await page.getByLabel('Name').inputValue()).toBe('Grace Hopper')
+    await shoot('profile')
+    const card = await (await fetch(`${pod.baseUrl}/profile/card`, { headers: { accept: 'text/turtle' } })).text()
+    expect(card).toContain('"Grace Hopper"')
+    expect(card).toContain('<https://example.org/grace.png>')
+    // type=url lets "ftp://…" through the browser: the server refuses it, naming the field
+    await page.getByLabel('Home page').fill('ftp://example.org/')
+    await page.getByRole('button', { name: 'Save profile' }).click()
+    expect(await errorCode()).toBe('invalid_field')
+    expect(await page.locator('main').textContent()).toContain('Home page: enter a full URL')
+  })
+})
