@@ -11,6 +11,7 @@ import { aclOf } from '../store/acl-names.ts'
 import { getMeta, readTriples } from '../store/resources.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { podPath } from './browse.ts'
+import { unrepresentedStatements } from './acl-leftovers.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
@@ -37,18 +38,24 @@ export async function readAclView(deps: AdminDeps, query: Record<string, unknown
   const { baseUrl } = deps.cfg
   const path = podPath(query.path)
   if (!await getMeta(deps.store, path)) throw new HttpError(404, 'not_found', `there is no resource ${path}`)
-  const load = async (aclUrl: string) => {
+  const quadsOf = async (aclUrl: string) => {
     const aclPath = aclUrl.slice(baseUrl.length)
-    if (!await getMeta(deps.store, aclPath)) return undefined
-    return parseAclDocument(await readTriples(deps.store, baseUrl, aclPath), aclUrl)
+    return await getMeta(deps.store, aclPath) ? readTriples(deps.store, baseUrl, aclPath) : undefined
+  }
+  const load = async (aclUrl: string) => {
+    const quads = await quadsOf(aclUrl)
+    return quads && parseAclDocument(quads, aclUrl)
   }
   const url = baseUrl + path
-  const own = await load(aclOf(url))
+  const ownQuads = await quadsOf(aclOf(url))
+  const own = ownQuads && parseAclDocument(ownQuads, aclOf(url))
   const parent = parentContainerOf(url)
   const inherited = parent === undefined ? undefined : await findEffectiveAcl(parent, load)
   return {
     path, url, aclUrl: aclOf(url), owner: ownerWebIdOf(baseUrl), isRoot: path === '/',
     own: own ? own.filter((a) => a.accessTo.includes(url) || a.default.includes(url)).map((a) => row(a, url)) : null,
+    // What Save would drop: the page warns and asks before it rewrites the document
+    notEditable: ownQuads ? unrepresentedStatements(ownQuads, aclOf(url), url) : { count: 0, statements: [] },
     // What applies here without an ACL of its own: the defaults of the nearest ancestor ACL (WAC §6.2)
     inherited: inherited ? {
       from: inherited.governs,

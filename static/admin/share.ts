@@ -7,7 +7,7 @@ import { breadcrumbs } from './files.ts'
 import { checkAccessPanel } from './check-access.ts'
 
 interface Row { agents: string[]; agentClasses: string[]; groups: string[]; origins: string[]; keys: string[]; modes: string[]; thisItem: boolean; inside: boolean }
-interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: Row[] | null; inherited: { from: string; rows: Row[] } | null }
+interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: Row[] | null; inherited: { from: string; rows: Row[] } | null; notEditable: { count: number; statements: string[] } }
 
 type Kind = 'agent' | 'public' | 'authenticated' | 'group' | 'key' | 'class'
 /** One subject's access: what the table shows and the ACL writer writes (one acl:Authorization each). */
@@ -73,6 +73,8 @@ export async function showShare(view: HTMLElement, path: string): Promise<void> 
     const own = entries
     view.append(h('section', { class: 'panel', 'aria-labelledby': 'own-h' },
       h('h3', { id: 'own-h' }, 'Access set here'),
+      h('p', { class: 'muted' }, 'Save writes this item\'s ACL document anew from this table.'),
+      leftoversWarning(acl),
       table(own, acl.owner, container, (i) => { own.splice(i, 1); draw(); say('Removed; press Save to apply') }),
       addForm(container, (e) => { own.push(e); draw(); say('Added; press Save to apply') }),
       h('div', { class: 'actions' },
@@ -134,8 +136,22 @@ export function aclTurtle(url: string, entries: Entry[]): string {
   return lines.join('\n') + '\n'
 }
 
+/** The ACL holds statements this table cannot show: saving would drop them, so the page says which. */
+function leftoversWarning(acl: AclView): HTMLElement | null {
+  const { count, statements } = acl.notEditable
+  if (count === 0) return null
+  const aclPath = acl.aclUrl.slice(BASE.length)
+  return h('div', { class: 'warning', id: 'acl-leftovers', role: 'note' },
+    h('p', {}, `The ACL document holds ${count} statement${count === 1 ? '' : 's'} this editor cannot show (notes, rules for other resources, unknown terms). Saving here drops ${count === 1 ? 'it' : 'them'}:`),
+    h('ul', {}, statements.map((s) => h('li', {}, h('code', {}, s)))),
+    count > statements.length ? h('p', {}, `… and ${count - statements.length} more.`) : null,
+    h('p', {}, 'To keep them, edit ', h('a', { href: `#/files${aclPath}` }, 'the ACL document as Turtle'), ' instead.'))
+}
+
 async function save(acl: AclView, entries: Entry[]): Promise<void> {
   if (entries.length === 0) throw new Error('Nobody would have access, not even you: add someone, or use the inherited access instead')
+  const dropped = acl.notEditable.count
+  if (dropped > 0 && !confirmAction(`Saving rewrites the ACL document and drops ${dropped} statement${dropped === 1 ? '' : 's'} this editor cannot show (listed on the page). Save anyway?`)) throw new Error('Not saved: the ACL document is unchanged')
   if (!entries.some((e) => e.kind === 'agent' && e.value === WEBID && e.modes.includes('control'))
     && !confirmAction('You (the owner) will no longer have Control here, so you could not change this again from the dashboard. Save anyway?')) throw new Error('Not saved')
   await ldp('PUT', acl.aclUrl, { headers: { 'content-type': 'text/turtle' }, body: aclTurtle(acl.url, entries) }, 'Saving access')

@@ -189,6 +189,27 @@ describe('acl: own and inherited access as rows', () => {
     const v = await json<{ own: unknown[] }>(await call('GET', '/.admin/api/acl?path=/notes/secret.txt'))
     expect(v.own).toContainEqual({ agents: [], agentClasses: ['http://xmlns.com/foaf/0.1/Agent'], groups: [], origins: [], keys: [], modes: ['read'], thisItem: true, inside: false })
     expect((await pod.request('/notes/secret.txt')).status).toBe(200) // the public reads it now
+    expect((v as unknown as { notEditable: unknown }).notEditable).toEqual({ count: 0, statements: [] })
+  })
+  test('what the editor cannot show (notes, other targets, unknown modes, foreign rules) is listed: Save would drop it', async () => {
+    const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>.\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+# a Turtle comment is never stored: the pod keeps the statements
+<#o> a acl:Authorization; rdfs:comment "the owner, always"; acl:agent <${WEBID}>; acl:accessTo <${BASE}/notes/secret.txt>, <${BASE}/elsewhere>;
+  acl:mode acl:Read, acl:Write, acl:Control, <http://example.org/Fly>;
+  acl:agent [ <http://www.w3.org/ns/auth/cert#key> <${BASE}/keys/k#key> ].
+<#other> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <${BASE}/other.txt>; acl:mode acl:Read.`
+    expect((await call('PUT', '/notes/secret.txt.acl', { type: 'text/turtle', body: acl })).status).toBe(204)
+    const v = await json<{ notEditable: { count: number; statements: string[] } }>(await call('GET', '/.admin/api/acl?path=/notes/secret.txt'))
+    expect(v.notEditable.statements.sort()).toEqual([
+      `<#o> acl:accessTo <${BASE}/elsewhere>.`,
+      '<#o> acl:mode <http://example.org/Fly>.',
+      '<#o> rdfs:comment "the owner, always".',
+      `<#other> acl:accessTo <${BASE}/other.txt>.`,
+      '<#other> acl:agentClass foaf:Agent.',
+      '<#other> acl:mode acl:Read.',
+      '<#other> rdf:type acl:Authorization.',
+    ].sort())
+    expect(v.notEditable.count).toBe(7)
   })
   test('a missing resource → 404 not_found', async () => {
     const res = await call('GET', '/.admin/api/acl?path=/nope')

@@ -1,0 +1,47 @@
+// What the share editor cannot show of an ACL document: its Save writes the document anew from the
+// table (one acl:Authorization per subject, WAC §5), so every other statement would be dropped.
+
+import type { Quad, Term } from '@rdfjs/types'
+import { ACL, CERT, PREFIXES, RDF, RDFS } from '../rdf/namespaces.ts'
+import { parseAclDocument, resolveIri } from '../policy/acl-document.ts'
+
+/** Statements shown at most (the count says how many there are in all). */
+const SHOWN = 20
+const MODES = new Set([ACL('Read'), ACL('Write'), ACL('Append'), ACL('Control')])
+const SUBJECTS = new Set([ACL('agent'), ACL('agentClass'), ACL('agentGroup'), ACL('origin')])
+
+const key = (t: Term) => (t.termType === 'BlankNode' ? `_:${t.value}` : t.value)
+
+/**
+ * The statements of `quads` (the ACL document at `aclUrl`) that the rows for `governedUrl` do not
+ * carry: authorizations for other resources, rdfs:comment and other notes, unknown modes, other
+ * targets of a shown authorization. Comments in the Turtle text itself are never stored (the pod
+ * keeps the parsed statements), so they cannot be listed here.
+ */
+export function unrepresentedStatements(quads: readonly Quad[], aclUrl: string, governedUrl: string): { count: number; statements: string[] } {
+  const shown = new Set(parseAclDocument(quads, aclUrl)
+    .filter((a) => a.accessTo.includes(governedUrl) || a.default.includes(governedUrl)).map((a) => a.id))
+  // blank nodes that stand for a key holder (`acl:agent [ cert:key <K> ]`) of a shown authorization
+  const keyHolders = new Set(quads.filter((q) => shown.has(key(q.subject)) && q.predicate.value === ACL('agent') && q.object.termType === 'BlankNode').map((q) => key(q.object)))
+  const carried = (q: Quad) => {
+    const s = key(q.subject)
+    const p = q.predicate.value
+    if (keyHolders.has(s)) return p === CERT('key') && q.object.termType === 'NamedNode'
+    if (!shown.has(s)) return false
+    if (p === RDF('type')) return q.object.value === ACL('Authorization')
+    if (p === ACL('accessTo') || p === ACL('default')) return resolveIri(q.object.value, aclUrl) === governedUrl
+    if (p === ACL('mode')) return MODES.has(q.object.value)
+    return SUBJECTS.has(p)
+  }
+  const left = quads.filter((q) => !carried(q))
+  return { count: left.length, statements: left.slice(0, SHOWN).map((q) => `${show(q.subject, aclUrl)} ${show(q.predicate, aclUrl)} ${show(q.object, aclUrl)}.`) }
+}
+
+function show(t: Term, aclUrl: string): string {
+  if (t.termType === 'BlankNode') return '[]'
+  if (t.termType === 'Literal') return JSON.stringify(t.value)
+  const iri = resolveIri(t.value, aclUrl)
+  if (iri.startsWith(`${aclUrl}#`)) return `<${iri.slice(aclUrl.length)}>`
+  for (const [prefix, ns] of Object.entries({ ...PREFIXES, rdfs: RDFS('') })) if (iri.startsWith(ns) && /^[\w-]+$/.test(iri.slice(ns.length))) return `${prefix}:${iri.slice(ns.length)}`
+  return `<${iri}>`
+}
