@@ -7,6 +7,7 @@ import { FOAF, VCARD } from '../rdf/namespaces.ts'
 import { getMeta, readTriples } from '../store/resources.ts'
 import { HttpError } from '../http/errors.ts'
 import type { OwnerLdp } from './owner-ldp.ts'
+import { isWebUrl } from '../lib/web-url.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
@@ -37,7 +38,6 @@ export const PROFILE_LABELS: Record<keyof typeof PROFILE_FIELDS, string> = { nam
 
 // Turtle IRIREF (Turtle (W3C Recommendation 2014) §6.4) excludes these even where a URL parser keeps them
 const iriRef = (url: string) => `<${new URL(url).href.replace(/[\s<>"{}|\\^`]/g, encodeURIComponent)}>`
-const isWebUrl = (v: string) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)
 
 /**
  * Saves the profile form: each field given that differs from what was read is replaced, in one N3

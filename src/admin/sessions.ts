@@ -8,6 +8,7 @@ import { csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, html, renderPage } from '../http/html-page.ts'
 import { localTime } from '../http/local-time.ts'
 import { log } from '../log.ts'
+import { isWebUrl } from '../lib/web-url.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations'>
@@ -28,7 +29,10 @@ export async function readSessions(deps: AdminDeps, current: LoginSession) {
 }
 
 export async function readConsents(deps: AdminDeps) {
-  return (await listConsents(deps.store, deps.now())).map((c) => ({ clientId: c.clientId, clientName: c.clientName ?? null, scopes: c.scopes, grantedAt: iso(c.grantedAt) }))
+  return (await listConsents(deps.store, deps.now())).map((c) => ({
+    clientId: c.clientId, clientName: c.clientName ?? null, scopes: c.scopes, grantedAt: iso(c.grantedAt),
+    logoUri: isWebUrl(c.logoUri) ? c.logoUri : null,
+  }))
 }
 
 /** Revokes a login session or an app session by id; false when neither exists. */
@@ -63,7 +67,8 @@ const revokeButton = (action: string, field: string, value: string, csrf: string
 /** A cell with its column name, which narrow screens show beside the value (the table stacks there). */
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
 const when = (iso: string) => localTime(Date.parse(iso))
-const appName = (name: string | null, clientId: string) => html`${name ? html`<strong>${name}</strong><br>` : ''}<code>${breakableUrl(clientId)}</code>`
+const appName = (name: string | null, clientId: string, logoUri: string | null = null) =>
+  html`${logoUri ? html`<img class="app-logo" src="${logoUri}" alt="" referrerpolicy="no-referrer">` : ''}${name ? html`<strong>${name}</strong><br>` : ''}<code>${breakableUrl(clientId)}</code>`
 
 export async function renderSessionsPage(deps: AdminDeps, current: LoginSession, cookieHeader: string | null): Promise<Response> {
   const { loginSessions, appSessions } = await readSessions(deps, current)
@@ -76,6 +81,6 @@ export async function renderSessionsPage(deps: AdminDeps, current: LoginSession,
     csrf: token,
     loginRows: html`${loginSessions.map((s) => html`<tr>${cell('Since', when(s.createdAt))}${cell('Last sign-in', when(s.authTime))}${cell('Browser', `${s.userAgent}${s.current ? ' (this browser)' : ''}`)}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Sign out'))}</tr>`)}`,
     appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr>${cell('Application', appName(s.clientName, s.clientId))}${cell('Scopes', s.scope)}${cell('Since', when(s.createdAt))}${cell('Until', when(s.expiresAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Revoke'))}</tr>`)}`,
-    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr>${cell('Application', appName(c.clientName, c.clientId))}${cell('Scopes', c.scopes.join(' '))}${cell('Given', when(c.grantedAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke'))}</tr>`)}`,
+    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr>${cell('Application', appName(c.clientName, c.clientId, c.logoUri))}${cell('Scopes', c.scopes.join(' '))}${cell('Given', when(c.grantedAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke'))}</tr>`)}`,
   }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }

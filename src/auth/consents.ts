@@ -8,6 +8,8 @@ const KIND = 'consent'
 export interface Consent {
   readonly clientId: string
   readonly clientName?: string
+  /** http(s) only: the client's logo_uri (Client ID Document or registration) when the owner allowed it. */
+  readonly logoUri?: string
   readonly scopes: readonly string[]
   readonly grantedAt: number
 }

@@ -11,13 +11,13 @@ import { continueAuthorization, denyAuthorization } from './authorize.ts'
 import { getInteraction, renderGoneInteraction, type Interaction } from './interactions.ts'
 import { SCOPE_DESCRIPTIONS } from './model.ts'
 import { OP_PATHS } from '../http/pod-paths.ts'
+import { isWebUrl } from '../lib/web-url.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
 
 const EXPIRED = 'this authorization request is unknown or older than 10 minutes; go back to the application and sign in again'
 
 /** Only images we allow by CSP and links that are web pages (no javascript: URLs). */
-const isWebUrl = (u: string | undefined): u is string => u !== undefined && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)
 
 /**
  * An app served over plain http (only allowed on loopback, for development) has no certificate and no
@@ -63,7 +63,12 @@ export function makeConsent(deps: OpDeps) {
     if (!session) return toLogin(i)
     if (form.decision === 'deny') return denyAuthorization(deps, i)
     if (form.decision !== 'approve') throw badRequest('decision must be approve or deny')
-    await saveConsent(store, { clientId: i.request.clientId, scopes: i.request.scopes, grantedAt: now, ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}) })
+    await saveConsent(store, {
+      clientId: i.request.clientId, scopes: i.request.scopes, grantedAt: now,
+      ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}),
+      // Issue 13: the dashboard's list of approved apps shows the logo the consent page showed
+      ...(isWebUrl(i.client.logoUri) ? { logoUri: i.client.logoUri } : {}),
+    })
     log.info('op.consent_given', { clientId: i.request.clientId, webid: session.webid })
     return continueAuthorization(deps, i, session, { consentGiven: true, status: 303 })
   }

@@ -8,14 +8,22 @@ interface Sessions {
   loginSessions: { id: string; createdAt: string; authTime: string; expiresAt: string; userAgent: string; current: boolean }[]
   appSessions: { id: string; clientId: string; clientName: string | null; scope: string; createdAt: string; lastUsedAt: string; expiresAt: string; refreshable: boolean }[]
 }
-interface Consent { clientId: string; clientName: string | null; scopes: string[]; grantedAt: string }
+interface Consent { clientId: string; clientName: string | null; scopes: string[]; grantedAt: string; logoUri: string | null }
 
 const section = (id: string, title: string, head: string[], rows: HTMLElement[], empty: string) =>
   h('section', { class: 'panel', 'aria-labelledby': id }, h('h2', { id }, title), h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
     h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)), h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Action')))),
     h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: String(head.length + 1), class: 'muted' }, empty))))))
 
-const app = (name: string | null, clientId: string) => h('span', {}, name ? `${name} ` : '', h('code', {}, clientId))
+/**
+ * The app's logo_uri as an <img> (the dashboard's CSP allows https images, and loopback ones for local
+ * apps), never sending the dashboard's address along; the name beside it is the text fallback, and a
+ * logo that fails to load (or that the CSP refuses) is removed rather than shown broken.
+ */
+const logo = (uri: string | null | undefined) => uri && /^https?:\/\//.test(uri)
+  ? h('img', { src: uri, alt: '', class: 'app-logo', referrerpolicy: 'no-referrer', loading: 'lazy', onerror: (e: Event) => { (e.target as HTMLElement).remove() } })
+  : null
+const app = (name: string | null, clientId: string, logoUri?: string | null) => h('span', { class: 'app' }, logo(logoUri), name ? `${name} ` : '', h('code', {}, clientId))
 
 export async function showApps(view: HTMLElement): Promise<void> {
   const [sessions, consents] = await Promise.all([api<Sessions>('GET', '/sessions', undefined, 'Reading sessions'), api<Consent[]>('GET', '/consents', undefined, 'Reading approved apps')])
@@ -25,18 +33,19 @@ export async function showApps(view: HTMLElement): Promise<void> {
     void api('DELETE', path, undefined, done).then(() => signsMeOut ? location.assign(`${BASE}/.admin/`) : showApps(view).then(() => say(`${done}: done`))).catch(sayError)
   }
   // Last use of an approved app: the latest use of any of its sessions
+  const logos = new Map(consents.map((c) => [c.clientId, c.logoUri]))
   const lastUse = new Map<string, string>()
   for (const s of sessions.appSessions) if ((lastUse.get(s.clientId) ?? '') < s.lastUsedAt) lastUse.set(s.clientId, s.lastUsedAt)
   clear(view)
   view.append(
     section('apps-h', 'Apps you approved', ['App', 'Scopes', 'Approved', 'Last used'], consents.map((c) => h('tr', {},
-      h('td', { 'data-label': 'App' }, app(c.clientName, c.clientId)), h('td', { 'data-label': 'Scopes' }, c.scopes.join(' ')), h('td', { 'data-label': 'Approved' }, formatDate(c.grantedAt)),
+      h('td', { 'data-label': 'App' }, app(c.clientName, c.clientId, c.logoUri)), h('td', { 'data-label': 'Scopes' }, c.scopes.join(' ')), h('td', { 'data-label': 'Approved' }, formatDate(c.grantedAt)),
       h('td', { 'data-label': 'Last used' }, lastUse.has(c.clientId) ? formatDate(lastUse.get(c.clientId)!) : 'not since'),
       h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Revoke ${c.clientName ?? c.clientId}`,
         onclick: revoke(`/consents/${encodeURIComponent(c.clientId)}`, `Revoke ${c.clientName ?? c.clientId}? Its sessions end and it must ask you again.`, `Revoking ${c.clientName ?? c.clientId}`) }, 'Revoke')))),
     'No apps approved yet'),
     section('app-sessions-h', 'App sessions', ['App', 'Scopes', 'Last used', 'Until'], sessions.appSessions.map((s) => h('tr', {},
-      h('td', { 'data-label': 'App' }, app(s.clientName, s.clientId)), h('td', { 'data-label': 'Scopes' }, s.scope), h('td', { 'data-label': 'Last used' }, formatDate(s.lastUsedAt)), h('td', { 'data-label': 'Until' }, `${formatDate(s.expiresAt)}${s.refreshable ? ' (refreshable)' : ''}`),
+      h('td', { 'data-label': 'App' }, app(s.clientName, s.clientId, logos.get(s.clientId))), h('td', { 'data-label': 'Scopes' }, s.scope), h('td', { 'data-label': 'Last used' }, formatDate(s.lastUsedAt)), h('td', { 'data-label': 'Until' }, `${formatDate(s.expiresAt)}${s.refreshable ? ' (refreshable)' : ''}`),
       h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `End session of ${s.clientName ?? s.clientId}`,
         onclick: revoke(`/sessions/${encodeURIComponent(s.id)}`, `End this session of ${s.clientName ?? s.clientId}? Its tokens stop working.`, 'Ending the app session') }, 'End')))),
     'No app holds a token'),

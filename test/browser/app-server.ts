@@ -50,6 +50,9 @@ input{width:100%;padding:.4rem;font-size:1rem}button{margin:.6rem .4rem 0 0;padd
 <script type="module" src="/app.js"></script>
 </body></html>`
 
+/** A 1×1 PNG: the logo of the Client ID Document. */
+const LOGO_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+
 export async function startTestApp(): Promise<TestApp> {
   const script = await bundleApp()
   let origin = ''
@@ -58,11 +61,12 @@ export async function startTestApp(): Promise<TestApp> {
     fetch(request) {
       const { pathname } = new URL(request.url)
       if (pathname === '/') return new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+      if (pathname === '/logo.png') return new Response(Buffer.from(LOGO_PNG, 'base64'), { headers: { 'content-type': 'image/png' } })
       if (pathname === '/app.js') return new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8' } })
       if (pathname === '/id.jsonld') {
         return Response.json({
           '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld',
-          client_id: `${origin}/id.jsonld`, client_name: 'solopod test app (Client ID Document)', client_uri: `${origin}/`,
+          client_id: `${origin}/id.jsonld`, client_name: 'solopod test app (Client ID Document)', client_uri: `${origin}/`, logo_uri: `${origin}/logo.png`,
           redirect_uris: [`${origin}/`], post_logout_redirect_uris: [`${origin}/`],
           scope: 'openid webid offline_access', grant_types: ['authorization_code', 'refresh_token'],
           response_types: ['code'], token_endpoint_auth_method: 'none',

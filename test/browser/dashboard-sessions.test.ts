@@ -93,3 +93,32 @@ describe('revoking in the dashboard ends what an app holds', () => {
     } finally { await context.close() }
   })
 })
+
+describe('approved apps show their logo', () => {
+  test("the Client ID Document's logo_uri as an image; an app without one by its name alone", async () => {
+    const context = await newContext()
+    const plain = serveClientIdDocument('No Logo App')
+    try {
+      const page = await openApp(context, app)
+      await logInThroughApp(page, { pod: pod.baseUrl, how: 'client-id' })
+      await obtainCodeOverHttp(pod.baseUrl, plain, new CookieJar(), OWNER_PASSWORD)
+      const tab = await appsPanel(context)
+      const approved = tab.locator('section[aria-labelledby="apps-h"]')
+      const row = approved.locator('tr', { hasText: app.clientId })
+      const img = row.locator('img.app-logo')
+      await img.waitFor()
+      expect(await img.getAttribute('src')).toBe(`${app.origin}/logo.png`)
+      expect(await img.getAttribute('referrerpolicy')).toBe('no-referrer')
+      await tab.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await img.elementHandle())
+      expect(await row.textContent()).toContain('solopod test app (Client ID Document)')
+      const other = approved.locator('tr', { hasText: 'No Logo App' })
+      expect(await other.locator('img').count()).toBe(0)
+      expect(await other.textContent()).toContain(plain.clientId)
+      await screenshot(tab, 'dashboard-apps-logo-desktop')
+      // the page without JavaScript shows it too
+      const noScript = await tab.context().newPage()
+      await noScript.goto(`${pod.baseUrl}/.admin/sessions`)
+      expect(await noScript.locator('tr', { hasText: app.clientId }).locator('img.app-logo').first().getAttribute('src')).toBe(`${app.origin}/logo.png`)
+    } finally { plain.stop(); await context.close() }
+  })
+})
