@@ -3,7 +3,7 @@
 import type { Deps } from '../deps.ts'
 import type { LoginSession } from '../auth/owner-session.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
-import { renderPage } from '../http/html-page.ts'
+import { breakableUrl, renderPage } from '../http/html-page.ts'
 import { readBundle } from '../http/static-files.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 
@@ -17,7 +17,7 @@ export async function renderDashboard(deps: AdminDeps, session: LoginSession, co
   const { baseUrl } = deps.cfg
   const { token, setCookie } = csrfTokenFor(cookieHeader, baseUrl)
   const script = baseUrl + ADMIN_PATHS.dashboardScript
-  return renderPage('admin/index.html', 'Dashboard', { csrf: token, base: baseUrl, webid: session.webid, script, sessions: ADMIN_PATHS.sessions },
+  return renderPage('admin/index.html', 'Dashboard', { csrf: token, base: baseUrl, webid: session.webid, webidHtml: breakableUrl(session.webid), script, sessions: ADMIN_PATHS.sessions },
     { script, headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }
 

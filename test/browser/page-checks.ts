@@ -76,3 +76,76 @@ export function isSplitAcrossLines(page: Page, selector: string, part: string): 
     throw new Error(`"${p}" is not in one text node of ${s}`)
   }, [selector, part])
 }
+
+export interface TextContrastFailure { readonly text: string; readonly element: string; readonly color: string; readonly background: string; readonly ratio: number; readonly required: number }
+
+/**
+ * WCAG 2.2 SC 1.4.3 (AA) for every piece of visible text on the page — text nodes, the values and
+ * placeholders of inputs, and selects — against its effective background: the backgrounds of all its
+ * ancestors composited over the page canvas (semi-transparent ones blended, SC 1.4.3 "Understanding":
+ * the colour actually behind the text). 4.5:1, or 3:1 for large text (at least 24px, or 18.66px bold).
+ * Disabled controls are exempt (SC 1.4.3: "inactive user interface component"). One entry per
+ * distinct element, colour and background.
+ */
+export function textContrastFailures(page: Page): Promise<TextContrastFailure[]> {
+  return page.evaluate(() => {
+    type C = { r: number; g: number; b: number; a: number }
+    const parse = (c: string): C => {
+      if (c === 'transparent') return { r: 0, g: 0, b: 0, a: 0 }
+      const m = /rgba?\(([^)]+)\)/.exec(c)
+      if (!m) throw new Error(`unexpected colour ${c}`)
+      const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number)
+      return { r: p[0]!, g: p[1]!, b: p[2]!, a: p.length > 3 ? p[3]! : 1 }
+    }
+    const over = (top: C, under: C): C => ({ r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a), b: top.b * top.a + under.b * (1 - top.a), a: 1 })
+    const channel = (v: number) => { const s = v / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4 }
+    const lum = (c: C) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
+    const ratioOf = (a: C, b: C) => { const [x, y] = [lum(a), lum(b)]; return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05) }
+    const hex = (c: C) => `#${[c.r, c.g, c.b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`
+    // The canvas under everything: Chromium paints white, or its dark canvas under color-scheme dark
+    const dark = matchMedia('(prefers-color-scheme: dark)').matches && getComputedStyle(document.documentElement).colorScheme.includes('dark')
+    const canvas: C = dark ? { r: 18, g: 18, b: 18, a: 1 } : { r: 255, g: 255, b: 255, a: 1 }
+    const backgroundOf = (el: Element): C => {
+      const chain: Element[] = []
+      for (let e: Element | null = el; e; e = e.parentElement) chain.unshift(e)
+      return chain.reduce((bg, e) => over(parse(getComputedStyle(e).backgroundColor), bg), canvas)
+    }
+    const visible = (el: Element) => {
+      const s = getComputedStyle(el)
+      if (s.visibility === 'hidden' || Number(s.opacity) === 0) return false
+      const r = el.getBoundingClientRect()
+      return r.width > 1 && r.height > 1
+    }
+    const describe = (el: Element) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '') + (typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '')
+    const seen = new Set<string>()
+    const failures: { text: string; element: string; color: string; background: string; ratio: number; required: number }[] = []
+    const check = (el: Element, text: string, colour: string) => {
+      if (el.closest(':disabled, [aria-disabled="true"]')) return
+      const s = getComputedStyle(el)
+      const size = parseFloat(s.fontSize)
+      const large = size >= 24 || (size >= 18.66 && Number(s.fontWeight) >= 700)
+      const bg = backgroundOf(el)
+      const fg = over(parse(colour), bg)
+      const ratio = Math.round(ratioOf(fg, bg) * 100) / 100
+      const required = large ? 3 : 4.5
+      const id = `${describe(el)}|${hex(fg)}|${hex(bg)}`
+      if (ratio < required && !seen.has(id)) { seen.add(id); failures.push({ text: text.trim().slice(0, 40), element: describe(el), color: hex(fg), background: hex(bg), ratio, required }) }
+    }
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement
+      if (!el || !n.textContent?.trim() || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'OPTION', 'TEXTAREA'].includes(el.tagName)) continue
+      const range = document.createRange()
+      range.selectNodeContents(n)
+      if (![...range.getClientRects()].some((r) => r.width > 1 && r.height > 1) || !visible(el)) continue
+      check(el, n.textContent, getComputedStyle(el).color)
+    }
+    for (const el of document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea, select')) {
+      if (!visible(el)) continue
+      const field = el as HTMLInputElement
+      if (field.value) check(el, field.value, getComputedStyle(el).color)
+      else if (field.placeholder) check(el, field.placeholder, getComputedStyle(el, '::placeholder').color)
+    }
+    return failures
+  })
+}

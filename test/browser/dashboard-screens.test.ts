@@ -1,0 +1,136 @@
+// Issue 13 quality bar: every main screen of the owner's dashboard (with JavaScript, and the pages
+// without it) has readable contrast (WCAG 2.2 SC 1.4.3 AA, every visible text against its effective
+// background, in the light and the dark colour scheme), nothing to scroll sideways on a phone, and a
+// screenshot at desktop and phone width in test-artifacts/browser/screen-*.png.
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import type { BrowserContext, Page } from 'playwright-core'
+import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { textContrastFailures } from './page-checks.ts'
+import { CookieJar } from '../op/op-fixture.ts'
+import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
+
+setDefaultTimeout(60_000)
+let pod: RunningPod
+let context: BrowserContext
+let page: Page
+let plain: BrowserContext
+let plainPage: Page
+
+beforeAll(async () => {
+  pod = await startBrowserPod()
+  context = await newContext()
+  page = await context.newPage()
+  await page.goto(`${pod.baseUrl}/.admin/`)
+  await signInAsOwner(page)
+  await page.waitForURL(`${pod.baseUrl}/.admin/`)
+  plain = await newContext({ javaScriptEnabled: false })
+  plainPage = await plain.newPage()
+  await plainPage.goto(`${pod.baseUrl}/.admin/files`)
+  await signInAsOwner(plainPage)
+  await plainPage.waitForURL(`${pod.baseUrl}/.admin/files`)
+  // Something on every screen: a folder with files, an ACL with a note, an approved app
+  const put = (path: string, type: string, body: string) => page.evaluate(async ([u, t, b]) => (await fetch(u!, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': t! }, body: b! })).status, [pod.baseUrl + path, type, body] as const)
+  await put('/notes/todo.ttl', 'text/turtle', `@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n<#it> foaf:name "todo"; foaf:knows <${pod.baseUrl}/profile/card#me>.`)
+  await put('/notes/photo.png', 'image/png', 'not really a png')
+  await put('/notes/todo.ttl.acl', 'text/turtle', `@prefix acl: <http://www.w3.org/ns/auth/acl#>.\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+<#o> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <todo.ttl>; acl:mode acl:Read, acl:Write, acl:Control; rdfs:comment "mine".
+<#p> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <todo.ttl>; acl:mode acl:Read.`)
+  const client = serveClientIdDocument('Screens App')
+  try { await obtainCodeOverHttp(pod.baseUrl, client, new CookieJar(), OWNER_PASSWORD) } finally { client.stop() }
+}, HOOK_TIMEOUT)
+afterAll(async () => { await context?.close(); await plain?.close(); await pod?.dispose() }, HOOK_TIMEOUT)
+
+/** The screen as it is now: both colour schemes pass AA, no sideways scroll on a phone; four screenshots. */
+async function checkScreen(p: Page, name: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await p.emulateMedia({ colorScheme })
+    for (const viewport of [DESKTOP, PHONE]) {
+      await p.setViewportSize(viewport)
+      const width = viewport === PHONE ? 'phone' : 'desktop'
+      expect({ screen: `${name} ${colorScheme} ${width}`, failures: await textContrastFailures(p) }).toEqual({ screen: `${name} ${colorScheme} ${width}`, failures: [] })
+      if (viewport === PHONE) expect(await horizontalOverflow(p)).toBe(0)
+      await screenshot(p, `screen-${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`)
+    }
+  }
+  await p.emulateMedia({ colorScheme: 'light' })
+  await p.setViewportSize(DESKTOP)
+}
+
+const dash = async (hash: string, ready: string) => {
+  await page.goto(`${pod.baseUrl}/.admin/#${hash}`)
+  await page.getByText(ready).first().waitFor()
+}
+
+describe('every dashboard screen: AA contrast, light and dark, desktop and phone', () => {
+  test('files: the root and a folder', async () => {
+    await dash('/files/', 'Your files')
+    await checkScreen(page, 'files')
+    await dash('/files/notes/', 'photo.png')
+    await checkScreen(page, 'folder')
+  })
+  test('a document, and the editor with a syntax error', async () => {
+    await dash('/files/notes/todo.ttl', '@prefix')
+    await checkScreen(page, 'document')
+    await page.getByRole('button', { name: 'Edit' }).click()
+    await page.getByLabel('Turtle').fill('<#it> <#p> "broken.\n')
+    await page.getByRole('button', { name: 'Check' }).click()
+    await page.locator('#rdf-problem').getByText(/Line 1/).waitFor()
+    await checkScreen(page, 'edit-error')
+  })
+  test('share: inherited and own access, the warning, a "why" answer', async () => {
+    await dash('/share/notes/todo.ttl', 'Access set here')
+    await page.getByLabel('Agent: a WebID, a key URL, or "public"').fill('public')
+    await page.getByRole('button', { name: 'Check access' }).click()
+    await page.locator('#check-answer').getByText('public may: read').waitFor()
+    await checkScreen(page, 'share')
+    await dash('/share/notes/', 'Inherited from /')
+    await checkScreen(page, 'share-inherited')
+  })
+  test('a failing call: the error in the status line', async () => {
+    await dash('/files/', 'Your files')
+    await page.getByLabel('Folder name').fill('notes')
+    await page.getByRole('button', { name: 'Create folder' }).click()
+    await page.locator('#status[role="alert"]').waitFor()
+    expect(await page.locator('#status').textContent()).toContain('412 precondition_failed')
+    await checkScreen(page, 'error')
+  })
+  test('apps and sessions, profile, backup', async () => {
+    await dash('/apps', 'Screens App')
+    await checkScreen(page, 'apps')
+    await dash('/profile', 'Your profile')
+    await checkScreen(page, 'profile')
+    await dash('/backup', 'No backup has been made')
+    await checkScreen(page, 'backup')
+  })
+})
+
+describe('the pages without JavaScript, and sign-in', () => {
+  const open = async (path: string) => { await plainPage.goto(pod.baseUrl + path) }
+  test('files, delete, profile, backup, sessions, an error page', async () => {
+    await open('/.admin/files?path=%2Fnotes%2F')
+    await checkScreen(plainPage, 'nojs-files')
+    await open('/.admin/delete?path=%2Fnotes%2Fphoto.png')
+    await checkScreen(plainPage, 'nojs-delete')
+    await open('/.admin/profile')
+    await checkScreen(plainPage, 'nojs-profile')
+    await open('/.admin/backup')
+    await checkScreen(plainPage, 'nojs-backup')
+    await open('/.admin/sessions')
+    await checkScreen(plainPage, 'nojs-sessions')
+    await open('/.admin/files')
+    await plainPage.getByLabel('Folder name').fill('notes')
+    await plainPage.getByRole('button', { name: 'Create folder' }).click()
+    expect(await plainPage.locator('#error').textContent()).toBe('already_exists')
+    await checkScreen(plainPage, 'nojs-error')
+  })
+  test('the sign-in page', async () => {
+    const fresh = await newContext()
+    try {
+      const p = await fresh.newPage()
+      await p.goto(`${pod.baseUrl}/.admin/`)
+      await p.locator('#password').waitFor()
+      await checkScreen(p, 'login')
+    } finally { await fresh.close() }
+  })
+})
