@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodeProtectedHeader } from 'jose'
+import { saveConsent } from '../../src/auth/consents.ts'
 import {
   APP_ID, BASE, CookieJar, FORM, authorize, authorizeUrl, codeFields, field, form, logIn, newDpopKey, obtainTokens, openTestPod, tokenRequest, withToken,
   type DpopKey, type TestPod,
@@ -119,10 +120,20 @@ describe('consents: remembered per client until revoked', () => {
     const { body } = await obtainTokens(pod, jar, key)
     const list = await (await api('GET', '/.admin/api/consents')).json()
     expect(list.map((c: { clientId: string }) => c.clientId)).toContain(APP_ID)
+    // the Client ID Document's logo_uri, kept with the consent for the list of approved apps
+    expect(list.find((c: { clientId: string }) => c.clientId === APP_ID).logoUri).toBe('https://app.example/logo.png')
     expect((await api('DELETE', `/.admin/api/consents/${encodeURIComponent(APP_ID)}`)).status).toBe(204)
     const again = await pod.request(authorizeUrl(), { headers: { cookie: jar.header() } })
     expect(again.headers.get('location')).toStartWith(`${BASE}/.oidc/consent?interaction=`)
     expect((await refresh(body.refresh_token as string)).status).toBe(400)
+  })
+})
+
+describe('approved apps: the logo is shown only from an http(s) URL', () => {
+  test.each(['javascript:alert(1)', 'data:image/png;base64,AAAA', 'file:///etc/passwd'])('a consent holding logo %s lists logoUri null', async (logo) => {
+    await saveConsent(pod.store, { clientId: 'https://odd.example/id', clientName: 'Odd', scopes: ['openid', 'webid'], grantedAt: pod.clock.now, logoUri: logo })
+    const list = await (await api('GET', '/.admin/api/consents')).json()
+    expect(list.find((c: { clientId: string }) => c.clientId === 'https://odd.example/id')).toMatchObject({ clientName: 'Odd', logoUri: null })
   })
 })
 
