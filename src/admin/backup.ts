@@ -17,6 +17,8 @@ const WORK_DIR = 'tmp'
 
 export function makeBackups(deps: AdminDeps) {
   const workDir = join(deps.cfg.dataDir, WORK_DIR)
+  // A folder left by a process that stopped mid-download holds a copy of the pod: gone at start
+  removeLeftoverArchives(workDir)
   let running = false
 
   /** One at a time: each holds a database snapshot and a copy of the pod on disk until it is sent. */

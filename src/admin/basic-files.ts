@@ -118,7 +118,7 @@ export async function showDeletePage(deps: AdminDeps, cookieHeader: string | nul
     heading: `Delete ${nameOf(path)}?`, section: ADMIN_PATHS.files,
     body: (csrf) => html`<p>Delete ${folder ? 'the folder ' : ''}<strong>${path}</strong>? This cannot be undone.${folder ? ' A folder must be empty first.' : ''}</p>
 <form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
-<p class="actions"><button type="submit">Delete</button> <a class="button secondary" href="${back}">Cancel</a></p></form>`,
+<p><button type="submit">Delete</button> <a class="button secondary" href="${back}">Cancel</a></p></form>`,
   })
 }
 
