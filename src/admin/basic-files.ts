@@ -47,7 +47,7 @@ export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null
   const pager = total <= limit ? '' : html`<p class="actions">${offset > 0 ? html`<a href="${filesPage(path)}&offset=${Math.max(0, offset - limit)}">Previous page</a>` : ''}
 <span class="muted">${offset + 1}–${Math.min(offset + limit, total)} of ${total}</span>${offset + limit < total ? html`<a href="${filesPage(path)}&offset=${offset + limit}">Next page</a>` : ''}</p>`
   const rows = list.items.map((it) => html`<tr>
-<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : nameOf(it.path)}</td>
+<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`<a href="${ADMIN_PATHS.download}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}</td>
 <td data-label="Type">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
 <td data-label="Size">${it.kind === 'container' ? '—' : size(it.size)}</td>
 <td data-label="Modified">${localTime(Date.parse(it.modified))}</td>
@@ -105,6 +105,22 @@ export async function uploadFiles(ldp: OwnerLdp, request: Request, form: FormDat
     }).catch(exists(file.name, path, '; tick "Replace files of the same name" to overwrite it'))
   }
   return seeOther(filesPage(path, { what: 'upload', name: files.map((f) => f.name).join(', ') }))
+}
+
+/**
+ * A document or file as a download (the script shows RDF in the page; here the browser saves it).
+ * Always an attachment: the pod's own origin never renders stored content as a page.
+ */
+export async function downloadResource(ldp: OwnerLdp, request: Request, raw: unknown): Promise<Response> {
+  const path = podPath(raw)
+  if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
+  const res = await ldp(request, 'GET', path, { headers: { accept: 'text/turtle;q=1, */*;q=0.5' } })
+  const name = nameOf(path).replace(/[^\w.-]+/g, '_')
+  return new Response(res.body, { headers: {
+    'content-type': res.headers.get('content-type') ?? 'application/octet-stream',
+    'content-disposition': `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(nameOf(path))}`,
+    'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+  } })
 }
 
 /** "Delete X?": the page the Delete link leads to; nothing is deleted before its button is pressed. */

@@ -22,7 +22,7 @@ import { readProfile } from './profile.ts'
 import { dashboardScript, renderDashboard } from './dashboard.ts'
 import { makeBackups } from './backup.ts'
 import { makeOwnerLdp, type Forward } from './owner-ldp.ts'
-import { createFolder, deleteResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './basic-files.ts'
+import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './basic-files.ts'
 import { showBackupPage, showProfilePage } from './basic-pages.ts'
 import { backTo, seeOther } from './basic-page.ts'
 import { saveProfile } from './profile.ts'
@@ -111,6 +111,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       await ownerForm(request, form.get('csrf'))
       return uploadFiles(ldp, request, form)
     }, backTo(filesPage('/'), 'Your files')), { parse: 'none' })
+    .get(ADMIN_PATHS.download, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => downloadResource(ldp, request, query.path), backTo(filesPage('/'), 'Your files')))
     .get(ADMIN_PATHS.delete, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showDeletePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.delete, ({ request, body }) => pageOrError(ADMIN_PATHS.delete, async () => {
       await ownerForm(request, body.csrf)

@@ -36,6 +36,7 @@ export const ADMIN_PATHS = {
   newFolder: '/.admin/files/folder',
   upload: '/.admin/files/upload',
   delete: '/.admin/delete',
+  download: '/.admin/files/download',
   profile: '/.admin/profile',
   api: '/.admin/api',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */
