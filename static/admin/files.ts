@@ -118,7 +118,9 @@ function newFolderPanel(path: string): HTMLElement {
     if (!name || name.includes('/')) { sayError(new Error('A folder name must not be empty or contain "/"')); return }
     // If-None-Match: * — never replace something that already has this name (RFC 9110 §13.1.2)
     void ldp('PUT', `${BASE}${path}${encodeURIComponent(name)}/`, { headers: { 'content-type': 'text/turtle', 'if-none-match': '*' }, body: '' }, `Creating folder ${name}`)
-      .then(() => { location.hash = `#/files${path}${encodeURIComponent(name)}/` }, sayError)
+      .then(() => { location.hash = `#/files${path}${encodeURIComponent(name)}/` }, (err: unknown) => {
+        sayError(err instanceof ApiError && err.status === 412 ? new Error(`Creating folder ${name} failed: something named "${name}" already exists here; choose another name`) : err)
+      })
   })
   return h('section', { class: 'panel', 'aria-labelledby': 'folder-h' }, h('h2', { id: 'folder-h' }, 'New folder'), form)
 }

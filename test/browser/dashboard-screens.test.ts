@@ -92,7 +92,7 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
     await page.getByLabel('Folder name').fill('notes')
     await page.getByRole('button', { name: 'Create folder' }).click()
     await page.locator('#status[role="alert"]').waitFor()
-    expect(await page.locator('#status').textContent()).toContain('412 precondition_failed')
+    expect(await page.locator('#status').textContent()).toBe('Creating folder notes failed: something named "notes" already exists here; choose another name')
     await checkScreen(page, 'error')
   })
   test('apps and sessions, profile, backup', async () => {
