@@ -12,7 +12,7 @@ type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'withResourceLocks' | 'dec
 
 /** A public JWK is a few hundred bytes (an RSA-4096 one under 1 KiB); anything far larger is not a key. */
 const MAX_KEY_BYTES = 16 * 1024
-const MEMBERS = ['name', 'publicJwk']
+const MEMBERS = ['name', 'publicJwk', 'linkFromProfile']
 
 const writer = (deps: AdminDeps) => ({ store: deps.store, baseUrl: deps.cfg.baseUrl, withResourceLocks: deps.withResourceLocks })
 
@@ -24,8 +24,9 @@ const refuse = (status: number, code: string, pointer: string, expected: string)
   new HttpError(status, code, `${pointer || '(body)'}: ${expected}`, { extra: { violations: [{ pointer, expected }] } })
 
 /**
- * POST /.admin/api/keys `{ name?, publicJwk }`: the browser made the key pair (WebCrypto) and sends only the
- * public half; the pod writes `/keys/<name>` and links it from the owner's profile. The body is never logged:
+ * POST /.admin/api/keys `{ name?, publicJwk, linkFromProfile? }`: the browser made the key pair (WebCrypto) and
+ * sends only the public half; the pod writes `/keys/<name>`, and links it from the owner's profile only when
+ * asked (a linked key can act as the owner, with all of the owner's access). The body is never logged:
  * a person who pasted a private key by mistake must not find it in the log.
  */
 export async function createKey(deps: AdminDeps, contentType: string | null, body: string): Promise<Response> {
@@ -33,23 +34,24 @@ export async function createKey(deps: AdminDeps, contentType: string | null, bod
   if (Buffer.byteLength(body) > MAX_KEY_BYTES) throw new HttpError(413, 'payload_too_large', `a key is at most ${MAX_KEY_BYTES} bytes of JSON`)
   let value: unknown
   try { value = JSON.parse(body) } catch { throw refuse(400, 'invalid_request', '', 'a JSON object { "name": …, "publicJwk": { … } }; the body is not valid JSON') }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(400, 'invalid_request', '', 'a JSON object { "name": …, "publicJwk": { … } }')
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(400, 'invalid_request', '', 'a JSON object { "name": …, "publicJwk": { … }, "linkFromProfile": false }')
   const input = value as Record<string, unknown>
   const extra = Object.keys(input).find(k => !MEMBERS.includes(k))
-  if (extra !== undefined) throw refuse(400, 'invalid_request', `/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`, 'no such member: send only name and publicJwk (never the private key)')
+  if (extra !== undefined) throw refuse(400, 'invalid_request', `/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`, 'no such member: send only name, publicJwk and linkFromProfile (never the private key)')
   if (input.name !== undefined && typeof input.name !== 'string') throw refuse(400, 'invalid_key_name', '/name', 'a string')
+  if (input.linkFromProfile !== undefined && typeof input.linkFromProfile !== 'boolean') throw refuse(400, 'invalid_request', '/linkFromProfile', 'true or false: whether the key may act as the owner')
   if (input.publicJwk === undefined) throw refuse(400, 'invalid_key', '/publicJwk', 'required: the public JWK of the new key')
   const name = input.name === undefined || input.name === '' ? defaultKeyName(new Date(deps.now())) : input.name
   let key
   try {
-    key = await publishOwnerKey(writer(deps), name, input.publicJwk, deps.now())
+    key = await publishOwnerKey(writer(deps), name, input.publicJwk, deps.now(), { linkFromProfile: input.linkFromProfile === true })
   } catch (err) {
     if (!(err instanceof HttpError) || err.status >= 500) throw err
     throw refuse(err.status, err.code, err.code === 'invalid_key' ? '/publicJwk' : '/name', err.description)
   }
   forget(deps, key.documentUrl)
   const thumbprint = await jwkThumbprint(key.publicJwk as Parameters<typeof jwkThumbprint>[0])
-  log.info('admin.key_created', { keyUrl: key.keyUrl, thumbprint })
+  log.info('admin.key_created', { keyUrl: key.keyUrl, thumbprint, linkedFromProfile: key.linkedFromProfile })
   return json({ ...key, thumbprint }, 201, { location: key.documentUrl })
 }
 

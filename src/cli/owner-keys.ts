@@ -26,7 +26,7 @@ export async function addOwnerKey(store: Store, baseUrl: string, name: string, n
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
   let key
   try {
-    key = await publishOwnerKey({ store, baseUrl, withResourceLocks: makeResourceLocks() }, name, publicKey.export({ format: 'jwk' }), now)
+    key = await publishOwnerKey({ store, baseUrl, withResourceLocks: makeResourceLocks() }, name, publicKey.export({ format: 'jwk' }), now, { linkFromProfile: true })
   } catch (err) {
     if (err instanceof HttpError && err.status < 500) throw new KeyCommandError(`${err.description.replace(/; choose another name$/, '; choose another --name')}`)
     throw err

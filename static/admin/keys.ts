@@ -20,7 +20,7 @@ export async function showKeys(view: HTMLElement): Promise<void> {
   view.append(
     h('h2', {}, 'Signing keys'),
     h('p', { class: 'muted' }, 'Scripts and apps sign requests with a private key (HTTP Message Signatures); your pod publishes only the public key at its URL. ' +
-      'Give a key access in Share (Who: Key), or send cred="<your WebID>" with a signed request to act as you.'),
+      'Give a key access in Share (Who: Key) or with a grant; a key linked from your profile can also act as you.'),
     pending ? offer(view, pending) : '',
     h('section', { class: 'panel', 'aria-labelledby': 'keys-h' }, h('h3', { id: 'keys-h' }, 'Your keys'), keyTable(view, keys)),
     newKeyForm(view))
@@ -49,17 +49,22 @@ function keyTable(view: HTMLElement, keys: Listed[]): HTMLElement {
 function newKeyForm(view: HTMLElement): HTMLElement {
   const name = field(h('input', { type: 'text', id: 'key-name', placeholder: 'laptop', autocomplete: 'off', spellcheck: 'false', maxlength: '64' }),
     'Name', 'Letters, digits, “.”, “_” or “-”; leave empty for a dated name')
+  const asOwner = h('input', { type: 'checkbox', id: 'key-as-owner' })
   const submit = h('button', { type: 'submit' }, 'Create key')
   const form = h('form', { novalidate: true, 'aria-labelledby': 'new-key-h' },
     h('h3', { id: 'new-key-h' }, 'New key'),
     h('p', { class: 'muted' }, 'Made here in your browser (ECDSA P-256, ES256). You download the private key once; the pod never receives it.'),
-    name.el, submit)
+    name.el,
+    h('label', { class: 'check' }, asOwner, ' It may act as me: link it from my profile'),
+    h('p', { class: 'hint', id: 'key-as-owner-hint' }, 'Requests signed with it that send cred="<your WebID>" then have all your access. Without this, it has only what Share and grants give its URL.'),
+    submit)
+  asOwner.setAttribute('aria-describedby', 'key-as-owner-hint')
   form.addEventListener('submit', (e) => {
     e.preventDefault()
     setFieldError(name.slot, undefined)
     if (pending && !confirmAction(`The private key of ${pending.key.name} was not downloaded yet and will be lost. Make a new key anyway?`)) return
     submit.disabled = true
-    void createKey(name.slot.control.value.trim())
+    void createKey(name.slot.control.value.trim(), asOwner.checked)
       .then(() => showKeys(view)).then(() => say(`Created the key ${pending?.key.name ?? ''}: download its private key now`))
       .catch((err: unknown) => {
         const v = err instanceof ApiError ? err.violations.find((x) => x.pointer === '/name') : undefined
@@ -71,12 +76,12 @@ function newKeyForm(view: HTMLElement): HTMLElement {
   return h('section', { class: 'panel' }, form)
 }
 
-async function createKey(name: string): Promise<void> {
+async function createKey(name: string, linkFromProfile: boolean): Promise<void> {
   if (!crypto.subtle) throw new Error('This browser cannot make keys here: WebCrypto needs a secure context (https, or http://localhost)')
   // extractable: the private half must be exported once, into the download
   const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])
   const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', pair.publicKey)
-  const key = await api<Created>('POST', '/keys', { ...(name ? { name } : {}), publicJwk: { kty, crv, x, y } }, 'Creating the key')
+  const key = await api<Created>('POST', '/keys', { ...(name ? { name } : {}), publicJwk: { kty, crv, x, y }, linkFromProfile }, 'Creating the key')
   pending = { key, privateKey: pair.privateKey }
   window.addEventListener('beforeunload', warnBeforeLeaving)
 }

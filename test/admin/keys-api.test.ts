@@ -58,14 +58,14 @@ describe('publish, list, sign, revoke', () => {
   test('POST → 201 with Location, the key URL and only the public JWK (WebCrypto extras dropped)', async () => {
     await pod.seed('/notes/n1.acl', readAcl(`${BASE}/notes/n1`, `acl:agent [ cert:key <${keyUrl}> ]`))
     expect((await sign('/notes/n1')).status).toBe(401) // no key document yet
-    const res = await create({ name: 'laptop', publicJwk: { ...key.publicJwk, ext: true, key_ops: ['verify'] } })
+    const res = await create({ name: 'laptop', publicJwk: { ...key.publicJwk, ext: true, key_ops: ['verify'] }, linkFromProfile: true })
     expect(res.status).toBe(201)
     expect(res.headers.get('location')).toBe(`${BASE}/keys/laptop`)
     const out = await res.json()
     expect(out).toEqual({
       name: 'laptop', keyUrl, documentUrl: `${BASE}/keys/laptop`, webid: WEBID,
       publicJwk: { kty: 'EC', crv: 'P-256', x: key.publicJwk.x, y: key.publicJwk.y, alg: 'ES256', use: 'sig' },
-      thumbprint: await jwkThumbprint(key.publicJwk as never),
+      linkedFromProfile: true, thumbprint: await jwkThumbprint(key.publicJwk as never),
     })
   })
 
@@ -137,10 +137,24 @@ describe('publish, list, sign, revoke', () => {
     expect((await pod.request('/keys/phone')).status).toBe(200)
   })
 
-  test('without a name the key gets a dated one', async () => {
+  test('without a name the key gets a dated one; without linkFromProfile the profile does not link it', async () => {
+    const before = await profile()
     const res = await create({ publicJwk: makeKey('ed25519').publicJwk })
     expect(res.status).toBe(201)
-    expect((await res.json()).name).toMatch(/^key-\d{8}-\d{4}-[0-9a-f]{4}$/)
+    const out = await res.json()
+    expect(out.name).toMatch(/^key-\d{8}-\d{4}-[0-9a-f]{4}$/)
+    expect(out.linkedFromProfile).toBe(false)
+    expect(await profile()).toBe(before)
+    expect((await list()).find((k) => k.name === out.name)?.linkedFromProfile).toBe(false)
+  })
+
+  test('a key not linked from the profile cannot act as the owner with cred="<WebID>"', async () => {
+    const other = makeKey('ecdsa-p256-sha256')
+    expect((await create({ name: 'unlinked', publicJwk: other.publicJwk })).status).toBe(201)
+    const url = `${BASE}/notes/n1`
+    const res = await pod.request(url, { headers: await signedHeaders(url, { key: other.privateKey, alg: 'ecdsa-p256-sha256', keyid: `${BASE}/keys/unlinked#key`, cred: WEBID }) })
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toContain(`does not link the signing key ${BASE}/keys/unlinked#key with cert:key`)
   })
 })
 
@@ -158,6 +172,7 @@ describe('bad input → a clear 4xx naming the member, and nothing changes', () 
     ['a name with a slash', { name: '../profile/card', publicJwk: good }, 400, 'invalid_key_name', '/name'],
     ['a hidden name', { name: '.acl', publicJwk: good }, 400, 'invalid_key_name', '/name'],
     ['a name that is not a string', { name: 7, publicJwk: good }, 400, 'invalid_key_name', '/name'],
+    ['linkFromProfile that is not a boolean', { name: 'p7', publicJwk: good, linkFromProfile: 'yes' }, 400, 'invalid_request', '/linkFromProfile'],
   ] as const)('%s → %i %s at "%s"', async (_what, body, status, code, pointer) => {
     const before = await snapshot()
     const res = await pod.api('POST', '/.admin/api/keys', typeof body === 'string' ? { raw: body } : { body })

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
 import { exchangeCode, obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
-import { DESKTOP, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { OWNER_PASSWORD, newContext, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
 
 let pod: RunningPod
 let context: BrowserContext
@@ -26,11 +26,7 @@ afterAll(async () => { await context?.close(); await pod?.dispose() })
 
 /** Both widths of the current screen, and nothing to scroll sideways on the phone. */
 async function shoot(name: string): Promise<void> {
-  await screenshot(page, `dashboard-${name}-desktop`)
-  await page.setViewportSize(PHONE)
-  await screenshot(page, `dashboard-${name}-phone`)
-  expect(await horizontalOverflow(page)).toBe(0)
-  await page.setViewportSize(DESKTOP)
+  expect(await screenshotBothWidths(page, `dashboard-${name}`)).toBe(0)
 }
 
 const anonymous = (path: string) => fetch(pod.baseUrl + path)

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { HOOK_TIMEOUT, newContext, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
 import { makeLocalhostCertificate } from '../e2e/tls-cert.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { ensureOwner } from '../../src/first-start.ts'
@@ -65,11 +65,7 @@ async function signedGet(path: string): Promise<Response> {
 }
 
 async function shoot(name: string): Promise<void> {
-  await screenshot(page, `dashboard-${name}-desktop`)
-  await page.setViewportSize(PHONE)
-  await screenshot(page, `dashboard-${name}-phone`)
-  expect(await horizontalOverflow(page)).toBe(0)
-  await page.setViewportSize(DESKTOP)
+  expect(await screenshotBothWidths(page, `dashboard-${name}`)).toBe(0)
 }
 
 const status = () => page.locator('#status').textContent()
@@ -100,6 +96,7 @@ describe('Keys: made in the browser, only the public half on the pod', () => {
 
   test('a good name: the key is published, its private key downloaded exactly once', async () => {
     await page.getByLabel('Name', { exact: true }).fill('laptop')
+    await page.getByLabel('It may act as me: link it from my profile').check()
     await page.getByRole('button', { name: 'Create key' }).click()
     const offer = page.locator('#key-offer')
     await offer.waitFor()

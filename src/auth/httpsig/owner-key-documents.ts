@@ -38,6 +38,7 @@ export interface PublishedKey {
   readonly documentUrl: string
   readonly webid: string
   readonly publicJwk: PublicJwk
+  readonly linkedFromProfile: boolean
 }
 
 export interface ListedKey {
@@ -71,11 +72,12 @@ function publicPart(jwk: Record<string, unknown>): PublicJwk {
 }
 
 /**
- * Writes `/keys/<name>` (a JsonWebKey2020 controlled by the owner) and links it from the owner's profile with
- * `cert:key`, so a request signed with it and `cred="<WebID>"` acts as the owner (HttpSig step 7). The key
- * document comes first: a key in /keys/ that the profile does not link yet verifies only what ACLs give it.
+ * Writes `/keys/<name>` (a JsonWebKey2020 controlled by the owner) and, with `linkFromProfile`, links it from the
+ * owner's profile with `cert:key`, so a request signed with it and `cred="<WebID>"` acts as the owner (HttpSig
+ * step 7). Without the link the key gets only what ACLs and grants give its URL. The key document comes first:
+ * until the profile links it, it verifies only what they give it.
  */
-export async function publishOwnerKey(w: KeyWriter, name: string, jwk: unknown, now: number): Promise<PublishedKey> {
+export async function publishOwnerKey(w: KeyWriter, name: string, jwk: unknown, now: number, opts: { linkFromProfile: boolean }): Promise<PublishedKey> {
   const badName = keyNameProblem(name)
   if (badName) throw new HttpError(400, 'invalid_key_name', badName)
   const problem = publicJwkProblem(jwk)
@@ -96,8 +98,8 @@ export async function publishOwnerKey(w: KeyWriter, name: string, jwk: unknown, 
     if (await getMeta(store, path) || await getMeta(store, twinPath(path))) throw new HttpError(409, 'key_exists', `${path} already exists; choose another name`)
     await writeResource(store, baseUrl, path, { kind: 'rdf', contentType: 'text/turtle', triples, size: await turtleByteLength(triples, documentUrl) }, now)
   })
-  await changeProfileLinks(w, (links) => [...links, keyUrl], now)
-  return { name, keyUrl, documentUrl, webid, publicJwk }
+  if (opts.linkFromProfile) await changeProfileLinks(w, (links) => [...links, keyUrl], now)
+  return { name, keyUrl, documentUrl, webid, publicJwk, linkedFromProfile: opts.linkFromProfile }
 }
 
 /** Every key described in a document of /keys/, newest document first. */
