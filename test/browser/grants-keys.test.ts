@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { HOOK_TIMEOUT, newContext, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { contrastFailures, unlabelledControls } from './page-checks.ts'
 import { makeLocalhostCertificate } from '../e2e/tls-cert.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { ensureOwner } from '../../src/first-start.ts'
@@ -64,7 +65,10 @@ async function signedGet(path: string): Promise<Response> {
   return fetch(url, { headers, tls: { ca } })
 }
 
+/** Both widths of the current screen; every control labelled, readable contrast, nothing to scroll sideways on a phone. */
 async function shoot(name: string): Promise<void> {
+  expect(await unlabelledControls(page)).toEqual([])
+  expect(await contrastFailures(page)).toEqual([])
   expect(await screenshotBothWidths(page, `dashboard-${name}`)).toBe(0)
 }
 
