@@ -121,6 +121,15 @@ describe('publish, list, sign, revoke', () => {
     expect((await pod.request('/profile/card')).status).toBe(200)
   })
 
+  test('a key document the verifier cannot use is listed with the reason, and can be revoked', async () => {
+    await pod.seed('/keys/broken', `<#key> <https://w3id.org/security#publicKeyJwk> "{\\"kty\\":\\"EC\\",\\"crv\\":\\"P-521\\"}"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON>.`)
+    const listed = (await list()).find((k) => k.name === 'broken')
+    expect(listed).toMatchObject({ keyUrl: `${BASE}/keys/broken#key`, linkedFromProfile: false, problem: 'publicKeyJwk member "crv" must be one of P-256, P-384 for kty EC' })
+    expect(listed?.thumbprint).toBeUndefined()
+    expect((await pod.api('DELETE', '/.admin/api/keys/broken')).status).toBe(204)
+    expect((await pod.request('/keys/broken')).status).toBe(404)
+  })
+
   test('DELETE of a document in /keys/ that describes no key → 404, the document stays', async () => {
     await pod.seed('/keys/readme', '<#it> <http://purl.org/dc/terms/title> "not a key".')
     const res = await pod.api('DELETE', '/.admin/api/keys/readme')
