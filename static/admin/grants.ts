@@ -100,7 +100,9 @@ function grantForm(view: HTMLElement): HTMLElement {
     general.hidden = rest === 0
     // The server's whole message: it also says what to do about what no field here can change (an http base URL)
     general.textContent = err.message
-    ;([...perSlot.keys()][0]?.control ?? general).focus?.()
+    // Focus goes to the first field the server named (a fieldset's first box), so the person starts there
+    const first = [...perSlot.keys()][0]?.control
+    ;(first instanceof HTMLFieldSetElement ? first.querySelector('input') : first ?? general)?.focus()
   }
 
   form.addEventListener('submit', (e) => {
