@@ -20,7 +20,8 @@ import { getRecordedBaseUrl } from './store/base-url.ts'
 import { formatBanner } from './cli/banner.ts'
 import { ControlSocketError, controlSocketPath, openControlSocket, requestExport, requestSetupLink } from './cli/control-socket.ts'
 import { VERSION } from './cli/version.ts'
-import { addOwnerKey, defaultKeyName, KeyCommandError, writePrivateJwk } from './cli/owner-keys.ts'
+import { addOwnerKey, KeyCommandError, writePrivateJwk } from './cli/owner-keys.ts'
+import { defaultKeyName } from './auth/httpsig/owner-key-documents.ts'
 
 function readPasswordFile(file: string): string {
   const password = readFileSync(file, 'utf8').replace(/\r?\n$/, '')

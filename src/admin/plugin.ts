@@ -1,5 +1,5 @@
 // The owner's pages and JSON API under /.admin: password setup, sessions, consents, static clients, OP key rotation,
-// access grants and the "why may X do Y?" explanation.
+// access grants, HttpSig keys and the "why may X do Y?" explanation.
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
@@ -15,6 +15,7 @@ import { SETUP_NEXT, makeSetup } from './setup.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 import { createGrant, grantSchemaResponse, jsonErrors, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { explainAccess } from './access-explain.ts'
+import { createKey, listKeys, revokeKey } from './keys.ts'
 import { browseContainer } from './browse.ts'
 import { readAclView } from './acl-view.ts'
 import { checkRdf } from './check-rdf.ts'
@@ -171,5 +172,10 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       .get(ADMIN_PATHS.grants, ({ query }) => jsonErrors(() => listGrants(grants, query)), { query: GrantQuery })
       .get(`${ADMIN_PATHS.grants}/:id`, ({ params, request }) => jsonErrors(() => readGrant(grants, params.id, request.headers.get('accept'))))
       .delete(`${ADMIN_PATHS.grants}/:id`, ({ params }) => jsonErrors(() => revokeGrant(grants, params.id)))
+      // HttpSig keys made in the browser: only public JWKs arrive here; answers in JSON like the grants
+      .post(ADMIN_PATHS.keys, ({ request }) =>
+        jsonErrors(async () => createKey(deps, request.headers.get('content-type'), await request.text())), { parse: 'none' })
+      .get(ADMIN_PATHS.keys, () => jsonErrors(() => listKeys(deps)))
+      .delete(`${ADMIN_PATHS.keys}/:name`, ({ params }) => jsonErrors(() => revokeKey(deps, params.name)))
       .get(ADMIN_PATHS.access, ({ query }) => jsonErrors(async () => json(await explainAccess(deps, decider, query))), { query: AccessQuery }))
 }

@@ -41,6 +41,8 @@ export const ADMIN_PATHS = {
   api: '/.admin/api',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */
   grants: '/.admin/api/grants',
+  /** The owner's HttpSig keys (documents in /keys/): publish a public JWK, list, revoke. */
+  keys: '/.admin/api/keys',
   /** "Why may X do Y?" */
   access: '/.admin/api/access',
   /** The GrantData JSON Schema, public. */

@@ -6,8 +6,11 @@ export const BASE = root.dataset.base!
 export const WEBID = root.dataset.webid!
 export const CSRF = root.dataset.csrf!
 
+/** One offending field of a refused body (RFC 6901 pointer), as the grants and keys APIs name them. */
+export interface Violation { pointer: string; expected: string }
+
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) { super(message) }
+  constructor(readonly status: number, readonly code: string, message: string, readonly violations: Violation[] = []) { super(message) }
 }
 
 /** The server's plain-text refusal (`code: description`) or OAuth JSON, as a readable message. */
@@ -15,15 +18,16 @@ async function failure(res: Response, what: string): Promise<ApiError> {
   const text = await res.text().catch(() => '')
   let code = `http_${res.status}`
   let description = text.trim()
+  let violations: Violation[] = []
   try {
-    const j = JSON.parse(text) as { error?: string; error_description?: string }
-    if (j.error) { code = j.error; description = j.error_description ?? '' }
+    const j = JSON.parse(text) as { error?: string; error_description?: string; violations?: Violation[] }
+    if (j.error) { code = j.error; description = j.error_description ?? ''; violations = j.violations ?? [] }
   } catch {
     const m = /^([a-z_]+): ([\s\S]*)$/.exec(description)
     if (m) { code = m[1]!; description = m[2]! }
   }
   if (res.status === 401) description = `you are signed out (${description || code}); reload the page to sign in again`
-  return new ApiError(res.status, code, `${what} failed (${res.status} ${code}): ${description || res.statusText}`)
+  return new ApiError(res.status, code, `${what} failed (${res.status} ${code}): ${description || res.statusText}`, violations)
 }
 
 export const headers = (extra: Record<string, string> = {}) => ({ 'x-csrf-token': CSRF, ...extra })

@@ -1,4 +1,4 @@
-// The owner's dashboard: hash routes (#/files/…, #/share/…, #/apps, #/profile, #/backup) drawn into #view.
+// The owner's dashboard: hash routes (#/files/…, #/share/…, #/apps, #/grants, #/keys, #/profile, #/backup) drawn into #view.
 // Reads and writes go to the pod's own LDP endpoints and owner API with the login cookie and the
 // page's CSRF token (X-CSRF-Token); DOM nodes are built with textContent, never from HTML strings.
 
@@ -7,6 +7,8 @@ import { showFiles } from './files.ts'
 import { showShare } from './share.ts'
 import { showApps } from './apps.ts'
 import { showProfile } from './profile.ts'
+import { showGrants } from './grants.ts'
+import { showKeys } from './keys.ts'
 import { showBackup } from './backup.ts'
 
 const view = document.getElementById('view')!
@@ -25,6 +27,8 @@ async function route(): Promise<void> {
     if (hash.startsWith('/files/')) await showFiles(view, hash.slice('/files'.length))
     else if (hash.startsWith('/share/')) await showShare(view, hash.slice('/share'.length))
     else if (hash === '/apps') await showApps(view)
+    else if (hash === '/grants') await showGrants(view)
+    else if (hash === '/keys') await showKeys(view)
     else if (hash === '/profile') await showProfile(view)
     else if (hash === '/backup') await showBackup(view)
     else { clear(view); view.append(h('p', {}, 'There is no such page here. '), h('a', { href: '#/files/' }, 'Go to your files')) }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
 import { exchangeCode, obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
-import { DESKTOP, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { OWNER_PASSWORD, newContext, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
 
 let pod: RunningPod
 let context: BrowserContext
@@ -19,18 +19,14 @@ beforeAll(async () => {
   context = await newContext()
   page = await context.newPage()
   // A CSP violation or an uncaught error is a failure of the page, whatever the test checks
-  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4(0[1349]|12)/.test(m.text())) problems.push(m.text()) })
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4(0[01349]|12|22)/.test(m.text())) problems.push(m.text()) })
   page.on('pageerror', (e) => problems.push(String(e)))
 })
 afterAll(async () => { await context?.close(); await pod?.dispose() })
 
 /** Both widths of the current screen, and nothing to scroll sideways on the phone. */
 async function shoot(name: string): Promise<void> {
-  await screenshot(page, `dashboard-${name}-desktop`)
-  await page.setViewportSize(PHONE)
-  await screenshot(page, `dashboard-${name}-phone`)
-  expect(await horizontalOverflow(page)).toBe(0)
-  await page.setViewportSize(DESKTOP)
+  expect(await screenshotBothWidths(page, `dashboard-${name}`)).toBe(0)
 }
 
 const anonymous = (path: string) => fetch(pod.baseUrl + path)
@@ -188,6 +184,22 @@ describe('the owner dashboard in a real browser', () => {
       expect(refused.headers.get('www-authenticate')).toContain('invalid_token')
     } finally { client.stop() }
   }, 60_000)
+
+  test('grants on an http pod: the panel says they need https, and the refusal says how to get it', async () => {
+    await page.getByRole('link', { name: 'Grants' }).click()
+    await page.locator('#grants-need-https').waitFor()
+    await page.getByLabel('Grantee').fill('https://bob.example/profile/card#me')
+    await page.getByLabel('Folder (data registration)').fill('/notes/')
+    await page.getByLabel('Shape tree').fill('https://shapes.example/trees#Note')
+    await page.getByRole('button', { name: 'Create grant' }).click()
+    const general = page.locator('#grant-form-error')
+    await general.waitFor()
+    expect(await general.textContent()).toContain("/dataOwner: expected the owner of the data (this pod's owner): an https URL")
+    expect(await general.textContent()).toContain('Grants need an https base URL')
+    expect(await page.locator('#grant-grantee-error').isHidden()).toBe(true)
+    expect(await page.locator('#grant-registration-error').textContent()).toBe('Folder: expected the data registration (container) holding the instances: an https URL')
+    expect(await page.getByText('No grants yet').count()).toBe(1)
+  })
 
   test('profile: the name saved is in the public WebID document', async () => {
     await page.getByRole('link', { name: 'Profile' }).click()

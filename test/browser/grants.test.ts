@@ -63,8 +63,8 @@ describe('GrantData in a real browser', () => {
     await page.goto(`${pod.baseUrl}/.oidc/login?return=/.admin/sessions`)
     await signInAsOwner(page)
     await page.waitForURL(`${pod.baseUrl}/.admin/sessions`)
-    // The pod's HTML pages run no scripts (CSP default-src 'none'); a same-origin document without that
-    // policy stands in for the dashboard that will call this API
+    // The API itself, called from a same-origin document as any script of the owner's would; the dashboard's
+    // Grants panel over it is driven in grants-keys.test.ts
     await page.goto(`${pod.baseUrl}/.admin/schemas/grant-data.json`)
     const created = await page.evaluate(async (grant) => {
       const { token } = await (await fetch('/.admin/api/csrf')).json()

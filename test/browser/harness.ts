@@ -91,6 +91,19 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path
 }
 
+/**
+ * The current screen at desktop and phone width (`name`-desktop.png, `name`-phone.png), back at desktop
+ * width after; returns how far the phone view scrolls sideways (0 = usable at phone width).
+ */
+export async function screenshotBothWidths(page: Page, name: string): Promise<number> {
+  await screenshot(page, `${name}-desktop`)
+  await page.setViewportSize(PHONE)
+  await screenshot(page, `${name}-phone`)
+  const overflow = await horizontalOverflow(page)
+  await page.setViewportSize(DESKTOP)
+  return overflow
+}
+
 /** CSS pixels the page is wider than its viewport (0 = nothing to scroll sideways on a phone). */
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth))

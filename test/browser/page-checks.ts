@@ -149,3 +149,11 @@ export function textContrastFailures(page: Page): Promise<TextContrastFailure[]>
     return failures
   })
 }
+
+/** Visible form controls without an accessible name (a <label>, aria-label(ledby), or a button's text). */
+export function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...document.querySelectorAll<HTMLElement>('input, select, textarea, button')]
+    .filter((el) => el.getBoundingClientRect().width > 0)
+    .filter((el) => !((el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el.tagName === 'BUTTON' && el.textContent?.trim())))
+    .map((el) => el.outerHTML.slice(0, 80)))
+}

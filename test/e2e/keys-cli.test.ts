@@ -25,7 +25,7 @@ describe('solopod keys add', () => {
   test.each([
     ['without "add"', ['keys', '--data', 'DATA'], 'usage: solopod keys add'],
     ['on a directory without a pod', ['keys', 'add', '--data', join(dir, 'empty')], 'holds no pod'],
-    ['with a bad name', ['keys', 'add', '--data', 'DATA', '--name', '../x'], '--name must be'],
+    ['with a bad name', ['keys', 'add', '--data', 'DATA', '--name', '../x'], '--name: the key name must be'],
   ])('%s → exit 2 with the reason', (_what, args, reason) => {
     const r = run(args.map(a => a === 'DATA' ? data : a))
     expect(r.exitCode).toBe(2)

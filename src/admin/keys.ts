@@ -1,0 +1,76 @@
+// The owner's HttpSig keys API: publish a public JWK made in the browser, list the keys in /keys/, revoke one.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { KEYS_PATH } from '../http/pod-paths.ts'
+import { jwkThumbprint } from '../auth/jwk-thumbprint.ts'
+import { defaultKeyName, listOwnerKeys, publishOwnerKey, withdrawOwnerKey } from '../auth/httpsig/owner-key-documents.ts'
+import { ownerWebIdOf } from '../config.ts'
+import { log } from '../log.ts'
+
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'withResourceLocks' | 'decider'>
+
+/** A public JWK is a few hundred bytes (an RSA-4096 one under 1 KiB); anything far larger is not a key. */
+const MAX_KEY_BYTES = 16 * 1024
+const MEMBERS = ['name', 'publicJwk', 'linkFromProfile']
+
+const writer = (deps: AdminDeps) => ({ store: deps.store, baseUrl: deps.cfg.baseUrl, withResourceLocks: deps.withResourceLocks })
+
+const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } })
+
+/** A refusal naming the offending member (RFC 6901 pointer), as the grants API does, so a form shows it beside its field. */
+const refuse = (status: number, code: string, pointer: string, expected: string) =>
+  new HttpError(status, code, `${pointer || '(body)'}: ${expected}`, { extra: { violations: [{ pointer, expected }] } })
+
+/**
+ * POST /.admin/api/keys `{ name?, publicJwk, linkFromProfile? }`: the browser made the key pair (WebCrypto) and
+ * sends only the public half; the pod writes `/keys/<name>`, and links it from the owner's profile only when
+ * asked (a linked key can act as the owner, with all of the owner's access). The body is never logged:
+ * a person who pasted a private key by mistake must not find it in the log.
+ */
+export async function createKey(deps: AdminDeps, contentType: string | null, body: string): Promise<Response> {
+  if (!/^application\/json\b/i.test(contentType ?? '')) throw new HttpError(415, 'unsupported_media_type', 'send the key as application/json: { "name": …, "publicJwk": { … } }')
+  if (Buffer.byteLength(body) > MAX_KEY_BYTES) throw new HttpError(413, 'payload_too_large', `a key is at most ${MAX_KEY_BYTES} bytes of JSON`)
+  let value: unknown
+  try { value = JSON.parse(body) } catch { throw refuse(400, 'invalid_request', '', 'a JSON object { "name": …, "publicJwk": { … } }; the body is not valid JSON') }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(400, 'invalid_request', '', 'a JSON object { "name": …, "publicJwk": { … }, "linkFromProfile": false }')
+  const input = value as Record<string, unknown>
+  const extra = Object.keys(input).find(k => !MEMBERS.includes(k))
+  if (extra !== undefined) throw refuse(400, 'invalid_request', `/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`, 'no such member: send only name, publicJwk and linkFromProfile (never the private key)')
+  if (input.name !== undefined && typeof input.name !== 'string') throw refuse(400, 'invalid_key_name', '/name', 'a string')
+  if (input.linkFromProfile !== undefined && typeof input.linkFromProfile !== 'boolean') throw refuse(400, 'invalid_request', '/linkFromProfile', 'true or false: whether the key may act as the owner')
+  if (input.publicJwk === undefined) throw refuse(400, 'invalid_key', '/publicJwk', 'required: the public JWK of the new key')
+  const name = input.name === undefined || input.name === '' ? defaultKeyName(new Date(deps.now())) : input.name
+  let key
+  try {
+    key = await publishOwnerKey(writer(deps), name, input.publicJwk, deps.now(), { linkFromProfile: input.linkFromProfile === true })
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status >= 500) throw err
+    throw refuse(err.status, err.code, err.code === 'invalid_key' ? '/publicJwk' : '/name', err.description)
+  }
+  forget(deps, key.documentUrl)
+  const thumbprint = await jwkThumbprint(key.publicJwk as Parameters<typeof jwkThumbprint>[0])
+  log.info('admin.key_created', { keyUrl: key.keyUrl, thumbprint, linkedFromProfile: key.linkedFromProfile })
+  return json({ ...key, thumbprint }, 201, { location: key.documentUrl })
+}
+
+/** GET /.admin/api/keys: every key of /keys/, with its URL, thumbprint and whether the profile links it. */
+export async function listKeys(deps: AdminDeps): Promise<Response> {
+  return json({ container: deps.cfg.baseUrl + KEYS_PATH, keys: await listOwnerKeys(deps.store, deps.cfg.baseUrl) })
+}
+
+/** DELETE /.admin/api/keys/:name: the key document goes, and with it every signature by its keys. */
+export async function revokeKey(deps: AdminDeps, name: string): Promise<Response> {
+  const withdrawn = await withdrawOwnerKey(writer(deps), name, deps.now())
+  if (!withdrawn) throw new HttpError(404, 'not_found', `there is no key document ${KEYS_PATH}${name.slice(0, 80)}`)
+  forget(deps, `${deps.cfg.baseUrl}${KEYS_PATH}${name}`)
+  log.info('admin.key_revoked', { keyUrls: withdrawn.keyUrls })
+  return new Response(null, { status: 204 })
+}
+
+// A key document or the profile may be named in an ACL's group: the decider's caches of them are stale now.
+function forget(deps: AdminDeps, documentUrl: string) {
+  deps.decider.forgetDocument(documentUrl)
+  deps.decider.forgetDocument(ownerWebIdOf(deps.cfg.baseUrl).split('#', 1)[0]!)
+}

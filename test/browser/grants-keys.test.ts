@@ -1,0 +1,223 @@
+// The dashboard's Keys and Grants panels in headless Chromium, on a pod served over HTTPS (GrantData needs
+// https URLs): the owner makes a signing key in the browser and downloads its private key once; a request
+// signed with it by npm http-message-signatures reads what Share gave the key; a grant made through the form
+// (after the server named a bad field) lets the key read a folder, and stops when revoked; a revoked key's
+// signatures are refused. Screenshots: test-artifacts/browser/dashboard-{keys,grants}-*.png.
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { BrowserContext, Page } from 'playwright-core'
+import { HOOK_TIMEOUT, newContext, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { contrastFailures, unlabelledControls } from './page-checks.ts'
+import { makeLocalhostCertificate } from '../e2e/tls-cert.ts'
+import { openStore } from '../../src/store/open-store.ts'
+import { ensureOwner } from '../../src/first-start.ts'
+import { writeTurtle } from '../e2e/seed-store.ts'
+import { privateKeyOf, signedHeaders } from '../auth/httpsig/sign-request.ts'
+
+setDefaultTimeout(30_000)
+
+let dir: string
+let ca: string
+let pod: RunningPod
+let context: BrowserContext
+let page: Page
+const problems: string[] = []
+/** Every request body the page sent: the private key must be in none of them. */
+const sentBodies: string[] = []
+let privateJwk: Record<string, unknown> = {}
+let keyUrl = ''
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'solopod-browser-keys-'))
+  const tls = makeLocalhostCertificate(dir)
+  ca = readFileSync(tls.cert, 'utf8')
+  pod = await startBrowserPod({
+    tls,
+    seed: async (dataDir, base) => {
+      const store = await openStore(dataDir)
+      try {
+        await ensureOwner(store, base, Date.now())
+        await writeTurtle(store, base, '/notes/hello', '<#it> <http://purl.org/dc/terms/title> "hello".')
+        await writeTurtle(store, base, '/projects/p1', '<#it> <http://purl.org/dc/terms/title> "project one".')
+      } finally { await store.close() }
+    },
+  })
+  // The browser trusts the test's self-signed certificate, as a person would after installing it
+  context = await newContext({ ignoreHTTPSErrors: true, acceptDownloads: true })
+  page = await context.newPage()
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4(0[013459]|1[25]|22)/.test(m.text())) problems.push(m.text()) })
+  page.on('pageerror', (e) => problems.push(String(e)))
+  page.on('request', (r) => { const body = r.postData(); if (body) sentBodies.push(body) })
+}, HOOK_TIMEOUT)
+afterAll(async () => {
+  await context?.close()
+  await pod?.dispose()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** A request signed by an independent RFC 9421 implementation with the key the browser made and downloaded. */
+async function signedGet(path: string): Promise<Response> {
+  const url = pod.baseUrl + path
+  const headers = await signedHeaders(url, { key: privateKeyOf(privateJwk), alg: 'ecdsa-p256-sha256', keyid: keyUrl })
+  return fetch(url, { headers, tls: { ca } })
+}
+
+/** Both widths of the current screen; every control labelled, readable contrast, nothing to scroll sideways on a phone. */
+async function shoot(name: string): Promise<void> {
+  expect(await unlabelledControls(page)).toEqual([])
+  expect(await contrastFailures(page)).toEqual([])
+  expect(await screenshotBothWidths(page, `dashboard-${name}`)).toBe(0)
+}
+
+const status = () => page.locator('#status').textContent()
+const grantCount = () => page.evaluate(async () => (await (await fetch('/.admin/api/grants')).json()).grants.length as number)
+
+describe('Keys: made in the browser, only the public half on the pod', () => {
+  test('sign in and open Keys from the keyboard', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/`)
+    await signInAsOwner(page)
+    await page.waitForURL(`${pod.baseUrl}/.admin/`)
+    await page.getByRole('link', { name: 'notes/' }).waitFor()
+    await tabTo(page, 'a[href="#/keys"]')
+    await page.keyboard.press('Enter')
+    await page.getByText('No keys yet').waitFor()
+    await tabTo(page, '#key-name')
+  }, 60_000)
+
+  test('a bad name: the server says why beside the Name field, and no key is made', async () => {
+    await page.getByLabel('Name', { exact: true }).fill('my/laptop')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const error = page.locator('#key-name-error')
+    await error.waitFor()
+    expect(await error.textContent()).toBe(`Name: the key name must be 1–64 letters, digits, '.', '_' or '-', not starting with '.'; got "my/laptop"`)
+    expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true')
+    expect(await page.locator('#status').textContent()).toContain('Creating the key failed (400 invalid_key_name)')
+    expect(await page.getByText('No keys yet').count()).toBe(1)
+  })
+
+  test('a good name: the key is published, its private key downloaded exactly once', async () => {
+    await page.getByLabel('Name', { exact: true }).fill('laptop')
+    await page.getByLabel('It may act as me: link it from my profile').check()
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const offer = page.locator('#key-offer')
+    await offer.waitFor()
+    keyUrl = `${pod.baseUrl}/keys/laptop#key`
+    expect(await offer.textContent()).toContain(keyUrl)
+    await shoot('keys-offer')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download laptop.private.jwk' }).click()])
+    expect(download.suggestedFilename()).toBe('laptop.private.jwk')
+    privateJwk = JSON.parse(readFileSync((await download.path())!, 'utf8'))
+    expect(privateJwk).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', kid: keyUrl })
+    expect(privateJwk.d).toBeString()
+    await page.getByText('Downloaded laptop.private.jwk').waitFor()
+    // Offered once: the download button is gone, and coming back to Keys does not offer it again
+    expect(await page.locator('#key-offer').count()).toBe(0)
+    await page.getByRole('link', { name: 'Grants' }).click()
+    await page.getByRole('heading', { name: 'Access grants' }).waitFor()
+    await page.getByRole('link', { name: 'Keys' }).click()
+    await page.getByRole('row', { name: /laptop/ }).waitFor()
+    expect(await page.locator('#key-offer').count()).toBe(0)
+    // The pod got the public key only: not in any request the page sent, not in the published document
+    expect(sentBodies.some((b) => b.includes(String(privateJwk.d)))).toBe(false)
+    const doc = await (await fetch(`${pod.baseUrl}/keys/laptop`, { headers: { accept: 'application/ld+json' }, tls: { ca } })).text()
+    expect(JSON.parse(doc).publicKeyJwk).toMatchObject({ kty: 'EC', x: privateJwk.x, y: privateJwk.y })
+    expect(doc).not.toContain(String(privateJwk.d))
+    const row = page.getByRole('row', { name: /laptop/ })
+    expect(await row.textContent()).toContain(keyUrl)
+    expect(await row.textContent()).toContain('yes (linked from your profile)')
+    await shoot('keys')
+  })
+
+  test('Share gives the key Read of a document: the signed request gets 200', async () => {
+    expect((await signedGet('/notes/hello')).status).toBe(403)
+    await page.goto(`${pod.baseUrl}/.admin/#/share/notes/hello`)
+    await page.getByRole('button', { name: 'Set access for this item only' }).click()
+    await page.getByLabel('Who', { exact: true }).selectOption('key')
+    await page.getByLabel('WebID, group or key URL').fill(keyUrl)
+    await page.getByRole('button', { name: 'Add', exact: true }).click()
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Access saved').waitFor()
+    const res = await signedGet('/notes/hello')
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('"hello"')
+  })
+})
+
+describe('Grants: a form whose errors name the field; revoke ends the access', () => {
+  test('the server names a bad field beside it (schema 400, then meaning 422), and nothing is stored', async () => {
+    await page.getByRole('link', { name: 'Grants' }).click()
+    await page.getByText('No grants yet').waitFor()
+    await tabTo(page, '#grant-grantee')
+    await page.getByLabel('Grantee').fill('http://bob.example/profile/card#me')
+    await page.getByLabel('Folder (data registration)').fill('/projects')
+    await page.getByLabel('Shape tree').fill('https://shapes.example/trees#Project')
+    await page.getByRole('button', { name: 'Create grant' }).click()
+    const grantee = page.locator('#grant-grantee-error')
+    await grantee.waitFor()
+    expect(await grantee.textContent()).toBe('Grantee: expected the agent (WebID or client id) given access: an https URL')
+    expect(await page.getByLabel('Grantee').getAttribute('aria-invalid')).toBe('true')
+    expect(await status()).toContain('Creating the grant failed (400 invalid_grant_data)')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('grant-grantee')
+    await shoot('grants-error')
+
+    await page.getByLabel('Grantee').fill(keyUrl)
+    await page.getByRole('button', { name: 'Create grant' }).click()
+    const folder = page.locator('#grant-registration-error')
+    await folder.waitFor()
+    expect(await folder.textContent()).toBe(`Folder: expected ${pod.baseUrl}/…: a container URL, ending in /`)
+    expect(await page.locator('#grant-grantee-error').isHidden()).toBe(true)
+    expect(await status()).toContain('Creating the grant failed (422 invalid_grant_data)')
+    expect(await grantCount()).toBe(0)
+  })
+
+  test('a valid grant is listed, and the grantee (the key) reads the folder with it', async () => {
+    expect((await signedGet('/projects/p1')).status).toBe(403)
+    await page.getByLabel('Folder (data registration)').fill('/projects/')
+    await page.getByRole('button', { name: 'Create grant' }).click()
+    await page.getByText(`Granted ${keyUrl} access to /projects/`).waitFor()
+    const row = page.getByRole('row', { name: /projects/ })
+    const text = await row.textContent()
+    for (const part of [keyUrl, '/projects/', 'Read', 'Everything in the folder', 'until revoked']) expect(text).toContain(part)
+    await shoot('grants')
+    const res = await signedGet('/projects/p1')
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('"project one"')
+  })
+
+  test('revoke asks first; dismissing keeps the grant, accepting ends the access', async () => {
+    const revoke = page.getByRole('button', { name: `Revoke the grant for ${keyUrl} on /projects/` })
+    page.once('dialog', (d) => { expect(d.message()).toContain('The access ends'); void d.dismiss() })
+    await revoke.click()
+    await Bun.sleep(200)
+    expect(await grantCount()).toBe(1)
+    page.once('dialog', (d) => { void d.accept() })
+    await revoke.click()
+    await page.getByText('No grants yet').waitFor()
+    const res = await signedGet('/projects/p1')
+    expect(res.status).toBe(403)
+    expect(await res.text()).toStartWith('forbidden')
+  })
+})
+
+describe('Keys: revoking', () => {
+  test('revoke asks first; a revoked key is refused by the HttpSig verifier', async () => {
+    await page.getByRole('link', { name: 'Keys' }).click()
+    const revoke = page.getByRole('button', { name: 'Revoke key laptop' })
+    page.once('dialog', (d) => { expect(d.message()).toContain('Revoke the key laptop?'); void d.dismiss() })
+    await revoke.click()
+    await Bun.sleep(200)
+    expect((await signedGet('/notes/hello')).status).toBe(200)
+    page.once('dialog', (d) => { void d.accept() })
+    await revoke.click()
+    await page.getByText('No keys yet').waitFor()
+    expect(await status()).toBe('Revoked the key laptop')
+    const res = await signedGet('/notes/hello')
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toContain(
+      `HttpSig realm="/notes/hello", error="invalid_signature", error_description="the key ${keyUrl} cannot be used: no such key: its document does not exist`)
+    expect(problems).toEqual([])
+  })
+})
