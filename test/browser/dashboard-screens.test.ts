@@ -95,6 +95,12 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
     expect(await page.locator('#status').textContent()).toBe('Creating folder notes failed: something named "notes" already exists here; choose another name')
     await checkScreen(page, 'error')
   })
+  test('grants and keys (on an http pod grants say they need https)', async () => {
+    await dash('/grants', 'Access grants')
+    await checkScreen(page, 'grants')
+    await dash('/keys', 'Signing keys')
+    await checkScreen(page, 'keys')
+  })
   test('apps and sessions, profile, backup', async () => {
     await dash('/apps', 'Screens App')
     await checkScreen(page, 'apps')
