@@ -7,11 +7,19 @@ import { join } from 'node:path'
 import { Parser } from 'n3'
 import { freePort, runSolopod, startPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
+import { openStore } from '../../src/store/open-store.ts'
+import { getLastBackup } from '../../src/store/last-backup.ts'
 
 const work = mkdtempSync(join(tmpdir(), 'solopod-cli-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 const solopod = runSolopod
+
+/** The data directory's record of its last backup (read with the server stopped). */
+async function lastBackupOf(dataDir: string) {
+  const store = await openStore(dataDir)
+  try { return await getLastBackup(store) } finally { await store.close() }
+}
 
 const BINARY = crypto.getRandomValues(new Uint8Array(300_000))
 const NOTE = '<#it> <http://purl.org/dc/terms/title> "Nöte"@de; <http://purl.org/dc/terms/references> </d/photo.bin>, [ <http://example.org/v> 7 ].'
@@ -30,6 +38,8 @@ describe('solopod export and import (CLI)', () => {
       expect(exported.stderr).toBe('')
       expect(exported.code).toBe(0)
       expect(readdirSync(dest).sort()).toEqual(['blobs', 'manifest.json', 'pod.nq', 'state.jsonl'])
+      // the dashboard's "last backup" counts an export too; the export itself does not carry that record
+      expect(await lastBackupOf(pod.dataDir)).toEqual({ at: expect.any(String), via: 'export', resources: expect.any(Number) })
 
       const port = await freePort()
       const newBase = `http://localhost:${port}`
@@ -37,6 +47,7 @@ describe('solopod export and import (CLI)', () => {
       const imported = await solopod('import', dest, '--data', target, '--base-url', newBase)
       expect(imported.stderr).toBe('')
       expect(imported.code).toBe(0)
+      expect(await lastBackupOf(target)).toBeUndefined()
 
       const moved = await startPod({ dataDir: target, port, extraArgs: ['--log-level', 'warn'] })
       try {
