@@ -11,10 +11,16 @@ import { normalizeIp } from './lib/ip-address.ts'
 import { opPlugin } from './op/plugin.ts'
 import { asPlugin } from './as/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
-import { rsPlugin } from './rs/plugin.ts'
+import { makeResourceServer } from './rs/plugin.ts'
 import { isReservedPath, isSameOriginOnly } from './http/pod-paths.ts'
 
-export function buildApp(deps: Deps) {
+/** The pod as the request handler sees it: every request with its path (already checked by pathOf). */
+export interface PodApp {
+  handle(request: Request, path: string): Promise<Response>
+}
+
+export function buildApp(deps: Deps): PodApp {
+  const rs = makeResourceServer(deps)
   // The owner's no-script forms act through the resource server's own handling (admin never imports rs)
   let handle: (request: Request) => Promise<Response> = () => Promise.reject(new Error('the app is not built yet'))
   const forward = (request: Request) => handle(request)
@@ -24,9 +30,13 @@ export function buildApp(deps: Deps) {
     .use(opPlugin(deps))
     .use(asPlugin(deps))
     .use(adminPlugin(deps, forward))
-    .use(rsPlugin(deps))
+    .use(rs.plugin)
   handle = (request) => app.handle(request)
-  return app
+  return {
+    // Every path outside the reserved first segments is a pod resource (http/pod-paths.ts), which the RS
+    // route `/*` would take anyway: asked directly, a resource request skips the router's work.
+    handle: (request, path) => isReservedPath(path) ? handleWithHead(app, request) : rs.handle(request),
+  }
 }
 
 /**
@@ -34,7 +44,7 @@ export function buildApp(deps: Deps) {
  * GET routes (discovery, JWKS, pages) are asked as GET and answered without the body.
  */
 async function handleWithHead(app: { handle(req: Request): Promise<Response> }, request: Request): Promise<Response> {
-  if (request.method !== 'HEAD' || !isReservedPath(new URL(request.url).pathname)) return app.handle(request)
+  if (request.method !== 'HEAD') return app.handle(request)
   const res = await app.handle(new Request(request.url, { method: 'GET', headers: request.headers }))
   return new Response(null, { status: res.status, headers: res.headers })
 }
@@ -45,38 +55,68 @@ const REQUEST_ID = /^[\w-]{1,64}$/
 // would make the request URL mean something else to each part of the pod that reads it.
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
+/**
+ * Host values that passed HOST and made a URL that parses: the same few arrive on every request. A URL's
+ * path never fails to parse (WHATWG URL §4.4 path state), so a host that parsed once always will.
+ */
+const goodHosts = new Set<string>()
+const GOOD_HOSTS_MAX = 64
+
+/**
+ * A path whose characters WHATWG URL leaves as they are and with no segment starting with `.` (or its
+ * encoding `%2e`, which the URL parser treats as a dot segment): its raw form is its pathname.
+ */
+const PLAIN_PATH = /^(?:\/(?![./]|%2[eE])(?:[A-Za-z0-9\-_~!$&'()*+,;=:@.]|%(?!2[eE])[0-9A-Fa-f]{2})*)+\/?$|^\/$/
+
 /** The request's path, or undefined when its Host or URL is not one the pod can act on. */
 function pathOf(request: Request): string | undefined {
   const host = request.headers.get('host')
-  if (host !== null && !HOST.test(host)) return undefined
-  if (!URL.canParse(request.url)) return undefined
-  return new URL(request.url).pathname
+  const url = request.url
+  if (host === null || !goodHosts.has(host)) {
+    if (host !== null && !HOST.test(host)) return undefined
+    if (!URL.canParse(url)) return undefined
+    if (host !== null) {
+      if (goodHosts.size >= GOOD_HOSTS_MAX) goodHosts.clear()
+      goodHosts.add(host)
+    }
+  }
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start < 0) return new URL(url).pathname
+  const end = url.indexOf('?', start)
+  const raw = end < 0 ? url.slice(start) : url.slice(start, end)
+  return PLAIN_PATH.test(raw) ? raw : new URL(url).pathname
 }
+
+/** Request ids: unique per process (a random prefix per start, a counter per request), cheaper than a UUID each. */
+const ID_PREFIX = crypto.randomUUID().slice(0, 8)
+let requestCount = 0
+const nextRequestId = () => `${ID_PREFIX}-${(++requestCount).toString(36)}`
 
 /**
  * The server's fetch handler: preflight, request id, CORS, and for every request exactly one
  * deliberate answer and one access-log line, whatever was thrown on the way; the client address
  * comes from forwarded headers only when the TCP peer is a trusted proxy.
  */
-export function makeRequestHandler(app: { handle(req: Request): Promise<Response> }, deps: Pick<Deps, 'clientAddresses' | 'cfg'>) {
+export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresses' | 'cfg'>) {
   // cfg.trustProxy: reverse proxies whose Forwarded / X-Forwarded-For name the client
   const trusted = new Set(deps.cfg.trustProxy.map(normalizeIp))
   return async (request: Request, server?: { requestIP(r: Request): { address: string } | null }): Promise<Response> => {
     const started = performance.now()
     const incoming = request.headers.get('x-request-id')
-    const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+    const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : nextRequestId()
     const path = pathOf(request)
     const cors = path !== undefined && !isSameOriginOnly(path)
     let response: Response
     try {
-      deps.clientAddresses.record(request, clientAddressFrom(server?.requestIP(request)?.address, request.headers, trusted))
+      // Asked for only where a limit needs it (login, registration): most requests never pay for the lookup.
+      if (server) deps.clientAddresses.record(request, () => clientAddressFrom(server.requestIP(request)?.address, request.headers, trusted))
       if (path === undefined) {
         // Answered before any role sees the request: nothing is read, written or routed by a URL that does not parse the same everywhere.
         response = toPlainResponse(new HttpError(400, 'invalid_request', 'the Host header or request target is malformed: expected host[:port] and an absolute path'))
       } else {
         response = isPreflight(request)
           ? cors ? preflightResponse(request) : new Response(null, { status: 204 })
-          : await handleWithHead(app, request)
+          : await app.handle(request, path)
       }
     } catch (err) {
       response = safeErrorResponse(request, err)
@@ -84,7 +124,7 @@ export function makeRequestHandler(app: { handle(req: Request): Promise<Response
     response = withHeaders(response, reqId)
     if (cors) addCorsHeaders(request, response)
     // One line per request at debug: at the default level a terminal shows the banner and what needs attention.
-    log.debug('request', { reqId, method: request.method, path: path ?? '(malformed)', status: response.status, ms: Math.round(performance.now() - started), ip: deps.clientAddresses.of(request) })
+    if (log.enabled('debug')) log.debug('request', { reqId, method: request.method, path: path ?? '(malformed)', status: response.status, ms: Math.round(performance.now() - started), ip: deps.clientAddresses.of(request) })
     return response
   }
 }

@@ -15,6 +15,8 @@ function emit(level: Level, event: string, fields: Record<string, unknown>) {
 }
 
 export const log = {
+  /** For a line whose fields cost something to gather: skip gathering them when the line would be dropped. */
+  enabled: (level: Level) => RANK[level] >= threshold,
   debug: (event: string, fields: Record<string, unknown> = {}) => emit('debug', event, fields),
   info: (event: string, fields: Record<string, unknown> = {}) => emit('info', event, fields),
   warn: (event: string, fields: Record<string, unknown> = {}) => emit('warn', event, fields),

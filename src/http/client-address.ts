@@ -5,8 +5,8 @@ import { isIP } from 'node:net'
 import { normalizeIp } from '../lib/ip-address.ts'
 
 export interface ClientAddresses {
-  /** Called by the request handler (with clientAddressFrom's answer); nothing else writes here. */
-  record(request: Request, address: string | undefined): void
+  /** Called by the request handler (with how to find it: clientAddressFrom); nothing else writes here. */
+  record(request: Request, address: () => string | undefined): void
   /**
    * The client address, or undefined when the server did not record one (in-process requests);
    * limits keyed by address are then skipped rather than shared by everyone. Behind a reverse
@@ -17,10 +17,17 @@ export interface ClientAddresses {
 
 /** Built once by the wiring; entries go with their Request (a WeakMap holds nothing alive). */
 export function makeClientAddresses(): ClientAddresses {
-  const addresses = new WeakMap<Request, string>()
+  // The lookup runs on first use (once), so requests that never ask cost no peer-address lookup.
+  const addresses = new WeakMap<Request, string | undefined | (() => string | undefined)>()
   return {
-    record: (request, address) => { if (address) addresses.set(request, address) },
-    of: (request) => addresses.get(request),
+    record: (request, address) => { addresses.set(request, address) },
+    of: (request) => {
+      const entry = addresses.get(request)
+      if (typeof entry !== 'function') return entry
+      const address = entry()
+      addresses.set(request, address)
+      return address
+    },
   }
 }
 

@@ -23,6 +23,7 @@ const NO_ACL: readonly Authorization[] = Object.freeze([])
 // Bounds of the in-memory caches: nothing grows without bound. Negative entries count too.
 const ACL_CACHE_ENTRIES = 10_000
 const GROUP_CACHE_ENTRIES = 1000
+const ANONYMOUS_DECISIONS = 10_000
 export const GROUP_CACHE_TTL_MS = 60_000
 
 interface DeciderDeps {
@@ -64,7 +65,12 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   function invalidateAcl(aclUrl: string) {
     generation++
     acls.delete(aclUrl)
+    anonymous.clear()
   }
+
+  // An anonymous requester's modes depend on the ACLs alone (WAC §6.3: no agent, group or key of its own
+  // can match; grants always name a grantee): decided once per target and Origin until any ACL changes.
+  const anonymous = new Map<string, AccessDecision>()
 
   const fetchRdf = async (docUrl: string) => {
     const accept = 'text/turtle, application/ld+json;q=0.9'
@@ -104,7 +110,18 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
    */
   async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
     const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }
-    return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links, ...(deleting ? { deleting } : {}) })
+    const isAnonymous = principal.webid === undefined && principal.clientId === undefined && principal.keys.length === 0 && deleting === undefined
+    if (!isAnonymous) return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links, ...(deleting ? { deleting } : {}) })
+    const key = origin === undefined ? url : `${origin} ${url}`
+    const known = anonymous.get(key)
+    if (known) return known
+    const started = generation
+    const decision = await decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links })
+    if (generation === started) {
+      if (anonymous.size >= ANONYMOUS_DECISIONS) anonymous.clear()
+      anonymous.set(key, decision)
+    }
+    return decision
   }
 
   return {

@@ -26,9 +26,17 @@ export const challengesFor = (path: string) => [...AUTH_CHALLENGES, httpSigChall
 /** Enforcement on top of the pod's one decision function (WAC ∪ grants, `deps.decider`), shared with the other roles. */
 export function makeAccessControl(deps: Pick<Deps, 'decider' | 'tickets' | 'cfg'>) {
   const { decider, cfg } = deps
+  // A decision the decider answered from memory is the same object each time: so is its header value.
+  const wacAllowOf = new WeakMap<object, string>()
   async function modesOn(url: string, principal: Principal, origin: string | undefined, deleting?: string) {
     const d = await decider.decide(principal, url, origin, deleting)
-    return { user: principal.permissions ? limitToPermissions(d.modes, d.publicModes, principal.permissions, url) : d.modes, public: d.publicModes }
+    if (principal.permissions) {
+      const user = limitToPermissions(d.modes, d.publicModes, principal.permissions, url)
+      return { user, public: d.publicModes, wacAllow: formatWacAllow(user, d.publicModes) }
+    }
+    let wacAllow = wacAllowOf.get(d)
+    if (wacAllow === undefined) wacAllowOf.set(d, wacAllow = formatWacAllow(d.modes, d.publicModes))
+    return { user: d.modes, public: d.publicModes, wacAllow }
   }
 
   /** The UMA challenge of a refused request: a fresh ticket for everything it needed. */
@@ -40,19 +48,18 @@ export function makeAccessControl(deps: Pick<Deps, 'decider' | 'tickets' | 'cfg'
   async function authorize(principal: Principal, targetUrl: string, requirements: readonly ModeRequirement[],
     origin: string | undefined, links: string): Promise<Decision> {
     const target = await modesOn(targetUrl, principal, origin)
-    const wacAllow = formatWacAllow(target.user, target.public)
+    const { wacAllow } = target
     for (const req of requirements) {
       const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin, req.deleting)).user
       if (coversModes(allowed, req.modes)) continue
       throw await deny(principal, req, targetUrl, wacAllow, links, () => challengeFor(requirements))
     }
-    return { ...target, wacAllow }
+    return target
   }
 
   /** `WAC-Allow` of a resource for a principal, for answers that made no decision of their own (docs/architecture.md, request pipeline). */
   async function wacAllowFor(principal: Principal, targetUrl: string, origin: string | undefined): Promise<string> {
-    const target = await modesOn(targetUrl, principal, origin)
-    return formatWacAllow(target.user, target.public)
+    return (await modesOn(targetUrl, principal, origin)).wacAllow
   }
 
   return {

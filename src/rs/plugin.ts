@@ -24,7 +24,8 @@ import type { RsContext, RsRequest } from './rs-context.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-export function rsPlugin(deps: Deps) {
+/** The resource server: its Elysia plugin (route `/*`), and its handler for the app to call directly. */
+export function makeResourceServer(deps: Deps) {
   const ctx: RsContext = { deps, access: makeAccessControl(deps) }
   const representations = makeRepresentationCache()
   const { authenticate } = deps
@@ -102,7 +103,7 @@ export function rsPlugin(deps: Deps) {
     const meta = isReservedPath(path) ? undefined : await getMeta(deps.store, path)
     if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`, { headers: { 'wac-allow': decision.wacAllow } })
     const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
-    headers.set('wac-allow', decision.wacAllow)
+    headers['wac-allow'] = decision.wacAllow
     return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestHeaders: r.request.headers, head, headers, cache: representations })
   }
 
@@ -113,10 +114,11 @@ export function rsPlugin(deps: Deps) {
 
   const respond = (request: Request) => handle(request).catch(err => renderError(request, err, toPlainResponse))
 
-  return new Elysia({ name: 'rs' })
+  const plugin = new Elysia({ name: 'rs' })
     // Solid Protocol §2.1 leaves error bodies open: the RS answers a status, its challenges and a plain-text reason.
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
     .get(RS_PATHS.storageDescription, ({ request }) => describeStorage(deps.cfg.baseUrl, request.headers.get('accept')))
     .all('/*', ({ request }) => respond(request), { parse: 'none' })
     .all('/', ({ request }) => respond(request), { parse: 'none' })
+  return { plugin, handle: respond }
 }

@@ -26,9 +26,21 @@ export interface ReadFacts {
   readonly accept: string | null
   readonly requestHeaders: Headers
   readonly head: boolean
-  /** Resource headers already decided (Link, Allow, WAC-Allow …). */
-  readonly headers: Headers
+  /** Resource headers already decided (Link, Allow, WAC-Allow …); the answer's are added to it. */
+  readonly headers: Record<string, string>
   readonly cache: RepresentationCache
+}
+
+/** RFC 9110 §5.6.7 IMF-fixdate of a modification time; the same few times are formatted on every read. */
+const httpDates = new Map<number, string>()
+function httpDate(ms: number): string {
+  let text = httpDates.get(ms)
+  if (text === undefined) {
+    text = new Date(ms).toUTCString()
+    if (httpDates.size >= 1000) httpDates.clear()
+    httpDates.set(ms, text)
+  }
+  return text
 }
 
 export async function readResource(f: ReadFacts): Promise<Response> {
@@ -36,19 +48,19 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   const mediaType = meta.kind === 'binary' ? meta.contentType : preferredRdfType(f.accept)
   if (mediaType === undefined) {
     throw new HttpError(406, 'not_acceptable', 'this resource is RDF: accept text/turtle, application/ld+json or application/n-triples',
-      { headers: Object.fromEntries(headers) })
+      { headers: { ...headers } })
   }
   const etag = representationEtag(meta, mediaType)
-  headers.set('etag', etag)
-  headers.set('last-modified', new Date(meta.modified).toUTCString())
-  headers.set('content-type', meta.kind === 'binary' ? meta.contentType : `${mediaType}; charset=utf-8`)
+  headers.etag = etag
+  headers['last-modified'] = httpDate(meta.modified)
+  headers['content-type'] = meta.kind === 'binary' ? meta.contentType : `${mediaType}; charset=utf-8`
   if (isNotModified(f.requestHeaders, etag, meta.modified)) return new Response(null, { status: 304, headers })
   const url = f.baseUrl + f.path
   if (meta.kind === 'binary') {
     const body = (await getBody(f.store, f.path)) ?? new Uint8Array()
-    headers.set('content-length', String(body.byteLength))
+    headers['content-length'] = String(body.byteLength)
     // Uploaded HTML or SVG must not run as the pod's origin (where the login pages live).
-    headers.set('content-security-policy', 'sandbox')
+    headers['content-security-policy'] = 'sandbox'
     return new Response(f.head ? null : body as Uint8Array<ArrayBuffer>, { status: 200, headers })
   }
   const key = `${f.path}\0${etag}`
@@ -59,6 +71,6 @@ export async function readResource(f: ReadFacts): Promise<Response> {
     bytes = new TextEncoder().encode(await serializeRdf(triples, mediaType, url, meta.prefixes))
     if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
   }
-  headers.set('content-length', String(bytes.byteLength))
+  headers['content-length'] = String(bytes.byteLength)
   return new Response(f.head ? null : bytes, { status: 200, headers })
 }

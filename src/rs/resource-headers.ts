@@ -25,8 +25,15 @@ export const aclLinkOf = (baseUrl: string, path: string) =>
 
 /** Links on 401/403 answers (the deny step of the request pipeline, docs/architecture.md): the type links known from the path, and the ACL. */
 export function challengeLinks(baseUrl: string, path: string): string {
-  const acl = aclLinkOf(baseUrl, path)
-  return [...typeLinks(path, undefined), ...(acl ? [acl] : [])].join(', ')
+  const key = `${baseUrl}${path}`
+  let links = challengeLinksOf.get(key)
+  if (links === undefined) {
+    const acl = aclLinkOf(baseUrl, path)
+    links = [...typeLinks(path, undefined), ...(acl ? [acl] : [])].join(', ')
+    if (challengeLinksOf.size >= FIXED_HEADERS_ENTRIES) challengeLinksOf.clear()
+    challengeLinksOf.set(key, links)
+  }
+  return links
 }
 
 export function allowedMethods(path: string, meta: ResourceMeta | undefined): string[] {
@@ -47,8 +54,10 @@ export function allowedMethods(path: string, meta: ResourceMeta | undefined): st
 // path and kind: computed once per (path, kind) and copied into each answer.
 const FIXED_HEADERS_ENTRIES = 2000
 const fixedHeaders = new Map<string, Record<string, string>>()
+const challengeLinksOf = new Map<string, string>()
 
-export function resourceHeaders(baseUrl: string, path: string, meta: ResourceMeta | undefined): Headers {
+/** A fresh record the caller may add to (a plain object: cheaper to fill than Headers, and Response takes it as is). */
+export function resourceHeaders(baseUrl: string, path: string, meta: ResourceMeta | undefined): Record<string, string> {
   const key = `${meta?.kind ?? ''}\0${baseUrl}${path}`
   let fixed = fixedHeaders.get(key)
   if (!fixed) {
@@ -56,7 +65,7 @@ export function resourceHeaders(baseUrl: string, path: string, meta: ResourceMet
     if (fixedHeaders.size >= FIXED_HEADERS_ENTRIES) fixedHeaders.clear()
     fixedHeaders.set(key, fixed)
   }
-  return new Headers(fixed)
+  return { ...fixed }
 }
 
 function computeResourceHeaders(baseUrl: string, path: string, meta: ResourceMeta | undefined): Record<string, string> {

@@ -16,12 +16,20 @@ export const encodeSegment = (s: string) =>
   encodeURIComponent(s).replace(/%(2[146-9ABC]|3[ABD]|40)/gi, (m) => decodeURIComponent(m))
 
 /**
+ * Segments of characters that encodeSegment leaves as they are (unreserved, sub-delims, ':' '@'), none of
+ * them `.` or `..`, no empty segment but a trailing one: such a path is its own canonical form.
+ */
+const CANONICAL_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~!$&'()*+,;=:@]+)*\/?$/
+
+/**
  * Solid paths map one-to-one to stored keys, so anything that could name the same resource
  * twice or escape the pod (dot segments, encoded slashes, NUL, backslashes) is refused.
  */
 export function resolveTarget(baseUrl: string, rawUrl: string): Target {
   const afterOrigin = rawUrl.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')
   const rawPath = afterOrigin.split(/[?#]/, 1)[0] || '/'
+  // Most paths are already canonical: nothing to decode, no dot or empty segment.
+  if (CANONICAL_PATH.test(rawPath) && rawPath.length <= 2048) return { path: rawPath, url: baseUrl + rawPath }
   if (!rawPath.startsWith('/')) throw badPath('it must start with /')
   if (rawPath.length > 2048) throw badPath('it is longer than 2048 characters')
   const segments = rawPath.slice(1).split('/')
