@@ -103,7 +103,7 @@ export function makeResourceServer(deps: Deps) {
     const meta = isReservedPath(path) ? undefined : await getMeta(deps.store, path)
     if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`, { headers: { 'wac-allow': decision.wacAllow } })
     const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
-    headers['wac-allow'] = decision.wacAllow
+    headers.append('wac-allow', decision.wacAllow)
     return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestHeaders: r.request.headers, head, headers, cache: representations })
   }
 

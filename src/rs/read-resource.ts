@@ -27,7 +27,7 @@ export interface ReadFacts {
   readonly requestHeaders: Headers
   readonly head: boolean
   /** Resource headers already decided (Link, Allow, WAC-Allow …); the answer's are added to it. */
-  readonly headers: Record<string, string>
+  readonly headers: Headers
   readonly cache: RepresentationCache
 }
 
@@ -48,19 +48,20 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   const mediaType = meta.kind === 'binary' ? meta.contentType : preferredRdfType(f.accept)
   if (mediaType === undefined) {
     throw new HttpError(406, 'not_acceptable', 'this resource is RDF: accept text/turtle, application/ld+json or application/n-triples',
-      { headers: { ...headers } })
+      { headers: Object.fromEntries(headers) })
   }
   const etag = representationEtag(meta, mediaType)
-  headers.etag = etag
-  headers['last-modified'] = httpDate(meta.modified)
-  headers['content-type'] = meta.kind === 'binary' ? meta.contentType : `${mediaType}; charset=utf-8`
+  // append: these names are not in the resource headers yet, and append skips set's search for them
+  headers.append('etag', etag)
+  headers.append('last-modified', httpDate(meta.modified))
+  headers.append('content-type', meta.kind === 'binary' ? meta.contentType : `${mediaType}; charset=utf-8`)
   if (isNotModified(f.requestHeaders, etag, meta.modified)) return new Response(null, { status: 304, headers })
   const url = f.baseUrl + f.path
   if (meta.kind === 'binary') {
     const body = (await getBody(f.store, f.path)) ?? new Uint8Array()
-    headers['content-length'] = String(body.byteLength)
+    headers.append('content-length', String(body.byteLength))
     // Uploaded HTML or SVG must not run as the pod's origin (where the login pages live).
-    headers['content-security-policy'] = 'sandbox'
+    headers.append('content-security-policy', 'sandbox')
     return new Response(f.head ? null : body as Uint8Array<ArrayBuffer>, { status: 200, headers })
   }
   const key = `${f.path}\0${etag}`
@@ -71,6 +72,6 @@ export async function readResource(f: ReadFacts): Promise<Response> {
     bytes = new TextEncoder().encode(await serializeRdf(triples, mediaType, url, meta.prefixes))
     if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
   }
-  headers['content-length'] = String(bytes.byteLength)
+  headers.append('content-length', String(bytes.byteLength))
   return new Response(f.head ? null : bytes, { status: 200, headers })
 }
