@@ -1,7 +1,7 @@
 // One typed, frozen Config built from flags, then SOLOPOD_* env vars, then the defaults below.
 
-import { isIP } from 'node:net'
 import { resolve } from 'node:path'
+import { ipVersion } from './lib/ip-address.ts'
 
 export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys'
 
@@ -122,7 +122,7 @@ function parseBaseUrl(value: string): string {
 function parseTrustProxy(value: string | undefined): readonly string[] {
   if (value === undefined) return Object.freeze([])
   const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '')
-  const bad = list.find((a) => isIP(a) === 0)
+  const bad = list.find((a) => ipVersion(a) === 0)
   if (bad !== undefined || list.length === 0) throw new ConfigError(`--trust-proxy must be a comma-separated list of IP addresses, e.g. 127.0.0.1,::1; got "${bad ?? value}"`)
   return Object.freeze(list)
 }

@@ -10,10 +10,11 @@ import { makeDeps } from './deps.ts'
 import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
-import { exportPod, ExportError } from './store/export-pod.ts'
-import { importPod, ImportError } from './store/import-pod.ts'
-import { unpackExportArchive } from './store/export-archive.ts'
 import { recordBackup } from './store/last-backup.ts'
+// Export, import and backup archives are loaded when a command needs them: not on every start of the server.
+const loadExport = () => import('./store/export-pod.ts')
+const loadImport = () => import('./store/import-pod.ts')
+const loadArchive = () => import('./store/export-archive.ts')
 import { log, setLogLevel, describeCause } from './log.ts'
 import { DataDirError, prepareDataDir } from './data-dir.ts'
 import { getRecordedBaseUrl } from './store/base-url.ts'
@@ -144,7 +145,7 @@ async function serve(given: Config) {
       exportTo: async (dest) => {
         const started = performance.now()
         const at = Date.now()
-        const counts = await exportPod(store, dest, at)
+        const counts = await (await loadExport()).exportPod(store, dest, at)
         await recordBackup(store, { at: new Date(at).toISOString(), via: 'export', resources: counts.resources })
         log.info('export.finished', { via: 'control-socket', resources: counts.resources, quads: counts.quads, ms: Math.round(performance.now() - started) })
         return { ...counts }
@@ -219,7 +220,7 @@ async function run(argv: string[]) {
       const store = await openStore(cfg.dataDir)
       try {
         const at = Date.now()
-        const counts = await exportPod(store, dest, at)
+        const counts = await (await loadExport()).exportPod(store, dest, at)
         await recordBackup(store, { at: new Date(at).toISOString(), via: 'export', resources: counts.resources })
       } finally { await store.close() }
       console.log(`solopod: exported ${cfg.dataDir} to ${dest}`)
@@ -230,11 +231,12 @@ async function run(argv: string[]) {
       if (!src) throw new ConfigError('import needs a source: an export directory or a backup archive (.tar.gz): solopod import SRC')
       // The import writes the keys into a new data directory: it must be private from its first file.
       process.umask(0o077)
+      const { importPod } = await loadImport()
       if (existsSync(src) && statSync(src).isFile()) {
         // A backup downloaded from the dashboard: unpacked beside the new data directory, removed after
         const work = dirname(resolve(cfg.dataDir))
         mkdirSync(work, { recursive: true })
-        const { holder, exportDir } = await unpackExportArchive(src, work)
+        const { holder, exportDir } = await (await loadArchive()).unpackExportArchive(src, work)
         try { await importPod(cfg.dataDir, exportDir, cfg.baseUrl) } finally { rmSync(holder, { recursive: true, force: true }) }
       } else await importPod(cfg.dataDir, src, cfg.baseUrl)
       console.log(`solopod: imported ${src} into ${cfg.dataDir} for ${cfg.baseUrl}`)
@@ -257,7 +259,9 @@ async function run(argv: string[]) {
   }
 }
 
-run(process.argv.slice(2)).catch(err => {
+run(process.argv.slice(2)).catch(async err => {
+  const { ExportError } = await loadExport()
+  const { ImportError } = await loadImport()
   if (err instanceof ConfigError || err instanceof StoreFormatError || err instanceof BaseUrlMismatchError ||
     err instanceof ExportError || err instanceof ImportError || err instanceof DataDirError || err instanceof KeyCommandError || err instanceof ControlSocketError) {
     console.error(`solopod: ${err.message}`)

@@ -1,7 +1,6 @@
 // The one way to GET a remote document: SSRF guard on every hop, pinned DNS, timeout, size cap,
 // content-type check, Cache-Control cache and single-flight; our own origin is answered locally.
 
-import { lookup as dnsLookup } from 'node:dns/promises'
 import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { bareHost, getAddressRefusal, getUrlRefusal, isIpLiteral } from './ssrf-guard.ts'
@@ -40,7 +39,8 @@ export interface FetcherOptions {
 const MAX_REDIRECTS = 3
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
-const lookupAll = async (host: string) => (await dnsLookup(host, { all: true })).map((a) => a.address)
+// node:dns is loaded on the first remote fetch, not at every start.
+const lookupAll = async (host: string) => (await (await import('node:dns/promises')).lookup(host, { all: true })).map((a) => a.address)
 
 /** origin + path only: the query may carry tokens and is never put in an error. */
 const label = (url: URL) => `${url.protocol}//${url.host}${url.pathname}`

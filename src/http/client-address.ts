@@ -1,8 +1,7 @@
 // The client address of a request: Fetch's Request does not carry it, so the server records it
 // here — the TCP peer, or, behind a reverse proxy the owner trusts, the address it forwarded.
 
-import { isIP } from 'node:net'
-import { normalizeIp } from '../lib/ip-address.ts'
+import { ipVersion, normalizeIp } from '../lib/ip-address.ts'
 
 export interface ClientAddresses {
   /** Called by the request handler (with how to find it: clientAddressFrom); nothing else writes here. */
@@ -66,7 +65,7 @@ export function clientAddressFrom(peer: string | undefined, headers: Headers, tr
   const chain = forwardedChain(headers.get('forwarded')) ?? headers.get('x-forwarded-for')?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? []
   for (let i = chain.length - 1; i >= 0; i--) {
     const hop = normalizeIp(chain[i]!)
-    if (isIP(hop) === 0) return current
+    if (ipVersion(hop) === 0) return current
     current = hop
     if (!trusted.has(current)) return current
   }

@@ -10,6 +10,7 @@ import { benchAclDecisions } from './acl-decisions.ts'
 import { benchGrantDecisions } from './grant-decisions.ts'
 import { benchDashboardListing } from './dashboard-listing.ts'
 import { BENCH_CONTAINER, WORKLOADS, type BenchContext, type Workload } from './workloads.ts'
+import { formatStartup, measureStartup, type StartupResult } from './startup.ts'
 
 interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
 
@@ -49,9 +50,12 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 /** Issue 9 "Memory": the pod stays under this after the whole benchmark. */
 const RSS_AIM_MB = 120
 
-function report(results: readonly { workload: Workload; result: LoadResult }[], flags: Flags, podRssMb: number) {
+/** Fresh starts (each followed by a restart) for the startup line; wall time varies with the machine's load. */
+const STARTUP_RUNS = 5
+
+function report(results: readonly { workload: Workload; result: LoadResult }[], flags: Flags, podRssMb: number, startup: StartupResult | undefined) {
   if (flags.json) {
-    console.log(JSON.stringify({ workloads: results.map(({ workload, result }) => ({ name: workload.name, ...result })), podRssMb }, null, 2))
+    console.log(JSON.stringify({ workloads: results.map(({ workload, result }) => ({ name: workload.name, ...result })), podRssMb, ...(startup ? { startup } : {}) }, null, 2))
     return
   }
   console.log(`\nconcurrency ${flags.concurrency} (PUT: 50), ${flags.durationMs / 1000} s per workload, loopback, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`)
@@ -73,6 +77,7 @@ function report(results: readonly { workload: Workload; result: LoadResult }[], 
     console.log(`${workload.name}: ${fmt(result.rps, 0)} req/s (aim ≥ ${workload.aimRps}: ${result.rps >= workload.aimRps ? 'met' : 'not met'})`)
   }
   console.log(`pod RSS after the run: ${fmt(podRssMb)} MB (aim < ${RSS_AIM_MB} MB: ${podRssMb < RSS_AIM_MB ? 'met' : 'not met'})`)
+  if (startup) for (const line of formatStartup(startup)) console.log(line)
 }
 
 async function main() {
@@ -86,8 +91,15 @@ async function main() {
   if (!flags.only || 'grant decisions'.includes(flags.only)) await benchGrantDecisions({ durationMs: flags.durationMs, print: !flags.json })
   // In-process dashboard listing (issue 13): one page of a 10,000-member container through the owner API.
   if (!flags.only || 'dashboard listing'.includes(flags.only)) await benchDashboardListing({ print: !flags.json })
-  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing'].some((name) => name.includes(flags.only!))
-  if (workloads.length === 0 && inProcessOnly) return
+  // Issue 9 "Startup": spawn → first HTTP 200, fresh data directory and restart, before the load runs (a quiet machine).
+  const wantStartup = !flags.only || 'startup'.includes(flags.only)
+  if (wantStartup && !flags.json) console.error('measuring startup …')
+  const startup = wantStartup ? await measureStartup(STARTUP_RUNS) : undefined
+  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'startup'].some((name) => name.includes(flags.only!))
+  if (workloads.length === 0 && inProcessOnly) {
+    if (startup && !flags.json) for (const line of formatStartup(startup)) console.log(line)
+    return
+  }
   if (workloads.length === 0) throw new Error(`no workload matches "${flags.only}"; known: ${WORKLOADS.map(w => w.name).join('; ')}`)
 
   const scratch = mkdtempSync(join(tmpdir(), 'solopod-bench-'))
@@ -115,7 +127,7 @@ async function main() {
       results.push({ workload, result: await runLoad(await workload.prepare(ctx), { ...flags, concurrency: workload.concurrency ?? flags.concurrency }) })
       if (pod.proc.exitCode !== null) throw new Error(`the pod exited during "${workload.name}":\n${pod.output()}`)
     }
-    report(results, flags, rssMb(pod.proc.pid))
+    report(results, flags, rssMb(pod.proc.pid), startup)
     if (results.some(r => r.result.failures > 0)) process.exitCode = 1
   } finally {
     for (const fn of cleanups) await fn()
