@@ -106,7 +106,7 @@ if (import.meta.main) {
       outfile: join(ROOT, 'dist', 'solopod'),
       staticDir: join(ROOT, 'static'),
       target: parseTarget(process.argv.slice(2)),
-      workers: [join(ROOT, 'src', 'rdf', 'patch-worker.ts')],
+      workers: [join(ROOT, 'src', 'rdf', 'parse-worker.ts')],
     })
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     console.log(`built ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MB) in ${seconds} s`)

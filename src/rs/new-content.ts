@@ -6,7 +6,8 @@ import type { NewContent } from '../store/resources.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { isAcl } from '../store/acl-names.ts'
 import { isRdfType, TURTLE } from '../rdf/media-types.ts'
-import { parseRdfDocument, type ParsedDocument } from '../rdf/parse-rdf.ts'
+import type { ParsedDocument } from '../rdf/parse-rdf.ts'
+import { parseRdfDocumentOffThread } from '../rdf/parse-off-thread.ts'
 import { turtleByteLength } from '../rdf/serialize-rdf.ts'
 import { decodeUtf8, type RequestBody } from './request-body.ts'
 import { isServerManaged } from './container-listing.ts'
@@ -30,8 +31,9 @@ export async function contentFromBody(body: RequestBody, path: string, url: stri
   return { kind: 'binary', contentType: body.contentType ?? mediaType, body: bytes, size: bytes.byteLength }
 }
 
+// A large body is parsed on the worker thread, so other requests keep being answered meanwhile.
 function parseBody(bytes: Uint8Array, mediaType: string, url: string): Promise<ParsedDocument> {
-  return parseRdfDocument(decodeUtf8(bytes), mediaType, url)
+  return parseRdfDocumentOffThread(decodeUtf8(bytes), mediaType, url)
 }
 
 /**
