@@ -113,6 +113,43 @@ describe('ACL cache', () => {
   })
 })
 
+// Issue 9 "Reads": an anonymous requester's decision depends on the ACLs alone, so it is remembered per
+// target and Origin until any ACL is written.
+describe('anonymous decisions', () => {
+  const ANON: Parameters<typeof decide>[1] = { keys: [], scheme: 'anonymous' }
+  const publicRule = (target: string) => `[] a acl:Authorization; acl:accessTo <${target}>; acl:agentClass foaf:Agent; acl:mode acl:Read.\n`
+
+  test('an ACL write changes the next anonymous decision and its WAC-Allow at once', async () => {
+    await pod.seed('/flip', '')
+    await pod.seed('/flip.acl', publicRule('flip'))
+    const before = await decide(pod.access, ANON, get('/flip'))
+    expect(before.status).toBe(200)
+    expect(before.wacAllow).toBe('user="read",public="read"')
+    await pod.seed('/flip.acl', readRule('flip', `acl:agent <${BOB.webid}>`))
+    afterWrite({ deps: pod.deps, access: pod.access }, '/flip.acl')
+    const after = await decide(pod.access, ANON, get('/flip'))
+    expect(after.status).toBe(401)
+    expect(after.wacAllow).toBe('user="",public=""')
+  })
+
+  test('an ACL written elsewhere in the pod still clears what was remembered (an inherited rule may change)', async () => {
+    await pod.seed('/tree/leaf', '')
+    await pod.seed('/tree/.acl', `[] a acl:Authorization; acl:default <./>; acl:agentClass foaf:Agent; acl:mode acl:Read.`)
+    expect((await decide(pod.access, ANON, get('/tree/leaf'))).status).toBe(200)
+    await pod.seed('/tree/.acl', `[] a acl:Authorization; acl:default <./>; acl:agent <${BOB.webid}>; acl:mode acl:Read.`)
+    afterWrite({ deps: pod.deps, access: pod.access }, '/tree/.acl')
+    expect((await decide(pod.access, ANON, get('/tree/leaf'))).status).toBe(401)
+  })
+
+  test('the Origin is part of what is remembered: acl:origin rules still apply per Origin', async () => {
+    await pod.seed('/app-only', '')
+    await pod.seed('/app-only.acl', `[] a acl:Authorization; acl:accessTo <app-only>; acl:agentClass foaf:Agent; acl:origin <https://app.example>; acl:mode acl:Read.`)
+    expect((await decide(pod.access, ANON, { ...get('/app-only'), origin: 'https://app.example' })).status).toBe(200)
+    expect((await decide(pod.access, ANON, { ...get('/app-only'), origin: 'https://evil.example' })).status).toBe(401)
+    expect((await decide(pod.access, ANON, { ...get('/app-only'), origin: 'https://app.example' })).status).toBe(200)
+  })
+})
+
 describe('group document cache', () => {
   afterEach(() => { remoteStatus = 200 })
 
