@@ -17,7 +17,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['auth'],
   ['fetch', 'rdf', 'store'],
   ['http'],
-  ['lib', 'log.ts', 'config.ts', 'data-dir.ts'],
+  ['log.ts', 'config.ts', 'data-dir.ts'],
+  // pure helpers with no import of the pod's own: the config's checks use them too (IP addresses)
+  ['lib'],
 ]
 
 /** The unit of a src-relative path: its top folder, or the file itself at the top. */
