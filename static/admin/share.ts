@@ -5,39 +5,14 @@ import { BASE, WEBID, api, ldp } from './api.ts'
 import { clear, confirmAction, h, say, sayError } from './dom.ts'
 import { breadcrumbs } from './files.ts'
 import { checkAccessPanel } from './check-access.ts'
+import type { AclRow } from '../../src/admin/acl-view.ts'
+import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, entriesOf, inheritedAsOwn, isIri, scopeText, type Entry, type Kind } from '../../src/admin/acl-entries.ts'
 
-interface Row { agents: string[]; agentClasses: string[]; groups: string[]; origins: string[]; keys: string[]; modes: string[]; thisItem: boolean; inside: boolean }
-interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: Row[] | null; inherited: { from: string; rows: Row[] } | null; notEditable: { count: number; statements: string[] } }
-
-type Kind = 'agent' | 'public' | 'authenticated' | 'group' | 'key' | 'class'
-/** One subject's access: what the table shows and the ACL writer writes (one acl:Authorization each). */
-interface Entry { kind: Kind; value: string; modes: string[]; thisItem: boolean; inside: boolean; origins: string[] }
-
-const FOAF_AGENT = 'http://xmlns.com/foaf/0.1/Agent'
-const AUTHENTICATED = 'http://www.w3.org/ns/auth/acl#AuthenticatedAgent'
-const MODES = ['read', 'append', 'write', 'control'] as const
-const MODE_LABEL: Record<string, string> = { read: 'Read', append: 'Append', write: 'Write', control: 'Control' }
-const KIND_LABEL: Record<Kind, string> = { agent: 'Person (WebID)', public: 'Everyone (public)', authenticated: 'Anyone signed in', group: 'Group', key: 'Key', class: 'Class' }
-
-/** Subjects of one authorization are alternatives (WAC §6.3), so a row splits into one entry per subject. */
-function entriesOf(rows: Row[]): Entry[] {
-  return rows.flatMap((r) => {
-    const base = { modes: r.modes, thisItem: r.thisItem, inside: r.inside, origins: r.origins }
-    return [
-      ...r.agents.map((value) => ({ ...base, kind: 'agent' as const, value })),
-      ...r.agentClasses.map((value) => ({ ...base, kind: value === FOAF_AGENT ? 'public' as const : value === AUTHENTICATED ? 'authenticated' as const : 'class' as const, value })),
-      ...r.groups.map((value) => ({ ...base, kind: 'group' as const, value })),
-      ...r.keys.map((value) => ({ ...base, kind: 'key' as const, value })),
-    ]
-  })
-}
+interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: AclRow[] | null; inherited: { from: string; rows: AclRow[] } | null; notEditable: { count: number; statements: string[] } }
 
 const who = (e: Entry, owner: string): Node | string =>
   e.kind === 'public' ? 'Everyone (public)' : e.kind === 'authenticated' ? 'Anyone signed in'
     : h('span', {}, e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `, h('code', {}, e.value))
-
-const scopeText = (e: Entry, container: boolean) =>
-  !container ? 'This item' : e.thisItem && e.inside ? 'This folder and everything inside' : e.inside ? 'Only things inside' : 'This folder only'
 
 function table(entries: Entry[], owner: string, container: boolean, onRemove?: (i: number) => void): HTMLElement {
   const head = ['Who', 'May', 'Applies to', 'Apps (origins)']
@@ -62,11 +37,11 @@ export async function showShare(view: HTMLElement, path: string): Promise<void> 
       view.append(h('section', { class: 'panel', 'aria-labelledby': 'inherited-h' },
         h('h3', { id: 'inherited-h' }, `Inherited from ${acl.inherited.from.slice(BASE.length)}`),
         h('p', { class: 'muted' }, entries ? 'This item has its own settings, so this inherited access does not apply to it.' : 'This item has no settings of its own: this access applies.'),
-        table(entriesOf(acl.inherited.rows).map((e) => ({ ...e, thisItem: true, inside: container })), acl.owner, container)))
+        table(inheritedAsOwn(acl.inherited.rows, container), acl.owner, container)))
     }
     if (!entries) {
       view.append(checkAccessPanel(acl.url))
-      view.append(h('button', { type: 'button', onclick: () => { entries = entriesOf(acl.inherited?.rows ?? []).map((e) => ({ ...e, thisItem: true, inside: container })); draw() } },
+      view.append(h('button', { type: 'button', onclick: () => { entries = inheritedAsOwn(acl.inherited?.rows ?? [], container); draw() } },
         'Set access for this item only'))
       return
     }
@@ -116,24 +91,6 @@ function addForm(container: boolean, add: (e: Entry) => void): HTMLElement {
     add({ kind: k, value: v, modes: chosen, thisItem: scope.value !== 'inside', inside: scope.value !== 'this' && container, origins: o ? [new URL(o).origin] : [] })
   })
   return form
-}
-
-const isIri = (v: string) => { try { return /^(https?|did):/.test(v) && !/[\s<>"{}|\\^`]/.test(v) && new URL(v) !== undefined } catch { return false } }
-const iri = (v: string) => `<${v.replace(/[\s<>"{}|\\^`]/g, encodeURIComponent)}>`
-
-/** The ACL document of these entries: one authorization each (WAC §5). */
-export function aclTurtle(url: string, entries: Entry[]): string {
-  const lines = ['@prefix acl: <http://www.w3.org/ns/auth/acl#>.', '@prefix foaf: <http://xmlns.com/foaf/0.1/>.', '@prefix cert: <http://www.w3.org/ns/auth/cert#>.', '']
-  entries.forEach((e, i) => {
-    const subject = e.kind === 'agent' ? `acl:agent ${iri(e.value)}` : e.kind === 'group' ? `acl:agentGroup ${iri(e.value)}`
-      : e.kind === 'key' ? (e.value.startsWith('did:key:') ? `acl:agent ${iri(e.value)}` : `acl:agent [ cert:key ${iri(e.value)} ]`)
-        : `acl:agentClass ${iri(e.value)}`
-    const parts = [`<#rule${i + 1}> a acl:Authorization`, subject,
-      ...(e.thisItem ? [`acl:accessTo ${iri(url)}`] : []), ...(e.inside ? [`acl:default ${iri(url)}`] : []),
-      `acl:mode ${e.modes.map((m) => `acl:${MODE_LABEL[m]}`).join(', ')}`, ...e.origins.map((o) => `acl:origin ${iri(o)}`)]
-    lines.push(parts.join(';\n  ') + '.')
-  })
-  return lines.join('\n') + '\n'
 }
 
 /** The ACL holds statements this table cannot show: saving would drop them, so the page says which. */
