@@ -1,5 +1,5 @@
 // Files without JavaScript: a container page by page, and plain forms for a new folder, an upload
-// (multipart/form-data) and a delete behind a confirmation page. Each change is the LDP request the
+// (multipart/form-data), a delete behind a confirmation page, and links to edit and share each item. Each change is the LDP request the
 // dashboard's script makes, sent through the resource server (owner-ldp.ts).
 
 import type { Deps } from '../deps.ts'
@@ -51,12 +51,13 @@ export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null
 <td data-label="Type">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
 <td data-label="Size">${it.kind === 'container' ? '—' : size(it.size)}</td>
 <td data-label="Modified">${localTime(Date.parse(it.modified))}</td>
-<td><a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
+<td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${ADMIN_PATHS.share}?path=${encodeURIComponent(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
+<a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
   const done = typeof query.done === 'string' && typeof query.name === 'string' ? DONE[query.done]?.(query.name) : undefined
   return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
     heading: path === '/' ? 'Your files' : nameOf(path), section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
     body: (csrf) => html`${crumbs(path)}
-<p class="muted">${total} item${total === 1 ? '' : 's'}</p>${pager}
+<p class="muted">${total} item${total === 1 ? '' : 's'} · <a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a></p>${pager}
 <div class="table-wrap"><table class="stack"><caption class="visually-hidden">Contents of ${path}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="5" class="muted">This folder is empty</td></tr>`}</tbody></table></div>${pager}

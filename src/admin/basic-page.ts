@@ -7,6 +7,7 @@ import { ADMIN_PATHS } from '../http/pod-paths.ts'
 
 const SECTIONS = [
   { href: ADMIN_PATHS.files, label: 'Files' },
+  { href: ADMIN_PATHS.share, label: 'Sharing' },
   { href: ADMIN_PATHS.sessions, label: 'Apps and sessions' },
   { href: ADMIN_PATHS.profile, label: 'Profile' },
   { href: ADMIN_PATHS.backup, label: 'Backup' },
@@ -21,6 +22,8 @@ export interface BasicPage {
   /** The section this page belongs to (marked in the links). */
   readonly section: string
   readonly notice?: string
+  /** A form page shown again with what was refused (its problem in the body): the refusal's status. */
+  readonly status?: number
   body(csrf: string): SafeHtml
 }
 
@@ -31,11 +34,12 @@ export function renderBasicPage(cookieHeader: string | null, baseUrl: string, pa
     heading: page.heading, nav,
     notice: page.notice ? html`<p class="notice" role="status">${page.notice}</p>` : undefined,
     body: page.body(token),
-  }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
+  }, { status: page.status ?? 200, headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }
 
 /** After a form's change: back to a page of these, which says what was done (the text is ours, by code). */
 export const seeOther = (location: string) => new Response(null, { status: 303, headers: { location } })
 
 /** Error pages of these forms lead back to where the owner was. */
-export const backTo = (href: string, label: string): NextSteps => ({ hint: 'Go back, correct what the message says, and try again.', links: [{ href, label }] })
+export const backTo = (href: string, label: string, heading?: string): NextSteps =>
+  ({ ...(heading ? { heading } : {}), hint: 'Go back, correct what the message says, and try again.', links: [{ href, label }] })

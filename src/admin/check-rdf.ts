@@ -13,10 +13,10 @@ export async function checkRdf(body: unknown) {
   }
   try {
     const quads = await parseRdf(b.text, b.contentType, b.base)
-    return { ok: true, triples: quads.length }
+    return { ok: true as const, triples: quads.length }
   } catch (err) {
     if (!(err instanceof HttpError) || err.status !== 400) throw err
     const at = POSITION.exec(err.description)
-    return { ok: false, code: err.code, message: err.description, ...(at ? { line: Number(at[1]), column: Number(at[2]) } : {}) }
+    return { ok: false as const, code: err.code, message: err.description, ...(at ? { line: Number(at[1]), column: Number(at[2]) } : {}) }
   }
 }

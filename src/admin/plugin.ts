@@ -27,6 +27,8 @@ import { createFolder, deleteResource, downloadResource, filesPage, showDeletePa
 import { showBackupPage, showProfilePage } from './basic-pages.ts'
 import { backTo, seeOther } from './basic-page.ts'
 import { saveProfile } from './profile.ts'
+import { addShareEntry, removeShareEntry, sharePage, showSharePage, useInheritedAccess } from './basic-share.ts'
+import { editPage, saveDocument, showEditPage } from './basic-edit.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -118,6 +120,25 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       await ownerForm(request, body.csrf)
       return deleteResource(ldp, request, body)
     }, backTo(filesPage('/'), 'Your files')), { body: PlainForm })
+    .get(ADMIN_PATHS.edit, ({ request, query }) => ownerPage(ADMIN_PATHS.edit, request, () => showEditPage(deps, ldp, request, query), backTo(filesPage('/'), 'Your files')))
+    .post(ADMIN_PATHS.edit, ({ request, body }) => pageOrError(ADMIN_PATHS.edit, async () => {
+      await ownerForm(request, body.csrf)
+      return saveDocument(deps, ldp, request, body)
+    }, backTo(body.path ? editPage(body.path) : filesPage('/'), 'Back to the document')), { body: PlainForm })
+    // Sharing: each change rewrites the ACL document through the resource server, as the share panel's Save does
+    .get(ADMIN_PATHS.share, ({ request, query }) => ownerPage(ADMIN_PATHS.share, request, () => showSharePage(deps, ldp, request, query), backTo(filesPage('/'), 'Your files')))
+    .post(ADMIN_PATHS.shareAdd, ({ request, body }) => pageOrError(ADMIN_PATHS.shareAdd, async () => {
+      await ownerForm(request, body.csrf)
+      return addShareEntry(deps, ldp, request, body)
+    }, backTo(sharePage(body.path ?? '/'), 'Back to sharing', 'Access not changed')), { body: PlainForm })
+    .post(ADMIN_PATHS.shareRemove, ({ request, body }) => pageOrError(ADMIN_PATHS.shareRemove, async () => {
+      await ownerForm(request, body.csrf)
+      return removeShareEntry(deps, ldp, request, body)
+    }, backTo(sharePage(body.path ?? '/'), 'Back to sharing', 'Access not changed')), { body: PlainForm })
+    .post(ADMIN_PATHS.shareInherit, ({ request, body }) => pageOrError(ADMIN_PATHS.shareInherit, async () => {
+      await ownerForm(request, body.csrf)
+      return useInheritedAccess(deps, ldp, request, body)
+    }, backTo(sharePage(body.path ?? '/'), 'Back to sharing', 'Access not changed')), { body: PlainForm })
     .get(ADMIN_PATHS.profile, ({ request, query }) => ownerPage(ADMIN_PATHS.profile, request, () => showProfilePage(deps, cookieOf(request), query.done)))
     .post(ADMIN_PATHS.profile, ({ request, body }) => pageOrError(ADMIN_PATHS.profile, async () => {
       await ownerForm(request, body.csrf)

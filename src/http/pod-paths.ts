@@ -31,13 +31,20 @@ export const ADMIN_PATHS = {
   revokeConsent: '/.admin/consents/revoke',
   /** GET: the backup page; POST (form, CSRF): the pod as one tar.gz download, the format of `solopod export`. */
   backup: '/.admin/backup',
-  /** Pages and forms that work without JavaScript: files (new folder, upload, delete), profile. */
+  /** Pages and forms that work without JavaScript: files (new folder, upload, delete, edit), sharing, profile. */
   files: '/.admin/files',
   newFolder: '/.admin/files/folder',
   upload: '/.admin/files/upload',
   delete: '/.admin/delete',
   download: '/.admin/files/download',
   profile: '/.admin/profile',
+  /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms). */
+  share: '/.admin/share',
+  shareAdd: '/.admin/share/add',
+  shareRemove: '/.admin/share/remove',
+  shareInherit: '/.admin/share/inherit',
+  /** Without JavaScript: an RDF document's Turtle in a text box (GET), saved with If-Match (POST). */
+  edit: '/.admin/files/edit',
   api: '/.admin/api',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */
   grants: '/.admin/api/grants',

@@ -2,31 +2,27 @@
 // owner only, CSRF-checked, every refusal with its exact status and code, nothing changed by a refusal.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { BASE, CookieJar, FORM, form, logIn, openTestPod, type TestPod } from '../op/op-fixture.ts'
+import { BASE, type CookieJar, type TestPod } from '../op/op-fixture.ts'
 import { getMeta } from '../../src/store/resources.ts'
+import { openFormPod, pageError, testFormGuards, type FormPod } from './owner-forms.ts'
 
+let ctx: FormPod
 let pod: TestPod
 let owner: CookieJar
 let csrf: string
 beforeAll(async () => {
-  pod = await openTestPod()
-  owner = new CookieJar()
-  await logIn(pod, owner)
-  const page = await owner.take(await pod.request('/.admin/files', { headers: { cookie: owner.header() } })).text()
-  csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!
+  ctx = await openFormPod()
+  ;({ pod, owner, csrf } = ctx)
 })
 afterAll(() => pod.close())
 
-const post = (path: string, fields: Record<string, string>, o: { jar?: CookieJar; origin?: string } = {}) => pod.request(path, {
-  method: 'POST', headers: { 'content-type': FORM, cookie: (o.jar ?? owner).header(), origin: o.origin ?? BASE }, body: form(fields),
-})
+const post = (path: string, fields: Record<string, string>) => ctx.post(path, fields)
 const upload = (fields: Record<string, string>, files: File[]) => {
   const body = new FormData()
   for (const [k, v] of Object.entries(fields)) body.append(k, v)
   for (const f of files) body.append('file', f)
   return pod.request('/.admin/files/upload', { method: 'POST', headers: { cookie: owner.header(), origin: BASE }, body })
 }
-const pageError = async (res: Response) => /id="error">([a-z_]+)</.exec(await res.text())?.[1]
 
 describe('pages without a session lead to the login page, coming back', () => {
   test.each(['/.admin/files', '/.admin/profile', '/.admin/backup'])('GET %s → 303 to the login page', async (path) => {
@@ -40,21 +36,7 @@ describe('every form needs the owner, the CSRF token and our origin', () => {
   const forms: [string, Record<string, string>][] = [
     ['/.admin/files/folder', { path: '/', name: 'x' }], ['/.admin/delete', { path: '/profile/card' }], ['/.admin/profile', { name: 'Mallory' }],
   ]
-  test.each(forms)('%s without a session → 401 login_required', async (path, fields) => {
-    const res = await post(path, { ...fields, csrf }, { jar: new CookieJar() })
-    expect(res.status).toBe(401)
-    expect(await pageError(res)).toBe('login_required')
-  })
-  test.each(forms)('%s without the CSRF token → 403 csrf_failed', async (path, fields) => {
-    const res = await post(path, fields)
-    expect(res.status).toBe(403)
-    expect(await pageError(res)).toBe('csrf_failed')
-  })
-  test.each(forms)('%s from another origin → 403 csrf_failed', async (path, fields) => {
-    const res = await post(path, { ...fields, csrf }, { origin: 'https://evil.example' })
-    expect(res.status).toBe(403)
-    expect(await pageError(res)).toBe('csrf_failed')
-  })
+  testFormGuards(() => ctx, forms)
   test('an upload without the CSRF token → 403 csrf_failed, nothing stored', async () => {
     const res = await upload({ path: '/' }, [new File(['x'], 'sneaky.txt', { type: 'text/plain' })])
     expect(res.status).toBe(403)

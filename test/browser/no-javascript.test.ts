@@ -1,9 +1,11 @@
 // Issue 13 "works with JavaScript-disabled fallbacks where a form can do the job": Chromium with
 // JavaScript off signs in, makes a folder, uploads (multipart form), deletes behind a confirmation
-// page, ends an app's access and a browser's sign-in, downloads a backup and edits the profile.
+// page, shares a document (and is refused locking the owner out), edits Turtle in a text box, ends an
+// app's access and a browser's sign-in, downloads a backup and edits the profile.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
+import { contrastFailures, unlabelledControls } from './page-checks.ts'
 import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
 import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
 import { exchangeCode, obtainCodeOverHttp, requestTokens, serveClientIdDocument } from '../e2e/oidc-client.ts'
@@ -23,6 +25,8 @@ const notice = () => page.locator('p.notice').textContent()
 const errorCode = () => page.locator('#error').textContent()
 
 async function shoot(name: string): Promise<void> {
+  expect(await unlabelledControls(page)).toEqual([])
+  expect(await contrastFailures(page)).toEqual([])
   await screenshot(page, `nojs-${name}-desktop`)
   await page.setViewportSize(PHONE)
   await screenshot(page, `nojs-${name}-phone`)
@@ -96,6 +100,69 @@ describe('the owner pages with JavaScript off', () => {
     await page.waitForURL(/done=delete/)
     expect(await notice()).toBe('Deleted a.txt')
     expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(0)
+  })
+
+  test('share without JavaScript: public Read added, then removed; the public reader sees 200, then 401', async () => {
+    const publicRead = async () => (await fetch(`${pod.baseUrl}/notes/b.ttl`)).status
+    expect(await publicRead()).toBe(401)
+    await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
+    await page.getByRole('link', { name: 'Share b.ttl' }).click()
+    expect(await page.locator('h1').textContent()).toBe('Who can access /notes/b.ttl')
+    expect(await page.locator('#inherited-h').textContent()).toBe('Inherited from /')
+    await page.getByLabel('Who').selectOption({ label: 'Everyone (public)' })
+    expect(await page.getByLabel('Read', { exact: true }).isChecked()).toBe(true)
+    await page.getByRole('button', { name: 'Add', exact: true }).click()
+    await page.waitForURL(/done=added/)
+    expect(await notice()).toBe('Access added')
+    expect(await page.getByRole('row', { name: /Everyone \(public\)/ }).last().textContent()).toContain('Read')
+    expect(await publicRead()).toBe(200)
+    await shoot('share')
+    await page.getByRole('button', { name: 'Remove access of Everyone (public)' }).click()
+    await page.waitForURL(/done=removed/)
+    expect(await notice()).toBe('Access removed')
+    expect(await publicRead()).toBe(401)
+  })
+
+  test("share: taking the owner's Control of the root is refused in words, nothing changed", async () => {
+    await page.goto(`${pod.baseUrl}/.admin/share?path=%2F`)
+    await page.getByLabel('Who').selectOption({ label: 'Anyone signed in' })
+    await page.getByLabel('Applies to').selectOption({ label: 'This folder only' })
+    await page.getByRole('button', { name: 'Add', exact: true }).click()
+    await page.waitForURL(/done=added/)
+    await page.getByRole('button', { name: `Remove access of ${pod.baseUrl}/profile/card#me` }).click()
+    expect(await errorCode()).toBe('owner_lockout')
+    expect(await page.locator('h1').textContent()).toBe('Access not changed')
+    expect(await page.locator('main').textContent()).toContain("The root ACL must keep an acl:Authorization giving the owner's WebID acl:Control")
+    await shoot('share-lockout')
+    await page.goto(`${pod.baseUrl}/.admin/share?path=%2F`)
+    expect(await page.getByRole('button', { name: `Remove access of ${pod.baseUrl}/profile/card#me` }).count()).toBe(1)
+    await page.getByRole('button', { name: 'Remove access of Anyone signed in' }).click()
+    await page.waitForURL(/done=removed/)
+  })
+
+  test('edit Turtle without JavaScript: a parse error comes back with its line and the text kept; good text is saved', async () => {
+    const cookies = await context.cookies(pod.baseUrl)
+    const csrf = cookies.find((c) => c.name.endsWith('solopod_csrf'))!.value
+    const asOwner = async () => (await fetch(`${pod.baseUrl}/notes/b.ttl`, { headers: {
+      cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), origin: pod.baseUrl, 'x-csrf-token': csrf, accept: 'text/turtle' } })).text()
+    await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
+    await page.getByRole('link', { name: 'Edit b.ttl' }).click()
+    expect(await page.locator('h1').textContent()).toBe('Edit b.ttl')
+    expect(await page.getByLabel('Turtle').inputValue()).toContain('"b"')
+    const bad = '<#it> <http://purl.org/dc/terms/title> "changed".\n<#it> <#p> "unterminated'
+    await page.getByLabel('Turtle').fill(bad)
+    await page.getByRole('button', { name: 'Save' }).click()
+    expect(await errorCode()).toBe('invalid_rdf')
+    expect(await page.locator('#bad-line').textContent()).toBe('Line 2: <#it> <#p> "unterminated')
+    expect(await page.getByLabel('Turtle').inputValue()).toBe(bad)
+    await shoot('edit-error')
+    expect(await asOwner()).not.toContain('changed')
+    await page.getByLabel('Turtle').fill('<#it> <http://purl.org/dc/terms/title> "edited without script".')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.waitForURL(/done=saved/)
+    expect(await notice()).toBe('Saved')
+    expect(await page.getByLabel('Turtle').inputValue()).toContain('"edited without script"')
+    expect(await asOwner()).toContain('"edited without script"')
   })
 
   test("revoke an app and sign another browser out on the sessions page: the app's tokens are refused", async () => {

@@ -1,0 +1,165 @@
+// Sharing without JavaScript: who may do what with a resource (its own ACL and what it inherits, as
+// the dashboard's share panel shows it), a form to add an entry, a Remove button per entry. Each
+// change writes the whole ACL document from the entries (acl-entries.ts, as the panel's Save does)
+// with a PUT through the resource server, which validates it (WAC §5) and refuses to lock the owner
+// out of the root (409 owner_lockout). If-Match on the ACL's ETag: a change made meanwhile elsewhere
+// is refused (RFC 9110 §13.1.1), never overwritten by a form built from the older document.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
+import { ADMIN_PATHS } from '../http/pod-paths.ts'
+import { ownerWebIdOf } from '../config.ts'
+import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, entriesOf, inheritedAsOwn, isIri, scopeText, type Entry, type Kind } from './acl-entries.ts'
+import { readAclView } from './acl-view.ts'
+import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
+import type { OwnerLdp } from './owner-ldp.ts'
+
+type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+type AclView = Awaited<ReturnType<typeof readAclView>>
+
+export const sharePage = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`
+
+const DONE: Record<string, string> = { added: 'Access added', removed: 'Access removed', inherited: 'This item now has the access inherited from its folder' }
+const ADDABLE = ['agent', 'public', 'authenticated', 'group', 'key'] as const
+
+const aclPathOf = (acl: AclView) => acl.aclUrl.slice(acl.url.length - acl.path.length)
+
+/** The ACL document's ETag as the resource server serves it ('' when the resource has none of its own). */
+async function aclVersion(ldp: OwnerLdp, request: Request, acl: AclView): Promise<string> {
+  if (!acl.own) return ''
+  const res = await ldp(request, 'HEAD', aclPathOf(acl))
+  return res.headers.get('etag') ?? ''
+}
+
+const who = (e: Entry, owner: string): SafeHtml | string =>
+  e.kind === 'public' ? KIND_LABEL.public : e.kind === 'authenticated' ? KIND_LABEL.authenticated
+    : html`${e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `}<code>${breakableUrl(e.value)}</code>`
+
+const nameOfEntry = (e: Entry) => (e.kind === 'public' || e.kind === 'authenticated' ? KIND_LABEL[e.kind] : e.value)
+
+function table(caption: string, entries: Entry[], owner: string, container: boolean, remove?: (e: Entry, i: number) => SafeHtml): SafeHtml {
+  return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">${caption}</caption>
+<thead><tr><th scope="col">Who</th><th scope="col">May</th><th scope="col">Applies to</th><th scope="col">Apps (origins)</th>${remove ? html`<th scope="col"><span class="muted">Action</span></th>` : ''}</tr></thead>
+<tbody>${entries.length === 0 ? html`<tr><td colspan="5" class="muted">Nobody</td></tr>` : entries.map((e, i) => html`<tr>
+<td data-label="Who">${who(e, owner)}</td><td data-label="May">${e.modes.map((m) => MODE_LABEL[m] ?? m).join(', ')}</td>
+<td data-label="Applies to">${scopeText(e, container)}</td><td data-label="Apps (origins)">${e.origins.length ? e.origins.join(', ') : 'any'}</td>
+${remove ? html`<td>${remove(e, i)}</td>` : ''}</tr>`)}</tbody></table></div>`
+}
+
+/** Statements of the ACL the table cannot show: a change here drops them, so each form asks first. */
+function leftovers(acl: AclView): SafeHtml | string {
+  const { count, statements } = acl.notEditable
+  if (count === 0) return ''
+  return html`<div class="warning" id="acl-leftovers" role="note"><p>The ACL document holds ${count} statement${count === 1 ? '' : 's'} this page cannot show (notes, rules for other resources, unknown terms). Any change here drops ${count === 1 ? 'it' : 'them'}:</p>
+<ul>${statements.map((s) => html`<li><code>${s}</code></li>`)}</ul>${count > statements.length ? html`<p>… and ${count - statements.length} more.</p>` : ''}
+<p>To keep them, edit <a href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(aclPathOf(acl))}">the ACL document as Turtle</a> instead.</p></div>`
+}
+
+const dropField = (acl: AclView, id: string) => acl.notEditable.count === 0 ? ''
+  : html`<label class="check" for="${id}"><input type="checkbox" id="${id}" name="drop" value="yes" required> Drop the ${acl.notEditable.count} statement${acl.notEditable.count === 1 ? '' : 's'} listed above</label>`
+
+function addForm(acl: AclView, version: string, csrf: string): SafeHtml {
+  const container = acl.path.endsWith('/')
+  return html`<section class="panel" aria-labelledby="add-h"><h2 id="add-h">Add someone</h2>
+${acl.own ? '' : html`<p class="muted">This item has no settings of its own yet: adding someone gives it its own, starting from the inherited access shown above.</p>`}
+<form method="post" action="${ADMIN_PATHS.shareAdd}" class="row-form">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}">
+<div><label for="share-kind">Who</label><select id="share-kind" name="kind">${ADDABLE.map((k) => html`<option value="${k}">${KIND_LABEL[k]}</option>`)}</select></div>
+<div><label for="share-value">WebID, group or key URL</label><input type="url" id="share-value" name="value" placeholder="https://alice.example/profile/card#me" autocomplete="off"></div>
+<fieldset><legend>May</legend>${MODES.map((m) => html`<label><input type="checkbox" name="${m}" value="yes"${m === 'read' ? html` checked` : ''}> ${MODE_LABEL[m]}</label>`)}</fieldset>
+<div><label for="share-scope">Applies to</label><select id="share-scope" name="scope">${container
+    ? html`<option value="both">This folder and everything inside</option><option value="this">This folder only</option><option value="inside">Only things inside</option>`
+    : html`<option value="this">This item only</option>`}</select></div>
+<div><label for="share-origin">Only through this app origin (optional)</label><input type="url" id="share-origin" name="origin" placeholder="https://app.example" autocomplete="off"></div>
+${dropField(acl, 'drop-add')}
+<div><button type="submit">Add</button></div></form></section>`
+}
+
+export async function showSharePage(deps: AdminDeps, ldp: OwnerLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
+  const acl = await readAclView(deps, { path: query.path ?? '/' })
+  const version = await aclVersion(ldp, request, acl)
+  const container = acl.path.endsWith('/')
+  const owner = ownerWebIdOf(deps.cfg.baseUrl)
+  const own = acl.own ? entriesOf(acl.own) : null
+  const notice = typeof query.done === 'string' ? DONE[query.done] : undefined
+  return renderBasicPage(request.headers.get('cookie'), deps.cfg.baseUrl, {
+    heading: `Who can access ${acl.path === '/' ? 'your whole pod' : acl.path}`, section: ADMIN_PATHS.share, ...(notice ? { notice } : {}),
+    body: (csrf) => html`<p class="muted"><a href="${`${ADMIN_PATHS.files}?path=${encodeURIComponent(container ? acl.path : acl.path.slice(0, acl.path.lastIndexOf('/') + 1))}`}">Back to the folder in Files</a></p>
+${acl.inherited ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>
+<p class="muted">${own ? 'This item has its own settings, so this inherited access does not apply to it.' : 'This item has no settings of its own: this access applies.'}</p>
+${table('Inherited access', inheritedAsOwn(acl.inherited.rows, container), owner, container)}</section>` : ''}
+${own ? html`<section class="panel" aria-labelledby="own-h"><h2 id="own-h">Access set here</h2>
+${leftovers(acl)}
+${table('Access set here', own, owner, container, (e, i) => html`<form method="post" action="${ADMIN_PATHS.shareRemove}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}"><input type="hidden" name="entry" value="${i}">
+${dropField(acl, `drop-remove-${i}`)}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`)}
+${!acl.isRoot ? html`<form method="post" action="${ADMIN_PATHS.shareInherit}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}">
+<p><button type="submit" class="secondary">Use inherited access instead</button></p></form>` : ''}</section>` : ''}
+${addForm(acl, version, csrf)}`,
+  })
+}
+
+const bad = (code: string, description: string) => new HttpError(400, code, description)
+
+/** The entry the add form describes; every field checked, the refusal naming it. */
+function entryFrom(form: Record<string, unknown>, container: boolean): Entry {
+  const kind = form.kind as Kind
+  if (!(ADDABLE as readonly string[]).includes(kind)) throw bad('invalid_field', `Who: expected one of ${ADDABLE.join(', ')}`)
+  const needsIri = kind === 'agent' || kind === 'group' || kind === 'key'
+  const raw = typeof form.value === 'string' ? form.value.trim() : ''
+  if (needsIri && !isIri(raw)) throw bad('invalid_field', `${KIND_LABEL[kind]}: enter a full URL (https://…) with no spaces`)
+  const modes = MODES.filter((m) => form[m] === 'yes')
+  if (modes.length === 0) throw bad('invalid_field', 'May: choose at least one of Read, Append, Write, Control')
+  const scope = form.scope ?? 'this'
+  if (!(container ? ['both', 'this', 'inside'] : ['this']).includes(scope as string)) throw bad('invalid_field', `Applies to: expected ${container ? 'both, this or inside' : 'this'}`)
+  const origin = typeof form.origin === 'string' ? form.origin.trim() : ''
+  if (origin && !(isIri(origin) && /^https?:/.test(origin))) throw bad('invalid_field', 'App origin: enter an origin like https://app.example')
+  return {
+    kind, value: needsIri ? raw : kind === 'public' ? FOAF_AGENT : AUTHENTICATED, modes: [...modes],
+    thisItem: scope !== 'inside', inside: scope !== 'this' && container, origins: origin ? [new URL(origin).origin] : [],
+  }
+}
+
+/** Writes `entries` as the ACL document, if it is still the version the page showed. */
+async function writeAcl(ldp: OwnerLdp, request: Request, acl: AclView, form: Record<string, unknown>, entries: Entry[]): Promise<void> {
+  if (acl.notEditable.count > 0 && form.drop !== 'yes') {
+    throw bad('confirmation_required', `the ACL document holds ${acl.notEditable.count} statements this page cannot show; tick "Drop the statements listed above" to save anyway, or edit the ACL document as Turtle`)
+  }
+  if (entries.length === 0) throw new HttpError(409, 'no_access_left', 'nobody would have access, not even you: add someone first, or use the inherited access instead')
+  await ldp(request, 'PUT', aclPathOf(acl), { headers: { 'content-type': 'text/turtle', ...precondition(form) }, body: aclTurtle(acl.url, entries) }).catch(changed)
+}
+
+/** RFC 9110 §13.1: If-Match the version shown; none shown means the ACL must still not exist. */
+const precondition = (form: Record<string, unknown>): Record<string, string> =>
+  typeof form.version === 'string' && form.version !== '' ? { 'if-match': form.version } : { 'if-none-match': '*' }
+
+const changed = (err: unknown) => {
+  if (err instanceof HttpError && err.status === 412) throw new HttpError(412, 'changed_meanwhile', 'the access settings were changed since this page was shown (in another tab or by an app); open the page again to see them, then make your change')
+  throw err
+}
+
+export async function addShareEntry(deps: AdminDeps, ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+  const acl = await readAclView(deps, { path: form.path })
+  const container = acl.path.endsWith('/')
+  const entry = entryFrom(form, container)
+  const entries = acl.own ? entriesOf(acl.own) : inheritedAsOwn(acl.inherited?.rows ?? [], container)
+  await writeAcl(ldp, request, acl, form, [...entries, entry])
+  return seeOther(sharePage(acl.path, 'added'))
+}
+
+export async function removeShareEntry(deps: AdminDeps, ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+  const acl = await readAclView(deps, { path: form.path })
+  const entries = acl.own ? entriesOf(acl.own) : []
+  const i = typeof form.entry === 'string' && /^\d+$/.test(form.entry) ? Number(form.entry) : -1
+  if (i < 0 || i >= entries.length) throw bad('invalid_field', `entry: expected the number of a row of "Access set here" (0 to ${entries.length - 1})`)
+  await writeAcl(ldp, request, acl, form, entries.filter((_, j) => j !== i))
+  return seeOther(sharePage(acl.path, 'removed'))
+}
+
+/** "Use inherited access instead": the resource's own ACL document goes; the folder's defaults apply (WAC §6.2). */
+export async function useInheritedAccess(deps: AdminDeps, ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+  const acl = await readAclView(deps, { path: form.path })
+  if (acl.isRoot) throw new HttpError(409, 'owner_lockout', 'the root of the pod inherits from nothing: its ACL document must stay')
+  if (!acl.own) return seeOther(sharePage(acl.path, 'inherited'))
+  await ldp(request, 'DELETE', aclPathOf(acl), { headers: precondition(form) }).catch(changed)
+  return seeOther(sharePage(acl.path, 'inherited'))
+}
