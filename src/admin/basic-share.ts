@@ -36,6 +36,12 @@ const who = (e: Entry, owner: string): SafeHtml | string =>
   e.kind === 'public' ? KIND_LABEL.public : e.kind === 'authenticated' ? KIND_LABEL.authenticated
     : html`${e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `}<code>${breakableUrl(e.value)}</code>`
 
+/** Would removing entry `i` leave the owner without Control of this item? */
+function losesControl(entries: readonly Entry[], i: number, owner: string): boolean {
+  const gives = (e: Entry) => e.thisItem && e.modes.includes('control') && (e.kind === 'public' || e.kind === 'authenticated' || (e.kind === 'agent' && e.value === owner))
+  return gives(entries[i]!) && !entries.some((e, j) => j !== i && gives(e))
+}
+
 const nameOfEntry = (e: Entry) => (e.kind === 'public' || e.kind === 'authenticated' ? KIND_LABEL[e.kind] : e.value)
 
 function table(caption: string, entries: Entry[], owner: string, container: boolean, remove?: (e: Entry, i: number) => SafeHtml): SafeHtml {
@@ -91,7 +97,7 @@ ${table('Inherited access', inheritedAsOwn(acl.inherited.rows, container), owner
 ${own ? html`<section class="panel" aria-labelledby="own-h"><h2 id="own-h">Access set here</h2>
 ${leftovers(acl)}
 ${table('Access set here', own, owner, container, (e, i) => html`<form method="post" action="${ADMIN_PATHS.shareRemove}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}"><input type="hidden" name="entry" value="${i}">
-${dropField(acl, `drop-remove-${i}`)}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`)}
+${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up my Control here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`)}
 ${!acl.isRoot ? html`<form method="post" action="${ADMIN_PATHS.shareInherit}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}">
 <p><button type="submit" class="secondary">Use inherited access instead</button></p></form>` : ''}</section>` : ''}
 ${addForm(acl, version, csrf)}`,
@@ -151,6 +157,10 @@ export async function removeShareEntry(deps: AdminDeps, ldp: OwnerLdp, request: 
   const entries = acl.own ? entriesOf(acl.own) : []
   const i = typeof form.entry === 'string' && /^\d+$/.test(form.entry) ? Number(form.entry) : -1
   if (i < 0 || i >= entries.length) throw bad('invalid_field', `entry: expected the number of a row of "Access set here" (0 to ${entries.length - 1})`)
+  // The share panel asks the same before Save; at the root the resource server refuses outright (owner_lockout)
+  if (!acl.isRoot && losesControl(entries, i, ownerWebIdOf(deps.cfg.baseUrl)) && form.giveUpControl !== 'yes') {
+    throw new HttpError(409, 'confirmation_required', 'without this entry you (the owner) would no longer have Control here; tick "Give up my Control here" to remove it anyway')
+  }
   await writeAcl(ldp, request, acl, form, entries.filter((_, j) => j !== i))
   return seeOther(sharePage(acl.path, 'removed'))
 }

@@ -84,6 +84,15 @@ describe('share: add and remove entries through the resource server', () => {
     expect(res.status).toBe(303)
     expect(await publicStatus('/notes/a.ttl')).toBe(401)
   })
+  test("removing the owner's only Control of an item asks first: without the tick → 409 confirmation_required, nothing written", async () => {
+    const html = await page('/.admin/share?path=%2Fnotes%2Fa.ttl')
+    expect(html).toContain('name="giveUpControl"')
+    const before = await text('/notes/a.ttl.acl')
+    const res = await post('/.admin/share/remove', { csrf, path: '/notes/a.ttl', version: await versionOf('/notes/a.ttl'), entry: '0' })
+    expect(res.status).toBe(409)
+    expect(await pageError(res)).toBe('confirmation_required')
+    expect(await text('/notes/a.ttl.acl')).toBe(before)
+  })
   test.each([
     [{ kind: 'agent', value: 'not a url', read: 'yes' }, 'invalid_field'],
     [{ kind: 'agent', value: 'https://bob.example/card#me' }, 'invalid_field'],
