@@ -45,7 +45,7 @@ function render(deps: AdminDeps, cookieHeader: string | null, s: Shown): Promise
     body: (csrf) => html`<p class="muted"><code>${breakableUrl(url)}</code> · <a href="${sharePage(s.path)}">Who can access this</a> · <a href="${filesPage(parentPath(s.path) ?? '/')}">Back to the folder</a></p>
 ${s.problem ? problemBox(s.problem.err) : ''}${lineText !== undefined ? html`<p id="bad-line">Line ${s.problem!.line}: <code class="bad-line">${lineText}</code></p>` : ''}
 <form method="post" action="${ADMIN_PATHS.edit}">${csrfField(csrf)}<input type="hidden" name="path" value="${s.path}"><input type="hidden" name="version" value="${s.version}">
-<label for="rdf-text">Turtle</label><textarea id="rdf-text" name="text" spellcheck="false" rows="18"${s.problem ? html` aria-describedby="bad-line"` : ''}>${s.text}</textarea>
+<label for="rdf-text">Turtle</label><textarea id="rdf-text" name="text" spellcheck="false" wrap="off" rows="18"${s.problem ? html` aria-describedby="bad-line"` : ''}>${s.text}</textarea>
 <p><button type="submit">Save</button> <a class="button secondary" href="${filesPage(parentPath(s.path) ?? '/')}">Cancel</a></p></form>`,
   })
 }
