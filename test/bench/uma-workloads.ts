@@ -5,6 +5,7 @@ import { readUmaChallenge, ID_TOKEN_FORMAT, UMA_GRANT } from '../e2e/uma-client.
 import { dpopProof, FORM, type DpopKey } from '../op/op-fixture.ts'
 import { httpOperation } from './load.ts'
 import { DOC_1K } from './documents.ts'
+import { presign } from './presigned.ts'
 import { openAppSessions } from './app-sessions.ts'
 import type { BenchContext, Workload } from './workloads.ts'
 
@@ -25,10 +26,7 @@ async function requestingParty(ctx: BenchContext): Promise<{ key: DpopKey; idTok
 /** A pool of POST proofs for the token endpoint (each jti used once), topped up on the fly past it. */
 async function tokenProofs(ctx: BenchContext, key: DpopKey, count: number): Promise<() => Promise<string>> {
   const htu = `${ctx.pod.baseUrl}/.uma/token`
-  const sign = () => dpopProof(key, 'POST', htu, Date.now())
-  const pool: string[] = []
-  for (let i = 0; i < count; i++) pool.push(await sign())
-  return async () => pool.pop() ?? sign()
+  return presign(() => dpopProof(key, 'POST', htu, Date.now()), count)
 }
 
 async function trade(ctx: BenchContext, ticket: string, idToken: string, proof: string): Promise<{ status: number; body: Record<string, unknown> }> {

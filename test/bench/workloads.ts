@@ -7,6 +7,7 @@ import { dpopProof } from '../op/op-fixture.ts'
 import { requestTokens } from '../e2e/oidc-client.ts'
 import { httpOperation, type Operation } from './load.ts'
 import { DOC_1K } from './documents.ts'
+import { presign } from './presigned.ts'
 import { lendSessions, openAppSessions } from './app-sessions.ts'
 import { UMA_WORKLOADS } from './uma-workloads.ts'
 import { keyDocument, makeKey, readAcl } from '../auth/httpsig/key-fixture.ts'
@@ -89,11 +90,11 @@ export const WORKLOADS: readonly Workload[] = [
       const htu = `${ctx.pod.baseUrl}${OWNER_DOC_PATH}`
       const sign = () => dpopProof(owner!.key, 'GET', htu, Date.now(), { accessToken: token })
       // Proofs are signed before the run (each with its own jti, used once), so the load generator
-      // does not take the pod's CPU for ES256 signing; past the pool it signs on the fly.
-      const pool: string[] = []
-      for (let i = 0; i < PRESIGNED_PROOFS; i++) pool.push(await sign())
+      // does not take the pod's CPU for ES256 signing; past the pool, or once its proofs near the
+      // pod's 60 s window, it signs on the fly.
+      const proof = await presign(sign, PRESIGNED_PROOFS)
       return httpOperation(async () => new Request(`${ctx.pod.origin}${OWNER_DOC_PATH}`, {
-        headers: { accept: TURTLE, authorization: `DPoP ${token}`, dpop: pool.pop() ?? await sign() },
+        headers: { accept: TURTLE, authorization: `DPoP ${token}`, dpop: await proof() },
       }), [200])
     },
     ceiling: 'public GET 1 KB Turtle',
@@ -113,10 +114,9 @@ export const WORKLOADS: readonly Workload[] = [
     prepare: async (ctx) => {
       // @target-uri is the resource as the pod names it (its base URL), not the loopback address we connect to.
       const sign = () => signedHeaders(`${ctx.pod.baseUrl}${SIGNED_DOC_PATH}`, { key: BENCH_KEY.privateKey, alg: BENCH_KEY.alg, keyid: '/keys/bench#key' })
-      const pool: Record<string, string>[] = []
-      for (let i = 0; i < PRESIGNED_PROOFS; i++) pool.push(await sign())
+      const signature = await presign(sign, PRESIGNED_PROOFS)
       return httpOperation(async () => new Request(`${ctx.pod.origin}${SIGNED_DOC_PATH}`, {
-        headers: { accept: TURTLE, ...(pool.pop() ?? await sign()) },
+        headers: { accept: TURTLE, ...(await signature()) },
       }), [200])
     },
     ceiling: 'DPoP GET 1 KB Turtle (owner)',
