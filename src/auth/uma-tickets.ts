@@ -4,18 +4,26 @@ import { createHash } from 'node:crypto'
 import type { Store } from '../store/open-store.ts'
 import { readRecords, sweepExpiredRecords, writeRecords } from '../store/records.ts'
 import type { UmaPermission } from './principal.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 
 const KIND = 'uma-ticket'
 /** UMA Grant §3.2: short-lived; five minutes covers a login at the requesting party's OP. */
 export const TICKET_TTL_MS = 5 * 60_000
 /**
  * Live tickets at most. Every anonymous 401 makes one, so a flood is bounded here: past the cap the
- * oldest ticket is dropped (its client meets invalid_grant and asks the resource again).
+ * oldest ticket is dropped (its client meets invalid_grant and asks the resource again). 20,000 in
+ * five minutes is ~65 refusals a second before any ticket is dropped, far above what a personal pod
+ * sees; each costs ~250 bytes of heap, so a flood holds ~5 MB (100,000 held ~25 MB, issue 9 "Memory").
  */
-export const MAX_LIVE_TICKETS = 100_000
+export const MAX_LIVE_TICKETS = 20_000
 /** New tickets reach the store in one batch at least this often, or sooner when this many wait. */
 const FLUSH_AFTER_MS = 100
 const FLUSH_AT = 1000
+/**
+ * Distinct permission sets kept for sharing. A flood of refusals names the same few resources, so
+ * up to MAX_LIVE_TICKETS tickets share a handful of arrays instead of holding ~400 bytes of their own each.
+ */
+const SHARED_PERMISSION_SETS = 1000
 
 export interface Ticket {
   /** Every resource and mode the refused request needed (UMA Federated Authorization §4.1). */
@@ -54,6 +62,15 @@ export function makeTicketBook(o: { store: Store; now: () => number; maxLive?: n
   const { store, now } = o
   const maxLive = o.maxLive ?? MAX_LIVE_TICKETS
   const live = new Map<string, Held>()
+  const shared = new LruCache<string, readonly UmaPermission[]>(SHARED_PERMISSION_SETS)
+  const share = (permissions: readonly UmaPermission[]): readonly UmaPermission[] => {
+    const id = JSON.stringify(permissions)
+    const found = shared.get(id)
+    if (found) return found
+    const frozen = Object.freeze(permissions.map(p => Object.freeze({ resource: p.resource, modes: Object.freeze([...p.modes]) })))
+    shared.set(id, frozen)
+    return frozen
+  }
   let puts = new Map<string, Held>()
   let deletes = new Set<string>()
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -87,7 +104,7 @@ export function makeTicketBook(o: { store: Store; now: () => number; maxLive?: n
   const loadEarlier = async () => {
     await sweepExpiredRecords(store, now(), KIND)
     const earlier = await readRecords<Ticket>(store, KIND, now())
-    for (const r of earlier.sort((a, b) => a.expiresAt - b.expiresAt)) live.set(r.key, { permissions: r.value.permissions, exp: r.expiresAt })
+    for (const r of earlier.sort((a, b) => a.expiresAt - b.expiresAt)) live.set(r.key, { permissions: share(r.value.permissions), exp: r.expiresAt })
   }
   const prepared = () => (ready ??= loadEarlier().catch((err: unknown) => { ready = undefined; throw err }))
 
@@ -110,7 +127,7 @@ export function makeTicketBook(o: { store: Store; now: () => number; maxLive?: n
         forget(key)
       }
       const ticket = newTicket()
-      const h: Held = { permissions, exp: at + TICKET_TTL_MS }
+      const h: Held = { permissions: share(permissions), exp: at + TICKET_TTL_MS }
       const key = keyOf(ticket)
       live.set(key, h)
       puts.set(key, h)

@@ -56,6 +56,17 @@ describe('UMA permission tickets', () => {
     for await (const _ of s.records.keys({ gt: 'uma-ticket\0', lt: 'uma-ticket\0\uffff' })) stored++
     expect(stored).toBe(3)
   })
+  test('with the same permissions share one copy of them (a flood of refusals holds one set, not one per ticket)', async () => {
+    const book = makeTicketBook({ store: await open(), now: () => T0 })
+    // Each refusal builds its own array, as rs/access-control.ts does.
+    const fresh = () => [{ resource: 'http://localhost:1/doc', modes: ['read'] }]
+    const [a, b] = [await book.issue(fresh()), await book.issue(fresh())]
+    const [pa, pb] = [(await book.get(a))!.permissions, (await book.get(b))!.permissions]
+    expect(pa).toEqual(READ)
+    expect(pa).toBe(pb)
+    const other = await book.issue([{ resource: 'http://localhost:1/other', modes: ['read'] }])
+    expect((await book.get(other))!.permissions).not.toBe(pa)
+  })
   test('expired ones leave the store as new ones are issued', async () => {
     const clock = { now: T0 }
     const s = await open()
