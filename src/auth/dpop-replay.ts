@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto'
 import { HttpError } from '../http/errors.ts'
 import { DPOP_MAX_AGE_S } from './dpop.ts'
+import { sweepWhileAlive } from '../lib/sweep-while-alive.ts'
 
 /**
  * When a proof with this `iat` leaves the acceptance window of `verifyDpopProof`, in epoch ms:
@@ -20,7 +21,7 @@ export function jtiExpiry(iat: number, maxAgeSeconds: number = DPOP_MAX_AGE_S): 
  */
 export const JTI_CACHE_ENTRIES = 250_000
 
-// Sweeps of expired entries happen at least this often, so memory follows the load back down.
+// Sweeps of expired entries happen at least this often, busy or idle, so memory follows the load back down.
 const SWEEP_EVERY_MS = 30_000
 
 /** What `remember` found: a new proof (now remembered), a replay, or no room for it. */
@@ -39,9 +40,11 @@ export class JtiReplayCache {
   #earliest = Number.POSITIVE_INFINITY
   #nextSweep = 0
 
-  constructor(maxEntries = JTI_CACHE_ENTRIES) {
+  /** `sweepEveryMs`: how often expired entries go even when no proof arrives (an idle pod). */
+  constructor(maxEntries = JTI_CACHE_ENTRIES, o: { sweepEveryMs?: number } = {}) {
     if (!(maxEntries > 0)) throw new Error('JtiReplayCache needs a positive size')
     this.#max = maxEntries
+    sweepWhileAlive(this, (c, now) => c.#sweep(now), o.sweepEveryMs ?? SWEEP_EVERY_MS)
   }
 
   get size() { return this.#until.size }

@@ -318,6 +318,16 @@ describe('RFC 9449 §11.1: jti replay', () => {
     cache.remember('late', URL_, NOW + 200_000, NOW + 100_000)
     expect(cache.size).toBe(1)
   })
+  test('expired entries are swept on an idle pod too, with no new proof arriving', async () => {
+    const cache = new JtiReplayCache(100, { sweepEveryMs: 10 })
+    const now = Date.now()
+    for (let i = 0; i < 50; i++) cache.remember(`j${i}`, URL_, now + 30, now)
+    cache.remember('live', URL_, now + 600_000, now)
+    expect(cache.size).toBe(51)
+    for (let i = 0; i < 200 && cache.size > 1; i++) await Bun.sleep(10)
+    expect(cache.size).toBe(1)
+    expect(cache.remember('live', URL_, now + 600_000, Date.now())).toEqual(replay)
+  })
   test('release gives back the entry of a request that failed', () => {
     const cache = new JtiReplayCache(10)
     cache.remember('j1', URL_, NOW + 60_000, NOW)

@@ -1,6 +1,10 @@
 // HttpSig replay protection: each (keyid, nonce) is accepted once while its signature could still verify.
 
 import { createHash } from 'node:crypto'
+import { sweepWhileAlive } from '../../lib/sweep-while-alive.ts'
+
+/** Expired entries go at least this often, busy or idle, so memory follows the load back down. */
+const SWEEP_EVERY_MS = 30_000
 
 export type NonceVerdict = 'fresh' | 'replayed' | 'full'
 
@@ -14,9 +18,11 @@ export class NonceCache {
   readonly #seen = new Map<string, number>()
   #nextSweep = 0
 
-  constructor(maxEntries = 500_000) {
+  /** `sweepEveryMs`: how often expired entries go even when no signature arrives (an idle pod). */
+  constructor(maxEntries = 500_000, o: { sweepEveryMs?: number } = {}) {
     if (!(maxEntries > 0)) throw new Error('NonceCache needs a positive size')
     this.#max = maxEntries
+    sweepWhileAlive(this, (c, now) => { c.#nextSweep = 0; c.#sweep(now) }, o.sweepEveryMs ?? SWEEP_EVERY_MS)
   }
 
   get size() { return this.#seen.size }
