@@ -1,5 +1,5 @@
 // The running server's local control socket: `solopod setup-link` asks it for a new one-time link,
-// `solopod export` for a snapshot export of the running pod.
+// `solopod export` for a snapshot export of the running pod, the benchmark for a memory report.
 //
 // LevelDB admits one process per database, so while the server runs no other command can write a
 // setup token. The socket lives in the data directory, in a folder only the server's user may enter:
@@ -7,11 +7,13 @@
 
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { heapStats } from 'bun:jsc'
 
 const SOCKET_DIR = 'run'
 const SOCKET_NAME = 'control.sock'
 const SETUP_LINK_PATH = '/setup-link'
 const EXPORT_PATH = '/export'
+const MEMORY_PATH = '/memory'
 /** sun_path is 108 bytes on Linux (104 on macOS): a longer path cannot be bound. */
 const MAX_SOCKET_PATH = 100
 
@@ -61,6 +63,7 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
       const route = request.method === 'POST' ? new URL(request.url).pathname : undefined
       if (route === SETUP_LINK_PATH) return Response.json({ link: await actions.issueSetupLink() })
       if (route === EXPORT_PATH) return exportTo(request)
+      if (route === MEMORY_PATH) return Response.json(memoryReport(new URL(request.url).searchParams.has('gc')))
       return new Response('not found\n', { status: 404 })
     },
   })
@@ -68,6 +71,41 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
   return () => {
     server.stop(true)
     rmSync(path, { force: true })
+  }
+}
+
+/**
+ * Where the process's memory is, for `bun run bench` and `bun run soak` (issue 9 "Memory"): the JS
+ * heap as JavaScriptCore counts it against the resident set, so the rest is native (LevelDB, the
+ * allocators). `gc` collects first, so the heap figures are live objects, not garbage.
+ */
+export interface MemoryReport {
+  readonly rssMb: number
+  readonly heapMb: number
+  readonly heapCapacityMb: number
+  readonly heapObjects: number
+  readonly externalMb: number
+  readonly arrayBuffersMb: number
+}
+
+function memoryReport(gc: boolean): MemoryReport {
+  if (gc) Bun.gc(true)
+  const usage = process.memoryUsage()
+  const heap = heapStats()
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 10.24) / 100
+  return {
+    rssMb: mb(usage.rss), heapMb: mb(heap.heapSize), heapCapacityMb: mb(heap.heapCapacity), heapObjects: heap.objectCount,
+    externalMb: mb(usage.external), arrayBuffersMb: mb(usage.arrayBuffers),
+  }
+}
+
+/** The memory report of the server running on `dataDir`; undefined when no server listens there. */
+export async function requestMemoryReport(dataDir: string, opts: { gc?: boolean } = {}): Promise<MemoryReport | undefined> {
+  try {
+    const res = await fetch(`http://solopod${MEMORY_PATH}${opts.gc ? '?gc' : ''}`, { method: 'POST', unix: controlSocketPath(dataDir), signal: AbortSignal.timeout(10_000) })
+    return res.ok ? await res.json() as MemoryReport : undefined
+  } catch {
+    return undefined
   }
 }
 
