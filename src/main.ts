@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { buildConfig, ConfigError, ownerWebIdOf, usage, withBoundPort, type Config } from './config.ts'
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
+import { startMemoryReclaimer } from './lib/memory-reclaimer.ts'
 import { makeDeps } from './deps.ts'
 import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
@@ -127,7 +128,9 @@ async function serve(given: Config) {
   const setupLinkReady = setUpOwnerPassword(cfg, store)
   const deps = makeDeps(cfg, store, now)
   const app = buildApp(deps)
-  const handler = makeRequestHandler(app, deps)
+  const handle = makeRequestHandler(app, deps)
+  const reclaimer = startMemoryReclaimer()
+  const handler: FetchHandler = (request, server) => { reclaimer.noteRequest(); return handle(request, server) }
   const setupLink = await setupLinkReady
   const server = early ?? listen(cfg, handler)
   early?.reload({ fetch: handler, error: lastResort })
@@ -168,6 +171,7 @@ async function serve(given: Config) {
     log.info('server.stopping', { signal })
     // Without `force`, Bun lets in-flight requests finish before the promise settles.
     await server.stop()
+    reclaimer.stop()
     // UMA tickets are written behind; the last ones go to disk before the database closes
     await deps.tickets.flush().catch((err: unknown) => log.warn('tickets.flush_failed', { cause: describeCause(err) }))
     closeControl()
