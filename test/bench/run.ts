@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { startPod, type RunningPod } from '../e2e/start-server.ts'
 import { runLoad, type LoadOptions, type LoadResult } from './load.ts'
+import { requestMemoryReport } from '../../src/cli/control-socket.ts'
 import { benchAclDecisions } from './acl-decisions.ts'
 import { benchGrantDecisions } from './grant-decisions.ts'
 import { benchDashboardListing } from './dashboard-listing.ts'
@@ -53,9 +54,30 @@ const RSS_AIM_MB = 120
 /** Fresh starts (each followed by a restart) for the startup line; wall time varies with the machine's load. */
 const STARTUP_RUNS = 5
 
-function report(results: readonly { workload: Workload; result: LoadResult }[], flags: Flags, podRssMb: number, startup: StartupResult | undefined) {
+/** How long the pod is left idle before its memory is read again: it gives memory back once quiet (lib/memory-reclaimer.ts). */
+const IDLE_S = 5
+
+interface PodMemory {
+  /** RSS the moment the last workload ends. */
+  readonly endRssMb: number
+  /** RSS after IDLE_S seconds without requests, and the JS heap then (as the pod counts it, then after a forced collection). */
+  readonly idleRssMb: number
+  readonly idleHeapMb?: number
+  readonly liveHeapMb?: number
+}
+
+async function podMemory(pod: RunningPod): Promise<PodMemory> {
+  const endRssMb = rssMb(pod.proc.pid)
+  await Bun.sleep(IDLE_S * 1000)
+  const idleRssMb = rssMb(pod.proc.pid)
+  const idle = await requestMemoryReport(pod.dataDir)
+  const live = await requestMemoryReport(pod.dataDir, { gc: true })
+  return { endRssMb, idleRssMb, ...(idle ? { idleHeapMb: idle.heapMb } : {}), ...(live ? { liveHeapMb: live.heapMb } : {}) }
+}
+
+function report(results: readonly { workload: Workload; result: LoadResult }[], flags: Flags, memory: PodMemory, startup: StartupResult | undefined) {
   if (flags.json) {
-    console.log(JSON.stringify({ workloads: results.map(({ workload, result }) => ({ name: workload.name, ...result })), podRssMb, ...(startup ? { startup } : {}) }, null, 2))
+    console.log(JSON.stringify({ workloads: results.map(({ workload, result }) => ({ name: workload.name, ...result })), podRssMb: memory.endRssMb, podMemory: memory, ...(startup ? { startup } : {}) }, null, 2))
     return
   }
   console.log(`\nconcurrency ${flags.concurrency} (PUT: 50), ${flags.durationMs / 1000} s per workload, loopback, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`)
@@ -76,7 +98,10 @@ function report(results: readonly { workload: Workload; result: LoadResult }[], 
     if (workload.aimRps === undefined) continue
     console.log(`${workload.name}: ${fmt(result.rps, 0)} req/s (aim ≥ ${workload.aimRps}: ${result.rps >= workload.aimRps ? 'met' : 'not met'})`)
   }
-  console.log(`pod RSS after the run: ${fmt(podRssMb)} MB (aim < ${RSS_AIM_MB} MB: ${podRssMb < RSS_AIM_MB ? 'met' : 'not met'})`)
+  const aim = (mb: number) => `aim < ${RSS_AIM_MB} MB: ${mb < RSS_AIM_MB ? 'met' : 'not met'}`
+  console.log(`pod RSS at the end of the run: ${fmt(memory.endRssMb)} MB (${aim(memory.endRssMb)})`)
+  console.log(`pod RSS after ${IDLE_S} s idle: ${fmt(memory.idleRssMb)} MB (${aim(memory.idleRssMb)}); ` +
+    `JS heap ${fmt(memory.idleHeapMb ?? NaN)} MB, of it live ${fmt(memory.liveHeapMb ?? NaN)} MB; the rest is native (LevelDB, allocators, Bun's own ~45 MB binary)`)
   if (startup) for (const line of formatStartup(startup)) console.log(line)
 }
 
@@ -127,7 +152,7 @@ async function main() {
       results.push({ workload, result: await runLoad(await workload.prepare(ctx), { ...flags, concurrency: workload.concurrency ?? flags.concurrency }) })
       if (pod.proc.exitCode !== null) throw new Error(`the pod exited during "${workload.name}":\n${pod.output()}`)
     }
-    report(results, flags, rssMb(pod.proc.pid), startup)
+    report(results, flags, await podMemory(pod), startup)
     if (results.some(r => r.result.failures > 0)) process.exitCode = 1
   } finally {
     for (const fn of cleanups) await fn()

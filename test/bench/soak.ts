@@ -9,6 +9,7 @@ import { requestTokens } from '../e2e/oidc-client.ts'
 import { openAppSessions } from './app-sessions.ts'
 import { BENCH_CONTAINER, type BenchContext } from './workloads.ts'
 import { DOC_1K } from './documents.ts'
+import { requestMemoryReport } from '../../src/cli/control-socket.ts'
 
 const USAGE = 'usage: bun run soak [--minutes N (1-1440, default 10)] [--rate REQUESTS_PER_SECOND (1-2000, default 200)]'
 const TURTLE = 'text/turtle'
@@ -36,6 +37,29 @@ const dirMb = (dir: string): number => readdirSync(dir).reduce((sum, f) => {
   const st = statSync(join(dir, f))
   return sum + (st.isDirectory() ? dirMb(join(dir, f)) * 1e6 : st.size)
 }, 0) / 1e6
+
+/** Samples before this are warm-up (caches filling, JIT): the first minute, or the first fifth of a short run. */
+const warmupMinutes = (minutes: number) => Math.min(1, minutes / 5)
+/** Issue 9 "Memory": RSS stays within ± this of its settled level through the soak. */
+const FLAT_AIM_PERCENT = 10
+
+/**
+ * Flat means: every RSS sample after the warm-up lies within ± FLAT_AIM_PERCENT of the first one
+ * after it. Growth shows up as the last sample (or the highest) leaving that band.
+ */
+export function flatness(samples: readonly { minute: number; rss: number }[], warmup: number): string {
+  const settled = samples.filter(s => s.minute >= warmup)
+  if (settled.length < 2) return 'RSS: too few samples after the warm-up to judge flatness'
+  const first = settled[0]!.rss
+  const last = settled[settled.length - 1]!.rss
+  const min = Math.min(...settled.map(s => s.rss))
+  const max = Math.max(...settled.map(s => s.rss))
+  const pct = (v: number) => `${v >= first ? '+' : ''}${((v - first) / first * 100).toFixed(1)} %`
+  const flat = max <= first * (1 + FLAT_AIM_PERCENT / 100) && min >= first * (1 - FLAT_AIM_PERCENT / 100)
+  return `RSS after the ${warmup.toFixed(1)} min warm-up: first ${first.toFixed(1)} MB, last ${last.toFixed(1)} MB (${pct(last)}), ` +
+    `min ${min.toFixed(1)} MB (${pct(min)}), max ${max.toFixed(1)} MB (${pct(max)}); ` +
+    `flat (every sample within ± ${FLAT_AIM_PERCENT} % of the first): ${flat ? 'met' : 'not met'}`
+}
 
 async function main() {
   const { minutes, rate } = parseFlags(process.argv.slice(2))
@@ -93,20 +117,23 @@ async function main() {
 
     const startedAt = Date.now()
     const endAt = startedAt + minutes * 60_000
-    const sampleEveryMs = Math.max(10_000, Math.min(60_000, minutes * 6_000))
+    const sampleEveryMs = Math.max(10_000, Math.min(60_000, minutes * 3_000))
     let inFlight = 0
     let sent = 0
     let failed = 0
     let skipped = 0
     let firstFailure: string | undefined
     const samples: { minute: number; rss: number }[] = []
-    const sample = () => {
+    const sample = async () => {
       const s = { minute: (Date.now() - startedAt) / 60_000, rss: rssMb(pod.proc.pid) }
       samples.push(s)
-      console.log(`${s.minute.toFixed(1).padStart(6)} min  RSS ${s.rss.toFixed(1).padStart(7)} MB  data ${dirMb(pod.dataDir).toFixed(1).padStart(6)} MB  requests ${sent}  failed ${failed}  skipped ${skipped}`)
+      // The JS heap as the pod counts it (no collection forced): what is not heap is native memory.
+      const mem = await requestMemoryReport(pod.dataDir)
+      const heap = mem ? `JS heap ${mem.heapMb.toFixed(1).padStart(6)} MB (${mem.heapObjects} objects)` : 'JS heap ?'
+      console.log(`${s.minute.toFixed(1).padStart(6)} min  RSS ${s.rss.toFixed(1).padStart(7)} MB  ${heap}  data ${dirMb(pod.dataDir).toFixed(1).padStart(6)} MB  requests ${sent}  failed ${failed}  skipped ${skipped}`)
     }
     console.log(`soak: ${minutes} min at ${rate} req/s (40% GET, 25% PUT, 10% DPoP GET, 10% POST, 10% DELETE, 5% listing), loopback, pod pid ${pod.proc.pid}`)
-    sample()
+    await sample()
     let nextSample = startedAt + sampleEveryMs
     // Ticks of 10 ms, each sending its share of the rate; a tick that finds MAX_IN_FLIGHT busy skips.
     for (let tick = 0; Date.now() < endAt; tick++) {
@@ -120,16 +147,13 @@ async function main() {
         one().then(f => { if (f) { failed++; firstFailure ??= f } }, (err: unknown) => { failed++; firstFailure ??= String(err) })
           .finally(() => { inFlight-- })
       }
-      if (Date.now() >= nextSample) { sample(); nextSample += sampleEveryMs }
+      if (Date.now() >= nextSample) { await sample(); nextSample += sampleEveryMs }
       await Bun.sleep(Math.max(0, startedAt + (tick + 1) * 10 - Date.now()))
     }
     while (inFlight > 0) await Bun.sleep(10)
-    sample()
-    const settled = samples.filter(s => s.minute >= Math.min(1, minutes / 5))
-    const lo = Math.min(...settled.map(s => s.rss))
-    const hi = Math.max(...settled.map(s => s.rss))
-    const mid = (lo + hi) / 2
-    console.log(`\nRSS after the first ${Math.min(1, minutes / 5).toFixed(1)} min: ${lo.toFixed(1)}–${hi.toFixed(1)} MB (± ${((hi - mid) / mid * 100).toFixed(1)} %; aim ± 10 %)`)
+    await sample()
+    console.log('')
+    console.log(flatness(samples, warmupMinutes(minutes)))
     console.log(`requests ${sent}, failed ${failed}${firstFailure ? ` (first: ${firstFailure})` : ''}, skipped (pod busy) ${skipped}`)
     if (failed > 0) process.exitCode = 1
   } finally {
