@@ -9,6 +9,7 @@ import type { ResourceMeta } from './resource-meta.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { makeSerialQueue, type SerialQueue } from '../lib/serial-queue.ts'
 import { closeDrainedIterators } from './close-drained-iterators.ts'
+import { avoidEmptyValues } from './no-empty-values.ts'
 import { makeGroupCommit, type WriteOp } from './group-commit.ts'
 import { log, describeCause } from '../log.ts'
 
@@ -108,6 +109,8 @@ export async function openStore(dataDir: string): Promise<Store> {
   const db = new ClassicLevel<string, unknown>(dbDir, { valueEncoding: 'json' })
   await db.open()
   closeDrainedIterators(db)
+  const contains = sublevel<string>(db, 'contains', 'utf8')
+  avoidEmptyValues(db, { unreadSublevels: [contains] })
   const system = sublevel<unknown>(db, 'system', 'json')
   const found = await system.get(FORMAT_KEY)
   if (found === undefined && !fresh) {
@@ -142,7 +145,7 @@ export async function openStore(dataDir: string): Promise<Store> {
     quads,
     meta: sublevel<ResourceMeta>(db, 'meta', 'json'),
     blobs: sublevel<Uint8Array>(db, 'blobs', 'view'),
-    contains: sublevel<string>(db, 'contains', 'utf8'),
+    contains,
     records: sublevel<{ v: unknown; exp: number }>(db, 'records', 'json'),
     system,
     caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
