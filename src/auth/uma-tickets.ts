@@ -11,11 +11,12 @@ const KIND = 'uma-ticket'
 export const TICKET_TTL_MS = 5 * 60_000
 /**
  * Live tickets at most. Every anonymous 401 makes one, so a flood is bounded here: past the cap the
- * oldest ticket is dropped (its client meets invalid_grant and asks the resource again). 20,000 in
- * five minutes is ~65 refusals a second before any ticket is dropped, far above what a personal pod
- * sees; each costs ~250 bytes of heap, so a flood holds ~5 MB (100,000 held ~25 MB, issue 9 "Memory").
+ * oldest ticket is dropped (its client meets invalid_grant and asks the resource again). With shared
+ * permission sets a full book holds ~10 MB of heap. A lower cap was measured (issue 9): 20,000 saved
+ * ~10 MB after the bench but cost 40 % of the anonymous-401 rate, each new ticket then evicting one
+ * that must also leave the store.
  */
-export const MAX_LIVE_TICKETS = 20_000
+export const MAX_LIVE_TICKETS = 100_000
 /** New tickets reach the store in one batch at least this often, or sooner when this many wait. */
 const FLUSH_AFTER_MS = 100
 const FLUSH_AT = 1000
