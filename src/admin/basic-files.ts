@@ -5,6 +5,7 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { html } from '../http/html-page.ts'
+import { formatBytes } from '../lib/format-bytes.ts'
 import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { getMeta } from '../store/resources.ts'
@@ -21,15 +22,6 @@ export const filesPage = (path: string, done?: { what: 'folder' | 'upload' | 'de
 const nameOf = (path: string) => decodeURIComponent(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
 const DONE: Record<string, (name: string) => string> = { folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Deleted ${n}` }
 const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
-
-function size(n: number): string {
-  if (n < 1024) return `${n} B`
-  const units = ['KB', 'MB', 'GB', 'TB']
-  let v = n / 1024
-  let i = 0
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++ }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`
-}
 
 function crumbs(path: string) {
   const parts = path.split('/').filter((p) => p !== '')
@@ -49,7 +41,7 @@ export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null
   const rows = list.items.map((it) => html`<tr>
 <td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`<a href="${ADMIN_PATHS.download}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}</td>
 <td data-label="Type">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
-<td data-label="Size">${it.kind === 'container' ? '—' : size(it.size)}</td>
+<td data-label="Size">${it.kind === 'container' ? '—' : formatBytes(it.size)}</td>
 <td data-label="Modified">${localTime(Date.parse(it.modified))}</td>
 <td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${ADMIN_PATHS.share}?path=${encodeURIComponent(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
 <a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
