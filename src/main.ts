@@ -11,6 +11,8 @@ import { makeDeps } from './deps.ts'
 import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
+import { endOwnerLogins } from './auth/owner-session.ts'
+import { makeSessionRevocations } from './auth/app-sessions.ts'
 import { recordBackup } from './store/last-backup.ts'
 // Export, import and backup archives are loaded when a command needs them: not on every start of the server.
 const loadExport = () => import('./store/export-pod.ts')
@@ -249,14 +251,16 @@ async function run(argv: string[]) {
     case 'setup-link': return printSetupLink(cfg)
     case 'passwd': {
       prepareDataDir(cfg.dataDir)
+      let ended = { logins: 0, appSessions: 0 }
       const store = await openStore(cfg.dataDir)
       try {
         const password = cfg.ownerPasswordFile ? readPasswordFile(cfg.ownerPasswordFile) : await readPasswordFromStdin()
         const problem = checkPasswordStrength(password)
         if (problem) throw new ConfigError(problem)
         await setOwnerPassword(store, password)
+        ended = await endOwnerLogins(store, makeSessionRevocations(store), Date.now())
       } finally { await store.close() }
-      console.log("solopod: the owner's password was changed")
+      console.log(`solopod: the owner's password was changed; ${ended.logins} browser login(s) and ${ended.appSessions} app session(s) started from them ended`)
       return
     }
     case 'keys': return addKey(cfg)

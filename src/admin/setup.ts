@@ -5,11 +5,12 @@ import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, problemBox, renderErrorPage, renderMessagePage, renderPage, type NextSteps } from '../http/html-page.ts'
 import { MIN_PASSWORD_LENGTH, checkPasswordStrength, completeSetup, getOwnerAccount, isSetupTokenValid } from '../auth/owner-account.ts'
+import { endOwnerLogins } from '../auth/owner-session.ts'
 import { log } from '../log.ts'
 import { FIRST_RUN_NEXT } from '../http/owner-help.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations'>
 const SETUP_PATH = ADMIN_PATHS.setup
 
 const badLink = () => new HttpError(400, 'invalid_setup_token', 'this setup link is invalid, already used or expired (a link works once, for 7 days)')
@@ -42,9 +43,12 @@ export function makeSetup(deps: AdminDeps) {
     if (typeof password !== 'string' || password !== confirm) return form(token, cookieHeader, new HttpError(400, 'passwords_differ', 'the two passwords differ; type the same password twice'))
     const weak = checkPasswordStrength(password)
     if (weak) return form(token, cookieHeader, new HttpError(400, 'weak_password', weak))
-    await completeSetup(store, token, password, deps.now())
-    log.info('admin.password_set', {})
-    return renderMessagePage('Password set', "The owner's password is set. Applications can now sign you in with your WebID.",
+    const now = deps.now()
+    await completeSetup(store, token, password, now)
+    const { logins, appSessions } = await endOwnerLogins(store, deps.revocations, now)
+    log.info('admin.password_set', { loginsEnded: logins, appSessionsEnded: appSessions })
+    const ended = logins === 0 ? '' : ` Every browser signed in with the old password is signed out (${logins}), and the app sessions they approved have ended (${appSessions}).`
+    return renderMessagePage('Password set', `The owner's password is set. Applications can now sign you in with your WebID.${ended}`,
       { href: loginPageFor(ADMIN_PATHS.dashboard), label: 'Sign in' })
   }
 

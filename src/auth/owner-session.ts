@@ -4,6 +4,7 @@ import type { Store } from '../store/open-store.ts'
 import { deleteRecord, getRecord, putRecord, readRecords } from '../store/records.ts'
 import { cookieName, parseCookies, serializeCookie } from '../http/cookies.ts'
 import type { WebId } from './principal.ts'
+import type { SessionRevocations } from './app-sessions.ts'
 import { sha256Base64url } from '../lib/text.ts'
 
 const KIND = 'login-session'
@@ -62,6 +63,21 @@ export async function revokeLoginSession(store: Store, id: string, now: number):
     if (r.value.id === id) { await deleteRecord(store, KIND, r.key); return true }
   }
   return false
+}
+
+/**
+ * A new password ends every browser login made with the old one (a reset is often made because it
+ * leaked), and with each login the app sessions it approved, as revoking it in the dashboard does.
+ */
+export async function endOwnerLogins(store: Store, revocations: Pick<SessionRevocations, 'revokeLogin'>, now: number): Promise<{ logins: number; appSessions: number }> {
+  let logins = 0
+  let appSessions = 0
+  for (const r of await readRecords<LoginSession>(store, KIND, now)) {
+    await deleteRecord(store, KIND, r.key)
+    logins++
+    appSessions += await revocations.revokeLogin(r.value.id, now)
+  }
+  return { logins, appSessions }
 }
 
 /** "Firefox on Linux"-style label: enough to recognise a browser, without storing the full header. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createSetupToken, getOwnerAccount, verifyOwnerPassword } from '../../src/auth/owner-account.ts'
-import { BASE, CookieJar, FORM, field, form, openTestPod, pageError, type TestPod } from '../op/op-fixture.ts'
+import { listLoginSessions } from '../../src/auth/owner-session.ts'
+import { BASE, CookieJar, FORM, PASSWORD, field, form, logIn, newDpopKey, obtainTokens, openTestPod, pageError, tokenRequest, withToken, type TestPod } from '../op/op-fixture.ts'
 
 let pod: TestPod
 beforeAll(async () => { pod = await openTestPod({ withPassword: false }) })
@@ -89,5 +90,38 @@ describe('/.admin/setup: the one-time password setup link', () => {
     const again = await submit(jar, { csrf: field(page, 'csrf'), token, password: 'another password 2', confirm: 'another password 2' })
     expect(again.status).toBe(400)
     expect(pageError(await again.text())).toBe('invalid_setup_token')
+  })
+})
+
+describe('/.admin/setup: a password reset', () => {
+  let owned: TestPod
+  beforeAll(async () => { owned = await openTestPod() })
+  afterAll(() => owned.close())
+
+  test('signs out every browser and ends the app sessions they approved', async () => {
+    const browser = new CookieJar()
+    const key = await newDpopKey()
+    const { body } = await obtainTokens(owned, browser, key)
+    const other = new CookieJar()
+    await logIn(owned, other)
+    expect((await listLoginSessions(owned.store, owned.clock.now)).length).toBe(2)
+    expect((await withToken(owned, key, body.access_token as string, 'GET', '/profile/card')).status).toBe(200)
+
+    const token = await createSetupToken(owned.store, owned.clock.now)
+    const jar = new CookieJar()
+    const page = await jar.take(await owned.request(`/.admin/setup?token=${token}`)).text()
+    const res = await owned.request('/.admin/setup', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(page, 'csrf'), token, password: NEW_PASSWORD, confirm: NEW_PASSWORD }) })
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('signed out (2)')
+
+    expect(await listLoginSessions(owned.store, owned.clock.now)).toEqual([])
+    const refused = await withToken(owned, key, body.access_token as string, 'GET', '/profile/card')
+    expect(refused.status).toBe(401)
+    const refresh = await tokenRequest(owned, { key, fields: { grant_type: 'refresh_token', refresh_token: body.refresh_token as string, client_id: 'https://app.example/id' } })
+    expect(refresh.status).toBe(400)
+    expect(((await refresh.json()) as { error: string }).error).toBe('invalid_grant')
+    // the old password no longer signs in; the new one does
+    expect(await verifyOwnerPassword(owned.store, PASSWORD)).toBe(false)
+    expect(await verifyOwnerPassword(owned.store, NEW_PASSWORD)).toBe(true)
   })
 })
