@@ -46,10 +46,19 @@ const SETUP_KIND = 'owner-setup'
 const SETUP_LIFETIME_MS = 7 * 24 * 3600 * 1000
 
 
-/** A one-time secret for the setup link; only its hash is stored. */
+const SETUP_PREFIX = `${SETUP_KIND}\0`
+const setupKeys = (store: Store) => store.records.keys({ gt: SETUP_PREFIX, lt: `${SETUP_PREFIX}\uffff` })
+
+/**
+ * A one-time secret for the setup link; only its hash is stored. Only the newest link works: each
+ * restart without a password and each `setup-link` would otherwise leave one more live link for 7 days.
+ */
 export async function createSetupToken(store: Store, now: number): Promise<string> {
   const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
-  await store.records.put(`${SETUP_KIND}\0${sha256Base64url(token)}`, { v: { createdAt: now }, exp: now + SETUP_LIFETIME_MS }, { sync: true })
+  const batch = store.records.batch()
+  for await (const key of setupKeys(store)) batch.del(key)
+  batch.put(`${SETUP_PREFIX}${sha256Base64url(token)}`, { v: { createdAt: now }, exp: now + SETUP_LIFETIME_MS })
+  await batch.write({ sync: true })
   return token
 }
 
@@ -58,10 +67,9 @@ export async function isSetupTokenValid(store: Store, token: string, now: number
   return rec !== undefined && rec.exp > now
 }
 
-/** Sets the password and burns the token (and every other outstanding setup token). */
+/** Sets the password and burns the token. */
 export async function completeSetup(store: Store, token: string, password: string, now: number): Promise<void> {
   if (!await isSetupTokenValid(store, token, now)) throw new Error('this setup link is invalid, used or expired')
   await setOwnerPassword(store, password)
-  const prefix = `${SETUP_KIND}\0`
-  for await (const key of store.records.keys({ gt: prefix, lt: `${prefix}\uffff` })) await store.records.del(key, { sync: true })
+  for await (const key of setupKeys(store)) await store.records.del(key, { sync: true })
 }

@@ -78,6 +78,14 @@ describe('/.admin/setup: the one-time password setup link', () => {
     expect(res.status).toBe(400)
     expect(pageError(await res.text())).toBe('weak_password')
   })
+  test('a new link replaces the older one: the older answers 400 invalid_setup_token', async () => {
+    const older = await createSetupToken(pod.store, pod.clock.now)
+    const newer = await createSetupToken(pod.store, pod.clock.now)
+    const res = await pod.request(`/.admin/setup?token=${older}`)
+    expect(res.status).toBe(400)
+    expect(pageError(await res.text())).toBe('invalid_setup_token')
+    expect((await pod.request(`/.admin/setup?token=${newer}`)).status).toBe(200)
+  })
   test('a valid POST sets the password and burns the link', async () => {
     const token = await createSetupToken(pod.store, pod.clock.now)
     const jar = new CookieJar()
