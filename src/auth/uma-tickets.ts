@@ -1,30 +1,27 @@
-// UMA permission tickets: what a refused request needed, under an unguessable, single-use, 5-minute handle.
+// UMA permission tickets: what a refused request needed, sealed by the pod, single-use, valid 5 minutes.
 
-import { createHash } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Store } from '../store/open-store.ts'
-import { readRecords, sweepExpiredRecords, writeRecords } from '../store/records.ts'
+import { getRecord, putRecord, readRecords, sweepExpiredRecords } from '../store/records.ts'
+import { HttpError } from '../http/errors.ts'
+import { ReplayMemory, replayKey } from '../lib/replay-memory.ts'
 import type { UmaPermission } from './principal.ts'
-import { LruCache } from '../lib/lru-cache.ts'
 
-const KIND = 'uma-ticket'
 /** UMA Grant §3.2: short-lived; five minutes covers a login at the requesting party's OP. */
 export const TICKET_TTL_MS = 5 * 60_000
 /**
- * Live tickets at most. Every anonymous 401 makes one, so a flood is bounded here: past the cap the
- * oldest ticket is dropped (its client meets invalid_grant and asks the resource again). With shared
- * permission sets a full book holds ~10 MB of heap. A lower cap was measured (issue 9): 20,000 saved
- * ~10 MB after the bench but cost 40 % of the anonymous-401 rate, each new ticket then evicting one
- * that must also leave the store.
+ * Spent tickets remembered at most (each until its ticket expires). Only the token endpoint spends
+ * tickets; past this many within five minutes it answers 503 for a moment rather than forget one.
  */
-export const MAX_LIVE_TICKETS = 100_000
-/** New tickets reach the store in one batch at least this often, or sooner when this many wait. */
-const FLUSH_AFTER_MS = 100
-const FLUSH_AT = 1000
-/**
- * Distinct permission sets kept for sharing. A flood of refusals names the same few resources, so
- * up to MAX_LIVE_TICKETS tickets share a handful of arrays instead of holding ~400 bytes of their own each.
- */
-const SHARED_PERMISSION_SETS = 1000
+export const MAX_SPENT_TICKETS = 200_000
+/** Longer strings were never ours and are not looked at: a ticket names the few resources one request needed. */
+export const MAX_TICKET_LENGTH = 16 * 1024
+
+// Record kinds: the sealing key, and the tickets already spent (by their seal, until they expire).
+const KEY_KIND = 'uma-ticket-key'
+const SPENT_KIND = 'uma-ticket-spent'
+// Tickets of earlier versions, kept one record per ticket; they are meaningless now and are dropped.
+const OLD_KIND = 'uma-ticket'
 
 export interface Ticket {
   /** Every resource and mode the refused request needed (UMA Federated Authorization §4.1). */
@@ -32,124 +29,105 @@ export interface Ticket {
 }
 
 export interface TicketBook {
-  /** Records a new ticket; returns the value for `WWW-Authenticate: UMA … ticket="…"`. */
+  /** A new ticket for these permissions: the value for `WWW-Authenticate: UMA … ticket="…"`. */
   issue(permissions: readonly UmaPermission[]): Promise<string>
-  /** The ticket's record while it is live and unused. */
+  /** The ticket's permissions while it is live and unspent. */
   get(ticket: string): Promise<Ticket | undefined>
-  /** Takes the ticket out for good; `undefined` when another request took it first or it expired. */
+  /**
+   * Spends the ticket for good; `undefined` when it was spent before (or by a concurrent request),
+   * expired or never ours. Throws 503 when the pod already remembers MAX_SPENT_TICKETS live ones.
+   */
   consume(ticket: string): Promise<Ticket | undefined>
-  /** Tickets currently live. */
-  readonly live: number
-  /** Writes what is still waiting to the store (on shutdown, and in tests). */
+  /** Spent tickets currently remembered. */
+  readonly spent: number
+  /** Resolves once every spent ticket so far is in the store (on shutdown, and in tests). */
   flush(): Promise<void>
 }
 
-interface Held extends Ticket { readonly exp: number }
+/** What a ticket carries: [expiry (epoch ms), 96 random bits, [resource, ...modes] per permission]. */
+type Body = [number, string, ...(readonly [string, ...string[]])[]]
 
-// The store key is a hash: a copy of the database holds no usable tickets.
-const keyOf = (ticket: string) => createHash('sha256').update(ticket).digest('base64url')
-const newTicket = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
-// 128 bits of base64url; anything else was never ours and is not looked up
-const TICKET_SHAPE = /^[A-Za-z0-9_-]{22}$/
+// A ticket is base64url(JSON body) "." base64url(128-bit HMAC-SHA256 of the body)
+const TICKET_SHAPE = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$/
 
 /**
- * Tickets are decided from memory (a bounded map in issue order, which is expiry order) and kept in
- * the records store so a restart keeps them. A refused anonymous request must stay cheap under a
- * flood, so new tickets are written behind, many per unsynced batch: a crash loses at most the last
- * moments' tickets, whose clients get invalid_grant and ask the resource again. Taking a ticket is
- * a synchronous map delete, so two concurrent exchanges can never both get it.
+ * Tickets are stateless: the permissions and the expiry travel in the ticket, sealed with a key only
+ * this pod holds, so a refused request costs no memory and no write however many arrive (issue 9
+ * "Memory": 100,000 live tickets of an anonymous flood held ~15 MB of heap, and each was written to
+ * the store). Only a spent ticket is remembered, in memory and in the store, until it expires;
+ * taking one is a synchronous check-and-set, so two concurrent exchanges can never both get it. The
+ * key is kept in the store, so tickets outlive a restart.
  */
-export function makeTicketBook(o: { store: Store; now: () => number; maxLive?: number }): TicketBook {
+export function makeTicketBook(o: { store: Store; now: () => number; maxSpent?: number }): TicketBook {
   const { store, now } = o
-  const maxLive = o.maxLive ?? MAX_LIVE_TICKETS
-  const live = new Map<string, Held>()
-  const shared = new LruCache<string, readonly UmaPermission[]>(SHARED_PERMISSION_SETS)
-  const share = (permissions: readonly UmaPermission[]): readonly UmaPermission[] => {
-    const id = JSON.stringify(permissions)
-    const found = shared.get(id)
-    if (found) return found
-    const frozen = Object.freeze(permissions.map(p => Object.freeze({ resource: p.resource, modes: Object.freeze([...p.modes]) })))
-    shared.set(id, frozen)
-    return frozen
-  }
-  let puts = new Map<string, Held>()
-  let deletes = new Set<string>()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  // Store writes run one after another, so a delete never overtakes the put of the same ticket.
-  let writes: Promise<void> = Promise.resolve()
+  const spent = new ReplayMemory(o.maxSpent ?? MAX_SPENT_TICKETS)
+  let key: Buffer | undefined
+  let writes: Promise<unknown> = Promise.resolve()
 
-  function flush(): Promise<void> {
-    clearTimeout(timer)
-    timer = undefined
-    const p = [...puts].map(([key, h]) => ({ key, value: { permissions: h.permissions }, expiresAt: h.exp }))
-    const d = [...deletes]
-    puts = new Map()
-    deletes = new Set()
-    writes = writes.catch(() => undefined).then(() => writeRecords<Ticket>(store, KIND, p, d, { sync: false }))
-    return writes
-  }
+  const seal = (body: string) => createHmac('sha256', key!).update(body).digest().subarray(0, 16)
 
-  function schedule() {
-    if (puts.size + deletes.size >= FLUSH_AT) void flush().catch(() => undefined)
-    else timer ??= setTimeout(() => { void flush().catch(() => undefined) }, FLUSH_AFTER_MS)
-  }
-
-  function forget(key: string) {
-    live.delete(key)
-    if (!puts.delete(key)) deletes.add(key)
-  }
-
-  // Tickets of an earlier run: expired ones are swept, live ones join the map (and its bound).
-  // Done on first use, so building the app stays synchronous.
+  // The key and the spent tickets of an earlier run; done on first use, so building the app stays synchronous.
   let ready: Promise<void> | undefined
-  const loadEarlier = async () => {
-    await sweepExpiredRecords(store, now(), KIND)
-    const earlier = await readRecords<Ticket>(store, KIND, now())
-    for (const r of earlier.sort((a, b) => a.expiresAt - b.expiresAt)) live.set(r.key, { permissions: share(r.value.permissions), exp: r.expiresAt })
+  const load = async () => {
+    const at = now()
+    const stored = await getRecord<string>(store, KEY_KIND, 'hmac', at)
+    if (stored) key = Buffer.from(stored, 'base64url')
+    else {
+      const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(32)))
+      await putRecord(store, KEY_KIND, 'hmac', fresh.toString('base64url'))
+      key = fresh
+    }
+    await sweepExpiredRecords(store, at, SPENT_KIND)
+    await sweepExpiredRecords(store, Number.MAX_SAFE_INTEGER, OLD_KIND)
+    for (const r of await readRecords<1>(store, SPENT_KIND, at)) spent.remember(replayKey(r.key), r.expiresAt, at)
   }
-  const prepared = () => (ready ??= loadEarlier().catch((err: unknown) => { ready = undefined; throw err }))
+  const prepared = () => (ready ??= load().catch((err: unknown) => { ready = undefined; throw err }))
 
-  function held(ticket: string): { key: string; held: Held } | undefined {
-    if (!TICKET_SHAPE.test(ticket)) return undefined
-    const key = keyOf(ticket)
-    const h = live.get(key)
-    if (!h) return undefined
-    if (h.exp <= now()) { forget(key); schedule(); return undefined }
-    return { key, held: h }
+  /** The ticket's seal and content, when it is ours and live; spent or not is the caller's question. */
+  function open(ticket: string): { mac: string; exp: number; permissions: UmaPermission[] } | undefined {
+    if (typeof ticket !== 'string' || ticket.length > MAX_TICKET_LENGTH) return undefined
+    const m = TICKET_SHAPE.exec(ticket)
+    if (!m) return undefined
+    const [, body, mac] = m as unknown as [string, string, string]
+    if (!timingSafeEqual(seal(body), Buffer.from(mac, 'base64url'))) return undefined
+    const [exp, , ...perms] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Body
+    if (exp <= now()) return undefined
+    return { mac, exp, permissions: perms.map(([resource, ...modes]) => ({ resource, modes })) }
   }
 
   return {
     async issue(permissions) {
       await prepared()
-      const at = now()
-      // Oldest first: expired ones, then as many as keep the map under its bound.
-      for (const [key, h] of live) {
-        if (h.exp > at && live.size < maxLive) break
-        forget(key)
-      }
-      const ticket = newTicket()
-      const h: Held = { permissions: share(permissions), exp: at + TICKET_TTL_MS }
-      const key = keyOf(ticket)
-      live.set(key, h)
-      puts.set(key, h)
-      schedule()
-      return ticket
+      const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url')
+      const content: Body = [now() + TICKET_TTL_MS, nonce, ...permissions.map(p => [p.resource, ...p.modes] as const)]
+      const body = Buffer.from(JSON.stringify(content)).toString('base64url')
+      return `${body}.${seal(body).toString('base64url')}`
     },
     async get(ticket) {
       await prepared()
-      const found = held(ticket)
-      return found && { permissions: found.held.permissions }
+      const t = open(ticket)
+      return t && !spent.has(replayKey(t.mac), now()) ? { permissions: t.permissions } : undefined
     },
     async consume(ticket) {
       await prepared()
-      const found = held(ticket)
-      if (!found) return undefined
-      forget(found.key)
-      // Used up for good: written now, so a restart cannot bring it back.
-      await flush()
-      return { permissions: found.held.permissions }
+      const t = open(ticket)
+      if (!t) return undefined
+      const at = now()
+      const verdict = spent.remember(replayKey(t.mac), t.exp, at)
+      if (verdict === 'replayed') return undefined
+      if (verdict === 'full') {
+        const wait = spent.secondsUntilRoom(at)
+        throw new HttpError(503, 'temporarily_unavailable', `this pod is exchanging more tickets than it can remember as spent; try again in ${wait} s`,
+          { headers: { 'retry-after': String(wait) } })
+      }
+      // Spent for good: in the store before the answer, so a restart cannot bring it back. Not
+      // synced: a process crash keeps it (the OS has it); losing power costs only this one-time check.
+      const write = putRecord(store, SPENT_KIND, t.mac, 1, t.exp, { sync: false })
+      writes = writes.then(() => write, () => write)
+      await write
+      return { permissions: t.permissions }
     },
-    get live() { return live.size },
-    flush,
+    get spent() { return spent.size },
+    async flush() { await writes.catch(() => undefined) },
   }
 }

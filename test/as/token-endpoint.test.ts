@@ -26,7 +26,7 @@ async function refused(res: Response, status: number, code: string): Promise<Bod
 async function needInfo(res: Response, sent: string, description?: RegExp): Promise<Body> {
   const body = await refused(res, 403, 'need_info')
   expect(body.required_claims).toEqual([{ claim_token_format: [ID_TOKEN_FORMAT], name: 'webid', friendly_name: 'WebID' }])
-  expect(body.ticket).toMatch(/^[\w-]{22}$/)
+  expect(body.ticket).toMatch(/^[\w-]+\.[\w-]{22}$/)
   expect(body.ticket).not.toBe(sent)
   if (description) expect(body.error_description as string).toMatch(description)
   // the old ticket is spent; the fresh one still works

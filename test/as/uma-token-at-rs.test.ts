@@ -20,7 +20,7 @@ async function rsRefusal(res: Response, status: number, code: string): Promise<s
   return res.headers.get('www-authenticate') ?? ''
 }
 
-const UMA = new RegExp(`^UMA realm="${BASE}", as_uri="${BASE}", ticket="[\\w-]{22}"`)
+const UMA = new RegExp(`^UMA realm="${BASE}", as_uri="${BASE}", ticket="[\\w-]+\\.[\\w-]{22}"`)
 
 describe('UMA Grant §3.3.5 / RFC 6750: the access token at the resource server (E10)', () => {
   test('opens its resource as Bearer', async () => {

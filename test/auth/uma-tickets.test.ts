@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeTicketBook, TICKET_TTL_MS } from '../../src/auth/uma-tickets.ts'
+import { makeTicketBook, MAX_TICKET_LENGTH, TICKET_TTL_MS } from '../../src/auth/uma-tickets.ts'
+import type { HttpError } from '../../src/http/errors.ts'
 
 const T0 = 1_800_000_000_000
 const READ = [{ resource: 'http://localhost:1/doc', modes: ['read'] }]
@@ -17,13 +18,23 @@ async function open() {
   return store
 }
 
+const TICKET = /^[\w-]+\.[\w-]{22}$/
+
+async function records(s: Store, kind: string) {
+  let n = 0
+  for await (const _ of s.records.keys({ gt: `${kind}\0`, lt: `${kind}\0\uffff` })) n++
+  return n
+}
+
 describe('UMA permission tickets', () => {
-  test('are unguessable (128 bits), each different, and record the permissions', async () => {
+  test('are sealed, each different (96 random bits), and carry the permissions', async () => {
     const book = makeTicketBook({ store: await open(), now: () => T0 })
     const [a, b] = [await book.issue(READ), await book.issue(READ)]
-    expect(a).toMatch(/^[\w-]{22}$/)
+    expect(a).toMatch(TICKET)
     expect(a).not.toBe(b)
     expect(await book.get(a)).toEqual({ permissions: READ })
+    const two = [{ resource: 'http://localhost:1/c/', modes: ['append'] }, { resource: 'http://localhost:1/c/new', modes: ['write', 'read'] }]
+    expect(await book.get(await book.issue(two))).toEqual({ permissions: two })
   })
   test('are single use: consume gives the record once', async () => {
     const book = makeTicketBook({ store: await open(), now: () => T0 })
@@ -42,63 +53,67 @@ describe('UMA permission tickets', () => {
     expect(await book.get(t)).toBeUndefined()
     expect(await book.consume(t)).toBeUndefined()
   })
-  test('are bounded: past the cap the oldest is dropped, from memory and from the store', async () => {
+  test('a changed ticket is not ours: other permissions, a later expiry, another seal, another pod\'s key', async () => {
     const s = await open()
-    const book = makeTicketBook({ store: s, now: () => T0, maxLive: 3 })
-    const tickets = []
-    for (let i = 0; i < 5; i++) tickets.push(await book.issue(READ))
-    expect(book.live).toBe(3)
-    expect(await book.get(tickets[0]!)).toBeUndefined()
-    expect(await book.get(tickets[1]!)).toBeUndefined()
-    expect(await book.get(tickets[4]!)).toBeDefined()
+    const book = makeTicketBook({ store: s, now: () => T0 })
+    const t = await book.issue(READ)
+    const [body, mac] = t.split('.') as [string, string]
+    const content = JSON.parse(Buffer.from(body, 'base64url').toString()) as unknown[]
+    const forge = (c: unknown[]) => `${Buffer.from(JSON.stringify(c)).toString('base64url')}.${mac}`
+    expect(await book.get(forge([content[0], content[1], ['http://localhost:1/private', 'read', 'write', 'control']]))).toBeUndefined()
+    expect(await book.get(forge([(content[0] as number) + 3_600_000, ...content.slice(1)]))).toBeUndefined()
+    expect(await book.get(`${body}.${'A'.repeat(22)}`)).toBeUndefined()
+    expect(await book.consume(`${body}.${'A'.repeat(22)}`)).toBeUndefined()
+    const elsewhere = makeTicketBook({ store: await openStore(mkdtempSync(join(tmpdir(), 'solopod-tickets-other-'))), now: () => T0 })
+    expect(await elsewhere.get(t)).toBeUndefined()
+    expect(await book.get(t)).toEqual({ permissions: READ })
+  })
+  test('cost nothing until spent: a flood of refusals writes no record and remembers nothing', async () => {
+    const s = await open()
+    const book = makeTicketBook({ store: s, now: () => T0 })
+    for (let i = 0; i < 1000; i++) await book.issue(READ)
     await book.flush()
-    let stored = 0
-    for await (const _ of s.records.keys({ gt: 'uma-ticket\0', lt: 'uma-ticket\0\uffff' })) stored++
-    expect(stored).toBe(3)
+    expect(book.spent).toBe(0)
+    expect(await records(s, 'uma-ticket-spent')).toBe(0)
+    expect(await records(s, 'uma-ticket')).toBe(0)
   })
-  test('with the same permissions share one copy of them (a flood of refusals holds one set, not one per ticket)', async () => {
-    const book = makeTicketBook({ store: await open(), now: () => T0 })
-    // Each refusal builds its own array, as rs/access-control.ts does.
-    const fresh = () => [{ resource: 'http://localhost:1/doc', modes: ['read'] }]
-    const [a, b] = [await book.issue(fresh()), await book.issue(fresh())]
-    const [pa, pb] = [(await book.get(a))!.permissions, (await book.get(b))!.permissions]
-    expect(pa).toEqual(READ)
-    expect(pa).toBe(pb)
-    const other = await book.issue([{ resource: 'http://localhost:1/other', modes: ['read'] }])
-    expect((await book.get(other))!.permissions).not.toBe(pa)
-  })
-  test('expired ones leave the store as new ones are issued', async () => {
+  test('spent tickets are forgotten once expired, in memory and in the store', async () => {
     const clock = { now: T0 }
     const s = await open()
-    const book = makeTicketBook({ store: s, now: () => clock.now })
-    for (let i = 0; i < 10; i++) await book.issue(READ)
+    let book = makeTicketBook({ store: s, now: () => clock.now })
+    for (let i = 0; i < 10; i++) await book.consume(await book.issue(READ))
+    await book.flush()
+    expect(book.spent).toBe(10)
+    expect(await records(s, 'uma-ticket-spent')).toBe(10)
     clock.now += TICKET_TTL_MS
+    await book.consume(await book.issue(READ))
+    expect(book.spent).toBe(1)
+    await book.flush()
+    await store!.close()
+    book = makeTicketBook({ store: await open(), now: () => clock.now })
     await book.issue(READ)
-    expect(book.live).toBe(1)
+    expect(await records(store!, 'uma-ticket-spent')).toBe(1)
   })
-  test('a restart keeps live tickets (and their bound) and sweeps expired ones', async () => {
+  test('a restart keeps live tickets valid (the key is in the store) and spent ones spent', async () => {
     const clock = { now: T0 }
     let book = makeTicketBook({ store: await open(), now: () => clock.now })
-    const old = await book.issue(READ)
-    clock.now += TICKET_TTL_MS / 2
-    const young = await book.issue(READ)
+    const live = await book.issue(READ)
+    const used = await book.issue(READ)
+    expect(await book.consume(used)).toBeDefined()
     await book.flush()
     await store!.close()
     clock.now += TICKET_TTL_MS / 2
-    book = makeTicketBook({ store: await open(), now: () => clock.now, maxLive: 2 })
-    await book.issue(READ)
-    expect(await book.get(old)).toBeUndefined()
-    expect(await book.get(young)).toEqual({ permissions: READ })
-    expect(book.live).toBe(2)
+    book = makeTicketBook({ store: await open(), now: () => clock.now })
+    expect(await book.get(used)).toBeUndefined()
+    expect(await book.consume(used)).toBeUndefined()
+    expect(await book.consume(live)).toEqual({ permissions: READ })
   })
-  test('a consumed ticket is gone from the store at once, so a restart cannot bring it back', async () => {
-    let book = makeTicketBook({ store: await open(), now: () => T0 })
-    const t = await book.issue(READ)
-    await book.flush()
-    expect(await book.consume(t)).toBeDefined()
-    await store!.close()
-    book = makeTicketBook({ store: await open(), now: () => T0 })
-    expect(await book.get(t)).toBeUndefined()
+  test('records of the earlier one-record-per-ticket kind are dropped on first use', async () => {
+    const s = await open()
+    await s.records.put('uma-ticket\0old', { v: { permissions: READ }, exp: T0 + 60_000 })
+    const book = makeTicketBook({ store: s, now: () => T0 })
+    await book.issue(READ)
+    expect(await records(s, 'uma-ticket')).toBe(0)
   })
   test('concurrent consumes of one ticket: exactly one wins', async () => {
     const book = makeTicketBook({ store: await open(), now: () => T0 })
@@ -106,9 +121,25 @@ describe('UMA permission tickets', () => {
     const results = await Promise.all([book.consume(t), book.consume(t), book.consume(t)])
     expect(results.filter(Boolean)).toHaveLength(1)
   })
-  test('strings that are not tickets are never looked up', async () => {
+  test('when the spent memory is full of live entries, consume is a 503 with Retry-After, and no ticket is forgotten', async () => {
+    const clock = { now: T0 }
+    const book = makeTicketBook({ store: await open(), now: () => clock.now, maxSpent: 2 })
+    const a = await book.issue(READ)
+    await book.consume(a)
+    clock.now += 60_000
+    const [b, c] = [await book.issue(READ), await book.issue(READ)]
+    await book.consume(b)
+    const err = await book.consume(c).then(() => undefined, (e: unknown) => e as HttpError)
+    expect({ status: err?.status, code: err?.code, retry: err?.headers['retry-after'] }).toEqual({ status: 503, code: 'temporarily_unavailable', retry: '240' })
+    expect(await book.consume(a)).toBeUndefined()
+    expect(await book.get(c)).toEqual({ permissions: READ })
+    clock.now += 240_000
+    expect(await book.consume(c)).toEqual({ permissions: READ })
+  })
+  test('strings that are not tickets are never looked at', async () => {
     const book = makeTicketBook({ store: await open(), now: () => T0 })
     expect(await book.get('')).toBeUndefined()
-    expect(await book.consume('x'.repeat(10_000))).toBeUndefined()
+    expect(await book.get('a.b')).toBeUndefined()
+    expect(await book.consume('x'.repeat(MAX_TICKET_LENGTH) + '.' + 'A'.repeat(22))).toBeUndefined()
   })
 })

@@ -91,7 +91,7 @@ describe('UMA from a browser app on another origin (issue 10)', () => {
       const [shared, secret] = JSON.parse(await page.locator('#result').textContent() ?? '[]') as Outcome[]
       // the 401 and its challenges are readable cross-origin (Access-Control-Expose-Headers)
       expect(shared!.first).toBe(401)
-      expect(shared!.challenge).toMatch(new RegExp(`^UMA realm="[^"]+", as_uri="${alice.baseUrl}", ticket="[\\w-]{22}", DPoP algs=`))
+      expect(shared!.challenge).toMatch(new RegExp(`^UMA realm="[^"]+", as_uri="${alice.baseUrl}", ticket="[\\w-]+\\.[\\w-]{22}", DPoP algs=`))
       // E5 and E9 answered the page (CORS), and the Bearer GET passed its preflight
       expect({ token: shared!.token, tokenType: shared!.tokenType, read: shared!.read }).toEqual({ token: 200, tokenType: 'Bearer', read: 200 })
       expect(shared!.text).toContain('for Bob')

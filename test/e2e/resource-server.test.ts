@@ -80,7 +80,7 @@ describe('Solid Protocol §5.3 over HTTP', () => {
   test('anonymous GET of the owner-only root is 401 with the UMA, DPoP and HttpSig challenges', async () => {
     const res = await http('/')
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toMatch(/^UMA realm="[^"]+", as_uri="[^"]+", ticket="[\w-]{22}", /)
+    expect(res.headers.get('www-authenticate')).toMatch(/^UMA realm="[^"]+", as_uri="[^"]+", ticket="[\w-]+\.[\w-]{22}", /)
     expect(res.headers.get('www-authenticate')).toEndWith([...AUTH_CHALLENGES, 'HttpSig realm="/"'].join(', '))
   })
 })

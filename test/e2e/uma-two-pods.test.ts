@@ -65,7 +65,7 @@ describe('UMA across two pods over real HTTP', () => {
     const res = await fetch(alice.baseUrl + SHARED)
     expect(res.status).toBe(401)
     const challenges = res.headers.get('www-authenticate')!
-    expect(challenges).toMatch(new RegExp(`^UMA realm="[^"]+", as_uri="${alice.baseUrl}", ticket="[\\w-]{22}", DPoP algs="ES256`))
+    expect(challenges).toMatch(new RegExp(`^UMA realm="[^"]+", as_uri="${alice.baseUrl}", ticket="[\\w-]+\\.[\\w-]{22}", DPoP algs="ES256`))
   })
 
   test('ticket + ID token + proof at A\'s AS → a token that reads the shared document', async () => {
@@ -95,7 +95,7 @@ describe('UMA across two pods over real HTTP', () => {
     const body = await res.json() as Record<string, unknown>
     expect(body.error).toBe('need_info')
     expect(body.access_token).toBeUndefined()
-    expect(body.ticket).toMatch(/^[\w-]{22}$/)
+    expect(body.ticket).toMatch(/^[\w-]+\.[\w-]{22}$/)
   })
 
   test('a ticket of another resource server (pod B) is 400 invalid_grant at A', async () => {

@@ -207,7 +207,7 @@ describe('request pipeline deny', () => {
     const out = await decide(pod.access, ANON, { method: 'GET', path: '/modes/doc' })
     expect(out.status).toBe(401)
     const [uma, ...rest] = out.headers['www-authenticate'] as string[]
-    expect(uma).toMatch(new RegExp(`^UMA realm="${BASE}", as_uri="${BASE}", ticket="[\\w-]{22}"$`))
+    expect(uma).toMatch(new RegExp(`^UMA realm="${BASE}", as_uri="${BASE}", ticket="[\\w-]+\\.[\\w-]{22}"$`))
     expect(rest).toEqual([...AUTH_CHALLENGES, 'HttpSig realm="/modes/doc"'])
     expect(rest).toEqual([`DPoP algs="${DPOP_ALGS}"`, 'HttpSig realm="/modes/doc"'])
     expect(out.headers['accept-signature']).toBe('sig1=("@method" "@target-uri" "authorization");created;nonce')

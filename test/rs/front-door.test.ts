@@ -8,7 +8,7 @@ import { challengesFor } from '../../src/rs/access-control.ts'
 
 const CHALLENGE = challengesFor('/').join(', ')
 /** The challenges of an anonymous 401: UMA (a fresh ticket each time) before the DPoP one. */
-const challenges = (res: Response) => res.headers.get('www-authenticate')?.replace(/ticket="[\w-]{22}"/, 'ticket="…"')
+const challenges = (res: Response) => res.headers.get('www-authenticate')?.replace(/ticket="[\w-]+\.[\w-]{22}"/, 'ticket="…"')
 const UMA_AND_DPOP = `UMA realm="${BASE}", as_uri="${BASE}", ticket="…", ${CHALLENGE}`
 
 /** What Chromium sends for a top-level navigation. */

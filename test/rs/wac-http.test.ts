@@ -92,7 +92,7 @@ describe('request pipeline deny, anonymous', () => {
   test('401 with every challenge, the type and ACL links, and WAC-Allow', async () => {
     const res = await pod.request('/private/doc')
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toMatch(new RegExp(`^UMA realm="${pod.base}", as_uri="${pod.base}", ticket="[\\w-]{22}", ${CHALLENGE}, HttpSig realm="/private/doc"$`))
+    expect(res.headers.get('www-authenticate')).toMatch(new RegExp(`^UMA realm="${pod.base}", as_uri="${pod.base}", ticket="[\\w-]+\\.[\\w-]{22}", ${CHALLENGE}, HttpSig realm="/private/doc"$`))
     expect(res.headers.get('accept-signature')).toBe('sig1=("@method" "@target-uri" "authorization");created;nonce')
     expect(res.headers.get('link')).toBe(`<http://www.w3.org/ns/ldp#Resource>; rel="type", <${pod.base}/private/doc.acl>; rel="acl"`)
     expect(res.headers.get('wac-allow')).toBe(allow(''))
