@@ -76,10 +76,15 @@ function quadOps(store: Store, oldQuads: readonly Quad[], newQuads: readonly Qua
   return ops
 }
 
+// A deleted resource leaves no entry: paths made and deleted all day (an inbox's notifications) would
+// otherwise fill the cache to its cap with the names of things that are gone (issue 9 soak).
 function rememberMeta(store: Store, writes: MetaWrites) {
   const c = store.caches.meta
   c.generation++
-  for (const [p, m] of writes) c.entries.set(p, m)
+  for (const [p, m] of writes) {
+    if (m) c.entries.set(p, m)
+    else c.entries.delete(p)
+  }
 }
 
 export async function readTriples(store: Store, baseUrl: string, path: string): Promise<Quad[]> {
@@ -185,6 +190,7 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   putMeta(batch, store, writes, path, null)
   if (meta.kind === 'binary') batch.push(del(store.blobs, path))
   if (aclMeta) putMeta(batch, store, writes, acl, null)
+  else writes.set(acl, null) // its cached absence goes with the resource
   if (parent && !isAuxiliaryPath(path)) {
     batch.push(del(store.contains, memberKey(parent, path)))
     touchContainers(batch, store, writes, path, true, known, now)

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { readTriples } from '../../src/store/resources.ts'
+import { deleteResource, getMeta, readTriples } from '../../src/store/resources.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
 import { DOC_1K } from '../bench/documents.ts'
 
@@ -40,6 +40,23 @@ describe('bounded memory of the store', () => {
       const open = countAttached(store)
       for (let i = 0; i < 50; i++) expect((await readTriples(store, BASE, '/d/doc')).length).toBeGreaterThan(10)
       expect(open()).toBe(0)
+    } finally {
+      await store.close()
+    }
+  })
+
+  test('resources made and deleted leave nothing in the metadata cache (an inbox over months)', async () => {
+    const store = await freshStore()
+    try {
+      await getMeta(store, '/d/doc')
+      const before = store.caches.meta.entries.size
+      for (let i = 0; i < 300; i++) {
+        await writeTurtle(store, BASE, `/d/note-${i}`, '<#it> <http://example.org/n> 1.')
+        await getMeta(store, `/d/note-${i}.acl`)
+        await deleteResource(store, BASE, `/d/note-${i}`, Date.now())
+      }
+      expect(store.caches.meta.entries.size).toBe(before)
+      expect(await getMeta(store, '/d/note-0')).toBeUndefined()
     } finally {
       await store.close()
     }
