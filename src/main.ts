@@ -14,6 +14,7 @@ import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassw
 import { endOwnerLogins } from './auth/owner-session.ts'
 import { makeSessionRevocations } from './auth/app-sessions.ts'
 import { recordBackup } from './store/last-backup.ts'
+import { sweepExpiredRecordsRegularly } from './store/expired-records.ts'
 // Export, import and backup archives are loaded when a command needs them: not on every start of the server.
 const loadExport = () => import('./store/export-pod.ts')
 const loadImport = () => import('./store/import-pod.ts')
@@ -138,6 +139,10 @@ async function serve(given: Config) {
   early?.reload({ fetch: handler, error: lastResort })
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
   compactInBackground(store)
+  const stopRecordSweeps = sweepExpiredRecordsRegularly(store, {
+    onSwept: count => log.info('store.expired_records_swept', { count }),
+    onError: err => log.warn('store.record_sweep_failed', { cause: describeCause(err) }),
+  })
   let closeControl = () => {}
   try {
     closeControl = openControlSocket(cfg.dataDir, {
@@ -174,7 +179,8 @@ async function serve(given: Config) {
     // Without `force`, Bun lets in-flight requests finish before the promise settles.
     await server.stop()
     reclaimer.stop()
-    // UMA tickets are written behind; the last ones go to disk before the database closes
+    await stopRecordSweeps()
+    // Spent UMA tickets are written without waiting for a sync; they reach the database before it closes
     await deps.tickets.flush().catch((err: unknown) => log.warn('tickets.flush_failed', { cause: describeCause(err) }))
     closeControl()
     await store.close()
