@@ -18,10 +18,10 @@ import { referencePredicates } from './shape-tree-references.ts'
 import type { GrantLinks } from './grants.ts'
 import type { GrantRegistry } from './grant-registry.ts'
 
-const NO_ACL: readonly Authorization[] = Object.freeze([])
-
-// Bounds of the in-memory caches: nothing grows without bound. Negative entries count too.
+// Bounds of the in-memory caches: nothing grows without bound.
 const ACL_CACHE_ENTRIES = 10_000
+/** ACL URLs known not to exist: the ancestors' ACLs an inheritance walk asks about, on a busy pod. */
+const ABSENT_ACL_ENTRIES = 2000
 const GROUP_CACHE_ENTRIES = 1000
 const ANONYMOUS_DECISIONS = 10_000
 export const GROUP_CACHE_TTL_MS = 60_000
@@ -45,26 +45,33 @@ function missing(url: string): never {
 
 export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   const { store, cfg } = deps
-  // Parsed ACLs per ACL URL; an ACL that does not exist is cached too (as NO_ACL), so inheritance
-  // walks cost no store reads. Every write to an ACL path invalidates its entry.
+  // Parsed ACLs per ACL URL; an ACL that does not exist is cached too, so inheritance walks cost no
+  // store reads, but apart: absent ACLs are named by every resource ever asked about (deleted ones,
+  // 404 probes), and under churn they filled the whole cache (issue 9 soak). Every write to an ACL
+  // path invalidates its entry.
   const acls = new LruCache<string, readonly Authorization[]>(ACL_CACHE_ENTRIES)
+  const absentAcls = new LruCache<string, true>(ABSENT_ACL_ENTRIES)
   // Bumped by every invalidation: a load that read the store before a write committed must not cache what it read.
   let generation = 0
 
   async function loadAcl(aclUrl: string): Promise<readonly Authorization[] | undefined> {
     const cached = acls.get(aclUrl)
-    if (cached) return cached === NO_ACL ? undefined : cached
+    if (cached || absentAcls.get(aclUrl)) return cached
     const started = generation
     const path = aclUrl.slice(cfg.baseUrl.length)
     const meta = await getMeta(store, path)
-    const auths = meta ? parseAclDocument(await readTriples(store, cfg.baseUrl, path), aclUrl) : NO_ACL
-    if (generation === started) acls.set(aclUrl, auths)
-    return auths === NO_ACL ? undefined : auths
+    const auths = meta ? parseAclDocument(await readTriples(store, cfg.baseUrl, path), aclUrl) : undefined
+    if (generation === started) {
+      if (auths) acls.set(aclUrl, auths)
+      else absentAcls.set(aclUrl, true)
+    }
+    return auths
   }
 
   function invalidateAcl(aclUrl: string) {
     generation++
     acls.delete(aclUrl)
+    absentAcls.delete(aclUrl)
     anonymous.clear()
   }
 

@@ -46,14 +46,18 @@ export interface StoreCaches {
    * path → metadata, null when known absent (store/resources.ts). Metadata is read on every request,
    * often several times; a LevelDB read costs ~100 µs, a hit nothing. Writes drop the entries they
    * touch after their batch lands; `generation` keeps a read that raced a write from caching what it
-   * saw before the write.
+   * saw before the write. Known-absent paths have their own, smaller cache: names that do not exist
+   * (deleted notes, their ACLs, 404 probes) are endless in variety, and under churn they filled the
+   * whole cache over a quarter of an hour (issue 9 soak), while those that exist are bounded by the data.
    */
-  readonly meta: { readonly entries: LruCache<string, ResourceMeta | null>; generation: number }
+  readonly meta: { readonly entries: LruCache<string, ResourceMeta>; readonly absent: LruCache<string, true>; generation: number }
   /** Read-modify-write of one record runs alone (store/records.ts): single-use codes stay single-use. */
   readonly recordQueue: SerialQueue
 }
 
 const META_CACHE_ENTRIES = 20_000
+/** Enough for the ACL paths an inheritance walk asks about (the ancestors' `.acl`s that do not exist) on a busy pod. */
+const ABSENT_CACHE_ENTRIES = 2000
 
 export interface Store {
   readonly db: ClassicLevel<string, unknown>
@@ -148,7 +152,7 @@ export async function openStore(dataDir: string): Promise<Store> {
     contains,
     records: sublevel<{ v: unknown; exp: number }>(db, 'records', 'json'),
     system,
-    caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
+    caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), absent: new LruCache(ABSENT_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
     // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.
     compact,
     close: async () => { await compacting?.catch(() => undefined); await quads.close(); if (db.status === 'open') await db.close() },

@@ -39,10 +39,13 @@ const memberKey = (container: string, child: string) => `${container}\0${child}`
 export async function getMeta(store: Store, path: string): Promise<ResourceMeta | undefined> {
   const c = store.caches.meta
   const hit = c.entries.get(path)
-  if (hit !== undefined) return hit ?? undefined
+  if (hit !== undefined || c.absent.get(path)) return hit
   const generation = c.generation
   const meta = await store.meta.get(path)
-  if (generation === c.generation) c.entries.set(path, meta ?? null)
+  if (generation === c.generation) {
+    if (meta) c.entries.set(path, meta)
+    else c.absent.set(path, true)
+  }
   return meta
 }
 
@@ -77,11 +80,12 @@ function quadOps(store: Store, oldQuads: readonly Quad[], newQuads: readonly Qua
 }
 
 // A deleted resource leaves no entry: paths made and deleted all day (an inbox's notifications) would
-// otherwise fill the cache to its cap with the names of things that are gone (issue 9 soak).
+// otherwise fill the caches with the names of things that are gone (issue 9 soak).
 function rememberMeta(store: Store, writes: MetaWrites) {
   const c = store.caches.meta
   c.generation++
   for (const [p, m] of writes) {
+    c.absent.delete(p)
     if (m) c.entries.set(p, m)
     else c.entries.delete(p)
   }

@@ -57,6 +57,12 @@ describe('bounded memory of the store', () => {
       }
       expect(store.caches.meta.entries.size).toBe(before)
       expect(await getMeta(store, '/d/note-0')).toBeUndefined()
+      // Names that do not exist are remembered apart, in a small cache of their own
+      for (let i = 0; i < 5000; i++) expect(await getMeta(store, `/d/probe-${i}`)).toBeUndefined()
+      expect(store.caches.meta.entries.size).toBe(before)
+      expect(store.caches.meta.absent.size).toBeLessThanOrEqual(2000)
+      await writeTurtle(store, BASE, '/d/probe-4999', '<#it> <http://example.org/n> 1.')
+      expect(await getMeta(store, '/d/probe-4999')).toBeDefined()
     } finally {
       await store.close()
     }
