@@ -66,6 +66,9 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
       if (route === MEMORY_PATH) return Response.json(memoryReport(new URL(request.url).searchParams.has('gc')))
       return new Response('not found\n', { status: 404 })
     },
+    // Never Bun's development error page (source paths and code), here no more than on the pod's port.
+    development: false,
+    error: (err) => Response.json({ error: err.message }, { status: 500 }),
   })
   chmodSync(path, 0o600)
   return () => {
