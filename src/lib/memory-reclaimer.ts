@@ -33,7 +33,12 @@ export interface ReclaimerOptions {
 }
 
 const QUIET_MS = 1000
-const BUSY_EVERY_MS = 60_000
+/**
+ * Under steady load the heap swings between collections by what was allocated meanwhile: every 60 s
+ * it reached ~24 MB above its live ~13 MB in the soak (RSS 106 -> 118 MB). A full collection of that
+ * heap takes 2-5 ms, so every 20 s it costs nothing measurable.
+ */
+const BUSY_EVERY_MS = 20_000
 
 /**
  * After a burst, on the first quiet tick: a full collection; on the next one, if still quiet, the
