@@ -7,7 +7,7 @@ import { DataFactory, StreamParser } from 'n3'
 import type { Quad, Term } from '@rdfjs/types'
 import { FORMAT_VERSION, inSublevel, openStore, type Store } from './open-store.ts'
 import { isAuxiliaryPath, parentPath } from './paths.ts'
-import { forceSyncWrite } from './synced-batch.ts'
+import { quadWriteOps, UNREAD_VALUE } from './quad-ops.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import { recordBaseUrl } from './base-url.ts'
 import {
@@ -102,7 +102,7 @@ async function restoreResources(store: Store, srcDir: string, manifest: Manifest
     batch.put(path, meta, inSublevel(store.meta))
     const parent = parentPath(path)
     // Same rule as writeResource: auxiliary resources (ACLs) are not container members.
-    if (parent !== undefined && !isAuxiliaryPath(path)) batch.put(`${parent}\0${path}`, '', inSublevel(store.contains))
+    if (parent !== undefined && !isAuxiliaryPath(path)) batch.put(`${parent}\0${path}`, UNREAD_VALUE, inSublevel(store.contains))
     if (meta.kind === 'binary') {
       const body = readBlob(srcDir, entry)
       batch.put(path, body, inSublevel(store.blobs))
@@ -154,7 +154,7 @@ async function restoreQuads(store: Store, file: string, rebase: (iri: string) =>
   let n = 0
   const put = async () => {
     if (chunk.length === 0) return
-    await store.quads.multiPut(chunk as never, { preWrite: forceSyncWrite } as never)
+    await store.db.batch(quadWriteOps(store.quads, [], chunk), { sync: true })
     n += chunk.length
     chunk = []
   }

@@ -3,11 +3,9 @@
 
 import type { Quad } from '@rdfjs/types'
 import { DataFactory } from 'n3'
-import type { Store } from './open-store.ts'
+import { inSublevel, type Store } from './open-store.ts'
 import { keyOf, NEVER, type RecordKind } from './records.ts'
-import { forceSyncWrite } from './synced-batch.ts'
-
-type Batch = Parameters<NonNullable<Parameters<Store['quads']['multiPatch']>[2]>['preWrite'] & {}>[0]
+import { quadWriteOps } from './quad-ops.ts'
 
 /** The quads of one named graph, graph names kept. */
 export async function readNamedGraph(store: Store, graphIri: string): Promise<Quad[]> {
@@ -16,21 +14,17 @@ export async function readNamedGraph(store: Store, graphIri: string): Promise<Qu
 
 /** Stores `quads` (already in their graph) and the record `kind`/`key` → `value` atomically and durably. */
 export async function putGraphWithRecord<V>(store: Store, quads: readonly Quad[], kind: RecordKind, key: string, value: V): Promise<void> {
-  await store.quads.multiPut(quads as never, {
-    preWrite: async (batch: Batch) => {
-      batch.put(keyOf(kind, key), { v: value, exp: NEVER }, { sublevel: store.records as never })
-      forceSyncWrite(batch)
-    },
-  } as never)
+  await store.commit([
+    ...quadWriteOps(store.quads, [], quads),
+    { type: 'put', key: keyOf(kind, key), value: { v: value, exp: NEVER }, ...inSublevel(store.records) },
+  ])
 }
 
 /** Removes the named graph and its record atomically and durably. */
 export async function deleteGraphWithRecord(store: Store, graphIri: string, kind: RecordKind, key: string): Promise<void> {
   const quads = await readNamedGraph(store, graphIri)
-  await store.quads.multiDel(quads as never, {
-    preWrite: async (batch: Batch) => {
-      batch.del(keyOf(kind, key), { sublevel: store.records as never })
-      forceSyncWrite(batch)
-    },
-  } as never)
+  await store.commit([
+    ...quadWriteOps(store.quads, quads, []),
+    { type: 'del', key: keyOf(kind, key), ...inSublevel(store.records) },
+  ])
 }

@@ -9,7 +9,6 @@ import type { ResourceMeta } from './resource-meta.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { makeSerialQueue, type SerialQueue } from '../lib/serial-queue.ts'
 import { closeDrainedIterators } from './close-drained-iterators.ts'
-import { avoidEmptyValues } from './no-empty-values.ts'
 import { makeGroupCommit, type WriteOp } from './group-commit.ts'
 import { log, describeCause } from '../log.ts'
 
@@ -66,7 +65,7 @@ export interface Store {
   readonly meta: Sub<ResourceMeta>
   /** path → bytes of a binary resource */
   readonly blobs: Sub<Uint8Array>
-  /** `${containerPath}\0${childPath}` → '' (membership index, docs/architecture.md, Storage) */
+  /** `${containerPath}\0${childPath}` → UNREAD_VALUE (membership index, docs/architecture.md, Storage) */
   readonly contains: Sub<string>
   /** `${kind}\0${key}` → { v, exp } : OP/AS state with expiry */
   readonly records: Sub<{ v: unknown; exp: number }>
@@ -114,7 +113,6 @@ export async function openStore(dataDir: string): Promise<Store> {
   await db.open()
   closeDrainedIterators(db)
   const contains = sublevel<string>(db, 'contains', 'utf8')
-  avoidEmptyValues(db, { unreadSublevels: [contains] })
   const system = sublevel<unknown>(db, 'system', 'json')
   const found = await system.get(FORMAT_KEY)
   if (found === undefined && !fresh) {

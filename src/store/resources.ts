@@ -7,6 +7,7 @@ import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.t
 import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { aclOf } from './acl-names.ts'
 import type { WriteOp } from './group-commit.ts'
+import { quadWriteOps, UNREAD_VALUE } from './quad-ops.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -60,24 +61,6 @@ function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, m
 
 const put = <V>(sub: Sub<V>, key: string, value: V): WriteOp => ({ type: 'put', key, value, ...inSublevel(sub) })
 const del = <V>(sub: Sub<V>, key: string): WriteOp => ({ type: 'del', key, ...inSublevel(sub) })
-
-/**
- * quadstore's index keys for removing `oldQuads` and adding `newQuads`, as plain operations so
- * they can join the resource's other operations in one group-committed batch. `_batchDel` and
- * `_batchPut` are what quadstore's own multiPatch calls on its chained batch (quadstore 15); they
- * only need something with put/del.
- */
-function quadOps(store: Store, oldQuads: readonly Quad[], newQuads: readonly Quad[]): Batch {
-  const ops: Batch = []
-  const recorder = {
-    put(key: string, value: unknown, options: object) { ops.push({ type: 'put', key, value, ...options }); return recorder },
-    del(key: string, options: object) { ops.push({ type: 'del', key, ...options }); return recorder },
-  }
-  const quads = store.quads as unknown as { _batchDel(q: Quad, b: typeof recorder): void; _batchPut(q: Quad, b: typeof recorder): void }
-  for (const q of oldQuads) quads._batchDel(q, recorder)
-  for (const q of newQuads) quads._batchPut(q, recorder)
-  return ops
-}
 
 // A deleted resource leaves no entry: paths made and deleted all day (an inbox's notifications) would
 // otherwise fill the caches with the names of things that are gone (issue 9 soak).
@@ -159,17 +142,17 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   }
 
   const writes: MetaWrites = new Map()
-  const batch = quadOps(store, oldQuads, newQuads)
+  const batch = quadWriteOps(store.quads, oldQuads, newQuads)
   for (const dir of missing) {
     putMeta(batch, store, writes, dir, containerMeta(now))
     const parent = parentPath(dir)
-    if (parent) batch.push(put(store.contains, memberKey(parent, dir), ''))
+    if (parent) batch.push(put(store.contains, memberKey(parent, dir), UNREAD_VALUE))
   }
   putMeta(batch, store, writes, path, meta)
   if (content.kind === 'binary') batch.push(put(store.blobs, path, content.body ?? new Uint8Array()))
   else if (previous?.kind === 'binary') batch.push(del(store.blobs, path))
   const parent = parentPath(path)
-  if (!previous && parent && !isAuxiliaryPath(path)) batch.push(put(store.contains, memberKey(parent, path), ''))
+  if (!previous && parent && !isAuxiliaryPath(path)) batch.push(put(store.contains, memberKey(parent, path), UNREAD_VALUE))
   // The topmost new resource is the one an existing container gains.
   if (!isAuxiliaryPath(path)) touchContainers(batch, store, writes, missing[0] ?? path, !previous, known, now)
   await store.commit(batch)
@@ -190,7 +173,7 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
     if (m) known.set(ancestor, m)
   }
   const writes: MetaWrites = new Map()
-  const batch = quadOps(store, quads, [])
+  const batch = quadWriteOps(store.quads, quads, [])
   putMeta(batch, store, writes, path, null)
   if (meta.kind === 'binary') batch.push(del(store.blobs, path))
   if (aclMeta) putMeta(batch, store, writes, acl, null)
