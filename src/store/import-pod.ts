@@ -7,7 +7,7 @@ import { DataFactory, StreamParser } from 'n3'
 import type { Quad, Term } from '@rdfjs/types'
 import { FORMAT_VERSION, inSublevel, openStore, type Store } from './open-store.ts'
 import { isAuxiliaryPath, parentPath } from './paths.ts'
-import { quadWriteOps, UNREAD_VALUE } from './quad-ops.ts'
+import { graphChangeOps, UNREAD_VALUE } from './quad-ops.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import { recordBaseUrl } from './base-url.ts'
 import {
@@ -154,7 +154,7 @@ async function restoreQuads(store: Store, file: string, rebase: (iri: string) =>
   let n = 0
   const put = async () => {
     if (chunk.length === 0) return
-    await store.db.batch(quadWriteOps(store.quads, [], chunk), { sync: true })
+    await store.db.batch(graphChangeOps(store.quads, [], chunk), { sync: true })
     n += chunk.length
     chunk = []
   }

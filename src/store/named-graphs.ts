@@ -5,7 +5,7 @@ import type { Quad } from '@rdfjs/types'
 import { DataFactory } from 'n3'
 import { inSublevel, type Store } from './open-store.ts'
 import { keyOf, NEVER, type RecordKind } from './records.ts'
-import { quadWriteOps } from './quad-ops.ts'
+import { graphChangeOps, readGraphKeys } from './quad-ops.ts'
 
 /** The quads of one named graph, graph names kept. */
 export async function readNamedGraph(store: Store, graphIri: string): Promise<Quad[]> {
@@ -15,16 +15,16 @@ export async function readNamedGraph(store: Store, graphIri: string): Promise<Qu
 /** Stores `quads` (already in their graph) and the record `kind`/`key` → `value` atomically and durably. */
 export async function putGraphWithRecord<V>(store: Store, quads: readonly Quad[], kind: RecordKind, key: string, value: V): Promise<void> {
   await store.commit([
-    ...quadWriteOps(store.quads, [], quads),
+    ...graphChangeOps(store.quads, [], quads),
     { type: 'put', key: keyOf(kind, key), value: { v: value, exp: NEVER }, ...inSublevel(store.records) },
   ])
 }
 
 /** Removes the named graph and its record atomically and durably. */
 export async function deleteGraphWithRecord(store: Store, graphIri: string, kind: RecordKind, key: string): Promise<void> {
-  const quads = await readNamedGraph(store, graphIri)
+  const keys = await readGraphKeys(store.quads, DataFactory.namedNode(graphIri))
   await store.commit([
-    ...quadWriteOps(store.quads, quads, []),
+    ...graphChangeOps(store.quads, keys, []),
     { type: 'del', key: keyOf(kind, key), ...inSublevel(store.records) },
   ])
 }

@@ -1,7 +1,8 @@
 // quadstore's index keys for a change of quads, as plain batch operations that never carry an empty value.
 
-import type { Quad } from '@rdfjs/types'
+import type { Quad, Term } from '@rdfjs/types'
 import type { Quadstore } from 'quadstore'
+import { writePattern } from 'quadstore/dist/serialization/patterns.js'
 import type { WriteOp } from './group-commit.ts'
 
 /**
@@ -15,27 +16,52 @@ import type { WriteOp } from './group-commit.ts'
 export const UNREAD_VALUE = '-'
 const UNREAD_BYTES = new Uint8Array([0x2d])
 
-interface Recorder {
-  put(key: string, value: unknown, options: { valueEncoding?: string }): Recorder
-  del(key: string, options: object): Recorder
+interface KeyRecorder {
+  put(key: string, value: unknown, options: object): KeyRecorder
+  del(key: string, options: object): KeyRecorder
 }
-type QuadKeys = { _batchDel(q: Quad, b: Recorder): void; _batchPut(q: Quad, b: Recorder): void }
+type QuadKeys = { _batchPut(q: Quad, b: KeyRecorder): void }
+
+/** quadstore's keys of `quads` (already in their graphs), one per index. */
+function keysOf(quads: Quadstore, newQuads: readonly Quad[]): Set<string> {
+  const keys = new Set<string>()
+  const recorder: KeyRecorder = {
+    put(key) { keys.add(key); return recorder },
+    del() { return recorder },
+  }
+  // `_batchPut` is what quadstore's own multiPut calls on its chained batch (quadstore 15): it only needs something with put.
+  for (const q of newQuads) (quads as unknown as QuadKeys)._batchPut(q, recorder)
+  return keys
+}
 
 /**
- * The operations that remove `oldQuads` and add `newQuads` (already in their graphs), to join a
- * resource's other operations in one batch. `_batchDel` and `_batchPut` are what quadstore's own
- * multiPatch calls on its chained batch (quadstore 15): they only need something with put and del.
- * Setting the value here, rather than in a LevelDB prewrite hook, keeps every batch on
+ * The stored keys of one named graph, read as keys only: no quad is decoded. Every index of the pod
+ * starts with the graph (open-store.ts QUAD_INDEXES), so one key range holds the whole graph.
+ */
+export async function readGraphKeys(quads: Quadstore, graph: Term): Promise<string[]> {
+  const out: string[] = []
+  for (const index of quads.indexes) {
+    const q = writePattern({ graph } as never, index, quads.prefixes)
+    if (q === null) throw new Error(`the quad index ${index.terms.join(',')} cannot range over one graph`)
+    const range = { [q.gte ? 'gte' : 'gt']: q.gt, [q.lte ? 'lte' : 'lt']: q.lt, keyEncoding: 'utf8' }
+    out.push(...await quads.db.keys(range as never).all() as string[])
+  }
+  return out
+}
+
+/**
+ * The operations that turn a graph stored under `oldKeys` into `newQuads`, to join a resource's
+ * other operations in one batch: only keys that change are written, so saving a document with one
+ * triple edited writes two keys, not the whole document twice (a delete and a put of every quad).
+ * The value is set here, rather than in a LevelDB prewrite hook, which would take every batch off
  * abstract-level's fast path (a hook made each PUT ~25 % dearer).
  */
-export function quadWriteOps(quads: Quadstore, oldQuads: readonly Quad[], newQuads: readonly Quad[]): WriteOp[] {
+export function graphChangeOps(quads: Quadstore, oldKeys: readonly string[], newQuads: readonly Quad[]): WriteOp[] {
+  const wanted = keysOf(quads, newQuads)
   const ops: WriteOp[] = []
-  const recorder: Recorder = {
-    put(key, _empty, options) { ops.push({ type: 'put', key, value: UNREAD_BYTES, ...options } as WriteOp); return recorder },
-    del(key, options) { ops.push({ type: 'del', key, ...options } as WriteOp); return recorder },
+  for (const key of oldKeys) {
+    if (!wanted.delete(key)) ops.push({ type: 'del', key, keyEncoding: 'utf8' } as WriteOp)
   }
-  const keys = quads as unknown as QuadKeys
-  for (const q of oldQuads) keys._batchDel(q, recorder)
-  for (const q of newQuads) keys._batchPut(q, recorder)
+  for (const key of wanted) ops.push({ type: 'put', key, value: UNREAD_BYTES, keyEncoding: 'utf8', valueEncoding: 'view' } as WriteOp)
   return ops
 }

@@ -7,7 +7,7 @@ import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.t
 import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { aclOf } from './acl-names.ts'
 import type { WriteOp } from './group-commit.ts'
-import { quadWriteOps, UNREAD_VALUE } from './quad-ops.ts'
+import { graphChangeOps, readGraphKeys, UNREAD_VALUE } from './quad-ops.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -79,9 +79,7 @@ export async function readTriples(store: Store, baseUrl: string, path: string): 
   return items.map(q => quad(q.subject, q.predicate, q.object, defaultGraph()) as Quad)
 }
 
-async function readGraph(store: Store, baseUrl: string, path: string): Promise<Quad[]> {
-  return (await store.quads.get({ graph: graphOf(baseUrl, path) })).items as Quad[]
-}
+const readKeys = (store: Store, baseUrl: string, path: string) => readGraphKeys(store.quads, graphOf(baseUrl, path))
 
 export const getBody = (store: Store, path: string) => store.blobs.get(path)
 
@@ -133,7 +131,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
     if (m) known.set(ancestor, m)
     else missing.push(ancestor)
   }
-  const oldQuads = previous ? await readGraph(store, baseUrl, path) : []
+  const oldKeys = previous ? await readKeys(store, baseUrl, path) : []
   const graph = graphOf(baseUrl, path)
   const newQuads = (content.triples ?? []).map(t => quad(t.subject, t.predicate, t.object, graph) as Quad)
   const meta: ResourceMeta = {
@@ -142,7 +140,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   }
 
   const writes: MetaWrites = new Map()
-  const batch = quadWriteOps(store.quads, oldQuads, newQuads)
+  const batch = graphChangeOps(store.quads, oldKeys, newQuads)
   for (const dir of missing) {
     putMeta(batch, store, writes, dir, containerMeta(now))
     const parent = parentPath(dir)
@@ -165,7 +163,7 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   const acl = aclOf(path)
   const [meta, aclMeta] = [await getMeta(store, path), await getMeta(store, acl)]
   if (!meta) return
-  const quads = [...await readGraph(store, baseUrl, path), ...(aclMeta ? await readGraph(store, baseUrl, acl) : [])]
+  const keys = [...await readKeys(store, baseUrl, path), ...(aclMeta ? await readKeys(store, baseUrl, acl) : [])]
   const parent = parentPath(path)
   const known = new Map<string, ResourceMeta>()
   for (const ancestor of ancestorPaths(path).slice(-2)) {
@@ -173,7 +171,7 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
     if (m) known.set(ancestor, m)
   }
   const writes: MetaWrites = new Map()
-  const batch = quadWriteOps(store.quads, quads, [])
+  const batch = graphChangeOps(store.quads, keys, [])
   putMeta(batch, store, writes, path, null)
   if (meta.kind === 'binary') batch.push(del(store.blobs, path))
   if (aclMeta) putMeta(batch, store, writes, acl, null)

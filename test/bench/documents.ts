@@ -7,3 +7,6 @@ export const DOC_1K = (() => {
   lines.push('  dc:title "bench".')
   return lines.join('\n')
 })()
+
+/** DOC_1K as saved after its `n`-th edit: one triple (the title) differs, as when a person edits a note. */
+export const editedDoc1k = (n: number) => DOC_1K.replace('dc:title "bench".', `dc:title "bench, edit ${n}".`)
