@@ -7,6 +7,7 @@ import { buildConfig, ConfigError, ownerWebIdOf, usage, withBoundPort, type Conf
 import { openStore, StoreFormatError, type Store } from './store/open-store.ts'
 import { buildApp, makeRequestHandler } from './app.ts'
 import { startMemoryReclaimer } from './lib/memory-reclaimer.ts'
+import { makeInFlight } from './lib/in-flight.ts'
 import { makeDeps } from './deps.ts'
 import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { ensureOwner, BaseUrlMismatchError } from './first-start.ts'
@@ -39,6 +40,9 @@ async function readPasswordFromStdin(): Promise<string> {
   const text = await new Response(Bun.stdin.stream()).text()
   return text.replace(/\r?\n$/, '')
 }
+
+/** How long a stop waits for handlers still running (a large upload being written, a queued write). */
+const STOP_DRAIN_MS = 30_000
 
 const setupLinkOf = (baseUrl: string, token: string) => `${baseUrl}${ADMIN_PATHS.setup}?token=${token}`
 
@@ -133,7 +137,8 @@ async function serve(given: Config) {
   const app = buildApp(deps)
   const handle = makeRequestHandler(app, deps)
   const reclaimer = startMemoryReclaimer()
-  const handler: FetchHandler = (request, server) => { reclaimer.noteRequest(); return handle(request, server) }
+  const inFlight = makeInFlight()
+  const handler: FetchHandler = (request, server) => { reclaimer.noteRequest(); return inFlight.track(handle(request, server)) }
   const setupLink = await setupLinkReady
   const server = early ?? listen(cfg, handler)
   early?.reload({ fetch: handler, error: lastResort })
@@ -176,8 +181,10 @@ async function serve(given: Config) {
     if (stopping) return
     stopping = true
     log.info('server.stopping', { signal })
-    // Without `force`, Bun lets in-flight requests finish before the promise settles.
+    // Without `force`, Bun lets requests of connected clients finish before the promise settles;
+    // handlers whose client went away are still running, and the database stays open for them.
     await server.stop()
+    if (!await inFlight.drained(STOP_DRAIN_MS)) log.warn('server.stop_timeout', { inFlight: inFlight.count, ms: STOP_DRAIN_MS })
     reclaimer.stop()
     await stopRecordSweeps()
     // Spent UMA tickets are written without waiting for a sync; they reach the database before it closes

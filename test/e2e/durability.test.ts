@@ -236,4 +236,32 @@ describe('durability (storage: synced batches)', () => {
       await pod.dispose()
     }
   }, 60_000)
+
+  test('SIGTERM after the clients gave up: their queued writes still finish before the database closes', async () => {
+    const pod = await startPod({ seed: seedPublicWrite })
+    const origin = `http://127.0.0.1:${pod.port}`
+    // One path: the resource lock queues every write behind the one before, so most are still waiting at the stop.
+    const abort = new AbortController()
+    const QUEUED = 400
+    const sent = Array.from({ length: QUEUED }, (_, i) => fetch(`${origin}${CONTAINER}queued`, {
+      method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `<#it> <http://example.org/n> ${i}.`, signal: abort.signal,
+    }).then(r => r.status, () => 'aborted'))
+    try {
+      await Bun.sleep(100)
+      abort.abort()
+      pod.proc.kill('SIGTERM')
+      await Promise.all(sent)
+      expect(await pod.proc.exited).toBe(0)
+      expect(pod.output()).not.toContain('Database is not open')
+      expect(pod.output()).toContain('"server.stopped"')
+      const store = await openStore(pod.dataDir)
+      try {
+        expect(await store.meta.get(`${CONTAINER}queued`)).toBeDefined()
+      } finally {
+        await store.close()
+      }
+    } finally {
+      await pod.dispose()
+    }
+  }, 60_000)
 })
