@@ -16,15 +16,15 @@ function recorder(): ReclaimSteps & { log: string[] } {
 }
 
 describe('memory reclaimer', () => {
-  test('after a burst goes quiet: one idle collection, then the trim, then nothing while nothing happens', async () => {
+  test('after a burst goes quiet: an idle collection and the trim, both again once it stayed quiet, then nothing while nothing happens', async () => {
     const steps = recorder()
     const r = startMemoryReclaimer({ quietMs: 20, steps })
     try {
       for (let i = 0; i < 100; i++) r.noteRequest()
-      await waitFor(() => steps.log.length >= 2)
-      await Bun.sleep(200)
-      expect(steps.log).toEqual(['collect idle', 'trim'])
-      expect(r.reclaims).toBe(1)
+      await waitFor(() => steps.log.length >= 4)
+      await Bun.sleep(300)
+      expect(steps.log).toEqual(['collect idle', 'trim', 'collect idle', 'trim'])
+      expect(r.reclaims).toBe(2)
     } finally {
       r.stop()
     }
