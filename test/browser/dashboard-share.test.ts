@@ -98,6 +98,12 @@ describe('sharing proven with an app session from a second pod', () => {
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('Access saved').waitFor()
     expect(await page.getByRole('cell', { name: `Person (WebID) ${bobWebId()}`, exact: true }).count()).toBe(1)
+    // "why may Bob read it?": the server's one decision names the rule of the ACL just saved
+    await page.getByLabel('Agent: a WebID, a key URL, or "public"').fill(bobWebId())
+    await page.getByRole('button', { name: 'Check access' }).click()
+    const why = page.locator('#check-answer')
+    await why.getByText(`${bobWebId()} may: read`).waitFor()
+    expect(await why.textContent()).toContain(`read: rule ${a('/shared/for-bob.acl')}#`)
 
     expect(await bobReads('/shared/for-bob')).toBe(200)
     expect(await runInApp(bobPage, (api, url) => api.readTitle(url), a('/shared/for-bob'))).toBe('for bob')
