@@ -6,6 +6,7 @@ import { DataFactory, Writer, type WriterOptions } from 'n3'
 import { HttpError } from '../http/errors.ts'
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_SERIALIZE_TYPES, TRIG, TURTLE, mediaTypeOf } from './media-types.ts'
 import { PREFIXES, RDF, SEC } from './namespaces.ts'
+import { inStatementOrder } from './statement-order.ts'
 import { DID_V1_CONTEXT, JWS_2020_V1_CONTEXT, loadBundledContext, loadJsonLd } from './jsonld-contexts.ts'
 
 const RDF_JSON = RDF('JSON')
@@ -30,9 +31,9 @@ export async function serializeRdf(
   const type = mediaTypeOf(mediaType)
   switch (type) {
     case TURTLE:
-      return write(quads.map(inDefaultGraph), { format: 'Turtle', ...relativeTo(baseIRI), prefixes: usedPrefixes(quads, candidates(prefixes), baseIRI) })
+      return write(inStatementOrder(quads.map(inDefaultGraph)), { format: 'Turtle', ...relativeTo(baseIRI), prefixes: usedPrefixes(quads, candidates(prefixes), baseIRI) })
     case TRIG:
-      return write(quads, { format: 'TriG', ...relativeTo(baseIRI), prefixes: usedPrefixes(quads, candidates(prefixes), baseIRI) })
+      return write(inStatementOrder(quads), { format: 'TriG', ...relativeTo(baseIRI), prefixes: usedPrefixes(quads, candidates(prefixes), baseIRI) })
     case N_TRIPLES:
       return write(quads.map(inDefaultGraph), { format: 'N-Triples' })
     case N_QUADS:

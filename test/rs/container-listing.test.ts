@@ -90,3 +90,13 @@ describe('stat:size of documents created at first start', () => {
     } finally { await fresh.close() }
   })
 })
+
+describe('stat:size of a written document', () => {
+  test("statements of one subject that lie apart: the length of the Turtle a GET serves (statements regrouped)", async () => {
+    const doc = '<#a> <http://example.org/ns#p> 1. <#b> <http://example.org/ns#p> 2. <#a> <http://example.org/ns#q> 3.'
+    await expectStatus(pod.request('/pub/apart', withTurtle('PUT', doc)), 201)
+    const body = await (await pod.request('/pub/apart')).arrayBuffer()
+    expect((await getMeta(pod.store, '/pub/apart'))?.size).toBe(body.byteLength)
+    expect(new TextDecoder().decode(body)).toContain('<#a> <http://example.org/ns#p> 1;\n')
+  })
+})
