@@ -134,9 +134,13 @@ export async function openStore(dataDir: string): Promise<Store> {
   const compact = () => compacting ??= db.compactRange(Buffer.alloc(0) as never, Buffer.from([0xff]) as never, { keyEncoding: 'buffer' })
     .finally(() => { compacting = undefined })
   const group = makeGroupCommit(db)
+  // Counted per write, not read off the merged total: a batch of 14 writes steps over a multiple of
+  // COMPACT_EVERY_WRITES without landing on it, and under load compaction then never ran.
+  let writesSinceCompaction = 0
   const commit = async (ops: readonly WriteOp[]) => {
     await group.commit(ops)
-    if (group.stats.writes % COMPACT_EVERY_WRITES === 0) {
+    if (++writesSinceCompaction >= COMPACT_EVERY_WRITES) {
+      writesSinceCompaction = 0
       compact().catch((err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
     }
   }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
 import { makeGroupCommit, type WriteOp } from '../../src/store/group-commit.ts'
+import { COMPACT_EVERY_WRITES, inSublevel, openStore } from '../../src/store/open-store.ts'
 
 const dirs: string[] = []
 const dbs: ClassicLevel<string, unknown>[] = []
@@ -100,4 +101,27 @@ describe('group commit', () => {
     expect(await db.get('c')).toBeUndefined()
     expect(await db.get('d')).toBe(4)
   })
+})
+
+describe('compaction follows the writes, merged or not', () => {
+  test(`concurrent writers merged into batches still compact after every ${COMPACT_EVERY_WRITES} writes`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'solopod-compact-'))
+    dirs.push(dir)
+    const store = await openStore(dir)
+    try {
+      let compactions = 0
+      const compactRange = store.db.compactRange.bind(store.db)
+      store.db.compactRange = ((...args: Parameters<typeof compactRange>) => { compactions++; return compactRange(...args) }) as never
+      const WRITERS = 47 // batches of 47 never land on a multiple of 10,000
+      const each = Math.ceil((2 * COMPACT_EVERY_WRITES + 1) / WRITERS)
+      await Promise.all(Array.from({ length: WRITERS }, async (_, w) => {
+        for (let i = 0; i < each; i++) await store.commit([{ type: 'put', key: `w${w}`, value: i, ...inSublevel(store.system) }])
+      }))
+      // The writes were merged (else this proves nothing), and two thresholds were crossed.
+      expect(store.commitStats.batches).toBeLessThan(store.commitStats.writes / 2)
+      expect(compactions).toBe(2)
+    } finally {
+      await store.close()
+    }
+  }, 60_000)
 })
