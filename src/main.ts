@@ -41,6 +41,12 @@ async function readPasswordFromStdin(): Promise<string> {
   return text.replace(/\r?\n$/, '')
 }
 
+/** Every command opens the store through here: the data directory is made private (or refused) before its first file. */
+function openDataDir(dataDir: string): Promise<Store> {
+  prepareDataDir(dataDir)
+  return openStore(dataDir)
+}
+
 /** How long a stop waits for handlers still running (a large upload being written, a queued write). */
 const STOP_DRAIN_MS = 30_000
 
@@ -65,8 +71,7 @@ async function printSetupLink(cfg: Config) {
   let link = await requestSetupLink(cfg.dataDir)
   if (link === undefined) {
     if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod yet; start the server once (see --data)`)
-    prepareDataDir(cfg.dataDir)
-    const store = await openStore(cfg.dataDir).catch((err: unknown) => {
+    const store = await openDataDir(cfg.dataDir).catch((err: unknown) => {
       // LevelDB's lock: a server holds the database but did not answer on its socket (e.g. an older solopod).
       if (/lock/i.test(describeCause(err))) {
         throw new ConfigError(`a solopod process holds ${cfg.dataDir} but did not answer on ${controlSocketPath(cfg.dataDir)}; ` +
@@ -125,8 +130,7 @@ async function serve(given: Config) {
   // its default can name it; until the pod is ready that listener answers 503.
   const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined
   const cfg = early ? withBoundPort(given, early.port!) : given
-  prepareDataDir(cfg.dataDir)
-  const store = await openStore(cfg.dataDir)
+  const store = await openDataDir(cfg.dataDir)
   const now = () => Date.now()
   const created = await ensureOwner(store, cfg.baseUrl, now())
   if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
@@ -204,7 +208,7 @@ async function addKey(cfg: Config) {
   const name = cfg.keyName ?? defaultKeyName(new Date())
   const out = cfg.keyOut ?? join(cfg.dataDir, 'private-keys', `${name}.jwk`)
   if (existsSync(out)) throw new KeyCommandError(`${out} already exists; it is never overwritten (choose another --out)`)
-  const store = await openStore(cfg.dataDir)
+  const store = await openDataDir(cfg.dataDir)
   let key
   try {
     const baseUrl = await getRecordedBaseUrl(store)
@@ -230,13 +234,12 @@ async function run(argv: string[]) {
       if (!cfg.args[0]) throw new ConfigError('export needs a destination directory: solopod export DEST')
       const dest = resolve(cfg.args[0])
       if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod to export (see --data)`)
-      prepareDataDir(cfg.dataDir)
       // A running pod holds the database: it exports a snapshot itself (cli/control-socket.ts).
       if (await requestExport(cfg.dataDir, dest)) {
         console.log(`solopod: exported the running pod at ${cfg.dataDir} to ${dest}`)
         return
       }
-      const store = await openStore(cfg.dataDir)
+      const store = await openDataDir(cfg.dataDir)
       try {
         const at = Date.now()
         const counts = await (await loadExport()).exportPod(store, dest, at)
@@ -249,7 +252,7 @@ async function run(argv: string[]) {
       const src = cfg.args[0]
       if (!src) throw new ConfigError('import needs a source: an export directory or a backup archive (.tar.gz): solopod import SRC')
       // The import writes the keys into a new data directory: it must be private from its first file.
-      process.umask(0o077)
+      prepareDataDir(cfg.dataDir)
       const { importPod } = await loadImport()
       if (existsSync(src) && statSync(src).isFile()) {
         // A backup downloaded from the dashboard: unpacked beside the new data directory, removed after
@@ -263,9 +266,8 @@ async function run(argv: string[]) {
     }
     case 'setup-link': return printSetupLink(cfg)
     case 'passwd': {
-      prepareDataDir(cfg.dataDir)
       let ended = { logins: 0, appSessions: 0 }
-      const store = await openStore(cfg.dataDir)
+      const store = await openDataDir(cfg.dataDir)
       try {
         const password = cfg.ownerPasswordFile ? readPasswordFile(cfg.ownerPasswordFile) : await readPasswordFromStdin()
         const problem = checkPasswordStrength(password)
