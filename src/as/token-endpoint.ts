@@ -63,12 +63,17 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
     if (form.claim_token_format !== undefined && !ACCEPTED_CLAIM_TOKEN_FORMATS.includes(form.claim_token_format)) {
       throw badRequest(`claim_token_format must be ${ACCEPTED_CLAIM_TOKEN_FORMATS[0]} (a Solid-OIDC ID token)`)
     }
+    // RFC 9449 §11.1: a proof is used once. Taken before the ID token is checked (a concurrent replay
+    // is refused while the first request runs) and given back when the exchange fails, as at the OP's
+    // token endpoint: refused requests take no room, and a client may retry with its proof.
+    let taken: { jti: string; htu: string } | undefined
     try {
       // Primer step 5, then 6–7a (the proof), 6.1 (jti replay), 7b–12 (the ID token against its issuer)
       const idToken = decodeIdToken(form.claim_token, now)
       const proof = await verifyDpopProof({ header: r.dpop, method: 'POST', url: htu, now, status: 400 })
       checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), now),
         () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
+      taken = { jti: proof.jti, htu: proof.htu }
       const who = await verifyIdToken({ idToken, proof, now, getIssuerKeys: deps.getIssuerKeys, getWebIdIssuers: deps.getWebIdIssuers })
       // Primer step 13: the resource server's decision for that WebID and app, on every permission of the ticket
       const principal: Principal = { webid: who.webid, clientId: who.clientId, issuer: who.issuer, keys: [], scheme: 'DPoP' }
@@ -87,6 +92,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       // RFC 6749 §5.1: never cached
       return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } })
     } catch (err) {
+      if (taken) replay.release(taken.jti, taken.htu)
       throw err instanceof HttpError && err.code === 'need_info' ? await withFreshTicket(err, ticket) : err
     }
   }

@@ -196,6 +196,17 @@ describe('UMA Grant §3.3.6 and the Solid-OIDC Primer request flow: every refusa
       await needInfo(await exchange(u, { ticket, claimToken: await make() }), ticket, description)
     })
 
+    test('a refused exchange gives its proof back: junk takes no room in the replay memory, and the client may retry with it', async () => {
+      const proof = await dpopProof(u.bobKey, 'POST', `${BASE}/.uma/token`, u.pod.clock.now)
+      const refusal = await exchange(u, { ticket: await ticketFor(u.pod, SHARED), claimToken: await bobIdToken(u, { key: (await generateKeyPair('ES256')).privateKey }), dpop: proof })
+      expect(refusal.status).toBe(403)
+      const { error, ticket } = await refusal.json() as { error: string; ticket: string }
+      expect(error).toBe('need_info')
+      expect((await exchange(u, { ticket, claimToken: await bobIdToken(u), dpop: proof })).status).toBe(200)
+      // used once it succeeded
+      await refused(await exchange(u, { ticket: await ticketFor(u.pod, SHARED), claimToken: await bobIdToken(u), dpop: proof }), 400, 'invalid_dpop_proof')
+    })
+
     test('the fresh ticket of need_info leads to a token once the claims are right', async () => {
       const ticket = await ticketFor(u.pod, SHARED)
       const body = await needInfo(await exchange(u, { ticket, claimToken: await bobIdToken(u, { claims: { exp: 1 } }) }), ticket)
