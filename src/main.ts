@@ -251,8 +251,9 @@ async function run(argv: string[]) {
     case 'import': {
       const src = cfg.args[0]
       if (!src) throw new ConfigError('import needs a source: an export directory or a backup archive (.tar.gz): solopod import SRC')
-      // The import writes the keys into a new data directory: it must be private from its first file.
-      prepareDataDir(cfg.dataDir)
+      // The import writes the keys into a new data directory: it must be private from its first file
+      // (import-pod.ts builds it beside the target and moves it in, so an empty target's own mode goes).
+      process.umask(0o077)
       const { importPod } = await loadImport()
       if (existsSync(src) && statSync(src).isFile()) {
         // A backup downloaded from the dashboard: unpacked beside the new data directory, removed after

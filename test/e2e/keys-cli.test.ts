@@ -1,7 +1,7 @@
 // `solopod keys add` as an operator meets it: clear refusals (exit 2), nothing overwritten.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore } from '../../src/store/open-store.ts'
@@ -13,6 +13,8 @@ const dir = mkdtempSync(join(tmpdir(), 'solopod-keys-cli-'))
 const data = join(dir, 'data')
 
 beforeAll(async () => {
+  // A pod's data directory is private (solopod refuses one open to others)
+  mkdirSync(data, { mode: 0o700 })
   const store = await openStore(data)
   try { await ensureOwner(store, 'http://localhost:3998', Date.now()) } finally { await store.close() }
 })
