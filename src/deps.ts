@@ -12,6 +12,8 @@ import { makeIssuerKeyResolver } from './auth/issuer-keys.ts'
 import { makeWebIdIssuerResolver } from './auth/webid-issuers.ts'
 import { makeTicketBook, type TicketBook } from './auth/uma-tickets.ts'
 import { withOwnerCookie } from './auth/owner-cookie.ts'
+import { ANONYMOUS } from './auth/principal.ts'
+import type { ReadableByPublic } from './auth/httpsig/key-lookup.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { makeSigningKeys, type SigningKeys } from './auth/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './auth/app-sessions.ts'
@@ -59,6 +61,10 @@ export interface DepsOptions {
   readonly fetcher?: Pick<FetcherOptions, 'fetchImpl' | 'lookup' | 'timeoutMs'>
 }
 
+/** Documents a request names (HttpSig keys and credentials) are read as the public would see them. */
+export const publicReadThrough = (decider: AccessDecider): ReadableByPublic =>
+  async (url) => (await decider.decide(ANONYMOUS, url, undefined)).modes.has('read')
+
 export function makeDeps(cfg: Config, store: Store, now: () => number, opts: DepsOptions = {}): Deps {
   const fetchDoc = makeFetcher({
     allowInsecureLocal: cfg.allowInsecureLocal,
@@ -72,12 +78,13 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const getIssuerKeys = makeIssuerKeyResolver({ baseUrl: cfg.baseUrl, ownJwks: signingKeys.publicJwks, fetchDoc, now })
   const getWebIdIssuers = makeWebIdIssuerResolver(fetchDoc)
   const grants = makeGrantRegistry({ store, cfg, now })
+  const decider = makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants)
+  const readableByPublic = publicReadThrough(decider)
   return {
-    cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers,
-    decider: makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants),
+    cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers, decider,
     withResourceLocks: makeResourceLocks(),
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
-    authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }),
+    authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }),
     tickets: makeTicketBook({ store, now }),
     tokenEndpointReplay: new JtiReplayCache(),
     clientAddresses: makeClientAddresses(),

@@ -15,6 +15,7 @@ import { ANONYMOUS, type Principal } from './principal.ts'
 import { verifySolidAccessToken, type VerifiedAccessToken } from './solid-oidc.ts'
 import { isUmaAccessToken, verifyUmaAccessToken, type VerifiedUmaToken } from './uma-token.ts'
 import { makeHttpSigAuthenticator } from './httpsig/http-sig.ts'
+import type { ReadableByPublic } from './httpsig/key-lookup.ts'
 import { sha256Base64url } from '../lib/text.ts'
 
 export type Authenticate = (request: Request) => Promise<Principal>
@@ -89,6 +90,8 @@ export interface AuthenticatorDeps extends IdentityResolvers {
   readonly now: () => number
   /** The guarded fetcher (HttpSig key documents and credentials on other servers). */
   readonly fetchDoc: FetchDoc
+  /** HttpSig key documents and credentials on this pod are read only when the public may read them. */
+  readonly readableByPublic: ReadableByPublic
   readonly signingKeys: SigningKeys
   readonly revocations: SessionRevocations
   /** `--uma-token-type`: with `dpop`, our UMA access tokens are accepted only with a proof of their key. */
@@ -99,7 +102,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
   const { baseUrl, store, now, getIssuerKeys, getWebIdIssuers } = deps
   const replay = new JtiReplayCache(o.replayCapacity)
   const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
-  const authenticateHttpSig = makeHttpSigAuthenticator({ baseUrl, store, fetchDoc: deps.fetchDoc, now })
+  const authenticateHttpSig = makeHttpSigAuthenticator({ baseUrl, store, fetchDoc: deps.fetchDoc, now, readableByPublic: deps.readableByPublic })
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
     const key = sha256Base64url(token)

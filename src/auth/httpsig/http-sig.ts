@@ -7,7 +7,7 @@ import type { FetchDoc } from '../../fetch/guarded-fetch.ts'
 import type { Store } from '../../store/open-store.ts'
 import type { Principal, WebId } from '../principal.ts'
 import { isVerifiableCredential, linksKey } from './key-document.ts'
-import { documentUrlOf, keyUrlOf, makeKeyResolver } from './key-lookup.ts'
+import { documentUrlOf, keyUrlOf, makeKeyResolver, type ReadableByPublic } from './key-lookup.ts'
 import { NonceCache } from './nonce-cache.ts'
 import { signatureError } from './signature-base.ts'
 import { verifySignedRequest } from './verify-request.ts'
@@ -35,6 +35,7 @@ export interface HttpSigDeps {
   readonly store: Store
   readonly fetchDoc: FetchDoc
   readonly now: () => number
+  readonly readableByPublic: ReadableByPublic
 }
 
 export type AuthenticateHttpSig = (request: Request, credential: Credential) => Promise<Principal>

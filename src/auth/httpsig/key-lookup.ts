@@ -5,6 +5,7 @@ import { HttpError } from '../../http/errors.ts'
 import type { FetchDoc, RemoteDoc } from '../../fetch/guarded-fetch.ts'
 import type { Store } from '../../store/open-store.ts'
 import { getMeta, readTriples } from '../../store/resources.ts'
+import { isAcl } from '../../store/acl-names.ts'
 import { LruCache } from '../../lib/lru-cache.ts'
 import { parseRdf } from '../../rdf/parse-rdf.ts'
 import { RDF_DOCUMENT_TYPES } from '../../rdf/media-types.ts'
@@ -15,6 +16,8 @@ import { signatureError } from './signature-base.ts'
 import { toVerificationKey, type VerificationKey } from './algorithms.ts'
 
 export type LoadDocument = (docUrl: string) => Promise<readonly Quad[]>
+/** Whether the anonymous agent may read a document of this pod (WAC ∪ grants, the pod's one decision). */
+export type ReadableByPublic = (docUrl: string) => Promise<boolean>
 
 const LOCAL_DOCS_CACHED = 1000
 const NO_QUADS: readonly Quad[] = Object.freeze([])
@@ -48,16 +51,18 @@ export interface KeyResolver {
  * fetcher returns the same cached document. A document's usable keys are checked and imported once per
  * parse; only keys the document holds are kept, so keyids a client makes up cannot grow it.
  */
-export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc: FetchDoc }): KeyResolver {
+export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc: FetchDoc; readableByPublic: ReadableByPublic }): KeyResolver {
   const ownOrigin = new URL(opts.baseUrl).origin
   const local = new LruCache<string, { etag: string; quads: readonly Quad[] }>(LOCAL_DOCS_CACHED)
   const parsed = new WeakMap<RemoteDoc, Promise<readonly Quad[]>>()
   const keysOfDocument = new WeakMap<readonly Quad[], Map<string, VerificationKey>>()
 
-  // A missing or non-RDF document reads as one without keys: the pod reads its own documents without an access
-  // check, so a different answer would tell anyone whether a private resource exists.
+  // The request names the document, so it is read as the public would see it (as a token's WebID
+  // profile is): a private, missing or non-RDF document reads as one without keys, and no refusal can
+  // tell anything of it, not even that it exists. Key documents and profiles are public by nature.
   async function loadLocal(url: URL): Promise<readonly Quad[]> {
     const path = url.pathname
+    if (isAcl(path) || !await opts.readableByPublic(url.href)) return NO_QUADS
     const meta = await getMeta(opts.store, path)
     if (!meta || meta.kind === 'binary') return NO_QUADS
     const hit = local.get(path)

@@ -25,7 +25,7 @@ function harness(docs: Record<string, string>, opts: { hold?: boolean } = {}) {
     return { url, contentType: 'text/turtle', body, fetchedAt: 0 } satisfies RemoteDoc
   }
   // Only pod URLs are read from the store; none are used here.
-  const authenticate = makeHttpSigAuthenticator({ baseUrl: POD, store: undefined as unknown as Store, fetchDoc, now: () => Date.now() })
+  const authenticate = makeHttpSigAuthenticator({ baseUrl: POD, store: undefined as unknown as Store, fetchDoc, now: () => Date.now(), readableByPublic: async () => { throw new Error('no pod URL is read here') } })
   const run = async (keyid: string, cred?: string, signingKey = key.privateKey, created?: number) => {
     const headers = await signedHeaders(`${POD}/doc`, { key: signingKey, alg: 'ed25519', keyid, ...(cred ? { cred } : {}), ...(created ? { created } : {}) })
     const request = new Request(`${POD}/doc`, { headers })

@@ -5,6 +5,7 @@ import { openPod, seedTurtle, BASE, type Pod } from '../../rs/pod-fixture.ts'
 import { deleteResource } from '../../../src/store/resources.ts'
 import { signedHeaders, type SignOptions } from './sign-request.ts'
 import { keyDocument, makeKey, readAcl, type TestKey } from './key-fixture.ts'
+import { publicAcl } from '../../e2e/seed-store.ts'
 
 const OWNER = `${BASE}/profile/card#me`
 const DOC = '/shared/doc'
@@ -26,6 +27,10 @@ beforeAll(async () => {
   const subjects = ['/keys/alice#key', ...ALGS.map(a => `/keys/${a}#key`), '/keys/rsa-pss-only#key'].map(k => `[ cert:key <${k}> ]`).join(', ')
   await seedTurtle(pod.store, BASE, `${DOC}.acl`, readAcl(`${BASE}${DOC}`, `acl:agent ${subjects}`))
   await seedTurtle(pod.store, BASE, '/creds/vc', `<#it> a <https://www.w3.org/2018/credentials#VerifiableCredential>.`)
+  await seedTurtle(pod.store, BASE, '/creds/.acl', publicAcl(`${BASE}/creds/`, ['Read']))
+  // Outside /keys/ and /creds/: the root ACL applies, only the owner may read these
+  await seedTurtle(pod.store, BASE, '/private/key', keyDocument(p256.publicJwk, OWNER))
+  await seedTurtle(pod.store, BASE, '/private/bad-key', `<#key> a <https://w3id.org/security#JsonWebKey2020>; <https://w3id.org/security#publicKeyJwk> "not json".`)
 })
 afterAll(async () => { await pod.close() })
 
@@ -150,6 +155,13 @@ describe('HttpSig step 4: keyid resolution', () => {
     const [a, b] = [await signedGet(DOC, { keyid: '/profile/card.acl#key' }), await signedGet(DOC, { keyid: '/nothing/here#key' })]
     const noTicket = (c: string) => c.replace(/ticket="[^"]*"/, 'ticket')
     expect(noTicket(a.headers.get('www-authenticate')!)).toBe(noTicket(b.headers.get('www-authenticate')!.replace('/nothing/here', '/profile/card.acl')))
+  })
+  // Issue 9 (4): a document the request names is read as the public would see it
+  test.each(['/private/key#key', '/private/bad-key#key'])('a key in a document the public cannot read (%s) is not used, and the refusal says nothing of it', async (keyid) => {
+    const [a, b] = [await signedGet(DOC, { keyid }), await signedGet(DOC, { keyid: '/nothing/here#key' })]
+    await expect401(a, 'no such key')
+    const noTicket = (c: string) => c.replace(/ticket="[^"]*"/, 'ticket')
+    expect(noTicket(a.headers.get('www-authenticate')!)).toBe(noTicket(b.headers.get('www-authenticate')!.replace('/nothing/here', keyid.split('#')[0]!)))
   })
   test('a document without that key → 401', async () => {
     await expect401(await signedGet(DOC, { keyid: '/keys/alice#other' }), 'no such key')
