@@ -1,5 +1,6 @@
 // Sharing without JavaScript: who may do what with a resource (its own ACL and what it inherits, as
-// the dashboard's share panel shows it), a form to add an entry, a Remove button per entry. Each
+// the dashboard's share panel shows it), a form to add an entry, a Remove button per entry, going back
+// to the inherited access behind a confirmation page. Each
 // change writes the whole ACL document from the entries (acl-entries.ts, as the panel's Save does)
 // with a PUT through the resource server, which validates it (WAC §5) and refuses to lock the owner
 // out of the root (409 owner_lockout). If-Match on the ACL's ETag: a change made meanwhile elsewhere
@@ -19,6 +20,7 @@ type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
 
 export const sharePage = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`
+const inheritPage = (path: string) => `${ADMIN_PATHS.shareInherit}?path=${encodeURIComponent(path)}`
 
 const DONE: Record<string, string> = { added: 'Access added', removed: 'Access removed', inherited: 'This item now has the access inherited from its folder' }
 const ADDABLE = ['agent', 'public', 'authenticated', 'group', 'key'] as const
@@ -98,8 +100,7 @@ ${own ? html`<section class="panel" aria-labelledby="own-h"><h2 id="own-h">Acces
 ${leftovers(acl)}
 ${table('Access set here', own, owner, container, (e, i) => html`<form method="post" action="${ADMIN_PATHS.shareRemove}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}"><input type="hidden" name="entry" value="${i}">
 ${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up my Control here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`)}
-${!acl.isRoot ? html`<form method="post" action="${ADMIN_PATHS.shareInherit}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}">
-<p><button type="submit" class="secondary">Use inherited access instead</button></p></form>` : ''}</section>` : ''}
+${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path)}">Use inherited access instead</a></p>` : ''}</section>` : ''}
 ${addForm(acl, version, csrf)}`,
   })
 }
@@ -165,11 +166,42 @@ export async function removeShareEntry(deps: AdminDeps, ldp: OwnerLdp, request: 
   return seeOther(sharePage(acl.path, 'removed'))
 }
 
-/** "Use inherited access instead": the resource's own ACL document goes; the folder's defaults apply (WAC §6.2). */
+const rootStays = () => new HttpError(409, 'owner_lockout', 'the root of the pod inherits from nothing: its ACL document must stay')
+
+/**
+ * "Use inherited access for X?": the page "Use inherited access instead" leads to, as a delete asks on a
+ * page of its own (basic-files.ts); it shows the access X will then have, and nothing changes before its
+ * button is pressed.
+ */
+export async function showInheritPage(deps: AdminDeps, ldp: OwnerLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
+  const acl = await readAclView(deps, { path: query.path ?? '/' })
+  if (acl.isRoot) throw rootStays()
+  const version = await aclVersion(ldp, request, acl)
+  const container = acl.path.endsWith('/')
+  const owner = ownerWebIdOf(deps.cfg.baseUrl)
+  const from = acl.inherited ? acl.inherited.from.slice(deps.cfg.baseUrl.length) : 'its folder'
+  return renderBasicPage(request.headers.get('cookie'), deps.cfg.baseUrl, {
+    heading: `Use inherited access for ${acl.path}?`, section: ADMIN_PATHS.share,
+    body: (csrf) => !acl.own
+      ? html`<p>${acl.path} has no access settings of its own: it already has the access inherited from ${from}.</p><p><a href="${sharePage(acl.path)}">Back to sharing</a></p>`
+      : html`<p>This deletes the access set here for <strong>${acl.path}</strong> (its ACL document). It then has the access inherited from ${from}:</p>
+${table('Inherited access', acl.inherited ? inheritedAsOwn(acl.inherited.rows, container) : [], owner, container)}
+${leftovers(acl)}
+<form method="post" action="${ADMIN_PATHS.shareInherit}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}">
+${dropField(acl, 'drop-inherit')}
+<p><button type="submit">Use inherited access</button> <a class="button secondary" href="${sharePage(acl.path)}">Cancel</a></p></form>`,
+  })
+}
+
+/** "Use inherited access": the resource's own ACL document goes; the folder's defaults apply (WAC §6.2). */
 export async function useInheritedAccess(deps: AdminDeps, ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: form.path })
-  if (acl.isRoot) throw new HttpError(409, 'owner_lockout', 'the root of the pod inherits from nothing: its ACL document must stay')
+  if (acl.isRoot) throw rootStays()
   if (!acl.own) return seeOther(sharePage(acl.path, 'inherited'))
+  // Deleting the document drops what the page cannot show as surely as rewriting it does
+  if (acl.notEditable.count > 0 && form.drop !== 'yes') {
+    throw bad('confirmation_required', `the ACL document holds ${acl.notEditable.count} statements this page cannot show; tick "Drop the statements listed above" to remove it anyway, or edit the ACL document as Turtle`)
+  }
   await ldp(request, 'DELETE', aclPathOf(acl), { headers: precondition(form) }).catch(changed)
   return seeOther(sharePage(acl.path, 'inherited'))
 }

@@ -27,7 +27,7 @@ import { createFolder, deleteResource, downloadResource, filesPage, showDeletePa
 import { showBackupPage, showProfilePage } from './basic-pages.ts'
 import { backTo, seeOther } from './basic-page.ts'
 import { saveProfile } from './profile.ts'
-import { addShareEntry, removeShareEntry, sharePage, showSharePage, useInheritedAccess } from './basic-share.ts'
+import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showSharePage, useInheritedAccess } from './basic-share.ts'
 import { editPage, saveDocument, showEditPage } from './basic-edit.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
@@ -135,6 +135,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       await ownerForm(request, body.csrf)
       return removeShareEntry(deps, ldp, request, body)
     }, backTo(sharePage(body.path ?? '/'), 'Back to sharing', 'Access not changed')), { body: PlainForm })
+    .get(ADMIN_PATHS.shareInherit, ({ request, query }) => ownerPage(ADMIN_PATHS.share, request, () => showInheritPage(deps, ldp, request, query), backTo(sharePage(query.path ?? '/'), 'Back to sharing')))
     .post(ADMIN_PATHS.shareInherit, ({ request, body }) => pageOrError(ADMIN_PATHS.shareInherit, async () => {
       await ownerForm(request, body.csrf)
       return useInheritedAccess(deps, ldp, request, body)

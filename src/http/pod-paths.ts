@@ -38,7 +38,7 @@ export const ADMIN_PATHS = {
   delete: '/.admin/delete',
   download: '/.admin/files/download',
   profile: '/.admin/profile',
-  /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms). */
+  /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',
   shareAdd: '/.admin/share/add',
   shareRemove: '/.admin/share/remove',

@@ -115,6 +115,8 @@ async function save(acl: AclView, entries: Entry[]): Promise<void> {
 }
 
 async function useInherited(acl: AclView): Promise<void> {
-  if (!confirmAction(`Remove the access settings of ${acl.path}? It will then have the access inherited from its folder.`)) return
+  const dropped = acl.notEditable.count
+  const alsoDrops = dropped > 0 ? ` This also drops the ${dropped} statement${dropped === 1 ? '' : 's'} of the ACL document this editor cannot show (listed on the page).` : ''
+  if (!confirmAction(`Remove the access settings of ${acl.path}? It will then have the access inherited from its folder.${alsoDrops}`)) return
   await ldp('DELETE', acl.aclUrl, {}, 'Removing the access settings')
 }

@@ -142,7 +142,27 @@ describe('share: add and remove entries through the resource server', () => {
     expect((await post('/.admin/share/add', { ...fields, drop: 'yes' })).status).toBe(303)
     expect(await publicStatus('/notes/a.ttl')).toBe(200)
   })
+  test('use inherited access asks on a page of its own; with statements the page cannot show, only with "drop" ticked', async () => {
+    const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+<#o> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo <./a.ttl>; acl:mode acl:Read, acl:Write, acl:Control; rdfs:comment "keep me".`
+    expect((await pod.request('/notes/a.ttl.acl', { method: 'PUT', headers: { ...asOwner(), 'content-type': 'text/turtle' }, body: acl })).ok).toBe(true)
+    expect(await page('/.admin/share?path=%2Fnotes%2Fa.ttl')).toContain('href="/.admin/share/inherit?path=%2Fnotes%2Fa.ttl"')
+    const confirm = await page('/.admin/share/inherit?path=%2Fnotes%2Fa.ttl')
+    expect(confirm).toContain('<h1>Use inherited access for /notes/a.ttl?</h1>')
+    expect(confirm).toContain('<code>&lt;#o&gt; rdfs:comment &quot;keep me&quot;.</code>')
+    expect(confirm).toContain('name="drop" value="yes" required')
+    const fields = { csrf, path: '/notes/a.ttl', version: version(confirm) }
+    const res = await post('/.admin/share/inherit', fields)
+    expect(res.status).toBe(400)
+    expect(await pageError(res)).toBe('confirmation_required')
+    expect(await text('/notes/a.ttl.acl')).toContain('keep me')
+    expect((await post('/.admin/share/inherit', { ...fields, drop: 'yes' })).status).toBe(303)
+    expect((await pod.request('/notes/a.ttl.acl', { headers: asOwner() })).status).toBe(404)
+    expect(await page('/.admin/share/inherit?path=%2F')).toContain('owner_lockout')
+  })
   test('use inherited access: the own ACL goes; the root cannot → 409 owner_lockout', async () => {
+    expect((await post('/.admin/share/add', { csrf, path: '/notes/a.ttl', kind: 'public', read: 'yes' })).status).toBe(303)
+
     expect((await post('/.admin/share/inherit', { csrf, path: '/notes/a.ttl', version: await versionOf('/notes/a.ttl') })).status).toBe(303)
     expect(await publicStatus('/notes/a.ttl')).toBe(401)
     const root = await post('/.admin/share/inherit', { csrf, path: '/', version: await versionOf('/') })

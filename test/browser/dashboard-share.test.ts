@@ -39,7 +39,7 @@ const asOwner = (url: string, init: { method?: string; type?: string; body?: str
 const TITLE = (t: string) => `<#it> <http://purl.org/dc/terms/title> "${t}".`
 
 describe('saving a share warns when the ACL holds what the editor cannot show', () => {
-  test('a note in the ACL: listed on the page, Save asks; "no" keeps the document, "yes" rewrites it', async () => {
+  test('a note in the ACL: listed on the page; Save and "Use inherited access" ask; "no" keeps the document, "yes" rewrites it', async () => {
     expect((await asOwner(a('/notes/doc.ttl'), { method: 'PUT', type: 'text/turtle', body: TITLE('doc') })).status).toBe(201)
     const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
@@ -57,7 +57,14 @@ describe('saving a share warns when the ACL holds what the editor cannot show', 
     await screenshot(page, 'dashboard-share-warning-phone')
     await page.setViewportSize({ width: 1100, height: 800 })
 
+    // going back to the inherited access deletes the document, note and all: the question says so
     let asked = ''
+    page.once('dialog', (d) => { asked = d.message(); void d.dismiss() })
+    await page.getByRole('button', { name: 'Use inherited access instead' }).click()
+    await page.getByRole('button', { name: 'Use inherited access instead' }).waitFor()
+    expect(asked).toBe('Remove the access settings of /notes/doc.ttl? It will then have the access inherited from its folder. This also drops the 1 statement of the ACL document this editor cannot show (listed on the page).')
+    expect((await asOwner(a('/notes/doc.ttl.acl'))).text).toContain('agreed with Bob')
+
     page.once('dialog', (d) => { asked = d.message(); void d.dismiss() })
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('Not saved: the ACL document is unchanged').waitFor()

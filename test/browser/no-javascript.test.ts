@@ -1,7 +1,8 @@
 // Issue 13 "works with JavaScript-disabled fallbacks where a form can do the job": Chromium with
 // JavaScript off signs in, makes a folder, uploads (multipart form), deletes behind a confirmation
-// page, shares a document (and is refused locking the owner out), edits Turtle in a text box, ends an
-// app's access and a browser's sign-in, downloads a backup and edits the profile.
+// page, shares a document (and is refused locking the owner out), goes back to inherited access behind
+// a confirmation page, edits Turtle in a text box, ends an app's access and a browser's sign-in,
+// downloads a backup and edits the profile.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
@@ -120,6 +121,38 @@ describe('the owner pages with JavaScript off', () => {
     await page.getByRole('button', { name: 'Remove access of Everyone (public)' }).click()
     await page.waitForURL(/done=removed/)
     expect(await notice()).toBe('Access removed')
+    expect(await publicRead()).toBe(401)
+  })
+
+  test('"Use inherited access instead" asks on a page of its own, and needs the "drop" tick when the ACL holds what the page cannot show', async () => {
+    const cookies = await context.cookies(pod.baseUrl)
+    const csrf = cookies.find((c) => c.name.endsWith('solopod_csrf'))!.value
+    const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+<#o> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <b.ttl>; acl:mode acl:Read, acl:Write, acl:Control; rdfs:comment "keep: agreed".
+<#p> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <b.ttl>; acl:mode acl:Read.`
+    const put = await fetch(`${pod.baseUrl}/notes/b.ttl.acl`, { method: 'PUT', body: acl, headers: {
+      cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), origin: pod.baseUrl, 'x-csrf-token': csrf, 'content-type': 'text/turtle' } })
+    expect(put.ok).toBe(true)
+    const publicRead = async () => (await fetch(`${pod.baseUrl}/notes/b.ttl`)).status
+    expect(await publicRead()).toBe(200)
+    await page.goto(`${pod.baseUrl}/.admin/share?path=%2Fnotes%2Fb.ttl`)
+    await page.getByRole('link', { name: 'Use inherited access instead' }).click()
+    expect(await page.locator('h1').textContent()).toBe('Use inherited access for /notes/b.ttl?')
+    expect(await page.locator('#acl-leftovers code').textContent()).toBe('<#o> rdfs:comment "keep: agreed".')
+    expect(await page.getByRole('row', { name: /You \(owner\)/ }).count()).toBe(1) // what it will then have
+    await shoot('share-inherit')
+    await page.getByRole('link', { name: 'Cancel' }).click()
+    expect(await page.locator('h1').textContent()).toBe('Who can access /notes/b.ttl')
+    expect(await publicRead()).toBe(200)
+    // the button without the tick: the browser refuses to send the form
+    await page.getByRole('link', { name: 'Use inherited access instead' }).click()
+    await page.getByRole('button', { name: 'Use inherited access', exact: true }).click()
+    expect(await page.locator('h1').textContent()).toBe('Use inherited access for /notes/b.ttl?')
+    expect(await publicRead()).toBe(200)
+    await page.getByLabel('Drop the 1 statement listed above').check()
+    await page.getByRole('button', { name: 'Use inherited access', exact: true }).click()
+    await page.waitForURL(/done=inherited/)
+    expect(await notice()).toBe('This item now has the access inherited from its folder')
     expect(await publicRead()).toBe(401)
   })
 
