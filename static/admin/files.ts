@@ -1,8 +1,9 @@
-// Files: walk containers a page at a time, open and edit documents, upload, create, delete.
+// Files: walk containers a page at a time, open and edit documents, create, delete (uploads: upload.ts).
 
-import { ApiError, BASE, api, ldp, putWithProgress } from './api.ts'
+import { ApiError, BASE, api, ldp } from './api.ts'
 import { clear, confirmAction, formatBytes, formatDate, h, say, sayError } from './dom.ts'
 import { turtleView } from './turtle-view.ts'
+import { uploadPanel } from './upload.ts'
 
 interface Item { path: string; url: string; kind: 'container' | 'rdf' | 'binary'; contentType: string; size: number; modified: string }
 interface Listing { path: string; url: string; total: number; offset: number; limit: number; items: Item[] }
@@ -33,7 +34,7 @@ async function showContainer(view: HTMLElement, path: string): Promise<void> {
   const listing = h('div', { id: 'listing' })
   await fillListing(listing, path, 0)
   clear(view)
-  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, listing), newFolderPanel(path))
+  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, () => fillListing(listing, path, 0)), newFolderPanel(path))
 }
 
 /** The members table with its pager; redrawn alone after an upload or a delete, so the panels keep their state. */
@@ -73,40 +74,6 @@ async function remove(it: Item, after: () => Promise<void>): Promise<void> {
     await after()
     say(`Deleted ${name}`)
   } catch (err) { sayError(err) }
-}
-
-function uploadPanel(path: string, listing: HTMLElement): HTMLElement {
-  const input = h('input', { type: 'file', id: 'upload-file', multiple: true })
-  const progress = h('progress', { id: 'upload-progress', max: '100', value: '0', hidden: true, 'aria-label': 'Upload progress' })
-  const note = h('p', { class: 'muted', id: 'upload-note' })
-  const upload = async (files: FileList | File[]) => {
-    for (const file of Array.from(files)) {
-      progress.hidden = false
-      progress.value = 0
-      note.textContent = `Uploading ${file.name}…`
-      const put = (onlyNew: boolean) => putWithProgress(BASE + path + encodeURIComponent(file.name), file, file.type || 'application/octet-stream',
-        (sent, total) => { progress.value = Math.round((sent / Math.max(total, 1)) * 100); note.textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)}` },
-        `Uploading ${file.name}`, onlyNew)
-      try {
-        try { await put(true) } catch (err) {
-          // A file of that name exists: replacing it destroys the old one, so ask first
-          if (!(err instanceof ApiError) || err.status !== 412) throw err
-          if (!confirmAction(`"${file.name}" already exists here. Replace it? The old file cannot be recovered.`)) { note.textContent = `${file.name} was not uploaded: a file of that name exists`; progress.hidden = true; return }
-          await put(false)
-        }
-      } catch (err) { sayError(err); note.textContent = `${file.name} was not uploaded`; return }
-    }
-    await fillListing(listing, path, 0).catch(sayError)
-    say(`Uploaded ${Array.from(files).map((f) => f.name).join(', ')}`)
-  }
-  const drop = h('div', { class: 'drop', id: 'drop-zone' }, 'Drop files here, or choose them below.')
-  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over') })
-  drop.addEventListener('dragleave', () => drop.classList.remove('over'))
-  drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); if (e.dataTransfer?.files.length) void upload(e.dataTransfer.files) })
-  const form = h('form', {}, drop, h('label', { for: 'upload-file' }, 'Files to upload'), input,
-    h('div', {}, h('button', { type: 'submit' }, 'Upload')), progress, note)
-  form.addEventListener('submit', (e) => { e.preventDefault(); if (input.files?.length) void upload(input.files); else sayError(new Error('Choose at least one file to upload')) })
-  return h('section', { class: 'panel', 'aria-labelledby': 'upload-h' }, h('h2', { id: 'upload-h' }, 'Upload files'), form)
 }
 
 function newFolderPanel(path: string): HTMLElement {

@@ -1,0 +1,74 @@
+// Issue 13 "every failing API call shows a readable message; nothing fails silently", in Chromium:
+// an upload of several files reports each one, and one declined or refused never stops the others; a
+// listing that cannot be redrawn after an upload says the files landed.
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import type { BrowserContext, Page } from 'playwright-core'
+import { HOOK_TIMEOUT, newContext, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+
+setDefaultTimeout(60_000)
+let pod: RunningPod
+let context: BrowserContext
+let page: Page
+
+beforeAll(async () => {
+  pod = await startBrowserPod()
+  context = await newContext()
+  page = await context.newPage()
+  await page.goto(`${pod.baseUrl}/.admin/`)
+  await signInAsOwner(page)
+  await page.waitForURL(`${pod.baseUrl}/.admin/`)
+  expect((await asOwner('PUT', '/up/kept.txt', 'the old one')).status).toBe(201)
+  expect((await asOwner('PUT', '/up/sub/', '', 'text/turtle')).status).toBe(201)
+}, HOOK_TIMEOUT)
+afterAll(async () => { await context?.close(); await pod?.dispose() }, HOOK_TIMEOUT)
+
+/** As the dashboard's script calls the pod (owner cookie + CSRF token). */
+const asOwner = (method: string, path: string, body?: string, type = 'text/plain') => page.evaluate(async ([m, u, b, t]) => {
+  const res = await fetch(u!, { method: m!, headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': t! }, ...(b === undefined ? {} : { body: b }) })
+  return { status: res.status, text: await res.text() }
+}, [method, pod.baseUrl + path, body, type] as const)
+const status = (on: Page) => on.locator('#status')
+const file = (name: string, text: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) })
+
+describe('uploads: every file reported, none skipped', () => {
+  test('one declined and one refused: the others still land, the list shows them, each file says what happened', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/#/files/up/`)
+    await page.getByRole('link', { name: 'kept.txt', exact: true }).waitFor()
+    // The pod refuses one file (its disk full, as a 507 would say)
+    await page.route(`${pod.baseUrl}/up/broken.txt`, (route) => route.request().method() === 'PUT'
+      ? route.fulfill({ status: 507, contentType: 'text/plain', body: 'insufficient_storage: the disk is full' }) : route.continue())
+    const asked: string[] = []
+    page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss() })
+    await page.getByLabel('Files to upload').setInputFiles([file('a.txt', 'aaa'), file('kept.txt', 'new'), file('b.txt', 'bbbb'), file('broken.txt', 'x')])
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await page.getByRole('link', { name: 'b.txt', exact: true }).waitFor()
+    await page.locator('#upload-report li').nth(3).waitFor()
+    expect(asked).toEqual(['"kept.txt" already exists here. Replace it? The old file cannot be recovered.'])
+    expect(await page.locator('#upload-report li').allTextContents()).toEqual([
+      'Uploaded a.txt',
+      'kept.txt was not uploaded: a file of that name exists',
+      'Uploaded b.txt',
+      'broken.txt was not uploaded: Uploading broken.txt failed (507 insufficient_storage): the disk is full',
+    ])
+    expect(await status(page).getAttribute('role')).toBe('alert')
+    expect(await status(page).textContent()).toBe('Uploaded a.txt, b.txt; kept.txt was not uploaded: a file of that name exists; '
+      + 'broken.txt was not uploaded: Uploading broken.txt failed (507 insufficient_storage): the disk is full')
+    expect(await page.getByRole('link', { name: 'a.txt', exact: true }).count()).toBe(1)
+    expect(await page.getByRole('link', { name: 'broken.txt', exact: true }).count()).toBe(0)
+    expect(await asOwner('GET', '/up/a.txt')).toEqual({ status: 200, text: 'aaa' })
+    expect(await asOwner('GET', '/up/b.txt')).toEqual({ status: 200, text: 'bbbb' })
+    expect(await asOwner('GET', '/up/kept.txt')).toEqual({ status: 200, text: 'the old one' })
+    await page.unroute(`${pod.baseUrl}/up/broken.txt`)
+  })
+
+  test('the upload lands but the list cannot be redrawn: the message says both', async () => {
+    await page.route(/\/\.admin\/api\/browse\?/, (route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'server_error: the listing broke' }), { times: 1 })
+    await page.getByLabel('Files to upload').setInputFiles([file('c.txt', 'ccc')])
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await page.locator('#status[role="alert"]', { hasText: 'c.txt' }).waitFor()
+    expect(await status(page).textContent()).toBe('Uploaded c.txt, but the folder list could not be refreshed (Opening /up/ failed (500 server_error): the listing broke): reload the page to see it')
+    expect(await page.locator('#upload-report li').allTextContents()).toEqual(['Uploaded c.txt'])
+    expect(await asOwner('GET', '/up/c.txt')).toEqual({ status: 200, text: 'ccc' })
+  })
+})
