@@ -41,12 +41,17 @@ export function say(text: string): void {
   s.textContent = text
 }
 
-/** A failure, said where the person looks: the status line, as an alert. */
+/**
+ * A failure, said where the person looks: the status line, as an alert, scrolled into view (on a phone the
+ * form that failed sits far below it). Focus stays where it is; a caller that puts the message beside a
+ * field calls this first, then focuses the field.
+ */
 export function sayError(err: unknown): void {
   const s = status()
   s.className = 'dash-status error'
   s.setAttribute('role', 'alert')
   s.textContent = err instanceof Error ? err.message : String(err)
+  s.scrollIntoView({ block: 'nearest' })
 }
 
 /** No action that destroys data runs without the person saying yes. */

@@ -123,7 +123,8 @@ function grantForm(view: HTMLElement): HTMLElement {
     submit.disabled = true
     void api<GrantData>('POST', '/grants', grant, 'Creating the grant')
       .then(() => showGrants(view)).then(() => say(`Granted ${grant.grantee as string} access to ${short(grant.hasDataRegistration as string)}`))
-      .catch((err: unknown) => { if (err instanceof ApiError && err.violations.length) { showViolations(err); sayError(err) } else sayError(err) })
+      // The status line first (it scrolls into view), then the fields, where focus ends
+      .catch((err: unknown) => { sayError(err); if (err instanceof ApiError && err.violations.length) showViolations(err) })
       .finally(() => { submit.disabled = false })
   })
   return h('section', { class: 'panel' }, form)

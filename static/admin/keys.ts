@@ -68,8 +68,9 @@ function newKeyForm(view: HTMLElement): HTMLElement {
       .then(() => showKeys(view)).then(() => say(`Created the key ${pending?.key.name ?? ''}: download its private key now`))
       .catch((err: unknown) => {
         const v = err instanceof ApiError ? err.violations.find((x) => x.pointer === '/name') : undefined
-        if (v) { setFieldError(name.slot, `Name: ${v.expected}`); name.slot.control.focus() }
+        // The status line first (it scrolls into view), then the field, where the person ends up
         sayError(err)
+        if (v) { setFieldError(name.slot, `Name: ${v.expected}`); name.slot.control.focus() }
       })
       .finally(() => { submit.disabled = false })
   })

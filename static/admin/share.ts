@@ -2,7 +2,7 @@
 // with a PUT to the resource server, which validates it and refuses an owner lock-out (409).
 
 import { BASE, WEBID, api, ldp } from './api.ts'
-import { clear, confirmAction, h, say, sayError } from './dom.ts'
+import { clear, confirmAction, field, h, say, sayError, setFieldError, type FieldSlot } from './dom.ts'
 import { breadcrumbs } from './files.ts'
 import { checkAccessPanel } from './check-access.ts'
 import type { AclRow } from '../../src/admin/acl-view.ts'
@@ -62,32 +62,40 @@ export async function showShare(view: HTMLElement, path: string): Promise<void> 
 
 function addForm(container: boolean, add: (e: Entry) => void): HTMLElement {
   const kind = h('select', { id: 'share-kind' }, (['agent', 'public', 'authenticated', 'group', 'key'] as const).map((k) => h('option', { value: k }, KIND_LABEL[k])))
-  const value = h('input', { type: 'url', id: 'share-value', placeholder: 'https://alice.example/profile/card#me', autocomplete: 'off' })
-  const valueLabel = h('label', { for: 'share-value' }, 'WebID, group or key URL')
-  const origin = h('input', { type: 'url', id: 'share-origin', placeholder: 'https://app.example', autocomplete: 'off' })
-  const modes = MODES.map((m) => h('input', { type: 'checkbox', id: `share-mode-${m}`, value: m, checked: m === 'read' }))
+  const value = field(h('input', { type: 'url', id: 'share-value', placeholder: 'https://alice.example/profile/card#me', autocomplete: 'off' }), 'WebID, group or key URL')
+  const origin = field(h('input', { type: 'url', id: 'share-origin', placeholder: 'https://app.example', autocomplete: 'off' }), 'Only through this app origin (optional)')
+  const modeBoxes = MODES.map((m) => h('input', { type: 'checkbox', id: `share-mode-${m}`, value: m, checked: m === 'read' }))
+  const modes = field(h('fieldset', { id: 'share-modes' }, modeBoxes.map((m) => h('label', {}, m, ` ${MODE_LABEL[m.value]}`))), 'May')
   const scope = h('select', { id: 'share-scope' },
     container ? [h('option', { value: 'both' }, 'This folder and everything inside'), h('option', { value: 'this' }, 'This folder only'), h('option', { value: 'inside' }, 'Only things inside')]
       : [h('option', { value: 'this' }, 'This item only')])
-  const form = h('form', { class: 'row-form', 'aria-labelledby': 'add-h' },
+  const form = h('form', { class: 'row-form', 'aria-labelledby': 'add-h', novalidate: true },
     h('h4', { id: 'add-h' }, 'Add someone'),
     h('div', {}, h('label', { for: 'share-kind' }, 'Who'), kind),
-    h('div', {}, valueLabel, value),
-    h('fieldset', {}, h('legend', {}, 'May'), modes.map((m) => h('label', {}, m, ` ${MODE_LABEL[m.value]}`))),
+    value.el, modes.el,
     h('div', {}, h('label', { for: 'share-scope' }, 'Applies to'), scope),
-    h('div', {}, h('label', { for: 'share-origin' }, 'Only through this app origin (optional)'), origin),
+    origin.el,
     h('div', {}, h('button', { type: 'submit' }, 'Add')))
   form.addEventListener('submit', (e) => {
     e.preventDefault()
     const k = kind.value as Kind
     const needsIri = k === 'agent' || k === 'group' || k === 'key'
-    const v = needsIri ? value.value.trim() : k === 'public' ? FOAF_AGENT : AUTHENTICATED
-    const chosen = modes.filter((m) => m.checked).map((m) => m.value)
-    const problem = needsIri && !isIri(v) ? `${KIND_LABEL[k]}: enter a full URL (https://…) with no spaces`
-      : chosen.length === 0 ? 'May: choose at least one of Read, Append, Write, Control'
-        : origin.value.trim() && !isIri(origin.value.trim()) ? 'App origin: enter an origin like https://app.example' : undefined
-    if (problem) { sayError(new Error(problem)); return }
-    const o = origin.value.trim()
+    const v = needsIri ? value.slot.control.value.trim() : k === 'public' ? FOAF_AGENT : AUTHENTICATED
+    const chosen = modeBoxes.filter((m) => m.checked).map((m) => m.value)
+    const o = origin.slot.control.value.trim()
+    // Each problem beside its field, focus on the first: on a phone the status line is a screen away
+    const problems: [FieldSlot, string | undefined][] = [
+      [value.slot, needsIri && !isIri(v) ? `${KIND_LABEL[k]}: enter a full URL (https://…) with no spaces` : undefined],
+      [modes.slot, chosen.length === 0 ? 'May: choose at least one of Read, Append, Write, Control' : undefined],
+      [origin.slot, o && !isIri(o) ? 'App origin: enter an origin like https://app.example' : undefined],
+    ]
+    for (const [slot, message] of problems) setFieldError(slot, message)
+    const first = problems.find(([, message]) => message !== undefined)
+    if (first) {
+      sayError(new Error(first[1]))
+      ;(first[0].control instanceof HTMLFieldSetElement ? first[0].control.querySelector('input') : first[0].control)?.focus()
+      return
+    }
     add({ kind: k, value: v, modes: chosen, thisItem: scope.value !== 'inside', inside: scope.value !== 'this' && container, origins: o ? [new URL(o).origin] : [] })
   })
   return form

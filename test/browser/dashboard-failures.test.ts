@@ -1,6 +1,7 @@
 // Issue 13 "every failing API call shows a readable message; nothing fails silently", in Chromium:
 // an upload of several files reports each one, and one declined or refused never stops the others; a
-// listing that cannot be redrawn after an upload says the files landed.
+// listing that cannot be redrawn after an upload says the files landed; and at phone width an error
+// is on the screen, not a screen above the form that caused it.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
@@ -10,6 +11,9 @@ setDefaultTimeout(60_000)
 let pod: RunningPod
 let context: BrowserContext
 let page: Page
+
+/** A phone's viewport as the audit measured it. */
+const PHONE_390 = { width: 390, height: 844 } as const
 
 beforeAll(async () => {
   pod = await startBrowserPod()
@@ -70,5 +74,51 @@ describe('uploads: every file reported, none skipped', () => {
     expect(await status(page).textContent()).toBe('Uploaded c.txt, but the folder list could not be refreshed (Opening /up/ failed (500 server_error): the listing broke): reload the page to see it')
     expect(await page.locator('#upload-report li').allTextContents()).toEqual(['Uploaded c.txt'])
     expect(await asOwner('GET', '/up/c.txt')).toEqual({ status: 200, text: 'ccc' })
+  })
+})
+
+describe('at phone width an error is on the screen', () => {
+  let phone: BrowserContext
+  let p: Page
+  beforeAll(async () => {
+    phone = await newContext({ viewport: PHONE_390 })
+    await phone.addCookies(await context.cookies())
+    p = await phone.newPage()
+  })
+  afterAll(() => phone?.close())
+  /** The element's box lies within the viewport (CSS pixels). */
+  const inView = (selector: string) => p.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect()
+    return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight
+  })
+
+  test('a folder name that is taken: the alert is scrolled into view from the form at the bottom', async () => {
+    await p.goto(`${pod.baseUrl}/.admin/#/files/up/`)
+    await p.getByRole('link', { name: 'kept.txt', exact: true }).waitFor()
+    await p.getByLabel('Folder name').fill('sub')
+    // the status line (just above the view) is scrolled off the top of the screen while the form is filled in
+    expect(await p.locator('#view').evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(0)
+    await p.getByRole('button', { name: 'Create folder' }).click()
+    await p.locator('#status[role="alert"]').waitFor()
+    expect(await status(p).textContent()).toBe('Creating folder sub failed: something named "sub" already exists here; choose another name')
+    expect(await inView('#status')).toBe(true)
+  })
+
+  test('the share form: the problem beside its field, on the screen, the field focused', async () => {
+    await p.goto(`${pod.baseUrl}/.admin/#/share/up/a.txt`)
+    await p.getByRole('button', { name: 'Set access for this item only' }).click()
+    await p.getByLabel('Who', { exact: true }).selectOption('agent')
+    await p.getByRole('button', { name: 'Add', exact: true }).click()
+    const error = p.locator('#share-value-error')
+    await error.waitFor()
+    expect(await error.textContent()).toBe('Person (WebID): enter a full URL (https://…) with no spaces')
+    expect(await inView('#share-value-error')).toBe(true)
+    expect(await p.evaluate(() => document.activeElement?.id)).toBe('share-value')
+    expect(await p.getByLabel('WebID, group or key URL').getAttribute('aria-invalid')).toBe('true')
+    // corrected: the message goes, the entry is added
+    await p.getByLabel('WebID, group or key URL').fill('https://bob.example/profile/card#me')
+    await p.getByRole('button', { name: 'Add', exact: true }).click()
+    await p.getByText('Added; press Save to apply').waitFor()
+    expect(await p.locator('#share-value-error').isHidden()).toBe(true)
   })
 })
