@@ -44,16 +44,32 @@ describe('the owner dashboard in a real browser', () => {
     await shoot('files')
   }, 60_000)
 
-  test('a new folder, then an upload with its progress bar', async () => {
+  test('a new folder, then an upload whose progress bar moves, and a file dropped on the drop zone', async () => {
     await page.getByLabel('Folder name').fill('notes')
     await page.getByRole('button', { name: 'Create folder' }).click()
     await page.waitForFunction(() => location.hash === '#/files/notes/')
     await page.getByText('This folder is empty').waitFor()
     const big = Buffer.alloc(3 * 1024 * 1024, 'a')
+    // Every value the bar takes; the upload throttled to 1 MB/s (Chromium's network emulation), so the
+    // 3 MB take seconds and the bar must move before the end (onload alone sets 100)
+    await page.locator('#upload-progress').evaluate((bar: HTMLProgressElement) => {
+      const seen: number[] = []
+      Object.assign(window, { progressSeen: seen })
+      new MutationObserver(() => { seen.push(bar.value) }).observe(bar, { attributes: true, attributeFilter: ['value'] })
+    })
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 })
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'big.txt', mimeType: 'text/plain', buffer: big }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.getByRole('link', { name: 'big.txt', exact: true }).waitFor()
-    expect(await page.locator('#upload-progress').evaluate((p) => (p as HTMLProgressElement).value)).toBe(100)
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    await cdp.detach()
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen)
+    const firstBetween = seen.findIndex((v) => v > 0 && v < 100)
+    expect(firstBetween).toBeGreaterThanOrEqual(0)
+    expect(firstBetween).toBeLessThan(seen.indexOf(100))
+    expect(seen.at(-1)).toBe(100)
     expect(await page.locator('#upload-note').textContent()).toBe('Uploading big.txt: 3.0 MB of 3.0 MB')
     expect(await status()).toBe('Uploaded big.txt')
     const row = page.getByRole('row', { name: /big\.txt/ })
@@ -71,6 +87,15 @@ describe('the owner dashboard in a real browser', () => {
     expect(await status()).toBe('big.txt was not uploaded: a file of that name exists')
     expect(await page.getByRole('row', { name: /big\.txt/ }).textContent()).toContain('3.0 MB')
     await shoot('folder')
+    // a file dropped on the drop zone is uploaded as a chosen one
+    await page.locator('#drop-zone').evaluate((zone) => {
+      const data = new DataTransfer()
+      data.items.add(new File(['dropped here'], 'dropped.txt', { type: 'text/plain' }))
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }))
+    })
+    await page.getByRole('link', { name: 'dropped.txt', exact: true }).waitFor()
+    expect(await status()).toBe('Uploaded dropped.txt')
+    expect(await page.getByRole('row', { name: /dropped\.txt/ }).textContent()).toContain('12 B')
   }, 60_000)
 
   test('an RDF document reads as Turtle with its prefixes and IRIs as links', async () => {
