@@ -16,7 +16,8 @@ export async function showProfile(view: HTMLElement): Promise<void> {
   for (const { f, input } of inputs) input.value = f.value ?? ''
   const picture = profile.fields.picture?.value
   const form = h('form', {},
-    picture ? h('img', { src: picture, alt: 'Your picture', class: 'avatar' }) : null,
+    // Any site's image: it learns nothing of where the dashboard is (as the app logos, apps.ts)
+    picture ? h('img', { src: picture, alt: 'Your picture', class: 'avatar', referrerpolicy: 'no-referrer' }) : null,
     inputs.map(({ name, input }) => h('div', {}, h('label', { for: input.id }, LABELS[name] ?? name), input)),
     h('button', { type: 'submit' }, 'Save profile'))
   form.addEventListener('submit', (e) => {

@@ -240,3 +240,6 @@ describe('the owner dashboard in a real browser', () => {
     expect(problems).toEqual([])
   })
 })
+    await page.getByLabel('Picture (image URL)').fill(`${pod.baseUrl}/profile/ada.png`)
+    // the picture may be anyone's: its site is not told where the dashboard is
+    expect(await page.getByRole('img', { name: 'Your picture' }).getAttribute('referrerpolicy')).toBe('no-referrer')
