@@ -149,7 +149,11 @@ function editor(view: HTMLElement, path: string, text: string, etag: string | nu
     h('div', { class: 'actions' },
       h('button', { type: 'button', onclick: () => { void check().catch(sayError) } }, 'Check'),
       h('button', { type: 'button', onclick: () => { void save().catch(sayError) } }, 'Save'),
-      h('button', { type: 'button', class: 'secondary', onclick: () => { void showDocument(view, path).catch(sayError) } }, 'Cancel')))
+      h('button', { type: 'button', class: 'secondary', onclick: () => {
+        // Cancel throws the typed text away: ask first, unless nothing was changed
+        if (area.value !== text && !confirmAction(`Discard your changes to ${nameOf(path)}? They have not been saved.`)) return
+        void showDocument(view, path).catch(sayError)
+      } }, 'Cancel')))
   area.focus()
 }
 

@@ -1,7 +1,8 @@
-// The owner's dashboard in headless Chromium, as the owner uses it: sign in, upload with progress,
-// open and edit a document, share it with the public and a WebID and see the effect over plain HTTP,
-// remove the share, delete with confirmation, apps and sessions, profile; every screen at desktop
-// and phone width (test-artifacts/browser/dashboard-*.png).
+// The owner's dashboard in headless Chromium, as the owner uses it: sign in, upload with progress
+// (throttled) and by drag and drop, open and edit a document (Cancel asks before it drops changes),
+// share it with the public and a WebID and see the effect over plain HTTP, remove the share, delete
+// with confirmation, apps and sessions, profile; every screen at desktop and phone width
+// (test-artifacts/browser/dashboard-*.png).
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
@@ -49,7 +50,6 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Create folder' }).click()
     await page.waitForFunction(() => location.hash === '#/files/notes/')
     await page.getByText('This folder is empty').waitFor()
-    const big = Buffer.alloc(3 * 1024 * 1024, 'a')
     // Every value the bar takes; the upload throttled to 1 MB/s (Chromium's network emulation), so the
     // 3 MB take seconds and the bar must move before the end (onload alone sets 100)
     await page.locator('#upload-progress').evaluate((bar: HTMLProgressElement) => {
@@ -60,6 +60,7 @@ describe('the owner dashboard in a real browser', () => {
     const cdp = await context.newCDPSession(page)
     await cdp.send('Network.enable')
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 })
+    const big = Buffer.alloc(3 * 1024 * 1024, 'a')
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'big.txt', mimeType: 'text/plain', buffer: big }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.getByRole('link', { name: 'big.txt', exact: true }).waitFor()
@@ -86,7 +87,6 @@ describe('the owner dashboard in a real browser', () => {
     await page.locator('#upload-report').getByText('big.txt was not uploaded: a file of that name exists').waitFor()
     expect(await status()).toBe('big.txt was not uploaded: a file of that name exists')
     expect(await page.getByRole('row', { name: /big\.txt/ }).textContent()).toContain('3.0 MB')
-    await shoot('folder')
     // a file dropped on the drop zone is uploaded as a chosen one
     await page.locator('#drop-zone').evaluate((zone) => {
       const data = new DataTransfer()
@@ -96,6 +96,7 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('link', { name: 'dropped.txt', exact: true }).waitFor()
     expect(await status()).toBe('Uploaded dropped.txt')
     expect(await page.getByRole('row', { name: /dropped\.txt/ }).textContent()).toContain('12 B')
+    await shoot('folder')
   }, 60_000)
 
   test('an RDF document reads as Turtle with its prefixes and IRIs as links', async () => {
@@ -123,6 +124,26 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('Saved todo.ttl').waitFor()
     expect(await page.locator('pre.rdf').textContent()).toContain('"edited"')
+  })
+
+  test('editing: Cancel asks before it drops changes, and not when nothing changed', async () => {
+    const asked: string[] = []
+    const answer = (accept: boolean) => page.once('dialog', (d) => { asked.push(d.message()); void (accept ? d.accept() : d.dismiss()) })
+    await page.getByRole('button', { name: 'Edit' }).click()
+    await page.getByLabel('Turtle').fill('@prefix ex: <http://example.org/>.\n<#it> ex:says "not kept".\n')
+    answer(false)
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    expect(asked).toEqual(['Discard your changes to todo.ttl? They have not been saved.'])
+    expect(await page.getByLabel('Turtle').inputValue()).toContain('"not kept"')
+    answer(true)
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.locator('pre.rdf').waitFor()
+    expect(asked).toHaveLength(2)
+    expect(await page.locator('pre.rdf').textContent()).toContain('"edited"')
+    await page.getByRole('button', { name: 'Edit' }).click()
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.locator('pre.rdf').waitFor()
+    expect(asked).toHaveLength(2)
   })
 
   test('share with the public and a WebID, see it over HTTP, then remove the share', async () => {
@@ -231,8 +252,11 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('link', { name: 'Profile' }).click()
     await page.getByLabel('Name').fill('Ada Lovelace')
     await page.getByLabel('About you').fill('Writes "notes" on engines')
+    await page.getByLabel('Picture (image URL)').fill(`${pod.baseUrl}/profile/ada.png`)
     await page.getByRole('button', { name: 'Save profile' }).click()
     await page.getByText('Profile saved').waitFor()
+    // the picture may be anyone's: its site is not told where the dashboard is
+    expect(await page.getByRole('img', { name: 'Your picture' }).getAttribute('referrerpolicy')).toBe('no-referrer')
     const card = await (await fetch(`${pod.baseUrl}/profile/card`, { headers: { accept: 'text/turtle' } })).text()
     expect(card).toContain('"Ada Lovelace"')
     expect(card).toContain('Writes \\"notes\\" on engines')
@@ -240,6 +264,3 @@ describe('the owner dashboard in a real browser', () => {
     expect(problems).toEqual([])
   })
 })
-    await page.getByLabel('Picture (image URL)').fill(`${pod.baseUrl}/profile/ada.png`)
-    // the picture may be anyone's: its site is not told where the dashboard is
-    expect(await page.getByRole('img', { name: 'Your picture' }).getAttribute('referrerpolicy')).toBe('no-referrer')
