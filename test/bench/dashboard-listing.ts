@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { buildConfig } from '../../src/config.ts'
 import { makeDeps } from '../../src/deps.ts'
 import { buildApp, makeRequestHandler } from '../../src/app.ts'
-import { openStore } from '../../src/store/open-store.ts'
+import { openStore, type Store } from '../../src/store/open-store.ts'
 import { writeResource } from '../../src/store/resources.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 import { createLoginSession } from '../../src/auth/owner-session.ts'
@@ -18,7 +18,17 @@ import type { WebId } from '../../src/auth/principal.ts'
 import { setLogLevel } from '../../src/log.ts'
 
 const BASE = 'http://localhost:3997'
-const MEMBERS = 10_000
+export const MEMBERS = 10_000
+
+/** The owner (as a first start makes it) and /big/ holding MEMBERS one-byte files. */
+export async function seedBigFolder(store: Store, baseUrl: string): Promise<void> {
+  const now = Date.now()
+  await ensureOwner(store, baseUrl, now)
+  const body = new TextEncoder().encode('x')
+  for (let i = 0; i < MEMBERS; i++) {
+    await writeResource(store, baseUrl, `/big/f${String(i).padStart(5, '0')}.txt`, { kind: 'binary', contentType: 'text/plain', body, size: 1 }, now)
+  }
+}
 
 export interface ListingBenchResult { readonly members: number; readonly requests: number; readonly p50Ms: number; readonly maxMs: number }
 
@@ -27,12 +37,7 @@ export async function benchDashboardListing(opts: { requests?: number; print?: b
   const dir = mkdtempSync(join(tmpdir(), 'solopod-bench-dash-'))
   const store = await openStore(dir)
   try {
-    const now = Date.now()
-    await ensureOwner(store, BASE, now)
-    const body = new TextEncoder().encode('x')
-    for (let i = 0; i < MEMBERS; i++) {
-      await writeResource(store, BASE, `/big/f${String(i).padStart(5, '0')}.txt`, { kind: 'binary', contentType: 'text/plain', body, size: 1 }, now)
-    }
+    await seedBigFolder(store, BASE)
     const deps = makeDeps(buildConfig(['--data', dir, '--base-url', BASE], {}), store, Date.now)
     const handler = makeRequestHandler(buildApp(deps), deps)
     const { setCookie } = await createLoginSession(store, BASE, ownerWebIdOf(BASE) as WebId, 'bench', Date.now())

@@ -3,29 +3,19 @@
 // page of rows laid out and painted. Run alone with `bun test/bench/dashboard-render.ts`.
 
 import { existsSync } from 'node:fs'
-import { writeResource } from '../../src/store/resources.ts'
 import { openStore } from '../../src/store/open-store.ts'
-import { ensureOwner } from '../../src/first-start.ts'
+import { MEMBERS, seedBigFolder } from './dashboard-listing.ts'
 import { CHROMIUM_PATH, newContext, closeSharedBrowser, signInAsOwner } from '../browser/harness.ts'
 import { startPod } from '../e2e/start-server.ts'
 
-const MEMBERS = 10_000
 const OPENS = 20
 
 export interface RenderBenchResult { readonly members: number; readonly opens: number; readonly p50Ms: number; readonly maxMs: number }
 
-async function seedBigFolder(dataDir: string, baseUrl: string) {
+/** The data directory of a stopped pod, seeded as the listing benchmark seeds its store. */
+async function seedDataDir(dataDir: string, baseUrl: string) {
   const store = await openStore(dataDir)
-  try {
-    const now = Date.now()
-    await ensureOwner(store, baseUrl, now)
-    const body = new TextEncoder().encode('x')
-    for (let i = 0; i < MEMBERS; i++) {
-      await writeResource(store, baseUrl, `/big/f${String(i).padStart(5, '0')}.txt`, { kind: 'binary', contentType: 'text/plain', body, size: 1 }, now)
-    }
-  } finally {
-    await store.close()
-  }
+  try { await seedBigFolder(store, baseUrl) } finally { await store.close() }
 }
 
 export async function benchDashboardRender(opts: { print?: boolean } = {}): Promise<RenderBenchResult | undefined> {
@@ -33,7 +23,7 @@ export async function benchDashboardRender(opts: { print?: boolean } = {}): Prom
     if (opts.print !== false) console.log(`dashboard render: skipped, no ${CHROMIUM_PATH} (apt-get install chromium)`)
     return undefined
   }
-  const pod = await startPod({ seed: seedBigFolder, extraArgs: ['--log-level', 'warn'] })
+  const pod = await startPod({ seed: seedDataDir, extraArgs: ['--log-level', 'warn'] })
   const context = await newContext()
   try {
     const page = await context.newPage()
