@@ -1,0 +1,55 @@
+// The share pages' ACL document: every kind of subject and scope written by aclTurtle is read back by
+// the pod's own ACL parser as the person chose it (WAC §5: one authorization per entry).
+
+import { describe, expect, test } from 'bun:test'
+import { Parser } from 'n3'
+import type { Quad } from '@rdfjs/types'
+import { AUTHENTICATED, FOAF_AGENT, aclTurtle, type Entry } from '../../src/admin/acl-entries.ts'
+import { parseAclDocument } from '../../src/policy/acl-document.ts'
+
+const FOLDER = 'http://localhost:4700/projects/'
+const ACL = `${FOLDER}.acl`
+
+const entry = (e: Partial<Entry> & Pick<Entry, 'kind' | 'value'>): Entry =>
+  ({ modes: ['read'], thisItem: true, inside: false, origins: [], ...e })
+
+function written(entries: readonly Entry[]) {
+  const quads = new Parser({ baseIRI: ACL }).parse(aclTurtle(FOLDER, entries)) as Quad[]
+  return parseAclDocument(quads, ACL).sort((a, b) => a.id.localeCompare(b.id))
+}
+
+describe('aclTurtle, read back by the ACL parser', () => {
+  test.each([
+    ['a WebID', entry({ kind: 'agent', value: 'https://bob.example/profile/card#me' }), { agents: ['https://bob.example/profile/card#me'] }],
+    ['the public', entry({ kind: 'public', value: FOAF_AGENT }), { agentClasses: [FOAF_AGENT] }],
+    ['anyone signed in', entry({ kind: 'authenticated', value: AUTHENTICATED }), { agentClasses: [AUTHENTICATED] }],
+    ['a group', entry({ kind: 'group', value: 'https://bob.example/groups#friends' }), { agentGroups: ['https://bob.example/groups#friends'] }],
+    ['a key by URL', entry({ kind: 'key', value: 'https://bob.example/keys/laptop#key' }), { keys: ['https://bob.example/keys/laptop#key'] }],
+  ] as const)('%s', (_what, e, subject) => {
+    const [auth] = written([e])
+    expect(auth).toMatchObject({ agents: [], agentClasses: [], agentGroups: [], keys: [], ...subject })
+  })
+
+  test('"this folder only", "only things inside" and "this folder and everything inside"', () => {
+    const [only, inside, both] = written([
+      entry({ kind: 'public', value: FOAF_AGENT, thisItem: true, inside: false }),
+      entry({ kind: 'public', value: FOAF_AGENT, thisItem: false, inside: true }),
+      entry({ kind: 'public', value: FOAF_AGENT, thisItem: true, inside: true }),
+    ])
+    expect([only!.accessTo, only!.default]).toEqual([[FOLDER], []])
+    expect([inside!.accessTo, inside!.default]).toEqual([[], [FOLDER]])
+    expect([both!.accessTo, both!.default]).toEqual([[FOLDER], [FOLDER]])
+  })
+
+  test('apps by origin and every mode', () => {
+    const [auth] = written([entry({ kind: 'agent', value: 'https://bob.example/profile/card#me', modes: ['read', 'append', 'write', 'control'], origins: ['https://app.example'] })])
+    expect(auth!.origins).toEqual(['https://app.example'])
+    expect([...auth!.modes].sort()).toEqual(['append', 'control', 'read', 'write'])
+  })
+
+  test('a value with characters Turtle forbids in an IRI cannot break out of it', () => {
+    const auths = written([entry({ kind: 'agent', value: 'https://bob.example/x> ; acl:mode acl:Control ; <y' })])
+    expect(auths).toHaveLength(1)
+    expect([...auths[0]!.modes]).toEqual(['read'])
+  })
+})
