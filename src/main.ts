@@ -169,6 +169,7 @@ async function serve(given: Config) {
         log.info('export.finished', { via: 'control-socket', resources: counts.resources, quads: counts.quads, ms: Math.round(performance.now() - started) })
         return { ...counts }
       },
+      commitStats: () => store.commitStats,
     })
   } catch (err) {
     log.warn('control.unavailable', { reason: err instanceof ControlSocketError ? err.message : describeCause(err) })

@@ -30,6 +30,8 @@ export interface ControlActions {
    * returns its counts; throws an Error whose message says what was wrong with `dest`.
    */
   exportTo(dest: string): Promise<Record<string, number>>
+  /** Synced batches written and the resource writes they held (group commit), for the memory report. */
+  commitStats?(): { readonly batches: number; readonly writes: number }
 }
 
 /** Serves the control socket. Returns a stop function. */
@@ -63,7 +65,10 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
       const route = request.method === 'POST' ? new URL(request.url).pathname : undefined
       if (route === SETUP_LINK_PATH) return Response.json({ link: await actions.issueSetupLink() })
       if (route === EXPORT_PATH) return exportTo(request)
-      if (route === MEMORY_PATH) return Response.json(memoryReport(new URL(request.url).searchParams.has('gc')))
+      if (route === MEMORY_PATH) {
+        const commits = actions.commitStats?.()
+        return Response.json({ ...memoryReport(new URL(request.url).searchParams.has('gc')), ...(commits ? { commits: { ...commits } } : {}) })
+      }
       return new Response('not found\n', { status: 404 })
     },
     // Never Bun's development error page (source paths and code), here no more than on the pod's port.
@@ -89,6 +94,8 @@ export interface MemoryReport {
   readonly heapObjects: number
   readonly externalMb: number
   readonly arrayBuffersMb: number
+  /** Synced batches and the writes they held since the start: fewer batches than writes means writes were merged. */
+  readonly commits?: { readonly batches: number; readonly writes: number }
 }
 
 function memoryReport(gc: boolean): MemoryReport {

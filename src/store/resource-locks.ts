@@ -2,7 +2,7 @@
 
 import type { Store } from './open-store.ts'
 import { getMeta } from './resources.ts'
-import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
+import { ancestorPaths } from './paths.ts'
 import { aclOf } from './acl-names.ts'
 
 /** Names to hold while a write checks its preconditions and commits. */
@@ -31,29 +31,25 @@ const TREE = ''
 const nameOf = (path: string) => path === '/' ? '/' : path.replace(/\/$/, '')
 
 /**
- * The locks of a PUT, PATCH or POST of `path`: the name itself exclusive; its parent exclusive when
- * the write adds a member (the parent's metadata and listing change, and a DELETE of the parent
- * must wait), shared otherwise; every other ancestor shared, so none is deleted meanwhile. A
- * write that would create containers takes the whole tree.
+ * The locks of a PUT, PATCH or POST of `path`: the name itself exclusive, every ancestor shared, so
+ * none is deleted or replaced meanwhile. Writes that add or remove members of one container run side
+ * by side (and share a synced batch): each adds or removes its own membership entry, and the
+ * container's metadata is rewritten blind (a new ETag and, when containment changed, Last-Modified:
+ * what any of them would write). A write that would create containers takes the whole tree.
  */
 export async function writeLocks(store: Store, path: string): Promise<LockSet> {
   const ancestors = ancestorPaths(path)
   for (const a of ancestors) if (!await getMeta(store, a)) return { exclusive: [TREE], shared: [] }
-  const addsMember = !isAuxiliaryPath(path) && !await getMeta(store, path)
-  return lockSet([path], ancestors, addsMember)
+  return lockSet([path], ancestors)
 }
 
-/** The locks of a DELETE of `path`: it and its ACL exclusive, the parent exclusive (it loses a member). */
+/** The locks of a DELETE of `path`: it and its ACL exclusive, every ancestor shared. */
 export async function deleteLocks(_store: Store, path: string): Promise<LockSet> {
-  return lockSet([path, aclOf(path)], ancestorPaths(path), !isAuxiliaryPath(path))
+  return lockSet([path, aclOf(path)], ancestorPaths(path))
 }
 
-function lockSet(own: readonly string[], ancestors: readonly string[], parentChanges: boolean): LockSet {
-  const parent = parentChanges ? parentPath(own[0]!) : undefined
-  return {
-    exclusive: [...own, ...(parent === undefined ? [] : [parent])].map(nameOf),
-    shared: [TREE, ...ancestors.filter(a => a !== parent).map(nameOf)],
-  }
+function lockSet(own: readonly string[], ancestors: readonly string[]): LockSet {
+  return { exclusive: own.map(nameOf), shared: [TREE, ...ancestors.map(nameOf)] }
 }
 
 /** A readers–writer lock granting in arrival order, so a steady stream of readers cannot starve a writer. */

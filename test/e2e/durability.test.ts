@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Parser } from 'n3'
 import { openStore } from '../../src/store/open-store.ts'
+import { requestMemoryReport } from '../../src/cli/control-socket.ts'
 import { startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
 
@@ -111,8 +112,11 @@ describe('durability (storage: synced batches)', () => {
       let next = 0
       let acks = 0
       let killed = false
+      // Asked just before the kill: the pod's own count of synced batches and the writes they held.
+      let commits: Promise<{ batches: number; writes: number } | undefined> | undefined
       const ack = () => {
-        if (++acks >= killAfter && !killed) { killed = true; first.proc.kill('SIGKILL') }
+        if (++acks >= killAfter - 20 && !commits) commits = requestMemoryReport(first.dataDir).then(r => r?.commits)
+        if (acks >= killAfter && !killed) { killed = true; void commits!.finally(() => first.proc.kill('SIGKILL')) }
       }
       const writer = async (lane: number) => {
         while (!killed && next < 5000) {
@@ -149,6 +153,9 @@ describe('durability (storage: synced batches)', () => {
       await Promise.all(Array.from({ length: CONCURRENCY }, (_, lane) => writer(lane)))
       await first.proc.exited
       expect(first.proc.signalCode).toBe('SIGKILL')
+      // The kill fell on merged batches: fewer synced batches than writes so far
+      const stats = await commits
+      expect(stats!.writes).toBeGreaterThan(stats!.batches)
 
       second = await startPod({ dataDir: first.dataDir, port: first.port, extraArgs: ['--log-level', 'warn'] })
       const problems: string[] = []

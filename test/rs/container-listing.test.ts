@@ -100,3 +100,18 @@ describe('stat:size of a written document', () => {
     expect(new TextDecoder().decode(body)).toContain('<#a> <http://example.org/ns#p> 1;\n')
   })
 })
+
+describe('members written side by side (issue 9: locks per resource, not per container)', () => {
+  test('40 concurrent creates and 10 concurrent deletes in one container: the listing holds exactly what exists, its ETag changed', async () => {
+    for (let i = 0; i < 10; i++) await expectStatus(pod.request(`/pub/busy/old-${i}`, withTurtle('PUT', `<#it> <http://example.org/ns#n> ${i}.`)), 201)
+    const before = (await pod.request('/pub/busy/')).headers.get('etag')
+    await Promise.all([
+      ...Array.from({ length: 40 }, (_, i) => expectStatus(pod.request(`/pub/busy/new-${i}`, withTurtle('PUT', `<#it> <http://example.org/ns#n> ${i}.`)), 201)),
+      ...Array.from({ length: 10 }, (_, i) => expectStatus(pod.request(`/pub/busy/old-${i}`, { method: 'DELETE' }), 204)),
+    ])
+    const res = await pod.request('/pub/busy/')
+    expect(res.headers.get('etag')).not.toBe(before)
+    const members = objectsOf(await triplesOf(res, url('/pub/busy/')), url('/pub/busy/'), LDP('contains')).sort()
+    expect(members).toEqual(Array.from({ length: 40 }, (_, i) => url(`/pub/busy/new-${i}`)).sort())
+  })
+})

@@ -51,9 +51,16 @@ describe('resource locks', () => {
     expect(await overlap(() => writeLocks(store, '/d/x'), () => writeLocks(store, '/d/x/'))).toBe(false)
   })
 
-  test('creating a member excludes other writes in its container (the listing changes)', async () => {
+  test('creating and deleting members of one container run side by side (each has its own listing entry)', async () => {
+    const store = await storeWith(['/d/', '/d/a', '/d/b'])
+    expect(await overlap(() => writeLocks(store, '/d/new'), () => writeLocks(store, '/d/a'))).toBe(true)
+    expect(await overlap(() => writeLocks(store, '/d/new'), () => writeLocks(store, '/d/other'))).toBe(true)
+    expect(await overlap(() => writeLocks(store, '/d/new'), () => deleteLocks(store, '/d/b'))).toBe(true)
+  })
+
+  test('a write to a container itself waits for writes of its members', async () => {
     const store = await storeWith(['/d/', '/d/a'])
-    expect(await overlap(() => writeLocks(store, '/d/new'), () => writeLocks(store, '/d/a'))).toBe(false)
+    expect(await overlap(() => writeLocks(store, '/d/'), () => writeLocks(store, '/d/new'))).toBe(false)
   })
 
   test('deleting a container waits for writes below it', async () => {
