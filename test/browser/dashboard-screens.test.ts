@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
-import { textContrastFailures } from './page-checks.ts'
+import { textContrastFailures, unlabelledControls } from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
 
@@ -41,8 +41,10 @@ beforeAll(async () => {
 }, HOOK_TIMEOUT)
 afterAll(async () => { await context?.close(); await plain?.close(); await pod?.dispose() }, HOOK_TIMEOUT)
 
-/** The screen as it is now: both colour schemes pass AA, no sideways scroll on a phone; four screenshots. */
+/** The screen as it is now: every control labelled, both colour schemes pass AA, no sideways scroll on a phone; four screenshots. */
 async function checkScreen(p: Page, name: string): Promise<void> {
+  // A label on every control (issue 13 quality bar): a <label>, aria-label(ledby), or a button's text
+  expect({ screen: name, unlabelled: await unlabelledControls(p) }).toEqual({ screen: name, unlabelled: [] })
   for (const colorScheme of ['light', 'dark'] as const) {
     await p.emulateMedia({ colorScheme })
     for (const viewport of [DESKTOP, PHONE]) {
