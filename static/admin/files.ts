@@ -3,6 +3,7 @@
 import { ApiError, BASE, api, ldp } from './api.ts'
 import { clear, confirmAction, formatBytes, formatDate, h, say, sayError } from './dom.ts'
 import { turtleView } from './turtle-view.ts'
+import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { uploadPanel } from './upload.ts'
 
 interface Item { path: string; url: string; kind: 'container' | 'rdf' | 'binary'; contentType: string; size: number; modified: string }
@@ -109,8 +110,12 @@ async function showDocument(view: HTMLElement, path: string): Promise<void> {
     view.append(pre)
     actions.append(h('button', { type: 'button', class: 'small', onclick: () => { editor(view, path, text, etag) } }, 'Edit'))
   } else {
-    const blob = await head.blob()
-    const link = h('a', { href: URL.createObjectURL(blob), download: nameOf(path), class: 'small' }, `Download (${formatBytes(blob.size)})`)
+    // A file may be a film: only its headers are read here, and the link saves it through the owner's
+    // download route (the login cookie alone is anonymous at the resource server).
+    void head.body?.cancel()
+    const size = Number(head.headers.get('content-length') ?? NaN)
+    const link = h('a', { href: `${ADMIN_PATHS.download}?path=${encodeURIComponent(path)}`, download: nameOf(path), class: 'small' },
+      Number.isFinite(size) ? `Download (${formatBytes(size)})` : 'Download')
     actions.append(link)
   }
   const parent = path.slice(0, path.lastIndexOf('/') + 1)

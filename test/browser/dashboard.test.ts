@@ -4,6 +4,7 @@
 // with confirmation, apps and sessions, profile; every screen at desktop and phone width
 // (test-artifacts/browser/dashboard-*.png).
 
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
@@ -97,6 +98,26 @@ describe('the owner dashboard in a real browser', () => {
     expect(await status()).toBe('Uploaded dropped.txt')
     expect(await page.getByRole('row', { name: /dropped\.txt/ }).textContent()).toContain('12 B')
     await shoot('folder')
+  }, 60_000)
+
+  test('a file opens with its size and a Download link that saves it through the owner\'s download route, its bytes whole', async () => {
+    let fetchedBytes = 0
+    const count = (r: import('playwright-core').Response) => { if (r.url().endsWith('/notes/big.txt')) void r.body().then((b) => { fetchedBytes += b.length }, () => {}) }
+    page.on('response', count)
+    await page.getByRole('link', { name: 'big.txt', exact: true }).click()
+    const link = page.getByRole('link', { name: 'Download (3.0 MB)' })
+    await link.waitFor()
+    expect(await link.getAttribute('href')).toBe('/.admin/files/download?path=%2Fnotes%2Fbig.txt')
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
+    expect(download.suggestedFilename()).toBe('big.txt')
+    const saved = readFileSync((await download.path())!)
+    expect(saved.length).toBe(3 * 1024 * 1024)
+    expect(saved.every((b) => b === 0x61)).toBe(true)
+    page.off('response', count)
+    // Opening the file did not download it: only the link does
+    expect(fetchedBytes).toBeLessThan(3 * 1024 * 1024)
+    await page.goto(`${pod.baseUrl}/.admin/#/files/notes/`)
+    await page.getByRole('link', { name: 'todo.ttl', exact: true }).waitFor()
   }, 60_000)
 
   test('an RDF document reads as Turtle with its prefixes and IRIs as links', async () => {
