@@ -79,6 +79,26 @@ describe('saving a share warns when the ACL holds what the editor cannot show', 
   })
 })
 
+describe("the owner's own Control of an item", () => {
+  test('a folder whose owner rule covers only what is inside: Save asks first, "no" writes nothing', async () => {
+    expect((await asOwner(a('/inside-only/'), { method: 'PUT', type: 'text/turtle', body: '' })).status).toBe(201)
+    await page.goto(a('/.admin/#/share/inside-only/'))
+    await page.getByRole('button', { name: 'Set access for this item only' }).click()
+    await page.getByRole('button', { name: `Remove access of ${a('/profile/card#me')}` }).click()
+    await page.getByLabel('Who', { exact: true }).selectOption('agent')
+    await page.getByLabel('WebID, group or key URL').fill(a('/profile/card#me'))
+    for (const mode of ['Read', 'Write', 'Control']) await page.getByRole('checkbox', { name: mode }).check()
+    await page.getByLabel('Applies to').selectOption('inside')
+    await page.getByRole('button', { name: 'Add', exact: true }).click()
+    let asked = ''
+    page.once('dialog', (d) => { asked = d.message(); void d.dismiss() })
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Not saved', { exact: true }).waitFor()
+    expect(asked).toContain('will no longer have Control here')
+    expect((await asOwner(a('/inside-only/.acl'))).status).toBe(404)
+  })
+})
+
 describe('sharing proven with an app session from a second pod', () => {
   let bob: BrowserContext
   let bobPage: Page
