@@ -9,9 +9,11 @@ beforeAll(async () => { pod = await startPod({ extraArgs: ['--log-level', 'warn'
 afterAll(async () => { await pod?.dispose() })
 
 describe('memory report on the control socket', () => {
-  test('gives the RSS and the JS heap in it, and nothing else', async () => {
+  test('gives the RSS and the JS heap in it, and the group-commit counts, nothing else', async () => {
     const report = (await requestMemoryReport(pod.dataDir))!
-    expect(Object.keys(report).sort()).toEqual(['arrayBuffersMb', 'externalMb', 'heapCapacityMb', 'heapMb', 'heapObjects', 'rssMb'])
+    expect(Object.keys(report).sort()).toEqual(['arrayBuffersMb', 'commits', 'externalMb', 'heapCapacityMb', 'heapMb', 'heapObjects', 'rssMb'])
+    expect(Object.keys(report.commits!).sort()).toEqual(['batches', 'writes'])
+    expect(report.commits!.writes).toBeGreaterThanOrEqual(report.commits!.batches)
     expect(report.heapMb).toBeGreaterThan(0)
     expect(report.rssMb).toBeGreaterThan(report.heapMb)
     expect(report.heapObjects).toBeGreaterThan(1000)
