@@ -34,6 +34,13 @@ export const inheritedAsOwn = (rows: readonly AclRow[], container: boolean): Ent
 export const scopeText = (e: Entry, container: boolean) =>
   !container ? 'This item' : e.thisItem && e.inside ? 'This folder and everything inside' : e.inside ? 'Only things inside' : 'This folder only'
 
+/**
+ * Whether `e` gives the owner Control of this item itself: a rule for the owner, anyone signed in or
+ * the public, with Control, that applies to the item (a rule for "only things inside" does not).
+ */
+export const givesOwnerControl = (e: Entry, owner: string): boolean =>
+  e.thisItem && e.modes.includes('control') && (e.kind === 'public' || e.kind === 'authenticated' || (e.kind === 'agent' && e.value === owner))
+
 /** An absolute http(s) or did: IRI with none of the characters Turtle's IRIREF forbids. */
 export const isIri = (v: string) => /^(https?|did):/.test(v) && !/[\s<>"{}|\\^`]/.test(v) && URL.canParse(v)
 const iri = (v: string) => `<${v.replace(/[\s<>"{}|\\^`]/g, encodeURIComponent)}>`

@@ -11,7 +11,7 @@ import { HttpError } from '../http/errors.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { ownerWebIdOf } from '../config.ts'
-import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, entriesOf, inheritedAsOwn, isIri, scopeText, type Entry, type Kind } from './acl-entries.ts'
+import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, entriesOf, givesOwnerControl, inheritedAsOwn, isIri, scopeText, type Entry, type Kind } from './acl-entries.ts'
 import { readAclView } from './acl-view.ts'
 import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
 import type { OwnerLdp } from './owner-ldp.ts'
@@ -40,8 +40,7 @@ const who = (e: Entry, owner: string): SafeHtml | string =>
 
 /** Would removing entry `i` leave the owner without Control of this item? */
 function losesControl(entries: readonly Entry[], i: number, owner: string): boolean {
-  const gives = (e: Entry) => e.thisItem && e.modes.includes('control') && (e.kind === 'public' || e.kind === 'authenticated' || (e.kind === 'agent' && e.value === owner))
-  return gives(entries[i]!) && !entries.some((e, j) => j !== i && gives(e))
+  return givesOwnerControl(entries[i]!, owner) && !entries.some((e, j) => j !== i && givesOwnerControl(e, owner))
 }
 
 const nameOfEntry = (e: Entry) => (e.kind === 'public' || e.kind === 'authenticated' ? KIND_LABEL[e.kind] : e.value)
@@ -126,11 +125,16 @@ function entryFrom(form: Record<string, unknown>, container: boolean): Entry {
   }
 }
 
+/** Rewriting or deleting the ACL document drops what the page cannot show: only with the "drop" tick. */
+function requireDropTick(acl: AclView, form: Record<string, unknown>, doing: string): void {
+  if (acl.notEditable.count > 0 && form.drop !== 'yes') {
+    throw bad('confirmation_required', `the ACL document holds ${acl.notEditable.count} statements this page cannot show; tick "Drop the statements listed above" to ${doing} anyway, or edit the ACL document as Turtle`)
+  }
+}
+
 /** Writes `entries` as the ACL document, if it is still the version the page showed. */
 async function writeAcl(ldp: OwnerLdp, request: Request, acl: AclView, form: Record<string, unknown>, entries: Entry[]): Promise<void> {
-  if (acl.notEditable.count > 0 && form.drop !== 'yes') {
-    throw bad('confirmation_required', `the ACL document holds ${acl.notEditable.count} statements this page cannot show; tick "Drop the statements listed above" to save anyway, or edit the ACL document as Turtle`)
-  }
+  requireDropTick(acl, form, 'save')
   if (entries.length === 0) throw new HttpError(409, 'no_access_left', 'nobody would have access, not even you: add someone first, or use the inherited access instead')
   await ldp(request, 'PUT', aclPathOf(acl), { headers: { 'content-type': 'text/turtle', ...precondition(form) }, body: aclTurtle(acl.url, entries) }).catch(changed)
 }
@@ -198,10 +202,7 @@ export async function useInheritedAccess(deps: AdminDeps, ldp: OwnerLdp, request
   const acl = await readAclView(deps, { path: form.path })
   if (acl.isRoot) throw rootStays()
   if (!acl.own) return seeOther(sharePage(acl.path, 'inherited'))
-  // Deleting the document drops what the page cannot show as surely as rewriting it does
-  if (acl.notEditable.count > 0 && form.drop !== 'yes') {
-    throw bad('confirmation_required', `the ACL document holds ${acl.notEditable.count} statements this page cannot show; tick "Drop the statements listed above" to remove it anyway, or edit the ACL document as Turtle`)
-  }
+  requireDropTick(acl, form, 'remove it')
   await ldp(request, 'DELETE', aclPathOf(acl), { headers: precondition(form) }).catch(changed)
   return seeOther(sharePage(acl.path, 'inherited'))
 }

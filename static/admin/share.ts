@@ -6,7 +6,7 @@ import { clear, confirmAction, field, h, say, sayError, setFieldError, type Fiel
 import { breadcrumbs } from './files.ts'
 import { checkAccessPanel } from './check-access.ts'
 import type { AclRow } from '../../src/admin/acl-view.ts'
-import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, entriesOf, inheritedAsOwn, isIri, scopeText, type Entry, type Kind } from '../../src/admin/acl-entries.ts'
+import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, entriesOf, givesOwnerControl, inheritedAsOwn, isIri, scopeText, type Entry, type Kind } from '../../src/admin/acl-entries.ts'
 
 interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: AclRow[] | null; inherited: { from: string; rows: AclRow[] } | null; notEditable: { count: number; statements: string[] } }
 
@@ -117,8 +117,7 @@ async function save(acl: AclView, entries: Entry[]): Promise<void> {
   if (entries.length === 0) throw new Error('Nobody would have access, not even you: add someone, or use the inherited access instead')
   const dropped = acl.notEditable.count
   if (dropped > 0 && !confirmAction(`Saving rewrites the ACL document and drops ${dropped} statement${dropped === 1 ? '' : 's'} this editor cannot show (listed on the page). Save anyway?`)) throw new Error('Not saved: the ACL document is unchanged')
-  // Control of this item itself: a rule for "only things inside" leaves the owner without it here
-  if (!entries.some((e) => e.kind === 'agent' && e.value === WEBID && e.modes.includes('control') && e.thisItem)
+  if (!entries.some((e) => givesOwnerControl(e, WEBID))
     && !confirmAction('You (the owner) will no longer have Control here, so you could not change this again from the dashboard. Save anyway?')) throw new Error('Not saved')
   await ldp('PUT', acl.aclUrl, { headers: { 'content-type': 'text/turtle' }, body: aclTurtle(acl.url, entries) }, 'Saving access')
 }

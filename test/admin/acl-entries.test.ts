@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Parser } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import { AUTHENTICATED, FOAF_AGENT, aclTurtle, type Entry } from '../../src/admin/acl-entries.ts'
+import { AUTHENTICATED, FOAF_AGENT, aclTurtle, givesOwnerControl, type Entry } from '../../src/admin/acl-entries.ts'
 import { parseAclDocument } from '../../src/policy/acl-document.ts'
 
 const FOLDER = 'http://localhost:4700/projects/'
@@ -51,5 +51,19 @@ describe('aclTurtle, read back by the ACL parser', () => {
     const auths = written([entry({ kind: 'agent', value: 'https://bob.example/x> ; acl:mode acl:Control ; <y' })])
     expect(auths).toHaveLength(1)
     expect([...auths[0]!.modes]).toEqual(['read'])
+  })
+})
+
+describe("the owner's Control of this item (both share pages ask before it goes)", () => {
+  const OWNER = 'http://localhost:4700/profile/card#me'
+  test.each([
+    ['the owner, with Control, on this item', entry({ kind: 'agent', value: OWNER, modes: ['read', 'control'] }), true],
+    ['the public, with Control, on this item', entry({ kind: 'public', value: FOAF_AGENT, modes: ['control'] }), true],
+    ['anyone signed in, with Control, on this item', entry({ kind: 'authenticated', value: AUTHENTICATED, modes: ['control'] }), true],
+    ['the owner, with Control, only on things inside', entry({ kind: 'agent', value: OWNER, modes: ['control'], thisItem: false, inside: true }), false],
+    ['the owner without Control', entry({ kind: 'agent', value: OWNER, modes: ['read', 'write'] }), false],
+    ['someone else with Control', entry({ kind: 'agent', value: 'https://bob.example/profile/card#me', modes: ['control'] }), false],
+  ] as const)('%s → %p', (_what, e, gives) => {
+    expect(givesOwnerControl(e, OWNER)).toBe(gives)
   })
 })
