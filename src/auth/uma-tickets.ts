@@ -89,7 +89,12 @@ export function makeTicketBook(o: { store: Store; now: () => number; maxSpent?: 
     const m = TICKET_SHAPE.exec(ticket)
     if (!m) return undefined
     const [, body, mac] = m as unknown as [string, string, string]
-    if (!timingSafeEqual(seal(body), Buffer.from(mac, 'base64url'))) return undefined
+    const macBytes = Buffer.from(mac, 'base64url')
+    // 22 base64url characters carry 132 bits for a 128-bit seal: the last character's low 4 bits are
+    // never read, so 16 spellings decode to one seal. Only the canonical one is ours (RFC 4648 §3.5),
+    // or one ticket could be spent once per spelling.
+    if (macBytes.toString('base64url') !== mac) return undefined
+    if (!timingSafeEqual(seal(body), macBytes)) return undefined
     const [exp, , ...perms] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Body
     if (exp <= now()) return undefined
     return { mac, exp, permissions: perms.map(([resource, ...modes]) => ({ resource, modes })) }
