@@ -6,7 +6,8 @@ import { AS_PATHS } from '../http/pod-paths.ts'
 import { singleValuedForm } from '../http/oauth-form.ts'
 import { verifyDpopProof } from '../auth/dpop.ts'
 import { checkJti, jtiExpiry } from '../auth/dpop-replay.ts'
-import { decodeIdToken, verifyIdToken } from '../auth/id-token.ts'
+import { decodeIdToken, needInfo, verifyIdToken, type VerifiedIdToken } from '../auth/id-token.ts'
+import { isLiveAppSession } from '../auth/app-sessions.ts'
 import type { Principal, UmaPermission } from '../auth/principal.ts'
 import { signUmaAccessToken, UMA_TOKEN_TTL_S } from '../auth/uma-token.ts'
 import { coversModes } from '../policy/modes.ts'
@@ -15,7 +16,7 @@ import { log } from '../log.ts'
 import { ACCEPTED_CLAIM_TOKEN_FORMATS, REQUIRED_CLAIMS, UMA_GRANT_TYPE } from './model.ts'
 
 /** The tickets, signing keys and issuer resolvers (with their caches) are the ones the resource server uses. */
-export type AsDeps = Pick<Deps, 'cfg' | 'now' | 'tickets' | 'signingKeys' | 'getIssuerKeys' | 'getWebIdIssuers' | 'tokenEndpointReplay' | 'decider'>
+export type AsDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'tickets' | 'signingKeys' | 'getIssuerKeys' | 'getWebIdIssuers' | 'tokenEndpointReplay' | 'decider' | 'revocations'>
 
 export interface UmaTokenRequest {
   readonly contentType: string | null
@@ -48,6 +49,15 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
     return new HttpError(403, 'need_info', err.description, { cause: err.cause, extra: { ticket: fresh, required_claims: REQUIRED_CLAIMS } })
   }
 
+  async function liveOwnSession(who: VerifiedIdToken, now: number): Promise<string> {
+    if (who.sid === undefined) throw needInfo('the ID token of this pod names no sid (app session); sign in again for a fresh one')
+    if (!await isLiveAppSession(deps.store, deps.revocations, { sid: who.sid, webid: who.webid, clientId: who.clientId }, now)) {
+      log.info('uma.session_ended', { clientId: who.clientId })
+      throw needInfo("the ID token's app session has ended (signed out, revoked, or a new password); sign in again")
+    }
+    return who.sid
+  }
+
   return async function exchangeTicket(r: UmaTokenRequest): Promise<Response> {
     const now = deps.now()
     const form = singleValuedForm(r.contentType, r.form)
@@ -75,6 +85,9 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
         () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
       taken = { jti: proof.jti, htu: proof.htu }
       const who = await verifyIdToken({ idToken, proof, now, getIssuerKeys: deps.getIssuerKeys, getWebIdIssuers: deps.getWebIdIssuers })
+      // Our own ID tokens are the owner's, given to an app: honoured only while that app's session lives,
+      // so signing the app out, revoking it or a new password ends what its ID token can buy here too
+      const ownSid = who.issuer === cfg.baseUrl ? await liveOwnSession(who, now) : undefined
       // Primer step 13: the resource server's decision for that WebID and app, on every permission of the ticket
       const principal: Principal = { webid: who.webid, clientId: who.clientId, issuer: who.issuer, keys: [], scheme: 'DPoP' }
       let allowed = true
@@ -86,7 +99,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
         throw new HttpError(403, 'request_denied', `${who.webid} is not allowed ${describe(held.permissions)} under this pod's access rules`)
       }
       const key = await deps.signingKeys.current(now)
-      const accessToken = await signUmaAccessToken(key, { issuer: cfg.baseUrl, webid: who.webid, clientId: who.clientId, permissions: held.permissions, jkt: proof.jkt, now })
+      const accessToken = await signUmaAccessToken(key, { issuer: cfg.baseUrl, webid: who.webid, clientId: who.clientId, permissions: held.permissions, jkt: proof.jkt, now, ...(ownSid !== undefined ? { sid: ownSid } : {}) })
       log.info('uma.token_issued', { webid: who.webid, clientId: who.clientId, jkt: proof.jkt })
       const body = { access_token: accessToken, token_type: cfg.umaTokenType === 'dpop' ? 'DPoP' : 'Bearer', expires_in: UMA_TOKEN_TTL_S }
       // RFC 6749 §5.1: never cached

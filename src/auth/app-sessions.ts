@@ -50,6 +50,18 @@ export async function listAppSessions(store: Store, now: number): Promise<(AppSe
     .sort((a, b) => a.createdAt - b.createdAt)
 }
 
+/**
+ * Whether a token naming app session `sid` (our own ID or UMA tokens) may still be honoured: the session
+ * is stored (not ended, not expired), not revoked, and belongs to this WebID and app. A token of a
+ * revoked app must never buy access elsewhere, e.g. an ID token traded at our UMA AS.
+ */
+export async function isLiveAppSession(store: Store, revocations: Pick<SessionRevocations, 'isRevoked'>,
+  s: { readonly sid: string; readonly webid: string; readonly clientId: string }, now: number): Promise<boolean> {
+  if (await revocations.isRevoked(s.sid, now)) return false
+  const session = await getAppSession(store, s.sid, now)
+  return session !== undefined && session.webid === s.webid && session.clientId === s.clientId
+}
+
 export interface SessionRevocations {
   /** Ends the session: its refresh tokens stop working and our RS refuses its access tokens. */
   revoke(sid: string, now: number): Promise<void>

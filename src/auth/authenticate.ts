@@ -150,6 +150,8 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
   async function authenticateUma(request: Request, token: string, scheme: 'bearer' | 'dpop'): Promise<Principal> {
     const at = now()
     const t = await verifyUma(token, at)
+    // As for our DPoP tokens: a token bought with the owner's ID token ends with the app session
+    if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuse('invalid_token', 'the app session this UMA access token was issued for has been revoked; sign in again')
     if (scheme === 'bearer' && deps.umaTokenType === 'dpop') {
       throw refuse('invalid_token', 'this pod issues UMA access tokens as DPoP tokens: send "Authorization: DPoP <token>" with a DPoP proof made with the key the token was issued to')
     }

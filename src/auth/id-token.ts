@@ -13,6 +13,8 @@ import type { ClientId, WebId } from './principal.ts'
 export const ID_TOKEN_FORMAT = 'http://openid.net/specs/openid-connect-core-1_0.html#IDToken'
 
 const CLOCK_TOLERANCE_S = 60
+/** Typ values of access tokens: RFC 9068 (`at+jwt`, media-type prefix optional per RFC 7515 §4.1.9) and our UMA tokens. */
+const ACCESS_TOKEN_TYP = /^(application\/)?(at\+jwt|uma-rpt\+jwt)$/i
 
 /** UMA Grant §3.3.6: a claim token that is missing, expired or cannot be verified asks for (new) claims. */
 export const needInfo = (description: string, cause?: unknown) => new HttpError(403, 'need_info', description, { cause })
@@ -28,6 +30,11 @@ export function decodeIdToken(token: string | undefined, now: number): DecodedId
   if (token === undefined || token === '') throw needInfo('claim_token is missing: send the Solid-OIDC ID token of the requesting party')
   // Solid-OIDC sends the compact JWT as it is (no extra base64url layer)
   const { header, claims } = decodeCompactJwt(token, { what: 'the claim token', maxChars: MAX_TOKEN_CHARS, shape: 'a JWT (an ID token)', fail: needInfo })
+  // RFC 9068 §2.1, RFC 8725 §3.11: an access token (ours or any issuer's) or one of our UMA tokens is
+  // typed so, and is never an identity claim: it was given to a resource server, not to the client
+  if (typeof header.typ === 'string' && ACCESS_TOKEN_TYP.test(header.typ)) {
+    throw needInfo(`the claim token has typ ${show(header.typ)}: it is an access token, not an ID token; send the Solid-OIDC ID token of the requesting party`)
+  }
   const { exp } = claims
   if (typeof exp !== 'number' || !Number.isFinite(exp)) throw needInfo('the ID token has no numeric exp claim')
   const nowS = now / 1000
@@ -49,6 +56,8 @@ export interface VerifiedIdToken {
   /** `azp`: the app the requesting party used (Solid-OIDC §7, ID token claims). */
   readonly clientId: ClientId
   readonly issuer: string
+  /** `sid`: the issuer's session the token belongs to, when it names one (ours always do). */
+  readonly sid?: string
 }
 
 /**
@@ -67,14 +76,16 @@ export async function verifyIdToken(f: IdTokenFacts): Promise<VerifiedIdToken> {
   if (!isSecureOrLocalhost(iss)) throw needInfo(`iss ${show(iss)} must be an https URL (http only on localhost)`)
   // (12, checked before any fetch) the key is chosen by kid: without one there is nothing to look up
   if (typeof header.kid !== 'string' || header.kid === '') throw needInfo('the ID token header has no kid; the issuer key is looked up by kid')
+  // (10–12) OP discovery at iss, its jwks_uri, the key with this kid, the signature. Checked before the
+  // profile (8, 9): a token that does not verify stops here, before any WebID profile is fetched and parsed
+  await checkIssuerSignature(token, header, iss, { getIssuerKeys: f.getIssuerKeys, algorithms: ASYMMETRIC_JWS_ALGS, what: 'ID token', fail: needInfo })
   // (8, 9) the WebID profile names iss as a solid:oidcIssuer
   await checkWebIdIssuer(webid, iss, f.getWebIdIssuers, needInfo)
-  // (10–12) OP discovery at iss, its jwks_uri, the key with this kid, the signature
-  await checkIssuerSignature(token, header, iss, { getIssuerKeys: f.getIssuerKeys, algorithms: ASYMMETRIC_JWS_ALGS, what: 'ID token', fail: needInfo })
   // (12) Solid-OIDC §7: aud holds "solid" and the client; azp names the client
   const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : []
   if (!audiences.includes('solid')) throw needInfo('the ID token aud must contain "solid"')
   if (typeof azp !== 'string' || azp === '') throw needInfo('the ID token has no azp claim naming the client')
   if (iat !== undefined && (typeof iat !== 'number' || iat - f.now / 1000 > CLOCK_TOLERANCE_S)) throw needInfo(`the ID token iat is not a number or lies in the future; at most ${CLOCK_TOLERANCE_S} s of clock skew is allowed`)
-  return { webid: webid as WebId, clientId: azp as ClientId, issuer: iss }
+  const sid = typeof claims.sid === 'string' && claims.sid !== '' ? claims.sid : undefined
+  return { webid: webid as WebId, clientId: azp as ClientId, issuer: iss, ...(sid !== undefined ? { sid } : {}) }
 }

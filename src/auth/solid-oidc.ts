@@ -81,10 +81,11 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   if (iss === f.ownIssuer && !(typeof header.typ === 'string' && /^(application\/)?at\+jwt$/i.test(header.typ))) {
     throw tokenError(`the token's typ is ${show(header.typ)}; an access token of this pod has typ "at+jwt" (an ID token is not an access token)`)
   }
+  // (5) signature against the issuer's JWKS, asymmetric algorithms only (RFC 8725 §3.1). Before (4): a token
+  // that does not verify stops here, and no WebID profile is fetched or parsed for it
+  await checkIssuerSignature(f.token, header, iss, { getIssuerKeys: f.getIssuerKeys, algorithms: algs, what: 'access token', fail: tokenError })
   // (4) iss is one of the WebID's solid:oidcIssuer values, exact string equality (Solid-OIDC §4; OIDC Discovery §4.3)
   await checkWebIdIssuer(webid, iss, f.getWebIdIssuers, tokenError)
-  // (5) signature against the issuer's JWKS, asymmetric algorithms only (RFC 8725 §3.1)
-  await checkIssuerSignature(f.token, header, iss, { getIssuerKeys: f.getIssuerKeys, algorithms: algs, what: 'access token', fail: tokenError })
   // (6) aud contains "solid" (Solid-OIDC §3)
   if (!(typeof aud === 'string' ? [aud] : aud).includes('solid')) throw tokenError('aud must contain "solid"')
   // (7) exp in the future, iat not in the future (RFC 7519 §4.1.4, §4.1.6), within the clock tolerance

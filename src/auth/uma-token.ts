@@ -31,6 +31,8 @@ export interface UmaGrant {
   readonly jkt: string
   /** Epoch milliseconds. */
   readonly now: number
+  /** The app session of our own ID token the grant was made for: checked for revocation on every request. */
+  readonly sid?: string
 }
 
 const jti = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
@@ -39,7 +41,7 @@ const jti = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toStri
 export function signUmaAccessToken(key: SigningKey, g: UmaGrant): Promise<string> {
   const iat = Math.floor(g.now / 1000)
   return new SignJWT({
-    azp: g.clientId, cnf: { jkt: g.jkt },
+    azp: g.clientId, cnf: { jkt: g.jkt }, ...(g.sid !== undefined ? { sid: g.sid } : {}),
     permissions: g.permissions.map((p) => ({ resource_id: p.resource, resource_scopes: [...p.modes] })),
   }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: UMA_TOKEN_TYP })
     .setIssuer(g.issuer).setSubject(g.webid).setAudience(g.issuer)
@@ -71,6 +73,8 @@ export interface VerifiedUmaToken {
   readonly clientId: ClientId
   readonly jkt: string
   readonly permissions: readonly UmaPermission[]
+  /** Present when the token was bought with our own ID token: its app session, revocable. */
+  readonly sid?: string
   /** Seconds since the epoch: the verification may be cached until then. */
   readonly exp: number
 }
@@ -86,14 +90,15 @@ export async function verifyUmaAccessToken(f: UmaTokenFacts): Promise<VerifiedUm
     throw tokenError("the UMA access token's signature does not verify with this pod's keys; get a new token from its authorization server", cause)
   }
   const claims: JWTPayload = decodeJwt(f.token)
-  const { iss, sub, aud, azp, exp, cnf, permissions } = claims
+  const { iss, sub, aud, azp, exp, cnf, permissions, sid } = claims
   if (iss !== f.issuer) throw tokenError(`the UMA access token was issued by ${show(iss)}; this pod accepts only its own (${f.issuer})`)
   if (aud !== f.issuer) throw tokenError(`the UMA access token is for audience ${show(aud)}, not ${f.issuer}`)
   if (typeof exp !== 'number' || f.now / 1000 - exp >= CLOCK_TOLERANCE_S) throw tokenError('the UMA access token has expired; trade a new ticket for a new one')
   if (typeof sub !== 'string' || sub === '') throw tokenError('the UMA access token has no sub')
   if (typeof azp !== 'string') throw tokenError('the UMA access token has no azp')
   if (!isObject(cnf) || typeof cnf.jkt !== 'string') throw tokenError('the UMA access token has no cnf.jkt')
-  return { webid: sub as WebId, clientId: azp as ClientId, jkt: cnf.jkt, permissions: readPermissions(permissions), exp }
+  if (sid !== undefined && typeof sid !== 'string') throw tokenError('the UMA access token has a malformed sid')
+  return { webid: sub as WebId, clientId: azp as ClientId, jkt: cnf.jkt, permissions: readPermissions(permissions), exp, ...(sid !== undefined ? { sid } : {}) }
 }
 
 function readPermissions(value: unknown): UmaPermission[] {

@@ -79,6 +79,16 @@ describe('UMA Grant §3.3: ticket + ID token + DPoP proof → access token (E9)'
     // consumed: the same ticket never yields a second token
     await refused(await exchange(u, { ticket, claimToken: await bobIdToken(u) }), 400, 'invalid_grant')
   })
+  test('a ticket is spent once, whatever spelling of its seal comes back (the last base64url character\'s unread bits)', async () => {
+    const ticket = await ticketFor(u.pod, SHARED)
+    const last = ticket.at(-1)!
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    // the same 16 bytes, spelled 15 other ways
+    const spellings = [...alphabet].filter((c) => c !== last && (alphabet.indexOf(c) >> 4) === (alphabet.indexOf(last) >> 4)).map((c) => ticket.slice(0, -1) + c)
+    expect(spellings).toHaveLength(15)
+    expect((await exchange(u, { ticket, claimToken: await bobIdToken(u) })).status).toBe(200)
+    for (const other of spellings) await refused(await exchange(u, { ticket: other, claimToken: await bobIdToken(u) }), 400, 'invalid_grant')
+  })
   test('accepts the https spelling of the ID-token format too', async () => {
     const res = await exchange(u, { ticket: await ticketFor(u.pod, SHARED), claimToken: await bobIdToken(u), format: ID_TOKEN_FORMAT.replace('http:', 'https:') })
     expect(res.status).toBe(200)
@@ -188,7 +198,8 @@ describe('UMA Grant §3.3.6 and the Solid-OIDC Primer request flow: every refusa
       ['an ID token whose kid is not in the JWKS', () => bobIdToken(u, { header: { kid: 'op-2' } }), /no key of issuer/],
       ['an ID token without "solid" in aud', () => bobIdToken(u, { claims: { aud: [BOB_APP] } }), /aud must contain "solid"/],
       ['an ID token without azp', () => bobIdToken(u, { claims: { azp: undefined } }), /no azp/],
-      ['an issuer the WebID does not name', () => bobIdToken(u, { claims: { iss: 'https://evil.example' } }), /not a solid:oidcIssuer/],
+      ['an issuer the WebID does not name', () => bobIdToken(u, { claims: { webid: 'https://dave.example/profile/card#me' } }), /not a solid:oidcIssuer/],
+      ['an issuer whose keys cannot be had (the WebID profile is not read then)', () => bobIdToken(u, { claims: { iss: 'https://evil.example' } }), /evil\.example/],
       ['a WebID on plain http (not localhost)', () => bobIdToken(u, { claims: { webid: 'http://bob.example/profile/card#me' } }), /must be an https URL/],
     ]
     test.each(cases)('%s', async (_what, make, description) => {

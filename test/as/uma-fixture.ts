@@ -39,6 +39,8 @@ export async function openUmaPod(opts: { args?: string[]; fetchTimeoutMs?: numbe
   const op = await generateKeyPair('ES256', { extractable: true })
   const opJwk = { ...(await exportJWK(op.publicKey)), kid: 'op-1', alg: 'ES256', use: 'sig' }
   pod.docs.set(BOB_PROFILE, { body: profileTurtle(BOB_OP), type: 'text/turtle' })
+  // Dave trusts another OP: a token of Bob's OP naming his WebID verifies, but his profile does not name its issuer
+  pod.docs.set('https://dave.example/profile/card', { body: profileTurtle('https://dave-op.example'), type: 'text/turtle' })
   pod.docs.set(`${BOB_OP}/.well-known/openid-configuration`, { body: JSON.stringify({ issuer: BOB_OP, jwks_uri: `${BOB_OP}/jwks` }), type: 'application/json' })
   pod.docs.set(`${BOB_OP}/jwks`, { body: JSON.stringify({ keys: [opJwk] }), type: 'application/json' })
   return { pod, opKey: op.privateKey, opJwk, bobKey: await newDpopKey() }

@@ -227,7 +227,8 @@ describe('tokens of other issuers', () => {
   test('are verified by OP discovery → jwks_uri through the fetcher, cached per issuer', async () => {
     fetched.length = 0
     expect(await authenticate(await dpopRequest(await remoteToken()))).toMatchObject({ webid: ALICE, issuer: ISS, scheme: 'DPoP' })
-    expect(fetched).toEqual([ALICE, `${ISS}/.well-known/openid-configuration`, `${ISS}/jwks`])
+    // the signature first (the issuer's keys), the WebID profile only for a token that verifies
+    expect(fetched).toEqual([`${ISS}/.well-known/openid-configuration`, `${ISS}/jwks`, ALICE])
     fetched.length = 0
     await authenticate(await dpopRequest(await remoteToken()))
     expect(fetched).not.toContain(`${ISS}/jwks`)

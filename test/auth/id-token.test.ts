@@ -57,12 +57,30 @@ describe('Solid-OIDC Primer request flow: the ID token as claim token', () => {
     ['7b: cnf.jkt of another key', { cnf: { jkt: 'other' } }, {}, /cnf\.jkt/],
     ['12: no kid', {}, { kid: undefined }, /no kid/],
     ['12: a kid the JWKS lacks', {}, { kid: 'k9' }, /no key of issuer/],
-    ['9: an issuer the profile does not name', { iss: 'https://other.example' }, {}, /not a solid:oidcIssuer/],
+    ['9: an issuer the profile does not name', { webid: 'https://carol.example/profile/card#me' }, {}, /not a solid:oidcIssuer/],
     ['12: aud without solid', { aud: [APP] }, {}, /"solid"/],
     ['12: no azp', { azp: undefined }, {}, /no azp/],
     ['iat in the future', { iat: IAT + 3600 }, {}, /future/],
   ] as const)('step %s', async (_what, claims, header, description) => {
     await needsInfo(async () => verifyIdToken(await facts(await idToken(claims, header))), description)
+  })
+  test('10-12 before 8: a token that does not verify is refused before its WebID profile is read', async () => {
+    let profiles = 0
+    const getWebIdIssuers = async () => { profiles++; return [ISS] }
+    const forged = await idToken({}, {})
+    const [h, , sig] = forged.split('.')
+    const [, body] = (await idToken({ webid: 'https://mallory.example/#me' })).split('.')
+    await needsInfo(async () => verifyIdToken(await facts(`${h}.${body}.${sig}`, { getWebIdIssuers })), /signature does not verify/)
+    await needsInfo(async () => verifyIdToken(await facts(await idToken({ iss: 'https://other.example' }), { getWebIdIssuers })), /other\.example/)
+    expect(profiles).toBe(0)
+  })
+  test('an access token is not a claim token (typ at+jwt, any spelling; our UMA tokens too)', async () => {
+    for (const typ of ['at+jwt', 'application/at+JWT', 'uma-rpt+jwt']) {
+      await needsInfo(async () => decodeIdToken(await idToken({}, { typ }), NOW), /access token, not an ID token/)
+    }
+  })
+  test('yields the sid of a token that names one', async () => {
+    expect((await verifyIdToken(await facts(await idToken({ sid: 's-1' })))).sid).toBe('s-1')
   })
   test('step 8: the WebID profile cannot be read', async () => {
     await needsInfo(async () => verifyIdToken(await facts(await idToken(), { getWebIdIssuers: async () => { throw new HttpError(502, 'fetch_timeout', 'timed out after 5000 ms') } })), /could not be read: timed out/)

@@ -98,6 +98,29 @@ describe('UMA across two pods over real HTTP', () => {
     expect(body.ticket).toMatch(/^[\w-]+\.[\w-]{22}$/)
   })
 
+  test('Bob\'s access token (typ at+jwt, from pod B) is not a claim token: 403 need_info, nothing issued', async () => {
+    const refused = await fetch(alice.baseUrl + SHARED)
+    const { asUri, ticket } = readUmaChallenge(refused)
+    const res = await requestUmaToken(await umaTokenEndpoint(asUri), ticket, bobTokens.access_token as string, bobKey)
+    expect(res.status).toBe(403)
+    const body = await res.json() as Record<string, unknown>
+    expect(body.error).toBe('need_info')
+    expect(body.error_description).toContain('access token, not an ID token')
+    expect(body.access_token).toBeUndefined()
+  })
+
+  test('a spent ticket spelled with another last character (same seal bytes) is 400 invalid_grant', async () => {
+    const { asUri, ticket } = readUmaChallenge(await fetch(alice.baseUrl + SHARED))
+    const endpoint = await umaTokenEndpoint(asUri)
+    expect((await requestUmaToken(endpoint, ticket, bobTokens.id_token as string, bobKey)).status).toBe(200)
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    const i = alphabet.indexOf(ticket.at(-1)!)
+    const respelled = ticket.slice(0, -1) + alphabet[(i & ~15) | ((i + 1) & 15)]
+    const res = await requestUmaToken(endpoint, respelled, bobTokens.id_token as string, bobKey)
+    expect(res.status).toBe(400)
+    expect((await res.json() as Record<string, unknown>).error).toBe('invalid_grant')
+  })
+
   test('a ticket of another resource server (pod B) is 400 invalid_grant at A', async () => {
     const fromB = readUmaChallenge(await fetch(`${bob.baseUrl}/`))
     const res = await requestUmaToken(await umaTokenEndpoint(alice.baseUrl), fromB.ticket, bobTokens.id_token as string, bobKey)
