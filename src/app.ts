@@ -6,6 +6,7 @@ import { HttpError, toPlainResponse } from './http/errors.ts'
 import { fromFramework, renderError } from './http/render-error.ts'
 import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
 import { describeCause, log } from './log.ts'
+import { inRequestScope } from './lib/request-scope.ts'
 import { clientAddressFrom } from './http/client-address.ts'
 import { normalizeIp } from './lib/ip-address.ts'
 import { opPlugin } from './op/plugin.ts'
@@ -116,7 +117,8 @@ export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresse
       } else {
         response = isPreflight(request)
           ? cors ? preflightResponse(request) : new Response(null, { status: 204 })
-          : await app.handle(request, path)
+          // remote documents fetched for this request count against its client's budget (fetch/fetch-budget.ts)
+          : await inRequestScope({ client: () => deps.clientAddresses.of(request) }, () => app.handle(request, path))
       }
     } catch (err) {
       response = safeErrorResponse(request, err)

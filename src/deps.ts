@@ -58,7 +58,7 @@ export interface Deps {
 
 export interface DepsOptions {
   /** Test seams of the guarded fetcher (resolver, transport); the security settings come from cfg. */
-  readonly fetcher?: Pick<FetcherOptions, 'fetchImpl' | 'lookup' | 'timeoutMs'>
+  readonly fetcher?: Pick<FetcherOptions, 'fetchImpl' | 'lookup' | 'timeoutMs' | 'budget'>
 }
 
 /** Documents a request names (HttpSig keys and credentials) are read as the public would see them. */
@@ -76,7 +76,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const signingKeys = makeSigningKeys(store)
   const revocations = makeSessionRevocations(store)
   const getIssuerKeys = makeIssuerKeyResolver({ baseUrl: cfg.baseUrl, ownJwks: signingKeys.publicJwks, fetchDoc, now })
-  const getWebIdIssuers = makeWebIdIssuerResolver(fetchDoc)
+  const getWebIdIssuers = makeWebIdIssuerResolver(fetchDoc, now)
   const grants = makeGrantRegistry({ store, cfg, now })
   const decider = makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants)
   const readableByPublic = publicReadThrough(decider)

@@ -3,6 +3,7 @@
 import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey, type ProtectedHeaderParameters } from 'jose'
 import { HttpError } from '../http/errors.ts'
 import { show } from '../lib/text.ts'
+import { isBudgetRefusal } from '../fetch/fetch-budget.ts'
 import type { WebId } from './principal.ts'
 
 /** A JWKS document, or a resolver over one (e.g. jose's `createLocalJWKSet`). */
@@ -25,7 +26,7 @@ export function isSecureOrLocalhost(value: string): boolean {
 
 /** Solid-OIDC §8.1: `iss` is one of the WebID's `solid:oidcIssuer` values, by exact string equality. */
 export async function checkWebIdIssuer(webid: string, iss: string, getWebIdIssuers: GetWebIdIssuers, fail: Fail): Promise<void> {
-  const issuers = await getWebIdIssuers(webid as WebId).catch((cause: unknown) => { throw fail(`the WebID profile ${show(webid)} could not be read${reason(cause)}`, cause) })
+  const issuers = await getWebIdIssuers(webid as WebId).catch((cause: unknown) => { throw passBudget(cause) ?? fail(`the WebID profile ${show(webid)} could not be read${reason(cause)}`, cause) })
   if (!issuers.includes(iss)) throw fail(`iss ${show(iss)} is not a solid:oidcIssuer of ${show(webid)}; the profile lists ${issuers.length > 0 ? issuers.slice(0, 5).map(show).join(', ') : 'none'}`)
 }
 
@@ -36,7 +37,7 @@ export async function checkIssuerSignature(token: string, header: ProtectedHeade
   const { fail } = o
   const alg = header.alg
   if (typeof alg !== 'string' || !o.algorithms.includes(alg)) throw fail(`alg ${show(alg)} is not accepted; tokens must be signed with one of ${o.algorithms.join(', ')}`)
-  const keys = await o.getIssuerKeys(iss).catch((cause: unknown) => { throw fail(`the keys of issuer ${show(iss)} could not be read${reason(cause)}`, cause) })
+  const keys = await o.getIssuerKeys(iss).catch((cause: unknown) => { throw passBudget(cause) ?? fail(`the keys of issuer ${show(iss)} could not be read${reason(cause)}`, cause) })
   try {
     await compactVerify(token, typeof keys === 'function' ? keys : createLocalJWKSet(keys), { algorithms: [alg] })
   } catch (cause) {
@@ -44,6 +45,9 @@ export async function checkIssuerSignature(token: string, header: ProtectedHeade
     throw fail(`the ${o.what} signature does not verify with the keys of issuer ${show(iss)}`, cause)
   }
 }
+
+/** The fetch budget's refusal (429/503, Retry-After) reaches the client as it is: it is not a fault of the token. */
+const passBudget = (cause: unknown) => (isBudgetRefusal(cause) ? cause : undefined)
 
 // A resolver's HttpError already says what went wrong (the guarded fetcher's reason); anything else stays in `cause`.
 export const reason = (cause: unknown) => (cause instanceof HttpError ? `: ${cause.description}` : '')

@@ -1,7 +1,7 @@
 // Where a token issuer's keys come from: our own from the store, others by OP discovery + jwks_uri.
 
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose'
-import type { FetchDoc } from '../fetch/guarded-fetch.ts'
+import { REMOTE_DOCUMENT_CAPS, type FetchDoc } from '../fetch/guarded-fetch.ts'
 import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import type { IssuerKeys } from './issuer-checks.ts'
@@ -42,12 +42,12 @@ export function makeIssuerKeyResolver(o: IssuerKeyOptions): (iss: string) => Pro
   const cache = new LruCache<string, { jwks: JSONWebKeySet; fetchedAt: number }>(100)
 
   async function fetchJwks(iss: string): Promise<JSONWebKeySet> {
-    const discovery = await o.fetchDoc(discoveryUrlOf(iss), { accept: 'application/json', allowedTypes: ['application/json'] })
+    const discovery = await o.fetchDoc(discoveryUrlOf(iss), { accept: 'application/json', allowedTypes: ['application/json'], maxBytes: REMOTE_DOCUMENT_CAPS.issuerJson })
     const meta = parseJsonObject(discovery.body, `the OpenID configuration of ${iss}`)
     // OIDC Discovery §4.3: the issuer in the document is byte-identical to the one used
     if (meta.issuer !== iss) throw keysError(`the OpenID configuration of ${iss} names issuer ${JSON.stringify(meta.issuer)}; it must be identical`)
     if (typeof meta.jwks_uri !== 'string') throw keysError(`the OpenID configuration of ${iss} has no jwks_uri`)
-    const doc = await o.fetchDoc(meta.jwks_uri, { accept: JSON_TYPES.join(', '), allowedTypes: JSON_TYPES })
+    const doc = await o.fetchDoc(meta.jwks_uri, { accept: JSON_TYPES.join(', '), allowedTypes: JSON_TYPES, maxBytes: REMOTE_DOCUMENT_CAPS.issuerJson })
     const jwks = parseJsonObject(doc.body, `the JWKS of ${iss}`)
     if (!Array.isArray(jwks.keys)) throw keysError(`the JWKS of ${iss} has no keys array`)
     return jwks as unknown as JSONWebKeySet

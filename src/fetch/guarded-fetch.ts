@@ -1,8 +1,10 @@
-// The one way to GET a remote document: SSRF guard on every hop, pinned DNS, timeout, size cap,
-// content-type check, Cache-Control cache and single-flight; our own origin is answered locally.
+// The one way to GET a remote document: SSRF guard on every hop, pinned DNS, timeout, size cap per kind
+// of document, content-type check, a per-client budget and single-flight; our own origin is answered locally.
 
 import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { currentClient } from '../lib/request-scope.ts'
+import { FetchBudget } from './fetch-budget.ts'
 import { bareHost, getAddressRefusal, getUrlRefusal, isIpLiteral } from './ssrf-guard.ts'
 
 export interface RemoteDoc {
@@ -12,11 +14,23 @@ export interface RemoteDoc {
   contentType: string
   body: string
   fetchedAt: number
+  /**
+   * Until when what the caller extracts from the document may be kept (RFC 9111 freshness, clamped);
+   * absent for our own documents, which are read afresh every time.
+   */
+  expiresAt?: number
 }
 
 export interface FetchDocOptions {
   accept: string
   allowedTypes: string[]
+  /** The cap for this kind of document (REMOTE_DOCUMENT_CAPS); the fetcher's `maxBytes` when absent. */
+  maxBytes?: number
+  /**
+   * Keep the body in the fetcher's byte-bounded cache until it expires: only for callers that keep
+   * nothing of their own. Every other caller keeps the facts it extracted, never the body.
+   */
+  keep?: boolean
 }
 
 export type FetchDoc = (url: string, opts: FetchDocOptions) => Promise<RemoteDoc>
@@ -27,14 +41,34 @@ export interface FetcherOptions {
   /** Answers URLs on our own origin from the store; `undefined` means no such public document. */
   localLoader?: (url: string, accept: string) => Promise<RemoteDoc | undefined>
   timeoutMs?: number
+  /** The cap of a call that names none. */
   maxBytes?: number
   cacheEntries?: number
+  /** Bound on the bytes of the bodies kept (`keep: true`). */
+  cacheBytes?: number
+  /** Rations network fetches per client (the client comes from the request scope). */
+  budget?: FetchBudget
+  client?: () => string | undefined
   minTtlMs?: number
   maxTtlMs?: number
   now?: () => number
   lookup?: (host: string) => Promise<string[]>
   fetchImpl?: typeof fetch
 }
+
+/**
+ * Caps per kind of document, measured against real ones (README, "What a stranger can make the pod do"):
+ * a key document with a few keys is under 2 KB, a WebID profile a few KB to ~40 KB, an OpenID
+ * configuration or JWKS a few KB, a Client ID Document under 2 KB. Groups and shape trees are named
+ * by the owner's own rules and grants, not by a stranger's request.
+ */
+export const REMOTE_DOCUMENT_CAPS = {
+  keyDocument: 64 * 1024,
+  profile: 256 * 1024,
+  issuerJson: 64 * 1024,
+  clientDocument: 64 * 1024,
+  ownerNamed: 1024 * 1024,
+} as const
 
 const MAX_REDIRECTS = 3
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
@@ -45,8 +79,14 @@ const lookupAll = async (host: string) => (await (await import('node:dns/promise
 /** origin + path only: the query may carry tokens and is never put in an error. */
 const label = (url: URL) => `${url.protocol}//${url.host}${url.pathname}`
 
-const fetchError = (code: string, url: URL, what: string, cause?: unknown) =>
-  new HttpError(502, code, `${label(url)}: ${what}`, { cause })
+/**
+ * Whoever sent the request chose the URL, so a failure says only that it failed: which step failed
+ * (no connection, an error status, a timeout, too large, another type) would tell a stranger what
+ * answers on hosts and ports the pod can reach. The reason travels in `cause`, which is logged.
+ */
+const fetchError = (url: URL, what: string, cause?: unknown) =>
+  new HttpError(502, 'fetch_failed', `${label(url)} could not be fetched as a usable document; the pod's log says why`,
+    { cause: new Error(`${label(url)}: ${what}`, cause === undefined ? undefined : { cause }) })
 
 const mediaType = (header: string | null) => (header ?? '').split(';')[0]!.trim().toLowerCase()
 
@@ -88,7 +128,7 @@ function parseTarget(raw: string): URL {
 
 export function makeFetcher(opts: FetcherOptions): FetchDoc {
   const timeoutMs = opts.timeoutMs ?? 5000
-  const maxBytes = opts.maxBytes ?? 1024 * 1024
+  const maxBytes = opts.maxBytes ?? REMOTE_DOCUMENT_CAPS.keyDocument
   const minTtlMs = opts.minTtlMs ?? 5000
   const maxTtlMs = opts.maxTtlMs ?? 10 * 60 * 1000
   const now = opts.now ?? (() => Date.now())
@@ -99,7 +139,9 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
     throw new Error('makeFetcher: timeoutMs and maxBytes must be positive, 0 ≤ minTtlMs ≤ maxTtlMs')
   }
   const ownOrigin = new URL(opts.baseUrl).origin
-  const cache = new LruCache<string, RemoteDoc>(opts.cacheEntries ?? 500)
+  const cache = new LruCache<string, RemoteDoc>(opts.cacheEntries ?? 500, { maxWeight: opts.cacheBytes ?? 2 * 1024 * 1024 })
+  const budget = opts.budget ?? new FetchBudget()
+  const client = opts.client ?? currentClient
   const inFlight = new Map<string, Promise<RemoteDoc>>()
 
   async function loadLocal(url: URL, accept: string): Promise<RemoteDoc> {
@@ -119,13 +161,13 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
         addresses = await untilAborted(lookup(host), signal)
       } catch (err) {
         if (signal.aborted) throw err
-        throw fetchError('fetch_failed', url, 'host name does not resolve', err)
+        throw fetchError(url, 'host name does not resolve', err)
       }
     }
-    if (addresses.length === 0) throw fetchError('fetch_failed', url, 'host name does not resolve')
+    if (addresses.length === 0) throw fetchError(url, 'host name does not resolve')
     for (const address of addresses) {
       const refusal = getAddressRefusal(address, opts.allowInsecureLocal)
-      if (refusal) throw fetchError('fetch_refused', url, `host address is in a refused range: ${refusal}`)
+      if (refusal) throw fetchError(url, `host address is in a refused range: ${refusal}`)
     }
     return addresses
   }
@@ -155,11 +197,11 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
         lastError = err
       }
     }
-    throw fetchError('fetch_failed', url, 'could not connect', lastError)
+    throw fetchError(url, 'could not connect', lastError)
   }
 
-  async function readBody(res: Response, url: URL, signal: AbortSignal): Promise<string> {
-    const tooLarge = () => fetchError('fetch_too_large', url, `body is larger than ${maxBytes} bytes`)
+  async function readBody(res: Response, url: URL, maxBytes: number, signal: AbortSignal): Promise<string> {
+    const tooLarge = () => fetchError(url, `body is larger than ${maxBytes} bytes`)
     if (Number(res.headers.get('content-length')) > maxBytes) {
       await res.body?.cancel()
       throw tooLarge()
@@ -188,12 +230,12 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
     } catch (err) {
-      throw fetchError('fetch_failed', url, 'body is not valid UTF-8', err)
+      throw fetchError(url, 'body is not valid UTF-8', err)
     }
   }
 
   /** One network fetch with its redirects; returns the document and how long it may be cached. */
-  async function fetchRemote(start: URL, accept: string): Promise<{ doc: RemoteDoc; ttlMs: number }> {
+  async function fetchRemote(start: URL, accept: string, maxBytes: number): Promise<{ doc: RemoteDoc; ttlMs: number }> {
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
     let url = start
@@ -201,14 +243,14 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
       for (let hop = 0; ; hop++) {
         if (url.origin === ownOrigin) return { doc: await loadLocal(url, accept), ttlMs: 0 }
         const refusal = getUrlRefusal(url, opts.allowInsecureLocal)
-        if (refusal) throw fetchError('fetch_refused', url, refusal)
+        if (refusal) throw fetchError(url, refusal)
         const res = await connect(url, accept, controller.signal)
         if (REDIRECTS.has(res.status)) {
           await res.body?.cancel()
           const location = res.headers.get('location')
-          if (hop === MAX_REDIRECTS) throw fetchError('fetch_failed', start, `more than ${MAX_REDIRECTS} redirects`)
+          if (hop === MAX_REDIRECTS) throw fetchError(start, `more than ${MAX_REDIRECTS} redirects`)
           if (location === null || !URL.canParse(location, url)) {
-            throw fetchError('fetch_failed', url, `answered ${res.status} without a valid Location`)
+            throw fetchError(url, `answered ${res.status} without a valid Location`)
           }
           url = new URL(location, url)
           url.hash = ''
@@ -216,17 +258,19 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
         }
         if (res.status !== 200) {
           await res.body?.cancel()
-          throw fetchError('fetch_failed', url, `answered ${res.status}, expected 200`)
+          throw fetchError(url, `answered ${res.status}, expected 200`)
         }
-        const body = await readBody(res, url, controller.signal)
+        const body = await readBody(res, url, maxBytes, controller.signal)
         const contentType = mediaType(res.headers.get('content-type'))
         const ttlMs = freshnessMs(res.headers.get('cache-control'), res.headers.get('age'), minTtlMs, maxTtlMs)
-        return { doc: { url: url.href, contentType, body, fetchedAt: now() }, ttlMs }
+        const fetchedAt = now()
+        return { doc: { url: url.href, contentType, body, fetchedAt, expiresAt: fetchedAt + ttlMs }, ttlMs }
       }
     } catch (err) {
-      if (err instanceof HttpError) throw err
-      if (controller.signal.aborted) throw fetchError('fetch_timeout', url, `no answer within ${timeoutMs} ms`, err)
-      throw fetchError('fetch_failed', url, 'could not fetch', err)
+      // Named by the URL the client gave: where its redirects led is part of the reason, not of the answer
+      if (err instanceof HttpError) throw err.code === 'fetch_failed' && url !== start ? fetchError(start, 'a redirect failed', err.cause) : err
+      if (controller.signal.aborted) throw fetchError(start, `${label(url)}: no answer within ${timeoutMs} ms`, err)
+      throw fetchError(start, `${label(url)}: could not fetch`, err)
     } finally {
       clearTimeout(timer)
       controller.abort(new Error('done')) // releases a connection left open by an error
@@ -236,24 +280,30 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
   function checkType(doc: RemoteDoc, allowedTypes: string[]): RemoteDoc {
     if (allowedTypes.some((t) => t.toLowerCase() === doc.contentType)) return doc
     const got = doc.contentType === '' ? 'no content type' : doc.contentType
-    throw new HttpError(502, 'fetch_bad_type', `${label(new URL(doc.url))}: answered ${got}, expected one of ${allowedTypes.join(', ')}`)
+    const what = `answered ${got}, expected one of ${allowedTypes.join(', ')}`
+    const url = new URL(doc.url)
+    // Our own documents are the owner's to fix, and they are public (loadLocal): the reason may be said
+    if (url.origin === ownOrigin) throw new HttpError(502, 'fetch_failed', `${label(url)}: ${what}`)
+    throw fetchError(url, what)
   }
 
-  return async function fetchDoc(raw, { accept, allowedTypes }) {
+  return async function fetchDoc(raw, { accept, allowedTypes, maxBytes: cap = maxBytes, keep = false }) {
     const url = parseTarget(raw)
     // Our own documents come from the store, never over the network (and are never stale).
     if (url.origin === ownOrigin) return checkType(await loadLocal(url, accept), allowedTypes)
-    const key = `${url.href}\n${accept}`
+    const key = `${url.href}\n${accept}\n${cap}`
     const cached = cache.get(key, now())
     if (cached) return checkType(cached, allowedTypes)
     let pending = inFlight.get(key)
     if (!pending) {
-      pending = fetchRemote(url, accept)
+      // Refused before anything is sent; a request joining a fetch in flight costs its client nothing
+      const release = budget.take(client(), now())
+      pending = fetchRemote(url, accept, cap)
         .then(({ doc, ttlMs }) => {
-          if (ttlMs > 0) cache.set(key, doc, doc.fetchedAt + ttlMs)
+          if (keep && ttlMs > 0) cache.set(key, doc, doc.fetchedAt + ttlMs, doc.body.length)
           return doc
         })
-        .finally(() => inFlight.delete(key))
+        .finally(() => { release(); inFlight.delete(key) })
       inFlight.set(key, pending)
     }
     return checkType(await pending, allowedTypes)

@@ -1,33 +1,56 @@
 // A size-capped least-recently-used map with optional per-entry expiry: every in-memory cache uses it.
 
+export interface LruCacheOptions {
+  /**
+   * Upper bound on the summed weights of the entries (each `set` says its entry's weight, e.g. its
+   * bytes); the least recently used entries go until the rest fit. An entry heavier than the whole
+   * bound is not kept at all.
+   */
+  readonly maxWeight?: number
+}
+
 export class LruCache<K, V> {
   readonly #max: number
-  readonly #map = new Map<K, { value: V; expiresAt: number }>()
+  readonly #maxWeight: number
+  readonly #map = new Map<K, { value: V; expiresAt: number; weight: number }>()
+  #weight = 0
 
-  constructor(maxEntries: number) {
+  constructor(maxEntries: number, o: LruCacheOptions = {}) {
     if (!(maxEntries > 0)) throw new Error('LruCache needs a positive size')
+    if (o.maxWeight !== undefined && !(o.maxWeight > 0)) throw new Error('LruCache needs a positive maxWeight')
     this.#max = maxEntries
+    this.#maxWeight = o.maxWeight ?? Number.POSITIVE_INFINITY
   }
 
   get size() { return this.#map.size }
+
+  /** The summed weights of the entries held now. */
+  get weight() { return this.#weight }
 
   /** `now` is passed in so callers control time in tests. */
   get(key: K, now: number = Date.now()): V | undefined {
     const entry = this.#map.get(key)
     if (!entry) return undefined
-    if (entry.expiresAt <= now) { this.#map.delete(key); return undefined }
+    if (entry.expiresAt <= now) { this.delete(key); return undefined }
     this.#map.delete(key)
     this.#map.set(key, entry)
     return entry.value
   }
 
-  set(key: K, value: V, expiresAt: number = Number.POSITIVE_INFINITY): void {
-    this.#map.delete(key)
-    this.#map.set(key, { value, expiresAt })
-    if (this.#map.size > this.#max) this.#map.delete(this.#map.keys().next().value as K)
+  set(key: K, value: V, expiresAt: number = Number.POSITIVE_INFINITY, weight = 0): void {
+    this.delete(key)
+    if (weight > this.#maxWeight) return
+    this.#map.set(key, { value, expiresAt, weight })
+    this.#weight += weight
+    while (this.#map.size > this.#max || this.#weight > this.#maxWeight) this.delete(this.#map.keys().next().value as K)
   }
 
-  delete(key: K): void { this.#map.delete(key) }
+  delete(key: K): void {
+    const entry = this.#map.get(key)
+    if (!entry) return
+    this.#map.delete(key)
+    this.#weight -= entry.weight
+  }
 
-  clear(): void { this.#map.clear() }
+  clear(): void { this.#map.clear(); this.#weight = 0 }
 }

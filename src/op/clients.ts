@@ -4,6 +4,8 @@ import type { JSONWebKeySet } from 'jose'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { REMOTE_DOCUMENT_CAPS } from '../fetch/guarded-fetch.ts'
+import { isBudgetRefusal } from '../fetch/fetch-budget.ts'
 import { checkRedirectUri, getRegisteredClient, type RegisteredClient } from '../auth/registered-clients.ts'
 
 /** Solid-OIDC §3: must be in the document's @context. */
@@ -117,9 +119,9 @@ export function makeClientResolver(deps: Pick<Deps, 'store' | 'fetchDoc' | 'now'
     let body: string
     try {
       // (1) JSON-LD, asked for and checked by media type
-      body = (await deps.fetchDoc(clientId, { accept: 'application/ld+json', allowedTypes: ['application/ld+json'] })).body
+      body = (await deps.fetchDoc(clientId, { accept: 'application/ld+json', allowedTypes: ['application/ld+json'], maxBytes: REMOTE_DOCUMENT_CAPS.clientDocument })).body
     } catch (cause) {
-      if (cause instanceof HttpError && cause.code === 'fetch_bad_type') throw clientError(`the Client ID Document ${clientId} is not JSON-LD: ${cause.description}`, cause)
+      if (isBudgetRefusal(cause)) throw cause
       throw clientError(`the Client ID Document ${clientId} could not be read${cause instanceof HttpError ? `: ${cause.description}` : ''}`, cause)
     }
     const client = parseClientIdDocument(clientId, body)

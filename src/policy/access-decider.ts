@@ -2,11 +2,11 @@
 // data an Inherited grant follows. One instance serves every role that asks "may this agent …?".
 
 import type { Store } from '../store/open-store.ts'
-import type { FetchDoc, RemoteDoc } from '../fetch/guarded-fetch.ts'
+import { REMOTE_DOCUMENT_CAPS, type FetchDoc, type RemoteDoc } from '../fetch/guarded-fetch.ts'
 import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { getMeta, readChildren, readTriples } from '../store/resources.ts'
-import { parseRdf } from '../rdf/parse-rdf.ts'
+import { parseRdfDocumentOffThread, parseRemoteRdf } from '../rdf/parse-off-thread.ts'
 import { RDF_DOCUMENT_TYPES } from '../rdf/media-types.ts'
 import { log } from '../log.ts'
 import type { Principal } from '../auth/principal.ts'
@@ -79,13 +79,17 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   // can match; grants always name a grantee): decided once per target and Origin until any ACL changes.
   const anonymous = new Map<string, AccessDecision>()
 
+  // Group documents and shape trees: named by the owner's rules and grants, not by a request. A remote one
+  // is parsed on the remote worker; its body is kept by the fetcher (bounded in bytes) as HTTP caching allows.
   const fetchRdf = async (docUrl: string) => {
     const accept = 'text/turtle, application/ld+json;q=0.9'
     const own = deps.readOwnDocument && new URL(docUrl).origin === cfg.baseUrl
-    const doc = own
-      ? await deps.readOwnDocument!(docUrl, accept) ?? missing(docUrl)
-      : await deps.fetchDoc(docUrl, { accept, allowedTypes: [...RDF_DOCUMENT_TYPES] })
-    return parseRdf(doc.body, doc.contentType, doc.url)
+    if (own) {
+      const doc = await deps.readOwnDocument!(docUrl, accept) ?? missing(docUrl)
+      return (await parseRdfDocumentOffThread(doc.body, doc.contentType, doc.url)).triples
+    }
+    const doc = await deps.fetchDoc(docUrl, { accept, allowedTypes: [...RDF_DOCUMENT_TYPES], maxBytes: REMOTE_DOCUMENT_CAPS.ownerNamed, keep: true })
+    return parseRemoteRdf(doc.body, doc.contentType, doc.url)
   }
 
   const isGroupMember = makeGroupResolver(fetchRdf, {

@@ -12,8 +12,11 @@ import { parseRdfDocument, type ParsedDocument } from './parse-rdf.ts'
 import { fromPlainTerm, type PlainQuad, type PlainTerm } from './plain-terms.ts'
 import { JSON_LD, mediaTypeOf } from './media-types.ts'
 
-/** A parse that takes longer than this is stopped (the worker is replaced): caps and the nesting check make it rare. */
-const PARSE_TIMEOUT_MS = 10_000
+/**
+ * A parse that takes longer than this is stopped (the worker is replaced): caps and the nesting check make it
+ * rare. A remote document is at most a few hundred KB (fetch/guarded-fetch.ts REMOTE_DOCUMENT_CAPS).
+ */
+const PARSE_TIMEOUT_MS = { pod: 10_000, remote: 3_000 }
 
 /**
  * Documents up to this many bytes are parsed on the event loop: about 1 ms each on a small 2-core box
@@ -30,20 +33,27 @@ const WORKER_ENTRY = import.meta.url.includes('/$bunfs/')
   ? new URL('./rdf/parse-worker.ts', import.meta.url)
   : new URL('./parse-worker.ts', import.meta.url)
 
-interface Pending { resolve(r: ParseJobResult): void; reject(e: unknown): void; timer: ReturnType<typeof setTimeout> }
+/**
+ * Documents fetched from elsewhere for a stranger's request (key documents, WebID profiles) are parsed
+ * on a worker of their own: a flood of them queues there, never in front of the owner's PATCH.
+ */
+export type ParseLane = 'pod' | 'remote'
 
-let worker: Worker | undefined
+interface Pending { lane: ParseLane; resolve(r: ParseJobResult): void; reject(e: unknown): void; timer: ReturnType<typeof setTimeout> }
+
+const workers = new Map<ParseLane, Worker>()
+const jobsSent: Record<ParseLane, number> = { pod: 0, remote: 0 }
 let nextId = 0
 const pending = new Map<number, Pending>()
 
-function failAll(error: HttpError) {
-  for (const [id, p] of pending) { clearTimeout(p.timer); p.reject(error); pending.delete(id) }
-  worker?.terminate()
-  worker = undefined
+function failAll(lane: ParseLane, error: HttpError) {
+  for (const [id, p] of pending) if (p.lane === lane) { clearTimeout(p.timer); p.reject(error); pending.delete(id) }
+  workers.get(lane)?.terminate()
+  workers.delete(lane)
 }
 
-function startWorker(): Worker {
-  // One worker for the process, started on the first job; unref'd so it never keeps the process alive.
+function startWorker(lane: ParseLane): Worker {
+  // One worker per lane for the process, started on its first job; unref'd so it never keeps the process alive.
   const w = new Worker(WORKER_ENTRY) as Worker & { unref(): void }
   w.unref()
   w.onmessage = (event: MessageEvent<ParseJobResult>) => {
@@ -55,19 +65,20 @@ function startWorker(): Worker {
     if ('error' in r) p.reject(new HttpError(r.error.status, r.error.code, r.error.description, { headers: r.error.headers }))
     else p.resolve(r)
   }
-  w.onerror = (event) => failAll(new HttpError(500, 'server_error', 'the RDF parser failed; try again', { cause: new Error(String((event as ErrorEvent).message)) }))
+  w.onerror = (event) => failAll(lane, new HttpError(500, 'server_error', 'the RDF parser failed; try again', { cause: new Error(String((event as ErrorEvent).message)) }))
   return w
 }
 
-/** Sends one job to the worker; resolves with its answer, rejects with its HttpError, or 503 after PARSE_TIMEOUT_MS. */
-function runOnWorker(job: ParseRequest, what: string): Promise<ParseJobResult> {
-  worker ??= startWorker()
-  const w = worker
+/** Sends one job to the lane's worker; resolves with its answer, rejects with its HttpError, or 503 after PARSE_TIMEOUT_MS. */
+function runOnWorker(job: ParseRequest, what: string, lane: ParseLane = 'pod'): Promise<ParseJobResult> {
+  let w = workers.get(lane)
+  if (!w) workers.set(lane, w = startWorker(lane))
   const id = nextId++
+  jobsSent[lane]++
   return new Promise<ParseJobResult>((resolve, reject) => {
-    const timer = setTimeout(() => failAll(new HttpError(503, 'temporarily_unavailable',
-      `parsing ${what} took longer than ${PARSE_TIMEOUT_MS / 1000} s; send smaller ones`, { headers: { 'retry-after': '1' } })), PARSE_TIMEOUT_MS)
-    pending.set(id, { resolve, reject, timer })
+    const timer = setTimeout(() => failAll(lane, new HttpError(503, 'temporarily_unavailable',
+      `parsing ${what} took longer than ${PARSE_TIMEOUT_MS[lane] / 1000} s; send smaller ones`, { headers: { 'retry-after': '1' } })), PARSE_TIMEOUT_MS[lane])
+    pending.set(id, { lane, resolve, reject, timer })
     w.postMessage({ ...job, id } satisfies ParseJob)
   })
 }
@@ -93,6 +104,18 @@ export async function parseRdfDocumentOffThread(body: string, mediaType: string,
   const r = await runOnWorker({ kind: 'document', body, mediaType, baseIRI }, 'an RDF document')
   return fromPlainDocument((r as { document: PlainDocument }).document)
 }
+
+/**
+ * A document fetched from elsewhere, parsed on the remote lane's worker whatever its size: its bytes are
+ * a stranger's choice, and even a small JSON-LD document can take jsonld.js long. Same errors as parseRdf.
+ */
+export async function parseRemoteRdf(body: string, mediaType: string, baseIRI: string): Promise<Quad[]> {
+  const r = await runOnWorker({ kind: 'document', body, mediaType, baseIRI }, 'a remote document', 'remote')
+  return fromPlainDocument((r as { document: PlainDocument }).document).triples
+}
+
+/** Parse jobs sent to a lane's worker so far (tests read that remote documents go there). */
+export const parseJobsSent = (lane: ParseLane): number => jobsSent[lane]
 
 /**
  * Terms rebuilt on this thread. Blank nodes get fresh labels here: the worker's parser numbers its own,

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { freshnessMs, makeFetcher, type FetcherOptions, type RemoteDoc } from '../../src/fetch/guarded-fetch.ts'
+import { FetchBudget } from '../../src/fetch/fetch-budget.ts'
 import { HttpError } from '../../src/http/errors.ts'
+import { describeCause } from '../../src/log.ts'
 
 const TURTLE = 'text/turtle'
 const PROFILE = { accept: 'text/turtle, application/ld+json;q=0.9', allowedTypes: [TURTLE, 'application/ld+json', 'application/n-triples'] }
 const CARD = '<#me> a <http://xmlns.com/foaf/0.1/Person> .\n'
+/** Bodies are kept by the fetcher only when the caller asks (it keeps nothing of its own). */
+const KEPT = { ...PROFILE, keep: true }
 
 const hits = new Map<string, number>()
 let server: ReturnType<typeof Bun.serve>
@@ -56,18 +60,27 @@ const hitCount = (path: string) => hits.get(path) ?? 0
 const fetcher = (opts: Partial<FetcherOptions> = {}) =>
   makeFetcher({ allowInsecureLocal: true, baseUrl: 'https://pod.example', now, lookup: async () => ['127.0.0.1'], ...opts })
 
+const HIDDEN = "could not be fetched as a usable document; the pod's log says why"
+
+/**
+ * A refusal whose reason is `says`. A failure of a remote fetch tells the client only that it failed (the
+ * step that failed would be an oracle of what answers where): the reason is in the cause, which is logged.
+ */
 async function expectFailure(p: Promise<unknown>, status: number, code: string, says: string): Promise<HttpError> {
   const err = (await p.then(() => undefined, (e: unknown) => e)) as HttpError
   expect(err).toBeInstanceOf(HttpError)
   expect({ status: err.status, code: err.code }).toEqual({ status, code })
-  expect(err.description).toContain(says)
+  if (err.description.endsWith(HIDDEN)) {
+    expect(err.description).not.toContain(says)
+    expect(describeCause(err.cause)).toContain(says)
+  } else expect(err.description).toContain(says)
   return err
 }
 
 describe('success', () => {
   test('fetches a document, strips the fragment and the content-type parameters', async () => {
     const doc = await fetcher()(`${origin}/card#me`, PROFILE)
-    expect(doc).toEqual({ url: `${origin}/card`, contentType: TURTLE, body: CARD, fetchedAt: clock })
+    expect(doc).toEqual({ url: `${origin}/card`, contentType: TURTLE, body: CARD, fetchedAt: clock, expiresAt: clock + 5_000 })
     expect(hitCount('/card')).toBe(1)
   })
 
@@ -90,21 +103,21 @@ describe('success', () => {
 
 describe('scheme and address refusals', () => {
   test('refuses http without allowInsecureLocal, before any connection', async () => {
-    await expectFailure(fetcher({ allowInsecureLocal: false })(`${origin}/card`, PROFILE), 502, 'fetch_refused', 'expected https')
+    await expectFailure(fetcher({ allowInsecureLocal: false })(`${origin}/card`, PROFILE), 502, 'fetch_failed', 'expected https')
     expect(hitCount('/card')).toBe(0)
   })
 
   test('refuses a loopback address without allowInsecureLocal', async () => {
     const url = `https://localhost:${server.port}/card`
-    const err = await expectFailure(fetcher({ allowInsecureLocal: false })(url, PROFILE), 502, 'fetch_refused', 'loopback')
-    expect(err.description).toStartWith(`https://localhost:${server.port}/card: `)
+    const err = await expectFailure(fetcher({ allowInsecureLocal: false })(url, PROFILE), 502, 'fetch_failed', 'loopback')
+    expect(err.description).toBe(`https://localhost:${server.port}/card ${HIDDEN}`)
   })
 
   test('refuses a host when any of its addresses is refused (DNS rebinding)', async () => {
     let calls = 0
     const fetchImpl = (async () => { calls++; return turtle(CARD) }) as unknown as typeof fetch
     const doc = fetcher({ fetchImpl, lookup: async () => ['93.184.216.34', '10.0.0.1'] })('https://pod2.example/card', PROFILE)
-    await expectFailure(doc, 502, 'fetch_refused', 'RFC 1918')
+    await expectFailure(doc, 502, 'fetch_failed', 'RFC 1918')
     expect(calls).toBe(0)
   })
 
@@ -129,23 +142,24 @@ describe('scheme and address refusals', () => {
   })
 
   test('never puts the query in the description', async () => {
-    const err = await expectFailure(fetcher()('https://10.0.0.1/card?access_token=secret', PROFILE), 502, 'fetch_refused', 'RFC 1918')
-    expect(err.description).toBe('https://10.0.0.1/card: host address is in a refused range: private-use (RFC 1918)')
+    const err = await expectFailure(fetcher()('https://10.0.0.1/card?access_token=secret', PROFILE), 502, 'fetch_failed', 'RFC 1918')
+    expect(err.description).toBe(`https://10.0.0.1/card ${HIDDEN}`)
+    expect((err.cause as Error).message).toBe('https://10.0.0.1/card: host address is in a refused range: private-use (RFC 1918)')
   })
 })
 
 describe('redirects', () => {
   test('refuses a redirect to a private address', async () => {
-    await expectFailure(fetcher()(`${origin}/to-private`, PROFILE), 502, 'fetch_refused', 'https://10.0.0.1/card: host address')
+    await expectFailure(fetcher()(`${origin}/to-private`, PROFILE), 502, 'fetch_failed', 'https://10.0.0.1/card: host address')
   })
 
   test('refuses a redirect to plain http on a metadata address', async () => {
-    await expectFailure(fetcher()(`${origin}/to-metadata`, PROFILE), 502, 'fetch_refused', 'http://169.254.169.254/latest/meta-data')
+    await expectFailure(fetcher()(`${origin}/to-metadata`, PROFILE), 502, 'fetch_failed', 'http://169.254.169.254/latest/meta-data')
   })
 
   test('refuses a redirect to a name that resolves to a private address', async () => {
     const lookup = async (host: string) => (host === 'intranet.example' ? ['192.168.1.10'] : ['127.0.0.1'])
-    await expectFailure(fetcher({ lookup })(`${origin}/to-internal-name`, PROFILE), 502, 'fetch_refused', 'RFC 1918')
+    await expectFailure(fetcher({ lookup })(`${origin}/to-internal-name`, PROFILE), 502, 'fetch_failed', 'RFC 1918')
   })
 
   test('fails after more than 3 redirects', async () => {
@@ -162,20 +176,20 @@ describe('redirects', () => {
 
 describe('limits', () => {
   test('times out on a server that never answers', async () => {
-    const err = await expectFailure(fetcher({ timeoutMs: 200 })(`${origin}/hang`, PROFILE), 502, 'fetch_timeout', 'within 200 ms')
-    expect(err.description).toStartWith(`${origin}/hang: `)
+    const err = await expectFailure(fetcher({ timeoutMs: 200 })(`${origin}/hang`, PROFILE), 502, 'fetch_failed', 'within 200 ms')
+    expect(err.description).toBe(`${origin}/hang ${HIDDEN}`)
   })
 
   test('aborts a streamed body past maxBytes', async () => {
-    await expectFailure(fetcher({ maxBytes: 4096 })(`${origin}/big-stream`, PROFILE), 502, 'fetch_too_large', 'larger than 4096 bytes')
+    await expectFailure(fetcher({ maxBytes: 4096 })(`${origin}/big-stream`, PROFILE), 502, 'fetch_failed', 'larger than 4096 bytes')
   })
 
   test('refuses a declared Content-Length past maxBytes', async () => {
-    await expectFailure(fetcher({ maxBytes: 4096 })(`${origin}/big-declared`, PROFILE), 502, 'fetch_too_large', 'larger than 4096 bytes')
+    await expectFailure(fetcher({ maxBytes: 4096 })(`${origin}/big-declared`, PROFILE), 502, 'fetch_failed', 'larger than 4096 bytes')
   })
 
   test('refuses a content type outside allowedTypes', async () => {
-    await expectFailure(fetcher()(`${origin}/html`, PROFILE), 502, 'fetch_bad_type',
+    await expectFailure(fetcher()(`${origin}/html`, PROFILE), 502, 'fetch_failed',
       'answered text/html, expected one of text/turtle, application/ld+json, application/n-triples')
   })
 
@@ -196,45 +210,45 @@ describe('limits', () => {
 describe('cache (RFC 9111 freshness with floor and ceiling)', () => {
   test('serves a fresh document from the cache until max-age passes', async () => {
     const fetchDoc = fetcher()
-    await fetchDoc(`${origin}/max-age`, PROFILE)
+    await fetchDoc(`${origin}/max-age`, KEPT)
     clock += 59_000
-    await fetchDoc(`${origin}/max-age#other-fragment`, PROFILE)
+    await fetchDoc(`${origin}/max-age#other-fragment`, KEPT)
     expect(hitCount('/max-age')).toBe(1)
     clock += 1_000
-    await fetchDoc(`${origin}/max-age`, PROFILE)
+    await fetchDoc(`${origin}/max-age`, KEPT)
     expect(hitCount('/max-age')).toBe(2)
   })
 
   test('never caches no-store', async () => {
     const fetchDoc = fetcher()
-    await fetchDoc(`${origin}/no-store`, PROFILE)
-    await fetchDoc(`${origin}/no-store`, PROFILE)
+    await fetchDoc(`${origin}/no-store`, KEPT)
+    await fetchDoc(`${origin}/no-store`, KEPT)
     expect(hitCount('/no-store')).toBe(2)
   })
 
   test('keeps max-age=0 for the floor minTtlMs', async () => {
     const fetchDoc = fetcher({ minTtlMs: 5_000 })
-    await fetchDoc(`${origin}/max-age-0`, PROFILE)
+    await fetchDoc(`${origin}/max-age-0`, KEPT)
     clock += 4_999
-    await fetchDoc(`${origin}/max-age-0`, PROFILE)
+    await fetchDoc(`${origin}/max-age-0`, KEPT)
     expect(hitCount('/max-age-0')).toBe(1)
     clock += 1
-    await fetchDoc(`${origin}/max-age-0`, PROFILE)
+    await fetchDoc(`${origin}/max-age-0`, KEPT)
     expect(hitCount('/max-age-0')).toBe(2)
   })
 
   test('caps a long max-age at maxTtlMs', async () => {
     const fetchDoc = fetcher({ maxTtlMs: 60_000 })
-    await fetchDoc(`${origin}/max-age-huge`, PROFILE)
+    await fetchDoc(`${origin}/max-age-huge`, KEPT)
     clock += 60_000
-    await fetchDoc(`${origin}/max-age-huge`, PROFILE)
+    await fetchDoc(`${origin}/max-age-huge`, KEPT)
     expect(hitCount('/max-age-huge')).toBe(2)
   })
 
   test('checks allowedTypes again on a cache hit', async () => {
     const fetchDoc = fetcher()
-    await fetchDoc(`${origin}/max-age`, PROFILE)
-    await expectFailure(fetchDoc(`${origin}/max-age`, { ...PROFILE, allowedTypes: ['application/json'] }), 502, 'fetch_bad_type', 'answered text/turtle')
+    await fetchDoc(`${origin}/max-age`, KEPT)
+    await expectFailure(fetchDoc(`${origin}/max-age`, { ...KEPT, allowedTypes: ['application/json'] }), 502, 'fetch_failed', 'answered text/turtle')
     expect(hitCount('/max-age')).toBe(1)
   })
 
@@ -293,6 +307,66 @@ describe('our own origin', () => {
 
   test('a local document of the wrong type is refused', async () => {
     const localLoader = async (url: string): Promise<RemoteDoc> => ({ url, contentType: 'text/html', body: '', fetchedAt: clock })
-    await expectFailure(fetcher({ ...noNetwork, localLoader })('https://pod.example/page', PROFILE), 502, 'fetch_bad_type', 'answered text/html')
+    await expectFailure(fetcher({ ...noNetwork, localLoader })('https://pod.example/page', PROFILE), 502, 'fetch_failed', 'answered text/html')
+  })
+})
+
+describe('what a stranger can make the fetcher hold', () => {
+  test('a call names its cap: a key document is refused past its own cap, whatever the fetcher default', async () => {
+    await expectFailure(fetcher()(`${origin}/big-declared`, { ...PROFILE, maxBytes: 4096 }), 502, 'fetch_failed', 'larger than 4096 bytes')
+    expect((await fetcher()(`${origin}/big-declared`, { ...PROFILE, maxBytes: 8192 })).body).toHaveLength(8192)
+  })
+
+  test('bodies are not kept unless asked: callers keep what they extracted', async () => {
+    const fetchDoc = fetcher()
+    const doc = await fetchDoc(`${origin}/max-age`, PROFILE)
+    expect(doc.expiresAt).toBe(clock + 60_000)
+    await fetchDoc(`${origin}/max-age`, PROFILE)
+    expect(hitCount('/max-age')).toBe(2)
+  })
+
+  test('kept bodies are bounded in bytes: the least recently used go first', async () => {
+    const fetchDoc = fetcher({ cacheBytes: 2 * CARD.length })
+    for (const p of ['/max-age', '/max-age?b', '/max-age?c']) await fetchDoc(`${origin}${p}`, KEPT)
+    await fetchDoc(`${origin}/max-age?c`, KEPT)
+    await fetchDoc(`${origin}/max-age?b`, KEPT)
+    expect(hitCount('/max-age')).toBe(3)
+    await fetchDoc(`${origin}/max-age`, KEPT)
+    expect(hitCount('/max-age')).toBe(4)
+  })
+
+  test('one client gets a bounded number of network fetches per window; joined and cached ones are free; another client is not affected', async () => {
+    let client = '203.0.113.7'
+    const budget = new FetchBudget({ perClientPerWindow: 3, perClientConcurrent: 4, totalConcurrent: 32, windowMs: 60_000 })
+    const fetchDoc = fetcher({ budget, client: () => client })
+    await Promise.all([fetchDoc(`${origin}/no-store?1`, PROFILE), fetchDoc(`${origin}/no-store?1`, PROFILE)])
+    await fetchDoc(`${origin}/no-store?2`, PROFILE)
+    await fetchDoc(`${origin}/max-age`, KEPT)
+    await fetchDoc(`${origin}/max-age`, KEPT)
+    const err = await expectFailure(fetchDoc(`${origin}/no-store?3`, PROFILE), 429, 'remote_fetch_limit', 'fetch 3 remote documents')
+    expect(err.headers['retry-after']).toBe('60')
+    expect(hitCount('/no-store')).toBe(2)
+    client = '198.51.100.9'
+    await fetchDoc(`${origin}/no-store?3`, PROFILE)
+    client = '203.0.113.7'
+    clock += 60_000
+    await fetchDoc(`${origin}/no-store?4`, PROFILE)
+    expect(hitCount('/no-store')).toBe(4)
+  })
+
+  test('one client has a bounded number of fetches in flight, and so has everyone', async () => {
+    const budget = new FetchBudget({ perClientPerWindow: 100, perClientConcurrent: 2, totalConcurrent: 3, windowMs: 60_000 })
+    let client = 'a'
+    const fetchDoc = fetcher({ budget, client: () => client, timeoutMs: 300 })
+    const hanging = [fetchDoc(`${origin}/hang?1`, PROFILE), fetchDoc(`${origin}/hang?2`, PROFILE)].map((p) => p.catch(() => undefined))
+    await expectFailure(fetchDoc(`${origin}/hang?3`, PROFILE), 429, 'remote_fetch_limit', 'already has 2')
+    client = 'b'
+    const third = fetchDoc(`${origin}/hang?4`, PROFILE).catch(() => undefined)
+    await expectFailure(fetchDoc(`${origin}/card`, PROFILE), 503, 'remote_fetch_busy', 'as many remote documents')
+    expect(budget.active).toBe(3)
+    await Promise.all([...hanging, third])
+    expect(budget.active).toBe(0)
+    client = 'a'
+    expect((await fetchDoc(`${origin}/card`, PROFILE)).body).toBe(CARD)
   })
 })

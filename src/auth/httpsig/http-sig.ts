@@ -1,12 +1,11 @@
 // The HttpSig scheme at the resource server: Authorization auth-params → verified signature → Principal.
 
-import type { Quad } from '@rdfjs/types'
 import type { Credential } from '../../http/credentials.ts'
 import { HttpError } from '../../http/errors.ts'
 import type { FetchDoc } from '../../fetch/guarded-fetch.ts'
 import type { Store } from '../../store/open-store.ts'
 import type { Principal, WebId } from '../principal.ts'
-import { isVerifiableCredential, linksKey } from './key-document.ts'
+import { factsLinkKey, type KeyDocumentFacts } from './key-document.ts'
 import { documentUrlOf, keyUrlOf, makeKeyResolver, type ReadableByPublic } from './key-lookup.ts'
 import { NonceCache } from './nonce-cache.ts'
 import { signatureError } from './signature-base.ts'
@@ -60,13 +59,13 @@ export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig
 
     // HttpSig steps 4 and 6: the credential is fetched while the key is, both only once the message passed every
     // check that needs no key (a malformed or stale request makes the pod fetch nothing); one load per document.
-    const docs = new Map<string, Promise<readonly Quad[]>>()
+    const docs = new Map<string, Promise<KeyDocumentFacts>>()
     const load = (docUrl: string) => {
       let p = docs.get(docUrl)
       if (!p) { p = loadDocument(docUrl); docs.set(docUrl, p); p.catch(() => {}) }
       return p
     }
-    let credDoc: Promise<readonly Quad[]> | undefined
+    let credDoc: Promise<KeyDocumentFacts> | undefined
     let keyUrl = ''
     const verified = await verifySignedRequest({
       method: request.method, targetUri, headers: request.headers, label,
@@ -114,9 +113,9 @@ function credentialUrl(cred: string, targetUri: string): string {
 }
 
 // HttpSig step 7: a WebID profile proves identity when it links the very key that signed (`cert:key`).
-async function provenWebId(credUrl: string, quads: readonly Quad[], keyUrl: string): Promise<WebId> {
-  if (linksKey(quads, credUrl, keyUrl)) return credUrl as WebId
-  if (isVerifiableCredential(quads)) {
+async function provenWebId(credUrl: string, facts: KeyDocumentFacts, keyUrl: string): Promise<WebId> {
+  if (factsLinkKey(facts, credUrl, keyUrl)) return credUrl as WebId
+  if (facts.isCredential) {
     throw signatureError('verifiable credentials are not supported yet (no issuer trust policy); send a WebID whose profile links the key with cert:key')
   }
   throw signatureError(`the WebID profile of ${credUrl} does not link the signing key ${keyUrl} with cert:key`)

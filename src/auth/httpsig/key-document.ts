@@ -99,3 +99,43 @@ const VC_TYPES = ['https://www.w3.org/2018/credentials#VerifiableCredential', 'h
 /** Is this document a Verifiable Credential (which the pod cannot evaluate yet)? */
 export const isVerifiableCredential = (quads: readonly Quad[]) =>
   quads.some(q => q.predicate.value === RDF('type') && VC_TYPES.includes(q.object.value))
+
+/**
+ * What verification needs of a key document or WebID profile, and nothing else: each key it describes
+ * (usable or why not), its `cert:key` links, whether it is a credential. Kept instead of the triples: a
+ * document's facts are a fraction of its parsed form (~20 times its bytes).
+ */
+export interface KeyDocumentFacts {
+  /** Every subject with a `sec:publicKeyJwk`: its usable JWK, or why it cannot be used. */
+  readonly keys: ReadonlyMap<string, { readonly jwk?: PublicJwk; readonly problem?: string }>
+  /** `<subject>\n<key>` of every `cert:key` statement. */
+  readonly certKeys: ReadonlySet<string>
+  readonly isCredential: boolean
+  /** A rough size in bytes, for byte-bounded caches. */
+  readonly weight: number
+}
+
+export const NO_FACTS: KeyDocumentFacts = Object.freeze({ keys: new Map(), certKeys: new Set<string>(), isCredential: false, weight: 0 })
+
+export function keyDocumentFacts(quads: readonly Quad[]): KeyDocumentFacts {
+  const keys = new Map<string, { jwk?: PublicJwk; problem?: string }>()
+  const certKeys = new Set<string>()
+  let weight = 0
+  for (const q of quads) {
+    if (q.predicate.value === PUBLIC_KEY_JWK && !keys.has(q.subject.value)) {
+      keys.set(q.subject.value, findPublicKey(quads, q.subject.value))
+      weight += q.subject.value.length + q.object.value.length
+    } else if (q.predicate.value === CERT('key')) {
+      certKeys.add(`${q.subject.value}\n${q.object.value}`)
+      weight += q.subject.value.length + q.object.value.length
+    }
+  }
+  return { keys, certKeys, isCredential: isVerifiableCredential(quads), weight }
+}
+
+/** findPublicKey on a document's facts. */
+export const publicKeyIn = (facts: KeyDocumentFacts, keyUrl: string): { jwk?: PublicJwk; problem?: string } =>
+  facts.keys.get(keyUrl) ?? findPublicKey([], keyUrl)
+
+/** linksKey on a document's facts. */
+export const factsLinkKey = (facts: KeyDocumentFacts, webid: string, keyUrl: string) => facts.certKeys.has(`${webid}\n${keyUrl}`)

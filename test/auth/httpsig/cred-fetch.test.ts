@@ -74,6 +74,6 @@ describe('HttpSig cred', () => {
     let error: unknown
     try { await h.run('https://gone.example/k#key') } catch (e) { error = e }
     expect((error as HttpError).status).toBe(401)
-    expect((error as HttpError).description).toContain('https://gone.example/k could not be loaded')
+    expect((error as HttpError).description).toContain('the key document could not be loaded: https://gone.example/k')
   })
 })
