@@ -1,5 +1,7 @@
 // Who is asking: the result of authentication, the input of every access decision.
 
+import type { SignedBody } from './httpsig/content-digest.ts'
+
 export type WebId = string & { readonly brand: 'WebId' }
 export type ClientId = string & { readonly brand: 'ClientId' }
 
@@ -18,6 +20,8 @@ export interface Principal {
    * principal gets nothing beyond them, whatever else its WebID may do (UMA Grant §3.3.5).
    */
   readonly permissions?: readonly UmaPermission[]
+  /** Set only for HttpSig: what the signature says of the body (RFC 9530), checked where the body is read. */
+  readonly signedBody?: SignedBody
 }
 
 /** One permission of a UMA access token (UMA Federated Authorization §4.1: resource id + scopes). */

@@ -31,7 +31,7 @@ export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Respons
   if (!mediaType) throw new HttpError(400, 'missing_content_type', 'a PATCH needs a Content-Type: text/n3 or application/sparql-update')
   checkPatchType(mediaType)
   // A patch is parsed whole in memory, so it has its own, smaller limit (--max-patch-bytes).
-  const body = await readRequestBody(r.request, cfg.maxPatchBytes, 'a PATCH body')
+  const body = await readRequestBody(r, cfg.maxPatchBytes, 'a PATCH body')
   const plan = await parsePatchOffThread(decodeUtf8(body.bytes), mediaType, url)
   const authorizePatch = (exists: boolean, created: readonly string[]) => ctx.access.authorize(r.principal, url,
     requiredModes({ method: 'PATCH', url, exists, patch: plan.needs, createdContainers: created.map(p => cfg.baseUrl + p) }),

@@ -31,7 +31,7 @@ export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response
       { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH, DELETE' } })
   }
   const decision = await ctx.access.authorize(r.principal, url, requiredModes({ method: 'POST', url, exists: true }), r.origin, challengeLinks(cfg.baseUrl, path))
-  const body = await readRequestBody(r.request, cfg.maxBodyBytes)
+  const body = await readRequestBody(r, cfg.maxBodyBytes)
   const container = wantsContainer(r.request.headers.get('link'))
   const hint = nameFromSlug(r.request.headers.get('slug'))
   // A Slug may not mint a name of the pod's own endpoints (`.well-known` under the root).

@@ -23,7 +23,7 @@ export async function handlePut(ctx: RsContext, r: RsRequest): Promise<Response>
   const exists = (await getMeta(store, path)) !== undefined
   const authorized = exists ? [] : await missingAncestors(store, path)
   const decision = await authorizePut(exists, authorized)
-  const content = await contentFromBody(await readRequestBody(r.request, cfg.maxBodyBytes), path, url)
+  const content = await contentFromBody(await readRequestBody(r, cfg.maxBodyBytes), path, url)
   if (content.triples) await checkAclWrite(ctx, path, content.triples)
 
   const result = await withResourceLocks(() => writeLocks(store, path), async () => {

@@ -6,6 +6,8 @@ import { HttpError, toPlainResponse } from '../http/errors.ts'
 import { fromFramework, logRefusal, renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
 import { ANONYMOUS } from '../auth/principal.ts'
+import { ACCEPT_SIGNATURE_WITH_CONTENT } from '../auth/httpsig/http-sig.ts'
+import { mayHaveContent } from '../auth/httpsig/content-digest.ts'
 import { getMeta } from '../store/resources.ts'
 import { requiredModes, type ModeRequirement } from '../policy/modes.ts'
 import { makeAccessControl } from './access-control.ts'
@@ -36,10 +38,10 @@ export function makeResourceServer(deps: Deps) {
     let principal = ANONYMOUS
     let response: Response
     try {
-      principal = await authenticate(request).catch((err: unknown) => { throw withLinks(err, target.path) })
+      principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = await answerError(request, target.path, await withUmaChallenge(err, request.method, target.url))
+      response = await answerError(request, target.path, await withUmaChallenge(withSignatureHints(err, request, target.path), request.method, target.url))
     }
     // WAC-Allow (WAC §6 / Solid Protocol) on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
@@ -68,10 +70,19 @@ export function makeResourceServer(deps: Deps) {
     return new HttpError(401, err.code, err.description, { cause: err.cause, headers: { ...err.headers, 'www-authenticate': [await ctx.access.challengeFor(needs), ...challenges] } })
   }
 
-  // HttpSig step 2: a refused credential still names the ACL (and types), so a client can look for another key.
-  function withLinks(err: unknown, path: string): unknown {
-    if (!(err instanceof HttpError) || err.status !== 401 || 'link' in err.headers) return err
-    return new HttpError(401, err.code, err.description, { cause: err.cause, headers: { ...err.headers, link: challengeLinks(deps.cfg.baseUrl, path) } })
+  /**
+   * HttpSig step 2: a refused credential (when authenticating, or when its signature did not match the body)
+   * still names the ACL (and types), so a client can look for another key. RFC 9421 §5.1 with RFC 9530: a
+   * request that may carry content is asked to sign its Content-Digest too, also by the anonymous refusal.
+   */
+  function withSignatureHints(err: unknown, request: Request, path: string): unknown {
+    if (!(err instanceof HttpError) || err.status !== 401) return err
+    const content = 'accept-signature' in err.headers && mayHaveContent(request.headers)
+    if ('link' in err.headers && !content) return err
+    return new HttpError(401, err.code, err.description, {
+      cause: err.cause,
+      headers: { link: challengeLinks(deps.cfg.baseUrl, path), ...err.headers, ...(content ? { 'accept-signature': ACCEPT_SIGNATURE_WITH_CONTENT } : {}) },
+    })
   }
 
   /** A person in a browser gets the front door instead of a bare refusal; apps get the refusal as is. */

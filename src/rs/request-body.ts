@@ -1,7 +1,9 @@
-// Reading a write's body: size limit first, Content-Type required whenever there is content.
+// Reading a write's body: size limit first, then a signed request's Content-Digest, Content-Type required whenever there is content.
 
 import { HttpError } from '../http/errors.ts'
 import { mediaTypeOf } from '../rdf/media-types.ts'
+import { checkSignedBody } from '../auth/httpsig/http-sig.ts'
+import type { RsRequest } from './rs-context.ts'
 
 export interface RequestBody {
   readonly bytes: Uint8Array
@@ -11,12 +13,16 @@ export interface RequestBody {
   readonly contentType: string | undefined
 }
 
-/** `what` names the body in the 413, e.g. "a PATCH body" with its own limit. */
-export async function readRequestBody(request: Request, maxBytes: number, what = 'the body'): Promise<RequestBody> {
+/**
+ * `what` names the body in the 413, e.g. "a PATCH body" with its own limit. The principal comes with the request
+ * so that no body is used before the HttpSig signature that came with it was checked against it (RFC 9530).
+ */
+export async function readRequestBody({ request, principal }: Pick<RsRequest, 'request' | 'principal'>, maxBytes: number, what = 'the body'): Promise<RequestBody> {
   const declared = Number(request.headers.get('content-length') ?? '0')
   const tooLarge = () => new HttpError(413, 'payload_too_large', `${what} is larger than this pod accepts (${maxBytes} bytes)`)
   if (declared > maxBytes) throw tooLarge()
   const bytes = request.body ? await readAtMost(request.body, maxBytes, tooLarge) : new Uint8Array()
+  checkSignedBody(principal, request, bytes)
   const contentType = request.headers.get('content-type')
   const mediaType = mediaTypeOf(contentType)
   // Solid Protocol §5.3: content without a Content-Type is a 400, never guessed.

@@ -9,7 +9,7 @@ import { openStore } from '../../src/store/open-store.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 import { writeTurtle } from './seed-store.ts'
 import { startPod, type RunningPod } from './start-server.ts'
-import { privateKeyOf, signedHeaders, type SignOptions } from '../auth/httpsig/sign-request.ts'
+import { contentDigestOf, privateKeyOf, signedHeaders, type SignOptions } from '../auth/httpsig/sign-request.ts'
 import { makeKey, readAcl } from '../auth/httpsig/key-fixture.ts'
 
 const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
@@ -75,16 +75,21 @@ const keyFile = (name: string) => JSON.parse(readFileSync(files[name]!, 'utf8'))
 const bobKey = (name: 'k1' | 'k2'): Pick<SignOptions, 'key' | 'alg' | 'keyid'> => ({ key: privateKeyOf(keyFile(name)), alg: 'ecdsa-p256-sha256', keyid: `${bob.baseUrl}/keys/${name}#key` })
 const localKey = (): Pick<SignOptions, 'key' | 'alg' | 'keyid'> => ({ key: privateKeyOf(keyFile('local')), alg: 'ecdsa-p256-sha256', keyid: '/keys/local#key' })
 
+const ACCEPT_SIGNATURE = 'sig1=("@method" "@target-uri" "authorization");created;nonce'
+const ACCEPT_SIGNATURE_WITH_CONTENT = 'sig1=("@method" "@target-uri" "authorization" "content-digest");created;nonce'
+
+/** Signs with the independent library; a string body is digested (RFC 9530, sha-256) and covered unless `o` says otherwise. */
 async function signed(path: string, o: Pick<SignOptions, 'key' | 'alg' | 'keyid'> & Partial<SignOptions>, init: RequestInit = {}) {
   const url = `${alice.baseUrl}${path}`
-  const headers = await signedHeaders(url, { method: init.method ?? 'GET', ...o, headers: (init.headers ?? {}) as Record<string, string> })
+  const body = typeof init.body === 'string' ? { body: init.body } : {}
+  const headers = await signedHeaders(url, { method: init.method ?? 'GET', ...body, ...o, headers: (init.headers ?? {}) as Record<string, string> })
   return fetch(url, { ...init, headers })
 }
 
-async function expect401(res: Response, reason: string) {
+async function expect401(res: Response, reason: string, acceptSignature = ACCEPT_SIGNATURE) {
   expect(res.status).toBe(401)
   expect(res.headers.get('www-authenticate')).toContain(`HttpSig realm="${new URL(res.url).pathname}", error="invalid_signature"`)
-  expect(res.headers.get('accept-signature')).toBe('sig1=("@method" "@target-uri" "authorization");created;nonce')
+  expect(res.headers.get('accept-signature')).toBe(acceptSignature)
   expect(await res.text()).toContain(reason)
 }
 
@@ -94,7 +99,7 @@ describe('HttpSig H1: the 401 invites a signature', () => {
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toContain('HttpSig realm="/shared/abs"')
     expect(res.headers.get('www-authenticate')).toContain('DPoP algs=')
-    expect(res.headers.get('accept-signature')).toBe('sig1=("@method" "@target-uri" "authorization");created;nonce')
+    expect(res.headers.get('accept-signature')).toBe(ACCEPT_SIGNATURE)
     expect(res.headers.get('link')).toContain(`<${alice.baseUrl}/shared/abs.acl>; rel="acl"`)
   })
 })
@@ -187,5 +192,83 @@ describe('key documents: the owner manages keys under WAC; a revoked key stops v
       body: `<#key> <https://w3id.org/security#publicKeyJwk> ${JSON.stringify(JSON.stringify(keyFile('local')))}^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON>.` })
     expect(res.status).toBe(400)
     expect(await res.text()).toContain('private member "d"')
+  })
+})
+
+describe('RFC 9530 Content-Digest: a signed request with content covers its body', () => {
+  const owner = () => ({ ...localKey(), cred: `${alice.baseUrl}/profile/card#me` })
+  const turtle = (title: string) => `<#it> <http://purl.org/dc/terms/title> "${title}".`
+  const TURTLE = { 'content-type': 'text/turtle' }
+  /** A signed PUT of `body`; `o` can sign other bytes (`body`), another digest, or none (`digest: null`). */
+  const put = (path: string, body: BodyInit, o: Partial<SignOptions> = {}) =>
+    signed(path, { ...owner(), ...o }, { method: 'PUT', headers: TURTLE, body })
+  const readBack = async (path: string) => {
+    const res = await signed(path, owner(), { headers: { accept: 'text/turtle' } })
+    return { status: res.status, text: await res.text() }
+  }
+  const refused = (reason: string) => async (res: Response) => {
+    await expect401(res, reason, ACCEPT_SIGNATURE_WITH_CONTENT)
+    expect(res.headers.get('link')).toContain('rel="acl"')
+  }
+  const MISSING = 'must send Content-Digest (RFC 9530, sha-256 or sha-512) and the signature must cover the whole content-digest field'
+
+  test('a signed PUT with a body whose signature does not cover content-digest → 401 invalid_signature, nothing written', async () => {
+    await refused(MISSING)(await put('/digest/none', turtle('unsigned body'), { digest: null }))
+    // a Content-Digest that is sent but not signed is no better: anyone on the way could rewrite both
+    await refused(MISSING)(await put('/digest/none', turtle('unsigned body'), { headers: { ...TURTLE, 'content-digest': contentDigestOf(turtle('unsigned body')) }, digest: null }))
+    expect((await readBack('/digest/none')).status).toBe(404)
+  })
+  test('a body swapped after signing → 401 invalid_signature, nothing written', async () => {
+    const swapped = await put('/digest/swapped', turtle('evil'), { body: turtle('what was signed') })
+    await refused('the body does not match the signed Content-Digest (sha-256)')(swapped)
+    expect((await readBack('/digest/swapped')).status).toBe(404)
+  })
+  test('a body swapped on an existing resource → 401, the resource keeps its content', async () => {
+    expect((await put('/digest/kept', turtle('original'))).status).toBe(201)
+    await refused('does not match the signed Content-Digest')(await put('/digest/kept', turtle('evil'), { body: turtle('replacement') }))
+    const after = await readBack('/digest/kept')
+    expect(after.text).toContain('original')
+    expect(after.text).not.toContain('evil')
+  })
+  test.each(['sha-256', 'sha-512'] as const)('a signed PUT covering a matching content-digest (%s) → 201, the body is stored', async (digest) => {
+    const res = await put(`/digest/ok-${digest}`, turtle(`signed with ${digest}`), { digest })
+    expect(res.status).toBe(201)
+    expect((await readBack(`/digest/ok-${digest}`)).text).toContain(`signed with ${digest}`)
+  })
+  test('a Content-Digest with both algorithms: both must match', async () => {
+    const body = turtle('both')
+    const both = `${contentDigestOf(body, 'sha-256')}, ${contentDigestOf(turtle('other'), 'sha-512')}`
+    const res = await signed('/digest/both', { ...owner(), digest: null, fields: ['@method', '@target-uri', 'authorization', 'content-digest'] },
+      { method: 'PUT', headers: { ...TURTLE, 'content-digest': both }, body })
+    await refused('does not match the signed Content-Digest (sha-512)')(res)
+    expect((await readBack('/digest/both')).status).toBe(404)
+  })
+  test('a chunked body (no Content-Length) is checked as it is read: without a digest → 401, with one → 201', async () => {
+    // A pulled stream of unknown length: fetch sends it with Transfer-Encoding: chunked (a Blob's stream would get a Content-Length)
+    const stream = (text: string) => {
+      let sent = false
+      return new ReadableStream<Uint8Array>({ pull(c) { if (sent) c.close(); else { sent = true; c.enqueue(new TextEncoder().encode(text)) } } })
+    }
+    const noDigest = await put('/digest/chunked', stream(turtle('chunked')), { digest: null })
+    await refused(MISSING)(noDigest)
+    expect((await readBack('/digest/chunked')).status).toBe(404)
+    const withDigest = await put('/digest/chunked', stream(turtle('chunked')), { body: turtle('chunked') })
+    expect(withDigest.status).toBe(201)
+    expect((await readBack('/digest/chunked')).text).toContain('chunked')
+  })
+  test('an empty PUT (Content-Length: 0) needs no digest', async () => {
+    expect((await put('/digest/empty', '', { digest: null })).status).toBe(201)
+  })
+  test('a signed GET without a body needs no digest', async () => {
+    const res = await signed('/shared/abs', bobKey('k1'))
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('secret')
+  })
+  test('the anonymous 401 for a request with content asks for content-digest; for one without, not', async () => {
+    const withBody = await fetch(`${alice.baseUrl}/digest/anon`, { method: 'PUT', headers: TURTLE, body: turtle('anonymous') })
+    expect(withBody.status).toBe(401)
+    expect(withBody.headers.get('www-authenticate')).toContain('HttpSig realm="/digest/anon"')
+    expect(withBody.headers.get('accept-signature')).toBe(ACCEPT_SIGNATURE_WITH_CONTENT)
+    expect((await fetch(`${alice.baseUrl}/digest/anon`, { method: 'DELETE' })).headers.get('accept-signature')).toBe(ACCEPT_SIGNATURE)
   })
 })

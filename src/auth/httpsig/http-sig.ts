@@ -8,17 +8,25 @@ import type { Principal, WebId } from '../principal.ts'
 import { factsLinkKey, type KeyDocumentFacts } from './key-document.ts'
 import { documentUrlOf, keyUrlOf, makeKeyResolver, type ReadableByPublic } from './key-lookup.ts'
 import { NonceCache } from './nonce-cache.ts'
+import { checkBodyDigest, declaresContent, mayHaveContent } from './content-digest.ts'
 import { signatureError } from './signature-base.ts'
 import { verifySignedRequest } from './verify-request.ts'
 
 /** What the pod asks every signer to cover (RFC 9421 §5.1), `authorization` included (HttpSig step 3). */
 export const HTTPSIG_REQUIRED = ['@method', '@target-uri', 'authorization'] as const
+/** … and, for a request with content, its RFC 9530 Content-Digest: otherwise the body could be swapped on the way. */
+export const HTTPSIG_REQUIRED_WITH_CONTENT = [...HTTPSIG_REQUIRED, 'content-digest'] as const
 
 /**
  * RFC 9421 §5.1 Accept-Signature. The bare `nonce` follows the HttpSig draft: "include a nonce of your own,
  * unique per request" (RFC 9421 would have the signer copy a server-chosen value; the pod checks uniqueness instead).
  */
-export const ACCEPT_SIGNATURE = `sig1=(${HTTPSIG_REQUIRED.map(c => `"${c}"`).join(' ')});created;nonce`
+const acceptSignatureOf = (components: readonly string[]) => `sig1=(${components.map(c => `"${c}"`).join(' ')});created;nonce`
+export const ACCEPT_SIGNATURE = acceptSignatureOf(HTTPSIG_REQUIRED)
+export const ACCEPT_SIGNATURE_WITH_CONTENT = acceptSignatureOf(HTTPSIG_REQUIRED_WITH_CONTENT)
+
+/** The Accept-Signature for a refused request: one that may carry content is told to sign its Content-Digest too. */
+export const acceptSignatureFor = (headers: Headers) => mayHaveContent(headers) ? ACCEPT_SIGNATURE_WITH_CONTENT : ACCEPT_SIGNATURE
 
 // RFC 9110 §11.2 quoted-string: our descriptions quote with `"`; those become `'` rather than escapes.
 const quotable = (s: string) => s.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x7e]/g, '-')
@@ -69,7 +77,7 @@ export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig
     let keyUrl = ''
     const verified = await verifySignedRequest({
       method: request.method, targetUri, headers: request.headers, label,
-      required: HTTPSIG_REQUIRED, now: deps.now(),
+      required: declaresContent(request.headers) ? HTTPSIG_REQUIRED_WITH_CONTENT : HTTPSIG_REQUIRED, now: deps.now(),
       resolveKey: async (keyid) => {
         keyUrl = keyUrlOf(keyid, targetUri)
         if (credUrl !== undefined) credDoc = load(documentUrlOf(credUrl))
@@ -82,20 +90,40 @@ export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig
       throw new HttpError(503, 'temporarily_unavailable', 'the pod is verifying more signed requests than it can remember nonces for; retry shortly', { headers: { 'retry-after': '5' } })
     }
     const webid = credUrl === undefined ? undefined : await provenWebId(credUrl, await credDoc!, keyUrl)
-    return { keys: [keyUrl], ...(webid ? { webid } : {}), scheme: 'HttpSig' }
+    return { keys: [keyUrl], ...(webid ? { webid } : {}), scheme: 'HttpSig', signedBody: { contentDigest: verified.contentDigest } }
   }
 
   return async (request, credential) => {
     try {
       return await authenticate(request, credential)
     } catch (err) {
-      if (!(err instanceof HttpError) || err.status !== 401) throw err
-      const realm = new URL(request.url).pathname
-      throw new HttpError(401, err.code, err.description, {
-        cause: err.cause,
-        headers: { 'www-authenticate': httpSigChallenge(realm, err), 'accept-signature': ACCEPT_SIGNATURE },
-      })
+      throw withHttpSigChallenge(err, request, acceptSignatureFor(request.headers))
     }
+  }
+}
+
+/** A refusal of the HttpSig credential, re-sent with the challenge that says why and what to sign. */
+function withHttpSigChallenge(err: unknown, request: Request, acceptSignature: string): unknown {
+  if (!(err instanceof HttpError) || err.status !== 401) return err
+  const realm = new URL(request.url).pathname
+  return new HttpError(401, err.code, err.description, {
+    cause: err.cause,
+    headers: { 'www-authenticate': httpSigChallenge(realm, err), 'accept-signature': acceptSignature },
+  })
+}
+
+/**
+ * RFC 9530 §2 for a signed request, called where the resource server reads the body, before anything uses it:
+ * the bytes must match the Content-Digest the signature covered (or be none, when it covered no digest).
+ * Checked there rather than here because only there the body is read, once, after authorization, and within
+ * the pod's body limit; reading it here as well would buffer a second copy for every signed request.
+ */
+export function checkSignedBody(principal: Principal, request: Request, body: Uint8Array): void {
+  if (principal.signedBody === undefined) return
+  try {
+    checkBodyDigest(principal.signedBody, body)
+  } catch (err) {
+    throw withHttpSigChallenge(err, request, ACCEPT_SIGNATURE_WITH_CONTENT)
   }
 }
 

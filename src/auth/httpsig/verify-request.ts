@@ -3,6 +3,7 @@
 import { parseDictionary, type InnerList, type Item } from 'structured-headers'
 import { algsForKey, isSignatureAlg, SIGNATURE_ALGS, verifySignatureBytes, type PublicJwk, type SignatureAlg, type VerificationKey } from './algorithms.ts'
 import { buildSignatureBase, signatureError, type RequestFacts } from './signature-base.ts'
+import { DIGEST_REQUIRED, parseContentDigest, type ContentDigest } from './content-digest.ts'
 
 /** How far `created` may lie in the past and in the future (clock skew), in seconds. */
 export const CREATED_MAX_AGE_S = 60
@@ -26,11 +27,14 @@ export interface VerifiedSignature {
   readonly nonce: string
   /** Epoch ms after which the nonce need not be remembered: the window refuses the signature by then. */
   readonly replayUntil: number
+  /** RFC 9530: the Content-Digest field, when the signature covers it whole; the body is checked against it where it is read. */
+  readonly contentDigest?: ContentDigest
 }
 
 /**
  * Checks in the order of RFC 9421 §3.2: both fields and the label (steps 1–3), the application's
- * requirements (step 4: covered components, created window, expires, nonce present), the key and its
+ * requirements (step 4: covered components, a checkable Content-Digest when covered, created window,
+ * expires, nonce present), the key and its
  * algorithm (steps 5–6), the base (step 7) and the signature (step 8). The nonce is remembered by the
  * caller afterwards.
  */
@@ -42,9 +46,12 @@ export async function verifySignedRequest(f: SignedRequestFacts): Promise<Verifi
   const [items, params] = input as InnerList
   const sigBytes = new Uint8Array(signature[0])
 
-  const covered = new Set(items.map(i => i[0]))
+  // §2.1.2: `;key` covers one member of a Dictionary, not the field: an unsigned member could be added beside it.
+  const covered = new Set(items.filter(i => !i[1].has('key')).map(i => i[0]))
   const missing = f.required.filter(c => !covered.has(c))
+  if (missing.includes('content-digest')) throw signatureError(DIGEST_REQUIRED)
   if (missing.length > 0) throw signatureError(`the signature must cover ${missing.join(', ')} (see Accept-Signature)`)
+  const contentDigest = covered.has('content-digest') ? parseContentDigest(f.headers.get('content-digest')) : undefined
 
   const created = params.get('created')
   if (!Number.isInteger(created)) throw signatureError('the signature needs a created parameter (integer seconds)')
@@ -72,7 +79,8 @@ export async function verifySignedRequest(f: SignedRequestFacts): Promise<Verifi
     throw signatureError(`the signature does not verify with the key ${keyid}: the signed components differ from this request, or another key signed it`)
   }
   const windowEnd = createdMs + CREATED_MAX_AGE_S * 1000
-  return { keyid, alg, nonce, replayUntil: expires === undefined ? windowEnd : Math.min(windowEnd, (expires as number) * 1000) }
+  const replayUntil = expires === undefined ? windowEnd : Math.min(windowEnd, (expires as number) * 1000)
+  return { keyid, alg, nonce, replayUntil, ...(contentDigest ? { contentDigest } : {}) }
 }
 
 // §3.2 step 6: the algorithm comes from the key; an `alg` parameter must agree with it.

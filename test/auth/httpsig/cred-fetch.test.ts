@@ -39,7 +39,7 @@ describe('HttpSig principal', () => {
     const h = harness({})
     const did = 'did:key:z6Mkh4LmfP1ev9MNPGr7JbEbtD6BD4fsu1duEj83PMCs3xHG'
     const rfcKey = privateKeyOf({ kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU' })
-    expect(await h.run(`${did}#${did.slice(8)}`, undefined, rfcKey)).toEqual({ keys: [did], scheme: 'HttpSig' })
+    expect(await h.run(`${did}#${did.slice(8)}`, undefined, rfcKey)).toEqual({ keys: [did], scheme: 'HttpSig', signedBody: { contentDigest: undefined } })
     expect(h.requested).toEqual([])
   })
 })
@@ -48,7 +48,7 @@ describe('HttpSig cred', () => {
   test('a WebID profile that is also the key document is fetched once', async () => {
     const h = harness({ 'https://alice.example/card': `${KEY_TRIPLE('https://alice.example/card#key')} <#me> <http://www.w3.org/ns/auth/cert#key> <#key>.` })
     const p = await h.run('https://alice.example/card#key', 'https://alice.example/card#me')
-    expect(p).toEqual({ keys: ['https://alice.example/card#key'], webid: 'https://alice.example/card#me' as never, scheme: 'HttpSig' })
+    expect(p).toEqual({ keys: ['https://alice.example/card#key'], webid: 'https://alice.example/card#me' as never, scheme: 'HttpSig', signedBody: { contentDigest: undefined } })
     expect(h.requested).toEqual(['https://alice.example/card'])
   })
   test('the key and the credential are fetched in parallel', async () => {

@@ -3,14 +3,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openPod, seedTurtle, BASE, type Pod } from '../../rs/pod-fixture.ts'
 import { deleteResource } from '../../../src/store/resources.ts'
-import { signedHeaders, type SignOptions } from './sign-request.ts'
-import { keyDocument, makeKey, readAcl, type TestKey } from './key-fixture.ts'
+import { contentDigestOf, signedHeaders, type SignOptions } from './sign-request.ts'
+import { ACL_PREFIXES, keyDocument, makeKey, readAcl, type TestKey } from './key-fixture.ts'
 import { publicAcl } from '../../e2e/seed-store.ts'
 
 const OWNER = `${BASE}/profile/card#me`
 const DOC = '/shared/doc'
 const KEY_URL = `${BASE}/keys/alice#key`
 const ACCEPT_SIGNATURE = 'sig1=("@method" "@target-uri" "authorization");created;nonce'
+const ACCEPT_SIGNATURE_WITH_CONTENT = 'sig1=("@method" "@target-uri" "authorization" "content-digest");created;nonce'
+const WRITABLE = '/writable/'
 
 let clock = Date.now()
 let pod: Pod
@@ -30,6 +32,8 @@ beforeAll(async () => {
   await seedTurtle(pod.store, BASE, '/creds/.acl', publicAcl(`${BASE}/creds/`, ['Read']))
   // Outside /keys/ and /creds/: the root ACL applies, only the owner may read these
   await seedTurtle(pod.store, BASE, '/private/key', keyDocument(p256.publicJwk, OWNER))
+  await seedTurtle(pod.store, BASE, `${WRITABLE}.acl`, `${ACL_PREFIXES}
+<#w> a acl:Authorization; acl:accessTo <${BASE}${WRITABLE}>; acl:default <${BASE}${WRITABLE}>; acl:mode acl:Read, acl:Write; acl:agent [ cert:key </keys/alice#key> ].`)
   await seedTurtle(pod.store, BASE, '/private/bad-key', `<#key> a <https://w3id.org/security#JsonWebKey2020>; <https://w3id.org/security#publicKeyJwk> "not json".`)
 })
 afterAll(async () => { await pod.close() })
@@ -39,13 +43,13 @@ const sign = (path: string, o: Partial<SignOptions> = {}) =>
   signedHeaders(`${BASE}${path}`, { key: p256.privateKey, alg: 'ecdsa-p256-sha256', keyid: KEY_URL, created: nowS(), ...o })
 const signedGet = async (path: string, o: Partial<SignOptions> = {}) => pod.request(path, { headers: await sign(path, o) })
 
-async function expect401(res: Response, reason: string, realm = DOC) {
+async function expect401(res: Response, reason: string, realm = DOC, acceptSignature = ACCEPT_SIGNATURE) {
   expect(res.status).toBe(401)
   const challenge = res.headers.get('www-authenticate')!
   // every RS 401 leads with a fresh UMA ticket; the HttpSig challenge says what was wrong with the signature
   expect(challenge).toContain(`HttpSig realm="${realm}", error="invalid_signature", error_description="`)
   expect(challenge).toContain(reason)
-  expect(res.headers.get('accept-signature')).toBe(ACCEPT_SIGNATURE)
+  expect(res.headers.get('accept-signature')).toBe(acceptSignature)
   expect(res.headers.get('link')).toContain(`<${BASE}${realm}.acl>; rel="acl"`)
   const body = await res.text()
   expect(body).toStartWith('invalid_signature: ')
@@ -230,5 +234,53 @@ describe('RFC 9110 §11.4 Authorization auth-params', () => {
     const res = await pod.request(DOC, { headers: { authorization: '' } })
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toContain('HttpSig realm="/shared/doc"')
+  })
+})
+
+describe('RFC 9530: a signed request with content covers its Content-Digest', () => {
+  const TURTLE = 'text/turtle'
+  const write = async (method: string, path: string, body: string, o: Partial<SignOptions> = {}, contentType = TURTLE) =>
+    pod.request(path, { method, body, headers: await sign(path, { method, body, headers: { 'content-type': contentType }, ...o }) })
+  const readBack = async (path: string) => {
+    const res = await signedGet(path, { keyid: '/keys/alice#key' })
+    return { status: res.status, text: await res.text() }
+  }
+  const refused = (res: Response, reason: string, realm: string) => expect401(res, reason, realm, ACCEPT_SIGNATURE_WITH_CONTENT)
+
+  // In process a Request has no Content-Length: the bytes are found when the body is read (as for a chunked body)
+  test('PUT without content-digest covered → 401, nothing written', async () => {
+    await refused(await write('PUT', '/writable/a', '<#a> <#b> "c".', { digest: null }), 'must send Content-Digest', '/writable/a')
+    expect((await readBack('/writable/a')).status).toBe(404)
+  })
+  test('POST with a swapped body → 401, nothing created', async () => {
+    const res = await write('POST', WRITABLE, '<#a> <#b> "evil".', { body: '<#a> <#b> "signed".', headers: { 'content-type': TURTLE, slug: 'posted' } })
+    await refused(res, 'does not match the signed Content-Digest (sha-256)', WRITABLE)
+    expect((await readBack('/writable/posted')).status).toBe(404)
+  })
+  test('PATCH with a swapped body → 401, the document unchanged', async () => {
+    expect((await write('PUT', '/writable/p', '<#a> <#b> "before".')).status).toBe(201)
+    const patch = (v: string) => `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <#a> <#b> "${v}". }.`
+    const res = await write('PATCH', '/writable/p', patch('evil'), { body: patch('signed') }, 'text/n3')
+    await refused(res, 'does not match the signed Content-Digest', '/writable/p')
+    expect((await readBack('/writable/p')).text).not.toContain('evil')
+    expect((await write('PATCH', '/writable/p', patch('signed'), {}, 'text/n3')).status).toBeOneOf([200, 204, 205])
+    expect((await readBack('/writable/p')).text).toContain('signed')
+  })
+  test('a Content-Digest covered with sha-512 only → the write happens', async () => {
+    expect((await write('PUT', '/writable/s512', '<#a> <#b> "512".', { digest: 'sha-512' })).status).toBe(201)
+  })
+  test('an empty PUT covering the digest of the empty body → the write happens; of another body → 401', async () => {
+    expect((await write('PUT', '/writable/empty', '', { body: '' })).status).toBe(201)
+    await refused(await write('PUT', '/writable/empty2', '', { body: 'x' }), 'does not match', '/writable/empty2')
+  })
+  test('any method with Content-Length > 0 (here DELETE) must cover content-digest, refused before the key is read', async () => {
+    const headers = await sign(DOC, { method: 'DELETE', digest: null, keyid: '/keys/nobody#key' })
+    const res = await pod.request(DOC, { method: 'DELETE', body: 'x', headers: { ...headers, 'content-length': '1' } })
+    await expect401(res, 'must send Content-Digest', DOC, ACCEPT_SIGNATURE_WITH_CONTENT)
+  })
+  test('the digest is checked against the bytes as sent, not as the pod would re-encode them', async () => {
+    const body = '<#a> <#b> "caf\u00e9".\n\n'
+    expect(contentDigestOf(body)).not.toBe(contentDigestOf(body.trim()))
+    expect((await write('PUT', '/writable/bytes', body)).status).toBe(201)
   })
 })

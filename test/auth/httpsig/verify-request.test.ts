@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { verifySignedRequest, type SignedRequestFacts } from '../../../src/auth/httpsig/verify-request.ts'
 import { toVerificationKey, type PublicJwk } from '../../../src/auth/httpsig/algorithms.ts'
 import { HttpError } from '../../../src/http/errors.ts'
-import { signedHeaders, type SignOptions } from './sign-request.ts'
+import { contentDigestOf, signedHeaders, type SignOptions } from './sign-request.ts'
 import { makeKey } from './key-fixture.ts'
 
 const URL_ = 'https://pod.example/doc?x=1'
@@ -58,6 +58,30 @@ describe('RFC 9421 §3.2 verifySignedRequest', () => {
     change(f.headers)
     const e = await refusal(f)
     expect(e.status).toBe(401)
+    expect(e.description).toContain(reason)
+    expect(lookups).toEqual([])
+  })
+})
+
+describe('RFC 9530 Content-Digest as a required component (a request with content)', () => {
+  const BODY = '{"hello": "world"}'
+  const REQUIRED = ['@method', '@target-uri', 'authorization', 'content-digest']
+  async function withContent(o: Partial<SignOptions>, lookups: string[] = []): Promise<SignedRequestFacts> {
+    return { ...(await facts({ method: 'PUT', body: BODY, ...o }, lookups)), method: 'PUT', required: REQUIRED }
+  }
+  test('a covered Content-Digest comes back with the verified signature', async () => {
+    const v = await verifySignedRequest(await withContent({ digest: 'sha-512' }))
+    expect([...v.contentDigest!.keys()]).toEqual(['sha-512'])
+    expect(Buffer.from(v.contentDigest!.get('sha-512')!).toString('base64')).toBe(contentDigestOf(BODY, 'sha-512').slice('sha-512=:'.length, -1))
+  })
+  test.each([
+    ['no content-digest covered', { digest: null }, 'must send Content-Digest'],
+    ['only one member covered (;key): an unsigned member could be added beside it', { fields: ['@method', '@target-uri', 'authorization', 'content-digest;key="sha-256"'] }, 'must cover the whole content-digest field'],
+    ['a covered Content-Digest with no algorithm the pod knows', { digest: null, fields: REQUIRED, headers: { 'content-digest': 'md5=:aGVsbG8=:' } }, 'sha-256 or sha-512'],
+  ])('%s → 401 before any key is looked up', async (_what, o, reason) => {
+    const lookups: string[] = []
+    const e = await refusal(await withContent(o as Partial<SignOptions>, lookups))
+    expect({ status: e.status, code: e.code }).toEqual({ status: 401, code: 'invalid_signature' })
     expect(e.description).toContain(reason)
     expect(lookups).toEqual([])
   })
