@@ -8,7 +8,7 @@ import { newContext, screenshot, startBrowserPod, type RunningPod } from './harn
 import { openStore } from '../../src/store/open-store.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
-import { keyDocument, makeKey, readAcl } from '../auth/httpsig/key-fixture.ts'
+import { ACL_PREFIXES, keyDocument, makeKey, readAcl } from '../auth/httpsig/key-fixture.ts'
 
 const key = makeKey('ecdsa-p256-sha256')
 const privateJwk = key.privateKey.export({ format: 'jwk' })
@@ -32,6 +32,8 @@ beforeAll(async () => {
         await writeTurtle(store, baseUrl, '/keys/browser', keyDocument(key.publicJwk, `${baseUrl}/profile/card#me`))
         await writeTurtle(store, baseUrl, '/shared/note', '<#it> <http://purl.org/dc/terms/title> "signed in a browser".')
         await writeTurtle(store, baseUrl, '/shared/note.acl', readAcl(`${baseUrl}/shared/note`, 'acl:agent [ cert:key </keys/browser#key> ]'))
+        await writeTurtle(store, baseUrl, '/inbox/.acl', `${ACL_PREFIXES}
+<#w> a acl:Authorization; acl:accessTo <${baseUrl}/inbox/>; acl:default <${baseUrl}/inbox/>; acl:mode acl:Read, acl:Write; acl:agent [ cert:key </keys/browser#key> ].`)
       } finally { await store.close() }
     },
   })
@@ -87,6 +89,57 @@ describe('HttpSig in a real browser, cross-origin', () => {
       expect(result.wacAllow).toBe('user="read",public=""')
       expect(result.replay.status).toBe(401)
       expect(result.replay.wwwAuthenticate).toContain('nonce was already used')
+    } finally { await context.close() }
+  })
+  test('a page writes with a signed Content-Digest (RFC 9530, WebCrypto SHA-256); a swapped body is refused', async () => {
+    const context = await newContext()
+    try {
+      const page = await context.newPage()
+      await page.goto(`http://127.0.0.1:${site.port}/`)
+      const result = await page.evaluate(async ({ base, jwk }) => {
+        const w = window as unknown as { signMessage: (config: unknown, msg: unknown) => Promise<{ headers: Record<string, string> }> }
+        const cryptoKey = await crypto.subtle.importKey('jwk', jwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])
+        const sign = async (data: Uint8Array<ArrayBuffer>) => new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, cryptoKey, data))
+        const digestOf = async (text: string) => {
+          const d = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
+          return `sha-256=:${btoa(String.fromCharCode(...d))}:`
+        }
+        const signedPut = async (url: string, signedBody: string) => (await w.signMessage({
+          key: { id: '/keys/browser#key', alg: 'ecdsa-p256-sha256', sign },
+          name: 'sig1', fields: ['@method', '@target-uri', 'authorization', 'content-digest'], params: ['created', 'nonce', 'keyid'],
+          paramValues: { nonce: crypto.randomUUID() },
+        }, { method: 'PUT', url, headers: { authorization: 'HttpSig proof=sig1', 'content-type': 'text/turtle', 'content-digest': await digestOf(signedBody) } })).headers
+        const body = '<#it> <http://purl.org/dc/terms/title> "written by a browser".'
+        const anon = await fetch(`${base}/inbox/note`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body })
+        const put = await fetch(`${base}/inbox/note`, { method: 'PUT', headers: await signedPut(`${base}/inbox/note`, body), body })
+        const swapped = await fetch(`${base}/inbox/swapped`, { method: 'PUT', headers: await signedPut(`${base}/inbox/swapped`, body), body: body.replace('browser', 'stranger') })
+        const readBack = async (url: string) => {
+          const headers = (await w.signMessage({
+            key: { id: '/keys/browser#key', alg: 'ecdsa-p256-sha256', sign },
+            name: 'sig1', fields: ['@method', '@target-uri', 'authorization'], params: ['created', 'nonce', 'keyid'],
+            paramValues: { nonce: crypto.randomUUID() },
+          }, { method: 'GET', url, headers: { authorization: 'HttpSig proof=sig1' } })).headers
+          const res = await fetch(url, { headers })
+          return { status: res.status, body: await res.text() }
+        }
+        const out = {
+          anon: { status: anon.status, acceptSignature: anon.headers.get('accept-signature') },
+          put: put.status,
+          swapped: { status: swapped.status, wwwAuthenticate: swapped.headers.get('www-authenticate'), acceptSignature: swapped.headers.get('accept-signature') },
+          note: await readBack(`${base}/inbox/note`), swappedAfter: (await readBack(`${base}/inbox/swapped`)).status,
+        }
+        document.getElementById('out')!.textContent = JSON.stringify(out, null, 2)
+        return out
+      }, { base: pod.baseUrl, jwk: privateJwk })
+      await screenshot(page, 'httpsig-signed-write')
+      const withDigest = 'sig1=("@method" "@target-uri" "authorization" "content-digest");created;nonce'
+      expect(result.anon).toEqual({ status: 401, acceptSignature: withDigest })
+      expect(result.put).toBe(201)
+      expect(result.note).toEqual({ status: 200, body: expect.stringContaining('written by a browser') })
+      expect(result.swapped.status).toBe(401)
+      expect(result.swapped.wwwAuthenticate).toContain('HttpSig realm="/inbox/swapped", error="invalid_signature", error_description="the body does not match the signed Content-Digest (sha-256)')
+      expect(result.swapped.acceptSignature).toBe(withDigest)
+      expect(result.swappedAfter).toBe(404)
     } finally { await context.close() }
   })
 })
