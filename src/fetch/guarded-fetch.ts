@@ -79,14 +79,26 @@ const lookupAll = async (host: string) => (await (await import('node:dns/promise
 /** origin + path only: the query may carry tokens and is never put in an error. */
 const label = (url: URL) => `${url.protocol}//${url.host}${url.pathname}`
 
+const FAILED = 'could not be fetched as a usable document'
+
 /**
  * Whoever sent the request chose the URL, so a failure says only that it failed: which step failed
  * (no connection, an error status, a timeout, too large, another type) would tell a stranger what
  * answers on hosts and ports the pod can reach. The reason travels in `cause`, which is logged.
  */
 const fetchError = (url: URL, what: string, cause?: unknown) =>
-  new HttpError(502, 'fetch_failed', `${label(url)} could not be fetched as a usable document; the pod's log says why`,
+  new HttpError(502, 'fetch_failed', `${label(url)} ${FAILED}; the pod's log says why`,
     { cause: new Error(`${label(url)}: ${what}`, cause === undefined ? undefined : { cause }) })
+
+/**
+ * A failed fetch says what a usable answer looks like (never what came back): whoever publishes the
+ * document can check theirs against it, and the log says what was wrong.
+ */
+function withExpectation(err: unknown, url: URL, allowedTypes: readonly string[], cap: number): unknown {
+  if (!(err instanceof HttpError) || err.code !== 'fetch_failed' || !err.description.includes(FAILED)) return err
+  const expected = `expected: status 200, ${allowedTypes.join(' or ')}, at most ${Math.floor(cap / 1024)} KiB`
+  return new HttpError(502, 'fetch_failed', `${label(url)} ${FAILED} (${expected}); the pod's log says why`, { cause: err.cause })
+}
 
 const mediaType = (header: string | null) => (header ?? '').split(';')[0]!.trim().toLowerCase()
 
@@ -306,6 +318,10 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
         .finally(() => { release(); inFlight.delete(key) })
       inFlight.set(key, pending)
     }
-    return checkType(await pending, allowedTypes)
+    try {
+      return checkType(await pending, allowedTypes)
+    } catch (err) {
+      throw withExpectation(err, url, allowedTypes, cap)
+    }
   }
 }

@@ -59,10 +59,11 @@ describe('RFC 6749 §4.1.2.1: invalid client or redirect URI → an error page, 
 describe('Solid-OIDC §5, RFC 7591: Client ID Documents', () => {
   const id = (n: string) => `https://app.example/${n}`
   const redirect = (n: string) => ({ client_id: id(n), redirect_uri: APP_REDIRECT })
-  test('a document that is not JSON-LD (application/json) is refused', async () => {
+  test('a document that is not JSON-LD (application/json) is refused, saying what a usable answer is (never what came back)', async () => {
     pod.docs.set(id('json'), { ...appDocument({ client_id: id('json') }), type: 'application/json' })
     const page = await expectErrorPage(await get(redirect('json')), 'invalid_client')
-    expect(page).toContain('not JSON-LD')
+    expect(page).toContain('expected: status 200, application/ld+json, at most 64 KiB')
+    expect(page).not.toContain('answered application/json')
   })
   test('a document without the Solid-OIDC context is refused', async () => {
     pod.docs.set(id('noctx'), appDocument({ client_id: id('noctx'), '@context': ['https://www.w3.org/ns/activitystreams'] }))

@@ -2,7 +2,7 @@
 // read as the public would see them, and refusals say nothing about a document the requester cannot read.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { SignJWT, generateKeyPair } from 'jose'
+import { SignJWT } from 'jose'
 import { writeResource } from '../../src/store/resources.ts'
 import { loadLocalDocument } from '../../src/local-documents.ts'
 import { writeTurtle, publicAcl } from '../e2e/seed-store.ts'
@@ -37,12 +37,15 @@ describe('the pod reads its own documents as the public would (WAC for the anony
   })
 })
 
-/** An access token nobody issued, naming `webid`: refused before its signature is even looked at. */
+/**
+ * An access token signed with the pod's own key, naming `webid`: it verifies, so the profile is read (a token
+ * that does not verify is refused before any profile is), and the profile does not name the pod as its issuer.
+ */
 async function forgedRequest(webid: string): Promise<Request> {
-  const { privateKey } = await generateKeyPair('ES256')
+  const signing = await pod.deps.signingKeys.current(pod.clock.now)
   const iat = Math.floor(pod.clock.now / 1000)
   const token = await new SignJWT({ webid, cnf: { jkt: key.jkt }, client_id: 'https://app.example/id' })
-    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' }).setIssuer(BASE).setAudience('solid').setIssuedAt(iat).setExpirationTime(iat + 300).sign(privateKey)
+    .setProtectedHeader({ alg: signing.alg, kid: signing.kid, typ: 'at+jwt' }).setIssuer(BASE).setAudience('solid').setIssuedAt(iat).setExpirationTime(iat + 300).sign(signing.privateKey)
   const url = `${BASE}/profile/card`
   return new Request(url, { headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url, pod.clock.now, { accessToken: token }) } })
 }
