@@ -76,3 +76,29 @@ describe('the owner\'s ID token at the pod\'s own UMA AS', () => {
     expect((await fetch(url, { method: 'PUT', body: '<#x> <#y> <#z>.', headers: { 'content-type': 'text/turtle', authorization: `Bearer ${bought}` } })).status).toBe(401)
   })
 })
+
+describe('signing a browser out ends what the apps it approved can buy', () => {
+  test('an app approved in a browser the owner signs out from the dashboard gets 403 need_info', async () => {
+    const other = serveClientIdDocument('An app approved on the phone')
+    try {
+      const phone = new CookieJar()
+      const phoneKey = await newDpopKey()
+      const phoneTokens = await exchangeCode(pod.baseUrl, other, phoneKey, await obtainCodeOverHttp(pod.baseUrl, other, phone, OWNER_PASSWORD))
+      const tradeOnPhone = async () => {
+        const { asUri, ticket } = readUmaChallenge(await fetch(pod.baseUrl + SECRET))
+        return requestUmaToken(await umaTokenEndpoint(asUri), ticket, phoneTokens.id_token as string, phoneKey)
+      }
+      expect((await tradeOnPhone()).status).toBe(200)
+      const csrf = (await browser.take(await fetch(`${pod.baseUrl}/.admin/api/csrf`, { headers: { cookie: browser.header() } })).json() as { token: string }).token
+      const sessions = await (await fetch(`${pod.baseUrl}/.admin/api/sessions`, { headers: { cookie: browser.header() } })).json() as { loginSessions: { id: string; current: boolean }[] }
+      const phoneLogin = sessions.loginSessions.find((l) => !l.current)!
+      expect((await fetch(`${pod.baseUrl}/.admin/api/sessions/${phoneLogin.id}`, { method: 'DELETE', headers: { cookie: browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl } })).status).toBe(204)
+      const res = await tradeOnPhone()
+      const body = await res.json() as Record<string, unknown>
+      expect({ status: res.status, error: body.error }).toEqual({ status: 403, error: 'need_info' })
+      expect(body.access_token).toBeUndefined()
+    } finally {
+      other.stop()
+    }
+  })
+})
