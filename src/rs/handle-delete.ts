@@ -8,6 +8,7 @@ import { aclOf } from '../store/acl-names.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { checkWritePreconditions } from './conditional.ts'
 import { afterWrite } from './acl-writes.ts'
+import { checkEssentialDelete } from './essential-writes.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
@@ -24,6 +25,7 @@ export async function handleDelete(ctx: RsContext, r: RsRequest): Promise<Respon
     const meta = await getMeta(store, path)
     if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`)
     checkWritePreconditions(r.request.headers, meta)
+    await checkEssentialDelete(ctx, path)
     if (isContainerPath(path) && await hasChildren(store, path)) {
       throw new HttpError(409, 'container_not_empty', `${path} still has members: delete them first`)
     }

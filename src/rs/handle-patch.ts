@@ -13,6 +13,7 @@ import { rdfContent } from './new-content.ts'
 import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
 import { checkWritePreconditions } from './conditional.ts'
 import { checkAclWrite } from './acl-writes.ts'
+import { checkEssentialWrite } from './essential-writes.ts'
 import { answerWrite } from './write-answer.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
@@ -53,6 +54,7 @@ export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Respons
     const before = meta ? await readTriples(store, cfg.baseUrl, path) : []
     const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', plan.apply(before), url, meta?.prefixes)
     await checkAclWrite(ctx, path, content.triples!)
+    await checkEssentialWrite(ctx, path, content)
     return writeResource(store, cfg.baseUrl, path, content, now())
   })
   return answerWrite(ctx, path, result, decision.wacAllow)

@@ -9,6 +9,7 @@ import { contentFromBody } from './new-content.ts'
 import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
 import { checkWritePreconditions } from './conditional.ts'
 import { checkAclWrite } from './acl-writes.ts'
+import { checkEssentialWrite } from './essential-writes.ts'
 import { answerWrite } from './write-answer.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
@@ -29,6 +30,8 @@ export async function handlePut(ctx: RsContext, r: RsRequest): Promise<Response>
   const result = await withResourceLocks(() => writeLocks(store, path), async () => {
     const meta = await getMeta(store, path)
     checkWritePreconditions(r.request.headers, meta)
+    // Under the locks: the ACLs and the WebID document are judged as this write would leave them.
+    await checkEssentialWrite(ctx, path, content)
     const created = await checkNamesFree(store, path)
     // The tree may have changed while the body was read: what this write now creates needs access too.
     if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePut(meta !== undefined, created)

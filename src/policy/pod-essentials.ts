@@ -1,0 +1,125 @@
+// What the pod itself depends on, and no request may take away: the owner's WebID document with the
+// statements every app and pod reads, the storage root, /keys/, and the access that keeps them usable.
+
+import type { Quad } from '@rdfjs/types'
+import { HttpError } from '../http/errors.ts'
+import { ACL, FOAF, PIM, SOLID } from '../rdf/namespaces.ts'
+import { ownerWebIdOf } from '../config.ts'
+import { KEYS_PATH } from '../http/pod-paths.ts'
+import { aclOf, governedBy } from '../store/acl-names.ts'
+import type { Authorization } from './acl-document.ts'
+import type { AccessMode } from './access-modes.ts'
+import { parentContainerOf } from './containment.ts'
+import { findEffectiveAcl, type AclLoader } from './wac.ts'
+
+/** The owner's WebID document (the WebID is `<this>#me`). */
+export const PROFILE_PATH = '/profile/card'
+
+/** Resources that can never be deleted (the root is refused earlier, with 405): exact paths only. */
+const UNDELETABLE: ReadonlyMap<string, string> = new Map([
+  [PROFILE_PATH, `${PROFILE_PATH} is the owner's WebID document: every app and every other pod reads it to check the owner's login `
+    + '(solid:oidcIssuer) and to find the storage (pim:storage), so it cannot be deleted; edit it instead, keeping those statements'],
+  [KEYS_PATH, `${KEYS_PATH} holds the owner's HttpSig key documents, which every verifier reads; it cannot be deleted `
+    + '(delete or revoke single keys instead)'],
+])
+
+/** Why `path` may never be deleted, or undefined when it may. */
+export const protectedReason = (path: string): string | undefined => UNDELETABLE.get(path)
+
+export interface NeededStatement {
+  readonly subject: string
+  readonly predicate: string
+  readonly object: string
+  /** The statement as the owner would write it in the profile, and what needs it. */
+  readonly turtle: string
+  readonly why: string
+}
+
+/**
+ * The statements of the WebID document the pod cannot work without. Its types (foaf:Person,
+ * foaf:PersonalProfileDocument), foaf:primaryTopic and name are the owner's to change: no protocol
+ * the pod speaks reads them, and the owner may describe themselves another way (an organization).
+ */
+export function neededProfileStatements(baseUrl: string): NeededStatement[] {
+  const webid = ownerWebIdOf(baseUrl)
+  return [
+    {
+      subject: webid, predicate: SOLID('oidcIssuer'), object: baseUrl,
+      turtle: `<#me> solid:oidcIssuer <${baseUrl}>`,
+      why: 'Solid-OIDC §4: apps and other pods accept the owner\'s login only from an issuer the WebID names',
+    },
+    {
+      subject: webid, predicate: PIM('storage'), object: `${baseUrl}/`,
+      turtle: `<#me> pim:storage <${baseUrl}/>`,
+      why: 'Solid Protocol §4.1: apps find the owner\'s storage through it',
+    },
+  ]
+}
+
+/** The needed statements a new state of the WebID document lacks (none: it may be written). */
+export function missingProfileStatements(triples: readonly Quad[], baseUrl: string): NeededStatement[] {
+  return neededProfileStatements(baseUrl).filter(n => !triples.some(q =>
+    q.subject.value === n.subject && q.predicate.value === n.predicate && q.object.termType === 'NamedNode' && q.object.value === n.object))
+}
+
+/** Does a write to the ACL `aclPath` change the effective ACL of a resource listed in `essentialAccessProblems`? */
+export function affectsEssentialAccess(aclPath: string): boolean {
+  const governed = governedBy(aclPath)
+  return [PROFILE_PATH, KEYS_PATH, '/'].some(p => p === governed || (governed.endsWith('/') && p.startsWith(governed)))
+}
+
+// The owner counts only by statically known subjects (as the root's loss-of-control check): a group or a
+// key may vanish outside the pod's control. The public counts only with no acl:origin limit: apps of any
+// origin read the WebID document and key documents in a browser.
+const givesOwner = (a: Authorization, webid: string, mode: AccessMode) => a.modes.has(mode)
+  && (a.agents.includes(webid) || a.agentClasses.includes(FOAF('Agent')) || a.agentClasses.includes(ACL('AuthenticatedAgent')))
+const givesPublic = (a: Authorization, mode: AccessMode) => a.modes.has(mode) && a.agentClasses.includes(FOAF('Agent')) && a.origins.length === 0
+
+interface Need { readonly url: string; readonly newMember?: true; readonly who: 'owner' | 'public'; readonly modes: readonly AccessMode[]; readonly why: string }
+
+function needs(baseUrl: string): Need[] {
+  const card = baseUrl + PROFILE_PATH, keys = baseUrl + KEYS_PATH
+  return [
+    { url: card, who: 'public', modes: ['read'], why: `the public's Read of ${PROFILE_PATH} (every app and pod reads the owner's WebID document)` },
+    { url: card, who: 'owner', modes: ['read', 'write', 'control'], why: `the owner's Read, Write and Control of ${PROFILE_PATH}` },
+    { url: `${baseUrl}/`, who: 'owner', modes: ['control'], why: 'the owner\'s Control of the storage root /' },
+    { url: keys, who: 'public', modes: ['read'], why: `the public's Read of ${KEYS_PATH} (HttpSig verifiers read the owner's key documents)` },
+    { url: keys, who: 'owner', modes: ['read', 'write', 'control'], why: `the owner's Read, Write and Control of ${KEYS_PATH}` },
+    { url: keys, newMember: true, who: 'public', modes: ['read'], why: `the public's Read of new key documents in ${KEYS_PATH} (acl:default)` },
+    { url: keys, newMember: true, who: 'owner', modes: ['read', 'write'], why: `the owner's Read and Write of new key documents in ${KEYS_PATH} (acl:default)` },
+  ]
+}
+
+/** WAC §6.2 for a member of `containerUrl` with no ACL of its own: the nearest ACL's acl:default rules. */
+async function inheritedByNewMember(containerUrl: string, loadAcl: AclLoader): Promise<readonly Authorization[]> {
+  for (let current: string | undefined = containerUrl; current !== undefined; current = parentContainerOf(current)) {
+    const auths = await loadAcl(aclOf(current))
+    if (auths !== undefined) return auths.filter(a => a.default.includes(current!))
+  }
+  return []
+}
+
+/**
+ * What the ACLs `loadAcl` answers (the pod's, with one write applied) would take away from the pod's
+ * essential access: one phrase per lost need, none when all is kept.
+ */
+export async function essentialAccessProblems(loadAcl: AclLoader, baseUrl: string): Promise<string[]> {
+  const webid = ownerWebIdOf(baseUrl)
+  const problems: string[] = []
+  for (const need of needs(baseUrl)) {
+    const auths = need.newMember ? await inheritedByNewMember(need.url, loadAcl) : await effectiveRules(need.url, loadAcl)
+    const kept = need.modes.every(m => auths.some(a => need.who === 'public' ? givesPublic(a, m) : givesOwner(a, webid, m)))
+    if (!kept) problems.push(need.why)
+  }
+  return problems
+}
+
+// A storage with no root ACL grants nothing (findEffectiveAcl's 500): report it as a loss rather than fail.
+async function effectiveRules(url: string, loadAcl: AclLoader): Promise<readonly Authorization[]> {
+  try {
+    return (await findEffectiveAcl(url, loadAcl)).authorizations
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 500) return []
+    throw err
+  }
+}
