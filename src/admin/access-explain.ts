@@ -60,6 +60,8 @@ export async function explainAccess(deps: Pick<Deps, 'cfg'>, decider: AccessDeci
     modes: ACCESS_MODES.filter(m => d.modes.has(m)), public: ACCESS_MODES.filter(m => d.publicModes.has(m)),
     acl: { url: d.acl.aclUrl, governs: d.acl.governs, inherited: d.acl.inherited },
     because,
+    // Which references of Inherited grants counted (followed) and which did not, with why
+    ...(d.links.length ? { links: d.links.map(l => ({ grant: l.grant, from: l.from, predicate: l.predicate, to: l.to, followed: l.followed, ...(l.why ? { why: l.why } : {}) })) } : {}),
     ...(d.reasons.length ? { whyNot: d.reasons } : {}),
   }
 }

@@ -16,6 +16,8 @@ import { isAcl } from '../store/acl-names.ts'
 import { decideAccess, type AccessDecision } from './access-decision.ts'
 import { referencePredicates } from './shape-tree-references.ts'
 import type { GrantLinks } from './grants.ts'
+import { writableByOthers } from './link-trust.ts'
+import { ownerWebIdOf } from '../config.ts'
 import type { GrantRegistry } from './grant-registry.ts'
 
 // Bounds of the in-memory caches: nothing grows without bound.
@@ -113,6 +115,8 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
       return (await readTriples(store, cfg.baseUrl, path))
         .filter(q => q.object.termType === 'NamedNode').map(q => [q.predicate.value, q.object.value] as const)
     },
+    writableByOthers: async (instance) =>
+      writableByOthers(instance, { loadAcl, grants: grants.loadedIndex() ?? await grants.index(), owner: ownerWebIdOf(cfg.baseUrl) }),
   }
 
   /**

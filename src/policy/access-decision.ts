@@ -3,7 +3,7 @@
 
 import type { Principal } from '../auth/principal.ts'
 import { findEffectiveAcl, matchAuthorizations, publicModes, type AccessContext, type AclLoader } from './wac.ts'
-import { candidateGrants, grantModes, type GrantGround, type GrantIndex, type GrantLinks, type GrantOutcome } from './grants.ts'
+import { candidateGrants, grantModes, type GrantGround, type GrantIndex, type GrantLink, type GrantLinks, type GrantOutcome } from './grants.ts'
 import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
 
 export interface WacGround {
@@ -30,6 +30,8 @@ export interface AccessDecision {
   readonly acl: { readonly aclUrl: string; readonly governs: string; readonly inherited: boolean }
   /** Why a source gave nothing, when it gave nothing. */
   readonly reasons: readonly string[]
+  /** The references Inherited grants looked at for this target: which counted, and why the others did not. */
+  readonly links: readonly GrantLink[]
 }
 
 export interface DecisionSources {
@@ -59,11 +61,12 @@ export async function decideAccess(principal: Requester, target: string, src: De
   const reasons: string[] = []
   if (byWac.size === 0) reasons.push(wacReason(effective.authorizations.length, acl, src.ctx.origin))
   if (byGrant.grounds.length === 0) {
+    const ignored = byGrant.links.filter(l => !l.followed).map(l => `; ${l.why}`).join('')
     reasons.push(byGrant.candidates === 0
       ? 'no access grant names this agent as grantee (or as the grantee app acting for grantedBy)'
-      : `${byGrant.candidates} access grant(s) name this agent, but none covers ${target}`)
+      : `${byGrant.candidates} access grant(s) name this agent, but none covers ${target}${ignored}`)
   }
-  return { target, modes, publicModes: publicModes(effective, target), grounds, acl, reasons }
+  return { target, modes, publicModes: publicModes(effective, target), grounds, acl, reasons, links: byGrant.links }
 }
 
 function wacReason(applicable: number, acl: AccessDecision['acl'], origin: string | undefined): string {
@@ -72,6 +75,6 @@ function wacReason(applicable: number, acl: AccessDecision['acl'], origin: strin
   return `none of the ${applicable} authorization(s) in ${where} matches this agent${origin ? ` with Origin ${origin}` : ''}`
 }
 
-const NO_GRANT: GrantOutcome = Object.freeze({ grounds: [], candidates: 0 })
+const NO_GRANT: GrantOutcome = Object.freeze({ grounds: [], candidates: 0, links: [] })
 
 const ordered = (grounds: readonly Ground[]) => new Set(ACCESS_MODES.filter(m => grounds.some(g => g.mode === m)))

@@ -29,10 +29,13 @@ export interface StoredGrant {
 /** Grants by grantee: a decision looks at the requester's few grants, never at all of them. */
 export interface GrantIndex {
   readonly byGrantee: ReadonlyMap<string, readonly GrantNode[]>
+  /** The same grants by data registration: who else a grant lets write a document (link-trust.ts). */
+  readonly byRegistration: ReadonlyMap<string, readonly GrantNode[]>
 }
 
 export function indexGrants(grants: Iterable<StoredGrant>): GrantIndex {
   const byGrantee = new Map<string, GrantNode[]>()
+  const byRegistration = new Map<string, GrantNode[]>()
   const add = (g: GrantData, iri: string, path: number[], parent?: GrantNode) => {
     const scope = scopeName(g.scopeOfGrant)
     if (!scope) return // validated on the way in; a grant we cannot read gives nothing
@@ -42,10 +45,11 @@ export function indexGrants(grants: Iterable<StoredGrant>): GrantIndex {
       modes: g.accessMode.map(modeName).filter((m): m is GrantMode => m !== undefined), ...(parent ? { parent } : {}),
     }
     byGrantee.set(node.grantee, [...byGrantee.get(node.grantee) ?? [], node])
+    byRegistration.set(node.registration, [...byRegistration.get(node.registration) ?? [], node])
     g.hasInheritingGrant?.forEach((child, i) => add(child, iri, [...path, i], node))
   }
   for (const { iri, data } of grants) add(data, iri, [])
-  return { byGrantee }
+  return { byGrantee, byRegistration }
 }
 
 /** What an Inherited grant needs to know about the data (SAI §9.6, Shape Trees §3 st:references). */
@@ -56,6 +60,20 @@ export interface GrantLinks {
   instancesOf(registration: string): Promise<readonly string[]>
   /** `[predicate, object IRI]` pairs of an instance's own document. */
   linksFrom(instance: string): Promise<readonly (readonly [string, string])[]>
+  /** Why someone but the owner may have written the instance's document (its links then widen nothing), or undefined. */
+  writableByOthers(instance: string): Promise<string | undefined>
+}
+
+/** A reference an Inherited grant looked at on the way to the target: followed, or why not. */
+export interface GrantLink {
+  readonly grant: string
+  /** The parent-covered instance whose document holds the link. */
+  readonly from: string
+  readonly predicate: string
+  /** The object as written (it may carry a fragment). */
+  readonly to: string
+  readonly followed: boolean
+  readonly why?: string
 }
 
 export interface GrantGround {
@@ -75,6 +93,8 @@ export interface GrantOutcome {
   readonly grounds: GrantGround[]
   /** Grants naming the requester, whether or not they cover the target (for "why nothing"). */
   readonly candidates: number
+  /** The references Inherited grants looked at, followed or not. */
+  readonly links: readonly GrantLink[]
 }
 
 export type Match = { readonly node: GrantNode; readonly as: GrantGround['as'] }
@@ -98,25 +118,26 @@ export function candidateGrants(index: GrantIndex, p: Pick<Principal, 'webid' | 
 export async function grantModes(index: GrantIndex, principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, target: string, links: GrantLinks,
   candidates: readonly Match[] = candidateGrants(index, principal), deleting?: string): Promise<GrantOutcome> {
   const grounds: GrantGround[] = []
+  const seen: GrantLink[] = []
   // Grants never reach access control documents: those need Control, which no grant gives.
-  if (candidates.length === 0 || isAcl(target)) return { grounds, candidates: candidates.length }
+  if (candidates.length === 0 || isAcl(target)) return { grounds, candidates: candidates.length, links: seen }
   for (const { node, as } of candidates) {
     if (deleting !== undefined && node.modes.includes('Delete') && !grounds.some(g => g.mode === 'write')) {
       // SAI §9.6 Delete: removing a covered instance also removes its containment triple, which WAC
       // guards with Write on the container (the registration); the grant gives that for this deletion only.
-      const gone = isAcl(deleting) || !deleting.startsWith(target) ? undefined : await coverage(node, deleting, links)
+      const gone = isAcl(deleting) || !deleting.startsWith(target) ? undefined : await coverage(node, deleting, links, [])
       if (gone && !gone.isRegistration) {
         grounds.push({ source: 'grant', mode: 'write', grant: node.iri, scope: node.scope, as, deleting })
       }
     }
-    const cover = await coverage(node, target, links)
+    const cover = await coverage(node, target, links, seen)
     if (!cover) continue
     for (const mode of modesAt(node.modes, cover.isRegistration, target.endsWith('/'))) {
       if (grounds.some(g => g.mode === mode)) continue
       grounds.push({ source: 'grant', mode, grant: node.iri, scope: node.scope, as, ...(cover.via ? { via: cover.via } : {}) })
     }
   }
-  return { grounds, candidates: candidates.length }
+  return { grounds, candidates: candidates.length, links: seen }
 }
 
 /**
@@ -137,14 +158,14 @@ export function modesAt(modes: readonly GrantMode[], isRegistration: boolean, is
 }
 
 /** Step 3: does the grant cover `target`? For Inherited, the parent instance that links to it. */
-async function coverage(node: GrantNode, target: string, links: GrantLinks): Promise<{ isRegistration: boolean; via?: string } | undefined> {
+async function coverage(node: GrantNode, target: string, links: GrantLinks, seen: GrantLink[]): Promise<{ isRegistration: boolean; via?: string } | undefined> {
   const reg = node.registration
   if (!target.startsWith(reg)) return undefined
   if (node.scope === 'AllFromRegistry') return { isRegistration: target === reg }
   if (target === reg) return undefined // Selected and Inherited cover instances, not the registration
   const instance = instanceOf(target, reg)
   if (node.scope === 'SelectedFromRegistry') return node.instances.includes(instance) ? { isRegistration: false } : undefined
-  const via = await linkingInstance(node, instance, links, 0)
+  const via = await linkingInstance(node, instance, links, seen, 0)
   return via === undefined ? undefined : { isRegistration: false, via }
 }
 
@@ -160,17 +181,28 @@ const MAX_INHERITANCE_DEPTH = MAX_GRANT_DEPTH
 /**
  * SAI §9.6 Inherited: `instance` (in the child's registration) is covered when an instance the parent
  * covers references it by one of the shape tree's st:viaPredicate predicates. Returns that instance.
+ * Only links in documents no one but the owner could have written count: a link is a grant's scope,
+ * and a grant's scope is the owner's to set (link-trust.ts). Each link looked at goes to `seen`.
  */
-async function linkingInstance(node: GrantNode, instance: string, links: GrantLinks, depth: number): Promise<string | undefined> {
+async function linkingInstance(node: GrantNode, instance: string, links: GrantLinks, seen: GrantLink[], depth: number): Promise<string | undefined> {
   const parent = node.parent
   if (!parent || depth > MAX_INHERITANCE_DEPTH) return undefined
   const predicates = await links.referencePredicates(parent.shapeTree, node.shapeTree)
   if (predicates.length === 0) return undefined
   const parentInstances = parent.scope === 'SelectedFromRegistry' ? parent.instances : await links.instancesOf(parent.registration)
   for (const candidate of parentInstances) {
-    const pairs = await links.linksFrom(candidate)
-    if (!pairs.some(([p, o]) => predicates.includes(p) && withoutFragment(o) === instance)) continue
-    if (parent.scope !== 'Inherited' || await linkingInstance(parent, candidate, links, depth + 1) !== undefined) return candidate
+    const link = (await links.linksFrom(candidate)).find(([p, o]) => predicates.includes(p) && withoutFragment(o) === instance)
+    if (!link) continue
+    const others = await links.writableByOthers(candidate)
+    const note = { grant: node.iri, from: candidate, predicate: link[0], to: link[1] }
+    if (others !== undefined) {
+      seen.push({ ...note, followed: false, why: `link from ${candidate} not followed: others may write it (${others})` })
+      continue
+    }
+    if (parent.scope !== 'Inherited' || await linkingInstance(parent, candidate, links, seen, depth + 1) !== undefined) {
+      seen.push({ ...note, followed: true })
+      return candidate
+    }
   }
   return undefined
 }

@@ -20,6 +20,7 @@ const links: GrantLinks = {
   },
   instancesOf: async (reg) => Object.keys(data).filter(u => u.startsWith(reg) && u !== reg),
   linksFrom: async (i) => data[i] ?? [],
+  writableByOthers: async () => undefined,
 }
 
 const bob: Principal = { webid: BOB as WebId, keys: [], scheme: 'DPoP' }
@@ -73,6 +74,31 @@ describe('SAI §9.6 Inherited: instances linked from a parent-covered instance b
   test('the grant names the linking instance', async () => {
     const out = await grantModes(indexGrants([{ iri: `${POD}/g`, data: parentSelected }]), bob, `${POD}/tasks/t1`, links)
     expect(out.grounds[0]).toMatchObject({ grant: `${POD}/g#inherit-0`, scope: 'Inherited', via: `${POD}/projects/p1` })
+    expect(out.links).toEqual([{ grant: `${POD}/g#inherit-0`, from: `${POD}/projects/p1`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t1#it`, followed: true }])
+  })
+})
+
+describe('SAI §9.6 Inherited: links only the owner could have written', () => {
+  const parentSelected = grant({
+    scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/p1`],
+    hasInheritingGrant: [inheriting({ hasInheritingGrant: [inheriting({ registeredShapeTree: `${TREES}#Note`, hasDataRegistration: `${POD}/notes/` })] })],
+  })
+  const distrusting = (doc: string): GrantLinks => ({ ...links, writableByOthers: async (i) => (i === POD + doc ? 'someone else has Append' : undefined) })
+  const decide = (path: string, l: GrantLinks) => grantModes(indexGrants([{ iri: `${POD}/g`, data: parentSelected }]), bob, POD + path, l)
+
+  test('a link in a document others may write is not followed, and the outcome says why', async () => {
+    const out = await decide('/tasks/t1', distrusting('/projects/p1'))
+    expect(out.grounds).toEqual([])
+    expect(out.links).toEqual([{ grant: `${POD}/g#inherit-0`, from: `${POD}/projects/p1`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t1#it`,
+      followed: false, why: `link from ${POD}/projects/p1 not followed: others may write it (someone else has Append)` }])
+  })
+  test('two levels: a distrusted middle document cuts the chain below it', async () => {
+    expect((await decide('/notes/n1', links)).grounds.map(g => g.mode)).toEqual(['read'])
+    expect((await decide('/notes/n1', distrusting('/tasks/t1'))).grounds).toEqual([])
+    expect((await decide('/notes/n1', distrusting('/projects/p1'))).grounds).toEqual([])
+  })
+  test('the parent grant itself does not depend on links', async () => {
+    expect((await decide('/projects/p1', distrusting('/projects/p1'))).grounds.map(g => g.mode)).toEqual(['read'])
   })
 })
 
