@@ -10,6 +10,11 @@ import type { WebId } from './auth/principal.ts'
 import { ownerWebIdOf } from './config.ts'
 import { getRecordedBaseUrl, recordBaseUrl } from './store/base-url.ts'
 import { KEYS_PATH } from './http/pod-paths.ts'
+import { getMeta, readTriples } from './store/resources.ts'
+import { DataFactory } from 'n3'
+import { lostEssentialAccess, missingProfileStatements, PROFILE_PATH, storedAclLoader } from './policy/pod-essentials.ts'
+import { aclOf } from './store/acl-names.ts'
+import { log } from './log.ts'
 
 const turtle = (text: string, baseIRI: string) => new Parser({ baseIRI }).parse(text) as Quad[]
 
@@ -61,15 +66,55 @@ export async function ensureOwner(store: Store, baseUrl: string, now: number): P
       throw new BaseUrlMismatchError(`this data directory belongs to the pod at ${recorded}; start it with --base-url ${recorded} ` +
         '(or export it and import into a new data directory to move it)')
     }
-    if (await getOwnerAccount(store)) return false
+    if (await getOwnerAccount(store)) {
+      await repairEssentials(store, baseUrl, now)
+      return false
+    }
   }
   const webid = ownerWebIdOf(baseUrl) as WebId
-  for (const doc of documents(baseUrl, webid)) {
-    const triples = turtle(doc.ttl, baseUrl + doc.path)
-    await writeResource(store, baseUrl, doc.path, { kind: doc.kind, contentType: 'text/turtle', triples, size: await turtleByteLength(triples, baseUrl + doc.path) }, now)
-  }
+  for (const doc of documents(baseUrl, webid)) await writeDocument(store, baseUrl, doc, now)
   await saveOwnerAccount(store, { webid, createdAt: now })
   await recordBaseUrl(store, baseUrl)
   return true
 }
 
+
+async function writeDocument(store: Store, baseUrl: string, doc: ReturnType<typeof documents>[number], now: number) {
+  const triples = turtle(doc.ttl, baseUrl + doc.path)
+  await writeResource(store, baseUrl, doc.path, { kind: doc.kind, contentType: 'text/turtle', triples, size: await turtleByteLength(triples, baseUrl + doc.path) }, now)
+}
+
+/**
+ * A pod damaged before the resource server refused such writes (policy/pod-essentials.ts) gets back, at
+ * start: a missing WebID document or /keys/, the statements the WebID document needs, and the first-start
+ * ACL of the card or of /keys/ when the public or the owner lost the access they need there.
+ */
+async function repairEssentials(store: Store, baseUrl: string, now: number) {
+  const docs = documents(baseUrl, ownerWebIdOf(baseUrl))
+  const restore = async (path: string) => writeDocument(store, baseUrl, docs.find(d => d.path === path)!, now)
+  const repaired: string[] = []
+  for (const path of [PROFILE_PATH, KEYS_PATH]) {
+    if (!await getMeta(store, path)) { await restore(path); repaired.push(path) }
+  }
+  const card = await getMeta(store, PROFILE_PATH)
+  if (card?.kind === 'rdf') {
+    const triples = await readTriples(store, baseUrl, PROFILE_PATH)
+    const missing = missingProfileStatements(triples, baseUrl)
+    if (missing.length > 0) {
+      const { namedNode, quad } = DataFactory
+      const all = [...triples, ...missing.map(m => quad(namedNode(m.subject), namedNode(m.predicate), namedNode(m.object)))]
+      const url = baseUrl + PROFILE_PATH
+      await writeResource(store, baseUrl, PROFILE_PATH, { kind: 'rdf', contentType: 'text/turtle', triples: all,
+        size: await turtleByteLength(all, url, card.prefixes), ...(card.prefixes ? { prefixes: card.prefixes } : {}) }, now)
+      repaired.push(`${PROFILE_PATH} statements`)
+    }
+  } else if (card) {
+    await restore(PROFILE_PATH)
+    repaired.push(PROFILE_PATH)
+  }
+  const lost = new Set((await lostEssentialAccess(storedAclLoader(store, baseUrl), baseUrl)).map(l => l.path))
+  for (const path of [PROFILE_PATH, KEYS_PATH]) {
+    if (lost.has(path)) { await restore(aclOf(path)); repaired.push(aclOf(path)) }
+  }
+  if (repaired.length > 0) log.warn('start.essentials_repaired', { repaired })
+}

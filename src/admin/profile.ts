@@ -8,6 +8,7 @@ import { getMeta, readTriples } from '../store/resources.ts'
 import { HttpError } from '../http/errors.ts'
 import type { OwnerLdp } from './owner-ldp.ts'
 import { isWebUrl } from '../lib/web-url.ts'
+import { missingProfileStatements } from '../policy/pod-essentials.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
@@ -19,13 +20,17 @@ export const PROFILE_FIELDS = {
   homepage: { predicate: FOAF('homepage'), iri: true },
 } as const
 
-export async function readProfile(deps: AdminDeps) {
+async function readCard(deps: AdminDeps) {
   const { baseUrl } = deps.cfg
   const webid = ownerWebIdOf(baseUrl)
   const document = webid.replace(/#.*$/, '')
   const path = document.slice(baseUrl.length)
   const meta = await getMeta(deps.store, path)
-  const triples = meta ? await readTriples(deps.store, baseUrl, path) : []
+  return { webid, document, triples: meta ? await readTriples(deps.store, baseUrl, path) : [] }
+}
+
+export async function readProfile(deps: AdminDeps) {
+  const { webid, document, triples } = await readCard(deps)
   const fields: Record<string, { predicate: string; iri: boolean; value: string | null; values: number }> = {}
   for (const [name, f] of Object.entries(PROFILE_FIELDS)) {
     const objects = triples.filter((q) => q.subject.value === webid && q.predicate.value === f.predicate).map((q) => q.object)
@@ -43,6 +48,7 @@ const iriRef = (url: string) => `<${new URL(url).href.replace(/[\s<>"{}|\\^`]/g,
  * Saves the profile form: each field given that differs from what was read is replaced, in one N3
  * Patch (Solid Protocol §5.3.1) sent through the resource server. Returns false when nothing changed.
  * A field holding several values is left to the Turtle editor (409): the form would drop the others.
+ * The statements the pod needs (policy/pod-essentials.ts) are never touched, and put back if they are missing.
  */
 export async function saveProfile(deps: AdminDeps, ldp: OwnerLdp, request: Request, values: Record<string, unknown>): Promise<boolean> {
   const profile = await readProfile(deps)
@@ -63,6 +69,7 @@ export async function saveProfile(deps: AdminDeps, ldp: OwnerLdp, request: Reque
     if (f.value !== null) deletes.push(`<${profile.webid}> <${f.predicate}> ${term(f.value)}.`)
     if (v) inserts.push(`<${profile.webid}> <${f.predicate}> ${term(v)}.`)
   }
+  for (const m of missingProfileStatements((await readCard(deps)).triples, deps.cfg.baseUrl)) inserts.push(`<${m.subject}> <${m.predicate}> <${m.object}>.`)
   if (!deletes.length && !inserts.length) return false
   const patch = `@prefix solid: <http://www.w3.org/ns/solid/terms#>.
 _:patch a solid:InsertDeletePatch;

@@ -7,7 +7,9 @@ import { ACL, FOAF, PIM, SOLID } from '../rdf/namespaces.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { KEYS_PATH } from '../http/pod-paths.ts'
 import { aclOf, governedBy } from '../store/acl-names.ts'
-import type { Authorization } from './acl-document.ts'
+import type { Store } from '../store/open-store.ts'
+import { getMeta, readTriples } from '../store/resources.ts'
+import { parseAclDocument, type Authorization } from './acl-document.ts'
 import type { AccessMode } from './access-modes.ts'
 import { parentContainerOf } from './containment.ts'
 import { findEffectiveAcl, type AclLoader } from './wac.ts'
@@ -75,18 +77,18 @@ const givesOwner = (a: Authorization, webid: string, mode: AccessMode) => a.mode
   && (a.agents.includes(webid) || a.agentClasses.includes(FOAF('Agent')) || a.agentClasses.includes(ACL('AuthenticatedAgent')))
 const givesPublic = (a: Authorization, mode: AccessMode) => a.modes.has(mode) && a.agentClasses.includes(FOAF('Agent')) && a.origins.length === 0
 
-interface Need { readonly url: string; readonly newMember?: true; readonly who: 'owner' | 'public'; readonly modes: readonly AccessMode[]; readonly why: string }
+interface Need { readonly path: string; readonly url: string; readonly newMember?: true; readonly who: 'owner' | 'public'; readonly modes: readonly AccessMode[]; readonly why: string }
 
 function needs(baseUrl: string): Need[] {
-  const card = baseUrl + PROFILE_PATH, keys = baseUrl + KEYS_PATH
+  const card = { path: PROFILE_PATH, url: baseUrl + PROFILE_PATH }, keys = { path: KEYS_PATH, url: baseUrl + KEYS_PATH }
   return [
-    { url: card, who: 'public', modes: ['read'], why: `the public's Read of ${PROFILE_PATH} (every app and pod reads the owner's WebID document)` },
-    { url: card, who: 'owner', modes: ['read', 'write', 'control'], why: `the owner's Read, Write and Control of ${PROFILE_PATH}` },
-    { url: `${baseUrl}/`, who: 'owner', modes: ['control'], why: 'the owner\'s Control of the storage root /' },
-    { url: keys, who: 'public', modes: ['read'], why: `the public's Read of ${KEYS_PATH} (HttpSig verifiers read the owner's key documents)` },
-    { url: keys, who: 'owner', modes: ['read', 'write', 'control'], why: `the owner's Read, Write and Control of ${KEYS_PATH}` },
-    { url: keys, newMember: true, who: 'public', modes: ['read'], why: `the public's Read of new key documents in ${KEYS_PATH} (acl:default)` },
-    { url: keys, newMember: true, who: 'owner', modes: ['read', 'write'], why: `the owner's Read and Write of new key documents in ${KEYS_PATH} (acl:default)` },
+    { ...card, who: 'public', modes: ['read'], why: `the public's Read of ${PROFILE_PATH} (every app and pod reads the owner's WebID document)` },
+    { ...card, who: 'owner', modes: ['read', 'write', 'control'], why: `the owner's Read, Write and Control of ${PROFILE_PATH}` },
+    { path: '/', url: `${baseUrl}/`, who: 'owner', modes: ['control'], why: 'the owner\'s Control of the storage root /' },
+    { ...keys, who: 'public', modes: ['read'], why: `the public's Read of ${KEYS_PATH} (HttpSig verifiers read the owner's key documents)` },
+    { ...keys, who: 'owner', modes: ['read', 'write', 'control'], why: `the owner's Read, Write and Control of ${KEYS_PATH}` },
+    { ...keys, newMember: true, who: 'public', modes: ['read'], why: `the public's Read of new key documents in ${KEYS_PATH} (acl:default)` },
+    { ...keys, newMember: true, who: 'owner', modes: ['read', 'write'], why: `the owner's Read and Write of new key documents in ${KEYS_PATH} (acl:default)` },
   ]
 }
 
@@ -99,19 +101,34 @@ async function inheritedByNewMember(containerUrl: string, loadAcl: AclLoader): P
   return []
 }
 
+/** Access the pod needs and the ACLs do not give: on which resource (path), and a phrase saying what it is. */
+export interface LostAccess { readonly path: string; readonly why: string }
+
 /**
  * What the ACLs `loadAcl` answers (the pod's, with one write applied) would take away from the pod's
- * essential access: one phrase per lost need, none when all is kept.
+ * essential access: one entry per lost need, none when all is kept.
  */
-export async function essentialAccessProblems(loadAcl: AclLoader, baseUrl: string): Promise<string[]> {
+export async function lostEssentialAccess(loadAcl: AclLoader, baseUrl: string): Promise<LostAccess[]> {
   const webid = ownerWebIdOf(baseUrl)
-  const problems: string[] = []
+  const problems: LostAccess[] = []
   for (const need of needs(baseUrl)) {
     const auths = need.newMember ? await inheritedByNewMember(need.url, loadAcl) : await effectiveRules(need.url, loadAcl)
     const kept = need.modes.every(m => auths.some(a => need.who === 'public' ? givesPublic(a, m) : givesOwner(a, webid, m)))
-    if (!kept) problems.push(need.why)
+    if (!kept) problems.push({ path: need.path, why: need.why })
   }
   return problems
+}
+
+/**
+ * The pod's ACLs as stored, or as one write would leave them: `change.triples` is the new state of the ACL
+ * `change.aclPath` (undefined: deleted). Read afresh, never from the decider's cache.
+ */
+export function storedAclLoader(store: Store, baseUrl: string, change?: { aclPath: string; triples: readonly Quad[] | undefined }): AclLoader {
+  return async (aclUrl) => {
+    const path = aclUrl.slice(baseUrl.length)
+    if (change && path === change.aclPath) return change.triples && parseAclDocument(change.triples, aclUrl)
+    return (await getMeta(store, path)) ? parseAclDocument(await readTriples(store, baseUrl, path), aclUrl) : undefined
+  }
 }
 
 // A storage with no root ACL grants nothing (findEffectiveAcl's 500): report it as a loss rather than fail.

@@ -3,12 +3,10 @@
 
 import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
-import { getMeta, readTriples, type NewContent } from '../store/resources.ts'
+import type { NewContent } from '../store/resources.ts'
 import { isAcl } from '../store/acl-names.ts'
-import { parseAclDocument } from '../policy/acl-document.ts'
-import type { AclLoader } from '../policy/wac.ts'
 import {
-  affectsEssentialAccess, essentialAccessProblems, missingProfileStatements, PROFILE_PATH, protectedReason,
+  affectsEssentialAccess, lostEssentialAccess, missingProfileStatements, PROFILE_PATH, protectedReason, storedAclLoader,
 } from '../policy/pod-essentials.ts'
 import type { RsContext } from './rs-context.ts'
 
@@ -43,14 +41,9 @@ function checkProfileStatements(baseUrl: string, content: NewContent) {
 async function checkEssentialAccess(ctx: RsContext, aclPath: string, triples: readonly Quad[] | undefined, what: string) {
   if (!affectsEssentialAccess(aclPath)) return
   const { store, cfg } = ctx.deps
-  const loadAcl: AclLoader = async (aclUrl) => {
-    const path = aclUrl.slice(cfg.baseUrl.length)
-    if (path === aclPath) return triples && parseAclDocument(triples, aclUrl)
-    return (await getMeta(store, path)) ? parseAclDocument(await readTriples(store, cfg.baseUrl, path), aclUrl) : undefined
-  }
-  const lost = await essentialAccessProblems(loadAcl, cfg.baseUrl)
+  const lost = await lostEssentialAccess(storedAclLoader(store, cfg.baseUrl, { aclPath, triples }), cfg.baseUrl)
   if (lost.length === 0) return
-  throw new HttpError(409, 'protected_access', `${what} would take away ${lost.join('; ')}. `
+  throw new HttpError(409, 'protected_access', `${what} would take away ${lost.map(l => l.why).join('; ')}. `
     + 'The pod and every app depend on that access: keep an acl:Authorization that gives it (acl:agent the owner\'s WebID, '
     + 'or acl:agentClass foaf:Agent with no acl:origin for the public)')
 }

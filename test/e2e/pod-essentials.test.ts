@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { OWNER_PASSWORD, startPod, type RunningPod } from './start-server.ts'
 import { CookieJar, FORM, field, form } from '../op/op-fixture.ts'
 import { expectRsError, hasTriple, parseTurtle, withBody, withTurtle } from '../rs/rs-helpers.ts'
+import { openStore } from '../../src/store/open-store.ts'
+import { deleteResource } from '../../src/store/resources.ts'
+import { writeTurtle } from './seed-store.ts'
 
 const SOLID = (l: string) => `http://www.w3.org/ns/solid/terms#${l}`
 const PIM = (l: string) => `http://www.w3.org/ns/pim/space#${l}`
@@ -253,5 +256,37 @@ describe('protected paths are exact', () => {
     expect((await asOwner('/keys/old/.acl', withTurtle('PUT', acl))).status).toBe(201)
     expect((await asOwner('/keys/old/', { method: 'DELETE' })).status).toBe(204)
     expect((await anonymous('/keys/')).status).toBe(200)
+  })
+})
+
+describe('a pod damaged before these checks is repaired at start', () => {
+  let damaged: RunningPod
+  beforeAll(async () => {
+    // the first start makes the pod; the seed then damages it as the old dashboard could; the second start repairs it
+    damaged = await startPod({
+      seed: async (dataDir, seedBase) => {
+        const store = await openStore(dataDir)
+        try {
+          for (const path of ['/profile/card.acl', '/keys/.acl', '/keys/']) await deleteResource(store, seedBase, path, Date.now())
+          await writeTurtle(store, seedBase, '/profile/card', '<#me> <http://xmlns.com/foaf/0.1/name> "Alice".')
+        } finally { await store.close() }
+      },
+    })
+  }, 60_000)
+  afterAll(() => damaged?.dispose())
+
+  test('the WebID document is public again, with its issuer, storage link and the owner\'s name', async () => {
+    const b = damaged.baseUrl
+    const res = await fetch(`${b}/profile/card`)
+    expect(res.status).toBe(200)
+    const quads = parseTurtle(await res.text(), `${b}/profile/card`)
+    expect(hasTriple(quads, `${b}/profile/card#me`, SOLID('oidcIssuer'), b)).toBe(true)
+    expect(hasTriple(quads, `${b}/profile/card#me`, PIM('storage'), `${b}/`)).toBe(true)
+    expect(quads.some(q => q.object.value === 'Alice')).toBe(true)
+    expect(damaged.stdout()).toContain('start.essentials_repaired')
+  })
+
+  test('/keys/ exists again and is public', async () => {
+    expect((await fetch(`${damaged.baseUrl}/keys/`)).status).toBe(200)
   })
 })
