@@ -174,6 +174,28 @@ describe('the explanation names the rule or grant behind each mode', () => {
   })
 })
 
+describe('SAI §9.6 Inherited: links in documents others may write are not followed', () => {
+  test('a project anyone signed in may append to: its link to a task gives no Read, and the explanation says why', async () => {
+    await pod.seed('/projects/p5', `<#it> <${PM}hasTask> </tasks/t5#it>.`)
+    await pod.seed('/projects/p5.acl', `${PREFIXES}<#owner> a acl:Authorization; acl:agent <${OWNER}>; acl:accessTo <p5>; acl:mode acl:Read, acl:Write, acl:Control.
+      <#signedIn> a acl:Authorization; acl:agentClass acl:AuthenticatedAgent; acl:accessTo <p5>; acl:mode acl:Append.`)
+    await pod.seed('/tasks/t5', `<#it> <${PM}title> "five".`)
+    expect((await explain({ agent: BOB, resource: `${POD}/projects/p5` })).modes).toEqual(['read', 'append'])
+    const why = await explain({ agent: BOB, resource: `${POD}/tasks/t5` })
+    expect(why.modes).toEqual([])
+    const reason = `link from ${POD}/projects/p5 not followed: others may write it `
+      + `(${POD}/projects/p5.acl#signedIn gives http://www.w3.org/ns/auth/acl#AuthenticatedAgent append on ${POD}/projects/p5)`
+    expect(why.links).toEqual([{ grant: `${grantIris.bobProjects}#inherit-0`, from: `${POD}/projects/p5`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t5#it`, followed: false, why: reason }])
+    expect(why.whyNot[1]).toEndWith(`none covers ${POD}/tasks/t5; ${reason}`)
+    expect((await rsGet(BOB, '/tasks/t5')).status).toBe(403)
+  })
+  test('the owner-only project next to it still leads to its task', async () => {
+    const why = await explain({ agent: BOB, resource: `${POD}/tasks/t1` })
+    expect(why.modes).toEqual(['read'])
+    expect(why.links).toEqual([{ grant: `${grantIris.bobProjects}#inherit-0`, from: `${POD}/projects/p1`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t1#it`, followed: true }])
+  })
+})
+
 describe('SAI §9.6 Delete: deleting a granted instance', () => {
   test('a Delete grant lets the grantee DELETE exactly its instances (Write on the registration for that deletion only)', async () => {
     await pod.seed('/projects/p4', `<#it> <${PM}title> "four".`)
