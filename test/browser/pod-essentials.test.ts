@@ -1,0 +1,64 @@
+// The audit's path to a dead WebID, in headless Chromium: the owner deletes /profile/card in the dashboard,
+// then saves the profile. The delete is refused with a message the owner sees; the Save keeps the card
+// usable (public, solid:oidcIssuer, pim:storage). Screenshot: test-artifacts/browser/essentials-delete-refused.png
+// (and /tmp/solopod-essentials-delete-refused.png).
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import type { BrowserContext, Page } from 'playwright-core'
+import { HOOK_TIMEOUT, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { hasTriple, parseTurtle } from '../rs/rs-helpers.ts'
+
+setDefaultTimeout(30_000)
+
+let pod: RunningPod
+let context: BrowserContext
+let page: Page
+beforeAll(async () => {
+  pod = await startBrowserPod()
+  context = await newContext()
+  page = await context.newPage()
+}, HOOK_TIMEOUT)
+afterAll(async () => { await context?.close(); await pod?.dispose() })
+
+const status = () => page.locator('#status')
+
+/** The card as anyone (an app, another pod) reads it: status, and whether it names the issuer and storage. */
+async function publicCard() {
+  const res = await fetch(`${pod.baseUrl}/profile/card`, { headers: { accept: 'text/turtle' } })
+  const quads = res.ok ? parseTurtle(await res.text(), `${pod.baseUrl}/profile/card`) : []
+  const webid = `${pod.baseUrl}/profile/card#me`
+  return {
+    status: res.status,
+    issuer: hasTriple(quads, webid, 'http://www.w3.org/ns/solid/terms#oidcIssuer', pod.baseUrl),
+    storage: hasTriple(quads, webid, 'http://www.w3.org/ns/pim/space#storage', `${pod.baseUrl}/`),
+    name: quads.find(q => q.subject.value === webid && q.predicate.value === 'http://xmlns.com/foaf/0.1/name')?.object.value,
+  }
+}
+
+describe('the dashboard cannot destroy the owner\'s identity', () => {
+  test('Delete on /profile/card is refused with a message on the screen, and the card stays', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/`)
+    await signInAsOwner(page)
+    await page.waitForURL(`${pod.baseUrl}/.admin/`)
+    await page.getByRole('link', { name: 'profile/' }).click()
+    await page.waitForFunction(() => location.hash === '#/files/profile/')
+    page.once('dialog', (d) => { void d.accept() }) // "Delete "card"? This cannot be undone."
+    await page.getByRole('button', { name: 'Delete card' }).click()
+    await status().filter({ hasText: 'protected_resource' }).waitFor()
+    const text = await status().textContent()
+    expect(text).toContain('Deleting card failed (409 protected_resource)')
+    expect(text).toContain('WebID document')
+    expect(await status().getAttribute('role')).toBe('alert')
+    await screenshot(page, 'essentials-delete-refused')
+    await page.screenshot({ path: '/tmp/solopod-essentials-delete-refused.png' })
+    expect(await publicCard()).toEqual({ status: 200, issuer: true, storage: true, name: undefined })
+  })
+
+  test('Profile → Save then leaves the card public, with its issuer and storage', async () => {
+    await page.getByRole('link', { name: 'Profile' }).click()
+    await page.getByLabel('Name').fill('Ada Lovelace')
+    await page.getByRole('button', { name: 'Save profile' }).click()
+    await page.getByText('Profile saved').waitFor()
+    expect(await publicCard()).toEqual({ status: 200, issuer: true, storage: true, name: 'Ada Lovelace' })
+  })
+})
