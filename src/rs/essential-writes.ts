@@ -34,7 +34,7 @@ function checkProfileStatements(baseUrl: string, content: NewContent) {
   if (missing.length === 0) return
   throw new HttpError(409, 'webid_statement_required', `${PROFILE_PATH} is the owner's WebID document and must keep `
     + missing.map(m => `${m.turtle} (${m.why})`).join(' and ')
-    + '; this write would drop it: keep that statement and send the document again')
+    + `; this write would drop ${missing.length > 1 ? 'them: keep those statements' : 'it: keep that statement'} and send the document again`)
 }
 
 /** Evaluates the pod's ACLs as they would be after the write (`triples`; undefined: the ACL is gone), before committing it. */
