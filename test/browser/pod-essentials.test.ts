@@ -56,6 +56,8 @@ describe('the dashboard cannot destroy the owner\'s identity', () => {
 
   test('Profile → Save then leaves the card public, with its issuer and storage', async () => {
     await page.getByRole('link', { name: 'Profile' }).click()
+    // the files view has a "Name" field too: fill the profile's only once its view is drawn
+    await page.getByRole('heading', { name: 'Your profile' }).waitFor()
     await page.getByLabel('Name').fill('Ada Lovelace')
     await page.getByRole('button', { name: 'Save profile' }).click()
     await page.getByText('Profile saved').waitFor()
