@@ -7,6 +7,7 @@ import { fromFramework, renderError } from './http/render-error.ts'
 import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
 import { describeCause, log } from './log.ts'
 import { inRequestScope } from './lib/request-scope.ts'
+import { LruCache } from './lib/lru-cache.ts'
 import { clientAddressFrom } from './http/client-address.ts'
 import { normalizeIp } from './lib/ip-address.ts'
 import { opPlugin } from './op/plugin.ts'
@@ -60,8 +61,7 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-
  * Host values that passed HOST and made a URL that parses: the same few arrive on every request. A URL's
  * path never fails to parse (WHATWG URL §4.4 path state), so a host that parsed once always will.
  */
-const goodHosts = new Set<string>()
-const GOOD_HOSTS_MAX = 64
+const goodHosts = new LruCache<string, true>(64)
 
 /**
  * A path whose characters WHATWG URL leaves as they are and with no segment starting with `.` (or its
@@ -73,13 +73,10 @@ const PLAIN_PATH = /^(?:\/(?![./]|%2[eE])(?:[A-Za-z0-9\-_~!$&'()*+,;=:@.]|%(?!2[
 function pathOf(request: Request): string | undefined {
   const host = request.headers.get('host')
   const url = request.url
-  if (host === null || !goodHosts.has(host)) {
+  if (host === null || goodHosts.get(host) === undefined) {
     if (host !== null && !HOST.test(host)) return undefined
     if (!URL.canParse(url)) return undefined
-    if (host !== null) {
-      if (goodHosts.size >= GOOD_HOSTS_MAX) goodHosts.clear()
-      goodHosts.add(host)
-    }
+    if (host !== null) goodHosts.set(host, true)
   }
   const start = url.indexOf('/', url.indexOf('//') + 2)
   if (start < 0) return new URL(url).pathname

@@ -2,6 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError, toOAuthResponse } from '../http/errors.ts'
+import { jsonResponse } from '../http/json-response.ts'
 import { negotiate } from '../http/content-negotiation.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { INTEROP } from '../rdf/namespaces.ts'
@@ -19,8 +20,6 @@ const JSON_TYPE = 'application/json'
 const MAX_GRANT_BYTES = 1024 * 1024
 const GRANT_OFFERS = [JSON_TYPE, TURTLE, JSON_LD, N_TRIPLES]
 
-const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(value), { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers } })
 
 /** The owner API answers in JSON, errors included: `{ error, error_description, violations? }`. */
 export async function jsonErrors(run: () => Promise<Response>): Promise<Response> {
@@ -69,7 +68,7 @@ export async function createGrant(deps: AdminDeps, grants: GrantRegistry, conten
   if (meaning.length > 0) throw refuse(422, meaning, baseUrl)
   const entry = await grants.create(value as GrantData)
   log.info('admin.grant_created', { grant: entry.iri, grantee: entry.data.grantee })
-  return json(entry.data, 201, { location: entry.iri, 'content-location': entry.iri })
+  return jsonResponse(entry.data, { status: 201, headers: { location: entry.iri, 'content-location': entry.iri } })
 }
 
 const summary = (e: GrantEntry) => ({ iri: e.iri, createdAt: new Date(e.createdAt).toISOString(), grant: e.data })
@@ -80,7 +79,7 @@ export async function listGrants(grants: GrantRegistry, query: { grantee?: strin
     ...(query.grantee ? { grantee: query.grantee } : {}),
     ...(query.registration ? { registration: query.registration } : {}),
   }
-  return json({ grants: (await grants.list(filter)).map(summary) })
+  return jsonResponse({ grants: (await grants.list(filter)).map(summary) })
 }
 
 /** GET /.admin/api/grants/:id: GrantData JSON, or the grant's RDF document (Turtle, JSON-LD, N-Triples). */
@@ -90,7 +89,7 @@ export async function readGrant(grants: GrantRegistry, id: string, accept: strin
   const type = negotiate(accept, GRANT_OFFERS)
   if (!type) throw new HttpError(406, 'not_acceptable', `a grant is available as ${GRANT_OFFERS.join(', ')}`)
   const headers = { vary: 'Accept', 'content-location': entry.iri }
-  if (type === JSON_TYPE) return json(entry.data, 200, headers)
+  if (type === JSON_TYPE) return jsonResponse(entry.data, { headers })
   const body = await serializeRdf(await grants.quadsOf(id), type, entry.iri, { interop: INTEROP('') })
   return new Response(body, { headers: { 'content-type': type, 'cache-control': 'no-store', ...headers } })
 }

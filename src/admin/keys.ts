@@ -2,6 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
+import { jsonResponse } from '../http/json-response.ts'
 import { KEYS_PATH } from '../http/pod-paths.ts'
 import { jwkThumbprint } from '../auth/jwk-thumbprint.ts'
 import { defaultKeyName, listOwnerKeys, publishOwnerKey, withdrawOwnerKey } from '../auth/httpsig/owner-key-documents.ts'
@@ -15,9 +16,6 @@ const MAX_KEY_BYTES = 16 * 1024
 const MEMBERS = ['name', 'publicJwk', 'linkFromProfile']
 
 const writer = (deps: AdminDeps) => ({ store: deps.store, baseUrl: deps.cfg.baseUrl, withResourceLocks: deps.withResourceLocks })
-
-const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } })
 
 /** A refusal naming the offending member (RFC 6901 pointer), as the grants API does, so a form shows it beside its field. */
 const refuse = (status: number, code: string, pointer: string, expected: string) =>
@@ -52,12 +50,12 @@ export async function createKey(deps: AdminDeps, contentType: string | null, bod
   forget(deps, key.documentUrl)
   const thumbprint = await jwkThumbprint(key.publicJwk as Parameters<typeof jwkThumbprint>[0])
   log.info('admin.key_created', { keyUrl: key.keyUrl, thumbprint, linkedFromProfile: key.linkedFromProfile })
-  return json({ ...key, thumbprint }, 201, { location: key.documentUrl })
+  return jsonResponse({ ...key, thumbprint }, { status: 201, headers: { location: key.documentUrl } })
 }
 
 /** GET /.admin/api/keys: every key of /keys/, with its URL, thumbprint and whether the profile links it. */
 export async function listKeys(deps: AdminDeps): Promise<Response> {
-  return json({ container: deps.cfg.baseUrl + KEYS_PATH, keys: await listOwnerKeys(deps.store, deps.cfg.baseUrl) })
+  return jsonResponse({ container: deps.cfg.baseUrl + KEYS_PATH, keys: await listOwnerKeys(deps.store, deps.cfg.baseUrl) })
 }
 
 /** DELETE /.admin/api/keys/:name: the key document goes, and with it every signature by its keys. */

@@ -5,6 +5,7 @@ import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { HttpError, toPlainResponse } from '../http/errors.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
+import { jsonResponse } from '../http/json-response.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { pageOrError, type NextSteps } from '../http/html-page.ts'
 import { log } from '../log.ts'
@@ -33,9 +34,6 @@ import { editPage, saveDocument, showEditPage } from './basic-edit.ts'
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
 const API = ADMIN_PATHS.api
-
-const json = (value: unknown, status = 200) =>
-  new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
 
 const notFound = (what: string) => new HttpError(404, 'not_found', `there is no ${what} with this id`)
 
@@ -151,33 +149,33 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       .resolve(async ({ request }) => ({ owner: await requireOwner(deps, request) }))
       .get(`${API}/csrf`, ({ request }) => {
         const { token, setCookie } = csrfTokenFor(request.headers.get('cookie'), cfg.baseUrl)
-        const res = json({ token })
+        const res = jsonResponse({ token })
         if (setCookie) res.headers.append('set-cookie', setCookie)
         return res
       })
-      .get(`${API}/sessions`, async ({ owner }) => json(await readSessions(deps, owner)))
+      .get(`${API}/sessions`, async ({ owner }) => jsonResponse(await readSessions(deps, owner)))
       .delete(`${API}/sessions/:id`, async ({ params }) => {
         if (!await revokeSession(deps, params.id)) throw notFound('session')
         return new Response(null, { status: 204 })
       })
-      .get(`${API}/browse`, async ({ query }) => json(await browseContainer(deps, query)))
-      .get(`${API}/acl`, async ({ query }) => json(await readAclView(deps, query)))
-      .get(`${API}/profile`, async () => json(await readProfile(deps)))
-      .get(`${API}/backup`, async () => json(await backups.lastBackup()))
+      .get(`${API}/browse`, async ({ query }) => jsonResponse(await browseContainer(deps, query)))
+      .get(`${API}/acl`, async ({ query }) => jsonResponse(await readAclView(deps, query)))
+      .get(`${API}/profile`, async () => jsonResponse(await readProfile(deps)))
+      .get(`${API}/backup`, async () => jsonResponse(await backups.lastBackup()))
       .post(`${API}/profile`, async ({ request, body }) => {
         const fields = (body as { fields?: unknown } | null)?.fields
         if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new HttpError(400, 'invalid_request', 'expected a JSON body {"fields": {"name": "…", …}}')
         const changed = await saveProfile(deps, ldp, request, fields as Record<string, unknown>)
-        return json({ changed, profile: await readProfile(deps) })
+        return jsonResponse({ changed, profile: await readProfile(deps) })
       }, { body: t.Unknown() })
-      .post(`${API}/check-rdf`, async ({ body }) => json(await checkRdf(body)), { body: t.Unknown() })
-      .get(`${API}/consents`, async () => json(await readConsents(deps)))
+      .post(`${API}/check-rdf`, async ({ body }) => jsonResponse(await checkRdf(body)), { body: t.Unknown() })
+      .get(`${API}/consents`, async () => jsonResponse(await readConsents(deps)))
       .delete(`${API}/consents/:clientId`, async ({ params }) => {
         if (!await revokeClientAccess(deps, params.clientId)) throw notFound('consent or session for a client')
         return new Response(null, { status: 204 })
       })
-      .get(`${API}/clients`, async () => json(await readClients(deps)))
-      .post(`${API}/clients`, async ({ body }) => json(await createStaticClient(deps, body), 201), { body: t.Unknown() })
+      .get(`${API}/clients`, async () => jsonResponse(await readClients(deps)))
+      .post(`${API}/clients`, async ({ body }) => jsonResponse(await createStaticClient(deps, body), { status: 201 }), { body: t.Unknown() })
       .delete(`${API}/clients/:clientId`, async ({ params }) => {
         if (!await deleteClient(deps, params.clientId)) throw notFound('client')
         return new Response(null, { status: 204 })
@@ -186,7 +184,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       .post(`${API}/signing-keys/rotate`, async () => {
         const kid = await deps.signingKeys.rotate(deps.now())
         log.info('admin.signing_key_rotated', { kid })
-        return json({ kid }, 201)
+        return jsonResponse({ kid }, { status: 201 })
       })
       // Access grants answer in JSON, refusals too (with the offending fields)
       .post(ADMIN_PATHS.grants, ({ request }) =>
@@ -199,5 +197,5 @@ export function adminPlugin(deps: Deps, forward: Forward) {
         jsonErrors(async () => createKey(deps, request.headers.get('content-type'), await request.text())), { parse: 'none' })
       .get(ADMIN_PATHS.keys, () => jsonErrors(() => listKeys(deps)))
       .delete(`${ADMIN_PATHS.keys}/:name`, ({ params }) => jsonErrors(() => revokeKey(deps, params.name)))
-      .get(ADMIN_PATHS.access, ({ query }) => jsonErrors(async () => json(await explainAccess(deps, decider, query))), { query: AccessQuery }))
+      .get(ADMIN_PATHS.access, ({ query }) => jsonErrors(async () => jsonResponse(await explainAccess(deps, decider, query))), { query: AccessQuery }))
 }

@@ -1,14 +1,12 @@
 // The UMA 2.0 authorization server of this pod: discovery (E5), its keys, and the token endpoint (E9).
 
+import { jsonResponse } from '../http/json-response.ts'
 import { Elysia, t } from 'elysia'
 import { toOAuthResponse } from '../http/errors.ts'
 import { AS_PATHS } from '../http/pod-paths.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
 import { umaConfiguration } from './model.ts'
 import { makeUmaTokenEndpoint, type AsDeps } from './token-endpoint.ts'
-
-const json = (value: unknown, cacheControl: string) =>
-  new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json', 'cache-control': cacheControl } })
 
 const TokenForm = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]))
 
@@ -19,8 +17,8 @@ export function asPlugin(deps: AsDeps) {
   return new Elysia({ name: 'as' })
     // RFC 6749 §5.2: OAuth error bodies, never cached (UMA Grant §3.3.6 adds ticket and required_claims)
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toOAuthResponse))
-    .get(AS_PATHS.configuration, () => json(metadata, 'public, max-age=300'))
-    .get(AS_PATHS.jwks, async () => json(await deps.signingKeys.publicJwks(deps.now()), 'public, max-age=60'))
+    .get(AS_PATHS.configuration, () => jsonResponse(metadata, { cacheControl: 'public, max-age=300' }))
+    .get(AS_PATHS.jwks, async () => jsonResponse(await deps.signingKeys.publicJwks(deps.now()), { cacheControl: 'public, max-age=60' }))
     .post(AS_PATHS.token, ({ request, body }) => exchangeTicket({
       contentType: request.headers.get('content-type'), form: body, dpop: request.headers.get('dpop'), origin: request.headers.get('origin') ?? undefined,
     }), { body: TokenForm })

@@ -1,5 +1,6 @@
 // POST /.uma/token: permission ticket + Solid-OIDC ID token + DPoP proof → UMA access token (UMA Grant §3.3).
 
+import { jsonResponse } from '../http/json-response.ts'
 import type { Deps } from '../deps.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { AS_PATHS } from '../http/pod-paths.ts'
@@ -103,7 +104,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       log.info('uma.token_issued', { webid: who.webid, clientId: who.clientId, jkt: proof.jkt })
       const body = { access_token: accessToken, token_type: cfg.umaTokenType === 'dpop' ? 'DPoP' : 'Bearer', expires_in: UMA_TOKEN_TTL_S }
       // RFC 6749 §5.1: never cached
-      return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } })
+      return jsonResponse(body, { headers: { pragma: 'no-cache' } })
     } catch (err) {
       if (taken) replay.release(taken.jti, taken.htu)
       throw err instanceof HttpError && err.code === 'need_info' ? await withFreshTicket(err, ticket) : err

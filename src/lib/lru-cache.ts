@@ -37,6 +37,23 @@ export class LruCache<K, V> {
     return entry.value
   }
 
+  /**
+   * The value kept for `key`, or `compute(key)` kept from now on (never expiring): a bounded memo of a
+   * pure function, where a flood of distinct keys pushes out the least used ones and costs memory up to
+   * the cap only. A kept `undefined` counts as a value.
+   */
+  memo(key: K, compute: (key: K) => V): V {
+    const entry = this.#map.get(key)
+    if (entry) {
+      this.#map.delete(key)
+      this.#map.set(key, entry)
+      return entry.value
+    }
+    const value = compute(key)
+    this.set(key, value)
+    return value
+  }
+
   set(key: K, value: V, expiresAt: number = Number.POSITIVE_INFINITY, weight = 0): void {
     this.delete(key)
     if (weight > this.#maxWeight) return

@@ -1,5 +1,6 @@
 // The OpenID provider (Solid-OIDC): discovery, JWKS, authorization, login, consent, token, userinfo, registration, logout.
 
+import { jsonResponse } from '../http/json-response.ts'
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { pageOrError } from '../http/html-page.ts'
@@ -26,9 +27,6 @@ function formParams(body: unknown): URLSearchParams {
   return p
 }
 
-const json = (value: unknown, cacheControl = 'no-store') =>
-  new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json', 'cache-control': cacheControl } })
-
 const AuthForm = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]))
 const TokenForm = OptionalFields('grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret', 'code_verifier', 'refresh_token', 'scope')
 const LoginForm = OptionalFields('csrf', 'interaction', 'return', 'password')
@@ -49,8 +47,8 @@ export function opPlugin(deps: Deps) {
   return new Elysia({ name: 'op' })
     // RFC 6749 §5.2: `{ error, error_description }` JSON, never cached; pages answer their own errors as pages.
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toOAuthResponse))
-    .get(OP_PATHS.discovery, () => json(metadata, 'public, max-age=300'))
-    .get(OP_PATHS.jwks, async () => json(await deps.signingKeys.publicJwks(deps.now()), 'public, max-age=60'))
+    .get(OP_PATHS.discovery, () => jsonResponse(metadata, { cacheControl: 'public, max-age=300' }))
+    .get(OP_PATHS.jwks, async () => jsonResponse(await deps.signingKeys.publicJwks(deps.now()), { cacheControl: 'public, max-age=60' }))
     .get(OP_PATHS.authorization, ({ request }) =>
       pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie')), APP_FLOW_NEXT))
     .post(OP_PATHS.authorization, ({ request, body }) =>
@@ -66,8 +64,8 @@ export function opPlugin(deps: Deps) {
     .post(OP_PATHS.token, ({ request, body }) => exchangeToken({
       contentType: request.headers.get('content-type'), form: body, authorization: request.headers.get('authorization'), dpop: request.headers.get('dpop'),
     }), { body: TokenForm })
-    .get(OP_PATHS.userinfo, async ({ request }) => json(await readUserinfo(authenticate, cfg.baseUrl, request)))
-    .post(OP_PATHS.userinfo, async ({ request }) => json(await readUserinfo(authenticate, cfg.baseUrl, request)))
+    .get(OP_PATHS.userinfo, async ({ request }) => jsonResponse(await readUserinfo(authenticate, cfg.baseUrl, request)))
+    .post(OP_PATHS.userinfo, async ({ request }) => jsonResponse(await readUserinfo(authenticate, cfg.baseUrl, request)))
     .post(OP_PATHS.registration, ({ request, body }) =>
       registerDynamicClient(request.headers.get('content-type'), body, clientAddresses.of(request)), { body: t.Unknown() })
     .get(OP_PATHS.endSession, ({ request }) => pageOrError(OP_PATHS.endSession, () => endSession({

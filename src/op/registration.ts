@@ -1,5 +1,6 @@
 // RFC 7591 dynamic client registration at /.oidc/reg (scope optional; a declared one must include webid).
 
+import { jsonResponse } from '../http/json-response.ts'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
@@ -23,7 +24,6 @@ export function makeRegistration(deps: Pick<Deps, 'store' | 'now'>) {
     if (address) perAddress.recordFailure(address, now)
     log.info('op.client_registered', { clientId: client.clientId, registration: 'dynamic' })
     // RFC 7591 §3.2.1: 201 with the metadata as registered; the secret is shown this once
-    const json = { ...clientMetadataJson(client), ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) }
-    return new Response(JSON.stringify(json), { status: 201, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
+    return jsonResponse({ ...clientMetadataJson(client), ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) }, { status: 201 })
   }
 }

@@ -1,5 +1,6 @@
 // POST /.oidc/token: form checks, client authentication, the DPoP proof, then the grant.
 
+import { jsonResponse } from '../http/json-response.ts'
 import type { Deps } from '../deps.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { singleValuedForm } from '../http/oauth-form.ts'
@@ -48,6 +49,6 @@ export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'si
       throw err
     }
     // RFC 6749 §5.1: never cached
-    return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } })
+    return jsonResponse(body, { headers: { pragma: 'no-cache' } })
   }
 }

@@ -9,6 +9,7 @@ import { deleteGraphWithRecord, putGraphWithRecord, readNamedGraph } from '../st
 import { canonicalGrant, grantToQuads, quadsToGrant } from './grant-rdf.ts'
 import { indexGrants, type GrantIndex, type StoredGrant } from './grants.ts'
 import type { GrantData } from './grant-schema.ts'
+import { makeSerialQueue } from '../lib/serial-queue.ts'
 
 const KIND = 'grant'
 
@@ -32,8 +33,7 @@ export function makeGrantRegistry(deps: { store: Store; cfg: { baseUrl: string }
   let index: GrantIndex = indexGrants([])
   let loading: Promise<void> | undefined
   // Changes apply one at a time, so the index always reflects the store after the last acknowledged one.
-  let tail: Promise<unknown> = Promise.resolve()
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => { const run = tail.then(fn, fn); tail = run.catch(() => undefined); return run }
+  const serial = makeSerialQueue()
 
   async function load(): Promise<Map<string, GrantEntry>> {
     if (entries) return entries

@@ -1,6 +1,7 @@
 // The RDF media types the pod reads and writes, how a Content-Type header names one, which one a GET answers in.
 
 import { negotiate } from '../http/content-negotiation.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 
 export const TURTLE = 'text/turtle'
 export const JSON_LD = 'application/ld+json'
@@ -33,22 +34,14 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
 /** What GET/HEAD of an RDF document can answer in, in order of preference (Turtle first). */
 export const RDF_OFFERS: readonly string[] = [TURTLE, JSON_LD, N_TRIPLES]
 
-// Clients send the same few Accept values on every request: parse each once. Cleared, not evicted,
-// when full, so a client sending endless distinct values costs memory up to the cap only.
-const PREFERRED_CACHE_ENTRIES = 256
-const preferred = new Map<string | null, string | undefined>()
+// Clients send the same few Accept values on every request: parse each once.
+const preferred = new LruCache<string | null, string | undefined>(256)
 
 /**
  * The syntax to answer a GET of an RDF document in. A browser asking for `text/html` without a
  * wildcard still gets Turtle: showing the source beats a bare 406 to a person following a link.
  */
-export function preferredRdfType(accept: string | null): string | undefined {
-  if (preferred.has(accept)) return preferred.get(accept)
-  const chosen = choosePreferredRdfType(accept)
-  if (preferred.size >= PREFERRED_CACHE_ENTRIES) preferred.clear()
-  preferred.set(accept, chosen)
-  return chosen
-}
+export const preferredRdfType = (accept: string | null): string | undefined => preferred.memo(accept, choosePreferredRdfType)
 
 function choosePreferredRdfType(accept: string | null): string | undefined {
   const chosen = negotiate(accept, RDF_OFFERS)

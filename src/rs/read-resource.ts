@@ -32,16 +32,8 @@ export interface ReadFacts {
 }
 
 /** RFC 9110 §5.6.7 IMF-fixdate of a modification time; the same few times are formatted on every read. */
-const httpDates = new Map<number, string>()
-function httpDate(ms: number): string {
-  let text = httpDates.get(ms)
-  if (text === undefined) {
-    text = new Date(ms).toUTCString()
-    if (httpDates.size >= 1000) httpDates.clear()
-    httpDates.set(ms, text)
-  }
-  return text
-}
+const httpDates = new LruCache<number, string>(1000)
+const httpDate = (ms: number): string => httpDates.memo(ms, (t) => new Date(t).toUTCString())
 
 export async function readResource(f: ReadFacts): Promise<Response> {
   const { meta, headers } = f

@@ -7,6 +7,7 @@ import { ACCEPT_PATCH } from '../rdf/patch.ts'
 import { LDP, PIM, SOLID } from '../rdf/namespaces.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 
 const link = (target: string, rel: string) => `<${target}>; rel="${rel}"`
 
@@ -26,20 +27,15 @@ export const aclLinkOf = (baseUrl: string, path: string) =>
 // Every read of a resource answers the same Link/Allow/Accept-* values, which depend only on its
 // path and kind: computed once per (path, kind) and copied into each answer.
 const FIXED_HEADERS_ENTRIES = 2000
-const fixedHeaders = new Map<string, Headers>()
-const challengeLinksOf = new Map<string, string>()
+const fixedHeaders = new LruCache<string, Headers>(FIXED_HEADERS_ENTRIES)
+const challengeLinksOf = new LruCache<string, string>(FIXED_HEADERS_ENTRIES)
 
 /** Links on 401/403 answers (the deny step of the request pipeline, docs/architecture.md): the type links known from the path, and the ACL. */
 export function challengeLinks(baseUrl: string, path: string): string {
-  const key = `${baseUrl}${path}`
-  let links = challengeLinksOf.get(key)
-  if (links === undefined) {
+  return challengeLinksOf.memo(`${baseUrl}${path}`, () => {
     const acl = aclLinkOf(baseUrl, path)
-    links = [...typeLinks(path, undefined), ...(acl ? [acl] : [])].join(', ')
-    if (challengeLinksOf.size >= FIXED_HEADERS_ENTRIES) challengeLinksOf.clear()
-    challengeLinksOf.set(key, links)
-  }
-  return links
+    return [...typeLinks(path, undefined), ...(acl ? [acl] : [])].join(', ')
+  })
 }
 
 export function allowedMethods(path: string, meta: ResourceMeta | undefined): string[] {
@@ -61,13 +57,7 @@ export function allowedMethods(path: string, meta: ResourceMeta | undefined): st
  * times cheaper than building one from an object (measured in Bun 1.4: ~1 µs against ~4 µs per answer).
  */
 export function resourceHeaders(baseUrl: string, path: string, meta: ResourceMeta | undefined): Headers {
-  const key = `${meta?.kind ?? ''}\0${baseUrl}${path}`
-  let fixed = fixedHeaders.get(key)
-  if (!fixed) {
-    fixed = new Headers(computeResourceHeaders(baseUrl, path, meta))
-    if (fixedHeaders.size >= FIXED_HEADERS_ENTRIES) fixedHeaders.clear()
-    fixedHeaders.set(key, fixed)
-  }
+  const fixed = fixedHeaders.memo(`${meta?.kind ?? ''}\0${baseUrl}${path}`, () => new Headers(computeResourceHeaders(baseUrl, path, meta)))
   return new Headers(fixed)
 }
 
