@@ -2,6 +2,7 @@
 
 import { resolve } from 'node:path'
 import { ipVersion } from './lib/ip-address.ts'
+import { UserError } from './lib/user-error.ts'
 
 export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys'
 
@@ -37,7 +38,7 @@ export interface Config {
   readonly args: readonly string[]
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends UserError {}
 
 /** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
 export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me`

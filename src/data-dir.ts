@@ -1,8 +1,9 @@
 // The data directory is private to the pod's user: it holds the signing keys' private JWKs and the password hash.
 
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { UserError } from './lib/user-error.ts'
 
-export class DataDirError extends Error {}
+export class DataDirError extends UserError {}
 
 /** Files the pod did not make, which may sit in an unused data directory (the checkout's `data/.gitkeep`). */
 const IGNORABLE = new Set(['.gitkeep'])

@@ -15,6 +15,7 @@ import { DataFactory } from 'n3'
 import { lostEssentialAccess, missingProfileStatements, PROFILE_PATH, storedAclLoader } from './policy/pod-essentials.ts'
 import { aclOf } from './store/acl-names.ts'
 import { log } from './log.ts'
+import { UserError } from './lib/user-error.ts'
 
 const turtle = (text: string, baseIRI: string) => new Parser({ baseIRI }).parse(text) as Quad[]
 
@@ -52,7 +53,7 @@ function documents(baseUrl: string, webid: string): { path: string; ttl: string;
   ]
 }
 
-export class BaseUrlMismatchError extends Error {}
+export class BaseUrlMismatchError extends UserError {}
 
 /**
  * Creates the owner and the initial documents when the store is empty; otherwise checks that the

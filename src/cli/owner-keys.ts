@@ -7,8 +7,9 @@ import type { Store } from '../store/open-store.ts'
 import { makeResourceLocks } from '../store/resource-locks.ts'
 import { HttpError } from '../http/errors.ts'
 import { keyNameProblem, publishOwnerKey } from '../auth/httpsig/owner-key-documents.ts'
+import { UserError } from '../lib/user-error.ts'
 
-export class KeyCommandError extends Error {}
+export class KeyCommandError extends UserError {}
 
 export interface NewOwnerKey {
   readonly keyUrl: string

@@ -12,6 +12,7 @@ import type { ResourceKind, ResourceMeta } from './resource-meta.ts'
 import { getRecordedBaseUrl } from './base-url.ts'
 import { openSnapshot, type StoreSnapshot } from './store-snapshot.ts'
 import { LAST_BACKUP_KEY } from './last-backup.ts'
+import { UserError } from '../lib/user-error.ts'
 
 /** Names inside an export directory; import-pod.ts reads the same ones. */
 export const MANIFEST_FILE = 'manifest.json'
@@ -62,7 +63,7 @@ export interface StateLine {
   readonly value: unknown
 }
 
-export class ExportError extends Error {
+export class ExportError extends UserError {
   override name = 'ExportError'
 }
 

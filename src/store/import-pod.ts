@@ -14,10 +14,11 @@ import {
   BLOBS_DIR, DIRECTORY_KEYS, EXPORT_KIND, MANIFEST_FILE, QUADS_FILE, STATE_FILE, syncDirectory,
   type ExportedResource, type Manifest, type StateLine,
 } from './export-pod.ts'
+import { UserError } from '../lib/user-error.ts'
 
 const { namedNode, literal, quad } = DataFactory
 
-export class ImportError extends Error {
+export class ImportError extends UserError {
   override name = 'ImportError'
 }
 

@@ -11,6 +11,7 @@ import { makeSerialQueue, type SerialQueue } from '../lib/serial-queue.ts'
 import { closeDrainedIterators } from './close-drained-iterators.ts'
 import { makeGroupCommit, type WriteOp } from './group-commit.ts'
 import { log, describeCause } from '../log.ts'
+import { UserError } from '../lib/user-error.ts'
 
 /** Bump only together with an explicit migration; a binary never opens a newer format. */
 export const FORMAT_VERSION = 1
@@ -99,7 +100,7 @@ export const COMPACT_EVERY_WRITES = 10_000
 // Changing this list changes the on-disk format: bump FORMAT_VERSION with a migration.
 export const QUAD_INDEXES = [['graph', 'subject', 'predicate', 'object']]
 
-export class StoreFormatError extends Error {}
+export class StoreFormatError extends UserError {}
 
 /** One sublevel seen through `Sub<V>`: classic-level's own types do not carry V into every method. */
 const sublevel = <V>(db: ClassicLevel<string, unknown>, name: string, valueEncoding: 'json' | 'view' | 'utf8'): Sub<V> =>

@@ -1,16 +1,9 @@
 // An in-process pod at any base URL (https too: no TLS is needed in-process) with the owner signed in,
 // and the owner API called as the dashboard calls it (session cookie, same origin, X-CSRF-Token).
 
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { buildConfig } from '../../src/config.ts'
-import { openStore, type Store } from '../../src/store/open-store.ts'
-import { buildApp, makeRequestHandler } from '../../src/app.ts'
-import { ensureOwner } from '../../src/first-start.ts'
-import { setOwnerPassword } from '../../src/auth/owner-account.ts'
-import { setLogLevel } from '../../src/log.ts'
-import { makeDeps, type Deps, type DepsOptions } from '../../src/deps.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import type { Deps, DepsOptions } from '../../src/deps.ts'
+import { openTempPod } from '../temp-pod.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
 import { CookieJar, FORM, PASSWORD, field, form } from '../op/op-fixture.ts'
 
@@ -28,14 +21,8 @@ export interface OwnerPod {
 
 /** `fetcher`: the guarded fetcher's test seams (the agents' "network"). */
 export async function openOwnerPod(base: string, opts: DepsOptions = {}): Promise<OwnerPod> {
-  setLogLevel('silent')
-  const dir = mkdtempSync(join(tmpdir(), 'solopod-admin-'))
-  const cfg = buildConfig(['--data', dir, '--base-url', base], {})
-  const store = await openStore(cfg.dataDir)
-  await ensureOwner(store, base, Date.now())
-  await setOwnerPassword(store, PASSWORD)
-  const deps = makeDeps(cfg, store, () => Date.now(), opts)
-  const handler = makeRequestHandler(buildApp(deps), deps)
+  const pod = await openTempPod('admin', base, [], { ...opts, ownerPassword: PASSWORD })
+  const { store, deps, handle: handler } = pod
   const request = (path: string, init?: RequestInit) => handler(new Request(path.startsWith('http') ? path : base + path, init))
   const owner = new CookieJar()
   const page = await owner.take(await request('/.oidc/login')).text()
@@ -64,6 +51,6 @@ export async function openOwnerPod(base: string, opts: DepsOptions = {}): Promis
       return jar.take(res)
     },
     seed: (path, turtle) => writeTurtle(store, base, path, turtle),
-    close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) },
+    close: pod.close,
   }
 }

@@ -9,6 +9,8 @@ import { dirname, join, relative, resolve } from 'node:path'
 export const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'build-executable.ts'],
   ['cli'],
+  ['server'],
+  ['pod.ts'],
   ['app.ts', 'first-start.ts'],
   ['op', 'as', 'rs', 'admin'],
   ['deps.ts'],

@@ -9,7 +9,7 @@ import { requestTokens } from '../e2e/oidc-client.ts'
 import { openAppSessions } from './app-sessions.ts'
 import { BENCH_CONTAINER, type BenchContext } from './workloads.ts'
 import { DOC_1K } from './documents.ts'
-import { requestMemoryReport } from '../../src/cli/control-socket.ts'
+import { requestMemoryReport } from '../../src/server/control-socket.ts'
 
 const USAGE = 'usage: bun run soak [--minutes N (1-1440, default 10)] [--rate REQUESTS_PER_SECOND (1-2000, default 200)]'
 const TURTLE = 'text/turtle'

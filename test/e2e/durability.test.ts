@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Parser } from 'n3'
 import { openStore } from '../../src/store/open-store.ts'
-import { requestMemoryReport } from '../../src/cli/control-socket.ts'
+import { requestMemoryReport } from '../../src/server/control-socket.ts'
 import { startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
 

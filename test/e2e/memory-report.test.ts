@@ -2,7 +2,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
-import { controlSocketPath, requestMemoryReport } from '../../src/cli/control-socket.ts'
+import { controlSocketPath, requestMemoryReport } from '../../src/server/control-socket.ts'
 
 let pod: RunningPod
 beforeAll(async () => { pod = await startPod({ extraArgs: ['--log-level', 'warn'] }) })

@@ -2,7 +2,7 @@
 // real HTTP against a real pod and a host the attacker runs on loopback.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { requestMemoryReport } from '../../src/cli/control-socket.ts'
+import { requestMemoryReport } from '../../src/server/control-socket.ts'
 import { startPod, type RunningPod } from './start-server.ts'
 
 const MB = 1024 * 1024

@@ -1,19 +1,12 @@
 // An in-process pod for OP tests: real store in a temp dir, controllable clock, the whole app,
 // a cookie jar, DPoP keys, and Client ID Documents served to the real guarded fetcher.
 
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose'
-import { buildConfig } from '../../src/config.ts'
-import { openStore, type Store } from '../../src/store/open-store.ts'
-import { buildApp, makeRequestHandler } from '../../src/app.ts'
-import { ensureOwner } from '../../src/first-start.ts'
-import { setOwnerPassword } from '../../src/auth/owner-account.ts'
-import { setLogLevel } from '../../src/log.ts'
+import type { Store } from '../../src/store/open-store.ts'
 import { s256Challenge } from '../../src/auth/pkce.ts'
 import { accessTokenHash } from '../../src/auth/dpop.ts'
-import { makeDeps, type Deps } from '../../src/deps.ts'
+import type { Deps } from '../../src/deps.ts'
+import { openTempPod } from '../temp-pod.ts'
 
 export const BASE = 'http://localhost:3998'
 export const PASSWORD = 'correct horse battery staple'
@@ -51,13 +44,7 @@ export function appDocument(overrides: Record<string, unknown> = {}): Doc {
 }
 
 export async function openTestPod(opts: { withPassword?: boolean; args?: string[]; fetchTimeoutMs?: number } = {}): Promise<TestPod> {
-  setLogLevel('silent')
-  const dir = mkdtempSync(join(tmpdir(), 'solopod-op-'))
-  const cfg = buildConfig(['--data', dir, '--base-url', BASE, ...(opts.args ?? [])], {})
-  const store = await openStore(cfg.dataDir)
   const clock = { now: T0 }
-  await ensureOwner(store, BASE, clock.now)
-  if (opts.withPassword !== false) await setOwnerPassword(store, PASSWORD)
   const docs = new Map<string, Doc>([[APP_ID, appDocument()]])
   let fetches = 0
   const fetchImpl = (async (target: URL | string, init?: RequestInit) => {
@@ -70,14 +57,17 @@ export async function openTestPod(opts: { withPassword?: boolean; args?: string[
     if (doc.delayMs) await delay(doc.delayMs, init?.signal)
     return new Response(doc.body, { status: doc.status ?? 200, headers: { 'content-type': doc.type } })
   }) as typeof fetch
-  const now = () => clock.now
-  const deps = makeDeps(cfg, store, now, { fetcher: { fetchImpl, lookup: async () => ['93.184.216.34'], ...(opts.fetchTimeoutMs ? { timeoutMs: opts.fetchTimeoutMs } : {}) } })
-  const handler = makeRequestHandler(buildApp(deps), deps)
+  const pod = await openTempPod('op', BASE, opts.args, {
+    now: () => clock.now,
+    ...(opts.withPassword !== false ? { ownerPassword: PASSWORD } : {}),
+    fetcher: { fetchImpl, lookup: async () => ['93.184.216.34'], ...(opts.fetchTimeoutMs ? { timeoutMs: opts.fetchTimeoutMs } : {}) },
+  })
+  const handler = pod.handle
   return {
-    store, deps, clock, docs, fetches: () => fetches,
+    store: pod.store, deps: pod.deps, clock, docs, fetches: () => fetches,
     request: (p, init) => handler(new Request(p.startsWith('http') ? p : BASE + p, init)),
     handle: handler,
-    close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) },
+    close: pod.close,
   }
 }
 

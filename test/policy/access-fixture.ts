@@ -1,19 +1,14 @@
 // Access control over a real store: the same deps the server builds, for deciding with principals made in the test.
 
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { buildConfig } from '../../src/config.ts'
-import { makeDeps, type Deps } from '../../src/deps.ts'
-import { openStore, type Store } from '../../src/store/open-store.ts'
-import { ensureOwner } from '../../src/first-start.ts'
+import type { Deps } from '../../src/deps.ts'
+import type { Store } from '../../src/store/open-store.ts'
 import { makeAccessControl, type AccessControl } from '../../src/rs/access-control.ts'
 import { challengeLinks } from '../../src/rs/resource-headers.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import { requiredModes, type PatchNeeds } from '../../src/policy/modes.ts'
 import type { Principal, WebId } from '../../src/auth/principal.ts'
-import { setLogLevel } from '../../src/log.ts'
 import { seedTurtle } from '../rs/pod-fixture.ts'
+import { openTempPod } from '../temp-pod.ts'
 
 export const BASE = 'http://localhost:3999'
 
@@ -34,18 +29,12 @@ export interface AccessPod {
 }
 
 export async function openAccessPod(): Promise<AccessPod> {
-  setLogLevel('silent')
-  const dir = mkdtempSync(join(tmpdir(), 'solopod-wac-'))
-  const cfg = buildConfig(['--data', dir, '--base-url', BASE], {})
-  const store = await openStore(cfg.dataDir)
-  await ensureOwner(store, BASE, Date.now())
   const clock = { t: Date.now() }
-  const now = () => clock.t
-  const deps = makeDeps(cfg, store, now)
+  const { store, deps, close } = await openTempPod('wac', BASE, [], { now: () => clock.t })
   return {
     store, deps, clock, access: makeAccessControl(deps),
     seed: (path, ttl) => seedTurtle(store, BASE, path, PREFIXES + ttl),
-    close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) },
+    close,
   }
 }
 

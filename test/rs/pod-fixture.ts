@@ -1,15 +1,8 @@
 // An in-process pod for resource-server tests: real classic-level store in a temp dir, app.handle.
 
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { buildConfig } from '../../src/config.ts'
-import { openStore, type Store } from '../../src/store/open-store.ts'
+import type { Store } from '../../src/store/open-store.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
-import { buildApp, makeRequestHandler } from '../../src/app.ts'
-import { makeDeps } from '../../src/deps.ts'
-import { ensureOwner } from '../../src/first-start.ts'
-import { setLogLevel } from '../../src/log.ts'
+import { openTempPod } from '../temp-pod.ts'
 
 export const BASE = 'http://localhost:3999'
 
@@ -31,22 +24,15 @@ export const publicWriteAcl = (containerPath: string) => `@prefix acl: <http://w
   acl:mode acl:Read, acl:Write, acl:Control.`
 
 export async function openPod(opts: { maxBodyBytes?: number; maxPatchBytes?: number; publicWrite?: string[]; now?: () => number } = {}): Promise<Pod> {
-  setLogLevel('silent')
-  const dir = mkdtempSync(join(tmpdir(), 'solopod-rs-'))
-  const cfg = buildConfig(['--data', dir, '--base-url', BASE, ...(opts.maxBodyBytes ? ['--max-body-bytes', String(opts.maxBodyBytes)] : []),
-    ...(opts.maxPatchBytes ? ['--max-patch-bytes', String(opts.maxPatchBytes)] : [])], {})
-  const store = await openStore(cfg.dataDir)
-  await ensureOwner(store, BASE, Date.now())
+  const pod = await openTempPod('rs', BASE, [...(opts.maxBodyBytes ? ['--max-body-bytes', String(opts.maxBodyBytes)] : []),
+    ...(opts.maxPatchBytes ? ['--max-patch-bytes', String(opts.maxPatchBytes)] : [])], opts.now ? { now: opts.now } : {})
   for (const p of opts.publicWrite ?? []) {
-    await seedTurtle(store, BASE, p, '')
-    await seedTurtle(store, BASE, `${p}.acl`, publicWriteAcl(BASE + p))
+    await seedTurtle(pod.store, BASE, p, '')
+    await seedTurtle(pod.store, BASE, `${p}.acl`, publicWriteAcl(BASE + p))
   }
-  const now = opts.now ?? (() => Date.now())
-  const deps = makeDeps(cfg, store, now)
-  const handler = makeRequestHandler(buildApp(deps), deps)
   return {
-    store, base: BASE,
-    request: (path, init) => handler(new Request(BASE + path, init)),
-    close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) },
+    store: pod.store, base: BASE,
+    request: (path, init) => pod.handle(new Request(BASE + path, init)),
+    close: pod.close,
   }
 }

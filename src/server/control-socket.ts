@@ -8,6 +8,7 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { heapStats } from 'bun:jsc'
+import { UserError } from '../lib/user-error.ts'
 
 const SOCKET_DIR = 'run'
 const SOCKET_NAME = 'control.sock'
@@ -19,7 +20,7 @@ const MAX_SOCKET_PATH = 100
 
 export const controlSocketPath = (dataDir: string) => join(dataDir, SOCKET_DIR, SOCKET_NAME)
 
-export class ControlSocketError extends Error {}
+export class ControlSocketError extends UserError {}
 
 /** What the running server does when asked on its control socket. */
 export interface ControlActions {

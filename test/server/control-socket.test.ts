@@ -4,7 +4,7 @@ import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from '../../src/cli/control-socket.ts'
+import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from '../../src/server/control-socket.ts'
 
 const dirs: string[] = []
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })

@@ -1,0 +1,126 @@
+// Serves a pod over HTTP and runs what lives as long as the server: the handlers in flight (a stop waits
+// for them), the memory reclaimer, the expired-record sweeps, a start-up compaction and the control socket.
+
+import { type Config, withBoundPort } from '../config.ts'
+import { newSetupLink, openPod, setupLinkIfNoPassword, type Pod, type PodOptions, type RequestHandler } from '../pod.ts'
+import { startMemoryReclaimer } from '../lib/memory-reclaimer.ts'
+import { makeInFlight } from '../lib/in-flight.ts'
+import { recordBackup } from '../store/last-backup.ts'
+import { sweepExpiredRecordsRegularly } from '../store/expired-records.ts'
+import type { Store } from '../store/open-store.ts'
+import { describeCause, log } from '../log.ts'
+import { ControlSocketError, openControlSocket } from './control-socket.ts'
+
+// The export code is loaded when the control socket asks for an export: not on every start of the server.
+const loadExport = () => import('../store/export-pod.ts')
+
+/** How long a stop waits for handlers still running (a large upload being written, a queued write). */
+const STOP_DRAIN_MS = 30_000
+
+export interface ServingPod {
+  readonly pod: Pod
+  /** The port listened on (the system's choice for --port 0). */
+  readonly port: number
+  /** A one-time link to set the owner's password, while none is set or configured. */
+  readonly setupLink?: string
+  /** Stops taking requests, waits for those under way (at most 30 s), stops the timers, closes the store. */
+  stop(signal: string): Promise<void>
+}
+
+export async function servePod(given: Config, opts: PodOptions = {}): Promise<ServingPod> {
+  // --port 0: the system picks a free port. It is bound before anything else, so a base URL left to
+  // its default can name it; until the pod is ready that listener answers 503.
+  const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined
+  const cfg = early ? withBoundPort(given, early.port!) : given
+  const pod = await openPod(cfg, opts)
+  const { store } = pod
+  const setupLink = await setupLinkIfNoPassword(pod)
+  const reclaimer = startMemoryReclaimer()
+  const inFlight = makeInFlight()
+  const handler: RequestHandler = (request, server) => { reclaimer.noteRequest(); return inFlight.track(pod.handle(request, server)) }
+  const server = early ?? listen(cfg, handler)
+  early?.reload({ fetch: handler, error: lastResort })
+  log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
+  compactInBackground(store)
+  const stopRecordSweeps = sweepExpiredRecordsRegularly(store, {
+    onSwept: count => log.info('store.expired_records_swept', { count }),
+    onError: err => log.warn('store.record_sweep_failed', { cause: describeCause(err) }),
+  })
+  const closeControl = openControlSocketOf(pod)
+
+  let stopped: Promise<void> | undefined
+  const stop = (signal: string) => stopped ??= (async () => {
+    log.info('server.stopping', { signal })
+    // Without `force`, Bun lets requests of connected clients finish before the promise settles;
+    // handlers whose client went away are still running, and the database stays open for them.
+    await server.stop()
+    if (!await inFlight.drained(STOP_DRAIN_MS)) log.warn('server.stop_timeout', { inFlight: inFlight.count, ms: STOP_DRAIN_MS })
+    reclaimer.stop()
+    await stopRecordSweeps()
+    closeControl()
+    await pod.close()
+    log.info('server.stopped', {})
+  })()
+  return { pod, port: server.port!, ...(setupLink ? { setupLink } : {}), stop }
+}
+
+function listen(cfg: Config, fetch: RequestHandler) {
+  return Bun.serve({
+    port: cfg.port,
+    hostname: cfg.host,
+    // Above our own limit, so oversized bodies get the pod's 413 (with its reason and CORS headers);
+    // the request reader stops at cfg.maxBodyBytes itself.
+    maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
+    ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
+    fetch,
+    // Never Bun's development error page (it shows source paths and code): the handler answers every
+    // request itself, and lastResort is there should anything still escape it.
+    development: false,
+    error: lastResort,
+  })
+}
+
+function lastResort(err: Error): Response {
+  log.error('request.failed', { cause: describeCause(err) })
+  return new Response('server_error: the pod could not complete this request; see the server log\n',
+    { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } })
+}
+
+/**
+ * Overwrites leave superseded versions on disk until LevelDB merges them; compacting once per start
+ * (in LevelDB's background thread, after the server listens, so startup does not wait) keeps the
+ * data directory proportional to the live data. The write path compacts again every
+ * COMPACT_EVERY_WRITES writes (store/open-store.ts).
+ */
+function compactInBackground(store: Store) {
+  const started = performance.now()
+  store.compact().then(
+    () => log.info('store.compacted', { ms: Math.round(performance.now() - started) }),
+    (err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
+}
+
+/** The control socket of a running pod; a pod without one still serves (it logs why). Returns its close. */
+function openControlSocketOf({ cfg, store }: Pod): () => void {
+  try {
+    return openControlSocket(cfg.dataDir, {
+      issueSetupLink: async () => {
+        const link = await newSetupLink(store, cfg.baseUrl, Date.now())
+        log.info('owner.setup_link_issued', { via: 'control-socket' })
+        return link
+      },
+      // LevelDB lets one process open the database: the running server writes the export itself.
+      exportTo: async (dest) => {
+        const started = performance.now()
+        const at = Date.now()
+        const counts = await (await loadExport()).exportPod(store, dest, at)
+        await recordBackup(store, { at: new Date(at).toISOString(), via: 'export', resources: counts.resources })
+        log.info('export.finished', { via: 'control-socket', resources: counts.resources, quads: counts.quads, ms: Math.round(performance.now() - started) })
+        return { ...counts }
+      },
+      commitStats: () => store.commitStats,
+    })
+  } catch (err) {
+    log.warn('control.unavailable', { reason: err instanceof ControlSocketError ? err.message : describeCause(err) })
+    return () => {}
+  }
+}
