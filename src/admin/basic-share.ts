@@ -8,6 +8,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
+import type { CodeWithStatus } from '../http/refusals.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { ownerWebIdOf } from '../config.ts'
@@ -104,7 +105,7 @@ ${addForm(acl, version, csrf)}`,
   })
 }
 
-const bad = (code: string, description: string) => new HttpError(400, code, description)
+const bad = (code: CodeWithStatus<400>, description: string) => new HttpError(400, code, description)
 
 /** The entry the add form describes; every field checked, the refusal naming it. */
 function entryFrom(form: Record<string, unknown>, container: boolean): Entry {

@@ -1,7 +1,7 @@
 // The owner's access grants API: create (validated GrantData), list, read as JSON or RDF, revoke.
 
 import type { Deps } from '../deps.ts'
-import { HttpError, toOAuthResponse } from '../http/errors.ts'
+import { HttpError } from '../http/errors.ts'
 import { jsonResponse } from '../http/json-response.ts'
 import { negotiate } from '../http/content-negotiation.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
@@ -20,17 +20,6 @@ const JSON_TYPE = 'application/json'
 const MAX_GRANT_BYTES = 1024 * 1024
 const GRANT_OFFERS = [JSON_TYPE, TURTLE, JSON_LD, N_TRIPLES]
 
-
-/** The owner API answers in JSON, errors included: `{ error, error_description, violations? }`. */
-export async function jsonErrors(run: () => Promise<Response>): Promise<Response> {
-  try {
-    return await run()
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err
-    log.info('admin.refused', { status: err.status, code: err.code, reason: err.description })
-    return toOAuthResponse(err)
-  }
-}
 
 /** GET /.admin/schemas/grant-data.json: public, so clients validate before they send (JSON Schema 2020-12 §8.2.1 media type). */
 export function grantSchemaResponse(): Response {

@@ -2,6 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
+import type { RefusalCode, StatusOf } from '../http/refusals.ts'
 import { jsonResponse } from '../http/json-response.ts'
 import { KEYS_PATH } from '../http/pod-paths.ts'
 import { jwkThumbprint } from '../auth/jwk-thumbprint.ts'
@@ -18,8 +19,8 @@ const MEMBERS = ['name', 'publicJwk', 'linkFromProfile']
 const writer = (deps: AdminDeps) => ({ store: deps.store, baseUrl: deps.cfg.baseUrl, withResourceLocks: deps.withResourceLocks })
 
 /** A refusal naming the offending member (RFC 6901 pointer), as the grants API does, so a form shows it beside its field. */
-const refuse = (status: number, code: string, pointer: string, expected: string) =>
-  new HttpError(status, code, `${pointer || '(body)'}: ${expected}`, { extra: { violations: [{ pointer, expected }] } })
+const refuse = <C extends RefusalCode>(status: StatusOf<C>, code: C, pointer: string, expected: string) =>
+  new HttpError<C>(status, code, `${pointer || '(body)'}: ${expected}`, { extra: { violations: [{ pointer, expected }] } })
 
 /**
  * POST /.admin/api/keys `{ name?, publicJwk, linkFromProfile? }`: the browser made the key pair (WebCrypto) and
@@ -45,7 +46,7 @@ export async function createKey(deps: AdminDeps, contentType: string | null, bod
     key = await publishOwnerKey(writer(deps), name, input.publicJwk, deps.now(), { linkFromProfile: input.linkFromProfile === true })
   } catch (err) {
     if (!(err instanceof HttpError) || err.status >= 500) throw err
-    throw refuse(err.status, err.code, err.code === 'invalid_key' ? '/publicJwk' : '/name', err.description)
+    throw refuse(err.status as StatusOf<typeof err.code>, err.code, err.code === 'invalid_key' ? '/publicJwk' : '/name', err.description)
   }
   forget(deps, key.documentUrl)
   const thumbprint = await jwkThumbprint(key.publicJwk as Parameters<typeof jwkThumbprint>[0])

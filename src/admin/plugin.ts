@@ -3,18 +3,18 @@
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { HttpError, toPlainResponse } from '../http/errors.ts'
+import { HttpError, toJsonResponse } from '../http/errors.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
 import { jsonResponse } from '../http/json-response.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
-import { pageOrError, type NextSteps } from '../http/html-page.ts'
+import { errorPage, pageOrError, type NextSteps } from '../http/html-page.ts'
 import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
 import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession } from './sessions.ts'
 import { SETUP_NEXT, makeSetup } from './setup.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
-import { createGrant, grantSchemaResponse, jsonErrors, listGrants, readGrant, revokeGrant } from './grants.ts'
+import { createGrant, grantSchemaResponse, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { explainAccess } from './access-explain.ts'
 import { createKey, listKeys, revokeKey } from './keys.ts'
 import { browseContainer } from './browse.ts'
@@ -23,7 +23,7 @@ import { checkRdf } from './check-rdf.ts'
 import { readProfile } from './profile.ts'
 import { dashboardScript, renderDashboard } from './dashboard.ts'
 import { makeBackups } from './backup.ts'
-import { makeOwnerLdp, type Forward } from './owner-ldp.ts'
+import { makeOwnerLdp, type Forward, type OwnerLdp } from './owner-ldp.ts'
 import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './basic-files.ts'
 import { showBackupPage, showProfilePage } from './basic-pages.ts'
 import { backTo, seeOther } from './basic-page.ts'
@@ -46,7 +46,7 @@ const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Option
 
 /** `forward`: the app's own handler, through which the no-script forms make their LDP requests. */
 export function adminPlugin(deps: Deps, forward: Forward) {
-  const { cfg, grants, decider } = deps
+  const { cfg } = deps
   const setup = makeSetup(deps)
   const backups = makeBackups(deps)
   const ldp = makeOwnerLdp(cfg.baseUrl, forward)
@@ -66,8 +66,11 @@ export function adminPlugin(deps: Deps, forward: Forward) {
   }
 
   return new Elysia({ name: 'admin' })
-    // The owner's API answers refusals as plain text with the error code first, like the RS.
-    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
+    // The JSON API first: its own refusals are JSON; the page routes' hook below does not reach it.
+    .use(ownerApi(deps, ldp, backups))
+    // Page routes answer refusals with the error page (pageOrError); what escapes it (a form Elysia's
+    // schema refused, a failure) gets the same page.
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), (err) => errorPage(err)))
     // Public: clients validate a grant before they send it
     .get(ADMIN_PATHS.grantSchema, () => grantSchemaResponse())
     .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie')), SETUP_NEXT),
@@ -144,7 +147,16 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       const changed = await saveProfile(deps, ldp, request, body)
       return seeOther(`${ADMIN_PATHS.profile}?done=${changed ? 'saved' : 'unchanged'}`)
     }, backTo(ADMIN_PATHS.profile, 'Back to your profile')), { body: PlainForm })
-    // The JSON API: every route behind the owner guard
+}
+
+/**
+ * The owner's JSON API under /.admin/api, every route behind the owner guard. It answers in JSON, refusals
+ * too: `{ error, error_description }`, with `violations` (RFC 6901 pointers) where a body was refused.
+ */
+function ownerApi(deps: Deps, ldp: OwnerLdp, backups: ReturnType<typeof makeBackups>) {
+  const { cfg, grants, decider } = deps
+  return new Elysia({ name: 'admin-api' })
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse))
     .guard({}, (api) => api
       .resolve(async ({ request }) => ({ owner: await requireOwner(deps, request) }))
       .get(`${API}/csrf`, ({ request }) => {
@@ -186,16 +198,16 @@ export function adminPlugin(deps: Deps, forward: Forward) {
         log.info('admin.signing_key_rotated', { kid })
         return jsonResponse({ kid }, { status: 201 })
       })
-      // Access grants answer in JSON, refusals too (with the offending fields)
-      .post(ADMIN_PATHS.grants, ({ request }) =>
-        jsonErrors(async () => createGrant(deps, grants, request.headers.get('content-type'), await request.text())), { parse: 'none' })
-      .get(ADMIN_PATHS.grants, ({ query }) => jsonErrors(() => listGrants(grants, query)), { query: GrantQuery })
-      .get(`${ADMIN_PATHS.grants}/:id`, ({ params, request }) => jsonErrors(() => readGrant(grants, params.id, request.headers.get('accept'))))
-      .delete(`${ADMIN_PATHS.grants}/:id`, ({ params }) => jsonErrors(() => revokeGrant(grants, params.id)))
-      // HttpSig keys made in the browser: only public JWKs arrive here; answers in JSON like the grants
-      .post(ADMIN_PATHS.keys, ({ request }) =>
-        jsonErrors(async () => createKey(deps, request.headers.get('content-type'), await request.text())), { parse: 'none' })
-      .get(ADMIN_PATHS.keys, () => jsonErrors(() => listKeys(deps)))
-      .delete(`${ADMIN_PATHS.keys}/:name`, ({ params }) => jsonErrors(() => revokeKey(deps, params.name)))
-      .get(ADMIN_PATHS.access, ({ query }) => jsonErrors(async () => jsonResponse(await explainAccess(deps, decider, query))), { query: AccessQuery }))
+      // Access grants: refusals name the offending fields (`violations`)
+      .post(ADMIN_PATHS.grants, async ({ request }) =>
+        createGrant(deps, grants, request.headers.get('content-type'), await request.text()), { parse: 'none' })
+      .get(ADMIN_PATHS.grants, ({ query }) => listGrants(grants, query), { query: GrantQuery })
+      .get(`${ADMIN_PATHS.grants}/:id`, ({ params, request }) => readGrant(grants, params.id, request.headers.get('accept')))
+      .delete(`${ADMIN_PATHS.grants}/:id`, ({ params }) => revokeGrant(grants, params.id))
+      // HttpSig keys made in the browser: only public JWKs arrive here
+      .post(ADMIN_PATHS.keys, async ({ request }) =>
+        createKey(deps, request.headers.get('content-type'), await request.text()), { parse: 'none' })
+      .get(ADMIN_PATHS.keys, () => listKeys(deps))
+      .delete(`${ADMIN_PATHS.keys}/:name`, ({ params }) => revokeKey(deps, params.name))
+      .get(ADMIN_PATHS.access, async ({ query }) => jsonResponse(await explainAccess(deps, decider, query)), { query: AccessQuery }))
 }

@@ -2,7 +2,7 @@
 
 import { jsonResponse } from '../http/json-response.ts'
 import { Elysia, t } from 'elysia'
-import { toOAuthResponse } from '../http/errors.ts'
+import { toJsonResponse } from '../http/errors.ts'
 import { AS_PATHS } from '../http/pod-paths.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
 import { umaConfiguration } from './model.ts'
@@ -16,7 +16,7 @@ export function asPlugin(deps: AsDeps) {
   const exchangeTicket = makeUmaTokenEndpoint(deps)
   return new Elysia({ name: 'as' })
     // RFC 6749 §5.2: OAuth error bodies, never cached (UMA Grant §3.3.6 adds ticket and required_claims)
-    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toOAuthResponse))
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse))
     .get(AS_PATHS.configuration, () => jsonResponse(metadata, { cacheControl: 'public, max-age=300' }))
     .get(AS_PATHS.jwks, async () => jsonResponse(await deps.signingKeys.publicJwks(deps.now()), { cacheControl: 'public, max-age=60' }))
     .post(AS_PATHS.token, ({ request, body }) => exchangeTicket({

@@ -96,3 +96,10 @@ export function negotiate(accept: string | null, offers: readonly string[]): str
   }
   return chosen
 }
+
+/** Whether Accept names `type` itself (not through a wildcard) with a weight above 0. */
+export function namesType(accept: string | null, type: string): boolean {
+  if (accept === null || !accept.toLowerCase().includes(type)) return false
+  const [t, s] = type.split('/')
+  return parseAccept(accept).some((r) => r.type === t && r.subtype === s && r.q > 0)
+}

@@ -1,4 +1,7 @@
-// The one error type of the pod: HTTP status + spec error code + human description.
+// The one error type of the pod: HTTP status + catalogued error code (http/refusals.ts) + human description.
+
+import { REFUSALS, type RefusalCode, type StatusOf } from './refusals.ts'
+import { namesType } from './content-negotiation.ts'
 
 export interface HttpErrorOptions {
   /** Logged, never sent. */
@@ -9,14 +12,15 @@ export interface HttpErrorOptions {
   extra?: Record<string, unknown>
 }
 
-export class HttpError extends Error {
+/** `code` is one of the catalogue's, and `status` one that code is sent with (tsc checks both). */
+export class HttpError<C extends RefusalCode = RefusalCode> extends Error {
   readonly status: number
-  readonly code: string
+  readonly code: C
   readonly description: string
   readonly headers: Record<string, string | string[]>
   readonly extra: Record<string, unknown>
 
-  constructor(status: number, code: string, description: string, opts: HttpErrorOptions = {}) {
+  constructor(status: StatusOf<C>, code: C, description: string, opts: HttpErrorOptions = {}) {
     super(description, opts.cause === undefined ? undefined : { cause: opts.cause })
     this.name = 'HttpError'
     this.status = status
@@ -27,8 +31,11 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (description: string, opts?: HttpErrorOptions) =>
-  new HttpError(400, 'invalid_request', description, opts)
+/** A refusal with its code's usual status (the catalogue's first). */
+export const refusal = <C extends RefusalCode>(code: C, description: string, opts?: HttpErrorOptions): HttpError<C> =>
+  new HttpError<C>(REFUSALS[code].status[0] as StatusOf<C>, code, description, opts)
+
+export const badRequest = (description: string, opts?: HttpErrorOptions) => refusal('invalid_request', description, opts)
 
 function applyHeaders(target: Headers, extra: Record<string, string | string[]>) {
   for (const [name, value] of Object.entries(extra)) {
@@ -37,8 +44,11 @@ function applyHeaders(target: Headers, extra: Record<string, string | string[]>)
   }
 }
 
-/** OAuth/UMA endpoints: `{ error, error_description }` JSON, never cached (RFC 6749 §5.2). */
-export function toOAuthResponse(err: HttpError, headers: Headers = new Headers()): Response {
+/**
+ * OAuth/UMA endpoints and the owner API: `{ error, error_description, ... }` JSON, never cached
+ * (RFC 6749 §5.2; UMA `need_info` adds `ticket` and `required_claims`, the owner API `violations`).
+ */
+export function toJsonResponse(err: HttpError, headers: Headers = new Headers()): Response {
   headers.set('content-type', 'application/json')
   headers.set('cache-control', 'no-store')
   applyHeaders(headers, err.headers)
@@ -46,9 +56,30 @@ export function toOAuthResponse(err: HttpError, headers: Headers = new Headers()
   return new Response(JSON.stringify(body), { status: err.status, headers })
 }
 
-/** Resource server: status, challenges and a short plain-text reason. */
+/** Resource server: status, challenges and a short plain-text reason, `code: description`. */
 export function toPlainResponse(err: HttpError, headers: Headers = new Headers()): Response {
   headers.set('content-type', 'text/plain; charset=utf-8')
   applyHeaders(headers, err.headers)
   return new Response(`${err.code}: ${err.description}\n`, { status: err.status, headers })
 }
+
+export const PROBLEM_JSON = 'application/problem+json'
+
+/**
+ * Resource server, for a client that lists `application/problem+json` in Accept (the dashboard, the
+ * owner's forms): RFC 9457 problem details, `title` the code's meaning, `detail` this refusal's reason,
+ * and the code itself in the extension member `error`, as in every other JSON refusal of the pod.
+ */
+export function toProblemResponse(err: HttpError, headers: Headers = new Headers()): Response {
+  headers.set('content-type', PROBLEM_JSON)
+  applyHeaders(headers, err.headers)
+  const body = { title: REFUSALS[err.code].means, status: err.status, detail: err.description, error: err.code }
+  return new Response(JSON.stringify(body), { status: err.status, headers })
+}
+
+/** Problem details only for a client that names them in Accept (RFC 9110 §12.5.1); a wildcard gets plain text. */
+export const asksForProblemJson = (accept: string | null) => namesType(accept, PROBLEM_JSON)
+
+/** The resource server's one format: plain text, or problem details for a client that asks. */
+export const toResourceResponse = (request: Request) => (err: HttpError): Response =>
+  asksForProblemJson(request.headers.get('accept')) ? toProblemResponse(err) : toPlainResponse(err)

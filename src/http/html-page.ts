@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import { HttpError } from './errors.ts'
 import { readStatic } from './static-files.ts'
-import { describeCause, log } from '../log.ts'
+import { logRefusal } from './render-error.ts'
 
 /** HTML that is already escaped (built with `html`), inserted as is by `{{{name}}}`. */
 export class SafeHtml {
@@ -137,7 +137,12 @@ const GENERIC_NEXT: NextSteps = { hint: 'Go back to the previous page and try ag
  * the error code, offers a way on, and is logged; the description never holds a secret.
  */
 export function renderErrorPage(path: string, err: HttpError, next: NextSteps = GENERIC_NEXT, headers?: Record<string, string | string[]>): Promise<Response> {
-  log.warn('page.refused', { path, status: err.status, code: err.code, description: err.description, ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}) })
+  logRefusal({ path }, err)
+  return errorPage(err, next, headers)
+}
+
+/** The error page alone, for a refusal already logged (renderError's format for a group of page routes). */
+export function errorPage(err: HttpError, next: NextSteps = GENERIC_NEXT, headers?: Record<string, string | string[]>): Promise<Response> {
   const heading = next.heading ?? HEADINGS[err.status] ?? 'Something went wrong'
   return renderPage('error.html', heading, {
     heading, description: asSentence(err.description), code: err.code,

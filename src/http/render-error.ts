@@ -1,19 +1,20 @@
-// Turns any thrown value into an answer: logged with its reason, then written in the format of the
-// role that answers (each role plugin passes its own: OAuth JSON for the OP, plain text for the RS).
+// Turns any thrown value into an answer: logged with its reason (the one `request.refused` event), then
+// written in the format of the route group that answers: OAuth JSON for the OP and the UMA AS, the same
+// JSON for the owner API, plain text (or problem details) for the RS, an HTML page for page routes.
 
 import { badRequest, HttpError } from './errors.ts'
 import { log, describeCause } from '../log.ts'
 
-export type ErrorFormat = (err: HttpError) => Response
+export type ErrorFormat<R extends Response | Promise<Response> = Response> = (err: HttpError) => R
 
-export function renderError(request: Request, err: unknown, format: ErrorFormat): Response {
+export function renderError<R extends Response | Promise<Response>>(request: Request, err: unknown, format: ErrorFormat<R>): R {
   const path = new URL(request.url).pathname
   const httpError = err instanceof HttpError ? err : undefined
   if (!httpError) {
     log.error('request.failed', { method: request.method, path, cause: describeCause(err) })
     return format(new HttpError(500, 'server_error', 'the pod could not complete this request; see the server log'))
   }
-  logRefusal(request, httpError)
+  logRefusal({ method: request.method, path }, httpError)
   return format(httpError)
 }
 
@@ -27,9 +28,9 @@ export function fromFramework(code: string | number, error: unknown): unknown {
 }
 
 /** Every refusal is explained in the log too; the cause (never sent) only here. */
-export function logRefusal(request: Request, err: HttpError) {
+export function logRefusal(where: { readonly method?: string; readonly path: string }, err: HttpError) {
   log[err.status >= 500 ? 'error' : 'info']('request.refused', {
-    method: request.method, path: new URL(request.url).pathname, status: err.status, code: err.code, reason: err.description,
+    ...(where.method !== undefined ? { method: where.method } : {}), path: where.path, status: err.status, code: err.code, reason: err.description,
     ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}),
   })
 }

@@ -1,6 +1,7 @@
 // Validates an authorization request (OIDC Core §3.1.2, RFC 6749 §4.1.1, RFC 7636, RFC 9101): what it asks, or why not.
 
 import { HttpError } from '../http/errors.ts'
+import type { CodeWithStatus } from '../http/refusals.ts'
 import type { OpClient, ResolveClient } from './clients.ts'
 import { SUPPORTED_SCOPES } from './model.ts'
 import { readRequestObject } from './request-object.ts'
@@ -41,7 +42,7 @@ const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/
 const JKT = /^[A-Za-z0-9_-]{43}$/
 const PROMPTS = new Set(['none', 'login', 'consent', 'select_account'])
 
-const err = (code: string, description: string) => new HttpError(400, code, description)
+const err = (code: CodeWithStatus<400>, description: string) => new HttpError(400, code, description)
 
 /** RFC 6749 §3.1: empty values count as absent; repeated parameters are an error. */
 function singleValues(params: URLSearchParams): { values: Map<string, string>; repeated: string[] } {
@@ -82,7 +83,7 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
     throw err('invalid_request', `redirect_uri ${JSON.stringify(redirectUri.slice(0, 200))} is not one of the redirect_uris of ${client.clientId}; it must match one of them exactly`)
   }
   const state = p.get('state')
-  const fail = (code: string, description: string): Validated => ({ ok: false, redirectUri, ...(state !== undefined ? { state } : {}), error: err(code, description) })
+  const fail = (code: CodeWithStatus<400>, description: string): Validated => ({ ok: false, redirectUri, ...(state !== undefined ? { state } : {}), error: err(code, description) })
 
   // RFC 6749 §3.1: parameters must not be included more than once
   if (repeated.length > 0) return fail('invalid_request', `parameters must not repeat; sent more than once: ${[...new Set(repeated)].join(', ')}`)

@@ -2,6 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
+import type { CodeWithStatus } from '../http/refusals.ts'
 import { coversScopes, getConsent } from '../auth/consents.ts'
 import { getLoginSession, type LoginSession } from '../auth/owner-session.ts'
 import { authorizationRedirect, errorRedirect, validateAuthorizationRequest } from './authorization-request.ts'
@@ -60,7 +61,7 @@ export async function continueAuthorization(deps: OpDeps, i: Interaction, sessio
     if (!stored) await saveInteraction(store, i)
     return new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${path}?interaction=${i.id}`, 'cache-control': 'no-store' } })
   }
-  const refuse = async (code: string, description: string) => {
+  const refuse = async (code: CodeWithStatus<400>, description: string) => {
     await done()
     log.info('op.authorization_refused', { clientId: r.clientId, code })
     return errorRedirect(r.redirectUri, new HttpError(400, code, description), r.state, cfg.baseUrl, status)

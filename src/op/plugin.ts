@@ -5,7 +5,7 @@ import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { pageOrError } from '../http/html-page.ts'
 import { APP_FLOW_NEXT } from './next-steps.ts'
-import { toOAuthResponse } from '../http/errors.ts'
+import { toJsonResponse } from '../http/errors.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
 import { startAuthorization } from './authorize.ts'
 import { makeClientResolver } from './clients.ts'
@@ -46,7 +46,7 @@ export function opPlugin(deps: Deps) {
 
   return new Elysia({ name: 'op' })
     // RFC 6749 §5.2: `{ error, error_description }` JSON, never cached; pages answer their own errors as pages.
-    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toOAuthResponse))
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse))
     .get(OP_PATHS.discovery, () => jsonResponse(metadata, { cacheControl: 'public, max-age=300' }))
     .get(OP_PATHS.jwks, async () => jsonResponse(await deps.signingKeys.publicJwks(deps.now()), { cacheControl: 'public, max-age=60' }))
     .get(OP_PATHS.authorization, ({ request }) =>

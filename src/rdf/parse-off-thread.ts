@@ -5,6 +5,7 @@
 import type { BlankNode, Quad, Term } from '@rdfjs/types'
 import { DataFactory } from 'n3'
 import { HttpError } from '../http/errors.ts'
+import type { RefusalCode, StatusOf } from '../http/refusals.ts'
 import { checkPatchType, planPatch, type PatchSyntax } from './patch.ts'
 import type { PatchPlan } from './patch-plan.ts'
 import type { ParseJob, ParseJobResult, ParseRequest, PlainDocument } from './parse-worker.ts'
@@ -62,7 +63,7 @@ function startWorker(lane: ParseLane): Worker {
     if (!p) return
     pending.delete(r.id)
     clearTimeout(p.timer)
-    if ('error' in r) p.reject(new HttpError(r.error.status, r.error.code, r.error.description, { headers: r.error.headers }))
+    if ('error' in r) p.reject(new HttpError(r.error.status as StatusOf<RefusalCode>, r.error.code, r.error.description, { headers: r.error.headers }))
     else p.resolve(r)
   }
   w.onerror = (event) => failAll(lane, new HttpError(500, 'server_error', 'the RDF parser failed; try again', { cause: new Error(String((event as ErrorEvent).message)) }))

@@ -18,7 +18,7 @@ export interface PlainDocument { readonly triples: readonly PlainQuad[]; readonl
 export type ParseJobResult =
   | { readonly id: number; readonly syntax: PatchSyntax }
   | { readonly id: number; readonly document: PlainDocument }
-  | { readonly id: number; readonly error: { status: number; code: string; description: string; headers: Record<string, string | string[]> } }
+  | { readonly id: number; readonly error: Pick<HttpError, 'status' | 'code' | 'description' | 'headers'> }
 
 async function run(job: ParseJob): Promise<ParseJobResult> {
   if (job.kind === 'patch') return { id: job.id, syntax: readPatchSyntax(job.body, job.type, job.baseIRI) }

@@ -2,7 +2,7 @@
 
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { HttpError, toPlainResponse } from '../http/errors.ts'
+import { HttpError, toResourceResponse } from '../http/errors.ts'
 import { fromFramework, logRefusal, renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
 import { ANONYMOUS } from '../auth/principal.ts'
@@ -87,8 +87,8 @@ export function makeResourceServer(deps: Deps) {
 
   /** A person in a browser gets the front door instead of a bare refusal; apps get the refusal as is. */
   async function answerError(request: Request, path: string, err: unknown): Promise<Response> {
-    if (!isAccessRefusal(err) || !prefersHtml(request)) return renderError(request, err, toPlainResponse)
-    logRefusal(request, err)
+    if (!isAccessRefusal(err) || !prefersHtml(request)) return renderError(request, err, toResourceResponse(request))
+    logRefusal({ method: request.method, path }, err)
     return renderFrontDoor({ store: deps.store, baseUrl: deps.cfg.baseUrl, now: deps.now(), request, path }, err)
   }
 
@@ -123,11 +123,12 @@ export function makeResourceServer(deps: Deps) {
     return new Response(null, { status: 204, headers: resourceHeaders(deps.cfg.baseUrl, r.target.path, undefined) })
   }
 
-  const respond = (request: Request) => handle(request).catch(err => renderError(request, err, toPlainResponse))
+  const respond = (request: Request) => handle(request).catch(err => renderError(request, err, toResourceResponse(request)))
 
   const plugin = new Elysia({ name: 'rs' })
-    // Solid Protocol §2.1 leaves error bodies open: the RS answers a status, its challenges and a plain-text reason.
-    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toPlainResponse))
+    // Solid Protocol §2.1 leaves error bodies open: the RS answers a status, its challenges and a plain-text
+    // reason, or RFC 9457 problem details to a client that asks for them (the dashboard, the owner's forms).
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toResourceResponse(request)))
     .get(RS_PATHS.storageDescription, ({ request }) => describeStorage(deps.cfg.baseUrl, request.headers.get('accept')))
     .all('/*', ({ request }) => respond(request), { parse: 'none' })
     .all('/', ({ request }) => respond(request), { parse: 'none' })

@@ -13,19 +13,23 @@ export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly violations: Violation[] = []) { super(message) }
 }
 
-/** The server's plain-text refusal (`code: description`) or OAuth JSON, as a readable message. */
+/**
+ * Problem details (RFC 9457) for the resource server: every call to it asks for them, so a refusal's code
+ * and reason are read from fields, never parsed out of text.
+ */
+const PROBLEM_JSON = 'application/problem+json'
+const withProblemJson = (accept = '*/*') => `${accept}, ${PROBLEM_JSON}`
+
+/**
+ * The server's refusal as a readable message: the owner API's JSON `{ error, error_description, violations? }`
+ * or the resource server's problem details `{ error, detail }`; anything else (a proxy's page) by its status.
+ */
 async function failure(res: Response, what: string): Promise<ApiError> {
-  const text = await res.text().catch(() => '')
-  let code = `http_${res.status}`
-  let description = text.trim()
-  let violations: Violation[] = []
-  try {
-    const j = JSON.parse(text) as { error?: string; error_description?: string; violations?: Violation[] }
-    if (j.error) { code = j.error; description = j.error_description ?? ''; violations = j.violations ?? [] }
-  } catch {
-    const m = /^([a-z_]+): ([\s\S]*)$/.exec(description)
-    if (m) { code = m[1]!; description = m[2]! }
-  }
+  const j = (await res.json().catch(() => null) ?? {}) as { error?: unknown; error_description?: unknown; detail?: unknown; violations?: Violation[] }
+  const code = typeof j.error === 'string' ? j.error : `http_${res.status}`
+  const given = j.error_description ?? j.detail
+  let description = typeof given === 'string' ? given : ''
+  const violations = Array.isArray(j.violations) ? j.violations : []
   if (res.status === 401) description = `you are signed out (${description || code}); reload the page to sign in again`
   return new ApiError(res.status, code, `${what} failed (${res.status} ${code}): ${description || res.statusText}`, violations)
 }
@@ -50,7 +54,8 @@ export async function api<T>(method: string, path: string, body?: unknown, what 
 export async function ldp(method: string, url: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}, what = `${method} ${url}`): Promise<Response> {
   let res: Response
   try {
-    res = await fetch(url, { method, credentials: 'same-origin', headers: headers(init.headers), ...(init.body === undefined ? {} : { body: init.body }) })
+    const accept = withProblemJson(init.headers?.accept)
+    res = await fetch(url, { method, credentials: 'same-origin', headers: headers({ ...init.headers, accept }), ...(init.body === undefined ? {} : { body: init.body }) })
   } catch (err) { throw new ApiError(0, 'network', `${what} failed: the pod did not answer (${String(err)})`) }
   if (!res.ok) throw await failure(res, what)
   return res
@@ -66,6 +71,7 @@ export function putWithProgress(url: string, body: Blob, contentType: string, on
     xhr.open('PUT', url)
     xhr.setRequestHeader('x-csrf-token', CSRF)
     xhr.setRequestHeader('content-type', contentType)
+    xhr.setRequestHeader('accept', withProblemJson())
     // RFC 9110 §13.1.2: If-None-Match: * — the PUT fails with 412 rather than replace an existing file
     if (onlyNew) xhr.setRequestHeader('if-none-match', '*')
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded, e.total) }

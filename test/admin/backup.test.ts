@@ -9,6 +9,7 @@ import * as tar from 'tar'
 import { BASE, CookieJar, FORM, field, form, logIn, openTestPod, type TestPod } from '../op/op-fixture.ts'
 import { unpackExportArchive } from '../../src/store/export-archive.ts'
 import { ImportError } from '../../src/store/import-pod.ts'
+import { nextLogEvent } from '../log-events.ts'
 
 let pod: TestPod
 let owner: CookieJar
@@ -49,7 +50,7 @@ describe('POST /.admin/backup refuses anyone but the owner\'s own page', () => {
   test('GET /.admin/api/backup without a session → 401 login_required', async () => {
     const res = await pod.request('/.admin/api/backup')
     expect(res.status).toBe(401)
-    expect((await res.text()).split(':')[0]).toBe('login_required')
+    expect(((await res.json()) as { error: string }).error).toBe('login_required')
   })
 })
 
@@ -64,12 +65,14 @@ describe('the archive', () => {
     const second = await post({ csrf })
     expect(second.status).toBe(409)
     expect(await pageError(second)).toBe('backup_running')
+    const interrupted = nextLogEvent('backup.interrupted')
     await first.body!.cancel()
-    await Bun.sleep(50)
+    await interrupted
     expect(await last()).toBeNull()
   })
 
   test('a tar.gz of the export folder (manifest, N-Quads, state), recorded once delivered', async () => {
+    const downloaded = nextLogEvent('backup.downloaded')
     const res = await post({ csrf })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/gzip')
@@ -91,7 +94,7 @@ describe('the archive', () => {
       // the record of this backup is not part of it (a restored pod has made none)
       expect(readFileSync(join(exportDir, 'state.jsonl'), 'utf8')).not.toContain('last-backup')
     } finally { rmSync(holder, { recursive: true, force: true }) }
-    await Bun.sleep(50)
+    await downloaded
     const recorded = await last()
     expect(recorded).toEqual({ at: expect.any(String), via: 'download', resources: expect.any(Number) })
     expect(recorded.resources).toBe(manifest.counts.resources)

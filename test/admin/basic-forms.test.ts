@@ -129,24 +129,24 @@ describe('POST /.admin/api/profile (the dashboard script)', () => {
   test('without X-CSRF-Token → 403 csrf_failed', async () => {
     const res = await api({ fields: { name: 'X' } }, null)
     expect(res.status).toBe(403)
-    expect((await res.text()).split(':')[0]).toBe('csrf_failed')
+    expect((await res.json()).error).toBe('csrf_failed')
   })
   test('no fields object → 400 invalid_request', async () => {
     const res = await api({ name: 'X' })
     expect(res.status).toBe(400)
-    expect((await res.text()).split(':')[0]).toBe('invalid_request')
+    expect((await res.json()).error).toBe('invalid_request')
   })
   test('a field that is not text → 400 invalid_field', async () => {
     const res = await api({ fields: { name: 42 } })
     expect(res.status).toBe(400)
-    expect(await res.text()).toBe('invalid_field: Name: expected text\n')
+    expect(await res.json()).toEqual({ error: 'invalid_field', error_description: 'Name: expected text' })
   })
   test('a field holding several values → 409 several_values', async () => {
     const patch = `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <${BASE}/profile/card#me> <http://xmlns.com/foaf/0.1/name> "A", "B" }.`
     expect((await pod.request('/profile/card', { method: 'PATCH', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'text/n3' }, body: patch })).status).toBe(204)
     const res = await api({ fields: { name: 'C' } })
     expect(res.status).toBe(409)
-    expect((await res.text()).split(':')[0]).toBe('several_values')
+    expect((await res.json()).error).toBe('several_values')
   })
   test('saves: the WebID document holds the new value, quotes escaped', async () => {
     const res = await api({ fields: { note: 'Says "hi"\nand more' } })

@@ -31,7 +31,11 @@ function call(method: string, path: string, o: Opts = {}) {
     ...(o.body !== undefined ? { body: o.body } : {}),
   })
 }
-const codeOf = async (res: Response) => (await res.text()).split(':')[0]
+/** The code of a refusal: the owner API answers JSON `{ error }`, the RS `code: description` to a client that asks for no problem details. */
+const codeOf = async (res: Response) => {
+  const text = await res.text()
+  return res.headers.get('content-type')?.startsWith('application/json') ? (JSON.parse(text) as { error: string }).error : text.split(':')[0]
+}
 const json = async <T = Record<string, unknown>>(res: Response) => { expect(res.status).toBe(200); return (await res.json()) as T }
 
 describe('the dashboard page', () => {

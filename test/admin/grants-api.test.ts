@@ -30,12 +30,12 @@ describe('the grants API is for the owner only', () => {
   test.each(routes)('%s %s without a session → 401 login_required', async (method, path) => {
     const res = await pod.api(method, path, { jar: new CookieJar(), ...(method === 'POST' ? { body: grant() } : {}) })
     expect(res.status).toBe(401)
-    expect(await res.text()).toStartWith('login_required')
+    expect((await res.json()).error).toBe('login_required')
   })
   test.each(routes)('%s %s from another origin → 403 csrf_failed', async (method, path) => {
     const res = await pod.api(method, path, { origin: 'https://evil.example', ...(method === 'POST' ? { body: grant() } : {}) })
     expect(res.status).toBe(403)
-    expect(await res.text()).toStartWith('csrf_failed')
+    expect((await res.json()).error).toBe('csrf_failed')
   })
   test('a create without X-CSRF-Token → 403 csrf_failed, nothing stored', async () => {
     const before = (await listAll()).length

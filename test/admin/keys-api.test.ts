@@ -30,12 +30,14 @@ describe('the keys API is for the owner only', () => {
   test.each(routes)('%s %s without a session cookie → 401 login_required', async (method, path) => {
     const res = await pod.api(method, path, { jar: new CookieJar(), ...(method === 'POST' ? { body } : {}) })
     expect(res.status).toBe(401)
-    expect(await res.text()).toStartWith('login_required: sign in as the owner first')
+    const out = await res.json()
+    expect(out.error).toBe('login_required')
+    expect(out.error_description).toStartWith('sign in as the owner first')
   })
   test.each(routes)('%s %s from another origin → 403 csrf_failed', async (method, path) => {
     const res = await pod.api(method, path, { origin: 'https://evil.example', ...(method === 'POST' ? { body } : {}) })
     expect(res.status).toBe(403)
-    expect(await res.text()).toStartWith('csrf_failed')
+    expect((await res.json()).error).toBe('csrf_failed')
   })
   test.each([['no X-CSRF-Token', undefined], ['a wrong X-CSRF-Token', 'not-the-token']])('POST with %s → 403 csrf_failed, nothing written', async (_what, token) => {
     const before = await snapshot()
@@ -44,7 +46,7 @@ describe('the keys API is for the owner only', () => {
       headers: { cookie: pod.owner.header(), 'content-type': 'application/json', ...(token ? { 'x-csrf-token': token } : {}) },
     })
     expect(res.status).toBe(403)
-    expect(await res.text()).toStartWith('csrf_failed')
+    expect((await res.json()).error).toBe('csrf_failed')
     expect(await snapshot()).toEqual(before)
     expect((await pod.request('/keys/x')).status).toBe(404)
   })
@@ -142,7 +144,7 @@ describe('publish, list, sign, revoke', () => {
     expect((await create({ name: 'phone', publicJwk: other.publicJwk })).status).toBe(201)
     const res = await pod.api('DELETE', '/.admin/api/keys/phone', { csrf: false })
     expect(res.status).toBe(403)
-    expect(await res.text()).toStartWith('csrf_failed')
+    expect((await res.json()).error).toBe('csrf_failed')
     expect((await pod.request('/keys/phone')).status).toBe(200)
   })
 

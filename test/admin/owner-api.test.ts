@@ -34,7 +34,7 @@ function api(method: string, path: string, o: { body?: unknown; csrf?: string | 
 }
 
 const refresh = (t: string) => tokenRequest(pod, { key, fields: { grant_type: 'refresh_token', refresh_token: t, client_id: APP_ID } })
-const errorOf = async (res: Response) => (await res.text()).split(':')[0]
+const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error
 
 describe('the owner API is for the owner only', () => {
   test('without a session → 401 login_required', async () => {

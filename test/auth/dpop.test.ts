@@ -36,7 +36,7 @@ async function rejects(f: ProofFacts, status: number, code: string, description?
   const err = await verifyDpopProof(f).then(() => undefined, (e: unknown) => e)
   expect(err).toBeInstanceOf(HttpError)
   const e = err as HttpError
-  expect({ status: e.status, code: e.code }).toEqual({ status, code })
+  expect({ status: e.status, code: e.code as string }).toEqual({ status, code })
   if (typeof f.header === 'string' && f.header.length > 20) expect(e.description).not.toContain(f.header)
   if (f.accessToken) expect(e.description).not.toContain(f.accessToken)
   if (description !== undefined) expect(e.description).toMatch(description)

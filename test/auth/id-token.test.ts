@@ -83,7 +83,7 @@ describe('Solid-OIDC Primer request flow: the ID token as claim token', () => {
     expect((await verifyIdToken(await facts(await idToken({ sid: 's-1' })))).sid).toBe('s-1')
   })
   test('step 8: the WebID profile cannot be read', async () => {
-    await needsInfo(async () => verifyIdToken(await facts(await idToken(), { getWebIdIssuers: async () => { throw new HttpError(502, 'fetch_timeout', 'timed out after 5000 ms') } })), /could not be read: timed out/)
+    await needsInfo(async () => verifyIdToken(await facts(await idToken(), { getWebIdIssuers: async () => { throw new HttpError(502, 'fetch_failed', 'timed out after 5000 ms') } })), /could not be read: timed out/)
   })
   test('steps 10–11: the issuer keys cannot be read', async () => {
     await needsInfo(async () => verifyIdToken(await facts(await idToken(), { getIssuerKeys: async () => { throw new HttpError(502, 'fetch_failed', 'connection refused') } })), /keys of issuer .* could not be read: connection refused/)
