@@ -90,7 +90,7 @@ export interface Store {
 
 /**
  * LevelDB merges overwritten versions away on its own schedule; a full compaction every so many
- * resource writes (and once per start, main.ts) keeps the data directory near the size of the
+ * resource writes (and once per start, server/serve-pod.ts) keeps the data directory near the size of the
  * live data on a pod that mostly overwrites the same documents.
  */
 export const COMPACT_EVERY_WRITES = 10_000

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
 import { exchangeCode, obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
-import { OWNER_PASSWORD, newContext, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { OWNER_PASSWORD, dismissNextDialog, newContext, watchWrites, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
 
 let pod: RunningPod
 let context: BrowserContext
@@ -220,14 +220,17 @@ describe('the owner dashboard in a real browser', () => {
   test('delete asks first; dismissing keeps the file, accepting removes it', async () => {
     await page.goto(`${pod.baseUrl}/.admin/#/files/notes/`)
     await page.getByRole('link', { name: 'big.txt', exact: true }).waitFor()
-    page.once('dialog', (d) => { expect(d.message()).toContain('big.txt'); void d.dismiss() })
+    const writes = watchWrites(page)
+    const dismissed = dismissNextDialog(page)
     await page.getByRole('button', { name: 'Delete big.txt' }).click()
-    await Bun.sleep(200)
+    expect(await dismissed).toContain('big.txt')
     expect(await page.getByRole('link', { name: 'big.txt', exact: true }).count()).toBe(1)
     page.once('dialog', (d) => { void d.accept() })
     await page.getByRole('button', { name: 'Delete big.txt' }).click()
     await page.getByText('Deleted big.txt').waitFor()
     expect(await page.getByRole('link', { name: 'big.txt', exact: true }).count()).toBe(0)
+    // One write, the accepted delete's: the dismissed one sent none (it would have gone before the second click)
+    expect(writes.end()).toEqual(['DELETE /notes/big.txt'])
   })
 
   test('apps and sessions: an approved app is listed; revoking it makes its token refused', async () => {

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, newContext, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { HOOK_TIMEOUT, dismissNextDialog, newContext, watchWrites, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
 import { contrastFailures, unlabelledControls } from './page-checks.ts'
 import { makeLocalhostCertificate } from '../e2e/tls-cert.ts'
 import { openStore } from '../../src/store/open-store.ts'
@@ -189,13 +189,16 @@ describe('Grants: a form whose errors name the field; revoke ends the access', (
 
   test('revoke asks first; dismissing keeps the grant, accepting ends the access', async () => {
     const revoke = page.getByRole('button', { name: `Revoke the grant for ${keyUrl} on /projects/` })
-    page.once('dialog', (d) => { expect(d.message()).toContain('The access ends'); void d.dismiss() })
+    const writes = watchWrites(page)
+    const dismissed = dismissNextDialog(page)
     await revoke.click()
-    await Bun.sleep(200)
+    expect(await dismissed).toContain('The access ends')
     expect(await grantCount()).toBe(1)
     page.once('dialog', (d) => { void d.accept() })
     await revoke.click()
     await page.getByText('No grants yet').waitFor()
+    // One write, the accepted revoke's: the dismissed one sent none (it would have gone before the second click)
+    expect(writes.end().map((w) => w.split(' ')[0])).toEqual(['DELETE'])
     const res = await signedGet('/projects/p1')
     expect(res.status).toBe(403)
     expect(await res.text()).toStartWith('forbidden')
@@ -206,13 +209,15 @@ describe('Keys: revoking', () => {
   test('revoke asks first; a revoked key is refused by the HttpSig verifier', async () => {
     await page.getByRole('link', { name: 'Keys' }).click()
     const revoke = page.getByRole('button', { name: 'Revoke key laptop' })
-    page.once('dialog', (d) => { expect(d.message()).toContain('Revoke the key laptop?'); void d.dismiss() })
+    const writes = watchWrites(page)
+    const dismissed = dismissNextDialog(page)
     await revoke.click()
-    await Bun.sleep(200)
+    expect(await dismissed).toContain('Revoke the key laptop?')
     expect((await signedGet('/notes/hello')).status).toBe(200)
     page.once('dialog', (d) => { void d.accept() })
     await revoke.click()
     await page.getByText('No keys yet').waitFor()
+    expect(writes.end().map((w) => w.split(' ')[0])).toEqual(['DELETE'])
     expect(await status()).toBe('Revoked the key laptop')
     const res = await signedGet('/notes/hello')
     expect(res.status).toBe(401)

@@ -25,7 +25,7 @@
 
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Request as PageRequest } from 'playwright-core'
 import { OWNER_PASSWORD, setupLink, startPod, type RunningPod, type StartOptions } from '../e2e/start-server.ts'
 
 export { OWNER_PASSWORD, setupLink, type RunningPod }
@@ -125,4 +125,20 @@ export async function tabTo(page: Page, selector: string, maxTabs = 20): Promise
 export async function signInAsOwner(page: Page, password = OWNER_PASSWORD): Promise<void> {
   await page.locator('input[name="password"]').fill(password)
   await page.keyboard.press('Enter')
+}
+
+/** Resolves with the message of the page's next dialog once it has been dismissed (a confirm answered "Cancel"). */
+export function dismissNextDialog(page: Page): Promise<string> {
+  return new Promise((resolve) => page.once('dialog', (d) => { const message = d.message(); void d.dismiss().then(() => resolve(message)) }))
+}
+
+/**
+ * Lists the requests that would change something (any method but GET and HEAD) the page sends from now
+ * on, as `METHOD /path`; `end()` stops listening and returns them. A dismissed confirm must add none.
+ */
+export function watchWrites(page: Page): { end(): string[] } {
+  const sent: string[] = []
+  const onRequest = (r: PageRequest) => { if (r.method() !== 'GET' && r.method() !== 'HEAD') sent.push(`${r.method()} ${new URL(r.url()).pathname}`) }
+  page.on('request', onRequest)
+  return { end: () => { page.off('request', onRequest); return sent } }
 }

@@ -231,7 +231,8 @@ describe('the owner pages with JavaScript off', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a backup' }).click()])
     expect(download.suggestedFilename()).toMatch(/^solopod-backup-\d{8}T\d{6}Z\.tar\.gz$/)
     expect(await download.failure()).toBeNull()
-    await Bun.sleep(200)
+    // The pod records a backup once the browser has received it whole, then logs it
+    await pod.waitForOutput(/"event":"backup\.downloaded"/)
     await page.reload()
     expect(await page.locator('#last-backup').textContent()).toContain('downloaded here')
   })

@@ -43,6 +43,8 @@ describe('solopod export of a running pod', () => {
     const acked = Array.from({ length: LANES }, () => ({ a: 0, b: 0 }))
     const started = Array.from({ length: LANES }, () => ({ a: 0, b: 0 }))
     let stop = false
+    // The export starts once every lane has had writes acknowledged: the pod is then under write load.
+    const underLoad = Promise.withResolvers<void>()
     const put = async (path: string, k: number) => {
       const { type, text } = body(path, k)
       const res = await fetch(`${origin}${path}`, { method: 'PUT', headers: { 'content-type': type }, body: text })
@@ -56,12 +58,13 @@ describe('solopod export of a running pod', () => {
         started[l]!.b = k
         await put(`/d/b-${l}`, k)
         acked[l]!.b = k
+        if (acked.every(v => v.b >= 2)) underLoad.resolve()
       }
     }
     const lanes = Array.from({ length: LANES }, (_, l) => lane(l))
     let moved: Awaited<ReturnType<typeof startPod>> | undefined
     try {
-      await Bun.sleep(500)
+      await Promise.race([underLoad.promise, Promise.all(lanes)])
       const before = acked.map(v => ({ ...v }))
       const dest = join(work, 'backup')
       const exported = await solopod('export', dest, '--data', pod.dataDir)

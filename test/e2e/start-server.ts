@@ -18,6 +18,8 @@ export interface RunningPod {
   stdout(): string
   /** What the server printed for a person so far (banner, setup link). */
   stderr(): string
+  /** Resolves with the first match of `pattern` in what the server printed (stdout + stderr), once it is printed. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>
   stop(signal?: NodeJS.Signals): Promise<void>
   /** Stops it (SIGTERM) and starts it again on the same port, base URL and data directory. */
   restart(): Promise<void>
@@ -79,6 +81,8 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   const rest = [...tls, '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])]
   let out = ''
   const streams = { stdout: '', stderr: '' }
+  // Whoever waits for a line is woken by the chunk that brings it, not by a timer.
+  const printed = new Set<() => void>()
   const drain = async (stream: ReadableStream<Uint8Array>, name: 'stdout' | 'stderr') => {
     const decoder = new TextDecoder()
     const reader = stream.getReader()
@@ -86,20 +90,34 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
       const text = decoder.decode(chunk.value)
       out += text
       streams[name] += text
+      for (const wake of printed) wake()
     }
   }
+  /** The first match of `pattern` in the output from `from` on; rejects when `ended` settles first or after `timeoutMs`. */
+  const waitFor = (pattern: RegExp, from: number, timeoutMs: number, ended?: Promise<unknown>) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(out.slice(from))
+        if (m) { done(); resolve(m) }
+      }
+      const timer = setTimeout(() => { done(); reject(new Error(`not printed within ${timeoutMs} ms: ${pattern}\n${out}`)) }, timeoutMs)
+      const done = () => { clearTimeout(timer); printed.delete(check) }
+      void ended?.then(() => { done(); reject(new Error('the pod exited')) })
+      printed.add(check)
+      check()
+    })
   const spawn = async (where: string[]) => {
     const from = out.length
     const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where, ...rest],
       { stdout: 'pipe', stderr: 'pipe', ...(opts.tls ? { env: { ...process.env, NODE_EXTRA_CA_CERTS: opts.tls.cert } } : {}) })
     const drained = Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>, 'stdout'), drain(proc.stderr as ReadableStream<Uint8Array>, 'stderr')])
     // Ready when the pod says where it serves (printed once its handler is in place), or failed when it exits first.
-    const deadline = Date.now() + 15_000
-    let serving: RegExpExecArray | null
-    while (!(serving = SERVING.exec(out.slice(from)))) {
-      if (proc.exitCode !== null) { await drained; throw new Error(`pod exited with ${proc.exitCode}: ${out}`) }
-      if (Date.now() > deadline) { proc.kill(); throw new Error(`pod did not start: ${out}`) }
-      await Promise.race([proc.exited, Bun.sleep(20)])
+    let serving: RegExpExecArray
+    try {
+      serving = await waitFor(SERVING, from, 15_000, drained)
+    } catch {
+      if (proc.exitCode === null) { proc.kill(); throw new Error(`pod did not start: ${out}`) }
+      throw new Error(`pod exited with ${proc.exitCode}: ${out}`)
     }
     return { proc, baseUrl: serving[1]!, port: Number(serving[2]) }
   }
@@ -114,6 +132,7 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   }
   return {
     baseUrl, port, dataDir, get proc() { return proc }, output: () => out, stdout: () => streams.stdout, stderr: () => streams.stderr, stop,
+    waitForOutput: (pattern, timeoutMs = 10_000) => waitFor(pattern, 0, timeoutMs),
     restart: async () => { await stop(); proc = (await spawn(fixed(port, baseUrl))).proc },
     dispose: async () => { await stop(); rmSync(dataDir, { recursive: true, force: true }); rmSync(pwFile, { force: true }) },
   }
@@ -121,11 +140,5 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
 
 /** The one-time setup link a pod started `withoutPassword` printed on its first start. */
 export async function setupLink(pod: RunningPod): Promise<string> {
-  const deadline = Date.now() + 5_000
-  for (;;) {
-    const m = /https?:\/\/\S+\/\.admin\/setup\?token=[\w-]+/.exec(pod.stderr())
-    if (m) return m[0]
-    if (Date.now() > deadline) throw new Error(`no setup link printed: ${pod.output()}`)
-    await Bun.sleep(20)
-  }
+  return (await pod.waitForOutput(/https?:\/\/\S+\/\.admin\/setup\?token=[\w-]+/, 5_000))[0]
 }

@@ -17,7 +17,10 @@ afterEach(async () => {
 
 interface BatchCall { readonly ops: readonly WriteOp[]; readonly sync: boolean | undefined }
 
-/** A real classic-level database whose batches are recorded and held until `release()`. */
+/**
+ * A real classic-level database whose batches are recorded and held until `release()`. `events` lists
+ * each batch written (`written a,b`) in order; `called(n)` resolves once the n-th batch has been asked for.
+ */
 async function gatedDb() {
   const dir = mkdtempSync(join(tmpdir(), 'solopod-group-'))
   dirs.push(dir)
@@ -25,32 +28,37 @@ async function gatedDb() {
   await db.open()
   dbs.push(db)
   const calls: BatchCall[] = []
+  const events: string[] = []
+  const waiting = new Map<number, () => void>()
   let gate = Promise.withResolvers<void>()
   let gated = true
   const batch = db.batch.bind(db) as (ops: WriteOp[], options: { sync?: boolean }) => Promise<void>
   db.batch = (async (ops: WriteOp[], options: { sync?: boolean }) => {
     calls.push({ ops, sync: options?.sync })
+    waiting.get(calls.length)?.()
     if (gated) await gate.promise
     await batch(ops, options)
+    events.push(`written ${ops.map(o => o.key).join(',')}`)
   }) as never
+  const called = (n: number) => calls.length >= n ? Promise.resolve() : new Promise<void>(resolve => waiting.set(n, resolve))
   const release = () => { gate.resolve(); gate = Promise.withResolvers<void>() }
   /** From now on every batch is written at once. */
   const open = () => { gated = false; gate.resolve() }
-  return { db, calls, release, open }
+  return { db, calls, events, called, release, open }
 }
 
 const put = (key: string, value: unknown): WriteOp => ({ type: 'put', key, value })
 
 describe('group commit', () => {
   test('writes that arrive while a batch is being written share the next one, written with sync: true', async () => {
-    const { db, calls, release } = await gatedDb()
+    const { db, calls, called, release } = await gatedDb()
     const group = makeGroupCommit(db)
     const first = group.commit([put('a', 1)])
     const rest = ['b', 'c', 'd'].map((k, i) => group.commit([put(k, i)]))
     expect(calls.length).toBe(1)
     release()
     await first
-    await Bun.sleep(0)
+    await called(2)
     expect(calls.length).toBe(2)
     expect(calls[1]!.ops.map(o => o.key)).toEqual(['b', 'c', 'd'])
     release()
@@ -61,25 +69,24 @@ describe('group commit', () => {
   })
 
   test('no write is answered before the batch holding it has been written', async () => {
-    const { db, release } = await gatedDb()
+    const { db, events, called, release } = await gatedDb()
     const group = makeGroupCommit(db)
-    let answered = 0
-    const writes = ['a', 'b', 'c'].map(k => group.commit([put(k, k)]).then(() => { answered++ }))
-    await Bun.sleep(20)
-    expect(answered).toBe(0)
+    // Each answer is listed beside the batches as it comes: the order is the proof, no waiting needed.
+    const writes = ['a', 'b', 'c'].map(k => group.commit([put(k, k)]).then(() => { events.push(`answered ${k}`) }))
+    await called(1)
     expect(await db.get('a')).toBeUndefined()
+    expect(events).toEqual([])
     release()
     await writes[0]
-    expect(answered).toBe(1)
-    await Bun.sleep(20)
-    expect(answered).toBe(1)
+    await called(2)
+    expect(events).toEqual(['written a', 'answered a'])
     release()
     await Promise.all(writes)
-    expect(answered).toBe(3)
+    expect(events).toEqual(['written a', 'answered a', 'written b,c', 'answered b', 'answered c'])
   })
 
   test('a write that cannot be encoded fails alone; the writes merged with it are kept', async () => {
-    const { db, calls, release, open } = await gatedDb()
+    const { db, calls, called, release, open } = await gatedDb()
     const group = makeGroupCommit(db)
     const first = group.commit([put('a', 1)])
     const circular: Record<string, unknown> = {}
@@ -90,7 +97,7 @@ describe('group commit', () => {
     const alsoGood = group.commit([put('d', 4)])
     release()
     await first
-    await Bun.sleep(0)
+    await called(2)
     expect(calls[1]!.ops.map(o => o.key)).toEqual(['b', 'c', 'd'])
     // The merged batch fails; each write is then tried alone.
     open()
