@@ -7,7 +7,8 @@ import { LruCache } from '../lib/lru-cache.ts'
 import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import type { SessionRevocations } from './app-sessions.ts'
 import { parseAuthorization } from '../http/credentials.ts'
-import { ASYMMETRIC_JWS_ALGS, verifyDpopProof } from './dpop.ts'
+import { verifyDpopProof } from './dpop.ts'
+import { bearerChallenge, dpopChallenge } from './challenges.ts'
 import { checkJti, JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
 import type { GetIssuerKeys, GetWebIdIssuers } from './issuer-checks.ts'
 import type { SigningKeys } from './signing-keys.ts'
@@ -19,9 +20,6 @@ import type { ReadableByPublic } from './httpsig/key-lookup.ts'
 import { sha256Base64url } from '../lib/text.ts'
 
 export type Authenticate = (request: Request) => Promise<Principal>
-
-/** RFC 9449 §7.1 `algs`: the proof algorithms we accept, ES256 first. */
-export const DPOP_ALGS = ASYMMETRIC_JWS_ALGS.join(' ')
 
 const TOKEN_CACHE_ENTRIES = 10_000
 /**
@@ -35,29 +33,19 @@ interface CachedToken extends VerifiedAccessToken {
   readonly sid?: string
 }
 
-/**
- * RFC 6750 §3: error_description is a quoted-string of %x20-21 / %x23-5B / %x5D-7E; our
- * descriptions quote values with `"` and use dashes, so those are replaced, not escaped.
- */
-const quotable = (s: string) => s.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x7e]/g, '-')
+/** RFC 9449 §7.1: a refused DPoP request, with the reason in its challenge. */
+export const refuseDpop = (code: 'invalid_token' | 'invalid_dpop_proof', description: string, cause?: unknown) =>
+  new HttpError(401, code, description, { cause, headers: { 'www-authenticate': dpopChallenge({ code, description }) } })
 
-/** RFC 9449 §7.1: the challenge of a refused DPoP request, with the reason in `error`. */
-export function dpopChallenge(code: string, description: string): string {
-  return `DPoP error="${code}", error_description="${quotable(description)}", algs="${DPOP_ALGS}"`
-}
-
-const refuse = (code: 'invalid_token' | 'invalid_dpop_proof', description: string, cause?: unknown) =>
-  new HttpError(401, code, description, { cause, headers: { 'www-authenticate': dpopChallenge(code, description) } })
-
-/** RFC 6750 §3: the challenge of a refused Bearer request. */
+/** RFC 6750 §3: a refused Bearer request. */
 const refuseBearer = (description: string, cause?: unknown) => new HttpError(401, 'invalid_token', description,
-  { cause, headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${quotable(description)}"` } })
+  { cause, headers: { 'www-authenticate': bearerChallenge({ code: 'invalid_token', description }) } })
 
 /** An HttpError of a verifier, re-sent as a 401 with its challenge (RFC 9449 §7.1). */
 const withChallenge = (err: unknown): unknown => {
   if (!(err instanceof HttpError) || err.status !== 401) return err
   const code = err.code === 'invalid_dpop_proof' ? 'invalid_dpop_proof' : 'invalid_token'
-  return refuse(code, err.description, err.cause)
+  return refuseDpop(code, err.description, err.cause)
 }
 
 /** RFC 9449 §7.2: a token carrying `cnf` is bound to a key and must never be accepted as a Bearer token. */
@@ -109,7 +97,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
     const hit = verified.get(key, at)
     if (hit && !('permissions' in hit)) {
       // RFC 9449 §7.1: the binding is checked on every request, cached or not
-      if (hit.jkt !== proof.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
+      if (hit.jkt !== proof.jkt) throw refuseDpop('invalid_token', "the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
       return hit
     }
     const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers, ownIssuer: baseUrl, ownOrigin: new URL(baseUrl).origin })
@@ -125,11 +113,11 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
     const url = baseUrl + new URL(request.url).pathname
     const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
     const t = await verifyToken(token, proof, at)
-    if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuse('invalid_token', 'the session this token was issued to has been revoked; sign in again')
+    if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuseDpop('invalid_token', 'the session this token was issued to has been revoked; sign in again')
     // RFC 9449 §11.1: a proof is used once. Recorded only now, once the token is verified, so
     // requests that fail anyway take no room in the cache.
     checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
-      () => refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
+      () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP' }
   }
 
@@ -151,17 +139,17 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
     const at = now()
     const t = await verifyUma(token, at)
     // As for our DPoP tokens: a token bought with the owner's ID token ends with the app session
-    if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuse('invalid_token', 'the app session this UMA access token was issued for has been revoked; sign in again')
+    if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuseDpop('invalid_token', 'the app session this UMA access token was issued for has been revoked; sign in again')
     if (scheme === 'bearer' && deps.umaTokenType === 'dpop') {
-      throw refuse('invalid_token', 'this pod issues UMA access tokens as DPoP tokens: send "Authorization: DPoP <token>" with a DPoP proof made with the key the token was issued to')
+      throw refuseDpop('invalid_token', 'this pod issues UMA access tokens as DPoP tokens: send "Authorization: DPoP <token>" with a DPoP proof made with the key the token was issued to')
     }
     if (scheme === 'dpop' || request.headers.has('dpop')) {
       const url = baseUrl + new URL(request.url).pathname
       const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
-      if (proof.jkt !== t.jkt) throw refuse('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
+      if (proof.jkt !== t.jkt) throw refuseDpop('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
       // RFC 9449 §11.1: used once, recorded once the token and the binding are verified
       checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
-        () => refuse('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
+        () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     }
     return { webid: t.webid, clientId: t.clientId, keys: [], scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer', permissions: t.permissions }
   }
@@ -186,14 +174,14 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
       }
     }
     if (scheme === 'dpop') {
-      if (!token) throw refuse('invalid_token', 'the DPoP scheme needs an access token: "Authorization: DPoP <token>"')
+      if (!token) throw refuseDpop('invalid_token', 'the DPoP scheme needs an access token: "Authorization: DPoP <token>"')
       try { return await authenticateDpop(request, token) } catch (err) { throw withChallenge(err) }
     }
     if (scheme === 'bearer' && token && isDpopBound(token)) {
-      throw refuse('invalid_token', 'this access token is DPoP-bound (it has cnf.jkt): send it as "Authorization: DPoP <token>" with a DPoP proof, not as Bearer')
+      throw refuseDpop('invalid_token', 'this access token is DPoP-bound (it has cnf.jkt): send it as "Authorization: DPoP <token>" with a DPoP proof, not as Bearer')
     }
     // A credential we cannot check is refused, never downgraded to anonymous.
     throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme or token is not accepted by this pod; use DPoP, HttpSig, or Bearer with a UMA access token of this pod`,
-      { headers: { 'www-authenticate': `DPoP algs="${DPOP_ALGS}"` } })
+      { headers: { 'www-authenticate': dpopChallenge() } })
   }
 }

@@ -1,7 +1,7 @@
 // The access tokens (RPTs) our UMA authorization server issues, and their verification at our resource server.
 
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, SignJWT, type JSONWebKeySet, type JWTPayload } from 'jose'
-import { HttpError } from '../http/errors.ts'
+import { invalidToken } from '../http/errors.ts'
 import { COMPACT_JWS, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { show } from '../lib/text.ts'
 import { isObject } from './issuer-checks.ts'
@@ -79,33 +79,31 @@ export interface VerifiedUmaToken {
   readonly exp: number
 }
 
-const tokenError = (description: string, cause?: unknown) => new HttpError(401, 'invalid_token', description, { cause })
-
 /** Signature, issuer, audience, expiry and the permissions' shape; throws 401 `invalid_token`. */
 export async function verifyUmaAccessToken(f: UmaTokenFacts): Promise<VerifiedUmaToken> {
-  if (!isUmaAccessToken(f.token)) throw tokenError(`the token is not a UMA access token of this pod (typ ${UMA_TOKEN_TYP})`)
+  if (!isUmaAccessToken(f.token)) throw invalidToken(`the token is not a UMA access token of this pod (typ ${UMA_TOKEN_TYP})`)
   try {
     await compactVerify(f.token, createLocalJWKSet(f.keys), { algorithms: ['ES256'] })
   } catch (cause) {
-    throw tokenError("the UMA access token's signature does not verify with this pod's keys; get a new token from its authorization server", cause)
+    throw invalidToken("the UMA access token's signature does not verify with this pod's keys; get a new token from its authorization server", cause)
   }
   const claims: JWTPayload = decodeJwt(f.token)
   const { iss, sub, aud, azp, exp, cnf, permissions, sid } = claims
-  if (iss !== f.issuer) throw tokenError(`the UMA access token was issued by ${show(iss)}; this pod accepts only its own (${f.issuer})`)
-  if (aud !== f.issuer) throw tokenError(`the UMA access token is for audience ${show(aud)}, not ${f.issuer}`)
-  if (typeof exp !== 'number' || f.now / 1000 - exp >= CLOCK_TOLERANCE_S) throw tokenError('the UMA access token has expired; trade a new ticket for a new one')
-  if (typeof sub !== 'string' || sub === '') throw tokenError('the UMA access token has no sub')
-  if (typeof azp !== 'string') throw tokenError('the UMA access token has no azp')
-  if (!isObject(cnf) || typeof cnf.jkt !== 'string') throw tokenError('the UMA access token has no cnf.jkt')
-  if (sid !== undefined && typeof sid !== 'string') throw tokenError('the UMA access token has a malformed sid')
+  if (iss !== f.issuer) throw invalidToken(`the UMA access token was issued by ${show(iss)}; this pod accepts only its own (${f.issuer})`)
+  if (aud !== f.issuer) throw invalidToken(`the UMA access token is for audience ${show(aud)}, not ${f.issuer}`)
+  if (typeof exp !== 'number' || f.now / 1000 - exp >= CLOCK_TOLERANCE_S) throw invalidToken('the UMA access token has expired; trade a new ticket for a new one')
+  if (typeof sub !== 'string' || sub === '') throw invalidToken('the UMA access token has no sub')
+  if (typeof azp !== 'string') throw invalidToken('the UMA access token has no azp')
+  if (!isObject(cnf) || typeof cnf.jkt !== 'string') throw invalidToken('the UMA access token has no cnf.jkt')
+  if (sid !== undefined && typeof sid !== 'string') throw invalidToken('the UMA access token has a malformed sid')
   return { webid: sub as WebId, clientId: azp as ClientId, jkt: cnf.jkt, permissions: readPermissions(permissions), exp, ...(sid !== undefined ? { sid } : {}) }
 }
 
 function readPermissions(value: unknown): UmaPermission[] {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_PERMISSIONS) throw tokenError('the UMA access token has no valid permissions claim')
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_PERMISSIONS) throw invalidToken('the UMA access token has no valid permissions claim')
   return value.map((p: unknown) => {
     if (!isObject(p) || typeof p.resource_id !== 'string' || !Array.isArray(p.resource_scopes)
-      || !p.resource_scopes.every((m) => typeof m === 'string' && MODES.has(m))) throw tokenError('the UMA access token has a malformed permission')
+      || !p.resource_scopes.every((m) => typeof m === 'string' && MODES.has(m))) throw invalidToken('the UMA access token has a malformed permission')
     return { resource: p.resource_id, modes: p.resource_scopes as string[] }
   })
 }

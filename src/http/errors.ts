@@ -37,6 +37,9 @@ export const refusal = <C extends RefusalCode>(code: C, description: string, opt
 
 export const badRequest = (description: string, opts?: HttpErrorOptions) => refusal('invalid_request', description, opts)
 
+/** RFC 6750 §3.1: an access token that cannot be used; the caller adds the challenge of its scheme. */
+export const invalidToken = (description: string, cause?: unknown) => refusal('invalid_token', description, { cause })
+
 function applyHeaders(target: Headers, extra: Record<string, string | string[]>) {
   for (const [name, value] of Object.entries(extra)) {
     if (Array.isArray(value)) for (const v of value) target.append(name, v)

@@ -5,8 +5,8 @@ import { HttpError } from '../http/errors.ts'
 import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/modes.ts'
 import type { AccessMode } from '../policy/access-modes.ts'
 import { isAuthenticated, type Principal, type UmaPermission } from '../auth/principal.ts'
-import { DPOP_ALGS } from '../auth/authenticate.ts'
-import { ACCEPT_SIGNATURE, httpSigChallenge } from '../auth/httpsig/http-sig.ts'
+import { ACCEPT_SIGNATURE } from '../auth/httpsig/http-sig.ts'
+import { bearerChallenge, dpopChallenge, httpSigChallenge, umaChallenge } from '../auth/challenges.ts'
 
 export interface Decision {
   readonly user: ReadonlySet<AccessMode>
@@ -16,10 +16,7 @@ export interface Decision {
 }
 
 /** The fixed challenges of a 401; UMA's (a fresh ticket each time) comes first and HttpSig's (realm = the path) last, see challengesFor. */
-export const AUTH_CHALLENGES = [`DPoP algs="${DPOP_ALGS}"`]
-
-/** UMA Grant §3.2: `as_uri` is our issuer, byte for byte the `issuer` of /.well-known/uma2-configuration. */
-export const umaChallenge = (baseUrl: string, ticket: string) => `UMA realm="${baseUrl}", as_uri="${baseUrl}", ticket="${ticket}"`
+export const AUTH_CHALLENGES = [dpopChallenge()]
 /** The challenges of a 401 for `path`: the fixed ones, then HttpSig's, whose realm is the requested path. */
 export const challengesFor = (path: string) => [...AUTH_CHALLENGES, httpSigChallenge(path)]
 
@@ -83,7 +80,7 @@ async function deny(principal: Principal, req: ModeRequirement, targetUrl: strin
   // RFC 6750 §3.1: a UMA access token that does not cover the request; the ticket lets the client get one that does
   if (principal.permissions && !principal.permissions.some(p => p.resource === req.url && coversModes(new Set(p.modes as AccessMode[]), req.modes))) {
     return new HttpError(403, 'insufficient_scope', `the UMA access token does not permit ${what}; it is valid only for the resource and modes it was issued for`,
-      { headers: { ...headers, 'www-authenticate': [await uma(), 'Bearer error="insufficient_scope"'] } })
+      { headers: { ...headers, 'www-authenticate': [await uma(), bearerChallenge({ code: 'insufficient_scope' })] } })
   }
   return new HttpError(403, 'forbidden', `${principal.webid ?? 'this agent'} has no ${what} under this pod's access rules`, { headers })
 }

@@ -18,7 +18,7 @@ import { answerWrite } from './write-answer.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
-const AT_LEAST_APPEND = { read: false, append: true, write: false } as const
+export const AT_LEAST_APPEND = { read: false, append: true, write: false } as const
 
 export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Response> {
   const { store, cfg, now, withResourceLocks } = ctx.deps

@@ -9,13 +9,14 @@ import { ANONYMOUS } from '../auth/principal.ts'
 import { ACCEPT_SIGNATURE_WITH_CONTENT } from '../auth/httpsig/http-sig.ts'
 import { mayHaveContent } from '../auth/httpsig/content-digest.ts'
 import { getMeta } from '../store/resources.ts'
-import { requiredModes, type ModeRequirement } from '../policy/modes.ts'
+import { requiredModes } from '../policy/modes.ts'
 import { makeAccessControl } from './access-control.ts'
 import { resolveTarget } from '../store/target.ts'
 import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
 import { challengeLinks, resourceHeaders } from './resource-headers.ts'
 import { makeRepresentationCache, readResource } from './read-resource.ts'
 import { handlePut } from './handle-put.ts'
+import { firstRequirements } from './first-requirements.ts'
 import { handlePost } from './handle-post.ts'
 import { handlePatch } from './handle-patch.ts'
 import { handleDelete } from './handle-delete.ts'
@@ -41,7 +42,7 @@ export function makeResourceServer(deps: Deps) {
       principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = await answerError(request, target.path, await withUmaChallenge(withSignatureHints(err, request, target.path), request.method, target.url))
+      response = await answerError(request, target.path, await withUmaChallenge(withSignatureHints(err, request, target.path), request.method, target.path, target.url))
     }
     // WAC-Allow (WAC §6 / Solid Protocol) on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
@@ -56,16 +57,15 @@ export function makeResourceServer(deps: Deps) {
   }
 
   /**
-   * Every 401 carries the UMA challenge (UMA Grant §3.2): a refusal by the rules has
-   * one for exactly what it needed; a refused credential gets one for what the method needs on the target.
+   * Every 401 carries the UMA challenge (UMA Grant §3.2): a refusal by the rules has one for exactly what it
+   * needed; a refused credential (the rules never asked) gets one for what the handler checks first.
    */
-  async function withUmaChallenge(err: unknown, method: string, url: string): Promise<unknown> {
+  async function withUmaChallenge(err: unknown, method: string, path: string, url: string): Promise<unknown> {
     if (!(err instanceof HttpError) || err.status !== 401) return err
     const given = err.headers['www-authenticate']
     const challenges = given === undefined ? [] : Array.isArray(given) ? given : [given]
     if (challenges.some(c => c.startsWith('UMA '))) return err
-    let needs: ModeRequirement[]
-    try { needs = requiredModes({ method, url, exists: true, patch: { read: false, append: false, write: true } }) } catch { return err }
+    const needs = await firstRequirements(deps.store, method, path, url)
     if (needs.length === 0) return err
     return new HttpError(401, err.code, err.description, { cause: err.cause, headers: { ...err.headers, 'www-authenticate': [await ctx.access.challengeFor(needs), ...challenges] } })
   }

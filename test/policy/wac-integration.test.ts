@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { DPOP_ALGS } from '../../src/auth/authenticate.ts'
+import { DPOP_ALGS } from '../../src/auth/challenges.ts'
 import { ANONYMOUS, type Principal } from '../../src/auth/principal.ts'
 import { AUTH_CHALLENGES } from '../../src/rs/access-control.ts'
 import { agent, BASE, decide, keyHolder, openAccessPod, type AccessPod, type Ask } from './access-fixture.ts'

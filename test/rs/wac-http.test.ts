@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { DPOP_ALGS } from '../../src/auth/authenticate.ts'
+import { DPOP_ALGS } from '../../src/auth/challenges.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { writeResource } from '../../src/store/resources.ts'
 import { openPod, publicWriteAcl, seedTurtle, type Pod } from './pod-fixture.ts'

@@ -11,6 +11,7 @@ import { NonceCache } from './nonce-cache.ts'
 import { checkBodyDigest, declaresContent, mayHaveContent } from './content-digest.ts'
 import { signatureError } from './signature-base.ts'
 import { verifySignedRequest } from './verify-request.ts'
+import { httpSigChallenge } from '../challenges.ts'
 
 /** What the pod asks every signer to cover (RFC 9421 §5.1), `authorization` included (HttpSig step 3). */
 export const HTTPSIG_REQUIRED = ['@method', '@target-uri', 'authorization'] as const
@@ -27,15 +28,6 @@ export const ACCEPT_SIGNATURE_WITH_CONTENT = acceptSignatureOf(HTTPSIG_REQUIRED_
 
 /** The Accept-Signature for a refused request: one that may carry content is told to sign its Content-Digest too. */
 export const acceptSignatureFor = (headers: Headers) => mayHaveContent(headers) ? ACCEPT_SIGNATURE_WITH_CONTENT : ACCEPT_SIGNATURE
-
-// RFC 9110 §11.2 quoted-string: our descriptions quote with `"`; those become `'` rather than escapes.
-const quotable = (s: string) => s.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x7e]/g, '-')
-
-/** The HttpSig challenge for the requested path, with the reason of a refusal when there is one. */
-export function httpSigChallenge(realm: string, error?: { code: string; description: string }): string {
-  const base = `HttpSig realm="${quotable(realm)}"`
-  return error ? `${base}, error="${error.code}", error_description="${quotable(error.description)}"` : base
-}
 
 export interface HttpSigDeps {
   readonly baseUrl: string
