@@ -132,6 +132,7 @@ describe('OIDC Core §3.1.2: errors after the redirect URI is validated go back 
     ['a code_challenge of wrong length', { code_challenge: 'abc' }, 'invalid_request'],
     ['a code_challenge with a bad character', { code_challenge: `${CHALLENGE.slice(0, 42)}!` }, 'invalid_request'],
     ['request_uri', { request_uri: 'https://app.example/req' }, 'request_uri_not_supported'],
+    ['registration', { registration: '{"redirect_uris":["https://app.example/cb"]}' }, 'registration_not_supported'],
     ['unknown prompt value', { prompt: 'dance' }, 'invalid_request'],
     ['prompt=none with login', { prompt: 'none login' }, 'invalid_request'],
     ['max_age that is not a number', { max_age: 'soon' }, 'invalid_request'],

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodeJwt, exportJWK, generateKeyPair } from 'jose'
+import { makeRegistration, REGISTRATION_LIMIT } from '../../src/op/registration.ts'
+import type { HttpError } from '../../src/http/errors.ts'
 import {
   BASE, CHALLENGE, CookieJar, VERIFIER, authorize, newDpopKey, openTestPod, pageError, tokenRequest, type DpopKey, type TestPod,
 } from './op-fixture.ts'
@@ -160,5 +162,17 @@ describe('a registered client in the flow', () => {
     const { publicKey } = await generateKeyPair('ES256')
     const c = await (await register(valid({ jwks: { keys: [await exportJWK(publicKey)] } }))).json()
     expect(c.jwks.keys.length).toBe(1)
+  })
+})
+
+describe('RFC 6585 §4: registration is limited per address', () => {
+  test(`after ${REGISTRATION_LIMIT.max} registrations from one address → 429 too_many_requests with Retry-After`, async () => {
+    const registerFrom = makeRegistration(pod.deps)
+    const body = valid()
+    for (let i = 0; i < REGISTRATION_LIMIT.max; i++) expect((await registerFrom('application/json', body, '192.0.2.7')).status).toBe(201)
+    const refused = await registerFrom('application/json', body, '192.0.2.7').then(() => undefined, (e: unknown) => e as HttpError)
+    expect({ status: refused?.status, code: refused?.code as string | undefined }).toEqual({ status: 429, code: 'too_many_requests' })
+    expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(0)
+    expect((await registerFrom('application/json', body, '192.0.2.8')).status).toBe(201)
   })
 })
