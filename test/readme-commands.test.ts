@@ -23,6 +23,8 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm run bench': { file: '.ci/run', text: 'npm run bench' },
   'npm run soak -- --minutes 60': { file: '.ci/run', text: 'npm run soak -- --minutes' },
   'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },
+  // not run inside the suite it is part of: the test checks what it selects
+  'npm run test:unit': { file: 'test/check-test-tools.test.ts', text: "pkg.scripts['test:unit']" },
   'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1':
     { file: 'test/browser/nginx-proxy.ts', text: 'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1' },
 }

@@ -1,0 +1,80 @@
+// The README's test commands: `npm test` stops at once, in one line, when a tool the suite needs is
+// missing (test/check-test-tools.mjs, its `pretest`); `npm run test:unit` runs no test that needs one.
+
+import { afterAll, describe, expect, test } from 'bun:test'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import pkg from '../package.json' with { type: 'json' }
+
+const ROOT = join(import.meta.dir, '..')
+const CHECK = join(import.meta.dir, 'check-test-tools.mjs')
+const roots = mkdtempSync(join(tmpdir(), 'solopod-tools-'))
+afterAll(() => rmSync(roots, { recursive: true, force: true }))
+
+/** A directory standing in for `/` that holds only `tools` (as executables). */
+function machineWith(...tools: string[]): string {
+  const root = mkdtempSync(join(roots, 'root-'))
+  for (const tool of tools) {
+    const file = join(root, tool)
+    mkdirSync(join(file, '..'), { recursive: true })
+    writeFileSync(file, '#!/bin/sh\n')
+    chmodSync(file, 0o755)
+  }
+  return root
+}
+
+function check(root: string) {
+  const run = Bun.spawnSync([process.execPath, CHECK], { env: { ...process.env, SOLOPOD_TOOLS_ROOT: root }, stdout: 'pipe', stderr: 'pipe' })
+  return { code: run.exitCode, stdout: run.stdout.toString(), stderr: run.stderr.toString() }
+}
+
+describe('npm test: the tools the whole suite needs are checked first', () => {
+  test('package.json runs the check before the suite', () => {
+    expect(pkg.scripts.pretest).toBe('node test/check-test-tools.mjs')
+  })
+
+  test('a machine without nginx stops with one line naming it and the command that installs it', () => {
+    const { code, stdout, stderr } = check(machineWith('usr/bin/chromium', 'usr/bin/openssl'))
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(stderr).toContain('nginx (/usr/sbin/nginx)')
+    expect(stderr).toMatch(/apt-get install -y nginx`/)
+    expect(stderr).not.toContain('chromium')
+  })
+
+  test('a machine with none of them names all three in the one line', () => {
+    const { code, stderr } = check(machineWith())
+    expect(code).toBe(1)
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(stderr).toMatch(/apt-get install -y chromium nginx openssl`/)
+  })
+
+  test('a machine with all three passes silently', () => {
+    expect(check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl'))).toEqual({ code: 0, stdout: '', stderr: '' })
+  })
+})
+
+describe('npm run test:unit', () => {
+  const script = pkg.scripts['test:unit']
+  const ignored = [...script.matchAll(/--path-ignore-patterns='?([^'\s]+)'?/g)].map((m) => m[1]!)
+  const isIgnored = (file: string) => ignored.some((p) => p.endsWith('/**') ? file.startsWith(p.slice(0, -2)) : file === p)
+  const listTests = (dir: string): string[] => readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name)
+    if (statSync(p).isDirectory()) return name === 'node_modules' ? [] : listTests(p)
+    return name.endsWith('.test.ts') ? [relative(ROOT, p)] : []
+  })
+  const selected = listTests(join(ROOT, 'test')).filter((f) => !isIgnored(f))
+
+  test('leaves out the browser tests, the whole-server tests and the README commands', () => {
+    expect(ignored).toEqual(['test/e2e/**', 'test/browser/**', 'test/readme-commands.test.ts'])
+    expect(selected.length).toBeGreaterThan(50)
+  })
+
+  test('selects no test that starts a browser, a proxy or a pod process', () => {
+    const needsMore = /browser\/harness\.ts|e2e\/start-server\.ts|playwright-core|nginx|src', 'main\.ts'|src\/main\.ts/
+    const self = relative(ROOT, import.meta.path) // names them to look for them
+    expect(selected.filter((f) => f !== self && needsMore.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([])
+  })
+})
