@@ -70,7 +70,8 @@ describe('HttpSig in a real browser, cross-origin', () => {
         }, { method, url, headers: { authorization: 'HttpSig proof=sig1' } })
         const signed = await signRequest('GET')
         const res = await fetch(url, { headers: signed.headers })
-        const replay = await fetch(url, { headers: signed.headers })
+        // Past the browser's HTTP cache, which may answer a repeated GET itself (heuristic freshness from Last-Modified)
+        const replay = await fetch(url, { headers: signed.headers, cache: 'no-store' })
         const out = {
           challenge, status: res.status, body: await res.text(), wacAllow: res.headers.get('wac-allow'),
           replay: { status: replay.status, wwwAuthenticate: replay.headers.get('www-authenticate') },
