@@ -41,7 +41,7 @@ describe('uploads: every file reported, none skipped', () => {
     await page.getByRole('link', { name: 'kept.txt', exact: true }).waitFor()
     // The pod refuses one file (its disk full, as a 507 would say)
     await page.route(`${pod.baseUrl}/up/broken.txt`, (route) => route.request().method() === 'PUT'
-      ? route.fulfill({ status: 507, contentType: 'text/plain', body: 'insufficient_storage: the disk is full' }) : route.continue())
+      ? route.fulfill({ status: 507, contentType: 'application/problem+json', body: JSON.stringify({ title: 'no room', status: 507, detail: 'the disk is full', error: 'insufficient_storage' }) }) : route.continue())
     const asked: string[] = []
     page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss() })
     await page.getByLabel('Files to upload').setInputFiles([file('a.txt', 'aaa'), file('kept.txt', 'new'), file('b.txt', 'bbbb'), file('broken.txt', 'x')])
@@ -67,7 +67,7 @@ describe('uploads: every file reported, none skipped', () => {
   })
 
   test('the upload lands but the list cannot be redrawn: the message says both', async () => {
-    await page.route(/\/\.admin\/api\/browse\?/, (route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'server_error: the listing broke' }), { times: 1 })
+    await page.route(/\/\.admin\/api\/browse\?/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'server_error', error_description: 'the listing broke' }) }), { times: 1 })
     await page.getByLabel('Files to upload').setInputFiles([file('c.txt', 'ccc')])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.locator('#status[role="alert"]', { hasText: 'c.txt' }).waitFor()
