@@ -12,14 +12,13 @@ import { makeIssuerKeyResolver } from './auth/issuer-keys.ts'
 import { makeWebIdIssuerResolver } from './auth/webid-issuers.ts'
 import { makeTicketBook, type TicketBook } from './auth/uma-tickets.ts'
 import { withOwnerCookie } from './auth/owner-cookie.ts'
-import { ANONYMOUS } from './auth/principal.ts'
-import type { ReadableByPublic } from './auth/httpsig/key-lookup.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { makeSigningKeys, type SigningKeys } from './auth/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './auth/app-sessions.ts'
 import { loadLocalDocument, readOwnDocument } from './local-documents.ts'
 import { makeGrantRegistry, type GrantRegistry } from './policy/grant-registry.ts'
 import { makeAccessDecider, type AccessDecider } from './policy/access-decider.ts'
+import { makePublicView } from './policy/public-view.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -61,17 +60,14 @@ export interface DepsOptions {
   readonly fetcher?: Pick<FetcherOptions, 'fetchImpl' | 'lookup' | 'timeoutMs' | 'budget'>
 }
 
-/** Documents a request names (HttpSig keys and credentials) are read as the public would see them. */
-export const publicReadThrough = (decider: AccessDecider): ReadableByPublic =>
-  async (url) => (await decider.decide(ANONYMOUS, url, undefined)).modes.has('read')
-
 export function makeDeps(cfg: Config, store: Store, now: () => number, opts: DepsOptions = {}): Deps {
   const fetchDoc = makeFetcher({
     allowInsecureLocal: cfg.allowInsecureLocal,
     baseUrl: cfg.baseUrl,
     now,
     ...opts.fetcher,
-    localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now()),
+    // bound at request time: the public view is built on the decider, which is built with this fetcher
+    localLoader: (url, accept) => loadLocalDocument(store, cfg.baseUrl, url, accept, now(), readableByPublic),
   })
   const signingKeys = makeSigningKeys(store)
   const revocations = makeSessionRevocations(store)
@@ -79,7 +75,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const getWebIdIssuers = makeWebIdIssuerResolver(fetchDoc, now)
   const grants = makeGrantRegistry({ store, cfg, now })
   const decider = makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants)
-  const readableByPublic = publicReadThrough(decider)
+  const readableByPublic = makePublicView(decider, cfg.baseUrl)
   return {
     cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers, decider,
     withResourceLocks: makeResourceLocks(),

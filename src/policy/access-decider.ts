@@ -14,6 +14,7 @@ import { parseAclDocument, type Authorization } from './acl-document.ts'
 import { makeGroupResolver } from './group-members.ts'
 import { isAcl } from '../store/acl-names.ts'
 import { decideAccess, type AccessDecision } from './access-decision.ts'
+import { withinPermissions } from './uma-permissions.ts'
 import { referencePredicates } from './shape-tree-references.ts'
 import type { GrantLinks } from './grants.ts'
 import { writableByOthers } from './link-trust.ts'
@@ -79,7 +80,7 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
 
   // An anonymous requester's modes depend on the ACLs alone (WAC §6.3: no agent, group or key of its own
   // can match; grants always name a grantee): decided once per target and Origin until any ACL changes.
-  const anonymous = new Map<string, AccessDecision>()
+  const anonymous = new LruCache<string, AccessDecision>(ANONYMOUS_DECISIONS)
 
   // Group documents and shape trees: named by the owner's rules and grants, not by a request. A remote one
   // is parsed on the remote worker; its body is kept by the fetcher (bounded in bytes) as HTTP caching allows.
@@ -120,10 +121,16 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   }
 
   /**
-   * Modes `principal` has on `url` (WAC ∪ grants), with the rule or grant behind each, or why none.
+   * Modes `principal` has on `url` (WAC ∪ grants), with the rule or grant behind each, or why none; a
+   * principal holding a UMA access token gets no more than its permissions (uma-permissions.ts).
    * `deleting`: the container `url` is asked about because this member of it is being deleted.
    */
-  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
+  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'keys' | 'permissions'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
+    const d = await decideByRules(principal, url, origin, deleting)
+    return principal.permissions ? withinPermissions(d, principal.permissions) : d
+  }
+
+  async function decideByRules(principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
     const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }
     const isAnonymous = principal.webid === undefined && principal.clientId === undefined && principal.keys.length === 0 && deleting === undefined
     if (!isAnonymous) return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links, ...(deleting ? { deleting } : {}) })
@@ -133,7 +140,6 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
     const started = generation
     const decision = await decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links })
     if (generation === started) {
-      if (anonymous.size >= ANONYMOUS_DECISIONS) anonymous.clear()
       anonymous.set(key, decision)
     }
     return decision

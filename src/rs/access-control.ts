@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/modes.ts'
 import type { AccessMode } from '../policy/access-modes.ts'
-import { isAuthenticated, type Principal, type UmaPermission } from '../auth/principal.ts'
+import { isAuthenticated, type Principal } from '../auth/principal.ts'
 import { ACCEPT_SIGNATURE } from '../auth/httpsig/http-sig.ts'
 import { bearerChallenge, dpopChallenge, httpSigChallenge, umaChallenge } from '../auth/challenges.ts'
 
@@ -27,10 +27,6 @@ export function makeAccessControl(deps: Pick<Deps, 'decider' | 'tickets' | 'cfg'
   const wacAllowOf = new WeakMap<object, string>()
   async function modesOn(url: string, principal: Principal, origin: string | undefined, deleting?: string) {
     const d = await decider.decide(principal, url, origin, deleting)
-    if (principal.permissions) {
-      const user = limitToPermissions(d.modes, d.publicModes, principal.permissions, url)
-      return { user, public: d.publicModes, wacAllow: formatWacAllow(user, d.publicModes) }
-    }
     let wacAllow = wacAllowOf.get(d)
     if (wacAllow === undefined) wacAllowOf.set(d, wacAllow = formatWacAllow(d.modes, d.publicModes))
     return { user: d.modes, public: d.publicModes, wacAllow }
@@ -83,19 +79,6 @@ async function deny(principal: Principal, req: ModeRequirement, targetUrl: strin
       { headers: { ...headers, 'www-authenticate': [await uma(), bearerChallenge({ code: 'insufficient_scope' })] } })
   }
   return new HttpError(403, 'forbidden', `${principal.webid ?? 'this agent'} has no ${what} under this pod's access rules`, { headers })
-}
-
-/**
- * A UMA access token opens exactly its resources (by exact URL) and modes, and only as far as the
- * rules still allow its WebID; what is public stays public.
- */
-function limitToPermissions(user: ReadonlySet<AccessMode>, pub: ReadonlySet<AccessMode>, permissions: readonly UmaPermission[], url: string): ReadonlySet<AccessMode> {
-  const out = new Set(pub)
-  for (const p of permissions) {
-    if (p.resource !== url) continue
-    for (const m of p.modes as AccessMode[]) if (coversModes(user, [m])) out.add(m)
-  }
-  return out
 }
 
 export type AccessControl = ReturnType<typeof makeAccessControl>

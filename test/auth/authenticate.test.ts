@@ -3,7 +3,7 @@ import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose'
 import { makeIssuerKeyResolver } from '../../src/auth/issuer-keys.ts'
 import { makeWebIdIssuerResolver } from '../../src/auth/webid-issuers.ts'
 import { makeAuthenticator, TOKEN_CACHE_MAX_MS, type Authenticate } from '../../src/auth/authenticate.ts'
-import { publicReadThrough } from '../../src/deps.ts'
+import { makePublicView } from '../../src/policy/public-view.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import type { FetchDoc } from '../../src/fetch/guarded-fetch.ts'
 import { APP_ID, BASE, CookieJar, WEBID, dpopProof, newDpopKey, obtainTokens, openTestPod, type DpopKey, type TestPod } from '../op/op-fixture.ts'
@@ -24,7 +24,7 @@ beforeAll(async () => {
   fetched = []
   const counting: FetchDoc = (url, opts) => { fetched.push(url); return pod.deps.fetchDoc(url, opts) }
   const getIssuerKeys = makeIssuerKeyResolver({ baseUrl: BASE, ownJwks: pod.deps.signingKeys.publicJwks, fetchDoc: counting, now: pod.deps.now })
-  authenticate = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: publicReadThrough(pod.deps.decider), getIssuerKeys, getWebIdIssuers: makeWebIdIssuerResolver(counting), umaTokenType: 'bearer' })
+  authenticate = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), getIssuerKeys, getWebIdIssuers: makeWebIdIssuerResolver(counting), umaTokenType: 'bearer' })
 })
 afterAll(() => pod.close())
 
@@ -124,7 +124,7 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
 
 describe('RFC 9449 §11.1: the replay cache never forgets a live proof', () => {
   test('churn beyond its capacity: new proofs get 503 temporarily_unavailable with Retry-After, a captured proof stays refused', async () => {
-    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: publicReadThrough(pod.deps.decider), umaTokenType: 'bearer' }, { replayCapacity: 5 })
+    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' }, { replayCapacity: 5 })
     const captured = await dpopRequest(token)
     await small(captured.clone())
     for (let i = 0; i < 4; i++) await small(await dpopRequest(token))
@@ -135,7 +135,7 @@ describe('RFC 9449 §11.1: the replay cache never forgets a live proof', () => {
     expect({ status: replayed?.status, code: replayed?.code }).toEqual({ status: 401, code: 'invalid_dpop_proof' })
   })
   test('a proof is recorded only once the token is verified: junk takes no room', async () => {
-    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: publicReadThrough(pod.deps.decider), umaTokenType: 'bearer' }, { replayCapacity: 1 })
+    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' }, { replayCapacity: 1 })
     const forged = `${token.split('.').slice(0, 2).join('.')}.${Buffer.from(new Uint8Array(64)).toString('base64url')}`
     for (let i = 0; i < 3; i++) {
       const e = await small(await dpopRequest(forged)).then(() => undefined, (err: unknown) => err as HttpError)

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SignJWT } from 'jose'
 import { writeResource } from '../../src/store/resources.ts'
 import { loadLocalDocument } from '../../src/local-documents.ts'
+import { makePublicView } from '../../src/policy/public-view.ts'
 import { writeTurtle, publicAcl } from '../e2e/seed-store.ts'
 import { BASE, CONTEXT, dpopProof, newDpopKey, openTestPod, pageError, type DpopKey, type TestPod } from '../op/op-fixture.ts'
 
@@ -29,11 +30,11 @@ afterAll(() => pod.close())
 
 describe('the pod reads its own documents as the public would (WAC for the anonymous agent)', () => {
   test('a public document is read', async () => {
-    const doc = await loadLocalDocument(pod.store, BASE, `${BASE}/profile/card`, 'text/turtle', pod.clock.now)
+    const doc = await loadLocalDocument(pod.store, BASE, `${BASE}/profile/card`, 'text/turtle', pod.clock.now, makePublicView(pod.deps.decider, BASE))
     expect(doc?.body).toContain('oidcIssuer')
   })
   test.each(['/private/secret.ttl', '/private/bin.pdf', '/private/missing.ttl', '/.acl', '/profile/card.acl'])('%s is not read: exactly as if it did not exist', async (path) => {
-    expect(await loadLocalDocument(pod.store, BASE, BASE + path, 'text/turtle', pod.clock.now)).toBeUndefined()
+    expect(await loadLocalDocument(pod.store, BASE, BASE + path, 'text/turtle', pod.clock.now, makePublicView(pod.deps.decider, BASE))).toBeUndefined()
   })
 })
 

@@ -5,7 +5,7 @@ import { REMOTE_DOCUMENT_CAPS, type FetchDoc, type RemoteDoc } from '../../fetch
 import { isBudgetRefusal } from '../../fetch/fetch-budget.ts'
 import type { Store } from '../../store/open-store.ts'
 import { getMeta, readTriples } from '../../store/resources.ts'
-import { isAcl } from '../../store/acl-names.ts'
+import { resolveTarget } from '../../store/target.ts'
 import { LruCache } from '../../lib/lru-cache.ts'
 import { parseRemoteRdf } from '../../rdf/parse-off-thread.ts'
 import { RDF_DOCUMENT_TYPES } from '../../rdf/media-types.ts'
@@ -17,7 +17,7 @@ import { toVerificationKey, type VerificationKey } from './algorithms.ts'
 
 /** A key document's or credential's facts, as the public would see it; a document without keys for what cannot be read. */
 export type LoadDocument = (docUrl: string) => Promise<KeyDocumentFacts>
-/** Whether the anonymous agent may read a document of this pod (WAC ∪ grants, the pod's one decision). */
+/** Whether the anonymous agent may read a document of this pod: policy/public-view.ts, injected (auth lies below policy). */
 export type ReadableByPublic = (docUrl: string) => Promise<boolean>
 
 const LOCAL_DOCS_CACHED = 1000
@@ -62,12 +62,12 @@ export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc:
   const remote = new LruCache<string, Promise<KeyDocumentFacts>>(REMOTE_DOCS_CACHED, { maxWeight: REMOTE_FACTS_BYTES })
   const keysOfDocument = new WeakMap<KeyDocumentFacts, Map<string, VerificationKey>>()
 
-  // The request names the document, so it is read as the public would see it (as a token's WebID
-  // profile is): a private, missing or non-RDF document reads as one without keys, and no refusal can
-  // tell anything of it, not even that it exists. Key documents and profiles are public by nature.
+  // The request names the document, so it is read as the public would see it (`readableByPublic`, the
+  // pod's one answer, policy/public-view.ts): a private, missing or non-RDF document reads as one without
+  // keys, and no refusal can tell anything of it, not even that it exists.
   async function loadLocal(url: URL): Promise<KeyDocumentFacts> {
-    const path = url.pathname
-    if (isAcl(path) || !await opts.readableByPublic(url.href)) return NO_FACTS
+    if (!await opts.readableByPublic(url.href)) return NO_FACTS
+    const { path } = resolveTarget(opts.baseUrl, url.href)
     const meta = await getMeta(opts.store, path)
     if (!meta || meta.kind === 'binary') return NO_FACTS
     const hit = local.get(path)
