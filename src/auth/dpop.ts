@@ -4,7 +4,7 @@ import { createHash, createPublicKey, verify as verifySignature } from 'node:cry
 import { compactVerify, importJWK, type JWK } from 'jose'
 import { HttpError } from '../http/errors.ts'
 import { decodeCompactJwt } from './compact-jwt.ts'
-import { jwkThumbprint } from './jwk-thumbprint.ts'
+import { jwkThumbprint } from '../lib/jwk-thumbprint.ts'
 import { show } from '../lib/text.ts'
 
 /** RFC 9449 §4.3 (5): registered asymmetric JWS algorithms (RFC 7518 §3.1, RFC 8037); never `none` or HS*. */

@@ -2,7 +2,7 @@
 
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose'
 import type { Store } from '../store/open-store.ts'
-import { jwkThumbprint } from './jwk-thumbprint.ts'
+import { jwkThumbprint } from '../lib/jwk-thumbprint.ts'
 
 const SYSTEM_KEY = 'op-signing-keys'
 export const SIGNING_ALG = 'ES256'

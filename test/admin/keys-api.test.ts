@@ -6,7 +6,7 @@ import { openOwnerPod, type OwnerPod } from './admin-fixture.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { makeKey, readAcl } from '../auth/httpsig/key-fixture.ts'
 import { signedHeaders } from '../auth/httpsig/sign-request.ts'
-import { jwkThumbprint } from '../../src/auth/jwk-thumbprint.ts'
+import { jwkThumbprint } from '../../src/lib/jwk-thumbprint.ts'
 
 const BASE = 'http://localhost:4611'
 const WEBID = `${BASE}/profile/card#me`

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { base64url, CompactSign, createLocalJWKSet, exportJWK, generateKeyPair, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose'
 import { accessTokenHash, verifyDpopProof, type VerifiedProof } from '../../src/auth/dpop.ts'
-import { jwkThumbprint } from '../../src/auth/jwk-thumbprint.ts'
+import { jwkThumbprint } from '../../src/lib/jwk-thumbprint.ts'
 import { verifySolidAccessToken, type AccessTokenFacts, type IssuerKeys } from '../../src/auth/solid-oidc.ts'
 import type { WebId } from '../../src/auth/principal.ts'
 import { HttpError } from '../../src/http/errors.ts'

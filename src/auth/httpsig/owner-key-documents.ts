@@ -12,7 +12,7 @@ import { parseRdf } from '../../rdf/parse-rdf.ts'
 import { turtleByteLength } from '../../rdf/serialize-rdf.ts'
 import { CERT, SEC } from '../../rdf/namespaces.ts'
 import { ownerWebIdOf } from '../../config.ts'
-import { jwkThumbprint } from '../jwk-thumbprint.ts'
+import { jwkThumbprint } from '../../lib/jwk-thumbprint.ts'
 import { findPublicKey, publicJwkProblem } from './key-document.ts'
 import type { PublicJwk } from './algorithms.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { exportJWK, generateKeyPair } from 'jose'
-import { jwkThumbprint } from '../../src/auth/jwk-thumbprint.ts'
+import { jwkThumbprint } from '../../src/lib/jwk-thumbprint.ts'
 
 const EC = { crv: 'P-256', kty: 'EC', x: 'l8tFrhx-34tV3hRICRDY9zCkDlpBhF42UQUfWVAWBFs', y: '9VE4jf_Ok_o64zbTTlcuNJajHmt6v9TDVrU0CdvGRDA' }
 const RSA = {
