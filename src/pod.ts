@@ -8,7 +8,7 @@ import { openStore, type Store } from './store/open-store.ts'
 import { ensureOwner } from './first-start.ts'
 import { makeDeps, type Deps, type DepsOptions } from './deps.ts'
 import { buildApp, makeRequestHandler, type PodApp } from './app.ts'
-import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './auth/owner-account.ts'
+import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './account/owner-account.ts'
 import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { describeCause, log } from './log.ts'
 

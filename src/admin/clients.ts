@@ -2,8 +2,8 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { clientMetadataJson, deleteRegisteredClient, listRegisteredClients, parseClientMetadata, registerClient } from '../auth/registered-clients.ts'
-import { revokeConsent } from '../auth/consents.ts'
+import { clientMetadataJson, deleteRegisteredClient, listRegisteredClients, parseClientMetadata, registerClient } from '../account/registered-clients.ts'
+import { revokeConsent } from '../account/consents.ts'
 import { log } from '../log.ts'
 
 type AdminDeps = Pick<Deps, 'store' | 'now' | 'revocations'>

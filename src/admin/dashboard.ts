@@ -1,7 +1,7 @@
 // /.admin/: the owner's dashboard page and its one script (static/admin/), bundled from TypeScript.
 
 import type { Deps } from '../deps.ts'
-import type { LoginSession } from '../auth/owner-session.ts'
+import type { LoginSession } from '../account/owner-session.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, renderPage } from '../http/html-page.ts'
 import { readBundle } from '../http/static-files.ts'

@@ -3,8 +3,8 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, checkSameOrigin } from '../http/csrf.ts'
-import { getLoginSession, type LoginSession } from '../auth/owner-session.ts'
-import { getOwnerAccount } from '../auth/owner-account.ts'
+import { getLoginSession, type LoginSession } from '../account/owner-session.ts'
+import { getOwnerAccount } from '../account/owner-account.ts'
 import { OP_PATHS } from '../http/pod-paths.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now'>

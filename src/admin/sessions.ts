@@ -1,9 +1,9 @@
 // The owner's view of sessions: browsers signed in, applications holding tokens, remembered consents.
 
 import type { Deps } from '../deps.ts'
-import { listAppSessions } from '../auth/app-sessions.ts'
-import { listConsents, revokeConsent } from '../auth/consents.ts'
-import { listLoginSessions, revokeLoginSession, type LoginSession } from '../auth/owner-session.ts'
+import { listAppSessions } from '../account/app-sessions.ts'
+import { listConsents, revokeConsent } from '../account/consents.ts'
+import { listLoginSessions, revokeLoginSession, type LoginSession } from '../account/owner-session.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, html, renderPage } from '../http/html-page.ts'
 import { localTime } from '../http/local-time.ts'

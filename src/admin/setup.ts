@@ -1,11 +1,11 @@
-// /.admin/setup: the one-time link that sets the owner's password (auth/owner-account.ts).
+// /.admin/setup: the one-time link that sets the owner's password (account/owner-account.ts).
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, problemBox, renderErrorPage, renderMessagePage, renderPage, type NextSteps } from '../http/html-page.ts'
-import { MIN_PASSWORD_LENGTH, checkPasswordStrength, completeSetup, getOwnerAccount, isSetupTokenValid } from '../auth/owner-account.ts'
-import { endOwnerLogins } from '../auth/owner-session.ts'
+import { MIN_PASSWORD_LENGTH, checkPasswordStrength, completeSetup, getOwnerAccount, isSetupTokenValid } from '../account/owner-account.ts'
+import { endOwnerLogins } from '../account/owner-session.ts'
 import { log } from '../log.ts'
 import { FIRST_RUN_NEXT } from '../http/owner-help.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'

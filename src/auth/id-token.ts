@@ -7,7 +7,7 @@ import { decodeCompactJwt, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { show } from '../lib/text.ts'
 import { ASYMMETRIC_JWS_ALGS, type VerifiedProof } from './dpop.ts'
 import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
-import type { ClientId, WebId } from './principal.ts'
+import type { ClientId, WebId } from '../account/ids.ts'
 
 /** UMA Grant §3.3.1 `claim_token_format` for an OpenID Connect ID token (Solid-OIDC §6, "Obtaining an Access Token"). */
 export const ID_TOKEN_FORMAT = 'http://openid.net/specs/openid-connect-core-1_0.html#IDToken'

@@ -4,7 +4,7 @@ import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet, type JWTV
 import { HttpError } from '../http/errors.ts'
 import { show } from '../lib/text.ts'
 import { isBudgetRefusal } from '../fetch/fetch-budget.ts'
-import type { WebId } from './principal.ts'
+import type { WebId } from '../account/ids.ts'
 
 /** A JWKS document, or a resolver over one (e.g. jose's `createLocalJWKSet`). */
 export type IssuerKeys = JSONWebKeySet | JWTVerifyGetKey

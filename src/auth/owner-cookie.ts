@@ -4,7 +4,7 @@
 import { checkCsrf } from '../http/csrf.ts'
 import type { Store } from '../store/open-store.ts'
 import type { Authenticate } from './authenticate.ts'
-import { getLoginSession } from './owner-session.ts'
+import { getLoginSession } from '../account/owner-session.ts'
 
 interface OwnerCookieDeps {
   readonly baseUrl: string

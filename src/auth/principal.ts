@@ -1,9 +1,7 @@
 // Who is asking: the result of authentication, the input of every access decision.
 
+import type { ClientId, WebId } from '../account/ids.ts'
 import type { SignedBody } from './httpsig/content-digest.ts'
-
-export type WebId = string & { readonly brand: 'WebId' }
-export type ClientId = string & { readonly brand: 'ClientId' }
 
 /** `session`: the owner's own dashboard, by login cookie and CSRF token (auth/owner-cookie.ts). */
 export type AuthScheme = 'anonymous' | 'DPoP' | 'Bearer' | 'HttpSig' | 'session'

@@ -4,7 +4,7 @@ import { invalidToken } from '../http/errors.ts'
 import { decodeCompactJwt, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { ASYMMETRIC_JWS_ALGS, type VerifiedProof } from './dpop.ts'
 import { checkIssuerSignature, checkWebIdIssuer, isObject, isSecureOrLocalhost, type GetIssuerKeys, type GetWebIdIssuers } from './issuer-checks.ts'
-import type { ClientId, WebId } from './principal.ts'
+import type { ClientId, WebId } from '../account/ids.ts'
 import { show } from '../lib/text.ts'
 
 export type { IssuerKeys } from './issuer-checks.ts'

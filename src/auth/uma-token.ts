@@ -5,8 +5,9 @@ import { invalidToken } from '../http/errors.ts'
 import { COMPACT_JWS, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { show } from '../lib/text.ts'
 import { isObject } from './issuer-checks.ts'
-import type { ClientId, UmaPermission, WebId } from './principal.ts'
-import type { SigningKey } from './signing-keys.ts'
+import type { UmaPermission } from './principal.ts'
+import type { ClientId, WebId } from '../account/ids.ts'
+import type { SigningKey } from '../account/signing-keys.ts'
 
 /**
  * RFC 8725 §3.11 explicit typing: our OP's access tokens (`at+jwt`) and ID tokens (`JWT`) are signed

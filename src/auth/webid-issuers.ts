@@ -4,7 +4,7 @@ import { REMOTE_DOCUMENT_CAPS, type FetchDoc, type RemoteDoc } from '../fetch/gu
 import { LruCache } from '../lib/lru-cache.ts'
 import { parseRdfDocumentOffThread, parseRemoteRdf } from '../rdf/parse-off-thread.ts'
 import { SOLID } from '../rdf/namespaces.ts'
-import type { WebId } from './principal.ts'
+import type { WebId } from '../account/ids.ts'
 
 const PROFILE_TYPES = ['text/turtle', 'application/ld+json', 'application/n-triples']
 const OIDC_ISSUER = SOLID('oidcIssuer')

@@ -2,9 +2,9 @@
 
 import { ConfigError, type Config } from '../config.ts'
 import { openDataDir, readPasswordFile } from '../pod.ts'
-import { checkPasswordStrength, setOwnerPassword } from '../auth/owner-account.ts'
-import { endOwnerLogins } from '../auth/owner-session.ts'
-import { makeSessionRevocations } from '../auth/app-sessions.ts'
+import { checkPasswordStrength, setOwnerPassword } from '../account/owner-account.ts'
+import { endOwnerLogins } from '../account/owner-session.ts'
+import { makeSessionRevocations } from '../account/app-sessions.ts'
 
 async function readPasswordFromStdin(): Promise<string> {
   const text = await new Response(Bun.stdin.stream()).text()

@@ -3,7 +3,7 @@
 import { HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { putRecord, updateRecord } from '../store/records.ts'
-import type { WebId } from '../auth/principal.ts'
+import type { WebId } from '../account/ids.ts'
 import { CODE_TTL_MS, USED_CODE_MEMORY_MS } from './model.ts'
 import { sha256Base64url } from '../lib/text.ts'
 

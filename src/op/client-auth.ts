@@ -2,7 +2,7 @@
 
 import { badRequest, HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
-import { getRegisteredClient, isClientSecretValid, type RegisteredClient } from '../auth/registered-clients.ts'
+import { getRegisteredClient, isClientSecretValid, type RegisteredClient } from '../account/registered-clients.ts'
 import { isClientIdDocumentUrl } from './clients.ts'
 
 export interface TokenClient {

@@ -6,7 +6,7 @@ import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { REMOTE_DOCUMENT_CAPS } from '../fetch/guarded-fetch.ts'
 import { isBudgetRefusal } from '../fetch/fetch-budget.ts'
-import { checkRedirectUri, getRegisteredClient, type RegisteredClient } from '../auth/registered-clients.ts'
+import { checkRedirectUri, getRegisteredClient, type RegisteredClient } from '../account/registered-clients.ts'
 
 /** Solid-OIDC §3: must be in the document's @context. */
 export const CLIENT_ID_CONTEXT = 'https://www.w3.org/ns/solid/oidc-context.jsonld'

@@ -1,8 +1,8 @@
 // Signs the token response: DPoP-bound JWT access token (Solid-OIDC §8, RFC 9449 §6) and ID token (Solid-OIDC §6).
 
 import { SignJWT } from 'jose'
-import type { SigningKeys } from '../auth/signing-keys.ts'
-import type { WebId } from '../auth/principal.ts'
+import type { SigningKeys } from '../account/signing-keys.ts'
+import type { WebId } from '../account/ids.ts'
 import { ACCESS_TOKEN_TTL_S, ID_TOKEN_TTL_S } from './model.ts'
 
 export interface TokenGrant {

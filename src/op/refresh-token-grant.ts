@@ -2,7 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
-import { updateAppSession } from '../auth/app-sessions.ts'
+import { updateAppSession } from '../account/app-sessions.ts'
 import type { VerifiedProof } from '../auth/dpop.ts'
 import { log } from '../log.ts'
 import type { TokenClient } from './client-auth.ts'

@@ -4,7 +4,7 @@ import { jsonResponse } from '../http/json-response.ts'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
-import { clientMetadataJson, parseClientMetadata, registerClient } from '../auth/registered-clients.ts'
+import { clientMetadataJson, parseClientMetadata, registerClient } from '../account/registered-clients.ts'
 import { log } from '../log.ts'
 
 /** Anyone may register; this bounds how fast one address fills the store. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodeProtectedHeader } from 'jose'
-import { saveConsent } from '../../src/auth/consents.ts'
+import { saveConsent } from '../../src/account/consents.ts'
 import {
   APP_ID, BASE, CookieJar, FORM, authorize, authorizeUrl, codeFields, field, form, logIn, newDpopKey, obtainTokens, openTestPod, tokenRequest, withToken,
   type DpopKey, type TestPod,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createSetupToken, getOwnerAccount, verifyOwnerPassword } from '../../src/auth/owner-account.ts'
-import { listLoginSessions } from '../../src/auth/owner-session.ts'
+import { createSetupToken, getOwnerAccount, verifyOwnerPassword } from '../../src/account/owner-account.ts'
+import { listLoginSessions } from '../../src/account/owner-session.ts'
 import { BASE, CookieJar, FORM, PASSWORD, field, form, logIn, newDpopKey, obtainTokens, openTestPod, pageError, tokenRequest, withToken, type TestPod } from '../op/op-fixture.ts'
 
 let pod: TestPod

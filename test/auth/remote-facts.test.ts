@@ -6,7 +6,7 @@ import { parseJobsSent } from '../../src/rdf/parse-off-thread.ts'
 import { makeKeyResolver } from '../../src/auth/httpsig/key-lookup.ts'
 import { makeWebIdIssuerResolver } from '../../src/auth/webid-issuers.ts'
 import type { Store } from '../../src/store/open-store.ts'
-import type { WebId } from '../../src/auth/principal.ts'
+import type { WebId } from '../../src/account/ids.ts'
 import { keyDocument, makeKey } from './httpsig/key-fixture.ts'
 
 let clock = 1_800_000_000_000

@@ -3,7 +3,7 @@ import { base64url, CompactSign, createLocalJWKSet, exportJWK, generateKeyPair, 
 import { accessTokenHash, verifyDpopProof, type VerifiedProof } from '../../src/auth/dpop.ts'
 import { jwkThumbprint } from '../../src/lib/jwk-thumbprint.ts'
 import { verifySolidAccessToken, type AccessTokenFacts, type IssuerKeys } from '../../src/auth/solid-oidc.ts'
-import type { WebId } from '../../src/auth/principal.ts'
+import type { WebId } from '../../src/account/ids.ts'
 import { HttpError } from '../../src/http/errors.ts'
 
 const NOW = 1_700_000_000_000

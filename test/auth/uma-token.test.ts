@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { CompactSign, exportJWK, generateKeyPair, type CryptoKey, type JSONWebKeySet } from 'jose'
 import { isUmaAccessToken, signUmaAccessToken, UMA_TOKEN_TYP, verifyUmaAccessToken } from '../../src/auth/uma-token.ts'
-import type { ClientId, WebId } from '../../src/auth/principal.ts'
-import type { SigningKey } from '../../src/auth/signing-keys.ts'
+import type { ClientId, WebId } from '../../src/account/ids.ts'
+import type { SigningKey } from '../../src/account/signing-keys.ts'
 import { HttpError } from '../../src/http/errors.ts'
 
 const NOW = 1_800_000_000_000

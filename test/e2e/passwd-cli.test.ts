@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runSolopod, startPod } from './start-server.ts'
 import { openStore } from '../../src/store/open-store.ts'
-import { createLoginSession, listLoginSessions } from '../../src/auth/owner-session.ts'
-import { listAppSessions, makeSessionRevocations, saveAppSession } from '../../src/auth/app-sessions.ts'
-import { verifyOwnerPassword } from '../../src/auth/owner-account.ts'
-import type { ClientId, WebId } from '../../src/auth/principal.ts'
+import { createLoginSession, listLoginSessions } from '../../src/account/owner-session.ts'
+import { listAppSessions, makeSessionRevocations, saveAppSession } from '../../src/account/app-sessions.ts'
+import { verifyOwnerPassword } from '../../src/account/owner-account.ts'
+import type { ClientId, WebId } from '../../src/account/ids.ts'
 
 const work = mkdtempSync(join(tmpdir(), 'solopod-passwd-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { revokeConsent } from '../../src/auth/consents.ts'
+import { revokeConsent } from '../../src/account/consents.ts'
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey } from 'jose'
 import {
   APP_ID, APP_REDIRECT, BASE, CHALLENGE, CONTEXT, CookieJar, appDocument, authorize, authorizeUrl, logIn, openTestPod, pageError, type TestPod,

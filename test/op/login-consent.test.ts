@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { revokeConsent } from '../../src/auth/consents.ts'
+import { revokeConsent } from '../../src/account/consents.ts'
 import {
   APP_ID, APP_REDIRECT, BASE, CookieJar, FORM, PASSWORD, WEBID, authorize, authorizeUrl, field, form, logIn, openTestPod, pageError, type TestPod,
 } from './op-fixture.ts'

@@ -282,7 +282,7 @@ describe('refresh_token grant (RFC 9449 §5, RFC 9700 §4.14.2)', () => {
   })
   test('refresh tokens survive a restart (persisted)', async () => {
     const { body } = await obtainTokens(pod, jar, key)
-    const { getAppSession } = await import('../../src/auth/app-sessions.ts')
+    const { getAppSession } = await import('../../src/account/app-sessions.ts')
     const sid = (body.refresh_token as string).split('.')[0]!
     const raw = await pod.store.records.get(`app-session\0${sid}`)
     expect(raw).toBeDefined()

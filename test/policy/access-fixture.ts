@@ -6,7 +6,8 @@ import { makeAccessControl, type AccessControl } from '../../src/rs/access-contr
 import { challengeLinks } from '../../src/rs/resource-headers.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import { requiredModes, type PatchNeeds } from '../../src/policy/modes.ts'
-import type { Principal, WebId } from '../../src/auth/principal.ts'
+import type { Principal } from '../../src/auth/principal.ts'
+import type { WebId } from '../../src/account/ids.ts'
 import { seedTurtle } from '../rs/pod-fixture.ts'
 import { openTempPod } from '../temp-pod.ts'
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { grantModes, indexGrants, type GrantLinks, type StoredGrant } from '../../src/policy/grants.ts'
-import type { Principal, WebId, ClientId } from '../../src/auth/principal.ts'
+import type { Principal } from '../../src/auth/principal.ts'
+import type { ClientId, WebId } from '../../src/account/ids.ts'
 import type { GrantData } from '../../src/policy/grant-schema.ts'
 import { ACL, APP, BOB, INTEROP, OWNER, POD, TREES, grant, inheriting } from './grant-fixture.ts'
 

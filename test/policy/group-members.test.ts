@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { Quad } from '@rdfjs/types'
 import { Parser } from 'n3'
-import type { WebId } from '../../src/auth/principal.ts'
+import type { WebId } from '../../src/account/ids.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import { groupDocumentUrl, groupMembers, makeGroupResolver } from '../../src/policy/group-members.ts'
 import type { Requester } from '../../src/policy/wac.ts'

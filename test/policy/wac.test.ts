@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { Parser } from 'n3'
-import type { WebId } from '../../src/auth/principal.ts'
+import type { WebId } from '../../src/account/ids.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import { parseAclDocument } from '../../src/policy/acl-document.ts'
 import { ACCESS_MODES, type AccessMode } from '../../src/policy/access-modes.ts'

@@ -12,7 +12,7 @@ import { readTriples, writeResource, getBody } from '../../src/store/resources.t
 import { putRecord } from '../../src/store/records.ts'
 import { ensureOwner } from '../../src/first-start.ts'
 import { getRecordedBaseUrl } from '../../src/store/base-url.ts'
-import { getOwnerAccount, setOwnerPassword, verifyOwnerPassword } from '../../src/auth/owner-account.ts'
+import { getOwnerAccount, setOwnerPassword, verifyOwnerPassword } from '../../src/account/owner-account.ts'
 import { parseRdf } from '../../src/rdf/parse-rdf.ts'
 import { exportPod, ExportError, type Manifest } from '../../src/store/export-pod.ts'
 import { importPod, ImportError, rebaser } from '../../src/store/import-pod.ts'

@@ -3,7 +3,7 @@
 import type { Store } from '../store/open-store.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { deleteRecord, getRecord, putRecord, readRecords, updateRecord } from '../store/records.ts'
-import type { ClientId, WebId } from './principal.ts'
+import type { ClientId, WebId } from './ids.ts'
 
 const KIND = 'app-session'
 const REVOKED_KIND = 'revoked-grant'

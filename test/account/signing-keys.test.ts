@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { compactVerify, createLocalJWKSet, SignJWT } from 'jose'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeSigningKeys, RETIRED_KEY_RETENTION_MS, type SigningKeys } from '../../src/auth/signing-keys.ts'
+import { makeSigningKeys, RETIRED_KEY_RETENTION_MS, type SigningKeys } from '../../src/account/signing-keys.ts'
 
 // The wiring builds one SigningKeys per store; the tests do the same, per opened store.
 const built = new Map<Store, SigningKeys>()

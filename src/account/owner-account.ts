@@ -1,7 +1,7 @@
 // The pod owner's account: WebID and argon2id password hash, kept in the store's system space.
 
 import type { Store } from '../store/open-store.ts'
-import type { WebId } from './principal.ts'
+import type { WebId } from './ids.ts'
 import { sha256Base64url } from '../lib/text.ts'
 
 export interface OwnerAccount {

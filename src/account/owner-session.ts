@@ -3,7 +3,7 @@
 import type { Store } from '../store/open-store.ts'
 import { deleteRecord, getRecord, putRecord, readRecords } from '../store/records.ts'
 import { cookieName, parseCookies, serializeCookie } from '../http/cookies.ts'
-import type { WebId } from './principal.ts'
+import type { WebId } from './ids.ts'
 import type { SessionRevocations } from './app-sessions.ts'
 import { sha256Base64url } from '../lib/text.ts'
 

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { createLoginSession, endLoginSession, getLoginSession, listLoginSessions, LOGIN_SESSION_TTL_MS, revokeLoginSession } from '../../src/auth/owner-session.ts'
-import type { WebId } from '../../src/auth/principal.ts'
+import { createLoginSession, endLoginSession, getLoginSession, listLoginSessions, LOGIN_SESSION_TTL_MS, revokeLoginSession } from '../../src/account/owner-session.ts'
+import type { WebId } from '../../src/account/ids.ts'
 
 const T0 = 1_800_000_000_000
 const WEBID = 'https://pod.example/profile/card#me' as WebId
