@@ -1,6 +1,7 @@
 // Who is asking: the result of authentication, the input of every access decision.
 
 import type { ClientId, WebId } from '../account/ids.ts'
+import type { UmaPermission } from '../uma/permission.ts'
 import type { SignedBody } from './httpsig/content-digest.ts'
 
 /** `session`: the owner's own dashboard, by login cookie and CSRF token (auth/owner-cookie.ts). */
@@ -20,13 +21,6 @@ export interface Principal {
   readonly permissions?: readonly UmaPermission[]
   /** Set only for HttpSig: what the signature says of the body (RFC 9530), checked where the body is read. */
   readonly signedBody?: SignedBody
-}
-
-/** One permission of a UMA access token (UMA Federated Authorization §4.1: resource id + scopes). */
-export interface UmaPermission {
-  readonly resource: string
-  /** WAC mode names: `read`, `write`, `append`, `control`. */
-  readonly modes: readonly string[]
 }
 
 export const ANONYMOUS: Principal = Object.freeze({ keys: Object.freeze([]) as readonly string[], scheme: 'anonymous' })

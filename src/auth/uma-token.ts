@@ -1,54 +1,22 @@
-// The access tokens (RPTs) our UMA authorization server issues, and their verification at our resource server.
+// Verification at our resource server of the access tokens (RPTs) our UMA authorization server issues (as/uma-access-token.ts signs them).
 
-import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, SignJWT, type JSONWebKeySet, type JWTPayload } from 'jose'
+import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, type JSONWebKeySet, type JWTPayload } from 'jose'
 import { invalidToken } from '../http/errors.ts'
 import { COMPACT_JWS, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { show } from '../lib/text.ts'
 import { isObject } from './issuer-checks.ts'
-import type { UmaPermission } from './principal.ts'
+import type { UmaPermission } from '../uma/permission.ts'
 import type { ClientId, WebId } from '../account/ids.ts'
-import type { SigningKey } from '../account/signing-keys.ts'
 
 /**
  * RFC 8725 §3.11 explicit typing: our OP's access tokens (`at+jwt`) and ID tokens (`JWT`) are signed
  * with the same keys, so the type header keeps one kind from ever being taken for another.
  */
 export const UMA_TOKEN_TYP = 'uma-rpt+jwt'
-/** Five minutes: the token is checked locally, so its life bounds how long a revoked permission could last. */
-export const UMA_TOKEN_TTL_S = 300
 
 const MODES = new Set(['read', 'write', 'append', 'control'])
 const MAX_PERMISSIONS = 32
 const CLOCK_TOLERANCE_S = 30
-
-export interface UmaGrant {
-  /** Our issuer (= the resource server's origin, also `aud`). */
-  readonly issuer: string
-  readonly webid: WebId
-  /** `azp` of the ID token: the app the requesting party used. */
-  readonly clientId: ClientId
-  readonly permissions: readonly UmaPermission[]
-  /** RFC 7638 thumbprint of the token request's DPoP key (RFC 9449 §6.1 `cnf.jkt`). */
-  readonly jkt: string
-  /** Epoch milliseconds. */
-  readonly now: number
-  /** The app session of our own ID token the grant was made for: checked for revocation on every request. */
-  readonly sid?: string
-}
-
-const jti = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
-
-/** UMA Grant §3.3.5: the RPT, a JWT carrying the permissions as UMA names them (resource_id, resource_scopes). */
-export function signUmaAccessToken(key: SigningKey, g: UmaGrant): Promise<string> {
-  const iat = Math.floor(g.now / 1000)
-  return new SignJWT({
-    azp: g.clientId, cnf: { jkt: g.jkt }, ...(g.sid !== undefined ? { sid: g.sid } : {}),
-    permissions: g.permissions.map((p) => ({ resource_id: p.resource, resource_scopes: [...p.modes] })),
-  }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: UMA_TOKEN_TYP })
-    .setIssuer(g.issuer).setSubject(g.webid).setAudience(g.issuer)
-    .setIssuedAt(iat).setExpirationTime(iat + UMA_TOKEN_TTL_S).setJti(jti())
-    .sign(key.privateKey)
-}
 
 /** Cheap routing test for the authenticator: does this look like one of our RPTs? Nothing is verified here. */
 export function isUmaAccessToken(token: string): boolean {

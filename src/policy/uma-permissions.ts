@@ -1,7 +1,7 @@
 // What a UMA access token leaves of a decision: the token was bought for some resources and modes, and
 // opens no more than those, however much the rules allow its WebID.
 
-import type { UmaPermission } from '../auth/principal.ts'
+import type { UmaPermission } from '../uma/permission.ts'
 import type { AccessDecision } from './access-decision.ts'
 import type { AccessMode } from './access-modes.ts'
 import { coversModes } from './modes.ts'

@@ -17,7 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['local-documents.ts'],
   ['policy'],
   ['auth'],
-  ['account'],
+  ['account', 'uma'],
   ['fetch', 'rdf', 'store'],
   ['http'],
   ['log.ts', 'config.ts', 'data-dir.ts'],

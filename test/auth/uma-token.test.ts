@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { CompactSign, exportJWK, generateKeyPair, type CryptoKey, type JSONWebKeySet } from 'jose'
-import { isUmaAccessToken, signUmaAccessToken, UMA_TOKEN_TYP, verifyUmaAccessToken } from '../../src/auth/uma-token.ts'
+import { isUmaAccessToken, UMA_TOKEN_TYP, verifyUmaAccessToken } from '../../src/auth/uma-token.ts'
+import { signUmaAccessToken } from '../../src/as/uma-access-token.ts'
 import type { ClientId, WebId } from '../../src/account/ids.ts'
 import type { SigningKey } from '../../src/account/signing-keys.ts'
 import { HttpError } from '../../src/http/errors.ts'

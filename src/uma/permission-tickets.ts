@@ -5,7 +5,7 @@ import type { Store } from '../store/open-store.ts'
 import { getRecord, putRecord, readRecords, sweepExpiredRecords } from '../store/records.ts'
 import { HttpError } from '../http/errors.ts'
 import { ReplayMemory, replayKey } from '../lib/replay-memory.ts'
-import type { UmaPermission } from './principal.ts'
+import type { UmaPermission } from './permission.ts'
 
 /** UMA Grant §3.2: short-lived; five minutes covers a login at the requesting party's OP. */
 export const TICKET_TTL_MS = 5 * 60_000

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { makeTicketBook, MAX_TICKET_LENGTH, TICKET_TTL_MS } from '../../src/auth/uma-tickets.ts'
+import { makeTicketBook, MAX_TICKET_LENGTH, TICKET_TTL_MS } from '../../src/uma/permission-tickets.ts'
 import type { HttpError } from '../../src/http/errors.ts'
 
 const T0 = 1_800_000_000_000
