@@ -2,7 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
-import { verifyPkce } from '../auth/pkce.ts'
+import { verifyPkce } from './pkce.ts'
 import { randomId } from '../account/owner-session.ts'
 import { saveAppSession, type AppSession } from '../account/app-sessions.ts'
 import { touchRegisteredClient } from '../account/registered-clients.ts'

@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, OWNER_PASSWORD, horizontalOverflow, newContext, screenshot, setupLink, startBrowserPod, type RunningPod } from './harness.ts'
 import { cardMargins, contrastFailures, isSplitAcrossLines, lineCount } from './page-checks.ts'
 import { freePort } from '../e2e/start-server.ts'
-import { s256Challenge } from '../../src/auth/pkce.ts'
+import { s256Challenge } from '../../src/op/pkce.ts'
 
 /** The width the issue was seen at (an iPhone 12–15 in CSS pixels). */
 const PHONE = { width: 390, height: 844 } as const

@@ -3,7 +3,7 @@
 
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose'
 import type { Store } from '../../src/store/open-store.ts'
-import { s256Challenge } from '../../src/auth/pkce.ts'
+import { s256Challenge } from '../../src/op/pkce.ts'
 import { accessTokenHash } from '../../src/auth/dpop.ts'
 import type { Deps } from '../../src/deps.ts'
 import { openTempPod } from '../temp-pod.ts'

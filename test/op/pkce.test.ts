@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { checkCodeVerifierSyntax, s256Challenge, verifyPkce } from '../../src/auth/pkce.ts'
+import { checkCodeVerifierSyntax, s256Challenge, verifyPkce } from '../../src/op/pkce.ts'
 import { HttpError } from '../../src/http/errors.ts'
 
 // RFC 7636 Appendix B
