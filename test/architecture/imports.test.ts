@@ -1,12 +1,20 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { cycles, readGraph, ruleBreaks, type Graph } from './import-graph.ts'
+import { cycles, LAYERS, readGraph, ruleBreaks, type Graph } from './import-graph.ts'
 
-const graph = readGraph(join(import.meta.dir, '..', '..', 'src'))
+const graph = readGraph(join(import.meta.dir, '..', '..'))
 
-describe('the dependency rule of src/', () => {
-  test('the graph was read', () => {
-    expect(graph.get('pod.ts')).toContain('app.ts')
+describe('the dependency rule of src/ and static/', () => {
+  test('the graph was read, the browser scripts included', () => {
+    expect(graph.get('src/pod.ts')).toContain('src/app.ts')
+    expect(graph.get('static/admin/files.ts')).toContain('src/http/pod-paths.ts')
+  })
+
+  test('the layers name the state the roles share, below the verifiers', () => {
+    const at = (unit: string) => LAYERS.findIndex((l) => l.includes(unit))
+    expect(at('account')).toBeGreaterThan(at('auth'))
+    expect(at('uma')).toBeGreaterThan(at('auth'))
+    expect(at('static')).toBeLessThan(at('admin'))
   })
 
   test('every import points down (or stays in its own folder)', () => {
@@ -23,13 +31,24 @@ describe('the checker itself', () => {
 
   test('reports an upward, a sideways and an unlayered import', () => {
     expect(ruleBreaks(g({
-      'store/a.ts': ['auth/b.ts'], 'op/x.ts': ['rs/y.ts'], 'misc/z.ts': ['http/errors.ts'], 'rs/ok.ts': ['store/a.ts', 'rs/y.ts'],
-      'main.ts': ['rs/local-documents.ts', 'app.ts'], 'app.ts': ['rs/plugin.ts'],
-    }))).toEqual(['store/a.ts -> auth/b.ts: upward', 'op/x.ts -> rs/y.ts: sideways', 'misc/z.ts: misc is in no layer',
-      'main.ts -> rs/local-documents.ts: a role is entered only through its plugin.ts'])
+      'src/store/a.ts': ['src/auth/b.ts'], 'src/op/x.ts': ['src/rs/y.ts'], 'src/misc/z.ts': ['src/http/errors.ts'], 'src/rs/ok.ts': ['src/store/a.ts', 'src/rs/y.ts'],
+      'src/main.ts': ['src/rs/local-documents.ts', 'src/app.ts'], 'src/app.ts': ['src/rs/plugin.ts'],
+      'src/account/s.ts': ['src/auth/principal.ts'], 'src/uma/t.ts': ['src/account/ids.ts'],
+    }))).toEqual(['src/store/a.ts -> src/auth/b.ts: upward', 'src/op/x.ts -> src/rs/y.ts: sideways', 'src/misc/z.ts: misc is in no layer',
+      'src/main.ts -> src/rs/local-documents.ts: a role is entered only through its plugin.ts',
+      'src/account/s.ts -> src/auth/principal.ts: upward', 'src/uma/t.ts -> src/account/ids.ts: sideways'])
+  })
+
+  test("a browser script reaches its own role's modules, no other role's, and nothing imports it", () => {
+    expect(ruleBreaks(g({
+      'static/admin/a.ts': ['src/admin/acl-entries.ts', 'src/http/pod-paths.ts', 'static/admin/b.ts'],
+      'static/admin/b.ts': ['src/rs/read-resource.ts'],
+      'src/admin/dashboard.ts': ['static/admin/a.ts'],
+    }))).toEqual(['static/admin/b.ts -> src/rs/read-resource.ts: a role is entered only through its plugin.ts',
+      'src/admin/dashboard.ts -> static/admin/a.ts: upward'])
   })
 
   test('reports a cycle inside one folder', () => {
-    expect(cycles(g({ 'rdf/a.ts': ['rdf/b.ts'], 'rdf/b.ts': ['rdf/c.ts'], 'rdf/c.ts': ['rdf/a.ts'] }))).toEqual([['rdf/a.ts', 'rdf/b.ts', 'rdf/c.ts', 'rdf/a.ts']])
+    expect(cycles(g({ 'src/rdf/a.ts': ['src/rdf/b.ts'], 'src/rdf/b.ts': ['src/rdf/c.ts'], 'src/rdf/c.ts': ['src/rdf/a.ts'] }))).toEqual([['src/rdf/a.ts', 'src/rdf/b.ts', 'src/rdf/c.ts', 'src/rdf/a.ts']])
   })
 })
