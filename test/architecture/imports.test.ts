@@ -32,10 +32,10 @@ describe('the checker itself', () => {
   test('reports an upward, a sideways and an unlayered import', () => {
     expect(ruleBreaks(g({
       'src/store/a.ts': ['src/auth/b.ts'], 'src/op/x.ts': ['src/rs/y.ts'], 'src/misc/z.ts': ['src/http/errors.ts'], 'src/rs/ok.ts': ['src/store/a.ts', 'src/rs/y.ts'],
-      'src/main.ts': ['src/rs/local-documents.ts', 'src/app.ts'], 'src/app.ts': ['src/rs/plugin.ts'],
+      'src/pod.ts': ['src/rs/local-documents.ts', 'src/app.ts'], 'src/app.ts': ['src/rs/plugin.ts'],
       'src/account/s.ts': ['src/auth/principal.ts'], 'src/uma/t.ts': ['src/account/ids.ts'],
     }))).toEqual(['src/store/a.ts -> src/auth/b.ts: upward', 'src/op/x.ts -> src/rs/y.ts: sideways', 'src/misc/z.ts: misc is in no layer',
-      'src/main.ts -> src/rs/local-documents.ts: a role is entered only through its plugin.ts',
+      'src/pod.ts -> src/rs/local-documents.ts: a role is entered only through its plugin.ts',
       'src/account/s.ts -> src/auth/principal.ts: upward', 'src/uma/t.ts -> src/account/ids.ts: sideways'])
   })
 
