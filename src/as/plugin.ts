@@ -1,4 +1,4 @@
-// The UMA 2.0 authorization server of this pod: discovery (E5), its keys, and the token endpoint (E9).
+// The UMA 2.0 authorization server of this pod: discovery (UMA Grant §2), its keys, and the token endpoint (UMA Grant §3.3).
 
 import { jsonResponse } from '../http/json-response.ts'
 import { Elysia, t } from 'elysia'

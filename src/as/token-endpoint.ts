@@ -38,7 +38,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
   const replay = deps.tokenEndpointReplay
   const htu = cfg.baseUrl + AS_PATHS.token
 
-  /** Primer step 13: the pod's one access decision (WAC ∪ grants), the one the resource server enforces. */
+  /** Solid-OIDC Primer request flow, step 13: the pod's one access decision (WAC ∪ grants), the one the resource server enforces. */
   async function allows(principal: Principal, p: UmaPermission, origin: string | undefined): Promise<boolean> {
     return coversModes((await deps.decider.decide(principal, p.resource, origin)).modes, p.modes as AccessMode[])
   }
@@ -80,7 +80,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
     // token endpoint: refused requests take no room, and a client may retry with its proof.
     let taken: { jti: string; htu: string } | undefined
     try {
-      // Primer step 5, then 6–7a (the proof), 6.1 (jti replay), 7b–12 (the ID token against its issuer)
+      // Solid-OIDC Primer request flow: step 5, then 6–7a (the proof), 6.1 (jti replay), 7b–12 (the ID token against its issuer)
       const idToken = decodeIdToken(form.claim_token, now)
       const proof = await verifyDpopProof({ header: r.dpop, method: 'POST', url: htu, now, status: 400 })
       checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), now),
@@ -90,7 +90,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       // Our own ID tokens are the owner's, given to an app: honoured only while that app's session lives,
       // so signing the app out, revoking it or a new password ends what its ID token can buy here too
       const ownSid = who.issuer === cfg.baseUrl ? await liveOwnSession(who, now) : undefined
-      // Primer step 13: the resource server's decision for that WebID and app, on every permission of the ticket
+      // Solid-OIDC Primer request flow, step 13: the resource server's decision for that WebID and app, on every permission of the ticket
       const principal: Principal = { webid: who.webid, clientId: who.clientId, issuer: who.issuer, keys: [], scheme: 'DPoP' }
       let allowed = true
       for (const p of held.permissions) if (!(allowed = await allows(principal, p, r.origin))) break

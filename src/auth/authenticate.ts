@@ -1,4 +1,4 @@
-// Step 1 of the pipeline (docs/architecture.md, request pipeline): the Authorization scheme picks the verifier.
+// The resource server's "authenticate" (docs/architecture.md, the request pipeline, 3): the Authorization scheme picks the verifier.
 
 import { decodeJwt } from 'jose'
 import type { Store } from '../store/open-store.ts'

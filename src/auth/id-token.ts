@@ -25,7 +25,7 @@ export interface DecodedIdToken {
   readonly claims: JWTPayload
 }
 
-/** Primer step 5: a JWT whose `exp` is present and in the future. Nothing is fetched yet. */
+/** Solid-OIDC Primer (https://solidproject.org/TR/oidc-primer), request flow step 5: a JWT whose `exp` is present and in the future. Nothing is fetched yet. */
 export function decodeIdToken(token: string | undefined, now: number): DecodedIdToken {
   if (token === undefined || token === '') throw needInfo('claim_token is missing: send the Solid-OIDC ID token of the requesting party')
   // Solid-OIDC sends the compact JWT as it is (no extra base64url layer)
@@ -61,7 +61,7 @@ export interface VerifiedIdToken {
 }
 
 /**
- * Primer steps 7b–12. Throws 403 `need_info`: the claims could not be verified, so the client
+ * Solid-OIDC Primer request flow, steps 7b–12. Throws 403 `need_info`: the claims could not be verified, so the client
  * needs a fresh, verifiable ID token (UMA Grant §3.3.6).
  */
 export async function verifyIdToken(f: IdTokenFacts): Promise<VerifiedIdToken> {

@@ -1,6 +1,6 @@
 // Gives memory back after load: a full garbage collection, then glibc's malloc_trim, once the pod goes quiet.
 //
-// Measured on a 2-core box after `bun run bench` (issue 9 "Memory"): the JS heap held ~60 MB of
+// Measured on a 2-core box after `bun run bench`: the JS heap held ~60 MB of
 // garbage that JavaScriptCore collects only when more is allocated, so an idle pod never collected
 // it; and LevelDB's native memory (classic-level's threads allocate with glibc malloc, in per-thread
 // arenas) kept ~20–50 MB of freed chunks that glibc returns to the system only on malloc_trim(3).

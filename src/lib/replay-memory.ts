@@ -9,7 +9,7 @@ export type ReplayVerdict = 'fresh' | 'replayed' | 'full'
 /**
  * The key of a value in a ReplayMemory: 48 bits of a SHA-256 of its parts, kept as a number. A
  * number is stored in the map entry itself, so an entry costs no string on the heap: after
- * `bun run bench` the string keys of 130,000 live entries held about 14 MB (issue 9 "Memory"). Two
+ * `bun run bench` the string keys of 130,000 live entries held about 14 MB. Two
  * values share a key with odds of 1 in 2^48 per live entry, and the only effect is that the later
  * one is refused as a replay, never that a replay is accepted.
  */

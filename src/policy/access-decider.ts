@@ -50,7 +50,7 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   const { store, cfg } = deps
   // Parsed ACLs per ACL URL; an ACL that does not exist is cached too, so inheritance walks cost no
   // store reads, but apart: absent ACLs are named by every resource ever asked about (deleted ones,
-  // 404 probes), and under churn they filled the whole cache (issue 9 soak). Every write to an ACL
+  // 404 probes), and under churn they filled the whole cache (seen in an hour-long soak). Every write to an ACL
   // path invalidates its entry.
   const acls = new LruCache<string, readonly Authorization[]>(ACL_CACHE_ENTRIES)
   const absentAcls = new LruCache<string, true>(ABSENT_ACL_ENTRIES)

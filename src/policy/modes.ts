@@ -38,7 +38,7 @@ export function requiredModes(f: RequestFacts): ModeRequirement[] {
   const method = f.method.toUpperCase()
   if (method === 'OPTIONS') return [] // §6.4: preflight needs nothing
   // §6.4: any method on an ACL resource needs Control on the resource the ACL governs; reading it is decided on
-  // the ACL itself, which Control grants entirely and a rule naming the ACL can open for Read (HttpSig H2, wac.ts).
+  // the ACL itself, which Control grants entirely and a rule naming the ACL can open for Read (the HttpSig proposal, see wac.ts).
   if (isAcl(f.url)) {
     const read = (method === 'GET' || method === 'HEAD') && !isAclOfAcl(f.url)
     return read ? [{ url: f.url, modes: ['read'] }] : [{ url: governedBy(f.url), modes: ['control'] }]

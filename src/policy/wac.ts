@@ -33,7 +33,7 @@ export async function findEffectiveAcl(resourceUrl: string, loadAcl: AclLoader):
     if (auths !== undefined) {
       const governs = current
       // §6.2 (3): an ancestor's accessTo rules stay with the ancestor; only its defaults flow down.
-      // HttpSig H2: the ACL's own rules may also name the ACL document itself (acl:accessTo <x.acl>), to let
+      // HttpSig proposal (solid/authentication-panel, HttpSig.md, "finding the key"): the ACL's own rules may also name the ACL document itself (acl:accessTo <x.acl>), to let
       // clients read it and find a key they hold; such a rule can only grant Read of the ACL (forTarget).
       const applies = inherited ? (a: Authorization) => a.default.includes(governs)
         : (a: Authorization) => a.accessTo.includes(governs) || (resourceUrl !== governs && a.accessTo.includes(resourceUrl))
@@ -105,7 +105,7 @@ export function publicModes(effective: EffectiveAcl, targetUrl: string): Set<Acc
 }
 
 // §6.4: an ACL resource is fully open to whoever controls the resource it governs, and closed to all others
-// but those a rule naming the ACL itself lets read it (HttpSig H2).
+// but those a rule naming the ACL itself lets read it (the HttpSig proposal lets a client find the keys an ACL names).
 function forTarget(allowed: Map<AccessMode, Authorization>, targetUrl: string, aclReader?: Authorization): Map<AccessMode, Authorization> {
   if (!isAcl(targetUrl)) return allowed
   const control = allowed.get('control')

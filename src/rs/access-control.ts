@@ -1,4 +1,4 @@
-// Steps 2–3 of the pipeline (docs/architecture.md, request pipeline): authorize against the pod's ACLs, or deny with the right status.
+// The resource server's "authorize" (docs/architecture.md, the request pipeline, 3): the pod's one decision, or a refusal with the right status.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'

@@ -84,7 +84,7 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
 }
 
 /**
- * Where the process's memory is, for `bun run bench` and `bun run soak` (issue 9 "Memory"): the JS
+ * Where the process's memory is, for `bun run bench` and `bun run soak` (the memory the pod holds after load must be visible without a debugger): the JS
  * heap as JavaScriptCore counts it against the resident set, so the rest is native (LevelDB, the
  * allocators). `gc` collects first, so the heap figures are live objects, not garbage.
  */

@@ -14,7 +14,7 @@ export const SWEEP_GRACE_MS = 60 * 60_000
 /**
  * Every record is read with its expiry checked, so an expired one is never used; but nothing else
  * deletes it, and a pod that signs people in for months would keep every code and interaction it
- * ever made (issue 9: the data directory stays proportional to the live data). Sweeps once now, then
+ * ever made (so the data directory stays proportional to the live data). Sweeps once now, then
  * every `everyMs`; the timer never keeps the process alive. Returns `stop`, which resolves once no
  * sweep is under way.
  */

@@ -48,7 +48,7 @@ export interface StoreCaches {
    * touch after their batch lands; `generation` keeps a read that raced a write from caching what it
    * saw before the write. Known-absent paths have their own, smaller cache: names that do not exist
    * (deleted notes, their ACLs, 404 probes) are endless in variety, and under churn they filled the
-   * whole cache over a quarter of an hour (issue 9 soak), while those that exist are bounded by the data.
+   * whole cache over a quarter of an hour (seen in an hour-long soak), while those that exist are bounded by the data.
    */
   readonly meta: { readonly entries: LruCache<string, ResourceMeta>; readonly absent: LruCache<string, true>; generation: number }
   /** Read-modify-write of one record runs alone (store/records.ts): single-use codes stay single-use. */

@@ -63,7 +63,7 @@ const put = <V>(sub: Sub<V>, key: string, value: V): WriteOp => ({ type: 'put', 
 const del = <V>(sub: Sub<V>, key: string): WriteOp => ({ type: 'del', key, ...inSublevel(sub) })
 
 // A deleted resource leaves no entry: paths made and deleted all day (an inbox's notifications) would
-// otherwise fill the caches with the names of things that are gone (issue 9 soak).
+// otherwise fill the caches with the names of things that are gone (seen in an hour-long soak).
 function rememberMeta(store: Store, writes: MetaWrites) {
   const c = store.caches.meta
   c.generation++

@@ -52,8 +52,8 @@ const TICKET_SHAPE = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$/
 
 /**
  * Tickets are stateless: the permissions and the expiry travel in the ticket, sealed with a key only
- * this pod holds, so a refused request costs no memory and no write however many arrive (issue 9
- * "Memory": 100,000 live tickets of an anonymous flood held ~15 MB of heap, and each was written to
+ * this pod holds, so a refused request costs no memory and no write however many arrive (when
+ * tickets were records, 100,000 live tickets of an anonymous flood held ~15 MB of heap, and each was written to
  * the store). Only a spent ticket is remembered, in memory and in the store, until it expires;
  * taking one is a synchronous check-and-set, so two concurrent exchanges can never both get it. The
  * key is kept in the store, so tickets outlive a restart.
