@@ -2,7 +2,6 @@
 // of document, content-type check, a per-client budget and single-flight; our own origin is answered locally.
 
 import { HttpError } from '../http/errors.ts'
-import { LruCache } from '../lib/lru-cache.ts'
 import { currentClient } from '../lib/request-scope.ts'
 import { FetchBudget } from './fetch-budget.ts'
 import { bareHost, getAddressRefusal, getUrlRefusal, isIpLiteral } from './ssrf-guard.ts'
@@ -26,11 +25,6 @@ export interface FetchDocOptions {
   allowedTypes: string[]
   /** The cap for this kind of document (REMOTE_DOCUMENT_CAPS); the fetcher's `maxBytes` when absent. */
   maxBytes?: number
-  /**
-   * Keep the body in the fetcher's byte-bounded cache until it expires: only for callers that keep
-   * nothing of their own. Every other caller keeps the facts it extracted, never the body.
-   */
-  keep?: boolean
 }
 
 export type FetchDoc = (url: string, opts: FetchDocOptions) => Promise<RemoteDoc>
@@ -43,9 +37,6 @@ export interface FetcherOptions {
   timeoutMs?: number
   /** The cap of a call that names none. */
   maxBytes?: number
-  cacheEntries?: number
-  /** Bound on the bytes of the bodies kept (`keep: true`). */
-  cacheBytes?: number
   /** Rations network fetches per client (the client comes from the request scope). */
   budget?: FetchBudget
   client?: () => string | undefined
@@ -151,7 +142,6 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
     throw new Error('makeFetcher: timeoutMs and maxBytes must be positive, 0 ≤ minTtlMs ≤ maxTtlMs')
   }
   const ownOrigin = new URL(opts.baseUrl).origin
-  const cache = new LruCache<string, RemoteDoc>(opts.cacheEntries ?? 500, { maxWeight: opts.cacheBytes ?? 2 * 1024 * 1024 })
   const budget = opts.budget ?? new FetchBudget()
   const client = opts.client ?? currentClient
   const inFlight = new Map<string, Promise<RemoteDoc>>()
@@ -246,14 +236,14 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
     }
   }
 
-  /** One network fetch with its redirects; returns the document and how long it may be cached. */
-  async function fetchRemote(start: URL, accept: string, maxBytes: number): Promise<{ doc: RemoteDoc; ttlMs: number }> {
+  /** One network fetch with its redirects; `expiresAt` says how long what is read from it may be kept. */
+  async function fetchRemote(start: URL, accept: string, maxBytes: number): Promise<RemoteDoc> {
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
     let url = start
     try {
       for (let hop = 0; ; hop++) {
-        if (url.origin === ownOrigin) return { doc: await loadLocal(url, accept), ttlMs: 0 }
+        if (url.origin === ownOrigin) return await loadLocal(url, accept)
         const refusal = getUrlRefusal(url, opts.allowInsecureLocal)
         if (refusal) throw fetchError(url, refusal)
         const res = await connect(url, accept, controller.signal)
@@ -276,7 +266,7 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
         const contentType = mediaType(res.headers.get('content-type'))
         const ttlMs = freshnessMs(res.headers.get('cache-control'), res.headers.get('age'), minTtlMs, maxTtlMs)
         const fetchedAt = now()
-        return { doc: { url: url.href, contentType, body, fetchedAt, expiresAt: fetchedAt + ttlMs }, ttlMs }
+        return { url: url.href, contentType, body, fetchedAt, expiresAt: fetchedAt + ttlMs }
       }
     } catch (err) {
       // Named by the URL the client gave: where its redirects led is part of the reason, not of the answer
@@ -299,22 +289,17 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
     throw fetchError(url, what)
   }
 
-  return async function fetchDoc(raw, { accept, allowedTypes, maxBytes: cap = maxBytes, keep = false }) {
+  // No body is kept here: every caller keeps what it extracted (keys, issuers, members), until `expiresAt`.
+  return async function fetchDoc(raw, { accept, allowedTypes, maxBytes: cap = maxBytes }) {
     const url = parseTarget(raw)
     // Our own documents come from the store, never over the network (and are never stale).
     if (url.origin === ownOrigin) return checkType(await loadLocal(url, accept), allowedTypes)
     const key = `${url.href}\n${accept}\n${cap}`
-    const cached = cache.get(key, now())
-    if (cached) return checkType(cached, allowedTypes)
     let pending = inFlight.get(key)
     if (!pending) {
       // Refused before anything is sent; a request joining a fetch in flight costs its client nothing
       const release = budget.take(client(), now())
       pending = fetchRemote(url, accept, cap)
-        .then(({ doc, ttlMs }) => {
-          if (keep && ttlMs > 0) cache.set(key, doc, doc.fetchedAt + ttlMs, doc.body.length)
-          return doc
-        })
         .finally(() => { release(); inFlight.delete(key) })
       inFlight.set(key, pending)
     }

@@ -1,6 +1,7 @@
 // The pod's decision function with its caches: parsed ACLs, group members, the grant index and the
 // data an Inherited grant follows. One instance serves every role that asks "may this agent …?".
 
+import type { Quad } from '@rdfjs/types'
 import type { Store } from '../store/open-store.ts'
 import { REMOTE_DOCUMENT_CAPS, type FetchDoc, type RemoteDoc } from '../fetch/guarded-fetch.ts'
 import { HttpError } from '../http/errors.ts'
@@ -27,6 +28,8 @@ const ACL_CACHE_ENTRIES = 10_000
 const ABSENT_ACL_ENTRIES = 2000
 const GROUP_CACHE_ENTRIES = 1000
 const ANONYMOUS_DECISIONS = 10_000
+const SHAPE_TREES_KEPT = 100
+const SHAPE_TREE_BYTES = 2 * 1024 * 1024
 export const GROUP_CACHE_TTL_MS = 60_000
 
 interface DeciderDeps {
@@ -83,16 +86,32 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   const anonymous = new LruCache<string, AccessDecision>(ANONYMOUS_DECISIONS)
 
   // Group documents and shape trees: named by the owner's rules and grants, not by a request. A remote one
-  // is parsed on the remote worker; its body is kept by the fetcher (bounded in bytes) as HTTP caching allows.
-  const fetchRdf = async (docUrl: string) => {
+  // is parsed on the remote worker; what is kept of it, and how long (`expiresAt`), is the caller's.
+  const readRdf = async (docUrl: string): Promise<{ triples: Quad[]; expiresAt?: number; bytes: number }> => {
     const accept = 'text/turtle, application/ld+json;q=0.9'
     const own = deps.readOwnDocument && new URL(docUrl).origin === cfg.baseUrl
     if (own) {
       const doc = await deps.readOwnDocument!(docUrl, accept) ?? missing(docUrl)
-      return (await parseRdfDocumentOffThread(doc.body, doc.contentType, doc.url)).triples
+      return { triples: (await parseRdfDocumentOffThread(doc.body, doc.contentType, doc.url)).triples, bytes: doc.body.length }
     }
-    const doc = await deps.fetchDoc(docUrl, { accept, allowedTypes: [...RDF_DOCUMENT_TYPES], maxBytes: REMOTE_DOCUMENT_CAPS.ownerNamed, keep: true })
-    return parseRemoteRdf(doc.body, doc.contentType, doc.url)
+    const doc = await deps.fetchDoc(docUrl, { accept, allowedTypes: [...RDF_DOCUMENT_TYPES], maxBytes: REMOTE_DOCUMENT_CAPS.ownerNamed })
+    return { triples: await parseRemoteRdf(doc.body, doc.contentType, doc.url), ...(doc.expiresAt !== undefined ? { expiresAt: doc.expiresAt } : {}), bytes: doc.body.length }
+  }
+  const fetchRdf = async (docUrl: string) => (await readRdf(docUrl)).triples
+
+  // A shape tree is read by every decision an Inherited grant takes part in: a remote one's triples are kept
+  // as long as HTTP caching allows (bounded in bytes), not fetched and parsed again per request.
+  const shapeTrees = new LruCache<string, Promise<Quad[]>>(SHAPE_TREES_KEPT, { maxWeight: SHAPE_TREE_BYTES })
+  const loadShapeTree = (docUrl: string): Promise<Quad[]> => {
+    const hit = shapeTrees.get(docUrl, deps.now())
+    if (hit) return hit
+    const loading = readRdf(docUrl)
+    const triples = loading.then((d) => d.triples)
+    loading.then(
+      (d) => { if (d.expiresAt !== undefined && d.expiresAt > deps.now()) shapeTrees.set(docUrl, triples, d.expiresAt, d.bytes) },
+      () => undefined,
+    )
+    return triples
   }
 
   const isGroupMember = makeGroupResolver(fetchRdf, {
@@ -102,7 +121,7 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
 
   const pathOf = (url: string) => (url.startsWith(cfg.baseUrl + '/') ? url.slice(cfg.baseUrl.length) : undefined)
   const links: GrantLinks = {
-    referencePredicates: (fromTree, toTree) => referencePredicates(fromTree, toTree, fetchRdf).catch((error: unknown) => {
+    referencePredicates: (fromTree, toTree) => referencePredicates(fromTree, toTree, loadShapeTree).catch((error: unknown) => {
       log.warn('grant.shape_tree_unavailable', { shapeTree: fromTree, reason: error instanceof Error ? error.message : String(error) })
       return []
     }),

@@ -3,6 +3,7 @@ import { SignJWT, exportJWK, generateKeyPair, calculateJwkThumbprint, type JWK, 
 import { openOwnerPod, type OwnerPod } from './admin-fixture.ts'
 import { formatWacAllow } from '../../src/policy/modes.ts'
 import type { AccessMode } from '../../src/policy/access-modes.ts'
+import { parseJobsSent } from '../../src/rdf/parse-off-thread.ts'
 import { ACL, APP, BOB, INTEROP, OWNER, POD, TREES, grant, inheriting } from '../policy/grant-fixture.ts'
 
 // "Why may X do Y?" and what the resource server does come from one decision function: over the whole
@@ -20,6 +21,7 @@ let signingKey: CryptoKey
 let issuerJwk: JWK
 let dpop: { privateKey: CryptoKey; jwk: JWK; jkt: string }
 const grantIris: Record<string, string> = {}
+let treeFetches = 0
 
 const profile = `@prefix solid: <http://www.w3.org/ns/solid/terms#>. <#me> solid:oidcIssuer <${ISSUER}>.`
 const docs: Record<string, { body: string; type: string }> = {
@@ -41,8 +43,9 @@ beforeAll(async () => {
   // The "network" of the remote agents, behind the real guarded fetcher
   const fetchImpl = (async (target: URL | string, init?: RequestInit) => {
     const url = `https://${new Headers(init?.headers).get('host')}${new URL(String(target)).pathname}`
+    if (url === TREES) treeFetches++
     const doc = docs[url]
-    return doc ? new Response(doc.body, { headers: { 'content-type': doc.type } }) : new Response('not found', { status: 404 })
+    return doc ? new Response(doc.body, { headers: { 'content-type': doc.type, ...(url === TREES ? { 'cache-control': 'max-age=600' } : {}) } }) : new Response('not found', { status: 404 })
   }) as typeof fetch
   pod = await openOwnerPod(POD, { fetcher: { fetchImpl, lookup: async () => ['93.184.216.34'] } })
   const seed = (path: string, ttl: string) => pod.seed(path, PREFIXES + ttl)
@@ -122,6 +125,12 @@ describe('the explanation names the rule or grant behind each mode', () => {
     const why = await explain({ agent: CAROL, resource: `${POD}/projects/p2` })
     expect(why.modes).toEqual(['read', 'write', 'append'])
     expect(why.because.write).toEqual([{ source: 'grant', grant: grantIris.carolP2, scope: 'SelectedFromRegistry', as: 'grantee' }])
+  })
+  test('a remote shape tree is fetched once and its triples kept (max-age 600), not fetched and parsed per decision', async () => {
+    const [fetched, parsed] = [treeFetches, parseJobsSent('remote')]
+    for (let i = 0; i < 3; i++) expect((await explain({ agent: BOB, resource: `${POD}/tasks/t1` })).modes).toContain('read')
+    expect(treeFetches - fetched).toBeLessThanOrEqual(1)
+    expect(parseJobsSent('remote') - parsed).toBeLessThanOrEqual(1)
   })
   test('an inherited grant names the parent instance that links to the target', async () => {
     const why = await explain({ agent: BOB, resource: `${POD}/tasks/t1` })
