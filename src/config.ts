@@ -18,7 +18,12 @@ export interface Config {
   readonly ownerPasswordFile?: string
   /** http on loopback hosts for remote documents (tests, development). */
   readonly allowInsecureLocal: boolean
-  readonly maxBodyBytes: number
+  /** Largest binary body (files); none by default: the disk is the limit, less `diskReserveBytes`. */
+  readonly maxBodyBytes?: number
+  /** Largest RDF body (PUT/POST of Turtle, JSON-LD, N-Triples): RDF is parsed in memory. */
+  readonly maxRdfBytes: number
+  /** Free space a file upload must leave on the data directory's disk (507 otherwise). */
+  readonly diskReserveBytes: number
   /** Reverse proxies (IP addresses) whose Forwarded / X-Forwarded-For name the client. */
   readonly trustProxy: readonly string[]
   /** Largest PATCH body: a patch is parsed whole in memory, unlike a PUT body. */
@@ -54,7 +59,9 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'tls-key', env: 'SOLOPOD_TLS_KEY', help: 'PEM private key file for --tls-cert' },
   { flag: 'owner-password-file', env: 'SOLOPOD_OWNER_PASSWORD_FILE', help: "file holding the owner's password (first start, passwd)" },
   { flag: 'allow-insecure-local', env: 'SOLOPOD_ALLOW_INSECURE_LOCAL', help: 'fetch http:// documents on loopback hosts (default: on when the base URL is on localhost)', boolean: true },
-  { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest request body accepted (default 104857600)' },
+  { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest file (binary body) accepted (default: no limit but the disk)' },
+  { flag: 'max-rdf-bytes', env: 'SOLOPOD_MAX_RDF_BYTES', help: 'largest RDF document body accepted (default 104857600)' },
+  { flag: 'disk-reserve-bytes', env: 'SOLOPOD_DISK_RESERVE_BYTES', help: 'free space file uploads must leave on the disk (default 268435456)' },
   { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
   { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
@@ -160,6 +167,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   const ownerPasswordFile = get('owner-password-file')
   const keyName = get('name')
   const keyOut = get('out')
+  const maxBodyBytes = get('max-body-bytes')
   return Object.freeze({
     command,
     port,
@@ -170,7 +178,9 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     ...(tlsCert ? { tlsCert: resolve(tlsCert), tlsKey: resolve(tlsKey!) } : {}),
     ...(ownerPasswordFile ? { ownerPasswordFile: resolve(ownerPasswordFile) } : {}),
     allowInsecureLocal: insecure === undefined ? isLoopbackHost(new URL(baseUrl).hostname) : parseBoolean(labelOf('allow-insecure-local'), insecure),
-    maxBodyBytes: parseInteger('max-body-bytes', get('max-body-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 40),
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes: parseInteger('max-body-bytes', maxBodyBytes, 1024, 2 ** 50) }),
+    maxRdfBytes: parseInteger('max-rdf-bytes', get('max-rdf-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 32),
+    diskReserveBytes: parseInteger('disk-reserve-bytes', get('disk-reserve-bytes') ?? String(256 * 1024 * 1024), 0, 2 ** 50),
     trustProxy: parseTrustProxy(get('trust-proxy')),
     maxPatchBytes: parseInteger('max-patch-bytes', get('max-patch-bytes') ?? String(1024 * 1024), 1024, 2 ** 30),
     logLevel: logLevel as Config['logLevel'],

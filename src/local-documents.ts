@@ -3,7 +3,7 @@
 
 import type { Store } from './store/open-store.ts'
 import type { RemoteDoc } from './fetch/guarded-fetch.ts'
-import { getBody, getMeta, readTriples } from './store/resources.ts'
+import { bodyOf, getMeta, readTriples } from './store/resources.ts'
 import { serializeRdf } from './rdf/serialize-rdf.ts'
 import { resolveTarget } from './store/target.ts'
 import { mediaTypeOf, preferredRdfType } from './rdf/media-types.ts'
@@ -21,6 +21,9 @@ export async function loadLocalDocument(store: Store, baseUrl: string, url: stri
   return readOwnDocument(store, baseUrl, url, accept, now)
 }
 
+/** The largest remote-document cap (fetch/guarded-fetch.ts): no caller takes more. */
+const OWN_BINARY_MAX_BYTES = 1024 * 1024
+
 /**
  * A pod document read with the pod's own rights: only for URLs the owner chose (a group named in
  * the pod's ACLs), never for one a request names.
@@ -30,8 +33,10 @@ export async function readOwnDocument(store: Store, baseUrl: string, url: string
   const meta = await getMeta(store, path)
   if (!meta) return undefined
   if (meta.kind === 'binary') {
-    const body = await getBody(store, path)
-    return { url, contentType: mediaTypeOf(meta.contentType) ?? '', body: new TextDecoder().decode(body ?? new Uint8Array()), fetchedAt: now }
+    // A document the pod reads for itself is small (a grant, a group); a film is not read whole for anyone.
+    const blob = meta.size <= OWN_BINARY_MAX_BYTES ? bodyOf(store, meta) : undefined
+    if (!blob) return undefined
+    return { url, contentType: mediaTypeOf(meta.contentType) ?? '', body: await blob.text(), fetchedAt: now }
   }
   const contentType = preferredRdfType(accept) ?? 'text/turtle'
   const body = await serializeRdf(await readTriples(store, baseUrl, path), contentType, baseUrl + path)

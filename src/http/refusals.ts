@@ -45,6 +45,8 @@ export const REFUSALS = {
   not_acceptable: { status: [406], means: 'no representation matches the Accept header (RFC 9110 §15.5.7)' },
   precondition_failed: { status: [412], means: 'an If-Match or If-None-Match condition failed (RFC 9110 §15.5.13)' },
   payload_too_large: { status: [413], means: 'the body is larger than the pod takes here (RFC 9110 §15.5.14)' },
+  range_not_satisfiable: { status: [416], means: 'the Range asks for bytes the file does not have; Content-Range gives its length (RFC 9110 §15.5.17)' },
+  insufficient_storage: { status: [507], means: "the pod's disk is too full to store this; nothing was written (RFC 4918 §11.5)" },
   unsupported_media_type: { status: [415], means: 'the body is of a type this request does not take (RFC 9110 §15.5.16)' },
   too_many_requests: { status: [429], means: 'too many requests from this address; wait (RFC 6585 §4)' },
   // The resource server: Solid Protocol and Web Access Control

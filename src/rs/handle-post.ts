@@ -6,8 +6,8 @@ import { writeLocks } from '../store/resource-locks.ts'
 import { isContainerPath, twinPath } from '../store/paths.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { LDP } from '../rdf/namespaces.ts'
-import { readRequestBody } from './request-body.ts'
-import { contentFromBody } from './new-content.ts'
+import { contentFor, discardBody, receiveBody, type IncomingBody } from './new-content.ts'
+import type { WriteResult } from '../store/resources.ts'
 import { checkWritePreconditions } from './conditional.ts'
 import { nameFromSlug } from './resource-names.ts'
 import { isReservedPath } from '../http/pod-paths.ts'
@@ -24,15 +24,32 @@ function wantsContainer(linkHeader: string | null): boolean {
 }
 
 export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response> {
-  const { store, cfg, now, withResourceLocks } = ctx.deps
+  const { cfg } = ctx.deps
   const { path, url } = r.target
   if (!isContainerPath(path)) {
     throw new HttpError(405, 'method_not_allowed', 'POST creates members of a container; this is not a container (its URL does not end in /)',
       { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH, DELETE' } })
   }
   const decision = await ctx.access.authorize(r.principal, url, requiredModes({ method: 'POST', url, exists: true }), r.origin, challengeLinks(cfg.baseUrl, path))
-  const body = await readRequestBody(r, cfg.maxBodyBytes)
   const container = wantsContainer(r.request.headers.get('link'))
+  let body: IncomingBody | undefined
+  let created: { path: string; result: WriteResult }
+  try {
+    body = await receiveBody(ctx, r, container)
+    created = await createMember(ctx, r, body, container)
+  } catch (err) {
+    discardBody(ctx, body)
+    throw err
+  }
+  return new Response(null, {
+    status: 201,
+    headers: { location: cfg.baseUrl + created.path, etag: `"${created.result.meta.etag}"`, 'wac-allow': decision.wacAllow },
+  })
+}
+
+async function createMember(ctx: RsContext, r: RsRequest, body: IncomingBody, container: boolean): Promise<{ path: string; result: WriteResult }> {
+  const { store, cfg, now, withResourceLocks } = ctx.deps
+  const { path } = r.target
   const hint = nameFromSlug(r.request.headers.get('slug'))
   // A Slug may not mint a name of the pod's own endpoints (`.well-known` under the root).
   const base = isReservedPath(path + hint) ? crypto.randomUUID() : hint
@@ -49,7 +66,7 @@ export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response
   // not hold up other writes; the name is re-checked under the locks and re-parsed only on a race.
   let childPath = await freeName()
   let parsedFor = childPath
-  let content = await contentFromBody(body, childPath, cfg.baseUrl + childPath)
+  let content = await contentFor(body, childPath, cfg.baseUrl + childPath)
   // A name taken meanwhile gets a new one, and the locks follow it (resource-locks.ts re-plans).
   const plan = async () => {
     if (await isTaken(childPath)) childPath = await freeName()
@@ -61,13 +78,10 @@ export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response
     if (!meta) throw new HttpError(404, 'not_found', `the container ${path} does not exist`)
     checkWritePreconditions(r.request.headers, meta)
     if (parsedFor !== childPath) {
-      content = await contentFromBody(body, childPath, cfg.baseUrl + childPath)
+      content = await contentFor(body, childPath, cfg.baseUrl + childPath)
       parsedFor = childPath
     }
     return writeResource(store, cfg.baseUrl, childPath, content, now())
   })
-  return new Response(null, {
-    status: 201,
-    headers: { location: cfg.baseUrl + childPath, etag: `"${result.meta.etag}"`, 'wac-allow': decision.wacAllow },
-  })
+  return { path: childPath, result }
 }

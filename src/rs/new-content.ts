@@ -3,17 +3,55 @@
 import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import type { NewContent } from '../store/resources.ts'
+import type { StoredBlob } from '../store/blob-store.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { isAcl } from '../store/acl-names.ts'
 import { isRdfType, TURTLE } from '../rdf/media-types.ts'
 import type { ParsedDocument } from '../rdf/parse-rdf.ts'
 import { parseRdfDocumentOffThread } from '../rdf/parse-off-thread.ts'
 import { turtleByteLength } from '../rdf/serialize-rdf.ts'
-import { decodeUtf8, type RequestBody } from './request-body.ts'
+import { decodeUtf8, readRequestBody, type RequestBody } from './request-body.ts'
 import { isServerManaged } from './container-listing.ts'
 import { checkKeyDocument } from '../auth/httpsig/key-document.ts'
+import { mediaTypeOf } from '../rdf/media-types.ts'
+import { storeBinaryBody } from './binary-body.ts'
+import type { RsContext, RsRequest } from './rs-context.ts'
 
-export async function contentFromBody(body: RequestBody, path: string, url: string): Promise<NewContent> {
+/**
+ * A write's body as received: RDF read whole (it is parsed, and its IRIs resolve against the target's URL,
+ * which a POST may still change), or a file already streamed to the blob store.
+ */
+export type IncomingBody = { readonly rdf: RequestBody } | { readonly file: NewContent & { readonly blob: StoredBlob } }
+
+/**
+ * Receives the body of a PUT or POST. Whether it is a file is decided from the headers alone, before a byte is
+ * read: a non-RDF Content-Type written to a document (not a container, not an ACL). RDF keeps its own limit.
+ */
+export async function receiveBody(ctx: RsContext, r: Pick<RsRequest, 'request' | 'principal'>, container: boolean): Promise<IncomingBody> {
+  const { cfg } = ctx.deps
+  const contentType = r.request.headers.get('content-type')?.trim()
+  const mediaType = mediaTypeOf(contentType ?? null)
+  if (!container && contentType && mediaType && !isRdfType(mediaType)) {
+    const blob = await storeBinaryBody(ctx, r)
+    return { file: { kind: 'binary', contentType, blob, size: blob.size } }
+  }
+  return { rdf: await readRequestBody(r, Math.min(cfg.maxRdfBytes, cfg.maxBodyBytes ?? Infinity)) }
+}
+
+/** What the store keeps for `path` from a received body. */
+export async function contentFor(body: IncomingBody, path: string, url: string): Promise<NewContent> {
+  if ('rdf' in body) return contentFromBody(body.rdf, path, url)
+  // ACL documents are read by the pod itself, so they must be RDF it understands.
+  if (isAcl(path)) throw new HttpError(415, 'unsupported_media_type', 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)')
+  return body.file
+}
+
+/** A received file no write took: its blob goes at once (nothing ever named it). */
+export function discardBody(ctx: RsContext, body: IncomingBody | undefined) {
+  if (body && 'file' in body) ctx.deps.store.blobs.discard(body.file.blob.id)
+}
+
+async function contentFromBody(body: RequestBody, path: string, url: string): Promise<NewContent> {
   const { bytes, mediaType } = body
   if (isContainerPath(path)) {
     if (bytes.byteLength === 0) return { kind: 'container', contentType: TURTLE, triples: [], size: 0 }
@@ -26,9 +64,10 @@ export async function contentFromBody(body: RequestBody, path: string, url: stri
     const doc = await parseBody(bytes, mediaType, url)
     return rdfContent('rdf', doc.triples, url, doc.prefixes)
   }
-  // ACL documents are read by the pod itself, so they must be RDF it understands.
-  if (isAcl(path)) throw new HttpError(415, 'unsupported_media_type', 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)')
-  return { kind: 'binary', contentType: body.contentType ?? mediaType, body: bytes, size: bytes.byteLength }
+  // receiveBody streams every other type to a file; what reaches here is RDF or a body it kept whole for a container or an ACL.
+  throw new HttpError(415, 'unsupported_media_type', isAcl(path)
+    ? 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)'
+    : `${mediaType} is not RDF; send it to a document (a URL not ending in /)`)
 }
 
 // A large body is parsed on the worker thread, so other requests keep being answered meanwhile.

@@ -2,7 +2,8 @@
 
 import type { Store } from '../store/open-store.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
-import { getBody, readTriples } from '../store/resources.ts'
+import { readTriples } from '../store/resources.ts'
+import { readBinary } from './read-binary.ts'
 import { HttpError } from '../http/errors.ts'
 import { preferredRdfType } from '../rdf/media-types.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
@@ -49,13 +50,7 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   headers.append('content-type', meta.kind === 'binary' ? meta.contentType : `${mediaType}; charset=utf-8`)
   if (isNotModified(f.requestHeaders, etag, meta.modified)) return new Response(null, { status: 304, headers })
   const url = f.baseUrl + f.path
-  if (meta.kind === 'binary') {
-    const body = (await getBody(f.store, f.path)) ?? new Uint8Array()
-    headers.append('content-length', String(body.byteLength))
-    // Uploaded HTML or SVG must not run as the pod's origin (where the login pages live).
-    headers.append('content-security-policy', 'sandbox')
-    return new Response(f.head ? null : body as Uint8Array<ArrayBuffer>, { status: 200, headers })
-  }
+  if (meta.kind === 'binary') return readBinary({ store: f.store, meta, etag, requestHeaders: f.requestHeaders, head: f.head, headers })
   const key = `${f.path}\0${etag}`
   let bytes = f.cache.get(key)
   if (!bytes) {

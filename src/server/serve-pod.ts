@@ -68,9 +68,10 @@ function listen(cfg: Config, fetch: RequestHandler) {
   return Bun.serve({
     port: cfg.port,
     hostname: cfg.host,
-    // Above our own limit, so oversized bodies get the pod's 413 (with its reason and CORS headers);
-    // the request reader stops at cfg.maxBodyBytes itself.
-    maxRequestBodySize: cfg.maxBodyBytes + 1024 * 1024,
+    // Above our own limits, so oversized bodies get the pod's 413 (with its reason and CORS headers):
+    // the request readers stop at cfg.maxBodyBytes and cfg.maxRdfBytes themselves, and files are
+    // streamed to disk, so without a cap Bun may pass any length.
+    maxRequestBodySize: cfg.maxBodyBytes === undefined ? Number.MAX_SAFE_INTEGER : Math.max(cfg.maxBodyBytes, cfg.maxRdfBytes) + 1024 * 1024,
     ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
     fetch,
     // Never Bun's development error page (it shows source paths and code): the handler answers every

@@ -34,7 +34,7 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
   const cleanUp = () => rmSync(holder, { recursive: true, force: true })
   let counts: ExportCounts
   try {
-    counts = await exportPod(store, join(holder, name), now)
+    counts = await exportPod(store, join(holder, name), now, { linkFiles: true })
   } catch (err) {
     cleanUp()
     throw err

@@ -1,7 +1,7 @@
 // `solopod export`: the whole pod as a directory (manifest, N-Quads, binaries, owner/OP state), streamed.
 
-import { closeSync, createWriteStream, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs'
-import { open, type FileHandle } from 'node:fs/promises'
+import { closeSync, constants, createWriteStream, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs'
+import { copyFile, open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -73,7 +73,16 @@ export class ExportError extends UserError {
  * is read from one LevelDB snapshot, so a running pod can be exported while it takes writes: the
  * export is the pod as it was at one instant (each write wholly in or wholly out).
  */
-export async function exportPod(store: Store, destDir: string, now: number = Date.now()): Promise<ExportCounts> {
+export interface ExportOptions {
+  /**
+   * Hard-link the files instead of copying them, where the destination is on the same disk: for an export
+   * that lives only as long as a download (the dashboard's backup). Blob files are never changed in place,
+   * so a link is the same bytes; a copy is kept for exports a person keeps and may edit.
+   */
+  readonly linkFiles?: boolean
+}
+
+export async function exportPod(store: Store, destDir: string, now: number = Date.now(), options: ExportOptions = {}): Promise<ExportCounts> {
   if (existsSync(destDir) && (!statSync(destDir).isDirectory() || readdirSync(destDir).length > 0)) {
     throw new ExportError(`${destDir} is not an empty directory; export needs a new or empty directory`)
   }
@@ -81,14 +90,17 @@ export async function exportPod(store: Store, destDir: string, now: number = Dat
   if (baseUrl === undefined) throw new ExportError('this data directory holds no pod yet (no base URL recorded); start it once first')
   mkdirSync(join(destDir, BLOBS_DIR), { recursive: true })
   const snap = openSnapshot(store)
+  // The snapshot names blobs that writes meanwhile may replace: they stay until the export is done.
+  const release = store.blobs.hold()
   try {
-    return await exportSnapshot(store, snap, destDir, baseUrl, now)
+    return await exportSnapshot(store, snap, destDir, baseUrl, now, options)
   } finally {
+    release()
     await snap.close()
   }
 }
 
-async function exportSnapshot(store: Store, snap: StoreSnapshot, destDir: string, baseUrl: string, now: number): Promise<ExportCounts> {
+async function exportSnapshot(store: Store, snap: StoreSnapshot, destDir: string, baseUrl: string, now: number, options: ExportOptions): Promise<ExportCounts> {
   const at = { snapshot: snap.snapshot }
   const counts: ExportCounts = { resources: 0, containers: 0, rdf: 0, binaries: 0, quads: 0, state: 0 }
   counts.quads = await writeQuads(snap, join(destDir, QUADS_FILE))
@@ -99,9 +111,11 @@ async function exportSnapshot(store: Store, snap: StoreSnapshot, destDir: string
   try {
     const head = { kind: EXPORT_KIND, formatVersion: FORMAT_VERSION, baseUrl, exportedAt: new Date(now).toISOString() }
     await manifest.write(`${JSON.stringify(head).slice(0, -1)},\n"resources":[`)
-    for await (const [path, meta] of store.meta.iterator(at)) {
+    for await (const [path, stored] of store.meta.iterator(at)) {
+      // The blob id names a file of this data directory only; the export names its own copy.
+      const { blob: _blob, ...meta } = stored
       const entry: ExportedResource = meta.kind === 'binary'
-        ? { path, ...meta, ...await writeBlob(store, at, path, destDir, counts.binaries) }
+        ? { path, ...meta, ...await writeBlob(store, path, stored, destDir, counts.binaries, options) }
         : { path, ...meta }
       await manifest.write(`${counts.resources === 0 ? '' : ','}\n${JSON.stringify(entry)}`)
       counts.resources++
@@ -149,25 +163,32 @@ async function writeState(store: Store, at: { snapshot: unknown }, file: string,
   return n
 }
 
-/** One binary, byte for byte, under a numbered name (paths may hold anything a file name may not). */
-async function writeBlob(store: Store, at: { snapshot: unknown }, path: string, destDir: string, index: number): Promise<{ file: string; sha256: string }> {
-  const body = await store.blobs.get(path, at)
-  if (body === undefined) throw new ExportError(`the store lists binary ${path} but holds no body for it; the data directory is damaged`)
-  const file = `${String(index).padStart(6, '0')}.bin`
-  const handle = await open(join(destDir, BLOBS_DIR, file), 'wx')
-  try {
-    await writeAll(handle, body)
-    await handle.sync()
-  } finally {
-    await handle.close()
+/**
+ * One binary, byte for byte, under a numbered name (paths may hold anything a file name may not); copied by
+ * the kernel (or linked), never read into memory. Its SHA-256 was taken when it was stored.
+ */
+async function writeBlob(store: Store, path: string, meta: ResourceMeta, destDir: string, index: number, options: ExportOptions): Promise<{ file: string; sha256: string }> {
+  const source = meta.blob === undefined ? undefined : store.blobs.localFile(meta.blob)
+  if (source === undefined || meta.sha256 === undefined || !existsSync(source)) {
+    throw new ExportError(`the store lists binary ${path} but holds no file for it; the data directory is damaged`)
   }
-  return { file, sha256: new Bun.CryptoHasher('sha256').update(body).digest('hex') }
+  const file = `${String(index).padStart(6, '0')}.bin`
+  const dest = join(destDir, BLOBS_DIR, file)
+  if (!(options.linkFiles && tryLink(source, dest))) {
+    await copyFile(source, dest, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE)
+    await syncFile(dest)
+  }
+  return { file, sha256: meta.sha256 }
 }
 
-async function writeAll(handle: FileHandle, bytes: Uint8Array) {
-  for (let done = 0; done < bytes.length;) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done)
-    done += bytesWritten
+/** A hard link, when the destination is on the blob's own disk. */
+function tryLink(source: string, dest: string): boolean {
+  try {
+    linkSync(source, dest)
+    return true
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EXDEV' || (err as NodeJS.ErrnoException).code === 'EPERM') return false
+    throw err
   }
 }
 

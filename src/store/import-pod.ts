@@ -9,6 +9,7 @@ import { FORMAT_VERSION, inSublevel, openStore, type Store } from './open-store.
 import { isAuxiliaryPath, parentPath } from './paths.ts'
 import { graphChangeOps, UNREAD_VALUE } from './quad-ops.ts'
 import type { ResourceMeta } from './resource-meta.ts'
+import type { StoredBlob } from './blob-store.ts'
 import { recordBaseUrl } from './base-url.ts'
 import {
   BLOBS_DIR, DIRECTORY_KEYS, EXPORT_KIND, MANIFEST_FILE, QUADS_FILE, STATE_FILE, syncDirectory,
@@ -22,9 +23,9 @@ export class ImportError extends UserError {
   override name = 'ImportError'
 }
 
-/** Quads per synced quadstore batch, and bytes of metadata + blobs per synced LevelDB batch. */
+/** Quads per synced quadstore batch, and resources per synced LevelDB batch. */
 const QUAD_CHUNK = 2000
-const BATCH_BYTES = 8 * 1024 * 1024
+const BATCH_ENTRIES = 5000
 
 /**
  * Restores `srcDir` into `dataDir` (missing or empty) for a pod served at `baseUrl`. The import
@@ -71,7 +72,8 @@ function readManifest(srcDir: string): Manifest {
     throw new ImportError(`${file} is not valid JSON; the export is damaged`, { cause: err })
   }
   if (manifest.kind !== EXPORT_KIND) throw new ImportError(`${file} is not a solopod export manifest`)
-  if (manifest.formatVersion !== FORMAT_VERSION) {
+  // Formats 1 and 2 export alike (binaries as files with their SHA-256); only the data directory differs.
+  if (typeof manifest.formatVersion !== 'number' || manifest.formatVersion < 1 || manifest.formatVersion > FORMAT_VERSION) {
     throw new ImportError(`${srcDir} was exported from data format ${JSON.stringify(manifest.formatVersion)}; ` +
       `this solopod understands format ${FORMAT_VERSION}; import it with the solopod version that wrote it (or a newer one)`)
   }
@@ -93,30 +95,33 @@ export function rebaser(from: string, to: string): (iri: string) => string {
   return iri => iri === from || (iri.startsWith(from) && '/#?'.includes(iri[from.length]!)) ? to + iri.slice(from.length) : iri
 }
 
-/** Metadata, membership index and binaries, in synced batches of bounded size. */
+/**
+ * Metadata and membership index in synced batches of bounded size; each binary streamed from its file into
+ * the new pod's blob store (checked against its SHA-256 on the way), never whole in memory.
+ */
 async function restoreResources(store: Store, srcDir: string, manifest: Manifest) {
   let batch = store.db.batch()
-  let bytes = 0
-  const flush = async () => { await batch.write({ sync: true }); batch = store.db.batch(); bytes = 0 }
+  let entries = 0
+  const flush = async () => { await batch.write({ sync: true }); batch = store.db.batch(); entries = 0 }
   for (const entry of manifest.resources) {
     const { path, meta } = checkEntry(entry)
-    batch.put(path, meta, inSublevel(store.meta))
     const parent = parentPath(path)
     // Same rule as writeResource: auxiliary resources (ACLs) are not container members.
     if (parent !== undefined && !isAuxiliaryPath(path)) batch.put(`${parent}\0${path}`, UNREAD_VALUE, inSublevel(store.contains))
     if (meta.kind === 'binary') {
-      const body = readBlob(srcDir, entry)
-      batch.put(path, body, inSublevel(store.blobs))
-      bytes += body.length
+      const blob = await restoreBlob(store, srcDir, entry)
+      batch.put(path, { ...meta, size: blob.size, blob: blob.id, sha256: blob.sha256 }, inSublevel(store.meta))
+      batch.put(blob.id, path, inSublevel(store.blobRefs))
+    } else {
+      batch.put(path, meta, inSublevel(store.meta))
     }
-    bytes += 256
-    if (bytes >= BATCH_BYTES) await flush()
+    if (++entries >= BATCH_ENTRIES) await flush()
   }
   await flush()
 }
 
 function checkEntry(entry: ExportedResource): { path: string; meta: ResourceMeta } {
-  const { path, file: _file, sha256: _sha, ...meta } = entry
+  const { path, file: _file, blob: _blob, ...meta } = entry
   if (typeof path !== 'string' || !path.startsWith('/') || !['container', 'rdf', 'binary'].includes(meta.kind)) {
     throw new ImportError(`manifest entry ${JSON.stringify(path)} is malformed; the export is damaged`)
   }
@@ -124,18 +129,23 @@ function checkEntry(entry: ExportedResource): { path: string; meta: ResourceMeta
   return { path, meta }
 }
 
-function readBlob(srcDir: string, entry: ExportedResource): Uint8Array {
+async function restoreBlob(store: Store, srcDir: string, entry: ExportedResource): Promise<StoredBlob> {
   if (!entry.file || !/^[\w.-]+$/.test(entry.file) || !entry.sha256) {
     throw new ImportError(`binary ${entry.path} has no valid file name or checksum in the manifest; the export is damaged`)
   }
   const file = join(srcDir, BLOBS_DIR, entry.file)
   if (!existsSync(file)) throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} is missing; the export is incomplete`)
-  const body = new Uint8Array(readFileSync(file))
-  const sha256 = new Bun.CryptoHasher('sha256').update(body).digest('hex')
-  if (sha256 !== entry.sha256) {
+  let blob: StoredBlob
+  try {
+    blob = await store.blobs.put(createReadStream(file), { reserveBytes: 0 })
+  } catch (err) {
+    throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} could not be stored: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+  }
+  if (blob.sha256 !== entry.sha256) {
+    store.blobs.discard(blob.id)
     throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} does not match its SHA-256 in the manifest; the export is damaged`)
   }
-  return body
+  return blob
 }
 
 /** pod.nq streamed through n3's parser into synced quadstore batches, IRIs rebased. */

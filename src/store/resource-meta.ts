@@ -12,6 +12,10 @@ export interface ResourceMeta {
   readonly size: number
   /** Milliseconds since the epoch. */
   readonly modified: number
+  /** Binaries: the id of the blob holding the bytes (store/blob-store.ts). */
+  readonly blob?: string
+  /** Binaries: hex SHA-256 of the bytes (Repr-Digest, RFC 9530). */
+  readonly sha256?: string
   /** RDF: prefix → namespace as the document declared them; a GET declares those it uses. */
   readonly prefixes?: Record<string, string>
 }

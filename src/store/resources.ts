@@ -8,6 +8,7 @@ import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { aclOf } from './acl-names.ts'
 import type { WriteOp } from './group-commit.ts'
 import { graphChangeOps, readGraphKeys, UNREAD_VALUE } from './quad-ops.ts'
+import type { StoredBlob } from './blob-store.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -16,8 +17,8 @@ export interface NewContent {
   readonly contentType: string
   /** RDF documents and containers: the complete new set of triples (default graph). */
   readonly triples?: readonly Quad[]
-  /** Binary resources: the exact bytes. */
-  readonly body?: Uint8Array
+  /** Binary resources: the blob holding the exact bytes, already durable (store.blobs.put). */
+  readonly blob?: StoredBlob
   readonly size: number
   /** RDF: the prefixes the document was written with, to serve it back with them. */
   readonly prefixes?: Record<string, string>
@@ -81,7 +82,9 @@ export async function readTriples(store: Store, baseUrl: string, path: string): 
 
 const readKeys = (store: Store, baseUrl: string, path: string) => readGraphKeys(store.quads, graphOf(baseUrl, path))
 
-export const getBody = (store: Store, path: string) => store.blobs.get(path)
+/** The bytes of a binary resource, read from its blob as needed (slice it for a range). */
+export const bodyOf = (store: Store, meta: ResourceMeta): Blob | undefined =>
+  meta.kind === 'binary' && meta.blob !== undefined ? store.blobs.read(meta.blob) : undefined
 
 /** Direct members of a container with their metadata, in path order. */
 export async function readChildren(store: Store, path: string): Promise<{ path: string; meta: ResourceMeta }[]> {
@@ -134,8 +137,10 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   const oldKeys = previous ? await readKeys(store, baseUrl, path) : []
   const graph = graphOf(baseUrl, path)
   const newQuads = (content.triples ?? []).map(t => quad(t.subject, t.predicate, t.object, graph) as Quad)
+  const blob = content.kind === 'binary' ? content.blob : undefined
   const meta: ResourceMeta = {
-    kind: content.kind, contentType: content.contentType, etag: newEtag(), size: content.size, modified: now,
+    kind: content.kind, contentType: content.contentType, etag: newEtag(), size: blob?.size ?? content.size, modified: now,
+    ...(blob ? { blob: blob.id, sha256: blob.sha256 } : {}),
     ...(content.prefixes ? { prefixes: content.prefixes } : {}),
   }
 
@@ -147,14 +152,21 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
     if (parent) batch.push(put(store.contains, memberKey(parent, dir), UNREAD_VALUE))
   }
   putMeta(batch, store, writes, path, meta)
-  if (content.kind === 'binary') batch.push(put(store.blobs, path, content.body ?? new Uint8Array()))
-  else if (previous?.kind === 'binary') batch.push(del(store.blobs, path))
+  // The blob becomes the resource's in this batch; the replaced one is removed once the batch is on disk.
+  if (blob) batch.push(put(store.blobRefs, blob.id, path))
+  if (previous?.blob !== undefined) batch.push(del(store.blobRefs, previous.blob))
   const parent = parentPath(path)
   if (!previous && parent && !isAuxiliaryPath(path)) batch.push(put(store.contains, memberKey(parent, path), UNREAD_VALUE))
   // The topmost new resource is the one an existing container gains.
   if (!isAuxiliaryPath(path)) touchContainers(batch, store, writes, missing[0] ?? path, !previous, known, now)
-  await store.commit(batch)
+  try {
+    await store.commit(batch)
+  } catch (err) {
+    if (blob) store.blobs.discard(blob.id)
+    throw err
+  }
   rememberMeta(store, writes)
+  if (previous?.blob !== undefined) store.blobs.remove(previous.blob)
   return { meta, created: !previous, createdContainers: missing }
 }
 
@@ -173,7 +185,7 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   const writes: MetaWrites = new Map()
   const batch = graphChangeOps(store.quads, keys, [])
   putMeta(batch, store, writes, path, null)
-  if (meta.kind === 'binary') batch.push(del(store.blobs, path))
+  if (meta.blob !== undefined) batch.push(del(store.blobRefs, meta.blob))
   if (aclMeta) putMeta(batch, store, writes, acl, null)
   else writes.set(acl, null) // its cached absence goes with the resource
   if (parent && !isAuxiliaryPath(path)) {
@@ -182,4 +194,5 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   }
   await store.commit(batch)
   rememberMeta(store, writes)
+  if (meta.blob !== undefined) store.blobs.remove(meta.blob)
 }

@@ -16,6 +16,7 @@ import { createLoginSession } from '../../src/account/owner-session.ts'
 import { ownerWebIdOf } from '../../src/config.ts'
 import type { WebId } from '../../src/account/ids.ts'
 import { setLogLevel } from '../../src/log.ts'
+import { binaryContent } from '../store/binary-content.ts'
 
 const BASE = 'http://localhost:3997'
 export const MEMBERS = 10_000
@@ -26,7 +27,7 @@ export async function seedBigFolder(store: Store, baseUrl: string): Promise<void
   await ensureOwner(store, baseUrl, now)
   const body = new TextEncoder().encode('x')
   for (let i = 0; i < MEMBERS; i++) {
-    await writeResource(store, baseUrl, `/big/f${String(i).padStart(5, '0')}.txt`, { kind: 'binary', contentType: 'text/plain', body, size: 1 }, now)
+    await writeResource(store, baseUrl, `/big/f${String(i).padStart(5, '0')}.txt`, await binaryContent(store, 'text/plain', body), now)
   }
 }
 

@@ -6,6 +6,7 @@ import { openStore } from '../../src/store/open-store.ts'
 import { requestMemoryReport } from '../../src/server/control-socket.ts'
 import { startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
+import { storedBytes } from '../store/binary-content.ts'
 
 const CONTAINER = '/d/'
 const seedPublicWrite = (dataDir: string, baseUrl: string) => seedPublicContainer(dataDir, baseUrl, CONTAINER, ['Read', 'Write'])
@@ -232,7 +233,7 @@ describe('durability (storage: synced batches)', () => {
       const store = await openStore(pod.dataDir)
       try {
         for (const w of writes) {
-          const body = await store.blobs.get(w.path)
+          const body = await storedBytes(store, w.path)
           expect(body && Buffer.from(body).equals(Buffer.from(w.body as Uint8Array))).toBe(true)
         }
       } finally {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openPod, publicWriteAcl, type Pod } from './pod-fixture.ts'
 import { LDP, expectRsError, expectStatus, hasTriple, randomBytes, snapshotStore, triplesOf, withBody, withTurtle } from './rs-helpers.ts'
+import { storedBytes } from '../store/binary-content.ts'
 
 let pod: Pod
 beforeAll(async () => { pod = await openPod({ publicWrite: ['/pub/'] }) })
@@ -25,7 +26,7 @@ describe('Solid Protocol §5.3 DELETE', () => {
   test('deletes a binary and its bytes', async () => {
     await expectStatus(pod.request('/pub/del/bin', withBody('PUT', 'application/octet-stream', randomBytes(300))), 201)
     expect((await del('/pub/del/bin')).status).toBe(204)
-    expect(await pod.store.blobs.get('/pub/del/bin')).toBeUndefined()
+    expect(await storedBytes(pod.store, '/pub/del/bin')).toBeUndefined()
   })
 
   test('deletes an empty container', async () => {

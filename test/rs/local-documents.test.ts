@@ -8,6 +8,7 @@ import { loadLocalDocument } from '../../src/local-documents.ts'
 import { makePublicView } from '../../src/policy/public-view.ts'
 import { writeTurtle, publicAcl } from '../e2e/seed-store.ts'
 import { BASE, CONTEXT, dpopProof, newDpopKey, openTestPod, pageError, type DpopKey, type TestPod } from '../op/op-fixture.ts'
+import { binaryContent } from '../store/binary-content.ts'
 
 let pod: TestPod
 let key: DpopKey
@@ -19,9 +20,9 @@ beforeAll(async () => {
   const now = pod.clock.now
   await writeTurtle(pod.store, BASE, '/private/secret.ttl', `<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${SECRET_ISSUER}>.`, now)
   const pdf = new TextEncoder().encode('%PDF-1.4 private')
-  await writeResource(pod.store, BASE, '/private/bin.pdf', { kind: 'binary', contentType: 'application/pdf', body: pdf, size: pdf.byteLength }, now)
+  await writeResource(pod.store, BASE, '/private/bin.pdf', await binaryContent(pod.store, 'application/pdf', pdf), now)
   const app = new TextEncoder().encode(JSON.stringify({ '@context': [CONTEXT], client_id: `${BASE}/private/app.jsonld`, redirect_uris: ['https://app.example/callback'] }))
-  await writeResource(pod.store, BASE, '/private/app.jsonld', { kind: 'binary', contentType: 'application/ld+json', body: app, size: app.byteLength }, now)
+  await writeResource(pod.store, BASE, '/private/app.jsonld', await binaryContent(pod.store, 'application/ld+json', app), now)
   await writeTurtle(pod.store, BASE, '/public/', '', now)
   await writeTurtle(pod.store, BASE, '/public/.acl', publicAcl(`${BASE}/public/`, ['Read']), now)
   await writeTurtle(pod.store, BASE, '/public/me.ttl', `<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${SECRET_ISSUER}>.`, now)

@@ -42,7 +42,7 @@ export async function expectStatus(res: Response | Promise<Response>, status: nu
 export async function snapshotStore(store: Store): Promise<string> {
   const out: string[] = []
   for await (const [k, v] of store.meta.iterator()) out.push(`meta ${k} ${JSON.stringify(v)}`)
-  for await (const [k, v] of store.blobs.iterator()) out.push(`blob ${k} ${Buffer.from(v).toString('hex')}`)
+  for await (const [k, v] of store.blobRefs.iterator()) out.push(`blob ${k} ${v} ${Buffer.from(await store.blobs.read(k).arrayBuffer()).toString('hex')}`)
   for await (const k of store.contains.keys()) out.push(`contains ${JSON.stringify(k)}`)
   const quads = (await store.quads.get({})).items.map(q => `quad ${q.subject.value} ${q.predicate.value} ${q.object.value} ${q.graph.value}`)
   return [...out, ...quads.sort()].join('\n')

@@ -3,6 +3,7 @@ import { DPOP_ALGS } from '../../src/auth/challenges.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { writeResource } from '../../src/store/resources.ts'
 import { openPod, publicWriteAcl, seedTurtle, type Pod } from './pod-fixture.ts'
+import { binaryContent } from '../store/binary-content.ts'
 
 // WAC over HTTP through the real request handler. Requests are anonymous: until an authentication scheme
 // lands there is no way (and must be no back door) to act as an agent here; agents are decided in
@@ -51,7 +52,7 @@ beforeAll(async () => {
     await seed(path, '<#a> <#b> <#c>.')
   }
   const bytes = new TextEncoder().encode('secret bytes')
-  await writeResource(pod.store, pod.base, '/private/bin', { kind: 'binary', contentType: 'application/octet-stream', body: bytes, size: bytes.length }, Date.now())
+  await writeResource(pod.store, pod.base, '/private/bin', await binaryContent(pod.store, 'application/octet-stream', bytes), Date.now())
 })
 
 afterAll(async () => { await pod.close() })

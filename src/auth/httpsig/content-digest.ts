@@ -59,15 +59,32 @@ export function parseContentDigest(raw: string | null): ContentDigest {
  * must match, compared in constant time. Without a covered digest the body must be empty.
  */
 export function checkBodyDigest(signed: SignedBody, body: Uint8Array): void {
+  const check = bodyDigestCheck(signed)
+  check.observe(body)
+  check.verify()
+}
+
+/** The same check over a body seen chunk by chunk as it streams to disk: `observe` each chunk, then `verify`. */
+export function bodyDigestCheck(signed: SignedBody): { observe(chunk: Uint8Array): void; verify(): void } {
   const expected = signed.contentDigest
-  if (expected === undefined) {
-    if (body.byteLength > 0) throw signatureError(DIGEST_REQUIRED)
-    return
-  }
-  for (const [alg, digest] of expected) {
-    const actual = createHash(DIGEST_ALGS[alg]).update(body).digest()
-    if (actual.byteLength !== digest.byteLength || !timingSafeEqual(actual, digest)) {
-      throw signatureError(`the body does not match the signed Content-Digest (${alg}): it changed after it was signed, or the digest was computed over other bytes`)
-    }
+  let seen = 0
+  const hashers = [...expected ?? []].map(([alg, digest]) => ({ alg, digest, hash: createHash(DIGEST_ALGS[alg]) }))
+  return {
+    observe(chunk) {
+      seen += chunk.byteLength
+      for (const h of hashers) h.hash.update(chunk)
+    },
+    verify() {
+      if (expected === undefined) {
+        if (seen > 0) throw signatureError(DIGEST_REQUIRED)
+        return
+      }
+      for (const { alg, digest, hash } of hashers) {
+        const actual = hash.digest()
+        if (actual.byteLength !== digest.byteLength || !timingSafeEqual(actual, digest)) {
+          throw signatureError(`the body does not match the signed Content-Digest (${alg}): it changed after it was signed, or the digest was computed over other bytes`)
+        }
+      }
+    },
   }
 }

@@ -9,7 +9,7 @@ import type { WebId } from '../../account/ids.ts'
 import { factsLinkKey, type KeyDocumentFacts } from './key-document.ts'
 import { documentUrlOf, keyUrlOf, makeKeyResolver, type ReadableByPublic } from './key-lookup.ts'
 import { NonceCache } from './nonce-cache.ts'
-import { checkBodyDigest, declaresContent, mayHaveContent } from './content-digest.ts'
+import { bodyDigestCheck, declaresContent, mayHaveContent } from './content-digest.ts'
 import { signatureError } from './signature-base.ts'
 import { verifySignedRequest } from './verify-request.ts'
 import { httpSigChallenge } from '../challenges.ts'
@@ -112,11 +112,24 @@ function withHttpSigChallenge(err: unknown, request: Request, acceptSignature: s
  * the pod's body limit; reading it here as well would buffer a second copy for every signed request.
  */
 export function checkSignedBody(principal: Principal, request: Request, body: Uint8Array): void {
-  if (principal.signedBody === undefined) return
-  try {
-    checkBodyDigest(principal.signedBody, body)
-  } catch (err) {
-    throw withHttpSigChallenge(err, request, ACCEPT_SIGNATURE_WITH_CONTENT)
+  const check = signedBodyCheck(principal, request)
+  check.observe(body)
+  check.verify()
+}
+
+/** checkSignedBody for a body that streams to disk: each chunk is observed as it is stored, `verify` before it is used. */
+export function signedBodyCheck(principal: Principal, request: Request): { observe(chunk: Uint8Array): void; verify(): void } {
+  if (principal.signedBody === undefined) return { observe() {}, verify() {} }
+  const check = bodyDigestCheck(principal.signedBody)
+  return {
+    observe: check.observe,
+    verify() {
+      try {
+        check.verify()
+      } catch (err) {
+        throw withHttpSigChallenge(err, request, ACCEPT_SIGNATURE_WITH_CONTENT)
+      }
+    },
   }
 }
 

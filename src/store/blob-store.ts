@@ -1,0 +1,64 @@
+// Where the bytes of binary resources live: one interface, so that an object store (S3 and the like) can
+// take the place of local files without the resource server noticing.
+
+/** A blob written whole and durable, not yet named by any resource (a metadata batch does that). */
+export interface StoredBlob {
+  readonly id: string
+  readonly size: number
+  /** Hex SHA-256 of the bytes: Repr-Digest (RFC 9530) and the export manifest come from it. */
+  readonly sha256: string
+}
+
+/** Bytes to store: a request body, a file being imported, or chunks in memory. */
+export type BlobSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>
+
+export interface BlobLimits {
+  /** Bytes the blob may hold; more fails with `too_large` as soon as they arrive. */
+  readonly maxBytes?: number
+  /** Free space the disk must keep; a write that would leave less fails with `disk_full`. */
+  readonly reserveBytes: number
+  /** The length the sender announced (Content-Length): checked against the free space before a byte is written. */
+  readonly expectedBytes?: number
+  /** Sees every chunk as it is stored (a signed request's Content-Digest is computed this way). */
+  readonly observe?: (chunk: Uint8Array) => void
+}
+
+export type BlobWriteFailure = 'too_large' | 'disk_full'
+
+/** A write refused for its size or for the disk; nothing of it is left behind. */
+export class BlobWriteError extends Error {
+  constructor(readonly reason: BlobWriteFailure, message: string, options?: ErrorOptions) {
+    super(message, options)
+  }
+}
+
+export interface BlobStore {
+  /**
+   * Streams `body` into a new blob (never whole in memory) and makes it durable (fsynced). The blob is
+   * referenced by nothing until a metadata batch names its id; one that never is goes at the next `sweep`.
+   */
+  put(body: BlobSource, limits: BlobLimits): Promise<StoredBlob>
+  /** The blob's bytes as a Blob: `slice` reads a range; a Response body of it is copied by the OS. */
+  read(id: string): Blob
+  /**
+   * Drops a blob no resource names any more, a little later (a GET that read the old metadata may be
+   * about to open it) and not while a reader holds the store (`hold`).
+   */
+  remove(id: string): void
+  /** Drops at once a blob that no resource ever named (its write was refused or failed). */
+  discard(id: string): void
+  /**
+   * Keeps every blob in place until the returned release is called (and while any other hold lasts):
+   * an export reads blobs named by a snapshot while writes replace them.
+   */
+  hold(): () => void
+  /**
+   * Removes every blob `areLive` does not claim (asked for ids in groups, answered in their order); run
+   * before the pod serves, when no write is under way.
+   */
+  sweep(areLive: (ids: readonly string[]) => Promise<readonly boolean[]>): Promise<number>
+  /** The blob as a local file, when it is one: exports hard-link it instead of copying. */
+  localFile(id: string): string | undefined
+  /** Bytes free for new blobs, as the filesystem reports them to this user. */
+  freeBytes(): number
+}

@@ -1,0 +1,134 @@
+// The blob store on the local disk: one file per blob under `<data>/files/<2 hex>/<id>`, written once, never changed.
+
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { join } from 'node:path'
+import { BlobWriteError, type BlobLimits, type BlobSource, type BlobStore, type StoredBlob } from './blob-store.ts'
+import { freeBytesAt } from './disk-space.ts'
+import { log, describeCause } from '../log.ts'
+
+export const FILES_DIR = 'files'
+
+/**
+ * A replaced or deleted blob stays this long: a GET that read the old metadata a moment before opens its
+ * file after. A crash meanwhile leaves it to the start-up sweep.
+ */
+const REMOVE_AFTER_MS = 30_000
+/** How often a write of unknown length looks at the free space again. */
+const CHECK_SPACE_EVERY = 16 * 1024 * 1024
+/** Ids are random hex: they name nothing about the resource, and never need escaping as file names. */
+const ID = /^[0-9a-f]{32}$/
+
+const newId = () => crypto.randomUUID().replaceAll('-', '')
+
+function syncDir(dir: string) {
+  const fd = openSync(dir, 'r')
+  try { fsyncSync(fd) } finally { closeSync(fd) }
+}
+
+export function openLocalBlobStore(dataDir: string): BlobStore {
+  const root = join(dataDir, FILES_DIR)
+  mkdirSync(root, { recursive: true, mode: 0o700 })
+  const fileOf = (id: string) => {
+    if (!ID.test(id)) throw new Error(`not a blob id: ${JSON.stringify(id)}`)
+    return join(root, id.slice(0, 2), id)
+  }
+  let holds = 0
+  let deferred: string[] = []
+
+  const unlinkNow = (id: string) => {
+    try { unlinkSync(fileOf(id)) } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('blob.remove_failed', { id, cause: describeCause(err) })
+    }
+  }
+  const unlink = (id: string) => { setTimeout(unlinkNow, REMOVE_AFTER_MS, id).unref() }
+
+  function shelf(id: string): string {
+    const dir = join(root, id.slice(0, 2))
+    if (!existsSync(dir)) {
+      mkdirSync(dir, { mode: 0o700 })
+      // The new directory's entry must be on disk before a batch names a file in it.
+      syncDir(root)
+    }
+    return dir
+  }
+
+  const freeBytes = () => freeBytesAt(root)
+  const diskFull = (reserve: number, cause?: unknown) => new BlobWriteError('disk_full',
+    `the pod's disk is too full to store this: it keeps at least ${reserve} bytes free, and this write would leave less`, { cause })
+
+  async function put(body: BlobSource, limits: BlobLimits): Promise<StoredBlob> {
+    const { maxBytes, reserveBytes, expectedBytes = 0, observe } = limits
+    if (maxBytes !== undefined && expectedBytes > maxBytes) throw new BlobWriteError('too_large', `the body is larger than this pod accepts (${maxBytes} bytes)`)
+    if (freeBytes() - expectedBytes < reserveBytes) throw diskFull(reserveBytes)
+    const id = newId()
+    const file = join(shelf(id), id)
+    const handle = await open(file, 'wx', 0o600)
+    const hash = new Bun.CryptoHasher('sha256')
+    let size = 0
+    let nextCheck = Math.max(expectedBytes, CHECK_SPACE_EVERY)
+    try {
+      // Bun's ReadableStream is async-iterable (its types do not say so); cancelling the loop cancels the stream.
+      for await (const chunk of body as AsyncIterable<Uint8Array>) {
+        size += chunk.byteLength
+        if (maxBytes !== undefined && size > maxBytes) throw new BlobWriteError('too_large', `the body is larger than this pod accepts (${maxBytes} bytes)`)
+        if (size > nextCheck) {
+          if (freeBytes() - chunk.byteLength < reserveBytes) throw diskFull(reserveBytes)
+          nextCheck = size + CHECK_SPACE_EVERY
+        }
+        hash.update(chunk)
+        observe?.(chunk)
+        for (let done = 0; done < chunk.byteLength;) done += (await handle.write(chunk, done, chunk.byteLength - done)).bytesWritten
+      }
+      await handle.sync()
+    } catch (err) {
+      await handle.close().catch(() => undefined)
+      unlinkSync(file)
+      if ((err as NodeJS.ErrnoException).code === 'ENOSPC') throw diskFull(reserveBytes, err)
+      throw err
+    }
+    await handle.close()
+    return { id, size, sha256: hash.digest('hex') }
+  }
+
+  return {
+    put,
+    read: (id) => Bun.file(fileOf(id)),
+    remove(id) {
+      if (holds > 0) deferred.push(id)
+      else unlink(id)
+    },
+    discard: unlinkNow,
+    hold() {
+      holds++
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        if (--holds > 0) return
+        const ids = deferred
+        deferred = []
+        for (const id of ids) unlink(id)
+      }
+    },
+    async sweep(areLive) {
+      let removed = 0
+      for (const shelfName of readdirSync(root, { withFileTypes: true })) {
+        if (!shelfName.isDirectory()) continue
+        const dir = join(root, shelfName.name)
+        const names = readdirSync(dir)
+        const ids = names.filter(n => ID.test(n))
+        const answers = ids.length === 0 ? [] : await areLive(ids)
+        const keep = new Set(ids.filter((_, i) => answers[i] === true))
+        for (const name of names) {
+          if (keep.has(name)) continue
+          rmSync(join(dir, name), { force: true, recursive: true })
+          removed++
+        }
+      }
+      return removed
+    },
+    localFile: (id) => fileOf(id),
+    freeBytes,
+  }
+}
