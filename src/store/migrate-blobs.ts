@@ -2,7 +2,7 @@
 
 import type { ClassicLevel } from 'classic-level'
 import type { BlobStore } from './blob-store.ts'
-import { inSublevel, type Sub } from './open-store.ts'
+import { inSublevel, type Sub } from './sublevel.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import { log } from '../log.ts'
 

@@ -13,6 +13,7 @@ import { makeGroupCommit, type WriteOp } from './group-commit.ts'
 import { log, describeCause } from '../log.ts'
 import { UserError } from '../lib/user-error.ts'
 import type { BlobStore } from './blob-store.ts'
+import { sublevel, type Sub } from './sublevel.ts'
 import { openLocalBlobStore } from './local-blob-store.ts'
 import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
 
@@ -23,27 +24,7 @@ import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
 export const FORMAT_VERSION = 2
 const FORMAT_KEY = 'format-version'
 
-/** A typed key space inside the one database; `sync` reaches LevelDB through it. */
-export interface Sub<V> {
-  get(key: string, options?: ReadOptions): Promise<V | undefined>
-  /** Many keys in one call, answered in their order (undefined where absent): far cheaper than a get each. */
-  getMany(keys: readonly string[], options?: ReadOptions): Promise<(V | undefined)[]>
-  put(key: string, value: V, options?: { sync?: boolean }): Promise<void>
-  del(key: string, options?: { sync?: boolean }): Promise<void>
-  keys(options?: RangeOptions): AsyncIterable<string>
-  iterator(options?: RangeOptions): AsyncIterable<[string, V]>
-  batch(): { put(key: string, value: V): unknown; del(key: string): unknown; write(options?: { sync?: boolean }): Promise<void> }
-  clear(): Promise<void>
-}
-/**
- * Batch options that route one operation of a database batch into one of our sublevels. The
- * classic-level batch types know nothing of the `Sub<V>` view above, so the cast is made here, once.
- */
-export const inSublevel = <V>(sub: Sub<V>): { sublevel: never } => ({ sublevel: sub as never })
-
-/** `snapshot` (from `db.snapshot()`) reads the database as it was when the snapshot was taken. */
-interface ReadOptions { snapshot?: unknown }
-interface RangeOptions extends ReadOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
+export { inSublevel, type Sub } from './sublevel.ts'
 
 /**
  * What this process keeps in memory about the database it opened: built once with the handle, kept
@@ -111,10 +92,6 @@ export const COMPACT_EVERY_WRITES = 10_000
 export const QUAD_INDEXES = [['graph', 'subject', 'predicate', 'object']]
 
 export class StoreFormatError extends UserError {}
-
-/** One sublevel seen through `Sub<V>`: classic-level's own types do not carry V into every method. */
-const sublevel = <V>(db: ClassicLevel<string, unknown>, name: string, valueEncoding: 'json' | 'view' | 'utf8'): Sub<V> =>
-  db.sublevel<string, V>(name, { valueEncoding }) as unknown as Sub<V>
 
 export async function openStore(dataDir: string): Promise<Store> {
   mkdirSync(dataDir, { recursive: true })
