@@ -82,7 +82,7 @@ export async function ensureOwner(store: Store, baseUrl: string, now: number): P
 
 async function writeDocument(store: Store, baseUrl: string, doc: ReturnType<typeof documents>[number], now: number) {
   const triples = turtle(doc.ttl, baseUrl + doc.path)
-  await writeResource(store, baseUrl, doc.path, { kind: doc.kind, contentType: 'text/turtle', triples, size: await turtleByteLength(triples, baseUrl + doc.path) }, now)
+  await writeResource(store, baseUrl, doc.path, { kind: doc.kind, contentType: 'text/turtle', triples, size: turtleByteLength(triples, baseUrl + doc.path) }, now)
 }
 
 /**
@@ -106,7 +106,7 @@ async function repairEssentials(store: Store, baseUrl: string, now: number) {
       const all = [...triples, ...missing.map(m => quad(namedNode(m.subject), namedNode(m.predicate), namedNode(m.object)))]
       const url = baseUrl + PROFILE_PATH
       await writeResource(store, baseUrl, PROFILE_PATH, { kind: 'rdf', contentType: 'text/turtle', triples: all,
-        size: await turtleByteLength(all, url, card.prefixes), ...(card.prefixes ? { prefixes: card.prefixes } : {}) }, now)
+        size: turtleByteLength(all, url, card.prefixes), ...(card.prefixes ? { prefixes: card.prefixes } : {}) }, now)
       repaired.push(`${PROFILE_PATH} statements`)
     }
   } else if (card) {

@@ -2,7 +2,8 @@
 
 import type { Quad, Term } from '@rdfjs/types'
 import type { JsonLdQuad, JsonLdTerm } from 'jsonld'
-import { DataFactory, Writer, type WriterOptions } from 'n3'
+import { DataFactory, Writer } from 'n3'
+import { LruCache } from '../lib/lru-cache.ts'
 import { HttpError } from '../http/errors.ts'
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_SERIALIZE_TYPES, TRIG, TURTLE, mediaTypeOf } from './media-types.ts'
 import { PREFIXES, RDF, SEC } from './namespaces.ts'
@@ -31,27 +32,45 @@ export async function serializeRdf(
   const type = mediaTypeOf(mediaType)
   switch (type) {
     case TURTLE:
-      return write(inStatementOrder(quads.map(inDefaultGraph)), { format: 'Turtle', ...relativeTo(baseIRI), prefixes: usedPrefixes(quads, candidates(prefixes), baseIRI) })
+      return writeTurtle(quads, baseIRI, prefixes)
     case TRIG:
-      return write(inStatementOrder(quads), { format: 'TriG', ...relativeTo(baseIRI), prefixes: usedPrefixes(quads, candidates(prefixes), baseIRI) })
+      return writeWithPrefixes(inStatementOrder(quads), 'TriG', baseIRI, prefixes)
     case N_TRIPLES:
-      return write(quads.map(inDefaultGraph), { format: 'N-Triples' })
+      return write(new Writer({ format: 'N-Triples' }), quads.map(inDefaultGraph))
     case N_QUADS:
-      return write(quads, { format: 'N-Quads' })
+      return write(new Writer({ format: 'N-Quads' }), quads)
     case JSON_LD:
       return writeJsonLd(quads, baseIRI)
   }
   throw new HttpError(406, 'not_acceptable', `cannot write ${type ?? 'no media type'}; expected one of ${RDF_SERIALIZE_TYPES.join(', ')}`)
 }
 
-function write(quads: readonly Quad[], options: WriterOptions): Promise<string> {
-  const writer = new Writer(options)
+/**
+ * The whole text. Without an output stream n3's writer collects into a string and hands it to `end`'s
+ * callback at once, never with an error, so writing needs no promise.
+ */
+function write(writer: Writer, quads: readonly Quad[]): string {
   writer.addQuads(quads as Quad[])
-  return new Promise((resolve, reject) => writer.end((err, result: string) => (err ? reject(err) : resolve(result))))
+  let text = ''
+  writer.end((_, result: string) => { text = result })
+  return text
 }
 
-/** `@base` is written too, so the document means the same when saved or served elsewhere. */
-const relativeTo = (baseIRI: string): WriterOptions => (baseIRI ? { baseIRI, writeBase: true } : {})
+/** The Turtle a GET serves, the same text `turtleByteLength` measures. */
+const writeTurtle = (quads: readonly Quad[], baseIRI: string, own?: Record<string, string>) =>
+  writeWithPrefixes(inStatementOrder(quads.map(inDefaultGraph)), 'Turtle', baseIRI, own)
+
+/**
+ * Turtle or TriG with `@base` (so the document means the same when saved or served elsewhere) and
+ * only the prefixes the text uses. The prefixes go in after the base line, where n3's writer puts
+ * those given to its constructor, once `usedPrefixes` has asked this writer's base which IRIs it
+ * writes relative.
+ */
+function writeWithPrefixes(quads: readonly Quad[], format: 'Turtle' | 'TriG', baseIRI: string, own?: Record<string, string>): string {
+  const writer = new Writer({ format, ...(baseIRI ? { baseIRI, writeBase: true } : {}) })
+  writer.addPrefixes(usedPrefixes(quads, own, (writer as unknown as TermEncoder)._baseIri))
+  return write(writer, quads)
+}
 
 const inDefaultGraph = (q: Quad): Quad =>
   q.graph.termType === 'DefaultGraph' ? q : DataFactory.quad(q.subject, q.predicate, q.object)
@@ -67,26 +86,42 @@ function candidates(own: Record<string, string> = {}): Record<string, string> {
   return out
 }
 
-/** The two encoders of n3's Writer (n3 2.x) that decide how a term is written. */
+/** What of n3's Writer (n3 2.x) decides how a term is written: its two encoders and its base. */
 interface TermEncoder {
   _encodeIriOrBlank(t: Term): string
   _encodeLiteral(t: Term): string
+  _baseIri?: { toRelative(iri: string): string }
 }
+
+/**
+ * Writers that only encode terms, one per set of a document's own prefixes (most documents have
+ * none, or the few of one app). Building one costs more than encoding a small document's terms
+ * (n3 escapes every prefix IRI for its matcher), and they hold no base, so any document can use
+ * them: the bound is a memory bound, the answer the same with or without the memo.
+ */
+const PROBES = 64
+interface Probe { readonly encoder: TermEncoder; readonly prefixes: Record<string, string> }
+const probes = new LruCache<string, Probe>(PROBES)
+const probeFor = (own: Record<string, string> = {}): Probe => probes.memo(JSON.stringify(own), () => {
+  const prefixes = candidates(own)
+  return { encoder: new Writer({ format: 'Turtle', prefixes }) as unknown as TermEncoder, prefixes }
+})
 
 /**
  * Only the prefixes the written text will use: n3's writer is asked how it would write each
  * distinct IRI (base-relative, prefixed name or `<…>`) and each literal (`5`, `"x"@en` and
  * plain strings carry no datatype), so no `xsd:` is declared for numbers, and no prefix for
- * IRIs that come out relative to the base.
+ * IRIs that come out relative to the base. As n3 does, an IRI is made relative first, then
+ * matched against the prefixes; the probe holds no base, so `base` (the writer's) does the first step.
  */
-function usedPrefixes(quads: readonly Quad[], prefixes: Record<string, string>, baseIRI: string): Record<string, string> {
-  const probe = new Writer({ format: 'Turtle', ...(baseIRI ? { baseIRI } : {}), prefixes }) as unknown as TermEncoder
+function usedPrefixes(quads: readonly Quad[], own: Record<string, string> | undefined, base: TermEncoder['_baseIri']): Record<string, string> {
+  const { encoder: probe, prefixes } = probeFor(own)
   const seen = new Set<string>()
   const names = new Set<string>()
   const visitIri = (t: Term) => {
     if (seen.has(t.value)) return
     seen.add(t.value)
-    const written = probe._encodeIriOrBlank(t)
+    const written = probe._encodeIriOrBlank(base ? DataFactory.namedNode(base.toRelative(t.value)) : t)
     if (!written.startsWith('<')) names.add(written.slice(0, written.indexOf(':')))
   }
   const visit = (t: Term) => {
@@ -161,7 +196,9 @@ function restoreUnparsedJson(value: unknown): unknown {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, restoreUnparsedJson(v)]))
 }
 
+const utf8 = new TextEncoder()
+
 /** stat:size of an RDF document: the byte length of the Turtle a GET serves (whatever syntax was written). */
-export async function turtleByteLength(quads: readonly Quad[], baseIRI: string, prefixes?: Record<string, string>): Promise<number> {
-  return new TextEncoder().encode(await serializeRdf(quads, TURTLE, baseIRI, prefixes)).byteLength
+export function turtleByteLength(quads: readonly Quad[], baseIRI: string, prefixes?: Record<string, string>): number {
+  return utf8.encode(writeTurtle(quads, baseIRI, prefixes)).byteLength
 }

@@ -87,5 +87,5 @@ export async function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url
   // Key documents anywhere (HttpSig): a private key is never stored, a key nobody could verify with is refused.
   checkKeyDocument(triples)
   const own = prefixes && Object.keys(prefixes).length > 0 ? { prefixes } : {}
-  return { kind, contentType: TURTLE, triples, size: await turtleByteLength(triples, url, prefixes), ...own }
+  return { kind, contentType: TURTLE, triples, size: turtleByteLength(triples, url, prefixes), ...own }
 }

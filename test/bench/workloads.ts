@@ -159,6 +159,8 @@ export const WORKLOADS: readonly Workload[] = [
       i => new Request(`${pod.origin}${BENCH_CONTAINER}put/doc-${i % PUT_NAMES}`, { method: 'PUT', headers: { 'content-type': TURTLE }, body: editedDoc1k(i) }),
       [201, 204, 205]),
     ceiling: 'serial synced 1 KB LevelDB put (PUT ceiling)',
+    // Issue 22 "Small writes": at c50, 0.6 of one synced put after the other on the same disk.
+    aim: 0.6,
   },
   {
     // Issue 5: token endpoint exchanges per second. Codes are single-use and need a login each, so

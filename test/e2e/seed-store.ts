@@ -19,7 +19,7 @@ export const publicAcl = (containerUrl: string, modes: readonly PublicMode[]) =>
 export async function writeTurtle(store: Store, baseUrl: string, path: string, ttl: string, now = Date.now()) {
   const triples = new Parser({ baseIRI: baseUrl + path }).parse(ttl) as Quad[]
   await writeResource(store, baseUrl, path, {
-    kind: path.endsWith('/') ? 'container' : 'rdf', contentType: 'text/turtle', triples, size: await turtleByteLength(triples, baseUrl + path),
+    kind: path.endsWith('/') ? 'container' : 'rdf', contentType: 'text/turtle', triples, size: turtleByteLength(triples, baseUrl + path),
   }, now)
 }
 

@@ -3,8 +3,8 @@ import type { Quad } from '@rdfjs/types'
 import jsonld from 'jsonld'
 import { DataFactory, Parser, Writer } from 'n3'
 import { HttpError } from '../../src/http/errors.ts'
-import { parseRdf } from '../../src/rdf/parse-rdf.ts'
-import { serializeRdf } from '../../src/rdf/serialize-rdf.ts'
+import { parseRdf, parseRdfDocument } from '../../src/rdf/parse-rdf.ts'
+import { serializeRdf, turtleByteLength } from '../../src/rdf/serialize-rdf.ts'
 import { RDF, SEC } from '../../src/rdf/namespaces.ts'
 
 const { quad, namedNode, literal, blankNode } = DataFactory
@@ -79,9 +79,37 @@ describe('Turtle', () => {
     expect(again.map((x) => [x.subject.value, x.object.value, x.graph.termType])).toEqual([[`${BASE}#me`, 'A', 'DefaultGraph']])
   })
 
+  test('an IRI that comes out relative to this base declares no prefix, whatever base the last document had', async () => {
+    // The prefix matchers are kept between calls (serialize-rdf.ts PROBES); the base must not be.
+    const name = quad(namedNode('http://xmlns.com/foaf/0.1/card#me'), namedNode('http://xmlns.com/foaf/0.1/name'), literal('A'))
+    const inFoaf = 'http://xmlns.com/foaf/0.1/card'
+    expect(await serializeRdf([name], 'text/turtle', inFoaf)).toBe(`@base <${inFoaf}>.\n<#me> <name> "A".\n`)
+    expect(await serializeRdf([name], 'text/turtle', BASE)).toBe(`@base <${BASE}>.\n@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n\n<http://xmlns.com/foaf/0.1/card#me> foaf:name "A".\n`)
+    expect(await serializeRdf([name], 'text/turtle', inFoaf)).toBe(`@base <${inFoaf}>.\n<#me> <name> "A".\n`)
+  })
+
+  test('a document’s own prefix names win over the standard ones, in documents written one after the other', async () => {
+    const title = quad(namedNode(`${BASE}#it`), namedNode('http://purl.org/dc/terms/title'), literal('T'))
+    expect(await serializeRdf([title], 'text/turtle', BASE, { dc: 'http://purl.org/dc/terms/' })).toContain('<#it> dc:title "T"')
+    expect(await serializeRdf([title], 'text/turtle', BASE)).toContain('<#it> dcterms:title "T"')
+    expect(await serializeRdf([title], 'text/turtle', BASE, { d: 'http://purl.org/dc/terms/' })).toContain('<#it> d:title "T"')
+  })
+
   test('writes absolute IRIs when there is no base', async () => {
     const q = quad(namedNode('http://e/s'), namedNode('http://e/p'), namedNode('http://e/o'))
     expect(await serializeRdf([q], 'text/turtle', '')).toBe('<http://e/s> <http://e/p> <http://e/o>.\n')
+  })
+})
+
+describe('stat:size (turtleByteLength)', () => {
+  test('is the UTF-8 byte length of the Turtle served, with the document’s prefixes and non-ASCII literals', async () => {
+    const doc = `@prefix f: <http://xmlns.com/foaf/0.1/>.\n@prefix ex: <http://example.org/ns#>.\n<#me> a f:Person; f:name "Zoë Ærø 𝄞 日本"@fr; ex:n 5; ex:d "2026-01-01"^^<http://www.w3.org/2001/XMLSchema#date>; f:knows <../bob#me>.`
+    const { triples, prefixes } = await parseRdfDocument(doc, 'text/turtle', BASE)
+    const served = await serializeRdf(triples, 'text/turtle', BASE, prefixes)
+    expect(served).toContain('f:name "Zoë Ærø \\U0001d11e 日本"@fr')
+    expect(served).toContain('^^xsd:date')
+    expect(turtleByteLength(triples, BASE, prefixes)).toBe(new TextEncoder().encode(served).byteLength)
+    expect(turtleByteLength(triples, BASE, prefixes)).toBeGreaterThan(served.length)
   })
 })
 

@@ -101,6 +101,20 @@ describe('stat:size of a written document', () => {
   })
 })
 
+describe('stat:size of a document with its own prefixes and non-ASCII literals', () => {
+  test('is the byte length of the Turtle a GET serves, not its length in characters', async () => {
+    const doc = '@prefix f: <http://xmlns.com/foaf/0.1/>.\n@prefix dc: <http://purl.org/dc/terms/>.\n<#me> a f:Person; f:name "Zoë Ærø 日本"@fr; dc:title "Ünïcödé"; f:age 7.'
+    await expectStatus(pod.request('/pub/unicode', withTurtle('PUT', doc)), 201)
+    const res = await pod.request('/pub/unicode', { headers: { accept: 'text/turtle' } })
+    const body = await res.arrayBuffer()
+    const text = new TextDecoder().decode(body)
+    expect(text).toContain('@prefix f: <http://xmlns.com/foaf/0.1/>.')
+    expect(text).toContain('"Zoë Ærø 日本"@fr')
+    expect(body.byteLength).toBeGreaterThan(text.length)
+    expect((await getMeta(pod.store, '/pub/unicode'))?.size).toBe(body.byteLength)
+  })
+})
+
 describe('members written side by side (issue 9: locks per resource, not per container)', () => {
   test('40 concurrent creates and 10 concurrent deletes in one container: the listing holds exactly what exists, its ETag changed', async () => {
     for (let i = 0; i < 10; i++) await expectStatus(pod.request(`/pub/busy/old-${i}`, withTurtle('PUT', `<#it> <http://example.org/ns#n> ${i}.`)), 201)

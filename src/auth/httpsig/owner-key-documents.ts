@@ -96,7 +96,7 @@ export async function publishOwnerKey(w: KeyWriter, name: string, jwk: unknown, 
   await w.withResourceLocks(() => writeLocks(store, path), async () => {
     // Never replace a key: whoever holds the old private key would silently lose it, and ACLs naming it would change meaning
     if (await getMeta(store, path) || await getMeta(store, twinPath(path))) throw new HttpError(409, 'key_exists', `${path} already exists; choose another name`)
-    await writeResource(store, baseUrl, path, { kind: 'rdf', contentType: 'text/turtle', triples, size: await turtleByteLength(triples, documentUrl) }, now)
+    await writeResource(store, baseUrl, path, { kind: 'rdf', contentType: 'text/turtle', triples, size: turtleByteLength(triples, documentUrl) }, now)
   })
   if (opts.linkFromProfile) await changeProfileLinks(w, (links) => [...links, keyUrl], now)
   return { name, keyUrl, documentUrl, webid, publicJwk, linkedFromProfile: opts.linkFromProfile }
@@ -164,7 +164,7 @@ async function changeProfileLinks(w: KeyWriter, change: (links: string[]) => str
     const triples = [...profile.filter(q => !isLink(q)).map(q => quad(q.subject, q.predicate, q.object)),
       ...after.map(l => quad(namedNode(webid), namedNode(CERT('key')), namedNode(l)))]
     await writeResource(store, baseUrl, PROFILE_PATH, {
-      kind: 'rdf', contentType: meta.contentType, triples, size: await turtleByteLength(triples, profileUrl),
+      kind: 'rdf', contentType: meta.contentType, triples, size: turtleByteLength(triples, profileUrl),
       ...(meta.prefixes ? { prefixes: meta.prefixes } : {}),
     }, now)
   })
