@@ -13,6 +13,7 @@ import { isContainerPath, parentPath } from '../store/paths.ts'
 import { browseContainer, podPath } from './browse.ts'
 import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
 import type { OwnerLdp } from './owner-ldp.ts'
+import type { FormPart } from './upload-form.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
@@ -55,8 +56,8 @@ export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null
 <tbody>${rows.length ? rows : html`<tr><td colspan="5" class="muted">This folder is empty</td></tr>`}</tbody></table></div>${pager}
 <section class="panel" aria-labelledby="upload-h"><h2 id="upload-h">Upload files</h2>
 <form method="post" action="${ADMIN_PATHS.upload}" enctype="multipart/form-data">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
-<label for="upload-file">Files to upload</label><input type="file" id="upload-file" name="file" multiple>
 <label class="check"><input type="checkbox" name="replace" value="yes"> Replace files of the same name</label>
+<label for="upload-file">Files to upload</label><input type="file" id="upload-file" name="file" multiple>
 <button type="submit">Upload</button></form></section>
 <section class="panel" aria-labelledby="folder-h"><h2 id="folder-h">New folder</h2>
 <form method="post" action="${ADMIN_PATHS.newFolder}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
@@ -86,18 +87,31 @@ const exists = (name: string, path: string, hint = '') => (err: unknown) => {
   throw err
 }
 
-/** multipart/form-data: csrf, path, file (one or more), replace. */
-export async function uploadFiles(ldp: OwnerLdp, request: Request, form: FormData): Promise<Response> {
-  const path = containerOf(form.get('path'))
-  const files = form.getAll('file').filter((f): f is File => typeof f !== 'string' && f.name !== '')
-  if (files.length === 0) throw new HttpError(400, 'no_file', 'choose at least one file to upload')
-  const replace = form.get('replace') === 'yes'
-  for (const file of files) {
-    await ldp(request, 'PUT', path + encodeURIComponent(file.name), {
-      headers: { 'content-type': file.type || 'application/octet-stream', ...(replace ? {} : { 'if-none-match': '*' }) }, body: file,
-    }).catch(exists(file.name, path, '; tick "Replace files of the same name" to overwrite it'))
+/**
+ * multipart/form-data, read as it arrives: csrf, path and replace first (the page puts them before the file
+ * input, and browsers send fields in document order), then the files, each streamed to the resource server.
+ * The owner is checked before the first byte of a file is read.
+ */
+export async function uploadFiles(ldp: OwnerLdp, request: Request, parts: AsyncIterable<FormPart>, checkOwner: (csrf: string | undefined) => Promise<void>): Promise<Response> {
+  const fields = new Map<string, string>()
+  const names: string[] = []
+  let path: string | undefined
+  for await (const part of parts) {
+    if (part.kind === 'field') { fields.set(part.name, part.value); continue }
+    if (path === undefined) {
+      await checkOwner(fields.get('csrf'))
+      path = containerOf(fields.get('path'))
+    }
+    if (part.name !== 'file' || part.filename === '') { await part.body.cancel(); continue }
+    const replace = fields.get('replace') === 'yes'
+    await ldp(request, 'PUT', path + encodeURIComponent(part.filename), {
+      headers: { 'content-type': part.mimeType || 'application/octet-stream', ...(replace ? {} : { 'if-none-match': '*' }) }, body: part.body,
+    }).catch(exists(part.filename, path, '; tick "Replace files of the same name" to overwrite it'))
+    names.push(part.filename)
   }
-  return seeOther(filesPage(path, { what: 'upload', name: files.map((f) => f.name).join(', ') }))
+  if (path === undefined) await checkOwner(fields.get('csrf'))
+  if (names.length === 0) throw new HttpError(400, 'no_file', 'choose at least one file to upload')
+  return seeOther(filesPage(path ?? containerOf(fields.get('path')), { what: 'upload', name: names.join(', ') }))
 }
 
 /**

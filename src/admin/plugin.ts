@@ -25,6 +25,7 @@ import { dashboardScript, renderDashboard } from './dashboard.ts'
 import { makeBackups } from './backup.ts'
 import { makeOwnerLdp, type Forward, type OwnerLdp } from './owner-ldp.ts'
 import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './basic-files.ts'
+import { uploadFormParts } from './upload-form.ts'
 import { showBackupPage, showProfilePage } from './basic-pages.ts'
 import { backTo, seeOther } from './basic-page.ts'
 import { saveProfile } from './profile.ts'
@@ -111,9 +112,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       return createFolder(ldp, request, body)
     }, backTo(filesPage(body.path ?? '/'), 'Back to the folder')), { body: PlainForm })
     .post(ADMIN_PATHS.upload, ({ request }) => pageOrError(ADMIN_PATHS.upload, async () => {
-      const form = await request.formData().catch(() => { throw new HttpError(400, 'invalid_request', 'expected a multipart/form-data upload form') })
-      await ownerForm(request, form.get('csrf'))
-      return uploadFiles(ldp, request, form)
+      return uploadFiles(ldp, request, uploadFormParts(request), async (csrf) => { await ownerForm(request, csrf) })
     }, backTo(filesPage('/'), 'Your files')), { parse: 'none' })
     .get(ADMIN_PATHS.download, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => downloadResource(ldp, request, query.path), backTo(filesPage('/'), 'Your files')))
     .get(ADMIN_PATHS.delete, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showDeletePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))

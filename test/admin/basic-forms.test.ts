@@ -156,3 +156,63 @@ describe('POST /.admin/api/profile (the dashboard script)', () => {
     expect(card).toContain('Says \\"hi\\"\\nand more')
   })
 })
+
+describe('uploads without JavaScript stream part by part', () => {
+  const blobCount = async () => (await Array.fromAsync(pod.store.blobRefs.keys())).length
+
+  test('a file sent before the CSRF token → 403 csrf_failed before a byte of it is stored', async () => {
+    const body = new FormData()
+    body.append('file', new File(['early'], 'early.txt', { type: 'text/plain' }))
+    body.append('csrf', csrf)
+    body.append('path', '/')
+    const before = await blobCount()
+    const res = await pod.request('/.admin/files/upload', { method: 'POST', headers: { cookie: owner.header(), origin: BASE }, body })
+    expect(res.status).toBe(403)
+    expect(await pageError(res)).toBe('csrf_failed')
+    expect(await getMeta(pod.store, '/early.txt')).toBeUndefined()
+    expect(await blobCount()).toBe(before)
+  })
+
+  test('a body that is not multipart/form-data → 400 invalid_request', async () => {
+    const res = await pod.request('/.admin/files/upload', { method: 'POST', headers: { cookie: owner.header(), origin: BASE, 'content-type': 'text/plain' }, body: 'x' })
+    expect(res.status).toBe(400)
+    expect(await pageError(res)).toBe('invalid_request')
+  })
+
+  test('several files, names with spaces, accents, #, ?, % and +, each stored under its encoded name', async () => {
+    const names = ['Ünïcode photo #1 ?%+.txt', 'café – résumé.txt']
+    const res = await upload({ csrf, path: '/notes/' }, names.map((n, i) => new File([`file ${i}`], n, { type: 'text/plain' })))
+    expect(res.status).toBe(303)
+    for (const [i, n] of names.entries()) {
+      const got = await pod.request(`/.admin/files/download?path=${encodeURIComponent(`/notes/${encodeURIComponent(n)}`)}`, { headers: { cookie: owner.header() } })
+      expect(got.status).toBe(200)
+      expect(await got.text()).toBe(`file ${i}`)
+    }
+  })
+
+  test('a 256 MiB upload is never held whole in memory', async () => {
+    const boundary = 'solopodboundary42'
+    const block = new Uint8Array(1024 * 1024).fill(120)
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}\r\n--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\n/notes/\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="film.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
+    let sent = -1
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent === -1) c.enqueue(new TextEncoder().encode(head))
+        else if (sent < 256) c.enqueue(block)
+        else { c.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`)); c.close() }
+        sent++
+      },
+    })
+    Bun.gc(true)
+    const rss = process.memoryUsage.rss()
+    let peak = rss
+    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()) }, 20)
+    const res = await pod.request('/.admin/files/upload', { method: 'POST', headers: { cookie: owner.header(), origin: BASE, 'content-type': `multipart/form-data; boundary=${boundary}` }, body })
+    clearInterval(sampler)
+    expect(res.status).toBe(303)
+    expect((await getMeta(pod.store, '/notes/film.bin'))?.size).toBe(256 * 1024 * 1024)
+    // The whole body held once would be 256 MiB; a stream holds a few chunks.
+    expect(peak - rss).toBeLessThan(128 * 1024 * 1024)
+  }, 60_000)
+})
