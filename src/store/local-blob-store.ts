@@ -62,7 +62,8 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     if (maxBytes !== undefined && expectedBytes > maxBytes) throw new BlobWriteError('too_large', `the body is larger than this pod accepts (${maxBytes} bytes)`)
     if (freeBytes() - expectedBytes < reserveBytes) throw diskFull(reserveBytes)
     const id = newId()
-    const file = join(shelf(id), id)
+    const dir = shelf(id)
+    const file = join(dir, id)
     const handle = await open(file, 'wx', 0o600)
     const hash = new Bun.CryptoHasher('sha256')
     let size = 0
@@ -88,6 +89,9 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
       throw err
     }
     await handle.close()
+    // The file's own fsync does not make its name durable: its directory's entry must be on disk too
+    // before a batch names it.
+    syncDir(dir)
     return { id, size, sha256: hash.digest('hex') }
   }
 
