@@ -21,12 +21,14 @@ export async function readRequestBody({ request, principal }: Pick<RsRequest, 'r
   const declared = Number(request.headers.get('content-length') ?? '0')
   const tooLarge = () => new HttpError(413, 'payload_too_large', `${what} is larger than this pod accepts (${maxBytes} bytes)`)
   if (declared > maxBytes) throw tooLarge()
-  const bytes = request.body ? await readAtMost(request.body, maxBytes, tooLarge) : new Uint8Array()
-  checkSignedBody(principal, request, bytes)
   const contentType = request.headers.get('content-type')
   const mediaType = mediaTypeOf(contentType)
-  // Solid Protocol §5.3: content without a Content-Type is a 400, never guessed.
-  if (bytes.byteLength > 0 && !mediaType) throw new HttpError(400, 'missing_content_type', 'a request with a body needs a Content-Type header')
+  // Solid Protocol §5.3: content without a Content-Type is a 400, never guessed; known before a byte is read.
+  const missingType = () => new HttpError(400, 'missing_content_type', 'a request with a body needs a Content-Type header')
+  if (declared > 0 && !mediaType) throw missingType()
+  const bytes = request.body ? await readAtMost(request.body, maxBytes, tooLarge) : new Uint8Array()
+  checkSignedBody(principal, request, bytes)
+  if (bytes.byteLength > 0 && !mediaType) throw missingType()
   return { bytes, mediaType, contentType: mediaType ? contentType!.trim() : undefined }
 }
 
