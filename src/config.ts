@@ -24,6 +24,8 @@ export interface Config {
   readonly maxRdfBytes: number
   /** Free space a file upload must leave on the data directory's disk (507 otherwise). */
   readonly diskReserveBytes: number
+  /** A resumable upload with no activity for this long is abandoned: its bytes and its upload resource go. */
+  readonly uploadExpirySeconds: number
   /** Reverse proxies (IP addresses) whose Forwarded / X-Forwarded-For name the client. */
   readonly trustProxy: readonly string[]
   /** Largest PATCH body: a patch is parsed whole in memory, unlike a PUT body. */
@@ -62,6 +64,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest file (binary body) accepted (default: no limit but the disk)' },
   { flag: 'max-rdf-bytes', env: 'SOLOPOD_MAX_RDF_BYTES', help: 'largest RDF document body accepted (default 104857600)' },
   { flag: 'disk-reserve-bytes', env: 'SOLOPOD_DISK_RESERVE_BYTES', help: 'free space file uploads must leave on the disk (default 268435456)' },
+  { flag: 'upload-expiry-seconds', env: 'SOLOPOD_UPLOAD_EXPIRY_SECONDS', help: 'a resumable upload idle this long is abandoned and its bytes removed (default 86400)' },
   { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
   { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
@@ -181,6 +184,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes: parseInteger('max-body-bytes', maxBodyBytes, 1024, 2 ** 50) }),
     maxRdfBytes: parseInteger('max-rdf-bytes', get('max-rdf-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 32),
     diskReserveBytes: parseInteger('disk-reserve-bytes', get('disk-reserve-bytes') ?? String(256 * 1024 * 1024), 0, 2 ** 50),
+    uploadExpirySeconds: parseInteger('upload-expiry-seconds', get('upload-expiry-seconds') ?? String(24 * 60 * 60), 1, 365 * 24 * 60 * 60),
     trustProxy: parseTrustProxy(get('trust-proxy')),
     maxPatchBytes: parseInteger('max-patch-bytes', get('max-patch-bytes') ?? String(1024 * 1024), 1024, 2 ** 30),
     logLevel: logLevel as Config['logLevel'],

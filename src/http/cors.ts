@@ -5,6 +5,8 @@ export const EXPOSED_HEADERS = [
   'Accept-Patch', 'Accept-Post', 'Accept-Put', 'Allow', 'Content-Type', 'Content-Length', 'Content-Location',
   'DPoP-Nonce', 'ETag', 'Last-Modified', 'Link', 'Location', 'Updates-Via', 'Accept-Signature',
   'WAC-Allow', 'WWW-Authenticate', 'Vary', 'X-Request-Id',
+  // Resumable uploads (IETF draft-ietf-httpbis-resumable-upload §4.1)
+  'Upload-Offset', 'Upload-Complete', 'Upload-Length', 'Upload-Limit', 'Upload-Draft-Interop-Version',
 ].join(', ')
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE'

@@ -71,12 +71,13 @@ export const PROBLEM_JSON = 'application/problem+json'
 /**
  * Resource server, for a client that lists `application/problem+json` in Accept (the dashboard, the
  * owner's forms): RFC 9457 problem details, `title` the code's meaning, `detail` this refusal's reason,
- * and the code itself in the extension member `error`, as in every other JSON refusal of the pod.
+ * and the code itself in the extension member `error`, as in every other JSON refusal of the pod; a refusal
+ * with a registered problem type (resumable uploads) gives it as `type`, with its extension members, in `extra`.
  */
 export function toProblemResponse(err: HttpError, headers: Headers = new Headers()): Response {
   headers.set('content-type', PROBLEM_JSON)
   applyHeaders(headers, err.headers)
-  const body = { title: REFUSALS[err.code].means, status: err.status, detail: err.description, error: err.code }
+  const body = { title: REFUSALS[err.code].means, status: err.status, detail: err.description, error: err.code, ...err.extra }
   return new Response(JSON.stringify(body), { status: err.status, headers })
 }
 

@@ -59,13 +59,15 @@ export const ADMIN_PATHS = {
 /** Resource server: the storage description (Solid Protocol §4.1.2). */
 export const RS_PATHS = {
   storageDescription: '/.well-known/solid',
+  /** Upload resources of resumable uploads (IETF draft-ietf-httpbis-resumable-upload §4): `/.uploads/{32 hex}`. */
+  uploads: '/.uploads/',
 } as const
 
 /** The owner's key documents (HttpSig): an ordinary container, public read and owner write, made at first start. */
 export const KEYS_PATH = '/keys/'
 
-/** First segments that belong to the pod's own endpoints (`.uma` is the UMA authorization server's). */
-const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known)(\/|$|[^/]*)/
+/** First segments that belong to the pod's own endpoints (`.uma` is the UMA authorization server's, `.uploads` the RS's upload resources). */
+const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known|\.uploads)(\/|$|[^/]*)/
 
 /** Paths of the pod's own endpoints are never pod resources, whatever the method. */
 export const isReservedPath = (path: string) => RESERVED.test(path)

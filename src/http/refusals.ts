@@ -78,6 +78,11 @@ export const REFUSALS = {
   several_values: { status: [409], means: 'the profile field holds several values; edit the document itself' },
   webid_statement_required: { status: [409], means: "the owner's profile must keep its issuer and storage statements (Solid-OIDC §5, Solid Protocol §4.1)" },
   no_access_left: { status: [409], means: 'the change would leave nobody with access to the resource' },
+  // Resumable uploads (IETF draft-ietf-httpbis-resumable-upload, its problem types where it has them)
+  mismatching_upload_offset: { status: [409], means: 'Upload-Offset is not the offset the pod holds; the answer\'s Upload-Offset is (problem type mismatching-upload-offset)' },
+  completed_upload: { status: [400], means: 'the upload is complete already; nothing more can be appended (problem type completed-upload)' },
+  inconsistent_upload_length: { status: [400], means: 'the upload\'s lengths disagree, or it would go past its length (problem type inconsistent-upload-length)' },
+  upload_not_yours: { status: [403], means: 'the upload resource was started by another agent; only that agent may append, query or cancel it' },
   // Remote documents (the guarded fetcher)
   fetch_failed: { status: [502, 404], means: 'a remote document could not be fetched or read' },
   fetch_refused: { status: [502], means: 'a remote URL is not one the pod may fetch (private address, scheme, size)' },

@@ -21,6 +21,6 @@ export async function checkAclWrite(ctx: RsContext, path: string, triples: reado
 }
 
 /** Parsed ACLs and local group documents are cached; any change to one must drop its entry. */
-export function afterWrite(ctx: RsContext, path: string) {
+export function afterWrite(ctx: Pick<RsContext, 'deps' | 'access'>, path: string) {
   ctx.access.forgetDocument(ctx.deps.cfg.baseUrl + path)
 }

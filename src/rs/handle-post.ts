@@ -15,7 +15,7 @@ import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
 /** `Link: <ldp#BasicContainer>; rel="type"` (or ldp#Container) on the request asks for a container. */
-function wantsContainer(linkHeader: string | null): boolean {
+export function wantsContainer(linkHeader: string | null): boolean {
   if (!linkHeader) return false
   return linkHeader.split(',').some(l => {
     const m = /<([^>]*)>\s*;\s*rel\s*=\s*"?type"?/i.exec(l.trim())
@@ -23,7 +23,20 @@ function wantsContainer(linkHeader: string | null): boolean {
   })
 }
 
+/** What POST decided before any byte of the body is read. */
+export interface PostPlan {
+  readonly container: boolean
+  readonly wacAllow: string
+}
+
 export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response> {
+  const plan = await planPost(ctx, r)
+  // A body refused while it arrives leaves nothing behind (receiveBody); one received is the commit's to keep or drop.
+  return commitPost(ctx, r, plan, await receiveBody(ctx, r, plan.container))
+}
+
+/** Everything POST decides from the headers; a resumable upload asks this before its first byte and again at its end. */
+export async function planPost(ctx: RsContext, r: RsRequest): Promise<PostPlan> {
   const { cfg } = ctx.deps
   const { path, url } = r.target
   if (!isContainerPath(path)) {
@@ -31,19 +44,21 @@ export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response
       { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH, DELETE' } })
   }
   const decision = await ctx.access.authorize(r.principal, url, requiredModes({ method: 'POST', url, exists: true }), r.origin, challengeLinks(cfg.baseUrl, path))
-  const container = wantsContainer(r.request.headers.get('link'))
-  let body: IncomingBody | undefined
+  return { container: wantsContainer(r.request.headers.get('link')), wacAllow: decision.wacAllow }
+}
+
+/** Creates the member from a received body as `planPost` planned; the body is discarded when the write is refused. */
+export async function commitPost(ctx: RsContext, r: RsRequest, plan: PostPlan, body: IncomingBody): Promise<Response> {
   let created: { path: string; result: WriteResult }
   try {
-    body = await receiveBody(ctx, r, container)
-    created = await createMember(ctx, r, body, container)
+    created = await createMember(ctx, r, body, plan.container)
   } catch (err) {
     discardBody(ctx, body)
     throw err
   }
   return new Response(null, {
     status: 201,
-    headers: { location: cfg.baseUrl + created.path, etag: `"${created.result.meta.etag}"`, 'wac-allow': decision.wacAllow },
+    headers: { location: ctx.deps.cfg.baseUrl + created.path, etag: `"${created.result.meta.etag}"`, 'wac-allow': plan.wacAllow },
   })
 }
 

@@ -29,14 +29,20 @@ export type IncomingBody = { readonly rdf: RequestBody } | { readonly file: NewC
  */
 export async function receiveBody(ctx: RsContext, r: Pick<RsRequest, 'request' | 'principal'>, container: boolean): Promise<IncomingBody> {
   const { cfg } = ctx.deps
-  const contentType = r.request.headers.get('content-type')?.trim()
-  const mediaType = mediaTypeOf(contentType ?? null)
-  if (!container && contentType && mediaType && !isRdfType(mediaType)) {
-    const blob = await storeBinaryBody(ctx, r)
-    return { file: { kind: 'binary', contentType, blob, size: blob.size } }
-  }
+  const contentType = fileTypeOf(r.request.headers, container)
+  if (contentType !== undefined) return fileBody(contentType, await storeBinaryBody(ctx, r))
   return { rdf: await readRequestBody(r, Math.min(cfg.maxRdfBytes, cfg.maxBodyBytes ?? Infinity)) }
 }
+
+/** The Content-Type of a body that is a file (streamed to the blob store), or undefined for RDF and containers. */
+export function fileTypeOf(headers: Headers, container: boolean): string | undefined {
+  const contentType = headers.get('content-type')?.trim()
+  const mediaType = mediaTypeOf(contentType ?? null)
+  return !container && contentType && mediaType && !isRdfType(mediaType) ? contentType : undefined
+}
+
+/** A file's body as a write takes it, from its stored blob. */
+export const fileBody = (contentType: string, blob: StoredBlob): IncomingBody => ({ file: { kind: 'binary', contentType, blob, size: blob.size } })
 
 /** What the store keeps for `path` from a received body. */
 export async function contentFor(body: IncomingBody, path: string, url: string): Promise<NewContent> {

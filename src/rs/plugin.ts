@@ -23,13 +23,16 @@ import { handleDelete } from './handle-delete.ts'
 import { describeStorage } from './storage-description.ts'
 import { isAccessRefusal, prefersHtml, renderFrontDoor } from './front-door.ts'
 import { reservedPathError } from './resource-names.ts'
+import { handleUploadResource } from './upload-resource.ts'
+import { makeUploadSessions } from './upload-sessions.ts'
+import { asksForUploadResource, createUpload } from './upload-creation.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** The resource server: its Elysia plugin (route `/*`), and its handler for the app to call directly. */
 export function makeResourceServer(deps: Deps) {
-  const ctx: RsContext = { deps, access: makeAccessControl(deps) }
+  const ctx: RsContext = { deps, access: makeAccessControl(deps), uploads: makeUploadSessions() }
   const representations = makeRepresentationCache()
   const { authenticate } = deps
 
@@ -94,17 +97,24 @@ export function makeResourceServer(deps: Deps) {
 
   function dispatch(r: RsRequest): Promise<Response> {
     const method = r.request.method.toUpperCase()
+    if (r.target.path.startsWith(RS_PATHS.uploads) && method !== 'OPTIONS') return handleUploadResource(ctx, r)
     // the pod's URL space (http/pod-paths.ts): paths of the pod's own endpoints are never pod resources, whatever the method.
     if (isReservedPath(r.target.path) && !READS.has(method)) throw reservedPathError(r.target.path)
     switch (method) {
       case 'GET': case 'HEAD': return read(r, method === 'HEAD')
       case 'OPTIONS': return options(r)
-      case 'PUT': return handlePut(ctx, r)
-      case 'POST': return handlePost(ctx, r)
+      case 'PUT': return resumable(r, 'PUT') ?? handlePut(ctx, r)
+      case 'POST': return resumable(r, 'POST') ?? handlePost(ctx, r)
       case 'PATCH': return handlePatch(ctx, r)
       case 'DELETE': return handleDelete(ctx, r)
       default: throw new HttpError(405, 'method_not_allowed', `${method} is not supported`, { headers: { allow: 'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE' } })
     }
+  }
+
+  /** IETF draft-ietf-httpbis-resumable-upload §4.2: a PUT or POST that asks for an upload resource gets one. */
+  function resumable(r: RsRequest, method: 'PUT' | 'POST'): Promise<Response> | undefined {
+    const version = asksForUploadResource(r, method)
+    return version === undefined ? undefined : createUpload(ctx, r, method, version)
   }
 
   async function read(r: RsRequest, head: boolean): Promise<Response> {

@@ -4,10 +4,13 @@ import type { Deps } from '../deps.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { AccessControl } from './access-control.ts'
 import type { Target } from '../store/target.ts'
+import type { UploadSessions } from './upload-sessions.ts'
 
 export interface RsContext {
   readonly deps: Deps
   readonly access: AccessControl
+  /** Which request holds each resumable upload now (rs/upload-sessions.ts). */
+  readonly uploads: UploadSessions
 }
 
 export interface RsRequest {

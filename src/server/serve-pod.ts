@@ -7,6 +7,7 @@ import { startMemoryReclaimer } from '../lib/memory-reclaimer.ts'
 import { makeInFlight } from '../lib/in-flight.ts'
 import { recordBackup } from '../store/last-backup.ts'
 import { sweepExpiredRecordsRegularly } from '../store/expired-records.ts'
+import { sweepExpiredUploadsRegularly } from '../store/expired-uploads.ts'
 import type { Store } from '../store/open-store.ts'
 import { describeCause, log } from '../log.ts'
 import { ControlSocketError, openControlSocket } from './control-socket.ts'
@@ -46,6 +47,11 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     onSwept: count => log.info('store.expired_records_swept', { count }),
     onError: err => log.warn('store.record_sweep_failed', { cause: describeCause(err) }),
   })
+  const stopUploadSweeps = sweepExpiredUploadsRegularly(store, {
+    now: pod.deps.now,
+    onSwept: count => log.info('store.expired_uploads_swept', { count }),
+    onError: err => log.warn('store.upload_sweep_failed', { cause: describeCause(err) }),
+  })
   const closeControl = openControlSocketOf(pod)
 
   let stopped: Promise<void> | undefined
@@ -57,6 +63,7 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     if (!await inFlight.drained(STOP_DRAIN_MS)) log.warn('server.stop_timeout', { inFlight: inFlight.count, ms: STOP_DRAIN_MS })
     reclaimer.stop()
     await stopRecordSweeps()
+    await stopUploadSweeps()
     closeControl()
     await pod.close()
     log.info('server.stopped', {})

@@ -32,7 +32,7 @@ export class BlobWriteError extends Error {
   }
 }
 
-export interface BlobStore {
+export interface BlobStore extends PartialBlobs {
   /**
    * Streams `body` into a new blob (never whole in memory) and makes it durable (fsynced). The blob is
    * referenced by nothing until a metadata batch names its id; one that never is goes at the next `sweep`.
@@ -61,4 +61,42 @@ export interface BlobStore {
   localFile(id: string): string | undefined
   /** Bytes free for new blobs, as the filesystem reports them to this user. */
   freeBytes(): number
+}
+
+/** Limits of one append to a partial upload; `maxBytes` caps the whole upload, not the append. */
+export interface AppendLimits extends BlobLimits {
+  /** Stops reading the body (a newer request for the same upload takes over); what arrived is kept. */
+  readonly signal?: AbortSignal
+}
+
+/** What an append left in the partial upload, made durable (fsynced) before this is returned. */
+export interface AppendResult {
+  /** The partial upload's size now: its offset. */
+  readonly size: number
+  /** False when the body stopped early (the client went away, or `signal` took over): what arrived is kept. */
+  readonly ended: boolean
+}
+
+/**
+ * Uploads arriving in pieces (resumable uploads): kept apart from the blobs, so the start-up sweep of
+ * blobs never sees them, until `finishPartial` turns one into a blob.
+ */
+export interface PartialBlobs {
+  /** An empty partial upload under `id` (32 hex digits, chosen by the caller). */
+  startPartial(id: string): Promise<void>
+  /**
+   * Appends `body` at the end. A refusal for size or disk (`BlobWriteError`) leaves the upload as it was;
+   * a body that fails midway (the client went away) keeps what arrived.
+   */
+  appendPartial(id: string, body: BlobSource, limits: AppendLimits): Promise<AppendResult>
+  /** The partial upload's size on disk, or undefined when there is none. */
+  partialSize(id: string): number | undefined
+  /** Cuts the partial upload back to `size` bytes (a signed append whose digest failed). */
+  truncatePartial(id: string, size: number): Promise<void>
+  /** Makes the partial upload a blob (moved, not copied), with its SHA-256; the partial is gone after. */
+  finishPartial(id: string): Promise<StoredBlob>
+  /** Drops a partial upload (cancelled or expired). */
+  removePartial(id: string): void
+  /** Removes every partial upload `areLive` does not claim. */
+  sweepPartials(areLive: (ids: readonly string[]) => Promise<readonly boolean[]>): Promise<number>
 }

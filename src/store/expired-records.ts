@@ -1,6 +1,7 @@
 // Expired records (login codes, interactions, sessions, app registrations…) leave the disk on a timer.
 
 import { sweepExpiredRecords } from './records.ts'
+import { sweepRegularly } from '../lib/sweep-regularly.ts'
 import type { Store } from './open-store.ts'
 
 /** How often the records are scanned; the families are small (sessions, clients, codes), a scan takes milliseconds. */
@@ -23,15 +24,5 @@ export function sweepExpiredRecordsRegularly(store: Store, o: {
 } = {}): () => Promise<void> {
   const now = o.now ?? Date.now
   const grace = o.graceMs ?? SWEEP_GRACE_MS
-  let running: Promise<void> | undefined
-  const sweep = () => {
-    running ??= sweepExpiredRecords(store, now() - grace)
-      .then(count => { if (count > 0) o.onSwept?.(count) }, (err: unknown) => o.onError?.(err))
-      .finally(() => { running = undefined })
-  }
-  sweep()
-  const timer = setInterval(sweep, o.everyMs ?? SWEEP_EVERY_MS)
-  timer.unref()
-  // The store may close once the sweep under way has finished.
-  return async () => { clearInterval(timer); await running }
+  return sweepRegularly(() => sweepExpiredRecords(store, now() - grace), { ...o, everyMs: o.everyMs ?? SWEEP_EVERY_MS })
 }

@@ -1,10 +1,12 @@
 // The blob store on the local disk: one file per blob under `<data>/files/<2 hex>/<id>`, written once, never changed.
 
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BlobWriteError, type BlobLimits, type BlobSource, type BlobStore, type StoredBlob } from './blob-store.ts'
 import { freeBytesAt } from './disk-space.ts'
+import { syncDir } from './sync-dir.ts'
+import { openLocalPartials } from './local-partial-blobs.ts'
 import { log, describeCause } from '../log.ts'
 
 export const FILES_DIR = 'files'
@@ -20,11 +22,6 @@ const CHECK_SPACE_EVERY = 16 * 1024 * 1024
 const ID = /^[0-9a-f]{32}$/
 
 const newId = () => crypto.randomUUID().replaceAll('-', '')
-
-function syncDir(dir: string) {
-  const fd = openSync(dir, 'r')
-  try { fsyncSync(fd) } finally { closeSync(fd) }
-}
 
 export function openLocalBlobStore(dataDir: string): BlobStore {
   const root = join(dataDir, FILES_DIR)
@@ -95,7 +92,17 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     return { id, size, sha256: hash.digest('hex') }
   }
 
+  /** Moves a finished partial upload in as a new blob; its name is durable before the id is returned. */
+  function adopt(file: string): string {
+    const id = newId()
+    const dir = shelf(id)
+    renameSync(file, join(dir, id))
+    syncDir(dir)
+    return id
+  }
+
   return {
+    ...openLocalPartials(dataDir, { adopt, freeBytes }),
     put,
     read: (id) => Bun.file(fileOf(id)),
     remove(id) {

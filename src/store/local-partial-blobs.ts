@@ -1,0 +1,147 @@
+// Partial uploads on the local disk (resumable uploads): one file per upload under `<data>/uploads/<id>`,
+// appended to until finished, then moved among the blobs.
+
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs'
+import { open, truncate } from 'node:fs/promises'
+import { join } from 'node:path'
+import { BlobWriteError, type AppendLimits, type AppendResult, type BlobSource, type PartialBlobs, type StoredBlob } from './blob-store.ts'
+import { syncDir } from './sync-dir.ts'
+import { log, describeCause } from '../log.ts'
+
+/** Never under `files/`: the start-up sweep of blobs removes every file there that no resource names. */
+export const UPLOADS_DIR = 'uploads'
+const ID = /^[0-9a-f]{32}$/
+const CHECK_SPACE_EVERY = 16 * 1024 * 1024
+
+interface RunningHash { readonly hash: Bun.CryptoHasher; size: number }
+
+export function openLocalPartials(dataDir: string, blobs: { adopt(file: string): string; freeBytes(): number }): PartialBlobs {
+  const root = join(dataDir, UPLOADS_DIR)
+  mkdirSync(root, { recursive: true, mode: 0o700 })
+  const fileOf = (id: string) => {
+    if (!ID.test(id)) throw new Error(`not an upload id: ${JSON.stringify(id)}`)
+    return join(root, id)
+  }
+  /**
+   * The SHA-256 of each upload so far, kept while the process lives so that finishing does not read the
+   * file again; one that does not match the file (after a restart, or a refused append) is dropped and
+   * the file is hashed when it is finished.
+   */
+  const hashes = new Map<string, RunningHash>()
+  const sizeOf = (id: string) => { try { return statSync(fileOf(id)).size } catch { return undefined } }
+  const tooLarge = (max: number) => new BlobWriteError('too_large', `the upload is larger than this pod accepts (${max} bytes)`)
+  const diskFull = (reserve: number, cause?: unknown) => new BlobWriteError('disk_full',
+    `the pod's disk is too full to store this: it keeps at least ${reserve} bytes free, and this write would leave less`, { cause })
+
+  async function appendPartial(id: string, body: BlobSource, limits: AppendLimits): Promise<AppendResult> {
+    const { maxBytes, reserveBytes, expectedBytes = 0, observe, signal } = limits
+    const file = fileOf(id)
+    const start = sizeOf(id)
+    if (start === undefined) throw new Error(`no partial upload ${id}`)
+    if (maxBytes !== undefined && start + expectedBytes > maxBytes) throw tooLarge(maxBytes)
+    if (blobs.freeBytes() - expectedBytes < reserveBytes) throw diskFull(reserveBytes)
+    let running = hashes.get(id)
+    if (running && running.size !== start) { hashes.delete(id); running = undefined }
+    const handle = await open(file, 'r+')
+    let size = start
+    let ended = true
+    let nextCheck = start + Math.max(expectedBytes, CHECK_SPACE_EVERY)
+    const reader = body instanceof ReadableStream ? body.getReader() : undefined
+    const stop = () => { void reader?.cancel().catch(() => undefined) }
+    signal?.addEventListener('abort', stop, { once: true })
+    try {
+      const chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = reader ? readAll(reader) : body as AsyncIterable<Uint8Array>
+      for await (const chunk of chunks) {
+        if (signal?.aborted) break
+        if (maxBytes !== undefined && size + chunk.byteLength > maxBytes) throw tooLarge(maxBytes)
+        if (size + chunk.byteLength > nextCheck) {
+          if (blobs.freeBytes() - chunk.byteLength < reserveBytes) throw diskFull(reserveBytes)
+          nextCheck = size + CHECK_SPACE_EVERY
+        }
+        observe?.(chunk)
+        for (let done = 0; done < chunk.byteLength;) done += (await handle.write(chunk, done, chunk.byteLength - done, size + done)).bytesWritten
+        running?.hash.update(chunk)
+        size += chunk.byteLength
+        if (running) running.size = size
+      }
+      if (signal?.aborted) ended = false
+    } catch (err) {
+      if (err instanceof BlobWriteError || (err as NodeJS.ErrnoException).code === 'ENOSPC') {
+        // A refused append leaves the upload as it was before it.
+        hashes.delete(id)
+        await handle.truncate(start)
+        await handle.sync()
+        await handle.close()
+        throw err instanceof BlobWriteError ? err : diskFull(reserveBytes, err)
+      }
+      // The body failed midway (the client went away): what arrived stays, for the client to resume from.
+      ended = false
+    } finally {
+      signal?.removeEventListener('abort', stop)
+    }
+    // Resumable Uploads §4.1: an offset the pod acknowledges must be one it keeps.
+    await handle.sync()
+    await handle.close()
+    return { size, ended }
+  }
+
+  async function hashFile(file: string): Promise<string> {
+    const hash = new Bun.CryptoHasher('sha256')
+    for await (const chunk of Bun.file(file).stream() as unknown as AsyncIterable<Uint8Array>) hash.update(chunk)
+    return hash.digest('hex')
+  }
+
+  return {
+    async startPartial(id) {
+      const handle = await open(fileOf(id), 'wx', 0o600)
+      await handle.close()
+      syncDir(root)
+      hashes.set(id, { hash: new Bun.CryptoHasher('sha256'), size: 0 })
+    },
+    appendPartial,
+    partialSize: sizeOf,
+    async truncatePartial(id, size) {
+      hashes.delete(id)
+      await truncate(fileOf(id), size)
+    },
+    async finishPartial(id): Promise<StoredBlob> {
+      const file = fileOf(id)
+      const size = statSync(file).size
+      const running = hashes.get(id)
+      hashes.delete(id)
+      const sha256 = running && running.size === size ? running.hash.digest('hex') : await hashFile(file)
+      const blobId = blobs.adopt(file)
+      syncDir(root)
+      return { id: blobId, size, sha256 }
+    },
+    removePartial(id) {
+      hashes.delete(id)
+      try { unlinkSync(fileOf(id)) } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('upload.remove_failed', { id, cause: describeCause(err) })
+      }
+    },
+    async sweepPartials(areLive) {
+      if (!existsSync(root)) return 0
+      const names = readdirSync(root)
+      const ids = names.filter(n => ID.test(n))
+      const answers = ids.length === 0 ? [] : await areLive(ids)
+      const keep = new Set(ids.filter((_, i) => answers[i] === true))
+      let removed = 0
+      for (const name of names) {
+        if (keep.has(name)) continue
+        hashes.delete(name)
+        rmSync(join(root, name), { force: true, recursive: true })
+        removed++
+      }
+      return removed
+    },
+  }
+}
+
+async function* readAll(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncIterable<Uint8Array> {
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return
+    yield value
+  }
+}
