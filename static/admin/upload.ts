@@ -1,7 +1,8 @@
-// Upload: files chosen or dropped, one PUT each with a progress bar; each file's outcome is reported,
+// Upload: files chosen or dropped, one PUT each with a progress bar (a resumable upload for large ones); each file's outcome is reported,
 // and a file declined or refused never stops the others nor hides what did land.
 
 import { ApiError, BASE, putWithProgress } from './api.ts'
+import { putResumably, RESUMABLE_FROM } from './resumable-upload.ts'
 import { confirmAction, formatBytes, h, say, sayError } from './dom.ts'
 
 type Outcome = { name: string; uploaded: true } | { name: string; uploaded: false; failed: boolean; why: string }
@@ -20,7 +21,9 @@ export function uploadPanel(path: string, refresh: () => Promise<void>): HTMLEle
     progress.hidden = false
     progress.value = 0
     note.textContent = `Uploading ${file.name}…`
-    const put = (onlyNew: boolean) => putWithProgress(BASE + path + encodeURIComponent(file.name), file, file.type || 'application/octet-stream',
+    // Large files resume after a network error instead of starting again (resumable-upload.ts).
+    const send = file.size > RESUMABLE_FROM ? putResumably : putWithProgress
+    const put = (onlyNew: boolean) => send(BASE + path + encodeURIComponent(file.name), file, file.type || 'application/octet-stream',
       (sent, total) => { progress.value = Math.round((sent / Math.max(total, 1)) * 100); note.textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)}` },
       `Uploading ${file.name}`, onlyNew)
     try {
