@@ -4,7 +4,7 @@
 import { HttpError } from '../http/errors.ts'
 import { RS_PATHS } from '../http/pod-paths.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { putUpload, type UploadRecord } from '../store/upload-records.ts'
+import { openUploadsOf, putUpload, type UploadRecord } from '../store/upload-records.ts'
 import type { Principal } from '../auth/principal.ts'
 import { planPut } from './handle-put.ts'
 import { planPost, wantsContainer } from './handle-post.ts'
@@ -12,6 +12,9 @@ import { fileTypeOf } from './new-content.ts'
 import { byteCountOf, interopVersionOf, uploadCompleteOf, uploadLimit, uploadState } from './upload-fields.ts'
 import { appendToUpload } from './upload-append.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
+
+/** Uploads in progress one agent may hold at once. */
+export const MAX_OPEN_UPLOADS = 32
 
 /** The creation request's headers that its write needs again when the upload completes. */
 const KEPT_HEADERS = ['content-type', 'if-match', 'if-none-match', 'slug', 'link'] as const
@@ -47,6 +50,10 @@ export async function createUpload(ctx: RsContext, r: RsRequest, method: 'PUT' |
   const limit = (secondsLeft: number) => uploadLimit(version, { ...(cfg.maxBodyBytes === undefined ? {} : { maxSize: cfg.maxBodyBytes }), secondsLeft })
   if (length !== undefined && cfg.maxBodyBytes !== undefined && length > cfg.maxBodyBytes) {
     throw new HttpError(413, 'payload_too_large', `the upload is larger than this pod accepts (${cfg.maxBodyBytes} bytes)`, { headers: { 'upload-limit': limit(cfg.uploadExpirySeconds) } })
+  }
+  // Each upload holds a file and a record for a day: one agent (anonymous writers share one) gets a bounded number.
+  if (await openUploadsOf(store, agentOf(r.principal), now()) >= MAX_OPEN_UPLOADS) {
+    throw new HttpError(429, 'too_many_uploads', `${MAX_OPEN_UPLOADS} uploads of yours are in progress already; complete or cancel one (DELETE its upload resource) first`)
   }
   const id = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
   const headers: Record<string, string> = {}

@@ -32,6 +32,16 @@ export async function getUpload(store: Store, id: string, now: number): Promise<
 /** Written synced: an offset is acknowledged to the client only once its record is on disk. */
 export const putUpload = (store: Store, id: string, upload: UploadRecord, expiresAt: number) => putRecord(store, KIND, id, upload, expiresAt)
 
+/** Uploads in progress (not completed, not expired) that `agent` started. */
+export async function openUploadsOf(store: Store, agent: string, now: number): Promise<number> {
+  let n = 0
+  for await (const [, rec] of store.records.iterator({ gt: `${KIND}\0`, lt: `${KIND}\0\uffff` })) {
+    const u = rec.v as UploadRecord
+    if (rec.exp > now && u.agent === agent && u.completed === undefined) n++
+  }
+  return n
+}
+
 export async function deleteUpload(store: Store, id: string) {
   await deleteRecord(store, KIND, id)
   store.blobs.removePartial(id)

@@ -8,6 +8,7 @@ import { connect } from 'node:net'
 import { join } from 'node:path'
 import { startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
+import { MAX_OPEN_UPLOADS } from '../../src/rs/upload-creation.ts'
 import { expectRsError } from '../rs/rs-helpers.ts'
 
 let pod: RunningPod
@@ -175,5 +176,23 @@ describe('draft-ietf-httpbis-resumable-upload refusals', () => {
     expect(partials()).not.toContain(upload.split('/').at(-1)!)
     await expectRsError(await fetch(upload, { method: 'PATCH', headers: { 'content-type': 'application/partial-upload', 'upload-offset': '1000', ...draft(8, true) } }), 404, 'not_found')
     expect((await fetch(url('/pub/cancelled.bin'))).status).toBe(404)
+  })
+})
+
+describe('uploads in progress are bounded per agent', () => {
+  test(`past ${MAX_OPEN_UPLOADS} open uploads → 429 too_many_uploads; cancelling one makes room`, async () => {
+    const made: string[] = []
+    let refused: Response | undefined
+    for (let i = 0; i <= MAX_OPEN_UPLOADS && !refused; i++) {
+      const res = await fetch(url(`/pub/many-${i}.bin`), { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...draft(8, false) } })
+      if (res.status === 201) made.push(res.headers.get('location')!)
+      else refused = res
+    }
+    expect(refused).toBeDefined()
+    await expectRsError(refused!, 429, 'too_many_uploads')
+    expect((await fetch(made.pop()!, { method: 'DELETE' })).status).toBe(204)
+    const again = await fetch(url('/pub/many-again.bin'), { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...draft(8, false) } })
+    expect(again.status).toBe(201)
+    for (const u of [...made, again.headers.get('location')!]) await fetch(u, { method: 'DELETE' })
   })
 })
