@@ -9,7 +9,7 @@ export interface Sub<V> {
   getMany(keys: readonly string[], options?: ReadOptions): Promise<(V | undefined)[]>
   put(key: string, value: V, options?: { sync?: boolean }): Promise<void>
   del(key: string, options?: { sync?: boolean }): Promise<void>
-  keys(options?: RangeOptions): AsyncIterable<string>
+  keys(options?: RangeOptions): KeyIterator
   iterator(options?: RangeOptions): AsyncIterable<[string, V]>
   batch(): { put(key: string, value: V): unknown; del(key: string): unknown; write(options?: { sync?: boolean }): Promise<void> }
   clear(): Promise<void>
@@ -22,7 +22,13 @@ export const inSublevel = <V>(sub: Sub<V>): { sublevel: never } => ({ sublevel: 
 
 /** `snapshot` (from `db.snapshot()`) reads the database as it was when the snapshot was taken. */
 interface ReadOptions { snapshot?: unknown }
-interface RangeOptions extends ReadOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number }
+interface RangeOptions extends ReadOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number; reverse?: boolean }
+
+/** classic-level's key iterator: `nextv` hands over up to `size` keys per call (fewer promises than one `next` each). */
+export interface KeyIterator extends AsyncIterable<string> {
+  nextv(size: number): Promise<string[]>
+  close(): Promise<void>
+}
 
 /** One sublevel seen through `Sub<V>`: classic-level's own types do not carry V into every method. */
 export const sublevel = <V>(db: ClassicLevel<string, unknown>, name: string, valueEncoding: 'json' | 'view' | 'utf8'): Sub<V> =>
