@@ -59,6 +59,7 @@ export const REFUSALS = {
   invalid_path: { status: [400], means: 'the path or Slug cannot name a resource on this pod' },
   invalid_name: { status: [400], means: 'a resource name in the owner\'s forms is not a valid name' },
   not_a_container: { status: [400], means: 'the request needs a container (a path ending in /)' },
+  invalid_page: { status: [400], means: "a container listing's page or limit is not one the pod hands out (LWS container pagination)" },
   not_a_document: { status: [400], means: 'the request needs a document, not a container' },
   not_rdf: { status: [400], means: 'the resource is not an RDF document' },
   already_exists: { status: [412], means: 'something of that name exists already' },

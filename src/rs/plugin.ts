@@ -14,7 +14,8 @@ import { makeAccessControl } from './access-control.ts'
 import { resolveTarget } from '../store/target.ts'
 import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
 import { challengeLinks, resourceHeaders } from './resource-headers.ts'
-import { makeRepresentationCache, readResource } from './read-resource.ts'
+import { readResource } from './read-resource.ts'
+import { makeRepresentationCache } from './representation-cache.ts'
 import { handlePut } from './handle-put.ts'
 import { firstRequirements } from './first-requirements.ts'
 import { handlePost } from './handle-post.ts'
@@ -125,7 +126,7 @@ export function makeResourceServer(deps: Deps) {
     if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`, { headers: { 'wac-allow': decision.wacAllow } })
     const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
     headers.append('wac-allow', decision.wacAllow)
-    return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestHeaders: r.request.headers, head, headers, cache: representations })
+    return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestUrl: r.request.url, requestHeaders: r.request.headers, head, headers, cache: representations })
   }
 
   // OPTIONS needs no access (WAC §6.4), so it answers from the path alone: no existence oracle.
