@@ -35,10 +35,12 @@ function crumbs(path: string) {
 }
 
 export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null, query: Record<string, unknown>): Promise<Response> {
-  const list = await browseContainer(deps, { path: query.path ?? '/', offset: query.offset })
-  const { path, offset, limit, total } = list
-  const pager = total <= limit ? '' : html`<p class="actions">${offset > 0 ? html`<a href="${filesPage(path)}&offset=${Math.max(0, offset - limit)}">Previous page</a>` : ''}
-<span class="muted">${offset + 1}–${Math.min(offset + limit, total)} of ${total}</span>${offset + limit < total ? html`<a href="${filesPage(path)}&offset=${offset + limit}">Next page</a>` : ''}</p>`
+  const list = await browseContainer(deps, { path: query.path ?? '/', after: query.after, before: query.before })
+  const { path } = list
+  const count = `${list.countIsExact ? '' : 'more than '}${list.count.toLocaleString('en')} item${list.count === 1 && list.countIsExact ? '' : 's'}`
+  // Cursors, not offsets: a page stays put while files are added or deleted elsewhere in the folder.
+  const pager = list.next === null && list.prev === null ? '' : html`<p class="actions">${list.prev !== null ? html`<a href="${filesPage(path)}&before=${encodeURIComponent(list.prev)}">Previous page</a>` : ''}
+${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURIComponent(list.next)}">Next page</a>` : ''}</p>`
   const rows = list.items.map((it) => html`<tr>
 <td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`<a href="${ADMIN_PATHS.download}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}</td>
 <td data-label="Type">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
@@ -50,7 +52,7 @@ export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null
   return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
     heading: path === '/' ? 'Your files' : nameOf(path), section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
     body: (csrf) => html`${crumbs(path)}
-<p class="muted">${total} item${total === 1 ? '' : 's'} · <a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a></p>${pager}
+<p class="muted">${count} · <a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a></p>${pager}
 <div class="table-wrap"><table class="stack"><caption class="visually-hidden">Contents of ${path}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="5" class="muted">This folder is empty</td></tr>`}</tbody></table></div>${pager}

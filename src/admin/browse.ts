@@ -1,16 +1,21 @@
-// GET /.admin/api/browse: a container's members one page at a time, with what the dashboard shows.
+// GET /.admin/api/browse: a container's members one page at a time (a cursor, not an offset), with what the dashboard shows.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { readChildrenPage } from '../store/children-page.ts'
+import { countMembers, readMemberPage, type PageCursor } from '../store/container-members.ts'
 import { getMeta } from '../store/resources.ts'
-import { isContainerPath } from '../store/paths.ts'
+import { isContainerPath, parentPath } from '../store/paths.ts'
 import { isAcl } from '../store/acl-names.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
 export const PAGE_SIZE = 100
 const MAX_PAGE_SIZE = 500
+/**
+ * Members are counted up to this many and no further: a count is a key scan, and past this the dashboard
+ * says "more than". Pages themselves cost their own size whatever the container holds.
+ */
+export const COUNT_UP_TO = 10_000
 
 /** A stored path from the query: absolute, no dot segments, no empty segments but the last. */
 export function podPath(raw: unknown): string {
@@ -27,18 +32,35 @@ function count(raw: unknown, name: string, fallback: number, max: number): numbe
   return n
 }
 
+/** `after` or `before`: a member of `container` the previous page ended or began with (it may be gone since). */
+function cursorOf(query: Record<string, unknown>, container: string): PageCursor {
+  if (query.after !== undefined && query.before !== undefined) throw new HttpError(400, 'invalid_query', 'give after or before, not both')
+  const [name, raw] = query.after !== undefined ? ['after', query.after] : ['before', query.before]
+  if (raw === undefined || raw === '') return { from: 'first' }
+  const path = typeof raw === 'string' && raw.startsWith('/') ? raw : ''
+  if (parentPath(path) !== container) throw new HttpError(400, 'invalid_query', `${name} must be the path of a member of ${container}, as next or prev gave it`)
+  return name === 'after' ? { after: path } : { before: path }
+}
+
 export async function browseContainer(deps: AdminDeps, query: Record<string, unknown>) {
   const path = podPath(query.path ?? '/')
   if (!isContainerPath(path)) throw new HttpError(400, 'not_a_container', `${path} is not a container: container paths end with "/"`)
   const meta = await getMeta(deps.store, path)
   if (!meta) throw new HttpError(404, 'not_found', `there is no container ${path}`)
-  const offset = count(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER)
+  const cursor = cursorOf(query, path)
   const limit = count(query.limit, 'limit', PAGE_SIZE, MAX_PAGE_SIZE) || PAGE_SIZE
-  const { items, total } = await readChildrenPage(deps.store, path, offset, limit)
+  const [page, counted] = await Promise.all([readMemberPage(deps.store, path, cursor, limit), countMembers(deps.store, path, COUNT_UP_TO)])
+  const first = page.items[0]
+  const last = page.items[page.items.length - 1]
   return {
-    path, url: deps.cfg.baseUrl + path, total, offset, limit,
+    path, url: deps.cfg.baseUrl + path, limit,
+    /** Members in all, exact up to COUNT_UP_TO; `countIsExact` false means there are more. */
+    count: counted.count, countIsExact: counted.exact,
+    /** Cursors for the neighbouring pages (`after=next`, `before=prev`), null at either end. */
+    next: page.hasNext && last ? last.path : null,
+    prev: page.hasPrev && first ? first.path : null,
     hasAcl: (await getMeta(deps.store, `${path}.acl`)) !== undefined,
-    items: items.filter((c) => !isAcl(c.path)).map(({ path: p, meta: m }) => ({
+    items: page.items.filter((c) => !isAcl(c.path)).map(({ path: p, meta: m }) => ({
       path: p, url: deps.cfg.baseUrl + p, kind: m.kind, contentType: m.contentType, size: m.size, modified: new Date(m.modified).toISOString(),
     })),
   }

@@ -7,7 +7,13 @@ import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { uploadPanel } from './upload.ts'
 
 interface Item { path: string; url: string; kind: 'container' | 'rdf' | 'binary'; contentType: string; size: number; modified: string }
-interface Listing { path: string; url: string; total: number; offset: number; limit: number; items: Item[] }
+interface Listing { path: string; url: string; count: number; countIsExact: boolean; limit: number; next: string | null; prev: string | null; items: Item[] }
+/**
+ * Which page to ask for: after or before a member (a cursor, so pages stay put while the folder changes),
+ * and where its first row stands, counted by the pages walked (shown only, never sent).
+ */
+interface PageAt { after?: string; before?: string; start: number }
+const FIRST_PAGE: PageAt = { start: 0 }
 
 const nameOf = (path: string) => decodeURIComponent(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
 const fileHref = (path: string) => `#/files${path}`
@@ -33,21 +39,25 @@ export async function showFiles(view: HTMLElement, path: string): Promise<void> 
 
 async function showContainer(view: HTMLElement, path: string): Promise<void> {
   const listing = h('div', { id: 'listing' })
-  await fillListing(listing, path, 0)
+  await fillListing(listing, path, FIRST_PAGE)
   clear(view)
-  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, () => fillListing(listing, path, 0)), newFolderPanel(path))
+  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, () => fillListing(listing, path, FIRST_PAGE)), newFolderPanel(path))
 }
 
 /** The members table with its pager; redrawn alone after an upload or a delete, so the panels keep their state. */
-async function fillListing(listing: HTMLElement, path: string, offset: number): Promise<void> {
-  const list = await api<Listing>('GET', `/browse?path=${encodeURIComponent(path)}&offset=${offset}`, undefined, `Opening ${path}`)
+async function fillListing(listing: HTMLElement, path: string, at: PageAt): Promise<void> {
+  const cursor = at.after !== undefined ? `&after=${encodeURIComponent(at.after)}` : at.before !== undefined ? `&before=${encodeURIComponent(at.before)}` : ''
+  const list = await api<Listing>('GET', `/browse?path=${encodeURIComponent(path)}${cursor}`, undefined, `Opening ${path}`)
+  // A page reached backwards ends where the one after it began; one that has nothing before it starts the folder.
+  const start = list.prev === null ? 0 : at.before !== undefined ? Math.max(0, at.start - list.items.length) : at.start
+  const total = `${list.countIsExact ? '' : 'more than '}${list.count.toLocaleString()}`
   const pager = (): HTMLElement | string => {
-    if (list.total <= list.limit) return ''
-    const go = (to: number) => () => { void fillListing(listing, path, to).catch(sayError) }
+    if (list.next === null && list.prev === null) return ''
+    const go = (to: PageAt) => () => { void fillListing(listing, path, to).catch(sayError) }
     return h('div', { class: 'actions' },
-      h('button', { type: 'button', class: 'small secondary', disabled: offset === 0, onclick: go(Math.max(0, offset - list.limit)) }, 'Previous page'),
-      h('span', { class: 'muted' }, `${offset + 1}–${Math.min(offset + list.limit, list.total)} of ${list.total}`),
-      h('button', { type: 'button', class: 'small secondary', disabled: offset + list.limit >= list.total, onclick: go(offset + list.limit) }, 'Next page'))
+      h('button', { type: 'button', class: 'small secondary', disabled: list.prev === null, onclick: go({ before: list.prev ?? '', start }) }, 'Previous page'),
+      h('span', { class: 'muted' }, `${start + 1}–${start + list.items.length} of ${total}`),
+      h('button', { type: 'button', class: 'small secondary', disabled: list.next === null, onclick: go({ after: list.next ?? '', start: start + list.items.length }) }, 'Next page'))
   }
   const rows = list.items.map((it) => h('tr', {},
     h('td', { 'data-label': 'Name' }, h('a', { href: fileHref(it.path) }, nameOf(it.path) + (it.kind === 'container' ? '/' : ''))),
@@ -56,9 +66,9 @@ async function fillListing(listing: HTMLElement, path: string, offset: number): 
     h('td', { 'data-label': 'Modified' }, formatDate(it.modified)),
     h('td', {}, h('div', { class: 'actions' },
       h('a', { href: `#/share${it.path}`, class: 'small', 'aria-label': `Share ${nameOf(it.path)}` }, 'Share'),
-      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Delete ${nameOf(it.path)}`, onclick: () => { void remove(it, () => fillListing(listing, path, offset)) } }, 'Delete')))))
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Delete ${nameOf(it.path)}`, onclick: () => { void remove(it, () => fillListing(listing, path, at)) } }, 'Delete')))))
   listing.replaceChildren(
-    h('p', { class: 'muted' }, `${list.total} item${list.total === 1 ? '' : 's'} · `, h('a', { href: `#/share${path}` }, 'Who can access this folder')),
+    h('p', { class: 'muted' }, `${total} item${list.count === 1 && list.countIsExact ? '' : 's'} · `, h('a', { href: `#/share${path}` }, 'Who can access this folder')),
     pager(),
     h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
       h('caption', { class: 'visually-hidden' }, `Contents of ${path}`),

@@ -132,15 +132,28 @@ describe('the owner cookie on the resource server (auth/owner-cookie.ts)', () =>
 })
 
 describe('browse: a container one page at a time', () => {
-  test('members with kind, type, size and date; paged by offset and limit', async () => {
+  interface Page { count: number; countIsExact: boolean; next: string | null; prev: string | null; items: { path: string; kind: string; contentType: string; size: number; modified: string }[] }
+  const browse = async (query: string) => json<Page>(await call('GET', `/.admin/api/browse?path=/many/&limit=5${query}`))
+  test('members with kind, type, size and date; paged by cursor and limit, with the count', async () => {
     for (let i = 0; i < 12; i++) expect((await call('PUT', `/many/f${String(i).padStart(2, '0')}.txt`, { type: 'text/plain', body: 'x'.repeat(i) })).status).toBe(201)
-    const first = await json<{ total: number; items: { path: string; kind: string; contentType: string; size: number; modified: string }[] }>(await call('GET', '/.admin/api/browse?path=/many/&limit=5'))
-    expect(first.total).toBe(12)
+    const first = await browse('')
+    expect({ count: first.count, exact: first.countIsExact, prev: first.prev, next: first.next }).toEqual({ count: 12, exact: true, prev: null, next: '/many/f04.txt' })
     expect(first.items.map((i) => i.path)).toEqual(['/many/f00.txt', '/many/f01.txt', '/many/f02.txt', '/many/f03.txt', '/many/f04.txt'])
     expect(first.items[3]).toMatchObject({ kind: 'binary', contentType: 'text/plain', size: 3 })
     expect(Date.parse(first.items[0]!.modified)).toBeGreaterThan(0)
-    const last = await json<{ items: { path: string }[] }>(await call('GET', '/.admin/api/browse?path=/many/&offset=10&limit=5'))
-    expect(last.items.map((i) => i.path)).toEqual(['/many/f10.txt', '/many/f11.txt'])
+    const second = await browse(`&after=${encodeURIComponent(first.next!)}`)
+    expect(second.prev).toBe('/many/f05.txt')
+    const last = await browse(`&after=${encodeURIComponent(second.next!)}`)
+    expect({ items: last.items.map((i) => i.path), next: last.next }).toEqual({ items: ['/many/f10.txt', '/many/f11.txt'], next: null })
+    const back = await browse(`&before=${encodeURIComponent(last.prev!)}`)
+    expect(back.items.map((i) => i.path)).toEqual(second.items.map((i) => i.path))
+  })
+  test('a page does not shift when members are added before it', async () => {
+    const first = await browse('')
+    expect((await call('PUT', '/many/a-new.txt', { type: 'text/plain', body: 'new' })).status).toBe(201)
+    const second = await browse(`&after=${encodeURIComponent(first.next!)}`)
+    expect(second.items[0]!.path).toBe('/many/f05.txt')
+    expect((await call('DELETE', '/many/a-new.txt')).status).toBe(204)
   })
   test('the root lists containers and documents, never ACLs', async () => {
     const root = await json<{ items: { path: string; kind: string }[] }>(await call('GET', '/.admin/api/browse?path=/'))
@@ -149,7 +162,9 @@ describe('browse: a container one page at a time', () => {
   })
   const bad: [string, number, string][] = [
     ['path=notes/', 400, 'invalid_path'], ['path=/a/../', 400, 'invalid_path'], ['path=/notes/secret.txt', 400, 'not_a_container'],
-    ['path=/nothing/', 404, 'not_found'], ['path=/&limit=-1', 400, 'invalid_query'], ['path=/&offset=x', 400, 'invalid_query'],
+    ['path=/nothing/', 404, 'not_found'], ['path=/&limit=-1', 400, 'invalid_query'],
+    ['path=/many/&after=/other/x', 400, 'invalid_query'], ['path=/many/&after=f01.txt', 400, 'invalid_query'],
+    ['path=/many/&before=/many/sub/f01.txt', 400, 'invalid_query'], ['path=/many/&after=/many/f01.txt&before=/many/f05.txt', 400, 'invalid_query'],
   ]
   for (const [query, status, code] of bad) {
     test(`?${query} → ${status} ${code}`, async () => {

@@ -39,7 +39,7 @@ export async function benchDashboardRender(opts: { print?: boolean } = {}): Prom
         const started = performance.now()
         // Done when the first page's rows and its "1–100 of N" line are in the document; then one
         // frame, so layout and paint are counted as a person sees them.
-        const drawn = () => document.querySelectorAll('tbody tr').length >= 100 && document.body.textContent!.includes(`of ${members}`)
+        const drawn = () => document.querySelectorAll('tbody tr').length >= 100 && document.body.textContent!.includes(`of ${members.toLocaleString()}`)
         const observer = new MutationObserver(() => {
           if (!drawn()) return
           observer.disconnect()
