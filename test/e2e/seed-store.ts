@@ -39,3 +39,18 @@ export async function seedPublicContainer(dataDir: string, baseUrl: string, cont
     await store.close()
   }
 }
+
+/** The name of member `i` of a container seeded by seedMembers. */
+export const memberName = (i: number) => `m${String(i).padStart(6, '0')}.ttl`
+
+/**
+ * `n` empty RDF documents in `container` (which must exist), member `i` named memberName(i), with
+ * stat:size `i` and modified `since + i` seconds. Written 500 at a time so they share synced batches
+ * (group commit): 100,000 take a few seconds instead of one sync each.
+ */
+export async function seedMembers(store: Store, baseUrl: string, container: string, n: number, since: number) {
+  for (let i = 0; i < n; i += 500) {
+    await Promise.all(Array.from({ length: Math.min(500, n - i) }, (_, j) => writeResource(store, baseUrl, container + memberName(i + j),
+      { kind: 'rdf', contentType: 'text/turtle', triples: [], size: i + j }, since + (i + j) * 1000)))
+  }
+}
