@@ -14,6 +14,7 @@ import { benchDashboardRender } from './dashboard-render.ts'
 import { BENCH_CONTAINER, WORKLOADS, type BenchContext, type Workload } from './workloads.ts'
 import { formatStartup, measureStartup, type StartupResult } from './startup.ts'
 import { benchRemoteDocuments } from './remote-documents.ts'
+import { benchBigContainer } from './big-container.ts'
 
 interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
 
@@ -124,13 +125,15 @@ async function main() {
   if (!flags.only || 'dashboard listing'.includes(flags.only)) await benchDashboardListing({ print: !flags.json })
   // Issue 13: the same folder opened in Chromium, to its first page of rows painted.
   if (!flags.only || 'dashboard render'.includes(flags.only)) await benchDashboardRender({ print: !flags.json })
+  // Issue 22 "Folders": a 100,000-member container's listing over HTTP (first byte, members/s, RSS) and one member's write cost at 10 and 100,000.
+  if (!flags.only || 'big container'.includes(flags.only)) await benchBigContainer({ print: !flags.json })
   // Anonymous requests naming fresh remote key documents (JSON-LD) on a host the attacker runs: public GET p50/p99 meanwhile.
   if (!flags.only || 'remote documents'.includes(flags.only)) await benchRemoteDocuments({ durationMs: flags.durationMs, print: !flags.json })
   // Issue 9 "Startup": spawn → first HTTP 200, fresh data directory and restart, before the load runs (a quiet machine).
   const wantStartup = !flags.only || 'startup'.includes(flags.only)
   if (wantStartup && !flags.json) console.error('measuring startup …')
   const startup = wantStartup ? await measureStartup(STARTUP_RUNS) : undefined
-  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'dashboard render', 'remote documents', 'startup'].some((name) => name.includes(flags.only!))
+  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'dashboard render', 'big container', 'remote documents', 'startup'].some((name) => name.includes(flags.only!))
   if (workloads.length === 0 && inProcessOnly) {
     if (startup && !flags.json) for (const line of formatStartup(startup)) console.log(line)
     return
