@@ -15,6 +15,7 @@ import { BENCH_CONTAINER, WORKLOADS, type BenchContext, type Workload } from './
 import { formatStartup, measureStartup, type StartupResult } from './startup.ts'
 import { benchRemoteDocuments } from './remote-documents.ts'
 import { benchBigContainer } from './big-container.ts'
+import { benchLargeFiles } from './large-files.ts'
 
 interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
 
@@ -129,11 +130,13 @@ async function main() {
   if (!flags.only || 'big container'.includes(flags.only)) await benchBigContainer({ print: !flags.json })
   // Anonymous requests naming fresh remote key documents (JSON-LD) on a host the attacker runs: public GET p50/p99 meanwhile.
   if (!flags.only || 'remote documents'.includes(flags.only)) await benchRemoteDocuments({ durationMs: flags.durationMs, print: !flags.json })
+  // Issue 22 "Files": a 1 GiB file up and down against Bun's own file writes and reads on the same disk, and the pod's RSS meanwhile.
+  if (!flags.only || 'large file'.includes(flags.only)) await benchLargeFiles({ print: !flags.json })
   // Issue 9 "Startup": spawn → first HTTP 200, fresh data directory and restart, before the load runs (a quiet machine).
   const wantStartup = !flags.only || 'startup'.includes(flags.only)
   if (wantStartup && !flags.json) console.error('measuring startup …')
   const startup = wantStartup ? await measureStartup(STARTUP_RUNS) : undefined
-  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'dashboard render', 'big container', 'remote documents', 'startup'].some((name) => name.includes(flags.only!))
+  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'dashboard render', 'big container', 'remote documents', 'large file', 'startup'].some((name) => name.includes(flags.only!))
   if (workloads.length === 0 && inProcessOnly) {
     if (startup && !flags.json) for (const line of formatStartup(startup)) console.log(line)
     return
