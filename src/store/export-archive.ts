@@ -7,8 +7,16 @@ import * as tar from 'tar'
 import type { Store } from './open-store.ts'
 import { exportPod, MANIFEST_FILE, type ExportCounts } from './export-pod.ts'
 import { ImportError } from './import-pod.ts'
+import { collectEvery } from '../lib/collect-every.ts'
 
 export const ARCHIVE_TYPE = 'application/gzip'
+/**
+ * How much of a file the packer reads at once: tar's default is 16 MiB, a new buffer per read, which kept
+ * the pod's RSS ~150 MB above idle while a 300 MiB file went out; 1 MiB reads keep it near the 16 MiB below.
+ */
+const READ_BYTES = 1024 * 1024
+/** The archive's chunks (and the packer's reads and gzip's buffers behind them) are collected this often. */
+const COLLECT_EVERY_BYTES = 16 * 1024 * 1024
 
 export interface ExportArchive {
   /** The archive's file name, and the one folder inside it: `solopod-backup-20261125T033000Z`. */
@@ -40,7 +48,7 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
     throw err
   }
   // portable: no owner names or ids of this machine in the headers; file modes (0600) are kept
-  const pack = tar.c({ cwd: holder, gzip: true, portable: true }, [name]) as unknown as AsyncIterable<Uint8Array>
+  const pack = tar.c({ cwd: holder, gzip: true, portable: true, maxReadSize: READ_BYTES }, [name]) as unknown as AsyncIterable<Uint8Array>
   const chunks = pack[Symbol.asyncIterator]()
   let settle: (ok: boolean) => void = () => {}
   const delivered = new Promise<boolean>((resolve) => { settle = resolve })
@@ -53,6 +61,7 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
   }
   let cancelled = false
   let reading: Promise<unknown> = Promise.resolve()
+  const noteSent = collectEvery(COLLECT_EVERY_BYTES)
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = chunks.next()
@@ -64,7 +73,9 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
         return
       }
       if (cancelled) return
-      if (chunk.done) { controller.close(); finish(true) } else controller.enqueue(new Uint8Array(chunk.value))
+      if (chunk.done) { controller.close(); finish(true); return }
+      controller.enqueue(new Uint8Array(chunk.value))
+      noteSent(chunk.value.byteLength)
     },
     // The packer still reads the folder: it runs to its end, unread, before the folder goes
     async cancel() {
