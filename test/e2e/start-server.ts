@@ -54,9 +54,17 @@ export interface StartOptions {
 
 const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 
-/** Runs one `solopod` command (export, import, passwd …) to its end, as an operator would. */
+/** Starts one `solopod` command (export, import, passwd …) as an operator would; runSolopod waits for it. */
+export const spawnSolopod = (...args: string[]) =>
+  Bun.spawn([process.execPath, MAIN, ...args, '--log-level', 'warn'], { stdout: 'pipe', stderr: 'pipe' })
+
+/** Runs one `solopod` command to its end, as an operator would. */
 export async function runSolopod(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args, '--log-level', 'warn'], { stdout: 'pipe', stderr: 'pipe' })
+  return finishSolopod(spawnSolopod(...args))
+}
+
+/** Waits for a command spawnSolopod started: its exit code and what it printed. */
+export async function finishSolopod(proc: ReturnType<typeof spawnSolopod>): Promise<{ code: number; stdout: string; stderr: string }> {
   const [stdout, stderr] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
   return { code: await proc.exited, stdout, stderr }
 }
