@@ -62,8 +62,12 @@ export interface RssSampler {
 /** Reads the process's RSS every `everyMs` until stopped (or until the process is gone). */
 export function sampleRss(pid: number, everyMs = 20): RssSampler {
   let peak = 0
+  // A process that has exited (a zombie has no VmRSS line) or been reaped is simply not sampled again.
   const read = () => {
-    try { peak = Math.max(peak, rssMb(pid)) } catch { clearInterval(timer) }
+    try {
+      const mb = rssMb(pid)
+      if (Number.isFinite(mb)) peak = Math.max(peak, mb)
+    } catch { clearInterval(timer) }
   }
   const timer = setInterval(read, everyMs)
   read()
