@@ -106,7 +106,7 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
   }
 
   return {
-    ...openLocalPartials(dataDir, { adopt, freeBytes }),
+    ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
     put,
     read: (id) => Bun.file(fileOf(id)),
     remove(id) {

@@ -15,7 +15,11 @@ const CHECK_SPACE_EVERY = 16 * 1024 * 1024
 
 interface RunningHash { readonly hash: Bun.CryptoHasher; size: number }
 
-export function openLocalPartials(dataDir: string, blobs: { adopt(file: string): string; freeBytes(): number }): PartialBlobs {
+/**
+ * `noteStored` is the blob store's own collector (lib/collect-every.ts): appends turn a body into garbage chunk by
+ * chunk as puts do, and counting both together keeps one rhythm of collections.
+ */
+export function openLocalPartials(dataDir: string, blobs: { adopt(file: string): string; freeBytes(): number; noteStored(bytes: number): void }): PartialBlobs {
   const root = join(dataDir, UPLOADS_DIR)
   mkdirSync(root, { recursive: true, mode: 0o700 })
   const fileOf = (id: string) => {
@@ -62,6 +66,7 @@ export function openLocalPartials(dataDir: string, blobs: { adopt(file: string):
         for (let done = 0; done < chunk.byteLength;) done += (await handle.write(chunk, done, chunk.byteLength - done, size + done)).bytesWritten
         running?.hash.update(chunk)
         size += chunk.byteLength
+        blobs.noteStored(chunk.byteLength)
         if (running) running.size = size
       }
       if (signal?.aborted) ended = false
