@@ -1,5 +1,5 @@
 // Run by npm before `npm test` (the `pretest` script), with plain Node: the whole suite drives Debian's
-// Chromium, puts nginx in front of a pod and makes certificates with openssl. A missing one stops the run
+// Chromium, puts nginx in front of a pod, makes certificates with openssl and a film with ffmpeg. A missing one stops the run
 // here, in one line naming the packages, instead of minutes later as a failed test. Nothing is installed
 // from here: installing system packages is the machine owner's call (.ci/run installs them on CI).
 //
@@ -20,6 +20,8 @@ const TOOLS = [
   { pkg: 'nginx', where: '/usr/sbin/nginx', found: () => executable(`${root}/usr/sbin/nginx`) },
   // test/e2e/tls-cert.ts and the README's HTTPS commands call it by name
   { pkg: 'openssl', where: 'on PATH', found: () => root === '' ? onPath('openssl') : executable(`${root}/usr/bin/openssl`) },
+  // test/browser/film-seek.test.ts makes the film a <video> seeks in
+  { pkg: 'ffmpeg', where: 'on PATH', found: () => root === '' ? onPath('ffmpeg') : executable(`${root}/usr/bin/ffmpeg`) },
 ]
 
 const missing = TOOLS.filter((t) => !t.found())
