@@ -27,6 +27,7 @@ import { reservedPathError } from './resource-names.ts'
 import { handleUploadResource } from './upload-resource.ts'
 import { makeUploadSessions } from './upload-sessions.ts'
 import { asksForUploadResource, createUpload } from './upload-creation.ts'
+import { PARTIAL_UPLOAD } from './upload-fields.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -131,6 +132,10 @@ export function makeResourceServer(deps: Deps) {
 
   // OPTIONS needs no access (WAC §6.4), so it answers from the path alone: no existence oracle.
   async function options(r: RsRequest): Promise<Response> {
+    // An upload resource (resumable uploads, draft -10 and later): what it takes, from the path alone, as for any resource.
+    if (r.target.path.startsWith(RS_PATHS.uploads)) {
+      return new Response(null, { status: 204, headers: { allow: 'HEAD, PATCH, DELETE, OPTIONS', 'accept-patch': PARTIAL_UPLOAD } })
+    }
     return new Response(null, { status: 204, headers: resourceHeaders(deps.cfg.baseUrl, r.target.path, undefined) })
   }
 

@@ -169,6 +169,15 @@ describe('draft-ietf-httpbis-resumable-upload refusals', () => {
     await expectRsError(res, 415, 'unsupported_media_type')
   })
 
+  test('OPTIONS on an upload resource names what it takes: Allow, and Accept-Patch application/partial-upload', async () => {
+    const upload = await create('/pub/options.bin')
+    const res = await fetch(upload, { method: 'OPTIONS' })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('allow')).toBe('HEAD, PATCH, DELETE, OPTIONS')
+    expect(res.headers.get('accept-patch')).toBe('application/partial-upload')
+    expect((await fetch(upload, { method: 'DELETE' })).status).toBe(204)
+  })
+
   test('DELETE cancels: 204, the bytes go, the upload resource is 404', async () => {
     const upload = await create('/pub/cancelled.bin')
     await append(upload, 0, BYTES.subarray(0, 1000), false)
