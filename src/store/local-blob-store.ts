@@ -3,7 +3,8 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
-import { BlobWriteError, type BlobLimits, type BlobSource, type BlobStore, type StoredBlob } from './blob-store.ts'
+import type { BlobLimits, BlobSource, BlobStore, StoredBlob } from './blob-store.ts'
+import { writeBody } from './write-body.ts'
 import { freeBytesAt } from './disk-space.ts'
 import { syncDir } from './sync-dir.ts'
 import { openLocalPartials } from './local-partial-blobs.ts'
@@ -17,8 +18,6 @@ export const FILES_DIR = 'files'
  * file after. A crash meanwhile leaves it to the start-up sweep.
  */
 const REMOVE_AFTER_MS = 30_000
-/** How often a write of unknown length looks at the free space again. */
-const CHECK_SPACE_EVERY = 16 * 1024 * 1024
 /** Ids are random hex: they name nothing about the resource, and never need escaping as file names. */
 const ID = /^[0-9a-f]{32}$/
 
@@ -54,46 +53,28 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
   }
 
   const freeBytes = () => freeBytesAt(root)
-  const diskFull = (reserve: number, cause?: unknown) => new BlobWriteError('disk_full',
-    `the pod's disk is too full to store this: it keeps at least ${reserve} bytes free, and this write would leave less`, { cause })
 
   async function put(body: BlobSource, limits: BlobLimits): Promise<StoredBlob> {
-    const { maxBytes, reserveBytes, expectedBytes = 0, observe } = limits
-    if (maxBytes !== undefined && expectedBytes > maxBytes) throw new BlobWriteError('too_large', `the body is larger than this pod accepts (${maxBytes} bytes)`)
-    if (freeBytes() - expectedBytes < reserveBytes) throw diskFull(reserveBytes)
     const id = newId()
     const dir = shelf(id)
     const file = join(dir, id)
     const handle = await open(file, 'wx', 0o600)
     const hash = new Bun.CryptoHasher('sha256')
-    let size = 0
-    let nextCheck = Math.max(expectedBytes, CHECK_SPACE_EVERY)
+    const progress = { size: 0 }
+    const written = (chunk: Uint8Array) => { hash.update(chunk); noteStored(chunk.byteLength) }
     try {
-      // Bun's ReadableStream is async-iterable (its types do not say so); cancelling the loop cancels the stream.
-      for await (const chunk of body as AsyncIterable<Uint8Array>) {
-        size += chunk.byteLength
-        if (maxBytes !== undefined && size > maxBytes) throw new BlobWriteError('too_large', `the body is larger than this pod accepts (${maxBytes} bytes)`)
-        if (size > nextCheck) {
-          if (freeBytes() - chunk.byteLength < reserveBytes) throw diskFull(reserveBytes)
-          nextCheck = size + CHECK_SPACE_EVERY
-        }
-        hash.update(chunk)
-        observe?.(chunk)
-        for (let done = 0; done < chunk.byteLength;) done += (await handle.write(chunk, done, chunk.byteLength - done)).bytesWritten
-        noteStored(chunk.byteLength)
-      }
+      await writeBody(body, { handle, start: 0, limits, freeBytes, written }, progress)
       await handle.sync()
     } catch (err) {
       await handle.close().catch(() => undefined)
       unlinkSync(file)
-      if ((err as NodeJS.ErrnoException).code === 'ENOSPC') throw diskFull(reserveBytes, err)
       throw err
     }
     await handle.close()
     // The file's own fsync does not make its name durable: its directory's entry must be on disk too
     // before a batch names it.
     syncDir(dir)
-    return { id, size, sha256: hash.digest('hex') }
+    return { id, size: progress.size, sha256: hash.digest('hex') }
   }
 
   /** Moves a finished partial upload in as a new blob; its name is durable before the id is returned. */

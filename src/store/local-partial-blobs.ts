@@ -5,13 +5,13 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync } from
 import { open, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BlobWriteError, type AppendLimits, type AppendResult, type BlobSource, type PartialBlobs, type StoredBlob } from './blob-store.ts'
+import { writeBody } from './write-body.ts'
 import { syncDir } from './sync-dir.ts'
 import { log, describeCause } from '../log.ts'
 
 /** Never under `files/`: the start-up sweep of blobs removes every file there that no resource names. */
 export const UPLOADS_DIR = 'uploads'
 const ID = /^[0-9a-f]{32}$/
-const CHECK_SPACE_EVERY = 16 * 1024 * 1024
 
 interface RunningHash { readonly hash: Bun.CryptoHasher; size: number }
 
@@ -33,61 +33,37 @@ export function openLocalPartials(dataDir: string, blobs: { adopt(file: string):
    */
   const hashes = new Map<string, RunningHash>()
   const sizeOf = (id: string) => { try { return statSync(fileOf(id)).size } catch { return undefined } }
-  const tooLarge = (max: number) => new BlobWriteError('too_large', `the upload is larger than this pod accepts (${max} bytes)`)
-  const diskFull = (reserve: number, cause?: unknown) => new BlobWriteError('disk_full',
-    `the pod's disk is too full to store this: it keeps at least ${reserve} bytes free, and this write would leave less`, { cause })
 
   async function appendPartial(id: string, body: BlobSource, limits: AppendLimits): Promise<AppendResult> {
-    const { maxBytes, reserveBytes, expectedBytes = 0, observe, signal } = limits
-    const file = fileOf(id)
     const start = sizeOf(id)
     if (start === undefined) throw new Error(`no partial upload ${id}`)
-    if (maxBytes !== undefined && start + expectedBytes > maxBytes) throw tooLarge(maxBytes)
-    if (blobs.freeBytes() - expectedBytes < reserveBytes) throw diskFull(reserveBytes)
     let running = hashes.get(id)
     if (running && running.size !== start) { hashes.delete(id); running = undefined }
-    const handle = await open(file, 'r+')
-    let size = start
-    let ended = true
-    let nextCheck = start + Math.max(expectedBytes, CHECK_SPACE_EVERY)
-    const reader = body instanceof ReadableStream ? body.getReader() : undefined
-    const stop = () => { void reader?.cancel().catch(() => undefined) }
-    signal?.addEventListener('abort', stop, { once: true })
+    const handle = await open(fileOf(id), 'r+')
+    const progress = { size: start }
+    const written = (chunk: Uint8Array) => {
+      if (running) { running.hash.update(chunk); running.size += chunk.byteLength }
+      blobs.noteStored(chunk.byteLength)
+    }
+    let ended: boolean
     try {
-      const chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = reader ? readAll(reader) : body as AsyncIterable<Uint8Array>
-      for await (const chunk of chunks) {
-        if (signal?.aborted) break
-        if (maxBytes !== undefined && size + chunk.byteLength > maxBytes) throw tooLarge(maxBytes)
-        if (size + chunk.byteLength > nextCheck) {
-          if (blobs.freeBytes() - chunk.byteLength < reserveBytes) throw diskFull(reserveBytes)
-          nextCheck = size + CHECK_SPACE_EVERY
-        }
-        observe?.(chunk)
-        for (let done = 0; done < chunk.byteLength;) done += (await handle.write(chunk, done, chunk.byteLength - done, size + done)).bytesWritten
-        running?.hash.update(chunk)
-        size += chunk.byteLength
-        blobs.noteStored(chunk.byteLength)
-        if (running) running.size = size
-      }
-      if (signal?.aborted) ended = false
+      ended = await writeBody(body, { handle, start, limits, freeBytes: blobs.freeBytes, written }, progress)
     } catch (err) {
-      if (err instanceof BlobWriteError || (err as NodeJS.ErrnoException).code === 'ENOSPC') {
+      if (err instanceof BlobWriteError) {
         // A refused append leaves the upload as it was before it.
         hashes.delete(id)
         await handle.truncate(start)
         await handle.sync()
         await handle.close()
-        throw err instanceof BlobWriteError ? err : diskFull(reserveBytes, err)
+        throw err
       }
       // The body failed midway (the client went away): what arrived stays, for the client to resume from.
       ended = false
-    } finally {
-      signal?.removeEventListener('abort', stop)
     }
     // Resumable Uploads §4.1: an offset the pod acknowledges must be one it keeps.
     await handle.sync()
     await handle.close()
-    return { size, ended }
+    return { size: progress.size, ended }
   }
 
   async function hashFile(file: string): Promise<string> {
@@ -140,13 +116,5 @@ export function openLocalPartials(dataDir: string, blobs: { adopt(file: string):
       }
       return removed
     },
-  }
-}
-
-async function* readAll(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncIterable<Uint8Array> {
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return
-    yield value
   }
 }

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, newContext, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { HOOK_TIMEOUT, newContext, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
 
 setDefaultTimeout(60_000)
 let pod: RunningPod
@@ -19,9 +19,7 @@ beforeAll(async () => {
   pod = await startBrowserPod()
   context = await newContext()
   page = await context.newPage()
-  await page.goto(`${pod.baseUrl}/.admin/`)
-  await signInAsOwner(page)
-  await page.waitForURL(`${pod.baseUrl}/.admin/`)
+  await signInToDashboard(page, pod.baseUrl)
   expect((await asOwner('PUT', '/up/kept.txt', 'the old one')).status).toBe(201)
   expect((await asOwner('PUT', '/up/sub/', '', 'text/turtle')).status).toBe(201)
 }, HOOK_TIMEOUT)

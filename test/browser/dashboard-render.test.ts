@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, newContext, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { HOOK_TIMEOUT, newContext, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
 
 setDefaultTimeout(60_000)
 let pod: RunningPod
@@ -32,9 +32,7 @@ beforeAll(async () => {
     }
   })
   page = await context.newPage()
-  await page.goto(`${pod.baseUrl}/.admin/`)
-  await signInAsOwner(page)
-  await page.waitForURL(`${pod.baseUrl}/.admin/`)
+  await signInToDashboard(page, pod.baseUrl)
   const statuses = await page.evaluate(async ([base, n]) => {
     const csrf = document.getElementById('dashboard')!.dataset.csrf!
     const put = (i: number) => fetch(`${base}/many/f${String(i).padStart(3, '0')}.txt`, { method: 'PUT', headers: { 'x-csrf-token': csrf, 'content-type': 'text/plain' }, body: `file ${i}` }).then((r) => r.status)

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { createHash, randomBytes } from 'node:crypto'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, newContext, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { HOOK_TIMEOUT, newContext, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
 
 setDefaultTimeout(60_000)
 let pod: RunningPod
@@ -15,9 +15,7 @@ beforeAll(async () => {
   pod = await startBrowserPod()
   context = await newContext()
   page = await context.newPage()
-  await page.goto(`${pod.baseUrl}/.admin/`)
-  await signInAsOwner(page)
-  await page.waitForURL(`${pod.baseUrl}/.admin/`)
+  await signInToDashboard(page, pod.baseUrl)
   const made = await page.evaluate(async (u) => (await fetch(u, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': 'text/turtle' }, body: '' })).status, `${pod.baseUrl}/big/`)
   expect(made).toBe(201)
 }, HOOK_TIMEOUT)

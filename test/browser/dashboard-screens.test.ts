@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
 import { textContrastFailures, unlabelledControls } from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
@@ -21,9 +21,7 @@ beforeAll(async () => {
   pod = await startBrowserPod()
   context = await newContext()
   page = await context.newPage()
-  await page.goto(`${pod.baseUrl}/.admin/`)
-  await signInAsOwner(page)
-  await page.waitForURL(`${pod.baseUrl}/.admin/`)
+  await signInToDashboard(page, pod.baseUrl)
   plain = await newContext({ javaScriptEnabled: false })
   plainPage = await plain.newPage()
   await plainPage.goto(`${pod.baseUrl}/.admin/files`)

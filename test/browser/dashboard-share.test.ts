@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, PHONE, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { HOOK_TIMEOUT, PHONE, newContext, screenshot, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
 import { startTestApp, type TestApp } from './app-server.ts'
 import { logInThroughApp, openApp, runInApp } from './app-flow.ts'
 
@@ -20,9 +20,7 @@ beforeAll(async () => {
   [alicePod, bobPod, app] = await Promise.all([startBrowserPod(), startBrowserPod(), startTestApp()])
   alice = await newContext()
   page = await alice.newPage()
-  await page.goto(`${alicePod.baseUrl}/.admin/`)
-  await signInAsOwner(page)
-  await page.waitForURL(`${alicePod.baseUrl}/.admin/`)
+  await signInToDashboard(page, alicePod.baseUrl)
 }, HOOK_TIMEOUT)
 afterAll(async () => {
   await alice?.close()

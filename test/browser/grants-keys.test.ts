@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, dismissNextDialog, newContext, watchWrites, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { HOOK_TIMEOUT, dismissNextDialog, newContext, watchWrites, screenshotBothWidths, startBrowserPod, tabTo, type RunningPod, signInToDashboard } from './harness.ts'
 import { contrastFailures, unlabelledControls } from './page-checks.ts'
 import { makeLocalhostCertificate } from '../e2e/tls-cert.ts'
 import { openStore } from '../../src/store/open-store.ts'
@@ -77,9 +77,7 @@ const grantCount = () => page.evaluate(async () => (await (await fetch('/.admin/
 
 describe('Keys: made in the browser, only the public half on the pod', () => {
   test('sign in and open Keys from the keyboard', async () => {
-    await page.goto(`${pod.baseUrl}/.admin/`)
-    await signInAsOwner(page)
-    await page.waitForURL(`${pod.baseUrl}/.admin/`)
+    await signInToDashboard(page, pod.baseUrl)
     await page.getByRole('link', { name: 'notes/' }).waitFor()
     await tabTo(page, 'a[href="#/keys"]')
     await page.keyboard.press('Enter')

@@ -127,6 +127,13 @@ export async function signInAsOwner(page: Page, password = OWNER_PASSWORD): Prom
   await page.keyboard.press('Enter')
 }
 
+/** Opens the dashboard of the pod at `baseUrl`, signs in on the login page it leads to, and waits to be back on it. */
+export async function signInToDashboard(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/.admin/`)
+  await signInAsOwner(page)
+  await page.waitForURL(`${baseUrl}/.admin/`)
+}
+
 /** Resolves with the message of the page's next dialog once it has been dismissed (a confirm answered "Cancel"). */
 export function dismissNextDialog(page: Page): Promise<string> {
   return new Promise((resolve) => page.once('dialog', (d) => { const message = d.message(); void d.dismiss().then(() => resolve(message)) }))

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { contrastFailures, unlabelledControls } from './page-checks.ts'
-import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
 import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
 import { exchangeCode, obtainCodeOverHttp, requestTokens, serveClientIdDocument } from '../e2e/oidc-client.ts'
 
@@ -37,9 +37,7 @@ async function shoot(name: string): Promise<void> {
 
 describe('the owner pages with JavaScript off', () => {
   test('sign in from /.admin/: the dashboard says which pages work without JavaScript', async () => {
-    await page.goto(`${pod.baseUrl}/.admin/`)
-    await signInAsOwner(page)
-    await page.waitForURL(`${pod.baseUrl}/.admin/`)
+    await signInToDashboard(page, pod.baseUrl)
     expect(await page.locator('noscript, .notice').first().textContent()).toContain('JavaScript is off')
     await page.locator('.notice a[href="/.admin/files"]').click()
     await page.waitForURL(`${pod.baseUrl}/.admin/files`)

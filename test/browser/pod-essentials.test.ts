@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod } from './harness.ts'
+import { HOOK_TIMEOUT, newContext, screenshot, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
 import { hasTriple, parseTurtle } from '../rs/rs-helpers.ts'
 
 setDefaultTimeout(30_000)
@@ -37,9 +37,7 @@ async function publicCard() {
 
 describe('the dashboard cannot destroy the owner\'s identity', () => {
   test('Delete on /profile/card is refused with a message on the screen, and the card stays', async () => {
-    await page.goto(`${pod.baseUrl}/.admin/`)
-    await signInAsOwner(page)
-    await page.waitForURL(`${pod.baseUrl}/.admin/`)
+    await signInToDashboard(page, pod.baseUrl)
     await page.getByRole('link', { name: 'profile/' }).click()
     await page.waitForFunction(() => location.hash === '#/files/profile/')
     page.once('dialog', (d) => { void d.accept() }) // "Delete "card"? This cannot be undone."
