@@ -2,7 +2,7 @@
 // the guarded fetcher), as the public sees them.
 
 import type { Store } from './store/open-store.ts'
-import type { RemoteDoc } from './fetch/guarded-fetch.ts'
+import { REMOTE_DOCUMENT_CAPS, type RemoteDoc } from './fetch/guarded-fetch.ts'
 import { bodyOf, getMeta, readTriples } from './store/resources.ts'
 import { serializeRdf } from './rdf/serialize-rdf.ts'
 import { resolveTarget } from './store/target.ts'
@@ -21,8 +21,8 @@ export async function loadLocalDocument(store: Store, baseUrl: string, url: stri
   return readOwnDocument(store, baseUrl, url, accept, now)
 }
 
-/** The largest remote-document cap (fetch/guarded-fetch.ts): no caller takes more. */
-const OWN_BINARY_MAX_BYTES = 1024 * 1024
+/** The largest cap of any kind of document the fetcher reads: no caller takes more. */
+const OWN_BINARY_MAX_BYTES = Math.max(...Object.values(REMOTE_DOCUMENT_CAPS))
 
 /**
  * A pod document read with the pod's own rights: only for URLs the owner chose (a group named in

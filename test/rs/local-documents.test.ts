@@ -25,6 +25,8 @@ beforeAll(async () => {
   await writeResource(pod.store, BASE, '/private/app.jsonld', await binaryContent(pod.store, 'application/ld+json', app), now)
   await writeTurtle(pod.store, BASE, '/public/', '', now)
   await writeTurtle(pod.store, BASE, '/public/.acl', publicAcl(`${BASE}/public/`, ['Read']), now)
+  await writeResource(pod.store, BASE, '/public/big.json', await binaryContent(pod.store, 'application/json', `"${'x'.repeat(1024 * 1024)}"`), now)
+  await writeResource(pod.store, BASE, '/public/small.json', await binaryContent(pod.store, 'application/json', '{"small":true}'), now)
   await writeTurtle(pod.store, BASE, '/public/me.ttl', `<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${SECRET_ISSUER}>.`, now)
 })
 afterAll(() => pod.close())
@@ -33,6 +35,11 @@ describe('the pod reads its own documents as the public would (WAC for the anony
   test('a public document is read', async () => {
     const doc = await loadLocalDocument(pod.store, BASE, `${BASE}/profile/card`, 'text/turtle', pod.clock.now, makePublicView(pod.deps.decider, BASE))
     expect(doc?.body).toContain('oidcIssuer')
+  })
+  test('a public file is read whole; one larger than any document the pod reads is not read at all', async () => {
+    const read = (path: string) => loadLocalDocument(pod.store, BASE, BASE + path, 'application/json', pod.clock.now, makePublicView(pod.deps.decider, BASE))
+    expect((await read('/public/small.json'))?.body).toBe('{"small":true}')
+    expect(await read('/public/big.json')).toBeUndefined()
   })
   test.each(['/private/secret.ttl', '/private/bin.pdf', '/private/missing.ttl', '/.acl', '/profile/card.acl'])('%s is not read: exactly as if it did not exist', async (path) => {
     expect(await loadLocalDocument(pod.store, BASE, BASE + path, 'text/turtle', pod.clock.now, makePublicView(pod.deps.decider, BASE))).toBeUndefined()
@@ -53,6 +60,11 @@ async function forgedRequest(webid: string): Promise<Request> {
 }
 
 describe('a token whose webid is a document the requester cannot read', () => {
+  test('a public file is read whole; one larger than any document the pod reads is not read at all', async () => {
+    const read = (path: string) => loadLocalDocument(pod.store, BASE, BASE + path, 'application/json', pod.clock.now, makePublicView(pod.deps.decider, BASE))
+    expect((await read('/public/small.json'))?.body).toBe('{"small":true}')
+    expect(await read('/public/big.json')).toBeUndefined()
+  })
   test.each(['/private/secret.ttl', '/private/bin.pdf', '/private/missing.ttl'])('%s: 401 invalid_token, the same refusal as for a missing document', async (path) => {
     const res = await pod.handle(await forgedRequest(`${BASE}${path}#me`))
     expect(res.status).toBe(401)
