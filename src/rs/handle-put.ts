@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors.ts'
 import { getMeta, writeResource, type WriteResult } from '../store/resources.ts'
 import { writeLocks } from '../store/resource-locks.ts'
 import { requiredModes } from '../policy/modes.ts'
-import { contentFor, discardBody, receiveBody, type IncomingBody } from './new-content.ts'
+import { checkBodyTypeFor, contentFor, discardBody, receiveBody, type IncomingBody } from './new-content.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
 import { checkWritePreconditions } from './conditional.ts'
@@ -43,6 +43,7 @@ export async function planPut(ctx: RsContext, r: RsRequest): Promise<PutPlan> {
   const decision = await authorizePut(ctx, r, exists, authorized)
   // Checked again under the locks; asked here too, so a failing If-Match does not first upload a film.
   checkWritePreconditions(r.request.headers, before)
+  checkBodyTypeFor(path, r.request.headers)
   return { exists, authorized, wacAllow: decision.wacAllow }
 }
 

@@ -40,6 +40,20 @@ export function fileTypeOf(headers: Headers, container: boolean): string | undef
   return !container && contentType && mediaType && !isRdfType(mediaType) ? contentType : undefined
 }
 
+const ACL_NOT_RDF = 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)'
+const CONTAINER_NOT_RDF = 'a container body must be RDF (text/turtle, application/ld+json or application/n-triples)'
+
+/**
+ * A PUT whose Content-Type the target cannot take, refused from the headers before a byte is read: a container
+ * or an ACL document is RDF, so a film sent there is not first stored (or read) to be refused.
+ */
+export function checkBodyTypeFor(path: string, headers: Headers) {
+  const mediaType = mediaTypeOf(headers.get('content-type'))
+  if (mediaType === undefined || isRdfType(mediaType)) return
+  if (isContainerPath(path)) throw new HttpError(415, 'unsupported_media_type', CONTAINER_NOT_RDF)
+  if (isAcl(path)) throw new HttpError(415, 'unsupported_media_type', ACL_NOT_RDF)
+}
+
 /** A file's body as a write takes it, from its stored blob. */
 export const fileBody = (contentType: string, blob: StoredBlob): IncomingBody => ({ file: { kind: 'binary', contentType, blob, size: blob.size } })
 
@@ -47,7 +61,7 @@ export const fileBody = (contentType: string, blob: StoredBlob): IncomingBody =>
 export async function contentFor(body: IncomingBody, path: string, url: string): Promise<NewContent> {
   if ('rdf' in body) return contentFromBody(body.rdf, path, url)
   // ACL documents are read by the pod itself, so they must be RDF it understands.
-  if (isAcl(path)) throw new HttpError(415, 'unsupported_media_type', 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)')
+  if (isAcl(path)) throw new HttpError(415, 'unsupported_media_type', ACL_NOT_RDF)
   return body.file
 }
 
@@ -60,7 +74,7 @@ async function contentFromBody(body: RequestBody, path: string, url: string): Pr
   const { bytes, mediaType } = body
   if (isContainerPath(path)) {
     if (bytes.byteLength === 0) return { kind: 'container', contentType: TURTLE, triples: [], size: 0 }
-    if (!isRdfType(mediaType!)) throw new HttpError(415, 'unsupported_media_type', 'a container body must be RDF (text/turtle, application/ld+json or application/n-triples)')
+    if (!isRdfType(mediaType!)) throw new HttpError(415, 'unsupported_media_type', CONTAINER_NOT_RDF)
     const doc = await parseBody(bytes, mediaType!, url)
     return rdfContent('container', doc.triples, url, doc.prefixes)
   }
@@ -70,9 +84,7 @@ async function contentFromBody(body: RequestBody, path: string, url: string): Pr
     return rdfContent('rdf', doc.triples, url, doc.prefixes)
   }
   // receiveBody streams every other type to a file; what reaches here is RDF or a body it kept whole for a container or an ACL.
-  throw new HttpError(415, 'unsupported_media_type', isAcl(path)
-    ? 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)'
-    : `${mediaType} is not RDF; send it to a document (a URL not ending in /)`)
+  throw new HttpError(415, 'unsupported_media_type', isAcl(path) ? ACL_NOT_RDF : `${mediaType} is not RDF; send it to a document (a URL not ending in /)`)
 }
 
 // A large body is parsed on the worker thread, so other requests keep being answered meanwhile.

@@ -10,7 +10,7 @@ import { expectRsError } from '../rs/rs-helpers.ts'
 
 let pod: RunningPod
 beforeAll(async () => {
-  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append']) })
+  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']) })
 })
 afterAll(() => pod?.dispose())
 
@@ -22,6 +22,20 @@ const reprDigest = (b: Uint8Array) => `sha-256=:${createHash('sha256').update(b)
 function blobFiles(): string[] {
   const root = join(pod.dataDir, 'files')
   return readdirSync(root).flatMap(shelf => readdirSync(join(root, shelf)).map(f => `${shelf}/${f}`))
+}
+
+/** Sends only the headers of a PUT announcing `length` bytes and reads the status the pod answers with. */
+async function statusOfHeadersOnly(path: string, type: string, length: number): Promise<number> {
+  let out = ''
+  const answered = Promise.withResolvers<void>()
+  const socket = await Bun.connect({
+    hostname: '127.0.0.1', port: pod.port,
+    socket: { data(_s, d) { out += d.toString(); if (out.includes('\r\n')) answered.resolve() }, close() { answered.resolve() }, error() { answered.resolve() } },
+  })
+  socket.write(`PUT ${path} HTTP/1.1\r\nHost: localhost:${pod.port}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`)
+  await answered.promise
+  socket.end()
+  return Number(out.split(' ', 2)[1])
 }
 
 async function put(path: string, body: Uint8Array<ArrayBuffer>, type = 'application/octet-stream', headers: Record<string, string> = {}) {
@@ -117,6 +131,17 @@ describe('files on disk', () => {
     const res = await put('/pub/guarded.bin', randomBytes(5000), 'application/octet-stream', { 'if-match': '"nope"' })
     await expectRsError(res, 412, 'precondition_failed')
     expect(blobFiles().length).toBe(before)
+  })
+
+  test('a file sent to an ACL document or a container → 415 unsupported_media_type from the headers, nothing stored', async () => {
+    const before = blobFiles().length
+    for (const path of ['/pub/film.mp4.acl', '/pub/a%20folder/']) {
+      await expectRsError(await put(path, randomBytes(2_000_000), 'video/mp4'), 415, 'unsupported_media_type')
+      expect((await fetch(url(path))).status).toBe(404)
+    }
+    expect(blobFiles().length).toBe(before)
+    // Decided before a byte is read: a petabyte announced to an ACL gets the 415, not the disk's 507.
+    expect(await statusOfHeadersOnly('/pub/film.mp4.acl', 'video/mp4', 1e15)).toBe(415)
   })
 
   test('an RDF document is not a file: Turtle stays in the store, not in files/', async () => {
