@@ -19,6 +19,7 @@ import { loadLocalDocument, readOwnDocument } from './local-documents.ts'
 import { makeGrantRegistry, type GrantRegistry } from './policy/grant-registry.ts'
 import { makeAccessDecider, type AccessDecider } from './policy/access-decider.ts'
 import { makePublicView } from './policy/public-view.ts'
+import { makeChannelRegistry, type ChannelRegistry } from './channels/channel-registry.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -53,6 +54,8 @@ export interface Deps {
    * answer reads it, and every other role asks it; so what the owner is told is what the pod does.
    */
   readonly decider: AccessDecider
+  /** Open notification channels: the notification role opens them, the owner's dashboard lists and ends them. */
+  readonly channels: ChannelRegistry
 }
 
 export interface DepsOptions {
@@ -78,6 +81,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const readableByPublic = makePublicView(decider, cfg.baseUrl)
   return {
     cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers, decider,
+    channels: makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now }),
     withResourceLocks: makeResourceLocks(),
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }),

@@ -56,6 +56,8 @@ export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> 
   return {
     cfg, store, deps, app, handle,
     close: async () => {
+      // Open notification channels end first: nothing is told from a store that is closing.
+      deps.channels.close()
       // Spent UMA tickets are written without waiting for a sync; they reach the database before it closes
       await deps.tickets.flush().catch((err: unknown) => log.warn('tickets.flush_failed', { cause: describeCause(err) }))
       await store.close()

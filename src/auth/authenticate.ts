@@ -118,7 +118,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
     // requests that fail anyway take no room in the cache.
     checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
       () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
-    return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP' }
+    return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP', ...(t.sid !== undefined ? { session: t.sid } : {}) }
   }
 
   async function verifyUma(token: string, at: number): Promise<VerifiedUmaToken> {
@@ -151,7 +151,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
       checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
         () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     }
-    return { webid: t.webid, clientId: t.clientId, keys: [], scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer', permissions: t.permissions }
+    return { webid: t.webid, clientId: t.clientId, keys: [], scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer', permissions: t.permissions, ...(t.sid !== undefined ? { session: t.sid } : {}) }
   }
 
   return async (request) => {

@@ -19,6 +19,11 @@ export interface Principal {
    * principal gets nothing beyond them, whatever else its WebID may do (UMA Grant §3.3.5).
    */
   readonly permissions?: readonly UmaPermission[]
+  /**
+   * The app session a token of this pod's own OP names (`sid`): what lasts longer than one request
+   * (a notification channel) checks it is still live, as authentication does on every request.
+   */
+  readonly session?: string
   /** Set only for HttpSig: what the signature says of the body (RFC 9530), checked where the body is read. */
   readonly signedBody?: SignedBody
 }

@@ -63,11 +63,27 @@ export const RS_PATHS = {
   uploads: '/.uploads/',
 } as const
 
+/**
+ * Solid Notifications (Protocol 0.3): one subscription service per channel type (POST a channel request;
+ * a channel's id is below it, DELETE ends it), the topic streams of StreamingHTTPChannel2023
+ * (`streaming` + the topic's path) and the legacy solid-0.1 WebSocket that `Updates-Via` names.
+ */
+export const NOTIFY_PATHS = {
+  base: '/.notifications/',
+  webSocket: '/.notifications/WebSocketChannel2023/',
+  webhook: '/.notifications/WebhookChannel2023/',
+  streaming: '/.notifications/StreamingHTTPChannel2023/',
+  legacy: '/.notifications/solid-0.1',
+} as const
+
 /** The owner's key documents (HttpSig): an ordinary container, public read and owner write, made at first start. */
 export const KEYS_PATH = '/keys/'
 
-/** First segments that belong to the pod's own endpoints (`.uma` is the UMA authorization server's, `.uploads` the RS's upload resources). */
-const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known|\.uploads)(\/|$|[^/]*)/
+/**
+ * First segments that belong to the pod's own endpoints (`.uma` is the UMA authorization server's, `.uploads`
+ * the RS's upload resources, `.notifications` the notification channels').
+ */
+const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known|\.uploads|\.notifications)(\/|$|[^/]*)/
 
 /** Paths of the pod's own endpoints are never pod resources, whatever the method. */
 export const isReservedPath = (path: string) => RESERVED.test(path)

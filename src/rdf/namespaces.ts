@@ -16,6 +16,8 @@ export const RDF = ns('http://www.w3.org/1999/02/22-rdf-syntax-ns#')
 export const RDFS = ns('http://www.w3.org/2000/01/rdf-schema#')
 export const XSD = ns('http://www.w3.org/2001/XMLSchema#')
 export const INTEROP = ns('http://www.w3.org/ns/solid/interop#')
+export const NOTIFY = ns('http://www.w3.org/ns/solid/notifications#')
+export const AS = ns('https://www.w3.org/ns/activitystreams#')
 
 export const PREFIXES: Record<string, string> = {
   acl: ACL(''), foaf: FOAF(''), vcard: VCARD(''), ldp: LDP(''), pim: PIM(''), solid: SOLID(''),

@@ -1,15 +1,7 @@
 // RFC 9110 §13 preconditions on ETags and Last-Modified.
 
 import { HttpError } from '../http/errors.ts'
-import type { ResourceMeta } from '../store/resource-meta.ts'
-
-const RDF_SUFFIX: Record<string, string> = { 'text/turtle': 't', 'application/ld+json': 'j', 'application/n-triples': 'n' }
-
-/** Strong validator per representation: each RDF syntax of one state gets its own tag. */
-export function representationEtag(meta: ResourceMeta, mediaType: string): string {
-  const suffix = meta.kind === 'binary' ? undefined : RDF_SUFFIX[mediaType]
-  return suffix ? `"${meta.etag}-${suffix}"` : `"${meta.etag}"`
-}
+import { namesState, type ResourceMeta } from '../store/resource-meta.ts'
 
 function parseTags(header: string): string[] {
   return header.split(',').map(t => t.trim()).filter(Boolean)
@@ -19,8 +11,7 @@ function parseTags(header: string): string[] {
 const weakly = (tags: string[]) => tags.map(t => t.replace(/^W\//, ''))
 
 /** A write's If-Match names the state, whichever representation the client saw. */
-const sameState = (tag: string, meta: ResourceMeta) =>
-  tag === `"${meta.etag}"` || Object.values(RDF_SUFFIX).some(suffix => tag === `"${meta.etag}-${suffix}"`)
+const sameState = namesState
 
 /** If-Match / If-None-Match on PUT, POST, PATCH, DELETE: 412 when they fail. */
 export function checkWritePreconditions(headers: Headers, meta: ResourceMeta | undefined) {

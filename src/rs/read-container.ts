@@ -1,11 +1,11 @@
 // GET and HEAD of a container: its listing, whole (streamed when large) or one page, with ETags and 304s.
 
 import type { Store } from '../store/open-store.ts'
-import type { ResourceMeta } from '../store/resource-meta.ts'
 import { readTriples } from '../store/resources.ts'
 import { readMemberChunks, readMemberPage, type Member } from '../store/container-members.ts'
 import { log, describeCause } from '../log.ts'
-import { isNotModified, representationEtag } from './conditional.ts'
+import { isNotModified } from './conditional.ts'
+import { representationEtag, type ResourceMeta } from '../store/resource-meta.ts'
 import { listingWriter, type ListingWriter } from './listing-syntax.ts'
 import { pageEtag, pageLinks, pageRequestOf, type PageRequest } from './container-pages.ts'
 import { CACHEABLE_BYTES, type RepresentationCache } from './representation-cache.ts'

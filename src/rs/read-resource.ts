@@ -1,13 +1,13 @@
 // GET and HEAD of containers, RDF documents and binaries, with content negotiation and 304s.
 
 import type { Store } from '../store/open-store.ts'
-import type { ResourceMeta } from '../store/resource-meta.ts'
 import { readTriples } from '../store/resources.ts'
 import { readBinary } from './read-binary.ts'
 import { HttpError } from '../http/errors.ts'
 import { preferredRdfType } from '../rdf/media-types.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
-import { isNotModified, representationEtag } from './conditional.ts'
+import { isNotModified } from './conditional.ts'
+import { representationEtag, type ResourceMeta } from '../store/resource-meta.ts'
 import { CACHEABLE_BYTES, type RepresentationCache } from './representation-cache.ts'
 import { httpDate } from './http-date.ts'
 import { readContainer } from './read-container.ts'

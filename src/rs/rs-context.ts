@@ -2,7 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import type { Principal } from '../auth/principal.ts'
-import type { AccessControl } from './access-control.ts'
+import type { AccessControl } from '../policy/access-control.ts'
 import type { Target } from '../store/target.ts'
 import type { UploadSessions } from './upload-sessions.ts'
 

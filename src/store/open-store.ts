@@ -9,6 +9,7 @@ import type { ResourceMeta } from './resource-meta.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { makeSerialQueue, type SerialQueue } from '../lib/serial-queue.ts'
 import { closeDrainedIterators } from './close-drained-iterators.ts'
+import { makeChangeFeed, type ChangeFeed } from './change-feed.ts'
 import { makeGroupCommit, type WriteOp } from './group-commit.ts'
 import { log, describeCause } from '../log.ts'
 import { UserError } from '../lib/user-error.ts'
@@ -74,6 +75,8 @@ export interface Store {
    * writes that arrive meanwhile (group-commit.ts); resolves once they are on disk.
    */
   commit(ops: readonly WriteOp[]): Promise<void>
+  /** What each resource write changed, for the notification channels (change-feed.ts). */
+  readonly changes: ChangeFeed
   /** Batches written and resource writes they held since the store was opened. */
   readonly commitStats: { readonly batches: number; readonly writes: number }
   close(): Promise<void>
@@ -151,6 +154,7 @@ export async function openStore(dataDir: string): Promise<Store> {
     db,
     commit,
     commitStats: group.stats,
+    changes: makeChangeFeed(),
     quads,
     meta,
     blobs,

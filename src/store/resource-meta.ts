@@ -21,3 +21,22 @@ export interface ResourceMeta {
 }
 
 export const newEtag = () => crypto.randomUUID().replaceAll('-', '').slice(0, 20)
+
+const RDF_SUFFIX: Record<string, string> = { 'text/turtle': 't', 'application/ld+json': 'j', 'application/n-triples': 'n' }
+
+/**
+ * Strong validator per representation (RFC 9110 §8.8.3): each RDF syntax of one state gets its own tag,
+ * so a cache never answers JSON-LD with Turtle bytes. The resource server's ETag header and the `state`
+ * of notifications (Turtle for RDF, the bytes for files) are both this.
+ */
+export function representationEtag(meta: Pick<ResourceMeta, 'kind' | 'etag'>, mediaType: string): string {
+  const suffix = meta.kind === 'binary' ? undefined : RDF_SUFFIX[mediaType]
+  return suffix ? `"${meta.etag}-${suffix}"` : `"${meta.etag}"`
+}
+
+/** The ETag of a resource's default representation (Turtle for RDF and containers, the bytes for files). */
+export const defaultEtag = (meta: Pick<ResourceMeta, 'kind' | 'etag'>) => representationEtag(meta, 'text/turtle')
+
+/** True when `tag` names this state in any of its representations (a write's If-Match, a notification's `state`). */
+export const namesState = (tag: string, meta: Pick<ResourceMeta, 'etag'>) =>
+  tag === `"${meta.etag}"` || Object.values(RDF_SUFFIX).some(suffix => tag === `"${meta.etag}-${suffix}"`)

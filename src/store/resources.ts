@@ -3,7 +3,8 @@
 import { DataFactory } from 'n3'
 import type { Quad } from '@rdfjs/types'
 import { inSublevel, type Store, type Sub } from './open-store.ts'
-import { newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
+import { defaultEtag, newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
+import type { ChangeType, ResourceChange } from './change-feed.ts'
 import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { aclOf } from './acl-names.ts'
 import type { WriteOp } from './group-commit.ts'
@@ -159,6 +160,8 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   if (!previous && parent && !isAuxiliaryPath(path)) batch.push(put(store.contains, memberKey(parent, path), UNREAD_VALUE))
   // The topmost new resource is the one an existing container gains.
   if (!isAuxiliaryPath(path)) touchContainers(batch, store, writes, missing[0] ?? path, !previous, known, now)
+  const changes = changesOfWrite(path, missing, !previous, writes, now)
+  batch.push(...store.changes.opsFor(changes))
   try {
     await store.commit(batch)
   } catch (err) {
@@ -166,8 +169,34 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
     throw err
   }
   rememberMeta(store, writes)
+  store.changes.publish(changes)
   if (previous?.blob !== undefined) store.blobs.remove(previous.blob)
   return { meta, created: !previous, createdContainers: missing }
+}
+
+/** One change, with the topic's state as this write leaves it (store/change-feed.ts). */
+function change(topic: string, type: ChangeType, object: string, writes: MetaWrites, now: number): ResourceChange {
+  const meta = writes.get(topic)
+  return { topic, type, object, ...(meta ? { state: defaultEtag(meta) } : {}), published: now }
+}
+
+/**
+ * What a write changed, parents first: each container it created (and its parent gaining it), then the
+ * resource itself, and its container gaining it when it is new.
+ */
+function changesOfWrite(path: string, createdContainers: readonly string[], created: boolean, writes: MetaWrites, now: number): ResourceChange[] {
+  const changes: ResourceChange[] = []
+  const gained = (member: string) => {
+    const parent = parentPath(member)
+    if (parent !== undefined && !isAuxiliaryPath(member)) changes.push(change(parent, 'Add', member, writes, now))
+  }
+  for (const dir of createdContainers) {
+    changes.push(change(dir, 'Create', dir, writes, now))
+    gained(dir)
+  }
+  changes.push(change(path, created ? 'Create' : 'Update', path, writes, now))
+  if (created) gained(path)
+  return changes
 }
 
 /** Removes a resource with its ACL and its membership entry in one synced batch. */
@@ -192,7 +221,12 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
     batch.push(del(store.contains, memberKey(parent, path)))
     touchContainers(batch, store, writes, path, true, known, now)
   }
+  const changes: ResourceChange[] = [change(path, 'Delete', path, writes, now)]
+  if (aclMeta) changes.push(change(acl, 'Delete', acl, writes, now))
+  if (parent && !isAuxiliaryPath(path)) changes.push(change(parent, 'Remove', path, writes, now))
+  batch.push(...store.changes.opsFor(changes))
   await store.commit(batch)
   rememberMeta(store, writes)
+  store.changes.publish(changes)
   if (meta.blob !== undefined) store.blobs.remove(meta.blob)
 }

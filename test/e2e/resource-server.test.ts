@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { publicWriteAcl, seedTurtle } from '../rs/pod-fixture.ts'
-import { AUTH_CHALLENGES } from '../../src/rs/access-control.ts'
+import { AUTH_CHALLENGES } from '../../src/policy/access-control.ts'
 import { parseRdf } from '../../src/rdf/parse-rdf.ts'
 import { EX, LDP, expectRsError, hasTriple, randomBytes, triplesOf, withBody, withTurtle } from '../rs/rs-helpers.ts'
 

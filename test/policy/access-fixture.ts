@@ -2,7 +2,7 @@
 
 import type { Deps } from '../../src/deps.ts'
 import type { Store } from '../../src/store/open-store.ts'
-import { makeAccessControl, type AccessControl } from '../../src/rs/access-control.ts'
+import { makeAccessControl, type AccessControl } from '../../src/policy/access-control.ts'
 import { challengeLinks } from '../../src/rs/resource-headers.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import { requiredModes, type PatchNeeds } from '../../src/policy/modes.ts'

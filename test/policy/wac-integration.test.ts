@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { DPOP_ALGS } from '../../src/auth/challenges.ts'
 import { ANONYMOUS, type Principal } from '../../src/auth/principal.ts'
-import { AUTH_CHALLENGES } from '../../src/rs/access-control.ts'
+import { AUTH_CHALLENGES } from '../../src/policy/access-control.ts'
 import { agent, BASE, decide, keyHolder, openAccessPod, type AccessPod, type Ask } from './access-fixture.ts'
 
 // Every decision goes through makeAccessControl(deps).authorize against ACL documents in a real store,

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { BASE, CookieJar, WEBID, logIn, newDpopKey, obtainTokens, openTestPod, withToken, type TestPod } from '../op/op-fixture.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
-import { challengesFor } from '../../src/rs/access-control.ts'
+import { challengesFor } from '../../src/policy/access-control.ts'
 
 const CHALLENGE = challengesFor('/').join(', ')
 /** The challenges of an anonymous 401: UMA (a fresh ticket each time) before the DPoP one. */

@@ -2,7 +2,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openPod, type Pod } from './pod-fixture.ts'
-import { AUTH_CHALLENGES } from '../../src/rs/access-control.ts'
+import { AUTH_CHALLENGES } from '../../src/policy/access-control.ts'
 import { LDP, expectStatus, linksOf, parseTurtle, randomBytes, typeLinks, withBody, withTurtle } from './rs-helpers.ts'
 
 let pod: Pod

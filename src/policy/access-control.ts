@@ -2,8 +2,8 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { coversModes, formatWacAllow, type ModeRequirement } from '../policy/modes.ts'
-import type { AccessMode } from '../policy/access-modes.ts'
+import { coversModes, formatWacAllow, type ModeRequirement } from './modes.ts'
+import type { AccessMode } from './access-modes.ts'
 import { isAuthenticated, type Principal } from '../auth/principal.ts'
 import { ACCEPT_SIGNATURE } from '../auth/httpsig/http-sig.ts'
 import { bearerChallenge, dpopChallenge, httpSigChallenge, umaChallenge } from '../auth/challenges.ts'

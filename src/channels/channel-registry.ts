@@ -1,0 +1,180 @@
+// Every open notification channel of the pod, by topic: each change the store publishes is decided again
+// for each listener (the access it subscribed with may be gone) and sent, paced by the channel's `rate`.
+
+import type { Store } from '../store/open-store.ts'
+import type { ChangeType, ResourceChange } from '../store/change-feed.ts'
+import type { AccessDecider } from '../policy/access-decider.ts'
+import type { SessionRevocations } from '../account/app-sessions.ts'
+import { getAppSession } from '../account/app-sessions.ts'
+import { makeSerialQueue } from '../lib/serial-queue.ts'
+import { describeCause, log } from '../log.ts'
+import { notificationOf, type NotificationMessage } from './notification-message.ts'
+import type { EndReason, Listener, ListenerPrincipal } from './listener.ts'
+
+/** What the owner's dashboard shows of a channel: never its receiveFrom capability. */
+export interface ChannelSummary {
+  readonly id: string
+  readonly type: Listener['type']
+  readonly topic: string
+  readonly webid?: string
+  readonly clientId?: string
+  readonly keys: readonly string[]
+  readonly since: number
+  readonly endAt?: number
+}
+
+export interface ChannelRegistryDeps {
+  readonly store: Store
+  readonly baseUrl: string
+  readonly decider: Pick<AccessDecider, 'decide'>
+  readonly revocations: Pick<SessionRevocations, 'isRevoked'>
+  readonly now: () => number
+}
+
+/** Access as decided now for a listener: may it still hear of this topic, and of this member? */
+type Verdict = 'allowed' | 'not_this_one' | EndReason
+
+/**
+ * Open channels at most, all types together: past it a subscription is refused (503 with Retry-After),
+ * so a flood of subscriptions cannot take the pod's memory. Each costs a few KB; the bench holds 10,000.
+ */
+export const MAX_CHANNELS = 20_000
+
+export function makeChannelRegistry(deps: ChannelRegistryDeps) {
+  const { store, baseUrl, decider, now } = deps
+  const byTopic = new Map<string, Set<Listener>>()
+  const byId = new Map<string, Listener>()
+  /** Rate-paced channels: the latest change held back, and when it goes out. */
+  const held = new Map<string, { message: NotificationMessage; change: ResourceChange; timer: ReturnType<typeof setTimeout> }>()
+  const lastSent = new Map<string, number>()
+  // Changes are told in commit order: a decision that waits (a remote group document) holds the next batch.
+  const inOrder = makeSerialQueue()
+
+  function add(listener: Listener): void {
+    byId.set(listener.id, listener)
+    let set = byTopic.get(listener.topic)
+    if (!set) byTopic.set(listener.topic, set = new Set())
+    set.add(listener)
+  }
+
+  /** Forgets the channel and closes its transport with `reason`; false when it was not open. */
+  function end(id: string, reason: EndReason): boolean {
+    const listener = byId.get(id)
+    if (!listener) return false
+    byId.delete(id)
+    const set = byTopic.get(listener.topic)
+    set?.delete(listener)
+    if (set?.size === 0) byTopic.delete(listener.topic)
+    const h = held.get(id)
+    if (h) { clearTimeout(h.timer); held.delete(id) }
+    lastSent.delete(id)
+    try { listener.close(reason) } catch (err) { log.warn('notify.close_failed', { channel: listener.type, cause: describeCause(err) }) }
+    log.info('notify.channel_ended', { channel: listener.type, topic: listener.topic, reason })
+    return true
+  }
+
+  const principalKey = (p: ListenerPrincipal, origin: string | undefined) =>
+    JSON.stringify([p.webid, p.clientId, p.issuer, p.keys, p.permissions, p.session, origin])
+
+  async function mayRead(p: ListenerPrincipal, url: string, origin: string | undefined): Promise<boolean> {
+    return (await decider.decide(p, url, origin)).modes.has('read')
+  }
+
+  /** Is the listener's app session (a token of this pod's OP) still live: not revoked, not ended, not expired? */
+  async function sessionLive(p: ListenerPrincipal, at: number): Promise<boolean> {
+    if (p.session === undefined) return true
+    if (await deps.revocations.isRevoked(p.session, at)) return false
+    return (await getAppSession(store, p.session, at)) !== undefined
+  }
+
+  /**
+   * Topic Read decides whether the channel goes on; a container's Add or Remove also needs Read of the
+   * member, so a notification never names a resource the listener could not read.
+   */
+  async function verdictFor(p: ListenerPrincipal, origin: string | undefined, change: ResourceChange, at: number): Promise<Verdict> {
+    if (!await sessionLive(p, at)) return 'session_revoked'
+    if (!await mayRead(p, baseUrl + change.topic, origin)) return 'access_lost'
+    if (change.object !== change.topic && !await mayRead(p, baseUrl + change.object, origin)) return 'not_this_one'
+    return 'allowed'
+  }
+
+  function sendPaced(listener: Listener, message: NotificationMessage, change: ResourceChange, at: number) {
+    const rate = listener.features.rate
+    if (rate === undefined || rate <= 0) return listener.send(message, change)
+    const last = lastSent.get(listener.id)
+    const pending = held.get(listener.id)
+    if (pending) { held.set(listener.id, { ...pending, message, change }); return }
+    if (last === undefined || at - last >= rate) {
+      lastSent.set(listener.id, at)
+      return listener.send(message, change)
+    }
+    const timer = setTimeout(() => {
+      const h = held.get(listener.id)
+      held.delete(listener.id)
+      if (!h || !byId.has(listener.id)) return
+      lastSent.set(listener.id, now())
+      listener.send(h.message, h.change)
+    }, last + rate - at)
+    timer.unref?.()
+    held.set(listener.id, { message, change, timer })
+  }
+
+  async function tell(changes: readonly ResourceChange[]): Promise<void> {
+    const at = now()
+    for (const change of changes) {
+      const set = byTopic.get(change.topic)
+      if (!set || set.size === 0) continue
+      const message = notificationOf(change, baseUrl)
+      // One decision per distinct listener identity: a thousand sockets of one app cost one decision.
+      const verdicts = new Map<string, Promise<Verdict>>()
+      for (const listener of [...set]) {
+        const f = listener.features
+        if (f.endAt !== undefined && f.endAt <= at) { end(listener.id, 'end_at'); continue }
+        if (f.startAt !== undefined && f.startAt > at) continue
+        const key = principalKey(listener.principal, listener.origin)
+        let verdict = verdicts.get(key)
+        if (!verdict) verdicts.set(key, verdict = verdictFor(listener.principal, listener.origin, change, at))
+        const v = await verdict
+        if (v === 'allowed') sendPaced(listener, message, change, at)
+        else if (v !== 'not_this_one') end(listener.id, v)
+      }
+    }
+  }
+
+  const stopListening = store.changes.listen(changes => {
+    if (byTopic.size === 0) return
+    void inOrder(() => tell(changes)).catch((err: unknown) => log.error('notify.tell_failed', { cause: describeCause(err) }))
+  })
+
+  return {
+    add,
+    end,
+    /** The open channel with this id. */
+    get: (id: string) => byId.get(id),
+    /** Open channels, oldest first. */
+    list: (): ChannelSummary[] => [...byId.values()].sort((a, b) => a.since - b.since).map(l => ({
+      id: l.id, type: l.type, topic: l.topic, keys: l.principal.keys, since: l.since,
+      ...(l.principal.webid !== undefined ? { webid: l.principal.webid } : {}),
+      ...(l.principal.clientId !== undefined ? { clientId: l.principal.clientId } : {}),
+      ...(l.features.endAt !== undefined ? { endAt: l.features.endAt } : {}),
+    })),
+    get size() { return byId.size },
+    /** Could one more channel open now? */
+    hasRoom: () => byId.size < MAX_CHANNELS,
+    /**
+     * The `state` feature: when the subscriber's state is not the topic's current one, it is told at once
+     * (an Update with the current state, or a Delete when the topic is gone).
+     */
+    async catchUp(listener: Listener, current: { state?: string; type: ChangeType }): Promise<void> {
+      const change: ResourceChange = { topic: listener.topic, type: current.type, object: listener.topic, published: now(), ...(current.state !== undefined ? { state: current.state } : {}) }
+      listener.send(notificationOf(change, baseUrl), change)
+    },
+    /** Ends every channel (the pod is stopping) and stops hearing changes. */
+    close(): void {
+      stopListening()
+      for (const id of [...byId.keys()]) end(id, 'shutdown')
+    },
+  }
+}
+
+export type ChannelRegistry = ReturnType<typeof makeChannelRegistry>
