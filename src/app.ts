@@ -14,15 +14,20 @@ import { opPlugin } from './op/plugin.ts'
 import { asPlugin } from './as/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { makeResourceServer } from './rs/plugin.ts'
-import { isReservedPath, isSameOriginOnly } from './http/pod-paths.ts'
+import { isReservedPath, isSameOriginOnly, NOTIFY_PATHS } from './http/pod-paths.ts'
+import { makeNotifications } from './notify/plugin.ts'
+import { asksForSocket, type SocketSession } from './http/socket-session.ts'
 
 /** The pod as the request handler sees it: every request with its path (already checked by pathOf). */
 export interface PodApp {
   handle(request: Request, path: string): Promise<Response>
+  /** A WebSocket handshake at a notification channel: the session to upgrade to, or the refusal. */
+  openSocket(request: Request, path: string): Promise<SocketSession | Response>
 }
 
 export function buildApp(deps: Deps): PodApp {
   const rs = makeResourceServer(deps)
+  const notify = makeNotifications(deps)
   // The owner's no-script forms act through the resource server's own handling (admin never imports rs)
   let handle: (request: Request) => Promise<Response> = () => Promise.reject(new Error('the app is not built yet'))
   const forward = (request: Request) => handle(request)
@@ -32,12 +37,14 @@ export function buildApp(deps: Deps): PodApp {
     .use(opPlugin(deps))
     .use(asPlugin(deps))
     .use(adminPlugin(deps, forward))
+    .use(notify.plugin)
     .use(rs.plugin)
   handle = (request) => app.handle(request)
   return {
     // Every path outside the reserved first segments is a pod resource (http/pod-paths.ts), which the RS
     // route `/*` would take anyway: asked directly, a resource request skips the router's work.
     handle: (request, path) => isReservedPath(path) ? handleWithHead(app, request) : rs.handle(request),
+    openSocket: notify.openSocket,
   }
 }
 
@@ -98,7 +105,7 @@ const nextRequestId = () => `${ID_PREFIX}-${(++requestCount).toString(36)}`
 export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresses' | 'cfg'>) {
   // cfg.trustProxy: reverse proxies whose Forwarded / X-Forwarded-For name the client
   const trusted = new Set(deps.cfg.trustProxy.map(normalizeIp))
-  return async (request: Request, server?: { requestIP(r: Request): { address: string } | null }): Promise<Response> => {
+  return async (request: Request, server?: PodServer): Promise<Response> => {
     const started = performance.now()
     const incoming = request.headers.get('x-request-id')
     const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : nextRequestId()
@@ -111,6 +118,8 @@ export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresse
       if (path === undefined) {
         // Answered before any role sees the request: nothing is read, written or routed by a URL that does not parse the same everywhere.
         response = toPlainResponse(new HttpError(400, 'invalid_request', 'the Host header or request target is malformed: expected host[:port] and an absolute path'))
+      } else if (server?.upgrade && asksForSocket(request) && path.startsWith(NOTIFY_PATHS.base)) {
+        response = await openSocket(app, request, path, server)
       } else {
         response = isPreflight(request)
           ? cors ? preflightResponse(request) : new Response(null, { status: 204 })
@@ -126,6 +135,20 @@ export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresse
     if (log.enabled('debug')) log.debug('request', { reqId, method: request.method, path: path ?? '(malformed)', status: response.status, ms: Math.round(performance.now() - started), ip: deps.clientAddresses.of(request) })
     return response
   }
+}
+
+/** What the request handler uses of Bun's server: the peer address, and the WebSocket upgrade. */
+interface PodServer {
+  requestIP(r: Request): { address: string } | null
+  upgrade?(r: Request, o: { data: SocketSession; headers?: Record<string, string> }): boolean
+}
+
+/** Upgrades to the session the notification role made; Bun sends the 101 itself, the 101 here is for the access log. */
+async function openSocket(app: PodApp, request: Request, path: string, server: PodServer): Promise<Response> {
+  const opened = await app.openSocket(request, path)
+  if (opened instanceof Response) return opened
+  if (server.upgrade!(request, { data: opened, ...(opened.headers ? { headers: opened.headers } : {}) })) return new Response(null, { status: 101 })
+  return toPlainResponse(new HttpError(400, 'invalid_request', 'the WebSocket handshake is malformed (RFC 6455 §4.1)'))
 }
 
 /** Request id and nosniff on every answer; a response with immutable headers is copied first. */

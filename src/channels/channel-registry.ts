@@ -2,7 +2,9 @@
 // for each listener (the access it subscribed with may be gone) and sent, paced by the channel's `rate`.
 
 import type { Store } from '../store/open-store.ts'
-import type { ChangeType, ResourceChange } from '../store/change-feed.ts'
+import type { ResourceChange } from '../store/change-feed.ts'
+import { getMeta } from '../store/resources.ts'
+import { defaultEtag, namesState } from '../store/resource-meta.ts'
 import type { AccessDecider } from '../policy/access-decider.ts'
 import type { SessionRevocations } from '../account/app-sessions.ts'
 import { getAppSession } from '../account/app-sessions.ts'
@@ -147,7 +149,6 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
   })
 
   return {
-    add,
     end,
     /** The open channel with this id. */
     get: (id: string) => byId.get(id),
@@ -162,12 +163,22 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     /** Could one more channel open now? */
     hasRoom: () => byId.size < MAX_CHANNELS,
     /**
-     * The `state` feature: when the subscriber's state is not the topic's current one, it is told at once
-     * (an Update with the current state, or a Delete when the topic is gone).
+     * Opens `listener`: from now on it hears its topic's changes. With the `state` feature, a subscriber whose
+     * state is not the topic's current one is told at once (an Update with the current state, or a Delete
+     * when the topic is gone), if it may still read the topic.
      */
-    async catchUp(listener: Listener, current: { state?: string; type: ChangeType }): Promise<void> {
-      const change: ResourceChange = { topic: listener.topic, type: current.type, object: listener.topic, published: now(), ...(current.state !== undefined ? { state: current.state } : {}) }
-      listener.send(notificationOf(change, baseUrl), change)
+    async open(listener: Listener): Promise<void> {
+      add(listener)
+      const held = listener.features.state
+      if (held === undefined) return
+      const meta = await getMeta(store, listener.topic)
+      if (meta && namesState(held, meta)) return
+      const change: ResourceChange = meta
+        ? { topic: listener.topic, type: 'Update', object: listener.topic, state: defaultEtag(meta), published: meta.modified }
+        : { topic: listener.topic, type: 'Delete', object: listener.topic, published: now() }
+      const v = await verdictFor(listener.principal, listener.origin, change, now())
+      if (v === 'allowed') listener.send(notificationOf(change, baseUrl), change)
+      else if (v !== 'not_this_one') end(listener.id, v)
     },
     /** Ends every channel (the pod is stopping) and stops hearing changes. */
     close(): void {

@@ -85,6 +85,10 @@ export const REFUSALS = {
   completed_upload: { status: [400], means: 'the upload is complete already; nothing more can be appended (problem type completed-upload)' },
   inconsistent_upload_length: { status: [400], means: 'the upload\'s lengths disagree, or it would go past its length (problem type inconsistent-upload-length)' },
   upload_not_yours: { status: [403], means: 'the upload resource was started by another agent; only that agent may append, query or cancel it' },
+  // Solid Notifications (Protocol 0.3 and its channel types)
+  invalid_subscription: { status: [400], means: 'the subscription request is not a channel this service opens: its type, topic or a feature is missing or invalid' },
+  unsupported_notification_format: { status: [422], means: 'the channel asks (accept) for notifications in a media type the pod does not send' },
+  too_many_channels: { status: [503], means: 'the pod has as many notification channels open as it keeps; retry later' },
   // Remote documents (the guarded fetcher)
   fetch_failed: { status: [502, 404], means: 'a remote document could not be fetched or read' },
   fetch_refused: { status: [502], means: 'a remote URL is not one the pod may fetch (private address, scheme, size)' },

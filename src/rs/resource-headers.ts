@@ -8,6 +8,7 @@ import { LDP, PIM, SOLID } from '../rdf/namespaces.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { topicStreamPath } from '../channels/subscription-services.ts'
 
 const link = (target: string, rel: string) => `<${target}>; rel="${rel}"`
 
@@ -66,6 +67,8 @@ function computeResourceHeaders(baseUrl: string, path: string, meta: ResourceMet
   const acl = aclLinkOf(baseUrl, path)
   if (acl) links.push(acl)
   links.push(link(baseUrl + RS_PATHS.storageDescription, SOLID('storageDescription')))
+  // StreamingHTTPChannel2023: a topic names its own stream; reserved paths are no topics
+  if (!isReservedPath(path)) links.push(link(baseUrl + topicStreamPath(path), SOLID('updatesViaStreamingHttp2023')))
   if (path === '/') links.push(link(ownerWebIdOf(baseUrl), SOLID('owner')))
   const allowed = allowedMethods(path, meta)
   const headers: Record<string, string> = { link: links.join(', '), allow: allowed.join(', '), vary: 'Accept, Authorization, Origin' }

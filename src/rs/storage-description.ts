@@ -7,6 +7,7 @@ import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { HttpError } from '../http/errors.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { RS_PATHS } from '../http/pod-paths.ts'
+import { allSubscriptionServiceQuads } from '../channels/subscription-services.ts'
 
 const { namedNode, quad } = DataFactory
 
@@ -19,6 +20,7 @@ export async function describeStorage(baseUrl: string, accept: string | null): P
     quad(self, namedNode(RDF('type')), namedNode(SOLID('StorageDescription'))),
     quad(root, namedNode(RDF('type')), namedNode(PIM('Storage'))),
     quad(root, namedNode(SOLID('owner')), namedNode(ownerWebIdOf(baseUrl))),
+    ...allSubscriptionServiceQuads(baseUrl, self.value),
   ], mediaType, self.value)
   return new Response(body, { headers: { 'content-type': `${mediaType}; charset=utf-8`, vary: 'Accept, Origin' } })
 }

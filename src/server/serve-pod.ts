@@ -11,6 +11,7 @@ import { sweepExpiredUploadsRegularly } from '../store/expired-uploads.ts'
 import type { Store } from '../store/open-store.ts'
 import { describeCause, log } from '../log.ts'
 import { ControlSocketError, openControlSocket } from './control-socket.ts'
+import { socketHandlers } from '../http/socket-session.ts'
 
 // The export code is loaded when the control socket asks for an export: not on every start of the server.
 const loadExport = () => import('../store/export-pod.ts')
@@ -81,6 +82,8 @@ function listen(cfg: Config, fetch: RequestHandler) {
     maxRequestBodySize: cfg.maxBodyBytes === undefined ? Number.MAX_SAFE_INTEGER : Math.max(cfg.maxBodyBytes, cfg.maxRdfBytes) + 1024 * 1024,
     ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
     fetch,
+    // Notification channels (WebSocketChannel2023, solid-0.1): each socket's events go to its session
+    websocket: socketHandlers,
     // Never Bun's development error page (it shows source paths and code): the handler answers every
     // request itself, and lastResort is there should anything still escape it.
     development: false,

@@ -1,0 +1,64 @@
+// The subscription services (Solid Notifications Protocol §subscription): who asks, for which topic, with
+// Read of it under the pod's one decision, or the RS's own refusal.
+
+import type { Deps } from '../deps.ts'
+import { HttpError, refusal } from '../http/errors.ts'
+import { aclOf } from '../store/acl-names.ts'
+import type { Principal } from '../auth/principal.ts'
+import type { AccessControl } from '../policy/access-control.ts'
+import type { ChannelType, ListenerPrincipal } from '../channels/listener.ts'
+import { MAX_SUBSCRIPTION_BYTES, parseSubscriptionRequest, type SubscriptionRequest } from '../channels/subscription-request.ts'
+
+/** A subscription that passed: the request, and who made it from where. */
+export interface Subscriber {
+  readonly request: SubscriptionRequest
+  readonly principal: ListenerPrincipal
+  readonly origin?: string
+}
+
+/** The body, read to at most `max` bytes (a subscription is small; a larger body is refused unread). */
+async function readSmallBody(request: Request, max: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? NaN)
+  const tooLarge = () => new HttpError(413, 'payload_too_large', `a subscription request is at most ${max} bytes`)
+  if (declared > max) throw tooLarge()
+  if (!request.body) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = request.body.getReader()
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    size += r.value.byteLength
+    if (size > max) { void reader.cancel(); throw tooLarge() }
+    chunks.push(r.value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks))
+}
+
+/** The listener's identity as kept for the channel's life (no signed body, nothing of the request). */
+export const listenerPrincipalOf = (p: Principal): ListenerPrincipal => ({
+  keys: p.keys, scheme: p.scheme,
+  ...(p.webid !== undefined ? { webid: p.webid } : {}),
+  ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
+  ...(p.issuer !== undefined ? { issuer: p.issuer } : {}),
+  ...(p.permissions !== undefined ? { permissions: p.permissions } : {}),
+  ...(p.session !== undefined ? { session: p.session } : {}),
+})
+
+/** Refuses as the RS refuses a read of the topic: 401 with every challenge, or 403. */
+export async function authorizeListener(deps: Pick<Deps, 'cfg'>, access: AccessControl, principal: Principal, topic: string, origin: string | undefined): Promise<void> {
+  const url = deps.cfg.baseUrl + topic
+  await access.authorize(principal, url, [{ url, modes: ['read'] }], origin, `<${deps.cfg.baseUrl + aclOf(topic)}>; rel="acl"`)
+}
+
+/** A POST to the subscription service of `service`: authenticated, parsed, and allowed Read of its topic. */
+export async function acceptSubscription(deps: Pick<Deps, 'cfg' | 'authenticate' | 'now' | 'channels'>, access: AccessControl,
+  request: Request, service: ChannelType): Promise<Subscriber> {
+  const principal = await deps.authenticate(request)
+  const body = await readSmallBody(request, MAX_SUBSCRIPTION_BYTES)
+  const sub = parseSubscriptionRequest({ body, contentType: request.headers.get('content-type'), service, baseUrl: deps.cfg.baseUrl, now: deps.now() })
+  const origin = request.headers.get('origin') ?? undefined
+  await authorizeListener(deps, access, principal, sub.topic, origin)
+  if (!deps.channels.hasRoom()) {
+    throw refusal('too_many_channels', 'the pod has as many notification channels open as it keeps; retry in a minute', { headers: { 'retry-after': '60' } })
+  }
+  return { request: sub, principal: listenerPrincipalOf(principal), ...(origin !== undefined ? { origin } : {}) }
+}
