@@ -2,7 +2,10 @@
 // POSTs to a subscription service, checked field by field (pure: body and facts in, request or HttpError out).
 
 import { HttpError, refusal } from '../http/errors.ts'
-import { NOTIFY } from '../rdf/namespaces.ts'
+import type { Quad } from '@rdfjs/types'
+import { Parser } from 'n3'
+import { NOTIFY, RDF } from '../rdf/namespaces.ts'
+import { NOTIFY_PATHS } from '../http/pod-paths.ts'
 import { resolveTarget } from '../store/target.ts'
 import { NOTIFICATION_TYPES, type NotificationType } from './notification-message.ts'
 import type { ChannelFeatures, ChannelType } from './listener.ts'
@@ -20,6 +23,7 @@ export interface SubscriptionRequest {
 export const MAX_SUBSCRIPTION_BYTES = 16 * 1024
 
 const invalid = (description: string) => refusal('invalid_subscription', description)
+const SUBSCRIPTION_SERVICES_BASE = NOTIFY_PATHS.base
 
 /** The channel type as a client may write it: the term of the notification context, prefixed, or the IRI. */
 function channelTypeOf(value: unknown): string | undefined {
@@ -65,6 +69,39 @@ export function notificationTypeFor(accept: string | undefined): NotificationTyp
   throw refusal('unsupported_notification_format', `notifications are sent as ${NOTIFICATION_TYPES.join(' or ')}; the channel's accept ("${accept.slice(0, 100)}") names neither`)
 }
 
+const FIELDS = ['topic', 'sendTo', 'state', 'startAt', 'endAt', 'rate', 'accept'] as const
+
+/**
+ * A Turtle channel request (clients built on RDF libraries send one: a node typed with the channel type and
+ * its notify: fields) as the fields a JSON-LD one has.
+ */
+function turtleFields(body: string, baseIri: string): Record<string, unknown> {
+  let quads: Quad[]
+  try { quads = new Parser({ baseIRI: baseIri }).parse(body) } catch { throw invalid('the body is not valid Turtle') }
+  const typed = quads.filter(q => q.predicate.value === RDF('type') && q.object.value.startsWith(NOTIFY('')))
+  if (typed.length !== 1) throw invalid('the Turtle body must describe exactly one channel, typed with its channel type')
+  const channel = typed[0]!.subject
+  const fields: Record<string, unknown> = { type: typed[0]!.object.value }
+  for (const q of quads) {
+    if (!q.subject.equals(channel)) continue
+    const name = FIELDS.find(f => q.predicate.value === NOTIFY(f))
+    if (name) fields[name] = q.object.value
+  }
+  return fields
+}
+
+/** The request's fields, from JSON-LD (read as JSON with the notification context's terms) or Turtle. */
+function requestFields(body: string, mediaType: string | undefined, baseIri: string): Record<string, unknown> {
+  if (mediaType === 'text/turtle') return turtleFields(body, baseIri)
+  if (mediaType !== 'application/ld+json' && mediaType !== 'application/json') {
+    throw new HttpError(415, 'unsupported_media_type', 'a subscription request is JSON-LD or Turtle: send it with Content-Type: application/ld+json or text/turtle', { headers: { 'accept-post': 'application/ld+json, text/turtle' } })
+  }
+  let doc: unknown
+  try { doc = JSON.parse(body) } catch { throw invalid('the body is not JSON; send a JSON-LD channel description with type and topic') }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw invalid('the body must be one JSON-LD object with type and topic')
+  return doc as Record<string, unknown>
+}
+
 export interface SubscriptionFacts {
   /** The raw body and its Content-Type. */
   readonly body: string
@@ -78,13 +115,7 @@ export interface SubscriptionFacts {
 /** Checks a subscription request in the order of the protocol's fields. */
 export function parseSubscriptionRequest(f: SubscriptionFacts): SubscriptionRequest {
   const mediaType = f.contentType?.split(';')[0]?.trim().toLowerCase()
-  if (mediaType !== 'application/ld+json' && mediaType !== 'application/json') {
-    throw new HttpError(415, 'unsupported_media_type', 'a subscription request is JSON-LD: send it with Content-Type: application/ld+json', { headers: { 'accept-post': 'application/ld+json' } })
-  }
-  let doc: unknown
-  try { doc = JSON.parse(f.body) } catch { throw invalid('the body is not JSON; send a JSON-LD channel description with type and topic') }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw invalid('the body must be one JSON-LD object with type and topic')
-  const o = doc as Record<string, unknown>
+  const o = requestFields(f.body, mediaType, f.baseUrl + SUBSCRIPTION_SERVICES_BASE)
   const type = channelTypeOf(o.type)
   if (type !== f.service) throw invalid(`type must be "${f.service}" at this subscription service (got ${JSON.stringify(o.type ?? null).slice(0, 100)})`)
   if (typeof o.topic !== 'string') throw invalid('topic must be the URL of a resource on this pod')

@@ -13,6 +13,9 @@ import { makeAccessControl } from '../policy/access-control.ts'
 import { resolveTarget } from '../store/target.ts'
 import { preferredRdfType } from '../rdf/media-types.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'
+import { NOTIFY, RDF } from '../rdf/namespaces.ts'
+import type { Quad } from '@rdfjs/types'
+import { DataFactory } from 'n3'
 import type { ChannelType, ListenerPrincipal } from '../channels/listener.ts'
 import { notificationTypeFor } from '../channels/subscription-request.ts'
 import { SUBSCRIPTION_SERVICES, subscriptionServiceQuads } from '../channels/subscription-services.ts'
@@ -21,10 +24,21 @@ import { acceptSubscription, authorizeListener, listenerPrincipalOf, type Subscr
 import { socketListener } from './socket-listener.ts'
 import { streamListener } from './stream-listener.ts'
 
+const { namedNode, literal, quad } = DataFactory
 const CHANNEL_CONTEXT = ['https://www.w3.org/ns/solid/notification/v1']
 const TOPIC_STREAMS = `${NOTIFY_PATHS.streaming}topics/`
 /** The secret last segment of a channel id: 128 random bits, hex. */
 const CHANNEL_KEY = /^[0-9a-f]{32}$/
+
+/** The channel description's triples: the channel typed with its channel type, its fields in notify:. */
+function channelQuads(c: PendingChannel, fields: Record<string, string>): Quad[] {
+  const self = namedNode(c.id)
+  const IRIS = new Set(['topic', 'receiveFrom'])
+  return [
+    quad(self, namedNode(RDF('type')), namedNode(NOTIFY(c.type))),
+    ...Object.entries(fields).map(([k, v]) => quad(self, namedNode(NOTIFY(k)), IRIS.has(k) ? namedNode(v) : literal(v))),
+  ]
+}
 
 const newKey = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
 
@@ -37,17 +51,26 @@ export function makeNotifications(deps: Deps) {
   const access = makeAccessControl(deps)
   const pending = makePendingChannels(deps.now)
 
-  /** The channel as the subscription response describes it (§subscription-response). */
-  function describeChannel(c: PendingChannel, receiveFrom: string): Response {
+  /**
+   * The channel as the subscription response describes it (§subscription-response): JSON-LD, or Turtle to a
+   * client that asks for Turtle and not JSON.
+   */
+  async function describeChannel(request: Request, c: PendingChannel, receiveFrom: string): Promise<Response> {
     const f = c.features
-    return new Response(JSON.stringify({
-      '@context': CHANNEL_CONTEXT, id: c.id, type: c.type, topic: cfg.baseUrl + c.topic, receiveFrom,
+    const fields = {
+      topic: cfg.baseUrl + c.topic, receiveFrom,
       ...(f.state !== undefined ? { state: f.state } : {}),
       ...(f.startAt !== undefined ? { startAt: new Date(f.startAt).toISOString() } : {}),
       ...(f.endAt !== undefined ? { endAt: new Date(f.endAt).toISOString() } : {}),
       ...(f.rate !== undefined ? { rate: `PT${f.rate / 1000}S` } : {}),
       accept: f.accept,
-    }), { status: 200, headers: { 'content-type': 'application/ld+json', 'cache-control': 'no-store' } })
+    }
+    const headers = { 'cache-control': 'no-store', vary: 'Accept, Origin' }
+    const accept = request.headers.get('accept') ?? ''
+    if (/text\/turtle/i.test(accept) && !/application\/(ld\+)?json/i.test(accept)) {
+      return new Response(await serializeRdf(channelQuads(c, fields), 'text/turtle', c.id), { headers: { ...headers, 'content-type': 'text/turtle; charset=utf-8' } })
+    }
+    return new Response(JSON.stringify({ '@context': CHANNEL_CONTEXT, id: c.id, type: c.type, ...fields }), { headers: { ...headers, 'content-type': 'application/ld+json' } })
   }
 
   function pendingOf(s: Subscriber, service: string, key: string): PendingChannel {
@@ -62,7 +85,7 @@ export function makeNotifications(deps: Deps) {
     const key = newKey()
     const channel = pendingOf(s, SUBSCRIPTION_SERVICES[type], key)
     pending.put(key, channel)
-    return describeChannel(channel, type === 'WebSocketChannel2023' ? channel.id.replace(/^http/, 'ws') : channel.id)
+    return describeChannel(request, channel, type === 'WebSocketChannel2023' ? channel.id.replace(/^http/, 'ws') : channel.id)
   }
 
   /** The description of one subscription service, in the RDF syntax asked for. */

@@ -36,7 +36,7 @@ export async function signInOwnerApp(pod: RunningPod, name = 'Notifications test
     client, browser, tokens,
     fetch: async (url, init = {}) => fetch(url, {
       ...init,
-      headers: { ...init.headers as Record<string, string>, authorization: `DPoP ${token}`, dpop: await dpopProof(key, init.method ?? 'GET', url.split('?')[0]!, Date.now(), { accessToken: token }) },
+      headers: { ...init.headers as Record<string, string>, authorization: `DPoP ${token}`, dpop: await dpopProof(key, (init.method ?? 'GET').toUpperCase(), url.split('?')[0]!, Date.now(), { accessToken: token }) },
     }),
     stop: () => client.stop(),
   }
