@@ -33,7 +33,10 @@ export function socketListener(channel: PendingChannel, ws: PodSocket, channels:
       if (sent === 0 || ws.getBufferedAmount() > CHANNEL_QUEUE_BYTES) channels.end(channel.id, 'too_slow')
     },
     close(reason) {
-      ws.close(closeCodeOf(reason), reason)
+      // A close frame would wait behind everything unsent (and the client is not reading): a subscriber too
+      // slow to keep up loses its connection at once.
+      if (reason === 'too_slow') ws.terminate()
+      else ws.close(closeCodeOf(reason), reason)
     },
   }
   return listener

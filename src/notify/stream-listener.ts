@@ -29,6 +29,8 @@ export function streamListener(channel: PendingChannel, channels: Pick<ChannelRe
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c
+      // The headers go out with the first bytes: a client waits for them before it reads the stream.
+      c.enqueue(encoder.encode('\n'))
       heartbeat = setInterval(() => write('\n'), STREAM_HEARTBEAT_MS)
     },
     cancel() {
