@@ -26,6 +26,8 @@ export interface Config {
   readonly diskReserveBytes: number
   /** A resumable upload with no activity for this long is abandoned: its bytes and its upload resource go. */
   readonly uploadExpirySeconds: number
+  /** Open notification channels at most (all types together); past it a subscription gets 503 too_many_channels. */
+  readonly maxChannels: number
   /** Reverse proxies (IP addresses) whose Forwarded / X-Forwarded-For name the client. */
   readonly trustProxy: readonly string[]
   /** Largest PATCH body: a patch is parsed whole in memory, unlike a PUT body. */
@@ -65,6 +67,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'max-rdf-bytes', env: 'SOLOPOD_MAX_RDF_BYTES', help: 'largest RDF document body accepted (default 104857600)' },
   { flag: 'disk-reserve-bytes', env: 'SOLOPOD_DISK_RESERVE_BYTES', help: 'free space file uploads must leave on the disk (default 268435456)' },
   { flag: 'upload-expiry-seconds', env: 'SOLOPOD_UPLOAD_EXPIRY_SECONDS', help: 'a resumable upload idle this long is abandoned and its bytes removed (default 86400)' },
+  { flag: 'max-channels', env: 'SOLOPOD_MAX_CHANNELS', help: 'notification channels (sockets, streams, webhooks) open at once at most (default 20000)' },
   { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
   { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
@@ -185,6 +188,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     maxRdfBytes: parseInteger('max-rdf-bytes', get('max-rdf-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 32),
     diskReserveBytes: parseInteger('disk-reserve-bytes', get('disk-reserve-bytes') ?? String(256 * 1024 * 1024), 0, 2 ** 50),
     uploadExpirySeconds: parseInteger('upload-expiry-seconds', get('upload-expiry-seconds') ?? String(24 * 60 * 60), 1, 365 * 24 * 60 * 60),
+    maxChannels: parseInteger('max-channels', get('max-channels') ?? '20000', 1, 1_000_000),
     trustProxy: parseTrustProxy(get('trust-proxy')),
     maxPatchBytes: parseInteger('max-patch-bytes', get('max-patch-bytes') ?? String(1024 * 1024), 1024, 2 ** 30),
     logLevel: logLevel as Config['logLevel'],

@@ -81,7 +81,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const readableByPublic = makePublicView(decider, cfg.baseUrl)
   return {
     cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers, decider,
-    channels: makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now }),
+    channels: makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now, maxChannels: cfg.maxChannels }),
     withResourceLocks: makeResourceLocks(),
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }),

@@ -31,16 +31,16 @@ export interface ChannelRegistryDeps {
   readonly decider: Pick<AccessDecider, 'decide'>
   readonly revocations: Pick<SessionRevocations, 'isRevoked'>
   readonly now: () => number
+  /**
+   * Open channels at most, all types together (`--max-channels`): past it a subscription is refused (503
+   * with Retry-After), so a flood of subscriptions cannot take the pod's memory. Each costs a few KB.
+   */
+  readonly maxChannels: number
 }
 
 /** Access as decided now for a listener: may it still hear of this topic, and of this member? */
 type Verdict = 'allowed' | 'not_this_one' | EndReason
 
-/**
- * Open channels at most, all types together: past it a subscription is refused (503 with Retry-After),
- * so a flood of subscriptions cannot take the pod's memory. Each costs a few KB; the bench holds 10,000.
- */
-export const MAX_CHANNELS = 20_000
 
 export function makeChannelRegistry(deps: ChannelRegistryDeps) {
   const { store, baseUrl, decider, now } = deps
@@ -161,7 +161,7 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     })),
     get size() { return byId.size },
     /** Could one more channel open now? */
-    hasRoom: () => byId.size < MAX_CHANNELS,
+    hasRoom: () => byId.size < deps.maxChannels,
     /**
      * Opens `listener`: from now on it hears its topic's changes. With the `state` feature, a subscriber whose
      * state is not the topic's current one is told at once (an Update with the current state, or a Delete

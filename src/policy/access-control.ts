@@ -1,6 +1,8 @@
 // The resource server's "authorize" (docs/architecture.md, the request pipeline, 3): the pod's one decision, or a refusal with the right status.
 
-import type { Deps } from '../deps.ts'
+import type { Config } from '../config.ts'
+import type { TicketBook } from '../uma/permission-tickets.ts'
+import type { AccessDecider } from './access-decider.ts'
 import { HttpError } from '../http/errors.ts'
 import { coversModes, formatWacAllow, type ModeRequirement } from './modes.ts'
 import type { AccessMode } from './access-modes.ts'
@@ -21,7 +23,7 @@ export const AUTH_CHALLENGES = [dpopChallenge()]
 export const challengesFor = (path: string) => [...AUTH_CHALLENGES, httpSigChallenge(path)]
 
 /** Enforcement on top of the pod's one decision function (WAC ∪ grants, `deps.decider`), shared with the other roles. */
-export function makeAccessControl(deps: Pick<Deps, 'decider' | 'tickets' | 'cfg'>) {
+export function makeAccessControl(deps: { readonly decider: AccessDecider; readonly tickets: Pick<TicketBook, 'issue'>; readonly cfg: Pick<Config, 'baseUrl'> }) {
   const { decider, cfg } = deps
   // A decision the decider answered from memory is the same object each time: so is its header value.
   const wacAllowOf = new WeakMap<object, string>()

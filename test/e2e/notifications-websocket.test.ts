@@ -236,3 +236,34 @@ describe('subscription requests that are refused', () => {
     await expectRsError(await request({ padding: 'x'.repeat(20_000) }), 413, 'payload_too_large')
   })
 })
+
+describe('a bounded number of channels', () => {
+  test('past --max-channels a subscription is refused with 503 too_many_channels and Retry-After; once one ends, there is room again', async () => {
+    const small = await startPod({ extraArgs: ['--max-channels', '2'] })
+    const app = await signInOwnerApp(small, 'Many channels')
+    try {
+      const topic = small.baseUrl + '/profile/card'
+      const open = []
+      for (let i = 0; i < 2; i++) {
+        const sub = await subscribe(small, 'WebSocketChannel2023', topic, {}, app.fetch)
+        open.push(await listenOnSocket(String(sub.body.receiveFrom)))
+      }
+      const refused = await app.fetch(`${small.baseUrl}/.notifications/WebSocketChannel2023/`, {
+        method: 'POST', headers: { 'content-type': 'application/ld+json' }, body: JSON.stringify({ type: 'WebSocketChannel2023', topic }),
+      })
+      expect(refused.headers.get('retry-after')).toBe('60')
+      await expectRsError(refused, 503, 'too_many_channels')
+      open[0]!.socket.close()
+      await open[0]!.inbox.closedWithin()
+      for (let waited = 0; waited < 2000; waited += 50) {
+        if ((await subscribe(small, 'WebSocketChannel2023', topic, {}, app.fetch)).status === 200) break
+        await Bun.sleep(50)
+      }
+      expect((await subscribe(small, 'WebSocketChannel2023', topic, {}, app.fetch)).status).toBe(200)
+      open[1]!.socket.close()
+    } finally {
+      app.stop()
+      await small.dispose()
+    }
+  }, 60_000)
+})
