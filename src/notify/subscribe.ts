@@ -2,7 +2,8 @@
 // Read of it under the pod's one decision, or the RS's own refusal.
 
 import type { Deps } from '../deps.ts'
-import { HttpError, refusal } from '../http/errors.ts'
+import { refusal } from '../http/errors.ts'
+import { decodeUtf8, readRequestBody } from '../auth/request-body.ts'
 import { aclOf } from '../store/acl-names.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { AccessControl } from '../policy/access-control.ts'
@@ -14,23 +15,6 @@ export interface Subscriber {
   readonly request: SubscriptionRequest
   readonly principal: ListenerPrincipal
   readonly origin?: string
-}
-
-/** The body, read to at most `max` bytes (a subscription is small; a larger body is refused unread). */
-async function readSmallBody(request: Request, max: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length') ?? NaN)
-  const tooLarge = () => new HttpError(413, 'payload_too_large', `a subscription request is at most ${max} bytes`)
-  if (declared > max) throw tooLarge()
-  if (!request.body) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  const reader = request.body.getReader()
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    size += r.value.byteLength
-    if (size > max) { void reader.cancel(); throw tooLarge() }
-    chunks.push(r.value)
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks))
 }
 
 /** The listener's identity as kept for the channel's life (no signed body, nothing of the request). */
@@ -53,8 +37,9 @@ export async function authorizeListener(deps: Pick<Deps, 'cfg'>, access: AccessC
 export async function acceptSubscription(deps: Pick<Deps, 'cfg' | 'authenticate' | 'now' | 'channels'>, access: AccessControl,
   request: Request, service: ChannelType): Promise<Subscriber> {
   const principal = await deps.authenticate(request)
-  const body = await readSmallBody(request, MAX_SUBSCRIPTION_BYTES)
-  const sub = parseSubscriptionRequest({ body, contentType: request.headers.get('content-type'), service, baseUrl: deps.cfg.baseUrl, now: deps.now() })
+  // a signed request's Content-Digest is checked against the bytes before they are read as a request (RFC 9530)
+  const body = await readRequestBody({ request, principal }, MAX_SUBSCRIPTION_BYTES, 'a subscription request')
+  const sub = parseSubscriptionRequest({ body: decodeUtf8(body.bytes), contentType: body.contentType ?? null, service, baseUrl: deps.cfg.baseUrl, now: deps.now() })
   const origin = request.headers.get('origin') ?? undefined
   await authorizeListener(deps, access, principal, sub.topic, origin)
   if (!deps.channels.hasRoom()) {

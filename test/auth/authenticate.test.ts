@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose'
+import { SignJWT, decodeJwt, exportJWK, generateKeyPair, type CryptoKey } from 'jose'
 import { makeIssuerKeyResolver } from '../../src/auth/issuer-keys.ts'
 import { makeWebIdIssuerResolver } from '../../src/auth/webid-issuers.ts'
 import { makeAuthenticator, TOKEN_CACHE_MAX_MS, type Authenticate } from '../../src/auth/authenticate.ts'
@@ -54,8 +54,8 @@ async function expect401(req: Request, code: 'invalid_token' | 'invalid_dpop_pro
 }
 
 describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
-  test('a valid token and proof → the principal (webid, client id, issuer, scheme DPoP)', async () => {
-    expect(await authenticate(await dpopRequest(token))).toEqual({ webid: WEBID as never, clientId: APP_ID as never, issuer: BASE, keys: [], scheme: 'DPoP' })
+  test('a valid token and proof → the principal (webid, client id, issuer, scheme DPoP, and the app session its sid names)', async () => {
+    expect(await authenticate(await dpopRequest(token))).toEqual({ webid: WEBID as never, clientId: APP_ID as never, issuer: BASE, keys: [], scheme: 'DPoP', session: decodeJwt(token).sid as string })
   })
   test('no Authorization header → anonymous', async () => {
     expect((await authenticate(new Request(`${BASE}/x`))).scheme).toBe('anonymous')

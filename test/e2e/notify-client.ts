@@ -22,6 +22,8 @@ export interface OwnerApp {
   readonly client: ClientIdServer
   readonly browser: CookieJar
   readonly tokens: TokenSet
+  /** The app's DPoP key (its ID token is bound to it: a UMA exchange proves it). */
+  readonly key: DpopKey
   fetch(url: string, init?: RequestInit): Promise<Response>
   stop(): void
 }
@@ -33,7 +35,7 @@ export async function signInOwnerApp(pod: RunningPod, name = 'Notifications test
   const tokens = await exchangeCode(pod.baseUrl, client, key, await obtainCodeOverHttp(pod.baseUrl, client, browser, OWNER_PASSWORD))
   const token = tokens.access_token as string
   return {
-    client, browser, tokens,
+    client, browser, tokens, key,
     fetch: async (url, init = {}) => fetch(url, {
       ...init,
       headers: { ...init.headers as Record<string, string>, authorization: `DPoP ${token}`, dpop: await dpopProof(key, (init.method ?? 'GET').toUpperCase(), url.split('?')[0]!, Date.now(), { accessToken: token }) },

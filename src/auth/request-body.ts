@@ -2,8 +2,8 @@
 
 import { HttpError } from '../http/errors.ts'
 import { mediaTypeOf } from '../rdf/media-types.ts'
-import { checkSignedBody } from '../auth/httpsig/http-sig.ts'
-import type { RsRequest } from './rs-context.ts'
+import { checkSignedBody } from './httpsig/http-sig.ts'
+import type { Principal } from './principal.ts'
 
 export interface RequestBody {
   readonly bytes: Uint8Array
@@ -17,7 +17,7 @@ export interface RequestBody {
  * `what` names the body in the 413, e.g. "a PATCH body" with its own limit. The principal comes with the request
  * so that no body is used before the HttpSig signature that came with it was checked against it (RFC 9530).
  */
-export async function readRequestBody({ request, principal }: Pick<RsRequest, 'request' | 'principal'>, maxBytes: number, what = 'the body'): Promise<RequestBody> {
+export async function readRequestBody({ request, principal }: { readonly request: Request; readonly principal: Principal }, maxBytes: number, what = 'the body'): Promise<RequestBody> {
   const declared = Number(request.headers.get('content-length') ?? '0')
   const tooLarge = () => new HttpError(413, 'payload_too_large', `${what} is larger than this pod accepts (${maxBytes} bytes)`)
   if (declared > maxBytes) throw tooLarge()
