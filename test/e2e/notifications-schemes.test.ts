@@ -80,3 +80,32 @@ describe('UMA', () => {
     await expectRsError(res, 403, 'insufficient_scope')
   })
 })
+
+describe('a container\'s notifications name only members the listener may read', () => {
+  test('Read of the folder alone: the Add and Remove of a member it may not read are not told; with Read of its members, they are', async () => {
+    const folder = '/sensors/'
+    const put = (path: string, body: string) => owner.fetch(pod.baseUrl + path, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body })
+    // the key may read the folder (its listing) but not, by default, what is in it
+    expect((await put(`${folder}.acl`, `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#folder> a acl:Authorization; acl:agent <${DID}>; acl:accessTo <./>; acl:mode acl:Read.`)).status).toBeLessThan(300)
+    const body = JSON.stringify({ '@context': [NOTIFICATION_CONTEXT], type: 'WebSocketChannel2023', topic: pod.baseUrl + folder })
+    const headers = await signedHeaders(service(), { key: privateKeyOf(ED25519), alg: 'ed25519', keyid: DID, method: 'POST', body, headers: { 'content-type': 'application/ld+json' } })
+    const res = await fetch(service(), { method: 'POST', headers, body })
+    expect(res.status).toBe(200)
+    const { socket, inbox } = await listenOnSocket(String((await res.json() as { receiveFrom: string }).receiveFrom))
+    try {
+      expect((await put('/sensors/private%20diary.ttl', '<#d> <http://example.org/p> "not for the key".')).status).toBe(201)
+      expect(await inbox.quietFor(400)).toBe(true)
+      expect((await owner.fetch(pod.baseUrl + '/sensors/private%20diary.ttl', { method: 'DELETE' })).status).toBe(204)
+      expect(await inbox.quietFor(300)).toBe(true)
+      // once the key may read what the folder holds (acl:default), the next member's Add is told
+      expect((await put(`${folder}.acl`, `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#folder> a acl:Authorization; acl:agent <${DID}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`)).status).toBeLessThan(300)
+      const open = '/sensors/open%20reading.ttl'
+      expect((await put(open, '<#r> <http://example.org/p> 1.')).status).toBe(201)
+      expect(await inbox.next()).toMatchObject({ type: 'Add', object: pod.baseUrl + open, target: pod.baseUrl + folder })
+    } finally { socket.close() }
+  })
+})
