@@ -4,7 +4,8 @@
 import { HttpError } from '../http/errors.ts'
 import { currentClient } from '../lib/request-scope.ts'
 import { FetchBudget } from './fetch-budget.ts'
-import { bareHost, getAddressRefusal, getUrlRefusal, isIpLiteral } from './ssrf-guard.ts'
+import { getUrlRefusal } from './ssrf-guard.ts'
+import { FAILED, fetchError, label, makeGuardedConnect, untilAborted } from './guarded-connect.ts'
 
 export interface RemoteDoc {
   /** Final URL, after redirects, without fragment. */
@@ -64,23 +65,6 @@ export const REMOTE_DOCUMENT_CAPS = {
 const MAX_REDIRECTS = 3
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
-// node:dns is loaded on the first remote fetch, not at every start.
-const lookupAll = async (host: string) => (await (await import('node:dns/promises')).lookup(host, { all: true })).map((a) => a.address)
-
-/** origin + path only: the query may carry tokens and is never put in an error. */
-const label = (url: URL) => `${url.protocol}//${url.host}${url.pathname}`
-
-const FAILED = 'could not be fetched as a usable document'
-
-/**
- * Whoever sent the request chose the URL, so a failure says only that it failed: which step failed
- * (no connection, an error status, a timeout, too large, another type) would tell a stranger what
- * answers on hosts and ports the pod can reach. The reason travels in `cause`, which is logged.
- */
-const fetchError = (url: URL, what: string, cause?: unknown) =>
-  new HttpError(502, 'fetch_failed', `${label(url)} ${FAILED}; the pod's log says why`,
-    { cause: new Error(`${label(url)}: ${what}`, cause === undefined ? undefined : { cause }) })
-
 /**
  * A failed fetch says what a usable answer looks like (never what came back): whoever publishes the
  * document can check theirs against it, and the log says what was wrong.
@@ -92,16 +76,6 @@ function withExpectation(err: unknown, url: URL, allowedTypes: readonly string[]
 }
 
 const mediaType = (header: string | null) => (header ?? '').split(';')[0]!.trim().toLowerCase()
-
-/** Rejects with the signal's reason once it aborts, for steps that take no signal (DNS, body reads). */
-function untilAborted<T>(step: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason)
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    step.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
-  })
-}
 
 /**
  * Freshness lifetime in ms per RFC 9111 §4.2.1 (max-age minus Age), clamped to [min, max];
@@ -135,8 +109,6 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
   const minTtlMs = opts.minTtlMs ?? 5000
   const maxTtlMs = opts.maxTtlMs ?? 10 * 60 * 1000
   const now = opts.now ?? (() => Date.now())
-  const lookup = opts.lookup ?? lookupAll
-  const fetchImpl = opts.fetchImpl ?? fetch
   if (!URL.canParse(opts.baseUrl)) throw new Error('makeFetcher: baseUrl must be an absolute URL')
   if (!(timeoutMs > 0 && maxBytes > 0 && minTtlMs >= 0 && maxTtlMs >= minTtlMs)) {
     throw new Error('makeFetcher: timeoutMs and maxBytes must be positive, 0 ≤ minTtlMs ≤ maxTtlMs')
@@ -145,61 +117,13 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
   const budget = opts.budget ?? new FetchBudget()
   const client = opts.client ?? currentClient
   const inFlight = new Map<string, Promise<RemoteDoc>>()
+  const { connect } = makeGuardedConnect(opts)
 
   async function loadLocal(url: URL, accept: string): Promise<RemoteDoc> {
     const doc = await opts.localLoader?.(url.href, accept)
     // One answer for missing and private: the loader reads as the public would, and so does this message.
     if (!doc) throw new HttpError(404, 'fetch_failed', `${label(url)}: not a public document of this pod`)
     return doc
-  }
-
-  /** DNS answers checked all at once: one refused address refuses the host (a rebinding attacker picks). */
-  async function resolve(url: URL, signal: AbortSignal): Promise<string[]> {
-    const host = bareHost(url.hostname)
-    let addresses: string[]
-    if (isIpLiteral(host)) addresses = [host]
-    else {
-      try {
-        addresses = await untilAborted(lookup(host), signal)
-      } catch (err) {
-        if (signal.aborted) throw err
-        throw fetchError(url, 'host name does not resolve', err)
-      }
-    }
-    if (addresses.length === 0) throw fetchError(url, 'host name does not resolve')
-    for (const address of addresses) {
-      const refusal = getAddressRefusal(address, opts.allowInsecureLocal)
-      if (refusal) throw fetchError(url, `host address is in a refused range: ${refusal}`)
-    }
-    return addresses
-  }
-
-  /**
-   * Connects to a checked address, never to the name: a second resolution inside fetch could answer
-   * differently (DNS rebinding). Host header and TLS server name keep the request about the name.
-   */
-  async function connect(url: URL, accept: string, signal: AbortSignal): Promise<Response> {
-    const addresses = await resolve(url, signal)
-    const named = !isIpLiteral(url.hostname)
-    let lastError: unknown
-    for (const address of addresses) {
-      const target = new URL(url)
-      target.hostname = address.includes(':') ? `[${address}]` : address
-      try {
-        return await fetchImpl(target, {
-          headers: { accept, host: url.host },
-          redirect: 'manual', // every hop goes through the guard again
-          signal,
-          proxy: false, // a proxy would connect to whatever the name means to it
-          keepalive: false, // no pooled connection shared across names on one address
-          ...(named && url.protocol === 'https:' ? { tls: { serverName: url.hostname } } : {}),
-        })
-      } catch (err) {
-        if (signal.aborted) throw err
-        lastError = err
-      }
-    }
-    throw fetchError(url, 'could not connect', lastError)
   }
 
   async function readBody(res: Response, url: URL, maxBytes: number, signal: AbortSignal): Promise<string> {
@@ -246,7 +170,7 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
         if (url.origin === ownOrigin) return await loadLocal(url, accept)
         const refusal = getUrlRefusal(url, opts.allowInsecureLocal)
         if (refusal) throw fetchError(url, refusal)
-        const res = await connect(url, accept, controller.signal)
+        const res = await connect(url, { method: 'GET', headers: { accept } }, controller.signal)
         if (REDIRECTS.has(res.status)) {
           await res.body?.cancel()
           const location = res.headers.get('location')
