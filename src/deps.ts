@@ -20,6 +20,9 @@ import { makeGrantRegistry, type GrantRegistry } from './policy/grant-registry.t
 import { makeAccessDecider, type AccessDecider } from './policy/access-decider.ts'
 import { makePublicView } from './policy/public-view.ts'
 import { makeChannelRegistry, type ChannelRegistry } from './channels/channel-registry.ts'
+import { makeWebhooks, type Webhooks } from './channels/webhooks.ts'
+import { makePoster } from './fetch/guarded-post.ts'
+import { makePodKey, type PodKeys } from './auth/httpsig/pod-key.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -56,6 +59,10 @@ export interface Deps {
   readonly decider: AccessDecider
   /** Open notification channels: the notification role opens them, the owner's dashboard lists and ends them. */
   readonly channels: ChannelRegistry
+  /** WebhookChannel2023: stored subscriptions, the durable outbox and its delivery worker (started by openPod). */
+  readonly webhooks: Webhooks
+  /** The pod's own signing key: it signs webhook deliveries; its key document is public. */
+  readonly podKey: PodKeys
 }
 
 export interface DepsOptions {
@@ -79,9 +86,14 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const grants = makeGrantRegistry({ store, cfg, now })
   const decider = makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants)
   const readableByPublic = makePublicView(decider, cfg.baseUrl)
+  const channels = makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now, maxChannels: cfg.maxChannels })
+  const podKey = makePodKey(store, cfg.baseUrl, now)
+  // Webhooks go out through the same guards as every remote fetch (and the same test seams)
+  const { lookup, fetchImpl } = opts.fetcher ?? {}
+  const poster = makePoster({ allowInsecureLocal: cfg.allowInsecureLocal, baseUrl: cfg.baseUrl, ...(lookup ? { lookup } : {}), ...(fetchImpl ? { fetchImpl } : {}) })
   return {
-    cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers, decider,
-    channels: makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now, maxChannels: cfg.maxChannels }),
+    cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
+    webhooks: makeWebhooks({ store, baseUrl: cfg.baseUrl, channels, poster, podKey, now }),
     withResourceLocks: makeResourceLocks(),
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }),

@@ -52,11 +52,15 @@ export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> 
   const deps = makeDeps(cfg, store, now, opts.fetcher ? { fetcher: opts.fetcher } : {})
   const app = buildApp(deps)
   const handle = makeRequestHandler(app, deps)
+  // Stored webhook channels are registered again before the first request: no write goes unjournaled
+  await deps.webhooks.start()
   await passwordSet
   return {
     cfg, store, deps, app, handle,
     close: async () => {
-      // Open notification channels end first: nothing is told from a store that is closing.
+      // Open notification channels end first: nothing is told from a store that is closing. Webhook deliveries
+      // in flight finish (each within its timeout); what is left stays in the outbox for the next start.
+      await deps.webhooks.stop()
       deps.channels.close()
       // Spent UMA tickets are written without waiting for a sync; they reach the database before it closes
       await deps.tickets.flush().catch((err: unknown) => log.warn('tickets.flush_failed', { cause: describeCause(err) }))

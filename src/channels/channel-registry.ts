@@ -39,7 +39,7 @@ export interface ChannelRegistryDeps {
 }
 
 /** Access as decided now for a listener: may it still hear of this topic, and of this member? */
-type Verdict = 'allowed' | 'not_this_one' | EndReason
+export type Verdict = 'allowed' | 'not_this_one' | EndReason
 
 
 export function makeChannelRegistry(deps: ChannelRegistryDeps) {
@@ -152,6 +152,11 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     end,
     /** The open channel with this id. */
     get: (id: string) => byId.get(id),
+    /**
+     * The decision each change gets, made now for `listener`: a notification kept on disk (a webhook's outbox)
+     * is decided again when it is sent, with the access of that moment.
+     */
+    verdictFor: (listener: Listener, change: ResourceChange): Promise<Verdict> => verdictFor(listener.principal, listener.origin, change, now()),
     /** Open channels, oldest first. */
     list: (): ChannelSummary[] => [...byId.values()].sort((a, b) => a.since - b.since).map(l => ({
       id: l.id, type: l.type, topic: l.topic, keys: l.principal.keys, since: l.since,

@@ -74,6 +74,8 @@ export const NOTIFY_PATHS = {
   webhook: '/.notifications/WebhookChannel2023/',
   streaming: '/.notifications/StreamingHTTPChannel2023/',
   legacy: '/.notifications/solid-0.1',
+  /** The pod's own HttpSig key document (`#key`), which signs its webhook deliveries: public, Turtle or JSON-LD. */
+  webhookKey: '/.notifications/webhook-key',
 } as const
 
 /** The owner's key documents (HttpSig): an ordinary container, public read and owner write, made at first start. */

@@ -88,6 +88,7 @@ export const REFUSALS = {
   // Solid Notifications (Protocol 0.3 and its channel types)
   invalid_subscription: { status: [400], means: 'the subscription request is not a channel this service opens: its type, topic or a feature is missing or invalid' },
   unsupported_notification_format: { status: [422], means: 'the channel asks (accept) for notifications in a media type the pod does not send' },
+  unsafe_send_to: { status: [400], means: 'a webhook\'s sendTo names a target the pod does not post to: plain http, a private, loopback or link-local address, a system port, or the pod itself' },
   too_many_channels: { status: [503], means: 'the pod has as many notification channels open as it keeps; retry later' },
   // Remote documents (the guarded fetcher)
   fetch_failed: { status: [502, 404], means: 'a remote document could not be fetched or read' },

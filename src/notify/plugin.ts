@@ -1,6 +1,6 @@
-// The notification role (Solid Notifications Protocol 0.3): subscription services, WebSocketChannel2023 and
-// StreamingHTTPChannel2023 channels, unsubscribing. Every channel is a Listener in deps.channels, which
-// decides each change again for it.
+// The notification role (Solid Notifications Protocol 0.3): subscription services, WebSocketChannel2023,
+// StreamingHTTPChannel2023 and WebhookChannel2023 channels (with the pod's key document), unsubscribing.
+// Every channel is a Listener in deps.channels, which decides each change again for it.
 
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
@@ -33,7 +33,7 @@ const CHANNEL_KEY = /^[0-9a-f]{32}$/
 /** The channel description's triples: the channel typed with its channel type, its fields in notify:. */
 function channelQuads(c: PendingChannel, fields: Record<string, string>): Quad[] {
   const self = namedNode(c.id)
-  const IRIS = new Set(['topic', 'receiveFrom'])
+  const IRIS = new Set(['topic', 'receiveFrom', 'sendTo', 'sender'])
   return [
     quad(self, namedNode(RDF('type')), namedNode(NOTIFY(c.type))),
     ...Object.entries(fields).map(([k, v]) => quad(self, namedNode(NOTIFY(k)), IRIS.has(k) ? namedNode(v) : literal(v))),
@@ -53,12 +53,13 @@ export function makeNotifications(deps: Deps) {
 
   /**
    * The channel as the subscription response describes it (§subscription-response): JSON-LD, or Turtle to a
-   * client that asks for Turtle and not JSON.
+   * client that asks for Turtle and not JSON. A socket or stream is received from `receiveFrom`; a webhook
+   * names its `sendTo` and the pod's key document as `sender`.
    */
-  async function describeChannel(request: Request, c: PendingChannel, receiveFrom: string): Promise<Response> {
+  async function describeChannel(request: Request, c: PendingChannel, link: { receiveFrom: string } | { sendTo: string; sender: string }): Promise<Response> {
     const f = c.features
     const fields = {
-      topic: cfg.baseUrl + c.topic, receiveFrom,
+      topic: cfg.baseUrl + c.topic, ...link,
       ...(f.state !== undefined ? { state: f.state } : {}),
       ...(f.startAt !== undefined ? { startAt: new Date(f.startAt).toISOString() } : {}),
       ...(f.endAt !== undefined ? { endAt: new Date(f.endAt).toISOString() } : {}),
@@ -85,15 +86,30 @@ export function makeNotifications(deps: Deps) {
     const key = newKey()
     const channel = pendingOf(s, SUBSCRIPTION_SERVICES[type], key)
     pending.put(key, channel)
-    return describeChannel(request, channel, type === 'WebSocketChannel2023' ? channel.id.replace(/^http/, 'ws') : channel.id)
+    return describeChannel(request, channel, { receiveFrom: type === 'WebSocketChannel2023' ? channel.id.replace(/^http/, 'ws') : channel.id })
+  }
+
+  /** WebhookChannel2023: the channel is stored and its notifications are POSTed to sendTo (channels/webhooks.ts). */
+  async function subscribeWebhook(request: Request): Promise<Response> {
+    const s = await acceptSubscription(deps, access, request, 'WebhookChannel2023')
+    const sub = await deps.webhooks.subscribe({
+      topic: s.request.topic, principal: s.principal, ...(s.origin !== undefined ? { origin: s.origin } : {}),
+      features: s.request.features, sendTo: s.request.sendTo!,
+    })
+    return describeChannel(request, { ...sub, type: 'WebhookChannel2023', features: s.request.features }, { sendTo: sub.sendTo, sender: deps.webhooks.sender })
+  }
+
+  /** Quads as one RDF document in the syntax asked for (Turtle, JSON-LD or N-Triples). */
+  async function rdfResponse(request: Request, quads: Parameters<typeof serializeRdf>[0], base: string, headers: Record<string, string> = {}): Promise<Response> {
+    const mediaType = preferredRdfType(request.headers.get('accept'))
+    if (!mediaType) throw new HttpError(406, 'not_acceptable', 'accept text/turtle, application/ld+json or application/n-triples')
+    const body = await serializeRdf(quads, mediaType, base)
+    return new Response(body, { headers: { 'content-type': `${mediaType}; charset=utf-8`, vary: 'Accept, Origin', ...headers } })
   }
 
   /** The description of one subscription service, in the RDF syntax asked for. */
-  async function describeService(request: Request, type: keyof typeof SUBSCRIPTION_SERVICES): Promise<Response> {
-    const mediaType = preferredRdfType(request.headers.get('accept'))
-    if (!mediaType) throw new HttpError(406, 'not_acceptable', 'accept text/turtle, application/ld+json or application/n-triples')
-    const body = await serializeRdf(subscriptionServiceQuads(cfg.baseUrl, type), mediaType, cfg.baseUrl + SUBSCRIPTION_SERVICES[type])
-    return new Response(body, { headers: { 'content-type': `${mediaType}; charset=utf-8`, vary: 'Accept, Origin' } })
+  function describeService(request: Request, type: keyof typeof SUBSCRIPTION_SERVICES): Promise<Response> {
+    return rdfResponse(request, subscriptionServiceQuads(cfg.baseUrl, type), cfg.baseUrl + SUBSCRIPTION_SERVICES[type])
   }
 
   /** GET of a stream: a topic's own (rel updatesViaStreamingHttp2023) or a subscribed channel's receiveFrom. */
@@ -160,6 +176,9 @@ export function makeNotifications(deps: Deps) {
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toResourceResponse(request)))
     .post(NOTIFY_PATHS.webSocket, ({ request }) => subscribe(request, 'WebSocketChannel2023'), { parse: 'none' })
     .post(NOTIFY_PATHS.streaming, ({ request }) => subscribe(request, 'StreamingHTTPChannel2023'), { parse: 'none' })
+    .post(NOTIFY_PATHS.webhook, ({ request }) => subscribeWebhook(request), { parse: 'none' })
+    // The pod's key document: whoever receives a webhook checks its signature (RFC 9421) with this key
+    .get(NOTIFY_PATHS.webhookKey, async ({ request }) => rdfResponse(request, await deps.podKey.documentQuads(), deps.webhooks.sender, { 'cache-control': 'public, max-age=300' }))
     .get(NOTIFY_PATHS.webSocket, ({ request }) => describeService(request, 'WebSocketChannel2023'))
     .get(NOTIFY_PATHS.streaming, ({ request }) => describeService(request, 'StreamingHTTPChannel2023'))
     .get(NOTIFY_PATHS.webhook, ({ request }) => describeService(request, 'WebhookChannel2023'))

@@ -88,3 +88,6 @@ export function bodyDigestCheck(signed: SignedBody): { observe(chunk: Uint8Array
     },
   }
 }
+
+/** RFC 9530 §2: the Content-Digest of `body` as a sender writes it, with sha-256. */
+export const contentDigestOf = (body: string | Uint8Array) => `sha-256=:${createHash('sha256').update(body).digest('base64')}:`
