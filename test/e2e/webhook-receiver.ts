@@ -15,7 +15,7 @@ export interface Delivery {
 }
 
 /** How a path answers its n-th request (from 1); undefined: 200. A promise that never settles: no answer. */
-export type Behaviour = (n: number) => Response | Promise<Response> | undefined
+export type Behaviour = (n: number) => Response | Promise<Response | undefined> | undefined
 
 export function startReceiver() {
   const deliveries: Delivery[] = []
