@@ -59,6 +59,14 @@ const whoOf = (c: ChannelView) => html`${c.webid ? html`<code>${breakableUrl(c.w
 
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
 
+/** One channel's row, with its End form. */
+function rowOf(c: ChannelView, base: string, csrf: string) {
+  const path = readablePath(c.topic.slice(base.length))
+  return html`<tr>${cell('Document', html`<a href="${c.topic}">${path}</a>`)}${cell('Channel', html`<span class="nowrap">${channelLabel(c.type)}</span>`)}${cell('Who', whoOf(c))}
+${cell('Since', localTime(Date.parse(c.since)))}${cell('Ends', c.endAt ? localTime(Date.parse(c.endAt)) : html`<span class="muted">when closed</span>`)}
+${cell('Action', html`<form class="inline" method="post" action="${ADMIN_PATHS.endChannel}">${csrfField(csrf)}<input type="hidden" name="id" value="${c.id}"><button type="submit" aria-label="End subscription to ${path}">End</button></form>`)}</tr>`
+}
+
 /** GET /.admin/live-updates: the same list with an End form per channel. */
 export async function showLiveUpdatesPage(deps: AdminDeps, cookieHeader: string | null, done: unknown): Promise<Response> {
   const { total, channels } = await readChannels(deps)
@@ -69,7 +77,7 @@ export async function showLiveUpdatesPage(deps: AdminDeps, cookieHeader: string 
 ${total > channels.length ? html`<p>Showing the ${channels.length} oldest of ${total} subscriptions.</p>` : ''}
 <table class="stack">
 <thead><tr><th scope="col">Document</th><th scope="col">Channel</th><th scope="col">Who</th><th scope="col">Since</th><th scope="col">Ends</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
-<tbody>${channels.length === 0 ? html`<tr><td colspan="6" class="muted">No subscriptions are open</td></tr>` : channels.map((c) => html`<tr>${cell('Document', html`<a href="${c.topic}">${readablePath(c.topic.slice(base.length))}</a>`)}${cell('Channel', channelLabel(c.type))}${cell('Who', whoOf(c))}${cell('Since', localTime(Date.parse(c.since)))}${cell('Ends', c.endAt ? localTime(Date.parse(c.endAt)) : html`<span class="muted">when closed</span>`)}${cell('Action', html`<form class="inline" method="post" action="${ADMIN_PATHS.endChannel}">${csrfField(csrf)}<input type="hidden" name="id" value="${c.id}"><button type="submit">End</button></form>`)}</tr>`)}</tbody>
+<tbody>${channels.length === 0 ? html`<tr><td colspan="6" class="muted">No subscriptions are open</td></tr>` : channels.map((c) => rowOf(c, base, csrf))}</tbody>
 </table>`,
   })
 }

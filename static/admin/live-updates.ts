@@ -26,7 +26,7 @@ export async function showLiveUpdates(view: HTMLElement): Promise<void> {
   const rows = channels.map((c) => {
     const { path, link } = documentOf(c)
     return h('tr', {},
-      h('td', { 'data-label': 'Document' }, link), h('td', { 'data-label': 'Channel' }, channelLabel(c.type)), h('td', { 'data-label': 'Who' }, whoOf(c)),
+      h('td', { 'data-label': 'Document' }, link), h('td', { 'data-label': 'Channel' }, h('span', { class: 'nowrap' }, channelLabel(c.type))), h('td', { 'data-label': 'Who' }, whoOf(c)),
       h('td', { 'data-label': 'Since' }, formatDate(c.since)), h('td', { 'data-label': 'Ends' }, c.endAt ? formatDate(c.endAt) : h('span', { class: 'muted' }, 'when closed')),
       h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `End subscription to ${path}`, onclick: end(c, path) }, 'End')))
   })
