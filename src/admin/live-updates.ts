@@ -12,7 +12,7 @@ import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { csrfField, renderBasicPage } from './basic-page.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'channels'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'channels' | 'webhooks'>
 
 /** Channels listed at most (oldest first); `total` says how many are open. The pod may hold 20,000. */
 export const CHANNELS_SHOWN = 500
@@ -33,17 +33,37 @@ export interface ChannelView {
   readonly endAt: string | null
 }
 
+/** A webhook whose receiver fails (retried) or that was dropped for it (the last 30 days): never what the receiver answered. */
+export interface WebhookTroubleView {
+  readonly id: string
+  readonly topic: string
+  readonly sendTo: string
+  readonly webid: string | null
+  readonly state: 'failing' | 'dropped'
+  /** The last failure: `answered 500`, `no answer within 5000 ms`, … */
+  readonly reason: string
+  /** The first failure since the last success. */
+  readonly since: string
+  readonly lastAttempt: string
+  /** Notifications it lost (given up, or past its outbox bound). */
+  readonly lost: number
+}
+
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /** GET /.admin/api/channels. */
-export async function readChannels(deps: AdminDeps): Promise<{ total: number; channels: ChannelView[] }> {
+export async function readChannels(deps: AdminDeps): Promise<{ total: number; channels: ChannelView[]; webhookTroubles: WebhookTroubleView[] }> {
   const open = deps.channels.list()
   const names = new Map((await listConsents(deps.store, deps.now())).map((c) => [c.clientId, c.clientName ?? null]))
   const view = (c: ChannelSummary): ChannelView => ({
     id: c.id, type: c.type, topic: deps.cfg.baseUrl + c.topic, webid: c.webid ?? null, clientId: c.clientId ?? null,
     clientName: c.clientId !== undefined ? names.get(c.clientId) ?? null : null, keys: c.keys, since: iso(c.since), endAt: c.endAt !== undefined ? iso(c.endAt) : null,
   })
-  return { total: open.length, channels: open.slice(0, CHANNELS_SHOWN).map(view) }
+  const webhookTroubles = (await deps.webhooks.troubles()).map((t): WebhookTroubleView => ({
+    id: t.id, topic: deps.cfg.baseUrl + t.topic, sendTo: t.sendTo, webid: t.webid ?? null, state: t.state, reason: t.reason,
+    since: iso(t.since), lastAttempt: iso(t.lastAttempt), lost: t.lost,
+  }))
+  return { total: open.length, channels: open.slice(0, CHANNELS_SHOWN).map(view), webhookTroubles }
 }
 
 /** Ends an open channel for the owner (its subscriber is told 'ended_by_owner' where the channel can carry it); false when none has this id. */
@@ -67,9 +87,21 @@ ${cell('Since', localTime(Date.parse(c.since)))}${cell('Ends', c.endAt ? localTi
 ${cell('Action', html`<form class="inline" method="post" action="${ADMIN_PATHS.endChannel}">${csrfField(csrf)}<input type="hidden" name="id" value="${c.id}"><button type="submit" aria-label="End subscription to ${path}">End</button></form>`)}</tr>`
 }
 
-/** GET /.admin/live-updates: the same list with an End form per channel. */
+/** Webhooks whose receiver fails or that were dropped for it. */
+function troublesOf(troubles: readonly WebhookTroubleView[], base: string) {
+  if (troubles.length === 0) return ''
+  return html`<h2>Webhooks that fail</h2>
+<p class="muted">The pod retries a failing receiver with backoff; one that has not answered for 3 days is dropped.</p>
+<table class="stack">
+<thead><tr><th scope="col">Document</th><th scope="col">Sent to</th><th scope="col">State</th><th scope="col">Reason</th><th scope="col">Since</th><th scope="col">Lost</th></tr></thead>
+<tbody>${troubles.map((t) => html`<tr>${cell('Document', readablePath(t.topic.slice(base.length)))}${cell('Sent to', html`<code>${breakableUrl(t.sendTo)}</code>`)}
+${cell('State', t.state)}${cell('Reason', t.reason)}${cell('Since', localTime(Date.parse(t.since)))}${cell('Lost', t.lost)}</tr>`)}</tbody>
+</table>`
+}
+
+/** GET /.admin/live-updates: the same list with an End form per channel, and the webhooks that fail. */
 export async function showLiveUpdatesPage(deps: AdminDeps, cookieHeader: string | null, done: unknown): Promise<Response> {
-  const { total, channels } = await readChannels(deps)
+  const { total, channels, webhookTroubles } = await readChannels(deps)
   const base = deps.cfg.baseUrl
   return renderBasicPage(cookieHeader, base, {
     heading: 'Live updates', section: ADMIN_PATHS.liveUpdates, ...(done === 'ended' ? { notice: 'Subscription ended' } : {}),
@@ -78,6 +110,7 @@ ${total > channels.length ? html`<p>Showing the ${channels.length} oldest of ${t
 <table class="stack">
 <thead><tr><th scope="col">Document</th><th scope="col">Channel</th><th scope="col">Who</th><th scope="col">Since</th><th scope="col">Ends</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${channels.length === 0 ? html`<tr><td colspan="6" class="muted">No subscriptions are open</td></tr>` : channels.map((c) => rowOf(c, base, csrf))}</tbody>
-</table>`,
+</table>
+${troublesOf(webhookTroubles, base)}`,
   })
 }

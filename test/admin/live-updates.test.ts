@@ -8,6 +8,7 @@ import { openFormPod, pageError, testFormGuards, type FormPod } from './owner-fo
 import type { EndReason, Listener } from '../../src/channels/listener.ts'
 import { saveConsent } from '../../src/account/consents.ts'
 import type { ClientId, WebId } from '../../src/account/ids.ts'
+import { deleteTrouble, putTrouble } from '../../src/channels/webhook-records.ts'
 
 let ctx: FormPod
 let pod: TestPod
@@ -85,6 +86,35 @@ describe('GET /.admin/api/channels', () => {
         { id: b.id, type: 'WebSocketChannel2023', topic: BASE + TOPIC, webid: null, clientId: null, clientName: null, keys: [], since: new Date(pod.clock.now).toISOString(), endAt: null },
       ])
     } finally { pod.deps.channels.end(a.id, 'closed'); pod.deps.channels.end(b.id, 'closed') }
+  })
+})
+
+describe('webhooks whose receiver fails', () => {
+  const KEY = 'a'.repeat(32)
+  const trouble = () => ({
+    id: `${BASE}/.notifications/WebhookChannel2023/${KEY}`, topic: TOPIC, sendTo: 'https://hooks.example/in', webid: WEBID,
+    state: 'dropped' as const, reason: 'answered 503', since: pod.clock.now - 3 * 86_400_000, lastAttempt: pod.clock.now, lost: 4,
+  })
+  test('GET lists each, failing or dropped, with its reason, since when and how many notifications it lost', async () => {
+    await putTrouble(pod.store, KEY, trouble(), pod.clock.now)
+    try {
+      const { webhookTroubles } = await (await api('GET', '/.admin/api/channels')).json()
+      const t = trouble()
+      expect(webhookTroubles).toEqual([{ ...t, topic: BASE + TOPIC, since: new Date(t.since).toISOString(), lastAttempt: new Date(t.lastAttempt).toISOString() }])
+    } finally { await deleteTrouble(pod.store, KEY) }
+  })
+  test('the page without JavaScript shows them too, document name decoded', async () => {
+    await putTrouble(pod.store, KEY, trouble(), pod.clock.now)
+    try {
+      const page = await (await pod.request('/.admin/live-updates', { headers: { cookie: ctx.owner.header() } })).text()
+      expect(page).toContain('Webhooks that fail')
+      expect(page).toContain('/notes été/café #?%+.ttl')
+      expect(page).toContain('answered 503')
+    } finally { await deleteTrouble(pod.store, KEY) }
+  })
+  test('none: the API says so and the page has no such table', async () => {
+    expect((await (await api('GET', '/.admin/api/channels')).json()).webhookTroubles).toEqual([])
+    expect(await (await pod.request('/.admin/live-updates', { headers: { cookie: ctx.owner.header() } })).text()).not.toContain('Webhooks that fail')
   })
 })
 

@@ -1,11 +1,13 @@
 // Issue 23 "The dashboard" in Chromium: a subscription opened with the protocol-text client shows in the
 // Live updates panel (its document's name decoded: spaces, accents, #?%+), the owner ends it, and the
-// client's socket closes with 'ended_by_owner'; the same on the page that needs no JavaScript.
+// client's socket closes with 'ended_by_owner'; the same on the page that needs no JavaScript. A webhook whose
+// receiver fails is listed with its reason.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { HOOK_TIMEOUT, newContext, screenshot, screenshotBothWidths, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
 import { contrastFailures, unlabelledControls } from './page-checks.ts'
 import { listenOnSocket, signInOwnerApp, subscribe, type OwnerApp } from '../e2e/notify-client.ts'
+import { startReceiver } from '../e2e/webhook-receiver.ts'
 
 setDefaultTimeout(60_000)
 let pod: RunningPod
@@ -73,5 +75,29 @@ describe('Live updates', () => {
       expect(await page.locator('p.notice').textContent()).toBe('Subscription ended')
       expect(await inbox.closedWithin(5000)).toEqual({ code: 1000, reason: 'ended_by_owner' })
     } finally { await context.close() }
+  })
+
+  test('a webhook whose receiver answers 503 is listed under "Webhooks that fail" with its reason', async () => {
+    const receiver = startReceiver()
+    receiver.behave('/broken', () => new Response('down', { status: 503 }))
+    const context = await newContext()
+    try {
+      const sub = await subscribe(pod, 'WebhookChannel2023', pod.baseUrl + DOC, { sendTo: `${receiver.base}/broken` }, app.fetch)
+      expect(sub.status).toBe(200)
+      expect((await app.fetch(pod.baseUrl + DOC, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<#a> <http://example.org/p> "2".' })).status).toBeLessThan(300)
+      const page = await context.newPage()
+      await signInToDashboard(page, pod.baseUrl)
+      const troubles = page.locator('section[aria-labelledby="webhook-troubles-h"]')
+      for (let i = 0; i < 20 && await troubles.count() === 0; i++) {
+        await page.goto(`${pod.baseUrl}/.admin/#/live-updates`)
+        await page.reload()
+        await page.getByRole('heading', { name: 'Live updates' }).waitFor()
+      }
+      const row = troubles.getByRole('row').filter({ hasText: SHOWN })
+      expect(await row.textContent()).toContain('answered 503')
+      expect(await row.textContent()).toContain('failing')
+      expect(await page.getByRole('row').filter({ hasText: 'Webhook' }).count()).toBeGreaterThan(0)
+      expect(await screenshotBothWidths(page, 'dashboard-live-updates-webhooks')).toBe(0)
+    } finally { await context.close(); receiver.stop() }
   })
 })
