@@ -4,6 +4,7 @@
 // Subscriptions are anonymous, to a public container: each is one POST and one WebSocket from this process.
 // Run alone with `bun test/bench/notifications.ts`, or call `benchNotifications()`.
 
+import { readFileSync } from 'node:fs'
 import { writeTurtle, seedPublicContainer } from '../e2e/seed-store.ts'
 import { rssMb } from '../e2e/large-bodies.ts'
 import { startPod, type RunningPod } from '../e2e/start-server.ts'
@@ -40,6 +41,9 @@ export interface NotificationsResult {
   readonly openManyS: number
   readonly putNone: LoadResult
   readonly putListening: LoadResult
+  /** The pod's CPU time (user + system) per PUT in each: what the listeners cost the pod itself, whatever this process spends receiving. */
+  readonly cpuPerPutNoneMs: number
+  readonly cpuPerPutListeningMs: number
   /** Notifications that reached the 1,000 listeners during their PUT runs, against the writes × listeners per document. */
   readonly delivered: number
   readonly expected: number
@@ -114,13 +118,23 @@ async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult>
   return { subscribers, writes: WRITES[subscribers] ?? 30, p50Ms: percentile(samples, 0.5), p99Ms: percentile(samples, 0.99), maxMs: samples.at(-1) ?? NaN, missing }
 }
 
-/** PUT at c50 over PUT_DOCS documents (steady state, as the main PUT workload). */
-const putLoad = (origin: string, counter: { puts: number }) => runLoad(async (i) => {
-  counter.puts++
-  return httpOperation(() => put(origin, `${CONTAINER}doc-${i % PUT_DOCS}.ttl`, i), [201, 204, 205])(i)
-}, { concurrency: PUT_CONCURRENCY, durationMs: PUT_SECONDS * 1000, warmupMs: 500 })
+/** CPU time a process has used, user + system, in ms (/proc/PID/stat fields 14 and 15, in clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
 
-const best = (a: LoadResult | undefined, b: LoadResult) => !a || b.rps > a.rps ? b : a
+/** PUT at c50 over PUT_DOCS documents (steady state, as the main PUT workload), and the pod's CPU ms per PUT meanwhile. */
+async function putLoad(origin: string, pid: number, counter: { puts: number }): Promise<{ load: LoadResult; cpuPerPutMs: number }> {
+  const cpu = cpuMs(pid)
+  const load = await runLoad(async (i) => {
+    counter.puts++
+    return httpOperation(() => put(origin, `${CONTAINER}doc-${i % PUT_DOCS}.ttl`, i), [201, 204, 205])(i)
+  }, { concurrency: PUT_CONCURRENCY, durationMs: PUT_SECONDS * 1000, warmupMs: 500 })
+  return { load, cpuPerPutMs: (cpuMs(pid) - cpu) / counter.puts }
+}
+
+const best = <T extends { load: LoadResult }>(a: T | undefined, b: T) => !a || b.load.rps > a.load.rps ? b : a
 
 export async function benchNotifications(opts: { print?: boolean } = {}): Promise<NotificationsResult> {
   const pod: RunningPod = await startPod({
@@ -148,16 +162,17 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
     for (const n of SUBSCRIBER_COUNTS) latency.push(await timeLatency(at, n))
 
     // PUT throughput: none listening, then LISTENING spread over the written documents, alternating.
-    let putNone: LoadResult | undefined
-    let putListening: LoadResult | undefined
+    type Run = Awaited<ReturnType<typeof putLoad>>
+    let putNone: Run | undefined
+    let putListening: Run | undefined
     let delivered = 0
     let expected = 0
     for (let round = 0; round < PUT_ROUNDS; round++) {
-      putNone = best(putNone, await putLoad(origin, { puts: 0 }))
+      putNone = best(putNone, await putLoad(origin, pod.proc.pid, { puts: 0 }))
       const counter = { puts: 0 }
       let received = 0
       const subs = await openSubscribers(at, docs, LISTENING, { on: () => { received++ } })
-      putListening = best(putListening, await putLoad(origin, counter))
+      putListening = best(putListening, await putLoad(origin, pod.proc.pid, counter))
       expected += counter.puts * (LISTENING / PUT_DOCS)
       const deadline = performance.now() + 3000
       while (received < counter.puts * (LISTENING / PUT_DOCS) && performance.now() < deadline) await Bun.sleep(20)
@@ -165,7 +180,10 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
       await closeAll(subs)
     }
     if (pod.proc.exitCode !== null) throw new Error(`the pod exited during the notifications bench:\n${pod.output()}`)
-    const result: NotificationsResult = { latency, idleRssMb, manyRssMb, openManyS, putNone: putNone!, putListening: putListening!, delivered, expected }
+    const result: NotificationsResult = {
+      latency, idleRssMb, manyRssMb, openManyS, putNone: putNone!.load, putListening: putListening!.load,
+      cpuPerPutNoneMs: putNone!.cpuPerPutMs, cpuPerPutListeningMs: putListening!.cpuPerPutMs, delivered, expected,
+    }
     if (opts.print !== false) for (const line of formatNotifications(result)) console.log(line)
     return result
   } finally {
@@ -184,7 +202,8 @@ export function formatNotifications(r: NotificationsResult): string[] {
   const ratio = r.putListening.rps / r.putNone.rps
   lines.push(`notifications: PUT c${PUT_CONCURRENCY} with ${LISTENING} subscribers listening (${LISTENING / PUT_DOCS} on each written document) ${r.putListening.rps.toFixed(0)} req/s ` +
     `(p99 ${r.putListening.p99Ms.toFixed(1)} ms) vs none ${r.putNone.rps.toFixed(0)} req/s (p99 ${r.putNone.p99Ms.toFixed(1)} ms): ${ratio.toFixed(2)}× (aim ≥ ${AIM_PUT_RATIO}×: ${met(ratio >= AIM_PUT_RATIO)}); ` +
-    `${r.delivered} of ${r.expected} notifications arrived`)
+    `${r.delivered} of ${r.expected} notifications arrived; pod CPU per PUT ${r.cpuPerPutListeningMs.toFixed(2)} ms vs ${r.cpuPerPutNoneMs.toFixed(2)} ms ` +
+    `(the rest of the gap is this process receiving the notifications on the same cores)`)
   return lines
 }
 
