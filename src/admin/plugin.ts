@@ -31,6 +31,7 @@ import { backTo, seeOther } from './basic-page.ts'
 import { saveProfile } from './profile.ts'
 import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showSharePage, useInheritedAccess } from './basic-share.ts'
 import { editPage, saveDocument, showEditPage } from './basic-edit.ts'
+import { endChannel, readChannels, showLiveUpdatesPage } from './live-updates.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -99,6 +100,12 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       if (!body.client_id || !await revokeClientAccess(deps, body.client_id)) throw notFound('consent')
       return back()
     }), { body: RevokeForm })
+    .get(ADMIN_PATHS.liveUpdates, ({ request, query }) => ownerPage(ADMIN_PATHS.liveUpdates, request, () => showLiveUpdatesPage(deps, cookieOf(request), query.done)))
+    .post(ADMIN_PATHS.endChannel, ({ request, body }) => pageOrError(ADMIN_PATHS.endChannel, async () => {
+      await ownerForm(request, body.csrf)
+      if (!body.id || !endChannel(deps, body.id)) throw notFound('open subscription')
+      return seeOther(`${ADMIN_PATHS.liveUpdates}?done=ended`)
+    }, backTo(ADMIN_PATHS.liveUpdates, 'Back to live updates')), { body: RevokeForm })
     // A plain form post (works without JavaScript); the answer is the archive, or an error page
     .post(ADMIN_PATHS.backup, ({ request, body }) => pageOrError(ADMIN_PATHS.backup, async () => {
       await ownerForm(request, body.csrf)
@@ -167,6 +174,11 @@ function ownerApi(deps: Deps, ldp: OwnerLdp, backups: ReturnType<typeof makeBack
       .get(`${API}/sessions`, async ({ owner }) => jsonResponse(await readSessions(deps, owner)))
       .delete(`${API}/sessions/:id`, async ({ params }) => {
         if (!await revokeSession(deps, params.id)) throw notFound('session')
+        return new Response(null, { status: 204 })
+      })
+      .get(ADMIN_PATHS.channels, async () => jsonResponse(await readChannels(deps)))
+      .delete(`${ADMIN_PATHS.channels}/:id`, ({ params }) => {
+        if (!endChannel(deps, params.id)) throw notFound('open subscription')
         return new Response(null, { status: 204 })
       })
       .get(`${API}/browse`, async ({ query }) => jsonResponse(await browseContainer(deps, query)))

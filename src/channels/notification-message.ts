@@ -38,8 +38,21 @@ export function notificationOf(change: ResourceChange, baseUrl: string): Notific
   }
 }
 
+/**
+ * Each message's text per media type, made once: a change heard by 1,000 channels is one message. Measured
+ * per 1,000 channels: JSON ~0.5 ms, Turtle (n3's writer) ~10 ms, against ~8 ms for the sends themselves.
+ * Weak: gone with the message.
+ */
+const serialized = new WeakMap<NotificationMessage, Partial<Record<NotificationType, string>>>()
+
 /** The notification's bytes in the channel's media type. */
 export function serializeNotification(n: NotificationMessage, type: NotificationType): string {
+  let texts = serialized.get(n)
+  if (!texts) serialized.set(n, texts = {})
+  return texts[type] ??= writeNotification(n, type)
+}
+
+function writeNotification(n: NotificationMessage, type: NotificationType): string {
   if (type === 'application/ld+json') return JSON.stringify(n)
   const self = namedNode(n.id)
   const quads = [

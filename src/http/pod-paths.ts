@@ -29,6 +29,9 @@ export const ADMIN_PATHS = {
   sessions: '/.admin/sessions',
   revokeSession: '/.admin/sessions/revoke',
   revokeConsent: '/.admin/consents/revoke',
+  /** Without JavaScript: the open notification channels (GET) and ending one (POST form). */
+  liveUpdates: '/.admin/live-updates',
+  endChannel: '/.admin/live-updates/end',
   /** GET: the backup page; POST (form, CSRF): the pod as one tar.gz download, the format of `solopod export`. */
   backup: '/.admin/backup',
   /** Pages and forms that work without JavaScript: files (new folder, upload, delete, edit), sharing, profile. */
@@ -46,6 +49,8 @@ export const ADMIN_PATHS = {
   /** Without JavaScript: an RDF document's Turtle in a text box (GET), saved with If-Match (POST). */
   edit: '/.admin/files/edit',
   api: '/.admin/api',
+  /** Open notification channels (GET); DELETE `channels/{encoded channel id}` ends one. */
+  channels: '/.admin/api/channels',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */
   grants: '/.admin/api/grants',
   /** The owner's HttpSig keys (documents in /keys/): publish a public JWK, list, revoke. */

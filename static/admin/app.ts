@@ -1,4 +1,4 @@
-// The owner's dashboard: hash routes (#/files/…, #/share/…, #/apps, #/grants, #/keys, #/profile, #/backup) drawn into #view.
+// The owner's dashboard: hash routes (#/files/…, #/share/…, #/apps, #/live-updates, #/grants, #/keys, #/profile, #/backup) drawn into #view.
 // Reads and writes go to the pod's own LDP endpoints and owner API with the login cookie and the
 // page's CSRF token (X-CSRF-Token); DOM nodes are built with textContent, never from HTML strings.
 
@@ -10,6 +10,7 @@ import { showProfile } from './profile.ts'
 import { showGrants } from './grants.ts'
 import { showKeys } from './keys.ts'
 import { showBackup } from './backup.ts'
+import { showLiveUpdates } from './live-updates.ts'
 
 const view = document.getElementById('view')!
 
@@ -27,6 +28,7 @@ async function route(): Promise<void> {
     if (hash.startsWith('/files/')) await showFiles(view, hash.slice('/files'.length))
     else if (hash.startsWith('/share/')) await showShare(view, hash.slice('/share'.length))
     else if (hash === '/apps') await showApps(view)
+    else if (hash === '/live-updates') await showLiveUpdates(view)
     else if (hash === '/grants') await showGrants(view)
     else if (hash === '/keys') await showKeys(view)
     else if (hash === '/profile') await showProfile(view)

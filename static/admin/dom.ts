@@ -18,6 +18,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 export const clear = (el: Element) => { el.replaceChildren() }
 
 export { formatBytes } from '../../src/lib/format-bytes.ts'
+export { readablePath } from '../../src/lib/readable-path.ts'
+export { channelLabel } from '../../src/channels/channel-label.ts'
 
 /**
  * One formatter for every date the dashboard shows: building an Intl formatter costs ~0.2-0.5 ms (what

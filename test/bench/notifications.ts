@@ -1,0 +1,210 @@
+// Live updates (issue 23 "Measures"), over loopback against a real pod: write → notification latency with 1, 100
+// and 1,000 WebSocketChannel2023 subscribers on one document, the pod's RSS holding 10,000 open subscriptions
+// against idle, and PUT throughput with 1,000 subscribers listening against none. Printed, never asserted.
+// Subscriptions are anonymous, to a public container: each is one POST and one WebSocket from this process.
+// Run alone with `bun test/bench/notifications.ts`, or call `benchNotifications()`.
+
+import { readFileSync } from 'node:fs'
+import { writeTurtle, seedPublicContainer } from '../e2e/seed-store.ts'
+import { rssMb } from '../e2e/large-bodies.ts'
+import { startPod, type RunningPod } from '../e2e/start-server.ts'
+import { httpOperation, runLoad, type LoadResult } from './load.ts'
+
+/** Issue 23 aims. */
+export const AIM_P99_MS = 20
+export const AIM_RSS_MB = 50
+export const AIM_PUT_RATIO = 0.8
+
+const CONTAINER = '/live/'
+const HOT = `${CONTAINER}hot.ttl`
+/** Documents the PUT workload rotates over (as the main PUT workload does), each with its share of the listeners. */
+const PUT_DOCS = 200
+const SUBSCRIBER_COUNTS = [1, 100, 1000] as const
+/** Writes timed per subscriber count: one at a time, each waited for until every subscriber has it. */
+const WRITES: Record<number, number> = { 1: 100, 100: 50, 1000: 30 }
+const MANY = 10_000
+const LISTENING = 1000
+const PUT_CONCURRENCY = 50
+const PUT_SECONDS = 2.5
+/** Each way of the PUT ratio is run this many times, alternating, and the best kept (the disk is shared). */
+const PUT_ROUNDS = 2
+/** Subscriptions being opened at once (a POST then a WebSocket each). */
+const OPENING = 64
+/** Quiet time before RSS is read: the pod's reclaimer collects once it has been idle for 3 s. */
+const SETTLE_MS = 4000
+
+export interface LatencyResult { readonly subscribers: number; readonly writes: number; readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number; readonly missing: number }
+export interface NotificationsResult {
+  readonly latency: LatencyResult[]
+  readonly idleRssMb: number
+  readonly manyRssMb: number
+  readonly openManyS: number
+  readonly putNone: LoadResult
+  readonly putListening: LoadResult
+  /** The pod's CPU time (user + system) per PUT in each: what the listeners cost the pod itself, whatever this process spends receiving. */
+  readonly cpuPerPutNoneMs: number
+  readonly cpuPerPutListeningMs: number
+  /** Notifications that reached the 1,000 listeners during their PUT runs, against the writes × listeners per document. */
+  readonly delivered: number
+  readonly expected: number
+}
+
+/** Where requests go (127.0.0.1) and the pod's base URL (localhost), which topics are named with. */
+interface Pod { readonly origin: string; readonly baseUrl: string }
+interface Subscriber { readonly socket: WebSocket; readonly closed: Promise<void> }
+type Arrival = (at: number) => void
+
+/** `count` subscriptions, subscriber i to topics[i % topics.length]; every message a socket receives goes to `arrival`. */
+async function openSubscribers({ origin, baseUrl }: Pod, topics: readonly string[], count: number, arrival: { on: Arrival }): Promise<Subscriber[]> {
+  const out: Subscriber[] = new Array(count)
+  let next = 0
+  const one = async (i: number) => {
+    const res = await fetch(`${origin}/.notifications/WebSocketChannel2023/`, {
+      method: 'POST', headers: { 'content-type': 'application/ld+json' },
+      body: JSON.stringify({ '@context': ['https://www.w3.org/ns/solid/notification/v1'], type: 'WebSocketChannel2023', topic: baseUrl + topics[i % topics.length] }),
+    })
+    const body = await res.json() as { receiveFrom?: string }
+    if (res.status !== 200 || !body.receiveFrom) throw new Error(`subscription ${i}: ${res.status} ${JSON.stringify(body)}`)
+    // The pod listens on 127.0.0.1: connect there, not to whatever `localhost` resolves to first
+    const socket = new WebSocket(body.receiveFrom.replace('ws://localhost:', 'ws://127.0.0.1:'))
+    socket.onmessage = () => arrival.on(performance.now())
+    const closed = new Promise<void>((resolve) => { socket.onclose = () => resolve() })
+    await new Promise<void>((resolve, reject) => {
+      socket.onopen = () => resolve()
+      socket.onerror = () => reject(new Error(`subscription ${i}: the socket did not open`))
+    })
+    out[i] = { socket, closed }
+  }
+  await Promise.all(Array.from({ length: OPENING }, async () => { for (let i = next++; i < count; i = next++) await one(i) }))
+  return out
+}
+
+/** Closes the sockets and waits until the pod has closed its side of each (its channels are gone then). */
+async function closeAll(subscribers: readonly Subscriber[]): Promise<void> {
+  for (const s of subscribers) s.socket.close()
+  await Promise.race([Promise.all(subscribers.map((s) => s.closed)), Bun.sleep(10_000)])
+}
+
+const put = (origin: string, path: string, i: number) => new Request(origin + path, {
+  method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `<#it> <http://example.org/n> "${i}".`,
+})
+
+const percentile = (sorted: readonly number[], p: number) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
+
+/** Writes HOT one at a time; each write's latency to every subscriber is from sending the PUT to the message's arrival. */
+async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult> {
+  const arrival = { on: (() => {}) as Arrival }
+  const subs = await openSubscribers(at, [HOT], subscribers, arrival)
+  const samples: number[] = []
+  let missing = 0
+  try {
+    const writes = WRITES[subscribers] ?? 30
+    for (let w = -3; w < writes; w++) { // three unmeasured writes first (JIT, connection)
+      const arrived: number[] = []
+      const all = new Promise<void>((resolve) => { arrival.on = (at) => { arrived.push(at); if (arrived.length === subscribers) resolve() } })
+      const sent = performance.now()
+      const res = await fetch(put(at.origin, HOT, w))
+      await res.arrayBuffer()
+      if (res.status >= 300) throw new Error(`PUT ${HOT}: ${res.status}`)
+      await Promise.race([all, Bun.sleep(5000)])
+      if (w < 0) continue
+      missing += subscribers - arrived.length
+      for (const at of arrived) samples.push(at - sent)
+    }
+  } finally {
+    await closeAll(subs)
+  }
+  samples.sort((a, b) => a - b)
+  return { subscribers, writes: WRITES[subscribers] ?? 30, p50Ms: percentile(samples, 0.5), p99Ms: percentile(samples, 0.99), maxMs: samples.at(-1) ?? NaN, missing }
+}
+
+/** CPU time a process has used, user + system, in ms (/proc/PID/stat fields 14 and 15, in clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** PUT at c50 over PUT_DOCS documents (steady state, as the main PUT workload), and the pod's CPU ms per PUT meanwhile. */
+async function putLoad(origin: string, pid: number, counter: { puts: number }): Promise<{ load: LoadResult; cpuPerPutMs: number }> {
+  const cpu = cpuMs(pid)
+  const load = await runLoad(async (i) => {
+    counter.puts++
+    return httpOperation(() => put(origin, `${CONTAINER}doc-${i % PUT_DOCS}.ttl`, i), [201, 204, 205])(i)
+  }, { concurrency: PUT_CONCURRENCY, durationMs: PUT_SECONDS * 1000, warmupMs: 500 })
+  return { load, cpuPerPutMs: (cpuMs(pid) - cpu) / counter.puts }
+}
+
+const best = <T extends { load: LoadResult }>(a: T | undefined, b: T) => !a || b.load.rps > a.load.rps ? b : a
+
+export async function benchNotifications(opts: { print?: boolean } = {}): Promise<NotificationsResult> {
+  const pod: RunningPod = await startPod({
+    extraArgs: ['--log-level', 'warn'],
+    seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, CONTAINER, ['Read', 'Write'], async (store) => {
+      await writeTurtle(store, baseUrl, HOT, '<#it> <http://example.org/n> "0".')
+      for (let i = 0; i < PUT_DOCS; i++) await writeTurtle(store, baseUrl, `${CONTAINER}doc-${i}.ttl`, '<#it> <http://example.org/n> "0".')
+    }),
+  })
+  const origin = `http://127.0.0.1:${pod.port}`
+  const at: Pod = { origin, baseUrl: pod.baseUrl }
+  const docs = Array.from({ length: PUT_DOCS }, (_, i) => `${CONTAINER}doc-${i}.ttl`)
+  try {
+    // Memory first, on a pod that has served nothing yet: idle, then holding MANY open subscriptions.
+    await Bun.sleep(SETTLE_MS)
+    const idleRssMb = rssMb(pod.proc.pid)
+    const started = performance.now()
+    const many = await openSubscribers(at, docs, MANY, { on: () => {} })
+    const openManyS = (performance.now() - started) / 1000
+    await Bun.sleep(SETTLE_MS)
+    const manyRssMb = rssMb(pod.proc.pid)
+    await closeAll(many)
+
+    const latency: LatencyResult[] = []
+    for (const n of SUBSCRIBER_COUNTS) latency.push(await timeLatency(at, n))
+
+    // PUT throughput: none listening, then LISTENING spread over the written documents, alternating.
+    type Run = Awaited<ReturnType<typeof putLoad>>
+    let putNone: Run | undefined
+    let putListening: Run | undefined
+    let delivered = 0
+    let expected = 0
+    for (let round = 0; round < PUT_ROUNDS; round++) {
+      putNone = best(putNone, await putLoad(origin, pod.proc.pid, { puts: 0 }))
+      const counter = { puts: 0 }
+      let received = 0
+      const subs = await openSubscribers(at, docs, LISTENING, { on: () => { received++ } })
+      putListening = best(putListening, await putLoad(origin, pod.proc.pid, counter))
+      expected += counter.puts * (LISTENING / PUT_DOCS)
+      const deadline = performance.now() + 3000
+      while (received < counter.puts * (LISTENING / PUT_DOCS) && performance.now() < deadline) await Bun.sleep(20)
+      delivered += received
+      await closeAll(subs)
+    }
+    if (pod.proc.exitCode !== null) throw new Error(`the pod exited during the notifications bench:\n${pod.output()}`)
+    const result: NotificationsResult = {
+      latency, idleRssMb, manyRssMb, openManyS, putNone: putNone!.load, putListening: putListening!.load,
+      cpuPerPutNoneMs: putNone!.cpuPerPutMs, cpuPerPutListeningMs: putListening!.cpuPerPutMs, delivered, expected,
+    }
+    if (opts.print !== false) for (const line of formatNotifications(result)) console.log(line)
+    return result
+  } finally {
+    await pod.dispose()
+  }
+}
+
+export function formatNotifications(r: NotificationsResult): string[] {
+  const met = (ok: boolean) => ok ? 'met' : 'not met'
+  const lines = r.latency.map((l) => `notifications: write → notification, ${l.subscribers} WebSocket subscriber${l.subscribers === 1 ? '' : 's'} on one document (${l.writes} writes): ` +
+    `p50 ${l.p50Ms.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms, max ${l.maxMs.toFixed(1)} ms${l.missing ? `, ${l.missing} never arrived` : ''}` +
+    (l.subscribers === 1000 ? ` (aim p99 ≤ ${AIM_P99_MS} ms: ${met(l.p99Ms <= AIM_P99_MS)})` : ''))
+  const growth = r.manyRssMb - r.idleRssMb
+  lines.push(`notifications: pod RSS idle ${r.idleRssMb.toFixed(0)} MB, with ${MANY} open WebSocket subscriptions ${r.manyRssMb.toFixed(0)} MB ` +
+    `(+${growth.toFixed(0)} MB; aim ≤ +${AIM_RSS_MB} MB: ${met(growth <= AIM_RSS_MB)}); opening them took ${r.openManyS.toFixed(1)} s`)
+  const ratio = r.putListening.rps / r.putNone.rps
+  lines.push(`notifications: PUT c${PUT_CONCURRENCY} with ${LISTENING} subscribers listening (${LISTENING / PUT_DOCS} on each written document) ${r.putListening.rps.toFixed(0)} req/s ` +
+    `(p99 ${r.putListening.p99Ms.toFixed(1)} ms) vs none ${r.putNone.rps.toFixed(0)} req/s (p99 ${r.putNone.p99Ms.toFixed(1)} ms): ${ratio.toFixed(2)}× (aim ≥ ${AIM_PUT_RATIO}×: ${met(ratio >= AIM_PUT_RATIO)}); ` +
+    `${r.delivered} of ${r.expected} notifications arrived; pod CPU per PUT ${r.cpuPerPutListeningMs.toFixed(2)} ms vs ${r.cpuPerPutNoneMs.toFixed(2)} ms ` +
+    `(the rest of the gap is this process receiving the notifications on the same cores)`)
+  return lines
+}
+
+if (import.meta.main) await benchNotifications()
