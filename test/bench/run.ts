@@ -16,6 +16,7 @@ import { formatStartup, measureStartup, type StartupResult } from './startup.ts'
 import { benchRemoteDocuments } from './remote-documents.ts'
 import { benchBigContainer } from './big-container.ts'
 import { benchLargeFiles } from './large-files.ts'
+import { benchWebhooks } from './webhooks.ts'
 import { benchNotifications } from './notifications.ts'
 
 interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
@@ -135,13 +136,13 @@ async function main() {
   if (!flags.only || 'large file'.includes(flags.only)) await benchLargeFiles({ print: !flags.json })
   // Issue 23 "Measures": write → notification latency with 1, 100, 1,000 WebSocket subscribers, RSS with 10,000 open, PUT with 1,000 listening.
   if (!flags.only || 'notifications'.includes(flags.only)) await benchNotifications({ print: !flags.json })
-  // Issue 23 "Measures", webhooks: deliveries per second to a local receiver, and none lost across a SIGKILL mid-burst
-  // (counted) — its own module beside notifications.ts, called here, by the webhook work.
+  // Issue 23 "Measures", webhooks: deliveries per second to a local receiver, and none lost across a SIGKILL mid-burst (counted).
+  if (!flags.only || 'webhooks'.includes(flags.only)) await benchWebhooks({ print: !flags.json })
   // Issue 9 "Startup": spawn → first HTTP 200, fresh data directory and restart, before the load runs (a quiet machine).
   const wantStartup = !flags.only || 'startup'.includes(flags.only)
   if (wantStartup && !flags.json) console.error('measuring startup …')
   const startup = wantStartup ? await measureStartup(STARTUP_RUNS) : undefined
-  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'dashboard render', 'big container', 'remote documents', 'large file', 'notifications', 'startup'].some((name) => name.includes(flags.only!))
+  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'dashboard render', 'big container', 'remote documents', 'large file', 'notifications', 'webhooks', 'startup'].some((name) => name.includes(flags.only!))
   if (workloads.length === 0 && inProcessOnly) {
     if (startup && !flags.json) for (const line of formatStartup(startup)) console.log(line)
     return
