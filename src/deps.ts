@@ -20,6 +20,7 @@ import { makeGrantRegistry, type GrantRegistry } from './policy/grant-registry.t
 import { makeAccessDecider, type AccessDecider } from './policy/access-decider.ts'
 import { makePublicView } from './policy/public-view.ts'
 import { makeChannelRegistry, type ChannelRegistry } from './channels/channel-registry.ts'
+import { makeLegacyCapabilities, type LegacyCapabilities } from './channels/legacy-capability.ts'
 import { makeWebhooks, type Webhooks } from './channels/webhooks.ts'
 import { makePoster } from './fetch/guarded-post.ts'
 import { makePodKey, type PodKeys } from './auth/httpsig/pod-key.ts'
@@ -59,6 +60,8 @@ export interface Deps {
   readonly decider: AccessDecider
   /** Open notification channels: the notification role opens them, the owner's dashboard lists and ends them. */
   readonly channels: ChannelRegistry
+  /** The Updates-Via URLs of the legacy solid-0.1 socket: the RS hands them out, the notification role reads them. */
+  readonly legacyCapabilities: LegacyCapabilities
   /** WebhookChannel2023: stored subscriptions, the durable outbox and its delivery worker (started by openPod). */
   readonly webhooks: Webhooks
   /** The pod's own signing key: it signs webhook deliveries; its key document is public. */
@@ -94,6 +97,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   return {
     cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
     webhooks: makeWebhooks({ store, baseUrl: cfg.baseUrl, channels, poster, podKey, now }),
+    legacyCapabilities: makeLegacyCapabilities({ store, baseUrl: cfg.baseUrl, now }),
     withResourceLocks: makeResourceLocks(),
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }),

@@ -157,6 +157,9 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
      * is decided again when it is sent, with the access of that moment.
      */
     verdictFor: (listener: Listener, change: ResourceChange): Promise<Verdict> => verdictFor(listener.principal, listener.origin, change, now()),
+    /** May `p` listen to `topic` now: its app session live and Read of the topic (a legacy `sub`, before it is acked). */
+    mayListen: async (p: ListenerPrincipal, topic: string, origin: string | undefined): Promise<boolean> =>
+      await sessionLive(p, now()) && await mayRead(p, baseUrl + topic, origin),
     /** Open channels, oldest first. */
     list: (): ChannelSummary[] => [...byId.values()].sort((a, b) => a.since - b.since).map(l => ({
       id: l.id, type: l.type, topic: l.topic, keys: l.principal.keys, since: l.since,

@@ -47,3 +47,13 @@ export interface Listener {
   /** Closes the transport; the registry has already forgotten the channel. */
   close(reason: EndReason): void
 }
+
+/** The listener's identity as kept for the channel's life (no signed body, nothing of the request). */
+export const listenerPrincipalOf = (p: Principal): ListenerPrincipal => ({
+  keys: p.keys, scheme: p.scheme,
+  ...(p.webid !== undefined ? { webid: p.webid } : {}),
+  ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
+  ...(p.issuer !== undefined ? { issuer: p.issuer } : {}),
+  ...(p.permissions !== undefined ? { permissions: p.permissions } : {}),
+  ...(p.session !== undefined ? { session: p.session } : {}),
+})

@@ -16,12 +16,13 @@ import { serializeRdf } from '../rdf/serialize-rdf.ts'
 import { NOTIFY, RDF } from '../rdf/namespaces.ts'
 import type { Quad } from '@rdfjs/types'
 import { DataFactory } from 'n3'
-import type { ChannelType, ListenerPrincipal } from '../channels/listener.ts'
+import { listenerPrincipalOf, type ChannelType, type ListenerPrincipal } from '../channels/listener.ts'
 import { notificationTypeFor } from '../channels/subscription-request.ts'
 import { SUBSCRIPTION_SERVICES, subscriptionServiceQuads } from '../channels/subscription-services.ts'
 import { makePendingChannels, type PendingChannel } from './pending-channels.ts'
-import { acceptSubscription, authorizeListener, listenerPrincipalOf, type Subscriber } from './subscribe.ts'
+import { acceptSubscription, authorizeListener, type Subscriber } from './subscribe.ts'
 import { socketListener } from './socket-listener.ts'
+import { legacySocket } from './legacy-socket.ts'
 import { streamListener } from './stream-listener.ts'
 
 const { namedNode, literal, quad } = DataFactory
@@ -160,8 +161,14 @@ export function makeNotifications(deps: Deps) {
     return new Response(null, { status: 204 })
   }
 
-  /** A WebSocket handshake at a WebSocketChannel2023 receiveFrom: the waiting channel opens on it. */
+  /**
+   * A WebSocket handshake: at the legacy solid-0.1 socket (its agent from the Updates-Via capability, or
+   * anonymous), or at a WebSocketChannel2023 receiveFrom, where the waiting channel opens on it.
+   */
   async function openSocket(request: Request, path: string): Promise<SocketSession | Response> {
+    if (path === NOTIFY_PATHS.legacy) {
+      return legacySocket({ baseUrl: cfg.baseUrl, channels, now: deps.now }, await deps.legacyCapabilities.principalOf(new URL(request.url).searchParams.get('auth')), request)
+    }
     const key = path.startsWith(NOTIFY_PATHS.webSocket) ? path.slice(NOTIFY_PATHS.webSocket.length) : ''
     const channel = CHANNEL_KEY.test(key) ? pending.take(key) : undefined
     if (!channel) return toResourceResponse(request)(new HttpError(404, 'not_found', 'no channel waits at this URL (each receiveFrom opens once, within 5 minutes): subscribe again'))

@@ -7,7 +7,7 @@ import { decodeUtf8, readRequestBody } from '../auth/request-body.ts'
 import { aclOf } from '../store/acl-names.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { AccessControl } from '../policy/access-control.ts'
-import type { ChannelType, ListenerPrincipal } from '../channels/listener.ts'
+import { listenerPrincipalOf, type ChannelType, type ListenerPrincipal } from '../channels/listener.ts'
 import { MAX_SUBSCRIPTION_BYTES, parseSubscriptionRequest, type SubscriptionRequest } from '../channels/subscription-request.ts'
 
 /** A subscription that passed: the request, and who made it from where. */
@@ -16,16 +16,6 @@ export interface Subscriber {
   readonly principal: ListenerPrincipal
   readonly origin?: string
 }
-
-/** The listener's identity as kept for the channel's life (no signed body, nothing of the request). */
-export const listenerPrincipalOf = (p: Principal): ListenerPrincipal => ({
-  keys: p.keys, scheme: p.scheme,
-  ...(p.webid !== undefined ? { webid: p.webid } : {}),
-  ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
-  ...(p.issuer !== undefined ? { issuer: p.issuer } : {}),
-  ...(p.permissions !== undefined ? { permissions: p.permissions } : {}),
-  ...(p.session !== undefined ? { session: p.session } : {}),
-})
 
 /** Refuses as the RS refuses a read of the topic: 401 with every challenge, or 403. */
 export async function authorizeListener(deps: Pick<Deps, 'cfg'>, access: AccessControl, principal: Principal, topic: string, origin: string | undefined): Promise<void> {

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError, toResourceResponse } from '../http/errors.ts'
 import { fromFramework, logRefusal, renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
-import { ANONYMOUS } from '../auth/principal.ts'
+import { ANONYMOUS, isAuthenticated } from '../auth/principal.ts'
 import { ACCEPT_SIGNATURE_WITH_CONTENT } from '../auth/httpsig/http-sig.ts'
 import { mayHaveContent } from '../auth/httpsig/content-digest.ts'
 import { getMeta } from '../store/resources.ts'
@@ -29,6 +29,7 @@ import { makeUploadSessions } from './upload-sessions.ts'
 import { asksForUploadResource, createUpload } from './upload-creation.ts'
 import { PARTIAL_UPLOAD } from './upload-fields.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
+import { listenerPrincipalOf } from '../channels/listener.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -127,6 +128,8 @@ export function makeResourceServer(deps: Deps) {
     if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`, { headers: { 'wac-allow': decision.wacAllow } })
     const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
     headers.append('wac-allow', decision.wacAllow)
+    // The legacy solid-0.1 socket (rdflib, SolidOS), with the reader's capability when they are not anonymous
+    headers.append('updates-via', isAuthenticated(r.principal) ? await deps.legacyCapabilities.updatesViaFor(listenerPrincipalOf(r.principal)) : deps.legacyCapabilities.anonymousUrl)
     return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestUrl: r.request.url, requestHeaders: r.request.headers, head, headers, cache: representations })
   }
 

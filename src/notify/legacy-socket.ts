@@ -1,0 +1,92 @@
+// The legacy solid-0.1 WebSocket (NSS, rdflib's UpdateManager, the SolidOS data browser): the client sends
+// `sub <url>` lines; the pod answers `ack <url>` when the socket's agent may read it, and then `pub <url>` on each
+// change of it (of a container: a member added or removed). Each sub is a Listener of the registry, so every
+// `pub` is decided again; a sub whose access ends is dropped alone, the socket stays.
+
+import type { PodSocket, SocketSession } from '../http/socket-session.ts'
+import type { ChannelRegistry } from '../channels/channel-registry.ts'
+import type { Listener, ListenerPrincipal } from '../channels/listener.ts'
+import { ANONYMOUS } from '../auth/principal.ts'
+import { resolveTarget } from '../store/target.ts'
+import { NOTIFY_PATHS } from '../http/pod-paths.ts'
+import { CHANNEL_QUEUE_BYTES } from './socket-listener.ts'
+
+/** Topics one socket may listen to (SolidOS subs the documents of the page it shows). */
+export const MAX_SUBS_PER_SOCKET = 100
+const SUBPROTOCOL = 'solid-0.1'
+
+export interface LegacyDeps {
+  readonly baseUrl: string
+  readonly channels: ChannelRegistry
+  readonly now: () => number
+}
+
+let sockets = 0
+
+/** A solid-0.1 socket for `principal` (anonymous when its capability was missing, forged or expired). */
+export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | undefined, request: Request): SocketSession {
+  const who = principal ?? { keys: ANONYMOUS.keys, scheme: ANONYMOUS.scheme }
+  const origin = request.headers.get('origin') ?? undefined
+  const offered = (request.headers.get('sec-websocket-protocol') ?? '').split(',').map(p => p.trim())
+  const socketId = `${deps.baseUrl}${NOTIFY_PATHS.legacy}#socket-${++sockets}`
+  const subs = new Map<string, string>() // topic path → listener id
+  let made = 0
+  let open = true
+
+  function listenerFor(ws: PodSocket, topic: string, url: string): Listener {
+    const id = `${socketId}-${++made}`
+    return {
+      id, type: 'solid-0.1', topic, principal: who, ...(origin !== undefined ? { origin } : {}), since: deps.now(), features: { accept: 'application/ld+json' },
+      send() {
+        ws.send(`pub ${url}`)
+        if (ws.getBufferedAmount() > CHANNEL_QUEUE_BYTES) deps.channels.end(id, 'too_slow')
+      },
+      close(reason) {
+        subs.delete(topic)
+        // too slow for one topic is too slow for the socket; any other end drops this sub alone
+        if (reason === 'too_slow' || reason === 'shutdown' || reason === 'ended_by_owner') {
+          if (reason === 'too_slow') ws.terminate()
+          else ws.close(reason === 'shutdown' ? 1001 : 1000, reason)
+        }
+      },
+    }
+  }
+
+  async function subscribe(ws: PodSocket, target: string): Promise<void> {
+    const url = target.split('#', 1)[0]!
+    let topic: string
+    try {
+      if (!url.startsWith(`${deps.baseUrl}/`) || url.includes('?')) throw new Error('not here')
+      topic = resolveTarget(deps.baseUrl, url).path
+    } catch {
+      ws.send(`err ${url} not a resource of this pod`)
+      return
+    }
+    if (subs.has(topic)) { ws.send(`ack ${url}`); return }
+    if (subs.size >= MAX_SUBS_PER_SOCKET) { ws.send(`err ${url} too many subscriptions on this socket (${MAX_SUBS_PER_SOCKET})`); return }
+    // Existence is never told: a topic the agent may not read gets the same answer whether or not it exists.
+    if (!await deps.channels.mayListen(who, topic, origin)) { ws.send(`err ${url} forbidden`); return }
+    if (!open || subs.has(topic)) return
+    if (!deps.channels.hasRoom()) { ws.send(`err ${url} the pod has as many notification channels open as it keeps`); return }
+    const listener = listenerFor(ws, topic, url)
+    subs.set(topic, listener.id)
+    await deps.channels.open(listener)
+    ws.send(`ack ${url}`)
+  }
+
+  return {
+    ...(offered.includes(SUBPROTOCOL) ? { headers: { 'sec-websocket-protocol': SUBPROTOCOL } } : {}),
+    open() { /* the client speaks first */ },
+    message(ws, message) {
+      for (const line of message.split('\n')) {
+        const m = /^sub\s+(\S+)\s*$/.exec(line.trim())
+        if (m) void subscribe(ws, m[1]!).catch(() => ws.send(`err ${m[1]} the subscription could not be made`))
+      }
+    },
+    close() {
+      open = false
+      for (const id of [...subs.values()]) deps.channels.end(id, 'closed')
+      subs.clear()
+    },
+  }
+}

@@ -1,0 +1,143 @@
+// The legacy solid-0.1 protocol (rdflib's UpdateManager, the SolidOS data browser) over real HTTP: Updates-Via on
+// every read, `sub` / `ack` / `pub`, and who may listen — anonymous on public data, the reader named by the
+// capability in their Updates-Via, nobody through a forged one, and nobody once the access is gone.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startPod, type RunningPod } from './start-server.ts'
+import { Inbox, signInOwnerApp, type OwnerApp } from './notify-client.ts'
+
+let pod: RunningPod
+let owner: OwnerApp
+const url = (path: string) => pod.baseUrl + path
+// Names are not ASCII: a space, an accent, and encoded `#`, `?`, `%` and `+`
+const PUBLIC_DOC = '/open%20notes/caf%C3%A9%20%23%3F%25+.ttl'
+const PRIVATE_DOC = '/private/journal%20intime.ttl'
+
+const put = async (path: string, body: string) => {
+  const res = await owner.fetch(url(path), { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body })
+  expect(res.status).toBeLessThan(300)
+}
+const publicAcl = (modes: string) => `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+${modes ? `<#public> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <./>; acl:default <./>; acl:mode ${modes}.` : ''}`
+
+beforeAll(async () => {
+  pod = await startPod()
+  owner = await signInOwnerApp(pod)
+  await put(PUBLIC_DOC, '<#a> <http://example.org/p> 0.')
+  await put('/open%20notes/.acl', publicAcl('acl:Read'))
+  await put(PRIVATE_DOC, '<#j> <http://example.org/p> 0.')
+}, 60_000)
+afterAll(async () => {
+  owner?.stop()
+  await pod?.dispose()
+})
+
+/** A solid-0.1 socket as rdflib opens it (no subprotocol unless asked), collecting its lines. */
+async function legacySocket(updatesVia: string, protocols?: string[]) {
+  const socket = new WebSocket(updatesVia, protocols)
+  const lines = new Inbox<string>()
+  socket.onmessage = e => lines.push(String(e.data))
+  socket.onclose = e => lines.close(e.code, e.reason)
+  await new Promise<void>((resolve, reject) => { socket.onopen = () => resolve(); socket.onerror = () => reject(new Error('could not open')) })
+  return { socket, lines, sub: (u: string) => socket.send(`sub ${u}`) }
+}
+
+describe('Updates-Via', () => {
+  test('an anonymous read names the socket; an authenticated one names it with the reader\'s capability', async () => {
+    const anonymous = await fetch(url(PUBLIC_DOC), { headers: { origin: 'https://solidos.example' } })
+    expect(anonymous.headers.get('updates-via')).toBe(`ws://localhost:${pod.port}/.notifications/solid-0.1`)
+    const mine = (await owner.fetch(url(PRIVATE_DOC))).headers.get('updates-via')!
+    expect(mine).toMatch(new RegExp(`^ws://localhost:${pod.port}/\\.notifications/solid-0\\.1\\?auth=[\\w-]+\\.[\\w-]+$`))
+    // the same reader gets the same URL (rdflib opens one socket per URL)
+    expect((await owner.fetch(url(PUBLIC_DOC))).headers.get('updates-via')).toBe(mine)
+    expect(anonymous.headers.get('access-control-expose-headers') ?? '').toContain('Updates-Via')
+  })
+})
+
+describe('sub, ack, pub', () => {
+  test('anonymous on public data: ack, then a pub for each change of the document, and of its folder when a member is added', async () => {
+    const via = (await fetch(url(PUBLIC_DOC))).headers.get('updates-via')!
+    const { socket, lines, sub } = await legacySocket(via, ['solid-0.1'])
+    try {
+      expect(socket.protocol).toBe('solid-0.1')
+      sub(url(PUBLIC_DOC))
+      sub(url('/open%20notes/'))
+      expect([await lines.next(), await lines.next()].sort()).toEqual([`ack ${url('/open%20notes/')}`, `ack ${url(PUBLIC_DOC)}`].sort())
+      await put(PUBLIC_DOC, '<#a> <http://example.org/p> 1.')
+      expect(await lines.next()).toBe(`pub ${url(PUBLIC_DOC)}`)
+      await put('/open%20notes/%C3%A9t%C3%A9.ttl', '<#b> <http://example.org/p> 1.')
+      expect(await lines.next()).toBe(`pub ${url('/open%20notes/')}`)
+      expect(await lines.quietFor(200)).toBe(true)
+    } finally { socket.close() }
+  })
+
+  test('anonymous on private data: err forbidden, whether or not it exists, and no pub', async () => {
+    const { socket, lines, sub } = await legacySocket(`ws://localhost:${pod.port}/.notifications/solid-0.1`)
+    try {
+      sub(url(PRIVATE_DOC))
+      expect(await lines.next()).toBe(`err ${url(PRIVATE_DOC)} forbidden`)
+      sub(url('/private/nothing%20here.ttl'))
+      expect(await lines.next()).toBe(`err ${url('/private/nothing%20here.ttl')} forbidden`)
+      await put(PRIVATE_DOC, '<#j> <http://example.org/p> 1.')
+      expect(await lines.quietFor(300)).toBe(true)
+      sub('https://elsewhere.example/doc')
+      expect(await lines.next()).toBe('err https://elsewhere.example/doc not a resource of this pod')
+    } finally { socket.close() }
+  })
+
+  test('the owner\'s capability: ack and pub on private data; a forged or altered capability is anonymous', async () => {
+    const via = (await owner.fetch(url(PRIVATE_DOC))).headers.get('updates-via')!
+    const { socket, lines, sub } = await legacySocket(via)
+    try {
+      sub(url(PRIVATE_DOC))
+      expect(await lines.next()).toBe(`ack ${url(PRIVATE_DOC)}`)
+      await put(PRIVATE_DOC, '<#j> <http://example.org/p> 2.')
+      expect(await lines.next()).toBe(`pub ${url(PRIVATE_DOC)}`)
+    } finally { socket.close() }
+    const [base, auth] = via.split('?auth=')
+    const [payload, mac] = auth!.split('.')
+    for (const forged of [`${payload}.${mac!.slice(0, -2)}AA`, `${payload}x.${mac}`, 'garbage']) {
+      const f = await legacySocket(`${base}?auth=${forged}`)
+      f.sub(url(PRIVATE_DOC))
+      expect(await f.lines.next()).toBe(`err ${url(PRIVATE_DOC)} forbidden`)
+      f.socket.close()
+    }
+  })
+})
+
+describe('when access ends', () => {
+  test('the owner takes the public Read away: the sub is dropped (no pub), the socket stays, and a new sub is refused', async () => {
+    const { socket, lines, sub } = await legacySocket(`ws://localhost:${pod.port}/.notifications/solid-0.1`)
+    try {
+      sub(url(PUBLIC_DOC))
+      expect(await lines.next()).toBe(`ack ${url(PUBLIC_DOC)}`)
+      await put('/open%20notes/.acl', publicAcl(''))
+      await put(PUBLIC_DOC, '<#a> <http://example.org/p> "private now".')
+      expect(await lines.quietFor(300)).toBe(true)
+      expect(lines.closed).toBeUndefined()
+      sub(url(PUBLIC_DOC))
+      expect(await lines.next()).toBe(`err ${url(PUBLIC_DOC)} forbidden`)
+    } finally {
+      socket.close()
+      await put('/open%20notes/.acl', publicAcl('acl:Read'))
+    }
+  })
+
+  test('the owner revokes the app whose read gave the capability: its subs hear nothing more', async () => {
+    const app = await signInOwnerApp(pod, 'A SolidOS-like app the owner revokes')
+    try {
+      const via = (await app.fetch(url(PRIVATE_DOC))).headers.get('updates-via')!
+      const { socket, lines, sub } = await legacySocket(via)
+      sub(url(PRIVATE_DOC))
+      expect(await lines.next()).toBe(`ack ${url(PRIVATE_DOC)}`)
+      const csrf = (await app.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: app.browser.header() } })).json() as { token: string }).token
+      expect((await fetch(url(`/.admin/api/consents/${encodeURIComponent(app.client.clientId)}`), { method: 'DELETE', headers: { cookie: app.browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl } })).status).toBe(204)
+      await put(PRIVATE_DOC, '<#j> <http://example.org/p> 3.')
+      expect(await lines.quietFor(300)).toBe(true)
+      sub(url(PRIVATE_DOC))
+      expect(await lines.next()).toBe(`err ${url(PRIVATE_DOC)} forbidden`)
+      socket.close()
+    } finally { app.stop() }
+  })
+})
