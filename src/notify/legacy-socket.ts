@@ -30,6 +30,7 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
   const offered = (request.headers.get('sec-websocket-protocol') ?? '').split(',').map(p => p.trim())
   const socketId = `${deps.baseUrl}${NOTIFY_PATHS.legacy}#socket-${++sockets}`
   const subs = new Map<string, string>() // topic path → listener id
+  const deciding = new Map<string, Promise<string>>() // topic path → its sub's answer, while being decided
   let made = 0
   let open = true
 
@@ -52,6 +53,18 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
     }
   }
 
+  /** Decides one sub and opens its listener: 'ack', or the reason of the `err` line. */
+  async function decide(ws: PodSocket, topic: string, url: string): Promise<string> {
+    // Existence is never told: a topic the agent may not read gets the same answer whether or not it exists.
+    if (!await deps.channels.mayListen(who, topic, origin)) return 'forbidden'
+    if (!open) return 'the socket is closed'
+    if (!deps.channels.hasRoom()) return 'the pod has as many notification channels open as it keeps'
+    const listener = listenerFor(ws, topic, url)
+    subs.set(topic, listener.id)
+    await deps.channels.open(listener)
+    return 'ack'
+  }
+
   async function subscribe(ws: PodSocket, target: string): Promise<void> {
     const url = target.split('#', 1)[0]!
     let topic: string
@@ -62,16 +75,15 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
       ws.send(`err ${url} not a resource of this pod`)
       return
     }
-    if (subs.has(topic)) { ws.send(`ack ${url}`); return }
-    if (subs.size >= MAX_SUBS_PER_SOCKET) { ws.send(`err ${url} too many subscriptions on this socket (${MAX_SUBS_PER_SOCKET})`); return }
-    // Existence is never told: a topic the agent may not read gets the same answer whether or not it exists.
-    if (!await deps.channels.mayListen(who, topic, origin)) { ws.send(`err ${url} forbidden`); return }
-    if (!open || subs.has(topic)) return
-    if (!deps.channels.hasRoom()) { ws.send(`err ${url} the pod has as many notification channels open as it keeps`); return }
-    const listener = listenerFor(ws, topic, url)
-    subs.set(topic, listener.id)
-    await deps.channels.open(listener)
-    ws.send(`ack ${url}`)
+    let verdict = subs.has(topic) ? Promise.resolve('ack') : deciding.get(topic)
+    if (!verdict) {
+      // subs still being decided count too: the lines of one message are all read before the first is decided
+      if (subs.size + deciding.size >= MAX_SUBS_PER_SOCKET) { ws.send(`err ${url} too many subscriptions on this socket (${MAX_SUBS_PER_SOCKET})`); return }
+      verdict = decide(ws, topic, url).finally(() => deciding.delete(topic))
+      deciding.set(topic, verdict)
+    }
+    const answer = await verdict
+    ws.send(answer === 'ack' ? `ack ${url}` : `err ${url} ${answer}`)
   }
 
   return {

@@ -106,6 +106,33 @@ describe('sub, ack, pub', () => {
   })
 })
 
+describe('bounds', () => {
+  test('at most 100 subs per socket, even when they come in one message', async () => {
+    const { socket, lines } = await legacySocket(`ws://localhost:${pod.port}/.notifications/solid-0.1`)
+    try {
+      const topics = Array.from({ length: 120 }, (_, i) => url(`/open%20notes/n%C2%B0${i}.ttl`))
+      socket.send(topics.map(t => `sub ${t}`).join('\n'))
+      const answers: string[] = []
+      for (let i = 0; i < 120; i++) answers.push(await lines.next())
+      expect(answers.filter(a => a.startsWith('ack ')).length).toBe(100)
+      expect(answers.filter(a => a.endsWith('too many subscriptions on this socket (100)')).length).toBe(20)
+      socket.send(`sub ${answers.find(a => a.startsWith('ack '))!.slice(4)}`) // one already held is acked again
+      expect(await lines.next()).toStartWith('ack ')
+    } finally { socket.close() }
+  })
+
+  test('the same sub twice in one message: two acks, one listener (one pub per change)', async () => {
+    const { socket, lines } = await legacySocket(`ws://localhost:${pod.port}/.notifications/solid-0.1`)
+    try {
+      socket.send(`sub ${url(PUBLIC_DOC)}\nsub ${url(PUBLIC_DOC)}#it`)
+      expect([await lines.next(), await lines.next()]).toEqual([`ack ${url(PUBLIC_DOC)}`, `ack ${url(PUBLIC_DOC)}`])
+      await put(PUBLIC_DOC, '<#a> <http://example.org/p> "twice".')
+      expect(await lines.next()).toBe(`pub ${url(PUBLIC_DOC)}`)
+      expect(await lines.quietFor(300)).toBe(true)
+    } finally { socket.close() }
+  })
+})
+
 describe('when access ends', () => {
   test('the owner takes the public Read away: the sub is dropped (no pub), the socket stays, and a new sub is refused', async () => {
     const { socket, lines, sub } = await legacySocket(`ws://localhost:${pod.port}/.notifications/solid-0.1`)
