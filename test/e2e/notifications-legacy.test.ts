@@ -22,7 +22,7 @@ const publicAcl = (modes: string) => `@prefix acl: <http://www.w3.org/ns/auth/ac
 ${modes ? `<#public> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <./>; acl:default <./>; acl:mode ${modes}.` : ''}`
 
 beforeAll(async () => {
-  pod = await startPod()
+  pod = await startPod({ extraArgs: ['--log-level', 'debug'] }) // every request logged: the capability must not be
   owner = await signInOwnerApp(pod)
   await put(PUBLIC_DOC, '<#a> <http://example.org/p> 0.')
   await put('/open%20notes/.acl', publicAcl('acl:Read'))
@@ -103,6 +103,8 @@ describe('sub, ack, pub', () => {
       expect(await f.lines.next()).toBe(`err ${url(PRIVATE_DOC)} forbidden`)
       f.socket.close()
     }
+    expect(pod.stdout()).toContain('"path":"/.notifications/solid-0.1"')
+    expect(pod.output()).not.toContain(mac!)
   })
 })
 
