@@ -30,4 +30,4 @@ export interface Principal {
 
 export const ANONYMOUS: Principal = Object.freeze({ keys: Object.freeze([]) as readonly string[], scheme: 'anonymous' })
 
-export const isAuthenticated = (p: Principal) => p.webid !== undefined || p.keys.length > 0
+export const isAuthenticated = (p: Pick<Principal, 'webid' | 'keys'>) => p.webid !== undefined || p.keys.length > 0

@@ -75,8 +75,16 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     return true
   }
 
-  const principalKey = (p: ListenerPrincipal, origin: string | undefined) =>
-    JSON.stringify([p.webid, p.clientId, p.issuer, p.keys, p.permissions, p.session, origin])
+  // A listener's identity as a string, made once per listener: every change compares it for each of them
+  const principalKeys = new WeakMap<Listener, string>()
+  const principalKey = (l: Listener) => {
+    let key = principalKeys.get(l)
+    if (key === undefined) {
+      const p = l.principal
+      principalKeys.set(l, key = JSON.stringify([p.webid, p.clientId, p.issuer, p.keys, p.permissions, p.session, l.origin]))
+    }
+    return key
+  }
 
   async function mayRead(p: ListenerPrincipal, url: string, origin: string | undefined): Promise<boolean> {
     return (await decider.decide(p, url, origin)).modes.has('read')
@@ -133,7 +141,7 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
         const f = listener.features
         if (f.endAt !== undefined && f.endAt <= at) { end(listener.id, 'end_at'); continue }
         if (f.startAt !== undefined && f.startAt > at) continue
-        const key = principalKey(listener.principal, listener.origin)
+        const key = principalKey(listener)
         let verdict = verdicts.get(key)
         if (!verdict) verdicts.set(key, verdict = verdictFor(listener.principal, listener.origin, change, at))
         const v = await verdict

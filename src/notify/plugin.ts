@@ -20,7 +20,7 @@ import { listenerPrincipalOf, type ChannelType, type ListenerPrincipal } from '.
 import { notificationTypeFor } from '../channels/subscription-request.ts'
 import { SUBSCRIPTION_SERVICES, subscriptionServiceQuads } from '../channels/subscription-services.ts'
 import { makePendingChannels, type PendingChannel } from './pending-channels.ts'
-import { acceptSubscription, authorizeListener, type Subscriber } from './subscribe.ts'
+import { acceptSubscription, authorizeListener, checkRoom, notTheSubscriber, type Subscriber } from './subscribe.ts'
 import { socketListener } from './socket-listener.ts'
 import { legacySocket } from './legacy-socket.ts'
 import { streamListener } from './stream-listener.ts'
@@ -130,13 +130,10 @@ export function makeNotifications(deps: Deps) {
       const waiting = CHANNEL_KEY.test(key) ? pending.peek(key) : undefined
       if (!waiting) throw new HttpError(404, 'not_found', 'no channel waits at this URL (each receiveFrom opens once, within 5 minutes): subscribe again')
       // The stream is the subscriber's: the same agent must fetch it, with credentials as for the subscription.
-      if (!sameAgent(waiting.principal, listenerPrincipalOf(principal))) {
-        throw new HttpError(principal.webid === undefined && principal.keys.length === 0 ? 401 : 403, principal.webid === undefined && principal.keys.length === 0 ? 'unauthenticated' : 'forbidden',
-          'this stream belongs to the agent that subscribed: fetch it with the same credentials')
-      }
+      if (!sameAgent(waiting.principal, listenerPrincipalOf(principal))) throw notTheSubscriber(principal, 'this stream belongs to the agent that subscribed: fetch it with the same credentials')
       channel = pending.take(key)!
     }
-    if (!channels.hasRoom()) throw new HttpError(503, 'too_many_channels', 'the pod has as many notification channels open as it keeps; retry in a minute', { headers: { 'retry-after': '60' } })
+    checkRoom(channels)
     const { listener, response } = streamListener(channel, channels)
     await channels.open(listener)
     return response
@@ -152,10 +149,7 @@ export function makeNotifications(deps: Deps) {
     const channel = open ?? (waiting?.id === id ? waiting : undefined)
     if (!channel) throw new HttpError(404, 'not_found', 'no open channel has this id')
     const isOwner = principal.webid === ownerWebIdOf(cfg.baseUrl)
-    if (!isOwner && !sameAgent(channel.principal, principal)) {
-      throw new HttpError(principal.webid === undefined && principal.keys.length === 0 ? 401 : 403, principal.webid === undefined && principal.keys.length === 0 ? 'unauthenticated' : 'forbidden',
-        'only the agent that subscribed (or the pod owner) can end this channel')
-    }
+    if (!isOwner && !sameAgent(channel.principal, principal)) throw notTheSubscriber(principal, 'only the agent that subscribed (or the pod owner) can end this channel')
     if (open) channels.end(id, 'unsubscribed')
     else pending.drop(key)
     return new Response(null, { status: 204 })

@@ -48,6 +48,19 @@ describe('discovery', () => {
     }
   })
 
+  test('each subscription service describes itself (channel type and features), in the RDF syntax asked for; another → 406 not_acceptable', async () => {
+    const service = url('/.notifications/StreamingHTTPChannel2023/')
+    const res = await fetch(service, { headers: { accept: 'text/turtle' } })
+    expect(res.status).toBe(200)
+    const quads = parseTurtle(await res.text(), service)
+    const NOTIFY = (t: string) => `http://www.w3.org/ns/solid/notifications#${t}`
+    expect(hasTriple(quads, service, NOTIFY('channelType'), NOTIFY('StreamingHTTPChannel2023'))).toBe(true)
+    expect(hasTriple(quads, service, NOTIFY('feature'), NOTIFY('rate'))).toBe(true)
+    const jsonld = await fetch(service, { headers: { accept: 'application/ld+json' } })
+    expect(jsonld.headers.get('content-type')).toStartWith('application/ld+json')
+    await expectRsError(await fetch(service, { headers: { accept: 'image/png' } }), 406, 'not_acceptable')
+  })
+
   test('a resource links its own stream (rel updatesViaStreamingHttp2023) and the storage description', async () => {
     const res = await fetch(url('/pub/'), { method: 'HEAD' })
     const links = linksOf(res)
