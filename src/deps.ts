@@ -15,6 +15,7 @@ import { withOwnerCookie } from './auth/owner-cookie.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { makeSigningKeys, type SigningKeys } from './account/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './account/app-sessions.ts'
+import { makeAppScopes, type AppScopes } from './account/app-scopes.ts'
 import { loadLocalDocument, readOwnDocument } from './local-documents.ts'
 import { makeGrantRegistry, type GrantRegistry } from './policy/grant-registry.ts'
 import { makeAccessDecider, type AccessDecider } from './policy/access-decider.ts'
@@ -39,6 +40,8 @@ export interface Deps {
   readonly signingKeys: SigningKeys
   /** Revoked app sessions, answered from memory on every authenticated request. */
   readonly revocations: SessionRevocations
+  /** The folders the owner limited each app to; the decider applies them to every request of that app. */
+  readonly appScopes: AppScopes
   /** Remote issuers' keys (OP discovery → jwks_uri), one cache: the RS's token checks and the UMA AS share it. */
   readonly getIssuerKeys: GetIssuerKeys
   /** The issuers a WebID profile names (`solid:oidcIssuer`), read through the guarded fetcher. */
@@ -87,7 +90,9 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const getIssuerKeys = makeIssuerKeyResolver({ baseUrl: cfg.baseUrl, ownJwks: signingKeys.publicJwks, fetchDoc, now })
   const getWebIdIssuers = makeWebIdIssuerResolver(fetchDoc, now)
   const grants = makeGrantRegistry({ store, cfg, now })
-  const decider = makeAccessDecider({ cfg, store, now, fetchDoc, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants)
+  const withResourceLocks = makeResourceLocks()
+  const appScopes = makeAppScopes(store, cfg.baseUrl, withResourceLocks)
+  const decider = makeAccessDecider({ cfg, store, now, fetchDoc, appScopes, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants)
   const readableByPublic = makePublicView(decider, cfg.baseUrl)
   const channels = makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now, maxChannels: cfg.maxChannels })
   const podKey = makePodKey(store, cfg.baseUrl, now)
@@ -95,10 +100,10 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const { lookup, fetchImpl } = opts.fetcher ?? {}
   const poster = makePoster({ allowInsecureLocal: cfg.allowInsecureLocal, baseUrl: cfg.baseUrl, ...(lookup ? { lookup } : {}), ...(fetchImpl ? { fetchImpl } : {}) })
   return {
-    cfg, store, now, fetchDoc, signingKeys, revocations, grants, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
+    cfg, store, now, fetchDoc, signingKeys, revocations, appScopes, grants, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
     webhooks: makeWebhooks({ store, baseUrl: cfg.baseUrl, channels, poster, podKey, now }),
     legacyCapabilities: makeLegacyCapabilities({ store, baseUrl: cfg.baseUrl, now }),
-    withResourceLocks: makeResourceLocks(),
+    withResourceLocks,
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }),
     tickets: makeTicketBook({ store, now }),

@@ -39,8 +39,11 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
   const htu = cfg.baseUrl + AS_PATHS.token
 
   /** Solid-OIDC Primer request flow, step 13: the pod's one access decision (WAC ∪ grants), the one the resource server enforces. */
-  async function allows(principal: Principal, p: UmaPermission, origin: string | undefined): Promise<boolean> {
-    return coversModes((await deps.decider.decide(principal, p.resource, origin)).modes, p.modes as AccessMode[])
+  async function refusal(principal: Principal, p: UmaPermission, origin: string | undefined): Promise<string | undefined> {
+    const d = await deps.decider.decide(principal, p.resource, origin)
+    if (coversModes(d.modes, p.modes as AccessMode[])) return undefined
+    // The owner's own app, limited to some folders: the rules alone would not say why
+    return d.outsideAppScope ? `; the owner allowed this app only ${d.outsideAppScope.allowed}` : ''
   }
 
   /** UMA Grant §3.3.6 need_info: the old ticket is spent, a fresh one for the same permissions rides along. */
@@ -92,13 +95,13 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       const ownSid = who.issuer === cfg.baseUrl ? await liveOwnSession(who, now) : undefined
       // Solid-OIDC Primer request flow, step 13: the resource server's decision for that WebID and app, on every permission of the ticket
       const principal: Principal = { webid: who.webid, clientId: who.clientId, issuer: who.issuer, keys: [], scheme: 'DPoP' }
-      let allowed = true
-      for (const p of held.permissions) if (!(allowed = await allows(principal, p, r.origin))) break
+      let refused: string | undefined
+      for (const p of held.permissions) if ((refused = await refusal(principal, p, r.origin)) !== undefined) break
       const spent = await tickets.consume(ticket)
       if (!spent) throw badTicket()
-      if (!allowed) {
+      if (refused !== undefined) {
         log.info('uma.denied', { webid: who.webid, clientId: who.clientId })
-        throw new HttpError(403, 'request_denied', `${who.webid} is not allowed ${describe(held.permissions)} under this pod's access rules`)
+        throw new HttpError(403, 'request_denied', `${who.webid} is not allowed ${describe(held.permissions)} under this pod's access rules${refused}`)
       }
       const key = await deps.signingKeys.current(now)
       const accessToken = await signUmaAccessToken(key, { issuer: cfg.baseUrl, webid: who.webid, clientId: who.clientId, permissions: held.permissions, jkt: proof.jkt, now, ...(ownSid !== undefined ? { sid: ownSid } : {}) })

@@ -15,7 +15,7 @@ export const REFUSALS = {
   invalid_client: { status: [401, 400], means: 'the client is unknown or its authentication failed (RFC 6749 §5.2)' },
   invalid_grant: { status: [400], means: 'the code, refresh token, ticket or claim token is invalid, expired, used or not for this client (RFC 6749 §5.2)' },
   unsupported_grant_type: { status: [400], means: 'the token endpoint does not offer this grant type (RFC 6749 §5.2)' },
-  invalid_scope: { status: [400], means: 'the requested scope is not one the pod offers (RFC 6749 §5.2)' },
+  invalid_scope: { status: [400], means: 'the requested scope is not one the pod offers (RFC 6749 §5.2); or a folder given to an app is not a folder of this pod' },
   access_denied: { status: [400], means: 'the owner refused the authorization request (RFC 6749 §4.1.2.1)' },
   unauthorized_client: { status: [400], means: 'the client may not use this response type (RFC 6749 §4.1.2.1)' },
   unsupported_response_type: { status: [400], means: 'only response_type=code is supported (RFC 6749 §4.1.2.1)' },
@@ -53,6 +53,7 @@ export const REFUSALS = {
   // The resource server: Solid Protocol and Web Access Control
   unauthenticated: { status: [401], means: 'the rules allow this only to an authenticated agent (Solid Protocol §2.1, WAC §5)' },
   forbidden: { status: [403], means: "the agent's access under the rules does not cover the request (WAC §5)" },
+  outside_app_scope: { status: [403], means: 'the rules allow the owner this, but the owner limited this app to other folders (the dashboard\'s Apps panel)' },
   reserved_path: { status: [405], means: "the path belongs to one of the pod's own endpoints, never a resource" },
   root_protected: { status: [405], means: 'the storage root and its ACL cannot be replaced or deleted (Solid Protocol §5.4)' },
   missing_content_type: { status: [400], means: 'a body needs a Content-Type (Solid Protocol §5.2)' },

@@ -22,6 +22,11 @@ export interface AuthorizationRequest {
   readonly includeAuthTime: boolean
   /** RFC 9449 §10: the code is bound to this DPoP key. */
   readonly dpopJkt?: string
+  /**
+   * Scope values that are URLs (a folder of a pod, an RDF class): what the app names as the data it
+   * wants, proposed on the consent page (op/consent-scope.ts); they ask for nothing by themselves.
+   */
+  readonly wants?: readonly string[]
 }
 
 /** The outcome: a valid request, or an error to send to the (validated) redirect URI. */
@@ -36,6 +41,9 @@ export interface AuthorizationFacts {
   readonly now: number
   readonly resolveClient: ResolveClient
 }
+
+const MAX_WANTS = 20
+const isWebUrlScope = (s: string) => s.length <= 2048 && /^https?:\/\//.test(s) && URL.canParse(s)
 
 // RFC 7636 §4.2: code-challenge = 43*128unreserved
 const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/
@@ -110,6 +118,7 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
     if (extra.length > 0) return fail('invalid_scope', `the client's registered scope does not include ${extra.join(', ')}`)
   }
   let scopes = [...new Set(requested.filter((s) => (SUPPORTED_SCOPES as readonly string[]).includes(s)))]
+  const wants = [...new Set([...requested, ...(client.scope ?? '').split(' ')].filter(isWebUrlScope))].slice(0, MAX_WANTS)
   if (client.grantTypes && !client.grantTypes.includes('refresh_token')) scopes = scopes.filter((s) => s !== 'offline_access')
 
   // RFC 7636 §4.3/§4.4.1: public clients must use S256 (plain refused)
@@ -148,6 +157,7 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
       ...(challenge !== undefined ? { codeChallenge: challenge, codeChallengeMethod: method === 'S256' ? 'S256' as const : 'plain' as const } : {}),
       ...(maxAge !== undefined ? { maxAge } : {}),
       ...(dpopJkt !== undefined ? { dpopJkt } : {}),
+      ...(wants.length > 0 ? { wants } : {}),
     },
   }
 }

@@ -12,8 +12,11 @@ import { getInteraction, renderGoneInteraction, type Interaction } from './inter
 import { SCOPE_DESCRIPTIONS } from './model.ts'
 import { OP_PATHS } from '../http/pod-paths.ts'
 import { isWebUrl } from '../lib/web-url.ts'
+import { folderRows, proposedFolders } from './consent-scope.ts'
+import { renderAccessChoice } from '../http/access-choice-form.ts'
+import { readAccessChoice, describeFolders } from '../policy/app-scope.ts'
 
-type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'appScopes'>
 
 const EXPIRED = 'this authorization request is unknown or older than 10 minutes; go back to the application and sign in again'
 
@@ -42,6 +45,7 @@ export function makeConsent(deps: OpDeps) {
     if (!session) return toLogin(i)
     const c = i.client
     const { token, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
+    const proposed = await proposedFolders(deps, i.request.wants ?? [])
     return renderPage('consent.html', 'Allow access', {
       csrf: token, interaction: i.id, webid: breakableUrl(session.webid), clientId: breakableUrl(c.clientId),
       clientName: c.clientName ?? c.clientId,
@@ -51,6 +55,7 @@ export function makeConsent(deps: OpDeps) {
       warning: unverifiedWarning(c.clientId, i.request.redirectUri),
       clientUri: isWebUrl(c.clientUri) ? html` · <a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
       scopes: html`${i.request.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}`,
+      access: renderAccessChoice(await folderRows(deps, proposed), proposed.length > 0),
     }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
   }
 
@@ -63,13 +68,17 @@ export function makeConsent(deps: OpDeps) {
     if (!session) return toLogin(i)
     if (form.decision === 'deny') return denyAuthorization(deps, i)
     if (form.decision !== 'approve') throw badRequest('decision must be approve or deny')
+    // Checked before anything is remembered: a bad folder changes nothing
+    const folders = readAccessChoice(form, cfg.baseUrl)
+    // The limit first: an app must never hold a consent without the limit the owner chose
+    await deps.appScopes.set(i.request.clientId, folders, now)
     await saveConsent(store, {
       clientId: i.request.clientId, scopes: i.request.scopes, grantedAt: now,
       ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}),
       // Issue 13: the dashboard's list of approved apps shows the logo the consent page showed
       ...(isWebUrl(i.client.logoUri) ? { logoUri: i.client.logoUri } : {}),
     })
-    log.info('op.consent_given', { clientId: i.request.clientId, webid: session.webid })
+    log.info('op.consent_given', { clientId: i.request.clientId, webid: session.webid, access: folders ? describeFolders(folders) : 'full' })
     return continueAuthorization(deps, i, session, { consentGiven: true, status: 303 })
   }
 

@@ -30,7 +30,7 @@ function formParams(body: unknown): URLSearchParams {
 const AuthForm = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]))
 const TokenForm = OptionalFields('grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret', 'code_verifier', 'refresh_token', 'scope')
 const LoginForm = OptionalFields('csrf', 'interaction', 'return', 'password')
-const ConsentForm = OptionalFields('csrf', 'interaction', 'decision')
+const ConsentForm = OptionalFields('csrf', 'interaction', 'decision', 'access', 'folder', 'right', 'new_folder', 'new_right')
 const PageQuery = t.Object({ interaction: t.Optional(t.String()), return: t.Optional(t.String()) })
 
 export function opPlugin(deps: Deps) {

@@ -6,6 +6,7 @@ import type { AccessDecider } from './access-decider.ts'
 import { HttpError } from '../http/errors.ts'
 import { coversModes, formatWacAllow, type ModeRequirement } from './modes.ts'
 import type { AccessMode } from './access-modes.ts'
+import type { AccessDecision } from './access-decision.ts'
 import { isAuthenticated, type Principal } from '../auth/principal.ts'
 import { ACCEPT_SIGNATURE } from '../auth/httpsig/http-sig.ts'
 import { bearerChallenge, dpopChallenge, httpSigChallenge, umaChallenge } from '../auth/challenges.ts'
@@ -15,6 +16,8 @@ export interface Decision {
   readonly public: ReadonlySet<AccessMode>
   /** `WAC-Allow` value for the target (WAC §6.5). */
   readonly wacAllow: string
+  /** What the rules allow the owner here but the owner's app may not use (policy/app-scope.ts). */
+  readonly outsideAppScope?: AccessDecision['outsideAppScope']
 }
 
 /** The fixed challenges of a 401; UMA's (a fresh ticket each time) comes first and HttpSig's (realm = the path) last, see challengesFor. */
@@ -31,7 +34,7 @@ export function makeAccessControl(deps: { readonly decider: AccessDecider; reado
     const d = await decider.decide(principal, url, origin, deleting)
     let wacAllow = wacAllowOf.get(d)
     if (wacAllow === undefined) wacAllowOf.set(d, wacAllow = formatWacAllow(d.modes, d.publicModes))
-    return { user: d.modes, public: d.publicModes, wacAllow }
+    return { user: d.modes, public: d.publicModes, wacAllow, ...(d.outsideAppScope ? { outsideAppScope: d.outsideAppScope } : {}) }
   }
 
   /** The UMA challenge of a refused request: a fresh ticket for everything it needed. */
@@ -45,9 +48,9 @@ export function makeAccessControl(deps: { readonly decider: AccessDecider; reado
     const target = await modesOn(targetUrl, principal, origin)
     const { wacAllow } = target
     for (const req of requirements) {
-      const allowed = req.url === targetUrl ? target.user : (await modesOn(req.url, principal, origin, req.deleting)).user
-      if (coversModes(allowed, req.modes)) continue
-      throw await deny(principal, req, targetUrl, wacAllow, links, () => challengeFor(requirements))
+      const on = req.url === targetUrl ? target : await modesOn(req.url, principal, origin, req.deleting)
+      if (coversModes(on.user, req.modes)) continue
+      throw await deny(principal, req, on, targetUrl, wacAllow, links, () => challengeFor(requirements))
     }
     return target
   }
@@ -67,7 +70,7 @@ export function makeAccessControl(deps: { readonly decider: AccessDecider; reado
 }
 
 /** `uma` makes a ticket: only the answers that carry one ask for it (a plain 403 does not). */
-async function deny(principal: Principal, req: ModeRequirement, targetUrl: string, wacAllow: string, links: string, uma: () => Promise<string>): Promise<HttpError> {
+async function deny(principal: Principal, req: ModeRequirement, on: Decision, targetUrl: string, wacAllow: string, links: string, uma: () => Promise<string>): Promise<HttpError> {
   const what = `${req.modes.join(' and ')} access to ${new URL(req.url).pathname}`
   const headers: Record<string, string | string[]> = { 'wac-allow': wacAllow, link: links }
   if (!isAuthenticated(principal)) {
@@ -79,6 +82,11 @@ async function deny(principal: Principal, req: ModeRequirement, targetUrl: strin
   if (principal.permissions && !principal.permissions.some(p => p.resource === req.url && coversModes(new Set(p.modes as AccessMode[]), req.modes))) {
     return new HttpError(403, 'insufficient_scope', `the UMA access token does not permit ${what}; it is valid only for the resource and modes it was issued for`,
       { headers: { ...headers, 'www-authenticate': [await uma(), bearerChallenge({ code: 'insufficient_scope' })] } })
+  }
+  // The rules would allow it, the owner's choice for this app does not: say so, and where it is changed
+  const scope = on.outsideAppScope
+  if (scope && req.modes.every((m) => on.user.has(m) || scope.modes.has(m))) {
+    return new HttpError(403, 'outside_app_scope', `this app may not have ${what}: the owner allowed it only ${scope.allowed}; the owner can change that in the dashboard's Apps panel`, { headers })
   }
   return new HttpError(403, 'forbidden', `${principal.webid ?? 'this agent'} has no ${what} under this pod's access rules`, { headers })
 }

@@ -21,6 +21,8 @@ import type { GrantLinks } from './grants.ts'
 import { writableByOthers } from './link-trust.ts'
 import { ownerWebIdOf } from '../config.ts'
 import type { GrantRegistry } from './grant-registry.ts'
+import type { AppScopes } from '../account/app-scopes.ts'
+import { withinAppScope } from './app-scope.ts'
 
 // Bounds of the in-memory caches: nothing grows without bound.
 const ACL_CACHE_ENTRIES = 10_000
@@ -43,6 +45,8 @@ interface DeciderDeps {
    * are usually private; the fetcher reads this pod's documents only as the public would.
    */
   readonly readOwnDocument?: (url: string, accept: string) => Promise<RemoteDoc | undefined>
+  /** The folders the owner limited each of their apps to (absent: every app has full access). */
+  readonly appScopes?: Pick<AppScopes, 'foldersOf'>
 }
 
 function missing(url: string): never {
@@ -146,8 +150,16 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
    */
   async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'keys' | 'permissions'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
     const d = await decideByRules(principal, url, origin, deleting)
-    return principal.permissions ? withinPermissions(d, principal.permissions) : d
+    const permitted = principal.permissions ? withinPermissions(d, principal.permissions) : d
+    const folders = await appFolders(principal)
+    return folders ? withinAppScope(permitted, folders, cfg.baseUrl) : permitted
   }
+
+  // Only the owner's consent limits an app, and only tokens of the owner's WebID come from this pod's
+  // own OP (or its UMA AS), whose client ids are therefore the ones the owner consented to.
+  const owner = ownerWebIdOf(cfg.baseUrl)
+  const appFolders = (principal: Pick<Principal, 'webid' | 'clientId'>) =>
+    deps.appScopes && principal.clientId !== undefined && principal.webid === owner ? deps.appScopes.foldersOf(principal.clientId) : undefined
 
   async function decideByRules(principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
     const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }

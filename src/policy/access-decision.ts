@@ -32,6 +32,8 @@ export interface AccessDecision {
   readonly reasons: readonly string[]
   /** The references Inherited grants looked at for this target: which counted, and why the others did not. */
   readonly links: readonly GrantLink[]
+  /** Modes the rules allow the owner but the owner's app may not use here (app-scope.ts), and what it may. */
+  readonly outsideAppScope?: { readonly modes: ReadonlySet<AccessMode>; readonly allowed: string }
 }
 
 export interface DecisionSources {

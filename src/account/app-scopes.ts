@@ -1,0 +1,65 @@
+// What the owner lets each of their apps reach: everything (no record, as every consent before scopes
+// existed), or only some folders, to read or to read and write. Asked on every request of an owner app.
+
+import type { Store } from '../store/open-store.ts'
+import { deleteRecord, putRecord, readRecords } from '../store/records.ts'
+import { ensureFolder } from '../store/ensure-folder.ts'
+import type { WithResourceLocks } from '../store/resource-locks.ts'
+
+const KIND = 'app-scope'
+
+/** `write` is read, append and write: a folder an app may change it may also read. Never Control. */
+export type FolderRight = 'read' | 'write'
+export const FOLDER_RIGHTS: readonly FolderRight[] = ['read', 'write']
+
+export interface FolderScope {
+  /** A container's path on this pod as stored (percent-encoded, ending in `/`). */
+  readonly path: string
+  readonly right: FolderRight
+}
+
+export interface AppScope {
+  readonly clientId: string
+  readonly folders: readonly FolderScope[]
+  readonly setAt: number
+}
+
+export interface AppScopes {
+  /** The folders `clientId` is limited to, or undefined for full access. */
+  foldersOf(clientId: string): Promise<readonly FolderScope[] | undefined>
+  /**
+   * Limits the app to `folders`, or (undefined) gives it full access again; takes effect on its next
+   * request. A folder that does not exist is made: the app could not make it, as that needs Append above it.
+   */
+  set(clientId: string, folders: readonly FolderScope[] | undefined, now: number): Promise<void>
+  list(): Promise<readonly AppScope[]>
+}
+
+/**
+ * Built once by the wiring: every scope is held in memory (one per app the owner limited), loaded on
+ * first use; only `set` (in this process) changes them, so memory and store agree.
+ */
+export function makeAppScopes(store: Store, baseUrl: string, withLocks: WithResourceLocks): AppScopes {
+  let loaded: Promise<Map<string, AppScope>> | undefined
+  const all = () => loaded ??= readRecords<AppScope>(store, KIND, 0).then((rs) => new Map(rs.map((r) => [r.key, r.value])))
+  return {
+    async foldersOf(clientId) {
+      return (await all()).get(clientId)?.folders
+    },
+    async set(clientId, folders, now) {
+      const scopes = await all()
+      if (folders === undefined) {
+        await deleteRecord(store, KIND, clientId)
+        scopes.delete(clientId)
+        return
+      }
+      for (const f of folders) await ensureFolder(store, baseUrl, f.path, now, withLocks)
+      const scope: AppScope = { clientId, folders: [...folders], setAt: now }
+      await putRecord(store, KIND, clientId, scope)
+      scopes.set(clientId, scope)
+    },
+    async list() {
+      return [...(await all()).values()]
+    },
+  }
+}

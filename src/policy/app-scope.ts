@@ -1,0 +1,87 @@
+// What an app the owner limited to some folders keeps of a decision: the modes its folder gives, as far
+// as the rules allow the owner (the intersection), never Control, so it cannot widen its own reach.
+
+import type { FolderRight, FolderScope } from '../account/app-scopes.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
+import { resolveTarget } from '../store/target.ts'
+import type { AccessDecision } from './access-decision.ts'
+import type { AccessMode } from './access-modes.ts'
+
+const MODES_OF: Record<FolderRight, readonly AccessMode[]> = { read: ['read'], write: ['read', 'append', 'write'] }
+
+/** The modes the folders give on `path` (a stored path): the union of every folder that holds it. */
+export function scopeModes(folders: readonly FolderScope[], path: string): Set<AccessMode> {
+  const modes = new Set<AccessMode>()
+  for (const f of folders) if (path.startsWith(f.path)) for (const m of MODES_OF[f.right]) modes.add(m)
+  return modes
+}
+
+/** What is public stays public: the app could read it without any token. */
+export function withinAppScope(d: AccessDecision, folders: readonly FolderScope[], baseUrl: string): AccessDecision {
+  const path = d.target.startsWith(baseUrl + '/') ? d.target.slice(baseUrl.length) : undefined
+  const inScope = path === undefined ? new Set<AccessMode>() : scopeModes(folders, path)
+  const modes = new Set([...d.modes].filter((m) => inScope.has(m) || d.publicModes.has(m)))
+  if (modes.size === d.modes.size) return d
+  const outside = new Set([...d.modes].filter((m) => !modes.has(m)))
+  return { ...d, modes, outsideAppScope: { modes: outside, allowed: describeFolders(folders) }, reasons: [...d.reasons, `the owner allowed this app only ${describeFolders(folders)}`] }
+}
+
+export const describeFolders = (folders: readonly FolderScope[]) => folders.length === 0
+  ? 'nothing beyond what is public'
+  : folders.map((f) => `${f.right === 'read' ? 'to read' : 'to read and write'} ${decodeForPeople(f.path)}`).join(', ')
+
+const decodeForPeople = (path: string) => { try { return decodeURIComponent(path) } catch { return path } }
+
+const badFolder = (why: string) => new HttpError(400, 'invalid_scope', why)
+
+/**
+ * A folder as the owner names it (a path, encoded or not, or a URL of this pod) → its stored path, ending
+ * in `/`: the same canonical form request targets take, so "/Holiday Photos/" and "/Holiday%20Photos/" agree.
+ */
+export function folderPathOf(input: string, baseUrl: string): string {
+  const text = input.trim()
+  if (text === '') throw badFolder('a folder must be named: a path such as /photos/')
+  const raw = text.startsWith(baseUrl + '/') ? text.slice(baseUrl.length) : text
+  if (!raw.startsWith('/')) throw badFolder(`folder ${JSON.stringify(text.slice(0, 80))} must be a path on this pod starting with / (such as /photos/) or a URL under ${baseUrl}/`)
+  let path: string
+  try { path = resolveTarget(baseUrl, raw).path } catch (err) {
+    throw badFolder(`folder ${JSON.stringify(text.slice(0, 80))} is not a usable path: ${err instanceof HttpError ? err.description : 'malformed'}`)
+  }
+  return path.endsWith('/') ? path : `${path}/`
+}
+
+/** Folders from a form or the API: at most this many, each named once (the widest right wins). */
+export const MAX_SCOPE_FOLDERS = 50
+
+export function parseFolderScopes(entries: readonly { path: string; right: string }[], baseUrl: string): FolderScope[] {
+  if (entries.length === 0) throw badFolder('choose at least one folder, or give the app full access')
+  if (entries.length > MAX_SCOPE_FOLDERS) throw badFolder(`an app may be given at most ${MAX_SCOPE_FOLDERS} folders; give it a common parent folder instead`)
+  const byPath = new Map<string, FolderRight>()
+  for (const e of entries) {
+    if (e.right !== 'read' && e.right !== 'write') throw badFolder(`the right on ${JSON.stringify(e.path.slice(0, 80))} must be "read" or "write" (read and write); got ${JSON.stringify(String(e.right).slice(0, 20))}`)
+    const path = folderPathOf(e.path, baseUrl)
+    if (byPath.get(path) !== 'write') byPath.set(path, e.right)
+  }
+  return [...byPath].map(([path, right]) => ({ path, right }))
+}
+
+const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)])
+
+/**
+ * A form's answer (the consent page, the dashboard's page without script): `access` full or folders, then
+ * `folder` and `right` in pairs, and one `new_folder` with `new_right`. Undefined for full access (also
+ * when the form has no choice, as before scopes existed).
+ */
+export function readAccessChoice(form: Record<string, unknown>, baseUrl: string): FolderScope[] | undefined {
+  const access = form.access ?? 'full'
+  if (access === 'full') return undefined
+  if (access !== 'folders') throw badRequest('access must be "full" or "folders"')
+  const folders = list(form.folder)
+  const rights = list(form.right)
+  if (folders.length !== rights.length) throw badRequest('every folder needs its access (the form was altered)')
+  const chosen = folders.map((path, i) => ({ path, right: rights[i]! })).filter((e) => e.right !== 'none')
+  const extra = typeof form.new_folder === 'string' ? form.new_folder.trim() : ''
+  if (extra !== '') chosen.push({ path: extra, right: typeof form.new_right === 'string' ? form.new_right : 'write' })
+  return parseFolderScopes(chosen, baseUrl)
+}
+
