@@ -5,6 +5,8 @@ import type { Store } from '../store/open-store.ts'
 import { deleteRecord, putRecord, readRecords } from '../store/records.ts'
 import { ensureFolder } from '../store/ensure-folder.ts'
 import type { WithResourceLocks } from '../store/resource-locks.ts'
+import { readChildren } from '../store/resources.ts'
+import type { FolderRow } from '../http/access-choice-form.ts'
 
 const KIND = 'app-scope'
 
@@ -62,4 +64,18 @@ export function makeAppScopes(store: Store, baseUrl: string, withLocks: WithReso
       return [...(await all()).values()]
     },
   }
+}
+
+/** The folders listed to choose from: at most this many. */
+const MAX_LISTED = 60
+
+/**
+ * The rows of a form that chooses an app's folders: what it has or is proposed first (with that right),
+ * then the pod's other top-level folders (not given).
+ */
+export async function folderChoices(store: Store, chosen: readonly FolderRow[]): Promise<FolderRow[]> {
+  const top = (await readChildren(store, '/')).filter((c) => c.meta.kind === 'container').map((c) => c.path)
+  const rows = [...chosen]
+  for (const path of top) if (rows.length < MAX_LISTED && !rows.some((r) => r.path === path)) rows.push({ path, right: 'none' })
+  return rows
 }

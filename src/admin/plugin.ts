@@ -32,6 +32,7 @@ import { saveProfile } from './profile.ts'
 import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showSharePage, useInheritedAccess } from './basic-share.ts'
 import { editPage, saveDocument, showEditPage } from './basic-edit.ts'
 import { endChannel, readChannels, showLiveUpdatesPage } from './live-updates.ts'
+import { putAppAccess, showAppAccessPage, submitAppAccessPage } from './app-access.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -42,6 +43,8 @@ const notFound = (what: string) => new HttpError(404, 'not_found', `there is no 
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
 const CsrfForm = t.Object({ csrf: t.Optional(t.String()) })
 const PlainForm = t.Record(t.String(), t.String())
+/** A form with repeated fields (an app's folders and their rights): a repeated name arrives as an array. */
+const ListForm = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]))
 const RevokeForm = t.Object({ csrf: t.Optional(t.String()), id: t.Optional(t.String()), client_id: t.Optional(t.String()) })
 const GrantQuery = t.Object({ grantee: t.Optional(t.String()), registration: t.Optional(t.String()) })
 const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Optional(t.String()), origin: t.Optional(t.String()), client: t.Optional(t.String()) })
@@ -95,6 +98,12 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       if (!body.id || !await revokeSession(deps, body.id)) throw notFound('session')
       return back()
     }), { body: RevokeForm })
+    .get(ADMIN_PATHS.appAccess, ({ request, query }) => ownerPage(ADMIN_PATHS.appAccess, request, () => showAppAccessPage(deps, cookieOf(request), query.client_id), backTo(SESSIONS_PAGE, 'Back to your sessions')))
+    .post(ADMIN_PATHS.appAccess, ({ request, body }) => pageOrError(ADMIN_PATHS.appAccess, async () => {
+      await ownerForm(request, body.csrf)
+      await submitAppAccessPage(deps, body)
+      return back()
+    }, backTo(SESSIONS_PAGE, 'Back to your sessions')), { body: ListForm })
     .post(ADMIN_PATHS.revokeConsent, ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
       await ownerForm(request, body.csrf)
       if (!body.client_id || !await revokeClientAccess(deps, body.client_id)) throw notFound('consent')
@@ -197,6 +206,7 @@ function ownerApi(deps: Deps, ldp: OwnerLdp, backups: ReturnType<typeof makeBack
         if (!await revokeClientAccess(deps, params.clientId)) throw notFound('consent or session for a client')
         return new Response(null, { status: 204 })
       })
+      .put(ADMIN_PATHS.appAccessApi, async ({ query, body }) => jsonResponse(await putAppAccess(deps, query.client_id, body)), { body: t.Unknown() })
       .get(`${API}/clients`, async () => jsonResponse(await readClients(deps)))
       .post(`${API}/clients`, async ({ body }) => jsonResponse(await createStaticClient(deps, body), { status: 201 }), { body: t.Unknown() })
       .delete(`${API}/clients/:clientId`, async ({ params }) => {

@@ -10,8 +10,9 @@ import { localTime } from '../http/local-time.ts'
 import { log } from '../log.ts'
 import { isWebUrl } from '../lib/web-url.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
+import { accessView } from './app-access.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations' | 'appScopes'>
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -29,10 +30,11 @@ export async function readSessions(deps: AdminDeps, current: LoginSession) {
 }
 
 export async function readConsents(deps: AdminDeps) {
-  return (await listConsents(deps.store, deps.now())).map((c) => ({
+  return Promise.all((await listConsents(deps.store, deps.now())).map(async (c) => ({
     clientId: c.clientId, clientName: c.clientName ?? null, scopes: c.scopes, grantedAt: iso(c.grantedAt),
     logoUri: isWebUrl(c.logoUri) ? c.logoUri : null,
-  }))
+    access: accessView(await deps.appScopes.foldersOf(c.clientId)),
+  })))
 }
 
 /** Revokes a login session or an app session by id; false when neither exists. */
@@ -57,6 +59,8 @@ export async function revokeClientAccess(deps: AdminDeps, clientId: string): Pro
   const now = deps.now()
   const hadConsent = await revokeConsent(deps.store, clientId, now)
   const sessions = await deps.revocations.revokeClient(clientId, now)
+  // Asked again, the app gets what the owner then chooses, not what it was limited to before
+  if (hadConsent) await deps.appScopes.set(clientId, undefined, now)
   if (hadConsent || sessions > 0) log.info('admin.consent_revoked', { clientId, sessions })
   return hadConsent || sessions > 0
 }
@@ -81,6 +85,6 @@ export async function renderSessionsPage(deps: AdminDeps, current: LoginSession,
     csrf: token,
     loginRows: html`${loginSessions.map((s) => html`<tr>${cell('Since', when(s.createdAt))}${cell('Last sign-in', when(s.authTime))}${cell('Browser', `${s.userAgent}${s.current ? ' (this browser)' : ''}`)}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Sign out'))}</tr>`)}`,
     appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr>${cell('Application', appName(s.clientName, s.clientId))}${cell('Scopes', s.scope)}${cell('Since', when(s.createdAt))}${cell('Until', when(s.expiresAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Revoke'))}</tr>`)}`,
-    consentRows: consents.length === 0 ? none(4) : html`${consents.map((c) => html`<tr>${cell('Application', appName(c.clientName, c.clientId, c.logoUri))}${cell('Scopes', c.scopes.join(' '))}${cell('Given', when(c.grantedAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke'))}</tr>`)}`,
+    consentRows: consents.length === 0 ? none(5) : html`${consents.map((c) => html`<tr>${cell('Application', appName(c.clientName, c.clientId, c.logoUri))}${cell('May reach', html`${c.access.summary} <a href="${ADMIN_PATHS.appAccess}?client_id=${encodeURIComponent(c.clientId)}" aria-label="Change what ${c.clientName ?? c.clientId} may reach">Change</a>`)}${cell('Scopes', c.scopes.join(' '))}${cell('Given', when(c.grantedAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke'))}</tr>`)}`,
   }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }

@@ -2,6 +2,7 @@
 // asks it, the dashboard's page changes it; both read it back with policy/app-scope.ts readAccessChoice.
 
 import { html, type SafeHtml } from './html-page.ts'
+import { readablePath } from '../lib/readable-path.ts'
 
 export interface FolderRow {
   /** A stored (percent-encoded) folder path. */
@@ -12,7 +13,6 @@ export interface FolderRow {
   readonly because?: string
 }
 
-const label = (path: string) => { try { return decodeURIComponent(path) } catch { return path } }
 
 /** The fieldset; `limited`: "only these folders" is the checked choice (else full access). */
 export function renderAccessChoice(rows: readonly FolderRow[], limited: boolean): SafeHtml {
@@ -23,8 +23,8 @@ export function renderAccessChoice(rows: readonly FolderRow[], limited: boolean)
 <p><label><input type="radio" name="access" value="full"${limited ? '' : html` checked`}> <strong>Allow full access</strong>: everything you can reach — read, change and share</label></p>
 <p><label><input type="radio" name="access" value="folders"${limited ? html` checked` : ''}> <strong>Allow access only to</strong> these folders (never to sharing settings):</label></p>
 <div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Folder</th><th scope="col">Access</th></tr></thead><tbody>
-${rows.map((r, i) => html`<tr><td data-label="Folder"><code>${label(r.path)}</code>${r.because ? html` <span class="muted">(${r.because})</span>` : ''}<input type="hidden" name="folder" value="${r.path}"></td>
-<td data-label="Access"><label class="visually-hidden" for="right-${i}">Access to ${label(r.path)}</label><select id="right-${i}" name="right">${rights(r.right)}</select></td></tr>`)}
+${rows.map((r, i) => html`<tr><td data-label="Folder"><code>${readablePath(r.path)}</code>${r.because ? html` <span class="muted">(${r.because})</span>` : ''}<input type="hidden" name="folder" value="${r.path}"></td>
+<td data-label="Access"><label class="visually-hidden" for="right-${i}">Access to ${readablePath(r.path)}</label><select id="right-${i}" name="right">${rights(r.right)}</select></td></tr>`)}
 <tr><td data-label="Another folder"><label for="new-folder">Another folder</label> <input id="new-folder" name="new_folder" placeholder="/photos/" autocomplete="off"></td>
 <td data-label="Access"><label class="visually-hidden" for="new-right">Access to that folder</label><select id="new-right" name="new_right">${rights('write')}</select></td></tr>
 </tbody></table></div>

@@ -29,6 +29,10 @@ export const ADMIN_PATHS = {
   sessions: '/.admin/sessions',
   revokeSession: '/.admin/sessions/revoke',
   revokeConsent: '/.admin/consents/revoke',
+  /** Without JavaScript: what an approved app may reach (GET `?client_id=`), changed by the POST form. */
+  appAccess: '/.admin/apps/access',
+  /** PUT `?client_id=`: an approved app's folders, or full access (JSON). */
+  appAccessApi: '/.admin/api/apps/access',
   /** Without JavaScript: the open notification channels (GET) and ending one (POST form). */
   liveUpdates: '/.admin/live-updates',
   endChannel: '/.admin/live-updates/end',

@@ -3,7 +3,7 @@
 
 import type { Quad } from '@rdfjs/types'
 import type { Deps } from '../deps.ts'
-import { getMeta, readChildren, readTriples } from '../store/resources.ts'
+import { getMeta, readTriples } from '../store/resources.ts'
 import { folderPathOf } from '../policy/app-scope.ts'
 import { PROFILE_PATH } from '../policy/pod-essentials.ts'
 import type { FolderRow } from '../http/access-choice-form.ts'
@@ -12,8 +12,6 @@ type ScopeDeps = Pick<Deps, 'cfg' | 'store'>
 
 const SOLID = 'http://www.w3.org/ns/solid/terms#'
 const PIM = 'http://www.w3.org/ns/pim/space#'
-/** The folders listed to choose from: the pod's top level, and whatever the app asked for. */
-const MAX_LISTED = 60
 
 /**
  * What the app names: scope values that are URLs (OAuth 2.0 scope tokens may be URIs; unknown ones are
@@ -65,12 +63,4 @@ async function typeRegistrations(deps: ScopeDeps): Promise<Registration[]> {
     }
   }
   return out
-}
-
-/** The rows of the page: the proposals first (chosen), then the pod's other top-level folders (not given). */
-export async function folderRows(deps: ScopeDeps, proposed: readonly FolderRow[]): Promise<FolderRow[]> {
-  const top = (await readChildren(deps.store, '/')).filter((c) => c.meta.kind === 'container').map((c) => c.path)
-  const rows = [...proposed]
-  for (const path of top) if (rows.length < MAX_LISTED && !rows.some((r) => r.path === path)) rows.push({ path, right: 'none' })
-  return rows
 }

@@ -12,7 +12,8 @@ import { getInteraction, renderGoneInteraction, type Interaction } from './inter
 import { SCOPE_DESCRIPTIONS } from './model.ts'
 import { OP_PATHS } from '../http/pod-paths.ts'
 import { isWebUrl } from '../lib/web-url.ts'
-import { folderRows, proposedFolders } from './consent-scope.ts'
+import { proposedFolders } from './consent-scope.ts'
+import { folderChoices } from '../account/app-scopes.ts'
 import { renderAccessChoice } from '../http/access-choice-form.ts'
 import { readAccessChoice, describeFolders } from '../policy/app-scope.ts'
 
@@ -55,7 +56,7 @@ export function makeConsent(deps: OpDeps) {
       warning: unverifiedWarning(c.clientId, i.request.redirectUri),
       clientUri: isWebUrl(c.clientUri) ? html` · <a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
       scopes: html`${i.request.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}`,
-      access: renderAccessChoice(await folderRows(deps, proposed), proposed.length > 0),
+      access: renderAccessChoice(await folderChoices(store, proposed), proposed.length > 0),
     }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
   }
 

@@ -4,14 +4,20 @@
 import type { FolderRight, FolderScope } from '../account/app-scopes.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { resolveTarget } from '../store/target.ts'
+import { isAcl } from '../store/acl-names.ts'
 import type { AccessDecision } from './access-decision.ts'
 import type { AccessMode } from './access-modes.ts'
+import { readablePath } from '../lib/readable-path.ts'
 
 const MODES_OF: Record<FolderRight, readonly AccessMode[]> = { read: ['read'], write: ['read', 'append', 'write'] }
 
-/** The modes the folders give on `path` (a stored path): the union of every folder that holds it. */
+/**
+ * The modes the folders give on `path` (a stored path): the union of every folder that holds it. None on
+ * an ACL: reading or writing one is what acl:Control gives (WAC §5), and a limited app never has it.
+ */
 export function scopeModes(folders: readonly FolderScope[], path: string): Set<AccessMode> {
   const modes = new Set<AccessMode>()
+  if (isAcl(path)) return modes
   for (const f of folders) if (path.startsWith(f.path)) for (const m of MODES_OF[f.right]) modes.add(m)
   return modes
 }
@@ -28,9 +34,7 @@ export function withinAppScope(d: AccessDecision, folders: readonly FolderScope[
 
 export const describeFolders = (folders: readonly FolderScope[]) => folders.length === 0
   ? 'nothing beyond what is public'
-  : folders.map((f) => `${f.right === 'read' ? 'to read' : 'to read and write'} ${decodeForPeople(f.path)}`).join(', ')
-
-const decodeForPeople = (path: string) => { try { return decodeURIComponent(path) } catch { return path } }
+  : folders.map((f) => `${f.right === 'read' ? 'to read' : 'to read and write'} ${readablePath(f.path)}`).join(', ')
 
 const badFolder = (why: string) => new HttpError(400, 'invalid_scope', why)
 
@@ -41,7 +45,8 @@ const badFolder = (why: string) => new HttpError(400, 'invalid_scope', why)
 export function folderPathOf(input: string, baseUrl: string): string {
   const text = input.trim()
   if (text === '') throw badFolder('a folder must be named: a path such as /photos/')
-  const raw = text.startsWith(baseUrl + '/') ? text.slice(baseUrl.length) : text
+  // A lone % (not an escape) is the character itself: "/100% done/" names that folder
+  const raw = (text.startsWith(baseUrl + '/') ? text.slice(baseUrl.length) : text).replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
   if (!raw.startsWith('/')) throw badFolder(`folder ${JSON.stringify(text.slice(0, 80))} must be a path on this pod starting with / (such as /photos/) or a URL under ${baseUrl}/`)
   let path: string
   try { path = resolveTarget(baseUrl, raw).path } catch (err) {

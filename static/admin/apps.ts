@@ -3,12 +3,13 @@
 
 import { BASE, api } from './api.ts'
 import { clear, confirmAction, formatDate, h, say, sayError } from './dom.ts'
+import { accessCell, type AppAccess } from './app-access.ts'
 
 interface Sessions {
   loginSessions: { id: string; createdAt: string; authTime: string; expiresAt: string; userAgent: string; current: boolean }[]
   appSessions: { id: string; clientId: string; clientName: string | null; scope: string; createdAt: string; lastUsedAt: string; expiresAt: string; refreshable: boolean }[]
 }
-interface Consent { clientId: string; clientName: string | null; scopes: string[]; grantedAt: string; logoUri: string | null }
+interface Consent { clientId: string; clientName: string | null; scopes: string[]; grantedAt: string; logoUri: string | null; access: AppAccess }
 
 const section = (id: string, title: string, head: string[], rows: HTMLElement[], empty: string) =>
   h('section', { class: 'panel', 'aria-labelledby': id }, h('h2', { id }, title), h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
@@ -38,8 +39,10 @@ export async function showApps(view: HTMLElement): Promise<void> {
   for (const s of sessions.appSessions) if ((lastUse.get(s.clientId) ?? '') < s.lastUsedAt) lastUse.set(s.clientId, s.lastUsedAt)
   clear(view)
   view.append(
-    section('apps-h', 'Apps you approved', ['App', 'Scopes', 'Approved', 'Last used'], consents.map((c) => h('tr', {},
-      h('td', { 'data-label': 'App' }, app(c.clientName, c.clientId, c.logoUri)), h('td', { 'data-label': 'Scopes' }, c.scopes.join(' ')), h('td', { 'data-label': 'Approved' }, formatDate(c.grantedAt)),
+    section('apps-h', 'Apps you approved', ['App', 'May reach', 'Scopes', 'Approved', 'Last used'], consents.map((c) => h('tr', {},
+      h('td', { 'data-label': 'App' }, app(c.clientName, c.clientId, c.logoUri)),
+      h('td', { 'data-label': 'May reach' }, accessCell(c.clientId, c.clientName ?? c.clientId, c.access)),
+      h('td', { 'data-label': 'Scopes' }, c.scopes.join(' ')), h('td', { 'data-label': 'Approved' }, formatDate(c.grantedAt)),
       h('td', { 'data-label': 'Last used' }, lastUse.has(c.clientId) ? formatDate(lastUse.get(c.clientId)!) : 'not since'),
       h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Revoke ${c.clientName ?? c.clientId}`,
         onclick: revoke(`/consents/${encodeURIComponent(c.clientId)}`, `Revoke ${c.clientName ?? c.clientId}? Its sessions end and it must ask you again.`, `Revoking ${c.clientName ?? c.clientId}`) }, 'Revoke')))),

@@ -2,7 +2,7 @@
 // tests: the owner's app with a DPoP-bound token, subscriptions, and a socket or stream that collects what arrives.
 
 import { CookieJar, dpopProof, newDpopKey, type DpopKey } from '../op/op-fixture.ts'
-import { exchangeCode, obtainCodeOverHttp, serveClientIdDocument, type ClientIdServer, type TokenSet } from './oidc-client.ts'
+import { exchangeCode, obtainCodeOverHttp, serveClientIdDocument, type CodeOptions, type ClientIdServer, type TokenSet } from './oidc-client.ts'
 import { OWNER_PASSWORD, type RunningPod } from './start-server.ts'
 
 export const NOTIFICATION_CONTEXT = 'https://www.w3.org/ns/solid/notification/v1'
@@ -28,11 +28,11 @@ export interface OwnerApp {
   stop(): void
 }
 
-export async function signInOwnerApp(pod: RunningPod, name = 'Notifications test app'): Promise<OwnerApp> {
-  const client = serveClientIdDocument(name)
+export async function signInOwnerApp(pod: RunningPod, name = 'Notifications test app', o: CodeOptions = {}): Promise<OwnerApp> {
+  const client = serveClientIdDocument(name, o.scope)
   const browser = new CookieJar()
   const key: DpopKey = await newDpopKey()
-  const tokens = await exchangeCode(pod.baseUrl, client, key, await obtainCodeOverHttp(pod.baseUrl, client, browser, OWNER_PASSWORD))
+  const tokens = await exchangeCode(pod.baseUrl, client, key, await obtainCodeOverHttp(pod.baseUrl, client, browser, OWNER_PASSWORD, fetch, o))
   const token = tokens.access_token as string
   return {
     client, browser, tokens, key,

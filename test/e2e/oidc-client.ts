@@ -11,7 +11,7 @@ export interface ClientIdServer {
 }
 
 /** Serves one Client ID Document at `/id` on a free loopback port. */
-export function serveClientIdDocument(clientName = 'E2E RP'): ClientIdServer {
+export function serveClientIdDocument(clientName = 'E2E RP', scope = 'openid webid offline_access'): ClientIdServer {
   let doc = ''
   const server = Bun.serve({
     hostname: '127.0.0.1', port: 0,
@@ -25,7 +25,7 @@ export function serveClientIdDocument(clientName = 'E2E RP'): ClientIdServer {
   doc = JSON.stringify({
     '@context': ['https://www.w3.org/ns/solid/oidc-context.jsonld'], client_id: clientId, client_name: clientName,
     redirect_uris: [redirectUri], post_logout_redirect_uris: [`${origin}/bye`],
-    grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], scope: 'openid webid offline_access', token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], scope, token_endpoint_auth_method: 'none',
   })
   return { clientId, redirectUri, stop: () => { server.stop(true) } }
 }
@@ -37,9 +37,16 @@ const browse = async (jar: CookieJar, url: string, init: RequestInit = {}, fetch
  * Authorization request (PKCE with op-fixture's VERIFIER) through the login and consent pages the
  * pod shows, as a browser with `jar`; a jar already logged in and consented goes straight to the code.
  */
-export async function obtainCodeOverHttp(baseUrl: string, client: ClientIdServer, jar: CookieJar, password: string, fetchImpl: typeof fetch = fetch): Promise<string> {
+export interface CodeOptions {
+  /** The authorization request's scope. */
+  readonly scope?: string
+  /** Fields the consent form adds to `decision=approve` (what the app may reach), repeated names allowed. */
+  readonly consent?: readonly (readonly [string, string])[]
+}
+
+export async function obtainCodeOverHttp(baseUrl: string, client: ClientIdServer, jar: CookieJar, password: string, fetchImpl: typeof fetch = fetch, o: CodeOptions = {}): Promise<string> {
   const params = new URLSearchParams({
-    response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: 'openid webid offline_access',
+    response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: o.scope ?? 'openid webid offline_access',
     state: 'st', nonce: crypto.randomUUID(), code_challenge: CHALLENGE, code_challenge_method: 'S256',
   })
   let res = await browse(jar, `${baseUrl}/.oidc/auth?${params}`, {}, fetchImpl)
@@ -54,11 +61,14 @@ export async function obtainCodeOverHttp(baseUrl: string, client: ClientIdServer
     }
     const page = await (await browse(jar, url.href, {}, fetchImpl)).text()
     const interaction = field(page, 'interaction')
-    const post = (path: string, fields: Record<string, string>) => browse(jar, `${baseUrl}${path}`, {
-      method: 'POST', headers: { 'content-type': FORM, origin: baseUrl }, body: new URLSearchParams({ csrf: field(page, 'csrf'), interaction, ...fields }),
+    const post = (path: string, fields: readonly (readonly [string, string])[]) => browse(jar, `${baseUrl}${path}`, {
+      method: 'POST', headers: { 'content-type': FORM, origin: baseUrl }, body: new URLSearchParams([['csrf', field(page, 'csrf')], ['interaction', interaction], ...fields.map(([k, v]) => [k, v])]),
     }, fetchImpl)
-    if (url.pathname === '/.oidc/login') res = await post('/.oidc/login', { return: '', password })
-    else if (url.pathname === '/.oidc/consent') res = await post('/.oidc/consent', { decision: 'approve' })
+    if (url.pathname === '/.oidc/login') res = await post('/.oidc/login', [['return', ''], ['password', password]])
+    else if (url.pathname === '/.oidc/consent') {
+      res = await post('/.oidc/consent', [['decision', 'approve'], ...o.consent ?? []])
+      if (res.status >= 400) throw new Error(`the consent was refused: ${res.status} ${(await res.text()).slice(0, 500)}`)
+    }
     else throw new Error(`unexpected redirect to ${url.pathname}`)
   }
   throw new Error('too many redirects in the authorization')
