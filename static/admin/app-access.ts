@@ -28,7 +28,7 @@ export function accessCell(clientId: string, appName: string, access: AppAccess)
     // `stored`: the folder's path as the pod keeps it, sent back as it is while its readable form is unchanged
     const addRow = (stored: string, right: Right) => {
       const path = readablePath(stored)
-      const input = h('input', { type: 'text', value: path, placeholder: '/photos/', 'aria-label': 'Folder', autocomplete: 'off', 'data-stored': stored })
+      const input = h('input', { type: 'text', value: path, placeholder: 'for example /Recipes/', 'aria-label': 'Folder', autocomplete: 'off', 'data-stored': stored })
       const select = h('select', { 'aria-label': 'Access' }, h('option', { value: 'read', ...(right === 'read' ? { selected: true } : {}) }, 'Read'), h('option', { value: 'write', ...(right === 'write' ? { selected: true } : {}) }, 'Read and write'))
       const row = h('li', {}, input, ' ', select, ' ', h('button', { type: 'button', class: 'small secondary', 'aria-label': `Remove ${path || 'this folder'}`, onclick: () => row.remove() }, 'Remove'))
       input.addEventListener('input', () => { limited.checked = true })

@@ -34,6 +34,11 @@ export interface PodSteps {
   readonly consent?: 'approve' | 'deny' | 'remembered'
   /** Screenshot names for the login and consent pages, when wanted. */
   readonly shots?: { login?: string; consent?: string }
+  /**
+   * On the consent page, "Allow access only to" these folders (readable paths), chosen as a person does:
+   * a listed folder's select, else typed as "Another folder" (one). Absent: full access, the default.
+   */
+  readonly onlyFolders?: readonly { readonly path: string; readonly right: 'read' | 'write' }[]
 }
 
 /** On the pod: types the password (if asked) and answers the consent page (if shown) by keyboard or click. */
@@ -52,6 +57,7 @@ export async function answerPod(page: Page, s: PodSteps): Promise<void> {
     return
   }
   if (at !== 'consent') return
+  if (s.onlyFolders) await chooseFolders(page, s.onlyFolders)
   if (s.shots?.consent) await screenshot(page, s.shots.consent)
   const leaving = arrive(page, s.pod, true)
   if (s.consent === 'deny') await page.getByRole('button', { name: 'Deny' }).click()
@@ -61,6 +67,18 @@ export async function answerPod(page: Page, s: PodSteps): Promise<void> {
   }
   await leaving
   await failOnPodError(page, s.pod)
+}
+
+async function chooseFolders(page: Page, folders: NonNullable<PodSteps['onlyFolders']>): Promise<void> {
+  await page.getByLabel('Allow access only to').check()
+  for (const f of folders) {
+    const listed = page.getByLabel(`Access to ${f.path}`, { exact: true })
+    if (await listed.count() > 0) await listed.selectOption(f.right)
+    else {
+      await page.locator('#new-folder').fill(f.path)
+      await page.locator('#new-right').selectOption(f.right)
+    }
+  }
 }
 
 /** A refusal page of the pod (it shows its error code in #error) fails the step with what it says. */
