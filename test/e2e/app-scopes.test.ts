@@ -222,4 +222,28 @@ describe('what the app names is proposed', () => {
       expect(page).toMatch(/value="\/Recipes%20%C3%A0%20moi\/">[\s\S]*?<option value="write" selected>/)
     } finally { client.stop() }
   })
+
+  test('a class the owner\'s type index registers: its instance container is proposed', async () => {
+    await put(full, '/types/index.ttl', `@prefix solid: <http://www.w3.org/ns/solid/terms#>.
+<> a solid:TypeIndex, solid:ListedDocument.
+<#recipes> a solid:TypeRegistration; solid:forClass <http://schema.org/Recipe>; solid:instanceContainer <${url('/Cuisine%20%C3%A9t%C3%A9/')}>.
+<#notes> a solid:TypeRegistration; solid:forClass <http://schema.org/Note>; solid:instanceContainer <${url('/notes/')}>.`)
+    const patch = await full.fetch(url('/profile/card'), {
+      method: 'PATCH', headers: { 'content-type': 'text/n3' },
+      body: `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <${url('/profile/card#me')}> solid:publicTypeIndex <${url('/types/index.ttl')}> }.`,
+    })
+    expect(patch.status).toBeLessThan(300)
+    const client = serveClientIdDocument('Recipes by class', 'openid webid offline_access http://schema.org/Recipe')
+    try {
+      const jar = full.browser
+      const params = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: 'openid webid http://schema.org/Recipe', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })
+      const toConsent = await fetch(url(`/.oidc/auth?${params}`), { redirect: 'manual', headers: { cookie: jar.header() } })
+      const page = await (await fetch(new URL(toConsent.headers.get('location')!, pod.baseUrl), { headers: { cookie: jar.header() } })).text()
+      expect(page).toContain('name="access" value="folders" checked')
+      expect(page).toContain('/Cuisine été/')
+      expect(page).toContain('your type index keeps Recipe here')
+      // the other registration is not proposed
+      expect(page).not.toContain('keeps Note here')
+    } finally { client.stop() }
+  })
 })
