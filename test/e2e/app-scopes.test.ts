@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
 import { expectRsError } from '../rs/rs-helpers.ts'
-import { signInOwnerApp, subscribe, type OwnerApp } from './notify-client.ts'
+import { listenOnSocket, signInOwnerApp, subscribe, type OwnerApp } from './notify-client.ts'
 import { serveClientIdDocument } from './oidc-client.ts'
 import { readUmaChallenge, requestUmaToken, umaTokenEndpoint } from './uma-client.ts'
 import { dpopProof, field } from '../op/op-fixture.ts'
@@ -107,6 +107,25 @@ describe('an app the owner allowed only /photos/ (read and write) and /Été pho
     expect((await subscribe(pod, 'WebSocketChannel2023', url('/photos/'), {}, limited.fetch)).status).toBe(200)
     const refused = await subscribe(pod, 'WebSocketChannel2023', url('/private/secret.ttl'), {}, limited.fetch)
     expect(refused.status).toBe(403)
+  })
+})
+
+describe('an open notification channel of the app follows its limit', () => {
+  test('re-scoped away from the topic: the next change is not sent, the channel ends with access_lost', async () => {
+    const answer = await subscribe(pod, 'WebSocketChannel2023', url('/photos/a.ttl'), {}, limited.fetch)
+    expect(answer.status).toBe(200)
+    const { socket, inbox } = await listenOnSocket(answer.body.receiveFrom as string)
+    try {
+      await put(full, '/photos/a.ttl', '<#a> <http://example.org/p> "2".')
+      expect((await inbox.next()).type).toBe('Update')
+      expect((await setAccess(limited.client.clientId, { folders: [{ path: '/notes/', right: 'read' }] })).status).toBe(200)
+      await put(full, '/photos/a.ttl', '<#a> <http://example.org/p> "3".')
+      expect((await inbox.closedWithin())?.reason).toContain('access_lost')
+      expect(inbox.pending.length).toBe(0)
+    } finally {
+      socket.close()
+      await setAccess(limited.client.clientId, { folders: [{ path: '/photos/', right: 'write' }, { path: ETE, right: 'read' }] })
+    }
   })
 })
 
