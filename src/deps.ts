@@ -12,6 +12,7 @@ import { makeIssuerKeyResolver } from './auth/issuer-keys.ts'
 import { makeWebIdIssuerResolver } from './auth/webid-issuers.ts'
 import { makeTicketBook, type TicketBook } from './uma/permission-tickets.ts'
 import { withOwnerCookie } from './auth/owner-cookie.ts'
+import { withVisitorCookie } from './auth/visitor-cookie.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { makeSigningKeys, type SigningKeys } from './account/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './account/app-sessions.ts'
@@ -23,7 +24,7 @@ import { makePublicView } from './policy/public-view.ts'
 import { makeChannelRegistry, type ChannelRegistry } from './channels/channel-registry.ts'
 import { makeLegacyCapabilities, type LegacyCapabilities } from './channels/legacy-capability.ts'
 import { makeWebhooks, type Webhooks } from './channels/webhooks.ts'
-import { makePoster } from './fetch/guarded-post.ts'
+import { makePoster, type Poster } from './fetch/guarded-post.ts'
 import { makePodKey, type PodKeys } from './auth/httpsig/pod-key.ts'
 
 export interface Deps {
@@ -69,6 +70,8 @@ export interface Deps {
   readonly webhooks: Webhooks
   /** The pod's own signing key: it signs webhook deliveries; its key document is public. */
   readonly podKey: PodKeys
+  /** The one guarded POST (webhook deliveries, a visitor's token request at their provider). */
+  readonly poster: Poster
 }
 
 export interface DepsOptions {
@@ -100,12 +103,13 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const { lookup, fetchImpl } = opts.fetcher ?? {}
   const poster = makePoster({ allowInsecureLocal: cfg.allowInsecureLocal, baseUrl: cfg.baseUrl, ...(lookup ? { lookup } : {}), ...(fetchImpl ? { fetchImpl } : {}) })
   return {
-    cfg, store, now, fetchDoc, signingKeys, revocations, appScopes, grants, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
+    cfg, store, now, fetchDoc, signingKeys, revocations, appScopes, grants, poster, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
     webhooks: makeWebhooks({ store, baseUrl: cfg.baseUrl, channels, poster, podKey, now }),
     legacyCapabilities: makeLegacyCapabilities({ store, baseUrl: cfg.baseUrl, now }),
     withResourceLocks,
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
-    authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }),
+    // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first
+    authenticate: withOwnerCookie(withVisitorCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now }),
     tickets: makeTicketBook({ store, now }),
     tokenEndpointReplay: new JtiReplayCache(),
     clientAddresses: makeClientAddresses(),

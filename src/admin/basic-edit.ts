@@ -14,7 +14,7 @@ import { checkRdf } from './check-rdf.ts'
 import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
 import { filesPage } from './basic-files.ts'
 import { sharePage } from './basic-share.ts'
-import type { OwnerLdp } from './owner-ldp.ts'
+import type { CookieLdp } from '../http/cookie-ldp.ts'
 
 type AdminDeps = Pick<Deps, 'cfg'>
 
@@ -50,7 +50,7 @@ ${s.problem ? problemBox(s.problem.err) : ''}${lineText !== undefined ? html`<p 
   })
 }
 
-export async function showEditPage(deps: AdminDeps, ldp: OwnerLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
+export async function showEditPage(deps: AdminDeps, ldp: CookieLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
   const path = documentPath(query.path)
   const res = await ldp(request, 'GET', path, { headers: { accept: TURTLE } })
   if (!(res.headers.get('content-type') ?? '').startsWith(TURTLE)) {
@@ -62,7 +62,7 @@ export async function showEditPage(deps: AdminDeps, ldp: OwnerLdp, request: Requ
   })
 }
 
-export async function saveDocument(deps: AdminDeps, ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function saveDocument(deps: AdminDeps, ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
   const path = documentPath(form.path)
   if (typeof form.text !== 'string') throw new HttpError(400, 'invalid_field', 'Turtle: the text of the document is missing')
   const version = typeof form.version === 'string' ? form.version : ''

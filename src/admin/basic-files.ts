@@ -1,6 +1,6 @@
 // Files without JavaScript: a container page by page, and plain forms for a new folder, an upload
 // (multipart/form-data), a delete behind a confirmation page, and links to edit and share each item. Each change is the LDP request the
-// dashboard's script makes, sent through the resource server (owner-ldp.ts).
+// dashboard's script makes, sent through the resource server (http/cookie-ldp.ts).
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -12,8 +12,8 @@ import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { browseContainer, podPath } from './browse.ts'
 import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
-import type { OwnerLdp } from './owner-ldp.ts'
-import type { FormPart } from './upload-form.ts'
+import type { CookieLdp } from '../http/cookie-ldp.ts'
+import type { FormPart } from '../http/upload-form.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
@@ -74,7 +74,7 @@ const containerOf = (raw: unknown) => {
   return path
 }
 
-export async function createFolder(ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function createFolder(ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
   const path = containerOf(form.path)
   const name = typeof form.name === 'string' ? form.name.trim() : ''
   if (name === '' || name.includes('/')) throw new HttpError(400, 'invalid_name', 'a folder name must not be empty or contain "/"')
@@ -94,7 +94,7 @@ const exists = (name: string, path: string, hint = '') => (err: unknown) => {
  * input, and browsers send fields in document order), then the files, each streamed to the resource server.
  * The owner is checked before the first byte of a file is read.
  */
-export async function uploadFiles(ldp: OwnerLdp, request: Request, parts: AsyncIterable<FormPart>, checkOwner: (csrf: string | undefined) => Promise<void>): Promise<Response> {
+export async function uploadFiles(ldp: CookieLdp, request: Request, parts: AsyncIterable<FormPart>, checkOwner: (csrf: string | undefined) => Promise<void>): Promise<Response> {
   const fields = new Map<string, string>()
   const names: string[] = []
   let path: string | undefined
@@ -120,7 +120,7 @@ export async function uploadFiles(ldp: OwnerLdp, request: Request, parts: AsyncI
  * A document or file as a download (the script shows RDF in the page; here the browser saves it).
  * Always an attachment: the pod's own origin never renders stored content as a page.
  */
-export async function downloadResource(ldp: OwnerLdp, request: Request, raw: unknown): Promise<Response> {
+export async function downloadResource(ldp: CookieLdp, request: Request, raw: unknown): Promise<Response> {
   const path = podPath(raw)
   if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
   const res = await ldp(request, 'GET', path, { headers: { accept: 'text/turtle;q=1, */*;q=0.5' } })
@@ -147,7 +147,7 @@ export async function showDeletePage(deps: AdminDeps, cookieHeader: string | nul
   })
 }
 
-export async function deleteResource(ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function deleteResource(ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
   const path = podPath(form.path)
   await ldp(request, 'DELETE', path)
   return seeOther(filesPage(parentPath(path) ?? '/', { what: 'delete', name: nameOf(path) }))

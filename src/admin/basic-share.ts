@@ -15,7 +15,7 @@ import { ownerWebIdOf } from '../config.ts'
 import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, entriesOf, givesOwnerControl, inheritedAsOwn, isIri, scopeText, type Entry, type Kind } from './acl-entries.ts'
 import { readAclView } from './acl-view.ts'
 import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
-import type { OwnerLdp } from './owner-ldp.ts'
+import type { CookieLdp } from '../http/cookie-ldp.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
@@ -29,7 +29,7 @@ const ADDABLE = ['agent', 'public', 'authenticated', 'group', 'key'] as const
 const aclPathOf = (acl: AclView) => acl.aclUrl.slice(acl.url.length - acl.path.length)
 
 /** The ACL document's ETag as the resource server serves it ('' when the resource has none of its own). */
-async function aclVersion(ldp: OwnerLdp, request: Request, acl: AclView): Promise<string> {
+async function aclVersion(ldp: CookieLdp, request: Request, acl: AclView): Promise<string> {
   if (!acl.own) return ''
   const res = await ldp(request, 'HEAD', aclPathOf(acl))
   return res.headers.get('etag') ?? ''
@@ -83,7 +83,7 @@ ${dropField(acl, 'drop-add')}
 <div><button type="submit">Add</button></div></form></section>`
 }
 
-export async function showSharePage(deps: AdminDeps, ldp: OwnerLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
+export async function showSharePage(deps: AdminDeps, ldp: CookieLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: query.path ?? '/' })
   const version = await aclVersion(ldp, request, acl)
   const container = acl.path.endsWith('/')
@@ -134,7 +134,7 @@ function requireDropTick(acl: AclView, form: Record<string, unknown>, doing: str
 }
 
 /** Writes `entries` as the ACL document, if it is still the version the page showed. */
-async function writeAcl(ldp: OwnerLdp, request: Request, acl: AclView, form: Record<string, unknown>, entries: Entry[]): Promise<void> {
+async function writeAcl(ldp: CookieLdp, request: Request, acl: AclView, form: Record<string, unknown>, entries: Entry[]): Promise<void> {
   requireDropTick(acl, form, 'save')
   if (entries.length === 0) throw new HttpError(409, 'no_access_left', 'nobody would have access, not even you: add someone first, or use the inherited access instead')
   await ldp(request, 'PUT', aclPathOf(acl), { headers: { 'content-type': 'text/turtle', ...precondition(form) }, body: aclTurtle(acl.url, entries) }).catch(changed)
@@ -149,7 +149,7 @@ const changed = (err: unknown) => {
   throw err
 }
 
-export async function addShareEntry(deps: AdminDeps, ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function addShareEntry(deps: AdminDeps, ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: form.path })
   const container = acl.path.endsWith('/')
   const entry = entryFrom(form, container)
@@ -158,7 +158,7 @@ export async function addShareEntry(deps: AdminDeps, ldp: OwnerLdp, request: Req
   return seeOther(sharePage(acl.path, 'added'))
 }
 
-export async function removeShareEntry(deps: AdminDeps, ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function removeShareEntry(deps: AdminDeps, ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: form.path })
   const entries = acl.own ? entriesOf(acl.own) : []
   const i = typeof form.entry === 'string' && /^\d+$/.test(form.entry) ? Number(form.entry) : -1
@@ -178,7 +178,7 @@ const rootStays = () => new HttpError(409, 'owner_lockout', 'the root of the pod
  * page of its own (basic-files.ts); it shows the access X will then have, and nothing changes before its
  * button is pressed.
  */
-export async function showInheritPage(deps: AdminDeps, ldp: OwnerLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
+export async function showInheritPage(deps: AdminDeps, ldp: CookieLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: query.path ?? '/' })
   if (acl.isRoot) throw rootStays()
   const version = await aclVersion(ldp, request, acl)
@@ -199,7 +199,7 @@ ${dropField(acl, 'drop-inherit')}
 }
 
 /** "Use inherited access": the resource's own ACL document goes; the folder's defaults apply (WAC §6.2). */
-export async function useInheritedAccess(deps: AdminDeps, ldp: OwnerLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function useInheritedAccess(deps: AdminDeps, ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: form.path })
   if (acl.isRoot) throw rootStays()
   if (!acl.own) return seeOther(sharePage(acl.path, 'inherited'))

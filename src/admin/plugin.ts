@@ -23,9 +23,9 @@ import { checkRdf } from './check-rdf.ts'
 import { readProfile } from './profile.ts'
 import { dashboardScript, renderDashboard } from './dashboard.ts'
 import { makeBackups } from './backup.ts'
-import { makeOwnerLdp, type Forward, type OwnerLdp } from './owner-ldp.ts'
+import { makeCookieLdp, type Forward, type CookieLdp } from '../http/cookie-ldp.ts'
 import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './basic-files.ts'
-import { uploadFormParts } from './upload-form.ts'
+import { uploadFormParts } from '../http/upload-form.ts'
 import { showBackupPage, showProfilePage } from './basic-pages.ts'
 import { backTo, seeOther } from './basic-page.ts'
 import { saveProfile } from './profile.ts'
@@ -54,7 +54,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
   const { cfg } = deps
   const setup = makeSetup(deps)
   const backups = makeBackups(deps)
-  const ldp = makeOwnerLdp(cfg.baseUrl, forward)
+  const ldp = makeCookieLdp(cfg.baseUrl, forward)
   /** A page for the owner only: without a session, the login page that comes back here. */
   const ownerPage = (path: string, request: Request, render: () => Promise<Response>, next?: NextSteps) => pageOrError(path, async () => {
     if (!await findOwnerSession(deps, request)) return seeOther(cfg.baseUrl + loginPageFor(path))
@@ -168,7 +168,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
  * The owner's JSON API under /.admin/api, every route behind the owner guard. It answers in JSON, refusals
  * too: `{ error, error_description }`, with `violations` (RFC 6901 pointers) where a body was refused.
  */
-function ownerApi(deps: Deps, ldp: OwnerLdp, backups: ReturnType<typeof makeBackups>) {
+function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBackups>) {
   const { cfg, grants, decider } = deps
   return new Elysia({ name: 'admin-api' })
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse))

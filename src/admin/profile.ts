@@ -6,7 +6,7 @@ import { ownerWebIdOf } from '../config.ts'
 import { FOAF, VCARD } from '../rdf/namespaces.ts'
 import { getMeta, readTriples } from '../store/resources.ts'
 import { HttpError } from '../http/errors.ts'
-import type { OwnerLdp } from './owner-ldp.ts'
+import type { CookieLdp } from '../http/cookie-ldp.ts'
 import { isWebUrl } from '../lib/web-url.ts'
 import { missingProfileStatements } from '../policy/pod-essentials.ts'
 
@@ -50,7 +50,7 @@ const iriRef = (url: string) => `<${new URL(url).href.replace(/[\s<>"{}|\\^`]/g,
  * A field holding several values is left to the Turtle editor (409): the form would drop the others.
  * The statements the pod needs (policy/pod-essentials.ts) are never touched, and put back if they are missing.
  */
-export async function saveProfile(deps: AdminDeps, ldp: OwnerLdp, request: Request, values: Record<string, unknown>): Promise<boolean> {
+export async function saveProfile(deps: AdminDeps, ldp: CookieLdp, request: Request, values: Record<string, unknown>): Promise<boolean> {
   const profile = await readProfile(deps)
   const unknown = Object.keys(values).filter((k) => !(k in PROFILE_FIELDS) && k !== 'csrf')
   if (unknown.length) throw new HttpError(400, 'invalid_field', `unknown profile field ${unknown.join(', ')}; the form has ${Object.keys(PROFILE_FIELDS).join(', ')}`)

@@ -4,8 +4,11 @@ import type { ClientId, WebId } from '../account/ids.ts'
 import type { UmaPermission } from '../uma/permission.ts'
 import type { SignedBody } from './httpsig/content-digest.ts'
 
-/** `session`: the owner's own dashboard, by login cookie and CSRF token (auth/owner-cookie.ts). */
-export type AuthScheme = 'anonymous' | 'DPoP' | 'Bearer' | 'HttpSig' | 'session'
+/**
+ * `session`: the owner's own dashboard, by login cookie and CSRF token (auth/owner-cookie.ts); `visitor`:
+ * someone the owner shared with, signed in with their own pod, by visitor cookie and CSRF token (auth/visitor-cookie.ts).
+ */
+export type AuthScheme = 'anonymous' | 'DPoP' | 'Bearer' | 'HttpSig' | 'session' | 'visitor'
 
 export interface Principal {
   readonly webid?: WebId

@@ -101,3 +101,38 @@ export function makeGuardedConnect(opts: ConnectOptions) {
 
   return { resolve, connect }
 }
+
+/** A body of at most `maxBytes`, as UTF-8 text: larger or not UTF-8 is a `fetch_failed` refusal (the reason in `cause`). */
+export async function readCappedText(res: Response, url: URL, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const tooLarge = () => fetchError(url, `body is larger than ${maxBytes} bytes`)
+  if (Number(res.headers.get('content-length')) > maxBytes) {
+    await res.body?.cancel()
+    throw tooLarge()
+  }
+  const chunks: Uint8Array[] = []
+  let size = 0
+  if (res.body) {
+    const reader = res.body.getReader()
+    for (;;) {
+      const { done, value } = await untilAborted(reader.read(), signal)
+      if (done) break
+      size += value.byteLength
+      if (size > maxBytes) {
+        await reader.cancel()
+        throw tooLarge()
+      }
+      chunks.push(value)
+    }
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch (err) {
+    throw fetchError(url, 'body is not valid UTF-8', err)
+  }
+}

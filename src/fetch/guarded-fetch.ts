@@ -5,7 +5,7 @@ import { HttpError } from '../http/errors.ts'
 import { currentClient } from '../lib/request-scope.ts'
 import { FetchBudget } from './fetch-budget.ts'
 import { getUrlRefusal } from './ssrf-guard.ts'
-import { FAILED, fetchError, label, makeGuardedConnect, untilAborted } from './guarded-connect.ts'
+import { FAILED, fetchError, label, makeGuardedConnect, readCappedText } from './guarded-connect.ts'
 
 export interface RemoteDoc {
   /** Final URL, after redirects, without fragment. */
@@ -126,39 +126,6 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
     return doc
   }
 
-  async function readBody(res: Response, url: URL, maxBytes: number, signal: AbortSignal): Promise<string> {
-    const tooLarge = () => fetchError(url, `body is larger than ${maxBytes} bytes`)
-    if (Number(res.headers.get('content-length')) > maxBytes) {
-      await res.body?.cancel()
-      throw tooLarge()
-    }
-    const chunks: Uint8Array[] = []
-    let size = 0
-    if (res.body) {
-      const reader = res.body.getReader()
-      for (;;) {
-        const { done, value } = await untilAborted(reader.read(), signal)
-        if (done) break
-        size += value.byteLength
-        if (size > maxBytes) {
-          await reader.cancel()
-          throw tooLarge()
-        }
-        chunks.push(value)
-      }
-    }
-    const bytes = new Uint8Array(size)
-    let offset = 0
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset)
-      offset += chunk.byteLength
-    }
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-    } catch (err) {
-      throw fetchError(url, 'body is not valid UTF-8', err)
-    }
-  }
 
   /** One network fetch with its redirects; `expiresAt` says how long what is read from it may be kept. */
   async function fetchRemote(start: URL, accept: string, maxBytes: number): Promise<RemoteDoc> {
@@ -186,7 +153,7 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
           await res.body?.cancel()
           throw fetchError(url, `answered ${res.status}, expected 200`)
         }
-        const body = await readBody(res, url, maxBytes, controller.signal)
+        const body = await readCappedText(res, url, maxBytes, controller.signal)
         const contentType = mediaType(res.headers.get('content-type'))
         const ttlMs = freshnessMs(res.headers.get('cache-control'), res.headers.get('age'), minTtlMs, maxTtlMs)
         const fetchedAt = now()

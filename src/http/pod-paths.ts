@@ -87,14 +87,35 @@ export const NOTIFY_PATHS = {
   webhookKey: '/.notifications/webhook-key',
 } as const
 
+/**
+ * The visitor's pages: someone the owner shared with signs in with their own Solid provider (the pod is a
+ * relying party, with its own Client ID Document) and sees what is shared with them.
+ */
+export const VISIT_PATHS = {
+  base: '/.visitor/',
+  /** The pod's Client ID Document as a relying party (Solid-OIDC §5.1). */
+  clientId: '/.visitor/id',
+  /** GET: "Sign in with your WebID or pod provider" (`?return=` a pod path); POST: off to the provider. */
+  signIn: '/.visitor/sign-in',
+  /** The provider's redirect back (RFC 6749 §4.1.2). */
+  callback: '/.visitor/callback',
+  signOut: '/.visitor/sign-out',
+  /** What is shared with the visitor (`?path=` a folder, or the list of everything shared). */
+  files: '/.visitor/files',
+  /** One shared file (`?path=`), downloaded or shown in a preview. */
+  file: '/.visitor/file',
+  upload: '/.visitor/upload',
+  edit: '/.visitor/edit',
+} as const
+
 /** The owner's key documents (HttpSig): an ordinary container, public read and owner write, made at first start. */
 export const KEYS_PATH = '/keys/'
 
 /**
  * First segments that belong to the pod's own endpoints (`.uma` is the UMA authorization server's, `.uploads`
- * the RS's upload resources, `.notifications` the notification channels').
+ * the RS's upload resources, `.notifications` the notification channels', `.visitor` the visitor's pages).
  */
-const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known|\.uploads|\.notifications)(\/|$|[^/]*)/
+const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known|\.uploads|\.notifications|\.visitor)(\/|$|[^/]*)/
 
 /** Paths of the pod's own endpoints are never pod resources, whatever the method. */
 export const isReservedPath = (path: string) => RESERVED.test(path)
@@ -108,7 +129,7 @@ export const isReservedPath = (path: string) => RESERVED.test(path)
  */
 const SAME_ORIGIN_ONLY: readonly string[] = [OP_PATHS.authorization, OP_PATHS.login, OP_PATHS.consent, OP_PATHS.endSession]
 export const isSameOriginOnly = (path: string) =>
-  (path.startsWith('/.admin/') && path !== ADMIN_PATHS.grantSchema) || SAME_ORIGIN_ONLY.includes(path)
+  (path.startsWith('/.admin/') && path !== ADMIN_PATHS.grantSchema) || (path.startsWith(VISIT_PATHS.base) && path !== VISIT_PATHS.clientId) || SAME_ORIGIN_ONLY.includes(path)
 
 /** The login page, coming back to `returnTo` (an owner page) once signed in. */
 export const loginPageFor = (returnTo: string) => `${OP_PATHS.login}?return=${returnTo}`

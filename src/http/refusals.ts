@@ -96,6 +96,8 @@ export const REFUSALS = {
   fetch_refused: { status: [502], means: 'a remote URL is not one the pod may fetch (private address, scheme, size)' },
   remote_fetch_limit: { status: [429], means: "this client's budget of remote fetches is spent for now" },
   remote_fetch_busy: { status: [503], means: 'the pod is fetching as many remote documents as it can' },
+  sign_in_failed: { status: [400], means: "a visitor's sign-in with their own Solid provider could not be completed: the page says why" },
+  provider_unusable: { status: [502], means: "the visitor's Solid provider (or WebID profile) could not be found or used for signing in" },
   issuer_keys_unavailable: { status: [502], means: "the token issuer's keys could not be fetched" },
   // The owner's pages and API
   csrf_failed: { status: [403], means: 'the CSRF token or Origin of an owner request does not match (OWASP double-submit cookie)' },

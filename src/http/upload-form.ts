@@ -3,7 +3,7 @@
 
 import { Readable } from 'node:stream'
 import busboy from 'busboy'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from './errors.ts'
 
 export type FormPart =
   | { readonly kind: 'field'; readonly name: string; readonly value: string }

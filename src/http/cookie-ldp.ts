@@ -1,13 +1,13 @@
-// The owner's forms (pages that work without JavaScript) act through the resource server, as the
-// dashboard's script does: the same LDP request with the owner's cookie and CSRF token, so every
-// write is validated, locked and decided on the one path the RS has.
+// Pages rendered by the pod act through the resource server, as a script in the browser would: the same
+// LDP request with the browser's cookie and CSRF token (the owner's forms without JavaScript, a visitor's
+// pages), so every read and write is validated, locked and decided on the one path the RS has.
 
-import { HttpError, PROBLEM_JSON } from '../http/errors.ts'
-import { isRefusalCode, type RefusalCode, type StatusOf } from '../http/refusals.ts'
-import { csrfCookieName } from '../http/csrf.ts'
-import { parseCookies } from '../http/cookies.ts'
+import { HttpError, PROBLEM_JSON } from './errors.ts'
+import { isRefusalCode, type RefusalCode, type StatusOf } from './refusals.ts'
+import { csrfCookieName } from './csrf.ts'
+import { parseCookies } from './cookies.ts'
 
-/** The app's own request handler (app.ts hands it in: admin never imports the RS). */
+/** The app's own request handler (app.ts hands it in: no role imports the RS). */
 export type Forward = (request: Request) => Promise<Response>
 
 export interface LdpCall {
@@ -16,11 +16,11 @@ export interface LdpCall {
 }
 
 /**
- * `ldp(request, method, path, call)` repeats `method` on the pod path as the owner whose form post
- * `request` is (its cookie and CSRF check were passed already). It asks for refusals as problem details
+ * `ldp(request, method, path, call)` repeats `method` on the pod path as whoever the cookie of `request`
+ * names (the owner, a visitor; the caller checked its CSRF token already). It asks for refusals as problem details
  * (RFC 9457), so a refusal becomes the HttpError the RS made, and the page shows the RS's own reason.
  */
-export function makeOwnerLdp(baseUrl: string, forward: Forward) {
+export function makeCookieLdp(baseUrl: string, forward: Forward) {
   return async (request: Request, method: string, path: string, call: LdpCall = {}): Promise<Response> => {
     const cookie = request.headers.get('cookie') ?? ''
     const csrf = parseCookies(cookie).get(csrfCookieName(baseUrl)) ?? ''
@@ -35,7 +35,7 @@ export function makeOwnerLdp(baseUrl: string, forward: Forward) {
   }
 }
 
-export type OwnerLdp = ReturnType<typeof makeOwnerLdp>
+export type CookieLdp = ReturnType<typeof makeCookieLdp>
 
 /** The RS's refusal as it made it; anything else (it always answers problem details when asked) is the pod's own failure. */
 async function refusalOf(res: Response): Promise<HttpError> {
