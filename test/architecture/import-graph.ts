@@ -14,7 +14,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['app.ts', 'first-start.ts'],
   // the browser scripts (static/admin/*.ts, bundled for the dashboard): above the role whose pages load them
   ['static'],
-  ['op', 'as', 'rs', 'admin', 'notify'],
+  ['op', 'as', 'rs', 'admin', 'notify', 'visit'],
   ['deps.ts'],
   ['local-documents.ts'],
   // the pod's open notification channels: the notification role opens them, the owner's dashboard lists them
