@@ -15,6 +15,8 @@ export interface AccessQuery {
   readonly resource?: string
   readonly origin?: string
   readonly client?: string
+  /** The OpenID provider that vouched for the agent: acl:IssuerCondition rules (WAC 1.1 ED §4.4.2) judge it. */
+  readonly issuer?: string
 }
 
 const bad = (description: string) => new HttpError(400, 'invalid_request', description)
@@ -22,18 +24,19 @@ const bad = (description: string) => new HttpError(400, 'invalid_request', descr
 /**
  * `agent=public` is the anonymous requester. A `did:key:` is a key holder; any other absolute URL is
  * asked about both as a WebID and as a key URL (an HttpSig key), since the two never share an IRI.
- * `client` (a client id) asks about that app acting for the agent.
+ * `client` (a client id) asks about that app acting for the agent, `issuer` about an identity from that issuer.
  */
 export function principalFor(q: AccessQuery): Principal {
   if (!q.agent) throw bad('agent is required: a WebID, a key URL, or public')
   if (q.agent === 'public') {
-    if (q.client) throw bad('client needs an agent the app acts for, not public')
+    if (q.client || q.issuer) throw bad('client and issuer need an agent (the app acts for, the issuer vouches for), not public')
     return ANONYMOUS
   }
   if (q.agent.startsWith('did:key:')) return { keys: [q.agent], scheme: 'HttpSig' }
   if (!URL.canParse(q.agent) || !/^https?:$/.test(new URL(q.agent).protocol)) throw bad('agent must be an http(s) URL (WebID or key URL), a did:key, or public')
   if (q.client !== undefined && !URL.canParse(q.client)) throw bad('client must be a client id URL')
-  return { webid: q.agent as WebId, keys: [q.agent], scheme: 'DPoP', ...(q.client ? { clientId: q.client as ClientId } : {}) }
+  if (q.issuer !== undefined && !URL.canParse(q.issuer)) throw bad('issuer must be an OpenID provider URL')
+  return { webid: q.agent as WebId, keys: [q.agent], scheme: 'DPoP', ...(q.client ? { clientId: q.client as ClientId } : {}), ...(q.issuer ? { issuer: q.issuer } : {}) }
 }
 
 /** A pod resource URL in the one canonical form the resource server decides on (its request target). */
@@ -57,7 +60,7 @@ export async function explainAccess(deps: Pick<Deps, 'cfg'>, decider: AccessDeci
   const because: Record<string, Explained[]> = {}
   for (const g of d.grounds) (because[g.mode] ??= []).push(explainGround(g))
   return {
-    agent: q.agent, ...(q.client ? { client: q.client } : {}), resource, ...(q.origin ? { origin: q.origin } : {}),
+    agent: q.agent, ...(q.client ? { client: q.client } : {}), ...(q.issuer ? { issuer: q.issuer } : {}), resource, ...(q.origin ? { origin: q.origin } : {}),
     modes: ACCESS_MODES.filter(m => d.modes.has(m)), public: ACCESS_MODES.filter(m => d.publicModes.has(m)),
     acl: { url: d.acl.aclUrl, governs: d.acl.governs, inherited: d.acl.inherited },
     because,

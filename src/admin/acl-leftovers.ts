@@ -4,11 +4,14 @@
 import type { Quad, Term } from '@rdfjs/types'
 import { ACL, CERT, PREFIXES, RDF, RDFS } from '../rdf/namespaces.ts'
 import { parseAclDocument, resolveIri } from '../policy/acl-document.ts'
+import { CONDITION_TYPES } from '../policy/acl-conditions.ts'
 
 /** Statements shown at most (the count says how many there are in all). */
 const SHOWN = 20
 const MODES = new Set([ACL('Read'), ACL('Write'), ACL('Append'), ACL('Control')])
 const SUBJECTS = new Set([ACL('agent'), ACL('agentClass'), ACL('agentGroup'), ACL('origin')])
+/** WAC 1.1 ED §4.4 properties of the condition types the editor writes back (acl-entries.ts). */
+const CONDITION_PROPERTIES = new Set(['client', 'clientGroup', 'clientClass', 'issuer', 'issuerGroup', 'issuerClass'].map(p => ACL(p)))
 
 const key = (t: Term) => (t.termType === 'BlankNode' ? `_:${t.value}` : t.value)
 
@@ -23,11 +26,17 @@ export function unrepresentedStatements(quads: readonly Quad[], aclUrl: string, 
     .filter((a) => a.accessTo.includes(governedUrl) || a.default.includes(governedUrl)).map((a) => a.id))
   // blank nodes that stand for a key holder (`acl:agent [ cert:key <K> ]`) of a shown authorization
   const keyHolders = new Set(quads.filter((q) => shown.has(key(q.subject)) && q.predicate.value === ACL('agent') && q.object.termType === 'BlankNode').map((q) => key(q.object)))
+  // condition nodes of a shown authorization: their type and known properties are written back; of a type the
+  // pod does not understand, only the type (the condition still never applies), so its other statements are listed
+  const conditionNodes = new Set(quads.filter((q) => shown.has(key(q.subject)) && q.predicate.value === ACL('condition')).map((q) => key(q.object)))
+  const understood = (s: string) => quads.every((q) => key(q.subject) !== s || q.predicate.value !== RDF('type') || [...CONDITION_TYPES, ACL('Condition')].includes(q.object.value))
   const carried = (q: Quad) => {
     const s = key(q.subject)
     const p = q.predicate.value
     if (keyHolders.has(s)) return p === CERT('key') && q.object.termType === 'NamedNode'
+    if (conditionNodes.has(s)) return p === RDF('type') || (understood(s) && CONDITION_PROPERTIES.has(p) && q.object.termType === 'NamedNode')
     if (!shown.has(s)) return false
+    if (p === ACL('condition')) return true
     if (p === RDF('type')) return q.object.value === ACL('Authorization')
     if (p === ACL('accessTo') || p === ACL('default')) return resolveIri(q.object.value, aclUrl) === governedUrl
     if (p === ACL('mode')) return MODES.has(q.object.value)

@@ -5,6 +5,7 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
+import type { AclCondition } from '../policy/acl-conditions.ts'
 import { findEffectiveAcl } from '../policy/wac.ts'
 import { parentContainerOf } from '../policy/containment.ts'
 import { aclOf } from '../store/acl-names.ts'
@@ -22,6 +23,8 @@ export interface AclRow {
   readonly origins: readonly string[]
   readonly keys: readonly string[]
   readonly modes: readonly string[]
+  /** acl:condition values (WAC 1.1 ED §4.4): every one must hold. */
+  readonly conditions: readonly AclCondition[]
   /** acl:accessTo the resource: "this item". */
   readonly thisItem: boolean
   /** acl:default the container: "everything inside". */
@@ -29,7 +32,7 @@ export interface AclRow {
 }
 
 const row = (a: Authorization, governs: string): AclRow => ({
-  agents: a.agents, agentClasses: a.agentClasses, groups: a.agentGroups, origins: a.origins, keys: a.keys,
+  agents: a.agents, agentClasses: a.agentClasses, groups: a.agentGroups, origins: a.origins, keys: a.keys, conditions: a.conditions,
   modes: [...a.modes].filter((m) => m !== 'append' || !a.modes.has('write')),
   thisItem: a.accessTo.includes(governs), inside: a.default.includes(governs),
 })

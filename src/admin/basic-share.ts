@@ -12,7 +12,7 @@ import type { CodeWithStatus } from '../http/refusals.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { ownerWebIdOf } from '../config.ts'
-import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, entriesOf, givesOwnerControl, inheritedAsOwn, isIri, scopeText, type Entry, type Kind } from './acl-entries.ts'
+import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, clientFieldProblem, isIri, onlyThroughApp, scopeText, type Entry, type Kind } from './acl-entries.ts'
 import { readAclView } from './acl-view.ts'
 import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
@@ -48,10 +48,10 @@ const nameOfEntry = (e: Entry) => (e.kind === 'public' || e.kind === 'authentica
 
 function table(caption: string, entries: Entry[], owner: string, container: boolean, remove?: (e: Entry, i: number) => SafeHtml): SafeHtml {
   return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">${caption}</caption>
-<thead><tr><th scope="col">Who</th><th scope="col">May</th><th scope="col">Applies to</th><th scope="col">Apps (origins)</th>${remove ? html`<th scope="col"><span class="muted">Action</span></th>` : ''}</tr></thead>
+<thead><tr><th scope="col">Who</th><th scope="col">May</th><th scope="col">Applies to</th><th scope="col">Only through</th>${remove ? html`<th scope="col"><span class="muted">Action</span></th>` : ''}</tr></thead>
 <tbody>${entries.length === 0 ? html`<tr><td colspan="5" class="muted">Nobody</td></tr>` : entries.map((e, i) => html`<tr>
 <td data-label="Who">${who(e, owner)}</td><td data-label="May">${e.modes.map((m) => MODE_LABEL[m] ?? m).join(', ')}</td>
-<td data-label="Applies to">${scopeText(e, container)}</td><td data-label="Apps (origins)">${e.origins.length ? e.origins.join(', ') : 'any'}</td>
+<td data-label="Applies to">${scopeText(e, container)}</td><td data-label="Only through">${appsText(e)}</td>
 ${remove ? html`<td>${remove(e, i)}</td>` : ''}</tr>`)}</tbody></table></div>`
 }
 
@@ -79,6 +79,7 @@ ${acl.own ? '' : html`<p class="muted">This item has no settings of its own yet:
     ? html`<option value="both">This folder and everything inside</option><option value="this">This folder only</option><option value="inside">Only things inside</option>`
     : html`<option value="this">This item only</option>`}</select></div>
 <div><label for="share-origin">Only through this app origin (optional)</label><input type="url" id="share-origin" name="origin" placeholder="https://app.example" autocomplete="off"></div>
+<div><label for="share-client">Only through this app: its client ID (optional, for a person)</label><input type="url" id="share-client" name="client" placeholder="https://app.example/id" autocomplete="off"></div>
 ${dropField(acl, 'drop-add')}
 <div><button type="submit">Add</button></div></form></section>`
 }
@@ -120,9 +121,13 @@ function entryFrom(form: Record<string, unknown>, container: boolean): Entry {
   if (!(container ? ['both', 'this', 'inside'] : ['this']).includes(scope as string)) throw bad('invalid_field', `Applies to: expected ${container ? 'both, this or inside' : 'this'}`)
   const origin = typeof form.origin === 'string' ? form.origin.trim() : ''
   if (origin && !(isIri(origin) && /^https?:/.test(origin))) throw bad('invalid_field', 'App origin: enter an origin like https://app.example')
+  const client = typeof form.client === 'string' ? form.client.trim() : ''
+  const clientProblem = clientFieldProblem(client, kind)
+  if (clientProblem) throw bad('invalid_field', clientProblem)
   return {
     kind, value: needsIri ? raw : kind === 'public' ? FOAF_AGENT : AUTHENTICATED, modes: [...modes],
     thisItem: scope !== 'inside', inside: scope !== 'this' && container, origins: origin ? [new URL(origin).origin] : [],
+    conditions: client ? [onlyThroughApp(client)] : [],
   }
 }
 

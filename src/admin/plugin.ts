@@ -47,7 +47,7 @@ const PlainForm = t.Record(t.String(), t.String())
 const ListForm = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]))
 const RevokeForm = t.Object({ csrf: t.Optional(t.String()), id: t.Optional(t.String()), client_id: t.Optional(t.String()) })
 const GrantQuery = t.Object({ grantee: t.Optional(t.String()), registration: t.Optional(t.String()) })
-const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Optional(t.String()), origin: t.Optional(t.String()), client: t.Optional(t.String()) })
+const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Optional(t.String()), origin: t.Optional(t.String()), client: t.Optional(t.String()), issuer: t.Optional(t.String()) })
 
 /** `forward`: the app's own handler, through which the no-script forms make their LDP requests. */
 export function adminPlugin(deps: Deps, forward: Forward) {

@@ -104,7 +104,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
         throw new HttpError(403, 'request_denied', `${who.webid} is not allowed ${describe(held.permissions)} under this pod's access rules${refused}`)
       }
       const key = await deps.signingKeys.current(now)
-      const accessToken = await signUmaAccessToken(key, { issuer: cfg.baseUrl, webid: who.webid, clientId: who.clientId, permissions: held.permissions, jkt: proof.jkt, now, ...(ownSid !== undefined ? { sid: ownSid } : {}) })
+      const accessToken = await signUmaAccessToken(key, { issuer: cfg.baseUrl, webid: who.webid, clientId: who.clientId, webidIssuer: who.issuer, permissions: held.permissions, jkt: proof.jkt, now, ...(ownSid !== undefined ? { sid: ownSid } : {}) })
       log.info('uma.token_issued', { webid: who.webid, clientId: who.clientId, jkt: proof.jkt })
       const body = { access_token: accessToken, token_type: cfg.umaTokenType === 'dpop' ? 'DPoP' : 'Bearer', expires_in: UMA_TOKEN_TTL_S }
       // RFC 6749 §5.1: never cached

@@ -151,7 +151,10 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
       checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
         () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     }
-    return { webid: t.webid, clientId: t.clientId, keys: [], scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer', permissions: t.permissions, ...(t.sid !== undefined ? { session: t.sid } : {}) }
+    return {
+      webid: t.webid, clientId: t.clientId, ...(t.webidIssuer !== undefined ? { issuer: t.webidIssuer } : {}),
+      keys: [], scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer', permissions: t.permissions, ...(t.sid !== undefined ? { session: t.sid } : {}),
+    }
   }
 
   return async (request) => {

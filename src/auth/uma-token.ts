@@ -14,6 +14,12 @@ import type { ClientId, WebId } from '../account/ids.ts'
  */
 export const UMA_TOKEN_TYP = 'uma-rpt+jwt'
 
+/**
+ * Our private claim (RFC 7519 §4.3) for the issuer of the ID token the RPT was bought with: `iss` is our AS,
+ * so the identity's issuer needs a name of its own. Acl:IssuerCondition rules (WAC 1.1 ED §4.4.2) judge it.
+ */
+export const WEBID_ISSUER_CLAIM = 'webid_iss'
+
 const MODES = new Set(['read', 'write', 'append', 'control'])
 const MAX_PERMISSIONS = 32
 const CLOCK_TOLERANCE_S = 30
@@ -40,6 +46,8 @@ export interface UmaTokenFacts {
 export interface VerifiedUmaToken {
   readonly webid: WebId
   readonly clientId: ClientId
+  /** The ID token's issuer; absent in a token issued before the pod named it (it then meets no issuer condition). */
+  readonly webidIssuer?: string
   readonly jkt: string
   readonly permissions: readonly UmaPermission[]
   /** Present when the token was bought with our own ID token: its app session, revocable. */
@@ -65,7 +73,12 @@ export async function verifyUmaAccessToken(f: UmaTokenFacts): Promise<VerifiedUm
   if (typeof azp !== 'string') throw invalidToken('the UMA access token has no azp')
   if (!isObject(cnf) || typeof cnf.jkt !== 'string') throw invalidToken('the UMA access token has no cnf.jkt')
   if (sid !== undefined && typeof sid !== 'string') throw invalidToken('the UMA access token has a malformed sid')
-  return { webid: sub as WebId, clientId: azp as ClientId, jkt: cnf.jkt, permissions: readPermissions(permissions), exp, ...(sid !== undefined ? { sid } : {}) }
+  const webidIssuer = claims[WEBID_ISSUER_CLAIM]
+  if (webidIssuer !== undefined && (typeof webidIssuer !== 'string' || webidIssuer === '')) throw invalidToken(`the UMA access token has a malformed ${WEBID_ISSUER_CLAIM}`)
+  return {
+    webid: sub as WebId, clientId: azp as ClientId, jkt: cnf.jkt, permissions: readPermissions(permissions), exp,
+    ...(sid !== undefined ? { sid } : {}), ...(webidIssuer !== undefined ? { webidIssuer } : {}),
+  }
 }
 
 function readPermissions(value: unknown): UmaPermission[] {

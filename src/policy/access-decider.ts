@@ -148,7 +148,7 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
    * principal holding a UMA access token gets no more than its permissions (uma-permissions.ts).
    * `deleting`: the container `url` is asked about because this member of it is being deleted.
    */
-  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'keys' | 'permissions'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
+  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys' | 'permissions'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
     const d = await decideByRules(principal, url, origin, deleting)
     const permitted = principal.permissions ? withinPermissions(d, principal.permissions) : d
     const folders = await appFolders(principal)
@@ -161,9 +161,10 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   const appFolders = (principal: Pick<Principal, 'webid' | 'clientId'>) =>
     deps.appScopes && principal.clientId !== undefined && principal.webid === owner ? deps.appScopes.foldersOf(principal.clientId) : undefined
 
-  async function decideByRules(principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
+  async function decideByRules(principal: Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
     const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }
-    const isAnonymous = principal.webid === undefined && principal.clientId === undefined && principal.keys.length === 0 && deleting === undefined
+    // An issuer alone could satisfy an acl:IssuerCondition (acl-conditions.ts): not anonymous either
+    const isAnonymous = principal.webid === undefined && principal.clientId === undefined && principal.issuer === undefined && principal.keys.length === 0 && deleting === undefined
     if (!isAnonymous) return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links, ...(deleting ? { deleting } : {}) })
     const key = origin === undefined ? url : `${origin} ${url}`
     const known = anonymous.get(key)

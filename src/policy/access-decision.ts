@@ -2,7 +2,8 @@
 // it, or why nothing did. The resource server enforces it; the owner's "why?" answer reads the same result.
 
 import type { Principal } from '../auth/principal.ts'
-import { findEffectiveAcl, matchAuthorizations, publicModes, type AccessContext, type AclLoader } from './wac.ts'
+import { findEffectiveAcl, matchAuthorizations, publicModes, type AccessContext, type AclLoader, type UnmetCondition } from './wac.ts'
+import { describeCondition } from './acl-conditions.ts'
 import { candidateGrants, grantModes, type GrantGround, type GrantIndex, type GrantLink, type GrantLinks, type GrantOutcome } from './grants.ts'
 import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
 
@@ -28,7 +29,10 @@ export interface AccessDecision {
   /** One ground per allowed mode and source (a mode may come from both WAC and a grant). */
   readonly grounds: readonly Ground[]
   readonly acl: { readonly aclUrl: string; readonly governs: string; readonly inherited: boolean }
-  /** Why a source gave nothing, when it gave nothing. */
+  /**
+   * Why a source gave nothing, when it gave nothing; and each authorization that matched the agent but
+   * whose condition did not hold (WAC 1.1 ED §5.3.2), whatever else was allowed.
+   */
   readonly reasons: readonly string[]
   /** The references Inherited grants looked at for this target: which counted, and why the others did not. */
   readonly links: readonly GrantLink[]
@@ -45,12 +49,13 @@ export interface DecisionSources {
   readonly deleting?: string
 }
 
-export type Requester = Pick<Principal, 'webid' | 'clientId' | 'keys'>
+export type Requester = Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys'>
 
 export async function decideAccess(principal: Requester, target: string, src: DecisionSources): Promise<AccessDecision> {
   const effective = await findEffectiveAcl(target, src.loadAcl)
   const acl = { aclUrl: effective.aclUrl, governs: effective.governs, inherited: effective.inherited }
-  const byWac = await matchAuthorizations(effective, target, principal, src.ctx)
+  const unmet: UnmetCondition[] = []
+  const byWac = await matchAuthorizations(effective, target, principal, src.ctx, unmet)
   // Most requesters hold no grant: the index answers that without a further await
   const candidates = candidateGrants(src.grants, principal)
   const byGrant = candidates.length === 0 ? NO_GRANT : await grantModes(src.grants, principal, target, src.links, candidates, src.deleting)
@@ -62,6 +67,7 @@ export async function decideAccess(principal: Requester, target: string, src: De
   const modes = byGrant.grounds.length === 0 ? new Set(byWac.keys()) : ordered(grounds)
   const reasons: string[] = []
   if (byWac.size === 0) reasons.push(wacReason(effective.authorizations.length, acl, src.ctx.origin))
+  for (const u of unmet) reasons.push(`${nameOf(u.authorization.id, effective.aclUrl)} matches this agent, but ${describeCondition(u.condition)}`)
   if (byGrant.grounds.length === 0) {
     const ignored = byGrant.links.filter(l => !l.followed).map(l => `; ${l.why}`).join('')
     reasons.push(byGrant.candidates === 0
@@ -76,6 +82,8 @@ function wacReason(applicable: number, acl: AccessDecision['acl'], origin: strin
   if (applicable === 0) return `${where} has no authorization that applies to this resource`
   return `none of the ${applicable} authorization(s) in ${where} matches this agent${origin ? ` with Origin ${origin}` : ''}`
 }
+
+const nameOf = (id: string, aclUrl: string) => (id.startsWith('_:') ? `an authorization in ${aclUrl}` : id)
 
 const NO_GRANT: GrantOutcome = Object.freeze({ grounds: [], candidates: 0, links: [] })
 

@@ -5,6 +5,7 @@ import { HttpError } from '../http/errors.ts'
 import { ACL, CERT, FOAF, RDF } from '../rdf/namespaces.ts'
 import type { AccessMode } from './access-modes.ts'
 import { normalizeKeyId } from '../auth/key-id.ts'
+import { readCondition, type AclCondition } from './acl-conditions.ts'
 
 /** One applicable acl:Authorization, with every IRI absolute. Parsed once per document, read per request. */
 export interface Authorization {
@@ -21,6 +22,8 @@ export interface Authorization {
   readonly origins: readonly string[]
   /** Key IRIs (HttpSig key URLs, did:key identifiers without fragment) whose holders match. */
   readonly keys: readonly string[]
+  /** WAC 1.1 ED §4.4 `acl:condition` values: every one must hold for the authorization to apply. */
+  readonly conditions: readonly AclCondition[]
 }
 
 // §6.1 ontology: acl:Append rdfs:subClassOf acl:Write, so Write grants Append; anything else is ignored.
@@ -69,8 +72,10 @@ function readAuthorization(id: string, props: Objects, bySubject: SubjectIndex, 
   const origins = (props.get(ACL('origin')) ?? [])
     .filter(t => t.termType === 'NamedNode' || t.termType === 'Literal')
     .map(t => normalizeOrigin(t.value))
+  const conditions = (props.get(ACL('condition')) ?? []).flatMap(node =>
+    readCondition(node, n => bySubject.get(termKey(n)), values => (values ?? []).filter(t => t.termType === 'NamedNode').map(t => resolveIri(t.value, base))))
   return {
-    id, modes, agents, origins, keys: [...keys],
+    id, modes, agents, origins, keys: [...keys], conditions,
     accessTo: iris(ACL('accessTo')),
     default: iris(ACL('default')),
     agentClasses: iris(ACL('agentClass')),
@@ -146,9 +151,11 @@ export function validateAclDocument(quads: readonly Quad[], aclUrl: string, gove
 /**
  * Does an authorization give `webid` Control of the root itself? Only statically known subjects count
  * (the agent, foaf:Agent, acl:AuthenticatedAgent): a group or key may vanish outside the pod's control.
+ * A rule with a condition does not count either: the owner's dashboard session has no client id, so a
+ * client condition never holds for it (acl-conditions.ts).
  */
 export function grantsControlTo(auths: readonly Authorization[], webid: string, rootUrl: string): boolean {
-  return auths.some(a => a.modes.has('control') && a.accessTo.includes(rootUrl)
+  return auths.some(a => a.modes.has('control') && a.accessTo.includes(rootUrl) && a.conditions.length === 0
     && (a.agents.includes(webid) || a.agentClasses.includes(FOAF('Agent')) || a.agentClasses.includes(ACL('AuthenticatedAgent'))))
 }
 

@@ -72,10 +72,11 @@ export function affectsEssentialAccess(aclPath: string): boolean {
 
 // The owner counts only by statically known subjects (as the root's loss-of-control check): a group or a
 // key may vanish outside the pod's control. The public counts only with no acl:origin limit: apps of any
-// origin read the WebID document and key documents in a browser.
-const givesOwner = (a: Authorization, webid: string, mode: AccessMode) => a.modes.has(mode)
+// origin read the WebID document and key documents in a browser. A rule with a condition (WAC 1.1 ED §4.4)
+// counts for neither: it may hold for no app the owner or a reader uses.
+const givesOwner = (a: Authorization, webid: string, mode: AccessMode) => a.modes.has(mode) && a.conditions.length === 0
   && (a.agents.includes(webid) || a.agentClasses.includes(FOAF('Agent')) || a.agentClasses.includes(ACL('AuthenticatedAgent')))
-const givesPublic = (a: Authorization, mode: AccessMode) => a.modes.has(mode) && a.agentClasses.includes(FOAF('Agent')) && a.origins.length === 0
+const givesPublic = (a: Authorization, mode: AccessMode) => a.modes.has(mode) && a.agentClasses.includes(FOAF('Agent')) && a.origins.length === 0 && a.conditions.length === 0
 
 interface Need { readonly path: string; readonly url: string; readonly newMember?: true; readonly who: 'owner' | 'public'; readonly modes: readonly AccessMode[]; readonly why: string }
 

@@ -8,6 +8,7 @@ import { normalizeKeyId } from '../auth/key-id.ts'
 import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
 import { parentContainerOf } from './containment.ts'
 import { aclOf, governedBy, isAcl } from '../store/acl-names.ts'
+import { iriGroupMembership, unmetCondition, type AclCondition } from './acl-conditions.ts'
 
 export type AclLoader = (aclUrl: string) => Promise<readonly Authorization[] | undefined>
 
@@ -46,7 +47,13 @@ export async function findEffectiveAcl(resourceUrl: string, loadAcl: AclLoader):
   throw new HttpError(500, 'server_error', 'no effective ACL: the storage root has no ACL')
 }
 
-export type Requester = Pick<Principal, 'webid' | 'keys'>
+export type Requester = Pick<Principal, 'webid' | 'keys' | 'clientId' | 'issuer'>
+
+/** An authorization that matched the requester's subject and origin, but whose condition did not hold. */
+export interface UnmetCondition {
+  readonly authorization: Authorization
+  readonly condition: AclCondition
+}
 
 export interface AccessContext {
   /** The request's Origin header, if any. */
@@ -66,9 +73,12 @@ export async function allowedModes(
   return new Set((await matchAuthorizations(effective, targetUrl, principal, ctx)).keys())
 }
 
-/** §6.3 with its reasons: each mode the requester gets, with the first matching authorization that gave it. */
+/**
+ * §6.3 with its reasons: each mode the requester gets, with the first matching authorization that gave it.
+ * `unmet` collects the authorizations that matched but for a condition (WAC 1.1 ED §5.3.2), for the "why?".
+ */
 export async function matchAuthorizations(
-  effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext,
+  effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext, unmet?: UnmetCondition[],
 ): Promise<Map<AccessMode, Authorization>> {
   checkTarget(effective, targetUrl)
   const originOk = originFilter(ctx, targetUrl)
@@ -81,6 +91,9 @@ export async function matchAuthorizations(
     if (readsAcl ? aclReader !== undefined || !a.modes.has('read') : ![...a.modes].some(m => !allowed.has(m))) continue
     if (!originOk(a)) continue
     if (!(await matchesSubject(a, principal, keys, ctx))) continue
+    // WAC 1.1 ED §5.3.2: all conditions must hold; checked last, as a client group may need a document
+    const condition = a.conditions.length === 0 ? undefined : await unmetCondition(a.conditions, principal, iriGroupMembership(ctx.isGroupMember))
+    if (condition) { unmet?.push({ authorization: a, condition }); continue }
     if (readsAcl) aclReader = a
     else for (const m of a.modes) if (!allowed.has(m)) allowed.set(m, a)
   }
@@ -91,13 +104,16 @@ export async function matchAuthorizations(
 const namesAclOnly = (effective: EffectiveAcl, targetUrl: string, a: Authorization) =>
   targetUrl !== effective.governs && !effective.inherited && !a.accessTo.includes(effective.governs)
 
-/** §6.5 WAC-Allow `public`: what foaf:Agent gets, regardless of any Origin. */
+/**
+ * §6.5 WAC-Allow `public`: what foaf:Agent gets, regardless of any Origin. A rule with a condition is not
+ * the public's: the anonymous requester has no client id or issuer to satisfy one.
+ */
 export function publicModes(effective: EffectiveAcl, targetUrl: string): Set<AccessMode> {
   checkTarget(effective, targetUrl)
   const allowed = new Map<AccessMode, Authorization>()
   let aclReader: Authorization | undefined
   for (const a of effective.authorizations) {
-    if (!a.agentClasses.includes(EVERYONE)) continue
+    if (!a.agentClasses.includes(EVERYONE) || a.conditions.length > 0) continue
     if (!namesAclOnly(effective, targetUrl, a)) for (const m of a.modes) allowed.set(m, a)
     else if (a.modes.has('read')) aclReader ??= a
   }

@@ -4,7 +4,8 @@ import type { ResourceMeta } from '../store/resource-meta.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { aclOf, isAcl } from '../store/acl-names.ts'
 import { ACCEPT_PATCH } from '../rdf/patch.ts'
-import { LDP, PIM, SOLID } from '../rdf/namespaces.ts'
+import { ACL, LDP, PIM, SOLID } from '../rdf/namespaces.ts'
+import { CONDITION_TYPES } from '../policy/acl-conditions.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
 import { LruCache } from '../lib/lru-cache.ts'
@@ -21,6 +22,13 @@ export function typeLinks(path: string, meta: ResourceMeta | undefined): string[
   return out
 }
 
+/**
+ * WAC 1.1 ED §3.2 (server-link-condition): each condition type the pod understands, on answers to requests on the
+ * effective ACL resource. Sent for every ACL resource, existing or not, and on its 401/403 too: the value is the
+ * same for all, so it tells nobody whether an ACL exists.
+ */
+const conditionLinks = (path: string): string[] => (isAcl(path) ? CONDITION_TYPES.map(t => link(t, ACL('condition'))) : [])
+
 /** The `rel="acl"` link (never on ACL resources themselves); also used on 401/403 answers. */
 export const aclLinkOf = (baseUrl: string, path: string) =>
   isAcl(path) ? undefined : link(baseUrl + aclOf(path), 'acl')
@@ -35,7 +43,7 @@ const challengeLinksOf = new LruCache<string, string>(FIXED_HEADERS_ENTRIES)
 export function challengeLinks(baseUrl: string, path: string): string {
   return challengeLinksOf.memo(`${baseUrl}${path}`, () => {
     const acl = aclLinkOf(baseUrl, path)
-    return [...typeLinks(path, undefined), ...(acl ? [acl] : [])].join(', ')
+    return [...typeLinks(path, undefined), ...(acl ? [acl] : []), ...conditionLinks(path)].join(', ')
   })
 }
 
@@ -66,6 +74,7 @@ function computeResourceHeaders(baseUrl: string, path: string, meta: ResourceMet
   const links = typeLinks(path, meta)
   const acl = aclLinkOf(baseUrl, path)
   if (acl) links.push(acl)
+  links.push(...conditionLinks(path))
   links.push(link(baseUrl + RS_PATHS.storageDescription, SOLID('storageDescription')))
   // StreamingHTTPChannel2023: a topic names its own stream; reserved paths are no topics
   if (!isReservedPath(path)) links.push(link(baseUrl + topicStreamPath(path), SOLID('updatesViaStreamingHttp2023')))

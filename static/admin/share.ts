@@ -6,7 +6,7 @@ import { clear, confirmAction, field, h, say, sayError, setFieldError, type Fiel
 import { breadcrumbs } from './files.ts'
 import { checkAccessPanel } from './check-access.ts'
 import type { AclRow } from '../../src/admin/acl-view.ts'
-import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, entriesOf, givesOwnerControl, inheritedAsOwn, isIri, scopeText, type Entry, type Kind } from '../../src/admin/acl-entries.ts'
+import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, clientFieldProblem, isIri, onlyThroughApp, scopeText, type Entry, type Kind } from '../../src/admin/acl-entries.ts'
 
 interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: AclRow[] | null; inherited: { from: string; rows: AclRow[] } | null; notEditable: { count: number; statements: string[] } }
 
@@ -15,14 +15,14 @@ const who = (e: Entry, owner: string): Node | string =>
     : h('span', {}, e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `, h('code', {}, e.value))
 
 function table(entries: Entry[], owner: string, container: boolean, onRemove?: (i: number) => void): HTMLElement {
-  const head = ['Who', 'May', 'Applies to', 'Apps (origins)']
+  const head = ['Who', 'May', 'Applies to', 'Only through']
   return h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
     h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)), onRemove ? h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Action')) : null)),
     h('tbody', {}, entries.length === 0 ? h('tr', {}, h('td', { colspan: '5', class: 'muted' }, 'Nobody')) : entries.map((e, i) => h('tr', {},
       h('td', { 'data-label': 'Who' }, who(e, owner)),
       h('td', { 'data-label': 'May' }, e.modes.map((m) => MODE_LABEL[m] ?? m).join(', ')),
       h('td', { 'data-label': 'Applies to' }, scopeText(e, container)),
-      h('td', { 'data-label': 'Apps (origins)' }, e.origins.length ? e.origins.join(', ') : 'any'),
+      h('td', { 'data-label': 'Only through' }, appsText(e)),
       onRemove ? h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Remove access of ${e.kind === 'public' || e.kind === 'authenticated' ? KIND_LABEL[e.kind] : e.value}`, onclick: () => onRemove(i) }, 'Remove')) : null)))))
 }
 
@@ -64,6 +64,7 @@ function addForm(container: boolean, add: (e: Entry) => void): HTMLElement {
   const kind = h('select', { id: 'share-kind' }, (['agent', 'public', 'authenticated', 'group', 'key'] as const).map((k) => h('option', { value: k }, KIND_LABEL[k])))
   const value = field(h('input', { type: 'url', id: 'share-value', placeholder: 'https://alice.example/profile/card#me', autocomplete: 'off' }), 'WebID, group or key URL')
   const origin = field(h('input', { type: 'url', id: 'share-origin', placeholder: 'https://app.example', autocomplete: 'off' }), 'Only through this app origin (optional)')
+  const client = field(h('input', { type: 'url', id: 'share-client', placeholder: 'https://app.example/id', autocomplete: 'off' }), 'Only through this app: its client ID (optional, for a person)')
   const modeBoxes = MODES.map((m) => h('input', { type: 'checkbox', id: `share-mode-${m}`, value: m, checked: m === 'read' }))
   const modes = field(h('fieldset', { id: 'share-modes' }, modeBoxes.map((m) => h('label', {}, m, ` ${MODE_LABEL[m.value]}`))), 'May')
   const scope = h('select', { id: 'share-scope' },
@@ -74,7 +75,7 @@ function addForm(container: boolean, add: (e: Entry) => void): HTMLElement {
     h('div', {}, h('label', { for: 'share-kind' }, 'Who'), kind),
     value.el, modes.el,
     h('div', {}, h('label', { for: 'share-scope' }, 'Applies to'), scope),
-    origin.el,
+    origin.el, client.el,
     h('div', {}, h('button', { type: 'submit' }, 'Add')))
   form.addEventListener('submit', (e) => {
     e.preventDefault()
@@ -83,11 +84,13 @@ function addForm(container: boolean, add: (e: Entry) => void): HTMLElement {
     const v = needsIri ? value.slot.control.value.trim() : k === 'public' ? FOAF_AGENT : AUTHENTICATED
     const chosen = modeBoxes.filter((m) => m.checked).map((m) => m.value)
     const o = origin.slot.control.value.trim()
+    const c = client.slot.control.value.trim()
     // Each problem beside its field, focus on the first: on a phone the status line is a screen away
     const problems: [FieldSlot, string | undefined][] = [
       [value.slot, needsIri && !isIri(v) ? `${KIND_LABEL[k]}: enter a full URL (https://…) with no spaces` : undefined],
       [modes.slot, chosen.length === 0 ? 'May: choose at least one of Read, Append, Write, Control' : undefined],
       [origin.slot, o && !isIri(o) ? 'App origin: enter an origin like https://app.example' : undefined],
+      [client.slot, clientFieldProblem(c, k)],
     ]
     for (const [slot, message] of problems) setFieldError(slot, message)
     const first = problems.find(([, message]) => message !== undefined)
@@ -96,7 +99,7 @@ function addForm(container: boolean, add: (e: Entry) => void): HTMLElement {
       ;(first[0].control instanceof HTMLFieldSetElement ? first[0].control.querySelector('input') : first[0].control)?.focus()
       return
     }
-    add({ kind: k, value: v, modes: chosen, thisItem: scope.value !== 'inside', inside: scope.value !== 'this' && container, origins: o ? [new URL(o).origin] : [] })
+    add({ kind: k, value: v, modes: chosen, thisItem: scope.value !== 'inside', inside: scope.value !== 'this' && container, origins: o ? [new URL(o).origin] : [], conditions: c ? [onlyThroughApp(c)] : [] })
   })
   return form
 }

@@ -237,3 +237,42 @@ describe('revocation takes effect on the next request', () => {
     expect(why.because.control.every((g: { source: string }) => g.source === 'wac')).toBe(true)
   })
 })
+
+describe('WAC 1.1 ED §4.4 conditions: the RS and the explanation agree, and it says which condition did not hold', () => {
+  const GOOD_APP = 'https://good-app.example/id'
+  const OTHER_APP = 'https://other-app.example/id'
+  beforeAll(async () => {
+    await pod.seed('/only-app/doc', `<#it> <${PM}title> "through one app".`)
+    await pod.seed('/only-app/doc.acl', `${PREFIXES}<#carol> a acl:Authorization; acl:agent <${CAROL}>; acl:accessTo <doc>; acl:mode acl:Read;
+      acl:condition [ a acl:ClientCondition; acl:client <${GOOD_APP}> ], [ a acl:IssuerCondition; acl:issuer <${ISSUER}> ].
+      <#dan> a acl:Authorization; acl:agent <${DAN}>; acl:accessTo <doc>; acl:mode acl:Read; acl:condition [ a <https://example.org/terms#TimeCondition> ].`)
+  })
+  test('through the named app, with an identity from the named issuer: 200, and explained by the rule', async () => {
+    expect((await rsGet(CAROL, '/only-app/doc', undefined, GOOD_APP)).status).toBe(200)
+    const why = await explain({ agent: CAROL, client: GOOD_APP, issuer: ISSUER, resource: `${POD}/only-app/doc` })
+    expect(why.modes).toEqual(['read'])
+    expect(why.because.read).toEqual([{ source: 'wac', acl: `${POD}/only-app/doc.acl`, authorization: `${POD}/only-app/doc.acl#carol` }])
+  })
+  test('through another app: 403 forbidden, and the explanation says "only through" the app', async () => {
+    const res = await rsGet(CAROL, '/only-app/doc', undefined, OTHER_APP)
+    expect(res.status).toBe(403)
+    expect(await res.text()).toStartWith('forbidden:')
+    const why = await explain({ agent: CAROL, client: OTHER_APP, issuer: ISSUER, resource: `${POD}/only-app/doc` })
+    expect(why.modes).toEqual([])
+    expect(why.whyNot).toContain(`${POD}/only-app/doc.acl#carol matches this agent, but only through app ${GOOD_APP}`)
+  })
+  test('asked without an issuer, the explanation names the issuer condition', async () => {
+    const why = await explain({ agent: CAROL, client: GOOD_APP, resource: `${POD}/only-app/doc` })
+    expect(why.whyNot).toContain(`${POD}/only-app/doc.acl#carol matches this agent, but only with an identity from ${ISSUER}`)
+  })
+  test('a condition the pod does not understand: 403, never applies, and the explanation says so', async () => {
+    expect((await rsGet(DAN, '/only-app/doc', undefined, GOOD_APP)).status).toBe(403)
+    const why = await explain({ agent: DAN, client: GOOD_APP, issuer: ISSUER, resource: `${POD}/only-app/doc` })
+    expect(why.whyNot).toContain(`${POD}/only-app/doc.acl#dan matches this agent, but it has a condition this pod does not understand (type https://example.org/terms#TimeCondition), so it never applies`)
+  })
+  test('issuer must be a URL: 400 invalid_request', async () => {
+    const res = await pod.api('GET', `/.admin/api/access?${new URLSearchParams({ agent: CAROL, issuer: 'not a url', resource: `${POD}/only-app/doc` })}`)
+    expect(res.status).toBe(400)
+    expect((await res.json()).error).toBe('invalid_request')
+  })
+})

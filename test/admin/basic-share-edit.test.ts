@@ -224,3 +224,39 @@ describe('edit: Turtle in a text box, saved with If-Match', () => {
     expect(await pageError(res)).toBe('invalid_field')
   })
 })
+
+describe('share: "only through this app" (WAC 1.1 ED §4.4.1 acl:ClientCondition)', () => {
+  const BOB = 'https://bob.example/profile/card#me'
+  const APP = 'https://app.example/id'
+  const PATH = '/notes/c.ttl'
+  beforeAll(async () => {
+    const res = await pod.request(PATH, { method: 'PUT', headers: { ...asOwner(), 'content-type': 'text/turtle' }, body: '<#it> <http://purl.org/dc/terms/title> "C".' })
+    expect(res.status).toBe(201)
+  })
+  test('a person added with a client identifier → 303; the ACL holds the condition and the page lists it, with nothing it cannot show', async () => {
+    const res = await post('/.admin/share/add', { csrf, path: PATH, version: '', kind: 'agent', value: BOB, read: 'yes', scope: 'this', client: APP })
+    expect(res.status).toBe(303)
+    const acl = await text(`${PATH}.acl`)
+    const node = /(_:[\w-]+) a acl:ClientCondition;\s*acl:client <https:\/\/app\.example\/id>\./.exec(acl)?.[1]
+    expect(node).toBeDefined()
+    expect(acl).toContain(`acl:agent <${BOB}>;\n    acl:condition ${node};`)
+    const html = await page(`/.admin/share?path=${encodeURIComponent(PATH)}`)
+    expect(html).toContain(`only through app ${APP}`)
+    expect(html).toContain('id="share-client"')
+    expect(html).not.toContain('id="acl-leftovers"')
+  })
+  test('another change keeps the condition (a save never drops one: that would widen access)', async () => {
+    expect((await post('/.admin/share/add', { csrf, path: PATH, version: await versionOf(PATH), kind: 'authenticated', read: 'yes', scope: 'this' })).status).toBe(303)
+    expect(await text(`${PATH}.acl`)).toContain('acl:client <https://app.example/id>')
+  })
+  test.each([
+    ['not a URL', { kind: 'agent', value: BOB, client: 'app.example' }],
+    ['for the public', { kind: 'public', client: APP }],
+  ])('a client identifier %s → 400 invalid_field, nothing written', async (_what, fields) => {
+    const before = await text(`${PATH}.acl`)
+    const res = await post('/.admin/share/add', { csrf, path: PATH, version: await versionOf(PATH), read: 'yes', scope: 'this', ...fields })
+    expect(res.status).toBe(400)
+    expect(await pageError(res)).toBe('invalid_field')
+    expect(await text(`${PATH}.acl`)).toBe(before)
+  })
+})

@@ -206,7 +206,7 @@ describe('acl: own and inherited access as rows', () => {
 <#p> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <${BASE}/notes/secret.txt>; acl:mode acl:Read.`
     expect((await call('PUT', '/notes/secret.txt.acl', { type: 'text/turtle', body: acl })).status).toBe(201)
     const v = await json<{ own: unknown[] }>(await call('GET', '/.admin/api/acl?path=/notes/secret.txt'))
-    expect(v.own).toContainEqual({ agents: [], agentClasses: ['http://xmlns.com/foaf/0.1/Agent'], groups: [], origins: [], keys: [], modes: ['read'], thisItem: true, inside: false })
+    expect(v.own).toContainEqual({ agents: [], agentClasses: ['http://xmlns.com/foaf/0.1/Agent'], groups: [], origins: [], keys: [], conditions: [], modes: ['read'], thisItem: true, inside: false })
     expect((await pod.request('/notes/secret.txt')).status).toBe(200) // the public reads it now
     expect((v as unknown as { notEditable: unknown }).notEditable).toEqual({ count: 0, statements: [] })
   })

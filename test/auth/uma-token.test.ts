@@ -18,7 +18,7 @@ beforeAll(async () => {
   jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256' }] }
 })
 
-const sign = (now = NOW) => signUmaAccessToken(key, { issuer: ISS, webid: 'https://bob.example/#me' as WebId, clientId: 'https://app.example/id' as ClientId, permissions: PERMS, jkt: 'jkt-1', now })
+const sign = (now = NOW) => signUmaAccessToken(key, { issuer: ISS, webid: 'https://bob.example/#me' as WebId, clientId: 'https://app.example/id' as ClientId, webidIssuer: 'https://idp.example', permissions: PERMS, jkt: 'jkt-1', now })
 
 /** Re-signs the token's claims with changes, under our key and typ. */
 async function resign(changes: Record<string, unknown>, header: Record<string, unknown> = {}) {
@@ -34,12 +34,15 @@ async function refuses(token: string, description: RegExp) {
 }
 
 describe('UMA access tokens (RFC 8725 §3.11 explicit typing, UMA Grant §3.3.5)', () => {
-  test('round-trip: webid, app, key binding, permissions and expiry', async () => {
+  test('round-trip: webid, app, the ID token\'s issuer, key binding, permissions and expiry', async () => {
     const t = await sign()
     expect(isUmaAccessToken(t)).toBe(true)
     expect(await verifyUmaAccessToken({ token: t, issuer: ISS, keys: jwks, now: NOW })).toEqual({
-      webid: 'https://bob.example/#me' as WebId, clientId: 'https://app.example/id' as ClientId, jkt: 'jkt-1', permissions: PERMS, exp: NOW / 1000 + 300,
+      webid: 'https://bob.example/#me' as WebId, clientId: 'https://app.example/id' as ClientId, webidIssuer: 'https://idp.example', jkt: 'jkt-1', permissions: PERMS, exp: NOW / 1000 + 300,
     })
+  })
+  test('a token without webid_iss (issued before the claim) verifies, with no issuer to meet an acl:IssuerCondition', async () => {
+    expect((await verifyUmaAccessToken({ token: await resign({ webid_iss: undefined }), issuer: ISS, keys: jwks, now: NOW })).webidIssuer).toBeUndefined()
   })
   test('an OP access token (typ at+jwt) is not routed as a UMA token', async () => {
     expect(isUmaAccessToken(await resign({}, { typ: 'at+jwt' }))).toBe(false)
@@ -52,6 +55,8 @@ describe('UMA access tokens (RFC 8725 §3.11 explicit typing, UMA Grant §3.3.5)
     ['no sub', { sub: undefined }, /no sub/],
     ['no cnf', { cnf: undefined }, /cnf\.jkt/],
     ['no permissions', { permissions: [] }, /permissions/],
+    ['a malformed webid_iss', { webid_iss: 42 }, /malformed webid_iss/],
+    ['an empty webid_iss', { webid_iss: '' }, /malformed webid_iss/],
     ['an unknown mode', { permissions: [{ resource_id: `${ISS}/x`, resource_scopes: ['delete'] }] }, /malformed permission/],
   ] as const)('refuses %s', async (_what, changes, description) => {
     await refuses(await resign(changes), description)

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, PHONE, newContext, screenshot, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
+import { HOOK_TIMEOUT, PHONE, newContext, screenshot, screenshotBothWidths, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
 import { startTestApp, type TestApp } from './app-server.ts'
 import { logInThroughApp, openApp, runInApp } from './app-flow.ts'
 
@@ -142,6 +142,46 @@ describe('sharing proven with an app session from a second pod', () => {
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('Access saved').waitFor()
     expect(await bobReads('/shared/for-bob')).toBe(403)
+    expect((await fetch(a('/shared/for-bob'))).status).toBe(401)
+  })
+})
+
+// WAC 1.1 ED §4.4.1: acl:ClientCondition, set by the share panel's "only through this app" field. Bob signs in
+// to the app with its Client ID Document, so his tokens name the app's client identifier (Solid-OIDC §5.1).
+describe('"only through this app" proven with an app session from a second pod', () => {
+  let bob: BrowserContext
+  let bobPage: Page
+  const bobId = () => `${bobPod.baseUrl}/profile/card#me`
+  beforeAll(async () => {
+    bob = await newContext()
+    bobPage = await openApp(bob, app)
+    await logInThroughApp(bobPage, { pod: bobPod.baseUrl, how: 'client-id' })
+  }, HOOK_TIMEOUT)
+  afterAll(() => bob?.close())
+  const bobReadsThroughApp = (path: string) => runInApp(bobPage, (api, url) => api.status(url), a(path))
+  test('shared "only through this app": through another app Bob is refused (403); through his own app he reads it', async () => {
+    const addBob = async (clientId: string) => {
+      await page.getByLabel('Who', { exact: true }).selectOption('agent')
+      await page.getByLabel('WebID, group or key URL').fill(bobId())
+      await page.getByLabel('Only through this app: its client ID (optional, for a person)').fill(clientId)
+      await page.getByRole('button', { name: 'Add', exact: true }).click()
+    }
+    // a value that is not a client identifier is refused beside its field, and nothing is added
+    await addBob('app.example')
+    await page.getByText("Only through this app: enter the app's client identifier, a URL like https://app.example/id").first().waitFor()
+    await addBob('https://other-app.example/id')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Access saved').waitFor()
+    expect(await page.getByRole('cell', { name: 'only through app https://other-app.example/id', exact: true }).count()).toBe(1)
+    expect(await bobReadsThroughApp('/shared/for-bob')).toBe(403)
+
+    await page.getByRole('button', { name: `Remove access of ${bobId()}` }).click()
+    await addBob(app.clientId)
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Access saved').waitFor()
+    expect(await page.getByRole('cell', { name: `only through app ${app.clientId}`, exact: true }).count()).toBe(1)
+    expect(await screenshotBothWidths(page, 'dashboard-share-only-through-app')).toBe(0)
+    expect(await bobReadsThroughApp('/shared/for-bob')).toBe(200)
     expect((await fetch(a('/shared/for-bob'))).status).toBe(401)
   })
 })

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, spyOn, test } from 'b
 import { afterWrite } from '../../src/rs/acl-writes.ts'
 import { GROUP_CACHE_TTL_MS } from '../../src/policy/access-decider.ts'
 import { agent, BASE, decide, openAccessPod, type AccessPod } from './access-fixture.ts'
+import type { ClientId } from '../../src/account/ids.ts'
 
 // Issue 4 "decisions are fast": parsed ACLs cached per ACL resource and dropped on every write to it,
 // group documents cached with a bound; and a cache never outlives the write that made it stale.
@@ -198,5 +199,29 @@ describe('WAC-Allow without a decision', () => {
     expect(await pod.access.wacAllowFor(BOB, `${BASE}/wac`, undefined)).toBe('user="read write append",public="read"')
     expect(await pod.access.wacAllowFor(CAROL, `${BASE}/wac`, undefined)).toBe('user="read",public="read"')
     expect(await pod.access.wacAllowFor(CAROL, `${BASE}/wac.acl`, undefined)).toBe('user="",public=""')
+  })
+})
+
+describe('WAC 1.1 ED §4.4 conditions and the anonymous decision cache', () => {
+  const APP = 'https://app.example/id'
+  test('anonymous decisions stay cached per target and conditions are judged for every other requester', async () => {
+    await pod.seed('/cond', '')
+    await pod.seed('/cond.acl', `[] a acl:Authorization; acl:accessTo <cond>; acl:agentClass foaf:Agent; acl:mode acl:Read;
+      acl:condition [ a acl:ClientCondition; acl:clientClass foaf:Agent ].
+      [] a acl:Authorization; acl:accessTo <cond>; acl:agent <${BOB.webid}>; acl:mode acl:Write; acl:condition [ a acl:IssuerCondition; acl:issuer <https://idp.example> ].`)
+    const get = { method: 'GET', path: '/cond' }
+    const anonymous = { keys: [], scheme: 'anonymous' } as const
+    const first = await pod.deps.decider.decide(anonymous, `${BASE}/cond`, undefined)
+    expect((await decide(pod.access, anonymous, get)).status).toBe(401)
+    // the same decision object: answered from the anonymous cache, and public has nothing from a conditioned rule
+    expect(await pod.deps.decider.decide(anonymous, `${BASE}/cond`, undefined)).toBe(first)
+    expect([...first.publicModes]).toEqual([])
+    // an app (any client) is not anonymous: decided afresh, and the condition holds
+    expect((await decide(pod.access, { ...BOB, clientId: APP as ClientId }, get)).status).toBe(200)
+    expect((await decide(pod.access, BOB, get)).status).toBe(403)
+    // an issuer alone could meet an issuer condition: never taken for anonymous
+    const byIssuer = await pod.deps.decider.decide({ keys: [], webid: BOB.webid!, issuer: 'https://idp.example' }, `${BASE}/cond`, undefined)
+    expect([...byIssuer.modes].sort()).toEqual(['append', 'write'])
+    expect(await pod.deps.decider.decide({ keys: [], issuer: 'https://idp.example' }, `${BASE}/cond`, undefined)).not.toBe(first)
   })
 })

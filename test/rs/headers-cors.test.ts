@@ -62,6 +62,28 @@ describe('Solid Protocol §4.1 / WAC: Link rel="acl" and rel=storageDescription'
   })
 })
 
+describe('WAC 1.1 ED §3.2 ACL resource condition discovery (server-link-condition)', () => {
+  const CONDITION_REL = 'http://www.w3.org/ns/auth/acl#condition'
+  const TYPES = ['http://www.w3.org/ns/auth/acl#ClientCondition', 'http://www.w3.org/ns/auth/acl#IssuerCondition']
+
+  test.each(['GET', 'HEAD', 'OPTIONS'])('%s of the effective ACL resource names each condition type the pod understands', async (method) => {
+    const res = await pod.request('/pub/.acl', { method })
+    expect(res.status).toBeLessThan(300)
+    expect(relTarget(res, CONDITION_REL)).toEqual(TYPES)
+  })
+
+  test('a refused request on an ACL resource, and an ACL resource that does not exist, name them too: no existence oracle', async () => {
+    const refused = await pod.request('/.acl', { method: 'HEAD' })
+    expect(refused.status).toBe(401)
+    expect(relTarget(refused, CONDITION_REL)).toEqual(TYPES)
+    expect(relTarget(await pod.request('/pub/h/doc.acl', { method: 'OPTIONS' }), CONDITION_REL)).toEqual(TYPES)
+  })
+
+  test('a resource that is not an ACL resource does not', async () => {
+    expect(relTarget(await pod.request('/pub/h/doc'), CONDITION_REL)).toEqual([])
+  })
+})
+
 describe('Solid Protocol §4.1 Allow, Accept-Patch, Accept-Post, Accept-Put, Vary', () => {
   test('a document allows reading, replacing, patching and deleting, not POST', async () => {
     expect(methodsOf(await pod.request('/pub/h/doc'))).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT'])
