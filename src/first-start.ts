@@ -46,9 +46,10 @@ export const SETTINGS_PATHS = {
 /**
  * The settings documents, each ACL before what it protects: written in this order, one synced batch each, a
  * crash never leaves a private document under a more open ACL (its parent's) for a while. The ACL of
- * /settings/ creates the container in the same batch.
+ * /settings/ creates the container in the same batch. The preferences file names both indexes, as the SolidOS
+ * data browser (solid-logic) makes it when it finds none: it then finds nothing to write.
  */
-export function settingsDocuments(webid: string): PodDocument[] {
+export function settingsDocuments(webid: string, publicIndex = 'publicTypeIndex.ttl'): PodDocument[] {
   const s = SETTINGS_PATHS
   return [
     {
@@ -67,7 +68,7 @@ export function settingsDocuments(webid: string): PodDocument[] {
     {
       path: s.preferences, kind: 'rdf', ttl: `${PREFIXES}
 <> a pim:ConfigurationFile; dcterms:title "Preferences file".
-<${webid}> solid:privateTypeIndex <privateTypeIndex.ttl>.`,
+<${webid}> solid:publicTypeIndex <${publicIndex}>; solid:privateTypeIndex <privateTypeIndex.ttl>.`,
     },
   ]
 }

@@ -51,7 +51,7 @@ export async function addTypeIndexes(store: Store, now: number): Promise<string[
   const settingsAcl = `${SETTINGS_PATHS.container}.acl`
   const settingsExists = !!await getMeta(store, SETTINGS_PATHS.container)
   const ours = !settingsExists || !!await getMeta(store, settingsAcl)
-  for (const doc of settingsDocuments(webid)) {
+  for (const doc of settingsDocuments(webid, publicIndex)) {
     const target = doc.path === settingsAcl ? SETTINGS_PATHS.container : doc.path.replace(/\.acl$/, '')
     const needed = target === SETTINGS_PATHS.container
       ? !settingsExists && [...wanted].some(p => p?.startsWith(SETTINGS_PATHS.container))
