@@ -1,4 +1,5 @@
-// First start on an empty data directory: the owner's WebID profile, root storage and ACLs.
+// First start on an empty data directory: the owner's WebID profile, root storage, settings (preferences file,
+// type indexes) and ACLs.
 
 import { Parser } from 'n3'
 import type { Quad } from '@rdfjs/types'
@@ -11,6 +12,7 @@ import { ownerWebIdOf } from './config.ts'
 import { getRecordedBaseUrl, recordBaseUrl } from './store/base-url.ts'
 import { KEYS_PATH } from './http/pod-paths.ts'
 import { getMeta, readTriples } from './store/resources.ts'
+import type { ResourceMeta } from './store/resource-meta.ts'
 import { DataFactory } from 'n3'
 import { lostEssentialAccess, missingProfileStatements, PROFILE_PATH, storedAclLoader } from './policy/pod-essentials.ts'
 import { aclOf } from './store/acl-names.ts'
@@ -23,9 +25,55 @@ const PREFIXES = `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 @prefix foaf: <http://xmlns.com/foaf/0.1/>.
 @prefix solid: <http://www.w3.org/ns/solid/terms#>.
 @prefix pim: <http://www.w3.org/ns/pim/space#>.
+@prefix dcterms: <http://purl.org/dc/terms/>.
 `
 
-function documents(baseUrl: string, webid: string): { path: string; ttl: string; kind: 'rdf' | 'container' }[] {
+/** One document first start writes: its path and Turtle (relative IRIs resolve against the document). */
+export interface PodDocument { readonly path: string; readonly ttl: string; readonly kind: 'rdf' | 'container' }
+
+/**
+ * Where apps look for the owner's settings (Solid Type Indexes, the profile's `pim:preferencesFile` and
+ * `solid:publicTypeIndex`; the preferences file's `solid:privateTypeIndex`). The names are those of the
+ * Node Solid Server's new accounts, which the SolidOS data browser and other apps know.
+ */
+export const SETTINGS_PATHS = {
+  container: '/settings/',
+  preferences: '/settings/prefs.ttl',
+  publicIndex: '/settings/publicTypeIndex.ttl',
+  privateIndex: '/settings/privateTypeIndex.ttl',
+} as const
+
+/**
+ * The settings documents, each ACL before what it protects: written in this order, one synced batch each, a
+ * crash never leaves a private document under a more open ACL (its parent's) for a while. The ACL of
+ * /settings/ creates the container in the same batch. The preferences file names both indexes, as the SolidOS
+ * data browser (solid-logic) makes it when it finds none: it then finds nothing to write.
+ */
+export function settingsDocuments(webid: string, publicIndex = 'publicTypeIndex.ttl'): PodDocument[] {
+  const s = SETTINGS_PATHS
+  return [
+    {
+      // Private by default, whatever the root's ACL says: the preferences file and the private type index.
+      path: `${s.container}.acl`, kind: 'rdf', ttl: `${PREFIXES}
+<#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`,
+    },
+    {
+      // Type Indexes: the public type index is readable by everyone (apps find public data through it).
+      path: `${s.publicIndex}.acl`, kind: 'rdf', ttl: `${PREFIXES}
+<#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <publicTypeIndex.ttl>; acl:mode acl:Read, acl:Write, acl:Control.
+<#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <publicTypeIndex.ttl>; acl:mode acl:Read.`,
+    },
+    { path: s.publicIndex, kind: 'rdf', ttl: `${PREFIXES}<> a solid:TypeIndex, solid:ListedDocument.` },
+    { path: s.privateIndex, kind: 'rdf', ttl: `${PREFIXES}<> a solid:TypeIndex, solid:UnlistedDocument.` },
+    {
+      path: s.preferences, kind: 'rdf', ttl: `${PREFIXES}
+<> a pim:ConfigurationFile; dcterms:title "Preferences file".
+<${webid}> solid:publicTypeIndex <${publicIndex}>; solid:privateTypeIndex <privateTypeIndex.ttl>.`,
+    },
+  ]
+}
+
+function documents(baseUrl: string, webid: string): PodDocument[] {
   return [
     { path: '/', kind: 'container', ttl: `${PREFIXES}<> a pim:Storage; solid:owner <${webid}>.` },
     {
@@ -36,7 +84,8 @@ function documents(baseUrl: string, webid: string): { path: string; ttl: string;
     {
       path: '/profile/card', kind: 'rdf', ttl: `${PREFIXES}
 <> a foaf:PersonalProfileDocument; foaf:primaryTopic <#me>; foaf:maker <#me>.
-<#me> a foaf:Person; solid:oidcIssuer <${baseUrl}>; pim:storage <${baseUrl}/>.`,
+<#me> a foaf:Person; solid:oidcIssuer <${baseUrl}>; pim:storage <${baseUrl}/>;
+  pim:preferencesFile <${baseUrl}${SETTINGS_PATHS.preferences}>; solid:publicTypeIndex <${baseUrl}${SETTINGS_PATHS.publicIndex}>.`,
     },
     {
       path: '/profile/card.acl', kind: 'rdf', ttl: `${PREFIXES}
@@ -50,6 +99,7 @@ function documents(baseUrl: string, webid: string): { path: string; ttl: string;
 <#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
 <#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
     },
+    ...settingsDocuments(webid),
   ]
 }
 
@@ -79,10 +129,19 @@ export async function ensureOwner(store: Store, baseUrl: string, now: number): P
   return true
 }
 
-
-async function writeDocument(store: Store, baseUrl: string, doc: ReturnType<typeof documents>[number], now: number) {
+export async function writeDocument(store: Store, baseUrl: string, doc: PodDocument, now: number) {
   const triples = turtle(doc.ttl, baseUrl + doc.path)
   await writeResource(store, baseUrl, doc.path, { kind: doc.kind, contentType: 'text/turtle', triples, size: turtleByteLength(triples, baseUrl + doc.path) }, now)
+}
+
+/**
+ * Adds statements to a stored RDF document in one synced write, keeping its other triples and the prefixes it
+ * is served with: an owner's document gains what the pod needs and nothing else changes.
+ */
+export async function addStatements(store: Store, baseUrl: string, path: string, meta: ResourceMeta, added: readonly Quad[], now: number) {
+  const all = [...await readTriples(store, baseUrl, path), ...added]
+  await writeResource(store, baseUrl, path, { kind: 'rdf', contentType: meta.contentType, triples: all,
+    size: turtleByteLength(all, baseUrl + path, meta.prefixes), ...(meta.prefixes ? { prefixes: meta.prefixes } : {}) }, now)
 }
 
 /**
@@ -103,10 +162,7 @@ async function repairEssentials(store: Store, baseUrl: string, now: number) {
     const missing = missingProfileStatements(triples, baseUrl)
     if (missing.length > 0) {
       const { namedNode, quad } = DataFactory
-      const all = [...triples, ...missing.map(m => quad(namedNode(m.subject), namedNode(m.predicate), namedNode(m.object)))]
-      const url = baseUrl + PROFILE_PATH
-      await writeResource(store, baseUrl, PROFILE_PATH, { kind: 'rdf', contentType: 'text/turtle', triples: all,
-        size: turtleByteLength(all, url, card.prefixes), ...(card.prefixes ? { prefixes: card.prefixes } : {}) }, now)
+      await addStatements(store, baseUrl, PROFILE_PATH, card, missing.map(m => quad(namedNode(m.subject), namedNode(m.predicate), namedNode(m.object))), now)
       repaired.push(`${PROFILE_PATH} statements`)
     }
   } else if (card) {

@@ -6,6 +6,7 @@ import { ConfigError, ownerWebIdOf, type Config } from './config.ts'
 import { prepareDataDir } from './data-dir.ts'
 import { openStore, type Store } from './store/open-store.ts'
 import { ensureOwner } from './first-start.ts'
+import { migrateDataFormat } from './migrations/data-format.ts'
 import { makeDeps, type Deps, type DepsOptions } from './deps.ts'
 import { buildApp, makeRequestHandler, type PodApp } from './app.ts'
 import { checkPasswordStrength, createSetupToken, getOwnerAccount, setOwnerPassword } from './account/owner-account.ts'
@@ -35,15 +36,25 @@ export interface PodOptions extends DepsOptions {
   readonly ownerPassword?: string
 }
 
-/** Every command opens the store through here: the data directory is made private (or refused) before its first file. */
-export function openDataDir(dataDir: string): Promise<Store> {
+/**
+ * Every command opens the store through here: the data directory is made private (or refused) before its
+ * first file, and its contents are brought to the current data format before anything reads them.
+ */
+export async function openDataDir(dataDir: string, now = Date.now()): Promise<Store> {
   prepareDataDir(dataDir)
-  return openStore(dataDir)
+  const store = await openStore(dataDir)
+  try {
+    await migrateDataFormat(store, now)
+  } catch (err) {
+    await store.close()
+    throw err
+  }
+  return store
 }
 
 export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> {
   const now = opts.now ?? (() => Date.now())
-  const store = await openDataDir(cfg.dataDir)
+  const store = await openDataDir(cfg.dataDir, now())
   const created = await ensureOwner(store, cfg.baseUrl, now())
   if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
   // Hashing a password (argon2id) takes ~150 ms on a worker thread: the app is built meanwhile, and

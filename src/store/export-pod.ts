@@ -7,7 +7,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { StreamWriter } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import { FORMAT_VERSION, type Store } from './open-store.ts'
+import { getFormatVersion, type Store } from './open-store.ts'
 import type { ResourceKind, ResourceMeta } from './resource-meta.ts'
 import { getRecordedBaseUrl } from './base-url.ts'
 import { openSnapshot, type StoreSnapshot } from './store-snapshot.ts'
@@ -48,7 +48,7 @@ export interface ExportCounts {
 
 export interface Manifest {
   readonly kind: typeof EXPORT_KIND
-  /** The store format (open-store.ts FORMAT_VERSION) the export was taken from. */
+  /** The data format (open-store.ts FORMAT_VERSION) of the data directory the export was taken from. */
   readonly formatVersion: number
   readonly baseUrl: string
   readonly exportedAt: string
@@ -109,7 +109,7 @@ async function exportSnapshot(store: Store, snap: StoreSnapshot, destDir: string
   // The manifest is written as a stream too: header, one resource per line, counts last.
   const manifest = await open(join(destDir, MANIFEST_FILE), 'wx')
   try {
-    const head = { kind: EXPORT_KIND, formatVersion: FORMAT_VERSION, baseUrl, exportedAt: new Date(now).toISOString() }
+    const head = { kind: EXPORT_KIND, formatVersion: await getFormatVersion(store), baseUrl, exportedAt: new Date(now).toISOString() }
     await manifest.write(`${JSON.stringify(head).slice(0, -1)},\n"resources":[`)
     for await (const [path, stored] of store.meta.iterator(at)) {
       // The blob id names a file of this data directory only; the export names its own copy.

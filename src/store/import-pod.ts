@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { DataFactory, StreamParser } from 'n3'
 import type { Quad, Term } from '@rdfjs/types'
-import { FORMAT_VERSION, inSublevel, openStore, type Store } from './open-store.ts'
+import { FORMAT_VERSION, inSublevel, openStore, recordFormatVersion, STORE_LAYOUT_FORMAT, type Store } from './open-store.ts'
 import { isAuxiliaryPath, parentPath } from './paths.ts'
 import { graphChangeOps, UNREAD_VALUE } from './quad-ops.ts'
 import type { ResourceMeta } from './resource-meta.ts'
@@ -50,6 +50,9 @@ export async function importPod(dataDir: string, srcDir: string, baseUrl: string
       const state = await restoreState(store, join(srcDir, STATE_FILE), rebase)
       if (state !== manifest.counts.state) throw new ImportError(`${STATE_FILE} holds ${state} entries, the manifest says ${manifest.counts.state}; the export is incomplete`)
       await recordBaseUrl(store, baseUrl)
+      // The contents are those of the export's format (the layout is always this binary's): the first open
+      // of the new data directory migrates them forward (src/migrations/data-format.ts).
+      await recordFormatVersion(store, Math.max(manifest.formatVersion, STORE_LAYOUT_FORMAT))
     } finally {
       await store.close()
     }
@@ -72,7 +75,8 @@ function readManifest(srcDir: string): Manifest {
     throw new ImportError(`${file} is not valid JSON; the export is damaged`, { cause: err })
   }
   if (manifest.kind !== EXPORT_KIND) throw new ImportError(`${file} is not a solopod export manifest`)
-  // Formats 1 and 2 export alike (binaries as files with their SHA-256); only the data directory differs.
+  // Every format exports alike (binaries as files with their SHA-256); 1 and 2 differ only in the data
+  // directory's layout, 3 has the settings documents an older one gains at its first open.
   if (typeof manifest.formatVersion !== 'number' || manifest.formatVersion < 1 || manifest.formatVersion > FORMAT_VERSION) {
     throw new ImportError(`${srcDir} was exported from data format ${JSON.stringify(manifest.formatVersion)}; ` +
       `this solopod understands format ${FORMAT_VERSION}; import it with the solopod version that wrote it (or a newer one)`)

@@ -20,10 +20,21 @@ import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
 
 /**
  * Bump only together with an explicit migration; a binary never opens a newer format.
- * 1 → 2: binary bodies moved from the `blobs` sublevel into files (migrate-blobs.ts).
+ * 1 → 2: binary bodies moved from the `blobs` sublevel into files (migrate-blobs.ts), here, at open.
+ * 2 → 3: the owner's preferences file and type indexes (src/migrations/), before anything else uses the store.
  */
-export const FORMAT_VERSION = 2
+export const FORMAT_VERSION = 3
+/**
+ * The last format whose migration is the database's own layout, made by `openStore`; the later ones write
+ * documents, which needs the layers above the store (src/migrations/data-format.ts runs them).
+ */
+export const STORE_LAYOUT_FORMAT = 2
 const FORMAT_KEY = 'format-version'
+
+/** The data format the directory's contents are in (a new one: FORMAT_VERSION). */
+export const getFormatVersion = async (store: Store) => await store.system.get(FORMAT_KEY) as number
+/** Synced: a migration is recorded only once what it wrote is on disk, and the record survives a crash. */
+export const recordFormatVersion = (store: Store, version: number) => store.system.put(FORMAT_KEY, version, { sync: true })
 
 export { inSublevel, type Sub } from './sublevel.ts'
 
@@ -123,7 +134,7 @@ export async function openStore(dataDir: string): Promise<Store> {
   try {
     if (found === 1) {
       await moveBlobsToFiles({ db, meta, blobRefs, blobs, legacy: sublevel<Uint8Array>(db, 'blobs', 'view') })
-      await system.put(FORMAT_KEY, FORMAT_VERSION, { sync: true })
+      await system.put(FORMAT_KEY, STORE_LAYOUT_FORMAT, { sync: true })
     }
     // Files of writes a crash cut short, or of versions replaced just before one, are named by no resource.
     const swept = await sweepBlobs(blobs, blobRefs)

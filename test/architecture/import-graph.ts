@@ -11,6 +11,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['server'],
   ['pod.ts'],
+  // data-format migrations: they add what first start now writes to pods made before
+  ['migrations'],
   ['app.ts', 'first-start.ts'],
   // the browser scripts (static/admin/*.ts, bundled for the dashboard): above the role whose pages load them
   ['static'],

@@ -110,8 +110,9 @@ async function compareStores(srcDir: string, dstDir: string, from: string, to: s
     expect(withoutBlobIds(await entries(dst.meta))).toEqual(withoutBlobIds(metas))
     const [srcRefs, dstRefs] = [await entries(src.blobRefs), await entries(dst.blobRefs)]
     expect(dstRefs.map(([, path]) => path).sort()).toEqual(srcRefs.map(([, path]) => path).sort())
-    // owner's 6 documents (with /keys/ and its ACL) + /profile/, ours, and the intermediate containers PUT created
-    expect(metas.length).toBe(7 + Object.keys(DOCS).length + Object.keys(BINARIES).length + 4)
+    // owner's 6 documents (with /keys/ and its ACL) + /profile/, /settings/ with its ACL, the preferences file and
+    // the two type indexes (one with an ACL), ours, and the intermediate containers PUT created
+    expect(metas.length).toBe(7 + 6 + Object.keys(DOCS).length + Object.keys(BINARIES).length + 4)
     expect(await entries(dst.contains)).toEqual(await entries(src.contains))
     for (const [path, meta] of metas) {
       if (meta.kind === 'binary') {
