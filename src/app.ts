@@ -16,6 +16,7 @@ import { adminPlugin } from './admin/plugin.ts'
 import { makeResourceServer } from './rs/plugin.ts'
 import { isReservedPath, isSameOriginOnly, NOTIFY_PATHS } from './http/pod-paths.ts'
 import { makeNotifications } from './notify/plugin.ts'
+import { visitPlugin } from './visit/plugin.ts'
 import { asksForSocket, type SocketSession } from './http/socket-session.ts'
 
 /** The pod as the request handler sees it: every request with its path (already checked by pathOf). */
@@ -28,7 +29,7 @@ export interface PodApp {
 export function buildApp(deps: Deps): PodApp {
   const rs = makeResourceServer(deps)
   const notify = makeNotifications(deps)
-  // The owner's no-script forms act through the resource server's own handling (admin never imports rs)
+  // The owner's no-script forms and the visitor's pages act through the resource server's own handling (no role imports rs)
   let handle: (request: Request) => Promise<Response> = () => Promise.reject(new Error('the app is not built yet'))
   const forward = (request: Request) => handle(request)
   const app = new Elysia({ name: 'solopod' })
@@ -37,6 +38,7 @@ export function buildApp(deps: Deps): PodApp {
     .use(opPlugin(deps))
     .use(asPlugin(deps))
     .use(adminPlugin(deps, forward))
+    .use(visitPlugin(deps, forward))
     .use(notify.plugin)
     .use(rs.plugin)
   handle = (request) => app.handle(request)

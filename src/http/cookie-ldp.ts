@@ -13,6 +13,11 @@ export type Forward = (request: Request) => Promise<Response>
 export interface LdpCall {
   readonly headers?: Record<string, string>
   readonly body?: BodyInit
+  /**
+   * The page's CSRF token when the browser did not send its cookie: a SameSite=Strict cookie stays behind on
+   * a navigation that began on another site (a visitor back from their provider), and the page sets it anew.
+   */
+  readonly csrf?: string
 }
 
 /**
@@ -22,8 +27,9 @@ export interface LdpCall {
  */
 export function makeCookieLdp(baseUrl: string, forward: Forward) {
   return async (request: Request, method: string, path: string, call: LdpCall = {}): Promise<Response> => {
-    const cookie = request.headers.get('cookie') ?? ''
-    const csrf = parseCookies(cookie).get(csrfCookieName(baseUrl)) ?? ''
+    const sent = request.headers.get('cookie') ?? ''
+    const csrf = call.csrf ?? parseCookies(sent).get(csrfCookieName(baseUrl)) ?? ''
+    const cookie = call.csrf !== undefined && !parseCookies(sent).has(csrfCookieName(baseUrl)) ? `${sent}${sent ? '; ' : ''}${csrfCookieName(baseUrl)}=${call.csrf}` : sent
     // Any representation, as without an Accept header (RFC 9110 §12.5.1), and problem details for a refusal
     const accept = call.headers?.accept ?? '*/*'
     const res = await forward(new Request(baseUrl + path, {

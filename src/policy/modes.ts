@@ -111,3 +111,9 @@ export function formatWacAllow(user: ReadonlySet<AccessMode>, pub: ReadonlySet<A
 function modeList(modes: ReadonlySet<AccessMode>): string {
   return ACCESS_MODES.filter(m => modes.has(m) || (m === 'append' && modes.has('write'))).join(' ')
 }
+
+/** The `user` modes of a WAC-Allow header (WAC §6.5); unknown modes and groups are ignored, as clients must. */
+export function parseWacAllow(header: string | null): Set<AccessMode> {
+  const user = /(?:^|,)\s*user\s*=\s*"([^"]*)"/i.exec(header ?? '')?.[1] ?? ''
+  return new Set(user.split(/\s+/).filter((m): m is AccessMode => (ACCESS_MODES as readonly string[]).includes(m)))
+}

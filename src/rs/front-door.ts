@@ -9,7 +9,7 @@ import { getOwnerAccount } from '../account/owner-account.ts'
 import { getLoginSession } from '../account/owner-session.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
-import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
+import { ADMIN_PATHS, VISIT_PATHS, loginPageFor } from '../http/pod-paths.ts'
 
 const LOGIN_PAGE = loginPageFor(ADMIN_PATHS.dashboard)
 const DASHBOARD = ADMIN_PATHS.dashboard
@@ -52,6 +52,8 @@ export async function renderFrontDoor(f: FrontDoorFacts, refusal: HttpError): Pr
     profile: webid,
     webid: breakableUrl(webid),
     reason,
+    // Someone it is shared with signs in with their own pod and comes back here (visit/)
+    visitor: `${VISIT_PATHS.signIn}?return=${encodeURIComponent(f.path)}`,
     owner: ownerBox(Boolean(account?.passwordHash), Boolean(signedIn)),
     status: `HTTP ${refusal.status}`,
     code: refusal.code,

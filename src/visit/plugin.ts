@@ -1,0 +1,229 @@
+// The visitor's side of sharing (/.visitor/): sign in with your own Solid pod, see what is shared with
+// you, preview and download it, add files where you may append, edit text where you may write.
+
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
+import { jsonResponse } from '../http/json-response.ts'
+import { errorPage, html, problemBox, renderErrorPage, type NextSteps } from '../http/html-page.ts'
+import { fromFramework, renderError } from '../http/render-error.ts'
+import { makeCookieLdp, type Forward } from '../http/cookie-ldp.ts'
+import { uploadFormParts } from '../http/upload-form.ts'
+import { FailureLimiter } from '../http/rate-limit.ts'
+import { VISIT_PATHS } from '../http/pod-paths.ts'
+import { createVisitorSession, endVisitorSession, getVisitorSession, type VisitorSession } from '../account/visitor-sessions.ts'
+import { sharedWith } from '../policy/shared-with.ts'
+import { parseRdf } from '../rdf/parse-rdf.ts'
+import { parseWacAllow } from '../policy/modes.ts'
+import { resolveTarget, encodeSegment } from '../store/target.ts'
+import { log } from '../log.ts'
+import { clientIdDocument, makeRelyingParty } from './relying-party.ts'
+import { documentBody, editBody, filesPage, folderBody, membersOf, nameOf, previewKind, renderVisitorPage, sharedListBody, signInBody } from './visitor-pages.ts'
+import type { Principal } from '../auth/principal.ts'
+
+/** Sign-ins started per client address: each costs the pod fetches of a stranger's documents. */
+const SIGN_IN_LIMIT = { max: 20, windowMs: 15 * 60 * 1000 }
+/** Requests of one visitor session: a signed-in stranger still may not keep the pod busy. */
+const VISITOR_LIMIT = { max: 600, windowMs: 60 * 1000 }
+/** Text shown in a preview or the editor: larger documents are downloaded instead. */
+const MAX_TEXT_BYTES = 1024 * 1024
+
+const Form = t.Record(t.String(), t.String())
+const PathQuery = t.Object({ path: t.Optional(t.String()), download: t.Optional(t.String()) })
+
+const SIGN_IN_NEXT: NextSteps = { hint: 'Go back to the link you were sent and sign in again.', links: [{ href: VISIT_PATHS.signIn, label: 'Sign in' }] }
+
+/** A pod path the visitor asked for, canonical; anything else (a URL elsewhere, dot segments) is refused. */
+function podPath(baseUrl: string, raw: string | undefined, fallback = '/'): string {
+  const text = raw === undefined || raw === '' ? fallback : raw
+  if (!text.startsWith('/')) throw new HttpError(400, 'invalid_path', 'the path must be a path on this pod, starting with /')
+  return resolveTarget(baseUrl, text).path
+}
+
+/** RFC 6266 §4.3: the name, UTF-8 encoded, and an ASCII fallback. */
+const disposition = (kind: 'inline' | 'attachment', name: string) =>
+  `${kind}; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`
+
+export function visitPlugin(deps: Deps, forward: Forward) {
+  const { cfg, store } = deps
+  const rp = makeRelyingParty(deps)
+  const ldp = makeCookieLdp(cfg.baseUrl, forward)
+  const signIns = new FailureLimiter(SIGN_IN_LIMIT)
+  const busy = new FailureLimiter(VISITOR_LIMIT)
+  const cookieOf = (request: Request) => request.headers.get('cookie')
+
+  /** The visitor's session and CSRF token, or the way to the sign-in page (coming back here). */
+  async function visitor(request: Request, returnTo: string): Promise<{ session: VisitorSession; csrf: string; setCookie?: string } | Response> {
+    const session = await getVisitorSession(store, cfg.baseUrl, cookieOf(request), deps.now())
+    if (!session) return new Response(null, { status: 303, headers: { location: `${VISIT_PATHS.signIn}?return=${encodeURIComponent(returnTo)}` } })
+    const now = deps.now()
+    const wait = busy.begin(session.id, now)
+    if (wait > 0) throw new HttpError(429, 'too_many_requests', `too many requests from this sign-in; wait ${wait} s`, { headers: { 'retry-after': String(wait) } })
+    const { token, setCookie } = csrfTokenFor(cookieOf(request), cfg.baseUrl)
+    return { session, csrf: token, ...(setCookie ? { setCookie } : {}) }
+  }
+  const withCookie = (setCookie: string | undefined) => (setCookie ? { 'set-cookie': setCookie } : undefined)
+  const principalOf = (s: VisitorSession): Principal => ({ webid: s.webid, issuer: s.issuer, keys: [], scheme: 'visitor' })
+
+  async function signInPage(request: Request, returnTo: string, problem?: HttpError, typed = ''): Promise<Response> {
+    const { token, setCookie } = csrfTokenFor(cookieOf(request), cfg.baseUrl)
+    const session = await getVisitorSession(store, cfg.baseUrl, cookieOf(request), deps.now())
+    return renderVisitorPage({
+      heading: 'Sign in to see what is shared with you', csrf: token, ...(session ? { session } : {}),
+      ...(problem ? { status: problem.status } : {}), headers: withCookie(setCookie) ?? {},
+      body: html`${problem ? problemBox(problem) : ''}${signInBody(returnTo, token, typed)}`,
+    })
+  }
+
+  async function startSignIn(request: Request, form: Record<string, string>): Promise<Response> {
+    checkCsrf({ cookieHeader: cookieOf(request), sent: form.csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
+    const returnTo = podPath(cfg.baseUrl, form.return)
+    const address = deps.clientAddresses.of(request)
+    const wait = address ? signIns.begin(address, deps.now()) : 0
+    if (wait > 0) return signInPage(request, returnTo, new HttpError(429, 'too_many_requests', `too many sign-ins from this address; wait ${wait} s`, { headers: { 'retry-after': String(wait) } }), form.who ?? '')
+    try {
+      return new Response(null, { status: 303, headers: { location: await rp.start(form.who ?? '', returnTo), 'cache-control': 'no-store' } })
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err
+      log.info('visitor.sign_in_refused', { code: err.code, description: err.description })
+      return signInPage(request, returnTo, err, (form.who ?? '').slice(0, 300))
+    }
+  }
+
+  async function finishSignIn(request: Request, query: Record<string, string | undefined>): Promise<Response> {
+    const who = await rp.finish(query)
+    const { session, setCookie } = await createVisitorSession(store, cfg.baseUrl, who, request.headers.get('user-agent'), deps.now())
+    log.info('visitor.signed_in', { webid: session.webid, issuer: session.issuer })
+    return new Response(null, { status: 303, headers: { location: filesPage(who.returnTo), 'set-cookie': setCookie, 'cache-control': 'no-store' } })
+  }
+
+  /** A folder's listing, a file's page, or everything shared, as the resource server lets this visitor see it. */
+  async function showFiles(request: Request, rawPath: string | undefined): Promise<Response> {
+    const path = rawPath === undefined || rawPath === '' ? undefined : podPath(cfg.baseUrl, rawPath)
+    const v = await visitor(request, path ?? '/')
+    if (v instanceof Response) return v
+    const page = (heading: string, body: ReturnType<typeof html>) => renderVisitorPage({ heading, session: v.session, csrf: v.csrf, headers: withCookie(v.setCookie) ?? {}, body })
+    if (path === undefined) {
+      return page('Shared with you', sharedListBody(await sharedWith({ store, baseUrl: cfg.baseUrl, decider: deps.decider }, principalOf(v.session))))
+    }
+    const res = await ldp(request, 'GET', path, { headers: { accept: path.endsWith('/') ? 'text/turtle' : '*/*' }, csrf: v.csrf })
+    const modes = parseWacAllow(res.headers.get('wac-allow'))
+    if (path.endsWith('/')) {
+      const quads = await parseRdf(await res.text(), 'text/turtle', cfg.baseUrl + path)
+      return page(path === '/' ? 'The pod' : nameOf(path), folderBody(path, membersOf(quads, cfg.baseUrl + path, cfg.baseUrl), modes, v.csrf))
+    }
+    const type = (res.headers.get('content-type') ?? 'application/octet-stream').split(';', 1)[0]!.trim().toLowerCase()
+    const size = Number(res.headers.get('content-length') ?? NaN)
+    const text = previewKind(type) === 'text' && (!(size > MAX_TEXT_BYTES)) ? await res.text() : undefined
+    if (text === undefined) await res.body?.cancel()
+    return page(nameOf(path), documentBody(path, type, modes, text))
+  }
+
+  /** One file's bytes for a preview or a download: never run as a page of the pod's origin. */
+  async function sendFile(request: Request, rawPath: string | undefined, download: boolean): Promise<Response> {
+    const path = podPath(cfg.baseUrl, rawPath)
+    const v = await visitor(request, path)
+    if (v instanceof Response) return v
+    const range = request.headers.get('range')
+    const res = await ldp(request, 'GET', path, { headers: { accept: '*/*', ...(range ? { range } : {}) }, csrf: v.csrf })
+    const headers = new Headers()
+    for (const h of ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified']) {
+      const value = res.headers.get(h)
+      if (value !== null) headers.set(h, value)
+    }
+    const type = (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
+    const inline = !download && ['image', 'video', 'audio', 'pdf', 'text'].includes(previewKind(type) ?? '')
+    headers.set('content-disposition', disposition(inline ? 'inline' : 'attachment', nameOf(path)))
+    // Whatever the owner or another visitor stored, it runs no script here and is never sniffed into HTML
+    headers.set('content-security-policy', 'sandbox')
+    headers.set('x-content-type-options', 'nosniff')
+    headers.set('cache-control', 'private, no-cache')
+    if (v.setCookie) headers.append('set-cookie', v.setCookie)
+    return new Response(res.body, { status: res.status, headers })
+  }
+
+  async function upload(request: Request): Promise<Response> {
+    const v = await visitor(request, '/')
+    if (v instanceof Response) return v
+    let csrf: string | undefined
+    let folder: string | undefined
+    for await (const part of uploadFormParts(request)) {
+      if (part.kind === 'field') {
+        if (part.name === 'csrf') csrf = part.value
+        if (part.name === 'path') folder = part.value
+        continue
+      }
+      checkCsrf({ cookieHeader: cookieOf(request), sent: csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
+      const dir = podPath(cfg.baseUrl, folder)
+      if (!dir.endsWith('/')) throw new HttpError(400, 'invalid_path', 'files are added to a folder (a path ending in /)')
+      const name = part.filename.split(/[\\/]/).pop() ?? ''
+      if (name === '' || name === '.' || name === '..') throw new HttpError(400, 'invalid_request', 'choose a file to upload')
+      // POST with the name as Slug (Solid Protocol §5.3): what Append allows, and a name taken gets another
+      // name from the pod instead of replacing what is there
+      await ldp(request, 'POST', dir, { headers: { 'content-type': part.mimeType || 'application/octet-stream', slug: encodeSegment(name) }, body: part.body, csrf: v.csrf })
+      log.info('visitor.uploaded', { webid: v.session.webid })
+      return new Response(null, { status: 303, headers: { location: filesPage(dir) } })
+    }
+    throw new HttpError(400, 'invalid_request', 'the form carried no file')
+  }
+
+  async function showEdit(request: Request, rawPath: string | undefined): Promise<Response> {
+    const path = podPath(cfg.baseUrl, rawPath)
+    const v = await visitor(request, path)
+    if (v instanceof Response) return v
+    const res = await ldp(request, 'GET', path, { headers: { accept: '*/*' }, csrf: v.csrf })
+    const type = (res.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
+    if (previewKind(type) !== 'text' || Number(res.headers.get('content-length') ?? 0) > MAX_TEXT_BYTES) {
+      await res.body?.cancel()
+      throw new HttpError(415, 'unsupported_media_type', `only text documents of at most 1 MiB are edited here; ${nameOf(path)} is ${type}`)
+    }
+    return renderVisitorPage({ heading: `Edit ${nameOf(path)}`, session: v.session, csrf: v.csrf, headers: withCookie(v.setCookie) ?? {}, body: editBody(path, await res.text(), res.headers.get('etag') ?? '', v.csrf) })
+  }
+
+  async function saveEdit(request: Request, form: Record<string, string>): Promise<Response> {
+    const path = podPath(cfg.baseUrl, form.path)
+    const v = await visitor(request, path)
+    if (v instanceof Response) return v
+    checkCsrf({ cookieHeader: cookieOf(request), sent: form.csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
+    const head = await ldp(request, 'HEAD', path, { csrf: v.csrf })
+    const type = head.headers.get('content-type') ?? 'text/plain'
+    // If-Match: a change made meanwhile (by the owner, another visitor) is refused, not overwritten
+    await ldp(request, 'PUT', path, { headers: { 'content-type': type, ...(form.etag ? { 'if-match': form.etag } : {}) }, body: form.text ?? '', csrf: v.csrf })
+    log.info('visitor.edited', { webid: v.session.webid })
+    return new Response(null, { status: 303, headers: { location: filesPage(path) } })
+  }
+
+  async function signOut(request: Request, form: Record<string, string>): Promise<Response> {
+    checkCsrf({ cookieHeader: cookieOf(request), sent: form.csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
+    const setCookie = await endVisitorSession(store, cfg.baseUrl, cookieOf(request))
+    return new Response(null, { status: 303, headers: { location: VISIT_PATHS.signIn, 'set-cookie': setCookie } })
+  }
+
+  /** Page routes: a refusal is a page (the RS's reason when it refused), with a way back. */
+  const page = (path: string, run: () => Promise<Response>, next: NextSteps = SIGN_IN_NEXT) => run().catch((err: unknown) => {
+    if (err instanceof HttpError) {
+      // A refusal of the resource server reads as "not shared with you", whatever exists there
+      if (err.code === 'forbidden' || err.code === 'unauthenticated') {
+        return renderErrorPage(path, new HttpError(403, 'forbidden', 'this is not shared with you (or no longer is); ask whoever sent you the link'), { heading: 'Not shared with you', hint: 'Only what is shared with your WebID opens here.', links: [{ href: VISIT_PATHS.files, label: 'What is shared with you' }] })
+      }
+      return renderErrorPage(path, err, next)
+    }
+    throw err
+  })
+
+  return new Elysia({ name: 'visit' })
+    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), (e) => errorPage(e, SIGN_IN_NEXT)))
+    // Solid-OIDC §5.1: fetched by the visitor's provider, so public (and CORS-readable, http/pod-paths.ts)
+    .get(VISIT_PATHS.clientId, () => jsonResponse(clientIdDocument(cfg.baseUrl), { headers: { 'content-type': 'application/ld+json' } }))
+    .get(VISIT_PATHS.signIn, ({ request, query }) => page(VISIT_PATHS.signIn, () => signInPage(request, podPath(cfg.baseUrl, query.return))), { query: t.Object({ return: t.Optional(t.String()) }) })
+    .post(VISIT_PATHS.signIn, ({ request, body }) => page(VISIT_PATHS.signIn, () => startSignIn(request, body)), { body: Form })
+    .get(VISIT_PATHS.callback, ({ request, query }) => page(VISIT_PATHS.callback, () => finishSignIn(request, query)), { query: t.Record(t.String(), t.String()) })
+    .post(VISIT_PATHS.signOut, ({ request, body }) => page(VISIT_PATHS.signOut, () => signOut(request, body)), { body: Form })
+    .get(VISIT_PATHS.files, ({ request, query }) => page(VISIT_PATHS.files, () => showFiles(request, query.path)), { query: PathQuery })
+    .get(VISIT_PATHS.file, ({ request, query }) => page(VISIT_PATHS.file, () => sendFile(request, query.path, query.download === '1')), { query: PathQuery })
+    .post(VISIT_PATHS.upload, ({ request }) => page(VISIT_PATHS.upload, () => upload(request)), { parse: 'none' })
+    .get(VISIT_PATHS.edit, ({ request, query }) => page(VISIT_PATHS.edit, () => showEdit(request, query.path)), { query: PathQuery })
+    .post(VISIT_PATHS.edit, ({ request, body }) => page(VISIT_PATHS.edit, () => saveEdit(request, body)), { body: Form })
+}
+
