@@ -27,6 +27,7 @@ export async function createVisitorSession(store: Store, baseUrl: string, who: {
   return { session, setCookie: await sessions.create(store, baseUrl, session, now) }
 }
 
+export const visitorCookieName = sessions.cookieName
 export const getVisitorSession = sessions.get
 export const endVisitorSession = sessions.end
 export const revokeVisitorSession = sessions.revoke

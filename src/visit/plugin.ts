@@ -4,7 +4,8 @@
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
+import { checkCsrf, csrfCookieName, csrfTokenFor } from '../http/csrf.ts'
+import { parseCookies } from '../http/cookies.ts'
 import { jsonResponse } from '../http/json-response.ts'
 import { errorPage, html, problemBox, renderErrorPage, type NextSteps } from '../http/html-page.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
@@ -12,7 +13,7 @@ import { makeCookieLdp, type Forward } from '../http/cookie-ldp.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'
-import { createVisitorSession, endVisitorSession, getVisitorSession, type VisitorSession } from '../account/visitor-sessions.ts'
+import { createVisitorSession, endVisitorSession, getVisitorSession, visitorCookieName, type VisitorSession } from '../account/visitor-sessions.ts'
 import { sharedWith } from '../policy/shared-with.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
 import { parseWacAllow } from '../policy/modes.ts'
@@ -34,6 +35,8 @@ const PathQuery = t.Object({ path: t.Optional(t.String()), download: t.Optional(
 
 const SIGN_IN_NEXT: NextSteps = { hint: 'Go back to the link you were sent and sign in again.', links: [{ href: VISIT_PATHS.signIn, label: 'Sign in' }] }
 
+const signInPath = (returnTo: string) => `${VISIT_PATHS.signIn}?return=${encodeURIComponent(returnTo)}`
+
 /** A pod path the visitor asked for, canonical; anything else (a URL elsewhere, dot segments) is refused. */
 function podPath(baseUrl: string, raw: string | undefined, fallback = '/'): string {
   const text = raw === undefined || raw === '' ? fallback : raw
@@ -53,15 +56,34 @@ export function visitPlugin(deps: Deps, forward: Forward) {
   const busy = new FailureLimiter(VISITOR_LIMIT)
   const cookieOf = (request: Request) => request.headers.get('cookie')
 
-  /** The visitor's session and CSRF token, or the way to the sign-in page (coming back here). */
-  async function visitor(request: Request, returnTo: string): Promise<{ session: VisitorSession; csrf: string; setCookie?: string } | Response> {
+  interface Reader { readonly session?: VisitorSession; readonly csrf: string; readonly setCookie?: string }
+
+  /** Who reads: the visitor's session if any (paced), and the page's CSRF token. */
+  async function reader(request: Request): Promise<Reader> {
     const session = await getVisitorSession(store, cfg.baseUrl, cookieOf(request), deps.now())
-    if (!session) return new Response(null, { status: 303, headers: { location: `${VISIT_PATHS.signIn}?return=${encodeURIComponent(returnTo)}` } })
-    const now = deps.now()
-    const wait = busy.begin(session.id, now)
-    if (wait > 0) throw new HttpError(429, 'too_many_requests', `too many requests from this sign-in; wait ${wait} s`, { headers: { 'retry-after': String(wait) } })
+    if (session) {
+      const wait = busy.begin(session.id, deps.now())
+      if (wait > 0) throw new HttpError(429, 'too_many_requests', `too many requests from this sign-in; wait ${wait} s`, { headers: { 'retry-after': String(wait) } })
+    }
     const { token, setCookie } = csrfTokenFor(cookieOf(request), cfg.baseUrl)
-    return { session, csrf: token, ...(setCookie ? { setCookie } : {}) }
+    return { ...(session ? { session } : {}), csrf: token, ...(setCookie ? { setCookie } : {}) }
+  }
+
+  /** A signed-in visitor, or the way to the sign-in page (coming back to `returnTo`). */
+  async function visitor(request: Request, returnTo: string): Promise<Reader & { session: VisitorSession } | Response> {
+    const r = await reader(request)
+    if (!r.session) return new Response(null, { status: 303, headers: { location: signInPath(returnTo) } })
+    return r as Reader & { session: VisitorSession }
+  }
+
+  /**
+   * The resource server, asked with the visitor's cookie only: whatever else the browser holds (the
+   * owner's own sign-in, in the same browser) never acts through these pages.
+   */
+  const asVisitor = (request: Request, method: string, path: string, call: Parameters<typeof ldp>[3] = {}) => {
+    const keep = new Set([visitorCookieName(cfg.baseUrl), csrfCookieName(cfg.baseUrl)])
+    const cookie = [...parseCookies(cookieOf(request))].filter(([name]) => keep.has(name)).map(([k, v]) => `${k}=${v}`).join('; ')
+    return ldp(new Request(request.url, { headers: { cookie } }), method, path, call)
   }
   const withCookie = (setCookie: string | undefined) => (setCookie ? { 'set-cookie': setCookie } : undefined)
   const principalOf = (s: VisitorSession): Principal => ({ webid: s.webid, issuer: s.issuer, keys: [], scheme: 'visitor' })
@@ -101,13 +123,14 @@ export function visitPlugin(deps: Deps, forward: Forward) {
   /** A folder's listing, a file's page, or everything shared, as the resource server lets this visitor see it. */
   async function showFiles(request: Request, rawPath: string | undefined): Promise<Response> {
     const path = rawPath === undefined || rawPath === '' ? undefined : podPath(cfg.baseUrl, rawPath)
-    const v = await visitor(request, path ?? '/')
+    // What is public opens without signing in; the rest asks for it (the refusal leads to the sign-in page)
+    const v = path === undefined ? await visitor(request, '/') : await reader(request)
     if (v instanceof Response) return v
-    const page = (heading: string, body: ReturnType<typeof html>) => renderVisitorPage({ heading, session: v.session, csrf: v.csrf, headers: withCookie(v.setCookie) ?? {}, body })
+    const page = (heading: string, body: ReturnType<typeof html>) => renderVisitorPage({ heading, ...(v.session ? { session: v.session } : {}), csrf: v.csrf, headers: withCookie(v.setCookie) ?? {}, body })
     if (path === undefined) {
-      return page('Shared with you', sharedListBody(await sharedWith({ store, baseUrl: cfg.baseUrl, decider: deps.decider }, principalOf(v.session))))
+      return page('Shared with you', sharedListBody(await sharedWith({ store, baseUrl: cfg.baseUrl, decider: deps.decider }, principalOf(v.session!))))
     }
-    const res = await ldp(request, 'GET', path, { headers: { accept: path.endsWith('/') ? 'text/turtle' : '*/*' }, csrf: v.csrf })
+    const res = await asVisitor(request, 'GET', path, { headers: { accept: path.endsWith('/') ? 'text/turtle' : '*/*' }, csrf: v.csrf })
     const modes = parseWacAllow(res.headers.get('wac-allow'))
     if (path.endsWith('/')) {
       const quads = await parseRdf(await res.text(), 'text/turtle', cfg.baseUrl + path)
@@ -123,10 +146,9 @@ export function visitPlugin(deps: Deps, forward: Forward) {
   /** One file's bytes for a preview or a download: never run as a page of the pod's origin. */
   async function sendFile(request: Request, rawPath: string | undefined, download: boolean): Promise<Response> {
     const path = podPath(cfg.baseUrl, rawPath)
-    const v = await visitor(request, path)
-    if (v instanceof Response) return v
+    const v = await reader(request)
     const range = request.headers.get('range')
-    const res = await ldp(request, 'GET', path, { headers: { accept: '*/*', ...(range ? { range } : {}) }, csrf: v.csrf })
+    const res = await asVisitor(request, 'GET', path, { headers: { accept: '*/*', ...(range ? { range } : {}) }, csrf: v.csrf })
     const headers = new Headers()
     for (const h of ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified']) {
       const value = res.headers.get(h)
@@ -161,7 +183,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
       if (name === '' || name === '.' || name === '..') throw new HttpError(400, 'invalid_request', 'choose a file to upload')
       // POST with the name as Slug (Solid Protocol §5.3): what Append allows, and a name taken gets another
       // name from the pod instead of replacing what is there
-      await ldp(request, 'POST', dir, { headers: { 'content-type': part.mimeType || 'application/octet-stream', slug: encodeSegment(name) }, body: part.body, csrf: v.csrf })
+      await asVisitor(request, 'POST', dir, { headers: { 'content-type': part.mimeType || 'application/octet-stream', slug: encodeSegment(name) }, body: part.body, csrf: v.csrf })
       log.info('visitor.uploaded', { webid: v.session.webid })
       return new Response(null, { status: 303, headers: { location: filesPage(dir) } })
     }
@@ -172,7 +194,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     const path = podPath(cfg.baseUrl, rawPath)
     const v = await visitor(request, path)
     if (v instanceof Response) return v
-    const res = await ldp(request, 'GET', path, { headers: { accept: '*/*' }, csrf: v.csrf })
+    const res = await asVisitor(request, 'GET', path, { headers: { accept: '*/*' }, csrf: v.csrf })
     const type = (res.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
     if (previewKind(type) !== 'text' || Number(res.headers.get('content-length') ?? 0) > MAX_TEXT_BYTES) {
       await res.body?.cancel()
@@ -186,10 +208,10 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     const v = await visitor(request, path)
     if (v instanceof Response) return v
     checkCsrf({ cookieHeader: cookieOf(request), sent: form.csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
-    const head = await ldp(request, 'HEAD', path, { csrf: v.csrf })
+    const head = await asVisitor(request, 'HEAD', path, { csrf: v.csrf })
     const type = head.headers.get('content-type') ?? 'text/plain'
     // If-Match: a change made meanwhile (by the owner, another visitor) is refused, not overwritten
-    await ldp(request, 'PUT', path, { headers: { 'content-type': type, ...(form.etag ? { 'if-match': form.etag } : {}) }, body: form.text ?? '', csrf: v.csrf })
+    await asVisitor(request, 'PUT', path, { headers: { 'content-type': type, ...(form.etag ? { 'if-match': form.etag } : {}) }, body: form.text ?? '', csrf: v.csrf })
     log.info('visitor.edited', { webid: v.session.webid })
     return new Response(null, { status: 303, headers: { location: filesPage(path) } })
   }
@@ -201,8 +223,13 @@ export function visitPlugin(deps: Deps, forward: Forward) {
   }
 
   /** Page routes: a refusal is a page (the RS's reason when it refused), with a way back. */
-  const page = (path: string, run: () => Promise<Response>, next: NextSteps = SIGN_IN_NEXT) => run().catch((err: unknown) => {
+  const page = (path: string, request: Request, run: () => Promise<Response>, next: NextSteps = SIGN_IN_NEXT) => run().catch((err: unknown) => {
     if (err instanceof HttpError) {
+      // Not signed in and not public: sign in first, then come back to what was asked for
+      if (err.code === 'unauthenticated' && request.method === 'GET') {
+        const wanted = new URL(request.url).searchParams.get('path')
+        return new Response(null, { status: 303, headers: { location: signInPath(wanted ?? '/') } })
+      }
       // A refusal of the resource server reads as "not shared with you", whatever exists there
       if (err.code === 'forbidden' || err.code === 'unauthenticated') {
         return renderErrorPage(path, new HttpError(403, 'forbidden', 'this is not shared with you (or no longer is); ask whoever sent you the link'), { heading: 'Not shared with you', hint: 'Only what is shared with your WebID opens here.', links: [{ href: VISIT_PATHS.files, label: 'What is shared with you' }] })
@@ -216,14 +243,14 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), (e) => errorPage(e, SIGN_IN_NEXT)))
     // Solid-OIDC §5.1: fetched by the visitor's provider, so public (and CORS-readable, http/pod-paths.ts)
     .get(VISIT_PATHS.clientId, () => jsonResponse(clientIdDocument(cfg.baseUrl), { headers: { 'content-type': 'application/ld+json' } }))
-    .get(VISIT_PATHS.signIn, ({ request, query }) => page(VISIT_PATHS.signIn, () => signInPage(request, podPath(cfg.baseUrl, query.return))), { query: t.Object({ return: t.Optional(t.String()) }) })
-    .post(VISIT_PATHS.signIn, ({ request, body }) => page(VISIT_PATHS.signIn, () => startSignIn(request, body)), { body: Form })
-    .get(VISIT_PATHS.callback, ({ request, query }) => page(VISIT_PATHS.callback, () => finishSignIn(request, query)), { query: t.Record(t.String(), t.String()) })
-    .post(VISIT_PATHS.signOut, ({ request, body }) => page(VISIT_PATHS.signOut, () => signOut(request, body)), { body: Form })
-    .get(VISIT_PATHS.files, ({ request, query }) => page(VISIT_PATHS.files, () => showFiles(request, query.path)), { query: PathQuery })
-    .get(VISIT_PATHS.file, ({ request, query }) => page(VISIT_PATHS.file, () => sendFile(request, query.path, query.download === '1')), { query: PathQuery })
-    .post(VISIT_PATHS.upload, ({ request }) => page(VISIT_PATHS.upload, () => upload(request)), { parse: 'none' })
-    .get(VISIT_PATHS.edit, ({ request, query }) => page(VISIT_PATHS.edit, () => showEdit(request, query.path)), { query: PathQuery })
-    .post(VISIT_PATHS.edit, ({ request, body }) => page(VISIT_PATHS.edit, () => saveEdit(request, body)), { body: Form })
+    .get(VISIT_PATHS.signIn, ({ request, query }) => page(VISIT_PATHS.signIn, request, () => signInPage(request, podPath(cfg.baseUrl, query.return))), { query: t.Object({ return: t.Optional(t.String()) }) })
+    .post(VISIT_PATHS.signIn, ({ request, body }) => page(VISIT_PATHS.signIn, request, () => startSignIn(request, body)), { body: Form })
+    .get(VISIT_PATHS.callback, ({ request, query }) => page(VISIT_PATHS.callback, request, () => finishSignIn(request, query)), { query: t.Record(t.String(), t.String()) })
+    .post(VISIT_PATHS.signOut, ({ request, body }) => page(VISIT_PATHS.signOut, request, () => signOut(request, body)), { body: Form })
+    .get(VISIT_PATHS.files, ({ request, query }) => page(VISIT_PATHS.files, request, () => showFiles(request, query.path)), { query: PathQuery })
+    .get(VISIT_PATHS.file, ({ request, query }) => page(VISIT_PATHS.file, request, () => sendFile(request, query.path, query.download === '1')), { query: PathQuery })
+    .post(VISIT_PATHS.upload, ({ request }) => page(VISIT_PATHS.upload, request, () => upload(request)), { parse: 'none' })
+    .get(VISIT_PATHS.edit, ({ request, query }) => page(VISIT_PATHS.edit, request, () => showEdit(request, query.path)), { query: PathQuery })
+    .post(VISIT_PATHS.edit, ({ request, body }) => page(VISIT_PATHS.edit, request, () => saveEdit(request, body)), { body: Form })
 }
 

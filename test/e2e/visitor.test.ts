@@ -17,7 +17,7 @@ const bobWebId = () => `${bob.baseUrl}/profile/card#me`
 // Names are not ASCII: a space and accents in the folder
 const TRIP = '/trip%20%C3%A9t%C3%A9/'
 
-async function put(path: string, body: string | Uint8Array, type = 'text/turtle') {
+async function put(path: string, body: string | Uint8Array<ArrayBuffer>, type = 'text/turtle') {
   const res = await owner.fetch(a(path), { method: 'PUT', headers: { 'content-type': type }, body })
   if (res.status >= 300) throw new Error(`PUT ${path}: ${res.status} ${await res.text()}`)
 }
@@ -132,6 +132,31 @@ describe('what is shared with him, and nothing else', () => {
     expect(dashboard.headers.get('location')).toContain('/.oidc/login')
     const api = await browse(jar, a('/.admin/api/sessions'))
     expect(api.status).toBe(401)
+  })
+})
+
+describe('without signing in', () => {
+  test('what is public opens on the visitor pages without a sign-in', async () => {
+    await put('/public/hello.txt', 'Hello, world.', 'text/plain')
+    await put('/public/.acl', `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent <${alice.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#public> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`)
+    const stranger = new CookieJar()
+    const page = await browse(stranger, a(`/.visitor/files?path=${encodeURIComponent('/public/hello.txt')}`))
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('Hello, world.')
+  })
+
+  test('what is not public leads to the sign-in page, coming back to it', async () => {
+    const res = await browse(new CookieJar(), a(`/.visitor/files?path=${encodeURIComponent(TRIP)}`))
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(`/.visitor/sign-in?return=${encodeURIComponent(TRIP)}`)
+  })
+
+  test('the owner\'s own sign-in in the same browser never acts through the visitor pages', async () => {
+    const res = await browse(owner.browser, a(`/.visitor/files?path=${encodeURIComponent('/private/')}`))
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toStartWith('/.visitor/sign-in')
   })
 })
 
