@@ -15,6 +15,7 @@ import { ownerWebIdOf } from '../config.ts'
 import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, clientFieldProblem, isIri, onlyThroughApp, scopeText, type Entry, type Kind } from './acl-entries.ts'
 import { readAclView } from './acl-view.ts'
 import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
+import { shareLinks } from './share-links.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
@@ -102,8 +103,19 @@ ${leftovers(acl)}
 ${table('Access set here', own, owner, container, (e, i) => html`<form method="post" action="${ADMIN_PATHS.shareRemove}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}"><input type="hidden" name="entry" value="${i}">
 ${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up my Control here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`)}
 ${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path)}">Use inherited access instead</a></p>` : ''}</section>` : ''}
+${sendIt(deps.cfg.baseUrl, acl.path, own ?? inheritedAsOwn(acl.inherited?.rows ?? [], container), owner)}
 ${addForm(acl, version, csrf)}`,
   })
+}
+
+/** "Send it": the link for each recipient, with what they will see there. */
+function sendIt(baseUrl: string, path: string, entries: Entry[], owner: string): SafeHtml | string {
+  const links = shareLinks(baseUrl, path, entries, owner)
+  if (links.length === 0) return ''
+  return html`<section class="panel" aria-labelledby="send-h"><h2 id="send-h">Send it</h2>
+<div class="table-wrap"><table class="stack"><thead><tr><th scope="col">To</th><th scope="col">Link to send</th><th scope="col">What they will see</th></tr></thead>
+<tbody>${links.map((l, i) => html`<tr><td data-label="To"><code>${breakableUrl(l.who)}</code></td>
+<td data-label="Link"><input type="text" readonly id="share-link-${i}" value="${l.link}" aria-label="Link for ${l.who}"></td><td data-label="What they will see">${l.sees}</td></tr>`)}</tbody></table></div></section>`
 }
 
 const bad = (code: CodeWithStatus<400>, description: string) => new HttpError(400, code, description)

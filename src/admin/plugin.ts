@@ -11,7 +11,7 @@ import { errorPage, pageOrError, type NextSteps } from '../http/html-page.ts'
 import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
-import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession } from './sessions.ts'
+import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession, readPeople } from './sessions.ts'
 import { SETUP_NEXT, makeSetup } from './setup.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 import { createGrant, grantSchemaResponse, listGrants, readGrant, revokeGrant } from './grants.ts'
@@ -181,6 +181,7 @@ function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBac
         return res
       })
       .get(`${API}/sessions`, async ({ owner }) => jsonResponse(await readSessions(deps, owner)))
+      .get(`${API}/people`, async () => jsonResponse(await readPeople(deps)))
       .delete(`${API}/sessions/:id`, async ({ params }) => {
         if (!await revokeSession(deps, params.id)) throw notFound('session')
         return new Response(null, { status: 204 })

@@ -11,16 +11,22 @@ import { log } from '../log.ts'
 import { isWebUrl } from '../lib/web-url.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { accessView } from './app-access.ts'
+import { listVisitorSessions, revokeVisitorSession } from '../account/visitor-sessions.ts'
+import { sharedPeople } from '../policy/shared-with.ts'
+import { ownerWebIdOf } from '../config.ts'
+import { readablePath } from '../lib/readable-path.ts'
+import { ACCESS_MODES } from '../policy/access-modes.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations' | 'appScopes'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations' | 'appScopes' | 'decider'>
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /** GET /.admin/api/sessions: both kinds; `id` is what DELETE /.admin/api/sessions/:id takes. */
 export async function readSessions(deps: AdminDeps, current: LoginSession) {
   const now = deps.now()
-  const [logins, apps] = await Promise.all([listLoginSessions(deps.store, now), listAppSessions(deps.store, now)])
+  const [logins, apps, visitors] = await Promise.all([listLoginSessions(deps.store, now), listAppSessions(deps.store, now), listVisitorSessions(deps.store, now)])
   return {
+    visitorSessions: visitors.map((s) => ({ id: s.id, webid: s.webid, issuer: s.issuer, createdAt: iso(s.createdAt), expiresAt: iso(s.expiresAt), userAgent: s.userAgent })),
     loginSessions: logins.map((s) => ({ id: s.id, createdAt: iso(s.createdAt), authTime: iso(s.authTime), expiresAt: iso(s.expiresAt), userAgent: s.userAgent, current: s.id === current.id })),
     appSessions: apps.map((s) => ({
       id: s.sid, clientId: s.clientId, clientName: s.clientName ?? null, scope: s.scope, createdAt: iso(s.createdAt),
@@ -46,12 +52,22 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<boolea
     log.info('admin.session_revoked', { kind: 'login', appSessions: apps })
     return true
   }
+  if (await revokeVisitorSession(deps.store, id, now)) {
+    log.info('admin.session_revoked', { kind: 'visitor' })
+    return true
+  }
   if ((await listAppSessions(deps.store, now)).some((s) => s.sid === id)) {
     await deps.revocations.revoke(id, now)
     log.info('admin.session_revoked', { kind: 'app', sid: id })
     return true
   }
   return false
+}
+
+/** GET /.admin/api/people: each person the owner's rules name, with what they may reach (what their visitor pages list). */
+export async function readPeople(deps: AdminDeps) {
+  const people = await sharedPeople({ store: deps.store, baseUrl: deps.cfg.baseUrl, decider: deps.decider }, ownerWebIdOf(deps.cfg.baseUrl))
+  return people.map((p) => ({ webid: p.webid, items: p.items.map((i) => ({ path: i.path, name: readablePath(i.path), modes: ACCESS_MODES.filter((m) => i.modes.has(m)) })) }))
 }
 
 /** Withdraws consent for a client and ends every session it holds. */
@@ -75,8 +91,8 @@ const appName = (name: string | null, clientId: string, logoUri: string | null =
   html`${logoUri ? html`<img class="app-logo" src="${logoUri}" alt="" referrerpolicy="no-referrer">` : ''}${name ? html`<strong>${name}</strong><br>` : ''}<code>${breakableUrl(clientId)}</code>`
 
 export async function renderSessionsPage(deps: AdminDeps, current: LoginSession, cookieHeader: string | null): Promise<Response> {
-  const { loginSessions, appSessions } = await readSessions(deps, current)
-  const consents = await readConsents(deps)
+  const { loginSessions, appSessions, visitorSessions } = await readSessions(deps, current)
+  const [consents, people] = await Promise.all([readConsents(deps), readPeople(deps)])
   const { token, setCookie } = csrfTokenFor(cookieHeader, deps.cfg.baseUrl)
   const none = (cols: number) => html`<tr><td colspan="${cols}" class="muted">none</td></tr>`
   return renderPage('sessions.html', 'Sessions', {
@@ -85,6 +101,8 @@ export async function renderSessionsPage(deps: AdminDeps, current: LoginSession,
     csrf: token,
     loginRows: html`${loginSessions.map((s) => html`<tr>${cell('Since', when(s.createdAt))}${cell('Last sign-in', when(s.authTime))}${cell('Browser', `${s.userAgent}${s.current ? ' (this browser)' : ''}`)}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Sign out'))}</tr>`)}`,
     appRows: appSessions.length === 0 ? none(5) : html`${appSessions.map((s) => html`<tr>${cell('Application', appName(s.clientName, s.clientId))}${cell('Scopes', s.scope)}${cell('Since', when(s.createdAt))}${cell('Until', when(s.expiresAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Revoke'))}</tr>`)}`,
+    visitorRows: visitorSessions.length === 0 ? none(5) : html`${visitorSessions.map((s) => html`<tr>${cell('Person', html`<code>${breakableUrl(s.webid)}</code>`)}${cell('Signed in with', html`<code>${breakableUrl(s.issuer)}</code>`)}${cell('Since', when(s.createdAt))}${cell('Until', when(s.expiresAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeSession, 'id', s.id, token, 'Sign out'))}</tr>`)}`,
+    peopleRows: people.length === 0 ? none(2) : html`${people.map((p) => html`<tr>${cell('Person', html`<code>${breakableUrl(p.webid)}</code>`)}${cell('May reach', html`${p.items.map((i, n) => html`${n > 0 ? ', ' : ''}<a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(i.path)}">${i.name}</a> (${i.modes.includes('write') ? 'change' : i.modes.includes('append') ? 'add' : 'read'})`)}`)}</tr>`)}`,
     consentRows: consents.length === 0 ? none(5) : html`${consents.map((c) => html`<tr>${cell('Application', appName(c.clientName, c.clientId, c.logoUri))}${cell('May reach', html`${c.access.summary} <a href="${ADMIN_PATHS.appAccess}?client_id=${encodeURIComponent(c.clientId)}" aria-label="Change what ${c.clientName ?? c.clientId} may reach">Change</a>`)}${cell('Scopes', c.scopes.join(' '))}${cell('Given', when(c.grantedAt))}${cell('Action', revokeButton(ADMIN_PATHS.revokeConsent, 'client_id', c.clientId, token, 'Revoke'))}</tr>`)}`,
   }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }

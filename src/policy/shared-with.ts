@@ -9,7 +9,8 @@ import { isAcl } from '../store/acl-names.ts'
 import { ACL, FOAF } from '../rdf/namespaces.ts'
 import type { AccessMode } from './access-modes.ts'
 import type { AccessDecider } from './access-decider.ts'
-import { parseAclDocument } from './acl-document.ts'
+import { parseAclDocument, type Authorization } from './acl-document.ts'
+import type { WebId } from '../account/ids.ts'
 
 export interface SharedItem {
   /** A stored path (percent-encoded); containers end in `/`. */
@@ -28,20 +29,25 @@ const PUBLIC_CLASSES = new Set([FOAF('Agent'), ACL('AuthenticatedAgent')])
  * listed is exactly what the person may open, and nothing else is hinted at. Rules for everyone (public,
  * any signed-in agent) count only with `includePublic`.
  */
-export async function sharedWith(deps: { store: Store; baseUrl: string; decider: Pick<AccessDecider, 'decide'> }, principal: Principal,
-  o: { includePublic?: boolean } = {}): Promise<SharedItem[]> {
-  const candidates = new Set<string>()
+type SharingDeps = { store: Store; baseUrl: string; decider: Pick<AccessDecider, 'decide'> }
+
+/** Every authorization of every ACL document of the pod (one pass over the resources' keys). */
+async function* allAuthorizations(deps: Pick<SharingDeps, 'store' | 'baseUrl'>): AsyncGenerator<Authorization> {
   for await (const path of deps.store.meta.keys()) {
     if (!isAcl(path)) continue
-    const aclUrl = deps.baseUrl + path
     const meta = await getMeta(deps.store, path)
     if (meta?.kind !== 'rdf') continue
-    for (const a of parseAclDocument(await readTriples(deps.store, deps.baseUrl, path), aclUrl)) {
-      const names = (principal.webid !== undefined && a.agents.includes(principal.webid)) || a.agentGroups.length > 0
-        || (o.includePublic === true && a.agentClasses.some((c) => PUBLIC_CLASSES.has(c)))
-      if (!names || !a.modes.has('read')) continue
-      for (const target of [...a.accessTo, ...a.default]) if (target.startsWith(deps.baseUrl + '/')) candidates.add(target.slice(deps.baseUrl.length))
-    }
+    yield* parseAclDocument(await readTriples(deps.store, deps.baseUrl, path), deps.baseUrl + path)
+  }
+}
+
+export async function sharedWith(deps: SharingDeps, principal: Principal, o: { includePublic?: boolean } = {}): Promise<SharedItem[]> {
+  const candidates = new Set<string>()
+  for await (const a of allAuthorizations(deps)) {
+    const names = (principal.webid !== undefined && a.agents.includes(principal.webid)) || a.agentGroups.length > 0
+      || (o.includePublic === true && a.agentClasses.some((c) => PUBLIC_CLASSES.has(c)))
+    if (!names || !a.modes.has('read')) continue
+    for (const target of [...a.accessTo, ...a.default]) if (target.startsWith(deps.baseUrl + '/')) candidates.add(target.slice(deps.baseUrl.length))
   }
   const items: SharedItem[] = []
   for (const path of [...candidates].sort()) {
@@ -53,4 +59,22 @@ export async function sharedWith(deps: { store: Store; baseUrl: string; decider:
     if (d.modes.has('read')) items.push({ path, modes: d.modes })
   }
   return items
+}
+
+/** People listed at most (each costs a pass over the ACLs' targets). */
+export const MAX_PEOPLE = 200
+
+/**
+ * Every person (WebID) the owner's rules name, other than the owner, with what they may reach: the owner's
+ * dashboard shows, per person, exactly what that person's visitor pages list.
+ */
+export async function sharedPeople(deps: SharingDeps, owner: string): Promise<{ webid: WebId; items: SharedItem[] }[]> {
+  const people = new Set<string>()
+  for await (const a of allAuthorizations(deps)) for (const agent of a.agents) if (agent !== owner && people.size < MAX_PEOPLE) people.add(agent)
+  const out: { webid: WebId; items: SharedItem[] }[] = []
+  for (const webid of [...people].sort()) {
+    const items = await sharedWith(deps, { webid: webid as WebId, keys: [], scheme: 'visitor' })
+    if (items.length > 0) out.push({ webid: webid as WebId, items })
+  }
+  return out
 }

@@ -6,9 +6,11 @@ import { clear, confirmAction, formatDate, h, say, sayError } from './dom.ts'
 import { accessCell, type AppAccess } from './app-access.ts'
 
 interface Sessions {
+  visitorSessions: { id: string; webid: string; issuer: string; createdAt: string; expiresAt: string; userAgent: string }[]
   loginSessions: { id: string; createdAt: string; authTime: string; expiresAt: string; userAgent: string; current: boolean }[]
   appSessions: { id: string; clientId: string; clientName: string | null; scope: string; createdAt: string; lastUsedAt: string; expiresAt: string; refreshable: boolean }[]
 }
+interface Person { webid: string; items: { path: string; name: string; modes: string[] }[] }
 interface Consent { clientId: string; clientName: string | null; scopes: string[]; grantedAt: string; logoUri: string | null; access: AppAccess }
 
 const section = (id: string, title: string, head: string[], rows: HTMLElement[], empty: string) =>
@@ -27,7 +29,8 @@ const logo = (uri: string | null | undefined) => uri && /^https?:\/\//.test(uri)
 const app = (name: string | null, clientId: string, logoUri?: string | null) => h('span', { class: 'app' }, logo(logoUri), name ? `${name} ` : '', h('code', {}, clientId))
 
 export async function showApps(view: HTMLElement): Promise<void> {
-  const [sessions, consents] = await Promise.all([api<Sessions>('GET', '/sessions', undefined, 'Reading sessions'), api<Consent[]>('GET', '/consents', undefined, 'Reading approved apps')])
+  const [sessions, consents, people] = await Promise.all([api<Sessions>('GET', '/sessions', undefined, 'Reading sessions'), api<Consent[]>('GET', '/consents', undefined, 'Reading approved apps'),
+    api<Person[]>('GET', '/people', undefined, 'Reading whom you share with')])
   const revoke = (path: string, question: string, done: string, signsMeOut = false) => () => {
     if (!confirmAction(question)) return
     // Signing this browser out: the dashboard goes back to the sign-in page
@@ -58,5 +61,15 @@ export async function showApps(view: HTMLElement): Promise<void> {
         onclick: revoke(`/sessions/${encodeURIComponent(s.id)}`, `${s.current ? 'Sign out this browser? You will need your password again.' : `Sign out ${s.userAgent}?`} Apps you signed in to from it lose their access too.`, 'Signing out', s.current) }, 'Sign out')))),
     'None'),
     h('p', { class: 'muted' }, 'Signing a browser out also ends the app sessions you started from it.'),
+    section('people-h', 'People you share with', ['Person', 'May reach'], people.map((p) => h('tr', {},
+      h('td', { 'data-label': 'Person' }, h('code', {}, p.webid)),
+      h('td', { 'data-label': 'May reach' }, p.items.flatMap((i, n) => [n > 0 ? ', ' : '', h('a', { href: `#/share${i.path}` }, i.name), ` (${i.modes.includes('write') ? 'change' : i.modes.includes('append') ? 'add' : 'read'})`])),
+      h('td', {}))),
+    'Nobody yet: share a file or folder from Files'),
+    section('visitors-h', 'Visitors signed in', ['Person', 'Signed in with', 'Until'], sessions.visitorSessions.map((s) => h('tr', {},
+      h('td', { 'data-label': 'Person' }, h('code', {}, s.webid)), h('td', { 'data-label': 'Signed in with' }, h('code', {}, s.issuer)), h('td', { 'data-label': 'Until' }, formatDate(s.expiresAt)),
+      h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Sign out ${s.webid}`,
+        onclick: revoke(`/sessions/${encodeURIComponent(s.id)}`, `Sign ${s.webid} out of your pod? Their access stays as your sharing settings say; they can sign in again.`, 'Signing the visitor out') }, 'Sign out')))),
+    'None'),
   )
 }

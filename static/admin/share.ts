@@ -6,6 +6,7 @@ import { clear, confirmAction, field, h, say, sayError, setFieldError, type Fiel
 import { breadcrumbs } from './files.ts'
 import { checkAccessPanel } from './check-access.ts'
 import type { AclRow } from '../../src/admin/acl-view.ts'
+import { shareLinks } from '../../src/admin/share-links.ts'
 import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, clientFieldProblem, isIri, onlyThroughApp, scopeText, type Entry, type Kind } from '../../src/admin/acl-entries.ts'
 
 interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: AclRow[] | null; inherited: { from: string; rows: AclRow[] } | null; notEditable: { count: number; statements: string[] } }
@@ -39,6 +40,9 @@ export async function showShare(view: HTMLElement, path: string): Promise<void> 
         h('p', { class: 'muted' }, entries ? 'This item has its own settings, so this inherited access does not apply to it.' : 'This item has no settings of its own: this access applies.'),
         table(inheritedAsOwn(acl.inherited.rows, container), acl.owner, container)))
     }
+    // the saved access: a row added here opens nothing until Save
+    const send = sendIt(path, acl.own ? entriesOf(acl.own) : inheritedAsOwn(acl.inherited?.rows ?? [], container), acl.owner)
+    if (send) view.append(send)
     if (!entries) {
       view.append(checkAccessPanel(acl.url))
       view.append(h('button', { type: 'button', onclick: () => { entries = inheritedAsOwn(acl.inherited?.rows ?? [], container); draw() } },
@@ -58,6 +62,23 @@ export async function showShare(view: HTMLElement, path: string): Promise<void> 
       checkAccessPanel(acl.url))
   }
   draw()
+}
+
+/** "Send it": the link for each recipient, to copy, with what they will see there. */
+function sendIt(path: string, entries: Entry[], owner: string): HTMLElement | null {
+  const links = shareLinks(BASE, path, entries, owner)
+  if (links.length === 0) return null
+  const copy = (link: string, who: string) => () => {
+    void navigator.clipboard.writeText(link).then(() => say(`Link for ${who} copied`), () => say(`Copy the link for ${who} by hand: ${link}`))
+  }
+  return h('section', { class: 'panel', 'aria-labelledby': 'send-h' }, h('h3', { id: 'send-h' }, 'Send it'),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'stack' },
+      h('thead', {}, h('tr', {}, ['To', 'Link to send', 'What they will see'].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, links.map((l) => h('tr', {},
+        h('td', { 'data-label': 'To' }, h('code', {}, l.who)),
+        h('td', { 'data-label': 'Link' }, h('input', { type: 'text', readonly: true, value: l.link, 'aria-label': `Link for ${l.who}` }), ' ',
+          h('button', { type: 'button', class: 'small secondary', onclick: copy(l.link, l.who) }, 'Copy link')),
+        h('td', { 'data-label': 'What they will see' }, l.sees)))))))
 }
 
 function addForm(container: boolean, add: (e: Entry) => void): HTMLElement {

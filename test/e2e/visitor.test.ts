@@ -135,6 +135,37 @@ describe('what is shared with him, and nothing else', () => {
   })
 })
 
+describe('the owner\'s side', () => {
+  async function ownerApi(method: string, path: string): Promise<Response> {
+    const j = owner.browser
+    const csrf = (await j.take(await fetch(a('/.admin/api/csrf'), { headers: { cookie: j.header() } })).json() as { token: string }).token
+    return fetch(a(path), { method, headers: { cookie: j.header(), 'x-csrf-token': csrf, origin: alice.baseUrl } })
+  }
+
+  test('the share page says what to send Bob and what he will see', async () => {
+    const page = await (await browse(owner.browser, a(`/.admin/share?path=${encodeURIComponent(TRIP)}`))).text()
+    expect(page).toContain('Send it')
+    expect(page).toContain(`value="${a('/.visitor/files?path=')}${encodeURIComponent(TRIP)}"`)
+    expect(page).toContain(`They sign in with their own pod (as ${bobWebId()}) and see /trip été/; they may open and download it and add files.`)
+  })
+
+  test('"People you share with" lists Bob with what he may reach', async () => {
+    const people = await (await ownerApi('GET', '/.admin/api/people')).json() as { webid: string; items: { path: string; modes: string[] }[] }[]
+    expect(people).toEqual([{ webid: bobWebId(), items: [{ path: TRIP, name: '/trip été/', modes: ['read', 'append'] }] }] as never)
+  })
+
+  test('his visit is on the sessions page; signing him out there ends it on his next request', async () => {
+    const sessions = await (await ownerApi('GET', '/.admin/api/sessions')).json() as { visitorSessions: { id: string; webid: string; issuer: string }[] }
+    expect(sessions.visitorSessions.map((v) => [v.webid, v.issuer])).toEqual([[bobWebId(), bob.baseUrl]])
+    expect((await ownerApi('DELETE', `/.admin/api/sessions/${sessions.visitorSessions[0]!.id}`)).status).toBe(204)
+    const next = await browse(jar, a('/.visitor/files'))
+    expect(next.status).toBe(303)
+    expect(next.headers.get('location')).toStartWith('/.visitor/sign-in')
+    // he signs in again for the tests that follow
+    expect((await signInAsVisitor(alice, bob, jar, { returnTo: TRIP })).status).toBe(303)
+  })
+})
+
 describe('without signing in', () => {
   test('what is public opens on the visitor pages without a sign-in', async () => {
     await put('/public/hello.txt', 'Hello, world.', 'text/plain')
