@@ -3,6 +3,7 @@
 
 import { BASE, api } from './api.ts'
 import { clear, confirmAction, formatDate, h, say, sayError } from './dom.ts'
+import { scriptsAndBotsSection } from './credentials.ts'
 
 interface Sessions {
   loginSessions: { id: string; createdAt: string; authTime: string; expiresAt: string; userAgent: string; current: boolean }[]
@@ -56,4 +57,5 @@ export async function showApps(view: HTMLElement): Promise<void> {
     'None'),
     h('p', { class: 'muted' }, 'Signing a browser out also ends the app sessions you started from it.'),
   )
+  view.append(await scriptsAndBotsSection())
 }
