@@ -3,6 +3,7 @@
 // folders and refused outside them, and a token the owner revokes in the dashboard refused while unexpired.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CookieJar, FORM, dpopProof, field, form, newDpopKey, type DpopKey } from '../op/op-fixture.ts'
 import { OWNER_PASSWORD, runSolopod, startPod, type RunningPod } from './start-server.ts'
@@ -83,6 +84,10 @@ describe('the README script with a credential limited to /photos/ and /Été pho
     expect(line).toMatch(/last used \d{4}-/)
     expect(r.stdout).not.toContain(photos.secret)
   })
+})
+
+test('the README shows this very script, whole', () => {
+  expect(readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')).toContain(`\`\`\`js\n${readFileSync(EXAMPLE, 'utf8')}\`\`\``)
 })
 
 test("no secret and no token is in the pod's log", () => {
