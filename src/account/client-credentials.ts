@@ -61,13 +61,15 @@ export function checkCredentialName(name: unknown): string {
  */
 export async function addClientCredential(k: CredentialKeeper, name: string, folders: readonly FolderScope[] | undefined, now: number):
   Promise<{ credential: CredentialSummary; secret: string }> {
-  const clientId = CLIENT_CREDENTIAL_PREFIX + randomBase64url(16)
+  // The name first: a refused one leaves no folder made and no scope behind
+  const record: Omit<ClientCredential, 'secretHash'> = { clientId: CLIENT_CREDENTIAL_PREFIX + randomBase64url(16), name: checkCredentialName(name), createdAt: now }
   const { secret, secretHash } = newClientSecret()
+  const clientId = record.clientId
   if (folders !== undefined) await k.appScopes.set(clientId, folders, now)
-  const record: ClientCredential = { clientId, name: checkCredentialName(name), secretHash, createdAt: now }
-  await putRecord(k.store, KIND, clientId, record)
-  return { credential: summaryOf(record, folders), secret }
+  await putRecord<ClientCredential>(k.store, KIND, clientId, { ...record, secretHash })
+  return { credential: summaryOf({ ...record, secretHash }, folders), secret }
 }
+
 
 const summaryOf = (c: ClientCredential, folders: readonly FolderScope[] | undefined): CredentialSummary => ({
   clientId: c.clientId, name: c.name, createdAt: c.createdAt,

@@ -80,6 +80,13 @@ describe('POST /.admin/api/credentials', () => {
   })
 })
 
+test('a refused name leaves no folder made and no folder limit behind', async () => {
+  const before = (await pod.deps.appScopes.list()).length
+  expect((await api('POST', API, { body: { name: ' ', folders: [{ path: '/never-made/', right: 'write' }] } })).status).toBe(400)
+  expect((await api('GET', '/never-made/')).status).toBe(404)
+  expect((await pod.deps.appScopes.list()).length).toBe(before)
+})
+
 describe('DELETE /.admin/api/credentials/{id}', () => {
   test('removes it: 204, then 404 not_found', async () => {
     const made = await (await api('POST', API, { body: { name: 'Temporary' } })).json()
