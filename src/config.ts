@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { ipVersion } from './lib/ip-address.ts'
 import { UserError } from './lib/user-error.ts'
 
-export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys'
+export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys' | 'clients'
 
 export interface Config {
   readonly command: Command
@@ -38,9 +38,11 @@ export interface Config {
    * resource server then requires a proof of the token's key with every request, RFC 9449 §7).
    */
   readonly umaTokenType: 'bearer' | 'dpop'
-  /** `keys add`: the key document's name under /keys/, and where the private JWK goes. */
+  /** `keys add`: the key document's name under /keys/ (`clients add`: the credential's name), and where the private JWK goes. */
   readonly keyName?: string
   readonly keyOut?: string
+  /** `clients add`: each `--scope` as given (`/photos/`, `read:/notes/`); none is full access as the owner. */
+  readonly scopes: readonly string[]
   /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
   readonly baseUrlFromPort: boolean
   /** Positional arguments after the command (export/import target). */
@@ -52,7 +54,7 @@ export class ConfigError extends UserError {}
 /** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
 export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me`
 
-interface Option { flag: string; env: string; help: string; boolean?: boolean }
+interface Option { flag: string; env?: string; help: string; boolean?: boolean; /** Given once per value; no env var (a list of paths has no safe separator). */ repeated?: boolean }
 
 export const OPTIONS: readonly Option[] = [
   { flag: 'port', env: 'SOLOPOD_PORT', help: 'TCP port to listen on (default 3000)' },
@@ -72,17 +74,22 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
   { flag: 'uma-token-type', env: 'SOLOPOD_UMA_TOKEN_TYPE', help: 'bearer | dpop: how UMA access tokens are presented (default bearer)' },
-  { flag: 'name', env: 'SOLOPOD_KEY_NAME', help: 'keys add: name of the key document under /keys/ (default key-<date>-<random>)' },
+  { flag: 'name', env: 'SOLOPOD_KEY_NAME', help: 'keys add: name of the key document under /keys/ (default key-<date>-<random>); clients add: the credential\'s name' },
   { flag: 'out', env: 'SOLOPOD_KEY_OUT', help: 'keys add: file for the private JWK (default DATA/private-keys/NAME.jwk, mode 0600)' },
+  { flag: 'scope', repeated: true, help: 'clients add: a folder the credential may read and write (/photos/), or only read (read:/notes/); repeat for more; none = full access as the owner' },
 ]
 
-const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys']
+const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys', 'clients']
 /** Positional arguments each command takes: a stray word is refused, never silently dropped. */
-const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, passwd: 0, 'setup-link': 0, keys: 1 }
+const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, passwd: 0, 'setup-link': 0, keys: 1, clients: 1 }
+/** `clients` subcommands and the arguments after them. */
+const CLIENTS_USAGE = 'usage: solopod clients add --name N [--scope /folder/ | --scope read:/folder/]… | clients list | clients remove ID  (with --data DIR)'
+const CLIENT_SUBCOMMANDS: Record<string, number> = { add: 0, list: 0, remove: 1 }
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
 function parseFlags(argv: readonly string[]) {
   const flags = new Map<string, string>()
+  const lists = new Map<string, string[]>()
   const positional: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -101,9 +108,10 @@ function parseFlags(argv: readonly string[]) {
     }
     const value = inline ?? argv[++i]
     if (value === undefined || value.startsWith('--')) throw new ConfigError(`--${name} needs a value`)
-    flags.set(name, value)
+    if (opt.repeated) lists.set(name, [...lists.get(name) ?? [], value])
+    else flags.set(name, value)
   }
-  return { flags, positional }
+  return { flags, lists, positional }
 }
 
 // Words someone might mean as a boolean's value: refused after a boolean flag instead of becoming a stray argument.
@@ -144,21 +152,22 @@ function parseTrustProxy(value: string | undefined): readonly string[] {
 const isLoopbackHost = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host)
 
 export function buildConfig(argv: readonly string[], env: Record<string, string | undefined>): Config {
-  const { flags, positional } = parseFlags(argv)
+  const { flags, lists, positional } = parseFlags(argv)
   const command = (positional[0] ?? 'serve') as Command
   if (!COMMANDS.includes(command)) throw new ConfigError(`unknown command "${positional[0]}": expected ${COMMANDS.join(', ')}`)
   const wanted = ARGUMENTS[command]
   const args = positional.slice(1)
   if (command === 'keys' && args[0] !== 'add') throw new ConfigError('usage: solopod keys add --data DIR [--name N] [--out FILE]')
-  if (args.length !== wanted) {
+  if (command === 'clients' && CLIENT_SUBCOMMANDS[args[0] ?? ''] !== args.length - 1) throw new ConfigError(CLIENTS_USAGE)
+  else if (command !== 'clients' && args.length !== wanted) {
     throw new ConfigError(wanted === 0 ? `${command} takes no arguments, got "${args.join(' ')}"` : `${command} needs one argument (a directory), got ${args.length}`)
   }
   const get = (flag: string) => {
     const opt = OPTIONS.find(o => o.flag === flag)!
-    return flags.get(flag) ?? (env[opt.env] || undefined)
+    return flags.get(flag) ?? (opt.env ? env[opt.env] || undefined : undefined)
   }
   // Which of flag and env var gave a value, for the message of a bad one.
-  const labelOf = (flag: string) => flags.has(flag) ? `--${flag}` : OPTIONS.find(o => o.flag === flag)!.env
+  const labelOf = (flag: string) => flags.has(flag) ? `--${flag}` : OPTIONS.find(o => o.flag === flag)!.env ?? `--${flag}`
   const port = parseInteger('port', get('port') ?? '3000', 0, 65535)
   const givenBaseUrl = get('base-url')
   const tlsCert = get('tls-cert')
@@ -195,6 +204,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     umaTokenType,
     ...(keyName ? { keyName } : {}),
     ...(keyOut ? { keyOut: resolve(keyOut) } : {}),
+    scopes: Object.freeze(lists.get('scope') ?? []),
     args: Object.freeze(args),
   })
 }
@@ -209,15 +219,18 @@ export function withBoundPort(cfg: Config, port: number): Config {
 const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'}://localhost:${port}`
 
 export function usage(): string {
-  const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + `${o.help} [${o.env}]`)
+  const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + o.help + (o.env ? ` [${o.env}]` : ' (repeatable)'))
   return [
-    'usage: solopod [serve|export|import|passwd|setup-link|keys add] [flags]',
+    'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export (directory, or a backup .tar.gz from the dashboard) into an empty data directory',
     "  passwd             set the owner's password (from --owner-password-file or stdin)",
     "  keys add           new HttpSig key for the owner: public key in /keys/, private JWK in a 0600 file (server stopped)",
     "  setup-link         print a new one-time link to set the owner's password (also while the server runs)",
+    '  clients add        new client credential for a script or bot (--name, --scope …): prints client_id=… and client_secret=… (also while the server runs)',
+    '  clients list       the client credentials: id, name, folders, created, last used',
+    '  clients remove ID  remove a client credential: its tokens are refused from their next request',
     '  --version          print the version', '  --help             print this text',
     '', 'flags:', ...rows,
   ].join('\n')

@@ -11,6 +11,7 @@ import { importCommand } from './cli/import.ts'
 import { setupLinkCommand } from './cli/setup-link.ts'
 import { passwdCommand } from './cli/passwd.ts'
 import { keysCommand } from './cli/keys.ts'
+import { clientsCommand } from './cli/clients.ts'
 
 const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
   serve: serveCommand,
@@ -19,6 +20,7 @@ const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
   'setup-link': setupLinkCommand,
   passwd: passwdCommand,
   keys: keysCommand,
+  clients: clientsCommand,
 }
 
 async function run(argv: string[]) {

@@ -25,6 +25,12 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },
   // not run inside the suite it is part of: the test checks what it selects
   'npm run test:unit': { file: 'test/check-test-tools.test.ts', text: "pkg.scripts['test:unit']" },
+  // the running pod's control socket and a stopped pod's database; the README's script, run against a real server
+  'npm run solopod -- clients add --name "Photo backup" --scope /photos/ --scope "/Été photos/" --data ./data':
+    { file: 'test/e2e/client-credentials.test.ts', text: "addClient('--name', 'Photo backup', '--scope', '/photos/', '--scope', '/Été photos/')" },
+  'npm run solopod -- clients list --data ./data': { file: 'test/e2e/client-credentials.test.ts', text: "runSolopod('clients', 'list', '--data', pod.dataDir)" },
+  'SOLOPOD_CLIENT_ID=script-… SOLOPOD_CLIENT_SECRET=… node examples/client-credentials.mjs http://localhost:3000/photos/hello.txt "Hello from a script"':
+    { file: 'test/e2e/client-credentials.test.ts', text: "runScript(photos, '/photos/hello.txt', 'Hello from a script')" },
   'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1':
     { file: 'test/browser/nginx-proxy.ts', text: 'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1' },
 }

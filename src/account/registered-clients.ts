@@ -1,11 +1,11 @@
 // Clients known by registration (RFC 7591 dynamic, or static ones the owner adds): metadata and secrets.
 
-import { timingSafeEqual } from 'node:crypto'
 import type { JSONWebKeySet } from 'jose'
 import { HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { deleteRecord, getRecord, putRecord, readRecords } from '../store/records.ts'
-import { sha256Base64url, show } from '../lib/text.ts'
+import { show } from '../lib/text.ts'
+import { isSecretOf, newClientSecret, randomBase64url } from '../lib/client-secret.ts'
 
 const KIND = 'client'
 /** Unused dynamic registrations expire (anyone may register); each login extends it. */
@@ -161,14 +161,12 @@ export function clientMetadataJson(c: RegisteredClient): Record<string, unknown>
   })
 }
 
-const random = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url')
-
 /** Stores a new client; returns it and, for a confidential client, its secret (shown once, stored hashed). */
 export async function registerClient(store: Store, metadata: ClientMetadata, registration: 'dynamic' | 'static', now: number): Promise<{ client: RegisteredClient; secret?: string }> {
-  const secret = metadata.authMethod === 'client_secret_basic' ? random(32) : undefined
-  const client: RegisteredClient = { ...metadata, clientId: random(16), registration, createdAt: now, ...(secret ? { secretHash: sha256Base64url(secret) } : {}) }
+  const made = metadata.authMethod === 'client_secret_basic' ? newClientSecret() : undefined
+  const client: RegisteredClient = { ...metadata, clientId: randomBase64url(16), registration, createdAt: now, ...(made ? { secretHash: made.secretHash } : {}) }
   await putRecord(store, KIND, client.clientId, client, registration === 'dynamic' ? now + DYNAMIC_CLIENT_TTL_MS : undefined)
-  return { client, ...(secret ? { secret } : {}) }
+  return { client, ...(made ? { secret: made.secret } : {}) }
 }
 
 export const getRegisteredClient = (store: Store, clientId: string, now: number) => getRecord<RegisteredClient>(store, KIND, clientId, now)
@@ -179,12 +177,7 @@ export async function touchRegisteredClient(store: Store, client: RegisteredClie
 }
 
 /** Constant-time comparison of the secret's hash. */
-export function isClientSecretValid(client: RegisteredClient, secret: string): boolean {
-  if (!client.secretHash) return false
-  const a = Buffer.from(sha256Base64url(secret))
-  const b = Buffer.from(client.secretHash)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
+export const isClientSecretValid = (client: RegisteredClient, secret: string): boolean => isSecretOf(client.secretHash, secret)
 
 export async function listRegisteredClients(store: Store, now: number): Promise<RegisteredClient[]> {
   return (await readRecords<RegisteredClient>(store, KIND, now)).map((r) => r.value).sort((a, b) => a.createdAt - b.createdAt)

@@ -9,6 +9,7 @@ const SECTIONS = [
   { href: ADMIN_PATHS.files, label: 'Files' },
   { href: ADMIN_PATHS.share, label: 'Sharing' },
   { href: ADMIN_PATHS.sessions, label: 'Apps and sessions' },
+  { href: ADMIN_PATHS.credentialsPage, label: 'Scripts and bots' },
   { href: ADMIN_PATHS.liveUpdates, label: 'Live updates' },
   { href: ADMIN_PATHS.profile, label: 'Profile' },
   { href: ADMIN_PATHS.backup, label: 'Backup' },

@@ -33,6 +33,7 @@ import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showShareP
 import { editPage, saveDocument, showEditPage } from './basic-edit.ts'
 import { endChannel, readChannels, showLiveUpdatesPage } from './live-updates.ts'
 import { putAppAccess, showAppAccessPage, submitAppAccessPage } from './app-access.ts'
+import { credentialsApi, credentialsPages } from './credentials-routes.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -73,6 +74,8 @@ export function adminPlugin(deps: Deps, forward: Forward) {
   return new Elysia({ name: 'admin' })
     // The JSON API first: its own refusals are JSON; the page routes' hook below does not reach it.
     .use(ownerApi(deps, ldp, backups))
+    // Scripts and bots: client credentials (their JSON API and their page without JavaScript)
+    .use(credentialsApi(deps)).use(credentialsPages(deps))
     // Page routes answer refusals with the error page (pageOrError); what escapes it (a form Elysia's
     // schema refused, a failure) gets the same page.
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), (err) => errorPage(err)))

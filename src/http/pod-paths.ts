@@ -52,7 +52,13 @@ export const ADMIN_PATHS = {
   shareInherit: '/.admin/share/inherit',
   /** Without JavaScript: an RDF document's Turtle in a text box (GET), saved with If-Match (POST). */
   edit: '/.admin/files/edit',
+  /** Without JavaScript: the client credentials of scripts and bots (GET), make one (POST, shows its secret once), remove one (POST). */
+  credentialsPage: '/.admin/credentials',
+  credentialsAdd: '/.admin/credentials/add',
+  credentialsRemove: '/.admin/credentials/remove',
   api: '/.admin/api',
+  /** Client credentials (GET list, POST make → the secret once); DELETE `credentials/{client id}` removes one. */
+  credentials: '/.admin/api/credentials',
   /** Open notification channels (GET); DELETE `channels/{encoded channel id}` ends one. */
   channels: '/.admin/api/channels',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */

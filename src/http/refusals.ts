@@ -17,7 +17,7 @@ export const REFUSALS = {
   unsupported_grant_type: { status: [400], means: 'the token endpoint does not offer this grant type (RFC 6749 §5.2)' },
   invalid_scope: { status: [400], means: 'the requested scope is not one the pod offers (RFC 6749 §5.2); or a folder given to an app is not a folder of this pod' },
   access_denied: { status: [400], means: 'the owner refused the authorization request (RFC 6749 §4.1.2.1)' },
-  unauthorized_client: { status: [400], means: 'the client may not use this response type (RFC 6749 §4.1.2.1)' },
+  unauthorized_client: { status: [400], means: 'the client may not use this response type or grant type (RFC 6749 §4.1.2.1, §5.2): client_credentials is only for the owner\'s client credentials, and they use nothing else' },
   unsupported_response_type: { status: [400], means: 'only response_type=code is supported (RFC 6749 §4.1.2.1)' },
   server_error: { status: [500], means: 'the pod could not complete the request; the server log says why (RFC 6749 §4.1.2.1)' },
   temporarily_unavailable: { status: [503], means: 'the pod is too busy to take the request now; retry shortly (RFC 6749 §4.1.2.1)' },

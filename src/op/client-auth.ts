@@ -1,14 +1,18 @@
-// Client authentication at the token endpoint: HTTP Basic for confidential clients, none for public ones.
+// Client authentication at the token endpoint: HTTP Basic for confidential clients (registered ones and the
+// owner's client credentials), none for public ones.
 
 import { badRequest, HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { getRegisteredClient, isClientSecretValid, type RegisteredClient } from '../account/registered-clients.ts'
+import { getClientCredential, isClientCredentialId, isCredentialSecretValid, type ClientCredential } from '../account/client-credentials.ts'
 import { isClientIdDocumentUrl } from './clients.ts'
 
 export interface TokenClient {
   readonly clientId: string
   /** Absent for Client ID Documents: their id is their URL, they have no secret. */
   readonly registered?: RegisteredClient
+  /** A client credential of the owner's (scripts and bots): it may use only grant_type=client_credentials. */
+  readonly credential?: ClientCredential
 }
 
 /** RFC 6749 §5.2: invalid_client is 401, with a Basic challenge when Basic was tried. */
@@ -35,6 +39,11 @@ export async function authenticateClient(store: Store, form: Record<string, stri
     const basic = decodeBasic(m[1]!)
     if (!basic) throw invalidClient('the Basic credentials are malformed; send base64(urlencode(client_id) ":" urlencode(client_secret))', true)
     if (form.client_id !== undefined && form.client_id !== basic.id) throw invalidClient('client_id in the body differs from the one in the Basic credentials', true)
+    if (isClientCredentialId(basic.id)) {
+      const credential = await getClientCredential(store, basic.id, now)
+      if (!credential || !isCredentialSecretValid(credential, basic.secret)) throw invalidClient('unknown client or wrong client secret', true)
+      return { clientId: credential.clientId, credential }
+    }
     const client = await getRegisteredClient(store, basic.id, now)
     if (!client || !isClientSecretValid(client, basic.secret)) throw invalidClient('unknown client or wrong client secret', true)
     return { clientId: client.clientId, registered: client }
@@ -44,6 +53,7 @@ export async function authenticateClient(store: Store, form: Record<string, stri
   if (clientId === undefined) throw badRequest('client_id is required (or HTTP Basic authentication for a confidential client)')
   // A Client ID Document client is public: the code it redeems is bound to its URL and its PKCE verifier
   if (isClientIdDocumentUrl(clientId)) return { clientId }
+  if (isClientCredentialId(clientId)) throw invalidClient('a client credential is confidential: send its id and secret with HTTP Basic (client_secret_basic)', false)
   const client = await getRegisteredClient(store, clientId, now)
   if (!client) throw invalidClient(`client ${JSON.stringify(clientId.slice(0, 80))} is not registered here`, false)
   if (client.authMethod !== 'none') throw invalidClient('this client is confidential: authenticate with HTTP Basic (client_secret_basic)', false)

@@ -15,7 +15,8 @@ export function openidConfiguration(baseUrl: string) {
     end_session_endpoint: baseUrl + OP_PATHS.endSession,
     jwks_uri: baseUrl + OP_PATHS.jwks,
     response_types_supported: ['code'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
+    // Solid-OIDC: a provider that offers client credentials lists them (RFC 6749 §4.4: the owner's scripts and bots)
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
     subject_types_supported: ['public'],
     claims_supported: ['sub', 'webid'],
     scopes_supported: [...SUPPORTED_SCOPES],

@@ -31,17 +31,27 @@ export interface TokenResponse {
 
 const jti = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
 
-export async function issueTokens(signingKeys: SigningKeys, issuer: string, g: TokenGrant, now: number, refreshToken?: string): Promise<TokenResponse> {
+/** What an access token says: whose it is, for which app and session, bound to which key. */
+export type AccessTokenGrant = Pick<TokenGrant, 'sid' | 'clientId' | 'webid' | 'scopes' | 'jkt'>
+
+/** The DPoP-bound access token alone: the code and refresh grants add an ID token, client_credentials does not. */
+export async function signAccessToken(signingKeys: SigningKeys, issuer: string, g: AccessTokenGrant, now: number): Promise<string> {
   const key = await signingKeys.current(now)
   const iat = Math.floor(now / 1000)
-  const scope = g.scopes.join(' ')
   // Solid-OIDC §8, RFC 9449 §6: what Solid resource servers verify (webid, iss, aud ∋ solid, cnf.jkt, exp), plus client_id/azp
-  const accessToken = await new SignJWT({
-    webid: g.webid, client_id: g.clientId, azp: g.clientId, cnf: { jkt: g.jkt }, scope, sid: g.sid,
+  return new SignJWT({
+    webid: g.webid, client_id: g.clientId, azp: g.clientId, cnf: { jkt: g.jkt }, scope: g.scopes.join(' '), sid: g.sid,
   }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
     .setIssuer(issuer).setSubject(g.webid).setAudience(['solid', g.clientId])
     .setIssuedAt(iat).setExpirationTime(iat + ACCESS_TOKEN_TTL_S).setJti(jti())
     .sign(key.privateKey)
+}
+
+export async function issueTokens(signingKeys: SigningKeys, issuer: string, g: TokenGrant, now: number, refreshToken?: string): Promise<TokenResponse> {
+  const key = await signingKeys.current(now)
+  const iat = Math.floor(now / 1000)
+  const scope = g.scopes.join(' ')
+  const accessToken = await signAccessToken(signingKeys, issuer, g, now)
   // Solid-OIDC §6: aud is an array holding azp and "solid"; cnf.jkt binds it to the proof key
   const idToken = await new SignJWT({
     webid: g.webid, azp: g.clientId, cnf: { jkt: g.jkt }, sid: g.sid,

@@ -1,5 +1,6 @@
 // The running server's local control socket: `solopod setup-link` asks it for a new one-time link,
-// `solopod export` for a snapshot export of the running pod, the benchmark for a memory report.
+// `solopod export` for a snapshot export of the running pod, `solopod clients` to add, list and remove
+// client credentials, the benchmark for a memory report.
 //
 // LevelDB admits one process per database, so while the server runs no other command can write a
 // setup token. The socket lives in the data directory, in a folder only the server's user may enter:
@@ -9,12 +10,18 @@ import { chmodSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { heapStats } from 'bun:jsc'
 import { UserError } from '../lib/user-error.ts'
+import { HttpError } from '../http/errors.ts'
+import type { ClientCredentialActions } from './client-credential-actions.ts'
 
 const SOCKET_DIR = 'run'
 const SOCKET_NAME = 'control.sock'
 const SETUP_LINK_PATH = '/setup-link'
 const EXPORT_PATH = '/export'
 const MEMORY_PATH = '/memory'
+/** `/clients/add`, `/clients/list`, `/clients/remove`. */
+const CLIENTS_PATH = '/clients/'
+const CLIENT_OPS = ['add', 'list', 'remove'] as const
+export type ClientOp = typeof CLIENT_OPS[number]
 /** sun_path is 108 bytes on Linux (104 on macOS): a longer path cannot be bound. */
 const MAX_SOCKET_PATH = 100
 
@@ -33,6 +40,23 @@ export interface ControlActions {
   exportTo(dest: string): Promise<Record<string, number>>
   /** Synced batches written and the resource writes they held (group commit), for the memory report. */
   commitStats?(): { readonly batches: number; readonly writes: number }
+  /** `solopod clients …` while the server holds the database. */
+  clients?: ClientCredentialActions
+}
+
+/** One `solopod clients` action from its JSON body; a refusal's description goes back to the command (never a secret: none is sent in). */
+async function answerClients(clients: ClientCredentialActions | undefined, op: string, request: Request): Promise<Response> {
+  if (!clients || !(CLIENT_OPS as readonly string[]).includes(op)) return new Response('not found\n', { status: 404 })
+  const body = await request.json().catch(() => ({})) as { name?: unknown; scope?: unknown; id?: unknown }
+  try {
+    if (op === 'list') return Response.json({ answer: await clients.list() })
+    if (op === 'remove') return Response.json({ answer: await clients.remove(String(body.id)) })
+    const scope = Array.isArray(body.scope) ? body.scope.map((e: { path?: unknown; right?: unknown }) => ({ path: String(e.path), right: String(e.right) })) : undefined
+    return Response.json({ answer: await clients.add(String(body.name ?? ''), scope) })
+  } catch (err) {
+    if (err instanceof HttpError) return Response.json({ error: err.description }, { status: 400 })
+    throw err
+  }
 }
 
 /** Serves the control socket. Returns a stop function. */
@@ -66,6 +90,7 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
       const route = request.method === 'POST' ? new URL(request.url).pathname : undefined
       if (route === SETUP_LINK_PATH) return Response.json({ link: await actions.issueSetupLink() })
       if (route === EXPORT_PATH) return exportTo(request)
+      if (route?.startsWith(CLIENTS_PATH)) return answerClients(actions.clients, route.slice(CLIENTS_PATH.length), request)
       if (route === MEMORY_PATH) {
         const commits = actions.commitStats?.()
         return Response.json({ ...memoryReport(new URL(request.url).searchParams.has('gc')), ...(commits ? { commits: { ...commits } } : {}) })
@@ -147,4 +172,22 @@ export async function requestExport(dataDir: string, dest: string): Promise<Reco
   const answer = await res.json() as { counts?: Record<string, number>; error?: string }
   if (!res.ok || !answer.counts) throw new ControlSocketError(answer.error ?? `the running server answered ${res.status} on its control socket`)
   return answer.counts
+}
+
+/**
+ * A `solopod clients` action done by the server running on `dataDir`: its answer, or undefined when no server
+ * listens there (the command then opens the database itself). A refusal (a folder not usable) is thrown.
+ */
+export async function requestClientsAction(dataDir: string, op: ClientOp, body: Record<string, unknown>): Promise<{ answer: unknown } | undefined> {
+  let res: Response
+  try {
+    res = await fetch(`http://solopod${CLIENTS_PATH}${op}`, {
+      method: 'POST', unix: controlSocketPath(dataDir), body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000),
+    })
+  } catch {
+    return undefined
+  }
+  const answer = await res.json().catch(() => ({})) as { answer?: unknown; error?: string }
+  if (!res.ok || !('answer' in answer)) throw new ControlSocketError(answer.error ?? `the running server answered ${res.status} on its control socket`)
+  return { answer: answer.answer }
 }

@@ -11,6 +11,7 @@ import { sweepExpiredUploadsRegularly } from '../store/expired-uploads.ts'
 import type { Store } from '../store/open-store.ts'
 import { describeCause, log } from '../log.ts'
 import { ControlSocketError, openControlSocket } from './control-socket.ts'
+import { credentialActions, type ClientCredentialActions } from './client-credential-actions.ts'
 import { socketHandlers } from '../http/socket-session.ts'
 
 // The export code is loaded when the control socket asks for an export: not on every start of the server.
@@ -111,7 +112,7 @@ function compactInBackground(store: Store) {
 }
 
 /** The control socket of a running pod; a pod without one still serves (it logs why). Returns its close. */
-function openControlSocketOf({ cfg, store }: Pod): () => void {
+function openControlSocketOf({ cfg, store, deps }: Pod): () => void {
   try {
     return openControlSocket(cfg.dataDir, {
       issueSetupLink: async () => {
@@ -129,9 +130,27 @@ function openControlSocketOf({ cfg, store }: Pod): () => void {
         return { ...counts }
       },
       commitStats: () => store.commitStats,
+      clients: loggedClientActions(credentialActions(deps, cfg.baseUrl, deps.now)),
     })
   } catch (err) {
     log.warn('control.unavailable', { reason: err instanceof ControlSocketError ? err.message : describeCause(err) })
     return () => {}
+  }
+}
+
+/** The running pod's log names what `solopod clients` changed (never the secret). */
+function loggedClientActions(actions: ClientCredentialActions): ClientCredentialActions {
+  return {
+    ...actions,
+    add: async (name, scope) => {
+      const added = await actions.add(name, scope)
+      log.info('client_credential.added', { via: 'control-socket', clientId: added.credential.clientId, folders: added.credential.folders?.length ?? 'all' })
+      return added
+    },
+    remove: async (clientId) => {
+      const removed = await actions.remove(clientId)
+      if (removed) log.info('client_credential.removed', { via: 'control-socket', clientId })
+      return removed
+    },
   }
 }

@@ -4,6 +4,7 @@
 import { BASE, api } from './api.ts'
 import { clear, confirmAction, formatDate, h, say, sayError } from './dom.ts'
 import { accessCell, type AppAccess } from './app-access.ts'
+import { scriptsAndBotsSection } from './credentials.ts'
 
 interface Sessions {
   visitorSessions: { id: string; webid: string; issuer: string; createdAt: string; expiresAt: string; userAgent: string }[]
@@ -72,4 +73,5 @@ export async function showApps(view: HTMLElement): Promise<void> {
         onclick: revoke(`/sessions/${encodeURIComponent(s.id)}`, `Sign ${s.webid} out of your pod? Their access stays as your sharing settings say; they can sign in again.`, 'Signing the visitor out') }, 'Sign out')))),
     'None'),
   )
+  view.append(await scriptsAndBotsSection())
 }

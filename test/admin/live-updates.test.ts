@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { BASE, CookieJar, type TestPod } from '../op/op-fixture.ts'
-import { openFormPod, pageError, testFormGuards, type FormPod } from './owner-forms.ts'
+import { openFormPod, pageError, testApiGuards, testFormGuards, type FormPod } from './owner-forms.ts'
 import type { EndReason, Listener } from '../../src/channels/listener.ts'
 import { saveConsent } from '../../src/account/consents.ts'
 import type { ClientId, WebId } from '../../src/account/ids.ts'
@@ -49,16 +49,7 @@ const errorOf = async (res: Response) => ((await res.json()) as { error: string 
 
 describe('the channels API is for the owner only', () => {
   const routes: [string, string][] = [['GET', '/.admin/api/channels'], ['DELETE', '/.admin/api/channels/x']]
-  test.each(routes)('%s %s without a session cookie → 401 login_required', async (method, path) => {
-    const res = await api(method, path, { jar: new CookieJar() })
-    expect(res.status).toBe(401)
-    expect(await errorOf(res)).toBe('login_required')
-  })
-  test.each(routes)('%s %s from another origin → 403 csrf_failed', async (method, path) => {
-    const res = await api(method, path, { origin: 'https://evil.example' })
-    expect(res.status).toBe(403)
-    expect(await errorOf(res)).toBe('csrf_failed')
-  })
+  testApiGuards(api, routes)
   test('DELETE without X-CSRF-Token → 403 csrf_failed, and the channel stays open', async () => {
     const { id, ended } = await openChannel()
     const res = await api('DELETE', `/.admin/api/channels/${encodeURIComponent(id)}`, { csrf: false })

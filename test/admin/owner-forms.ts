@@ -53,3 +53,18 @@ export function testFormGuards(ctx: () => FormPod, forms: [string, Record<string
     expect(await pageError(res)).toBe('csrf_failed')
   })
 }
+
+/** The owner API's guard on `routes` ([method, path]): no session → 401 login_required, another origin → 403 csrf_failed (JSON refusals). */
+export function testApiGuards(call: (method: string, path: string, o: { jar?: CookieJar; origin?: string }) => Promise<Response>, routes: [string, string][]): void {
+  const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error
+  test.each(routes)('%s %s without a session cookie → 401 login_required', async (method, path) => {
+    const res = await call(method, path, { jar: new CookieJar() })
+    expect(res.status).toBe(401)
+    expect(await errorOf(res)).toBe('login_required')
+  })
+  test.each(routes)('%s %s from another origin → 403 csrf_failed', async (method, path) => {
+    const res = await call(method, path, { origin: 'https://evil.example' })
+    expect(res.status).toBe(403)
+    expect(await errorOf(res)).toBe('csrf_failed')
+  })
+}

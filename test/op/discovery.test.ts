@@ -20,7 +20,8 @@ describe('Solid-OIDC §5: /.well-known/openid-configuration', () => {
       end_session_endpoint: `${BASE}/.oidc/session/end`,
       jwks_uri: `${BASE}/.oidc/jwks`,
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      // the seed's two, and client_credentials: Solid-OIDC requires it listed when offered
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       subject_types_supported: ['public'],
       claims_supported: ['sub', 'webid'],
       scopes_supported: ['openid', 'webid', 'profile', 'email', 'offline_access'],

@@ -109,8 +109,8 @@ describe('token endpoint error rows', () => {
   test('unsupported grant type → 400 unsupported_grant_type', async () => {
     await expectError(await tokenRequest(pod, { key, fields: { grant_type: 'password', client_id: APP_ID } }), 400, 'unsupported_grant_type')
   })
-  test('client_credentials is not supported → 400 unsupported_grant_type', async () => {
-    await expectError(await tokenRequest(pod, { key, fields: { grant_type: 'client_credentials', client_id: APP_ID } }), 400, 'unsupported_grant_type')
+  test('client_credentials from a public client (only the owner\'s client credentials may use it) → 400 unauthorized_client', async () => {
+    await expectError(await tokenRequest(pod, { key, fields: { grant_type: 'client_credentials', client_id: APP_ID } }), 400, 'unauthorized_client')
   })
   test('missing grant_type → 400 invalid_request', async () => {
     await expectError(await tokenRequest(pod, { key, fields: { client_id: APP_ID } }), 400, 'invalid_request')
