@@ -3,7 +3,7 @@
 // and write goes through the resource server with the visitor's cookie, so only its decisions count.
 
 import type { Quad } from '@rdfjs/types'
-import { html, renderPage, type SafeHtml } from '../http/html-page.ts'
+import { breakableUrl, html, renderPage, type SafeHtml } from '../http/html-page.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { readablePath } from '../lib/readable-path.ts'
@@ -34,7 +34,7 @@ export interface VisitorPage {
 
 export function renderVisitorPage(p: VisitorPage): Promise<Response> {
   const who = p.session
-    ? html`<p class="muted">Signed in as <code>${p.session.webid}</code> · <a href="${VISIT_PATHS.files}">Shared with you</a></p>
+    ? html`<p class="muted">Signed in as <code>${breakableUrl(p.session.webid)}</code> · <a href="${VISIT_PATHS.files}">Shared with you</a></p>
 <form class="inline" method="post" action="${VISIT_PATHS.signOut}"><input type="hidden" name="csrf" value="${p.csrf}"><button type="submit" class="small secondary">Sign out</button></form>`
     : html``
   return renderPage('visitor.html', p.heading, {
@@ -100,7 +100,7 @@ export function documentBody(path: string, type: string, modes: ReadonlySet<Acce
     : html`<p class="muted">This kind of file (${type}) is not shown here; download it to open it.</p>`
   const edit = kind === 'text' && modes.has('write') ? html` <a class="button secondary" href="${VISIT_PATHS.edit}?path=${encodeURIComponent(path)}">Edit</a>` : html``
   const folder = path.replace(/[^/]*$/, '')
-  return html`<p class="muted">${type} · ${describeModes(modes)}</p>${preview}
+  return html`<p class="muted">${type} · ${modes.has('write') ? 'you may change it' : 'you may read it'}</p>${preview}
 <p><a class="button" href="${filePage(path, true)}">Download</a>${edit} <a class="button secondary" href="${filesPage(folder)}">Back to the folder</a></p>`
 }
 

@@ -15,7 +15,8 @@ import { showLiveUpdates } from './live-updates.ts'
 const view = document.getElementById('view')!
 
 async function route(): Promise<void> {
-  const hash = decodeURIComponent(location.hash.slice(1) || '/files/')
+  // Paths stay as the links carry them, percent-encoded: the pod's own form of a name (a decoded "/a b/" is no pod path)
+  const hash = location.hash.slice(1) || '/files/'
   for (const a of document.querySelectorAll<HTMLAnchorElement>('.dash-nav a')) {
     const target = a.getAttribute('href')!.slice(1)
     if (hash.startsWith(target === '/files/' ? '/files/' : target)) a.setAttribute('aria-current', 'page')

@@ -2,7 +2,7 @@
 // with a PUT to the resource server, which validates it and refuses an owner lock-out (409).
 
 import { BASE, WEBID, api, ldp } from './api.ts'
-import { clear, confirmAction, field, h, say, sayError, setFieldError, type FieldSlot } from './dom.ts'
+import { clear, confirmAction, field, h, readablePath, say, sayError, setFieldError, type FieldSlot } from './dom.ts'
 import { breadcrumbs } from './files.ts'
 import { checkAccessPanel } from './check-access.ts'
 import type { AclRow } from '../../src/admin/acl-view.ts'
@@ -33,7 +33,7 @@ export async function showShare(view: HTMLElement, path: string): Promise<void> 
   let entries = acl.own ? entriesOf(acl.own) : null
   const draw = () => {
     clear(view)
-    view.append(breadcrumbs(path), h('h2', {}, `Who can access ${path === '/' ? 'your whole pod' : path}`))
+    view.append(breadcrumbs(path), h('h2', {}, `Who can access ${path === '/' ? 'your whole pod' : readablePath(path)}`))
     if (acl.inherited) {
       view.append(h('section', { class: 'panel', 'aria-labelledby': 'inherited-h' },
         h('h3', { id: 'inherited-h' }, `Inherited from ${acl.inherited.from.slice(BASE.length)}`),
