@@ -17,7 +17,7 @@ import { ownerWebIdOf } from '../config.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { ACCESS_MODES } from '../policy/access-modes.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations' | 'appScopes' | 'decider'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'revocations' | 'appScopes' | 'decider' | 'grants'>
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -66,7 +66,7 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<boolea
 
 /** GET /.admin/api/people: each person the owner's rules name, with what they may reach (what their visitor pages list). */
 export async function readPeople(deps: AdminDeps) {
-  const people = await sharedPeople({ store: deps.store, baseUrl: deps.cfg.baseUrl, decider: deps.decider }, ownerWebIdOf(deps.cfg.baseUrl))
+  const people = await sharedPeople({ store: deps.store, baseUrl: deps.cfg.baseUrl, decider: deps.decider, grants: deps.grants }, ownerWebIdOf(deps.cfg.baseUrl))
   return people.map((p) => ({ webid: p.webid, items: p.items.map((i) => ({ path: i.path, name: readablePath(i.path), modes: ACCESS_MODES.filter((m) => i.modes.has(m)) })) }))
 }
 

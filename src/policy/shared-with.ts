@@ -11,6 +11,7 @@ import type { AccessMode } from './access-modes.ts'
 import type { AccessDecider } from './access-decider.ts'
 import { parseAclDocument, type Authorization } from './acl-document.ts'
 import type { WebId } from '../account/ids.ts'
+import type { GrantRegistry } from './grant-registry.ts'
 
 export interface SharedItem {
   /** A stored path (percent-encoded); containers end in `/`. */
@@ -29,7 +30,7 @@ const PUBLIC_CLASSES = new Set([FOAF('Agent'), ACL('AuthenticatedAgent')])
  * listed is exactly what the person may open, and nothing else is hinted at. Rules for everyone (public,
  * any signed-in agent) count only with `includePublic`.
  */
-type SharingDeps = { store: Store; baseUrl: string; decider: Pick<AccessDecider, 'decide'> }
+type SharingDeps = { store: Store; baseUrl: string; decider: Pick<AccessDecider, 'decide'>; grants?: Pick<GrantRegistry, 'index'> }
 
 /** Every authorization of every ACL document of the pod (one pass over the resources' keys). */
 async function* allAuthorizations(deps: Pick<SharingDeps, 'store' | 'baseUrl'>): AsyncGenerator<Authorization> {
@@ -48,6 +49,11 @@ export async function sharedWith(deps: SharingDeps, principal: Principal, o: { i
       || (o.includePublic === true && a.agentClasses.some((c) => PUBLIC_CLASSES.has(c)))
     if (!names || !a.modes.has('read')) continue
     for (const target of [...a.accessTo, ...a.default]) if (target.startsWith(deps.baseUrl + '/')) candidates.add(target.slice(deps.baseUrl.length))
+  }
+  // Access grants name their grantee too: the data registration (a folder) or the instances they cover
+  const granted = principal.webid !== undefined && deps.grants ? (await deps.grants.index()).byGrantee.get(principal.webid) ?? [] : []
+  for (const g of granted) {
+    for (const target of g.instances.length > 0 ? g.instances : [g.registration]) if (target.startsWith(deps.baseUrl + '/')) candidates.add(target.slice(deps.baseUrl.length))
   }
   const items: SharedItem[] = []
   for (const path of [...candidates].sort()) {
@@ -71,6 +77,7 @@ export const MAX_PEOPLE = 200
 export async function sharedPeople(deps: SharingDeps, owner: string): Promise<{ webid: WebId; items: SharedItem[] }[]> {
   const people = new Set<string>()
   for await (const a of allAuthorizations(deps)) for (const agent of a.agents) if (agent !== owner && people.size < MAX_PEOPLE) people.add(agent)
+  if (deps.grants) for (const grantee of (await deps.grants.index()).byGrantee.keys()) if (grantee !== owner && people.size < MAX_PEOPLE) people.add(grantee)
   const out: { webid: WebId; items: SharedItem[] }[] = []
   for (const webid of [...people].sort()) {
     const items = await sharedWith(deps, { webid: webid as WebId, keys: [], scheme: 'visitor' })

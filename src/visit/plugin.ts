@@ -128,7 +128,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     if (v instanceof Response) return v
     const page = (heading: string, body: ReturnType<typeof html>) => renderVisitorPage({ heading, ...(v.session ? { session: v.session } : {}), csrf: v.csrf, headers: withCookie(v.setCookie) ?? {}, body })
     if (path === undefined) {
-      return page('Shared with you', sharedListBody(await sharedWith({ store, baseUrl: cfg.baseUrl, decider: deps.decider }, principalOf(v.session!))))
+      return page('Shared with you', sharedListBody(await sharedWith({ store, baseUrl: cfg.baseUrl, decider: deps.decider, grants: deps.grants }, principalOf(v.session!))))
     }
     const res = await asVisitor(request, 'GET', path, { headers: { accept: path.endsWith('/') ? 'text/turtle' : '*/*' }, csrf: v.csrf })
     const modes = parseWacAllow(res.headers.get('wac-allow'))
