@@ -24,6 +24,7 @@ import { makeLegacyCapabilities, type LegacyCapabilities } from './channels/lega
 import { makeWebhooks, type Webhooks } from './channels/webhooks.ts'
 import { makePoster } from './fetch/guarded-post.ts'
 import { makePodKey, type PodKeys } from './auth/httpsig/pod-key.ts'
+import { makeCertificateState, type CertificateState } from './acme/certificate-status.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -66,6 +67,8 @@ export interface Deps {
   readonly webhooks: Webhooks
   /** The pod's own signing key: it signs webhook deliveries; its key document is public. */
   readonly podKey: PodKeys
+  /** The certificate served (--domain or --tls-cert) and how its renewal goes: set by the server, read by the dashboard and the metrics. */
+  readonly certificate: CertificateState
 }
 
 export interface DepsOptions {
@@ -104,5 +107,6 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     tickets: makeTicketBook({ store, now }),
     tokenEndpointReplay: new JtiReplayCache(),
     clientAddresses: makeClientAddresses(),
+    certificate: makeCertificateState(),
   }
 }

@@ -21,7 +21,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['channels'],
   ['policy'],
   ['auth'],
-  ['account', 'uma'],
+  // the ACME certificate (its records, orders, renewal): the server serves it, deps tells the dashboard its status
+  ['account', 'uma', 'acme'],
   ['fetch', 'rdf', 'store'],
   ['http'],
   ['log.ts', 'config.ts', 'data-dir.ts'],
