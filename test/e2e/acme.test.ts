@@ -121,6 +121,10 @@ describe('a CA that cannot be reached', () => {
     expect(JSON.parse(line)).toMatchObject({ level: 'warn', domain: DOMAIN, serving })
     const again = await openTls()
     try { expect(serialOf(again)).toBe(serving) } finally { again.destroy() }
+    // a Prometheus on the machine sees it too: the expiry of what is served, and the failing renewal
+    const metrics = await (await fetch(`https://127.0.0.1:${pod.port}/.well-known/solopod/metrics`, { tls: { ca: root, serverName: DOMAIN } })).text()
+    expect(metrics).toMatch(/^solopod_certificate_expiry_seconds\{source="acme"\} \d+$/m)
+    expect(metrics).toMatch(/^solopod_certificate_renewal_failing 1$/m)
   }, 45_000)
 
   test('at start, with a certificate stored: the pod says so and serves the one it has', async () => {
