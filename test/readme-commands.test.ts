@@ -25,6 +25,16 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },
   // not run inside the suite it is part of: the test checks what it selects
   'npm run test:unit': { file: 'test/check-test-tools.test.ts', text: "pkg.scripts['test:unit']" },
+  // needs a public DNS name, ports 80 and 443 and Let's Encrypt: the same flags against pebble, on unprivileged ports
+  'sudo dist/solopod serve --domain pod.example --acme-email me@example.org --data /var/lib/solopod':
+    { file: 'test/e2e/start-server.ts', text: "['--domain', opts.acme.domain, '--acme-email', 'owner@example.org', '--acme-directory'" },
+  // root and systemd: the unit is verified and the commands' paths checked against it
+  'npm run build && sudo install -m 755 dist/solopod /usr/local/bin/solopod && sudo install -m 644 deploy/solopod.service /etc/systemd/system/':
+    { file: 'test/deploy/systemd-unit.test.ts', text: "'npm run build && sudo install -m 755 dist/solopod /usr/local/bin/solopod && sudo install -m 644 deploy/solopod.service /etc/systemd/system/'" },
+  "printf 'SOLOPOD_DOMAIN=pod.example\\nSOLOPOD_ACME_EMAIL=me@example.org\\n' | sudo tee /etc/solopod.env":
+    { file: 'test/deploy/systemd-unit.test.ts', text: "SOLOPOD_DOMAIN=pod.example\\\\nSOLOPOD_ACME_EMAIL=me@example.org\\\\n' | sudo tee /etc/solopod.env" },
+  'sudo systemctl daemon-reload && sudo systemctl enable --now solopod':
+    { file: 'test/deploy/systemd-unit.test.ts', text: "'sudo systemctl daemon-reload && sudo systemctl enable --now solopod'" },
   'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1':
     { file: 'test/browser/nginx-proxy.ts', text: 'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1' },
 }
