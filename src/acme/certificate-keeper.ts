@@ -11,10 +11,14 @@ import { getAccountKey, getStoredCertificate, putAccountKey, putStoredCertificat
 import { readCertificateInfo, type CertificateInfo } from './certificate-info.ts'
 import type { CertificateState } from './certificate-status.ts'
 import type { HttpChallenges } from './http-challenges.ts'
-import { issueCertificate, makeAccountKey, type IssueCertificate } from './issue-certificate.ts'
+import type { IssueCertificate } from './issue-certificate.ts'
 import { MAX_TIMER_MS, renewalDueAt, retryAt } from './renewal-schedule.ts'
 
 export class CertificateUnavailableError extends UserError {}
+
+// The ACME client (acme-client with axios, node-forge, @peculiar/x509) costs ~200 ms to load: loaded when
+// an order is placed, not on every start (a pod with a stored certificate that is not due never loads it).
+const loadClient = () => import('./issue-certificate.ts')
 
 export interface KeeperDeps {
   readonly acme: AcmeConfig
@@ -22,8 +26,6 @@ export interface KeeperDeps {
   readonly now: () => number
   readonly challenges: HttpChallenges
   readonly state: CertificateState
-  /** The CA's side of an order; tests may pass another. */
-  readonly issue?: IssueCertificate
 }
 
 export interface CertificateKeeper {
@@ -40,7 +42,7 @@ export interface CertificateKeeper {
 
 export function makeCertificateKeeper(d: KeeperDeps): CertificateKeeper {
   const { acme } = d
-  const issue = d.issue ?? issueCertificate
+  const issue: IssueCertificate = async (o) => (await loadClient()).issueCertificate(o)
   const directoryCaPem = acme.directoryCaFile ? readFileSync(acme.directoryCaFile, 'utf8') : undefined
   let serving: { cert: StoredCertificate; info: CertificateInfo; obtainedAt?: number } | undefined
   let lastFailure: { at: number; reason: string } | undefined
@@ -62,7 +64,7 @@ export function makeCertificateKeeper(d: KeeperDeps): CertificateKeeper {
   async function order(): Promise<StoredCertificate> {
     let accountKeyPem = await getAccountKey(d.store)
     if (accountKeyPem === undefined) {
-      accountKeyPem = await makeAccountKey()
+      accountKeyPem = await (await loadClient()).makeAccountKey()
       await putAccountKey(d.store, accountKeyPem)
     }
     const started = performance.now()
