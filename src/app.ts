@@ -17,6 +17,7 @@ import { makeResourceServer } from './rs/plugin.ts'
 import { isReservedPath, isSameOriginOnly, NOTIFY_PATHS } from './http/pod-paths.ts'
 import { makeNotifications } from './notify/plugin.ts'
 import { visitPlugin } from './visit/plugin.ts'
+import { monitorPlugin } from './monitor/plugin.ts'
 import { asksForSocket, type SocketSession } from './http/socket-session.ts'
 
 /** The pod as the request handler sees it: every request with its path (already checked by pathOf). */
@@ -40,6 +41,7 @@ export function buildApp(deps: Deps): PodApp {
     .use(adminPlugin(deps, forward))
     .use(visitPlugin(deps, forward))
     .use(notify.plugin)
+    .use(monitorPlugin(deps))
     .use(rs.plugin)
   handle = (request) => app.handle(request)
   return {
@@ -104,7 +106,7 @@ const nextRequestId = () => `${ID_PREFIX}-${(++requestCount).toString(36)}`
  * deliberate answer and one access-log line, whatever was thrown on the way; the client address
  * comes from forwarded headers only when the TCP peer is a trusted proxy.
  */
-export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresses' | 'cfg'>) {
+export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresses' | 'cfg' | 'metrics'>) {
   // cfg.trustProxy: reverse proxies whose Forwarded / X-Forwarded-For name the client
   const trusted = new Set(deps.cfg.trustProxy.map(normalizeIp))
   return async (request: Request, server?: PodServer): Promise<Response> => {
@@ -133,8 +135,10 @@ export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresse
     }
     response = withHeaders(response, reqId)
     if (cors) addCorsHeaders(request, response)
+    const ms = performance.now() - started
+    deps.metrics.recordRequest(path, response.status, ms / 1000)
     // One line per request at debug: at the default level a terminal shows the banner and what needs attention.
-    if (log.enabled('debug')) log.debug('request', { reqId, method: request.method, path: path ?? '(malformed)', status: response.status, ms: Math.round(performance.now() - started), ip: deps.clientAddresses.of(request) })
+    if (log.enabled('debug')) log.debug('request', { reqId, method: request.method, path: path ?? '(malformed)', status: response.status, ms: Math.round(ms), ip: deps.clientAddresses.of(request) })
     return response
   }
 }

@@ -15,6 +15,11 @@ export interface Config {
   readonly dataDir: string
   readonly tlsCert?: string
   readonly tlsKey?: string
+  /**
+   * `--domain`: the pod obtains and renews its certificate itself (ACME, RFC 8555, http-01), serves
+   * https on `port` and answers the challenge (and redirects to https) on `acme.httpPort`.
+   */
+  readonly acme?: AcmeConfig
   readonly ownerPasswordFile?: string
   /** http on loopback hosts for remote documents (tests, development). */
   readonly allowInsecureLocal: boolean
@@ -49,6 +54,22 @@ export interface Config {
   readonly args: readonly string[]
 }
 
+export interface AcmeConfig {
+  /** The one name the certificate is for; the base URL's host. */
+  readonly domain: string
+  /** The account's contact (RFC 8555 §7.3): the CA writes here about expiry and policy changes. */
+  readonly email: string
+  /** The ACME directory URL (RFC 8555 §7.1.1): Let's Encrypt by default, its staging or any other CA. */
+  readonly directoryUrl: string
+  /** A PEM file of CA certificates trusted for the directory's https, beside the system's (a private CA, a test CA). */
+  readonly directoryCaFile?: string
+  /** The port the http-01 challenge reaches (RFC 8555 §8.3: the CA connects to 80; a redirect may put the pod elsewhere). */
+  readonly httpPort: number
+}
+
+/** RFC 8555 §7.1.1 directory of Let's Encrypt's production CA. */
+export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory'
+
 export class ConfigError extends UserError {}
 
 /** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
@@ -57,12 +78,17 @@ export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me`
 interface Option { flag: string; env?: string; help: string; boolean?: boolean; /** Given once per value; no env var (a list of paths has no safe separator). */ repeated?: boolean }
 
 export const OPTIONS: readonly Option[] = [
-  { flag: 'port', env: 'SOLOPOD_PORT', help: 'TCP port to listen on (default 3000)' },
-  { flag: 'host', env: 'SOLOPOD_HOST', help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 for all)' },
+  { flag: 'port', env: 'SOLOPOD_PORT', help: 'TCP port to listen on (default 3000; 443 with --domain)' },
+  { flag: 'host', env: 'SOLOPOD_HOST', help: 'interface to listen on (default 127.0.0.1, 0.0.0.0 with --domain; 0.0.0.0 for all)' },
   { flag: 'base-url', env: 'SOLOPOD_BASE_URL', help: 'public origin of the pod and OIDC issuer (default http://localhost:PORT, https with --tls-cert)' },
   { flag: 'data', env: 'SOLOPOD_DATA', help: 'data directory (default ./data)' },
   { flag: 'tls-cert', env: 'SOLOPOD_TLS_CERT', help: 'PEM certificate file: serve HTTPS' },
   { flag: 'tls-key', env: 'SOLOPOD_TLS_KEY', help: 'PEM private key file for --tls-cert' },
+  { flag: 'domain', env: 'SOLOPOD_DOMAIN', help: 'serve https for this name with a certificate the pod obtains and renews itself (ACME); needs --acme-email' },
+  { flag: 'acme-email', env: 'SOLOPOD_ACME_EMAIL', help: "contact address of the pod's ACME account (--domain)" },
+  { flag: 'acme-directory', env: 'SOLOPOD_ACME_DIRECTORY', help: `ACME directory URL (default Let's Encrypt: ${LETS_ENCRYPT_DIRECTORY})` },
+  { flag: 'acme-ca-file', env: 'SOLOPOD_ACME_CA_FILE', help: "PEM file of CA certificates to trust for the ACME directory's https (a private or test CA)" },
+  { flag: 'http-port', env: 'SOLOPOD_HTTP_PORT', help: 'with --domain: port of the http-01 challenge and the redirect to https (default 80)' },
   { flag: 'owner-password-file', env: 'SOLOPOD_OWNER_PASSWORD_FILE', help: "file holding the owner's password (first start, passwd)" },
   { flag: 'allow-insecure-local', env: 'SOLOPOD_ALLOW_INSECURE_LOCAL', help: 'fetch http:// documents on loopback hosts (default: on when the base URL is on localhost)', boolean: true },
   { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest file (binary body) accepted (default: no limit but the disk)' },
@@ -168,11 +194,16 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   }
   // Which of flag and env var gave a value, for the message of a bad one.
   const labelOf = (flag: string) => flags.has(flag) ? `--${flag}` : OPTIONS.find(o => o.flag === flag)!.env ?? `--${flag}`
-  const port = parseInteger('port', get('port') ?? '3000', 0, 65535)
   const givenBaseUrl = get('base-url')
   const tlsCert = get('tls-cert')
   const tlsKey = get('tls-key')
-  const baseUrl = parseBaseUrl(givenBaseUrl ?? defaultBaseUrl(port, tlsCert !== undefined))
+  const acme = parseAcme(get, tlsCert !== undefined)
+  // A pod with its own certificate is a public https server: 443 unless told otherwise.
+  const port = parseInteger('port', get('port') ?? (acme ? '443' : '3000'), acme ? 1 : 0, 65535)
+  const baseUrl = givenBaseUrl !== undefined ? parseBaseUrl(givenBaseUrl)
+    : acme ? httpsOrigin(acme.domain, port) : parseBaseUrl(defaultBaseUrl(port, tlsCert !== undefined))
+  if (acme && new URL(baseUrl).hostname !== acme.domain) throw new ConfigError(`--base-url must name the --domain ${acme.domain}, got "${givenBaseUrl}"`)
+  if (acme && !baseUrl.startsWith('https://')) throw new ConfigError('--base-url must be https:// with --domain')
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key must be given together')
   const logLevel = get('log-level') ?? 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
@@ -186,11 +217,13 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   return Object.freeze({
     command,
     port,
-    host: get('host') ?? '127.0.0.1',
+    // Reachable from the internet, as the CA's http-01 check and the pod's visitors need
+    host: get('host') ?? (acme ? '0.0.0.0' : '127.0.0.1'),
     baseUrl,
     baseUrlFromPort: givenBaseUrl === undefined,
     dataDir: resolve(get('data') ?? './data'),
     ...(tlsCert ? { tlsCert: resolve(tlsCert), tlsKey: resolve(tlsKey!) } : {}),
+    ...(acme ? { acme } : {}),
     ...(ownerPasswordFile ? { ownerPasswordFile: resolve(ownerPasswordFile) } : {}),
     allowInsecureLocal: insecure === undefined ? isLoopbackHost(new URL(baseUrl).hostname) : parseBoolean(labelOf('allow-insecure-local'), insecure),
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes: parseInteger('max-body-bytes', maxBodyBytes, 1024, 2 ** 50) }),
@@ -208,6 +241,39 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     args: Object.freeze(args),
   })
 }
+
+/** RFC 1035 §2.3.1 host names (letters, digits, hyphens; dots between labels): a certificate names one. */
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
+/** `--domain` and its company; undefined without `--domain` (an --acme-* flag alone is refused). */
+function parseAcme(get: (flag: string) => string | undefined, tlsFiles: boolean): AcmeConfig | undefined {
+  const domain = get('domain')?.toLowerCase()
+  const email = get('acme-email')
+  const directory = get('acme-directory')
+  const caFile = get('acme-ca-file')
+  const httpPort = get('http-port')
+  if (domain === undefined) {
+    const stray = [['acme-email', email], ['acme-directory', directory], ['acme-ca-file', caFile], ['http-port', httpPort]].find(([, v]) => v !== undefined)
+    if (stray) throw new ConfigError(`--${stray[0]} needs --domain`)
+    return undefined
+  }
+  if (!DOMAIN.test(domain)) throw new ConfigError(`--domain must be a host name such as pod.example, got "${domain}"`)
+  if (tlsFiles) throw new ConfigError('--domain and --tls-cert exclude each other: the pod either obtains its certificate or is given one')
+  if (email === undefined || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError('--domain needs --acme-email with a contact address for the ACME account, e.g. me@example.org')
+  let directoryUrl = LETS_ENCRYPT_DIRECTORY
+  if (directory !== undefined) {
+    if (!URL.canParse(directory) || new URL(directory).protocol !== 'https:') throw new ConfigError(`--acme-directory must be an https:// URL (RFC 8555 §6.1), got "${directory}"`)
+    directoryUrl = directory
+  }
+  return Object.freeze({
+    domain, email, directoryUrl,
+    ...(caFile ? { directoryCaFile: resolve(caFile) } : {}),
+    httpPort: parseInteger('http-port', httpPort ?? '80', 1, 65535),
+  })
+}
+
+/** `https://DOMAIN`, with the port unless it is https's own. */
+const httpsOrigin = (domain: string, port: number) => port === 443 ? `https://${domain}` : `https://${domain}:${port}`
 
 /** The config once the server is bound to `port` (for --port 0): a defaulted base URL names that port. */
 export function withBoundPort(cfg: Config, port: number): Config {

@@ -26,6 +26,9 @@ import { makeLegacyCapabilities, type LegacyCapabilities } from './channels/lega
 import { makeWebhooks, type Webhooks } from './channels/webhooks.ts'
 import { makePoster, type Poster } from './fetch/guarded-post.ts'
 import { makePodKey, type PodKeys } from './auth/httpsig/pod-key.ts'
+import { makeCertificateState, type CertificateState } from './acme/certificate-status.ts'
+import { makePodMetrics, type PodMetrics } from './http/pod-metrics.ts'
+import { makeDiskUsage, type DiskUsage } from './store/disk-usage.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -51,6 +54,8 @@ export interface Deps {
   readonly authenticate: Authenticate
   /** UMA permission tickets: the RS issues them on refusals, the UMA AS redeems them. */
   readonly tickets: TicketBook
+  /** RFC 9449 §11.1 replay memory of the resource requests' proofs (inside `authenticate`; here for the metrics). */
+  readonly dpopReplay: JtiReplayCache
   /** RFC 9449 §11.1 replay memory of the token endpoints' proofs (OP and UMA AS; entries are scoped by htu). */
   readonly tokenEndpointReplay: JtiReplayCache
   /** Peer addresses the request handler records and rate limits read. */
@@ -72,6 +77,14 @@ export interface Deps {
   readonly podKey: PodKeys
   /** The one guarded POST (webhook deliveries, a visitor's token request at their provider). */
   readonly poster: Poster
+  /** The certificate served (--domain or --tls-cert) and how its renewal goes: set by the server, read by the dashboard and the metrics. */
+  readonly certificate: CertificateState
+  /** Requests by route group, status and latency, failed sign-ins: the request handler and the OP record, the monitor renders. */
+  readonly metrics: PodMetrics
+  /** When this pod was opened (epoch ms): the dashboard's uptime. */
+  readonly startedAt: number
+  /** The data directory's size and its disk's free space (measured at most once a minute). */
+  readonly diskUsage: () => Promise<DiskUsage>
 }
 
 export interface DepsOptions {
@@ -102,16 +115,21 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   // Webhooks go out through the same guards as every remote fetch (and the same test seams)
   const { lookup, fetchImpl } = opts.fetcher ?? {}
   const poster = makePoster({ allowInsecureLocal: cfg.allowInsecureLocal, baseUrl: cfg.baseUrl, ...(lookup ? { lookup } : {}), ...(fetchImpl ? { fetchImpl } : {}) })
+  const dpopReplay = new JtiReplayCache()
   return {
-    cfg, store, now, fetchDoc, signingKeys, revocations, appScopes, grants, poster, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
+    cfg, store, now, fetchDoc, dpopReplay, signingKeys, revocations, appScopes, grants, poster, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
     webhooks: makeWebhooks({ store, baseUrl: cfg.baseUrl, channels, poster, podKey, now }),
     legacyCapabilities: makeLegacyCapabilities({ store, baseUrl: cfg.baseUrl, now }),
     withResourceLocks,
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first
-    authenticate: withOwnerCookie(withVisitorCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now }),
+    authenticate: withOwnerCookie(withVisitorCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now }),
     tickets: makeTicketBook({ store, now }),
     tokenEndpointReplay: new JtiReplayCache(),
     clientAddresses: makeClientAddresses(),
+    certificate: makeCertificateState(),
+    metrics: makePodMetrics(),
+    startedAt: now(),
+    diskUsage: makeDiskUsage(cfg.dataDir, now),
   }
 }

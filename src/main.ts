@@ -4,7 +4,7 @@
 import { buildConfig, usage, type Command, type Config } from './config.ts'
 import { setLogLevel, describeCause } from './log.ts'
 import { UserError } from './lib/user-error.ts'
-import { VERSION } from './cli/version.ts'
+import { VERSION } from './lib/version.ts'
 import { serveCommand } from './cli/serve.ts'
 import { exportCommand } from './cli/export.ts'
 import { importCommand } from './cli/import.ts'

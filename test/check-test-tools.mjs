@@ -1,5 +1,6 @@
 // Run by npm before `npm test` (the `pretest` script), with plain Node: the whole suite drives Debian's
-// Chromium, puts nginx in front of a pod, makes certificates with openssl and a film with ffmpeg. A missing one stops the run
+// Chromium, puts nginx in front of a pod, makes certificates with openssl and a film with ffmpeg, and gets
+// certificates from pebble, an ACME CA. A missing one stops the run
 // here, in one line naming the packages, instead of minutes later as a failed test. Nothing is installed
 // from here: installing system packages is the machine owner's call (.ci/run installs them on CI).
 //
@@ -22,6 +23,8 @@ const TOOLS = [
   { pkg: 'openssl', where: 'on PATH', found: () => root === '' ? onPath('openssl') : executable(`${root}/usr/bin/openssl`) },
   // test/browser/film-seek.test.ts makes the film a <video> seeks in
   { pkg: 'ffmpeg', where: 'on PATH', found: () => root === '' ? onPath('ffmpeg') : executable(`${root}/usr/bin/ffmpeg`) },
+  // test/e2e/pebble.ts runs the CA and its DNS server (one Debian package) by name
+  { pkg: 'pebble', where: '/usr/bin/pebble', found: () => executable(`${root}/usr/bin/pebble`) && executable(`${root}/usr/bin/pebble-challtestsrv`) },
 ]
 
 const missing = TOOLS.filter((t) => !t.found())

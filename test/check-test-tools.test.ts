@@ -35,7 +35,7 @@ describe('npm test: the tools the whole suite needs are checked first', () => {
   })
 
   test('a machine without nginx stops with one line naming it and the command that installs it', () => {
-    const { code, stdout, stderr } = check(machineWith('usr/bin/chromium', 'usr/bin/openssl', 'usr/bin/ffmpeg'))
+    const { code, stdout, stderr } = check(machineWith('usr/bin/chromium', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv'))
     expect(code).toBe(1)
     expect(stdout).toBe('')
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
@@ -44,15 +44,21 @@ describe('npm test: the tools the whole suite needs are checked first', () => {
     expect(stderr).not.toContain('chromium')
   })
 
-  test('a machine with none of them names all four in the one line', () => {
+  test('a machine with none of them names all five in the one line', () => {
     const { code, stderr } = check(machineWith())
     expect(code).toBe(1)
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
-    expect(stderr).toMatch(/apt-get install -y chromium nginx openssl ffmpeg`/)
+    expect(stderr).toMatch(/apt-get install -y chromium nginx openssl ffmpeg pebble`/)
   })
 
-  test('a machine with all four passes silently', () => {
-    expect(check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg'))).toEqual({ code: 0, stdout: '', stderr: '' })
+  test('pebble without its DNS server (pebble-challtestsrv, the same package) counts as missing', () => {
+    const { code, stderr } = check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble'))
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/apt-get install -y pebble`/)
+  })
+
+  test('a machine with all five passes silently', () => {
+    expect(check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv'))).toEqual({ code: 0, stdout: '', stderr: '' })
   })
 })
 

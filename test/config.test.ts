@@ -75,3 +75,40 @@ describe('config: flags, env, defaults', () => {
     })
   })
 })
+
+describe('--domain: a certificate of its own (ACME)', () => {
+  const acme = ['--domain', 'pod.example', '--acme-email', 'me@example.org']
+  test('https on 443 for everyone, http-01 on 80, Let\'s Encrypt; the base URL follows the domain', () => {
+    const cfg = buildConfig(acme, {})
+    expect(cfg.port).toBe(443)
+    expect(cfg.host).toBe('0.0.0.0')
+    expect(cfg.baseUrl).toBe('https://pod.example')
+    expect(cfg.allowInsecureLocal).toBe(false)
+    expect(cfg.acme).toEqual({ domain: 'pod.example', email: 'me@example.org', directoryUrl: 'https://acme-v02.api.letsencrypt.org/directory', httpPort: 80 })
+  })
+  test('env variables, another port (named in the base URL), another directory and CA file', () => {
+    const cfg = buildConfig(['--port', '8443'], {
+      SOLOPOD_DOMAIN: 'Pod.Example', SOLOPOD_ACME_EMAIL: 'me@example.org', SOLOPOD_HTTP_PORT: '8080',
+      SOLOPOD_ACME_DIRECTORY: 'https://acme-staging-v02.api.letsencrypt.org/directory', SOLOPOD_ACME_CA_FILE: '/etc/ca.pem',
+    })
+    expect(cfg.baseUrl).toBe('https://pod.example:8443')
+    expect(cfg.acme).toEqual({ domain: 'pod.example', email: 'me@example.org', directoryUrl: 'https://acme-staging-v02.api.letsencrypt.org/directory', directoryCaFile: '/etc/ca.pem', httpPort: 8080 })
+  })
+  test('a base URL of the domain may name the public port, when a redirect puts the pod on another', () => {
+    expect(buildConfig([...acme, '--port', '8443', '--base-url', 'https://pod.example'], {}).baseUrl).toBe('https://pod.example')
+  })
+  test.each([
+    [['--domain', 'pod.example'], '--domain needs --acme-email'],
+    [['--domain', 'pod example', '--acme-email', 'me@example.org'], '--domain must be a host name'],
+    [['--acme-email', 'me@example.org'], '--acme-email needs --domain'],
+    [['--http-port', '8080'], '--http-port needs --domain'],
+    [[...acme, '--acme-directory', 'http://ca.example/dir'], '--acme-directory must be an https:// URL'],
+    [[...acme, '--tls-cert', 'c.pem', '--tls-key', 'k.pem'], '--domain and --tls-cert exclude each other'],
+    [[...acme, '--base-url', 'https://other.example'], '--base-url must name the --domain pod.example'],
+    [[...acme, '--base-url', 'http://pod.example'], '--base-url must be https:// with --domain'],
+    [[...acme, '--port', '0'], '--port must be an integer from 1 to 65535'],
+    [[...acme, '--http-port', '0'], '--http-port must be an integer from 1 to 65535'],
+  ])('refuses %p', (argv, message) => {
+    expect(() => buildConfig(argv as string[], {})).toThrow(message)
+  })
+})

@@ -31,6 +31,16 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm run solopod -- clients list --data ./data': { file: 'test/e2e/client-credentials.test.ts', text: "runSolopod('clients', 'list', '--data', pod.dataDir)" },
   'SOLOPOD_CLIENT_ID=script-… SOLOPOD_CLIENT_SECRET=… node examples/client-credentials.mjs http://localhost:3000/photos/hello.txt "Hello from a script"':
     { file: 'test/e2e/client-credentials.test.ts', text: "runScript(photos, '/photos/hello.txt', 'Hello from a script')" },
+  // needs a public DNS name, ports 80 and 443 and Let's Encrypt: the same flags against pebble, on unprivileged ports
+  'sudo dist/solopod serve --domain pod.example --acme-email me@example.org --data /var/lib/solopod':
+    { file: 'test/e2e/start-server.ts', text: "['--domain', opts.acme.domain, '--acme-email', 'owner@example.org', '--acme-directory'" },
+  // root and systemd: the unit is verified and the commands' paths checked against it
+  'npm run build && sudo install -m 755 dist/solopod /usr/local/bin/solopod && sudo install -m 644 deploy/solopod.service /etc/systemd/system/':
+    { file: 'test/deploy/systemd-unit.test.ts', text: "'npm run build && sudo install -m 755 dist/solopod /usr/local/bin/solopod && sudo install -m 644 deploy/solopod.service /etc/systemd/system/'" },
+  "printf 'SOLOPOD_DOMAIN=pod.example\\nSOLOPOD_ACME_EMAIL=me@example.org\\n' | sudo tee /etc/solopod.env":
+    { file: 'test/deploy/systemd-unit.test.ts', text: "SOLOPOD_DOMAIN=pod.example\\\\nSOLOPOD_ACME_EMAIL=me@example.org\\\\n' | sudo tee /etc/solopod.env" },
+  'sudo systemctl daemon-reload && sudo systemctl enable --now solopod':
+    { file: 'test/deploy/systemd-unit.test.ts', text: "'sudo systemctl daemon-reload && sudo systemctl enable --now solopod'" },
   'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1':
     { file: 'test/browser/nginx-proxy.ts', text: 'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1' },
 }

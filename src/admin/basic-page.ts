@@ -13,6 +13,7 @@ const SECTIONS = [
   { href: ADMIN_PATHS.liveUpdates, label: 'Live updates' },
   { href: ADMIN_PATHS.profile, label: 'Profile' },
   { href: ADMIN_PATHS.backup, label: 'Backup' },
+  { href: ADMIN_PATHS.status, label: 'Pod status' },
   { href: ADMIN_PATHS.dashboard, label: 'Dashboard (with JavaScript)' },
 ] as const
 

@@ -1,13 +1,15 @@
-// The profile and backup pages without JavaScript: plain forms that post to the same server code
+// The profile, backup and status pages without JavaScript: plain forms that post to the same server code
 // the dashboard's script uses.
 
 import type { Deps } from '../deps.ts'
 import { breakableUrl, html } from '../http/html-page.ts'
-import { localTime } from '../http/local-time.ts'
+import { localTime, localTimeText } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { getLastBackup } from '../store/last-backup.ts'
 import { csrfField, renderBasicPage } from './basic-page.ts'
 import { PROFILE_LABELS, readProfile } from './profile.ts'
+import { readPodStatus } from './pod-status.ts'
+import { podStatusRows } from './pod-status-rows.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
@@ -35,5 +37,13 @@ export async function showBackupPage(deps: AdminDeps, cookieHeader: string | nul
 Restore it into a new data directory with <code>solopod import FILE --data DIR</code>.</p>
 <p class="warning">Keep it private: it holds your password hash and the pod's signing keys.</p>
 <form method="post" action="${ADMIN_PATHS.backup}">${csrfField(csrf)}<button type="submit">Download a backup</button></form>`,
+  })
+}
+
+export async function showStatusPage(deps: AdminDeps & Parameters<typeof readPodStatus>[0], cookieHeader: string | null): Promise<Response> {
+  const rows = podStatusRows(await readPodStatus(deps), (iso) => localTimeText(Date.parse(iso)))
+  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+    heading: 'Pod status', section: ADMIN_PATHS.status,
+    body: () => html`<dl class="pod-status">${rows.map((r) => html`<dt>${r.label}</dt><dd${r.warning ? html` class="warning"` : ''}>${r.text}</dd>`)}</dl>`,
   })
 }

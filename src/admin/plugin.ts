@@ -26,7 +26,8 @@ import { makeBackups } from './backup.ts'
 import { makeCookieLdp, type Forward, type CookieLdp } from '../http/cookie-ldp.ts'
 import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './basic-files.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
-import { showBackupPage, showProfilePage } from './basic-pages.ts'
+import { showBackupPage, showProfilePage, showStatusPage } from './basic-pages.ts'
+import { readPodStatus } from './pod-status.ts'
 import { backTo, seeOther } from './basic-page.ts'
 import { saveProfile } from './profile.ts'
 import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showSharePage, useInheritedAccess } from './basic-share.ts'
@@ -124,6 +125,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       return backups.download()
     }, backTo(ADMIN_PATHS.backup, 'Back to Backup')), { body: CsrfForm })
     .get(ADMIN_PATHS.backup, ({ request }) => ownerPage(ADMIN_PATHS.backup, request, () => showBackupPage(deps, cookieOf(request))))
+    .get(ADMIN_PATHS.status, ({ request }) => ownerPage(ADMIN_PATHS.status, request, () => showStatusPage(deps, cookieOf(request))))
     // Files, profile: pages and forms that need no JavaScript; changes go through the resource server
     .get(ADMIN_PATHS.files, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showFilesPage(deps, cookieOf(request), query), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.newFolder, ({ request, body }) => pageOrError(ADMIN_PATHS.newFolder, async () => {
@@ -198,6 +200,7 @@ function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBac
       .get(`${API}/acl`, async ({ query }) => jsonResponse(await readAclView(deps, query)))
       .get(`${API}/profile`, async () => jsonResponse(await readProfile(deps)))
       .get(`${API}/backup`, async () => jsonResponse(await backups.lastBackup()))
+      .get(`${API}/status`, async () => jsonResponse(await readPodStatus(deps)))
       .post(`${API}/profile`, async ({ request, body }) => {
         const fields = (body as { fields?: unknown } | null)?.fields
         if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new HttpError(400, 'invalid_request', 'expected a JSON body {"fields": {"name": "…", …}}')

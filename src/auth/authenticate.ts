@@ -86,9 +86,10 @@ export interface AuthenticatorDeps extends IdentityResolvers {
   readonly umaTokenType: 'bearer' | 'dpop'
 }
 
-export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?: number } = {}): Authenticate {
+/** `replay`: the jti memory of resource requests' proofs, when the caller wants to see its fill (the metrics). */
+export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?: number; replay?: JtiReplayCache } = {}): Authenticate {
   const { baseUrl, store, now, getIssuerKeys, getWebIdIssuers } = deps
-  const replay = new JtiReplayCache(o.replayCapacity)
+  const replay = o.replay ?? new JtiReplayCache(o.replayCapacity)
   const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
   const authenticateHttpSig = makeHttpSigAuthenticator({ baseUrl, store, fetchDoc: deps.fetchDoc, now, readableByPublic: deps.readableByPublic })
 

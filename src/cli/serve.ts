@@ -3,7 +3,7 @@
 import { ownerWebIdOf, type Config } from '../config.ts'
 import { servePod } from '../server/serve-pod.ts'
 import { formatBanner } from './banner.ts'
-import { VERSION } from './version.ts'
+import { VERSION } from '../lib/version.ts'
 
 export async function serveCommand(cfg: Config): Promise<void> {
   const serving = await servePod(cfg)

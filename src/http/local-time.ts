@@ -18,3 +18,10 @@ export function localTime(ms: number): SafeHtml {
   const { date, time } = formatsOf()
   return html`<time datetime="${d.toISOString()}"><span class="nowrap">${date.format(d)}</span> <span class="nowrap">${time.format(d)}</span></time>`
 }
+
+/** The same words as plain text, for a date inside a sentence that is escaped as a whole. */
+export function localTimeText(ms: number): string {
+  const d = new Date(ms)
+  const { date, time } = formatsOf()
+  return `${date.format(d)} ${time.format(d)}`
+}

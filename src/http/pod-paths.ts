@@ -38,6 +38,8 @@ export const ADMIN_PATHS = {
   endChannel: '/.admin/live-updates/end',
   /** GET: the backup page; POST (form, CSRF): the pod as one tar.gz download, the format of `solopod export`. */
   backup: '/.admin/backup',
+  /** Without JavaScript: version, uptime, disk, certificate, last backup (the API's is `api/status`). */
+  status: '/.admin/status',
   /** Pages and forms that work without JavaScript: files (new folder, upload, delete, edit), sharing, profile. */
   files: '/.admin/files',
   newFolder: '/.admin/files/folder',
@@ -114,6 +116,12 @@ export const VISIT_PATHS = {
   edit: '/.visitor/edit',
 } as const
 
+/** The pod's own state for monitoring: health (anyone) and Prometheus metrics (loopback clients and the owner). */
+export const MONITOR_PATHS = {
+  health: '/.well-known/solopod/health',
+  metrics: '/.well-known/solopod/metrics',
+} as const
+
 /** The owner's key documents (HttpSig): an ordinary container, public read and owner write, made at first start. */
 export const KEYS_PATH = '/keys/'
 
@@ -133,9 +141,25 @@ export const isReservedPath = (path: string) => RESERVED.test(path)
  * sibling subdomain) could read them with the owner's cookie, CSRF tokens included. The GrantData
  * schema under /.admin/ is public, for apps to validate against.
  */
-const SAME_ORIGIN_ONLY: readonly string[] = [OP_PATHS.authorization, OP_PATHS.login, OP_PATHS.consent, OP_PATHS.endSession]
+const SAME_ORIGIN_ONLY: readonly string[] = [OP_PATHS.authorization, OP_PATHS.login, OP_PATHS.consent, OP_PATHS.endSession, MONITOR_PATHS.metrics]
 export const isSameOriginOnly = (path: string) =>
   (path.startsWith('/.admin/') && path !== ADMIN_PATHS.grantSchema) || (path.startsWith(VISIT_PATHS.base) && path !== VISIT_PATHS.clientId) || SAME_ORIGIN_ONLY.includes(path)
+
+/**
+ * The part of the pod a path belongs to, for the request metrics: a fixed, small set of values
+ * (a path itself would make a label without bound).
+ */
+export type RouteGroup = 'oidc' | 'uma' | 'admin' | 'notifications' | 'uploads' | 'monitor' | 'well-known' | 'resources'
+export function routeGroupOf(path: string): RouteGroup {
+  if (!isReservedPath(path)) return 'resources'
+  if (path.startsWith('/.oidc')) return 'oidc'
+  if (path.startsWith('/.uma')) return 'uma'
+  if (path.startsWith('/.admin')) return 'admin'
+  if (path.startsWith('/.notifications')) return 'notifications'
+  if (path.startsWith('/.uploads')) return 'uploads'
+  if (path.startsWith('/.well-known/solopod/')) return 'monitor'
+  return 'well-known'
+}
 
 /** The login page, coming back to `returnTo` (an owner page) once signed in. */
 export const loginPageFor = (returnTo: string) => `${OP_PATHS.login}?return=${returnTo}`

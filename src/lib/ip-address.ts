@@ -22,3 +22,9 @@ export function ipVersion(value: string): 0 | 4 | 6 {
   if (!value.includes(':') || /[[\]/]/.test(value)) return 0
   return URL.canParse(`http://[${value.replace(ZONE, '')}]/`) ? 6 : 0
 }
+
+/** RFC 1122 §3.2.1.3 (127.0.0.0/8) and RFC 4291 §2.5.3 (::1): the machine itself. */
+export function isLoopback(value: string): boolean {
+  const v = normalizeIp(value)
+  return (ipVersion(v) === 4 && v.startsWith('127.')) || v === '::1' || v === '0:0:0:0:0:0:0:1'
+}

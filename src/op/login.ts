@@ -13,7 +13,7 @@ import { continueAuthorization } from './authorize.ts'
 import { getInteraction, markLoggedIn, renderGoneInteraction, type Interaction } from './interactions.ts'
 import { ADMIN_PATHS, OP_PATHS } from '../http/pod-paths.ts'
 
-type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
+type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'metrics'>
 
 /** Failures allowed per 15 minutes: per client address, and for the one account from everywhere. */
 export const LOGIN_LIMITS = { perAddress: { max: 10, windowMs: 15 * 60_000 }, perAccount: { max: 50, windowMs: 15 * 60_000 } }
@@ -91,6 +91,7 @@ export function makeLogin(deps: OpDeps) {
     const password = f.form.password
     if (typeof password !== 'string' || password === '' || password.length > 1024 || !await verifyOwnerPassword(store, password)) {
       log.warn('op.login_failed', { webid: account.webid })
+      deps.metrics.recordLoginFailure()
       return page(interaction, returnTo, f.cookieHeader, new HttpError(401, 'invalid_credentials', 'the password is wrong; type the pod owner\'s password'))
     }
     byAccount.forgive(ACCOUNT, now)

@@ -1,6 +1,7 @@
 // Serves a pod over HTTP and runs what lives as long as the server: the handlers in flight (a stop waits
 // for them), the memory reclaimer, the expired-record sweeps, a start-up compaction and the control socket.
 
+import { readFileSync } from 'node:fs'
 import { type Config, withBoundPort } from '../config.ts'
 import { newSetupLink, openPod, setupLinkIfNoPassword, type Pod, type PodOptions, type RequestHandler } from '../pod.ts'
 import { startMemoryReclaimer } from '../lib/memory-reclaimer.ts'
@@ -13,6 +14,9 @@ import { describeCause, log } from '../log.ts'
 import { ControlSocketError, openControlSocket } from './control-socket.ts'
 import { credentialActions, type ClientCredentialActions } from './client-credential-actions.ts'
 import { socketHandlers } from '../http/socket-session.ts'
+import { lastResort, listen, type PodServer } from './listen.ts'
+import { listenWithAcme, type Listener } from './acme-listener.ts'
+import { readCertificateInfo } from '../acme/certificate-info.ts'
 
 // The export code is loaded when the control socket asks for an export: not on every start of the server.
 const loadExport = () => import('../store/export-pod.ts')
@@ -41,8 +45,16 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   const reclaimer = startMemoryReclaimer()
   const inFlight = makeInFlight()
   const handler: RequestHandler = (request, server) => { reclaimer.noteRequest(); return inFlight.track(pod.handle(request, server)) }
-  const server = early ?? listen(cfg, handler)
+  let server: Listener
+  try {
+    server = cfg.acme ? await listenWithAcme(pod, handler) : asListener(early ?? listen(cfg, handler))
+  } catch (err) {
+    reclaimer.stop()
+    await pod.close()
+    throw err
+  }
   early?.reload({ fetch: handler, error: lastResort })
+  if (cfg.tlsCert) noteCertificateFile(pod)
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
   compactInBackground(store)
   const stopRecordSweeps = sweepExpiredRecordsRegularly(store, {
@@ -70,32 +82,18 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     await pod.close()
     log.info('server.stopped', {})
   })()
-  return { pod, port: server.port!, ...(setupLink ? { setupLink } : {}), stop }
+  return { pod, port: server.port, ...(setupLink ? { setupLink } : {}), stop }
 }
 
-function listen(cfg: Config, fetch: RequestHandler) {
-  return Bun.serve({
-    port: cfg.port,
-    hostname: cfg.host,
-    // Above our own limits, so oversized bodies get the pod's 413 (with its reason and CORS headers):
-    // the request readers stop at cfg.maxBodyBytes and cfg.maxRdfBytes themselves, and files are
-    // streamed to disk, so without a cap Bun may pass any length.
-    maxRequestBodySize: cfg.maxBodyBytes === undefined ? Number.MAX_SAFE_INTEGER : Math.max(cfg.maxBodyBytes, cfg.maxRdfBytes) + 1024 * 1024,
-    ...(cfg.tlsCert ? { tls: { cert: Bun.file(cfg.tlsCert), key: Bun.file(cfg.tlsKey!) } } : {}),
-    fetch,
-    // Notification channels (WebSocketChannel2023, solid-0.1): each socket's events go to its session
-    websocket: socketHandlers,
-    // Never Bun's development error page (it shows source paths and code): the handler answers every
-    // request itself, and lastResort is there should anything still escape it.
-    development: false,
-    error: lastResort,
-  })
-}
+const asListener = (s: PodServer): Listener => ({ port: s.port!, stop: () => s.stop() })
 
-function lastResort(err: Error): Response {
-  log.error('request.failed', { cause: describeCause(err) })
-  return new Response('server_error: the pod could not complete this request; see the server log\n',
-    { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } })
+/** --tls-cert: the dashboard and the metrics show its expiry too (someone else renews it). */
+function noteCertificateFile({ cfg, deps }: Pod) {
+  try {
+    deps.certificate.set({ source: 'files', info: readCertificateInfo(readFileSync(cfg.tlsCert!, 'utf8')) })
+  } catch (err) {
+    log.warn('tls.certificate_unreadable', { reason: describeCause(err) })
+  }
 }
 
 /**

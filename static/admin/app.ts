@@ -1,4 +1,4 @@
-// The owner's dashboard: hash routes (#/files/…, #/share/…, #/apps, #/live-updates, #/grants, #/keys, #/profile, #/backup) drawn into #view.
+// The owner's dashboard: hash routes (#/files/…, #/share/…, #/apps, #/live-updates, #/grants, #/keys, #/profile, #/backup, #/status) drawn into #view.
 // Reads and writes go to the pod's own LDP endpoints and owner API with the login cookie and the
 // page's CSRF token (X-CSRF-Token); DOM nodes are built with textContent, never from HTML strings.
 
@@ -11,6 +11,7 @@ import { showGrants } from './grants.ts'
 import { showKeys } from './keys.ts'
 import { showBackup } from './backup.ts'
 import { showLiveUpdates } from './live-updates.ts'
+import { showStatus } from './status.ts'
 
 const view = document.getElementById('view')!
 
@@ -34,6 +35,7 @@ async function route(): Promise<void> {
     else if (hash === '/keys') await showKeys(view)
     else if (hash === '/profile') await showProfile(view)
     else if (hash === '/backup') await showBackup(view)
+    else if (hash === '/status') await showStatus(view)
     else { clear(view); view.append(h('p', {}, 'There is no such page here. '), h('a', { href: '#/files/' }, 'Go to your files')) }
   } catch (err) {
     clear(view)

@@ -16,14 +16,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['app.ts', 'first-start.ts'],
   // the browser scripts (static/admin/*.ts, bundled for the dashboard): above the role whose pages load them
   ['static'],
-  ['op', 'as', 'rs', 'admin', 'notify', 'visit'],
+  ['op', 'as', 'rs', 'admin', 'notify', 'visit', 'monitor'],
   ['deps.ts'],
   ['local-documents.ts'],
   // the pod's open notification channels: the notification role opens them, the owner's dashboard lists them
   ['channels'],
   ['policy'],
   ['auth'],
-  ['account', 'uma'],
+  // the ACME certificate (its records, orders, renewal): the server serves it, deps tells the dashboard its status
+  ['account', 'uma', 'acme'],
   ['fetch', 'rdf', 'store'],
   ['http'],
   ['log.ts', 'config.ts', 'data-dir.ts'],
@@ -70,7 +71,7 @@ export function readGraph(rootDir: string): Graph {
   return graph
 }
 
-const ROLES = ['op', 'as', 'rs', 'admin']
+const ROLES = ['op', 'as', 'rs', 'admin', 'monitor']
 
 /** The role whose browser half a static/ file is (`static/admin/app.ts` → `admin`), if any. */
 const browserRoleOf = (file: string) => (unitOf(file) === 'static' ? file.split('/')[1] : undefined)

@@ -50,6 +50,11 @@ export interface StartOptions {
    * for remote documents (NODE_EXTRA_CA_CERTS), so pods made with one self-signed certificate trust each other.
    */
   tls?: { cert: string; key: string }
+  /**
+   * Obtain the certificate with ACME (--domain): the base URL is https://DOMAIN:PORT (the port is probed
+   * first: the base URL names it), the http-01 challenge is answered on `httpPort`.
+   */
+  acme?: { domain: string; httpPort: number; directoryUrl: string; caFile: string }
 }
 
 const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
@@ -82,10 +87,12 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   }
   const pwFile = join(dataDir, '..', `pw-${basename(dataDir)}`)
   writeFileSync(pwFile, OWNER_PASSWORD)
-  const scheme = opts.tls ? 'https' : 'http'
+  const scheme = opts.tls || opts.acme ? 'https' : 'http'
   if (opts.seed) await opts.seed(dataDir, `${scheme}://localhost:${opts.port}`)
   const fixed = (p: number, base = `${scheme}://localhost:${p}`) => ['--port', String(p), '--base-url', base]
-  const tls = opts.tls ? ['--tls-cert', opts.tls.cert, '--tls-key', opts.tls.key] : []
+  const tls = opts.tls ? ['--tls-cert', opts.tls.cert, '--tls-key', opts.tls.key]
+    : opts.acme ? ['--domain', opts.acme.domain, '--acme-email', 'owner@example.org', '--acme-directory', opts.acme.directoryUrl,
+      '--acme-ca-file', opts.acme.caFile, '--http-port', String(opts.acme.httpPort), '--host', '127.0.0.1'] : []
   const rest = [...tls, '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])]
   let out = ''
   const streams = { stdout: '', stderr: '' }
@@ -131,8 +138,9 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   }
   // Without a port the server binds port 0 and reports the port it got (its base URL follows it);
   // a base URL on another host than localhost names its port before the start: that one is probed.
-  const chosen = opts.port ?? (opts.baseHost ? await freePort() : undefined)
-  const started = await spawn(chosen === undefined ? ['--port', '0'] : fixed(chosen, `${scheme}://${opts.baseHost ?? 'localhost'}:${chosen}`))
+  const baseHost = opts.acme?.domain ?? opts.baseHost
+  const chosen = opts.port ?? (baseHost ? await freePort() : undefined)
+  const started = await spawn(chosen === undefined ? ['--port', '0'] : fixed(chosen, `${scheme}://${baseHost ?? 'localhost'}:${chosen}`))
   const { baseUrl, port } = started
   let proc = started.proc
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {

@@ -44,11 +44,14 @@ describe('login page', () => {
     expect(cookie).toContain('Path=/')
     expect(cookie).not.toContain('Secure')
   })
-  test('a wrong password → 401 with the login page again, no session', async () => {
+  test('a wrong password → 401 with the login page again, no session, counted in the metrics', async () => {
     const jar = new CookieJar()
     const { interaction, page } = await startFlow(jar)
+    const failures = () => Number(/^solopod_login_failures_total (\d+)$/m.exec(pod.deps.metrics.render())![1])
+    const before = failures()
     const res = await postLogin(jar, { csrf: field(page, 'csrf'), interaction, password: 'wrong password' })
     expect(res.status).toBe(401)
+    expect(failures()).toBe(before + 1)
     const again = await res.text()
     expect(pageError(again)).toBe('invalid_credentials')
     expect(again).toContain('type="password"')

@@ -48,7 +48,7 @@ describe('sharedWith', () => {
   })
   test('an access grant names its grantee: its registration is listed when the decision allows it', async () => {
     const index = indexGrants([{ iri: `${BASE}/.admin/grants/g1`, data: grant({ grantee: CAROL, grantedBy: OWNER, dataOwner: OWNER, hasDataRegistration: `${BASE}/carol/`, hasStorage: `${BASE}/` }) }])
-    const decider = { decide: async (p: Principal, url: string, origin: string | undefined) => {
+    const decider = { decide: async (p: Pick<Principal, 'webid' | 'keys'>, url: string, origin: string | undefined) => {
       const d = await pod.deps.decider.decide(p, url, origin)
       return p.webid === CAROL && url.startsWith(`${BASE}/carol/`) ? { ...d, modes: new Set(['read' as const]) } : d
     } }
@@ -59,6 +59,6 @@ describe('sharedWith', () => {
 describe('sharedPeople', () => {
   test('every person the rules name but the owner, with what they may reach', async () => {
     const people = await sharedPeople(deps(), OWNER)
-    expect(people.map((p) => [p.webid, paths(p.items)])).toEqual([[BOB, ['/notes/one.txt', '/trip/']]])
+    expect(people.map((p) => [p.webid as string, paths(p.items)])).toEqual([[BOB, ['/notes/one.txt', '/trip/']]])
   })
 })

@@ -1,0 +1,27 @@
+// The dashboard's "Pod status" as the owner API answers it (GET /.admin/api/status): version, uptime, the
+// data directory's disk, the certificate, the last backup. Both dashboards word it with pod-status-rows.ts.
+
+import type { Deps } from '../deps.ts'
+import { VERSION } from '../lib/version.ts'
+import { getLastBackup } from '../store/last-backup.ts'
+import { certificateHealth } from '../acme/certificate-status.ts'
+import type { PodStatus } from './pod-status-rows.ts'
+
+type StatusDeps = Pick<Deps, 'store' | 'now' | 'startedAt' | 'diskUsage' | 'certificate'>
+
+export async function readPodStatus(deps: StatusDeps): Promise<PodStatus> {
+  const now = deps.now()
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const disk = await deps.diskUsage()
+  const cert = deps.certificate.current()
+  return {
+    version: VERSION, now: iso(now), startedAt: iso(deps.startedAt),
+    disk: { usedBytes: disk.usedBytes, freeBytes: disk.freeBytes },
+    certificate: cert ? {
+      source: cert.source, names: cert.info.names, issuer: cert.info.issuer, notAfter: iso(cert.info.notAfter), health: certificateHealth(cert, now),
+      ...(cert.nextAttemptAt !== undefined ? { nextAttemptAt: iso(cert.nextAttemptAt) } : {}),
+      ...(cert.lastFailure ? { lastFailure: { at: iso(cert.lastFailure.at), reason: cert.lastFailure.reason } } : {}),
+    } : null,
+    lastBackup: (await getLastBackup(deps.store)) ?? null,
+  }
+}
