@@ -3,7 +3,9 @@
 
 import type { Quad, Term } from '@rdfjs/types'
 import { DataFactory } from 'n3'
-// @ts-expect-error sparqljs ships no type declarations; the parts of its AST used here are typed below.
+// sparqljs ships no type declarations; the parts of its AST used here are typed below. Not @ts-expect-error:
+// @types/sparqljs is in node_modules too when a dev dependency brings it (@solid/community-server does).
+// @ts-ignore
 import { Parser as SparqlParser } from 'sparqljs'
 import { HttpError } from '../http/errors.ts'
 import { applyDelta, findBindings, freshBlankNodes, instantiate, showTriple, tripleKey } from './triple-patterns.ts'
