@@ -17,7 +17,7 @@ const bobWebId = () => `${bob.baseUrl}/profile/card#me`
 // Names are not ASCII: a space and accents in the folder
 const TRIP = '/trip%20%C3%A9t%C3%A9/'
 
-async function put(path: string, body: string | Uint8Array, type = 'text/turtle') {
+async function put(path: string, body: string | Uint8Array<ArrayBuffer>, type = 'text/turtle') {
   const res = await owner.fetch(a(path), { method: 'PUT', headers: { 'content-type': type }, body })
   if (res.status >= 300) throw new Error(`PUT ${path}: ${res.status} ${await res.text()}`)
 }
