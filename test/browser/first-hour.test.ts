@@ -83,7 +83,7 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
   test('the front door now offers "Sign in"; a wrong password is told in a sentence, the code small', async () => {
     await page.goto(`${pod.baseUrl}/`)
     await look('front-door')
-    await page.getByRole('link', { name: 'Sign in' }).click()
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click()
     await page.waitForURL(`${pod.baseUrl}/.oidc/login?return=/.admin/`)
     expect(await page.locator('details.forgot summary').textContent()).toBe('Forgot the password?')
     await page.locator('details.forgot summary').click()

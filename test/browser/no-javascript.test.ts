@@ -113,7 +113,7 @@ describe('the owner pages with JavaScript off', () => {
     await page.getByRole('button', { name: 'Add', exact: true }).click()
     await page.waitForURL(/done=added/)
     expect(await notice()).toBe('Access added')
-    expect(await page.getByRole('row', { name: /Everyone \(public\)/ }).last().textContent()).toContain('Read')
+    expect(await page.locator('section', { has: page.locator('#own-h') }).getByRole('row', { name: /Everyone \(public\)/ }).last().textContent()).toContain('Read')
     expect(await publicRead()).toBe(200)
     await shoot('share')
     await page.getByRole('button', { name: 'Remove access of Everyone (public)' }).click()
