@@ -128,6 +128,9 @@ export function makeResourceServer(deps: Deps) {
     if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`, { headers: { 'wac-allow': decision.wacAllow } })
     const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
     headers.append('wac-allow', decision.wacAllow)
+    // RFC 9111 §5.2.2.4: a browser may keep a copy but asks again (the ETag makes that a 304) before using it, so
+    // a document saved a moment ago is never shown as it was; a copy read with credentials stays in that browser
+    headers.set('cache-control', decision.public.has('read') ? 'no-cache' : 'private, no-cache')
     // The legacy solid-0.1 socket (rdflib, SolidOS), with the reader's capability when they are not anonymous
     headers.append('updates-via', isAuthenticated(r.principal) ? await deps.legacyCapabilities.updatesViaFor(listenerPrincipalOf(r.principal)) : deps.legacyCapabilities.anonymousUrl)
     return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestUrl: r.request.url, requestHeaders: r.request.headers, head, headers, cache: representations })

@@ -12,6 +12,7 @@ import { showKeys } from './keys.ts'
 import { showBackup } from './backup.ts'
 import { showLiveUpdates } from './live-updates.ts'
 import { showStatus } from './status.ts'
+import { mayLeave } from './unsaved.ts'
 
 const view = document.getElementById('view')!
 
@@ -43,6 +44,13 @@ async function route(): Promise<void> {
   }
 }
 
-// After navigation, focus moves to the new content, so keyboard and screen-reader users start there
-window.addEventListener('hashchange', () => { void route().then(() => view.focus()) })
+// The dashboard's own views: leaving unsaved work asks first, and staying puts the address back; after
+// navigation, focus moves to the new content, so keyboard and screen-reader users start there
+let shown = location.hash
+window.addEventListener('hashchange', () => {
+  if (location.hash === shown) return
+  if (!mayLeave()) { history.replaceState(null, '', shown); return }
+  shown = location.hash
+  void route().then(() => view.focus())
+})
 void route()

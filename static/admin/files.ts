@@ -5,6 +5,7 @@ import { clear, confirmAction, formatBytes, formatDate, h, say, sayError } from 
 import { turtleView } from './turtle-view.ts'
 import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { uploadPanel } from './upload.ts'
+import { markSaved, markUnsaved } from './unsaved.ts'
 
 interface Item { path: string; url: string; kind: 'container' | 'rdf' | 'binary'; contentType: string; size: number; modified: string }
 interface Listing { path: string; url: string; count: number; countIsExact: boolean; limit: number; next: string | null; prev: string | null; items: Item[] }
@@ -140,6 +141,7 @@ function editor(view: HTMLElement, path: string, text: string, etag: string | nu
   clear(view)
   const area = h('textarea', { id: 'rdf-text', spellcheck: 'false', 'aria-describedby': 'rdf-problem' })
   area.value = text
+  area.addEventListener('input', () => { if (area.value !== text) markUnsaved(`Your changes to ${nameOf(path)}`); else markSaved() })
   const problem = h('div', { id: 'rdf-problem', role: 'alert' })
   const check = async (): Promise<boolean> => {
     const r = await api<{ ok: boolean; message?: string; line?: number; column?: number; triples?: number }>('POST', '/check-rdf', { text: area.value, contentType: 'text/turtle', base: url }, 'Checking the document')
@@ -155,6 +157,7 @@ function editor(view: HTMLElement, path: string, text: string, etag: string | nu
   const save = async () => {
     if (!await check()) return
     await ldp('PUT', url, { headers: { 'content-type': 'text/turtle', ...(etag ? { 'if-match': etag } : {}) }, body: area.value }, `Saving ${path}`)
+    markSaved()
     location.hash = `#/files${path}`
     await showDocument(view, path)
     say(`Saved ${nameOf(path)}`)
@@ -167,6 +170,7 @@ function editor(view: HTMLElement, path: string, text: string, etag: string | nu
       h('button', { type: 'button', class: 'secondary', onclick: () => {
         // Cancel throws the typed text away: ask first, unless nothing was changed
         if (area.value !== text && !confirmAction(`Discard your changes to ${nameOf(path)}? They have not been saved.`)) return
+        markSaved()
         void showDocument(view, path).catch(sayError)
       } }, 'Cancel')))
   area.focus()

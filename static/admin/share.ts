@@ -7,6 +7,7 @@ import { breadcrumbs } from './files.ts'
 import { checkAccessPanel } from './check-access.ts'
 import type { AclRow } from '../../src/admin/acl-view.ts'
 import { shareLinks } from '../../src/admin/share-links.ts'
+import { markSaved, markUnsaved } from './unsaved.ts'
 import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, clientFieldProblem, isIri, onlyThroughApp, scopeText, type Entry, type Kind } from '../../src/admin/acl-entries.ts'
 
 interface AclView { path: string; url: string; aclUrl: string; owner: string; isRoot: boolean; own: AclRow[] | null; inherited: { from: string; rows: AclRow[] } | null; notEditable: { count: number; statements: string[] } }
@@ -27,7 +28,11 @@ function table(entries: Entry[], owner: string, container: boolean, onRemove?: (
       onRemove ? h('td', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Remove access of ${e.kind === 'public' || e.kind === 'authenticated' ? KIND_LABEL[e.kind] : e.value}`, onclick: () => onRemove(i) }, 'Remove')) : null)))))
 }
 
+/** What leaving the panel after Add or Remove would lose. */
+const unsavedAccess = 'The access you added or removed'
+
 export async function showShare(view: HTMLElement, path: string): Promise<void> {
+  markSaved()
   const acl = await api<AclView>('GET', `/acl?path=${encodeURIComponent(path)}`, undefined, `Reading who can access ${path}`)
   const container = path.endsWith('/')
   let entries = acl.own ? entriesOf(acl.own) : null
@@ -54,10 +59,10 @@ export async function showShare(view: HTMLElement, path: string): Promise<void> 
       h('h3', { id: 'own-h' }, 'Access set here'),
       h('p', { class: 'muted' }, 'Save writes this item\'s ACL document anew from this table.'),
       leftoversWarning(acl),
-      table(own, acl.owner, container, (i) => { own.splice(i, 1); draw(); say('Removed; press Save to apply') }),
-      addForm(container, (e) => { own.push(e); draw(); say('Added; press Save to apply') }),
+      table(own, acl.owner, container, (i) => { own.splice(i, 1); markUnsaved(unsavedAccess); draw(); say('Removed; press Save to apply') }),
+      addForm(container, (e) => { own.push(e); markUnsaved(unsavedAccess); draw(); say('Added; press Save to apply') }),
       h('div', { class: 'actions' },
-        h('button', { type: 'button', id: 'save-acl', onclick: () => { void save(acl, own).then(() => showShare(view, path)).then(() => say('Access saved'), sayError) } }, 'Save'),
+        h('button', { type: 'button', id: 'save-acl', onclick: () => { void save(acl, own).then(() => { markSaved(); return showShare(view, path) }).then(() => say('Access saved'), sayError) } }, 'Save'),
         acl.own && !acl.isRoot ? h('button', { type: 'button', class: 'secondary', onclick: () => { void useInherited(acl).then(() => showShare(view, path)).catch(sayError) } }, 'Use inherited access instead') : null)),
       checkAccessPanel(acl.url))
   }
