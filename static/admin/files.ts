@@ -141,7 +141,7 @@ function editor(view: HTMLElement, path: string, text: string, etag: string | nu
   clear(view)
   const area = h('textarea', { id: 'rdf-text', spellcheck: 'false', 'aria-describedby': 'rdf-problem' })
   area.value = text
-  area.addEventListener('input', () => { if (area.value !== text) markUnsaved(`Your changes to ${nameOf(path)}`); else markSaved() })
+  area.addEventListener('input', () => { if (area.value !== text) markUnsaved(`Your changes to ${nameOf(path)}`, true); else markSaved() })
   const problem = h('div', { id: 'rdf-problem', role: 'alert' })
   const check = async (): Promise<boolean> => {
     const r = await api<{ ok: boolean; message?: string; line?: number; column?: number; triples?: number }>('POST', '/check-rdf', { text: area.value, contentType: 'text/turtle', base: url }, 'Checking the document')

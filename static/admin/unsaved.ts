@@ -1,16 +1,17 @@
 // Work not saved yet (a document being edited, access added but not saved): leaving the page or the
 // dashboard's view asks first, instead of throwing it away without a word.
 
-let pending: string | undefined
+let pending: { readonly what: string; readonly plural: boolean } | undefined
 
-/** `what` is not saved yet, in words: "Your changes to notes.ttl". */
-export const markUnsaved = (what: string) => { pending = what }
+/** `what` is not saved yet, in words ("Your changes to notes.ttl", plural). */
+export const markUnsaved = (what: string, plural = false) => { pending = { what, plural } }
 export const markSaved = () => { pending = undefined }
 
 /** Whether the owner agrees to leave what is not saved (asked only when there is some). */
 export function mayLeave(): boolean {
   if (pending === undefined) return true
-  if (!window.confirm(`${pending} ${pending.endsWith('s') ? 'are' : 'is'} not saved. Leave and lose ${pending.endsWith('s') ? 'them' : 'it'}?`)) return false
+  const { what, plural } = pending
+  if (!window.confirm(`${what} ${plural ? 'are' : 'is'} not saved. Leave and lose ${plural ? 'them' : 'it'}?`)) return false
   pending = undefined
   return true
 }

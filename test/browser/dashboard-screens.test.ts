@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
+import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod, signInToDashboard, gotoLeavingUnsaved } from './harness.ts'
 import { textContrastFailures, unlabelledControls } from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
@@ -57,8 +57,9 @@ async function checkScreen(p: Page, name: string): Promise<void> {
   await p.setViewportSize(DESKTOP)
 }
 
+/** A screen of the dashboard; leaving the editor's unsaved text is answered "leave" (issue 26 asks first). */
 const dash = async (hash: string, ready: string) => {
-  await page.goto(`${pod.baseUrl}/.admin/#${hash}`)
+  await gotoLeavingUnsaved(page, `${pod.baseUrl}/.admin/#${hash}`)
   await page.getByText(ready).first().waitFor()
 }
 

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, PHONE, newContext, screenshot, screenshotBothWidths, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
+import { HOOK_TIMEOUT, PHONE, gotoLeavingUnsaved, newContext, screenshot, screenshotBothWidths, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
 import { startTestApp, type TestApp } from './app-server.ts'
 import { logInThroughApp, openApp, runInApp } from './app-flow.ts'
 
@@ -115,7 +115,8 @@ describe('sharing proven with an app session from a second pod', () => {
   })
 
   test("the owner shares it with Bob's WebID in the dashboard: Bob's app reads it (200), the public gets 401", async () => {
-    await page.goto(a('/.admin/#/share/shared/for-bob'))
+    // the declined Save above left that access unsaved: going on asks first
+    expect(await gotoLeavingUnsaved(page, a('/.admin/#/share/shared/for-bob'))).toBe('The access you added or removed is not saved. Leave and lose it?')
     await page.getByRole('button', { name: 'Set access for this item only' }).click()
     await page.getByLabel('Who', { exact: true }).selectOption('agent')
     await page.getByLabel('WebID, group or key URL').fill(bobWebId())

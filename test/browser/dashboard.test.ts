@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
 import { exchangeCode, obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
-import { OWNER_PASSWORD, dismissNextDialog, newContext, watchWrites, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import { OWNER_PASSWORD, dismissNextDialog, gotoLeavingUnsaved, newContext, watchWrites, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
 
 let pod: RunningPod
 let context: BrowserContext
@@ -218,7 +218,8 @@ describe('the owner dashboard in a real browser', () => {
   })
 
   test('delete asks first; dismissing keeps the file, accepting removes it', async () => {
-    await page.goto(`${pod.baseUrl}/.admin/#/files/notes/`)
+    // the refused Save above left the root's access unsaved: going on asks first
+    expect(await gotoLeavingUnsaved(page, `${pod.baseUrl}/.admin/#/files/notes/`)).toBe('The access you added or removed is not saved. Leave and lose it?')
     await page.getByRole('link', { name: 'big.txt', exact: true }).waitFor()
     const writes = watchWrites(page)
     const dismissed = dismissNextDialog(page)

@@ -149,3 +149,18 @@ export function watchWrites(page: Page): { end(): string[] } {
   page.on('request', onRequest)
   return { end: () => { page.off('request', onRequest); return sent } }
 }
+
+/**
+ * Goes to `url` from a view that holds unsaved work (issue 26): the dashboard asks first, and this answers
+ * "leave". Resolves with the question asked, or undefined when nothing was unsaved.
+ */
+export async function gotoLeavingUnsaved(page: Page, url: string): Promise<string | undefined> {
+  let asked: string | undefined
+  const answer = (d: import('playwright-core').Dialog) => { asked = d.message(); void d.accept() }
+  page.once('dialog', answer)
+  await page.goto(url)
+  // The question comes from the page's hashchange handler, just after the navigation is committed
+  for (let waited = 0; asked === undefined && waited < 1000; waited += 50) await Bun.sleep(50)
+  page.off('dialog', answer)
+  return asked
+}

@@ -67,8 +67,10 @@ describe('an app the owner allowed only /photos/ (read and write) and /Été pho
     expect(text).toContain('/photos/')
     await expectRsError(await limited.fetch(url('/')), 403, 'outside_app_scope')
     await expectRsError(await limited.fetch(url('/private/new.ttl'), { method: 'PUT', headers: TURTLE, body: '' }), 403, 'outside_app_scope')
-    // the full-access app still reaches it: the rules did not change
-    expect((await full.fetch(url('/private/secret.ttl'))).status).toBe(200)
+    // the full-access app still reaches it: the rules did not change; a copy read with credentials is the browser's own
+    const read = await full.fetch(url('/private/secret.ttl'))
+    expect(read.status).toBe(200)
+    expect(read.headers.get('cache-control')).toBe('private, no-cache')
   })
 
   test('cannot read or write an ACL, even in its own folder: it was never given Control', async () => {

@@ -234,3 +234,12 @@ describe('RFC 9110 §9.3.2: HEAD wherever GET is served', () => {
     } finally { await pod.close() }
   })
 })
+
+describe('RFC 9111: browsers revalidate before showing a stored copy (issue 26: a saved document showed its old text)', () => {
+  test('a public document: no-cache, with an ETag to make revalidation a 304', async () => {
+    const res = await pod.request('/pub/h/doc')
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    const etag = res.headers.get('etag')!
+    expect((await pod.request('/pub/h/doc', { headers: { 'if-none-match': etag } })).status).toBe(304)
+  })
+})
