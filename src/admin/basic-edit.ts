@@ -15,6 +15,7 @@ import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
 import { filesPage } from './basic-files.ts'
 import { sharePage } from './basic-share.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
+import { readablePath } from '../lib/readable-path.ts'
 
 type AdminDeps = Pick<Deps, 'cfg'>
 
@@ -40,7 +41,7 @@ function render(deps: AdminDeps, cookieHeader: string | null, s: Shown): Promise
   const url = deps.cfg.baseUrl + s.path
   const lineText = s.problem?.line ? s.text.split(/\r\n|\r|\n/)[s.problem.line - 1] ?? '' : undefined
   return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
-    heading: `Edit ${decodeURIComponent(s.path.split('/').pop() ?? s.path)}`, section: ADMIN_PATHS.files,
+    heading: `Edit ${readablePath(s.path.split('/').pop() ?? s.path)}`, section: ADMIN_PATHS.files,
     ...(s.notice ? { notice: s.notice } : {}), ...(s.problem ? { status: s.problem.err.status } : {}),
     body: (csrf) => html`<p class="muted"><code>${breakableUrl(url)}</code> · <a href="${sharePage(s.path)}">Who can access this</a> · <a href="${filesPage(parentPath(s.path) ?? '/')}">Back to the folder</a></p>
 ${s.problem ? problemBox(s.problem.err) : ''}${lineText !== undefined ? html`<p id="bad-line">Line ${s.problem!.line}: <code class="bad-line">${lineText}</code></p>` : ''}

@@ -14,13 +14,14 @@ import { browseContainer, podPath } from './browse.ts'
 import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 import type { FormPart } from '../http/upload-form.ts'
+import { readablePath } from '../lib/readable-path.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
 export const filesPage = (path: string, done?: { what: 'folder' | 'upload' | 'delete'; name: string }) =>
   `${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}${done ? `&done=${done.what}&name=${encodeURIComponent(done.name)}` : ''}`
 
-const nameOf = (path: string) => decodeURIComponent(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
+const nameOf = (path: string) => readablePath(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
 const DONE: Record<string, (name: string) => string> = { folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Deleted ${n}` }
 const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
 
@@ -29,7 +30,7 @@ function crumbs(path: string) {
   let at = '/'
   const items = parts.map((p, i) => {
     at += `${p}/`
-    return i === parts.length - 1 ? html`<li><span aria-current="page">${decodeURIComponent(p)}</span></li>` : html`<li><a href="${filesPage(at)}">${decodeURIComponent(p)}</a></li>`
+    return i === parts.length - 1 ? html`<li><span aria-current="page">${readablePath(p)}</span></li>` : html`<li><a href="${filesPage(at)}">${readablePath(p)}</a></li>`
   })
   return html`<nav aria-label="Breadcrumbs"><ol class="crumbs"><li><a href="${filesPage('/')}">Home</a></li>${items}</ol></nav>`
 }
@@ -53,7 +54,7 @@ ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURICompone
     heading: path === '/' ? 'Your files' : nameOf(path), section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
     body: (csrf) => html`${crumbs(path)}
 <p class="muted">${count} · <a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a></p>${pager}
-<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Contents of ${path}</caption>
+<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="5" class="muted">This folder is empty</td></tr>`}</tbody></table></div>${pager}
 <section class="panel" aria-labelledby="upload-h"><h2 id="upload-h">Upload files</h2>
@@ -141,7 +142,7 @@ export async function showDeletePage(deps: AdminDeps, cookieHeader: string | nul
   const folder = meta.kind === 'container'
   return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
     heading: `Delete ${nameOf(path)}?`, section: ADMIN_PATHS.files,
-    body: (csrf) => html`<p>Delete ${folder ? 'the folder ' : ''}<strong>${path}</strong>? This cannot be undone.${folder ? ' A folder must be empty first.' : ''}</p>
+    body: (csrf) => html`<p>Delete ${folder ? 'the folder ' : ''}<strong>${readablePath(path)}</strong>? This cannot be undone.${folder ? ' A folder must be empty first.' : ''}</p>
 <form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
 <p><button type="submit">Delete</button> <a class="button secondary" href="${back}">Cancel</a></p></form>`,
   })

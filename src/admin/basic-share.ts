@@ -16,6 +16,7 @@ import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, ap
 import { readAclView } from './acl-view.ts'
 import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
 import { shareLinks } from './share-links.ts'
+import { readablePath } from '../lib/readable-path.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
@@ -93,7 +94,7 @@ export async function showSharePage(deps: AdminDeps, ldp: CookieLdp, request: Re
   const own = acl.own ? entriesOf(acl.own) : null
   const notice = typeof query.done === 'string' ? DONE[query.done] : undefined
   return renderBasicPage(request.headers.get('cookie'), deps.cfg.baseUrl, {
-    heading: `Who can access ${acl.path === '/' ? 'your whole pod' : acl.path}`, section: ADMIN_PATHS.share, ...(notice ? { notice } : {}),
+    heading: `Who can access ${acl.path === '/' ? 'your whole pod' : readablePath(acl.path)}`, section: ADMIN_PATHS.share, ...(notice ? { notice } : {}),
     body: (csrf) => html`<p class="muted"><a href="${`${ADMIN_PATHS.files}?path=${encodeURIComponent(container ? acl.path : acl.path.slice(0, acl.path.lastIndexOf('/') + 1))}`}">Back to the folder in Files</a></p>
 ${acl.inherited ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>
 <p class="muted">${own ? 'This item has its own settings, so this inherited access does not apply to it.' : 'This item has no settings of its own: this access applies.'}</p>
@@ -203,10 +204,10 @@ export async function showInheritPage(deps: AdminDeps, ldp: CookieLdp, request: 
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const from = acl.inherited ? acl.inherited.from.slice(deps.cfg.baseUrl.length) : 'its folder'
   return renderBasicPage(request.headers.get('cookie'), deps.cfg.baseUrl, {
-    heading: `Use inherited access for ${acl.path}?`, section: ADMIN_PATHS.share,
+    heading: `Use inherited access for ${readablePath(acl.path)}?`, section: ADMIN_PATHS.share,
     body: (csrf) => !acl.own
-      ? html`<p>${acl.path} has no access settings of its own: it already has the access inherited from ${from}.</p><p><a href="${sharePage(acl.path)}">Back to sharing</a></p>`
-      : html`<p>This deletes the access set here for <strong>${acl.path}</strong> (its ACL document). It then has the access inherited from ${from}:</p>
+      ? html`<p>${readablePath(acl.path)} has no access settings of its own: it already has the access inherited from ${from}.</p><p><a href="${sharePage(acl.path)}">Back to sharing</a></p>`
+      : html`<p>This deletes the access set here for <strong>${readablePath(acl.path)}</strong> (its ACL document). It then has the access inherited from ${from}:</p>
 ${table('Inherited access', acl.inherited ? inheritedAsOwn(acl.inherited.rows, container) : [], owner, container)}
 ${leftovers(acl)}
 <form method="post" action="${ADMIN_PATHS.shareInherit}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}">

@@ -1,7 +1,7 @@
 // Files: walk containers a page at a time, open and edit documents, create, delete (uploads: upload.ts).
 
 import { ApiError, BASE, api, ldp } from './api.ts'
-import { clear, confirmAction, formatBytes, formatDate, h, say, sayError } from './dom.ts'
+import { clear, confirmAction, formatBytes, formatDate, h, readablePath, say, sayError } from './dom.ts'
 import { turtleView } from './turtle-view.ts'
 import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { uploadPanel } from './upload.ts'
@@ -16,7 +16,7 @@ interface Listing { path: string; url: string; count: number; countIsExact: bool
 interface PageAt { after?: string; before?: string; start: number }
 const FIRST_PAGE: PageAt = { start: 0 }
 
-const nameOf = (path: string) => decodeURIComponent(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
+const nameOf = (path: string) => readablePath(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
 const fileHref = (path: string) => `#/files${path}`
 const KIND_LABEL = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
 
@@ -28,7 +28,7 @@ export function breadcrumbs(path: string): HTMLElement {
   parts.forEach((p, i) => {
     const last = i === parts.length - 1
     at += p + (last && !path.endsWith('/') ? '' : '/')
-    items.push(h('li', {}, last ? h('span', { 'aria-current': 'page' }, decodeURIComponent(p)) : h('a', { href: fileHref(at) }, decodeURIComponent(p))))
+    items.push(h('li', {}, last ? h('span', { 'aria-current': 'page' }, readablePath(p)) : h('a', { href: fileHref(at) }, readablePath(p))))
   })
   return h('nav', { 'aria-label': 'Breadcrumbs' }, h('ol', { class: 'crumbs' }, items))
 }
