@@ -43,7 +43,7 @@ export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null
   const pager = list.next === null && list.prev === null ? '' : html`<p class="actions">${list.prev !== null ? html`<a href="${filesPage(path)}&before=${encodeURIComponent(list.prev)}">Previous page</a>` : ''}
 ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURIComponent(list.next)}">Next page</a>` : ''}</p>`
   const rows = list.items.map((it) => html`<tr>
-<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`<a href="${ADMIN_PATHS.download}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}</td>
+<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`<a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}</td>
 <td data-label="Type">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
 <td data-label="Size">${it.kind === 'container' ? '—' : formatBytes(it.size)}</td>
 <td data-label="Modified">${localTime(Date.parse(it.modified))}</td>

@@ -35,6 +35,8 @@ import { editPage, saveDocument, showEditPage } from './basic-edit.ts'
 import { endChannel, readChannels, showLiveUpdatesPage } from './live-updates.ts'
 import { putAppAccess, showAppAccessPage, submitAppAccessPage } from './app-access.ts'
 import { credentialsApi, credentialsPages } from './credentials-routes.ts'
+import { previewFile } from './preview-file.ts'
+import { showViewPage } from './basic-view.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -136,6 +138,8 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       return uploadFiles(ldp, request, uploadFormParts(request), async (csrf) => { await ownerForm(request, csrf) })
     }, backTo(filesPage('/'), 'Your files')), { parse: 'none' })
     .get(ADMIN_PATHS.download, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => downloadResource(ldp, request, query.path), backTo(filesPage('/'), 'Your files')))
+    .get(ADMIN_PATHS.preview, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => previewFile(ldp, request, query.path), backTo(filesPage('/'), 'Your files')))
+    .get(ADMIN_PATHS.view, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showViewPage(deps, ldp, request, query.path), backTo(filesPage('/'), 'Your files')))
     .get(ADMIN_PATHS.delete, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showDeletePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.delete, ({ request, body }) => pageOrError(ADMIN_PATHS.delete, async () => {
       await ownerForm(request, body.csrf)

@@ -73,7 +73,11 @@ const scriptPolicy = (script: string | undefined) => (script ? `script-src ${scr
 /**
  * A full page: static/`name` inside static/layout.html. No scripts, no external assets of our own;
  * images (a client's logo) may come from https or loopback, and `data:` (the layout's empty favicon,
- * which keeps browsers from asking for /favicon.ico). Never cached, never framed.
+ * which keeps browsers from asking for /favicon.ico). Images, sound and film may also come from the pod's
+ * own origin ('self'): the previews of stored files, served by the owner's and the visitor's file routes
+ * (as `content-security-policy: sandbox`, never as a page), which a pod on plain http (not loopback)
+ * would otherwise not show; without media-src, default-src 'none' would stop every `<video>`.
+ * Never cached, never framed.
  */
 export async function renderPage(name: string, title: string, vars: Vars, opts: PageOptions = {}): Promise<Response> {
   const [layout, body, style, hash] = await Promise.all([loadTemplate('layout.html'), loadTemplate(name), loadTemplate('style.css'), getStyleHash()])
@@ -81,7 +85,7 @@ export async function renderPage(name: string, title: string, vars: Vars, opts: 
   const headers = new Headers({
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; img-src https: http://localhost:* http://127.0.0.1:* data:; ${scriptPolicy(opts.script)}frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; img-src 'self' https: http://localhost:* http://127.0.0.1:* data:; media-src 'self'; ${scriptPolicy(opts.script)}frame-ancestors 'none'; base-uri 'none'`,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
     // Referrer Policy §3.2 same-origin: no Referer leaves the pod (page URLs carry interaction ids),

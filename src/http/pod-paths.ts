@@ -46,6 +46,10 @@ export const ADMIN_PATHS = {
   upload: '/.admin/files/upload',
   delete: '/.admin/delete',
   download: '/.admin/files/download',
+  /** A file's bytes shown in the owner's pages (`<img>`, `<video>` with Range), never run: only the kinds lib/preview-kind.ts names. */
+  preview: '/.admin/files/preview',
+  /** Without JavaScript: one file with its preview and a link to download it. */
+  view: '/.admin/files/view',
   profile: '/.admin/profile',
   /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',

@@ -20,15 +20,14 @@ import { parseWacAllow } from '../policy/modes.ts'
 import { resolveTarget, encodeSegment } from '../store/target.ts'
 import { log } from '../log.ts'
 import { clientIdDocument, makeRelyingParty } from './relying-party.ts'
-import { documentBody, editBody, filesPage, folderBody, membersOf, nameOf, previewKind, renderVisitorPage, sharedListBody, signInBody } from './visitor-pages.ts'
+import { MAX_PREVIEW_TEXT_BYTES, previewKind } from '../lib/preview-kind.ts'
+import { documentBody, editBody, filesPage, folderBody, membersOf, nameOf, renderVisitorPage, sharedListBody, signInBody } from './visitor-pages.ts'
 import type { Principal } from '../auth/principal.ts'
 
 /** Sign-ins started per client address: each costs the pod fetches of a stranger's documents. */
 const SIGN_IN_LIMIT = { max: 20, windowMs: 15 * 60 * 1000 }
 /** Requests of one visitor session: a signed-in stranger still may not keep the pod busy. */
 const VISITOR_LIMIT = { max: 600, windowMs: 60 * 1000 }
-/** Text shown in a preview or the editor: larger documents are downloaded instead. */
-const MAX_TEXT_BYTES = 1024 * 1024
 
 const Form = t.Record(t.String(), t.String())
 const PathQuery = t.Object({ path: t.Optional(t.String()), download: t.Optional(t.String()) })
@@ -138,7 +137,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     }
     const type = (res.headers.get('content-type') ?? 'application/octet-stream').split(';', 1)[0]!.trim().toLowerCase()
     const size = Number(res.headers.get('content-length') ?? NaN)
-    const text = previewKind(type) === 'text' && (!(size > MAX_TEXT_BYTES)) ? await res.text() : undefined
+    const text = previewKind(type) === 'text' && (!(size > MAX_PREVIEW_TEXT_BYTES)) ? await res.text() : undefined
     if (text === undefined) await res.body?.cancel()
     return page(nameOf(path), documentBody(path, type, modes, text))
   }
@@ -196,7 +195,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     if (v instanceof Response) return v
     const res = await asVisitor(request, 'GET', path, { headers: { accept: '*/*' }, csrf: v.csrf })
     const type = (res.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
-    if (previewKind(type) !== 'text' || Number(res.headers.get('content-length') ?? 0) > MAX_TEXT_BYTES) {
+    if (previewKind(type) !== 'text' || Number(res.headers.get('content-length') ?? 0) > MAX_PREVIEW_TEXT_BYTES) {
       await res.body?.cancel()
       throw new HttpError(415, 'unsupported_media_type', `only text documents of at most 1 MiB are edited here; ${nameOf(path)} is ${type}`)
     }

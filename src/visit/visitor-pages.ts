@@ -4,6 +4,7 @@
 
 import type { Quad } from '@rdfjs/types'
 import { breakableUrl, html, renderPage, type SafeHtml } from '../http/html-page.ts'
+import { previewKind } from '../lib/preview-kind.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { readablePath } from '../lib/readable-path.ts'
@@ -77,16 +78,6 @@ export function folderBody(path: string, members: readonly Member[], modes: Read
   return html`<p class="muted">${describeModes(modes)}</p>
 <div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Name</th><th scope="col">Size</th><th scope="col">Changed</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="3" class="muted">This folder is empty</td></tr>`}</tbody></table></div>${upload}`
-}
-
-/** Media types shown in the page; everything else is offered for download only (never rendered as HTML). */
-export const previewKind = (type: string): 'image' | 'video' | 'audio' | 'pdf' | 'text' | undefined => {
-  if (/^image\/(png|jpeg|gif|webp|avif|bmp)$/.test(type)) return 'image'
-  if (type.startsWith('video/')) return 'video'
-  if (type.startsWith('audio/')) return 'audio'
-  if (type === 'application/pdf') return 'pdf'
-  if (/^text\/(plain|markdown|turtle|csv|n3)$/.test(type) || /^application\/(json|ld\+json|n-triples|n-quads)$/.test(type)) return 'text'
-  return undefined
 }
 
 export function documentBody(path: string, type: string, modes: ReadonlySet<AccessMode>, text: string | undefined): SafeHtml {

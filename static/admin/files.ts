@@ -6,6 +6,7 @@ import { turtleView } from './turtle-view.ts'
 import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { uploadPanel } from './upload.ts'
 import { markSaved, markUnsaved } from './unsaved.ts'
+import { previewDocument, thumbnail } from './preview.ts'
 
 interface Item { path: string; url: string; kind: 'container' | 'rdf' | 'binary'; contentType: string; size: number; modified: string }
 interface Listing { path: string; url: string; count: number; countIsExact: boolean; limit: number; next: string | null; prev: string | null; items: Item[] }
@@ -61,7 +62,7 @@ async function fillListing(listing: HTMLElement, path: string, at: PageAt): Prom
       h('button', { type: 'button', class: 'small secondary', disabled: list.next === null, onclick: go({ after: list.next ?? '', start: start + list.items.length }) }, 'Next page'))
   }
   const rows = list.items.map((it) => h('tr', {},
-    h('td', { 'data-label': 'Name' }, h('a', { href: fileHref(it.path) }, nameOf(it.path) + (it.kind === 'container' ? '/' : ''))),
+    h('td', { 'data-label': 'Name' }, thumbnail(it), h('a', { href: fileHref(it.path) }, nameOf(it.path) + (it.kind === 'container' ? '/' : ''))),
     h('td', { 'data-label': 'Type' }, it.kind === 'binary' ? it.contentType : KIND_LABEL[it.kind]),
     h('td', { 'data-label': 'Size' }, it.kind === 'container' ? '—' : formatBytes(it.size)),
     h('td', { 'data-label': 'Modified' }, formatDate(it.modified)),
@@ -121,9 +122,9 @@ async function showDocument(view: HTMLElement, path: string): Promise<void> {
     view.append(pre)
     actions.append(h('button', { type: 'button', class: 'small', onclick: () => { editor(view, path, text, etag) } }, 'Edit'))
   } else {
-    // A file may be a film: only its headers are read here, and the link saves it through the owner's
-    // download route (the login cookie alone is anonymous at the resource server).
-    void head.body?.cancel()
+    // A file may be a film: preview.ts reads the body only of short text, and the link saves it through the
+    // owner's download route (the login cookie alone is anonymous at the resource server).
+    await previewDocument(view, actions, path, head, () => showDocument(view, path))
     const size = Number(head.headers.get('content-length') ?? NaN)
     const link = h('a', { href: `${ADMIN_PATHS.download}?path=${encodeURIComponent(path)}`, download: nameOf(path), class: 'small' },
       Number.isFinite(size) ? `Download (${formatBytes(size)})` : 'Download')

@@ -68,10 +68,13 @@ describe('the owner pages with JavaScript off', () => {
     expect(await page.getByRole('row', { name: /b\.ttl/ }).textContent()).toContain('RDF document')
     await shoot('files')
     expect((await fetch(`${pod.baseUrl}/notes/a.txt`)).status).toBe(401) // private, as every upload
-    // a file's name downloads it
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'b.ttl', exact: true }).click()])
+    // a file's name opens its page (the text shown), whose Download link saves it
+    await page.getByRole('link', { name: 'b.ttl', exact: true }).click()
+    expect(await page.locator('pre.preview-text').textContent()).toContain('"b"')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download', exact: true }).click()])
     expect(download.suggestedFilename()).toBe('b.ttl')
     expect(await Bun.file((await download.path())!).text()).toContain('"b"')
+    await page.getByRole('link', { name: 'Back to the folder' }).click()
 
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('second!') }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()

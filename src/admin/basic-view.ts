@@ -1,0 +1,52 @@
+// One file without JavaScript: its preview (an image, a film or a sound played in the page, a PDF opened
+// in a tab, text shown as text) above the links to download, share and delete it.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { html, type SafeHtml } from '../http/html-page.ts'
+import { ADMIN_PATHS } from '../http/pod-paths.ts'
+import type { CookieLdp } from '../http/cookie-ldp.ts'
+import { formatBytes } from '../lib/format-bytes.ts'
+import { readablePath } from '../lib/readable-path.ts'
+import { MAX_PREVIEW_TEXT_BYTES, bareType, previewKind } from '../lib/preview-kind.ts'
+import { isContainerPath, parentPath } from '../store/paths.ts'
+import { podPath } from './browse.ts'
+import { renderBasicPage } from './basic-page.ts'
+
+const nameOf = (path: string) => readablePath(path.split('/').pop() ?? '')
+const q = (path: string) => `?path=${encodeURIComponent(path)}`
+export const viewPage = (path: string) => ADMIN_PATHS.view + q(path)
+
+export async function showViewPage(deps: Pick<Deps, 'cfg'>, ldp: CookieLdp, request: Request, raw: unknown): Promise<Response> {
+  const path = podPath(raw)
+  if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
+  const res = await ldp(request, 'GET', path, { headers: { accept: 'text/turtle;q=1, */*;q=0.5' } })
+  const type = bareType(res.headers.get('content-type') ?? 'application/octet-stream')
+  const size = Number(res.headers.get('content-length') ?? NaN)
+  const kind = previewKind(type)
+  // Only text is read here; an image or a film is fetched by the browser from the preview route, with Range
+  const text = kind === 'text' && !(size > MAX_PREVIEW_TEXT_BYTES) ? await res.text() : undefined
+  if (text === undefined) await res.body?.cancel()
+  return renderBasicPage(request.headers.get('cookie'), deps.cfg.baseUrl, {
+    heading: nameOf(path), section: ADMIN_PATHS.files,
+    body: () => html`<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
+${previewOf(path, type, text)}
+<p class="actions"><a class="button" href="${ADMIN_PATHS.download}${q(path)}">Download</a>
+${type === 'text/turtle' ? html`<a class="button secondary" href="${ADMIN_PATHS.edit}${q(path)}">Edit</a>` : ''}
+<a class="button secondary" href="${ADMIN_PATHS.share}${q(path)}">Share</a>
+<a class="button secondary" href="${ADMIN_PATHS.delete}${q(path)}">Delete</a>
+<a class="button secondary" href="${ADMIN_PATHS.files}${q(parentPath(path) ?? '/')}">Back to the folder</a></p>`,
+  })
+}
+
+function previewOf(path: string, type: string, text: string | undefined): SafeHtml {
+  const src = ADMIN_PATHS.preview + q(path)
+  switch (previewKind(type)) {
+    case 'image': return html`<p><img class="preview" src="${src}" alt="${nameOf(path)}"></p>`
+    case 'video': return html`<p><video class="preview" controls preload="metadata" src="${src}"></video></p>`
+    case 'audio': return html`<p><audio controls preload="metadata" src="${src}"></audio></p>`
+    case 'pdf': return html`<p><a class="button" href="${src}" target="_blank" rel="noopener">Open the PDF</a></p>`
+    case 'text': return text !== undefined ? html`<pre class="preview-text">${text}</pre>` : html`<p class="muted">This text is too long to show here; download it to read it.</p>`
+    default: return html`<p class="muted">This kind of file (${type}) is not shown here; download it to open it.</p>`
+  }
+}

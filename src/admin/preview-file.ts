@@ -1,0 +1,36 @@
+// A file's bytes for the owner's previews: `<img>`, `<audio>`/`<video>` (with Range, so a film seeks
+// without being read whole) and a PDF opened in a tab. Only the kinds lib/preview-kind.ts names; the
+// rest is downloaded (basic-files.ts), so nothing stored is ever shown as a page of the pod's origin.
+
+import { HttpError } from '../http/errors.ts'
+import type { CookieLdp } from '../http/cookie-ldp.ts'
+import { isContainerPath } from '../store/paths.ts'
+import { bareType, previewKind } from '../lib/preview-kind.ts'
+import { podPath } from './browse.ts'
+
+/** What the resource server said about the bytes that a browser's media element needs to seek and cache. */
+const PASSED_ON = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'] as const
+
+export async function previewFile(ldp: CookieLdp, request: Request, raw: unknown): Promise<Response> {
+  const path = podPath(raw)
+  if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
+  const range = request.headers.get('range')
+  const ifRange = request.headers.get('if-range')
+  const res = await ldp(request, 'GET', path, { headers: { accept: '*/*', ...(range ? { range } : {}), ...(ifRange ? { 'if-range': ifRange } : {}) } })
+  const type = res.headers.get('content-type') ?? ''
+  if (previewKind(type) === undefined) {
+    await res.body?.cancel()
+    throw new HttpError(415, 'unsupported_media_type', `${bareType(type) || 'this kind of file'} is not shown in the page; download it instead`)
+  }
+  const headers = new Headers()
+  for (const name of PASSED_ON) {
+    const value = res.headers.get(name)
+    if (value !== null) headers.set(name, value)
+  }
+  // Opened on its own (a PDF in a tab) it is still no page of ours: no script, no sniffing into HTML
+  headers.set('content-disposition', 'inline')
+  headers.set('content-security-policy', 'sandbox')
+  headers.set('x-content-type-options', 'nosniff')
+  headers.set('cache-control', 'private, no-cache')
+  return new Response(res.body, { status: res.status, headers })
+}
