@@ -3,6 +3,7 @@
 import type { Store } from '../store/open-store.ts'
 import type { WebId } from './ids.ts'
 import { sha256Base64url } from '../lib/text.ts'
+import { checkPasswordStrength } from '../lib/password-rules.ts'
 
 export interface OwnerAccount {
   readonly webid: WebId
@@ -12,18 +13,11 @@ export interface OwnerAccount {
 }
 
 const OWNER_KEY = 'owner'
-export const MIN_PASSWORD_LENGTH = 8
 
 export const getOwnerAccount = (store: Store) => store.system.get(OWNER_KEY) as Promise<OwnerAccount | undefined>
 
 export async function saveOwnerAccount(store: Store, account: OwnerAccount) {
   await store.system.put(OWNER_KEY, account, { sync: true })
-}
-
-export function checkPasswordStrength(password: string): string | undefined {
-  if (password.length < MIN_PASSWORD_LENGTH) return `the password must be at least ${MIN_PASSWORD_LENGTH} characters long`
-  if (password.length > 1024) return 'the password must be at most 1024 characters long'
-  return undefined
 }
 
 export async function setOwnerPassword(store: Store, password: string) {

@@ -51,11 +51,13 @@ export const revokeLoginSession = sessions.revoke
 /**
  * A new password ends every browser login made with the old one (a reset is often made because it
  * leaked), and with each login the app sessions it approved, as revoking it in the dashboard does.
+ * `keep`: the login that changed the password in the dashboard, whose owner just typed both.
  */
-export async function endOwnerLogins(store: Store, revocations: Pick<SessionRevocations, 'revokeLogin'>, now: number): Promise<{ logins: number; appSessions: number }> {
+export async function endOwnerLogins(store: Store, revocations: Pick<SessionRevocations, 'revokeLogin'>, now: number, keep?: string): Promise<{ logins: number; appSessions: number }> {
   let logins = 0
   let appSessions = 0
   for (const r of await readRecords<LoginSession>(store, KIND, now)) {
+    if (r.value.id === keep) continue
     await deleteRecord(store, KIND, r.key)
     logins++
     appSessions += await revocations.revokeLogin(r.value.id, now)

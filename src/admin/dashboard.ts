@@ -3,11 +3,12 @@
 import type { Deps } from '../deps.ts'
 import type { LoginSession } from '../account/owner-session.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
-import { breakableUrl, renderPage } from '../http/html-page.ts'
+import { renderPage } from '../http/html-page.ts'
+import { dashboardWho } from './dashboard-header.ts'
 import { readBundle } from '../http/static-files.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 
-type AdminDeps = Pick<Deps, 'cfg'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
 /**
  * The shell the script fills in. The CSRF token rides in a data attribute: the script sends it as
@@ -17,7 +18,7 @@ export async function renderDashboard(deps: AdminDeps, session: LoginSession, co
   const { baseUrl } = deps.cfg
   const { token, setCookie } = csrfTokenFor(cookieHeader, baseUrl)
   const script = baseUrl + ADMIN_PATHS.dashboardScript
-  return renderPage('admin/index.html', 'Dashboard', { csrf: token, base: baseUrl, webid: session.webid, webidHtml: breakableUrl(session.webid), script, sessions: ADMIN_PATHS.sessions },
+  return renderPage('admin/index.html', 'Dashboard', { csrf: token, base: baseUrl, webid: session.webid, who: await dashboardWho(deps, token), script, sessions: ADMIN_PATHS.sessions },
     { script, headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }
 

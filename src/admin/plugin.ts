@@ -37,6 +37,8 @@ import { putAppAccess, showAppAccessPage, submitAppAccessPage } from './app-acce
 import { credentialsApi, credentialsPages } from './credentials-routes.ts'
 import { previewFile } from './preview-file.ts'
 import { showViewPage } from './basic-view.ts'
+import { changeOwnerPassword } from './change-password.ts'
+import { checkPictureLength, readPicture, setProfilePicture, uploadProfilePicture } from './profile-picture.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -171,6 +173,15 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       const changed = await saveProfile(deps, ldp, request, body)
       return seeOther(`${ADMIN_PATHS.profile}?done=${changed ? 'saved' : 'unchanged'}`)
     }, backTo(ADMIN_PATHS.profile, 'Back to your profile')), { body: PlainForm })
+    .post(ADMIN_PATHS.profilePicture, ({ request }) => pageOrError(ADMIN_PATHS.profilePicture, async () => {
+      await uploadProfilePicture(deps, ldp, request, uploadFormParts(request), async (csrf) => { await ownerForm(request, csrf) })
+      return seeOther(`${ADMIN_PATHS.profile}?done=picture`)
+    }, backTo(ADMIN_PATHS.profile, 'Back to your profile', 'Picture not changed')), { parse: 'none' })
+    .post(ADMIN_PATHS.password, ({ request, body }) => pageOrError(ADMIN_PATHS.password, async () => {
+      const session = await ownerForm(request, body.csrf)
+      await changeOwnerPassword(deps, session, body)
+      return seeOther(`${ADMIN_PATHS.profile}?done=password`)
+    }, backTo(ADMIN_PATHS.profile, 'Back to your profile', 'Password not changed')), { body: PlainForm })
 }
 
 /**
@@ -210,6 +221,16 @@ function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBac
         if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new HttpError(400, 'invalid_request', 'expected a JSON body {"fields": {"name": "…", …}}')
         const changed = await saveProfile(deps, ldp, request, fields as Record<string, unknown>)
         return jsonResponse({ changed, profile: await readProfile(deps) })
+      }, { body: t.Unknown() })
+      // The picture's bytes as the body, its type as Content-Type; a body said to be too large is refused unread
+      .post(`${API}/profile/picture`, async ({ request }) => {
+        checkPictureLength(request.headers.get('content-length'))
+        const picture = await setProfilePicture(deps, ldp, request, request.headers.get('content-type') ?? '', await readPicture(request.body))
+        return jsonResponse({ picture, profile: await readProfile(deps) })
+      }, { parse: 'none' })
+      .post(`${API}/password`, async ({ owner, body }) => {
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'invalid_request', 'expected a JSON body {"current": "…", "password": "…", "confirm": "…"}')
+        return jsonResponse(await changeOwnerPassword(deps, owner, body as Record<string, unknown>))
       }, { body: t.Unknown() })
       .post(`${API}/check-rdf`, async ({ body }) => jsonResponse(await checkRdf(body)), { body: t.Unknown() })
       .get(`${API}/consents`, async () => jsonResponse(await readConsents(deps)))

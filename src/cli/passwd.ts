@@ -2,7 +2,8 @@
 
 import { ConfigError, type Config } from '../config.ts'
 import { openDataDir, readPasswordFile } from '../pod.ts'
-import { checkPasswordStrength, setOwnerPassword } from '../account/owner-account.ts'
+import { setOwnerPassword } from '../account/owner-account.ts'
+import { checkPasswordStrength } from '../lib/password-rules.ts'
 import { endOwnerLogins } from '../account/owner-session.ts'
 import { makeSessionRevocations } from '../account/app-sessions.ts'
 

@@ -51,6 +51,10 @@ export const ADMIN_PATHS = {
   /** Without JavaScript: one file with its preview and a link to download it. */
   view: '/.admin/files/view',
   profile: '/.admin/profile',
+  /** The owner's new password: the form without JavaScript (POST; the script's is `api/password`). */
+  password: '/.admin/password',
+  /** The owner's picture from a form without JavaScript (POST multipart; the script's is `api/profile/picture`). */
+  profilePicture: '/.admin/profile/picture',
   /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',
   shareAdd: '/.admin/share/add',

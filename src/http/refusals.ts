@@ -106,6 +106,7 @@ export const REFUSALS = {
   setup_required: { status: [403], means: "the owner's password is not set yet; use the setup link" },
   invalid_setup_token: { status: [400], means: 'the setup link is invalid, used or expired' },
   passwords_differ: { status: [400], means: 'the two passwords differ' },
+  wrong_current_password: { status: [403], means: 'the current password, typed to change it, is wrong' },
   weak_password: { status: [400], means: 'the password is too short or too common' },
   interaction_expired: { status: [400], means: 'the sign-in or consent page was open too long; start again from the app' },
   invalid_field: { status: [400], means: 'a form field is missing or invalid' },

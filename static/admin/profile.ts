@@ -3,6 +3,8 @@
 
 import { api } from './api.ts'
 import { clear, h, say, sayError } from './dom.ts'
+import { passwordPanel } from './password.ts'
+import { picturePanel } from './picture.ts'
 
 interface Field { predicate: string; iri: boolean; value: string | null; values: number }
 interface Profile { webid: string; document: string; fields: Record<string, Field> }
@@ -22,13 +24,23 @@ export async function showProfile(view: HTMLElement): Promise<void> {
     h('button', { type: 'submit' }, 'Save profile'))
   form.addEventListener('submit', (e) => {
     e.preventDefault()
-    void save(inputs).then((changed) => showProfile(view).then(() => say(changed ? 'Profile saved' : 'Nothing changed'))).catch(sayError)
+    void save(inputs).then((changed) => {
+      showNameInHeader(inputs.find((i) => i.name === 'name')?.input.value.trim() ?? '')
+      return showProfile(view).then(() => say(changed ? 'Profile saved' : 'Nothing changed'))
+    }).catch(sayError)
   })
-  view.append(h('h2', {}, 'Your profile'), h('p', { class: 'muted' }, 'Shown to anyone who reads your WebID ', h('code', {}, profile.webid)), form)
+  view.append(h('h2', {}, 'Your profile'), h('p', { class: 'muted' }, 'Shown to anyone who reads your WebID ', h('code', {}, profile.webid)), form, picturePanel(() => showProfile(view)), passwordPanel())
 }
 
 /** The server builds the patch and says which field is wrong (its code and description come back in the error). */
 async function save(inputs: { name: string; input: HTMLInputElement }[]): Promise<boolean> {
   const fields = Object.fromEntries(inputs.map(({ name, input }) => [name, input.value]))
   return (await api<{ changed: boolean }>('POST', '/profile', { fields }, 'Saving your profile')).changed
+}
+
+/** The header says who is signed in by name (admin/dashboard-header.ts drew it); a saved name shows there at once. */
+function showNameInHeader(name: string): void {
+  const el = document.getElementById('who-name')
+  if (!el || name === '') return
+  el.replaceWith(h('strong', { id: 'who-name' }, name))
 }

@@ -1,0 +1,33 @@
+// The owner changes the password in the dashboard (the API and the page without JavaScript): the current
+// password first, the new one twice, the length `solopod passwd` requires. As `passwd` does, every other
+// browser login ends with the app sessions it approved; the browser that changed it stays signed in.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { log } from '../log.ts'
+import { setOwnerPassword, verifyOwnerPassword } from '../account/owner-account.ts'
+import { MAX_PASSWORD_LENGTH, checkPasswordStrength } from '../lib/password-rules.ts'
+import { endOwnerLogins, type LoginSession } from '../account/owner-session.ts'
+
+type AdminDeps = Pick<Deps, 'store' | 'revocations' | 'now'>
+
+export interface PasswordChanged { readonly loginsEnded: number; readonly appSessionsEnded: number }
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '')
+
+/** Checks in the order a person fixes them; any refusal changes nothing. The passwords are never logged. */
+export async function changeOwnerPassword(deps: AdminDeps, session: LoginSession, fields: Record<string, unknown>): Promise<PasswordChanged> {
+  const current = text(fields.current)
+  const password = text(fields.password)
+  if (current === '' || current.length > MAX_PASSWORD_LENGTH || !await verifyOwnerPassword(deps.store, current)) {
+    log.warn('admin.password_change_refused', { webid: session.webid })
+    throw new HttpError(403, 'wrong_current_password', 'the current password is wrong; type the password you signed in with')
+  }
+  if (password !== text(fields.confirm)) throw new HttpError(400, 'passwords_differ', 'the two new passwords differ; type the same new password twice')
+  const weak = checkPasswordStrength(password)
+  if (weak) throw new HttpError(400, 'weak_password', weak)
+  await setOwnerPassword(deps.store, password)
+  const { logins, appSessions } = await endOwnerLogins(deps.store, deps.revocations, deps.now(), session.id)
+  log.info('admin.password_changed', { loginsEnded: logins, appSessionsEnded: appSessions })
+  return { loginsEnded: logins, appSessionsEnded: appSessions }
+}

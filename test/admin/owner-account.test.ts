@@ -1,0 +1,143 @@
+// The owner's account in the dashboard (issue 26): the password changed with the current one (API and form
+// without JavaScript), every refusal with its exact status and code and nothing changed by it; the picture
+// uploaded, public and linked from the WebID; the header's name, picture and Sign out.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { BASE, CookieJar, PASSWORD, logIn } from '../op/op-fixture.ts'
+import { openFormPod, pageError, testApiGuards, testFormGuards, type FormPod } from './owner-forms.ts'
+import { verifyOwnerPassword } from '../../src/account/owner-account.ts'
+import { listLoginSessions } from '../../src/account/owner-session.ts'
+import { MAX_PICTURE_BYTES } from '../../src/admin/profile-picture.ts'
+
+let ctx: FormPod
+beforeAll(async () => { ctx = await openFormPod() })
+afterAll(() => ctx.pod.close())
+
+const api = (method: string, path: string, o: { jar?: CookieJar; origin?: string; body?: BodyInit; type?: string; length?: string } = {}) => ctx.pod.request(`/.admin/api${path}`, {
+  method, headers: { cookie: (o.jar ?? ctx.owner).header(), origin: o.origin ?? BASE, 'x-csrf-token': ctx.csrf, 'content-type': o.type ?? 'application/json', ...(o.length ? { 'content-length': o.length } : {}) },
+  ...(o.body !== undefined ? { body: o.body } : {}),
+})
+const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error
+const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0))
+
+describe('the password, changed in the dashboard (POST /.admin/api/password)', () => {
+  const change = (fields: Record<string, string>) => api('POST', '/password', { body: JSON.stringify(fields) })
+  testApiGuards((method, path, o) => api(method, path, { ...o, body: '{}' }), [['POST', '/password'], ['POST', '/profile/picture']])
+
+  test.each([
+    ['a wrong current password', { current: 'not it at all', password: 'Fresh-Pass-1', confirm: 'Fresh-Pass-1' }, 403, 'wrong_current_password'],
+    ['no current password', { password: 'Fresh-Pass-1', confirm: 'Fresh-Pass-1' }, 403, 'wrong_current_password'],
+    ['new passwords that differ', { current: PASSWORD, password: 'Fresh-Pass-1', confirm: 'Fresh-Pass-2' }, 400, 'passwords_differ'],
+    ['a new password that is too short', { current: PASSWORD, password: 'short', confirm: 'short' }, 400, 'weak_password'],
+  ] as const)('%s → refused with its code, the password unchanged', async (_, fields, status, code) => {
+    const res = await change(fields)
+    expect(res.status).toBe(status)
+    const body = await res.text()
+    expect(JSON.parse(body).error).toBe(code)
+    for (const typed of Object.values(fields)) expect(body).not.toContain(typed) // no password comes back
+    expect(await verifyOwnerPassword(ctx.pod.store, PASSWORD)).toBe(true)
+  })
+
+  test('a body that is not an object → 400 invalid_request', async () => {
+    const res = await change([] as unknown as Record<string, string>)
+    expect(res.status).toBe(400)
+    expect(await errorOf(res)).toBe('invalid_request')
+  })
+
+  test('the right one: changed; the other browser is signed out, this one stays; the new password is the one checked', async () => {
+    const other = new CookieJar()
+    await logIn(ctx.pod, other)
+    expect((await listLoginSessions(ctx.pod.store, ctx.pod.clock.now)).length).toBe(2)
+    const res = await change({ current: PASSWORD, password: 'a much better one', confirm: 'a much better one' })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ loginsEnded: 1, appSessionsEnded: 0 })
+    expect(await verifyOwnerPassword(ctx.pod.store, 'a much better one')).toBe(true)
+    expect((await ctx.pod.request('/.admin/api/profile', { headers: { cookie: other.header(), origin: BASE } })).status).toBe(401)
+    expect((await ctx.pod.request('/.admin/api/profile', { headers: { cookie: ctx.owner.header(), origin: BASE } })).status).toBe(200)
+    // and back, through the form without JavaScript
+    const back = await ctx.post('/.admin/password', { csrf: ctx.csrf, current: 'a much better one', password: PASSWORD, confirm: PASSWORD })
+    expect(back.status).toBe(303)
+    expect(back.headers.get('location')).toBe('/.admin/profile?done=password')
+    expect(await verifyOwnerPassword(ctx.pod.store, PASSWORD)).toBe(true)
+  })
+})
+
+describe('the password form without JavaScript (POST /.admin/password)', () => {
+  testFormGuards(() => ctx, [['/.admin/password', { current: PASSWORD, password: 'new password 1', confirm: 'new password 1' }]])
+  test.each([
+    [{ current: 'wrong one!', password: 'new password 1', confirm: 'new password 1' }, 403, 'wrong_current_password'],
+    [{ current: PASSWORD, password: 'new password 1', confirm: 'other password' }, 400, 'passwords_differ'],
+    [{ current: PASSWORD, password: 'short', confirm: 'short' }, 400, 'weak_password'],
+  ] as const)('%o → %d %s on the error page, the password unchanged', async (fields, status, code) => {
+    const res = await ctx.post('/.admin/password', { csrf: ctx.csrf, ...fields })
+    expect(res.status).toBe(status)
+    expect(await pageError(res)).toBe(code)
+    expect(await verifyOwnerPassword(ctx.pod.store, PASSWORD)).toBe(true)
+  })
+  test('the profile page holds the form, new passwords at least 8 characters', async () => {
+    const page = await (await ctx.pod.request('/.admin/profile', { headers: { cookie: ctx.owner.header() } })).text()
+    expect(page).toContain('action="/.admin/password"')
+    expect(page).toContain('autocomplete="current-password"')
+    expect(page).toContain('minlength="8"')
+  })
+})
+
+describe('the picture (POST /.admin/api/profile/picture, and the form without JavaScript)', () => {
+  test('an image: stored at /profile/picture.png, anyone may read it, the WebID links it (vcard:hasPhoto)', async () => {
+    const res = await api('POST', '/profile/picture', { type: 'image/png', body: PNG })
+    expect(res.status).toBe(200)
+    const got = await res.json() as { picture: string; profile: { fields: { picture: { value: string } } } }
+    expect(got.picture).toBe(`${BASE}/profile/picture.png`)
+    expect(got.profile.fields.picture.value).toBe(`${BASE}/profile/picture.png`)
+    const anyone = await ctx.pod.request('/profile/picture.png')
+    expect(anyone.status).toBe(200)
+    expect(new Uint8Array(await anyone.arrayBuffer())).toEqual(PNG)
+    const card = await (await ctx.pod.request('/profile/card', { headers: { accept: 'text/turtle' } })).text()
+    expect(card).toContain('vcard:hasPhoto <picture.png>')
+    // Only the picture is public: the folder stays the owner's
+    expect((await ctx.pod.request('/profile/picture.png.acl')).status).toBe(401)
+  })
+
+  test('SVG → 415 unsupported_media_type, nothing stored', async () => {
+    const res = await api('POST', '/profile/picture', { type: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' })
+    expect(res.status).toBe(415)
+    expect(await errorOf(res)).toBe('unsupported_media_type')
+    expect((await ctx.pod.request('/profile/picture.svg', { headers: { cookie: ctx.owner.header() } })).status).not.toBe(200)
+  })
+
+  test('larger than 5 MiB → 413 payload_too_large, nothing changed', async () => {
+    const big = new Uint8Array(MAX_PICTURE_BYTES + 1)
+    const res = await api('POST', '/profile/picture', { type: 'image/jpeg', body: big })
+    expect(res.status).toBe(413)
+    expect(await errorOf(res)).toBe('payload_too_large')
+    expect((await ctx.pod.request('/profile/picture.jpg')).status).not.toBe(200)
+  })
+
+  test('the form without JavaScript: a file → 303 "Picture saved"; none → 400 no_file; without the token → 403 csrf_failed', async () => {
+    const send = (fields: Record<string, string>, file?: File) => {
+      const body = new FormData()
+      for (const [k, v] of Object.entries(fields)) body.append(k, v)
+      if (file) body.append('picture', file)
+      return ctx.pod.request('/.admin/profile/picture', { method: 'POST', headers: { cookie: ctx.owner.header(), origin: BASE }, body })
+    }
+    const ok = await send({ csrf: ctx.csrf }, new File([PNG], 'me.png', { type: 'image/png' }))
+    expect(ok.status).toBe(303)
+    expect(ok.headers.get('location')).toBe('/.admin/profile?done=picture')
+    const none = await send({ csrf: ctx.csrf })
+    expect(none.status).toBe(400)
+    expect(await pageError(none)).toBe('no_file')
+    const forged = await send({}, new File([PNG], 'me.png', { type: 'image/png' }))
+    expect(forged.status).toBe(403)
+    expect(await pageError(forged)).toBe('csrf_failed')
+  })
+})
+
+describe("the dashboard's header", () => {
+  test('the name and picture instead of the WebID, and a Sign out form to the OP', async () => {
+    expect((await api('POST', '/profile', { body: JSON.stringify({ fields: { name: 'Alice Liddell' } }) })).status).toBe(200)
+    const page = await (await ctx.pod.request('/.admin/', { headers: { cookie: ctx.owner.header() } })).text()
+    expect(page).toContain('<strong id="who-name">Alice Liddell</strong>')
+    expect(page).toContain(`id="who-picture" src="${BASE}/profile/picture.png"`)
+    expect(page).toMatch(/<form class="inline" method="post" action="\/\.oidc\/session\/end">.*name="confirm" value="yes".*Sign out<\/button>/s)
+  })
+})
