@@ -5,39 +5,26 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
+import { drawPicture } from './drawn-picture.ts'
 
 setDefaultTimeout(60_000)
 
 const NEW_PASSWORD = 'a new and longer password'
 let pod: RunningPod
-let mine: BrowserContext
-let elsewhere: BrowserContext
+/** This browser (`page`) and another one (`other`), each with the owner signed in. */
+let browsers: BrowserContext[] = []
 let page: Page
 let other: Page
 
-/** A PNG drawn on a canvas, as the file a person picks. */
-const drawnPicture = (p: Page) => p.evaluate(async () => {
-  const canvas = document.createElement('canvas')
-  canvas.width = 120; canvas.height = 120
-  const g = canvas.getContext('2d')!
-  g.fillStyle = '#c2410c'; g.fillRect(0, 0, 120, 120)
-  g.fillStyle = '#fff'; g.font = 'bold 56px sans-serif'; g.fillText('AL', 18, 80)
-  const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'))
-  return Array.from(new Uint8Array(await blob.arrayBuffer()))
-})
-
 beforeAll(async () => {
   pod = await startBrowserPod()
-  mine = await newContext({ viewport: DESKTOP })
-  elsewhere = await newContext({ viewport: DESKTOP })
-  page = await mine.newPage()
-  other = await elsewhere.newPage()
+  browsers = await Promise.all([newContext({ viewport: DESKTOP }), newContext({ viewport: DESKTOP })])
+  ;[page, other] = await Promise.all(browsers.map((b) => b.newPage())) as [Page, Page]
   await signInToDashboard(page, pod.baseUrl)
   await signInToDashboard(other, pod.baseUrl)
 }, HOOK_TIMEOUT)
 afterAll(async () => {
-  await mine?.close()
-  await elsewhere?.close()
+  await Promise.all(browsers.map((b) => b.close()))
   await pod?.dispose()
 }, HOOK_TIMEOUT)
 
@@ -48,7 +35,7 @@ describe('the profile in the dashboard', () => {
     await page.getByRole('button', { name: 'Save profile' }).click()
     await page.getByText('Profile saved').waitFor()
     expect(await page.locator('#who-name').textContent()).toBe('Alice Liddell')
-    const bytes = await drawnPicture(page)
+    const bytes = await drawPicture(page, { width: 120, height: 120, color: '#c2410c', text: 'AL', font: 'bold 56px sans-serif' })
     await page.getByLabel(/Picture file/).setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(bytes) })
     await page.getByRole('button', { name: 'Upload picture' }).click()
     await page.getByText('Picture saved').waitFor()

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
+import { drawPicture } from './drawn-picture.ts'
 
 setDefaultTimeout(60_000)
 
@@ -24,17 +25,11 @@ const asOwner = (url: string, init: { method?: string; type?: string; body?: str
   return { status: res.status, text: await res.text(), headers: Object.fromEntries(res.headers) }
 }, [url, init] as const)
 
-/** A PNG drawn on a canvas in the owner's page and PUT as the owner. */
-const putPicture = (url: string) => page.evaluate(async (u) => {
-  const canvas = document.createElement('canvas')
-  canvas.width = 320; canvas.height = 200
-  const g = canvas.getContext('2d')!
-  g.fillStyle = '#1f6fb2'; g.fillRect(0, 0, 320, 200)
-  g.fillStyle = '#fff'; g.font = '28px sans-serif'; g.fillText('Sète, day 1', 40, 110)
-  const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'))
-  const res = await fetch(u, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': 'image/png' }, body: blob })
-  return res.status
-}, url)
+/** A PNG drawn in the owner's page, PUT as the owner. */
+async function putPicture(url: string): Promise<number> {
+  const bytes = await drawPicture(page, { width: 320, height: 200, color: '#1f6fb2', text: 'Sète, day 1', font: '28px sans-serif' })
+  return page.evaluate(async ([u, b]) => (await fetch(u as string, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': 'image/png' }, body: new Uint8Array(b as number[]) })).status, [url, bytes] as const)
+}
 
 /** A second of ffmpeg's test card, tiny (160×90 VP8), PUT as the owner. */
 async function putFilm(url: string): Promise<void> {
