@@ -37,7 +37,7 @@ import { putAppAccess, showAppAccessPage, submitAppAccessPage } from './app-acce
 import { credentialsApi, credentialsPages } from './credentials-routes.ts'
 import { previewFile } from './preview-file.ts'
 import { showViewPage } from './basic-view.ts'
-import { changeOwnerPassword } from './change-password.ts'
+import { makePasswordChange } from './change-password.ts'
 import { checkPictureLength, readPicture, setProfilePicture, uploadProfilePicture } from './profile-picture.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
@@ -61,6 +61,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
   const setup = makeSetup(deps)
   const backups = makeBackups(deps)
   const ldp = makeCookieLdp(cfg.baseUrl, forward)
+  const changeOwnerPassword = makePasswordChange(deps)
   /** A page for the owner only: without a session, the login page that comes back here. */
   const ownerPage = (path: string, request: Request, render: () => Promise<Response>, next?: NextSteps) => pageOrError(path, async () => {
     if (!await findOwnerSession(deps, request)) return seeOther(cfg.baseUrl + loginPageFor(path))
@@ -78,7 +79,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
 
   return new Elysia({ name: 'admin' })
     // The JSON API first: its own refusals are JSON; the page routes' hook below does not reach it.
-    .use(ownerApi(deps, ldp, backups))
+    .use(ownerApi(deps, ldp, backups, changeOwnerPassword))
     // Scripts and bots: client credentials (their JSON API and their page without JavaScript)
     .use(credentialsApi(deps)).use(credentialsPages(deps))
     // Page routes answer refusals with the error page (pageOrError); what escapes it (a form Elysia's
@@ -179,7 +180,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
     }, backTo(ADMIN_PATHS.profile, 'Back to your profile', 'Picture not changed')), { parse: 'none' })
     .post(ADMIN_PATHS.password, ({ request, body }) => pageOrError(ADMIN_PATHS.password, async () => {
       const session = await ownerForm(request, body.csrf)
-      await changeOwnerPassword(deps, session, body)
+      await changeOwnerPassword(session, body)
       return seeOther(`${ADMIN_PATHS.profile}?done=password`)
     }, backTo(ADMIN_PATHS.profile, 'Back to your profile', 'Password not changed')), { body: PlainForm })
 }
@@ -188,7 +189,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
  * The owner's JSON API under /.admin/api, every route behind the owner guard. It answers in JSON, refusals
  * too: `{ error, error_description }`, with `violations` (RFC 6901 pointers) where a body was refused.
  */
-function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBackups>) {
+function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBackups>, changeOwnerPassword: ReturnType<typeof makePasswordChange>) {
   const { cfg, grants, decider } = deps
   return new Elysia({ name: 'admin-api' })
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse))
@@ -230,7 +231,7 @@ function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBac
       }, { parse: 'none' })
       .post(`${API}/password`, async ({ owner, body }) => {
         if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'invalid_request', 'expected a JSON body {"current": "…", "password": "…", "confirm": "…"}')
-        return jsonResponse(await changeOwnerPassword(deps, owner, body as Record<string, unknown>))
+        return jsonResponse(await changeOwnerPassword(owner, body as Record<string, unknown>))
       }, { body: t.Unknown() })
       .post(`${API}/check-rdf`, async ({ body }) => jsonResponse(await checkRdf(body)), { body: t.Unknown() })
       .get(`${API}/consents`, async () => jsonResponse(await readConsents(deps)))

@@ -8,6 +8,7 @@ import { openFormPod, pageError, testApiGuards, testFormGuards, type FormPod } f
 import { verifyOwnerPassword } from '../../src/account/owner-account.ts'
 import { listLoginSessions } from '../../src/account/owner-session.ts'
 import { MAX_PICTURE_BYTES } from '../../src/admin/profile-picture.ts'
+import { WRONG_PASSWORD_LIMIT } from '../../src/admin/change-password.ts'
 
 let ctx: FormPod
 beforeAll(async () => { ctx = await openFormPod() })
@@ -139,5 +140,26 @@ describe("the dashboard's header", () => {
     expect(page).toContain('<strong id="who-name">Alice Liddell</strong>')
     expect(page).toContain(`id="who-picture" src="${BASE}/profile/picture.png"`)
     expect(page).toMatch(/<form class="inline" method="post" action="\/\.oidc\/session\/end">.*name="confirm" value="yes".*Sign out<\/button>/s)
+  })
+})
+
+describe('guessing the password through the change form (a stolen session cookie)', () => {
+  test(`after ${WRONG_PASSWORD_LIMIT.max} wrong current passwords → 429 too_many_attempts, even for the right one; another session is not held up`, async () => {
+    const thief = new CookieJar()
+    await logIn(ctx.pod, thief)
+    const page = await thief.take(await ctx.pod.request('/.admin/files', { headers: { cookie: thief.header() } })).text()
+    const token = /name="csrf" value="([^"]+)"/.exec(page)![1]!
+    const guess = (current: string) => ctx.pod.request('/.admin/api/password', {
+      method: 'POST', headers: { cookie: thief.header(), origin: BASE, 'x-csrf-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ current, password: 'Fresh-Pass-1', confirm: 'Fresh-Pass-1' }),
+    })
+    for (let i = 0; i < WRONG_PASSWORD_LIMIT.max; i++) expect((await guess(`guess ${i}`)).status).toBe(403)
+    const held = await guess(PASSWORD)
+    expect(held.status).toBe(429)
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await errorOf(held)).toBe('too_many_attempts')
+    expect(await verifyOwnerPassword(ctx.pod.store, PASSWORD)).toBe(true)
+    const mine = await api('POST', '/password', { body: JSON.stringify({ current: 'wrong again', password: 'Fresh-Pass-1', confirm: 'Fresh-Pass-1' }) })
+    expect(await errorOf(mine)).toBe('wrong_current_password')
   })
 })
