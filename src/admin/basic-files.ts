@@ -15,6 +15,7 @@ import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 import type { FormPart } from '../http/upload-form.ts'
 import { readablePath } from '../lib/readable-path.ts'
+import { previewKind } from '../lib/preview-kind.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
@@ -43,7 +44,7 @@ export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null
   const pager = list.next === null && list.prev === null ? '' : html`<p class="actions">${list.prev !== null ? html`<a href="${filesPage(path)}&before=${encodeURIComponent(list.prev)}">Previous page</a>` : ''}
 ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURIComponent(list.next)}">Next page</a>` : ''}</p>`
   const rows = list.items.map((it) => html`<tr>
-<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`<a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}</td>
+<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`${previewKind(it.contentType) === 'image' ? html`<img class="thumb" src="${ADMIN_PATHS.preview}?path=${encodeURIComponent(it.path)}" alt="" loading="lazy">` : ''}<a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}</td>
 <td data-label="Type">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
 <td data-label="Size">${it.kind === 'container' ? '—' : formatBytes(it.size)}</td>
 <td data-label="Modified">${localTime(Date.parse(it.modified))}</td>

@@ -9,6 +9,7 @@ import { ownerWebIdOf } from '../config.ts'
 import { bareType } from '../lib/preview-kind.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { saveProfile } from './profile.ts'
+import { getMeta } from '../store/resources.ts'
 import type { FormPart } from '../http/upload-form.ts'
 
 /** Image types every browser shows in an `<img>`; never SVG (a document that may hold script). */
@@ -53,6 +54,10 @@ export async function setProfilePicture(deps: Pick<Deps, 'cfg' | 'store'>, ldp: 
   await ldp(request, 'PUT', `${path}.acl`, { headers: { 'content-type': 'text/turtle' }, body: acl })
   const url = deps.cfg.baseUrl + path
   await saveProfile(deps, ldp, request, { picture: url })
+  // A picture of another type put here before would stay public, linked from nowhere: it goes (its ACL with it)
+  for (const other of Object.values(EXTENSIONS).filter((e) => e !== ext)) {
+    if (await getMeta(deps.store, `/profile/picture.${other}`)) await ldp(request, 'DELETE', `/profile/picture.${other}`)
+  }
   return url
 }
 

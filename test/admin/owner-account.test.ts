@@ -99,6 +99,15 @@ describe('the picture (POST /.admin/api/profile/picture, and the form without Ja
     expect((await ctx.pod.request('/profile/picture.png.acl')).status).toBe(401)
   })
 
+  test('a JPEG after the PNG: the WebID links the JPEG, and the PNG (and its ACL) are gone', async () => {
+    const jpeg = await api('POST', '/profile/picture', { type: 'image/jpeg', body: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]) })
+    expect(jpeg.status).toBe(200)
+    expect((await ctx.pod.request('/profile/picture.jpg')).status).toBe(200)
+    expect((await ctx.pod.request('/profile/picture.png', { headers: { cookie: ctx.owner.header(), origin: BASE, 'x-csrf-token': ctx.csrf } })).status).toBe(404)
+    expect((await ctx.pod.request('/profile/picture.png.acl', { headers: { cookie: ctx.owner.header(), origin: BASE, 'x-csrf-token': ctx.csrf } })).status).toBe(404)
+    expect(await (await ctx.pod.request('/profile/card', { headers: { accept: 'text/turtle' } })).text()).toContain('vcard:hasPhoto <picture.jpg>')
+  })
+
   test('SVG → 415 unsupported_media_type, nothing stored', async () => {
     const res = await api('POST', '/profile/picture', { type: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' })
     expect(res.status).toBe(415)
@@ -111,7 +120,7 @@ describe('the picture (POST /.admin/api/profile/picture, and the form without Ja
     const res = await api('POST', '/profile/picture', { type: 'image/jpeg', body: big })
     expect(res.status).toBe(413)
     expect(await errorOf(res)).toBe('payload_too_large')
-    expect((await ctx.pod.request('/profile/picture.jpg')).status).not.toBe(200)
+    expect((await (await ctx.pod.request('/profile/picture.jpg')).arrayBuffer()).byteLength).toBe(4) // the JPEG before it
   })
 
   test('the form without JavaScript: a file → 303 "Picture saved"; none → 400 no_file; without the token → 403 csrf_failed', async () => {

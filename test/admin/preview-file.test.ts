@@ -86,8 +86,9 @@ describe('GET /.admin/files/view (no JavaScript)', () => {
     expect(page).not.toContain('alert(1)')
   })
 
-  test('the folder page links each file to its page', async () => {
+  test('the folder page links each file to its page, with a small picture of each image', async () => {
     const page = await (await pod.request('/.admin/files?path=%2Fmedia%2F', { headers: { cookie: owner.header() } })).text()
-    expect(page).toContain('<a href="/.admin/files/view?path=%2Fmedia%2Fdot.png">dot.png</a>')
+    expect(page).toContain('<img class="thumb" src="/.admin/files/preview?path=%2Fmedia%2Fdot.png" alt="" loading="lazy"><a href="/.admin/files/view?path=%2Fmedia%2Fdot.png">dot.png</a>')
+    expect(page).toContain('<a href="/.admin/files/view?path=%2Fmedia%2Fdigits.txt">digits.txt</a>') // no picture for text
   })
 })

@@ -143,8 +143,10 @@ describe('the dashboard shows files in the page', () => {
 })
 
 describe('the pages without JavaScript', () => {
-  test('a file page shows the image, and the film in a <video>', async () => {
+  test('the folder shows a small picture of each image; a file page shows the image, and the film in a <video>', async () => {
     await page.goto(at('/.admin/files?path=%2Fphotos%2F'))
+    await imageLoaded('img.thumb')
+    await screenshot(page, 'previews-basic-listing')
     await page.getByRole('link', { name: 'beach.png', exact: true }).click()
     await imageLoaded('img.preview')
     await page.getByRole('link', { name: 'Download' }).waitFor()
