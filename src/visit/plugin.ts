@@ -93,7 +93,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     const session = await getVisitorSession(store, cfg.baseUrl, cookieOf(request), deps.now())
     return renderVisitorPage({
       heading: 'Sign in to see what is shared with you', csrf: token, ...(session ? { session } : {}),
-      ...(problem ? { status: problem.status } : {}), headers: withCookie(setCookie) ?? {},
+      ...(problem ? { status: problem.status } : {}), headers: { ...problem?.headers, ...withCookie(setCookie) },
       body: html`${problem ? problemBox(problem) : ''}${signInBody(returnTo, token, typed)}`,
     })
   }
