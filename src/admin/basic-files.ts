@@ -18,11 +18,11 @@ import { readablePath } from '../lib/readable-path.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
-export const filesPage = (path: string, done?: { what: 'folder' | 'upload' | 'delete'; name: string }) =>
+export const filesPage = (path: string, done?: { what: 'folder' | 'upload' | 'delete' | 'move'; name: string }) =>
   `${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}${done ? `&done=${done.what}&name=${encodeURIComponent(done.name)}` : ''}`
 
 const nameOf = (path: string) => readablePath(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
-const DONE: Record<string, (name: string) => string> = { folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Deleted ${n}` }
+const DONE: Record<string, (name: string) => string> = { folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Deleted ${n}`, move: (n) => `Moved ${n} here` }
 const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
 
 function crumbs(path: string) {
@@ -48,6 +48,7 @@ ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURICompone
 <td data-label="Size">${it.kind === 'container' ? '—' : formatBytes(it.size)}</td>
 <td data-label="Modified">${localTime(Date.parse(it.modified))}</td>
 <td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${ADMIN_PATHS.share}?path=${encodeURIComponent(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
+<a class="small" href="${ADMIN_PATHS.move}?path=${encodeURIComponent(it.path)}" aria-label="Rename or move ${nameOf(it.path)}">Rename</a>
 <a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
   const done = typeof query.done === 'string' && typeof query.name === 'string' ? DONE[query.done]?.(query.name) : undefined
   return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {

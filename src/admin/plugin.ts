@@ -35,6 +35,8 @@ import { editPage, saveDocument, showEditPage } from './basic-edit.ts'
 import { endChannel, readChannels, showLiveUpdatesPage } from './live-updates.ts'
 import { putAppAccess, showAppAccessPage, submitAppAccessPage } from './app-access.ts'
 import { credentialsApi, credentialsPages } from './credentials-routes.ts'
+import { moveBody, moveFiles } from './move-files.ts'
+import { showMovePage, submitMovePage } from './basic-move.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -141,6 +143,11 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       await ownerForm(request, body.csrf)
       return deleteResource(ldp, request, body)
     }, backTo(filesPage('/'), 'Your files')), { body: PlainForm })
+    .get(ADMIN_PATHS.move, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showMovePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
+    .post(ADMIN_PATHS.move, ({ request, body }) => pageOrError(ADMIN_PATHS.move, async () => {
+      await ownerForm(request, body.csrf)
+      return submitMovePage(deps, body)
+    }, backTo(body.path ? `${ADMIN_PATHS.move}?path=${encodeURIComponent(body.path)}` : filesPage('/'), 'Back to Rename')), { body: PlainForm })
     .get(ADMIN_PATHS.edit, ({ request, query }) => ownerPage(ADMIN_PATHS.edit, request, () => showEditPage(deps, ldp, request, query), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.edit, ({ request, body }) => pageOrError(ADMIN_PATHS.edit, async () => {
       await ownerForm(request, body.csrf)
@@ -206,6 +213,11 @@ function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBac
         if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new HttpError(400, 'invalid_request', 'expected a JSON body {"fields": {"name": "…", …}}')
         const changed = await saveProfile(deps, ldp, request, fields as Record<string, unknown>)
         return jsonResponse({ changed, profile: await readProfile(deps) })
+      }, { body: t.Unknown() })
+      // Rename and move: one atomic step, ACLs and everything inside a folder carried along
+      .post(ADMIN_PATHS.moveApi, async ({ body }) => {
+        const { from, to } = moveBody(body)
+        return jsonResponse(await moveFiles(deps, from, to))
       }, { body: t.Unknown() })
       .post(`${API}/check-rdf`, async ({ body }) => jsonResponse(await checkRdf(body)), { body: t.Unknown() })
       .get(`${API}/consents`, async () => jsonResponse(await readConsents(deps)))

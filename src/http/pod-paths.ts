@@ -46,6 +46,9 @@ export const ADMIN_PATHS = {
   upload: '/.admin/files/upload',
   delete: '/.admin/delete',
   download: '/.admin/files/download',
+  /** Without JavaScript: rename or move a file or folder (GET asks the new name and folder, POST moves). */
+  move: '/.admin/files/move',
+  moveApi: '/.admin/api/move',
   profile: '/.admin/profile',
   /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',
