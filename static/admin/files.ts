@@ -1,7 +1,7 @@
 // Files: walk containers a page at a time, open and edit documents, create, delete (uploads: upload.ts).
 
 import { ApiError, BASE, api, ldp } from './api.ts'
-import { clear, confirmAction, formatBytes, formatDate, h, readablePath, say, sayError } from './dom.ts'
+import { askText, clear, confirmAction, formatBytes, formatDate, h, readablePath, say, sayError } from './dom.ts'
 import { turtleView } from './turtle-view.ts'
 import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { uploadPanel } from './upload.ts'
@@ -67,6 +67,8 @@ async function fillListing(listing: HTMLElement, path: string, at: PageAt): Prom
     h('td', { 'data-label': 'Modified' }, formatDate(it.modified)),
     h('td', {}, h('div', { class: 'actions' },
       h('a', { href: `#/share${it.path}`, class: 'small', 'aria-label': `Share ${nameOf(it.path)}` }, 'Share'),
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Rename ${nameOf(it.path)}`, onclick: () => { void rename(it, () => fillListing(listing, path, at)) } }, 'Rename'),
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Move ${nameOf(it.path)} to another folder`, onclick: () => { void moveTo(it, () => fillListing(listing, path, at)) } }, 'Move to…'),
       h('button', { type: 'button', class: 'small secondary', 'aria-label': `Delete ${nameOf(it.path)}`, onclick: () => { void remove(it, () => fillListing(listing, path, at)) } }, 'Delete')))))
   listing.replaceChildren(
     h('p', { class: 'muted' }, `${total} item${list.count === 1 && list.countIsExact ? '' : 's'} · `, h('a', { href: `#/share${path}` }, 'Who can access this folder')),
@@ -85,6 +87,38 @@ async function remove(it: Item, after: () => Promise<void>): Promise<void> {
     await ldp('DELETE', it.url, {}, `Deleting ${name}`)
     await after()
     say(`Deleted ${name}`)
+  } catch (err) { sayError(err) }
+}
+
+const folderOf = (path: string) => path.slice(0, path.replace(/\/$/, '').lastIndexOf('/') + 1)
+const tail = (it: Item) => (it.kind === 'container' ? '/' : '')
+
+/** Rename: the new name as typed, in the same folder; the pod moves it, with its access, in one step. */
+async function rename(it: Item, after: () => Promise<void>): Promise<void> {
+  const name = nameOf(it.path)
+  const typed = askText(`New name for "${name}"`, name)?.trim()
+  if (!typed || typed === name) return
+  if (typed.includes('/')) { sayError(new Error('A name must not contain "/"; use Move to… to put it in another folder')); return }
+  await move(it, `${folderOf(it.path)}${encodeURIComponent(typed)}${tail(it)}`, `Renamed ${name} to ${typed}`, after)
+}
+
+/** Move to…: a folder of the pod as typed (`/notes/2024/`); the item keeps its name. */
+async function moveTo(it: Item, after: () => Promise<void>): Promise<void> {
+  const name = nameOf(it.path)
+  const typed = askText(`Move "${name}" to which folder?`, readablePath(folderOf(it.path)))?.trim()
+  if (!typed) return
+  const folder = `${typed.startsWith('/') ? '' : '/'}${typed}${typed.endsWith('/') ? '' : '/'}`
+  // The folder as typed: each of its names encoded, so "a b" and "#" stay part of a name.
+  const encoded = folder.split('/').map((seg) => encodeURIComponent(seg)).join('/')
+  const stored = it.path.replace(/\/$/, '').split('/').pop() ?? '' // its name as stored, already encoded
+  await move(it, `${encoded}${stored}${tail(it)}`, `Moved ${name} to ${folder}`, after)
+}
+
+async function move(it: Item, to: string, done: string, after: () => Promise<void>): Promise<void> {
+  try {
+    await api<{ path: string }>('POST', '/move', { from: it.path, to }, `Moving ${nameOf(it.path)}`)
+    await after()
+    say(done)
   } catch (err) { sayError(err) }
 }
 
