@@ -36,6 +36,7 @@ import { endChannel, readChannels, showLiveUpdatesPage } from './live-updates.ts
 import { putAppAccess, showAppAccessPage, submitAppAccessPage } from './app-access.ts'
 import { credentialsApi, credentialsPages } from './credentials-routes.ts'
 import { moveBody, moveFiles } from './move-files.ts'
+import { countFolder, deleteFolder } from './delete-folder.ts'
 import { showMovePage, submitMovePage } from './basic-move.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
@@ -141,7 +142,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
     .get(ADMIN_PATHS.delete, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showDeletePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.delete, ({ request, body }) => pageOrError(ADMIN_PATHS.delete, async () => {
       await ownerForm(request, body.csrf)
-      return deleteResource(ldp, request, body)
+      return deleteResource(deps, ldp, request, body)
     }, backTo(filesPage('/'), 'Your files')), { body: PlainForm })
     .get(ADMIN_PATHS.move, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showMovePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.move, ({ request, body }) => pageOrError(ADMIN_PATHS.move, async () => {
@@ -219,6 +220,9 @@ function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBac
         const { from, to } = moveBody(body)
         return jsonResponse(await moveFiles(deps, from, to))
       }, { body: t.Unknown() })
+      // A folder with everything in it: the count the confirmation names, then the delete of exactly that many
+      .get(ADMIN_PATHS.treeCount, async ({ query }) => jsonResponse(await countFolder(deps, query.path)))
+      .delete(ADMIN_PATHS.tree, async ({ query }) => jsonResponse(await deleteFolder(deps, query.path, query.count)))
       .post(`${API}/check-rdf`, async ({ body }) => jsonResponse(await checkRdf(body)), { body: t.Unknown() })
       .get(`${API}/consents`, async () => jsonResponse(await readConsents(deps)))
       .delete(`${API}/consents/:clientId`, async ({ params }) => {

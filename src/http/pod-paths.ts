@@ -49,6 +49,9 @@ export const ADMIN_PATHS = {
   /** Without JavaScript: rename or move a file or folder (GET asks the new name and folder, POST moves). */
   move: '/.admin/files/move',
   moveApi: '/.admin/api/move',
+  /** A folder with everything in it: GET `tree/count?path=` (how many items), DELETE `tree?path=&count=`. */
+  tree: '/.admin/api/tree',
+  treeCount: '/.admin/api/tree/count',
   profile: '/.admin/profile',
   /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',

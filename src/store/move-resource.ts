@@ -6,7 +6,8 @@ import { HttpError } from '../http/errors.ts'
 import type { Store } from './open-store.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import type { ResourceChange } from './change-feed.ts'
-import { ACL_SUFFIX, aclOf, isAcl } from './acl-names.ts'
+import { ACL_SUFFIX, isAcl } from './acl-names.ts'
+import { readTree } from './resource-tree.ts'
 import { ancestorPaths, isContainerPath, parentPath, twinPath } from './paths.ts'
 import { graphChangeOps, UNREAD_VALUE } from './quad-ops.ts'
 import {
@@ -21,9 +22,6 @@ export interface MoveOptions {
   /** Why a path may never be moved (the owner's WebID document, /keys/), or undefined when it may. */
   readonly protectedReason?: (path: string) => string | undefined
 }
-
-/** One stored resource of the moved tree: a member, a folder, or an ACL (which no folder lists). */
-interface TreeEntry { readonly path: string; readonly meta: ResourceMeta; readonly listedIn?: string }
 
 const refuse = {
   path: (why: string) => new HttpError(400, 'invalid_path', why),
@@ -104,26 +102,6 @@ export async function moveResource(store: Store, baseUrl: string, from: string, 
   rememberMeta(store, writes)
   store.changes.publish(changes)
   return tree.map(e => ({ from: e.path, to: renamed(e.path) }))
-}
-
-/** The resource, everything below it (through the membership index) and each one's ACL, parents first. */
-async function readTree(store: Store, root: string, rootMeta: ResourceMeta): Promise<TreeEntry[]> {
-  const out: TreeEntry[] = []
-  const visit = async (path: string, meta: ResourceMeta, listedIn?: string) => {
-    out.push({ path, meta, ...(listedIn !== undefined ? { listedIn } : {}) })
-    const aclMeta = await getMeta(store, aclOf(path))
-    if (aclMeta) out.push({ path: aclOf(path), meta: aclMeta })
-    if (meta.kind !== 'container') return
-    const prefix = `${path}\0`
-    const children: string[] = []
-    for await (const key of store.contains.keys({ gt: prefix, lt: `${prefix}\uffff` })) children.push(key.slice(prefix.length))
-    for (const child of children) {
-      const m = await getMeta(store, child)
-      if (m) await visit(child, m, path)
-    }
-  }
-  await visit(root, rootMeta)
-  return out
 }
 
 /** The IRI re-basing rule of moveResource, for one move. */

@@ -82,9 +82,17 @@ async function fillListing(listing: HTMLElement, path: string, at: PageAt): Prom
 
 async function remove(it: Item, after: () => Promise<void>): Promise<void> {
   const name = nameOf(it.path)
-  if (!confirmAction(`Delete ${it.kind === 'container' ? 'the folder ' : ''}"${name}"? This cannot be undone.`)) return
   try {
-    await ldp('DELETE', it.url, {}, `Deleting ${name}`)
+    if (it.kind === 'container') {
+      // One question that says how much goes; the pod deletes exactly that many or asks again.
+      const { count } = await api<{ count: number }>('GET', `/tree/count?path=${encodeURIComponent(it.path)}`, undefined, `Counting what is in ${name}`)
+      const question = count === 0 ? `Delete the folder "${name}"?` : `Delete "${name}" and the ${count.toLocaleString()} item${count === 1 ? '' : 's'} in it?`
+      if (!confirmAction(`${question} This cannot be undone.`)) return
+      await api('DELETE', `/tree?path=${encodeURIComponent(it.path)}&count=${count}`, undefined, `Deleting ${name}`)
+    } else {
+      if (!confirmAction(`Delete "${name}"? This cannot be undone.`)) return
+      await ldp('DELETE', it.url, {}, `Deleting ${name}`)
+    }
     await after()
     say(`Deleted ${name}`)
   } catch (err) { sayError(err) }

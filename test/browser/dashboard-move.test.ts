@@ -1,4 +1,5 @@
-// Issue 26, "rename and move files and folders": the dashboard's Rename and Move to… on a row, in one step, and the page without JavaScript.
+// Issue 26, "rename and move files and folders" and "delete a folder with everything in it": the dashboard's Rename,
+// Move to… and Delete on a row, each in one step after one question, and the page without JavaScript.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
@@ -82,6 +83,18 @@ describe('Rename and Move to… in the dashboard', () => {
     await page.locator('#status[role="alert"]').waitFor()
     expect(await page.locator('#status').textContent()).toContain('exists already')
     expect(await page.getByRole('link', { name: 'Trip 2025/', exact: true }).count()).toBe(1)
+  })
+})
+
+describe('Delete a folder with what is in it', () => {
+  test('one question that says how many items go; after it, the folder is gone', async () => {
+    await page.goto(a('/.admin/#/files/'))
+    await page.getByRole('link', { name: 'Old Trips/', exact: true }).waitFor()
+    const asked = new Promise<string>((resolve) => page.once('dialog', (d) => { const m = d.message(); void d.accept().then(() => resolve(m)) }))
+    await page.getByRole('button', { name: 'Delete Old Trips', exact: true }).click()
+    expect(await asked).toBe('Delete "Old Trips" and the 1 item in it? This cannot be undone.')
+    await page.locator('#status').getByText('Deleted Old Trips').waitFor()
+    expect(await page.getByRole('link', { name: 'Old Trips/', exact: true }).count()).toBe(0)
   })
 })
 
