@@ -37,6 +37,7 @@ import { putAppAccess, showAppAccessPage, submitAppAccessPage } from './app-acce
 import { credentialsApi, credentialsPages } from './credentials-routes.ts'
 import { moveBody, moveFiles } from './move-files.ts'
 import { countFolder, deleteFolder } from './delete-folder.ts'
+import { listTrash, moveToTrash, restoreTrashed } from './trash-files.ts'
 import { showMovePage, submitMovePage } from './basic-move.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
@@ -223,6 +224,10 @@ function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBac
       // A folder with everything in it: the count the confirmation names, then the delete of exactly that many
       .get(ADMIN_PATHS.treeCount, async ({ query }) => jsonResponse(await countFolder(deps, query.path)))
       .delete(ADMIN_PATHS.tree, async ({ query }) => jsonResponse(await deleteFolder(deps, query.path, query.count)))
+      // The trash: the dashboard's Delete keeps what it deleted 30 days (store/trash.ts)
+      .get(ADMIN_PATHS.trash, async () => jsonResponse(await listTrash(deps)))
+      .post(ADMIN_PATHS.trash, async ({ body }) => jsonResponse(await moveToTrash(deps, body)), { body: t.Unknown() })
+      .post(`${ADMIN_PATHS.trash}/:id/restore`, async ({ params }) => jsonResponse(await restoreTrashed(deps, params.id)))
       .post(`${API}/check-rdf`, async ({ body }) => jsonResponse(await checkRdf(body)), { body: t.Unknown() })
       .get(`${API}/consents`, async () => jsonResponse(await readConsents(deps)))
       .delete(`${API}/consents/:clientId`, async ({ params }) => {

@@ -52,6 +52,8 @@ export const ADMIN_PATHS = {
   /** A folder with everything in it: GET `tree/count?path=` (how many items), DELETE `tree?path=&count=`. */
   tree: '/.admin/api/tree',
   treeCount: '/.admin/api/tree/count',
+  /** The trash: GET lists, POST `{path, count}` deletes into it, POST `trash/{id}/restore` puts an item back. */
+  trash: '/.admin/api/trash',
   profile: '/.admin/profile',
   /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',

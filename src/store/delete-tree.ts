@@ -18,11 +18,7 @@ import { change, del, getMeta, memberKey, putMeta, readKeys, rememberMeta, touch
  */
 export const DELETE_BATCH = 500
 
-export interface DeleteTreeOptions {
-  /** Why a path may never be deleted (the owner's WebID document, /keys/), or undefined when it may. */
-  readonly protectedReason?: (path: string) => string | undefined
-  /** The number of members the owner was told would be deleted; a different count refuses (409). */
-  readonly expectedCount?: number
+export interface DeleteTreeOptions extends DeleteChecks {
   /** Resources per batch (DELETE_BATCH). */
   readonly batchSize?: number
 }
@@ -30,8 +26,15 @@ export interface DeleteTreeOptions {
 /** Members below a folder, at any depth (ACL documents not counted: they go with their resource). */
 export const countOfTree = (tree: readonly TreeEntry[]) => tree.filter(e => e.listedIn !== undefined).length
 
-/** Everything below `path` (a folder) and the folder itself, with their ACLs; the caller holds its delete locks. Answers the paths deleted. */
-export async function deleteTree(store: Store, baseUrl: string, path: string, now: number, opts: DeleteTreeOptions = {}): Promise<string[]> {
+export interface DeleteChecks {
+  /** Why a path may never be deleted (the owner's WebID document, /keys/), or undefined when it may. */
+  readonly protectedReason?: (path: string) => string | undefined
+  /** The number of members the owner was told would be deleted; a different count refuses (409). */
+  readonly expectedCount?: number
+}
+
+/** What deleting `path` takes — it, everything below it, their ACLs — once the delete's checks passed (a refusal changes nothing). */
+export async function readTreeToDelete(store: Store, path: string, opts: DeleteChecks): Promise<{ meta: ResourceMeta; tree: TreeEntry[]; count: number }> {
   if (path === '/') throw new HttpError(405, 'root_protected', 'the root of the pod cannot be deleted')
   const meta = await getMeta(store, path)
   if (!meta) throw new HttpError(404, 'not_found', `there is nothing at ${path}`)
@@ -44,6 +47,12 @@ export async function deleteTree(store: Store, baseUrl: string, path: string, no
   if (opts.expectedCount !== undefined && opts.expectedCount !== count) {
     throw new HttpError(409, 'confirmation_required', `${path} holds ${count} items now, not ${opts.expectedCount}: confirm again`)
   }
+  return { meta, tree, count }
+}
+
+/** Everything below `path` (a folder) and the folder itself, with their ACLs; the caller holds its delete locks. Answers the paths deleted. */
+export async function deleteTree(store: Store, baseUrl: string, path: string, now: number, opts: DeleteTreeOptions = {}): Promise<string[]> {
+  const { tree } = await readTreeToDelete(store, path, opts)
   // Reversed pre-order: every item comes after everything below it.
   const order = tree.slice().reverse()
   const size = opts.batchSize ?? DELETE_BATCH

@@ -56,6 +56,9 @@ export async function moveLocks(_store: Store, from: string, to: string): Promis
   return lockSet([from, aclOf(from), to, aclOf(to)], [...ancestorPaths(from), ...ancestorPaths(to)])
 }
 
+/** The whole tree, exclusive: for a write that recreates names it cannot list before it holds them (a restore from the trash). */
+export const wholeTreeLocks = async (): Promise<LockSet> => ({ exclusive: [TREE], shared: [] })
+
 function lockSet(own: readonly string[], ancestors: readonly string[]): LockSet {
   return { exclusive: own.map(nameOf), shared: [TREE, ...ancestors.map(nameOf)] }
 }
