@@ -42,7 +42,9 @@ async function showContainer(view: HTMLElement, path: string): Promise<void> {
   const listing = h('div', { id: 'listing' })
   await fillListing(listing, path, FIRST_PAGE)
   clear(view)
-  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, () => fillListing(listing, path, FIRST_PAGE)), newFolderPanel(path))
+  const refresh = () => fillListing(listing, path, FIRST_PAGE)
+  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, refresh), newFolderPanel(path))
+  if (path === '/') view.append(await trashPanel(refresh))
 }
 
 /** The members table with its pager; redrawn alone after an upload or a delete, so the panels keep their state. */
@@ -80,22 +82,63 @@ async function fillListing(listing: HTMLElement, path: string, at: PageAt): Prom
     pager())
 }
 
+/** Delete keeps the item in the trash 30 days (Restore on the Home folder); a folder is counted first, and the question says how many items go. */
 async function remove(it: Item, after: () => Promise<void>): Promise<void> {
   const name = nameOf(it.path)
+  const kept = 'It is kept in the trash for 30 days.'
   try {
+    let count: number | undefined
     if (it.kind === 'container') {
-      // One question that says how much goes; the pod deletes exactly that many or asks again.
-      const { count } = await api<{ count: number }>('GET', `/tree/count?path=${encodeURIComponent(it.path)}`, undefined, `Counting what is in ${name}`)
+      count = (await api<{ count: number }>('GET', `/tree/count?path=${encodeURIComponent(it.path)}`, undefined, `Counting what is in ${name}`)).count
       const question = count === 0 ? `Delete the folder "${name}"?` : `Delete "${name}" and the ${count.toLocaleString()} item${count === 1 ? '' : 's'} in it?`
-      if (!confirmAction(`${question} This cannot be undone.`)) return
+      if (!confirmAction(`${question} ${kept}`)) return
+    } else if (!confirmAction(`Delete "${name}"? ${kept}`)) return
+    try {
+      await api('POST', '/trash', { path: it.path, ...(count !== undefined ? { count } : {}) }, `Deleting ${name}`)
+    } catch (err) {
+      // Larger than the trash keeps: only for good, and only if the owner says so.
+      if (!(err instanceof ApiError && err.status === 413) || count === undefined) throw err
+      if (!confirmAction(`"${name}" holds too many items for the trash. Delete it and the ${count.toLocaleString()} items in it for good? This cannot be undone.`)) return
       await api('DELETE', `/tree?path=${encodeURIComponent(it.path)}&count=${count}`, undefined, `Deleting ${name}`)
-    } else {
-      if (!confirmAction(`Delete "${name}"? This cannot be undone.`)) return
-      await ldp('DELETE', it.url, {}, `Deleting ${name}`)
     }
     await after()
+    document.dispatchEvent(new Event(TRASH_CHANGED))
     say(`Deleted ${name}`)
   } catch (err) { sayError(err) }
+}
+
+/** Told on the document after a Delete, so a trash panel on the screen shows the new item. */
+const TRASH_CHANGED = 'solopod:trash-changed'
+
+interface TrashItem { id: string; path: string; kind: Item['kind']; count: number; deletedAt: number; purgeAt: number }
+
+/** The trash, on the Home folder: what Delete kept, newest first, each with Restore. */
+async function trashPanel(refresh: () => Promise<void>): Promise<HTMLElement> {
+  const panel = h('section', { class: 'panel', 'aria-labelledby': 'trash-h' })
+  const fill = async (): Promise<void> => {
+    const items = await api<TrashItem[]>('GET', '/trash', undefined, 'Opening the trash')
+    const restore = (t: TrashItem) => async () => {
+      try {
+        await api('POST', `/trash/${encodeURIComponent(t.id)}/restore`, undefined, `Restoring ${readablePath(t.path)}`)
+        await Promise.all([fill(), refresh()])
+        say(`Restored ${readablePath(t.path)}`)
+      } catch (err) { sayError(err) }
+    }
+    const rows = items.map((t) => h('li', {},
+      h('span', {}, `${readablePath(t.path)}${t.kind === 'container' ? ` (${t.count.toLocaleString()} item${t.count === 1 ? '' : 's'})` : ''}`), ' ',
+      h('span', { class: 'muted' }, `deleted ${formatDate(new Date(t.deletedAt).toISOString())}, gone for good ${formatDate(new Date(t.purgeAt).toISOString())}`), ' ',
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Restore ${readablePath(t.path)}`, onclick: () => { void restore(t)() } }, 'Restore')))
+    panel.replaceChildren(h('h2', { id: 'trash-h' }, 'Trash'),
+      h('p', { class: 'muted' }, 'What you delete here is kept 30 days, then deleted for good.'),
+      rows.length ? h('ul', { class: 'trash' }, rows) : h('p', { class: 'muted' }, 'The trash is empty'))
+  }
+  await fill()
+  const onChange = () => {
+    if (!panel.isConnected) { document.removeEventListener(TRASH_CHANGED, onChange); return }
+    void fill().catch(sayError)
+  }
+  document.addEventListener(TRASH_CHANGED, onChange)
+  return panel
 }
 
 const folderOf = (path: string) => path.slice(0, path.replace(/\/$/, '').lastIndexOf('/') + 1)

@@ -86,15 +86,25 @@ describe('Rename and Move to… in the dashboard', () => {
   })
 })
 
-describe('Delete a folder with what is in it', () => {
+describe('Delete a folder with what is in it, into the trash', () => {
   test('one question that says how many items go; after it, the folder is gone', async () => {
     await page.goto(a('/.admin/#/files/'))
     await page.getByRole('link', { name: 'Old Trips/', exact: true }).waitFor()
     const asked = new Promise<string>((resolve) => page.once('dialog', (d) => { const m = d.message(); void d.accept().then(() => resolve(m)) }))
     await page.getByRole('button', { name: 'Delete Old Trips', exact: true }).click()
-    expect(await asked).toBe('Delete "Old Trips" and the 1 item in it? This cannot be undone.')
+    expect(await asked).toBe('Delete "Old Trips" and the 1 item in it? It is kept in the trash for 30 days.')
     await page.locator('#status').getByText('Deleted Old Trips').waitFor()
     expect(await page.getByRole('link', { name: 'Old Trips/', exact: true }).count()).toBe(0)
+  })
+
+  test('the trash on Home lists it, and Restore puts it back with what was in it', async () => {
+    const trash = page.locator('section[aria-labelledby="trash-h"]')
+    await trash.getByText('/Old Trips/ (1 item)').waitFor()
+    await trash.getByRole('button', { name: 'Restore /Old Trips/' }).click()
+    await page.locator('#status').getByText('Restored /Old Trips/').waitFor()
+    await trash.getByText('The trash is empty').waitFor()
+    await page.getByRole('link', { name: 'Old Trips/', exact: true }).click()
+    await page.getByRole('link', { name: 'Packing – list.txt', exact: true }).waitFor()
   })
 })
 
