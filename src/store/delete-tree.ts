@@ -5,6 +5,7 @@ import type { Store } from './open-store.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import type { ResourceChange } from './change-feed.ts'
 import { ancestorPaths, parentPath } from './paths.ts'
+import { isAcl } from './acl-names.ts'
 import { graphChangeOps } from './quad-ops.ts'
 import { newEtag } from './resource-meta.ts'
 import { readTree, type TreeEntry } from './resource-tree.ts'
@@ -36,6 +37,8 @@ export interface DeleteChecks {
 /** What deleting `path` takes — it, everything below it, their ACLs — once the delete's checks passed (a refusal changes nothing). */
 export async function readTreeToDelete(store: Store, path: string, opts: DeleteChecks): Promise<{ meta: ResourceMeta; tree: TreeEntry[]; count: number }> {
   if (path === '/') throw new HttpError(405, 'root_protected', 'the root of the pod cannot be deleted')
+  // An ACL alone is access, not content: its removal has its own checks (the RS's DELETE, the sharing panel).
+  if (isAcl(path)) throw new HttpError(400, 'invalid_path', 'an ACL goes with its resource; change access on the sharing panel')
   const meta = await getMeta(store, path)
   if (!meta) throw new HttpError(404, 'not_found', `there is nothing at ${path}`)
   const tree = await readTree(store, path, meta)

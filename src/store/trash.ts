@@ -24,6 +24,8 @@ export const TRASH_KEEP_MS = 30 * 24 * 60 * 60_000
  * deletes it for good instead (in bounded batches, delete-tree.ts).
  */
 export const TRASH_MAX_ITEMS = 2000
+/** The same for the size of its RDF documents: their triples are kept in the item's one record. */
+export const TRASH_MAX_RDF_BYTES = 64 * 1024 * 1024
 
 export interface TrashItem {
   readonly id: string
@@ -47,6 +49,8 @@ const toTrash = (store: Store, key: string, value: unknown): WriteOp => ({ type:
 /** Deletes `path` (with everything in it and the ACLs) into the trash, in one synced batch. The caller holds its delete locks. */
 export async function trashResource(store: Store, baseUrl: string, path: string, now: number, opts: DeleteChecks = {}): Promise<{ item: TrashItem; paths: string[] }> {
   const { meta, tree, count } = await readTreeToDelete(store, path, opts)
+  const rdfBytes = tree.reduce((n, e) => n + (e.meta.kind === 'binary' ? 0 : e.meta.size), 0)
+  if (rdfBytes > TRASH_MAX_RDF_BYTES) throw new HttpError(413, 'too_large_for_trash', `${path} holds more RDF than the trash keeps (${TRASH_MAX_RDF_BYTES / 1024 / 1024} MiB): delete it for good instead`)
   if (count > TRASH_MAX_ITEMS) throw new HttpError(413, 'too_large_for_trash', `${path} holds ${count} items, more than the trash keeps (${TRASH_MAX_ITEMS}): delete it for good instead`)
   const id = `${now.toString(36).padStart(10, '0')}-${crypto.randomUUID().slice(0, 8)}`
   const item: TrashItem = { id, path, kind: meta.kind, count, deletedAt: now }

@@ -49,12 +49,14 @@ describe('POST /.admin/api/trash, GET, restore', () => {
     [{ path: '/profile/card' }, 409, 'protected_resource'],
     [{ path: '/notes/nope.ttl' }, 404, 'not_found'],
     [{ path: 'notes' }, 400, 'invalid_path'],
+    [{ path: '/.acl' }, 400, 'invalid_path'],
     [{}, 400, 'invalid_request'],
   ])('%j → %i %s', async (body, status, code) => {
     const res = await trash(body)
     expect(res.status).toBe(status)
     expect((await res.json()).error).toBe(code)
     expect(await getMeta(pod.store, '/profile/card')).toBeDefined()
+    expect(await getMeta(pod.store, '/.acl')).toBeDefined()
   })
 
   test('restoring an id the trash does not hold → 404 not_found', async () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { getMeta, readChildren, readTriples, writeResource } from '../../src/store/resources.ts'
+import { sweepTrashRegularly } from '../../src/store/trash-sweep.ts'
 import { purgeTrash, readTrash, restoreFromTrash, trashBlobRef, trashResource, TRASH_KEEP_MS, TRASH_MAX_ITEMS } from '../../src/store/trash.ts'
 import type { ResourceChange } from '../../src/store/change-feed.ts'
 import { HttpError } from '../../src/http/errors.ts'
@@ -70,6 +71,7 @@ describe('delete into the trash, restore', () => {
   test.each([
     ['/', 405, 'root_protected'],
     ['/nope.ttl', 404, 'not_found'],
+    ['/f/.acl', 400, 'invalid_path'],
   ] as const)('trash %s → %i %s', async (path, status, code) => {
     const err = await refusal(trashResource(store, BASE, path, ++now))
     expect([err.status, err.code]).toEqual([status, code])
@@ -111,5 +113,14 @@ describe('kept 30 days', () => {
     expect(left).not.toContain(old.item.id)
     expect(left).toContain(recent.item.id)
     expect(await store.blobRefs.get(blob!)).toBeUndefined()
+  })
+
+  test('the pod\'s sweep purges what is past 30 days by its clock', async () => {
+    expect((await readTrash(store)).length).toBe(1)
+    let swept = 0
+    const stop = sweepTrashRegularly(store, { now: () => now + TRASH_KEEP_MS + 1, everyMs: 3_600_000, onSwept: (n) => { swept = n } })
+    await stop()
+    expect(swept).toBe(1)
+    expect(await readTrash(store)).toEqual([])
   })
 })
