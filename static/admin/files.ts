@@ -1,4 +1,4 @@
-// Files: walk containers a page at a time, open and edit documents, create, delete (uploads: upload.ts).
+// Files: walk containers a page at a time, open and edit documents, create, rename and move, delete into the trash and restore (uploads: upload.ts).
 
 import { ApiError, BASE, api, ldp } from './api.ts'
 import { askText, clear, confirmAction, formatBytes, formatDate, h, readablePath, say, sayError } from './dom.ts'
