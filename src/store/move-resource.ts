@@ -3,6 +3,7 @@
 import { DataFactory } from 'n3'
 import type { Quad, Term } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
+import { isReservedPath } from '../http/pod-paths.ts'
 import type { Store } from './open-store.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import type { ResourceChange } from './change-feed.ts'
@@ -44,6 +45,9 @@ const refuse = {
 export async function moveResource(store: Store, baseUrl: string, from: string, to: string, now: number, opts: MoveOptions = {}): Promise<MovedPath[]> {
   if (from === '/') throw new HttpError(405, 'root_protected', 'the root of the pod cannot be moved')
   if (isAcl(from) || isAcl(to)) throw refuse.path('an ACL moves with its resource; move the resource itself')
+  // The names no write may make (as the RS's PUT refuses them): the pod's own endpoints, a folder named like an ACL.
+  if (isReservedPath(to)) throw new HttpError(405, 'reserved_path', `${to.split('/', 2).join('/')} is reserved for the pod's own endpoints`)
+  if (to.split('/').slice(1, -1).some(name => name.endsWith(ACL_SUFFIX))) throw refuse.path(`a folder name may not end in ${ACL_SUFFIX}: that name belongs to an ACL document`)
   if (isContainerPath(from) !== isContainerPath(to)) {
     throw refuse.path(isContainerPath(from) ? 'a folder\'s new path must end with "/"' : 'a document\'s new path must not end with "/"')
   }
