@@ -46,6 +46,14 @@ export const ADMIN_PATHS = {
   upload: '/.admin/files/upload',
   delete: '/.admin/delete',
   download: '/.admin/files/download',
+  /** Without JavaScript: rename or move a file or folder (GET asks the new name and folder, POST moves). */
+  move: '/.admin/files/move',
+  moveApi: '/.admin/api/move',
+  /** A folder with everything in it: GET `tree/count?path=` (how many items), DELETE `tree?path=&count=`. */
+  tree: '/.admin/api/tree',
+  treeCount: '/.admin/api/tree/count',
+  /** The trash: GET lists, POST `{path, count}` deletes into it, POST `trash/{id}/restore` puts an item back. */
+  trash: '/.admin/api/trash',
   profile: '/.admin/profile',
   /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',
