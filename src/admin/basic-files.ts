@@ -16,14 +16,15 @@ import type { CookieLdp } from '../http/cookie-ldp.ts'
 import type { FormPart } from '../http/upload-form.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { previewKind } from '../lib/preview-kind.ts'
+import { countFolder, deleteFolder } from './delete-folder.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
-export const filesPage = (path: string, done?: { what: 'folder' | 'upload' | 'delete'; name: string }) =>
+export const filesPage = (path: string, done?: { what: 'folder' | 'upload' | 'delete' | 'move'; name: string }) =>
   `${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}${done ? `&done=${done.what}&name=${encodeURIComponent(done.name)}` : ''}`
 
 const nameOf = (path: string) => readablePath(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
-const DONE: Record<string, (name: string) => string> = { folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Deleted ${n}` }
+const DONE: Record<string, (name: string) => string> = { folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Deleted ${n}`, move: (n) => `Moved ${n} here` }
 const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
 
 function crumbs(path: string) {
@@ -49,6 +50,7 @@ ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURICompone
 <td data-label="Size">${it.kind === 'container' ? '—' : formatBytes(it.size)}</td>
 <td data-label="Modified">${localTime(Date.parse(it.modified))}</td>
 <td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${ADMIN_PATHS.share}?path=${encodeURIComponent(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
+<a class="small" href="${ADMIN_PATHS.move}?path=${encodeURIComponent(it.path)}" aria-label="Rename or move ${nameOf(it.path)}">Rename</a>
 <a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
   const done = typeof query.done === 'string' && typeof query.name === 'string' ? DONE[query.done]?.(query.name) : undefined
   return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
@@ -134,23 +136,28 @@ export async function downloadResource(ldp: CookieLdp, request: Request, raw: un
   } })
 }
 
-/** "Delete X?": the page the Delete link leads to; nothing is deleted before its button is pressed. */
+/** "Delete X?": the page the Delete link leads to; for a folder it says how many items go with it. Nothing is deleted before its button is pressed. */
 export async function showDeletePage(deps: AdminDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
   const path = podPath(raw)
   const meta = await getMeta(deps.store, path)
   if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be deleted' : `there is nothing at ${path}`)
   const back = filesPage(parentPath(path) ?? '/')
-  const folder = meta.kind === 'container'
+  const count = meta.kind === 'container' ? (await countFolder(deps, path)).count : undefined
+  const question = count === undefined ? html`Delete <strong>${readablePath(path)}</strong>?`
+    : count === 0 ? html`Delete the folder <strong>${readablePath(path)}</strong>?`
+    : html`Delete <strong>${readablePath(path)}</strong> and the ${count.toLocaleString('en')} item${count === 1 ? '' : 's'} in it?`
   return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
     heading: `Delete ${nameOf(path)}?`, section: ADMIN_PATHS.files,
-    body: (csrf) => html`<p>Delete ${folder ? 'the folder ' : ''}<strong>${readablePath(path)}</strong>? This cannot be undone.${folder ? ' A folder must be empty first.' : ''}</p>
-<form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
+    body: (csrf) => html`<p>${question} This cannot be undone.</p>
+<form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">${count === undefined ? '' : html`<input type="hidden" name="count" value="${String(count)}">`}
 <p><button type="submit">Delete</button> <a class="button secondary" href="${back}">Cancel</a></p></form>`,
   })
 }
 
-export async function deleteResource(ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+/** A document through the resource server; a folder with everything in it, exactly the count the page named. */
+export async function deleteResource(deps: Parameters<typeof deleteFolder>[0], ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
   const path = podPath(form.path)
-  await ldp(request, 'DELETE', path)
+  if (isContainerPath(path)) await deleteFolder(deps, path, form.count)
+  else await ldp(request, 'DELETE', path)
   return seeOther(filesPage(parentPath(path) ?? '/', { what: 'delete', name: nameOf(path) }))
 }

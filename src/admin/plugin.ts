@@ -39,6 +39,10 @@ import { previewFile } from './preview-file.ts'
 import { showViewPage } from './basic-view.ts'
 import { makePasswordChange } from './change-password.ts'
 import { checkPictureLength, readPicture, setProfilePicture, uploadProfilePicture } from './profile-picture.ts'
+import { moveBody, moveFiles } from './move-files.ts'
+import { countFolder, deleteFolder } from './delete-folder.ts'
+import { listTrash, moveToTrash, restoreTrashed } from './trash-files.ts'
+import { showMovePage, submitMovePage } from './basic-move.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -146,8 +150,13 @@ export function adminPlugin(deps: Deps, forward: Forward) {
     .get(ADMIN_PATHS.delete, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showDeletePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.delete, ({ request, body }) => pageOrError(ADMIN_PATHS.delete, async () => {
       await ownerForm(request, body.csrf)
-      return deleteResource(ldp, request, body)
+      return deleteResource(deps, ldp, request, body)
     }, backTo(filesPage('/'), 'Your files')), { body: PlainForm })
+    .get(ADMIN_PATHS.move, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showMovePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
+    .post(ADMIN_PATHS.move, ({ request, body }) => pageOrError(ADMIN_PATHS.move, async () => {
+      await ownerForm(request, body.csrf)
+      return submitMovePage(deps, body)
+    }, backTo(body.path ? `${ADMIN_PATHS.move}?path=${encodeURIComponent(body.path)}` : filesPage('/'), 'Back to Rename')), { body: PlainForm })
     .get(ADMIN_PATHS.edit, ({ request, query }) => ownerPage(ADMIN_PATHS.edit, request, () => showEditPage(deps, ldp, request, query), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.edit, ({ request, body }) => pageOrError(ADMIN_PATHS.edit, async () => {
       await ownerForm(request, body.csrf)
@@ -233,6 +242,18 @@ function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBac
         if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'invalid_request', 'expected a JSON body {"current": "…", "password": "…", "confirm": "…"}')
         return jsonResponse(await changeOwnerPassword(owner, body as Record<string, unknown>))
       }, { body: t.Unknown() })
+      // Rename and move: one atomic step, ACLs and everything inside a folder carried along
+      .post(ADMIN_PATHS.moveApi, async ({ body }) => {
+        const { from, to } = moveBody(body)
+        return jsonResponse(await moveFiles(deps, from, to))
+      }, { body: t.Unknown() })
+      // A folder with everything in it: the count the confirmation names, then the delete of exactly that many
+      .get(ADMIN_PATHS.treeCount, async ({ query }) => jsonResponse(await countFolder(deps, query.path)))
+      .delete(ADMIN_PATHS.tree, async ({ query }) => jsonResponse(await deleteFolder(deps, query.path, query.count)))
+      // The trash: the dashboard's Delete keeps what it deleted 30 days (store/trash.ts)
+      .get(ADMIN_PATHS.trash, async () => jsonResponse(await listTrash(deps)))
+      .post(ADMIN_PATHS.trash, async ({ body }) => jsonResponse(await moveToTrash(deps, body)), { body: t.Unknown() })
+      .post(`${ADMIN_PATHS.trash}/:id/restore`, async ({ params }) => jsonResponse(await restoreTrashed(deps, params.id)))
       .post(`${API}/check-rdf`, async ({ body }) => jsonResponse(await checkRdf(body)), { body: t.Unknown() })
       .get(`${API}/consents`, async () => jsonResponse(await readConsents(deps)))
       .delete(`${API}/consents/:clientId`, async ({ params }) => {

@@ -50,6 +50,14 @@ export const ADMIN_PATHS = {
   preview: '/.admin/files/preview',
   /** Without JavaScript: one file with its preview and a link to download it. */
   view: '/.admin/files/view',
+  /** Without JavaScript: rename or move a file or folder (GET asks the new name and folder, POST moves). */
+  move: '/.admin/files/move',
+  moveApi: '/.admin/api/move',
+  /** A folder with everything in it: GET `tree/count?path=` (how many items), DELETE `tree?path=&count=`. */
+  tree: '/.admin/api/tree',
+  treeCount: '/.admin/api/tree/count',
+  /** The trash: GET lists, POST `{path, count}` deletes into it, POST `trash/{id}/restore` puts an item back. */
+  trash: '/.admin/api/trash',
   profile: '/.admin/profile',
   /** The owner's new password: the form without JavaScript (POST; the script's is `api/password`). */
   password: '/.admin/password',

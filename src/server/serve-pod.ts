@@ -9,6 +9,7 @@ import { makeInFlight } from '../lib/in-flight.ts'
 import { recordBackup } from '../store/last-backup.ts'
 import { sweepExpiredRecordsRegularly } from '../store/expired-records.ts'
 import { sweepExpiredUploadsRegularly } from '../store/expired-uploads.ts'
+import { sweepTrashRegularly } from '../store/trash-sweep.ts'
 import type { Store } from '../store/open-store.ts'
 import { describeCause, log } from '../log.ts'
 import { ControlSocketError, openControlSocket } from './control-socket.ts'
@@ -66,6 +67,11 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     onSwept: count => log.info('store.expired_uploads_swept', { count }),
     onError: err => log.warn('store.upload_sweep_failed', { cause: describeCause(err) }),
   })
+  const stopTrashSweeps = sweepTrashRegularly(store, {
+    now: pod.deps.now,
+    onSwept: count => log.info('store.trash_swept', { count }),
+    onError: err => log.warn('store.trash_sweep_failed', { cause: describeCause(err) }),
+  })
   const closeControl = openControlSocketOf(pod)
 
   let stopped: Promise<void> | undefined
@@ -78,6 +84,7 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     reclaimer.stop()
     await stopRecordSweeps()
     await stopUploadSweeps()
+    await stopTrashSweeps()
     closeControl()
     await pod.close()
     log.info('server.stopped', {})

@@ -75,6 +75,8 @@ export interface Store {
   readonly records: Sub<{ v: unknown; exp: number }>
   /** data-directory facts: format version, owner, setup */
   readonly system: Sub<unknown>
+  /** What the dashboard deleted, kept 30 days to be restored (trash.ts): `item\0id` → summary, `content\0id` → the resources */
+  readonly trash: Sub<unknown>
   readonly caches: StoreCaches
   /**
    * Rewrites the whole key range, so the data directory holds the live data and not the overwritten
@@ -173,6 +175,7 @@ export async function openStore(dataDir: string): Promise<Store> {
     contains,
     records: sublevel<{ v: unknown; exp: number }>(db, 'records', 'json'),
     system,
+    trash: sublevel<unknown>(db, 'trash', 'json'),
     caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), absent: new LruCache(ABSENT_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
     // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.
     compact,

@@ -48,6 +48,17 @@ export async function deleteLocks(_store: Store, path: string): Promise<LockSet>
   return lockSet([path, aclOf(path)], ancestorPaths(path))
 }
 
+/**
+ * The locks of a move: both names and their ACLs exclusive, every ancestor of both shared. A folder's
+ * name held exclusive keeps out every write below it, since those hold it shared as an ancestor.
+ */
+export async function moveLocks(_store: Store, from: string, to: string): Promise<LockSet> {
+  return lockSet([from, aclOf(from), to, aclOf(to)], [...ancestorPaths(from), ...ancestorPaths(to)])
+}
+
+/** The whole tree, exclusive: for a write that recreates names it cannot list before it holds them (a restore from the trash). */
+export const wholeTreeLocks = async (): Promise<LockSet> => ({ exclusive: [TREE], shared: [] })
+
 function lockSet(own: readonly string[], ancestors: readonly string[]): LockSet {
   return { exclusive: own.map(nameOf), shared: [TREE, ...ancestors.map(nameOf)] }
 }

@@ -33,10 +33,10 @@ export interface WriteResult {
 }
 
 /** The operations of one resource write, committed together (Store.commit). */
-type Batch = WriteOp[]
+export type Batch = WriteOp[]
 
-const graphOf = (baseUrl: string, path: string) => namedNode(baseUrl + path)
-const memberKey = (container: string, child: string) => `${container}\0${child}`
+export const graphOf = (baseUrl: string, path: string) => namedNode(baseUrl + path)
+export const memberKey = (container: string, child: string) => `${container}\0${child}`
 
 // The metadata cache lives with the store handle (StoreCaches in open-store.ts).
 export async function getMeta(store: Store, path: string): Promise<ResourceMeta | undefined> {
@@ -53,20 +53,20 @@ export async function getMeta(store: Store, path: string): Promise<ResourceMeta 
 }
 
 /** Metadata a batch writes, recorded so the cache can take the new values once the batch has landed. */
-type MetaWrites = Map<string, ResourceMeta | null>
+export type MetaWrites = Map<string, ResourceMeta | null>
 
-function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, meta: ResourceMeta | null) {
+export function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, meta: ResourceMeta | null) {
   if (meta) batch.push({ type: 'put', key: path, value: meta, ...inSublevel(store.meta) })
   else batch.push({ type: 'del', key: path, ...inSublevel(store.meta) })
   writes.set(path, meta)
 }
 
-const put = <V>(sub: Sub<V>, key: string, value: V): WriteOp => ({ type: 'put', key, value, ...inSublevel(sub) })
-const del = <V>(sub: Sub<V>, key: string): WriteOp => ({ type: 'del', key, ...inSublevel(sub) })
+export const put = <V>(sub: Sub<V>, key: string, value: V): WriteOp => ({ type: 'put', key, value, ...inSublevel(sub) })
+export const del = <V>(sub: Sub<V>, key: string): WriteOp => ({ type: 'del', key, ...inSublevel(sub) })
 
 // A deleted resource leaves no entry: paths made and deleted all day (an inbox's notifications) would
 // otherwise fill the caches with the names of things that are gone (seen in an hour-long soak).
-function rememberMeta(store: Store, writes: MetaWrites) {
+export function rememberMeta(store: Store, writes: MetaWrites) {
   const c = store.caches.meta
   c.generation++
   for (const [p, m] of writes) {
@@ -81,7 +81,7 @@ export async function readTriples(store: Store, baseUrl: string, path: string): 
   return items.map(q => quad(q.subject, q.predicate, q.object, defaultGraph()) as Quad)
 }
 
-const readKeys = (store: Store, baseUrl: string, path: string) => readGraphKeys(store.quads, graphOf(baseUrl, path))
+export const readKeys = (store: Store, baseUrl: string, path: string) => readGraphKeys(store.quads, graphOf(baseUrl, path))
 
 /** The bytes of a binary resource, read from its blob as needed (slice it for a range). */
 export const bodyOf = (store: Store, meta: ResourceMeta): Blob | undefined =>
@@ -114,7 +114,7 @@ function containerMeta(now: number, previous?: ResourceMeta): ResourceMeta {
  * whenever a member does (RFC 9110 §8.8.3). Its Last-Modified follows containment only (Solid
  * Protocol §5.1); when that changes, the grandparent's listing changes too, so its ETag follows.
  */
-function touchContainers(batch: Batch, store: Store, writes: MetaWrites, member: string, containmentChanged: boolean, metaOf: Map<string, ResourceMeta>, now: number) {
+export function touchContainers(batch: Batch, store: Store, writes: MetaWrites, member: string, containmentChanged: boolean, metaOf: Map<string, ResourceMeta>, now: number) {
   const parent = parentPath(member)
   const parentMeta = parent === undefined ? undefined : metaOf.get(parent)
   if (parent === undefined || !parentMeta) return
@@ -175,7 +175,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
 }
 
 /** One change, with the topic's state as this write leaves it (store/change-feed.ts). */
-function change(topic: string, type: ChangeType, object: string, writes: MetaWrites, now: number): ResourceChange {
+export function change(topic: string, type: ChangeType, object: string, writes: MetaWrites, now: number): ResourceChange {
   const meta = writes.get(topic)
   return { topic, type, object, ...(meta ? { state: defaultEtag(meta) } : {}), published: now }
 }

@@ -14,7 +14,8 @@ import { uploadFormParts } from '../http/upload-form.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'
 import { createVisitorSession, endVisitorSession, getVisitorSession, visitorCookieName, type VisitorSession } from '../account/visitor-sessions.ts'
-import { sharedWith } from '../policy/shared-with.ts'
+import { sharedWith, type SharedItem } from '../policy/shared-with.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
 import { parseWacAllow } from '../policy/modes.ts'
 import { resolveTarget, encodeSegment } from '../store/target.ts'
@@ -28,6 +29,12 @@ import type { Principal } from '../auth/principal.ts'
 const SIGN_IN_LIMIT = { max: 20, windowMs: 15 * 60 * 1000 }
 /** Requests of one visitor session: a signed-in stranger still may not keep the pod busy. */
 const VISITOR_LIMIT = { max: 600, windowMs: 60 * 1000 }
+/**
+ * "Shared with you" reads every ACL document of the pod: a visitor's list is kept this long, so reloading it
+ * cannot keep the pod busy. Opening anything is decided afresh on every request, so a share taken back
+ * refuses at once; only the list may show it a few seconds longer.
+ */
+const SHARED_LIST_MS = 10_000
 
 const Form = t.Record(t.String(), t.String())
 const PathQuery = t.Object({ path: t.Optional(t.String()), download: t.Optional(t.String()) })
@@ -53,6 +60,17 @@ export function visitPlugin(deps: Deps, forward: Forward) {
   const ldp = makeCookieLdp(cfg.baseUrl, forward)
   const signIns = new FailureLimiter(SIGN_IN_LIMIT)
   const busy = new FailureLimiter(VISITOR_LIMIT)
+  const sharedLists = new LruCache<string, Promise<SharedItem[]>>(1000)
+  const sharedListOf = (session: VisitorSession) => {
+    const now = deps.now()
+    let list = sharedLists.get(session.webid, now)
+    if (!list) {
+      list = sharedWith({ store, baseUrl: cfg.baseUrl, decider: deps.decider, grants: deps.grants }, principalOf(session))
+      sharedLists.set(session.webid, list, now + SHARED_LIST_MS)
+      list.catch(() => sharedLists.delete(session.webid))
+    }
+    return list
+  }
   const cookieOf = (request: Request) => request.headers.get('cookie')
 
   interface Reader { readonly session?: VisitorSession; readonly csrf: string; readonly setCookie?: string }
@@ -92,7 +110,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     const session = await getVisitorSession(store, cfg.baseUrl, cookieOf(request), deps.now())
     return renderVisitorPage({
       heading: 'Sign in to see what is shared with you', csrf: token, ...(session ? { session } : {}),
-      ...(problem ? { status: problem.status } : {}), headers: withCookie(setCookie) ?? {},
+      ...(problem ? { status: problem.status } : {}), headers: { ...problem?.headers, ...withCookie(setCookie) },
       body: html`${problem ? problemBox(problem) : ''}${signInBody(returnTo, token, typed)}`,
     })
   }
@@ -127,7 +145,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     if (v instanceof Response) return v
     const page = (heading: string, body: ReturnType<typeof html>) => renderVisitorPage({ heading, ...(v.session ? { session: v.session } : {}), csrf: v.csrf, headers: withCookie(v.setCookie) ?? {}, body })
     if (path === undefined) {
-      return page('Shared with you', sharedListBody(await sharedWith({ store, baseUrl: cfg.baseUrl, decider: deps.decider, grants: deps.grants }, principalOf(v.session!))))
+      return page('Shared with you', sharedListBody(await sharedListOf(v.session!)))
     }
     const res = await asVisitor(request, 'GET', path, { headers: { accept: path.endsWith('/') ? 'text/turtle' : '*/*' }, csrf: v.csrf })
     const modes = parseWacAllow(res.headers.get('wac-allow'))

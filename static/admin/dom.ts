@@ -58,6 +58,8 @@ export function sayError(err: unknown): void {
 
 /** No action that destroys data runs without the person saying yes. */
 export const confirmAction = (question: string) => window.confirm(question)
+/** One line of text, the browser's own prompt (keyboard and screen reader ready); null when cancelled. */
+export const askText = (question: string, value: string) => window.prompt(question, value)
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | HTMLFieldSetElement
 

@@ -1,7 +1,7 @@
-// Files: walk containers a page at a time, open and edit documents, create, delete (uploads: upload.ts).
+// Files: walk containers a page at a time, open and edit documents, create, rename and move, delete into the trash and restore (uploads: upload.ts).
 
 import { ApiError, BASE, api, ldp } from './api.ts'
-import { clear, confirmAction, formatBytes, formatDate, h, readablePath, say, sayError } from './dom.ts'
+import { askText, clear, confirmAction, formatBytes, formatDate, h, readablePath, say, sayError } from './dom.ts'
 import { turtleView } from './turtle-view.ts'
 import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { uploadPanel } from './upload.ts'
@@ -43,7 +43,9 @@ async function showContainer(view: HTMLElement, path: string): Promise<void> {
   const listing = h('div', { id: 'listing' })
   await fillListing(listing, path, FIRST_PAGE)
   clear(view)
-  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, () => fillListing(listing, path, FIRST_PAGE)), newFolderPanel(path))
+  const refresh = () => fillListing(listing, path, FIRST_PAGE)
+  view.append(breadcrumbs(path), h('h2', {}, path === '/' ? 'Your files' : nameOf(path)), listing, uploadPanel(path, refresh), newFolderPanel(path))
+  if (path === '/') view.append(await trashPanel(refresh))
 }
 
 /** The members table with its pager; redrawn alone after an upload or a delete, so the panels keep their state. */
@@ -68,6 +70,8 @@ async function fillListing(listing: HTMLElement, path: string, at: PageAt): Prom
     h('td', { 'data-label': 'Modified' }, formatDate(it.modified)),
     h('td', {}, h('div', { class: 'actions' },
       h('a', { href: `#/share${it.path}`, class: 'small', 'aria-label': `Share ${nameOf(it.path)}` }, 'Share'),
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Rename ${nameOf(it.path)}`, onclick: () => { void rename(it, () => fillListing(listing, path, at)) } }, 'Rename'),
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Move ${nameOf(it.path)} to another folder`, onclick: () => { void moveTo(it, () => fillListing(listing, path, at)) } }, 'Move to…'),
       h('button', { type: 'button', class: 'small secondary', 'aria-label': `Delete ${nameOf(it.path)}`, onclick: () => { void remove(it, () => fillListing(listing, path, at)) } }, 'Delete')))))
   listing.replaceChildren(
     h('p', { class: 'muted' }, `${total} item${list.count === 1 && list.countIsExact ? '' : 's'} · `, h('a', { href: `#/share${path}` }, 'Who can access this folder')),
@@ -79,13 +83,94 @@ async function fillListing(listing: HTMLElement, path: string, at: PageAt): Prom
     pager())
 }
 
+/** Delete keeps the item in the trash 30 days (Restore on the Home folder); a folder is counted first, and the question says how many items go. */
 async function remove(it: Item, after: () => Promise<void>): Promise<void> {
   const name = nameOf(it.path)
-  if (!confirmAction(`Delete ${it.kind === 'container' ? 'the folder ' : ''}"${name}"? This cannot be undone.`)) return
+  const kept = 'It is kept in the trash for 30 days.'
   try {
-    await ldp('DELETE', it.url, {}, `Deleting ${name}`)
+    let count: number | undefined
+    if (it.kind === 'container') {
+      count = (await api<{ count: number }>('GET', `/tree/count?path=${encodeURIComponent(it.path)}`, undefined, `Counting what is in ${name}`)).count
+      const question = count === 0 ? `Delete the folder "${name}"?` : `Delete "${name}" and the ${count.toLocaleString()} item${count === 1 ? '' : 's'} in it?`
+      if (!confirmAction(`${question} ${kept}`)) return
+    } else if (!confirmAction(`Delete "${name}"? ${kept}`)) return
+    try {
+      await api('POST', '/trash', { path: it.path, ...(count !== undefined ? { count } : {}) }, `Deleting ${name}`)
+    } catch (err) {
+      // Larger than the trash keeps: only for good, and only if the owner says so.
+      if (!(err instanceof ApiError && err.status === 413) || count === undefined) throw err
+      if (!confirmAction(`"${name}" holds too many items for the trash. Delete it and the ${count.toLocaleString()} items in it for good? This cannot be undone.`)) return
+      await api('DELETE', `/tree?path=${encodeURIComponent(it.path)}&count=${count}`, undefined, `Deleting ${name}`)
+    }
     await after()
+    document.dispatchEvent(new Event(TRASH_CHANGED))
     say(`Deleted ${name}`)
+  } catch (err) { sayError(err) }
+}
+
+/** Told on the document after a Delete, so a trash panel on the screen shows the new item. */
+const TRASH_CHANGED = 'solopod:trash-changed'
+
+interface TrashItem { id: string; path: string; kind: Item['kind']; count: number; deletedAt: number; purgeAt: number }
+
+/** The trash, on the Home folder: what Delete kept, newest first, each with Restore. */
+async function trashPanel(refresh: () => Promise<void>): Promise<HTMLElement> {
+  const panel = h('section', { class: 'panel', 'aria-labelledby': 'trash-h' })
+  const fill = async (): Promise<void> => {
+    const items = await api<TrashItem[]>('GET', '/trash', undefined, 'Opening the trash')
+    const restore = (t: TrashItem) => async () => {
+      try {
+        await api('POST', `/trash/${encodeURIComponent(t.id)}/restore`, undefined, `Restoring ${readablePath(t.path)}`)
+        await Promise.all([fill(), refresh()])
+        say(`Restored ${readablePath(t.path)}`)
+      } catch (err) { sayError(err) }
+    }
+    const rows = items.map((t) => h('li', {},
+      h('span', {}, `${readablePath(t.path)}${t.kind === 'container' ? ` (${t.count.toLocaleString()} item${t.count === 1 ? '' : 's'})` : ''}`), ' ',
+      h('span', { class: 'muted' }, `deleted ${formatDate(new Date(t.deletedAt).toISOString())}, gone for good ${formatDate(new Date(t.purgeAt).toISOString())}`), ' ',
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Restore ${readablePath(t.path)}`, onclick: () => { void restore(t)() } }, 'Restore')))
+    panel.replaceChildren(h('h2', { id: 'trash-h' }, 'Trash'),
+      h('p', { class: 'muted' }, 'What you delete here is kept 30 days, then deleted for good.'),
+      rows.length ? h('ul', { class: 'trash' }, rows) : h('p', { class: 'muted' }, 'The trash is empty'))
+  }
+  await fill()
+  const onChange = () => {
+    if (!panel.isConnected) { document.removeEventListener(TRASH_CHANGED, onChange); return }
+    void fill().catch(sayError)
+  }
+  document.addEventListener(TRASH_CHANGED, onChange)
+  return panel
+}
+
+const folderOf = (path: string) => path.slice(0, path.replace(/\/$/, '').lastIndexOf('/') + 1)
+const tail = (it: Item) => (it.kind === 'container' ? '/' : '')
+
+/** Rename: the new name as typed, in the same folder; the pod moves it, with its access, in one step. */
+async function rename(it: Item, after: () => Promise<void>): Promise<void> {
+  const name = nameOf(it.path)
+  const typed = askText(`New name for "${name}"`, name)?.trim()
+  if (!typed || typed === name) return
+  if (typed.includes('/')) { sayError(new Error('A name must not contain "/"; use Move to… to put it in another folder')); return }
+  await move(it, `${folderOf(it.path)}${encodeURIComponent(typed)}${tail(it)}`, `Renamed ${name} to ${typed}`, after)
+}
+
+/** Move to…: a folder of the pod as typed (`/notes/2024/`); the item keeps its name. */
+async function moveTo(it: Item, after: () => Promise<void>): Promise<void> {
+  const name = nameOf(it.path)
+  const typed = askText(`Move "${name}" to which folder?`, readablePath(folderOf(it.path)))?.trim()
+  if (!typed) return
+  const folder = `${typed.startsWith('/') ? '' : '/'}${typed}${typed.endsWith('/') ? '' : '/'}`
+  // The folder as typed: each of its names encoded, so "a b" and "#" stay part of a name.
+  const encoded = folder.split('/').map((seg) => encodeURIComponent(seg)).join('/')
+  const stored = it.path.replace(/\/$/, '').split('/').pop() ?? '' // its name as stored, already encoded
+  await move(it, `${encoded}${stored}${tail(it)}`, `Moved ${name} to ${folder}`, after)
+}
+
+async function move(it: Item, to: string, done: string, after: () => Promise<void>): Promise<void> {
+  try {
+    await api<{ path: string }>('POST', '/move', { from: it.path, to }, `Moving ${nameOf(it.path)}`)
+    await after()
+    say(done)
   } catch (err) { sayError(err) }
 }
 

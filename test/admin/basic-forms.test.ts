@@ -88,9 +88,16 @@ describe('bad input: a clear 4xx and nothing changed', () => {
     expect(await pageError(res)).toBe('invalid_rdf')
     expect(await getMeta(pod.store, '/notes/bad.ttl')).toBeUndefined()
   })
-  test('deleting a folder that is not empty → the resource server\'s 409, nothing deleted', async () => {
+  test('deleting a folder without the count the page named → 400 invalid_query, nothing deleted', async () => {
     const res = await post('/.admin/delete', { csrf, path: '/notes/' })
+    expect(res.status).toBe(400)
+    expect(await pageError(res)).toBe('invalid_query')
+    expect(await getMeta(pod.store, '/notes/a.txt')).toBeDefined()
+  })
+  test('deleting a folder that holds another number of items than the page named → 409 confirmation_required, nothing deleted', async () => {
+    const res = await post('/.admin/delete', { csrf, path: '/notes/', count: '0' })
     expect(res.status).toBe(409)
+    expect(await pageError(res)).toBe('confirmation_required')
     expect(await getMeta(pod.store, '/notes/a.txt')).toBeDefined()
   })
   test('download: a file as an attachment; a folder → 400 not_a_document; nothing there → 404 not_found', async () => {

@@ -230,8 +230,8 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Delete big.txt' }).click()
     await page.getByText('Deleted big.txt').waitFor()
     expect(await page.getByRole('link', { name: 'big.txt', exact: true }).count()).toBe(0)
-    // One write, the accepted delete's: the dismissed one sent none (it would have gone before the second click)
-    expect(writes.end()).toEqual(['DELETE /notes/big.txt'])
+    // One write, the accepted delete's (into the trash): the dismissed one sent none (it would have gone before the second click)
+    expect(writes.end()).toEqual(['POST /.admin/api/trash'])
   })
 
   test('apps and sessions: an approved app is listed; revoking it makes its token refused', async () => {

@@ -242,3 +242,19 @@ describe('sign-ins that cannot work are refused with what was wrong', () => {
     expect(res.status).toBe(403)
   })
 })
+
+describe('sign-ins are limited per address', () => {
+  test('after 20 in 15 minutes from one address, the next is 429 too_many_requests with Retry-After, and nothing is fetched for it', async () => {
+    const j = new CookieJar()
+    const url = a('/.visitor/sign-in')
+    const page = await (await browse(j, url)).text()
+    let res: Response | undefined
+    for (let i = 0; i < 25; i++) {
+      res = await postForm(j, url, page, '/.visitor/sign-in', { return: '/', who: '' })
+      if (res.status === 429) break
+    }
+    expect(res!.status).toBe(429)
+    expect(res!.headers.get('retry-after')).toMatch(/^\d+$/)
+    expect(await res!.text()).toContain('too_many_requests')
+  })
+})

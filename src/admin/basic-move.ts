@@ -1,0 +1,46 @@
+// Rename or move without JavaScript: a page with the new name and the folder to keep it in; nothing moves before its button.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { html } from '../http/html-page.ts'
+import { ADMIN_PATHS } from '../http/pod-paths.ts'
+import { getMeta } from '../store/resources.ts'
+import { isContainerPath, parentPath } from '../store/paths.ts'
+import { readablePath } from '../lib/readable-path.ts'
+import { podPath } from './browse.ts'
+import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
+import { filesPage } from './basic-files.ts'
+import { moveFiles, typedPath } from './move-files.ts'
+
+type MoveDeps = Parameters<typeof moveFiles>[0]
+
+const lastName = (path: string) => path.replace(/\/$/, '').split('/').pop() ?? ''
+
+/** "Rename or move X": the page each Rename link leads to. */
+export async function showMovePage(deps: Pick<Deps, 'cfg' | 'store'>, cookieHeader: string | null, raw: unknown): Promise<Response> {
+  const path = podPath(raw)
+  const meta = await getMeta(deps.store, path)
+  if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be renamed' : `there is nothing at ${path}`)
+  const name = readablePath(lastName(path))
+  const folder = parentPath(path) ?? '/'
+  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+    heading: `Rename or move ${name}`, section: ADMIN_PATHS.files,
+    body: (csrf) => html`<p>Rename or move ${meta.kind === 'container' ? 'the folder ' : ''}<strong>${readablePath(path)}</strong>${meta.kind === 'container' ? ' with everything in it' : ''}. Who may access it moves with it.</p>
+<form method="post" action="${ADMIN_PATHS.move}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
+<label for="move-name">New name</label><input type="text" id="move-name" name="name" value="${name}" required autocomplete="off">
+<label for="move-folder">In the folder</label><input type="text" id="move-folder" name="folder" value="${readablePath(folder)}" required autocomplete="off">
+<p><button type="submit">Rename or move</button> <a class="button secondary" href="${filesPage(folder)}">Cancel</a></p></form>`,
+  })
+}
+
+/** The form's answer: the new name in the given folder, then the folder it is in now. */
+export async function submitMovePage(deps: MoveDeps, form: Record<string, unknown>): Promise<Response> {
+  const from = podPath(form.path)
+  const name = typeof form.name === 'string' ? form.name.trim() : ''
+  if (name === '' || name.includes('/')) throw new HttpError(400, 'invalid_name', 'a name must not be empty or contain "/"')
+  let folder = typeof form.folder === 'string' ? form.folder.trim() : ''
+  if (!folder.endsWith('/')) folder += '/'
+  const to = `${typedPath(folder)}${encodeURIComponent(name)}${isContainerPath(from) ? '/' : ''}`
+  const { path } = await moveFiles(deps, from, to)
+  return seeOther(filesPage(parentPath(path) ?? '/', { what: 'move', name }))
+}

@@ -1,0 +1,45 @@
+// Deleting a folder with everything in it, for the owner: the count the confirmation names, then the delete itself.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { countOfTree, deleteTree } from '../store/delete-tree.ts'
+import { readTree } from '../store/resource-tree.ts'
+import { getMeta } from '../store/resources.ts'
+import { deleteLocks } from '../store/resource-locks.ts'
+import { isContainerPath } from '../store/paths.ts'
+import { protectedReason } from '../policy/pod-essentials.ts'
+import { podPath } from './browse.ts'
+
+type FolderDeps = Pick<Deps, 'cfg' | 'store' | 'withResourceLocks' | 'decider' | 'now'>
+
+function folderPath(raw: unknown): string {
+  const path = podPath(raw)
+  if (!isContainerPath(path)) throw new HttpError(400, 'not_a_container', `${path} is not a folder: folder paths end with "/"`)
+  return path
+}
+
+/** How many items (at any depth) deleting the folder would delete with it: the number the confirmation names. */
+export async function countFolder(deps: Pick<Deps, 'store'>, raw: unknown): Promise<{ path: string; count: number }> {
+  const path = folderPath(raw)
+  const meta = await getMeta(deps.store, path)
+  if (!meta) throw new HttpError(404, 'not_found', `there is no folder ${path}`)
+  return { path, count: countOfTree(await readTree(deps.store, path, meta)) }
+}
+
+/**
+ * Deletes the folder and everything in it. `count` is the number the owner confirmed: if the folder holds
+ * another number now (something was added meanwhile), nothing is deleted and the owner is asked again.
+ */
+export async function deleteFolder(deps: FolderDeps, raw: unknown, countRaw: unknown): Promise<{ deleted: number }> {
+  const path = folderPath(raw)
+  const expectedCount = Number(countRaw)
+  if (typeof countRaw !== 'string' || countRaw === '' || !Number.isInteger(expectedCount) || expectedCount < 0) {
+    throw new HttpError(400, 'invalid_query', 'count must be the number of items the owner confirmed (GET …/tree/count)')
+  }
+  const { store, cfg } = deps
+  const deleted = await deps.withResourceLocks(() => deleteLocks(store, path),
+    () => deleteTree(store, cfg.baseUrl, path, deps.now(), { protectedReason, expectedCount }))
+  // Parsed ACLs and group members are cached per URL.
+  for (const p of deleted) deps.decider.forgetDocument(cfg.baseUrl + p)
+  return { deleted: expectedCount }
+}

@@ -1,0 +1,49 @@
+// The dashboard's Delete into the trash, the trash's listing and Restore, for the owner.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { readTrash, restoreFromTrash, trashResource, TRASH_KEEP_MS, type TrashItem } from '../store/trash.ts'
+import { deleteLocks, wholeTreeLocks } from '../store/resource-locks.ts'
+import { isContainerPath } from '../store/paths.ts'
+import { protectedReason } from '../policy/pod-essentials.ts'
+import { podPath } from './browse.ts'
+
+type TrashDeps = Pick<Deps, 'cfg' | 'store' | 'withResourceLocks' | 'decider' | 'now'>
+
+/** An item as the dashboard lists it: when it leaves the trash for good. */
+export interface TrashView extends TrashItem { readonly purgeAt: number }
+
+const view = (item: TrashItem): TrashView => ({ ...item, purgeAt: item.deletedAt + TRASH_KEEP_MS })
+
+/**
+ * `POST /.admin/api/trash` `{path, count}`: `count` (a folder's, from `tree/count`) is what the owner was
+ * told would go; a document needs none.
+ */
+export async function moveToTrash(deps: TrashDeps, body: unknown): Promise<TrashView> {
+  const b = body as { path?: unknown; count?: unknown } | null
+  if (typeof b !== 'object' || b === null || typeof b.path !== 'string') throw new HttpError(400, 'invalid_request', 'expected a JSON body {"path": "/a/b.ttl"} (a folder with "count")')
+  const path = podPath(b.path)
+  if (isContainerPath(path) && (typeof b.count !== 'number' || !Number.isInteger(b.count) || b.count < 0)) {
+    throw new HttpError(400, 'invalid_request', 'a folder needs "count": the number of items the owner confirmed (GET …/tree/count)')
+  }
+  const { store, cfg } = deps
+  const { item, paths } = await deps.withResourceLocks(() => deleteLocks(store, path),
+    () => trashResource(store, cfg.baseUrl, path, deps.now(), { protectedReason, ...(typeof b.count === 'number' ? { expectedCount: b.count } : {}) }))
+  forget(deps, paths)
+  return view(item)
+}
+
+export const listTrash = async (deps: Pick<Deps, 'store'>): Promise<TrashView[]> => (await readTrash(deps.store)).map(view)
+
+/** Restores one item where it was; a restore may recreate any number of names, so it holds the whole tree (rare). */
+export async function restoreTrashed(deps: TrashDeps, id: string): Promise<{ path: string }> {
+  const { store, cfg } = deps
+  const { item, paths } = await deps.withResourceLocks(wholeTreeLocks, () => restoreFromTrash(store, cfg.baseUrl, id, deps.now()))
+  forget(deps, paths)
+  return { path: item.path }
+}
+
+/** Parsed ACLs and group members are cached per URL. */
+function forget(deps: TrashDeps, paths: readonly string[]) {
+  for (const p of paths) deps.decider.forgetDocument(deps.cfg.baseUrl + p)
+}
