@@ -45,8 +45,10 @@ const badFolder = (why: string) => new HttpError(400, 'invalid_scope', why)
 export function folderPathOf(input: string, baseUrl: string): string {
   const text = input.trim()
   if (text === '') throw badFolder('a folder must be named: a path such as /photos/')
-  // A lone % (not an escape) is the character itself: "/100% done/" names that folder
-  const raw = (text.startsWith(baseUrl + '/') ? text.slice(baseUrl.length) : text).replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
+  // A lone % (not an escape) is the character itself: "/100% done/" names that folder; and a folder's name may
+  // hold # and ? (a path here, never a URL with a query or a fragment): "/a#b/" must not become "/a/"
+  const raw = (text.startsWith(baseUrl + '/') ? text.slice(baseUrl.length) : text)
+    .replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/#/g, '%23').replace(/\?/g, '%3F')
   if (!raw.startsWith('/')) throw badFolder(`folder ${JSON.stringify(text.slice(0, 80))} must be a path on this pod starting with / (such as /photos/) or a URL under ${baseUrl}/`)
   let path: string
   try { path = resolveTarget(baseUrl, raw).path } catch (err) {

@@ -22,6 +22,9 @@ describe('folderPathOf: a folder as the owner names it → its stored path', () 
     ['/100% done/', '/100%25%20done/'],
     ['/a+b/', '/a+b/'],
     ['/a%23b%3Fc/', '/a%23b%3Fc/'],
+    // typed as read: # and ? are part of the name, never a fragment or a query that would cut it short
+    ['/a#b?c%d+e/', '/a%23b%3Fc%25d+e/'],
+    ['/Trips #2/', '/Trips%20%232/'],
     [`${BASE}/photos/2026/`, '/photos/2026/'],
   ])('%s → %s', (input, path) => {
     expect(folderPathOf(input, BASE)).toBe(path)
