@@ -111,6 +111,7 @@ export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresse
   const trusted = new Set(deps.cfg.trustProxy.map(normalizeIp))
   return async (request: Request, server?: PodServer): Promise<Response> => {
     const started = performance.now()
+    deps.metrics.requestStarted()
     const incoming = request.headers.get('x-request-id')
     const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : nextRequestId()
     const path = pathOf(request)

@@ -165,7 +165,7 @@ export const isSameOriginOnly = (path: string) =>
  * The part of the pod a path belongs to, for the request metrics: a fixed, small set of values
  * (a path itself would make a label without bound).
  */
-export type RouteGroup = 'oidc' | 'uma' | 'admin' | 'notifications' | 'uploads' | 'monitor' | 'well-known' | 'resources'
+export type RouteGroup = 'oidc' | 'uma' | 'admin' | 'notifications' | 'uploads' | 'visitor' | 'monitor' | 'well-known' | 'resources'
 export function routeGroupOf(path: string): RouteGroup {
   if (!isReservedPath(path)) return 'resources'
   if (path.startsWith('/.oidc')) return 'oidc'
@@ -173,6 +173,7 @@ export function routeGroupOf(path: string): RouteGroup {
   if (path.startsWith('/.admin')) return 'admin'
   if (path.startsWith('/.notifications')) return 'notifications'
   if (path.startsWith('/.uploads')) return 'uploads'
+  if (path.startsWith('/.visitor')) return 'visitor'
   if (path.startsWith('/.well-known/solopod/')) return 'monitor'
   return 'well-known'
 }

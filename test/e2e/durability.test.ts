@@ -219,6 +219,11 @@ describe('durability (storage: synced batches)', () => {
     })
     try {
       await Promise.all(sent.map((s) => s.promise))
+      // The client has written each head, which is not yet the pod having read it (on a loaded machine it may
+      // not have): wait until the pod counts them in flight (its metrics, answered to loopback; this ask is one more)
+      const inFlight = async () => Number(/^solopod_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`${origin}/.well-known/solopod/metrics`)).text())?.[1])
+      for (let waited = 0; await inFlight() < IN_FLIGHT + 1 && waited < 10_000; waited += 20) await Bun.sleep(20)
+      expect(await inFlight()).toBe(IN_FLIGHT + 1)
       pod.proc.kill('SIGTERM')
       // The pod has taken the signal and is draining: the requests are still open, the process still runs.
       const deadline = Date.now() + 10_000
