@@ -5,7 +5,7 @@ import { HttpError } from '../http/errors.ts'
 import { countMembers, readMemberPage, type PageCursor } from '../store/container-members.ts'
 import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
-import { resolveTarget } from '../store/target.ts'
+import { podPathOf } from '../store/target.ts'
 import { isAcl } from '../store/acl-names.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
@@ -18,14 +18,8 @@ const MAX_PAGE_SIZE = 500
  */
 export const COUNT_UP_TO = 10_000
 
-/**
- * A stored path from the query, in the canonical form the resource server keys resources by (store/target.ts):
- * the dashboard sends paths as its links carry them, percent-encoded, and `/a%20b/` and `/a b/` are one folder.
- */
-export function podPath(raw: unknown): string {
-  if (typeof raw !== 'string' || !raw.startsWith('/')) throw new HttpError(400, 'invalid_path', 'path must be a pod path starting with "/", like /notes/ or /notes/todo.ttl')
-  return resolveTarget('', raw).path
-}
+/** A stored path from the query (store/target.ts). */
+export const podPath = podPathOf
 
 function count(raw: unknown, name: string, fallback: number, max: number): number {
   if (raw === undefined || raw === '') return fallback

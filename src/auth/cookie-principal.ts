@@ -5,9 +5,11 @@
 import { checkCsrf } from '../http/csrf.ts'
 import type { Authenticate } from './authenticate.ts'
 import type { Principal } from './principal.ts'
+import type { Store } from '../store/open-store.ts'
 
 export interface CookiePrincipalDeps {
   readonly baseUrl: string
+  readonly store: Store
   readonly now: () => number
 }
 

@@ -1,19 +1,12 @@
 // The owner's dashboard (/.admin/) reads and writes the pod through the resource server's own LDP
 // endpoints with the owner's login cookie, so WAC, ACL validation and owner-lockout apply unchanged.
 
-import type { Store } from '../store/open-store.ts'
 import type { Authenticate } from './authenticate.ts'
 import { getLoginSession } from '../account/owner-session.ts'
-import { withCookiePrincipal } from './cookie-principal.ts'
-
-interface OwnerCookieDeps {
-  readonly baseUrl: string
-  readonly store: Store
-  readonly now: () => number
-}
+import { withCookiePrincipal, type CookiePrincipalDeps } from './cookie-principal.ts'
 
 /** The owner's login session (cookie + CSRF token, cookie-principal.ts); with none, the RS answers 401 and the dashboard shows its sign-in link. */
-export function withOwnerCookie(inner: Authenticate, deps: OwnerCookieDeps): Authenticate {
+export function withOwnerCookie(inner: Authenticate, deps: CookiePrincipalDeps): Authenticate {
   return withCookiePrincipal(inner, deps, async (cookieHeader, now) => {
     const session = await getLoginSession(deps.store, deps.baseUrl, cookieHeader, now)
     return session && { webid: session.webid, keys: [], scheme: 'session' }

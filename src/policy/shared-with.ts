@@ -24,27 +24,33 @@ export const MAX_SHARED_ITEMS = 500
 
 const PUBLIC_CLASSES = new Set([FOAF('Agent'), ACL('AuthenticatedAgent')])
 
+type SharingDeps = { store: Store; baseUrl: string; decider: Pick<AccessDecider, 'decide'>; grants?: Pick<GrantRegistry, 'index'> }
+
+/** Every authorization of every ACL document of the pod (one pass over the resources' keys). */
+async function allAuthorizations(deps: Pick<SharingDeps, 'store' | 'baseUrl'>): Promise<Authorization[]> {
+  const out: Authorization[] = []
+  for await (const path of deps.store.meta.keys()) {
+    if (!isAcl(path)) continue
+    const meta = await getMeta(deps.store, path)
+    if (meta?.kind !== 'rdf') continue
+    out.push(...parseAclDocument(await readTriples(deps.store, deps.baseUrl, path), deps.baseUrl + path))
+  }
+  return out
+}
+
 /**
  * Every ACL document of the pod is read (one pass over the resources' keys) for rules that could name
  * `principal`; each resource such a rule governs is then decided as any request would be, so what is
  * listed is exactly what the person may open, and nothing else is hinted at. Rules for everyone (public,
  * any signed-in agent) count only with `includePublic`.
  */
-type SharingDeps = { store: Store; baseUrl: string; decider: Pick<AccessDecider, 'decide'>; grants?: Pick<GrantRegistry, 'index'> }
-
-/** Every authorization of every ACL document of the pod (one pass over the resources' keys). */
-async function* allAuthorizations(deps: Pick<SharingDeps, 'store' | 'baseUrl'>): AsyncGenerator<Authorization> {
-  for await (const path of deps.store.meta.keys()) {
-    if (!isAcl(path)) continue
-    const meta = await getMeta(deps.store, path)
-    if (meta?.kind !== 'rdf') continue
-    yield* parseAclDocument(await readTriples(deps.store, deps.baseUrl, path), deps.baseUrl + path)
-  }
+export async function sharedWith(deps: SharingDeps, principal: Principal, o: { includePublic?: boolean } = {}): Promise<SharedItem[]> {
+  return sharedAmong(await allAuthorizations(deps), deps, principal, o)
 }
 
-export async function sharedWith(deps: SharingDeps, principal: Principal, o: { includePublic?: boolean } = {}): Promise<SharedItem[]> {
+async function sharedAmong(auths: readonly Authorization[], deps: SharingDeps, principal: Principal, o: { includePublic?: boolean }): Promise<SharedItem[]> {
   const candidates = new Set<string>()
-  for await (const a of allAuthorizations(deps)) {
+  for (const a of auths) {
     const names = (principal.webid !== undefined && a.agents.includes(principal.webid)) || a.agentGroups.length > 0
       || (o.includePublic === true && a.agentClasses.some((c) => PUBLIC_CLASSES.has(c)))
     if (!names || !a.modes.has('read')) continue
@@ -67,7 +73,7 @@ export async function sharedWith(deps: SharingDeps, principal: Principal, o: { i
   return items
 }
 
-/** People listed at most (each costs a pass over the ACLs' targets). */
+/** People listed at most (each costs a decision per resource their rules name). */
 export const MAX_PEOPLE = 200
 
 /**
@@ -76,11 +82,13 @@ export const MAX_PEOPLE = 200
  */
 export async function sharedPeople(deps: SharingDeps, owner: string): Promise<{ webid: WebId; items: SharedItem[] }[]> {
   const people = new Set<string>()
-  for await (const a of allAuthorizations(deps)) for (const agent of a.agents) if (agent !== owner && people.size < MAX_PEOPLE) people.add(agent)
+  // The ACLs are read once for everyone, not once per person
+  const auths = await allAuthorizations(deps)
+  for (const a of auths) for (const agent of a.agents) if (agent !== owner && people.size < MAX_PEOPLE) people.add(agent)
   if (deps.grants) for (const grantee of (await deps.grants.index()).byGrantee.keys()) if (grantee !== owner && people.size < MAX_PEOPLE) people.add(grantee)
   const out: { webid: WebId; items: SharedItem[] }[] = []
   for (const webid of [...people].sort()) {
-    const items = await sharedWith(deps, { webid: webid as WebId, keys: [], scheme: 'visitor' })
+    const items = await sharedAmong(auths, deps, { webid: webid as WebId, keys: [], scheme: 'visitor' }, {})
     if (items.length > 0) out.push({ webid: webid as WebId, items })
   }
   return out

@@ -48,3 +48,12 @@ export function resolveTarget(baseUrl: string, rawUrl: string): Target {
   const path = `/${out.join('/')}`
   return { path, url: baseUrl + path }
 }
+
+/**
+ * A pod path a page or the owner API was given (a query or a form, not a request target): absolute, in the
+ * canonical form resources are keyed by, so `/a%20b/` and `/a b/` name one folder. 400 `invalid_path` otherwise.
+ */
+export function podPathOf(raw: unknown): string {
+  if (typeof raw !== 'string' || !raw.startsWith('/')) throw new HttpError(400, 'invalid_path', 'path must be a pod path starting with "/", like /notes/ or /notes/todo.ttl')
+  return resolveTarget('', raw).path
+}

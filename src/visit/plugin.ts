@@ -18,7 +18,7 @@ import { sharedWith, type SharedItem } from '../policy/shared-with.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
 import { parseWacAllow } from '../policy/modes.ts'
-import { resolveTarget, encodeSegment } from '../store/target.ts'
+import { podPathOf, encodeSegment } from '../store/target.ts'
 import { log } from '../log.ts'
 import { clientIdDocument, makeRelyingParty } from './relying-party.ts'
 import { MAX_PREVIEW_TEXT_BYTES, previewKind } from '../lib/preview-kind.ts'
@@ -43,12 +43,8 @@ const SIGN_IN_NEXT: NextSteps = { hint: 'Go back to the link you were sent and s
 
 const signInPath = (returnTo: string) => `${VISIT_PATHS.signIn}?return=${encodeURIComponent(returnTo)}`
 
-/** A pod path the visitor asked for, canonical; anything else (a URL elsewhere, dot segments) is refused. */
-function podPath(baseUrl: string, raw: string | undefined, fallback = '/'): string {
-  const text = raw === undefined || raw === '' ? fallback : raw
-  if (!text.startsWith('/')) throw new HttpError(400, 'invalid_path', 'the path must be a path on this pod, starting with /')
-  return resolveTarget(baseUrl, text).path
-}
+/** A pod path the visitor asked for (a query or a form field), canonical; no path at all is the root. */
+const podPath = (raw: string | undefined) => podPathOf(raw === undefined || raw === '' ? '/' : raw)
 
 /** RFC 6266 §4.3: the name, UTF-8 encoded, and an ASCII fallback. */
 const disposition = (kind: 'inline' | 'attachment', name: string) =>
@@ -117,7 +113,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
 
   async function startSignIn(request: Request, form: Record<string, string>): Promise<Response> {
     checkCsrf({ cookieHeader: cookieOf(request), sent: form.csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
-    const returnTo = podPath(cfg.baseUrl, form.return)
+    const returnTo = podPath(form.return)
     const address = deps.clientAddresses.of(request)
     const wait = address ? signIns.begin(address, deps.now()) : 0
     if (wait > 0) return signInPage(request, returnTo, new HttpError(429, 'too_many_requests', `too many sign-ins from this address; wait ${wait} s`, { headers: { 'retry-after': String(wait) } }), form.who ?? '')
@@ -139,7 +135,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
 
   /** A folder's listing, a file's page, or everything shared, as the resource server lets this visitor see it. */
   async function showFiles(request: Request, rawPath: string | undefined): Promise<Response> {
-    const path = rawPath === undefined || rawPath === '' ? undefined : podPath(cfg.baseUrl, rawPath)
+    const path = rawPath === undefined || rawPath === '' ? undefined : podPath(rawPath)
     // What is public opens without signing in; the rest asks for it (the refusal leads to the sign-in page)
     const v = path === undefined ? await visitor(request, '/') : await reader(request)
     if (v instanceof Response) return v
@@ -162,7 +158,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
 
   /** One file's bytes for a preview or a download: never run as a page of the pod's origin. */
   async function sendFile(request: Request, rawPath: string | undefined, download: boolean): Promise<Response> {
-    const path = podPath(cfg.baseUrl, rawPath)
+    const path = podPath(rawPath)
     const v = await reader(request)
     const range = request.headers.get('range')
     const res = await asVisitor(request, 'GET', path, { headers: { accept: '*/*', ...(range ? { range } : {}) }, csrf: v.csrf })
@@ -194,7 +190,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
         continue
       }
       checkCsrf({ cookieHeader: cookieOf(request), sent: csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
-      const dir = podPath(cfg.baseUrl, folder)
+      const dir = podPath(folder)
       if (!dir.endsWith('/')) throw new HttpError(400, 'invalid_path', 'files are added to a folder (a path ending in /)')
       const name = part.filename.split(/[\\/]/).pop() ?? ''
       if (name === '' || name === '.' || name === '..') throw new HttpError(400, 'invalid_request', 'choose a file to upload')
@@ -208,7 +204,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
   }
 
   async function showEdit(request: Request, rawPath: string | undefined): Promise<Response> {
-    const path = podPath(cfg.baseUrl, rawPath)
+    const path = podPath(rawPath)
     const v = await visitor(request, path)
     if (v instanceof Response) return v
     const res = await asVisitor(request, 'GET', path, { headers: { accept: '*/*' }, csrf: v.csrf })
@@ -221,7 +217,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
   }
 
   async function saveEdit(request: Request, form: Record<string, string>): Promise<Response> {
-    const path = podPath(cfg.baseUrl, form.path)
+    const path = podPath(form.path)
     const v = await visitor(request, path)
     if (v instanceof Response) return v
     checkCsrf({ cookieHeader: cookieOf(request), sent: form.csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
@@ -260,7 +256,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), (e) => errorPage(e, SIGN_IN_NEXT)))
     // Solid-OIDC §5.1: fetched by the visitor's provider, so public (and CORS-readable, http/pod-paths.ts)
     .get(VISIT_PATHS.clientId, () => jsonResponse(clientIdDocument(cfg.baseUrl), { headers: { 'content-type': 'application/ld+json' } }))
-    .get(VISIT_PATHS.signIn, ({ request, query }) => page(VISIT_PATHS.signIn, request, () => signInPage(request, podPath(cfg.baseUrl, query.return))), { query: t.Object({ return: t.Optional(t.String()) }) })
+    .get(VISIT_PATHS.signIn, ({ request, query }) => page(VISIT_PATHS.signIn, request, () => signInPage(request, podPath(query.return))), { query: t.Object({ return: t.Optional(t.String()) }) })
     .post(VISIT_PATHS.signIn, ({ request, body }) => page(VISIT_PATHS.signIn, request, () => startSignIn(request, body)), { body: Form })
     .get(VISIT_PATHS.callback, ({ request, query }) => page(VISIT_PATHS.callback, request, () => finishSignIn(request, query)), { query: t.Record(t.String(), t.String()) })
     .post(VISIT_PATHS.signOut, ({ request, body }) => page(VISIT_PATHS.signOut, request, () => signOut(request, body)), { body: Form })
