@@ -1,9 +1,9 @@
 // `bun run build`: one self-contained executable, dist/solopod, with static/ and the LevelDB addon inside.
 
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type { BunPlugin } from 'bun'
-import { SCRIPT_ENTRIES, bundleName, bundleScript } from './http/static-files.ts'
+import { buildUi } from './build-ui.ts'
 
 const ROOT = resolve(import.meta.dir, '..')
 
@@ -53,25 +53,10 @@ export function hostTarget(): Target {
   return target as Target
 }
 
-/**
- * The browser scripts of static/, bundled next to the executable under a folder also named
- * `static`, so they embed as `static/admin/app.js` beside the other files.
- */
-async function bundleScripts(staticDir: string, outDir: string): Promise<string> {
-  const dir = join(outDir, 'static')
-  mkdirSync(dir, { recursive: true })
-  for (const entry of SCRIPT_ENTRIES) {
-    if (!existsSync(join(staticDir, entry))) continue // a build of other static files (the embedding test's probe)
-    const out = join(dir, bundleName(entry))
-    mkdirSync(dirname(out), { recursive: true })
-    writeFileSync(out, await bundleScript(join(staticDir, entry)))
-  }
-  return dir
-}
-
 export async function buildExecutable(opts: BuildOptions): Promise<{ outfile: string; bytes: number }> {
   mkdirSync(dirname(opts.outfile), { recursive: true })
-  const bundled = await bundleScripts(opts.staticDir, join(dirname(opts.outfile), 'ui'))
+  // The browser scripts, bundled next to the executable under a folder named `static`, embed as `static/admin/app.js`
+  const bundled = await buildUi(opts.staticDir, join(dirname(opts.outfile), 'ui'))
   const result = await Bun.build({
     entrypoints: [opts.entry, ...(opts.workers ?? [])],
     plugins: [classicLevelBinding(opts.target)],

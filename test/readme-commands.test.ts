@@ -19,7 +19,8 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm install && npm test': { file: '.ci/run', text: 'npm install && npm test' },
   'npm test': { file: '.ci/run', text: 'npm install && npm test' },
-  'node_modules/.bin/tsc --noEmit': { file: '.ci/run', text: 'node_modules/.bin/tsc --noEmit' },
+  'npm run typecheck': { file: '.ci/run', text: 'npm run typecheck' },
+  'npm run build:ui': { file: 'package.json', text: '"pretest": "node test/check-test-tools.mjs && bun src/build-ui.ts"' },
   'npm run bench': { file: '.ci/run', text: 'npm run bench' },
   'npm run soak -- --minutes 60': { file: '.ci/run', text: 'npm run soak -- --minutes' },
   'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },

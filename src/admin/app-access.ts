@@ -10,7 +10,7 @@ import { HttpError } from '../http/errors.ts'
 import { breakableUrl, html } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { log } from '../log.ts'
-import { csrfField, renderBasicPage } from './basic-page.ts'
+import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { readablePath } from '../lib/readable-path.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'appScopes'>
@@ -66,7 +66,7 @@ export async function showAppAccessPage(deps: AdminDeps, cookieHeader: string | 
   const current = await deps.appScopes.foldersOf(clientId)
   const rows = await folderChoices(deps.store, (current ?? []).map((f) => ({ path: f.path, right: f.right })))
   const name = consent.clientName ?? clientId
-  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: `What ${name} may reach`,
     section: ADMIN_PATHS.sessions,
     body: (csrf) => html`<p>App <code>${breakableUrl(clientId)}</code> may now reach ${accessView(current).summary}.</p>

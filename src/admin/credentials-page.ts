@@ -7,10 +7,10 @@ import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { readAccessChoice } from '../policy/app-scope.ts'
-import { csrfField, renderBasicPage } from './basic-page.ts'
+import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { makeCredential, readCredentials, type CredentialView } from './credentials.ts'
 
-type AdminDeps = Parameters<typeof readCredentials>[0] & Pick<Deps, 'cfg'>
+type AdminDeps = Parameters<typeof readCredentials>[0] & Pick<Deps, 'cfg' | 'store'>
 
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
 
@@ -32,7 +32,7 @@ client_secret=${made.clientSecret}</pre>
 export async function showCredentialsPage(deps: AdminDeps, cookieHeader: string | null, o: { done?: unknown; made?: Parameters<typeof madeBox>[0] } = {}): Promise<Response> {
   const list = await readCredentials(deps)
   const made: SafeHtml | string = o.made ? madeBox(o.made) : ''
-  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: 'Scripts and bots', section: ADMIN_PATHS.credentialsPage, ...(o.done === 'removed' ? { notice: 'Credential removed: its tokens are refused from now on' } : {}),
     body: (csrf) => html`${made}<p class="muted">A client credential lets a script or bot act as you, without a browser: it gets short-lived DPoP tokens with its id and secret.
 Limit it to some folders; without a limit it has full access as you. Removing it makes its tokens refused on their next request.</p>

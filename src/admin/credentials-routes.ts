@@ -10,7 +10,7 @@ import { checkCsrf } from '../http/csrf.ts'
 import { errorPage, pageOrError } from '../http/html-page.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
-import { backTo, seeOther } from './basic-page.ts'
+import { backTo, seeOther } from './owner-page.ts'
 import { createCredential, readCredentials, removeCredential } from './credentials.ts'
 import { addCredentialFromForm, showCredentialsPage } from './credentials-page.ts'
 

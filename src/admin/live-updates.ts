@@ -10,7 +10,7 @@ import { breakableUrl, html } from '../http/html-page.ts'
 import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { readablePath } from '../lib/readable-path.ts'
-import { csrfField, renderBasicPage } from './basic-page.ts'
+import { csrfField, renderOwnerPage } from './owner-page.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'channels' | 'webhooks'>
 
@@ -103,7 +103,7 @@ ${cell('State', t.state)}${cell('Reason', t.reason)}${cell('Since', localTime(Da
 export async function showLiveUpdatesPage(deps: AdminDeps, cookieHeader: string | null, done: unknown): Promise<Response> {
   const { total, channels, webhookTroubles } = await readChannels(deps)
   const base = deps.cfg.baseUrl
-  return renderBasicPage(cookieHeader, base, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: 'Live updates', section: ADMIN_PATHS.liveUpdates, ...(done === 'ended' ? { notice: 'Subscription ended' } : {}),
     body: (csrf) => html`<p class="muted">Apps and people subscribed to changes of your documents. Ending a subscription closes it; an app may subscribe again if it still has access.</p>
 ${total > channels.length ? html`<p>Showing the ${channels.length} oldest of ${total} subscriptions.</p>` : ''}

@@ -21,28 +21,28 @@ import { browseContainer } from './browse.ts'
 import { readAclView } from './acl-view.ts'
 import { checkRdf } from './check-rdf.ts'
 import { readProfile } from './profile.ts'
-import { dashboardScript, renderDashboard } from './dashboard.ts'
+import { dashboardScript } from './dashboard.ts'
 import { makeBackups } from './backup.ts'
 import { makeCookieLdp, type Forward, type CookieLdp } from '../http/cookie-ldp.ts'
-import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './basic-files.ts'
+import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './files-page.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
-import { showBackupPage, showProfilePage, showStatusPage } from './basic-pages.ts'
+import { showBackupPage, showProfilePage, showStatusPage } from './account-pages.ts'
 import { readPodStatus } from './pod-status.ts'
-import { backTo, seeOther } from './basic-page.ts'
+import { backTo, seeOther } from './owner-page.ts'
 import { saveProfile } from './profile.ts'
-import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showSharePage, useInheritedAccess } from './basic-share.ts'
-import { editPage, saveDocument, showEditPage } from './basic-edit.ts'
+import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showSharePage, useInheritedAccess } from './share-page.ts'
+import { editPage, saveDocument, showEditPage } from './edit-page.ts'
 import { endChannel, readChannels, showLiveUpdatesPage } from './live-updates.ts'
 import { putAppAccess, showAppAccessPage, submitAppAccessPage } from './app-access.ts'
 import { credentialsApi, credentialsPages } from './credentials-routes.ts'
 import { previewFile } from './preview-file.ts'
-import { showViewPage } from './basic-view.ts'
+import { showViewPage } from './view-page.ts'
 import { makePasswordChange } from './change-password.ts'
 import { checkPictureLength, readPicture, setProfilePicture, uploadProfilePicture } from './profile-picture.ts'
 import { moveBody, moveFiles } from './move-files.ts'
 import { countFolder, deleteFolder } from './delete-folder.ts'
 import { listTrash, moveToTrash, restoreTrashed } from './trash-files.ts'
-import { showMovePage, submitMovePage } from './basic-move.ts'
+import { showMovePage, submitMovePage } from './move-page.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -95,11 +95,8 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       { query: t.Object({ token: t.Optional(t.String()) }) })
     .post(SETUP_PATH, ({ request, body }) =>
       pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin')), SETUP_NEXT), { body: SetupForm })
-    .get(ADMIN_PATHS.dashboard, ({ request }) => pageOrError(ADMIN_PATHS.dashboard, async () => {
-      const session = await findOwnerSession(deps, request)
-      if (!session) return new Response(null, { status: 303, headers: { location: cfg.baseUrl + loginPageFor(ADMIN_PATHS.dashboard) } })
-      return renderDashboard(deps, session, request.headers.get('cookie'))
-    }))
+    // The dashboard opens on the owner's files
+    .get(ADMIN_PATHS.dashboard, ({ request, query }) => ownerPage(ADMIN_PATHS.dashboard, request, () => showFilesPage(deps, cookieOf(request), query), backTo(filesPage('/'), 'Your files')))
     .get(ADMIN_PATHS.dashboardScript, () => dashboardScript())
     .get(SESSIONS_PAGE, ({ request }) => pageOrError(SESSIONS_PAGE, async () => {
       const session = await findOwnerSession(deps, request)

@@ -1,6 +1,6 @@
 // A file's bytes for the owner's previews: `<img>`, `<audio>`/`<video>` (with Range, so a film seeks
 // without being read whole) and a PDF opened in a tab. Only the kinds lib/preview-kind.ts names; the
-// rest is downloaded (basic-files.ts), so nothing stored is ever shown as a page of the pod's origin.
+// rest is downloaded (files-page.ts), so nothing stored is ever shown as a page of the pod's origin.
 
 import { HttpError } from '../http/errors.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'

@@ -79,6 +79,11 @@ export const ADMIN_PATHS = {
   credentials: '/.admin/api/credentials',
   /** Open notification channels (GET); DELETE `channels/{encoded channel id}` ends one. */
   channels: '/.admin/api/channels',
+  /** The owner's pages for grants and HttpSig keys (the API's are `api/grants`, `api/keys`). */
+  grantsPage: '/.admin/grants',
+  keysPage: '/.admin/keys',
+  /** What the dashboard deleted in the last 30 days (GET), and putting one back (POST form). */
+  trashPage: '/.admin/trash',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */
   grants: '/.admin/api/grants',
   /** The owner's HttpSig keys (documents in /keys/): publish a public JWK, list, revoke. */

@@ -1,5 +1,6 @@
 // The UI's static files (static/): read from the source tree, or from inside the executable `bun run build` made.
 
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { HttpError } from './errors.ts'
 
@@ -46,25 +47,27 @@ export type ScriptEntry = typeof SCRIPT_ENTRIES[number]
 /** `admin/app.ts` → `admin/app.js`: the name of its bundle, embedded by src/build-executable.ts. */
 export const bundleName = (entry: ScriptEntry) => entry.replace(/\.ts$/, '.js')
 
+/** Where `bun run build:ui` (src/build-ui.ts) writes the bundles when the pod runs from source. */
+export const BUILT_UI_DIR = join(import.meta.dir, '..', '..', 'dist', 'ui', 'static')
+
 const bundles = new Map<ScriptEntry, Promise<string>>()
 
 /**
- * The bundled script of `entry`: prebuilt inside the executable; from source, bundled by Bun.build
- * on first use (one per entry, kept: a fixed set of files shipped with the program).
+ * The bundled script of `entry`, as the build step wrote it: embedded in the executable, or from
+ * dist/ui/static/ when running from source (read once and kept: a fixed set of files).
  */
 export function readBundle(entry: ScriptEntry): Promise<string> {
   let b = bundles.get(entry)
   if (!b) {
-    b = Bun.isStandaloneExecutable ? readStatic(bundleName(entry)) : bundleScript(join(SOURCE_DIR, entry))
+    b = Bun.isStandaloneExecutable ? readStatic(bundleName(entry)) : Bun.file(join(BUILT_UI_DIR, bundleName(entry))).text()
     bundles.set(entry, b)
     b.catch(() => bundles.delete(entry))
   }
   return b
 }
 
-/** One self-contained browser script: no imports left, nothing fetched from elsewhere at run time. */
-export async function bundleScript(path: string): Promise<string> {
-  const result = await Bun.build({ entrypoints: [path], target: 'browser', minify: true, format: 'esm' })
-  if (!result.success || !result.outputs[0]) throw new AggregateError(result.logs, `bundling ${path} failed`)
-  return result.outputs[0].text()
+/** The entries the build step has not written (from source only: the executable carries its own). */
+export function unbuiltScripts(): string[] {
+  if (Bun.isStandaloneExecutable) return []
+  return SCRIPT_ENTRIES.filter((e) => !existsSync(join(BUILT_UI_DIR, bundleName(e))))
 }

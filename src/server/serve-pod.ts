@@ -18,6 +18,8 @@ import { socketHandlers } from '../http/socket-session.ts'
 import { lastResort, listen, type PodServer } from './listen.ts'
 import { listenWithAcme, type Listener } from './acme-listener.ts'
 import { readCertificateInfo } from '../acme/certificate-info.ts'
+import { unbuiltScripts } from '../http/static-files.ts'
+import { UserError } from '../lib/user-error.ts'
 
 // The export code is loaded when the control socket asks for an export: not on every start of the server.
 const loadExport = () => import('../store/export-pod.ts')
@@ -36,6 +38,9 @@ export interface ServingPod {
 }
 
 export async function servePod(given: Config, opts: PodOptions = {}): Promise<ServingPod> {
+  // From source, the dashboard's script is what `bun run build:ui` wrote (npm start and npm test run it first)
+  const unbuilt = unbuiltScripts()
+  if (unbuilt.length > 0) throw new UserError(`the dashboard's script is not built (${unbuilt.join(', ')}): run \`npm run build:ui\` first (\`npm start\` does it)`)
   // --port 0: the system picks a free port. It is bound before anything else, so a base URL left to
   // its default can name it; until the pod is ready that listener answers 503.
   const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined

@@ -1,5 +1,6 @@
-// Work not saved yet (a document being edited, access added but not saved): leaving the page or the
-// dashboard's view asks first, instead of throwing it away without a word.
+// Work not saved yet (a document being edited, a form half filled): leaving the page asks first, instead
+// of throwing it away without a word. A form marked `data-enhance="unsaved"` counts as unsaved once
+// anything in it changed, until it is submitted; a script's own view calls markUnsaved/markSaved.
 
 let pending: { readonly what: string; readonly plural: boolean } | undefined
 
@@ -16,7 +17,14 @@ export function mayLeave(): boolean {
   return true
 }
 
-// A reload, a closed tab or a link out of the dashboard: the browser's own question (HTML §7.4.6.2)
+/** The form's `data-unsaved` names what would be lost ("Your changes to notes.ttl"). */
+export function guardUnsaved(form: HTMLElement): void {
+  const what = form.dataset.unsaved ?? 'What you typed here'
+  form.addEventListener('input', () => markUnsaved(what, /^Your changes\b/.test(what)))
+  form.addEventListener('submit', () => markSaved())
+}
+
+// A reload, a closed tab or a link away: the browser's own question (HTML §7.4.6.2)
 window.addEventListener('beforeunload', (e) => {
   if (pending === undefined) return
   e.preventDefault()

@@ -8,6 +8,8 @@ import { dirname, join, relative, resolve } from 'node:path'
 /** Top to bottom; a module may import its own unit or any unit of a lower layer. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'build-executable.ts'],
+  // the build step of the dashboard's script: `bun run build:ui`, and the executable's build embeds it
+  ['build-ui.ts'],
   ['cli'],
   ['server'],
   ['pod.ts'],

@@ -1,9 +1,14 @@
-// The owner's pages that need no JavaScript: one layout (heading, the sections' links, a notice
-// after a change) around each page's body, and the CSRF token its forms carry.
+// The owner's dashboard: every page is rendered here and works without JavaScript; the one script
+// (static/admin/app.ts, built by `bun run build:ui`) enhances what the page marks with `data-enhance`.
+// One layout — who is signed in with Sign out, the sections, a notice after a change — around each
+// page's body, and the CSRF token its forms (and the script's requests) carry.
 
+import type { Deps } from '../deps.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
 import { html, renderPage, type NextSteps, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
+import { dashboardWho } from './dashboard-header.ts'
+import { ownerWebIdOf } from '../config.ts'
 
 const SECTIONS = [
   { href: ADMIN_PATHS.files, label: 'Files' },
@@ -11,33 +16,41 @@ const SECTIONS = [
   { href: ADMIN_PATHS.sessions, label: 'Apps and sessions' },
   { href: ADMIN_PATHS.credentialsPage, label: 'Scripts and bots' },
   { href: ADMIN_PATHS.liveUpdates, label: 'Live updates' },
+  { href: ADMIN_PATHS.grantsPage, label: 'Grants' },
+  { href: ADMIN_PATHS.keysPage, label: 'Keys' },
   { href: ADMIN_PATHS.profile, label: 'Profile' },
   { href: ADMIN_PATHS.backup, label: 'Backup' },
   { href: ADMIN_PATHS.status, label: 'Pod status' },
-  { href: ADMIN_PATHS.dashboard, label: 'Dashboard (with JavaScript)' },
 ] as const
+
+export type Section = typeof SECTIONS[number]['href']
 
 /** A form's hidden CSRF field; the page that shows it sets the cookie it must equal. */
 export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`
 
-export interface BasicPage {
+export interface OwnerPage {
   readonly heading: string
   /** The section this page belongs to (marked in the links). */
-  readonly section: string
+  readonly section: Section
   readonly notice?: string
   /** A form page shown again with what was refused (its problem in the body): the refusal's status. */
   readonly status?: number
   body(csrf: string): SafeHtml
 }
 
-export function renderBasicPage(cookieHeader: string | null, baseUrl: string, page: BasicPage): Promise<Response> {
+type PageDeps = Pick<Deps, 'cfg' | 'store'>
+
+export async function renderOwnerPage(deps: PageDeps, cookieHeader: string | null, page: OwnerPage): Promise<Response> {
+  const { baseUrl } = deps.cfg
   const { token, setCookie } = csrfTokenFor(cookieHeader, baseUrl)
   const nav = html`<ul class="dash-nav">${SECTIONS.map((s) => html`<li><a href="${s.href}"${s.href === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul>`
-  return renderPage('admin/basic.html', page.heading, {
-    heading: page.heading, nav,
+  const script = baseUrl + ADMIN_PATHS.dashboardScript
+  return renderPage('admin/page.html', page.heading, {
+    heading: page.heading, nav, csrf: token, base: baseUrl, webid: ownerWebIdOf(baseUrl), script,
+    who: await dashboardWho(deps, token),
     notice: page.notice ? html`<p class="notice" role="status">${page.notice}</p>` : undefined,
     body: page.body(token),
-  }, { status: page.status ?? 200, headers: setCookie ? { 'set-cookie': setCookie } : {} })
+  }, { script, status: page.status ?? 200, headers: setCookie ? { 'set-cookie': setCookie } : {} })
 }
 
 /** After a form's change: back to a page of these, which says what was done (the text is ours, by code). */

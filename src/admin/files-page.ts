@@ -11,7 +11,7 @@ import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { browseContainer, podPath } from './browse.ts'
-import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
+import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 import type { FormPart } from '../http/upload-form.ts'
 import { readablePath } from '../lib/readable-path.ts'
@@ -53,7 +53,7 @@ ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURICompone
 <a class="small" href="${ADMIN_PATHS.move}?path=${encodeURIComponent(it.path)}" aria-label="Rename or move ${nameOf(it.path)}">Rename</a>
 <a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
   const done = typeof query.done === 'string' && typeof query.name === 'string' ? DONE[query.done]?.(query.name) : undefined
-  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: path === '/' ? 'Your files' : nameOf(path), section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
     body: (csrf) => html`${crumbs(path)}
 <p class="muted">${count} · <a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a></p>${pager}
@@ -146,7 +146,7 @@ export async function showDeletePage(deps: AdminDeps, cookieHeader: string | nul
   const question = count === undefined ? html`Delete <strong>${readablePath(path)}</strong>?`
     : count === 0 ? html`Delete the folder <strong>${readablePath(path)}</strong>?`
     : html`Delete <strong>${readablePath(path)}</strong> and the ${count.toLocaleString('en')} item${count === 1 ? '' : 's'} in it?`
-  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: `Delete ${nameOf(path)}?`, section: ADMIN_PATHS.files,
     body: (csrf) => html`<p>${question} This cannot be undone.</p>
 <form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">${count === undefined ? '' : html`<input type="hidden" name="count" value="${String(count)}">`}

@@ -11,13 +11,13 @@ import { readablePath } from '../lib/readable-path.ts'
 import { MAX_PREVIEW_TEXT_BYTES, bareType, previewKind } from '../lib/preview-kind.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPath } from './browse.ts'
-import { renderBasicPage } from './basic-page.ts'
+import { renderOwnerPage } from './owner-page.ts'
 
 const nameOf = (path: string) => readablePath(path.split('/').pop() ?? '')
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
 export const viewPage = (path: string) => ADMIN_PATHS.view + q(path)
 
-export async function showViewPage(deps: Pick<Deps, 'cfg'>, ldp: CookieLdp, request: Request, raw: unknown): Promise<Response> {
+export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store'>, ldp: CookieLdp, request: Request, raw: unknown): Promise<Response> {
   const path = podPath(raw)
   if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
   const res = await ldp(request, 'GET', path, { headers: { accept: 'text/turtle;q=1, */*;q=0.5' } })
@@ -27,7 +27,7 @@ export async function showViewPage(deps: Pick<Deps, 'cfg'>, ldp: CookieLdp, requ
   // Only text is read here; an image or a film is fetched by the browser from the preview route, with Range
   const text = kind === 'text' && !(size > MAX_PREVIEW_TEXT_BYTES) ? await res.text() : undefined
   if (text === undefined) await res.body?.cancel()
-  return renderBasicPage(request.headers.get('cookie'), deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: nameOf(path), section: ADMIN_PATHS.files,
     body: () => html`<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
 ${previewOf(path, type, text)}

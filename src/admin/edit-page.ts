@@ -11,13 +11,13 @@ import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPath } from './browse.ts'
 import { checkRdf } from './check-rdf.ts'
-import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
-import { filesPage } from './basic-files.ts'
-import { sharePage } from './basic-share.ts'
+import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
+import { filesPage } from './files-page.ts'
+import { sharePage } from './share-page.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 import { readablePath } from '../lib/readable-path.ts'
 
-type AdminDeps = Pick<Deps, 'cfg'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 
 const TURTLE = 'text/turtle'
 
@@ -40,7 +40,7 @@ interface Shown {
 function render(deps: AdminDeps, cookieHeader: string | null, s: Shown): Promise<Response> {
   const url = deps.cfg.baseUrl + s.path
   const lineText = s.problem?.line ? s.text.split(/\r\n|\r|\n/)[s.problem.line - 1] ?? '' : undefined
-  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: `Edit ${readablePath(s.path.split('/').pop() ?? s.path)}`, section: ADMIN_PATHS.files,
     ...(s.notice ? { notice: s.notice } : {}), ...(s.problem ? { status: s.problem.err.status } : {}),
     body: (csrf) => html`<p class="muted"><code>${breakableUrl(url)}</code> · <a href="${sharePage(s.path)}">Who can access this</a> · <a href="${filesPage(parentPath(s.path) ?? '/')}">Back to the folder</a></p>

@@ -6,7 +6,7 @@ import { breakableUrl, html } from '../http/html-page.ts'
 import { localTime, localTimeText } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { getLastBackup } from '../store/last-backup.ts'
-import { csrfField, renderBasicPage } from './basic-page.ts'
+import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { PROFILE_LABELS, readProfile } from './profile.ts'
 import { readPodStatus } from './pod-status.ts'
 import { podStatusRows } from './pod-status-rows.ts'
@@ -17,7 +17,7 @@ type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 export async function showProfilePage(deps: AdminDeps, cookieHeader: string | null, done: unknown): Promise<Response> {
   const profile = await readProfile(deps)
   const notice = done === 'saved' ? 'Profile saved' : done === 'unchanged' ? 'Nothing changed' : done === 'password' ? 'Password changed; every other browser is signed out' : done === 'picture' ? 'Picture saved' : undefined
-  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: 'Your profile', section: ADMIN_PATHS.profile, ...(notice ? { notice } : {}),
     body: (csrf) => html`<p class="muted">Shown to anyone who reads your WebID <code>${breakableUrl(profile.webid)}</code></p>
 <form method="post" action="${ADMIN_PATHS.profile}">${csrfField(csrf)}
@@ -45,7 +45,7 @@ const passwordForm = (csrf: string) => html`<section class="panel" aria-labelled
 
 export async function showBackupPage(deps: AdminDeps, cookieHeader: string | null): Promise<Response> {
   const last = await getLastBackup(deps.store)
-  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: 'Backup', section: ADMIN_PATHS.backup,
     body: (csrf) => html`<p id="last-backup">${last
       ? html`Your last backup was made ${localTime(Date.parse(last.at))} (${last.via === 'download' ? 'downloaded here' : 'with solopod export'}, ${last.resources} resources).`
@@ -59,7 +59,7 @@ Restore it into a new data directory with <code>solopod import FILE --data DIR</
 
 export async function showStatusPage(deps: AdminDeps & Parameters<typeof readPodStatus>[0], cookieHeader: string | null): Promise<Response> {
   const rows = podStatusRows(await readPodStatus(deps), (iso) => localTimeText(Date.parse(iso)))
-  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: 'Pod status', section: ADMIN_PATHS.status,
     body: () => html`<dl class="pod-status">${rows.map((r) => html`<dt>${r.label}</dt><dd${r.warning ? html` class="warning"` : ''}>${r.text}</dd>`)}</dl>`,
   })

@@ -14,7 +14,7 @@ import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, clientFieldProblem, isIri, onlyThroughApp, scopeText, type Entry, type Kind } from './acl-entries.ts'
 import { readAclView } from './acl-view.ts'
-import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
+import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { shareLinks } from './share-links.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
@@ -93,7 +93,7 @@ export async function showSharePage(deps: AdminDeps, ldp: CookieLdp, request: Re
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const own = acl.own ? entriesOf(acl.own) : null
   const notice = typeof query.done === 'string' ? DONE[query.done] : undefined
-  return renderBasicPage(request.headers.get('cookie'), deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: `Who can access ${acl.path === '/' ? 'your whole pod' : readablePath(acl.path)}`, section: ADMIN_PATHS.share, ...(notice ? { notice } : {}),
     body: (csrf) => html`<p class="muted"><a href="${`${ADMIN_PATHS.files}?path=${encodeURIComponent(container ? acl.path : acl.path.slice(0, acl.path.lastIndexOf('/') + 1))}`}">Back to the folder in Files</a></p>
 ${acl.inherited ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>
@@ -193,7 +193,7 @@ const rootStays = () => new HttpError(409, 'owner_lockout', 'the root of the pod
 
 /**
  * "Use inherited access for X?": the page "Use inherited access instead" leads to, as a delete asks on a
- * page of its own (basic-files.ts); it shows the access X will then have, and nothing changes before its
+ * page of its own (files-page.ts); it shows the access X will then have, and nothing changes before its
  * button is pressed.
  */
 export async function showInheritPage(deps: AdminDeps, ldp: CookieLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
@@ -203,7 +203,7 @@ export async function showInheritPage(deps: AdminDeps, ldp: CookieLdp, request: 
   const container = acl.path.endsWith('/')
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const from = acl.inherited ? acl.inherited.from.slice(deps.cfg.baseUrl.length) : 'its folder'
-  return renderBasicPage(request.headers.get('cookie'), deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: `Use inherited access for ${readablePath(acl.path)}?`, section: ADMIN_PATHS.share,
     body: (csrf) => !acl.own
       ? html`<p>${readablePath(acl.path)} has no access settings of its own: it already has the access inherited from ${from}.</p><p><a href="${sharePage(acl.path)}">Back to sharing</a></p>`

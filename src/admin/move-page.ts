@@ -8,8 +8,8 @@ import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { podPath } from './browse.ts'
-import { csrfField, renderBasicPage, seeOther } from './basic-page.ts'
-import { filesPage } from './basic-files.ts'
+import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
+import { filesPage } from './files-page.ts'
 import { moveFiles, typedPath } from './move-files.ts'
 
 type MoveDeps = Parameters<typeof moveFiles>[0]
@@ -23,7 +23,7 @@ export async function showMovePage(deps: Pick<Deps, 'cfg' | 'store'>, cookieHead
   if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be renamed' : `there is nothing at ${path}`)
   const name = readablePath(lastName(path))
   const folder = parentPath(path) ?? '/'
-  return renderBasicPage(cookieHeader, deps.cfg.baseUrl, {
+  return renderOwnerPage(deps, cookieHeader, {
     heading: `Rename or move ${name}`, section: ADMIN_PATHS.files,
     body: (csrf) => html`<p>Rename or move ${meta.kind === 'container' ? 'the folder ' : ''}<strong>${readablePath(path)}</strong>${meta.kind === 'container' ? ' with everything in it' : ''}. Who may access it moves with it.</p>
 <form method="post" action="${ADMIN_PATHS.move}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
