@@ -21,6 +21,7 @@ async function bundleScript(path: string): Promise<string> {
  */
 export async function buildUi(staticDir: string, outDir: string): Promise<string> {
   const dir = join(outDir, 'static')
+  mkdirSync(dir, { recursive: true })
   for (const entry of SCRIPT_ENTRIES) {
     if (!existsSync(join(staticDir, entry))) continue // a build of other static files (the embedding test's probe)
     const out = join(dir, bundleName(entry))
