@@ -23,7 +23,7 @@ export async function showTrashPage(deps: Pick<Deps, 'cfg' | 'store' | 'now'>, c
     const name = `${nameOf(it.path)}${it.kind === 'container' ? '/' : ''}`
     const days = Math.max(0, Math.ceil((it.purgeAt - now) / DAY_MS))
     return html`<tr><td data-label="Name">${name}</td>
-<td data-label="Was in"><a href="${filesPage(where)}">${readablePath(where)}</a></td>
+<td data-label="Was in"><a href="${filesPage(where)}">${where === '/' ? 'Home' : readablePath(where)}</a></td>
 <td data-label="Deleted">${localTime(it.deletedAt)}</td>
 <td data-label="Items">${it.kind === 'container' ? (1 + it.count).toLocaleString('en') : '1'}</td>
 <td data-label="Days left">${String(days)}</td>
