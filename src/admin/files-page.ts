@@ -1,6 +1,8 @@
-// Files without JavaScript: a container page by page, and plain forms for a new folder, an upload
-// (multipart/form-data), a delete behind a confirmation page, and links to edit and share each item. Each change is the LDP request the
-// dashboard's script makes, sent through the resource server (http/cookie-ldp.ts).
+// Files: a container page by page with plain forms for a new folder, an upload (multipart/form-data), a
+// selection of rows to delete or move, a delete into the trash behind a confirmation page, and links to
+// edit, share and rename each item. It all works without JavaScript; the script (static/admin/files-enhance.ts)
+// adds upload progress, drag and drop, resumable uploads and "select all". New folders and uploads are LDP
+// requests through the resource server (http/cookie-ldp.ts), as an app's would be.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -16,15 +18,21 @@ import type { CookieLdp } from '../http/cookie-ldp.ts'
 import type { FormPart } from '../http/upload-form.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { previewKind } from '../lib/preview-kind.ts'
-import { countFolder, deleteFolder } from './delete-folder.ts'
+import { countFolder } from './delete-folder.ts'
+import { moveToTrash } from './trash-files.ts'
+import { makeRowMarkers, type RowMarkers } from './row-markers.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+type ListingDeps = Parameters<typeof makeRowMarkers>[0]
 
-export const filesPage = (path: string, done?: { what: 'folder' | 'upload' | 'delete' | 'move'; name: string }) =>
+export type Done = 'folder' | 'upload' | 'delete' | 'move' | 'restore'
+export const filesPage = (path: string, done?: { what: Done; name: string }) =>
   `${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}${done ? `&done=${done.what}&name=${encodeURIComponent(done.name)}` : ''}`
 
 const nameOf = (path: string) => readablePath(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
-const DONE: Record<string, (name: string) => string> = { folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Deleted ${n}`, move: (n) => `Moved ${n} here` }
+const DONE: Record<Done, (name: string) => string> = {
+  folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Moved ${n} to the trash`, move: (n) => `Moved ${n} here`, restore: (n) => `Restored ${n}`,
+}
 const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
 
 function crumbs(path: string) {
@@ -37,31 +45,42 @@ function crumbs(path: string) {
   return html`<nav aria-label="Breadcrumbs"><ol class="crumbs"><li><a href="${filesPage('/')}">Home</a></li>${items}</ol></nav>`
 }
 
-export async function showFilesPage(deps: AdminDeps, cookieHeader: string | null, query: Record<string, unknown>): Promise<Response> {
+const sharing = (path: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}`
+
+/** The row's markers: text (a badge) linking to the item's sharing page; none for what only the owner reaches. */
+const markers = (path: string, m: RowMarkers) =>
+  html`${m.public ? html` <a class="badge public" href="${sharing(path)}" title="Anyone may read it">Public</a>` : ''}${m.shared ? html` <a class="badge shared" href="${sharing(path)}" title="Someone other than you has access">Shared</a>` : ''}`
+
+export async function showFilesPage(deps: ListingDeps, cookieHeader: string | null, query: Record<string, unknown>): Promise<Response> {
   const list = await browseContainer(deps, { path: query.path ?? '/', after: query.after, before: query.before })
+  const markersOf = makeRowMarkers(deps)
+  const marks = await Promise.all(list.items.map((it) => markersOf(it.path)))
   const { path } = list
   const count = `${list.countIsExact ? '' : 'more than '}${list.count.toLocaleString('en')} item${list.count === 1 && list.countIsExact ? '' : 's'}`
   // Cursors, not offsets: a page stays put while files are added or deleted elsewhere in the folder.
   const pager = list.next === null && list.prev === null ? '' : html`<p class="actions">${list.prev !== null ? html`<a href="${filesPage(path)}&before=${encodeURIComponent(list.prev)}">Previous page</a>` : ''}
 ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURIComponent(list.next)}">Next page</a>` : ''}</p>`
-  const rows = list.items.map((it) => html`<tr>
-<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`${previewKind(it.contentType) === 'image' ? html`<img class="thumb" src="${ADMIN_PATHS.preview}?path=${encodeURIComponent(it.path)}" alt="" loading="lazy">` : ''}<a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}</td>
+  const rows = list.items.map((it, i) => html`<tr>
+<td class="pick"><input type="checkbox" name="item" value="${it.path}" aria-label="Select ${nameOf(it.path)}"></td>
+<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`${previewKind(it.contentType) === 'image' ? html`<img class="thumb" src="${ADMIN_PATHS.preview}?path=${encodeURIComponent(it.path)}" alt="" loading="lazy">` : ''}<a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}${markers(it.path, marks[i]!)}</td>
 <td data-label="Type">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
 <td data-label="Size">${it.kind === 'container' ? '—' : formatBytes(it.size)}</td>
 <td data-label="Modified">${localTime(Date.parse(it.modified))}</td>
-<td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${ADMIN_PATHS.share}?path=${encodeURIComponent(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
+<td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${sharing(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
 <a class="small" href="${ADMIN_PATHS.move}?path=${encodeURIComponent(it.path)}" aria-label="Rename or move ${nameOf(it.path)}">Rename</a>
 <a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
-  const done = typeof query.done === 'string' && typeof query.name === 'string' ? DONE[query.done]?.(query.name) : undefined
+  const done = typeof query.done === 'string' && typeof query.name === 'string' ? (DONE as Record<string, ((name: string) => string) | undefined>)[query.done]?.(query.name) : undefined
   return renderOwnerPage(deps, cookieHeader, {
     heading: path === '/' ? 'Your files' : nameOf(path), section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
     body: (csrf) => html`${crumbs(path)}
-<p class="muted">${count} · <a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a></p>${pager}
+<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a></p>${pager}
+<form id="selection" method="get" action="${ADMIN_PATHS.deleteSelected}" data-enhance="select"><input type="hidden" name="path" value="${path}">
 <div class="table-wrap"><table class="stack"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="5" class="muted">This folder is empty</td></tr>`}</tbody></table></div>${pager}
+<thead><tr><th scope="col" class="pick"><span class="visually-hidden">Selected</span></th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
+<tbody>${rows.length ? rows : html`<tr><td colspan="6" class="muted">This folder is empty</td></tr>`}</tbody></table></div>
+${rows.length ? html`<p class="actions selection-actions"><button type="submit" class="secondary">Delete selected</button> <button type="submit" class="secondary" formaction="${ADMIN_PATHS.moveSelected}">Move selected to…</button></p>` : ''}</form>${pager}
 <section class="panel" aria-labelledby="upload-h"><h2 id="upload-h">Upload files</h2>
-<form method="post" action="${ADMIN_PATHS.upload}" enctype="multipart/form-data">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
+<form method="post" action="${ADMIN_PATHS.upload}" enctype="multipart/form-data" data-enhance="upload">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
 <label class="check"><input type="checkbox" name="replace" value="yes"> Replace files of the same name</label>
 <label for="upload-file">Files to upload</label><input type="file" id="upload-file" name="file" multiple>
 <button type="submit">Upload</button></form></section>
@@ -148,16 +167,22 @@ export async function showDeletePage(deps: AdminDeps, cookieHeader: string | nul
     : html`Delete <strong>${readablePath(path)}</strong> and the ${count.toLocaleString('en')} item${count === 1 ? '' : 's'} in it?`
   return renderOwnerPage(deps, cookieHeader, {
     heading: `Delete ${nameOf(path)}?`, section: ADMIN_PATHS.files,
-    body: (csrf) => html`<p>${question} This cannot be undone.</p>
+    body: (csrf) => html`<p>${question} It stays in the <a href="${ADMIN_PATHS.trashPage}">trash</a> for 30 days, where you can restore it.</p>
 <form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">${count === undefined ? '' : html`<input type="hidden" name="count" value="${String(count)}">`}
 <p><button type="submit">Delete</button> <a class="button secondary" href="${back}">Cancel</a></p></form>`,
   })
 }
 
-/** A document through the resource server; a folder with everything in it, exactly the count the page named. */
-export async function deleteResource(deps: Parameters<typeof deleteFolder>[0], ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+/** The form's count (a folder's, as the page named it) as the trash wants it: a number, or a 400. */
+export function confirmedCount(raw: unknown): number {
+  const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN
+  if (!Number.isInteger(n)) throw new HttpError(400, 'invalid_query', 'count must be the number of items the page named')
+  return n
+}
+
+/** Into the trash (the dashboard's one Delete): a folder with everything in it, exactly the count the page named. */
+export async function deleteResource(deps: Parameters<typeof moveToTrash>[0], form: Record<string, unknown>): Promise<Response> {
   const path = podPath(form.path)
-  if (isContainerPath(path)) await deleteFolder(deps, path, form.count)
-  else await ldp(request, 'DELETE', path)
+  await moveToTrash(deps, isContainerPath(path) ? { path, count: confirmedCount(form.count) } : { path })
   return seeOther(filesPage(parentPath(path) ?? '/', { what: 'delete', name: nameOf(path) }))
 }

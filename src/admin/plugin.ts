@@ -43,11 +43,19 @@ import { moveBody, moveFiles } from './move-files.ts'
 import { countFolder, deleteFolder } from './delete-folder.ts'
 import { listTrash, moveToTrash, restoreTrashed } from './trash-files.ts'
 import { showMovePage, submitMovePage } from './move-page.ts'
+import { showDeleteSelected, showMoveSelected, submitDeleteSelected, submitMoveSelected } from './selection-pages.ts'
+import { showTrashPage, submitRestore } from './trash-page.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
 const API = ADMIN_PATHS.api
 
+/** The Files page's selection as its GET form sends it: every `item` of the query (a repeated field). */
+const itemsOf = (request: Request) => new URL(request.url).searchParams.getAll('item')
+const selectedFolder = (request: Request) => {
+  const path = new URL(request.url).searchParams.get('path')
+  return path?.startsWith('/') && path.endsWith('/') ? path : '/'
+}
 const notFound = (what: string) => new HttpError(404, 'not_found', `there is no ${what} with this id`)
 
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
@@ -147,8 +155,24 @@ export function adminPlugin(deps: Deps, forward: Forward) {
     .get(ADMIN_PATHS.delete, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showDeletePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.delete, ({ request, body }) => pageOrError(ADMIN_PATHS.delete, async () => {
       await ownerForm(request, body.csrf)
-      return deleteResource(deps, ldp, request, body)
+      return deleteResource(deps, body)
     }, backTo(filesPage('/'), 'Your files')), { body: PlainForm })
+    // The Files page's selection: the items arrive as repeated `item` fields (read from the URL: every one of them)
+    .get(ADMIN_PATHS.deleteSelected, ({ request }) => ownerPage(ADMIN_PATHS.files, request, () => showDeleteSelected(deps, cookieOf(request), itemsOf(request)), backTo(filesPage(selectedFolder(request)), 'Back to the folder')))
+    .post(ADMIN_PATHS.deleteSelected, ({ request, body }) => pageOrError(ADMIN_PATHS.deleteSelected, async () => {
+      await ownerForm(request, body.csrf)
+      return submitDeleteSelected(deps, body)
+    }, backTo(filesPage('/'), 'Your files', 'Nothing deleted')), { body: ListForm })
+    .get(ADMIN_PATHS.moveSelected, ({ request }) => ownerPage(ADMIN_PATHS.files, request, () => showMoveSelected(deps, cookieOf(request), itemsOf(request)), backTo(filesPage(selectedFolder(request)), 'Back to the folder')))
+    .post(ADMIN_PATHS.moveSelected, ({ request, body }) => pageOrError(ADMIN_PATHS.moveSelected, async () => {
+      await ownerForm(request, body.csrf)
+      return submitMoveSelected(deps, body)
+    }, backTo(filesPage('/'), 'Your files')), { body: ListForm })
+    .get(ADMIN_PATHS.trashPage, ({ request, query }) => ownerPage(ADMIN_PATHS.trashPage, request, () => showTrashPage(deps, cookieOf(request), query), backTo(filesPage('/'), 'Your files')))
+    .post(ADMIN_PATHS.trashRestore, ({ request, body }) => pageOrError(ADMIN_PATHS.trashRestore, async () => {
+      await ownerForm(request, body.csrf)
+      return submitRestore(deps, body)
+    }, backTo(ADMIN_PATHS.trashPage, 'Back to the trash', 'Nothing restored')), { body: PlainForm })
     .get(ADMIN_PATHS.move, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showMovePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.move, ({ request, body }) => pageOrError(ADMIN_PATHS.move, async () => {
       await ownerForm(request, body.csrf)

@@ -84,6 +84,10 @@ export const ADMIN_PATHS = {
   keysPage: '/.admin/keys',
   /** What the dashboard deleted in the last 30 days (GET), and putting one back (POST form). */
   trashPage: '/.admin/trash',
+  trashRestore: '/.admin/trash/restore',
+  /** Without JavaScript: the Files page's selected items (GET asks, POST acts): into the trash, or to another folder. */
+  deleteSelected: '/.admin/files/delete-selected',
+  moveSelected: '/.admin/files/move-selected',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */
   grants: '/.admin/api/grants',
   /** The owner's HttpSig keys (documents in /keys/): publish a public JWK, list, revoke. */

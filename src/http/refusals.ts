@@ -64,6 +64,7 @@ export const REFUSALS = {
   not_a_document: { status: [400], means: 'the request needs a document, not a container' },
   not_rdf: { status: [400], means: 'the resource is not an RDF document' },
   already_exists: { status: [412, 409], means: 'something of that name exists already (409: the target of a move)' },
+  nothing_selected: { status: [400], means: 'a form for the selected items came without any item ticked' },
   too_large_for_trash: { status: [413], means: 'the folder holds more items than the trash keeps; delete it for good instead' },
   move_into_itself: { status: [400], means: 'a folder cannot be moved into itself or a folder inside it' },
   name_conflict: { status: [409], means: 'a document and a container of the same name cannot both exist (Solid Protocol §3.1)' },

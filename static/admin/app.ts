@@ -5,10 +5,15 @@
 
 import { guardUnsaved } from './unsaved.ts'
 import { followOldAddress } from './old-addresses.ts'
+import { enhanceUpload } from './files-upload.ts'
+import { enhanceSelection } from './files-select.ts'
 
 /** What each `data-enhance` name does to its element (one line per enhancement). */
 const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   unsaved: guardUnsaved,
+  // Files (files-page.ts): upload with progress, drop and resume; "select all" for the selection's buttons
+  upload: enhanceUpload,
+  select: enhanceSelection,
 }
 
 followOldAddress()

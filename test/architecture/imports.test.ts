@@ -7,7 +7,7 @@ const graph = readGraph(join(import.meta.dir, '..', '..'))
 describe('the dependency rule of src/ and static/', () => {
   test('the graph was read, the browser scripts included', () => {
     expect(graph.get('src/pod.ts')).toContain('src/app.ts')
-    expect(graph.get('static/admin/files.ts')).toContain('src/http/pod-paths.ts')
+    expect(graph.get('static/admin/files-upload.ts')).toContain('src/http/pod-paths.ts')
   })
 
   test('the layers name the state the roles share, below the verifiers', () => {

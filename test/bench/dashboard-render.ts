@@ -1,29 +1,39 @@
 // Dashboard benchmark (issue 13 "a page renders in under 100 ms for a container of 10,000 children"):
-// the owner opens a 10,000-member folder in real Chromium; timed from the route change to the first
-// page of rows laid out and painted. Run alone with `bun test/bench/dashboard-render.ts`.
+// the owner opens a 10,000- and a 100,000-member folder's Files page in real Chromium; timed from the
+// navigation's start to DOMContentLoaded with the first 100 rows in the document, and to the first
+// contentful paint. Run alone with `bun test/bench/dashboard-render.ts`.
 
 import { existsSync } from 'node:fs'
 import { openStore } from '../../src/store/open-store.ts'
-import { MEMBERS, seedBigFolder } from './dashboard-listing.ts'
+import { SIZES, seedBigFolder } from './dashboard-listing.ts'
 import { CHROMIUM_PATH, newContext, closeSharedBrowser, signInAsOwner } from '../browser/harness.ts'
 import { startPod } from '../e2e/start-server.ts'
 
-const OPENS = 20
+const OPENS = 10
 
-export interface RenderBenchResult { readonly members: number; readonly opens: number; readonly p50Ms: number; readonly maxMs: number }
+export interface RenderBenchResult { readonly members: number; readonly opens: number; readonly p50Ms: number; readonly maxMs: number; readonly fcpP50Ms: number }
 
-/** The data directory of a stopped pod, seeded as the listing benchmark seeds its store. */
-async function seedDataDir(dataDir: string, baseUrl: string) {
-  const store = await openStore(dataDir)
-  try { await seedBigFolder(store, baseUrl) } finally { await store.close() }
-}
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
-export async function benchDashboardRender(opts: { print?: boolean } = {}): Promise<RenderBenchResult | undefined> {
+export async function benchDashboardRender(opts: { print?: boolean } = {}): Promise<RenderBenchResult[] | undefined> {
   if (!existsSync(CHROMIUM_PATH)) {
     if (opts.print !== false) console.log(`dashboard render: skipped, no ${CHROMIUM_PATH} (apt-get install chromium)`)
     return undefined
   }
-  const pod = await startPod({ seed: seedDataDir, extraArgs: ['--log-level', 'warn'] })
+  const out: RenderBenchResult[] = []
+  try {
+    for (const members of SIZES) out.push(await benchOneSize(members, opts))
+  } finally { await closeSharedBrowser() }
+  return out
+}
+
+async function benchOneSize(members: number, opts: { print?: boolean }): Promise<RenderBenchResult> {
+  // The data directory of a stopped pod, seeded as the listing benchmark seeds its store
+  const seed = async (dataDir: string, baseUrl: string) => {
+    const store = await openStore(dataDir)
+    try { await seedBigFolder(store, baseUrl, members) } finally { await store.close() }
+  }
+  const pod = await startPod({ seed, extraArgs: ['--log-level', 'warn'] })
   const context = await newContext()
   try {
     const page = await context.newPage()
@@ -32,34 +42,27 @@ export async function benchDashboardRender(opts: { print?: boolean } = {}): Prom
     await page.waitForURL(/\/\.admin\//)
     await page.locator('table').first().waitFor()
     const times: number[] = []
+    const paints: number[] = []
     for (let i = 0; i < OPENS + 3; i++) {
-      await page.evaluate(() => { location.hash = '#/files/' })
-      await page.getByRole('link', { name: 'big/', exact: true }).waitFor()
-      const ms = await page.evaluate((members) => new Promise<number>((resolve) => {
-        const started = performance.now()
-        // Done when the first page's rows and its "1–100 of N" line are in the document; then one
-        // frame, so layout and paint are counted as a person sees them.
-        const drawn = () => document.querySelectorAll('tbody tr').length >= 100 && document.body.textContent!.includes(`of ${members.toLocaleString()}`)
-        const observer = new MutationObserver(() => {
-          if (!drawn()) return
-          observer.disconnect()
-          requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0))
-        })
-        observer.observe(document.body, { childList: true, subtree: true, characterData: true })
-        location.hash = '#/files/big/'
-      }), MEMBERS)
-      if (i >= 3) times.push(ms) // the first opens warm the pod's caches and the page's code
+      await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fbig%2F`, { waitUntil: 'load' })
+      // The page's own timings: DOMContentLoaded (the 100 rows are in the document by then: the pod sends them) and the first paint with content
+      const t = await page.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
+        const fcp = performance.getEntriesByName('first-contentful-paint')[0]
+        return { rows: document.querySelectorAll('tbody input[name=item]').length, dcl: nav.domContentLoadedEventEnd, fcp: fcp?.startTime ?? NaN }
+      })
+      if (t.rows !== 100) throw new Error(`the Files page of /big/ showed ${t.rows} rows, not 100`)
+      if (i >= 3) { times.push(t.dcl); paints.push(t.fcp) } // the first opens warm the pod's caches
     }
     times.sort((a, b) => a - b)
-    const result = { members: MEMBERS, opens: OPENS, p50Ms: times[Math.floor(times.length / 2)]!, maxMs: times[times.length - 1]! }
+    const result = { members, opens: OPENS, p50Ms: p50(times), maxMs: times[times.length - 1]!, fcpP50Ms: p50(paints) }
     if (opts.print !== false) {
-      console.log(`dashboard render: a ${MEMBERS}-member folder opened ${OPENS} times in Chromium, route change to the first 100 rows painted: ` +
-        `p50 ${result.p50Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms (aim < 100 ms: ${result.p50Ms < 100 ? 'met' : 'not met'})`)
+      console.log(`dashboard render: the Files page of a ${members.toLocaleString('en')}-member folder opened ${OPENS} times in Chromium, navigation to DOMContentLoaded with 100 rows: ` +
+        `p50 ${result.p50Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms; first contentful paint p50 ${result.fcpP50Ms.toFixed(1)} ms (aim < 100 ms: ${result.p50Ms < 100 ? 'met' : 'not met'})`)
     }
     return result
   } finally {
     await context.close()
-    await closeSharedBrowser()
     await pod.dispose()
   }
 }

@@ -25,7 +25,7 @@ const BYTES = randomBytes(9 * 1024 * 1024 + 3)
 
 describe('dashboard: large files upload resumably', () => {
   test('a 9 MiB file goes up in chunks; after a connection reset it resumes from the pod\'s offset to the exact bytes', async () => {
-    await page.goto(`${pod.baseUrl}/.admin/#/files/big/`)
+    await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fbig%2F`)
     const seen: string[] = []
     let cut = false
     await page.route(`${pod.baseUrl}/.uploads/*`, (route) => {
@@ -38,7 +38,9 @@ describe('dashboard: large files upload resumably', () => {
     })
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'big film é.bin', mimeType: 'application/octet-stream', buffer: BYTES }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
-    await page.locator('#upload-report li, #status').filter({ hasText: 'Uploaded big film é.bin' }).first().waitFor()
+    // Once it landed the page is loaded again with the pod's listing and its notice
+    await page.locator('p.notice').filter({ hasText: 'Uploaded big film é.bin' }).waitFor()
+    await page.getByRole('link', { name: 'big film é.bin', exact: true }).waitFor()
     const chunk = String(8 * 1024 * 1024)
     expect(seen).toEqual(['PATCH 0', `PATCH ${chunk}`, 'HEAD', `PATCH ${chunk}`])
     const digest = await page.evaluate(async (u) => {
