@@ -5,10 +5,18 @@
 
 import { guardUnsaved } from './unsaved.ts'
 import { followOldAddress } from './old-addresses.ts'
+// Account pages (apps and sessions, scripts and bots, live updates, profile, backup)
+import { confirmSubmit } from './confirm-submit.ts'
+import { followBackup } from './backup-follow.ts'
+import { previewPicture } from './picture-preview.ts'
 
 /** What each `data-enhance` name does to its element (one line per enhancement). */
 const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   unsaved: guardUnsaved,
+  // Account pages
+  confirm: confirmSubmit,
+  'follow-backup': followBackup,
+  'picture-preview': previewPicture,
 }
 
 followOldAddress()
