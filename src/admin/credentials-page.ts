@@ -13,11 +13,13 @@ import { makeCredential, readCredentials, type CredentialView } from './credenti
 type AdminDeps = Parameters<typeof readCredentials>[0] & Pick<Deps, 'cfg' | 'store'>
 
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
+/** The row's form: no column name beside it on a phone, the button says what it does. */
+const actionCell = (content: unknown) => html`<td class="row-action">${content}</td>`
 
 function rowOf(c: CredentialView, csrf: string) {
   return html`<tr>${cell('Name', html`<strong>${c.name}</strong><br><code>${c.clientId}</code>`)}${cell('May reach', c.access)}
 ${cell('Made', localTime(Date.parse(c.createdAt)))}${cell('Last used', c.lastUsedAt ? localTime(Date.parse(c.lastUsedAt)) : html`<span class="muted">never</span>`)}
-${cell('Action', html`<form class="inline" method="post" action="${ADMIN_PATHS.credentialsRemove}" data-enhance="confirm" data-confirm="Remove the credential “${c.name}”? Its tokens are refused from their next request, and it gets no new ones.">${csrfField(csrf)}<input type="hidden" name="id" value="${c.clientId}"><button type="submit" class="small secondary" aria-label="Remove ${c.name}">Remove</button></form>`)}</tr>`
+${actionCell(html`<form class="inline" method="post" action="${ADMIN_PATHS.credentialsRemove}" data-enhance="confirm" data-confirm="Remove the credential “${c.name}”? Its tokens are refused from their next request, and it gets no new ones.">${csrfField(csrf)}<input type="hidden" name="id" value="${c.clientId}"><button type="submit" class="small secondary" aria-label="Remove ${c.name}">Remove</button></form>`)}</tr>`
 }
 
 /** The secret, once: on the answer to the form that made it, never in a URL or a later page. */

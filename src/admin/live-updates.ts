@@ -78,13 +78,15 @@ const whoOf = (c: ChannelView) => html`${c.webid ? html`<code>${breakableUrl(c.w
   : html`<span class="muted">anyone (not signed in)</span>`}${c.clientId ? html`<br>with ${c.clientName ? html`<strong>${c.clientName}</strong> ` : ''}<code>${breakableUrl(c.clientId)}</code>` : ''}`
 
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
+/** The row's form: no column name beside it on a phone, the button says what it does. */
+const actionCell = (content: unknown) => html`<td class="row-action">${content}</td>`
 
 /** One channel's row, with its End form. */
 function rowOf(c: ChannelView, base: string, csrf: string) {
   const path = readablePath(c.topic.slice(base.length))
   return html`<tr>${cell('Document', html`<a href="${c.topic}">${path}</a>`)}${cell('Channel', html`<span class="nowrap">${channelLabel(c.type)}</span>`)}${cell('Who', whoOf(c))}
 ${cell('Since', localTime(Date.parse(c.since)))}${cell('Ends', c.endAt ? localTime(Date.parse(c.endAt)) : html`<span class="muted">when closed</span>`)}
-${cell('Action', html`<form class="inline" method="post" action="${ADMIN_PATHS.endChannel}" data-enhance="confirm" data-confirm="End the ${channelLabel(c.type)} subscription to ${path}? The app may subscribe again if it still has access.">${csrfField(csrf)}<input type="hidden" name="id" value="${c.id}"><button type="submit" class="small secondary" aria-label="End subscription to ${path}">End</button></form>`)}</tr>`
+${actionCell(html`<form class="inline" method="post" action="${ADMIN_PATHS.endChannel}" data-enhance="confirm" data-confirm="End the ${channelLabel(c.type)} subscription to ${path}? The app may subscribe again if it still has access.">${csrfField(csrf)}<input type="hidden" name="id" value="${c.id}"><button type="submit" class="small secondary" aria-label="End subscription to ${path}">End</button></form>`)}</tr>`
 }
 
 /** Webhooks whose receiver fails or that were dropped for it. */

@@ -24,6 +24,8 @@ const revokeForm = (o: { action: string; field: string; value: string; csrf: str
 
 /** A cell with its column name, which narrow screens show beside the value (the table stacks there). */
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
+/** The row's form: no column name beside it on a phone, the button says what it does. */
+const actionCell = (content: unknown) => html`<td class="row-action">${content}</td>`
 const when = (iso: string) => localTime(Date.parse(iso))
 
 /** The app's logo (never sending the dashboard's address along), its name, its client id. */
@@ -52,26 +54,26 @@ export async function showSessionsPage(deps: AdminDeps, current: LoginSession, c
       return html`<tr>${cell('App', appName(c.clientName, c.clientId, c.logoUri))}
 ${cell('May reach', html`<span class="access-summary">${c.access.summary}</span> <a href="${ADMIN_PATHS.appAccess}?client_id=${encodeURIComponent(c.clientId)}" aria-label="Change what ${name} may reach">Change</a>`)}
 ${cell('Scopes', c.scopes.join(' '))}${cell('Approved', when(c.grantedAt))}${cell('Last used', lastUse.has(c.clientId) ? when(lastUse.get(c.clientId)!) : html`<span class="muted">not since</span>`)}
-${cell('Action', revokeForm({ action: ADMIN_PATHS.revokeConsent, field: 'client_id', value: c.clientId, csrf, label: 'Revoke', ariaLabel: `Revoke ${name}`, question: `Revoke ${name}? Its sessions end and it must ask you again.` }))}</tr>`
+${actionCell(revokeForm({ action: ADMIN_PATHS.revokeConsent, field: 'client_id', value: c.clientId, csrf, label: 'Revoke', ariaLabel: `Revoke ${name}`, question: `Revoke ${name}? Its sessions end and it must ask you again.` }))}</tr>`
     }), 'No apps approved yet')}
 ${section('app-sessions-h', 'App sessions', '', ['App', 'Scopes', 'Last used', 'Until'], appSessions.map((s) => {
       const name = s.clientName ?? s.clientId
       return html`<tr>${cell('App', appName(s.clientName, s.clientId, logos.get(s.clientId) ?? null))}${cell('Scopes', s.scope)}${cell('Last used', when(s.lastUsedAt))}
 ${cell('Until', html`${when(s.expiresAt)}${s.refreshable ? ' (refreshable)' : ''}`)}
-${cell('Action', revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'End', ariaLabel: `End session of ${name}`, question: `End this session of ${name}? Its tokens stop working.` }))}</tr>`
+${actionCell(revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'End', ariaLabel: `End session of ${name}`, question: `End this session of ${name}? Its tokens stop working.` }))}</tr>`
     }), 'No app holds a token')}
 ${section('logins-h', 'Browsers signed in', 'Signing a browser out also ends the app sessions you started from it.', ['Browser', 'Signed in', 'Until'], loginSessions.map((s) => {
       const browser = `${s.userAgent}${s.current ? ' (this browser)' : ''}`
       const question = `${s.current ? 'Sign out this browser? You will need your password again.' : `Sign out ${s.userAgent}?`} Apps you signed in to from it lose their access too.`
       return html`<tr>${cell('Browser', browser)}${cell('Signed in', when(s.authTime))}${cell('Until', when(s.expiresAt))}
-${cell('Action', revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'Sign out', ariaLabel: `Sign out ${browser}`, question }))}</tr>`
+${actionCell(revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'Sign out', ariaLabel: `Sign out ${browser}`, question }))}</tr>`
     }), 'None')}
 ${section('people-h', 'People you share with', 'Each person your access rules name, with what they may open after signing in with their own pod. Change it on the item\'s sharing page.', ['Person', 'May reach'], people.map((p) =>
       html`<tr>${cell('Person', html`<code>${breakableUrl(p.webid)}</code>`)}${cell('May reach', html`${p.items.map((i, n) => html`${n > 0 ? ', ' : ''}<a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(i.path)}">${i.name}</a> (${i.modes.includes('write') ? 'change' : i.modes.includes('append') ? 'add' : 'read'})`)}`)}</tr>`),
       'Nobody yet: share a file or folder from Files', false)}
 ${section('visitors-h', 'Visitors signed in', 'People you shared with who signed in here with their own pod. Signing one out ends their visit; taking away their access works on their next click either way.', ['Person', 'Signed in with', 'Until'], visitorSessions.map((s) =>
       html`<tr>${cell('Person', html`<code>${breakableUrl(s.webid)}</code>`)}${cell('Signed in with', html`<code>${breakableUrl(s.issuer)}</code>`)}${cell('Until', when(s.expiresAt))}
-${cell('Action', revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'Sign out', ariaLabel: `Sign out ${s.webid}`, question: `Sign ${s.webid} out of your pod? Their access stays as your sharing settings say; they can sign in again.` }))}</tr>`),
+${actionCell(revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'Sign out', ariaLabel: `Sign out ${s.webid}`, question: `Sign ${s.webid} out of your pod? Their access stays as your sharing settings say; they can sign in again.` }))}</tr>`),
       'None')}`,
   })
 }

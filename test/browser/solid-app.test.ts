@@ -85,7 +85,7 @@ describe('Solid-OIDC login from a real app in Chromium (issue 8)', () => {
     const tab = await alice.newPage()
     try {
       await tab.goto(a('/.admin/sessions'))
-      expect(await tab.locator('h1').textContent()).toBe('Your sessions')
+      expect(await tab.locator('h1').textContent()).toBe('Apps and sessions')
       expect(await tab.locator('main').textContent()).toContain('solopod test app')
       await screenshot(tab, 'sessions-with-app')
       await tab.setViewportSize(PHONE)
