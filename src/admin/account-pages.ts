@@ -38,7 +38,7 @@ export async function showProfilePage(deps: AdminDeps, cookieHeader: string | nu
   return renderOwnerPage(deps, cookieHeader, {
     heading: 'Your profile', section: ADMIN_PATHS.profile, ...(notice ? { notice } : {}), ...(problem ? { status: problem.error.status } : {}),
     body: (csrf) => html`<p class="muted">Shown to anyone who reads your WebID <code>${breakableUrl(profile.webid)}</code></p>
-<section class="panel" aria-labelledby="about-h"><h2 id="about-h">Name and links</h2>
+<section class="panel"><h2>Name and links</h2>
 <form method="post" action="${ADMIN_PATHS.profile}">${csrfField(csrf)}
 ${Object.entries(profile.fields).map(([name, f]) => html`<label for="profile-${name}">${PROFILE_LABELS[name as keyof typeof PROFILE_LABELS]}</label>
 <input type="${f.iri ? 'url' : 'text'}" id="profile-${name}" name="${name}" value="${f.value ?? ''}">`)}
