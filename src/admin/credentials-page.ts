@@ -45,7 +45,7 @@ Limit it to some folders; without a limit it has full access as you. Removing it
 <section aria-labelledby="make-h"><h2 id="make-h">Make a credential</h2>
 <form method="post" action="${ADMIN_PATHS.credentialsAdd}">${csrfField(csrf)}
 <label for="credential-name">Name (what the script is for)</label>
-<input id="credential-name" name="name" required maxlength="100" placeholder="Photo backup">
+<input type="text" id="credential-name" name="name" required maxlength="100" placeholder="Photo backup">
 ${renderAccessChoice([], true)}
 <button type="submit">Make credential</button></form></section>
 <p class="muted">One folder per form here; <code>solopod clients add --scope</code> takes several at once.</p>`,
