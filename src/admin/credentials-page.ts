@@ -13,15 +13,17 @@ import { makeCredential, readCredentials, type CredentialView } from './credenti
 type AdminDeps = Parameters<typeof readCredentials>[0] & Pick<Deps, 'cfg' | 'store'>
 
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
+/** The row's form: no column name beside it on a phone, the button says what it does. */
+const actionCell = (content: unknown) => html`<td class="row-action">${content}</td>`
 
 function rowOf(c: CredentialView, csrf: string) {
   return html`<tr>${cell('Name', html`<strong>${c.name}</strong><br><code>${c.clientId}</code>`)}${cell('May reach', c.access)}
 ${cell('Made', localTime(Date.parse(c.createdAt)))}${cell('Last used', c.lastUsedAt ? localTime(Date.parse(c.lastUsedAt)) : html`<span class="muted">never</span>`)}
-${cell('Action', html`<form class="inline" method="post" action="${ADMIN_PATHS.credentialsRemove}">${csrfField(csrf)}<input type="hidden" name="id" value="${c.clientId}"><button type="submit" aria-label="Remove ${c.name}">Remove</button></form>`)}</tr>`
+${actionCell(html`<form class="inline" method="post" action="${ADMIN_PATHS.credentialsRemove}" data-enhance="confirm" data-confirm="Remove the credential “${c.name}”? Its tokens are refused from their next request, and it gets no new ones.">${csrfField(csrf)}<input type="hidden" name="id" value="${c.clientId}"><button type="submit" class="small secondary" aria-label="Remove ${c.name}">Remove</button></form>`)}</tr>`
 }
 
 /** The secret, once: on the answer to the form that made it, never in a URL or a later page. */
-const madeBox = (made: CredentialView & { clientSecret: string; tokenEndpoint: string }) => html`<section class="notice" role="status" aria-labelledby="made-h">
+const madeBox = (made: CredentialView & { clientSecret: string; tokenEndpoint: string }) => html`<section class="notice secret-once" id="new-credential" role="status" aria-labelledby="made-h">
 <h2 id="made-h">Credential “${made.name}” made</h2>
 <p>Copy the secret now: it is shown only this once (the pod keeps only its hash). Keep it like a password.</p>
 <pre>client_id=${made.clientId}
@@ -36,17 +38,17 @@ export async function showCredentialsPage(deps: AdminDeps, cookieHeader: string 
     heading: 'Scripts and bots', section: ADMIN_PATHS.credentialsPage, ...(o.done === 'removed' ? { notice: 'Credential removed: its tokens are refused from now on' } : {}),
     body: (csrf) => html`${made}<p class="muted">A client credential lets a script or bot act as you, without a browser: it gets short-lived DPoP tokens with its id and secret.
 Limit it to some folders; without a limit it has full access as you. Removing it makes its tokens refused on their next request.</p>
-<table class="stack">
-<thead><tr><th scope="col">Name</th><th scope="col">May reach</th><th scope="col">Made</th><th scope="col">Last used</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+<div class="table-wrap"><table class="stack" id="credentials-table">
+<thead><tr><th scope="col">Name</th><th scope="col">May reach</th><th scope="col">Made</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${list.length === 0 ? html`<tr><td colspan="5" class="muted">No client credentials yet</td></tr>` : list.map((c) => rowOf(c, csrf))}</tbody>
-</table>
-<h2>Make a credential</h2>
+</table></div>
+<section aria-labelledby="make-h"><h2 id="make-h">Make a credential</h2>
 <form method="post" action="${ADMIN_PATHS.credentialsAdd}">${csrfField(csrf)}
 <label for="credential-name">Name (what the script is for)</label>
-<input id="credential-name" name="name" required maxlength="100" placeholder="Photo backup">
+<input type="text" id="credential-name" name="name" required maxlength="100" placeholder="Photo backup">
 ${renderAccessChoice([], true)}
-<button type="submit">Make credential</button></form>
-<p class="muted">Here one folder at a time; the dashboard with JavaScript, and <code>solopod clients add --scope</code>, take several.</p>`,
+<button type="submit">Make credential</button></form></section>
+<p class="muted">One folder per form here; <code>solopod clients add --scope</code> takes several at once.</p>`,
   })
 }
 

@@ -78,25 +78,27 @@ const whoOf = (c: ChannelView) => html`${c.webid ? html`<code>${breakableUrl(c.w
   : html`<span class="muted">anyone (not signed in)</span>`}${c.clientId ? html`<br>with ${c.clientName ? html`<strong>${c.clientName}</strong> ` : ''}<code>${breakableUrl(c.clientId)}</code>` : ''}`
 
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
+/** The row's form: no column name beside it on a phone, the button says what it does. */
+const actionCell = (content: unknown) => html`<td class="row-action">${content}</td>`
 
 /** One channel's row, with its End form. */
 function rowOf(c: ChannelView, base: string, csrf: string) {
   const path = readablePath(c.topic.slice(base.length))
   return html`<tr>${cell('Document', html`<a href="${c.topic}">${path}</a>`)}${cell('Channel', html`<span class="nowrap">${channelLabel(c.type)}</span>`)}${cell('Who', whoOf(c))}
 ${cell('Since', localTime(Date.parse(c.since)))}${cell('Ends', c.endAt ? localTime(Date.parse(c.endAt)) : html`<span class="muted">when closed</span>`)}
-${cell('Action', html`<form class="inline" method="post" action="${ADMIN_PATHS.endChannel}">${csrfField(csrf)}<input type="hidden" name="id" value="${c.id}"><button type="submit" aria-label="End subscription to ${path}">End</button></form>`)}</tr>`
+${actionCell(html`<form class="inline" method="post" action="${ADMIN_PATHS.endChannel}" data-enhance="confirm" data-confirm="End the ${channelLabel(c.type)} subscription to ${path}? The app may subscribe again if it still has access.">${csrfField(csrf)}<input type="hidden" name="id" value="${c.id}"><button type="submit" class="small secondary" aria-label="End subscription to ${path}">End</button></form>`)}</tr>`
 }
 
 /** Webhooks whose receiver fails or that were dropped for it. */
 function troublesOf(troubles: readonly WebhookTroubleView[], base: string) {
   if (troubles.length === 0) return ''
-  return html`<h2>Webhooks that fail</h2>
+  return html`<section aria-labelledby="webhook-troubles-h"><h2 id="webhook-troubles-h">Webhooks that fail</h2>
 <p class="muted">The pod retries a failing receiver with backoff; one that has not answered for 3 days is dropped.</p>
-<table class="stack">
+<div class="table-wrap"><table class="stack">
 <thead><tr><th scope="col">Document</th><th scope="col">Sent to</th><th scope="col">State</th><th scope="col">Reason</th><th scope="col">Since</th><th scope="col">Lost</th></tr></thead>
 <tbody>${troubles.map((t) => html`<tr>${cell('Document', readablePath(t.topic.slice(base.length)))}${cell('Sent to', html`<code>${breakableUrl(t.sendTo)}</code>`)}
 ${cell('State', t.state)}${cell('Reason', t.reason)}${cell('Since', localTime(Date.parse(t.since)))}${cell('Lost', t.lost)}</tr>`)}</tbody>
-</table>`
+</table></div></section>`
 }
 
 /** GET /.admin/live-updates: the same list with an End form per channel, and the webhooks that fail. */
@@ -107,10 +109,10 @@ export async function showLiveUpdatesPage(deps: AdminDeps, cookieHeader: string 
     heading: 'Live updates', section: ADMIN_PATHS.liveUpdates, ...(done === 'ended' ? { notice: 'Subscription ended' } : {}),
     body: (csrf) => html`<p class="muted">Apps and people subscribed to changes of your documents. Ending a subscription closes it; an app may subscribe again if it still has access.</p>
 ${total > channels.length ? html`<p>Showing the ${channels.length} oldest of ${total} subscriptions.</p>` : ''}
-<table class="stack">
-<thead><tr><th scope="col">Document</th><th scope="col">Channel</th><th scope="col">Who</th><th scope="col">Since</th><th scope="col">Ends</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+<div class="table-wrap"><table class="stack">
+<thead><tr><th scope="col">Document</th><th scope="col">Channel</th><th scope="col">Who</th><th scope="col">Since</th><th scope="col">Ends</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${channels.length === 0 ? html`<tr><td colspan="6" class="muted">No subscriptions are open</td></tr>` : channels.map((c) => rowOf(c, base, csrf))}</tbody>
-</table>
+</table></div>
 ${troublesOf(webhookTroubles, base)}`,
   })
 }

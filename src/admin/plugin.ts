@@ -11,7 +11,8 @@ import { errorPage, pageOrError, type NextSteps } from '../http/html-page.ts'
 import { log } from '../log.ts'
 import { createStaticClient, deleteClient, readClients } from './clients.ts'
 import { findOwnerSession, requireOwner } from './owner-guard.ts'
-import { readConsents, readSessions, renderSessionsPage, revokeClientAccess, revokeSession, readPeople } from './sessions.ts'
+import { readConsents, readSessions, revokeClientAccess, revokeSession, readPeople } from './sessions.ts'
+import { showSessionsPage } from './sessions-page.ts'
 import { SETUP_NEXT, makeSetup } from './setup.ts'
 import { ADMIN_PATHS, loginPageFor } from '../http/pod-paths.ts'
 import { createGrant, grantSchemaResponse, listGrants, readGrant, revokeGrant } from './grants.ts'
@@ -26,7 +27,7 @@ import { makeBackups } from './backup.ts'
 import { makeCookieLdp, type Forward, type CookieLdp } from '../http/cookie-ldp.ts'
 import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './files-page.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
-import { showBackupPage, showProfilePage, showStatusPage } from './account-pages.ts'
+import { passwordProblemOf, showBackupPage, showProfilePage, showStatusPage } from './account-pages.ts'
 import { readPodStatus } from './pod-status.ts'
 import { backTo, seeOther } from './owner-page.ts'
 import { saveProfile } from './profile.ts'
@@ -80,7 +81,8 @@ export function adminPlugin(deps: Deps, forward: Forward) {
     return render()
   }, next)
   const cookieOf = (request: Request) => request.headers.get('cookie')
-  const back = () => new Response(null, { status: 303, headers: { location: cfg.baseUrl + SESSIONS_PAGE } })
+  /** Back to Apps and sessions, which says what was done. */
+  const back = (done: string) => seeOther(`${cfg.baseUrl}${SESSIONS_PAGE}?done=${done}`)
   /** Form posts of the sessions page: owner session + CSRF token + Origin. */
   const ownerForm = async (request: Request, sent: unknown) => {
     const session = await findOwnerSession(deps, request)
@@ -106,27 +108,28 @@ export function adminPlugin(deps: Deps, forward: Forward) {
     // The dashboard opens on the owner's files
     .get(ADMIN_PATHS.dashboard, ({ request, query }) => ownerPage(ADMIN_PATHS.dashboard, request, () => showFilesPage(deps, cookieOf(request), query), backTo(filesPage('/'), 'Your files')))
     .get(ADMIN_PATHS.dashboardScript, () => dashboardScript())
-    .get(SESSIONS_PAGE, ({ request }) => pageOrError(SESSIONS_PAGE, async () => {
+    .get(SESSIONS_PAGE, ({ request, query }) => pageOrError(SESSIONS_PAGE, async () => {
       const session = await findOwnerSession(deps, request)
-      if (!session) return new Response(null, { status: 303, headers: { location: cfg.baseUrl + loginPageFor(SESSIONS_PAGE) } })
-      return renderSessionsPage(deps, session, request.headers.get('cookie'))
+      if (!session) return seeOther(cfg.baseUrl + loginPageFor(SESSIONS_PAGE))
+      return showSessionsPage(deps, session, cookieOf(request), query.done)
     }))
     .post(ADMIN_PATHS.revokeSession, ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
       await ownerForm(request, body.csrf)
-      if (!body.id || !await revokeSession(deps, body.id)) throw notFound('session')
-      return back()
-    }), { body: RevokeForm })
-    .get(ADMIN_PATHS.appAccess, ({ request, query }) => ownerPage(ADMIN_PATHS.appAccess, request, () => showAppAccessPage(deps, cookieOf(request), query.client_id), backTo(SESSIONS_PAGE, 'Back to your sessions')))
+      const kind = body.id ? await revokeSession(deps, body.id) : undefined
+      if (!kind) throw notFound('session')
+      return back(kind === 'login' ? 'signed_out' : kind === 'visitor' ? 'visitor' : 'ended')
+    }, backTo(SESSIONS_PAGE, 'Back to Apps and sessions')), { body: RevokeForm })
+    .get(ADMIN_PATHS.appAccess, ({ request, query }) => ownerPage(ADMIN_PATHS.appAccess, request, () => showAppAccessPage(deps, cookieOf(request), query.client_id), backTo(SESSIONS_PAGE, 'Back to Apps and sessions')))
     .post(ADMIN_PATHS.appAccess, ({ request, body }) => pageOrError(ADMIN_PATHS.appAccess, async () => {
       await ownerForm(request, body.csrf)
       await submitAppAccessPage(deps, body)
-      return back()
-    }, backTo(SESSIONS_PAGE, 'Back to your sessions')), { body: ListForm })
+      return back('access')
+    }, backTo(SESSIONS_PAGE, 'Back to Apps and sessions')), { body: ListForm })
     .post(ADMIN_PATHS.revokeConsent, ({ request, body }) => pageOrError(SESSIONS_PAGE, async () => {
       await ownerForm(request, body.csrf)
       if (!body.client_id || !await revokeClientAccess(deps, body.client_id)) throw notFound('consent')
-      return back()
-    }), { body: RevokeForm })
+      return back('revoked')
+    }, backTo(SESSIONS_PAGE, 'Back to Apps and sessions')), { body: RevokeForm })
     .get(ADMIN_PATHS.liveUpdates, ({ request, query }) => ownerPage(ADMIN_PATHS.liveUpdates, request, () => showLiveUpdatesPage(deps, cookieOf(request), query.done)))
     .post(ADMIN_PATHS.endChannel, ({ request, body }) => pageOrError(ADMIN_PATHS.endChannel, async () => {
       await ownerForm(request, body.csrf)
@@ -198,7 +201,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       await ownerForm(request, body.csrf)
       return useInheritedAccess(deps, ldp, request, body)
     }, backTo(sharePage(body.path ?? '/'), 'Back to sharing', 'Access not changed')), { body: PlainForm })
-    .get(ADMIN_PATHS.profile, ({ request, query }) => ownerPage(ADMIN_PATHS.profile, request, () => showProfilePage(deps, cookieOf(request), query.done)))
+    .get(ADMIN_PATHS.profile, ({ request, query }) => ownerPage(ADMIN_PATHS.profile, request, () => showProfilePage(deps, cookieOf(request), query)))
     .post(ADMIN_PATHS.profile, ({ request, body }) => pageOrError(ADMIN_PATHS.profile, async () => {
       await ownerForm(request, body.csrf)
       const changed = await saveProfile(deps, ldp, request, body)
@@ -210,8 +213,15 @@ export function adminPlugin(deps: Deps, forward: Forward) {
     }, backTo(ADMIN_PATHS.profile, 'Back to your profile', 'Picture not changed')), { parse: 'none' })
     .post(ADMIN_PATHS.password, ({ request, body }) => pageOrError(ADMIN_PATHS.password, async () => {
       const session = await ownerForm(request, body.csrf)
-      await changeOwnerPassword(session, body)
-      return seeOther(`${ADMIN_PATHS.profile}?done=password`)
+      try {
+        const { loginsEnded } = await changeOwnerPassword(session, body)
+        return seeOther(`${ADMIN_PATHS.profile}?done=password&ended=${loginsEnded}`)
+      } catch (err) {
+        // A wrong current password, a weak or mistyped new one: the form again, the problem at its field
+        const problem = passwordProblemOf(err)
+        if (!problem) throw err
+        return showProfilePage(deps, cookieOf(request), {}, problem)
+      }
     }, backTo(ADMIN_PATHS.profile, 'Back to your profile', 'Password not changed')), { body: PlainForm })
 }
 

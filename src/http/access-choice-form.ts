@@ -25,7 +25,7 @@ export function renderAccessChoice(rows: readonly FolderRow[], limited: boolean)
 <div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Folder</th><th scope="col">Access</th></tr></thead><tbody>
 ${rows.map((r, i) => html`<tr><td data-label="Folder"><code>${readablePath(r.path)}</code>${r.because ? html` <span class="muted">(${r.because})</span>` : ''}<input type="hidden" name="folder" value="${r.path}"></td>
 <td data-label="Access"><label class="visually-hidden" for="right-${i}">Access to ${readablePath(r.path)}</label><select id="right-${i}" name="right">${rights(r.right)}</select></td></tr>`)}
-<tr><td data-label="Another folder"><label for="new-folder">Another folder</label> <input id="new-folder" name="new_folder" placeholder="for example /Recipes/" autocomplete="off"></td>
+<tr><td data-label="Another folder"><label for="new-folder">Another folder</label> <input type="text" id="new-folder" name="new_folder" placeholder="for example /Recipes/" autocomplete="off"></td>
 <td data-label="Access"><label class="visually-hidden" for="new-right">Access to that folder</label><select id="new-right" name="new_right">${rights('write')}</select></td></tr>
 </tbody></table></div>
 <p class="muted">A folder that does not exist yet is made for it.</p>

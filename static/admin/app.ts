@@ -7,6 +7,10 @@ import { guardUnsaved } from './unsaved.ts'
 import { followOldAddress } from './old-addresses.ts'
 import { enhanceUpload } from './files-upload.ts'
 import { enhanceSelection } from './files-select.ts'
+// Account pages (apps and sessions, scripts and bots, live updates, profile, backup)
+import { confirmSubmit } from './confirm-submit.ts'
+import { followBackup } from './backup-follow.ts'
+import { previewPicture } from './picture-preview.ts'
 
 /** What each `data-enhance` name does to its element (one line per enhancement). */
 const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
@@ -14,6 +18,10 @@ const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   // Files (files-page.ts): upload with progress, drop and resume; "select all" for the selection's buttons
   upload: enhanceUpload,
   select: enhanceSelection,
+  // Account pages
+  confirm: confirmSubmit,
+  'follow-backup': followBackup,
+  'picture-preview': previewPicture,
 }
 
 followOldAddress()

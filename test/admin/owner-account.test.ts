@@ -58,7 +58,7 @@ describe('the password, changed in the dashboard (POST /.admin/api/password)', (
     // and back, through the form without JavaScript
     const back = await ctx.post('/.admin/password', { csrf: ctx.csrf, current: 'a much better one', password: PASSWORD, confirm: PASSWORD })
     expect(back.status).toBe(303)
-    expect(back.headers.get('location')).toBe('/.admin/profile?done=password')
+    expect(back.headers.get('location')).toBe('/.admin/profile?done=password&ended=0')
     expect(await verifyOwnerPassword(ctx.pod.store, PASSWORD)).toBe(true)
   })
 })
@@ -69,11 +69,21 @@ describe('the password form without JavaScript (POST /.admin/password)', () => {
     [{ current: 'wrong one!', password: 'new password 1', confirm: 'new password 1' }, 403, 'wrong_current_password'],
     [{ current: PASSWORD, password: 'new password 1', confirm: 'other password' }, 400, 'passwords_differ'],
     [{ current: PASSWORD, password: 'short', confirm: 'short' }, 400, 'weak_password'],
-  ] as const)('%o → %d %s on the error page, the password unchanged', async (fields, status, code) => {
+  ] as const)('%o → %d, the profile page again with %s at its field, the password unchanged', async (fields, status, code) => {
     const res = await ctx.post('/.admin/password', { csrf: ctx.csrf, ...fields })
     expect(res.status).toBe(status)
-    expect(await pageError(res)).toBe(code)
+    const page = await res.text()
+    const field = { wrong_current_password: 'password-current', passwords_differ: 'password-confirm', weak_password: 'password-new' }[code]
+    expect(page).toMatch(new RegExp(`<p class="field-error" id="${field}-error">[^<]*\\(${code}\\)</p>`))
+    expect(page).toMatch(new RegExp(`id="${field}"[^>]*aria-invalid="true"`))
     expect(await verifyOwnerPassword(ctx.pod.store, PASSWORD)).toBe(true)
+  })
+  test.each([
+    ['0', 'Password changed. No other browser was signed in.'], ['1', 'Password changed. Signed out in 1 other browser.'],
+    ['3', 'Password changed. Signed out in 3 other browsers.'], ['<b>', 'Password changed. No other browser was signed in.'],
+  ])('after the change, ended=%s: the page says "%s"', async (ended, notice) => {
+    const page = await (await ctx.pod.request(`/.admin/profile?done=password&ended=${encodeURIComponent(ended)}`, { headers: { cookie: ctx.owner.header() } })).text()
+    expect(page).toContain(`<p class="notice" role="status">${notice}</p>`)
   })
   test('the profile page holds the form, new passwords at least 8 characters', async () => {
     const page = await (await ctx.pod.request('/.admin/profile', { headers: { cookie: ctx.owner.header() } })).text()
@@ -146,7 +156,8 @@ describe("the dashboard's header", () => {
   test('the name and picture instead of the WebID, and a Sign out form to the OP', async () => {
     expect((await api('POST', '/profile', { body: JSON.stringify({ fields: { name: 'Alice Liddell' } }) })).status).toBe(200)
     const page = await (await ctx.pod.request('/.admin/', { headers: { cookie: ctx.owner.header() } })).text()
-    expect(page).toContain('<strong id="who-name">Alice Liddell</strong>')
+    expect(page).toContain('<span class="visually-hidden">Signed in as </span><span class="who-name" id="who-name">Alice Liddell</span>')
+    expect(page).not.toContain('/profile/card#me</span>')
     expect(page).toContain(`id="who-picture" src="${BASE}/profile/picture.png"`)
     expect(page).toMatch(/<form class="inline" method="post" action="\/\.oidc\/session\/end">.*name="confirm" value="yes".*Sign out<\/button>/s)
   })

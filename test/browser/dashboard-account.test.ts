@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe('the profile in the dashboard', () => {
   test('a name saved and a picture uploaded show in the header instead of the WebID', async () => {
-    await page.goto(`${pod.baseUrl}/.admin/#/profile`)
+    await page.goto(`${pod.baseUrl}/.admin/profile`)
     await page.getByLabel('Name').fill('Alice Liddell')
     await page.getByRole('button', { name: 'Save profile' }).click()
     await page.getByText('Profile saved').waitFor()
@@ -55,7 +55,7 @@ describe('the profile in the dashboard', () => {
   })
 
   test('a wrong current password is refused at its field; the right one changes it and signs out the other browser only', async () => {
-    await page.goto(`${pod.baseUrl}/.admin/#/profile`)
+    await page.goto(`${pod.baseUrl}/.admin/profile`)
     await page.getByLabel('Current password').fill('not my password')
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
     await page.getByLabel('New password again').fill(NEW_PASSWORD)
@@ -64,7 +64,11 @@ describe('the profile in the dashboard', () => {
     await refusal.waitFor()
     expect(await refusal.textContent()).toContain('wrong_current_password')
     await screenshot(page, 'account-password-refused')
+    // The form comes back with the problem at its field; the passwords are typed again
+    expect(await page.getByLabel('Current password').getAttribute('aria-invalid')).toBe('true')
     await page.getByLabel('Current password').fill(OWNER_PASSWORD)
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
+    await page.getByLabel('New password again').fill(NEW_PASSWORD)
     await page.getByRole('button', { name: 'Change password' }).click()
     await page.getByText('Password changed. Signed out in 1 other browser.').waitFor()
     await screenshot(page, 'account-password-changed')

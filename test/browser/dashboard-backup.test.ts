@@ -38,7 +38,7 @@ async function signIn(p: Page, base: string): Promise<void> {
   await p.goto(`${base}/.admin/`)
   await signInAsOwner(p)
   await p.waitForURL(`${base}/.admin/`)
-  await p.getByRole('link', { name: 'profile/' }).waitFor()
+  await p.getByRole('link', { name: 'profile/' }).first().waitFor()
 }
 
 const PUBLIC_ACL = (base: string) => `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
@@ -108,7 +108,7 @@ describe('backup from the dashboard, restored with solopod import', () => {
   test('the last backup is remembered across a restart', async () => {
     await pod.restart()
     // the login session is kept too: straight to the panel
-    await page.goto(`${pod.baseUrl}/.admin/#/backup`)
+    await page.goto(`${pod.baseUrl}/.admin/backup`)
     await page.locator('#last-backup').waitFor()
     expect(await page.locator('#last-backup').textContent()).toMatch(/^Your last backup was made .+ \(downloaded here, \d+ resources\)\.$/)
   }, 60_000)

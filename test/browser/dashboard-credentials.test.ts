@@ -1,6 +1,6 @@
-// Scripts and bots in the dashboard's Apps panel, in headless Chromium (issue 24): the owner makes a client
-// credential limited to a folder with spaces and accents, sees its secret once, a script uses it (the list says
-// when), and removing it (after a confirm) makes the script refused. Screenshots:
+// Scripts and bots (/.admin/credentials), in headless Chromium (issue 24): the owner makes a client credential
+// limited to a folder with spaces and accents, sees its secret once, a script uses it (the list says when), and
+// removing it (after a confirm with the script; a plain post without) makes the script refused. Screenshots:
 // test-artifacts/browser/dashboard-scripts-and-bots-{made,listed}-{desktop,phone}.png.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
@@ -30,18 +30,18 @@ async function tokenStatus(id: string, secret: string): Promise<number> {
   return res.status
 }
 
-describe('Scripts and bots in the Apps panel', () => {
+describe('Scripts and bots', () => {
   let id = ''
   let secret = ''
 
   test('making a credential for one folder shows its secret once, with the folder in words', async () => {
-    await page.goto(`${pod.baseUrl}/.admin/#/apps`)
-    const section = page.locator('#scripts-and-bots')
-    await section.getByRole('heading', { name: 'Scripts and bots' }).waitFor()
-    await section.getByText('No client credentials yet').waitFor()
-    await section.getByLabel('Name', { exact: true }).fill('Photo backup')
-    await section.getByLabel('Folder 1', { exact: true }).fill('/Été photos/')
-    await section.getByRole('button', { name: 'Make credential' }).click()
+    await page.goto(`${pod.baseUrl}/.admin/credentials`)
+    await page.getByRole('heading', { name: 'Scripts and bots' }).waitFor()
+    await page.getByText('No client credentials yet').waitFor()
+    await page.getByLabel(/^Name/).fill('Photo backup')
+    await page.getByLabel(/Allow access only to/).check()
+    await page.getByLabel('Another folder').fill('/Été photos/')
+    await page.getByRole('button', { name: 'Make credential' }).click()
     const shown = await page.locator('#new-credential pre').textContent()
     const m = /client_id=(\S+)\nclient_secret=(\S+)/.exec(shown ?? '')
     id = m?.[1] ?? ''
@@ -55,7 +55,8 @@ describe('Scripts and bots in the Apps panel', () => {
 
   test('the list says when it was last used, and shows the secret no more', async () => {
     expect(await tokenStatus(id, secret)).toBe(200)
-    await page.reload()
+    // The page anew (a reload would post the form again)
+    await page.goto(`${pod.baseUrl}/.admin/credentials`)
     const row = page.locator('#credentials-table tr', { hasText: 'Photo backup' })
     await row.waitFor()
     expect(await row.locator('td[data-label="Last used"]').textContent()).not.toBe('never')
@@ -63,11 +64,33 @@ describe('Scripts and bots in the Apps panel', () => {
     expect(await screenshotBothWidths(page, 'dashboard-scripts-and-bots-listed')).toBe(0)
   })
 
-  test('Remove asks first, then the credential gets no token (401 invalid_client)', async () => {
-    page.once('dialog', (d) => { expect(d.message()).toContain('Its tokens are refused'); void d.accept() })
+  test('Remove asks first: answered no, nothing is removed; yes, the credential gets no token (401 invalid_client)', async () => {
+    page.once('dialog', (d) => { expect(d.message()).toContain('Its tokens are refused'); void d.dismiss() })
     await page.getByRole('button', { name: 'Remove Photo backup' }).click()
-    await page.getByText('Removed Photo backup').waitFor()
-    await page.locator('#scripts-and-bots').getByText('No client credentials yet').waitFor()
+    await page.waitForTimeout(300)
+    expect(await tokenStatus(id, secret)).toBe(200)
+    page.once('dialog', (d) => { void d.accept() })
+    await page.getByRole('button', { name: 'Remove Photo backup' }).click()
+    await page.getByText('Credential removed: its tokens are refused from now on').waitFor()
+    await page.getByText('No client credentials yet').waitFor()
     expect(await tokenStatus(id, secret)).toBe(401)
+  })
+
+  test('without JavaScript: made and removed by plain posts', async () => {
+    const plain = await newContext({ javaScriptEnabled: false })
+    try {
+      const p = await plain.newPage()
+      await signInToDashboard(p, pod.baseUrl)
+      await p.goto(`${pod.baseUrl}/.admin/credentials`)
+      await p.getByLabel(/^Name/).fill('Nightly & #1')
+      await p.getByLabel('Another folder').fill('/Bills #2 & 50% +tax?/')
+      await p.getByRole('button', { name: 'Make credential' }).click()
+      await p.locator('#credentials-table').getByText('only to read and write /Bills #2 & 50% +tax?/').waitFor()
+      const m = /client_id=(\S+)\nclient_secret=(\S+)/.exec(await p.locator('#new-credential pre').textContent() ?? '')
+      expect(await tokenStatus(m![1]!, m![2]!)).toBe(200)
+      await p.getByRole('button', { name: 'Remove Nightly & #1' }).click()
+      await p.getByText('Credential removed').waitFor()
+      expect(await tokenStatus(m![1]!, m![2]!)).toBe(401)
+    } finally { await plain.close() }
   })
 })

@@ -52,7 +52,7 @@ describe('Live updates', () => {
 
       page.once('dialog', (d) => { expect(d.message()).toContain(SHOWN); void d.accept() })
       await page.getByRole('button', { name: `End subscription to ${SHOWN}` }).click()
-      await page.getByText('Ending the subscription: done').waitFor()
+      await page.getByText('Subscription ended').waitFor()
       expect(await inbox.closedWithin(5000)).toEqual({ code: 1000, reason: 'ended_by_owner' })
       await page.getByText('No subscriptions are open').waitFor()
       await screenshot(page, 'dashboard-live-updates-ended-desktop')
@@ -89,7 +89,7 @@ describe('Live updates', () => {
       await signInToDashboard(page, pod.baseUrl)
       const troubles = page.locator('section[aria-labelledby="webhook-troubles-h"]')
       for (let i = 0; i < 20 && await troubles.count() === 0; i++) {
-        await page.goto(`${pod.baseUrl}/.admin/#/live-updates`)
+        await page.goto(`${pod.baseUrl}/.admin/live-updates`)
         await page.reload()
         await page.getByRole('heading', { name: 'Live updates' }).waitFor()
       }

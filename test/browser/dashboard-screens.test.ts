@@ -102,13 +102,20 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
     await dash('/keys', 'Signing keys')
     await checkScreen(page, 'keys')
   })
-  test('apps and sessions, profile, backup', async () => {
-    await dash('/apps', 'Screens App')
-    await checkScreen(page, 'apps')
-    await dash('/profile', 'Your profile')
-    await checkScreen(page, 'profile')
-    await dash('/backup', 'No backup has been made')
-    await checkScreen(page, 'backup')
+  test('the account pages: apps and sessions, app access, scripts and bots, live updates, profile, backup, pod status', async () => {
+    for (const [path, ready, name] of [
+      ['/.admin/sessions', 'Screens App', 'apps'], ['/.admin/credentials', 'No client credentials yet', 'credentials'],
+      ['/.admin/live-updates', 'No subscriptions are open', 'live-updates'], ['/.admin/profile', 'Your profile', 'profile'],
+      ['/.admin/backup', 'No backup has been made', 'backup'], ['/.admin/status', 'Version', 'status'],
+    ] as const) {
+      await gotoLeavingUnsaved(page, pod.baseUrl + path)
+      await page.getByText(ready).first().waitFor()
+      await checkScreen(page, name)
+    }
+    await page.goto(`${pod.baseUrl}/.admin/sessions`)
+    await page.getByRole('link', { name: 'Change what Screens App may reach' }).click()
+    await page.getByRole('heading', { name: 'What Screens App may reach' }).waitFor()
+    await checkScreen(page, 'app-access')
   })
 })
 
@@ -125,6 +132,10 @@ describe('the pages without JavaScript, and sign-in', () => {
     await checkScreen(plainPage, 'nojs-backup')
     await open('/.admin/sessions')
     await checkScreen(plainPage, 'nojs-sessions')
+    for (const path of ['credentials', 'live-updates', 'status']) {
+      await open(`/.admin/${path}`)
+      await checkScreen(plainPage, `nojs-${path}`)
+    }
     await open('/.admin/files')
     await plainPage.getByLabel('Folder name').fill('notes')
     await plainPage.getByRole('button', { name: 'Create folder' }).click()

@@ -16,14 +16,13 @@ let app: TestApp
 beforeAll(async () => { [pod, app] = await Promise.all([startBrowserPod(), startTestApp()]) }, HOOK_TIMEOUT)
 afterAll(async () => { await app?.stop(); await pod?.dispose() }, HOOK_TIMEOUT)
 
-/** The dashboard's apps panel in a new tab of `context` (signing in if this browser is not). */
+/** Apps and sessions (/.admin/sessions) in a new tab of `context` (signing in if this browser is not). */
 async function appsPanel(context: BrowserContext): Promise<Page> {
   const tab = await context.newPage()
-  await tab.goto(`${pod.baseUrl}/.admin/#/apps`)
+  await tab.goto(`${pod.baseUrl}/.admin/sessions`)
   if (tab.url().includes('/.oidc/login')) {
     await signInAsOwner(tab)
-    await tab.waitForURL(`${pod.baseUrl}/.admin/`)
-    await tab.goto(`${pod.baseUrl}/.admin/#/apps`)
+    await tab.waitForURL(`${pod.baseUrl}/.admin/sessions`)
   }
   await tab.getByRole('heading', { name: 'Browsers signed in' }).waitFor()
   return tab
@@ -43,7 +42,7 @@ describe('revoking in the dashboard ends what an app holds', () => {
       tab.once('dialog', (d) => { expect(d.message()).toContain('Apps you signed in to from it lose their access too.'); void d.accept() })
       await tab.getByRole('button', { name: /^Sign out .*\(this browser\)$/ }).click()
       // the dashboard goes back to the sign-in page
-      await tab.waitForURL(/\/\.oidc\/login\?return=\/\.admin\//)
+      await tab.waitForURL(/\/\.oidc\/login\?return=\/\.admin\/sessions/)
 
       // the app's DPoP access token is refused at once
       expect(await runInApp(page, (api, url) => api.status(url), `${pod.baseUrl}/`)).toBe(401)
@@ -66,7 +65,7 @@ describe('revoking in the dashboard ends what an app holds', () => {
       // the other browser (this HTTP client's sign-in) is the one not marked "this browser"
       tab.once('dialog', (d) => { void d.accept() })
       await tab.getByRole('button', { name: /^Sign out (?!.*this browser)/ }).click()
-      await tab.getByText('Signing out: done').waitFor()
+      await tab.getByText(/^Signed out: that browser needs the password again/).waitFor()
       expect(await tab.locator('section[aria-labelledby="app-sessions-h"]').getByText('HTTP Notes').count()).toBe(0)
       const refreshed = await requestTokens(`${pod.baseUrl}/.oidc/token`, key, { grant_type: 'refresh_token', refresh_token: String(tokens.refresh_token), client_id: client.clientId })
       expect(refreshed.status).toBe(400)
@@ -86,7 +85,7 @@ describe('revoking in the dashboard ends what an app holds', () => {
       const tab = await appsPanel(context)
       tab.once('dialog', (d) => { void d.accept() })
       await tab.locator('section[aria-labelledby="apps-h"] tr', { hasText: clientId! }).getByRole('button', { name: 'Revoke solopod test app' }).click()
-      await tab.getByText(/Revoking solopod test app: done/).waitFor()
+      await tab.getByText(/^Revoked: its tokens are refused/).waitFor()
       expect(await runInApp(page, (api, url) => api.status(url), `${pod.baseUrl}/`)).toBe(401)
       // this browser stays signed in to the dashboard
       expect(await tab.getByText('(this browser)').count()).toBe(1)

@@ -105,9 +105,8 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
     await page.keyboard.press('Enter')
     await page.waitForURL(`${pod.baseUrl}/.admin/`)
     await page.getByRole('heading', { name: 'Your files' }).waitFor()
-    expect(await page.locator('h1').textContent()).toBe('Your pod')
     await page.goto(`${pod.baseUrl}/.admin/sessions`)
-    expect(await page.locator('h1').textContent()).toBe('Your sessions')
+    expect(await page.locator('h1').textContent()).toBe('Apps and sessions')
     await look('sessions-first')
   })
 
@@ -134,7 +133,7 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
     await page.waitForURL(new RegExp(`^${appOrigin}/callback\\?code=`))
   })
 
-  test('sessions: readable dates that do not wrap mid-token, a one-line "Sign out", links to the profile and the pod', async () => {
+  test('sessions: readable dates that do not wrap mid-token, a one-line "Sign out", links to the profile and the pod\'s dashboard', async () => {
     await page.goto(`${pod.baseUrl}/.admin/sessions`)
     expect(await page.locator('main').textContent()).toContain('First Hour App')
     const times = await page.locator('time').allTextContents()
@@ -142,8 +141,8 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
     for (const t of times) expect(t).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} \S+$/)
     expect(await lineCount(page, 'time .nowrap')).toEqual(Array(times.length * 2).fill(1))
     expect(await lineCount(page, 'td form.inline button')).toEqual(Array(await page.locator('td form.inline button').count()).fill(1))
-    expect(await page.getByRole('link', { name: 'Your profile' }).getAttribute('href')).toBe(`${pod.baseUrl}/profile/card#me`)
-    expect(await page.getByRole('link', { name: 'Your pod' }).getAttribute('href')).toBe('/')
+    expect(await page.getByRole('link', { name: /^Signed in as / }).getAttribute('href')).toBe('/.admin/profile')
+    expect(await page.getByRole('link', { name: 'Your pod' }).getAttribute('href')).toBe('/.admin/')
     await look('sessions')
   })
 
@@ -152,7 +151,7 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
     expect(await page.locator('main').textContent()).toContain('You are signed in as the owner')
     await look('front-door-owner')
     await page.goto(`${pod.baseUrl}/.admin/sessions`)
-    await page.getByRole('button', { name: 'Sign out of this browser' }).click()
+    await page.locator('header').getByRole('button', { name: 'Sign out' }).click()
     expect(await page.locator('h1').textContent()).toBe('Signed out')
     await look('signed-out')
     await page.goto(`${pod.baseUrl}/.admin/sessions`)

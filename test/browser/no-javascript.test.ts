@@ -210,8 +210,8 @@ describe('the owner pages with JavaScript off', () => {
       await page.goto(`${pod.baseUrl}/.admin/sessions`)
       await shoot('sessions')
       // Remembered consents: Revoke ends the app's sessions too
-      await page.locator('tr', { hasText: 'Form App' }).filter({ has: page.locator('form[action="/.admin/consents/revoke"]') }).getByRole('button', { name: 'Revoke' }).click()
-      await page.waitForURL(`${pod.baseUrl}/.admin/sessions`)
+      await page.locator('tr', { hasText: 'Form App' }).filter({ has: page.locator('form[action="/.admin/consents/revoke"]') }).getByRole('button', { name: /^Revoke/ }).click()
+      await page.waitForURL(`${pod.baseUrl}/.admin/sessions?done=revoked`)
       expect(await page.locator('main').textContent()).not.toContain('Form App')
       expect((await read()).status).toBe(401)
       const refreshed = await requestTokens(`${pod.baseUrl}/.oidc/token`, key, { grant_type: 'refresh_token', refresh_token: String(tokens.refresh_token), client_id: client.clientId })
@@ -219,8 +219,8 @@ describe('the owner pages with JavaScript off', () => {
       // the HTTP client's browser sign-in: the row that is not this browser
       const other = page.locator('tr', { hasText: /Bun|unknown/ }).filter({ hasNotText: 'this browser' })
       expect(await other.count()).toBe(1)
-      await other.getByRole('button', { name: 'Sign out' }).click()
-      await page.waitForURL(`${pod.baseUrl}/.admin/sessions`)
+      await other.getByRole('button', { name: /^Sign out/ }).click()
+      await page.waitForURL(`${pod.baseUrl}/.admin/sessions?done=signed_out`)
       expect(await page.locator('tr', { hasText: /Bun|unknown/ }).filter({ hasNotText: 'this browser' }).count()).toBe(0)
     } finally { client.stop() }
   })

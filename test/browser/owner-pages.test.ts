@@ -64,7 +64,7 @@ describe('owner pages in a real browser (issue 8: Origin of same-origin form pos
       await tabTo(page, 'button[type="submit"]')
       await page.keyboard.press('Enter')
       await page.waitForURL(`${pod.baseUrl}/.admin/sessions`)
-      expect(await page.locator('h1').textContent()).toBe('Your sessions')
+      expect(await page.locator('h1').textContent()).toBe('Apps and sessions')
       expect(origins).toEqual([pod.baseUrl])
       await screenshot(page, 'sessions')
     } finally { await context.close() }

@@ -39,10 +39,10 @@ export function contrastFailures(page: Page, minimum = 4.5): Promise<ContrastFai
   }, minimum)
 }
 
-/** The space between the card (<main>) and the screen's left and right edges, in CSS pixels. */
+/** The space between the card (<main>, or the dashboard's page under its header) and the screen's left and right edges, in CSS pixels. */
 export function cardMargins(page: Page): Promise<{ left: number; right: number }> {
   return page.evaluate(() => {
-    const box = document.querySelector('main')!.getBoundingClientRect()
+    const box = (document.querySelector('.dash-body') ?? document.querySelector('main')!).getBoundingClientRect()
     return { left: box.left, right: window.innerWidth - box.right }
   })
 }

@@ -70,32 +70,41 @@ describe('the owner re-scopes it in the dashboard', () => {
   /** Both apps are "solopod test app": the limited one is the row of the client id the dashboard API says is limited. */
   let scopedClientId = ''
 
-  test('the Apps panel shows what each app may reach', async () => {
+  test('Apps and sessions shows what each app may reach', async () => {
     tab = await scopedContext.newPage()
-    await tab.goto(u('/.admin/#/apps'))
+    await tab.goto(u('/.admin/sessions'))
     if (tab.url().includes('/.oidc/login')) {
       await signInAsOwner(tab)
-      await tab.waitForURL(u('/.admin/'))
-      await tab.goto(u('/.admin/#/apps'))
+      await tab.waitForURL(u('/.admin/sessions'))
     }
     await tab.getByRole('heading', { name: 'Apps you approved' }).waitFor()
     const consents = await tab.evaluate(async () => (await fetch('/.admin/api/consents')).json()) as { clientId: string; access: { full: boolean } }[]
     expect(consents.map((c) => c.access.full).sort()).toEqual([false, true])
     scopedClientId = consents.find((c) => !c.access.full)!.clientId
     const row = tab.locator('tr', { has: tab.locator('code', { hasText: scopedClientId }) })
-    await expect(row.locator('.access-summary').textContent()).resolves.toBe('Only /photos/ (read and write)')
+    await expect(row.locator('.access-summary').textContent()).resolves.toBe('only to read and write /photos/')
     await screenshot(tab, 'dashboard-apps-access')
   })
 
-  test('changed to /private/ (read): the app\'s next request sees it', async () => {
+  /** The app's access page, from its row's Change link. */
+  const openAccessPage = async () => {
+    await tab.goto(u('/.admin/sessions'))
     const row = tab.locator('tr', { has: tab.locator('code', { hasText: scopedClientId }) })
-    await row.getByRole('button', { name: /^Change what/ }).click()
-    const editor = row.locator('fieldset.access-editor')
-    await editor.getByLabel('Folder', { exact: true }).first().fill('/private/')
-    await editor.getByLabel('Access', { exact: true }).first().selectOption('read')
+    await row.getByRole('link', { name: /^Change what/ }).click()
+    await tab.getByRole('heading', { name: /^What .* may reach$/ }).waitFor()
+    expect(new URL(tab.url()).searchParams.get('client_id')).toBe(scopedClientId)
+  }
+  const summaryNow = () => tab.locator('tr', { has: tab.locator('code', { hasText: scopedClientId }) }).locator('.access-summary').textContent()
+
+  test('changed to /private/ (read) on its access page: the app\'s next request sees it', async () => {
+    await openAccessPage()
+    await tab.getByLabel('Access to /photos/').selectOption('none')
+    await tab.getByLabel('Another folder').fill('/private/')
+    await tab.getByLabel('Access to that folder').selectOption('read')
     await screenshot(tab, 'dashboard-apps-access-editor')
-    await editor.getByRole('button', { name: 'Save' }).click()
-    await expect(row.locator('.access-summary').textContent()).resolves.toBe('Only /private/ (read)')
+    await tab.getByRole('button', { name: 'Save' }).click()
+    await tab.getByText(/^Access changed/).waitFor()
+    expect(await summaryNow()).toBe('only to read /private/')
 
     expect(await runInApp(scopedApp, (api, url) => api.readTitle(url), u('/private/diary'))).toBe('diary')
     expect(await status(scopedApp, u('/photos/beach'))).toBe(403)
@@ -103,18 +112,22 @@ describe('the owner re-scopes it in the dashboard', () => {
   })
 
   test('given full access, it reaches everything again', async () => {
-    const row = tab.locator('tr', { has: tab.locator('code', { hasText: scopedClientId }) })
-    await row.getByRole('button', { name: /^Change what/ }).click()
-    await row.getByLabel(/Full access/).check()
-    await row.getByRole('button', { name: 'Save' }).click()
-    await expect(row.locator('.access-summary').textContent()).resolves.toBe('Full access')
+    await openAccessPage()
+    await tab.getByLabel(/Allow full access/).check()
+    await tab.getByRole('button', { name: 'Save' }).click()
+    await tab.getByText(/^Access changed/).waitFor()
+    expect(await summaryNow()).toBe('everything you can reach: read, change and share')
     expect(await status(scopedApp, u('/photos/beach'))).toBe(200)
     expect(await status(scopedApp, u('/'))).toBe(200)
   })
 
-  test('at phone width the panel fits', async () => {
+  test('at phone width both pages fit', async () => {
     await tab.setViewportSize(PHONE)
+    await tab.goto(u('/.admin/sessions'))
     expect(await horizontalOverflow(tab)).toBe(0)
     await screenshot(tab, 'dashboard-apps-access-phone')
+    await openAccessPage()
+    expect(await horizontalOverflow(tab)).toBe(0)
+    await screenshot(tab, 'dashboard-app-access-page-phone')
   })
 })
