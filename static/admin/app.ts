@@ -5,10 +5,14 @@
 
 import { guardUnsaved } from './unsaved.ts'
 import { followOldAddress } from './old-addresses.ts'
+// Viewing and editing one file
+import { checkTurtle } from './check-turtle.ts'
 
 /** What each `data-enhance` name does to its element (one line per enhancement). */
 const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   unsaved: guardUnsaved,
+  // Viewing and editing one file
+  'check-turtle': checkTurtle,
 }
 
 followOldAddress()
