@@ -62,7 +62,7 @@ function render(deps: AdminDeps, cookieHeader: string | null, s: Shown): Promise
     ...(s.notice ? { notice: s.notice } : {}), ...(s.problem ? { status: s.problem.err.status } : {}),
     body: (csrf) => html`<p class="muted"><code>${breakableUrl(url)}</code> · <a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(s.path)}">View</a> · <a href="${sharePage(s.path)}">Who can access this</a> · <a href="${filesPage(parentPath(s.path) ?? '/')}">Back to the folder</a></p>
 ${s.problem ? html`<div id="edit-problem">${problemBox(s.problem.err, s.conflict ? CONFLICT : undefined)}</div>` : ''}${s.conflict ? conflictChoices(s) : ''}${lineText !== undefined ? html`<p id="bad-line">Line ${s.problem!.line}: <code class="bad-line">${lineText}</code></p>` : ''}
-<form id="edit-form" method="post" action="${ADMIN_PATHS.edit}" data-enhance="unsaved${s.type === TURTLE ? ' check-turtle' : ''}" data-unsaved="Your changes to ${name}" data-document="${url}">${csrfField(csrf)}<input type="hidden" name="path" value="${s.path}"><input type="hidden" name="type" value="${s.type}"><input type="hidden" name="version" value="${s.version}">
+<form id="edit-form" method="post" action="${ADMIN_PATHS.edit}" data-enhance="unsaved${s.type === TURTLE ? ' check-turtle' : ''}" data-unsaved="Your changes to ${name}" data-document="${url}">${csrfField(csrf)}<input type="hidden" name="path" value="${s.path}"><input type="hidden" name="type" value="${s.type}"><input type="hidden" name="version" value="${s.version}"><input type="hidden" name="newline" value="${/\r\n/.test(s.text) ? 'crlf' : 'lf'}">
 <label for="edit-text">${labelOf(s.type)}</label><textarea id="edit-text" name="text" spellcheck="${s.type === TURTLE ? 'false' : 'true'}"${s.type === TURTLE ? html` wrap="off"` : ''} rows="18"${described ? html` aria-describedby="${described}"` : ''}>${s.text}</textarea>
 ${s.type === TURTLE ? html`<p id="rdf-check" class="field-error" hidden></p>` : ''}
 <p class="actions">${s.conflict ? '' : html`<button type="submit">Save</button> `}<a class="button secondary" href="${filesPage(parentPath(s.path) ?? '/')}">Cancel</a></p></form>`,
@@ -70,7 +70,7 @@ ${s.type === TURTLE ? html`<p id="rdf-check" class="field-error" hidden></p>` : 
 }
 
 /** The conflict's two answers, beside its message; the newer text shown so the owner can compare. */
-const conflictChoices = (s: Shown) => html`<p class="actions"><a class="button secondary" href="${editPage(s.path)}">Reload (lose my changes)</a> <button type="submit" form="edit-form">Keep my version</button></p>
+const conflictChoices = (s: Shown) => html`<p class="actions"><a class="button secondary small" href="${editPage(s.path)}">Reload (lose my changes)</a> <button type="submit" form="edit-form">Keep my version</button></p>
 ${s.conflict!.theirs === undefined ? html`<p class="muted">The document was deleted meanwhile: keeping your version creates it again.</p>`
     : html`<details><summary>The newer version, as saved now</summary><pre class="preview-text" id="their-text">${s.conflict!.theirs}</pre></details>`}`
 
@@ -95,7 +95,9 @@ export async function saveDocument(deps: AdminDeps, ldp: CookieLdp, request: Req
   if (typeof form.text !== 'string') throw new HttpError(400, 'invalid_field', 'the text of the document is missing')
   const type = typeof form.type === 'string' ? bareType(form.type) : TURTLE
   if (!editable(type)) throw new HttpError(400, 'invalid_field', `type: ${type} is not edited here (Turtle, plain text or Markdown)`)
-  const text = form.text
+  // A form sends a text box's lines ending in CRLF (HTML §4.10.21.8): the document keeps the endings it had
+  const lf = form.text.replace(/\r\n?/g, '\n')
+  const text = form.newline === 'crlf' ? lf.replace(/\n/g, '\r\n') : lf
   const version = typeof form.version === 'string' ? form.version : ''
   const again = (err: HttpError, line?: number) =>
     render(deps, request.headers.get('cookie'), { path, type, text, version, problem: { err, ...(line ? { line } : {}) } })

@@ -4,6 +4,7 @@
 // refuses bad Turtle (400, the line shown), so this only says it sooner.
 
 import { api } from './api.ts'
+import { sayError } from './dom.ts'
 import type { checkRdf } from '../../src/admin/check-rdf.ts'
 
 type Checked = Awaited<ReturnType<typeof checkRdf>>
@@ -20,14 +21,16 @@ export function checkTurtle(form: HTMLElement): void {
   let asked = 0
   const check = async () => {
     const mine = ++asked
-    let shown: string | undefined
+    let r: Checked
     try {
-      const r = await api<Checked>('POST', '/check-rdf', { text: area.value, contentType: 'text/turtle', base }, 'Checking the Turtle')
-      shown = r.ok ? undefined : `${r.line ? `Line ${r.line}: ` : ''}${r.message} (${r.code})`
+      r = await api<Checked>('POST', '/check-rdf', { text: area.value, contentType: 'text/turtle', base }, 'Checking the Turtle')
     } catch (err) {
-      shown = err instanceof Error ? `The Turtle could not be checked now: ${err.message}` : String(err)
+      // Not a problem of the text (signed out, the pod away): said in the status line; Save still checks
+      if (mine === asked) sayError(err)
+      return
     }
     if (mine !== asked) return // a newer text is being checked
+    const shown = r.ok ? undefined : `${r.line ? `Line ${r.line}: ` : ''}${r.message} (${r.code})`
     slot.textContent = shown ?? ''
     slot.hidden = shown === undefined
     if (shown === undefined) area.removeAttribute('aria-invalid')

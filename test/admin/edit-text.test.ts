@@ -64,7 +64,7 @@ describe('two tabs: a conflict offers both choices', () => {
     expect(res.status).toBe(412)
     const html = await res.text()
     expect(html).toMatch(/<div class="error" role="alert"><p class="plain"><strong>Someone changed this document while you were editing: reload it, or keep your version.<\/strong><\/p>.*<p class="code">Error code: <code id="error">changed_meanwhile<\/code><\/p><\/div>/s)
-    expect(html).toContain(`<a class="button secondary" href="/.admin/files/edit?path=${encodeURIComponent(NOTE)}">Reload (lose my changes)</a> <button type="submit" form="edit-form">Keep my version</button>`)
+    expect(html).toContain(`<a class="button secondary small" href="/.admin/files/edit?path=${encodeURIComponent(NOTE)}">Reload (lose my changes)</a> <button type="submit" form="edit-form">Keep my version</button>`)
     expect(html).toContain('<pre class="preview-text" id="their-text">their text\n</pre>')
     expect(html).toContain('my text\n</textarea>')
     const newer = field(html, 'version')!
@@ -130,5 +130,20 @@ describe('refusals in plain words first, the description after, the code small',
     expect(res.status).toBe(400)
     const html = await res.text()
     expect(html).toContain('<div class="error" role="alert"><p>/notes/ is a folder')
+  })
+})
+
+describe('a text box sends CRLF: the document keeps the line endings it had', () => {
+  test.each([
+    ['lf', 'a\nb\n', 'a\nb\nc\n'],
+    ['crlf', 'a\r\nb\r\n', 'a\r\nb\r\nc\r\n'],
+  ])('%s', async (newline, before, after) => {
+    const path = `/notes/${newline}.txt`
+    expect((await put(path, before, 'text/plain')).status).toBe(201)
+    const html = await editHtml(path)
+    expect(field(html, 'newline')).toBe(newline)
+    const res = await ctx.post('/.admin/files/edit', { csrf, path, type: 'text/plain', version: field(html, 'version')!, newline, text: 'a\r\nb\r\nc\r\n' })
+    expect(res.status).toBe(303)
+    expect((await stored(path)).text).toBe(after)
   })
 })
