@@ -65,7 +65,7 @@ ${s.problem ? html`<div id="edit-problem">${problemBox(s.problem.err, s.conflict
 <form id="edit-form" method="post" action="${ADMIN_PATHS.edit}" data-enhance="unsaved${s.type === TURTLE ? ' check-turtle' : ''}" data-unsaved="Your changes to ${name}" data-document="${url}">${csrfField(csrf)}<input type="hidden" name="path" value="${s.path}"><input type="hidden" name="type" value="${s.type}"><input type="hidden" name="version" value="${s.version}"><input type="hidden" name="newline" value="${/\r\n/.test(s.text) ? 'crlf' : 'lf'}">
 <label for="edit-text">${labelOf(s.type)}</label><textarea id="edit-text" name="text" spellcheck="${s.type === TURTLE ? 'false' : 'true'}"${s.type === TURTLE ? html` wrap="off"` : ''} rows="18"${described ? html` aria-describedby="${described}"` : ''}>${s.text}</textarea>
 ${s.type === TURTLE ? html`<p id="rdf-check" class="field-error" hidden></p>` : ''}
-<p class="actions">${s.conflict ? '' : html`<button type="submit">Save</button> `}<a class="button secondary" href="${filesPage(parentPath(s.path) ?? '/')}">Cancel</a></p></form>`,
+<p>${s.conflict ? '' : html`<button type="submit">Save</button> `}<a class="button secondary" href="${filesPage(parentPath(s.path) ?? '/')}">Cancel</a></p></form>`,
   })
 }
 
