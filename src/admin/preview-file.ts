@@ -27,7 +27,9 @@ export async function previewFile(ldp: CookieLdp, request: Request, raw: unknown
     const value = res.headers.get(name)
     if (value !== null) headers.set(name, value)
   }
-  // Opened on its own (a PDF in a tab) it is still no page of ours: no script, no sniffing into HTML
+  // Opened on its own (a PDF in a tab) it is still no page of ours: no script, no sniffing into HTML.
+  // Chromium's PDF viewer shows a top-level PDF under `sandbox` (checked in Chromium 156 by
+  // test/browser/dashboard-previews.test.ts; older versions refused only sandboxed frames), so PDFs keep it.
   headers.set('content-disposition', 'inline')
   headers.set('content-security-policy', 'sandbox')
   headers.set('x-content-type-options', 'nosniff')

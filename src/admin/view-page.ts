@@ -1,5 +1,6 @@
 // One file without JavaScript: its preview (an image, a film or a sound played in the page, a PDF opened
-// in a tab, text shown as text) above the links to download, share and delete it.
+// in a tab, text and Markdown shown as text) above the links to download, edit (Turtle, text, Markdown),
+// share and delete it.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -8,7 +9,7 @@ import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { readablePath } from '../lib/readable-path.ts'
-import { MAX_PREVIEW_TEXT_BYTES, bareType, previewKind } from '../lib/preview-kind.ts'
+import { MAX_PREVIEW_TEXT_BYTES, bareType, isEditableText, previewKind } from '../lib/preview-kind.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPath } from './browse.ts'
 import { renderOwnerPage } from './owner-page.ts'
@@ -32,7 +33,7 @@ export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store'>, ldp: Cooki
     body: () => html`<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
 ${previewOf(path, type, text)}
 <p class="actions"><a class="button" href="${ADMIN_PATHS.download}${q(path)}">Download</a>
-${type === 'text/turtle' ? html`<a class="button secondary" href="${ADMIN_PATHS.edit}${q(path)}">Edit</a>` : ''}
+${type === 'text/turtle' || isEditableText(type) ? html`<a class="button secondary" href="${ADMIN_PATHS.edit}${q(path)}">Edit</a>` : ''}
 <a class="button secondary" href="${ADMIN_PATHS.share}${q(path)}">Share</a>
 <a class="button secondary" href="${ADMIN_PATHS.delete}${q(path)}">Delete</a>
 <a class="button secondary" href="${ADMIN_PATHS.files}${q(parentPath(path) ?? '/')}">Back to the folder</a></p>`,

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { HttpError } from './errors.ts'
 import { readStatic } from './static-files.ts'
 import { logRefusal } from './render-error.ts'
+import { plainWords } from '../lib/plain-words.ts'
 
 /** HTML that is already escaped (built with `html`), inserted as is by `{{{name}}}`. */
 export class SafeHtml {
@@ -120,9 +121,15 @@ export function breakableUrl(url: string): SafeHtml {
   return new SafeHtml(`<span class="url">${escapeHtml(origin)}${rest}</span>`)
 }
 
-/** The refusal inside a form page: the sentence first, the code small for whoever reports it. */
-export const problemBox = (err: HttpError) =>
-  html`<div class="error" role="alert"><p>${asSentence(err.description)}</p><p class="code">Error code: <code id="error">${err.code}</code></p></div>`
+/**
+ * A refusal on a page (a form shown again, the error page): what it means in plain words first (`plain`
+ * where the page knows better, else lib/plain-words.ts), the server's description after it, and the
+ * code small beside them for whoever reports it.
+ */
+export function problemBox(err: HttpError, plain = plainWords(err.status, err.code)): SafeHtml {
+  const description = asSentence(err.description)
+  return html`<div class="error" role="alert">${plain ? html`<p class="plain"><strong>${plain}</strong></p>` : ''}<p>${description}</p><p class="code">Error code: <code id="error">${err.code}</code></p></div>`
+}
 
 /** What a person can do after an error: a sentence and links onwards (there is no script for "back"). */
 export interface NextSteps {
@@ -149,7 +156,7 @@ export function renderErrorPage(path: string, err: HttpError, next: NextSteps = 
 export function errorPage(err: HttpError, next: NextSteps = GENERIC_NEXT, headers?: Record<string, string | string[]>): Promise<Response> {
   const heading = next.heading ?? HEADINGS[err.status] ?? 'Something went wrong'
   return renderPage('error.html', heading, {
-    heading, description: asSentence(err.description), code: err.code,
+    heading, problem: problemBox(err),
     hint: next.hint, links: html`${next.links.map((l) => html`<a class="button secondary" href="${l.href}">${l.label}</a> `)}`,
   }, { status: err.status, headers: { ...err.headers, ...headers } })
 }

@@ -62,7 +62,7 @@ export const REFUSALS = {
   not_a_container: { status: [400], means: 'the request needs a container (a path ending in /)' },
   invalid_page: { status: [400], means: "a container listing's page or limit is not one the pod hands out (LWS container pagination)" },
   not_a_document: { status: [400], means: 'the request needs a document, not a container' },
-  not_rdf: { status: [400], means: 'the resource is not an RDF document' },
+  not_editable: { status: [400], means: 'the document is not of a type the owner edits as text in the dashboard (Turtle, plain text, Markdown)' },
   already_exists: { status: [412, 409], means: 'something of that name exists already (409: the target of a move)' },
   nothing_selected: { status: [400], means: 'a form for the selected items came without any item ticked' },
   too_large_for_trash: { status: [413], means: 'the folder holds more items than the trash keeps; delete it for good instead' },

@@ -1,5 +1,6 @@
 // Calls from the dashboard: every one carries the CSRF token, and every refusal becomes an ApiError
-// whose message says what the server said (its error code and description).
+// whose message says in plain words what went wrong, then what the server said; its code rides along.
+import { plainWords } from '../../src/lib/plain-words.ts'
 
 const root = document.getElementById('dashboard')!
 export const BASE = root.dataset.base!
@@ -30,8 +31,12 @@ async function failure(res: Response, what: string): Promise<ApiError> {
   const given = j.error_description ?? j.detail
   let description = typeof given === 'string' ? given : ''
   const violations = Array.isArray(j.violations) ? j.violations : []
-  if (res.status === 401) description = `you are signed out (${description || code}); reload the page to sign in again`
-  return new ApiError(res.status, code, `${what} failed (${res.status} ${code}): ${description || res.statusText}`, violations)
+  if (res.status === 401) description = 'reload the page to sign in again'
+  // Plain words first where the refusal is a common one, the server's own description after them; the code
+  // is not in the sentence: sayError shows it small beside it (err.code), as the pages do.
+  const plain = plainWords(res.status, code)
+  const said = description || res.statusText
+  return new ApiError(res.status, code, `${what} failed: ${[plain, said && plain ? `(${said})` : said].filter(Boolean).join(' ')}`, violations)
 }
 
 export const headers = (extra: Record<string, string> = {}) => ({ 'x-csrf-token': CSRF, ...extra })

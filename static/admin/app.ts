@@ -11,6 +11,8 @@ import { enhanceSelection } from './files-select.ts'
 import { confirmSubmit } from './confirm-submit.ts'
 import { followBackup } from './backup-follow.ts'
 import { previewPicture } from './picture-preview.ts'
+// Viewing and editing one file
+import { checkTurtle } from './check-turtle.ts'
 
 /** What each `data-enhance` name does to its element (one line per enhancement). */
 const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
@@ -22,6 +24,8 @@ const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   confirm: confirmSubmit,
   'follow-backup': followBackup,
   'picture-preview': previewPicture,
+  // Viewing and editing one file
+  'check-turtle': checkTurtle,
 }
 
 followOldAddress()

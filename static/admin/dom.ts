@@ -53,6 +53,9 @@ export function sayError(err: unknown): void {
   s.className = 'dash-status error'
   s.setAttribute('role', 'alert')
   s.textContent = err instanceof Error ? err.message : String(err)
+  // The refusal's code small beside the sentence, for whoever reports it (api.ts ApiError)
+  const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined
+  if (code) s.append(' ', h('small', { class: 'code', id: 'status-code' }, `Error code: ${code}`))
   s.scrollIntoView({ block: 'nearest' })
 }
 

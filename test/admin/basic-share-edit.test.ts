@@ -212,11 +212,11 @@ describe('edit: Turtle in a text box, saved with If-Match', () => {
     expect(res.status).toBe(status)
     expect(await pageError(res)).toBe(code)
   })
-  test('a file that is not RDF → 400 not_rdf', async () => {
-    expect((await pod.request('/notes/b.txt', { method: 'PUT', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'text/plain' }, body: 'hi' })).status).toBe(201)
-    const res = await pod.request('/.admin/files/edit?path=%2Fnotes%2Fb.txt', { headers: { cookie: owner.header() } })
+  test('a file that is not text (a picture) → 400 not_editable', async () => {
+    expect((await pod.request('/notes/b.png', { method: 'PUT', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'image/png' }, body: 'png' })).status).toBe(201)
+    const res = await pod.request('/.admin/files/edit?path=%2Fnotes%2Fb.png', { headers: { cookie: owner.header() } })
     expect(res.status).toBe(400)
-    expect(await pageError(res)).toBe('not_rdf')
+    expect(await pageError(res)).toBe('not_editable')
   })
   test('saving without the text → 400 invalid_field', async () => {
     const res = await post('/.admin/files/edit', { csrf, path: '/notes/a.ttl', version: await editVersion('/notes/a.ttl') })
