@@ -5,10 +5,17 @@
 
 import { guardUnsaved } from './unsaved.ts'
 import { followOldAddress } from './old-addresses.ts'
+// Sharing, grants, keys
+import { checkWebIdAsTyped, copyLinkButton } from './share-form.ts'
+import { makeKeyInBrowser } from './keys.ts'
 
 /** What each `data-enhance` name does to its element (one line per enhancement). */
 const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   unsaved: guardUnsaved,
+  // Sharing, grants, keys
+  'share-form': checkWebIdAsTyped,
+  'copy-link': copyLinkButton,
+  'make-key': makeKeyInBrowser,
 }
 
 followOldAddress()
