@@ -14,6 +14,7 @@ import { isIri } from './acl-entries.ts'
 
 const PROFILE_TYPES = ['text/turtle', 'application/ld+json', 'application/n-triples']
 const PRIMARY_TOPIC = FOAF('primaryTopic')
+const ABOUT_THE_DOCUMENT = new Set([PRIMARY_TOPIC, FOAF('maker')])
 
 export type WebIdCheck =
   /** The document describes the WebID: share with it. */
@@ -45,7 +46,8 @@ export async function checkWebId(deps: Pick<Deps, 'fetchDoc'>, raw: string): Pro
   const named = triples.find((q) => (q.subject.value === docUrl || q.subject.value === webid) && q.predicate.value === PRIMARY_TOPIC && q.object.termType === 'NamedNode')?.object.value
   const fallback = about(`${docUrl}#me`) ? `${docUrl}#me` : undefined
   const suggestion = named && isIri(named) && /^https?:\/\//.test(named) && named.length <= 2048 && about(named) ? named : fallback
-  const describes = about(webid)
+  // The document's statements about itself (what it is, whom it is about) do not make it a person
+  const describes = triples.some((q) => q.subject.value === webid && !ABOUT_THE_DOCUMENT.has(q.predicate.value) && q.object.value !== FOAF('PersonalProfileDocument'))
   if (!suggestion && !describes) throw notProfile()
   return { ok: false, webid, ...(suggestion ? { suggestion } : {}), describes }
 }
