@@ -38,7 +38,7 @@ function row(e: GrantEntry, base: string, csrf: string): SafeHtml {
 <td data-label="May" class="words">${g.accessMode.map((m) => local(m, ACL)).join(', ')}</td>
 <td data-label="Scope" class="words">${SCOPES[local(g.scopeOfGrant, INTEROP)] ?? g.scopeOfGrant}</td>
 <td data-label="Created" class="words">${localTime(e.createdAt)}<br><span class="muted">until revoked</span></td>
-<td><form method="post" action="${ADMIN_PATHS.grantsRevoke}">${csrfField(csrf)}<input type="hidden" name="id" value="${e.id}"><button type="submit" class="small secondary" aria-label="Revoke ${what}">Revoke</button></form></td></tr>`
+<td><form method="post" action="${ADMIN_PATHS.grantsRevoke}" data-enhance="confirm" data-confirm="Revoke ${what}? The access ends with the next request.">${csrfField(csrf)}<input type="hidden" name="id" value="${e.id}"><button type="submit" class="small secondary" aria-label="Revoke ${what}">Revoke</button></form></td></tr>`
 }
 
 function grantForm(csrf: string): SafeHtml {

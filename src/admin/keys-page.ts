@@ -27,7 +27,7 @@ function row(k: ListedKey, csrf: string): SafeHtml {
 <td data-label="Fingerprint">${k.thumbprint ? html`<code>${breakableUrl(k.thumbprint)}</code>` : html`<span class="field-error">unusable: ${k.problem ?? 'unknown'}</span>`}</td>
 <td data-label="Signs as you" class="words">${k.linkedFromProfile ? 'yes (linked from your profile)' : 'no'}</td>
 <td data-label="Created" class="words">${localTime(Date.parse(k.modified))}</td>
-<td><form method="post" action="${ADMIN_PATHS.keysRevoke}">${csrfField(csrf)}<input type="hidden" name="name" value="${k.name}"><button type="submit" class="small secondary" aria-label="Revoke key ${k.name}">Revoke</button></form></td></tr>`
+<td><form method="post" action="${ADMIN_PATHS.keysRevoke}" data-enhance="confirm" data-confirm="Revoke the key ${k.name}? Requests signed with it are refused from now on, wherever it was given access. This cannot be undone.">${csrfField(csrf)}<input type="hidden" name="name" value="${k.name}"><button type="submit" class="small secondary" aria-label="Revoke key ${k.name}">Revoke</button></form></td></tr>`
 }
 
 export async function showKeysPage(deps: AdminDeps, cookieHeader: string | null, done: unknown): Promise<Response> {

@@ -8,6 +8,7 @@ import { followOldAddress } from './old-addresses.ts'
 // Sharing, grants, keys
 import { checkWebIdAsTyped, copyLinkButton } from './share-form.ts'
 import { makeKeyInBrowser } from './keys.ts'
+import { confirmBeforeSubmit } from './confirm-submit.ts'
 
 /** What each `data-enhance` name does to its element (one line per enhancement). */
 const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
@@ -16,6 +17,7 @@ const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   'share-form': checkWebIdAsTyped,
   'copy-link': copyLinkButton,
   'make-key': makeKeyInBrowser,
+  confirm: confirmBeforeSubmit,
 }
 
 followOldAddress()
