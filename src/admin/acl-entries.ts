@@ -19,6 +19,8 @@ export const FOAF_AGENT = 'http://xmlns.com/foaf/0.1/Agent'
 export const AUTHENTICATED = 'http://www.w3.org/ns/auth/acl#AuthenticatedAgent'
 export const MODES = ['read', 'append', 'write', 'control'] as const
 export const MODE_LABEL: Record<string, string> = { read: 'Read', append: 'Append', write: 'Write', control: 'Control' }
+/** What each mode lets a person do, in plain words (the pages' tables and forms; MODE_LABEL is the ACL term). */
+export const MODE_WORDS: Record<string, string> = { read: 'Read', append: 'Add', write: 'Change', control: 'Decide who has access' }
 export const KIND_LABEL: Record<Kind, string> = { agent: 'Person (WebID)', public: 'Everyone (public)', authenticated: 'Anyone signed in', group: 'Group', key: 'Key', class: 'Class' }
 
 export function entriesOf(rows: readonly AclRow[]): Entry[] {

@@ -46,6 +46,9 @@ import { listTrash, moveToTrash, restoreTrashed } from './trash-files.ts'
 import { showMovePage, submitMovePage } from './move-page.ts'
 import { showDeleteSelected, showMoveSelected, submitDeleteSelected, submitMoveSelected } from './selection-pages.ts'
 import { showTrashPage, submitRestore } from './trash-page.ts'
+import { showGrantsPage, submitGrantForm, submitGrantRevoke } from './grants-page.ts'
+import { showKeysPage, submitKeyForm, submitKeyRevoke } from './keys-page.ts'
+import { checkWebId } from './webid-check.ts'
 
 const SESSIONS_PAGE = ADMIN_PATHS.sessions
 const SETUP_PATH = ADMIN_PATHS.setup
@@ -201,6 +204,25 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       await ownerForm(request, body.csrf)
       return useInheritedAccess(deps, ldp, request, body)
     }, backTo(sharePage(body.path ?? '/'), 'Back to sharing', 'Access not changed')), { body: PlainForm })
+    // Grants and HttpSig keys: the pages' forms call the API's own functions
+    .get(ADMIN_PATHS.grantsPage, ({ request, query }) => ownerPage(ADMIN_PATHS.grantsPage, request, () => showGrantsPage(deps, cookieOf(request), query.done)))
+    .post(ADMIN_PATHS.grantsPage, ({ request, body }) => pageOrError(ADMIN_PATHS.grantsPage, async () => {
+      await ownerForm(request, body.csrf)
+      return submitGrantForm(deps, body)
+    }, backTo(ADMIN_PATHS.grantsPage, 'Back to grants', 'Grant not created')), { body: ListForm })
+    .post(ADMIN_PATHS.grantsRevoke, ({ request, body }) => pageOrError(ADMIN_PATHS.grantsRevoke, async () => {
+      await ownerForm(request, body.csrf)
+      return submitGrantRevoke(deps, body)
+    }, backTo(ADMIN_PATHS.grantsPage, 'Back to grants')), { body: PlainForm })
+    .get(ADMIN_PATHS.keysPage, ({ request, query }) => ownerPage(ADMIN_PATHS.keysPage, request, () => showKeysPage(deps, cookieOf(request), query.done)))
+    .post(ADMIN_PATHS.keysPage, ({ request, body }) => pageOrError(ADMIN_PATHS.keysPage, async () => {
+      await ownerForm(request, body.csrf)
+      return submitKeyForm(deps, body)
+    }, backTo(ADMIN_PATHS.keysPage, 'Back to keys', 'Key not published')), { body: PlainForm })
+    .post(ADMIN_PATHS.keysRevoke, ({ request, body }) => pageOrError(ADMIN_PATHS.keysRevoke, async () => {
+      await ownerForm(request, body.csrf)
+      return submitKeyRevoke(deps, body)
+    }, backTo(ADMIN_PATHS.keysPage, 'Back to keys')), { body: PlainForm })
     .get(ADMIN_PATHS.profile, ({ request, query }) => ownerPage(ADMIN_PATHS.profile, request, () => showProfilePage(deps, cookieOf(request), query)))
     .post(ADMIN_PATHS.profile, ({ request, body }) => pageOrError(ADMIN_PATHS.profile, async () => {
       await ownerForm(request, body.csrf)
@@ -315,5 +337,6 @@ function ownerApi(deps: Deps, ldp: CookieLdp, backups: ReturnType<typeof makeBac
         createKey(deps, request.headers.get('content-type'), await request.text()), { parse: 'none' })
       .get(ADMIN_PATHS.keys, () => listKeys(deps))
       .delete(`${ADMIN_PATHS.keys}/:name`, ({ params }) => revokeKey(deps, params.name))
-      .get(ADMIN_PATHS.access, async ({ query }) => jsonResponse(await explainAccess(deps, decider, query)), { query: AccessQuery }))
+      .get(ADMIN_PATHS.access, async ({ query }) => jsonResponse(await explainAccess(deps, decider, query)), { query: AccessQuery })
+      .get(ADMIN_PATHS.webidCheck, async ({ query }) => jsonResponse(await checkWebId(deps, query.webid ?? '')), { query: t.Object({ webid: t.Optional(t.String()) }) }))
 }

@@ -1,7 +1,7 @@
-// Sharing without JavaScript: who may do what with a resource (its own ACL and what it inherits, as
-// the dashboard's share panel shows it), a form to add an entry, a Remove button per entry, going back
-// to the inherited access behind a confirmation page. Each
-// change writes the whole ACL document from the entries (acl-entries.ts, as the panel's Save does)
+// Sharing: who may do what with a resource (its own ACL and what it inherits), the share form (share-form.ts:
+// written at once, a person's WebID read first), a Remove button per entry, going back to the inherited
+// access behind a confirmation page, "Send it" and "Why may X do Y?". Works without JavaScript. Each
+// change writes the whole ACL document from the entries (acl-entries.ts)
 // with a PUT through the resource server, which validates it (WAC §5) and refuses to lock the owner
 // out of the root (409 owner_lockout). If-Match on the ACL's ETag: a change made meanwhile elsewhere
 // is refused (RFC 9110 §13.1.1), never overwritten by a form built from the older document.
@@ -12,21 +12,23 @@ import type { CodeWithStatus } from '../http/refusals.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { ownerWebIdOf } from '../config.ts'
-import { AUTHENTICATED, FOAF_AGENT, KIND_LABEL, MODES, MODE_LABEL, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, clientFieldProblem, isIri, onlyThroughApp, scopeText, type Entry, type Kind } from './acl-entries.ts'
+import { KIND_LABEL, MODE_WORDS, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, scopeText, type Entry } from './acl-entries.ts'
+import { entryFrom, shareForm, webIdQuestion } from './share-form.ts'
+import { checkWebId } from './webid-check.ts'
+import { explainForm } from './access-explain-form.ts'
 import { readAclView } from './acl-view.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { shareLinks } from './share-links.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
 
 export const sharePage = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`
 const inheritPage = (path: string) => `${ADMIN_PATHS.shareInherit}?path=${encodeURIComponent(path)}`
 
-const DONE: Record<string, string> = { added: 'Access added', removed: 'Access removed', inherited: 'This item now has the access inherited from its folder' }
-const ADDABLE = ['agent', 'public', 'authenticated', 'group', 'key'] as const
+const DONE: Record<string, string> = { added: 'Shared', removed: 'Access removed', inherited: 'This item now has the access inherited from its folder' }
 
 const aclPathOf = (acl: AclView) => acl.aclUrl.slice(acl.url.length - acl.path.length)
 
@@ -52,7 +54,7 @@ function table(caption: string, entries: Entry[], owner: string, container: bool
   return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">Who</th><th scope="col">May</th><th scope="col">Applies to</th><th scope="col">Only through</th>${remove ? html`<th scope="col"><span class="muted">Action</span></th>` : ''}</tr></thead>
 <tbody>${entries.length === 0 ? html`<tr><td colspan="5" class="muted">Nobody</td></tr>` : entries.map((e, i) => html`<tr>
-<td data-label="Who">${who(e, owner)}</td><td data-label="May">${e.modes.map((m) => MODE_LABEL[m] ?? m).join(', ')}</td>
+<td data-label="Who">${who(e, owner)}</td><td data-label="May">${e.modes.map((m) => MODE_WORDS[m] ?? m).join(', ')}</td>
 <td data-label="Applies to">${scopeText(e, container)}</td><td data-label="Only through">${appsText(e)}</td>
 ${remove ? html`<td>${remove(e, i)}</td>` : ''}</tr>`)}</tbody></table></div>`
 }
@@ -69,23 +71,6 @@ function leftovers(acl: AclView): SafeHtml | string {
 const dropField = (acl: AclView, id: string) => acl.notEditable.count === 0 ? ''
   : html`<label class="check" for="${id}"><input type="checkbox" id="${id}" name="drop" value="yes" required> Drop the ${acl.notEditable.count} statement${acl.notEditable.count === 1 ? '' : 's'} listed above</label>`
 
-function addForm(acl: AclView, version: string, csrf: string): SafeHtml {
-  const container = acl.path.endsWith('/')
-  return html`<section class="panel" aria-labelledby="add-h"><h2 id="add-h">Add someone</h2>
-${acl.own ? '' : html`<p class="muted">This item has no settings of its own yet: adding someone gives it its own, starting from the inherited access shown above.</p>`}
-<form method="post" action="${ADMIN_PATHS.shareAdd}" class="row-form">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}">
-<div><label for="share-kind">Who</label><select id="share-kind" name="kind">${ADDABLE.map((k) => html`<option value="${k}">${KIND_LABEL[k]}</option>`)}</select></div>
-<div><label for="share-value">WebID, group or key URL</label><input type="url" id="share-value" name="value" placeholder="https://alice.example/profile/card#me" autocomplete="off"></div>
-<fieldset><legend>May</legend>${MODES.map((m) => html`<label><input type="checkbox" name="${m}" value="yes"${m === 'read' ? html` checked` : ''}> ${MODE_LABEL[m]}</label>`)}</fieldset>
-<div><label for="share-scope">Applies to</label><select id="share-scope" name="scope">${container
-    ? html`<option value="both">This folder and everything inside</option><option value="this">This folder only</option><option value="inside">Only things inside</option>`
-    : html`<option value="this">This item only</option>`}</select></div>
-<div><label for="share-origin">Only through this app origin (optional)</label><input type="url" id="share-origin" name="origin" placeholder="https://app.example" autocomplete="off"></div>
-<div><label for="share-client">Only through this app: its client ID (optional, for a person)</label><input type="url" id="share-client" name="client" placeholder="https://app.example/id" autocomplete="off"></div>
-${dropField(acl, 'drop-add')}
-<div><button type="submit">Add</button></div></form></section>`
-}
-
 export async function showSharePage(deps: AdminDeps, ldp: CookieLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: query.path ?? '/' })
   const version = await aclVersion(ldp, request, acl)
@@ -93,6 +78,7 @@ export async function showSharePage(deps: AdminDeps, ldp: CookieLdp, request: Re
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const own = acl.own ? entriesOf(acl.own) : null
   const notice = typeof query.done === 'string' ? DONE[query.done] : undefined
+  const explained = await explainForm(deps, acl.path, query)
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: `Who can access ${acl.path === '/' ? 'your whole pod' : readablePath(acl.path)}`, section: ADMIN_PATHS.share, ...(notice ? { notice } : {}),
     body: (csrf) => html`<p class="muted"><a href="${`${ADMIN_PATHS.files}?path=${encodeURIComponent(container ? acl.path : acl.path.slice(0, acl.path.lastIndexOf('/') + 1))}`}">Back to the folder in Files</a></p>
@@ -105,7 +91,8 @@ ${table('Access set here', own, owner, container, (e, i) => html`<form method="p
 ${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up my Control here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`)}
 ${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path)}">Use inherited access instead</a></p>` : ''}</section>` : ''}
 ${sendIt(deps.cfg.baseUrl, acl.path, own ?? inheritedAsOwn(acl.inherited?.rows ?? [], container), owner)}
-${addForm(acl, version, csrf)}`,
+${shareForm({ path: acl.path, version, hasOwn: !!acl.own, extra: dropField(acl, 'drop-add') }, csrf)}
+${explained}`,
   })
 }
 
@@ -116,33 +103,10 @@ function sendIt(baseUrl: string, path: string, entries: Entry[], owner: string):
   return html`<section class="panel" aria-labelledby="send-h"><h2 id="send-h">Send it</h2>
 <div class="table-wrap"><table class="stack"><thead><tr><th scope="col">To</th><th scope="col">Link to send</th><th scope="col">What they will see</th></tr></thead>
 <tbody>${links.map((l, i) => html`<tr><td data-label="To"><code>${breakableUrl(l.who)}</code></td>
-<td data-label="Link"><input type="text" readonly id="share-link-${i}" value="${l.link}" aria-label="Link for ${l.who}"></td><td data-label="What they will see">${l.sees}</td></tr>`)}</tbody></table></div></section>`
+<td data-label="Link"><input type="text" readonly id="share-link-${i}" value="${l.link}" aria-label="Link for ${l.who}" data-enhance="copy-link"></td><td data-label="What they will see">${l.sees}</td></tr>`)}</tbody></table></div></section>`
 }
 
 const bad = (code: CodeWithStatus<400>, description: string) => new HttpError(400, code, description)
-
-/** The entry the add form describes; every field checked, the refusal naming it. */
-function entryFrom(form: Record<string, unknown>, container: boolean): Entry {
-  const kind = form.kind as Kind
-  if (!(ADDABLE as readonly string[]).includes(kind)) throw bad('invalid_field', `Who: expected one of ${ADDABLE.join(', ')}`)
-  const needsIri = kind === 'agent' || kind === 'group' || kind === 'key'
-  const raw = typeof form.value === 'string' ? form.value.trim() : ''
-  if (needsIri && !isIri(raw)) throw bad('invalid_field', `${KIND_LABEL[kind]}: enter a full URL (https://…) with no spaces`)
-  const modes = MODES.filter((m) => form[m] === 'yes')
-  if (modes.length === 0) throw bad('invalid_field', 'May: choose at least one of Read, Append, Write, Control')
-  const scope = form.scope ?? 'this'
-  if (!(container ? ['both', 'this', 'inside'] : ['this']).includes(scope as string)) throw bad('invalid_field', `Applies to: expected ${container ? 'both, this or inside' : 'this'}`)
-  const origin = typeof form.origin === 'string' ? form.origin.trim() : ''
-  if (origin && !(isIri(origin) && /^https?:/.test(origin))) throw bad('invalid_field', 'App origin: enter an origin like https://app.example')
-  const client = typeof form.client === 'string' ? form.client.trim() : ''
-  const clientProblem = clientFieldProblem(client, kind)
-  if (clientProblem) throw bad('invalid_field', clientProblem)
-  return {
-    kind, value: needsIri ? raw : kind === 'public' ? FOAF_AGENT : AUTHENTICATED, modes: [...modes],
-    thisItem: scope !== 'inside', inside: scope !== 'this' && container, origins: origin ? [new URL(origin).origin] : [],
-    conditions: client ? [onlyThroughApp(client)] : [],
-  }
-}
 
 /** Rewriting or deleting the ACL document drops what the page cannot show: only with the "drop" tick. */
 function requireDropTick(acl: AclView, form: Record<string, unknown>, doing: string): void {
@@ -171,6 +135,16 @@ export async function addShareEntry(deps: AdminDeps, ldp: CookieLdp, request: Re
   const acl = await readAclView(deps, { path: form.path })
   const container = acl.path.endsWith('/')
   const entry = entryFrom(form, container)
+  // A person's WebID must name a profile that describes it; one without #fragment is asked about first
+  if (entry.kind === 'agent' && entry.value !== ownerWebIdOf(deps.cfg.baseUrl)) {
+    const check = await checkWebId(deps, entry.value)
+    if (!check.ok && form.confirmWebId !== check.webid) {
+      return renderOwnerPage(deps, request.headers.get('cookie'), {
+        heading: 'Check the WebID', section: ADMIN_PATHS.share,
+        body: (csrf) => webIdQuestion(check, form, csrf, sharePage(acl.path)),
+      })
+    }
+  }
   const entries = acl.own ? entriesOf(acl.own) : inheritedAsOwn(acl.inherited?.rows ?? [], container)
   await writeAcl(ldp, request, acl, form, [...entries, entry])
   return seeOther(sharePage(acl.path, 'added'))

@@ -82,6 +82,9 @@ export const ADMIN_PATHS = {
   /** The owner's pages for grants and HttpSig keys (the API's are `api/grants`, `api/keys`). */
   grantsPage: '/.admin/grants',
   keysPage: '/.admin/keys',
+  /** Revoke forms of those pages (POST). */
+  grantsRevoke: '/.admin/grants/revoke',
+  keysRevoke: '/.admin/keys/revoke',
   /** What the dashboard deleted in the last 30 days (GET), and putting one back (POST form). */
   trashPage: '/.admin/trash',
   trashRestore: '/.admin/trash/restore',
@@ -94,6 +97,8 @@ export const ADMIN_PATHS = {
   keys: '/.admin/api/keys',
   /** "Why may X do Y?" */
   access: '/.admin/api/access',
+  /** Is this a WebID to share with? (GET `?webid=`; the share form's check as typed) */
+  webidCheck: '/.admin/api/webid-check',
   /** The GrantData JSON Schema, public. */
   grantSchema: '/.admin/schemas/grant-data.json',
 } as const

@@ -103,6 +103,8 @@ export const REFUSALS = {
   provider_unusable: { status: [502], means: "the visitor's Solid provider (or WebID profile) could not be found or used for signing in" },
   issuer_keys_unavailable: { status: [502], means: "the token issuer's keys could not be fetched" },
   // The owner's pages and API
+  webid_not_found: { status: [422], means: 'a WebID the owner shares with could not be fetched (no answer, not 200, not an RDF profile type, too large)' },
+  not_a_profile: { status: [422], means: 'the document a WebID names is not a profile of it: no statement has the WebID as its subject' },
   csrf_failed: { status: [403], means: 'the CSRF token or Origin of an owner request does not match (OWASP double-submit cookie)' },
   invalid_credentials: { status: [401], means: 'the password is wrong' },
   too_many_attempts: { status: [429], means: 'too many failed sign-ins; wait before trying again' },

@@ -13,6 +13,9 @@ import { followBackup } from './backup-follow.ts'
 import { previewPicture } from './picture-preview.ts'
 // Viewing and editing one file
 import { checkTurtle } from './check-turtle.ts'
+// Sharing, grants, keys
+import { checkWebIdAsTyped, copyLinkButton } from './share-form.ts'
+import { makeKeyInBrowser } from './keys.ts'
 
 /** What each `data-enhance` name does to its element (one line per enhancement). */
 const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
@@ -26,6 +29,10 @@ const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   'picture-preview': previewPicture,
   // Viewing and editing one file
   'check-turtle': checkTurtle,
+  // Sharing, grants, keys
+  'share-form': checkWebIdAsTyped,
+  'copy-link': copyLinkButton,
+  'make-key': makeKeyInBrowser,
 }
 
 followOldAddress()

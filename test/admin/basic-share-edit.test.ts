@@ -230,6 +230,8 @@ describe('share: "only through this app" (WAC 1.1 ED §4.4.1 acl:ClientCondition
   const APP = 'https://app.example/id'
   const PATH = '/notes/c.ttl'
   beforeAll(async () => {
+    // the share form reads a person's WebID before it writes (webid-check.ts)
+    pod.docs.set('https://bob.example/profile/card', { body: '<#me> a <http://xmlns.com/foaf/0.1/Person>.', type: 'text/turtle' })
     const res = await pod.request(PATH, { method: 'PUT', headers: { ...asOwner(), 'content-type': 'text/turtle' }, body: '<#it> <http://purl.org/dc/terms/title> "C".' })
     expect(res.status).toBe(201)
   })

@@ -57,16 +57,14 @@ afterAll(async () => {
 
 describe('Alice shares a folder and sends the link', () => {
   test('she gives Bob\'s WebID Read and Append on the folder; "Send it" gives the link and says what he will see', async () => {
-    await owner.goto(a(`/.admin/#/share${TRIP}`))
-    await owner.getByRole('button', { name: 'Set access for this item only' }).click()
+    await owner.goto(a(`/.admin/share?path=${encodeURIComponent(TRIP)}`))
     await owner.getByLabel('Who', { exact: true }).selectOption('agent')
-    await owner.getByLabel('WebID, group or key URL').fill(bobWebId())
-    await owner.getByRole('checkbox', { name: 'Append' }).check()
-    await owner.getByRole('button', { name: 'Add', exact: true }).click()
-    await owner.getByRole('button', { name: 'Save' }).click()
-    await owner.getByText('Access saved').waitFor()
+    await owner.getByLabel('Their WebID (or the group or key URL)').fill(bobWebId())
+    await owner.getByRole('checkbox', { name: 'Add', exact: true }).check()
+    await owner.getByRole('button', { name: 'Share', exact: true }).click()
+    await owner.getByText('Shared', { exact: true }).waitFor()
     const send = owner.locator('section', { has: owner.getByRole('heading', { name: 'Send it' }) })
-    link = await send.getByLabel(`Link for ${bobWebId()}`).inputValue()
+    link = await send.getByLabel(`Link for ${bobWebId()}`, { exact: true }).inputValue()
     expect(link).toBe(a(`/.visitor/files?path=${encodeURIComponent(TRIP)}`))
     expect(await send.textContent()).toContain('They sign in with their own pod')
     await screenshot(owner, 'visitor-send-it')
@@ -140,10 +138,9 @@ describe('Bob, in a fresh browser', () => {
 
 describe('Alice takes the share back', () => {
   test('Bob\'s next click is refused', async () => {
-    await owner.goto(a(`/.admin/#/share${TRIP}`))
+    await owner.goto(a(`/.admin/share?path=${encodeURIComponent(TRIP)}`))
     await owner.getByRole('button', { name: `Remove access of ${bobWebId()}` }).click()
-    await owner.getByRole('button', { name: 'Save' }).click()
-    await owner.getByText('Access saved').waitFor()
+    await owner.getByText('Access removed').waitFor()
     await visitor.getByRole('link', { name: 'beach.png' }).click()
     expect(await visitor.locator('h1').textContent()).toBe('Not shared with you')
     await screenshot(visitor, 'visitor-refused')
