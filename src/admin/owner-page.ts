@@ -8,7 +8,6 @@ import { csrfTokenFor } from '../http/csrf.ts'
 import { html, renderPage, type NextSteps, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { dashboardWho } from './dashboard-header.ts'
-import { ownerWebIdOf } from '../config.ts'
 
 const SECTIONS = [
   { href: ADMIN_PATHS.files, label: 'Files' },
@@ -46,7 +45,7 @@ export async function renderOwnerPage(deps: PageDeps, cookieHeader: string | nul
   const nav = html`<ul class="dash-nav">${SECTIONS.map((s) => html`<li><a href="${s.href}"${s.href === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul>`
   const script = baseUrl + ADMIN_PATHS.dashboardScript
   return renderPage('admin/page.html', page.heading, {
-    heading: page.heading, nav, csrf: token, base: baseUrl, webid: ownerWebIdOf(baseUrl), script,
+    heading: page.heading, nav, csrf: token, base: baseUrl, script,
     who: await dashboardWho(deps, token),
     notice: page.notice ? html`<p class="notice" role="status">${page.notice}</p>` : undefined,
     body: page.body(token),

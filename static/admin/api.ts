@@ -4,7 +4,6 @@ import { plainWords } from '../../src/lib/plain-words.ts'
 
 const root = document.getElementById('dashboard')!
 export const BASE = root.dataset.base!
-export const WEBID = root.dataset.webid!
 export const CSRF = root.dataset.csrf!
 
 /** One offending field of a refused body (RFC 6901 pointer), as the grants and keys APIs name them. */

@@ -15,11 +15,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el
 }
 
-export const clear = (el: Element) => { el.replaceChildren() }
-
 export { formatBytes } from '../../src/lib/format-bytes.ts'
-export { readablePath } from '../../src/lib/readable-path.ts'
-export { channelLabel } from '../../src/channels/channel-label.ts'
 
 /**
  * One formatter for every date the dashboard shows: building an Intl formatter costs ~0.2-0.5 ms (what
@@ -61,35 +57,3 @@ export function sayError(err: unknown): void {
 
 /** No action that destroys data runs without the person saying yes. */
 export const confirmAction = (question: string) => window.confirm(question)
-/** One line of text, the browser's own prompt (keyboard and screen reader ready); null when cancelled. */
-export const askText = (question: string, value: string) => window.prompt(question, value)
-
-type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | HTMLFieldSetElement
-
-/** Where a message about one control appears: right after it, announced with it (aria-describedby). */
-export interface FieldSlot { readonly control: Control; readonly error: HTMLElement }
-
-/**
- * A control with its label, an optional hint and an (empty) error line. A fieldset labels itself with its
- * legend; other controls need an id for their label.
- */
-export function field<C extends Control>(control: C, label: string, hint?: string): { el: HTMLElement; slot: FieldSlot & { readonly control: C } } {
-  const id = control.id
-  const hintEl = hint ? h('p', { id: `${id}-hint`, class: 'hint' }, hint) : null
-  const error = h('p', { id: `${id}-error`, class: 'field-error', hidden: true })
-  control.setAttribute('aria-describedby', [hint ? `${id}-hint` : '', `${id}-error`].filter(Boolean).join(' '))
-  if (control instanceof HTMLFieldSetElement) {
-    control.prepend(h('legend', {}, label))
-    control.append(hintEl ?? '', error)
-    return { el: control, slot: { control, error } }
-  }
-  return { el: h('div', { class: 'field' }, h('label', { for: id }, label), hintEl, control, error), slot: { control, error } }
-}
-
-/** Shows `message` beside the control (or clears it when undefined). */
-export function setFieldError(slot: FieldSlot, message: string | undefined): void {
-  slot.error.textContent = message ?? ''
-  slot.error.hidden = message === undefined
-  if (message === undefined) slot.control.removeAttribute('aria-invalid')
-  else slot.control.setAttribute('aria-invalid', 'true')
-}

@@ -54,7 +54,6 @@ describe('the dashboard page', () => {
     expect(csp).toContain("frame-ancestors 'none'")
     const page = await res.text()
     expect(page).toContain(`<script type="module" src="${BASE}/.admin/app.js"></script>`)
-    expect(page).toContain(`data-webid="${WEBID}"`)
     // one dashboard: the page itself lists the root's items and links every section, with or without script
     expect(page).toContain('<h1>Your files</h1>')
     expect(page).toContain('href="/.admin/files?path=%2Fprofile%2F"')
