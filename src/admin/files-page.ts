@@ -6,7 +6,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { html } from '../http/html-page.ts'
+import { html, problemBox } from '../http/html-page.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
@@ -18,20 +18,20 @@ import type { CookieLdp } from '../http/cookie-ldp.ts'
 import type { FormPart } from '../http/upload-form.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { previewKind } from '../lib/preview-kind.ts'
-import { countFolder } from './delete-folder.ts'
+import { countFolder, deleteFolder } from './delete-folder.ts'
 import { moveToTrash } from './trash-files.ts'
 import { makeRowMarkers, type RowMarkers } from './row-markers.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type ListingDeps = Parameters<typeof makeRowMarkers>[0]
 
-export type Done = 'folder' | 'upload' | 'delete' | 'move' | 'restore'
+export type Done = 'folder' | 'upload' | 'delete' | 'deleteForGood' | 'move' | 'restore'
 export const filesPage = (path: string, done?: { what: Done; name: string }) =>
   `${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}${done ? `&done=${done.what}&name=${encodeURIComponent(done.name)}` : ''}`
 
 const nameOf = (path: string) => readablePath(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
 const DONE: Record<Done, (name: string) => string> = {
-  folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Moved ${n} to the trash`, move: (n) => `Moved ${n} here`, restore: (n) => `Restored ${n}`,
+  folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Moved ${n} to the trash`, deleteForGood: (n) => `Deleted ${n} for good`, move: (n) => `Moved ${n} here`, restore: (n) => `Restored ${n}`,
 }
 const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
 
@@ -180,9 +180,30 @@ export function confirmedCount(raw: unknown): number {
   return n
 }
 
-/** Into the trash (the dashboard's one Delete): a folder with everything in it, exactly the count the page named. */
-export async function deleteResource(deps: Parameters<typeof moveToTrash>[0], form: Record<string, unknown>): Promise<Response> {
+/**
+ * Into the trash (the dashboard's one Delete): a folder with everything in it, exactly the count the page named.
+ * What the trash cannot keep (a folder of more than 2,000 items, or more RDF than it holds) is not deleted:
+ * the owner is asked on a page of its own whether to delete it for good (`forever`), as the count named.
+ */
+export async function deleteResource(deps: AdminDeps & Parameters<typeof moveToTrash>[0] & Parameters<typeof deleteFolder>[0], ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
   const path = podPath(form.path)
-  await moveToTrash(deps, isContainerPath(path) ? { path, count: confirmedCount(form.count) } : { path })
-  return seeOther(filesPage(parentPath(path) ?? '/', { what: 'delete', name: nameOf(path) }))
+  const back = parentPath(path) ?? '/'
+  if (form.forever === 'yes') {
+    if (isContainerPath(path)) await deleteFolder(deps, path, form.count)
+    else await ldp(request, 'DELETE', path)
+    return seeOther(filesPage(back, { what: 'deleteForGood', name: nameOf(path) }))
+  }
+  try {
+    await moveToTrash(deps, isContainerPath(path) ? { path, count: confirmedCount(form.count) } : { path })
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.code !== 'too_large_for_trash') throw err
+    return renderOwnerPage(deps, request.headers.get('cookie'), {
+      heading: `Delete ${nameOf(path)} for good?`, section: ADMIN_PATHS.files, status: err.status,
+      body: (csrf) => html`${problemBox(err)}
+<p><strong>${readablePath(path)}</strong> is too large for the trash, so it cannot be restored once deleted. Delete it for good, or cancel and keep it.</p>
+<form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}"><input type="hidden" name="forever" value="yes">${typeof form.count === 'string' ? html`<input type="hidden" name="count" value="${form.count}">` : ''}
+<p><button type="submit">Delete for good</button> <a class="button secondary" href="${filesPage(back)}">Cancel</a></p></form>`,
+    })
+  }
+  return seeOther(filesPage(back, { what: 'delete', name: nameOf(path) }))
 }

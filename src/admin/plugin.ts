@@ -161,7 +161,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
     .get(ADMIN_PATHS.delete, ({ request, query }) => ownerPage(ADMIN_PATHS.files, request, () => showDeletePage(deps, cookieOf(request), query.path), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.delete, ({ request, body }) => pageOrError(ADMIN_PATHS.delete, async () => {
       await ownerForm(request, body.csrf)
-      return deleteResource(deps, body)
+      return deleteResource(deps, ldp, request, body)
     }, backTo(filesPage('/'), 'Your files')), { body: PlainForm })
     // The Files page's selection: the items arrive as repeated `item` fields (read from the URL: every one of them)
     .get(ADMIN_PATHS.deleteSelected, ({ request }) => ownerPage(ADMIN_PATHS.files, request, () => showDeleteSelected(deps, cookieOf(request), itemsOf(request)), backTo(filesPage(selectedFolder(request)), 'Back to the folder')))
