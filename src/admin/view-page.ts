@@ -1,6 +1,6 @@
 // One file without JavaScript: its preview (an image, a film or a sound played in the page, a PDF opened
 // in a tab, text and Markdown shown as text) above the links to download, edit (Turtle, text, Markdown),
-// share and delete it.
+// share and delete it. Turtle is shown as written with each IRI a link (turtle-links.ts).
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -13,6 +13,7 @@ import { MAX_PREVIEW_TEXT_BYTES, bareType, isEditableText, previewKind } from '.
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPath } from './browse.ts'
 import { renderOwnerPage } from './owner-page.ts'
+import { turtleWithLinks } from './turtle-links.ts'
 
 const nameOf = (path: string) => readablePath(path.split('/').pop() ?? '')
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
@@ -31,7 +32,7 @@ export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store'>, ldp: Cooki
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: nameOf(path), section: ADMIN_PATHS.files,
     body: () => html`<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
-${previewOf(path, type, text)}
+${type === 'text/turtle' && text !== undefined ? html`<pre class="rdf">${turtleWithLinks(text, deps.cfg.baseUrl + path, deps.cfg.baseUrl)}</pre>` : previewOf(path, type, text)}
 <p class="actions"><a class="button" href="${ADMIN_PATHS.download}${q(path)}">Download</a>
 ${type === 'text/turtle' || isEditableText(type) ? html`<a class="button secondary" href="${ADMIN_PATHS.edit}${q(path)}">Edit</a>` : ''}
 <a class="button secondary" href="${ADMIN_PATHS.share}${q(path)}">Share</a>
