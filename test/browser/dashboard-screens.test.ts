@@ -57,49 +57,64 @@ async function checkScreen(p: Page, name: string): Promise<void> {
   await p.setViewportSize(DESKTOP)
 }
 
-/** A screen of the dashboard; leaving the editor's unsaved text is answered "leave" (issue 26 asks first). */
-const dash = async (hash: string, ready: string) => {
-  await gotoLeavingUnsaved(page, `${pod.baseUrl}/.admin/#${hash}`)
+/** A page of the dashboard (with its script); leaving the editor's unsaved text is answered "leave" (issue 26 asks first). */
+const dash = async (path: string, ready: string) => {
+  await gotoLeavingUnsaved(page, pod.baseUrl + path)
   await page.getByText(ready).first().waitFor()
 }
 
 describe('every dashboard screen: AA contrast, light and dark, desktop and phone', () => {
   test('files: the root and a folder', async () => {
-    await dash('/files/', 'Your files')
+    await dash('/.admin/files?path=%2F', 'Your files')
+    expect(await page.getByRole('link', { name: 'notes/', exact: true }).count()).toBe(1)
     await checkScreen(page, 'files')
-    await dash('/files/notes/', 'photo.png')
+    await dash('/.admin/files?path=%2Fnotes%2F', 'photo.png')
+    expect(await page.locator('h1').textContent()).toBe('notes')
     await checkScreen(page, 'folder')
   })
   test('a document, and the editor with a syntax error', async () => {
-    await dash('/files/notes/todo.ttl', '@prefix')
+    await dash('/.admin/files/view?path=%2Fnotes%2Ftodo.ttl', '@prefix')
+    expect(await page.locator('h1').textContent()).toBe('todo.ttl')
     await checkScreen(page, 'document')
-    await page.getByRole('button', { name: 'Edit' }).click()
-    await page.getByLabel('Turtle').fill('<#it> <#p> "broken.\n')
-    await page.getByRole('button', { name: 'Check' }).click()
-    await page.locator('#rdf-problem').getByText(/Line 1/).waitFor()
+    await page.getByRole('link', { name: 'Edit', exact: true }).click()
+    await page.waitForURL(/\/\.admin\/files\/edit\?/)
+    const broken = '<#it> <#p> "broken.\n'
+    // the script's check as typed: the problem beside the text box before Save
+    await page.getByLabel('Turtle').fill(broken)
+    await page.locator('#rdf-check').getByText(/Line 1/).waitFor()
+    expect(await page.getByLabel('Turtle').getAttribute('aria-invalid')).toBe('true')
+    await checkScreen(page, 'edit-check')
+    // Save anyway: the server refuses it, shows the line and keeps the text
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.locator('#bad-line').waitFor()
+    expect(await page.locator('#bad-line').textContent()).toBe('Line 1: <#it> <#p> "broken.')
+    expect(await page.getByLabel('Turtle').inputValue()).toBe(broken)
     await checkScreen(page, 'edit-error')
   })
   test('share: inherited and own access, the warning, a "why" answer', async () => {
-    await dash('/share/notes/todo.ttl', 'Access set here')
+    await dash('/.admin/share?path=%2Fnotes%2Ftodo.ttl', 'Access set here')
+    expect(await page.locator('#acl-leftovers').count()).toBe(1)
     await page.getByLabel('Agent: a WebID, a key URL, or "public"').fill('public')
     await page.getByRole('button', { name: 'Check access' }).click()
     await page.locator('#check-answer').getByText('public may: read').waitFor()
     await checkScreen(page, 'share')
-    await dash('/share/notes/', 'Inherited from /')
+    await dash('/.admin/share?path=%2Fnotes%2F', 'Inherited from /')
     await checkScreen(page, 'share-inherited')
   })
   test('a failing call: the error in the status line', async () => {
-    await dash('/files/', 'Your files')
-    await page.getByLabel('Folder name').fill('notes')
-    await page.getByRole('button', { name: 'Create folder' }).click()
+    // The Turtle check's call refused (the pod busy): said in the status line, its code small beside it
+    await dash('/.admin/files/edit?path=%2Fnotes%2Ftodo.ttl', 'Edit todo.ttl')
+    await page.route(/\/\.admin\/api\/check-rdf$/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'unavailable', error_description: 'the pod is restarting' }) }), { times: 1 })
+    await page.getByLabel('Turtle').fill('<#it> <#p> "changed".')
     await page.locator('#status[role="alert"]').waitFor()
-    expect(await page.locator('#status').textContent()).toBe('Creating folder notes failed: something named "notes" already exists here; choose another name')
+    expect(await page.locator('#status').evaluate((el) => el.firstChild?.textContent)).toBe('Checking the Turtle failed: the pod is restarting')
+    expect(await page.locator('#status-code').textContent()).toBe('Error code: unavailable')
     await checkScreen(page, 'error')
   })
   test('grants and keys (on an http pod grants say they need https)', async () => {
-    await dash('/grants', 'Access grants')
+    await dash('/.admin/grants', 'Access grants')
     await checkScreen(page, 'grants')
-    await dash('/keys', 'Signing keys')
+    await dash('/.admin/keys', 'Signing keys')
     await checkScreen(page, 'keys')
   })
   test('the account pages: apps and sessions, app access, scripts and bots, live updates, profile, backup, pod status', async () => {

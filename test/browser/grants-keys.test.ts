@@ -73,7 +73,6 @@ async function shoot(name: string): Promise<void> {
   expect(await screenshotBothWidths(page, `dashboard-${name}`)).toBe(0)
 }
 
-const status = () => page.locator('#status').textContent()
 const errorCode = () => page.locator('#error').textContent()
 const grantCount = () => page.evaluate(async () => (await (await fetch('/.admin/api/grants')).json()).grants.length as number)
 
@@ -89,8 +88,11 @@ describe('Keys: made in the browser, only the public half on the pod', () => {
   test('a bad name: the server says why, and no key is made', async () => {
     await page.getByLabel('Name', { exact: true }).fill('my/laptop')
     await page.getByRole('button', { name: 'Make a key in this browser' }).click()
-    await page.getByText('Creating the key failed (400 invalid_key_name)').waitFor()
-    expect(await status()).toContain(`the key name must be 1–64 letters, digits, '.', '_' or '-', not starting with '.'; got "my/laptop"`)
+    // The sentence with the server's reason, the refusal's code small beside it (dom.ts sayError)
+    await page.locator('#status[role="alert"]').waitFor()
+    expect(await page.locator('#status').evaluate((el) => el.firstChild?.textContent)).toBe(`Creating the key failed: /name: the key name must be 1–64 letters, digits, '.', '_' or '-', not starting with '.'; got "my/laptop"`)
+    expect(await page.locator('#status-code').textContent()).toBe('Error code: invalid_key_name')
+    expect(await page.locator('#status-code').isVisible()).toBe(true)
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-name')
     expect(await page.getByText('No keys yet').count()).toBe(1)
   })

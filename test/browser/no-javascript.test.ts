@@ -1,7 +1,8 @@
-// Issue 13 "works with JavaScript-disabled fallbacks where a form can do the job": Chromium with
-// JavaScript off signs in, makes a folder, uploads (multipart form), deletes behind a confirmation
-// page, shares a document (and is refused locking the owner out), goes back to inherited access behind
-// a confirmation page, edits Turtle in a text box, ends an app's access and a browser's sign-in,
+// Issue 13 "works with JavaScript-disabled fallbacks where a form can do the job" (and issue 26: every
+// owner page works without script): Chromium with JavaScript off signs in, visits every section, makes a
+// folder, uploads (multipart form), deletes into the trash behind a confirmation page and restores, shares
+// a document (and is refused locking the owner out), goes back to inherited access behind a confirmation
+// page, edits Turtle in a text box, ends an app's access and a browser's sign-in,
 // downloads a backup and edits the profile.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
@@ -36,12 +37,25 @@ async function shoot(name: string): Promise<void> {
 }
 
 describe('the owner pages with JavaScript off', () => {
-  test('sign in from /.admin/: the dashboard says which pages work without JavaScript', async () => {
+  test('sign in from /.admin/: with JavaScript off it is the Files page, with every section a link to a page complete without script', async () => {
     await signInToDashboard(page, pod.baseUrl)
-    expect(await page.locator('noscript, .notice').first().textContent()).toContain('JavaScript is off')
-    await page.locator('.notice a[href="/.admin/files"]').click()
-    await page.waitForURL(`${pod.baseUrl}/.admin/files`)
     expect(await page.locator('h1').textContent()).toBe('Your files')
+    expect(await page.getByRole('button', { name: 'Create folder' }).count()).toBe(1)
+    // Every page works without script now: no notice sends the owner elsewhere
+    expect(await page.locator('noscript').count()).toBe(0)
+    const nav = page.getByRole('navigation', { name: 'Dashboard sections' })
+    const sections = await nav.getByRole('link').evaluateAll((links) => links.map((a) => [a.textContent ?? '', (a as HTMLAnchorElement).pathname]))
+    expect(sections.map(([label]) => label)).toEqual(['Files', 'Sharing', 'Apps and sessions', 'Scripts and bots', 'Live updates', 'Grants', 'Keys', 'Profile', 'Backup', 'Pod status'])
+    for (const [label, path] of sections) {
+      const response = await page.goto(`${pod.baseUrl}${path}`)
+      expect([label, response?.status()]).toEqual([label, 200])
+      // the page itself, not a shell a script would fill: its heading, its section marked, something to read or do
+      expect([label, (await page.locator('h1').textContent())?.trim()]).not.toEqual([label, ''])
+      expect([label, await nav.getByRole('link', { name: label, exact: true }).getAttribute('aria-current')]).toEqual([label, 'page'])
+      expect([label, await page.locator('.dash-body').locator('form, table, dl, p, ul').count() > 0]).toEqual([label, true])
+      expect([label, await page.locator('noscript').count()]).toEqual([label, 0])
+    }
+    await page.goto(`${pod.baseUrl}/.admin/`)
   })
 
   test('new folder', async () => {
@@ -90,17 +104,34 @@ describe('the owner pages with JavaScript off', () => {
     expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('7 B')
   })
 
-  test('delete asks on a page of its own: Cancel keeps the file, Delete removes it', async () => {
+  test('delete asks on a page of its own: Cancel keeps the file, Delete moves it to the trash, Restore puts it back', async () => {
     await page.getByRole('link', { name: 'Delete a.txt' }).click()
     expect(await page.locator('h1').textContent()).toBe('Delete a.txt?')
-    expect(await page.locator('main').textContent()).toContain('This cannot be undone.')
+    expect(await page.locator('main').textContent()).toContain('Delete /notes/a.txt? It stays in the trash for 30 days, where you can restore it.')
     await shoot('delete')
     await page.getByRole('link', { name: 'Cancel' }).click()
     expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(1)
     await page.getByRole('link', { name: 'Delete a.txt' }).click()
     await page.getByRole('button', { name: 'Delete' }).click()
-    await page.waitForURL(/done=delete/)
-    expect(await notice()).toBe('Deleted a.txt')
+    await page.waitForURL(/done=/)
+    expect(await notice()).toBe('Moved a.txt to the trash')
+    expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(0)
+    // the trash keeps it, and its Restore (a plain form) puts it back where it was, content and all
+    await page.goto(`${pod.baseUrl}/.admin/trash`)
+    const row = page.getByRole('row', { name: /a\.txt/ })
+    expect(await row.locator('td[data-label="Was in"]').textContent()).toBe('/notes/')
+    await shoot('trash')
+    await row.getByRole('button', { name: 'Restore a.txt' }).click()
+    await page.waitForURL(/path=%2Fnotes%2F/)
+    expect(await notice()).toBe('Restored a.txt')
+    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('7 B')
+    await page.goto(`${pod.baseUrl}/.admin/trash`)
+    expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(0)
+    // then gone again, so that what follows finds the folder as before
+    await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
+    await page.getByRole('link', { name: 'Delete a.txt' }).click()
+    await page.getByRole('button', { name: 'Delete' }).click()
+    await page.waitForURL(/done=/)
     expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(0)
   })
 

@@ -37,7 +37,8 @@ async function publicCard() {
 describe('the dashboard cannot destroy the owner\'s identity', () => {
   test('Delete on /profile/card is refused with a message on the screen, and the card stays', async () => {
     await signInToDashboard(page, pod.baseUrl)
-    await page.getByRole('link', { name: 'profile/' }).click()
+    // exact: the header's "Signed in as …/profile/card#me" link holds the words too (a different name, not a duplicate)
+    await page.getByRole('link', { name: 'profile/', exact: true }).click()
     await page.getByRole('link', { name: 'Delete card', exact: true }).click()
     const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Delete', exact: true }).click()])
     expect(res.status()).toBe(409)
