@@ -84,7 +84,7 @@ describe('the owner pages with JavaScript off', () => {
     expect((await fetch(`${pod.baseUrl}/notes/a.txt`)).status).toBe(401) // private, as every upload
     // a file's name opens its page (the text shown), whose Download link saves it
     await page.getByRole('link', { name: 'b.ttl', exact: true }).click()
-    expect(await page.locator('pre.preview-text').textContent()).toContain('"b"')
+    expect(await page.locator('pre.rdf').textContent()).toContain('"b"')
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download', exact: true }).click()])
     expect(download.suggestedFilename()).toBe('b.ttl')
     expect(await Bun.file((await download.path())!).text()).toContain('"b"')
