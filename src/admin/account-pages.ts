@@ -80,7 +80,7 @@ export async function showBackupPage(deps: AdminDeps, cookieHeader: string | nul
 <p>The whole pod as one file: every document and file, access rules, your account and the apps you allowed, taken at one instant.
 Restore it into a new data directory with <code>solopod import FILE --data DIR</code>.</p>
 <p class="warning">Keep it private: it holds your password hash and the pod's signing keys.</p>
-<form method="post" action="${ADMIN_PATHS.backup}" data-enhance="follow-backup" data-last-backup="${last?.at ?? ''}">${csrfField(csrf)}<button type="submit">Download a backup</button></form>`,
+<form method="post" action="${ADMIN_PATHS.backup}" data-enhance="follow-backup">${csrfField(csrf)}<button type="submit">Download a backup</button></form>`,
   })
 }
 

@@ -6,7 +6,7 @@ import type { RefusalCode, StatusOf } from '../http/refusals.ts'
 import { jsonResponse } from '../http/json-response.ts'
 import { KEYS_PATH } from '../http/pod-paths.ts'
 import { jwkThumbprint } from '../lib/jwk-thumbprint.ts'
-import { defaultKeyName, listOwnerKeys, publishOwnerKey, withdrawOwnerKey } from '../auth/httpsig/owner-key-documents.ts'
+import { defaultKeyName, listOwnerKeys, publishOwnerKey, withdrawOwnerKey, type PublishedKey } from '../auth/httpsig/owner-key-documents.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { log } from '../log.ts'
 
@@ -19,6 +19,10 @@ const MEMBERS = ['name', 'publicJwk', 'linkFromProfile']
 const writer = (deps: AdminDeps) => ({ store: deps.store, baseUrl: deps.cfg.baseUrl, withResourceLocks: deps.withResourceLocks })
 
 /** A refusal naming the offending member (RFC 6901 pointer), as the grants API does, so a form shows it beside its field. */
+
+/** The answer to POST /.admin/api/keys (the Keys page's script reads it): the published key and its RFC 7638 thumbprint. */
+export type CreatedKey = PublishedKey & { readonly thumbprint: string }
+
 const refuse = <C extends RefusalCode>(status: StatusOf<C>, code: C, pointer: string, expected: string) =>
   new HttpError<C>(status, code, `${pointer || '(body)'}: ${expected}`, { extra: { violations: [{ pointer, expected }] } })
 
@@ -51,7 +55,8 @@ export async function createKey(deps: AdminDeps, contentType: string | null, bod
   forget(deps, key.documentUrl)
   const thumbprint = await jwkThumbprint(key.publicJwk as Parameters<typeof jwkThumbprint>[0])
   log.info('admin.key_created', { keyUrl: key.keyUrl, thumbprint, linkedFromProfile: key.linkedFromProfile })
-  return jsonResponse({ ...key, thumbprint }, { status: 201, headers: { location: key.documentUrl } })
+  const created: CreatedKey = { ...key, thumbprint }
+  return jsonResponse(created, { status: 201, headers: { location: key.documentUrl } })
 }
 
 /** GET /.admin/api/keys: every key of /keys/, with its URL, thumbprint and whether the profile links it. */

@@ -1,13 +1,12 @@
 // Calls from the dashboard: every one carries the CSRF token, and every refusal becomes an ApiError
 // whose message says in plain words what went wrong, then what the server said; its code rides along.
+import type { Violation } from '../../src/policy/grant-schema.ts'
 import { plainWords } from '../../src/lib/plain-words.ts'
 
 const root = document.getElementById('dashboard')!
 export const BASE = root.dataset.base!
 export const CSRF = root.dataset.csrf!
 
-/** One offending field of a refused body (RFC 6901 pointer), as the grants and keys APIs name them. */
-export interface Violation { pointer: string; expected: string }
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly violations: Violation[] = []) { super(message) }

@@ -1,28 +1,31 @@
 // Backup: the form's answer is the download, which leaves the page where it was; the "last backup" line then
-// follows once the server has recorded it (after the last byte left), asking a while.
+// follows once the server has recorded it (after the last byte left). The line is the Backup page's own,
+// read again from the pod: the sentence is written once, by the page.
 
-import { api } from './api.ts'
-import { formatDate, say, sayError } from './dom.ts'
+import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
+import { say, sayError } from './dom.ts'
 
-interface Last { last: { at: string; via: 'download' | 'export'; resources: number } | null }
+/** The Backup page's "last backup" line as the pod draws it now, or undefined when it could not be read. */
+async function lineNow(): Promise<Element | undefined> {
+  const res = await fetch(ADMIN_PATHS.backup, { credentials: 'same-origin' })
+  if (!res.ok) throw new Error(`Reading when the last backup was made failed (${res.status})`)
+  return new DOMParser().parseFromString(await res.text(), 'text/html').getElementById('last-backup') ?? undefined
+}
 
-const describe = (l: NonNullable<Last['last']>) =>
-  `Your last backup was made ${formatDate(l.at)} (${l.via === 'download' ? 'downloaded here' : 'with solopod export'}, ${l.resources} resources).`
-
-async function followLast(line: HTMLElement, before: string | undefined): Promise<void> {
+async function followLast(line: HTMLElement, before: string): Promise<void> {
   for (let i = 0; i < 120; i++) {
     await new Promise((r) => setTimeout(r, 1000))
-    const now = await api<Last>('GET', '/backup', undefined, 'Reading when the last backup was made')
-    if (now.last && now.last.at !== before) { line.textContent = describe(now.last); say('Backup downloaded'); return }
+    const now = await lineNow()
+    if (now && now.textContent !== before) { line.replaceChildren(...now.childNodes); say('Backup downloaded'); return }
   }
 }
 
-/** On the backup form: `data-last-backup` is the recorded backup's time when the page was drawn. */
+/** On the backup form: the page's `#last-backup` line is replaced by the pod's new one once it changed. */
 export function followBackup(form: HTMLElement): void {
   const line = document.getElementById('last-backup')
   if (!line) return
   form.addEventListener('submit', () => {
     say('Preparing the backup… your browser saves it as a file.')
-    void followLast(line, form.dataset.lastBackup || undefined).catch(sayError)
+    void followLast(line, line.textContent ?? '').catch(sayError)
   })
 }

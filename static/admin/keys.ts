@@ -3,11 +3,11 @@
 // /.admin/api/keys, the function the page's form calls); the private JWK is offered once as a download and then
 // dropped: the pod never sees it, and this page forgets it after the download.
 
+import type { CreatedKey } from '../../src/admin/keys.ts'
 import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { ApiError, api } from './api.ts'
 import { confirmAction, h, say, sayError } from './dom.ts'
 
-interface Created { name: string; keyUrl: string; documentUrl: string; thumbprint: string }
 
 const KEYS = ADMIN_PATHS.keys.slice(ADMIN_PATHS.api.length)
 // A reload or a closed tab would lose the private key for good: the browser asks first
@@ -26,7 +26,7 @@ export function makeKeyInBrowser(form: HTMLElement): void {
     e.preventDefault()
     submit.disabled = true
     void makeKey(name.value.trim(), asOwner.checked)
-      .then(({ key, privateKey }) => { offer(key, privateKey); say(`Created the key ${key.name}: download its private key now`) })
+      .then(({ key, privateKey }) => { offer(key, privateKey); say(`CreatedKey the key ${key.name}: download its private key now`) })
       .catch((err: unknown) => {
         sayError(err)
         if (err instanceof ApiError && err.violations.some((v) => v.pointer === '/name')) name.focus()
@@ -35,17 +35,17 @@ export function makeKeyInBrowser(form: HTMLElement): void {
   })
 }
 
-async function makeKey(name: string, linkFromProfile: boolean): Promise<{ key: Created; privateKey: CryptoKey }> {
+async function makeKey(name: string, linkFromProfile: boolean): Promise<{ key: CreatedKey; privateKey: CryptoKey }> {
   // extractable: the private half must be exported once, into the download
   const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])
   const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', pair.publicKey)
-  const key = await api<Created>('POST', KEYS, { ...(name ? { name } : {}), publicJwk: { kty, crv, x, y }, linkFromProfile }, 'Creating the key')
+  const key = await api<CreatedKey>('POST', KEYS, { ...(name ? { name } : {}), publicJwk: { kty, crv, x, y }, linkFromProfile }, 'Creating the key')
   window.addEventListener('beforeunload', warnBeforeLeaving)
   return { key, privateKey: pair.privateKey }
 }
 
 /** The private key, offered exactly once; after the download (or "discard") the page is loaded afresh, without it. */
-function offer(key: Created, privateKey: CryptoKey): void {
+function offer(key: CreatedKey, privateKey: CryptoKey): void {
   const file = `${key.name}.private.jwk`
   const done = (message: string) => {
     window.removeEventListener('beforeunload', warnBeforeLeaving)
