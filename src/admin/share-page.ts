@@ -82,16 +82,16 @@ export async function showSharePage(deps: AdminDeps, ldp: CookieLdp, request: Re
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: `Who can access ${acl.path === '/' ? 'your whole pod' : readablePath(acl.path)}`, section: ADMIN_PATHS.share, ...(notice ? { notice } : {}),
     body: (csrf) => html`<p class="muted"><a href="${`${ADMIN_PATHS.files}?path=${encodeURIComponent(container ? acl.path : acl.path.slice(0, acl.path.lastIndexOf('/') + 1))}`}">Back to the folder in Files</a></p>
-${acl.inherited ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>
-<p class="muted">${own ? 'This item has its own settings, so this inherited access does not apply to it.' : 'This item has no settings of its own: this access applies.'}</p>
-${table('Inherited access', inheritedAsOwn(acl.inherited.rows, container), owner, container)}</section>` : ''}
+${shareForm({ path: acl.path, version, hasOwn: !!acl.own, extra: dropField(acl, 'drop-add') }, csrf)}
 ${own ? html`<section class="panel" aria-labelledby="own-h"><h2 id="own-h">Access set here</h2>
 ${leftovers(acl)}
 ${table('Access set here', own, owner, container, (e, i) => html`<form method="post" action="${ADMIN_PATHS.shareRemove}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}"><input type="hidden" name="entry" value="${i}">
 ${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up my Control here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`)}
 ${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path)}">Use inherited access instead</a></p>` : ''}</section>` : ''}
 ${sendIt(deps.cfg.baseUrl, acl.path, own ?? inheritedAsOwn(acl.inherited?.rows ?? [], container), owner)}
-${shareForm({ path: acl.path, version, hasOwn: !!acl.own, extra: dropField(acl, 'drop-add') }, csrf)}
+${acl.inherited ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>
+<p class="muted">${own ? 'This item has its own settings, so this inherited access does not apply to it.' : 'This item has no settings of its own: this access applies.'}</p>
+${table('Inherited access', inheritedAsOwn(acl.inherited.rows, container), owner, container)}</section>` : ''}
 ${explained}`,
   })
 }
