@@ -62,10 +62,10 @@ export async function showFilesPage(deps: ListingDeps, cookieHeader: string | nu
 ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURIComponent(list.next)}">Next page</a>` : ''}</p>`
   const rows = list.items.map((it, i) => html`<tr>
 <td class="pick"><input type="checkbox" name="item" value="${it.path}" aria-label="Select ${nameOf(it.path)}"></td>
-<td data-label="Name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`${previewKind(it.contentType) === 'image' ? html`<img class="thumb" src="${ADMIN_PATHS.preview}?path=${encodeURIComponent(it.path)}" alt="" loading="lazy">` : ''}<a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}${markers(it.path, marks[i]!)}</td>
-<td data-label="Type">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
-<td data-label="Size">${it.kind === 'container' ? '—' : formatBytes(it.size)}</td>
-<td data-label="Modified">${localTime(Date.parse(it.modified))}</td>
+<td data-label="Name" class="name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`${previewKind(it.contentType) === 'image' ? html`<img class="thumb" src="${ADMIN_PATHS.preview}?path=${encodeURIComponent(it.path)}" alt="" loading="lazy">` : ''}<a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}${markers(it.path, marks[i]!)}</td>
+<td data-label="Type" class="meta">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
+${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td>` : html`<td data-label="Size" class="meta">${formatBytes(it.size)}</td>`}
+<td data-label="Modified" class="meta">${localTime(Date.parse(it.modified))}</td>
 <td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${sharing(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
 <a class="small" href="${ADMIN_PATHS.move}?path=${encodeURIComponent(it.path)}" aria-label="Rename or move ${nameOf(it.path)}">Rename</a>
 <a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
@@ -75,7 +75,7 @@ ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURICompone
     body: (csrf) => html`${crumbs(path)}
 <p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a></p>${pager}
 <form id="selection" method="get" action="${ADMIN_PATHS.deleteSelected}" data-enhance="select"><input type="hidden" name="path" value="${path}">
-<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
+<div class="table-wrap"><table class="stack files"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
 <thead><tr><th scope="col" class="pick"><span class="visually-hidden">Selected</span></th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="6" class="muted">This folder is empty</td></tr>`}</tbody></table></div>
 ${rows.length ? html`<p class="actions selection-actions"><button type="submit" class="secondary">Delete selected</button> <button type="submit" class="secondary" formaction="${ADMIN_PATHS.moveSelected}">Move selected to…</button></p>` : ''}</form>${pager}

@@ -159,7 +159,7 @@ describe('Move selected to…: one move per item, into a folder that exists', ()
 
 describe('markers: "Public" when anyone may read, "Shared" when someone other than the owner has access', () => {
   let page: string
-  const rowOf = (name: string) => new RegExp(`aria-label="Select ${name}"[\\s\\S]*?</td>\\s*<td data-label="Name">([\\s\\S]*?)</td>`).exec(page)?.[1] ?? ''
+  const rowOf = (name: string) => new RegExp(`aria-label="Select ${name}"[\\s\\S]*?</td>\\s*<td data-label="Name" class="name">([\\s\\S]*?)</td>`).exec(page)?.[1] ?? ''
   beforeAll(async () => { page = await (await get('/.admin/files?path=%2Fmarks%2F')).text() })
   test('owner only → no marker', () => {
     expect(rowOf('mine.ttl')).toContain('mine.ttl')
