@@ -1,4 +1,4 @@
-// GET /.admin/api/acl: a resource's own ACL and the access it inherits, as rows the share panel edits.
+// GET /.admin/api/acl: a resource's own ACL and the access it inherits, as rows the share page shows.
 // Saving is a PUT of the ACL document to the resource server, which validates it (WAC §5) and refuses
 // to drop the owner's Control of the root (409 owner_lockout).
 

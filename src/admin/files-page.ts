@@ -1,7 +1,7 @@
 // Files: a container page by page with plain forms for a new folder, an upload (multipart/form-data), a
 // selection of rows to delete or move, a delete into the trash behind a confirmation page, and links to
-// edit, share and rename each item. It all works without JavaScript; the script (static/admin/files-enhance.ts)
-// adds upload progress, drag and drop, resumable uploads and "select all". New folders and uploads are LDP
+// edit, share and rename each item. It all works without JavaScript; the script (static/admin/files-upload.ts,
+// files-select.ts) adds upload progress, drag and drop, resumable uploads and "select all". New folders and uploads are LDP
 // requests through the resource server (http/cookie-ldp.ts), as an app's would be.
 
 import type { Deps } from '../deps.ts'
@@ -16,7 +16,7 @@ import { browseContainer, podPath } from './browse.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 import type { FormPart } from '../http/upload-form.ts'
-import { readablePath } from '../lib/readable-path.ts'
+import { readableName, readablePath } from '../lib/readable-path.ts'
 import { previewKind } from '../lib/preview-kind.ts'
 import { countFolder, deleteFolder } from './delete-folder.ts'
 import { moveToTrash } from './trash-files.ts'
@@ -29,7 +29,7 @@ export type Done = 'folder' | 'upload' | 'delete' | 'deleteForGood' | 'move' | '
 export const filesPage = (path: string, done?: { what: Done; name: string }) =>
   `${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}${done ? `&done=${done.what}&name=${encodeURIComponent(done.name)}` : ''}`
 
-const nameOf = (path: string) => readablePath(path.replace(/\/$/, '').split('/').pop() ?? '') || 'Home'
+const nameOf = (path: string) => readableName(path) || 'Home'
 const DONE: Record<Done, (name: string) => string> = {
   folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Moved ${n} to the trash`, deleteForGood: (n) => `Deleted ${n} for good`, move: (n) => `Moved ${n} here`, restore: (n) => `Restored ${n}`,
 }
@@ -140,7 +140,7 @@ export async function uploadFiles(ldp: CookieLdp, request: Request, parts: Async
 }
 
 /**
- * A document or file as a download (the script shows RDF in the page; here the browser saves it).
+ * A document or file as a download (its page, view-page.ts, shows what may be shown; here the browser saves it).
  * Always an attachment: the pod's own origin never renders stored content as a page.
  */
 export async function downloadResource(ldp: CookieLdp, request: Request, raw: unknown): Promise<Response> {

@@ -189,7 +189,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
       await ownerForm(request, body.csrf)
       return saveDocument(deps, ldp, request, body)
     }, backTo(body.path ? editPage(body.path) : filesPage('/'), 'Back to the document')), { body: PlainForm })
-    // Sharing: each change rewrites the ACL document through the resource server, as the share panel's Save does
+    // Sharing: each change rewrites the ACL document through the resource server, one step per change
     .get(ADMIN_PATHS.share, ({ request, query }) => ownerPage(ADMIN_PATHS.share, request, () => showSharePage(deps, ldp, request, query), backTo(filesPage('/'), 'Your files')))
     .post(ADMIN_PATHS.shareAdd, ({ request, body }) => pageOrError(ADMIN_PATHS.shareAdd, async () => {
       await ownerForm(request, body.csrf)

@@ -1,6 +1,6 @@
 // The owner's picture: an image stored at /profile/picture.<ext>, readable by anyone (a profile picture
 // is shown to whoever reads the WebID, as the card is), and linked from the WebID with vcard:hasPhoto.
-// Each step is the LDP request the dashboard's script would make, through the resource server.
+// Each step is the LDP request an app would make, through the resource server.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'

@@ -1,5 +1,5 @@
 // "Send it": for each person (or the public) an item is shared with, the link to send and what they will
-// see there. Shared by the share panel's script and the share page without JavaScript, like acl-entries.ts.
+// see there. Shown on the share page (share-page.ts).
 
 import type { Entry } from './acl-entries.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'

@@ -155,7 +155,7 @@ export async function removeShareEntry(deps: AdminDeps, ldp: CookieLdp, request:
   const entries = acl.own ? entriesOf(acl.own) : []
   const i = typeof form.entry === 'string' && /^\d+$/.test(form.entry) ? Number(form.entry) : -1
   if (i < 0 || i >= entries.length) throw bad('invalid_field', `entry: expected the number of a row of "Access set here" (0 to ${entries.length - 1})`)
-  // The share panel asks the same before Save; at the root the resource server refuses outright (owner_lockout)
+  // Asked on the page before the entry goes; at the root the resource server refuses outright (owner_lockout)
   if (!acl.isRoot && losesControl(entries, i, ownerWebIdOf(deps.cfg.baseUrl)) && form.giveUpControl !== 'yes') {
     throw new HttpError(409, 'confirmation_required', 'without this entry you (the owner) would no longer have Control here; tick "Give up my Control here" to remove it anyway')
   }

@@ -6,14 +6,14 @@ import { HttpError } from '../http/errors.ts'
 import { html } from '../http/html-page.ts'
 import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
-import { readablePath } from '../lib/readable-path.ts'
+import { readableName, readablePath } from '../lib/readable-path.ts'
 import { parentPath } from '../store/paths.ts'
 import { filesPage } from './files-page.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { listTrash, restoreTrashed } from './trash-files.ts'
 
 const DAY_MS = 24 * 60 * 60_000
-const nameOf = (path: string) => readablePath(path.replace(/\/$/, '').split('/').pop() ?? '')
+const nameOf = readableName
 
 export async function showTrashPage(deps: Pick<Deps, 'cfg' | 'store' | 'now'>, cookieHeader: string | null, query: Record<string, unknown>): Promise<Response> {
   const items = (await listTrash(deps)).sort((a, b) => b.deletedAt - a.deletedAt)

@@ -8,14 +8,14 @@ import { html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import type { CookieLdp } from '../http/cookie-ldp.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
-import { readablePath } from '../lib/readable-path.ts'
+import { readableName } from '../lib/readable-path.ts'
 import { MAX_PREVIEW_TEXT_BYTES, bareType, isEditableText, previewKind } from '../lib/preview-kind.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPath } from './browse.ts'
 import { renderOwnerPage } from './owner-page.ts'
 import { turtleWithLinks } from './turtle-links.ts'
 
-const nameOf = (path: string) => readablePath(path.split('/').pop() ?? '')
+const nameOf = readableName
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
 export const viewPage = (path: string) => ADMIN_PATHS.view + q(path)
 

@@ -7,7 +7,7 @@ import { breakableUrl, html, renderPage, type SafeHtml } from '../http/html-page
 import { previewKind } from '../lib/preview-kind.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
-import { readablePath } from '../lib/readable-path.ts'
+import { readableName, readablePath } from '../lib/readable-path.ts'
 import { localTime } from '../http/local-time.ts'
 import type { VisitorSession } from '../account/visitor-sessions.ts'
 import type { SharedItem } from '../policy/shared-with.ts'
@@ -21,7 +21,7 @@ export const filesPage = (path: string) => `${VISIT_PATHS.files}?path=${encodeUR
 export const filePage = (path: string, download = false) => `${VISIT_PATHS.file}?path=${encodeURIComponent(path)}${download ? '&download=1' : ''}`
 
 /** The visitor's name for a path: its last segment, as people read it. */
-export const nameOf = (path: string) => readablePath(path).replace(/\/$/, '').split('/').pop() || '/'
+export const nameOf = (path: string) => readableName(path) || '/'
 
 export interface VisitorPage {
   readonly heading: string
