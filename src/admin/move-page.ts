@@ -6,7 +6,7 @@ import { html } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
-import { readablePath } from '../lib/readable-path.ts'
+import { readableName, readablePath } from '../lib/readable-path.ts'
 import { podPath } from './browse.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { filesPage } from './files-page.ts'
@@ -14,14 +14,13 @@ import { moveFiles, typedPath } from './move-files.ts'
 
 type MoveDeps = Parameters<typeof moveFiles>[0]
 
-const lastName = (path: string) => path.replace(/\/$/, '').split('/').pop() ?? ''
 
 /** "Rename or move X": the page each Rename link leads to. */
 export async function showMovePage(deps: Pick<Deps, 'cfg' | 'store'>, cookieHeader: string | null, raw: unknown): Promise<Response> {
   const path = podPath(raw)
   const meta = await getMeta(deps.store, path)
   if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be renamed' : `there is nothing at ${path}`)
-  const name = readablePath(lastName(path))
+  const name = readableName(path)
   const folder = parentPath(path) ?? '/'
   return renderOwnerPage(deps, cookieHeader, {
     heading: `Rename or move ${name}`, section: ADMIN_PATHS.files,

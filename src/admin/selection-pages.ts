@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { html } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
-import { readablePath } from '../lib/readable-path.ts'
+import { readableName, readablePath } from '../lib/readable-path.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { getMeta } from '../store/resources.ts'
 import { podPath } from './browse.ts'
@@ -15,6 +15,7 @@ import { countFolder } from './delete-folder.ts'
 import { confirmedCount, filesPage } from './files-page.ts'
 import { moveFiles, typedPath } from './move-files.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
+import { TRASH_MAX_ITEMS } from '../store/trash.ts'
 import { moveToTrash } from './trash-files.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store'>
@@ -48,7 +49,7 @@ async function countAll(deps: PageDeps, paths: readonly string[]): Promise<{ pat
 }
 
 const hiddenItems = (paths: readonly string[]) => paths.map((p) => html`<input type="hidden" name="item" value="${p}">`)
-const nameList = (paths: readonly string[]) => html`<ul>${paths.map((p) => html`<li>${readablePath(lastName(p))}${isContainerPath(p) ? '/' : ''}</li>`)}</ul>`
+const nameList = (paths: readonly string[]) => html`<ul>${paths.map((p) => html`<li>${readableName(p)}${isContainerPath(p) ? '/' : ''}</li>`)}</ul>`
 
 export async function showDeleteSelected(deps: PageDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
   const paths = selectedItems(raw)
@@ -70,6 +71,9 @@ export async function submitDeleteSelected(deps: ActDeps, form: Record<string, u
   const counted = await countAll(deps, paths)
   const total = counted.reduce((n, c) => n + 1 + c.inside, 0)
   if (total !== confirmed) throw new HttpError(409, 'confirmation_required', `the selection holds ${total} items now, not ${confirmed}: confirm again`)
+  // Before anything goes: a folder the trash cannot keep would stop the selection half done
+  const tooLarge = counted.find((c) => isContainerPath(c.path) && c.inside > TRASH_MAX_ITEMS)
+  if (tooLarge) throw new HttpError(413, 'too_large_for_trash', `${readablePath(tooLarge.path)} holds ${tooLarge.inside} items, more than the trash keeps (${TRASH_MAX_ITEMS}); nothing was deleted: delete it on its own (Delete on its row) to delete it for good`)
   for (const c of counted) await moveToTrash(deps, isContainerPath(c.path) ? { path: c.path, count: c.inside } : { path: c.path })
   return seeOther(filesPage(folderOf(paths), { what: 'delete', name: plural(paths.length, 'item') }))
 }

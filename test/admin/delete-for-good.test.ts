@@ -29,6 +29,21 @@ const post = (fields: Record<string, string>) => pod.request('/.admin/delete', {
 const exists = async (path: string) => (await getMeta(pod.store, path)) !== undefined
 const COUNT = String(TRASH_MAX_ITEMS + 1)
 
+describe('Delete selected with a folder too large for the trash', () => {
+  test('is refused before anything goes (413 too_large_for_trash, naming the folder); the other item stays too', async () => {
+    const res = await pod.request('/.admin/files/delete-selected', {
+      method: 'POST', headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
+      body: new URLSearchParams([['csrf', csrf], ['path', '/'], ['item', '/small/a.ttl'], ['item', BIG], ['count', String(TRASH_MAX_ITEMS + 3)]]).toString(),
+    })
+    expect(res.status).toBe(413)
+    const page = await res.text()
+    expect(page).toContain('<code id="error">too_large_for_trash</code>')
+    expect(page).toContain('Großer Ordner #1/ holds 2001 items')
+    expect(await exists('/small/a.ttl')).toBe(true)
+    expect(await exists(`${BIG}n0.ttl`)).toBe(true)
+  })
+})
+
 describe('Delete of a folder too large for the trash', () => {
   test('is refused by the trash (413 too_large_for_trash) with a page asking to delete it for good; nothing is deleted', async () => {
     const res = await post({ path: BIG, count: COUNT })
