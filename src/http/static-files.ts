@@ -67,7 +67,7 @@ export function readBundle(entry: ScriptEntry): Promise<string> {
 }
 
 /** The entries the build step has not written (from source only: the executable carries its own). */
-export function unbuiltScripts(): string[] {
+export function unbuiltScripts(dir = BUILT_UI_DIR): string[] {
   if (Bun.isStandaloneExecutable) return []
-  return SCRIPT_ENTRIES.filter((e) => !existsSync(join(BUILT_UI_DIR, bundleName(e))))
+  return SCRIPT_ENTRIES.filter((e) => !existsSync(join(dir, bundleName(e))))
 }
