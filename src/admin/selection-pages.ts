@@ -48,12 +48,22 @@ async function countAll(deps: PageDeps, paths: readonly string[]): Promise<{ pat
   }))
 }
 
+/**
+ * A folder the trash cannot keep would stop the selection half done: refused before anything goes, and
+ * already on the confirmation page, so the owner is not asked a question whose answer cannot be carried out.
+ */
+function refuseTooLargeForTrash(counted: readonly { path: string; inside: number }[]): void {
+  const tooLarge = counted.find((c) => isContainerPath(c.path) && c.inside > TRASH_MAX_ITEMS)
+  if (tooLarge) throw new HttpError(413, 'too_large_for_trash', `${readablePath(tooLarge.path)} holds ${tooLarge.inside} items, more than the trash keeps (${TRASH_MAX_ITEMS}); nothing was deleted: delete it on its own (Delete on its row) to delete it for good`)
+}
+
 const hiddenItems = (paths: readonly string[]) => paths.map((p) => html`<input type="hidden" name="item" value="${p}">`)
 const nameList = (paths: readonly string[]) => html`<ul>${paths.map((p) => html`<li>${readableName(p)}${isContainerPath(p) ? '/' : ''}</li>`)}</ul>`
 
 export async function showDeleteSelected(deps: PageDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
   const paths = selectedItems(raw)
   const counted = await countAll(deps, paths)
+  refuseTooLargeForTrash(counted)
   const total = counted.reduce((n, c) => n + 1 + c.inside, 0)
   return renderOwnerPage(deps, cookieHeader, {
     heading: `Delete ${plural(paths.length, 'selected item')}?`, section: ADMIN_PATHS.files,
@@ -71,9 +81,7 @@ export async function submitDeleteSelected(deps: ActDeps, form: Record<string, u
   const counted = await countAll(deps, paths)
   const total = counted.reduce((n, c) => n + 1 + c.inside, 0)
   if (total !== confirmed) throw new HttpError(409, 'confirmation_required', `the selection holds ${total} items now, not ${confirmed}: confirm again`)
-  // Before anything goes: a folder the trash cannot keep would stop the selection half done
-  const tooLarge = counted.find((c) => isContainerPath(c.path) && c.inside > TRASH_MAX_ITEMS)
-  if (tooLarge) throw new HttpError(413, 'too_large_for_trash', `${readablePath(tooLarge.path)} holds ${tooLarge.inside} items, more than the trash keeps (${TRASH_MAX_ITEMS}); nothing was deleted: delete it on its own (Delete on its row) to delete it for good`)
+  refuseTooLargeForTrash(counted)
   for (const c of counted) await moveToTrash(deps, isContainerPath(c.path) ? { path: c.path, count: c.inside } : { path: c.path })
   return seeOther(filesPage(folderOf(paths), { what: 'delete', name: plural(paths.length, 'item') }))
 }
