@@ -72,9 +72,7 @@ export function requiredModes(f: RequestFacts): ModeRequirement[] {
       break
     }
     case 'DELETE':
-      // WAC needs Write on the resource and on its container (the containment triple goes)
-      add(f.url, 'write')
-      add(parentContainerOf(f.url), 'write')
+      addDeletion(f, add)
       break
     default:
       throw new HttpError(405, 'method_not_allowed', `${method} is not supported on pod resources`)
@@ -91,6 +89,26 @@ function addCreation(f: RequestFacts, add: (url: string | undefined, ...modes: A
     add(c, 'write')
     add(parentContainerOf(c), 'append')
   }
+}
+
+/**
+ * WAC "Reading and Writing Resources": "When an operation requests to delete a resource, the server MUST match
+ * Authorizations allowing the acl:Write access privilege on the resource and the containing container" (the
+ * resource's own effective ACL decides the former, the container's the latter). Its opening sentence, "read
+ * operations attempt to confirm the existence of a resource or to view [its] contents", and the Solid
+ * Protocol's "read operation: information about a resource's existence … can be known" add two needs, as CSS 7
+ * does and the Solid conformance suite (web-access-control/protected-operation/write-access-*) checks:
+ * - a container: Read on it too, because its answer (204, or 409 while it has members) tells whether it is
+ *   empty (CSS MethodModesExtractor); Write inherited through `acl:default` alone deletes no folder;
+ * - a missing resource: Read on its container too, because only an agent that may list the container may learn
+ *   that the name is free (404); anyone else gets 401/403 (CSS DeleteParentExtractor).
+ */
+function addDeletion(f: RequestFacts, add: (url: string | undefined, ...modes: AccessMode[]) => void) {
+  const parent = parentContainerOf(f.url)
+  add(f.url, 'write')
+  add(parent, 'write')
+  if (f.url.endsWith('/')) add(f.url, 'read')
+  if (!f.exists) add(parent, 'read')
 }
 
 // Write satisfies a need for Append (acl:Append rdfs:subClassOf acl:Write), so the pair reads as Write alone.

@@ -15,15 +15,23 @@ import type { RsContext, RsRequest } from './rs-context.ts'
 export async function handleDelete(ctx: RsContext, r: RsRequest): Promise<Response> {
   const { store, cfg, now, withResourceLocks } = ctx.deps
   const { path, url } = r.target
+  // Access first, whatever the target is (docs/architecture.md, "Access before the method"): a missing target
+  // needs Read on its container, so only an agent that may list it learns the name is free (policy/modes.ts).
+  const authorize = (exists: boolean) =>
+    ctx.access.authorize(r.principal, url, requiredModes({ method: 'DELETE', url, exists }), r.origin, challengeLinks(cfg.baseUrl, path))
+  const exists = (await getMeta(store, path)) !== undefined
+  await authorize(exists)
   if (path === '/' || path === '/.acl') {
     throw new HttpError(405, 'root_protected', path === '/' ? 'the storage root cannot be deleted' : "the storage root's ACL cannot be deleted",
       { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH' } })
   }
-  const exists = (await getMeta(store, path)) !== undefined
-  await ctx.access.authorize(r.principal, url, requiredModes({ method: 'DELETE', url, exists }), r.origin, challengeLinks(cfg.baseUrl, path))
   await withResourceLocks(() => deleteLocks(store, path), async () => {
     const meta = await getMeta(store, path)
-    if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`)
+    if (!meta) {
+      // Deleted meanwhile: the 404 is told only to an agent who may know the name is free
+      if (exists) await authorize(false)
+      throw new HttpError(404, 'not_found', `${path} does not exist`)
+    }
     checkWritePreconditions(r.request.headers, meta)
     await checkEssentialDelete(ctx, path)
     if (isContainerPath(path) && await hasChildren(store, path)) {

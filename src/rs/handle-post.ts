@@ -39,11 +39,13 @@ export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response
 export async function planPost(ctx: RsContext, r: RsRequest): Promise<PostPlan> {
   const { cfg } = ctx.deps
   const { path, url } = r.target
+  // Append on the target before the method is judged (docs/architecture.md, "Access before the method"): a 405
+  // and its Allow would tell an agent without access that the target is no container, or a missing one.
+  const decision = await ctx.access.authorize(r.principal, url, requiredModes({ method: 'POST', url, exists: true }), r.origin, challengeLinks(cfg.baseUrl, path))
   if (!isContainerPath(path)) {
     throw new HttpError(405, 'method_not_allowed', 'POST creates members of a container; this is not a container (its URL does not end in /)',
-      { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH, DELETE' } })
+      { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH, DELETE', 'wac-allow': decision.wacAllow } })
   }
-  const decision = await ctx.access.authorize(r.principal, url, requiredModes({ method: 'POST', url, exists: true }), r.origin, challengeLinks(cfg.baseUrl, path))
   return { container: wantsContainer(r.request.headers.get('link')), wacAllow: decision.wacAllow }
 }
 

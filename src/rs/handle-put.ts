@@ -35,12 +35,13 @@ export async function handlePut(ctx: RsContext, r: RsRequest): Promise<Response>
 export async function planPut(ctx: RsContext, r: RsRequest): Promise<PutPlan> {
   const { store } = ctx.deps
   const { path } = r.target
-  if (path === '/') throw new HttpError(405, 'root_protected', 'the storage root cannot be overwritten', { headers: { allow: 'GET, HEAD, OPTIONS, POST, PATCH' } })
   checkWritablePath(path)
   const before = await getMeta(store, path)
   const exists = before !== undefined
   const authorized = exists ? [] : await missingAncestors(store, path)
   const decision = await authorizePut(ctx, r, exists, authorized)
+  // After access, as every refusal of the method (docs/architecture.md, "Access before the method")
+  if (path === '/') throw new HttpError(405, 'root_protected', 'the storage root cannot be overwritten', { headers: { allow: 'GET, HEAD, OPTIONS, POST, PATCH' } })
   // Checked again under the locks; asked here too, so a failing If-Match does not first upload a film.
   checkWritePreconditions(r.request.headers, before)
   checkBodyTypeFor(path, r.request.headers)

@@ -42,9 +42,13 @@ describe('WAC §5 modes per method modes required per request', () => {
       ['/a/b/c: append', '/a/b/: write', '/a/: append']],
     ['DELETE needs Write on the target and on its container (§10.13)',
       { method: 'DELETE', url: u('/a/b'), exists: true }, ['/a/b: write', '/a/: write']],
-    ['DELETE of a container needs Write on it and on its parent',
-      { method: 'DELETE', url: u('/a/b/'), exists: true }, ['/a/b/: write', '/a/: write']],
-    ['DELETE of the root has no container to ask', { method: 'DELETE', url: u('/'), exists: true }, ['/: write']],
+    ['DELETE of a container needs Read and Write on it (its answer tells whether it is empty) and Write on its parent',
+      { method: 'DELETE', url: u('/a/b/'), exists: true }, ['/a/b/: read write', '/a/: write']],
+    ['DELETE of a missing document needs Read on its container too (only a reader may learn the name is free)',
+      { method: 'DELETE', url: u('/a/b'), exists: false }, ['/a/b: write', '/a/: read write']],
+    ['DELETE of a missing container needs Read on it and on its container',
+      { method: 'DELETE', url: u('/a/b/'), exists: false }, ['/a/b/: read write', '/a/: read write']],
+    ['DELETE of the root has no container to ask', { method: 'DELETE', url: u('/'), exists: true }, ['/: read write']],
   ])('%s', (_rule, facts, expected) => {
     expect(show(facts)).toEqual(expected)
   })

@@ -65,11 +65,24 @@ describe('Solid Protocol §5.3 DELETE', () => {
 })
 
 describe('Solid Protocol §5.4 the storage root and its ACL cannot be deleted', () => {
+  // A pod whose root the public may write and control: the refusal left is the method's
+  let open: Pod
+  beforeAll(async () => { open = await openPod({ publicWrite: ['/'] }) })
+  afterAll(() => open.close())
+
   test.each(['/', '/.acl'])('DELETE %s is 405 root_protected, Allow lacks DELETE, and the store is unchanged', async (path) => {
-    const before = await snapshotStore(pod.store)
-    const res = await del(path)
+    const before = await snapshotStore(open.store)
+    const res = await open.request(path, { method: 'DELETE' })
     expect(res.headers.get('allow')).not.toContain('DELETE')
     await expectRsError(res, 405, 'root_protected')
+    expect(await snapshotStore(open.store)).toBe(before)
+  })
+
+  test.each(['/', '/.acl'])('DELETE %s by an agent without access is 401 first, with no Allow', async (path) => {
+    const before = await snapshotStore(pod.store)
+    const res = await del(path)
+    await expectRsError(res, 401, 'unauthenticated')
+    expect(res.headers.get('allow')).toBeNull()
     expect(await snapshotStore(pod.store)).toBe(before)
   })
 })

@@ -98,10 +98,22 @@ describe('Solid Protocol §5.3 PUT creates every missing intermediate container'
 
 describe('Solid Protocol §5.4 the storage root is protected', () => {
   test('PUT on the root is 405 root_protected and the root is unchanged', async () => {
+    // a pod whose root the public may write: the refusal left is the method's
+    const open = await openPod({ publicWrite: ['/'] })
+    try {
+      const before = await snapshotStore(open.store)
+      const res = await open.request('/', withTurtle('PUT', ''))
+      await expectRsError(res, 405, 'root_protected')
+      expect(res.headers.get('allow')).not.toContain('PUT')
+      expect(await snapshotStore(open.store)).toBe(before)
+    } finally { await open.close() }
+  })
+
+  test('PUT on the root by an agent without Write is 401 first, with no Allow', async () => {
     const before = await snapshotStore(pod.store)
     const res = await pod.request('/', withTurtle('PUT', ''))
-    await expectRsError(res, 405, 'root_protected')
-    expect(res.headers.get('allow')).not.toContain('PUT')
+    await expectRsError(res, 401, 'unauthenticated')
+    expect(res.headers.get('allow')).toBeNull()
     expect(await snapshotStore(pod.store)).toBe(before)
   })
 })
