@@ -40,7 +40,7 @@ async function withDpop(s: Session, method: string, url: string, o: Send): Promi
 /** A request to pod A by one kind of agent. */
 async function as(agent: AgentKind, method: string, path: string, o: Send = {}): Promise<Response> {
   const url = alice.baseUrl + path
-  const type = o.type ? { 'content-type': o.type } : {}
+  const type: Record<string, string> = o.type ? { 'content-type': o.type } : {}
   if (agent === 'foreign') return withDpop(bobSession, method, url, o)
   if (agent === 'public') return fetch(url, { method, headers: type, ...(o.body !== undefined ? { body: o.body } : {}) })
   const headers = await signedHeaders(url, {
@@ -97,7 +97,7 @@ afterAll(async () => {
   await Promise.all([alice?.dispose(), bob?.dispose()])
 })
 
-const refusal = (agent: AgentKind) => agent === 'public' ? [401, 'unauthenticated'] as const : [403, 'forbidden'] as const
+const refusal = (agent: AgentKind): [number, string] => agent === 'public' ? [401, 'unauthenticated'] : [403, 'forbidden']
 
 /** Every kind of resource the suite uses: an RDF document, a plain file, a container, a missing document and a missing container. */
 const KINDS = ['doc.ttl', 'file.txt', 'sub/', 'missing.ttl', 'missing/'] as const
