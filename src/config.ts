@@ -33,6 +33,8 @@ export interface Config {
   readonly uploadExpirySeconds: number
   /** Open notification channels at most (all types together); past it a subscription gets 503 too_many_channels. */
   readonly maxChannels: number
+  /** DPoP proofs one key may send within a second of iat before it alone gets 429 (auth/dpop-replay.ts). */
+  readonly dpopProofsPerKey: number
   /** Reverse proxies (IP addresses) whose Forwarded / X-Forwarded-For name the client. */
   readonly trustProxy: readonly string[]
   /** Largest PATCH body: a patch is parsed whole in memory, unlike a PUT body. */
@@ -96,6 +98,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'disk-reserve-bytes', env: 'SOLOPOD_DISK_RESERVE_BYTES', help: 'free space file uploads must leave on the disk (default 268435456)' },
   { flag: 'upload-expiry-seconds', env: 'SOLOPOD_UPLOAD_EXPIRY_SECONDS', help: 'a resumable upload idle this long is abandoned and its bytes removed (default 86400)' },
   { flag: 'max-channels', env: 'SOLOPOD_MAX_CHANNELS', help: 'notification channels (sockets, streams, webhooks) open at once at most (default 20000)' },
+  { flag: 'dpop-proofs-per-key', env: 'SOLOPOD_DPOP_PROOFS_PER_KEY', help: 'DPoP proofs one client key may send within a second before it alone is slowed with 429 (default 16384)' },
   { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
   { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
@@ -231,6 +234,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     diskReserveBytes: parseInteger('disk-reserve-bytes', get('disk-reserve-bytes') ?? String(256 * 1024 * 1024), 0, 2 ** 50),
     uploadExpirySeconds: parseInteger('upload-expiry-seconds', get('upload-expiry-seconds') ?? String(24 * 60 * 60), 1, 365 * 24 * 60 * 60),
     maxChannels: parseInteger('max-channels', get('max-channels') ?? '20000', 1, 1_000_000),
+    // the default is DPOP_PROOFS_PER_KEY (auth/dpop-replay.ts, which says how it was measured)
+    dpopProofsPerKey: parseInteger('dpop-proofs-per-key', get('dpop-proofs-per-key') ?? '16384', 1, 1_000_000),
     trustProxy: parseTrustProxy(get('trust-proxy')),
     maxPatchBytes: parseInteger('max-patch-bytes', get('max-patch-bytes') ?? String(1024 * 1024), 1024, 2 ** 30),
     logLevel: logLevel as Config['logLevel'],

@@ -115,7 +115,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   // Webhooks go out through the same guards as every remote fetch (and the same test seams)
   const { lookup, fetchImpl } = opts.fetcher ?? {}
   const poster = makePoster({ allowInsecureLocal: cfg.allowInsecureLocal, baseUrl: cfg.baseUrl, ...(lookup ? { lookup } : {}), ...(fetchImpl ? { fetchImpl } : {}) })
-  const dpopReplay = new JtiReplayCache()
+  const dpopReplay = new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey })
   return {
     cfg, store, now, fetchDoc, dpopReplay, signingKeys, revocations, appScopes, grants, poster, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
     webhooks: makeWebhooks({ store, baseUrl: cfg.baseUrl, channels, poster, podKey, now }),
@@ -125,7 +125,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first
     authenticate: withOwnerCookie(withVisitorCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now }),
     tickets: makeTicketBook({ store, now }),
-    tokenEndpointReplay: new JtiReplayCache(),
+    tokenEndpointReplay: new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey }),
     clientAddresses: makeClientAddresses(),
     certificate: makeCertificateState(),
     metrics: makePodMetrics(),

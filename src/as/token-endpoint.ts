@@ -81,14 +81,14 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
     // RFC 9449 §11.1: a proof is used once. Taken before the ID token is checked (a concurrent replay
     // is refused while the first request runs) and given back when the exchange fails, as at the OP's
     // token endpoint: refused requests take no room, and a client may retry with its proof.
-    let taken: { jti: string; htu: string } | undefined
+    let taken: { jkt: string; jti: string; htu: string } | undefined
     try {
       // Solid-OIDC Primer request flow: step 5, then 6–7a (the proof), 6.1 (jti replay), 7b–12 (the ID token against its issuer)
       const idToken = decodeIdToken(form.claim_token, now)
       const proof = await verifyDpopProof({ header: r.dpop, method: 'POST', url: htu, now, status: 400 })
-      checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), now),
+      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now),
         () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
-      taken = { jti: proof.jti, htu: proof.htu }
+      taken = { jkt: proof.jkt, jti: proof.jti, htu: proof.htu }
       const who = await verifyIdToken({ idToken, proof, now, getIssuerKeys: deps.getIssuerKeys, getWebIdIssuers: deps.getWebIdIssuers })
       // Our own ID tokens are the owner's, given to an app: honoured only while that app's session lives,
       // so signing the app out, revoking it or a new password ends what its ID token can buy here too
@@ -110,7 +110,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       // RFC 6749 §5.1: never cached
       return jsonResponse(body, { headers: { pragma: 'no-cache' } })
     } catch (err) {
-      if (taken) replay.release(taken.jti, taken.htu)
+      if (taken) replay.release(taken.jkt, taken.jti, taken.htu)
       throw err instanceof HttpError && err.code === 'need_info' ? await withFreshTicket(err, ticket) : err
     }
   }

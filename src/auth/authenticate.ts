@@ -87,9 +87,9 @@ export interface AuthenticatorDeps extends IdentityResolvers {
 }
 
 /** `replay`: the jti memory of resource requests' proofs, when the caller wants to see its fill (the metrics). */
-export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?: number; replay?: JtiReplayCache } = {}): Authenticate {
+export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiReplayCache } = {}): Authenticate {
   const { baseUrl, store, now, getIssuerKeys, getWebIdIssuers } = deps
-  const replay = o.replay ?? new JtiReplayCache(o.replayCapacity)
+  const replay = o.replay ?? new JtiReplayCache()
   const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
   const authenticateHttpSig = makeHttpSigAuthenticator({ baseUrl, store, fetchDoc: deps.fetchDoc, now, readableByPublic: deps.readableByPublic })
 
@@ -117,7 +117,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
     if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuseDpop('invalid_token', 'the session this token was issued to has been revoked; sign in again')
     // RFC 9449 §11.1: a proof is used once. Recorded only now, once the token is verified, so
     // requests that fail anyway take no room in the cache.
-    checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
+    checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at),
       () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP', ...(t.sid !== undefined ? { session: t.sid } : {}) }
   }
@@ -149,7 +149,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replayCapacity?:
       const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
       if (proof.jkt !== t.jkt) throw refuseDpop('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
       // RFC 9449 §11.1: used once, recorded once the token and the binding are verified
-      checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), at),
+      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at),
         () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     }
     return {

@@ -10,6 +10,8 @@ export interface HttpErrorOptions {
   headers?: Record<string, string | string[]>
   /** Extra JSON members for OAuth/UMA bodies (e.g. UMA `ticket`, `required_claims`). */
   extra?: Record<string, unknown>
+  /** The thrower logs these refusals itself, rate-limited (a flood must not flood the log): no line per request. */
+  logged?: boolean
 }
 
 /** `code` is one of the catalogue's, and `status` one that code is sent with (tsc checks both). */
@@ -19,6 +21,7 @@ export class HttpError<C extends RefusalCode = RefusalCode> extends Error {
   readonly description: string
   readonly headers: Record<string, string | string[]>
   readonly extra: Record<string, unknown>
+  readonly logged: boolean
 
   constructor(status: StatusOf<C>, code: C, description: string, opts: HttpErrorOptions = {}) {
     super(description, opts.cause === undefined ? undefined : { cause: opts.cause })
@@ -28,6 +31,7 @@ export class HttpError<C extends RefusalCode = RefusalCode> extends Error {
     this.description = description
     this.headers = opts.headers ?? {}
     this.extra = opts.extra ?? {}
+    this.logged = opts.logged ?? false
   }
 }
 

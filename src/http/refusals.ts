@@ -49,7 +49,7 @@ export const REFUSALS = {
   insufficient_storage: { status: [507], means: "the pod's disk is too full to store this; nothing was written (RFC 4918 §11.5)" },
   unsupported_media_type: { status: [415], means: 'the body is of a type this request does not take (RFC 9110 §15.5.16)' },
   too_many_uploads: { status: [429], means: 'the agent has the most resumable uploads in progress the pod allows; complete or cancel one first' },
-  too_many_requests: { status: [429], means: 'too many requests from this address; wait (RFC 6585 §4)' },
+  too_many_requests: { status: [429], means: 'too many requests from this address, sign-in or DPoP key; wait (RFC 6585 §4)' },
   // The resource server: Solid Protocol and Web Access Control
   unauthenticated: { status: [401], means: 'the rules allow this only to an authenticated agent (Solid Protocol §2.1, WAC §5)' },
   forbidden: { status: [403], means: "the agent's access under the rules does not cover the request (WAC §5)" },

@@ -29,6 +29,7 @@ export function fromFramework(code: string | number, error: unknown): unknown {
 
 /** Every refusal is explained in the log too; the cause (never sent) only here. */
 export function logRefusal(where: { readonly method?: string; readonly path: string }, err: HttpError) {
+  if (err.logged) return
   log[err.status >= 500 ? 'error' : 'info']('request.refused', {
     ...(where.method !== undefined ? { method: where.method } : {}), path: where.path, status: err.status, code: err.code, reason: err.description,
     ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}),

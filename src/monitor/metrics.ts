@@ -4,7 +4,6 @@
 import { heapStats } from 'bun:jsc'
 import type { Deps } from '../deps.ts'
 import { PROMETHEUS_TEXT, renderGauge } from '../lib/prometheus.ts'
-import { JTI_CACHE_ENTRIES } from '../auth/dpop-replay.ts'
 import { MAX_SPENT_TICKETS } from '../uma/permission-tickets.ts'
 import { VERSION } from '../lib/version.ts'
 
@@ -35,8 +34,8 @@ export async function metricsResponse(deps: MetricsDeps): Promise<Response> {
     renderGauge('solopod_replay_memory_entries', 'Entries of the replay memories, against their capacity.', [
       [{ memory: 'dpop_jti' }, deps.dpopReplay.size], [{ memory: 'token_endpoint_jti' }, deps.tokenEndpointReplay.size], [{ memory: 'spent_uma_tickets' }, deps.tickets.spent],
     ]),
-    renderGauge('solopod_replay_memory_capacity', 'Entries each replay memory holds at most (past it, new proofs or tickets are refused for a moment).', [
-      [{ memory: 'dpop_jti' }, JTI_CACHE_ENTRIES], [{ memory: 'token_endpoint_jti' }, JTI_CACHE_ENTRIES], [{ memory: 'spent_uma_tickets' }, MAX_SPENT_TICKETS],
+    renderGauge('solopod_replay_memory_capacity', 'Entries each replay memory holds at most (past it, DPoP memories forget the oldest proofs of the fullest key; the spent tickets refuse new ones for a moment).', [
+      [{ memory: 'dpop_jti' }, deps.dpopReplay.capacity], [{ memory: 'token_endpoint_jti' }, deps.tokenEndpointReplay.capacity], [{ memory: 'spent_uma_tickets' }, MAX_SPENT_TICKETS],
     ]),
     renderGauge('solopod_certificate_expiry_seconds', 'When the served certificate expires (Unix time); absent without TLS.', cert ? [[{ source: cert.source }, cert.info.notAfter / 1000]] : []),
     renderGauge('solopod_certificate_renewal_failing', '1 while the last renewal attempt failed (ACME), else 0.', cert?.source === 'acme' ? [[{}, cert.lastFailure ? 1 : 0]] : []),

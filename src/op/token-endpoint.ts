@@ -52,7 +52,7 @@ export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'si
     const proof = await verifyDpopProof({ header: f.dpop, method: 'POST', url: htu, now, status: 400 })
     // RFC 9449 §11.1: a proof is used once. Taken before the grant (a concurrent replay is refused
     // while the first request runs) and given back when the grant fails, so refused requests take no room.
-    checkJti(replay.remember(proof.jti, proof.htu, jtiExpiry(proof.iat), now),
+    checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now),
       () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     let body: TokenResponse | ClientCredentialsResponse
     try {
@@ -60,7 +60,7 @@ export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'si
         : grantType === 'refresh_token' ? await grantRefreshToken(deps, client, form, proof, now)
           : await grantClientCredentials(deps, client.credential!, proof, now)
     } catch (err) {
-      replay.release(proof.jti, proof.htu)
+      replay.release(proof.jkt, proof.jti, proof.htu)
       throw err
     }
     // RFC 6749 §5.1: never cached

@@ -3,6 +3,7 @@ import { SignJWT, decodeJwt, exportJWK, generateKeyPair, type CryptoKey } from '
 import { makeIssuerKeyResolver } from '../../src/auth/issuer-keys.ts'
 import { makeWebIdIssuerResolver } from '../../src/auth/webid-issuers.ts'
 import { makeAuthenticator, TOKEN_CACHE_MAX_MS, type Authenticate } from '../../src/auth/authenticate.ts'
+import { JtiReplayCache } from '../../src/auth/dpop-replay.ts'
 import { makePublicView } from '../../src/policy/public-view.ts'
 import { HttpError } from '../../src/http/errors.ts'
 import type { FetchDoc } from '../../src/fetch/guarded-fetch.ts'
@@ -123,19 +124,22 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
 })
 
 describe('RFC 9449 §11.1: the replay cache never forgets a live proof', () => {
-  test('churn beyond its capacity: new proofs get 503 temporarily_unavailable with Retry-After, a captured proof stays refused', async () => {
-    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' }, { replayCapacity: 5 })
+  test('one key past its share: 429 too_many_requests with Retry-After, a captured proof stays refused', async () => {
+    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' }, { replay: new JtiReplayCache({ perPartition: 5 }) })
     const captured = await dpopRequest(token)
     await small(captured.clone())
     for (let i = 0; i < 4; i++) await small(await dpopRequest(token))
-    const full = await small(await dpopRequest(token)).then(() => undefined, (e: unknown) => e as HttpError)
-    expect({ status: full?.status, code: full?.code }).toEqual({ status: 503, code: 'temporarily_unavailable' })
-    expect(Number(full!.headers['retry-after'])).toBeGreaterThan(0)
     const replayed = await small(captured.clone()).then(() => undefined, (e: unknown) => e as HttpError)
     expect({ status: replayed?.status, code: replayed?.code }).toEqual({ status: 401, code: 'invalid_dpop_proof' })
+    // the sixth forgets the captured proof and raises the key's horizon to its iat: later ones of that second are over the share
+    await small(await dpopRequest(token))
+    const over = await small(await dpopRequest(token)).then(() => undefined, (e: unknown) => e as HttpError)
+    expect({ status: over?.status, code: over?.code, retry: over?.headers['retry-after'] }).toEqual({ status: 429, code: 'too_many_requests', retry: '1' })
+    const again = await small(captured.clone()).then(() => undefined, (e: unknown) => e as HttpError)
+    expect({ status: again?.status, code: again?.code }).toEqual({ status: 429, code: 'too_many_requests' })
   })
   test('a proof is recorded only once the token is verified: junk takes no room', async () => {
-    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' }, { replayCapacity: 1 })
+    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' }, { replay: new JtiReplayCache({ perPartition: 1 }) })
     const forged = `${token.split('.').slice(0, 2).join('.')}.${Buffer.from(new Uint8Array(64)).toString('base64url')}`
     for (let i = 0; i < 3; i++) {
       const e = await small(await dpopRequest(forged)).then(() => undefined, (err: unknown) => err as HttpError)

@@ -1,8 +1,9 @@
-import { beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, spyOn, test } from 'bun:test'
 import { base64url, CompactSign, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose'
 import { accessTokenHash, DPOP_MAX_AGE_S, normalizeHtu, verifyDpopProof, type ProofFacts } from '../../src/auth/dpop.ts'
-import { checkJti, JtiReplayCache, jtiExpiry, type JtiVerdict } from '../../src/auth/dpop-replay.ts'
+import { checkJti, JtiReplayCache, jtiExpiry, OVER_SHARE_LOG_INTERVAL_MS, type JtiVerdict } from '../../src/auth/dpop-replay.ts'
 import { HttpError } from '../../src/http/errors.ts'
+import { setLogLevel } from '../../src/log.ts'
 
 const NOW = 1_700_000_000_000
 const IAT = NOW / 1000
@@ -277,66 +278,63 @@ describe('RFC 9449 §5, §7.1: the caller picks the status', () => {
   })
 })
 
-describe('RFC 9449 §11.1: jti replay', () => {
+describe('RFC 9449 §11.1: jti replay, per proof key', () => {
   const fresh: JtiVerdict = { fresh: true }
-  const replay: JtiVerdict = { fresh: false, full: false }
+  const replay: JtiVerdict = { fresh: false, overShare: false }
+  const A = 'jkt-of-app-a'
+  const B = 'jkt-of-app-b'
   test('accepts a jti once and refuses it again for the same htu, not for another htu', () => {
-    const cache = new JtiReplayCache(10)
-    expect(cache.remember('j1', URL_, NOW + 60_000, NOW)).toEqual(fresh)
-    expect(cache.remember('j1', URL_, NOW + 60_000, NOW + 1000)).toEqual(replay)
-    expect(cache.remember('j1', 'https://pod.example/other', NOW + 60_000, NOW)).toEqual(fresh)
+    const cache = new JtiReplayCache()
+    expect(cache.remember(A, 'j1', URL_, NOW + 60_000, NOW)).toEqual(fresh)
+    expect(cache.remember(A, 'j1', URL_, NOW + 60_000, NOW + 1000)).toEqual(replay)
+    expect(cache.remember(A, 'j1', 'https://pod.example/other', NOW + 60_000, NOW)).toEqual(fresh)
   })
   test('remembers a jti for as long as verifyDpopProof accepts its iat (60 s), and forgets it after', async () => {
-    const cache = new JtiReplayCache(10)
+    const cache = new JtiReplayCache()
     const until = jtiExpiry(IAT)
-    expect(cache.remember('j1', URL_, until, NOW)).toEqual(fresh)
+    expect(cache.remember(A, 'j1', URL_, until, NOW)).toEqual(fresh)
     // the last instant the proof itself is still accepted
     const edge = (IAT + DPOP_MAX_AGE_S) * 1000
     await verifyDpopProof(facts(await proof({ claims: { iat: IAT } }), { now: edge }))
-    expect(cache.remember('j1', URL_, until, edge)).toEqual(replay)
-    expect(cache.remember('j1', URL_, until, until)).toEqual(fresh)
+    expect(cache.remember(A, 'j1', URL_, until, edge)).toEqual(replay)
+    expect(cache.remember(A, 'j1', URL_, until, until)).toEqual(fresh)
   })
-  test('never forgets a live entry: churn beyond the capacity, and a captured proof is still refused', () => {
-    const cache = new JtiReplayCache(1000)
-    expect(cache.remember('captured', URL_, NOW + 60_000, NOW)).toEqual(fresh)
-    const verdicts = Array.from({ length: 1500 }, (_, i) => cache.remember(`other-${i}`, URL_, NOW + 60_000, NOW + 10))
-    expect(verdicts.filter(v => v.fresh).length).toBe(999)
-    expect(cache.remember('captured', URL_, NOW + 60_000, NOW + 20)).toEqual(replay)
-    expect(cache.size).toBe(1000)
+  test('one key past its share in one second of iat is over its share (Retry-After to the next second); another key is not', () => {
+    const cache = new JtiReplayCache({ perPartition: 3 })
+    const until = jtiExpiry(IAT)
+    for (let i = 0; i < 4; i++) expect(cache.remember(A, `a${i}`, URL_, until, NOW + 200)).toEqual(fresh)
+    expect(cache.remember(A, 'a4', URL_, until, NOW + 200)).toEqual({ fresh: false, overShare: true, retryAfterSeconds: 1, perKey: 3 })
+    // the forgotten a0 is refused too: it is at the horizon
+    expect(cache.remember(A, 'a0', URL_, until, NOW + 300)).toMatchObject({ overShare: true })
+    for (let i = 0; i < 3; i++) expect(cache.remember(B, `b${i}`, URL_, until, NOW + 300)).toEqual(fresh)
+    // A's proofs of the next second are accepted again
+    expect(cache.remember(A, 'a5', URL_, jtiExpiry(IAT + 1), NOW + 1000)).toEqual(fresh)
   })
-  test('when full of live entries a new proof is refused with the seconds until room frees up', () => {
-    const cache = new JtiReplayCache(3)
-    for (let i = 0; i < 3; i++) expect(cache.remember(`j${i}`, URL_, NOW + 60_000 + i * 1000, NOW)).toEqual(fresh)
-    expect(cache.remember('j3', URL_, NOW + 60_000, NOW + 15_000)).toEqual({ fresh: false, full: true, retryAfterSeconds: 45 })
-    // once the oldest expired there is room again
-    expect(cache.remember('j3', URL_, NOW + 120_000, NOW + 60_000)).toEqual(fresh)
-    expect(cache.size).toBe(3)
-  })
-  test('expired entries are swept, so memory follows the load back down', () => {
-    const cache = new JtiReplayCache(100)
-    for (let i = 0; i < 50; i++) cache.remember(`j${i}`, URL_, NOW + 60_000, NOW)
-    cache.remember('late', URL_, NOW + 200_000, NOW + 100_000)
-    expect(cache.size).toBe(1)
-  })
-  test('expired entries are swept on an idle pod too, with no new proof arriving', async () => {
-    const cache = new JtiReplayCache(100, { sweepEveryMs: 10 })
-    const now = Date.now()
-    for (let i = 0; i < 50; i++) cache.remember(`j${i}`, URL_, now + 30, now)
-    cache.remember('live', URL_, now + 600_000, now)
-    expect(cache.size).toBe(51)
-    for (let i = 0; i < 200 && cache.size > 1; i++) await Bun.sleep(10)
-    expect(cache.size).toBe(1)
-    expect(cache.remember('live', URL_, now + 600_000, Date.now())).toEqual(replay)
+  test('a key over its share is logged once an interval at warn, with the count refused since its last line', () => {
+    const cache = new JtiReplayCache({ perPartition: 1 })
+    const lines: Record<string, unknown>[] = []
+    setLogLevel('info')
+    const spy = spyOn(console, 'log').mockImplementation((line: unknown) => { lines.push(JSON.parse(String(line))) })
+    try {
+      cache.remember(A, 'a0', URL_, jtiExpiry(IAT), NOW)
+      cache.remember(A, 'a1', URL_, jtiExpiry(IAT), NOW)
+      for (let i = 0; i < 5; i++) cache.remember(A, `x${i}`, URL_, jtiExpiry(IAT), NOW + i)
+      cache.remember(B, 'b0', URL_, jtiExpiry(IAT), NOW)
+      cache.remember(A, 'late', URL_, jtiExpiry(IAT), NOW + OVER_SHARE_LOG_INTERVAL_MS - 1)
+      expect(lines.map((l) => [l.level, l.event, l.jkt, l.refusedSinceLastLine])).toEqual([['warn', 'dpop.key_over_share', A, 0]])
+      cache.remember(A, 'later', URL_, jtiExpiry(IAT), NOW + OVER_SHARE_LOG_INTERVAL_MS)
+      expect(lines.map((l) => l.refusedSinceLastLine)).toEqual([0, 5])
+    } finally { spy.mockRestore(); setLogLevel('silent') }
   })
   test('release gives back the entry of a request that failed', () => {
-    const cache = new JtiReplayCache(10)
-    cache.remember('j1', URL_, NOW + 60_000, NOW)
-    cache.release('j1', URL_)
-    expect(cache.remember('j1', URL_, NOW + 60_000, NOW)).toEqual(fresh)
+    const cache = new JtiReplayCache()
+    cache.remember(A, 'j1', URL_, NOW + 60_000, NOW)
+    cache.release(A, 'j1', URL_)
+    expect(cache.remember(A, 'j1', URL_, NOW + 60_000, NOW)).toEqual(fresh)
   })
-  test('checkJti: a full cache is a 503 temporarily_unavailable with Retry-After, a replay the caller\'s refusal', () => {
-    const e = (() => { try { checkJti({ fresh: false, full: true, retryAfterSeconds: 7 }, () => new HttpError(401, 'invalid_dpop_proof', 'x')) } catch (err) { return err as HttpError } })()!
-    expect({ status: e.status, code: e.code, retry: e.headers['retry-after'] }).toEqual({ status: 503, code: 'temporarily_unavailable', retry: '7' })
-    expect(() => checkJti({ fresh: false, full: false }, () => new HttpError(401, 'invalid_dpop_proof', 'replayed'))).toThrow('replayed')
+  test('checkJti: over its share is 429 too_many_requests with Retry-After, not logged per request; a replay the caller\'s refusal', () => {
+    const e = (() => { try { checkJti({ fresh: false, overShare: true, retryAfterSeconds: 7, perKey: 3 }, () => new HttpError(401, 'invalid_dpop_proof', 'x')) } catch (err) { return err as HttpError } })()!
+    expect({ status: e.status, code: e.code, retry: e.headers['retry-after'], logged: e.logged }).toEqual({ status: 429, code: 'too_many_requests', retry: '7', logged: true })
+    expect(() => checkJti(replay, () => new HttpError(401, 'invalid_dpop_proof', 'replayed'))).toThrow('replayed')
   })
 })

@@ -10,17 +10,20 @@
 export const PRESIGNED_MAX_AGE_MS = 30_000
 
 /**
- * `count` values signed now, handed out newest first; once the newest is older than `maxAgeMs`
- * the rest are older still, so the pool is dropped and every later value is signed on the fly.
+ * `count` values signed now, handed out oldest first, as a client sends what it signs: the pod's
+ * replay memory keeps each DPoP key's newest proofs and refuses ones older than those it forgot
+ * (auth/dpop-replay.ts), so a pool sent newest first would be refused past one key's share. Values
+ * older than `maxAgeMs` are skipped; once the pool is spent every later value is signed on the fly.
  */
 export async function presign<T>(sign: () => Promise<T>, count: number, o: { maxAgeMs?: number; now?: () => number } = {}): Promise<() => Promise<T>> {
   const maxAgeMs = o.maxAgeMs ?? PRESIGNED_MAX_AGE_MS
   const now = o.now ?? Date.now
   const pool: { value: T; at: number }[] = []
   for (let i = 0; i < count; i++) pool.push({ value: await sign(), at: now() })
+  let i = 0
   return async () => {
-    const next = pool.pop()
-    if (next && now() - next.at <= maxAgeMs) return next.value
+    while (i < pool.length && now() - pool[i]!.at > maxAgeMs) i++
+    if (i < pool.length) return pool[i++]!.value
     pool.length = 0
     return sign()
   }
