@@ -1,5 +1,6 @@
 // What the owner lets each of their apps reach: everything (no record, as every consent before scopes
-// existed), or only some folders, to read or to read and write. Asked on every request of an owner app.
+// existed), only some folders, to read or to read and write, or nothing at all (no folders: the app only
+// learns who the owner is). Asked on every request of an owner app.
 
 import type { Store } from '../store/open-store.ts'
 import { deleteRecord, putRecord, readRecords } from '../store/records.ts'
@@ -9,6 +10,14 @@ import { readChildren } from '../store/resources.ts'
 import type { FolderRow } from '../http/access-choice-form.ts'
 
 const KIND = 'app-scope'
+
+/**
+ * The scope value by which a client says it only wants to know who the person is (sign-in, no data):
+ * the consent page then proposes "Only confirm who I am", which is an app scope of no folders. A value of
+ * this pod's own (OAuth 2.0 scope tokens are the server's to define, RFC 6749 §3.3); other providers
+ * ignore it (OIDC Core §3.1.2.1), so a client may send it anywhere. The pod's visitor sign-in sends it.
+ */
+export const IDENTITY_SCOPE = 'identity'
 
 /** `write` is read, append and write: a folder an app may change it may also read. Never Control. */
 export type FolderRight = 'read' | 'write'
@@ -27,7 +36,7 @@ export interface AppScope {
 }
 
 export interface AppScopes {
-  /** The folders `clientId` is limited to, or undefined for full access. */
+  /** The folders `clientId` is limited to (none: only who the owner is), or undefined for full access. */
   foldersOf(clientId: string): Promise<readonly FolderScope[] | undefined>
   /**
    * Limits the app to `folders`, or (undefined) gives it full access again; takes effect on its next

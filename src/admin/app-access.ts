@@ -24,9 +24,11 @@ export interface AppAccessView {
 }
 
 const FULL_SUMMARY = 'everything you can reach: read, change and share'
+const IDENTITY_SUMMARY = 'nothing beyond what is public: it only confirms who you are'
 
 export function accessView(folders: readonly FolderScope[] | undefined): AppAccessView {
   if (!folders) return { full: true, folders: [], summary: FULL_SUMMARY }
+  if (folders.length === 0) return { full: false, folders: [], summary: IDENTITY_SUMMARY }
   return { full: false, folders: folders.map((f) => ({ path: f.path, name: readablePath(f.path), right: f.right })), summary: `only ${describeFolders(folders)}` }
 }
 
@@ -44,7 +46,10 @@ async function changeAccess(deps: AdminDeps, clientId: string, folders: FolderSc
   return accessView(folders)
 }
 
-/** PUT /.admin/api/apps/access?client_id=…: `{"full": true}` or `{"folders": [{"path": "/photos/", "right": "read"|"write"}]}`. */
+/**
+ * PUT /.admin/api/apps/access?client_id=…: `{"full": true}` or `{"folders": [{"path": "/photos/", "right": "read"|"write"}]}`;
+ * `{"folders": []}` is "Only confirm who I am", as on the consent page.
+ */
 export async function putAppAccess(deps: AdminDeps, clientId: string | undefined, body: unknown): Promise<AppAccessView> {
   if (!clientId) throw new HttpError(400, 'invalid_request', 'client_id is required: the app whose access changes')
   const b = body as { full?: unknown; folders?: unknown } | null
@@ -53,7 +58,7 @@ export async function putAppAccess(deps: AdminDeps, clientId: string | undefined
   let folders: FolderScope[] | undefined
   if (b.full === true) folders = undefined
   else if (Array.isArray(b.folders) && b.folders.every((f) => typeof f === 'object' && f !== null && typeof f.path === 'string' && typeof f.right === 'string')) {
-    folders = parseFolderScopes(b.folders as { path: string; right: string }[], deps.cfg.baseUrl)
+    folders = b.folders.length === 0 ? [] : parseFolderScopes(b.folders as { path: string; right: string }[], deps.cfg.baseUrl)
   } else throw new HttpError(400, 'invalid_request', shape)
   await requireApproved(deps, clientId)
   return changeAccess(deps, clientId, folders)
@@ -71,7 +76,7 @@ export async function showAppAccessPage(deps: AdminDeps, cookieHeader: string | 
     section: ADMIN_PATHS.sessions,
     body: (csrf) => html`<p>App <code>${breakableUrl(clientId)}</code> may now reach ${accessView(current).summary}.</p>
 <form method="post" action="${ADMIN_PATHS.appAccess}">${csrfField(csrf)}<input type="hidden" name="client_id" value="${clientId}">
-${renderAccessChoice(rows, current !== undefined)}
+${renderAccessChoice(rows, current === undefined ? 'full' : current.length === 0 ? 'identity' : 'folders')}
 <p class="muted">The change holds from the app's next request.</p>
 <button type="submit">Save</button> <a class="button secondary" href="${ADMIN_PATHS.sessions}">Cancel</a></form>`,
   })

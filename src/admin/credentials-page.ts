@@ -46,7 +46,7 @@ Limit it to some folders; without a limit it has full access as you. Removing it
 <form method="post" action="${ADMIN_PATHS.credentialsAdd}">${csrfField(csrf)}
 <label for="credential-name">Name (what the script is for)</label>
 <input type="text" id="credential-name" name="name" required maxlength="100" placeholder="Photo backup">
-${renderAccessChoice([], true)}
+${renderAccessChoice([], 'folders', { identity: false })}
 <button type="submit">Make credential</button></form></section>
 <p class="muted">One folder per form here; <code>solopod clients add --scope</code> takes several at once.</p>`,
   })
@@ -54,6 +54,6 @@ ${renderAccessChoice([], true)}
 
 /** POST /.admin/credentials/add: the page again, with the new credential's secret. */
 export async function addCredentialFromForm(deps: AdminDeps, cookieHeader: string | null, form: Record<string, unknown>): Promise<Response> {
-  const made = await makeCredential(deps, form.name, readAccessChoice(form, deps.cfg.baseUrl))
+  const made = await makeCredential(deps, form.name, readAccessChoice(form, deps.cfg.baseUrl, { identity: false }))
   return showCredentialsPage(deps, cookieHeader, { made })
 }

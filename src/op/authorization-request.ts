@@ -5,6 +5,7 @@ import type { CodeWithStatus } from '../http/refusals.ts'
 import type { OpClient, ResolveClient } from './clients.ts'
 import { SUPPORTED_SCOPES } from './model.ts'
 import { readRequestObject } from './request-object.ts'
+import { IDENTITY_SCOPE } from '../account/app-scopes.ts'
 
 export interface AuthorizationRequest {
   readonly clientId: string
@@ -22,6 +23,12 @@ export interface AuthorizationRequest {
   readonly includeAuthTime: boolean
   /** RFC 9449 §10: the code is bound to this DPoP key. */
   readonly dpopJkt?: string
+  /**
+   * The client asked only to know who the person is (scope `identity`, account/app-scopes.ts): the
+   * consent page proposes "Only confirm who I am". It is also in `scopes`, so a consent remembered
+   * without it does not cover the request: the owner is asked again.
+   */
+  readonly identityOnly?: boolean
   /**
    * Scope values that are URLs (a folder of a pod, an RDF class): what the app names as the data it
    * wants, proposed on the consent page (op/consent-scope.ts); they ask for nothing by themselves.
@@ -112,13 +119,20 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
   if (!requested.includes('openid')) return fail('invalid_scope', 'scope must include "openid"; Solid apps ask for "openid webid offline_access"')
   // Solid-OIDC §4 (webid scope): a Solid login asks for the WebID; registration does not have to say so
   if (!requested.includes('webid')) return fail('invalid_scope', 'scope must include "webid" (Solid-OIDC); Solid apps ask for "openid webid offline_access"')
+  const identityOnly = requested.includes(IDENTITY_SCOPE)
+  if (identityOnly && requested.some(isWebUrlScope)) {
+    return fail('invalid_scope', `scope "${IDENTITY_SCOPE}" asks for no data, so it cannot come with folder or class scopes; send one or the other`)
+  }
+  // `identity` asks for less, never more, so a registered scope need not list it: it cannot, where the
+  // client's document must also satisfy providers that refuse unknown scope values in client metadata
   if (client.scope !== undefined) {
     const allowed = client.scope.split(' ')
-    const extra = requested.filter((s) => !allowed.includes(s))
+    const extra = requested.filter((s) => !allowed.includes(s) && s !== IDENTITY_SCOPE)
     if (extra.length > 0) return fail('invalid_scope', `the client's registered scope does not include ${extra.join(', ')}`)
   }
-  let scopes = [...new Set(requested.filter((s) => (SUPPORTED_SCOPES as readonly string[]).includes(s)))]
-  const wants = [...new Set([...requested, ...(client.scope ?? '').split(' ')].filter(isWebUrlScope))].slice(0, MAX_WANTS)
+  let scopes = [...new Set(requested.filter((s) => (SUPPORTED_SCOPES as readonly string[]).includes(s) || s === IDENTITY_SCOPE))]
+  // What the client's registration names is not proposed to a client that asks only who the person is
+  const wants = identityOnly ? [] : [...new Set([...requested, ...(client.scope ?? '').split(' ')].filter(isWebUrlScope))].slice(0, MAX_WANTS)
   if (client.grantTypes && !client.grantTypes.includes('refresh_token')) scopes = scopes.filter((s) => s !== 'offline_access')
 
   // RFC 7636 §4.3/§4.4.1: public clients must use S256 (plain refused)
@@ -158,6 +172,7 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
       ...(maxAge !== undefined ? { maxAge } : {}),
       ...(dpopJkt !== undefined ? { dpopJkt } : {}),
       ...(wants.length > 0 ? { wants } : {}),
+      ...(identityOnly ? { identityOnly } : {}),
     },
   }
 }

@@ -14,7 +14,7 @@ import { OP_PATHS } from '../http/pod-paths.ts'
 import { isWebUrl } from '../lib/web-url.ts'
 import { proposedFolders } from './consent-scope.ts'
 import { folderChoices } from '../account/app-scopes.ts'
-import { renderAccessChoice } from '../http/access-choice-form.ts'
+import { renderAccessChoice, type AccessKind } from '../http/access-choice-form.ts'
 import { readAccessChoice, describeFolders } from '../policy/app-scope.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'appScopes'>
@@ -33,6 +33,10 @@ function unverifiedWarning(clientId: string, redirectUri: string) {
   return html`<div class="warning" role="note"><p><strong>Unverified application.</strong> It runs at <code>${new URL(http).origin}</code>
 on this computer, over plain http, so the pod cannot check who made it. Allow it only if you started it yourself.</p></div>`
 }
+
+/** What the page proposes: only who the owner is, the folders the app names, or (naming nothing) everything. */
+const proposedAccess = (i: Interaction, proposedFolders: number): AccessKind =>
+  i.request.identityOnly ? 'identity' : proposedFolders > 0 ? 'folders' : 'full'
 
 export function makeConsent(deps: OpDeps) {
   const { cfg, store } = deps
@@ -56,7 +60,8 @@ export function makeConsent(deps: OpDeps) {
       warning: unverifiedWarning(c.clientId, i.request.redirectUri),
       clientUri: isWebUrl(c.clientUri) ? html` · <a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
       scopes: html`${i.request.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}`,
-      access: renderAccessChoice(await folderChoices(store, proposed), proposed.length > 0),
+      // Least first: a client that asks only who the owner is gets that proposed (`identity` scope)
+      access: renderAccessChoice(await folderChoices(store, proposed), proposedAccess(i, proposed.length)),
     }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
   }
 
@@ -69,8 +74,9 @@ export function makeConsent(deps: OpDeps) {
     if (!session) return toLogin(i)
     if (form.decision === 'deny') return denyAuthorization(deps, i)
     if (form.decision !== 'approve') throw badRequest('decision must be approve or deny')
-    // Checked before anything is remembered: a bad folder changes nothing
-    const folders = readAccessChoice(form, cfg.baseUrl)
+    // Checked before anything is remembered: a bad folder changes nothing. A form without the choice
+    // gets what the page would have proposed to a client that asked only who the owner is
+    const folders = readAccessChoice(form, cfg.baseUrl, { absent: i.request.identityOnly ? 'identity' : 'full' })
     // The limit first: an app must never hold a consent without the limit the owner chose
     await deps.appScopes.set(i.request.clientId, folders, now)
     await saveConsent(store, {

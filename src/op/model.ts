@@ -26,6 +26,7 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   profile: 'Read your basic profile',
   email: 'Read your email address, if your profile lists one',
   offline_access: 'Stay signed in when you are not using it (refresh tokens)',
+  identity: 'None of your data: it asks only who you are',
 }
 
 /** Form bodies whose every field may be absent: the functions name what is missing, with the spec's code. */

@@ -1,5 +1,6 @@
 // What an app the owner limited to some folders keeps of a decision: the modes its folder gives, as far
-// as the rules allow the owner (the intersection), never Control, so it cannot widen its own reach.
+// as the rules allow the owner (the intersection), never Control, so it cannot widen its own reach. An
+// app limited to no folders ("Only confirm who I am") keeps only what the public may.
 
 import type { FolderRight, FolderScope } from '../account/app-scopes.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
@@ -8,6 +9,7 @@ import { isAcl } from '../store/acl-names.ts'
 import type { AccessDecision } from './access-decision.ts'
 import type { AccessMode } from './access-modes.ts'
 import { readablePath } from '../lib/readable-path.ts'
+import type { AccessKind } from '../http/access-choice-form.ts'
 
 const MODES_OF: Record<FolderRight, readonly AccessMode[]> = { read: ['read'], write: ['read', 'append', 'write'] }
 
@@ -33,7 +35,7 @@ export function withinAppScope(d: AccessDecision, folders: readonly FolderScope[
 }
 
 export const describeFolders = (folders: readonly FolderScope[]) => folders.length === 0
-  ? 'nothing beyond what is public'
+  ? 'to confirm who the owner is, nothing beyond what is public'
   : folders.map((f) => `${f.right === 'read' ? 'to read' : 'to read and write'} ${readablePath(f.path)}`).join(', ')
 
 const badFolder = (why: string) => new HttpError(400, 'invalid_scope', why)
@@ -75,20 +77,25 @@ export function parseFolderScopes(entries: readonly { path: string; right: strin
 const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)])
 
 /**
- * A form's answer (the consent page, the dashboard's page without script): `access` full or folders, then
- * `folder` and `right` in pairs, and one `new_folder` with `new_right`. Undefined for full access (also
- * when the form has no choice, as before scopes existed).
+ * A form's answer (the consent page, the dashboard's page without script): `access` identity, folders or
+ * full, then `folder` and `right` in pairs, and one `new_folder` with `new_right`. Undefined for full
+ * access; no folders for "Only confirm who I am" and for "only these folders" with none given, which
+ * mean the same (never a dead end). `absent`: what a form without the choice means (one from before
+ * scopes existed: full access). `identity: false` (a script's credential, which has no use for a sign-in
+ * only): the choice is not offered, and no folder given is refused.
  */
-export function readAccessChoice(form: Record<string, unknown>, baseUrl: string): FolderScope[] | undefined {
-  const access = form.access ?? 'full'
+export function readAccessChoice(form: Record<string, unknown>, baseUrl: string, o: { absent?: AccessKind; identity?: boolean } = {}): FolderScope[] | undefined {
+  const { absent = 'full', identity = true } = o
+  const access = form.access ?? absent
   if (access === 'full') return undefined
-  if (access !== 'folders') throw badRequest('access must be "full" or "folders"')
+  if (access === 'identity' && identity) return []
+  if (access !== 'folders') throw badRequest(`access must be ${identity ? '"identity", ' : ''}"folders" or "full"`)
   const folders = list(form.folder)
   const rights = list(form.right)
   if (folders.length !== rights.length) throw badRequest('every folder needs its access (the form was altered)')
   const chosen = folders.map((path, i) => ({ path, right: rights[i]! })).filter((e) => e.right !== 'none')
   const extra = typeof form.new_folder === 'string' ? form.new_folder.trim() : ''
   if (extra !== '') chosen.push({ path: extra, right: typeof form.new_right === 'string' ? form.new_right : 'write' })
+  if (chosen.length === 0 && identity) return []
   return parseFolderScopes(chosen, baseUrl)
 }
-

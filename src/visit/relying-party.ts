@@ -13,6 +13,7 @@ import { ASYMMETRIC_JWS_ALGS } from '../auth/dpop.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'
 import type { WebId } from '../account/ids.ts'
+import { IDENTITY_SCOPE } from '../account/app-scopes.ts'
 import { sha256Base64url, show } from '../lib/text.ts'
 
 type RpDeps = Pick<Deps, 'cfg' | 'now' | 'fetchDoc' | 'poster' | 'getIssuerKeys' | 'getWebIdIssuers'>
@@ -27,7 +28,14 @@ const CLOCK_TOLERANCE_S = 60
 const refuse = (description: string, cause?: unknown) => new HttpError(400, 'sign_in_failed', description, { cause })
 const providerFault = (description: string, cause?: unknown) => new HttpError(502, 'provider_unusable', description, { cause })
 
-/** Solid-OIDC §5.1: the pod names itself by this document, which the visitor's provider fetches. */
+/** What the pod asks the visitor's provider for: who they are, and nothing of their data. */
+const VISITOR_SCOPE = `openid webid ${IDENTITY_SCOPE}`
+
+/**
+ * Solid-OIDC §5.1: the pod names itself by this document, which the visitor's provider fetches. Its
+ * `scope` leaves `identity` out: providers built on oidc-provider (the Community Solid Server) refuse a
+ * client whose document lists a scope value they do not know, while they ignore one in the request.
+ */
 export function clientIdDocument(baseUrl: string): Record<string, unknown> {
   return {
     '@context': ['https://www.w3.org/ns/solid/oidc-context.jsonld'],
@@ -132,8 +140,11 @@ export function makeRelyingParty(deps: RpDeps) {
     const now = deps.now()
     pending.set(state, { provider, verifier, nonce, key: { privateKey, jwk: await exportJWK(publicKey) }, returnTo }, now + PENDING_MS)
     const url = new URL(provider.authorizationEndpoint)
+    // The pod only needs to know who the visitor is (the ID token's WebID; the access token is dropped):
+    // `identity` asks the visitor's provider for nothing else, and a solopod then proposes "Only confirm
+    // who I am" instead of access to the visitor's own pod. Other providers ignore it (OIDC Core §3.1.2.1).
     const params = {
-      response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: 'openid webid', state, nonce,
+      response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: VISITOR_SCOPE, state, nonce,
       code_challenge: sha256Base64url(verifier), code_challenge_method: 'S256', prompt: 'consent',
     }
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)

@@ -1,7 +1,8 @@
 // Issue 25 in Chromium with two pods: Alice shares /trip/ with Bob's WebID in her dashboard and copies the
 // link; in a fresh browser Bob opens it, signs in at his own pod, sees the trip and a photo's preview, is
 // refused /private/ (and the root's listing does not reveal it), adds a photo where given Append; Alice
-// takes the share back and Bob's next click is refused. Screenshots at desktop and phone width.
+// takes the share back and Bob's next click is refused. His pod's consent page proposes "Only confirm who I
+// am" (issue 33). Screenshots at desktop and phone width.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
@@ -86,6 +87,15 @@ describe('Bob, in a fresh browser', () => {
     await visitor.keyboard.press('Enter')
     await visitor.waitForURL(/\/\.oidc\/consent/)
     expect(await visitor.locator('main').textContent()).toContain(`Solid pod at ${new URL(alicePod.baseUrl).host}`)
+    // Issue 33: Alice's pod asks only who he is, so his pod proposes exactly that, not access to his pod
+    const onlyWho = visitor.getByRole('radio', { name: /Only confirm who I am/ })
+    expect(await onlyWho.isChecked()).toBe(true)
+    expect(await visitor.getByRole('radio', { name: /Allow full access/ }).isChecked()).toBe(false)
+    await screenshot(visitor, 'visitor-consent')
+    await visitor.setViewportSize(PHONE)
+    expect(await horizontalOverflow(visitor)).toBe(0)
+    await screenshot(visitor, 'visitor-consent-phone')
+    await visitor.setViewportSize(DESKTOP)
     await visitor.getByRole('button', { name: 'Allow' }).click()
     await visitor.waitForURL((u) => u.href.startsWith(a('/.visitor/files')))
     expect(await visitor.locator('h1').textContent()).toBe('Trip to Sète')

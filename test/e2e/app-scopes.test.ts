@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
 import { expectRsError } from '../rs/rs-helpers.ts'
 import { listenOnSocket, signInOwnerApp, subscribe, type OwnerApp } from './notify-client.ts'
-import { serveClientIdDocument } from './oidc-client.ts'
+import { exchangeCode, serveClientIdDocument } from './oidc-client.ts'
 import { readUmaChallenge, requestUmaToken, umaTokenEndpoint } from './uma-client.ts'
-import { dpopProof, field } from '../op/op-fixture.ts'
+import { CHALLENGE, dpopProof, field, newDpopKey } from '../op/op-fixture.ts'
 
 let pod: RunningPod
 let full: OwnerApp
@@ -176,10 +176,9 @@ describe('the owner changes what the app may reach: it holds from the next reque
 describe('bad choices are refused and change nothing', () => {
   const before = async () => (await (await ownerApi('GET', '/.admin/api/consents')).json() as { clientId: string; access: unknown }[]).find((c) => c.clientId === limited.client.clientId)!.access
 
-  test('no folder, a relative path, an unknown right, a bad shape → 400, the app keeps what it had', async () => {
+  test('a relative path, an unknown right, a bad shape → 400, the app keeps what it had', async () => {
     const had = await before()
     const refusals: [unknown, string][] = [
-      [{ folders: [] }, 'invalid_scope'],
       [{ folders: [{ path: 'photos', right: 'read' }] }, 'invalid_scope'],
       [{ folders: [{ path: '/photos/', right: 'control' }] }, 'invalid_scope'],
       [{ folders: [{ path: 'https://elsewhere.example/photos/', right: 'read' }] }, 'invalid_scope'],
@@ -206,25 +205,43 @@ describe('bad choices are refused and change nothing', () => {
     expect((await full.fetch(url('/doc.ttl/'))).status).toBe(404)
   })
 
-  test('the consent page: "only these folders" with none chosen → 400 invalid_scope, and the app is not approved', async () => {
+  test('the consent page: "only these folders" with none chosen means "Only confirm who I am": approved, and the app reads nothing', async () => {
     const client = serveClientIdDocument('Nothing chosen app')
     try {
       const jar = full.browser
-      const params = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: 'openid webid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })
+      const params = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: 'openid webid', code_challenge: CHALLENGE, code_challenge_method: 'S256' })
       const toConsent = await fetch(url(`/.oidc/auth?${params}`), { redirect: 'manual', headers: { cookie: jar.header() } })
       const consentUrl = new URL(toConsent.headers.get('location')!, pod.baseUrl)
       expect(consentUrl.pathname).toBe('/.oidc/consent')
       const page = await (await jar.take(await fetch(consentUrl, { headers: { cookie: jar.header() } }))).text()
-      // full access is the default choice when the app names nothing; the pod's folders are listed
+      // full access is the default choice when the app names nothing; "Only confirm who I am" is offered; the pod's folders are listed
       expect(page).toContain('name="access" value="full" checked')
+      expect(page).toContain('name="access" value="identity">')
       expect(page).toContain('value="/photos/"')
-      const form = new URLSearchParams([['csrf', field(page, 'csrf')], ['interaction', field(page, 'interaction')], ['decision', 'approve'], ['access', 'folders'], ['folder', '/photos/'], ['right', 'none']])
+      const form = new URLSearchParams([['csrf', field(page, 'csrf')], ['interaction', field(page, 'interaction')], ['decision', 'approve'], ['access', 'folders'], ['folder', '/photos/'], ['right', 'none'], ['new_folder', ''], ['new_right', 'write']])
       const res = await fetch(url('/.oidc/consent'), { method: 'POST', redirect: 'manual', headers: { cookie: jar.header(), origin: pod.baseUrl, 'content-type': 'application/x-www-form-urlencoded' }, body: form })
-      expect(res.status).toBe(400)
-      expect(await res.text()).toContain('id="error">invalid_scope<')
-      const consents = await (await ownerApi('GET', '/.admin/api/consents')).json() as { clientId: string }[]
-      expect(consents.some((c) => c.clientId === client.clientId)).toBe(false)
+      expect(res.status).toBe(303)
+      const back = new URL(res.headers.get('location')!)
+      expect(back.origin + back.pathname).toBe(client.redirectUri)
+      const code = back.searchParams.get('code')!
+      expect(code).toBeTruthy()
+      const key = await newDpopKey()
+      const token = (await exchangeCode(pod.baseUrl, client, key, code)).access_token as string
+      const get = async (path: string) => fetch(url(path), { headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url(path), Date.now(), { accessToken: token }) } })
+      await expectRsError(await get('/photos/a.ttl'), 403, 'outside_app_scope')
+      await expectRsError(await get('/private/secret.ttl'), 403, 'outside_app_scope')
+      const consents = await (await ownerApi('GET', '/.admin/api/consents')).json() as { clientId: string; access: { full: boolean; folders: unknown[] } }[]
+      expect(consents.find((c) => c.clientId === client.clientId)?.access).toMatchObject({ full: false, folders: [] })
     } finally { client.stop() }
+  })
+
+  test('the API: {"folders": []} is "Only confirm who I am" too', async () => {
+    const res = await setAccess(limited.client.clientId, { folders: [] })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ full: false, folders: [], summary: 'nothing beyond what is public: it only confirms who you are' })
+    await expectRsError(await limited.fetch(url('/photos/a.ttl')), 403, 'outside_app_scope')
+    const page = await (await fetch(url(`/.admin/apps/access?client_id=${encodeURIComponent(limited.client.clientId)}`), { headers: { cookie: full.browser.header() } })).text()
+    expect(page).toContain('name="access" value="identity" checked')
   })
 })
 

@@ -141,6 +141,17 @@ describe('OIDC Core §3.1.2: errors after the redirect URI is validated go back 
   ] as [string, Record<string, string | undefined>, string][])('%s → %s', async (_, params, error) => {
     await expectRedirectError(await get(params), error)
   })
+  test('"identity" (only who the owner is) with a folder scope contradicts itself → invalid_scope', async () => {
+    const url = await expectRedirectError(await get({ scope: `openid webid identity ${BASE}/photos/` }), 'invalid_scope')
+    expect(url.searchParams.get('error_description')).toContain('"identity" asks for no data')
+  })
+  test('"identity" needs no place in the document\'s scope (it asks for less): the request goes on to consent', async () => {
+    const fresh = new CookieJar()
+    await logIn(pod, fresh)
+    const res = await get({ scope: 'openid webid identity' }, fresh.header())
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toStartWith(`${BASE}/.oidc/consent?interaction=`)
+  })
   test('a repeated parameter → invalid_request', async () => {
     const res = await pod.request(`${authorizeUrl()}&scope=openid`, { headers: { cookie: jar.header() } })
     await expectRedirectError(res, 'invalid_request')

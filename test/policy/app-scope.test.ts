@@ -65,6 +65,19 @@ describe('readAccessChoice: the form of the consent page and of the dashboard wi
     expect(code(() => readAccessChoice({ access: 'folders', folder: ['/a/', '/b/'], right: 'read' }, BASE))).toBe('400 invalid_request')
     expect(code(() => readAccessChoice({ access: 'some' }, BASE))).toBe('400 invalid_request')
   })
+  test('"Only confirm who I am" is no folders; "only these folders" with none given means the same, never a refusal', () => {
+    expect(readAccessChoice({ access: 'identity', folder: '/a/', right: 'write' }, BASE)).toEqual([])
+    expect(readAccessChoice({ access: 'folders', folder: ['/a/', '/b/'], right: ['none', 'none'], new_folder: '  ' }, BASE)).toEqual([])
+    expect(readAccessChoice({ access: 'folders' }, BASE)).toEqual([])
+  })
+  test('a form without the choice gets what the page proposed: full, or only who the owner is', () => {
+    expect(readAccessChoice({ decision: 'approve' }, BASE, { absent: 'identity' })).toEqual([])
+    expect(readAccessChoice({ decision: 'approve', access: 'full' }, BASE, { absent: 'identity' })).toBeUndefined()
+  })
+  test('a script\'s credential (identity: false): no folder is 400 invalid_scope, "identity" is not a choice (400 invalid_request)', () => {
+    expect(code(() => readAccessChoice({ access: 'folders', folder: '/a/', right: 'none' }, BASE, { identity: false }))).toBe('400 invalid_scope')
+    expect(code(() => readAccessChoice({ access: 'identity' }, BASE, { identity: false }))).toBe('400 invalid_request')
+  })
 })
 
 const decision = (target: string, modes: AccessMode[], publicModes: AccessMode[] = []): AccessDecision => ({
@@ -98,6 +111,12 @@ describe('withinAppScope: the intersection with what the rules allow', () => {
   })
   test('what is public stays public', () => {
     expect([...withinAppScope(decision('/profile/card', ALL, ['read']), folders, BASE).modes]).toEqual(['read'])
+  })
+  test('no folders ("Only confirm who I am"): nothing but what is public, saying so', () => {
+    const d = withinAppScope(decision('/photos/a.jpg', ALL), [], BASE)
+    expect(d.modes.size).toBe(0)
+    expect(d.outsideAppScope!.allowed).toBe('to confirm who the owner is, nothing beyond what is public')
+    expect([...withinAppScope(decision('/profile/card', ALL, ['read']), [], BASE).modes]).toEqual(['read'])
   })
 })
 
