@@ -55,7 +55,8 @@ describe('metrics: clients on the pod\'s machine and the owner only', () => {
 
   test('behind a trusted proxy on loopback, a remote client is not local, whatever it claims → 401', async () => {
     // the proxy's own TCP peer address is loopback; the client is who it wrote rightmost
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' }, { forwarded: 'for=127.0.0.1', 'x-forwarded-for': '203.0.113.7' }]) {
+    const claims: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.7' }, { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' }, { forwarded: 'for=127.0.0.1', 'x-forwarded-for': '203.0.113.7' }]
+    for (const headers of claims) {
       const refused = await refusalOf(pod.deps, fromAddress('127.0.0.2', headers, ['127.0.0.2']))
       expect([refused?.status, refused?.code]).toEqual([401, 'unauthenticated'])
     }
