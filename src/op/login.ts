@@ -1,4 +1,15 @@
-// The password login page: CSRF-checked, rate-limited per client address and per account.
+// The password login page: CSRF-checked, rate-limited per client address (or known device) and per account.
+//
+// The rule (README, "Sign in"): wrong guesses cost the guesser, never the owner.
+// - Per client address: 10 wrong passwords in 15 minutes, then 429 until the window ends; each time the
+//   address uses up a window again, its wait doubles (up to a day). A browser the owner signed in from
+//   before (a known-device cookie, account/known-devices.ts) has a limit of its own instead of its address's,
+//   so a stranger behind the same address cannot lock it out either.
+// - Per account: after 50 wrong passwords in 15 minutes from everywhere the account is under attack. The
+//   password is still compared — argon2id's cost is the guesser's too, bounded by the per-address limit —
+//   and the right one signs in; a wrong one from a device not known before is answered 429 too, not 401.
+//   The per-account limit never refuses the right password (OWASP Authentication Cheat Sheet, "Account
+//   lockout": a lockout strangers can trigger is a denial of service against the owner).
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -8,6 +19,7 @@ import { FIRST_RUN_NEXT, NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { getOwnerAccount, verifyOwnerPassword } from '../account/owner-account.ts'
 import { createLoginSession, endLoginSession } from '../account/owner-session.ts'
+import { getKnownDevice, rememberDevice } from '../account/known-devices.ts'
 import { log } from '../log.ts'
 import { continueAuthorization } from './authorize.ts'
 import { getInteraction, markLoggedIn, renderGoneInteraction, type Interaction } from './interactions.ts'
@@ -15,17 +27,28 @@ import { ADMIN_PATHS, OP_PATHS } from '../http/pod-paths.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'metrics'>
 
-/** Failures allowed per 15 minutes: per client address, and for the one account from everywhere. */
-export const LOGIN_LIMITS = { perAddress: { max: 10, windowMs: 15 * 60_000 }, perAccount: { max: 50, windowMs: 15 * 60_000 } }
+/**
+ * Failures allowed per 15 minutes: per client address (or known device), the wait doubling each time it is
+ * used up again (up to a day); and for the one account from everywhere, past which a wrong password is 429.
+ */
+export const LOGIN_LIMITS = {
+  perAddress: { max: 10, windowMs: 15 * 60_000, maxWindowMs: 24 * 3600_000 },
+  perAccount: { max: 50, windowMs: 15 * 60_000 },
+}
 const ACCOUNT = 'owner'
 
 export interface LoginFacts {
   readonly form: Record<string, unknown>
   readonly cookieHeader: string | null
   readonly origin: string | null
-  /** Peer address; undefined when unknown (then only the per-account limit applies). */
+  /** Client address; undefined when unknown (in-process requests: then only the per-account limit applies). */
   readonly address: string | undefined
   readonly userAgent: string | null
+}
+
+const tooManyAttempts = (wait: number) => {
+  log.warn('op.login_throttled', { retryAfter: wait })
+  return new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, { headers: { 'retry-after': String(wait) } })
 }
 
 const EXPIRED = 'this sign-in request is unknown or older than 10 minutes; go back to the application and sign in again'
@@ -35,7 +58,8 @@ const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-
 
 export function makeLogin(deps: OpDeps) {
   const { cfg, store } = deps
-  const byAddress = new FailureLimiter(LOGIN_LIMITS.perAddress)
+  // keyed `address:…` or `device:…`: both are one client's attempts
+  const byClient = new FailureLimiter(LOGIN_LIMITS.perAddress)
   const byAccount = new FailureLimiter(LOGIN_LIMITS.perAccount)
 
   async function page(interaction: Interaction | undefined, returnTo: string, cookieHeader: string | null, problem?: HttpError): Promise<Response> {
@@ -70,19 +94,15 @@ export function makeLogin(deps: OpDeps) {
       if (!interaction) return renderGoneInteraction(store, f.form.interaction, now, OP_PATHS.login, EXPIRED)
     }
     const returnTo = safeReturn(f.form.return)
+    // A known device is limited on its own, not by its address (which a stranger may share)
+    const device = await getKnownDevice(store, cfg.baseUrl, f.cookieHeader, now)
+    const key = device ? `device:${device.id}` : f.address !== undefined ? `address:${f.address}` : undefined
     // Counted before the password check (which takes a while): concurrent guesses cannot overtake the limit.
-    const addressWait = f.address ? byAddress.begin(f.address, now) : 0
-    const wait = addressWait || byAccount.begin(ACCOUNT, now)
-    if (wait > 0) {
-      // counted for the address, then refused by the account's limit: not an attempt after all
-      if (f.address && addressWait === 0) byAddress.forgive(f.address, now)
-      log.warn('op.login_throttled', { retryAfter: wait })
-      throw new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, { headers: { 'retry-after': String(wait) } })
-    }
-    const forgive = () => {
-      if (f.address) byAddress.forgive(f.address, now)
-      byAccount.forgive(ACCOUNT, now)
-    }
+    const wait = key !== undefined ? byClient.begin(key, now) : 0
+    if (wait > 0) throw tooManyAttempts(wait)
+    // Past the account's limit, a wrong password is refused as one more attempt too many; the right one still signs in
+    const accountWait = byAccount.retryAfter(ACCOUNT, now)
+    const forgive = () => { if (key !== undefined) byClient.forgive(key, now) }
     const account = await getOwnerAccount(store)
     if (!account?.passwordHash) {
       forgive()
@@ -90,12 +110,14 @@ export function makeLogin(deps: OpDeps) {
     }
     const password = f.form.password
     if (typeof password !== 'string' || password === '' || password.length > 1024 || !await verifyOwnerPassword(store, password)) {
-      log.warn('op.login_failed', { webid: account.webid })
+      byAccount.recordFailure(ACCOUNT, now)
+      log.warn('op.login_failed', { webid: account.webid, knownDevice: device !== undefined })
       deps.metrics.recordLoginFailure()
+      if (accountWait > 0 && !device) throw tooManyAttempts(Math.max(accountWait, key !== undefined ? byClient.retryAfter(key, now) : 0))
       return page(interaction, returnTo, f.cookieHeader, new HttpError(401, 'invalid_credentials', 'the password is wrong; type the pod owner\'s password'))
     }
-    byAccount.forgive(ACCOUNT, now)
-    if (f.address) byAddress.reset(f.address)
+    if (key !== undefined) byClient.reset(key)
+    const rememberCookie = await rememberDevice(store, cfg.baseUrl, device, f.cookieHeader, now)
     // A new cookie on every login (no session fixation); the browser's previous session ends
     await endLoginSession(store, cfg.baseUrl, f.cookieHeader)
     const { session, setCookie } = await createLoginSession(store, cfg.baseUrl, account.webid, f.userAgent, now)
@@ -104,6 +126,7 @@ export function makeLogin(deps: OpDeps) {
       ? await continueAuthorization(deps, await markLoggedIn(store, interaction, session.id), session, { status: 303 })
       : new Response(null, { status: 303, headers: { location: cfg.baseUrl + returnTo } })
     next.headers.append('set-cookie', setCookie)
+    next.headers.append('set-cookie', rememberCookie)
     return next
   }
 

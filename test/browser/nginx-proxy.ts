@@ -20,13 +20,19 @@ export interface NginxProxy {
   stop(): Promise<void>
 }
 
+/**
+ * Test only: nginx takes each client's address from this header (its realip module, trusting the test's
+ * loopback connections), so a test on one machine can play clients from anywhere on the internet.
+ */
+export const TEST_CLIENT_HEADER = 'X-Test-Client'
+
 /** The ```nginx block of README.md, with the listen port, name, certificate and upstream of this test. */
-export function readmeSite(o: { port: number; upstreamPort: number; cert: string; key: string }): string {
+export function readmeSite(o: { port: number; upstreamPort: number; cert: string; key: string; remoteClients?: boolean }): string {
   const block = /```nginx\n([\s\S]*?)```/.exec(readFileSync(README, 'utf8'))?.[1]
   if (!block) throw new Error('README.md has no ```nginx example')
   const swaps: [string | RegExp, string][] = [
     ['listen 443 ssl;', `listen 127.0.0.1:${o.port} ssl;`],
-    ['server_name pod.example;', 'server_name localhost;'],
+    ['server_name pod.example;', `server_name localhost;${o.remoteClients ? `\n    set_real_ip_from 127.0.0.1;\n    real_ip_header ${TEST_CLIENT_HEADER};` : ''}`],
     [/ssl_certificate\s+\S+;/, `ssl_certificate ${o.cert};`],
     [/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${o.key};`],
     // test only: nginx connects from 127.0.0.2, so the pod can tell the proxy (peer) from the browser (127.0.0.1)
@@ -69,8 +75,8 @@ function makeCertificate(dir: string): { cert: string; key: string } {
   return { cert, key }
 }
 
-/** Starts nginx on 127.0.0.1:`port` with the README's site forwarding to 127.0.0.1:`upstreamPort`. */
-export async function startNginxProxy(port: number, upstreamPort: number): Promise<NginxProxy> {
+/** Starts nginx on 127.0.0.1:`port` with the README's site forwarding to 127.0.0.1:`upstreamPort` (`remoteClients`: see TEST_CLIENT_HEADER). */
+export async function startNginxProxy(port: number, upstreamPort: number, o: { remoteClients?: boolean } = {}): Promise<NginxProxy> {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx package (.ci/run does)`)
   const prefix = mkdtempSync(join(tmpdir(), 'solopod-nginx-'))
   // nginx's worker processes may run as another user: they write temp files and logs here
@@ -87,7 +93,7 @@ events { worker_connections 256; }
 http {
   access_log ${join(prefix, 'logs', 'access.log')};
   ${['client_body_temp_path', 'proxy_temp_path', 'fastcgi_temp_path', 'uwsgi_temp_path', 'scgi_temp_path'].map(tmp).join('\n  ')}
-${readmeSite({ port, upstreamPort, cert, key })}
+${readmeSite({ port, upstreamPort, cert, key, ...o })}
 }
 `)
   const proc: Subprocess = Bun.spawn([NGINX, '-p', prefix, '-c', conf, '-e', join(prefix, 'logs', 'error.log')], { stdout: 'pipe', stderr: 'pipe' })

@@ -62,6 +62,15 @@ describe('an app the owner allowed only /photos/ (read and write) and /Été pho
     expect((await limited.fetch(url('/photos/b.ttl'), { method: 'DELETE' })).status).toBe(204)
   })
 
+  test('does not read the pod\'s metrics (403 forbidden); the owner\'s full-access app does (200)', async () => {
+    // X-Forwarded-For from loopback: a client behind a proxy on the machine, so not local and the token decides
+    const metrics = url('/.well-known/solopod/metrics')
+    const refused = await limited.fetch(metrics, { headers: { 'x-forwarded-for': '203.0.113.7' } })
+    expect(refused.status).toBe(403)
+    expect(await refused.text()).toStartWith('forbidden:')
+    expect((await full.fetch(metrics, { headers: { 'x-forwarded-for': '203.0.113.7' } })).status).toBe(200)
+  })
+
   test('gets 403 outside_app_scope elsewhere, even with the owner\'s WebID, saying what it may reach', async () => {
     const text = await expectRsError(await limited.fetch(url('/private/secret.ttl')), 403, 'outside_app_scope')
     expect(text).toContain('/photos/')

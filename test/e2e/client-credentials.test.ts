@@ -110,6 +110,23 @@ describe('tokens over HTTP', () => {
   })
 })
 
+describe('the pod\'s metrics are the owner\'s, not a script\'s', () => {
+  // X-Forwarded-For from loopback: a client behind a proxy on the machine, so not local and the token decides
+  const metricsWith = async (token: string, key: DpopKey) => {
+    const url = `${pod.baseUrl}/.well-known/solopod/metrics`
+    return fetch(url, { headers: { 'x-forwarded-for': '203.0.113.7', authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url, Date.now(), { accessToken: token }) } })
+  }
+  test('a client credential, limited or with full access, gets 403 forbidden', async () => {
+    for (const credential of [photos, await addClient('--name', 'Full script')]) {
+      const key = await newDpopKey()
+      const { access_token: token } = await (await tokenOf(credential, key)).json()
+      const res = await metricsWith(token, key)
+      expect(res.status).toBe(403)
+      expect(await res.text()).toStartWith('forbidden:')
+    }
+  })
+})
+
 describe('revoking in the dashboard', () => {
   test("the same unexpired token is refused on its next request (401 invalid_token), and the script gets no new one", async () => {
     const bot = await addClient('--name', 'Nightly bot', '--scope', 'read:/photos/')

@@ -18,7 +18,7 @@ async function startFlow(jar: CookieJar) {
 
 const postLogin = (jar: CookieJar, fields: Record<string, string>, headers: Record<string, string> = {}, address?: string) => {
   const req = new Request(`${BASE}/.oidc/login`, { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE, ...headers }, body: form(fields) })
-  pod.deps.clientAddresses.record(req, () => address)
+  pod.deps.clientAddresses.record(req, () => address === undefined ? undefined : { ip: address, local: false })
   return pod.handle(req)
 }
 

@@ -13,7 +13,7 @@ async function startFlow(jar: CookieJar) {
 
 const postLogin = (jar: CookieJar, fields: Record<string, string>, address?: string) => {
   const req = new Request(`${BASE}/.oidc/login`, { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form(fields) })
-  pod.deps.clientAddresses.record(req, () => address)
+  pod.deps.clientAddresses.record(req, () => address === undefined ? undefined : { ip: address, local: false })
   return pod.handle(req)
 }
 
@@ -48,11 +48,15 @@ describe('login rate limiting', () => {
     const refused = answers.find(r => r.status === 429)!
     expect(pageError(await refused.text())).toBe('too_many_attempts')
   }, 60_000)
-  test(`per account: after ${LOGIN_LIMITS.perAccount.max} failures from many addresses → 429`, async () => {
+  test(`per account: after ${LOGIN_LIMITS.perAccount.max} failures from many addresses, a wrong password from a fresh one is 429, the right one still signs in`, async () => {
     const jar = new CookieJar()
     const { interaction, page } = await startFlow(jar)
     const csrf = field(page, 'csrf')
     for (let i = 0; i < LOGIN_LIMITS.perAccount.max; i++) await postLogin(jar, { csrf, interaction, password: 'nope' }, `10.1.${i}.1`)
-    expect((await postLogin(jar, { csrf, interaction, password: PASSWORD }, '10.9.9.9')).status).toBe(429)
+    const refused = await postLogin(jar, { csrf, interaction, password: 'nope' }, '10.9.9.8')
+    expect(refused.status).toBe(429)
+    expect(pageError(await refused.text())).toBe('too_many_attempts')
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await postLogin(jar, { csrf, interaction, password: PASSWORD }, '10.9.9.9')).status).toBe(303)
   }, 60_000) // every failure is a real argon2id verification
 })
