@@ -4,23 +4,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import jsonld from 'jsonld'
 import { startPod, type RunningPod } from './start-server.ts'
-import { openStore } from '../../src/store/open-store.ts'
-import { publicWriteAcl, seedTurtle } from '../rs/pod-fixture.ts'
+import { seedPublicContainer } from './seed-store.ts'
 import { expectRsError, withBody } from '../rs/rs-helpers.ts'
 
 let pod: RunningPod
 beforeAll(async () => {
-  pod = await startPod({
-    seed: async (dataDir, baseUrl) => {
-      const store = await openStore(dataDir)
-      try {
-        await seedTurtle(store, baseUrl, '/pub/', '')
-        await seedTurtle(store, baseUrl, '/pub/.acl', publicWriteAcl(`${baseUrl}/pub/`))
-      } finally {
-        await store.close()
-      }
-    },
-  })
+  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append']) })
 })
 afterAll(() => pod?.dispose())
 
