@@ -10,7 +10,7 @@ import { getOwnerAccount, saveOwnerAccount } from './account/owner-account.ts'
 import type { WebId } from './account/ids.ts'
 import { ownerWebIdOf } from './config.ts'
 import { getRecordedBaseUrl, recordBaseUrl } from './store/base-url.ts'
-import { KEYS_PATH } from './http/pod-paths.ts'
+import { KEYS_PATH, SETTINGS_PATHS } from './http/pod-paths.ts'
 import { getMeta, readTriples } from './store/resources.ts'
 import type { ResourceMeta } from './store/resource-meta.ts'
 import { DataFactory } from 'n3'
@@ -31,17 +31,8 @@ const PREFIXES = `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 /** One document first start writes: its path and Turtle (relative IRIs resolve against the document). */
 export interface PodDocument { readonly path: string; readonly ttl: string; readonly kind: 'rdf' | 'container' }
 
-/**
- * Where apps look for the owner's settings (Solid Type Indexes, the profile's `pim:preferencesFile` and
- * `solid:publicTypeIndex`; the preferences file's `solid:privateTypeIndex`). The names are those of the
- * Node Solid Server's new accounts, which the SolidOS data browser and other apps know.
- */
-export const SETTINGS_PATHS = {
-  container: '/settings/',
-  preferences: '/settings/prefs.ttl',
-  publicIndex: '/settings/publicTypeIndex.ttl',
-  privateIndex: '/settings/privateTypeIndex.ttl',
-} as const
+// Where apps look for the owner's settings: http/pod-paths.ts (the owner's moves are checked against it too).
+export { SETTINGS_PATHS }
 
 /**
  * The settings documents, each ACL before what it protects: written in this order, one synced batch each, a

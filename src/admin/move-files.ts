@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { moveResource } from '../store/move-resource.ts'
 import { moveLocks } from '../store/resource-locks.ts'
-import { protectedReason } from '../policy/pod-essentials.ts'
+import { unmovableReason } from '../policy/pod-essentials.ts'
 import { podPath } from './browse.ts'
 
 type MoveDeps = Pick<Deps, 'cfg' | 'store' | 'withResourceLocks' | 'decider' | 'now'>
@@ -22,7 +22,7 @@ export async function moveFiles(deps: MoveDeps, fromRaw: unknown, toRaw: unknown
   const to = typedPath(toRaw)
   const { store, cfg } = deps
   const moved = await deps.withResourceLocks(() => moveLocks(store, from, to),
-    () => moveResource(store, cfg.baseUrl, from, to, deps.now(), { protectedReason }))
+    () => moveResource(store, cfg.baseUrl, from, to, deps.now(), { protectedReason: unmovableReason }))
   // Parsed ACLs and group members are cached per URL: both names of every moved document are stale now.
   for (const m of moved) {
     deps.decider.forgetDocument(cfg.baseUrl + m.from)

@@ -194,3 +194,15 @@ export function routeGroupOf(path: string): RouteGroup {
 
 /** The login page, coming back to `returnTo` (an owner page) once signed in. */
 export const loginPageFor = (returnTo: string) => `${OP_PATHS.login}?return=${returnTo}`
+
+/**
+ * Where apps look for the owner's settings (Solid Type Indexes, the profile's `pim:preferencesFile` and
+ * `solid:publicTypeIndex`; the preferences file's `solid:privateTypeIndex`). The names are those of the
+ * Node Solid Server's new accounts, which the SolidOS data browser and other apps know.
+ */
+export const SETTINGS_PATHS = {
+  container: '/settings/',
+  preferences: '/settings/prefs.ttl',
+  publicIndex: '/settings/publicTypeIndex.ttl',
+  privateIndex: '/settings/privateTypeIndex.ttl',
+} as const

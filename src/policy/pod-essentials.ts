@@ -5,7 +5,7 @@ import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { ACL, FOAF, PIM, SOLID } from '../rdf/namespaces.ts'
 import { ownerWebIdOf } from '../config.ts'
-import { KEYS_PATH } from '../http/pod-paths.ts'
+import { KEYS_PATH, SETTINGS_PATHS } from '../http/pod-paths.ts'
 import { aclOf, governedBy } from '../store/acl-names.ts'
 import type { Store } from '../store/open-store.ts'
 import { getMeta, readTriples } from '../store/resources.ts'
@@ -27,6 +27,19 @@ const UNDELETABLE: ReadonlyMap<string, string> = new Map([
 
 /** Why `path` may never be deleted, or undefined when it may. */
 export const protectedReason = (path: string): string | undefined => UNDELETABLE.get(path)
+
+/**
+ * Resources that may be deleted (README: the settings are the owner's ordinary documents, a deleted one is
+ * not made again) but not moved: the profile links to them by URL, and a move would leave those links
+ * naming nothing (the move re-bases IRIs only inside what it moves, store/move-resource.ts).
+ */
+const SETTINGS_LINKED = `is linked from the owner's profile (${PROFILE_PATH}: pim:preferencesFile, solid:publicTypeIndex; `
+  + 'the preferences file: solid:privateTypeIndex), where apps look for the owner\'s data; moving or renaming it would break those links. '
+  + 'It can be edited, or deleted'
+const UNMOVABLE: ReadonlyMap<string, string> = new Map(Object.values(SETTINGS_PATHS).map(p => [p, `${p} ${SETTINGS_LINKED}`]))
+
+/** Why `path` may never be moved or renamed (nor anything it is in), or undefined when it may. */
+export const unmovableReason = (path: string): string | undefined => UNDELETABLE.get(path) ?? UNMOVABLE.get(path)
 
 export interface NeededStatement {
   readonly subject: string

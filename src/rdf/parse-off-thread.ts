@@ -9,7 +9,7 @@ import type { RefusalCode, StatusOf } from '../http/refusals.ts'
 import { checkPatchType, planPatch, type PatchSyntax } from './patch.ts'
 import type { PatchPlan } from './patch-plan.ts'
 import type { ParseJob, ParseJobResult, ParseRequest, PlainDocument } from './parse-worker.ts'
-import { parseRdfDocument, type ParsedDocument } from './parse-rdf.ts'
+import { parseRdfDocument, type ParsedDocument, type ParseOptions } from './parse-rdf.ts'
 import { fromPlainTerm, type PlainQuad, type PlainTerm } from './plain-terms.ts'
 import { JSON_LD, mediaTypeOf } from './media-types.ts'
 
@@ -98,11 +98,11 @@ export async function parsePatchOffThread(body: string, contentType: string | un
  * `parseRdfDocument` (same result, same errors) that keeps the event loop free: a large body is parsed
  * on the worker, a small one here (INLINE_BYTES).
  */
-export async function parseRdfDocumentOffThread(body: string, mediaType: string, baseIRI: string): Promise<ParsedDocument> {
+export async function parseRdfDocumentOffThread(body: string, mediaType: string, baseIRI: string, options: ParseOptions = {}): Promise<ParsedDocument> {
   const inline = mediaTypeOf(mediaType) === JSON_LD ? INLINE_BYTES.jsonLd : INLINE_BYTES.turtleFamily
   // body.length counts UTF-16 units: at most the UTF-8 byte count, so no body over the limit stays inline.
-  if (body.length <= inline) return parseRdfDocument(body, mediaType, baseIRI)
-  const r = await runOnWorker({ kind: 'document', body, mediaType, baseIRI }, 'an RDF document')
+  if (body.length <= inline) return parseRdfDocument(body, mediaType, baseIRI, options)
+  const r = await runOnWorker({ kind: 'document', body, mediaType, baseIRI, options }, 'an RDF document')
   return fromPlainDocument((r as { document: PlainDocument }).document)
 }
 
@@ -130,7 +130,7 @@ function fromPlainDocument(doc: PlainDocument): ParsedDocument {
     if (!node) blanks.set(p.v, node = DataFactory.blankNode())
     return node
   }
-  const triples = doc.triples.map((q: PlainQuad) => DataFactory.quad(term(q[0]) as Quad['subject'], term(q[1]) as Quad['predicate'],
-    term(q[2]) as Quad['object'], term(q[3]) as Quad['graph']))
-  return { triples, prefixes: doc.prefixes }
+  const rebuild = (q: PlainQuad) => DataFactory.quad(term(q[0]) as Quad['subject'], term(q[1]) as Quad['predicate'],
+    term(q[2]) as Quad['object'], term(q[3]) as Quad['graph'])
+  return { triples: doc.triples.map(rebuild), namedGraphs: doc.namedGraphs.map(rebuild), prefixes: doc.prefixes }
 }

@@ -1,11 +1,11 @@
-// Reading an RDF document (Turtle, N-Triples, JSON-LD) into the triples of one graph.
+// Reading an RDF document (Turtle, N-Triples, JSON-LD, TriG, N-Quads) into its triples, and its named graphs where asked.
 
 import type { BlankNode, Quad, Term } from '@rdfjs/types'
 import type { JsonLdError, JsonLdEvent, JsonLdQuad, JsonLdTerm } from 'jsonld'
 import { DataFactory, Parser } from 'n3'
 import { HttpError } from '../http/errors.ts'
 import { loadBundledContext, loadJsonLd } from './jsonld-contexts.ts'
-import { JSON_LD, N_TRIPLES, RDF_DOCUMENT_TYPES, TURTLE, mediaTypeOf } from './media-types.ts'
+import { JSON_LD, N_QUADS, N_TRIPLES, RDF_DOCUMENT_TYPES, TRIG, TURTLE, mediaTypeOf } from './media-types.ts'
 import { RDF } from './namespaces.ts'
 import { n3ErrorPosition } from './n3-error-position.ts'
 import { withJsonPosition } from './json-error-position.ts'
@@ -22,25 +22,46 @@ export async function parseRdf(body: string, mediaType: string, baseIRI: string)
   return (await parseRdfDocument(body, mediaType, baseIRI)).triples
 }
 
-/** An RDF document's triples and the prefixes it declared (Turtle), in the order it declared them. */
+/**
+ * An RDF document's triples (its default graph), the quads of its named graphs (empty unless asked
+ * for), and the prefixes it declared (Turtle, TriG), in the order it declared them.
+ */
 export interface ParsedDocument {
   readonly triples: Quad[]
+  readonly namedGraphs: Quad[]
   readonly prefixes: Record<string, string>
 }
 
+/** What a parse takes besides the default graph. */
+export interface ParseOptions {
+  /**
+   * Keep a dataset's named graphs (a pod document may hold them, rdf/graph-statements.ts); without
+   * this a named graph is refused with 400 `invalid_rdf`, as remote profiles and key documents are read as one graph.
+   */
+  readonly namedGraphs?: boolean
+}
+
 /** parseRdf, keeping the document's prefixes too, so it can be served back as it was written. */
-export async function parseRdfDocument(body: string, mediaType: string, baseIRI: string): Promise<ParsedDocument> {
+export async function parseRdfDocument(body: string, mediaType: string, baseIRI: string, options: ParseOptions = {}): Promise<ParsedDocument> {
   const type = mediaTypeOf(mediaType)
   const prefixes: Record<string, string> = {}
   let quads: Quad[]
-  if (type === TURTLE || type === N_TRIPLES) quads = parseTurtleFamily(body, type, baseIRI, prefixes)
+  if (type === TURTLE || type === N_TRIPLES || type === TRIG || type === N_QUADS) quads = parseTurtleFamily(body, type, baseIRI, prefixes)
   else if (type === JSON_LD) quads = await withJsonPosition(type, body, () => parseJsonLd(body, baseIRI))
   else {
     throw new HttpError(415, 'unsupported_media_type',
       `expected one of ${RDF_DOCUMENT_TYPES.join(', ')}, got ${type ?? 'no media type'}`)
   }
-  return { triples: quads.map(checkQuad), prefixes }
+  const checked = quads.map(checkQuad)
+  const triples = checked.filter(q => q.graph.termType === 'DefaultGraph')
+  const namedGraphs = checked.filter(q => q.graph.termType !== 'DefaultGraph')
+  if (!options.namedGraphs && namedGraphs.length > 0) {
+    throw new HttpError(400, 'invalid_rdf', `expected one graph; found a triple in graph <${namedGraphs[0]!.graph.value}>`)
+  }
+  return { triples, namedGraphs, prefixes }
 }
+
+const SYNTAX_NAMES: Record<string, string> = { [TURTLE]: 'Turtle', [N_TRIPLES]: 'N-Triples', [TRIG]: 'TriG', [N_QUADS]: 'N-Quads' }
 
 function parseTurtleFamily(body: string, type: string, baseIRI: string, prefixes: Record<string, string>): Quad[] {
   try {
@@ -48,7 +69,7 @@ function parseTurtleFamily(body: string, type: string, baseIRI: string, prefixes
   } catch (err) {
     const { line, column } = n3ErrorPosition(err, body)
     const reason = err instanceof Error ? err.message.replace(/ on line \d+\.$/, '') : String(err)
-    const syntax = type === TURTLE ? 'Turtle' : 'N-Triples'
+    const syntax = SYNTAX_NAMES[type]
     throw new HttpError(400, 'invalid_rdf', `${syntax} syntax error at line ${line}, column ${column}: ${reason}`,
       { cause: err })
   }
@@ -127,12 +148,8 @@ function jsonLdFailure(err: unknown): HttpError {
   return new HttpError(400, 'invalid_rdf', `invalid JSON-LD (${code}): ${e.message ?? String(err)}`, { cause: err })
 }
 
-/** One graph, RDF 1.1 terms, and `rdf:JSON` in its canonical lexical form. */
+/** RDF 1.1 terms, and `rdf:JSON` in its canonical lexical form. */
 function checkQuad(q: Quad): Quad {
-  if (q.graph.termType !== 'DefaultGraph') {
-    // Solid Protocol: a resource is one RDF document; a named graph inside it has no place to live.
-    throw new HttpError(400, 'invalid_rdf', `a Solid document is one graph; found a triple in graph <${q.graph.value}>`)
-  }
   if (q.subject.termType === 'Quad' || q.object.termType === 'Quad') {
     throw new HttpError(400, 'invalid_rdf', 'RDF 1.2 triple terms are not supported')
   }

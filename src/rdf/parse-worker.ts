@@ -2,18 +2,18 @@
 
 import { HttpError } from '../http/errors.ts'
 import { readPatchSyntax, type PatchSyntax } from './patch.ts'
-import { parseRdfDocument } from './parse-rdf.ts'
+import { parseRdfDocument, type ParseOptions } from './parse-rdf.ts'
 import { toPlainQuad, type PlainQuad } from './plain-terms.ts'
 
 declare const self: Worker
 
 export type ParseRequest =
   | { readonly kind: 'patch'; readonly body: string; readonly type: PatchSyntax['type']; readonly baseIRI: string }
-  | { readonly kind: 'document'; readonly body: string; readonly mediaType: string; readonly baseIRI: string }
+  | { readonly kind: 'document'; readonly body: string; readonly mediaType: string; readonly baseIRI: string; readonly options?: ParseOptions }
 export type ParseJob = ParseRequest & { readonly id: number }
 
 /** A parsed RDF document as plain data (structured clone keeps no classes). */
-export interface PlainDocument { readonly triples: readonly PlainQuad[]; readonly prefixes: Record<string, string> }
+export interface PlainDocument { readonly triples: readonly PlainQuad[]; readonly namedGraphs: readonly PlainQuad[]; readonly prefixes: Record<string, string> }
 
 export type ParseJobResult =
   | { readonly id: number; readonly syntax: PatchSyntax }
@@ -22,8 +22,8 @@ export type ParseJobResult =
 
 async function run(job: ParseJob): Promise<ParseJobResult> {
   if (job.kind === 'patch') return { id: job.id, syntax: readPatchSyntax(job.body, job.type, job.baseIRI) }
-  const doc = await parseRdfDocument(job.body, job.mediaType, job.baseIRI)
-  return { id: job.id, document: { triples: doc.triples.map(toPlainQuad), prefixes: doc.prefixes } }
+  const doc = await parseRdfDocument(job.body, job.mediaType, job.baseIRI, job.options)
+  return { id: job.id, document: { triples: doc.triples.map(toPlainQuad), namedGraphs: doc.namedGraphs.map(toPlainQuad), prefixes: doc.prefixes } }
 }
 
 self.onmessage = async (event: MessageEvent<ParseJob>) => {

@@ -17,9 +17,9 @@ const RDF_TYPE = RDF('type')
 const UNPARSED_JSON = 'urn:solopod:unparsed-rdf-json'
 
 /**
- * `quads` in `mediaType`. Turtle, N-Triples and JSON-LD hold one graph, so graph names are
- * dropped there (a resource's triples live in the named graph of its URL); N-Quads and TriG keep
- * them. Turtle and TriG write IRIs relative to `@base <baseIRI>` and declare, of the document's
+ * `quads` in `mediaType`. Turtle, N-Triples and JSON-LD are written as one graph, so graph names
+ * are dropped there (a resource's triples live in the named graph of its URL; a document's own
+ * named graphs go through `serializeDocument`); N-Quads and TriG keep them. Turtle and TriG write IRIs relative to `@base <baseIRI>` and declare, of the document's
  * own `prefixes` (first, as written) and the standard PREFIXES, only those the text uses.
  * Throws 406 `not_acceptable` for any other type.
  */
@@ -40,10 +40,35 @@ export async function serializeRdf(
     case N_QUADS:
       return write(new Writer({ format: 'N-Quads' }), quads)
     case JSON_LD:
-      return writeJsonLd(quads, baseIRI)
+      return writeJsonLd(quads.map(inDefaultGraph), baseIRI)
   }
   throw new HttpError(406, 'not_acceptable', `cannot write ${type ?? 'no media type'}; expected one of ${RDF_SERIALIZE_TYPES.join(', ')}`)
 }
+
+/**
+ * A document in `mediaType`: its default graph's `triples` and its own `namedGraphs` (quads named by
+ * the document, rdf/graph-statements.ts). JSON-LD writes those as `@graph` under their `@id`, TriG
+ * and N-Quads with their names; Turtle and N-Triples cannot, so a document holding any is refused
+ * there with 406 rather than served without them (media-types.ts never picks those for it).
+ */
+export async function serializeDocument(
+  triples: readonly Quad[],
+  namedGraphs: readonly Quad[],
+  mediaType: string,
+  baseIRI: string,
+  prefixes?: Record<string, string>,
+): Promise<string> {
+  if (namedGraphs.length === 0) return serializeRdf(triples, mediaType, baseIRI, prefixes)
+  const type = mediaTypeOf(mediaType)
+  const quads = [...triples.map(inDefaultGraph), ...namedGraphs]
+  if (type === TRIG || type === N_QUADS) return serializeRdf(quads, type, baseIRI, prefixes)
+  if (type === JSON_LD) return writeJsonLd(quads, baseIRI)
+  throw new HttpError(406, 'not_acceptable', `${NAMED_GRAPHS_NOT_IN_ONE_GRAPH}; cannot write ${type ?? 'no media type'}`)
+}
+
+/** Why a document with named graphs is not served as Turtle or N-Triples (a 406's description). */
+export const NAMED_GRAPHS_NOT_IN_ONE_GRAPH =
+  'this document holds named graphs, which Turtle and N-Triples cannot carry: accept application/trig, application/ld+json or application/n-quads'
 
 /**
  * The whole text. Without an output stream n3's writer collects into a string and hands it to `end`'s
@@ -158,11 +183,11 @@ async function writeJsonLd(quads: readonly Quad[], baseIRI: string): Promise<str
     subject: plainTerm(q.subject),
     predicate: plainTerm(q.predicate),
     object: plainTerm(q.object),
-    graph: { termType: 'DefaultGraph', value: '' },
+    graph: q.graph.termType === 'DefaultGraph' ? { termType: 'DefaultGraph', value: '' } : plainTerm(q.graph),
   }) satisfies JsonLdQuad)
   const jsonld = await loadJsonLd()
   const doc = restoreUnparsedJson(await jsonld.fromRDF(dataset))
-  if (!isKeyDocument(quads)) return `${JSON.stringify(doc, null, 2)}\n`
+  if (!isKeyDocument(quads) || quads.some(q => q.graph.termType !== 'DefaultGraph')) return `${JSON.stringify(doc, null, 2)}\n`
   const compact = await jsonld.compact(doc as object, KEY_DOCUMENT_CONTEXT, { base: baseIRI, documentLoader: loadBundledContext })
   return `${JSON.stringify(compact, null, 2)}\n`
 }
@@ -201,4 +226,9 @@ const utf8 = new TextEncoder()
 /** stat:size of an RDF document: the byte length of the Turtle a GET serves (whatever syntax was written). */
 export function turtleByteLength(quads: readonly Quad[], baseIRI: string, prefixes?: Record<string, string>): number {
   return utf8.encode(writeTurtle(quads, baseIRI, prefixes)).byteLength
+}
+
+/** stat:size of a document with named graphs: the byte length of the TriG a GET serves it in by default. */
+export function trigByteLength(quads: readonly Quad[], baseIRI: string, prefixes?: Record<string, string>): number {
+  return utf8.encode(writeWithPrefixes(inStatementOrder(quads), 'TriG', baseIRI, prefixes)).byteLength
 }

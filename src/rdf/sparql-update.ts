@@ -185,10 +185,11 @@ function applyStep(step: Step, doc: readonly Quad[]): Quad[] {
     if (absent) throw patchConflict(`DELETE DATA: the document does not contain ${showTriple(absent)}`)
     return applyDelta(doc, step.deletes, instantiate(step.inserts, new Map(), fresh))
   }
-  const solutions = findBindings(step.where, doc)
-  if (solutions.length === 0) throw patchConflict('WHERE matches nothing in the document')
   // SPARQL 1.1 Update §3.1.3: deletes and inserts both come from the solutions before either
-  // is applied; each solution gives template blank nodes new nodes.
+  // is applied; each solution gives template blank nodes new nodes. No solution is no change, and
+  // a success (§3.1.3: the templates are instantiated once per solution): the rule that a
+  // where clause match exactly once is N3 Patch's (Solid Protocol §5.3.1), not SPARQL's.
+  const solutions = findBindings(step.where, doc)
   return applyDelta(doc, solutions.flatMap(b => instantiate(step.deletes, b, fresh)),
     solutions.flatMap(b => instantiate(step.inserts, b, fresh)))
 }

@@ -114,6 +114,13 @@ export function freshBlankNodes(doc: readonly Quad[]): () => BlankNode {
   }
 }
 
+/** Whether two documents (sets of triples) hold the same triples: a patch that changed nothing. */
+export function sameTriples(a: readonly Quad[], b: readonly Quad[]): boolean {
+  if (a.length !== b.length) return false
+  const keys = new Set(a.map(tripleKey))
+  return b.every(q => keys.has(tripleKey(q)))
+}
+
 /** `doc` without `deletes`, then with those `inserts` it lacks; `doc` itself is not touched. */
 export function applyDelta(doc: readonly Quad[], deletes: readonly Quad[], inserts: readonly Quad[]): Quad[] {
   const gone = new Set(deletes.map(tripleKey))

@@ -8,6 +8,8 @@ import { requiredModes } from '../policy/modes.ts'
 import { checkPatchType } from '../rdf/patch.ts'
 import { parsePatchOffThread } from '../rdf/parse-off-thread.ts'
 import { mediaTypeOf } from '../rdf/media-types.ts'
+import { readGraphStatements } from '../rdf/graph-statements.ts'
+import { sameTriples } from '../rdf/triple-patterns.ts'
 import { readRequestBody, decodeUtf8 } from '../auth/request-body.ts'
 import { rdfContent } from './new-content.ts'
 import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
@@ -51,8 +53,13 @@ export async function handlePatch(ctx: RsContext, r: RsRequest): Promise<Respons
     checkWritePreconditions(r.request.headers, meta)
     const created = meta ? [] : await checkNamesFree(store, path)
     if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePatch(meta !== undefined, created)
-    const before = meta ? await readTriples(store, cfg.baseUrl, path) : []
-    const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', plan.apply(before), url, meta?.prefixes)
+    // A patch acts on the default graph; the document's own named graphs are kept as they are.
+    const before = readGraphStatements(meta ? await readTriples(store, cfg.baseUrl, path) : [])
+    const after = plan.apply(before.triples)
+    // A patch that changes nothing (a SPARQL WHERE without a solution, an insert already there) writes
+    // nothing: the state, its ETag and Last-Modified stay (RFC 9110 §8.8.3: the tag names a state), no notification.
+    if (meta && sameTriples(before.triples, after)) return { meta, created: false, createdContainers: [] }
+    const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', after, url, meta?.prefixes, before.namedGraphs)
     await checkAclWrite(ctx, path, content.triples!)
     await checkEssentialWrite(ctx, path, content)
     return writeResource(store, cfg.baseUrl, path, content, now())

@@ -9,7 +9,8 @@ import { isAcl } from '../store/acl-names.ts'
 import { isRdfType, mediaTypeOf, TURTLE } from '../rdf/media-types.ts'
 import type { ParsedDocument } from '../rdf/parse-rdf.ts'
 import { parseRdfDocumentOffThread } from '../rdf/parse-off-thread.ts'
-import { turtleByteLength } from '../rdf/serialize-rdf.ts'
+import { trigByteLength, turtleByteLength } from '../rdf/serialize-rdf.ts'
+import { checkNoReservedTerms, describeGraphStatements } from '../rdf/graph-statements.ts'
 import { decodeUtf8, readRequestBody, type RequestBody } from '../auth/request-body.ts'
 import { isServerManaged } from './listing-syntax.ts'
 import { checkKeyDocument } from '../auth/httpsig/key-document.ts'
@@ -75,34 +76,42 @@ async function contentFromBody(body: RequestBody, path: string, url: string): Pr
   if (isContainerPath(path)) {
     if (bytes.byteLength === 0) return { kind: 'container', contentType: TURTLE, triples: [], size: 0 }
     if (!isRdfType(mediaType!)) throw new HttpError(415, 'unsupported_media_type', CONTAINER_NOT_RDF)
-    const doc = await parseBody(bytes, mediaType!, url)
+    // A container's description is one graph: its named graphs are refused (400 invalid_rdf).
+    const doc = await parseBody(bytes, mediaType!, url, false)
     return rdfContent('container', doc.triples, url, doc.prefixes)
   }
   if (!mediaType) throw new HttpError(400, 'missing_content_type', 'creating a document needs a Content-Type header')
   if (isRdfType(mediaType)) {
-    const doc = await parseBody(bytes, mediaType, url)
-    return rdfContent('rdf', doc.triples, url, doc.prefixes)
+    const doc = await parseBody(bytes, mediaType, url, true)
+    return rdfContent('rdf', doc.triples, url, doc.prefixes, doc.namedGraphs)
   }
   // receiveBody streams every other type to a file; what reaches here is RDF or a body it kept whole for a container or an ACL.
   throw new HttpError(415, 'unsupported_media_type', isAcl(path) ? ACL_NOT_RDF : `${mediaType} is not RDF; send it to a document (a URL not ending in /)`)
 }
 
 // A large body is parsed on the worker thread, so other requests keep being answered meanwhile.
-function parseBody(bytes: Uint8Array, mediaType: string, url: string): Promise<ParsedDocument> {
-  return parseRdfDocumentOffThread(decodeUtf8(bytes), mediaType, url)
+function parseBody(bytes: Uint8Array, mediaType: string, url: string, namedGraphs: boolean): Promise<ParsedDocument> {
+  return parseRdfDocumentOffThread(decodeUtf8(bytes), mediaType, url, { namedGraphs })
 }
 
 /**
  * What the store keeps for RDF. `size` (stat:size in listings) is the byte length of the Turtle a
  * GET serves, whatever syntax was written and however a PATCH changed it. `prefixes` are the
- * document's own, kept so a GET writes it back with them.
+ * document's own, kept so a GET writes it back with them. `namedGraphs` (the document's own) are
+ * kept among its triples as described in rdf/graph-statements.ts; such a document's size is that of
+ * the TriG a GET serves.
  */
-export async function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url: string, prefixes?: Record<string, string>): Promise<NewContent> {
+export async function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url: string, prefixes?: Record<string, string>,
+  namedGraphs: readonly Quad[] = []): Promise<NewContent> {
   if (kind === 'container' && triples.some(q => isServerManaged(q, url))) {
     throw new HttpError(409, 'server_managed', 'ldp:contains is managed by the server: add or remove members by writing or deleting them')
   }
+  checkNoReservedTerms(triples)
+  checkNoReservedTerms(namedGraphs)
   // Key documents anywhere (HttpSig): a private key is never stored, a key nobody could verify with is refused.
   checkKeyDocument(triples)
   const own = prefixes && Object.keys(prefixes).length > 0 ? { prefixes } : {}
-  return { kind, contentType: TURTLE, triples, size: turtleByteLength(triples, url, prefixes), ...own }
+  if (namedGraphs.length === 0) return { kind, contentType: TURTLE, triples, size: turtleByteLength(triples, url, prefixes), ...own }
+  const size = trigByteLength([...triples, ...namedGraphs], url, prefixes)
+  return { kind, contentType: TURTLE, triples: [...triples, ...describeGraphStatements(namedGraphs)], size, namedGraphs: true, ...own }
 }

@@ -4,8 +4,9 @@ import type { Store } from '../store/open-store.ts'
 import { readTriples } from '../store/resources.ts'
 import { readBinary } from './read-binary.ts'
 import { HttpError } from '../http/errors.ts'
-import { preferredRdfType } from '../rdf/media-types.ts'
-import { serializeRdf } from '../rdf/serialize-rdf.ts'
+import { preferredDocumentType, preferredRdfType } from '../rdf/media-types.ts'
+import { NAMED_GRAPHS_NOT_IN_ONE_GRAPH, serializeDocument } from '../rdf/serialize-rdf.ts'
+import { readGraphStatements } from '../rdf/graph-statements.ts'
 import { isNotModified } from './conditional.ts'
 import { representationEtag, type ResourceMeta } from '../store/resource-meta.ts'
 import { CACHEABLE_BYTES, type RepresentationCache } from './representation-cache.ts'
@@ -29,10 +30,13 @@ export interface ReadFacts {
 
 export async function readResource(f: ReadFacts): Promise<Response> {
   const { meta, headers } = f
-  const mediaType = meta.kind === 'binary' ? meta.contentType : preferredRdfType(f.accept)
+  const mediaType = meta.kind === 'binary' ? meta.contentType
+    : meta.kind === 'rdf' ? preferredDocumentType(f.accept, meta.namedGraphs === true) : preferredRdfType(f.accept)
   if (mediaType === undefined) {
-    throw new HttpError(406, 'not_acceptable', 'this resource is RDF: accept text/turtle, application/ld+json or application/n-triples',
-      { headers: Object.fromEntries(headers) })
+    const accepted = meta.namedGraphs ? NAMED_GRAPHS_NOT_IN_ONE_GRAPH
+      : meta.kind === 'rdf' ? 'this resource is RDF: accept text/turtle, application/ld+json, application/n-triples, application/trig or application/n-quads'
+        : 'this resource is RDF: accept text/turtle, application/ld+json or application/n-triples'
+    throw new HttpError(406, 'not_acceptable', accepted, { headers: Object.fromEntries(headers) })
   }
   if (meta.kind === 'container') return readContainer({ ...f, mediaType })
   const etag = representationEtag(meta, mediaType)
@@ -46,8 +50,9 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   const key = `${f.path}\0${etag}`
   let bytes = f.cache.get(key)
   if (!bytes) {
-    const triples = await readTriples(f.store, f.baseUrl, f.path)
-    bytes = new TextEncoder().encode(await serializeRdf(triples, mediaType, url, meta.prefixes))
+    const stored = await readTriples(f.store, f.baseUrl, f.path)
+    const { triples, namedGraphs } = meta.namedGraphs ? readGraphStatements(stored) : { triples: stored, namedGraphs: [] }
+    bytes = new TextEncoder().encode(await serializeDocument(triples, namedGraphs, mediaType, url, meta.prefixes))
     if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
   }
   headers.append('content-length', String(bytes.byteLength))

@@ -1,6 +1,7 @@
 // The header fields of resumable uploads (IETF draft-ietf-httpbis-resumable-upload): read and written as Structured Fields (RFC 9651).
 
 import { parseItem, serializeDictionary } from 'structured-headers'
+import { HttpError } from '../http/errors.ts'
 
 /**
  * Draft Version Identification: the interop versions this pod speaks. 6 is drafts -04 and -05 (what
@@ -37,10 +38,20 @@ export function uploadCompleteOf(headers: Headers): boolean | undefined {
   return typeof v === 'boolean' ? v : undefined
 }
 
-/** §4.1.1 Upload-Offset, §4.1.3 Upload-Length: non-negative Integers; any other value makes the field ignored. */
+/**
+ * §4.1.1 Upload-Offset, §4.1.3 Upload-Length: an Item whose value MUST be a non-negative Integer (RFC 9651
+ * §3.3.1: at most 15 digits, no sign, no fraction). Absent is undefined; any other value (`-1`, `+5`, `1.0`,
+ * empty, 16 digits) is 400 `invalid_request`: taking `-1` for "no length" would let an upload run unbounded
+ * where its client meant something else (tus 1.0.0 likewise: Upload-Length MUST be a non-negative integer).
+ */
 export function byteCountOf(headers: Headers, name: 'upload-offset' | 'upload-length'): number | undefined {
+  const raw = headers.get(name)
+  if (raw === null) return undefined
   const v = item(headers, name)
-  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined
+  const bare = raw.split(';', 1)[0]!.trim()
+  if (typeof v === 'number' && /^\d{1,15}$/.test(bare)) return v
+  const field = name === 'upload-offset' ? 'Upload-Offset' : 'Upload-Length'
+  throw new HttpError(400, 'invalid_request', `${field} must be a non-negative integer of at most 15 digits; got ${JSON.stringify(raw.slice(0, 40))}`)
 }
 
 /** §4.1.4 Upload-Limit: the size cap, when the pod has one, and the seconds left before the upload expires. */

@@ -20,7 +20,7 @@ const { namedNode, quad } = DataFactory
 export interface MovedPath { readonly from: string; readonly to: string }
 
 export interface MoveOptions {
-  /** Why a path may never be moved (the owner's WebID document, /keys/), or undefined when it may. */
+  /** Why a path may never be moved (the owner's WebID document, /keys/, the settings the profile links to), or undefined when it may. */
   readonly protectedReason?: (path: string) => string | undefined
 }
 

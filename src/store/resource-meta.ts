@@ -18,11 +18,15 @@ export interface ResourceMeta {
   readonly sha256?: string
   /** RDF: prefix → namespace as the document declared them; a GET declares those it uses. */
   readonly prefixes?: Record<string, string>
+  /** RDF: the document holds named graphs of its own (rdf/graph-statements.ts), so Turtle cannot carry it. */
+  readonly namedGraphs?: true
 }
 
 export const newEtag = () => crypto.randomUUID().replaceAll('-', '').slice(0, 20)
 
-const RDF_SUFFIX: Record<string, string> = { 'text/turtle': 't', 'application/ld+json': 'j', 'application/n-triples': 'n' }
+const RDF_SUFFIX: Record<string, string> = {
+  'text/turtle': 't', 'application/ld+json': 'j', 'application/n-triples': 'n', 'application/trig': 'g', 'application/n-quads': 'q',
+}
 
 /**
  * Strong validator per representation (RFC 9110 §8.8.3): each RDF syntax of one state gets its own tag,

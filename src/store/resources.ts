@@ -23,6 +23,8 @@ export interface NewContent {
   readonly size: number
   /** RDF: the prefixes the document was written with, to serve it back with them. */
   readonly prefixes?: Record<string, string>
+  /** RDF: `triples` also describe the document's own named graphs (rdf/graph-statements.ts). */
+  readonly namedGraphs?: true
 }
 
 export interface WriteResult {
@@ -143,6 +145,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
     kind: content.kind, contentType: content.contentType, etag: newEtag(), size: blob?.size ?? content.size, modified: now,
     ...(blob ? { blob: blob.id, sha256: blob.sha256 } : {}),
     ...(content.prefixes ? { prefixes: content.prefixes } : {}),
+    ...(content.namedGraphs ? { namedGraphs: true as const } : {}),
   }
 
   const writes: MetaWrites = new Map()

@@ -163,6 +163,25 @@ describe('draft-ietf-httpbis-resumable-upload refusals', () => {
     expect(await offsetOf(upload)).toBe(0)
   })
 
+  test.each(['-1', '+5', '1.0', '', '9007199254740993', '1234567890123456', 'ten', '?1'])(
+    'Upload-Length %p is 400 invalid_request (a non-negative Integer, §4.1.3) and nothing is created', async (value) => {
+      const before = partials()
+      const res = await fetch(url('/pub/bad-length.bin'), { method: 'PUT', headers: { 'content-type': 'video/mp4', ...draft(8, false, { 'upload-length': value }) }, body: 'abc' })
+      const text = await expectRsError(res, 400, 'invalid_request')
+      expect(text).toContain('Upload-Length must be a non-negative integer')
+      expect(res.headers.get('location')).toBeNull()
+      expect(partials()).toEqual(before)
+      expect((await fetch(url('/pub/bad-length.bin'))).status).toBe(404)
+    })
+
+  test('a malformed Upload-Length or Upload-Offset on an append is 400 invalid_request and stores nothing', async () => {
+    const upload = await create('/pub/bad-append.bin')
+    const patch = (more: Record<string, string>) => fetch(upload, { method: 'PATCH', headers: { 'content-type': 'application/partial-upload', 'upload-offset': '0', ...draft(8, false), ...more }, body: 'abc' })
+    expect(await expectRsError(await patch({ 'upload-length': '-1' }), 400, 'invalid_request')).toContain('Upload-Length')
+    expect(await expectRsError(await patch({ 'upload-offset': '-0' }), 400, 'invalid_request')).toContain('Upload-Offset')
+    expect(await offsetOf(upload)).toBe(0)
+  })
+
   test('415 for an append that is not application/partial-upload', async () => {
     const upload = await create('/pub/typed.bin')
     const res = await fetch(upload, { method: 'PATCH', headers: { 'content-type': 'application/octet-stream', 'upload-offset': '0', ...draft(8, false) }, body: 'x' })

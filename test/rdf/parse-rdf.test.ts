@@ -4,7 +4,7 @@ import jsonld from 'jsonld'
 import { Writer } from 'n3'
 import { HttpError } from '../../src/http/errors.ts'
 import { isRdfType, mediaTypeOf } from '../../src/rdf/media-types.ts'
-import { parseRdf } from '../../src/rdf/parse-rdf.ts'
+import { parseRdf, parseRdfDocument } from '../../src/rdf/parse-rdf.ts'
 
 const BASE = 'http://localhost:3000/keys/k1'
 
@@ -36,7 +36,7 @@ describe('media types', () => {
 
   test.each([
     ['text/turtle', true], ['application/ld+json', true], ['application/n-triples', true],
-    ['text/n3', false], ['application/n-quads', false], ['application/trig', false],
+    ['text/n3', false], ['application/n-quads', true], ['application/trig', true],
     ['application/json', false], ['image/png', false],
   ])('isRdfType(%p) is %p', (type, expected) => {
     expect(isRdfType(type)).toBe(expected)
@@ -196,11 +196,25 @@ describe('JSON-LD', () => {
     expect(err.description).toStartWith(description)
   })
 
-  test('rejects triples in a named graph: a Solid document is one graph', async () => {
+  test('rejects triples in a named graph unless named graphs are asked for (a remote profile is one graph)', async () => {
     const body = '{"@id": "#g", "@graph": [{"@id": "#a", "http://e/p": 1}]}'
     const err = await parseError(body, 'application/ld+json')
     expect([err.status, err.code]).toEqual([400, 'invalid_rdf'])
     expect(err.description).toContain(`<${BASE}#g>`)
+    const doc = await parseRdfDocument(body, 'application/ld+json', BASE, { namedGraphs: true })
+    expect(doc.triples).toEqual([])
+    expect(doc.namedGraphs.map(q => [q.subject.value, q.graph.value])).toEqual([[`${BASE}#a`, `${BASE}#g`]])
+  })
+
+  test('TriG and N-Quads are read, their graphs kept when asked for', async () => {
+    const doc = await parseRdfDocument('<#a> <http://e/p> 1. <#g> { <#a> <http://e/p> 2 }', 'application/trig', BASE, { namedGraphs: true })
+    expect(doc.triples.map(q => q.object.value)).toEqual(['1'])
+    expect(doc.namedGraphs.map(q => [q.object.value, q.graph.value])).toEqual([['2', `${BASE}#g`]])
+    const nq = await parseError('<http://e/a> <http://e/p> <http://e/o> <http://e/g> .', 'application/n-quads')
+    expect([nq.status, nq.code]).toEqual([400, 'invalid_rdf'])
+    const bad = await parseError('<#a> <http://e/p> { oops', 'application/trig')
+    expect([bad.status, bad.code]).toEqual([400, 'invalid_rdf'])
+    expect(bad.description).toStartWith('TriG syntax error at line 1')
   })
 
   test('a top-level @graph without @id is the default graph', async () => {
@@ -210,13 +224,13 @@ describe('JSON-LD', () => {
 })
 
 describe('unsupported media types', () => {
-  test.each(['image/png', 'text/n3', 'application/n-quads', 'application/trig', 'application/json', ''])(
+  test.each(['image/png', 'text/n3', 'application/json', ''])(
     '%p gives 415 unsupported_media_type listing what is accepted',
     async (type) => {
       const err = await parseError('<a> <b> <c> .', type)
       expect(err.status).toBe(415)
       expect(err.code).toBe('unsupported_media_type')
-      expect(err.description).toStartWith('expected one of text/turtle, application/ld+json, application/n-triples')
+      expect(err.description).toStartWith('expected one of text/turtle, application/ld+json, application/n-triples, application/trig, application/n-quads')
     },
   )
 })

@@ -119,6 +119,20 @@ describe('SPARQL 1.1 Update as PATCH (application/sparql-update)', () => {
     expect(objectsOf(await triples(path), url(`${path}#s`), EX('age'))).toEqual(['40'])
   })
 
+  test('DELETE/INSERT WHERE without a solution is a successful no-op: 204, same ETag, nothing written (not N3 Patch\'s 409)', async () => {
+    const path = await freshDoc()
+    const etag = (await pod.request(path)).headers.get('etag')
+    const before = await snapshotStore(pod.store)
+    const update = `PREFIX ex: <${EX('')}> DELETE { ?s ex:age ?a } INSERT { ?s ex:age 40 } WHERE { ?s ex:name "Grace"; ex:age ?a }`
+    const res = await patchSparql(path, update)
+    expect(res.status).toBe(204)
+    expect(`"${res.headers.get('etag')!.slice(1, -1)}-t"`).toBe(etag!)
+    expect(await snapshotStore(pod.store)).toBe(before)
+    expect((await pod.request(path)).headers.get('etag')).toBe(etag)
+    expect((await patchSparql(path, `PREFIX ex: <${EX('')}> DELETE WHERE { ?s ex:nickname ?n }`)).status).toBe(204)
+    expect(await snapshotStore(pod.store)).toBe(before)
+  })
+
   test('INSERT DATA on a missing document creates it: 201', async () => {
     const res = await patchSparql('/pub/patch/sparql-new', `INSERT DATA { <${url('/pub/patch/sparql-new')}#a> <${EX('p')}> 1 . }`)
     expect(res.status).toBe(201)

@@ -18,6 +18,9 @@ import { getOwnerAccount, setOwnerPassword, verifyOwnerPassword } from '../../sr
 import { parseRdf } from '../../src/rdf/parse-rdf.ts'
 import { exportPod, ExportError, type Manifest } from '../../src/store/export-pod.ts'
 import { importPod, ImportError, rebaser } from '../../src/store/import-pod.ts'
+import { parseRdfDocument } from '../../src/rdf/parse-rdf.ts'
+import { readGraphStatements } from '../../src/rdf/graph-statements.ts'
+import { rdfContent } from '../../src/rs/new-content.ts'
 
 const OLD = 'http://localhost:3000'
 const NEW = 'https://pod.example.org'
@@ -255,5 +258,30 @@ describe('import', () => {
     const err = await importPod(tempDir('dst'), dest, OLD).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ImportError)
     expect((err as Error).message).toMatch(/pod.nq holds 5 quads, the manifest says \d+/)
+  })
+})
+
+describe('a document with named graphs of its own', () => {
+  test('is exported and imported whole: its graphs, their names moved to the new base, and its flag', async () => {
+    const dataDir = tempDir('graphs')
+    const path = '/notes/claims'
+    await withStore(dataDir, async s => {
+      await ensureOwner(s, OLD, T0)
+      const doc = await parseRdfDocument('<#top> <http://e/p> "d". <#g> { <#me> <http://e/name> "Alice"; <http://e/knows> [ <http://e/name> "Bob" ] }',
+        'application/trig', OLD + path, { namedGraphs: true })
+      await writeResource(s, OLD, path, await rdfContent('rdf', doc.triples, OLD + path, {}, doc.namedGraphs), T0)
+    })
+    const dest = tempDir('graphs-export')
+    await withStore(dataDir, s => exportPod(s, dest))
+    const target = tempDir('graphs-moved')
+    await importPod(target, dest, NEW)
+    await withStore(target, async s => {
+      expect((await s.meta.get(path))?.namedGraphs).toBe(true)
+      const { triples, namedGraphs } = readGraphStatements(await readTriples(s, NEW, path))
+      expect(triples.map(q => `${q.subject.value} ${q.object.value}`)).toEqual([`${NEW}${path}#top d`])
+      expect(namedGraphs.map(q => q.graph.value)).toEqual([`${NEW}${path}#g`, `${NEW}${path}#g`, `${NEW}${path}#g`])
+      const bob = namedGraphs.find(q => q.object.value === 'Bob')!
+      expect(namedGraphs.some(q => q.predicate.value === 'http://e/knows' && q.object.equals(bob.subject))).toBe(true)
+    })
   })
 })
