@@ -39,8 +39,8 @@ afterAll(async () => {
 })
 
 const keyOf = (name: 'a' | 'b') => privateKeyOf(JSON.parse(readFileSync(join(keysDir, `${name}.jwk`), 'utf8')) as Record<string, unknown>)
-const sign = (name: 'a' | 'b', created: number) =>
-  signedHeaders(`${pod.baseUrl}/shared/doc`, { key: keyOf(name), alg: 'ecdsa-p256-sha256', keyid: `/keys/${name}#key`, created })
+const sign = (name: 'a' | 'b', created: number, o: { signer?: 'a' | 'b'; nonce?: string } = {}) =>
+  signedHeaders(`${pod.baseUrl}/shared/doc`, { key: keyOf(o.signer ?? name), alg: 'ecdsa-p256-sha256', keyid: `/keys/${name}#key`, created, ...(o.nonce ? { nonce: o.nonce } : {}) })
 const get = (headers: Record<string, string>) => fetch(`${pod.baseUrl}/shared/doc`, { headers: { ...headers, accept: 'text/turtle, application/problem+json' } })
 
 describe('HttpSig nonce memory per signing key, over real HTTP', () => {
@@ -70,5 +70,13 @@ describe('HttpSig nonce memory per signing key, over real HTTP', () => {
     const over = lines.filter((l) => l.event === 'httpsig.key_over_share')
     expect(over.map((l) => [l.level, l.keyid, l.perKey])).toEqual([['warn', `${pod.baseUrl}/keys/a#key`, SHARE]])
     expect(lines.filter((l) => l.event === 'request.refused' && l.status === 429)).toEqual([])
+  })
+
+  test("a signature that does not verify leaves nothing in the named key's share: its nonce stays B's to use", async () => {
+    const created = Math.floor(Date.now() / 1000)
+    const forged = await get(await sign('b', created, { signer: 'a', nonce: 'poison' }))
+    expect(forged.status).toBe(401)
+    expect(await forged.text()).toContain('does not verify')
+    expect((await get(await sign('b', created, { nonce: 'poison' }))).status).toBe(200)
   })
 })
