@@ -35,6 +35,8 @@ export interface Config {
   readonly maxChannels: number
   /** DPoP proofs one key may send within a second of iat before it alone gets 429 (auth/dpop-replay.ts). */
   readonly dpopProofsPerKey: number
+  /** HttpSig nonces one signing key may send within a second of created before it alone gets 429 (auth/httpsig/nonce-cache.ts). */
+  readonly httpsigNoncesPerKey: number
   /** Reverse proxies (IP addresses) whose Forwarded / X-Forwarded-For name the client. */
   readonly trustProxy: readonly string[]
   /** Largest PATCH body: a patch is parsed whole in memory, unlike a PUT body. */
@@ -99,6 +101,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'upload-expiry-seconds', env: 'SOLOPOD_UPLOAD_EXPIRY_SECONDS', help: 'a resumable upload idle this long is abandoned and its bytes removed (default 86400)' },
   { flag: 'max-channels', env: 'SOLOPOD_MAX_CHANNELS', help: 'notification channels (sockets, streams, webhooks) open at once at most (default 20000)' },
   { flag: 'dpop-proofs-per-key', env: 'SOLOPOD_DPOP_PROOFS_PER_KEY', help: 'DPoP proofs one client key may send within a second before it alone is slowed with 429 (default 16384)' },
+  { flag: 'httpsig-nonces-per-key', env: 'SOLOPOD_HTTPSIG_NONCES_PER_KEY', help: 'HttpSig signatures one signing key may send within a second before it alone is slowed with 429 (default 16384)' },
   { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
   { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
@@ -236,6 +239,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     maxChannels: parseInteger('max-channels', get('max-channels') ?? '20000', 1, 1_000_000),
     // the default is DPOP_PROOFS_PER_KEY (auth/dpop-replay.ts, which says how it was measured)
     dpopProofsPerKey: parseInteger('dpop-proofs-per-key', get('dpop-proofs-per-key') ?? '16384', 1, 1_000_000),
+    // the default is HTTPSIG_NONCES_PER_KEY (auth/httpsig/nonce-cache.ts)
+    httpsigNoncesPerKey: parseInteger('httpsig-nonces-per-key', get('httpsig-nonces-per-key') ?? '16384', 1, 1_000_000),
     trustProxy: parseTrustProxy(get('trust-proxy')),
     maxPatchBytes: parseInteger('max-patch-bytes', get('max-patch-bytes') ?? String(1024 * 1024), 1024, 2 ** 30),
     logLevel: logLevel as Config['logLevel'],

@@ -14,6 +14,7 @@ import { makeTicketBook, type TicketBook } from './uma/permission-tickets.ts'
 import { withOwnerCookie } from './auth/owner-cookie.ts'
 import { withVisitorCookie } from './auth/visitor-cookie.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
+import { NonceCache } from './auth/httpsig/nonce-cache.ts'
 import { makeSigningKeys, type SigningKeys } from './account/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './account/app-sessions.ts'
 import { makeAppScopes, type AppScopes } from './account/app-scopes.ts'
@@ -123,7 +124,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     withResourceLocks,
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first
-    authenticate: withOwnerCookie(withVisitorCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now }),
+    authenticate: withOwnerCookie(withVisitorCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now }),
     tickets: makeTicketBook({ store, now }),
     tokenEndpointReplay: new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey }),
     clientAddresses: makeClientAddresses(),

@@ -16,6 +16,7 @@ import { ANONYMOUS, type Principal } from './principal.ts'
 import { verifySolidAccessToken, type VerifiedAccessToken } from './solid-oidc.ts'
 import { isUmaAccessToken, verifyUmaAccessToken, type VerifiedUmaToken } from './uma-token.ts'
 import { makeHttpSigAuthenticator } from './httpsig/http-sig.ts'
+import type { NonceCache } from './httpsig/nonce-cache.ts'
 import type { ReadableByPublic } from './httpsig/key-lookup.ts'
 import { sha256Base64url } from '../lib/text.ts'
 
@@ -86,12 +87,12 @@ export interface AuthenticatorDeps extends IdentityResolvers {
   readonly umaTokenType: 'bearer' | 'dpop'
 }
 
-/** `replay`: the jti memory of resource requests' proofs, when the caller wants to see its fill (the metrics). */
-export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiReplayCache } = {}): Authenticate {
+/** `replay`: the jti memory of resource requests' proofs, when the caller wants to see its fill (the metrics); `nonces`: HttpSig's. */
+export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiReplayCache; nonces?: NonceCache } = {}): Authenticate {
   const { baseUrl, store, now, getIssuerKeys, getWebIdIssuers } = deps
   const replay = o.replay ?? new JtiReplayCache()
   const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
-  const authenticateHttpSig = makeHttpSigAuthenticator({ baseUrl, store, fetchDoc: deps.fetchDoc, now, readableByPublic: deps.readableByPublic })
+  const authenticateHttpSig = makeHttpSigAuthenticator({ baseUrl, store, fetchDoc: deps.fetchDoc, now, readableByPublic: deps.readableByPublic, ...(o.nonces ? { nonces: o.nonces } : {}) })
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
     const key = sha256Base64url(token)

@@ -4,8 +4,9 @@ import { HttpError } from '../http/errors.ts'
 import { DPOP_MAX_AGE_S } from './dpop.ts'
 import { replayKey } from '../lib/replay-memory.ts'
 import { PartitionedReplayMemory, type PartitionLimits } from '../lib/partitioned-replay-memory.ts'
-import { LruCache } from '../lib/lru-cache.ts'
-import { log } from '../log.ts'
+import { OverShareLog, overShareError, secondsUntilAbove } from './over-share.ts'
+
+export { OVER_SHARE_LOG_INTERVAL_MS } from './over-share.ts'
 
 /**
  * When a proof with this `iat` leaves the acceptance window of `verifyDpopProof`, in epoch ms:
@@ -31,9 +32,6 @@ export const JTI_CACHE_ENTRIES = 250_000
 /** Keys remembered at most (a stranger can mint keys): past it the least recently used key is dropped. */
 export const DPOP_KEYS = 8_192
 
-/** An over-share key is logged at most once in this interval, with the count refused since its last line. */
-export const OVER_SHARE_LOG_INTERVAL_MS = 60_000
-
 export const DEFAULT_JTI_LIMITS: PartitionLimits = Object.freeze({ perPartition: DPOP_PROOFS_PER_KEY, total: JTI_CACHE_ENTRIES, partitions: DPOP_KEYS })
 
 /** What `remember` found: a new proof (now remembered), a replay, or a key over its share. */
@@ -50,11 +48,12 @@ const REPLAYED: JtiVerdict = Object.freeze({ fresh: false, overShare: false })
 export class JtiReplayCache {
   readonly #memory: PartitionedReplayMemory
   readonly #limits: PartitionLimits
-  readonly #logged = new LruCache<string, { at: number; refused: number }>(1024)
+  readonly #overShare: OverShareLog
 
   constructor(limits: Partial<PartitionLimits> = {}) {
     this.#limits = { ...DEFAULT_JTI_LIMITS, ...limits }
     this.#memory = new PartitionedReplayMemory(this.#limits)
+    this.#overShare = new OverShareLog('dpop.key_over_share', this.#limits.perPartition)
   }
 
   get size() { return this.#memory.size }
@@ -68,31 +67,14 @@ export class JtiReplayCache {
     const verdict = this.#memory.remember(jkt, replayKey(htu, jti), until, now)
     if (verdict === 'fresh') return FRESH
     if (verdict === 'replayed') return REPLAYED
-    this.#noteOverShare(jkt, now)
-    return { fresh: false, overShare: true, retryAfterSeconds: retryAfter(verdict.horizon, now), perKey: this.#limits.perPartition }
+    this.#overShare.note(jkt, now, { jkt })
+    return { fresh: false, overShare: true, retryAfterSeconds: secondsUntilAbove(verdict.horizon, jtiExpiry(0), now), perKey: this.#limits.perPartition }
   }
 
   /** Gives back the entry of a proof whose request failed after `remember` (the token endpoints). */
   release(jkt: string, jti: string, htu: string): void {
     this.#memory.forget(jkt, replayKey(htu, jti))
   }
-
-  /** One line per key and interval, not one a request: a flood must not flood the log too. */
-  #noteOverShare(jkt: string, now: number) {
-    const seen = this.#logged.get(jkt, now)
-    if (seen && now - seen.at < OVER_SHARE_LOG_INTERVAL_MS) { seen.refused++; return }
-    log.warn('dpop.key_over_share', { jkt, perKey: this.#limits.perPartition, refusedSinceLastLine: seen?.refused ?? 0 })
-    this.#logged.set(jkt, { at: now, refused: 0 })
-  }
-}
-
-/**
- * Seconds until a proof made then (iat = that second) is above the key's horizon: the horizon is a
- * forgotten proof's `until`, i.e. its iat + the window; a later second of iat passes it.
- */
-function retryAfter(horizon: number, now: number): number {
-  const horizonIatMs = horizon - 1 - DPOP_MAX_AGE_S * 1000
-  return Math.max(1, Math.ceil(((Math.floor(horizonIatMs / 1000) + 1) * 1000 - now) / 1000))
 }
 
 /**
@@ -102,7 +84,5 @@ function retryAfter(horizon: number, now: number): number {
 export function checkJti(verdict: JtiVerdict, refuseReplay: () => HttpError): void {
   if (verdict.fresh) return
   if (!verdict.overShare) throw refuseReplay()
-  throw new HttpError(429, 'too_many_requests',
-    `this DPoP key sends proofs faster than this pod remembers for one key (${verdict.perKey} a second of iat); make new proofs and try again in ${verdict.retryAfterSeconds} s`,
-    { headers: { 'retry-after': String(verdict.retryAfterSeconds) }, logged: true })
+  throw overShareError(verdict, 'this DPoP key sends proofs')
 }

@@ -9,6 +9,9 @@ import type { WebId } from '../../account/ids.ts'
 import { factsLinkKey, type KeyDocumentFacts } from './key-document.ts'
 import { documentUrlOf, keyUrlOf, makeKeyResolver, type ReadableByPublic } from './key-lookup.ts'
 import { NonceCache } from './nonce-cache.ts'
+import { overShareError } from '../over-share.ts'
+import { jwkThumbprint } from '../../lib/jwk-thumbprint.ts'
+import type { PublicJwk } from './algorithms.ts'
 import { bodyDigestCheck, declaresContent, mayHaveContent } from './content-digest.ts'
 import { signatureError } from './signature-base.ts'
 import { verifySignedRequest } from './verify-request.ts'
@@ -36,12 +39,14 @@ export interface HttpSigDeps {
   readonly fetchDoc: FetchDoc
   readonly now: () => number
   readonly readableByPublic: ReadableByPublic
+  /** The nonce memory (one per pod); its share per key is `--httpsig-nonces-per-key`. */
+  readonly nonces?: NonceCache
 }
 
 export type AuthenticateHttpSig = (request: Request, credential: Credential) => Promise<Principal>
 
 export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig {
-  const nonces = new NonceCache()
+  const nonces = deps.nonces ?? new NonceCache()
   const { loadDocument, resolveKey } = makeKeyResolver(deps)
 
   async function authenticate(request: Request, credential: Credential): Promise<Principal> {
@@ -68,20 +73,23 @@ export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig
     }
     let credDoc: Promise<KeyDocumentFacts> | undefined
     let keyUrl = ''
+    let jwk: PublicJwk | undefined
     const verified = await verifySignedRequest({
       method: request.method, targetUri, headers: request.headers, label,
       required: declaresContent(request.headers) ? HTTPSIG_REQUIRED_WITH_CONTENT : HTTPSIG_REQUIRED, now: deps.now(),
       resolveKey: async (keyid) => {
         keyUrl = keyUrlOf(keyid, targetUri)
         if (credUrl !== undefined) credDoc = load(documentUrlOf(credUrl))
-        return resolveKey(keyUrl, keyUrl.startsWith('did:') ? undefined : load(documentUrlOf(keyUrl)))
+        const resolved = await resolveKey(keyUrl, keyUrl.startsWith('did:') ? undefined : load(documentUrlOf(keyUrl)))
+        jwk = resolved.jwk
+        return resolved
       },
     })
-    const verdict = nonces.remember(keyUrl, verified.nonce, verified.replayUntil, deps.now())
+    // Only now, the signature verified: the share is the signing key's (its thumbprint), so a stranger can neither
+    // spend another key's share nor leave a nonce in it, and one busy signer is slowed alone (429), never the others.
+    const verdict = nonces.remember(await jwkThumbprint(jwk!), keyUrl, verified.nonce, verified.replayUntil, deps.now())
     if (verdict === 'replayed') throw signatureError('this nonce was already used with this key; sign every request with a new nonce')
-    if (verdict === 'full') {
-      throw new HttpError(503, 'temporarily_unavailable', 'the pod is verifying more signed requests than it can remember nonces for; retry shortly', { headers: { 'retry-after': '5' } })
-    }
+    if (verdict !== 'fresh') throw overShareError(verdict, 'this key signs requests')
     const webid = credUrl === undefined ? undefined : await provenWebId(credUrl, await credDoc!, keyUrl)
     return { keys: [keyUrl], ...(webid ? { webid } : {}), scheme: 'HttpSig', signedBody: { contentDigest: verified.contentDigest } }
   }

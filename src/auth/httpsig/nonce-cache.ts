@@ -1,26 +1,55 @@
-// HttpSig replay protection: each (keyid, nonce) is accepted once while its signature could still verify.
+// HttpSig replay protection: each (keyid, nonce) is accepted once while its signature could still verify, per signing key.
 
-import { ReplayMemory, replayKey, type ReplayVerdict } from '../../lib/replay-memory.ts'
-
-export type NonceVerdict = ReplayVerdict
+import { replayKey } from '../../lib/replay-memory.ts'
+import { PartitionedReplayMemory, type PartitionLimits } from '../../lib/partitioned-replay-memory.ts'
+import { OverShareLog, secondsUntilAbove, type OverShare } from '../over-share.ts'
+import { createdWindowEnd } from './verify-request.ts'
 
 /**
- * Bounded in memory, but unlike an LRU it never forgets an entry that is still live: forgetting one
- * would let that signature be replayed. When every slot holds a live entry, new signatures are refused
- * ('full') until entries expire (lib/replay-memory.ts). Keyed by a hash: the nonce is the signer's text.
+ * Nonces one signing key keeps at most. Past it the key's oldest are forgotten and its signatures not
+ * newer than them refused (lib/partitioned-replay-memory.ts), so this is what one signer may send
+ * within one second of `created` before it alone is slowed (429); as for DPoP (auth/dpop-replay.ts),
+ * far above what one client reaches here. ≤ ~0.8 MB a key when full.
+ */
+export const HTTPSIG_NONCES_PER_KEY = 16_384
+
+/** Nonces of all keys at most (~50 bytes an entry); past it the fullest key gives up its oldest. */
+export const NONCE_CACHE_ENTRIES = 500_000
+
+/** Keys remembered at most (a did:key costs nothing to make): past it the least recently used key is dropped. */
+export const HTTPSIG_KEYS = 8_192
+
+export const DEFAULT_NONCE_LIMITS: PartitionLimits = Object.freeze({ perPartition: HTTPSIG_NONCES_PER_KEY, total: NONCE_CACHE_ENTRIES, partitions: HTTPSIG_KEYS })
+
+/** What `remember` found: a new nonce (now remembered), a replay, or a key over its share. */
+export type NonceVerdict = 'fresh' | 'replayed' | OverShare
+
+/**
+ * Partitioned by the signing key's RFC 7638 thumbprint (the key that verified the signature, so only
+ * its holder reaches its share, and one key published under many keyids has one share); within a
+ * key, keyed by a hash of keyid and nonce (the nonce is the signer's text).
  */
 export class NonceCache {
-  readonly #memory: ReplayMemory
+  readonly #memory: PartitionedReplayMemory
+  readonly #overShare: OverShareLog
 
-  /** `sweepEveryMs`: how often expired entries go even when no signature arrives (an idle pod). */
-  constructor(maxEntries = 500_000, o: { sweepEveryMs?: number } = {}) {
-    this.#memory = new ReplayMemory(maxEntries, o)
+  constructor(limits: Partial<PartitionLimits> = {}) {
+    const all = { ...DEFAULT_NONCE_LIMITS, ...limits }
+    this.#memory = new PartitionedReplayMemory(all)
+    this.#overShare = new OverShareLog('httpsig.key_over_share', all.perPartition)
   }
 
   get size() { return this.#memory.size }
 
-  /** `until` and `now` in epoch ms; `until` is when the window check would refuse the signature anyway. */
-  remember(keyid: string, nonce: string, until: number, now: number): NonceVerdict {
-    return this.#memory.remember(replayKey(keyid, nonce), until, now)
+  /**
+   * `until` and `now` in epoch ms; `until` is when the window check would refuse the signature anyway.
+   * Call it only once the signature verified with the key whose thumbprint is `jkt`.
+   */
+  remember(jkt: string, keyid: string, nonce: string, until: number, now: number): NonceVerdict {
+    const verdict = this.#memory.remember(jkt, replayKey(keyid, nonce), until, now)
+    if (typeof verdict === 'string') return verdict
+    this.#overShare.note(jkt, now, { jkt, keyid })
+    return { retryAfterSeconds: secondsUntilAbove(verdict.horizon, createdWindowEnd(0), now), perKey: this.#overShare.perKey }
   }
 }
+

@@ -78,9 +78,17 @@ export async function verifySignedRequest(f: SignedRequestFacts): Promise<Verifi
   if (!verifySignatureBytes(alg, key, new TextEncoder().encode(base), sigBytes)) {
     throw signatureError(`the signature does not verify with the key ${keyid}: the signed components differ from this request, or another key signed it`)
   }
-  const windowEnd = createdMs + CREATED_MAX_AGE_S * 1000
+  const windowEnd = createdWindowEnd(created as number)
   const replayUntil = expires === undefined ? windowEnd : Math.min(windowEnd, (expires as number) * 1000)
   return { keyid, alg, nonce, replayUntil, ...(contentDigest ? { contentDigest } : {}) }
+}
+
+/**
+ * When a signature with this `created` (seconds) leaves the window, in epoch ms: it is still accepted
+ * at created + max age exactly (the check is strict), so its nonce is remembered a millisecond past it.
+ */
+export function createdWindowEnd(created: number): number {
+  return (created + CREATED_MAX_AGE_S) * 1000 + 1
 }
 
 // §3.2 step 6: the algorithm comes from the key; an `alg` parameter must agree with it.
