@@ -50,13 +50,17 @@ const portTaken = (host: string, port: number, flag: string, why: string, cause:
 export function claimSharedPort(host: string, port: number, flag: string): PortLock {
   const lock = lockPort(host, port, flag)
   try {
-    const probe = bindOrExplain(host, port, flag, () => Bun.listen({ hostname: host, port, exclusive: true, socket: { data() {} } }))
-    probe.stop(true)
+    refuseTakenPort(host, port, flag)
   } catch (err) {
     lock.release()
     throw err
   }
   return lock
+}
+
+/** A plain bind, closed at once: throws the sentence for the operator when anything listens on the port. */
+export function refuseTakenPort(host: string, port: number, flag: string): void {
+  bindOrExplain(host, port, flag, () => Bun.listen({ hostname: host, port, exclusive: true, socket: { data() {} } })).stop(true)
 }
 
 /**

@@ -17,7 +17,7 @@ import { credentialActions, type ClientCredentialActions } from './client-creden
 import { socketHandlers } from '../http/socket-session.ts'
 import { lastResort, listen, type PodServer } from './listen.ts'
 import { listenWithAcme, type Listener } from './acme-listener.ts'
-import { bindOrExplain, claimSharedPort } from './port-claim.ts'
+import { bindOrExplain, claimSharedPort, refuseTakenPort } from './port-claim.ts'
 import { readCertificateInfo } from '../acme/certificate-info.ts'
 import { unbuiltScripts } from '../http/static-files.ts'
 import { UserError } from '../lib/user-error.ts'
@@ -43,11 +43,13 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   const unbuilt = unbuiltScripts()
   if (unbuilt.length > 0) throw new UserError(`the dashboard's script is not built (${unbuilt.join(', ')}): run \`npm run build:ui\` first (\`npm start\` does it)`)
   // The port before anything else: a pod that cannot have it (another pod or program serves it) stops
-  // before it opens, or creates, a data directory (server/port-claim.ts). Without --domain the listener
-  // itself is bound now and answers 503 until the pod is ready; with --port 0, where the system picks the
-  // port, a base URL left to its default names the one bound.
-  const early = given.acme ? undefined
-    : bindOrExplain(given.host, given.port, '--port', () => listen(given, async () => new Response('starting\n', { status: 503 })))
+  // before it opens, or creates, a data directory (server/port-claim.ts).
+  // --port 0: the system picks a free port. It is bound now, so a base URL left to its default can name
+  // it; until the pod is ready that listener answers 503. Another port is proved free by a plain bind now
+  // and bound once the pod is ready (so that whatever answers there is the pod): should another process
+  // take it in between, that bind fails as this one would have.
+  const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined
+  if (!given.acme && !early) refuseTakenPort(given.host, given.port, '--port')
   const httpsPort = given.acme ? claimSharedPort(given.host, given.port, '--port') : undefined
   const cfg = early ? withBoundPort(given, early.port!) : given
   let pod: Pod
@@ -65,7 +67,8 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   const handler: RequestHandler = (request, server) => { reclaimer.noteRequest(); return inFlight.track(pod.handle(request, server)) }
   let server: Listener
   try {
-    server = httpsPort ? await listenWithAcme(pod, handler, httpsPort) : asListener(early!)
+    server = httpsPort ? await listenWithAcme(pod, handler, httpsPort)
+      : asListener(early ?? bindOrExplain(cfg.host, cfg.port, '--port', () => listen(cfg, handler)))
   } catch (err) {
     early?.stop(true)
     reclaimer.stop()

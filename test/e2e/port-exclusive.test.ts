@@ -37,9 +37,21 @@ describe('a second pod on the same port', () => {
 })
 
 describe('a program listening on the port with SO_REUSEPORT', () => {
+  test('started after the pod, it cannot join the pod\'s listener (EADDRINUSE)', async () => {
+    const pod = await startPod()
+    try {
+      const [own] = await profileTags(pod.baseUrl, 1)
+      const foreign = await foreignListener(pod.port)
+      await foreign.stop()
+      expect(foreign.refused).toBe('EADDRINUSE')
+      expect(await profileTags(pod.baseUrl, 10)).toEqual(Array(10).fill(own))
+    } finally { await pod.dispose() }
+  }, 30_000)
+
   test('the pod refuses to join it: exit 2 with the same sentence', async () => {
     const port = await freePort()
     const foreign = await foreignListener(port)
+    expect(foreign.refused).toBeUndefined()
     try {
       const run = await startSolopodBriefly(10_000, 'serve', '--data', join(dir, 'beside-foreign'), '--port', String(port))
       await run.stop()

@@ -27,17 +27,17 @@ export async function startSolopodBriefly(ms: number, ...args: string[]) {
   return { code, stderr: code === null ? '' : await stderr, stop: async () => { proc.kill(); await proc.exited } }
 }
 
-/** A program that is not a pod, listening on `port` with SO_REUSEPORT; resolves once it listens. */
-export async function foreignListener(port: number): Promise<{ stop(): Promise<void> }> {
+/** A program that is not a pod, listening on `port` with SO_REUSEPORT; resolves once it listens, or with the error code of its refusal. */
+export async function foreignListener(port: number): Promise<{ refused?: string; stop(): Promise<void> }> {
   const proc = Bun.spawn([process.execPath, '-e',
-    `Bun.serve({ hostname: '127.0.0.1', port: ${port}, reusePort: true, fetch: () => new Response('foreign') }); console.log('listening')`],
+    `try { Bun.serve({ hostname: '127.0.0.1', port: ${port}, reusePort: true, fetch: () => new Response('foreign') }); console.log('listening') } catch (e) { console.log('refused ' + e.code); process.exit(1) }`],
   { stdout: 'pipe', stderr: 'inherit' })
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
   let said = ''
-  while (!said.includes('listening')) {
+  while (!/listening|refused \w+/.test(said)) {
     const chunk = await reader.read()
     if (chunk.done) throw new Error(`the foreign listener exited: ${said}`)
     said += new TextDecoder().decode(chunk.value)
   }
-  return { stop: async () => { proc.kill(); await proc.exited } }
+  return { refused: /refused (\w+)/.exec(said)?.[1], stop: async () => { proc.kill(); await proc.exited } }
 }
