@@ -1,6 +1,8 @@
 // A pod with its own certificate (--domain): the plain-http port (http-01 challenge, redirect to https), the
 // certificate at start, https on cfg.port, and each renewed certificate on a new listener that takes the
 // port over from the old one, since Bun cannot change the certificate of a listening server (oven-sh/bun#43815).
+// Those listeners share the port with SO_REUSEPORT, and only with each other: server/port-claim.ts says why
+// no other pod or program joins them.
 
 import type { Config } from '../config.ts'
 import type { Pod, RequestHandler } from '../pod.ts'
@@ -8,9 +10,9 @@ import { makeHttpChallenges } from '../acme/http-challenges.ts'
 import { makeCertificateKeeper } from '../acme/certificate-keeper.ts'
 import { readCertificateInfo } from '../acme/certificate-info.ts'
 import type { StoredCertificate } from '../acme/acme-records.ts'
-import { UserError } from '../lib/user-error.ts'
 import { describeCause, log } from '../log.ts'
 import { lastResort, listen, type PodServer } from './listen.ts'
+import { bindOrExplain, type PortLock } from './port-claim.ts'
 
 export interface Listener {
   readonly port: number
@@ -18,29 +20,44 @@ export interface Listener {
   stop(): Promise<void>
 }
 
-export async function listenWithAcme(pod: Pod, handler: RequestHandler): Promise<Listener> {
+/**
+ * `httpsPort` is the lock claimSharedPort took on cfg.port; it is released when the last https listener
+ * has stopped (or the start fails).
+ */
+export async function listenWithAcme(pod: Pod, handler: RequestHandler, httpsPort: PortLock): Promise<Listener> {
   const { cfg, store, deps } = pod
   const acme = cfg.acme!
   const challenges = makeHttpChallenges()
-  const httpServer = bindOrExplain(cfg.host, acme.httpPort, '--http-port', () => Bun.serve({
-    port: acme.httpPort, hostname: cfg.host, development: false, error: lastResort,
-    fetch: (request) => challenges.answer(request, cfg.baseUrl),
-  }))
+  let httpServer: PodServer
+  try {
+    // Exclusive like every listener but the https one (reusePort false: Bun's default would set it)
+    httpServer = bindOrExplain(cfg.host, acme.httpPort, '--http-port', () => Bun.serve({
+      port: acme.httpPort, hostname: cfg.host, reusePort: false, development: false, error: lastResort,
+      fetch: (request) => challenges.answer(request, cfg.baseUrl),
+    }))
+  } catch (err) {
+    httpsPort.release()
+    throw err
+  }
   const keeper = makeCertificateKeeper({ acme, store, now: deps.now, challenges, state: deps.certificate })
   let server: PodServer
   try {
     const cert = await keeper.obtain()
-    refuseSharedPort(cfg)
+    // SO_REUSEPORT, on a port claimSharedPort proved free and holds for this pod alone
     server = bindOrExplain(cfg.host, cfg.port, '--port', () => listen(cfg, handler, { tls: tlsOf(cert), reusePort: true }))
   } catch (err) {
     await keeper.stop()
     httpServer.stop(true)
+    httpsPort.release()
     throw err
   }
   const retiring = new Set<Promise<void>>()
   keeper.start((cert) => {
     let next: PodServer
     try {
+      // Joins the listener in use, the one socket on the port it may join: the pod has held the port lock
+      // since before the first listener, so no other pod's listener is there, and the old one is still
+      // bound, so no plain bind of another process can take the port in between.
       next = listen(cfg, handler, { tls: tlsOf(cert), reusePort: true })
     } catch (err) {
       log.error('acme.listener_failed', { reason: describeCause(err) })
@@ -62,29 +79,9 @@ export async function listenWithAcme(pod: Pod, handler: RequestHandler): Promise
       void httpServer.stop()
       await server.stop()
       await Promise.all(retiring)
+      httpsPort.release()
     },
   }
 }
 
 const tlsOf = (cert: StoredCertificate) => ({ cert: cert.certPem, key: cert.keyPem })
-
-/**
- * The https listener sets SO_REUSEPORT, which would let a second pod of the same user bind the same port and
- * take half its connections; a plain bind first proves that nothing listens there yet.
- */
-function refuseSharedPort(cfg: Config) {
-  const probe = bindOrExplain(cfg.host, cfg.port, '--port', () => Bun.listen({ hostname: cfg.host, port: cfg.port, socket: { data() {} } }))
-  probe.stop(true)
-}
-
-/** A port the pod may not bind (below 1024 without the capability, or taken) stops the start with what to do. */
-function bindOrExplain<T>(host: string, port: number, flag: string, bind: () => T): T {
-  try {
-    return bind()
-  } catch (err) {
-    const code = (err as { code?: string }).code
-    if (code === 'EACCES') throw new UserError(`cannot listen on ${host}:${port} (${flag}): ports below 1024 need the capability CAP_NET_BIND_SERVICE; see the README, "Ports 80 and 443"`, { cause: err })
-    if (code === 'EADDRINUSE') throw new UserError(`cannot listen on ${host}:${port} (${flag}): another process listens there`, { cause: err })
-    throw err
-  }
-}

@@ -13,6 +13,7 @@ export interface ListenOptions {
   /**
    * SO_REUSEPORT, so that a listener with a renewed certificate can take the port over from the one before
    * (server/acme-listener.ts): Bun cannot change the certificate of a listening server (oven-sh/bun#43815).
+   * Only that listener sets it, after server/port-claim.ts claimed the port.
    */
   readonly reusePort?: boolean
 }
@@ -21,7 +22,10 @@ export function listen(cfg: Config, fetch: RequestHandler, opts: ListenOptions =
   return Bun.serve({
     port: cfg.port,
     hostname: cfg.host,
-    ...(opts.reusePort ? { reusePort: true } : {}),
+    // Said either way: without `development`, Bun sets SO_REUSEPORT unless told not to (measured with
+    // Bun 1.4.5), and a second pod on the same port would then take half of the connections
+    // (server/port-claim.ts).
+    reusePort: opts.reusePort === true,
     // Above our own limits, so oversized bodies get the pod's 413 (with its reason and CORS headers):
     // the request readers stop at cfg.maxBodyBytes and cfg.maxRdfBytes themselves, and files are
     // streamed to disk, so without a cap Bun may pass any length.

@@ -17,6 +17,7 @@ import { credentialActions, type ClientCredentialActions } from './client-creden
 import { socketHandlers } from '../http/socket-session.ts'
 import { lastResort, listen, type PodServer } from './listen.ts'
 import { listenWithAcme, type Listener } from './acme-listener.ts'
+import { bindOrExplain, claimSharedPort, refuseTakenPort } from './port-claim.ts'
 import { readCertificateInfo } from '../acme/certificate-info.ts'
 import { unbuiltScripts } from '../http/static-files.ts'
 import { UserError } from '../lib/user-error.ts'
@@ -41,11 +42,24 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   // From source, the dashboard's script is what `bun run build:ui` wrote (npm start and npm test run it first)
   const unbuilt = unbuiltScripts()
   if (unbuilt.length > 0) throw new UserError(`the dashboard's script is not built (${unbuilt.join(', ')}): run \`npm run build:ui\` first (\`npm start\` does it)`)
-  // --port 0: the system picks a free port. It is bound before anything else, so a base URL left to
-  // its default can name it; until the pod is ready that listener answers 503.
+  // The port before anything else: a pod that cannot have it (another pod or program serves it) stops
+  // before it opens, or creates, a data directory (server/port-claim.ts).
+  // --port 0: the system picks a free port. It is bound now, so a base URL left to its default can name
+  // it; until the pod is ready that listener answers 503. Another port is proved free by a plain bind now
+  // and bound once the pod is ready (so that whatever answers there is the pod): should another process
+  // take it in between, that bind fails as this one would have.
   const early = given.port === 0 ? listen(given, async () => new Response('starting\n', { status: 503 })) : undefined
+  if (!given.acme && !early) refuseTakenPort(given.host, given.port, '--port')
+  const httpsPort = given.acme ? claimSharedPort(given.host, given.port, '--port') : undefined
   const cfg = early ? withBoundPort(given, early.port!) : given
-  const pod = await openPod(cfg, opts)
+  let pod: Pod
+  try {
+    pod = await openPod(cfg, opts)
+  } catch (err) {
+    early?.stop(true)
+    httpsPort?.release()
+    throw err
+  }
   const { store } = pod
   const setupLink = await setupLinkIfNoPassword(pod)
   const reclaimer = startMemoryReclaimer()
@@ -53,8 +67,10 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   const handler: RequestHandler = (request, server) => { reclaimer.noteRequest(); return inFlight.track(pod.handle(request, server)) }
   let server: Listener
   try {
-    server = cfg.acme ? await listenWithAcme(pod, handler) : asListener(early ?? listen(cfg, handler))
+    server = httpsPort ? await listenWithAcme(pod, handler, httpsPort)
+      : asListener(early ?? bindOrExplain(cfg.host, cfg.port, '--port', () => listen(cfg, handler)))
   } catch (err) {
+    early?.stop(true)
     reclaimer.stop()
     await pod.close()
     throw err

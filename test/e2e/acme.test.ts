@@ -9,6 +9,9 @@ import { join } from 'node:path'
 import { connect, type TLSSocket } from 'node:tls'
 import { freePort, runSolopod, startPod, type RunningPod } from './start-server.ts'
 import { startPebble, type Pebble } from './pebble.ts'
+import { foreignListener, profileTags, startSolopodBriefly } from './port-sharing.ts'
+import { claimSharedPort } from '../../src/server/port-claim.ts'
+import { UserError } from '../../src/lib/user-error.ts'
 
 const DOMAIN = 'pod.solopod.test'
 /** Renewal is due once a third is left: 20 s after issuance. */
@@ -107,6 +110,70 @@ describe('renewal ahead of expiry', () => {
       expect(serialOf(before)).toBe(oldSerial)
     } finally { before.destroy(); after.destroy() }
   }, 45_000)
+})
+
+describe('the https port across certificate swaps (SO_REUSEPORT)', () => {
+  const swaps = () => pod.stdout().split('"event":"acme.certificate_in_use"').length - 1
+  const refusal = (port: number, why: string) => `solopod: cannot listen on 127.0.0.1:${port} (--port): ${why}; stop it, or give this pod another port with --port`
+  /** `solopod serve` of a --domain pod with the data directory `data` under the test's folder. */
+  const acmeArgs = (data: string, port: number, http: number) => ['serve', '--data', join(dir, data), '--port', String(port), '--domain', DOMAIN,
+    '--acme-email', 'owner@example.org', '--acme-directory', pebble.directoryUrl, '--acme-ca-file', pebble.caFile, '--http-port', String(http), '--host', '127.0.0.1']
+
+  test('no moment of a swap lets another pod claim the port, and a second pod is refused after it', async () => {
+    // What a second --domain pod does first (server/port-claim.ts), and a plain bind, over and over
+    // from before the next swap to after it: each must be refused.
+    const before = swaps()
+    let attempts = 0
+    const claimed: string[] = []
+    let trying = true
+    const tries = (async () => {
+      while (trying) {
+        try { claimSharedPort('127.0.0.1', pod.port, '--port').release(); claimed.push('the port lock') } catch (err) { if (!(err instanceof UserError)) throw err }
+        try { Bun.listen({ hostname: '127.0.0.1', port: pod.port, exclusive: true, socket: { data() {} } }).stop(true); claimed.push('a plain bind') } catch {}
+        attempts++
+        await Bun.sleep(1)
+      }
+    })()
+    const deadline = Date.now() + 35_000
+    while (swaps() === before && Date.now() < deadline) await Bun.sleep(20)
+    await Bun.sleep(200)
+    trying = false
+    await tries
+    expect(swaps()).toBeGreaterThan(before)
+    expect(attempts).toBeGreaterThan(50)
+    expect(claimed).toEqual([])
+    // after the swap, real pods: with --domain the lock refuses it, without it the plain bind
+    const [own] = await profileTags(`https://127.0.0.1:${pod.port}`, 1, { tls: { ca: root, serverName: DOMAIN } })
+    const withDomain = await startSolopodBriefly(10_000, ...acmeArgs('second-domain', pod.port, await freePort()))
+    const plain = await startSolopodBriefly(10_000, 'serve', '--data', join(dir, 'second-plain'), '--port', String(pod.port))
+    const tags = await profileTags(`https://127.0.0.1:${pod.port}`, 40, { tls: { ca: root, serverName: DOMAIN } })
+    await withDomain.stop()
+    await plain.stop()
+    expect(tags.filter(t => t !== own)).toEqual([])
+    expect(withDomain.code).toBe(2)
+    expect(withDomain.stderr).toContain(refusal(pod.port, 'another solopod serves it'))
+    expect(plain.code).toBe(2)
+    expect(plain.stderr).toContain(refusal(pod.port, 'another process listens there'))
+  }, 60_000)
+
+  test('a program listening with SO_REUSEPORT on the https port or the http port: the pod refuses to join it', async () => {
+    const https = await freePort()
+    const foreign = await foreignListener(https)
+    try {
+      const run = await startSolopodBriefly(10_000, ...acmeArgs('beside-foreign', https, await freePort()))
+      await run.stop()
+      expect(run.code).toBe(2)
+      expect(run.stderr).toContain(refusal(https, 'another process listens there'))
+    } finally { await foreign.stop() }
+    const http = await freePort()
+    const onHttp = await foreignListener(http)
+    try {
+      const run = await startSolopodBriefly(10_000, ...acmeArgs('beside-foreign-http', await freePort(), http))
+      await run.stop()
+      expect(run.code).toBe(2)
+      expect(run.stderr).toContain(`solopod: cannot listen on 127.0.0.1:${http} (--http-port): another process listens there; stop it, or give this pod another port with --http-port`)
+    } finally { await onHttp.stop() }
+  }, 40_000)
 })
 
 describe('a CA that cannot be reached', () => {
