@@ -19,7 +19,7 @@ const TOOLS = [
   { pkg: 'chromium', where: '/usr/bin/chromium', found: () => executable(`${root}/usr/bin/chromium`) },
   // test/browser/nginx-proxy.ts runs this path as the reverse proxy
   { pkg: 'nginx', where: '/usr/sbin/nginx', found: () => executable(`${root}/usr/sbin/nginx`) },
-  // test/e2e/tls-cert.ts and the README's HTTPS commands call it by name
+  // test/e2e/tls-cert.ts and the HTTPS commands of docs/sharing.md call it by name
   { pkg: 'openssl', where: 'on PATH', found: () => root === '' ? onPath('openssl') : executable(`${root}/usr/bin/openssl`) },
   // test/browser/film-seek.test.ts makes the film a <video> seeks in
   { pkg: 'ffmpeg', where: 'on PATH', found: () => root === '' ? onPath('ffmpeg') : executable(`${root}/usr/bin/ffmpeg`) },

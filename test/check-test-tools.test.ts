@@ -74,7 +74,7 @@ describe('npm run test:unit', () => {
   })
   const selected = listTests(join(ROOT, 'test')).filter((f) => !isIgnored(f))
 
-  test('leaves out the browser tests, the whole-server tests and the README commands', () => {
+  test('leaves out the browser tests, the whole-server tests and the documentation commands', () => {
     expect(ignored).toEqual(['test/e2e/**', 'test/browser/**', 'test/readme-commands.test.ts'])
     expect(selected.length).toBeGreaterThan(50)
   })

@@ -1,6 +1,7 @@
-// Every command in the README's `sh` blocks works as written: run here in a scratch checkout, or
-// named with the place that runs it (.ci/run, another test). A command added to the README without
-// an entry below fails this test, and so does an entry the README no longer has.
+// Every command in the documentation's `sh` blocks (README.md and docs/*.md, test/documentation.ts) works
+// as written: run here in a scratch checkout, or named with the place that runs it (.ci/run, another test).
+// A command added to the documentation without an entry below fails this test, and so does an entry the
+// documentation no longer has.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -8,12 +9,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { freePort } from './e2e/start-server.ts'
+import { documentation } from './documentation.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 const ROOT = join(import.meta.dir, '..')
 /** A private network namespace (user namespaces) with its own loopback, and curl to ask inside it. */
 const canIsolateNetwork = Bun.spawnSync(['unshare', '-rn', 'sh', '-c', 'ip link set lo up && command -v curl']).exitCode === 0
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+const DOCUMENTATION = documentation()
 
 /** Commands run elsewhere, and the file whose text must contain them as written. */
 const ELSEWHERE: Record<string, { file: string; text: string }> = {
@@ -26,7 +28,7 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },
   // not run inside the suite it is part of: the test checks what it selects
   'npm run test:unit': { file: 'test/check-test-tools.test.ts', text: "pkg.scripts['test:unit']" },
-  // the running pod's control socket and a stopped pod's database; the README's script, run against a real server
+  // the running pod's control socket and a stopped pod's database; the documented script, run against a real server
   'npm run solopod -- clients add --name "Photo backup" --scope /photos/ --scope "/Été photos/" --data ./data':
     { file: 'test/e2e/client-credentials.test.ts', text: "addClient('--name', 'Photo backup', '--scope', '/photos/', '--scope', '/Été photos/')" },
   'npm run solopod -- clients list --data ./data': { file: 'test/e2e/client-credentials.test.ts', text: "runSolopod('clients', 'list', '--data', pod.dataDir)" },
@@ -72,10 +74,10 @@ function readmeCommands(markdown: string): string[] {
   return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '')
 }
 
-describe('README commands', () => {
-  const commands = readmeCommands(README)
+describe('the documentation\'s commands', () => {
+  const commands = readmeCommands(DOCUMENTATION)
 
-  test('every command in the README is run here or by the file named for it, and every entry is still in the README', () => {
+  test('every command in the documentation is run here or by the file named for it, and every entry is still in it', () => {
     const known = new Set([...RUN_HERE, ...Object.keys(ELSEWHERE)])
     expect(commands.filter((c) => !known.has(c))).toEqual([])
     expect([...known].filter((c) => !commands.includes(c))).toEqual([])
@@ -87,18 +89,18 @@ describe('README commands', () => {
     }
   })
 
-  test('no command in the README needs a global bun (Bun lives in node_modules)', () => {
-    const inline = [...README.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!)
+  test('no command in the documentation needs a global bun (Bun lives in node_modules)', () => {
+    const inline = [...DOCUMENTATION.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!)
     expect([...commands, ...inline].filter((c) => /^bunx? /.test(c))).toEqual([])
   })
 })
 
 /**
  * A scratch checkout: the project's files linked into an empty directory, so `./data`,
- * `./owner-password.txt` and `~` (HOME) are the test's own. SOLOPOD_PORT keeps the README's
+ * `./owner-password.txt` and `~` (HOME) are the test's own. SOLOPOD_PORT keeps the documentation's
  * commands off port 3000 without changing their text (flags win over env; none of them sets --port).
  */
-describe('README commands, run as written in a scratch checkout', () => {
+describe('the documentation\'s commands, run as written in a scratch checkout', () => {
   let dir: string
   let port: number
   let env: Record<string, string>
@@ -210,7 +212,7 @@ describe('README commands, run as written in a scratch checkout', () => {
   }, 60_000)
 
   /**
-   * Port 3443 is fixed in the README's command: it runs in a network namespace of its own (its own
+   * Port 3443 is fixed in the documented command: it runs in a network namespace of its own (its own
    * loopback, so the port is always free), with SOLOPOD_DATA pointing to a new data directory (./data
    * belongs to http://localhost:PORT). curl asks for discovery over https inside the namespace.
    */

@@ -28,7 +28,7 @@ const madeBox = (made: CredentialView & { clientSecret: string; tokenEndpoint: s
 <p>Copy the secret now: it is shown only this once (the pod keeps only its hash). Keep it like a password.</p>
 <pre>client_id=${made.clientId}
 client_secret=${made.clientSecret}</pre>
-<p class="muted">A script trades them, with a DPoP proof, for an access token at <code>${breakableUrl(made.tokenEndpoint)}</code> (grant_type=client_credentials); see the README's "Scripts and bots".</p>
+<p class="muted">A script trades them, with a DPoP proof, for an access token at <code>${breakableUrl(made.tokenEndpoint)}</code> (grant_type=client_credentials); see docs/apps.md, "Scripts and bots".</p>
 </section>`
 
 export async function showCredentialsPage(deps: AdminDeps, cookieHeader: string | null, o: { done?: unknown; made?: Parameters<typeof madeBox>[0] } = {}): Promise<Response> {

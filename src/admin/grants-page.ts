@@ -26,7 +26,7 @@ const local = (iri: string, ns: string) => (iri.startsWith(ns) ? iri.slice(ns.le
 
 /** Why this pod can make no grants, or undefined when it can. */
 export const grantsNeedHttps = (baseUrl: string) => baseUrl.startsWith('http:')
-  ? `Grants need an https address: this pod runs at ${baseUrl}, and a grant names your pod's storage and your WebID by their https URLs. Start the pod with an https --base-url (with --tls-cert and --tls-key, or behind an https proxy; see the README) to make grants here.`
+  ? `Grants need an https address: this pod runs at ${baseUrl}, and a grant names your pod's storage and your WebID by their https URLs. Start the pod with an https --base-url (with --tls-cert and --tls-key, or behind an https proxy; see docs/sharing.md, "Access grants") to make grants here.`
   : undefined
 
 function row(e: GrantEntry, base: string, csrf: string): SafeHtml {

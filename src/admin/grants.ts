@@ -31,7 +31,7 @@ export function grantSchemaResponse(): Response {
 // GrantData requires https for the pod's own URLs (dataOwner, hasStorage, registrations, instances).
 const httpsNeeded = (baseUrl: string) => baseUrl.startsWith('http:')
   ? ` Grants need an https base URL: this pod runs at ${baseUrl}, so its owner and storage URLs cannot be https. `
-    + 'Start it with --tls-cert/--tls-key and an https --base-url, or behind an https proxy with --base-url https://… (see README).'
+    + 'Start it with --tls-cert/--tls-key and an https --base-url, or behind an https proxy with --base-url https://… (see docs/sharing.md, "Access grants").'
   : ''
 
 function refuse(status: 400 | 422, violations: Violation[], baseUrl: string): HttpError {

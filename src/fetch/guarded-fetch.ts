@@ -49,7 +49,7 @@ export interface FetcherOptions {
 }
 
 /**
- * Caps per kind of document, measured against real ones (README, "What a stranger can make the pod do"):
+ * Caps per kind of document, measured against real ones (docs/security.md, "What a stranger can make the pod do"):
  * a key document with a few keys is under 2 KB, a WebID profile a few KB to ~40 KB, an OpenID
  * configuration or JWKS a few KB, a Client ID Document under 2 KB. Groups and shape trees are named
  * by the owner's own rules and grants, not by a stranger's request.

@@ -14,7 +14,7 @@ export interface PendingChannel {
   readonly since: number
 }
 
-/** How long a receiveFrom URL waits for its client (documented in the README). */
+/** How long a receiveFrom URL waits for its client (documented in docs/notifications.md). */
 export const CONNECT_WITHIN_MS = 5 * 60_000
 /** Subscribed-but-unconnected channels at most; past it the oldest are forgotten first. */
 const MAX_PENDING = 10_000

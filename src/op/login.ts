@@ -1,6 +1,6 @@
 // The password login page: CSRF-checked, rate-limited per client address (or known device) and per account.
 //
-// The rule (README, "Sign in"): wrong guesses cost the guesser, never the owner.
+// The rule (docs/apps.md, "Logging in to Solid apps"): wrong guesses cost the guesser, never the owner.
 // - Per client address: 10 wrong passwords in 15 minutes, then 429 until the window ends; each time the
 //   address uses up a window again, its wait doubles (up to a day). A browser the owner signed in from
 //   before (a known-device cookie, account/known-devices.ts) has a limit of its own instead of its address's,

@@ -29,7 +29,7 @@ const UNDELETABLE: ReadonlyMap<string, string> = new Map([
 export const protectedReason = (path: string): string | undefined => UNDELETABLE.get(path)
 
 /**
- * Resources that may be deleted (README: the settings are the owner's ordinary documents, a deleted one is
+ * Resources that may be deleted (README.md, "What a new pod holds": the settings are the owner's ordinary documents, a deleted one is
  * not made again) but not moved: the profile links to them by URL, and a move would leave those links
  * naming nothing (the move re-bases IRIs only inside what it moves, store/move-resource.ts).
  */

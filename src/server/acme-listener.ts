@@ -85,3 +85,4 @@ export async function listenWithAcme(pod: Pod, handler: RequestHandler, httpsPor
 }
 
 const tlsOf = (cert: StoredCertificate) => ({ cert: cert.certPem, key: cert.keyPem })
+

@@ -17,7 +17,7 @@ import {
 
 const { quad } = DataFactory
 
-/** How long the trash keeps an item (README: the dashboard's Delete). */
+/** How long the trash keeps an item (docs/sharing.md: the dashboard's Delete). */
 export const TRASH_KEEP_MS = 30 * 24 * 60 * 60_000
 /**
  * A trashed item is one batch and one record: a folder larger than this is refused (413), and the owner

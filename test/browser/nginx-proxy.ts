@@ -1,15 +1,16 @@
-// Runs the README's nginx site (Debian's /usr/sbin/nginx) in front of a pod: TLS with a self-signed
-// certificate made here with openssl, on a loopback port, as this process's child, stopped by PID.
+// Runs the documentation's nginx site (docs/hosting.md, "Behind a reverse proxy") with Debian's /usr/sbin/nginx
+// in front of a pod: TLS with a self-signed certificate made here with openssl, on a loopback port, as this
+// process's child, stopped by PID.
 
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
+import { documentation } from '../documentation.ts'
 
 export const NGINX = '/usr/sbin/nginx'
 /** The address nginx connects to the pod from (all of 127.0.0.0/8 is loopback on Linux). */
 export const PROXY_ADDRESS = '127.0.0.2'
-const README = join(import.meta.dir, '..', '..', 'README.md')
 
 export interface NginxProxy {
   readonly origin: string
@@ -26,10 +27,10 @@ export interface NginxProxy {
  */
 export const TEST_CLIENT_HEADER = 'X-Test-Client'
 
-/** The ```nginx block of README.md, with the listen port, name, certificate and upstream of this test. */
+/** The ```nginx block of the documentation (README.md and docs/*.md), with the listen port, name, certificate and upstream of this test. */
 export function readmeSite(o: { port: number; upstreamPort: number; cert: string; key: string; remoteClients?: boolean }): string {
-  const block = /```nginx\n([\s\S]*?)```/.exec(readFileSync(README, 'utf8'))?.[1]
-  if (!block) throw new Error('README.md has no ```nginx example')
+  const block = /```nginx\n([\s\S]*?)```/.exec(documentation())?.[1]
+  if (!block) throw new Error('the documentation has no ```nginx example')
   const swaps: [string | RegExp, string][] = [
     ['listen 443 ssl;', `listen 127.0.0.1:${o.port} ssl;`],
     ['server_name pod.example;', `server_name localhost;${o.remoteClients ? `\n    set_real_ip_from 127.0.0.1;\n    real_ip_header ${TEST_CLIENT_HEADER};` : ''}`],
@@ -39,20 +40,20 @@ export function readmeSite(o: { port: number; upstreamPort: number; cert: string
     ['proxy_pass http://127.0.0.1:3000;', `proxy_pass http://127.0.0.1:${o.upstreamPort};\n        proxy_bind ${PROXY_ADDRESS};`],
   ]
   return swaps.reduce((site, [from, to]) => {
-    if (!(typeof from === 'string' ? site.includes(from) : from.test(site))) throw new Error(`README.md's nginx example changed: no ${String(from)}`)
+    if (!(typeof from === 'string' ? site.includes(from) : from.test(site))) throw new Error(`the documentation's nginx example changed: no ${String(from)}`)
     return site.replace(from, to)
   }, block)
 }
 
-/** The README's start command behind the proxy, as written there. */
+/** The documentation's start command behind the proxy, as written there. */
 export const README_START = 'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1'
 
 /**
- * The flags of README_START (which must be in README.md) for this test: its public origin, the
+ * The flags of README_START (which must be in the documentation) for this test: its public origin, the
  * address nginx connects from, and no fixed port (the test's pod lets the system pick one).
  */
 export function readmeStartFlags(o: { publicOrigin: string; proxyAddress: string }): string[] {
-  if (!readFileSync(README, 'utf8').includes(README_START)) throw new Error(`README.md no longer says: ${README_START}`)
+  if (!documentation().includes(README_START)) throw new Error(`the documentation no longer says: ${README_START}`)
   const flags = README_START.split(' ').slice(3)
   const at = (flag: string) => {
     const i = flags.indexOf(flag)
@@ -75,7 +76,7 @@ function makeCertificate(dir: string): { cert: string; key: string } {
   return { cert, key }
 }
 
-/** Starts nginx on 127.0.0.1:`port` with the README's site forwarding to 127.0.0.1:`upstreamPort` (`remoteClients`: see TEST_CLIENT_HEADER). */
+/** Starts nginx on 127.0.0.1:`port` with the documentation's site forwarding to 127.0.0.1:`upstreamPort` (`remoteClients`: see TEST_CLIENT_HEADER). */
 export async function startNginxProxy(port: number, upstreamPort: number, o: { remoteClients?: boolean } = {}): Promise<NginxProxy> {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx package (.ci/run does)`)
   const prefix = mkdtempSync(join(tmpdir(), 'solopod-nginx-'))

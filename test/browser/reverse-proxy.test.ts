@@ -1,4 +1,4 @@
-// The pod behind real nginx (the README's site, TLS with a self-signed certificate): the app's login
+// The pod behind real nginx (the documentation's site, docs/hosting.md, TLS with a self-signed certificate): the app's login
 // in Chromium and its DPoP requests pass through the proxy, and everything the pod names — issuer,
 // WebID, redirects, htu — uses the public https origin, not the loopback address nginx forwards to.
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   const port = await freePort()
   publicOrigin = `https://localhost:${port}`
   ;[pod, app] = await Promise.all([
-    // the README's own start command, with this test's origin and proxy address
+    // the documentation's own start command, with this test's origin and proxy address
     startBrowserPod({ extraArgs: [...readmeStartFlags({ publicOrigin, proxyAddress: PROXY_ADDRESS }), '--log-level', 'debug'] }),
     startTestApp(),
   ])

@@ -1,19 +1,20 @@
 // deploy/solopod.service: systemd accepts it (`systemd-analyze verify`, where systemd is installed), it is
-// sandboxed as the README says, and the README's three install commands put the files where it expects them.
+// sandboxed as docs/hosting.md says, and the documentation's three install commands put the files where it expects them.
 
 import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { documentation } from '../documentation.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
 const UNIT = readFileSync(join(ROOT, 'deploy', 'solopod.service'), 'utf8')
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+const DOCUMENTATION = documentation()
 const hasSystemd = Bun.which('systemd-analyze') !== null
 const work = mkdtempSync(join(tmpdir(), 'solopod-unit-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-/** The README's "Run it as a service" commands, as written there (test/readme-commands.test.ts checks they are). */
+/** The documentation's "Run it as a service" commands (docs/hosting.md), as written there (test/readme-commands.test.ts checks they are). */
 const INSTALL_COMMANDS = [
   'npm run build && sudo install -m 755 dist/solopod /usr/local/bin/solopod && sudo install -m 644 deploy/solopod.service /etc/systemd/system/',
   "printf 'SOLOPOD_DOMAIN=pod.example\\nSOLOPOD_ACME_EMAIL=me@example.org\\n' | sudo tee /etc/solopod.env",
@@ -48,8 +49,8 @@ describe('deploy/solopod.service', () => {
     expect(settings.get('CapabilityBoundingSet')).toBe('CAP_NET_BIND_SERVICE')
   })
 
-  test('the README installs the executable, the unit and the settings where the unit looks for them', () => {
-    for (const command of INSTALL_COMMANDS) expect(README).toContain(command)
+  test('the documentation installs the executable, the unit and the settings where the unit looks for them', () => {
+    for (const command of INSTALL_COMMANDS) expect(DOCUMENTATION).toContain(command)
     expect(INSTALL_COMMANDS[0]).toContain(settings.get('ExecStart')!.split(' ')[0]!)
     expect(INSTALL_COMMANDS[1]).toContain(`sudo tee ${settings.get('EnvironmentFile')}`)
     expect(INSTALL_COMMANDS[2]).toContain('enable --now solopod')

@@ -1,4 +1,4 @@
-// Issue 33: behind the README's nginx site (real nginx, TLS), a client cannot name its own address. Each
+// Issue 33: behind the documentation's nginx site (docs/hosting.md; real nginx, TLS), a client cannot name its own address. Each
 // client here plays one on the internet (nginx's realip module reads TEST_CLIENT_HEADER, test only) and
 // sends its own Forwarded and X-Forwarded-For: the pod still sees the address nginx saw, so the metrics stay
 // closed and the per-address password limit holds; a client on nginx's machine is local, and the owner reads them.

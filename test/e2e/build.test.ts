@@ -33,7 +33,7 @@ async function runToEnd(cmd: string[], cwd: string) {
 
 describe('npm run build', () => {
   test.skipIf(skip)('dist/solopod serves the pod from an empty directory without node_modules', async () => {
-    // The README's command, as written (npm puts node_modules/.bin, and so Bun, on the PATH).
+    // The documentation's command (docs/development.md), as written (npm puts node_modules/.bin, and so Bun, on the PATH).
     const build = await runToEnd(['npm', 'run', 'build'], ROOT)
     expect(build.code).toBe(0)
     expect(build.out).toMatch(/^built .*dist\/solopod \(\d+\.\d MB\)/m)

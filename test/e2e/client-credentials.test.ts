@@ -1,15 +1,16 @@
 // Scripts and bots over real HTTP (issue 24): `solopod clients add` against the running pod (its control socket)
-// and a stopped one, the README's script (examples/client-credentials.mjs) reading and writing inside its
+// and a stopped one, the documented script (docs/apps.md; examples/client-credentials.mjs) reading and writing inside its
 // folders and refused outside them, and a token the owner revokes in the dashboard refused while unexpired.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { documentation } from '../documentation.ts'
 import { CookieJar, FORM, dpopProof, field, form, newDpopKey, type DpopKey } from '../op/op-fixture.ts'
 import { OWNER_PASSWORD, runSolopod, startPod, type RunningPod } from './start-server.ts'
 
 const EXAMPLE = join(import.meta.dir, '..', '..', 'examples', 'client-credentials.mjs')
-/** The README runs the script with Node.js; Bun runs it the same where Node.js is missing. */
+/** The documentation runs the script with Node.js; Bun runs it the same where Node.js is missing. */
 const RUNTIME = Bun.which('node') ?? process.execPath
 
 let pod: RunningPod
@@ -26,7 +27,7 @@ async function addClient(...args: string[]): Promise<Credential> {
   return { id: id!, secret: secret! }
 }
 
-/** The README's script, as an operator runs it: `node examples/client-credentials.mjs URL [TEXT]`. */
+/** The documented script, as an operator runs it: `node examples/client-credentials.mjs URL [TEXT]`. */
 async function runScript(c: Credential, path: string, text?: string) {
   const proc = Bun.spawn([RUNTIME, EXAMPLE, pod.baseUrl + path, ...(text !== undefined ? [text] : [])], {
     env: { ...process.env, SOLOPOD_CLIENT_ID: c.id, SOLOPOD_CLIENT_SECRET: c.secret }, stdout: 'pipe', stderr: 'pipe',
@@ -56,7 +57,7 @@ beforeAll(async () => {
 })
 afterAll(async () => { await pod?.dispose() })
 
-describe('the README script with a credential limited to /photos/ and /Été photos/', () => {
+describe('the documented script with a credential limited to /photos/ and /Été photos/', () => {
   test('writes and reads inside its folders', async () => {
     expect(await runScript(photos, '/photos/hello.txt', 'Hello from a script')).toMatchObject({ code: 0, stdout: 'Hello from a script' })
     expect(await runScript(photos, '/%C3%89t%C3%A9%20photos/plage.txt', 'la plage')).toMatchObject({ code: 0, stdout: 'la plage' })
@@ -86,8 +87,8 @@ describe('the README script with a credential limited to /photos/ and /Été pho
   })
 })
 
-test('the README shows this very script, whole', () => {
-  expect(readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')).toContain(`\`\`\`js\n${readFileSync(EXAMPLE, 'utf8')}\`\`\``)
+test('the documentation shows this very script, whole', () => {
+  expect(documentation()).toContain(`\`\`\`js\n${readFileSync(EXAMPLE, 'utf8')}\`\`\``)
 })
 
 test("no secret and no token is in the pod's log", () => {

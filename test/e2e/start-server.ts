@@ -28,12 +28,7 @@ export interface RunningPod {
 }
 
 /** For tests that start a server binary by hand: probes a free port (it can race with other processes). */
-export async function freePort(): Promise<number> {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const port = probe.port
-  probe.stop(true)
-  return port
-}
+export { freePort } from '../free-port.ts'
 
 export interface StartOptions {
   dataDir?: string

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test'
 import { bindOrExplain, claimSharedPort } from '../../src/server/port-claim.ts'
 import { UserError } from '../../src/lib/user-error.ts'
-import { freePort } from '../e2e/start-server.ts'
+import { freePort } from '../free-port.ts'
 
 const refusal = (port: number, why: string) => `cannot listen on 127.0.0.1:${port} (--port): ${why}; stop it, or give this pod another port with --port`
 
