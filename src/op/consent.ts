@@ -51,8 +51,11 @@ export function makeConsent(deps: OpDeps) {
     const c = i.client
     const { token, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
     const proposed = await proposedFolders(deps, i.request.wants ?? [])
-    return renderPage('consent.html', 'Allow access', {
-      csrf: token, interaction: i.id, webid: breakableUrl(session.webid), clientId: breakableUrl(c.clientId),
+    // A client that asks only who the person is (a friend's pod signing them in to see a share) is
+    // not asking for access: the page says so from its first line
+    const heading = i.request.identityOnly ? 'Confirm who you are?' : 'Allow access?'
+    return renderPage('consent.html', heading.slice(0, -1), {
+      heading, csrf: token, interaction: i.id, webid: breakableUrl(session.webid), clientId: breakableUrl(c.clientId),
       clientName: c.clientName ?? c.clientId,
       // The name is next to it: alt="" and no fixed size keep a logo that fails to load from showing
       // clipped alt text or an empty frame (HTML §4.8.4.4: an image with empty alt is presentational).

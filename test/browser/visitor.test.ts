@@ -90,6 +90,7 @@ describe('Bob, in a fresh browser', () => {
     // Issue 33: Alice's pod asks only who he is, so his pod proposes exactly that, not access to his pod
     const onlyWho = visitor.getByRole('radio', { name: /Only confirm who I am/ })
     expect(await onlyWho.isChecked()).toBe(true)
+    expect(await visitor.locator('h1').textContent()).toBe('Confirm who you are?')
     expect(await visitor.getByRole('radio', { name: /Allow full access/ }).isChecked()).toBe(false)
     await screenshot(visitor, 'visitor-consent')
     await visitor.setViewportSize(PHONE)

@@ -73,6 +73,7 @@ describe('Bob signs in to see what Alice shares', () => {
   test('his pod\'s consent page proposes "Only confirm who I am"; he allows; Alice\'s pod shows him the share', async () => {
     const done = await signInAsVisitor(alice, bob, jar, { returnTo: TRIP, consent: (page) => { consentPage = page; return allowAsProposed(page) } })
     expect(checkedRadio(consentPage, 'access')).toBe('identity')
+    expect(consentPage).toContain('<h1>Confirm who you are?</h1>')
     expect(consentPage).toContain('<strong>Only confirm who I am</strong>')
     // what Alice's pod asks for: who he is, nothing more (no refresh tokens)
     expect(consentPage).toContain('<code>identity</code>: None of your data: it asks only who you are')
