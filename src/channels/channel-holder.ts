@@ -1,8 +1,7 @@
 // Whose slot a notification channel takes: the client it is counted for (per-client cap) and whether it is the
 // owner's (the owner's channels are counted apart, so strangers filling the pod never lock the owner out).
 
-import { isAuthenticated } from '../auth/principal.ts'
-import type { ListenerPrincipal } from './listener.ts'
+import { isAuthenticated, type Principal } from '../auth/principal.ts'
 
 export interface ChannelHolder {
   /**
@@ -14,7 +13,7 @@ export interface ChannelHolder {
   readonly owner: boolean
 }
 
-export function holderOf(p: Pick<ListenerPrincipal, 'webid' | 'clientId' | 'keys'>, address: string | undefined, ownerWebId: string): ChannelHolder {
+export function holderOf(p: Pick<Principal, 'webid' | 'clientId' | 'keys'>, address: string | undefined, ownerWebId: string): ChannelHolder {
   const owner = p.webid === ownerWebId
   if (!isAuthenticated(p)) return { client: `address ${address ?? 'unknown'}`, owner }
   return { client: p.webid !== undefined ? `agent ${p.webid} ${p.clientId ?? ''}` : `keys ${[...p.keys].sort().join(' ')}`, owner }
