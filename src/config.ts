@@ -31,8 +31,15 @@ export interface Config {
   readonly diskReserveBytes: number
   /** A resumable upload with no activity for this long is abandoned: its bytes and its upload resource go. */
   readonly uploadExpirySeconds: number
-  /** Open notification channels at most (all types together); past it a subscription gets 503 too_many_channels. */
+  /**
+   * Open notification channels of agents other than the owner at most (all types together); past it a
+   * subscription gets 503 too_many_channels. The owner's channels are counted apart, up to as many.
+   */
   readonly maxChannels: number
+  /** Open (and waiting) channels one client may hold: its agent, or its address when anonymous (429 past it). */
+  readonly maxChannelsPerClient: number
+  /** Bytes written to channels and not yet taken by their subscribers, all channels together. */
+  readonly channelBufferBytes: number
   /** DPoP proofs one key may send within a second of iat before it alone gets 429 (auth/dpop-replay.ts). */
   readonly dpopProofsPerKey: number
   /** HttpSig nonces one signing key may send within a second of created before it alone gets 429 (auth/httpsig/nonce-cache.ts). */
@@ -99,7 +106,9 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'max-rdf-bytes', env: 'SOLOPOD_MAX_RDF_BYTES', help: 'largest RDF document body accepted (default 104857600)' },
   { flag: 'disk-reserve-bytes', env: 'SOLOPOD_DISK_RESERVE_BYTES', help: 'free space file uploads must leave on the disk (default 268435456)' },
   { flag: 'upload-expiry-seconds', env: 'SOLOPOD_UPLOAD_EXPIRY_SECONDS', help: 'a resumable upload idle this long is abandoned and its bytes removed (default 86400)' },
-  { flag: 'max-channels', env: 'SOLOPOD_MAX_CHANNELS', help: 'notification channels (sockets, streams, webhooks) open at once at most (default 20000)' },
+  { flag: 'max-channels', env: 'SOLOPOD_MAX_CHANNELS', help: "notification channels (sockets, streams, webhooks) of others than the owner open at once at most; the owner's are counted apart (default 20000)" },
+  { flag: 'max-channels-per-client', env: 'SOLOPOD_MAX_CHANNELS_PER_CLIENT', help: 'notification channels one client (its agent, or its address when anonymous) may hold; the owner has no such cap (default 100)' },
+  { flag: 'channel-buffer-bytes', env: 'SOLOPOD_CHANNEL_BUFFER_BYTES', help: 'notification bytes all channels together may hold unsent; past it the slowest are closed (default 67108864)' },
   { flag: 'dpop-proofs-per-key', env: 'SOLOPOD_DPOP_PROOFS_PER_KEY', help: 'DPoP proofs one client key may send within a second before it alone is slowed with 429 (default 16384)' },
   { flag: 'httpsig-nonces-per-key', env: 'SOLOPOD_HTTPSIG_NONCES_PER_KEY', help: 'HttpSig signatures one signing key may send within a second before it alone is slowed with 429 (default 16384)' },
   { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
@@ -237,6 +246,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     diskReserveBytes: parseInteger('disk-reserve-bytes', get('disk-reserve-bytes') ?? String(256 * 1024 * 1024), 0, 2 ** 50),
     uploadExpirySeconds: parseInteger('upload-expiry-seconds', get('upload-expiry-seconds') ?? String(24 * 60 * 60), 1, 365 * 24 * 60 * 60),
     maxChannels: parseInteger('max-channels', get('max-channels') ?? '20000', 1, 1_000_000),
+    maxChannelsPerClient: parseInteger('max-channels-per-client', get('max-channels-per-client') ?? '100', 1, 1_000_000),
+    channelBufferBytes: parseInteger('channel-buffer-bytes', get('channel-buffer-bytes') ?? String(64 * 1024 * 1024), 64 * 1024, 2 ** 40),
     // the default is DPOP_PROOFS_PER_KEY (auth/dpop-replay.ts, which says how it was measured)
     dpopProofsPerKey: parseInteger('dpop-proofs-per-key', get('dpop-proofs-per-key') ?? '16384', 1, 1_000_000),
     // the default is HTTPSIG_NONCES_PER_KEY (auth/httpsig/nonce-cache.ts)

@@ -111,7 +111,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const appScopes = makeAppScopes(store, cfg.baseUrl, withResourceLocks)
   const decider = makeAccessDecider({ cfg, store, now, fetchDoc, appScopes, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants)
   const readableByPublic = makePublicView(decider, cfg.baseUrl)
-  const channels = makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now, maxChannels: cfg.maxChannels })
+  const channels = makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now, maxChannels: cfg.maxChannels, maxChannelsPerClient: cfg.maxChannelsPerClient, bufferBytes: cfg.channelBufferBytes })
   const podKey = makePodKey(store, cfg.baseUrl, now)
   // Webhooks go out through the same guards as every remote fetch (and the same test seams)
   const { lookup, fetchImpl } = opts.fetcher ?? {}

@@ -12,6 +12,8 @@ import { makeSerialQueue } from '../lib/serial-queue.ts'
 import { describeCause, log } from '../log.ts'
 import { notificationOf, type NotificationMessage } from './notification-message.ts'
 import type { EndReason, Listener, ListenerPrincipal } from './listener.ts'
+import type { ChannelHolder } from './channel-holder.ts'
+import { makeBufferBudget } from './buffer-budget.ts'
 
 /** What the owner's dashboard shows of a channel: never its receiveFrom capability. */
 export interface ChannelSummary {
@@ -32,11 +34,19 @@ export interface ChannelRegistryDeps {
   readonly revocations: Pick<SessionRevocations, 'isRevoked'>
   readonly now: () => number
   /**
-   * Open channels at most, all types together (`--max-channels`): past it a subscription is refused (503
-   * with Retry-After), so a flood of subscriptions cannot take the pod's memory. Each costs a few KB.
+   * Open channels of agents other than the owner at most, all types together (`--max-channels`): past it a
+   * subscription is refused (503 with Retry-After), so a flood of subscriptions cannot take the pod's memory.
+   * Each costs a few KB. The owner's channels are counted apart, up to as many: strangers never lock them out.
    */
   readonly maxChannels: number
+  /** Channels one client other than the owner may hold (`--max-channels-per-client`): past it 429. */
+  readonly maxChannelsPerClient: number
+  /** Bytes all channels together may hold unsent (`--channel-buffer-bytes`), see buffer-budget.ts. */
+  readonly bufferBytes: number
 }
+
+/** Why a channel cannot open now: its client holds its share, or the pool it counts in is full. */
+export type NoRoom = 'client' | 'pod'
 
 /** Access as decided now for a listener: may it still hear of this topic, and of this member? */
 export type Verdict = 'allowed' | 'not_this_one' | EndReason
@@ -51,9 +61,23 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
   const lastSent = new Map<string, number>()
   // Changes are told in commit order: a decision that waits (a remote group document) holds the next batch.
   const inOrder = makeSerialQueue()
+  const buffers = makeBufferBudget(deps.bufferBytes)
+  /** Open channels per client (never the owner's), and in each pool. */
+  const perClient = new Map<string, number>()
+  const pools = { owner: 0, others: 0 }
+
+  function count(h: ChannelHolder, by: 1 | -1): void {
+    if (h.owner) { pools.owner += by; return }
+    pools.others += by
+    const n = (perClient.get(h.client) ?? 0) + by
+    if (n > 0) perClient.set(h.client, n)
+    else perClient.delete(h.client)
+  }
 
   function add(listener: Listener): void {
+    if (byId.has(listener.id)) return
     byId.set(listener.id, listener)
+    count(listener.holder, 1)
     let set = byTopic.get(listener.topic)
     if (!set) byTopic.set(listener.topic, set = new Set())
     set.add(listener)
@@ -64,6 +88,7 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     const listener = byId.get(id)
     if (!listener) return false
     byId.delete(id)
+    count(listener.holder, -1)
     const set = byTopic.get(listener.topic)
     set?.delete(listener)
     if (set?.size === 0) byTopic.delete(listener.topic)
@@ -138,6 +163,8 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
       // One decision per distinct listener identity: a thousand sockets of one app cost one decision.
       const verdicts = new Map<string, Promise<Verdict>>()
       for (const listener of [...set]) {
+        // ended while this change was told (shed by the buffer budget, access lost)
+        if (!byId.has(listener.id)) continue
         const f = listener.features
         if (f.endAt !== undefined && f.endAt <= at) { end(listener.id, 'end_at'); continue }
         if (f.startAt !== undefined && f.startAt > at) continue
@@ -176,8 +203,19 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
       ...(l.features.endAt !== undefined ? { endAt: l.features.endAt } : {}),
     })),
     get size() { return byId.size },
-    /** Could one more channel open now? */
-    hasRoom: () => byId.size < deps.maxChannels,
+    /** Open channels of `client` (the owner's are not counted per client). */
+    countOf: (client: string) => perClient.get(client) ?? 0,
+    /**
+     * Why one more channel of `holder` could not open now, or undefined when it can; `waiting` are the
+     * holder's channels subscribed to and not yet connected, which will take a slot each.
+     */
+    noRoomFor(holder: ChannelHolder, waiting = 0): NoRoom | undefined {
+      if (holder.owner) return pools.owner < deps.maxChannels ? undefined : 'pod'
+      if ((perClient.get(holder.client) ?? 0) + waiting >= deps.maxChannelsPerClient) return 'client'
+      return pools.others < deps.maxChannels ? undefined : 'pod'
+    },
+    /** The byte budget of what channels hold unsent: each transport reports its writes. */
+    buffers,
     /**
      * Opens `listener`: from now on it hears its topic's changes. With the `state` feature, a subscriber whose
      * state is not the topic's current one is told at once (an Update with the current state, or a Delete

@@ -4,6 +4,7 @@
 import type { Principal } from '../auth/principal.ts'
 import type { ResourceChange } from '../store/change-feed.ts'
 import type { NotificationMessage, NotificationType } from './notification-message.ts'
+import type { ChannelHolder } from './channel-holder.ts'
 
 /** Channel types of the Solid Notifications Protocol this pod offers, and the legacy protocol. */
 export type ChannelType = 'WebSocketChannel2023' | 'WebhookChannel2023' | 'StreamingHTTPChannel2023' | 'solid-0.1'
@@ -34,6 +35,8 @@ export interface Listener {
   /** Pod path of the topic. */
   readonly topic: string
   readonly principal: ListenerPrincipal
+  /** Whose slot the channel takes (per-client cap, owner's or strangers' pool). */
+  readonly holder: ChannelHolder
   /** The Origin the subscription came from, if any: WAC's acl:origin rules decide with it. */
   readonly origin?: string
   /** Epoch ms of the subscription. */

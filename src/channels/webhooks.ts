@@ -10,6 +10,9 @@ import { NOTIFY_PATHS } from '../http/pod-paths.ts'
 import type { Poster } from '../fetch/guarded-post.ts'
 import type { PodKeys } from '../auth/httpsig/pod-key.ts'
 import { describeCause, log } from '../log.ts'
+import { ownerWebIdOf } from '../config.ts'
+import { isAuthenticated } from '../auth/principal.ts'
+import { holderOf } from './channel-holder.ts'
 import type { ChannelRegistry } from './channel-registry.ts'
 import type { ChannelFeatures, Listener, ListenerPrincipal } from './listener.ts'
 import { notificationOf } from './notification-message.ts'
@@ -19,7 +22,10 @@ import {
   readOutboxKeys, readSubscriptions, readTroubles, type WebhookSubscription, type WebhookTrouble,
 } from './webhook-records.ts'
 
-/** Webhook channels at most: each may keep up to MAX_OUTBOX notifications on disk. */
+/**
+ * Webhook channels of agents other than the owner at most (each may keep up to MAX_OUTBOX notifications on
+ * disk); the owner's are counted apart, up to as many, so strangers never take the owner's slots.
+ */
 export const MAX_WEBHOOKS = 1000
 
 export interface WebhookRequest {
@@ -47,7 +53,11 @@ export function makeWebhooks(deps: WebhooksDeps) {
   const { store, baseUrl, channels, now } = deps
   const worker = makeDeliveryWorker(deps)
   const byTopic = new Map<string, Map<string, WebhookSubscription>>()
-  let count = 0
+  const ownerWebId = ownerWebIdOf(baseUrl)
+  const isOwners = (sub: Pick<WebhookSubscription, 'principal'>) => sub.principal.webid === ownerWebId
+  /** Registered webhooks, the owner's and everyone else's. */
+  const counts = { owner: 0, others: 0 }
+  const pool = (sub: Pick<WebhookSubscription, 'principal'>) => isOwners(sub) ? 'owner' : 'others'
   /** The outbox keys each change was journaled under, until its batch is synced (then the worker may read them). */
   const journaled = new WeakMap<ResourceChange, { channel: string; key: string }[]>()
   let lastSeq = 0
@@ -87,6 +97,8 @@ export function makeWebhooks(deps: WebhooksDeps) {
     const { key: _key, sendTo: _sendTo, ...rest } = sub
     return {
       ...rest, type: 'WebhookChannel2023', features,
+      // an anonymous webhook is refused, so its agent is the client whatever address it came from
+      holder: holderOf(sub.principal, undefined, ownerWebId),
       send(message, change) {
         // A change of a resource write is in the outbox already; only the `state` catch-up of a new channel is not
         if (journaled.get(change)?.some(j => j.channel === sub.key)) return
@@ -108,13 +120,13 @@ export function makeWebhooks(deps: WebhooksDeps) {
     let subs = byTopic.get(sub.topic)
     if (!subs) byTopic.set(sub.topic, subs = new Map())
     subs.set(sub.key, sub)
-    count++
+    counts[pool(sub)]++
     worker.track(sub, outbox, trouble)
   }
 
   function unregister(sub: WebhookSubscription) {
     const subs = byTopic.get(sub.topic)
-    if (subs?.delete(sub.key)) count--
+    if (subs?.delete(sub.key)) counts[pool(sub)]--
     if (subs?.size === 0) byTopic.delete(sub.topic)
     worker.forget(sub.key)
   }
@@ -128,7 +140,7 @@ export function makeWebhooks(deps: WebhooksDeps) {
     async subscribe(req: WebhookRequest): Promise<WebhookSubscription> {
       const refused = await deps.poster.refusalOf(req.sendTo)
       if (refused) throw refusal('unsafe_send_to', `sendTo is refused (${refused}); the pod posts notifications only to https URLs on public addresses`)
-      if (count >= MAX_WEBHOOKS) throw refusal('too_many_channels', `the pod keeps at most ${MAX_WEBHOOKS} webhook channels; retry later`, { headers: { 'retry-after': '60' } })
+      if (counts[pool(req)] >= MAX_WEBHOOKS) throw refusal('too_many_channels', `the pod keeps at most ${MAX_WEBHOOKS} webhook channels; retry later`, { headers: { 'retry-after': '60' } })
       const key = newKey()
       const { state: _state, ...kept } = req.features
       const sub: WebhookSubscription = {
@@ -149,7 +161,14 @@ export function makeWebhooks(deps: WebhooksDeps) {
     },
     /** Registers the stored channels again, resumes their outbox, and starts delivering. */
     async start(): Promise<void> {
-      const subs = await readSubscriptions(store, now())
+      const stored = await readSubscriptions(store, now())
+      // Anonymous webhooks are refused (docs/architecture.md, notification limits): one an older version stored is forgotten
+      const subs = stored.filter(sub => isAuthenticated(sub.principal))
+      for (const sub of stored) {
+        if (subs.includes(sub)) continue
+        await deleteSubscription(store, sub.key, { keepTrouble: false })
+        log.info('webhook.anonymous_dropped', { channel: sub.id })
+      }
       const outbox = await readOutboxKeys(store)
       const troubles = new Map((await readTroubles(store, now())).map(t => [t.key, t.trouble]))
       for (const keys of outbox.values()) lastSeq = Math.max(lastSeq, seqOf(keys.at(-1)!))

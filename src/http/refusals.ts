@@ -94,6 +94,7 @@ export const REFUSALS = {
   unsupported_notification_format: { status: [422], means: 'the channel asks (accept) for notifications in a media type the pod does not send' },
   unsafe_send_to: { status: [400], means: 'a webhook\'s sendTo names a target the pod does not post to: plain http, a private, loopback or link-local address, a system port, or the pod itself' },
   too_many_channels: { status: [503], means: 'the pod has as many notification channels open as it keeps; retry later' },
+  too_many_client_channels: { status: [429], means: 'this client (its agent, or its address when anonymous) has as many notification channels open as the pod gives one client; end one or retry later' },
   // Remote documents (the guarded fetcher)
   fetch_failed: { status: [502, 404], means: 'a remote document could not be fetched or read' },
   fetch_refused: { status: [502], means: 'a remote URL is not one the pod may fetch (private address, scheme, size)' },

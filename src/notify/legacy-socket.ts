@@ -6,6 +6,7 @@
 import type { PodSocket, SocketSession } from '../http/socket-session.ts'
 import type { ChannelRegistry } from '../channels/channel-registry.ts'
 import type { Listener, ListenerPrincipal } from '../channels/listener.ts'
+import type { ChannelHolder } from '../channels/channel-holder.ts'
 import { ANONYMOUS } from '../auth/principal.ts'
 import { resolveTarget } from '../store/target.ts'
 import { NOTIFY_PATHS } from '../http/pod-paths.ts'
@@ -18,13 +19,18 @@ const SUBPROTOCOL = 'solid-0.1'
 export interface LegacyDeps {
   readonly baseUrl: string
   readonly channels: ChannelRegistry
+  /** Channels of a client subscribed to elsewhere and waiting for their connection: they hold its slots too. */
+  readonly waitingOf: (client: string) => number
   readonly now: () => number
 }
 
 let sockets = 0
 
-/** A solid-0.1 socket for `principal` (anonymous when its capability was missing, forged or expired). */
-export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | undefined, request: Request): SocketSession {
+/**
+ * A solid-0.1 socket for `principal` (anonymous when its capability was missing, forged or expired); each sub
+ * takes a channel slot of `holder`.
+ */
+export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | undefined, holder: ChannelHolder, request: Request): SocketSession {
   const who = principal ?? { keys: ANONYMOUS.keys, scheme: ANONYMOUS.scheme }
   const origin = request.headers.get('origin') ?? undefined
   const offered = (request.headers.get('sec-websocket-protocol') ?? '').split(',').map(p => p.trim())
@@ -37,10 +43,11 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
   function listenerFor(ws: PodSocket, topic: string, url: string): Listener {
     const id = `${socketId}-${++made}`
     return {
-      id, type: 'solid-0.1', topic, principal: who, ...(origin !== undefined ? { origin } : {}), since: deps.now(), features: { accept: 'application/ld+json' },
+      id, type: 'solid-0.1', topic, principal: who, holder, ...(origin !== undefined ? { origin } : {}), since: deps.now(), features: { accept: 'application/ld+json' },
       send() {
         ws.send(`pub ${url}`)
         if (ws.getBufferedAmount() > CHANNEL_QUEUE_BYTES) deps.channels.end(id, 'too_slow')
+        else deps.channels.buffers.wrote(socketId)
       },
       close(reason) {
         subs.delete(topic)
@@ -58,7 +65,9 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
     // Existence is never told: a topic the agent may not read gets the same answer whether or not it exists.
     if (!await deps.channels.mayListen(who, topic, origin)) return 'forbidden'
     if (!open) return 'the socket is closed'
-    if (!deps.channels.hasRoom()) return 'the pod has as many notification channels open as it keeps'
+    const noRoom = deps.channels.noRoomFor(holder, deps.waitingOf(holder.client))
+    if (noRoom === 'client') return 'too many notification channels from this client'
+    if (noRoom === 'pod') return 'the pod has as many notification channels open as it keeps'
     const listener = listenerFor(ws, topic, url)
     subs.set(topic, listener.id)
     await deps.channels.open(listener)
@@ -88,7 +97,8 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
 
   return {
     ...(offered.includes(SUBPROTOCOL) ? { headers: { 'sec-websocket-protocol': SUBPROTOCOL } } : {}),
-    open() { /* the client speaks first */ },
+    // the client speaks first; the socket's unsent bytes count in the pod's budget, once for all its subs
+    open(ws) { deps.channels.buffers.track(socketId, () => ws.getBufferedAmount(), () => ws.terminate()) },
     message(ws, message) {
       for (const line of message.split('\n')) {
         const m = /^sub\s+(\S+)\s*$/.exec(line.trim())
@@ -97,6 +107,7 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
     },
     close() {
       open = false
+      deps.channels.buffers.forget(socketId)
       for (const id of [...subs.values()]) deps.channels.end(id, 'closed')
       subs.clear()
     },

@@ -20,7 +20,9 @@ import { listenerPrincipalOf, type ChannelType, type ListenerPrincipal } from '.
 import { notificationTypeFor } from '../channels/subscription-request.ts'
 import { SUBSCRIPTION_SERVICES, subscriptionServiceQuads } from '../channels/subscription-services.ts'
 import { makePendingChannels, type PendingChannel } from './pending-channels.ts'
-import { acceptSubscription, authorizeListener, checkRoom, notTheSubscriber, type Subscriber } from './subscribe.ts'
+import { acceptSubscription, authorizeListener, checkRoom, holderFor, notTheSubscriber, roomRefusal, type Subscriber } from './subscribe.ts'
+import { holderOf } from '../channels/channel-holder.ts'
+import { ANONYMOUS } from '../auth/principal.ts'
 import { socketListener } from './socket-listener.ts'
 import { legacySocket } from './legacy-socket.ts'
 import { streamListener } from './stream-listener.ts'
@@ -77,13 +79,14 @@ export function makeNotifications(deps: Deps) {
 
   function pendingOf(s: Subscriber, service: string, key: string): PendingChannel {
     return {
-      id: cfg.baseUrl + service + key, type: s.request.type, topic: s.request.topic, principal: s.principal,
+      id: cfg.baseUrl + service + key, type: s.request.type, topic: s.request.topic, principal: s.principal, holder: s.holder,
       ...(s.origin !== undefined ? { origin: s.origin } : {}), features: s.request.features, since: deps.now(),
     }
   }
 
   async function subscribe(request: Request, type: Exclude<ChannelType, 'solid-0.1' | 'WebhookChannel2023'>): Promise<Response> {
-    const s = await acceptSubscription(deps, access, request, type)
+    // channels waiting for their connection take their client's slots too
+    const s = await acceptSubscription(deps, access, request, type, pending.countOf)
     const key = newKey()
     const channel = pendingOf(s, SUBSCRIPTION_SERVICES[type], key)
     pending.put(key, channel)
@@ -97,7 +100,7 @@ export function makeNotifications(deps: Deps) {
       topic: s.request.topic, principal: s.principal, ...(s.origin !== undefined ? { origin: s.origin } : {}),
       features: s.request.features, sendTo: s.request.sendTo!,
     })
-    return describeChannel(request, { ...sub, type: 'WebhookChannel2023', features: s.request.features }, { sendTo: sub.sendTo, sender: deps.webhooks.sender })
+    return describeChannel(request, { ...sub, type: 'WebhookChannel2023', features: s.request.features, holder: s.holder }, { sendTo: sub.sendTo, sender: deps.webhooks.sender })
   }
 
   /** Quads as one RDF document in the syntax asked for (Turtle, JSON-LD or N-Triples). */
@@ -122,7 +125,7 @@ export function makeNotifications(deps: Deps) {
       const topic = resolveTarget(cfg.baseUrl, cfg.baseUrl + path.slice(TOPIC_STREAMS.length - 1)).path
       await authorizeListener(deps, access, principal, topic, origin)
       channel = {
-        id: cfg.baseUrl + NOTIFY_PATHS.streaming + newKey(), type: 'StreamingHTTPChannel2023', topic, principal: listenerPrincipalOf(principal),
+        id: cfg.baseUrl + NOTIFY_PATHS.streaming + newKey(), type: 'StreamingHTTPChannel2023', topic, principal: listenerPrincipalOf(principal), holder: holderFor(deps, principal, request),
         ...(origin !== undefined ? { origin } : {}), features: { accept: notificationTypeFor(request.headers.get('accept') ?? undefined) }, since: deps.now(),
       }
     } else {
@@ -133,7 +136,8 @@ export function makeNotifications(deps: Deps) {
       if (!sameAgent(waiting.principal, listenerPrincipalOf(principal))) throw notTheSubscriber(principal, 'this stream belongs to the agent that subscribed: fetch it with the same credentials')
       channel = pending.take(key)!
     }
-    checkRoom(channels)
+    // its client's channels waiting for their connection count too
+    checkRoom(channels, channel.holder, pending.countOf(channel.holder.client))
     const { listener, response } = streamListener(channel, channels)
     await channels.open(listener)
     return response
@@ -161,11 +165,16 @@ export function makeNotifications(deps: Deps) {
    */
   async function openSocket(request: Request, path: string): Promise<SocketSession | Response> {
     if (path === NOTIFY_PATHS.legacy) {
-      return legacySocket({ baseUrl: cfg.baseUrl, channels, now: deps.now }, await deps.legacyCapabilities.principalOf(new URL(request.url).searchParams.get('auth')), request)
+      const principal = await deps.legacyCapabilities.principalOf(new URL(request.url).searchParams.get('auth'))
+      const holder = holderOf(principal ?? ANONYMOUS, deps.clientAddresses.of(request), ownerWebIdOf(cfg.baseUrl))
+      return legacySocket({ baseUrl: cfg.baseUrl, channels, waitingOf: pending.countOf, now: deps.now }, principal, holder, request)
     }
     const key = path.startsWith(NOTIFY_PATHS.webSocket) ? path.slice(NOTIFY_PATHS.webSocket.length) : ''
     const channel = CHANNEL_KEY.test(key) ? pending.take(key) : undefined
     if (!channel) return toResourceResponse(request)(new HttpError(404, 'not_found', 'no channel waits at this URL (each receiveFrom opens once, within 5 minutes): subscribe again'))
+    // Counted again as it opens: the caps may have filled since it was subscribed to
+    const refused = roomRefusal(channels, channel.holder, pending.countOf(channel.holder.client))
+    if (refused) return toResourceResponse(request)(refused)
     return {
       open(ws) { void channels.open(socketListener(channel, ws, channels)) },
       message() { /* WebSocketChannel2023 clients only listen */ },

@@ -22,8 +22,9 @@ export function closeCodeOf(reason: EndReason): number {
   }
 }
 
-export function socketListener(channel: PendingChannel, ws: PodSocket, channels: Pick<ChannelRegistry, 'end'>,
+export function socketListener(channel: PendingChannel, ws: PodSocket, channels: Pick<ChannelRegistry, 'end' | 'buffers'>,
   format: (listener: Listener, ...args: Parameters<Listener['send']>) => string = (l, m) => serializeNotification(m, l.features.accept)): Listener {
+  channels.buffers.track(channel.id, () => ws.getBufferedAmount(), () => channels.end(channel.id, 'too_slow'))
   const listener: Listener = {
     ...channel,
     send(message, change) {
@@ -31,8 +32,10 @@ export function socketListener(channel: PendingChannel, ws: PodSocket, channels:
       // 0: Bun dropped the message (the socket is closing or its backstop is full); past the queue bound the
       // subscriber is too slow: either way the channel ends rather than hold more.
       if (sent === 0 || ws.getBufferedAmount() > CHANNEL_QUEUE_BYTES) channels.end(channel.id, 'too_slow')
+      else channels.buffers.wrote(channel.id)
     },
     close(reason) {
+      channels.buffers.forget(channel.id)
       // A close frame would wait behind everything unsent (and the client is not reading): a subscriber too
       // slow to keep up loses its connection at once.
       if (reason === 'too_slow') ws.terminate()

@@ -16,7 +16,7 @@ export const STREAM_HEARTBEAT_MS = 5_000
 const encoder = new TextEncoder()
 
 /** The listener and the response that carries its notifications; the channel ends when the client cancels. */
-export function streamListener(channel: PendingChannel, channels: Pick<ChannelRegistry, 'end'>): { listener: Listener; response: Response } {
+export function streamListener(channel: PendingChannel, channels: Pick<ChannelRegistry, 'end' | 'buffers'>): { listener: Listener; response: Response } {
   let controller!: ReadableStreamDefaultController<Uint8Array>
   let closed = false
   let heartbeat: ReturnType<typeof setInterval> | undefined
@@ -25,16 +25,20 @@ export function streamListener(channel: PendingChannel, channels: Pick<ChannelRe
     controller.enqueue(encoder.encode(text))
     // desiredSize counts down past zero as bytes wait unread: past the bound the subscriber is too slow
     if ((controller.desiredSize ?? 0) < 0) channels.end(channel.id, 'too_slow')
+    else channels.buffers.wrote(channel.id)
   }
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c
+      // what waits in the stream's queue, unread: the high-water mark less what it still desires
+      channels.buffers.track(channel.id, () => CHANNEL_QUEUE_BYTES - (c.desiredSize ?? CHANNEL_QUEUE_BYTES), () => channels.end(channel.id, 'too_slow'))
       // The headers go out with the first bytes: a client waits for them before it reads the stream.
       c.enqueue(encoder.encode('\n'))
       heartbeat = setInterval(() => write('\n'), STREAM_HEARTBEAT_MS)
     },
     cancel() {
       closed = true
+      channels.buffers.forget(channel.id)
       clearInterval(heartbeat)
       channels.end(channel.id, 'closed')
     },
@@ -46,6 +50,7 @@ export function streamListener(channel: PendingChannel, channels: Pick<ChannelRe
     close() {
       if (closed) return
       closed = true
+      channels.buffers.forget(channel.id)
       clearInterval(heartbeat)
       try { controller.close() } catch { /* already errored by the client going away: nothing left to close */ }
     },

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError, toResourceResponse } from '../http/errors.ts'
 import { fromFramework, logRefusal, renderError } from '../http/render-error.ts'
 import { log, describeCause } from '../log.ts'
-import { ANONYMOUS, isAuthenticated } from '../auth/principal.ts'
+import { ANONYMOUS, isAuthenticated, type Principal } from '../auth/principal.ts'
 import { ACCEPT_SIGNATURE_WITH_CONTENT } from '../auth/httpsig/http-sig.ts'
 import { mayHaveContent } from '../auth/httpsig/content-digest.ts'
 import { getMeta } from '../store/resources.ts'
@@ -59,6 +59,17 @@ export function makeResourceServer(deps: Deps) {
       })
       if (wacAllow !== undefined) response.headers.set('wac-allow', wacAllow)
     }
+    return withUpdatesVia(response, principal)
+  }
+
+  /**
+   * The legacy solid-0.1 socket (rdflib, SolidOS), with the reader's capability when they are not anonymous, on
+   * every answer as Node Solid Server sent it: a client HEADs a resource, subscribes, then creates it, so a 404
+   * (or 401, 403 …) must name the socket too.
+   */
+  async function withUpdatesVia(response: Response, principal: Principal): Promise<Response> {
+    if (response.headers.has('updates-via')) return response
+    response.headers.set('updates-via', isAuthenticated(principal) ? await deps.legacyCapabilities.updatesViaFor(listenerPrincipalOf(principal)) : deps.legacyCapabilities.anonymousUrl)
     return response
   }
 
@@ -131,8 +142,6 @@ export function makeResourceServer(deps: Deps) {
     // RFC 9111 §5.2.2.4: a browser may keep a copy but asks again (the ETag makes that a 304) before using it, so
     // a document saved a moment ago is never shown as it was; a copy read with credentials stays in that browser
     headers.set('cache-control', decision.public.has('read') ? 'no-cache' : 'private, no-cache')
-    // The legacy solid-0.1 socket (rdflib, SolidOS), with the reader's capability when they are not anonymous
-    headers.append('updates-via', isAuthenticated(r.principal) ? await deps.legacyCapabilities.updatesViaFor(listenerPrincipalOf(r.principal)) : deps.legacyCapabilities.anonymousUrl)
     return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestUrl: r.request.url, requestHeaders: r.request.headers, head, headers, cache: representations })
   }
 
@@ -145,12 +154,12 @@ export function makeResourceServer(deps: Deps) {
     return new Response(null, { status: 204, headers: resourceHeaders(deps.cfg.baseUrl, r.target.path, undefined) })
   }
 
-  const respond = (request: Request) => handle(request).catch(err => renderError(request, err, toResourceResponse(request)))
+  const respond = (request: Request) => handle(request).catch(err => withUpdatesVia(renderError(request, err, toResourceResponse(request)), ANONYMOUS))
 
   const plugin = new Elysia({ name: 'rs' })
     // Solid Protocol §2.1 leaves error bodies open: the RS answers a status, its challenges and a plain-text
     // reason, or RFC 9457 problem details to a client that asks for them (the dashboard, the owner's forms).
-    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toResourceResponse(request)))
+    .onError(({ code, error, request }) => withUpdatesVia(renderError(request, fromFramework(code, error), toResourceResponse(request)), ANONYMOUS))
     .get(RS_PATHS.storageDescription, ({ request }) => describeStorage(deps.cfg.baseUrl, request.headers.get('accept')))
     .all('/*', ({ request }) => respond(request), { parse: 'none' })
     .all('/', ({ request }) => respond(request), { parse: 'none' })

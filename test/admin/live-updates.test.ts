@@ -28,7 +28,7 @@ async function openChannel(o: { webid?: WebId; clientId?: ClientId; endAt?: numb
   const ended: EndReason[] = []
   const id = `${BASE}/.notifications/WebSocketChannel2023/${(++serial).toString(16).padStart(32, '0')}`
   const listener: Listener = {
-    id, type: 'WebSocketChannel2023', topic: TOPIC, since: pod.clock.now,
+    id, type: 'WebSocketChannel2023', topic: TOPIC, since: pod.clock.now, holder: { client: `agent ${o.webid ?? ''}`, owner: false },
     principal: { keys: [], scheme: o.webid ? 'DPoP' : 'anonymous', ...(o.webid ? { webid: o.webid } : {}), ...(o.clientId ? { clientId: o.clientId } : {}) },
     features: { accept: 'application/ld+json', ...(o.endAt ? { endAt: o.endAt } : {}) },
     send() {},

@@ -138,7 +138,8 @@ const best = <T extends { load: LoadResult }>(a: T | undefined, b: T) => !a || b
 
 export async function benchNotifications(opts: { print?: boolean } = {}): Promise<NotificationsResult> {
   const pod: RunningPod = await startPod({
-    extraArgs: ['--log-level', 'warn'],
+    // every subscriber is this process, one anonymous client: the per-client cap is lifted to measure the pod
+    extraArgs: ['--log-level', 'warn', '--max-channels-per-client', String(MANY + 1000)],
     seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, CONTAINER, ['Read', 'Write'], async (store) => {
       await writeTurtle(store, baseUrl, HOT, '<#it> <http://example.org/n> "0".')
       for (let i = 0; i < PUT_DOCS; i++) await writeTurtle(store, baseUrl, `${CONTAINER}doc-${i}.ttl`, '<#it> <http://example.org/n> "0".')

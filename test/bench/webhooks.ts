@@ -4,6 +4,7 @@
 
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { startPod, type RunningPod } from '../e2e/start-server.ts'
+import { privateKeyOf, signedHeaders } from '../auth/httpsig/sign-request.ts'
 
 const CONTAINER = '/hooks/'
 /** Webhook channels on the container for the throughput run; each hears every Add. */
@@ -51,11 +52,15 @@ function startReceiver(delayMs: () => number) {
   }
 }
 
+/** Webhooks are for authenticated agents: the subscriptions are signed (RFC 9421) by a did:key agent (B.1.4's test key). */
+const ED25519 = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU' }
+const DID = 'did:key:z6Mkh4LmfP1ev9MNPGr7JbEbtD6BD4fsu1duEj83PMCs3xHG'
+
 async function subscribeWebhook(pod: RunningPod, origin: string, sendTo: string): Promise<void> {
-  const res = await fetch(`${origin}/.notifications/WebhookChannel2023/`, {
-    method: 'POST', headers: { 'content-type': 'application/ld+json' },
-    body: JSON.stringify({ '@context': ['https://www.w3.org/ns/solid/notification/v1'], type: 'WebhookChannel2023', topic: pod.baseUrl + CONTAINER, sendTo }),
-  })
+  const target = `${origin}/.notifications/WebhookChannel2023/`
+  const body = JSON.stringify({ '@context': ['https://www.w3.org/ns/solid/notification/v1'], type: 'WebhookChannel2023', topic: pod.baseUrl + CONTAINER, sendTo })
+  const headers = await signedHeaders(target, { key: privateKeyOf(ED25519), alg: 'ed25519', keyid: DID, method: 'POST', body, headers: { 'content-type': 'application/ld+json' } })
+  const res = await fetch(target, { method: 'POST', headers, body })
   if (res.status !== 200) throw new Error(`webhook subscription: ${res.status} ${await res.text()}`)
 }
 

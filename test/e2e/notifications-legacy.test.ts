@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
 import { Inbox, signInOwnerApp, type OwnerApp } from './notify-client.ts'
+import WebSocketClient from 'ws'
+import { privateKeyOf, signedHeaders } from '../auth/httpsig/sign-request.ts'
 
 let pod: RunningPod
 let owner: OwnerApp
@@ -52,6 +54,46 @@ describe('Updates-Via', () => {
     // the same reader gets the same URL (rdflib opens one socket per URL)
     expect((await owner.fetch(url(PUBLIC_DOC))).headers.get('updates-via')).toBe(mine)
     expect(anonymous.headers.get('access-control-expose-headers') ?? '').toContain('Updates-Via')
+  })
+})
+
+describe('Updates-Via on every answer (a solid-0.1 client subscribes before it creates)', () => {
+  test('404, 401, 403, 405, 409 and OPTIONS name the socket as a read does', async () => {
+    const socket = `ws://localhost:${pod.port}/.notifications/solid-0.1`
+    // a did:key agent (RFC 9421 B.1.4's Ed25519 test key) the private folder does not admit
+    const didKey = 'did:key:z6Mkh4LmfP1ev9MNPGr7JbEbtD6BD4fsu1duEj83PMCs3xHG'
+    const ed25519 = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU' }
+    const answers: [number, Response][] = [
+      [404, await fetch(url('/open%20notes/not%20yet.ttl'), { method: 'HEAD' })],
+      [401, await fetch(url(PRIVATE_DOC))],
+      [403, await fetch(url(PRIVATE_DOC), { headers: await signedHeaders(url(PRIVATE_DOC), { key: privateKeyOf(ed25519), alg: 'ed25519', keyid: didKey, method: 'GET' }) })],
+      [405, await owner.fetch(url('/'), { method: 'DELETE' })],
+      [409, await owner.fetch(url(`${PUBLIC_DOC}/child.ttl`), { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '' })],
+      [204, await fetch(url('/open%20notes/not%20yet.ttl'), { method: 'OPTIONS' })],
+    ]
+    for (const [status, res] of answers) {
+      expect({ status: res.status, via: res.headers.get('updates-via')?.split('?')[0] }).toEqual({ status, via: socket })
+    }
+    // the anonymous answers name the bare socket, the owner's the socket with the owner's capability
+    expect(answers[0]![1].headers.get('updates-via')).toBe(socket)
+    expect(answers[3]![1].headers.get('updates-via')).toMatch(/\?auth=[\w-]+\.[\w-]+$/)
+  })
+
+  test('with the ws client: HEAD a missing document, read Updates-Via, sub, create it, and hear pub', async () => {
+    const doc = '/open%20notes/made%20after%20sub%20%C3%A9.ttl'
+    const head = await fetch(url(doc), { method: 'HEAD' })
+    expect(head.status).toBe(404)
+    const via = head.headers.get('updates-via')!
+    const socket = new WebSocketClient(via, ['solid-0.1'])
+    const lines = new Inbox<string>()
+    socket.on('message', data => lines.push(String(data)))
+    await new Promise<void>((resolve, reject) => { socket.once('open', () => resolve()); socket.once('error', reject) })
+    try {
+      socket.send(`sub ${url(doc)}`)
+      expect(await lines.next()).toBe(`ack ${url(doc)}`)
+      await put(doc, '<#new> <http://example.org/p> 1.')
+      expect(await lines.next()).toBe(`pub ${url(doc)}`)
+    } finally { socket.close() }
   })
 })
 

@@ -6,6 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
 import { signInOwnerApp, subscribe, type OwnerApp } from './notify-client.ts'
 import { eventually, startReceiver, verifyDelivery, type Receiver } from './webhook-receiver.ts'
+import { privateKeyOf, signedHeaders } from '../auth/httpsig/sign-request.ts'
+
+// RFC 9421 B.1.4 test-key-ed25519 and its did:key: an authenticated agent (webhooks are not for anonymous clients)
+const ED25519 = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU' }
+const DID = 'did:key:z6Mkh4LmfP1ev9MNPGr7JbEbtD6BD4fsu1duEj83PMCs3xHG'
 
 const N = 40
 
@@ -60,10 +65,14 @@ describe('without --allow-insecure-local', () => {
   test('loopback sendTo (::1, 127.0.0.1, localhost) → 400 unsafe_send_to', async () => {
     const strict = await startPod({ extraArgs: ['--allow-insecure-local=false'] })
     try {
-      // the profile is public: an anonymous subscription is allowed, and its sendTo is what is refused
+      // the profile is public: a did:key agent (it needs no fetch, which this pod would refuse on loopback) may
+      // subscribe to it, and its sendTo is what is refused
       for (const sendTo of ['https://[::1]:8443/hook', 'https://127.0.0.1:8443/hook', 'https://localhost:8443/hook']) {
-        const res = await subscribe(strict, 'WebhookChannel2023', `${strict.baseUrl}/profile/card`, { sendTo })
-        const text = String(res.body.text)
+        const target = `${strict.baseUrl}/.notifications/WebhookChannel2023/`
+        const body = JSON.stringify({ type: 'WebhookChannel2023', topic: `${strict.baseUrl}/profile/card`, sendTo })
+        const headers = await signedHeaders(target, { key: privateKeyOf(ED25519), alg: 'ed25519', keyid: DID, method: 'POST', body, headers: { 'content-type': 'application/ld+json' } })
+        const res = await fetch(target, { method: 'POST', headers, body })
+        const text = await res.text()
         expect([res.status, text.split(':', 1)[0]], sendTo).toEqual([400, 'unsafe_send_to'])
         expect(text).toContain('loopback')
       }

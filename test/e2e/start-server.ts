@@ -28,7 +28,8 @@ export interface RunningPod {
 }
 
 /** For tests that start a server binary by hand: probes a free port (it can race with other processes). */
-export { freePort } from '../free-port.ts'
+import { freePort } from '../free-port.ts'
+export { freePort }
 
 export interface StartOptions {
   dataDir?: string
