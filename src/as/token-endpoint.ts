@@ -86,7 +86,9 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       // Solid-OIDC Primer request flow: step 5, then 6–7a (the proof), 6.1 (jti replay), 7b–12 (the ID token against its issuer)
       const idToken = decodeIdToken(form.claim_token, now)
       const proof = await verifyDpopProof({ header: r.dpop, method: 'POST', url: htu, now, status: 400 })
-      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now),
+      // grouped by the claimed issuer (checked just below; a failed exchange gives its room back)
+      const claimedIss = typeof idToken.claims.iss === 'string' ? idToken.claims.iss : ''
+      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now, claimedIss),
         () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
       taken = { jkt: proof.jkt, jti: proof.jti, htu: proof.htu }
       const who = await verifyIdToken({ idToken, proof, now, getIssuerKeys: deps.getIssuerKeys, getWebIdIssuers: deps.getWebIdIssuers })
@@ -110,7 +112,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       // RFC 6749 §5.1: never cached
       return jsonResponse(body, { headers: { pragma: 'no-cache' } })
     } catch (err) {
-      if (taken) replay.release(taken.jkt, taken.jti, taken.htu)
+      if (taken) replay.release(taken.jkt, taken.jti, taken.htu, now)
       throw err instanceof HttpError && err.code === 'need_info' ? await withFreshTicket(err, ticket) : err
     }
   }
