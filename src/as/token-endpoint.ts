@@ -47,10 +47,16 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
   }
 
   /** UMA Grant §3.3.6 need_info: the old ticket is spent, a fresh one for the same permissions rides along. */
+  /**
+   * UMA Grant §3.3.6: need_info carries a new ticket (a value other than the one sent). The sent one is
+   * not spent: tickets are free to anyone the resource refuses and buy nothing without claims, so
+   * spending them here would only let a stranger with no credentials fill the spent memory and the
+   * store (issue 33). Only an exchange that verified an ID token spends its ticket.
+   */
   async function withFreshTicket(err: HttpError, ticket: string): Promise<HttpError> {
-    const spent = await tickets.consume(ticket)
-    if (!spent) return badTicket()
-    const fresh = await tickets.issue(spent.permissions)
+    const held = await tickets.get(ticket)
+    if (!held) return badTicket()
+    const fresh = await tickets.issue(held.permissions)
     return new HttpError(403, 'need_info', err.description, { cause: err.cause, extra: { ticket: fresh, required_claims: REQUIRED_CLAIMS } })
   }
 

@@ -107,6 +107,15 @@ export class PartitionedReplayMemory {
     return 'fresh'
   }
 
+  /** What `remember` would answer for a value of a known partition (or one key), remembering nothing. */
+  peek(partitionKey: string, key: number, until: number, now: number): 'fresh' | 'replayed' | { readonly horizon: number } {
+    const p = this.#partitions.get(partitionKey)
+    const seen = p?.entries.get(key)
+    if (seen !== undefined && seen > now) return 'replayed'
+    const horizon = p?.horizon ?? 0
+    return until <= horizon ? { horizon } : 'fresh'
+  }
+
   /** Gives back the entry of a value whose request failed after `remember` (and its key's room, if that was all it held). */
   forget(partitionKey: string, key: number, now: number): void {
     const p = this.#partitions.get(partitionKey)
