@@ -47,10 +47,16 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
   }
 
   /** UMA Grant §3.3.6 need_info: the old ticket is spent, a fresh one for the same permissions rides along. */
+  /**
+   * UMA Grant §3.3.6: need_info carries a new ticket (a value other than the one sent). The sent one is
+   * not spent: tickets are free to anyone the resource refuses and buy nothing without claims, so
+   * spending them here would only let a stranger with no credentials fill the spent memory and the
+   * store (issue 33). Only an exchange that verified an ID token spends its ticket.
+   */
   async function withFreshTicket(err: HttpError, ticket: string): Promise<HttpError> {
-    const spent = await tickets.consume(ticket)
-    if (!spent) return badTicket()
-    const fresh = await tickets.issue(spent.permissions)
+    const held = await tickets.get(ticket)
+    if (!held) return badTicket()
+    const fresh = await tickets.issue(held.permissions)
     return new HttpError(403, 'need_info', err.description, { cause: err.cause, extra: { ticket: fresh, required_claims: REQUIRED_CLAIMS } })
   }
 
@@ -86,7 +92,9 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       // Solid-OIDC Primer request flow: step 5, then 6–7a (the proof), 6.1 (jti replay), 7b–12 (the ID token against its issuer)
       const idToken = decodeIdToken(form.claim_token, now)
       const proof = await verifyDpopProof({ header: r.dpop, method: 'POST', url: htu, now, status: 400 })
-      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now),
+      // grouped by the claimed issuer (checked just below; a failed exchange gives its room back)
+      const claimedIss = typeof idToken.claims.iss === 'string' ? idToken.claims.iss : ''
+      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now, claimedIss),
         () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
       taken = { jkt: proof.jkt, jti: proof.jti, htu: proof.htu }
       const who = await verifyIdToken({ idToken, proof, now, getIssuerKeys: deps.getIssuerKeys, getWebIdIssuers: deps.getWebIdIssuers })
@@ -110,7 +118,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       // RFC 6749 §5.1: never cached
       return jsonResponse(body, { headers: { pragma: 'no-cache' } })
     } catch (err) {
-      if (taken) replay.release(taken.jkt, taken.jti, taken.htu)
+      if (taken) replay.release(taken.jkt, taken.jti, taken.htu, now)
       throw err instanceof HttpError && err.code === 'need_info' ? await withFreshTicket(err, ticket) : err
     }
   }

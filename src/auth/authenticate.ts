@@ -118,7 +118,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
     if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuseDpop('invalid_token', 'the session this token was issued to has been revoked; sign in again')
     // RFC 9449 §11.1: a proof is used once. Recorded only now, once the token is verified, so
     // requests that fail anyway take no room in the cache.
-    checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at),
+    checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at, t.issuer),
       () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP', ...(t.sid !== undefined ? { session: t.sid } : {}) }
   }
@@ -150,7 +150,8 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
       const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
       if (proof.jkt !== t.jkt) throw refuseDpop('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
       // RFC 9449 §11.1: used once, recorded once the token and the binding are verified
-      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at),
+      // grouped by who vouched for the requesting party (the claim token's issuer), not by our AS
+      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at, `uma ${t.webidIssuer ?? ''}`),
         () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
     }
     return {

@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors.ts'
 import { DPOP_MAX_AGE_S } from './dpop.ts'
 import { replayKey } from '../lib/replay-memory.ts'
 import { PartitionedReplayMemory, type PartitionLimits } from '../lib/partitioned-replay-memory.ts'
-import { OverShareLog, overShareError, secondsUntilAbove } from './over-share.ts'
+import { OverShareLog, overShareError, overShareOf, type OverShare } from './over-share.ts'
 
 export { OVER_SHARE_LOG_INTERVAL_MS } from './over-share.ts'
 
@@ -36,7 +36,7 @@ export const DEFAULT_JTI_LIMITS: PartitionLimits = Object.freeze({ perPartition:
 
 /** What `remember` found: a new proof (now remembered), a replay, or a key over its share. */
 export type JtiVerdict = { readonly fresh: true } | { readonly fresh: false; readonly overShare: false } |
-  { readonly fresh: false; readonly overShare: true; readonly retryAfterSeconds: number; readonly perKey: number }
+  ({ readonly fresh: false; readonly overShare: true } & OverShare)
 
 const FRESH: JtiVerdict = Object.freeze({ fresh: true })
 const REPLAYED: JtiVerdict = Object.freeze({ fresh: false, overShare: false })
@@ -61,19 +61,20 @@ export class JtiReplayCache {
 
   /**
    * `until` and `now` are epoch milliseconds. Call it only once the request is otherwise verified
-   * (the token bound to `jkt` too): a proof of a refused request must not take room.
+   * (the token bound to `jkt` too): a proof of a refused request must not take room. `issuer` is the
+   * token's (or ID token's) issuer: when dropped keys fill up, only the issuer holding most is slowed.
    */
-  remember(jkt: string, jti: string, htu: string, until: number, now: number): JtiVerdict {
-    const verdict = this.#memory.remember(jkt, replayKey(htu, jti), until, now)
+  remember(jkt: string, jti: string, htu: string, until: number, now: number, issuer = ''): JtiVerdict {
+    const verdict = this.#memory.remember(jkt, replayKey(htu, jti), until, now, issuer)
     if (verdict === 'fresh') return FRESH
     if (verdict === 'replayed') return REPLAYED
-    this.#overShare.note(jkt, now, { jkt })
-    return { fresh: false, overShare: true, retryAfterSeconds: secondsUntilAbove(verdict.horizon, jtiExpiry(0), now), perKey: this.#limits.perPartition }
+    this.#overShare.note('keysFull' in verdict ? `iss ${issuer}` : jkt, now, { jkt, issuer })
+    return { fresh: false, overShare: true, ...overShareOf(verdict, jtiExpiry(0), now, this.#limits.perPartition) }
   }
 
   /** Gives back the entry of a proof whose request failed after `remember` (the token endpoints). */
-  release(jkt: string, jti: string, htu: string): void {
-    this.#memory.forget(jkt, replayKey(htu, jti))
+  release(jkt: string, jti: string, htu: string, now: number): void {
+    this.#memory.forget(jkt, replayKey(htu, jti), now)
   }
 }
 

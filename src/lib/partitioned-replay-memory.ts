@@ -1,27 +1,39 @@
 // Single-use values kept per client (DPoP jtis per proof key): one client's rate can fill only its own share.
 
 import { sweepWhileAlive } from './sweep-while-alive.ts'
+import { replayKey } from './replay-memory.ts'
+import { KeyHorizons, type KeysFull } from './key-horizons.ts'
 
-/** What `remember` found: a new value (now remembered), one still remembered, or one at or below the partition's horizon. */
-export type PartitionVerdict = 'fresh' | 'replayed' | { readonly horizon: number }
+export type { KeysFull } from './key-horizons.ts'
+
+/**
+ * What `remember` found: a new value (now remembered), one still remembered, one at or below its
+ * key's horizon, or a new key of the group (issuer) holding the most dropped keys when none fit.
+ */
+export type PartitionVerdict = 'fresh' | 'replayed' | { readonly horizon: number } | KeysFull
 
 export interface PartitionLimits {
   /** Entries one partition keeps at most: past it, its own oldest entries go and its horizon rises. */
   readonly perPartition: number
   /** Entries of all partitions together at most: past it, the fullest partition gives up its oldest. */
   readonly total: number
-  /** Partitions at most: past it, the least recently used one goes and its newest `until` becomes the floor. */
+  /** Partitions at most: past it, the least recently used one goes, leaving its horizon to `dropped`. */
   readonly partitions: number
+  /** Dropped keys' horizons at most (lib/key-horizons.ts); default 4 × partitions (~240 bytes each, measured: 32,768 ≈ 8 MB). */
+  readonly dropped?: number
   /** How often expired entries and empty partitions go, busy or idle (default 30 s). */
   readonly sweepEveryMs?: number
 }
 
 interface Partition {
+  /** replayKey(partition key), the group (issuer) it counts for */
+  readonly hk: number
+  readonly group: string
   /** value key → until (epoch ms), oldest first (insertion order) */
   readonly entries: Map<number, number>
   /** Every value this partition forgot before its `until` had `until` ≤ horizon: such values are refused. */
   horizon: number
-  /** The latest `until` it ever held: what the floor rises to when the whole partition goes. */
+  /** The latest `until` it ever held: its horizon once the whole partition goes. */
   newest: number
 }
 
@@ -34,18 +46,18 @@ interface Partition {
  * `perPartition` values within one `until` step (one second of iat): only that client is refused.
  *
  * The total bound takes from the fullest partition (the client holding most), never from the
- * requester unless it is the fullest; the partition bound drops the least recently used partition
- * whole and raises a pod-wide *floor* to its newest `until`: a new partition starts with the floor as
- * its horizon, so the dropped client's values stay refused too. The floor refuses another client's
- * value only when that value is older than the dropped partition's last one — `partitions` keys each
- * used more recently than it, i.e. that many distinct keys within about a second.
+ * requester unless it is the fullest. The partition bound drops the least recently used partition
+ * whole, and its newest `until` stays that key's own horizon while it is in the future (lib/key-horizons.ts):
+ * never a pod-wide floor, which a stranger churning keys (or future-dating one) could raise above every
+ * new client's first value. Keys are grouped (DPoP: the token's issuer; HttpSig: the key's host) so
+ * that when even the dropped horizons are full, only the group holding most of them is slowed.
  */
 export class PartitionedReplayMemory {
-  readonly #limits: Required<PartitionLimits>
+  readonly #limits: Required<Omit<PartitionLimits, 'dropped'>>
+  readonly #dropped: KeyHorizons
   /** Least recently used first. */
   readonly #partitions = new Map<string, Partition>()
   #size = 0
-  #floor = 0
   /** The largest partition seen since the last sweep: the total bound's victim (re-found when it shrinks below another). */
   #fullest: Partition | undefined
   #nextSweep = 0
@@ -53,6 +65,7 @@ export class PartitionedReplayMemory {
   constructor(limits: PartitionLimits) {
     for (const k of ['perPartition', 'total', 'partitions'] as const) if (!(limits[k] > 0)) throw new Error(`PartitionedReplayMemory needs a positive ${k}`)
     this.#limits = { sweepEveryMs: 30_000, ...limits }
+    this.#dropped = new KeyHorizons(limits.dropped ?? 4 * limits.partitions)
     sweepWhileAlive(this, (m, now) => m.#sweep(now), this.#limits.sweepEveryMs)
   }
 
@@ -61,16 +74,27 @@ export class PartitionedReplayMemory {
 
   get partitionCount() { return this.#partitions.size }
 
-  /** `until` and `now` are epoch milliseconds; `until` is when the value would be refused anyway. */
-  remember(partitionKey: string, key: number, until: number, now: number): PartitionVerdict {
+  /** Dropped keys whose horizons are still kept. */
+  get droppedCount() { return this.#dropped.size }
+
+  /**
+   * `until` and `now` are epoch milliseconds; `until` is when the value would be refused anyway.
+   * `group` is who vouches for the key (an issuer): only it is slowed when dropped keys fill up.
+   */
+  remember(partitionKey: string, key: number, until: number, now: number, group = ''): PartitionVerdict {
     if (now >= this.#nextSweep) this.#sweep(now)
     let p = this.#partitions.get(partitionKey)
     const seen = p?.entries.get(key)
     if (seen !== undefined && seen > now) return 'replayed'
-    const horizon = p?.horizon ?? this.#floor
+    const hk = p?.hk ?? replayKey(partitionKey)
+    const horizon = p?.horizon ?? this.#dropped.startOf(group, hk, now)
     if (until <= horizon) return { horizon }
     if (p) this.#partitions.delete(partitionKey) // re-inserted below: most recently used last
-    else p = { entries: new Map(), horizon, newest: 0 }
+    else {
+      const refused = this.#dropped.enter(group, hk, now, this.#partitions.size >= this.#limits.partitions)
+      if (refused) return refused
+      p = { hk, group, entries: new Map(), horizon, newest: 0 }
+    }
     this.#partitions.set(partitionKey, p)
     if (seen !== undefined) { p.entries.delete(key); this.#size-- }
     p.entries.set(key, until)
@@ -79,14 +103,25 @@ export class PartitionedReplayMemory {
     if (p.entries.size > this.#limits.perPartition) this.#evictOldest(p)
     if (!this.#fullest || p.entries.size > this.#fullest.entries.size) this.#fullest = p
     if (this.#size > this.#limits.total) this.#evictOldest(this.#findFullest())
-    if (this.#partitions.size > this.#limits.partitions) this.#dropLeastRecent()
+    if (this.#partitions.size > this.#limits.partitions) this.#dropLeastRecent(now)
     return 'fresh'
   }
 
-  /** Gives back the entry of a value whose request failed after `remember`. */
-  forget(partitionKey: string, key: number): void {
+  /** What `remember` would answer for a value of a known partition (or one key), remembering nothing. */
+  peek(partitionKey: string, key: number, until: number, now: number): 'fresh' | 'replayed' | { readonly horizon: number } {
     const p = this.#partitions.get(partitionKey)
-    if (p?.entries.delete(key)) this.#size--
+    const seen = p?.entries.get(key)
+    if (seen !== undefined && seen > now) return 'replayed'
+    const horizon = p?.horizon ?? 0
+    return until <= horizon ? { horizon } : 'fresh'
+  }
+
+  /** Gives back the entry of a value whose request failed after `remember` (and its key's room, if that was all it held). */
+  forget(partitionKey: string, key: number, now: number): void {
+    const p = this.#partitions.get(partitionKey)
+    if (!p?.entries.delete(key)) return
+    this.#size--
+    if (p.entries.size === 0 && p.horizon <= now) this.#remove(partitionKey, p, now)
   }
 
   #evictOldest(p: Partition) {
@@ -106,11 +141,17 @@ export class PartitionedReplayMemory {
     return best!
   }
 
-  #dropLeastRecent() {
+  #dropLeastRecent(now: number) {
     const [key, p] = this.#partitions.entries().next().value!
     this.#partitions.delete(key)
     this.#size -= p.entries.size
-    this.#floor = Math.max(this.#floor, p.horizon, p.newest)
+    this.#dropped.drop(p.group, p.hk, Math.max(p.horizon, p.newest), now)
+    if (this.#fullest === p) this.#fullest = undefined
+  }
+
+  #remove(partitionKey: string, p: Partition, now: number) {
+    this.#partitions.delete(partitionKey)
+    this.#dropped.gone(p.group, now)
     if (this.#fullest === p) this.#fullest = undefined
   }
 
@@ -119,10 +160,11 @@ export class PartitionedReplayMemory {
     for (const [pk, p] of this.#partitions) {
       for (const [key, until] of p.entries) if (until <= now) { p.entries.delete(key); this.#size-- }
       // an empty partition whose horizon has passed refuses nothing the acceptance window does not
-      if (p.entries.size === 0 && p.horizon <= now) this.#partitions.delete(pk)
+      if (p.entries.size === 0 && p.horizon <= now) { this.#partitions.delete(pk); this.#dropped.gone(p.group, now) }
       else if (!fullest || p.entries.size > fullest.entries.size) fullest = p
     }
     this.#fullest = fullest
+    this.#dropped.sweep(now)
     this.#nextSweep = now + this.#limits.sweepEveryMs
   }
 }

@@ -60,7 +60,7 @@ export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'si
         : grantType === 'refresh_token' ? await grantRefreshToken(deps, client, form, proof, now)
           : await grantClientCredentials(deps, client.credential!, proof, now)
     } catch (err) {
-      replay.release(proof.jkt, proof.jti, proof.htu)
+      replay.release(proof.jkt, proof.jti, proof.htu, now)
       throw err
     }
     // RFC 6749 §5.1: never cached

@@ -3,15 +3,18 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Store } from '../store/open-store.ts'
 import { getRecord, putRecord, readRecords, sweepExpiredRecords } from '../store/records.ts'
-import { HttpError } from '../http/errors.ts'
-import { ReplayMemory, replayKey } from '../lib/replay-memory.ts'
+import { replayKey } from '../lib/replay-memory.ts'
+import { PartitionedReplayMemory } from '../lib/partitioned-replay-memory.ts'
 import type { UmaPermission } from './permission.ts'
 
 /** UMA Grant §3.2: short-lived; five minutes covers a login at the requesting party's OP. */
 export const TICKET_TTL_MS = 5 * 60_000
 /**
  * Spent tickets remembered at most (each until its ticket expires). Only the token endpoint spends
- * tickets; past this many within five minutes it answers 503 for a moment rather than forget one.
+ * tickets (an exchange that verified an ID token: need_info spends none). Past this many within five
+ * minutes the oldest spent ones are forgotten and every ticket expiring no later than them is refused
+ * (400 invalid_grant: the client asks the resource for a fresh ticket): a stranger's flood of spent
+ * tickets costs others at most a fresh ticket, never a 503 (issue 33).
  */
 export const MAX_SPENT_TICKETS = 200_000
 /** Longer strings were never ours and are not looked at: a ticket names the few resources one request needed. */
@@ -35,7 +38,7 @@ export interface TicketBook {
   get(ticket: string): Promise<Ticket | undefined>
   /**
    * Spends the ticket for good; `undefined` when it was spent before (or by a concurrent request),
-   * expired or never ours. Throws 503 when the pod already remembers MAX_SPENT_TICKETS live ones.
+   * expired, never ours, or issued before the oldest spent ticket still remembered.
    */
   consume(ticket: string): Promise<Ticket | undefined>
   /** Spent tickets currently remembered. */
@@ -60,7 +63,10 @@ const TICKET_SHAPE = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$/
  */
 export function makeTicketBook(o: { store: Store; now: () => number; maxSpent?: number }): TicketBook {
   const { store, now } = o
-  const spent = new ReplayMemory(o.maxSpent ?? MAX_SPENT_TICKETS)
+  // one partition, never full: past its size the oldest spent tickets go and the horizon refuses what they could hide
+  const max = o.maxSpent ?? MAX_SPENT_TICKETS
+  const spent = new PartitionedReplayMemory({ perPartition: max, total: max, partitions: 1 })
+  const SPENT = ''
   let key: Buffer | undefined
   let writes: Promise<unknown> = Promise.resolve()
 
@@ -79,7 +85,7 @@ export function makeTicketBook(o: { store: Store; now: () => number; maxSpent?: 
     }
     await sweepExpiredRecords(store, at, SPENT_KIND)
     await sweepExpiredRecords(store, Number.MAX_SAFE_INTEGER, OLD_KIND)
-    for (const r of await readRecords<1>(store, SPENT_KIND, at)) spent.remember(replayKey(r.key), r.expiresAt, at)
+    for (const r of await readRecords<1>(store, SPENT_KIND, at)) spent.remember(SPENT, replayKey(r.key), r.expiresAt, at)
   }
   const prepared = () => (ready ??= load().catch((err: unknown) => { ready = undefined; throw err }))
 
@@ -111,20 +117,14 @@ export function makeTicketBook(o: { store: Store; now: () => number; maxSpent?: 
     async get(ticket) {
       await prepared()
       const t = open(ticket)
-      return t && !spent.has(replayKey(t.mac), now()) ? { permissions: t.permissions } : undefined
+      return t && spent.peek(SPENT, replayKey(t.mac), t.exp, now()) === 'fresh' ? { permissions: t.permissions } : undefined
     },
     async consume(ticket) {
       await prepared()
       const t = open(ticket)
       if (!t) return undefined
       const at = now()
-      const verdict = spent.remember(replayKey(t.mac), t.exp, at)
-      if (verdict === 'replayed') return undefined
-      if (verdict === 'full') {
-        const wait = spent.secondsUntilRoom(at)
-        throw new HttpError(503, 'temporarily_unavailable', `this pod is exchanging more tickets than it can remember as spent; try again in ${wait} s`,
-          { headers: { 'retry-after': String(wait) } })
-      }
+      if (spent.remember(SPENT, replayKey(t.mac), t.exp, at) !== 'fresh') return undefined
       // Spent for good: in the store before the answer, so a restart cannot bring it back. Not
       // synced: a process crash keeps it (the OS has it); losing power costs only this one-time check.
       const write = putRecord(store, SPENT_KIND, t.mac, 1, t.exp, { sync: false })

@@ -29,8 +29,8 @@ async function needInfo(res: Response, sent: string, description?: RegExp): Prom
   expect(body.ticket).toMatch(/^[\w-]+\.[\w-]{22}$/)
   expect(body.ticket).not.toBe(sent)
   if (description) expect(body.error_description as string).toMatch(description)
-  // the old ticket is spent; the fresh one still works
-  await refused(await exchange(u, { ticket: sent, claimToken: await bobIdToken(u) }), 400, 'invalid_grant')
+  // the sent ticket is not spent (issue 33: an unverified claim costs the pod no store write); the fresh one is another value
+  expect(await u.pod.deps.tickets.get(sent)).toBeDefined()
   return body
 }
 
@@ -205,6 +205,17 @@ describe('UMA Grant §3.3.6 and the Solid-OIDC Primer request flow: every refusa
     test.each(cases)('%s', async (_what, make, description) => {
       const ticket = await ticketFor(u.pod, SHARED)
       await needInfo(await exchange(u, { ticket, claimToken: await make() }), ticket, description)
+    })
+
+    test('a stranger exchanging a free ticket without claims in a loop spends nothing (no store write); the honest exchange then succeeds (issue 33)', async () => {
+      const before = u.pod.deps.tickets.spent
+      let ticket = await ticketFor(u.pod, SHARED)
+      for (let i = 0; i < 50; i++) {
+        const body = await refused(await exchange(u, { ticket, claimToken: undefined }), 403, 'need_info')
+        ticket = body.ticket as string
+      }
+      expect(u.pod.deps.tickets.spent).toBe(before)
+      expect((await exchange(u, { ticket, claimToken: await bobIdToken(u) })).status).toBe(200)
     })
 
     test('a refused exchange gives its proof back: junk takes no room in the replay memory, and the client may retry with it', async () => {

@@ -329,12 +329,31 @@ describe('RFC 9449 §11.1: jti replay, per proof key', () => {
   test('release gives back the entry of a request that failed', () => {
     const cache = new JtiReplayCache()
     cache.remember(A, 'j1', URL_, NOW + 60_000, NOW)
-    cache.release(A, 'j1', URL_)
+    cache.release(A, 'j1', URL_, NOW)
     expect(cache.remember(A, 'j1', URL_, NOW + 60_000, NOW)).toEqual(fresh)
   })
   test('checkJti: over its share is 429 too_many_requests with Retry-After, not logged per request; a replay the caller\'s refusal', () => {
     const e = (() => { try { checkJti({ fresh: false, overShare: true, retryAfterSeconds: 7, perKey: 3 }, () => new HttpError(401, 'invalid_dpop_proof', 'x')) } catch (err) { return err as HttpError } })()!
     expect({ status: e.status, code: e.code, retry: e.headers['retry-after'], logged: e.logged }).toEqual({ status: 429, code: 'too_many_requests', retry: '7', logged: true })
     expect(() => checkJti(replay, () => new HttpError(401, 'invalid_dpop_proof', 'replayed'))).toThrow('replayed')
+  })
+})
+
+describe('issue 33: no stranger churning DPoP keys refuses another client (no pod-wide floor)', () => {
+  test("9,000 fresh keys of issuer X, future-dated by the skew: a new key of issuer Y, its proof made a second ago, is accepted; X's dropped first proof stays refused", () => {
+    const cache = new JtiReplayCache()
+    expect(cache.remember('x-first', 'j', URL_, jtiExpiry(IAT + 60), NOW, 'https://x.example/')).toEqual({ fresh: true })
+    for (let i = 0; i < 9000; i++) cache.remember(`x${i}`, 'j', URL_, jtiExpiry(IAT + 60), NOW, 'https://x.example/')
+    expect(cache.remember('y', 'j', URL_, jtiExpiry(IAT - 1), NOW, 'https://y.example/')).toEqual({ fresh: true })
+    const again = cache.remember('x-first', 'j', URL_, jtiExpiry(IAT + 60), NOW, 'https://x.example/')
+    expect(again.fresh).toBe(false)
+  })
+  test("dropped keys full: X's new key gets 429 too_many_requests with Retry-After, Y's new key is accepted", () => {
+    const cache = new JtiReplayCache({ partitions: 4, dropped: 8 })
+    for (let i = 0; i < 20; i++) cache.remember(`x${i}`, 'j', URL_, jtiExpiry(IAT), NOW, 'X')
+    const v = cache.remember('x-new', 'j', URL_, jtiExpiry(IAT), NOW, 'X')
+    const err = (() => { try { checkJti(v, () => new HttpError(401, 'invalid_dpop_proof', 'replay')) } catch (e) { return e as HttpError } })()
+    expect({ status: err?.status, code: err?.code, retry: err?.headers?.['retry-after'] }).toEqual({ status: 429, code: 'too_many_requests', retry: '61' })
+    expect(cache.remember('y-new', 'j', URL_, jtiExpiry(IAT), NOW, 'Y')).toEqual({ fresh: true })
   })
 })

@@ -51,6 +51,39 @@ describe('PartitionedReplayMemory', () => {
     expect(m.remember('e', 1, T + 61_000, T + 2000)).toBe('fresh')
     expect(m.partitionCount).toBe(3)
   })
+  test("a stranger future-dating its keys' values (iat ahead by the skew) never refuses a new key's fresh value", () => {
+    const m = new PartitionedReplayMemory(limits({ partitions: 3 }))
+    for (let i = 0; i < 4; i++) expect(m.remember(`x${i}`, 1, T + 120_001, T, 'X')).toBe('fresh') // iat = now + 60 s
+    // a new client of another issuer (or the same one) whose first proof was made a second ago
+    expect(m.remember('honest', 1, T + 59_001, T + 1000, 'Y')).toBe('fresh')
+    expect(m.remember('x-new', 1, T + 59_001, T + 1000, 'X')).toBe('fresh')
+    // the dropped future-dated key's own values stay refused, its horizon not clamped to the drop
+    expect(m.remember('x0', 1, T + 120_001, T + 1000, 'X')).toEqual({ horizon: T + 120_001 })
+  })
+  test("9,000 keys churned by issuer X: a new key of issuer Y is accepted, and X's first key's proof replayed after its drop is still refused", () => {
+    const m = new PartitionedReplayMemory(limits({ partitions: 8192 }))
+    expect(m.remember('x-first', 7, T + 60_001, T, 'X')).toBe('fresh')
+    for (let i = 0; i < 9000; i++) expect(m.remember(`x${i}`, 1, T + 60_001 + i, T + i / 1000, 'X')).toBe('fresh')
+    expect(m.partitionCount).toBe(8192)
+    expect(m.remember('y', 1, T + 59_001, T + 9000, 'Y')).toBe('fresh')
+    expect(m.remember('x-first', 7, T + 60_001, T + 9000, 'X')).toEqual({ horizon: T + 60_001 })
+    expect(m.remember('x-first', 7, T + 60_001, T + 9000, 'Y')).toEqual({ horizon: T + 60_001 }) // under any group
+    expect(m.droppedCount).toBe(810)
+  })
+  test("dropped keys full of live horizons: only the issuer holding most of them is refused new keys (429), another's are accepted", () => {
+    const m = new PartitionedReplayMemory(limits({ partitions: 10, dropped: 50 }))
+    expect(m.remember('x-first', 7, T + 60_001, T, 'X')).toBe('fresh')
+    let refused = 0
+    for (let i = 0; i < 1000; i++) if (m.remember(`x${i}`, 1, T + 60_001, T, 'X') !== 'fresh') refused++
+    expect(refused).toBe(1000 - 59)
+    expect(m.remember('x-late', 1, T + 60_001, T, 'X')).toEqual({ keysFull: true, retryAtMs: T + 60_001 })
+    for (let i = 0; i < 20; i++) expect(m.remember(`y${i}`, 1, T + 59_001, T, 'Y')).toBe('fresh')
+    expect(m.droppedCount).toBe(50)
+    // X's horizons folded into X's floor: X's first proof, replayed, is still refused
+    expect(m.remember('x-first', 7, T + 60_001, T, 'X')).toEqual({ horizon: T + 60_001 })
+    // once the horizons pass, X's new keys are accepted again
+    expect(m.remember('x-later', 1, T + 120_001, T + 60_001, 'X')).toBe('fresh')
+  })
   test('expired entries and spent keys are swept, so memory follows the load back down', () => {
     const m = new PartitionedReplayMemory(limits({ sweepEveryMs: 1000 }))
     for (let i = 0; i < 50; i++) m.remember(`k${i}`, i, T + 60_000, T)
@@ -60,7 +93,7 @@ describe('PartitionedReplayMemory', () => {
   test('forget gives back an entry', () => {
     const m = new PartitionedReplayMemory(limits())
     m.remember('a', 1, T + 60_000, T)
-    m.forget('a', 1)
+    m.forget('a', 1, T)
     expect(m.remember('a', 1, T + 60_000, T)).toBe('fresh')
     expect(m.size).toBe(1)
   })

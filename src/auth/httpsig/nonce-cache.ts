@@ -2,7 +2,7 @@
 
 import { replayKey } from '../../lib/replay-memory.ts'
 import { PartitionedReplayMemory, type PartitionLimits } from '../../lib/partitioned-replay-memory.ts'
-import { OverShareLog, secondsUntilAbove, type OverShare } from '../over-share.ts'
+import { OverShareLog, overShareOf, type OverShare } from '../over-share.ts'
 import { createdWindowEnd } from './verify-request.ts'
 
 /**
@@ -43,13 +43,24 @@ export class NonceCache {
 
   /**
    * `until` and `now` in epoch ms; `until` is when the window check would refuse the signature anyway.
-   * Call it only once the signature verified with the key whose thumbprint is `jkt`.
+   * Call it only once the signature verified with the key whose thumbprint is `jkt`; its group is
+   * `keyGroup(keyid)`, so when dropped keys fill up only the host (or did method) holding most is slowed.
    */
   remember(jkt: string, keyid: string, nonce: string, until: number, now: number): NonceVerdict {
-    const verdict = this.#memory.remember(jkt, replayKey(keyid, nonce), until, now)
+    const group = keyGroup(keyid)
+    const verdict = this.#memory.remember(jkt, replayKey(keyid, nonce), until, now, group)
     if (typeof verdict === 'string') return verdict
-    this.#overShare.note(jkt, now, { jkt, keyid })
-    return { retryAfterSeconds: secondsUntilAbove(verdict.horizon, createdWindowEnd(0), now), perKey: this.#overShare.perKey }
+    this.#overShare.note('keysFull' in verdict ? `group ${group}` : jkt, now, { jkt, keyid })
+    return overShareOf(verdict, createdWindowEnd(0), now, this.#overShare.perKey)
   }
+}
+
+/**
+ * Who vouches for a key: the host publishing it (one registrable name per fetch budget), or for a
+ * did (did:key costs nothing to make and has no host) its method: all did:key keys are one group.
+ */
+export function keyGroup(keyid: string): string {
+  if (keyid.startsWith('did:')) return keyid.split(':', 2).join(':')
+  try { return new URL(keyid).host } catch { return '' }
 }
 
