@@ -1,6 +1,6 @@
 // Issue 35: the one ending of every resource write — its journal in its batch, published only once that batch is on disk.
 
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -17,6 +17,9 @@ beforeAll(async () => {
   real = await openStore(dir)
 })
 afterAll(async () => { await real.close(); rmSync(dir, { recursive: true, force: true }) })
+/** The gated stores share the real store's change feed: their listeners and journals end with each test. */
+const detach: (() => void)[] = []
+afterEach(() => { for (const stop of detach.splice(0)) stop() })
 
 let n = 0
 /** One document's write: its metadata in the batch and in `writes`, and its Create. */
@@ -30,8 +33,9 @@ function aWrite(store: Store) {
 }
 
 /**
- * The real store, whose batches wait for `release()` (or fail with `fail(err)`); `events` lists in order
- * when each batch was asked for, when it was on disk, what the listeners heard, and blob files dropped.
+ * The real store, whose batches wait for `release()` (or fail with `fail(err)`), and one write to commit
+ * through it; `events` lists in order when each batch was asked for, when it was on disk, what the
+ * listeners heard, and the blob files dropped.
  */
 function gatedStore() {
   const events: string[] = []
@@ -54,69 +58,54 @@ function gatedStore() {
       remove: id => { events.push(`remove ${id}`) },
     },
   }
-  return { store, events, committed, asked: asked.promise, release: () => gate.resolve(), fail: (err: Error) => gate.reject(err) }
+  detach.push(store.changes.listen(changes => { events.push(`published ${changes.map(c => c.topic).join(',')}`) }))
+  const release = () => gate.resolve()
+  return { store, ...aWrite(store), events, committed, asked: asked.promise, release, fail: (err: Error) => gate.reject(err) }
 }
 
 describe('commitChanges: journal, commit, remember, publish', () => {
   test('no listener hears a change, and the cache does not show it, before its batch is on disk', async () => {
-    const { store, events, asked, release } = gatedStore()
-    const { path, meta, write } = aWrite(store)
+    const { store, path, meta, write, events, asked, release } = gatedStore()
     const seen: (ResourceMeta | undefined)[] = []
-    const stop = store.changes.listen(changes => {
-      events.push(`published ${changes.map(c => c.topic).join(',')}`)
-      // What a listener reading the resource at once finds: the store must already show the change.
-      seen.push(store.caches.meta.entries.get(path))
-    })
-    try {
-      const done = commitChanges(store, write)
-      await asked
-      await Bun.sleep(20) // the batch is held: nothing may run ahead of it meanwhile
-      expect(events).toEqual(['batch asked'])
-      expect(store.caches.meta.entries.get(path)).toBeUndefined()
-      release()
-      await done
-      expect(events).toEqual(['batch asked', 'batch on disk', `published ${path}`])
-      expect(seen).toEqual([meta])
-      expect(await real.meta.get(path)).toEqual(meta)
-    } finally { stop() }
+    // What a listener reading the resource at once finds: the store must already show the change.
+    detach.push(store.changes.listen(() => { seen.push(store.caches.meta.entries.get(path)) }))
+    const done = commitChanges(store, write)
+    await asked
+    await Bun.sleep(20) // the batch is held: nothing may run ahead of it meanwhile
+    expect(events).toEqual(['batch asked'])
+    expect(store.caches.meta.entries.get(path)).toBeUndefined()
+    release()
+    await done
+    expect(events).toEqual(['batch asked', 'batch on disk', `published ${path}`])
+    expect(seen).toEqual([meta])
+    expect(await real.meta.get(path)).toEqual(meta)
   })
 
   test("the journals' records are written in the write's own batch, with it", async () => {
-    const { store, committed, release } = gatedStore()
-    const { path, write } = aWrite(store)
-    const stop = store.changes.journal(changes => changes.map(c => ({ type: 'put', key: `outbox\0${c.topic}`, value: c.type, ...inSublevel(store.system) }) as WriteOp))
-    try {
-      release()
-      await commitChanges(store, write)
-      expect(committed).toHaveLength(1)
-      expect(committed[0]!.map(op => op.key)).toEqual([path, `outbox\0${path}`])
-      expect(await real.system.get(`outbox\0${path}`)).toBe('Create')
-    } finally { stop() }
+    const { store, path, write, committed, release } = gatedStore()
+    detach.push(store.changes.journal(changes => changes.map(c => ({ type: 'put', key: `outbox\0${c.topic}`, value: c.type, ...inSublevel(store.system) }) as WriteOp)))
+    release()
+    await commitChanges(store, write)
+    expect(committed).toHaveLength(1)
+    expect(committed[0]!.map(op => op.key)).toEqual([path, `outbox\0${path}`])
+    expect(await real.system.get(`outbox\0${path}`)).toBe('Create')
   })
 
   test('a batch that fails is neither remembered nor published, the blob written for it is dropped, and the caller gets the error', async () => {
-    const { store, events, fail } = gatedStore()
-    const { path, write } = aWrite(store)
-    const stop = store.changes.listen(() => { events.push('published') })
-    try {
-      fail(new Error('disk full'))
-      await expect(commitChanges(store, write, { added: 'new-blob', released: ['old-blob'] })).rejects.toThrow('disk full')
-      expect(events).toEqual(['batch asked', 'discard new-blob'])
-      expect(store.caches.meta.entries.get(path)).toBeUndefined()
-      expect(await real.meta.get(path)).toBeUndefined()
-    } finally { stop() }
+    const { store, path, write, events, fail } = gatedStore()
+    fail(new Error('disk full'))
+    await expect(commitChanges(store, write, { added: 'new-blob', released: ['old-blob'] })).rejects.toThrow('disk full')
+    expect(events).toEqual(['batch asked', 'discard new-blob'])
+    expect(store.caches.meta.entries.get(path)).toBeUndefined()
+    expect(await real.meta.get(path)).toBeUndefined()
   })
 
   test('the blobs a write stops naming go only once it is on disk and published', async () => {
-    const { store, events, release } = gatedStore()
-    const { path, write } = aWrite(store)
-    const stop = store.changes.listen(() => { events.push('published') })
-    try {
-      release()
-      await commitChanges(store, write, { added: 'new-blob', released: ['old-blob'] })
-      expect(events).toEqual(['batch asked', 'batch on disk', 'published', 'remove old-blob'])
-      expect(store.caches.meta.entries.get(path)).toBeDefined()
-    } finally { stop() }
+    const { store, path, write, events, release } = gatedStore()
+    release()
+    await commitChanges(store, write, { added: 'new-blob', released: ['old-blob'] })
+    expect(events).toEqual(['batch asked', 'batch on disk', `published ${path}`, 'remove old-blob'])
+    expect(store.caches.meta.entries.get(path)).toBeDefined()
   })
 })
 
