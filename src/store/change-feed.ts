@@ -29,9 +29,9 @@ export interface ChangeFeed {
   listen(listener: ChangeListener): () => void
   /** Writes records for `changes` inside their own write's batch: an acknowledged write never loses them. */
   journal(journal: ChangeJournal): () => void
-  /** The journals' operations for one write (store/resources.ts adds them to its batch). */
+  /** The journals' operations for one write (store/commit-changes.ts adds them to its batch). */
   opsFor(changes: readonly ResourceChange[]): WriteOp[]
-  /** Tells the listeners (store/resources.ts, once the batch is on disk). */
+  /** Tells the listeners (store/commit-changes.ts, once the batch is on disk and the store shows it). */
   publish(changes: readonly ResourceChange[]): void
 }
 

@@ -9,7 +9,8 @@ import { isAcl } from './acl-names.ts'
 import { graphChangeOps } from './quad-ops.ts'
 import { newEtag } from './resource-meta.ts'
 import { readTree, type TreeEntry } from './resource-tree.ts'
-import { change, del, getMeta, memberKey, putMeta, readKeys, rememberMeta, touchContainers, type Batch, type MetaWrites } from './resources.ts'
+import { change, del, getMeta, memberKey, putMeta, readKeys, touchContainers, type Batch } from './resources.ts'
+import { blobIds, commitChanges, type MetaWrites } from './commit-changes.ts'
 
 /**
  * Resources per batch. A folder may hold hundreds of thousands of items: one batch would hold all their
@@ -98,9 +99,5 @@ async function deleteBatch(store: Store, baseUrl: string, entries: readonly Tree
     const listedIn = e.path === top ? parentPath(top) : e.listedIn
     if (listedIn !== undefined) changes.push(change(listedIn, 'Remove', e.path, writes, now))
   }
-  batch.push(...store.changes.opsFor(changes))
-  await store.commit(batch)
-  rememberMeta(store, writes)
-  store.changes.publish(changes)
-  for (const e of entries) if (e.meta.blob !== undefined) store.blobs.remove(e.meta.blob)
+  await commitChanges(store, { batch, writes, changes }, { released: blobIds(entries.map(e => e.meta)) })
 }

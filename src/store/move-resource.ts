@@ -12,8 +12,9 @@ import { readTree } from './resource-tree.ts'
 import { ancestorPaths, isContainerPath, parentPath, twinPath } from './paths.ts'
 import { graphChangeOps, UNREAD_VALUE } from './quad-ops.ts'
 import {
-  change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, rememberMeta, touchContainers, type Batch, type MetaWrites,
+  change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, touchContainers, type Batch,
 } from './resources.ts'
+import { commitChanges, type MetaWrites } from './commit-changes.ts'
 
 const { namedNode, quad } = DataFactory
 
@@ -101,10 +102,7 @@ export async function moveResource(store: Store, baseUrl: string, from: string, 
   changes.push(change(oldParent, 'Remove', from, writes, now))
   for (const e of tree) changes.push(change(renamed(e.path), 'Create', renamed(e.path), writes, now))
   changes.push(change(newParent, 'Add', to, writes, now))
-  batch.push(...store.changes.opsFor(changes))
-  await store.commit(batch)
-  rememberMeta(store, writes)
-  store.changes.publish(changes)
+  await commitChanges(store, { batch, writes, changes })
   return tree.map(e => ({ from: e.path, to: renamed(e.path) }))
 }
 

@@ -9,6 +9,7 @@ import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { aclOf } from './acl-names.ts'
 import type { WriteOp } from './group-commit.ts'
 import { graphChangeOps, readGraphKeys, UNREAD_VALUE } from './quad-ops.ts'
+import { blobIds, commitChanges, type MetaWrites } from './commit-changes.ts'
 import type { StoredBlob } from './blob-store.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
@@ -54,9 +55,6 @@ export async function getMeta(store: Store, path: string): Promise<ResourceMeta 
   return meta
 }
 
-/** Metadata a batch writes, recorded so the cache can take the new values once the batch has landed. */
-export type MetaWrites = Map<string, ResourceMeta | null>
-
 export function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: string, meta: ResourceMeta | null) {
   if (meta) batch.push({ type: 'put', key: path, value: meta, ...inSublevel(store.meta) })
   else batch.push({ type: 'del', key: path, ...inSublevel(store.meta) })
@@ -65,18 +63,6 @@ export function putMeta(batch: Batch, store: Store, writes: MetaWrites, path: st
 
 export const put = <V>(sub: Sub<V>, key: string, value: V): WriteOp => ({ type: 'put', key, value, ...inSublevel(sub) })
 export const del = <V>(sub: Sub<V>, key: string): WriteOp => ({ type: 'del', key, ...inSublevel(sub) })
-
-// A deleted resource leaves no entry: paths made and deleted all day (an inbox's notifications) would
-// otherwise fill the caches with the names of things that are gone (seen in an hour-long soak).
-export function rememberMeta(store: Store, writes: MetaWrites) {
-  const c = store.caches.meta
-  c.generation++
-  for (const [p, m] of writes) {
-    c.absent.delete(p)
-    if (m) c.entries.set(p, m)
-    else c.entries.delete(p)
-  }
-}
 
 export async function readTriples(store: Store, baseUrl: string, path: string): Promise<Quad[]> {
   const { items } = await store.quads.get({ graph: graphOf(baseUrl, path) })
@@ -164,16 +150,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   // The topmost new resource is the one an existing container gains.
   if (!isAuxiliaryPath(path)) touchContainers(batch, store, writes, missing[0] ?? path, !previous, known, now)
   const changes = changesOfWrite(path, missing, !previous, writes, now)
-  batch.push(...store.changes.opsFor(changes))
-  try {
-    await store.commit(batch)
-  } catch (err) {
-    if (blob) store.blobs.discard(blob.id)
-    throw err
-  }
-  rememberMeta(store, writes)
-  store.changes.publish(changes)
-  if (previous?.blob !== undefined) store.blobs.remove(previous.blob)
+  await commitChanges(store, { batch, writes, changes }, { added: blob?.id, released: blobIds([previous]) })
   return { meta, created: !previous, createdContainers: missing }
 }
 
@@ -227,9 +204,5 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   const changes: ResourceChange[] = [change(path, 'Delete', path, writes, now)]
   if (aclMeta) changes.push(change(acl, 'Delete', acl, writes, now))
   if (parent && !isAuxiliaryPath(path)) changes.push(change(parent, 'Remove', path, writes, now))
-  batch.push(...store.changes.opsFor(changes))
-  await store.commit(batch)
-  rememberMeta(store, writes)
-  store.changes.publish(changes)
-  if (meta.blob !== undefined) store.blobs.remove(meta.blob)
+  await commitChanges(store, { batch, writes, changes }, { released: blobIds([meta]) })
 }

@@ -12,8 +12,9 @@ import { inSublevel } from './sublevel.ts'
 import type { WriteOp } from './group-commit.ts'
 import { readTreeToDelete, type DeleteChecks } from './delete-tree.ts'
 import {
-  change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, readTriples, rememberMeta, touchContainers, type Batch, type MetaWrites,
+  change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, readTriples, touchContainers, type Batch,
 } from './resources.ts'
+import { commitChanges, type MetaWrites } from './commit-changes.ts'
 
 const { quad } = DataFactory
 
@@ -73,10 +74,7 @@ export async function trashResource(store: Store, baseUrl: string, path: string,
   touchContainers(batch, store, writes, path, true, await ancestorMetas(store, path), now)
   changes.push(change(parent, 'Remove', path, writes, now))
   batch.push(toTrash(store, itemKey(id), item), toTrash(store, contentKey(id), kept))
-  batch.push(...store.changes.opsFor(changes))
-  await store.commit(batch)
-  rememberMeta(store, writes)
-  store.changes.publish(changes)
+  await commitChanges(store, { batch, writes, changes })
   return { item, paths: tree.map(e => e.path) }
 }
 
@@ -114,10 +112,7 @@ export async function restoreFromTrash(store: Store, baseUrl: string, id: string
   for (const r of kept) changes.push(change(r.path, 'Create', r.path, writes, now))
   changes.push(change(parent, 'Add', path, writes, now))
   batch.push({ type: 'del', key: itemKey(id), ...inSublevel(store.trash) }, { type: 'del', key: contentKey(id), ...inSublevel(store.trash) })
-  batch.push(...store.changes.opsFor(changes))
-  await store.commit(batch)
-  rememberMeta(store, writes)
-  store.changes.publish(changes)
+  await commitChanges(store, { batch, writes, changes })
   return { item, paths: kept.map(r => r.path) }
 }
 

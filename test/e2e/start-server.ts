@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Subprocess } from 'bun'
+import { freePort } from '../free-port.ts'
 
 export const OWNER_PASSWORD = 'correct horse battery staple'
 
@@ -28,7 +29,6 @@ export interface RunningPod {
 }
 
 /** For tests that start a server binary by hand: probes a free port (it can race with other processes). */
-import { freePort } from '../free-port.ts'
 export { freePort }
 
 export interface StartOptions {
