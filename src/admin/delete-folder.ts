@@ -37,9 +37,7 @@ export async function deleteFolder(deps: FolderDeps, raw: unknown, countRaw: unk
     throw new HttpError(400, 'invalid_query', 'count must be the number of items the owner confirmed (GET …/tree/count)')
   }
   const { store, cfg } = deps
-  const deleted = await deps.withResourceLocks(() => deleteLocks(store, path),
+  await deps.withResourceLocks(() => deleteLocks(store, path),
     () => deleteTree(store, cfg.baseUrl, path, deps.now(), { protectedReason, expectedCount }))
-  // Parsed ACLs and group members are cached per URL.
-  for (const p of deleted) deps.decider.forgetDocument(cfg.baseUrl + p)
   return { deleted: expectedCount }
 }

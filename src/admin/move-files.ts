@@ -21,13 +21,8 @@ export async function moveFiles(deps: MoveDeps, fromRaw: unknown, toRaw: unknown
   const from = typedPath(fromRaw)
   const to = typedPath(toRaw)
   const { store, cfg } = deps
-  const moved = await deps.withResourceLocks(() => moveLocks(store, from, to),
+  await deps.withResourceLocks(() => moveLocks(store, from, to),
     () => moveResource(store, cfg.baseUrl, from, to, deps.now(), { protectedReason: unmovableReason }))
-  // Parsed ACLs and group members are cached per URL: both names of every moved document are stale now.
-  for (const m of moved) {
-    deps.decider.forgetDocument(cfg.baseUrl + m.from)
-    deps.decider.forgetDocument(cfg.baseUrl + m.to)
-  }
   return { path: to }
 }
 

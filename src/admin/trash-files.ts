@@ -27,9 +27,8 @@ export async function moveToTrash(deps: TrashDeps, body: unknown): Promise<Trash
     throw new HttpError(400, 'invalid_request', 'a folder needs "count": the number of items the owner confirmed (GET …/tree/count)')
   }
   const { store, cfg } = deps
-  const { item, paths } = await deps.withResourceLocks(() => deleteLocks(store, path),
+  const { item } = await deps.withResourceLocks(() => deleteLocks(store, path),
     () => trashResource(store, cfg.baseUrl, path, deps.now(), { protectedReason, ...(typeof b.count === 'number' ? { expectedCount: b.count } : {}) }))
-  forget(deps, paths)
   return view(item)
 }
 
@@ -38,12 +37,6 @@ export const listTrash = async (deps: Pick<Deps, 'store'>): Promise<TrashView[]>
 /** Restores one item where it was; a restore may recreate any number of names, so it holds the whole tree (rare). */
 export async function restoreTrashed(deps: TrashDeps, id: string): Promise<{ path: string }> {
   const { store, cfg } = deps
-  const { item, paths } = await deps.withResourceLocks(wholeTreeLocks, () => restoreFromTrash(store, cfg.baseUrl, id, deps.now()))
-  forget(deps, paths)
+  const { item } = await deps.withResourceLocks(wholeTreeLocks, () => restoreFromTrash(store, cfg.baseUrl, id, deps.now()))
   return { path: item.path }
-}
-
-/** Parsed ACLs and group members are cached per URL. */
-function forget(deps: TrashDeps, paths: readonly string[]) {
-  for (const p of paths) deps.decider.forgetDocument(deps.cfg.baseUrl + p)
 }
