@@ -20,6 +20,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['static'],
   ['op', 'as', 'rs', 'admin', 'notify', 'visit', 'monitor'],
   ['deps.ts'],
+  // the one operations layer under every face: for an explicit principal, decided by policy, written by the store
+  ['resources'],
   ['local-documents.ts'],
   // the pod's open notification channels: the notification role opens them, the owner's dashboard lists them
   ['channels'],
