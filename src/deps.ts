@@ -21,6 +21,8 @@ import { makeAppScopes, type AppScopes } from './account/app-scopes.ts'
 import { loadLocalDocument, readOwnDocument } from './local-documents.ts'
 import { makeGrantRegistry, type GrantRegistry } from './policy/grant-registry.ts'
 import { makeAccessDecider, type AccessDecider } from './policy/access-decider.ts'
+import { makeAccessControl } from './policy/access-control.ts'
+import { makeResources, type Resources } from './resources/resources.ts'
 import { makePublicView } from './policy/public-view.ts'
 import { makeChannelRegistry, type ChannelRegistry } from './channels/channel-registry.ts'
 import { makeLegacyCapabilities, type LegacyCapabilities } from './channels/legacy-capability.ts'
@@ -68,6 +70,11 @@ export interface Deps {
    * answer reads it, and every other role asks it; so what the owner is told is what the pod does.
    */
   readonly decider: AccessDecider
+  /**
+   * The operations on the pod's resources for an explicit principal (move, trash, restore, delete a tree):
+   * decided by `decider`, refused by the pod's essentials, announced by the store's change feed.
+   */
+  readonly resources: Resources
   /** Open notification channels: the notification role opens them, the owner's dashboard lists and ends them. */
   readonly channels: ChannelRegistry
   /** The Updates-Via URLs of the legacy solid-0.1 socket: the RS hands them out, the notification role reads them. */
@@ -111,6 +118,8 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const appScopes = makeAppScopes(store, cfg.baseUrl, withResourceLocks)
   const decider = makeAccessDecider({ cfg, store, now, fetchDoc, appScopes, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants)
   const readableByPublic = makePublicView(decider, cfg.baseUrl)
+  const tickets = makeTicketBook({ store, now })
+  const resources = makeResources({ cfg, store, now, withResourceLocks, access: makeAccessControl({ decider, tickets, cfg }) })
   const channels = makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now, maxChannels: cfg.maxChannels, maxChannelsPerClient: cfg.maxChannelsPerClient, bufferBytes: cfg.channelBufferBytes })
   const podKey = makePodKey(store, cfg.baseUrl, now)
   // Webhooks go out through the same guards as every remote fetch (and the same test seams)
@@ -118,14 +127,13 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const poster = makePoster({ allowInsecureLocal: cfg.allowInsecureLocal, baseUrl: cfg.baseUrl, ...(lookup ? { lookup } : {}), ...(fetchImpl ? { fetchImpl } : {}) })
   const dpopReplay = new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey })
   return {
-    cfg, store, now, fetchDoc, dpopReplay, signingKeys, revocations, appScopes, grants, poster, getIssuerKeys, getWebIdIssuers, decider, channels, podKey,
+    cfg, store, now, fetchDoc, dpopReplay, signingKeys, revocations, appScopes, grants, poster, getIssuerKeys, getWebIdIssuers, decider, resources, channels, podKey, tickets,
     webhooks: makeWebhooks({ store, baseUrl: cfg.baseUrl, channels, poster, podKey, now }),
     legacyCapabilities: makeLegacyCapabilities({ store, baseUrl: cfg.baseUrl, now }),
     withResourceLocks,
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first
     authenticate: withOwnerCookie(withVisitorCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now }),
-    tickets: makeTicketBook({ store, now }),
     tokenEndpointReplay: new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey }),
     clientAddresses: makeClientAddresses(),
     certificate: makeCertificateState(),

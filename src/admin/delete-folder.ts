@@ -2,15 +2,14 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { countOfTree, deleteTree } from '../store/delete-tree.ts'
+import { countOfTree } from '../store/delete-tree.ts'
 import { readTree } from '../store/resource-tree.ts'
 import { getMeta } from '../store/resources.ts'
-import { deleteLocks } from '../store/resource-locks.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { protectedReason } from '../policy/pod-essentials.ts'
+import { ownerSessionPrincipal } from '../auth/owner-cookie.ts'
 import { podPath } from './browse.ts'
 
-type FolderDeps = Pick<Deps, 'cfg' | 'store' | 'withResourceLocks' | 'decider' | 'now'>
+type FolderDeps = Pick<Deps, 'cfg' | 'resources'>
 
 function folderPath(raw: unknown): string {
   const path = podPath(raw)
@@ -27,7 +26,7 @@ export async function countFolder(deps: Pick<Deps, 'store'>, raw: unknown): Prom
 }
 
 /**
- * Deletes the folder and everything in it. `count` is the number the owner confirmed: if the folder holds
+ * Deletes the folder and everything in it, as the signed-in owner (resources/). `count` is the number the owner confirmed: if the folder holds
  * another number now (something was added meanwhile), nothing is deleted and the owner is asked again.
  */
 export async function deleteFolder(deps: FolderDeps, raw: unknown, countRaw: unknown): Promise<{ deleted: number }> {
@@ -36,10 +35,6 @@ export async function deleteFolder(deps: FolderDeps, raw: unknown, countRaw: unk
   if (typeof countRaw !== 'string' || countRaw === '' || !Number.isInteger(expectedCount) || expectedCount < 0) {
     throw new HttpError(400, 'invalid_query', 'count must be the number of items the owner confirmed (GET …/tree/count)')
   }
-  const { store, cfg } = deps
-  const deleted = await deps.withResourceLocks(() => deleteLocks(store, path),
-    () => deleteTree(store, cfg.baseUrl, path, deps.now(), { protectedReason, expectedCount }))
-  // Parsed ACLs and group members are cached per URL.
-  for (const p of deleted) deps.decider.forgetDocument(cfg.baseUrl + p)
+  await deps.resources.deleteTree({ principal: ownerSessionPrincipal(deps.cfg.baseUrl) }, path, expectedCount)
   return { deleted: expectedCount }
 }

@@ -7,10 +7,9 @@ import { jsonResponse } from '../http/json-response.ts'
 import { KEYS_PATH } from '../http/pod-paths.ts'
 import { jwkThumbprint } from '../lib/jwk-thumbprint.ts'
 import { defaultKeyName, listOwnerKeys, publishOwnerKey, withdrawOwnerKey, type PublishedKey } from '../auth/httpsig/owner-key-documents.ts'
-import { ownerWebIdOf } from '../config.ts'
 import { log } from '../log.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'withResourceLocks' | 'decider'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'withResourceLocks'>
 
 /** A public JWK is a few hundred bytes (an RSA-4096 one under 1 KiB); anything far larger is not a key. */
 const MAX_KEY_BYTES = 16 * 1024
@@ -52,7 +51,6 @@ export async function createKey(deps: AdminDeps, contentType: string | null, bod
     if (!(err instanceof HttpError) || err.status >= 500) throw err
     throw refuse(err.status as StatusOf<typeof err.code>, err.code, err.code === 'invalid_key' ? '/publicJwk' : '/name', err.description)
   }
-  forget(deps, key.documentUrl)
   const thumbprint = await jwkThumbprint(key.publicJwk as Parameters<typeof jwkThumbprint>[0])
   log.info('admin.key_created', { keyUrl: key.keyUrl, thumbprint, linkedFromProfile: key.linkedFromProfile })
   const created: CreatedKey = { ...key, thumbprint }
@@ -68,13 +66,6 @@ export async function listKeys(deps: AdminDeps): Promise<Response> {
 export async function revokeKey(deps: AdminDeps, name: string): Promise<Response> {
   const withdrawn = await withdrawOwnerKey(writer(deps), name, deps.now())
   if (!withdrawn) throw new HttpError(404, 'not_found', `there is no key document ${KEYS_PATH}${name.slice(0, 80)}`)
-  forget(deps, `${deps.cfg.baseUrl}${KEYS_PATH}${name}`)
   log.info('admin.key_revoked', { keyUrls: withdrawn.keyUrls })
   return new Response(null, { status: 204 })
-}
-
-// A key document or the profile may be named in an ACL's group: the decider's caches of them are stale now.
-function forget(deps: AdminDeps, documentUrl: string) {
-  deps.decider.forgetDocument(documentUrl)
-  deps.decider.forgetDocument(ownerWebIdOf(deps.cfg.baseUrl).split('#', 1)[0]!)
 }

@@ -2,12 +2,10 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { moveResource } from '../store/move-resource.ts'
-import { moveLocks } from '../store/resource-locks.ts'
-import { unmovableReason } from '../policy/pod-essentials.ts'
+import { ownerSessionPrincipal } from '../auth/owner-cookie.ts'
 import { podPath } from './browse.ts'
 
-type MoveDeps = Pick<Deps, 'cfg' | 'store' | 'withResourceLocks' | 'decider' | 'now'>
+type MoveDeps = Pick<Deps, 'cfg' | 'resources'>
 
 /**
  * A path as stored (percent-encoded, as the listing gives it) or as typed: `#` and `?` are part of a name
@@ -16,18 +14,11 @@ type MoveDeps = Pick<Deps, 'cfg' | 'store' | 'withResourceLocks' | 'decider' | '
 export const typedPath = (raw: unknown): string =>
   podPath(typeof raw === 'string' ? raw.replace(/[#?]/g, (c) => encodeURIComponent(c)) : raw)
 
-/** Moves `from` to `to` (both pod paths); the answer is the new path. */
+/** Moves `from` to `to` (both pod paths) as the signed-in owner, through the operations layer; the answer is the new path. */
 export async function moveFiles(deps: MoveDeps, fromRaw: unknown, toRaw: unknown): Promise<{ path: string }> {
   const from = typedPath(fromRaw)
   const to = typedPath(toRaw)
-  const { store, cfg } = deps
-  const moved = await deps.withResourceLocks(() => moveLocks(store, from, to),
-    () => moveResource(store, cfg.baseUrl, from, to, deps.now(), { protectedReason: unmovableReason }))
-  // Parsed ACLs and group members are cached per URL: both names of every moved document are stale now.
-  for (const m of moved) {
-    deps.decider.forgetDocument(cfg.baseUrl + m.from)
-    deps.decider.forgetDocument(cfg.baseUrl + m.to)
-  }
+  await deps.resources.move({ principal: ownerSessionPrincipal(deps.cfg.baseUrl) }, from, to)
   return { path: to }
 }
 

@@ -19,7 +19,7 @@ import { TRASH_MAX_ITEMS } from '../store/trash.ts'
 import { moveToTrash } from './trash-files.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store'>
-type ActDeps = Parameters<typeof moveToTrash>[0] & Parameters<typeof moveFiles>[0]
+type ActDeps = PageDeps & Parameters<typeof moveToTrash>[0] & Parameters<typeof moveFiles>[0]
 
 /** At most one page of rows is selected at once. */
 const MAX_SELECTED = 100

@@ -2,13 +2,12 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { readTrash, restoreFromTrash, trashResource, TRASH_KEEP_MS, type TrashItem } from '../store/trash.ts'
-import { deleteLocks, wholeTreeLocks } from '../store/resource-locks.ts'
+import { readTrash, TRASH_KEEP_MS, type TrashItem } from '../store/trash.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { protectedReason } from '../policy/pod-essentials.ts'
+import { ownerSessionPrincipal } from '../auth/owner-cookie.ts'
 import { podPath } from './browse.ts'
 
-type TrashDeps = Pick<Deps, 'cfg' | 'store' | 'withResourceLocks' | 'decider' | 'now'>
+type TrashDeps = Pick<Deps, 'cfg' | 'resources'>
 
 /** An item as the dashboard lists it: when it leaves the trash for good. */
 export interface TrashView extends TrashItem { readonly purgeAt: number }
@@ -26,24 +25,14 @@ export async function moveToTrash(deps: TrashDeps, body: unknown): Promise<Trash
   if (isContainerPath(path) && (typeof b.count !== 'number' || !Number.isInteger(b.count) || b.count < 0)) {
     throw new HttpError(400, 'invalid_request', 'a folder needs "count": the number of items the owner confirmed (GET …/tree/count)')
   }
-  const { store, cfg } = deps
-  const { item, paths } = await deps.withResourceLocks(() => deleteLocks(store, path),
-    () => trashResource(store, cfg.baseUrl, path, deps.now(), { protectedReason, ...(typeof b.count === 'number' ? { expectedCount: b.count } : {}) }))
-  forget(deps, paths)
+  const { item } = await deps.resources.trash({ principal: ownerSessionPrincipal(deps.cfg.baseUrl) }, path, typeof b.count === 'number' ? b.count : undefined)
   return view(item)
 }
 
 export const listTrash = async (deps: Pick<Deps, 'store'>): Promise<TrashView[]> => (await readTrash(deps.store)).map(view)
 
-/** Restores one item where it was; a restore may recreate any number of names, so it holds the whole tree (rare). */
+/** Restores one item where it was, as the signed-in owner (resources/: a restore holds the whole tree, it may recreate any number of names). */
 export async function restoreTrashed(deps: TrashDeps, id: string): Promise<{ path: string }> {
-  const { store, cfg } = deps
-  const { item, paths } = await deps.withResourceLocks(wholeTreeLocks, () => restoreFromTrash(store, cfg.baseUrl, id, deps.now()))
-  forget(deps, paths)
+  const { item } = await deps.resources.restore({ principal: ownerSessionPrincipal(deps.cfg.baseUrl) }, id)
   return { path: item.path }
-}
-
-/** Parsed ACLs and group members are cached per URL. */
-function forget(deps: TrashDeps, paths: readonly string[]) {
-  for (const p of paths) deps.decider.forgetDocument(deps.cfg.baseUrl + p)
 }

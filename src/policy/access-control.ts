@@ -64,8 +64,6 @@ export function makeAccessControl(deps: { readonly decider: AccessDecider; reado
     authorize,
     challengeFor,
     wacAllowFor,
-    invalidateAcl: decider.invalidateAcl,
-    forgetDocument: decider.forgetDocument,
   }
 }
 

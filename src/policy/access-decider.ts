@@ -177,15 +177,25 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
     return decision
   }
 
-  return {
-    decide,
-    invalidateAcl,
-    /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
-    forgetDocument(url: string) {
-      if (isAcl(url)) invalidateAcl(url)
-      isGroupMember.forget(url)
-    },
+  /** After any write to a pod document: its parsed ACL or the members of a local group it describes are stale. */
+  function forgetDocument(url: string) {
+    if (isAcl(url)) invalidateAcl(url)
+    isGroupMember.forget(url)
   }
+
+  // Every write of every face (the RS, the owner's pages, keys, first start) reaches the store, and the store
+  // tells its change feed once the write's batch is synced, synchronously before the write's promise resolves
+  // (store/change-feed.ts): so a document is forgotten before its writer can answer, and no caller has to
+  // remember to say so. Each change names what it created, updated or deleted (an ACL going with its
+  // resource, each item of a move, trash, restore or folder delete) and, for Add and Remove, the container.
+  store.changes.listen(changes => {
+    for (const c of changes) {
+      forgetDocument(cfg.baseUrl + c.object)
+      if (c.topic !== c.object) forgetDocument(cfg.baseUrl + c.topic)
+    }
+  })
+
+  return { decide }
 }
 
 export type AccessDecider = ReturnType<typeof makeAccessDecider>

@@ -19,8 +19,3 @@ export async function checkAclWrite(ctx: RsContext, path: string, triples: reado
   // Loss-of-control mitigation (WAC): the owner keeps Control of the storage root.
   if (path === '/.acl') assertOwnerKeepsControl(triples, `${baseUrl}/.acl`, `${baseUrl}/`, ownerWebIdOf(baseUrl))
 }
-
-/** Parsed ACLs and local group documents are cached; any change to one must drop its entry. */
-export function afterWrite(ctx: Pick<RsContext, 'deps' | 'access'>, path: string) {
-  ctx.access.forgetDocument(ctx.deps.cfg.baseUrl + path)
-}

@@ -4,10 +4,8 @@ import { HttpError } from '../http/errors.ts'
 import { deleteResource, getMeta, hasChildren } from '../store/resources.ts'
 import { deleteLocks } from '../store/resource-locks.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { aclOf } from '../store/acl-names.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { checkWritePreconditions } from './conditional.ts'
-import { afterWrite } from './acl-writes.ts'
 import { checkEssentialDelete } from './essential-writes.ts'
 import { challengeLinks } from './resource-headers.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
@@ -39,7 +37,5 @@ export async function handleDelete(ctx: RsContext, r: RsRequest): Promise<Respon
     }
     await deleteResource(store, cfg.baseUrl, path, now())
   })
-  afterWrite(ctx, path)
-  ctx.access.invalidateAcl(cfg.baseUrl + aclOf(path))
   return new Response(null, { status: 204 })
 }

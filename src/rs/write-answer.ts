@@ -2,11 +2,9 @@
 // the resource, else 204; the new ETag (RFC 9110 §8.8.3) and WAC-Allow either way.
 
 import type { WriteResult } from '../store/resources.ts'
-import { afterWrite } from './acl-writes.ts'
 import type { RsContext } from './rs-context.ts'
 
 export function answerWrite(ctx: RsContext, path: string, result: WriteResult, wacAllow: string): Response {
-  afterWrite(ctx, path)
   const headers = new Headers({ etag: `"${result.meta.etag}"`, 'wac-allow': wacAllow })
   if (result.created) headers.set('location', ctx.deps.cfg.baseUrl + path)
   return new Response(null, { status: result.created ? 201 : 204, headers })

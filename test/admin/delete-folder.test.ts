@@ -9,7 +9,11 @@ const BASE = 'http://localhost:3994'
 let pod: OwnerPod
 beforeAll(async () => {
   pod = await openOwnerPod(BASE)
-  for (const p of ['/trip/a.ttl', '/trip/days/one.ttl', '/trip/days/two.ttl', '/trip/days/.acl', '/old/x.ttl', '/old/y/z.ttl']) await pod.seed(p, '')
+  for (const p of ['/trip/a.ttl', '/trip/days/one.ttl', '/trip/days/two.ttl', '/old/x.ttl', '/old/y/z.ttl']) await pod.seed(p, '')
+  // An ACL of its own that keeps the owner's Write: the delete needs what a DELETE of each item would (resources/)
+  await pod.seed('/trip/days/.acl', `<#owner> a <http://www.w3.org/ns/auth/acl#Authorization>; <http://www.w3.org/ns/auth/acl#agent> <${BASE}/profile/card#me>;
+  <http://www.w3.org/ns/auth/acl#accessTo> <./>; <http://www.w3.org/ns/auth/acl#default> <./>;
+  <http://www.w3.org/ns/auth/acl#mode> <http://www.w3.org/ns/auth/acl#Read>, <http://www.w3.org/ns/auth/acl#Write>.`)
 })
 afterAll(() => pod.close())
 

@@ -20,6 +20,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['static'],
   ['op', 'as', 'rs', 'admin', 'notify', 'visit', 'monitor'],
   ['deps.ts'],
+  // the one operations layer under every face: for an explicit principal, decided by policy, written by the store
+  ['resources'],
   ['local-documents.ts'],
   // the pod's open notification channels: the notification role opens them, the owner's dashboard lists them
   ['channels'],
@@ -117,4 +119,28 @@ export function cycles(graph: Graph): string[][] {
   }
   for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node)
   return found
+}
+
+/** The store's functions that change pod resources (each publishes on the change feed). */
+export const STORE_WRITES = ['writeResource', 'deleteResource', 'moveResource', 'trashResource', 'restoreFromTrash', 'deleteTree'] as const
+
+const NAMED_IMPORT = /import\s*\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g
+
+/**
+ * Where a role other than the resource server imports one of the store's resource writes (`file: name`): the
+ * faces change resources through the operations layer (src/resources/), which decides access for a principal
+ * and applies the pod's essentials first; only it and rs/ (whose carve-out into it is still to come) may write.
+ */
+export function storeWritesInFaces(rootDir: string, faces: readonly string[] = ROLES.filter(r => r !== 'rs').concat('notify', 'visit')): string[] {
+  const out: string[] = []
+  for (const file of listTs(join(rootDir, 'src'))) {
+    const from = relative(rootDir, file)
+    if (!faces.includes(unitOf(from))) continue
+    for (const m of readFileSync(file, 'utf8').matchAll(NAMED_IMPORT)) {
+      if (unitOf(relative(rootDir, resolve(dirname(file), m[2]!))) !== 'store') continue
+      const names = m[1]!.split(',').map(n => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!)
+      for (const n of names) if ((STORE_WRITES as readonly string[]).includes(n)) out.push(`${from}: ${n}`)
+    }
+  }
+  return out
 }

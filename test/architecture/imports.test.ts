@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { cycles, LAYERS, readGraph, ruleBreaks, type Graph } from './import-graph.ts'
+import { cycles, LAYERS, readGraph, ruleBreaks, storeWritesInFaces, type Graph } from './import-graph.ts'
 
 const graph = readGraph(join(import.meta.dir, '..', '..'))
 
@@ -23,6 +23,13 @@ describe('the dependency rule of src/ and static/', () => {
 
   test('no import cycle', () => {
     expect(cycles(graph).map((c) => c.join(' -> '))).toEqual([])
+  })
+
+  test("the faces change resources only through the operations layer, never with the store's writes", () => {
+    const at = (unit: string) => LAYERS.findIndex((l) => l.includes(unit))
+    expect(at('resources')).toBeGreaterThan(at('admin'))
+    expect(at('resources')).toBeLessThan(at('policy'))
+    expect(storeWritesInFaces(join(import.meta.dir, '..', '..'))).toEqual([])
   })
 })
 

@@ -38,7 +38,6 @@ describe('as the public would see it', () => {
   test('follows an ACL change at once', async () => {
     expect(await publicView(`${BASE}/open/doc.ttl`)).toBe(true)
     await pod.seed('/open/.acl', `<#o> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo </open/>; acl:default </open/>; acl:mode acl:Read, acl:Control.`)
-    pod.deps.decider.invalidateAcl(`${BASE}/open/.acl`)
     expect(await publicView(`${BASE}/open/doc.ttl`)).toBe(false)
   })
 })

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, spyOn, test } from 'bun:test'
-import { afterWrite } from '../../src/rs/acl-writes.ts'
 import { GROUP_CACHE_TTL_MS } from '../../src/policy/access-decider.ts'
 import { agent, BASE, decide, openAccessPod, type AccessPod } from './access-fixture.ts'
 import type { ClientId } from '../../src/account/ids.ts'
@@ -69,10 +68,9 @@ describe('ACL cache', () => {
     expect(await storeReads(() => decide(pod.access, CAROL, get('/a/b/c/doc')))).toBe(0)
   })
 
-  test('a write to an ACL (afterWrite, as the RS calls it) makes the next decision read it afresh', async () => {
+  test('a write to an ACL (straight to the store: the decider hears the change feed) makes the next decision read it afresh', async () => {
     expect((await decide(pod.access, BOB, get('/a/b/c/doc'))).status).toBe(200)
     await pod.seed('/a/.acl', `[] a acl:Authorization; acl:default <./>; acl:agent <${CAROL.webid}>; acl:mode acl:Read.`)
-    afterWrite({ deps: pod.deps, access: pod.access }, '/a/.acl')
     expect((await decide(pod.access, BOB, get('/a/b/c/doc'))).status).toBe(403)
     expect((await decide(pod.access, CAROL, get('/a/b/c/doc'))).status).toBe(200)
   })
@@ -80,7 +78,6 @@ describe('ACL cache', () => {
   test('a new ACL below a cached inheritance walk takes effect at once', async () => {
     expect((await decide(pod.access, CAROL, get('/a/b/c/doc'))).status).toBe(200)
     await pod.seed('/a/b/c/doc.acl', readRule('doc', `acl:agent <${DAN.webid}>`))
-    afterWrite({ deps: pod.deps, access: pod.access }, '/a/b/c/doc.acl')
     expect((await decide(pod.access, CAROL, get('/a/b/c/doc'))).status).toBe(403)
     expect((await decide(pod.access, DAN, get('/a/b/c/doc'))).status).toBe(200)
   })
@@ -103,7 +100,6 @@ describe('ACL cache', () => {
       const first = decide(pod.access, BOB, get('/race'))
       await reached // the old rules are read, not yet cached
       await pod.seed('/race.acl', readRule('race', `acl:agent <${CAROL.webid}>`))
-      afterWrite({ deps: pod.deps, access: pod.access }, '/race.acl')
       release()
       expect((await first).status).toBe(200) // decided before the write: the old rules
     } finally {
@@ -127,7 +123,6 @@ describe('anonymous decisions', () => {
     expect(before.status).toBe(200)
     expect(before.wacAllow).toBe('user="read",public="read"')
     await pod.seed('/flip.acl', readRule('flip', `acl:agent <${BOB.webid}>`))
-    afterWrite({ deps: pod.deps, access: pod.access }, '/flip.acl')
     const after = await decide(pod.access, ANON, get('/flip'))
     expect(after.status).toBe(401)
     expect(after.wacAllow).toBe('user="",public=""')
@@ -138,7 +133,6 @@ describe('anonymous decisions', () => {
     await pod.seed('/tree/.acl', `[] a acl:Authorization; acl:default <./>; acl:agentClass foaf:Agent; acl:mode acl:Read.`)
     expect((await decide(pod.access, ANON, get('/tree/leaf'))).status).toBe(200)
     await pod.seed('/tree/.acl', `[] a acl:Authorization; acl:default <./>; acl:agent <${BOB.webid}>; acl:mode acl:Read.`)
-    afterWrite({ deps: pod.deps, access: pod.access }, '/tree/.acl')
     expect((await decide(pod.access, ANON, get('/tree/leaf'))).status).toBe(401)
   })
 
@@ -185,7 +179,6 @@ describe('group document cache', () => {
     expect((await decide(pod.access, CAROL, get('/local'))).status).toBe(200)
     expect((await storeReads(() => decide(pod.access, CAROL, get('/local'))))).toBe(0)
     await pod.seed('/groups/friends', `<#g> vcard:hasMember <${BOB.webid}>.`)
-    afterWrite({ deps: pod.deps, access: pod.access }, '/groups/friends')
     expect((await decide(pod.access, CAROL, get('/local'))).status).toBe(403)
     expect((await decide(pod.access, BOB, get('/local'))).status).toBe(200)
   })

@@ -1,0 +1,79 @@
+// The operations every face of the pod (the owner's pages today; the resource server, WebDAV and share links
+// to come) performs on the pod's resources the one way: for an explicit principal, decided by the one decider
+// with the modes the resource server would require, refused by the pod's essentials rules
+// (policy/pod-essentials.ts), and announced by the store's change feed (whose hearing also keeps the decider's
+// caches true). See docs/architecture.md, "One operations layer".
+
+import type { Config } from '../config.ts'
+import type { Principal } from '../auth/principal.ts'
+import type { Store } from '../store/open-store.ts'
+import type { AccessControl } from '../policy/access-control.ts'
+import { protectedReason, unmovableReason } from '../policy/pod-essentials.ts'
+import { moveResource, type MovedPath } from '../store/move-resource.ts'
+import { deleteTree } from '../store/delete-tree.ts'
+import { contentKey, restoreFromTrash, trashResource, type TrashItem } from '../store/trash.ts'
+import { readTree } from '../store/resource-tree.ts'
+import { getMeta } from '../store/resources.ts'
+import { deleteLocks, moveLocks, wholeTreeLocks, type WithResourceLocks } from '../store/resource-locks.ts'
+import { creationNeeds, deletionNeeds, requireAll, type Deciding } from './tree-access.ts'
+
+export interface ResourcesDeps {
+  readonly cfg: Pick<Config, 'baseUrl'>
+  readonly store: Store
+  readonly now: () => number
+  readonly withResourceLocks: WithResourceLocks
+  readonly access: Pick<AccessControl, 'authorize'>
+}
+
+/** Who acts, and from which page origin when a browser sends one (WAC's acl:origin). */
+export interface Acting { readonly principal: Principal; readonly origin?: string }
+
+export interface Resources {
+  /** Moves or renames `from` to `to` (stored paths, both folders or both not), with everything in it and its ACLs: what DELETEs of each item and PUTs creating each new one need. */
+  move(who: Acting, from: string, to: string): Promise<MovedPath[]>
+  /** Deletes `path` with everything in it into the trash: what a DELETE of each item needs. `expectedCount`: the members the principal was told of (a folder). */
+  trash(who: Acting, path: string, expectedCount?: number): Promise<{ item: TrashItem; paths: string[] }>
+  /** Puts a trashed item back where it was: what a PUT creating each of its resources needs. */
+  restore(who: Acting, id: string): Promise<{ item: TrashItem; paths: string[] }>
+  /** Deletes the folder `path` with everything in it for good: what a DELETE of each item needs. Answers the paths deleted. */
+  deleteTree(who: Acting, path: string, expectedCount: number): Promise<string[]>
+}
+
+export function makeResources(deps: ResourcesDeps): Resources {
+  const { store, withResourceLocks, now } = deps
+  const baseUrl = deps.cfg.baseUrl
+  const d: Deciding = { baseUrl, access: deps.access }
+
+  // Decided under the operation's locks, on the tree the store then changes: nothing joins it unasked. A missing
+  // target needs what a DELETE of a missing resource does (Read on its container, before its 404); the root is
+  // asked alone (the store refuses it with 405, and reading the whole pod to say so would be waste).
+  async function requireDeletion(who: Acting, path: string, alsoNeeded: (paths: string[]) => ReturnType<typeof creationNeeds> = () => []) {
+    const meta = path === '/' ? undefined : await getMeta(store, path)
+    const paths = meta ? (await readTree(store, path, meta)).map(e => e.path) : [path]
+    await requireAll(d, who.principal, path, [...deletionNeeds(baseUrl, paths, meta !== undefined), ...alsoNeeded(paths)], who.origin)
+  }
+
+  return {
+    move: (who, from, to) => withResourceLocks(() => moveLocks(store, from, to), async () => {
+      await requireDeletion(who, from, paths => creationNeeds(baseUrl, paths.map(p => to + p.slice(from.length))))
+      return moveResource(store, baseUrl, from, to, now(), { protectedReason: unmovableReason })
+    }),
+    trash: (who, path, expectedCount) => withResourceLocks(() => deleteLocks(store, path), async () => {
+      await requireDeletion(who, path)
+      return trashResource(store, baseUrl, path, now(), { protectedReason, ...(expectedCount !== undefined ? { expectedCount } : {}) })
+    }),
+    deleteTree: (who, path, expectedCount) => withResourceLocks(() => deleteLocks(store, path), async () => {
+      await requireDeletion(who, path)
+      return deleteTree(store, baseUrl, path, now(), { protectedReason, expectedCount })
+    }),
+    restore: (who, id) => withResourceLocks(wholeTreeLocks, async () => {
+      // An unknown id is the store's 404: the trash's ids are random and name no resource.
+      const kept = await store.trash.get(contentKey(id)) as readonly { path: string }[] | undefined
+      if (kept) {
+        const paths = kept.map(r => r.path)
+        await requireAll(d, who.principal, paths[0]!, creationNeeds(baseUrl, paths), who.origin)
+      }
+      return restoreFromTrash(store, baseUrl, id, now())
+    }),
+  }
+}
