@@ -16,8 +16,9 @@ import { JSON_LD, mediaTypeOf } from './media-types.ts'
 /**
  * A parse that takes longer than this is stopped (the worker is replaced): caps and the nesting check make it
  * rare. A remote document is at most a few hundred KB (fetch/guarded-fetch.ts REMOTE_DOCUMENT_CAPS).
+ * Exported (and writable) only so that a test can see the stop happen without a ten-second parse.
  */
-const PARSE_TIMEOUT_MS = { pod: 10_000, remote: 3_000 }
+export const PARSE_TIMEOUT_MS: Record<ParseLane, number> = { pod: 10_000, remote: 3_000 }
 
 /**
  * Documents up to this many bytes are parsed on the event loop: about 1 ms each on a small 2-core box
