@@ -2,6 +2,7 @@
 // owner's (the owner's channels are counted apart, so strangers filling the pod never lock the owner out).
 
 import { isAuthenticated, type Principal } from '../auth/principal.ts'
+import { addressBlock } from '../lib/ip-address.ts'
 
 export interface ChannelHolder {
   /**
@@ -15,6 +16,6 @@ export interface ChannelHolder {
 
 export function holderOf(p: Pick<Principal, 'webid' | 'clientId' | 'keys'>, address: string | undefined, ownerWebId: string): ChannelHolder {
   const owner = p.webid === ownerWebId
-  if (!isAuthenticated(p)) return { client: `address ${address ?? 'unknown'}`, owner }
+  if (!isAuthenticated(p)) return { client: `address ${address === undefined ? 'unknown' : addressBlock(address)}`, owner }
   return { client: p.webid !== undefined ? `agent ${p.webid} ${p.clientId ?? ''}` : `keys ${[...p.keys].sort().join(' ')}`, owner }
 }

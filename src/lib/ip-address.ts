@@ -28,3 +28,20 @@ export function isLoopback(value: string): boolean {
   const v = normalizeIp(value)
   return (ipVersion(v) === 4 && v.startsWith('127.')) || v === '::1' || v === '0:0:0:0:0:0:0:1'
 }
+
+/**
+ * The block one client controls, for per-client limits: an IPv4 address itself, an IPv6 address's /64. A
+ * single host or home network is normally handed a whole /64 (RFC 6177 §2, RFC 7421: SLAAC needs it), so
+ * counting IPv6 addresses one by one would give a guesser 2^64 fresh "clients".
+ */
+export function addressBlock(value: string): string {
+  const v = normalizeIp(value)
+  if (ipVersion(v) !== 6) return v
+  // WHATWG URL serializes IPv6 as hex pieces (no dotted tail), '::' for the longest run of zeros
+  const host = new URL(`http://[${v.replace(ZONE, '')}]/`).hostname.slice(1, -1)
+  const [head = '', tail] = host.split('::')
+  const left = head === '' ? [] : head.split(':')
+  const right = tail === undefined || tail === '' ? [] : tail.split(':')
+  const pieces = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+  return `${pieces.slice(0, 4).join(':')}::/64`
+}

@@ -1,8 +1,8 @@
 // The password login page: CSRF-checked, rate-limited per client address (or known device) and per account.
 //
 // The rule (docs/apps.md, "Logging in to Solid apps"): wrong guesses cost the guesser, never the owner.
-// - Per client address: 10 wrong passwords in 15 minutes, then 429 until the window ends; each time the
-//   address uses up a window again, its wait doubles (up to a day). A browser the owner signed in from
+// - Per client address (an IPv6 client by its /64, lib/ip-address.ts): 10 wrong passwords in 15 minutes,
+//   then 429 until the window ends; each time the address uses up a window again, its wait doubles (up to a day). A browser the owner signed in from
 //   before (a known-device cookie, account/known-devices.ts) has a limit of its own instead of its address's,
 //   so a stranger behind the same address cannot lock it out either.
 // - Per account: after 50 wrong passwords in 15 minutes from everywhere the account is under attack. The
@@ -24,6 +24,7 @@ import { log } from '../log.ts'
 import { continueAuthorization } from './authorize.ts'
 import { getInteraction, markLoggedIn, renderGoneInteraction, type Interaction } from './interactions.ts'
 import { ADMIN_PATHS, OP_PATHS } from '../http/pod-paths.ts'
+import { addressBlock } from '../lib/ip-address.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'metrics'>
 
@@ -96,7 +97,7 @@ export function makeLogin(deps: OpDeps) {
     const returnTo = safeReturn(f.form.return)
     // A known device is limited on its own, not by its address (which a stranger may share)
     const device = await getKnownDevice(store, cfg.baseUrl, f.cookieHeader, now)
-    const key = device ? `device:${device.id}` : f.address !== undefined ? `address:${f.address}` : undefined
+    const key = device ? `device:${device.id}` : f.address !== undefined ? `address:${addressBlock(f.address)}` : undefined
     // Counted before the password check (which takes a while): concurrent guesses cannot overtake the limit.
     const wait = key !== undefined ? byClient.begin(key, now) : 0
     if (wait > 0) throw tooManyAttempts(wait)

@@ -24,6 +24,7 @@ import { clientIdDocument, makeRelyingParty } from './relying-party.ts'
 import { MAX_PREVIEW_TEXT_BYTES, previewKind } from '../lib/preview-kind.ts'
 import { documentBody, editBody, filesPage, folderBody, membersOf, nameOf, renderVisitorPage, sharedListBody, signInBody } from './visitor-pages.ts'
 import type { Principal } from '../auth/principal.ts'
+import { addressBlock } from '../lib/ip-address.ts'
 
 /** Sign-ins started per client address: each costs the pod fetches of a stranger's documents. */
 const SIGN_IN_LIMIT = { max: 20, windowMs: 15 * 60 * 1000 }
@@ -115,7 +116,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     checkCsrf({ cookieHeader: cookieOf(request), sent: form.csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
     const returnTo = podPath(form.return)
     const address = deps.clientAddresses.of(request)
-    const wait = address ? signIns.begin(address, deps.now()) : 0
+    const wait = address ? signIns.begin(addressBlock(address), deps.now()) : 0
     if (wait > 0) return signInPage(request, returnTo, new HttpError(429, 'too_many_requests', `too many sign-ins from this address; wait ${wait} s`, { headers: { 'retry-after': String(wait) } }), form.who ?? '')
     try {
       return new Response(null, { status: 303, headers: { location: await rp.start(form.who ?? '', returnTo), 'cache-control': 'no-store' } })

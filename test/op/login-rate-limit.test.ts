@@ -36,6 +36,19 @@ describe('login rate limiting', () => {
     pod.clock.now += LOGIN_LIMITS.perAddress.windowMs
     try { expect((await postLogin(jar, { csrf, password: PASSWORD }, '10.0.0.1')).status).toBe(303) } finally { pod.clock.now -= LOGIN_LIMITS.perAddress.windowMs }
   }, 30_000) // 11 real argon2id verifications: seconds on a loaded 2-core machine
+  test('an IPv6 client is counted by its /64: fresh addresses of one block share its limit', async () => {
+    const jar = new CookieJar()
+    const { interaction, page } = await startFlow(jar)
+    const csrf = field(page, 'csrf')
+    for (let i = 0; i < LOGIN_LIMITS.perAddress.max; i++) {
+      expect((await postLogin(jar, { csrf, interaction, password: 'nope' }, `2001:db8:5:6::${(i + 1).toString(16)}`)).status).toBe(401)
+    }
+    const res = await postLogin(jar, { csrf, interaction, password: 'nope' }, '2001:db8:5:6:ffff:1:2:3')
+    expect(res.status).toBe(429)
+    expect(pageError(await res.text())).toBe('too_many_attempts')
+    // the next /64 is another client
+    expect((await postLogin(jar, { csrf, interaction, password: PASSWORD }, '2001:db8:5:7::1')).status).toBe(303)
+  }, 30_000)
   test('attempts are counted before the password is checked: 20 wrong passwords at once give at most 10 × 401, the rest 429', async () => {
     const jar = new CookieJar()
     const { interaction, page } = await startFlow(jar)
