@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { Glob } from 'bun'
 import pkg from '../package.json' with { type: 'json' }
 
 const ROOT = join(import.meta.dir, '..')
@@ -66,7 +67,7 @@ describe('npm test: the tools the whole suite needs are checked first', () => {
 describe('npm run test:unit', () => {
   const script = pkg.scripts['test:unit']
   const ignored = [...script.matchAll(/--path-ignore-patterns='?([^'\s]+)'?/g)].map((m) => m[1]!)
-  const isIgnored = (file: string) => ignored.some((p) => p.endsWith('/**') ? file.startsWith(p.slice(0, -2)) : file === p)
+  const isIgnored = (file: string) => ignored.some((p) => new Glob(p).match(file))
   const listTests = (dir: string): string[] => readdirSync(dir).flatMap((name) => {
     const p = join(dir, name)
     if (statSync(p).isDirectory()) return name === 'node_modules' ? [] : listTests(p)
@@ -74,13 +75,33 @@ describe('npm run test:unit', () => {
   })
   const selected = listTests(join(ROOT, 'test')).filter((f) => !isIgnored(f))
 
-  test('leaves out the browser tests, the whole-server tests and the documentation commands', () => {
-    expect(ignored).toEqual(['test/e2e/**', 'test/browser/**', 'test/readme-commands.test.ts'])
+  test('leaves out the browser tests, the whole-server tests, the documentation commands and the slow files', () => {
+    expect(ignored).toEqual(['test/e2e/**', 'test/browser/**', 'test/readme-commands.test.ts', '**/*.slow.test.ts'])
     expect(selected.length).toBeGreaterThan(50)
   })
 
+  // A test of a second or more (measured on the 2-core CI machine) lives in a `*.slow.test.ts` file next to
+  // its topic: `npm test` runs it, the unit tier does not, so the unit tier stays the loop of under a minute.
+  // A file newly slow is renamed (or its slow test moved into a sibling `.slow.test.ts`) and named here.
+  test('the slow files, by name, are in the full suite only', () => {
+    const slow = listTests(join(ROOT, 'test')).filter((f) => f.endsWith('.slow.test.ts')).sort()
+    expect(slow).toEqual([
+      'test/admin/upload-memory.slow.test.ts', // a 256 MiB upload through the form
+      'test/channels/webhook-delivery.slow.test.ts', // retry times and a backlog of 1000 notifications
+      'test/lib/replay-memory.slow.test.ts', // 100,000 live entries
+      'test/op/login-rate-limit.slow.test.ts', // hundreds of wrong passwords
+      'test/rs/large-rdf-bodies.slow.test.ts', // megabytes of Turtle parsed on the worker
+      'test/rs/patch-off-event-loop.slow.test.ts', // a 1 MiB PATCH parsed on the worker
+      'test/store/bounded-memory.slow.test.ts', // 12,000 rewrites and a compaction, RSS in a child process
+      'test/store/export-import.slow.test.ts', // whole pods exported and imported
+      'test/store/group-commit.slow.test.ts', // concurrent writers and a compaction
+    ])
+    expect(slow.filter((f) => !isIgnored(f))).toEqual([])
+  })
+
   test('selects no test that starts a browser, a proxy or a pod process', () => {
-    const needsMore = /browser\/harness\.ts|e2e\/start-server\.ts|playwright-core|nginx|src', 'main\.ts'|src\/main\.ts/
+    // a browser or proxy, a pod's process (by its entry point or by this runtime), a headless Chromium
+    const needsMore = /browser\/harness\.ts|e2e\/start-server\.ts|playwright-core|nginx|chromium|src', 'main\.ts'|src\/main\.ts|spawn(Sync)?\(\[process\.execPath/
     const self = relative(ROOT, import.meta.path) // names them to look for them
     expect(selected.filter((f) => f !== self && needsMore.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([])
   })

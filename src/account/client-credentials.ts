@@ -9,7 +9,7 @@ import type { AppScopes, FolderScope } from './app-scopes.ts'
 import type { SessionRevocations } from './app-sessions.ts'
 
 const KIND = 'client-credential'
-/** Recognisable in logs and the Apps panel, and never the id of a registered client (22 characters, no prefix). */
+/** Recognisable in logs and on the dashboard's Scripts and bots page, and never the id of a registered client (22 characters, no prefix). */
 export const CLIENT_CREDENTIAL_PREFIX = 'script-'
 export const MAX_CREDENTIAL_NAME = 100
 
@@ -46,7 +46,7 @@ export const getClientCredential = (store: Store, clientId: string, now: number)
 
 export const isCredentialSecretValid = (c: ClientCredential, secret: string) => isSecretOf(c.secretHash, secret)
 
-/** A name the owner will recognise in the Apps panel and in the apps' session list; no control characters. */
+/** A name the owner will recognise on the dashboard's Scripts and bots page and in the apps' session list; no control characters. */
 export function checkCredentialName(name: unknown): string {
   const trimmed = typeof name === 'string' ? name.trim() : ''
   if (trimmed === '' || trimmed.length > MAX_CREDENTIAL_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {

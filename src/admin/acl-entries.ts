@@ -1,8 +1,7 @@
 // A resource's ACL as the share pages show and edit it: one entry per subject (WAC §6.3: the
 // subjects of one authorization are alternatives), and the ACL document written back from the
-// entries, one acl:Authorization each (WAC §5). Shared by the dashboard's script and the page that
-// works without JavaScript, so both write the same document; it runs in both, so it imports only types and
-// the pure wording of conditions.
+// entries, one acl:Authorization each (WAC §5). The share page's forms write
+// through here; it imports only types and the pure wording of conditions.
 
 import type { AclRow } from './acl-view.ts'
 import { describeCondition, type AclCondition } from '../policy/acl-conditions.ts'

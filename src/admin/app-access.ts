@@ -1,5 +1,5 @@
-// What each approved app may reach, seen and changed by the owner: the JSON API (the dashboard's Apps
-// panel) and a page that works without JavaScript. The change holds from the app's next request.
+// What each approved app may reach, seen and changed by the owner: the dashboard's page
+// and the JSON API. The change holds from the app's next request.
 
 import type { Deps } from '../deps.ts'
 import { getConsent } from '../account/consents.ts'

@@ -1,4 +1,4 @@
-// The owner changes the password in the dashboard (the API and the page without JavaScript): the current
+// The owner changes the password in the dashboard (the profile page's form and the owner API): the current
 // password first, the new one twice, the length `solopod passwd` requires. As `passwd` does, every other
 // browser login ends with the app sessions it approved; the browser that changed it stays signed in.
 

@@ -1,4 +1,4 @@
-// /.admin/credentials without JavaScript: the client credentials of scripts and bots, a form to make one
+// /.admin/credentials, the Scripts and bots page: the client credentials of scripts and bots, a form to make one
 // (its secret shown once, on the answer to that form) and a Remove form per credential.
 
 import type { Deps } from '../deps.ts'

@@ -1,5 +1,5 @@
 // Routes of the owner's client credentials: the JSON API under /.admin/api/credentials (owner guard, JSON
-// refusals) and the page without JavaScript with its two forms (owner session, CSRF token, error pages).
+// refusals) and the dashboard's page with its two forms (owner session, CSRF token, error pages).
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'

@@ -1,4 +1,4 @@
-// Rename and move for the owner (the dashboard's Rename and Move to…, the page without JavaScript): one atomic move.
+// Rename and move for the owner (the dashboard's Rename and Move to… pages and the owner API): one atomic move.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'

@@ -97,7 +97,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
   return new Elysia({ name: 'admin' })
     // The JSON API first: its own refusals are JSON; the page routes' hook below does not reach it.
     .use(ownerApi(deps, ldp, backups, changeOwnerPassword))
-    // Scripts and bots: client credentials (their JSON API and their page without JavaScript)
+    // Scripts and bots: client credentials (their JSON API and their page)
     .use(credentialsApi(deps)).use(credentialsPages(deps))
     // Page routes answer refusals with the error page (pageOrError); what escapes it (a form Elysia's
     // schema refused, a failure) gets the same page.

@@ -1,4 +1,4 @@
-// The wording of the "Pod status" panel, shared by the dashboard's script and its pages without JavaScript.
+// The wording of the dashboard's "Pod status" page.
 
 import { formatBytes } from '../lib/format-bytes.ts'
 import type { BackupRecord } from '../store/last-backup.ts'

@@ -1,5 +1,5 @@
 // The dashboard's "Pod status" as the owner API answers it (GET /.admin/api/status): version, uptime, the
-// data directory's disk, the certificate, the last backup. Both dashboards word it with pod-status-rows.ts.
+// data directory's disk, the certificate, the last backup. The Pod status page words it with pod-status-rows.ts.
 
 import type { Deps } from '../deps.ts'
 import { VERSION } from '../lib/version.ts'

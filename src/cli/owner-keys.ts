@@ -18,7 +18,7 @@ export interface NewOwnerKey {
 }
 
 /**
- * Writes `/keys/<name>` and links it from the owner's profile (the same as the dashboard's Keys panel);
+ * Writes `/keys/<name>` and links it from the owner's profile (the same as the dashboard's Keys page);
  * the server is stopped, so this process's own locks are the only writer's.
  */
 export async function addOwnerKey(store: Store, baseUrl: string, name: string, now: number): Promise<NewOwnerKey> {

@@ -1,5 +1,5 @@
 // Pages rendered by the pod act through the resource server, as a script in the browser would: the same
-// LDP request with the browser's cookie and CSRF token (the owner's forms without JavaScript, a visitor's
+// LDP request with the browser's cookie and CSRF token (the owner's dashboard pages and their forms, a visitor's
 // pages), so every read and write is validated, locked and decided on the one path the RS has.
 
 import { HttpError, PROBLEM_JSON } from './errors.ts'

@@ -29,18 +29,18 @@ export const ADMIN_PATHS = {
   sessions: '/.admin/sessions',
   revokeSession: '/.admin/sessions/revoke',
   revokeConsent: '/.admin/consents/revoke',
-  /** Without JavaScript: what an approved app may reach (GET `?client_id=`), changed by the POST form. */
+  /** The page of what an approved app may reach (GET `?client_id=`), changed by its POST form. */
   appAccess: '/.admin/apps/access',
   /** PUT `?client_id=`: an approved app's folders, or full access (JSON). */
   appAccessApi: '/.admin/api/apps/access',
-  /** Without JavaScript: the open notification channels (GET) and ending one (POST form). */
+  /** The page of the open notification channels (GET) and ending one (POST form). */
   liveUpdates: '/.admin/live-updates',
   endChannel: '/.admin/live-updates/end',
   /** GET: the backup page; POST (form, CSRF): the pod as one tar.gz download, the format of `solopod export`. */
   backup: '/.admin/backup',
-  /** Without JavaScript: version, uptime, disk, certificate, last backup (the API's is `api/status`). */
+  /** The Pod status page: version, uptime, disk, certificate, last backup (the API's is `api/status`). */
   status: '/.admin/status',
-  /** Pages and forms that work without JavaScript: files (new folder, upload, delete, edit), sharing, profile. */
+  /** The dashboard's pages and their forms (each works without JavaScript): files (new folder, upload, delete, edit), sharing, profile. */
   files: '/.admin/files',
   newFolder: '/.admin/files/folder',
   upload: '/.admin/files/upload',
@@ -48,9 +48,9 @@ export const ADMIN_PATHS = {
   download: '/.admin/files/download',
   /** A file's bytes shown in the owner's pages (`<img>`, `<video>` with Range), never run: only the kinds lib/preview-kind.ts names. */
   preview: '/.admin/files/preview',
-  /** Without JavaScript: one file with its preview and a link to download it. */
+  /** The page of one file: its preview and a link to download it. */
   view: '/.admin/files/view',
-  /** Without JavaScript: rename or move a file or folder (GET asks the new name and folder, POST moves). */
+  /** Rename or move a file or folder (GET asks the new name and folder, POST moves). */
   move: '/.admin/files/move',
   moveApi: '/.admin/api/move',
   /** A folder with everything in it: GET `tree/count?path=` (how many items), DELETE `tree?path=&count=`. */
@@ -59,18 +59,18 @@ export const ADMIN_PATHS = {
   /** The trash: GET lists, POST `{path, count}` deletes into it, POST `trash/{id}/restore` puts an item back. */
   trash: '/.admin/api/trash',
   profile: '/.admin/profile',
-  /** The owner's new password: the form without JavaScript (POST; the script's is `api/password`). */
+  /** The owner's new password: the profile page's form (POST; the API's is `api/password`). */
   password: '/.admin/password',
-  /** The owner's picture from a form without JavaScript (POST multipart; the script's is `api/profile/picture`). */
+  /** The owner's picture from the profile page's form (POST multipart; the API's is `api/profile/picture`). */
   profilePicture: '/.admin/profile/picture',
-  /** Without JavaScript: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
+  /** The share page: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',
   shareAdd: '/.admin/share/add',
   shareRemove: '/.admin/share/remove',
   shareInherit: '/.admin/share/inherit',
-  /** Without JavaScript: an RDF document's Turtle in a text box (GET), saved with If-Match (POST). */
+  /** The edit page: an RDF document's Turtle in a text box (GET), saved with If-Match (POST). */
   edit: '/.admin/files/edit',
-  /** Without JavaScript: the client credentials of scripts and bots (GET), make one (POST, shows its secret once), remove one (POST). */
+  /** The page of the client credentials of scripts and bots (GET), make one (POST, shows its secret once), remove one (POST). */
   credentialsPage: '/.admin/credentials',
   credentialsAdd: '/.admin/credentials/add',
   credentialsRemove: '/.admin/credentials/remove',
@@ -88,7 +88,7 @@ export const ADMIN_PATHS = {
   /** What the dashboard deleted in the last 30 days (GET), and putting one back (POST form). */
   trashPage: '/.admin/trash',
   trashRestore: '/.admin/trash/restore',
-  /** Without JavaScript: the Files page's selected items (GET asks, POST acts): into the trash, or to another folder. */
+  /** The Files page's selected items (GET asks, POST acts): into the trash, or to another folder. */
   deleteSelected: '/.admin/files/delete-selected',
   moveSelected: '/.admin/files/move-selected',
   /** Access grants; each grant's IRI is `grants/{id}` (its document: JSON or RDF). */

@@ -53,7 +53,7 @@ export const REFUSALS = {
   // The resource server: Solid Protocol and Web Access Control
   unauthenticated: { status: [401], means: 'the rules allow this only to an authenticated agent (Solid Protocol §2.1, WAC §5)' },
   forbidden: { status: [403], means: "the agent's access under the rules does not cover the request (WAC §5)" },
-  outside_app_scope: { status: [403], means: 'the rules allow the owner this, but the owner limited this app to other folders (the dashboard\'s Apps panel)' },
+  outside_app_scope: { status: [403], means: 'the rules allow the owner this, but the owner limited this app to other folders (the dashboard\'s Apps and sessions page)' },
   reserved_path: { status: [405], means: "the path belongs to one of the pod's own endpoints, never a resource" },
   root_protected: { status: [405], means: 'the storage root and its ACL cannot be replaced or deleted (Solid Protocol §5.4)' },
   missing_content_type: { status: [400], means: 'a body needs a Content-Type (Solid Protocol §5.2)' },

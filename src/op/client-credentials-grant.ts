@@ -31,7 +31,7 @@ export async function grantClientCredentials(deps: Pick<Deps, 'cfg' | 'store' | 
   proof: VerifiedProof, now: number): Promise<ClientCredentialsResponse> {
   const clientId = credential.clientId as ClientId
   const webid = ownerWebIdOf(deps.cfg.baseUrl) as WebId
-  // Each token is an app session of its own (its `sid`), listed in the Apps panel until it expires: removing the
+  // Each token is an app session of its own (its `sid`), listed on the dashboard's Apps and sessions page until it expires: removing the
   // credential revokes them all, so a token still within its lifetime is refused on its next request.
   const sid = randomBase64url(16)
   const expiresAt = now + ACCESS_TOKEN_TTL_S * 1000

@@ -84,7 +84,7 @@ async function deny(principal: Principal, req: ModeRequirement, on: Decision, ta
   // The rules would allow it, the owner's choice for this app does not: say so, and where it is changed
   const scope = on.outsideAppScope
   if (scope && req.modes.every((m) => on.user.has(m) || scope.modes.has(m))) {
-    return new HttpError(403, 'outside_app_scope', `this app may not have ${what}: the owner allowed it only ${scope.allowed}; the owner can change that in the dashboard's Apps panel`, { headers })
+    return new HttpError(403, 'outside_app_scope', `this app may not have ${what}: the owner allowed it only ${scope.allowed}; the owner can change that on the dashboard's Apps and sessions page`, { headers })
   }
   return new HttpError(403, 'forbidden', `${principal.webid ?? 'this agent'} has no ${what} under this pod's access rules`, { headers })
 }

@@ -1,5 +1,5 @@
 // Writes and deletes that would leave the owner's identity unusable are refused, whoever sends them
-// (apps, the dashboard, the pages without JavaScript all write through here): see policy/pod-essentials.ts.
+// (apps and the dashboard's pages and script all write through here): see policy/pod-essentials.ts.
 
 import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'

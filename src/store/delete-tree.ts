@@ -38,8 +38,8 @@ export interface DeleteChecks {
 /** What deleting `path` takes — it, everything below it, their ACLs — once the delete's checks passed (a refusal changes nothing). */
 export async function readTreeToDelete(store: Store, path: string, opts: DeleteChecks): Promise<{ meta: ResourceMeta; tree: TreeEntry[]; count: number }> {
   if (path === '/') throw new HttpError(405, 'root_protected', 'the root of the pod cannot be deleted')
-  // An ACL alone is access, not content: its removal has its own checks (the RS's DELETE, the sharing panel).
-  if (isAcl(path)) throw new HttpError(400, 'invalid_path', 'an ACL goes with its resource; change access on the sharing panel')
+  // An ACL alone is access, not content: its removal has its own checks (the RS's DELETE, the share page).
+  if (isAcl(path)) throw new HttpError(400, 'invalid_path', 'an ACL goes with its resource; change access on its share page')
   const meta = await getMeta(store, path)
   if (!meta) throw new HttpError(404, 'not_found', `there is nothing at ${path}`)
   const tree = await readTree(store, path, meta)

@@ -70,7 +70,7 @@ export function enhanceUpload(form: HTMLElement): void {
     }
   }
 
-  // Drop files onto the listing or the upload panel
+  // Drop files onto the listing or the Upload files section
   const zones = [form.closest('section') ?? form, document.getElementById('selection')].filter((z): z is HTMLElement => z !== null)
   const drop = h('p', { class: 'drop', id: 'drop-zone' }, 'Drop files here or on the list, or choose them below.')
   form.prepend(drop)

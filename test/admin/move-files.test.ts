@@ -13,7 +13,7 @@ let pageCsrf: string
 beforeAll(async () => {
   pod = await openOwnerPod(BASE)
   await pod.seed('/pub/', '')
-  // The owner keeps Control, as the sharing panel's ACLs do: a move needs what a DELETE and a PUT would (resources/)
+  // The owner keeps Control, as the share page's ACLs do: a move needs what a DELETE and a PUT would (resources/)
   await pod.seed('/pub/.acl', publicAcl(`${BASE}/pub/`, ['Read']) + `\n<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>;
   acl:accessTo <${BASE}/pub/>; acl:default <${BASE}/pub/>; acl:mode acl:Read, acl:Write, acl:Control.`)
   await pod.seed('/pub/a.ttl', '<#it> <http://purl.org/dc/terms/title> "A".')

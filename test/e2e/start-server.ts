@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { freePort } from '../free-port.ts'
+import { noteRefusalsInLog } from '../refusals-sent.ts'
 
 export const OWNER_PASSWORD = 'correct horse battery staple'
 
@@ -121,7 +122,10 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
     const from = out.length
     const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where, ...rest],
       { stdout: 'pipe', stderr: 'pipe', ...(opts.tls ? { env: { ...process.env, NODE_EXTRA_CA_CERTS: opts.tls.cert } } : {}) })
+    const fromLog = streams.stdout.length
     const drained = Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>, 'stdout'), drain(proc.stderr as ReadableStream<Uint8Array>, 'stderr')])
+    // the refusals this process sent, for the catalogue's report (test/refusals-sent.ts)
+    void drained.then(() => noteRefusalsInLog(streams.stdout.slice(fromLog)))
     // Ready when the pod says where it serves (printed once its handler is in place), or failed when it exits first.
     let serving: RegExpExecArray
     try {
