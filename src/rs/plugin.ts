@@ -23,7 +23,8 @@ import { handlePatch } from './handle-patch.ts'
 import { handleDelete } from './handle-delete.ts'
 import { describeStorage } from './storage-description.ts'
 import { isAccessRefusal, prefersHtml, renderFrontDoor } from './front-door.ts'
-import { reservedPathError } from './resource-names.ts'
+import { reservedPathError } from '../resources/resource-names.ts'
+import { withRefusalLinks } from './refusal-links.ts'
 import { handleUploadResource } from './upload-resource.ts'
 import { makeUploadSessions } from './upload-sessions.ts'
 import { asksForUploadResource, createUpload } from './upload-creation.ts'
@@ -48,7 +49,7 @@ export function makeResourceServer(deps: Deps) {
       principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = await answerError(request, target.path, await withUmaChallenge(withSignatureHints(err, request, target.path), request.method, target.path, target.url))
+      response = await answerError(request, target.path, await withUmaChallenge(withSignatureHints(withRefusalLinks(err, deps.cfg.baseUrl, target.path), request, target.path), request.method, target.path, target.url))
     }
     // WAC-Allow (WAC §6 / Solid Protocol) on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
