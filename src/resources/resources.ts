@@ -16,6 +16,7 @@ import { creationNeeds, deletionNeeds, requireAll, type Deciding } from './tree-
 import type { Acting, ResourcesDeps } from './acting.ts'
 import { makePutResource, type PutFacts, type PutPlan } from './put-resource.ts'
 import { makeDeleteResource } from './delete-resource.ts'
+import { makeReadResource, type Readable } from './read-resource.ts'
 import { makePatchDocument, type PatchText } from './patch-document.ts'
 import { makePostMember, type PostFacts, type PostedMember, type PostPlan } from './post-member.ts'
 import type { IncomingBody } from './new-content.ts'
@@ -24,6 +25,8 @@ import type { Preconditions } from './preconditions.ts'
 export type { Acting, ResourcesDeps } from './acting.ts'
 
 export interface Resources {
+  /** GET or HEAD: Read on the target, then what is stored of it (404 only to a reader). */
+  read(who: Acting, path: string): Promise<Readable>
   /** PUT, before its body: the path, access (with the containers it creates), the preconditions, the body's type for the target. */
   planPut(who: Acting, path: string, facts: PutFacts): Promise<PutPlan>
   /** PUT with its received body, as planned: decided again under the locks, the essentials applied; the body is discarded when refused. */
@@ -63,6 +66,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
   }
 
   return {
+    read: makeReadResource(deps),
     ...makePutResource(deps),
     ...makePostMember(deps),
     ...makePatchDocument(deps),
