@@ -4,31 +4,43 @@
 // (policy/pod-essentials.ts), and announced by the store's change feed (whose hearing also keeps the decider's
 // caches true). See docs/architecture.md, "One operations layer".
 
-import type { Config } from '../config.ts'
-import type { Principal } from '../auth/principal.ts'
-import type { Store } from '../store/open-store.ts'
-import type { AccessControl } from '../policy/access-control.ts'
 import { protectedReason, unmovableReason } from '../policy/pod-essentials.ts'
 import { moveResource, type MovedPath } from '../store/move-resource.ts'
 import { deleteTree } from '../store/delete-tree.ts'
 import { contentKey, restoreFromTrash, trashResource, type TrashItem } from '../store/trash.ts'
 import { readTree } from '../store/resource-tree.ts'
 import { getMeta } from '../store/resources.ts'
-import { deleteLocks, moveLocks, wholeTreeLocks, type WithResourceLocks } from '../store/resource-locks.ts'
+import { deleteLocks, moveLocks, wholeTreeLocks } from '../store/resource-locks.ts'
+import type { WriteResult } from '../store/resources.ts'
 import { creationNeeds, deletionNeeds, requireAll, type Deciding } from './tree-access.ts'
+import type { Acting, ResourcesDeps } from './acting.ts'
+import { makePutResource, type PutFacts, type PutPlan } from './put-resource.ts'
+import { makeDeleteResource } from './delete-resource.ts'
+import { makeReadResource, type Readable } from './read-resource.ts'
+import { makePatchDocument, type PatchText } from './patch-document.ts'
+import { makePostMember, type PostFacts, type PostedMember, type PostPlan } from './post-member.ts'
+import type { IncomingBody } from './new-content.ts'
+import type { Preconditions } from './preconditions.ts'
 
-export interface ResourcesDeps {
-  readonly cfg: Pick<Config, 'baseUrl'>
-  readonly store: Store
-  readonly now: () => number
-  readonly withResourceLocks: WithResourceLocks
-  readonly access: Pick<AccessControl, 'authorize'>
-}
-
-/** Who acts, and from which page origin when a browser sends one (WAC's acl:origin). */
-export interface Acting { readonly principal: Principal; readonly origin?: string }
+export type { Acting, ResourcesDeps } from './acting.ts'
 
 export interface Resources {
+  /** GET or HEAD: Read on the target, then what is stored of it (404 only to a reader). */
+  read(who: Acting, path: string): Promise<Readable>
+  /** PUT, before its body: the path, access (with the containers it creates), the preconditions, the body's type for the target. */
+  planPut(who: Acting, path: string, facts: PutFacts): Promise<PutPlan>
+  /** PUT with its received body, as planned: decided again under the locks, the essentials applied; the body is discarded when refused. */
+  commitPut(who: Acting, path: string, plan: PutPlan, body: IncomingBody, preconditions: Preconditions): Promise<WriteResult>
+  /** POST, before its body: Append on the container, then whether it is one. `container`: the member asked for is a container. */
+  planPost(who: Acting, path: string, container: boolean): Promise<PostPlan>
+  /** POST with its received body, as planned: a fresh name from the Slug hint, never overwriting; the body is discarded when refused. */
+  commitPost(who: Acting, path: string, plan: PostPlan, body: IncomingBody, facts: PostFacts): Promise<PostedMember>
+  /** PATCH, before its body: the path, and Append on the target. */
+  admitPatch(who: Acting, path: string): Promise<void>
+  /** PATCH with the patch received whole: what it needs decided from the patch, applied all or nothing under the locks; the target's WAC-Allow. */
+  patch(who: Acting, path: string, patch: PatchText, preconditions: Preconditions): Promise<{ result: WriteResult; wacAllow: string }>
+  /** DELETE of one document or empty container (with its ACL). */
+  delete(who: Acting, path: string, preconditions: Preconditions): Promise<void>
   /** Moves or renames `from` to `to` (stored paths, both folders or both not), with everything in it and its ACLs: what DELETEs of each item and PUTs creating each new one need. */
   move(who: Acting, from: string, to: string): Promise<MovedPath[]>
   /** Deletes `path` with everything in it into the trash: what a DELETE of each item needs. `expectedCount`: the members the principal was told of (a folder). */
@@ -54,6 +66,11 @@ export function makeResources(deps: ResourcesDeps): Resources {
   }
 
   return {
+    read: makeReadResource(deps),
+    ...makePutResource(deps),
+    ...makePostMember(deps),
+    ...makePatchDocument(deps),
+    delete: makeDeleteResource(deps),
     move: (who, from, to) => withResourceLocks(() => moveLocks(store, from, to), async () => {
       await requireDeletion(who, from, paths => creationNeeds(baseUrl, paths.map(p => to + p.slice(from.length))))
       return moveResource(store, baseUrl, from, to, now(), { protectedReason: unmovableReason })

@@ -3,8 +3,8 @@
 import type { Store } from '../store/open-store.ts'
 import { getMeta } from '../store/resources.ts'
 import { requiredModes, type ModeRequirement } from '../policy/modes.ts'
-import { missingAncestors } from './resource-names.ts'
-import { AT_LEAST_APPEND } from './handle-patch.ts'
+import { missingAncestors } from '../resources/resource-names.ts'
+import { AT_LEAST_APPEND } from '../resources/patch-document.ts'
 
 /**
  * The requirements the handler of `method` checks first on `path`, from the store as it is: a request whose

@@ -143,7 +143,3 @@ function jsonLdWriter(url: string, baseUrl: string, own: readonly Quad[]): Listi
     tail: '\n]\n',
   }
 }
-
-/** Server-managed predicates a client may not write into a container's own graph (Solid §5.3: 409). */
-export const isServerManaged = (q: Quad, containerUrl: string) =>
-  q.predicate.value === LDP('contains') && q.subject.value === containerUrl

@@ -8,8 +8,6 @@ import { log, describeCause } from '../log.ts'
 import { ANONYMOUS, isAuthenticated, type Principal } from '../auth/principal.ts'
 import { ACCEPT_SIGNATURE_WITH_CONTENT } from '../auth/httpsig/http-sig.ts'
 import { mayHaveContent } from '../auth/httpsig/content-digest.ts'
-import { getMeta } from '../store/resources.ts'
-import { requiredModes } from '../policy/modes.ts'
 import { makeAccessControl } from '../policy/access-control.ts'
 import { resolveTarget } from '../store/target.ts'
 import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
@@ -23,12 +21,13 @@ import { handlePatch } from './handle-patch.ts'
 import { handleDelete } from './handle-delete.ts'
 import { describeStorage } from './storage-description.ts'
 import { isAccessRefusal, prefersHtml, renderFrontDoor } from './front-door.ts'
-import { reservedPathError } from './resource-names.ts'
+import { reservedPathError } from '../resources/resource-names.ts'
+import { withRefusalLinks } from './refusal-links.ts'
 import { handleUploadResource } from './upload-resource.ts'
 import { makeUploadSessions } from './upload-sessions.ts'
 import { asksForUploadResource, createUpload } from './upload-creation.ts'
 import { PARTIAL_UPLOAD } from './upload-fields.ts'
-import type { RsContext, RsRequest } from './rs-context.ts'
+import { actingOf, type RsContext, type RsRequest } from './rs-context.ts'
 import { listenerPrincipalOf } from '../channels/listener.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -48,7 +47,7 @@ export function makeResourceServer(deps: Deps) {
       principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = await answerError(request, target.path, await withUmaChallenge(withSignatureHints(err, request, target.path), request.method, target.path, target.url))
+      response = await answerError(request, target.path, await withUmaChallenge(withSignatureHints(withRefusalLinks(err, deps.cfg.baseUrl, target.path), request, target.path), request.method, target.path, target.url))
     }
     // WAC-Allow (WAC §6 / Solid Protocol) on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
@@ -132,16 +131,14 @@ export function makeResourceServer(deps: Deps) {
   }
 
   async function read(r: RsRequest, head: boolean): Promise<Response> {
-    const { path, url } = r.target
-    const decision = await ctx.access.authorize(r.principal, url, requiredModes({ method: 'GET', url, exists: true }), r.origin, challengeLinks(deps.cfg.baseUrl, path))
-    // Existence is only revealed after Read was granted (WAC: no 404/403 oracle).
-    const meta = isReservedPath(path) ? undefined : await getMeta(deps.store, path)
-    if (!meta) throw new HttpError(404, 'not_found', `${path} does not exist`, { headers: { 'wac-allow': decision.wacAllow } })
+    const { path } = r.target
+    // Read decided first, existence told only after (resources/read-resource.ts).
+    const { meta, wacAllow, publicRead } = await deps.resources.read(actingOf(r), path)
     const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
-    headers.append('wac-allow', decision.wacAllow)
+    headers.append('wac-allow', wacAllow)
     // RFC 9111 §5.2.2.4: a browser may keep a copy but asks again (the ETag makes that a 304) before using it, so
     // a document saved a moment ago is never shown as it was; a copy read with credentials stays in that browser
-    headers.set('cache-control', decision.public.has('read') ? 'no-cache' : 'private, no-cache')
+    headers.set('cache-control', publicRead ? 'no-cache' : 'private, no-cache')
     return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestUrl: r.request.url, requestHeaders: r.request.headers, head, headers, cache: representations })
   }
 

@@ -51,7 +51,7 @@ export function allowedMethods(path: string, meta: ResourceMeta | undefined): st
   const methods = ['OPTIONS', 'HEAD', 'GET']
   // the pod's URL space (http/pod-paths.ts): writes to the pod's own endpoint paths are refused (reserved_path).
   if (isReservedPath(path)) return methods
-  // Solid Protocol §5.4: the root cannot be overwritten (handle-put answers 405).
+  // Solid Protocol §5.4: the root cannot be overwritten (resources/put-resource.ts answers 405).
   if (path !== '/') methods.push('PUT')
   if (!meta || meta.kind !== 'binary') methods.push('PATCH')
   if (isContainerPath(path)) methods.push('POST')

@@ -8,7 +8,7 @@ import { openUploadsOf, putUpload, type UploadRecord } from '../store/upload-rec
 import type { Principal } from '../auth/principal.ts'
 import { planPut } from './handle-put.ts'
 import { planPost, wantsContainer } from './handle-post.ts'
-import { fileTypeOf } from './new-content.ts'
+import { fileTypeOf } from './receive-body.ts'
 import { byteCountOf, interopVersionOf, uploadCompleteOf, uploadLimit, uploadState } from './upload-fields.ts'
 import { appendToUpload } from './upload-append.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'

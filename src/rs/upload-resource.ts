@@ -8,7 +8,8 @@ import { deleteUpload, getUpload, putUpload, type StoredUpload, type UploadRecor
 import { resolveTarget } from '../store/target.ts'
 import { commitPut, planPut } from './handle-put.ts'
 import { commitPost, planPost } from './handle-post.ts'
-import { discardBody, fileBody, type IncomingBody } from './new-content.ts'
+import { discardBody, fileBody, type IncomingBody } from '../resources/new-content.ts'
+import { withRefusalLinks } from './refusal-links.ts'
 import { agentOf } from './upload-creation.ts'
 import { appendToUpload, inconsistentLength } from './upload-append.ts'
 import { interopVersionOf, PARTIAL_UPLOAD, PROBLEM_TYPES, uploadCompleteOf, uploadLimit, uploadState, byteCountOf, INTEROP_VERSIONS } from './upload-fields.ts'
@@ -114,9 +115,11 @@ async function complete(ctx: RsContext, r: RsRequest, id: string, upload: Upload
   let response: Response
   try {
     response = upload.method === 'PUT'
-      ? await planPut(ctx, original).then(plan => commitPut(ctx, original, plan, body), err => { discardBody(ctx, body); throw err })
-      : await planPost(ctx, original).then(plan => commitPost(ctx, original, plan, body), err => { discardBody(ctx, body); throw err })
-  } catch (err) {
+      ? await planPut(ctx, original).then(plan => commitPut(ctx, original, plan, body), err => { discardBody(store, body); throw err })
+      : await planPost(ctx, original).then(plan => commitPost(ctx, original, plan, body), err => { discardBody(store, body); throw err })
+  } catch (thrown) {
+    // The write's refusal names the written resource's links, not the upload resource's.
+    const err = withRefusalLinks(thrown, cfg.baseUrl, upload.path)
     if (!(err instanceof HttpError)) throw err
     await putUpload(store, id, { ...done, completed: { status: err.status } }, expiresAt)
     throw new HttpError(err.status as never, err.code, err.description, { cause: err.cause, headers: { ...err.headers, 'upload-complete': '?1', 'upload-offset': String(blob.size) }, extra: err.extra })

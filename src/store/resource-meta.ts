@@ -8,7 +8,7 @@ export interface ResourceMeta {
   readonly contentType: string
   /** Opaque, changes on every write of this resource (strong validator base). */
   readonly etag: string
-  /** Bytes of the binary body; for RDF, bytes of the Turtle a GET serves (stat:size in listings, rs/new-content.ts). */
+  /** Bytes of the binary body; for RDF, bytes of the Turtle a GET serves (stat:size in listings, resources/new-content.ts). */
   readonly size: number
   /** Milliseconds since the epoch. */
   readonly modified: number

@@ -127,11 +127,11 @@ export const STORE_WRITES = ['writeResource', 'deleteResource', 'moveResource', 
 const NAMED_IMPORT = /import\s*\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g
 
 /**
- * Where a role other than the resource server imports one of the store's resource writes (`file: name`): the
- * faces change resources through the operations layer (src/resources/), which decides access for a principal
- * and applies the pod's essentials first; only it and rs/ (whose carve-out into it is still to come) may write.
+ * Where a face (any role, the resource server too) imports one of the store's resource writes (`file: name`):
+ * the faces change resources through the operations layer (src/resources/), which decides access for a
+ * principal and applies the pod's essentials first; of the roles, only it may write.
  */
-export function storeWritesInFaces(rootDir: string, faces: readonly string[] = ROLES.filter(r => r !== 'rs').concat('notify', 'visit')): string[] {
+export function storeWritesInFaces(rootDir: string, faces: readonly string[] = ROLES.concat('notify', 'visit')): string[] {
   const out: string[] = []
   for (const file of listTs(join(rootDir, 'src'))) {
     const from = relative(rootDir, file)

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ANONYMOUS, type Principal } from '../../src/auth/principal.ts'
 import { ownerSessionPrincipal } from '../../src/auth/owner-cookie.ts'
-import { HttpError } from '../../src/http/errors.ts'
+import { refusal } from './refusal.ts'
 import { getMeta } from '../../src/store/resources.ts'
 import { readTrash } from '../../src/store/trash.ts'
 import { agent, BASE, openAccessPod, type AccessPod } from '../policy/access-fixture.ts'
@@ -29,17 +29,6 @@ beforeAll(async () => {
   trashedId = (await pod.deps.resources.trash({ principal: OWNER }, '/gone/doc')).item.id
 })
 afterAll(() => pod.close())
-
-/** The refusal `run` throws: status and code. */
-async function refusal(run: () => Promise<unknown>): Promise<[number, string]> {
-  try {
-    await run()
-  } catch (err) {
-    if (err instanceof HttpError) return [err.status, err.code]
-    throw err
-  }
-  throw new Error('expected a refusal')
-}
 
 const exists = async (path: string) => (await getMeta(pod.store, path)) !== undefined
 /** What the tests touch is all still there, and the trash holds only the owner's item. */

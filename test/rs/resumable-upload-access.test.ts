@@ -46,6 +46,21 @@ describe('draft-ietf-httpbis-resumable-upload §12: an upload resource is its st
     expect(created.status).toBe(201)
     await expectRsError(await asOwner(created.headers.get('location')!, appendInit(0, 'owner')), 403, 'upload_not_yours')
   })
+
+  test('access is decided again at completion: taken away meanwhile, the write is refused with the written resource\'s links (§12)', async () => {
+    await pod.seed('/shut/', '')
+    await pod.seed('/shut/.acl', publicWriteAcl(`${pod.base}/shut/`))
+    const created = await pod.request('/shut/film.bin', { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...DRAFT } })
+    expect(created.status).toBe(201)
+    await pod.seed('/shut/.acl', `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent </profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`)
+    const res = await pod.request(created.headers.get('location')!, appendInit(0, 'frames', { 'upload-complete': '?1' }))
+    await expectRsError(res, 401, 'unauthenticated')
+    expect(res.headers.get('upload-complete')).toBe('?1')
+    // The Link names the refused write's target (its ACL and types), not the upload resource's.
+    expect(res.headers.get('link')).toBe(`<http://www.w3.org/ns/ldp#Resource>; rel="type", <${pod.base}/shut/film.bin.acl>; rel="acl"`)
+    expect((await asOwner('/shut/film.bin', {})).status).toBe(404)
+  })
 })
 
 describe('abandoned uploads (--upload-expiry-seconds, default 86400)', () => {

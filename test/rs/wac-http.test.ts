@@ -100,6 +100,20 @@ describe('request pipeline deny, anonymous', () => {
     expect(await res.text()).not.toContain('<#a>')
   })
 
+  // Writes are decided by the operations layer (src/resources/), whose refusal names no Link: the RS adds its own.
+  test.each<[string, string, RequestInit]>([
+    ['PUT', '/private/doc', turtle('PUT', '<#a> <#b> <#d>.')],
+    ['PATCH', '/private/doc', insert('<#a> <#b> <#d>.')],
+    ['DELETE', '/private/doc', { method: 'DELETE' }],
+    ['POST', '/private/sub/', turtle('POST', '<#a> <#b> <#d>.')],
+  ])('a refused %s names the type and ACL links of its target too', async (_method, path, init) => {
+    const res = await pod.request(path, init)
+    expect(res.status).toBe(401)
+    const acl = `<${pod.base}${path}.acl>; rel="acl"`
+    expect(res.headers.get('link')).toContain(acl)
+    expect(res.headers.get('link')).toContain(path.endsWith('/') ? '<http://www.w3.org/ns/ldp#BasicContainer>; rel="type"' : '<http://www.w3.org/ns/ldp#Resource>; rel="type"')
+  })
+
   test('a container answers with its container types and its ACL', async () => {
     const res = await pod.request('/private/sub/')
     expect(res.status).toBe(401)

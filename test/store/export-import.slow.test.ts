@@ -20,7 +20,7 @@ import { exportPod, ExportError, type Manifest } from '../../src/store/export-po
 import { importPod, ImportError, rebaser } from '../../src/store/import-pod.ts'
 import { parseRdfDocument } from '../../src/rdf/parse-rdf.ts'
 import { readGraphStatements } from '../../src/rdf/graph-statements.ts'
-import { rdfContent } from '../../src/rs/new-content.ts'
+import { rdfContent } from '../../src/resources/new-content.ts'
 
 const OLD = 'http://localhost:3000'
 const NEW = 'https://pod.example.org'

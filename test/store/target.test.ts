@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { HttpError } from '../../src/http/errors.ts'
 import { resolveTarget } from '../../src/store/target.ts'
 import { isReservedPath } from '../../src/http/pod-paths.ts'
-import { nameFromSlug } from '../../src/rs/resource-names.ts'
+import { nameFromSlug } from '../../src/resources/resource-names.ts'
 
 const BASE = 'https://pod.example'
 const pathOf = (raw: string) => resolveTarget(BASE, raw).path

@@ -8,22 +8,22 @@ import { isAcl } from '../store/acl-names.ts'
 import {
   affectsEssentialAccess, lostEssentialAccess, missingProfileStatements, PROFILE_PATH, protectedReason, storedAclLoader,
 } from '../policy/pod-essentials.ts'
-import type { RsContext } from './rs-context.ts'
+import type { ResourcesDeps } from './acting.ts'
 
 /** DELETE of the WebID document or /keys/: 409 `protected_resource`; of an ACL they need: 409 `protected_access`. */
-export async function checkEssentialDelete(ctx: RsContext, path: string): Promise<void> {
+export async function checkEssentialDelete(deps: Pick<ResourcesDeps, 'store' | 'cfg'>, path: string): Promise<void> {
   const reason = protectedReason(path)
   if (reason !== undefined) throw new HttpError(409, 'protected_resource', reason)
-  if (isAcl(path)) await checkEssentialAccess(ctx, path, undefined, 'removing this ACL')
+  if (isAcl(path)) await checkEssentialAccess(deps, path, undefined, 'removing this ACL')
 }
 
 /**
  * PUT or PATCH, with the document's new state: the WebID document keeps the statements every app and pod
  * needs (409 `webid_statement_required`), and an ACL keeps the pod's essential access (409 `protected_access`).
  */
-export async function checkEssentialWrite(ctx: RsContext, path: string, content: NewContent): Promise<void> {
-  if (path === PROFILE_PATH) checkProfileStatements(ctx.deps.cfg.baseUrl, content)
-  if (isAcl(path) && content.triples) await checkEssentialAccess(ctx, path, content.triples, 'this ACL')
+export async function checkEssentialWrite(deps: Pick<ResourcesDeps, 'store' | 'cfg'>, path: string, content: NewContent): Promise<void> {
+  if (path === PROFILE_PATH) checkProfileStatements(deps.cfg.baseUrl, content)
+  if (isAcl(path) && content.triples) await checkEssentialAccess(deps, path, content.triples, 'this ACL')
 }
 
 function checkProfileStatements(baseUrl: string, content: NewContent) {
@@ -38,9 +38,9 @@ function checkProfileStatements(baseUrl: string, content: NewContent) {
 }
 
 /** Evaluates the pod's ACLs as they would be after the write (`triples`; undefined: the ACL is gone), before committing it. */
-async function checkEssentialAccess(ctx: RsContext, aclPath: string, triples: readonly Quad[] | undefined, what: string) {
+async function checkEssentialAccess(deps: Pick<ResourcesDeps, 'store' | 'cfg'>, aclPath: string, triples: readonly Quad[] | undefined, what: string) {
   if (!affectsEssentialAccess(aclPath)) return
-  const { store, cfg } = ctx.deps
+  const { store, cfg } = deps
   const lost = await lostEssentialAccess(storedAclLoader(store, cfg.baseUrl, { aclPath, triples }), cfg.baseUrl)
   if (lost.length === 0) return
   throw new HttpError(409, 'protected_access', `${what} would take away ${lost.map(l => l.why).join('; ')}. `

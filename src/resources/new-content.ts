@@ -11,35 +11,16 @@ import type { ParsedDocument } from '../rdf/parse-rdf.ts'
 import { parseRdfDocumentOffThread } from '../rdf/parse-off-thread.ts'
 import { trigByteLength, turtleByteLength } from '../rdf/serialize-rdf.ts'
 import { checkNoReservedTerms, describeGraphStatements } from '../rdf/graph-statements.ts'
-import { decodeUtf8, readRequestBody, type RequestBody } from '../auth/request-body.ts'
-import { isServerManaged } from './listing-syntax.ts'
+import { decodeUtf8, type RequestBody } from '../auth/request-body.ts'
 import { checkKeyDocument } from '../auth/httpsig/key-document.ts'
-import { storeBinaryBody } from './binary-body.ts'
-import type { RsContext, RsRequest } from './rs-context.ts'
+import type { Store } from '../store/open-store.ts'
+import { LDP } from '../rdf/namespaces.ts'
 
 /**
  * A write's body as received: RDF read whole (it is parsed, and its IRIs resolve against the target's URL,
  * which a POST may still change), or a file already streamed to the blob store.
  */
 export type IncomingBody = { readonly rdf: RequestBody } | { readonly file: NewContent & { readonly blob: StoredBlob } }
-
-/**
- * Receives the body of a PUT or POST. Whether it is a file is decided from the headers alone, before a byte is
- * read: a non-RDF Content-Type written to a document (not a container, not an ACL). RDF keeps its own limit.
- */
-export async function receiveBody(ctx: RsContext, r: Pick<RsRequest, 'request' | 'principal'>, container: boolean): Promise<IncomingBody> {
-  const { cfg } = ctx.deps
-  const contentType = fileTypeOf(r.request.headers, container)
-  if (contentType !== undefined) return fileBody(contentType, await storeBinaryBody(ctx, r))
-  return { rdf: await readRequestBody(r, Math.min(cfg.maxRdfBytes, cfg.maxBodyBytes ?? Infinity)) }
-}
-
-/** The Content-Type of a body that is a file (streamed to the blob store), or undefined for RDF and containers. */
-export function fileTypeOf(headers: Headers, container: boolean): string | undefined {
-  const contentType = headers.get('content-type')?.trim()
-  const mediaType = mediaTypeOf(contentType ?? null)
-  return !container && contentType && mediaType && !isRdfType(mediaType) ? contentType : undefined
-}
 
 const ACL_NOT_RDF = 'an ACL document must be RDF (text/turtle, application/ld+json or application/n-triples)'
 const CONTAINER_NOT_RDF = 'a container body must be RDF (text/turtle, application/ld+json or application/n-triples)'
@@ -48,8 +29,8 @@ const CONTAINER_NOT_RDF = 'a container body must be RDF (text/turtle, applicatio
  * A PUT whose Content-Type the target cannot take, refused from the headers before a byte is read: a container
  * or an ACL document is RDF, so a film sent there is not first stored (or read) to be refused.
  */
-export function checkBodyTypeFor(path: string, headers: Headers) {
-  const mediaType = mediaTypeOf(headers.get('content-type'))
+export function checkBodyTypeFor(path: string, contentType: string | null) {
+  const mediaType = mediaTypeOf(contentType)
   if (mediaType === undefined || isRdfType(mediaType)) return
   if (isContainerPath(path)) throw new HttpError(415, 'unsupported_media_type', CONTAINER_NOT_RDF)
   if (isAcl(path)) throw new HttpError(415, 'unsupported_media_type', ACL_NOT_RDF)
@@ -67,8 +48,8 @@ export async function contentFor(body: IncomingBody, path: string, url: string):
 }
 
 /** A received file no write took: its blob goes at once (nothing ever named it). */
-export function discardBody(ctx: RsContext, body: IncomingBody | undefined) {
-  if (body && 'file' in body) ctx.deps.store.blobs.discard(body.file.blob.id)
+export function discardBody(store: Store, body: IncomingBody | undefined) {
+  if (body && 'file' in body) store.blobs.discard(body.file.blob.id)
 }
 
 async function contentFromBody(body: RequestBody, path: string, url: string): Promise<NewContent> {
@@ -115,3 +96,7 @@ export async function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url
   const size = trigByteLength([...triples, ...namedGraphs], url, prefixes)
   return { kind, contentType: TURTLE, triples: [...triples, ...describeGraphStatements(namedGraphs)], size, namedGraphs: true, ...own }
 }
+
+/** Server-managed predicates a client may not write into a container's own graph (Solid §5.3: 409). */
+export const isServerManaged = (q: Quad, containerUrl: string) =>
+  q.predicate.value === LDP('contains') && q.subject.value === containerUrl

@@ -6,13 +6,13 @@ import { getMeta } from '../store/resources.ts'
 import { governedBy, isAcl } from '../store/acl-names.ts'
 import { assertOwnerKeepsControl, validateAclDocument } from '../policy/acl-document.ts'
 import { ownerWebIdOf } from '../config.ts'
-import type { RsContext } from './rs-context.ts'
+import type { ResourcesDeps } from './acting.ts'
 
-export async function checkAclWrite(ctx: RsContext, path: string, triples: readonly Quad[]) {
+export async function checkAclWrite(deps: Pick<ResourcesDeps, 'store' | 'cfg'>, path: string, triples: readonly Quad[]) {
   if (!isAcl(path)) return
-  const { baseUrl } = ctx.deps.cfg
+  const { baseUrl } = deps.cfg
   const governed = governedBy(path)
-  if (!await getMeta(ctx.deps.store, governed)) {
+  if (!await getMeta(deps.store, governed)) {
     throw new HttpError(409, 'acl_without_resource', `${governed} does not exist: create it before writing its ACL`)
   }
   validateAclDocument(triples, baseUrl + path, baseUrl + governed)

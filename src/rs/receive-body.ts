@@ -1,0 +1,25 @@
+// Receives a PUT's or POST's body from the request, for the operations layer: RDF read whole, a file streamed to the blob store.
+
+import { isRdfType, mediaTypeOf } from '../rdf/media-types.ts'
+import { readRequestBody } from '../auth/request-body.ts'
+import { fileBody, type IncomingBody } from '../resources/new-content.ts'
+import { storeBinaryBody } from './binary-body.ts'
+import type { RsContext, RsRequest } from './rs-context.ts'
+
+/**
+ * Receives the body of a PUT or POST. Whether it is a file is decided from the headers alone, before a byte is
+ * read: a non-RDF Content-Type written to a document (not a container, not an ACL). RDF keeps its own limit.
+ */
+export async function receiveBody(ctx: RsContext, r: Pick<RsRequest, 'request' | 'principal'>, container: boolean): Promise<IncomingBody> {
+  const { cfg } = ctx.deps
+  const contentType = fileTypeOf(r.request.headers, container)
+  if (contentType !== undefined) return fileBody(contentType, await storeBinaryBody(ctx, r))
+  return { rdf: await readRequestBody(r, Math.min(cfg.maxRdfBytes, cfg.maxBodyBytes ?? Infinity)) }
+}
+
+/** The Content-Type of a body that is a file (streamed to the blob store), or undefined for RDF and containers. */
+export function fileTypeOf(headers: Headers, container: boolean): string | undefined {
+  const contentType = headers.get('content-type')?.trim()
+  const mediaType = mediaTypeOf(contentType ?? null)
+  return !container && contentType && mediaType && !isRdfType(mediaType) ? contentType : undefined
+}

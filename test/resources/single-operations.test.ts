@@ -1,0 +1,77 @@
+// The resource server's operations, called on the layer (src/resources/) with no request at all: a principal and
+// plain facts in, plain results out, the RS's refusals (401/403 before 404/405/409/412), the pod's essentials.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { ANONYMOUS } from '../../src/auth/principal.ts'
+import { ownerSessionPrincipal } from '../../src/auth/owner-cookie.ts'
+import { refusal } from './refusal.ts'
+import { getMeta, readTriples } from '../../src/store/resources.ts'
+import { NO_PRECONDITIONS } from '../../src/resources/preconditions.ts'
+import type { IncomingBody } from '../../src/resources/new-content.ts'
+import { agent, BASE, openAccessPod, type AccessPod } from '../policy/access-fixture.ts'
+
+const OWNER = { principal: ownerSessionPrincipal(BASE) }
+const BOB = { principal: agent('https://bob.example/profile#me') }
+const PUBLIC = { principal: ANONYMOUS }
+const turtle = (text: string): IncomingBody => {
+  const bytes = new TextEncoder().encode(text)
+  return { rdf: { bytes, mediaType: 'text/turtle', contentType: 'text/turtle' } }
+}
+const facts = { preconditions: NO_PRECONDITIONS, contentType: 'text/turtle' }
+
+let pod: AccessPod
+beforeAll(async () => {
+  pod = await openAccessPod()
+  await pod.seed('/shared/doc', '')
+  await pod.seed('/shared/.acl', `<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#bob> a acl:Authorization; acl:agent <${BOB.principal.webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.\n`)
+})
+afterAll(() => pod.close())
+
+describe('PUT, POST, PATCH, DELETE and read for an explicit principal', () => {
+  test('the owner creates with PUT (created, an ETag), replaces (not created), reads it back, deletes it', async () => {
+    const r = pod.deps.resources
+    const plan = await r.planPut(OWNER, '/shared/new', facts)
+    const made = await r.commitPut(OWNER, '/shared/new', plan, turtle('<#a> <#b> <#c>.'), NO_PRECONDITIONS)
+    expect(made.created).toBe(true)
+    const again = await r.commitPut(OWNER, '/shared/new', await r.planPut(OWNER, '/shared/new', facts), turtle('<#a> <#b> <#d>.'),
+      { ifMatch: `"${made.meta.etag}"`, ifNoneMatch: null })
+    expect(again.created).toBe(false)
+    expect((await readTriples(pod.store, BASE, '/shared/new')).map(q => q.object.value)).toEqual([`${BASE}/shared/new#d`])
+    expect((await r.read(OWNER, '/shared/new')).meta.etag).toBe(again.meta.etag)
+    await r.delete(OWNER, '/shared/new', NO_PRECONDITIONS)
+    expect(await getMeta(pod.store, '/shared/new')).toBeUndefined()
+  })
+
+  test('a reader may read but not write: 403 forbidden for PUT, POST, PATCH and DELETE; the public gets 401', async () => {
+    const r = pod.deps.resources
+    expect((await r.read(BOB, '/shared/doc')).wacAllow).toContain('user="read"')
+    expect(await refusal(() => r.planPut(BOB, '/shared/doc', facts))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.planPost(BOB, '/shared/', false))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.admitPatch(BOB, '/shared/doc'))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.delete(BOB, '/shared/doc', NO_PRECONDITIONS))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.read(PUBLIC, '/shared/doc'))).toEqual([401, 'unauthenticated'])
+    // Access before existence: the public learns nothing of a missing name
+    expect(await refusal(() => r.read(PUBLIC, '/shared/missing'))).toEqual([401, 'unauthenticated'])
+    expect(await refusal(() => r.read(OWNER, '/shared/missing'))).toEqual([404, 'not_found'])
+    expect(await getMeta(pod.store, '/shared/doc')).toBeDefined()
+  })
+
+  test('POST mints a member from the Slug; PATCH applies a patch; a failing If-Match is 412', async () => {
+    const r = pod.deps.resources
+    const posted = await r.commitPost(OWNER, '/shared/', await r.planPost(OWNER, '/shared/', false), turtle('<#x> <#y> <#z>.'),
+      { slug: 'note', preconditions: NO_PRECONDITIONS })
+    expect(posted.path).toBe('/shared/note')
+    await r.admitPatch(OWNER, '/shared/note')
+    const patched = await r.patch(OWNER, '/shared/note', { mediaType: 'application/sparql-update', text: 'INSERT DATA { <#x> <#y> <#w> }' }, NO_PRECONDITIONS)
+    expect(patched.result.created).toBe(false)
+    expect(await refusal(() => r.delete(OWNER, '/shared/note', { ifMatch: '"stale"', ifNoneMatch: null }))).toEqual([412, 'precondition_failed'])
+  })
+
+  test("the pod's essentials hold for the owner too: 409 protected_resource for the WebID document, 405 for the root", async () => {
+    const r = pod.deps.resources
+    expect(await refusal(() => r.delete(OWNER, '/profile/card', NO_PRECONDITIONS))).toEqual([409, 'protected_resource'])
+    expect(await refusal(() => r.planPut(OWNER, '/', facts))).toEqual([405, 'root_protected'])
+    expect(await getMeta(pod.store, '/profile/card')).toBeDefined()
+  })
+})
