@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openOwnerPod, type OwnerPod } from './admin-fixture.ts'
 import { getMeta } from '../../src/store/resources.ts'
 import { FORM } from '../op/op-fixture.ts'
+import { sharePage } from '../../src/admin/share-page.ts'
+import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 
 const BASE = 'http://localhost:3995'
 const TTL = '<#x> <http://purl.org/dc/terms/title> "x".'
@@ -81,5 +83,23 @@ describe('revoke and restore buttons without their hidden id', () => {
   })
   test('a restore without its id → 400 invalid_request', async () => {
     expect(await refusal(await post('/.admin/trash/restore', []))).toEqual({ status: 400, code: 'invalid_request' })
+  })
+})
+
+describe('the owner guard: a refused form leads back where it was sent from', () => {
+  const backLinks = async (res: Response) => [...(await res.text()).matchAll(/<a class="button secondary" href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]])
+  test('a share form of /docs/a.ttl refused → the page leads back to sharing of /docs/a.ttl, headed "Access not changed"', async () => {
+    const res = await post('/.admin/share/add', [['path', '/docs/a.ttl'], ['kind', 'owner'], ['read', 'yes']])
+    expect(res.status).toBe(400)
+    const page = await res.clone().text()
+    expect(page).toContain('Access not changed')
+    expect(await backLinks(res)).toEqual([[sharePage('/docs/a.ttl').replaceAll('&', '&amp;'), 'Back to sharing']])
+  })
+  test('signed out → 401 login_required, the page leads back to the trash', async () => {
+    const res = await pod.request(ADMIN_PATHS.trashRestore, {
+      method: 'POST', headers: { 'content-type': FORM, origin: BASE }, body: new URLSearchParams([['csrf', csrf], ['id', 'x']]).toString(),
+    })
+    expect(await refusal(res.clone())).toEqual({ status: 401, code: 'login_required' })
+    expect(await backLinks(res)).toEqual([[ADMIN_PATHS.trashPage, 'Back to the trash']])
   })
 })
