@@ -21,7 +21,7 @@ import { statusPlugin } from './status-plugin.ts'
 const SETUP_PATH = ADMIN_PATHS.setup
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
 
-/** `forward`: the app's own handler, through which the no-script forms make their LDP requests. */
+/** `forward`: the app's own handler, through which the owner's pages still make their LDP requests (http/cookie-ldp.ts, issue 35). */
 export function adminPlugin(deps: Deps, forward: Forward) {
   const ldp = makeCookieLdp(deps.cfg.baseUrl, forward)
   return new Elysia({ name: 'admin' })
