@@ -56,8 +56,9 @@ function startReceiver(delayMs: () => number) {
 const ED25519 = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU' }
 const DID = 'did:key:z6Mkh4LmfP1ev9MNPGr7JbEbtD6BD4fsu1duEj83PMCs3xHG'
 
-async function subscribeWebhook(pod: RunningPod, origin: string, sendTo: string): Promise<void> {
-  const target = `${origin}/.notifications/WebhookChannel2023/`
+async function subscribeWebhook(pod: RunningPod, sendTo: string): Promise<void> {
+  // At the pod's own origin: the signature covers the target URI, which the pod compares with its base URL
+  const target = `${pod.baseUrl}/.notifications/WebhookChannel2023/`
   const body = JSON.stringify({ '@context': ['https://www.w3.org/ns/solid/notification/v1'], type: 'WebhookChannel2023', topic: pod.baseUrl + CONTAINER, sendTo })
   const headers = await signedHeaders(target, { key: privateKeyOf(ED25519), alg: 'ed25519', keyid: DID, method: 'POST', body, headers: { 'content-type': 'application/ld+json' } })
   const res = await fetch(target, { method: 'POST', headers, body })
@@ -91,7 +92,7 @@ export async function benchWebhooks(opts: { print?: boolean } = {}): Promise<Web
   const origin = `http://127.0.0.1:${pod.port}`
   try {
     // Throughput: CHANNELS webhooks on the container, WRITES new members; from the first write to the last delivery.
-    for (let c = 0; c < CHANNELS; c++) await subscribeWebhook(pod, origin, `${receiver.base}/fast-${c}`)
+    for (let c = 0; c < CHANNELS; c++) await subscribeWebhook(pod, `${receiver.base}/fast-${c}`)
     const started = performance.now()
     await writeMembers(origin, 'fast', WRITES, WRITING)
     const expected = WRITES * CHANNELS
@@ -101,7 +102,7 @@ export async function benchWebhooks(opts: { print?: boolean } = {}): Promise<Web
 
     // None lost: one more webhook with a slow receiver; BURST acknowledged writes, kill -9, restart, count.
     slow = true
-    await subscribeWebhook(pod, origin, `${receiver.base}/burst`)
+    await subscribeWebhook(pod, `${receiver.base}/burst`)
     await writeMembers(origin, 'burst', BURST, WRITING)
     const beforeKill = receiver.unique('/burst')
     await pod.stop('SIGKILL')
