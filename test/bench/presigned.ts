@@ -10,16 +10,30 @@
 export const PRESIGNED_MAX_AGE_MS = 30_000
 
 /**
+ * At most this many values signed in one second. The pod keeps each key's proofs (DPoP) or nonces (HttpSig)
+ * of one second within a share (`--dpop-proofs-per-key`, `--httpsig-nonces-per-key`: 16,384) and refuses a
+ * key past it with 429; a client signing each request as it sends it stays far below that (one client reaches
+ * ~9k req/s here), but signing ahead in a tight loop (Ed25519: tens of thousands a second) would not.
+ */
+export const PRESIGNED_PER_SECOND = 8_000
+
+/**
  * `count` values signed now, handed out oldest first, as a client sends what it signs: the pod's
  * replay memory keeps each DPoP key's newest proofs and refuses ones older than those it forgot
  * (auth/dpop-replay.ts), so a pool sent newest first would be refused past one key's share. Values
  * older than `maxAgeMs` are skipped; once the pool is spent every later value is signed on the fly.
  */
-export async function presign<T>(sign: () => Promise<T>, count: number, o: { maxAgeMs?: number; now?: () => number } = {}): Promise<() => Promise<T>> {
+export async function presign<T>(sign: () => Promise<T>, count: number, o: { maxAgeMs?: number; now?: () => number; perSecond?: number } = {}): Promise<() => Promise<T>> {
   const maxAgeMs = o.maxAgeMs ?? PRESIGNED_MAX_AGE_MS
   const now = o.now ?? Date.now
+  const perSecond = o.perSecond ?? PRESIGNED_PER_SECOND
   const pool: { value: T; at: number }[] = []
-  for (let i = 0; i < count; i++) pool.push({ value: await sign(), at: now() })
+  for (let i = 0; i < count; i++) {
+    // No more in one second of iat/created than a client signing as it sends could make (see PRESIGNED_PER_SECOND)
+    const second = Math.floor(now() / 1000)
+    if (i >= perSecond && Math.floor(pool[i - perSecond]!.at / 1000) === second) await Bun.sleep(1000 - (now() % 1000))
+    pool.push({ value: await sign(), at: now() })
+  }
   let i = 0
   return async () => {
     while (i < pool.length && now() - pool[i]!.at > maxAgeMs) i++
