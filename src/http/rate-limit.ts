@@ -13,8 +13,12 @@ export interface RateLimit {
   readonly maxWindowMs?: number
 }
 
-/** `strikes`: how many windows in a row the key used up; remembered until its longest wait would be over. */
-interface Window { count: number; resetAt: number; strikes: number }
+/**
+ * `strikes`: how many windows in a row the key used up; remembered until its longest wait would be over.
+ * `beforeStrike`: the window's end before its last strike, so that taking back the attempt that used the
+ * window up (`forgive`) takes back its doubled wait too.
+ */
+interface Window { count: number; resetAt: number; strikes: number; beforeStrike?: number }
 
 /**
  * Counts failures per key; `retryAfter` says how long a key must wait once it used up its window.
@@ -57,7 +61,13 @@ export class FailureLimiter {
   /** Takes back one attempt counted by `begin` that turned out not to be a failure. */
   forgive(key: string, now: number): void {
     const w = this.#current(key, now)
-    if (w && w.count > 0) w.count--
+    if (!w || w.count === 0) return
+    if (w.count === this.#limit.max && w.beforeStrike !== undefined) {
+      w.strikes--
+      w.resetAt = w.beforeStrike
+      w.beforeStrike = undefined
+    }
+    w.count--
   }
 
   recordFailure(key: string, now: number): void {
@@ -77,6 +87,7 @@ export class FailureLimiter {
   #strike(key: string, w: Window, now: number): void {
     const { windowMs, maxWindowMs } = this.#limit
     if (maxWindowMs === undefined) return
+    w.beforeStrike = w.resetAt
     w.resetAt = now + Math.min(windowMs * 2 ** w.strikes, maxWindowMs)
     w.strikes++
     this.#windows.set(key, w, w.resetAt + maxWindowMs)

@@ -10,6 +10,12 @@
 //   and the right one signs in; a wrong one from a device not known before is answered 429 too, not 401.
 //   The per-account limit never refuses the right password (OWASP Authentication Cheat Sheet, "Account
 //   lockout": a lockout strangers can trigger is a denial of service against the owner).
+// - Unknown devices together: past 1,000 wrong passwords in 15 minutes from browsers without a known-device
+//   cookie, such browsers are refused before the password is compared. Without this cap a guesser holding
+//   many address blocks (an IPv6 /48 is 65,536 /64s) would have no bound at all; with it, the most strangers
+//   can do is make a browser the owner never signed in from wait — the owner's known browsers are never
+//   refused, existing sessions go on, and `solopod setup-link` on the machine always works (OWASP's
+//   "device cookies": trust the devices the owner has used, limit the rest).
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -35,6 +41,7 @@ type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'metrics'>
 export const LOGIN_LIMITS = {
   perAddress: { max: 10, windowMs: 15 * 60_000, maxWindowMs: 24 * 3600_000 },
   perAccount: { max: 50, windowMs: 15 * 60_000 },
+  unknownDevices: { max: 1_000, windowMs: 15 * 60_000 },
 }
 const ACCOUNT = 'owner'
 
@@ -62,6 +69,7 @@ export function makeLogin(deps: OpDeps) {
   // keyed `address:…` or `device:…`: both are one client's attempts
   const byClient = new FailureLimiter(LOGIN_LIMITS.perAddress)
   const byAccount = new FailureLimiter(LOGIN_LIMITS.perAccount)
+  const byUnknownDevices = new FailureLimiter(LOGIN_LIMITS.unknownDevices)
 
   async function page(interaction: Interaction | undefined, returnTo: string, cookieHeader: string | null, problem?: HttpError): Promise<Response> {
     const account = await getOwnerAccount(store)
@@ -101,6 +109,12 @@ export function makeLogin(deps: OpDeps) {
     // Counted before the password check (which takes a while): concurrent guesses cannot overtake the limit.
     const wait = key !== undefined ? byClient.begin(key, now) : 0
     if (wait > 0) throw tooManyAttempts(wait)
+    // Strangers' guesses together: past their cap a browser the owner never signed in from is not even compared
+    const strangersWait = device ? 0 : byUnknownDevices.retryAfter(ACCOUNT, now)
+    if (strangersWait > 0) {
+      if (key !== undefined) byClient.forgive(key, now)
+      throw tooManyAttempts(strangersWait)
+    }
     // Past the account's limit, a wrong password is refused as one more attempt too many; the right one still signs in
     const accountWait = byAccount.retryAfter(ACCOUNT, now)
     const forgive = () => { if (key !== undefined) byClient.forgive(key, now) }
@@ -112,6 +126,7 @@ export function makeLogin(deps: OpDeps) {
     const password = f.form.password
     if (typeof password !== 'string' || password === '' || password.length > 1024 || !await verifyOwnerPassword(store, password)) {
       byAccount.recordFailure(ACCOUNT, now)
+      if (!device) byUnknownDevices.recordFailure(ACCOUNT, now)
       log.warn('op.login_failed', { webid: account.webid, knownDevice: device !== undefined })
       deps.metrics.recordLoginFailure()
       if (accountWait > 0 && !device) throw tooManyAttempts(Math.max(accountWait, key !== undefined ? byClient.retryAfter(key, now) : 0))

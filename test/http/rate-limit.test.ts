@@ -31,3 +31,18 @@ test('without growing delays every wait is one window', () => {
   limiter.recordFailure('a', 15 * MIN)
   expect(limiter.retryAfter('a', 15 * MIN)).toBe(15 * 60)
 })
+
+test('an attempt taken back (forgive) takes back the doubled wait it struck', () => {
+  const limiter = new FailureLimiter({ max: 2, windowMs: 15 * MIN, maxWindowMs: 60 * MIN })
+  let now = 0
+  limiter.recordFailure('a', now); limiter.recordFailure('a', now)
+  now += 15 * MIN
+  limiter.recordFailure('a', now)
+  // the attempt that uses the window up is counted before it is checked, and was no failure
+  expect(limiter.begin('a', now)).toBe(0)
+  limiter.forgive('a', now)
+  expect(limiter.retryAfter('a', now)).toBe(0)
+  // the next real failure strikes the second window once: 30 minutes, not 60
+  limiter.recordFailure('a', now)
+  expect(limiter.retryAfter('a', now)).toBe(30 * 60)
+})

@@ -72,4 +72,27 @@ describe('login rate limiting', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
     expect((await postLogin(jar, { csrf, interaction, password: PASSWORD }, '10.9.9.9')).status).toBe(303)
   }, 60_000) // every failure is a real argon2id verification
+  test('strangers together: past their cap a browser not known before is refused before its password is compared; a known one still signs in', async () => {
+    const saved = LOGIN_LIMITS.unknownDevices.max
+    LOGIN_LIMITS.unknownDevices.max = 3
+    try {
+      const owner = new CookieJar()
+      const first = await startFlow(owner)
+      // its answer sets the known-device cookie
+      expect(owner.take(await postLogin(owner, { csrf: field(first.page, 'csrf'), interaction: first.interaction, password: PASSWORD }, '10.2.0.1')).status).toBe(303)
+      const newBrowser = new CookieJar()
+      const { interaction, page } = await startFlow(newBrowser)
+      const csrf = field(page, 'csrf')
+      for (let i = 0; i < 3; i++) expect((await postLogin(newBrowser, { csrf, interaction, password: 'nope' }, `10.3.${i}.1`)).status).toBe(401)
+      const refused = await postLogin(newBrowser, { csrf, interaction, password: PASSWORD }, '10.3.9.9')
+      expect(refused.status).toBe(429)
+      expect(pageError(await refused.text())).toBe('too_many_attempts')
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+      // the owner's browser that signed in before is never refused, from the same fresh address too
+      const again = await startFlow(owner)
+      expect((await postLogin(owner, { csrf: field(again.page, 'csrf'), interaction: again.interaction, password: PASSWORD }, '10.3.9.9')).status).toBe(303)
+    } finally {
+      LOGIN_LIMITS.unknownDevices.max = saved
+    }
+  }, 60_000)
 })
