@@ -34,8 +34,10 @@ export function makePendingChannels(now: () => number) {
     else perClient.delete(p.channel.holder.client)
     return p
   }
+  // Every entry, not up to the first one still waiting: a channel's own endAt can end it before one put earlier
+  // (at most MAX_PENDING entries, a few µs each)
   const sweep = (at: number) => {
-    for (const [key, p] of pending) if (p.expires <= at) remove(key); else break
+    for (const [key, p] of pending) if (p.expires <= at) remove(key)
   }
   /** Makes room for one more: the oldest waiting channel of a stranger goes (the owner's only when all are). */
   const evict = () => {
