@@ -1,5 +1,5 @@
 // GET and HEAD: Read decided before anything about the target is told (WAC: no 404/403 oracle), then what is
-// stored. The representation (content negotiation, 304s, ranges, listings) is the face's (rs/read-resource.ts).
+// stored. The representation as HTTP (content negotiation, 304s, ranges, listings) is `represent` (representation.ts).
 
 import { HttpError } from '../http/errors.ts'
 import { isReservedPath } from '../http/pod-paths.ts'

@@ -21,12 +21,16 @@ import { makePatchDocument, type PatchText } from './patch-document.ts'
 import { makePostMember, type PostFacts, type PostedMember, type PostPlan } from './post-member.ts'
 import type { IncomingBody } from './new-content.ts'
 import type { Preconditions } from './preconditions.ts'
+import { readResource, type RepresentationRequest } from './representation.ts'
+import { makeRepresentationCache } from './representation-cache.ts'
 
 export type { Acting, ResourcesDeps } from './acting.ts'
 
 export interface Resources {
   /** GET or HEAD: Read on the target, then what is stored of it (404 only to a reader). */
   read(who: Acting, path: string): Promise<Readable>
+  /** What `read` gave as HTTP: the representation `request` asks for (content negotiation, 304, Range, a listing's page). */
+  represent(path: string, readable: Readable, request: RepresentationRequest): Promise<Response>
   /** PUT, before its body: the path, access (with the containers it creates), the preconditions, the body's type for the target. */
   planPut(who: Acting, path: string, facts: PutFacts): Promise<PutPlan>
   /** PUT with its received body, as planned: decided again under the locks, the essentials applied; the body is discarded when refused. */
@@ -55,6 +59,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
   const { store, withResourceLocks, now } = deps
   const baseUrl = deps.cfg.baseUrl
   const d: Deciding = { baseUrl, access: deps.access }
+  const representations = makeRepresentationCache()
 
   // Decided under the operation's locks, on the tree the store then changes: nothing joins it unasked. A missing
   // target needs what a DELETE of a missing resource does (Read on its container, before its 404); the root is
@@ -67,6 +72,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
 
   return {
     read: makeReadResource(deps),
+    represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...makePutResource(deps),
     ...makePostMember(deps),
     ...makePatchDocument(deps),

@@ -12,8 +12,6 @@ import { makeAccessControl } from '../policy/access-control.ts'
 import { resolveTarget } from '../store/target.ts'
 import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
 import { challengeLinks, resourceHeaders } from './resource-headers.ts'
-import { readResource } from './read-resource.ts'
-import { makeRepresentationCache } from './representation-cache.ts'
 import { handlePut } from './handle-put.ts'
 import { firstRequirements } from './first-requirements.ts'
 import { handlePost } from './handle-post.ts'
@@ -35,7 +33,6 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** The resource server: its Elysia plugin (route `/*`), and its handler for the app to call directly. */
 export function makeResourceServer(deps: Deps) {
   const ctx: RsContext = { deps, access: makeAccessControl(deps), uploads: makeUploadSessions() }
-  const representations = makeRepresentationCache()
   const { authenticate } = deps
 
   async function handle(request: Request): Promise<Response> {
@@ -133,13 +130,14 @@ export function makeResourceServer(deps: Deps) {
   async function read(r: RsRequest, head: boolean): Promise<Response> {
     const { path } = r.target
     // Read decided first, existence told only after (resources/read-resource.ts).
-    const { meta, wacAllow, publicRead } = await deps.resources.read(actingOf(r), path)
+    const readable = await deps.resources.read(actingOf(r), path)
+    const { meta, wacAllow, publicRead } = readable
     const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
     headers.append('wac-allow', wacAllow)
     // RFC 9111 §5.2.2.4: a browser may keep a copy but asks again (the ETag makes that a 304) before using it, so
     // a document saved a moment ago is never shown as it was; a copy read with credentials stays in that browser
     headers.set('cache-control', publicRead ? 'no-cache' : 'private, no-cache')
-    return readResource({ store: deps.store, baseUrl: deps.cfg.baseUrl, path, meta, accept: r.request.headers.get('accept'), requestUrl: r.request.url, requestHeaders: r.request.headers, head, headers, cache: representations })
+    return deps.resources.represent(path, readable, { accept: r.request.headers.get('accept'), requestUrl: r.request.url, requestHeaders: r.request.headers, head, headers })
   }
 
   // OPTIONS needs no access (WAC §6.4), so it answers from the path alone: no existence oracle.

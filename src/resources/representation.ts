@@ -1,4 +1,5 @@
-// GET and HEAD of containers, RDF documents and binaries, with content negotiation and 304s.
+// GET and HEAD of containers, RDF documents and binaries as HTTP, for every face that answers with a resource's
+// bytes (the resource server, the owner's and visitors' pages): content negotiation, 304s, byte ranges, listing pages.
 
 import type { Store } from '../store/open-store.ts'
 import { readTriples } from '../store/resources.ts'
@@ -7,24 +8,28 @@ import { HttpError } from '../http/errors.ts'
 import { preferredDocumentType, preferredRdfType } from '../rdf/media-types.ts'
 import { NAMED_GRAPHS_NOT_IN_ONE_GRAPH, serializeDocument } from '../rdf/serialize-rdf.ts'
 import { readGraphStatements } from '../rdf/graph-statements.ts'
-import { isNotModified } from './conditional.ts'
+import { isNotModified } from './not-modified.ts'
 import { representationEtag, type ResourceMeta } from '../store/resource-meta.ts'
 import { CACHEABLE_BYTES, type RepresentationCache } from './representation-cache.ts'
 import { httpDate } from './http-date.ts'
 import { readContainer } from './read-container.ts'
 
-export interface ReadFacts {
-  readonly store: Store
-  readonly baseUrl: string
-  readonly path: string
-  readonly meta: ResourceMeta
+/** What the face read of its request: the representation asked for and the client's copy. */
+export interface RepresentationRequest {
   readonly accept: string | null
   /** The request URL as sent: a container's listing may be asked for a page. */
   readonly requestUrl: string
   readonly requestHeaders: Headers
   readonly head: boolean
-  /** Resource headers already decided (Link, Allow, WAC-Allow …); the answer's are added to it. */
+  /** Headers the face already decided (Link, Allow, WAC-Allow …); the answer's are added to it. */
   readonly headers: Headers
+}
+
+export interface ReadFacts extends RepresentationRequest {
+  readonly store: Store
+  readonly baseUrl: string
+  readonly path: string
+  readonly meta: ResourceMeta
   readonly cache: RepresentationCache
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { rangeOf } from '../../src/rs/byte-ranges.ts'
+import { rangeOf } from '../../src/resources/byte-ranges.ts'
 
 const ETAG = '"abc"'
 const r = (range: string | null, size = 1000, ifRange: string | null = null) => rangeOf(range, ifRange, size, ETAG)
