@@ -33,7 +33,7 @@ export async function readRequestBody({ request, principal }: { readonly request
 }
 
 /** A body without (or with a false) Content-Length is cut off as soon as it passes the limit, not buffered whole. */
-async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => HttpError): Promise<Uint8Array> {
+export async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => HttpError): Promise<Uint8Array> {
   const chunks: Uint8Array[] = []
   let total = 0
   const reader = body.getReader()

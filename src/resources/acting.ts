@@ -8,7 +8,7 @@ import type { ModeRequirement } from '../policy/modes.ts'
 import type { WithResourceLocks } from '../store/resource-locks.ts'
 
 export interface ResourcesDeps {
-  readonly cfg: Pick<Config, 'baseUrl'>
+  readonly cfg: Pick<Config, 'baseUrl' | 'maxBodyBytes' | 'maxRdfBytes' | 'diskReserveBytes'>
   readonly store: Store
   readonly now: () => number
   readonly withResourceLocks: WithResourceLocks

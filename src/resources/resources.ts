@@ -20,7 +20,8 @@ import { makeReadResource, type Readable } from './read-resource.ts'
 import { makePatchDocument, type PatchText } from './patch-document.ts'
 import { makePostMember, type PostFacts, type PostedMember, type PostPlan } from './post-member.ts'
 import type { IncomingBody } from './new-content.ts'
-import type { Preconditions } from './preconditions.ts'
+import { NO_PRECONDITIONS, type Preconditions } from './preconditions.ts'
+import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
 
@@ -35,6 +36,11 @@ export interface Resources {
   planPut(who: Acting, path: string, facts: PutFacts): Promise<PutPlan>
   /** PUT with its received body, as planned: decided again under the locks, the essentials applied; the body is discarded when refused. */
   commitPut(who: Acting, path: string, plan: PutPlan, body: IncomingBody, preconditions: Preconditions): Promise<WriteResult>
+  /**
+   * PUT in one step, for a face that holds the body or streams it from elsewhere (a page's upload): planned, received
+   * (a file to the blob store, RDF whole), committed. `contentType` as a PUT's Content-Type header.
+   */
+  put(who: Acting, path: string, contentType: string | null, body: OutgoingBody, preconditions?: Preconditions): Promise<WriteResult>
   /** POST, before its body: Append on the container, then whether it is one. `container`: the member asked for is a container. */
   planPost(who: Acting, path: string, container: boolean): Promise<PostPlan>
   /** POST with its received body, as planned: a fresh name from the Slug hint, never overwriting; the body is discarded when refused. */
@@ -70,10 +76,15 @@ export function makeResources(deps: ResourcesDeps): Resources {
     await requireAll(d, who.principal, path, [...deletionNeeds(baseUrl, paths, meta !== undefined), ...alsoNeeded(paths)], who.origin)
   }
 
+  const puts = makePutResource(deps)
   return {
     read: makeReadResource(deps),
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
-    ...makePutResource(deps),
+    ...puts,
+    put: async (who, path, contentType, body, preconditions = NO_PRECONDITIONS) => {
+      const plan = await puts.planPut(who, path, { preconditions, contentType })
+      return puts.commitPut(who, path, plan, await receiveContent(deps, path, contentType, body), preconditions)
+    },
     ...makePostMember(deps),
     ...makePatchDocument(deps),
     delete: makeDeleteResource(deps),

@@ -1,8 +1,8 @@
 // Receives a PUT's or POST's body from the request, for the operations layer: RDF read whole, a file streamed to the blob store.
 
-import { isRdfType, mediaTypeOf } from '../rdf/media-types.ts'
 import { readRequestBody } from '../auth/request-body.ts'
 import { fileBody, type IncomingBody } from '../resources/new-content.ts'
+import { fileTypeOf } from '../resources/receive-content.ts'
 import { storeBinaryBody } from './binary-body.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
@@ -12,14 +12,7 @@ import type { RsContext, RsRequest } from './rs-context.ts'
  */
 export async function receiveBody(ctx: RsContext, r: Pick<RsRequest, 'request' | 'principal'>, container: boolean): Promise<IncomingBody> {
   const { cfg } = ctx.deps
-  const contentType = fileTypeOf(r.request.headers, container)
+  const contentType = fileTypeOf(r.request.headers.get('content-type'), container)
   if (contentType !== undefined) return fileBody(contentType, await storeBinaryBody(ctx, r))
   return { rdf: await readRequestBody(r, Math.min(cfg.maxRdfBytes, cfg.maxBodyBytes ?? Infinity)) }
-}
-
-/** The Content-Type of a body that is a file (streamed to the blob store), or undefined for RDF and containers. */
-export function fileTypeOf(headers: Headers, container: boolean): string | undefined {
-  const contentType = headers.get('content-type')?.trim()
-  const mediaType = mediaTypeOf(contentType ?? null)
-  return !container && contentType && mediaType && !isRdfType(mediaType) ? contentType : undefined
 }

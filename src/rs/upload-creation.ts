@@ -8,7 +8,7 @@ import { openUploadsOf, putUpload, type UploadRecord } from '../store/upload-rec
 import type { Principal } from '../auth/principal.ts'
 import { planPut } from './handle-put.ts'
 import { planPost, wantsContainer } from './handle-post.ts'
-import { fileTypeOf } from './receive-body.ts'
+import { fileTypeOf } from '../resources/receive-content.ts'
 import { byteCountOf, interopVersionOf, uploadCompleteOf, uploadLimit, uploadState } from './upload-fields.ts'
 import { appendToUpload } from './upload-append.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
@@ -30,7 +30,7 @@ export function asksForUploadResource(r: RsRequest, method: 'PUT' | 'POST'): num
   const version = interopVersionOf(headers)
   if (version === undefined || uploadCompleteOf(headers) !== false) return undefined
   const container = method === 'PUT' ? isContainerPath(r.target.path) : wantsContainer(headers.get('link'))
-  return fileTypeOf(headers, container) === undefined ? undefined : version
+  return fileTypeOf(headers.get('content-type'), container) === undefined ? undefined : version
 }
 
 /** Who may use an upload resource: the agent that started it (its WebID and client, or its keys), nobody else. */
