@@ -6,7 +6,7 @@ import { countOfTree } from '../store/delete-tree.ts'
 import { readTree } from '../store/resource-tree.ts'
 import { getMeta } from '../store/resources.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { ownerSessionPrincipal } from '../auth/owner-cookie.ts'
+import { ownerActing } from './owner-acting.ts'
 import { podPath } from './browse.ts'
 
 type FolderDeps = Pick<Deps, 'cfg' | 'resources'>
@@ -35,6 +35,6 @@ export async function deleteFolder(deps: FolderDeps, raw: unknown, countRaw: unk
   if (typeof countRaw !== 'string' || countRaw === '' || !Number.isInteger(expectedCount) || expectedCount < 0) {
     throw new HttpError(400, 'invalid_query', 'count must be the number of items the owner confirmed (GET …/tree/count)')
   }
-  await deps.resources.deleteTree({ principal: ownerSessionPrincipal(deps.cfg.baseUrl) }, path, expectedCount)
+  await deps.resources.deleteTree(ownerActing(deps.cfg.baseUrl), path, expectedCount)
   return { deleted: expectedCount }
 }

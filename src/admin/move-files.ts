@@ -2,7 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { ownerSessionPrincipal } from '../auth/owner-cookie.ts'
+import { ownerActing } from './owner-acting.ts'
 import { podPath } from './browse.ts'
 
 type MoveDeps = Pick<Deps, 'cfg' | 'resources'>
@@ -18,7 +18,7 @@ export const typedPath = (raw: unknown): string =>
 export async function moveFiles(deps: MoveDeps, fromRaw: unknown, toRaw: unknown): Promise<{ path: string }> {
   const from = typedPath(fromRaw)
   const to = typedPath(toRaw)
-  await deps.resources.move({ principal: ownerSessionPrincipal(deps.cfg.baseUrl) }, from, to)
+  await deps.resources.move(ownerActing(deps.cfg.baseUrl), from, to)
   return { path: to }
 }
 

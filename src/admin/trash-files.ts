@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { readTrash, TRASH_KEEP_MS, type TrashItem } from '../store/trash.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { ownerSessionPrincipal } from '../auth/owner-cookie.ts'
+import { ownerActing } from './owner-acting.ts'
 import { podPath } from './browse.ts'
 
 type TrashDeps = Pick<Deps, 'cfg' | 'resources'>
@@ -25,7 +25,7 @@ export async function moveToTrash(deps: TrashDeps, body: unknown): Promise<Trash
   if (isContainerPath(path) && (typeof b.count !== 'number' || !Number.isInteger(b.count) || b.count < 0)) {
     throw new HttpError(400, 'invalid_request', 'a folder needs "count": the number of items the owner confirmed (GET …/tree/count)')
   }
-  const { item } = await deps.resources.trash({ principal: ownerSessionPrincipal(deps.cfg.baseUrl) }, path, typeof b.count === 'number' ? b.count : undefined)
+  const { item } = await deps.resources.trash(ownerActing(deps.cfg.baseUrl), path, typeof b.count === 'number' ? b.count : undefined)
   return view(item)
 }
 
@@ -33,6 +33,6 @@ export const listTrash = async (deps: Pick<Deps, 'store'>): Promise<TrashView[]>
 
 /** Restores one item where it was, as the signed-in owner (resources/: a restore holds the whole tree, it may recreate any number of names). */
 export async function restoreTrashed(deps: TrashDeps, id: string): Promise<{ path: string }> {
-  const { item } = await deps.resources.restore({ principal: ownerSessionPrincipal(deps.cfg.baseUrl) }, id)
+  const { item } = await deps.resources.restore(ownerActing(deps.cfg.baseUrl), id)
   return { path: item.path }
 }
