@@ -30,7 +30,7 @@ export interface PodApp {
 export function buildApp(deps: Deps): PodApp {
   const rs = makeResourceServer(deps)
   const notify = makeNotifications(deps)
-  // The owner's no-script forms and the visitor's pages act through the resource server's own handling (no role imports rs)
+  // The owner's no-script forms act through the resource server's own handling (no role imports rs)
   let handle: (request: Request) => Promise<Response> = () => Promise.reject(new Error('the app is not built yet'))
   const forward = (request: Request) => handle(request)
   const app = new Elysia({ name: 'solopod' })
@@ -39,7 +39,7 @@ export function buildApp(deps: Deps): PodApp {
     .use(opPlugin(deps))
     .use(asPlugin(deps))
     .use(adminPlugin(deps, forward))
-    .use(visitPlugin(deps, forward))
+    .use(visitPlugin(deps))
     .use(notify.plugin)
     .use(monitorPlugin(deps))
     .use(rs.plugin)

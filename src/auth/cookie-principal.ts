@@ -1,6 +1,6 @@
 // A browser's cookie session as the principal of a request to the resource server: the owner's dashboard
-// (owner-cookie.ts) and a visitor's pages (visitor-cookie.ts) read and write the pod through the RS's own
-// LDP endpoints, so WAC, grants and every check apply to them unchanged.
+// (owner-cookie.ts) and a visitor (visitor-cookie.ts) read and write the pod through the RS's own LDP
+// endpoints, so WAC, grants and every check apply to them unchanged.
 
 import { checkCsrf } from '../http/csrf.ts'
 import type { Authenticate } from './authenticate.ts'

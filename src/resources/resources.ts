@@ -1,5 +1,5 @@
-// The operations every face of the pod (the owner's pages today; the resource server, WebDAV and share links
-// to come) performs on the pod's resources the one way: for an explicit principal, decided by the one decider
+// The operations every face of the pod (the resource server, the owner's and the visitors' pages; WebDAV and
+// share links to come) performs on the pod's resources the one way: for an explicit principal, decided by the one decider
 // with the modes the resource server would require, refused by the pod's essentials rules
 // (policy/pod-essentials.ts), and announced by the store's change feed (whose hearing also keeps the decider's
 // caches true). See docs/architecture.md, "One operations layer".
@@ -10,6 +10,7 @@ import { deleteTree } from '../store/delete-tree.ts'
 import { contentKey, restoreFromTrash, trashResource, type TrashItem } from '../store/trash.ts'
 import { readTree } from '../store/resource-tree.ts'
 import { getMeta } from '../store/resources.ts'
+import { isContainerPath } from '../store/paths.ts'
 import { deleteLocks, moveLocks, wholeTreeLocks } from '../store/resource-locks.ts'
 import type { WriteResult } from '../store/resources.ts'
 import { creationNeeds, deletionNeeds, requireAll, type Deciding } from './tree-access.ts'
@@ -45,6 +46,8 @@ export interface Resources {
   planPost(who: Acting, path: string, container: boolean): Promise<PostPlan>
   /** POST with its received body, as planned: a fresh name from the Slug hint, never overwriting; the body is discarded when refused. */
   commitPost(who: Acting, path: string, plan: PostPlan, body: IncomingBody, facts: PostFacts): Promise<PostedMember>
+  /** POST of a document in one step, for a face that holds or streams the body (a page's upload): planned, received, committed. */
+  post(who: Acting, path: string, contentType: string | null, body: OutgoingBody, facts: PostFacts): Promise<PostedMember>
   /** PATCH, before its body: the path, and Append on the target. */
   admitPatch(who: Acting, path: string): Promise<void>
   /** PATCH with the patch received whole: what it needs decided from the patch, applied all or nothing under the locks; the target's WAC-Allow. */
@@ -77,15 +80,20 @@ export function makeResources(deps: ResourcesDeps): Resources {
   }
 
   const puts = makePutResource(deps)
+  const posts = makePostMember(deps)
   return {
     read: makeReadResource(deps),
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...puts,
     put: async (who, path, contentType, body, preconditions = NO_PRECONDITIONS) => {
       const plan = await puts.planPut(who, path, { preconditions, contentType })
-      return puts.commitPut(who, path, plan, await receiveContent(deps, path, contentType, body), preconditions)
+      return puts.commitPut(who, path, plan, await receiveContent(deps, isContainerPath(path), contentType, body), preconditions)
     },
-    ...makePostMember(deps),
+    ...posts,
+    post: async (who, path, contentType, body, facts) => {
+      const plan = await posts.planPost(who, path, false)
+      return posts.commitPost(who, path, plan, await receiveContent(deps, false, contentType, body), facts)
+    },
     ...makePatchDocument(deps),
     delete: makeDeleteResource(deps),
     move: (who, from, to) => withResourceLocks(() => moveLocks(store, from, to), async () => {
