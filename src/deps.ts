@@ -12,7 +12,6 @@ import { makeIssuerKeyResolver } from './auth/issuer-keys.ts'
 import { makeWebIdIssuerResolver } from './auth/webid-issuers.ts'
 import { makeTicketBook, type TicketBook } from './uma/permission-tickets.ts'
 import { withOwnerCookie } from './auth/owner-cookie.ts'
-import { withVisitorCookie } from './auth/visitor-cookie.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { NonceCache } from './auth/httpsig/nonce-cache.ts'
 import { makeSigningKeys, type SigningKeys } from './account/signing-keys.ts'
@@ -133,7 +132,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     withResourceLocks,
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first
-    authenticate: withOwnerCookie(withVisitorCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now }),
+    authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) }), { baseUrl: cfg.baseUrl, store, now }),
     tokenEndpointReplay: new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey }),
     clientAddresses: makeClientAddresses(),
     certificate: makeCertificateState(),

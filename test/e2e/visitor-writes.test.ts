@@ -137,3 +137,13 @@ describe('RFC 9110 §14: a file\'s bytes by range', () => {
     expect(await errorCode(res)).toBe('range_not_satisfiable')
   })
 })
+
+describe('the visitor\'s cookie acts only on the visitor\'s pages', () => {
+  test('sent to the resource server with its CSRF token, it names nobody: 401 unauthenticated on what Bob may read', async () => {
+    const page = await (await browse(jar, a(`/.visitor/files?path=${encodeURIComponent(READ)}`))).text()
+    expect(page).toContain('notes.txt')
+    const res = await fetch(a(`${READ}notes.txt`), { headers: { cookie: jar.header(), 'x-csrf-token': field(page, 'csrf'), origin: alice.baseUrl } })
+    expect(res.status).toBe(401)
+    expect(await res.text()).toStartWith('unauthenticated:')
+  })
+})
