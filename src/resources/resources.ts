@@ -52,7 +52,7 @@ export interface Resources {
   admitPatch(who: Acting, path: string): Promise<void>
   /** PATCH with the patch received whole: what it needs decided from the patch, applied all or nothing under the locks; the target's WAC-Allow. */
   patch(who: Acting, path: string, patch: PatchText, preconditions: Preconditions): Promise<{ result: WriteResult; wacAllow: string }>
-  /** DELETE of one document or empty container (with its ACL). */
+  /** DELETE of one document or empty container (with its ACL); never of the pod's own endpoints (405 `reserved_path`, as PUT). */
   delete(who: Acting, path: string, preconditions: Preconditions): Promise<void>
   /** Moves or renames `from` to `to` (stored paths, both folders or both not), with everything in it and its ACLs: what DELETEs of each item and PUTs creating each new one need. */
   move(who: Acting, from: string, to: string): Promise<MovedPath[]>

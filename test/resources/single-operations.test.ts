@@ -74,6 +74,12 @@ describe('PUT, POST, PATCH, DELETE and read for an explicit principal', () => {
     expect(await refusal(() => r.planPut(OWNER, '/', facts))).toEqual([405, 'root_protected'])
     expect(await getMeta(pod.store, '/profile/card')).toBeDefined()
   })
+  test("the pod's own endpoints are never written, whoever asks: 405 reserved_path for PUT and DELETE, before any decision", async () => {
+    const r = pod.deps.resources
+    expect(await refusal(() => r.planPut(OWNER, '/.admin/x', facts))).toEqual([405, 'reserved_path'])
+    expect(await refusal(() => r.delete(OWNER, '/.well-known/x', NO_PRECONDITIONS))).toEqual([405, 'reserved_path'])
+    expect(await refusal(() => r.delete(PUBLIC, '/.admin/x', NO_PRECONDITIONS))).toEqual([405, 'reserved_path'])
+  })
 })
 
 describe('POST in one step, for a face that streams the body (a page\'s upload)', () => {
