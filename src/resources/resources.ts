@@ -25,6 +25,9 @@ import { NO_PRECONDITIONS, type Preconditions } from './preconditions.ts'
 import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
+import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
+import { makeTreeCount } from './tree-count.ts'
+import { makeTrashListing } from './trash-listing.ts'
 
 export type { Acting, ResourcesDeps } from './acting.ts'
 
@@ -62,6 +65,12 @@ export interface Resources {
   restore(who: Acting, id: string): Promise<{ item: TrashItem; paths: string[] }>
   /** Deletes the folder `path` with everything in it for good: what a DELETE of each item needs. Answers the paths deleted. */
   deleteTree(who: Acting, path: string, expectedCount: number): Promise<string[]>
+  /** A page of the container's members with their count (up to a bound), after Read on it: member-listing.ts. */
+  list(who: Acting, path: string, page: ListingRequest): Promise<MemberListing>
+  /** How many items the folder holds at any depth (what `trash` and `deleteTree` confirm), after Read on it and on every folder in it: tree-count.ts. */
+  treeCount(who: Acting, path: string): Promise<number>
+  /** What the trash holds, the most recently deleted first, for whoever holds Control of the pod's root: trash-listing.ts. */
+  trashed(who: Acting): Promise<TrashItem[]>
 }
 
 export function makeResources(deps: ResourcesDeps): Resources {
@@ -81,8 +90,12 @@ export function makeResources(deps: ResourcesDeps): Resources {
 
   const puts = makePutResource(deps)
   const posts = makePostMember(deps)
+  const read = makeReadResource(deps)
   return {
-    read: makeReadResource(deps),
+    read,
+    list: makeListMembers(deps, read),
+    treeCount: makeTreeCount(deps, read),
+    trashed: makeTrashListing(deps),
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...puts,
     put: async (who, path, contentType, body, preconditions = NO_PRECONDITIONS) => {
