@@ -31,6 +31,7 @@ import { makePodKey, type PodKeys } from './auth/httpsig/pod-key.ts'
 import { makeCertificateState, type CertificateState } from './acme/certificate-status.ts'
 import { makePodMetrics, type PodMetrics } from './http/pod-metrics.ts'
 import { makeDiskUsage, type DiskUsage } from './store/disk-usage.ts'
+import { makePodBackups, type PodBackups } from './store/pod-backups.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -92,6 +93,8 @@ export interface Deps {
   readonly startedAt: number
   /** The data directory's size and its disk's free space (measured at most once a minute). */
   readonly diskUsage: () => Promise<DiskUsage>
+  /** The owner's backups: the archive of the whole pod (one at a time) and when the last backup was made. */
+  readonly backups: PodBackups
 }
 
 export interface DepsOptions {
@@ -139,5 +142,6 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     metrics: makePodMetrics(),
     startedAt: now(),
     diskUsage: makeDiskUsage(cfg.dataDir, now),
+    backups: makePodBackups({ store, dataDir: cfg.dataDir, now }),
   }
 }
