@@ -7,7 +7,7 @@ import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPathOf } from '../store/target.ts'
 import { aclOf, isAcl } from '../store/acl-names.ts'
 import { ownerActing } from './owner-acting.ts'
-import { metaAsOwner } from './owner-reads.ts'
+import { metaAsOwner } from './owner-read.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'resources'>
 

@@ -1,8 +1,21 @@
-// A document's bytes as the owner's pages read them: through the operations layer, as the owner, the way the
-// resource server answers a GET (content negotiation, ranges), so a page shows exactly what an app would get.
+// What the owner's pages read of a resource, through the operations layer as the owner (Read decided like any
+// read): whether there is one and what kind, and its bytes the way the resource server answers a GET (content
+// negotiation, ranges), so a page shows exactly what an app would get.
 
 import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import type { ResourceMeta } from '../store/resource-meta.ts'
 import { ownerActing } from './owner-acting.ts'
+
+/** What is stored at `path` as the owner reads it, or undefined where nothing is (the layer's 404); a refusal is thrown. */
+export async function metaAsOwner(deps: Pick<Deps, 'cfg' | 'resources'>, path: string): Promise<ResourceMeta | undefined> {
+  try {
+    return (await deps.resources.read(ownerActing(deps.cfg.baseUrl), path)).meta
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 404) return undefined
+    throw err
+  }
+}
 
 /**
  * The representation of `path` that `accept` asks for. `requestHeaders`: only what the page passes on from the

@@ -14,7 +14,7 @@ import { countFolder } from './delete-folder.ts'
 import { confirmedCount, filesPage } from './files-page.ts'
 import { moveFiles, typedPath } from './move-files.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
-import { metaAsOwner } from './owner-reads.ts'
+import { metaAsOwner } from './owner-read.ts'
 import { TRASH_MAX_ITEMS } from '../resources/trash-listing.ts'
 import { moveToTrash } from './trash-files.ts'
 
