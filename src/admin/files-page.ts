@@ -11,7 +11,6 @@ import { html, problemBox } from '../http/html-page.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
-import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { browseContainer, podPath } from './browse.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
@@ -23,11 +22,11 @@ import { countFolder, deleteFolder } from './delete-folder.ts'
 import { moveToTrash } from './trash-files.ts'
 import { makeRowMarkers, type RowMarkers } from './row-markers.ts'
 import { ownerActing } from './owner-acting.ts'
-import { readAsOwner } from './owner-read.ts'
+import { metaAsOwner, readAsOwner } from './owner-read.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type LayerDeps = Pick<Deps, 'cfg' | 'resources'>
-type ListingDeps = Parameters<typeof makeRowMarkers>[0]
+type ListingDeps = Parameters<typeof makeRowMarkers>[0] & LayerDeps
 
 export type Done = 'folder' | 'upload' | 'delete' | 'deleteForGood' | 'move' | 'restore'
 export const filesPage = (path: string, done?: { what: Done; name: string }) =>
@@ -161,9 +160,9 @@ export async function downloadResource(deps: LayerDeps, raw: unknown): Promise<R
 }
 
 /** "Delete X?": the page the Delete link leads to; for a folder it says how many items go with it. Nothing is deleted before its button is pressed. */
-export async function showDeletePage(deps: AdminDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
+export async function showDeletePage(deps: AdminDeps & LayerDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
   const path = podPath(raw)
-  const meta = await getMeta(deps.store, path)
+  const meta = await metaAsOwner(deps, path)
   if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be deleted' : `there is nothing at ${path}`)
   const back = filesPage(parentPath(path) ?? '/')
   const count = meta.kind === 'container' ? (await countFolder(deps, path)).count : undefined
