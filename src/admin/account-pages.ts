@@ -32,7 +32,7 @@ export const passwordProblemOf = (err: unknown): PasswordProblem | undefined => 
   return field && err instanceof HttpError ? { field, error: err } : undefined
 }
 
-export async function showProfilePage(deps: AdminDeps, cookieHeader: string | null, query: { done?: unknown; ended?: unknown }, problem?: PasswordProblem): Promise<Response> {
+export async function showProfilePage(deps: AdminDeps & Pick<Deps, 'resources'>, cookieHeader: string | null, query: { done?: unknown; ended?: unknown }, problem?: PasswordProblem): Promise<Response> {
   const profile = await readProfile(deps)
   const notice = profileNotice(query.done, query.ended)
   return renderOwnerPage(deps, cookieHeader, {

@@ -3,15 +3,27 @@
 // logout (RP-Initiated Logout 1.0), which needs no script.
 
 import type { Deps } from '../deps.ts'
+import { ownerWebIdOf } from '../config.ts'
 import { html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS, OP_PATHS } from '../http/pod-paths.ts'
-import { readProfile } from './profile.ts'
+import { getMeta, readTriples } from '../store/resources.ts'
+import { profileFields } from './profile.ts'
 
 /** The WebID without its scheme: a header has room for a name, not a URL. */
 const shortWebId = (webid: string) => webid.replace(/^https?:\/\//, '')
 
+/**
+ * The owner's name and picture, read from the store: every owner page renders this header with the deps of its
+ * own route (owner-page.ts's PageDeps), which do not all carry the operations layer yet (issue 35).
+ */
+async function readOwnerCard(deps: Pick<Deps, 'cfg' | 'store'>) {
+  const webid = ownerWebIdOf(deps.cfg.baseUrl)
+  const path = webid.replace(/#.*$/, '').slice(deps.cfg.baseUrl.length)
+  return { webid, fields: profileFields(webid, await getMeta(deps.store, path) ? await readTriples(deps.store, deps.cfg.baseUrl, path) : []) }
+}
+
 export async function dashboardWho(deps: Pick<Deps, 'cfg' | 'store'>, csrf: string): Promise<SafeHtml> {
-  const { webid, fields } = await readProfile(deps)
+  const { webid, fields } = await readOwnerCard(deps)
   const name = fields.name?.value?.trim()
   const picture = fields.picture?.value
   // The picture may be any site's image: it learns nothing of where the dashboard is

@@ -27,10 +27,10 @@ export function adminPlugin(deps: Deps, forward: Forward) {
   return new Elysia({ name: 'admin' })
     .use(publicRoutes(deps))
     .use(filesPlugin(deps, ldp))
-    .use(sharingPlugin(deps, ldp))
+    .use(sharingPlugin(deps))
     .use(appsPlugin(deps))
     .use(credentialsPlugin(deps))
-    .use(accountPlugin(deps, ldp))
+    .use(accountPlugin(deps))
     .use(statusPlugin(deps))
 }
 
