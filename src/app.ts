@@ -30,20 +30,16 @@ export interface PodApp {
 export function buildApp(deps: Deps): PodApp {
   const rs = makeResourceServer(deps)
   const notify = makeNotifications(deps)
-  // The owner's no-script forms act through the resource server's own handling (no role imports rs)
-  let handle: (request: Request) => Promise<Response> = () => Promise.reject(new Error('the app is not built yet'))
-  const forward = (request: Request) => handle(request)
   const app = new Elysia({ name: 'solopod' })
     // Each role plugin renders its own errors; this answers only a request no route took.
     .onError(({ code, error, request }) => code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined)
     .use(opPlugin(deps))
     .use(asPlugin(deps))
-    .use(adminPlugin(deps, forward))
+    .use(adminPlugin(deps))
     .use(visitPlugin(deps))
     .use(notify.plugin)
     .use(monitorPlugin(deps))
     .use(rs.plugin)
-  handle = (request) => app.handle(request)
   return {
     // Every path outside the reserved first segments is a pod resource (http/pod-paths.ts), which the RS
     // route `/*` would take anyway: asked directly, a resource request skips the router's work.

@@ -12,7 +12,7 @@ import { readPodStatus } from './pod-status.ts'
 import { podStatusRows } from './pod-status-rows.ts'
 import { MIN_PASSWORD_LENGTH } from '../lib/password-rules.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources'>
 
 /** What the profile page says after a form's change: the text is ours, by `done`; `ended` is a count. */
 function profileNotice(done: unknown, ended: unknown): string | undefined {
@@ -31,7 +31,7 @@ export const passwordProblemOf = (err: unknown): PasswordProblem | undefined => 
   return field && err instanceof HttpError ? { field, error: err } : undefined
 }
 
-export async function showProfilePage(deps: AdminDeps, cookieHeader: string | null, query: { done?: unknown; ended?: unknown }, problem?: PasswordProblem): Promise<Response> {
+export async function showProfilePage(deps: AdminDeps & Pick<Deps, 'resources'>, cookieHeader: string | null, query: { done?: unknown; ended?: unknown }, problem?: PasswordProblem): Promise<Response> {
   const profile = await readProfile(deps)
   const notice = profileNotice(query.done, query.ended)
   return renderOwnerPage(deps, cookieHeader, {

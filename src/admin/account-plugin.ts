@@ -6,7 +6,6 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonResponse } from '../http/json-response.ts'
 import { csrfTokenFor } from '../http/csrf.ts'
-import type { CookieLdp } from '../http/cookie-ldp.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
 import { ownerGuard } from './owner-guard.ts'
@@ -23,19 +22,19 @@ import { showKeysPage, submitKeyForm, submitKeyRevoke } from './keys-page.ts'
 const API = ADMIN_PATHS.api
 const TO_PROFILE = backTo(ADMIN_PATHS.profile, 'Back to your profile')
 
-export function accountPlugin(deps: Deps, ldp: CookieLdp) {
+export function accountPlugin(deps: Deps) {
   const backups = makeBackups(deps)
   const changeOwnerPassword = makePasswordChange(deps)
   const cookieOf = (request: Request) => request.headers.get('cookie')
   return new Elysia({ name: 'admin-account' })
     .use(ownerGuard(deps))
     .get(ADMIN_PATHS.profile, ({ request, query }) => showProfilePage(deps, cookieOf(request), query), { ownerPage: { returnTo: ADMIN_PATHS.profile } })
-    .post(ADMIN_PATHS.profile, async ({ request, body }) => {
-      const changed = await saveProfile(deps, ldp, request, body)
+    .post(ADMIN_PATHS.profile, async ({ body }) => {
+      const changed = await saveProfile(deps, body)
       return seeOther(`${ADMIN_PATHS.profile}?done=${changed ? 'saved' : 'unchanged'}`)
     }, { body: PlainForm, ownerForm: { next: TO_PROFILE } })
     .post(ADMIN_PATHS.profilePicture, async ({ request, checkCsrf }) => {
-      await uploadProfilePicture(deps, ldp, request, uploadFormParts(request), checkCsrf)
+      await uploadProfilePicture(deps, uploadFormParts(request), checkCsrf)
       return seeOther(`${ADMIN_PATHS.profile}?done=picture`)
     }, { parse: 'none', ownerUpload: { next: backTo(ADMIN_PATHS.profile, 'Back to your profile', 'Picture not changed') } })
     .post(ADMIN_PATHS.password, async ({ request, body, owner }) => {
@@ -65,16 +64,16 @@ export function accountPlugin(deps: Deps, ldp: CookieLdp) {
         return res
       })
       .get(`${API}/profile`, async () => jsonResponse(await readProfile(deps)))
-      .post(`${API}/profile`, async ({ request, body }) => {
+      .post(`${API}/profile`, async ({ body }) => {
         const fields = (body as { fields?: unknown } | null)?.fields
         if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new HttpError(400, 'invalid_request', 'expected a JSON body {"fields": {"name": "…", …}}')
-        const changed = await saveProfile(deps, ldp, request, fields as Record<string, unknown>)
+        const changed = await saveProfile(deps, fields as Record<string, unknown>)
         return jsonResponse({ changed, profile: await readProfile(deps) })
       }, { body: t.Unknown() })
       // The picture's bytes as the body, its type as Content-Type; a body said to be too large is refused unread
       .post(`${API}/profile/picture`, async ({ request }) => {
         checkPictureLength(request.headers.get('content-length'))
-        const picture = await setProfilePicture(deps, ldp, request, request.headers.get('content-type') ?? '', await readPicture(request.body))
+        const picture = await setProfilePicture(deps, request.headers.get('content-type') ?? '', await readPicture(request.body))
         return jsonResponse({ picture, profile: await readProfile(deps) })
       }, { parse: 'none' })
       .post(`${API}/password`, async ({ owner, body }) => {

@@ -18,10 +18,11 @@ const key = (t: Term) => (t.termType === 'BlankNode' ? `_:${t.value}` : t.value)
 /**
  * The statements of `quads` (the ACL document at `aclUrl`) that the rows for `governedUrl` do not
  * carry: authorizations for other resources, rdfs:comment and other notes, unknown modes, other
- * targets of a shown authorization. Comments in the Turtle text itself are never stored (the pod
+ * targets of a shown authorization; and every quad of the document's own named graphs (`namedGraphs`:
+ * the table writes one default graph). Comments in the Turtle text itself are never stored (the pod
  * keeps the parsed statements), so they cannot be listed here.
  */
-export function unrepresentedStatements(quads: readonly Quad[], aclUrl: string, governedUrl: string): { count: number; statements: string[] } {
+export function unrepresentedStatements(quads: readonly Quad[], aclUrl: string, governedUrl: string, namedGraphs: readonly Quad[] = []): { count: number; statements: string[] } {
   const shown = new Set(parseAclDocument(quads, aclUrl)
     .filter((a) => a.accessTo.includes(governedUrl) || a.default.includes(governedUrl)).map((a) => a.id))
   // blank nodes that stand for a key holder (`acl:agent [ cert:key <K> ]`) of a shown authorization
@@ -42,8 +43,13 @@ export function unrepresentedStatements(quads: readonly Quad[], aclUrl: string, 
     if (p === ACL('mode')) return MODES.has(q.object.value)
     return SUBJECTS.has(p)
   }
-  const left = quads.filter((q) => !carried(q))
-  return { count: left.length, statements: left.slice(0, SHOWN).map((q) => `${show(q.subject, aclUrl)} ${show(q.predicate, aclUrl)} ${show(q.object, aclUrl)}.`) }
+  const left = [...quads.filter((q) => !carried(q)), ...namedGraphs]
+  return { count: left.length, statements: left.slice(0, SHOWN).map((q) => inGraph(q, `${show(q.subject, aclUrl)} ${show(q.predicate, aclUrl)} ${show(q.object, aclUrl)}.`, aclUrl)) }
+}
+
+/** A statement of a named graph as TriG writes it (TriG §2.2). */
+function inGraph(q: Quad, statement: string, aclUrl: string): string {
+  return q.graph.termType === 'DefaultGraph' ? statement : `${show(q.graph, aclUrl)} { ${statement} }`
 }
 
 function show(t: Term, aclUrl: string): string {

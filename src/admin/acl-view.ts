@@ -1,20 +1,20 @@
-// GET /.admin/api/acl: a resource's own ACL and the access it inherits, as rows the share page shows.
-// Saving is a PUT of the ACL document to the resource server, which validates it (WAC §5) and refuses
-// to drop the owner's Control of the root (409 owner_lockout).
+// GET /.admin/api/acl: a resource's own ACL and the access it inherits, as rows the share page shows, read as
+// the owner through the operations layer. Saving is a PUT of the ACL document through it (share-page.ts), which
+// validates it (WAC §5) and refuses to drop the owner's Control of the root (409 owner_lockout).
 
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../http/errors.ts'
 import { parseAclDocument, type Authorization } from '../policy/acl-document.ts'
 import type { AclCondition } from '../policy/acl-conditions.ts'
 import { findEffectiveAcl } from '../policy/wac.ts'
 import { parentContainerOf } from '../policy/containment.ts'
 import { aclOf } from '../store/acl-names.ts'
-import { getMeta, readTriples } from '../store/resources.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { podPath } from './browse.ts'
 import { unrepresentedStatements } from './acl-leftovers.ts'
+import { readAclStatements } from './acl-statements.ts'
+import { ownerActing } from './owner-acting.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+type AdminDeps = Pick<Deps, 'cfg' | 'resources'>
 
 export interface AclRow {
   readonly agents: readonly string[]
@@ -40,25 +40,22 @@ const row = (a: Authorization, governs: string): AclRow => ({
 export async function readAclView(deps: AdminDeps, query: Record<string, unknown>) {
   const { baseUrl } = deps.cfg
   const path = podPath(query.path)
-  if (!await getMeta(deps.store, path)) throw new HttpError(404, 'not_found', `there is no resource ${path}`)
-  const quadsOf = async (aclUrl: string) => {
-    const aclPath = aclUrl.slice(baseUrl.length)
-    return await getMeta(deps.store, aclPath) ? readTriples(deps.store, baseUrl, aclPath) : undefined
-  }
+  // As the owner, through the operations layer: 404 not_found for a resource that is not there
+  await deps.resources.read(ownerActing(baseUrl), path)
   const load = async (aclUrl: string) => {
-    const quads = await quadsOf(aclUrl)
-    return quads && parseAclDocument(quads, aclUrl)
+    const acl = await readAclStatements(deps, aclUrl)
+    return acl && parseAclDocument(acl.triples, aclUrl)
   }
   const url = baseUrl + path
-  const ownQuads = await quadsOf(aclOf(url))
-  const own = ownQuads && parseAclDocument(ownQuads, aclOf(url))
+  const ownAcl = await readAclStatements(deps, aclOf(url))
+  const own = ownAcl && parseAclDocument(ownAcl.triples, aclOf(url))
   const parent = parentContainerOf(url)
   const inherited = parent === undefined ? undefined : await findEffectiveAcl(parent, load)
   return {
     path, url, aclUrl: aclOf(url), owner: ownerWebIdOf(baseUrl), isRoot: path === '/',
     own: own ? own.filter((a) => a.accessTo.includes(url) || a.default.includes(url)).map((a) => row(a, url)) : null,
     // What Save would drop: the page warns and asks before it rewrites the document
-    notEditable: ownQuads ? unrepresentedStatements(ownQuads, aclOf(url), url) : { count: 0, statements: [] },
+    notEditable: ownAcl ? unrepresentedStatements(ownAcl.triples, aclOf(url), url, ownAcl.namedGraphs) : { count: 0, statements: [] },
     // What applies here without an ACL of its own: the defaults of the nearest ancestor ACL (WAC §6.2)
     inherited: inherited ? {
       from: inherited.governs,

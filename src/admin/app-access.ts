@@ -13,7 +13,7 @@ import { log } from '../log.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { readablePath } from '../lib/readable-path.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'appScopes'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes'>
 
 /** What the API shows of an app's reach: everything, or its folders with their names as people read them. */
 export interface AppAccessView {

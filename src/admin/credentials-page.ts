@@ -10,7 +10,7 @@ import { readAccessChoice } from '../policy/app-scope.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { makeCredential, readCredentials, type CredentialView } from './credentials.ts'
 
-type AdminDeps = Parameters<typeof readCredentials>[0] & Pick<Deps, 'cfg' | 'store'>
+type AdminDeps = Parameters<typeof readCredentials>[0] & Pick<Deps, 'cfg' | 'store' | 'resources'>
 
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
 /** The row's form: no column name beside it on a phone, the button says what it does. */

@@ -10,7 +10,8 @@ import { readProfile } from './profile.ts'
 /** The WebID without its scheme: a header has room for a name, not a URL. */
 const shortWebId = (webid: string) => webid.replace(/^https?:\/\//, '')
 
-export async function dashboardWho(deps: Pick<Deps, 'cfg' | 'store'>, csrf: string): Promise<SafeHtml> {
+/** The header of `deps`' owner: their profile read through the operations layer as the owner (admin/profile.ts). */
+export async function dashboardWho(deps: Pick<Deps, 'cfg' | 'resources'>, csrf: string): Promise<SafeHtml> {
   const { webid, fields } = await readProfile(deps)
   const name = fields.name?.value?.trim()
   const picture = fields.picture?.value

@@ -21,7 +21,7 @@ import { ownerActing } from './owner-acting.ts'
 import { readAsOwner } from './owner-read.ts'
 import { readablePath } from '../lib/readable-path.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources'>
 type EditDeps = AdminDeps & Pick<Deps, 'resources'>
 
 const TURTLE = 'text/turtle'

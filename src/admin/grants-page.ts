@@ -13,7 +13,7 @@ import type { GrantEntry } from '../policy/grant-registry.ts'
 import { createGrant, revokeGrant } from './grants.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'grants'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'grants'>
 
 const INTEROP = 'http://www.w3.org/ns/solid/interop#'
 const ACL = 'http://www.w3.org/ns/auth/acl#'

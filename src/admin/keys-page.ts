@@ -16,7 +16,7 @@ import { listOwnerKeys, type ListedKey } from '../auth/httpsig/owner-key-documen
 import { createKey, revokeKey } from './keys.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 
-type AdminDeps = Parameters<typeof createKey>[0]
+type AdminDeps = Parameters<typeof createKey>[0] & Pick<Deps, 'resources'>
 
 const DONE: Record<string, string> = { published: 'Key published', revoked: 'Key revoked: requests signed with it are refused from now on' }
 export const keysPage = (done?: string) => `${ADMIN_PATHS.keysPage}${done ? `?done=${done}` : ''}`

@@ -12,7 +12,7 @@ import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'channels' | 'webhooks'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'channels' | 'webhooks'>
 
 /** Channels listed at most (oldest first); `total` says how many are open. The pod may hold 20,000. */
 export const CHANNELS_SHOWN = 500

@@ -37,7 +37,7 @@ export interface OwnerPage {
   body(csrf: string): SafeHtml
 }
 
-type PageDeps = Pick<Deps, 'cfg' | 'store'>
+type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources'>
 
 export async function renderOwnerPage(deps: PageDeps, cookieHeader: string | null, page: OwnerPage): Promise<Response> {
   const { baseUrl } = deps.cfg

@@ -7,7 +7,6 @@ import type { Deps } from '../deps.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
 import { errorPage, pageOrError } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
-import { makeCookieLdp, type Forward } from '../http/cookie-ldp.ts'
 import { SETUP_NEXT, makeSetup } from './setup.ts'
 import { grantSchemaResponse } from './grants.ts'
 import { dashboardScript } from './dashboard.ts'
@@ -21,16 +20,15 @@ import { statusPlugin } from './status-plugin.ts'
 const SETUP_PATH = ADMIN_PATHS.setup
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
 
-/** `forward`: the app's own handler, through which the owner's pages still make their LDP requests (http/cookie-ldp.ts, issue 35). */
-export function adminPlugin(deps: Deps, forward: Forward) {
-  const ldp = makeCookieLdp(deps.cfg.baseUrl, forward)
+/** The owner's pages act through the operations layer (`deps.resources`) as the owner: no request to the pod itself. */
+export function adminPlugin(deps: Deps) {
   return new Elysia({ name: 'admin' })
     .use(publicRoutes(deps))
     .use(filesPlugin(deps))
-    .use(sharingPlugin(deps, ldp))
+    .use(sharingPlugin(deps))
     .use(appsPlugin(deps))
     .use(credentialsPlugin(deps))
-    .use(accountPlugin(deps, ldp))
+    .use(accountPlugin(deps))
     .use(statusPlugin(deps))
 }
 

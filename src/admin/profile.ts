@@ -1,16 +1,18 @@
 // The fields of the owner's WebID document the profile form edits (GET /.admin/api/profile), and saving
-// them (the form, or POST /.admin/api/profile): an N3 Patch (Solid Protocol §5.3.1) through the resource server.
+// them (the form, or POST /.admin/api/profile): an N3 Patch (Solid Protocol §5.3.1) through the operations
+// layer, as the owner.
 
+import type { Quad } from '@rdfjs/types'
 import type { Deps } from '../deps.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { FOAF, VCARD } from '../rdf/namespaces.ts'
-import { getMeta, readTriples } from '../store/resources.ts'
 import { HttpError } from '../http/errors.ts'
-import type { CookieLdp } from '../http/cookie-ldp.ts'
 import { isWebUrl } from '../lib/web-url.ts'
 import { missingProfileStatements } from '../policy/pod-essentials.ts'
+import { NO_PRECONDITIONS } from '../resources/preconditions.ts'
+import { ownerActing, whenMissing } from './owner-acting.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+type AdminDeps = Pick<Deps, 'cfg' | 'resources'>
 
 /** Form field → predicate; each holds one value (a literal, or an IRI for picture and homepage). */
 export const PROFILE_FIELDS = {
@@ -24,19 +26,24 @@ async function readCard(deps: AdminDeps) {
   const { baseUrl } = deps.cfg
   const webid = ownerWebIdOf(baseUrl)
   const document = webid.replace(/#.*$/, '')
-  const path = document.slice(baseUrl.length)
-  const meta = await getMeta(deps.store, path)
-  return { webid, document, triples: meta ? await readTriples(deps.store, baseUrl, path) : [] }
+  // A WebID document that is not there has no fields yet (Save creates it)
+  const triples = await deps.resources.statements(ownerActing(baseUrl), document.slice(baseUrl.length)).then((d) => d.triples, whenMissing([]))
+  return { webid, document, triples }
 }
 
 export async function readProfile(deps: AdminDeps) {
   const { webid, document, triples } = await readCard(deps)
+  return { webid, document, fields: profileFields(webid, triples) }
+}
+
+/** The form's fields as the WebID document's `triples` hold them. */
+export function profileFields(webid: string, triples: readonly Quad[]) {
   const fields: Record<string, { predicate: string; iri: boolean; value: string | null; values: number }> = {}
   for (const [name, f] of Object.entries(PROFILE_FIELDS)) {
     const objects = triples.filter((q) => q.subject.value === webid && q.predicate.value === f.predicate).map((q) => q.object)
     fields[name] = { predicate: f.predicate, iri: f.iri, value: objects[0]?.value ?? null, values: objects.length }
   }
-  return { webid, document, fields }
+  return fields
 }
 
 export const PROFILE_LABELS: Record<keyof typeof PROFILE_FIELDS, string> = { name: 'Name', picture: 'Picture (image URL)', note: 'About you', homepage: 'Home page' }
@@ -46,11 +53,11 @@ const iriRef = (url: string) => `<${new URL(url).href.replace(/[\s<>"{}|\\^`]/g,
 
 /**
  * Saves the profile form: each field given that differs from what was read is replaced, in one N3
- * Patch (Solid Protocol §5.3.1) sent through the resource server. Returns false when nothing changed.
+ * Patch (Solid Protocol §5.3.1) applied by the operations layer as the owner. Returns false when nothing changed.
  * A field holding several values is left to the Turtle editor (409): the form would drop the others.
  * The statements the pod needs (policy/pod-essentials.ts) are never touched, and put back if they are missing.
  */
-export async function saveProfile(deps: AdminDeps, ldp: CookieLdp, request: Request, values: Record<string, unknown>): Promise<boolean> {
+export async function saveProfile(deps: AdminDeps, values: Record<string, unknown>): Promise<boolean> {
   const profile = await readProfile(deps)
   const unknown = Object.keys(values).filter((k) => !(k in PROFILE_FIELDS) && k !== 'csrf')
   if (unknown.length) throw new HttpError(400, 'invalid_field', `unknown profile field ${unknown.join(', ')}; the form has ${Object.keys(PROFILE_FIELDS).join(', ')}`)
@@ -75,6 +82,9 @@ export async function saveProfile(deps: AdminDeps, ldp: CookieLdp, request: Requ
 _:patch a solid:InsertDeletePatch;
   solid:deletes { ${deletes.join(' ')} };
   solid:inserts { ${inserts.join(' ')} }.`
-  await ldp(request, 'PATCH', profile.document.slice(deps.cfg.baseUrl.length), { headers: { 'content-type': 'text/n3' }, body: patch })
+  const who = ownerActing(deps.cfg.baseUrl)
+  const path = profile.document.slice(deps.cfg.baseUrl.length)
+  await deps.resources.admitPatch(who, path)
+  await deps.resources.patch(who, path, { mediaType: 'text/n3', text: patch }, NO_PRECONDITIONS)
   return true
 }

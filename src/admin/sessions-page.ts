@@ -2,6 +2,7 @@
 // sessions, browsers signed in, people shared with and visitors signed in, each with its Revoke or Sign out
 // form. Works without JavaScript; the script only asks before a form revokes (data-enhance="confirm").
 
+import type { Deps } from '../deps.ts'
 import type { LoginSession } from '../account/owner-session.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { localTime } from '../http/local-time.ts'
@@ -40,7 +41,7 @@ function section(id: string, title: string, intro: string, head: readonly string
 <tbody>${rows.length ? rows : html`<tr><td colspan="${cols}" class="muted">${empty}</td></tr>`}</tbody></table></div></section>`
 }
 
-export async function showSessionsPage(deps: AdminDeps, current: LoginSession, cookieHeader: string | null, done: unknown): Promise<Response> {
+export async function showSessionsPage(deps: AdminDeps & Pick<Deps, 'resources'>, current: LoginSession, cookieHeader: string | null, done: unknown): Promise<Response> {
   const [{ loginSessions, appSessions, visitorSessions }, consents, people] = await Promise.all([readSessions(deps, current), readConsents(deps), readPeople(deps)])
   // An approved app was last used when any of its sessions was
   const lastUse = new Map<string, string>()

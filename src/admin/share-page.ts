@@ -2,8 +2,8 @@
 // written at once, a person's WebID read first), a Remove button per entry, going back to the inherited
 // access behind a confirmation page, "Send it" and "Why may X do Y?". Works without JavaScript. Each
 // change writes the whole ACL document from the entries (acl-entries.ts)
-// with a PUT through the resource server, which validates it (WAC §5) and refuses to lock the owner
-// out of the root (409 owner_lockout). If-Match on the ACL's ETag: a change made meanwhile elsewhere
+// with a PUT through the operations layer as the owner, which validates it (WAC §5) and refuses to lock the
+// owner out of the root (409 owner_lockout). If-Match on the ACL's ETag: a change made meanwhile elsewhere
 // is refused (RFC 9110 §13.1.1), never overwritten by a form built from the older document.
 
 import type { Deps } from '../deps.ts'
@@ -20,9 +20,10 @@ import { readAclView } from './acl-view.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { shareLinks } from './share-links.ts'
 import { readablePath } from '../lib/readable-path.ts'
-import type { CookieLdp } from '../http/cookie-ldp.ts'
+import type { Preconditions } from '../resources/preconditions.ts'
+import { ownerActing } from './owner-acting.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
 
 export const sharePage = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`
@@ -32,11 +33,13 @@ const DONE: Record<string, string> = { added: 'Shared', removed: 'Access removed
 
 const aclPathOf = (acl: AclView) => acl.aclUrl.slice(acl.url.length - acl.path.length)
 
-/** The ACL document's ETag as the resource server serves it ('' when the resource has none of its own). */
-async function aclVersion(ldp: CookieLdp, request: Request, acl: AclView): Promise<string> {
+/** The ACL document's ETag as the resource server serves it, to a HEAD as the owner ('' when the resource has none of its own). */
+async function aclVersion(deps: AdminDeps, acl: AclView): Promise<string> {
   if (!acl.own) return ''
-  const res = await ldp(request, 'HEAD', aclPathOf(acl))
-  return res.headers.get('etag') ?? ''
+  const path = aclPathOf(acl)
+  const readable = await deps.resources.read(ownerActing(deps.cfg.baseUrl), path)
+  const head = await deps.resources.represent(path, readable, { accept: null, requestUrl: acl.aclUrl, requestHeaders: new Headers(), head: true, headers: new Headers() })
+  return head.headers.get('etag') ?? ''
 }
 
 const who = (e: Entry, owner: string): SafeHtml | string =>
@@ -71,9 +74,9 @@ function leftovers(acl: AclView): SafeHtml | string {
 const dropField = (acl: AclView, id: string) => acl.notEditable.count === 0 ? ''
   : html`<label class="check" for="${id}"><input type="checkbox" id="${id}" name="drop" value="yes" required> Drop the ${acl.notEditable.count} statement${acl.notEditable.count === 1 ? '' : 's'} listed above</label>`
 
-export async function showSharePage(deps: AdminDeps, ldp: CookieLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
+export async function showSharePage(deps: AdminDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: query.path ?? '/' })
-  const version = await aclVersion(ldp, request, acl)
+  const version = await aclVersion(deps, acl)
   const container = acl.path.endsWith('/')
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const own = acl.own ? entriesOf(acl.own) : null
@@ -116,22 +119,22 @@ function requireDropTick(acl: AclView, form: Record<string, unknown>, doing: str
 }
 
 /** Writes `entries` as the ACL document, if it is still the version the page showed. */
-async function writeAcl(ldp: CookieLdp, request: Request, acl: AclView, form: Record<string, unknown>, entries: Entry[]): Promise<void> {
+async function writeAcl(deps: AdminDeps, acl: AclView, form: Record<string, unknown>, entries: Entry[]): Promise<void> {
   requireDropTick(acl, form, 'save')
   if (entries.length === 0) throw new HttpError(409, 'no_access_left', 'nobody would have access, not even you: add someone first, or use the inherited access instead')
-  await ldp(request, 'PUT', aclPathOf(acl), { headers: { 'content-type': 'text/turtle', ...precondition(form) }, body: aclTurtle(acl.url, entries) }).catch(changed)
+  await deps.resources.put(ownerActing(deps.cfg.baseUrl), aclPathOf(acl), 'text/turtle', aclTurtle(acl.url, entries), precondition(form)).catch(changed)
 }
 
 /** RFC 9110 §13.1: If-Match the version shown; none shown means the ACL must still not exist. */
-const precondition = (form: Record<string, unknown>): Record<string, string> =>
-  typeof form.version === 'string' && form.version !== '' ? { 'if-match': form.version } : { 'if-none-match': '*' }
+const precondition = (form: Record<string, unknown>): Preconditions =>
+  typeof form.version === 'string' && form.version !== '' ? { ifMatch: form.version, ifNoneMatch: null } : { ifMatch: null, ifNoneMatch: '*' }
 
 const changed = (err: unknown) => {
   if (err instanceof HttpError && err.status === 412) throw new HttpError(412, 'changed_meanwhile', 'the access settings were changed since this page was shown (in another tab or by an app); open the page again to see them, then make your change')
   throw err
 }
 
-export async function addShareEntry(deps: AdminDeps, ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function addShareEntry(deps: AdminDeps, request: Request, form: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: form.path })
   const container = acl.path.endsWith('/')
   const entry = entryFrom(form, container)
@@ -146,20 +149,20 @@ export async function addShareEntry(deps: AdminDeps, ldp: CookieLdp, request: Re
     }
   }
   const entries = acl.own ? entriesOf(acl.own) : inheritedAsOwn(acl.inherited?.rows ?? [], container)
-  await writeAcl(ldp, request, acl, form, [...entries, entry])
+  await writeAcl(deps, acl, form, [...entries, entry])
   return seeOther(sharePage(acl.path, 'added'))
 }
 
-export async function removeShareEntry(deps: AdminDeps, ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function removeShareEntry(deps: AdminDeps, form: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: form.path })
   const entries = acl.own ? entriesOf(acl.own) : []
   const i = typeof form.entry === 'string' && /^\d+$/.test(form.entry) ? Number(form.entry) : -1
   if (i < 0 || i >= entries.length) throw bad('invalid_field', `entry: expected the number of a row of "Access set here" (0 to ${entries.length - 1})`)
-  // Asked on the page before the entry goes; at the root the resource server refuses outright (owner_lockout)
+  // Asked on the page before the entry goes; at the root the operations layer refuses outright (owner_lockout)
   if (!acl.isRoot && losesControl(entries, i, ownerWebIdOf(deps.cfg.baseUrl)) && form.giveUpControl !== 'yes') {
     throw new HttpError(409, 'confirmation_required', 'without this entry you (the owner) would no longer have Control here; tick "Give up my Control here" to remove it anyway')
   }
-  await writeAcl(ldp, request, acl, form, entries.filter((_, j) => j !== i))
+  await writeAcl(deps, acl, form, entries.filter((_, j) => j !== i))
   return seeOther(sharePage(acl.path, 'removed'))
 }
 
@@ -170,10 +173,10 @@ const rootStays = () => new HttpError(409, 'owner_lockout', 'the root of the pod
  * page of its own (files-page.ts); it shows the access X will then have, and nothing changes before its
  * button is pressed.
  */
-export async function showInheritPage(deps: AdminDeps, ldp: CookieLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
+export async function showInheritPage(deps: AdminDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: query.path ?? '/' })
   if (acl.isRoot) throw rootStays()
-  const version = await aclVersion(ldp, request, acl)
+  const version = await aclVersion(deps, acl)
   const container = acl.path.endsWith('/')
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const from = acl.inherited ? acl.inherited.from.slice(deps.cfg.baseUrl.length) : 'its folder'
@@ -191,11 +194,11 @@ ${dropField(acl, 'drop-inherit')}
 }
 
 /** "Use inherited access": the resource's own ACL document goes; the folder's defaults apply (WAC §6.2). */
-export async function useInheritedAccess(deps: AdminDeps, ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function useInheritedAccess(deps: AdminDeps, form: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: form.path })
   if (acl.isRoot) throw rootStays()
   if (!acl.own) return seeOther(sharePage(acl.path, 'inherited'))
   requireDropTick(acl, form, 'remove it')
-  await ldp(request, 'DELETE', aclPathOf(acl), { headers: precondition(form) }).catch(changed)
+  await deps.resources.delete(ownerActing(deps.cfg.baseUrl), aclPathOf(acl), precondition(form)).catch(changed)
   return seeOther(sharePage(acl.path, 'inherited'))
 }

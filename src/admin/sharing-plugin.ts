@@ -1,10 +1,9 @@
-// Sharing: the share page (who may do what, each change one rewrite of the ACL document through the resource
-// server), access grants (page and API), the ACL view, the "why may X do Y?" explanation and the WebID check.
+// Sharing: the share page (who may do what, each change one rewrite of the ACL document through the operations
+// layer), access grants (page and API), the ACL view, the "why may X do Y?" explanation and the WebID check.
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { jsonResponse } from '../http/json-response.ts'
-import type { CookieLdp } from '../http/cookie-ldp.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { ownerGuard, type NextOf } from './owner-guard.ts'
 import { backTo } from './owner-page.ts'
@@ -26,16 +25,16 @@ const backToSharing: NextOf = ({ query }) => backTo(sharePage(query.path ?? '/')
 const SHARE_PAGE = { returnTo: ADMIN_PATHS.share, next: backTo(filesPage('/'), 'Your files') }
 const GRANTS_PAGE = { returnTo: ADMIN_PATHS.grantsPage }
 
-export function sharingPlugin(deps: Deps, ldp: CookieLdp) {
+export function sharingPlugin(deps: Deps) {
   const { grants, decider } = deps
   const cookieOf = (request: Request) => request.headers.get('cookie')
   return new Elysia({ name: 'admin-sharing' })
     .use(ownerGuard(deps))
-    .get(ADMIN_PATHS.share, ({ request, query }) => showSharePage(deps, ldp, request, query), { ownerPage: SHARE_PAGE })
-    .post(ADMIN_PATHS.shareAdd, ({ request, body }) => addShareEntry(deps, ldp, request, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
-    .post(ADMIN_PATHS.shareRemove, ({ request, body }) => removeShareEntry(deps, ldp, request, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
-    .get(ADMIN_PATHS.shareInherit, ({ request, query }) => showInheritPage(deps, ldp, request, query), { ownerPage: { returnTo: ADMIN_PATHS.share, next: backToSharing } })
-    .post(ADMIN_PATHS.shareInherit, ({ request, body }) => useInheritedAccess(deps, ldp, request, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
+    .get(ADMIN_PATHS.share, ({ request, query }) => showSharePage(deps, request, query), { ownerPage: SHARE_PAGE })
+    .post(ADMIN_PATHS.shareAdd, ({ request, body }) => addShareEntry(deps, request, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
+    .post(ADMIN_PATHS.shareRemove, ({ body }) => removeShareEntry(deps, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
+    .get(ADMIN_PATHS.shareInherit, ({ request, query }) => showInheritPage(deps, request, query), { ownerPage: { returnTo: ADMIN_PATHS.share, next: backToSharing } })
+    .post(ADMIN_PATHS.shareInherit, ({ body }) => useInheritedAccess(deps, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
     // Grants: the page's forms call the API's own functions
     .get(ADMIN_PATHS.grantsPage, ({ request, query }) => showGrantsPage(deps, cookieOf(request), query.done), { ownerPage: GRANTS_PAGE })
     .post(ADMIN_PATHS.grantsPage, ({ body }) => submitGrantForm(deps, body),

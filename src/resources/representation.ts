@@ -2,12 +2,11 @@
 // bytes (the resource server, the owner's and visitors' pages): content negotiation, 304s, byte ranges, listing pages.
 
 import type { Store } from '../store/open-store.ts'
-import { readTriples } from '../store/resources.ts'
 import { readBinary } from './read-binary.ts'
 import { HttpError } from '../http/errors.ts'
 import { preferredDocumentType, preferredRdfType } from '../rdf/media-types.ts'
 import { NAMED_GRAPHS_NOT_IN_ONE_GRAPH, serializeDocument } from '../rdf/serialize-rdf.ts'
-import { readGraphStatements } from '../rdf/graph-statements.ts'
+import { readDocumentStatements } from './document-statements.ts'
 import { isNotModified } from './not-modified.ts'
 import { representationEtag, type ResourceMeta } from '../store/resource-meta.ts'
 import { CACHEABLE_BYTES, type RepresentationCache } from './representation-cache.ts'
@@ -55,8 +54,7 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   const key = `${f.path}\0${etag}`
   let bytes = f.cache.get(key)
   if (!bytes) {
-    const stored = await readTriples(f.store, f.baseUrl, f.path)
-    const { triples, namedGraphs } = meta.namedGraphs ? readGraphStatements(stored) : { triples: stored, namedGraphs: [] }
+    const { triples, namedGraphs } = await readDocumentStatements(f.store, f.baseUrl, f.path, meta)
     bytes = new TextEncoder().encode(await serializeDocument(triples, namedGraphs, mediaType, url, meta.prefixes))
     if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
   }

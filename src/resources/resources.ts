@@ -28,12 +28,20 @@ import { makeRepresentationCache } from './representation-cache.ts'
 import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
 import { makeTreeCount } from './tree-count.ts'
 import { makeTrashListing } from './trash-listing.ts'
+import { readDocumentStatements } from './document-statements.ts'
+import type { DocumentDataset } from '../rdf/graph-statements.ts'
 
 export type { Acting, ResourcesDeps } from './acting.ts'
 
 export interface Resources {
   /** GET or HEAD: Read on the target, then what is stored of it (404 only to a reader). */
   read(who: Acting, path: string): Promise<Readable>
+  /**
+   * `read`, then the stored statements of the RDF document or container (its own description) at `path`, for a face
+   * that works on them rather than on a representation: the default graph, and the document's named graphs apart
+   * (a file has none).
+   */
+  statements(who: Acting, path: string): Promise<DocumentDataset>
   /** What `read` gave as HTTP: the representation `request` asks for (content negotiation, 304, Range, a listing's page). */
   represent(path: string, readable: Readable, request: RepresentationRequest): Promise<Response>
   /** PUT, before its body: the path, access (with the containers it creates), the preconditions, the body's type for the target. */
@@ -96,6 +104,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     list: makeListMembers(deps, read),
     treeCount: makeTreeCount(deps, read),
     trashed: makeTrashListing(deps),
+    statements: async (who, path) => readDocumentStatements(store, baseUrl, path, (await read(who, path)).meta),
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...puts,
     put: async (who, path, contentType, body, preconditions = NO_PRECONDITIONS) => {
