@@ -6,22 +6,26 @@ import type { RefusalCode, StatusOf } from '../http/refusals.ts'
 import { jsonResponse } from '../http/json-response.ts'
 import { KEYS_PATH } from '../http/pod-paths.ts'
 import { jwkThumbprint } from '../lib/jwk-thumbprint.ts'
-import { defaultKeyName, listOwnerKeys, publishOwnerKey, withdrawOwnerKey, type PublishedKey } from '../auth/httpsig/owner-key-documents.ts'
+import { defaultKeyName, listOwnerKeys, type PublishedKey } from '../auth/httpsig/owner-key-documents.ts'
+import { publishOwnerKey, withdrawOwnerKey } from '../resources/owner-keys.ts'
 import { log } from '../log.ts'
+import { ownerActing } from './owner-acting.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'withResourceLocks'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'resources'>
 
 /** A public JWK is a few hundred bytes (an RSA-4096 one under 1 KiB); anything far larger is not a key. */
 const MAX_KEY_BYTES = 16 * 1024
 const MEMBERS = ['name', 'publicJwk', 'linkFromProfile']
+/** The refusals of publishing that are about one member of the body. */
+const INPUT_MEMBER: Partial<Record<string, string>> = { invalid_key: '/publicJwk', invalid_key_name: '/name', key_exists: '/name' }
 
-const writer = (deps: AdminDeps) => ({ store: deps.store, baseUrl: deps.cfg.baseUrl, withResourceLocks: deps.withResourceLocks })
-
-/** A refusal naming the offending member (RFC 6901 pointer), as the grants API does, so a form shows it beside its field. */
+/** The owner's pages write keys as the owner, through the operations layer, as any other of their writes. */
+const writing = (deps: AdminDeps) => ({ resources: deps.resources, store: deps.store, baseUrl: deps.cfg.baseUrl })
 
 /** The answer to POST /.admin/api/keys (the Keys page's script reads it): the published key and its RFC 7638 thumbprint. */
 export type CreatedKey = PublishedKey & { readonly thumbprint: string }
 
+/** A refusal naming the offending member (RFC 6901 pointer), as the grants API does, so a form shows it beside its field. */
 const refuse = <C extends RefusalCode>(status: StatusOf<C>, code: C, pointer: string, expected: string) =>
   new HttpError<C>(status, code, `${pointer || '(body)'}: ${expected}`, { extra: { violations: [{ pointer, expected }] } })
 
@@ -46,10 +50,11 @@ export async function createKey(deps: AdminDeps, contentType: string | null, bod
   const name = input.name === undefined || input.name === '' ? defaultKeyName(new Date(deps.now())) : input.name
   let key
   try {
-    key = await publishOwnerKey(writer(deps), name, input.publicJwk, deps.now(), { linkFromProfile: input.linkFromProfile === true })
+    key = await publishOwnerKey(writing(deps), ownerActing(deps.cfg.baseUrl), name, input.publicJwk, { linkFromProfile: input.linkFromProfile === true })
   } catch (err) {
-    if (!(err instanceof HttpError) || err.status >= 500) throw err
-    throw refuse(err.status as StatusOf<typeof err.code>, err.code, err.code === 'invalid_key' ? '/publicJwk' : '/name', err.description)
+    // What the body got wrong is named at its member; any other refusal is the write's own, as the layer said it
+    if (!(err instanceof HttpError) || !(err.code in INPUT_MEMBER)) throw err
+    throw refuse(err.status as StatusOf<typeof err.code>, err.code, INPUT_MEMBER[err.code]!, err.description)
   }
   const thumbprint = await jwkThumbprint(key.publicJwk as Parameters<typeof jwkThumbprint>[0])
   log.info('admin.key_created', { keyUrl: key.keyUrl, thumbprint, linkedFromProfile: key.linkedFromProfile })
@@ -64,7 +69,7 @@ export async function listKeys(deps: AdminDeps): Promise<Response> {
 
 /** DELETE /.admin/api/keys/:name: the key document goes, and with it every signature by its keys. */
 export async function revokeKey(deps: AdminDeps, name: string): Promise<Response> {
-  const withdrawn = await withdrawOwnerKey(writer(deps), name, deps.now())
+  const withdrawn = await withdrawOwnerKey(writing(deps), ownerActing(deps.cfg.baseUrl), name)
   if (!withdrawn) throw new HttpError(404, 'not_found', `there is no key document ${KEYS_PATH}${name.slice(0, 80)}`)
   log.info('admin.key_revoked', { keyUrls: withdrawn.keyUrls })
   return new Response(null, { status: 204 })

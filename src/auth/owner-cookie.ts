@@ -20,6 +20,7 @@ const sessionPrincipal = (webid: WebId): Principal => ({ webid, keys: [], scheme
 
 /**
  * The owner signed in to the dashboard: the principal the owner's pages act as when they call the operations
- * layer directly (resources/), the same the owner's cookie gives a request to the resource server.
+ * layer directly (resources/), the same the owner's cookie gives a request to the resource server; and
+ * `solopod keys add`'s, whose operator holds the pod's data directory.
  */
 export const ownerSessionPrincipal = (baseUrl: string): Principal => sessionPrincipal(ownerWebIdOf(baseUrl) as WebId)

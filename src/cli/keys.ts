@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError, type Config } from '../config.ts'
 import { openDataDir } from '../pod.ts'
+import { makeDeps } from '../deps.ts'
 import { getRecordedBaseUrl } from '../store/base-url.ts'
 import { defaultKeyName } from '../auth/httpsig/owner-key-documents.ts'
 import { addOwnerKey, KeyCommandError, writePrivateJwk } from './owner-keys.ts'
@@ -19,7 +20,9 @@ export async function keysCommand(cfg: Config): Promise<void> {
   try {
     const baseUrl = await getRecordedBaseUrl(store)
     if (!baseUrl) throw new ConfigError(`${cfg.dataDir} holds no pod (start it once first)`)
-    key = await addOwnerKey(store, baseUrl, name, Date.now())
+    // The pod is stopped: this process builds the operations layer over the store, as a running pod does (deps.ts)
+    const { resources } = makeDeps({ ...cfg, baseUrl }, store, () => Date.now())
+    key = await addOwnerKey({ resources, store, baseUrl }, name)
   } finally { await store.close() }
   writePrivateJwk(out, key.privateJwk)
   console.log([

@@ -3,10 +3,10 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { Store } from '../store/open-store.ts'
-import { makeResourceLocks } from '../store/resource-locks.ts'
 import { HttpError } from '../http/errors.ts'
-import { keyNameProblem, publishOwnerKey } from '../auth/httpsig/owner-key-documents.ts'
+import { keyNameProblem } from '../auth/httpsig/owner-key-documents.ts'
+import { ownerSessionPrincipal } from '../auth/owner-cookie.ts'
+import { publishOwnerKey, type KeyWriting } from '../resources/owner-keys.ts'
 import { UserError } from '../lib/user-error.ts'
 
 export class KeyCommandError extends UserError {}
@@ -18,16 +18,16 @@ export interface NewOwnerKey {
 }
 
 /**
- * Writes `/keys/<name>` and links it from the owner's profile (the same as the dashboard's Keys page);
- * the server is stopped, so this process's own locks are the only writer's.
+ * Writes `/keys/<name>` and links it from the owner's profile through the operations layer, as the dashboard's
+ * Keys page does; the one who runs the command holds the pod's data directory, so it acts as the owner.
  */
-export async function addOwnerKey(store: Store, baseUrl: string, name: string, now: number): Promise<NewOwnerKey> {
+export async function addOwnerKey(w: KeyWriting, name: string): Promise<NewOwnerKey> {
   const badName = keyNameProblem(name)
   if (badName) throw new KeyCommandError(`--name: ${badName}`)
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
   let key
   try {
-    key = await publishOwnerKey({ store, baseUrl, withResourceLocks: makeResourceLocks() }, name, publicKey.export({ format: 'jwk' }), now, { linkFromProfile: true })
+    key = await publishOwnerKey(w, { principal: ownerSessionPrincipal(w.baseUrl) }, name, publicKey.export({ format: 'jwk' }), { linkFromProfile: true })
   } catch (err) {
     if (err instanceof HttpError && err.status < 500) throw new KeyCommandError(`${err.description.replace(/; choose another name$/, '; choose another --name')}`)
     throw err

@@ -1,6 +1,7 @@
 // The catalogue of every refusal the pod makes: each error code with the statuses it is sent with and
 // what it means. `HttpError` accepts only these codes, each only with its own statuses (checked by tsc),
-// and test/http/refusals.test.ts finds, for every row, a test that makes the pod answer it.
+// and `npm test` fails unless a pod under test sent every row (test/refusals-sent-report.ts), but for the few
+// no request can provoke, listed with their reasons in test/refusals-never-sent.ts.
 
 export interface RefusalEntry {
   /** The statuses this code is sent with; the first is the usual one (`refusal()` uses it). */

@@ -27,11 +27,15 @@ export function fromFramework(code: string | number, error: unknown): unknown {
   return error
 }
 
-/** Every refusal is explained in the log too; the cause (never sent) only here. */
-export function logRefusal(where: { readonly method?: string; readonly path: string }, err: HttpError) {
+/**
+ * Every refusal is explained in the log too, whatever carries it to the client (an error answer, a page that shows
+ * it, a redirect to an app); the cause (never sent) only here. `clientId`: the app a redirected refusal goes to.
+ */
+export function logRefusal(where: { readonly method?: string; readonly path: string; readonly clientId?: string | undefined }, err: HttpError) {
   if (err.logged) return
   log[err.status >= 500 ? 'error' : 'info']('request.refused', {
-    ...(where.method !== undefined ? { method: where.method } : {}), path: where.path, status: err.status, code: err.code, reason: err.description,
+    ...(where.method !== undefined ? { method: where.method } : {}), path: where.path,
+    ...(where.clientId !== undefined ? { clientId: where.clientId } : {}), status: err.status, code: err.code, reason: err.description,
     ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}),
   })
 }

@@ -10,6 +10,7 @@ import { issueAuthorizationCode } from './authorization-codes.ts'
 import type { ResolveClient } from './clients.ts'
 import { finishInteraction, newInteraction, saveInteraction, type Interaction } from './interactions.ts'
 import { OP_PATHS } from '../http/pod-paths.ts'
+import { logRefusal } from '../http/render-error.ts'
 import { log } from '../log.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now'>
@@ -20,7 +21,7 @@ export async function startAuthorization(deps: OpDeps, resolveClient: ResolveCli
   const now = deps.now()
   const v = await validateAuthorizationRequest({ params, issuer: cfg.baseUrl, now, resolveClient })
   if (!v.ok) {
-    log.warn('op.authorization_refused', { clientId: params.get('client_id')?.slice(0, 200), code: v.error.code, description: v.error.description })
+    logRefusal({ path: OP_PATHS.authorization, clientId: params.get('client_id')?.slice(0, 200) }, v.error)
     return errorRedirect(v.redirectUri, v.error, v.state, cfg.baseUrl)
   }
   const session = await getLoginSession(store, cfg.baseUrl, cookieHeader, now)
@@ -61,10 +62,12 @@ export async function continueAuthorization(deps: OpDeps, i: Interaction, sessio
     if (!stored) await saveInteraction(store, i)
     return new Response(null, { status: 303, headers: { location: `${cfg.baseUrl}${path}?interaction=${i.id}`, 'cache-control': 'no-store' } })
   }
+  // Only prompt=none refuses here, and it never shows a page: the request is the authorization endpoint's
   const refuse = async (code: CodeWithStatus<400>, description: string) => {
     await done()
-    log.info('op.authorization_refused', { clientId: r.clientId, code })
-    return errorRedirect(r.redirectUri, new HttpError(400, code, description), r.state, cfg.baseUrl, status)
+    const err = new HttpError(400, code, description)
+    logRefusal({ path: OP_PATHS.authorization, clientId: r.clientId }, err)
+    return errorRedirect(r.redirectUri, err, r.state, cfg.baseUrl, status)
   }
   if (needsLogin(i, session, now)) {
     if (silent) return refuse('login_required', 'prompt=none was sent but the owner is not signed in (or max_age requires a new sign-in)')
@@ -96,6 +99,7 @@ export async function continueAuthorization(deps: OpDeps, i: Interaction, sessio
 /** The owner refused on the consent page: RFC 6749 §4.1.2.1 access_denied. */
 export async function denyAuthorization(deps: OpDeps, i: Interaction): Promise<Response> {
   await finishInteraction(deps.store, i)
-  log.info('op.consent_denied', { clientId: i.request.clientId })
-  return errorRedirect(i.request.redirectUri, new HttpError(400, 'access_denied', 'the owner denied the request'), i.request.state, deps.cfg.baseUrl, 303)
+  const err = new HttpError(400, 'access_denied', 'the owner denied the request')
+  logRefusal({ method: 'POST', path: OP_PATHS.consent, clientId: i.request.clientId }, err)
+  return errorRedirect(i.request.redirectUri, err, i.request.state, deps.cfg.baseUrl, 303)
 }

@@ -21,6 +21,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import { breakableUrl, html, problemBox, renderErrorPage, renderPage } from '../http/html-page.ts'
+import { logRefusal } from '../http/render-error.ts'
 import { FIRST_RUN_NEXT, NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { getOwnerAccount, verifyOwnerPassword } from '../account/owner-account.ts'
@@ -130,7 +131,10 @@ export function makeLogin(deps: OpDeps) {
       log.warn('op.login_failed', { webid: account.webid, knownDevice: device !== undefined })
       deps.metrics.recordLoginFailure()
       if (accountWait > 0 && !device) throw tooManyAttempts(Math.max(accountWait, key !== undefined ? byClient.retryAfter(key, now) : 0))
-      return page(interaction, returnTo, f.cookieHeader, new HttpError(401, 'invalid_credentials', 'the password is wrong; type the pod owner\'s password'))
+      const wrong = new HttpError(401, 'invalid_credentials', 'the password is wrong; type the pod owner\'s password')
+      // The page shows the refusal (its form again); it is logged as every refusal is
+      logRefusal({ method: 'POST', path: OP_PATHS.login }, wrong)
+      return page(interaction, returnTo, f.cookieHeader, wrong)
     }
     if (key !== undefined) byClient.reset(key)
     const rememberCookie = await rememberDevice(store, cfg.baseUrl, device, f.cookieHeader, now)

@@ -8,7 +8,7 @@ import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import type { RefusalCode, StatusOf } from '../http/refusals.ts'
 import { jsonResponse } from '../http/json-response.ts'
 import { errorPage, html, problemBox, renderErrorPage, type NextSteps } from '../http/html-page.ts'
-import { fromFramework, renderError } from '../http/render-error.ts'
+import { fromFramework, logRefusal, renderError } from '../http/render-error.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'
@@ -119,7 +119,9 @@ export function visitPlugin(deps: Deps) {
   })())
   const withCookie = (setCookie: string | undefined) => (setCookie ? { 'set-cookie': setCookie } : undefined)
 
+  /** The sign-in form, with the refusal of the last try above it (logged as every refusal is). */
   async function signInPage(request: Request, returnTo: string, problem?: HttpError, typed = ''): Promise<Response> {
+    if (problem) logRefusal({ method: request.method, path: new URL(request.url).pathname }, problem)
     const { token, setCookie } = csrfTokenFor(cookieOf(request), cfg.baseUrl)
     const session = await getVisitorSession(store, cfg.baseUrl, cookieOf(request), deps.now())
     return renderVisitorPage({
@@ -139,7 +141,6 @@ export function visitPlugin(deps: Deps) {
       return new Response(null, { status: 303, headers: { location: await rp.start(form.who ?? '', returnTo), 'cache-control': 'no-store' } })
     } catch (err) {
       if (!(err instanceof HttpError)) throw err
-      log.info('visitor.sign_in_refused', { code: err.code, description: err.description })
       return signInPage(request, returnTo, err, (form.who ?? '').slice(0, 300))
     }
   }

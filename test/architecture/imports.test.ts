@@ -38,6 +38,10 @@ describe('the dependency rule of src/ and static/', () => {
   test("the pages take from the store only types and its name rules (paths, target, acl-names): they read through deps", () => {
     expect(storeValuesInPages(imports)).toEqual([])
   })
+
+  test("the CLI and the verifiers never write a resource either: the owner's keys go through the layer", () => {
+    expect(storeWritesInFaces(imports, ['cli', 'auth'])).toEqual([])
+  })
 })
 
 describe('the checker itself', () => {

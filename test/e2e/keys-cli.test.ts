@@ -1,7 +1,7 @@
 // `solopod keys add` as an operator meets it: clear refusals (exit 2), nothing overwritten.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore } from '../../src/store/open-store.ts'
@@ -43,6 +43,13 @@ describe('solopod keys add', () => {
     const r2 = run(['keys', 'add', '--data', data, '--name', 'b', '--out', join(dir, 'b2.jwk')])
     expect(r2.exitCode).toBe(2)
     expect(r2.stderr.toString()).toContain('/keys/b already exists')
+  })
+  test('the key is written through the operations layer: refused as the same PUT would be, nothing left behind', () => {
+    const out = join(dir, 'acl.jwk')
+    const r = run(['keys', 'add', '--data', data, '--name', 'nothing.acl', '--out', out])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr.toString()).toContain('/keys/nothing does not exist: create it before writing its ACL')
+    expect(existsSync(out)).toBe(false)
   })
   test('the default file is DATA/private-keys/NAME.jwk and nothing secret is printed', () => {
     const r = run(['keys', 'add', '--data', data, '--name', 'c'])

@@ -1,28 +1,50 @@
-// The refusal catalogue is complete and exercised: every code in http/refusals.ts is asserted by a test that makes the pod answer it.
+// The refusal catalogue (http/refusals.ts) is well formed, and so is the check that every code is sent by a pod in
+// the whole suite (test/refusals-never-sent.ts, run by `npm test` after the suite: test/refusals-sent-report.ts).
 
 import { describe, expect, test } from 'bun:test'
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { REFUSALS, type RefusalCode } from '../../src/http/refusals.ts'
-
-const TEST_ROOT = join(import.meta.dir, '..')
-const testFiles = (readdirSync(TEST_ROOT, { recursive: true }) as string[])
-  .filter((f) => f.endsWith('.test.ts') && f !== join('http', 'refusals.test.ts'))
-const sources = testFiles.map((f) => ({ file: f, text: readFileSync(join(TEST_ROOT, f), 'utf8') }))
-
-/** How a test names a code it expects: quoted (`'code'`, `"code"`), as the RS's text (`code:`) or in a challenge (`error="code"`). */
-const asserts = (text: string, code: string) =>
-  new RegExp(`['"\`]${code}['"\`]|\\b${code}:|error=\\\\?"${code}`).test(text)
+import { REFUSALS } from '../../src/http/refusals.ts'
+import { checkRefusalsSent, NEVER_SENT, passes } from '../refusals-never-sent.ts'
 
 describe('the refusal catalogue (http/refusals.ts)', () => {
-  test.each(Object.keys(REFUSALS) as RefusalCode[])('%s is asserted by a test', (code) => {
-    const found = sources.filter((s) => asserts(s.text, code)).map((s) => s.file)
-    expect(found.length, `no test asserts ${code}`).toBeGreaterThan(0)
-  })
-
   test('every status of every code is one HTTP defines for a refusal (4xx, 5xx)', () => {
     for (const [code, entry] of Object.entries(REFUSALS)) {
       for (const status of entry.status) expect(status >= 400 && status < 600, code).toBe(true)
     }
+  })
+})
+
+describe('the codes no test can make a pod send (test/refusals-never-sent.ts)', () => {
+  test('each is a code of the catalogue, with its reason', () => {
+    for (const [code, reason] of Object.entries(NEVER_SENT)) {
+      expect(code in REFUSALS, code).toBe(true)
+      expect(reason!.length, code).toBeGreaterThan(10)
+    }
+  })
+})
+
+describe('the check after the whole suite', () => {
+  const all = Object.keys(REFUSALS)
+  const listed = Object.keys(NEVER_SENT)
+  const sentExcept = (...missing: string[]) => new Set(all.filter((c) => !missing.includes(c) && !listed.includes(c)))
+
+  test('passes when every code not listed was sent', () => {
+    const verdict = checkRefusalsSent(sentExcept())
+    expect(verdict).toEqual({ neverSent: [], listedButSent: [], unknown: [] })
+    expect(passes(verdict)).toBe(true)
+  })
+  test('fails naming a code no pod sent', () => {
+    const verdict = checkRefusalsSent(sentExcept('not_found', 'forbidden'))
+    expect(verdict.neverSent).toEqual(['not_found', 'forbidden'])
+    expect(passes(verdict)).toBe(false)
+  })
+  test('fails naming a listed code that was sent after all: the list must stay true', () => {
+    const verdict = checkRefusalsSent(new Set([...sentExcept(), 'not_found']), { not_found: 'a reason that no longer holds' })
+    expect(verdict.listedButSent).toEqual(['not_found'])
+    expect(passes(verdict)).toBe(false)
+  })
+  test('fails naming a code heard that the catalogue does not have', () => {
+    const verdict = checkRefusalsSent(new Set([...sentExcept(), 'made_up']))
+    expect(verdict.unknown).toEqual(['made_up'])
+    expect(passes(verdict)).toBe(false)
   })
 })

@@ -54,6 +54,17 @@ describe('issue 3: malformed RDF is 400 invalid_rdf with the line and column', (
   })
 })
 
+describe('a JSON-LD body is read with the bundled contexts only: the pod never fetches one a client names', () => {
+  test.each([
+    ['PUT', '/pub/bad/doc'],
+    ['POST', '/pub/bad/dir/'],
+  ])('%s naming a remote @context → 400 jsonld_context_not_allowed naming it, nothing written', async (method, path) => {
+    const body = JSON.stringify({ '@context': 'https://contexts.example/ctx.jsonld', '@id': '#a', name: 'x' })
+    const text = await refused(pod, path, withBody(method, 'application/ld+json', body), 400, 'jsonld_context_not_allowed')
+    expect(text).toContain('remote JSON-LD context https://contexts.example/ctx.jsonld is not allowed')
+  })
+})
+
 describe('issue 3: a type that is not RDF where RDF is required is 415', () => {
   test.each([
     ['a container body', '/pub/bad/new-dir/', withBody('PUT', 'text/plain', 'hello')],

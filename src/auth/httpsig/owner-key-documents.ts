@@ -1,35 +1,22 @@
-// The owner's HttpSig key documents in /keys/: publish a public JWK (linked from the profile), list them, withdraw one.
+// The owner's HttpSig key documents in /keys/: what a published key document says (a public JWK controlled by the
+// owner), its name rule, and the list of them. Publishing and withdrawing one are ordinary writes of the operations
+// layer (resources/owner-keys.ts), so access, the essentials and notifications apply as to any other write.
 
-import { DataFactory } from 'n3'
-import type { Quad } from '@rdfjs/types'
-import { HttpError } from '../../http/errors.ts'
 import { KEYS_PATH } from '../../http/pod-paths.ts'
 import type { Store } from '../../store/open-store.ts'
-import { getMeta, readChildren, readTriples, writeResource, deleteResource } from '../../store/resources.ts'
-import { deleteLocks, writeLocks, type WithResourceLocks } from '../../store/resource-locks.ts'
-import { twinPath } from '../../store/paths.ts'
-import { parseRdf } from '../../rdf/parse-rdf.ts'
-import { turtleByteLength } from '../../rdf/serialize-rdf.ts'
+import { readChildren, readTriples } from '../../store/resources.ts'
+import type { Quad } from '@rdfjs/types'
 import { CERT, SEC } from '../../rdf/namespaces.ts'
 import { ownerWebIdOf } from '../../config.ts'
 import { jwkThumbprint } from '../../lib/jwk-thumbprint.ts'
-import { findPublicKey, publicJwkProblem } from './key-document.ts'
+import { findPublicKey } from './key-document.ts'
 import type { PublicJwk } from './algorithms.ts'
-
-const { namedNode, quad } = DataFactory
 
 /** A key document's name: one path segment, not hidden, short enough to read in a URL. */
 const KEY_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/
 const PROFILE_PATH = '/profile/card'
 // RFC 7517 §4 and RFC 7518 §6: the members that describe a public key; anything else (ext, key_ops, kid) is dropped
 const PUBLIC_MEMBERS = ['kty', 'crv', 'x', 'y', 'n', 'e', 'alg']
-
-export interface KeyWriter {
-  readonly store: Store
-  readonly baseUrl: string
-  /** The running pod's write locks, so a key write never interleaves with a PUT of the same document. */
-  readonly withResourceLocks: WithResourceLocks
-}
 
 export interface PublishedKey {
   readonly name: string
@@ -55,6 +42,13 @@ export interface ListedKey {
   readonly modified: string
 }
 
+/** A key document to write: where, and its Turtle. */
+export interface KeyDocument {
+  readonly path: string
+  readonly turtle: string
+  readonly key: Omit<PublishedKey, 'linkedFromProfile'>
+}
+
 export const keyNameProblem = (name: string) =>
   KEY_NAME.test(name) ? undefined : `the key name must be 1–64 letters, digits, '.', '_' or '-', not starting with '.'; got "${name.slice(0, 80)}"`
 
@@ -72,47 +66,37 @@ function publicPart(jwk: Record<string, unknown>): PublicJwk {
 }
 
 /**
- * Writes `/keys/<name>` (a JsonWebKey2020 controlled by the owner) and, with `linkFromProfile`, links it from the
- * owner's profile with `cert:key`, so a request signed with it and `cred="<WebID>"` acts as the owner (HttpSig
- * step 7). Without the link the key gets only what ACLs and grants give its URL. The key document comes first:
- * until the profile links it, it verifies only what they give it.
+ * `/keys/<name>`: a JsonWebKey2020 controlled by the owner, holding only the public members of `jwk` (which the
+ * caller checked with `publicJwkProblem`, and a valid `name`).
  */
-export async function publishOwnerKey(w: KeyWriter, name: string, jwk: unknown, now: number, opts: { linkFromProfile: boolean }): Promise<PublishedKey> {
-  const badName = keyNameProblem(name)
-  if (badName) throw new HttpError(400, 'invalid_key_name', badName)
-  const problem = publicJwkProblem(jwk)
-  if (problem) throw new HttpError(400, 'invalid_key', problem)
-  const publicJwk = publicPart(jwk as Record<string, unknown>)
-  const { store, baseUrl } = w
+export function ownerKeyDocument(baseUrl: string, name: string, jwk: Record<string, unknown>): KeyDocument {
+  const publicJwk = publicPart(jwk)
   const path = `${KEYS_PATH}${name}`
   const documentUrl = baseUrl + path
   const webid = ownerWebIdOf(baseUrl)
-  const keyUrl = `${documentUrl}#key`
-  const ttl = `@prefix sec: <https://w3id.org/security#>.
+  const turtle = `@prefix sec: <https://w3id.org/security#>.
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>.
 <#key> a sec:JsonWebKey2020; sec:controller <${webid}>;
   sec:publicKeyJwk ${JSON.stringify(JSON.stringify(publicJwk))}^^rdf:JSON.`
-  const triples = await parseRdf(ttl, 'text/turtle', documentUrl)
-  await w.withResourceLocks(() => writeLocks(store, path), async () => {
-    // Never replace a key: whoever holds the old private key would silently lose it, and ACLs naming it would change meaning
-    if (await getMeta(store, path) || await getMeta(store, twinPath(path))) throw new HttpError(409, 'key_exists', `${path} already exists; choose another name`)
-    await writeResource(store, baseUrl, path, { kind: 'rdf', contentType: 'text/turtle', triples, size: turtleByteLength(triples, documentUrl) }, now)
-  })
-  if (opts.linkFromProfile) await changeProfileLinks(w, (links) => [...links, keyUrl], now)
-  return { name, keyUrl, documentUrl, webid, publicJwk, linkedFromProfile: opts.linkFromProfile }
+  return { path, turtle, key: { name, keyUrl: `${documentUrl}#key`, documentUrl, webid, publicJwk } }
 }
+
+/** The keys a document describes (the subjects of its `sec:publicKeyJwk`). */
+export const keyUrlsIn = (quads: readonly Quad[]) =>
+  [...new Set(quads.filter(q => q.predicate.value === SEC('publicKeyJwk')).map(q => q.subject.value))]
+
+/** The keys the owner's profile links with `cert:key` (HttpSig step 7: they may act as the owner). */
+export const profileKeyLinks = (profile: readonly Quad[], webid: string) =>
+  profile.filter(q => q.subject.value === webid && q.predicate.value === CERT('key')).map(q => q.object.value)
 
 /** Every key described in a document of /keys/, newest document first. */
 export async function listOwnerKeys(store: Store, baseUrl: string): Promise<ListedKey[]> {
-  const webid = ownerWebIdOf(baseUrl)
-  const profile = await readTriples(store, baseUrl, PROFILE_PATH)
-  const linked = new Set(profile.filter(q => q.subject.value === webid && q.predicate.value === CERT('key')).map(q => q.object.value))
+  const linked = new Set(profileKeyLinks(await readTriples(store, baseUrl, PROFILE_PATH), ownerWebIdOf(baseUrl)))
   const docs = (await readChildren(store, KEYS_PATH)).filter(c => c.meta.kind === 'rdf').sort((a, b) => b.meta.modified - a.meta.modified)
   const out: ListedKey[] = []
   for (const { path, meta } of docs) {
     const quads = await readTriples(store, baseUrl, path)
-    const subjects = [...new Set(quads.filter(q => q.predicate.value === SEC('publicKeyJwk')).map(q => q.subject.value))]
-    for (const keyUrl of subjects) {
+    for (const keyUrl of keyUrlsIn(quads)) {
       const { jwk, problem } = findPublicKey(quads, keyUrl)
       out.push({
         name: path.slice(KEYS_PATH.length), keyUrl, documentUrl: baseUrl + path,
@@ -122,50 +106,4 @@ export async function listOwnerKeys(store: Store, baseUrl: string): Promise<List
     }
   }
   return out
-}
-
-/**
- * Revokes the keys of `/keys/<name>`: the document is deleted, so the verifier, which reads the pod's own key
- * documents from the store on every request, refuses them from the next request on ("no such key"); then the
- * profile's `cert:key` links to them go. Undefined when there is no such key document.
- */
-export async function withdrawOwnerKey(w: KeyWriter, name: string, now: number): Promise<{ keyUrls: string[] } | undefined> {
-  if (keyNameProblem(name)) return undefined
-  const { store, baseUrl } = w
-  const path = `${KEYS_PATH}${name}`
-  const keyUrls = await w.withResourceLocks(() => deleteLocks(store, path), async () => {
-    const meta = await getMeta(store, path)
-    if (meta?.kind !== 'rdf') return undefined
-    const quads = await readTriples(store, baseUrl, path)
-    const keys = [...new Set(quads.filter(q => q.predicate.value === SEC('publicKeyJwk')).map(q => q.subject.value))]
-    if (keys.length === 0) return undefined // not a key document: the files view deletes other documents
-    await deleteResource(store, baseUrl, path, now)
-    return keys
-  })
-  if (!keyUrls) return undefined
-  const gone = new Set(keyUrls)
-  await changeProfileLinks(w, (links) => links.filter(l => !gone.has(l)), now)
-  return { keyUrls }
-}
-
-/** Rewrites the owner's `cert:key` links, keeping every other triple and the profile's prefixes. */
-async function changeProfileLinks(w: KeyWriter, change: (links: string[]) => string[], now: number): Promise<void> {
-  const { store, baseUrl } = w
-  const webid = ownerWebIdOf(baseUrl)
-  const profileUrl = baseUrl + PROFILE_PATH
-  await w.withResourceLocks(() => writeLocks(store, PROFILE_PATH), async () => {
-    const meta = await getMeta(store, PROFILE_PATH)
-    if (meta?.kind !== 'rdf') return // no profile document (the owner removed it): nothing links keys
-    const profile = await readTriples(store, baseUrl, PROFILE_PATH)
-    const isLink = (q: Quad) => q.subject.value === webid && q.predicate.value === CERT('key')
-    const before = profile.filter(isLink).map(q => q.object.value)
-    const after = [...new Set(change(before))]
-    if (after.length === before.length && after.every((l, i) => l === before[i])) return
-    const triples = [...profile.filter(q => !isLink(q)).map(q => quad(q.subject, q.predicate, q.object)),
-      ...after.map(l => quad(namedNode(webid), namedNode(CERT('key')), namedNode(l)))]
-    await writeResource(store, baseUrl, PROFILE_PATH, {
-      kind: 'rdf', contentType: meta.contentType, triples, size: turtleByteLength(triples, profileUrl),
-      ...(meta.prefixes ? { prefixes: meta.prefixes } : {}),
-    }, now)
-  })
 }
