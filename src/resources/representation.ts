@@ -1,6 +1,7 @@
 // GET and HEAD of containers, RDF documents and binaries as HTTP, for every face that answers with a resource's
 // bytes (the resource server, the owner's and visitors' pages): content negotiation, 304s, byte ranges, listing pages.
 
+import type { Quad } from '@rdfjs/types'
 import type { Store } from '../store/open-store.ts'
 import { readTriples } from '../store/resources.ts'
 import { readBinary } from './read-binary.ts'
@@ -31,6 +32,8 @@ export interface ReadFacts extends RepresentationRequest {
   readonly path: string
   readonly meta: ResourceMeta
   readonly cache: RepresentationCache
+  /** An earlier state's statements (a memento, versions.ts), instead of the stored graph of `path`. */
+  readonly statements?: () => Promise<Quad[]>
 }
 
 export async function readResource(f: ReadFacts): Promise<Response> {
@@ -55,7 +58,7 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   const key = `${f.path}\0${etag}`
   let bytes = f.cache.get(key)
   if (!bytes) {
-    const stored = await readTriples(f.store, f.baseUrl, f.path)
+    const stored = f.statements ? await f.statements() : await readTriples(f.store, f.baseUrl, f.path)
     const { triples, namedGraphs } = meta.namedGraphs ? readGraphStatements(stored) : { triples: stored, namedGraphs: [] }
     bytes = new TextEncoder().encode(await serializeDocument(triples, namedGraphs, mediaType, url, meta.prefixes))
     if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
