@@ -128,8 +128,11 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   const graph = graphOf(baseUrl, path)
   const newQuads = (content.triples ?? []).map(t => quad(t.subject, t.predicate, t.object, graph) as Quad)
   const blob = content.kind === 'binary' ? content.blob : undefined
+  // With versions, each state of a path is a memento named by when it was written: two writes within one
+  // millisecond must not share that name, so a state is always written at least a millisecond after the one it replaces.
+  const writtenAt = previous && store.versioning.keep ? Math.max(now, previous.modified + 1) : now
   const meta: ResourceMeta = {
-    kind: content.kind, contentType: content.contentType, etag: newEtag(), size: blob?.size ?? content.size, modified: now,
+    kind: content.kind, contentType: content.contentType, etag: newEtag(), size: blob?.size ?? content.size, modified: writtenAt,
     ...(blob ? { blob: blob.id, sha256: blob.sha256 } : {}),
     ...(content.prefixes ? { prefixes: content.prefixes } : {}),
     ...(content.namedGraphs ? { namedGraphs: true as const } : {}),
@@ -147,7 +150,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   if (blob) batch.push(put(store.blobRefs, blob.id, path))
   if (previous?.blob !== undefined) batch.push(del(store.blobRefs, previous.blob))
   // The replaced state stays as a version (its file with it: `released` keeps what a version holds).
-  if (previous) batch.push(...versionOps(store, baseUrl, path, previous, oldKeys, 'update', now, by))
+  if (previous) batch.push(...versionOps(store, baseUrl, path, previous, oldKeys, 'update', writtenAt, by))
   const parent = parentPath(path)
   if (!previous && parent && !isAuxiliaryPath(path)) batch.push(put(store.contains, memberKey(parent, path), UNREAD_VALUE))
   // The topmost new resource is the one an existing container gains.

@@ -93,6 +93,15 @@ describe('a write keeps the state it replaced', () => {
     expect(await store.blobs.read(old.blob!).text()).toBe('V1')
   })
 
+  test('writes within one millisecond still leave one memento each: a state is written after the one it replaces', async () => {
+    const at = ++now
+    for (const v of [1, 2, 3]) await writeTurtle(store, BASE, '/notes/fast.ttl', `<#a> <#b> ${v}.`, at)
+    const froms = (await readVersionSpans(store, '/notes/fast.ttl')).map(s => s.from)
+    expect(froms).toEqual([at, at + 1])
+    expect((await getMeta(store, '/notes/fast.ttl'))!.modified).toBe(at + 2)
+    now = at + 2
+  })
+
   test('a new resource has no earlier state: no version', async () => {
     await writeTurtle(store, BASE, '/notes/new.ttl', '<#a> <#b> <#c>.', ++now)
     expect(await readVersionSpans(store, '/notes/new.ttl')).toEqual([])
