@@ -5,6 +5,7 @@ import { openOwnerPod, type OwnerPod } from './admin-fixture.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
 import { latestVersionBefore, readVersionSpans } from '../../src/store/versions.ts'
 import { ownerWebIdOf } from '../../src/config.ts'
+import { getMeta } from '../../src/store/resources.ts'
 
 const BASE = 'http://localhost:3996'
 const HOUR = 60 * 60_000
@@ -42,7 +43,9 @@ describe('POST /.admin/api/restore-version {path, datetime}', () => {
 
   test('a deleted document comes back; a file comes back byte for byte', async () => {
     await pod.seed('/notes/gone.ttl', '<#it> <http://example.org/v> "gone".')
-    const written = Date.now()
+    const written = (await getMeta(pod.store, '/notes/gone.ttl'))!.modified
+    // deleted a moment later: at `written` it was there
+    await Bun.sleep(5)
     expect((await pod.api('DELETE', '/notes/gone.ttl')).status).toBe(204)
     const res = await restore({ path: '/notes/gone.ttl', datetime: written })
     expect(await res.json()).toMatchObject({ path: '/notes/gone.ttl', created: true })
