@@ -32,6 +32,11 @@ export interface Config {
   /** A resumable upload with no activity for this long is abandoned: its bytes and its upload resource go. */
   readonly uploadExpirySeconds: number
   /**
+   * Days the previous states of every changed resource are kept (store/versions.ts): every one for an hour,
+   * hourly for a day, daily after that; 0 keeps none (no versions are written, and the sweep removes those there are).
+   */
+  readonly keepVersionsDays: number
+  /**
    * Open notification channels of agents other than the owner at most (all types together); past it a
    * subscription gets 503 too_many_channels. The owner's channels are counted apart, up to as many.
    */
@@ -105,6 +110,7 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest file (binary body) accepted (default: no limit but the disk)' },
   { flag: 'max-rdf-bytes', env: 'SOLOPOD_MAX_RDF_BYTES', help: 'largest RDF document body accepted (default 104857600)' },
   { flag: 'disk-reserve-bytes', env: 'SOLOPOD_DISK_RESERVE_BYTES', help: 'free space file uploads must leave on the disk (default 268435456)' },
+  { flag: 'keep-versions-days', env: 'SOLOPOD_KEEP_VERSIONS_DAYS', help: 'days every change can be undone: previous states are kept, thinned to hourly after an hour and daily after a day; 0 keeps none (default 30)' },
   { flag: 'upload-expiry-seconds', env: 'SOLOPOD_UPLOAD_EXPIRY_SECONDS', help: 'a resumable upload idle this long is abandoned and its bytes removed (default 86400)' },
   { flag: 'max-channels', env: 'SOLOPOD_MAX_CHANNELS', help: "notification channels (sockets, streams, webhooks) of others than the owner open at once at most; the owner's are counted apart (default 20000)" },
   { flag: 'max-channels-per-client', env: 'SOLOPOD_MAX_CHANNELS_PER_CLIENT', help: 'notification channels one client (its agent, or its address when anonymous) may hold; the owner has no such cap (default 100)' },
@@ -244,6 +250,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes: parseInteger('max-body-bytes', maxBodyBytes, 1024, 2 ** 50) }),
     maxRdfBytes: parseInteger('max-rdf-bytes', get('max-rdf-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 32),
     diskReserveBytes: parseInteger('disk-reserve-bytes', get('disk-reserve-bytes') ?? String(256 * 1024 * 1024), 0, 2 ** 50),
+    keepVersionsDays: parseInteger('keep-versions-days', get('keep-versions-days') ?? '30', 0, 3650),
     uploadExpirySeconds: parseInteger('upload-expiry-seconds', get('upload-expiry-seconds') ?? String(24 * 60 * 60), 1, 365 * 24 * 60 * 60),
     maxChannels: parseInteger('max-channels', get('max-channels') ?? '20000', 1, 1_000_000),
     maxChannelsPerClient: parseInteger('max-channels-per-client', get('max-channels-per-client') ?? '100', 1, 1_000_000),

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { ConfigError, ownerWebIdOf, type Config } from './config.ts'
 import { prepareDataDir } from './data-dir.ts'
-import { openStore, type Store } from './store/open-store.ts'
+import { openStore, type Store, type StoreOptions } from './store/open-store.ts'
 import { ensureOwner } from './first-start.ts'
 import { migrateDataFormat } from './migrations/data-format.ts'
 import { makeDeps, type Deps, type DepsOptions } from './deps.ts'
@@ -41,9 +41,9 @@ export interface PodOptions extends DepsOptions {
  * Every command opens the store through here: the data directory is made private (or refused) before its
  * first file, and its contents are brought to the current data format before anything reads them.
  */
-export async function openDataDir(dataDir: string, now = Date.now()): Promise<Store> {
+export async function openDataDir(dataDir: string, now = Date.now(), opts: StoreOptions = {}): Promise<Store> {
   prepareDataDir(dataDir)
-  const store = await openStore(dataDir)
+  const store = await openStore(dataDir, opts)
   try {
     await migrateDataFormat(store, now)
   } catch (err) {
@@ -55,7 +55,7 @@ export async function openDataDir(dataDir: string, now = Date.now()): Promise<St
 
 export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> {
   const now = opts.now ?? (() => Date.now())
-  const store = await openDataDir(cfg.dataDir, now())
+  const store = await openDataDir(cfg.dataDir, now(), { keepVersions: cfg.keepVersionsDays > 0 })
   const created = await ensureOwner(store, cfg.baseUrl, now())
   if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
   // Hashing a password (argon2id) takes ~150 ms on a worker thread: the app is built meanwhile, and

@@ -52,6 +52,12 @@ describe('config: flags, env, defaults', () => {
     expect(() => buildConfig(argv as string[], {})).toThrow(ConfigError)
     expect(() => buildConfig(argv as string[], {})).toThrow(message)
   })
+  test('--keep-versions-days: 30 by default, 0 turns versions off, a negative number is refused', () => {
+    expect(buildConfig([], {}).keepVersionsDays).toBe(30)
+    expect(buildConfig(['--keep-versions-days', '0'], {}).keepVersionsDays).toBe(0)
+    expect(buildConfig([], { SOLOPOD_KEEP_VERSIONS_DAYS: '7' }).keepVersionsDays).toBe(7)
+    expect(() => buildConfig(['--keep-versions-days', '-1'], {})).toThrow('--keep-versions-days')
+  })
   test('--trust-proxy takes IP addresses (flag or SOLOPOD_TRUST_PROXY); none by default', () => {
     expect(buildConfig([], {}).trustProxy).toEqual([])
     expect(buildConfig(['--trust-proxy', '127.0.0.1, ::FFFF:10.0.0.1,::1'], {}).trustProxy).toEqual(['127.0.0.1', '::FFFF:10.0.0.1', '::1'])

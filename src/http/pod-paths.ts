@@ -58,6 +58,8 @@ export const ADMIN_PATHS = {
   treeCount: '/.admin/api/tree/count',
   /** The trash: GET lists, POST `{path, count}` deletes into it, POST `trash/{id}/restore` puts an item back. */
   trash: '/.admin/api/trash',
+  /** Undo: POST `{path, datetime}` writes back the state the resource had then (docs/versions.md). */
+  restoreVersion: '/.admin/api/restore-version',
   profile: '/.admin/profile',
   /** The owner's new password: the profile page's form (POST; the API's is `api/password`). */
   password: '/.admin/password',

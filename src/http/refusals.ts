@@ -66,6 +66,9 @@ export const REFUSALS = {
   not_editable: { status: [400], means: 'the document is not of a type the owner edits as text in the dashboard (Turtle, plain text, Markdown)' },
   already_exists: { status: [412, 409], means: 'something of that name exists already (409: the target of a move)' },
   nothing_selected: { status: [400], means: 'a form for the selected items came without any item ticked' },
+  // RFC 7089 (Memento): the versions of a resource (docs/versions.md)
+  invalid_accept_datetime: { status: [400], means: 'Accept-Datetime is not an HTTP-date such as "Tue, 20 Jun 2000 18:02:59 GMT" (RFC 7089 §2.1.1)' },
+  memento_not_found: { status: [404], means: 'no state of the resource is kept from that time: before its first version, while it did not exist, or past --keep-versions-days' },
   too_large_for_trash: { status: [413], means: 'the folder holds more items than the trash keeps; delete it for good instead' },
   move_into_itself: { status: [400], means: 'a folder cannot be moved into itself or a folder inside it' },
   name_conflict: { status: [409], means: 'a document and a container of the same name cannot both exist (Solid Protocol §3.1)' },

@@ -6,6 +6,7 @@ import type { Store } from '../store/open-store.ts'
 import type { AccessControl } from '../policy/access-control.ts'
 import type { ModeRequirement } from '../policy/modes.ts'
 import type { WithResourceLocks } from '../store/resource-locks.ts'
+import type { ChangeAuthor } from '../store/versions.ts'
 
 export interface ResourcesDeps {
   readonly cfg: Pick<Config, 'baseUrl' | 'maxBodyBytes' | 'maxRdfBytes' | 'diskReserveBytes'>
@@ -25,3 +26,9 @@ export interface Acting { readonly principal: Principal; readonly origin?: strin
  */
 export const decide = (deps: ResourcesDeps, who: Acting, path: string, needs: readonly ModeRequirement[]) =>
   deps.access.authorize(who.principal, deps.cfg.baseUrl + path, needs, who.origin, '')
+
+/** Who made a change, as the versions it keeps record it (store/versions.ts): agent, app, and the credential's scheme (the face). */
+export const authorOf = (who: Acting): ChangeAuthor => {
+  const { webid, clientId, scheme } = who.principal
+  return { ...(webid !== undefined ? { agent: webid } : {}), ...(clientId !== undefined ? { client: clientId } : {}), via: scheme }
+}

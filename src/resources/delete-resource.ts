@@ -7,7 +7,7 @@ import { isContainerPath } from '../store/paths.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { checkEssentialDelete } from './essential-writes.ts'
-import { decide, type Acting, type ResourcesDeps } from './acting.ts'
+import { authorOf, decide, type Acting, type ResourcesDeps } from './acting.ts'
 import { isReservedPath } from '../http/pod-paths.ts'
 import { reservedPathError } from './resource-names.ts'
 
@@ -37,7 +37,7 @@ export function makeDeleteResource(deps: ResourcesDeps) {
       if (isContainerPath(path) && await hasChildren(store, path)) {
         throw new HttpError(409, 'container_not_empty', `${path} still has members: delete them first`)
       }
-      await deleteResource(store, cfg.baseUrl, path, now())
+      await deleteResource(store, cfg.baseUrl, path, now(), authorOf(who))
     })
   }
 }

@@ -14,7 +14,7 @@ import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-
 import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { checkAclWrite } from './acl-writes.ts'
 import { checkEssentialWrite } from './essential-writes.ts'
-import { decide, type Acting, type ResourcesDeps } from './acting.ts'
+import { authorOf, decide, type Acting, type ResourcesDeps } from './acting.ts'
 
 /** What every PATCH needs before its body is known (what it needs beyond is known only from the body). */
 export const AT_LEAST_APPEND = { read: false, append: true, write: false } as const
@@ -63,7 +63,7 @@ export function makePatchDocument(deps: ResourcesDeps) {
       const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', after, url, meta?.prefixes, before.namedGraphs)
       await checkAclWrite(deps, path, content.triples!)
       await checkEssentialWrite(deps, path, content)
-      return writeResource(store, cfg.baseUrl, path, content, now())
+      return writeResource(store, cfg.baseUrl, path, content, now(), authorOf(who))
     })
     return { result, wacAllow: decision.wacAllow }
   }

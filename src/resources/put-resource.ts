@@ -4,15 +4,17 @@
 // and at its end, rs/upload-resource.ts).
 
 import { HttpError } from '../http/errors.ts'
+import { isContainerPath } from '../store/paths.ts'
 import { getMeta, writeResource, type WriteResult } from '../store/resources.ts'
 import { writeLocks } from '../store/resource-locks.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { checkBodyTypeFor, contentFor, discardBody, type IncomingBody } from './new-content.ts'
 import { checkNamesFree, checkWritablePath, missingAncestors } from './resource-names.ts'
-import { checkPreconditions, type Preconditions } from './preconditions.ts'
+import { checkPreconditions, NO_PRECONDITIONS, type Preconditions } from './preconditions.ts'
+import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { checkAclWrite } from './acl-writes.ts'
 import { checkEssentialWrite } from './essential-writes.ts'
-import { decide, type Acting, type ResourcesDeps } from './acting.ts'
+import { authorOf, decide, type Acting, type ResourcesDeps } from './acting.ts'
 
 /** What a PUT's request says before its body: its preconditions and the Content-Type it declares. */
 export interface PutFacts {
@@ -69,9 +71,16 @@ export function makePutResource(deps: ResourcesDeps) {
       const created = await checkNamesFree(store, path)
       // The tree may have changed while the body was read: what this write now creates needs access too.
       if ((meta !== undefined) !== plan.exists || created.some(c => !plan.authorized.includes(c))) await authorize(who, path, meta !== undefined, created)
-      return writeResource(store, cfg.baseUrl, path, content, now())
+      return writeResource(store, cfg.baseUrl, path, content, now(), authorOf(who))
     })
   }
 
   return { planPut, commitPut }
 }
+
+/** PUT in one step, for a face that holds the body or streams it from elsewhere (resources.ts `put`): planned, received, committed. */
+export const putInOneStep = (deps: ResourcesDeps, puts: ReturnType<typeof makePutResource>) =>
+  async (who: Acting, path: string, contentType: string | null, body: OutgoingBody, preconditions: Preconditions = NO_PRECONDITIONS): Promise<WriteResult> => {
+    const plan = await puts.planPut(who, path, { preconditions, contentType })
+    return puts.commitPut(who, path, plan, await receiveContent(deps, isContainerPath(path), contentType, body), preconditions)
+  }

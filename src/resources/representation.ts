@@ -1,12 +1,13 @@
 // GET and HEAD of containers, RDF documents and binaries as HTTP, for every face that answers with a resource's
 // bytes (the resource server, the owner's and visitors' pages): content negotiation, 304s, byte ranges, listing pages.
 
+import type { Quad } from '@rdfjs/types'
 import type { Store } from '../store/open-store.ts'
 import { readBinary } from './read-binary.ts'
 import { HttpError } from '../http/errors.ts'
 import { preferredDocumentType, preferredRdfType } from '../rdf/media-types.ts'
 import { NAMED_GRAPHS_NOT_IN_ONE_GRAPH, serializeDocument } from '../rdf/serialize-rdf.ts'
-import { readDocumentStatements } from './document-statements.ts'
+import { readDocumentStatements, splitGraphStatements } from './document-statements.ts'
 import { isNotModified } from './not-modified.ts'
 import { representationEtag, type ResourceMeta } from '../store/resource-meta.ts'
 import { CACHEABLE_BYTES, type RepresentationCache } from './representation-cache.ts'
@@ -30,6 +31,8 @@ export interface ReadFacts extends RepresentationRequest {
   readonly path: string
   readonly meta: ResourceMeta
   readonly cache: RepresentationCache
+  /** An earlier state's statements (a memento, versions.ts), instead of the stored graph of `path`. */
+  readonly statements?: () => Promise<Quad[]>
 }
 
 export async function readResource(f: ReadFacts): Promise<Response> {
@@ -54,7 +57,7 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   const key = `${f.path}\0${etag}`
   let bytes = f.cache.get(key)
   if (!bytes) {
-    const { triples, namedGraphs } = await readDocumentStatements(f.store, f.baseUrl, f.path, meta)
+    const { triples, namedGraphs } = f.statements ? splitGraphStatements(await f.statements(), meta) : await readDocumentStatements(f.store, f.baseUrl, f.path, meta)
     bytes = new TextEncoder().encode(await serializeDocument(triples, namedGraphs, mediaType, url, meta.prefixes))
     if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
   }

@@ -14,14 +14,15 @@ import { isContainerPath } from '../store/paths.ts'
 import { deleteLocks, moveLocks, wholeTreeLocks } from '../store/resource-locks.ts'
 import type { WriteResult } from '../store/resources.ts'
 import { creationNeeds, deletionNeeds, requireAll, type Deciding } from './tree-access.ts'
-import type { Acting, ResourcesDeps } from './acting.ts'
-import { makePutResource, type PutFacts, type PutPlan } from './put-resource.ts'
+import { authorOf, type Acting, type ResourcesDeps } from './acting.ts'
+import { makePutResource, putInOneStep, type PutFacts, type PutPlan } from './put-resource.ts'
+import { makeVersionReads, type VersionReads } from './versions.ts'
 import { makeDeleteResource } from './delete-resource.ts'
 import { makeReadResource, type Readable } from './read-resource.ts'
 import { makePatchDocument, type PatchText } from './patch-document.ts'
 import { makePostMember, type PostFacts, type PostedMember, type PostPlan } from './post-member.ts'
 import type { IncomingBody } from './new-content.ts'
-import { NO_PRECONDITIONS, type Preconditions } from './preconditions.ts'
+import type { Preconditions } from './preconditions.ts'
 import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
@@ -33,7 +34,7 @@ import type { DocumentDataset } from '../rdf/graph-statements.ts'
 
 export type { Acting, ResourcesDeps } from './acting.ts'
 
-export interface Resources {
+export interface Resources extends VersionReads {
   /** GET or HEAD: Read on the target, then what is stored of it (404 only to a reader). */
   read(who: Acting, path: string): Promise<Readable>
   /**
@@ -99,6 +100,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
   const puts = makePutResource(deps)
   const posts = makePostMember(deps)
   const read = makeReadResource(deps)
+  const put = putInOneStep(deps, puts)
   return {
     read,
     list: makeListMembers(deps, read),
@@ -107,10 +109,8 @@ export function makeResources(deps: ResourcesDeps): Resources {
     statements: async (who, path) => readDocumentStatements(store, baseUrl, path, (await read(who, path)).meta),
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...puts,
-    put: async (who, path, contentType, body, preconditions = NO_PRECONDITIONS) => {
-      const plan = await puts.planPut(who, path, { preconditions, contentType })
-      return puts.commitPut(who, path, plan, await receiveContent(deps, isContainerPath(path), contentType, body), preconditions)
-    },
+    put,
+    ...makeVersionReads(deps, put),
     ...posts,
     post: async (who, path, contentType, body, facts) => {
       const plan = await posts.planPost(who, path, false)
@@ -120,15 +120,15 @@ export function makeResources(deps: ResourcesDeps): Resources {
     delete: makeDeleteResource(deps),
     move: (who, from, to) => withResourceLocks(() => moveLocks(store, from, to), async () => {
       await requireDeletion(who, from, paths => creationNeeds(baseUrl, paths.map(p => to + p.slice(from.length))))
-      return moveResource(store, baseUrl, from, to, now(), { protectedReason: unmovableReason })
+      return moveResource(store, baseUrl, from, to, now(), { protectedReason: unmovableReason, by: authorOf(who) })
     }),
     trash: (who, path, expectedCount) => withResourceLocks(() => deleteLocks(store, path), async () => {
       await requireDeletion(who, path)
-      return trashResource(store, baseUrl, path, now(), { protectedReason, ...(expectedCount !== undefined ? { expectedCount } : {}) })
+      return trashResource(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
     }),
     deleteTree: (who, path, expectedCount) => withResourceLocks(() => deleteLocks(store, path), async () => {
       await requireDeletion(who, path)
-      return deleteTree(store, baseUrl, path, now(), { protectedReason, expectedCount })
+      return deleteTree(store, baseUrl, path, now(), { protectedReason, expectedCount, by: authorOf(who) })
     }),
     restore: (who, id) => withResourceLocks(wholeTreeLocks, async () => {
       // An unknown id is the store's 404: the trash's ids are random and name no resource.

@@ -26,6 +26,7 @@ import { makeUploadSessions } from './upload-sessions.ts'
 import { asksForUploadResource, createUpload } from './upload-creation.ts'
 import { PARTIAL_UPLOAD } from './upload-fields.ts'
 import { actingOf, type RsContext, type RsRequest } from './rs-context.ts'
+import { answerPast, namesThePast, pastAskOf, withTimeGate } from './memento.ts'
 import { listenerPrincipalOf } from '../channels/listener.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -110,6 +111,10 @@ export function makeResourceServer(deps: Deps) {
     if (r.target.path.startsWith(RS_PATHS.uploads) && method !== 'OPTIONS') return handleUploadResource(ctx, r)
     // the pod's URL space (http/pod-paths.ts): paths of the pod's own endpoints are never pod resources, whatever the method.
     if (isReservedPath(r.target.path) && !READS.has(method)) throw reservedPathError(r.target.path)
+    // A memento or TimeMap is the past: never written (RFC 7089 §2.1.2); the query would otherwise be dropped and the present written.
+    if (!READS.has(method) && deps.cfg.keepVersionsDays > 0 && namesThePast(r.request.url)) {
+      throw new HttpError(405, 'method_not_allowed', 'a memento or TimeMap cannot be changed', { headers: { allow: 'GET, HEAD, OPTIONS' } })
+    }
     switch (method) {
       case 'GET': case 'HEAD': return read(r, method === 'HEAD')
       case 'OPTIONS': return options(r)
@@ -128,12 +133,16 @@ export function makeResourceServer(deps: Deps) {
   }
 
   async function read(r: RsRequest, head: boolean): Promise<Response> {
+    const versions = deps.cfg.keepVersionsDays > 0
+    const past = versions ? pastAskOf(r.request) : undefined
+    if (past) return answerPast(ctx, r, past, head)
     const { path } = r.target
     // Read decided first, existence told only after (resources/read-resource.ts).
     const readable = await deps.resources.read(actingOf(r), path)
     const { meta, wacAllow, publicRead } = readable
     const headers = resourceHeaders(deps.cfg.baseUrl, path, meta)
     headers.append('wac-allow', wacAllow)
+    if (versions) withTimeGate(headers, r.target.url)
     // RFC 9111 §5.2.2.4: a browser may keep a copy but asks again (the ETag makes that a 304) before using it, so
     // a document saved a moment ago is never shown as it was; a copy read with credentials stays in that browser
     headers.set('cache-control', publicRead ? 'no-cache' : 'private, no-cache')

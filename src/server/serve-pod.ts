@@ -10,6 +10,7 @@ import { recordBackup } from '../store/last-backup.ts'
 import { sweepExpiredRecordsRegularly } from '../store/expired-records.ts'
 import { sweepExpiredUploadsRegularly } from '../store/expired-uploads.ts'
 import { sweepTrashRegularly } from '../store/trash-sweep.ts'
+import { sweepVersionsRegularly } from '../store/version-sweep.ts'
 import type { Store } from '../store/open-store.ts'
 import { describeCause, log } from '../log.ts'
 import { ControlSocketError, openControlSocket } from './control-socket.ts'
@@ -93,6 +94,12 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     onSwept: count => log.info('store.trash_swept', { count }),
     onError: err => log.warn('store.trash_sweep_failed', { cause: describeCause(err) }),
   })
+  const stopVersionSweeps = sweepVersionsRegularly(store, {
+    now: pod.deps.now,
+    keepDays: cfg.keepVersionsDays,
+    onSwept: count => log.info('store.versions_thinned', { count }),
+    onError: err => log.warn('store.version_sweep_failed', { cause: describeCause(err) }),
+  })
   const closeControl = openControlSocketOf(pod)
 
   let stopped: Promise<void> | undefined
@@ -106,6 +113,7 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     await stopRecordSweeps()
     await stopUploadSweeps()
     await stopTrashSweeps()
+    await stopVersionSweeps()
     closeControl()
     await pod.close()
     log.info('server.stopped', {})

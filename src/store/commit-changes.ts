@@ -4,6 +4,8 @@ import type { Store } from './open-store.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import type { ResourceChange } from './change-feed.ts'
 import type { WriteOp } from './group-commit.ts'
+import { releaseBlobs } from './versions.ts'
+import { describeCause, log } from '../log.ts'
 
 /** Metadata a batch writes (null: deleted), recorded so the cache can take the new values once the batch has landed. */
 export type MetaWrites = Map<string, ResourceMeta | null>
@@ -48,6 +50,7 @@ export const blobIds = (metas: readonly (ResourceMeta | undefined)[]): string[] 
  * 4. The listeners hear the change only now that it is durable, in commit order.
  * 5. Blob files the batch stopped naming go last: before the batch is on disk the old resource still names
  *    them, and a crash must find its bytes. (`remove` waits a little more, for a GET that read the old metadata.)
+ *    A file a version (or the trash) still holds stays (versions.ts `releaseBlobs`).
  */
 export async function commitChanges(store: Store, write: ResourceWrite, blobs: BlobHandover = {}): Promise<void> {
   const { batch, writes, changes } = write
@@ -60,7 +63,8 @@ export async function commitChanges(store: Store, write: ResourceWrite, blobs: B
   }
   rememberMeta(store, writes)
   store.changes.publish(changes)
-  for (const id of blobs.released ?? []) store.blobs.remove(id)
+  // The write is done: a failed look-up leaves the file to the next start's sweep.
+  if (blobs.released?.length) await releaseBlobs(store, blobs.released).catch((err: unknown) => log.warn('blob.release_failed', { cause: describeCause(err) }))
 }
 
 // A deleted resource leaves no entry: paths made and deleted all day (an inbox's notifications) would

@@ -11,6 +11,7 @@ import { newEtag } from './resource-meta.ts'
 import { readTree, type TreeEntry } from './resource-tree.ts'
 import { change, del, getMeta, memberKey, putMeta, readKeys, touchContainers, type Batch } from './resources.ts'
 import { blobIds, commitChanges, type MetaWrites } from './commit-changes.ts'
+import { versionOps, type ChangeAuthor } from './versions.ts'
 
 /**
  * Resources per batch. A folder may hold hundreds of thousands of items: one batch would hold all their
@@ -29,6 +30,8 @@ export interface DeleteTreeOptions extends DeleteChecks {
 export const countOfTree = (tree: readonly TreeEntry[]) => tree.filter(e => e.listedIn !== undefined).length
 
 export interface DeleteChecks {
+  /** Who deletes, recorded with the versions the delete keeps. */
+  readonly by?: ChangeAuthor
   /** Why a path may never be deleted (the owner's WebID document, /keys/), or undefined when it may. */
   readonly protectedReason?: (path: string) => string | undefined
   /** The number of members the owner was told would be deleted; a different count refuses (409). */
@@ -61,19 +64,20 @@ export async function deleteTree(store: Store, baseUrl: string, path: string, no
   const order = tree.slice().reverse()
   const size = opts.batchSize ?? DELETE_BATCH
   for (let i = 0; i < order.length; i += size) {
-    await deleteBatch(store, baseUrl, order.slice(i, i + size), path, now)
+    await deleteBatch(store, baseUrl, order.slice(i, i + size), path, now, opts.by)
   }
   return order.map(e => e.path)
 }
 
-async function deleteBatch(store: Store, baseUrl: string, entries: readonly TreeEntry[], top: string, now: number): Promise<void> {
+async function deleteBatch(store: Store, baseUrl: string, entries: readonly TreeEntry[], top: string, now: number, by: ChangeAuthor | undefined): Promise<void> {
   const writes: MetaWrites = new Map()
   const batch: Batch = []
   const gone = new Set(entries.map(e => e.path))
   const changes: ResourceChange[] = []
   const losing = new Set<string>()
   for (const e of entries) {
-    batch.push(...graphChangeOps(store.quads, await readKeys(store, baseUrl, e.path), []))
+    const keys = await readKeys(store, baseUrl, e.path)
+    batch.push(...graphChangeOps(store.quads, keys, []), ...versionOps(store, baseUrl, e.path, e.meta, keys, 'delete', now, by))
     putMeta(batch, store, writes, e.path, null)
     if (e.meta.blob !== undefined) batch.push(del(store.blobRefs, e.meta.blob))
     changes.push(change(e.path, 'Delete', e.path, writes, now))

@@ -5,6 +5,7 @@ import type { BlobStore } from './blob-store.ts'
 import { inSublevel, type Sub } from './sublevel.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import { log } from '../log.ts'
+import { isHeldByVersion } from './version-record.ts'
 
 interface Format1 {
   readonly db: ClassicLevel<string, unknown>
@@ -38,9 +39,10 @@ export async function moveBlobsToFiles({ db, meta, blobRefs, blobs, legacy }: Fo
   if (moved > 0) log.info('store.blobs_moved_to_files', { resources: moved })
 }
 
-export async function sweepBlobs(blobs: BlobStore, blobRefs: Sub<string>): Promise<number> {
+/** Keeps the files a resource or the trash names (blob-refs) or a version holds (version-blobs); removes the rest. */
+export async function sweepBlobs(blobs: BlobStore, blobRefs: Sub<string>, versionBlobs: Sub<string>): Promise<number> {
   return blobs.sweep(async (ids) => {
     const paths = await blobRefs.getMany(ids)
-    return paths.map(p => p !== undefined)
+    return Promise.all(paths.map((p, i) => p !== undefined || isHeldByVersion(versionBlobs, ids[i]!)))
   })
 }

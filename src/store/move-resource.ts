@@ -15,6 +15,7 @@ import {
   change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, touchContainers, type Batch,
 } from './resources.ts'
 import { commitChanges, type MetaWrites } from './commit-changes.ts'
+import { versionOps, type ChangeAuthor } from './versions.ts'
 
 const { namedNode, quad } = DataFactory
 
@@ -23,6 +24,8 @@ export interface MovedPath { readonly from: string; readonly to: string }
 export interface MoveOptions {
   /** Why a path may never be moved (the owner's WebID document, /keys/, the settings the profile links to), or undefined when it may. */
   readonly protectedReason?: (path: string) => string | undefined
+  /** Who moves, recorded with the versions the old paths keep. */
+  readonly by?: ChangeAuthor
 }
 
 const refuse = {
@@ -77,7 +80,10 @@ export async function moveResource(store: Store, baseUrl: string, from: string, 
     const { items } = await store.quads.get({ graph: graphOf(baseUrl, e.path) })
     const graph = graphOf(baseUrl, target)
     const moved = items.map(q => quad(rebase(q.subject), rebase(q.predicate), rebase(q.object), graph) as Quad)
-    batch.push(...graphChangeOps(store.quads, await readKeys(store, baseUrl, e.path), []), ...graphChangeOps(store.quads, [], moved))
+    const oldKeys = await readKeys(store, baseUrl, e.path)
+    // The old path keeps what it held as a version; the new one starts with the same state (metadata moves unchanged).
+    batch.push(...graphChangeOps(store.quads, oldKeys, []), ...graphChangeOps(store.quads, [], moved),
+      ...versionOps(store, baseUrl, e.path, e.meta, oldKeys, 'move', now, opts.by))
     putMeta(batch, store, writes, e.path, null)
     putMeta(batch, store, writes, target, e.meta)
     if (e.meta.blob !== undefined) batch.push(put(store.blobRefs, e.meta.blob, target))

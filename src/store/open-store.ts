@@ -17,6 +17,7 @@ import type { BlobStore } from './blob-store.ts'
 import { sublevel, type Sub } from './sublevel.ts'
 import { openLocalBlobStore } from './local-blob-store.ts'
 import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
+import type { VersionRecord } from './version-record.ts'
 
 /**
  * Bump only together with an explicit migration; a binary never opens a newer format.
@@ -77,6 +78,12 @@ export interface Store {
   readonly system: Sub<unknown>
   /** What the dashboard deleted, kept 30 days to be restored (trash.ts): `item\0id` → summary, `content\0id` → the resources */
   readonly trash: Sub<unknown>
+  /** The states changes replaced (versions.ts): `${path}\0${from}\0${until}` → VersionRecord */
+  readonly versions: Sub<VersionRecord>
+  /** `${blob}\0${version key}` → UNREAD_VALUE: the blobs versions hold, which the blob sweeps keep */
+  readonly versionBlobs: Sub<string>
+  /** Whether changes keep the states they replace (`--keep-versions-days` above 0). */
+  readonly versioning: { readonly keep: boolean }
   readonly caches: StoreCaches
   /**
    * Rewrites the whole key range, so the data directory holds the live data and not the overwritten
@@ -109,7 +116,12 @@ export const QUAD_INDEXES = [['graph', 'subject', 'predicate', 'object']]
 
 export class StoreFormatError extends UserError {}
 
-export async function openStore(dataDir: string): Promise<Store> {
+export interface StoreOptions {
+  /** Changes keep the states they replace as versions (versions.ts); off unless asked. */
+  readonly keepVersions?: boolean
+}
+
+export async function openStore(dataDir: string, opts: StoreOptions = {}): Promise<Store> {
   mkdirSync(dataDir, { recursive: true })
   const dbDir = join(dataDir, 'db')
   const fresh = !existsSync(dbDir) || readdirSync(dbDir).length === 0
@@ -132,6 +144,7 @@ export async function openStore(dataDir: string): Promise<Store> {
   if (found === undefined) await system.put(FORMAT_KEY, FORMAT_VERSION, { sync: true })
   const meta = sublevel<ResourceMeta>(db, 'meta', 'json')
   const blobRefs = sublevel<string>(db, 'blob-refs', 'utf8')
+  const versionBlobs = sublevel<string>(db, 'version-blobs', 'utf8')
   const blobs = openLocalBlobStore(dataDir)
   try {
     if (found === 1) {
@@ -139,7 +152,7 @@ export async function openStore(dataDir: string): Promise<Store> {
       await system.put(FORMAT_KEY, STORE_LAYOUT_FORMAT, { sync: true })
     }
     // Files of writes a crash cut short, or of versions replaced just before one, are named by no resource.
-    const swept = await sweepBlobs(blobs, blobRefs)
+    const swept = await sweepBlobs(blobs, blobRefs, versionBlobs)
     if (swept > 0) log.info('store.blobs_swept', { files: swept })
   } catch (err) {
     await db.close()
@@ -176,6 +189,9 @@ export async function openStore(dataDir: string): Promise<Store> {
     records: sublevel<{ v: unknown; exp: number }>(db, 'records', 'json'),
     system,
     trash: sublevel<unknown>(db, 'trash', 'json'),
+    versions: sublevel<VersionRecord>(db, 'versions', 'json'),
+    versionBlobs,
+    versioning: { keep: opts.keepVersions === true },
     caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), absent: new LruCache(ABSENT_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
     // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.
     compact,

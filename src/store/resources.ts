@@ -11,6 +11,7 @@ import type { WriteOp } from './group-commit.ts'
 import { graphChangeOps, readGraphKeys, UNREAD_VALUE } from './quad-ops.ts'
 import { blobIds, commitChanges, type MetaWrites } from './commit-changes.ts'
 import type { StoredBlob } from './blob-store.ts'
+import { versionOps, type ChangeAuthor } from './versions.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -114,7 +115,7 @@ export function touchContainers(batch: Batch, store: Store, writes: MetaWrites, 
  * Creates or replaces one resource and any missing ancestor containers in one synced batch.
  * Callers check names and preconditions under the resource locks (resource-locks.ts) before calling.
  */
-export async function writeResource(store: Store, baseUrl: string, path: string, content: NewContent, now: number): Promise<WriteResult> {
+export async function writeResource(store: Store, baseUrl: string, path: string, content: NewContent, now: number, by?: ChangeAuthor): Promise<WriteResult> {
   const previous = await getMeta(store, path)
   const missing: string[] = []
   const known = new Map<string, ResourceMeta>()
@@ -127,8 +128,11 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   const graph = graphOf(baseUrl, path)
   const newQuads = (content.triples ?? []).map(t => quad(t.subject, t.predicate, t.object, graph) as Quad)
   const blob = content.kind === 'binary' ? content.blob : undefined
+  // With versions, each state of a path is a memento named by when it was written: two writes within one
+  // millisecond must not share that name, so a state is always written at least a millisecond after the one it replaces.
+  const writtenAt = previous && store.versioning.keep ? Math.max(now, previous.modified + 1) : now
   const meta: ResourceMeta = {
-    kind: content.kind, contentType: content.contentType, etag: newEtag(), size: blob?.size ?? content.size, modified: now,
+    kind: content.kind, contentType: content.contentType, etag: newEtag(), size: blob?.size ?? content.size, modified: writtenAt,
     ...(blob ? { blob: blob.id, sha256: blob.sha256 } : {}),
     ...(content.prefixes ? { prefixes: content.prefixes } : {}),
     ...(content.namedGraphs ? { namedGraphs: true as const } : {}),
@@ -145,6 +149,8 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   // The blob becomes the resource's in this batch; the replaced one is removed once the batch is on disk.
   if (blob) batch.push(put(store.blobRefs, blob.id, path))
   if (previous?.blob !== undefined) batch.push(del(store.blobRefs, previous.blob))
+  // The replaced state stays as a version (its file with it: `released` keeps what a version holds).
+  if (previous) batch.push(...versionOps(store, baseUrl, path, previous, oldKeys, 'update', writtenAt, by))
   const parent = parentPath(path)
   if (!previous && parent && !isAuxiliaryPath(path)) batch.push(put(store.contains, memberKey(parent, path), UNREAD_VALUE))
   // The topmost new resource is the one an existing container gains.
@@ -179,12 +185,14 @@ function changesOfWrite(path: string, createdContainers: readonly string[], crea
   return changes
 }
 
-/** Removes a resource with its ACL and its membership entry in one synced batch. */
-export async function deleteResource(store: Store, baseUrl: string, path: string, now: number): Promise<void> {
+/** Removes a resource with its ACL and its membership entry in one synced batch; both stay as versions. */
+export async function deleteResource(store: Store, baseUrl: string, path: string, now: number, by?: ChangeAuthor): Promise<void> {
   const acl = aclOf(path)
   const [meta, aclMeta] = [await getMeta(store, path), await getMeta(store, acl)]
   if (!meta) return
-  const keys = [...await readKeys(store, baseUrl, path), ...(aclMeta ? await readKeys(store, baseUrl, acl) : [])]
+  const ownKeys = await readKeys(store, baseUrl, path)
+  const aclKeys = aclMeta ? await readKeys(store, baseUrl, acl) : []
+  const keys = [...ownKeys, ...aclKeys]
   const parent = parentPath(path)
   const known = new Map<string, ResourceMeta>()
   for (const ancestor of ancestorPaths(path).slice(-2)) {
@@ -195,8 +203,11 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   const batch = graphChangeOps(store.quads, keys, [])
   putMeta(batch, store, writes, path, null)
   if (meta.blob !== undefined) batch.push(del(store.blobRefs, meta.blob))
-  if (aclMeta) putMeta(batch, store, writes, acl, null)
-  else writes.set(acl, null) // its cached absence goes with the resource
+  batch.push(...versionOps(store, baseUrl, path, meta, ownKeys, 'delete', now, by))
+  if (aclMeta) {
+    putMeta(batch, store, writes, acl, null)
+    batch.push(...versionOps(store, baseUrl, acl, aclMeta, aclKeys, 'delete', now, by))
+  } else writes.set(acl, null) // its cached absence goes with the resource
   if (parent && !isAuxiliaryPath(path)) {
     batch.push(del(store.contains, memberKey(parent, path)))
     touchContainers(batch, store, writes, path, true, known, now)
@@ -204,5 +215,5 @@ export async function deleteResource(store: Store, baseUrl: string, path: string
   const changes: ResourceChange[] = [change(path, 'Delete', path, writes, now)]
   if (aclMeta) changes.push(change(acl, 'Delete', acl, writes, now))
   if (parent && !isAuxiliaryPath(path)) changes.push(change(parent, 'Remove', path, writes, now))
-  await commitChanges(store, { batch, writes, changes }, { released: blobIds([meta]) })
+  await commitChanges(store, { batch, writes, changes }, { released: blobIds([meta, aclMeta]) })
 }

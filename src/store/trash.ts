@@ -15,6 +15,7 @@ import {
   change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, readTriples, touchContainers, type Batch,
 } from './resources.ts'
 import { commitChanges, type MetaWrites } from './commit-changes.ts'
+import { releaseBlobs, versionOps } from './versions.ts'
 
 const { quad } = DataFactory
 
@@ -63,7 +64,8 @@ export async function trashResource(store: Store, baseUrl: string, path: string,
   for (const e of tree) {
     const triples = new Writer({ format: 'N-Triples' }).quadsToString(await readTriples(store, baseUrl, e.path))
     kept.push({ path: e.path, meta: e.meta, triples, ...(e.listedIn !== undefined ? { listedIn: e.listedIn } : {}) })
-    batch.push(...graphChangeOps(store.quads, await readKeys(store, baseUrl, e.path), []))
+    const keys = await readKeys(store, baseUrl, e.path)
+    batch.push(...graphChangeOps(store.quads, keys, []), ...versionOps(store, baseUrl, e.path, e.meta, keys, 'trash', now, opts.by))
     putMeta(batch, store, writes, e.path, null)
     if (e.meta.blob !== undefined) batch.push(put(store.blobRefs, e.meta.blob, trashBlobRef(id)))
     if (e.listedIn !== undefined) batch.push(del(store.contains, memberKey(e.listedIn, e.path)))
@@ -131,7 +133,7 @@ export async function purgeTrash(store: Store, cutoff: number): Promise<number> 
       { type: 'del', key: itemKey(item.id), ...inSublevel(store.trash) }, { type: 'del', key: contentKey(item.id), ...inSublevel(store.trash) },
       ...blobs.map(b => del(store.blobRefs, b)),
     ])
-    for (const b of blobs) store.blobs.remove(b)
+    await releaseBlobs(store, blobs)
     purged++
   }
   return purged

@@ -189,6 +189,61 @@ describe('durability (storage: synced batches)', () => {
     }
   }, 90_000)
 
+  // Issue 36: a replaced state is kept in the replacing write's own batch, so after SIGKILL each document's versions are
+  // exactly the states acknowledged before it — no acknowledged replacement without its version, no version without its write.
+  test('SIGKILL during overwrites: every acknowledged replacement kept the state it replaced, and nothing else', async () => {
+    const first = await startPod({ seed: seedPublicWrite, extraArgs: ['--log-level', 'warn'] })
+    let second: RunningPod | undefined
+    try {
+      const origin = `http://127.0.0.1:${first.port}`
+      const LANES = 16
+      const killAfter = 100 + Math.floor(Math.random() * 200)
+      const acked: string[][] = Array.from({ length: LANES }, () => [])
+      const inFlight: (string | undefined)[] = Array.from({ length: LANES }, () => undefined)
+      let acks = 0
+      let killed = false
+      const docOf = (lane: number) => `${CONTAINER}versioned-${lane}`
+      const writer = async (lane: number) => {
+        while (!killed) {
+          const token = randomToken()
+          inFlight[lane] = token
+          const res = await fetch(`${origin}${docOf(lane)}`, { method: 'PUT', headers: { 'content-type': 'text/turtle' },
+            body: `<#it> <http://example.org/token> "${token}".` }).catch(() => undefined)
+          if (!res) return
+          if (res.status >= 300) throw new Error(`PUT answered ${res.status}`)
+          acked[lane]!.push(token)
+          inFlight[lane] = undefined
+          if (++acks >= killAfter && !killed) { killed = true; first.proc.kill('SIGKILL') }
+        }
+      }
+      await Promise.all(Array.from({ length: LANES }, (_, lane) => writer(lane)))
+      await first.proc.exited
+      expect(first.proc.signalCode).toBe('SIGKILL')
+
+      second = await startPod({ dataDir: first.dataDir, port: first.port, extraArgs: ['--log-level', 'warn'] })
+      const at = (url: string) => url.replace(second!.baseUrl, `http://127.0.0.1:${second!.port}`)
+      const tokenOf = async (url: string) => /"([^"]+)"/.exec(await (await fetch(at(url), { headers: { accept: 'text/turtle' } })).text())?.[1]
+      const problems: string[] = []
+      for (let lane = 0; lane < LANES; lane++) {
+        if (acked[lane]!.length === 0) continue
+        const map = await (await fetch(`http://127.0.0.1:${second.port}${docOf(lane)}?ext=timemap`)).text()
+        const mementos = [...map.matchAll(/<([^>]+)>; rel="[^"]*memento"/g)].map(m => m[1]!)
+        const states: (string | undefined)[] = []
+        for (const m of mementos) states.push(await tokenOf(m))
+        const current = await tokenOf(`${second.baseUrl}${docOf(lane)}`)
+        const landed = inFlight[lane] !== undefined && current === inFlight[lane]
+        const expected = landed ? [...acked[lane]!, inFlight[lane]] : acked[lane]!
+        if (JSON.stringify(states) !== JSON.stringify(expected)) problems.push(`${docOf(lane)}: states ${JSON.stringify(states)}, acknowledged ${JSON.stringify(expected)}`)
+        if (states.at(-1) !== current) problems.push(`${docOf(lane)}: the last memento is not the current state`)
+      }
+      expect(problems).toEqual([])
+      expect(acked.some(a => a.length >= 2)).toBe(true)
+    } finally {
+      await second?.dispose()
+      await first.dispose()
+    }
+  }, 60_000)
+
   test('SIGTERM lets in-flight requests finish, exits 0, and leaves a data directory that reopens cleanly', async () => {
     // Info level: the pod's `server.stopping` line is the event the test waits for.
     const pod = await startPod({ seed: seedPublicWrite })

@@ -10,7 +10,8 @@ import { expectRsError } from '../rs/rs-helpers.ts'
 
 let pod: RunningPod
 beforeAll(async () => {
-  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']) })
+  // Versions off: these tests count the files a replaced or deleted file leaves; versions holding them is test/e2e/versions.test.ts.
+  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']), extraArgs: ['--keep-versions-days', '0'] })
 })
 afterAll(() => pod?.dispose())
 

@@ -1,0 +1,115 @@
+// The versions of a resource for every face: its TimeMap, the state current at a time (the TimeGate), one memento
+// and its restore. Who may read them is whoever may Read the URI now, by the rules that apply to it now, also after
+// it was deleted (docs/versions.md).
+
+import type { Quad } from '@rdfjs/types'
+import { HttpError } from '../http/errors.ts'
+import { getMeta, readTriples, type WriteResult } from '../store/resources.ts'
+import type { ResourceMeta } from '../store/resource-meta.ts'
+import { getVersion, latestVersionBefore, readVersionSpans, unpackGraph } from '../store/versions.ts'
+import { requiredModes } from '../policy/modes.ts'
+import { readGraphStatements } from '../rdf/graph-statements.ts'
+import { serializeDocument } from '../rdf/serialize-rdf.ts'
+import { N_QUADS, TURTLE } from '../rdf/media-types.ts'
+import { decide, type Acting, type ResourcesDeps } from './acting.ts'
+import type { Readable } from './read-resource.ts'
+import type { OutgoingBody } from './receive-content.ts'
+import { readResource, type RepresentationRequest } from './representation.ts'
+import { makeRepresentationCache } from './representation-cache.ts'
+
+/** One state of a resource a memento shows: when it was written (its id and Memento-Datetime). */
+export interface MementoEntry { readonly from: number }
+
+/** A memento the principal may read: the state's metadata (a folder's shown as a document: its own statements) and its statements. */
+export interface Memento extends Readable {
+  readonly from: number
+  /** RDF and folders: the state's statements, in the default graph. */
+  readonly statements?: () => Promise<Quad[]>
+}
+
+export interface VersionReads {
+  /** Memento's TimeMap (RFC 7089 §5): every state kept of `path`, the current one last; 404 when none. */
+  timeMap(who: Acting, path: string): Promise<{ mementos: MementoEntry[]; wacAllow: string; publicRead: boolean }>
+  /** Memento's TimeGate (RFC 7089 §4): the state of `path` current at `at` (epoch ms); 404 `memento_not_found` when none is kept. */
+  mementoAt(who: Acting, path: string, at: number): Promise<MementoEntry>
+  /** The memento of the state written at `from`, current or kept. */
+  readMemento(who: Acting, path: string, from: number): Promise<Memento>
+  /** A memento as HTTP: the representation `request` asks for, content-negotiated as the resource's own (representation.ts). */
+  representMemento(path: string, memento: Memento, request: RepresentationRequest): Promise<Response>
+  /** Puts the state written at `from` back: an ordinary PUT of its content for `who` (itself versioned), decided as one. */
+  restoreVersion(who: Acting, path: string, from: number): Promise<WriteResult>
+}
+
+/** The layer's own PUT in one step (put-resource.ts `putInOneStep`). */
+type Put = (who: Acting, path: string, contentType: string | null, body: OutgoingBody) => Promise<WriteResult>
+
+const notKept = (path: string) => new HttpError(404, 'memento_not_found', `no state of ${path} is kept from that time`)
+/** A folder's memento is its own statements (its listing is its members' versions), served as a document. */
+const asDocument = (meta: ResourceMeta): ResourceMeta => meta.kind === 'container' ? { ...meta, kind: 'rdf' } : meta
+
+export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
+  const { store, cfg } = deps
+  // Apart from the resources' cache: a folder's memento (its own statements) shares its ETag with the folder's listing.
+  const mementoBytes = makeRepresentationCache()
+  // Read of the URI as a GET of it would need, existing or not: a deleted resource's versions follow today's rules.
+  const mayRead = (who: Acting, path: string) => decide(deps, who, path, requiredModes({ method: 'GET', url: cfg.baseUrl + path, exists: true }))
+
+  async function findMemento(path: string, from: number): Promise<{ meta: ResourceMeta; statements?: () => Promise<Quad[]> } | undefined> {
+    const current = await getMeta(store, path)
+    if (current?.modified === from) {
+      return { meta: current, ...(current.kind !== 'binary' ? { statements: () => readTriples(store, cfg.baseUrl, path) } : {}) }
+    }
+    const version = Number.isSafeInteger(from) ? await getVersion(store, path, from) : undefined
+    if (!version) return undefined
+    return { meta: version.meta, ...(version.graph ? { statements: async () => unpackGraph(store.quads, version.graph!) } : {}) }
+  }
+
+  async function readMemento(who: Acting, path: string, from: number): Promise<Memento> {
+    const decision = await mayRead(who, path)
+    const found = await findMemento(path, from)
+    if (!found) throw notKept(path)
+    return { meta: asDocument(found.meta), from, wacAllow: decision.wacAllow, publicRead: decision.public.has('read'), ...(found.statements ? { statements: found.statements } : {}) }
+  }
+
+  return {
+    async timeMap(who, path) {
+      const decision = await mayRead(who, path)
+      const mementos: MementoEntry[] = (await readVersionSpans(store, path)).map(s => ({ from: s.from }))
+      const current = await getMeta(store, path)
+      if (current) mementos.push({ from: current.modified })
+      if (mementos.length === 0) throw notKept(path)
+      return { mementos: dedupe(mementos), wacAllow: decision.wacAllow, publicRead: decision.public.has('read') }
+    },
+
+    async mementoAt(who, path, at) {
+      await mayRead(who, path)
+      const current = await getMeta(store, path)
+      if (current && current.modified <= at) return { from: current.modified }
+      const version = await latestVersionBefore(store, path, at)
+      // A state removed before `at` (deleted, moved away, trashed) was not there at `at`; a replaced one was, until
+      // its successor (which thinning may have dropped: the nearest earlier state kept stands for it).
+      if (!version || (version.end !== 'update' && version.until <= at)) throw notKept(path)
+      return { from: version.from }
+    },
+
+    readMemento,
+
+    representMemento: (path, memento, request) => readResource({
+      ...request, store, baseUrl: cfg.baseUrl, path, meta: memento.meta, cache: mementoBytes, ...(memento.statements ? { statements: memento.statements } : {}),
+    }),
+
+    async restoreVersion(who, path, from) {
+      const memento = await readMemento(who, path, from)
+      const { meta } = memento
+      if (meta.kind === 'binary') return put(who, path, meta.contentType, store.blobs.read(meta.blob!).stream())
+      const { triples, namedGraphs } = contentOf(meta, await memento.statements!())
+      const type = namedGraphs.length > 0 ? N_QUADS : TURTLE
+      return put(who, path, type, new TextEncoder().encode(await serializeDocument(triples, namedGraphs, type, cfg.baseUrl + path, meta.prefixes)))
+    },
+  }
+}
+
+/** A move there and back leaves two states written at one time: one memento. */
+const dedupe = (mementos: MementoEntry[]) => mementos.filter((m, i) => i === 0 || mementos[i - 1]!.from !== m.from)
+
+const contentOf = (meta: ResourceMeta, stored: Quad[]) => meta.namedGraphs ? readGraphStatements(stored) : { triples: stored, namedGraphs: [] }

@@ -1,0 +1,119 @@
+// Issue 36: retention of versions — every one for an hour, hourly for a day, daily for N days — with a fake clock.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openStore, type Store } from '../../src/store/open-store.ts'
+import { getMeta, writeResource } from '../../src/store/resources.ts'
+import { readVersionSpans, versionKey, type VersionSpan } from '../../src/store/versions.ts'
+import { isHeldByVersion } from '../../src/store/version-record.ts'
+import { thinVersions, versionsToDrop } from '../../src/store/version-sweep.ts'
+import { writeTurtle } from '../e2e/seed-store.ts'
+import { binaryContent } from './binary-content.ts'
+
+const MIN = 60_000
+const HOUR = 60 * MIN
+const DAY = 24 * HOUR
+/** Midnight UTC, so hour and day buckets start where the test counts them. */
+const T0 = Date.UTC(2026, 0, 1)
+
+const span = (until: number, from = until - MIN): VersionSpan => ({ from, until, key: versionKey('/d', from, until) })
+const kept = (spans: VersionSpan[], now: number, days: number) => {
+  const drop = new Set(versionsToDrop(spans, now, days))
+  return spans.filter(s => !drop.has(s.key)).map(s => s.until)
+}
+
+describe('retention (Nextcloud-like thinning)', () => {
+  // A change every 10 minutes for 4 days: the states each ended.
+  const spans = Array.from({ length: 4 * 24 * 6 }, (_, i) => span(T0 + (i + 1) * 10 * MIN))
+  const now = T0 + 4 * DAY + 5 * MIN
+
+  test('every version of the last hour is kept', () => {
+    const recent = spans.filter(s => now - s.until <= HOUR).map(s => s.until)
+    expect(recent.length).toBe(6)
+    for (const u of recent) expect(kept(spans, now, 30)).toContain(u)
+  })
+
+  test('from an hour to a day old: one an hour, the last of each hour', () => {
+    const between = kept(spans, now, 30).filter(u => now - u > HOUR && now - u <= DAY)
+    const hours = between.map(u => Math.floor(u / HOUR))
+    expect(new Set(hours).size).toBe(hours.length)
+    expect(between.length).toBeGreaterThanOrEqual(23)
+    for (const u of between) {
+      // the latest version of its hour that is also past the first hour
+      const sameHour = spans.filter(s => Math.floor(s.until / HOUR) === Math.floor(u / HOUR) && now - s.until > HOUR)
+      expect(u).toBe(Math.max(...sameHour.map(s => s.until)))
+    }
+  })
+
+  test('older than a day: one a day, until N days; none after', () => {
+    const old = kept(spans, now, 30).filter(u => now - u > DAY)
+    const days = old.map(u => Math.floor(u / DAY))
+    expect(new Set(days).size).toBe(days.length)
+    expect(days.length).toBeGreaterThanOrEqual(3)
+    const twoDays = kept(spans, now, 2).filter(u => now - u > DAY)
+    for (const u of twoDays) expect(now - u).toBeLessThanOrEqual(2 * DAY)
+    expect(kept(spans, now, 2).some(u => now - u > 2 * DAY)).toBe(false)
+  })
+
+  test('0 days keeps none', () => {
+    expect(kept(spans, now, 0)).toEqual([])
+  })
+
+  test('age counts from the change that ended a state, not from when it was written', () => {
+    const longLived = span(now - 10 * MIN, T0 - 365 * DAY)
+    expect(kept([longLived], now, 30)).toEqual([longLived.until])
+  })
+})
+
+describe('the sweep', () => {
+  let dir: string
+  let store: Store
+  const BASE = 'http://localhost:3995'
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'solopod-version-sweep-'))
+    store = await openStore(dir, { keepVersions: true })
+    await writeTurtle(store, BASE, '/', '', T0)
+  })
+  afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) })
+
+  test('thins in bounded batches, releases the files only dropped versions held, and a second sweep finds nothing', async () => {
+    let t = T0
+    for (let i = 0; i < 12; i++) await writeTurtle(store, BASE, '/doc.ttl', `<#a> <#b> ${i}.`, t += 10 * MIN)
+    await writeResource(store, BASE, '/f.bin', await binaryContent(store, 'application/octet-stream', 'OLD'), t += MIN)
+    const old = (await getMeta(store, '/f.bin'))!
+    await writeResource(store, BASE, '/f.bin', await binaryContent(store, 'application/octet-stream', 'NEW'), t += MIN)
+    expect((await readVersionSpans(store, '/doc.ttl')).length).toBe(11)
+    expect(await isHeldByVersion(store.versionBlobs, old.blob!)).toBe(true)
+
+    const removed: string[] = []
+    const blobs = store.blobs as { remove(id: string): void }
+    const real = blobs.remove
+    blobs.remove = (id) => { removed.push(id); real.call(store.blobs, id) }
+    let batches = 0
+    const s = store as { commit(ops: readonly unknown[]): Promise<void> }
+    const commit = s.commit
+    s.commit = (ops) => { batches++; expect(ops.length).toBeLessThanOrEqual(2 * 3); return commit.call(store, ops as never) }
+    try {
+      // Three days later with 2 days kept: everything goes except nothing (all older than 2 days).
+      expect(await thinVersions(store, t + 3 * DAY, 2, 3)).toBe(12)
+    } finally { blobs.remove = real; s.commit = commit }
+    expect(batches).toBe(4)
+    expect(removed).toEqual([old.blob!])
+    expect(await readVersionSpans(store, '/doc.ttl')).toEqual([])
+    expect(await isHeldByVersion(store.versionBlobs, old.blob!)).toBe(false)
+    expect(await thinVersions(store, t + 3 * DAY, 2)).toBe(0)
+  })
+
+  test('a day later, of two hours of changes one version an hour is left', async () => {
+    let t = T0 + 10 * DAY
+    for (let i = 0; i < 13; i++) await writeTurtle(store, BASE, '/two-hours.ttl', `<#a> <#b> ${i}.`, t += 10 * MIN)
+    const before = await readVersionSpans(store, '/two-hours.ttl')
+    expect(before.length).toBe(12)
+    await thinVersions(store, t + 2 * HOUR, 30)
+    const after = await readVersionSpans(store, '/two-hours.ttl')
+    expect(after.map(s => Math.floor(s.until / HOUR))).toEqual([...new Set(before.map(s => Math.floor(s.until / HOUR)))])
+    expect(await thinVersions(store, t + 2 * HOUR, 30)).toBe(0)
+  })
+})
