@@ -24,6 +24,11 @@ import { NO_PRECONDITIONS, type Preconditions } from './preconditions.ts'
 import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
+import { makeLockTable, type LockTable } from './lock-table.ts'
+import { makeListMembers, type Listing } from './list-members.ts'
+import { makeAdmitPropertyChange } from './property-access.ts'
+import type { ResourceMeta } from '../store/resource-meta.ts'
+import { resolveTarget } from '../store/target.ts'
 
 export type { Acting, ResourcesDeps } from './acting.ts'
 
@@ -57,8 +62,17 @@ export interface Resources {
   trash(who: Acting, path: string, expectedCount?: number): Promise<{ item: TrashItem; paths: string[] }>
   /** Puts a trashed item back where it was: what a PUT creating each of its resources needs. */
   restore(who: Acting, id: string): Promise<{ item: TrashItem; paths: string[] }>
-  /** Deletes the folder `path` with everything in it for good: what a DELETE of each item needs. Answers the paths deleted. */
-  deleteTree(who: Acting, path: string, expectedCount: number): Promise<string[]>
+  /**
+   * Deletes the folder `path` with everything in it for good: what a DELETE of each item needs. Answers the paths deleted.
+   * `expectedCount`: the items the principal was told of (the dashboard's confirmation); a WebDAV DELETE gives none.
+   */
+  deleteTree(who: Acting, path: string, expectedCount?: number): Promise<string[]>
+  /** A folder's members with their metadata, after Read on the folder (a WebDAV PROPFIND of Depth 1), a chunk at a time. */
+  listMembers(who: Acting, path: string): Promise<Listing>
+  /** Before a change of a resource's properties (WebDAV PROPPATCH): Write on it, as a PUT replacing it; then its metadata (404 only to a writer). */
+  admitPropertyChange(who: Acting, path: string): Promise<ResourceMeta>
+  /** WebDAV write locks: taken by the dav role, honoured (`admit`) by every face's writes before they are made. */
+  readonly locks: LockTable
 }
 
 export function makeResources(deps: ResourcesDeps): Resources {
@@ -77,7 +91,19 @@ export function makeResources(deps: ResourcesDeps): Resources {
   }
 
   const puts = makePutResource(deps)
+  const locks = makeLockTable({
+    now, metaOf: path => getMeta(store, path),
+    pathOfTag: tag => {
+      if (!tag.startsWith('/') && !tag.startsWith(baseUrl + '/')) return undefined
+      try { return resolveTarget(baseUrl, tag).path } catch { return undefined }
+    },
+  })
+  // A lock goes with its resource: deleted, or moved away (RFC 4918 §7.7: a MOVE does not move the source's locks)
+  store.changes.listen(changes => { for (const c of changes) if (c.type === 'Delete') locks.forget(c.object) })
   return {
+    locks,
+    listMembers: makeListMembers(deps),
+    admitPropertyChange: makeAdmitPropertyChange(deps),
     read: makeReadResource(deps),
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...puts,
@@ -98,7 +124,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     }),
     deleteTree: (who, path, expectedCount) => withResourceLocks(() => deleteLocks(store, path), async () => {
       await requireDeletion(who, path)
-      return deleteTree(store, baseUrl, path, now(), { protectedReason, expectedCount })
+      return deleteTree(store, baseUrl, path, now(), { protectedReason, ...(expectedCount !== undefined ? { expectedCount } : {}) })
     }),
     restore: (who, id) => withResourceLocks(wholeTreeLocks, async () => {
       // An unknown id is the store's 404: the trash's ids are random and name no resource.
