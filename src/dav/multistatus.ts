@@ -39,8 +39,12 @@ export function multistatus(responses: readonly string[]): Response {
   return new Response(MULTISTATUS_OPEN + responses.join('') + MULTISTATUS_CLOSE, { status: 207, headers: { 'content-type': XML_TYPE } })
 }
 
-/** RFC 4918 §16: a precondition or postcondition that failed, as the body of an error status. */
-export const errorBody = (condition: string) => `${PROLOG}<D:error xmlns:D="DAV:"><D:${condition}/></D:error>\n`
+/**
+ * RFC 4918 §16: a precondition or postcondition that failed, as the body of an error status, with the pod's refusal
+ * (`code: description`, as the resource server's text) in an element of our own, which §16 lets clients ignore.
+ */
+export const errorBody = (condition: string, refusal: string) =>
+  `${PROLOG}<D:error xmlns:D="DAV:"><D:${condition}/><S:refusal xmlns:S="urn:solopod:refusal">${escapeXml(refusal)}</S:refusal></D:error>\n`
 
 /** The body of a LOCK answer or a PROPFIND of lockdiscovery: `D:prop` with the given inner XML. */
 export const propBody = (inner: string) => `${PROLOG}<D:prop xmlns:D="DAV:">${inner}</D:prop>\n`

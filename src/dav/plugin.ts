@@ -84,5 +84,5 @@ const format = (request: Request) => (err: HttpError): Response => {
 function xmlError(err: HttpError, condition: string): Response {
   const headers = new Headers({ 'content-type': XML_TYPE })
   for (const [name, value] of Object.entries(err.headers)) for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v)
-  return new Response(errorBody(condition), { status: err.status, headers })
+  return new Response(errorBody(condition, `${err.code}: ${err.description}`), { status: err.status, headers })
 }
