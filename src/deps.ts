@@ -12,7 +12,6 @@ import { makeIssuerKeyResolver } from './auth/issuer-keys.ts'
 import { makeWebIdIssuerResolver } from './auth/webid-issuers.ts'
 import { makeTicketBook, type TicketBook } from './uma/permission-tickets.ts'
 import { withOwnerCookie } from './auth/owner-cookie.ts'
-import { withVisitorCookie } from './auth/visitor-cookie.ts'
 import { withBasicCredential } from './auth/basic-credential.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { NonceCache } from './auth/httpsig/nonce-cache.ts'
@@ -33,6 +32,7 @@ import { makePodKey, type PodKeys } from './auth/httpsig/pod-key.ts'
 import { makeCertificateState, type CertificateState } from './acme/certificate-status.ts'
 import { makePodMetrics, type PodMetrics } from './http/pod-metrics.ts'
 import { makeDiskUsage, type DiskUsage } from './store/disk-usage.ts'
+import { makePodBackups, type PodBackups } from './store/pod-backups.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -94,6 +94,8 @@ export interface Deps {
   readonly startedAt: number
   /** The data directory's size and its disk's free space (measured at most once a minute). */
   readonly diskUsage: () => Promise<DiskUsage>
+  /** The owner's backups: the archive of the whole pod (one at a time) and when the last backup was made. */
+  readonly backups: PodBackups
 }
 
 export interface DepsOptions {
@@ -136,12 +138,13 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first;
     // a mounted drive (WebDAV) sends a client credential with HTTP Basic
-    authenticate: withBasicCredential(withOwnerCookie(withVisitorCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now, clientAddresses }),
+    authenticate: withBasicCredential(withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now, clientAddresses }),
     tokenEndpointReplay: new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey }),
     clientAddresses,
     certificate: makeCertificateState(),
     metrics: makePodMetrics(),
     startedAt: now(),
     diskUsage: makeDiskUsage(cfg.dataDir, now),
+    backups: makePodBackups({ store, dataDir: cfg.dataDir, now }),
   }
 }

@@ -6,7 +6,6 @@ import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { HttpError } from '../http/errors.ts'
 import { localTime, localTimeText } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
-import { getLastBackup } from '../store/last-backup.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { PROFILE_LABELS, readProfile } from './profile.ts'
 import { readPodStatus } from './pod-status.ts'
@@ -70,8 +69,8 @@ ${input('confirm', 'password-confirm', 'confirm', 'New password again', 'new-pas
 <button type="submit">Change password</button></form></section>`
 }
 
-export async function showBackupPage(deps: AdminDeps, cookieHeader: string | null): Promise<Response> {
-  const last = await getLastBackup(deps.store)
+export async function showBackupPage(deps: AdminDeps & Pick<Deps, 'backups'>, cookieHeader: string | null): Promise<Response> {
+  const last = await deps.backups.last()
   return renderOwnerPage(deps, cookieHeader, {
     heading: 'Backup', section: ADMIN_PATHS.backup,
     body: (csrf) => html`<p id="last-backup">${last

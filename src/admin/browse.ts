@@ -2,13 +2,14 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { countMembers, readMemberPage, type PageCursor } from '../store/container-members.ts'
-import { getMeta } from '../store/resources.ts'
+import type { PageCursor } from '../resources/member-listing.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPathOf } from '../store/target.ts'
-import { isAcl } from '../store/acl-names.ts'
+import { aclOf, isAcl } from '../store/acl-names.ts'
+import { ownerActing } from './owner-acting.ts'
+import { metaAsOwner } from './owner-read.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+type AdminDeps = Pick<Deps, 'cfg' | 'resources'>
 
 export const PAGE_SIZE = 100
 const MAX_PAGE_SIZE = 500
@@ -38,26 +39,35 @@ function cursorOf(query: Record<string, unknown>, container: string): PageCursor
   return name === 'after' ? { after: path } : { before: path }
 }
 
+/**
+ * A page of the container as the owner reads it (resources.list: Read on it first). The query is checked before
+ * the container is read: a malformed query is refused whatever the pod holds.
+ */
 export async function browseContainer(deps: AdminDeps, query: Record<string, unknown>) {
   const path = podPath(query.path ?? '/')
   if (!isContainerPath(path)) throw new HttpError(400, 'not_a_container', `${path} is not a container: container paths end with "/"`)
-  const meta = await getMeta(deps.store, path)
-  if (!meta) throw new HttpError(404, 'not_found', `there is no container ${path}`)
   const cursor = cursorOf(query, path)
   const limit = count(query.limit, 'limit', PAGE_SIZE, MAX_PAGE_SIZE) || PAGE_SIZE
-  const [page, counted] = await Promise.all([readMemberPage(deps.store, path, cursor, limit), countMembers(deps.store, path, COUNT_UP_TO)])
+  const page = await deps.resources.list(ownerActing(deps.cfg.baseUrl), path, { cursor, limit, countUpTo: COUNT_UP_TO })
   const first = page.items[0]
   const last = page.items[page.items.length - 1]
   return {
     path, url: deps.cfg.baseUrl + path, limit,
     /** Members in all, exact up to COUNT_UP_TO; `countIsExact` false means there are more. */
-    count: counted.count, countIsExact: counted.exact,
+    count: page.count, countIsExact: page.countIsExact,
     /** Cursors for the neighbouring pages (`after=next`, `before=prev`), null at either end. */
     next: page.hasNext && last ? last.path : null,
     prev: page.hasPrev && first ? first.path : null,
-    hasAcl: (await getMeta(deps.store, `${path}.acl`)) !== undefined,
+    /** The container has an ACL document of its own (reading it needs Control, which the owner has unless an ACL took it). */
+    hasAcl: (await metaAsOwner(deps, aclOf(path)).catch(refusedAsNone)) !== undefined,
     items: page.items.filter((c) => !isAcl(c.path)).map(({ path: p, meta: m }) => ({
       path: p, url: deps.cfg.baseUrl + p, kind: m.kind, contentType: m.contentType, size: m.size, modified: new Date(m.modified).toISOString(),
     })),
   }
+}
+
+/** An ACL the owner may not read is one the listing cannot tell of: the listing itself is not refused for it. */
+const refusedAsNone = (err: unknown): undefined => {
+  if (err instanceof HttpError && (err.status === 401 || err.status === 403)) return undefined
+  throw err
 }

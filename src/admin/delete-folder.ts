@@ -2,9 +2,6 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { countOfTree } from '../store/delete-tree.ts'
-import { readTree } from '../store/resource-tree.ts'
-import { getMeta } from '../store/resources.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { ownerActing } from './owner-acting.ts'
 import { podPath } from './browse.ts'
@@ -17,12 +14,10 @@ function folderPath(raw: unknown): string {
   return path
 }
 
-/** How many items (at any depth) deleting the folder would delete with it: the number the confirmation names. */
-export async function countFolder(deps: Pick<Deps, 'store'>, raw: unknown): Promise<{ path: string; count: number }> {
+/** How many items (at any depth) deleting the folder would delete with it: the number the confirmation names (resources.treeCount, as the owner). */
+export async function countFolder(deps: FolderDeps, raw: unknown): Promise<{ path: string; count: number }> {
   const path = folderPath(raw)
-  const meta = await getMeta(deps.store, path)
-  if (!meta) throw new HttpError(404, 'not_found', `there is no folder ${path}`)
-  return { path, count: countOfTree(await readTree(deps.store, path, meta)) }
+  return { path, count: await deps.resources.treeCount(ownerActing(deps.cfg.baseUrl), path) }
 }
 
 /**

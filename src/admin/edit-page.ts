@@ -1,6 +1,6 @@
 // Editing a document without JavaScript: its text in a text box and a Save button — Turtle (checked with
 // the resource server's parser first, check-rdf.ts), plain text and Markdown. Save PUTs through the
-// resource server with If-Match on the ETag the page showed (RFC 9110 §13.1.1), so a change made meanwhile
+// operations layer as the owner with If-Match on the ETag the page showed (RFC 9110 §13.1.1), so a change made meanwhile
 // is refused rather than overwritten. Every refusal shows the page again with the text as it was sent:
 // nothing typed is lost. A conflict (412) offers both ways on: reload the newer version, or keep this one
 // (the same form, now carrying the newer version's ETag: a third change in between is a conflict again).
@@ -17,10 +17,12 @@ import { checkRdf } from './check-rdf.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { filesPage } from './files-page.ts'
 import { sharePage } from './share-page.ts'
-import type { CookieLdp } from '../http/cookie-ldp.ts'
+import { ownerActing } from './owner-acting.ts'
+import { readAsOwner } from './owner-read.ts'
 import { readablePath } from '../lib/readable-path.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
+type EditDeps = AdminDeps & Pick<Deps, 'resources'>
 
 const TURTLE = 'text/turtle'
 /** Turtle first: an RDF document is edited as Turtle whatever it was stored as; any other type as it is. */
@@ -74,9 +76,9 @@ const conflictChoices = (s: Shown) => html`<p class="actions"><a class="button s
 ${s.conflict!.theirs === undefined ? html`<p class="muted">The document was deleted meanwhile: keeping your version creates it again.</p>`
     : html`<details><summary>The newer version, as saved now</summary><pre class="preview-text" id="their-text">${s.conflict!.theirs}</pre></details>`}`
 
-/** The document as the resource server has it now: its text, type and ETag. */
-async function current(ldp: CookieLdp, request: Request, path: string) {
-  const res = await ldp(request, 'GET', path, { headers: { accept: ACCEPT } })
+/** The document as an app would read it now: its text, type and ETag. */
+async function current(deps: EditDeps, path: string) {
+  const res = await readAsOwner(deps, path, ACCEPT)
   const type = bareType(res.headers.get('content-type') ?? '')
   if (!editable(type)) {
     await res.body?.cancel()
@@ -85,12 +87,12 @@ async function current(ldp: CookieLdp, request: Request, path: string) {
   return { type, text: await res.text(), version: res.headers.get('etag') ?? '' }
 }
 
-export async function showEditPage(deps: AdminDeps, ldp: CookieLdp, request: Request, query: Record<string, unknown>): Promise<Response> {
+export async function showEditPage(deps: EditDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const path = documentPath(query.path)
-  return render(deps, request.headers.get('cookie'), { path, ...await current(ldp, request, path), ...(query.done === 'saved' ? { notice: 'Saved' } : {}) })
+  return render(deps, request.headers.get('cookie'), { path, ...await current(deps, path), ...(query.done === 'saved' ? { notice: 'Saved' } : {}) })
 }
 
-export async function saveDocument(deps: AdminDeps, ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function saveDocument(deps: EditDeps, request: Request, form: Record<string, unknown>): Promise<Response> {
   const path = documentPath(form.path)
   if (typeof form.text !== 'string') throw new HttpError(400, 'invalid_field', 'the text of the document is missing')
   const type = typeof form.type === 'string' ? bareType(form.type) : TURTLE
@@ -108,18 +110,18 @@ export async function saveDocument(deps: AdminDeps, ldp: CookieLdp, request: Req
   }
   try {
     // No version: the document did not exist when the page was shown, so it must still not (RFC 9110 §13.1.2)
-    await ldp(request, 'PUT', path, { headers: { 'content-type': type, ...(version ? { 'if-match': version } : { 'if-none-match': '*' }) }, body: text })
+    await deps.resources.put(ownerActing(deps.cfg.baseUrl), path, type, text, version ? { ifMatch: version, ifNoneMatch: null } : { ifMatch: null, ifNoneMatch: '*' })
   } catch (err) {
     if (!(err instanceof HttpError)) throw err
-    if (err.status === 412) return conflict(deps, ldp, request, { path, type, text })
+    if (err.status === 412) return conflict(deps, request, { path, type, text })
     return again(err)
   }
   return seeOther(editPage(path, 'saved'))
 }
 
 /** The page again, answered 412: the owner's text kept, the form now carrying the newer version's ETag. */
-async function conflict(deps: AdminDeps, ldp: CookieLdp, request: Request, mine: { path: string; type: string; text: string }): Promise<Response> {
-  const now = await ldp(request, 'GET', mine.path, { headers: { accept: ACCEPT } }).catch((e: unknown) => {
+async function conflict(deps: EditDeps, request: Request, mine: { path: string; type: string; text: string }): Promise<Response> {
+  const now = await readAsOwner(deps, mine.path, ACCEPT).catch((e: unknown) => {
     if (e instanceof HttpError && e.status === 404) return undefined
     throw e
   })

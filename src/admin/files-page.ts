@@ -1,8 +1,9 @@
 // Files: a container page by page with plain forms for a new folder, an upload (multipart/form-data), a
 // selection of rows to delete or move, a delete into the trash behind a confirmation page, and links to
 // edit, share and rename each item. It all works without JavaScript; the script (static/admin/files-upload.ts,
-// files-select.ts) adds upload progress, drag and drop, resumable uploads and "select all". New folders and uploads are LDP
-// requests through the resource server (http/cookie-ldp.ts), as an app's would be.
+// files-select.ts) adds upload progress, drag and drop, resumable uploads and "select all". New folders, uploads,
+// downloads and deletes go through the operations layer (deps.resources) as the owner, decided as an app's PUT, GET
+// or DELETE would be.
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -10,20 +11,22 @@ import { html, problemBox } from '../http/html-page.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
-import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { browseContainer, podPath } from './browse.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
-import type { CookieLdp } from '../http/cookie-ldp.ts'
+import { NO_PRECONDITIONS, type Preconditions } from '../resources/preconditions.ts'
 import type { FormPart } from '../http/upload-form.ts'
 import { readableName, readablePath } from '../lib/readable-path.ts'
 import { previewKind } from '../lib/preview-kind.ts'
 import { countFolder, deleteFolder } from './delete-folder.ts'
 import { moveToTrash } from './trash-files.ts'
 import { makeRowMarkers, type RowMarkers } from './row-markers.ts'
+import { ownerActing } from './owner-acting.ts'
+import { metaAsOwner, readAsOwner } from './owner-read.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
-type ListingDeps = Parameters<typeof makeRowMarkers>[0]
+type LayerDeps = Pick<Deps, 'cfg' | 'resources'>
+type ListingDeps = Parameters<typeof makeRowMarkers>[0] & LayerDeps
 
 export type Done = 'folder' | 'upload' | 'delete' | 'deleteForGood' | 'move' | 'restore'
 export const filesPage = (path: string, done?: { what: Done; name: string }) =>
@@ -97,12 +100,14 @@ const containerOf = (raw: unknown) => {
   return path
 }
 
-export async function createFolder(ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+/** RFC 9110 §13.1.2 If-None-Match: * — never replaces what already has this name. */
+const CREATE_ONLY: Preconditions = { ifMatch: null, ifNoneMatch: '*' }
+
+export async function createFolder(deps: LayerDeps, form: Record<string, unknown>): Promise<Response> {
   const path = containerOf(form.path)
   const name = typeof form.name === 'string' ? form.name.trim() : ''
   if (name === '' || name.includes('/')) throw new HttpError(400, 'invalid_name', 'a folder name must not be empty or contain "/"')
-  // RFC 9110 §13.1.2 If-None-Match: * — never replaces what already has this name
-  await ldp(request, 'PUT', `${path}${encodeURIComponent(name)}/`, { headers: { 'content-type': 'text/turtle', 'if-none-match': '*' }, body: '' })
+  await deps.resources.put(ownerActing(deps.cfg.baseUrl), podPath(`${path}${encodeURIComponent(name)}/`), 'text/turtle', '', CREATE_ONLY)
     .catch(exists(name, path))
   return seeOther(filesPage(`${path}${encodeURIComponent(name)}/`, { what: 'folder', name }))
 }
@@ -114,10 +119,10 @@ const exists = (name: string, path: string, hint = '') => (err: unknown) => {
 
 /**
  * multipart/form-data, read as it arrives: csrf, path and replace first (the page puts them before the file
- * input, and browsers send fields in document order), then the files, each streamed to the resource server.
- * The owner is checked before the first byte of a file is read.
+ * input, and browsers send fields in document order), then the files, each streamed through the operations layer
+ * to the blob store. The owner is checked before the first byte of a file is read.
  */
-export async function uploadFiles(ldp: CookieLdp, request: Request, parts: AsyncIterable<FormPart>, checkOwner: (csrf: string | undefined) => Promise<void>): Promise<Response> {
+export async function uploadFiles(deps: LayerDeps, parts: AsyncIterable<FormPart>, checkOwner: (csrf: string | undefined) => Promise<void>): Promise<Response> {
   const fields = new Map<string, string>()
   const names: string[] = []
   let path: string | undefined
@@ -129,9 +134,8 @@ export async function uploadFiles(ldp: CookieLdp, request: Request, parts: Async
     }
     if (part.name !== 'file' || part.filename === '') { await part.body.cancel(); continue }
     const replace = fields.get('replace') === 'yes'
-    await ldp(request, 'PUT', path + encodeURIComponent(part.filename), {
-      headers: { 'content-type': part.mimeType || 'application/octet-stream', ...(replace ? {} : { 'if-none-match': '*' }) }, body: part.body,
-    }).catch(exists(part.filename, path, '; tick "Replace files of the same name" to overwrite it'))
+    await deps.resources.put(ownerActing(deps.cfg.baseUrl), podPath(path + encodeURIComponent(part.filename)), part.mimeType || 'application/octet-stream', part.body,
+      replace ? NO_PRECONDITIONS : CREATE_ONLY).catch(exists(part.filename, path, '; tick "Replace files of the same name" to overwrite it'))
     names.push(part.filename)
   }
   if (path === undefined) await checkOwner(fields.get('csrf'))
@@ -143,10 +147,10 @@ export async function uploadFiles(ldp: CookieLdp, request: Request, parts: Async
  * A document or file as a download (its page, view-page.ts, shows what may be shown; here the browser saves it).
  * Always an attachment: the pod's own origin never renders stored content as a page.
  */
-export async function downloadResource(ldp: CookieLdp, request: Request, raw: unknown): Promise<Response> {
+export async function downloadResource(deps: LayerDeps, raw: unknown): Promise<Response> {
   const path = podPath(raw)
   if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
-  const res = await ldp(request, 'GET', path, { headers: { accept: 'text/turtle;q=1, */*;q=0.5' } })
+  const res = await readAsOwner(deps, path, 'text/turtle;q=1, */*;q=0.5')
   const name = nameOf(path).replace(/[^\w.-]+/g, '_')
   return new Response(res.body, { headers: {
     'content-type': res.headers.get('content-type') ?? 'application/octet-stream',
@@ -156,9 +160,9 @@ export async function downloadResource(ldp: CookieLdp, request: Request, raw: un
 }
 
 /** "Delete X?": the page the Delete link leads to; for a folder it says how many items go with it. Nothing is deleted before its button is pressed. */
-export async function showDeletePage(deps: AdminDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
+export async function showDeletePage(deps: AdminDeps & LayerDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
   const path = podPath(raw)
-  const meta = await getMeta(deps.store, path)
+  const meta = await metaAsOwner(deps, path)
   if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be deleted' : `there is nothing at ${path}`)
   const back = filesPage(parentPath(path) ?? '/')
   const count = meta.kind === 'container' ? (await countFolder(deps, path)).count : undefined
@@ -185,12 +189,12 @@ export function confirmedCount(raw: unknown): number {
  * What the trash cannot keep (a folder of more than 2,000 items, or more RDF than it holds) is not deleted:
  * the owner is asked on a page of its own whether to delete it for good (`forever`), as the count named.
  */
-export async function deleteResource(deps: AdminDeps & Parameters<typeof moveToTrash>[0] & Parameters<typeof deleteFolder>[0], ldp: CookieLdp, request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function deleteResource(deps: AdminDeps & LayerDeps & Parameters<typeof moveToTrash>[0] & Parameters<typeof deleteFolder>[0], request: Request, form: Record<string, unknown>): Promise<Response> {
   const path = podPath(form.path)
   const back = parentPath(path) ?? '/'
   if (form.forever === 'yes') {
     if (isContainerPath(path)) await deleteFolder(deps, path, form.count)
-    else await ldp(request, 'DELETE', path)
+    else await deps.resources.delete(ownerActing(deps.cfg.baseUrl), path, NO_PRECONDITIONS)
     return seeOther(filesPage(back, { what: 'deleteForGood', name: nameOf(path) }))
   }
   try {

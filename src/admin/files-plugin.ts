@@ -1,11 +1,10 @@
 // The owner's files: the Files page (the dashboard opens on it), view, preview, download, edit, upload, new
-// folder, rename and move, delete, the selection, the trash; their JSON API. Changes go through the resource
-// server (`ldp`), or through the store's resource writes with the owner's access (move, trash, delete-tree).
+// folder, rename and move, delete, the selection, the trash; their JSON API. Every read and change goes through
+// the operations layer (`deps.resources`) as the owner (owner-acting.ts), decided as an app's request would be.
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { jsonResponse } from '../http/json-response.ts'
-import type { CookieLdp } from '../http/cookie-ldp.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
 import { ownerGuard, type NextOf } from './owner-guard.ts'
@@ -46,22 +45,22 @@ const selectedFolder: NextOf = ({ request }) => {
   return backTo(filesPage(path?.startsWith('/') && path.endsWith('/') ? path : '/'), 'Back to the folder')
 }
 
-export function filesPlugin(deps: Deps, ldp: CookieLdp) {
+export function filesPlugin(deps: Deps) {
   const cookieOf = (request: Request) => request.headers.get('cookie')
   return new Elysia({ name: 'admin-files' })
     .use(ownerGuard(deps))
     // The dashboard opens on the owner's files
     .get(ADMIN_PATHS.dashboard, ({ request, query }) => showFilesPage(deps, cookieOf(request), query), { ownerPage: FROM_DASHBOARD })
     .get(ADMIN_PATHS.files, ({ request, query }) => showFilesPage(deps, cookieOf(request), query), { ownerPage: FROM_FILES })
-    .post(ADMIN_PATHS.newFolder, ({ request, body }) => createFolder(ldp, request, body),
+    .post(ADMIN_PATHS.newFolder, ({ body }) => createFolder(deps, body),
       { body: PlainForm, ownerForm: { next: backToFolder } })
-    .post(ADMIN_PATHS.upload, ({ request, checkCsrf }) => uploadFiles(ldp, request, uploadFormParts(request), checkCsrf),
+    .post(ADMIN_PATHS.upload, ({ request, checkCsrf }) => uploadFiles(deps, uploadFormParts(request), checkCsrf),
       { parse: 'none', ownerUpload: { next: YOUR_FILES } })
-    .get(ADMIN_PATHS.download, ({ request, query }) => downloadResource(ldp, request, query.path), { ownerPage: FROM_FILES })
-    .get(ADMIN_PATHS.preview, ({ request, query }) => previewFile(ldp, request, query.path), { ownerPage: FROM_FILES })
-    .get(ADMIN_PATHS.view, ({ request, query }) => showViewPage(deps, ldp, request, query.path), { ownerPage: FROM_FILES })
+    .get(ADMIN_PATHS.download, ({ query }) => downloadResource(deps, query.path), { ownerPage: FROM_FILES })
+    .get(ADMIN_PATHS.preview, ({ request, query }) => previewFile(deps, request, query.path), { ownerPage: FROM_FILES })
+    .get(ADMIN_PATHS.view, ({ request, query }) => showViewPage(deps, request, query.path), { ownerPage: FROM_FILES })
     .get(ADMIN_PATHS.delete, ({ request, query }) => showDeletePage(deps, cookieOf(request), query.path), { ownerPage: FROM_FILES })
-    .post(ADMIN_PATHS.delete, ({ request, body }) => deleteResource(deps, ldp, request, body), { body: PlainForm, ownerForm: { next: YOUR_FILES } })
+    .post(ADMIN_PATHS.delete, ({ request, body }) => deleteResource(deps, request, body), { body: PlainForm, ownerForm: { next: YOUR_FILES } })
     // The Files page's selection: the items arrive as repeated `item` fields (read from the URL: every one of them)
     .get(ADMIN_PATHS.deleteSelected, ({ request }) => showDeleteSelected(deps, cookieOf(request), itemsOf(request)),
       { ownerPage: { returnTo: ADMIN_PATHS.files, next: selectedFolder } })
@@ -75,8 +74,8 @@ export function filesPlugin(deps: Deps, ldp: CookieLdp) {
       { body: PlainForm, ownerForm: { next: backTo(ADMIN_PATHS.trashPage, 'Back to the trash', 'Nothing restored') } })
     .get(ADMIN_PATHS.move, ({ request, query }) => showMovePage(deps, cookieOf(request), query.path), { ownerPage: FROM_FILES })
     .post(ADMIN_PATHS.move, ({ body }) => submitMovePage(deps, body), { body: PlainForm, ownerForm: { next: backToRename } })
-    .get(ADMIN_PATHS.edit, ({ request, query }) => showEditPage(deps, ldp, request, query), { ownerPage: { returnTo: ADMIN_PATHS.edit, next: YOUR_FILES } })
-    .post(ADMIN_PATHS.edit, ({ request, body }) => saveDocument(deps, ldp, request, body), { body: PlainForm, ownerForm: { next: backToDocument } })
+    .get(ADMIN_PATHS.edit, ({ request, query }) => showEditPage(deps, request, query), { ownerPage: { returnTo: ADMIN_PATHS.edit, next: YOUR_FILES } })
+    .post(ADMIN_PATHS.edit, ({ request, body }) => saveDocument(deps, request, body), { body: PlainForm, ownerForm: { next: backToDocument } })
     .guard({ ownerApi: true }, (api) => api
       .get(`${ADMIN_PATHS.api}/browse`, async ({ query }) => jsonResponse(await browseContainer(deps, query)))
       // Rename and move: one atomic step, ACLs and everything inside a folder carried along

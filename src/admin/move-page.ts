@@ -4,10 +4,10 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { html } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
-import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
 import { readableName, readablePath } from '../lib/readable-path.ts'
 import { podPath } from './browse.ts'
+import { metaAsOwner } from './owner-read.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { filesPage } from './files-page.ts'
 import { moveFiles, typedPath } from './move-files.ts'
@@ -16,9 +16,9 @@ type MoveDeps = Parameters<typeof moveFiles>[0]
 
 
 /** "Rename or move X": the page each Rename link leads to. */
-export async function showMovePage(deps: Pick<Deps, 'cfg' | 'store'>, cookieHeader: string | null, raw: unknown): Promise<Response> {
+export async function showMovePage(deps: Pick<Deps, 'cfg' | 'store' | 'resources'>, cookieHeader: string | null, raw: unknown): Promise<Response> {
   const path = podPath(raw)
-  const meta = await getMeta(deps.store, path)
+  const meta = await metaAsOwner(deps, path)
   if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be renamed' : `there is nothing at ${path}`)
   const name = readableName(path)
   const folder = parentPath(path) ?? '/'

@@ -26,7 +26,7 @@ export function adminPlugin(deps: Deps, forward: Forward) {
   const ldp = makeCookieLdp(deps.cfg.baseUrl, forward)
   return new Elysia({ name: 'admin' })
     .use(publicRoutes(deps))
-    .use(filesPlugin(deps, ldp))
+    .use(filesPlugin(deps))
     .use(sharingPlugin(deps, ldp))
     .use(appsPlugin(deps))
     .use(credentialsPlugin(deps))

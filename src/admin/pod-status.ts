@@ -3,11 +3,10 @@
 
 import type { Deps } from '../deps.ts'
 import { VERSION } from '../lib/version.ts'
-import { getLastBackup } from '../store/last-backup.ts'
 import { certificateHealth } from '../acme/certificate-status.ts'
 import type { PodStatus } from './pod-status-rows.ts'
 
-type StatusDeps = Pick<Deps, 'store' | 'now' | 'startedAt' | 'diskUsage' | 'certificate'>
+type StatusDeps = Pick<Deps, 'backups' | 'now' | 'startedAt' | 'diskUsage' | 'certificate'>
 
 export async function readPodStatus(deps: StatusDeps): Promise<PodStatus> {
   const now = deps.now()
@@ -22,6 +21,6 @@ export async function readPodStatus(deps: StatusDeps): Promise<PodStatus> {
       ...(cert.nextAttemptAt !== undefined ? { nextAttemptAt: iso(cert.nextAttemptAt) } : {}),
       ...(cert.lastFailure ? { lastFailure: { at: iso(cert.lastFailure.at), reason: cert.lastFailure.reason } } : {}),
     } : null,
-    lastBackup: (await getLastBackup(deps.store)) ?? null,
+    lastBackup: (await deps.backups.last()) ?? null,
   }
 }

@@ -3,20 +3,25 @@
 // rest is downloaded (files-page.ts), so nothing stored is ever shown as a page of the pod's origin.
 
 import { HttpError } from '../http/errors.ts'
-import type { CookieLdp } from '../http/cookie-ldp.ts'
+import type { Deps } from '../deps.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { bareType, previewKind } from '../lib/preview-kind.ts'
 import { podPath } from './browse.ts'
+import { readAsOwner } from './owner-read.ts'
 
-/** What the resource server said about the bytes that a browser's media element needs to seek and cache. */
+/** What the operations layer's representation says about the bytes that a browser's media element needs to seek and cache. */
 const PASSED_ON = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'] as const
 
-export async function previewFile(ldp: CookieLdp, request: Request, raw: unknown): Promise<Response> {
+export async function previewFile(deps: Pick<Deps, 'cfg' | 'resources'>, request: Request, raw: unknown): Promise<Response> {
   const path = podPath(raw)
   if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
-  const range = request.headers.get('range')
-  const ifRange = request.headers.get('if-range')
-  const res = await ldp(request, 'GET', path, { headers: { accept: '*/*', ...(range ? { range } : {}), ...(ifRange ? { 'if-range': ifRange } : {}) } })
+  // Only what a media element needs to seek; the browser's cache validators are not passed on (never a 304)
+  const passed = new Headers()
+  for (const name of ['range', 'if-range']) {
+    const value = request.headers.get(name)
+    if (value) passed.set(name, value)
+  }
+  const res = await readAsOwner(deps, path, '*/*', passed)
   const type = res.headers.get('content-type') ?? ''
   if (previewKind(type) === undefined) {
     await res.body?.cancel()

@@ -9,16 +9,16 @@ import { html } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { readableName, readablePath } from '../lib/readable-path.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
-import { getMeta } from '../store/resources.ts'
 import { podPath } from './browse.ts'
 import { countFolder } from './delete-folder.ts'
 import { confirmedCount, filesPage } from './files-page.ts'
 import { moveFiles, typedPath } from './move-files.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
-import { TRASH_MAX_ITEMS } from '../store/trash.ts'
+import { metaAsOwner } from './owner-read.ts'
+import { TRASH_MAX_ITEMS } from '../resources/trash-listing.ts'
 import { moveToTrash } from './trash-files.ts'
 
-type PageDeps = Pick<Deps, 'cfg' | 'store'>
+type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources'>
 type ActDeps = PageDeps & Parameters<typeof moveToTrash>[0] & Parameters<typeof moveFiles>[0]
 
 /** At most one page of rows is selected at once. */
@@ -43,7 +43,7 @@ const folderOf = (paths: readonly string[]) => parentPath(paths[0]!) ?? '/'
 /** Every item and what it holds: 1 for a document, 1 + its contents for a folder; a missing item → 404. */
 async function countAll(deps: PageDeps, paths: readonly string[]): Promise<{ path: string; inside: number }[]> {
   return Promise.all(paths.map(async (path) => {
-    if (!await getMeta(deps.store, path)) throw new HttpError(404, 'not_found', `there is nothing at ${path}`)
+    if (!await metaAsOwner(deps, path)) throw new HttpError(404, 'not_found', `there is nothing at ${path}`)
     return { path, inside: isContainerPath(path) ? (await countFolder(deps, path)).count : 0 }
   }))
 }
@@ -107,7 +107,7 @@ export async function submitMoveSelected(deps: ActDeps, form: Record<string, unk
   if (folder === '') throw new HttpError(400, 'invalid_path', 'name the folder to move them to')
   if (!folder.endsWith('/')) folder += '/'
   const to = typedPath(folder)
-  const meta = await getMeta(deps.store, to)
+  const meta = await metaAsOwner(deps, to)
   if (meta?.kind !== 'container') throw new HttpError(404, 'not_found', `there is no folder ${to}`)
   for (const path of paths) await moveFiles(deps, path, `${to}${lastName(path)}${isContainerPath(path) ? '/' : ''}`)
   return seeOther(filesPage(to, { what: 'move', name: plural(paths.length, 'item') }))

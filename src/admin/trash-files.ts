@@ -2,7 +2,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { readTrash, TRASH_KEEP_MS, type TrashItem } from '../store/trash.ts'
+import { TRASH_KEEP_MS, type TrashItem } from '../resources/trash-listing.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { ownerActing } from './owner-acting.ts'
 import { podPath } from './browse.ts'
@@ -29,7 +29,8 @@ export async function moveToTrash(deps: TrashDeps, body: unknown): Promise<Trash
   return view(item)
 }
 
-export const listTrash = async (deps: Pick<Deps, 'store'>): Promise<TrashView[]> => (await readTrash(deps.store)).map(view)
+/** What the trash holds as the owner sees it (resources.trashed), the most recently deleted first. */
+export const listTrash = async (deps: TrashDeps): Promise<TrashView[]> => (await deps.resources.trashed(ownerActing(deps.cfg.baseUrl))).map(view)
 
 /** Restores one item where it was, as the signed-in owner (resources/: a restore holds the whole tree, it may recreate any number of names). */
 export async function restoreTrashed(deps: TrashDeps, id: string): Promise<{ path: string }> {

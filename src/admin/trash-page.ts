@@ -15,7 +15,7 @@ import { listTrash, restoreTrashed } from './trash-files.ts'
 const DAY_MS = 24 * 60 * 60_000
 const nameOf = readableName
 
-export async function showTrashPage(deps: Pick<Deps, 'cfg' | 'store' | 'now'>, cookieHeader: string | null, query: Record<string, unknown>): Promise<Response> {
+export async function showTrashPage(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'resources'>, cookieHeader: string | null, query: Record<string, unknown>): Promise<Response> {
   const items = (await listTrash(deps)).sort((a, b) => b.deletedAt - a.deletedAt)
   const now = deps.now()
   const rowsWith = (csrf: string) => items.map((it) => {

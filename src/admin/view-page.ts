@@ -6,7 +6,6 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
-import type { CookieLdp } from '../http/cookie-ldp.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { readableName } from '../lib/readable-path.ts'
 import { MAX_PREVIEW_TEXT_BYTES, bareType, isEditableText, previewKind } from '../lib/preview-kind.ts'
@@ -14,15 +13,16 @@ import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPath } from './browse.ts'
 import { renderOwnerPage } from './owner-page.ts'
 import { turtleWithLinks } from './turtle-links.ts'
+import { readAsOwner } from './owner-read.ts'
 
 const nameOf = readableName
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
 export const viewPage = (path: string) => ADMIN_PATHS.view + q(path)
 
-export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store'>, ldp: CookieLdp, request: Request, raw: unknown): Promise<Response> {
+export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store' | 'resources'>, request: Request, raw: unknown): Promise<Response> {
   const path = podPath(raw)
   if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
-  const res = await ldp(request, 'GET', path, { headers: { accept: 'text/turtle;q=1, */*;q=0.5' } })
+  const res = await readAsOwner(deps, path, 'text/turtle;q=1, */*;q=0.5')
   const type = bareType(res.headers.get('content-type') ?? 'application/octet-stream')
   const size = Number(res.headers.get('content-length') ?? NaN)
   const kind = previewKind(type)

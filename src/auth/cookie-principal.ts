@@ -1,6 +1,6 @@
-// A browser's cookie session as the principal of a request to the resource server: the owner's dashboard
-// (owner-cookie.ts) and a visitor's pages (visitor-cookie.ts) read and write the pod through the RS's own
-// LDP endpoints, so WAC, grants and every check apply to them unchanged.
+// A browser's cookie session as the principal of a request to the resource server: the owner's dashboard script
+// (owner-cookie.ts) reads and writes the pod through the RS's own LDP endpoints, so WAC, grants and every check
+// apply to it unchanged. (A visitor's cookie names nobody here: only the visitor's pages act as the visitor.)
 
 import { checkCsrf } from '../http/csrf.ts'
 import type { Authenticate } from './authenticate.ts'

@@ -1,14 +1,10 @@
-// A signed-in visitor's pages (visit/) read and write the pod through the resource server's own LDP
-// endpoints with the visitor's cookie, so WAC, grants and every check apply exactly as to their apps.
+// Who a signed-in visitor is: the principal their visitor session names, which the visitor's pages (visit/) act as
+// in the operations layer, so WAC, grants and every check apply to them exactly as to their apps. The cookie names
+// nobody at the resource server: only the pages act as the visitor (a script of the pod's origin has no use for it).
 
-import type { Authenticate } from './authenticate.ts'
-import { getVisitorSession } from '../account/visitor-sessions.ts'
-import { withCookiePrincipal, type CookiePrincipalDeps } from './cookie-principal.ts'
+import type { VisitorSession } from '../account/visitor-sessions.ts'
+import type { Principal } from './principal.ts'
 
-/** A live visitor session (cookie + CSRF token, cookie-principal.ts) makes the principal that visitor's WebID. */
-export function withVisitorCookie(inner: Authenticate, deps: CookiePrincipalDeps): Authenticate {
-  return withCookiePrincipal(inner, deps, async (cookieHeader, now) => {
-    const session = await getVisitorSession(deps.store, deps.baseUrl, cookieHeader, now)
-    return session && { webid: session.webid, issuer: session.issuer, keys: [], scheme: 'visitor' }
-  })
-}
+/** The visitor's WebID, as their own provider (the issuer) confirmed it at sign-in; no keys. */
+export const visitorPrincipal = (session: Pick<VisitorSession, 'webid' | 'issuer'>): Principal =>
+  ({ webid: session.webid, issuer: session.issuer, keys: [], scheme: 'visitor' })

@@ -8,10 +8,14 @@ import { requiredModes } from '../policy/modes.ts'
 import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { checkEssentialDelete } from './essential-writes.ts'
 import { decide, type Acting, type ResourcesDeps } from './acting.ts'
+import { isReservedPath } from '../http/pod-paths.ts'
+import { reservedPathError } from './resource-names.ts'
 
 export function makeDeleteResource(deps: ResourcesDeps) {
   const { store, cfg, now, withResourceLocks } = deps
   return async function deleteOne(who: Acting, path: string, preconditions: Preconditions): Promise<void> {
+    // The pod's own endpoints are never pod resources, whoever asks (as a PUT's checkWritablePath): nothing is decided.
+    if (isReservedPath(path)) throw reservedPathError(path)
     // Access first, whatever the target is (docs/architecture.md, "Access before the method"): a missing target
     // needs Read on its container, so only an agent that may list it learns the name is free (policy/modes.ts).
     const authorize = (exists: boolean) => decide(deps, who, path, requiredModes({ method: 'DELETE', url: cfg.baseUrl + path, exists }))

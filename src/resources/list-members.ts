@@ -15,7 +15,7 @@ export interface Listing {
   readonly members: AsyncGenerator<Member[], void, undefined>
 }
 
-export function makeListMembers(deps: ResourcesDeps) {
+export function makeMemberChunks(deps: ResourcesDeps) {
   const read = makeReadResource(deps)
   return async function listMembers(who: Acting, path: string): Promise<Listing> {
     const folder = await read(who, path)

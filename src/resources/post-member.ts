@@ -9,7 +9,7 @@ import { requiredModes } from '../policy/modes.ts'
 import { isReservedPath } from '../http/pod-paths.ts'
 import { contentFor, discardBody, type IncomingBody } from './new-content.ts'
 import { checkPreconditions, type Preconditions } from './preconditions.ts'
-import { nameFromSlug } from './resource-names.ts'
+import { nameFromSlug, reservedPathError } from './resource-names.ts'
 import { decide, type Acting, type ResourcesDeps } from './acting.ts'
 
 /** What POST decided before any byte of the body is read. */
@@ -35,6 +35,8 @@ export function makePostMember(deps: ResourcesDeps) {
 
   /** Everything POST decides before the body; a resumable upload asks this before its first byte and again at its end. */
   async function planPost(who: Acting, path: string, container: boolean): Promise<PostPlan> {
+    // Whoever asks, before access (as PUT's checkWritablePath): the pod's own endpoints are never written.
+    if (isReservedPath(path)) throw reservedPathError(path)
     // Append on the target before the method is judged (docs/architecture.md, "Access before the method"): a 405
     // and its Allow would tell an agent without access that the target is no container, or a missing one.
     const decision = await decide(deps, who, path, requiredModes({ method: 'POST', url: cfg.baseUrl + path, exists: true }))

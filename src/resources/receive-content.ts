@@ -5,7 +5,6 @@ import { HttpError } from '../http/errors.ts'
 import { isRdfType, mediaTypeOf } from '../rdf/media-types.ts'
 import { readAtMost } from '../auth/request-body.ts'
 import { BlobWriteError, type BlobLimits, type StoredBlob } from '../store/blob-store.ts'
-import { isContainerPath } from '../store/paths.ts'
 import { fileBody, type IncomingBody } from './new-content.ts'
 import type { ResourcesDeps } from './acting.ts'
 
@@ -38,9 +37,9 @@ export async function storeFile(deps: Pick<ResourcesDeps, 'cfg' | 'store'>, body
   }
 }
 
-/** `body` for a write of `path` declared as `contentType`: a file to the blob store, anything else read as RDF. */
-export async function receiveContent(deps: ResourcesDeps, path: string, contentType: string | null, body: OutgoingBody): Promise<IncomingBody> {
-  const fileType = fileTypeOf(contentType, isContainerPath(path))
+/** `body` of a write declared as `contentType`: a file to the blob store, anything else (a container's too) read as RDF. */
+export async function receiveContent(deps: ResourcesDeps, container: boolean, contentType: string | null, body: OutgoingBody): Promise<IncomingBody> {
+  const fileType = fileTypeOf(contentType, container)
   if (fileType !== undefined) return fileBody(fileType, await storeFile(deps, body))
   const maxBytes = Math.min(deps.cfg.maxRdfBytes, deps.cfg.maxBodyBytes ?? Infinity)
   const tooLarge = () => new HttpError(413, 'payload_too_large', `the body is larger than this pod accepts (${maxBytes} bytes)`)

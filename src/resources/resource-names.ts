@@ -3,7 +3,7 @@
 import { HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
 import { getMeta } from '../store/resources.ts'
-import { ancestorPaths, twinPath } from '../store/paths.ts'
+import { ancestorPaths, isContainerPath, twinPath } from '../store/paths.ts'
 import { ACL_SUFFIX, isAclOfAcl } from '../store/acl-names.ts'
 import { encodeSegment } from '../store/target.ts'
 import { isReservedPath } from '../http/pod-paths.ts'
@@ -61,4 +61,9 @@ export function nameFromSlug(slug: string | null): string {
   name = name.normalize('NFC').replace(/[^\p{L}\p{N}._~-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 120)
   if (!name || /^\.+$/.test(name) || name.endsWith(ACL_SUFFIX)) return crypto.randomUUID()
   return encodeSegment(name)
+}
+
+/** 400 for an operation on a container's members (a listing, a tree's count) named at a path that is not a container's. */
+export function requireContainerPath(path: string): void {
+  if (!isContainerPath(path)) throw new HttpError(400, 'not_a_container', `${path} is not a container: container paths end with "/"`)
 }

@@ -1,5 +1,5 @@
-// The operations every face of the pod (the owner's pages today; the resource server, WebDAV and share links
-// to come) performs on the pod's resources the one way: for an explicit principal, decided by the one decider
+// The operations every face of the pod (the resource server, the owner's and the visitors' pages; WebDAV and
+// share links to come) performs on the pod's resources the one way: for an explicit principal, decided by the one decider
 // with the modes the resource server would require, refused by the pod's essentials rules
 // (policy/pod-essentials.ts), and announced by the store's change feed (whose hearing also keeps the decider's
 // caches true). See docs/architecture.md, "One operations layer".
@@ -10,6 +10,7 @@ import { deleteTree } from '../store/delete-tree.ts'
 import { contentKey, restoreFromTrash, trashResource, type TrashItem } from '../store/trash.ts'
 import { readTree } from '../store/resource-tree.ts'
 import { getMeta } from '../store/resources.ts'
+import { isContainerPath } from '../store/paths.ts'
 import { deleteLocks, moveLocks, wholeTreeLocks } from '../store/resource-locks.ts'
 import type { WriteResult } from '../store/resources.ts'
 import { creationNeeds, deletionNeeds, requireAll, type Deciding } from './tree-access.ts'
@@ -24,8 +25,11 @@ import { NO_PRECONDITIONS, type Preconditions } from './preconditions.ts'
 import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
+import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
+import { makeTreeCount } from './tree-count.ts'
+import { makeTrashListing } from './trash-listing.ts'
 import { makeLockTable, type LockTable } from './lock-table.ts'
-import { makeListMembers, type Listing } from './list-members.ts'
+import { makeMemberChunks, type Listing } from './list-members.ts'
 import { makeAdmitPropertyChange } from './property-access.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
 import { resolveTarget } from '../store/target.ts'
@@ -50,11 +54,13 @@ export interface Resources {
   planPost(who: Acting, path: string, container: boolean): Promise<PostPlan>
   /** POST with its received body, as planned: a fresh name from the Slug hint, never overwriting; the body is discarded when refused. */
   commitPost(who: Acting, path: string, plan: PostPlan, body: IncomingBody, facts: PostFacts): Promise<PostedMember>
+  /** POST of a document in one step, for a face that holds or streams the body (a page's upload): planned, received, committed. */
+  post(who: Acting, path: string, contentType: string | null, body: OutgoingBody, facts: PostFacts): Promise<PostedMember>
   /** PATCH, before its body: the path, and Append on the target. */
   admitPatch(who: Acting, path: string): Promise<void>
   /** PATCH with the patch received whole: what it needs decided from the patch, applied all or nothing under the locks; the target's WAC-Allow. */
   patch(who: Acting, path: string, patch: PatchText, preconditions: Preconditions): Promise<{ result: WriteResult; wacAllow: string }>
-  /** DELETE of one document or empty container (with its ACL). */
+  /** DELETE of one document or empty container (with its ACL); never of the pod's own endpoints (405 `reserved_path`, as PUT). */
   delete(who: Acting, path: string, preconditions: Preconditions): Promise<void>
   /** Moves or renames `from` to `to` (stored paths, both folders or both not), with everything in it and its ACLs: what DELETEs of each item and PUTs creating each new one need. */
   move(who: Acting, from: string, to: string): Promise<MovedPath[]>
@@ -67,6 +73,12 @@ export interface Resources {
    * `expectedCount`: the items the principal was told of (the dashboard's confirmation); a WebDAV DELETE gives none.
    */
   deleteTree(who: Acting, path: string, expectedCount?: number): Promise<string[]>
+  /** A page of the container's members with their count (up to a bound), after Read on it: member-listing.ts. */
+  list(who: Acting, path: string, page: ListingRequest): Promise<MemberListing>
+  /** How many items the folder holds at any depth (what `trash` and `deleteTree` confirm), after Read on it and on every folder in it: tree-count.ts. */
+  treeCount(who: Acting, path: string): Promise<number>
+  /** What the trash holds, the most recently deleted first, for whoever holds Control of the pod's root: trash-listing.ts. */
+  trashed(who: Acting): Promise<TrashItem[]>
   /** A folder's members with their metadata, after Read on the folder (a WebDAV PROPFIND of Depth 1), a chunk at a time. */
   listMembers(who: Acting, path: string): Promise<Listing>
   /** Before a change of a resource's properties (WebDAV PROPPATCH): Write on it, as a PUT replacing it; then its metadata (404 only to a writer). */
@@ -100,18 +112,27 @@ export function makeResources(deps: ResourcesDeps): Resources {
   })
   // A lock goes with its resource: deleted, or moved away (RFC 4918 §7.7: a MOVE does not move the source's locks)
   store.changes.listen(changes => { for (const c of changes) if (c.type === 'Delete') locks.forget(c.object) })
+  const posts = makePostMember(deps)
+  const read = makeReadResource(deps)
   return {
+    read,
+    list: makeListMembers(deps, read),
+    treeCount: makeTreeCount(deps, read),
+    trashed: makeTrashListing(deps),
     locks,
-    listMembers: makeListMembers(deps),
+    listMembers: makeMemberChunks(deps),
     admitPropertyChange: makeAdmitPropertyChange(deps),
-    read: makeReadResource(deps),
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...puts,
     put: async (who, path, contentType, body, preconditions = NO_PRECONDITIONS) => {
       const plan = await puts.planPut(who, path, { preconditions, contentType })
-      return puts.commitPut(who, path, plan, await receiveContent(deps, path, contentType, body), preconditions)
+      return puts.commitPut(who, path, plan, await receiveContent(deps, isContainerPath(path), contentType, body), preconditions)
     },
-    ...makePostMember(deps),
+    ...posts,
+    post: async (who, path, contentType, body, facts) => {
+      const plan = await posts.planPost(who, path, false)
+      return posts.commitPost(who, path, plan, await receiveContent(deps, false, contentType, body), facts)
+    },
     ...makePatchDocument(deps),
     delete: makeDeleteResource(deps),
     move: (who, from, to) => withResourceLocks(() => moveLocks(store, from, to), async () => {

@@ -29,6 +29,10 @@ export const deletionNeeds = (baseUrl: string, paths: readonly string[], exists 
 export const creationNeeds = (baseUrl: string, paths: readonly string[]): ModeRequirement[] =>
   paths.flatMap(p => requiredModes({ method: 'PUT', url: baseUrl + p, exists: false }))
 
+/** GET of each of `paths` (stored paths): Read on it, as reading each of them (a folder: listing it) would need. */
+export const readingNeeds = (baseUrl: string, paths: readonly string[]): ModeRequirement[] =>
+  paths.flatMap(p => requiredModes({ method: 'GET', url: baseUrl + p, exists: true }))
+
 /**
  * Throws the resource server's refusal (401 for the public, 403 `forbidden` … for an agent, policy/access-control.ts)
  * unless `principal` holds every need; `target` is the path the operation names. Each distinct need is asked once.

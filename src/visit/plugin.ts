@@ -4,26 +4,28 @@
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { checkCsrf, csrfCookieName, csrfTokenFor } from '../http/csrf.ts'
-import { parseCookies } from '../http/cookies.ts'
+import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
+import type { RefusalCode, StatusOf } from '../http/refusals.ts'
 import { jsonResponse } from '../http/json-response.ts'
 import { errorPage, html, problemBox, renderErrorPage, type NextSteps } from '../http/html-page.ts'
 import { fromFramework, renderError } from '../http/render-error.ts'
-import { makeCookieLdp, type Forward } from '../http/cookie-ldp.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
 import { FailureLimiter } from '../http/rate-limit.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'
-import { createVisitorSession, endVisitorSession, getVisitorSession, visitorCookieName, type VisitorSession } from '../account/visitor-sessions.ts'
+import { createVisitorSession, endVisitorSession, getVisitorSession, type VisitorSession } from '../account/visitor-sessions.ts'
 import { sharedWith, type SharedItem } from '../policy/shared-with.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { parseRdf } from '../rdf/parse-rdf.ts'
 import { parseWacAllow } from '../policy/modes.ts'
 import { podPathOf, encodeSegment } from '../store/target.ts'
+import { NO_PRECONDITIONS } from '../resources/preconditions.ts'
 import { log } from '../log.ts'
 import { clientIdDocument, makeRelyingParty } from './relying-party.ts'
 import { MAX_PREVIEW_TEXT_BYTES, previewKind } from '../lib/preview-kind.ts'
 import { documentBody, editBody, filesPage, folderBody, membersOf, nameOf, renderVisitorPage, sharedListBody, signInBody } from './visitor-pages.ts'
-import type { Principal } from '../auth/principal.ts'
+import { ANONYMOUS } from '../auth/principal.ts'
+import { visitorPrincipal } from '../auth/visitor-cookie.ts'
+import type { Acting } from '../resources/resources.ts'
 import { addressBlock } from '../lib/ip-address.ts'
 
 /** Sign-ins started per client address: each costs the pod fetches of a stranger's documents. */
@@ -51,10 +53,18 @@ const podPath = (raw: string | undefined) => podPathOf(raw === undefined || raw 
 const disposition = (kind: 'inline' | 'attachment', name: string) =>
   `${kind}; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`
 
-export function visitPlugin(deps: Deps, forward: Forward) {
-  const { cfg, store } = deps
+/**
+ * An operation of the layer, refused as these pages show it: the refusal's status, code and reason. The headers
+ * it carries (WAC-Allow, Allow, Content-Range) describe the resource, and a page is not that resource.
+ */
+const onPage = <T>(op: Promise<T>): Promise<T> => op.catch((err: unknown) => {
+  throw err instanceof HttpError ? new HttpError(err.status as StatusOf<RefusalCode>, err.code, err.description, { cause: err.cause }) : err
+})
+
+export function visitPlugin(deps: Deps) {
+  const { cfg, store, resources } = deps
   const rp = makeRelyingParty(deps)
-  const ldp = makeCookieLdp(cfg.baseUrl, forward)
+  const origin = new URL(cfg.baseUrl).origin
   const signIns = new FailureLimiter(SIGN_IN_LIMIT)
   const busy = new FailureLimiter(VISITOR_LIMIT)
   const sharedLists = new LruCache<string, Promise<SharedItem[]>>(1000)
@@ -62,7 +72,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     const now = deps.now()
     let list = sharedLists.get(session.webid, now)
     if (!list) {
-      list = sharedWith({ store, baseUrl: cfg.baseUrl, decider: deps.decider, grants: deps.grants }, principalOf(session))
+      list = sharedWith({ store, baseUrl: cfg.baseUrl, decider: deps.decider, grants: deps.grants }, visitorPrincipal(session))
       sharedLists.set(session.webid, list, now + SHARED_LIST_MS)
       list.catch(() => sharedLists.delete(session.webid))
     }
@@ -91,16 +101,23 @@ export function visitPlugin(deps: Deps, forward: Forward) {
   }
 
   /**
-   * The resource server, asked with the visitor's cookie only: whatever else the browser holds (the
-   * owner's own sign-in, in the same browser) never acts through these pages.
+   * Who the pages act as in the operations layer: the visitor's session, or the public without one, from the pod's
+   * own origin (WAC's acl:origin: these are the pod's own pages). Whatever else the browser holds (the owner's
+   * own sign-in, in the same browser) never acts through these pages.
    */
-  const asVisitor = (request: Request, method: string, path: string, call: Parameters<typeof ldp>[3] = {}) => {
-    const keep = new Set([visitorCookieName(cfg.baseUrl), csrfCookieName(cfg.baseUrl)])
-    const cookie = [...parseCookies(cookieOf(request))].filter(([name]) => keep.has(name)).map(([k, v]) => `${k}=${v}`).join('; ')
-    return ldp(new Request(request.url, { headers: { cookie } }), method, path, call)
-  }
+  const actingOf = (r: Reader): Acting => ({ principal: r.session ? visitorPrincipal(r.session) : ANONYMOUS, origin })
+
+  /**
+   * `path` as the visitor may read it (Read decided first, then its existence), as HTTP, as the resource server
+   * answers a GET: `accept` negotiated, and of the browser's headers only its Range.
+   */
+  const readAs = (r: Reader, path: string, accept: string, o: { head?: boolean; range?: string | null } = {}) => onPage((async () => {
+    const readable = await resources.read(actingOf(r), path)
+    const requestHeaders = new Headers(o.range ? { range: o.range } : {})
+    const res = await resources.represent(path, readable, { accept, requestUrl: cfg.baseUrl + path, requestHeaders, head: o.head ?? false, headers: new Headers() })
+    return { res, wacAllow: readable.wacAllow }
+  })())
   const withCookie = (setCookie: string | undefined) => (setCookie ? { 'set-cookie': setCookie } : undefined)
-  const principalOf = (s: VisitorSession): Principal => ({ webid: s.webid, issuer: s.issuer, keys: [], scheme: 'visitor' })
 
   async function signInPage(request: Request, returnTo: string, problem?: HttpError, typed = ''): Promise<Response> {
     const { token, setCookie } = csrfTokenFor(cookieOf(request), cfg.baseUrl)
@@ -134,7 +151,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     return new Response(null, { status: 303, headers: { location: filesPage(who.returnTo), 'set-cookie': setCookie, 'cache-control': 'no-store' } })
   }
 
-  /** A folder's listing, a file's page, or everything shared, as the resource server lets this visitor see it. */
+  /** A folder's listing, a file's page, or everything shared, as the one decider lets this visitor see it. */
   async function showFiles(request: Request, rawPath: string | undefined): Promise<Response> {
     const path = rawPath === undefined || rawPath === '' ? undefined : podPath(rawPath)
     // What is public opens without signing in; the rest asks for it (the refusal leads to the sign-in page)
@@ -144,8 +161,8 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     if (path === undefined) {
       return page('Shared with you', sharedListBody(await sharedListOf(v.session!)))
     }
-    const res = await asVisitor(request, 'GET', path, { headers: { accept: path.endsWith('/') ? 'text/turtle' : '*/*' }, csrf: v.csrf })
-    const modes = parseWacAllow(res.headers.get('wac-allow'))
+    const { res, wacAllow } = await readAs(v, path, path.endsWith('/') ? 'text/turtle' : '*/*')
+    const modes = parseWacAllow(wacAllow)
     if (path.endsWith('/')) {
       const quads = await parseRdf(await res.text(), 'text/turtle', cfg.baseUrl + path)
       return page(path === '/' ? 'The pod' : nameOf(path), folderBody(path, membersOf(quads, cfg.baseUrl + path, cfg.baseUrl), modes, v.csrf))
@@ -161,8 +178,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
   async function sendFile(request: Request, rawPath: string | undefined, download: boolean): Promise<Response> {
     const path = podPath(rawPath)
     const v = await reader(request)
-    const range = request.headers.get('range')
-    const res = await asVisitor(request, 'GET', path, { headers: { accept: '*/*', ...(range ? { range } : {}) }, csrf: v.csrf })
+    const { res } = await readAs(v, path, '*/*', { range: request.headers.get('range') })
     const headers = new Headers()
     for (const h of ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified']) {
       const value = res.headers.get(h)
@@ -197,7 +213,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
       if (name === '' || name === '.' || name === '..') throw new HttpError(400, 'invalid_request', 'choose a file to upload')
       // POST with the name as Slug (Solid Protocol §5.3): what Append allows, and a name taken gets another
       // name from the pod instead of replacing what is there
-      await asVisitor(request, 'POST', dir, { headers: { 'content-type': part.mimeType || 'application/octet-stream', slug: encodeSegment(name) }, body: part.body, csrf: v.csrf })
+      await onPage(resources.post(actingOf(v), dir, part.mimeType || 'application/octet-stream', part.body, { slug: encodeSegment(name), preconditions: NO_PRECONDITIONS }))
       log.info('visitor.uploaded', { webid: v.session.webid })
       return new Response(null, { status: 303, headers: { location: filesPage(dir) } })
     }
@@ -208,7 +224,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     const path = podPath(rawPath)
     const v = await visitor(request, path)
     if (v instanceof Response) return v
-    const res = await asVisitor(request, 'GET', path, { headers: { accept: '*/*' }, csrf: v.csrf })
+    const { res } = await readAs(v, path, '*/*')
     const type = (res.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
     if (previewKind(type) !== 'text' || Number(res.headers.get('content-length') ?? 0) > MAX_PREVIEW_TEXT_BYTES) {
       await res.body?.cancel()
@@ -222,10 +238,11 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     const v = await visitor(request, path)
     if (v instanceof Response) return v
     checkCsrf({ cookieHeader: cookieOf(request), sent: form.csrf, origin: request.headers.get('origin'), baseUrl: cfg.baseUrl })
-    const head = await asVisitor(request, 'HEAD', path, { csrf: v.csrf })
+    // The text goes back in the type the edit page showed it in (RDF in the syntax negotiated, not as stored)
+    const { res: head } = await readAs(v, path, '*/*', { head: true })
     const type = head.headers.get('content-type') ?? 'text/plain'
     // If-Match: a change made meanwhile (by the owner, another visitor) is refused, not overwritten
-    await asVisitor(request, 'PUT', path, { headers: { 'content-type': type, ...(form.etag ? { 'if-match': form.etag } : {}) }, body: form.text ?? '', csrf: v.csrf })
+    await onPage(resources.put(actingOf(v), path, type, form.text ?? '', { ifMatch: form.etag || null, ifNoneMatch: null }))
     log.info('visitor.edited', { webid: v.session.webid })
     return new Response(null, { status: 303, headers: { location: filesPage(path) } })
   }
@@ -236,7 +253,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
     return new Response(null, { status: 303, headers: { location: VISIT_PATHS.signIn, 'set-cookie': setCookie } })
   }
 
-  /** Page routes: a refusal is a page (the RS's reason when it refused), with a way back. */
+  /** Page routes: a refusal is a page (the operations layer's reason when it refused), with a way back. */
   const page = (path: string, request: Request, run: () => Promise<Response>, next: NextSteps = SIGN_IN_NEXT) => run().catch((err: unknown) => {
     if (err instanceof HttpError) {
       // Not signed in and not public: sign in first, then come back to what was asked for
@@ -244,7 +261,7 @@ export function visitPlugin(deps: Deps, forward: Forward) {
         const wanted = new URL(request.url).searchParams.get('path')
         return new Response(null, { status: 303, headers: { location: signInPath(wanted ?? '/') } })
       }
-      // A refusal of the resource server reads as "not shared with you", whatever exists there
+      // An access refusal reads as "not shared with you", whatever exists there
       if (err.code === 'forbidden' || err.code === 'unauthenticated') {
         return renderErrorPage(path, new HttpError(403, 'forbidden', 'this is not shared with you (or no longer is); ask whoever sent you the link'), { heading: 'Not shared with you', hint: 'Only what is shared with your WebID opens here.', links: [{ href: VISIT_PATHS.files, label: 'What is shared with you' }] })
       }

@@ -1,6 +1,6 @@
 // The visitor's pages: what is shared with them (a list, a folder, a file with its preview), uploading
 // where they may append, editing text where they may write. Rendered by the pod, no script; every read
-// and write goes through the resource server with the visitor's cookie, so only its decisions count.
+// and write is the operations layer's, as the visitor (plugin.ts), so only the decisions an app of theirs gets count.
 
 import type { Quad } from '@rdfjs/types'
 import { breakableUrl, html, renderPage, type SafeHtml } from '../http/html-page.ts'

@@ -49,7 +49,43 @@ const layerOf = (unit: string) => LAYERS.findIndex((l) => l.includes(unit))
 
 export type Graph = Map<string, string[]>
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g
+/** One relative import of a module: the module it names and what it takes as values (none for `import type`). */
+export interface ImportEdge {
+  readonly to: string
+  /** Names imported as values; `*` for a namespace, `export *` or a dynamic import, `default` for a default import. */
+  readonly values: readonly string[]
+}
+
+/** Every module with its relative imports of other modules. */
+export type Imports = Map<string, ImportEdge[]>
+
+// A static import or re-export with its clause, or a dynamic import (not `typeof import(…)`, which is a type).
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s([^'"]*?)from\s*['"](\.[^'"]+)['"]|(?<!typeof\s*)import\(\s*['"](\.[^'"]+)['"]\s*\)/g
+
+/** The names a clause (`type { A }`, `{ a, type B, c as d }`, `* as ns`, `Default, { e }`) takes as values. */
+function valuesOf(clause: string): string[] {
+  const c = clause.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '').trim()
+  if (/^type\s/.test(c)) return []
+  const braces = /\{([^}]*)\}/.exec(c)
+  const outside = c.replace(/\{[^}]*\}/, '').replace(/,/g, ' ').trim()
+  const out: string[] = outside === '' ? [] : outside.includes('*') ? ['*'] : ['default']
+  for (const n of braces?.[1]!.split(',') ?? []) {
+    const name = n.trim()
+    if (name !== '' && !/^type\s/.test(name)) out.push(name.split(/\s+as\s+/)[0]!)
+  }
+  return out
+}
+
+/** The relative module imports in a module's text: each specifier, with the names it takes as values. */
+export function importsIn(text: string): { spec: string; values: string[] }[] {
+  const out: { spec: string; values: string[] }[] = []
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[2] ?? m[3]!
+    if (!spec.endsWith('.ts')) continue // JSON contexts and other assets are data, not modules
+    out.push({ spec, values: m[3] !== undefined ? ['*'] : valuesOf(m[1]!) })
+  }
+  return out
+}
 
 function listTs(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -59,21 +95,18 @@ function listTs(dir: string): string[] {
   })
 }
 
-/** Every module of src/ and static/, by its path relative to the repository, with the modules it imports. */
-export function readGraph(rootDir: string): Graph {
-  const graph: Graph = new Map()
+/** Every module of src/ and static/, by its path relative to the repository, with its imports. */
+export function readImports(rootDir: string): Imports {
+  const imports: Imports = new Map()
   for (const file of [...listTs(join(rootDir, 'src')), ...listTs(join(rootDir, 'static'))]) {
-    const text = readFileSync(file, 'utf8')
-    const targets: string[] = []
-    for (const m of text.matchAll(IMPORT)) {
-      const spec = m[1] ?? m[2]!
-      if (!spec.endsWith('.ts')) continue // JSON contexts and other assets are data, not modules
-      targets.push(relative(rootDir, resolve(dirname(file), spec)))
-    }
-    graph.set(relative(rootDir, file), targets)
+    const edges = importsIn(readFileSync(file, 'utf8')).map(({ spec, values }) => ({ to: relative(rootDir, resolve(dirname(file), spec)), values }))
+    imports.set(relative(rootDir, file), edges)
   }
-  return graph
+  return imports
 }
+
+/** Every module of src/ and static/ with the modules it imports. */
+export const graphOf = (imports: Imports): Graph => new Map([...imports].map(([from, edges]) => [from, edges.map((e) => e.to)]))
 
 const ROLES = ['op', 'as', 'rs', 'admin', 'monitor', 'dav']
 
@@ -124,22 +157,44 @@ export function cycles(graph: Graph): string[][] {
 /** The store's functions that change pod resources (each publishes on the change feed). */
 export const STORE_WRITES = ['writeResource', 'deleteResource', 'moveResource', 'trashResource', 'restoreFromTrash', 'deleteTree'] as const
 
-const NAMED_IMPORT = /import\s*\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g
-
 /**
  * Where a face (any role, the resource server too) imports one of the store's resource writes (`file: name`):
  * the faces change resources through the operations layer (src/resources/), which decides access for a
  * principal and applies the pod's essentials first; of the roles, only it may write.
  */
-export function storeWritesInFaces(rootDir: string, faces: readonly string[] = ROLES.concat('notify', 'visit')): string[] {
+export function storeWritesInFaces(imports: Imports, faces: readonly string[] = ROLES.concat('notify', 'visit')): string[] {
   const out: string[] = []
-  for (const file of listTs(join(rootDir, 'src'))) {
-    const from = relative(rootDir, file)
+  for (const [from, edges] of imports) {
     if (!faces.includes(unitOf(from))) continue
-    for (const m of readFileSync(file, 'utf8').matchAll(NAMED_IMPORT)) {
-      if (unitOf(relative(rootDir, resolve(dirname(file), m[2]!))) !== 'store') continue
-      const names = m[1]!.split(',').map(n => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!)
-      for (const n of names) if ((STORE_WRITES as readonly string[]).includes(n)) out.push(`${from}: ${n}`)
+    for (const e of edges) {
+      if (unitOf(e.to) !== 'store') continue
+      for (const n of e.values) if ((STORE_WRITES as readonly string[]).includes(n)) out.push(`${from}: ${n}`)
+    }
+  }
+  return out
+}
+
+/** The pages: the owner's and the visitor's. */
+export const PAGE_UNITS = ['admin', 'visit'] as const
+
+/**
+ * The store's modules of name rules, which hold no data: a path's parent, the canonical form of a path, the ACL of a
+ * resource. Pages may use them; everything else of the store they reach through deps (deps.resources, deps.backups …).
+ */
+export const STORE_NAME_RULES = ['src/store/paths.ts', 'src/store/target.ts', 'src/store/acl-names.ts'] as const
+
+/**
+ * Where a page imports a value of the store other than its name rules (`file -> module: names`): pages read and
+ * change the pod through the operations layer (deps.resources), which decides access for the principal they act
+ * for, and reach the pod's other state through the units deps holds for it; from store/ they take only types.
+ */
+export function storeValuesInPages(imports: Imports, pages: readonly string[] = PAGE_UNITS): string[] {
+  const out: string[] = []
+  for (const [from, edges] of imports) {
+    if (!pages.includes(unitOf(from))) continue
+    for (const e of edges) {
+      if (unitOf(e.to) !== 'store' || e.values.length === 0 || (STORE_NAME_RULES as readonly string[]).includes(e.to)) continue
+      out.push(`${from} -> ${e.to}: ${e.values.join(', ')}`)
     }
   }
   return out

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { cycles, LAYERS, readGraph, ruleBreaks, storeWritesInFaces, type Graph } from './import-graph.ts'
+import { cycles, graphOf, importsIn, LAYERS, readImports, ruleBreaks, storeValuesInPages, storeWritesInFaces, type Graph, type Imports } from './import-graph.ts'
 
-const graph = readGraph(join(import.meta.dir, '..', '..'))
+const imports = readImports(join(import.meta.dir, '..', '..'))
+const graph = graphOf(imports)
 
 describe('the dependency rule of src/ and static/', () => {
   test('the graph was read, the browser scripts included', () => {
@@ -29,7 +30,13 @@ describe('the dependency rule of src/ and static/', () => {
     const at = (unit: string) => LAYERS.findIndex((l) => l.includes(unit))
     expect(at('resources')).toBeGreaterThan(at('admin'))
     expect(at('resources')).toBeLessThan(at('policy'))
-    expect(storeWritesInFaces(join(import.meta.dir, '..', '..'))).toEqual([])
+    expect(storeWritesInFaces(imports)).toEqual([])
+  })
+
+  // Each line is a page (admin/, visit/) importing values of the store, with the names: read them through
+  // deps.resources (or the unit deps holds for that state) instead; types and the name rules may stay.
+  test("the pages take from the store only types and its name rules (paths, target, acl-names): they read through deps", () => {
+    expect(storeValuesInPages(imports)).toEqual([])
   })
 })
 
@@ -53,6 +60,47 @@ describe('the checker itself', () => {
       'src/admin/dashboard.ts': ['static/admin/a.ts'],
     }))).toEqual(['static/admin/b.ts -> src/rs/read-resource.ts: a role is entered only through its plugin.ts',
       'src/admin/dashboard.ts -> static/admin/a.ts: upward'])
+  })
+
+  test('reads what an import takes as values: none for types, a namespace, a default, a dynamic import', () => {
+    const values = (text: string) => importsIn(text).map((i) => `${i.spec}: ${i.values.join(' ')}`)
+    expect(values(`import type { A } from './a.ts'
+import { type B, c, d as e } from './b.ts'
+import {
+  f, // why
+  type G,
+} from './c.ts'
+import * as h from './d.ts'
+import I, { j } from './e.ts'
+export { k } from './f.ts'
+export type { L } from './g.ts'
+export * from './h.ts'
+const m = () => import('./i.ts')
+type N = typeof import('./j.ts')
+import data from './k.json'`)).toEqual(['./a.ts: ', './b.ts: c d', './c.ts: f', './d.ts: *', './e.ts: default j', './f.ts: k', './g.ts: ', './h.ts: *', './i.ts: *'])
+  })
+
+  test("a page importing a store function is refused; types, the name rules and other layers' imports are not", () => {
+    const imports: Imports = new Map([
+      ['src/admin/a.ts', [{ to: 'src/store/resources.ts', values: ['getMeta'] }, { to: 'src/store/resource-meta.ts', values: [] }, { to: 'src/store/paths.ts', values: ['parentPath'] }]],
+      ['src/visit/b.ts', [{ to: 'src/store/trash.ts', values: ['TRASH_KEEP_MS', 'readTrash'] }, { to: 'src/store/target.ts', values: ['podPathOf'] }, { to: 'src/resources/trash-listing.ts', values: ['TRASH_KEEP_MS'] }]],
+      ['src/admin/c.ts', [{ to: 'src/store/container-members.ts', values: ['*'] }, { to: 'src/store/acl-names.ts', values: ['aclOf'] }]],
+      ['src/rs/d.ts', [{ to: 'src/store/resources.ts', values: ['getMeta'] }]],
+      ['src/resources/e.ts', [{ to: 'src/store/trash.ts', values: ['readTrash'] }]],
+    ])
+    expect(storeValuesInPages(imports)).toEqual([
+      'src/admin/a.ts -> src/store/resources.ts: getMeta',
+      'src/visit/b.ts -> src/store/trash.ts: TRASH_KEEP_MS, readTrash',
+      'src/admin/c.ts -> src/store/container-members.ts: *',
+    ])
+  })
+
+  test("a face importing one of the store's writes is refused, a type of the same module is not", () => {
+    expect(storeWritesInFaces(new Map([
+      ['src/admin/a.ts', [{ to: 'src/store/resources.ts', values: ['writeResource', 'getMeta'] }]],
+      ['src/notify/b.ts', [{ to: 'src/store/trash.ts', values: [] }]],
+      ['src/resources/c.ts', [{ to: 'src/store/move-resource.ts', values: ['moveResource'] }]],
+    ]))).toEqual(['src/admin/a.ts: writeResource'])
   })
 
   test('reports a cycle inside one folder', () => {

@@ -74,4 +74,36 @@ describe('PUT, POST, PATCH, DELETE and read for an explicit principal', () => {
     expect(await refusal(() => r.planPut(OWNER, '/', facts))).toEqual([405, 'root_protected'])
     expect(await getMeta(pod.store, '/profile/card')).toBeDefined()
   })
+  test("the pod's own endpoints are never written, whoever asks: 405 reserved_path for PUT and DELETE, before any decision", async () => {
+    const r = pod.deps.resources
+    expect(await refusal(() => r.planPut(OWNER, '/.admin/x', facts))).toEqual([405, 'reserved_path'])
+    expect(await refusal(() => r.delete(OWNER, '/.well-known/x', NO_PRECONDITIONS))).toEqual([405, 'reserved_path'])
+    expect(await refusal(() => r.delete(PUBLIC, '/.admin/x', NO_PRECONDITIONS))).toEqual([405, 'reserved_path'])
+  })
+})
+
+describe('POST in one step, for a face that streams the body (a page\'s upload)', () => {
+  const stream = (text: string) => new Blob([text]).stream()
+
+  test('a file is stored under a name from the Slug, with its type; a name taken gets another', async () => {
+    const r = pod.deps.resources
+    const first = await r.post(OWNER, '/shared/', 'text/plain', stream('hello'), { slug: 'hello.txt', preconditions: NO_PRECONDITIONS })
+    expect(first.path).toBe('/shared/hello.txt')
+    expect(await getMeta(pod.store, first.path)).toMatchObject({ kind: 'binary', contentType: 'text/plain', size: 5 })
+    const second = await r.post(OWNER, '/shared/', 'text/plain', stream('again'), { slug: 'hello.txt', preconditions: NO_PRECONDITIONS })
+    expect(second.path).not.toBe(first.path)
+  })
+
+  test('a reader is refused 403 forbidden, the public 401 unauthenticated, as planPost refuses them', async () => {
+    const r = pod.deps.resources
+    expect(await refusal(() => r.post(BOB, '/shared/', 'text/plain', stream('no'), { slug: 'bob.txt', preconditions: NO_PRECONDITIONS }))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.post(PUBLIC, '/shared/', 'text/plain', stream('no'), { slug: 'x.txt', preconditions: NO_PRECONDITIONS }))).toEqual([401, 'unauthenticated'])
+    expect(await getMeta(pod.store, '/shared/bob.txt')).toBeUndefined()
+  })
+
+  test('the pod\'s own endpoints are 405 reserved_path whoever asks, before access (as PUT\'s)', async () => {
+    const r = pod.deps.resources
+    expect(await refusal(() => r.planPost(PUBLIC, '/.well-known/', false))).toEqual([405, 'reserved_path'])
+    expect(await refusal(() => r.post(OWNER, '/.admin/', 'text/plain', stream('no'), { slug: 'x.txt', preconditions: NO_PRECONDITIONS }))).toEqual([405, 'reserved_path'])
+  })
 })
