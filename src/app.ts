@@ -18,6 +18,8 @@ import { isReservedPath, isSameOriginOnly, NOTIFY_PATHS } from './http/pod-paths
 import { makeNotifications } from './notify/plugin.ts'
 import { visitPlugin } from './visit/plugin.ts'
 import { monitorPlugin } from './monitor/plugin.ts'
+import { makeDav } from './dav/plugin.ts'
+import { isDavMethod } from './http/dav-methods.ts'
 import { asksForSocket, type SocketSession } from './http/socket-session.ts'
 
 /** The pod as the request handler sees it: every request with its path (already checked by pathOf). */
@@ -29,6 +31,7 @@ export interface PodApp {
 
 export function buildApp(deps: Deps): PodApp {
   const rs = makeResourceServer(deps)
+  const dav = makeDav(deps)
   const notify = makeNotifications(deps)
   const app = new Elysia({ name: 'solopod' })
     // Each role plugin renders its own errors; this answers only a request no route took.
@@ -39,11 +42,12 @@ export function buildApp(deps: Deps): PodApp {
     .use(visitPlugin(deps))
     .use(notify.plugin)
     .use(monitorPlugin(deps))
+    .use(dav.plugin)
     .use(rs.plugin)
   return {
     // Every path outside the reserved first segments is a pod resource (http/pod-paths.ts), which the RS
-    // route `/*` would take anyway: asked directly, a resource request skips the router's work.
-    handle: (request, path) => isReservedPath(path) ? handleWithHead(app, request) : rs.handle(request),
+    // route `/*` would take anyway (the dav role's for the WebDAV methods): asked directly, a resource request skips the router's work.
+    handle: (request, path) => isReservedPath(path) ? handleWithHead(app, request) : isDavMethod(request.method) ? dav.handle(request) : rs.handle(request),
     openSocket: notify.openSocket,
   }
 }

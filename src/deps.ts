@@ -12,6 +12,7 @@ import { makeIssuerKeyResolver } from './auth/issuer-keys.ts'
 import { makeWebIdIssuerResolver } from './auth/webid-issuers.ts'
 import { makeTicketBook, type TicketBook } from './uma/permission-tickets.ts'
 import { withOwnerCookie } from './auth/owner-cookie.ts'
+import { withBasicCredential } from './auth/basic-credential.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
 import { NonceCache } from './auth/httpsig/nonce-cache.ts'
 import { makeSigningKeys, type SigningKeys } from './account/signing-keys.ts'
@@ -128,16 +129,18 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const { lookup, fetchImpl } = opts.fetcher ?? {}
   const poster = makePoster({ allowInsecureLocal: cfg.allowInsecureLocal, baseUrl: cfg.baseUrl, ...(lookup ? { lookup } : {}), ...(fetchImpl ? { fetchImpl } : {}) })
   const dpopReplay = new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey })
+  const clientAddresses = makeClientAddresses()
   return {
     cfg, store, now, fetchDoc, dpopReplay, signingKeys, revocations, appScopes, grants, poster, getIssuerKeys, getWebIdIssuers, decider, resources, channels, podKey, tickets,
     webhooks: makeWebhooks({ store, baseUrl: cfg.baseUrl, channels, poster, podKey, now }),
     legacyCapabilities: makeLegacyCapabilities({ store, baseUrl: cfg.baseUrl, now }),
     withResourceLocks,
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
-    // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first
-    authenticate: withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) }), { baseUrl: cfg.baseUrl, store, now }),
+    // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first;
+    // a mounted drive (WebDAV) sends a client credential with HTTP Basic
+    authenticate: withBasicCredential(withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now, clientAddresses }),
     tokenEndpointReplay: new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey }),
-    clientAddresses: makeClientAddresses(),
+    clientAddresses,
     certificate: makeCertificateState(),
     metrics: makePodMetrics(),
     startedAt: now(),

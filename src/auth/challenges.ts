@@ -37,3 +37,6 @@ export const umaChallenge = (baseUrl: string, ticket: string) => challenge('UMA'
 
 /** The HttpSig draft: its realm is the requested path. */
 export const httpSigChallenge = (realm: string, e?: ChallengeError) => challenge('HttpSig', [['realm', realm], ...errorParams(e)])
+
+/** RFC 7617 §2: Basic for a mounted drive (WebDAV), whose password is a client credential's secret; UTF-8 (§2.1). */
+export const basicChallenge = () => challenge('Basic', [['realm', 'solopod'], ['charset', 'UTF-8']])

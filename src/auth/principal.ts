@@ -6,9 +6,10 @@ import type { SignedBody } from './httpsig/content-digest.ts'
 
 /**
  * `session`: the owner's own dashboard, by login cookie and CSRF token (auth/owner-cookie.ts); `visitor`:
- * someone the owner shared with, signed in with their own pod, on the visitor's pages (auth/visitor-cookie.ts).
+ * someone the owner shared with, signed in with their own pod, on the visitor's pages (auth/visitor-cookie.ts);
+ * `Basic`: a mounted drive (WebDAV) with one of the owner's client credentials as user name and password (auth/basic-credential.ts).
  */
-export type AuthScheme = 'anonymous' | 'DPoP' | 'Bearer' | 'HttpSig' | 'session' | 'visitor'
+export type AuthScheme = 'anonymous' | 'DPoP' | 'Bearer' | 'HttpSig' | 'session' | 'visitor' | 'Basic'
 
 export interface Principal {
   readonly webid?: WebId

@@ -128,6 +128,16 @@ export const REFUSALS = {
   invalid_key: { status: [400], means: 'the public key is not a JWK the pod accepts for HttpSig' },
   invalid_key_name: { status: [400], means: 'the key name cannot name a document in /keys/' },
   key_exists: { status: [409], means: 'a key document of that name exists already' },
+  // WebDAV (RFC 4918): the dav role and the locks the resource server honours
+  invalid_xml: { status: [400], means: 'the WebDAV request body is not well-formed XML, or not the element the method takes (RFC 4918 §8.2)' },
+  propfind_finite_depth: { status: [403], means: 'PROPFIND with Depth: infinity is refused; ask folder by folder with Depth 0 or 1 (RFC 4918 §9.1)' },
+  locked: { status: [423], means: 'the resource is locked and the request did not submit the lock token in its If header (RFC 4918 §11.3)' },
+  lock_conflict: { status: [423], means: 'the resource holds a lock that conflicts with the one asked for (RFC 4918 §9.10.5)' },
+  lock_token_mismatch: { status: [409, 400], means: 'the lock token of UNLOCK or a lock refresh names no lock of this resource (RFC 4918 §9.11.1)' },
+  missing_parent: { status: [409], means: 'the folder a new folder, copy or move would go into does not exist (RFC 4918 §9.3.1, §9.8.5)' },
+  destination_elsewhere: { status: [502], means: 'the Destination of a COPY or MOVE is not on this pod (RFC 4918 §9.8.5)' },
+  same_destination: { status: [403], means: 'the Destination of a COPY or MOVE is its source (RFC 4918 §9.8.5)' },
+  basic_over_http: { status: [403], means: 'HTTP Basic credentials are taken only over HTTPS or on this machine: over plain http the password would travel in the clear' },
 } as const satisfies Record<string, RefusalEntry>
 
 export type RefusalCode = keyof typeof REFUSALS

@@ -31,6 +31,11 @@ import { makeTreeCount } from './tree-count.ts'
 import { makeTrashListing } from './trash-listing.ts'
 import { readDocumentStatements } from './document-statements.ts'
 import type { DocumentDataset } from '../rdf/graph-statements.ts'
+import { makeLockTable, type LockTable } from './lock-table.ts'
+import { makeMemberChunks, type Listing } from './list-members.ts'
+import { makeAdmitPropertyChange } from './property-access.ts'
+import type { ResourceMeta } from '../store/resource-meta.ts'
+import { resolveTarget } from '../store/target.ts'
 
 export type { Acting, ResourcesDeps } from './acting.ts'
 
@@ -72,14 +77,23 @@ export interface Resources extends VersionReads {
   trash(who: Acting, path: string, expectedCount?: number): Promise<{ item: TrashItem; paths: string[] }>
   /** Puts a trashed item back where it was: what a PUT creating each of its resources needs. */
   restore(who: Acting, id: string): Promise<{ item: TrashItem; paths: string[] }>
-  /** Deletes the folder `path` with everything in it for good: what a DELETE of each item needs. Answers the paths deleted. */
-  deleteTree(who: Acting, path: string, expectedCount: number): Promise<string[]>
+  /**
+   * Deletes the folder `path` with everything in it for good: what a DELETE of each item needs. Answers the paths deleted.
+   * `expectedCount`: the items the principal was told of (the dashboard's confirmation); a WebDAV DELETE gives none.
+   */
+  deleteTree(who: Acting, path: string, expectedCount?: number): Promise<string[]>
   /** A page of the container's members with their count (up to a bound), after Read on it: member-listing.ts. */
   list(who: Acting, path: string, page: ListingRequest): Promise<MemberListing>
   /** How many items the folder holds at any depth (what `trash` and `deleteTree` confirm), after Read on it and on every folder in it: tree-count.ts. */
   treeCount(who: Acting, path: string): Promise<number>
   /** What the trash holds, the most recently deleted first, for whoever holds Control of the pod's root: trash-listing.ts. */
   trashed(who: Acting): Promise<TrashItem[]>
+  /** A folder's members with their metadata, after Read on the folder (a WebDAV PROPFIND of Depth 1), a chunk at a time. */
+  listMembers(who: Acting, path: string): Promise<Listing>
+  /** Before a change of a resource's properties (WebDAV PROPPATCH): Write on it, as a PUT replacing it; then its metadata (404 only to a writer). */
+  admitPropertyChange(who: Acting, path: string): Promise<ResourceMeta>
+  /** WebDAV write locks: taken by the dav role, honoured (`admit`) by every face's writes before they are made. */
+  readonly locks: LockTable
 }
 
 export function makeResources(deps: ResourcesDeps): Resources {
@@ -98,6 +112,15 @@ export function makeResources(deps: ResourcesDeps): Resources {
   }
 
   const puts = makePutResource(deps)
+  const locks = makeLockTable({
+    now, metaOf: path => getMeta(store, path),
+    pathOfTag: tag => {
+      if (!tag.startsWith('/') && !tag.startsWith(baseUrl + '/')) return undefined
+      try { return resolveTarget(baseUrl, tag).path } catch { return undefined }
+    },
+  })
+  // A lock goes with its resource: deleted, or moved away (RFC 4918 §7.7: a MOVE does not move the source's locks)
+  store.changes.listen(changes => { for (const c of changes) if (c.type === 'Delete') locks.forget(c.object) })
   const posts = makePostMember(deps)
   const read = makeReadResource(deps)
   const put = putInOneStep(deps, puts)
@@ -107,6 +130,9 @@ export function makeResources(deps: ResourcesDeps): Resources {
     treeCount: makeTreeCount(deps, read),
     trashed: makeTrashListing(deps),
     statements: async (who, path) => readDocumentStatements(store, baseUrl, path, (await read(who, path)).meta),
+    locks,
+    listMembers: makeMemberChunks(deps),
+    admitPropertyChange: makeAdmitPropertyChange(deps),
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...puts,
     put,
@@ -128,7 +154,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     }),
     deleteTree: (who, path, expectedCount) => withResourceLocks(() => deleteLocks(store, path), async () => {
       await requireDeletion(who, path)
-      return deleteTree(store, baseUrl, path, now(), { protectedReason, expectedCount, by: authorOf(who) })
+      return deleteTree(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
     }),
     restore: (who, id) => withResourceLocks(wholeTreeLocks, async () => {
       // An unknown id is the store's 404: the trash's ids are random and name no resource.

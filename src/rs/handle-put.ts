@@ -7,9 +7,12 @@ import { receiveBody } from './receive-body.ts'
 import { preconditionsOf } from './conditional.ts'
 import { answerWrite } from './write-answer.ts'
 import { actingOf, type RsContext, type RsRequest } from './rs-context.ts'
+import { checkParentExists, withTypeFromName } from './mounted-drive.ts'
 
-export async function handlePut(ctx: RsContext, r: RsRequest): Promise<Response> {
+export async function handlePut(ctx: RsContext, given: RsRequest): Promise<Response> {
+  const r = { ...given, request: withTypeFromName(given.request, given.principal, given.target.path) }
   const plan = await planPut(ctx, r)
+  checkParentExists(r.principal, plan)
   // A body refused while it arrives leaves nothing behind (receiveBody); one received is the commit's to keep or drop.
   return commitPut(ctx, r, plan, await receiveBody(ctx, r, isContainerPath(r.target.path)))
 }

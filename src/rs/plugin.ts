@@ -28,6 +28,8 @@ import { PARTIAL_UPLOAD } from './upload-fields.ts'
 import { actingOf, type RsContext, type RsRequest } from './rs-context.ts'
 import { answerPast, namesThePast, pastAskOf, withTimeGate } from './memento.ts'
 import { listenerPrincipalOf } from '../channels/listener.ts'
+import { honourLocks } from './honour-locks.ts'
+import { DAV_CLASSES, DAV_METHODS } from '../http/dav-methods.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -118,10 +120,10 @@ export function makeResourceServer(deps: Deps) {
     switch (method) {
       case 'GET': case 'HEAD': return read(r, method === 'HEAD')
       case 'OPTIONS': return options(r)
-      case 'PUT': return resumable(r, 'PUT') ?? handlePut(ctx, r)
-      case 'POST': return resumable(r, 'POST') ?? handlePost(ctx, r)
-      case 'PATCH': return handlePatch(ctx, r)
-      case 'DELETE': return handleDelete(ctx, r)
+      case 'PUT': return honourLocks(ctx, r, method).then(() => resumable(r, 'PUT') ?? handlePut(ctx, r))
+      case 'POST': return honourLocks(ctx, r, method).then(() => resumable(r, 'POST') ?? handlePost(ctx, r))
+      case 'PATCH': return honourLocks(ctx, r, method).then(() => handlePatch(ctx, r))
+      case 'DELETE': return honourLocks(ctx, r, method).then(() => handleDelete(ctx, r))
       default: throw new HttpError(405, 'method_not_allowed', `${method} is not supported`, { headers: { allow: 'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE' } })
     }
   }
@@ -155,7 +157,15 @@ export function makeResourceServer(deps: Deps) {
     if (r.target.path.startsWith(RS_PATHS.uploads)) {
       return new Response(null, { status: 204, headers: { allow: 'HEAD, PATCH, DELETE, OPTIONS', 'accept-patch': PARTIAL_UPLOAD } })
     }
-    return new Response(null, { status: 204, headers: resourceHeaders(deps.cfg.baseUrl, r.target.path, undefined) })
+    const headers = resourceHeaders(deps.cfg.baseUrl, r.target.path, undefined)
+    // RFC 4918 §10.1, §18: a pod resource is a WebDAV resource too (the dav role answers those methods)
+    if (!isReservedPath(r.target.path)) {
+      headers.set('dav', DAV_CLASSES)
+      headers.set('allow', `${headers.get('allow')}, ${DAV_METHODS.join(', ')}`)
+      // Windows' WebDAV client (and Office) look for it before they take a URL as a drive
+      headers.set('ms-author-via', 'DAV')
+    }
+    return new Response(null, { status: 204, headers })
   }
 
   const respond = (request: Request) => handle(request).catch(err => withUpdatesVia(renderError(request, err, toResourceResponse(request)), ANONYMOUS))

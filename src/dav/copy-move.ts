@@ -1,0 +1,97 @@
+// COPY and MOVE (RFC 4918 §9.8, §9.9) within this pod. A MOVE is the operations layer's move (a folder with
+// everything in it, one batch); a COPY is a read of each resource and a PUT of it at its new name, each decided
+// for the principal by the layer. Dead properties go along; ACLs do not (access is not content).
+
+import { HttpError } from '../http/errors.ts'
+import { resolveTarget } from '../store/target.ts'
+import { getMeta } from '../store/resources.ts'
+import { isContainerPath, parentPath, twinPath } from '../store/paths.ts'
+import { membershipOf } from '../resources/lock-table.ts'
+import type { Acting } from '../resources/acting.ts'
+import { actingOf, depthOf, type DavContext, type DavRequest } from './dav-context.ts'
+import { readPropertyTree } from './dead-properties.ts'
+
+/** §10.3: the Destination as a stored path on this pod; 502 for another server (§9.8.5). */
+function destinationOf(ctx: DavContext, r: DavRequest, sourceIsFolder: boolean): string {
+  const header = r.request.headers.get('destination')
+  if (header === null || header.trim() === '') throw new HttpError(400, 'invalid_request', `${r.request.method} needs a Destination header naming where to (RFC 4918 §10.3)`)
+  let url: URL
+  try { url = new URL(header.trim(), ctx.deps.cfg.baseUrl) } catch { throw new HttpError(400, 'invalid_request', 'the Destination header is not a URL') }
+  const here = [new URL(ctx.deps.cfg.baseUrl).origin, new URL(r.request.url).origin]
+  if (!here.includes(url.origin)) throw new HttpError(502, 'destination_elsewhere', `the Destination is on ${url.host}, not on this pod: copy or move it through your computer instead`)
+  const path = resolveTarget(ctx.deps.cfg.baseUrl, url.pathname).path
+  // A folder keeps its trailing slash wherever it goes, a file has none (Solid Protocol §3.1; a client may name either)
+  return path.endsWith('/') === sourceIsFolder || path === '/' ? path : twinPath(path)
+}
+
+/** §10.6: Overwrite T (the default) or F. */
+function overwriteOf(headers: Headers): boolean {
+  const value = headers.get('overwrite')?.trim().toUpperCase()
+  if (value === undefined || value === 'T') return true
+  if (value === 'F') return false
+  throw new HttpError(400, 'invalid_request', 'the Overwrite header must be T or F (RFC 4918 §10.6)')
+}
+
+export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'COPY' | 'MOVE'): Promise<Response> {
+  const { resources, store } = ctx.deps
+  const who = actingOf(r)
+  const from = r.target.path
+  const sourceIsFolder = isContainerPath(from)
+  const to = destinationOf(ctx, r, sourceIsFolder)
+  const depth = depthOf(r.request.headers, 'infinity')
+  // §9.8.3, §9.9.2: a folder is copied with Depth 0 or infinity, moved only whole
+  if (sourceIsFolder && (depth === '1' || (method === 'MOVE' && depth !== 'infinity'))) {
+    throw new HttpError(400, 'invalid_request', `${method} of a folder takes Depth ${method === 'MOVE' ? 'infinity' : '0 or infinity'}`)
+  }
+  if (to === from) throw new HttpError(403, 'same_destination', `the Destination is ${from} itself`)
+  if (sourceIsFolder && to.startsWith(from)) throw new HttpError(400, 'move_into_itself', `a folder cannot be put inside itself (${to} is inside ${from})`)
+  const overwrite = overwriteOf(r.request.headers)
+
+  // What is there now, under either form of the name: a COPY or MOVE with Overwrite replaces a folder by a file and back
+  const existing = (await getMeta(store, to)) ? to : (await getMeta(store, twinPath(to))) ? twinPath(to) : undefined
+  const ifHeader = r.request.headers.get('if')
+  await resources.locks.admit({
+    ifHeader, path: from,
+    changes: [...(method === 'MOVE' ? [from] : []), to, ...(existing !== undefined ? [existing] : [])],
+    members: [...(method === 'MOVE' ? membershipOf(from) : []), ...(existing ? [] : membershipOf(to))],
+    trees: [...(method === 'MOVE' && sourceIsFolder ? [from] : []), ...(existing !== undefined && isContainerPath(existing) ? [existing] : [])],
+  })
+  // Read (COPY) or what deleting it needs (MOVE) is decided on the source before the Destination is judged
+  if (method === 'COPY') await resources.read(who, from)
+  if (existing !== undefined && !overwrite) throw new HttpError(412, 'precondition_failed', `${to} exists and Overwrite is F`)
+  const parent = parentPath(to)
+  if (parent !== undefined && (await getMeta(store, parent))?.kind !== 'container') throw new HttpError(409, 'missing_parent', `${parent} does not exist: make it first`)
+
+  const properties = await readPropertyTree(store, from)
+  if (existing !== undefined) {
+    // §9.8.4, §9.9.3: what was there is deleted first, as a DELETE of it would be
+    if (isContainerPath(existing)) await resources.deleteTree(who, existing)
+    else await resources.delete(who, existing, { ifMatch: null, ifNoneMatch: null })
+  }
+  if (method === 'MOVE') await resources.move(who, from, to)
+  else await copyTree(ctx, who, from, to, depth === 'infinity')
+  for (const p of properties) {
+    if (method === 'COPY' && depth === '0' && p.path !== from) continue
+    await ctx.props.set(to + p.path.slice(from.length), p.properties)
+  }
+  return new Response(null, existing !== undefined ? { status: 204 } : { status: 201, headers: { location: ctx.deps.cfg.baseUrl + to } })
+}
+
+/** A copy of `from` at `to`: its representation read and written again, for a folder each member too when `deep`. */
+async function copyTree(ctx: DavContext, who: Acting, from: string, to: string, deep: boolean): Promise<void> {
+  const { resources } = ctx.deps
+  const readable = await resources.read(who, from)
+  if (readable.meta.kind === 'container') {
+    await resources.put(who, to, 'text/turtle', '')
+    if (!deep) return
+    const { members } = await resources.listMembers(who, from)
+    const paths: string[] = []
+    // The member list is taken whole first: writing into the pod while its snapshot is open would copy nothing new anyway
+    for await (const chunk of members) for (const m of chunk) paths.push(m.path)
+    for (const p of paths) await copyTree(ctx, who, p, to + p.slice(from.length), true)
+    return
+  }
+  // RDF as Turtle (its stored form), a file as its bytes with its type: what a GET gives, what a PUT takes
+  const answer = await resources.represent(from, readable, { accept: 'text/turtle', requestUrl: ctx.deps.cfg.baseUrl + from, requestHeaders: new Headers(), head: false, headers: new Headers() })
+  await resources.put(who, to, answer.headers.get('content-type'), answer.body ?? new Uint8Array(0))
+}

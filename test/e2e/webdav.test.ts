@@ -1,0 +1,258 @@
+// WebDAV (RFC 4918, issue 37) over real HTTP: a mounted drive signs in with HTTP Basic and a client credential,
+// and every method answers with the RFC's statuses; locks taken with LOCK are honoured by the resource server's
+// writes; dead properties follow COPY and MOVE and go with DELETE.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { runSolopod, startPod, type RunningPod } from './start-server.ts'
+
+let pod: RunningPod
+let owner: Credential
+let photos: Credential
+
+interface Credential { id: string; secret: string }
+
+async function addClient(...args: string[]): Promise<Credential> {
+  const r = await runSolopod('clients', 'add', ...args, '--data', pod.dataDir)
+  expect(r.code).toBe(0)
+  const [id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+  return { id: id!, secret: secret! }
+}
+
+const basic = (c: Credential) => `Basic ${btoa(`${c.id}:${c.secret}`)}`
+
+/** A request as a file manager sends it: the credential on every request. */
+function dav(method: string, path: string, o: { as?: Credential | null; headers?: Record<string, string>; body?: string } = {}) {
+  const who = o.as === undefined ? owner : o.as
+  return fetch(pod.baseUrl + path, {
+    method, ...(o.body !== undefined ? { body: o.body } : {}),
+    headers: { ...(who ? { authorization: basic(who) } : {}), ...o.headers },
+  })
+}
+
+const PROPFIND_ALL = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>'
+const propfind = (path: string, depth = '1', o: { as?: Credential | null; body?: string } = {}) =>
+  dav('PROPFIND', path, { ...o, headers: { depth, 'content-type': 'application/xml' }, body: o.body ?? PROPFIND_ALL })
+const hrefsOf = (xml: string) => [...xml.matchAll(/<D:href>([^<]*)<\/D:href>/g)].map(m => m[1]!.replaceAll('&amp;', '&'))
+const lockBody = (scope = 'exclusive') => `<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:${scope}/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner><D:href>mailto:me@example.org</D:href></D:owner></D:lockinfo>`
+
+beforeAll(async () => {
+  pod = await startPod()
+  owner = await addClient('--name', 'Laptop')
+  photos = await addClient('--name', 'Phone', '--scope', '/photos/')
+  // the credential's folder is made with it (store/ensure-folder.ts)
+  expect((await propfind('/photos/', '0')).status).toBe(207)
+  expect((await dav('MKCOL', '/private/')).status).toBe(201)
+  expect((await dav('PUT', '/private/diary.txt', { body: 'Dear diary', headers: { 'content-type': 'text/plain' } })).status).toBe(201)
+})
+afterAll(async () => { await pod?.dispose() })
+
+describe('RFC 4918 §10.1, §18: OPTIONS', () => {
+  test('announces DAV 1, 2 and the WebDAV methods', async () => {
+    const res = await fetch(`${pod.baseUrl}/photos/`, { method: 'OPTIONS' })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('dav')).toBe('1, 2')
+    for (const m of ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'GET', 'PUT', 'DELETE']) expect(res.headers.get('allow')).toContain(m)
+  })
+})
+
+describe('RFC 4918 §9.1: PROPFIND', () => {
+  test('Depth 1 lists the folder and its members, names with spaces, accents, #, ?, %, + intact, never an ACL', async () => {
+    const names = ['a b.txt', 'été.txt', 'x#y.txt', 'q?.txt', '100%.txt', 'a+b.txt']
+    for (const n of names) expect((await dav('PUT', `/photos/${encodeURIComponent(n)}`, { body: n, headers: { 'content-type': 'text/plain' } })).status).toBe(201)
+    const res = await propfind('/photos/')
+    expect(res.status).toBe(207)
+    const xml = await res.text()
+    const hrefs = hrefsOf(xml).map(decodeURIComponent)
+    expect(hrefs).toContain('/photos/')
+    for (const n of names) expect(hrefs).toContain(`/photos/${n}`)
+    expect(hrefs.some(h => h.endsWith('.acl'))).toBe(false)
+    expect(xml).toContain('<D:resourcetype><D:collection/></D:resourcetype>')
+    expect(xml).toContain('<D:displayname>été.txt</D:displayname>')
+    expect(xml).toContain('<D:getcontentlength>8</D:getcontentlength>')
+  })
+
+  test('without Read: 401 with a Basic challenge for the public, 403 outside_app_scope for a credential limited elsewhere', async () => {
+    const anonymous = await propfind('/private/', '0', { as: null })
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.headers.get('www-authenticate')).toContain('Basic realm="solopod"')
+    const limited = await propfind('/private/', '0', { as: photos })
+    expect(limited.status).toBe(403)
+    expect(await limited.text()).toStartWith('outside_app_scope:')
+  })
+
+  test('a public folder is listed to anyone, without credentials', async () => {
+    expect((await dav('MKCOL', '/public/')).status).toBe(201)
+    const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix foaf: <http://xmlns.com/foaf/0.1/>.
+<#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.
+<#owner> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`
+    expect((await dav('PUT', '/public/.acl', { body: acl, headers: { 'content-type': 'text/turtle' } })).status).toBe(201)
+    const res = await propfind('/public/', '1', { as: null })
+    expect(res.status).toBe(207)
+    expect(hrefsOf(await res.text())).toEqual(['/public/'])
+  })
+
+  test.each([['infinity'], ['absent']])('Depth %s: 403 with DAV:propfind-finite-depth', async (depth) => {
+    const res = await dav('PROPFIND', '/photos/', { headers: depth === 'absent' ? {} : { depth }, body: PROPFIND_ALL })
+    expect(res.status).toBe(403)
+    const xml = await res.text()
+    expect(xml).toContain('<D:propfind-finite-depth/>')
+    expect(xml).toContain('>propfind_finite_depth: ')
+  })
+
+  test('a malformed body: 400 invalid_xml', async () => {
+    const res = await propfind('/photos/', '0', { body: '<D:propfind xmlns:D="DAV:"><D:prop>' })
+    expect(res.status).toBe(400)
+    expect(await res.text()).toStartWith('invalid_xml:')
+  })
+
+  test('a body over the limit: 413 payload_too_large', async () => {
+    const res = await propfind('/photos/', '0', { body: `<D:propfind xmlns:D="DAV:"><!--${'x'.repeat(1_100_000)}--><D:allprop/></D:propfind>` })
+    expect(res.status).toBe(413)
+    expect(await res.text()).toStartWith('payload_too_large:')
+  })
+})
+
+describe('RFC 4918 §9.2: PROPPATCH', () => {
+  const update = (inner: string) => `<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example:z">${inner}</D:propertyupdate>`
+
+  test('keeps a dead property, which COPY and MOVE carry along and DELETE removes', async () => {
+    await dav('PUT', '/photos/tagged.txt', { body: 'x', headers: { 'content-type': 'text/plain' } })
+    const set = await dav('PROPPATCH', '/photos/tagged.txt', { body: update('<D:set><D:prop><Z:colour>red &amp; blue</Z:colour></D:prop></D:set>') })
+    expect(set.status).toBe(207)
+    expect(await set.text()).toContain('HTTP/1.1 200 OK')
+    const ask = '<D:propfind xmlns:D="DAV:" xmlns:Z="urn:example:z"><D:prop><Z:colour/></D:prop></D:propfind>'
+    expect(await (await propfind('/photos/tagged.txt', '0', { body: ask })).text()).toContain('>red &amp; blue</Z:colour>')
+    expect((await dav('COPY', '/photos/tagged.txt', { headers: { destination: `${pod.baseUrl}/photos/copy.txt` } })).status).toBe(201)
+    expect((await dav('MOVE', '/photos/tagged.txt', { headers: { destination: `${pod.baseUrl}/photos/moved.txt` } })).status).toBe(201)
+    for (const p of ['/photos/copy.txt', '/photos/moved.txt']) expect(await (await propfind(p, '0', { body: ask })).text()).toContain('red &amp; blue')
+    expect((await dav('DELETE', '/photos/moved.txt')).status).toBe(204)
+    await dav('PUT', '/photos/moved.txt', { body: 'y', headers: { 'content-type': 'text/plain' } })
+    expect(await (await propfind('/photos/moved.txt', '0', { body: ask })).text()).toContain('HTTP/1.1 404 Not Found')
+  })
+
+  test('a live property is protected: 403 for it, 424 for the rest, nothing changed', async () => {
+    const res = await dav('PROPPATCH', '/photos/copy.txt', { body: update('<D:set><D:prop><D:getetag>"x"</D:getetag><Z:size>big</Z:size></D:prop></D:set>') })
+    expect(res.status).toBe(207)
+    const xml = await res.text()
+    expect(xml).toContain('HTTP/1.1 403 Forbidden')
+    expect(xml).toContain('HTTP/1.1 424 Failed Dependency')
+  })
+})
+
+describe('RFC 4918 §9.3: MKCOL', () => {
+  test('on an existing path: 405 method_not_allowed', async () => {
+    const res = await dav('MKCOL', '/photos/')
+    expect(res.status).toBe(405)
+    expect(await res.text()).toStartWith('method_not_allowed:')
+  })
+  test('without its parent: 409 missing_parent', async () => {
+    const res = await dav('MKCOL', '/nowhere/new/')
+    expect(res.status).toBe(409)
+    expect(await res.text()).toStartWith('missing_parent:')
+  })
+  test('with a body: 415 unsupported_media_type', async () => {
+    const res = await dav('MKCOL', '/photos/bodied/', { body: '<x/>', headers: { 'content-type': 'application/xml' } })
+    expect(res.status).toBe(415)
+    expect(await res.text()).toStartWith('unsupported_media_type:')
+  })
+  test('a mounted drive\'s PUT into a missing folder: 409 missing_parent (RFC 4918 §9.7.1)', async () => {
+    const res = await dav('PUT', '/nowhere/file.txt', { body: 'x', headers: { 'content-type': 'text/plain' } })
+    expect(res.status).toBe(409)
+    expect(await res.text()).toStartWith('missing_parent:')
+  })
+})
+
+describe('RFC 4918 §9.8, §9.9: COPY and MOVE', () => {
+  test('to another host: 502 destination_elsewhere', async () => {
+    const res = await dav('MOVE', '/photos/copy.txt', { headers: { destination: 'https://elsewhere.example/photos/copy.txt' } })
+    expect(res.status).toBe(502)
+    expect(await res.text()).toStartWith('destination_elsewhere:')
+  })
+  test('onto itself: 403 same_destination', async () => {
+    const res = await dav('COPY', '/photos/copy.txt', { headers: { destination: '/photos/copy.txt' } })
+    expect(res.status).toBe(403)
+    expect(await res.text()).toStartWith('same_destination:')
+  })
+  test('Overwrite F onto an existing resource: 412 precondition_failed; T: 204', async () => {
+    const f = await dav('COPY', '/photos/copy.txt', { headers: { destination: '/photos/a b.txt', overwrite: 'F' } })
+    expect(f.status).toBe(412)
+    expect(await f.text()).toStartWith('precondition_failed:')
+    expect((await dav('COPY', '/photos/copy.txt', { headers: { destination: '/photos/a%20b.txt', overwrite: 'T' } })).status).toBe(204)
+    expect(await (await dav('GET', '/photos/a%20b.txt')).text()).toBe('x')
+  })
+  test('into a folder without Append: 403 outside_app_scope for a credential limited elsewhere', async () => {
+    const res = await dav('COPY', '/photos/copy.txt', { as: photos, headers: { destination: '/private/copy.txt' } })
+    expect(res.status).toBe(403)
+    expect(await res.text()).toStartWith('outside_app_scope:')
+  })
+  test('a folder with everything in it, Depth infinity', async () => {
+    expect((await dav('COPY', '/photos/', { headers: { destination: '/photos-copy/' } })).status).toBe(201)
+    expect(await (await dav('GET', '/photos-copy/%C3%A9t%C3%A9.txt')).text()).toBe('été.txt')
+  })
+})
+
+describe('RFC 4918 §9.10, §9.11: LOCK and UNLOCK, honoured by the resource server', () => {
+  let token = ''
+  test('LOCK: 200 with the token; a second exclusive lock: 423 lock_conflict', async () => {
+    const res = await dav('LOCK', '/photos/copy.txt', { headers: { timeout: 'Second-600' }, body: lockBody() })
+    expect(res.status).toBe(200)
+    token = /<([^>]+)>/.exec(res.headers.get('lock-token')!)![1]!
+    expect(await res.text()).toContain('<D:timeout>Second-600</D:timeout>')
+    const again = await dav('LOCK', '/photos/copy.txt', { body: lockBody('shared') })
+    expect(again.status).toBe(423)
+    const xml = await again.text()
+    expect(xml).toContain('<D:no-conflicting-lock/>')
+    expect(xml).toContain('>lock_conflict: ')
+  })
+  test('PUT, DELETE, MOVE without the token: 423 locked', async () => {
+    for (const [method, headers] of [['PUT', { 'content-type': 'text/plain' }], ['DELETE', {}], ['MOVE', { destination: '/photos/elsewhere.txt' }]] as const) {
+      const res = await dav(method, '/photos/copy.txt', { headers, ...(method === 'PUT' ? { body: 'changed' } : {}) })
+      expect(res.status).toBe(423)
+      // the resource server's text for PUT and DELETE, the dav role's XML for MOVE
+      expect(await res.text()).toMatch(method === 'MOVE' ? /<D:lock-token-submitted\/><S:refusal [^>]*>locked: / : /^locked: /)
+    }
+  })
+  test('PUT with the token in If: 204; with an unknown token: 412', async () => {
+    expect((await dav('PUT', '/photos/copy.txt', { body: 'changed', headers: { 'content-type': 'text/plain', if: `(<${token}>)` } })).status).toBe(204)
+    expect((await dav('PUT', '/photos/copy.txt', { body: 'changed', headers: { 'content-type': 'text/plain', if: '(<urn:uuid:00000000-0000-0000-0000-000000000000>)' } })).status).toBe(412)
+  })
+  test('PROPFIND shows the lock; UNLOCK with another token: 409 lock_token_mismatch; with its own: 204, then writes pass', async () => {
+    expect(await (await propfind('/photos/copy.txt', '0')).text()).toContain(token)
+    const wrong = await dav('UNLOCK', '/photos/copy.txt', { headers: { 'lock-token': '<urn:uuid:00000000-0000-0000-0000-000000000000>' } })
+    expect(wrong.status).toBe(409)
+    const xml = await wrong.text()
+    expect(xml).toContain('<D:lock-token-matches-request-uri/>')
+    expect(xml).toContain('>lock_token_mismatch: ')
+    expect((await dav('UNLOCK', '/photos/copy.txt', { headers: { 'lock-token': `<${token}>` } })).status).toBe(204)
+    expect((await dav('PUT', '/photos/copy.txt', { body: 'free', headers: { 'content-type': 'text/plain' } })).status).toBe(204)
+  })
+  test('LOCK of an unmapped name makes an empty resource: 201', async () => {
+    const res = await dav('LOCK', '/photos/new.txt', { body: lockBody() })
+    expect(res.status).toBe(201)
+    expect((await dav('GET', '/photos/new.txt')).status).toBe(200)
+  })
+})
+
+describe('HTTP Basic with a client credential', () => {
+  test('a removed credential is refused on its next request: 401 invalid_credentials', async () => {
+    const gone = await addClient('--name', 'Old phone')
+    expect((await propfind('/photos/', '0', { as: gone })).status).toBe(207)
+    expect((await runSolopod('clients', 'remove', gone.id, '--data', pod.dataDir)).code).toBe(0)
+    const res = await propfind('/photos/', '0', { as: gone })
+    expect(res.status).toBe(401)
+    expect(await res.text()).toStartWith('invalid_credentials:')
+    expect(res.headers.get('www-authenticate')).toContain('Basic realm="solopod"')
+  })
+
+  // Last: it uses up this address's window of wrong passwords
+  test('wrong passwords from one address: 401, then 429 too_many_attempts with Retry-After', async () => {
+    const wrong = { id: photos.id, secret: 'A'.repeat(43) }
+    // 10 wrong passwords per address in 15 minutes (the removed credential's above was one of them)
+    for (let i = 0; i < 9; i++) expect((await propfind('/photos/', '0', { as: wrong })).status).toBe(401)
+    const res = await propfind('/photos/', '0', { as: wrong })
+    expect(res.status).toBe(429)
+    expect(await res.text()).toStartWith('too_many_attempts:')
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(pod.output()).not.toContain(photos.secret)
+  })
+})
