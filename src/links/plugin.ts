@@ -6,6 +6,7 @@
 
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
+import { contentDisposition as disposition } from '../http/content-disposition.ts'
 import { HttpError, toPlainResponse } from '../http/errors.ts'
 import { LINK_PATHS } from '../http/pod-paths.ts'
 import { renderError } from '../http/render-error.ts'
@@ -43,10 +44,6 @@ function guarded(res: Response, sandbox = 'sandbox'): Response {
 }
 
 const notFound = (path: string) => new HttpError(404, 'not_found', `${path} does not exist`)
-
-/** RFC 6266 §4.3: the name, UTF-8 encoded, and an ASCII fallback. */
-const disposition = (kind: 'inline' | 'attachment', name: string) =>
-  `${kind}; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`
 
 interface Opened {
   readonly link: ShareLink

@@ -3,9 +3,9 @@
 
 import type { Store } from '../store/open-store.ts'
 import { getMeta } from '../store/resources.ts'
-import { resolveTarget } from '../store/target.ts'
+import { ownerNamedPath } from '../policy/app-scope.ts'
 import { twinPath } from '../store/paths.ts'
-import { badRequest, HttpError } from '../http/errors.ts'
+import { badRequest } from '../http/errors.ts'
 import { LINK_PATHS } from '../http/pod-paths.ts'
 import { addShareLink, listShareLinks, removeShareLink, DAY_MS, LINK_ALLOWS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
 
@@ -32,15 +32,7 @@ export function parseLinkLifetime(text: string | undefined): number | null | und
 
 /** A file or folder as the owner names it (a path, encoded or not, or a URL of this pod) → its stored path, which must exist. */
 async function linkedPath(store: Store, baseUrl: string, input: string): Promise<string> {
-  const text = input.trim()
-  // As for an app's folders (policy/app-scope.ts): a lone % is the character itself, and # and ? are parts of a name
-  const raw = (text.startsWith(baseUrl + '/') ? text.slice(baseUrl.length) : text)
-    .replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/#/g, '%23').replace(/\?/g, '%3F')
-  if (!raw.startsWith('/')) throw badRequest(`${JSON.stringify(text.slice(0, 80))} must be a path on this pod starting with / (such as /photos/) or a URL under ${baseUrl}/`)
-  let path: string
-  try { path = resolveTarget(baseUrl, raw).path } catch (err) {
-    throw badRequest(`${JSON.stringify(text.slice(0, 80))} is not a usable path: ${err instanceof HttpError ? err.description : 'malformed'}`)
-  }
+  const path = ownerNamedPath(input, baseUrl, badRequest)
   if (await getMeta(store, path)) return path
   // "/photos" for the folder /photos/ (and the other way round) is what the owner meant
   if (path !== '/' && await getMeta(store, twinPath(path))) return twinPath(path)
