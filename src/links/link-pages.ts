@@ -18,8 +18,8 @@ const expiry = (link: ShareLink) => link.expiresAt === undefined ? '' : html`<p 
 function preview(href: string, meta: ResourceMeta): SafeHtml {
   const kind = previewKind(meta.contentType)
   const src = `${href}?preview`
-  if (kind === 'image') return html`<p><img src="${src}" alt="" style="max-width:100%"></p>`
-  if (kind === 'video') return html`<p><video src="${src}" controls preload="metadata" style="max-width:100%"></video></p>`
+  if (kind === 'image') return html`<p><img class="preview" src="${src}" alt=""></p>`
+  if (kind === 'video') return html`<p><video class="preview" src="${src}" controls preload="metadata"></video></p>`
   if (kind === 'audio') return html`<p><audio src="${src}" controls preload="metadata"></audio></p>`
   return html``
 }
@@ -47,9 +47,9 @@ const uploadForm = (base: string) => html`<form method="post" action="${base}" e
 <p><label>Add files <input type="file" name="file" multiple required></label></p>
 <p class="actions"><button type="submit">Upload</button></p></form>`
 
-/** A file drop: the form, and after an upload how many files arrived. Nothing of what the folder holds. */
-export function uploadedPage(link: ShareLink, base: string, done: boolean, count = 0): Promise<Response> {
+/** A file drop: the form, and after an upload how many files arrived (`received`, 0: none yet). Nothing of what the folder holds. */
+export function uploadedPage(link: ShareLink, base: string, received: number): Promise<Response> {
   const heading = link.name || 'Send files'
-  const notice = done ? html`<p class="notice" role="status">${count === 1 ? 'Your file was received.' : `Your ${count} files were received.`}</p>` : ''
+  const notice = received > 0 ? html`<p class="notice" role="status">${received === 1 ? 'Your file was received.' : `Your ${received} files were received.`}</p>` : ''
   return page(heading, html`${notice}${uploadForm(base)}${expiry(link)}`)
 }

@@ -82,7 +82,8 @@ export function linksPlugin(deps: Deps) {
     if (!canRead(o.link.allows)) {
       // A file drop shows nothing of what is there: only the form that adds to it
       if (o.path !== o.link.path) throw notFound(o.path)
-      return prefersHtml(request.headers.get('accept')) ? guarded(await uploadedPage(o.link, o.base, false), 'sandbox allow-forms')
+      const received = Number(new URL(request.url).searchParams.get('received') ?? 0)
+      return prefersHtml(request.headers.get('accept')) ? guarded(await uploadedPage(o.link, o.base, Number.isSafeInteger(received) && received > 0 ? received : 0), 'sandbox allow-forms')
         : guarded(toPlainResponse(new HttpError(405, 'method_not_allowed', 'this link only takes files (POST); it shows nothing', { headers: { allow: 'POST' } })))
     }
     const readable = await resources.read(o.who, o.path)
@@ -91,9 +92,10 @@ export function linksPlugin(deps: Deps) {
     const preview = url.searchParams.has('preview')
     if (!download && !preview && prefersHtml(request.headers.get('accept'))) {
       const relative = o.path.slice(isContainerPath(o.link.path) ? o.link.path.length : o.path.length)
-      if (!isContainerPath(o.path)) return guarded(await filePage(o.link, o.base + relative, name, readable.meta))
+      // Pages keep the sandbox of previews, opened only for what they are for: downloads, and the upload form
+      if (!isContainerPath(o.path)) return guarded(await filePage(o.link, o.base + relative, name, readable.meta), 'sandbox allow-downloads')
       const listing = await resources.list(o.who, o.path, { cursor: { from: 'first' }, limit: PAGE_SIZE, countUpTo: PAGE_SIZE * 10 })
-      return guarded(await folderPage(o.link, o.base, relative, listing), canReadAndUpload(o) ? 'sandbox allow-forms' : 'sandbox')
+      return guarded(await folderPage(o.link, o.base, relative, listing), canReadAndUpload(o) ? 'sandbox allow-downloads allow-forms' : 'sandbox allow-downloads')
     }
     const passed = new Headers()
     for (const h of ASKED) { const v = request.headers.get(h); if (v) passed.set(h, v) }
@@ -134,7 +136,8 @@ export function linksPlugin(deps: Deps) {
       if (!slug || !request.body) throw new HttpError(400, 'invalid_request', 'send a file as a multipart/form-data form, or as the body with its name in a Slug header')
       await post(request.headers.get('content-type'), request.body, decodeSlug(slug))
     }
-    if (prefersHtml(request.headers.get('accept'))) return guarded(await uploadedPage(o.link, o.base, true, added.length), 'sandbox allow-forms')
+    // Post/Redirect/Get: reloading the page that says "received" sends nothing again
+    if (prefersHtml(request.headers.get('accept'))) return guarded(new Response(null, { status: 303, headers: { location: `${o.base}?received=${added.length}` } }))
     const names = added.map((p) => readableName(p))
     return guarded(Response.json({ added: names }, { status: 201 }))
   }

@@ -3,12 +3,12 @@
 // a file drop, expiry, removal, traversal attempts, and no token in the pod's log.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { FORM, dpopProof, newDpopKey, type DpopKey } from '../op/op-fixture.ts'
 import { runSolopod, startPod, type RunningPod } from './start-server.ts'
 import { rawRequest, sendRaw } from './raw-http.ts'
+import { ownerScript, type OwnerSend } from './owner-script.ts'
 
 let pod: RunningPod
-let owner: { token: string; key: DpopKey }
+let ownerSend: OwnerSend
 const tokens: string[] = []
 
 /** `solopod links add …`: exactly two lines on stdout, `id=…` and `url=…`. */
@@ -22,10 +22,6 @@ async function addLink(...args: string[]): Promise<{ id: string; url: string }> 
   return { id: id!, url: url! }
 }
 
-async function ownerSend(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
-  const url = pod.baseUrl + path
-  return fetch(url, { method, ...(body !== undefined ? { body } : {}), headers: { ...headers, authorization: `DPoP ${owner.token}`, dpop: await dpopProof(owner.key, method, url, Date.now(), { accessToken: owner.token }) } })
-}
 const put = async (path: string, text: string) => expect((await ownerSend('PUT', path, text, { 'content-type': 'text/plain' })).status).toBe(201)
 
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
@@ -33,12 +29,7 @@ const NAME = 'a b é#?%+.txt'
 
 beforeAll(async () => {
   pod = await startPod({ extraArgs: ['--log-level', 'debug'] })
-  const c = await runSolopod('clients', 'add', '--name', 'Owner script', '--data', pod.dataDir)
-  const [id, secret] = c.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
-  const key = await newDpopKey()
-  const tokenUrl = `${pod.baseUrl}/.oidc/token`
-  const t = await fetch(tokenUrl, { method: 'POST', body: 'grant_type=client_credentials', headers: { 'content-type': FORM, authorization: `Basic ${btoa(`${id}:${secret}`)}`, dpop: await dpopProof(key, 'POST', tokenUrl, Date.now()) } })
-  owner = { token: ((await t.json()) as { access_token: string }).access_token, key }
+  ownerSend = await ownerScript(pod)
   await put('/private/report.txt', 'the secret report')
   await put('/private/other.txt', 'not shared')
   await put(`/private/photos/${encodeURIComponent(NAME)}`, 'odd name')
@@ -77,7 +68,7 @@ describe('a link to one file', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/html')
     expect(res.headers.get('referrer-policy')).toBe('no-referrer')
-    expect(res.headers.get('content-security-policy')).toEndWith('; sandbox')
+    expect(res.headers.get('content-security-policy')).toEndWith('; sandbox allow-downloads')
     expect(await res.text()).toContain('?download')
   })
 
@@ -188,6 +179,16 @@ describe('an upload-only link (a file drop)', () => {
     const { added } = await res.json() as { added: string[] }
     expect(added).toEqual(['été-1.txt', 'été-2.txt'])
     expect(await (await ownerSend('GET', `/private/drop/${encodeURIComponent(added[1]!)}`)).text()).toBe('two')
+  })
+
+  test('a browser\'s form post is answered 303 to the page that says how many arrived', async () => {
+    const form = new FormData()
+    form.append('file', new File(['three'], 'three.txt', { type: 'text/plain' }))
+    const res = await fetch(link.url, { method: 'POST', body: form, headers: HTML, redirect: 'manual' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(`${new URL(link.url).pathname}?received=1`)
+    const page = await fetch(new URL(res.headers.get('location')!, link.url), { headers: HTML })
+    expect(await page.text()).toContain('Your file was received.')
   })
 
   test('a POST without a file or Slug: 400 invalid_request', async () => {
