@@ -204,6 +204,21 @@ describe('an upload-only link (a file drop)', () => {
   })
 })
 
+describe('a view-and-upload link (--upload)', () => {
+  test('shows the folder with the form, adds a file to the folder itself, and none to a folder inside it', async () => {
+    const link = await addLink('/private/photos/', '--upload')
+    const page = await fetch(link.url, { headers: HTML })
+    expect(page.headers.get('content-security-policy')).toEndWith('; sandbox allow-downloads allow-forms')
+    const text = await page.text()
+    expect(text).toContain('sub/')
+    expect(text).toContain('enctype="multipart/form-data"')
+    const added = await fetch(link.url, { method: 'POST', body: 'new one', headers: { slug: 'new.txt', 'content-type': 'text/plain' } })
+    expect(added.status).toBe(201)
+    expect(await (await fetch(`${link.url}new.txt`)).text()).toBe('new one')
+    expect((await fetch(`${link.url}sub/`, { method: 'POST', body: 'x', headers: { slug: 'x.txt', 'content-type': 'text/plain' } })).status).toBe(404)
+  })
+})
+
 describe('expiry and removal', () => {
   test('an expired link: 410 link_expired', async () => {
     const link = await addLink('/private/report.txt', '--expires', '2s')
