@@ -151,6 +151,11 @@ export async function downloadResource(deps: LayerDeps, raw: unknown): Promise<R
   const path = podPath(raw)
   if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
   const res = await readAsOwner(deps, path, 'text/turtle;q=1, */*;q=0.5')
+  return asDownload(res, path)
+}
+
+/** A representation as a download named after `path`: never shown in a page of the pod's origin. */
+export function asDownload(res: Response, path: string): Response {
   const name = nameOf(path).replace(/[^\w.-]+/g, '_')
   return new Response(res.body, { headers: {
     'content-type': res.headers.get('content-type') ?? 'application/octet-stream',
