@@ -12,8 +12,13 @@ import type { ChangeEntry, ChangeQuery, VersionEnd } from '../resources/version-
 import { podPath } from './browse.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
+import { readCredentials } from './credentials.ts'
 
-type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now'>
+type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations'>
+
+/** The owner's scripts and bots by client id: a change they made is named as the owner named them ("Notes app"). */
+export const appNames = async (deps: PageDeps): Promise<ReadonlyMap<string, string>> =>
+  new Map((await readCredentials(deps)).map(c => [c.clientId, c.name]))
 
 const PAGE_SIZE = 50
 const DELETIONS: readonly VersionEnd[] = ['delete', 'trash']
@@ -34,10 +39,10 @@ export function whoOf(change: ChangeEntry, baseUrl: string): string {
 }
 
 /** The app and the way in: an app's client id, the dashboard, the visitor's pages, or the credential's scheme. */
-export function appOf(change: ChangeEntry): string | undefined {
+export function appOf(change: ChangeEntry, names: ReadonlyMap<string, string>): string | undefined {
   const by = change.by
   if (!by) return undefined
-  if (by.client) return by.client
+  if (by.client) return names.get(by.client) ?? by.client
   return by.via === 'session' ? 'the dashboard' : by.via === 'visitor' ? "the visitor's pages" : `an app (${by.via})`
 }
 
@@ -56,13 +61,15 @@ export const undoForm = (csrf: string, change: ChangeEntry, back: 'activity' | '
 }
 
 /** One change as a table row: when, who and with what, what was done to which path, and its actions. */
-export function changeRow(csrf: string, change: ChangeEntry, now: number, baseUrl: string, filters: { app?: string } = {}): SafeHtml {
-  const app = appOf(change)
+export interface RowContext { readonly csrf: string; readonly now: number; readonly baseUrl: string; readonly names: ReadonlyMap<string, string>; readonly filters?: Record<string, string | undefined> }
+
+export function changeRow({ csrf, now, baseUrl, names, filters = {} }: RowContext, change: ChangeEntry): SafeHtml {
+  const app = appOf(change, names)
   const client = change.by?.client
   return html`<tr><td data-label="When">${ago(change.until, now)}<br><span class="muted">${localTime(change.until)}</span></td>
 <td data-label="Who">${whoOf(change, baseUrl)}${app ? html`<br><span class="muted">with ${client ? html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, app: client })}">${app}</a>` : app}</span>` : ''}</td>
 <td data-label="What">${VERBS[change.end]} <a href="${historyPage(change.path)}">${readablePath(change.path)}</a></td>
-<td class="row-actions"><a class="button small secondary" href="${versionPage(change.path, change.from)}">See before</a> ${undoForm(csrf, change, 'activity')}</td></tr>`
+<td class="row-actions"><a class="small" href="${versionPage(change.path, change.from)}">See before</a> ${undoForm(csrf, change, 'activity')}</td></tr>`
 }
 
 export const changesTable = (caption: string, rows: SafeHtml[] | SafeHtml, empty: string) => html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">${caption}</caption>
@@ -81,6 +88,7 @@ export async function showActivityPage(deps: PageDeps, cookieHeader: string | nu
   }
   const { changes, next } = await deps.resources.changes(ownerActing(deps.cfg.baseUrl), spec)
   const now = deps.now()
+  const names = await appNames(deps)
   const filters = { app, folder, what: deleted ? 'deleted' : undefined }
   const tab = (label: string, what: string | undefined) => (what === 'deleted') === deleted
     ? html`<strong aria-current="page">${label}</strong>` : html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, what })}">${label}</a>`
@@ -89,13 +97,13 @@ export async function showActivityPage(deps: PageDeps, cookieHeader: string | nu
     heading: deleted ? 'Recently deleted' : 'Activity', section: ADMIN_PATHS.activity, ...(done ? { notice: done } : {}),
     body: (csrf) => html`<p class="muted">Every change to your pod, by you or by an app, keeps what it replaced for ${String(deps.cfg.keepVersionsDays)} days: see it, or put it back. What an app deletes is here too.</p>
 <p class="actions">${tab('All changes', undefined)} · ${tab('Recently deleted', 'deleted')}</p>
-<form method="get" action="${ADMIN_PATHS.activity}" class="filters">
+<form method="get" action="${ADMIN_PATHS.activity}" class="row-form">
 ${deleted ? html`<input type="hidden" name="what" value="deleted">` : ''}
-<label>Folder <input name="folder" value="${folder ?? ''}" placeholder="/contacts/"></label>
-<label>App <input name="app" value="${app ?? ''}" placeholder="https://app.example/id"></label>
-<button type="submit" class="small">Filter</button>${app || folder ? html` <a href="${ADMIN_PATHS.activity}${q({ what: filters.what })}">Show all</a>` : ''}
+<div><label for="filter-folder">In the folder</label><input type="text" id="filter-folder" name="folder" value="${folder ?? ''}" placeholder="/contacts/"></div>
+<div><label for="filter-app">By the app (its client id)</label><input type="text" id="filter-app" name="app" value="${app ?? ''}" placeholder="https://app.example/id"></div>
+<p class="actions"><button type="submit" class="small">Filter</button>${app || folder ? html` <a href="${ADMIN_PATHS.activity}${q({ what: filters.what })}">Show all</a>` : ''}</p>
 </form>
-${changesTable('Recent changes', changes.map(c => changeRow(csrf, c, now, deps.cfg.baseUrl, filters)), deleted ? 'Nothing was deleted recently' : 'No changes are kept')}
+${changesTable('Recent changes', changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, filters }, c)), deleted ? 'Nothing was deleted recently' : 'No changes are kept')}
 ${next ? html`<p><a class="button secondary" href="${ADMIN_PATHS.activity}${q({ ...filters, after: next })}">Older changes</a></p>` : ''}`,
   })
 }

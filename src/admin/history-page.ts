@@ -17,10 +17,10 @@ import { asDownload, filesPage } from './files-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { restoreFolderAt, restoreVersionFrom, timeOf } from './restore-version.ts'
-import { ago, appOf, changeRow, changesTable, historyPage, versionPage, whoOf } from './activity-page.ts'
+import { ago, appNames, appOf, changeRow, changesTable, historyPage, versionPage, whoOf } from './activity-page.ts'
 import { viewPage } from './view-page.ts'
 
-type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now'>
+type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations'>
 const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 'Deleted', move: 'Moved away', trash: 'Put in the trash' }
 const FOLDER_MOMENTS = 50
 const dl = (path: string, from: number) => `${ADMIN_PATHS.historyDownload}?path=${encodeURIComponent(path)}&version=${from}`
@@ -43,11 +43,12 @@ export async function showHistoryPage(deps: PageDeps, cookieHeader: string | nul
 async function fileHistory(deps: PageDeps, cookieHeader: string | null, path: string, query: Record<string, string | undefined>): Promise<Response> {
   const { current, versions } = await deps.resources.history(ownerActing(deps.cfg.baseUrl), path)
   const now = deps.now()
+  const names = await appNames(deps)
   const notice = doneNotice(query)
   const row = (csrf: string, v: ChangeEntry) => html`<tr><td data-label="Written">${localTime(v.from)}</td>
 <td data-label="Size">${formatBytes(v.meta.size)}</td>
-<td data-label="Ended">${ENDED[v.end]} ${ago(v.until, now)} by ${whoOf(v, deps.cfg.baseUrl)}${appOf(v) ? html` <span class="muted">with ${appOf(v)}</span>` : ''}</td>
-<td class="row-actions"><a class="button small secondary" href="${versionPage(path, v.from)}">View</a> <a class="button small secondary" href="${dl(path, v.from)}">Download</a> ${restoreForm(csrf, path, v.from)}</td></tr>`
+<td data-label="Ended">${ENDED[v.end]} ${ago(v.until, now)} by ${whoOf(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
+<td class="row-actions"><a class="small" href="${versionPage(path, v.from)}">View</a> <a class="small" href="${dl(path, v.from)}">Download</a> ${restoreForm(csrf, path, v.from)}</td></tr>`
   return renderOwnerPage(deps, cookieHeader, {
     heading: `History of ${readablePath(path)}`, section: ADMIN_PATHS.activity, ...(notice ? { notice } : {}),
     body: (csrf) => html`<p class="muted">Each earlier state is kept ${String(deps.cfg.keepVersionsDays)} days (one an hour after an hour, one a day after a day). Restoring one makes it current again; the state it replaces is kept as well.</p>
@@ -55,7 +56,7 @@ async function fileHistory(deps: PageDeps, cookieHeader: string | null, path: st
 <a class="button secondary" href="${filesPage(parentPath(path) ?? '/')}">Back to the folder</a> <a class="button secondary" href="${ADMIN_PATHS.activity}">Activity</a></p>
 <div class="table-wrap"><table class="stack"><caption class="visually-hidden">Versions</caption>
 <thead><tr><th scope="col">Written</th><th scope="col">Size</th><th scope="col">Ended</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
-<tbody>${current ? html`<tr><td data-label="Written">${localTime(current.modified)}</td><td data-label="Size">${formatBytes(current.size)}</td><td data-label="Ended"><strong>Current</strong></td><td class="row-actions"><a class="button small secondary" href="${ADMIN_PATHS.download}?path=${encodeURIComponent(path)}">Download</a></td></tr>` : ''}
+<tbody>${current ? html`<tr><td data-label="Written">${localTime(current.modified)}</td><td data-label="Size">${formatBytes(current.size)}</td><td data-label="Ended"><strong>Current</strong></td><td class="row-actions"><a class="small" href="${ADMIN_PATHS.download}?path=${encodeURIComponent(path)}">Download</a></td></tr>` : ''}
 ${versions.map(v => row(csrf, v))}</tbody></table></div>`,
   })
 }
@@ -63,6 +64,7 @@ ${versions.map(v => row(csrf, v))}</tbody></table></div>`,
 async function folderHistory(deps: PageDeps, cookieHeader: string | null, path: string, query: Record<string, string | undefined>): Promise<Response> {
   const { changes } = await deps.resources.changes(ownerActing(deps.cfg.baseUrl), { limit: FOLDER_MOMENTS, ...(path !== '/' ? { folder: path } : {}) })
   const now = deps.now()
+  const names = await appNames(deps)
   const notice = doneNotice(query)
   // A moment is "just before one change": a batch's changes (a folder deleted) share one time, one moment
   const moments = changes.filter((c, i) => i === 0 || changes[i - 1]!.until !== c.until)
@@ -76,7 +78,7 @@ ${moments.length ? html`<h2>Restore the folder as it was</h2>
 <p class="muted">Everything in the folder that existed then gets its content of then back, each as a new change you can undo. What was created after that time stays as it is.</p>
 <p><button type="submit">Restore the folder</button></p></form>` : ''}
 <h2>Recent changes in it</h2>
-${changesTable('Changes in the folder', changes.map(c => changeRow(csrf, c, now, deps.cfg.baseUrl)), 'No changes are kept in this folder')}`,
+${changesTable('Changes in the folder', changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names }, c)), 'No changes are kept in this folder')}`,
   })
 }
 

@@ -54,7 +54,8 @@ describe('the Activity page', () => {
     expect(res.status).toBe(200)
     const body = await res.text()
     expect(body).toContain('<a href="/.admin/activity" aria-current="page">Activity</a>')
-    expect(body).toContain(`with <a href="/.admin/activity?app=${notes.id}">${notes.id}</a>`)
+    // the app as the owner named its credential
+    expect(body).toContain(`with <a href="/.admin/activity?app=${notes.id}">Notes app</a>`)
     expect(body).toMatch(/changed <a href="\/.admin\/history\?path=%2Fcontacts%2Fpeople.ttl">\/contacts\/people.ttl<\/a>/)
     expect(body).toContain('See before')
     expect(body).toContain('>Undo</button>')
@@ -124,7 +125,7 @@ describe('a file\'s history', () => {
     const body = await res.text()
     expect(body).toContain('History of /other/née x.txt')
     expect(body).toContain('<strong>Current</strong>')
-    expect(body).toContain(`Replaced just now by You <span class="muted">with ${notes.id}</span>`)
+    expect(body).toContain('Replaced just now by You <span class="muted">with Notes app</span>')
     const version = body.match(new RegExp(`history/version\\?path=${Q}&amp;version=(\\d+)`))![1]!
     const view = await page(`/.admin/history/version?path=${Q}&version=${version}`)
     expect(view.status).toBe(200)
