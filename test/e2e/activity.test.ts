@@ -169,6 +169,7 @@ describe('a folder restored as it was at a time', () => {
     expect((await app('DELETE', '/work/sub/')).status).toBe(204)
     expect((await app('PUT', '/work/new.txt', 'made after', 'text/plain')).status).toBe(201)
 
+    expect(await (await page('/.admin/files?path=%2Fwork%2F')).text()).toContain('<a href="/.admin/history?path=%2Fwork%2F">History of this folder</a>')
     const folderPage = await (await page('/.admin/history?path=%2Fwork%2F')).text()
     expect(folderPage).toContain('What was created after that time stays as it is.')
     expect(folderPage).toContain('<select id="restore-at" name="at">')
