@@ -91,6 +91,7 @@ describe('the Activity page', () => {
     expect((await fetch(url('/pub/ldp.ttl'), { method: 'DELETE' })).status).toBe(204)
     expect((await app('PUT', '/notes/dav.txt', 'webdav text', 'text/plain')).status).toBe(201)
     expect((await app('DELETE', '/notes/dav.txt')).status).toBe(204)
+    expect(await (await page('/.admin/trash')).text()).toContain('it is in <a href="/.admin/activity?what=deleted">Recently deleted</a>')
     const body = await (await page('/.admin/activity?what=deleted')).text()
     expect(body).toContain('<h1>Recently deleted</h1>')
     expect(body).toContain('deleted <a href="/.admin/history?path=%2Fpub%2Fldp.ttl">/pub/ldp.ttl</a>')
