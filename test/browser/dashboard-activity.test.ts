@@ -73,5 +73,10 @@ test('an app wrecks a folder; the Activity page shows it; the folder is restored
   expect(await text('/Notizen%20f%C3%BCr%20mich/todo.txt')).toBe('call Ann')
   expect(await text('/Notizen%20f%C3%BCr%20mich/new.txt')).toBe('written after')
   await checkLooks(page, 'folder-restored')
+  // a file's history, from its row: the versions the app and the restore left
+  await page.getByRole('link', { name: '/Notizen für mich/shopping.txt' }).first().click()
+  await page.getByRole('heading', { name: 'History of /Notizen für mich/shopping.txt' }).waitFor()
+  expect(await page.getByRole('button', { name: /^Restore the version of/ }).count()).toBe(2)
+  await checkLooks(page, 'file-history')
   await page.close()
 })
