@@ -60,6 +60,18 @@ export const ADMIN_PATHS = {
   trash: '/.admin/api/trash',
   /** Undo: POST `{path, datetime}` writes back the state the resource had then (docs/versions.md). */
   restoreVersion: '/.admin/api/restore-version',
+  /** Undo in a folder: POST `{path, datetime}` gives every resource under it that existed then its state of then. */
+  restoreFolder: '/.admin/api/restore-folder',
+  /** The pod's recent changes, newest first (GET `?app=&folder=&what=deleted&after=`). */
+  activity: '/.admin/activity',
+  /** One resource's kept states (GET `?path=`); a folder's: the changes under it and its restore to a time. */
+  history: '/.admin/history',
+  /** One kept state shown (GET `?path=&version=`), and its bytes as a download. */
+  historyVersion: '/.admin/history/version',
+  historyDownload: '/.admin/history/download',
+  /** The forms: one state written back (POST `path, version, back`), a folder as it was (POST `path, at`). */
+  historyRestore: '/.admin/history/restore',
+  historyRestoreFolder: '/.admin/history/restore-folder',
   profile: '/.admin/profile',
   /** The owner's new password: the profile page's form (POST; the API's is `api/password`). */
   password: '/.admin/password',
