@@ -1,5 +1,6 @@
 // /.admin/credentials, the Scripts and bots page: the client credentials of scripts and bots, a form to make one
-// (its secret shown once, on the answer to that form) and a Remove form per credential.
+// (its secret shown once, on the answer to that form), a Remove form per credential, and how to mount the pod as a
+// drive with one (WebDAV with HTTP Basic: the pod's address, the client id as user name, the secret as password).
 
 import type { Deps } from '../deps.ts'
 import { renderAccessChoice } from '../http/access-choice-form.ts'
@@ -28,7 +29,29 @@ const madeBox = (made: CredentialView & { clientSecret: string; tokenEndpoint: s
 <p>Copy the secret now: it is shown only this once (the pod keeps only its hash). Keep it like a password.</p>
 <pre>client_id=${made.clientId}
 client_secret=${made.clientSecret}</pre>
+<p>To mount the pod as a drive with it (see “Connect a phone or computer” below): user name <code>${made.clientId}</code>, password the client_secret.</p>
 <p class="muted">A script trades them, with a DPoP proof, for an access token at <code>${breakableUrl(made.tokenEndpoint)}</code> (grant_type=client_credentials); see docs/apps.md, "Scripts and bots".</p>
+</section>`
+
+/**
+ * How to mount the pod as a drive (WebDAV, docs/apps.md "Mount your pod"): the address in a read-only field a script
+ * adds a Copy button to (without it, the field is selected and copied as any text), then each system's steps.
+ */
+const connectDrive = (address: string) => html`<section aria-labelledby="drive-h" id="connect-drive"><h2 id="drive-h">Connect a phone or computer</h2>
+<p>Your pod opens as a drive in a phone's or computer's file manager (WebDAV). Make a credential above for the device, then give it:</p>
+<dl class="drive-facts">
+<dt><label for="drive-address">Address</label></dt><dd><input type="text" readonly id="drive-address" value="${address}" aria-label="Address of your pod" data-enhance="copy-link"></dd>
+<dt><strong>User name</strong></dt><dd>the credential's <code>client_id</code></dd>
+<dt><strong>Password</strong></dt><dd>its <code>client_secret</code>, shown once when it is made</dd>
+</dl>
+<p class="muted">A credential limited to some folders shows the device only those.</p>
+<ul class="drive-steps">
+<li><strong>iPhone or iPad</strong> (Files): Browse, the ⋯ button, <em>Connect to Server</em>; type the address, choose <em>Registered User</em>, then the user name and password.</li>
+<li><strong>Android</strong>: a file manager that speaks WebDAV (Material Files, Solid Explorer, …): add a WebDAV server with the address, user name and password.</li>
+<li><strong>Mac</strong> (Finder): Go, <em>Connect to Server…</em> (⌘K); type the address, Connect, then <em>Registered User</em> with the user name and password.</li>
+<li><strong>Windows</strong> (File Explorer): This PC, <em>Map network drive…</em>; type the address as the folder, tick <em>Connect using different credentials</em>, then the user name and password. Windows sends a password only over https.</li>
+<li><strong>rclone</strong>: <code>rclone config create pod webdav url=${address} vendor=other user=CLIENT_ID pass=$(rclone obscure CLIENT_SECRET)</code>, then <code>rclone sync ~/Photos pod:Photos</code>.</li>
+</ul>
 </section>`
 
 export async function showCredentialsPage(deps: AdminDeps, cookieHeader: string | null, o: { done?: unknown; made?: Parameters<typeof madeBox>[0] } = {}): Promise<Response> {
@@ -48,7 +71,8 @@ Limit it to some folders; without a limit it has full access as you. Removing it
 <input type="text" id="credential-name" name="name" required maxlength="100" placeholder="Photo backup">
 ${renderAccessChoice([], 'folders', { identity: false })}
 <button type="submit">Make credential</button></form></section>
-<p class="muted">One folder per form here; <code>solopod clients add --scope</code> takes several at once.</p>`,
+<p class="muted">One folder per form here; <code>solopod clients add --scope</code> takes several at once.</p>
+${connectDrive(deps.cfg.baseUrl + '/')}`,
   })
 }
 

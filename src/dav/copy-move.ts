@@ -1,6 +1,8 @@
 // COPY and MOVE (RFC 4918 §9.8, §9.9) within this pod. A MOVE is the operations layer's move (a folder with
-// everything in it, one batch); a COPY is a read of each resource and a PUT of it at its new name, each decided
-// for the principal by the layer. Dead properties go along; ACLs do not (access is not content).
+// everything in it, one batch, its dead properties carried by the store); a COPY is a read of each resource and a
+// PUT of it at its new name, each decided for the principal by the layer, its dead properties copied here, and a
+// member that cannot be copied told in a 207 Multi-Status while the others are (§9.8.8). ACLs never go along
+// (access is not content).
 
 import { HttpError } from '../http/errors.ts'
 import { resolveTarget } from '../store/target.ts'
@@ -9,7 +11,8 @@ import { isContainerPath, parentPath, twinPath } from '../store/paths.ts'
 import { membershipOf } from '../resources/lock-table.ts'
 import type { Acting } from '../resources/acting.ts'
 import { actingOf, depthOf, type DavContext, type DavRequest } from './dav-context.ts'
-import { readPropertyTree } from './dead-properties.ts'
+import { readPropertyTree } from '../store/dead-properties.ts'
+import { escapeXml, multistatus, responseFor, statusLine } from './multistatus.ts'
 
 /** §10.3: the Destination as a stored path on this pod; 502 for another server (§9.8.5). */
 function destinationOf(ctx: DavContext, r: DavRequest, sourceIsFolder: boolean): string {
@@ -50,7 +53,7 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
   // What is there now, under either form of the name: a COPY or MOVE with Overwrite replaces a folder by a file and back
   const existing = (await getMeta(store, to)) ? to : (await getMeta(store, twinPath(to))) ? twinPath(to) : undefined
   const ifHeader = r.request.headers.get('if')
-  await resources.locks.admit({
+  const lockTokens = await resources.locks.admit({
     ifHeader, path: from,
     changes: [...(method === 'MOVE' ? [from] : []), to, ...(existing !== undefined ? [existing] : [])],
     members: [...(method === 'MOVE' ? membershipOf(from) : []), ...(existing ? [] : membershipOf(to))],
@@ -62,36 +65,57 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
   const parent = parentPath(to)
   if (parent !== undefined && (await getMeta(store, parent))?.kind !== 'container') throw new HttpError(409, 'missing_parent', `${parent} does not exist: make it first`)
 
-  const properties = await readPropertyTree(store, from)
   if (existing !== undefined) {
     // §9.8.4, §9.9.3: what was there is deleted first, as a DELETE of it would be
-    if (isContainerPath(existing)) await resources.deleteTree(who, existing)
-    else await resources.delete(who, existing, { ifMatch: null, ifNoneMatch: null })
+    if (isContainerPath(existing)) await resources.deleteTree(who, existing, undefined, lockTokens)
+    else await resources.delete(who, existing, { ifMatch: null, ifNoneMatch: null, lockTokens })
   }
-  if (method === 'MOVE') await resources.move(who, from, to)
-  else await copyTree(ctx, who, from, to, depth === 'infinity')
-  for (const p of properties) {
-    if (method === 'COPY' && depth === '0' && p.path !== from) continue
-    await ctx.props.set(to + p.path.slice(from.length), p.properties)
+  if (method === 'MOVE') await resources.move(who, from, to, lockTokens)
+  else {
+    const failed: Failure[] = []
+    await copyTree(ctx, who, from, to, depth === 'infinity', lockTokens, failed)
+    const skipped = (p: string) => failed.some(f => f.path === p || (f.path.endsWith('/') && p.startsWith(f.path)))
+    for (const p of await readPropertyTree(store, from)) {
+      if ((depth === '0' && p.path !== from) || skipped(p.path)) continue
+      await ctx.props.set(to + p.path.slice(from.length), p.properties)
+    }
+    // §9.8.8: the members that failed, each with its status (by its source URL: it has no destination), the rest copied
+    if (failed.length > 0) {
+      return multistatus(failed.map(f => responseFor(f.path, `<D:status>${statusLine(f.status)}</D:status><D:responsedescription>${escapeXml(f.why)}</D:responsedescription>`)))
+    }
   }
   return new Response(null, existing !== undefined ? { status: 204 } : { status: 201, headers: { location: ctx.deps.cfg.baseUrl + to } })
 }
 
 /** A copy of `from` at `to`: its representation read and written again, for a folder each member too when `deep`. */
-async function copyTree(ctx: DavContext, who: Acting, from: string, to: string, deep: boolean): Promise<void> {
+/** A member a COPY could not copy (a stored path of the source), with the refusal's status and words. */
+interface Failure { readonly path: string; readonly status: number; readonly why: string }
+
+/**
+ * A copy of `from` at `to`: its representation read and written again, for a folder each member too when `deep`.
+ * A member's refusal is added to `failed` (and a folder's members are then left alone); the top one's is thrown.
+ */
+async function copyTree(ctx: DavContext, who: Acting, from: string, to: string, deep: boolean, lockTokens: readonly string[], failed: Failure[]): Promise<void> {
   const { resources } = ctx.deps
   const readable = await resources.read(who, from)
   if (readable.meta.kind === 'container') {
-    await resources.put(who, to, 'text/turtle', '')
+    await resources.put(who, to, 'text/turtle', '', { ifMatch: null, ifNoneMatch: null, lockTokens })
     if (!deep) return
     const { members } = await resources.listMembers(who, from)
     const paths: string[] = []
     // The member list is taken whole first: writing into the pod while its snapshot is open would copy nothing new anyway
     for await (const chunk of members) for (const m of chunk) paths.push(m.path)
-    for (const p of paths) await copyTree(ctx, who, p, to + p.slice(from.length), true)
+    for (const p of paths) {
+      try {
+        await copyTree(ctx, who, p, to + p.slice(from.length), true, lockTokens, failed)
+      } catch (err) {
+        if (!(err instanceof HttpError)) throw err
+        failed.push({ path: p, status: err.status, why: `${err.code}: ${err.description}` })
+      }
+    }
     return
   }
   // RDF as Turtle (its stored form), a file as its bytes with its type: what a GET gives, what a PUT takes
   const answer = await resources.represent(from, readable, { accept: 'text/turtle', requestUrl: ctx.deps.cfg.baseUrl + from, requestHeaders: new Headers(), head: false, headers: new Headers() })
-  await resources.put(who, to, answer.headers.get('content-type'), answer.body ?? new Uint8Array(0))
+  await resources.put(who, to, answer.headers.get('content-type'), answer.body ?? new Uint8Array(0), { ifMatch: null, ifNoneMatch: null, lockTokens })
 }

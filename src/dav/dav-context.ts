@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.ts'
 import type { Target } from '../store/target.ts'
 import type { Acting } from '../resources/acting.ts'
 import { HttpError } from '../http/errors.ts'
-import type { DeadProperties } from './dead-properties.ts'
+import type { DeadProperties } from '../store/dead-properties.ts'
 
 export interface DavContext {
   readonly deps: Deps

@@ -49,16 +49,16 @@ export async function handleLock(ctx: DavContext, r: DavRequest): Promise<Respon
   }
   const info = lockInfoOf(rootOf(doc, 'lockinfo'))
   const exists = (await getMeta(store, path)) !== undefined
-  await resources.locks.admit({ ifHeader, path, members: exists ? [] : membershipOf(path) })
+  const lockTokens = await resources.locks.admit({ ifHeader, path, members: exists ? [] : membershipOf(path) })
   if (exists) await resources.admitPropertyChange(who, path)
   else {
     // Planned before the lock is taken: access (and a 409 for a missing folder above) decided first
-    await resources.planPut(who, path, { preconditions: { ifMatch: null, ifNoneMatch: '*' }, contentType: path.endsWith('/') ? 'text/turtle' : 'application/octet-stream' })
+    await resources.planPut(who, path, { preconditions: { ifMatch: null, ifNoneMatch: '*', lockTokens }, contentType: path.endsWith('/') ? 'text/turtle' : 'application/octet-stream' })
   }
   const lock = resources.locks.add({ root: path, depth, scope: info.scope, timeoutS: timeoutOf(r.request.headers), ...(info.owner !== undefined ? { owner: info.owner } : {}) })
   if (!exists) {
     try {
-      await resources.put(who, path, path.endsWith('/') ? 'text/turtle' : 'application/octet-stream', new Uint8Array(0), { ifMatch: null, ifNoneMatch: '*' })
+      await resources.put(who, path, path.endsWith('/') ? 'text/turtle' : 'application/octet-stream', new Uint8Array(0), { ifMatch: null, ifNoneMatch: '*', lockTokens: [...lockTokens, lock.token] })
     } catch (err) {
       resources.locks.remove(lock.token)
       throw err

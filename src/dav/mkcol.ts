@@ -11,11 +11,11 @@ const EMPTY_FOLDER = { rdf: { bytes: new Uint8Array(0), mediaType: 'text/turtle'
 export async function handleMkcol(ctx: DavContext, r: DavRequest): Promise<Response> {
   const { resources } = ctx.deps
   const path = r.target.path.endsWith('/') ? r.target.path : `${r.target.path}/`
-  await resources.locks.admit({ ifHeader: r.request.headers.get('if'), path, changes: [path], members: membershipOf(path) })
+  const lockTokens = await resources.locks.admit({ ifHeader: r.request.headers.get('if'), path, changes: [path], members: membershipOf(path) })
   const who = actingOf(r)
   let plan
   try {
-    plan = await resources.planPut(who, path, { preconditions: { ifMatch: null, ifNoneMatch: '*' }, contentType: 'text/turtle' })
+    plan = await resources.planPut(who, path, { preconditions: { ifMatch: null, ifNoneMatch: '*', lockTokens }, contentType: 'text/turtle' })
   } catch (err) {
     // §9.3.1: MKCOL where something is already mapped is 405
     if (err instanceof HttpError && err.code === 'precondition_failed') throw exists(path)
@@ -26,7 +26,7 @@ export async function handleMkcol(ctx: DavContext, r: DavRequest): Promise<Respo
   // §9.3.1: the folder above must exist (a PUT would make it; MKCOL must not)
   if (plan.authorized.length > 0) throw new HttpError(409, 'missing_parent', `${plan.authorized[plan.authorized.length - 1]} does not exist: make the folders above first`)
   try {
-    await resources.commitPut(who, path, plan, EMPTY_FOLDER, { ifMatch: null, ifNoneMatch: '*' })
+    await resources.commitPut(who, path, plan, EMPTY_FOLDER, { ifMatch: null, ifNoneMatch: '*', lockTokens })
   } catch (err) {
     if (err instanceof HttpError && (err.code === 'precondition_failed' || err.code === 'name_conflict')) throw exists(path)
     throw err

@@ -12,7 +12,7 @@ import { isReservedPath } from '../http/pod-paths.ts'
 import { basicChallenge } from '../auth/challenges.ts'
 import { resolveTarget } from '../store/target.ts'
 import { reservedPathError } from '../resources/resource-names.ts'
-import { makeDeadProperties } from './dead-properties.ts'
+import { makeDeadProperties } from '../store/dead-properties.ts'
 import type { DavContext, DavRequest } from './dav-context.ts'
 import { errorBody, XML_TYPE } from './multistatus.ts'
 import { handlePropfind } from './propfind.ts'
@@ -32,7 +32,6 @@ const CONDITIONS: Partial<Record<string, string>> = {
 /** The dav role: its Elysia plugin (the WebDAV methods on `/*`), and its handler for the app to call directly. */
 export function makeDav(deps: Deps) {
   const props = makeDeadProperties(deps.store)
-  props.followDeletes()
   const ctx: DavContext = { deps, props }
 
   async function handle(request: Request): Promise<Response> {

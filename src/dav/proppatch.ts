@@ -7,7 +7,7 @@ import { actingOf, type DavContext, type DavRequest } from './dav-context.ts'
 import { badXml, childElements, davChild, isDav, readXmlBody, rootOf } from './xml-body.ts'
 import { clark, emptyElement, multistatus, propstat, responseFor } from './multistatus.ts'
 import { isLiveProperty } from './live-properties.ts'
-import { MAX_PROPERTIES, MAX_PROPERTY_BYTES } from './dead-properties.ts'
+import { MAX_PROPERTIES, MAX_PROPERTY_BYTES } from '../store/dead-properties.ts'
 
 interface Instruction { readonly name: string; readonly set?: string }
 

@@ -8,10 +8,11 @@ import { requiredModes } from '../policy/modes.ts'
 import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { checkEssentialDelete } from './essential-writes.ts'
 import { authorOf, decide, type Acting, type ResourcesDeps } from './acting.ts'
+import { removing, type LockTable } from './lock-table.ts'
 import { isReservedPath } from '../http/pod-paths.ts'
 import { reservedPathError } from './resource-names.ts'
 
-export function makeDeleteResource(deps: ResourcesDeps) {
+export function makeDeleteResource(deps: ResourcesDeps, locks: LockTable) {
   const { store, cfg, now, withResourceLocks } = deps
   return async function deleteOne(who: Acting, path: string, preconditions: Preconditions): Promise<void> {
     // The pod's own endpoints are never pod resources, whoever asks (as a PUT's checkWritablePath): nothing is decided.
@@ -33,6 +34,7 @@ export function makeDeleteResource(deps: ResourcesDeps) {
         throw new HttpError(404, 'not_found', `${path} does not exist`)
       }
       checkPreconditions(preconditions, meta)
+      locks.require({ tokens: preconditions.lockTokens, ...removing(path) })
       await checkEssentialDelete(deps, path)
       if (isContainerPath(path) && await hasChildren(store, path)) {
         throw new HttpError(409, 'container_not_empty', `${path} still has members: delete them first`)

@@ -33,18 +33,24 @@ export interface LockRequest {
   readonly timeoutS: number
 }
 
-/** What a write changes, for `admit`: every path is a stored path. */
-export interface WriteFacts {
-  /** The request's If header, as sent. */
-  readonly ifHeader: string | null
-  /** The request's own resource, which an untagged If list is about. */
-  readonly path: string
+/** What a write changes, for `require`: every path is a stored path. */
+export interface LockedWrite {
+  /** The lock tokens the request submitted (its If header's, RFC 4918 §10.4.1); none from a face that holds no lock. */
+  readonly tokens?: readonly string[]
   /** Resources whose content or properties change. */
   readonly changes?: readonly string[]
   /** Folders gaining or losing a member (RFC 4918 §7.4: a lock on a folder covers its membership). */
   readonly members?: readonly string[]
   /** Folders removed or replaced with everything in them (every lock inside needs its token). */
   readonly trees?: readonly string[]
+}
+
+/** What a write changes, with the request's If header, for `admit`. */
+export interface WriteFacts extends Omit<LockedWrite, 'tokens'> {
+  /** The request's If header, as sent. */
+  readonly ifHeader: string | null
+  /** The request's own resource, which an untagged If list is about. */
+  readonly path: string
 }
 
 export interface LockTable {
@@ -59,8 +65,12 @@ export interface LockTable {
   /** RFC 4918 §9.10.2: a new timeout for a live lock. */
   refresh(token: string, timeoutS: number): WriteLock | undefined
   remove(token: string): boolean
-  /** The If header judged (412 when no list holds), then every lock the write touches must have its token submitted (423). */
-  admit(facts: WriteFacts): Promise<void>
+  /** The If header judged on the request's resource `path` (412 when no list holds): the lock tokens it submits. */
+  judge(ifHeader: string | null, path: string): Promise<string[]>
+  /** Every lock the write touches must have its token submitted (423): what every write of the operations layer asks. */
+  require(write: LockedWrite): void
+  /** `judge`, then `require` with the tokens the If header submits: the tokens, for the layer's writes the request then makes. */
+  admit(facts: WriteFacts): Promise<string[]>
   /** Locks taken on paths that no longer exist go (the store's change feed tells of every Delete). */
   forget(path: string): void
 }
@@ -121,6 +131,29 @@ export function makeLockTable(deps: LockTableDeps): LockTable {
     return true
   }
 
+  async function judge(ifHeader: string | null, path: string): Promise<string[]> {
+    if (ifHeader === null) return []
+    const lists = parseIfHeader(ifHeader)
+    let any = false
+    for (const list of lists) if (await holds(list, path)) { any = true; break }
+    if (!any) throw new HttpError(412, 'precondition_failed', 'no list of the If header holds: a lock token or entity tag it names is not the resource\'s now')
+    return [...submittedTokens(lists)]
+  }
+
+  function requireTokens(w: LockedWrite): void {
+    if (byToken.size === 0) return
+    const submitted = new Set(w.tokens ?? [])
+    const needed = [...[...(w.changes ?? []), ...(w.members ?? []), ...(w.trees ?? [])].flatMap(covering), ...(w.trees ?? []).flatMap(inside)]
+    // Shared locks on one resource: the token of any one of them will do (RFC 4918 §6.2)
+    const roots = new Map<string, WriteLock[]>()
+    for (const l of needed) roots.set(l.root, [...(roots.get(l.root) ?? []), l])
+    for (const [root, locks] of roots) {
+      if (!locks.some(l => submitted.has(l.token))) {
+        throw new HttpError(423, 'locked', `${root} is locked: send its lock token in the If header (RFC 4918 §10.4), or wait until it is unlocked`)
+      }
+    }
+  }
+
   return {
     none: () => byToken.size === 0,
     covering,
@@ -154,24 +187,12 @@ export function makeLockTable(deps: LockTableDeps): LockTable {
       drop(lock)
       return lock.expiresAt > now()
     },
+    judge,
+    require: requireTokens,
     async admit(f) {
-      if (f.ifHeader === null && byToken.size === 0) return
-      const lists = f.ifHeader === null ? [] : parseIfHeader(f.ifHeader)
-      if (lists.length > 0) {
-        let any = false
-        for (const list of lists) if (await holds(list, f.path)) { any = true; break }
-        if (!any) throw new HttpError(412, 'precondition_failed', 'no list of the If header holds: a lock token or entity tag it names is not the resource\'s now')
-      }
-      const submitted = submittedTokens(lists)
-      const needed = [...[...(f.changes ?? []), ...(f.members ?? []), ...(f.trees ?? [])].flatMap(covering), ...(f.trees ?? []).flatMap(inside)]
-      // Shared locks on one resource: the token of any one of them will do (RFC 4918 §6.2)
-      const roots = new Map<string, WriteLock[]>()
-      for (const l of needed) roots.set(l.root, [...(roots.get(l.root) ?? []), l])
-      for (const [root, locks] of roots) {
-        if (!locks.some(l => submitted.has(l.token))) {
-          throw new HttpError(423, 'locked', `${root} is locked: send its lock token in the If header (RFC 4918 §10.4), or wait until it is unlocked`)
-        }
-      }
+      const tokens = await judge(f.ifHeader, f.path)
+      requireTokens({ ...f, tokens })
+      return tokens
     },
     forget(path) {
       for (const lock of byRoot.get(path) ?? []) drop(lock)
@@ -184,3 +205,11 @@ export const membershipOf = (path: string): string[] => {
   const parent = parentPath(path)
   return parent === undefined ? [] : [parent]
 }
+
+/** What writing `path` changes: the resource, and its folder's membership when it is new. */
+export const writing = (path: string, exists: boolean): Required<Omit<LockedWrite, 'tokens'>> =>
+  ({ changes: [path], members: exists ? [] : membershipOf(path), trees: [] })
+
+/** What removing `path` changes: the resource, its folder's membership, and for a folder everything in it. */
+export const removing = (path: string): Required<Omit<LockedWrite, 'tokens'>> =>
+  ({ changes: [path], members: membershipOf(path), trees: isContainerPath(path) ? [path] : [] })

@@ -15,6 +15,7 @@ import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { checkAclWrite } from './acl-writes.ts'
 import { checkEssentialWrite } from './essential-writes.ts'
 import { authorOf, decide, type Acting, type ResourcesDeps } from './acting.ts'
+import { writing, type LockTable } from './lock-table.ts'
 
 /** What every PATCH needs before its body is known (what it needs beyond is known only from the body). */
 export const AT_LEAST_APPEND = { read: false, append: true, write: false } as const
@@ -25,7 +26,7 @@ export interface PatchText {
   readonly text: string
 }
 
-export function makePatchDocument(deps: ResourcesDeps) {
+export function makePatchDocument(deps: ResourcesDeps, locks: LockTable) {
   const { store, cfg, now, withResourceLocks } = deps
 
   /** Before the body: the path, then Append on the target, so anyone without it is refused whatever the body would have been. */
@@ -52,6 +53,7 @@ export function makePatchDocument(deps: ResourcesDeps) {
           { headers: { allow: 'GET, HEAD, OPTIONS, PUT, DELETE' } })
       }
       checkPreconditions(preconditions, meta)
+      locks.require({ tokens: preconditions.lockTokens, ...writing(path, meta !== undefined) })
       const created = meta ? [] : await checkNamesFree(store, path)
       if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePatch(meta !== undefined, created)
       // A patch acts on the default graph; the document's own named graphs are kept as they are.

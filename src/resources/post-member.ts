@@ -11,6 +11,7 @@ import { contentFor, discardBody, type IncomingBody } from './new-content.ts'
 import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { nameFromSlug, reservedPathError } from './resource-names.ts'
 import { decide, type Acting, type ResourcesDeps } from './acting.ts'
+import type { LockTable } from './lock-table.ts'
 
 /** What POST decided before any byte of the body is read. */
 export interface PostPlan {
@@ -30,11 +31,11 @@ export interface PostedMember {
   readonly result: WriteResult
 }
 
-export function makePostMember(deps: ResourcesDeps) {
+export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
   const { store, cfg, now, withResourceLocks } = deps
 
   /** Everything POST decides before the body; a resumable upload asks this before its first byte and again at its end. */
-  async function planPost(who: Acting, path: string, container: boolean): Promise<PostPlan> {
+  async function planPost(who: Acting, path: string, container: boolean, lockTokens?: readonly string[]): Promise<PostPlan> {
     // Whoever asks, before access (as PUT's checkWritablePath): the pod's own endpoints are never written.
     if (isReservedPath(path)) throw reservedPathError(path)
     // Append on the target before the method is judged (docs/architecture.md, "Access before the method"): a 405
@@ -44,6 +45,8 @@ export function makePostMember(deps: ResourcesDeps) {
       throw new HttpError(405, 'method_not_allowed', 'POST creates members of a container; this is not a container (its URL does not end in /)',
         { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH, DELETE', 'wac-allow': decision.wacAllow } })
     }
+    // A new member joins the folder (RFC 4918 §7.4): asked before the body too, so a locked folder is not sent a film
+    locks.require({ tokens: lockTokens, members: [path] })
     return { container, wacAllow: decision.wacAllow }
   }
 
@@ -85,6 +88,7 @@ export function makePostMember(deps: ResourcesDeps) {
       const meta = await getMeta(store, path)
       if (!meta) throw new HttpError(404, 'not_found', `the container ${path} does not exist`)
       checkPreconditions(facts.preconditions, meta)
+      locks.require({ tokens: facts.preconditions.lockTokens, members: [path] })
       if (parsedFor !== childPath) {
         content = await contentFor(body, childPath, cfg.baseUrl + childPath)
         parsedFor = childPath

@@ -7,6 +7,11 @@ import { namesState, type ResourceMeta } from '../store/resource-meta.ts'
 export interface Preconditions {
   readonly ifMatch: string | null
   readonly ifNoneMatch: string | null
+  /**
+   * The WebDAV lock tokens the request submitted (RFC 4918 §10.4.1), its If header judged by the face first: a write
+   * to a locked resource without its token is refused 423 whichever face makes it (lock-table.ts `require`).
+   */
+  readonly lockTokens?: readonly string[]
 }
 
 export const NO_PRECONDITIONS: Preconditions = { ifMatch: null, ifNoneMatch: null }

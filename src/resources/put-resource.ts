@@ -15,6 +15,7 @@ import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { checkAclWrite } from './acl-writes.ts'
 import { checkEssentialWrite } from './essential-writes.ts'
 import { authorOf, decide, type Acting, type ResourcesDeps } from './acting.ts'
+import { writing, type LockTable } from './lock-table.ts'
 
 /** What a PUT's request says before its body: its preconditions and the Content-Type it declares. */
 export interface PutFacts {
@@ -30,7 +31,7 @@ export interface PutPlan {
   readonly wacAllow: string
 }
 
-export function makePutResource(deps: ResourcesDeps) {
+export function makePutResource(deps: ResourcesDeps, locks: LockTable) {
   const { store, cfg, now, withResourceLocks } = deps
   const authorize = (who: Acting, path: string, exists: boolean, created: readonly string[]) => decide(deps, who, path,
     requiredModes({ method: 'PUT', url: cfg.baseUrl + path, exists, createdContainers: created.map(p => cfg.baseUrl + p) }))
@@ -46,6 +47,7 @@ export function makePutResource(deps: ResourcesDeps) {
     if (path === '/') throw new HttpError(405, 'root_protected', 'the storage root cannot be overwritten', { headers: { allow: 'GET, HEAD, OPTIONS, POST, PATCH' } })
     // Checked again under the locks; asked here too, so a failing If-Match does not first upload a film.
     checkPreconditions(facts.preconditions, before)
+    locks.require({ tokens: facts.preconditions.lockTokens, ...writing(path, exists) })
     checkBodyTypeFor(path, facts.contentType)
     return { exists, authorized, wacAllow: decision.wacAllow }
   }
@@ -66,6 +68,7 @@ export function makePutResource(deps: ResourcesDeps) {
     return withResourceLocks(() => writeLocks(store, path), async () => {
       const meta = await getMeta(store, path)
       checkPreconditions(preconditions, meta)
+      locks.require({ tokens: preconditions.lockTokens, ...writing(path, meta !== undefined) })
       // Under the locks: the ACLs and the WebID document are judged as this write would leave them.
       await checkEssentialWrite(deps, path, content)
       const created = await checkNamesFree(store, path)

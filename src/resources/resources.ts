@@ -32,11 +32,12 @@ import { makeTrashListing } from './trash-listing.ts'
 import { makeVersionActivity, type VersionActivity } from './version-activity.ts'
 import { readDocumentStatements } from './document-statements.ts'
 import type { DocumentDataset } from '../rdf/graph-statements.ts'
-import { makeLockTable, type LockTable } from './lock-table.ts'
+import { makeLockTable, membershipOf, removing, type LockTable } from './lock-table.ts'
 import { makeMemberChunks, type Listing } from './list-members.ts'
 import { makeAdmitPropertyChange } from './property-access.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
 import { resolveTarget } from '../store/target.ts'
+import { followDeletes } from '../store/dead-properties.ts'
 
 export type { Acting, ResourcesDeps } from './acting.ts'
 
@@ -61,7 +62,7 @@ export interface Resources extends VersionReads, VersionActivity {
    */
   put(who: Acting, path: string, contentType: string | null, body: OutgoingBody, preconditions?: Preconditions): Promise<WriteResult>
   /** POST, before its body: Append on the container, then whether it is one. `container`: the member asked for is a container. */
-  planPost(who: Acting, path: string, container: boolean): Promise<PostPlan>
+  planPost(who: Acting, path: string, container: boolean, lockTokens?: readonly string[]): Promise<PostPlan>
   /** POST with its received body, as planned: a fresh name from the Slug hint, never overwriting; the body is discarded when refused. */
   commitPost(who: Acting, path: string, plan: PostPlan, body: IncomingBody, facts: PostFacts): Promise<PostedMember>
   /** POST of a document in one step, for a face that holds or streams the body (a page's upload): planned, received, committed. */
@@ -73,16 +74,16 @@ export interface Resources extends VersionReads, VersionActivity {
   /** DELETE of one document or empty container (with its ACL); never of the pod's own endpoints (405 `reserved_path`, as PUT). */
   delete(who: Acting, path: string, preconditions: Preconditions): Promise<void>
   /** Moves or renames `from` to `to` (stored paths, both folders or both not), with everything in it and its ACLs: what DELETEs of each item and PUTs creating each new one need. */
-  move(who: Acting, from: string, to: string): Promise<MovedPath[]>
+  move(who: Acting, from: string, to: string, lockTokens?: readonly string[]): Promise<MovedPath[]>
   /** Deletes `path` with everything in it into the trash: what a DELETE of each item needs. `expectedCount`: the members the principal was told of (a folder). */
-  trash(who: Acting, path: string, expectedCount?: number): Promise<{ item: TrashItem; paths: string[] }>
+  trash(who: Acting, path: string, expectedCount?: number, lockTokens?: readonly string[]): Promise<{ item: TrashItem; paths: string[] }>
   /** Puts a trashed item back where it was: what a PUT creating each of its resources needs. */
   restore(who: Acting, id: string): Promise<{ item: TrashItem; paths: string[] }>
   /**
    * Deletes the folder `path` with everything in it for good: what a DELETE of each item needs. Answers the paths deleted.
    * `expectedCount`: the items the principal was told of (the dashboard's confirmation); a WebDAV DELETE gives none.
    */
-  deleteTree(who: Acting, path: string, expectedCount?: number): Promise<string[]>
+  deleteTree(who: Acting, path: string, expectedCount?: number, lockTokens?: readonly string[]): Promise<string[]>
   /** A page of the container's members with their count (up to a bound), after Read on it: member-listing.ts. */
   list(who: Acting, path: string, page: ListingRequest): Promise<MemberListing>
   /** How many items the folder holds at any depth (what `trash` and `deleteTree` confirm), after Read on it and on every folder in it: tree-count.ts. */
@@ -93,7 +94,10 @@ export interface Resources extends VersionReads, VersionActivity {
   listMembers(who: Acting, path: string): Promise<Listing>
   /** Before a change of a resource's properties (WebDAV PROPPATCH): Write on it, as a PUT replacing it; then its metadata (404 only to a writer). */
   admitPropertyChange(who: Acting, path: string): Promise<ResourceMeta>
-  /** WebDAV write locks: taken by the dav role, honoured (`admit`) by every face's writes before they are made. */
+  /**
+   * WebDAV write locks: taken by the dav role, honoured by every write of this layer, whichever face asks (423 `locked`
+   * without the lock's token: a write's `lockTokens`, from its Preconditions or its last argument).
+   */
   readonly locks: LockTable
 }
 
@@ -112,7 +116,6 @@ export function makeResources(deps: ResourcesDeps): Resources {
     await requireAll(d, who.principal, path, [...deletionNeeds(baseUrl, paths, meta !== undefined), ...alsoNeeded(paths)], who.origin)
   }
 
-  const puts = makePutResource(deps)
   const locks = makeLockTable({
     now, metaOf: path => getMeta(store, path),
     pathOfTag: tag => {
@@ -122,7 +125,10 @@ export function makeResources(deps: ResourcesDeps): Resources {
   })
   // A lock goes with its resource: deleted, or moved away (RFC 4918 §7.7: a MOVE does not move the source's locks)
   store.changes.listen(changes => { for (const c of changes) if (c.type === 'Delete') locks.forget(c.object) })
-  const posts = makePostMember(deps)
+  // A resource's WebDAV dead properties go with it, whichever face deletes or trashes it (store/dead-properties.ts)
+  followDeletes(store)
+  const puts = makePutResource(deps, locks)
+  const posts = makePostMember(deps, locks)
   const read = makeReadResource(deps)
   const put = putInOneStep(deps, puts)
   const versions = makeVersionReads(deps, put)
@@ -145,18 +151,22 @@ export function makeResources(deps: ResourcesDeps): Resources {
       const plan = await posts.planPost(who, path, false)
       return posts.commitPost(who, path, plan, await receiveContent(deps, false, contentType, body), facts)
     },
-    ...makePatchDocument(deps),
-    delete: makeDeleteResource(deps),
-    move: (who, from, to) => withResourceLocks(() => moveLocks(store, from, to), async () => {
+    ...makePatchDocument(deps, locks),
+    delete: makeDeleteResource(deps, locks),
+    move: (who, from, to, lockTokens) => withResourceLocks(() => moveLocks(store, from, to), async () => {
       await requireDeletion(who, from, paths => creationNeeds(baseUrl, paths.map(p => to + p.slice(from.length))))
+      const away = removing(from)
+      locks.require({ tokens: lockTokens, changes: [from, to], members: [...away.members, ...membershipOf(to)], trees: away.trees })
       return moveResource(store, baseUrl, from, to, now(), { protectedReason: unmovableReason, by: authorOf(who) })
     }),
-    trash: (who, path, expectedCount) => withResourceLocks(() => deleteLocks(store, path), async () => {
+    trash: (who, path, expectedCount, lockTokens) => withResourceLocks(() => deleteLocks(store, path), async () => {
       await requireDeletion(who, path)
+      locks.require({ tokens: lockTokens, ...removing(path) })
       return trashResource(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
     }),
-    deleteTree: (who, path, expectedCount) => withResourceLocks(() => deleteLocks(store, path), async () => {
+    deleteTree: (who, path, expectedCount, lockTokens) => withResourceLocks(() => deleteLocks(store, path), async () => {
       await requireDeletion(who, path)
+      locks.require({ tokens: lockTokens, ...removing(path) })
       return deleteTree(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
     }),
     restore: (who, id) => withResourceLocks(wholeTreeLocks, async () => {
@@ -165,6 +175,8 @@ export function makeResources(deps: ResourcesDeps): Resources {
       if (kept) {
         const paths = kept.map(r => r.path)
         await requireAll(d, who.principal, paths[0]!, creationNeeds(baseUrl, paths), who.origin)
+        // Back into a folder someone locked: its membership changes (no face restoring holds a WebDAV token)
+        locks.require({ members: membershipOf(paths[0]!) })
       }
       return restoreFromTrash(store, baseUrl, id, now())
     }),

@@ -16,6 +16,7 @@ import {
 } from './resources.ts'
 import { commitChanges, type MetaWrites } from './commit-changes.ts'
 import { versionOps, type ChangeAuthor } from './versions.ts'
+import { movedPropertyOps } from './dead-properties.ts'
 
 const { namedNode, quad } = DataFactory
 
@@ -102,6 +103,9 @@ export async function moveResource(store: Store, baseUrl: string, from: string, 
   touchContainers(batch, store, writes, from, true, known, now)
   for (const [p, m] of writes) if (m && known.has(p)) known.set(p, m)
   touchContainers(batch, store, writes, to, true, known, now)
+
+  // WebDAV dead properties are the resource's: they go to its new name (the old one's go with its Delete below)
+  batch.push(...await movedPropertyOps(store, tree.map(e => ({ from: e.path, to: renamed(e.path) }))))
 
   const changes: ResourceChange[] = []
   for (const e of tree) changes.push(change(e.path, 'Delete', e.path, writes, now))

@@ -18,6 +18,7 @@ import { benchBigContainer } from './big-container.ts'
 import { benchLargeFiles } from './large-files.ts'
 import { benchWebhooks } from './webhooks.ts'
 import { benchNotifications } from './notifications.ts'
+import { benchWebdav } from './webdav.ts'
 
 interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
 
@@ -134,6 +135,8 @@ async function main() {
   if (!flags.only || 'remote documents'.includes(flags.only)) await benchRemoteDocuments({ durationMs: flags.durationMs, print: !flags.json })
   // Issue 22 "Files": a 1 GiB file up and down against Bun's own file writes and reads on the same disk, and the pod's RSS meanwhile.
   if (!flags.only || 'large file'.includes(flags.only)) await benchLargeFiles({ print: !flags.json })
+  // Issue 37 "Mount your pod": PROPFIND Depth 1 of a 10,000-member folder (first byte), a 256 MiB file PUT and GET through WebDAV Basic against plain LDP.
+  if (!flags.only || 'webdav'.includes(flags.only)) await benchWebdav({ print: !flags.json })
   // Issue 23 "Measures": write → notification latency with 1, 100, 1,000 WebSocket subscribers, RSS with 10,000 open, PUT with 1,000 listening.
   if (!flags.only || 'notifications'.includes(flags.only)) await benchNotifications({ print: !flags.json })
   // Issue 23 "Measures", webhooks: deliveries per second to a local receiver, and none lost across a SIGKILL mid-burst (counted).
@@ -142,7 +145,7 @@ async function main() {
   const wantStartup = !flags.only || 'startup'.includes(flags.only)
   if (wantStartup && !flags.json) console.error('measuring startup …')
   const startup = wantStartup ? await measureStartup(STARTUP_RUNS) : undefined
-  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'dashboard render', 'big container', 'remote documents', 'large file', 'notifications', 'webhooks', 'startup'].some((name) => name.includes(flags.only!))
+  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'dashboard render', 'big container', 'remote documents', 'large file', 'webdav', 'notifications', 'webhooks', 'startup'].some((name) => name.includes(flags.only!))
   if (workloads.length === 0 && inProcessOnly) {
     if (startup && !flags.json) for (const line of formatStartup(startup)) console.log(line)
     return

@@ -64,6 +64,20 @@ describe('Scripts and bots', () => {
     expect(await screenshotBothWidths(page, 'dashboard-scripts-and-bots-listed')).toBe(0)
   })
 
+  test('connecting a phone or computer: the address with a Copy button, the user name and password, each system\'s steps', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/credentials`)
+    const section = page.locator('#connect-drive')
+    await section.getByRole('heading', { name: 'Connect a phone or computer' }).waitFor()
+    expect(await section.getByRole('textbox', { name: 'Address of your pod' }).inputValue()).toBe(`${pod.baseUrl}/`)
+    await section.getByRole('button', { name: 'Copy address of your pod' }).waitFor()
+    const text = await section.textContent() ?? ''
+    for (const words of ['iPhone or iPad', 'Android', 'Mac', 'Windows', 'rclone', 'client_id', 'client_secret']) expect(text).toContain(words)
+    expect(text).toContain(`rclone config create pod webdav url=${pod.baseUrl}/`)
+    expect(await unlabelledControls(page)).toEqual([])
+    await section.scrollIntoViewIfNeeded()
+    expect(await screenshotBothWidths(page, 'dashboard-scripts-and-bots-connect-drive')).toBe(0)
+  })
+
   test('Remove asks first: answered no, nothing is removed; yes, the credential gets no token (401 invalid_client)', async () => {
     page.once('dialog', (d) => { expect(d.message()).toContain('Its tokens are refused'); void d.dismiss() })
     await page.getByRole('button', { name: 'Remove Photo backup' }).click()
@@ -88,6 +102,9 @@ describe('Scripts and bots', () => {
       await p.locator('#credentials-table').getByText('only to read and write /Bills #2 & 50% +tax?/').waitFor()
       const m = /client_id=(\S+)\nclient_secret=(\S+)/.exec(await p.locator('#new-credential pre').textContent() ?? '')
       expect(await tokenStatus(m![1]!, m![2]!)).toBe(200)
+      // The drive's address is there to select and copy by hand
+      expect(await p.getByRole('textbox', { name: 'Address of your pod' }).inputValue()).toBe(`${pod.baseUrl}/`)
+      expect(await p.getByRole('button', { name: /^Copy/ }).count()).toBe(0)
       await p.getByRole('button', { name: 'Remove Nightly & #1' }).click()
       await p.getByText('Credential removed').waitFor()
       expect(await tokenStatus(m![1]!, m![2]!)).toBe(401)

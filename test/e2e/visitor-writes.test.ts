@@ -107,6 +107,24 @@ describe('RFC 9110 §13.1.1: a save names the state it edited', () => {
   })
 })
 
+describe('RFC 4918 §7: a lock is honoured by the visitor pages too', () => {
+  test('a file the owner LOCKed: Bob\'s save is 423 locked, the file unchanged; unlocked, it saves', async () => {
+    const path = `${EDIT}locked.txt`
+    await put(path, 'Locked by a laptop.')
+    const lock = await owner.fetch(a(path), {
+      method: 'LOCK', headers: { 'content-type': 'application/xml' },
+      body: '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>',
+    })
+    expect(lock.status).toBe(200)
+    const res = await save(path, 'Bob was here.')
+    expect(res.status).toBe(423)
+    expect(await errorCode(res)).toBe('locked')
+    expect((await ownerRead(path)).text).toBe('Locked by a laptop.')
+    expect((await owner.fetch(a(path), { method: 'UNLOCK', headers: { 'lock-token': lock.headers.get('lock-token')! } })).status).toBe(204)
+    expect((await save(path, 'Bob was here.')).status).toBe(303)
+  })
+})
+
 describe('refusals of the pod\'s names and of what is not there', () => {
   test('adding a file under the pod\'s own endpoints is 405 reserved_path, without the resource\'s Allow', async () => {
     const res = await upload('/.well-known/', 'bob.txt')

@@ -185,6 +185,25 @@ describe('RFC 4918 §9.8, §9.9: COPY and MOVE', () => {
     expect(res.status).toBe(403)
     expect(await res.text()).toStartWith('outside_app_scope:')
   })
+  test('a folder with a member that cannot be copied: 207 Multi-Status naming it, the others copied (§9.8.8)', async () => {
+    expect((await dav('MKCOL', '/mixed/')).status).toBe(201)
+    expect((await dav('MKCOL', '/mixed/sealed/')).status).toBe(201)
+    for (const p of ['/mixed/open.txt', '/mixed/sealed/inside.txt', '/mixed/closed.txt']) expect((await dav('PUT', p, { body: p, headers: { 'content-type': 'text/plain' } })).status).toBe(201)
+    // Nobody may read these two any more (only Control stays, on the ACL itself)
+    const sealed = (target: string) => `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <${target}>; acl:mode acl:Control.`
+    expect((await dav('PUT', '/mixed/closed.txt.acl', { body: sealed('./closed.txt'), headers: { 'content-type': 'text/turtle' } })).status).toBe(201)
+    expect((await dav('PUT', '/mixed/sealed/.acl', { body: sealed('./'), headers: { 'content-type': 'text/turtle' } })).status).toBe(201)
+    const res = await dav('COPY', '/mixed/', { headers: { destination: '/mixed-copy/' } })
+    expect(res.status).toBe(207)
+    const xml = await res.text()
+    expect(hrefsOf(xml).sort()).toEqual(['/mixed/closed.txt', '/mixed/sealed/'])
+    expect(xml.match(/<D:status>HTTP\/1.1 403 Forbidden<\/D:status>/g)).toHaveLength(2)
+    expect(xml).toContain('<D:responsedescription>forbidden: ')
+    expect(await (await dav('GET', '/mixed-copy/open.txt')).text()).toBe('/mixed/open.txt')
+    expect((await dav('GET', '/mixed-copy/closed.txt')).status).toBe(404)
+    expect((await dav('GET', '/mixed-copy/sealed/')).status).toBe(404)
+  })
   test('a folder with everything in it, Depth infinity', async () => {
     expect((await dav('COPY', '/photos/', { headers: { destination: '/photos-copy/' } })).status).toBe(201)
     expect(await (await dav('GET', '/photos-copy/%C3%A9t%C3%A9.txt')).text()).toBe('été.txt')

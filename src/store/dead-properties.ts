@@ -1,12 +1,13 @@
 // Dead properties (RFC 4918 §4.2): what a client stores on a resource with PROPPATCH (Finder's tags, an
-// application's notes), kept as one record per resource, each property as the XML element the client sent. A
-// resource's record goes in the very batch that deletes it (the store's change-feed journal), so no later
-// resource of that name inherits it, whichever face deleted it; the dav role carries records along its own COPY and MOVE.
+// application's notes), kept as one record per resource, each property as the XML element the client sent. They
+// are the resource's, whichever face changes it: a record goes in the very batch that deletes (or trashes) its
+// resource (the change-feed journal the operations layer starts), so no later resource of that name inherits it,
+// and in the very batch that moves it, to the new name (move-resource.ts). The dav role carries them along its COPY.
 
-import type { Store } from '../store/open-store.ts'
-import type { WriteOp } from '../store/group-commit.ts'
-import { inSublevel } from '../store/sublevel.ts'
-import { deleteRecord, keyOf, NEVER, putRecord } from '../store/records.ts'
+import type { Store } from './open-store.ts'
+import type { WriteOp } from './group-commit.ts'
+import { inSublevel } from './sublevel.ts'
+import { deleteRecord, keyOf, NEVER, putRecord } from './records.ts'
 
 const KIND = 'dav-props'
 
@@ -23,8 +24,6 @@ export interface DeadProperties {
   getMany(paths: readonly string[]): Promise<PropertySet[]>
   /** Replaces the resource's set; an empty set removes the record. */
   set(path: string, properties: PropertySet): Promise<void>
-  /** Starts dropping each deleted resource's set with its deletion; returns the way to stop. */
-  followDeletes(): () => void
 }
 
 const EMPTY: PropertySet = Object.freeze({})
@@ -44,14 +43,21 @@ export function makeDeadProperties(store: Store): DeadProperties {
       if (Object.keys(properties).length === 0) await deleteRecord(store, KIND, path)
       else await putRecord(store, KIND, path, properties, NEVER)
     },
-    followDeletes() {
-      return store.changes.journal(changes => {
-        const ops: WriteOp[] = []
-        for (const c of changes) if (c.type === 'Delete') ops.push({ type: 'del', key: keyOf(KIND, c.object), ...inSublevel(store.records) })
-        return ops
-      })
-    },
   }
+}
+
+/** Starts dropping each deleted resource's set in its deletion's batch (a move's old names too); returns the way to stop. */
+export const followDeletes = (store: Store): (() => void) => store.changes.journal(changes => {
+  const ops: WriteOp[] = []
+  for (const c of changes) if (c.type === 'Delete') ops.push({ type: 'del', key: keyOf(KIND, c.object), ...inSublevel(store.records) })
+  return ops
+})
+
+/** The sets of moved resources written at their new names, for the move's own batch (the old ones go with its Deletes). */
+export async function movedPropertyOps(store: Store, moved: readonly { from: string; to: string }[]): Promise<WriteOp[]> {
+  if (moved.length === 0) return []
+  const recs = await store.records.getMany(moved.map(m => keyOf(KIND, m.from)))
+  return moved.flatMap((m, i) => recs[i] === undefined ? [] : [{ type: 'put' as const, key: keyOf(KIND, m.to), value: recs[i], ...inSublevel(store.records) }])
 }
 
 /** Every set kept for `path` and, when it is a folder, for everything below it: what a COPY or MOVE carries along. */
