@@ -22,6 +22,9 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm install && npm test': { file: '.ci/run', text: 'npm install && npm test' },
   'npm test': { file: '.ci/run', text: 'npm install && npm test' },
   'npm run typecheck': { file: '.ci/run', text: 'npm run typecheck' },
+  'npm run format:check': { file: '.ci/run', text: 'npm run format:check' },
+  // it rewrites the checkout's files: what it runs is the formatter whose check CI runs
+  'npm run format': { file: 'package.json', text: '"format": "biome format --write"' },
   'npm run build:ui': { file: 'package.json', text: '"pretest": "node test/check-test-tools.mjs && bun src/build-ui.ts"' },
   'npm run bench': { file: '.ci/run', text: 'npm run bench' },
   'npm run soak -- --minutes 60': { file: '.ci/run', text: 'npm run soak -- --minutes' },
