@@ -12,6 +12,7 @@ import { setupLinkCommand } from './cli/setup-link.ts'
 import { passwdCommand } from './cli/passwd.ts'
 import { keysCommand } from './cli/keys.ts'
 import { clientsCommand } from './cli/clients.ts'
+import { blobsCommand } from './cli/blobs.ts'
 
 const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
   serve: serveCommand,
@@ -21,6 +22,7 @@ const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
   passwd: passwdCommand,
   keys: keysCommand,
   clients: clientsCommand,
+  blobs: blobsCommand,
 }
 
 async function run(argv: string[]) {
