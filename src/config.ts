@@ -3,7 +3,6 @@
 import { resolve } from 'node:path'
 import { ipVersion } from './lib/ip-address.ts'
 import { UserError } from './lib/user-error.ts'
-import type { S3BlobConfig } from './store/s3-blob-store.ts'
 
 export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys' | 'clients' | 'blobs'
 
@@ -92,6 +91,17 @@ export interface AcmeConfig {
 export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory'
 
 export class ConfigError extends UserError {}
+
+/** `--blob-store s3://BUCKET[/prefix]` and its company (store/s3-blob-store.ts); never the keys. */
+export interface S3BlobConfig {
+  readonly bucket: string
+  /** Put before every object key: empty, or ending in `/`. */
+  readonly prefix: string
+  readonly endpoint: string
+  readonly region: string
+  /** An operation of the bucket that takes longer fails (the request answers 503) instead of hanging. */
+  readonly timeoutMs: number
+}
 
 /** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
 export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me`

@@ -2,10 +2,10 @@
 
 import type { BlobStore } from './blob-store.ts'
 import { openLocalBlobStore } from './local-blob-store.ts'
-import { openS3BlobStore, type S3BlobConfig } from './s3-blob-store.ts'
+import { openS3BlobStore } from './s3-blob-store.ts'
+import type { S3BlobConfig } from '../config.ts'
 import { UserError } from '../lib/user-error.ts'
 
-export type { S3BlobConfig } from './s3-blob-store.ts'
 
 /**
  * The keys come from the variables every S3 tool reads, never from a flag (a command line is visible to every

@@ -11,16 +11,8 @@ import { makeDeferredRemoval } from './deferred-removal.ts'
 import { freeBytesAt } from './disk-space.ts'
 import { collectEvery } from '../lib/collect-every.ts'
 import { log, describeCause } from '../log.ts'
+import type { S3BlobConfig } from '../config.ts'
 
-export interface S3BlobConfig {
-  readonly bucket: string
-  /** Put before every object key: empty, or ending in `/`. */
-  readonly prefix: string
-  readonly endpoint: string
-  readonly region: string
-  /** An operation of the bucket that takes longer fails (the request answers 503) instead of hanging. */
-  readonly timeoutMs: number
-}
 
 export interface S3Credentials { readonly accessKeyId: string; readonly secretAccessKey: string }
 
