@@ -25,7 +25,7 @@ export interface CephRgw {
   readonly secretAccessKey: string
   /** A client of the test bucket, for looking behind the pod's back. */
   readonly client: S3Client
-  /** Stops radosgw alone (the engine "down"); `startGateway` brings it back on the same port. */
+  /** Stops radosgw alone (the engine "down"); `startGateway` brings it back on the same port (nothing when it runs). */
   stopGateway(): Promise<void>
   startGateway(): Promise<void>
   stop(): Promise<void>
@@ -110,6 +110,7 @@ rgw data = ${dir}/rgw
   }
   let rgw: Subprocess | undefined
   const startGateway = async () => {
+    if (rgw && rgw.exitCode === null && rgw.signalCode === null) return
     rgw = daemon(['/usr/bin/radosgw', '-f', '-c', conf, '-n', 'client.rgw.a'])
     await until('radosgw', 30_000, async () => (await fetch(`http://127.0.0.1:${rgwPort}/`)).status > 0 ? true : undefined)
   }

@@ -144,6 +144,7 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
   })
 
   test('`solopod blobs check` lists an object no record names, and --repair removes it', async () => {
+    await engine.startGateway()
     await pod.stop()
     const orphan = 'ab'.repeat(16)
     await engine.client.write(`${PREFIX}/${orphan}`, 'left by a write cut short')
