@@ -14,9 +14,10 @@ import { opPlugin } from './op/plugin.ts'
 import { asPlugin } from './as/plugin.ts'
 import { adminPlugin } from './admin/plugin.ts'
 import { makeResourceServer } from './rs/plugin.ts'
-import { isReservedPath, isSameOriginOnly, NOTIFY_PATHS } from './http/pod-paths.ts'
+import { isReservedPath, isSameOriginOnly, loggedPath, NOTIFY_PATHS } from './http/pod-paths.ts'
 import { makeNotifications } from './notify/plugin.ts'
 import { visitPlugin } from './visit/plugin.ts'
+import { linksPlugin } from './links/plugin.ts'
 import { monitorPlugin } from './monitor/plugin.ts'
 import { makeDav } from './dav/plugin.ts'
 import { isDavMethod } from './http/dav-methods.ts'
@@ -40,6 +41,7 @@ export function buildApp(deps: Deps): PodApp {
     .use(asPlugin(deps))
     .use(adminPlugin(deps))
     .use(visitPlugin(deps))
+    .use(linksPlugin(deps))
     .use(notify.plugin)
     .use(monitorPlugin(deps))
     .use(dav.plugin)
@@ -139,7 +141,7 @@ export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresse
     const ms = performance.now() - started
     deps.metrics.recordRequest(path, response.status, ms / 1000)
     // One line per request at debug: at the default level a terminal shows the banner and what needs attention.
-    if (log.enabled('debug')) log.debug('request', { reqId, method: request.method, path: path ?? '(malformed)', status: response.status, ms: Math.round(ms), ip: deps.clientAddresses.of(request) })
+    if (log.enabled('debug')) log.debug('request', { reqId, method: request.method, path: path === undefined ? '(malformed)' : loggedPath(path), status: response.status, ms: Math.round(ms), ip: deps.clientAddresses.of(request) })
     return response
   }
 }

@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { ipVersion } from './lib/ip-address.ts'
 import { UserError } from './lib/user-error.ts'
 
-export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys' | 'clients' | 'blobs'
+export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys' | 'clients' | 'links' | 'blobs'
 
 export interface Config {
   readonly command: Command
@@ -66,6 +66,10 @@ export interface Config {
   readonly keyOut?: string
   /** `clients add`: each `--scope` as given (`/photos/`, `read:/notes/`); none is full access as the owner. */
   readonly scopes: readonly string[]
+  /** `links add`: how long the link lasts (`30m`, `12h`, `7d`, `never`), as given; checked by the pod (account/share-links.ts). */
+  readonly expires?: string
+  /** `links add`: what the link allows besides reading (`--upload-only`: only adding files; `--upload`: both). */
+  readonly linkAllows?: 'upload' | 'read-upload'
   /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
   readonly baseUrlFromPort: boolean
   /** `blobs check --repair`: remove the blobs nothing names. */
@@ -142,16 +146,21 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'uma-token-type', env: 'SOLOPOD_UMA_TOKEN_TYPE', help: 'bearer | dpop: how UMA access tokens are presented (default bearer)' },
   { flag: 'name', env: 'SOLOPOD_KEY_NAME', help: 'keys add: name of the key document under /keys/ (default key-<date>-<random>); clients add: the credential\'s name' },
   { flag: 'out', env: 'SOLOPOD_KEY_OUT', help: 'keys add: file for the private JWK (default DATA/private-keys/NAME.jwk, mode 0600)' },
+  { flag: 'expires', help: 'links add: how long the link lasts: 30m, 12h, 7d … (default 7d, at most 365d), or never' },
+  { flag: 'upload-only', help: 'links add: a file drop: whoever holds the link adds files to the folder and sees nothing', boolean: true },
+  { flag: 'upload', help: 'links add: whoever holds the link sees the folder and adds files to it', boolean: true },
   { flag: 'repair', boolean: true, help: 'blobs check: remove the blobs no record names (orphans)' },
   { flag: 'scope', repeated: true, help: 'clients add: a folder the credential may read and write (/photos/), or only read (read:/notes/); repeat for more; none = full access as the owner' },
 ]
 
-const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys', 'clients', 'blobs']
+const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys', 'clients', 'links', 'blobs']
 /** Positional arguments each command takes: a stray word is refused, never silently dropped. */
-const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, passwd: 0, 'setup-link': 0, keys: 1, clients: 1, blobs: 1 }
+const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, passwd: 0, 'setup-link': 0, keys: 1, clients: 1, links: 1, blobs: 1 }
 /** `clients` subcommands and the arguments after them. */
 const CLIENTS_USAGE = 'usage: solopod clients add --name N [--scope /folder/ | --scope read:/folder/]… | clients list | clients remove ID  (with --data DIR)'
 const CLIENT_SUBCOMMANDS: Record<string, number> = { add: 0, list: 0, remove: 1 }
+const LINKS_USAGE = 'usage: solopod links add PATH [--expires DURATION] [--upload-only | --upload] [--name N] | links list | links remove ID  (with --data DIR)'
+const LINK_SUBCOMMANDS: Record<string, number> = { add: 1, list: 0, remove: 1 }
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
 function parseFlags(argv: readonly string[]) {
@@ -227,7 +236,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if (command === 'blobs' && (args[0] !== 'check' || args.length !== 1)) throw new ConfigError('usage: solopod blobs check [--repair] --data DIR')
   if (command === 'keys' && args[0] !== 'add') throw new ConfigError('usage: solopod keys add --data DIR [--name N] [--out FILE]')
   if (command === 'clients' && CLIENT_SUBCOMMANDS[args[0] ?? ''] !== args.length - 1) throw new ConfigError(CLIENTS_USAGE)
-  else if (command !== 'clients' && args.length !== wanted) {
+  if (command === 'links' && LINK_SUBCOMMANDS[args[0] ?? ''] !== args.length - 1) throw new ConfigError(LINKS_USAGE)
+  else if (command !== 'clients' && command !== 'links' && args.length !== wanted) {
     throw new ConfigError(wanted === 0 ? `${command} takes no arguments, got "${args.join(' ')}"` : `${command} needs one argument (a directory), got ${args.length}`)
   }
   const get = (flag: string) => {
@@ -254,6 +264,10 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   const insecure = get('allow-insecure-local')
   const ownerPasswordFile = get('owner-password-file')
   const keyName = get('name')
+  const expires = get('expires')
+  const uploadOnly = flags.has('upload-only') && parseBoolean('--upload-only', flags.get('upload-only')!)
+  const upload = flags.has('upload') && parseBoolean('--upload', flags.get('upload')!)
+  if (uploadOnly && upload) throw new ConfigError('--upload-only and --upload exclude each other: a file drop shows nothing, --upload shows the folder too')
   const keyOut = get('out')
   const maxBodyBytes = get('max-body-bytes')
   const s3 = parseBlobStore(get)
@@ -290,6 +304,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     ...(keyOut ? { keyOut: resolve(keyOut) } : {}),
     scopes: Object.freeze(lists.get('scope') ?? []),
     repair: flags.has('repair') ? parseBoolean('--repair', flags.get('repair')!) : false,
+    ...(expires !== undefined ? { expires } : {}),
+    ...(uploadOnly ? { linkAllows: 'upload' as const } : upload ? { linkAllows: 'read-upload' as const } : {}),
     args: Object.freeze(args),
   })
 }
@@ -364,7 +380,7 @@ const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + o.help + (o.env ? ` [${o.env}]` : ' (repeatable)'))
   return [
-    'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID|blobs check] [flags]',
+    'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID|links add PATH|links list|links remove ID|blobs check] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export (directory, or a backup .tar.gz from the dashboard) into an empty data directory',
@@ -374,6 +390,9 @@ export function usage(): string {
     '  clients add        new client credential for a script or bot (--name, --scope …): prints client_id=… and client_secret=… (also while the server runs)',
     '  clients list       the client credentials: id, name, folders, created, last used',
     '  clients remove ID  remove a client credential: its tokens are refused from their next request',
+    '  links add PATH     new share link to a file or folder for someone without an account (--expires, --upload-only, --upload, --name): prints id=… and url=… (also while the server runs)',
+    '  links list         the share links: id, path, what they allow, expiry, uses',
+    '  links remove ID    remove a share link: every use of it ends at once',
     '  blobs check        every file\'s bytes are in the blob store with their size; lists orphans, --repair removes them (server stopped)',
     '  --version          print the version', '  --help             print this text',
     '', 'flags:', ...rows,

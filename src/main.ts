@@ -12,6 +12,7 @@ import { setupLinkCommand } from './cli/setup-link.ts'
 import { passwdCommand } from './cli/passwd.ts'
 import { keysCommand } from './cli/keys.ts'
 import { clientsCommand } from './cli/clients.ts'
+import { linksCommand } from './cli/links.ts'
 import { blobsCommand } from './cli/blobs.ts'
 
 const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
@@ -22,6 +23,7 @@ const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
   passwd: passwdCommand,
   keys: keysCommand,
   clients: clientsCommand,
+  links: linksCommand,
   blobs: blobsCommand,
 }
 

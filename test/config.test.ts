@@ -118,3 +118,19 @@ describe('--domain: a certificate of its own (ACME)', () => {
     expect(() => buildConfig(argv as string[], {})).toThrow(message)
   })
 })
+
+describe('links', () => {
+  test('add takes one PATH, with --expires, --upload-only or --upload, and --name', () => {
+    const cfg = buildConfig(['links', 'add', '/photos/', '--expires', '2d', '--upload-only', '--name', 'Drop'], {})
+    expect(cfg).toMatchObject({ command: 'links', args: ['add', '/photos/'], expires: '2d', linkAllows: 'upload', keyName: 'Drop' })
+    expect(buildConfig(['links', 'add', '/photos/', '--upload'], {}).linkAllows).toBe('read-upload')
+    expect(buildConfig(['links', 'add', '/a.txt'], {}).linkAllows).toBeUndefined()
+  })
+
+  test('a missing PATH or ID, a stray word, or both upload flags: refused', () => {
+    for (const argv of [['links', 'add'], ['links', 'remove'], ['links', 'list', 'x'], ['links', 'open', 'x']]) {
+      expect(() => buildConfig(argv, {}), argv.join(' ')).toThrow('usage: solopod links add PATH')
+    }
+    expect(() => buildConfig(['links', 'add', '/p/', '--upload-only', '--upload'], {})).toThrow(ConfigError)
+  })
+})

@@ -76,7 +76,7 @@ ${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td
   return renderOwnerPage(deps, cookieHeader, {
     heading: path === '/' ? 'Your files' : nameOf(path), section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
     body: (csrf) => html`${crumbs(path)}
-<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a></p>${pager}
+<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a></p>${pager}
 <form id="selection" method="get" action="${ADMIN_PATHS.deleteSelected}" data-enhance="select"><input type="hidden" name="path" value="${path}">
 <div class="table-wrap"><table class="stack files"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
 <thead><tr><th scope="col" class="pick"><span class="visually-hidden">Selected</span></th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
@@ -151,6 +151,11 @@ export async function downloadResource(deps: LayerDeps, raw: unknown): Promise<R
   const path = podPath(raw)
   if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
   const res = await readAsOwner(deps, path, 'text/turtle;q=1, */*;q=0.5')
+  return asDownload(res, path)
+}
+
+/** A representation as a download named after `path`: never shown in a page of the pod's origin. */
+export function asDownload(res: Response, path: string): Response {
   const name = nameOf(path).replace(/[^\w.-]+/g, '_')
   return new Response(res.body, { headers: {
     'content-type': res.headers.get('content-type') ?? 'application/octet-stream',

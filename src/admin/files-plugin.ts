@@ -22,7 +22,6 @@ import { listTrash, moveToTrash, restoreTrashed } from './trash-files.ts'
 import { showMovePage, submitMovePage } from './move-page.ts'
 import { showDeleteSelected, showMoveSelected, submitDeleteSelected, submitMoveSelected } from './selection-pages.ts'
 import { showTrashPage, submitRestore } from './trash-page.ts'
-import { restoreVersion } from './restore-version.ts'
 
 const YOUR_FILES = backTo(filesPage('/'), 'Your files')
 /** A page that opens from the Files page: signed out, the login page comes back to the Files page. */
@@ -91,7 +90,5 @@ export function filesPlugin(deps: Deps) {
       .get(ADMIN_PATHS.trash, async () => jsonResponse(await listTrash(deps)))
       .post(ADMIN_PATHS.trash, async ({ body }) => jsonResponse(await moveToTrash(deps, body)), { body: t.Unknown() })
       .post(`${ADMIN_PATHS.trash}/:id/restore`, async ({ params }) => jsonResponse(await restoreTrashed(deps, params.id)))
-      // Undo any change: the state a resource had at a time, written back (itself a change, kept as a version)
-      .post(ADMIN_PATHS.restoreVersion, async ({ body }) => jsonResponse(await restoreVersion(deps, body)), { body: t.Unknown() })
       .post(`${ADMIN_PATHS.api}/check-rdf`, async ({ body }) => jsonResponse(await checkRdf(body)), { body: t.Unknown() }))
 }

@@ -11,6 +11,7 @@ import { dashboardWho } from './dashboard-header.ts'
 
 const SECTIONS = [
   { href: ADMIN_PATHS.files, label: 'Files' },
+  { href: ADMIN_PATHS.activity, label: 'Activity' },
   { href: ADMIN_PATHS.share, label: 'Sharing' },
   { href: ADMIN_PATHS.sessions, label: 'Apps and sessions' },
   { href: ADMIN_PATHS.credentialsPage, label: 'Scripts and bots' },

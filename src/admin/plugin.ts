@@ -16,6 +16,7 @@ import { appsPlugin } from './apps-plugin.ts'
 import { credentialsPlugin } from './credentials-routes.ts'
 import { accountPlugin } from './account-plugin.ts'
 import { statusPlugin } from './status-plugin.ts'
+import { activityPlugin } from './activity-plugin.ts'
 
 const SETUP_PATH = ADMIN_PATHS.setup
 const SetupForm = t.Object({ csrf: t.Optional(t.String()), token: t.Optional(t.String()), password: t.Optional(t.String()), confirm: t.Optional(t.String()) })
@@ -30,6 +31,7 @@ export function adminPlugin(deps: Deps) {
     .use(credentialsPlugin(deps))
     .use(accountPlugin(deps))
     .use(statusPlugin(deps))
+    .use(activityPlugin(deps))
 }
 
 /** Before the owner has a password, and what needs none: their refusals are error pages too. */

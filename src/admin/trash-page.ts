@@ -32,7 +32,7 @@ export async function showTrashPage(deps: Pick<Deps, 'cfg' | 'store' | 'now' | '
   const done = query.done === 'restore' && typeof query.name === 'string' ? `Restored ${query.name}` : undefined
   return renderOwnerPage(deps, cookieHeader, {
     heading: 'Trash', section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
-    body: (csrf) => html`<p class="muted">What you deleted on the Files page stays here for 30 days, then it is gone for good. Apps that delete through the pod's API (an LDP DELETE) delete for good: nothing of theirs comes here.</p>
+    body: (csrf) => html`<p class="muted">What you deleted on the Files page stays here for 30 days, then it is gone for good. What apps delete (through the pod's API or WebDAV) does not come here: it is in <a href="${ADMIN_PATHS.activity}?what=deleted">Recently deleted</a>, where you can put it back.</p>
 <p><a href="${filesPage('/')}">Back to your files</a></p>
 <div class="table-wrap"><table class="stack"><caption class="visually-hidden">Deleted items</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Was in</th><th scope="col">Deleted</th><th scope="col">Items</th><th scope="col">Days left</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>

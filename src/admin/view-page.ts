@@ -36,6 +36,7 @@ ${type === 'text/turtle' && text !== undefined ? html`<pre class="rdf">${turtleW
 <p class="actions"><a class="button" href="${ADMIN_PATHS.download}${q(path)}">Download</a>
 ${type === 'text/turtle' || isEditableText(type) ? html`<a class="button secondary" href="${ADMIN_PATHS.edit}${q(path)}">Edit</a>` : ''}
 <a class="button secondary" href="${ADMIN_PATHS.share}${q(path)}">Share</a>
+<a class="button secondary" href="${ADMIN_PATHS.history}${q(path)}">History</a>
 <a class="button secondary" href="${ADMIN_PATHS.delete}${q(path)}">Delete</a>
 <a class="button secondary" href="${ADMIN_PATHS.files}${q(parentPath(path) ?? '/')}">Back to the folder</a></p>`,
   })

@@ -3,13 +3,14 @@
 import type { ClientId, WebId } from '../account/ids.ts'
 import type { UmaPermission } from '../uma/permission.ts'
 import type { SignedBody } from './httpsig/content-digest.ts'
+import type { LinkScope } from '../account/share-links.ts'
 
 /**
  * `session`: the owner's own dashboard, by login cookie and CSRF token (auth/owner-cookie.ts); `visitor`:
  * someone the owner shared with, signed in with their own pod, on the visitor's pages (auth/visitor-cookie.ts);
  * `Basic`: a mounted drive (WebDAV) with one of the owner's client credentials as user name and password (auth/basic-credential.ts).
  */
-export type AuthScheme = 'anonymous' | 'DPoP' | 'Bearer' | 'HttpSig' | 'session' | 'visitor' | 'Basic'
+export type AuthScheme = 'anonymous' | 'DPoP' | 'Bearer' | 'HttpSig' | 'session' | 'visitor' | 'Basic' | 'link'
 
 export interface Principal {
   readonly webid?: WebId
@@ -30,6 +31,11 @@ export interface Principal {
   readonly session?: string
   /** Set only for HttpSig: what the signature says of the body (RFC 9530), checked where the body is read. */
   readonly signedBody?: SignedBody
+  /**
+   * Set only for someone holding a share link (src/links/): an agent of its own kind, with no WebID, whom the
+   * decider allows exactly what the link does on its path (policy/link-access.ts) and nothing else.
+   */
+  readonly link?: LinkScope
 }
 
 export const ANONYMOUS: Principal = Object.freeze({ keys: Object.freeze([]) as readonly string[], scheme: 'anonymous' })

@@ -60,6 +60,18 @@ export const ADMIN_PATHS = {
   trash: '/.admin/api/trash',
   /** Undo: POST `{path, datetime}` writes back the state the resource had then (docs/versions.md). */
   restoreVersion: '/.admin/api/restore-version',
+  /** Undo in a folder: POST `{path, datetime}` gives every resource under it that existed then its state of then. */
+  restoreFolder: '/.admin/api/restore-folder',
+  /** The pod's recent changes, newest first (GET `?app=&folder=&what=deleted&after=`). */
+  activity: '/.admin/activity',
+  /** One resource's kept states (GET `?path=`); a folder's: the changes under it and its restore to a time. */
+  history: '/.admin/history',
+  /** One kept state shown (GET `?path=&version=`), and its bytes as a download. */
+  historyVersion: '/.admin/history/version',
+  historyDownload: '/.admin/history/download',
+  /** The forms: one state written back (POST `path, version, back`), a folder as it was (POST `path, at`). */
+  historyRestore: '/.admin/history/restore',
+  historyRestoreFolder: '/.admin/history/restore-folder',
   profile: '/.admin/profile',
   /** The owner's new password: the profile page's form (POST; the API's is `api/password`). */
   password: '/.admin/password',
@@ -148,6 +160,17 @@ export const VISIT_PATHS = {
   edit: '/.visitor/edit',
 } as const
 
+/**
+ * Share links (issue 38): `/.links/TOKEN/` opens what the link names (a file, or a folder with `/.links/TOKEN/NAME…`
+ * inside it) for anyone holding it, without an account. The token is a capability: no log line names it (`loggedPath`).
+ */
+export const LINK_PATHS = {
+  base: '/.links/',
+} as const
+
+/** The path as a log line may name it: a share link's token is a secret (the holder's key), so it is left out. */
+export const loggedPath = (path: string) => path.startsWith(LINK_PATHS.base) ? path.replace(/^\/\.links\/[^/]*/, '/.links/(token)') : path
+
 /** The pod's own state for monitoring: health (anyone) and Prometheus metrics (loopback clients and the owner). */
 export const MONITOR_PATHS = {
   health: '/.well-known/solopod/health',
@@ -159,9 +182,10 @@ export const KEYS_PATH = '/keys/'
 
 /**
  * First segments that belong to the pod's own endpoints (`.uma` is the UMA authorization server's, `.uploads`
- * the RS's upload resources, `.notifications` the notification channels', `.visitor` the visitor's pages).
+ * the RS's upload resources, `.notifications` the notification channels', `.visitor` the visitor's pages,
+ * `.links` the share links').
  */
-const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known|\.uploads|\.notifications|\.visitor)(\/|$|[^/]*)/
+const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known|\.uploads|\.notifications|\.visitor|\.links)(\/|$|[^/]*)/
 
 /** Paths of the pod's own endpoints are never pod resources, whatever the method. */
 export const isReservedPath = (path: string) => RESERVED.test(path)
@@ -175,13 +199,13 @@ export const isReservedPath = (path: string) => RESERVED.test(path)
  */
 const SAME_ORIGIN_ONLY: readonly string[] = [OP_PATHS.authorization, OP_PATHS.login, OP_PATHS.consent, OP_PATHS.endSession, MONITOR_PATHS.metrics]
 export const isSameOriginOnly = (path: string) =>
-  (path.startsWith('/.admin/') && path !== ADMIN_PATHS.grantSchema) || (path.startsWith(VISIT_PATHS.base) && path !== VISIT_PATHS.clientId) || SAME_ORIGIN_ONLY.includes(path)
+  (path.startsWith('/.admin/') && path !== ADMIN_PATHS.grantSchema) || (path.startsWith(VISIT_PATHS.base) && path !== VISIT_PATHS.clientId) || path.startsWith(LINK_PATHS.base) || SAME_ORIGIN_ONLY.includes(path)
 
 /**
  * The part of the pod a path belongs to, for the request metrics: a fixed, small set of values
  * (a path itself would make a label without bound).
  */
-export type RouteGroup = 'oidc' | 'uma' | 'admin' | 'notifications' | 'uploads' | 'visitor' | 'monitor' | 'well-known' | 'resources'
+export type RouteGroup = 'oidc' | 'uma' | 'admin' | 'notifications' | 'uploads' | 'visitor' | 'links' | 'monitor' | 'well-known' | 'resources'
 export function routeGroupOf(path: string): RouteGroup {
   if (!isReservedPath(path)) return 'resources'
   if (path.startsWith('/.oidc')) return 'oidc'
@@ -190,6 +214,7 @@ export function routeGroupOf(path: string): RouteGroup {
   if (path.startsWith('/.notifications')) return 'notifications'
   if (path.startsWith('/.uploads')) return 'uploads'
   if (path.startsWith('/.visitor')) return 'visitor'
+  if (path.startsWith('/.links')) return 'links'
   if (path.startsWith('/.well-known/solopod/')) return 'monitor'
   return 'well-known'
 }

@@ -42,6 +42,8 @@ export const REFUSALS = {
   invalid_signature: { status: [401], means: 'the HTTP message signature or its key could not be verified (RFC 9421 §3.2)' },
   // RFC 9110 §15.5: HTTP's own client errors, named as the status is
   not_found: { status: [404], means: 'nothing here, or nothing the requester may know of (RFC 9110 §15.5.5)' },
+  link_not_found: { status: [404], means: 'a share link (/.links/TOKEN/) that does not exist or was removed by the owner' },
+  link_expired: { status: [410], means: 'a share link (/.links/TOKEN/) whose expiry has passed; the owner can make a new one' },
   method_not_allowed: { status: [405], means: 'the method is not supported on this resource; Allow lists those that are (RFC 9110 §15.5.6)' },
   not_acceptable: { status: [406], means: 'no representation matches the Accept header (RFC 9110 §15.5.7)' },
   precondition_failed: { status: [412], means: 'an If-Match or If-None-Match condition failed (RFC 9110 §15.5.13)' },

@@ -4,11 +4,12 @@
 
 import { badRequest, HttpError } from './errors.ts'
 import { log, describeCause } from '../log.ts'
+import { loggedPath } from './pod-paths.ts'
 
 export type ErrorFormat<R extends Response | Promise<Response> = Response> = (err: HttpError) => R
 
 export function renderError<R extends Response | Promise<Response>>(request: Request, err: unknown, format: ErrorFormat<R>): R {
-  const path = new URL(request.url).pathname
+  const path = loggedPath(new URL(request.url).pathname)
   const httpError = err instanceof HttpError ? err : undefined
   if (!httpError) {
     log.error('request.failed', { method: request.method, path, cause: describeCause(err) })
@@ -34,7 +35,7 @@ export function fromFramework(code: string | number, error: unknown): unknown {
 export function logRefusal(where: { readonly method?: string; readonly path: string; readonly clientId?: string | undefined }, err: HttpError) {
   if (err.logged) return
   log[err.status >= 500 ? 'error' : 'info']('request.refused', {
-    ...(where.method !== undefined ? { method: where.method } : {}), path: where.path,
+    ...(where.method !== undefined ? { method: where.method } : {}), path: loggedPath(where.path),
     ...(where.clientId !== undefined ? { clientId: where.clientId } : {}), status: err.status, code: err.code, reason: err.description,
     ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}),
   })

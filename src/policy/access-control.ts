@@ -70,6 +70,8 @@ export function makeAccessControl(deps: { readonly decider: AccessDecider; reado
 /** `uma` makes a ticket: only the answers that carry one ask for it (a plain 403 does not). */
 async function deny(principal: Principal, req: ModeRequirement, on: Decision, targetUrl: string, wacAllow: string, links: string, uma: () => Promise<string>): Promise<HttpError> {
   const what = `${req.modes.join(' and ')} access to ${new URL(req.url).pathname}`
+  // A share link's holder is told nothing of what lies beyond the link: the same answer as for nothing there
+  if (principal.link) return new HttpError(404, 'not_found', `${new URL(req.url).pathname} does not exist`)
   const headers: Record<string, string | string[]> = { 'wac-allow': wacAllow, link: links }
   if (!isAuthenticated(principal)) {
     return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, obtain a UMA access token with the ticket, or sign the request (HttpSig)`,

@@ -23,6 +23,7 @@ import { ownerWebIdOf } from '../config.ts'
 import type { GrantRegistry } from './grant-registry.ts'
 import type { AppScopes } from '../account/app-scopes.ts'
 import { withinAppScope } from './app-scope.ts'
+import { decideForLink } from './link-access.ts'
 
 // Bounds of the in-memory caches: nothing grows without bound.
 const ACL_CACHE_ENTRIES = 10_000
@@ -148,7 +149,9 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
    * principal holding a UMA access token gets no more than its permissions (uma-permissions.ts).
    * `deleting`: the container `url` is asked about because this member of it is being deleted.
    */
-  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys' | 'permissions'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
+  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys' | 'permissions' | 'link'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
+    // A share link's holder gets what the link allows and nothing else: not even what the public may (link-access.ts)
+    if (principal.link) return decideForLink(principal.link, url, cfg.baseUrl)
     const d = await decideByRules(principal, url, origin, deleting)
     const permitted = principal.permissions ? withinPermissions(d, principal.permissions) : d
     const folders = await appFolders(principal)

@@ -41,21 +41,27 @@ export const describeFolders = (folders: readonly FolderScope[]) => folders.leng
 const badFolder = (why: string) => new HttpError(400, 'invalid_scope', why)
 
 /**
- * A folder as the owner names it (a path, encoded or not, or a URL of this pod) → its stored path, ending
- * in `/`: the same canonical form request targets take, so "/Holiday Photos/" and "/Holiday%20Photos/" agree.
+ * A file or folder as the owner names it (a path, encoded or not, or a URL of this pod) → its stored path: the same
+ * canonical form request targets take, so "/Holiday Photos/" and "/Holiday%20Photos/" agree. `refuse` makes the
+ * refusal of each face (an app's folder, a share link's path) from what was wrong.
  */
-export function folderPathOf(input: string, baseUrl: string): string {
+export function ownerNamedPath(input: string, baseUrl: string, refuse: (why: string) => HttpError): string {
   const text = input.trim()
-  if (text === '') throw badFolder('a folder must be named: a path such as /photos/')
-  // A lone % (not an escape) is the character itself: "/100% done/" names that folder; and a folder's name may
+  if (text === '') throw refuse('a path must be named, such as /photos/')
+  // A lone % (not an escape) is the character itself: "/100% done/" names that folder; and a name may
   // hold # and ? (a path here, never a URL with a query or a fragment): "/a#b/" must not become "/a/"
   const raw = (text.startsWith(baseUrl + '/') ? text.slice(baseUrl.length) : text)
     .replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/#/g, '%23').replace(/\?/g, '%3F')
-  if (!raw.startsWith('/')) throw badFolder(`folder ${JSON.stringify(text.slice(0, 80))} must be a path on this pod starting with / (such as /photos/) or a URL under ${baseUrl}/`)
-  let path: string
-  try { path = resolveTarget(baseUrl, raw).path } catch (err) {
-    throw badFolder(`folder ${JSON.stringify(text.slice(0, 80))} is not a usable path: ${err instanceof HttpError ? err.description : 'malformed'}`)
+  if (!raw.startsWith('/')) throw refuse(`${JSON.stringify(text.slice(0, 80))} must be a path on this pod starting with / (such as /photos/) or a URL under ${baseUrl}/`)
+  try { return resolveTarget(baseUrl, raw).path } catch (err) {
+    throw refuse(`${JSON.stringify(text.slice(0, 80))} is not a usable path: ${err instanceof HttpError ? err.description : 'malformed'}`)
   }
+}
+
+/** A folder as the owner names it → its stored path, ending in `/`. */
+export function folderPathOf(input: string, baseUrl: string): string {
+  if (input.trim() === '') throw badFolder('a folder must be named: a path such as /photos/')
+  const path = ownerNamedPath(input, baseUrl, (why) => badFolder(`folder ${why}`))
   return path.endsWith('/') ? path : `${path}/`
 }
 

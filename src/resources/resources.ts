@@ -29,6 +29,7 @@ import { makeRepresentationCache } from './representation-cache.ts'
 import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
 import { makeTreeCount } from './tree-count.ts'
 import { makeTrashListing } from './trash-listing.ts'
+import { makeVersionActivity, type VersionActivity } from './version-activity.ts'
 import { readDocumentStatements } from './document-statements.ts'
 import type { DocumentDataset } from '../rdf/graph-statements.ts'
 import { makeLockTable, type LockTable } from './lock-table.ts'
@@ -39,7 +40,7 @@ import { resolveTarget } from '../store/target.ts'
 
 export type { Acting, ResourcesDeps } from './acting.ts'
 
-export interface Resources extends VersionReads {
+export interface Resources extends VersionReads, VersionActivity {
   /** GET or HEAD: Read on the target, then what is stored of it (404 only to a reader). */
   read(who: Acting, path: string): Promise<Readable>
   /**
@@ -124,6 +125,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
   const posts = makePostMember(deps)
   const read = makeReadResource(deps)
   const put = putInOneStep(deps, puts)
+  const versions = makeVersionReads(deps, put)
   return {
     read,
     list: makeListMembers(deps, read),
@@ -136,7 +138,8 @@ export function makeResources(deps: ResourcesDeps): Resources {
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...puts,
     put,
-    ...makeVersionReads(deps, put),
+    ...versions,
+    ...makeVersionActivity(deps, versions),
     ...posts,
     post: async (who, path, contentType, body, facts) => {
       const plan = await posts.planPost(who, path, false)

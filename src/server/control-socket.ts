@@ -1,6 +1,6 @@
 // The running server's local control socket: `solopod setup-link` asks it for a new one-time link,
 // `solopod export` for a snapshot export of the running pod, `solopod clients` to add, list and remove
-// client credentials, the benchmark for a memory report.
+// client credentials, `solopod links` share links, the benchmark for a memory report.
 //
 // LevelDB admits one process per database, so while the server runs no other command can write a
 // setup token. The socket lives in the data directory, in a folder only the server's user may enter:
@@ -12,6 +12,7 @@ import { heapStats } from 'bun:jsc'
 import { UserError } from '../lib/user-error.ts'
 import { HttpError } from '../http/errors.ts'
 import type { ClientCredentialActions } from './client-credential-actions.ts'
+import type { ShareLinkActions } from './share-link-actions.ts'
 
 const SOCKET_DIR = 'run'
 const SOCKET_NAME = 'control.sock'
@@ -22,6 +23,8 @@ const MEMORY_PATH = '/memory'
 const CLIENTS_PATH = '/clients/'
 const CLIENT_OPS = ['add', 'list', 'remove'] as const
 export type ClientOp = typeof CLIENT_OPS[number]
+/** `/links/add`, `/links/list`, `/links/remove`: the same three for share links. */
+const LINKS_PATH = '/links/'
 /** sun_path is 108 bytes on Linux (104 on macOS): a longer path cannot be bound. */
 const MAX_SOCKET_PATH = 100
 
@@ -42,6 +45,8 @@ export interface ControlActions {
   commitStats?(): { readonly batches: number; readonly writes: number }
   /** `solopod clients …` while the server holds the database. */
   clients?: ClientCredentialActions
+  /** `solopod links …` while the server holds the database. */
+  links?: ShareLinkActions
 }
 
 /** One `solopod clients` action from its JSON body; a refusal's description goes back to the command (never a secret: none is sent in). */
@@ -53,6 +58,22 @@ async function answerClients(clients: ClientCredentialActions | undefined, op: s
     if (op === 'remove') return Response.json({ answer: await clients.remove(String(body.id)) })
     const scope = Array.isArray(body.scope) ? body.scope.map((e: { path?: unknown; right?: unknown }) => ({ path: String(e.path), right: String(e.right) })) : undefined
     return Response.json({ answer: await clients.add(String(body.name ?? ''), scope) })
+  } catch (err) {
+    if (err instanceof HttpError) return Response.json({ error: err.description }, { status: 400 })
+    throw err
+  }
+}
+
+/** One `solopod links` action from its JSON body; the answer of `add` holds the link's URL (with its token) for the command alone. */
+async function answerLinks(links: ShareLinkActions | undefined, op: string, request: Request): Promise<Response> {
+  if (!links || !(CLIENT_OPS as readonly string[]).includes(op)) return new Response('not found\n', { status: 404 })
+  const body = await request.json().catch(() => ({})) as Record<string, unknown>
+  const text = (v: unknown) => typeof v === 'string' ? v : undefined
+  try {
+    if (op === 'list') return Response.json({ answer: await links.list() })
+    if (op === 'remove') return Response.json({ answer: await links.remove(String(body.id)) })
+    const [expires, allows, name] = [text(body.expires), text(body.allows), text(body.name)]
+    return Response.json({ answer: await links.add({ path: String(body.path ?? ''), ...(expires ? { expires } : {}), ...(allows ? { allows } : {}), ...(name !== undefined ? { name } : {}) }) })
   } catch (err) {
     if (err instanceof HttpError) return Response.json({ error: err.description }, { status: 400 })
     throw err
@@ -91,6 +112,7 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
       if (route === SETUP_LINK_PATH) return Response.json({ link: await actions.issueSetupLink() })
       if (route === EXPORT_PATH) return exportTo(request)
       if (route?.startsWith(CLIENTS_PATH)) return answerClients(actions.clients, route.slice(CLIENTS_PATH.length), request)
+      if (route?.startsWith(LINKS_PATH)) return answerLinks(actions.links, route.slice(LINKS_PATH.length), request)
       if (route === MEMORY_PATH) {
         const commits = actions.commitStats?.()
         return Response.json({ ...memoryReport(new URL(request.url).searchParams.has('gc')), ...(commits ? { commits: { ...commits } } : {}) })
@@ -178,10 +200,14 @@ export async function requestExport(dataDir: string, dest: string): Promise<Reco
  * A `solopod clients` action done by the server running on `dataDir`: its answer, or undefined when no server
  * listens there (the command then opens the database itself). A refusal (a folder not usable) is thrown.
  */
-export async function requestClientsAction(dataDir: string, op: ClientOp, body: Record<string, unknown>): Promise<{ answer: unknown } | undefined> {
+export const requestClientsAction = (dataDir: string, op: ClientOp, body: Record<string, unknown>) => requestAction(dataDir, CLIENTS_PATH, op, body)
+/** A `solopod links` action done by the running server, as requestClientsAction. */
+export const requestLinksAction = (dataDir: string, op: ClientOp, body: Record<string, unknown>) => requestAction(dataDir, LINKS_PATH, op, body)
+
+async function requestAction(dataDir: string, prefix: string, op: ClientOp, body: Record<string, unknown>): Promise<{ answer: unknown } | undefined> {
   let res: Response
   try {
-    res = await fetch(`http://solopod${CLIENTS_PATH}${op}`, {
+    res = await fetch(`http://solopod${prefix}${op}`, {
       method: 'POST', unix: controlSocketPath(dataDir), body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000),
     })
   } catch {

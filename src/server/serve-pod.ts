@@ -15,6 +15,7 @@ import type { Store } from '../store/open-store.ts'
 import { describeCause, log } from '../log.ts'
 import { ControlSocketError, openControlSocket } from './control-socket.ts'
 import { credentialActions, type ClientCredentialActions } from './client-credential-actions.ts'
+import { shareLinkActions, type ShareLinkActions } from './share-link-actions.ts'
 import { socketHandlers } from '../http/socket-session.ts'
 import { lastResort, listen, type PodServer } from './listen.ts'
 import { listenWithAcme, type Listener } from './acme-listener.ts'
@@ -165,10 +166,28 @@ function openControlSocketOf({ cfg, store, deps }: Pod): () => void {
       },
       commitStats: () => store.commitStats,
       clients: loggedClientActions(credentialActions(deps, cfg.baseUrl, deps.now)),
+      links: loggedLinkActions(shareLinkActions(store, cfg.baseUrl, deps.now)),
     })
   } catch (err) {
     log.warn('control.unavailable', { reason: err instanceof ControlSocketError ? err.message : describeCause(err) })
     return () => {}
+  }
+}
+
+/** The running pod's log names what `solopod links` changed: the link's id, never its URL (the token is the key). */
+function loggedLinkActions(actions: ShareLinkActions): ShareLinkActions {
+  return {
+    ...actions,
+    add: async (request) => {
+      const added = await actions.add(request)
+      log.info('share_link.added', { via: 'control-socket', id: added.link.id, allows: added.link.allows })
+      return added
+    },
+    remove: async (id) => {
+      const removed = await actions.remove(id)
+      if (removed) log.info('share_link.removed', { via: 'control-socket', id })
+      return removed
+    },
   }
 }
 

@@ -3,6 +3,7 @@
 
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../deps.ts'
+import { contentDisposition as disposition } from '../http/content-disposition.ts'
 import { HttpError } from '../http/errors.ts'
 import { checkCsrf, csrfTokenFor } from '../http/csrf.ts'
 import type { RefusalCode, StatusOf } from '../http/refusals.ts'
@@ -48,10 +49,6 @@ const signInPath = (returnTo: string) => `${VISIT_PATHS.signIn}?return=${encodeU
 
 /** A pod path the visitor asked for (a query or a form field), canonical; no path at all is the root. */
 const podPath = (raw: string | undefined) => podPathOf(raw === undefined || raw === '' ? '/' : raw)
-
-/** RFC 6266 §4.3: the name, UTF-8 encoded, and an ASCII fallback. */
-const disposition = (kind: 'inline' | 'attachment', name: string) =>
-  `${kind}; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`
 
 /**
  * An operation of the layer, refused as these pages show it: the refusal's status, code and reason. The headers

@@ -18,7 +18,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['app.ts', 'first-start.ts'],
   // the browser scripts (static/admin/*.ts, bundled for the dashboard): above the role whose pages load them
   ['static'],
-  ['op', 'as', 'rs', 'admin', 'notify', 'visit', 'monitor', 'dav'],
+  ['op', 'as', 'rs', 'admin', 'notify', 'visit', 'links', 'monitor', 'dav'],
   ['deps.ts'],
   // the one operations layer under every face: for an explicit principal, decided by policy, written by the store
   ['resources'],
@@ -108,7 +108,7 @@ export function readImports(rootDir: string): Imports {
 /** Every module of src/ and static/ with the modules it imports. */
 export const graphOf = (imports: Imports): Graph => new Map([...imports].map(([from, edges]) => [from, edges.map((e) => e.to)]))
 
-const ROLES = ['op', 'as', 'rs', 'admin', 'monitor', 'dav']
+const ROLES = ['op', 'as', 'rs', 'admin', 'monitor', 'dav', 'links']
 
 /** The role whose browser half a static/ file is (`static/admin/app.ts` → `admin`), if any. */
 const browserRoleOf = (file: string) => (unitOf(file) === 'static' ? file.split('/')[1] : undefined)
@@ -174,8 +174,8 @@ export function storeWritesInFaces(imports: Imports, faces: readonly string[] = 
   return out
 }
 
-/** The pages: the owner's and the visitor's. */
-export const PAGE_UNITS = ['admin', 'visit'] as const
+/** The pages: the owner's, the visitor's and the share links'. */
+export const PAGE_UNITS = ['admin', 'visit', 'links'] as const
 
 /**
  * The store's modules of name rules, which hold no data: a path's parent, the canonical form of a path, the ACL of a

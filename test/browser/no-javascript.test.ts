@@ -45,7 +45,7 @@ describe('the owner pages with JavaScript off', () => {
     expect(await page.locator('noscript').count()).toBe(0)
     const nav = page.getByRole('navigation', { name: 'Dashboard sections' })
     const sections = await nav.getByRole('link').evaluateAll((links) => links.map((a) => [a.textContent ?? '', (a as HTMLAnchorElement).pathname]))
-    expect(sections.map(([label]) => label)).toEqual(['Files', 'Sharing', 'Apps and sessions', 'Scripts and bots', 'Live updates', 'Grants', 'Keys', 'Profile', 'Backup', 'Pod status'])
+    expect(sections.map(([label]) => label)).toEqual(['Files', 'Activity', 'Sharing', 'Apps and sessions', 'Scripts and bots', 'Live updates', 'Grants', 'Keys', 'Profile', 'Backup', 'Pod status'])
     for (const [label, path] of sections) {
       const response = await page.goto(`${pod.baseUrl}${path}`)
       expect([label, response?.status()]).toEqual([label, 200])

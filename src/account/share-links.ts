@@ -1,0 +1,119 @@
+// Share links (issue 38): a capability URL for someone without a WebID, naming one file or one folder of the
+// pod. The token is shown once, when the link is made; the store keeps only its SHA-256, so a copy of the
+// database (a backup) opens nothing. Each link is a record keyed by that hash; its id (public, what the owner
+// lists and removes it by) is inside it.
+
+import type { Store } from '../store/open-store.ts'
+import { readRecords, putRecord, updateRecord, NEVER } from '../store/records.ts'
+import { badRequest, HttpError } from '../http/errors.ts'
+import { randomBase64url } from '../lib/client-secret.ts'
+import { sha256Base64url } from '../lib/text.ts'
+
+const KIND = 'share-link'
+/** Recognisable on the command line and in logs; never a token (those have no prefix and are never logged). */
+export const SHARE_LINK_PREFIX = 'link-'
+export const MAX_LINK_NAME = 100
+/** 256 bits: far beyond guessing, whatever the rate of tries. */
+const TOKEN_BYTES = 32
+/** A token as it appears in a URL: exactly what `randomBase64url(TOKEN_BYTES)` makes. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
+
+export const DAY_MS = 24 * 60 * 60 * 1000
+/** Without --expires a link lasts a week: long enough to be used, short enough to be forgotten safely. */
+export const DEFAULT_LINK_LIFETIME_MS = 7 * DAY_MS
+/** No link lasts longer than a year unless the owner chooses none at all. */
+export const MAX_LINK_LIFETIME_MS = 365 * DAY_MS
+/**
+ * An expired link's record is kept this long after it expires, so its holder is told it expired (410) rather
+ * than that it never was (404); then the store's sweep removes it.
+ */
+const EXPIRED_KEPT_MS = 30 * DAY_MS
+
+/** What a link allows: `read` views and downloads; `upload` adds files to a folder and shows nothing (a file drop); `read-upload` both. */
+export type LinkAllows = 'read' | 'upload' | 'read-upload'
+export const LINK_ALLOWS: readonly LinkAllows[] = ['read', 'upload', 'read-upload']
+
+/** What the one decider needs of a live link (auth/principal.ts `link`): where it reaches, and what it allows there. */
+export interface LinkScope {
+  readonly id: string
+  /** A stored path: a file, or a folder (ending in `/`) with everything under it. */
+  readonly path: string
+  readonly allows: LinkAllows
+}
+
+export interface ShareLink extends LinkScope {
+  readonly name: string
+  readonly createdAt: number
+  /** Undefined: the owner chose a link that never expires. */
+  readonly expiresAt?: number
+  /** Requests answered through it. */
+  readonly uses: number
+}
+
+export const canRead = (allows: LinkAllows) => allows !== 'upload'
+export const canUpload = (allows: LinkAllows) => allows !== 'read'
+
+const hashOf = (token: string) => sha256Base64url(token)
+
+export function checkLinkName(name: unknown): string {
+  const trimmed = typeof name === 'string' ? name.trim() : ''
+  if (trimmed.length > MAX_LINK_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw badRequest(`a link's name is at most ${MAX_LINK_NAME} characters, without line breaks (who it is for, e.g. "for the plumber")`)
+  }
+  return trimmed
+}
+
+export interface NewLink {
+  /** A stored path, checked to exist by the caller. */
+  readonly path: string
+  readonly allows: LinkAllows
+  readonly name?: string
+  /** From now; undefined: the default; null: never expires (only when the owner chose it). */
+  readonly lifetimeMs?: number | null
+}
+
+/** Makes a link: its record, and the token that opens it (shown now, never again). */
+export async function addShareLink(store: Store, link: NewLink, now: number): Promise<{ link: ShareLink; token: string }> {
+  if (canUpload(link.allows) && !link.path.endsWith('/')) throw badRequest('an upload link names a folder: files are added into it')
+  const lifetime = link.lifetimeMs === undefined ? DEFAULT_LINK_LIFETIME_MS : link.lifetimeMs
+  if (lifetime !== null && (!(lifetime > 0) || lifetime > MAX_LINK_LIFETIME_MS)) {
+    throw badRequest(`a link expires after more than no time and at most ${MAX_LINK_LIFETIME_MS / DAY_MS} days (or never, when chosen)`)
+  }
+  const record: ShareLink = {
+    id: SHARE_LINK_PREFIX + randomBase64url(9), path: link.path, allows: link.allows, name: checkLinkName(link.name ?? ''),
+    createdAt: now, uses: 0, ...(lifetime !== null ? { expiresAt: now + lifetime } : {}),
+  }
+  const token = randomBase64url(TOKEN_BYTES)
+  await putRecord<ShareLink>(store, KIND, hashOf(token), record, keptUntil(record))
+  return { link: record, token }
+}
+
+const keptUntil = (l: ShareLink) => l.expiresAt === undefined ? NEVER : l.expiresAt + EXPIRED_KEPT_MS
+
+/**
+ * The live link a token opens, counted as used once more; refused 404 `link_not_found` (no such token, or
+ * removed) or 410 `link_expired`. The token is never in the refusal: refusals are logged.
+ */
+export async function openShareLink(store: Store, token: string, now: number, count: boolean): Promise<ShareLink> {
+  if (!TOKEN_PATTERN.test(token)) throw linkNotFound()
+  const found = await updateRecord<ShareLink, ShareLink | undefined>(store, KIND, hashOf(token), now, (l) =>
+    l === undefined || !count || isExpired(l, now) ? { result: l } : { next: { ...l, uses: l.uses + 1 }, result: l })
+  if (found === undefined) throw linkNotFound()
+  if (isExpired(found, now)) throw new HttpError(410, 'link_expired', `this link expired on ${new Date(found.expiresAt!).toISOString()}; ask whoever sent it for a new one`)
+  return found
+}
+
+const isExpired = (l: ShareLink, now: number) => l.expiresAt !== undefined && l.expiresAt <= now
+const linkNotFound = () => new HttpError(404, 'link_not_found', 'there is no such link, or it was removed; ask whoever sent it for a new one')
+
+export async function listShareLinks(store: Store, now: number): Promise<ShareLink[]> {
+  return (await readRecords<ShareLink>(store, KIND, now)).map((r) => r.value).sort((a, b) => a.createdAt - b.createdAt)
+}
+
+/** Removes a link by its id: every use ends at once (each request opens the link again). False when there is none. */
+export async function removeShareLink(store: Store, id: string, now: number): Promise<boolean> {
+  if (!id.startsWith(SHARE_LINK_PREFIX)) return false
+  const key = (await readRecords<ShareLink>(store, KIND, now)).find((r) => r.value.id === id)?.key
+  if (key === undefined) return false
+  return updateRecord<ShareLink, boolean>(store, KIND, key, now, (l) => l === undefined ? { result: false } : { next: null, result: true })
+}

@@ -1,0 +1,163 @@
+// Share links (issue 38): `/.links/TOKEN/` opens the file or folder a link names for anyone holding it, with no
+// account. The token is resolved to its link (account/share-links.ts), then everything is read or added through
+// the operations layer (`deps.resources`) as the link's own principal, which the one decider allows exactly
+// what the link does (policy/link-access.ts): so nothing beside or above the link's path opens, however the
+// path inside is spelled. A browser gets a page; other clients get the bytes. No log line names the token.
+
+import { Elysia } from 'elysia'
+import type { Deps } from '../deps.ts'
+import { contentDisposition as disposition } from '../http/content-disposition.ts'
+import { HttpError, toPlainResponse } from '../http/errors.ts'
+import { LINK_PATHS } from '../http/pod-paths.ts'
+import { renderError } from '../http/render-error.ts'
+import { errorPage } from '../http/html-page.ts'
+import { namesType } from '../http/content-negotiation.ts'
+import { uploadFormParts } from '../http/upload-form.ts'
+import { resolveTarget, encodeSegment } from '../store/target.ts'
+import { isContainerPath } from '../store/paths.ts'
+import { openShareLink, canRead, type ShareLink } from '../account/share-links.ts'
+import type { Acting } from '../resources/resources.ts'
+import { NO_PRECONDITIONS } from '../resources/preconditions.ts'
+import { previewKind } from '../lib/preview-kind.ts'
+import { readableName } from '../lib/readable-path.ts'
+import { log } from '../log.ts'
+import { filePage, folderPage, uploadedPage } from './link-pages.ts'
+
+/** What the layer's representation says of the bytes that a download, a media element's seek or a cache needs. */
+const PASSED_ON = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'] as const
+/** What a client may ask of the bytes: a range (a film seeking), and revalidation. */
+const ASKED = ['range', 'if-range', 'if-none-match', 'if-modified-since'] as const
+const PAGE_SIZE = 500
+
+/** A browser navigating names text/html; a script or `curl` does not, and gets the bytes. */
+const prefersHtml = (accept: string | null) => namesType(accept, 'text/html')
+
+/** Every answer under /.links/: no Referer carries the token away, nothing of it runs as a page of the pod's origin, no shared cache keeps it. */
+function guarded(res: Response, sandbox = 'sandbox'): Response {
+  const headers = new Headers(res.headers)
+  headers.set('referrer-policy', 'no-referrer')
+  const csp = headers.get('content-security-policy')
+  headers.set('content-security-policy', csp ? `${csp}; ${sandbox}` : sandbox)
+  headers.set('x-content-type-options', 'nosniff')
+  headers.set('cache-control', 'private, no-store')
+  return new Response(res.body, { status: res.status, headers })
+}
+
+const notFound = (path: string) => new HttpError(404, 'not_found', `${path} does not exist`)
+
+interface Opened {
+  readonly link: ShareLink
+  /** The stored path asked for: the link's own, or one inside its folder. */
+  readonly path: string
+  /** The path as the link's URLs say it: `/.links/TOKEN/` + what is inside. */
+  readonly base: string
+  readonly who: Acting
+}
+
+/**
+ * The token and the path inside the link, from the request's path as the URL parser left it (dot segments, `%2e%2e`
+ * too, already resolved: a `..` that climbs out of the token's segment names another token, which opens nothing).
+ * The inside path is resolved as any request target is (encoded slashes, NUL, dot segments refused) and must stay
+ * under a folder link; a file link has nothing inside it.
+ */
+async function open(deps: Pick<Deps, 'store' | 'now'>, urlPath: string): Promise<Opened> {
+  const rest = urlPath.slice(LINK_PATHS.base.length)
+  const slash = rest.indexOf('/')
+  const token = slash < 0 ? rest : rest.slice(0, slash)
+  const inside = slash < 0 ? '' : rest.slice(slash + 1)
+  const link = await openShareLink(deps.store, token, deps.now(), true)
+  let path = link.path
+  if (inside !== '') {
+    if (!isContainerPath(link.path)) throw notFound(inside)
+    try { path = resolveTarget('', link.path + inside).path } catch { throw notFound(inside) }
+    if (!path.startsWith(link.path)) throw notFound(inside)
+  }
+  return { link, path, base: `${LINK_PATHS.base}${token}/`, who: { principal: { keys: [], scheme: 'link', link: { id: link.id, path: link.path, allows: link.allows } } } }
+}
+
+export function linksPlugin(deps: Deps) {
+  const { resources, cfg } = deps
+
+  async function read(request: Request, o: Opened, url: URL): Promise<Response> {
+    if (!canRead(o.link.allows)) {
+      // A file drop shows nothing of what is there: only the form that adds to it
+      if (o.path !== o.link.path) throw notFound(o.path)
+      const received = Number(new URL(request.url).searchParams.get('received') ?? 0)
+      return prefersHtml(request.headers.get('accept')) ? guarded(await uploadedPage(o.link, o.base, Number.isSafeInteger(received) && received > 0 ? received : 0), 'sandbox allow-forms')
+        : guarded(toPlainResponse(new HttpError(405, 'method_not_allowed', 'this link only takes files (POST); it shows nothing', { headers: { allow: 'POST' } })))
+    }
+    const readable = await resources.read(o.who, o.path)
+    const name = readableName(o.path) || readableName(o.link.path)
+    const download = url.searchParams.has('download')
+    const preview = url.searchParams.has('preview')
+    if (!download && !preview && prefersHtml(request.headers.get('accept'))) {
+      const relative = o.path.slice(isContainerPath(o.link.path) ? o.link.path.length : o.path.length)
+      // Pages keep the sandbox of previews, opened only for what they are for: downloads, and the upload form
+      if (!isContainerPath(o.path)) return guarded(await filePage(o.link, o.base + relative, name, readable.meta), 'sandbox allow-downloads')
+      const listing = await resources.list(o.who, o.path, { cursor: { from: 'first' }, limit: PAGE_SIZE, countUpTo: PAGE_SIZE * 10 })
+      return guarded(await folderPage(o.link, o.base, relative, listing), canReadAndUpload(o) ? 'sandbox allow-downloads allow-forms' : 'sandbox allow-downloads')
+    }
+    const passed = new Headers()
+    for (const h of ASKED) { const v = request.headers.get(h); if (v) passed.set(h, v) }
+    const res = await resources.represent(o.path, readable, {
+      accept: download || preview ? '*/*' : request.headers.get('accept'), requestUrl: cfg.baseUrl + o.path, requestHeaders: passed, head: false, headers: new Headers(),
+    })
+    const headers = new Headers()
+    for (const h of PASSED_ON) { const v = res.headers.get(h); if (v !== null) headers.set(h, v) }
+    if (!isContainerPath(o.path)) {
+      // Shown inline only what a page may show (an image, a film); everything else is a download, never a page of this origin
+      const inline = preview && previewKind(headers.get('content-type') ?? '') !== undefined
+      headers.set('content-disposition', disposition(inline ? 'inline' : 'attachment', name))
+    }
+    return guarded(new Response(res.body, { status: res.status, headers }))
+  }
+
+  const canReadAndUpload = (o: Opened) => o.link.allows === 'read-upload' && o.path === o.link.path
+
+  /** A file drop: each file of a form, or one raw body named by its Slug, lands as a new file (POST: never replacing one). */
+  async function upload(request: Request, o: Opened): Promise<Response> {
+    if (o.path !== o.link.path || o.link.allows === 'read') throw notFound(o.path)
+    const added: string[] = []
+    const post = async (type: string | null, body: ReadableStream<Uint8Array> | Uint8Array, name: string) => {
+      const member = await resources.post(o.who, o.path, type || 'application/octet-stream', body, { slug: encodeSegment(name), preconditions: NO_PRECONDITIONS })
+      added.push(member.path)
+      log.info('link.uploaded', { link: o.link.id, path: member.path })
+    }
+    if (/^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '')) {
+      for await (const part of uploadFormParts(request)) {
+        if (part.kind !== 'file') continue
+        const name = part.filename.split(/[\\/]/).pop() ?? ''
+        if (name === '' || name === '.' || name === '..') { await part.body.cancel(); continue }
+        await post(part.mimeType, part.body, name)
+      }
+      if (added.length === 0) throw new HttpError(400, 'invalid_request', 'the form carried no file')
+    } else {
+      const slug = request.headers.get('slug')
+      if (!slug || !request.body) throw new HttpError(400, 'invalid_request', 'send a file as a multipart/form-data form, or as the body with its name in a Slug header')
+      await post(request.headers.get('content-type'), request.body, decodeSlug(slug))
+    }
+    // Post/Redirect/Get: reloading the page that says "received" sends nothing again
+    if (prefersHtml(request.headers.get('accept'))) return guarded(new Response(null, { status: 303, headers: { location: `${o.base}?received=${added.length}` } }))
+    const names = added.map((p) => readableName(p))
+    return guarded(Response.json({ added: names }, { status: 201 }))
+  }
+
+  const handle = (request: Request, act: (o: Opened, url: URL) => Promise<Response>) => async () => {
+    const url = new URL(request.url)
+    try {
+      return await act(await open(deps, url.pathname), url)
+    } catch (err) {
+      const html = prefersHtml(request.headers.get('accept'))
+      return guarded(await renderError(request, err, (e) => html ? errorPage(e, { hint: 'Ask whoever sent you the link for a new one.', links: [] }) : Promise.resolve(toPlainResponse(e))))
+    }
+  }
+
+  return new Elysia({ name: 'links' })
+    .get(`${LINK_PATHS.base}*`, ({ request }) => handle(request, (o, url) => read(request, o, url))())
+    .post(`${LINK_PATHS.base}*`, ({ request }) => handle(request, (o) => upload(request, o))(), { parse: 'none' })
+}
+
+/** A Slug as sent: percent-encoded (RFC 5023 §9.7) or plain. */
+function decodeSlug(slug: string): string {
+  try { return decodeURIComponent(slug) } catch { return slug }
+}

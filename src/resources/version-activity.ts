@@ -1,0 +1,128 @@
+// The pod's history for whoever controls it: the changes kept as versions (store/versions.ts) across the pod,
+// newest first; one resource's; and a folder put back as it was at a time, each resource an ordinary versioned PUT.
+
+import { HttpError } from '../http/errors.ts'
+import { getMeta } from '../store/resources.ts'
+import type { ResourceMeta } from '../store/resource-meta.ts'
+import { spanOf, pathOfVersionKey, type ChangeAuthor, type VersionRecord } from '../store/versions.ts'
+import type { VersionEnd } from '../store/version-record.ts'
+import { decide, type Acting, type ResourcesDeps } from './acting.ts'
+import type { VersionReads } from './versions.ts'
+
+export type { VersionEnd } from '../store/version-record.ts'
+
+/** One change: the state of `path` written at `from`, ended at `until` by `by`, as `end` says. */
+export interface ChangeEntry {
+  readonly path: string
+  readonly from: number
+  readonly until: number
+  readonly end: VersionEnd
+  readonly by?: ChangeAuthor
+  /** The state the change replaced or removed (the memento written at `from`). */
+  readonly meta: ResourceMeta
+}
+
+export interface ChangeQuery {
+  /** Only changes at this path or under this folder (a path ending in `/`). */
+  readonly folder?: string
+  /** Only changes made with this app (client id). */
+  readonly client?: string
+  /** Only changes that ended a state this way (the deletions: `delete` and `trash`). */
+  readonly ends?: readonly VersionEnd[]
+  /** A page after the first: the `next` of the page before. */
+  readonly after?: string
+  readonly limit: number
+}
+
+export interface ChangePage { readonly changes: ChangeEntry[]; readonly next?: string }
+
+/** What a folder's restore did: the resources written back, those already as they were, those that did not exist then (they stay). */
+export interface FolderRestore { readonly restored: string[]; readonly unchanged: string[]; readonly absentThen: string[] }
+
+export interface VersionActivity {
+  /** The changes kept, newest first (the one change's order, then the path's), a page of them. */
+  changes(who: Acting, query: ChangeQuery): Promise<ChangePage>
+  /** One resource's kept states, newest first, and its current state; 404 `memento_not_found` when it has neither. */
+  history(who: Acting, path: string): Promise<{ current?: ResourceMeta; versions: ChangeEntry[] }>
+  /**
+   * Every resource at or under `folder` that existed at `at` gets its state of then back (`restoreVersion`, each
+   * a PUT decided as one, itself versioned); what did not exist then stays as it is.
+   */
+  restoreFolder(who: Acting, folder: string, at: number): Promise<FolderRestore>
+}
+
+const rangeOf = (folder?: string) => folder ? { gte: folder, lt: `${folder}\uffff` } : {}
+// Newest first: the change's time, then the key (a batch's changes, such as a folder deleted, share one time).
+const sortKeyOf = (key: string) => `${String(spanOf(key).until).padStart(15, '0')}\0${key}`
+const entryOf = (key: string, r: VersionRecord): ChangeEntry =>
+  ({ path: pathOfVersionKey(key), from: r.from, until: r.until, end: r.end, ...(r.by ? { by: r.by } : {}), meta: r.meta })
+const CHUNK = 200
+
+/**
+ * Control of the pod's root, as the trash's listing: the history names what was anywhere in the pod, ACL documents
+ * too, and who changed it. The owner keeps that Control whatever the ACLs say.
+ */
+export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionReads, 'mementoAt' | 'restoreVersion'>): VersionActivity {
+  const { store, cfg } = deps
+  const controlOfRoot = (who: Acting) => decide(deps, who, '/', [{ url: `${cfg.baseUrl}/`, modes: ['control'] }])
+
+  async function keysUnder(folder?: string): Promise<string[]> {
+    const keys: string[] = []
+    // Keys only: a record holds a document's statements, read for the page shown alone.
+    for await (const key of store.versions.keys(rangeOf(folder))) keys.push(key)
+    return keys
+  }
+
+  return {
+    async changes(who, query) {
+      await controlOfRoot(who)
+      const sorted = (await keysUnder(query.folder)).map(key => ({ key, sort: sortKeyOf(key) }))
+        .filter(k => query.after === undefined || k.sort < query.after)
+        .sort((a, b) => a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0)
+      const changes: ChangeEntry[] = []
+      let last = ''
+      for (let i = 0; i < sorted.length; i += CHUNK) {
+        const chunk = sorted.slice(i, i + CHUNK)
+        const records = await store.versions.getMany(chunk.map(k => k.key))
+        for (const [j, record] of records.entries()) {
+          if (!record) continue // thinned since the keys were read
+          if (query.client !== undefined && record.by?.client !== query.client) continue
+          if (query.ends && !query.ends.includes(record.end)) continue
+          if (changes.length === query.limit) return { changes, next: last }
+          changes.push(entryOf(chunk[j]!.key, record))
+          last = chunk[j]!.sort
+        }
+      }
+      return { changes }
+    },
+
+    async history(who, path) {
+      await controlOfRoot(who)
+      const versions: ChangeEntry[] = []
+      for await (const [key, record] of store.versions.iterator({ gt: `${path}\0`, lt: `${path}\0\uffff`, reverse: true })) versions.push(entryOf(key, record))
+      const current = await getMeta(store, path)
+      if (!current && versions.length === 0) throw new HttpError(404, 'memento_not_found', `no state of ${path} is kept`)
+      return { ...(current ? { current } : {}), versions }
+    },
+
+    async restoreFolder(who, folder, at) {
+      await controlOfRoot(who)
+      // Sorted, a folder comes before what is in it: its own statements are back before its members are written.
+      const paths = [...new Set((await keysUnder(folder)).map(pathOfVersionKey))].sort()
+      const out: FolderRestore = { restored: [], unchanged: [], absentThen: [] }
+      for (const path of paths) {
+        let from: number
+        try {
+          from = (await versions.mementoAt(who, path, at)).from
+        } catch (err) {
+          if (err instanceof HttpError && err.code === 'memento_not_found') { out.absentThen.push(path); continue }
+          throw err
+        }
+        if ((await getMeta(store, path))?.modified === from) { out.unchanged.push(path); continue }
+        await versions.restoreVersion(who, path, from)
+        out.restored.push(path)
+      }
+      return out
+    },
+  }
+}

@@ -1,0 +1,55 @@
+// `solopod links add|list|remove`: the same three actions whether the running server does them (asked on its
+// control socket) or the command itself on a stopped pod's database.
+
+import type { Store } from '../store/open-store.ts'
+import { getMeta } from '../store/resources.ts'
+import { ownerNamedPath } from '../policy/app-scope.ts'
+import { twinPath } from '../store/paths.ts'
+import { badRequest } from '../http/errors.ts'
+import { LINK_PATHS } from '../http/pod-paths.ts'
+import { addShareLink, listShareLinks, removeShareLink, DAY_MS, LINK_ALLOWS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
+
+/** What the command line asks for; `expires` as typed (`7d`, `never`), the path as the owner names it. */
+export interface LinkRequest { readonly path: string; readonly expires?: string; readonly allows?: string; readonly name?: string }
+
+export interface ShareLinkActions {
+  /** The link and its URL (holding the token: shown once). Throws an HttpError naming what is not usable. */
+  add(request: LinkRequest): Promise<{ link: ShareLink; url: string }>
+  list(): Promise<ShareLink[]>
+  remove(id: string): Promise<boolean>
+}
+
+const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS }
+
+/** `30m`, `12h`, `7d`, `2w` → milliseconds; `never` → null (the owner chose no expiry); undefined: the default. */
+export function parseLinkLifetime(text: string | undefined): number | null | undefined {
+  if (text === undefined) return undefined
+  if (text === 'never') return null
+  const m = /^(\d{1,6})([smhdw])$/.exec(text.trim())
+  if (!m) throw badRequest(`--expires takes a duration such as 30m, 12h, 7d or 2w, or never; got ${JSON.stringify(text.slice(0, 40))}`)
+  return Number(m[1]) * UNITS[m[2]!]!
+}
+
+/** A file or folder as the owner names it (a path, encoded or not, or a URL of this pod) → its stored path, which must exist. */
+async function linkedPath(store: Store, baseUrl: string, input: string): Promise<string> {
+  const path = ownerNamedPath(input, baseUrl, badRequest)
+  if (await getMeta(store, path)) return path
+  // "/photos" for the folder /photos/ (and the other way round) is what the owner meant
+  if (path !== '/' && await getMeta(store, twinPath(path))) return twinPath(path)
+  throw badRequest(`there is nothing at ${path} on this pod: a link names a file or folder that exists`)
+}
+
+export function shareLinkActions(store: Store, baseUrl: string, now: () => number): ShareLinkActions {
+  return {
+    add: async (r) => {
+      const allows = (r.allows ?? 'read') as LinkAllows
+      if (!LINK_ALLOWS.includes(allows)) throw badRequest(`a link allows one of ${LINK_ALLOWS.join(', ')}`)
+      const lifetime = parseLinkLifetime(r.expires)
+      const path = await linkedPath(store, baseUrl, r.path)
+      const { link, token } = await addShareLink(store, { path, allows, ...(r.name !== undefined ? { name: r.name } : {}), ...(lifetime !== undefined ? { lifetimeMs: lifetime } : {}) }, now())
+      return { link, url: `${baseUrl}${LINK_PATHS.base}${token}/` }
+    },
+    list: () => listShareLinks(store, now()),
+    remove: (id) => removeShareLink(store, id, now()),
+  }
+}

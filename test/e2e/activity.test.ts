@@ -1,0 +1,219 @@
+// Issue 36 over real HTTP: the owner's Activity page, a file's and a folder's history, "Recently deleted" with what
+// apps deleted over LDP and WebDAV, the undo forms (CSRF-guarded), and a folder an app wrecked restored byte for byte.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { randomBytes } from 'node:crypto'
+import { CookieJar, FORM, field, form } from '../op/op-fixture.ts'
+import { OWNER_PASSWORD, runSolopod, startPod, type RunningPod } from './start-server.ts'
+import { seedPublicContainer } from './seed-store.ts'
+
+let pod: RunningPod
+const owner = new CookieJar()
+let csrf = ''
+interface Credential { id: string; secret: string }
+let notes: Credential
+
+const url = (path: string) => pod.baseUrl + path
+const basic = (c: Credential) => `Basic ${btoa(`${c.id}:${c.secret}`)}`
+/** A request as the Notes app (a client credential over WebDAV, HTTP Basic) makes it. */
+const app = (method: string, path: string, body?: string | Uint8Array<ArrayBuffer>, type = 'text/turtle') =>
+  fetch(url(path), { method, headers: { authorization: basic(notes), ...(body !== undefined ? { 'content-type': type } : {}) }, ...(body !== undefined ? { body } : {}) })
+/** An owner page, signed in (or `jar` another browser's cookies). */
+const page = (path: string, jar = owner) => fetch(url(path), { redirect: 'manual', headers: { cookie: jar.header() } }).then(r => jar.take(r))
+const postForm = (path: string, fields: Record<string, string>, o: { csrf?: string } = {}) => fetch(url(path), {
+  method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
+  body: form({ csrf: o.csrf ?? csrf, ...fields }),
+}).then(r => owner.take(r))
+const api = (path: string, body: unknown, jar = owner) => fetch(url(path), {
+  method: 'POST', headers: { 'content-type': 'application/json', cookie: jar.header(), 'x-csrf-token': csrf }, body: JSON.stringify(body),
+})
+const bytesOf = async (path: string) => Buffer.from(await (await app('GET', path)).arrayBuffer())
+
+beforeAll(async () => {
+  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write']) })
+  const r = await runSolopod('clients', 'add', '--name', 'Notes app', '--data', pod.dataDir)
+  const [id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+  notes = { id: id!, secret: secret! }
+  const login = await owner.take(await fetch(url('/.oidc/login'))).text()
+  const res = owner.take(await fetch(url('/.oidc/login'), {
+    method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
+    body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
+  }))
+  if (res.status >= 400) throw new Error(`owner login failed: ${res.status}`)
+  csrf = (await owner.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.header() } })).json()).token
+  // WebDAV makes a file's folder first (RFC 4918 §9.7.1)
+  for (const folder of ['/contacts/', '/other/', '/notes/', '/many/', '/work/', '/work/sub/']) expect((await app('MKCOL', folder)).status).toBe(201)
+  expect((await app('PUT', '/contacts/people.ttl', '<#a> <http://xmlns.com/foaf/0.1/name> "Ann".')).status).toBe(201)
+  expect((await app('PUT', '/contacts/people.ttl', '<#a> <http://xmlns.com/foaf/0.1/name> "Bob".')).status).toBe(204)
+}, 60_000)
+afterAll(() => pod?.dispose())
+
+describe('the Activity page', () => {
+  test('lists who changed what with which app, newest first, with See before and Undo; the nav links it', async () => {
+    const res = await page('/.admin/activity')
+    expect(res.status).toBe(200)
+    const body = await res.text()
+    expect(body).toContain('<a href="/.admin/activity" aria-current="page">Activity</a>')
+    // the app as the owner named its credential
+    expect(body).toContain(`with <a href="/.admin/activity?app=${notes.id}">Notes app</a>`)
+    expect(body).toMatch(/changed <a href="\/.admin\/history\?path=%2Fcontacts%2Fpeople.ttl">\/contacts\/people.ttl<\/a>/)
+    expect(body).toContain('See before')
+    expect(body).toContain('>Undo</button>')
+  })
+
+  test('Undo (a CSRF-guarded form) puts the state before the change back; without the token 403 csrf_failed', async () => {
+    const body = await (await page('/.admin/activity?folder=/contacts/')).text()
+    const version = body.match(/name="version" value="(\d+)"/)![1]!
+    const refused = await postForm('/.admin/history/restore', { path: '/contacts/people.ttl', version, back: 'activity' }, { csrf: 'wrong' })
+    expect(refused.status).toBe(403)
+    expect(await refused.text()).toContain('csrf_failed')
+    const res = await postForm('/.admin/history/restore', { path: '/contacts/people.ttl', version, back: 'activity' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/.admin/activity?done=restore')
+    expect(await (await app('GET', '/contacts/people.ttl')).text()).toContain('"Ann"')
+    // the undo is a change too, by the owner through the dashboard
+    expect(await (await page('/.admin/activity')).text()).toContain('You<br><span class="muted">with the dashboard</span>')
+  })
+
+  test('filtered by app and by folder; a path shown decoded', async () => {
+    expect((await app('PUT', '/other/n%C3%A9e%20x.txt', 'one', 'text/plain')).status).toBe(201)
+    expect((await app('PUT', '/other/n%C3%A9e%20x.txt', 'two', 'text/plain')).status).toBe(204)
+    const byApp = await (await page(`/.admin/activity?app=${encodeURIComponent(notes.id)}`)).text()
+    expect(byApp).toContain('/other/née x.txt')
+    expect(byApp).not.toContain('with the dashboard')
+    const inContacts = await (await page('/.admin/activity?folder=/contacts/')).text()
+    expect(inContacts).toContain('/contacts/people.ttl')
+    expect(inContacts).not.toContain('née')
+  })
+
+  test('Recently deleted: what an app deleted over LDP and WebDAV, each with Put it back', async () => {
+    expect((await fetch(url('/pub/ldp.ttl'), { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<#x> <http://example.org/v> "ldp".' })).status).toBe(201)
+    expect((await fetch(url('/pub/ldp.ttl'), { method: 'DELETE' })).status).toBe(204)
+    expect((await app('PUT', '/notes/dav.txt', 'webdav text', 'text/plain')).status).toBe(201)
+    expect((await app('DELETE', '/notes/dav.txt')).status).toBe(204)
+    expect(await (await page('/.admin/trash')).text()).toContain('it is in <a href="/.admin/activity?what=deleted">Recently deleted</a>')
+    const body = await (await page('/.admin/activity?what=deleted')).text()
+    expect(body).toContain('<h1>Recently deleted</h1>')
+    expect(body).toContain('deleted <a href="/.admin/history?path=%2Fpub%2Fldp.ttl">/pub/ldp.ttl</a>')
+    expect(body).toContain('deleted <a href="/.admin/history?path=%2Fnotes%2Fdav.txt">/notes/dav.txt</a>')
+    expect(body).toContain('Someone not signed in')
+    expect(body).not.toContain('changed <a')
+    const version = body.match(/name="path" value="\/notes\/dav.txt"><input type="hidden" name="version" value="(\d+)"/)![1]!
+    expect(body).toContain('Put it back')
+    expect((await postForm('/.admin/history/restore', { path: '/notes/dav.txt', version, back: 'activity' })).status).toBe(303)
+    expect(await (await app('GET', '/notes/dav.txt')).text()).toBe('webdav text')
+  })
+
+  test('paginated: 50 a page, then Older changes', async () => {
+    for (let i = 0; i < 52; i++) expect((await app('PUT', '/many/n.txt', `v${i}`, 'text/plain')).status).toBe(i === 0 ? 201 : 204)
+    const first = await (await page('/.admin/activity?folder=/many/')).text()
+    expect(first.match(/See before/g)!.length).toBe(50)
+    const next = first.match(/href="(\/.admin\/activity\?[^"]*after=[^"]*)"/)![1]!.replaceAll('&amp;', '&')
+    const second = await (await page(next)).text()
+    expect(second.match(/See before/g)!.length).toBe(1)
+    expect(second).not.toContain('Older changes')
+  })
+})
+
+describe('a file\'s history', () => {
+  test('each version with its date, who, size, view, download and Restore this version; linked from the view page', async () => {
+    // the pod's path is as the URL has it (percent-encoded); the pages show it decoded
+    const P = '/other/n%C3%A9e%20x.txt'
+    const Q = encodeURIComponent(P)
+    expect(await (await page(`/.admin/files/view?path=${Q}`)).text()).toContain(`href="/.admin/history?path=${Q}">History</a>`)
+    const res = await page(`/.admin/history?path=${Q}`)
+    expect(res.status).toBe(200)
+    const body = await res.text()
+    expect(body).toContain('History of /other/née x.txt')
+    expect(body).toContain('<strong>Current</strong>')
+    expect(body).toContain('Replaced just now by You <span class="muted">with Notes app</span>')
+    const version = body.match(new RegExp(`history/version\\?path=${Q}&amp;version=(\\d+)`))![1]!
+    const view = await page(`/.admin/history/version?path=${Q}&version=${version}`)
+    expect(view.status).toBe(200)
+    expect(await view.text()).toContain('<pre class="preview-text">one</pre>')
+    const download = await page(`/.admin/history/download?path=${Q}&version=${version}`)
+    expect(download.status).toBe(200)
+    expect(download.headers.get('content-disposition')).toStartWith('attachment;')
+    expect(await download.text()).toBe('one')
+    const restored = await postForm('/.admin/history/restore', { path: P, version, back: 'history' })
+    expect(restored.status).toBe(303)
+    expect(restored.headers.get('location')).toBe(`/.admin/history?path=${Q}&done=restore`)
+    expect(await (await app('GET', '/other/n%C3%A9e%20x.txt')).text()).toBe('one')
+  })
+
+  test.each([
+    ['/.admin/history?path=%2Fnever.ttl', 404, 'memento_not_found'],
+    ['/.admin/history/version?path=%2Fcontacts%2Fpeople.ttl&version=1', 404, 'memento_not_found'],
+    ['/.admin/history/version?path=%2Fcontacts%2Fpeople.ttl&version=soon', 400, 'invalid_request'],
+    ['/.admin/history?path=no-slash', 400, 'invalid_path'],
+  ])('%s → %i %s', async (path, status, code) => {
+    const res = await page(path)
+    expect(res.status).toBe(status)
+    expect(await res.text()).toContain(code)
+  })
+})
+
+describe('a folder restored as it was at a time', () => {
+  test('an app wrecks a folder (PUTs and DELETEs); the folder restored is byte-identical; what was made after stays', async () => {
+    const photo = new Uint8Array(randomBytes(40_000))
+    expect((await app('PUT', '/work/a.ttl', '<#a> <http://example.org/v> "a".')).status).toBe(201)
+    expect((await app('PUT', '/work/sub/b.txt', 'bee', 'text/plain')).status).toBe(201)
+    expect((await app('PUT', '/work/photo.bin', photo, 'application/octet-stream')).status).toBe(201)
+    const before = { a: await bytesOf('/work/a.ttl'), b: await bytesOf('/work/sub/b.txt'), photo: await bytesOf('/work/photo.bin') }
+    await Bun.sleep(5)
+    const at = Date.now()
+    await Bun.sleep(5)
+    // the wreck
+    expect((await app('PUT', '/work/a.ttl', '<#a> <http://example.org/v> "wrecked".')).status).toBe(204)
+    expect((await app('PUT', '/work/photo.bin', 'zero', 'application/octet-stream')).status).toBe(204)
+    expect((await app('DELETE', '/work/sub/b.txt')).status).toBe(204)
+    expect((await app('DELETE', '/work/sub/')).status).toBe(204)
+    expect((await app('PUT', '/work/new.txt', 'made after', 'text/plain')).status).toBe(201)
+
+    expect(await (await page('/.admin/files?path=%2Fwork%2F')).text()).toContain('<a href="/.admin/history?path=%2Fwork%2F">History of this folder</a>')
+    const folderPage = await (await page('/.admin/history?path=%2Fwork%2F')).text()
+    expect(folderPage).toContain('What was created after that time stays as it is.')
+    expect(folderPage).toContain('<select id="restore-at" name="at">')
+    const res = await postForm('/.admin/history/restore-folder', { path: '/work/', at: String(at) })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toStartWith('/.admin/history?path=%2Fwork%2F&done=folder&restored=')
+    expect(await bytesOf('/work/a.ttl')).toEqual(before.a)
+    expect(await bytesOf('/work/sub/b.txt')).toEqual(before.b)
+    expect(await bytesOf('/work/photo.bin')).toEqual(before.photo)
+    expect(await (await app('GET', '/work/new.txt')).text()).toBe('made after')
+  })
+
+  test('the API: {path, datetime} → what it restored; a bad datetime 400 invalid_request; a file 400; a stranger 401', async () => {
+    expect((await app('PUT', '/work/a.ttl', '<#a> <http://example.org/v> "again".')).status).toBe(204)
+    const ok = await api('/.admin/api/restore-folder', { path: '/work/', datetime: Date.now() - 3_600_000 })
+    expect(ok.status).toBe(200)
+    expect(await ok.json()).toMatchObject({ path: '/work/', restored: [], unchanged: [] })
+    for (const [body, status, code] of [
+      [{ path: '/work/', datetime: 'yesterday-ish' }, 400, 'invalid_request'],
+      [{ path: '/work/a.ttl', datetime: Date.now() }, 400, 'invalid_request'],
+    ] as const) {
+      const res = await api('/.admin/api/restore-folder', body)
+      expect(res.status).toBe(status)
+      expect((await res.json()).error).toBe(code)
+    }
+    const stranger = await api('/.admin/api/restore-folder', { path: '/work/', datetime: Date.now() }, new CookieJar())
+    expect(stranger.status).toBe(401)
+    expect((await stranger.json()).error).toBe('login_required')
+  })
+})
+
+describe('signed out', () => {
+  test.each(['/.admin/activity', '/.admin/history?path=%2Fwork%2F', '/.admin/history/version?path=%2Fwork%2Fa.ttl&version=1'])('%s → 303 to sign-in', async (path) => {
+    const res = await page(path, new CookieJar())
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toContain('/.oidc/login')
+  })
+
+  test('the restore forms → 401 login_required', async () => {
+    for (const path of ['/.admin/history/restore', '/.admin/history/restore-folder']) {
+      const res = await fetch(url(path), { method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, origin: pod.baseUrl }, body: form({ csrf: 'x', path: '/work/', at: '1' }) })
+      expect(res.status).toBe(401)
+      expect(await res.text()).toContain('login_required')
+    }
+  })
+})

@@ -1,0 +1,64 @@
+// The layer's history (resources/version-activity.ts): the changes kept across the pod, newest first and a page at a
+// time, one resource's, a folder restored as it was — for whoever controls the pod's root, as the trash's listing.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { ANONYMOUS } from '../../src/auth/principal.ts'
+import { ownerSessionPrincipal } from '../../src/auth/owner-cookie.ts'
+import { NO_PRECONDITIONS } from '../../src/resources/preconditions.ts'
+import { refusal } from './refusal.ts'
+import { agent, BASE, openAccessPod, type AccessPod } from '../policy/access-fixture.ts'
+
+const OWNER = { principal: ownerSessionPrincipal(BASE) }
+const BOB = { principal: agent('https://bob.example/profile#me') }
+const PUBLIC = { principal: ANONYMOUS }
+const put = (who: typeof OWNER, path: string, text: string) => pod.deps.resources.put(who, path, 'text/plain', new TextEncoder().encode(text))
+
+let pod: AccessPod
+beforeAll(async () => {
+  pod = await openAccessPod()
+  // Bob may read and write /shared/, not control the root
+  await pod.seed('/shared/.acl', `<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#bob> a acl:Authorization; acl:agent <${BOB.principal.webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write.`)
+  for (const [i, text] of ['one', 'two', 'three'].entries()) {
+    pod.clock.t += 1000
+    await put(i === 0 ? OWNER : BOB, '/shared/n.txt', text)
+  }
+  pod.clock.t += 1000
+  await pod.deps.resources.delete(BOB, '/shared/n.txt', NO_PRECONDITIONS)
+})
+afterAll(() => pod.close())
+
+describe('changes: the pod-wide history', () => {
+  test('newest first, who made each, a page at a time; deletions alone', async () => {
+    const r = pod.deps.resources
+    const all = await r.changes(OWNER, { limit: 2, folder: '/shared/' })
+    expect(all.changes.map(c => c.end)).toEqual(['delete', 'update'])
+    expect(all.changes[0]!.by?.agent).toBe(BOB.principal.webid)
+    const rest = await r.changes(OWNER, { limit: 2, folder: '/shared/', after: all.next! })
+    expect(rest.changes.map(c => c.end)).toEqual(['update'])
+    expect(rest.next).toBeUndefined()
+    expect((await r.changes(OWNER, { limit: 10, ends: ['delete', 'trash'] })).changes.map(c => c.path)).toEqual(['/shared/n.txt'])
+  })
+
+  test('an agent who may write a folder but not control the root → 403 forbidden; the public → 401 unauthenticated', async () => {
+    const r = pod.deps.resources
+    for (const call of [() => r.changes(BOB, { limit: 1 }), () => r.history(BOB, '/shared/n.txt'), () => r.restoreFolder(BOB, '/shared/', Date.now())]) {
+      expect(await refusal(call)).toEqual([403, 'forbidden'])
+    }
+    expect(await refusal(() => r.changes(PUBLIC, { limit: 1 }))).toEqual([401, 'unauthenticated'])
+  })
+})
+
+describe('history and restoreFolder', () => {
+  test('a deleted file keeps its history; the folder as it was after the second write gets it back', async () => {
+    const r = pod.deps.resources
+    const { current, versions } = await r.history(OWNER, '/shared/n.txt')
+    expect(current).toBeUndefined()
+    expect(versions.map(v => v.end)).toEqual(['delete', 'update', 'update'])
+    const second = versions[1]!.from
+    expect(await r.restoreFolder(OWNER, '/shared/', second)).toEqual({ restored: ['/shared/n.txt'], unchanged: [], absentThen: [] })
+    const readable = await r.read(OWNER, '/shared/n.txt')
+    expect(readable.meta.size).toBe(3)
+    expect(await refusal(() => r.history(OWNER, '/nothing'))).toEqual([404, 'memento_not_found'])
+  })
+})
