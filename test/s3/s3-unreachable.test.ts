@@ -2,6 +2,8 @@
 // (nothing listens at the endpoint) starts, keeps RDF working and answers files with 503 blob_store_unavailable.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { buildConfig, ConfigError } from '../../src/config.ts'
 import { openBlobStore } from '../../src/store/open-blob-store.ts'
 import { UserError } from '../../src/lib/user-error.ts'
@@ -57,5 +59,19 @@ describe('a bucket that does not answer', () => {
     expect(rdf.status).toBe(201)
     expect((await fetch(`${pod.baseUrl}/files/n.ttl`)).status).toBe(200)
     expect(pod.stdout()).not.toContain('nobody-listens-secret')
+  })
+
+  test('a resumable upload keeps its bytes on the local disk; completing it while the bucket is down is 503, and its bytes stay there', async () => {
+    const created = await fetch(`${pod.baseUrl}/files/r.bin`, { method: 'PUT', headers: {
+      'content-type': 'application/octet-stream', 'upload-draft-interop-version': '8', 'upload-complete': '?0', 'upload-length': '10' } })
+    expect(created.status).toBe(201)
+    const upload = new URL(created.headers.get('location')!, pod.baseUrl).href
+    const res = await fetch(upload, { method: 'PATCH', headers: {
+      'content-type': 'application/partial-upload', 'upload-draft-interop-version': '8', 'upload-offset': '0', 'upload-complete': '?1' }, body: new Uint8Array(10) })
+    expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBe('30')
+    expect(await res.text()).toStartWith('blob_store_unavailable:')
+    expect((await fetch(`${pod.baseUrl}/files/r.bin`)).status).toBe(404)
+    expect(readdirSync(join(pod.dataDir, 'uploads'))).toContain(upload.split('/').at(-1)!)
   })
 })
