@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { ipVersion } from './lib/ip-address.ts'
 import { UserError } from './lib/user-error.ts'
 
-export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys' | 'clients' | 'links'
+export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys' | 'clients' | 'links' | 'blobs'
 
 export interface Config {
   readonly command: Command
@@ -29,6 +29,8 @@ export interface Config {
   readonly maxRdfBytes: number
   /** Free space a file upload must leave on the data directory's disk (507 otherwise). */
   readonly diskReserveBytes: number
+  /** `--blob-store s3://…`: the bytes of files in a bucket (keys from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY); absent: in the data directory. */
+  readonly s3?: S3BlobConfig
   /** A resumable upload with no activity for this long is abandoned: its bytes and its upload resource go. */
   readonly uploadExpirySeconds: number
   /**
@@ -70,6 +72,8 @@ export interface Config {
   readonly linkAllows?: 'upload' | 'read-upload'
   /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
   readonly baseUrlFromPort: boolean
+  /** `blobs check --repair`: remove the blobs nothing names. */
+  readonly repair: boolean
   /** Positional arguments after the command (export/import target). */
   readonly args: readonly string[]
 }
@@ -91,6 +95,17 @@ export interface AcmeConfig {
 export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory'
 
 export class ConfigError extends UserError {}
+
+/** `--blob-store s3://BUCKET[/prefix]` and its company (store/s3-blob-store.ts); never the keys. */
+export interface S3BlobConfig {
+  readonly bucket: string
+  /** Put before every object key: empty, or ending in `/`. */
+  readonly prefix: string
+  readonly endpoint: string
+  readonly region: string
+  /** An operation of the bucket that takes longer fails (the request answers 503) instead of hanging. */
+  readonly timeoutMs: number
+}
 
 /** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
 export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me`
@@ -114,6 +129,10 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest file (binary body) accepted (default: no limit but the disk)' },
   { flag: 'max-rdf-bytes', env: 'SOLOPOD_MAX_RDF_BYTES', help: 'largest RDF document body accepted (default 104857600)' },
   { flag: 'disk-reserve-bytes', env: 'SOLOPOD_DISK_RESERVE_BYTES', help: 'free space file uploads must leave on the disk (default 268435456)' },
+  { flag: 'blob-store', env: 'SOLOPOD_BLOB_STORE', help: 'where the bytes of files live: local (the data directory, default) or s3://BUCKET[/prefix] with --s3-endpoint; keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY' },
+  { flag: 's3-endpoint', env: 'SOLOPOD_S3_ENDPOINT', help: 'URL of the S3-compatible service for --blob-store s3://… (path-style requests)' },
+  { flag: 's3-region', env: 'SOLOPOD_S3_REGION', help: 'region the S3 requests are signed for (default us-east-1; R2: auto)' },
+  { flag: 's3-timeout-seconds', env: 'SOLOPOD_S3_TIMEOUT_SECONDS', help: 'an object store operation slower than this fails, and the request answers 503 with Retry-After (default 15)' },
   { flag: 'keep-versions-days', env: 'SOLOPOD_KEEP_VERSIONS_DAYS', help: 'days every change can be undone: previous states are kept, thinned to hourly after an hour and daily after a day; 0 keeps none (default 30)' },
   { flag: 'upload-expiry-seconds', env: 'SOLOPOD_UPLOAD_EXPIRY_SECONDS', help: 'a resumable upload idle this long is abandoned and its bytes removed (default 86400)' },
   { flag: 'max-channels', env: 'SOLOPOD_MAX_CHANNELS', help: "notification channels (sockets, streams, webhooks) of others than the owner open at once at most; the owner's are counted apart (default 20000)" },
@@ -130,12 +149,13 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'expires', help: 'links add: how long the link lasts: 30m, 12h, 7d … (default 7d, at most 365d), or never' },
   { flag: 'upload-only', help: 'links add: a file drop: whoever holds the link adds files to the folder and sees nothing', boolean: true },
   { flag: 'upload', help: 'links add: whoever holds the link sees the folder and adds files to it', boolean: true },
+  { flag: 'repair', boolean: true, help: 'blobs check: remove the blobs no record names (orphans)' },
   { flag: 'scope', repeated: true, help: 'clients add: a folder the credential may read and write (/photos/), or only read (read:/notes/); repeat for more; none = full access as the owner' },
 ]
 
-const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys', 'clients', 'links']
+const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys', 'clients', 'links', 'blobs']
 /** Positional arguments each command takes: a stray word is refused, never silently dropped. */
-const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, passwd: 0, 'setup-link': 0, keys: 1, clients: 1, links: 1 }
+const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, passwd: 0, 'setup-link': 0, keys: 1, clients: 1, links: 1, blobs: 1 }
 /** `clients` subcommands and the arguments after them. */
 const CLIENTS_USAGE = 'usage: solopod clients add --name N [--scope /folder/ | --scope read:/folder/]… | clients list | clients remove ID  (with --data DIR)'
 const CLIENT_SUBCOMMANDS: Record<string, number> = { add: 0, list: 0, remove: 1 }
@@ -213,6 +233,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if (!COMMANDS.includes(command)) throw new ConfigError(`unknown command "${positional[0]}": expected ${COMMANDS.join(', ')}`)
   const wanted = ARGUMENTS[command]
   const args = positional.slice(1)
+  if (command === 'blobs' && (args[0] !== 'check' || args.length !== 1)) throw new ConfigError('usage: solopod blobs check [--repair] --data DIR')
   if (command === 'keys' && args[0] !== 'add') throw new ConfigError('usage: solopod keys add --data DIR [--name N] [--out FILE]')
   if (command === 'clients' && CLIENT_SUBCOMMANDS[args[0] ?? ''] !== args.length - 1) throw new ConfigError(CLIENTS_USAGE)
   if (command === 'links' && LINK_SUBCOMMANDS[args[0] ?? ''] !== args.length - 1) throw new ConfigError(LINKS_USAGE)
@@ -249,6 +270,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if (uploadOnly && upload) throw new ConfigError('--upload-only and --upload exclude each other: a file drop shows nothing, --upload shows the folder too')
   const keyOut = get('out')
   const maxBodyBytes = get('max-body-bytes')
+  const s3 = parseBlobStore(get)
   return Object.freeze({
     command,
     port,
@@ -264,6 +286,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes: parseInteger('max-body-bytes', maxBodyBytes, 1024, 2 ** 50) }),
     maxRdfBytes: parseInteger('max-rdf-bytes', get('max-rdf-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 32),
     diskReserveBytes: parseInteger('disk-reserve-bytes', get('disk-reserve-bytes') ?? String(256 * 1024 * 1024), 0, 2 ** 50),
+    ...(s3 ? { s3 } : {}),
     keepVersionsDays: parseInteger('keep-versions-days', get('keep-versions-days') ?? '30', 0, 3650),
     uploadExpirySeconds: parseInteger('upload-expiry-seconds', get('upload-expiry-seconds') ?? String(24 * 60 * 60), 1, 365 * 24 * 60 * 60),
     maxChannels: parseInteger('max-channels', get('max-channels') ?? '20000', 1, 1_000_000),
@@ -280,9 +303,35 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     ...(keyName ? { keyName } : {}),
     ...(keyOut ? { keyOut: resolve(keyOut) } : {}),
     scopes: Object.freeze(lists.get('scope') ?? []),
+    repair: flags.has('repair') ? parseBoolean('--repair', flags.get('repair')!) : false,
     ...(expires !== undefined ? { expires } : {}),
     ...(uploadOnly ? { linkAllows: 'upload' as const } : upload ? { linkAllows: 'read-upload' as const } : {}),
     args: Object.freeze(args),
+  })
+}
+
+/** S3 bucket names: 3 to 63 lowercase letters, digits, dots and hyphens. */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+
+/** `--blob-store` and its company; undefined for the local directory (an --s3-* flag alone is refused). */
+function parseBlobStore(get: (flag: string) => string | undefined): S3BlobConfig | undefined {
+  const store = get('blob-store') ?? 'local'
+  const endpoint = get('s3-endpoint')
+  const region = get('s3-region')
+  const timeout = get('s3-timeout-seconds')
+  if (store === 'local') {
+    const stray = [['s3-endpoint', endpoint], ['s3-region', region], ['s3-timeout-seconds', timeout]].find(([, v]) => v !== undefined)
+    if (stray) throw new ConfigError(`--${stray[0]} needs --blob-store s3://BUCKET`)
+    return undefined
+  }
+  const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(store)
+  if (!m || !BUCKET.test(m[1]!)) throw new ConfigError(`--blob-store must be local or s3://BUCKET[/prefix], got "${store}"`)
+  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '')
+  if (endpoint === undefined) throw new ConfigError('--blob-store s3://… needs --s3-endpoint URL (e.g. https://s3.us-east-1.amazonaws.com)')
+  if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) throw new ConfigError(`--s3-endpoint must be an http(s) URL, got "${endpoint}"`)
+  return Object.freeze({
+    bucket: m[1]!, prefix: prefix === '' ? '' : `${prefix}/`, endpoint: endpoint.replace(/\/+$/, ''), region: region ?? 'us-east-1',
+    timeoutMs: parseInteger('s3-timeout-seconds', timeout ?? '15', 1, 3600) * 1000,
   })
 }
 
@@ -331,7 +380,7 @@ const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + o.help + (o.env ? ` [${o.env}]` : ' (repeatable)'))
   return [
-    'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID|links add PATH|links list|links remove ID] [flags]',
+    'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID|links add PATH|links list|links remove ID|blobs check] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export (directory, or a backup .tar.gz from the dashboard) into an empty data directory',
@@ -344,6 +393,7 @@ export function usage(): string {
     '  links add PATH     new share link to a file or folder for someone without an account (--expires, --upload-only, --upload, --name): prints id=… and url=… (also while the server runs)',
     '  links list         the share links: id, path, what they allow, expiry, uses',
     '  links remove ID    remove a share link: every use of it ends at once',
+    '  blobs check        every file\'s bytes are in the blob store with their size; lists orphans, --repair removes them (server stopped)',
     '  --version          print the version', '  --help             print this text',
     '', 'flags:', ...rows,
   ].join('\n')

@@ -13,6 +13,7 @@ import { passwdCommand } from './cli/passwd.ts'
 import { keysCommand } from './cli/keys.ts'
 import { clientsCommand } from './cli/clients.ts'
 import { linksCommand } from './cli/links.ts'
+import { blobsCommand } from './cli/blobs.ts'
 
 const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
   serve: serveCommand,
@@ -23,6 +24,7 @@ const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
   keys: keysCommand,
   clients: clientsCommand,
   links: linksCommand,
+  blobs: blobsCommand,
 }
 
 async function run(argv: string[]) {

@@ -37,6 +37,9 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm run solopod -- clients list --data ./data': { file: 'test/e2e/client-credentials.test.ts', text: "runSolopod('clients', 'list', '--data', pod.dataDir)" },
   'SOLOPOD_CLIENT_ID=script-… SOLOPOD_CLIENT_SECRET=… node examples/client-credentials.mjs http://localhost:3000/photos/hello.txt "Hello from a script"':
     { file: 'test/e2e/client-credentials.test.ts', text: "runScript(photos, '/photos/hello.txt', 'Hello from a script')" },
+  // needs a bucket: the same flags against a real Ceph RGW on loopback (skipped, saying so, where Ceph is not installed)
+  'dist/solopod serve --blob-store s3://my-pod-files/alice --s3-endpoint https://s3.example.net --s3-region us-east-1':
+    { file: 'test/s3/s3-blob-store.test.ts', text: "blobArgs = ['--blob-store', `s3://${engine.bucket}/${PREFIX}`, '--s3-endpoint', engine.endpoint]" },
   // needs a public DNS name, ports 80 and 443 and Let's Encrypt: the same flags against pebble, on unprivileged ports
   'sudo dist/solopod serve --domain pod.example --acme-email me@example.org --data /var/lib/solopod':
     { file: 'test/e2e/start-server.ts', text: "['--domain', opts.acme.domain, '--acme-email', 'owner@example.org', '--acme-directory'" },

@@ -50,6 +50,7 @@ export const REFUSALS = {
   payload_too_large: { status: [413], means: 'the body is larger than the pod takes here (RFC 9110 §15.5.14)' },
   range_not_satisfiable: { status: [416], means: 'the Range asks for bytes the file does not have; Content-Range gives its length (RFC 9110 §15.5.17)' },
   insufficient_storage: { status: [507], means: "the pod's disk is too full to store this; nothing was written (RFC 4918 §11.5)" },
+  blob_store_unavailable: { status: [503], means: "the object store holding the pod's files is slow or down; nothing was written, Retry-After says when to try again" },
   unsupported_media_type: { status: [415], means: 'the body is of a type this request does not take (RFC 9110 §15.5.16)' },
   too_many_uploads: { status: [429], means: 'the agent has the most resumable uploads in progress the pod allows; complete or cancel one first' },
   too_many_requests: { status: [429], means: 'too many requests from this address, sign-in or DPoP key; wait (RFC 6585 §4)' },

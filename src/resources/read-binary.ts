@@ -2,9 +2,9 @@
 
 import type { Store } from '../store/open-store.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
-import { bodyOf } from '../store/resources.ts'
 import { HttpError } from '../http/errors.ts'
 import { rangeOf } from './byte-ranges.ts'
+import { blobRefusal } from './blob-unavailable.ts'
 
 export interface BinaryRead {
   readonly store: Store
@@ -18,13 +18,15 @@ export interface BinaryRead {
 
 const hexToBase64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64')
 
-export function readBinary({ store, meta, etag, requestHeaders, head, headers }: BinaryRead): Response {
+export async function readBinary({ store, meta, etag, requestHeaders, head, headers }: BinaryRead): Promise<Response> {
   headers.append('accept-ranges', 'bytes')
   if (meta.sha256 !== undefined) headers.append('repr-digest', `sha-256=:${hexToBase64(meta.sha256)}:`)
   // Uploaded HTML or SVG must not run as the pod's origin (where the login pages live).
   headers.append('content-security-policy', 'sandbox')
-  const blob = bodyOf(store, meta)
+  const blob = meta.blob
   const size = blob === undefined ? 0 : meta.size
+  // The store answers (or is found slow or down: 503) before the status is sent.
+  const open = (start?: number, end?: number) => store.blobs.open(blob!, start, end).catch((err: unknown) => { throw blobRefusal(err) })
   // Range is defined for GET only (RFC 9110 §14.2): HEAD describes the whole representation.
   const answer = head ? { kind: 'whole' as const } : rangeOf(requestHeaders.get('range'), requestHeaders.get('if-range'), size, etag)
   if (answer.kind === 'unsatisfiable') {
@@ -35,7 +37,7 @@ export function readBinary({ store, meta, etag, requestHeaders, head, headers }:
     const { first, last } = answer.range
     headers.append('content-range', `bytes ${first}-${last}/${size}`)
     headers.append('content-length', String(last - first + 1))
-    return new Response(blob!.slice(first, last + 1), { status: 206, headers })
+    return new Response(await open(first, last + 1), { status: 206, headers })
   }
   headers.append('content-length', String(size))
   if (head || blob === undefined) return new Response(null, { status: 200, headers })
@@ -43,5 +45,6 @@ export function readBinary({ store, meta, etag, requestHeaders, head, headers }:
   // own. A Range decided against here (a stale If-Range, several ranges; rare) goes out through a plain
   // stream Bun does not recognise, so the whole file is sent as decided.
   const ranged = requestHeaders.has('range')
-  return new Response(ranged ? blob.stream().pipeThrough(new TransformStream()) : blob, { status: 200, headers })
+  const body = await open()
+  return new Response(ranged && body instanceof Blob ? body.stream().pipeThrough(new TransformStream()) : body, { status: 200, headers })
 }

@@ -6,6 +6,7 @@ import { isRdfType, mediaTypeOf } from '../rdf/media-types.ts'
 import { readAtMost } from '../auth/request-body.ts'
 import { BlobWriteError, type BlobLimits, type StoredBlob } from '../store/blob-store.ts'
 import { fileBody, type IncomingBody } from './new-content.ts'
+import { blobRefusal } from './blob-unavailable.ts'
 import type { ResourcesDeps } from './acting.ts'
 
 /** A body a face hands the layer: bytes it holds, or a stream it receives (an upload's part). */
@@ -31,7 +32,7 @@ export async function storeFile(deps: Pick<ResourcesDeps, 'cfg' | 'store'>, body
       ...options,
     })
   } catch (err) {
-    if (!(err instanceof BlobWriteError)) throw err
+    if (!(err instanceof BlobWriteError)) throw blobRefusal(err)
     if (err.reason === 'too_large') throw new HttpError(413, 'payload_too_large', err.message)
     throw new HttpError(507, 'insufficient_storage', err.message)
   }

@@ -2,6 +2,7 @@
 // appends and completion (PATCH), cancellation (DELETE), for the agent that started it only.
 
 import { HttpError } from '../http/errors.ts'
+import { blobRefusal } from '../resources/blob-unavailable.ts'
 import { RS_PATHS } from '../http/pod-paths.ts'
 import { mediaTypeOf } from '../rdf/media-types.ts'
 import { deleteUpload, getUpload, putUpload, type StoredUpload, type UploadRecord } from '../store/upload-records.ts'
@@ -107,7 +108,8 @@ async function append(ctx: RsContext, r: RsRequest, id: string, upload: UploadRe
  */
 async function complete(ctx: RsContext, r: RsRequest, id: string, upload: UploadRecord, expiresAt: number): Promise<Response> {
   const { store, cfg } = ctx.deps
-  const blob = await store.blobs.finishPartial(id)
+  // An object store down: 503, and the partial upload stays on the local disk to be completed again later.
+  const blob = await store.blobs.finishPartial(id).catch((err: unknown) => { throw blobRefusal(err) })
   const body: IncomingBody = fileBody(upload.headers['content-type']!, blob)
   const target = resolveTarget(cfg.baseUrl, cfg.baseUrl + upload.path)
   const original: RsRequest = { ...r, target, request: new Request(target.url, { method: upload.method, headers: upload.headers }) }

@@ -25,6 +25,15 @@ export interface BlobLimits {
 
 export type BlobWriteFailure = 'too_large' | 'disk_full'
 
+/**
+ * The blob store did not answer in time or failed (an object store slow or down): nothing was stored or read, and
+ * the caller answers 503 with Retry-After. Metadata is never committed for a write that failed so.
+ */
+export class BlobStoreUnavailable extends Error {
+  /** Seconds a client should wait before trying again. */
+  readonly retryAfter = 30
+}
+
 /** A write refused for its size or for the disk; nothing of it is left behind. */
 export class BlobWriteError extends Error {
   constructor(readonly reason: BlobWriteFailure, message: string, options?: ErrorOptions) {
@@ -41,12 +50,20 @@ export interface BlobStore extends PartialBlobs {
   /** The blob's bytes as a Blob: `slice` reads a range; a Response body of it is copied by the OS. */
   read(id: string): Blob
   /**
+   * The bytes from `start` to before `end` (the whole blob without them) to send in a response, once the store has
+   * answered: a local file as its Blob (the OS copies it), an object as a stream whose first bytes already arrived,
+   * so that a store slow or down is a `BlobStoreUnavailable` before the answer's status is sent, not a cut body.
+   */
+  open(id: string, start?: number, end?: number): Promise<Blob | ReadableStream<Uint8Array>>
+  /** Every blob with its size, in id order (`solopod blobs check`). */
+  list(): AsyncIterable<{ readonly id: string; readonly size: number }>
+  /**
    * Drops a blob no resource names any more, a little later (a GET that read the old metadata may be
    * about to open it) and not while a reader holds the store (`hold`).
    */
   remove(id: string): void
-  /** Drops at once a blob that no resource ever named (its write was refused or failed). */
-  discard(id: string): void
+  /** Drops at once a blob that no resource ever named (its write was refused or failed); resolves once it is gone (or its removal failed and was logged). */
+  discard(id: string): Promise<void>
   /**
    * Keeps every blob in place until the returned release is called (and while any other hold lasts):
    * an export reads blobs named by a snapshot while writes replace them.
@@ -59,8 +76,10 @@ export interface BlobStore extends PartialBlobs {
   sweep(areLive: (ids: readonly string[]) => Promise<readonly boolean[]>): Promise<number>
   /** The blob as a local file, when it is one: exports hard-link it instead of copying. */
   localFile(id: string): string | undefined
-  /** Bytes free for new blobs, as the filesystem reports them to this user. */
+  /** Bytes free for new blobs, as the filesystem reports them to this user (partial uploads' disk for an object store). */
   freeBytes(): number
+  /** Where the bytes are, for the log and `blobs check` (a directory, or s3://bucket/prefix at an endpoint). */
+  readonly location: string
 }
 
 /** Limits of one append to a partial upload; `maxBytes` caps the whole upload, not the append. */

@@ -1,6 +1,6 @@
 // The blob store on the local disk: one file per blob under `<data>/files/<2 hex>/<id>`, written once, never changed.
 
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BlobLimits, BlobSource, BlobStore, StoredBlob } from './blob-store.ts'
@@ -10,18 +10,16 @@ import { syncDir } from './sync-dir.ts'
 import { openLocalPartials } from './local-partial-blobs.ts'
 import { log, describeCause } from '../log.ts'
 import { collectEvery } from '../lib/collect-every.ts'
+import { makeDeferredRemoval } from './deferred-removal.ts'
 
 export const FILES_DIR = 'files'
 
-/**
- * A replaced or deleted blob stays this long: a GET that read the old metadata a moment before opens its
- * file after. A crash meanwhile leaves it to the start-up sweep.
- */
-const REMOVE_AFTER_MS = 30_000
-/** Ids are random hex: they name nothing about the resource, and never need escaping as file names. */
-const ID = /^[0-9a-f]{32}$/
+/** Ids are random hex: they name nothing about the resource, and never need escaping as file names (or object keys). */
+export const BLOB_ID = /^[0-9a-f]{32}$/
+const ID = BLOB_ID
 
-const newId = () => crypto.randomUUID().replaceAll('-', '')
+export const newBlobId = () => crypto.randomUUID().replaceAll('-', '')
+const newId = newBlobId
 
 export function openLocalBlobStore(dataDir: string): BlobStore {
   const root = join(dataDir, FILES_DIR)
@@ -30,8 +28,6 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     if (!ID.test(id)) throw new Error(`not a blob id: ${JSON.stringify(id)}`)
     return join(root, id.slice(0, 2), id)
   }
-  let holds = 0
-  let deferred: string[] = []
   // By all writes together: five concurrent uploads make garbage as fast as one five times as fast.
   const noteStored = collectEvery()
 
@@ -40,7 +36,6 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('blob.remove_failed', { id, cause: describeCause(err) })
     }
   }
-  const unlink = (id: string) => { setTimeout(unlinkNow, REMOVE_AFTER_MS, id).unref() }
 
   function shelf(id: string): string {
     const dir = join(root, id.slice(0, 2))
@@ -78,7 +73,7 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
   }
 
   /** Moves a finished partial upload in as a new blob; its name is durable before the id is returned. */
-  function adopt(file: string): string {
+  async function adopt(file: string): Promise<string> {
     const id = newId()
     const dir = shelf(id)
     renameSync(file, join(dir, id))
@@ -90,23 +85,20 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
     put,
     read: (id) => Bun.file(fileOf(id)),
-    remove(id) {
-      if (holds > 0) deferred.push(id)
-      else unlink(id)
-    },
-    discard: unlinkNow,
-    hold() {
-      holds++
-      let released = false
-      return () => {
-        if (released) return
-        released = true
-        if (--holds > 0) return
-        const ids = deferred
-        deferred = []
-        for (const id of ids) unlink(id)
+    open: async (id, start, end) => start === undefined ? Bun.file(fileOf(id)) : Bun.file(fileOf(id)).slice(start, end),
+    async *list() {
+      for (const shelfName of readdirSync(root, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+        if (!shelfName.isDirectory()) continue
+        const dir = join(root, shelfName.name)
+        for (const name of readdirSync(dir).sort()) {
+          if (!ID.test(name)) continue
+          const size = statSync(join(dir, name), { throwIfNoEntry: false })?.size
+          if (size !== undefined) yield { id: name, size }
+        }
       }
     },
+    ...makeDeferredRemoval(unlinkNow),
+    discard: async (id) => { unlinkNow(id) },
     async sweep(areLive) {
       let removed = 0
       for (const shelfName of readdirSync(root, { withFileTypes: true })) {
@@ -126,5 +118,6 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     },
     localFile: (id) => fileOf(id),
     freeBytes,
+    location: root,
   }
 }

@@ -19,7 +19,7 @@ interface RunningHash { readonly hash: Bun.CryptoHasher; size: number }
  * `noteStored` is the blob store's own collector (lib/collect-every.ts): appends turn a body into garbage chunk by
  * chunk as puts do, and counting both together keeps one rhythm of collections.
  */
-export function openLocalPartials(dataDir: string, blobs: { adopt(file: string): string; freeBytes(): number; noteStored(bytes: number): void }): PartialBlobs {
+export function openLocalPartials(dataDir: string, blobs: { adopt(file: string): Promise<string>; freeBytes(): number; noteStored(bytes: number): void }): PartialBlobs {
   const root = join(dataDir, UPLOADS_DIR)
   mkdirSync(root, { recursive: true, mode: 0o700 })
   const fileOf = (id: string) => {
@@ -91,7 +91,7 @@ export function openLocalPartials(dataDir: string, blobs: { adopt(file: string):
       const running = hashes.get(id)
       hashes.delete(id)
       const sha256 = running && running.size === size ? running.hash.digest('hex') : await hashFile(file)
-      const blobId = blobs.adopt(file)
+      const blobId = await blobs.adopt(file)
       syncDir(root)
       return { id: blobId, size, sha256 }
     },

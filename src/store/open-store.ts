@@ -15,7 +15,8 @@ import { log, describeCause } from '../log.ts'
 import { UserError } from '../lib/user-error.ts'
 import type { BlobStore } from './blob-store.ts'
 import { sublevel, type Sub } from './sublevel.ts'
-import { openLocalBlobStore } from './local-blob-store.ts'
+import { openBlobStore } from './open-blob-store.ts'
+import type { S3BlobConfig } from '../config.ts'
 import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
 import type { VersionRecord } from './version-record.ts'
 
@@ -119,6 +120,12 @@ export class StoreFormatError extends UserError {}
 export interface StoreOptions {
   /** Changes keep the states they replace as versions (versions.ts); off unless asked. */
   readonly keepVersions?: boolean
+  /** The bytes of files in an S3 bucket; in the data directory's `files/` without it. */
+  readonly s3?: S3BlobConfig
+  /**
+   * Removes at open the blobs nothing names (default): `blobs check` opens without it, to list them first.
+   */
+  readonly sweepBlobs?: boolean
 }
 
 export async function openStore(dataDir: string, opts: StoreOptions = {}): Promise<Store> {
@@ -145,14 +152,15 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   const meta = sublevel<ResourceMeta>(db, 'meta', 'json')
   const blobRefs = sublevel<string>(db, 'blob-refs', 'utf8')
   const versionBlobs = sublevel<string>(db, 'version-blobs', 'utf8')
-  const blobs = openLocalBlobStore(dataDir)
+  let blobs
+  try { blobs = openBlobStore(dataDir, opts.s3) } catch (err) { await db.close(); throw err }
   try {
     if (found === 1) {
       await moveBlobsToFiles({ db, meta, blobRefs, blobs, legacy: sublevel<Uint8Array>(db, 'blobs', 'view') })
       await system.put(FORMAT_KEY, STORE_LAYOUT_FORMAT, { sync: true })
     }
     // Files of writes a crash cut short, or of versions replaced just before one, are named by no resource.
-    const swept = await sweepBlobs(blobs, blobRefs, versionBlobs)
+    const swept = opts.sweepBlobs === false ? 0 : await sweepBlobs(blobs, blobRefs, versionBlobs)
     if (swept > 0) log.info('store.blobs_swept', { files: swept })
   } catch (err) {
     await db.close()

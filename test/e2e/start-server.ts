@@ -58,7 +58,8 @@ const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 
 /** Starts one `solopod` command (export, import, passwd …) as an operator would; runSolopod waits for it. */
 export const spawnSolopod = (...args: string[]) =>
-  Bun.spawn([process.execPath, MAIN, ...args, '--log-level', 'warn'], { stdout: 'pipe', stderr: 'pipe' })
+  // process.env as it is now (Bun.spawn's default is the environment the test process started with).
+  Bun.spawn([process.execPath, MAIN, ...args, '--log-level', 'warn'], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env } })
 
 /** Runs one `solopod` command to its end, as an operator would. */
 export async function runSolopod(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -121,7 +122,7 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   const spawn = async (where: string[]) => {
     const from = out.length
     const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where, ...rest],
-      { stdout: 'pipe', stderr: 'pipe', ...(opts.tls ? { env: { ...process.env, NODE_EXTRA_CA_CERTS: opts.tls.cert } } : {}) })
+      { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...(opts.tls ? { NODE_EXTRA_CA_CERTS: opts.tls.cert } : {}) } })
     const fromLog = streams.stdout.length
     const drained = Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>, 'stdout'), drain(proc.stderr as ReadableStream<Uint8Array>, 'stderr')])
     // the refusals this process sent, for the catalogue's report (test/refusals-sent.ts)

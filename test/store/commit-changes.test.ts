@@ -54,7 +54,7 @@ function gatedStore() {
     },
     blobs: {
       ...real.blobs,
-      discard: id => { events.push(`discard ${id}`) },
+      discard: async id => { events.push(`discard ${id}`) },
       remove: id => { events.push(`remove ${id}`) },
     },
   }

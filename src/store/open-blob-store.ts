@@ -1,0 +1,22 @@
+// Which blob store a data directory's bytes live in: its own `files/` directory (the default) or an S3 bucket.
+
+import type { BlobStore } from './blob-store.ts'
+import { openLocalBlobStore } from './local-blob-store.ts'
+import { openS3BlobStore } from './s3-blob-store.ts'
+import type { S3BlobConfig } from '../config.ts'
+import { UserError } from '../lib/user-error.ts'
+
+
+/**
+ * The keys come from the variables every S3 tool reads, never from a flag (a command line is visible to every
+ * user of the machine) and never into the config or the log.
+ */
+export function openBlobStore(dataDir: string, s3: S3BlobConfig | undefined, env: Record<string, string | undefined> = process.env): BlobStore {
+  if (s3 === undefined) return openLocalBlobStore(dataDir)
+  const accessKeyId = env.AWS_ACCESS_KEY_ID
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY
+  if (!accessKeyId || !secretAccessKey) {
+    throw new UserError(`--blob-store s3://${s3.bucket} needs the bucket's keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`)
+  }
+  return openS3BlobStore(dataDir, s3, { accessKeyId, secretAccessKey })
+}

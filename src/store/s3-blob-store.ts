@@ -1,0 +1,184 @@
+// The blob store in an S3-compatible bucket (Ceph RGW, MinIO, Garage, B2, R2 …) through Bun's own S3Client: one
+// object per blob, `<prefix><id>`, written whole before any batch names it, never changed, deleted once nothing does.
+// Partial uploads (resumable uploads) are assembled on the local disk and sent as one object when finished.
+
+import { unlinkSync } from 'node:fs'
+import { S3Client, type S3File } from 'bun'
+import { BlobStoreUnavailable, BlobWriteError, type BlobLimits, type BlobSource, type BlobStore, type StoredBlob } from './blob-store.ts'
+import { BLOB_ID, newBlobId } from './local-blob-store.ts'
+import { openLocalPartials } from './local-partial-blobs.ts'
+import { makeDeferredRemoval } from './deferred-removal.ts'
+import { freeBytesAt } from './disk-space.ts'
+import { collectEvery } from '../lib/collect-every.ts'
+import { log, describeCause } from '../log.ts'
+import type { S3BlobConfig } from '../config.ts'
+
+
+export interface S3Credentials { readonly accessKeyId: string; readonly secretAccessKey: string }
+
+/**
+ * Bytes sent per part of a multipart upload, and what is held of one upload at a time (twice this with the part
+ * in flight). Bun's writer does not wait by itself (`write()` returns a number): `flush()` is awaited per part.
+ */
+export const PART_SIZE = 8 * 1024 * 1024
+/** Keys asked for per listing (the S3 maximum). */
+const LIST_PAGE = 1000
+
+const tooLarge = (max: number) => new BlobWriteError('too_large', `the body is larger than this pod accepts (${max} bytes)`)
+const unavailable = (what: string, cause?: unknown) =>
+  new BlobStoreUnavailable(`the pod's object store did not ${what}; nothing was changed, try again later`, cause === undefined ? undefined : { cause })
+
+/** NoSuchKey: the object is not there (damage for `blobs check` to find), not the store being down. */
+const isMissing = (err: unknown) => (err as { code?: string } | undefined)?.code === 'NoSuchKey'
+
+export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials: S3Credentials): BlobStore {
+  const client = new S3Client({
+    endpoint: cfg.endpoint, bucket: cfg.bucket, region: cfg.region,
+    accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
+    virtualHostedStyle: false,
+  })
+  const keyOf = (id: string) => {
+    if (!BLOB_ID.test(id)) throw new Error(`not a blob id: ${JSON.stringify(id)}`)
+    return cfg.prefix + id
+  }
+  const noteStored = collectEvery()
+
+  /** `work` within the bucket's time limit; any failure of it is the store being unavailable. */
+  async function bounded<T>(what: string, work: Promise<T>): Promise<T> {
+    let timer: Timer | undefined
+    const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(unavailable(`${what} within ${cfg.timeoutMs} ms`)), cfg.timeoutMs) })
+    try {
+      return await Promise.race([work, late])
+    } catch (err) {
+      if (err instanceof BlobStoreUnavailable || isMissing(err)) throw err
+      throw unavailable(what, err)
+    } finally { clearTimeout(timer) }
+  }
+
+  const deleteNow = (id: string): Promise<void> => bounded('delete an object', client.delete(keyOf(id))).catch((err: unknown) =>
+    log.warn('blob.remove_failed', { id, cause: describeCause(err) }))
+
+  /** Streams `body` into the object `id` in parts of PART_SIZE; on any failure the object is not there (or goes). */
+  async function upload(id: string, body: BlobSource, limits: Pick<BlobLimits, 'maxBytes' | 'observe'>): Promise<{ size: number; sha256: string }> {
+    const writer = client.file(keyOf(id)).writer({ partSize: PART_SIZE, queueSize: 1, retry: 1 })
+    const hash = new Bun.CryptoHasher('sha256')
+    let size = 0
+    let unflushed = 0
+    try {
+      for await (const chunk of body as AsyncIterable<Uint8Array>) {
+        size += chunk.byteLength
+        if (limits.maxBytes !== undefined && size > limits.maxBytes) throw tooLarge(limits.maxBytes)
+        limits.observe?.(chunk)
+        hash.update(chunk)
+        writer.write(chunk)
+        noteStored(chunk.byteLength)
+        unflushed += chunk.byteLength
+        if (unflushed >= PART_SIZE) {
+          unflushed = 0
+          await bounded('store a part', Promise.resolve(writer.flush()))
+        }
+      }
+      await bounded('store the file', Promise.resolve(writer.end()))
+    } catch (err) {
+      // Ending with an error abandons the multipart upload; a part the engine kept anyway is what the bucket's
+      // lifecycle rule for incomplete multipart uploads is for (docs/hosting.md).
+      try { void Promise.resolve(writer.end(err instanceof Error ? err : new Error(String(err)))).catch(() => undefined) } catch { /* already ended */ }
+      void deleteNow(id)
+      throw err
+    }
+    return { size, sha256: hash.digest('hex') }
+  }
+
+  async function put(body: BlobSource, limits: BlobLimits): Promise<StoredBlob> {
+    if (limits.maxBytes !== undefined && (limits.expectedBytes ?? 0) > limits.maxBytes) throw tooLarge(limits.maxBytes)
+    const id = newBlobId()
+    const stored = await upload(id, body, limits)
+    return { id, ...stored }
+  }
+
+  /** A finished partial upload, sent from the local disk as a new object; the local file goes once it is stored. */
+  async function adopt(file: string): Promise<string> {
+    const id = newBlobId()
+    await upload(id, Bun.file(file).stream(), {})
+    unlinkSync(file)
+    return id
+  }
+
+  async function open(id: string, start?: number, end?: number): Promise<ReadableStream<Uint8Array>> {
+    const file: S3File = start === undefined ? client.file(keyOf(id)) : client.file(keyOf(id)).slice(start, end)
+    const reader = file.stream().getReader()
+    let first: { done: boolean; value?: Uint8Array }
+    try {
+      first = await bounded('send the file', reader.read())
+    } catch (err) {
+      void reader.cancel().catch(() => undefined)
+      if (isMissing(err)) throw new Error(`the object of blob ${id} is missing from the bucket (solopod blobs check)`, { cause: err })
+      throw err
+    }
+    let pending: { done: boolean; value?: Uint8Array } | undefined = first
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = pending ?? await reader.read()
+        pending = undefined
+        if (next.done) controller.close()
+        else controller.enqueue(next.value!)
+      },
+      cancel: (reason) => reader.cancel(reason),
+    }, { highWaterMark: 0 })
+  }
+
+  async function* list(): AsyncIterable<{ id: string; size: number; lastModified?: string }> {
+    let continuationToken: string | undefined
+    do {
+      const page = await bounded('list the bucket', client.list({ prefix: cfg.prefix, maxKeys: LIST_PAGE, ...(continuationToken ? { continuationToken } : {}) }))
+      for (const o of page.contents ?? []) {
+        const id = o.key.slice(cfg.prefix.length)
+        if (BLOB_ID.test(id)) yield { id, size: o.size ?? 0, ...(o.lastModified ? { lastModified: o.lastModified } : {}) }
+      }
+      continuationToken = page.isTruncated ? page.nextContinuationToken : undefined
+    } while (continuationToken)
+  }
+
+  const freeBytes = () => freeBytesAt(dataDir)
+
+  return {
+    ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
+    put,
+    read: (id) => client.file(keyOf(id)),
+    open,
+    list,
+    ...makeDeferredRemoval(id => void deleteNow(id)),
+    discard: deleteNow,
+    async sweep(areLive) {
+      // The bucket may be down at start: the pod serves anyway (files answer 503), and orphans wait for the next start.
+      let removed = 0
+      try {
+        let group: string[] = []
+        const settle = async () => {
+          const answers = await areLive(group)
+          for (const [i, id] of group.entries()) {
+            if (answers[i] === true) continue
+            await bounded('delete an object', client.delete(keyOf(id)))
+            removed++
+          }
+          group = []
+        }
+        for await (const { id } of list()) {
+          group.push(id)
+          if (group.length >= LIST_PAGE) await settle()
+        }
+        if (group.length > 0) await settle()
+      } catch (err) {
+        if (!(err instanceof BlobStoreUnavailable)) throw err
+        log.warn('blob.sweep_failed', { location: describeLocation(cfg), cause: describeCause(err) })
+      }
+      return removed
+    },
+    localFile: () => undefined,
+    freeBytes,
+    location: describeLocation(cfg),
+  }
+}
+
+/** The bucket and where it is; never the keys. */
+export const describeLocation = (cfg: S3BlobConfig) => `s3://${cfg.bucket}/${cfg.prefix} at ${cfg.endpoint}`

@@ -1,0 +1,41 @@
+// `solopod blobs check` on a pod whose files are in its data directory (the S3 one: test/s3/s3-blob-store.test.ts).
+
+import { afterAll, expect, test } from 'bun:test'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { runSolopod, startPod, type RunningPod } from './start-server.ts'
+import { seedPublicContainer } from './seed-store.ts'
+
+let pod: RunningPod | undefined
+afterAll(() => pod?.dispose())
+
+test('an unnamed file in files/ is listed as an orphan and removed with --repair; a lost one is missing (exit 1)', async () => {
+  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']) })
+  const res = await fetch(`${pod.baseUrl}/files/a.bin`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(1234) })
+  expect(res.status).toBe(201)
+  await pod.stop()
+  const orphan = 'cd'.repeat(16)
+  mkdirSync(join(pod.dataDir, 'files', 'cd'), { recursive: true })
+  writeFileSync(join(pod.dataDir, 'files', 'cd', orphan), 'nobody names me')
+
+  const check = await runSolopod('blobs', 'check', '--data', pod.dataDir)
+  expect(check.code).toBe(0)
+  expect(check.stdout).toContain(`orphan: ${orphan}\n`)
+  expect(check.stdout).toContain('0 missing, 0 of the wrong size, 1 orphan(s) (--repair removes orphans)')
+  expect(existsSync(join(pod.dataDir, 'files', 'cd', orphan))).toBe(true)
+
+  const repair = await runSolopod('blobs', 'check', '--repair', '--data', pod.dataDir)
+  expect(repair.stdout).toContain(`orphan: ${orphan} (removed)`)
+  expect(existsSync(join(pod.dataDir, 'files', 'cd', orphan))).toBe(false)
+  expect((await runSolopod('blobs', 'check', '--data', pod.dataDir)).stdout).toContain('all blobs are in order')
+
+  rmSync(join(pod.dataDir, 'files'), { recursive: true })
+  mkdirSync(join(pod.dataDir, 'files'))
+  const damaged = await runSolopod('blobs', 'check', '--data', pod.dataDir)
+  expect(damaged.code).toBe(1)
+  expect(damaged.stdout).toMatch(/missing: [0-9a-f]{32} \(\/files\/a\.bin, 1234 bytes\)/)
+
+  const usage = await runSolopod('blobs', 'fix', '--data', pod.dataDir)
+  expect(usage.code).toBe(2)
+  expect(usage.stderr).toContain('usage: solopod blobs check')
+})
