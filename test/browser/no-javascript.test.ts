@@ -71,13 +71,13 @@ describe('the owner pages with JavaScript off', () => {
     expect(await errorCode()).toBe('already_exists')
   })
 
-  test('upload with a plain multipart form; the same name is refused unless "Replace" is ticked', async () => {
+  test('upload with a plain multipart form; the same name gets a number unless "Replace" is ticked', async () => {
     await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('first') },
       { name: 'b.ttl', mimeType: 'text/turtle', buffer: Buffer.from('<#it> <http://purl.org/dc/terms/title> "b".') }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.waitForURL(/done=upload/)
-    expect(await notice()).toBe('Uploaded a.txt, b.ttl')
+    expect(await notice()).toMatch(/^2 files uploaded to notes · \d+ B$/) // the Turtle's size is what a GET serves
     expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('5 B')
     expect(await page.getByRole('row', { name: /b\.ttl/ }).textContent()).toContain('RDF document')
     await shoot('files')
@@ -92,11 +92,13 @@ describe('the owner pages with JavaScript off', () => {
 
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('second!') }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
-    expect(await errorCode()).toBe('already_exists')
-    expect(await page.locator('main').textContent()).toContain('tick "Replace files of the same name"')
-    await page.getByRole('link', { name: 'Back to the folder' }).or(page.getByRole('link', { name: 'Your files' })).first().click()
-    await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
-    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('5 B')
+    await page.waitForURL(/done=upload/)
+    expect(await notice()).toBe('Uploaded a (2).txt (a file of that name was already here, so the new one got a number)')
+    expect(await page.getByRole('row', { name: /a \(2\)\.txt/ }).textContent()).toContain('7 B')
+    expect(await page.getByRole('row', { name: /a\.txt/ }).first().textContent()).toContain('5 B')
+    await shoot('upload-numbered')
+    await page.getByRole('link', { name: 'Delete a (2).txt' }).click()
+    await page.getByRole('button', { name: 'Delete', exact: true }).click()
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('second!') }])
     await page.getByLabel('Replace files of the same name').check()
     await page.getByRole('button', { name: 'Upload', exact: true }).click()

@@ -1,0 +1,80 @@
+// The file manager over real HTTP: a second file of the same name gets a number before its extension
+// (`photo (2).jpg`), from an LDP POST with a Slug and from the dashboard's upload form alike.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startPod, type RunningPod } from './start-server.ts'
+import { seedPublicContainer } from './seed-store.ts'
+import { signInOwnerApp, type OwnerApp } from './notify-client.ts'
+
+let pod: RunningPod
+let owner: OwnerApp
+let csrf: string
+beforeAll(async () => {
+  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']) })
+  owner = await signInOwnerApp(pod, 'File manager test app')
+  csrf = (await owner.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.browser.header() } })).json() as { token: string }).token
+})
+afterAll(async () => { owner?.stop(); await pod?.dispose() })
+
+const url = (path: string) => pod.baseUrl + path
+const asOwner = (path: string, init: RequestInit = {}) => fetch(url(path), { redirect: 'manual', ...init, headers: { cookie: owner.browser.header(), origin: pod.baseUrl, ...init.headers as Record<string, string> } })
+const upload = (folder: string, files: File[], fields: Record<string, string> = {}) => {
+  const body = new FormData()
+  body.append('csrf', csrf)
+  body.append('path', folder)
+  for (const [k, v] of Object.entries(fields)) body.append(k, v)
+  for (const f of files) body.append('file', f)
+  return asOwner('/.admin/files/upload', { method: 'POST', body })
+}
+/** The notice of the page a form's 303 leads to. */
+const noticeAfter = async (res: Response) => {
+  const page = await (await asOwner(res.headers.get('location')!)).text()
+  return /<p class="notice" role="status">([^<]*)</.exec(page)?.[1]?.replaceAll('&amp;', '&').replaceAll('&#39;', "'").replaceAll('&quot;', '"')
+}
+
+describe('a second file of the same name gets a number, keeping its extension', () => {
+  test('LDP POST with Slug photo.jpg three times → 201 photo.jpg, photo (2).jpg, photo (3).jpg, each with its own bytes', async () => {
+    const locations: string[] = []
+    for (const body of ['one', 'two', 'three']) {
+      const res = await fetch(url('/pub/'), { method: 'POST', headers: { slug: 'photo.jpg', 'content-type': 'image/jpeg' }, body })
+      expect(res.status).toBe(201)
+      locations.push(res.headers.get('location')!)
+    }
+    expect(locations).toEqual([url('/pub/photo.jpg'), url('/pub/photo%20(2).jpg'), url('/pub/photo%20(3).jpg')])
+    expect(await (await fetch(locations[0]!)).text()).toBe('one')
+    expect(await (await fetch(locations[2]!)).text()).toBe('three')
+  })
+
+  test('a Slug without an extension gets the number at the end; a taken folder name counts as taken', async () => {
+    expect((await fetch(url('/pub/notes/'), { method: 'PUT' })).status).toBe(201)
+    const res = await fetch(url('/pub/'), { method: 'POST', headers: { slug: 'notes', 'content-type': 'text/plain' }, body: 'x' })
+    expect(res.status).toBe(201)
+    expect(res.headers.get('location')).toBe(url('/pub/notes%20(2)'))
+  })
+
+  test('the dashboard upload without Replace → 303, the new file is the next numbered name, photo (4).jpg, and the notice says so; the old one kept', async () => {
+    const first = await upload('/pub/', [new File(['new'], 'photo.jpg', { type: 'image/jpeg' })])
+    expect(first.status).toBe(303)
+    expect(await noticeAfter(first)).toBe('Uploaded photo (4).jpg (a file of that name was already here, so the new one got a number)')
+    expect(await (await fetch(url('/pub/photo%20(4).jpg'))).text()).toBe('new')
+    expect(await (await fetch(url('/pub/photo.jpg'))).text()).toBe('one')
+  })
+
+  test('with Replace ticked → 303, the file of that name is replaced', async () => {
+    const res = await upload('/pub/', [new File(['replaced'], 'photo.jpg', { type: 'image/jpeg' })], { replace: 'yes' })
+    expect(res.status).toBe(303)
+    expect(await noticeAfter(res)).toBe('Uploaded photo.jpg')
+    expect(await (await fetch(url('/pub/photo.jpg'))).text()).toBe('replaced')
+  })
+})
+
+describe('an upload of many files ends with one line', () => {
+  test('three files → 303 and "3 files uploaded to Holiday Photos · 3.0 KB · 1 got a number"', async () => {
+    expect(await (await upload('/pub/Holiday%20Photos/', [new File(['x'], 'b.jpg')])).status).toBe(303)
+    const kb = 'k'.repeat(1024)
+    const res = await upload('/pub/Holiday%20Photos/', [new File([kb], 'a.jpg'), new File([kb], 'b.jpg'), new File([kb], 'c.jpg')])
+    expect(res.status).toBe(303)
+    expect(await noticeAfter(res)).toBe('3 files uploaded to Holiday Photos · 3.0 KB · 1 got a number, their names were taken')
+    expect((await fetch(url('/pub/Holiday%20Photos/b%20(2).jpg'))).status).toBe(200)
+  })
+})
