@@ -78,3 +78,49 @@ describe('an upload of many files ends with one line', () => {
     expect((await fetch(url('/pub/Holiday%20Photos/b%20(2).jpg'))).status).toBe(200)
   })
 })
+
+describe('paths are shown decoded on every page, in error messages too', () => {
+  const NAME = 'Été photos #1 & co?'
+  const FOLDER = `/pub/${encodeURIComponent(NAME).replace('%26', '&')}/`
+  const FILE = `${FOLDER}note.txt`
+  /** The text of a page's <main>, entities read back, as a person sees it. */
+  const textOf = async (res: Response) => (/<main[^>]*>([\s\S]*)<\/main>/.exec(await res.text())?.[1] ?? '')
+    .replace(/<[^>]+>/g, ' ').replaceAll('&amp;', '&').replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>')
+  const page = (route: string, path: string) => asOwner(`${route}?path=${encodeURIComponent(path)}`)
+
+  beforeAll(async () => {
+    expect(FOLDER).toBe('/pub/%C3%89t%C3%A9%20photos%20%231%20&%20co%3F/')
+    expect((await fetch(url(FILE), { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' })).status).toBe(201)
+  })
+
+  test.each([
+    ['/.admin/files', FOLDER, NAME], ['/.admin/files/view', FILE, 'note.txt'], ['/.admin/delete', FILE, `/pub/${NAME}/note.txt`],
+    ['/.admin/files/move', FILE, NAME], ['/.admin/share', FOLDER, NAME],
+  ])('GET %s of the folder or its file → 200, the name decoded, no percent-escape', async (route, path, shown) => {
+    const res = await page(route, path)
+    expect(res.status).toBe(200)
+    const text = await textOf(res)
+    expect(text).toContain(shown)
+    expect(text).not.toMatch(/%[0-9A-F]{2}/)
+  })
+
+  test.each([
+    ['/.admin/files', FILE, 400, 'not_a_container'],
+    ['/.admin/files/view', `${FOLDER}gone.txt`, 404, 'not_found'],
+    ['/.admin/delete', `${FOLDER}gone.txt`, 404, 'not_found'],
+    ['/.admin/files/view', FOLDER, 400, 'not_a_document'],
+  ])('GET %s?path=%s → %i %s, the message naming the path decoded', async (route, path, status, code) => {
+    const res = await page(route, path)
+    expect(res.status).toBe(status)
+    const text = await textOf(res)
+    expect(text).toContain(code)
+    expect(text).toContain(`/pub/${NAME}/`)
+    expect(text).not.toMatch(/%[0-9A-F]{2}/)
+  })
+
+  test('the owner API keeps the stored path in its JSON (what the script decodes for people)', async () => {
+    const res = await asOwner(`/.admin/api/tree/count?path=${encodeURIComponent(FILE)}`, { headers: { 'x-csrf-token': csrf } })
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as { error_description: string }).error_description).toContain(FILE)
+  })
+})
