@@ -137,6 +137,26 @@ describe('the owner pages with JavaScript off', () => {
     expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(0)
   })
 
+  test('the trash: Delete for good and Empty trash each ask on a page of their own, saying the space they free', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/trash`)
+    expect(await page.getByRole('link', { name: 'Empty trash (14 B)' }).count()).toBe(1)
+    await page.getByRole('link', { name: 'Delete a (2).txt for good' }).click()
+    expect(await page.locator('h1').textContent()).toBe('Delete a (2).txt for good?')
+    expect(await page.locator('main').textContent()).toContain('Delete /notes/a (2).txt for good? This frees 7 B. It cannot be restored afterwards.')
+    await shoot('trash-delete-for-good')
+    await page.getByRole('button', { name: 'Delete for good' }).click()
+    await page.waitForURL(/done=deleteForGood/)
+    expect(await notice()).toBe('Deleted a (2).txt for good · 7 B freed')
+    expect(await page.getByRole('row', { name: /a \(2\)\.txt/ }).count()).toBe(0)
+    await page.getByRole('link', { name: 'Empty trash (7 B)' }).click()
+    expect(await page.locator('main').textContent()).toContain('Delete the 1 item in the trash for good? This frees 7 B.')
+    await page.getByRole('button', { name: 'Empty trash' }).click()
+    await page.waitForURL(/done=empty/)
+    expect(await notice()).toBe('Emptied the trash: 1 item deleted for good · 7 B freed')
+    expect(await page.getByText('The trash is empty').count()).toBe(1)
+    await shoot('trash-emptied')
+  })
+
   test('share without JavaScript: public Read added, then removed; the public reader sees 200, then 401', async () => {
     const publicRead = async () => (await fetch(`${pod.baseUrl}/notes/b.ttl`)).status
     expect(await publicRead()).toBe(401)

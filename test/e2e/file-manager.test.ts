@@ -124,3 +124,77 @@ describe('paths are shown decoded on every page, in error messages too', () => {
     expect(((await res.json()) as { error_description: string }).error_description).toContain(FILE)
   })
 })
+
+describe('the trash: Delete for good and Empty trash, each asked first with the space it frees', () => {
+  const form = (route: string, fields: Record<string, string>) => asOwner(route, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, ...fields }) })
+  const trash = async (path: string) => {
+    const res = await asOwner('/.admin/api/trash', { method: 'POST', headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ path }) })
+    expect(res.status).toBe(200)
+    return (await res.json()) as { id: string }
+  }
+  const listing = async () => (await (await asOwner('/.admin/api/trash', { headers: { 'x-csrf-token': csrf } })).json()) as { id: string; bytes: number }[]
+  let big: string
+  let small: string
+
+  beforeAll(async () => {
+    expect((await fetch(url('/pub/bin/big.bin'), { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(3 * 1024 * 1024) })).status).toBe(201)
+    expect((await fetch(url('/pub/bin/small.txt'), { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'small' })).status).toBe(201)
+    big = (await trash('/pub/bin/big.bin')).id
+    small = (await trash('/pub/bin/small.txt')).id
+  })
+
+  test('the trash page shows each item\'s size and Empty trash with the total', async () => {
+    const page = await (await asOwner('/.admin/trash')).text()
+    expect(page).toContain('3.0 MB')
+    expect(page).toContain('Empty trash (3.0 MB)')
+    expect(page).toContain(`/.admin/trash/delete?id=${big}`)
+    expect((await listing()).find((it) => it.id === small)?.bytes).toBe(5)
+  })
+
+  test('GET delete?id= asks, saying the space it frees; nothing is deleted by the question', async () => {
+    const res = await asOwner(`/.admin/trash/delete?id=${big}`)
+    expect(res.status).toBe(200)
+    const text = await res.text()
+    expect(text).toContain('Delete <strong>/pub/bin/big.bin</strong> for good? This frees 3.0 MB.')
+    expect((await listing()).map((it) => it.id)).toContain(big)
+  })
+
+  test.each([
+    ['GET', '/.admin/trash/delete?id=nope', 404, 'not_found'],
+    ['GET', '/.admin/trash/delete', 400, 'invalid_request'],
+    ['POST', '/.admin/trash/delete', 404, 'not_found'],
+    ['POST', '/.admin/trash/empty', 400, 'invalid_request'],
+  ])('%s %s → %i %s, nothing deleted', async (method, route, status, code) => {
+    const res = method === 'GET' ? await asOwner(route) : await form(route, route.endsWith('delete') ? { id: 'nope' } : { upTo: 'soon' })
+    expect(res.status).toBe(status)
+    expect(await res.text()).toContain(`<code id="error">${code}</code>`)
+    expect((await listing()).length).toBe(2)
+  })
+
+  test('POST delete → 303 to the trash with "Deleted big.bin for good · 3.0 MB freed"; the item is gone, restoring it 404', async () => {
+    const res = await form('/.admin/trash/delete', { id: big })
+    expect(res.status).toBe(303)
+    expect(await noticeAfter(res)).toBe('Deleted big.bin for good · 3.0 MB freed')
+    expect((await listing()).map((it) => it.id)).toEqual([small])
+    expect((await form('/.admin/trash/restore', { id: big })).status).toBe(404)
+  })
+
+  test('Empty trash: the page asks with the count and the space; what is deleted after the page was shown stays', async () => {
+    const page = await asOwner('/.admin/trash/empty')
+    expect(page.status).toBe(200)
+    const text = await page.text()
+    expect(text).toContain('Delete the 1 item in the trash for good? This frees 5 B.')
+    const upTo = /name="upTo" value="(\d+)"/.exec(text)![1]!
+    await Bun.sleep(5)
+    expect((await fetch(url('/pub/bin/later.txt'), { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'later' })).status).toBe(201)
+    const later = (await trash('/pub/bin/later.txt')).id
+    const res = await form('/.admin/trash/empty', { upTo })
+    expect(res.status).toBe(303)
+    expect(await noticeAfter(res)).toBe('Emptied the trash: 1 item deleted for good · 5 B freed')
+    expect((await listing()).map((it) => it.id)).toEqual([later])
+    expect((await form('/.admin/trash/delete', { id: later })).status).toBe(303)
+    const empty = await asOwner('/.admin/trash/empty')
+    expect(empty.status).toBe(404)
+    expect(await empty.text()).toContain('<code id="error">not_found</code>')
+  })
+})
