@@ -198,3 +198,23 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
     expect(await empty.text()).toContain('<code id="error">not_found</code>')
   })
 })
+
+describe('Pod status names the space used and free and the biggest folders', () => {
+  test('GET /.admin/api/status → 200 with used, free and the top folders biggest first; the page words them, names decoded', async () => {
+    expect((await fetch(url('/pub/Été photos %231 & co%3F/film.bin'), { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(2 * 1024 * 1024) })).status).toBe(201)
+    const res = await asOwner('/.admin/api/status', { headers: { 'x-csrf-token': csrf } })
+    expect(res.status).toBe(200)
+    const status = await res.json() as { disk: { usedBytes: number; freeBytes: number }; biggestFolders: { path: string; bytes: number; atLeast: boolean }[] }
+    expect(status.disk.usedBytes).toBeGreaterThan(2 * 1024 * 1024)
+    expect(status.disk.freeBytes).toBeGreaterThan(0)
+    expect(status.biggestFolders.length).toBeGreaterThanOrEqual(2)
+    expect(status.biggestFolders.length).toBeLessThanOrEqual(5)
+    expect(status.biggestFolders[0]).toEqual({ path: '/pub/', bytes: expect.any(Number), atLeast: false })
+    expect(status.biggestFolders[0]!.bytes).toBeGreaterThan(2 * 1024 * 1024)
+    expect(status.biggestFolders.map((f) => f.path)).toContain('/profile/')
+    const sizes = status.biggestFolders.map((f) => f.bytes)
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a))
+    const page = await (await asOwner('/.admin/status')).text()
+    expect(page).toContain('<dt>Biggest folders</dt><dd>/pub/ 2.0 MB · ')
+  })
+})
