@@ -218,3 +218,34 @@ describe('Pod status names the space used and free and the biggest folders', () 
     expect(page).toContain('<dt>Biggest folders</dt><dd>/pub/ 2.0 MB · ')
   })
 })
+
+describe('Markdown on its file page: rendered, sanitized, the text and the editor one click away', () => {
+  const MD = '# Trip notes\n\n<script>alert(1)</script>\n\n<img src=x onerror=alert(2)>\n\n![cat](https://img.example/cat.png)\n\n[bad](javascript:alert(3))\n'
+  const view = (extra = '') => asOwner(`/.admin/files/view?path=${encodeURIComponent('/pub/readme.md')}${extra}`)
+  beforeAll(async () => {
+    expect((await fetch(url('/pub/readme.md'), { method: 'PUT', headers: { 'content-type': 'text/markdown' }, body: MD })).status).toBe(201)
+  })
+
+  test('GET view → 200: the heading rendered; script, onerror and the remote image do not survive; Show images, Show as text and Edit offered', async () => {
+    const res = await view()
+    expect(res.status).toBe(200)
+    const page = await res.text()
+    const body = /<div class="markdown">([\s\S]*?)<\/div>/.exec(page)![1]!
+    expect(body).toContain('<h1>Trip notes</h1>')
+    // no element but the renderer's own: the raw HTML is text (escaped), not markup
+    expect(body).not.toMatch(/<(script|img)\b|<[^>]*\bonerror=|javascript:/i)
+    expect(body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;')
+    expect(page).toContain('>Show images</a>')
+    expect(page).toContain('>Show as text</a>')
+    expect(page).toContain(`href="/.admin/files/edit?path=${encodeURIComponent('/pub/readme.md')}">Edit</a>`)
+  })
+
+  test('images=yes → 200 with the remote image, still no script; as=text → the text as written', async () => {
+    const shown = await (await view('&images=yes')).text()
+    expect(shown).toContain('<img src="https://img.example/cat.png" alt="cat"')
+    expect(shown).not.toMatch(/<script>alert|<[^>]*\bonerror=/)
+    const text = await view('&as=text')
+    expect(text.status).toBe(200)
+    expect(await text.text()).toContain('<pre class="preview-text"># Trip notes')
+  })
+})
