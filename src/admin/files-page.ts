@@ -18,6 +18,8 @@ import { NO_PRECONDITIONS, type Preconditions } from '../resources/preconditions
 import type { FormPart } from '../http/upload-form.ts'
 import { readableName, readablePath } from '../lib/readable-path.ts'
 import { previewKind } from '../lib/preview-kind.ts'
+import { NUMBERED_NAMES_TRIED, numberedName } from '../lib/numbered-name.ts'
+import { uploadedQuery, uploadNotice } from '../lib/upload-notice.ts'
 import { countFolder, deleteFolder } from './delete-folder.ts'
 import { moveToTrash } from './trash-files.ts'
 import { makeRowMarkers, type RowMarkers } from './row-markers.ts'
@@ -28,13 +30,13 @@ type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type LayerDeps = Pick<Deps, 'cfg' | 'resources'>
 type ListingDeps = Parameters<typeof makeRowMarkers>[0] & LayerDeps
 
-export type Done = 'folder' | 'upload' | 'delete' | 'deleteForGood' | 'move' | 'restore'
+export type Done = 'folder' | 'delete' | 'deleteForGood' | 'move' | 'restore'
 export const filesPage = (path: string, done?: { what: Done; name: string }) =>
   `${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}${done ? `&done=${done.what}&name=${encodeURIComponent(done.name)}` : ''}`
 
 const nameOf = (path: string) => readableName(path) || 'Home'
 const DONE: Record<Done, (name: string) => string> = {
-  folder: (n) => `Created the folder ${n}`, upload: (n) => `Uploaded ${n}`, delete: (n) => `Moved ${n} to the trash`, deleteForGood: (n) => `Deleted ${n} for good`, move: (n) => `Moved ${n} here`, restore: (n) => `Restored ${n}`,
+  folder: (n) => `Created the folder ${n}`, delete: (n) => `Moved ${n} to the trash`, deleteForGood: (n) => `Deleted ${n} for good`, move: (n) => `Moved ${n} here`, restore: (n) => `Restored ${n}`,
 }
 const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
 
@@ -72,7 +74,8 @@ ${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td
 <td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${sharing(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
 <a class="small" href="${ADMIN_PATHS.move}?path=${encodeURIComponent(it.path)}" aria-label="Rename or move ${nameOf(it.path)}">Rename</a>
 <a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
-  const done = typeof query.done === 'string' && typeof query.name === 'string' ? (DONE as Record<string, ((name: string) => string) | undefined>)[query.done]?.(query.name) : undefined
+  const done = uploadNotice(nameOf(path), query)
+    ?? (typeof query.done === 'string' && typeof query.name === 'string' ? (DONE as Record<string, ((name: string) => string) | undefined>)[query.done]?.(query.name) : undefined)
   return renderOwnerPage(deps, cookieHeader, {
     heading: path === '/' ? 'Your files' : nameOf(path), section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
     body: (csrf) => html`${crumbs(path)}
@@ -120,11 +123,12 @@ const exists = (name: string, path: string, hint = '') => (err: unknown) => {
 /**
  * multipart/form-data, read as it arrives: csrf, path and replace first (the page puts them before the file
  * input, and browsers send fields in document order), then the files, each streamed through the operations layer
- * to the blob store. The owner is checked before the first byte of a file is read.
+ * to the blob store. The owner is checked before the first byte of a file is read. Without "Replace", a name
+ * already taken is kept and the new file gets the next numbered name (`photo (2).jpg`), as POST mints names.
  */
 export async function uploadFiles(deps: LayerDeps, parts: AsyncIterable<FormPart>, checkOwner: (csrf: string | undefined) => Promise<void>): Promise<Response> {
   const fields = new Map<string, string>()
-  const names: string[] = []
+  const landed: { name: string; renamed: boolean; bytes: number }[] = []
   let path: string | undefined
   for await (const part of parts) {
     if (part.kind === 'field') { fields.set(part.name, part.value); continue }
@@ -134,13 +138,27 @@ export async function uploadFiles(deps: LayerDeps, parts: AsyncIterable<FormPart
     }
     if (part.name !== 'file' || part.filename === '') { await part.body.cancel(); continue }
     const replace = fields.get('replace') === 'yes'
-    await deps.resources.put(ownerActing(deps.cfg.baseUrl), podPath(path + encodeURIComponent(part.filename)), part.mimeType || 'application/octet-stream', part.body,
-      replace ? NO_PRECONDITIONS : CREATE_ONLY).catch(exists(part.filename, path, '; tick "Replace files of the same name" to overwrite it'))
-    names.push(part.filename)
+    // The body is a stream read once: the free name is found before it is sent (a race with another write is the 412 below)
+    const name = replace ? part.filename : await freeName(deps, path, part.filename)
+    const written = await deps.resources.put(ownerActing(deps.cfg.baseUrl), podPath(path + encodeURIComponent(name)), part.mimeType || 'application/octet-stream', part.body,
+      replace ? NO_PRECONDITIONS : CREATE_ONLY).catch(exists(name, path, '; it was taken while this upload ran: upload it again'))
+    landed.push({ name, renamed: name !== part.filename, bytes: written.meta.size ?? 0 })
   }
   if (path === undefined) await checkOwner(fields.get('csrf'))
-  if (names.length === 0) throw new HttpError(400, 'no_file', 'choose at least one file to upload')
-  return seeOther(filesPage(path ?? containerOf(fields.get('path')), { what: 'upload', name: names.join(', ') }))
+  if (landed.length === 0) throw new HttpError(400, 'no_file', 'choose at least one file to upload')
+  const folder = path ?? containerOf(fields.get('path'))
+  return seeOther(`${filesPage(folder)}&${uploadedQuery({ names: landed.map((f) => f.name), bytes: landed.reduce((sum, f) => sum + f.bytes, 0), renamed: landed.filter((f) => f.renamed).length })}`)
+}
+
+/** The first of `name`, `name (2)`, `name (3)`… free in `folder` (neither a file nor a folder of that name), as people read it. */
+async function freeName(deps: LayerDeps, folder: string, name: string): Promise<string> {
+  const taken = async (n: string) => (await metaAsOwner(deps, podPath(folder + encodeURIComponent(n)))) !== undefined
+    || (await metaAsOwner(deps, podPath(`${folder}${encodeURIComponent(n)}/`))) !== undefined
+  for (let n = 1; n <= NUMBERED_NAMES_TRIED; n++) {
+    const candidate = numberedName(name, n)
+    if (!await taken(candidate)) return candidate
+  }
+  throw new HttpError(412, 'already_exists', `"${name}" and ${NUMBERED_NAMES_TRIED.toLocaleString('en')} numbered names after it already exist in ${readablePath(folder)}`)
 }
 
 /**

@@ -21,11 +21,12 @@ import { countFolder, deleteFolder } from './delete-folder.ts'
 import { listTrash, moveToTrash, restoreTrashed } from './trash-files.ts'
 import { showMovePage, submitMovePage } from './move-page.ts'
 import { showDeleteSelected, showMoveSelected, submitDeleteSelected, submitMoveSelected } from './selection-pages.ts'
-import { showTrashPage, submitRestore } from './trash-page.ts'
+import { showDeleteTrashed, showEmptyTrash, showTrashPage, submitDeleteTrashed, submitEmptyTrash, submitRestore } from './trash-page.ts'
 
 const YOUR_FILES = backTo(filesPage('/'), 'Your files')
 /** A page that opens from the Files page: signed out, the login page comes back to the Files page. */
 const FROM_FILES = { returnTo: ADMIN_PATHS.files, next: YOUR_FILES }
+const FROM_TRASH = { returnTo: ADMIN_PATHS.trashPage, next: backTo(ADMIN_PATHS.trashPage, 'Back to the trash') }
 const FROM_DASHBOARD = { returnTo: ADMIN_PATHS.dashboard, next: YOUR_FILES }
 
 /** The Files page's selection as its GET form sends it: every `item` of the query (a repeated field). */
@@ -72,6 +73,12 @@ export function filesPlugin(deps: Deps) {
     .get(ADMIN_PATHS.trashPage, ({ request, query }) => showTrashPage(deps, cookieOf(request), query), { ownerPage: { returnTo: ADMIN_PATHS.trashPage, next: YOUR_FILES } })
     .post(ADMIN_PATHS.trashRestore, ({ body }) => submitRestore(deps, body),
       { body: PlainForm, ownerForm: { next: backTo(ADMIN_PATHS.trashPage, 'Back to the trash', 'Nothing restored') } })
+    .get(ADMIN_PATHS.trashDelete, ({ request, query }) => showDeleteTrashed(deps, cookieOf(request), query.id), { ownerPage: FROM_TRASH })
+    .post(ADMIN_PATHS.trashDelete, ({ body }) => submitDeleteTrashed(deps, body),
+      { body: PlainForm, ownerForm: { next: backTo(ADMIN_PATHS.trashPage, 'Back to the trash', 'Nothing deleted') } })
+    .get(ADMIN_PATHS.trashEmpty, ({ request }) => showEmptyTrash(deps, cookieOf(request)), { ownerPage: FROM_TRASH })
+    .post(ADMIN_PATHS.trashEmpty, ({ body }) => submitEmptyTrash(deps, body),
+      { body: PlainForm, ownerForm: { next: backTo(ADMIN_PATHS.trashPage, 'Back to the trash', 'Nothing deleted') } })
     .get(ADMIN_PATHS.move, ({ request, query }) => showMovePage(deps, cookieOf(request), query.path), { ownerPage: FROM_FILES })
     .post(ADMIN_PATHS.move, ({ body }) => submitMovePage(deps, body), { body: PlainForm, ownerForm: { next: backToRename } })
     .get(ADMIN_PATHS.edit, ({ request, query }) => showEditPage(deps, request, query), { ownerPage: { returnTo: ADMIN_PATHS.edit, next: YOUR_FILES } })

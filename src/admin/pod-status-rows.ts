@@ -1,6 +1,7 @@
 // The wording of the dashboard's "Pod status" page.
 
 import { formatBytes } from '../lib/format-bytes.ts'
+import { readablePath } from '../lib/readable-path.ts'
 import type { BackupRecord } from '../store/last-backup.ts'
 
 export interface PodStatus {
@@ -9,6 +10,8 @@ export interface PodStatus {
   readonly now: string
   readonly startedAt: string
   readonly disk: { readonly usedBytes: number; readonly freeBytes: number }
+  /** The biggest folders under the root, biggest first (folder-sizes.ts). */
+  readonly biggestFolders?: readonly { readonly path: string; readonly bytes: number; readonly atLeast: boolean }[]
   /** null: the pod serves plain http (behind a reverse proxy that holds the certificate, or on localhost). */
   readonly certificate: {
     readonly source: 'acme' | 'files'
@@ -32,6 +35,9 @@ export function podStatusRows(s: PodStatus, formatDate: (iso: string) => string)
     { label: 'Running for', text: `${duration(now - Date.parse(s.startedAt))}, since ${formatDate(s.startedAt)}` },
     { label: 'Disk', text: `${formatBytes(s.disk.usedBytes)} used by the pod, ${formatBytes(s.disk.freeBytes)} free` },
   ]
+  if (s.biggestFolders?.length) {
+    rows.push({ label: 'Biggest folders', text: s.biggestFolders.map((f) => `${readablePath(f.path)} ${f.atLeast ? 'at least ' : ''}${formatBytes(f.bytes)}`).join(' · ') })
+  }
   const c = s.certificate
   if (!c) {
     rows.push({ label: 'Certificate', text: 'None served by the pod: plain http (a reverse proxy may hold one)' })

@@ -1,12 +1,13 @@
 // The dashboard's "Pod status" as the owner API answers it (GET /.admin/api/status): version, uptime, the
-// data directory's disk, the certificate, the last backup. The Pod status page words it with pod-status-rows.ts.
+// data directory's disk and the biggest folders, the certificate, the last backup. The Pod status page words it with pod-status-rows.ts.
 
 import type { Deps } from '../deps.ts'
 import { VERSION } from '../lib/version.ts'
 import { certificateHealth } from '../acme/certificate-status.ts'
 import type { PodStatus } from './pod-status-rows.ts'
+import { biggestFolders } from './folder-sizes.ts'
 
-type StatusDeps = Pick<Deps, 'backups' | 'now' | 'startedAt' | 'diskUsage' | 'certificate'>
+type StatusDeps = Pick<Deps, 'backups' | 'now' | 'startedAt' | 'diskUsage' | 'certificate'> & Partial<Pick<Deps, 'cfg' | 'resources'>>
 
 export async function readPodStatus(deps: StatusDeps): Promise<PodStatus> {
   const now = deps.now()
@@ -16,6 +17,7 @@ export async function readPodStatus(deps: StatusDeps): Promise<PodStatus> {
   return {
     version: VERSION, now: iso(now), startedAt: iso(deps.startedAt),
     disk: { usedBytes: disk.usedBytes, freeBytes: disk.freeBytes },
+    ...(deps.cfg && deps.resources ? { biggestFolders: await biggestFolders({ cfg: deps.cfg, resources: deps.resources }) } : {}),
     certificate: cert ? {
       source: cert.source, names: cert.info.names, issuer: cert.info.issuer, notAfter: iso(cert.info.notAfter), health: certificateHealth(cert, now),
       ...(cert.nextAttemptAt !== undefined ? { nextAttemptAt: iso(cert.nextAttemptAt) } : {}),

@@ -10,9 +10,13 @@ import { podPath } from './browse.ts'
 type TrashDeps = Pick<Deps, 'cfg' | 'resources'>
 
 /** An item as the dashboard lists it: when it leaves the trash for good. */
-export interface TrashView extends TrashItem { readonly purgeAt: number }
+export interface TrashView extends TrashItem {
+  readonly purgeAt: number
+  /** What deleting it for good frees (the listing says; a new item's answer does not). */
+  readonly bytes?: number
+}
 
-const view = (item: TrashItem): TrashView => ({ ...item, purgeAt: item.deletedAt + TRASH_KEEP_MS })
+const view = (item: TrashItem & { bytes?: number }): TrashView => ({ ...item, purgeAt: item.deletedAt + TRASH_KEEP_MS })
 
 /**
  * `POST /.admin/api/trash` `{path, count}`: `count` (a folder's, from `tree/count`) is what the owner was
@@ -37,3 +41,12 @@ export async function restoreTrashed(deps: TrashDeps, id: string): Promise<{ pat
   const { item } = await deps.resources.restore(ownerActing(deps.cfg.baseUrl), id)
   return { path: item.path }
 }
+
+/** Deletes one item of the trash for good, as the signed-in owner; answers its path and the bytes freed. */
+export async function deleteTrashedForGood(deps: TrashDeps, id: string): Promise<{ path: string; bytes: number }> {
+  const { item, bytes } = await deps.resources.deleteTrashed(ownerActing(deps.cfg.baseUrl), id)
+  return { path: item.path, bytes }
+}
+
+/** Empties the trash of what was deleted at or before `upTo` (the newest item the owner was shown). */
+export const emptyTrash = (deps: TrashDeps, upTo: number) => deps.resources.emptyTrash(ownerActing(deps.cfg.baseUrl), upTo)

@@ -1,5 +1,5 @@
 // One file without JavaScript: its preview (an image, a film or a sound played in the page, a PDF opened
-// in a tab, text and Markdown shown as text) above the links to download, edit (Turtle, text, Markdown),
+// in a tab, text shown as text, Markdown rendered (markdown-view.ts) with Show as text one click away) above the links to download, edit (Turtle, text, Markdown),
 // share and delete it. Turtle is shown as written with each IRI a link (turtle-links.ts).
 
 import type { Deps } from '../deps.ts'
@@ -14,6 +14,7 @@ import { podPath } from './browse.ts'
 import { renderOwnerPage } from './owner-page.ts'
 import { turtleWithLinks } from './turtle-links.ts'
 import { readAsOwner } from './owner-read.ts'
+import { renderMarkdown } from './markdown-view.ts'
 
 const nameOf = readableName
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
@@ -29,10 +30,13 @@ export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store' | 'resources
   // Only text is read here; an image or a film is fetched by the browser from the preview route, with Range
   const text = kind === 'text' && !(size > MAX_PREVIEW_TEXT_BYTES) ? await res.text() : undefined
   if (text === undefined) await res.body?.cancel()
+  const shown = new URL(request.url)
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: nameOf(path), section: ADMIN_PATHS.files,
     body: () => html`<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
-${type === 'text/turtle' && text !== undefined ? html`<pre class="rdf">${turtleWithLinks(text, deps.cfg.baseUrl + path, deps.cfg.baseUrl)}</pre>` : previewOf(path, type, text)}
+${type === 'text/turtle' && text !== undefined ? html`<pre class="rdf">${turtleWithLinks(text, deps.cfg.baseUrl + path, deps.cfg.baseUrl)}</pre>`
+    : type === 'text/markdown' && text !== undefined && shown.searchParams.get('as') !== 'text' ? markdownOf(path, text, shown.searchParams.get('images') === 'yes')
+    : previewOf(path, type, text)}
 <p class="actions"><a class="button" href="${ADMIN_PATHS.download}${q(path)}">Download</a>
 ${type === 'text/turtle' || isEditableText(type) ? html`<a class="button secondary" href="${ADMIN_PATHS.edit}${q(path)}">Edit</a>` : ''}
 <a class="button secondary" href="${ADMIN_PATHS.share}${q(path)}">Share</a>
@@ -40,6 +44,13 @@ ${type === 'text/turtle' || isEditableText(type) ? html`<a class="button seconda
 <a class="button secondary" href="${ADMIN_PATHS.delete}${q(path)}">Delete</a>
 <a class="button secondary" href="${ADMIN_PATHS.files}${q(parentPath(path) ?? '/')}">Back to the folder</a></p>`,
   })
+}
+
+/** Markdown rendered, remote images only when asked, and the text as written one click away (the Edit button beside). */
+function markdownOf(path: string, text: string, showImages: boolean): SafeHtml {
+  const { html: rendered, remoteImages } = renderMarkdown(text, showImages)
+  return html`<p class="muted"><a href="${viewPage(path)}&as=text">Show as text</a>${remoteImages > 0 ? html` · <a href="${viewPage(path)}&images=yes">Show images</a> (${String(remoteImages)} from other sites: they see when you look)` : ''}</p>
+<div class="markdown">${rendered}</div>`
 }
 
 function previewOf(path: string, type: string, text: string | undefined): SafeHtml {

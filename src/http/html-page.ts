@@ -5,6 +5,7 @@ import { HttpError } from './errors.ts'
 import { readStatic } from './static-files.ts'
 import { logRefusal } from './render-error.ts'
 import { plainWords } from '../lib/plain-words.ts'
+import { readablePathsIn } from '../lib/readable-path.ts'
 
 /** HTML that is already escaped (built with `html`), inserted as is by `{{{name}}}`. */
 export class SafeHtml {
@@ -127,7 +128,8 @@ export function breakableUrl(url: string): SafeHtml {
  * code small beside them for whoever reports it.
  */
 export function problemBox(err: HttpError, plain = plainWords(err.status, err.code)): SafeHtml {
-  const description = asSentence(err.description)
+  // Paths as people read them: the layers name them as stored (lib/readable-path.ts)
+  const description = asSentence(readablePathsIn(err.description))
   return html`<div class="error" role="alert">${plain ? html`<p class="plain"><strong>${plain}</strong></p>` : ''}<p>${description}</p><p class="code">Error code: <code id="error">${err.code}</code></p></div>`
 }
 

@@ -102,6 +102,10 @@ export const ADMIN_PATHS = {
   /** What the dashboard deleted in the last 30 days (GET), and putting one back (POST form). */
   trashPage: '/.admin/trash',
   trashRestore: '/.admin/trash/restore',
+  /** One item of the trash deleted for good: GET `?id=` asks (with the space it frees), POST deletes. */
+  trashDelete: '/.admin/trash/delete',
+  /** Everything in the trash deleted for good: GET asks (with the space it frees), POST `upTo` empties. */
+  trashEmpty: '/.admin/trash/empty',
   /** The Files page's selected items (GET asks, POST acts): into the trash, or to another folder. */
   deleteSelected: '/.admin/files/delete-selected',
   moveSelected: '/.admin/files/move-selected',

@@ -12,6 +12,9 @@ import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { nameFromSlug, reservedPathError } from './resource-names.ts'
 import { decide, type Acting, type ResourcesDeps } from './acting.ts'
 import type { LockTable } from './lock-table.ts'
+import { encodeSegment } from '../store/target.ts'
+import { readableName } from '../lib/readable-path.ts'
+import { NUMBERED_NAMES_TRIED, numberedName } from '../lib/numbered-name.ts'
 
 /** What POST decided before any byte of the body is read. */
 export interface PostPlan {
@@ -67,10 +70,17 @@ export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
 
     const suffix = container ? '/' : ''
     const isTaken = async (p: string) => (await getMeta(store, p)) !== undefined || (await getMeta(store, twinPath(p))) !== undefined
-    // A taken name (or its document/container twin) gets a random suffix: POST never overwrites.
+    // A taken name (or its document/container twin) gets a number before its extension, `photo (2).jpg`, as a
+    // file manager names a second copy: POST never overwrites. Past NUMBERED_NAMES_TRIED, a random suffix.
+    const wanted = readableName(base)
     const freeName = async () => {
-      let p = `${path}${base}${suffix}`
-      while (await isTaken(p)) p = `${path}${base}-${crypto.randomUUID().slice(0, 8)}${suffix}`
+      for (let n = 1; n <= NUMBERED_NAMES_TRIED; n++) {
+        const p = `${path}${encodeSegment(numberedName(wanted, n))}${suffix}`
+        if (!await isTaken(p)) return p
+      }
+      let p: string
+      do p = `${path}${base}-${crypto.randomUUID().slice(0, 8)}${suffix}`
+      while (await isTaken(p))
       return p
     }
     // Parsing happens before the locks (relative IRIs need the minted URL), so a large body does

@@ -28,7 +28,7 @@ import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
 import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
 import { makeTreeCount } from './tree-count.ts'
-import { makeTrashListing } from './trash-listing.ts'
+import { makeTrashDeletes, makeTrashListing, type TrashedItem } from './trash-listing.ts'
 import { makeVersionActivity, type VersionActivity } from './version-activity.ts'
 import { readDocumentStatements } from './document-statements.ts'
 import type { DocumentDataset } from '../rdf/graph-statements.ts'
@@ -89,7 +89,11 @@ export interface Resources extends VersionReads, VersionActivity {
   /** How many items the folder holds at any depth (what `trash` and `deleteTree` confirm), after Read on it and on every folder in it: tree-count.ts. */
   treeCount(who: Acting, path: string): Promise<number>
   /** What the trash holds, the most recently deleted first, for whoever holds Control of the pod's root: trash-listing.ts. */
-  trashed(who: Acting): Promise<TrashItem[]>
+  trashed(who: Acting): Promise<TrashedItem[]>
+  /** Deletes one item of the trash for good, for the same principals as `trashed`; 404 for an id it does not hold. */
+  deleteTrashed(who: Acting, id: string): Promise<{ item: TrashItem; bytes: number }>
+  /** Empties the trash of what was deleted at or before `upTo` (epoch ms), for the same principals as `trashed`. */
+  emptyTrash(who: Acting, upTo: number): Promise<{ items: number; bytes: number }>
   /** A folder's members with their metadata, after Read on the folder (a WebDAV PROPFIND of Depth 1), a chunk at a time. */
   listMembers(who: Acting, path: string): Promise<Listing>
   /** Before a change of a resource's properties (WebDAV PROPPATCH): Write on it, as a PUT replacing it; then its metadata (404 only to a writer). */
@@ -137,6 +141,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     list: makeListMembers(deps, read),
     treeCount: makeTreeCount(deps, read),
     trashed: makeTrashListing(deps),
+    ...makeTrashDeletes(deps),
     statements: async (who, path) => readDocumentStatements(store, baseUrl, path, (await read(who, path)).meta),
     locks,
     listMembers: makeMemberChunks(deps),

@@ -127,16 +127,37 @@ export async function purgeTrash(store: Store, cutoff: number): Promise<number> 
   let purged = 0
   for (const item of await readTrash(store)) {
     if (item.deletedAt >= cutoff) continue
-    const kept = (await store.trash.get(contentKey(item.id)) as TrashedResource[] | undefined) ?? []
-    const blobs = kept.flatMap(r => r.meta.blob !== undefined ? [r.meta.blob] : [])
-    await store.commit([
-      { type: 'del', key: itemKey(item.id), ...inSublevel(store.trash) }, { type: 'del', key: contentKey(item.id), ...inSublevel(store.trash) },
-      ...blobs.map(b => del(store.blobRefs, b)),
-    ])
-    await releaseBlobs(store, blobs)
+    await dropItem(store, item.id)
     purged++
   }
   return purged
+}
+
+/** The bytes a trashed item holds (its files and its RDF as stored): what deleting it for good frees. */
+export async function trashedBytes(store: Store, id: string): Promise<number> {
+  const kept = (await store.trash.get(contentKey(id)) as TrashedResource[] | undefined) ?? []
+  return kept.reduce((n, r) => n + r.meta.size, 0)
+}
+
+/**
+ * Deletes one item of the trash for good ("Delete for good"), in one synced batch and then its blobs' files;
+ * answers it and the bytes it freed. The caller holds the whole tree's lock, so no restore of it runs meanwhile.
+ */
+export async function deleteTrashed(store: Store, id: string): Promise<{ item: TrashItem; bytes: number }> {
+  const item = await store.trash.get(itemKey(id)) as TrashItem | undefined
+  if (!item) throw new HttpError(404, 'not_found', 'there is no item of this id in the trash')
+  return { item, bytes: await dropItem(store, id) }
+}
+
+async function dropItem(store: Store, id: string): Promise<number> {
+  const kept = (await store.trash.get(contentKey(id)) as TrashedResource[] | undefined) ?? []
+  const blobs = kept.flatMap(r => r.meta.blob !== undefined ? [r.meta.blob] : [])
+  await store.commit([
+    { type: 'del', key: itemKey(id), ...inSublevel(store.trash) }, { type: 'del', key: contentKey(id), ...inSublevel(store.trash) },
+    ...blobs.map(b => del(store.blobRefs, b)),
+  ])
+  await releaseBlobs(store, blobs)
+  return kept.reduce((n, r) => n + r.meta.size, 0)
 }
 
 async function ancestorMetas(store: Store, path: string): Promise<Map<string, ResourceMeta>> {

@@ -2,6 +2,7 @@
 // whose message says in plain words what went wrong, then what the server said; its code rides along.
 import type { Violation } from '../../src/policy/grant-schema.ts'
 import { plainWords } from '../../src/lib/plain-words.ts'
+import { readablePathsIn } from '../../src/lib/readable-path.ts'
 
 const root = document.getElementById('dashboard')!
 export const BASE = root.dataset.base!
@@ -27,7 +28,8 @@ async function failure(res: Response, what: string): Promise<ApiError> {
   const j = (await res.json().catch(() => null) ?? {}) as { error?: unknown; error_description?: unknown; detail?: unknown; violations?: Violation[] }
   const code = typeof j.error === 'string' ? j.error : `http_${res.status}`
   const given = j.error_description ?? j.detail
-  let description = typeof given === 'string' ? given : ''
+  // Paths as people read them (`/Été/`, not `/%C3%89t%C3%A9/`), as the pages show them
+  let description = typeof given === 'string' ? readablePathsIn(given) : ''
   const violations = Array.isArray(j.violations) ? j.violations : []
   if (res.status === 401) description = 'reload the page to sign in again'
   // Plain words first where the refusal is a common one, the server's own description after them; the code

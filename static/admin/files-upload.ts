@@ -1,16 +1,19 @@
 // The Files page's upload form, enhanced: files chosen or dropped go up one PUT each with a progress bar (a
-// resumable upload for large ones, resumable-upload.ts); a name already taken asks before it replaces. Each
-// file's outcome is reported, and a file declined or refused never stops the others nor hides what did land.
-// Once something landed the page is loaded again with its notice, so the listing is the pod's own.
+// resumable upload for large ones, resumable-upload.ts); a name already taken gets the next numbered name
+// (`photo (2).jpg`) unless "Replace" is ticked. Each file's outcome is reported, and a file refused never stops
+// the others nor hides what did land. Once something landed the page is loaded again with its one-line notice
+// (lib/upload-notice.ts), so the listing is the pod's own.
 
 import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { ApiError, BASE, putWithProgress } from './api.ts'
 import { putResumably, RESUMABLE_FROM } from './resumable-upload.ts'
-import { confirmAction, formatBytes, h, say, sayError } from './dom.ts'
+import { formatBytes, h, say, sayError } from './dom.ts'
+import { NUMBERED_NAMES_TRIED, numberedName } from '../../src/lib/numbered-name.ts'
+import { uploadedQuery } from '../../src/lib/upload-notice.ts'
 
-type Outcome = { name: string; uploaded: true } | { name: string; uploaded: false; failed: boolean; why: string }
+type Outcome = { name: string; uploaded: true; as: string; bytes: number } | { name: string; uploaded: false; why: string }
 
-const describe = (o: Outcome) => (o.uploaded ? `Uploaded ${o.name}` : `${o.name} was not uploaded: ${o.why}`)
+const describe = (o: Outcome) => (o.uploaded ? `Uploaded ${o.name}${o.as === o.name ? '' : ` as ${o.as}`}` : `${o.name} was not uploaded: ${o.why}`)
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err))
 
 /** `form`: the page's multipart upload form (hidden `path`, `replace` box, file input). */
@@ -29,24 +32,28 @@ export function enhanceUpload(form: HTMLElement): void {
     progress.value = 0
     note.textContent = `Uploading ${file.name}…`
     const send = file.size > RESUMABLE_FROM ? putResumably : putWithProgress
-    const put = (onlyNew: boolean) => send(BASE + path + encodeURIComponent(file.name), file, file.type || 'application/octet-stream',
+    const put = (name: string, onlyNew: boolean) => send(BASE + path + encodeURIComponent(name), file, file.type || 'application/octet-stream',
       (sent, total) => { progress.value = Math.round((sent / Math.max(total, 1)) * 100); note.textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)}` },
       `Uploading ${file.name}`, onlyNew)
     try {
-      try { await put(replaceBox?.checked !== true) } catch (err) {
-        // A file of that name exists: replacing it destroys the old one, so ask first
-        if (!(err instanceof ApiError) || err.status !== 412) throw err
-        if (!confirmAction(`"${file.name}" already exists here. Replace it? The old file cannot be recovered.`)) {
-          progress.hidden = true
-          note.textContent = ''
-          return { name: file.name, uploaded: false, failed: false, why: 'a file of that name exists' }
-        }
-        await put(false)
+      if (replaceBox?.checked === true) {
+        await put(file.name, false)
+        return { name: file.name, uploaded: true, as: file.name, bytes: file.size }
       }
-      return { name: file.name, uploaded: true }
+      // A file of that name exists (412 to If-None-Match: *): keep it, and name the new one as the pod's own forms do
+      for (let n = 1; n <= NUMBERED_NAMES_TRIED; n++) {
+        const name = numberedName(file.name, n)
+        try {
+          await put(name, true)
+          return { name: file.name, uploaded: true, as: name, bytes: file.size }
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.status !== 412) throw err
+        }
+      }
+      throw new Error(`"${file.name}" and its numbered names already exist here`)
     } catch (err) {
       note.textContent = ''
-      return { name: file.name, uploaded: false, failed: true, why: messageOf(err) }
+      return { name: file.name, uploaded: false, why: messageOf(err) }
     }
   }
 
@@ -58,13 +65,14 @@ export function enhanceUpload(form: HTMLElement): void {
       outcomes.push(outcome)
       report.append(h('li', {}, describe(outcome)))
     }
-    const done = outcomes.filter((o) => o.uploaded).map((o) => o.name)
+    const done = outcomes.filter((o) => o.uploaded)
     const text = outcomes.map(describe).join('; ')
-    if (outcomes.some((o) => !o.uploaded && o.failed)) sayError(new Error(text))
+    if (outcomes.some((o) => !o.uploaded)) sayError(new Error(text))
     else say(text)
-    // The listing is the pod's page: load it again, with the notice of what landed (what did not stays said above until then)
+    // The listing is the pod's page: load it again, with the one line of what landed (what did not stays said above until then)
     if (done.length > 0 && done.length === outcomes.length) {
-      location.assign(`${BASE}${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}&done=upload&name=${encodeURIComponent(done.join(', '))}`)
+      const query = uploadedQuery({ names: done.map((o) => o.as), bytes: done.reduce((sum, o) => sum + o.bytes, 0), renamed: done.filter((o) => o.as !== o.name).length })
+      location.assign(`${BASE}${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}&${query}`)
     } else if (done.length > 0) {
       report.append(h('li', {}, h('a', { href: `${BASE}${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}` }, 'Show the folder with the new files')))
     }

@@ -75,12 +75,15 @@ describe('bad input: a clear 4xx and nothing changed', () => {
     expect(res.status).toBe(400)
     expect(await pageError(res)).toBe('no_file')
   })
-  test('an upload of a name that exists → 412 already_exists, the old file kept', async () => {
+  test('an upload of a name that exists → 303, the new file named a (2).txt, the old file kept', async () => {
     expect((await upload({ csrf, path: '/notes/' }, [new File(['one'], 'a.txt', { type: 'text/plain' })])).status).toBe(303)
     const res = await upload({ csrf, path: '/notes/' }, [new File(['two!'], 'a.txt', { type: 'text/plain' })])
-    expect(res.status).toBe(412)
-    expect(await pageError(res)).toBe('already_exists')
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/.admin/files?path=%2Fnotes%2F&done=upload&name=a+%282%29.txt&count=1&bytes=4&renamed=1')
     expect((await getMeta(pod.store, '/notes/a.txt'))?.size).toBe(3)
+    expect((await getMeta(pod.store, '/notes/a%20(2).txt'))?.size).toBe(4)
+    expect((await pod.request('/.admin/delete', { method: 'POST', headers: { cookie: owner.header(), origin: BASE, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, path: '/notes/a%20(2).txt' }) })).status).toBe(303)
   })
   test('an upload of bad Turtle → the resource server\'s 400 with its code', async () => {
     const res = await upload({ csrf, path: '/notes/' }, [new File(['<#a> <#b> "unterminated'], 'bad.ttl', { type: 'text/turtle' })])

@@ -148,12 +148,25 @@ describe('the view page shows the file', () => {
     await tab.close()
   })
 
-  test('Markdown with an awkward name is shown as text, with Edit', async () => {
+  test('Markdown with an awkward name is shown rendered, its text and Edit one click away; no script of it runs', async () => {
     await page.goto(at('/.admin/files?path=%2Fnotes%2F'))
     await page.getByRole('link', { name: 'Été notes #1 & co?.md', exact: true }).click()
-    await expect(page.locator('pre.preview-text').textContent()).resolves.toBe('# Plan\n\n- swim\n')
+    await expect(page.locator('.markdown h1').textContent()).resolves.toBe('Plan')
+    await expect(page.locator('.markdown li').textContent()).resolves.toBe('swim')
     await page.getByRole('heading', { name: 'Été notes #1 & co?.md' }).waitFor()
     await lookAt(page, 'view-markdown')
+    await page.getByRole('link', { name: 'Show as text' }).click()
+    await expect(page.locator('pre.preview-text').textContent()).resolves.toBe('# Plan\n\n- swim\n')
+    const HOSTILE = '/notes/hostile.md'
+    expect((await asOwner(at(HOSTILE), { method: 'PUT', type: 'text/markdown', body: '# Hostile\n\n<script>window.ran = 1</script>\n\n<img src=x onerror="window.ran = 2">\n\n![far](https://img.example/far.png)\n' })).status).toBe(201)
+    await page.goto(view(HOSTILE))
+    expect(await page.locator('.markdown script, .markdown img').count()).toBe(0)
+    expect(await page.evaluate(() => (window as unknown as { ran?: number }).ran)).toBeUndefined()
+    expect(await page.locator('.markdown').textContent()).toContain('<script>window.ran = 1</script>')
+    await lookAt(page, 'view-markdown-hostile')
+    await page.getByRole('link', { name: 'Show images' }).click()
+    expect(await page.locator('.markdown img[src="https://img.example/far.png"]').count()).toBe(1)
+    await page.goto(view(NOTE))
     await page.getByRole('link', { name: 'Edit', exact: true }).click()
     await page.getByLabel('Markdown').waitFor()
     await lookAt(page, 'edit-markdown')

@@ -109,15 +109,20 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.getByRole('link', { name: 'todo.ttl', exact: true }).waitFor()
     expect(await (await anonymous('/notes/big.txt')).status).toBe(401) // private until shared
-    // the same name again: replacing asks first, and "no" keeps the old file
-    const asked = nextDialog(false)
+    // the same name again: the old file is kept, the new one gets a number before its extension
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.from('small') }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
-    expect((await asked).message()).toContain('"big.txt" already exists')
-    await page.locator('#upload-report').getByText('big.txt was not uploaded: a file of that name exists').waitFor()
-    expect(await status()).toBe('big.txt was not uploaded: a file of that name exists')
+    await page.getByRole('link', { name: 'big (2).txt', exact: true }).waitFor()
+    expect(await notice()).toBe('Uploaded big (2).txt (a file of that name was already here, so the new one got a number)')
     expect(await page.getByRole('row', { name: /big\.txt/ }).textContent()).toContain('3.0 MB')
+    expect(await page.getByRole('row', { name: /big \(2\)\.txt/ }).textContent()).toContain('5 B')
     expect(await asOwner(`${pod.baseUrl}/notes/big.txt`)).toHaveLength(3 * 1024 * 1024)
+    // many files at once end with one line, not their names
+    await page.getByLabel('Files to upload').setInputFiles(['1', '2', '3', '4'].map((n) => ({ name: `many-${n}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x'.repeat(1024)) })))
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await page.getByRole('link', { name: 'many-4.txt', exact: true }).waitFor()
+    expect(await notice()).toBe('4 files uploaded to notes · 4.0 KB')
+    await shoot('many-uploaded')
     // a file dropped on the drop zone is uploaded as a chosen one
     await page.locator('#drop-zone').evaluate((zone) => {
       const data = new DataTransfer()

@@ -71,13 +71,13 @@ describe('the owner pages with JavaScript off', () => {
     expect(await errorCode()).toBe('already_exists')
   })
 
-  test('upload with a plain multipart form; the same name is refused unless "Replace" is ticked', async () => {
+  test('upload with a plain multipart form; the same name gets a number unless "Replace" is ticked', async () => {
     await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('first') },
       { name: 'b.ttl', mimeType: 'text/turtle', buffer: Buffer.from('<#it> <http://purl.org/dc/terms/title> "b".') }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.waitForURL(/done=upload/)
-    expect(await notice()).toBe('Uploaded a.txt, b.ttl')
+    expect(await notice()).toMatch(/^2 files uploaded to notes · \d+ B$/) // the Turtle's size is what a GET serves
     expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('5 B')
     expect(await page.getByRole('row', { name: /b\.ttl/ }).textContent()).toContain('RDF document')
     await shoot('files')
@@ -92,11 +92,13 @@ describe('the owner pages with JavaScript off', () => {
 
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('second!') }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
-    expect(await errorCode()).toBe('already_exists')
-    expect(await page.locator('main').textContent()).toContain('tick "Replace files of the same name"')
-    await page.getByRole('link', { name: 'Back to the folder' }).or(page.getByRole('link', { name: 'Your files' })).first().click()
-    await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
-    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('5 B')
+    await page.waitForURL(/done=upload/)
+    expect(await notice()).toBe('Uploaded a (2).txt (a file of that name was already here, so the new one got a number)')
+    expect(await page.getByRole('row', { name: /a \(2\)\.txt/ }).textContent()).toContain('7 B')
+    expect(await page.getByRole('row', { name: /a\.txt/ }).first().textContent()).toContain('5 B')
+    await shoot('upload-numbered')
+    await page.getByRole('link', { name: 'Delete a (2).txt' }).click()
+    await page.getByRole('button', { name: 'Delete', exact: true }).click()
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('second!') }])
     await page.getByLabel('Replace files of the same name').check()
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
@@ -133,6 +135,26 @@ describe('the owner pages with JavaScript off', () => {
     await page.getByRole('button', { name: 'Delete' }).click()
     await page.waitForURL(/done=/)
     expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(0)
+  })
+
+  test('the trash: Delete for good and Empty trash each ask on a page of their own, saying the space they free', async () => {
+    await page.goto(`${pod.baseUrl}/.admin/trash`)
+    expect(await page.getByRole('link', { name: 'Empty trash (14 B)' }).count()).toBe(1)
+    await page.getByRole('link', { name: 'Delete a (2).txt for good' }).click()
+    expect(await page.locator('h1').textContent()).toBe('Delete a (2).txt for good?')
+    expect(await page.locator('main').textContent()).toContain('Delete /notes/a (2).txt for good? This frees 7 B. It cannot be restored afterwards.')
+    await shoot('trash-delete-for-good')
+    await page.getByRole('button', { name: 'Delete for good' }).click()
+    await page.waitForURL(/done=deleteForGood/)
+    expect(await notice()).toBe('Deleted a (2).txt for good · 7 B freed')
+    expect(await page.getByRole('row', { name: /a \(2\)\.txt/ }).count()).toBe(0)
+    await page.getByRole('link', { name: 'Empty trash (7 B)' }).click()
+    expect(await page.locator('main').textContent()).toContain('Delete the 1 item in the trash for good? This frees 7 B.')
+    await page.getByRole('button', { name: 'Empty trash' }).click()
+    await page.waitForURL(/done=empty/)
+    expect(await notice()).toBe('Emptied the trash: 1 item deleted for good · 7 B freed')
+    expect(await page.getByText('The trash is empty').count()).toBe(1)
+    await shoot('trash-emptied')
   })
 
   test('share without JavaScript: public Read added, then removed; the public reader sees 200, then 401', async () => {

@@ -96,6 +96,13 @@ describe('WAC: a visitor\'s write needs what the same LDP request needs', () => 
 })
 
 describe('RFC 9110 §13.1.1: a save names the state it edited', () => {
+  test('Write: a second photo.jpg uploaded is photo (2).jpg, the first kept (303 each)', async () => {
+    expect((await upload(EDIT, 'photo.jpg')).status).toBe(303)
+    expect((await upload(EDIT, 'photo.jpg')).status).toBe(303)
+    expect((await owner.fetch(a(`${EDIT}photo.jpg`))).status).toBe(200)
+    expect((await owner.fetch(a(`${EDIT}photo%20(2).jpg`))).status).toBe(200)
+  })
+
   test('changed meanwhile by the owner: 412 precondition_failed, the owner\'s change stays', async () => {
     const url = a(`/.visitor/edit?path=${encodeURIComponent(`${EDIT}notes.txt`)}`)
     const page = await (await browse(jar, url)).text()
