@@ -37,7 +37,9 @@ describe('npm test: the tools the whole suite needs are checked first', () => {
   })
 
   test('a machine without nginx stops with one line naming it and the command that installs it', () => {
-    const { code, stdout, stderr } = check(machineWith('usr/bin/chromium', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv'))
+    const { code, stdout, stderr } = check(
+      machineWith('usr/bin/chromium', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv'),
+    )
     expect(code).toBe(1)
     expect(stdout).toBe('')
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
@@ -60,23 +62,26 @@ describe('npm test: the tools the whole suite needs are checked first', () => {
   })
 
   test('a machine with all five passes silently', () => {
-    expect(check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv'))).toEqual({ code: 0, stdout: '', stderr: '' })
+    expect(
+      check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv')),
+    ).toEqual({ code: 0, stdout: '', stderr: '' })
   })
 })
 
 describe('npm run test:unit', () => {
   const script = pkg.scripts['test:unit']
-  const ignored = [...script.matchAll(/--path-ignore-patterns='?([^'\s]+)'?/g)].map((m) => m[1]!)
-  const isIgnored = (file: string) => ignored.some((p) => new Glob(p).match(file))
-  const listTests = (dir: string): string[] => readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) return name === 'node_modules' ? [] : listTests(p)
-    return name.endsWith('.test.ts') ? [relative(ROOT, p)] : []
-  })
-  const selected = listTests(join(ROOT, 'test')).filter((f) => !isIgnored(f))
+  const ignored = [...script.matchAll(/--path-ignore-patterns='?([^'\s]+)'?/g)].map(m => m[1]!)
+  const isIgnored = (file: string) => ignored.some(p => new Glob(p).match(file))
+  const listTests = (dir: string): string[] =>
+    readdirSync(dir).flatMap(name => {
+      const p = join(dir, name)
+      if (statSync(p).isDirectory()) return name === 'node_modules' ? [] : listTests(p)
+      return name.endsWith('.test.ts') ? [relative(ROOT, p)] : []
+    })
+  const selected = listTests(join(ROOT, 'test')).filter(f => !isIgnored(f))
 
   test('leaves out the browser tests, the whole-server tests, the documentation commands and the slow files', () => {
-    expect(ignored).toEqual(['test/e2e/**', 'test/browser/**', 'test/readme-commands.test.ts', '**/*.slow.test.ts'])
+    expect(ignored).toEqual(['test/e2e/**', 'test/browser/**', 'test/s3/**', 'test/readme-commands.test.ts', '**/*.slow.test.ts'])
     expect(selected.length).toBeGreaterThan(50)
   })
 
@@ -84,7 +89,9 @@ describe('npm run test:unit', () => {
   // its topic: `npm test` runs it, the unit tier does not, so the unit tier stays the loop of under a minute.
   // A file newly slow is renamed (or its slow test moved into a sibling `.slow.test.ts`) and named here.
   test('the slow files, by name, are in the full suite only', () => {
-    const slow = listTests(join(ROOT, 'test')).filter((f) => f.endsWith('.slow.test.ts')).sort()
+    const slow = listTests(join(ROOT, 'test'))
+      .filter(f => f.endsWith('.slow.test.ts'))
+      .sort()
     expect(slow).toEqual([
       'test/admin/upload-memory.slow.test.ts', // a 256 MiB upload through the form
       'test/channels/webhook-delivery.slow.test.ts', // retry times and a backlog of 1000 notifications
@@ -96,13 +103,14 @@ describe('npm run test:unit', () => {
       'test/store/export-import.slow.test.ts', // whole pods exported and imported
       'test/store/group-commit.slow.test.ts', // concurrent writers and a compaction
     ])
-    expect(slow.filter((f) => !isIgnored(f))).toEqual([])
+    expect(slow.filter(f => !isIgnored(f))).toEqual([])
   })
 
   test('selects no test that starts a browser, a proxy or a pod process', () => {
     // a browser or proxy, a pod's process (by its entry point or by this runtime), a headless Chromium
-    const needsMore = /browser\/harness\.ts|e2e\/start-server\.ts|playwright-core|nginx|chromium|src', 'main\.ts'|src\/main\.ts|spawn(Sync)?\(\[process\.execPath/
+    const needsMore =
+      /browser\/harness\.ts|e2e\/start-server\.ts|playwright-core|nginx|chromium|src', 'main\.ts'|src\/main\.ts|spawn(Sync)?\(\[process\.execPath/
     const self = relative(ROOT, import.meta.path) // names them to look for them
-    expect(selected.filter((f) => f !== self && needsMore.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([])
+    expect(selected.filter(f => f !== self && needsMore.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([])
   })
 })
