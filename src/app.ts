@@ -36,7 +36,7 @@ export function buildApp(deps: Deps): PodApp {
   const notify = makeNotifications(deps)
   const app = new Elysia({ name: 'solopod' })
     // Each role plugin renders its own errors; this answers only a request no route took.
-    .onError(({ code, error, request }) => code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined)
+    .onError(({ code, error, request }) => (code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined))
     .use(opPlugin(deps))
     .use(asPlugin(deps))
     .use(adminPlugin(deps))
@@ -49,7 +49,7 @@ export function buildApp(deps: Deps): PodApp {
   return {
     // Every path outside the reserved first segments is a pod resource (http/pod-paths.ts), which the RS
     // route `/*` would take anyway (the dav role's for the WebDAV methods): asked directly, a resource request skips the router's work.
-    handle: (request, path) => isReservedPath(path) ? handleWithHead(app, request) : isDavMethod(request.method) ? dav.handle(request) : rs.handle(request),
+    handle: (request, path) => (isReservedPath(path) ? handleWithHead(app, request) : isDavMethod(request.method) ? dav.handle(request) : rs.handle(request)),
     openSocket: notify.openSocket,
   }
 }
@@ -124,14 +124,18 @@ export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresse
       if (server) deps.clientAddresses.record(request, () => clientAddressFrom(server.requestIP(request)?.address, request.headers, trusted))
       if (path === undefined) {
         // Answered before any role sees the request: nothing is read, written or routed by a URL that does not parse the same everywhere.
-        response = toPlainResponse(new HttpError(400, 'invalid_request', 'the Host header or request target is malformed: expected host[:port] and an absolute path'))
+        response = toPlainResponse(
+          new HttpError(400, 'invalid_request', 'the Host header or request target is malformed: expected host[:port] and an absolute path'),
+        )
       } else if (server?.upgrade && asksForSocket(request) && path.startsWith(NOTIFY_PATHS.base)) {
         response = await openSocket(app, request, path, server)
       } else {
         response = isPreflight(request)
-          ? cors ? preflightResponse(request) : new Response(null, { status: 204 })
-          // remote documents fetched for this request count against its client's budget (fetch/fetch-budget.ts)
-          : await inRequestScope({ client: () => deps.clientAddresses.of(request) }, () => app.handle(request, path))
+          ? cors
+            ? preflightResponse(request)
+            : new Response(null, { status: 204 })
+          : // remote documents fetched for this request count against its client's budget (fetch/fetch-budget.ts)
+            await inRequestScope({ client: () => deps.clientAddresses.of(request) }, () => app.handle(request, path))
       }
     } catch (err) {
       response = safeErrorResponse(request, err)
@@ -141,7 +145,15 @@ export function makeRequestHandler(app: PodApp, deps: Pick<Deps, 'clientAddresse
     const ms = performance.now() - started
     deps.metrics.recordRequest(path, response.status, ms / 1000)
     // One line per request at debug: at the default level a terminal shows the banner and what needs attention.
-    if (log.enabled('debug')) log.debug('request', { reqId, method: request.method, path: path === undefined ? '(malformed)' : loggedPath(path), status: response.status, ms: Math.round(ms), ip: deps.clientAddresses.of(request) })
+    if (log.enabled('debug'))
+      log.debug('request', {
+        reqId,
+        method: request.method,
+        path: path === undefined ? '(malformed)' : loggedPath(path),
+        status: response.status,
+        ms: Math.round(ms),
+        ip: deps.clientAddresses.of(request),
+      })
     return response
   }
 }
@@ -163,7 +175,12 @@ async function openSocket(app: PodApp, request: Request, path: string, server: P
 /** Request id and nosniff on every answer; a response with immutable headers is copied first. */
 function withHeaders(response: Response, reqId: string): Response {
   let r = response
-  try { r.headers.set('x-request-id', reqId) } catch { r = new Response(r.body, r); r.headers.set('x-request-id', reqId) }
+  try {
+    r.headers.set('x-request-id', reqId)
+  } catch {
+    r = new Response(r.body, r)
+    r.headers.set('x-request-id', reqId)
+  }
   r.headers.set('x-content-type-options', 'nosniff')
   return r
 }

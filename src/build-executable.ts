@@ -79,7 +79,8 @@ function parseTarget(argv: readonly string[]): Target {
   const i = argv.indexOf('--target')
   if (i < 0) return hostTarget()
   const value = argv[i + 1]
-  if (!value || !/^bun-(linux|darwin)-(x64|arm64)$/.test(value)) throw new Error('--target must be bun-linux-x64, bun-linux-arm64, bun-darwin-x64 or bun-darwin-arm64')
+  if (!value || !/^bun-(linux|darwin)-(x64|arm64)$/.test(value))
+    throw new Error('--target must be bun-linux-x64, bun-linux-arm64, bun-darwin-x64 or bun-darwin-arm64')
   return value as Target
 }
 

@@ -110,7 +110,13 @@ export interface S3BlobConfig {
 /** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
 export const ownerWebIdOf = (baseUrl: string) => `${baseUrl}/profile/card#me`
 
-interface Option { flag: string; env?: string; help: string; boolean?: boolean; /** Given once per value; no env var (a list of paths has no safe separator). */ repeated?: boolean }
+interface Option {
+  flag: string
+  env?: string
+  help: string
+  boolean?: boolean /** Given once per value; no env var (a list of paths has no safe separator). */
+  repeated?: boolean
+}
 
 export const OPTIONS: readonly Option[] = [
   { flag: 'port', env: 'SOLOPOD_PORT', help: 'TCP port to listen on (default 3000; 443 with --domain)' },
@@ -125,32 +131,85 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'acme-ca-file', env: 'SOLOPOD_ACME_CA_FILE', help: "PEM file of CA certificates to trust for the ACME directory's https (a private or test CA)" },
   { flag: 'http-port', env: 'SOLOPOD_HTTP_PORT', help: 'with --domain: port of the http-01 challenge and the redirect to https (default 80)' },
   { flag: 'owner-password-file', env: 'SOLOPOD_OWNER_PASSWORD_FILE', help: "file holding the owner's password (first start, passwd)" },
-  { flag: 'allow-insecure-local', env: 'SOLOPOD_ALLOW_INSECURE_LOCAL', help: 'fetch http:// documents on loopback hosts (default: on when the base URL is on localhost)', boolean: true },
+  {
+    flag: 'allow-insecure-local',
+    env: 'SOLOPOD_ALLOW_INSECURE_LOCAL',
+    help: 'fetch http:// documents on loopback hosts (default: on when the base URL is on localhost)',
+    boolean: true,
+  },
   { flag: 'max-body-bytes', env: 'SOLOPOD_MAX_BODY_BYTES', help: 'largest file (binary body) accepted (default: no limit but the disk)' },
   { flag: 'max-rdf-bytes', env: 'SOLOPOD_MAX_RDF_BYTES', help: 'largest RDF document body accepted (default 104857600)' },
   { flag: 'disk-reserve-bytes', env: 'SOLOPOD_DISK_RESERVE_BYTES', help: 'free space file uploads must leave on the disk (default 268435456)' },
-  { flag: 'blob-store', env: 'SOLOPOD_BLOB_STORE', help: 'where the bytes of files live: local (the data directory, default) or s3://BUCKET[/prefix] with --s3-endpoint; keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY' },
+  {
+    flag: 'blob-store',
+    env: 'SOLOPOD_BLOB_STORE',
+    help: 'where the bytes of files live: local (the data directory, default) or s3://BUCKET[/prefix] with --s3-endpoint; keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY',
+  },
   { flag: 's3-endpoint', env: 'SOLOPOD_S3_ENDPOINT', help: 'URL of the S3-compatible service for --blob-store s3://… (path-style requests)' },
   { flag: 's3-region', env: 'SOLOPOD_S3_REGION', help: 'region the S3 requests are signed for (default us-east-1; R2: auto)' },
-  { flag: 's3-timeout-seconds', env: 'SOLOPOD_S3_TIMEOUT_SECONDS', help: 'an object store operation slower than this fails, and the request answers 503 with Retry-After (default 15)' },
-  { flag: 'keep-versions-days', env: 'SOLOPOD_KEEP_VERSIONS_DAYS', help: 'days every change can be undone: previous states are kept, thinned to hourly after an hour and daily after a day; 0 keeps none (default 30)' },
-  { flag: 'upload-expiry-seconds', env: 'SOLOPOD_UPLOAD_EXPIRY_SECONDS', help: 'a resumable upload idle this long is abandoned and its bytes removed (default 86400)' },
-  { flag: 'max-channels', env: 'SOLOPOD_MAX_CHANNELS', help: "notification channels (sockets, streams, webhooks) of others than the owner open at once at most; the owner's are counted apart (default 20000)" },
-  { flag: 'max-channels-per-client', env: 'SOLOPOD_MAX_CHANNELS_PER_CLIENT', help: 'notification channels one client (its agent, or its address when anonymous) may hold; the owner has no such cap (default 100)' },
-  { flag: 'channel-buffer-bytes', env: 'SOLOPOD_CHANNEL_BUFFER_BYTES', help: 'notification bytes all channels together may hold unsent; past it the slowest are closed (default 67108864)' },
-  { flag: 'dpop-proofs-per-key', env: 'SOLOPOD_DPOP_PROOFS_PER_KEY', help: 'DPoP proofs one client key may send within a second before it alone is slowed with 429 (default 16384)' },
-  { flag: 'httpsig-nonces-per-key', env: 'SOLOPOD_HTTPSIG_NONCES_PER_KEY', help: 'HttpSig signatures one signing key may send within a second before it alone is slowed with 429 (default 16384)' },
-  { flag: 'trust-proxy', env: 'SOLOPOD_TRUST_PROXY', help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)' },
+  {
+    flag: 's3-timeout-seconds',
+    env: 'SOLOPOD_S3_TIMEOUT_SECONDS',
+    help: 'an object store operation slower than this fails, and the request answers 503 with Retry-After (default 15)',
+  },
+  {
+    flag: 'keep-versions-days',
+    env: 'SOLOPOD_KEEP_VERSIONS_DAYS',
+    help: 'days every change can be undone: previous states are kept, thinned to hourly after an hour and daily after a day; 0 keeps none (default 30)',
+  },
+  {
+    flag: 'upload-expiry-seconds',
+    env: 'SOLOPOD_UPLOAD_EXPIRY_SECONDS',
+    help: 'a resumable upload idle this long is abandoned and its bytes removed (default 86400)',
+  },
+  {
+    flag: 'max-channels',
+    env: 'SOLOPOD_MAX_CHANNELS',
+    help: "notification channels (sockets, streams, webhooks) of others than the owner open at once at most; the owner's are counted apart (default 20000)",
+  },
+  {
+    flag: 'max-channels-per-client',
+    env: 'SOLOPOD_MAX_CHANNELS_PER_CLIENT',
+    help: 'notification channels one client (its agent, or its address when anonymous) may hold; the owner has no such cap (default 100)',
+  },
+  {
+    flag: 'channel-buffer-bytes',
+    env: 'SOLOPOD_CHANNEL_BUFFER_BYTES',
+    help: 'notification bytes all channels together may hold unsent; past it the slowest are closed (default 67108864)',
+  },
+  {
+    flag: 'dpop-proofs-per-key',
+    env: 'SOLOPOD_DPOP_PROOFS_PER_KEY',
+    help: 'DPoP proofs one client key may send within a second before it alone is slowed with 429 (default 16384)',
+  },
+  {
+    flag: 'httpsig-nonces-per-key',
+    env: 'SOLOPOD_HTTPSIG_NONCES_PER_KEY',
+    help: 'HttpSig signatures one signing key may send within a second before it alone is slowed with 429 (default 16384)',
+  },
+  {
+    flag: 'trust-proxy',
+    env: 'SOLOPOD_TRUST_PROXY',
+    help: 'comma-separated IP addresses of reverse proxies whose Forwarded / X-Forwarded-For name the client (default none)',
+  },
   { flag: 'max-patch-bytes', env: 'SOLOPOD_MAX_PATCH_BYTES', help: 'largest PATCH body accepted (default 1048576)' },
   { flag: 'log-level', env: 'SOLOPOD_LOG_LEVEL', help: 'debug | info | warn | error | silent (default info)' },
   { flag: 'uma-token-type', env: 'SOLOPOD_UMA_TOKEN_TYPE', help: 'bearer | dpop: how UMA access tokens are presented (default bearer)' },
-  { flag: 'name', env: 'SOLOPOD_KEY_NAME', help: 'keys add: name of the key document under /keys/ (default key-<date>-<random>); clients add: the credential\'s name' },
+  {
+    flag: 'name',
+    env: 'SOLOPOD_KEY_NAME',
+    help: "keys add: name of the key document under /keys/ (default key-<date>-<random>); clients add: the credential's name",
+  },
   { flag: 'out', env: 'SOLOPOD_KEY_OUT', help: 'keys add: file for the private JWK (default DATA/private-keys/NAME.jwk, mode 0600)' },
   { flag: 'expires', help: 'links add: how long the link lasts: 30m, 12h, 7d … (default 7d, at most 365d), or never' },
   { flag: 'upload-only', help: 'links add: a file drop: whoever holds the link adds files to the folder and sees nothing', boolean: true },
   { flag: 'upload', help: 'links add: whoever holds the link sees the folder and adds files to it', boolean: true },
   { flag: 'repair', boolean: true, help: 'blobs check: remove the blobs no record names (orphans)' },
-  { flag: 'scope', repeated: true, help: 'clients add: a folder the credential may read and write (/photos/), or only read (read:/notes/); repeat for more; none = full access as the owner' },
+  {
+    flag: 'scope',
+    repeated: true,
+    help: 'clients add: a folder the credential may read and write (/photos/), or only read (read:/notes/); repeat for more; none = full access as the owner',
+  },
 ]
 
 const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys', 'clients', 'links', 'blobs']
@@ -169,7 +228,10 @@ function parseFlags(argv: readonly string[]) {
   const positional: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
-    if (!arg.startsWith('--')) { positional.push(arg); continue }
+    if (!arg.startsWith('--')) {
+      positional.push(arg)
+      continue
+    }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]
     const opt = OPTIONS.find(o => o.flag === name)
     if (!opt) throw new ConfigError(`unknown flag --${name} (see --help)`)
@@ -184,7 +246,7 @@ function parseFlags(argv: readonly string[]) {
     }
     const value = inline ?? argv[++i]
     if (value === undefined || value.startsWith('--')) throw new ConfigError(`--${name} needs a value`)
-    if (opt.repeated) lists.set(name, [...lists.get(name) ?? [], value])
+    if (opt.repeated) lists.set(name, [...(lists.get(name) ?? []), value])
     else flags.set(name, value)
   }
   return { flags, lists, positional }
@@ -208,7 +270,11 @@ function parseInteger(name: string, value: string, min: number, max: number): nu
 /** The pod is one origin: a base URL with a path would break the pod's URL space (http/pod-paths.ts). */
 function parseBaseUrl(value: string): string {
   let url: URL
-  try { url = new URL(value) } catch { throw new ConfigError(`--base-url must be an absolute URL, got "${value}"`) }
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(`--base-url must be an absolute URL, got "${value}"`)
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('--base-url must be http:// or https://')
   if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
     throw new ConfigError(`--base-url must be an origin such as https://pod.example, without path, query or credentials; got "${value}"`)
@@ -219,9 +285,13 @@ function parseBaseUrl(value: string): string {
 /** `--trust-proxy 127.0.0.1,::1`: IP addresses only (a name would be resolved differently over time). */
 function parseTrustProxy(value: string | undefined): readonly string[] {
   if (value === undefined) return Object.freeze([])
-  const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '')
-  const bad = list.find((a) => ipVersion(a) === 0)
-  if (bad !== undefined || list.length === 0) throw new ConfigError(`--trust-proxy must be a comma-separated list of IP addresses, e.g. 127.0.0.1,::1; got "${bad ?? value}"`)
+  const list = value
+    .split(',')
+    .map(s => s.trim())
+    .filter(s => s !== '')
+  const bad = list.find(a => ipVersion(a) === 0)
+  if (bad !== undefined || list.length === 0)
+    throw new ConfigError(`--trust-proxy must be a comma-separated list of IP addresses, e.g. 127.0.0.1,::1; got "${bad ?? value}"`)
   return Object.freeze(list)
 }
 
@@ -238,22 +308,24 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if (command === 'clients' && CLIENT_SUBCOMMANDS[args[0] ?? ''] !== args.length - 1) throw new ConfigError(CLIENTS_USAGE)
   if (command === 'links' && LINK_SUBCOMMANDS[args[0] ?? ''] !== args.length - 1) throw new ConfigError(LINKS_USAGE)
   else if (command !== 'clients' && command !== 'links' && args.length !== wanted) {
-    throw new ConfigError(wanted === 0 ? `${command} takes no arguments, got "${args.join(' ')}"` : `${command} needs one argument (a directory), got ${args.length}`)
+    throw new ConfigError(
+      wanted === 0 ? `${command} takes no arguments, got "${args.join(' ')}"` : `${command} needs one argument (a directory), got ${args.length}`,
+    )
   }
   const get = (flag: string) => {
     const opt = OPTIONS.find(o => o.flag === flag)!
     return flags.get(flag) ?? (opt.env ? env[opt.env] || undefined : undefined)
   }
   // Which of flag and env var gave a value, for the message of a bad one.
-  const labelOf = (flag: string) => flags.has(flag) ? `--${flag}` : OPTIONS.find(o => o.flag === flag)!.env ?? `--${flag}`
+  const labelOf = (flag: string) => (flags.has(flag) ? `--${flag}` : (OPTIONS.find(o => o.flag === flag)!.env ?? `--${flag}`))
   const givenBaseUrl = get('base-url')
   const tlsCert = get('tls-cert')
   const tlsKey = get('tls-key')
   const acme = parseAcme(get, tlsCert !== undefined)
   // A pod with its own certificate is a public https server: 443 unless told otherwise.
   const port = parseInteger('port', get('port') ?? (acme ? '443' : '3000'), acme ? 1 : 0, 65535)
-  const baseUrl = givenBaseUrl !== undefined ? parseBaseUrl(givenBaseUrl)
-    : acme ? httpsOrigin(acme.domain, port) : parseBaseUrl(defaultBaseUrl(port, tlsCert !== undefined))
+  const baseUrl =
+    givenBaseUrl !== undefined ? parseBaseUrl(givenBaseUrl) : acme ? httpsOrigin(acme.domain, port) : parseBaseUrl(defaultBaseUrl(port, tlsCert !== undefined))
   if (acme && new URL(baseUrl).hostname !== acme.domain) throw new ConfigError(`--base-url must name the --domain ${acme.domain}, got "${givenBaseUrl}"`)
   if (acme && !baseUrl.startsWith('https://')) throw new ConfigError('--base-url must be https:// with --domain')
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key must be given together')
@@ -320,7 +392,11 @@ function parseBlobStore(get: (flag: string) => string | undefined): S3BlobConfig
   const region = get('s3-region')
   const timeout = get('s3-timeout-seconds')
   if (store === 'local') {
-    const stray = [['s3-endpoint', endpoint], ['s3-region', region], ['s3-timeout-seconds', timeout]].find(([, v]) => v !== undefined)
+    const stray = [
+      ['s3-endpoint', endpoint],
+      ['s3-region', region],
+      ['s3-timeout-seconds', timeout],
+    ].find(([, v]) => v !== undefined)
     if (stray) throw new ConfigError(`--${stray[0]} needs --blob-store s3://BUCKET`)
     return undefined
   }
@@ -330,7 +406,10 @@ function parseBlobStore(get: (flag: string) => string | undefined): S3BlobConfig
   if (endpoint === undefined) throw new ConfigError('--blob-store s3://… needs --s3-endpoint URL (e.g. https://s3.us-east-1.amazonaws.com)')
   if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) throw new ConfigError(`--s3-endpoint must be an http(s) URL, got "${endpoint}"`)
   return Object.freeze({
-    bucket: m[1]!, prefix: prefix === '' ? '' : `${prefix}/`, endpoint: endpoint.replace(/\/+$/, ''), region: region ?? 'us-east-1',
+    bucket: m[1]!,
+    prefix: prefix === '' ? '' : `${prefix}/`,
+    endpoint: endpoint.replace(/\/+$/, ''),
+    region: region ?? 'us-east-1',
     timeoutMs: parseInteger('s3-timeout-seconds', timeout ?? '15', 1, 3600) * 1000,
   })
 }
@@ -346,27 +425,36 @@ function parseAcme(get: (flag: string) => string | undefined, tlsFiles: boolean)
   const caFile = get('acme-ca-file')
   const httpPort = get('http-port')
   if (domain === undefined) {
-    const stray = [['acme-email', email], ['acme-directory', directory], ['acme-ca-file', caFile], ['http-port', httpPort]].find(([, v]) => v !== undefined)
+    const stray = [
+      ['acme-email', email],
+      ['acme-directory', directory],
+      ['acme-ca-file', caFile],
+      ['http-port', httpPort],
+    ].find(([, v]) => v !== undefined)
     if (stray) throw new ConfigError(`--${stray[0]} needs --domain`)
     return undefined
   }
   if (!DOMAIN.test(domain)) throw new ConfigError(`--domain must be a host name such as pod.example, got "${domain}"`)
   if (tlsFiles) throw new ConfigError('--domain and --tls-cert exclude each other: the pod either obtains its certificate or is given one')
-  if (email === undefined || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError('--domain needs --acme-email with a contact address for the ACME account, e.g. me@example.org')
+  if (email === undefined || !/^[^\s@]+@[^\s@]+$/.test(email))
+    throw new ConfigError('--domain needs --acme-email with a contact address for the ACME account, e.g. me@example.org')
   let directoryUrl = LETS_ENCRYPT_DIRECTORY
   if (directory !== undefined) {
-    if (!URL.canParse(directory) || new URL(directory).protocol !== 'https:') throw new ConfigError(`--acme-directory must be an https:// URL (RFC 8555 §6.1), got "${directory}"`)
+    if (!URL.canParse(directory) || new URL(directory).protocol !== 'https:')
+      throw new ConfigError(`--acme-directory must be an https:// URL (RFC 8555 §6.1), got "${directory}"`)
     directoryUrl = directory
   }
   return Object.freeze({
-    domain, email, directoryUrl,
+    domain,
+    email,
+    directoryUrl,
     ...(caFile ? { directoryCaFile: resolve(caFile) } : {}),
     httpPort: parseInteger('http-port', httpPort ?? '80', 1, 65535),
   })
 }
 
 /** `https://DOMAIN`, with the port unless it is https's own. */
-const httpsOrigin = (domain: string, port: number) => port === 443 ? `https://${domain}` : `https://${domain}:${port}`
+const httpsOrigin = (domain: string, port: number) => (port === 443 ? `https://${domain}` : `https://${domain}:${port}`)
 
 /** The config once the server is bound to `port` (for --port 0): a defaulted base URL names that port. */
 export function withBoundPort(cfg: Config, port: number): Config {
@@ -385,7 +473,7 @@ export function usage(): string {
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export (directory, or a backup .tar.gz from the dashboard) into an empty data directory',
     "  passwd             set the owner's password (from --owner-password-file or stdin)",
-    "  keys add           new HttpSig key for the owner: public key in /keys/, private JWK in a 0600 file (server stopped)",
+    '  keys add           new HttpSig key for the owner: public key in /keys/, private JWK in a 0600 file (server stopped)',
     "  setup-link         print a new one-time link to set the owner's password (also while the server runs)",
     '  clients add        new client credential for a script or bot (--name, --scope …): prints client_id=… and client_secret=… (also while the server runs)',
     '  clients list       the client credentials: id, name, folders, created, last used',
@@ -393,8 +481,11 @@ export function usage(): string {
     '  links add PATH     new share link to a file or folder for someone without an account (--expires, --upload-only, --upload, --name): prints id=… and url=… (also while the server runs)',
     '  links list         the share links: id, path, what they allow, expiry, uses',
     '  links remove ID    remove a share link: every use of it ends at once',
-    '  blobs check        every file\'s bytes are in the blob store with their size; lists orphans, --repair removes them (server stopped)',
-    '  --version          print the version', '  --help             print this text',
-    '', 'flags:', ...rows,
+    "  blobs check        every file's bytes are in the blob store with their size; lists orphans, --repair removes them (server stopped)",
+    '  --version          print the version',
+    '  --help             print this text',
+    '',
+    'flags:',
+    ...rows,
   ].join('\n')
 }

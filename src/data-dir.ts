@@ -27,6 +27,8 @@ export function prepareDataDir(dataDir: string): void {
     chmodSync(dataDir, 0o700)
     return
   }
-  throw new DataDirError(`the data directory ${dataDir} is open to other users (mode ${mode.toString(8)}); it holds the pod's private signing keys and password hash. ` +
-    `Run: chmod 700 ${dataDir}  (and consider rotating the signing keys in /.admin if others had access)`)
+  throw new DataDirError(
+    `the data directory ${dataDir} is open to other users (mode ${mode.toString(8)}); it holds the pod's private signing keys and password hash. ` +
+      `Run: chmod 700 ${dataDir}  (and consider rotating the signing keys in /.admin if others had access)`,
+  )
 }

@@ -119,26 +119,79 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
   const grants = makeGrantRegistry({ store, cfg, now })
   const withResourceLocks = makeResourceLocks()
   const appScopes = makeAppScopes(store, cfg.baseUrl, withResourceLocks)
-  const decider = makeAccessDecider({ cfg, store, now, fetchDoc, appScopes, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) }, grants)
+  const decider = makeAccessDecider(
+    { cfg, store, now, fetchDoc, appScopes, readOwnDocument: (url, accept) => readOwnDocument(store, cfg.baseUrl, url, accept, now()) },
+    grants,
+  )
   const readableByPublic = makePublicView(decider, cfg.baseUrl)
   const tickets = makeTicketBook({ store, now })
   const resources = makeResources({ cfg, store, now, withResourceLocks, access: makeAccessControl({ decider, tickets, cfg }) })
-  const channels = makeChannelRegistry({ store, baseUrl: cfg.baseUrl, decider, revocations, now, maxChannels: cfg.maxChannels, maxChannelsPerClient: cfg.maxChannelsPerClient, bufferBytes: cfg.channelBufferBytes })
+  const channels = makeChannelRegistry({
+    store,
+    baseUrl: cfg.baseUrl,
+    decider,
+    revocations,
+    now,
+    maxChannels: cfg.maxChannels,
+    maxChannelsPerClient: cfg.maxChannelsPerClient,
+    bufferBytes: cfg.channelBufferBytes,
+  })
   const podKey = makePodKey(store, cfg.baseUrl, now)
   // Webhooks go out through the same guards as every remote fetch (and the same test seams)
   const { lookup, fetchImpl } = opts.fetcher ?? {}
-  const poster = makePoster({ allowInsecureLocal: cfg.allowInsecureLocal, baseUrl: cfg.baseUrl, ...(lookup ? { lookup } : {}), ...(fetchImpl ? { fetchImpl } : {}) })
+  const poster = makePoster({
+    allowInsecureLocal: cfg.allowInsecureLocal,
+    baseUrl: cfg.baseUrl,
+    ...(lookup ? { lookup } : {}),
+    ...(fetchImpl ? { fetchImpl } : {}),
+  })
   const dpopReplay = new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey })
   const clientAddresses = makeClientAddresses()
   return {
-    cfg, store, now, fetchDoc, dpopReplay, signingKeys, revocations, appScopes, grants, poster, getIssuerKeys, getWebIdIssuers, decider, resources, channels, podKey, tickets,
+    cfg,
+    store,
+    now,
+    fetchDoc,
+    dpopReplay,
+    signingKeys,
+    revocations,
+    appScopes,
+    grants,
+    poster,
+    getIssuerKeys,
+    getWebIdIssuers,
+    decider,
+    resources,
+    channels,
+    podKey,
+    tickets,
     webhooks: makeWebhooks({ store, baseUrl: cfg.baseUrl, channels, poster, podKey, now }),
     legacyCapabilities: makeLegacyCapabilities({ store, baseUrl: cfg.baseUrl, now }),
     withResourceLocks,
     // the owner's dashboard acts through the pod's own endpoints with its session cookie + CSRF token
     // and a visitor's pages with the visitor's cookie + CSRF token; the owner's cookie is asked first;
     // a mounted drive (WebDAV) sends a client credential with HTTP Basic
-    authenticate: withBasicCredential(withOwnerCookie(makeAuthenticator({ baseUrl: cfg.baseUrl, store, now, fetchDoc, readableByPublic, signingKeys, revocations, getIssuerKeys, getWebIdIssuers, umaTokenType: cfg.umaTokenType }, { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) }), { baseUrl: cfg.baseUrl, store, now }), { baseUrl: cfg.baseUrl, store, now, clientAddresses }),
+    authenticate: withBasicCredential(
+      withOwnerCookie(
+        makeAuthenticator(
+          {
+            baseUrl: cfg.baseUrl,
+            store,
+            now,
+            fetchDoc,
+            readableByPublic,
+            signingKeys,
+            revocations,
+            getIssuerKeys,
+            getWebIdIssuers,
+            umaTokenType: cfg.umaTokenType,
+          },
+          { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) },
+        ),
+        { baseUrl: cfg.baseUrl, store, now },
+      ),
+      { baseUrl: cfg.baseUrl, store, now, clientAddresses },
+    ),
     tokenEndpointReplay: new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey }),
     clientAddresses,
     certificate: makeCertificateState(),

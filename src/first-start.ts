@@ -29,7 +29,11 @@ const PREFIXES = `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 `
 
 /** One document first start writes: its path and Turtle (relative IRIs resolve against the document). */
-export interface PodDocument { readonly path: string; readonly ttl: string; readonly kind: 'rdf' | 'container' }
+export interface PodDocument {
+  readonly path: string
+  readonly ttl: string
+  readonly kind: 'rdf' | 'container'
+}
 
 // Where apps look for the owner's settings: http/pod-paths.ts (the owner's moves are checked against it too).
 export { SETTINGS_PATHS }
@@ -45,19 +49,25 @@ export function settingsDocuments(webid: string, publicIndex = 'publicTypeIndex.
   return [
     {
       // Private by default, whatever the root's ACL says: the preferences file and the private type index.
-      path: `${s.container}.acl`, kind: 'rdf', ttl: `${PREFIXES}
+      path: `${s.container}.acl`,
+      kind: 'rdf',
+      ttl: `${PREFIXES}
 <#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`,
     },
     {
       // Type Indexes: the public type index is readable by everyone (apps find public data through it).
-      path: `${s.publicIndex}.acl`, kind: 'rdf', ttl: `${PREFIXES}
+      path: `${s.publicIndex}.acl`,
+      kind: 'rdf',
+      ttl: `${PREFIXES}
 <#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <publicTypeIndex.ttl>; acl:mode acl:Read, acl:Write, acl:Control.
 <#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <publicTypeIndex.ttl>; acl:mode acl:Read.`,
     },
     { path: s.publicIndex, kind: 'rdf', ttl: `${PREFIXES}<> a solid:TypeIndex, solid:ListedDocument.` },
     { path: s.privateIndex, kind: 'rdf', ttl: `${PREFIXES}<> a solid:TypeIndex, solid:UnlistedDocument.` },
     {
-      path: s.preferences, kind: 'rdf', ttl: `${PREFIXES}
+      path: s.preferences,
+      kind: 'rdf',
+      ttl: `${PREFIXES}
 <> a pim:ConfigurationFile; dcterms:title "Preferences file".
 <${webid}> solid:publicTypeIndex <${publicIndex}>; solid:privateTypeIndex <privateTypeIndex.ttl>.`,
     },
@@ -68,25 +78,33 @@ function documents(baseUrl: string, webid: string): PodDocument[] {
   return [
     { path: '/', kind: 'container', ttl: `${PREFIXES}<> a pim:Storage; solid:owner <${webid}>.` },
     {
-      path: '/.acl', kind: 'rdf', ttl: `${PREFIXES}
+      path: '/.acl',
+      kind: 'rdf',
+      ttl: `${PREFIXES}
 <#owner> a acl:Authorization; acl:agent <${webid}>;
   acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`,
     },
     {
-      path: '/profile/card', kind: 'rdf', ttl: `${PREFIXES}
+      path: '/profile/card',
+      kind: 'rdf',
+      ttl: `${PREFIXES}
 <> a foaf:PersonalProfileDocument; foaf:primaryTopic <#me>; foaf:maker <#me>.
 <#me> a foaf:Person; solid:oidcIssuer <${baseUrl}>; pim:storage <${baseUrl}/>;
   pim:preferencesFile <${baseUrl}${SETTINGS_PATHS.preferences}>; solid:publicTypeIndex <${baseUrl}${SETTINGS_PATHS.publicIndex}>.`,
     },
     {
-      path: '/profile/card.acl', kind: 'rdf', ttl: `${PREFIXES}
+      path: '/profile/card.acl',
+      kind: 'rdf',
+      ttl: `${PREFIXES}
 <#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <card>; acl:mode acl:Read, acl:Write, acl:Control.
 <#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <card>; acl:mode acl:Read.`,
     },
     // HttpSig key documents: anyone verifying a signature must be able to read them; only the owner writes.
     { path: KEYS_PATH, kind: 'container', ttl: '' },
     {
-      path: `${KEYS_PATH}.acl`, kind: 'rdf', ttl: `${PREFIXES}
+      path: `${KEYS_PATH}.acl`,
+      kind: 'rdf',
+      ttl: `${PREFIXES}
 <#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
 <#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
     },
@@ -105,8 +123,10 @@ export async function ensureOwner(store: Store, baseUrl: string, now: number): P
   const recorded = await getRecordedBaseUrl(store)
   if (recorded !== undefined) {
     if (recorded !== baseUrl) {
-      throw new BaseUrlMismatchError(`this data directory belongs to the pod at ${recorded}; start it with --base-url ${recorded} ` +
-        '(or export it and import into a new data directory to move it)')
+      throw new BaseUrlMismatchError(
+        `this data directory belongs to the pod at ${recorded}; start it with --base-url ${recorded} ` +
+          '(or export it and import into a new data directory to move it)',
+      )
     }
     if (await getOwnerAccount(store)) {
       await repairEssentials(store, baseUrl, now)
@@ -122,7 +142,13 @@ export async function ensureOwner(store: Store, baseUrl: string, now: number): P
 
 export async function writeDocument(store: Store, baseUrl: string, doc: PodDocument, now: number) {
   const triples = turtle(doc.ttl, baseUrl + doc.path)
-  await writeResource(store, baseUrl, doc.path, { kind: doc.kind, contentType: 'text/turtle', triples, size: turtleByteLength(triples, baseUrl + doc.path) }, now)
+  await writeResource(
+    store,
+    baseUrl,
+    doc.path,
+    { kind: doc.kind, contentType: 'text/turtle', triples, size: turtleByteLength(triples, baseUrl + doc.path) },
+    now,
+  )
 }
 
 /**
@@ -130,9 +156,20 @@ export async function writeDocument(store: Store, baseUrl: string, doc: PodDocum
  * is served with: an owner's document gains what the pod needs and nothing else changes.
  */
 export async function addStatements(store: Store, baseUrl: string, path: string, meta: ResourceMeta, added: readonly Quad[], now: number) {
-  const all = [...await readTriples(store, baseUrl, path), ...added]
-  await writeResource(store, baseUrl, path, { kind: 'rdf', contentType: meta.contentType, triples: all,
-    size: turtleByteLength(all, baseUrl + path, meta.prefixes), ...(meta.prefixes ? { prefixes: meta.prefixes } : {}) }, now)
+  const all = [...(await readTriples(store, baseUrl, path)), ...added]
+  await writeResource(
+    store,
+    baseUrl,
+    path,
+    {
+      kind: 'rdf',
+      contentType: meta.contentType,
+      triples: all,
+      size: turtleByteLength(all, baseUrl + path, meta.prefixes),
+      ...(meta.prefixes ? { prefixes: meta.prefixes } : {}),
+    },
+    now,
+  )
 }
 
 /**
@@ -145,7 +182,10 @@ async function repairEssentials(store: Store, baseUrl: string, now: number) {
   const restore = async (path: string) => writeDocument(store, baseUrl, docs.find(d => d.path === path)!, now)
   const repaired: string[] = []
   for (const path of [PROFILE_PATH, KEYS_PATH]) {
-    if (!await getMeta(store, path)) { await restore(path); repaired.push(path) }
+    if (!(await getMeta(store, path))) {
+      await restore(path)
+      repaired.push(path)
+    }
   }
   const card = await getMeta(store, PROFILE_PATH)
   if (card?.kind === 'rdf') {
@@ -153,7 +193,14 @@ async function repairEssentials(store: Store, baseUrl: string, now: number) {
     const missing = missingProfileStatements(triples, baseUrl)
     if (missing.length > 0) {
       const { namedNode, quad } = DataFactory
-      await addStatements(store, baseUrl, PROFILE_PATH, card, missing.map(m => quad(namedNode(m.subject), namedNode(m.predicate), namedNode(m.object))), now)
+      await addStatements(
+        store,
+        baseUrl,
+        PROFILE_PATH,
+        card,
+        missing.map(m => quad(namedNode(m.subject), namedNode(m.predicate), namedNode(m.object))),
+        now,
+      )
       repaired.push(`${PROFILE_PATH} statements`)
     }
   } else if (card) {
@@ -162,7 +209,10 @@ async function repairEssentials(store: Store, baseUrl: string, now: number) {
   }
   const lost = new Set((await lostEssentialAccess(storedAclLoader(store, baseUrl), baseUrl)).map(l => l.path))
   for (const path of [PROFILE_PATH, KEYS_PATH]) {
-    if (lost.has(path)) { await restore(aclOf(path)); repaired.push(aclOf(path)) }
+    if (lost.has(path)) {
+      await restore(aclOf(path))
+      repaired.push(aclOf(path))
+    }
   }
   if (repaired.length > 0) log.warn('start.essentials_repaired', { repaired })
 }

@@ -16,8 +16,15 @@ import type { PublicView } from './policy/public-view.ts'
  * exactly like a missing one (`undefined`): nothing of it — content, type, existence — can reach an
  * error message.
  */
-export async function loadLocalDocument(store: Store, baseUrl: string, url: string, accept: string, now: number, readable: PublicView): Promise<RemoteDoc | undefined> {
-  if (!await readable(url)) return undefined
+export async function loadLocalDocument(
+  store: Store,
+  baseUrl: string,
+  url: string,
+  accept: string,
+  now: number,
+  readable: PublicView,
+): Promise<RemoteDoc | undefined> {
+  if (!(await readable(url))) return undefined
   return readOwnDocument(store, baseUrl, url, accept, now)
 }
 

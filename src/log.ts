@@ -6,7 +6,9 @@ const RANK: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, 
 
 let threshold = RANK.info
 
-export function setLogLevel(level: Level | 'silent') { threshold = RANK[level] }
+export function setLogLevel(level: Level | 'silent') {
+  threshold = RANK[level]
+}
 
 function emit(level: Level, event: string, fields: Record<string, unknown>) {
   if (RANK[level] < threshold) return

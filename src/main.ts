@@ -28,8 +28,14 @@ const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
 }
 
 async function run(argv: string[]) {
-  if (argv.includes('--help') || argv.includes('-h')) { console.log(usage()); return }
-  if (argv.includes('--version')) { console.log(`solopod ${VERSION}`); return }
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(usage())
+    return
+  }
+  if (argv.includes('--version')) {
+    console.log(`solopod ${VERSION}`)
+    return
+  }
   const cfg = buildConfig(argv, process.env)
   setLogLevel(cfg.logLevel)
   await COMMANDS[cfg.command](cfg)

@@ -68,7 +68,11 @@ export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> 
   await deps.webhooks.start()
   await passwordSet
   return {
-    cfg, store, deps, app, handle,
+    cfg,
+    store,
+    deps,
+    app,
+    handle,
     close: async () => {
       // Open notification channels end first: nothing is told from a store that is closing. Webhook deliveries
       // in flight finish (each within its timeout); what is left stays in the outbox for the next start.

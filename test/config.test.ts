@@ -84,7 +84,7 @@ describe('config: flags, env, defaults', () => {
 
 describe('--domain: a certificate of its own (ACME)', () => {
   const acme = ['--domain', 'pod.example', '--acme-email', 'me@example.org']
-  test('https on 443 for everyone, http-01 on 80, Let\'s Encrypt; the base URL follows the domain', () => {
+  test("https on 443 for everyone, http-01 on 80, Let's Encrypt; the base URL follows the domain", () => {
     const cfg = buildConfig(acme, {})
     expect(cfg.port).toBe(443)
     expect(cfg.host).toBe('0.0.0.0')
@@ -94,11 +94,20 @@ describe('--domain: a certificate of its own (ACME)', () => {
   })
   test('env variables, another port (named in the base URL), another directory and CA file', () => {
     const cfg = buildConfig(['--port', '8443'], {
-      SOLOPOD_DOMAIN: 'Pod.Example', SOLOPOD_ACME_EMAIL: 'me@example.org', SOLOPOD_HTTP_PORT: '8080',
-      SOLOPOD_ACME_DIRECTORY: 'https://acme-staging-v02.api.letsencrypt.org/directory', SOLOPOD_ACME_CA_FILE: '/etc/ca.pem',
+      SOLOPOD_DOMAIN: 'Pod.Example',
+      SOLOPOD_ACME_EMAIL: 'me@example.org',
+      SOLOPOD_HTTP_PORT: '8080',
+      SOLOPOD_ACME_DIRECTORY: 'https://acme-staging-v02.api.letsencrypt.org/directory',
+      SOLOPOD_ACME_CA_FILE: '/etc/ca.pem',
     })
     expect(cfg.baseUrl).toBe('https://pod.example:8443')
-    expect(cfg.acme).toEqual({ domain: 'pod.example', email: 'me@example.org', directoryUrl: 'https://acme-staging-v02.api.letsencrypt.org/directory', directoryCaFile: '/etc/ca.pem', httpPort: 8080 })
+    expect(cfg.acme).toEqual({
+      domain: 'pod.example',
+      email: 'me@example.org',
+      directoryUrl: 'https://acme-staging-v02.api.letsencrypt.org/directory',
+      directoryCaFile: '/etc/ca.pem',
+      httpPort: 8080,
+    })
   })
   test('a base URL of the domain may name the public port, when a redirect puts the pod on another', () => {
     expect(buildConfig([...acme, '--port', '8443', '--base-url', 'https://pod.example'], {}).baseUrl).toBe('https://pod.example')
@@ -128,7 +137,12 @@ describe('links', () => {
   })
 
   test('a missing PATH or ID, a stray word, or both upload flags: refused', () => {
-    for (const argv of [['links', 'add'], ['links', 'remove'], ['links', 'list', 'x'], ['links', 'open', 'x']]) {
+    for (const argv of [
+      ['links', 'add'],
+      ['links', 'remove'],
+      ['links', 'list', 'x'],
+      ['links', 'open', 'x'],
+    ]) {
       expect(() => buildConfig(argv, {}), argv.join(' ')).toThrow('usage: solopod links add PATH')
     }
     expect(() => buildConfig(['links', 'add', '/p/', '--upload-only', '--upload'], {})).toThrow(ConfigError)

@@ -25,7 +25,11 @@ function prose(markdown: string): string {
 function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>()
   for (const m of outsideFences(markdown).matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = m[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-')
+    const base = m[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-')
     let anchor = base
     for (let n = 1; anchors.has(anchor); n++) anchor = `${base}-${n}`
     anchors.add(anchor)
@@ -35,8 +39,7 @@ function headingAnchors(markdown: string): Set<string> {
 
 /** The relative link targets of a page (no scheme, no `mailto:`), as written. */
 function relativeLinks(markdown: string): string[] {
-  return [...prose(markdown).matchAll(/\]\(([^()\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!)
-    .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target))
+  return [...prose(markdown).matchAll(/\]\(([^()\s]+)(?:\s+"[^"]*")?\)/g)].map(m => m[1]!).filter(target => !/^[a-z][a-z0-9+.-]*:/i.test(target))
 }
 
 /** Why `target`, linked from `file`, leads nowhere; undefined when it resolves. */
@@ -54,24 +57,28 @@ function brokenLink(file: string, target: string): string | undefined {
 
 describe('documentation links', () => {
   test('headings become GitHub anchors', () => {
-    expect([...headingAnchors('# Live updates (Solid Notifications)\n## On the open internet: what a stranger can make the pod do\n## `--port` flag\n## Backups\n## Backups\n')])
-      .toEqual(['live-updates-solid-notifications', 'on-the-open-internet-what-a-stranger-can-make-the-pod-do', '--port-flag', 'backups', 'backups-1'])
+    expect([
+      ...headingAnchors(
+        '# Live updates (Solid Notifications)\n## On the open internet: what a stranger can make the pod do\n## `--port` flag\n## Backups\n## Backups\n',
+      ),
+    ]).toEqual(['live-updates-solid-notifications', 'on-the-open-internet-what-a-stranger-can-make-the-pod-do', '--port-flag', 'backups', 'backups-1'])
   })
 
   test('a link to a missing page or heading is found', () => {
     expect(brokenLink('README.md', 'docs/no-such-page.md')).toBe('README.md: docs/no-such-page.md: no file docs/no-such-page.md')
-    expect(brokenLink('docs/hosting.md', 'command-line.md#no-such-heading')).toBe('docs/hosting.md: command-line.md#no-such-heading: docs/command-line.md has no heading #no-such-heading')
+    expect(brokenLink('docs/hosting.md', 'command-line.md#no-such-heading')).toBe(
+      'docs/hosting.md: command-line.md#no-such-heading: docs/command-line.md has no heading #no-such-heading',
+    )
     expect(brokenLink('docs/hosting.md', '#run-it-as-a-service')).toBeUndefined()
   })
 
   test('every relative link and anchor in README.md and docs/*.md resolves', () => {
-    const broken = [...documentationPages()].flatMap(([file, text]) => relativeLinks(text).map((t) => brokenLink(file, t)))
-      .filter((b) => b !== undefined)
+    const broken = [...documentationPages()].flatMap(([file, text]) => relativeLinks(text).map(t => brokenLink(file, t))).filter(b => b !== undefined)
     expect(broken).toEqual([])
   })
 
   test('README.md links every page under docs/', () => {
-    const linked = new Set(relativeLinks(documentationPages().get('README.md')!).map((t) => t.split('#')[0]))
-    expect(DOCUMENTATION_FILES.filter((f) => f !== 'README.md' && !linked.has(f))).toEqual([])
+    const linked = new Set(relativeLinks(documentationPages().get('README.md')!).map(t => t.split('#')[0]))
+    expect(DOCUMENTATION_FILES.filter(f => f !== 'README.md' && !linked.has(f))).toEqual([])
   })
 })

@@ -32,26 +32,45 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   // not run inside the suite it is part of: the test checks what it selects
   'npm run test:unit': { file: 'test/check-test-tools.test.ts', text: "pkg.scripts['test:unit']" },
   // the running pod's control socket and a stopped pod's database; the documented script, run against a real server
-  'npm run solopod -- clients add --name "Photo backup" --scope /photos/ --scope "/Été photos/" --data ./data':
-    { file: 'test/e2e/client-credentials.test.ts', text: "addClient('--name', 'Photo backup', '--scope', '/photos/', '--scope', '/Été photos/')" },
-  'npm run solopod -- clients list --data ./data': { file: 'test/e2e/client-credentials.test.ts', text: "runSolopod('clients', 'list', '--data', pod.dataDir)" },
-  'SOLOPOD_CLIENT_ID=script-… SOLOPOD_CLIENT_SECRET=… node examples/client-credentials.mjs http://localhost:3000/photos/hello.txt "Hello from a script"':
-    { file: 'test/e2e/client-credentials.test.ts', text: "runScript(photos, '/photos/hello.txt', 'Hello from a script')" },
+  'npm run solopod -- clients add --name "Photo backup" --scope /photos/ --scope "/Été photos/" --data ./data': {
+    file: 'test/e2e/client-credentials.test.ts',
+    text: "addClient('--name', 'Photo backup', '--scope', '/photos/', '--scope', '/Été photos/')",
+  },
+  'npm run solopod -- clients list --data ./data': {
+    file: 'test/e2e/client-credentials.test.ts',
+    text: "runSolopod('clients', 'list', '--data', pod.dataDir)",
+  },
+  'SOLOPOD_CLIENT_ID=script-… SOLOPOD_CLIENT_SECRET=… node examples/client-credentials.mjs http://localhost:3000/photos/hello.txt "Hello from a script"': {
+    file: 'test/e2e/client-credentials.test.ts',
+    text: "runScript(photos, '/photos/hello.txt', 'Hello from a script')",
+  },
   // needs a bucket: the same flags against a real Ceph RGW on loopback (skipped, saying so, where Ceph is not installed)
-  'dist/solopod serve --blob-store s3://my-pod-files/alice --s3-endpoint https://s3.example.net --s3-region us-east-1':
-    { file: 'test/s3/s3-blob-store.test.ts', text: "blobArgs = ['--blob-store', `s3://${engine.bucket}/${PREFIX}`, '--s3-endpoint', engine.endpoint]" },
+  'dist/solopod serve --blob-store s3://my-pod-files/alice --s3-endpoint https://s3.example.net --s3-region us-east-1': {
+    file: 'test/s3/s3-blob-store.test.ts',
+    text: "blobArgs = ['--blob-store', `s3://${engine.bucket}/${PREFIX}`, '--s3-endpoint', engine.endpoint]",
+  },
   // needs a public DNS name, ports 80 and 443 and Let's Encrypt: the same flags against pebble, on unprivileged ports
-  'sudo dist/solopod serve --domain pod.example --acme-email me@example.org --data /var/lib/solopod':
-    { file: 'test/e2e/start-server.ts', text: "['--domain', opts.acme.domain, '--acme-email', 'owner@example.org', '--acme-directory'" },
+  'sudo dist/solopod serve --domain pod.example --acme-email me@example.org --data /var/lib/solopod': {
+    file: 'test/e2e/start-server.ts',
+    text: "['--domain', opts.acme.domain, '--acme-email', 'owner@example.org', '--acme-directory'",
+  },
   // root and systemd: the unit is verified and the commands' paths checked against it
-  'npm run build && sudo install -m 755 dist/solopod /usr/local/bin/solopod && sudo install -m 644 deploy/solopod.service /etc/systemd/system/':
-    { file: 'test/deploy/systemd-unit.test.ts', text: "'npm run build && sudo install -m 755 dist/solopod /usr/local/bin/solopod && sudo install -m 644 deploy/solopod.service /etc/systemd/system/'" },
-  "printf 'SOLOPOD_DOMAIN=pod.example\\nSOLOPOD_ACME_EMAIL=me@example.org\\n' | sudo tee /etc/solopod.env":
-    { file: 'test/deploy/systemd-unit.test.ts', text: "SOLOPOD_DOMAIN=pod.example\\\\nSOLOPOD_ACME_EMAIL=me@example.org\\\\n' | sudo tee /etc/solopod.env" },
-  'sudo systemctl daemon-reload && sudo systemctl enable --now solopod':
-    { file: 'test/deploy/systemd-unit.test.ts', text: "'sudo systemctl daemon-reload && sudo systemctl enable --now solopod'" },
-  'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1':
-    { file: 'test/browser/nginx-proxy.ts', text: 'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1' },
+  'npm run build && sudo install -m 755 dist/solopod /usr/local/bin/solopod && sudo install -m 644 deploy/solopod.service /etc/systemd/system/': {
+    file: 'test/deploy/systemd-unit.test.ts',
+    text: "'npm run build && sudo install -m 755 dist/solopod /usr/local/bin/solopod && sudo install -m 644 deploy/solopod.service /etc/systemd/system/'",
+  },
+  "printf 'SOLOPOD_DOMAIN=pod.example\\nSOLOPOD_ACME_EMAIL=me@example.org\\n' | sudo tee /etc/solopod.env": {
+    file: 'test/deploy/systemd-unit.test.ts',
+    text: "SOLOPOD_DOMAIN=pod.example\\\\nSOLOPOD_ACME_EMAIL=me@example.org\\\\n' | sudo tee /etc/solopod.env",
+  },
+  'sudo systemctl daemon-reload && sudo systemctl enable --now solopod': {
+    file: 'test/deploy/systemd-unit.test.ts',
+    text: "'sudo systemctl daemon-reload && sudo systemctl enable --now solopod'",
+  },
+  'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1': {
+    file: 'test/browser/nginx-proxy.ts',
+    text: 'npm start -- --base-url https://pod.example --port 3000 --trust-proxy 127.0.0.1',
+  },
 }
 
 /**
@@ -76,17 +95,20 @@ const RUN_HERE = [
 
 /** Each command of each ```sh block (a line, joined with the next where it ends in `\\`), without its `# comment`. */
 function readmeCommands(markdown: string): string[] {
-  const blocks = [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!.replace(/\\\n\s*/g, ''))
-  return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '')
+  const blocks = [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map(m => m[1]!.replace(/\\\n\s*/g, ''))
+  return blocks
+    .flatMap(b => b.split('\n'))
+    .map(l => l.replace(/\s+#.*$/, '').trim())
+    .filter(l => l !== '')
 }
 
-describe('the documentation\'s commands', () => {
+describe("the documentation's commands", () => {
   const commands = readmeCommands(DOCUMENTATION)
 
   test('every command in the documentation is run here or by the file named for it, and every entry is still in it', () => {
     const known = new Set([...RUN_HERE, ...Object.keys(ELSEWHERE)])
-    expect(commands.filter((c) => !known.has(c))).toEqual([])
-    expect([...known].filter((c) => !commands.includes(c))).toEqual([])
+    expect(commands.filter(c => !known.has(c))).toEqual([])
+    expect([...known].filter(c => !commands.includes(c))).toEqual([])
   })
 
   test('the commands run elsewhere are there, as written', () => {
@@ -96,8 +118,8 @@ describe('the documentation\'s commands', () => {
   })
 
   test('no command in the documentation needs a global bun (Bun lives in node_modules)', () => {
-    const inline = [...DOCUMENTATION.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!)
-    expect([...commands, ...inline].filter((c) => /^bunx? /.test(c))).toEqual([])
+    const inline = [...DOCUMENTATION.matchAll(/`([^`\n]+)`/g)].map(m => m[1]!)
+    expect([...commands, ...inline].filter(c => /^bunx? /.test(c))).toEqual([])
   })
 })
 
@@ -106,7 +128,7 @@ describe('the documentation\'s commands', () => {
  * `./owner-password.txt` and `~` (HOME) are the test's own. SOLOPOD_PORT keeps the documentation's
  * commands off port 3000 without changing their text (flags win over env; none of them sets --port).
  */
-describe('the documentation\'s commands, run as written in a scratch checkout', () => {
+describe("the documentation's commands, run as written in a scratch checkout", () => {
   let dir: string
   let port: number
   let env: Record<string, string>
@@ -115,7 +137,7 @@ describe('the documentation\'s commands, run as written in a scratch checkout', 
     for (const name of ['package.json', 'src', 'static', 'node_modules', 'tsconfig.json', 'bunfig.toml']) symlinkSync(join(ROOT, name), join(dir, name))
     mkdirSync(join(dir, 'home'))
     port = await freePort()
-    env = { ...process.env as Record<string, string>, HOME: join(dir, 'home'), SOLOPOD_PORT: String(port), npm_config_update_notifier: 'false' }
+    env = { ...(process.env as Record<string, string>), HOME: join(dir, 'home'), SOLOPOD_PORT: String(port), npm_config_update_notifier: 'false' }
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -137,14 +159,20 @@ describe('the documentation\'s commands, run as written in a scratch checkout', 
     const deadline = Date.now() + 30_000
     while (!stderr.includes('New link')) {
       if (proc.exitCode !== null || Date.now() > deadline) {
-        if (proc.exitCode === null) { process.kill(-proc.pid, 'SIGTERM'); await proc.exited }
+        if (proc.exitCode === null) {
+          process.kill(-proc.pid, 'SIGTERM')
+          await proc.exited
+        }
         throw new Error(`${command} did not start: ${stderr}`)
       }
       await Bun.sleep(50)
     }
     return {
       banner: () => stderr,
-      stop: async () => { process.kill(-proc.pid, 'SIGTERM'); await proc.exited },
+      stop: async () => {
+        process.kill(-proc.pid, 'SIGTERM')
+        await proc.exited
+      },
     }
   }
 
@@ -163,7 +191,9 @@ describe('the documentation\'s commands, run as written in a scratch checkout', 
       const [url] = link.stdout.match(/http:\/\/localhost:\d+\/\.admin\/setup\?token=[\w-]{43}/) ?? []
       expect(url).toStartWith(`http://localhost:${port}/`)
       expect((await fetch(url!)).status).toBe(200)
-    } finally { await server.stop() }
+    } finally {
+      await server.stop()
+    }
   }, 60_000)
 
   test('npm start -- --owner-password-file sets the password; the banner then offers sign-in', async () => {
@@ -172,7 +202,9 @@ describe('the documentation\'s commands, run as written in a scratch checkout', 
     try {
       expect(server.banner()).not.toContain('token=')
       expect(server.banner()).toContain(`Sign in   http://localhost:${port}/.oidc/login`)
-    } finally { await server.stop() }
+    } finally {
+      await server.stop()
+    }
   }, 60_000)
 
   test('passwd, --help and --version', async () => {
@@ -207,7 +239,7 @@ describe('the documentation\'s commands, run as written in a scratch checkout', 
     expect(imported.stdout).toContain('for https://pod.example')
     expect(existsSync(join(dir, 'new-data', 'db'))).toBe(true)
     expect(readdirSync(join(dir, 'home', 'Downloads'))).toEqual(['solopod-backup-20261123T120000Z.tar.gz'])
-    expect(readdirSync(dir).filter((n) => n.startsWith('.solopod-import-'))).toEqual([])
+    expect(readdirSync(dir).filter(n => n.startsWith('.solopod-import-'))).toEqual([])
   }, 60_000)
 
   test('keys add: a key document in the pod and the private JWK in a 0600 file', async () => {
@@ -222,20 +254,29 @@ describe('the documentation\'s commands, run as written in a scratch checkout', 
    * loopback, so the port is always free), with SOLOPOD_DATA pointing to a new data directory (./data
    * belongs to http://localhost:PORT). curl asks for discovery over https inside the namespace.
    */
-  test.skipIf(!canIsolateNetwork)('a self-signed certificate with openssl, then npm start with TLS on https://localhost:3443', async () => {
-    const cert = await run(RUN_HERE[8]!)
-    expect(cert.code).toBe(0)
-    expect(existsSync(join(dir, 'cert.pem')) && existsSync(join(dir, 'key.pem'))).toBe(true)
-    const script = `ip link set lo up
+  test.skipIf(!canIsolateNetwork)(
+    'a self-signed certificate with openssl, then npm start with TLS on https://localhost:3443',
+    async () => {
+      const cert = await run(RUN_HERE[8]!)
+      expect(cert.code).toBe(0)
+      expect(existsSync(join(dir, 'cert.pem')) && existsSync(join(dir, 'key.pem'))).toBe(true)
+      const script = `ip link set lo up
 setsid sh -c "$1" > tls-out.txt 2> tls-err.txt &
 pid=$!
 for i in $(seq 1 300); do grep -q 'New link' tls-err.txt && break; sleep 0.1; done
 curl -sk https://localhost:3443/.well-known/openid-configuration
 kill -TERM -$pid; wait $pid`
-    const proc = Bun.spawn(['unshare', '-rn', 'sh', '-c', script, 'sh', RUN_HERE[9]!], { cwd: dir, env: { ...env, SOLOPOD_DATA: './tls-data' }, stdout: 'pipe', stderr: 'pipe' })
-    const out = await new Response(proc.stdout).text()
-    await proc.exited
-    expect(readFileSync(join(dir, 'tls-err.txt'), 'utf8')).toContain('solopod: serving https://localhost:3443 on 127.0.0.1:3443')
-    expect(JSON.parse(out).issuer).toBe('https://localhost:3443')
-  }, 60_000)
+      const proc = Bun.spawn(['unshare', '-rn', 'sh', '-c', script, 'sh', RUN_HERE[9]!], {
+        cwd: dir,
+        env: { ...env, SOLOPOD_DATA: './tls-data' },
+        stdout: 'pipe',
+        stderr: 'pipe',
+      })
+      const out = await new Response(proc.stdout).text()
+      await proc.exited
+      expect(readFileSync(join(dir, 'tls-err.txt'), 'utf8')).toContain('solopod: serving https://localhost:3443 on 127.0.0.1:3443')
+      expect(JSON.parse(out).issuer).toBe('https://localhost:3443')
+    },
+    60_000,
+  )
 })

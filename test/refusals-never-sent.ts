@@ -29,9 +29,9 @@ export interface RefusalsSentVerdict {
 export function checkRefusalsSent(sent: ReadonlySet<string>, allowed: Partial<Record<string, string>> = NEVER_SENT): RefusalsSentVerdict {
   const codes = Object.keys(REFUSALS)
   return {
-    neverSent: codes.filter((c) => !sent.has(c) && allowed[c] === undefined),
-    listedButSent: Object.keys(allowed).filter((c) => sent.has(c)),
-    unknown: [...sent].filter((c) => !(c in REFUSALS)).sort(),
+    neverSent: codes.filter(c => !sent.has(c) && allowed[c] === undefined),
+    listedButSent: Object.keys(allowed).filter(c => sent.has(c)),
+    unknown: [...sent].filter(c => !(c in REFUSALS)).sort(),
   }
 }
 

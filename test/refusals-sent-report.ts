@@ -12,12 +12,18 @@ if (file === undefined || !existsSync(file)) {
   console.error(`refusals sent: no record at ${file ?? '(no file given)'}; run the whole suite with SOLOPOD_REFUSALS_SENT=FILE`)
   process.exit(1)
 }
-const sent = new Set(readFileSync(file, 'utf8').split('\n').filter((c) => c !== ''))
+const sent = new Set(
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(c => c !== ''),
+)
 const verdict = checkRefusalsSent(sent)
 const total = Object.keys(REFUSALS).length
 const listed = Object.keys(NEVER_SENT).length
-console.log(`refusals sent in this run: ${total - listed - verdict.neverSent.length} of the catalogue's ${total} codes (${listed} listed as never sent, test/refusals-never-sent.ts)`)
-const lines = (what: string, codes: readonly string[]) => codes.length > 0 ? [what, ...codes.map((c) => `  ${c}`)] : []
+console.log(
+  `refusals sent in this run: ${total - listed - verdict.neverSent.length} of the catalogue's ${total} codes (${listed} listed as never sent, test/refusals-never-sent.ts)`,
+)
+const lines = (what: string, codes: readonly string[]) => (codes.length > 0 ? [what, ...codes.map(c => `  ${c}`)] : [])
 const problems = [
   ...lines('never sent by a pod in this run (write a test that provokes it, with its status and code):', verdict.neverSent),
   ...lines('sent, yet listed as never sent (take it off the list in test/refusals-never-sent.ts):', verdict.listedButSent),

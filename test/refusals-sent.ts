@@ -22,7 +22,11 @@ export function noteRefusalsInLog(jsonLines: string) {
   if (file === undefined) return
   for (const line of jsonLines.split('\n')) {
     if (!line.includes('"request.refused"')) continue
-    try { noteRefusal((JSON.parse(line) as { code?: unknown }).code) } catch { /* a line cut short by a kill */ }
+    try {
+      noteRefusal((JSON.parse(line) as { code?: unknown }).code)
+    } catch {
+      /* a line cut short by a kill */
+    }
   }
 }
 

@@ -13,5 +13,11 @@ export async function openTempPod(name: string, baseUrl: string, args: readonly 
   setLogLevel('silent')
   const dir = mkdtempSync(join(tmpdir(), `solopod-${name}-`))
   const pod = await openPod(buildConfig(['--data', dir, '--base-url', baseUrl, ...args], {}), opts)
-  return { ...pod, close: async () => { await pod.close(); rmSync(dir, { recursive: true, force: true }) } }
+  return {
+    ...pod,
+    close: async () => {
+      await pod.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }

@@ -52,7 +52,7 @@ export interface AppScopes {
  */
 export function makeAppScopes(store: Store, baseUrl: string, withLocks: WithResourceLocks): AppScopes {
   let loaded: Promise<Map<string, AppScope>> | undefined
-  const all = () => loaded ??= readRecords<AppScope>(store, KIND, 0).then((rs) => new Map(rs.map((r) => [r.key, r.value])))
+  const all = () => (loaded ??= readRecords<AppScope>(store, KIND, 0).then(rs => new Map(rs.map(r => [r.key, r.value]))))
   return {
     async foldersOf(clientId) {
       return (await all()).get(clientId)?.folders
@@ -83,8 +83,8 @@ const MAX_LISTED = 60
  * then the pod's other top-level folders (not given).
  */
 export async function folderChoices(store: Store, chosen: readonly FolderRow[]): Promise<FolderRow[]> {
-  const top = (await readChildren(store, '/')).filter((c) => c.meta.kind === 'container').map((c) => c.path)
+  const top = (await readChildren(store, '/')).filter(c => c.meta.kind === 'container').map(c => c.path)
   const rows = [...chosen]
-  for (const path of top) if (rows.length < MAX_LISTED && !rows.some((r) => r.path === path)) rows.push({ path, right: 'none' })
+  for (const path of top) if (rows.length < MAX_LISTED && !rows.some(r => r.path === path)) rows.push({ path, right: 'none' })
   return rows
 }

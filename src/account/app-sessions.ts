@@ -39,15 +39,17 @@ export async function saveAppSession(store: Store, session: AppSession, expiresA
 }
 
 /** Atomic read-modify-write of one session (refresh rotation must not run twice for one token). */
-export function updateAppSession<R>(store: Store, sid: string, now: number,
-  fn: (current: AppSession | undefined) => { next?: AppSession | null; expiresAt?: number; result: R }): Promise<R> {
+export function updateAppSession<R>(
+  store: Store,
+  sid: string,
+  now: number,
+  fn: (current: AppSession | undefined) => { next?: AppSession | null; expiresAt?: number; result: R },
+): Promise<R> {
   return updateRecord<AppSession, R>(store, KIND, sid, now, fn)
 }
 
 export async function listAppSessions(store: Store, now: number): Promise<(AppSession & { expiresAt: number })[]> {
-  return (await readRecords<AppSession>(store, KIND, now))
-    .map((r) => ({ ...r.value, expiresAt: r.expiresAt }))
-    .sort((a, b) => a.createdAt - b.createdAt)
+  return (await readRecords<AppSession>(store, KIND, now)).map(r => ({ ...r.value, expiresAt: r.expiresAt })).sort((a, b) => a.createdAt - b.createdAt)
 }
 
 /**
@@ -55,8 +57,12 @@ export async function listAppSessions(store: Store, now: number): Promise<(AppSe
  * is stored (not ended, not expired), not revoked, and belongs to this WebID and app. A token of a
  * revoked app must never buy access elsewhere, e.g. an ID token traded at our UMA AS.
  */
-export async function isLiveAppSession(store: Store, revocations: Pick<SessionRevocations, 'isRevoked'>,
-  s: { readonly sid: string; readonly webid: string; readonly clientId: string }, now: number): Promise<boolean> {
+export async function isLiveAppSession(
+  store: Store,
+  revocations: Pick<SessionRevocations, 'isRevoked'>,
+  s: { readonly sid: string; readonly webid: string; readonly clientId: string },
+  now: number,
+): Promise<boolean> {
   if (await revocations.isRevoked(s.sid, now)) return false
   const session = await getAppSession(store, s.sid, now)
   return session !== undefined && session.webid === s.webid && session.clientId === s.clientId
@@ -91,7 +97,7 @@ export function makeSessionRevocations(store: Store): SessionRevocations {
     await deleteRecord(store, KIND, sid)
   }
   const revokeWhere = async (now: number, which: (s: AppSession) => boolean) => {
-    const mine = (await readRecords<AppSession>(store, KIND, now)).filter((r) => which(r.value))
+    const mine = (await readRecords<AppSession>(store, KIND, now)).filter(r => which(r.value))
     for (const r of mine) await revoke(r.key, now)
     return mine.length
   }
@@ -99,11 +105,11 @@ export function makeSessionRevocations(store: Store): SessionRevocations {
   const loginKey = (id: string) => `login:${id}`
   return {
     revoke,
-    revokeClient: (clientId, now) => revokeWhere(now, (s) => s.clientId === clientId),
+    revokeClient: (clientId, now) => revokeWhere(now, s => s.clientId === clientId),
     async revokeLogin(loginSessionId, now) {
       // Written first: a code approved in this login and redeemed meanwhile is refused, or its session is found below
       await putRecord(store, REVOKED_KIND, loginKey(loginSessionId), { revokedAt: now }, now + REVOCATION_MEMORY_MS)
-      return revokeWhere(now, (s) => s.loginSessionId === loginSessionId)
+      return revokeWhere(now, s => s.loginSessionId === loginSessionId)
     },
     isLoginRevoked: async (loginSessionId, now) => (await getRecord(store, REVOKED_KIND, loginKey(loginSessionId), now)) !== undefined,
     async isRevoked(sid, now) {

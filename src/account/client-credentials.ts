@@ -59,10 +59,18 @@ export function checkCredentialName(name: unknown): string {
  * Makes a credential limited to `folders` (undefined: full access as the owner). The scope is set before
  * the record exists, so no token of it is ever issued without its limit.
  */
-export async function addClientCredential(k: CredentialKeeper, name: string, folders: readonly FolderScope[] | undefined, now: number):
-  Promise<{ credential: CredentialSummary; secret: string }> {
+export async function addClientCredential(
+  k: CredentialKeeper,
+  name: string,
+  folders: readonly FolderScope[] | undefined,
+  now: number,
+): Promise<{ credential: CredentialSummary; secret: string }> {
   // The name first: a refused one leaves no folder made and no scope behind
-  const record: Omit<ClientCredential, 'secretHash'> = { clientId: CLIENT_CREDENTIAL_PREFIX + randomBase64url(16), name: checkCredentialName(name), createdAt: now }
+  const record: Omit<ClientCredential, 'secretHash'> = {
+    clientId: CLIENT_CREDENTIAL_PREFIX + randomBase64url(16),
+    name: checkCredentialName(name),
+    createdAt: now,
+  }
   const { secret, secretHash } = newClientSecret()
   const clientId = record.clientId
   if (folders !== undefined) await k.appScopes.set(clientId, folders, now)
@@ -70,15 +78,17 @@ export async function addClientCredential(k: CredentialKeeper, name: string, fol
   return { credential: summaryOf({ ...record, secretHash }, folders), secret }
 }
 
-
 const summaryOf = (c: ClientCredential, folders: readonly FolderScope[] | undefined): CredentialSummary => ({
-  clientId: c.clientId, name: c.name, createdAt: c.createdAt,
-  ...(c.lastUsedAt !== undefined ? { lastUsedAt: c.lastUsedAt } : {}), ...(folders !== undefined ? { folders } : {}),
+  clientId: c.clientId,
+  name: c.name,
+  createdAt: c.createdAt,
+  ...(c.lastUsedAt !== undefined ? { lastUsedAt: c.lastUsedAt } : {}),
+  ...(folders !== undefined ? { folders } : {}),
 })
 
 export async function listClientCredentials(k: CredentialKeeper, now: number): Promise<CredentialSummary[]> {
-  const records = (await readRecords<ClientCredential>(k.store, KIND, now)).map((r) => r.value).sort((a, b) => a.createdAt - b.createdAt)
-  return Promise.all(records.map(async (c) => summaryOf(c, await k.appScopes.foldersOf(c.clientId))))
+  const records = (await readRecords<ClientCredential>(k.store, KIND, now)).map(r => r.value).sort((a, b) => a.createdAt - b.createdAt)
+  return Promise.all(records.map(async c => summaryOf(c, await k.appScopes.foldersOf(c.clientId))))
 }
 
 /**
@@ -86,8 +96,9 @@ export async function listClientCredentials(k: CredentialKeeper, now: number): P
  * what it just made (the removal may have looked for sessions before this one was saved).
  */
 export function touchClientCredential(store: Store, clientId: string, now: number): Promise<boolean> {
-  return updateRecord<ClientCredential, boolean>(store, KIND, clientId, now, (c) =>
-    c === undefined ? { result: false } : { next: { ...c, lastUsedAt: now }, result: true })
+  return updateRecord<ClientCredential, boolean>(store, KIND, clientId, now, c =>
+    c === undefined ? { result: false } : { next: { ...c, lastUsedAt: now }, result: true },
+  )
 }
 
 /**
@@ -97,7 +108,9 @@ export function touchClientCredential(store: Store, clientId: string, now: numbe
  */
 export async function removeClientCredential(k: CredentialKeeper, clientId: string, now: number): Promise<boolean> {
   if (!isClientCredentialId(clientId)) return false
-  const existed = await updateRecord<ClientCredential, boolean>(k.store, KIND, clientId, now, (c) => c === undefined ? { result: false } : { next: null, result: true })
+  const existed = await updateRecord<ClientCredential, boolean>(k.store, KIND, clientId, now, c =>
+    c === undefined ? { result: false } : { next: null, result: true },
+  )
   if (!existed) return false
   await k.revocations.revokeClient(clientId, now)
   await k.appScopes.set(clientId, undefined, now)

@@ -23,15 +23,14 @@ export async function saveConsent(store: Store, consent: Consent): Promise<void>
   await putRecord(store, KIND, consent.clientId, { ...consent, scopes })
 }
 
-export const coversScopes = (consent: Consent | undefined, scopes: readonly string[]) =>
-  consent !== undefined && scopes.every((s) => consent.scopes.includes(s))
+export const coversScopes = (consent: Consent | undefined, scopes: readonly string[]) => consent !== undefined && scopes.every(s => consent.scopes.includes(s))
 
 export async function listConsents(store: Store, now: number): Promise<Consent[]> {
-  return (await readRecords<Consent>(store, KIND, now)).map((r) => r.value).sort((a, b) => a.grantedAt - b.grantedAt)
+  return (await readRecords<Consent>(store, KIND, now)).map(r => r.value).sort((a, b) => a.grantedAt - b.grantedAt)
 }
 
 export async function revokeConsent(store: Store, clientId: string, now: number): Promise<boolean> {
-  if (!await getConsent(store, clientId, now)) return false
+  if (!(await getConsent(store, clientId, now))) return false
   await deleteRecord(store, KIND, clientId)
   return true
 }

@@ -47,12 +47,15 @@ export function cookieSessions<S extends { readonly id: string }>(k: CookieSessi
       return cookie(baseUrl, '', 0)
     },
     async list(store: Store, now: number): Promise<(S & { expiresAt: number })[]> {
-      return (await readRecords<S>(store, k.kind, now)).map((r) => ({ ...r.value, expiresAt: r.expiresAt }))
+      return (await readRecords<S>(store, k.kind, now)).map(r => ({ ...r.value, expiresAt: r.expiresAt }))
     },
     /** Revokes by public id; false when there is no such live session. */
     async revoke(store: Store, id: string, now: number): Promise<boolean> {
       for (const r of await readRecords<S>(store, k.kind, now)) {
-        if (r.value.id === id) { await deleteRecord(store, k.kind, r.key); return true }
+        if (r.value.id === id) {
+          await deleteRecord(store, k.kind, r.key)
+          return true
+        }
       }
       return false
     },
@@ -63,7 +66,17 @@ export function cookieSessions<S extends { readonly id: string }>(k: CookieSessi
 export function summarizeUserAgent(ua: string | null): string {
   if (!ua) return 'unknown'
   const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrome\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : undefined
-  const os = /Windows/.test(ua) ? 'Windows' : /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : undefined
+  const os = /Windows/.test(ua)
+    ? 'Windows'
+    : /Android/.test(ua)
+      ? 'Android'
+      : /iPhone|iPad/.test(ua)
+        ? 'iOS'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : undefined
   if (browser || os) return `${browser ?? 'a browser'} on ${os ?? 'an unknown system'}`
   return ua.replace(/[^\x20-\x7e]/g, '').slice(0, 40)
 }

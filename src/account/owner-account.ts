@@ -39,7 +39,6 @@ export async function verifyOwnerPassword(store: Store, password: string): Promi
 const SETUP_KIND = 'owner-setup'
 const SETUP_LIFETIME_MS = 7 * 24 * 3600 * 1000
 
-
 const SETUP_PREFIX = `${SETUP_KIND}\0`
 const setupKeys = (store: Store) => store.records.keys({ gt: SETUP_PREFIX, lt: `${SETUP_PREFIX}\uffff` })
 
@@ -63,7 +62,7 @@ export async function isSetupTokenValid(store: Store, token: string, now: number
 
 /** Sets the password and burns the token. */
 export async function completeSetup(store: Store, token: string, password: string, now: number): Promise<void> {
-  if (!await isSetupTokenValid(store, token, now)) throw new Error('this setup link is invalid, used or expired')
+  if (!(await isSetupTokenValid(store, token, now))) throw new Error('this setup link is invalid, used or expired')
   await setOwnerPassword(store, password)
   for await (const key of setupKeys(store)) await store.records.del(key, { sync: true })
 }

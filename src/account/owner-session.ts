@@ -30,7 +30,13 @@ export const sessionCookieName = sessions.cookieName
 export const sessionCookie = sessions.cookie
 
 /** Creates a session; returns it with the Set-Cookie header value. Only the cookie's hash is stored. */
-export async function createLoginSession(store: Store, baseUrl: string, webid: WebId, userAgent: string | null, now: number): Promise<{ session: LoginSession; setCookie: string }> {
+export async function createLoginSession(
+  store: Store,
+  baseUrl: string,
+  webid: WebId,
+  userAgent: string | null,
+  now: number,
+): Promise<{ session: LoginSession; setCookie: string }> {
   const session: LoginSession = { id: randomId(), webid, createdAt: now, authTime: now, userAgent: summarizeUserAgent(userAgent) }
   return { session, setCookie: await sessions.create(store, baseUrl, session, now) }
 }
@@ -53,7 +59,12 @@ export const revokeLoginSession = sessions.revoke
  * leaked), and with each login the app sessions it approved, as revoking it in the dashboard does.
  * `keep`: the login that changed the password in the dashboard, whose owner just typed both.
  */
-export async function endOwnerLogins(store: Store, revocations: Pick<SessionRevocations, 'revokeLogin'>, now: number, keep?: string): Promise<{ logins: number; appSessions: number }> {
+export async function endOwnerLogins(
+  store: Store,
+  revocations: Pick<SessionRevocations, 'revokeLogin'>,
+  now: number,
+  keep?: string,
+): Promise<{ logins: number; appSessions: number }> {
   let logins = 0
   let appSessions = 0
   for (const r of await readRecords<LoginSession>(store, KIND, now)) {

@@ -63,7 +63,7 @@ export function checkRedirectUri(value: unknown, field: string): string {
 }
 
 const stringArray = (v: unknown, field: string): string[] => {
-  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw metadataError(`${field} must be an array of strings`)
+  if (!Array.isArray(v) || !v.every(s => typeof s === 'string')) throw metadataError(`${field} must be an array of strings`)
   return v as string[]
 }
 const optString = (v: unknown, field: string): string | undefined => {
@@ -86,18 +86,22 @@ const optUrl = (v: unknown, field: string): string | undefined => {
  * authorization request is where webid is checked.
  */
 export function parseClientMetadata(m: Record<string, unknown>, requireWebidScope: boolean): ClientMetadata {
-  const redirectUris = stringArray(m.redirect_uris ?? [], 'redirect_uris').map((u) => checkRedirectUri(u, 'redirect_uris'))
+  const redirectUris = stringArray(m.redirect_uris ?? [], 'redirect_uris').map(u => checkRedirectUri(u, 'redirect_uris'))
   if (redirectUris.length === 0) throw redirectError('redirect_uris is required: list at least one redirect URI')
-  const postLogoutRedirectUris = stringArray(m.post_logout_redirect_uris ?? [], 'post_logout_redirect_uris').map((u) => checkRedirectUri(u, 'post_logout_redirect_uris'))
+  const postLogoutRedirectUris = stringArray(m.post_logout_redirect_uris ?? [], 'post_logout_redirect_uris').map(u =>
+    checkRedirectUri(u, 'post_logout_redirect_uris'),
+  )
   const authMethod = m.token_endpoint_auth_method ?? 'client_secret_basic'
-  if (authMethod !== 'none' && authMethod !== 'client_secret_basic') throw metadataError(`token_endpoint_auth_method ${show(authMethod)} is not supported; use none or client_secret_basic`)
+  if (authMethod !== 'none' && authMethod !== 'client_secret_basic')
+    throw metadataError(`token_endpoint_auth_method ${show(authMethod)} is not supported; use none or client_secret_basic`)
   const grantTypes = stringArray(m.grant_types ?? ['authorization_code'], 'grant_types')
-  const badGrant = grantTypes.find((g) => g !== 'authorization_code' && g !== 'refresh_token')
+  const badGrant = grantTypes.find(g => g !== 'authorization_code' && g !== 'refresh_token')
   if (badGrant !== undefined) throw metadataError(`grant_types: ${show(badGrant)} is not supported; use authorization_code and refresh_token`)
   const responseTypes = stringArray(m.response_types ?? ['code'], 'response_types')
-  if (responseTypes.some((r) => r !== 'code')) throw metadataError('response_types may only contain "code"')
+  if (responseTypes.some(r => r !== 'code')) throw metadataError('response_types may only contain "code"')
   const scope = optString(m.scope, 'scope')
-  if (requireWebidScope && scope !== undefined && !scope.split(' ').includes('webid')) throw metadataError('scope must include "webid" (Solid-OIDC): register with scope "openid webid offline_access", or without scope')
+  if (requireWebidScope && scope !== undefined && !scope.split(' ').includes('webid'))
+    throw metadataError('scope must include "webid" (Solid-OIDC): register with scope "openid webid offline_access", or without scope')
   const applicationType = m.application_type ?? 'web'
   if (applicationType !== 'web' && applicationType !== 'native') throw metadataError('application_type must be web or native')
   if (m.jwks_uri !== undefined) throw metadataError('jwks_uri is not supported; send the public keys inline as jwks')
@@ -105,10 +109,16 @@ export function parseClientMetadata(m: Record<string, unknown>, requireWebidScop
     if (m[field] !== undefined && m[field] !== 'ES256') throw metadataError(`${field} must be ES256, the only algorithm this provider signs and accepts`)
   }
   if (m.subject_type !== undefined && m.subject_type !== 'public') throw metadataError('subject_type must be public')
-  if (m.default_max_age !== undefined && !(Number.isInteger(m.default_max_age) && (m.default_max_age as number) >= 0)) throw metadataError('default_max_age must be a non-negative integer')
+  if (m.default_max_age !== undefined && !(Number.isInteger(m.default_max_age) && (m.default_max_age as number) >= 0))
+    throw metadataError('default_max_age must be a non-negative integer')
   if (m.require_auth_time !== undefined && typeof m.require_auth_time !== 'boolean') throw metadataError('require_auth_time must be a boolean')
   return {
-    redirectUris, postLogoutRedirectUris, authMethod, grantTypes, responseTypes, applicationType,
+    redirectUris,
+    postLogoutRedirectUris,
+    authMethod,
+    grantTypes,
+    responseTypes,
+    applicationType,
     ...(scope !== undefined ? { scope } : {}),
     ...definedOnly({
       clientName: optString(m.client_name, 'client_name'),
@@ -130,7 +140,7 @@ function parsePublicJwks(v: unknown): JSONWebKeySet {
   if (keys.length === 0 || keys.length > 10) throw metadataError('jwks must hold 1 to 10 keys')
   for (const k of keys) {
     if (typeof k !== 'object' || k === null) throw metadataError('every member of jwks.keys must be a JWK object')
-    const leaked = PRIVATE_KEY_MEMBERS.filter((p) => p in k)
+    const leaked = PRIVATE_KEY_MEMBERS.filter(p => p in k)
     if (leaked.length > 0) throw metadataError(`jwks holds private key members (${leaked.join(', ')}); register public keys only`)
   }
   return { keys } as JSONWebKeySet
@@ -162,9 +172,20 @@ export function clientMetadataJson(c: RegisteredClient): Record<string, unknown>
 }
 
 /** Stores a new client; returns it and, for a confidential client, its secret (shown once, stored hashed). */
-export async function registerClient(store: Store, metadata: ClientMetadata, registration: 'dynamic' | 'static', now: number): Promise<{ client: RegisteredClient; secret?: string }> {
+export async function registerClient(
+  store: Store,
+  metadata: ClientMetadata,
+  registration: 'dynamic' | 'static',
+  now: number,
+): Promise<{ client: RegisteredClient; secret?: string }> {
   const made = metadata.authMethod === 'client_secret_basic' ? newClientSecret() : undefined
-  const client: RegisteredClient = { ...metadata, clientId: randomBase64url(16), registration, createdAt: now, ...(made ? { secretHash: made.secretHash } : {}) }
+  const client: RegisteredClient = {
+    ...metadata,
+    clientId: randomBase64url(16),
+    registration,
+    createdAt: now,
+    ...(made ? { secretHash: made.secretHash } : {}),
+  }
   await putRecord(store, KIND, client.clientId, client, registration === 'dynamic' ? now + DYNAMIC_CLIENT_TTL_MS : undefined)
   return { client, ...(made ? { secret: made.secret } : {}) }
 }
@@ -180,11 +201,11 @@ export async function touchRegisteredClient(store: Store, client: RegisteredClie
 export const isClientSecretValid = (client: RegisteredClient, secret: string): boolean => isSecretOf(client.secretHash, secret)
 
 export async function listRegisteredClients(store: Store, now: number): Promise<RegisteredClient[]> {
-  return (await readRecords<RegisteredClient>(store, KIND, now)).map((r) => r.value).sort((a, b) => a.createdAt - b.createdAt)
+  return (await readRecords<RegisteredClient>(store, KIND, now)).map(r => r.value).sort((a, b) => a.createdAt - b.createdAt)
 }
 
 export async function deleteRegisteredClient(store: Store, clientId: string, now: number): Promise<boolean> {
-  if (!await getRegisteredClient(store, clientId, now)) return false
+  if (!(await getRegisteredClient(store, clientId, now))) return false
   await deleteRecord(store, KIND, clientId)
   return true
 }
@@ -192,4 +213,3 @@ export async function deleteRegisteredClient(store: Store, clientId: string, now
 function definedOnly<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never
 }
-

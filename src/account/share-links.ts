@@ -80,15 +80,20 @@ export async function addShareLink(store: Store, link: NewLink, now: number): Pr
     throw badRequest(`a link expires after more than no time and at most ${MAX_LINK_LIFETIME_MS / DAY_MS} days (or never, when chosen)`)
   }
   const record: ShareLink = {
-    id: SHARE_LINK_PREFIX + randomBase64url(9), path: link.path, allows: link.allows, name: checkLinkName(link.name ?? ''),
-    createdAt: now, uses: 0, ...(lifetime !== null ? { expiresAt: now + lifetime } : {}),
+    id: SHARE_LINK_PREFIX + randomBase64url(9),
+    path: link.path,
+    allows: link.allows,
+    name: checkLinkName(link.name ?? ''),
+    createdAt: now,
+    uses: 0,
+    ...(lifetime !== null ? { expiresAt: now + lifetime } : {}),
   }
   const token = randomBase64url(TOKEN_BYTES)
   await putRecord<ShareLink>(store, KIND, hashOf(token), record, keptUntil(record))
   return { link: record, token }
 }
 
-const keptUntil = (l: ShareLink) => l.expiresAt === undefined ? NEVER : l.expiresAt + EXPIRED_KEPT_MS
+const keptUntil = (l: ShareLink) => (l.expiresAt === undefined ? NEVER : l.expiresAt + EXPIRED_KEPT_MS)
 
 /**
  * The live link a token opens, counted as used once more; refused 404 `link_not_found` (no such token, or
@@ -96,10 +101,12 @@ const keptUntil = (l: ShareLink) => l.expiresAt === undefined ? NEVER : l.expire
  */
 export async function openShareLink(store: Store, token: string, now: number, count: boolean): Promise<ShareLink> {
   if (!TOKEN_PATTERN.test(token)) throw linkNotFound()
-  const found = await updateRecord<ShareLink, ShareLink | undefined>(store, KIND, hashOf(token), now, (l) =>
-    l === undefined || !count || isExpired(l, now) ? { result: l } : { next: { ...l, uses: l.uses + 1 }, result: l })
+  const found = await updateRecord<ShareLink, ShareLink | undefined>(store, KIND, hashOf(token), now, l =>
+    l === undefined || !count || isExpired(l, now) ? { result: l } : { next: { ...l, uses: l.uses + 1 }, result: l },
+  )
   if (found === undefined) throw linkNotFound()
-  if (isExpired(found, now)) throw new HttpError(410, 'link_expired', `this link expired on ${new Date(found.expiresAt!).toISOString()}; ask whoever sent it for a new one`)
+  if (isExpired(found, now))
+    throw new HttpError(410, 'link_expired', `this link expired on ${new Date(found.expiresAt!).toISOString()}; ask whoever sent it for a new one`)
   return found
 }
 
@@ -107,13 +114,13 @@ const isExpired = (l: ShareLink, now: number) => l.expiresAt !== undefined && l.
 const linkNotFound = () => new HttpError(404, 'link_not_found', 'there is no such link, or it was removed; ask whoever sent it for a new one')
 
 export async function listShareLinks(store: Store, now: number): Promise<ShareLink[]> {
-  return (await readRecords<ShareLink>(store, KIND, now)).map((r) => r.value).sort((a, b) => a.createdAt - b.createdAt)
+  return (await readRecords<ShareLink>(store, KIND, now)).map(r => r.value).sort((a, b) => a.createdAt - b.createdAt)
 }
 
 /** Removes a link by its id: every use ends at once (each request opens the link again). False when there is none. */
 export async function removeShareLink(store: Store, id: string, now: number): Promise<boolean> {
   if (!id.startsWith(SHARE_LINK_PREFIX)) return false
-  const key = (await readRecords<ShareLink>(store, KIND, now)).find((r) => r.value.id === id)?.key
+  const key = (await readRecords<ShareLink>(store, KIND, now)).find(r => r.value.id === id)?.key
   if (key === undefined) return false
-  return updateRecord<ShareLink, boolean>(store, KIND, key, now, (l) => l === undefined ? { result: false } : { next: null, result: true })
+  return updateRecord<ShareLink, boolean>(store, KIND, key, now, l => (l === undefined ? { result: false } : { next: null, result: true }))
 }

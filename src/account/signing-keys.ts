@@ -22,7 +22,9 @@ interface StoredKey {
   readonly retiredAt?: number
 }
 
-interface StoredKeys { readonly keys: readonly StoredKey[] }
+interface StoredKeys {
+  readonly keys: readonly StoredKey[]
+}
 
 export interface SigningKey {
   readonly kid: string
@@ -30,25 +32,28 @@ export interface SigningKey {
   readonly privateKey: CryptoKey
 }
 
-interface Loaded { readonly stored: StoredKeys; readonly current: SigningKey }
+interface Loaded {
+  readonly stored: StoredKeys
+  readonly current: SigningKey
+}
 
 async function newKey(now: number): Promise<StoredKey> {
   const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALG, { extractable: true })
   const publicJwk = await exportJWK(publicKey)
   const kid = await jwkThumbprint(publicJwk)
-  return { kid, privateJwk: { ...await exportJWK(privateKey), kid }, publicJwk: { ...publicJwk, kid, alg: SIGNING_ALG, use: 'sig' }, createdAt: now }
+  return { kid, privateJwk: { ...(await exportJWK(privateKey)), kid }, publicJwk: { ...publicJwk, kid, alg: SIGNING_ALG, use: 'sig' }, createdAt: now }
 }
 
 async function toLoaded(stored: StoredKeys): Promise<Loaded> {
-  const cur = stored.keys.find((k) => k.retiredAt === undefined)
+  const cur = stored.keys.find(k => k.retiredAt === undefined)
   if (!cur) throw new Error('the stored signing keys have no current key')
-  const privateKey = await importJWK(cur.privateJwk, SIGNING_ALG) as CryptoKey
+  const privateKey = (await importJWK(cur.privateJwk, SIGNING_ALG)) as CryptoKey
   return { stored, current: { kid: cur.kid, alg: SIGNING_ALG, privateKey } }
 }
 
 async function load(store: Store, now: number): Promise<Loaded> {
-  const found = await store.system.get(SYSTEM_KEY) as StoredKeys | undefined
-  if (found?.keys.some((k) => k.retiredAt === undefined)) return toLoaded(found)
+  const found = (await store.system.get(SYSTEM_KEY)) as StoredKeys | undefined
+  if (found?.keys.some(k => k.retiredAt === undefined)) return toLoaded(found)
   const stored: StoredKeys = { keys: [...(found?.keys ?? []), await newKey(now)] }
   await store.system.put(SYSTEM_KEY, stored, { sync: true })
   return toLoaded(stored)
@@ -76,22 +81,22 @@ export function makeSigningKeys(store: Store): SigningKeys {
     if (!loaded) {
       const p = load(store, now)
       loaded = p
-      p.catch(() => { if (loaded === p) loaded = undefined })
+      p.catch(() => {
+        if (loaded === p) loaded = undefined
+      })
     }
     return loaded
   }
   return {
-    current: async (now) => (await getLoaded(now)).current,
-    publicJwks: async (now) => {
+    current: async now => (await getLoaded(now)).current,
+    publicJwks: async now => {
       const { stored } = await getLoaded(now)
-      return { keys: stored.keys.filter((k) => k.retiredAt === undefined || k.retiredAt + RETIRED_KEY_RETENTION_MS > now).map((k) => k.publicJwk) }
+      return { keys: stored.keys.filter(k => k.retiredAt === undefined || k.retiredAt + RETIRED_KEY_RETENTION_MS > now).map(k => k.publicJwk) }
     },
-    rotate: async (now) => {
+    rotate: async now => {
       const { stored } = await getLoaded(now)
       const fresh = await newKey(now)
-      const keys = stored.keys
-        .map((k) => (k.retiredAt === undefined ? { ...k, retiredAt: now } : k))
-        .filter((k) => k.retiredAt! + RETIRED_KEY_RETENTION_MS > now)
+      const keys = stored.keys.map(k => (k.retiredAt === undefined ? { ...k, retiredAt: now } : k)).filter(k => k.retiredAt! + RETIRED_KEY_RETENTION_MS > now)
       const next: StoredKeys = { keys: [...keys, fresh] }
       await store.system.put(SYSTEM_KEY, next, { sync: true })
       const p = toLoaded(next)

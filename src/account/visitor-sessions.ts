@@ -22,7 +22,13 @@ export interface VisitorSession {
 
 const sessions = cookieSessions<VisitorSession>({ kind: 'visitor-session', cookieBase: 'solopod_visitor', ttlMs: VISITOR_SESSION_TTL_MS })
 
-export async function createVisitorSession(store: Store, baseUrl: string, who: { webid: WebId; issuer: string }, userAgent: string | null, now: number): Promise<{ session: VisitorSession; setCookie: string }> {
+export async function createVisitorSession(
+  store: Store,
+  baseUrl: string,
+  who: { webid: WebId; issuer: string },
+  userAgent: string | null,
+  now: number,
+): Promise<{ session: VisitorSession; setCookie: string }> {
   const session: VisitorSession = { id: randomId(), webid: who.webid, issuer: who.issuer, createdAt: now, userAgent: summarizeUserAgent(userAgent) }
   return { session, setCookie: await sessions.create(store, baseUrl, session, now) }
 }

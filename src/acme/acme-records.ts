@@ -25,7 +25,7 @@ export async function putAccountKey(store: Store, pem: string): Promise<void> {
 }
 
 export async function getStoredCertificate(store: Store): Promise<StoredCertificate | undefined> {
-  const value = await store.system.get(ACME_CERTIFICATE) as StoredCertificate | undefined
+  const value = (await store.system.get(ACME_CERTIFICATE)) as StoredCertificate | undefined
   return value && typeof value.certPem === 'string' && typeof value.keyPem === 'string' ? value : undefined
 }
 

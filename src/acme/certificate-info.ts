@@ -17,8 +17,11 @@ export interface CertificateInfo {
 /** The leaf of a PEM chain (its first certificate). Throws on anything else than a PEM certificate. */
 export function readCertificateInfo(chainPem: string): CertificateInfo {
   const cert = new X509Certificate(chainPem)
-  const names = (cert.subjectAltName ?? '').split(',').map((s) => s.trim())
-    .filter((s) => s.startsWith('DNS:')).map((s) => s.slice(4))
+  const names = (cert.subjectAltName ?? '')
+    .split(',')
+    .map(s => s.trim())
+    .filter(s => s.startsWith('DNS:'))
+    .map(s => s.slice(4))
   return {
     notBefore: Date.parse(cert.validFrom),
     notAfter: Date.parse(cert.validTo),

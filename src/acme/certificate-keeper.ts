@@ -42,7 +42,7 @@ export interface CertificateKeeper {
 
 export function makeCertificateKeeper(d: KeeperDeps): CertificateKeeper {
   const { acme } = d
-  const issue: IssueCertificate = async (o) => (await loadClient()).issueCertificate(o)
+  const issue: IssueCertificate = async o => (await loadClient()).issueCertificate(o)
   const directoryCaPem = acme.directoryCaFile ? readFileSync(acme.directoryCaFile, 'utf8') : undefined
   let serving: { cert: StoredCertificate; info: CertificateInfo; obtainedAt?: number } | undefined
   let lastFailure: { at: number; reason: string } | undefined
@@ -54,7 +54,8 @@ export function makeCertificateKeeper(d: KeeperDeps): CertificateKeeper {
   const publish = () => {
     if (!serving) return
     d.state.set({
-      source: 'acme', info: serving.info,
+      source: 'acme',
+      info: serving.info,
       ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}),
       ...(lastFailure ? { lastFailure } : {}),
       ...(serving.obtainedAt !== undefined ? { obtainedAt: serving.obtainedAt } : {}),
@@ -69,7 +70,11 @@ export function makeCertificateKeeper(d: KeeperDeps): CertificateKeeper {
     }
     const started = performance.now()
     const issued = await issue({
-      directoryUrl: acme.directoryUrl, email: acme.email, domain: acme.domain, accountKeyPem, challenges: d.challenges,
+      directoryUrl: acme.directoryUrl,
+      email: acme.email,
+      domain: acme.domain,
+      accountKeyPem,
+      challenges: d.challenges,
       ...(directoryCaPem ? { directoryCaPem } : {}),
     })
     const cert = { domain: acme.domain, ...issued }
@@ -77,7 +82,12 @@ export function makeCertificateKeeper(d: KeeperDeps): CertificateKeeper {
     await putStoredCertificate(d.store, cert)
     serving = { cert, info, obtainedAt: d.now() }
     lastFailure = undefined
-    log.info('acme.certificate_issued', { domain: acme.domain, serial: info.serial, notAfter: new Date(info.notAfter).toISOString(), ms: Math.round(performance.now() - started) })
+    log.info('acme.certificate_issued', {
+      domain: acme.domain,
+      serial: info.serial,
+      notAfter: new Date(info.notAfter).toISOString(),
+      ms: Math.round(performance.now() - started),
+    })
     return cert
   }
 
@@ -90,16 +100,27 @@ export function makeCertificateKeeper(d: KeeperDeps): CertificateKeeper {
   async function obtain(): Promise<StoredCertificate> {
     const stored = await getStoredCertificate(d.store)
     if (stored && stored.domain === acme.domain) serving = { cert: stored, info: readCertificateInfo(stored.certPem) }
-    if (serving && d.now() < renewalDueAt(serving.info)) { publish(); return serving.cert }
+    if (serving && d.now() < renewalDueAt(serving.info)) {
+      publish()
+      return serving.cert
+    }
     try {
       return await order()
     } catch (err) {
       const reason = failed(err)
       if (!serving) {
-        throw new CertificateUnavailableError(`could not obtain a certificate for ${acme.domain} from ${acme.directoryUrl}, and the data directory holds none to serve meanwhile: ${reason}`, { cause: err })
+        throw new CertificateUnavailableError(
+          `could not obtain a certificate for ${acme.domain} from ${acme.directoryUrl}, and the data directory holds none to serve meanwhile: ${reason}`,
+          { cause: err },
+        )
       }
       const expired = serving.info.notAfter <= d.now()
-      log[expired ? 'error' : 'warn']('acme.directory_unreachable', { domain: acme.domain, reason, serving: serving.info.serial, notAfter: new Date(serving.info.notAfter).toISOString() })
+      log[expired ? 'error' : 'warn']('acme.directory_unreachable', {
+        domain: acme.domain,
+        reason,
+        serving: serving.info.serial,
+        notAfter: new Date(serving.info.notAfter).toISOString(),
+      })
       return serving.cert
     } finally {
       publish()
@@ -111,11 +132,19 @@ export function makeCertificateKeeper(d: KeeperDeps): CertificateKeeper {
     const at = lastFailure ? retryAt(serving.info, d.now()) : renewalDueAt(serving.info)
     nextAttemptAt = Math.max(at, d.now())
     publish()
-    timer = setTimeout(() => {
-      // A long wait is taken a day at a time (setTimeout's limit); the time is checked again on waking.
-      if (d.now() < nextAttemptAt!) { schedule(onRenewed); return }
-      running = renew(onRenewed).finally(() => { running = undefined })
-    }, Math.min(MAX_TIMER_MS, Math.max(0, nextAttemptAt - d.now())))
+    timer = setTimeout(
+      () => {
+        // A long wait is taken a day at a time (setTimeout's limit); the time is checked again on waking.
+        if (d.now() < nextAttemptAt!) {
+          schedule(onRenewed)
+          return
+        }
+        running = renew(onRenewed).finally(() => {
+          running = undefined
+        })
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, nextAttemptAt - d.now())),
+    )
   }
 
   async function renew(onRenewed: (cert: StoredCertificate) => void) {
@@ -131,7 +160,11 @@ export function makeCertificateKeeper(d: KeeperDeps): CertificateKeeper {
 
   return {
     obtain,
-    start: (onRenewed) => schedule(onRenewed),
-    stop: async () => { stopped = true; clearTimeout(timer); await running },
+    start: onRenewed => schedule(onRenewed),
+    stop: async () => {
+      stopped = true
+      clearTimeout(timer)
+      await running
+    },
   }
 }

@@ -23,7 +23,12 @@ export interface CertificateState {
 
 export function makeCertificateState(): CertificateState {
   let status: CertificateStatus | undefined
-  return { current: () => status, set: (s) => { status = s } }
+  return {
+    current: () => status,
+    set: s => {
+      status = s
+    },
+  }
 }
 
 /** What the owner sees: `ok`, `warning` (renewal failed, or expiry within 14 days), or `expired`. */

@@ -17,8 +17,12 @@ export function makeHttpChallenges(): HttpChallenges {
   // Only while an order is under way: a handful of entries at most.
   const pending = new Map<string, string>()
   return {
-    set: (token, keyAuthorization) => { pending.set(token, keyAuthorization) },
-    delete: (token) => { pending.delete(token) },
+    set: (token, keyAuthorization) => {
+      pending.set(token, keyAuthorization)
+    },
+    delete: token => {
+      pending.delete(token)
+    },
     answer(request, baseUrl) {
       const url = new URL(request.url)
       const token = CHALLENGE.exec(url.pathname)?.[1]

@@ -38,9 +38,7 @@ export const makeAccountKey = async (): Promise<string> => (await acme.crypto.cr
 export async function issueCertificate(order: OrderRequest): Promise<IssuedCertificate> {
   // The library's requests all go through that instance, so the trusted CAs are set there, for this order
   // (one pod per process: nothing else orders meanwhile).
-  acme.axios.defaults.httpsAgent = order.directoryCaPem
-    ? new Agent({ ca: [...rootCertificates, order.directoryCaPem] })
-    : undefined
+  acme.axios.defaults.httpsAgent = order.directoryCaPem ? new Agent({ ca: [...rootCertificates, order.directoryCaPem] }) : undefined
   const client = new acme.Client({ directoryUrl: order.directoryUrl, accountKey: order.accountKeyPem })
   const [key, csr] = await acme.crypto.createCsr({ commonName: order.domain, altNames: [order.domain] }, await acme.crypto.createPrivateEcdsaKey())
   const certPem = await client.auto({
@@ -51,8 +49,12 @@ export async function issueCertificate(order: OrderRequest): Promise<IssuedCerti
     // The library would first fetch the challenge itself through the domain's DNS; from behind NAT or a
     // firewall that check fails where the CA's succeeds, and the CA checks anyway (RFC 8555 §8.3).
     skipChallengeVerification: true,
-    challengeCreateFn: async (_authz, challenge, keyAuthorization) => { order.challenges.set(challenge.token, keyAuthorization) },
-    challengeRemoveFn: async (_authz, challenge) => { order.challenges.delete(challenge.token) },
+    challengeCreateFn: async (_authz, challenge, keyAuthorization) => {
+      order.challenges.set(challenge.token, keyAuthorization)
+    },
+    challengeRemoveFn: async (_authz, challenge) => {
+      order.challenges.delete(challenge.token)
+    },
   })
   return { certPem, keyPem: key.toString() }
 }

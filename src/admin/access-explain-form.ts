@@ -10,14 +10,15 @@ import { explainAccess } from './access-explain.ts'
 type Explained = Awaited<ReturnType<typeof explainAccess>>
 type Ground = Explained['because'][string][number]
 
-const ground = (g: Ground): SafeHtml => g.source === 'wac'
-  ? html`rule <code>${g.authorization}</code> of <code>${g.acl}</code>${g.inheritedFrom ? ` (inherited from ${g.inheritedFrom})` : ''}`
-  : html`grant <code>${g.grant}</code> (${g.scope}${g.via ? `, via ${g.via}` : ''})`
+const ground = (g: Ground): SafeHtml =>
+  g.source === 'wac'
+    ? html`rule <code>${g.authorization}</code> of <code>${g.acl}</code>${g.inheritedFrom ? ` (inherited from ${g.inheritedFrom})` : ''}`
+    : html`grant <code>${g.grant}</code> (${g.scope}${g.via ? `, via ${g.via}` : ''})`
 
 function answer(who: string, x: Explained): SafeHtml {
   return html`<div id="check-answer" role="status"><p><strong>${x.modes.length ? `${who} may: ${x.modes.join(', ')}` : `${who} may do nothing here.`}</strong></p>
 ${Object.keys(x.because).length ? html`<ul>${Object.entries(x.because).map(([mode, grounds]) => html`<li>${mode}: ${grounds.map((g, i) => html`${i ? '; ' : ''}${ground(g)}`)}</li>`)}</ul>` : ''}
-${x.whyNot?.length ? html`<ul>${x.whyNot.map((w) => html`<li class="muted">${w}</li>`)}</ul>` : ''}</div>`
+${x.whyNot?.length ? html`<ul>${x.whyNot.map(w => html`<li class="muted">${w}</li>`)}</ul>` : ''}</div>`
 }
 
 /** The form, and the answer when the page was opened with `agent=`; a bad agent is said beside the field. */

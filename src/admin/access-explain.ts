@@ -36,7 +36,13 @@ export function principalFor(q: AccessQuery): Principal {
   if (!URL.canParse(q.agent) || !/^https?:$/.test(new URL(q.agent).protocol)) throw bad('agent must be an http(s) URL (WebID or key URL), a did:key, or public')
   if (q.client !== undefined && !URL.canParse(q.client)) throw bad('client must be a client id URL')
   if (q.issuer !== undefined && !URL.canParse(q.issuer)) throw bad('issuer must be an OpenID provider URL')
-  return { webid: q.agent as WebId, keys: [q.agent], scheme: 'DPoP', ...(q.client ? { clientId: q.client as ClientId } : {}), ...(q.issuer ? { issuer: q.issuer } : {}) }
+  return {
+    webid: q.agent as WebId,
+    keys: [q.agent],
+    scheme: 'DPoP',
+    ...(q.client ? { clientId: q.client as ClientId } : {}),
+    ...(q.issuer ? { issuer: q.issuer } : {}),
+  }
 }
 
 /** A pod resource URL in the one canonical form the resource server decides on (its request target). */
@@ -46,12 +52,14 @@ export function resourceFor(baseUrl: string, resource: string | undefined): stri
   return resolveTarget(baseUrl, resource).url
 }
 
-type Explained = { source: 'wac'; acl: string; authorization: string; inheritedFrom?: string }
+type Explained =
+  | { source: 'wac'; acl: string; authorization: string; inheritedFrom?: string }
   | { source: 'grant'; grant: string; scope: string; as: string; via?: string }
 
-const explainGround = (g: Ground): Explained => g.source === 'wac'
-  ? { source: 'wac', acl: g.aclUrl, authorization: g.authorization, ...(g.inherited ? { inheritedFrom: g.governs } : {}) }
-  : { source: 'grant', grant: g.grant, scope: g.scope, as: g.as, ...(g.via ? { via: g.via } : {}) }
+const explainGround = (g: Ground): Explained =>
+  g.source === 'wac'
+    ? { source: 'wac', acl: g.aclUrl, authorization: g.authorization, ...(g.inherited ? { inheritedFrom: g.governs } : {}) }
+    : { source: 'grant', grant: g.grant, scope: g.scope, as: g.as, ...(g.via ? { via: g.via } : {}) }
 
 export async function explainAccess(deps: Pick<Deps, 'cfg'>, decider: AccessDecider, q: AccessQuery) {
   const principal = principalFor(q)
@@ -60,12 +68,21 @@ export async function explainAccess(deps: Pick<Deps, 'cfg'>, decider: AccessDeci
   const because: Record<string, Explained[]> = {}
   for (const g of d.grounds) (because[g.mode] ??= []).push(explainGround(g))
   return {
-    agent: q.agent, ...(q.client ? { client: q.client } : {}), ...(q.issuer ? { issuer: q.issuer } : {}), resource, ...(q.origin ? { origin: q.origin } : {}),
-    modes: ACCESS_MODES.filter(m => d.modes.has(m)), public: ACCESS_MODES.filter(m => d.publicModes.has(m)),
+    agent: q.agent,
+    ...(q.client ? { client: q.client } : {}),
+    ...(q.issuer ? { issuer: q.issuer } : {}),
+    resource,
+    ...(q.origin ? { origin: q.origin } : {}),
+    modes: ACCESS_MODES.filter(m => d.modes.has(m)),
+    public: ACCESS_MODES.filter(m => d.publicModes.has(m)),
     acl: { url: d.acl.aclUrl, governs: d.acl.governs, inherited: d.acl.inherited },
     because,
     // Which references of Inherited grants counted (followed) and which did not, with why
-    ...(d.links.length ? { links: d.links.map(l => ({ grant: l.grant, from: l.from, predicate: l.predicate, to: l.to, followed: l.followed, ...(l.why ? { why: l.why } : {}) })) } : {}),
+    ...(d.links.length
+      ? {
+          links: d.links.map(l => ({ grant: l.grant, from: l.from, predicate: l.predicate, to: l.to, followed: l.followed, ...(l.why ? { why: l.why } : {}) })),
+        }
+      : {}),
     ...(d.reasons.length ? { whyNot: d.reasons } : {}),
   }
 }

@@ -24,23 +24,36 @@ function profileNotice(done: unknown, ended: unknown): string | undefined {
 }
 
 /** A refused new password, shown at the field it is about (by its code); other refusals get the error page. */
-export interface PasswordProblem { readonly field: 'current' | 'new' | 'confirm'; readonly error: HttpError }
+export interface PasswordProblem {
+  readonly field: 'current' | 'new' | 'confirm'
+  readonly error: HttpError
+}
 const PROBLEM_FIELD: Record<string, PasswordProblem['field']> = { wrong_current_password: 'current', weak_password: 'new', passwords_differ: 'confirm' }
 export const passwordProblemOf = (err: unknown): PasswordProblem | undefined => {
   const field = err instanceof HttpError ? PROBLEM_FIELD[err.code] : undefined
   return field && err instanceof HttpError ? { field, error: err } : undefined
 }
 
-export async function showProfilePage(deps: AdminDeps & Pick<Deps, 'resources'>, cookieHeader: string | null, query: { done?: unknown; ended?: unknown }, problem?: PasswordProblem): Promise<Response> {
+export async function showProfilePage(
+  deps: AdminDeps & Pick<Deps, 'resources'>,
+  cookieHeader: string | null,
+  query: { done?: unknown; ended?: unknown },
+  problem?: PasswordProblem,
+): Promise<Response> {
   const profile = await readProfile(deps)
   const notice = profileNotice(query.done, query.ended)
   return renderOwnerPage(deps, cookieHeader, {
-    heading: 'Your profile', section: ADMIN_PATHS.profile, ...(notice ? { notice } : {}), ...(problem ? { status: problem.error.status } : {}),
-    body: (csrf) => html`<p class="muted">Shown to anyone who reads your WebID <code>${breakableUrl(profile.webid)}</code></p>
+    heading: 'Your profile',
+    section: ADMIN_PATHS.profile,
+    ...(notice ? { notice } : {}),
+    ...(problem ? { status: problem.error.status } : {}),
+    body: csrf => html`<p class="muted">Shown to anyone who reads your WebID <code>${breakableUrl(profile.webid)}</code></p>
 <section class="panel"><h2>Name and links</h2>
 <form method="post" action="${ADMIN_PATHS.profile}">${csrfField(csrf)}
-${Object.entries(profile.fields).map(([name, f]) => html`<label for="profile-${name}">${PROFILE_LABELS[name as keyof typeof PROFILE_LABELS]}</label>
-<input type="${f.iri ? 'url' : 'text'}" id="profile-${name}" name="${name}" value="${f.value ?? ''}">`)}
+${Object.entries(profile.fields).map(
+  ([name, f]) => html`<label for="profile-${name}">${PROFILE_LABELS[name as keyof typeof PROFILE_LABELS]}</label>
+<input type="${f.iri ? 'url' : 'text'}" id="profile-${name}" name="${name}" value="${f.value ?? ''}">`,
+)}
 <button type="submit">Save profile</button></form></section>
 <section class="panel" aria-labelledby="picture-h"><h2 id="picture-h">Picture</h2>
 ${profile.fields.picture?.value ? html`<img class="avatar" id="picture-shown" src="${profile.fields.picture.value}" alt="Your picture" referrerpolicy="no-referrer">` : html`<img class="avatar" id="picture-shown" alt="" hidden>`}
@@ -72,10 +85,13 @@ ${input('confirm', 'password-confirm', 'confirm', 'New password again', 'new-pas
 export async function showBackupPage(deps: AdminDeps & Pick<Deps, 'backups'>, cookieHeader: string | null): Promise<Response> {
   const last = await deps.backups.last()
   return renderOwnerPage(deps, cookieHeader, {
-    heading: 'Backup', section: ADMIN_PATHS.backup,
-    body: (csrf) => html`<p id="last-backup">${last
-      ? html`Your last backup was made ${localTime(Date.parse(last.at))} (${last.via === 'download' ? 'downloaded here' : 'with solopod export'}, ${last.resources} resources).`
-      : 'No backup has been made of this pod yet.'}</p>
+    heading: 'Backup',
+    section: ADMIN_PATHS.backup,
+    body: csrf => html`<p id="last-backup">${
+      last
+        ? html`Your last backup was made ${localTime(Date.parse(last.at))} (${last.via === 'download' ? 'downloaded here' : 'with solopod export'}, ${last.resources} resources).`
+        : 'No backup has been made of this pod yet.'
+    }</p>
 <p>The whole pod as one file: every document and file, access rules, your account and the apps you allowed, taken at one instant.
 Restore it into a new data directory with <code>solopod import FILE --data DIR</code>.</p>
 <p class="warning">Keep it private: it holds your password hash and the pod's signing keys.</p>
@@ -84,9 +100,10 @@ Restore it into a new data directory with <code>solopod import FILE --data DIR</
 }
 
 export async function showStatusPage(deps: AdminDeps & Parameters<typeof readPodStatus>[0], cookieHeader: string | null): Promise<Response> {
-  const rows = podStatusRows(await readPodStatus(deps), (iso) => localTimeText(Date.parse(iso)))
+  const rows = podStatusRows(await readPodStatus(deps), iso => localTimeText(Date.parse(iso)))
   return renderOwnerPage(deps, cookieHeader, {
-    heading: 'Pod status', section: ADMIN_PATHS.status,
-    body: () => html`<dl class="pod-status">${rows.map((r) => html`<dt>${r.label}</dt><dd${r.warning ? html` class="warning"` : ''}>${r.text}</dd>`)}</dl>`,
+    heading: 'Pod status',
+    section: ADMIN_PATHS.status,
+    body: () => html`<dl class="pod-status">${rows.map(r => html`<dt>${r.label}</dt><dd${r.warning ? html` class="warning"` : ''}>${r.text}</dd>`)}</dl>`,
   })
 }

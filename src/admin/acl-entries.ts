@@ -12,7 +12,15 @@ export type Kind = 'agent' | 'public' | 'authenticated' | 'group' | 'key' | 'cla
  * `conditions`: the authorization's acl:condition values (WAC 1.1 ED §4.4), kept as read so a save never drops
  * one (dropping a condition would widen access); the forms add one: "only through this app" (acl:client).
  */
-export interface Entry { kind: Kind; value: string; modes: string[]; thisItem: boolean; inside: boolean; origins: string[]; conditions: AclCondition[] }
+export interface Entry {
+  kind: Kind
+  value: string
+  modes: string[]
+  thisItem: boolean
+  inside: boolean
+  origins: string[]
+  conditions: AclCondition[]
+}
 
 export const FOAF_AGENT = 'http://xmlns.com/foaf/0.1/Agent'
 export const AUTHENTICATED = 'http://www.w3.org/ns/auth/acl#AuthenticatedAgent'
@@ -20,23 +28,33 @@ export const MODES = ['read', 'append', 'write', 'control'] as const
 export const MODE_LABEL: Record<string, string> = { read: 'Read', append: 'Append', write: 'Write', control: 'Control' }
 /** What each mode lets a person do, in plain words (the pages' tables and forms; MODE_LABEL is the ACL term). */
 export const MODE_WORDS: Record<string, string> = { read: 'Read', append: 'Add', write: 'Change', control: 'Decide who has access' }
-export const KIND_LABEL: Record<Kind, string> = { agent: 'Person (WebID)', public: 'Everyone (public)', authenticated: 'Anyone signed in', group: 'Group', key: 'Key', class: 'Class' }
+export const KIND_LABEL: Record<Kind, string> = {
+  agent: 'Person (WebID)',
+  public: 'Everyone (public)',
+  authenticated: 'Anyone signed in',
+  group: 'Group',
+  key: 'Key',
+  class: 'Class',
+}
 
 export function entriesOf(rows: readonly AclRow[]): Entry[] {
-  return rows.flatMap((r) => {
+  return rows.flatMap(r => {
     const base = { modes: [...r.modes], thisItem: r.thisItem, inside: r.inside, origins: [...r.origins], conditions: [...r.conditions] }
     return [
-      ...r.agents.map((value) => ({ ...base, kind: 'agent' as const, value })),
-      ...r.agentClasses.map((value) => ({ ...base, kind: value === FOAF_AGENT ? 'public' as const : value === AUTHENTICATED ? 'authenticated' as const : 'class' as const, value })),
-      ...r.groups.map((value) => ({ ...base, kind: 'group' as const, value })),
-      ...r.keys.map((value) => ({ ...base, kind: 'key' as const, value })),
+      ...r.agents.map(value => ({ ...base, kind: 'agent' as const, value })),
+      ...r.agentClasses.map(value => ({
+        ...base,
+        kind: value === FOAF_AGENT ? ('public' as const) : value === AUTHENTICATED ? ('authenticated' as const) : ('class' as const),
+        value,
+      })),
+      ...r.groups.map(value => ({ ...base, kind: 'group' as const, value })),
+      ...r.keys.map(value => ({ ...base, kind: 'key' as const, value })),
     ]
   })
 }
 
 /** Inherited access as entries of this resource: what "set access here" starts from. */
-export const inheritedAsOwn = (rows: readonly AclRow[], container: boolean): Entry[] =>
-  entriesOf(rows).map((e) => ({ ...e, thisItem: true, inside: container }))
+export const inheritedAsOwn = (rows: readonly AclRow[], container: boolean): Entry[] => entriesOf(rows).map(e => ({ ...e, thisItem: true, inside: container }))
 
 export const scopeText = (e: Entry, container: boolean) =>
   !container ? 'This item' : e.thisItem && e.inside ? 'This folder and everything inside' : e.inside ? 'Only things inside' : 'This folder only'
@@ -64,7 +82,10 @@ export function clientFieldProblem(clientId: string, kind: Kind): string | undef
  * to the item (a rule for "only things inside" does not).
  */
 export const givesOwnerControl = (e: Entry, owner: string): boolean =>
-  e.thisItem && e.modes.includes('control') && e.conditions.length === 0 && (e.kind === 'public' || e.kind === 'authenticated' || (e.kind === 'agent' && e.value === owner))
+  e.thisItem &&
+  e.modes.includes('control') &&
+  e.conditions.length === 0 &&
+  (e.kind === 'public' || e.kind === 'authenticated' || (e.kind === 'agent' && e.value === owner))
 
 /** An absolute http(s) or did: IRI with none of the characters Turtle's IRIREF forbids. */
 export const isIri = (v: string) => /^(https?|did):/.test(v) && !/[\s<>"{}|\\^`]/.test(v) && URL.canParse(v)
@@ -74,23 +95,42 @@ const iri = (v: string) => `<${v.replace(/[\s<>"{}|\\^`]/g, encodeURIComponent)}
 // (or none), so it still never applies, though its other statements are dropped (listed before a save).
 function conditionTurtle(c: AclCondition): string {
   if (c.kind === 'unknown') return c.type ? `acl:condition [ a ${iri(c.type)} ]` : 'acl:condition [ ]'
-  const p = c.kind === 'client' ? { type: 'acl:ClientCondition', member: 'acl:client', group: 'acl:clientGroup', class: 'acl:clientClass' }
-    : { type: 'acl:IssuerCondition', member: 'acl:issuer', group: 'acl:issuerGroup', class: 'acl:issuerClass' }
+  const p =
+    c.kind === 'client'
+      ? { type: 'acl:ClientCondition', member: 'acl:client', group: 'acl:clientGroup', class: 'acl:clientClass' }
+      : { type: 'acl:IssuerCondition', member: 'acl:issuer', group: 'acl:issuerGroup', class: 'acl:issuerClass' }
   const values = (predicate: string, iris: readonly string[]) => (iris.length ? [`${predicate} ${iris.map(iri).join(', ')}`] : [])
   return `acl:condition [ ${[`a ${p.type}`, ...values(p.member, c.members), ...values(p.group, c.groups), ...values(p.class, c.classes)].join('; ')} ]`
 }
 
 /** The ACL document of these entries: one authorization each (WAC §5). */
 export function aclTurtle(url: string, entries: readonly Entry[]): string {
-  const lines = ['@prefix acl: <http://www.w3.org/ns/auth/acl#>.', '@prefix foaf: <http://xmlns.com/foaf/0.1/>.', '@prefix cert: <http://www.w3.org/ns/auth/cert#>.', '']
+  const lines = [
+    '@prefix acl: <http://www.w3.org/ns/auth/acl#>.',
+    '@prefix foaf: <http://xmlns.com/foaf/0.1/>.',
+    '@prefix cert: <http://www.w3.org/ns/auth/cert#>.',
+    '',
+  ]
   entries.forEach((e, i) => {
-    const subject = e.kind === 'agent' ? `acl:agent ${iri(e.value)}` : e.kind === 'group' ? `acl:agentGroup ${iri(e.value)}`
-      : e.kind === 'key' ? (e.value.startsWith('did:key:') ? `acl:agent ${iri(e.value)}` : `acl:agent [ cert:key ${iri(e.value)} ]`)
-        : `acl:agentClass ${iri(e.value)}`
-    const parts = [`<#rule${i + 1}> a acl:Authorization`, subject,
-      ...(e.thisItem ? [`acl:accessTo ${iri(url)}`] : []), ...(e.inside ? [`acl:default ${iri(url)}`] : []),
-      `acl:mode ${e.modes.map((m) => `acl:${MODE_LABEL[m]}`).join(', ')}`, ...e.origins.map((o) => `acl:origin ${iri(o)}`),
-      ...e.conditions.map(conditionTurtle)]
+    const subject =
+      e.kind === 'agent'
+        ? `acl:agent ${iri(e.value)}`
+        : e.kind === 'group'
+          ? `acl:agentGroup ${iri(e.value)}`
+          : e.kind === 'key'
+            ? e.value.startsWith('did:key:')
+              ? `acl:agent ${iri(e.value)}`
+              : `acl:agent [ cert:key ${iri(e.value)} ]`
+            : `acl:agentClass ${iri(e.value)}`
+    const parts = [
+      `<#rule${i + 1}> a acl:Authorization`,
+      subject,
+      ...(e.thisItem ? [`acl:accessTo ${iri(url)}`] : []),
+      ...(e.inside ? [`acl:default ${iri(url)}`] : []),
+      `acl:mode ${e.modes.map(m => `acl:${MODE_LABEL[m]}`).join(', ')}`,
+      ...e.origins.map(o => `acl:origin ${iri(o)}`),
+      ...e.conditions.map(conditionTurtle),
+    ]
     lines.push(parts.join(';\n  ') + '.')
   })
   return lines.join('\n') + '\n'

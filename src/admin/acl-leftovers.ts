@@ -22,15 +22,26 @@ const key = (t: Term) => (t.termType === 'BlankNode' ? `_:${t.value}` : t.value)
  * the table writes one default graph). Comments in the Turtle text itself are never stored (the pod
  * keeps the parsed statements), so they cannot be listed here.
  */
-export function unrepresentedStatements(quads: readonly Quad[], aclUrl: string, governedUrl: string, namedGraphs: readonly Quad[] = []): { count: number; statements: string[] } {
-  const shown = new Set(parseAclDocument(quads, aclUrl)
-    .filter((a) => a.accessTo.includes(governedUrl) || a.default.includes(governedUrl)).map((a) => a.id))
+export function unrepresentedStatements(
+  quads: readonly Quad[],
+  aclUrl: string,
+  governedUrl: string,
+  namedGraphs: readonly Quad[] = [],
+): { count: number; statements: string[] } {
+  const shown = new Set(
+    parseAclDocument(quads, aclUrl)
+      .filter(a => a.accessTo.includes(governedUrl) || a.default.includes(governedUrl))
+      .map(a => a.id),
+  )
   // blank nodes that stand for a key holder (`acl:agent [ cert:key <K> ]`) of a shown authorization
-  const keyHolders = new Set(quads.filter((q) => shown.has(key(q.subject)) && q.predicate.value === ACL('agent') && q.object.termType === 'BlankNode').map((q) => key(q.object)))
+  const keyHolders = new Set(
+    quads.filter(q => shown.has(key(q.subject)) && q.predicate.value === ACL('agent') && q.object.termType === 'BlankNode').map(q => key(q.object)),
+  )
   // condition nodes of a shown authorization: their type and known properties are written back; of a type the
   // pod does not understand, only the type (the condition still never applies), so its other statements are listed
-  const conditionNodes = new Set(quads.filter((q) => shown.has(key(q.subject)) && q.predicate.value === ACL('condition')).map((q) => key(q.object)))
-  const understood = (s: string) => quads.every((q) => key(q.subject) !== s || q.predicate.value !== RDF('type') || [...CONDITION_TYPES, ACL('Condition')].includes(q.object.value))
+  const conditionNodes = new Set(quads.filter(q => shown.has(key(q.subject)) && q.predicate.value === ACL('condition')).map(q => key(q.object)))
+  const understood = (s: string) =>
+    quads.every(q => key(q.subject) !== s || q.predicate.value !== RDF('type') || [...CONDITION_TYPES, ACL('Condition')].includes(q.object.value))
   const carried = (q: Quad) => {
     const s = key(q.subject)
     const p = q.predicate.value
@@ -43,8 +54,11 @@ export function unrepresentedStatements(quads: readonly Quad[], aclUrl: string, 
     if (p === ACL('mode')) return MODES.has(q.object.value)
     return SUBJECTS.has(p)
   }
-  const left = [...quads.filter((q) => !carried(q)), ...namedGraphs]
-  return { count: left.length, statements: left.slice(0, SHOWN).map((q) => inGraph(q, `${show(q.subject, aclUrl)} ${show(q.predicate, aclUrl)} ${show(q.object, aclUrl)}.`, aclUrl)) }
+  const left = [...quads.filter(q => !carried(q)), ...namedGraphs]
+  return {
+    count: left.length,
+    statements: left.slice(0, SHOWN).map(q => inGraph(q, `${show(q.subject, aclUrl)} ${show(q.predicate, aclUrl)} ${show(q.object, aclUrl)}.`, aclUrl)),
+  }
 }
 
 /** A statement of a named graph as TriG writes it (TriG §2.2). */
@@ -57,6 +71,7 @@ function show(t: Term, aclUrl: string): string {
   if (t.termType === 'Literal') return JSON.stringify(t.value)
   const iri = resolveIri(t.value, aclUrl)
   if (iri.startsWith(`${aclUrl}#`)) return `<${iri.slice(aclUrl.length)}>`
-  for (const [prefix, ns] of Object.entries({ ...PREFIXES, rdfs: RDFS('') })) if (iri.startsWith(ns) && /^[\w-]+$/.test(iri.slice(ns.length))) return `${prefix}:${iri.slice(ns.length)}`
+  for (const [prefix, ns] of Object.entries({ ...PREFIXES, rdfs: RDFS('') }))
+    if (iri.startsWith(ns) && /^[\w-]+$/.test(iri.slice(ns.length))) return `${prefix}:${iri.slice(ns.length)}`
   return `<${iri}>`
 }

@@ -32,9 +32,15 @@ export interface AclRow {
 }
 
 const row = (a: Authorization, governs: string): AclRow => ({
-  agents: a.agents, agentClasses: a.agentClasses, groups: a.agentGroups, origins: a.origins, keys: a.keys, conditions: a.conditions,
-  modes: [...a.modes].filter((m) => m !== 'append' || !a.modes.has('write')),
-  thisItem: a.accessTo.includes(governs), inside: a.default.includes(governs),
+  agents: a.agents,
+  agentClasses: a.agentClasses,
+  groups: a.agentGroups,
+  origins: a.origins,
+  keys: a.keys,
+  conditions: a.conditions,
+  modes: [...a.modes].filter(m => m !== 'append' || !a.modes.has('write')),
+  thisItem: a.accessTo.includes(governs),
+  inside: a.default.includes(governs),
 })
 
 export async function readAclView(deps: AdminDeps, query: Record<string, unknown>) {
@@ -52,14 +58,20 @@ export async function readAclView(deps: AdminDeps, query: Record<string, unknown
   const parent = parentContainerOf(url)
   const inherited = parent === undefined ? undefined : await findEffectiveAcl(parent, load)
   return {
-    path, url, aclUrl: aclOf(url), owner: ownerWebIdOf(baseUrl), isRoot: path === '/',
-    own: own ? own.filter((a) => a.accessTo.includes(url) || a.default.includes(url)).map((a) => row(a, url)) : null,
+    path,
+    url,
+    aclUrl: aclOf(url),
+    owner: ownerWebIdOf(baseUrl),
+    isRoot: path === '/',
+    own: own ? own.filter(a => a.accessTo.includes(url) || a.default.includes(url)).map(a => row(a, url)) : null,
     // What Save would drop: the page warns and asks before it rewrites the document
     notEditable: ownAcl ? unrepresentedStatements(ownAcl.triples, aclOf(url), url, ownAcl.namedGraphs) : { count: 0, statements: [] },
     // What applies here without an ACL of its own: the defaults of the nearest ancestor ACL (WAC §6.2)
-    inherited: inherited ? {
-      from: inherited.governs,
-      rows: (await load(inherited.aclUrl) ?? []).filter((a) => a.default.includes(inherited.governs)).map((a) => row(a, inherited.governs)),
-    } : null,
+    inherited: inherited
+      ? {
+          from: inherited.governs,
+          rows: ((await load(inherited.aclUrl)) ?? []).filter(a => a.default.includes(inherited.governs)).map(a => row(a, inherited.governs)),
+        }
+      : null,
   }
 }

@@ -17,8 +17,7 @@ import { readCredentials } from './credentials.ts'
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations'>
 
 /** The owner's scripts and bots by client id: a change they made is named as the owner named them ("Notes app"). */
-export const appNames = async (deps: PageDeps): Promise<ReadonlyMap<string, string>> =>
-  new Map((await readCredentials(deps)).map(c => [c.clientId, c.name]))
+export const appNames = async (deps: PageDeps): Promise<ReadonlyMap<string, string>> => new Map((await readCredentials(deps)).map(c => [c.clientId, c.name]))
 
 const PAGE_SIZE = 50
 const DELETIONS: readonly VersionEnd[] = ['delete', 'trash']
@@ -61,7 +60,13 @@ export const undoForm = (csrf: string, change: ChangeEntry, back: 'activity' | '
 }
 
 /** One change as a table row: when, who and with what, what was done to which path, and its actions. */
-export interface RowContext { readonly csrf: string; readonly now: number; readonly baseUrl: string; readonly names: ReadonlyMap<string, string>; readonly filters?: Record<string, string | undefined> }
+export interface RowContext {
+  readonly csrf: string
+  readonly now: number
+  readonly baseUrl: string
+  readonly names: ReadonlyMap<string, string>
+  readonly filters?: Record<string, string | undefined>
+}
 
 export function changeRow({ csrf, now, baseUrl, names, filters = {} }: RowContext, change: ChangeEntry): SafeHtml {
   const app = appOf(change, names)
@@ -72,7 +77,11 @@ export function changeRow({ csrf, now, baseUrl, names, filters = {} }: RowContex
 <td class="row-actions"><a class="small" href="${versionPage(change.path, change.from)}">See before</a> ${undoForm(csrf, change, 'activity')}</td></tr>`
 }
 
-export const changesTable = (caption: string, rows: SafeHtml[] | SafeHtml, empty: string) => html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">${caption}</caption>
+export const changesTable = (
+  caption: string,
+  rows: SafeHtml[] | SafeHtml,
+  empty: string,
+) => html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${Array.isArray(rows) && rows.length === 0 ? html`<tr><td colspan="4" class="muted">${empty}</td></tr>` : rows}</tbody></table></div>`
 
@@ -83,19 +92,26 @@ export async function showActivityPage(deps: PageDeps, cookieHeader: string | nu
   const folder = query.folder ? podPath(query.folder.endsWith('/') ? query.folder : `${query.folder}/`) : undefined
   const deleted = query.what === 'deleted'
   const spec: ChangeQuery = {
-    limit: PAGE_SIZE, ...(app ? { client: app } : {}), ...(folder && folder !== '/' ? { folder } : {}),
-    ...(deleted ? { ends: DELETIONS } : {}), ...(query.after ? { after: query.after } : {}),
+    limit: PAGE_SIZE,
+    ...(app ? { client: app } : {}),
+    ...(folder && folder !== '/' ? { folder } : {}),
+    ...(deleted ? { ends: DELETIONS } : {}),
+    ...(query.after ? { after: query.after } : {}),
   }
   const { changes, next } = await deps.resources.changes(ownerActing(deps.cfg.baseUrl), spec)
   const now = deps.now()
   const names = await appNames(deps)
   const filters = { app, folder, what: deleted ? 'deleted' : undefined }
-  const tab = (label: string, what: string | undefined) => (what === 'deleted') === deleted
-    ? html`<strong aria-current="page">${label}</strong>` : html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, what })}">${label}</a>`
+  const tab = (label: string, what: string | undefined) =>
+    (what === 'deleted') === deleted
+      ? html`<strong aria-current="page">${label}</strong>`
+      : html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, what })}">${label}</a>`
   const done = query.done && DONE[query.done]
   return renderOwnerPage(deps, cookieHeader, {
-    heading: deleted ? 'Recently deleted' : 'Activity', section: ADMIN_PATHS.activity, ...(done ? { notice: done } : {}),
-    body: (csrf) => html`<p class="muted">Every change to your pod, by you or by an app, keeps what it replaced for ${String(deps.cfg.keepVersionsDays)} days: see it, or put it back. What an app deletes is here too.</p>
+    heading: deleted ? 'Recently deleted' : 'Activity',
+    section: ADMIN_PATHS.activity,
+    ...(done ? { notice: done } : {}),
+    body: csrf => html`<p class="muted">Every change to your pod, by you or by an app, keeps what it replaced for ${String(deps.cfg.keepVersionsDays)} days: see it, or put it back. What an app deletes is here too.</p>
 <p class="actions">${tab('All changes', undefined)} · ${tab('Recently deleted', 'deleted')}</p>
 <form method="get" action="${ADMIN_PATHS.activity}" class="row-form">
 ${deleted ? html`<input type="hidden" name="what" value="deleted">` : ''}
@@ -103,8 +119,11 @@ ${deleted ? html`<input type="hidden" name="what" value="deleted">` : ''}
 <div><label for="filter-app">By the app (its client id)</label><input type="text" id="filter-app" name="app" value="${app ?? ''}" placeholder="https://app.example/id"></div>
 <p class="actions"><button type="submit" class="small">Filter</button>${app || folder ? html` <a href="${ADMIN_PATHS.activity}${q({ what: filters.what })}">Show all</a>` : ''}</p>
 </form>
-${changesTable('Recent changes', changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, filters }, c)), deleted ? 'Nothing was deleted recently' : 'No changes are kept')}
+${changesTable(
+  'Recent changes',
+  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, filters }, c)),
+  deleted ? 'Nothing was deleted recently' : 'No changes are kept',
+)}
 ${next ? html`<p><a class="button secondary" href="${ADMIN_PATHS.activity}${q({ ...filters, after: next })}">Older changes</a></p>` : ''}`,
   })
 }
-

@@ -28,14 +28,25 @@ export function activityPlugin(deps: Deps) {
   return new Elysia({ name: 'admin-activity' })
     .use(ownerGuard(deps))
     .get(ADMIN_PATHS.activity, ({ request, query }) => showActivityPage(deps, cookieOf(request), query), { query: Query, ownerPage: FROM_ACTIVITY })
-    .get(ADMIN_PATHS.history, ({ request, query }) => showHistoryPage(deps, cookieOf(request), query), { query: Query, ownerPage: { returnTo: ADMIN_PATHS.activity, next: backToHistory } })
-    .get(ADMIN_PATHS.historyVersion, ({ request, query }) => showVersionPage(deps, cookieOf(request), query), { query: Query, ownerPage: { returnTo: ADMIN_PATHS.activity, next: backToHistory } })
-    .get(ADMIN_PATHS.historyDownload, ({ query }) => downloadVersion(deps, query), { query: Query, ownerPage: { returnTo: ADMIN_PATHS.activity, next: backToHistory } })
+    .get(ADMIN_PATHS.history, ({ request, query }) => showHistoryPage(deps, cookieOf(request), query), {
+      query: Query,
+      ownerPage: { returnTo: ADMIN_PATHS.activity, next: backToHistory },
+    })
+    .get(ADMIN_PATHS.historyVersion, ({ request, query }) => showVersionPage(deps, cookieOf(request), query), {
+      query: Query,
+      ownerPage: { returnTo: ADMIN_PATHS.activity, next: backToHistory },
+    })
+    .get(ADMIN_PATHS.historyDownload, ({ query }) => downloadVersion(deps, query), {
+      query: Query,
+      ownerPage: { returnTo: ADMIN_PATHS.activity, next: backToHistory },
+    })
     .post(ADMIN_PATHS.historyRestore, ({ body }) => submitRestoreVersion(deps, body), { body: PlainForm, ownerForm: { next: backToHistory } })
     .post(ADMIN_PATHS.historyRestoreFolder, ({ body }) => submitRestoreFolder(deps, body), { body: PlainForm, ownerForm: { next: backToHistory } })
-    .guard({ ownerApi: true }, (api) => api
-      // Undo any change: the state a resource had at a time, written back (itself a change, kept as a version)
-      .post(ADMIN_PATHS.restoreVersion, async ({ body }) => jsonResponse(await restoreVersion(deps, body)), { body: t.Unknown() })
-      // A folder as it was at a time: each resource that existed then, its state of then
-      .post(ADMIN_PATHS.restoreFolder, async ({ body }) => jsonResponse(await restoreFolder(deps, body)), { body: t.Unknown() }))
+    .guard({ ownerApi: true }, api =>
+      api
+        // Undo any change: the state a resource had at a time, written back (itself a change, kept as a version)
+        .post(ADMIN_PATHS.restoreVersion, async ({ body }) => jsonResponse(await restoreVersion(deps, body)), { body: t.Unknown() })
+        // A folder as it was at a time: each resource that existed then, its state of then
+        .post(ADMIN_PATHS.restoreFolder, async ({ body }) => jsonResponse(await restoreFolder(deps, body)), { body: t.Unknown() }),
+    )
 }

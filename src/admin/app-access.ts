@@ -29,14 +29,15 @@ const IDENTITY_SUMMARY = 'nothing beyond what is public: it only confirms who yo
 export function accessView(folders: readonly FolderScope[] | undefined): AppAccessView {
   if (!folders) return { full: true, folders: [], summary: FULL_SUMMARY }
   if (folders.length === 0) return { full: false, folders: [], summary: IDENTITY_SUMMARY }
-  return { full: false, folders: folders.map((f) => ({ path: f.path, name: readablePath(f.path), right: f.right })), summary: `only ${describeFolders(folders)}` }
+  return { full: false, folders: folders.map(f => ({ path: f.path, name: readablePath(f.path), right: f.right })), summary: `only ${describeFolders(folders)}` }
 }
 
 export const readAppAccess = async (deps: AdminDeps, clientId: string) => accessView(await deps.appScopes.foldersOf(clientId))
 
 async function requireApproved(deps: AdminDeps, clientId: string) {
   const consent = await getConsent(deps.store, clientId, deps.now())
-  if (!consent) throw new HttpError(404, 'not_found', `no approved app has client id ${JSON.stringify(clientId.slice(0, 200))}; it must sign in and be allowed first`)
+  if (!consent)
+    throw new HttpError(404, 'not_found', `no approved app has client id ${JSON.stringify(clientId.slice(0, 200))}; it must sign in and be allowed first`)
   return consent
 }
 
@@ -57,7 +58,7 @@ export async function putAppAccess(deps: AdminDeps, clientId: string | undefined
   if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new HttpError(400, 'invalid_request', shape)
   let folders: FolderScope[] | undefined
   if (b.full === true) folders = undefined
-  else if (Array.isArray(b.folders) && b.folders.every((f) => typeof f === 'object' && f !== null && typeof f.path === 'string' && typeof f.right === 'string')) {
+  else if (Array.isArray(b.folders) && b.folders.every(f => typeof f === 'object' && f !== null && typeof f.path === 'string' && typeof f.right === 'string')) {
     folders = b.folders.length === 0 ? [] : parseFolderScopes(b.folders as { path: string; right: string }[], deps.cfg.baseUrl)
   } else throw new HttpError(400, 'invalid_request', shape)
   await requireApproved(deps, clientId)
@@ -69,12 +70,15 @@ export async function showAppAccessPage(deps: AdminDeps, cookieHeader: string | 
   if (!clientId) throw new HttpError(400, 'invalid_request', 'client_id is required: the app whose access to show')
   const consent = await requireApproved(deps, clientId)
   const current = await deps.appScopes.foldersOf(clientId)
-  const rows = await folderChoices(deps.store, (current ?? []).map((f) => ({ path: f.path, right: f.right })))
+  const rows = await folderChoices(
+    deps.store,
+    (current ?? []).map(f => ({ path: f.path, right: f.right })),
+  )
   const name = consent.clientName ?? clientId
   return renderOwnerPage(deps, cookieHeader, {
     heading: `What ${name} may reach`,
     section: ADMIN_PATHS.sessions,
-    body: (csrf) => html`<p>App <code>${breakableUrl(clientId)}</code> may now reach ${accessView(current).summary}.</p>
+    body: csrf => html`<p>App <code>${breakableUrl(clientId)}</code> may now reach ${accessView(current).summary}.</p>
 <form method="post" action="${ADMIN_PATHS.appAccess}">${csrfField(csrf)}<input type="hidden" name="client_id" value="${clientId}">
 ${renderAccessChoice(rows, current === undefined ? 'full' : current.length === 0 ? 'identity' : 'folders')}
 <p class="muted">The change holds from the app's next request.</p>

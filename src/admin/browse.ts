@@ -52,17 +52,27 @@ export async function browseContainer(deps: AdminDeps, query: Record<string, unk
   const first = page.items[0]
   const last = page.items[page.items.length - 1]
   return {
-    path, url: deps.cfg.baseUrl + path, limit,
+    path,
+    url: deps.cfg.baseUrl + path,
+    limit,
     /** Members in all, exact up to COUNT_UP_TO; `countIsExact` false means there are more. */
-    count: page.count, countIsExact: page.countIsExact,
+    count: page.count,
+    countIsExact: page.countIsExact,
     /** Cursors for the neighbouring pages (`after=next`, `before=prev`), null at either end. */
     next: page.hasNext && last ? last.path : null,
     prev: page.hasPrev && first ? first.path : null,
     /** The container has an ACL document of its own (reading it needs Control, which the owner has unless an ACL took it). */
     hasAcl: (await metaAsOwner(deps, aclOf(path)).catch(refusedAsNone)) !== undefined,
-    items: page.items.filter((c) => !isAcl(c.path)).map(({ path: p, meta: m }) => ({
-      path: p, url: deps.cfg.baseUrl + p, kind: m.kind, contentType: m.contentType, size: m.size, modified: new Date(m.modified).toISOString(),
-    })),
+    items: page.items
+      .filter(c => !isAcl(c.path))
+      .map(({ path: p, meta: m }) => ({
+        path: p,
+        url: deps.cfg.baseUrl + p,
+        kind: m.kind,
+        contentType: m.contentType,
+        size: m.size,
+        modified: new Date(m.modified).toISOString(),
+      })),
   }
 }
 

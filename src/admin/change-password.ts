@@ -12,7 +12,10 @@ import { MAX_PASSWORD_LENGTH, checkPasswordStrength } from '../lib/password-rule
 
 type AdminDeps = Pick<Deps, 'store' | 'revocations' | 'now'>
 
-export interface PasswordChanged { readonly loginsEnded: number; readonly appSessionsEnded: number }
+export interface PasswordChanged {
+  readonly loginsEnded: number
+  readonly appSessionsEnded: number
+}
 
 /**
  * Wrong current passwords per login session: whoever holds a stolen session cookie must not be able to
@@ -31,10 +34,12 @@ export function makePasswordChange(deps: AdminDeps) {
     // Counted before the (slow) check, so attempts sent at once cannot all pass the limit
     const wait = wrongTries.begin(session.id, now)
     if (wait > 0) {
-      throw new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, { headers: { 'retry-after': String(wait) } })
+      throw new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, {
+        headers: { 'retry-after': String(wait) },
+      })
     }
     const current = text(fields.current)
-    if (current === '' || current.length > MAX_PASSWORD_LENGTH || !await verifyOwnerPassword(deps.store, current)) {
+    if (current === '' || current.length > MAX_PASSWORD_LENGTH || !(await verifyOwnerPassword(deps.store, current))) {
       log.warn('admin.password_change_refused', { webid: session.webid })
       throw new HttpError(403, 'wrong_current_password', 'the current password is wrong; type the password you signed in with')
     }

@@ -24,7 +24,9 @@ ${actionCell(html`<form class="inline" method="post" action="${ADMIN_PATHS.crede
 }
 
 /** The secret, once: on the answer to the form that made it, never in a URL or a later page. */
-const madeBox = (made: CredentialView & { clientSecret: string; tokenEndpoint: string }) => html`<section class="notice secret-once" id="new-credential" role="status" aria-labelledby="made-h">
+const madeBox = (
+  made: CredentialView & { clientSecret: string; tokenEndpoint: string },
+) => html`<section class="notice secret-once" id="new-credential" role="status" aria-labelledby="made-h">
 <h2 id="made-h">Credential “${made.name}” made</h2>
 <p>Copy the secret now: it is shown only this once (the pod keeps only its hash). Keep it like a password.</p>
 <pre>client_id=${made.clientId}
@@ -54,16 +56,22 @@ const connectDrive = (address: string) => html`<section aria-labelledby="drive-h
 </ul>
 </section>`
 
-export async function showCredentialsPage(deps: AdminDeps, cookieHeader: string | null, o: { done?: unknown; made?: Parameters<typeof madeBox>[0] } = {}): Promise<Response> {
+export async function showCredentialsPage(
+  deps: AdminDeps,
+  cookieHeader: string | null,
+  o: { done?: unknown; made?: Parameters<typeof madeBox>[0] } = {},
+): Promise<Response> {
   const list = await readCredentials(deps)
   const made: SafeHtml | string = o.made ? madeBox(o.made) : ''
   return renderOwnerPage(deps, cookieHeader, {
-    heading: 'Scripts and bots', section: ADMIN_PATHS.credentialsPage, ...(o.done === 'removed' ? { notice: 'Credential removed: its tokens are refused from now on' } : {}),
-    body: (csrf) => html`${made}<p class="muted">A client credential lets a script or bot act as you, without a browser: it gets short-lived DPoP tokens with its id and secret.
+    heading: 'Scripts and bots',
+    section: ADMIN_PATHS.credentialsPage,
+    ...(o.done === 'removed' ? { notice: 'Credential removed: its tokens are refused from now on' } : {}),
+    body: csrf => html`${made}<p class="muted">A client credential lets a script or bot act as you, without a browser: it gets short-lived DPoP tokens with its id and secret.
 Limit it to some folders; without a limit it has full access as you. Removing it makes its tokens refused on their next request.</p>
 <div class="table-wrap"><table class="stack" id="credentials-table">
 <thead><tr><th scope="col">Name</th><th scope="col">May reach</th><th scope="col">Made</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-<tbody>${list.length === 0 ? html`<tr><td colspan="5" class="muted">No client credentials yet</td></tr>` : list.map((c) => rowOf(c, csrf))}</tbody>
+<tbody>${list.length === 0 ? html`<tr><td colspan="5" class="muted">No client credentials yet</td></tr>` : list.map(c => rowOf(c, csrf))}</tbody>
 </table></div>
 <section aria-labelledby="make-h"><h2 id="make-h">Make a credential</h2>
 <form method="post" action="${ADMIN_PATHS.credentialsAdd}">${csrfField(csrf)}

@@ -20,18 +20,29 @@ export function credentialsPlugin(deps: Deps) {
   const back = backTo(PAGE, 'Back to scripts and bots')
   return new Elysia({ name: 'admin-credentials' })
     .use(ownerGuard(deps))
-    .get(PAGE, ({ request, query }) => showCredentialsPage(deps, request.headers.get('cookie'), { done: query.done }),
-      { query: t.Object({ done: t.Optional(t.String()) }), ownerPage: { returnTo: PAGE, next: back } })
-    .post(ADMIN_PATHS.credentialsAdd, ({ request, body }) => addCredentialFromForm(deps, request.headers.get('cookie'), body), { body: ListForm, ownerForm: { next: back } })
-    .post(ADMIN_PATHS.credentialsRemove, async ({ body }) => {
-      if (typeof body.id !== 'string' || !await removeCredential(deps, body.id)) throw notFound()
-      return seeOther(`${PAGE}?done=removed`)
-    }, { body: ListForm, ownerForm: { next: back } })
-    .guard({ ownerApi: true }, (api) => api
-      .get(API, async () => jsonResponse(await readCredentials(deps)))
-      .post(API, async ({ body }) => jsonResponse(await createCredential(deps, body), { status: 201 }), { body: t.Unknown() })
-      .delete(`${API}/:id`, async ({ params }) => {
-        if (!await removeCredential(deps, params.id)) throw notFound()
-        return new Response(null, { status: 204 })
-      }))
+    .get(PAGE, ({ request, query }) => showCredentialsPage(deps, request.headers.get('cookie'), { done: query.done }), {
+      query: t.Object({ done: t.Optional(t.String()) }),
+      ownerPage: { returnTo: PAGE, next: back },
+    })
+    .post(ADMIN_PATHS.credentialsAdd, ({ request, body }) => addCredentialFromForm(deps, request.headers.get('cookie'), body), {
+      body: ListForm,
+      ownerForm: { next: back },
+    })
+    .post(
+      ADMIN_PATHS.credentialsRemove,
+      async ({ body }) => {
+        if (typeof body.id !== 'string' || !(await removeCredential(deps, body.id))) throw notFound()
+        return seeOther(`${PAGE}?done=removed`)
+      },
+      { body: ListForm, ownerForm: { next: back } },
+    )
+    .guard({ ownerApi: true }, api =>
+      api
+        .get(API, async () => jsonResponse(await readCredentials(deps)))
+        .post(API, async ({ body }) => jsonResponse(await createCredential(deps, body), { status: 201 }), { body: t.Unknown() })
+        .delete(`${API}/:id`, async ({ params }) => {
+          if (!(await removeCredential(deps, params.id))) throw notFound()
+          return new Response(null, { status: 204 })
+        }),
+    )
 }

@@ -28,8 +28,12 @@ const iso = (ms: number) => new Date(ms).toISOString()
 export const FULL_ACCESS = 'full access as you (everything you may do)'
 
 export const viewOf = (c: CredentialSummary): CredentialView => ({
-  clientId: c.clientId, name: c.name, createdAt: iso(c.createdAt), lastUsedAt: c.lastUsedAt === undefined ? null : iso(c.lastUsedAt),
-  folders: c.folders ?? null, access: c.folders === undefined ? FULL_ACCESS : `only ${describeFolders(c.folders)}`,
+  clientId: c.clientId,
+  name: c.name,
+  createdAt: iso(c.createdAt),
+  lastUsedAt: c.lastUsedAt === undefined ? null : iso(c.lastUsedAt),
+  folders: c.folders ?? null,
+  access: c.folders === undefined ? FULL_ACCESS : `only ${describeFolders(c.folders)}`,
 })
 
 /** GET /.admin/api/credentials, oldest first. */
@@ -42,9 +46,14 @@ export async function readCredentials(deps: AdminDeps): Promise<CredentialView[]
  * full access as the owner). The one answer that holds the secret; the token endpoint is named for the script.
  */
 export async function createCredential(deps: AdminDeps, body: unknown) {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('expected a JSON body {"name": "…", "folders": [{"path": "/photos/", "right": "write"}]}')
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('expected a JSON body {"name": "…", "folders": [{"path": "/photos/", "right": "write"}]}')
   const { name, folders } = body as { name?: unknown; folders?: unknown }
-  if (folders !== undefined && folders !== null && !(Array.isArray(folders) && folders.every((f) => typeof f?.path === 'string' && typeof f?.right === 'string'))) {
+  if (
+    folders !== undefined &&
+    folders !== null &&
+    !(Array.isArray(folders) && folders.every(f => typeof f?.path === 'string' && typeof f?.right === 'string'))
+  ) {
     throw badRequest('folders must be a list of {"path": "/photos/", "right": "read" | "write"}, or null for full access')
   }
   return makeCredential(deps, name, folders ?? undefined)

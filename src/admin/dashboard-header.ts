@@ -18,7 +18,9 @@ export async function dashboardWho(deps: Pick<Deps, 'cfg' | 'resources'>, csrf: 
   // The picture may be any site's image: it learns nothing of where the dashboard is
   const img = picture
     ? html`<img class="avatar-small" id="who-picture" src="${picture}" alt="" referrerpolicy="no-referrer">`
-    : name ? html`<span class="avatar-small avatar-letter" aria-hidden="true">${[...name][0]!.toUpperCase()}</span>` : ''
+    : name
+      ? html`<span class="avatar-small avatar-letter" aria-hidden="true">${[...name][0]!.toUpperCase()}</span>`
+      : ''
   const who = name
     ? html`<span class="who-name" id="who-name">${name}</span>`
     : html`<span class="who-name who-webid" id="who-name" title="${webid}">${shortWebId(webid)}</span>`

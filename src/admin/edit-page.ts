@@ -57,12 +57,14 @@ interface Shown {
 function render(deps: AdminDeps, cookieHeader: string | null, s: Shown): Promise<Response> {
   const url = deps.cfg.baseUrl + s.path
   const name = readablePath(s.path.split('/').pop() ?? s.path)
-  const lineText = s.problem?.line ? s.text.split(/\r\n|\r|\n/)[s.problem.line - 1] ?? '' : undefined
+  const lineText = s.problem?.line ? (s.text.split(/\r\n|\r|\n/)[s.problem.line - 1] ?? '') : undefined
   const described = [s.problem ? 'edit-problem' : '', s.type === TURTLE ? 'rdf-check' : ''].filter(Boolean).join(' ')
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `Edit ${name}`, section: ADMIN_PATHS.files,
-    ...(s.notice ? { notice: s.notice } : {}), ...(s.problem ? { status: s.problem.err.status } : {}),
-    body: (csrf) => html`<p class="muted"><code>${breakableUrl(url)}</code> · <a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(s.path)}">View</a> · <a href="${sharePage(s.path)}">Who can access this</a> · <a href="${filesPage(parentPath(s.path) ?? '/')}">Back to the folder</a></p>
+    heading: `Edit ${name}`,
+    section: ADMIN_PATHS.files,
+    ...(s.notice ? { notice: s.notice } : {}),
+    ...(s.problem ? { status: s.problem.err.status } : {}),
+    body: csrf => html`<p class="muted"><code>${breakableUrl(url)}</code> · <a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(s.path)}">View</a> · <a href="${sharePage(s.path)}">Who can access this</a> · <a href="${filesPage(parentPath(s.path) ?? '/')}">Back to the folder</a></p>
 ${s.problem ? html`<div id="edit-problem">${problemBox(s.problem.err, s.conflict ? CONFLICT : undefined)}</div>` : ''}${s.conflict ? conflictChoices(s) : ''}${lineText !== undefined ? html`<p id="bad-line">Line ${s.problem!.line}: <code class="bad-line">${lineText}</code></p>` : ''}
 <form id="edit-form" method="post" action="${ADMIN_PATHS.edit}" data-enhance="unsaved${s.type === TURTLE ? ' check-turtle' : ''}" data-document="${url}">${csrfField(csrf)}<input type="hidden" name="path" value="${s.path}"><input type="hidden" name="type" value="${s.type}"><input type="hidden" name="version" value="${s.version}"><input type="hidden" name="newline" value="${/\r\n/.test(s.text) ? 'crlf' : 'lf'}">
 <label for="edit-text">${labelOf(s.type)}</label><textarea id="edit-text" name="text" spellcheck="${s.type === TURTLE ? 'false' : 'true'}"${s.type === TURTLE ? html` wrap="off"` : ''} rows="18"${described ? html` aria-describedby="${described}"` : ''}>${s.text}</textarea>
@@ -72,9 +74,14 @@ ${s.type === TURTLE ? html`<p id="rdf-check" class="field-error" hidden></p>` : 
 }
 
 /** The conflict's two answers, beside its message; the newer text shown so the owner can compare. */
-const conflictChoices = (s: Shown) => html`<p class="actions"><a class="button secondary small" href="${editPage(s.path)}">Reload (lose my changes)</a> <button type="submit" form="edit-form">Keep my version</button></p>
-${s.conflict!.theirs === undefined ? html`<p class="muted">The document was deleted meanwhile: keeping your version creates it again.</p>`
-    : html`<details><summary>The newer version, as saved now</summary><pre class="preview-text" id="their-text">${s.conflict!.theirs}</pre></details>`}`
+const conflictChoices = (
+  s: Shown,
+) => html`<p class="actions"><a class="button secondary small" href="${editPage(s.path)}">Reload (lose my changes)</a> <button type="submit" form="edit-form">Keep my version</button></p>
+${
+  s.conflict!.theirs === undefined
+    ? html`<p class="muted">The document was deleted meanwhile: keeping your version creates it again.</p>`
+    : html`<details><summary>The newer version, as saved now</summary><pre class="preview-text" id="their-text">${s.conflict!.theirs}</pre></details>`
+}`
 
 /** The document as an app would read it now: its text, type and ETag. */
 async function current(deps: EditDeps, path: string) {
@@ -82,14 +89,18 @@ async function current(deps: EditDeps, path: string) {
   const type = bareType(res.headers.get('content-type') ?? '')
   if (!editable(type)) {
     await res.body?.cancel()
-    throw new HttpError(400, 'not_editable', `${path} is ${type || 'a file of no type'}: only Turtle, plain text and Markdown are edited here; download it from Files instead`)
+    throw new HttpError(
+      400,
+      'not_editable',
+      `${path} is ${type || 'a file of no type'}: only Turtle, plain text and Markdown are edited here; download it from Files instead`,
+    )
   }
   return { type, text: await res.text(), version: res.headers.get('etag') ?? '' }
 }
 
 export async function showEditPage(deps: EditDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const path = documentPath(query.path)
-  return render(deps, request.headers.get('cookie'), { path, ...await current(deps, path), ...(query.done === 'saved' ? { notice: 'Saved' } : {}) })
+  return render(deps, request.headers.get('cookie'), { path, ...(await current(deps, path)), ...(query.done === 'saved' ? { notice: 'Saved' } : {}) })
 }
 
 export async function saveDocument(deps: EditDeps, request: Request, form: Record<string, unknown>): Promise<Response> {
@@ -110,7 +121,13 @@ export async function saveDocument(deps: EditDeps, request: Request, form: Recor
   }
   try {
     // No version: the document did not exist when the page was shown, so it must still not (RFC 9110 §13.1.2)
-    await deps.resources.put(ownerActing(deps.cfg.baseUrl), path, type, text, version ? { ifMatch: version, ifNoneMatch: null } : { ifMatch: null, ifNoneMatch: '*' })
+    await deps.resources.put(
+      ownerActing(deps.cfg.baseUrl),
+      path,
+      type,
+      text,
+      version ? { ifMatch: version, ifNoneMatch: null } : { ifMatch: null, ifNoneMatch: '*' },
+    )
   } catch (err) {
     if (!(err instanceof HttpError)) throw err
     if (err.status === 412) return conflict(deps, request, { path, type, text })
@@ -126,6 +143,10 @@ async function conflict(deps: EditDeps, request: Request, mine: { path: string; 
     throw e
   })
   const theirs = now ? await now.text() : undefined
-  const err = new HttpError(412, 'changed_meanwhile', 'the document was changed since this page was shown (in another tab or by an app), so your text was not saved; it is kept below')
+  const err = new HttpError(
+    412,
+    'changed_meanwhile',
+    'the document was changed since this page was shown (in another tab or by an app), so your text was not saved; it is kept below',
+  )
   return render(deps, request.headers.get('cookie'), { ...mine, version: now?.headers.get('etag') ?? '', problem: { err }, conflict: { theirs } })
 }

@@ -36,16 +36,22 @@ export const filesPage = (path: string, done?: { what: Done; name: string }) =>
 
 const nameOf = (path: string) => readableName(path) || 'Home'
 const DONE: Record<Done, (name: string) => string> = {
-  folder: (n) => `Created the folder ${n}`, delete: (n) => `Moved ${n} to the trash`, deleteForGood: (n) => `Deleted ${n} for good`, move: (n) => `Moved ${n} here`, restore: (n) => `Restored ${n}`,
+  folder: n => `Created the folder ${n}`,
+  delete: n => `Moved ${n} to the trash`,
+  deleteForGood: n => `Deleted ${n} for good`,
+  move: n => `Moved ${n} here`,
+  restore: n => `Restored ${n}`,
 }
 const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
 
 function crumbs(path: string) {
-  const parts = path.split('/').filter((p) => p !== '')
+  const parts = path.split('/').filter(p => p !== '')
   let at = '/'
   const items = parts.map((p, i) => {
     at += `${p}/`
-    return i === parts.length - 1 ? html`<li><span aria-current="page">${readablePath(p)}</span></li>` : html`<li><a href="${filesPage(at)}">${readablePath(p)}</a></li>`
+    return i === parts.length - 1
+      ? html`<li><span aria-current="page">${readablePath(p)}</span></li>`
+      : html`<li><a href="${filesPage(at)}">${readablePath(p)}</a></li>`
   })
   return html`<nav aria-label="Breadcrumbs"><ol class="crumbs"><li><a href="${filesPage('/')}">Home</a></li>${items}</ol></nav>`
 }
@@ -59,13 +65,17 @@ const markers = (path: string, m: RowMarkers) =>
 export async function showFilesPage(deps: ListingDeps, cookieHeader: string | null, query: Record<string, unknown>): Promise<Response> {
   const list = await browseContainer(deps, { path: query.path ?? '/', after: query.after, before: query.before })
   const markersOf = makeRowMarkers(deps)
-  const marks = await Promise.all(list.items.map((it) => markersOf(it.path)))
+  const marks = await Promise.all(list.items.map(it => markersOf(it.path)))
   const { path } = list
   const count = `${list.countIsExact ? '' : 'more than '}${list.count.toLocaleString('en')} item${list.count === 1 && list.countIsExact ? '' : 's'}`
   // Cursors, not offsets: a page stays put while files are added or deleted elsewhere in the folder.
-  const pager = list.next === null && list.prev === null ? '' : html`<p class="actions">${list.prev !== null ? html`<a href="${filesPage(path)}&before=${encodeURIComponent(list.prev)}">Previous page</a>` : ''}
+  const pager =
+    list.next === null && list.prev === null
+      ? ''
+      : html`<p class="actions">${list.prev !== null ? html`<a href="${filesPage(path)}&before=${encodeURIComponent(list.prev)}">Previous page</a>` : ''}
 ${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURIComponent(list.next)}">Next page</a>` : ''}</p>`
-  const rows = list.items.map((it, i) => html`<tr>
+  const rows = list.items.map(
+    (it, i) => html`<tr>
 <td class="pick"><input type="checkbox" name="item" value="${it.path}" aria-label="Select ${nameOf(it.path)}"></td>
 <td data-label="Name" class="name">${it.kind === 'container' ? html`<a href="${filesPage(it.path)}">${nameOf(it.path)}/</a>` : html`${previewKind(it.contentType) === 'image' ? html`<img class="thumb" src="${ADMIN_PATHS.preview}?path=${encodeURIComponent(it.path)}" alt="" loading="lazy">` : ''}<a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(it.path)}">${nameOf(it.path)}</a>`}${markers(it.path, marks[i]!)}</td>
 <td data-label="Type" class="meta">${it.kind === 'binary' ? it.contentType : KIND[it.kind]}</td>
@@ -73,12 +83,18 @@ ${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td
 <td data-label="Modified" class="meta">${localTime(Date.parse(it.modified))}</td>
 <td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${sharing(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
 <a class="small" href="${ADMIN_PATHS.move}?path=${encodeURIComponent(it.path)}" aria-label="Rename or move ${nameOf(it.path)}">Rename</a>
-<a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`)
-  const done = uploadNotice(nameOf(path), query)
-    ?? (typeof query.done === 'string' && typeof query.name === 'string' ? (DONE as Record<string, ((name: string) => string) | undefined>)[query.done]?.(query.name) : undefined)
+<a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`,
+  )
+  const done =
+    uploadNotice(nameOf(path), query) ??
+    (typeof query.done === 'string' && typeof query.name === 'string'
+      ? (DONE as Record<string, ((name: string) => string) | undefined>)[query.done]?.(query.name)
+      : undefined)
   return renderOwnerPage(deps, cookieHeader, {
-    heading: path === '/' ? 'Your files' : nameOf(path), section: ADMIN_PATHS.files, ...(done ? { notice: done } : {}),
-    body: (csrf) => html`${crumbs(path)}
+    heading: path === '/' ? 'Your files' : nameOf(path),
+    section: ADMIN_PATHS.files,
+    ...(done ? { notice: done } : {}),
+    body: csrf => html`${crumbs(path)}
 <p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a></p>${pager}
 <form id="selection" method="get" action="${ADMIN_PATHS.deleteSelected}" data-enhance="select"><input type="hidden" name="path" value="${path}">
 <div class="table-wrap"><table class="stack files"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
@@ -110,15 +126,18 @@ export async function createFolder(deps: LayerDeps, form: Record<string, unknown
   const path = containerOf(form.path)
   const name = typeof form.name === 'string' ? form.name.trim() : ''
   if (name === '' || name.includes('/')) throw new HttpError(400, 'invalid_name', 'a folder name must not be empty or contain "/"')
-  await deps.resources.put(ownerActing(deps.cfg.baseUrl), podPath(`${path}${encodeURIComponent(name)}/`), 'text/turtle', '', CREATE_ONLY)
+  await deps.resources
+    .put(ownerActing(deps.cfg.baseUrl), podPath(`${path}${encodeURIComponent(name)}/`), 'text/turtle', '', CREATE_ONLY)
     .catch(exists(name, path))
   return seeOther(filesPage(`${path}${encodeURIComponent(name)}/`, { what: 'folder', name }))
 }
 
-const exists = (name: string, path: string, hint = '') => (err: unknown) => {
-  if (err instanceof HttpError && err.status === 412) throw new HttpError(412, 'already_exists', `"${name}" already exists in ${path}${hint}`)
-  throw err
-}
+const exists =
+  (name: string, path: string, hint = '') =>
+  (err: unknown) => {
+    if (err instanceof HttpError && err.status === 412) throw new HttpError(412, 'already_exists', `"${name}" already exists in ${path}${hint}`)
+    throw err
+  }
 
 /**
  * multipart/form-data, read as it arrives: csrf, path and replace first (the page puts them before the file
@@ -131,34 +150,54 @@ export async function uploadFiles(deps: LayerDeps, parts: AsyncIterable<FormPart
   const landed: { name: string; renamed: boolean; bytes: number }[] = []
   let path: string | undefined
   for await (const part of parts) {
-    if (part.kind === 'field') { fields.set(part.name, part.value); continue }
+    if (part.kind === 'field') {
+      fields.set(part.name, part.value)
+      continue
+    }
     if (path === undefined) {
       await checkOwner(fields.get('csrf'))
       path = containerOf(fields.get('path'))
     }
-    if (part.name !== 'file' || part.filename === '') { await part.body.cancel(); continue }
+    if (part.name !== 'file' || part.filename === '') {
+      await part.body.cancel()
+      continue
+    }
     const replace = fields.get('replace') === 'yes'
     // The body is a stream read once: the free name is found before it is sent (a race with another write is the 412 below)
     const name = replace ? part.filename : await freeName(deps, path, part.filename)
-    const written = await deps.resources.put(ownerActing(deps.cfg.baseUrl), podPath(path + encodeURIComponent(name)), part.mimeType || 'application/octet-stream', part.body,
-      replace ? NO_PRECONDITIONS : CREATE_ONLY).catch(exists(name, path, '; it was taken while this upload ran: upload it again'))
+    const written = await deps.resources
+      .put(
+        ownerActing(deps.cfg.baseUrl),
+        podPath(path + encodeURIComponent(name)),
+        part.mimeType || 'application/octet-stream',
+        part.body,
+        replace ? NO_PRECONDITIONS : CREATE_ONLY,
+      )
+      .catch(exists(name, path, '; it was taken while this upload ran: upload it again'))
     landed.push({ name, renamed: name !== part.filename, bytes: written.meta.size ?? 0 })
   }
   if (path === undefined) await checkOwner(fields.get('csrf'))
   if (landed.length === 0) throw new HttpError(400, 'no_file', 'choose at least one file to upload')
   const folder = path ?? containerOf(fields.get('path'))
-  return seeOther(`${filesPage(folder)}&${uploadedQuery({ names: landed.map((f) => f.name), bytes: landed.reduce((sum, f) => sum + f.bytes, 0), renamed: landed.filter((f) => f.renamed).length })}`)
+  return seeOther(
+    `${filesPage(folder)}&${uploadedQuery({ names: landed.map(f => f.name), bytes: landed.reduce((sum, f) => sum + f.bytes, 0), renamed: landed.filter(f => f.renamed).length })}`,
+  )
 }
 
 /** The first of `name`, `name (2)`, `name (3)`… free in `folder` (neither a file nor a folder of that name), as people read it. */
 async function freeName(deps: LayerDeps, folder: string, name: string): Promise<string> {
-  const taken = async (n: string) => (await metaAsOwner(deps, podPath(folder + encodeURIComponent(n)))) !== undefined
-    || (await metaAsOwner(deps, podPath(`${folder}${encodeURIComponent(n)}/`))) !== undefined
+  const taken = async (n: string) =>
+    (await metaAsOwner(deps, podPath(folder + encodeURIComponent(n)))) !== undefined ||
+    (await metaAsOwner(deps, podPath(`${folder}${encodeURIComponent(n)}/`))) !== undefined
   for (let n = 1; n <= NUMBERED_NAMES_TRIED; n++) {
     const candidate = numberedName(name, n)
-    if (!await taken(candidate)) return candidate
+    if (!(await taken(candidate))) return candidate
   }
-  throw new HttpError(412, 'already_exists', `"${name}" and ${NUMBERED_NAMES_TRIED.toLocaleString('en')} numbered names after it already exist in ${readablePath(folder)}`)
+  throw new HttpError(
+    412,
+    'already_exists',
+    `"${name}" and ${NUMBERED_NAMES_TRIED.toLocaleString('en')} numbered names after it already exist in ${readablePath(folder)}`,
+  )
 }
 
 /**
@@ -175,11 +214,14 @@ export async function downloadResource(deps: LayerDeps, raw: unknown): Promise<R
 /** A representation as a download named after `path`: never shown in a page of the pod's origin. */
 export function asDownload(res: Response, path: string): Response {
   const name = nameOf(path).replace(/[^\w.-]+/g, '_')
-  return new Response(res.body, { headers: {
-    'content-type': res.headers.get('content-type') ?? 'application/octet-stream',
-    'content-disposition': `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(nameOf(path))}`,
-    'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
-  } })
+  return new Response(res.body, {
+    headers: {
+      'content-type': res.headers.get('content-type') ?? 'application/octet-stream',
+      'content-disposition': `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(nameOf(path))}`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+  })
 }
 
 /** "Delete X?": the page the Delete link leads to; for a folder it says how many items go with it. Nothing is deleted before its button is pressed. */
@@ -189,12 +231,16 @@ export async function showDeletePage(deps: AdminDeps & LayerDeps, cookieHeader: 
   if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be deleted' : `there is nothing at ${path}`)
   const back = filesPage(parentPath(path) ?? '/')
   const count = meta.kind === 'container' ? (await countFolder(deps, path)).count : undefined
-  const question = count === undefined ? html`Delete <strong>${readablePath(path)}</strong>?`
-    : count === 0 ? html`Delete the folder <strong>${readablePath(path)}</strong>?`
-    : html`Delete <strong>${readablePath(path)}</strong> and the ${count.toLocaleString('en')} item${count === 1 ? '' : 's'} in it?`
+  const question =
+    count === undefined
+      ? html`Delete <strong>${readablePath(path)}</strong>?`
+      : count === 0
+        ? html`Delete the folder <strong>${readablePath(path)}</strong>?`
+        : html`Delete <strong>${readablePath(path)}</strong> and the ${count.toLocaleString('en')} item${count === 1 ? '' : 's'} in it?`
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `Delete ${nameOf(path)}?`, section: ADMIN_PATHS.files,
-    body: (csrf) => html`<p>${question} It stays in the <a href="${ADMIN_PATHS.trashPage}">trash</a> for 30 days, where you can restore it.</p>
+    heading: `Delete ${nameOf(path)}?`,
+    section: ADMIN_PATHS.files,
+    body: csrf => html`<p>${question} It stays in the <a href="${ADMIN_PATHS.trashPage}">trash</a> for 30 days, where you can restore it.</p>
 <form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">${count === undefined ? '' : html`<input type="hidden" name="count" value="${String(count)}">`}
 <p><button type="submit">Delete</button> <a class="button secondary" href="${back}">Cancel</a></p></form>`,
   })
@@ -212,7 +258,11 @@ export function confirmedCount(raw: unknown): number {
  * What the trash cannot keep (a folder of more than 2,000 items, or more RDF than it holds) is not deleted:
  * the owner is asked on a page of its own whether to delete it for good (`forever`), as the count named.
  */
-export async function deleteResource(deps: AdminDeps & LayerDeps & Parameters<typeof moveToTrash>[0] & Parameters<typeof deleteFolder>[0], request: Request, form: Record<string, unknown>): Promise<Response> {
+export async function deleteResource(
+  deps: AdminDeps & LayerDeps & Parameters<typeof moveToTrash>[0] & Parameters<typeof deleteFolder>[0],
+  request: Request,
+  form: Record<string, unknown>,
+): Promise<Response> {
   const path = podPath(form.path)
   const back = parentPath(path) ?? '/'
   if (form.forever === 'yes') {
@@ -225,8 +275,10 @@ export async function deleteResource(deps: AdminDeps & LayerDeps & Parameters<ty
   } catch (err) {
     if (!(err instanceof HttpError) || err.code !== 'too_large_for_trash') throw err
     return renderOwnerPage(deps, request.headers.get('cookie'), {
-      heading: `Delete ${nameOf(path)} for good?`, section: ADMIN_PATHS.files, status: err.status,
-      body: (csrf) => html`${problemBox(err)}
+      heading: `Delete ${nameOf(path)} for good?`,
+      section: ADMIN_PATHS.files,
+      status: err.status,
+      body: csrf => html`${problemBox(err)}
 <p><strong>${readablePath(path)}</strong> is too large for the trash, so it cannot be restored once deleted. Delete it for good, or cancel and keep it.</p>
 <form method="post" action="${ADMIN_PATHS.delete}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}"><input type="hidden" name="forever" value="yes">${typeof form.count === 'string' ? html`<input type="hidden" name="count" value="${form.count}">` : ''}
 <p><button type="submit">Delete for good</button> <a class="button secondary" href="${filesPage(back)}">Cancel</a></p></form>`,

@@ -25,17 +25,18 @@ export const grantsPage = (done?: string) => `${ADMIN_PATHS.grantsPage}${done ? 
 const local = (iri: string, ns: string) => (iri.startsWith(ns) ? iri.slice(ns.length) : iri)
 
 /** Why this pod can make no grants, or undefined when it can. */
-export const grantsNeedHttps = (baseUrl: string) => baseUrl.startsWith('http:')
-  ? `Grants need an https address: this pod runs at ${baseUrl}, and a grant names your pod's storage and your WebID by their https URLs. Start the pod with an https --base-url (with --tls-cert and --tls-key, or behind an https proxy; see docs/sharing.md, "Access grants") to make grants here.`
-  : undefined
+export const grantsNeedHttps = (baseUrl: string) =>
+  baseUrl.startsWith('http:')
+    ? `Grants need an https address: this pod runs at ${baseUrl}, and a grant names your pod's storage and your WebID by their https URLs. Start the pod with an https --base-url (with --tls-cert and --tls-key, or behind an https proxy; see docs/sharing.md, "Access grants") to make grants here.`
+    : undefined
 
 function row(e: GrantEntry, base: string, csrf: string): SafeHtml {
   const g = e.data
   const short = (url: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : url)
   const what = `the grant for ${g.grantee} on ${short(g.hasDataRegistration)}`
   return html`<tr><td data-label="Grantee"><code>${breakableUrl(g.grantee)}</code></td>
-<td data-label="Data"><code>${short(g.hasDataRegistration)}</code>${g.hasDataInstance?.length ? html`<ul class="plain">${g.hasDataInstance.map((i) => html`<li><code>${short(i)}</code></li>`)}</ul>` : ''} <span class="muted">shape tree <code>${breakableUrl(g.registeredShapeTree)}</code></span></td>
-<td data-label="May" class="words">${g.accessMode.map((m) => local(m, ACL)).join(', ')}</td>
+<td data-label="Data"><code>${short(g.hasDataRegistration)}</code>${g.hasDataInstance?.length ? html`<ul class="plain">${g.hasDataInstance.map(i => html`<li><code>${short(i)}</code></li>`)}</ul>` : ''} <span class="muted">shape tree <code>${breakableUrl(g.registeredShapeTree)}</code></span></td>
+<td data-label="May" class="words">${g.accessMode.map(m => local(m, ACL)).join(', ')}</td>
 <td data-label="Scope" class="words">${SCOPES[local(g.scopeOfGrant, INTEROP)] ?? g.scopeOfGrant}</td>
 <td data-label="Created" class="words">${localTime(e.createdAt)}<br><span class="muted">until revoked</span></td>
 <td><form method="post" action="${ADMIN_PATHS.grantsRevoke}" data-enhance="confirm" data-confirm="Revoke ${what}? The access ends with the next request.">${csrfField(csrf)}<input type="hidden" name="id" value="${e.id}"><button type="submit" class="small secondary" aria-label="Revoke ${what}">Revoke</button></form></td></tr>`
@@ -47,9 +48,11 @@ function grantForm(csrf: string): SafeHtml {
 <div><label for="grant-grantee">Grantee</label><input type="url" id="grant-grantee" name="grantee" required placeholder="https://bob.example/profile/card#me" autocomplete="off" spellcheck="false" aria-describedby="grant-grantee-hint"><p class="hint" id="grant-grantee-hint">Their WebID, an app’s client id, or a key URL (https)</p></div>
 <div><label for="grant-registration">Folder (data registration)</label><input type="text" id="grant-registration" name="registration" required placeholder="/projects/" autocomplete="off" spellcheck="false" aria-describedby="grant-registration-hint"><p class="hint" id="grant-registration-hint">A folder of your pod, like /projects/</p></div>
 <div><label for="grant-shape-tree">Shape tree</label><input type="url" id="grant-shape-tree" name="shapeTree" required placeholder="https://shapes.example/trees#Project" autocomplete="off" spellcheck="false" aria-describedby="grant-shape-tree-hint"><p class="hint" id="grant-shape-tree-hint">The shape tree the data follows (https URL)</p></div>
-<div><label for="grant-scope">Applies to</label><select id="grant-scope" name="scope">${Object.entries(SCOPES).filter(([k]) => k !== 'Inherited').map(([k, v]) => html`<option value="${k}">${v}</option>`)}</select></div>
+<div><label for="grant-scope">Applies to</label><select id="grant-scope" name="scope">${Object.entries(SCOPES)
+    .filter(([k]) => k !== 'Inherited')
+    .map(([k, v]) => html`<option value="${k}">${v}</option>`)}</select></div>
 <div><label for="grant-instances">Selected items</label><textarea id="grant-instances" name="instances" rows="3" class="short" spellcheck="false" aria-describedby="grant-instances-hint"></textarea><p class="hint" id="grant-instances-hint">Only for “Selected items”: one path or URL per line, inside the folder</p></div>
-<fieldset><legend>May</legend>${MODES.map((m) => html`<label class="check"><input type="checkbox" name="mode" value="${m}"${m === 'Read' ? html` checked` : ''}> ${m}</label>`)}</fieldset>
+<fieldset><legend>May</legend>${MODES.map(m => html`<label class="check"><input type="checkbox" name="mode" value="${m}"${m === 'Read' ? html` checked` : ''}> ${m}</label>`)}</fieldset>
 <div><button type="submit">Create grant</button></div></form></section>`
 }
 
@@ -59,11 +62,13 @@ export async function showGrantsPage(deps: AdminDeps, cookieHeader: string | nul
   const https = grantsNeedHttps(base)
   const notice = typeof done === 'string' ? DONE[done] : undefined
   return renderOwnerPage(deps, cookieHeader, {
-    heading: 'Access grants', section: ADMIN_PATHS.grantsPage, ...(notice ? { notice } : {}),
-    body: (csrf) => html`<p class="muted">A grant lets a person, an app or a key use the data in one folder of your pod, all of it or selected items, until you revoke it. It counts beside the access set in Sharing.</p>
+    heading: 'Access grants',
+    section: ADMIN_PATHS.grantsPage,
+    ...(notice ? { notice } : {}),
+    body: csrf => html`<p class="muted">A grant lets a person, an app or a key use the data in one folder of your pod, all of it or selected items, until you revoke it. It counts beside the access set in Sharing.</p>
 <section class="panel" aria-labelledby="grants-h"><h2 id="grants-h">Active grants</h2>
 <div class="table-wrap"><table class="stack" id="grants-table"><thead><tr><th scope="col">Grantee</th><th scope="col">Data</th><th scope="col">May</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
-<tbody>${list.length ? list.map((e) => row(e, base, csrf)) : html`<tr><td colspan="6" class="muted">No grants yet</td></tr>`}</tbody></table></div></section>
+<tbody>${list.length ? list.map(e => row(e, base, csrf)) : html`<tr><td colspan="6" class="muted">No grants yet</td></tr>`}</tbody></table></div></section>
 ${https ? html`<section class="panel warning" id="grants-need-https" aria-labelledby="https-h"><h2 id="https-h">Grants need https</h2><p>${https}</p></section>` : grantForm(csrf)}`,
   })
 }
@@ -78,13 +83,21 @@ export async function submitGrantForm(deps: AdminDeps, form: Record<string, unkn
   const base = deps.cfg.baseUrl
   const webid = ownerWebIdOf(base)
   const scope = text(form.scope)
-  const items = text(form.instances).split('\n').map((l) => l.trim()).filter(Boolean)
+  const items = text(form.instances)
+    .split('\n')
+    .map(l => l.trim())
+    .filter(Boolean)
   const grant = {
-    grantee: text(form.grantee), grantedBy: webid, dataOwner: webid, registeredShapeTree: text(form.shapeTree),
-    hasDataRegistration: toUrl(base, text(form.registration)), hasStorage: `${base}/`, scopeOfGrant: INTEROP + scope,
-    accessMode: list(form.mode).map((m) => ACL + m),
+    grantee: text(form.grantee),
+    grantedBy: webid,
+    dataOwner: webid,
+    registeredShapeTree: text(form.shapeTree),
+    hasDataRegistration: toUrl(base, text(form.registration)),
+    hasStorage: `${base}/`,
+    scopeOfGrant: INTEROP + scope,
+    accessMode: list(form.mode).map(m => ACL + m),
     // Items typed for "Everything in the folder" are sent too: the server says they do not belong there
-    ...(scope === 'SelectedFromRegistry' || items.length ? { hasDataInstance: items.map((i) => toUrl(base, i)) } : {}),
+    ...(scope === 'SelectedFromRegistry' || items.length ? { hasDataInstance: items.map(i => toUrl(base, i)) } : {}),
   }
   await createGrant(deps, deps.grants, 'application/json', JSON.stringify(grant))
   return seeOther(grantsPage('created'))

@@ -20,7 +20,6 @@ const JSON_TYPE = 'application/json'
 const MAX_GRANT_BYTES = 1024 * 1024
 const GRANT_OFFERS = [JSON_TYPE, TURTLE, JSON_LD, N_TRIPLES]
 
-
 /** GET /.admin/schemas/grant-data.json: public, so clients validate before they send (JSON Schema 2020-12 §8.2.1 media type). */
 export function grantSchemaResponse(): Response {
   return new Response(JSON.stringify(grantDataJsonSchema(), null, 2), {
@@ -29,13 +28,15 @@ export function grantSchemaResponse(): Response {
 }
 
 // GrantData requires https for the pod's own URLs (dataOwner, hasStorage, registrations, instances).
-const httpsNeeded = (baseUrl: string) => baseUrl.startsWith('http:')
-  ? ` Grants need an https base URL: this pod runs at ${baseUrl}, so its owner and storage URLs cannot be https. `
-    + 'Start it with --tls-cert/--tls-key and an https --base-url, or behind an https proxy with --base-url https://… (see docs/sharing.md, "Access grants").'
-  : ''
+const httpsNeeded = (baseUrl: string) =>
+  baseUrl.startsWith('http:')
+    ? ` Grants need an https base URL: this pod runs at ${baseUrl}, so its owner and storage URLs cannot be https. ` +
+      'Start it with --tls-cert/--tls-key and an https --base-url, or behind an https proxy with --base-url https://… (see docs/sharing.md, "Access grants").'
+    : ''
 
 function refuse(status: 400 | 422, violations: Violation[], baseUrl: string): HttpError {
-  const what = status === 400 ? 'does not match the GrantData schema (GET /.admin/schemas/grant-data.json)' : 'is valid GrantData but cannot be granted on this pod'
+  const what =
+    status === 400 ? 'does not match the GrantData schema (GET /.admin/schemas/grant-data.json)' : 'is valid GrantData but cannot be granted on this pod'
   const list = violations.map(v => `${v.pointer || '(body)'}: expected ${v.expected}`).join('; ')
   return new HttpError(status, 'invalid_grant_data', `the grant ${what}: ${list}.${httpsNeeded(baseUrl)}`, { extra: { violations } })
 }
@@ -48,7 +49,9 @@ export async function createGrant(deps: AdminDeps, grants: GrantRegistry, conten
   }
   if (Buffer.byteLength(body) > MAX_GRANT_BYTES) throw new HttpError(413, 'payload_too_large', `a grant is at most ${MAX_GRANT_BYTES} bytes of JSON`)
   let value: unknown
-  try { value = JSON.parse(body) } catch {
+  try {
+    value = JSON.parse(body)
+  } catch {
     throw refuse(400, [{ pointer: '', expected: 'a JSON object (GrantData); the body is not valid JSON' }], baseUrl)
   }
   const shape = checkGrantShape(value)
@@ -85,7 +88,7 @@ export async function readGrant(grants: GrantRegistry, id: string, accept: strin
 
 /** DELETE /.admin/api/grants/:id: grants are immutable, so changing one is revoke + create. */
 export async function revokeGrant(grants: GrantRegistry, id: string): Promise<Response> {
-  if (!await grants.revoke(id)) throw new HttpError(404, 'not_found', 'there is no grant with this id')
+  if (!(await grants.revoke(id))) throw new HttpError(404, 'not_found', 'there is no grant with this id')
   log.info('admin.grant_revoked', { grant: grants.iriOf(id) })
   return new Response(null, { status: 204 })
 }

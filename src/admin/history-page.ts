@@ -25,13 +25,15 @@ const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 
 const FOLDER_MOMENTS = 50
 const dl = (path: string, from: number) => `${ADMIN_PATHS.historyDownload}?path=${encodeURIComponent(path)}&version=${from}`
 
-const restoreForm = (csrf: string, path: string, from: number) => html`<form method="post" action="${ADMIN_PATHS.historyRestore}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}"><input type="hidden" name="version" value="${String(from)}"><input type="hidden" name="back" value="history"><button type="submit" class="small secondary" aria-label="Restore the version of ${new Date(from).toISOString()}">Restore this version</button></form>`
+const restoreForm = (csrf: string, path: string, from: number) =>
+  html`<form method="post" action="${ADMIN_PATHS.historyRestore}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}"><input type="hidden" name="version" value="${String(from)}"><input type="hidden" name="back" value="history"><button type="submit" class="small secondary" aria-label="Restore the version of ${new Date(from).toISOString()}">Restore this version</button></form>`
 
 const plainTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`
 
 function doneNotice(query: Record<string, string | undefined>): string | undefined {
   if (query.done === 'restore') return 'Restored: the version you chose is the current one now (what it replaced is kept too)'
-  if (query.done === 'folder') return `Folder restored: ${Number(query.restored) || 0} item(s) put back as they were, ${Number(query.unchanged) || 0} already were; what was made since stays`
+  if (query.done === 'folder')
+    return `Folder restored: ${Number(query.restored) || 0} item(s) put back as they were, ${Number(query.unchanged) || 0} already were; what was made since stays`
   return undefined
 }
 
@@ -50,8 +52,10 @@ async function fileHistory(deps: PageDeps, cookieHeader: string | null, path: st
 <td data-label="Ended">${ENDED[v.end]} ${ago(v.until, now)} by ${whoOf(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
 <td class="row-actions"><a class="small" href="${versionPage(path, v.from)}">View</a> <a class="small" href="${dl(path, v.from)}">Download</a> ${restoreForm(csrf, path, v.from)}</td></tr>`
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `History of ${readablePath(path)}`, section: ADMIN_PATHS.activity, ...(notice ? { notice } : {}),
-    body: (csrf) => html`<p class="muted">Each earlier state is kept ${String(deps.cfg.keepVersionsDays)} days (one an hour after an hour, one a day after a day). Restoring one makes it current again; the state it replaces is kept as well.</p>
+    heading: `History of ${readablePath(path)}`,
+    section: ADMIN_PATHS.activity,
+    ...(notice ? { notice } : {}),
+    body: csrf => html`<p class="muted">Each earlier state is kept ${String(deps.cfg.keepVersionsDays)} days (one an hour after an hour, one a day after a day). Restoring one makes it current again; the state it replaces is kept as well.</p>
 <p class="actions">${current ? html`<a class="button secondary" href="${viewPage(path)}">The current version</a>` : html`<span class="muted">It does not exist now.</span>`}
 <a class="button secondary" href="${filesPage(parentPath(path) ?? '/')}">Back to the folder</a> <a class="button secondary" href="${ADMIN_PATHS.activity}">Activity</a></p>
 <div class="table-wrap"><table class="stack"><caption class="visually-hidden">Versions</caption>
@@ -68,23 +72,35 @@ async function folderHistory(deps: PageDeps, cookieHeader: string | null, path: 
   const notice = doneNotice(query)
   // A moment is "just before one change": a batch's changes (a folder deleted) share one time, one moment
   const moments = changes.filter((c, i) => i === 0 || changes[i - 1]!.until !== c.until)
-  const option = (c: ChangeEntry): SafeHtml => html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'update' ? 'changed' : c.end === 'delete' ? 'deleted' : c.end === 'move' ? 'moved' : 'trashed'} ${readablePath(c.path)}</option>`
+  const option = (c: ChangeEntry): SafeHtml =>
+    html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'update' ? 'changed' : c.end === 'delete' ? 'deleted' : c.end === 'move' ? 'moved' : 'trashed'} ${readablePath(c.path)}</option>`
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `History of ${readablePath(path)}`, section: ADMIN_PATHS.activity, ...(notice ? { notice } : {}),
-    body: (csrf) => html`<p class="actions"><a class="button secondary" href="${filesPage(path)}">Open the folder</a> <a class="button secondary" href="${ADMIN_PATHS.activity}?folder=${encodeURIComponent(path)}">All its changes</a></p>
-${moments.length ? html`<h2>Restore the folder as it was</h2>
+    heading: `History of ${readablePath(path)}`,
+    section: ADMIN_PATHS.activity,
+    ...(notice ? { notice } : {}),
+    body: csrf => html`<p class="actions"><a class="button secondary" href="${filesPage(path)}">Open the folder</a> <a class="button secondary" href="${ADMIN_PATHS.activity}?folder=${encodeURIComponent(path)}">All its changes</a></p>
+${
+  moments.length
+    ? html`<h2>Restore the folder as it was</h2>
 <form method="post" action="${ADMIN_PATHS.historyRestoreFolder}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
 <p><label for="restore-at">As it was</label> <select id="restore-at" name="at">${moments.map(option)}</select></p>
 <p class="muted">Everything in the folder that existed then gets its content of then back, each as a new change you can undo. What was created after that time stays as it is.</p>
-<p><button type="submit">Restore the folder</button></p></form>` : ''}
+<p><button type="submit">Restore the folder</button></p></form>`
+    : ''
+}
 <h2>Recent changes in it</h2>
-${changesTable('Changes in the folder', changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names }, c)), 'No changes are kept in this folder')}`,
+${changesTable(
+  'Changes in the folder',
+  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names }, c)),
+  'No changes are kept in this folder',
+)}`,
   })
 }
 
 function versionOf(query: Record<string, string | undefined>): number {
   const from = Number(query.version)
-  if (!query.version || !/^\d+$/.test(query.version) || !Number.isSafeInteger(from)) throw new HttpError(400, 'invalid_request', 'which version (its epoch milliseconds, `version`) is missing')
+  if (!query.version || !/^\d+$/.test(query.version) || !Number.isSafeInteger(from))
+    throw new HttpError(400, 'invalid_request', 'which version (its epoch milliseconds, `version`) is missing')
   return from
 }
 
@@ -97,15 +113,22 @@ export async function showVersionPage(deps: PageDeps, cookieHeader: string | nul
   const shown = memento.meta.kind === 'rdf' || (isEditableText(type) && memento.meta.size <= MAX_PREVIEW_TEXT_BYTES)
   const text = shown ? await (await representOf(deps, path, memento)).text() : undefined
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `${readablePath(path)} as of ${plainTime(from)}`, section: ADMIN_PATHS.activity,
-    body: (csrf) => html`<p class="muted">${memento.meta.kind === 'rdf' ? 'text/turtle' : type} · ${formatBytes(memento.meta.size)} · written ${localTime(from)} · for apps: <code>${deps.cfg.baseUrl}${path}?version=${String(from)}</code></p>
+    heading: `${readablePath(path)} as of ${plainTime(from)}`,
+    section: ADMIN_PATHS.activity,
+    body: csrf => html`<p class="muted">${memento.meta.kind === 'rdf' ? 'text/turtle' : type} · ${formatBytes(memento.meta.size)} · written ${localTime(from)} · for apps: <code>${deps.cfg.baseUrl}${path}?version=${String(from)}</code></p>
 ${text !== undefined ? html`<pre class="preview-text">${text}</pre>` : html`<p class="muted">This kind of file is not shown here; download it to open it.</p>`}
 <div class="actions"><a class="button" href="${dl(path, from)}">Download</a> ${restoreForm(csrf, path, from)} <a class="button secondary" href="${historyPage(path)}">History</a></div>`,
   })
 }
 
 const representOf = (deps: PageDeps, path: string, memento: Awaited<ReturnType<Deps['resources']['readMemento']>>) =>
-  deps.resources.representMemento(path, memento, { accept: 'text/turtle;q=1, */*;q=0.5', requestUrl: `${deps.cfg.baseUrl}${path}?version=${memento.from}`, requestHeaders: new Headers(), head: false, headers: new Headers() })
+  deps.resources.representMemento(path, memento, {
+    accept: 'text/turtle;q=1, */*;q=0.5',
+    requestUrl: `${deps.cfg.baseUrl}${path}?version=${memento.from}`,
+    requestHeaders: new Headers(),
+    head: false,
+    headers: new Headers(),
+  })
 
 /** A kept state's bytes as a download (never shown in the page: it could be anything). */
 export async function downloadVersion(deps: PageDeps, query: Record<string, string | undefined>): Promise<Response> {
@@ -127,4 +150,3 @@ export async function submitRestoreFolder(deps: PageDeps, form: Record<string, s
   const { restored, unchanged } = await restoreFolderAt(deps, path, timeOf(form.at))
   return seeOther(`${historyPage(path)}&done=folder&restored=${restored.length}&unchanged=${unchanged.length}`)
 }
-

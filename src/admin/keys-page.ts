@@ -34,12 +34,14 @@ export async function showKeysPage(deps: AdminDeps, cookieHeader: string | null,
   const keys = await listOwnerKeys(deps.store, deps.cfg.baseUrl)
   const notice = typeof done === 'string' ? DONE[done] : undefined
   return renderOwnerPage(deps, cookieHeader, {
-    heading: 'Signing keys', section: ADMIN_PATHS.keysPage, ...(notice ? { notice } : {}),
-    body: (csrf) => html`<p class="muted">Scripts and apps sign requests with a private key (HTTP Message Signatures); your pod publishes only the public key at its URL. Give a key access in Sharing (Who: Key) or with a grant; a key linked from your profile can also act as you.</p>
+    heading: 'Signing keys',
+    section: ADMIN_PATHS.keysPage,
+    ...(notice ? { notice } : {}),
+    body: csrf => html`<p class="muted">Scripts and apps sign requests with a private key (HTTP Message Signatures); your pod publishes only the public key at its URL. Give a key access in Sharing (Who: Key) or with a grant; a key linked from your profile can also act as you.</p>
 <div id="key-offer-slot"></div>
 <section class="panel" aria-labelledby="keys-h"><h2 id="keys-h">Your keys</h2>
 <div class="table-wrap"><table class="stack" id="keys-table"><thead><tr><th scope="col">Name</th><th scope="col">Key URL</th><th scope="col">Fingerprint</th><th scope="col">Signs as you</th><th scope="col">Created</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
-<tbody>${keys.length ? keys.map((k) => row(k, csrf)) : html`<tr><td colspan="6" class="muted">No keys yet</td></tr>`}</tbody></table></div></section>
+<tbody>${keys.length ? keys.map(k => row(k, csrf)) : html`<tr><td colspan="6" class="muted">No keys yet</td></tr>`}</tbody></table></div></section>
 <section class="panel" aria-labelledby="new-key-h"><h2 id="new-key-h">New key</h2>
 <form method="post" action="${ADMIN_PATHS.keysPage}" class="row-form" id="new-key-form" data-enhance="make-key">${csrfField(csrf)}
 <p class="muted" data-no-script>Make the key pair where you will keep it (for example <code>openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256</code>, then convert the public half to a JWK) and paste only the public JWK here. Your pod never receives a private key: with JavaScript on, this page makes the pair in your browser instead.</p>
@@ -56,7 +58,11 @@ export async function submitKeyForm(deps: AdminDeps, form: Record<string, unknow
   const raw = typeof form.publicJwk === 'string' ? form.publicJwk.trim() : ''
   if (!raw) throw new HttpError(400, 'invalid_key', 'Public JWK: paste the public key as a JWK, { "kty": "EC", "crv": "P-256", "x": …, "y": … }')
   let publicJwk: unknown
-  try { publicJwk = JSON.parse(raw) } catch { throw new HttpError(400, 'invalid_key', 'Public JWK: that is not JSON; paste the public key as a JWK') }
+  try {
+    publicJwk = JSON.parse(raw)
+  } catch {
+    throw new HttpError(400, 'invalid_key', 'Public JWK: that is not JSON; paste the public key as a JWK')
+  }
   const name = typeof form.name === 'string' ? form.name.trim() : ''
   await createKey(deps, 'application/json', JSON.stringify({ ...(name ? { name } : {}), publicJwk, linkFromProfile: form.linkFromProfile === 'yes' }))
   return seeOther(keysPage('published'))

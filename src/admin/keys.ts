@@ -36,16 +36,29 @@ const refuse = <C extends RefusalCode>(status: StatusOf<C>, code: C, pointer: st
  * a person who pasted a private key by mistake must not find it in the log.
  */
 export async function createKey(deps: AdminDeps, contentType: string | null, body: string): Promise<Response> {
-  if (!/^application\/json\b/i.test(contentType ?? '')) throw new HttpError(415, 'unsupported_media_type', 'send the key as application/json: { "name": …, "publicJwk": { … } }')
+  if (!/^application\/json\b/i.test(contentType ?? ''))
+    throw new HttpError(415, 'unsupported_media_type', 'send the key as application/json: { "name": …, "publicJwk": { … } }')
   if (Buffer.byteLength(body) > MAX_KEY_BYTES) throw new HttpError(413, 'payload_too_large', `a key is at most ${MAX_KEY_BYTES} bytes of JSON`)
   let value: unknown
-  try { value = JSON.parse(body) } catch { throw refuse(400, 'invalid_request', '', 'a JSON object { "name": …, "publicJwk": { … } }; the body is not valid JSON') }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(400, 'invalid_request', '', 'a JSON object { "name": …, "publicJwk": { … }, "linkFromProfile": false }')
+  try {
+    value = JSON.parse(body)
+  } catch {
+    throw refuse(400, 'invalid_request', '', 'a JSON object { "name": …, "publicJwk": { … } }; the body is not valid JSON')
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw refuse(400, 'invalid_request', '', 'a JSON object { "name": …, "publicJwk": { … }, "linkFromProfile": false }')
   const input = value as Record<string, unknown>
   const extra = Object.keys(input).find(k => !MEMBERS.includes(k))
-  if (extra !== undefined) throw refuse(400, 'invalid_request', `/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`, 'no such member: send only name, publicJwk and linkFromProfile (never the private key)')
+  if (extra !== undefined)
+    throw refuse(
+      400,
+      'invalid_request',
+      `/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      'no such member: send only name, publicJwk and linkFromProfile (never the private key)',
+    )
   if (input.name !== undefined && typeof input.name !== 'string') throw refuse(400, 'invalid_key_name', '/name', 'a string')
-  if (input.linkFromProfile !== undefined && typeof input.linkFromProfile !== 'boolean') throw refuse(400, 'invalid_request', '/linkFromProfile', 'true or false: whether the key may act as the owner')
+  if (input.linkFromProfile !== undefined && typeof input.linkFromProfile !== 'boolean')
+    throw refuse(400, 'invalid_request', '/linkFromProfile', 'true or false: whether the key may act as the owner')
   if (input.publicJwk === undefined) throw refuse(400, 'invalid_key', '/publicJwk', 'required: the public JWK of the new key')
   const name = input.name === undefined || input.name === '' ? defaultKeyName(new Date(deps.now())) : input.name
   let key

@@ -54,15 +54,31 @@ const iso = (ms: number) => new Date(ms).toISOString()
 /** GET /.admin/api/channels. */
 export async function readChannels(deps: AdminDeps): Promise<{ total: number; channels: ChannelView[]; webhookTroubles: WebhookTroubleView[] }> {
   const open = deps.channels.list()
-  const names = new Map((await listConsents(deps.store, deps.now())).map((c) => [c.clientId, c.clientName ?? null]))
+  const names = new Map((await listConsents(deps.store, deps.now())).map(c => [c.clientId, c.clientName ?? null]))
   const view = (c: ChannelSummary): ChannelView => ({
-    id: c.id, type: c.type, topic: deps.cfg.baseUrl + c.topic, webid: c.webid ?? null, clientId: c.clientId ?? null,
-    clientName: c.clientId !== undefined ? names.get(c.clientId) ?? null : null, keys: c.keys, since: iso(c.since), endAt: c.endAt !== undefined ? iso(c.endAt) : null,
+    id: c.id,
+    type: c.type,
+    topic: deps.cfg.baseUrl + c.topic,
+    webid: c.webid ?? null,
+    clientId: c.clientId ?? null,
+    clientName: c.clientId !== undefined ? (names.get(c.clientId) ?? null) : null,
+    keys: c.keys,
+    since: iso(c.since),
+    endAt: c.endAt !== undefined ? iso(c.endAt) : null,
   })
-  const webhookTroubles = (await deps.webhooks.troubles()).map((t): WebhookTroubleView => ({
-    id: t.id, topic: deps.cfg.baseUrl + t.topic, sendTo: t.sendTo, webid: t.webid ?? null, state: t.state, reason: t.reason,
-    since: iso(t.since), lastAttempt: iso(t.lastAttempt), lost: t.lost,
-  }))
+  const webhookTroubles = (await deps.webhooks.troubles()).map(
+    (t): WebhookTroubleView => ({
+      id: t.id,
+      topic: deps.cfg.baseUrl + t.topic,
+      sendTo: t.sendTo,
+      webid: t.webid ?? null,
+      state: t.state,
+      reason: t.reason,
+      since: iso(t.since),
+      lastAttempt: iso(t.lastAttempt),
+      lost: t.lost,
+    }),
+  )
   return { total: open.length, channels: open.slice(0, CHANNELS_SHOWN).map(view), webhookTroubles }
 }
 
@@ -73,9 +89,14 @@ export function endChannel(deps: Pick<Deps, 'channels'>, id: string): boolean {
 }
 
 /** Who listens, in a few words: the WebID and the app, or the keys, or nobody signed in. */
-const whoOf = (c: ChannelView) => html`${c.webid ? html`<code>${breakableUrl(c.webid)}</code>` : c.keys.length
-  ? html`key ${c.keys.map((k) => html`<code>${breakableUrl(k)}</code> `)}`
-  : html`<span class="muted">anyone (not signed in)</span>`}${c.clientId ? html`<br>with ${c.clientName ? html`<strong>${c.clientName}</strong> ` : ''}<code>${breakableUrl(c.clientId)}</code>` : ''}`
+const whoOf = (c: ChannelView) =>
+  html`${
+    c.webid
+      ? html`<code>${breakableUrl(c.webid)}</code>`
+      : c.keys.length
+        ? html`key ${c.keys.map(k => html`<code>${breakableUrl(k)}</code> `)}`
+        : html`<span class="muted">anyone (not signed in)</span>`
+  }${c.clientId ? html`<br>with ${c.clientName ? html`<strong>${c.clientName}</strong> ` : ''}<code>${breakableUrl(c.clientId)}</code>` : ''}`
 
 const cell = (label: string, content: unknown) => html`<td data-label="${label}">${content}</td>`
 /** The row's form: no column name beside it on a phone, the button says what it does. */
@@ -96,8 +117,10 @@ function troublesOf(troubles: readonly WebhookTroubleView[], base: string) {
 <p class="muted">The pod retries a failing receiver with backoff; one that has not answered for 3 days is dropped.</p>
 <div class="table-wrap"><table class="stack">
 <thead><tr><th scope="col">Document</th><th scope="col">Sent to</th><th scope="col">State</th><th scope="col">Reason</th><th scope="col">Since</th><th scope="col">Lost</th></tr></thead>
-<tbody>${troubles.map((t) => html`<tr>${cell('Document', readablePath(t.topic.slice(base.length)))}${cell('Sent to', html`<code>${breakableUrl(t.sendTo)}</code>`)}
-${cell('State', t.state)}${cell('Reason', t.reason)}${cell('Since', localTime(Date.parse(t.since)))}${cell('Lost', t.lost)}</tr>`)}</tbody>
+<tbody>${troubles.map(
+    t => html`<tr>${cell('Document', readablePath(t.topic.slice(base.length)))}${cell('Sent to', html`<code>${breakableUrl(t.sendTo)}</code>`)}
+${cell('State', t.state)}${cell('Reason', t.reason)}${cell('Since', localTime(Date.parse(t.since)))}${cell('Lost', t.lost)}</tr>`,
+  )}</tbody>
 </table></div></section>`
 }
 
@@ -106,12 +129,14 @@ export async function showLiveUpdatesPage(deps: AdminDeps, cookieHeader: string 
   const { total, channels, webhookTroubles } = await readChannels(deps)
   const base = deps.cfg.baseUrl
   return renderOwnerPage(deps, cookieHeader, {
-    heading: 'Live updates', section: ADMIN_PATHS.liveUpdates, ...(done === 'ended' ? { notice: 'Subscription ended' } : {}),
-    body: (csrf) => html`<p class="muted">Apps and people subscribed to changes of your documents. Ending a subscription closes it; an app may subscribe again if it still has access.</p>
+    heading: 'Live updates',
+    section: ADMIN_PATHS.liveUpdates,
+    ...(done === 'ended' ? { notice: 'Subscription ended' } : {}),
+    body: csrf => html`<p class="muted">Apps and people subscribed to changes of your documents. Ending a subscription closes it; an app may subscribe again if it still has access.</p>
 ${total > channels.length ? html`<p>Showing the ${channels.length} oldest of ${total} subscriptions.</p>` : ''}
 <div class="table-wrap"><table class="stack">
 <thead><tr><th scope="col">Document</th><th scope="col">Channel</th><th scope="col">Who</th><th scope="col">Since</th><th scope="col">Ends</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-<tbody>${channels.length === 0 ? html`<tr><td colspan="6" class="muted">No subscriptions are open</td></tr>` : channels.map((c) => rowOf(c, base, csrf))}</tbody>
+<tbody>${channels.length === 0 ? html`<tr><td colspan="6" class="muted">No subscriptions are open</td></tr>` : channels.map(c => rowOf(c, base, csrf))}</tbody>
 </table></div>
 ${troublesOf(webhookTroubles, base)}`,
   })

@@ -20,7 +20,8 @@ export interface RenderedMarkdown {
 export function renderMarkdown(text: string, showRemoteImages: boolean): RenderedMarkdown {
   let remoteImages = 0
   const marked = new Marked({
-    gfm: true, async: false,
+    gfm: true,
+    async: false,
     renderer: {
       // Raw HTML, block or inline, is text: no element of the document's own reaches the page
       html: ({ text: raw }: Tokens.HTML | Tokens.Tag) => escape(raw),

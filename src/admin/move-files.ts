@@ -11,8 +11,7 @@ type MoveDeps = Pick<Deps, 'cfg' | 'resources'>
  * A path as stored (percent-encoded, as the listing gives it) or as typed: `#` and `?` are part of a name
  * here, never a fragment or a query, so they are encoded before the path is made canonical.
  */
-export const typedPath = (raw: unknown): string =>
-  podPath(typeof raw === 'string' ? raw.replace(/[#?]/g, (c) => encodeURIComponent(c)) : raw)
+export const typedPath = (raw: unknown): string => podPath(typeof raw === 'string' ? raw.replace(/[#?]/g, c => encodeURIComponent(c)) : raw)
 
 /** Moves `from` to `to` (both pod paths) as the signed-in owner, through the operations layer; the answer is the new path. */
 export async function moveFiles(deps: MoveDeps, fromRaw: unknown, toRaw: unknown): Promise<{ path: string }> {

@@ -14,7 +14,6 @@ import { moveFiles, typedPath } from './move-files.ts'
 
 type MoveDeps = Parameters<typeof moveFiles>[0]
 
-
 /** "Rename or move X": the page each Rename link leads to. */
 export async function showMovePage(deps: Pick<Deps, 'cfg' | 'store' | 'resources'>, cookieHeader: string | null, raw: unknown): Promise<Response> {
   const path = podPath(raw)
@@ -23,8 +22,9 @@ export async function showMovePage(deps: Pick<Deps, 'cfg' | 'store' | 'resources
   const name = readableName(path)
   const folder = parentPath(path) ?? '/'
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `Rename or move ${name}`, section: ADMIN_PATHS.files,
-    body: (csrf) => html`<p>Rename or move ${meta.kind === 'container' ? 'the folder ' : ''}<strong>${readablePath(path)}</strong>${meta.kind === 'container' ? ' with everything in it' : ''}. Who may access it moves with it.</p>
+    heading: `Rename or move ${name}`,
+    section: ADMIN_PATHS.files,
+    body: csrf => html`<p>Rename or move ${meta.kind === 'container' ? 'the folder ' : ''}<strong>${readablePath(path)}</strong>${meta.kind === 'container' ? ' with everything in it' : ''}. Who may access it moves with it.</p>
 <form method="post" action="${ADMIN_PATHS.move}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
 <label for="move-name">New name</label><input type="text" id="move-name" name="name" value="${name}" required autocomplete="off">
 <label for="move-folder">In the folder</label><input type="text" id="move-folder" name="folder" value="${readablePath(folder)}" required autocomplete="off">

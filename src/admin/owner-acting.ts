@@ -8,7 +8,9 @@ import type { Acting } from '../resources/resources.ts'
 export const ownerActing = (baseUrl: string): Acting => ({ principal: ownerSessionPrincipal(baseUrl), origin: new URL(baseUrl).origin })
 
 /** The layer's 404 as `value`, for a page asking about what may not be there; every other refusal stands. */
-export const whenMissing = <T>(value: T) => (err: unknown): T => {
-  if (err instanceof HttpError && err.status === 404) return value
-  throw err
-}
+export const whenMissing =
+  <T>(value: T) =>
+  (err: unknown): T => {
+    if (err instanceof HttpError && err.status === 404) return value
+    throw err
+  }

@@ -20,8 +20,7 @@ export type FormFields = Partial<Record<string, string | string[]>>
 export type NextOf = NextSteps | ((sent: { form: FormFields; query: Record<string, string | undefined>; request: Request }) => NextSteps)
 
 /** The session of the request's cookie, if any (pages redirect to the login page without one). */
-export const findOwnerSession = (deps: AdminDeps, request: Request) =>
-  getLoginSession(deps.store, deps.cfg.baseUrl, request.headers.get('cookie'), deps.now())
+export const findOwnerSession = (deps: AdminDeps, request: Request) => getLoginSession(deps.store, deps.cfg.baseUrl, request.headers.get('cookie'), deps.now())
 
 /**
  * The owner API: a session cookie, an Origin that is ours when a browser sends one (our CORS
@@ -52,20 +51,37 @@ const checkFormCsrf = (deps: AdminDeps, request: Request, sent: unknown) =>
 /** Before the first password there is no way to sign in: say how to set one instead. */
 async function loginRequired(deps: AdminDeps): Promise<HttpError> {
   if (!(await getOwnerAccount(deps.store))?.passwordHash) {
-    return new HttpError(401, 'login_required', 'no owner password is set yet; open the setup link the server printed at start, ' +
-      "or run solopod setup-link with the server's --data directory on the machine that runs it")
+    return new HttpError(
+      401,
+      'login_required',
+      'no owner password is set yet; open the setup link the server printed at start, ' +
+        "or run solopod setup-link with the server's --data directory on the machine that runs it",
+    )
   }
   return new HttpError(401, 'login_required', `sign in as the owner first at ${deps.cfg.baseUrl}${OP_PATHS.login}`)
 }
 
-interface ErrorFacts { code: string | number; error: unknown; request: Request; body: unknown; query: unknown }
+interface ErrorFacts {
+  code: string | number
+  error: unknown
+  request: Request
+  body: unknown
+  query: unknown
+}
 
 /**
  * A page route's refusal is the error page: a refusal of the guard or the handler leads back where the
  * route says; a form Elysia's schema refused, or a failure, gets the generic links.
  */
-const pageRefusal = (next?: NextOf) => ({ code, error, request, body, query }: ErrorFacts) =>
-  renderError(request, fromFramework(code, error), (err) => errorPage(err, error instanceof HttpError ? nextSteps(next, (body ?? {}) as FormFields, (query ?? {}) as Record<string, string | undefined>, request) : undefined))
+const pageRefusal =
+  (next?: NextOf) =>
+  ({ code, error, request, body, query }: ErrorFacts) =>
+    renderError(request, fromFramework(code, error), err =>
+      errorPage(
+        err,
+        error instanceof HttpError ? nextSteps(next, (body ?? {}) as FormFields, (query ?? {}) as Record<string, string | undefined>, request) : undefined,
+      ),
+    )
 
 const nextSteps = (next: NextOf | undefined, form: FormFields, query: Record<string, string | undefined>, request: Request) =>
   typeof next === 'function' ? next({ form, query, request }) : next
@@ -104,12 +120,19 @@ export function ownerGuard(deps: AdminDeps) {
     ownerUpload: (form: { next?: NextOf }) => ({
       async resolve({ request }) {
         const owner = await requireOwnerForm(deps, request)
-        return { owner, checkCsrf: async (sent: string | undefined) => { checkFormCsrf(deps, request, sent) } }
+        return {
+          owner,
+          checkCsrf: async (sent: string | undefined) => {
+            checkFormCsrf(deps, request, sent)
+          },
+        }
       },
       error: pageRefusal(form.next),
     }),
     ownerApi: {
-      async resolve({ request }) { return { owner: await requireOwner(deps, request) } },
+      async resolve({ request }) {
+        return { owner: await requireOwner(deps, request) }
+      },
       error: ({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse),
     },
   })

@@ -23,7 +23,7 @@ const SECTIONS = [
   { href: ADMIN_PATHS.status, label: 'Pod status' },
 ] as const
 
-export type Section = typeof SECTIONS[number]['href']
+export type Section = (typeof SECTIONS)[number]['href']
 
 /** A form's hidden CSRF field; the page that shows it sets the cookie it must equal. */
 export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`
@@ -43,19 +43,31 @@ type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources'>
 export async function renderOwnerPage(deps: PageDeps, cookieHeader: string | null, page: OwnerPage): Promise<Response> {
   const { baseUrl } = deps.cfg
   const { token, setCookie } = csrfTokenFor(cookieHeader, baseUrl)
-  const nav = html`<ul class="dash-nav">${SECTIONS.map((s) => html`<li><a href="${s.href}"${s.href === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul>`
+  const nav = html`<ul class="dash-nav">${SECTIONS.map(s => html`<li><a href="${s.href}"${s.href === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul>`
   const script = baseUrl + ADMIN_PATHS.dashboardScript
-  return renderPage('admin/page.html', page.heading, {
-    heading: page.heading, nav, csrf: token, base: baseUrl, script,
-    who: await dashboardWho(deps, token),
-    notice: page.notice ? html`<p class="notice" role="status">${page.notice}</p>` : undefined,
-    body: page.body(token),
-  }, { script, status: page.status ?? 200, headers: setCookie ? { 'set-cookie': setCookie } : {} })
+  return renderPage(
+    'admin/page.html',
+    page.heading,
+    {
+      heading: page.heading,
+      nav,
+      csrf: token,
+      base: baseUrl,
+      script,
+      who: await dashboardWho(deps, token),
+      notice: page.notice ? html`<p class="notice" role="status">${page.notice}</p>` : undefined,
+      body: page.body(token),
+    },
+    { script, status: page.status ?? 200, headers: setCookie ? { 'set-cookie': setCookie } : {} },
+  )
 }
 
 /** After a form's change: back to a page of these, which says what was done (the text is ours, by code). */
 export const seeOther = (location: string) => new Response(null, { status: 303, headers: { location } })
 
 /** Error pages of these forms lead back to where the owner was. */
-export const backTo = (href: string, label: string, heading?: string): NextSteps =>
-  ({ ...(heading ? { heading } : {}), hint: 'Go back, correct what the message says, and try again.', links: [{ href, label }] })
+export const backTo = (href: string, label: string, heading?: string): NextSteps => ({
+  ...(heading ? { heading } : {}),
+  hint: 'Go back, correct what the message says, and try again.',
+  links: [{ href, label }],
+})

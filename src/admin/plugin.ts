@@ -37,13 +37,19 @@ export function adminPlugin(deps: Deps) {
 /** Before the owner has a password, and what needs none: their refusals are error pages too. */
 function publicRoutes(deps: Deps) {
   const setup = makeSetup(deps)
-  return new Elysia({ name: 'admin-public' })
-    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), (err) => errorPage(err)))
-    // Clients validate a grant before they send it
-    .get(ADMIN_PATHS.grantSchema, () => grantSchemaResponse())
-    .get(ADMIN_PATHS.dashboardScript, () => dashboardScript())
-    .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie')), SETUP_NEXT),
-      { query: t.Object({ token: t.Optional(t.String()) }) })
-    .post(SETUP_PATH, ({ request, body }) =>
-      pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin')), SETUP_NEXT), { body: SetupForm })
+  return (
+    new Elysia({ name: 'admin-public' })
+      .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), err => errorPage(err)))
+      // Clients validate a grant before they send it
+      .get(ADMIN_PATHS.grantSchema, () => grantSchemaResponse())
+      .get(ADMIN_PATHS.dashboardScript, () => dashboardScript())
+      .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie')), SETUP_NEXT), {
+        query: t.Object({ token: t.Optional(t.String()) }),
+      })
+      .post(
+        SETUP_PATH,
+        ({ request, body }) => pageOrError(SETUP_PATH, () => setup.submitSetup(body, request.headers.get('cookie'), request.headers.get('origin')), SETUP_NEXT),
+        { body: SetupForm },
+      )
+  )
 }

@@ -26,7 +26,11 @@ export interface PodStatus {
 }
 
 /** One line of the panel; `warning` lines are shown as warnings. Dates go through the page's own formatter. */
-export interface StatusRow { readonly label: string; readonly text: string; readonly warning?: boolean }
+export interface StatusRow {
+  readonly label: string
+  readonly text: string
+  readonly warning?: boolean
+}
 
 export function podStatusRows(s: PodStatus, formatDate: (iso: string) => string): StatusRow[] {
   const now = Date.parse(s.now)
@@ -36,7 +40,10 @@ export function podStatusRows(s: PodStatus, formatDate: (iso: string) => string)
     { label: 'Disk', text: `${formatBytes(s.disk.usedBytes)} used by the pod, ${formatBytes(s.disk.freeBytes)} free` },
   ]
   if (s.biggestFolders?.length) {
-    rows.push({ label: 'Biggest folders', text: s.biggestFolders.map((f) => `${readablePath(f.path)} ${f.atLeast ? 'at least ' : ''}${formatBytes(f.bytes)}`).join(' · ') })
+    rows.push({
+      label: 'Biggest folders',
+      text: s.biggestFolders.map(f => `${readablePath(f.path)} ${f.atLeast ? 'at least ' : ''}${formatBytes(f.bytes)}`).join(' · '),
+    })
   }
   const c = s.certificate
   if (!c) {
@@ -45,19 +52,28 @@ export function podStatusRows(s: PodStatus, formatDate: (iso: string) => string)
     const left = Date.parse(c.notAfter) - now
     const by = c.source === 'acme' ? `renewed by the pod, from ${c.issuer}` : `from --tls-cert (${c.issuer}), renewed by you`
     rows.push({
-      label: 'Certificate', warning: c.health !== 'ok',
-      text: c.health === 'expired'
-        ? `${c.names.join(', ')}: expired ${formatDate(c.notAfter)}; browsers refuse the pod (${by})`
-        : `${c.names.join(', ')}: valid until ${formatDate(c.notAfter)}, ${duration(left)} left (${by})`,
+      label: 'Certificate',
+      warning: c.health !== 'ok',
+      text:
+        c.health === 'expired'
+          ? `${c.names.join(', ')}: expired ${formatDate(c.notAfter)}; browsers refuse the pod (${by})`
+          : `${c.names.join(', ')}: valid until ${formatDate(c.notAfter)}, ${duration(left)} left (${by})`,
     })
     if (c.lastFailure) {
-      rows.push({ label: 'Renewal', warning: true, text: `failed ${formatDate(c.lastFailure.at)}: ${c.lastFailure.reason}. The pod serves the certificate it has and tries again${c.nextAttemptAt ? ` ${formatDate(c.nextAttemptAt)}` : ''}.` })
+      rows.push({
+        label: 'Renewal',
+        warning: true,
+        text: `failed ${formatDate(c.lastFailure.at)}: ${c.lastFailure.reason}. The pod serves the certificate it has and tries again${c.nextAttemptAt ? ` ${formatDate(c.nextAttemptAt)}` : ''}.`,
+      })
     } else if (c.nextAttemptAt) {
       rows.push({ label: 'Renewal', text: `next ${formatDate(c.nextAttemptAt)}` })
     }
   }
   const b = s.lastBackup
-  rows.push({ label: 'Last backup', text: b ? `${formatDate(b.at)} (${b.via === 'download' ? 'downloaded here' : 'with solopod export'}, ${b.resources} resources)` : 'none yet' })
+  rows.push({
+    label: 'Last backup',
+    text: b ? `${formatDate(b.at)} (${b.via === 'download' ? 'downloaded here' : 'with solopod export'}, ${b.resources} resources)` : 'none yet',
+  })
   return rows
 }
 

@@ -15,14 +15,22 @@ export async function readPodStatus(deps: StatusDeps): Promise<PodStatus> {
   const disk = await deps.diskUsage()
   const cert = deps.certificate.current()
   return {
-    version: VERSION, now: iso(now), startedAt: iso(deps.startedAt),
+    version: VERSION,
+    now: iso(now),
+    startedAt: iso(deps.startedAt),
     disk: { usedBytes: disk.usedBytes, freeBytes: disk.freeBytes },
     ...(deps.cfg && deps.resources ? { biggestFolders: await biggestFolders({ cfg: deps.cfg, resources: deps.resources }) } : {}),
-    certificate: cert ? {
-      source: cert.source, names: cert.info.names, issuer: cert.info.issuer, notAfter: iso(cert.info.notAfter), health: certificateHealth(cert, now),
-      ...(cert.nextAttemptAt !== undefined ? { nextAttemptAt: iso(cert.nextAttemptAt) } : {}),
-      ...(cert.lastFailure ? { lastFailure: { at: iso(cert.lastFailure.at), reason: cert.lastFailure.reason } } : {}),
-    } : null,
+    certificate: cert
+      ? {
+          source: cert.source,
+          names: cert.info.names,
+          issuer: cert.info.issuer,
+          notAfter: iso(cert.info.notAfter),
+          health: certificateHealth(cert, now),
+          ...(cert.nextAttemptAt !== undefined ? { nextAttemptAt: iso(cert.nextAttemptAt) } : {}),
+          ...(cert.lastFailure ? { lastFailure: { at: iso(cert.lastFailure.at), reason: cert.lastFailure.reason } } : {}),
+        }
+      : null,
     lastBackup: (await deps.backups.last()) ?? null,
   }
 }

@@ -58,7 +58,7 @@ export async function setProfilePicture(deps: PictureDeps, contentType: string, 
   const url = deps.cfg.baseUrl + path
   await saveProfile(deps, { picture: url })
   // A picture of another type put here before would stay public, linked from nowhere: it goes (its ACL with it)
-  for (const other of Object.values(EXTENSIONS).filter((e) => e !== ext)) {
+  for (const other of Object.values(EXTENSIONS).filter(e => e !== ext)) {
     await deps.resources.delete(who, `/profile/picture.${other}`, NO_PRECONDITIONS).catch(whenMissing(undefined))
   }
   return url
@@ -68,13 +68,23 @@ export async function setProfilePicture(deps: PictureDeps, contentType: string, 
  * The picture from the form without JavaScript (multipart/form-data): the CSRF field comes first (the page
  * puts it before the file input), so the owner is checked before a byte of the image is read.
  */
-export async function uploadProfilePicture(deps: PictureDeps, parts: AsyncIterable<FormPart>, checkOwner: (csrf: string | undefined) => Promise<void>): Promise<void> {
+export async function uploadProfilePicture(
+  deps: PictureDeps,
+  parts: AsyncIterable<FormPart>,
+  checkOwner: (csrf: string | undefined) => Promise<void>,
+): Promise<void> {
   let csrf: string | undefined
   let stored = false
   for await (const part of parts) {
-    if (part.kind === 'field') { if (part.name === 'csrf') csrf = part.value; continue }
+    if (part.kind === 'field') {
+      if (part.name === 'csrf') csrf = part.value
+      continue
+    }
     await checkOwner(csrf)
-    if (part.name !== 'picture' || part.filename === '' || stored) { await part.body.cancel(); continue }
+    if (part.name !== 'picture' || part.filename === '' || stored) {
+      await part.body.cancel()
+      continue
+    }
     await setProfilePicture(deps, part.mimeType, await readPicture(part.body))
     stored = true
   }

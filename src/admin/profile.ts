@@ -27,7 +27,7 @@ async function readCard(deps: AdminDeps) {
   const webid = ownerWebIdOf(baseUrl)
   const document = webid.replace(/#.*$/, '')
   // A WebID document that is not there has no fields yet (Save creates it)
-  const triples = await deps.resources.statements(ownerActing(baseUrl), document.slice(baseUrl.length)).then((d) => d.triples, whenMissing([]))
+  const triples = await deps.resources.statements(ownerActing(baseUrl), document.slice(baseUrl.length)).then(d => d.triples, whenMissing([]))
   return { webid, document, triples }
 }
 
@@ -40,13 +40,18 @@ export async function readProfile(deps: AdminDeps) {
 export function profileFields(webid: string, triples: readonly Quad[]) {
   const fields: Record<string, { predicate: string; iri: boolean; value: string | null; values: number }> = {}
   for (const [name, f] of Object.entries(PROFILE_FIELDS)) {
-    const objects = triples.filter((q) => q.subject.value === webid && q.predicate.value === f.predicate).map((q) => q.object)
+    const objects = triples.filter(q => q.subject.value === webid && q.predicate.value === f.predicate).map(q => q.object)
     fields[name] = { predicate: f.predicate, iri: f.iri, value: objects[0]?.value ?? null, values: objects.length }
   }
   return fields
 }
 
-export const PROFILE_LABELS: Record<keyof typeof PROFILE_FIELDS, string> = { name: 'Name', picture: 'Picture (image URL)', note: 'About you', homepage: 'Home page' }
+export const PROFILE_LABELS: Record<keyof typeof PROFILE_FIELDS, string> = {
+  name: 'Name',
+  picture: 'Picture (image URL)',
+  note: 'About you',
+  homepage: 'Home page',
+}
 
 // Turtle IRIREF (Turtle (W3C Recommendation 2014) §6.4) excludes these even where a URL parser keeps them
 const iriRef = (url: string) => `<${new URL(url).href.replace(/[\s<>"{}|\\^`]/g, encodeURIComponent)}>`
@@ -59,8 +64,9 @@ const iriRef = (url: string) => `<${new URL(url).href.replace(/[\s<>"{}|\\^`]/g,
  */
 export async function saveProfile(deps: AdminDeps, values: Record<string, unknown>): Promise<boolean> {
   const profile = await readProfile(deps)
-  const unknown = Object.keys(values).filter((k) => !(k in PROFILE_FIELDS) && k !== 'csrf')
-  if (unknown.length) throw new HttpError(400, 'invalid_field', `unknown profile field ${unknown.join(', ')}; the form has ${Object.keys(PROFILE_FIELDS).join(', ')}`)
+  const unknown = Object.keys(values).filter(k => !(k in PROFILE_FIELDS) && k !== 'csrf')
+  if (unknown.length)
+    throw new HttpError(400, 'invalid_field', `unknown profile field ${unknown.join(', ')}; the form has ${Object.keys(PROFILE_FIELDS).join(', ')}`)
   const deletes: string[] = []
   const inserts: string[] = []
   for (const [name, f] of Object.entries(profile.fields)) {
@@ -70,7 +76,8 @@ export async function saveProfile(deps: AdminDeps, values: Record<string, unknow
     if (typeof raw !== 'string') throw new HttpError(400, 'invalid_field', `${label}: expected text`)
     const v = raw.trim()
     if (v === (f.value ?? '')) continue
-    if (f.values > 1) throw new HttpError(409, 'several_values', `${label}: your profile holds ${f.values} values here; edit the profile document as Turtle in Files`)
+    if (f.values > 1)
+      throw new HttpError(409, 'several_values', `${label}: your profile holds ${f.values} values here; edit the profile document as Turtle in Files`)
     if (v && f.iri && !isWebUrl(v)) throw new HttpError(400, 'invalid_field', `${label}: enter a full URL starting with https:// (or http://)`)
     const term = (x: string) => (f.iri ? iriRef(x) : JSON.stringify(x)) // a JSON string is a valid Turtle string literal
     if (f.value !== null) deletes.push(`<${profile.webid}> <${f.predicate}> ${term(f.value)}.`)

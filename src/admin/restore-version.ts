@@ -12,7 +12,11 @@ import { podPath } from './browse.ts'
 type RestoreDeps = Pick<Deps, 'cfg' | 'resources'>
 
 /** What was put back: the path, and when the state it now holds was first written (its memento's datetime). */
-export interface RestoredVersion { readonly path: string; readonly restoredFrom: number; readonly created: boolean }
+export interface RestoredVersion {
+  readonly path: string
+  readonly restoredFrom: number
+  readonly created: boolean
+}
 
 const USAGE = 'expected a JSON body {"path": "/a/b.ttl", "datetime": "2026-01-01T12:00:00Z"} (or epoch milliseconds)'
 
@@ -49,7 +53,7 @@ export async function restoreVersionFrom(deps: RestoreDeps, path: string, from: 
 /** `POST /.admin/api/restore-folder` `{path, datetime}`: the folder as it was then; what was made since stays. */
 export async function restoreFolder(deps: RestoreDeps, body: unknown): Promise<FolderRestore & { path: string; at: number }> {
   const { path, at } = pathAndTime(body)
-  return { path, at, ...await restoreFolderAt(deps, path, at) }
+  return { path, at, ...(await restoreFolderAt(deps, path, at)) }
 }
 
 export function restoreFolderAt(deps: RestoreDeps, path: string, at: number): Promise<FolderRestore> {

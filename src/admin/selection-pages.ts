@@ -29,10 +29,10 @@ const plural = (n: number, what: string) => `${n.toLocaleString('en')} ${what}${
 
 /** The selected paths, distinct and canonical; none → 400 nothing_selected. */
 export function selectedItems(raw: unknown): string[] {
-  const list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((x) => x !== '')
+  const list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(x => x !== '')
   if (list.length === 0) throw new HttpError(400, 'nothing_selected', 'tick at least one item in the list first')
   if (list.length > MAX_SELECTED) throw new HttpError(400, 'invalid_request', `at most ${MAX_SELECTED} items at once`)
-  const paths = [...new Set(list.map((p) => podPath(p)))]
+  const paths = [...new Set(list.map(p => podPath(p)))]
   if (paths.includes('/')) throw new HttpError(405, 'root_protected', 'the root of the pod cannot be deleted or moved')
   return paths
 }
@@ -42,10 +42,12 @@ const folderOf = (paths: readonly string[]) => parentPath(paths[0]!) ?? '/'
 
 /** Every item and what it holds: 1 for a document, 1 + its contents for a folder; a missing item → 404. */
 async function countAll(deps: PageDeps, paths: readonly string[]): Promise<{ path: string; inside: number }[]> {
-  return Promise.all(paths.map(async (path) => {
-    if (!await metaAsOwner(deps, path)) throw new HttpError(404, 'not_found', `there is nothing at ${path}`)
-    return { path, inside: isContainerPath(path) ? (await countFolder(deps, path)).count : 0 }
-  }))
+  return Promise.all(
+    paths.map(async path => {
+      if (!(await metaAsOwner(deps, path))) throw new HttpError(404, 'not_found', `there is nothing at ${path}`)
+      return { path, inside: isContainerPath(path) ? (await countFolder(deps, path)).count : 0 }
+    }),
+  )
 }
 
 /**
@@ -53,12 +55,17 @@ async function countAll(deps: PageDeps, paths: readonly string[]): Promise<{ pat
  * already on the confirmation page, so the owner is not asked a question whose answer cannot be carried out.
  */
 function refuseTooLargeForTrash(counted: readonly { path: string; inside: number }[]): void {
-  const tooLarge = counted.find((c) => isContainerPath(c.path) && c.inside > TRASH_MAX_ITEMS)
-  if (tooLarge) throw new HttpError(413, 'too_large_for_trash', `${readablePath(tooLarge.path)} holds ${tooLarge.inside} items, more than the trash keeps (${TRASH_MAX_ITEMS}); nothing was deleted: delete it on its own (Delete on its row) to delete it for good`)
+  const tooLarge = counted.find(c => isContainerPath(c.path) && c.inside > TRASH_MAX_ITEMS)
+  if (tooLarge)
+    throw new HttpError(
+      413,
+      'too_large_for_trash',
+      `${readablePath(tooLarge.path)} holds ${tooLarge.inside} items, more than the trash keeps (${TRASH_MAX_ITEMS}); nothing was deleted: delete it on its own (Delete on its row) to delete it for good`,
+    )
 }
 
-const hiddenItems = (paths: readonly string[]) => paths.map((p) => html`<input type="hidden" name="item" value="${p}">`)
-const nameList = (paths: readonly string[]) => html`<ul>${paths.map((p) => html`<li>${readableName(p)}${isContainerPath(p) ? '/' : ''}</li>`)}</ul>`
+const hiddenItems = (paths: readonly string[]) => paths.map(p => html`<input type="hidden" name="item" value="${p}">`)
+const nameList = (paths: readonly string[]) => html`<ul>${paths.map(p => html`<li>${readableName(p)}${isContainerPath(p) ? '/' : ''}</li>`)}</ul>`
 
 export async function showDeleteSelected(deps: PageDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
   const paths = selectedItems(raw)
@@ -66,8 +73,9 @@ export async function showDeleteSelected(deps: PageDeps, cookieHeader: string | 
   refuseTooLargeForTrash(counted)
   const total = counted.reduce((n, c) => n + 1 + c.inside, 0)
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `Delete ${plural(paths.length, 'selected item')}?`, section: ADMIN_PATHS.files,
-    body: (csrf) => html`<p>Delete ${plural(total, 'item')}${total > paths.length ? ' (with what the folders hold)' : ''}? They stay in the <a href="${ADMIN_PATHS.trashPage}">trash</a> for 30 days, where you can restore them.</p>
+    heading: `Delete ${plural(paths.length, 'selected item')}?`,
+    section: ADMIN_PATHS.files,
+    body: csrf => html`<p>Delete ${plural(total, 'item')}${total > paths.length ? ' (with what the folders hold)' : ''}? They stay in the <a href="${ADMIN_PATHS.trashPage}">trash</a> for 30 days, where you can restore them.</p>
 ${nameList(paths)}
 <form method="post" action="${ADMIN_PATHS.deleteSelected}">${csrfField(csrf)}${hiddenItems(paths)}<input type="hidden" name="count" value="${String(total)}">
 <p><button type="submit">Delete ${plural(total, 'item')}</button> <a class="button secondary" href="${filesPage(folderOf(paths))}">Cancel</a></p></form>`,
@@ -91,8 +99,9 @@ export async function showMoveSelected(deps: PageDeps, cookieHeader: string | nu
   await countAll(deps, paths)
   const from = folderOf(paths)
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `Move ${plural(paths.length, 'item')}`, section: ADMIN_PATHS.files,
-    body: (csrf) => html`<p>Move these to another folder. Who may access them moves with them.</p>
+    heading: `Move ${plural(paths.length, 'item')}`,
+    section: ADMIN_PATHS.files,
+    body: csrf => html`<p>Move these to another folder. Who may access them moves with them.</p>
 ${nameList(paths)}
 <form method="post" action="${ADMIN_PATHS.moveSelected}">${csrfField(csrf)}${hiddenItems(paths)}
 <label for="move-folder">To the folder</label><input type="text" id="move-folder" name="folder" value="${readablePath(from)}" required autocomplete="off">

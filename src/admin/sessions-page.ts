@@ -16,7 +16,7 @@ const NOTICES: Record<string, string> = {
   ended: 'Session ended: its tokens are refused from now on',
   signed_out: 'Signed out: that browser needs the password again, and the apps started from it lost their access',
   visitor: 'Visitor signed out',
-  access: 'Access changed: it holds from the app\'s next request',
+  access: "Access changed: it holds from the app's next request",
 }
 
 /** A one-button form; `question` is asked first when the script runs (a form without it just posts). */
@@ -37,44 +37,93 @@ const appName = (name: string | null, clientId: string, logoUri: string | null =
 function section(id: string, title: string, intro: string, head: readonly string[], rows: readonly SafeHtml[], empty: string, action = true): SafeHtml {
   const cols = head.length + (action ? 1 : 0)
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${intro ? html`<p class="muted">${intro}</p>` : ''}
-<div class="table-wrap"><table class="stack"><thead><tr>${head.map((c) => html`<th scope="col">${c}</th>`)}${action ? html`<th scope="col"><span class="visually-hidden">Action</span></th>` : ''}</tr></thead>
+<div class="table-wrap"><table class="stack"><thead><tr>${head.map(c => html`<th scope="col">${c}</th>`)}${action ? html`<th scope="col"><span class="visually-hidden">Action</span></th>` : ''}</tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="${cols}" class="muted">${empty}</td></tr>`}</tbody></table></div></section>`
 }
 
-export async function showSessionsPage(deps: AdminDeps & Pick<Deps, 'resources'>, current: LoginSession, cookieHeader: string | null, done: unknown): Promise<Response> {
-  const [{ loginSessions, appSessions, visitorSessions }, consents, people] = await Promise.all([readSessions(deps, current), readConsents(deps), readPeople(deps)])
+export async function showSessionsPage(
+  deps: AdminDeps & Pick<Deps, 'resources'>,
+  current: LoginSession,
+  cookieHeader: string | null,
+  done: unknown,
+): Promise<Response> {
+  const [{ loginSessions, appSessions, visitorSessions }, consents, people] = await Promise.all([
+    readSessions(deps, current),
+    readConsents(deps),
+    readPeople(deps),
+  ])
   // An approved app was last used when any of its sessions was
   const lastUse = new Map<string, string>()
   for (const s of appSessions) if ((lastUse.get(s.clientId) ?? '') < s.lastUsedAt) lastUse.set(s.clientId, s.lastUsedAt)
-  const logos = new Map(consents.map((c) => [c.clientId, c.logoUri]))
+  const logos = new Map(consents.map(c => [c.clientId, c.logoUri]))
   const notice = typeof done === 'string' ? NOTICES[done] : undefined
   return renderOwnerPage(deps, cookieHeader, {
-    heading: 'Apps and sessions', section: ADMIN_PATHS.sessions, ...(notice ? { notice } : {}),
-    body: (csrf) => html`${section('apps-h', 'Apps you approved', 'Revoking an app ends its sessions; it must ask you again.', ['App', 'May reach', 'Scopes', 'Approved', 'Last used'], consents.map((c) => {
-      const name = c.clientName ?? c.clientId
-      return html`<tr>${cell('App', appName(c.clientName, c.clientId, c.logoUri))}
+    heading: 'Apps and sessions',
+    section: ADMIN_PATHS.sessions,
+    ...(notice ? { notice } : {}),
+    body: csrf => html`${section(
+      'apps-h',
+      'Apps you approved',
+      'Revoking an app ends its sessions; it must ask you again.',
+      ['App', 'May reach', 'Scopes', 'Approved', 'Last used'],
+      consents.map(c => {
+        const name = c.clientName ?? c.clientId
+        return html`<tr>${cell('App', appName(c.clientName, c.clientId, c.logoUri))}
 ${cell('May reach', html`<span class="access-summary">${c.access.summary}</span> <a href="${ADMIN_PATHS.appAccess}?client_id=${encodeURIComponent(c.clientId)}" aria-label="Change what ${name} may reach">Change</a>`)}
 ${cell('Scopes', c.scopes.join(' '))}${cell('Approved', when(c.grantedAt))}${cell('Last used', lastUse.has(c.clientId) ? when(lastUse.get(c.clientId)!) : html`<span class="muted">not since</span>`)}
 ${actionCell(revokeForm({ action: ADMIN_PATHS.revokeConsent, field: 'client_id', value: c.clientId, csrf, label: 'Revoke', ariaLabel: `Revoke ${name}`, question: `Revoke ${name}? Its sessions end and it must ask you again.` }))}</tr>`
-    }), 'No apps approved yet')}
-${section('app-sessions-h', 'App sessions', '', ['App', 'Scopes', 'Last used', 'Until'], appSessions.map((s) => {
-      const name = s.clientName ?? s.clientId
-      return html`<tr>${cell('App', appName(s.clientName, s.clientId, logos.get(s.clientId) ?? null))}${cell('Scopes', s.scope)}${cell('Last used', when(s.lastUsedAt))}
+      }),
+      'No apps approved yet',
+    )}
+${section(
+  'app-sessions-h',
+  'App sessions',
+  '',
+  ['App', 'Scopes', 'Last used', 'Until'],
+  appSessions.map(s => {
+    const name = s.clientName ?? s.clientId
+    return html`<tr>${cell('App', appName(s.clientName, s.clientId, logos.get(s.clientId) ?? null))}${cell('Scopes', s.scope)}${cell('Last used', when(s.lastUsedAt))}
 ${cell('Until', html`${when(s.expiresAt)}${s.refreshable ? ' (refreshable)' : ''}`)}
 ${actionCell(revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'End', ariaLabel: `End session of ${name}`, question: `End this session of ${name}? Its tokens stop working.` }))}</tr>`
-    }), 'No app holds a token')}
-${section('logins-h', 'Browsers signed in', 'Signing a browser out also ends the app sessions you started from it.', ['Browser', 'Signed in', 'Until'], loginSessions.map((s) => {
-      const browser = `${s.userAgent}${s.current ? ' (this browser)' : ''}`
-      const question = `${s.current ? 'Sign out this browser? You will need your password again.' : `Sign out ${s.userAgent}?`} Apps you signed in to from it lose their access too.`
-      return html`<tr>${cell('Browser', browser)}${cell('Signed in', when(s.authTime))}${cell('Until', when(s.expiresAt))}
+  }),
+  'No app holds a token',
+)}
+${section(
+  'logins-h',
+  'Browsers signed in',
+  'Signing a browser out also ends the app sessions you started from it.',
+  ['Browser', 'Signed in', 'Until'],
+  loginSessions.map(s => {
+    const browser = `${s.userAgent}${s.current ? ' (this browser)' : ''}`
+    const question = `${s.current ? 'Sign out this browser? You will need your password again.' : `Sign out ${s.userAgent}?`} Apps you signed in to from it lose their access too.`
+    return html`<tr>${cell('Browser', browser)}${cell('Signed in', when(s.authTime))}${cell('Until', when(s.expiresAt))}
 ${actionCell(revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'Sign out', ariaLabel: `Sign out ${browser}`, question }))}</tr>`
-    }), 'None')}
-${section('people-h', 'People you share with', 'Each person your access rules name, with what they may open after signing in with their own pod. Change it on the item\'s sharing page.', ['Person', 'May reach'], people.map((p) =>
-      html`<tr>${cell('Person', html`<code>${breakableUrl(p.webid)}</code>`)}${cell('May reach', html`${p.items.map((i, n) => html`${n > 0 ? ', ' : ''}<a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(i.path)}">${i.name}</a> (${i.modes.includes('write') ? 'change' : i.modes.includes('append') ? 'add' : 'read'})`)}`)}</tr>`),
-      'Nobody yet: share a file or folder from Files', false)}
-${section('visitors-h', 'Visitors signed in', 'People you shared with who signed in here with their own pod. Signing one out ends their visit; taking away their access works on their next click either way.', ['Person', 'Signed in with', 'Until'], visitorSessions.map((s) =>
+  }),
+  'None',
+)}
+${section(
+  'people-h',
+  'People you share with',
+  "Each person your access rules name, with what they may open after signing in with their own pod. Change it on the item's sharing page.",
+  ['Person', 'May reach'],
+  people.map(
+    p =>
+      html`<tr>${cell('Person', html`<code>${breakableUrl(p.webid)}</code>`)}${cell('May reach', html`${p.items.map((i, n) => html`${n > 0 ? ', ' : ''}<a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(i.path)}">${i.name}</a> (${i.modes.includes('write') ? 'change' : i.modes.includes('append') ? 'add' : 'read'})`)}`)}</tr>`,
+  ),
+  'Nobody yet: share a file or folder from Files',
+  false,
+)}
+${section(
+  'visitors-h',
+  'Visitors signed in',
+  'People you shared with who signed in here with their own pod. Signing one out ends their visit; taking away their access works on their next click either way.',
+  ['Person', 'Signed in with', 'Until'],
+  visitorSessions.map(
+    s =>
       html`<tr>${cell('Person', html`<code>${breakableUrl(s.webid)}</code>`)}${cell('Signed in with', html`<code>${breakableUrl(s.issuer)}</code>`)}${cell('Until', when(s.expiresAt))}
-${actionCell(revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'Sign out', ariaLabel: `Sign out ${s.webid}`, question: `Sign ${s.webid} out of your pod? Their access stays as your sharing settings say; they can sign in again.` }))}</tr>`),
-      'None')}`,
+${actionCell(revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'Sign out', ariaLabel: `Sign out ${s.webid}`, question: `Sign ${s.webid} out of your pod? Their access stays as your sharing settings say; they can sign in again.` }))}</tr>`,
+  ),
+  'None',
+)}`,
   })
 }

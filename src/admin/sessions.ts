@@ -21,23 +21,53 @@ const iso = (ms: number) => new Date(ms).toISOString()
 /** GET /.admin/api/sessions: both kinds; `id` is what DELETE /.admin/api/sessions/:id takes. */
 export async function readSessions(deps: AdminDeps, current: LoginSession) {
   const now = deps.now()
-  const [logins, apps, visitors] = await Promise.all([listLoginSessions(deps.store, now), listAppSessions(deps.store, now), listVisitorSessions(deps.store, now)])
+  const [logins, apps, visitors] = await Promise.all([
+    listLoginSessions(deps.store, now),
+    listAppSessions(deps.store, now),
+    listVisitorSessions(deps.store, now),
+  ])
   return {
-    visitorSessions: visitors.map((s) => ({ id: s.id, webid: s.webid, issuer: s.issuer, createdAt: iso(s.createdAt), expiresAt: iso(s.expiresAt), userAgent: s.userAgent })),
-    loginSessions: logins.map((s) => ({ id: s.id, createdAt: iso(s.createdAt), authTime: iso(s.authTime), expiresAt: iso(s.expiresAt), userAgent: s.userAgent, current: s.id === current.id })),
-    appSessions: apps.map((s) => ({
-      id: s.sid, clientId: s.clientId, clientName: s.clientName ?? null, scope: s.scope, createdAt: iso(s.createdAt),
-      lastUsedAt: iso(s.lastUsedAt), expiresAt: iso(s.expiresAt), refreshable: s.refresh !== undefined, jkt: s.jkt,
+    visitorSessions: visitors.map(s => ({
+      id: s.id,
+      webid: s.webid,
+      issuer: s.issuer,
+      createdAt: iso(s.createdAt),
+      expiresAt: iso(s.expiresAt),
+      userAgent: s.userAgent,
+    })),
+    loginSessions: logins.map(s => ({
+      id: s.id,
+      createdAt: iso(s.createdAt),
+      authTime: iso(s.authTime),
+      expiresAt: iso(s.expiresAt),
+      userAgent: s.userAgent,
+      current: s.id === current.id,
+    })),
+    appSessions: apps.map(s => ({
+      id: s.sid,
+      clientId: s.clientId,
+      clientName: s.clientName ?? null,
+      scope: s.scope,
+      createdAt: iso(s.createdAt),
+      lastUsedAt: iso(s.lastUsedAt),
+      expiresAt: iso(s.expiresAt),
+      refreshable: s.refresh !== undefined,
+      jkt: s.jkt,
     })),
   }
 }
 
 export async function readConsents(deps: AdminDeps) {
-  return Promise.all((await listConsents(deps.store, deps.now())).map(async (c) => ({
-    clientId: c.clientId, clientName: c.clientName ?? null, scopes: c.scopes, grantedAt: iso(c.grantedAt),
-    logoUri: isWebUrl(c.logoUri) ? c.logoUri : null,
-    access: accessView(await deps.appScopes.foldersOf(c.clientId)),
-  })))
+  return Promise.all(
+    (await listConsents(deps.store, deps.now())).map(async c => ({
+      clientId: c.clientId,
+      clientName: c.clientName ?? null,
+      scopes: c.scopes,
+      grantedAt: iso(c.grantedAt),
+      logoUri: isWebUrl(c.logoUri) ? c.logoUri : null,
+      access: accessView(await deps.appScopes.foldersOf(c.clientId)),
+    })),
+  )
 }
 
 /** Revokes a login, visitor or app session by id: which kind it was, or undefined when none has this id. */
@@ -53,7 +83,7 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<'login
     log.info('admin.session_revoked', { kind: 'visitor' })
     return 'visitor'
   }
-  if ((await listAppSessions(deps.store, now)).some((s) => s.sid === id)) {
+  if ((await listAppSessions(deps.store, now)).some(s => s.sid === id)) {
     await deps.revocations.revoke(id, now)
     log.info('admin.session_revoked', { kind: 'app', sid: id })
     return 'app'
@@ -63,8 +93,14 @@ export async function revokeSession(deps: AdminDeps, id: string): Promise<'login
 
 /** GET /.admin/api/people: each person the owner's rules name, with what they may reach (what their visitor pages list). */
 export async function readPeople(deps: AdminDeps) {
-  const people = await sharedPeople({ store: deps.store, baseUrl: deps.cfg.baseUrl, decider: deps.decider, grants: deps.grants }, ownerWebIdOf(deps.cfg.baseUrl))
-  return people.map((p) => ({ webid: p.webid, items: p.items.map((i) => ({ path: i.path, name: readablePath(i.path), modes: ACCESS_MODES.filter((m) => i.modes.has(m)) })) }))
+  const people = await sharedPeople(
+    { store: deps.store, baseUrl: deps.cfg.baseUrl, decider: deps.decider, grants: deps.grants },
+    ownerWebIdOf(deps.cfg.baseUrl),
+  )
+  return people.map(p => ({
+    webid: p.webid,
+    items: p.items.map(i => ({ path: i.path, name: readablePath(i.path), modes: ACCESS_MODES.filter(m => i.modes.has(m)) })),
+  }))
 }
 
 /** Withdraws consent for a client and ends every session it holds. */

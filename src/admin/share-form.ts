@@ -14,21 +14,28 @@ import type { WebIdCheck } from './webid-check.ts'
 export const ADDABLE = ['agent', 'public', 'authenticated', 'group', 'key'] as const
 
 /** What the form posts besides the entry: the item and the ACL version it was shown with. */
-export interface ShareFormTarget { readonly path: string; readonly version: string; readonly hasOwn: boolean; readonly extra?: SafeHtml | string }
+export interface ShareFormTarget {
+  readonly path: string
+  readonly version: string
+  readonly hasOwn: boolean
+  readonly extra?: SafeHtml | string
+}
 
 export function shareForm(t: ShareFormTarget, csrf: string): SafeHtml {
   const container = t.path.endsWith('/')
   return html`<section class="panel" aria-labelledby="add-h"><h2 id="add-h">Share</h2>
 ${t.hasOwn ? '' : html`<p class="muted">This item has no settings of its own yet: sharing gives it its own, starting from the inherited access shown above.</p>`}
 <form method="post" action="${ADMIN_PATHS.shareAdd}" class="row-form share-form" data-enhance="share-form">${csrfField(csrf)}<input type="hidden" name="path" value="${t.path}"><input type="hidden" name="version" value="${t.version}">
-<div><label for="share-kind">Who</label><select id="share-kind" name="kind">${ADDABLE.map((k) => html`<option value="${k}">${KIND_LABEL[k]}</option>`)}</select></div>
+<div><label for="share-kind">Who</label><select id="share-kind" name="kind">${ADDABLE.map(k => html`<option value="${k}">${KIND_LABEL[k]}</option>`)}</select></div>
 <div><label for="share-value">Their WebID (or the group or key URL)</label><input type="url" id="share-value" name="value" placeholder="https://alice.example/profile/card#me" autocomplete="off" spellcheck="false" aria-describedby="share-value-hint">
 <p class="hint" id="share-value-hint">For a person: the address of their profile, usually ending in #me. Not needed for everyone or anyone signed in.</p></div>
-<fieldset><legend>They may</legend>${MODES.map((m) => html`<label class="check"><input type="checkbox" name="${m}" value="yes"${m === 'read' ? html` checked` : ''}> ${MODE_WORDS[m]}</label>`)}</fieldset>
+<fieldset><legend>They may</legend>${MODES.map(m => html`<label class="check"><input type="checkbox" name="${m}" value="yes"${m === 'read' ? html` checked` : ''}> ${MODE_WORDS[m]}</label>`)}</fieldset>
 <details><summary>More choices</summary>
-<div><label for="share-scope">Applies to</label><select id="share-scope" name="scope">${container
-    ? html`<option value="both">This folder and everything inside</option><option value="this">This folder only</option><option value="inside">Only things inside</option>`
-    : html`<option value="this">This item only</option>`}</select></div>
+<div><label for="share-scope">Applies to</label><select id="share-scope" name="scope">${
+    container
+      ? html`<option value="both">This folder and everything inside</option><option value="this">This folder only</option><option value="inside">Only things inside</option>`
+      : html`<option value="this">This item only</option>`
+  }</select></div>
 <div><label for="share-origin">Only through this app origin (optional)</label><input type="url" id="share-origin" name="origin" placeholder="https://app.example" autocomplete="off"></div>
 <div><label for="share-client">Only through this app: its client ID (optional, for a person)</label><input type="url" id="share-client" name="client" placeholder="https://app.example/id" autocomplete="off"></div>
 </details>
@@ -45,18 +52,23 @@ export function entryFrom(form: Record<string, unknown>, container: boolean): En
   const needsIri = kind === 'agent' || kind === 'group' || kind === 'key'
   const raw = typeof form.value === 'string' ? form.value.trim() : ''
   if (needsIri && !isIri(raw)) throw bad('invalid_field', `${KIND_LABEL[kind]}: enter a full URL (https://…) with no spaces`)
-  const modes = MODES.filter((m) => form[m] === 'yes')
-  if (modes.length === 0) throw bad('invalid_field', `They may: choose at least one of ${MODES.map((m) => MODE_WORDS[m]).join(', ')}`)
+  const modes = MODES.filter(m => form[m] === 'yes')
+  if (modes.length === 0) throw bad('invalid_field', `They may: choose at least one of ${MODES.map(m => MODE_WORDS[m]).join(', ')}`)
   const scope = form.scope ?? (container ? 'both' : 'this')
-  if (!(container ? ['both', 'this', 'inside'] : ['this']).includes(scope as string)) throw bad('invalid_field', `Applies to: expected ${container ? 'both, this or inside' : 'this'}`)
+  if (!(container ? ['both', 'this', 'inside'] : ['this']).includes(scope as string))
+    throw bad('invalid_field', `Applies to: expected ${container ? 'both, this or inside' : 'this'}`)
   const origin = typeof form.origin === 'string' ? form.origin.trim() : ''
   if (origin && !(isIri(origin) && /^https?:/.test(origin))) throw bad('invalid_field', 'App origin: enter an origin like https://app.example')
   const client = typeof form.client === 'string' ? form.client.trim() : ''
   const clientProblem = clientFieldProblem(client, kind)
   if (clientProblem) throw bad('invalid_field', clientProblem)
   return {
-    kind, value: needsIri ? raw : kind === 'public' ? FOAF_AGENT : AUTHENTICATED, modes: [...modes],
-    thisItem: scope !== 'inside', inside: scope !== 'this' && container, origins: origin ? [new URL(origin).origin] : [],
+    kind,
+    value: needsIri ? raw : kind === 'public' ? FOAF_AGENT : AUTHENTICATED,
+    modes: [...modes],
+    thisItem: scope !== 'inside',
+    inside: scope !== 'this' && container,
+    origins: origin ? [new URL(origin).origin] : [],
     conditions: client ? [onlyThroughApp(client)] : [],
   }
 }
@@ -64,7 +76,9 @@ export function entryFrom(form: Record<string, unknown>, container: boolean): En
 /** The form's fields again, as hidden inputs: a question's answer posts the same share with one field changed. */
 function repost(form: Record<string, unknown>, csrf: string, change: Record<string, string>): SafeHtml {
   const fields = { ...form, ...change }
-  return html`${csrfField(csrf)}${Object.entries(fields).filter(([k, v]) => k !== 'csrf' && typeof v === 'string').map(([k, v]) => html`<input type="hidden" name="${k}" value="${v as string}">`)}`
+  return html`${csrfField(csrf)}${Object.entries(fields)
+    .filter(([k, v]) => k !== 'csrf' && typeof v === 'string')
+    .map(([k, v]) => html`<input type="hidden" name="${k}" value="${v as string}">`)}`
 }
 
 /** "Did you mean …#me?": the body of the page a WebID without #fragment brings; nothing is written before an answer. */

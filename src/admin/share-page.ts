@@ -38,13 +38,22 @@ async function aclVersion(deps: AdminDeps, acl: AclView): Promise<string> {
   if (!acl.own) return ''
   const path = aclPathOf(acl)
   const readable = await deps.resources.read(ownerActing(deps.cfg.baseUrl), path)
-  const head = await deps.resources.represent(path, readable, { accept: null, requestUrl: acl.aclUrl, requestHeaders: new Headers(), head: true, headers: new Headers() })
+  const head = await deps.resources.represent(path, readable, {
+    accept: null,
+    requestUrl: acl.aclUrl,
+    requestHeaders: new Headers(),
+    head: true,
+    headers: new Headers(),
+  })
   return head.headers.get('etag') ?? ''
 }
 
 const who = (e: Entry, owner: string): SafeHtml | string =>
-  e.kind === 'public' ? KIND_LABEL.public : e.kind === 'authenticated' ? KIND_LABEL.authenticated
-    : html`${e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `}<code>${breakableUrl(e.value)}</code>`
+  e.kind === 'public'
+    ? KIND_LABEL.public
+    : e.kind === 'authenticated'
+      ? KIND_LABEL.authenticated
+      : html`${e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `}<code>${breakableUrl(e.value)}</code>`
 
 /** Would removing entry `i` leave the owner without Control of this item? */
 function losesControl(entries: readonly Entry[], i: number, owner: string): boolean {
@@ -56,10 +65,16 @@ const nameOfEntry = (e: Entry) => (e.kind === 'public' || e.kind === 'authentica
 function table(caption: string, entries: Entry[], owner: string, container: boolean, remove?: (e: Entry, i: number) => SafeHtml): SafeHtml {
   return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">Who</th><th scope="col">May</th><th scope="col">Applies to</th><th scope="col">Only through</th>${remove ? html`<th scope="col"><span class="muted">Action</span></th>` : ''}</tr></thead>
-<tbody>${entries.length === 0 ? html`<tr><td colspan="5" class="muted">Nobody</td></tr>` : entries.map((e, i) => html`<tr>
-<td data-label="Who">${who(e, owner)}</td><td data-label="May">${e.modes.map((m) => MODE_WORDS[m] ?? m).join(', ')}</td>
+<tbody>${
+    entries.length === 0
+      ? html`<tr><td colspan="5" class="muted">Nobody</td></tr>`
+      : entries.map(
+          (e, i) => html`<tr>
+<td data-label="Who">${who(e, owner)}</td><td data-label="May">${e.modes.map(m => MODE_WORDS[m] ?? m).join(', ')}</td>
 <td data-label="Applies to">${scopeText(e, container)}</td><td data-label="Only through">${appsText(e)}</td>
-${remove ? html`<td>${remove(e, i)}</td>` : ''}</tr>`)}</tbody></table></div>`
+${remove ? html`<td>${remove(e, i)}</td>` : ''}</tr>`,
+        )
+  }</tbody></table></div>`
 }
 
 /** Statements of the ACL the table cannot show: a change here drops them, so each form asks first. */
@@ -67,12 +82,14 @@ function leftovers(acl: AclView): SafeHtml | string {
   const { count, statements } = acl.notEditable
   if (count === 0) return ''
   return html`<div class="warning" id="acl-leftovers" role="note"><p>The ACL document holds ${count} statement${count === 1 ? '' : 's'} this page cannot show (notes, rules for other resources, unknown terms). Any change here drops ${count === 1 ? 'it' : 'them'}:</p>
-<ul>${statements.map((s) => html`<li><code>${s}</code></li>`)}</ul>${count > statements.length ? html`<p>… and ${count - statements.length} more.</p>` : ''}
+<ul>${statements.map(s => html`<li><code>${s}</code></li>`)}</ul>${count > statements.length ? html`<p>… and ${count - statements.length} more.</p>` : ''}
 <p>To keep them, edit <a href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(aclPathOf(acl))}">the ACL document as Turtle</a> instead.</p></div>`
 }
 
-const dropField = (acl: AclView, id: string) => acl.notEditable.count === 0 ? ''
-  : html`<label class="check" for="${id}"><input type="checkbox" id="${id}" name="drop" value="yes" required> Drop the ${acl.notEditable.count} statement${acl.notEditable.count === 1 ? '' : 's'} listed above</label>`
+const dropField = (acl: AclView, id: string) =>
+  acl.notEditable.count === 0
+    ? ''
+    : html`<label class="check" for="${id}"><input type="checkbox" id="${id}" name="drop" value="yes" required> Drop the ${acl.notEditable.count} statement${acl.notEditable.count === 1 ? '' : 's'} listed above</label>`
 
 export async function showSharePage(deps: AdminDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: query.path ?? '/' })
@@ -83,18 +100,37 @@ export async function showSharePage(deps: AdminDeps, request: Request, query: Re
   const notice = typeof query.done === 'string' ? DONE[query.done] : undefined
   const explained = await explainForm(deps, acl.path, query)
   return renderOwnerPage(deps, request.headers.get('cookie'), {
-    heading: `Who can access ${acl.path === '/' ? 'your whole pod' : readablePath(acl.path)}`, section: ADMIN_PATHS.share, ...(notice ? { notice } : {}),
-    body: (csrf) => html`<p class="muted"><a href="${`${ADMIN_PATHS.files}?path=${encodeURIComponent(container ? acl.path : acl.path.slice(0, acl.path.lastIndexOf('/') + 1))}`}">Back to the folder in Files</a></p>
+    heading: `Who can access ${acl.path === '/' ? 'your whole pod' : readablePath(acl.path)}`,
+    section: ADMIN_PATHS.share,
+    ...(notice ? { notice } : {}),
+    body: csrf => html`<p class="muted"><a href="${`${ADMIN_PATHS.files}?path=${encodeURIComponent(container ? acl.path : acl.path.slice(0, acl.path.lastIndexOf('/') + 1))}`}">Back to the folder in Files</a></p>
 ${shareForm({ path: acl.path, version, hasOwn: !!acl.own, extra: dropField(acl, 'drop-add') }, csrf)}
-${own ? html`<section class="panel" aria-labelledby="own-h"><h2 id="own-h">Access set here</h2>
+${
+  own
+    ? html`<section class="panel" aria-labelledby="own-h"><h2 id="own-h">Access set here</h2>
 ${leftovers(acl)}
-${table('Access set here', own, owner, container, (e, i) => html`<form method="post" action="${ADMIN_PATHS.shareRemove}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}"><input type="hidden" name="entry" value="${i}">
-${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up my Control here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`)}
-${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path)}">Use inherited access instead</a></p>` : ''}</section>` : ''}
+${table(
+  'Access set here',
+  own,
+  owner,
+  container,
+  (
+    e,
+    i,
+  ) => html`<form method="post" action="${ADMIN_PATHS.shareRemove}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}"><input type="hidden" name="entry" value="${i}">
+${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up my Control here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`,
+)}
+${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path)}">Use inherited access instead</a></p>` : ''}</section>`
+    : ''
+}
 ${sendIt(deps.cfg.baseUrl, acl.path, own ?? inheritedAsOwn(acl.inherited?.rows ?? [], container), owner)}
-${acl.inherited ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>
+${
+  acl.inherited
+    ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>
 <p class="muted">${own ? 'This item has its own settings, so this inherited access does not apply to it.' : 'This item has no settings of its own: this access applies.'}</p>
-${table('Inherited access', inheritedAsOwn(acl.inherited.rows, container), owner, container)}</section>` : ''}
+${table('Inherited access', inheritedAsOwn(acl.inherited.rows, container), owner, container)}</section>`
+    : ''
+}
 ${explained}`,
   })
 }
@@ -105,8 +141,10 @@ function sendIt(baseUrl: string, path: string, entries: Entry[], owner: string):
   if (links.length === 0) return ''
   return html`<section class="panel" aria-labelledby="send-h"><h2 id="send-h">Send it</h2>
 <div class="table-wrap"><table class="stack"><thead><tr><th scope="col">To</th><th scope="col">Link to send</th><th scope="col">What they will see</th></tr></thead>
-<tbody>${links.map((l, i) => html`<tr><td data-label="To"><code>${breakableUrl(l.who)}</code></td>
-<td data-label="Link"><input type="text" readonly id="share-link-${i}" value="${l.link}" aria-label="Link for ${l.who}" data-enhance="copy-link"></td><td data-label="What they will see">${l.sees}</td></tr>`)}</tbody></table></div></section>`
+<tbody>${links.map(
+    (l, i) => html`<tr><td data-label="To"><code>${breakableUrl(l.who)}</code></td>
+<td data-label="Link"><input type="text" readonly id="share-link-${i}" value="${l.link}" aria-label="Link for ${l.who}" data-enhance="copy-link"></td><td data-label="What they will see">${l.sees}</td></tr>`,
+  )}</tbody></table></div></section>`
 }
 
 const bad = (code: CodeWithStatus<400>, description: string) => new HttpError(400, code, description)
@@ -114,14 +152,18 @@ const bad = (code: CodeWithStatus<400>, description: string) => new HttpError(40
 /** Rewriting or deleting the ACL document drops what the page cannot show: only with the "drop" tick. */
 function requireDropTick(acl: AclView, form: Record<string, unknown>, doing: string): void {
   if (acl.notEditable.count > 0 && form.drop !== 'yes') {
-    throw bad('confirmation_required', `the ACL document holds ${acl.notEditable.count} statements this page cannot show; tick "Drop the statements listed above" to ${doing} anyway, or edit the ACL document as Turtle`)
+    throw bad(
+      'confirmation_required',
+      `the ACL document holds ${acl.notEditable.count} statements this page cannot show; tick "Drop the statements listed above" to ${doing} anyway, or edit the ACL document as Turtle`,
+    )
   }
 }
 
 /** Writes `entries` as the ACL document, if it is still the version the page showed. */
 async function writeAcl(deps: AdminDeps, acl: AclView, form: Record<string, unknown>, entries: Entry[]): Promise<void> {
   requireDropTick(acl, form, 'save')
-  if (entries.length === 0) throw new HttpError(409, 'no_access_left', 'nobody would have access, not even you: add someone first, or use the inherited access instead')
+  if (entries.length === 0)
+    throw new HttpError(409, 'no_access_left', 'nobody would have access, not even you: add someone first, or use the inherited access instead')
   await deps.resources.put(ownerActing(deps.cfg.baseUrl), aclPathOf(acl), 'text/turtle', aclTurtle(acl.url, entries), precondition(form)).catch(changed)
 }
 
@@ -130,7 +172,12 @@ const precondition = (form: Record<string, unknown>): Preconditions =>
   typeof form.version === 'string' && form.version !== '' ? { ifMatch: form.version, ifNoneMatch: null } : { ifMatch: null, ifNoneMatch: '*' }
 
 const changed = (err: unknown) => {
-  if (err instanceof HttpError && err.status === 412) throw new HttpError(412, 'changed_meanwhile', 'the access settings were changed since this page was shown (in another tab or by an app); open the page again to see them, then make your change')
+  if (err instanceof HttpError && err.status === 412)
+    throw new HttpError(
+      412,
+      'changed_meanwhile',
+      'the access settings were changed since this page was shown (in another tab or by an app); open the page again to see them, then make your change',
+    )
   throw err
 }
 
@@ -143,8 +190,9 @@ export async function addShareEntry(deps: AdminDeps, request: Request, form: Rec
     const check = await checkWebId(deps, entry.value)
     if (!check.ok && form.confirmWebId !== check.webid) {
       return renderOwnerPage(deps, request.headers.get('cookie'), {
-        heading: 'Check the WebID', section: ADMIN_PATHS.share,
-        body: (csrf) => webIdQuestion(check, form, csrf, sharePage(acl.path)),
+        heading: 'Check the WebID',
+        section: ADMIN_PATHS.share,
+        body: csrf => webIdQuestion(check, form, csrf, sharePage(acl.path)),
       })
     }
   }
@@ -160,9 +208,18 @@ export async function removeShareEntry(deps: AdminDeps, form: Record<string, unk
   if (i < 0 || i >= entries.length) throw bad('invalid_field', `entry: expected the number of a row of "Access set here" (0 to ${entries.length - 1})`)
   // Asked on the page before the entry goes; at the root the operations layer refuses outright (owner_lockout)
   if (!acl.isRoot && losesControl(entries, i, ownerWebIdOf(deps.cfg.baseUrl)) && form.giveUpControl !== 'yes') {
-    throw new HttpError(409, 'confirmation_required', 'without this entry you (the owner) would no longer have Control here; tick "Give up my Control here" to remove it anyway')
+    throw new HttpError(
+      409,
+      'confirmation_required',
+      'without this entry you (the owner) would no longer have Control here; tick "Give up my Control here" to remove it anyway',
+    )
   }
-  await writeAcl(deps, acl, form, entries.filter((_, j) => j !== i))
+  await writeAcl(
+    deps,
+    acl,
+    form,
+    entries.filter((_, j) => j !== i),
+  )
   return seeOther(sharePage(acl.path, 'removed'))
 }
 
@@ -181,10 +238,12 @@ export async function showInheritPage(deps: AdminDeps, request: Request, query: 
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const from = acl.inherited ? acl.inherited.from.slice(deps.cfg.baseUrl.length) : 'its folder'
   return renderOwnerPage(deps, request.headers.get('cookie'), {
-    heading: `Use inherited access for ${readablePath(acl.path)}?`, section: ADMIN_PATHS.share,
-    body: (csrf) => !acl.own
-      ? html`<p>${readablePath(acl.path)} has no access settings of its own: it already has the access inherited from ${from}.</p><p><a href="${sharePage(acl.path)}">Back to sharing</a></p>`
-      : html`<p>This deletes the access set here for <strong>${readablePath(acl.path)}</strong> (its ACL document). It then has the access inherited from ${from}:</p>
+    heading: `Use inherited access for ${readablePath(acl.path)}?`,
+    section: ADMIN_PATHS.share,
+    body: csrf =>
+      !acl.own
+        ? html`<p>${readablePath(acl.path)} has no access settings of its own: it already has the access inherited from ${from}.</p><p><a href="${sharePage(acl.path)}">Back to sharing</a></p>`
+        : html`<p>This deletes the access set here for <strong>${readablePath(acl.path)}</strong> (its ACL document). It then has the access inherited from ${from}:</p>
 ${table('Inherited access', acl.inherited ? inheritedAsOwn(acl.inherited.rows, container) : [], owner, container)}
 ${leftovers(acl)}
 <form method="post" action="${ADMIN_PATHS.shareInherit}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}">

@@ -17,7 +17,13 @@ import { createGrant, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { showGrantsPage, submitGrantForm, submitGrantRevoke } from './grants-page.ts'
 
 const GrantQuery = t.Object({ grantee: t.Optional(t.String()), registration: t.Optional(t.String()) })
-const AccessQuery = t.Object({ agent: t.Optional(t.String()), resource: t.Optional(t.String()), origin: t.Optional(t.String()), client: t.Optional(t.String()), issuer: t.Optional(t.String()) })
+const AccessQuery = t.Object({
+  agent: t.Optional(t.String()),
+  resource: t.Optional(t.String()),
+  origin: t.Optional(t.String()),
+  client: t.Optional(t.String()),
+  issuer: t.Optional(t.String()),
+})
 
 /** A share form's refusal: back to sharing of the path it was about, nothing changed. */
 const shareNotChanged: NextOf = ({ form }) => backTo(sharePage(fieldOf(form, 'path') ?? '/'), 'Back to sharing', 'Access not changed')
@@ -28,26 +34,40 @@ const GRANTS_PAGE = { returnTo: ADMIN_PATHS.grantsPage }
 export function sharingPlugin(deps: Deps) {
   const { grants, decider } = deps
   const cookieOf = (request: Request) => request.headers.get('cookie')
-  return new Elysia({ name: 'admin-sharing' })
-    .use(ownerGuard(deps))
-    .get(ADMIN_PATHS.share, ({ request, query }) => showSharePage(deps, request, query), { ownerPage: SHARE_PAGE })
-    .post(ADMIN_PATHS.shareAdd, ({ request, body }) => addShareEntry(deps, request, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
-    .post(ADMIN_PATHS.shareRemove, ({ body }) => removeShareEntry(deps, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
-    .get(ADMIN_PATHS.shareInherit, ({ request, query }) => showInheritPage(deps, request, query), { ownerPage: { returnTo: ADMIN_PATHS.share, next: backToSharing } })
-    .post(ADMIN_PATHS.shareInherit, ({ body }) => useInheritedAccess(deps, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
-    // Grants: the page's forms call the API's own functions
-    .get(ADMIN_PATHS.grantsPage, ({ request, query }) => showGrantsPage(deps, cookieOf(request), query.done), { ownerPage: GRANTS_PAGE })
-    .post(ADMIN_PATHS.grantsPage, ({ body }) => submitGrantForm(deps, body),
-      { body: ListForm, ownerForm: { next: backTo(ADMIN_PATHS.grantsPage, 'Back to grants', 'Grant not created') } })
-    .post(ADMIN_PATHS.grantsRevoke, ({ body }) => submitGrantRevoke(deps, body), { body: PlainForm, ownerForm: { next: backTo(ADMIN_PATHS.grantsPage, 'Back to grants') } })
-    .guard({ ownerApi: true }, (api) => api
-      .get(`${ADMIN_PATHS.api}/acl`, async ({ query }) => jsonResponse(await readAclView(deps, query)))
-      // Access grants: refusals name the offending fields (`violations`)
-      .post(ADMIN_PATHS.grants, async ({ request }) =>
-        createGrant(deps, grants, request.headers.get('content-type'), await request.text()), { parse: 'none' })
-      .get(ADMIN_PATHS.grants, ({ query }) => listGrants(grants, query), { query: GrantQuery })
-      .get(`${ADMIN_PATHS.grants}/:id`, ({ params, request }) => readGrant(grants, params.id, request.headers.get('accept')))
-      .delete(`${ADMIN_PATHS.grants}/:id`, ({ params }) => revokeGrant(grants, params.id))
-      .get(ADMIN_PATHS.access, async ({ query }) => jsonResponse(await explainAccess(deps, decider, query)), { query: AccessQuery })
-      .get(ADMIN_PATHS.webidCheck, async ({ query }) => jsonResponse(await checkWebId(deps, query.webid ?? '')), { query: t.Object({ webid: t.Optional(t.String()) }) }))
+  return (
+    new Elysia({ name: 'admin-sharing' })
+      .use(ownerGuard(deps))
+      .get(ADMIN_PATHS.share, ({ request, query }) => showSharePage(deps, request, query), { ownerPage: SHARE_PAGE })
+      .post(ADMIN_PATHS.shareAdd, ({ request, body }) => addShareEntry(deps, request, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
+      .post(ADMIN_PATHS.shareRemove, ({ body }) => removeShareEntry(deps, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
+      .get(ADMIN_PATHS.shareInherit, ({ request, query }) => showInheritPage(deps, request, query), {
+        ownerPage: { returnTo: ADMIN_PATHS.share, next: backToSharing },
+      })
+      .post(ADMIN_PATHS.shareInherit, ({ body }) => useInheritedAccess(deps, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
+      // Grants: the page's forms call the API's own functions
+      .get(ADMIN_PATHS.grantsPage, ({ request, query }) => showGrantsPage(deps, cookieOf(request), query.done), { ownerPage: GRANTS_PAGE })
+      .post(ADMIN_PATHS.grantsPage, ({ body }) => submitGrantForm(deps, body), {
+        body: ListForm,
+        ownerForm: { next: backTo(ADMIN_PATHS.grantsPage, 'Back to grants', 'Grant not created') },
+      })
+      .post(ADMIN_PATHS.grantsRevoke, ({ body }) => submitGrantRevoke(deps, body), {
+        body: PlainForm,
+        ownerForm: { next: backTo(ADMIN_PATHS.grantsPage, 'Back to grants') },
+      })
+      .guard({ ownerApi: true }, api =>
+        api
+          .get(`${ADMIN_PATHS.api}/acl`, async ({ query }) => jsonResponse(await readAclView(deps, query)))
+          // Access grants: refusals name the offending fields (`violations`)
+          .post(ADMIN_PATHS.grants, async ({ request }) => createGrant(deps, grants, request.headers.get('content-type'), await request.text()), {
+            parse: 'none',
+          })
+          .get(ADMIN_PATHS.grants, ({ query }) => listGrants(grants, query), { query: GrantQuery })
+          .get(`${ADMIN_PATHS.grants}/:id`, ({ params, request }) => readGrant(grants, params.id, request.headers.get('accept')))
+          .delete(`${ADMIN_PATHS.grants}/:id`, ({ params }) => revokeGrant(grants, params.id))
+          .get(ADMIN_PATHS.access, async ({ query }) => jsonResponse(await explainAccess(deps, decider, query)), { query: AccessQuery })
+          .get(ADMIN_PATHS.webidCheck, async ({ query }) => jsonResponse(await checkWebId(deps, query.webid ?? '')), {
+            query: t.Object({ webid: t.Optional(t.String()) }),
+          }),
+      )
+  )
 }

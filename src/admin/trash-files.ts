@@ -24,7 +24,8 @@ const view = (item: TrashItem & { bytes?: number }): TrashView => ({ ...item, pu
  */
 export async function moveToTrash(deps: TrashDeps, body: unknown): Promise<TrashView> {
   const b = body as { path?: unknown; count?: unknown } | null
-  if (typeof b !== 'object' || b === null || typeof b.path !== 'string') throw new HttpError(400, 'invalid_request', 'expected a JSON body {"path": "/a/b.ttl"} (a folder with "count")')
+  if (typeof b !== 'object' || b === null || typeof b.path !== 'string')
+    throw new HttpError(400, 'invalid_request', 'expected a JSON body {"path": "/a/b.ttl"} (a folder with "count")')
   const path = podPath(b.path)
   if (isContainerPath(path) && (typeof b.count !== 'number' || !Number.isInteger(b.count) || b.count < 0)) {
     throw new HttpError(400, 'invalid_request', 'a folder needs "count": the number of items the owner confirmed (GET …/tree/count)')

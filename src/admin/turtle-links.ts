@@ -16,7 +16,9 @@ function resolve(ref: string, base: string): URL | undefined {
   try {
     const url = new URL(ref, base)
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined
-  } catch { return undefined }
+  } catch {
+    return undefined
+  }
 }
 
 /** The link for an absolute IRI: into the dashboard when it is on this pod (`podBase` has no trailing slash). */
@@ -51,21 +53,31 @@ export function turtleWithLinks(text: string, documentUrl: string, podBase: stri
   let plain = ''
   // What the last directive waits for: a prefix's name, then its IRI; or @base's IRI
   let pending: { kind: 'prefix'; name?: string } | { kind: 'base' } | undefined
-  const flush = () => { if (plain) { out.push(plain); plain = '' } }
+  const flush = () => {
+    if (plain) {
+      out.push(plain)
+      plain = ''
+    }
+  }
   let i = 0
   // A token may start here only after a delimiter: `ex:a` inside `_:ex:a` or a number is not a name
   const boundary = () => i === 0 || /[\s;,.()[\]{}]/.test(text[i - 1]!) || text[i - 1] === '>' || text[i - 1] === '"'
   while (i < text.length) {
     const rest = text.slice(i)
     const c = text[i]!
-    if (c === '#') { // a comment, to the end of its line
+    if (c === '#') {
+      // a comment, to the end of its line
       const end = rest.search(/[\r\n]/)
       plain += end === -1 ? rest : rest.slice(0, end)
       i += end === -1 ? rest.length : end
       continue
     }
-    const str = (c === '"' || c === "'") ? STRING.exec(rest) : null
-    if (str) { plain += str[0]; i += str[0].length; continue }
+    const str = c === '"' || c === "'" ? STRING.exec(rest) : null
+    if (str) {
+      plain += str[0]
+      i += str[0].length
+      continue
+    }
     const iri = c === '<' ? IRIREF.exec(rest) : null
     if (iri) {
       const url = resolve(iri[1]!, base)
@@ -86,7 +98,8 @@ export function turtleWithLinks(text: string, documentUrl: string, podBase: stri
     }
     const pname = boundary() && /[\p{L}:]/u.test(c) ? PNAME.exec(rest) : null
     if (pname) {
-      if (pending?.kind === 'prefix' && pending.name === undefined && pname[2] === '') { // the name being declared
+      if (pending?.kind === 'prefix' && pending.name === undefined && pname[2] === '') {
+        // the name being declared
         pending.name = pname[1]!
         plain += pname[0]
       } else {

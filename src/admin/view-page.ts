@@ -32,11 +32,16 @@ export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store' | 'resources
   if (text === undefined) await res.body?.cancel()
   const shown = new URL(request.url)
   return renderOwnerPage(deps, request.headers.get('cookie'), {
-    heading: nameOf(path), section: ADMIN_PATHS.files,
+    heading: nameOf(path),
+    section: ADMIN_PATHS.files,
     body: () => html`<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
-${type === 'text/turtle' && text !== undefined ? html`<pre class="rdf">${turtleWithLinks(text, deps.cfg.baseUrl + path, deps.cfg.baseUrl)}</pre>`
-    : type === 'text/markdown' && text !== undefined && shown.searchParams.get('as') !== 'text' ? markdownOf(path, text, shown.searchParams.get('images') === 'yes')
-    : previewOf(path, type, text)}
+${
+  type === 'text/turtle' && text !== undefined
+    ? html`<pre class="rdf">${turtleWithLinks(text, deps.cfg.baseUrl + path, deps.cfg.baseUrl)}</pre>`
+    : type === 'text/markdown' && text !== undefined && shown.searchParams.get('as') !== 'text'
+      ? markdownOf(path, text, shown.searchParams.get('images') === 'yes')
+      : previewOf(path, type, text)
+}
 <p class="actions"><a class="button" href="${ADMIN_PATHS.download}${q(path)}">Download</a>
 ${type === 'text/turtle' || isEditableText(type) ? html`<a class="button secondary" href="${ADMIN_PATHS.edit}${q(path)}">Edit</a>` : ''}
 <a class="button secondary" href="${ADMIN_PATHS.share}${q(path)}">Share</a>
@@ -56,11 +61,19 @@ function markdownOf(path: string, text: string, showImages: boolean): SafeHtml {
 function previewOf(path: string, type: string, text: string | undefined): SafeHtml {
   const src = ADMIN_PATHS.preview + q(path)
   switch (previewKind(type)) {
-    case 'image': return html`<p><img class="preview" src="${src}" alt="${nameOf(path)}"></p>`
-    case 'video': return html`<p><video class="preview" controls preload="metadata" src="${src}"></video></p>`
-    case 'audio': return html`<p><audio controls preload="metadata" src="${src}"></audio></p>`
-    case 'pdf': return html`<p><a class="button" href="${src}" target="_blank" rel="noopener">Open the PDF</a></p>`
-    case 'text': return text !== undefined ? html`<pre class="preview-text">${text}</pre>` : html`<p class="muted">This text is too long to show here; download it to read it.</p>`
-    default: return html`<p class="muted">This kind of file (${type}) is not shown here; download it to open it.</p>`
+    case 'image':
+      return html`<p><img class="preview" src="${src}" alt="${nameOf(path)}"></p>`
+    case 'video':
+      return html`<p><video class="preview" controls preload="metadata" src="${src}"></video></p>`
+    case 'audio':
+      return html`<p><audio controls preload="metadata" src="${src}"></audio></p>`
+    case 'pdf':
+      return html`<p><a class="button" href="${src}" target="_blank" rel="noopener">Open the PDF</a></p>`
+    case 'text':
+      return text !== undefined
+        ? html`<pre class="preview-text">${text}</pre>`
+        : html`<p class="muted">This text is too long to show here; download it to read it.</p>`
+    default:
+      return html`<p class="muted">This kind of file (${type}) is not shown here; download it to open it.</p>`
   }
 }

@@ -14,12 +14,22 @@ const TokenForm = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]
 export function asPlugin(deps: AsDeps) {
   const metadata = umaConfiguration(deps.cfg.baseUrl)
   const exchangeTicket = makeUmaTokenEndpoint(deps)
-  return new Elysia({ name: 'as' })
-    // RFC 6749 §5.2: OAuth error bodies, never cached (UMA Grant §3.3.6 adds ticket and required_claims)
-    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse))
-    .get(AS_PATHS.configuration, () => jsonResponse(metadata, { cacheControl: 'public, max-age=300' }))
-    .get(AS_PATHS.jwks, async () => jsonResponse(await deps.signingKeys.publicJwks(deps.now()), { cacheControl: 'public, max-age=60' }))
-    .post(AS_PATHS.token, ({ request, body }) => exchangeTicket({
-      contentType: request.headers.get('content-type'), form: body, dpop: request.headers.get('dpop'), origin: request.headers.get('origin') ?? undefined,
-    }), { body: TokenForm })
+  return (
+    new Elysia({ name: 'as' })
+      // RFC 6749 §5.2: OAuth error bodies, never cached (UMA Grant §3.3.6 adds ticket and required_claims)
+      .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse))
+      .get(AS_PATHS.configuration, () => jsonResponse(metadata, { cacheControl: 'public, max-age=300' }))
+      .get(AS_PATHS.jwks, async () => jsonResponse(await deps.signingKeys.publicJwks(deps.now()), { cacheControl: 'public, max-age=60' }))
+      .post(
+        AS_PATHS.token,
+        ({ request, body }) =>
+          exchangeTicket({
+            contentType: request.headers.get('content-type'),
+            form: body,
+            dpop: request.headers.get('dpop'),
+            origin: request.headers.get('origin') ?? undefined,
+          }),
+        { body: TokenForm },
+      )
+  )
 }

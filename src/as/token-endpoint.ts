@@ -18,7 +18,10 @@ import { log } from '../log.ts'
 import { ACCEPTED_CLAIM_TOKEN_FORMATS, REQUIRED_CLAIMS, UMA_GRANT_TYPE } from './model.ts'
 
 /** The tickets, signing keys and issuer resolvers (with their caches) are the ones the resource server uses. */
-export type AsDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'tickets' | 'signingKeys' | 'getIssuerKeys' | 'getWebIdIssuers' | 'tokenEndpointReplay' | 'decider' | 'revocations'>
+export type AsDeps = Pick<
+  Deps,
+  'cfg' | 'store' | 'now' | 'tickets' | 'signingKeys' | 'getIssuerKeys' | 'getWebIdIssuers' | 'tokenEndpointReplay' | 'decider' | 'revocations'
+>
 
 export interface UmaTokenRequest {
   readonly contentType: string | null
@@ -62,7 +65,7 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
 
   async function liveOwnSession(who: VerifiedIdToken, now: number): Promise<string> {
     if (who.sid === undefined) throw needInfo('the ID token of this pod names no sid (app session); sign in again for a fresh one')
-    if (!await isLiveAppSession(deps.store, deps.revocations, { sid: who.sid, webid: who.webid, clientId: who.clientId }, now)) {
+    if (!(await isLiveAppSession(deps.store, deps.revocations, { sid: who.sid, webid: who.webid, clientId: who.clientId }, now))) {
       log.info('uma.session_ended', { clientId: who.clientId })
       throw needInfo("the ID token's app session has ended (signed out, revoked, or a new password); sign in again")
     }
@@ -80,7 +83,8 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
     const held = await tickets.get(ticket)
     if (!held) throw badTicket()
     // UMA Grant §3.3.1: claim_token and claim_token_format come together; only the ID-token format is understood
-    if (form.claim_token !== undefined && form.claim_token_format === undefined) throw badRequest(`claim_token_format is required with claim_token: ${ACCEPTED_CLAIM_TOKEN_FORMATS[0]}`)
+    if (form.claim_token !== undefined && form.claim_token_format === undefined)
+      throw badRequest(`claim_token_format is required with claim_token: ${ACCEPTED_CLAIM_TOKEN_FORMATS[0]}`)
     if (form.claim_token_format !== undefined && !ACCEPTED_CLAIM_TOKEN_FORMATS.includes(form.claim_token_format)) {
       throw badRequest(`claim_token_format must be ${ACCEPTED_CLAIM_TOKEN_FORMATS[0]} (a Solid-OIDC ID token)`)
     }
@@ -94,8 +98,10 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
       const proof = await verifyDpopProof({ header: r.dpop, method: 'POST', url: htu, now, status: 400 })
       // grouped by the claimed issuer (checked just below; a failed exchange gives its room back)
       const claimedIss = typeof idToken.claims.iss === 'string' ? idToken.claims.iss : ''
-      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now, claimedIss),
-        () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
+      checkJti(
+        replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now, claimedIss),
+        () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'),
+      )
       taken = { jkt: proof.jkt, jti: proof.jti, htu: proof.htu }
       const who = await verifyIdToken({ idToken, proof, now, getIssuerKeys: deps.getIssuerKeys, getWebIdIssuers: deps.getWebIdIssuers })
       // Our own ID tokens are the owner's, given to an app: honoured only while that app's session lives,
@@ -112,7 +118,16 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
         throw new HttpError(403, 'request_denied', `${who.webid} is not allowed ${describe(held.permissions)} under this pod's access rules${refused}`)
       }
       const key = await deps.signingKeys.current(now)
-      const accessToken = await signUmaAccessToken(key, { issuer: cfg.baseUrl, webid: who.webid, clientId: who.clientId, webidIssuer: who.issuer, permissions: held.permissions, jkt: proof.jkt, now, ...(ownSid !== undefined ? { sid: ownSid } : {}) })
+      const accessToken = await signUmaAccessToken(key, {
+        issuer: cfg.baseUrl,
+        webid: who.webid,
+        clientId: who.clientId,
+        webidIssuer: who.issuer,
+        permissions: held.permissions,
+        jkt: proof.jkt,
+        now,
+        ...(ownSid !== undefined ? { sid: ownSid } : {}),
+      })
       log.info('uma.token_issued', { webid: who.webid, clientId: who.clientId, jkt: proof.jkt })
       const body = { access_token: accessToken, token_type: cfg.umaTokenType === 'dpop' ? 'DPoP' : 'Bearer', expires_in: UMA_TOKEN_TTL_S }
       // RFC 6749 §5.1: never cached
@@ -125,4 +140,4 @@ export function makeUmaTokenEndpoint(deps: AsDeps) {
 }
 
 const describe = (permissions: readonly UmaPermission[]) =>
-  permissions.map((p) => `${p.modes.join(' and ')} access to ${new URL(p.resource).pathname}`).join(', ')
+  permissions.map(p => `${p.modes.join(' and ')} access to ${new URL(p.resource).pathname}`).join(', ')

@@ -33,10 +33,18 @@ export function signUmaAccessToken(key: SigningKey, g: UmaGrant): Promise<string
   const iat = Math.floor(g.now / 1000)
   return new SignJWT({
     // WEBID_ISSUER_CLAIM: the resource server judges acl:IssuerCondition rules (WAC 1.1 ED §4.4.2) by it, as for a DPoP token
-    azp: g.clientId, [WEBID_ISSUER_CLAIM]: g.webidIssuer, cnf: { jkt: g.jkt }, ...(g.sid !== undefined ? { sid: g.sid } : {}),
-    permissions: g.permissions.map((p) => ({ resource_id: p.resource, resource_scopes: [...p.modes] })),
-  }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: UMA_TOKEN_TYP })
-    .setIssuer(g.issuer).setSubject(g.webid).setAudience(g.issuer)
-    .setIssuedAt(iat).setExpirationTime(iat + UMA_TOKEN_TTL_S).setJti(jti())
+    azp: g.clientId,
+    [WEBID_ISSUER_CLAIM]: g.webidIssuer,
+    cnf: { jkt: g.jkt },
+    ...(g.sid !== undefined ? { sid: g.sid } : {}),
+    permissions: g.permissions.map(p => ({ resource_id: p.resource, resource_scopes: [...p.modes] })),
+  })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: UMA_TOKEN_TYP })
+    .setIssuer(g.issuer)
+    .setSubject(g.webid)
+    .setAudience(g.issuer)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + UMA_TOKEN_TTL_S)
+    .setJti(jti())
     .sign(key.privateKey)
 }

@@ -39,8 +39,8 @@ export const refuseDpop = (code: 'invalid_token' | 'invalid_dpop_proof', descrip
   new HttpError(401, code, description, { cause, headers: { 'www-authenticate': dpopChallenge({ code, description }) } })
 
 /** RFC 6750 §3: a refused Bearer request. */
-const refuseBearer = (description: string, cause?: unknown) => new HttpError(401, 'invalid_token', description,
-  { cause, headers: { 'www-authenticate': bearerChallenge({ code: 'invalid_token', description }) } })
+const refuseBearer = (description: string, cause?: unknown) =>
+  new HttpError(401, 'invalid_token', description, { cause, headers: { 'www-authenticate': bearerChallenge({ code: 'invalid_token', description }) } })
 
 /** An HttpError of a verifier, re-sent as a 401 with its challenge (RFC 9449 §7.1). */
 const withChallenge = (err: unknown): unknown => {
@@ -58,7 +58,6 @@ function isDpopBound(token: string): boolean {
     return false // not a JWT: certainly not one of ours with cnf; refused below as an unknown Bearer token
   }
 }
-
 
 /** Where remote issuers' keys and WebID issuer lists come from: built once in makeDeps, shared with the UMA AS. */
 export interface IdentityResolvers {
@@ -92,17 +91,33 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
   const { baseUrl, store, now, getIssuerKeys, getWebIdIssuers } = deps
   const replay = o.replay ?? new JtiReplayCache()
   const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
-  const authenticateHttpSig = makeHttpSigAuthenticator({ baseUrl, store, fetchDoc: deps.fetchDoc, now, readableByPublic: deps.readableByPublic, ...(o.nonces ? { nonces: o.nonces } : {}) })
+  const authenticateHttpSig = makeHttpSigAuthenticator({
+    baseUrl,
+    store,
+    fetchDoc: deps.fetchDoc,
+    now,
+    readableByPublic: deps.readableByPublic,
+    ...(o.nonces ? { nonces: o.nonces } : {}),
+  })
 
   async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
     const key = sha256Base64url(token)
     const hit = verified.get(key, at)
     if (hit && !('permissions' in hit)) {
       // RFC 9449 §7.1: the binding is checked on every request, cached or not
-      if (hit.jkt !== proof.jkt) throw refuseDpop('invalid_token', "the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
+      if (hit.jkt !== proof.jkt)
+        throw refuseDpop('invalid_token', "the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
       return hit
     }
-    const result = await verifySolidAccessToken({ token, proof, now: at, getIssuerKeys, getWebIdIssuers, ownIssuer: baseUrl, ownOrigin: new URL(baseUrl).origin })
+    const result = await verifySolidAccessToken({
+      token,
+      proof,
+      now: at,
+      getIssuerKeys,
+      getWebIdIssuers,
+      ownIssuer: baseUrl,
+      ownOrigin: new URL(baseUrl).origin,
+    })
     const sid = result.issuer === baseUrl ? decodeJwt(token).sid : undefined
     const entry: CachedToken = { ...result, ...(typeof sid === 'string' ? { sid } : {}) }
     verified.set(key, entry, Math.min(result.exp * 1000, at + TOKEN_CACHE_MAX_MS))
@@ -115,12 +130,21 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
     const url = baseUrl + new URL(request.url).pathname
     const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
     const t = await verifyToken(token, proof, at)
-    if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuseDpop('invalid_token', 'the session this token was issued to has been revoked; sign in again')
+    if (t.sid !== undefined && (await deps.revocations.isRevoked(t.sid, at)))
+      throw refuseDpop('invalid_token', 'the session this token was issued to has been revoked; sign in again')
     // RFC 9449 §11.1: a proof is used once. Recorded only now, once the token is verified, so
     // requests that fail anyway take no room in the cache.
-    checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at, t.issuer),
-      () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
-    return { webid: t.webid, ...(t.clientId !== undefined ? { clientId: t.clientId } : {}), issuer: t.issuer, keys: [], scheme: 'DPoP', ...(t.sid !== undefined ? { session: t.sid } : {}) }
+    checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at, t.issuer), () =>
+      refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'),
+    )
+    return {
+      webid: t.webid,
+      ...(t.clientId !== undefined ? { clientId: t.clientId } : {}),
+      issuer: t.issuer,
+      keys: [],
+      scheme: 'DPoP',
+      ...(t.sid !== undefined ? { session: t.sid } : {}),
+    }
   }
 
   async function verifyUma(token: string, at: number): Promise<VerifiedUmaToken> {
@@ -141,32 +165,43 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
     const at = now()
     const t = await verifyUma(token, at)
     // As for our DPoP tokens: a token bought with the owner's ID token ends with the app session
-    if (t.sid !== undefined && await deps.revocations.isRevoked(t.sid, at)) throw refuseDpop('invalid_token', 'the app session this UMA access token was issued for has been revoked; sign in again')
+    if (t.sid !== undefined && (await deps.revocations.isRevoked(t.sid, at)))
+      throw refuseDpop('invalid_token', 'the app session this UMA access token was issued for has been revoked; sign in again')
     if (scheme === 'bearer' && deps.umaTokenType === 'dpop') {
-      throw refuseDpop('invalid_token', 'this pod issues UMA access tokens as DPoP tokens: send "Authorization: DPoP <token>" with a DPoP proof made with the key the token was issued to')
+      throw refuseDpop(
+        'invalid_token',
+        'this pod issues UMA access tokens as DPoP tokens: send "Authorization: DPoP <token>" with a DPoP proof made with the key the token was issued to',
+      )
     }
     if (scheme === 'dpop' || request.headers.has('dpop')) {
       const url = baseUrl + new URL(request.url).pathname
       const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
-      if (proof.jkt !== t.jkt) throw refuseDpop('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
+      if (proof.jkt !== t.jkt)
+        throw refuseDpop('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
       // RFC 9449 §11.1: used once, recorded once the token and the binding are verified
       // grouped by who vouched for the requesting party (the claim token's issuer), not by our AS
-      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at, `uma ${t.webidIssuer ?? ''}`),
-        () => refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
+      checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), at, `uma ${t.webidIssuer ?? ''}`), () =>
+        refuseDpop('invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'),
+      )
     }
     return {
-      webid: t.webid, clientId: t.clientId, ...(t.webidIssuer !== undefined ? { issuer: t.webidIssuer } : {}),
-      keys: [], scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer', permissions: t.permissions, ...(t.sid !== undefined ? { session: t.sid } : {}),
+      webid: t.webid,
+      clientId: t.clientId,
+      ...(t.webidIssuer !== undefined ? { issuer: t.webidIssuer } : {}),
+      keys: [],
+      scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer',
+      permissions: t.permissions,
+      ...(t.sid !== undefined ? { session: t.sid } : {}),
     }
   }
 
-  return async (request) => {
+  return async request => {
     const header = request.headers.get('authorization')
     // An empty `Authorization:` (some clients send one when anonymous) carries no credentials:
     // RFC 9110 §11.6.2 needs at least a scheme, and other Solid servers read it as anonymous too.
     if (header === null || header.trim() === '') return ANONYMOUS
     const credentials = parseAuthorization(header)
-    const schemes = new Set(credentials.map((c) => c.scheme))
+    const schemes = new Set(credentials.map(c => c.scheme))
     // RFC 9449 §7.1, RFC 6750 §3.1: Bearer and DPoP together are ambiguous
     if (schemes.has('dpop') && schemes.has('bearer')) throw badRequest('the request carries both Bearer and DPoP credentials; send exactly one')
     if (credentials.length !== 1) throw badRequest('the Authorization header must carry exactly one credential')
@@ -174,20 +209,33 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
     const { scheme, token68: token } = credential
     if (scheme === 'httpsig') return authenticateHttpSig(request, credential)
     if ((scheme === 'bearer' || scheme === 'dpop') && token && isUmaAccessToken(token)) {
-      try { return await authenticateUma(request, token, scheme) } catch (err) {
+      try {
+        return await authenticateUma(request, token, scheme)
+      } catch (err) {
         if (scheme === 'dpop' || !(err instanceof HttpError) || err.status !== 401 || err.code !== 'invalid_token') throw withChallenge(err)
         throw refuseBearer(err.description, err.cause)
       }
     }
     if (scheme === 'dpop') {
       if (!token) throw refuseDpop('invalid_token', 'the DPoP scheme needs an access token: "Authorization: DPoP <token>"')
-      try { return await authenticateDpop(request, token) } catch (err) { throw withChallenge(err) }
+      try {
+        return await authenticateDpop(request, token)
+      } catch (err) {
+        throw withChallenge(err)
+      }
     }
     if (scheme === 'bearer' && token && isDpopBound(token)) {
-      throw refuseDpop('invalid_token', 'this access token is DPoP-bound (it has cnf.jkt): send it as "Authorization: DPoP <token>" with a DPoP proof, not as Bearer')
+      throw refuseDpop(
+        'invalid_token',
+        'this access token is DPoP-bound (it has cnf.jkt): send it as "Authorization: DPoP <token>" with a DPoP proof, not as Bearer',
+      )
     }
     // A credential we cannot check is refused, never downgraded to anonymous.
-    throw new HttpError(401, 'invalid_token', `the ${scheme} authorization scheme or token is not accepted by this pod; use DPoP, HttpSig, or Bearer with a UMA access token of this pod`,
-      { headers: { 'www-authenticate': dpopChallenge() } })
+    throw new HttpError(
+      401,
+      'invalid_token',
+      `the ${scheme} authorization scheme or token is not accepted by this pod; use DPoP, HttpSig, or Bearer with a UMA access token of this pod`,
+      { headers: { 'www-authenticate': dpopChallenge() } },
+    )
   }
 }

@@ -36,13 +36,20 @@ export interface BasicCredentialDeps {
 }
 
 const refuse = (description: string) => new HttpError(401, 'invalid_credentials', description, { headers: { 'www-authenticate': basicChallenge() } })
-const tooMany = (wait: number) => new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, { headers: { 'retry-after': String(wait) } })
+const tooMany = (wait: number) =>
+  new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, {
+    headers: { 'retry-after': String(wait) },
+  })
 
 /** RFC 7617 §2: user-id ":" password, UTF-8 (§2.1, the charset we announce); undefined when it is not that. */
 function decodeBasic(token: string): { id: string; secret: string } | undefined {
   if (!/^[A-Za-z0-9+/]+=*$/.test(token)) return undefined
   let text: string
-  try { text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(token, 'base64')) } catch { return undefined }
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(token, 'base64'))
+  } catch {
+    return undefined
+  }
   const colon = text.indexOf(':')
   return colon < 0 ? undefined : { id: text.slice(0, colon), secret: text.slice(colon + 1) }
 }
@@ -62,11 +69,15 @@ export function withBasicCredential(inner: Authenticate, deps: BasicCredentialDe
   const byAddress = new FailureLimiter(BASIC_LIMITS.perAddress)
   const byCredential = new FailureLimiter(BASIC_LIMITS.perCredential)
 
-  return async (request) => {
+  return async request => {
     const header = request.headers.get('authorization')?.trim()
     if (header === undefined || !/^basic(?: |$)/i.test(header)) return inner(request)
     if (!safeTransport) {
-      throw new HttpError(403, 'basic_over_http', `this pod is served over plain http at ${base.host}: a password sent with HTTP Basic would cross the network readable by anyone on the way; serve the pod over HTTPS (--domain or --tls-cert) to mount it`)
+      throw new HttpError(
+        403,
+        'basic_over_http',
+        `this pod is served over plain http at ${base.host}: a password sent with HTTP Basic would cross the network readable by anyone on the way; serve the pod over HTTPS (--domain or --tls-cert) to mount it`,
+      )
     }
     const now = deps.now()
     const address = deps.clientAddresses.of(request)
@@ -75,13 +86,15 @@ export function withBasicCredential(inner: Authenticate, deps: BasicCredentialDe
     const wait = key === undefined ? 0 : byAddress.begin(key, now)
     if (wait > 0) throw tooMany(wait)
     const basic = decodeBasic(header.slice(5).trim())
-    const credential = basic && await getClientCredential(deps.store, basic.id, now)
+    const credential = basic && (await getClientCredential(deps.store, basic.id, now))
     if (!basic || !credential || !isCredentialSecretValid(credential, basic.secret)) {
       const clientWait = basic ? byCredential.retryAfter(basic.id, now) : 0
       if (basic) byCredential.recordFailure(basic.id, now)
       log.warn('auth.basic_failed', { clientId: credential?.clientId })
       if (clientWait > 0) throw tooMany(clientWait)
-      throw refuse('the user name must be a client credential\'s client_id and the password its client_secret (the dashboard\'s Scripts and bots page, or solopod clients add)')
+      throw refuse(
+        "the user name must be a client credential's client_id and the password its client_secret (the dashboard's Scripts and bots page, or solopod clients add)",
+      )
     }
     if (key !== undefined) byAddress.forgive(key, now)
     if ((credential.lastUsedAt ?? 0) + TOUCH_EVERY_MS <= now) await touchClientCredential(deps.store, credential.clientId, now)

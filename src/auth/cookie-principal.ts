@@ -21,14 +21,17 @@ export interface CookiePrincipalDeps {
  * Origin check, and without the header the cookie is ignored: ordinary requests stay anonymous, so a link or
  * form from elsewhere never acts as anyone.
  */
-export function withCookiePrincipal(inner: Authenticate, deps: CookiePrincipalDeps,
-  sessionOf: (cookieHeader: string | null, now: number) => Promise<Principal | undefined>): Authenticate {
-  return async (request) => {
+export function withCookiePrincipal(
+  inner: Authenticate,
+  deps: CookiePrincipalDeps,
+  sessionOf: (cookieHeader: string | null, now: number) => Promise<Principal | undefined>,
+): Authenticate {
+  return async request => {
     const sent = request.headers.get('x-csrf-token')
     const authorization = request.headers.get('authorization')
     if (sent === null || (authorization !== null && authorization.trim() !== '')) return inner(request)
     const cookieHeader = request.headers.get('cookie')
     checkCsrf({ cookieHeader, sent, origin: request.headers.get('origin'), baseUrl: deps.baseUrl })
-    return await sessionOf(cookieHeader, deps.now()) ?? inner(request)
+    return (await sessionOf(cookieHeader, deps.now())) ?? inner(request)
   }
 }

@@ -35,8 +35,10 @@ export const DPOP_KEYS = 8_192
 export const DEFAULT_JTI_LIMITS: PartitionLimits = Object.freeze({ perPartition: DPOP_PROOFS_PER_KEY, total: JTI_CACHE_ENTRIES, partitions: DPOP_KEYS })
 
 /** What `remember` found: a new proof (now remembered), a replay, or a key over its share. */
-export type JtiVerdict = { readonly fresh: true } | { readonly fresh: false; readonly overShare: false } |
-  ({ readonly fresh: false; readonly overShare: true } & OverShare)
+export type JtiVerdict =
+  | { readonly fresh: true }
+  | { readonly fresh: false; readonly overShare: false }
+  | ({ readonly fresh: false; readonly overShare: true } & OverShare)
 
 const FRESH: JtiVerdict = Object.freeze({ fresh: true })
 const REPLAYED: JtiVerdict = Object.freeze({ fresh: false, overShare: false })
@@ -56,8 +58,12 @@ export class JtiReplayCache {
     this.#overShare = new OverShareLog('dpop.key_over_share', this.#limits.perPartition)
   }
 
-  get size() { return this.#memory.size }
-  get capacity() { return this.#limits.total }
+  get size() {
+    return this.#memory.size
+  }
+  get capacity() {
+    return this.#limits.total
+  }
 
   /**
    * `until` and `now` are epoch milliseconds. Call it only once the request is otherwise verified

@@ -9,7 +9,17 @@ import { show } from '../lib/text.ts'
 
 /** RFC 9449 §4.3 (5): registered asymmetric JWS algorithms (RFC 7518 §3.1, RFC 8037); never `none` or HS*. */
 export const ASYMMETRIC_JWS_ALGS: readonly string[] = Object.freeze([
-  'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA', 'Ed25519',
+  'ES256',
+  'ES384',
+  'ES512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'EdDSA',
+  'Ed25519',
 ])
 
 /**
@@ -80,7 +90,7 @@ export async function verifyDpopProof(f: ProofFacts): Promise<VerifiedProof> {
   const fail = (description: string, cause?: unknown) => new HttpError(status, 'invalid_dpop_proof', description, { cause })
   const maxAge = f.maxAgeSeconds ?? DPOP_MAX_AGE_S
   const skew = f.futureSkewSeconds ?? DPOP_FUTURE_SKEW_S
-  const algs = f.algorithms ? ASYMMETRIC_JWS_ALGS.filter((a) => f.algorithms!.includes(a)) : ASYMMETRIC_JWS_ALGS
+  const algs = f.algorithms ? ASYMMETRIC_JWS_ALGS.filter(a => f.algorithms!.includes(a)) : ASYMMETRIC_JWS_ALGS
   const values = f.header == null ? [] : typeof f.header === 'string' ? [f.header] : f.header
 
   if (values.length === 0 || values[0]!.trim() === '') throw fail('the DPoP header is missing; send one DPoP proof JWT')
@@ -107,14 +117,18 @@ export async function verifyDpopProof(f: ProofFacts): Promise<VerifiedProof> {
   const jwk: unknown = header.jwk
   if (!isObject(jwk)) throw fail('the jwk header is missing; the proof must carry its public key')
   // (7) before (6) so a private key is never imported: jwk has no private members
-  const leaked = PRIVATE_MEMBERS.filter((m) => m in jwk)
+  const leaked = PRIVATE_MEMBERS.filter(m => m in jwk)
   if (leaked.length > 0) throw fail(`jwk contains private key members (${leaked.join(', ')}); send the public key only`)
   // (6) the signature verifies with the header jwk, under the alg just checked
   if ('crit' in header) throw fail('the proof header has crit extensions this pod does not understand')
   if (alg === 'ES256') verifyEs256(proof, jwk, fail)
   else {
-    const key = await importJWK(jwk as JWK, alg).catch((cause: unknown) => { throw fail(`jwk is not a valid public key for ${alg}`, cause) })
-    await compactVerify(proof, key, { algorithms: [alg] }).catch((cause: unknown) => { throw fail('the proof signature does not verify with its jwk', cause) })
+    const key = await importJWK(jwk as JWK, alg).catch((cause: unknown) => {
+      throw fail(`jwk is not a valid public key for ${alg}`, cause)
+    })
+    await compactVerify(proof, key, { algorithms: [alg] }).catch((cause: unknown) => {
+      throw fail('the proof signature does not verify with its jwk', cause)
+    })
   }
   // (8) htm equals the request method, case-sensitive
   if (htm !== f.method) throw fail(`htm is ${show(htm)}; expected "${f.method}" (case-sensitive)`)
@@ -125,7 +139,10 @@ export async function verifyDpopProof(f: ProofFacts): Promise<VerifiedProof> {
   if (proofHtu !== requestHtu) throw fail(`htu ${show(htu)} does not match the request URL; expected ${requestHtu}`)
   // (10) when the server issued a nonce, the proof carries it (§8 and §9: answer use_dpop_nonce + DPoP-Nonce)
   if (f.expectedNonce !== undefined && nonce !== f.expectedNonce) {
-    const description = nonce === undefined ? 'the proof has no nonce; resend it with the DPoP-Nonce value' : 'nonce is not the current DPoP-Nonce; resend the proof with the DPoP-Nonce value'
+    const description =
+      nonce === undefined
+        ? 'the proof has no nonce; resend it with the DPoP-Nonce value'
+        : 'nonce is not the current DPoP-Nonce; resend the proof with the DPoP-Nonce value'
     throw new HttpError(status, 'use_dpop_nonce', description, { headers: { 'DPoP-Nonce': f.expectedNonce } })
   }
   // (11) iat inside the acceptance window (§11.1), with a small future skew
@@ -134,7 +151,8 @@ export async function verifyDpopProof(f: ProofFacts): Promise<VerifiedProof> {
   if (iat - nowS > skew) throw fail(`iat is ${Math.ceil(iat - nowS)} s in the future; at most ${skew} s of clock skew is allowed — check the client's clock`)
   // (12) ath equals the hash of the presented token; absence tolerated unless strict (RFC 9449 §4.3 makes ath required; Inrupt's client omits it)
   if (f.requireAth && ath === undefined) throw fail('ath is missing; a proof sent with an access token must carry ath = base64url(SHA-256(token))')
-  if (ath !== undefined && f.accessToken !== undefined && ath !== accessTokenHash(f.accessToken)) throw fail('ath does not match the SHA-256 hash of the access token presented with the proof')
+  if (ath !== undefined && f.accessToken !== undefined && ath !== accessTokenHash(f.accessToken))
+    throw fail('ath does not match the SHA-256 hash of the access token presented with the proof')
   return { jkt: await jwkThumbprint(jwk as JWK), jti, iat, htu: proofHtu, jwk: jwk as JWK }
 }
 
@@ -153,7 +171,7 @@ export function normalizeHtu(value: string): string | undefined {
 
 // RFC 3986 §6.2.2.1–6.2.2.2: uppercase hex digits, decode octets that are unreserved characters
 const normalizePercentEncoding = (path: string) =>
-  path.replace(/%[0-9A-Fa-f]{2}/g, (m) => {
+  path.replace(/%[0-9A-Fa-f]{2}/g, m => {
     const c = String.fromCharCode(Number.parseInt(m.slice(1), 16))
     return /[A-Za-z0-9\-._~]/.test(c) ? c : m.toUpperCase()
   })

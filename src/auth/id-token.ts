@@ -69,7 +69,8 @@ export async function verifyIdToken(f: IdTokenFacts): Promise<VerifiedIdToken> {
   const { webid, iss, aud, azp, iat, cnf } = claims
   // (7b) Solid-OIDC §7: the ID token is bound to the key that signs the token request's proof
   if (!isObject(cnf) || typeof cnf.jkt !== 'string') throw needInfo('the ID token has no cnf.jkt: it must be a DPoP-bound Solid-OIDC ID token')
-  if (cnf.jkt !== f.proof.jkt) throw needInfo("the DPoP proof key does not match the ID token's cnf.jkt; sign the proof with the key the ID token was issued to")
+  if (cnf.jkt !== f.proof.jkt)
+    throw needInfo("the DPoP proof key does not match the ID token's cnf.jkt; sign the proof with the key the ID token was issued to")
   if (typeof webid !== 'string' || webid === '') throw needInfo('the ID token has no webid claim')
   if (typeof iss !== 'string' || iss === '') throw needInfo('the ID token has no iss claim')
   if (!isSecureOrLocalhost(webid)) throw needInfo(`webid ${show(webid)} must be an https URL (http only on localhost)`)
@@ -85,7 +86,8 @@ export async function verifyIdToken(f: IdTokenFacts): Promise<VerifiedIdToken> {
   const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : []
   if (!audiences.includes('solid')) throw needInfo('the ID token aud must contain "solid"')
   if (typeof azp !== 'string' || azp === '') throw needInfo('the ID token has no azp claim naming the client')
-  if (iat !== undefined && (typeof iat !== 'number' || iat - f.now / 1000 > CLOCK_TOLERANCE_S)) throw needInfo(`the ID token iat is not a number or lies in the future; at most ${CLOCK_TOLERANCE_S} s of clock skew is allowed`)
+  if (iat !== undefined && (typeof iat !== 'number' || iat - f.now / 1000 > CLOCK_TOLERANCE_S))
+    throw needInfo(`the ID token iat is not a number or lies in the future; at most ${CLOCK_TOLERANCE_S} s of clock skew is allowed`)
   const sid = typeof claims.sid === 'string' && claims.sid !== '' ? claims.sid : undefined
   return { webid: webid as WebId, clientId: azp as ClientId, issuer: iss, ...(sid !== undefined ? { sid } : {}) }
 }

@@ -26,18 +26,34 @@ export function isSecureOrLocalhost(value: string): boolean {
 
 /** Solid-OIDC §8.1: `iss` is one of the WebID's `solid:oidcIssuer` values, by exact string equality. */
 export async function checkWebIdIssuer(webid: string, iss: string, getWebIdIssuers: GetWebIdIssuers, fail: Fail): Promise<void> {
-  const issuers = await getWebIdIssuers(webid as WebId).catch((cause: unknown) => { throw passBudget(cause) ?? fail(`the WebID profile ${show(webid)} could not be read${reason(cause)}`, cause) })
-  if (!issuers.includes(iss)) throw fail(`iss ${show(iss)} is not a solid:oidcIssuer of ${show(webid)}; the profile lists ${issuers.length > 0 ? issuers.slice(0, 5).map(show).join(', ') : 'none'}`)
+  const issuers = await getWebIdIssuers(webid as WebId).catch((cause: unknown) => {
+    throw passBudget(cause) ?? fail(`the WebID profile ${show(webid)} could not be read${reason(cause)}`, cause)
+  })
+  if (!issuers.includes(iss))
+    throw fail(
+      `iss ${show(iss)} is not a solid:oidcIssuer of ${show(webid)}; the profile lists ${issuers.length > 0 ? issuers.slice(0, 5).map(show).join(', ') : 'none'}`,
+    )
 }
 
 /** The signature against the issuer's JWKS, asymmetric algorithms only (RFC 8725 §3.1); `what` names the token in errors. */
-export async function checkIssuerSignature(token: string, header: ProtectedHeaderParameters, iss: string, o: {
-  readonly getIssuerKeys: GetIssuerKeys; readonly algorithms: readonly string[]; readonly what: string; readonly fail: Fail
-}): Promise<void> {
+export async function checkIssuerSignature(
+  token: string,
+  header: ProtectedHeaderParameters,
+  iss: string,
+  o: {
+    readonly getIssuerKeys: GetIssuerKeys
+    readonly algorithms: readonly string[]
+    readonly what: string
+    readonly fail: Fail
+  },
+): Promise<void> {
   const { fail } = o
   const alg = header.alg
-  if (typeof alg !== 'string' || !o.algorithms.includes(alg)) throw fail(`alg ${show(alg)} is not accepted; tokens must be signed with one of ${o.algorithms.join(', ')}`)
-  const keys = await o.getIssuerKeys(iss).catch((cause: unknown) => { throw passBudget(cause) ?? fail(`the keys of issuer ${show(iss)} could not be read${reason(cause)}`, cause) })
+  if (typeof alg !== 'string' || !o.algorithms.includes(alg))
+    throw fail(`alg ${show(alg)} is not accepted; tokens must be signed with one of ${o.algorithms.join(', ')}`)
+  const keys = await o.getIssuerKeys(iss).catch((cause: unknown) => {
+    throw passBudget(cause) ?? fail(`the keys of issuer ${show(iss)} could not be read${reason(cause)}`, cause)
+  })
   try {
     await compactVerify(token, typeof keys === 'function' ? keys : createLocalJWKSet(keys), { algorithms: [alg] })
   } catch (cause) {

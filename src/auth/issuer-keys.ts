@@ -26,7 +26,11 @@ export const discoveryUrlOf = (issuer: string) => `${issuer.replace(/\/$/, '')}/
 
 function parseJsonObject(body: string, what: string): Record<string, unknown> {
   let v: unknown
-  try { v = JSON.parse(body) } catch (cause) { throw keysError(`${what} is not JSON`, cause) }
+  try {
+    v = JSON.parse(body)
+  } catch (cause) {
+    throw keysError(`${what} is not JSON`, cause)
+  }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw keysError(`${what} is not a JSON object`)
   return v as Record<string, unknown>
 }
@@ -42,7 +46,11 @@ export function makeIssuerKeyResolver(o: IssuerKeyOptions): (iss: string) => Pro
   const cache = new LruCache<string, { jwks: JSONWebKeySet; fetchedAt: number }>(100)
 
   async function fetchJwks(iss: string): Promise<JSONWebKeySet> {
-    const discovery = await o.fetchDoc(discoveryUrlOf(iss), { accept: 'application/json', allowedTypes: ['application/json'], maxBytes: REMOTE_DOCUMENT_CAPS.issuerJson })
+    const discovery = await o.fetchDoc(discoveryUrlOf(iss), {
+      accept: 'application/json',
+      allowedTypes: ['application/json'],
+      maxBytes: REMOTE_DOCUMENT_CAPS.issuerJson,
+    })
     const meta = parseJsonObject(discovery.body, `the OpenID configuration of ${iss}`)
     // OIDC Discovery §4.3: the issuer in the document is byte-identical to the one used
     if (meta.issuer !== iss) throw keysError(`the OpenID configuration of ${iss} names issuer ${JSON.stringify(meta.issuer)}; it must be identical`)
@@ -62,7 +70,7 @@ export function makeIssuerKeyResolver(o: IssuerKeyOptions): (iss: string) => Pro
     return entry
   }
 
-  return async (iss) => {
+  return async iss => {
     if (iss === o.baseUrl) return o.ownJwks(o.now())
     let entry = await load(iss, false)
     const getKey: JWTVerifyGetKey = async (header, token) => {

@@ -12,7 +12,11 @@ export const OVER_SHARE_LOG_INTERVAL_MS = 60_000
  * A key's values refused because its share is full (how long until a new one is above its horizon),
  * or a new key refused because its issuer holds the most dropped keys and none fit (`keysFull`).
  */
-export interface OverShare { readonly retryAfterSeconds: number; readonly perKey: number; readonly keysFull?: true }
+export interface OverShare {
+  readonly retryAfterSeconds: number
+  readonly perKey: number
+  readonly keysFull?: true
+}
 
 /** The over-share of a memory's refusal: `untilAfterMs` is a value's `until` minus its time (iat, created). */
 export function overShareOf(v: { readonly horizon: number } | KeysFull, untilAfterMs: number, now: number, perKey: number): OverShare {
@@ -24,11 +28,17 @@ export function overShareOf(v: { readonly horizon: number } | KeysFull, untilAft
 export class OverShareLog {
   readonly #seen = new LruCache<string, { at: number; refused: number }>(1024)
 
-  constructor(readonly event: string, readonly perKey: number) {}
+  constructor(
+    readonly event: string,
+    readonly perKey: number,
+  ) {}
 
   note(key: string, now: number, fields: Record<string, unknown>): void {
     const seen = this.#seen.get(key, now)
-    if (seen && now - seen.at < OVER_SHARE_LOG_INTERVAL_MS) { seen.refused++; return }
+    if (seen && now - seen.at < OVER_SHARE_LOG_INTERVAL_MS) {
+      seen.refused++
+      return
+    }
     log.warn(this.event, { ...fields, perKey: this.perKey, refusedSinceLastLine: seen?.refused ?? 0 })
     this.#seen.set(key, { at: now, refused: 0 })
   }

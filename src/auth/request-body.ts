@@ -17,7 +17,11 @@ export interface RequestBody {
  * `what` names the body in the 413, e.g. "a PATCH body" with its own limit. The principal comes with the request
  * so that no body is used before the HttpSig signature that came with it was checked against it (RFC 9530).
  */
-export async function readRequestBody({ request, principal }: { readonly request: Request; readonly principal: Principal }, maxBytes: number, what = 'the body'): Promise<RequestBody> {
+export async function readRequestBody(
+  { request, principal }: { readonly request: Request; readonly principal: Principal },
+  maxBytes: number,
+  what = 'the body',
+): Promise<RequestBody> {
   const declared = Number(request.headers.get('content-length') ?? '0')
   const tooLarge = () => new HttpError(413, 'payload_too_large', `${what} is larger than this pod accepts (${maxBytes} bytes)`)
   if (declared > maxBytes) throw tooLarge()
@@ -47,7 +51,10 @@ export async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: num
   }
   const bytes = new Uint8Array(total)
   let offset = 0
-  for (const c of chunks) { bytes.set(c, offset); offset += c.byteLength }
+  for (const c of chunks) {
+    bytes.set(c, offset)
+    offset += c.byteLength
+  }
   return bytes
 }
 

@@ -11,7 +11,6 @@ export type { IssuerKeys } from './issuer-checks.ts'
 
 export const TOKEN_CLOCK_TOLERANCE_S = 60
 
-
 export interface AccessTokenFacts {
   /** The value after `Authorization: DPoP `. Never echoed in an error. */
   readonly token: string
@@ -53,7 +52,7 @@ export interface VerifiedAccessToken {
  */
 export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<VerifiedAccessToken> {
   const tolerance = f.clockToleranceSeconds ?? TOKEN_CLOCK_TOLERANCE_S
-  const algs = f.algorithms ? ASYMMETRIC_JWS_ALGS.filter((a) => f.algorithms!.includes(a)) : ASYMMETRIC_JWS_ALGS
+  const algs = f.algorithms ? ASYMMETRIC_JWS_ALGS.filter(a => f.algorithms!.includes(a)) : ASYMMETRIC_JWS_ALGS
 
   // (1) JWT shape: RFC 7519 §7.2, compact JWS with JSON header and payload
   const { header, claims } = decodeCompactJwt(f.token, { what: 'the access token', maxChars: MAX_TOKEN_CHARS, shape: 'a JWT', fail: invalidToken })
@@ -61,7 +60,8 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   // (2) required claims: webid, iss, aud, iat, exp, cnf.jkt (§1.7 (2); RFC 9449 §6.1 for cnf)
   if (typeof webid !== 'string' || webid === '') throw invalidToken('the access token has no webid claim')
   if (typeof iss !== 'string' || iss === '') throw invalidToken('the access token has no iss claim')
-  if (!(typeof aud === 'string' || (Array.isArray(aud) && aud.every((a) => typeof a === 'string')))) throw invalidToken('the access token has no aud claim (a string or an array of strings)')
+  if (!(typeof aud === 'string' || (Array.isArray(aud) && aud.every(a => typeof a === 'string'))))
+    throw invalidToken('the access token has no aud claim (a string or an array of strings)')
   if (typeof iat !== 'number' || !Number.isFinite(iat)) throw invalidToken('the access token has no numeric iat claim')
   if (typeof exp !== 'number' || !Number.isFinite(exp)) throw invalidToken('the access token has no numeric exp claim')
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) throw invalidToken('nbf must be a number (seconds since the epoch)')
@@ -90,9 +90,11 @@ export async function verifySolidAccessToken(f: AccessTokenFacts): Promise<Verif
   const nowS = f.now / 1000
   if (nowS - exp >= tolerance) throw invalidToken(`the access token expired ${Math.floor(nowS - exp)} s ago; get a new one`)
   // RFC 7519 §4.1.5
-  if (nbf !== undefined && nbf - nowS > tolerance) throw invalidToken(`the access token is not valid for another ${Math.ceil(nbf - nowS)} s (nbf); at most ${tolerance} s of clock skew is allowed`)
-  if (iat - nowS > tolerance) throw invalidToken(`iat is ${Math.ceil(iat - nowS)} s in the future; at most ${tolerance} s of clock skew is allowed — check the issuer's clock`)
+  if (nbf !== undefined && nbf - nowS > tolerance)
+    throw invalidToken(`the access token is not valid for another ${Math.ceil(nbf - nowS)} s (nbf); at most ${tolerance} s of clock skew is allowed`)
+  if (iat - nowS > tolerance)
+    throw invalidToken(`iat is ${Math.ceil(iat - nowS)} s in the future; at most ${tolerance} s of clock skew is allowed — check the issuer's clock`)
   // (8) RFC 9449 §6.1, §7.1: the proof key is the key the token was issued to
-  if (f.proof.jkt !== jkt) throw invalidToken('the DPoP proof key does not match the token\'s cnf.jkt; sign proofs with the key the token was issued to')
+  if (f.proof.jkt !== jkt) throw invalidToken("the DPoP proof key does not match the token's cnf.jkt; sign proofs with the key the token was issued to")
   return { webid: webid as WebId, clientId: (clientId ?? azp) as ClientId | undefined, issuer: iss, jkt, exp }
 }

@@ -68,24 +68,36 @@ export async function verifyUmaAccessToken(f: UmaTokenFacts): Promise<VerifiedUm
   const { iss, sub, aud, azp, exp, cnf, permissions, sid } = claims
   if (iss !== f.issuer) throw invalidToken(`the UMA access token was issued by ${show(iss)}; this pod accepts only its own (${f.issuer})`)
   if (aud !== f.issuer) throw invalidToken(`the UMA access token is for audience ${show(aud)}, not ${f.issuer}`)
-  if (typeof exp !== 'number' || f.now / 1000 - exp >= CLOCK_TOLERANCE_S) throw invalidToken('the UMA access token has expired; trade a new ticket for a new one')
+  if (typeof exp !== 'number' || f.now / 1000 - exp >= CLOCK_TOLERANCE_S)
+    throw invalidToken('the UMA access token has expired; trade a new ticket for a new one')
   if (typeof sub !== 'string' || sub === '') throw invalidToken('the UMA access token has no sub')
   if (typeof azp !== 'string') throw invalidToken('the UMA access token has no azp')
   if (!isObject(cnf) || typeof cnf.jkt !== 'string') throw invalidToken('the UMA access token has no cnf.jkt')
   if (sid !== undefined && typeof sid !== 'string') throw invalidToken('the UMA access token has a malformed sid')
   const webidIssuer = claims[WEBID_ISSUER_CLAIM]
-  if (webidIssuer !== undefined && (typeof webidIssuer !== 'string' || webidIssuer === '')) throw invalidToken(`the UMA access token has a malformed ${WEBID_ISSUER_CLAIM}`)
+  if (webidIssuer !== undefined && (typeof webidIssuer !== 'string' || webidIssuer === ''))
+    throw invalidToken(`the UMA access token has a malformed ${WEBID_ISSUER_CLAIM}`)
   return {
-    webid: sub as WebId, clientId: azp as ClientId, jkt: cnf.jkt, permissions: readPermissions(permissions), exp,
-    ...(sid !== undefined ? { sid } : {}), ...(webidIssuer !== undefined ? { webidIssuer } : {}),
+    webid: sub as WebId,
+    clientId: azp as ClientId,
+    jkt: cnf.jkt,
+    permissions: readPermissions(permissions),
+    exp,
+    ...(sid !== undefined ? { sid } : {}),
+    ...(webidIssuer !== undefined ? { webidIssuer } : {}),
   }
 }
 
 function readPermissions(value: unknown): UmaPermission[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_PERMISSIONS) throw invalidToken('the UMA access token has no valid permissions claim')
   return value.map((p: unknown) => {
-    if (!isObject(p) || typeof p.resource_id !== 'string' || !Array.isArray(p.resource_scopes)
-      || !p.resource_scopes.every((m) => typeof m === 'string' && MODES.has(m))) throw invalidToken('the UMA access token has a malformed permission')
+    if (
+      !isObject(p) ||
+      typeof p.resource_id !== 'string' ||
+      !Array.isArray(p.resource_scopes) ||
+      !p.resource_scopes.every(m => typeof m === 'string' && MODES.has(m))
+    )
+      throw invalidToken('the UMA access token has a malformed permission')
     return { resource: p.resource_id, modes: p.resource_scopes as string[] }
   })
 }

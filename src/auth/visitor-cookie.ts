@@ -6,5 +6,9 @@ import type { VisitorSession } from '../account/visitor-sessions.ts'
 import type { Principal } from './principal.ts'
 
 /** The visitor's WebID, as their own provider (the issuer) confirmed it at sign-in; no keys. */
-export const visitorPrincipal = (session: Pick<VisitorSession, 'webid' | 'issuer'>): Principal =>
-  ({ webid: session.webid, issuer: session.issuer, keys: [], scheme: 'visitor' })
+export const visitorPrincipal = (session: Pick<VisitorSession, 'webid' | 'issuer'>): Principal => ({
+  webid: session.webid,
+  issuer: session.issuer,
+  keys: [],
+  scheme: 'visitor',
+})

@@ -19,22 +19,32 @@ const ISSUER_LIST_BYTES = 1024 * 1024
  */
 export function makeWebIdIssuerResolver(fetchDoc: FetchDoc, now: () => number = Date.now): (webid: WebId) => Promise<readonly string[]> {
   const known = new LruCache<string, readonly string[]>(ISSUER_LISTS_KEPT, { maxWeight: ISSUER_LIST_BYTES })
-  return async (webid) => {
+  return async webid => {
     const hit = known.get(webid, now())
     if (hit) return hit
     const doc = await fetchDoc(webid, {
-      accept: 'text/turtle, application/ld+json;q=0.9, application/n-triples;q=0.8', allowedTypes: PROFILE_TYPES, maxBytes: REMOTE_DOCUMENT_CAPS.profile,
+      accept: 'text/turtle, application/ld+json;q=0.9, application/n-triples;q=0.8',
+      allowedTypes: PROFILE_TYPES,
+      maxBytes: REMOTE_DOCUMENT_CAPS.profile,
     })
     const issuers = issuersIn(await parse(doc), webid)
-    if (doc.expiresAt !== undefined) known.set(webid, issuers, doc.expiresAt, issuers.reduce((n, i) => n + i.length, webid.length))
+    if (doc.expiresAt !== undefined)
+      known.set(
+        webid,
+        issuers,
+        doc.expiresAt,
+        issuers.reduce((n, i) => n + i.length, webid.length),
+      )
     return issuers
   }
 }
 
-const parse = async (doc: RemoteDoc) => doc.expiresAt === undefined
-  ? (await parseRdfDocumentOffThread(doc.body, doc.contentType, doc.url)).triples
-  : parseRemoteRdf(doc.body, doc.contentType, doc.url)
+const parse = async (doc: RemoteDoc) =>
+  doc.expiresAt === undefined
+    ? (await parseRdfDocumentOffThread(doc.body, doc.contentType, doc.url)).triples
+    : parseRemoteRdf(doc.body, doc.contentType, doc.url)
 
-const issuersIn = (quads: Awaited<ReturnType<typeof parse>>, webid: string): readonly string[] => quads
-  .filter((q) => q.subject.termType === 'NamedNode' && q.subject.value === webid && q.predicate.value === OIDC_ISSUER && q.object.termType === 'NamedNode')
-  .map((q) => q.object.value)
+const issuersIn = (quads: Awaited<ReturnType<typeof parse>>, webid: string): readonly string[] =>
+  quads
+    .filter(q => q.subject.termType === 'NamedNode' && q.subject.value === webid && q.predicate.value === OIDC_ISSUER && q.object.termType === 'NamedNode')
+    .map(q => q.object.value)

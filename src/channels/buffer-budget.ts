@@ -52,8 +52,12 @@ export function makeBufferBudget(limitBytes: number) {
       }
     },
     /** Bytes held unsent, as last read. */
-    get bytes() { return total },
-    get limit() { return limitBytes },
+    get bytes() {
+      return total
+    },
+    get limit() {
+      return limitBytes
+    },
   }
 }
 

@@ -51,7 +51,6 @@ export type NoRoom = 'client' | 'pod'
 /** Access as decided now for a listener: may it still hear of this topic, and of this member? */
 export type Verdict = 'allowed' | 'not_this_one' | EndReason
 
-
 export function makeChannelRegistry(deps: ChannelRegistryDeps) {
   const { store, baseUrl, decider, now } = deps
   const byTopic = new Map<string, Set<Listener>>()
@@ -67,7 +66,10 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
   const pools = { owner: 0, others: 0 }
 
   function count(h: ChannelHolder, by: 1 | -1): void {
-    if (h.owner) { pools.owner += by; return }
+    if (h.owner) {
+      pools.owner += by
+      return
+    }
     pools.others += by
     const n = (perClient.get(h.client) ?? 0) + by
     if (n > 0) perClient.set(h.client, n)
@@ -79,7 +81,7 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     byId.set(listener.id, listener)
     count(listener.holder, 1)
     let set = byTopic.get(listener.topic)
-    if (!set) byTopic.set(listener.topic, set = new Set())
+    if (!set) byTopic.set(listener.topic, (set = new Set()))
     set.add(listener)
   }
 
@@ -93,9 +95,16 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     set?.delete(listener)
     if (set?.size === 0) byTopic.delete(listener.topic)
     const h = held.get(id)
-    if (h) { clearTimeout(h.timer); held.delete(id) }
+    if (h) {
+      clearTimeout(h.timer)
+      held.delete(id)
+    }
     lastSent.delete(id)
-    try { listener.close(reason) } catch (err) { log.warn('notify.close_failed', { channel: listener.type, cause: describeCause(err) }) }
+    try {
+      listener.close(reason)
+    } catch (err) {
+      log.warn('notify.close_failed', { channel: listener.type, cause: describeCause(err) })
+    }
     log.info('notify.channel_ended', { channel: listener.type, topic: listener.topic, reason })
     return true
   }
@@ -106,7 +115,7 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     let key = principalKeys.get(l)
     if (key === undefined) {
       const p = l.principal
-      principalKeys.set(l, key = JSON.stringify([p.webid, p.clientId, p.issuer, p.keys, p.permissions, p.session, l.origin]))
+      principalKeys.set(l, (key = JSON.stringify([p.webid, p.clientId, p.issuer, p.keys, p.permissions, p.session, l.origin])))
     }
     return key
   }
@@ -127,9 +136,9 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
    * member, so a notification never names a resource the listener could not read.
    */
   async function verdictFor(p: ListenerPrincipal, origin: string | undefined, change: ResourceChange, at: number): Promise<Verdict> {
-    if (!await sessionLive(p, at)) return 'session_revoked'
-    if (!await mayRead(p, baseUrl + change.topic, origin)) return 'access_lost'
-    if (change.object !== change.topic && !await mayRead(p, baseUrl + change.object, origin)) return 'not_this_one'
+    if (!(await sessionLive(p, at))) return 'session_revoked'
+    if (!(await mayRead(p, baseUrl + change.topic, origin))) return 'access_lost'
+    if (change.object !== change.topic && !(await mayRead(p, baseUrl + change.object, origin))) return 'not_this_one'
     return 'allowed'
   }
 
@@ -138,18 +147,24 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     if (rate === undefined || rate <= 0) return listener.send(message, change)
     const last = lastSent.get(listener.id)
     const pending = held.get(listener.id)
-    if (pending) { held.set(listener.id, { ...pending, message, change }); return }
+    if (pending) {
+      held.set(listener.id, { ...pending, message, change })
+      return
+    }
     if (last === undefined || at - last >= rate) {
       lastSent.set(listener.id, at)
       return listener.send(message, change)
     }
-    const timer = setTimeout(() => {
-      const h = held.get(listener.id)
-      held.delete(listener.id)
-      if (!h || !byId.has(listener.id)) return
-      lastSent.set(listener.id, now())
-      listener.send(h.message, h.change)
-    }, last + rate - at)
+    const timer = setTimeout(
+      () => {
+        const h = held.get(listener.id)
+        held.delete(listener.id)
+        if (!h || !byId.has(listener.id)) return
+        lastSent.set(listener.id, now())
+        listener.send(h.message, h.change)
+      },
+      last + rate - at,
+    )
     timer.unref?.()
     held.set(listener.id, { message, change, timer })
   }
@@ -166,11 +181,14 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
         // ended while this change was told (shed by the buffer budget, access lost)
         if (!byId.has(listener.id)) continue
         const f = listener.features
-        if (f.endAt !== undefined && f.endAt <= at) { end(listener.id, 'end_at'); continue }
+        if (f.endAt !== undefined && f.endAt <= at) {
+          end(listener.id, 'end_at')
+          continue
+        }
         if (f.startAt !== undefined && f.startAt > at) continue
         const key = principalKey(listener)
         let verdict = verdicts.get(key)
-        if (!verdict) verdicts.set(key, verdict = verdictFor(listener.principal, listener.origin, change, at))
+        if (!verdict) verdicts.set(key, (verdict = verdictFor(listener.principal, listener.origin, change, at)))
         const v = await verdict
         if (v === 'allowed') sendPaced(listener, message, change, at)
         else if (v !== 'not_this_one') end(listener.id, v)
@@ -194,15 +212,24 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     verdictFor: (listener: Listener, change: ResourceChange): Promise<Verdict> => verdictFor(listener.principal, listener.origin, change, now()),
     /** May `p` listen to `topic` now: its app session live and Read of the topic (a legacy `sub`, before it is acked). */
     mayListen: async (p: ListenerPrincipal, topic: string, origin: string | undefined): Promise<boolean> =>
-      await sessionLive(p, now()) && await mayRead(p, baseUrl + topic, origin),
+      (await sessionLive(p, now())) && (await mayRead(p, baseUrl + topic, origin)),
     /** Open channels, oldest first. */
-    list: (): ChannelSummary[] => [...byId.values()].sort((a, b) => a.since - b.since).map(l => ({
-      id: l.id, type: l.type, topic: l.topic, keys: l.principal.keys, since: l.since,
-      ...(l.principal.webid !== undefined ? { webid: l.principal.webid } : {}),
-      ...(l.principal.clientId !== undefined ? { clientId: l.principal.clientId } : {}),
-      ...(l.features.endAt !== undefined ? { endAt: l.features.endAt } : {}),
-    })),
-    get size() { return byId.size },
+    list: (): ChannelSummary[] =>
+      [...byId.values()]
+        .sort((a, b) => a.since - b.since)
+        .map(l => ({
+          id: l.id,
+          type: l.type,
+          topic: l.topic,
+          keys: l.principal.keys,
+          since: l.since,
+          ...(l.principal.webid !== undefined ? { webid: l.principal.webid } : {}),
+          ...(l.principal.clientId !== undefined ? { clientId: l.principal.clientId } : {}),
+          ...(l.features.endAt !== undefined ? { endAt: l.features.endAt } : {}),
+        })),
+    get size() {
+      return byId.size
+    },
     /** Open channels of `client` (the owner's are not counted per client). */
     countOf: (client: string) => perClient.get(client) ?? 0,
     /**

@@ -29,14 +29,15 @@ const b64 = (b: Buffer) => b.toString('base64url')
 export function makeLegacyCapabilities(deps: { readonly store: Store; readonly baseUrl: string; readonly now: () => number }) {
   const socketUrl = deps.baseUrl.replace(/^http/, 'ws') + NOTIFY_PATHS.legacy
   let secret: Promise<Buffer> | undefined
-  const secretOf = () => secret ??= (async () => {
-    let stored = await deps.store.system.get(SYSTEM_KEY) as string | undefined
-    if (!stored) {
-      stored = b64(randomBytes(32))
-      await deps.store.system.put(SYSTEM_KEY, stored, { sync: true })
-    }
-    return Buffer.from(stored, 'base64url')
-  })()
+  const secretOf = () =>
+    (secret ??= (async () => {
+      let stored = (await deps.store.system.get(SYSTEM_KEY)) as string | undefined
+      if (!stored) {
+        stored = b64(randomBytes(32))
+        await deps.store.system.put(SYSTEM_KEY, stored, { sync: true })
+      }
+      return Buffer.from(stored, 'base64url')
+    })())
   const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest()
   const issued = new LruCache<string, { url: string; exp: number }>(ISSUED_KEPT)
 
@@ -65,7 +66,11 @@ export function makeLegacyCapabilities(deps: { readonly store: Store; readonly b
       const given = Buffer.from(sig, 'base64url')
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
       let claims: Claims
-      try { claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Claims } catch { return undefined }
+      try {
+        claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Claims
+      } catch {
+        return undefined
+      }
       if (typeof claims.exp !== 'number' || claims.exp <= deps.now() || typeof claims.p !== 'object' || !Array.isArray(claims.p.keys)) return undefined
       return claims.p
     },

@@ -26,7 +26,16 @@ export interface ChannelFeatures {
 export type ListenerPrincipal = Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys' | 'permissions' | 'session' | 'scheme'>
 
 /** Why the pod ended a channel (told to the subscriber where the channel can carry it, and logged). */
-export type EndReason = 'unsubscribed' | 'access_lost' | 'session_revoked' | 'ended_by_owner' | 'end_at' | 'too_slow' | 'closed' | 'shutdown' | 'delivery_failed'
+export type EndReason =
+  | 'unsubscribed'
+  | 'access_lost'
+  | 'session_revoked'
+  | 'ended_by_owner'
+  | 'end_at'
+  | 'too_slow'
+  | 'closed'
+  | 'shutdown'
+  | 'delivery_failed'
 
 export interface Listener {
   /** The channel's id: a URL under /.notifications/ (the legacy socket's are internal). */
@@ -53,7 +62,8 @@ export interface Listener {
 
 /** The listener's identity as kept for the channel's life (no signed body, nothing of the request). */
 export const listenerPrincipalOf = (p: Principal): ListenerPrincipal => ({
-  keys: p.keys, scheme: p.scheme,
+  keys: p.keys,
+  scheme: p.scheme,
   ...(p.webid !== undefined ? { webid: p.webid } : {}),
   ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
   ...(p.issuer !== undefined ? { issuer: p.issuer } : {}),

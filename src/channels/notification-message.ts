@@ -11,7 +11,7 @@ export const NOTIFICATION_CONTEXT = ['https://www.w3.org/ns/activitystreams', 'h
 
 /** The media types a channel may ask its notifications in (`accept`); the first is the default. */
 export const NOTIFICATION_TYPES = ['application/ld+json', 'text/turtle'] as const
-export type NotificationType = typeof NOTIFICATION_TYPES[number]
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number]
 
 export interface NotificationMessage {
   readonly '@context': typeof NOTIFICATION_CONTEXT
@@ -48,8 +48,8 @@ const serialized = new WeakMap<NotificationMessage, Partial<Record<NotificationT
 /** The notification's bytes in the channel's media type. */
 export function serializeNotification(n: NotificationMessage, type: NotificationType): string {
   let texts = serialized.get(n)
-  if (!texts) serialized.set(n, texts = {})
-  return texts[type] ??= writeNotification(n, type)
+  if (!texts) serialized.set(n, (texts = {}))
+  return (texts[type] ??= writeNotification(n, type))
 }
 
 function writeNotification(n: NotificationMessage, type: NotificationType): string {
@@ -65,6 +65,9 @@ function writeNotification(n: NotificationMessage, type: NotificationType): stri
   const writer = new Writer({ prefixes: { as: AS(''), notify: NOTIFY('') } })
   writer.addQuads(quads)
   let out = ''
-  writer.end((err, result) => { if (err) throw err; out = result })
+  writer.end((err, result) => {
+    if (err) throw err
+    out = result
+  })
   return out
 }

@@ -57,16 +57,23 @@ function parseDateTime(field: string, value: unknown): number {
 /** The notification media type a channel's `accept` (an Accept header value) picks, or a 422. */
 export function notificationTypeFor(accept: string | undefined): NotificationType {
   if (accept === undefined || accept.trim() === '') return NOTIFICATION_TYPES[0]
-  const ranges = accept.split(',').map(r => {
-    const [type, ...params] = r.split(';').map(p => p.trim().toLowerCase())
-    const q = params.find(p => p.startsWith('q='))
-    return { type: type ?? '', q: q === undefined ? 1 : Number(q.slice(2)) }
-  }).filter(r => r.q > 0).sort((a, b) => b.q - a.q)
+  const ranges = accept
+    .split(',')
+    .map(r => {
+      const [type, ...params] = r.split(';').map(p => p.trim().toLowerCase())
+      const q = params.find(p => p.startsWith('q='))
+      return { type: type ?? '', q: q === undefined ? 1 : Number(q.slice(2)) }
+    })
+    .filter(r => r.q > 0)
+    .sort((a, b) => b.q - a.q)
   for (const r of ranges) {
     if (r.type === '*/*' || r.type === 'application/*' || r.type === 'application/ld+json' || r.type === 'application/json') return 'application/ld+json'
     if (r.type === 'text/*' || r.type === 'text/turtle') return 'text/turtle'
   }
-  throw refusal('unsupported_notification_format', `notifications are sent as ${NOTIFICATION_TYPES.join(' or ')}; the channel's accept ("${accept.slice(0, 100)}") names neither`)
+  throw refusal(
+    'unsupported_notification_format',
+    `notifications are sent as ${NOTIFICATION_TYPES.join(' or ')}; the channel's accept ("${accept.slice(0, 100)}") names neither`,
+  )
 }
 
 const FIELDS = ['topic', 'sendTo', 'state', 'startAt', 'endAt', 'rate', 'accept'] as const
@@ -77,7 +84,11 @@ const FIELDS = ['topic', 'sendTo', 'state', 'startAt', 'endAt', 'rate', 'accept'
  */
 function turtleFields(body: string, baseIri: string): Record<string, unknown> {
   let quads: Quad[]
-  try { quads = new Parser({ baseIRI: baseIri }).parse(body) } catch { throw invalid('the body is not valid Turtle') }
+  try {
+    quads = new Parser({ baseIRI: baseIri }).parse(body)
+  } catch {
+    throw invalid('the body is not valid Turtle')
+  }
   const typed = quads.filter(q => q.predicate.value === RDF('type') && q.object.value.startsWith(NOTIFY('')))
   if (typed.length !== 1) throw invalid('the Turtle body must describe exactly one channel, typed with its channel type')
   const channel = typed[0]!.subject
@@ -94,10 +105,19 @@ function turtleFields(body: string, baseIri: string): Record<string, unknown> {
 function requestFields(body: string, mediaType: string | undefined, baseIri: string): Record<string, unknown> {
   if (mediaType === 'text/turtle') return turtleFields(body, baseIri)
   if (mediaType !== 'application/ld+json' && mediaType !== 'application/json') {
-    throw new HttpError(415, 'unsupported_media_type', 'a subscription request is JSON-LD or Turtle: send it with Content-Type: application/ld+json or text/turtle', { headers: { 'accept-post': 'application/ld+json, text/turtle' } })
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      'a subscription request is JSON-LD or Turtle: send it with Content-Type: application/ld+json or text/turtle',
+      { headers: { 'accept-post': 'application/ld+json, text/turtle' } },
+    )
   }
   let doc: unknown
-  try { doc = JSON.parse(body) } catch { throw invalid('the body is not JSON; send a JSON-LD channel description with type and topic') }
+  try {
+    doc = JSON.parse(body)
+  } catch {
+    throw invalid('the body is not JSON; send a JSON-LD channel description with type and topic')
+  }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw invalid('the body must be one JSON-LD object with type and topic')
   return doc as Record<string, unknown>
 }
@@ -123,7 +143,9 @@ export function parseSubscriptionRequest(f: SubscriptionFacts): SubscriptionRequ
     throw invalid(`topic must be a resource of this pod (${f.baseUrl}/…), without query or fragment`)
   }
   let topic: string
-  try { topic = resolveTarget(f.baseUrl, o.topic).path } catch (err) {
+  try {
+    topic = resolveTarget(f.baseUrl, o.topic).path
+  } catch (err) {
     throw invalid(`topic does not name a resource: ${err instanceof HttpError ? err.description : 'its path is invalid'}`)
   }
   const state = o.state
@@ -149,7 +171,13 @@ export function parseSubscriptionRequest(f: SubscriptionFacts): SubscriptionRequ
   return {
     type: f.service,
     topic,
-    features: { accept, ...(state !== undefined ? { state } : {}), ...(startAt !== undefined ? { startAt } : {}), ...(endAt !== undefined ? { endAt } : {}), ...(rate !== undefined ? { rate } : {}) },
+    features: {
+      accept,
+      ...(state !== undefined ? { state } : {}),
+      ...(startAt !== undefined ? { startAt } : {}),
+      ...(endAt !== undefined ? { endAt } : {}),
+      ...(rate !== undefined ? { rate } : {}),
+    },
     ...(sendTo !== undefined ? { sendTo } : {}),
   }
 }

@@ -12,8 +12,13 @@ import { describeCause, log } from '../log.ts'
 import type { ChannelRegistry } from './channel-registry.ts'
 import { serializeNotification } from './notification-message.ts'
 import {
-  deleteOutboxEntries, deleteTrouble, getOutboxEntry, putTrouble,
-  type OutboxEntry, type WebhookSubscription, type WebhookTrouble,
+  deleteOutboxEntries,
+  deleteTrouble,
+  getOutboxEntry,
+  putTrouble,
+  type OutboxEntry,
+  type WebhookSubscription,
+  type WebhookTrouble,
 } from './webhook-records.ts'
 
 /** Retry after 1 s, doubling each time, to at most 10 minutes between attempts. */
@@ -54,8 +59,14 @@ export async function deliveryRequest(podKey: PodKeys, sendTo: string, body: str
   const key = await podKey.current()
   const headers: Record<string, string> = { 'content-type': contentType, 'content-digest': contentDigestOf(body) }
   const signature = signRequest({
-    method: 'POST', targetUri: sendTo, headers: new Headers(headers), covered: ['@method', '@target-uri', 'content-type', 'content-digest'],
-    keyid: key.keyid, key: key.privateKey, created: Math.floor(now / 1000), nonce: crypto.randomUUID(),
+    method: 'POST',
+    targetUri: sendTo,
+    headers: new Headers(headers),
+    covered: ['@method', '@target-uri', 'content-type', 'content-digest'],
+    keyid: key.keyid,
+    key: key.privateKey,
+    created: Math.floor(now / 1000),
+    nonce: crypto.randomUUID(),
   })
   return { headers: { ...headers, ...signature }, body }
 }
@@ -77,8 +88,17 @@ export function makeDeliveryWorker(deps: DeliveryDeps) {
     const at = now()
     const { sub } = state
     return {
-      id: sub.id, topic: sub.topic, sendTo: sub.sendTo, ...(sub.principal.webid !== undefined ? { webid: sub.principal.webid } : {}),
-      state: 'failing', reason: '', since: at, lastAttempt: at, lost: 0, ...state.trouble, ...change,
+      id: sub.id,
+      topic: sub.topic,
+      sendTo: sub.sendTo,
+      ...(sub.principal.webid !== undefined ? { webid: sub.principal.webid } : {}),
+      state: 'failing',
+      reason: '',
+      since: at,
+      lastAttempt: at,
+      lost: 0,
+      ...state.trouble,
+      ...change,
     }
   }
 
@@ -89,7 +109,9 @@ export function makeDeliveryWorker(deps: DeliveryDeps) {
   }
 
   function dropHead(state: ChannelState, count = 1) {
-    void deleteOutboxEntries(store, state.keys.splice(0, count)).catch((err: unknown) => log.warn('webhook.outbox_delete_failed', { cause: describeCause(err) }))
+    void deleteOutboxEntries(store, state.keys.splice(0, count)).catch((err: unknown) =>
+      log.warn('webhook.outbox_delete_failed', { cause: describeCause(err) }),
+    )
   }
 
   async function failed(state: ChannelState, reason: string) {
@@ -113,21 +135,43 @@ export function makeDeliveryWorker(deps: DeliveryDeps) {
   async function deliverHead(state: ChannelState): Promise<void> {
     const { sub } = state
     const listener = channels.get(sub.id)
-    if (!listener) { states.delete(sub.key); return } // ended meanwhile: its records went with it
+    if (!listener) {
+      states.delete(sub.key)
+      return
+    } // ended meanwhile: its records went with it
     const at = now()
-    if (sub.features.endAt !== undefined && sub.features.endAt <= at) { channels.end(sub.id, 'end_at'); return }
+    if (sub.features.endAt !== undefined && sub.features.endAt <= at) {
+      channels.end(sub.id, 'end_at')
+      return
+    }
     const rate = sub.features.rate
-    if (rate && state.lastSentAt !== undefined && at < state.lastSentAt + rate) { state.notBefore = state.lastSentAt + rate; return }
+    if (rate && state.lastSentAt !== undefined && at < state.lastSentAt + rate) {
+      state.notBefore = state.lastSentAt + rate
+      return
+    }
     // Solid Notifications §rate: changes within the interval are told as the latest one
     if (rate && state.keys.length > 1) dropHead(state, state.keys.length - 1)
     const found = await getOutboxEntry(store, state.keys[0]!, at)
-    if (!found) { state.keys.shift(); return }
-    if (found.expired) { dropHead(state); noteLost(state, 1, `not delivered within ${GIVE_UP_MS / 3600_000} h`); return }
+    if (!found) {
+      state.keys.shift()
+      return
+    }
+    if (found.expired) {
+      dropHead(state)
+      noteLost(state, 1, `not delivered within ${GIVE_UP_MS / 3600_000} h`)
+      return
+    }
     const entry: OutboxEntry = found.entry
     // Written to the outbox before the registry decided anything: decided again now, with today's access
     const verdict = await channels.verdictFor(listener, entry.change)
-    if (verdict === 'not_this_one') { dropHead(state); return }
-    if (verdict !== 'allowed') { channels.end(sub.id, verdict); return }
+    if (verdict === 'not_this_one') {
+      dropHead(state)
+      return
+    }
+    if (verdict !== 'allowed') {
+      channels.end(sub.id, verdict)
+      return
+    }
     const request = await deliveryRequest(podKey, sub.sendTo, serializeNotification(entry.message, sub.features.accept), sub.features.accept, at)
     let reason: string
     try {
@@ -136,7 +180,10 @@ export function makeDeliveryWorker(deps: DeliveryDeps) {
         dropHead(state)
         state.attempt = 0
         state.lastSentAt = now()
-        if (state.trouble?.state === 'failing') { log.info('webhook.recovered', { channel: sub.id }); setTrouble(state, undefined) }
+        if (state.trouble?.state === 'failing') {
+          log.info('webhook.recovered', { channel: sub.id })
+          setTrouble(state, undefined)
+        }
         log.debug('webhook.delivered', { channel: sub.id, status, ms })
         return
       }
@@ -156,12 +203,22 @@ export function makeDeliveryWorker(deps: DeliveryDeps) {
     let next = Infinity
     for (const state of states.values()) {
       if (state.busy || state.keys.length === 0) continue
-      if (state.notBefore > at) { next = Math.min(next, state.notBefore); continue }
+      if (state.notBefore > at) {
+        next = Math.min(next, state.notBefore)
+        continue
+      }
       if (running.size >= MAX_CONCURRENT_DELIVERIES) break // a finishing delivery pumps again
       state.busy = true
       const run: Promise<void> = deliverHead(state)
-        .catch((err: unknown) => { log.error('webhook.delivery_step_failed', { channel: state.sub.id, cause: describeCause(err) }); state.notBefore = now() + backoffMs(++state.attempt) })
-        .finally(() => { state.busy = false; running.delete(run); pump() })
+        .catch((err: unknown) => {
+          log.error('webhook.delivery_step_failed', { channel: state.sub.id, cause: describeCause(err) })
+          state.notBefore = now() + backoffMs(++state.attempt)
+        })
+        .finally(() => {
+          state.busy = false
+          running.delete(run)
+          pump()
+        })
       running.add(run)
     }
     if (next !== Infinity) {
@@ -177,7 +234,9 @@ export function makeDeliveryWorker(deps: DeliveryDeps) {
       if (keys.length > MAX_OUTBOX) this.enqueue(sub.key, [])
     },
     /** Forgets the channel (its records are the caller's to delete). */
-    forget(channelKey: string): void { states.delete(channelKey) },
+    forget(channelKey: string): void {
+      states.delete(channelKey)
+    },
     /** Outbox entries now on disk for the channel; past MAX_OUTBOX the oldest waiting ones are dropped. */
     enqueue(channelKey: string, keys: readonly string[]): void {
       const state = states.get(channelKey)
@@ -192,7 +251,10 @@ export function makeDeliveryWorker(deps: DeliveryDeps) {
       }
       pump()
     },
-    start(): void { stopped = false; pump() },
+    start(): void {
+      stopped = false
+      pump()
+    },
     /** Stops sending; resolves once the deliveries in flight are done (each within the poster's timeout). */
     async stop(): Promise<void> {
       stopped = true

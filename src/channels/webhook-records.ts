@@ -55,15 +55,17 @@ export interface WebhookTrouble {
 export const outboxKey = (channelKey: string, seq: number) => `${channelKey}\0${String(seq).padStart(17, '0')}`
 const channelOfOutboxKey = (key: string) => key.slice(0, key.indexOf('\0'))
 
-export const putSubscription = (store: Store, s: WebhookSubscription) =>
-  putRecord(store, SUBSCRIPTIONS, s.key, s, s.features.endAt ?? NEVER)
+export const putSubscription = (store: Store, s: WebhookSubscription) => putRecord(store, SUBSCRIPTIONS, s.key, s, s.features.endAt ?? NEVER)
 
-export const readSubscriptions = async (store: Store, now: number) =>
-  (await readRecords<WebhookSubscription>(store, SUBSCRIPTIONS, now)).map(r => r.value)
+export const readSubscriptions = async (store: Store, now: number) => (await readRecords<WebhookSubscription>(store, SUBSCRIPTIONS, now)).map(r => r.value)
 
 /** The put of one outbox entry, for the batch of the write it tells of; it expires (is given up) at `giveUpAt`. */
-export const outboxOp = (store: Store, key: string, entry: OutboxEntry, giveUpAt: number): WriteOp =>
-  ({ type: 'put', key: keyOf(OUTBOX, key), value: { v: entry, exp: giveUpAt }, ...inSublevel(store.records) })
+export const outboxOp = (store: Store, key: string, entry: OutboxEntry, giveUpAt: number): WriteOp => ({
+  type: 'put',
+  key: keyOf(OUTBOX, key),
+  value: { v: entry, exp: giveUpAt },
+  ...inSublevel(store.records),
+})
 
 /** The entry at `key`: `expired` once its retry time is over, undefined when it is gone. */
 export async function getOutboxEntry(store: Store, key: string, now: number): Promise<{ entry: OutboxEntry; expired: boolean } | undefined> {
@@ -71,15 +73,13 @@ export async function getOutboxEntry(store: Store, key: string, now: number): Pr
   return rec && { entry: rec.v as OutboxEntry, expired: rec.exp <= now }
 }
 
-export const putOutboxEntry = (store: Store, key: string, entry: OutboxEntry, giveUpAt: number) =>
-  putRecord(store, OUTBOX, key, entry, giveUpAt)
+export const putOutboxEntry = (store: Store, key: string, entry: OutboxEntry, giveUpAt: number) => putRecord(store, OUTBOX, key, entry, giveUpAt)
 
 /**
  * Delivered or dropped entries. Not synced: a delete lost to a crash sends that notification again after the
  * restart (at-least-once; the receiver drops a repeat by its id), and a delivery costs no fsync.
  */
-export const deleteOutboxEntries = (store: Store, keys: readonly string[]) =>
-  writeRecords(store, OUTBOX, [], keys, { sync: false })
+export const deleteOutboxEntries = (store: Store, keys: readonly string[]) => writeRecords(store, OUTBOX, [], keys, { sync: false })
 
 /** Every outbox key on disk, in order, expired ones too (the worker gives those up with a log line). */
 export async function readOutboxKeys(store: Store): Promise<Map<string, string[]>> {
@@ -89,7 +89,7 @@ export async function readOutboxKeys(store: Store): Promise<Map<string, string[]
     const key = k.slice(prefix.length)
     const channel = channelOfOutboxKey(key)
     let keys = byChannel.get(channel)
-    if (!keys) byChannel.set(channel, keys = [])
+    if (!keys) byChannel.set(channel, (keys = []))
     keys.push(key)
   }
   return byChannel

@@ -18,8 +18,18 @@ import type { ChannelFeatures, Listener, ListenerPrincipal } from './listener.ts
 import { notificationOf } from './notification-message.ts'
 import { GIVE_UP_MS, makeDeliveryWorker } from './webhook-delivery.ts'
 import {
-  deleteOutboxEntries, deleteSubscription, deleteTrouble, outboxKey, outboxOp, putOutboxEntry, putSubscription,
-  readOutboxKeys, readSubscriptions, readTroubles, type WebhookSubscription, type WebhookTrouble,
+  deleteOutboxEntries,
+  deleteSubscription,
+  deleteTrouble,
+  outboxKey,
+  outboxOp,
+  putOutboxEntry,
+  putSubscription,
+  readOutboxKeys,
+  readSubscriptions,
+  readTroubles,
+  type WebhookSubscription,
+  type WebhookTrouble,
 } from './webhook-records.ts'
 
 /**
@@ -57,7 +67,7 @@ export function makeWebhooks(deps: WebhooksDeps) {
   const isOwners = (sub: Pick<WebhookSubscription, 'principal'>) => sub.principal.webid === ownerWebId
   /** Registered webhooks, the owner's and everyone else's. */
   const counts = { owner: 0, others: 0 }
-  const pool = (sub: Pick<WebhookSubscription, 'principal'>) => isOwners(sub) ? 'owner' : 'others'
+  const pool = (sub: Pick<WebhookSubscription, 'principal'>) => (isOwners(sub) ? 'owner' : 'others')
   /** The outbox keys each change was journaled under, until its batch is synced (then the worker may read them). */
   const journaled = new WeakMap<ResourceChange, { channel: string; key: string }[]>()
   let lastSeq = 0
@@ -96,29 +106,34 @@ export function makeWebhooks(deps: WebhooksDeps) {
   function listenerOf(sub: WebhookSubscription, features: ChannelFeatures): Listener {
     const { key: _key, sendTo: _sendTo, ...rest } = sub
     return {
-      ...rest, type: 'WebhookChannel2023', features,
+      ...rest,
+      type: 'WebhookChannel2023',
+      features,
       // an anonymous webhook is refused, so its agent is the client whatever address it came from
       holder: holderOf(sub.principal, undefined, ownerWebId),
       send(message, change) {
         // A change of a resource write is in the outbox already; only the `state` catch-up of a new channel is not
         if (journaled.get(change)?.some(j => j.channel === sub.key)) return
         const key = outboxKey(sub.key, nextSeq())
-        putOutboxEntry(store, key, { change, message }, now() + GIVE_UP_MS).then(() => worker.enqueue(sub.key, [key]),
-          (err: unknown) => log.warn('webhook.outbox_write_failed', { channel: sub.id, cause: describeCause(err) }))
+        putOutboxEntry(store, key, { change, message }, now() + GIVE_UP_MS).then(
+          () => worker.enqueue(sub.key, [key]),
+          (err: unknown) => log.warn('webhook.outbox_write_failed', { channel: sub.id, cause: describeCause(err) }),
+        )
       },
       close(reason) {
         unregister(sub)
         // Shutdown keeps the channel for the next start; any other end forgets it and what it was still owed
         if (reason === 'shutdown') return
-        void deleteSubscription(store, sub.key, { keepTrouble: reason === 'delivery_failed' })
-          .catch((err: unknown) => log.warn('webhook.delete_failed', { channel: sub.id, cause: describeCause(err) }))
+        void deleteSubscription(store, sub.key, { keepTrouble: reason === 'delivery_failed' }).catch((err: unknown) =>
+          log.warn('webhook.delete_failed', { channel: sub.id, cause: describeCause(err) }),
+        )
       },
     }
   }
 
   function register(sub: WebhookSubscription, outbox: readonly string[] = [], trouble?: WebhookTrouble) {
     let subs = byTopic.get(sub.topic)
-    if (!subs) byTopic.set(sub.topic, subs = new Map())
+    if (!subs) byTopic.set(sub.topic, (subs = new Map()))
     subs.set(sub.key, sub)
     counts[pool(sub)]++
     worker.track(sub, outbox, trouble)
@@ -140,12 +155,19 @@ export function makeWebhooks(deps: WebhooksDeps) {
     async subscribe(req: WebhookRequest): Promise<WebhookSubscription> {
       const refused = await deps.poster.refusalOf(req.sendTo)
       if (refused) throw refusal('unsafe_send_to', `sendTo is refused (${refused}); the pod posts notifications only to https URLs on public addresses`)
-      if (counts[pool(req)] >= MAX_WEBHOOKS) throw refusal('too_many_channels', `the pod keeps at most ${MAX_WEBHOOKS} webhook channels; retry later`, { headers: { 'retry-after': '60' } })
+      if (counts[pool(req)] >= MAX_WEBHOOKS)
+        throw refusal('too_many_channels', `the pod keeps at most ${MAX_WEBHOOKS} webhook channels; retry later`, { headers: { 'retry-after': '60' } })
       const key = newKey()
       const { state: _state, ...kept } = req.features
       const sub: WebhookSubscription = {
-        id: baseUrl + NOTIFY_PATHS.webhook + key, key, topic: req.topic, sendTo: req.sendTo, principal: req.principal,
-        ...(req.origin !== undefined ? { origin: req.origin } : {}), features: kept, since: now(),
+        id: baseUrl + NOTIFY_PATHS.webhook + key,
+        key,
+        topic: req.topic,
+        sendTo: req.sendTo,
+        principal: req.principal,
+        ...(req.origin !== undefined ? { origin: req.origin } : {}),
+        features: kept,
+        since: now(),
       }
       await putSubscription(store, sub)
       register(sub)

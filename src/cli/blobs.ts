@@ -16,14 +16,19 @@ export async function blobsCommand(cfg: Config): Promise<void> {
   let check
   try {
     check = await checkBlobs(store, { repair: cfg.repair })
-  } finally { await store.close() }
+  } finally {
+    await store.close()
+  }
   const lines = [`solopod: ${check.stored} blob(s) in ${store.blobs.location}, ${check.named} named by the pod's records`]
   for (const p of check.missing) lines.push(`missing: ${p.id} (${p.named}${p.expected !== undefined ? `, ${p.expected} bytes` : ''})`)
   for (const p of check.wrongSize) lines.push(`wrong size: ${p.id} (${p.named}): ${p.found} bytes, the record says ${p.expected}`)
   for (const id of check.orphans) lines.push(`orphan: ${id}${cfg.repair ? ' (removed)' : ''}`)
-  lines.push(check.missing.length + check.wrongSize.length + check.orphans.length === 0 ? 'solopod: all blobs are in order'
-    : `solopod: ${check.missing.length} missing, ${check.wrongSize.length} of the wrong size, ${check.orphans.length} orphan(s)` +
-      (cfg.repair ? `, ${check.removed} removed` : check.orphans.length > 0 ? ' (--repair removes orphans)' : ''))
+  lines.push(
+    check.missing.length + check.wrongSize.length + check.orphans.length === 0
+      ? 'solopod: all blobs are in order'
+      : `solopod: ${check.missing.length} missing, ${check.wrongSize.length} of the wrong size, ${check.orphans.length} orphan(s)` +
+          (cfg.repair ? `, ${check.removed} removed` : check.orphans.length > 0 ? ' (--repair removes orphans)' : ''),
+  )
   console.log(lines.join('\n'))
   // Lost bytes are not repaired by anything here: the exit code says so to a script.
   if (check.missing.length + check.wrongSize.length > 0) process.exitCode = 1

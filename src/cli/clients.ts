@@ -29,15 +29,23 @@ export async function clientsCommand(cfg: Config): Promise<void> {
   const [sub, id] = cfg.args
   if (sub === 'add') return addCommand(cfg)
   if (sub === 'list') {
-    const list = await onPod<CredentialSummary[]>(cfg, 'list', {}, (a) => a.list())
+    const list = await onPod<CredentialSummary[]>(cfg, 'list', {}, a => a.list())
     if (list.length === 0) console.error('solopod: no client credentials; make one with solopod clients add --name N [--scope /folder/]')
     for (const c of list) {
-      console.log([c.clientId, c.name, accessOf(c), `created ${new Date(c.createdAt).toISOString()}`,
-        c.lastUsedAt === undefined ? 'never used' : `last used ${new Date(c.lastUsedAt).toISOString()}`].join('\t'))
+      console.log(
+        [
+          c.clientId,
+          c.name,
+          accessOf(c),
+          `created ${new Date(c.createdAt).toISOString()}`,
+          c.lastUsedAt === undefined ? 'never used' : `last used ${new Date(c.lastUsedAt).toISOString()}`,
+        ].join('\t'),
+      )
     }
     return
   }
-  if (!await onPod<boolean>(cfg, 'remove', { id }, (a) => a.remove(id!))) throw new ClientsCommandError(`there is no client credential ${JSON.stringify(id)} (see solopod clients list)`)
+  if (!(await onPod<boolean>(cfg, 'remove', { id }, a => a.remove(id!))))
+    throw new ClientsCommandError(`there is no client credential ${JSON.stringify(id)} (see solopod clients list)`)
   console.error(`solopod: removed ${id}; its tokens are refused from their next request`)
 }
 
@@ -46,10 +54,12 @@ async function addCommand(cfg: Config): Promise<void> {
   const name = cfg.keyName
   if (name === undefined) throw new ConfigError('clients add needs --name N: what the script is for, e.g. --name "Photo backup"')
   const scope = cfg.scopes.length > 0 ? cfg.scopes.map(scopeEntryOf) : undefined
-  const added = await onPod<{ credential: CredentialSummary; secret: string }>(cfg, 'add', { name, scope }, (a) => a.add(name, scope))
-  console.error(`solopod: client credential "${added.credential.name}" acts as the pod's owner, ` +
-    `${accessOf(added.credential)}. The secret is shown only now (the pod keeps its hash): keep it like a password. ` +
-    `Remove it with: solopod clients remove ${added.credential.clientId}`)
+  const added = await onPod<{ credential: CredentialSummary; secret: string }>(cfg, 'add', { name, scope }, a => a.add(name, scope))
+  console.error(
+    `solopod: client credential "${added.credential.name}" acts as the pod's owner, ` +
+      `${accessOf(added.credential)}. The secret is shown only now (the pod keeps its hash): keep it like a password. ` +
+      `Remove it with: solopod clients remove ${added.credential.clientId}`,
+  )
   console.log(`client_id=${added.credential.clientId}\nclient_secret=${added.secret}`)
 }
 

@@ -22,6 +22,8 @@ export async function exportCommand(cfg: Config): Promise<void> {
     const at = Date.now()
     const counts = await exportPod(store, dest, at)
     await recordBackup(store, { at: new Date(at).toISOString(), via: 'export', resources: counts.resources })
-  } finally { await store.close() }
+  } finally {
+    await store.close()
+  }
   console.log(`solopod: exported ${cfg.dataDir} to ${dest}`)
 }

@@ -16,7 +16,11 @@ export async function importCommand(cfg: Config): Promise<void> {
     const work = dirname(resolve(cfg.dataDir))
     mkdirSync(work, { recursive: true })
     const { holder, exportDir } = await (await import('../store/export-archive.ts')).unpackExportArchive(src, work)
-    try { await importPod(cfg.dataDir, exportDir, cfg.baseUrl) } finally { rmSync(holder, { recursive: true, force: true }) }
+    try {
+      await importPod(cfg.dataDir, exportDir, cfg.baseUrl)
+    } finally {
+      rmSync(holder, { recursive: true, force: true })
+    }
   } else await importPod(cfg.dataDir, src, cfg.baseUrl)
   console.log(`solopod: imported ${src} into ${cfg.dataDir} for ${cfg.baseUrl}`)
 }

@@ -23,11 +23,15 @@ export async function keysCommand(cfg: Config): Promise<void> {
     // The pod is stopped: this process builds the operations layer over the store, as a running pod does (deps.ts)
     const { resources } = makeDeps({ ...cfg, baseUrl }, store, () => Date.now())
     key = await addOwnerKey({ resources, store, baseUrl }, name)
-  } finally { await store.close() }
+  } finally {
+    await store.close()
+  }
   writePrivateJwk(out, key.privateJwk)
-  console.log([
-    `solopod: new key ${key.keyUrl} (linked from ${key.webid} with cert:key)`,
-    `private JWK (keep it secret): ${out}`,
-    `sign requests per RFC 9421 with keyid="${key.keyUrl}" and send: Authorization: HttpSig proof=sig1, cred="<${key.webid}>"`,
-  ].join('\n'))
+  console.log(
+    [
+      `solopod: new key ${key.keyUrl} (linked from ${key.webid} with cert:key)`,
+      `private JWK (keep it secret): ${out}`,
+      `sign requests per RFC 9421 with keyid="${key.keyUrl}" and send: Authorization: HttpSig proof=sig1, cred="<${key.webid}>"`,
+    ].join('\n'),
+  )
 }

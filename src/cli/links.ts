@@ -12,41 +12,65 @@ import { withStoppedPod } from './stopped-pod.ts'
 
 class LinksCommandError extends UserError {}
 
-const ALLOWS_WORDS: Record<ShareLink['allows'], string> = { read: 'view and download', upload: 'upload only (a file drop)', 'read-upload': 'view, download and upload' }
-const expiryOf = (l: ShareLink) => l.expiresAt === undefined ? 'never expires' : `expires ${new Date(l.expiresAt).toISOString()}`
+const ALLOWS_WORDS: Record<ShareLink['allows'], string> = {
+  read: 'view and download',
+  upload: 'upload only (a file drop)',
+  'read-upload': 'view, download and upload',
+}
+const expiryOf = (l: ShareLink) => (l.expiresAt === undefined ? 'never expires' : `expires ${new Date(l.expiresAt).toISOString()}`)
 
 export async function linksCommand(cfg: Config): Promise<void> {
   const [sub, arg] = cfg.args
   if (sub === 'add') return addCommand(cfg, arg!)
   if (sub === 'list') {
-    const list = await onPod<ShareLink[]>(cfg, 'list', {}, (a) => a.list())
+    const list = await onPod<ShareLink[]>(cfg, 'list', {}, a => a.list())
     if (list.length === 0) console.error('solopod: no share links; make one with solopod links add PATH')
     const now = Date.now()
     for (const l of list) {
-      console.log([l.id, readablePath(l.path), ALLOWS_WORDS[l.allows], l.name || '(no name)', expiryOf(l) + (l.expiresAt !== undefined && l.expiresAt <= now ? ' (expired)' : ''), `${l.uses} uses`].join('\t'))
+      console.log(
+        [
+          l.id,
+          readablePath(l.path),
+          ALLOWS_WORDS[l.allows],
+          l.name || '(no name)',
+          expiryOf(l) + (l.expiresAt !== undefined && l.expiresAt <= now ? ' (expired)' : ''),
+          `${l.uses} uses`,
+        ].join('\t'),
+      )
     }
     return
   }
-  if (!await onPod<boolean>(cfg, 'remove', { id: arg }, (a) => a.remove(arg!))) throw new LinksCommandError(`there is no share link ${JSON.stringify(arg)} (see solopod links list)`)
+  if (!(await onPod<boolean>(cfg, 'remove', { id: arg }, a => a.remove(arg!))))
+    throw new LinksCommandError(`there is no share link ${JSON.stringify(arg)} (see solopod links list)`)
   console.error(`solopod: removed ${arg}; it opens nothing from now on`)
 }
 
 /** Prints exactly two lines on stdout, `id=…` and `url=…`, for scripts to read; the rest goes to stderr. */
 async function addCommand(cfg: Config, path: string): Promise<void> {
-  const body = { path, ...(cfg.expires !== undefined ? { expires: cfg.expires } : {}), ...(cfg.linkAllows ? { allows: cfg.linkAllows } : {}), ...(cfg.keyName !== undefined ? { name: cfg.keyName } : {}) }
-  const added = await onPod<{ link: ShareLink; url: string }>(cfg, 'add', body, (a) => a.add(body))
-  console.error(`solopod: anyone holding this link may ${ALLOWS_WORDS[added.link.allows]} ${readablePath(added.link.path)}, without an account; it ${expiryOf(added.link)}. ` +
-    `The URL is shown only now (the pod keeps its hash). Remove it with: solopod links remove ${added.link.id}`)
+  const body = {
+    path,
+    ...(cfg.expires !== undefined ? { expires: cfg.expires } : {}),
+    ...(cfg.linkAllows ? { allows: cfg.linkAllows } : {}),
+    ...(cfg.keyName !== undefined ? { name: cfg.keyName } : {}),
+  }
+  const added = await onPod<{ link: ShareLink; url: string }>(cfg, 'add', body, a => a.add(body))
+  console.error(
+    `solopod: anyone holding this link may ${ALLOWS_WORDS[added.link.allows]} ${readablePath(added.link.path)}, without an account; it ${expiryOf(added.link)}. ` +
+      `The URL is shown only now (the pod keeps its hash). Remove it with: solopod links remove ${added.link.id}`,
+  )
   console.log(`id=${added.link.id}\nurl=${added.url}`)
 }
 
 /** The running server does it (its database is locked to it); without one, this process on the stopped pod. */
 async function onPod<R>(cfg: Config, op: ClientOp, body: Record<string, unknown>, local: (a: ShareLinkActions) => Promise<R>): Promise<R> {
-  const remote = await requestLinksAction(cfg.dataDir, op, body).catch((err: unknown) => { throw new LinksCommandError(err instanceof Error ? err.message : String(err)) })
+  const remote = await requestLinksAction(cfg.dataDir, op, body).catch((err: unknown) => {
+    throw new LinksCommandError(err instanceof Error ? err.message : String(err))
+  })
   if (remote !== undefined) return remote.answer as R
   return withStoppedPod(cfg.dataDir, `links ${op}`, (store, baseUrl) =>
     // A path or duration the pod refuses is the operator's to correct: its message, exit code 2
     local(shareLinkActions(store, baseUrl, Date.now)).catch((err: unknown) => {
       throw err instanceof HttpError ? new LinksCommandError(err.description) : err
-    }))
+    }),
+  )
 }

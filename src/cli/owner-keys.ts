@@ -29,7 +29,8 @@ export async function addOwnerKey(w: KeyWriting, name: string): Promise<NewOwner
   try {
     key = await publishOwnerKey(w, { principal: ownerSessionPrincipal(w.baseUrl) }, name, publicKey.export({ format: 'jwk' }), { linkFromProfile: true })
   } catch (err) {
-    if (err instanceof HttpError && err.status < 500) throw new KeyCommandError(`${err.description.replace(/; choose another name$/, '; choose another --name')}`)
+    if (err instanceof HttpError && err.status < 500)
+      throw new KeyCommandError(`${err.description.replace(/; choose another name$/, '; choose another --name')}`)
     throw err
   }
   const priv = privateKey.export({ format: 'jwk' })

@@ -21,6 +21,8 @@ export async function passwdCommand(cfg: Config): Promise<void> {
     if (problem) throw new ConfigError(problem)
     await setOwnerPassword(store, password)
     ended = await endOwnerLogins(store, makeSessionRevocations(store), Date.now())
-  } finally { await store.close() }
+  } finally {
+    await store.close()
+  }
   console.log(`solopod: the owner's password was changed; ${ended.logins} browser login(s) and ${ended.appSessions} app session(s) started from them ended`)
 }

@@ -10,10 +10,18 @@ export async function serveCommand(cfg: Config): Promise<void> {
   const { baseUrl, host, dataDir, logLevel } = serving.pod.cfg
   // For the person at the terminal (and tests that let the system pick the port), whatever the log
   // level: stderr, apart from the JSON log lines on stdout.
-  console.error(formatBanner({
-    version: VERSION, baseUrl, host, port: serving.port, webid: ownerWebIdOf(baseUrl),
-    dataDir, logLevel, ...(serving.setupLink ? { setupLink: serving.setupLink } : {}),
-  }))
+  console.error(
+    formatBanner({
+      version: VERSION,
+      baseUrl,
+      host,
+      port: serving.port,
+      webid: ownerWebIdOf(baseUrl),
+      dataDir,
+      logLevel,
+      ...(serving.setupLink ? { setupLink: serving.setupLink } : {}),
+    }),
+  )
   const stop = (signal: string) => void serving.stop(signal).then(() => process.exit(0))
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))

@@ -15,8 +15,7 @@ export async function withStoppedPod<R>(dataDir: string, command: string, work: 
   const store = await openDataDir(dataDir).catch((err: unknown) => {
     // LevelDB's lock: a server holds the database but did not answer on its socket (e.g. an older solopod).
     if (/lock/i.test(describeCause(err))) {
-      throw new ConfigError(`a solopod process holds ${dataDir} but did not answer on ${controlSocketPath(dataDir)}; ` +
-        `stop it and run ${command} again`)
+      throw new ConfigError(`a solopod process holds ${dataDir} but did not answer on ${controlSocketPath(dataDir)}; ` + `stop it and run ${command} again`)
     }
     throw err
   })
@@ -24,5 +23,7 @@ export async function withStoppedPod<R>(dataDir: string, command: string, work: 
     const baseUrl = await getRecordedBaseUrl(store)
     if (baseUrl === undefined) throw new ConfigError(`${dataDir} holds no pod yet; start the server once (see --data)`)
     return await work(store, baseUrl)
-  } finally { await store.close() }
+  } finally {
+    await store.close()
+  }
 }

@@ -17,11 +17,17 @@ import { escapeXml, multistatus, responseFor, statusLine } from './multistatus.t
 /** §10.3: the Destination as a stored path on this pod; 502 for another server (§9.8.5). */
 function destinationOf(ctx: DavContext, r: DavRequest, sourceIsFolder: boolean): string {
   const header = r.request.headers.get('destination')
-  if (header === null || header.trim() === '') throw new HttpError(400, 'invalid_request', `${r.request.method} needs a Destination header naming where to (RFC 4918 §10.3)`)
+  if (header === null || header.trim() === '')
+    throw new HttpError(400, 'invalid_request', `${r.request.method} needs a Destination header naming where to (RFC 4918 §10.3)`)
   let url: URL
-  try { url = new URL(header.trim(), ctx.deps.cfg.baseUrl) } catch { throw new HttpError(400, 'invalid_request', 'the Destination header is not a URL') }
+  try {
+    url = new URL(header.trim(), ctx.deps.cfg.baseUrl)
+  } catch {
+    throw new HttpError(400, 'invalid_request', 'the Destination header is not a URL')
+  }
   const here = [new URL(ctx.deps.cfg.baseUrl).origin, new URL(r.request.url).origin]
-  if (!here.includes(url.origin)) throw new HttpError(502, 'destination_elsewhere', `the Destination is on ${url.host}, not on this pod: copy or move it through your computer instead`)
+  if (!here.includes(url.origin))
+    throw new HttpError(502, 'destination_elsewhere', `the Destination is on ${url.host}, not on this pod: copy or move it through your computer instead`)
   const path = resolveTarget(ctx.deps.cfg.baseUrl, url.pathname).path
   // A folder keeps its trailing slash wherever it goes, a file has none (Solid Protocol §3.1; a client may name either)
   return path.endsWith('/') === sourceIsFolder || path === '/' ? path : twinPath(path)
@@ -54,7 +60,8 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
   const existing = (await getMeta(store, to)) ? to : (await getMeta(store, twinPath(to))) ? twinPath(to) : undefined
   const ifHeader = r.request.headers.get('if')
   const lockTokens = await resources.locks.admit({
-    ifHeader, path: from,
+    ifHeader,
+    path: from,
     changes: [...(method === 'MOVE' ? [from] : []), to, ...(existing !== undefined ? [existing] : [])],
     members: [...(method === 'MOVE' ? membershipOf(from) : []), ...(existing ? [] : membershipOf(to))],
     trees: [...(method === 'MOVE' && sourceIsFolder ? [from] : []), ...(existing !== undefined && isContainerPath(existing) ? [existing] : [])],
@@ -63,7 +70,8 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
   if (method === 'COPY') await resources.read(who, from)
   if (existing !== undefined && !overwrite) throw new HttpError(412, 'precondition_failed', `${to} exists and Overwrite is F`)
   const parent = parentPath(to)
-  if (parent !== undefined && (await getMeta(store, parent))?.kind !== 'container') throw new HttpError(409, 'missing_parent', `${parent} does not exist: make it first`)
+  if (parent !== undefined && (await getMeta(store, parent))?.kind !== 'container')
+    throw new HttpError(409, 'missing_parent', `${parent} does not exist: make it first`)
 
   if (existing !== undefined) {
     // §9.8.4, §9.9.3: what was there is deleted first, as a DELETE of it would be
@@ -81,7 +89,9 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
     }
     // §9.8.8: the members that failed, each with its status (by its source URL: it has no destination), the rest copied
     if (failed.length > 0) {
-      return multistatus(failed.map(f => responseFor(f.path, `<D:status>${statusLine(f.status)}</D:status><D:responsedescription>${escapeXml(f.why)}</D:responsedescription>`)))
+      return multistatus(
+        failed.map(f => responseFor(f.path, `<D:status>${statusLine(f.status)}</D:status><D:responsedescription>${escapeXml(f.why)}</D:responsedescription>`)),
+      )
     }
   }
   return new Response(null, existing !== undefined ? { status: 204 } : { status: 201, headers: { location: ctx.deps.cfg.baseUrl + to } })
@@ -89,13 +99,25 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
 
 /** A copy of `from` at `to`: its representation read and written again, for a folder each member too when `deep`. */
 /** A member a COPY could not copy (a stored path of the source), with the refusal's status and words. */
-interface Failure { readonly path: string; readonly status: number; readonly why: string }
+interface Failure {
+  readonly path: string
+  readonly status: number
+  readonly why: string
+}
 
 /**
  * A copy of `from` at `to`: its representation read and written again, for a folder each member too when `deep`.
  * A member's refusal is added to `failed` (and a folder's members are then left alone); the top one's is thrown.
  */
-async function copyTree(ctx: DavContext, who: Acting, from: string, to: string, deep: boolean, lockTokens: readonly string[], failed: Failure[]): Promise<void> {
+async function copyTree(
+  ctx: DavContext,
+  who: Acting,
+  from: string,
+  to: string,
+  deep: boolean,
+  lockTokens: readonly string[],
+  failed: Failure[],
+): Promise<void> {
   const { resources } = ctx.deps
   const readable = await resources.read(who, from)
   if (readable.meta.kind === 'container') {
@@ -116,6 +138,12 @@ async function copyTree(ctx: DavContext, who: Acting, from: string, to: string, 
     return
   }
   // RDF as Turtle (its stored form), a file as its bytes with its type: what a GET gives, what a PUT takes
-  const answer = await resources.represent(from, readable, { accept: 'text/turtle', requestUrl: ctx.deps.cfg.baseUrl + from, requestHeaders: new Headers(), head: false, headers: new Headers() })
+  const answer = await resources.represent(from, readable, {
+    accept: 'text/turtle',
+    requestUrl: ctx.deps.cfg.baseUrl + from,
+    requestHeaders: new Headers(),
+    head: false,
+    headers: new Headers(),
+  })
   await resources.put(who, to, answer.headers.get('content-type'), answer.body ?? new Uint8Array(0), { ifMatch: null, ifNoneMatch: null, lockTokens })
 }

@@ -27,9 +27,11 @@ export function timeoutOf(headers: Headers): number {
   return DEFAULT_LOCK_SECONDS
 }
 
-const answer = (lock: WriteLock, now: number, status: number) => new Response(propBody(lockDiscovery([lock], now)), {
-  status, headers: { 'content-type': XML_TYPE, 'lock-token': `<${lock.token}>` },
-})
+const answer = (lock: WriteLock, now: number, status: number) =>
+  new Response(propBody(lockDiscovery([lock], now)), {
+    status,
+    headers: { 'content-type': XML_TYPE, 'lock-token': `<${lock.token}>` },
+  })
 
 export async function handleLock(ctx: DavContext, r: DavRequest): Promise<Response> {
   const { resources, store } = ctx.deps
@@ -53,12 +55,25 @@ export async function handleLock(ctx: DavContext, r: DavRequest): Promise<Respon
   if (exists) await resources.admitPropertyChange(who, path)
   else {
     // Planned before the lock is taken: access (and a 409 for a missing folder above) decided first
-    await resources.planPut(who, path, { preconditions: { ifMatch: null, ifNoneMatch: '*', lockTokens }, contentType: path.endsWith('/') ? 'text/turtle' : 'application/octet-stream' })
+    await resources.planPut(who, path, {
+      preconditions: { ifMatch: null, ifNoneMatch: '*', lockTokens },
+      contentType: path.endsWith('/') ? 'text/turtle' : 'application/octet-stream',
+    })
   }
-  const lock = resources.locks.add({ root: path, depth, scope: info.scope, timeoutS: timeoutOf(r.request.headers), ...(info.owner !== undefined ? { owner: info.owner } : {}) })
+  const lock = resources.locks.add({
+    root: path,
+    depth,
+    scope: info.scope,
+    timeoutS: timeoutOf(r.request.headers),
+    ...(info.owner !== undefined ? { owner: info.owner } : {}),
+  })
   if (!exists) {
     try {
-      await resources.put(who, path, path.endsWith('/') ? 'text/turtle' : 'application/octet-stream', new Uint8Array(0), { ifMatch: null, ifNoneMatch: '*', lockTokens: [...lockTokens, lock.token] })
+      await resources.put(who, path, path.endsWith('/') ? 'text/turtle' : 'application/octet-stream', new Uint8Array(0), {
+        ifMatch: null,
+        ifNoneMatch: '*',
+        lockTokens: [...lockTokens, lock.token],
+      })
     } catch (err) {
       resources.locks.remove(lock.token)
       throw err
@@ -73,7 +88,8 @@ function lockInfoOf(root: Element): { scope: LockScope; owner?: string } {
   const typeEl = davChild(root, 'locktype')
   const scope = scopeEl && childElements(scopeEl)[0]
   if (!scope || !(isDav(scope, 'exclusive') || isDav(scope, 'shared'))) throw badXml('DAV:lockinfo needs DAV:lockscope with DAV:exclusive or DAV:shared')
-  if (!typeEl || !childElements(typeEl).some(e => isDav(e, 'write'))) throw badXml('DAV:lockinfo needs DAV:locktype with DAV:write, the only lock type there is')
+  if (!typeEl || !childElements(typeEl).some(e => isDav(e, 'write')))
+    throw badXml('DAV:lockinfo needs DAV:locktype with DAV:write, the only lock type there is')
   const ownerEl = davChild(root, 'owner')
   const serializer = new XMLSerializer()
   let owner: string | undefined

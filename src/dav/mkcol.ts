@@ -24,7 +24,8 @@ export async function handleMkcol(ctx: DavContext, r: DavRequest): Promise<Respo
   // §9.3.1: 415 for a body the server does not understand; this pod understands none
   if (await hasBody(r.request)) throw new HttpError(415, 'unsupported_media_type', 'MKCOL takes no body: it makes an empty folder')
   // §9.3.1: the folder above must exist (a PUT would make it; MKCOL must not)
-  if (plan.authorized.length > 0) throw new HttpError(409, 'missing_parent', `${plan.authorized[plan.authorized.length - 1]} does not exist: make the folders above first`)
+  if (plan.authorized.length > 0)
+    throw new HttpError(409, 'missing_parent', `${plan.authorized[plan.authorized.length - 1]} does not exist: make the folders above first`)
   try {
     await resources.commitPut(who, path, plan, EMPTY_FOLDER, { ifMatch: null, ifNoneMatch: '*', lockTokens })
   } catch (err) {
@@ -34,9 +35,10 @@ export async function handleMkcol(ctx: DavContext, r: DavRequest): Promise<Respo
   return new Response(null, { status: 201, headers: { location: ctx.deps.cfg.baseUrl + path } })
 }
 
-const exists = (path: string) => new HttpError(405, 'method_not_allowed', `${path} exists already (or a file of its name does)`, {
-  headers: { allow: 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, COPY, MOVE, LOCK, UNLOCK' },
-})
+const exists = (path: string) =>
+  new HttpError(405, 'method_not_allowed', `${path} exists already (or a file of its name does)`, {
+    headers: { allow: 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, COPY, MOVE, LOCK, UNLOCK' },
+  })
 
 async function hasBody(request: Request): Promise<boolean> {
   if (request.body === null) return false

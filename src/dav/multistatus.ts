@@ -21,7 +21,13 @@ export function emptyElement(name: string): string {
 }
 
 export const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 423: 'Locked', 424: 'Failed Dependency', 507: 'Insufficient Storage',
+  200: 'OK',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  423: 'Locked',
+  424: 'Failed Dependency',
+  507: 'Insufficient Storage',
 }
 export const statusLine = (status: number) => `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd()
 

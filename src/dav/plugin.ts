@@ -49,13 +49,21 @@ export function makeDav(deps: Deps) {
   function dispatch(r: DavRequest): Promise<Response> {
     const method = r.request.method.toUpperCase()
     switch (method) {
-      case 'PROPFIND': return handlePropfind(ctx, r)
-      case 'PROPPATCH': return handleProppatch(ctx, r)
-      case 'MKCOL': return handleMkcol(ctx, r)
-      case 'COPY': case 'MOVE': return handleCopyMove(ctx, r, method)
-      case 'LOCK': return handleLock(ctx, r)
-      case 'UNLOCK': return handleUnlock(ctx, r)
-      default: throw new HttpError(405, 'method_not_allowed', `${method} is not a WebDAV method`)
+      case 'PROPFIND':
+        return handlePropfind(ctx, r)
+      case 'PROPPATCH':
+        return handleProppatch(ctx, r)
+      case 'MKCOL':
+        return handleMkcol(ctx, r)
+      case 'COPY':
+      case 'MOVE':
+        return handleCopyMove(ctx, r, method)
+      case 'LOCK':
+        return handleLock(ctx, r)
+      case 'UNLOCK':
+        return handleUnlock(ctx, r)
+      default:
+        throw new HttpError(405, 'method_not_allowed', `${method} is not a WebDAV method`)
     }
   }
 
@@ -63,9 +71,13 @@ export function makeDav(deps: Deps) {
   const [propfind, proppatch, mkcol, copy, move, lock, unlock] = DAV_METHODS
   const plugin = new Elysia({ name: 'dav' })
     .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), format(request)))
-    .route(propfind, '/*', route, { parse: 'none' }).route(proppatch, '/*', route, { parse: 'none' })
-    .route(mkcol, '/*', route, { parse: 'none' }).route(copy, '/*', route, { parse: 'none' }).route(move, '/*', route, { parse: 'none' })
-    .route(lock, '/*', route, { parse: 'none' }).route(unlock, '/*', route, { parse: 'none' })
+    .route(propfind, '/*', route, { parse: 'none' })
+    .route(proppatch, '/*', route, { parse: 'none' })
+    .route(mkcol, '/*', route, { parse: 'none' })
+    .route(copy, '/*', route, { parse: 'none' })
+    .route(move, '/*', route, { parse: 'none' })
+    .route(lock, '/*', route, { parse: 'none' })
+    .route(unlock, '/*', route, { parse: 'none' })
   return { plugin, handle }
 }
 
@@ -73,12 +85,15 @@ export function makeDav(deps: Deps) {
  * The resource server's refusals (plain text, or problem details to a client that asks), a WebDAV precondition as
  * its XML error body; every 401 offers Basic too, the scheme a file manager can answer.
  */
-const format = (request: Request) => (err: HttpError): Response => {
-  const condition = CONDITIONS[err.code]
-  const response = condition === undefined ? toResourceResponse(request)(err) : xmlError(err, condition)
-  if (response.status === 401 && !(response.headers.get('www-authenticate') ?? '').includes('Basic')) response.headers.append('www-authenticate', basicChallenge())
-  return response
-}
+const format =
+  (request: Request) =>
+  (err: HttpError): Response => {
+    const condition = CONDITIONS[err.code]
+    const response = condition === undefined ? toResourceResponse(request)(err) : xmlError(err, condition)
+    if (response.status === 401 && !(response.headers.get('www-authenticate') ?? '').includes('Basic'))
+      response.headers.append('www-authenticate', basicChallenge())
+    return response
+  }
 
 function xmlError(err: HttpError, condition: string): Response {
   const headers = new Headers({ 'content-type': XML_TYPE })

@@ -48,10 +48,13 @@ export async function handlePropfind(ctx: DavContext, r: DavRequest): Promise<Re
     // A client that names a folder without its trailing slash (Windows, some scripts) is answered for the folder
     if (!(err instanceof HttpError) || err.status !== 404 || isContainerPath(path)) throw err
     path = twinPath(path)
-    readable = await resources.read(who, path).catch(() => { throw err })
+    readable = await resources.read(who, path).catch(() => {
+      throw err
+    })
   }
   const now = ctx.deps.now()
-  const describe = (p: string, meta: ResourceMeta, dead: PropertySet) => responseFor(p, propstats(liveProperties(p, meta, resources.locks.covering(p), now), dead, wanted))
+  const describe = (p: string, meta: ResourceMeta, dead: PropertySet) =>
+    responseFor(p, propstats(liveProperties(p, meta, resources.locks.covering(p), now), dead, wanted))
   const first = describe(path, readable.meta, await ctx.props.get(path))
   if (depth === '0' || readable.meta.kind !== 'container') {
     return new Response(MULTISTATUS_OPEN + first + MULTISTATUS_CLOSE, { status: 207, headers: { 'content-type': XML_TYPE } })
@@ -91,7 +94,8 @@ function streamOf(parts: AsyncGenerator<string>): ReadableStream<Uint8Array> {
       if (next.done) controller.close()
       else controller.enqueue(encoder.encode(next.value))
     },
-    async cancel() { await parts.return(undefined) },
+    async cancel() {
+      await parts.return(undefined)
+    },
   })
 }
-

@@ -9,7 +9,10 @@ import { clark, emptyElement, multistatus, propstat, responseFor } from './multi
 import { isLiveProperty } from './live-properties.ts'
 import { MAX_PROPERTIES, MAX_PROPERTY_BYTES } from '../store/dead-properties.ts'
 
-interface Instruction { readonly name: string; readonly set?: string }
+interface Instruction {
+  readonly name: string
+  readonly set?: string
+}
 
 export async function handleProppatch(ctx: DavContext, r: DavRequest): Promise<Response> {
   const { path } = r.target
@@ -20,10 +23,13 @@ export async function handleProppatch(ctx: DavContext, r: DavRequest): Promise<R
   if (!doc) throw badXml('PROPPATCH needs a DAV:propertyupdate body')
   const instructions = instructionsOf(rootOf(doc, 'propertyupdate'))
 
-  const next: Record<string, string> = { ...await ctx.props.get(path) }
+  const next: Record<string, string> = { ...(await ctx.props.get(path)) }
   const refused = new Map<string, number>()
   for (const i of instructions) {
-    if (isLiveProperty(i.name)) { refused.set(i.name, 403); continue }
+    if (isLiveProperty(i.name)) {
+      refused.set(i.name, 403)
+      continue
+    }
     if (i.set === undefined) delete next[i.name]
     else next[i.name] = i.set
   }

@@ -21,13 +21,21 @@ export async function readXmlBody(request: Request): Promise<Document | undefine
   const bytes = await readAtMost(request.body, MAX_XML_BYTES, tooLarge)
   if (bytes.byteLength === 0) return undefined
   let text: string
-  try { text = new TextDecoder('utf-8', { fatal: true }).decode(bytes) } catch { throw invalidXml('it is not UTF-8') }
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw invalidXml('it is not UTF-8')
+  }
   if (text.trim() === '') return undefined
   // RFC 4918 §17: an XML DTD could make the pod fetch or expand entities; no WebDAV body needs one
   if (/<!DOCTYPE/i.test(text)) throw invalidXml('a document type declaration is not accepted')
   let doc: Document
   try {
-    doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning') throw invalidXml(message) } }).parseFromString(text, 'application/xml')
+    doc = new DOMParser({
+      onError: (level, message) => {
+        if (level !== 'warning') throw invalidXml(message)
+      },
+    }).parseFromString(text, 'application/xml')
   } catch (err) {
     if (err instanceof HttpError) throw err
     throw invalidXml(err instanceof Error ? err.message.split('\n', 1)[0]!.slice(0, 200) : 'it does not parse')

@@ -20,7 +20,11 @@ export const DEFAULT_FETCH_BUDGET: FetchBudgetLimits = { perClientPerWindow: 30,
 const BUDGET_CODES = new Set(['remote_fetch_limit', 'remote_fetch_busy'])
 export const isBudgetRefusal = (err: unknown): err is HttpError => err instanceof HttpError && BUDGET_CODES.has(err.code)
 
-interface ClientWindow { fetched: number; active: number; resetAt: number }
+interface ClientWindow {
+  fetched: number
+  active: number
+  resetAt: number
+}
 
 /**
  * Fixed windows per client address (bounded in memory like the login limiter: an attacker rotating
@@ -32,10 +36,14 @@ export class FetchBudget {
   readonly #clients = new LruCache<string, ClientWindow>(10_000)
   #active = 0
 
-  constructor(limits: FetchBudgetLimits = DEFAULT_FETCH_BUDGET) { this.#limits = limits }
+  constructor(limits: FetchBudgetLimits = DEFAULT_FETCH_BUDGET) {
+    this.#limits = limits
+  }
 
   /** Network fetches in flight now. */
-  get active() { return this.#active }
+  get active() {
+    return this.#active
+  }
 
   /** Takes one fetch from `client`'s budget; the returned function gives the slot back when the fetch ends. */
   take(client: string | undefined, now: number): () => void {
@@ -43,25 +51,40 @@ export class FetchBudget {
     let w: ClientWindow | undefined
     if (client !== undefined) {
       w = this.#clients.get(client, now)
-      if (!w) this.#clients.set(client, w = { fetched: 0, active: 0, resetAt: now + l.windowMs })
+      if (!w) this.#clients.set(client, (w = { fetched: 0, active: 0, resetAt: now + l.windowMs }))
       // renewed in place: fetches still in flight give their slot back to this same window
-      else if (w.resetAt <= now) { w.fetched = 0; w.resetAt = now + l.windowMs }
+      else if (w.resetAt <= now) {
+        w.fetched = 0
+        w.resetAt = now + l.windowMs
+      }
       if (w.fetched >= l.perClientPerWindow) {
         const wait = Math.max(1, Math.ceil((w.resetAt - now) / 1000))
-        throw new HttpError(429, 'remote_fetch_limit',
+        throw new HttpError(
+          429,
+          'remote_fetch_limit',
           `this client made the pod fetch ${l.perClientPerWindow} remote documents (keys, profiles, issuers) within ${l.windowMs / 1000} s; try again in ${wait} s`,
-          { headers: { 'retry-after': String(wait) } })
+          { headers: { 'retry-after': String(wait) } },
+        )
       }
       if (w.active >= l.perClientConcurrent) {
-        throw new HttpError(429, 'remote_fetch_limit', `this client already has ${l.perClientConcurrent} remote documents being fetched; wait for those answers`,
-          { headers: { 'retry-after': '1' } })
+        throw new HttpError(
+          429,
+          'remote_fetch_limit',
+          `this client already has ${l.perClientConcurrent} remote documents being fetched; wait for those answers`,
+          { headers: { 'retry-after': '1' } },
+        )
       }
     }
     if (this.#active >= l.totalConcurrent) {
-      throw new HttpError(503, 'remote_fetch_busy', 'the pod is fetching as many remote documents as it allows at once; try again in a moment', { headers: { 'retry-after': '1' } })
+      throw new HttpError(503, 'remote_fetch_busy', 'the pod is fetching as many remote documents as it allows at once; try again in a moment', {
+        headers: { 'retry-after': '1' },
+      })
     }
     this.#active++
-    if (w) { w.fetched++; w.active++ }
+    if (w) {
+      w.fetched++
+      w.active++
+    }
     const window = w
     let released = false
     return () => {

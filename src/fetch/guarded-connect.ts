@@ -18,7 +18,7 @@ export interface GuardedRequest {
 }
 
 // node:dns is loaded on the first remote request, not at every start.
-const lookupAll = async (host: string) => (await (await import('node:dns/promises')).lookup(host, { all: true })).map((a) => a.address)
+const lookupAll = async (host: string) => (await (await import('node:dns/promises')).lookup(host, { all: true })).map(a => a.address)
 
 /** origin + path only: the query may carry tokens and is never put in an error. */
 export const label = (url: URL) => `${url.protocol}//${url.host}${url.pathname}`
@@ -31,8 +31,9 @@ export const FAILED = 'could not be fetched as a usable document'
  * answers on hosts and ports the pod can reach. The reason travels in `cause`, which is logged.
  */
 export const fetchError = (url: URL, what: string, cause?: unknown) =>
-  new HttpError(502, 'fetch_failed', `${label(url)} ${FAILED}; the pod's log says why`,
-    { cause: new Error(`${label(url)}: ${what}`, cause === undefined ? undefined : { cause }) })
+  new HttpError(502, 'fetch_failed', `${label(url)} ${FAILED}; the pod's log says why`, {
+    cause: new Error(`${label(url)}: ${what}`, cause === undefined ? undefined : { cause }),
+  })
 
 /** Rejects with the signal's reason once it aborts, for steps that take no signal (DNS, body reads). */
 export function untilAborted<T>(step: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -126,7 +126,6 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
     return doc
   }
 
-
   /** One network fetch with its redirects; `expiresAt` says how long what is read from it may be kept. */
   async function fetchRemote(start: URL, accept: string, maxBytes: number): Promise<RemoteDoc> {
     const controller = new AbortController()
@@ -171,7 +170,7 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
   }
 
   function checkType(doc: RemoteDoc, allowedTypes: string[]): RemoteDoc {
-    if (allowedTypes.some((t) => t.toLowerCase() === doc.contentType)) return doc
+    if (allowedTypes.some(t => t.toLowerCase() === doc.contentType)) return doc
     const got = doc.contentType === '' ? 'no content type' : doc.contentType
     const what = `answered ${got}, expected one of ${allowedTypes.join(', ')}`
     const url = new URL(doc.url)
@@ -190,8 +189,10 @@ export function makeFetcher(opts: FetcherOptions): FetchDoc {
     if (!pending) {
       // Refused before anything is sent; a request joining a fetch in flight costs its client nothing
       const release = budget.take(client(), now())
-      pending = fetchRemote(url, accept, cap)
-        .finally(() => { release(); inFlight.delete(key) })
+      pending = fetchRemote(url, accept, cap).finally(() => {
+        release()
+        inFlight.delete(key)
+      })
       inFlight.set(key, pending)
     }
     try {

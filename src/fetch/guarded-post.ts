@@ -61,7 +61,11 @@ export function makePoster(opts: PosterOptions): Poster {
   }
 
   /** One guarded POST within the timeout; `read` takes what it needs of the answer before the connection is released. */
-  async function send<T>(raw: string, request: { readonly headers: Record<string, string>; readonly body: string }, read: (res: Response, url: URL, signal: AbortSignal) => Promise<T>): Promise<T> {
+  async function send<T>(
+    raw: string,
+    request: { readonly headers: Record<string, string>; readonly body: string },
+    read: (res: Response, url: URL, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const url = targetOf(raw)
     const refusal = urlRefusal(url)
     if (refusal) throw fetchError(url, refusal)
@@ -83,16 +87,18 @@ export function makePoster(opts: PosterOptions): Poster {
   return {
     async post(raw, request) {
       const started = performance.now()
-      return send(raw, request, async (res) => {
+      return send(raw, request, async res => {
         await res.body?.cancel().catch(() => undefined) // unread by design: only the status counts
         return { status: res.status, ms: Math.round(performance.now() - started) }
       })
     },
-    exchange: (raw, request, maxBytes) => send(raw, request, async (res, url, signal) => ({
-      status: res.status, headers: res.headers,
-      contentType: (res.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase(),
-      body: await readCappedText(res, url, maxBytes, signal),
-    })),
+    exchange: (raw, request, maxBytes) =>
+      send(raw, request, async (res, url, signal) => ({
+        status: res.status,
+        headers: res.headers,
+        contentType: (res.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase(),
+        body: await readCappedText(res, url, maxBytes, signal),
+      })),
     async refusalOf(raw) {
       const url = targetOf(raw)
       const refusal = urlRefusal(url)

@@ -10,7 +10,10 @@ export interface RefusedRange {
   readonly embedsV4?: (addr: bigint) => bigint
 }
 
-interface ParsedRange extends RefusedRange { readonly base: bigint; readonly bits: number }
+interface ParsedRange extends RefusedRange {
+  readonly base: bigint
+  readonly bits: number
+}
 
 const low32 = (addr: bigint) => addr & 0xffffffffn
 const sixToFourV4 = (addr: bigint) => (addr >> 80n) & 0xffffffffn
@@ -100,7 +103,7 @@ function parseIPv6(ip: string): bigint | undefined {
 }
 
 function parseRanges(rows: readonly RefusedRange[], parse: (s: string) => bigint | undefined): ParsedRange[] {
-  return rows.map((row) => {
+  return rows.map(row => {
     const [addr, bits] = row.cidr.split('/')
     const base = parse(addr!)
     if (base === undefined) throw new Error(`bad range ${row.cidr}`)
@@ -112,7 +115,7 @@ const V4_PARSED = parseRanges(V4_REFUSED, parseIPv4)
 const V6_PARSED = parseRanges(V6_REFUSED, parseIPv6)
 
 function matchRange(addr: bigint, width: bigint, ranges: readonly ParsedRange[]): ParsedRange | undefined {
-  return ranges.find((r) => addr >> (width - BigInt(r.bits)) === r.base >> (width - BigInt(r.bits)))
+  return ranges.find(r => addr >> (width - BigInt(r.bits)) === r.base >> (width - BigInt(r.bits)))
 }
 
 /** The refused range `ip` falls in, or `undefined` when it is a public address. Unparsable input is refused. */

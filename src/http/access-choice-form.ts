@@ -13,7 +13,6 @@ export interface FolderRow {
   readonly because?: string
 }
 
-
 /** The owner's three answers, least first: who they are only, some folders, everything. */
 export type AccessKind = 'identity' | 'folders' | 'full'
 
@@ -24,15 +23,21 @@ export type AccessKind = 'identity' | 'folders' | 'full'
 export function renderAccessChoice(rows: readonly FolderRow[], chosen: AccessKind, o: { identity?: boolean } = {}): SafeHtml {
   const { identity = true } = o
   const option = (value: string, text: string, selected: string) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${text}</option>`
-  const rights = (selected: string) => html`${option('none', 'Not given', selected)}${option('read', 'Read', selected)}${option('write', 'Read and write', selected)}`
+  const rights = (selected: string) =>
+    html`${option('none', 'Not given', selected)}${option('read', 'Read', selected)}${option('write', 'Read and write', selected)}`
   const radio = (value: AccessKind) => html`<input type="radio" name="access" value="${value}"${value === chosen ? html` checked` : ''}>`
   return html`<fieldset class="access-choice">
 <legend>What may it reach in your pod?</legend>
 ${identity ? html`<p><label>${radio('identity')} <strong>Only confirm who I am</strong>: nothing in your pod beyond what is public</label></p>` : ''}
 <p><label>${radio('folders')} <strong>Allow access only to</strong> these folders (never to sharing settings):</label></p>
 <div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Folder</th><th scope="col">Access</th></tr></thead><tbody>
-${rows.map((r, i) => html`<tr><td data-label="Folder"><code>${readablePath(r.path)}</code>${r.because ? html` <span class="muted">(${r.because})</span>` : ''}<input type="hidden" name="folder" value="${r.path}"></td>
-<td data-label="Access"><label class="visually-hidden" for="right-${i}">Access to ${readablePath(r.path)}</label><select id="right-${i}" name="right">${rights(r.right)}</select></td></tr>`)}
+${rows.map(
+  (
+    r,
+    i,
+  ) => html`<tr><td data-label="Folder"><code>${readablePath(r.path)}</code>${r.because ? html` <span class="muted">(${r.because})</span>` : ''}<input type="hidden" name="folder" value="${r.path}"></td>
+<td data-label="Access"><label class="visually-hidden" for="right-${i}">Access to ${readablePath(r.path)}</label><select id="right-${i}" name="right">${rights(r.right)}</select></td></tr>`,
+)}
 <tr><td data-label="Another folder"><label for="new-folder">Another folder</label> <input type="text" id="new-folder" name="new_folder" placeholder="for example /Recipes/" autocomplete="off"></td>
 <td data-label="Access"><label class="visually-hidden" for="new-right">Access to that folder</label><select id="new-right" name="new_right">${rights('write')}</select></td></tr>
 </tbody></table></div>

@@ -38,15 +38,17 @@ export function makeClientAddresses(): ClientAddresses {
     return address
   }
   return {
-    record: (request, address) => { addresses.set(request, address) },
-    of: (request) => get(request)?.ip,
-    isLocal: (request) => get(request)?.local ?? false,
+    record: (request, address) => {
+      addresses.set(request, address)
+    },
+    of: request => get(request)?.ip,
+    isLocal: request => get(request)?.local ?? false,
   }
 }
 
 /** Any header a proxy uses to speak for a client (RFC 7239 and the de facto ones). */
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip']
-const speaksForSomeone = (headers: Headers) => FORWARDING_HEADERS.some((h) => headers.has(h))
+const speaksForSomeone = (headers: Headers) => FORWARDING_HEADERS.some(h => headers.has(h))
 
 /**
  * Behind reverse proxies (`--trust-proxy`): when the TCP peer is one of them, the client is the
@@ -63,7 +65,12 @@ export function clientAddressFrom(peer: string | undefined, headers: Headers, tr
   let current = normalizeIp(peer)
   // Not a trusted proxy: the peer is the client, local only when no (untrusted) proxy on this machine speaks for another
   if (!trusted.has(current)) return { ip: current, local: isLoopback(current) && !speaksForSomeone(headers) }
-  const chain = headers.get('x-forwarded-for')?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? []
+  const chain =
+    headers
+      .get('x-forwarded-for')
+      ?.split(',')
+      .map(s => s.trim())
+      .filter(s => s !== '') ?? []
   // A trusted proxy that names nobody: a direct connection from its machine, unless it speaks for a client in a header we do not read
   if (chain.length === 0) return { ip: current, local: isLoopback(current) && !speaksForSomeone(headers) }
   for (let i = chain.length - 1; i >= 0; i--) {

@@ -32,7 +32,7 @@ function splitOutsideQuotes(value: string, sep: string): string[] {
 function parseAccept(accept: string): MediaRange[] {
   const ranges: MediaRange[] = []
   for (const member of splitOutsideQuotes(accept, ',')) {
-    const [range = '', ...params] = splitOutsideQuotes(member, ';').map((s) => s.trim())
+    const [range = '', ...params] = splitOutsideQuotes(member, ';').map(s => s.trim())
     const [type = '', subtype = '', extra] = range.toLowerCase().split('/')
     if (extra !== undefined || !TOKEN.test(type) || !TOKEN.test(subtype)) continue
     if (type === '*' && subtype !== '*') continue // `*/json` is not a media range
@@ -63,11 +63,7 @@ function qualityOf(offer: string, ranges: readonly MediaRange[]): number {
   let best = -1
   let q = 0
   for (const range of ranges) {
-    const specificity =
-      range.type === type && range.subtype === subtype ? 2
-      : range.type === type && range.subtype === '*' ? 1
-      : range.type === '*' ? 0
-      : -1
+    const specificity = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' ? 0 : -1
     if (specificity < 0) continue
     if (specificity > best || (specificity === best && range.q > q)) {
       best = specificity
@@ -101,5 +97,5 @@ export function negotiate(accept: string | null, offers: readonly string[]): str
 export function namesType(accept: string | null, type: string): boolean {
   if (accept === null || !accept.toLowerCase().includes(type)) return false
   const [t, s] = type.split('/')
-  return parseAccept(accept).some((r) => r.type === t && r.subtype === s && r.q > 0)
+  return parseAccept(accept).some(r => r.type === t && r.subtype === s && r.q > 0)
 }

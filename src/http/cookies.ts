@@ -15,7 +15,10 @@ export function parseCookies(header: string | null | undefined): Map<string, str
     const eq = part.indexOf('=')
     if (eq <= 0) continue
     const name = part.slice(0, eq).trim()
-    const value = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1')
+    const value = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
     if (name && !out.has(name)) out.set(name, value)
   }
   return out

@@ -2,17 +2,35 @@
 
 /** Every response header a Solid client reads; `*` is not honoured with credentials. */
 export const EXPOSED_HEADERS = [
-  'Accept-Patch', 'Accept-Post', 'Accept-Put', 'Allow', 'Content-Type', 'Content-Length', 'Content-Location',
-  'DPoP-Nonce', 'ETag', 'Last-Modified', 'Link', 'Location', 'Updates-Via', 'Accept-Signature',
-  'WAC-Allow', 'WWW-Authenticate', 'Vary', 'X-Request-Id',
+  'Accept-Patch',
+  'Accept-Post',
+  'Accept-Put',
+  'Allow',
+  'Content-Type',
+  'Content-Length',
+  'Content-Location',
+  'DPoP-Nonce',
+  'ETag',
+  'Last-Modified',
+  'Link',
+  'Location',
+  'Updates-Via',
+  'Accept-Signature',
+  'WAC-Allow',
+  'WWW-Authenticate',
+  'Vary',
+  'X-Request-Id',
   // Resumable uploads (IETF draft-ietf-httpbis-resumable-upload §4.1)
-  'Upload-Offset', 'Upload-Complete', 'Upload-Length', 'Upload-Limit', 'Upload-Draft-Interop-Version',
+  'Upload-Offset',
+  'Upload-Complete',
+  'Upload-Length',
+  'Upload-Limit',
+  'Upload-Draft-Interop-Version',
 ].join(', ')
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE'
 
-export const isPreflight = (req: Request) =>
-  req.method === 'OPTIONS' && req.headers.has('origin') && req.headers.has('access-control-request-method')
+export const isPreflight = (req: Request) => req.method === 'OPTIONS' && req.headers.has('origin') && req.headers.has('access-control-request-method')
 
 /**
  * A pre-flight's answer allows exactly the request headers it asked for (Fetch §4.8 CORS-preflight
@@ -24,7 +42,9 @@ export const isPreflight = (req: Request) =>
  */
 export function preflightResponse(req: Request): Response {
   const requested = (req.headers.get('access-control-request-headers') ?? '')
-    .split(',').map(h => h.trim()).filter(h => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h))
+    .split(',')
+    .map(h => h.trim())
+    .filter(h => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h))
   const headers = new Headers({ 'access-control-allow-methods': ALLOWED_METHODS, 'access-control-max-age': '600' })
   const allowed = eachOnce(requested)
   if (allowed.length > 0) headers.set('access-control-allow-headers', allowed.join(', '))

@@ -25,8 +25,15 @@ const malformed = (why: string) =>
  */
 export function parseAuthorization(header: string): Credential[] {
   let pos = 0
-  const at = (re: RegExp): RegExpExecArray | null => { re.lastIndex = pos; const m = re.exec(header); if (m) pos = re.lastIndex; return m }
-  const skip = (chars: string) => { while (pos < header.length && chars.includes(header[pos]!)) pos++ }
+  const at = (re: RegExp): RegExpExecArray | null => {
+    re.lastIndex = pos
+    const m = re.exec(header)
+    if (m) pos = re.lastIndex
+    return m
+  }
+  const skip = (chars: string) => {
+    while (pos < header.length && chars.includes(header[pos]!)) pos++
+  }
   const result: Credential[] = []
   skip(' \t,')
   while (pos < header.length) {
@@ -45,10 +52,16 @@ export function parseAuthorization(header: string): Credential[] {
         for (;;) {
           const save = pos
           skip(' \t')
-          if (header[pos] !== ',') { pos = save; break }
+          if (header[pos] !== ',') {
+            pos = save
+            break
+          }
           skip(' \t,')
           const next = readParam()
-          if (!next) { pos = save; break }
+          if (!next) {
+            pos = save
+            break
+          }
           addParam(params, next)
         }
       } else {

@@ -36,11 +36,14 @@ export function csrfTokenFor(cookieHeader: string | null | undefined, baseUrl: s
  * a cross-site page can neither read nor set.
  */
 export function checkCsrf(f: CsrfFacts): void {
-  if (f.origin != null && f.origin !== f.baseUrl) throw csrfError(`the request came from ${f.origin === 'null' ? 'an opaque origin' : f.origin}; only pages of ${f.baseUrl} may send it`)
+  if (f.origin != null && f.origin !== f.baseUrl)
+    throw csrfError(`the request came from ${f.origin === 'null' ? 'an opaque origin' : f.origin}; only pages of ${f.baseUrl} may send it`)
   const cookie = parseCookies(f.cookieHeader).get(csrfCookieName(f.baseUrl))
   if (!cookie || !TOKEN.test(cookie)) throw csrfError('the CSRF cookie is missing: reload the page (cookies must be enabled) and submit the form again')
-  if (typeof f.sent !== 'string' || f.sent.length !== cookie.length) throw csrfError('the CSRF token is missing or wrong: reload the page and submit the form again')
-  if (!timingSafeEqual(Buffer.from(f.sent), Buffer.from(cookie))) throw csrfError('the CSRF token is missing or wrong: reload the page and submit the form again')
+  if (typeof f.sent !== 'string' || f.sent.length !== cookie.length)
+    throw csrfError('the CSRF token is missing or wrong: reload the page and submit the form again')
+  if (!timingSafeEqual(Buffer.from(f.sent), Buffer.from(cookie)))
+    throw csrfError('the CSRF token is missing or wrong: reload the page and submit the form again')
 }
 
 /** Read-only owner API: a browser page on another origin may not read it (our CORS echoes any origin). */

@@ -89,5 +89,7 @@ export function toProblemResponse(err: HttpError, headers: Headers = new Headers
 export const asksForProblemJson = (accept: string | null) => namesType(accept, PROBLEM_JSON)
 
 /** The resource server's one format: plain text, or problem details for a client that asks. */
-export const toResourceResponse = (request: Request) => (err: HttpError): Response =>
-  asksForProblemJson(request.headers.get('accept')) ? toProblemResponse(err) : toPlainResponse(err)
+export const toResourceResponse =
+  (request: Request) =>
+  (err: HttpError): Response =>
+    asksForProblemJson(request.headers.get('accept')) ? toProblemResponse(err) : toPlainResponse(err)

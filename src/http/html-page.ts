@@ -10,16 +10,20 @@ import { readablePathsIn } from '../lib/readable-path.ts'
 /** HTML that is already escaped (built with `html`), inserted as is by `{{{name}}}`. */
 export class SafeHtml {
   constructor(readonly value: string) {}
-  toString() { return this.value }
+  toString() {
+    return this.value
+  }
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ENTITIES[c]!)
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, c => ENTITIES[c]!)
 
 /** Tagged template: interpolated values are escaped unless they are SafeHtml (arrays are joined). */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
   let out = strings[0]!
-  values.forEach((v, i) => { out += render(v) + strings[i + 1]! })
+  values.forEach((v, i) => {
+    out += render(v) + strings[i + 1]!
+  })
   return new SafeHtml(out)
 }
 
@@ -67,7 +71,7 @@ export interface PageOptions {
 
 let styleHash: Promise<string> | undefined
 /** CSP hash of static/style.css: the inline <style> is allowed, nothing else is. */
-const getStyleHash = () => (styleHash ??= loadTemplate('style.css').then((css) => createHash('sha256').update(css).digest('base64')))
+const getStyleHash = () => (styleHash ??= loadTemplate('style.css').then(css => createHash('sha256').update(css).digest('base64')))
 
 /** CSP3 §6.7.2.6: a source with a path matches that exact URL only, so no other file of the pod can run. */
 const scriptPolicy = (script: string | undefined) => (script ? `script-src ${script}; connect-src 'self'; ` : '')
@@ -102,7 +106,13 @@ export async function renderPage(name: string, title: string, vars: Vars, opts: 
   return new Response(page, { status: opts.status ?? 200, headers })
 }
 
-const HEADINGS: Record<number, string> = { 400: 'This request cannot be completed', 401: 'Sign-in failed', 403: 'Not allowed', 404: 'Not found', 429: 'Too many attempts' }
+const HEADINGS: Record<number, string> = {
+  400: 'This request cannot be completed',
+  401: 'Sign-in failed',
+  403: 'Not allowed',
+  404: 'Not found',
+  429: 'Too many attempts',
+}
 
 /** Descriptions are written as lowercase clauses for logs and JSON; on a page they read as sentences. */
 export function asSentence(text: string): string {
@@ -118,7 +128,7 @@ export function asSentence(text: string): string {
  */
 export function breakableUrl(url: string): SafeHtml {
   const origin = /^[a-z][\w+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? ''
-  const rest = escapeHtml(url.slice(origin.length)).replace(/\/(?=[^/])|(?=[#?])/g, (m) => `${m}<wbr>`)
+  const rest = escapeHtml(url.slice(origin.length)).replace(/\/(?=[^/])|(?=[#?])/g, m => `${m}<wbr>`)
   return new SafeHtml(`<span class="url">${escapeHtml(origin)}${rest}</span>`)
 }
 
@@ -157,14 +167,31 @@ export function renderErrorPage(path: string, err: HttpError, next: NextSteps = 
 /** The error page alone, for a refusal already logged (renderError's format for a group of page routes). */
 export function errorPage(err: HttpError, next: NextSteps = GENERIC_NEXT, headers?: Record<string, string | string[]>): Promise<Response> {
   const heading = next.heading ?? HEADINGS[err.status] ?? 'Something went wrong'
-  return renderPage('error.html', heading, {
-    heading, problem: problemBox(err),
-    hint: next.hint, links: html`${next.links.map((l) => html`<a class="button secondary" href="${l.href}">${l.label}</a> `)}`,
-  }, { status: err.status, headers: { ...err.headers, ...headers } })
+  return renderPage(
+    'error.html',
+    heading,
+    {
+      heading,
+      problem: problemBox(err),
+      hint: next.hint,
+      links: html`${next.links.map(l => html`<a class="button secondary" href="${l.href}">${l.label}</a> `)}`,
+    },
+    { status: err.status, headers: { ...err.headers, ...headers } },
+  )
 }
 
-export function renderMessagePage(heading: string, text: string, link?: { href: string; label: string }, headers?: Record<string, string | string[]>): Promise<Response> {
-  return renderPage('message.html', heading, { heading, text, link: link ? html`<p><a class="button" href="${link.href}">${link.label}</a></p>` : undefined }, { headers: headers ?? {} })
+export function renderMessagePage(
+  heading: string,
+  text: string,
+  link?: { href: string; label: string },
+  headers?: Record<string, string | string[]>,
+): Promise<Response> {
+  return renderPage(
+    'message.html',
+    heading,
+    { heading, text, link: link ? html`<p><a class="button" href="${link.href}">${link.label}</a></p>` : undefined },
+    { headers: headers ?? {} },
+  )
 }
 
 /** Page routes answer an HttpError with the error page (never a redirect: RFC 6749 §4.1.2.1). */

@@ -4,10 +4,11 @@ import { html, type SafeHtml } from './html-page.ts'
 
 // Made on first use: building them loads ICU's locale and time zone data (~10 ms of every start otherwise).
 let formats: { date: Intl.DateTimeFormat; time: Intl.DateTimeFormat } | undefined
-const formatsOf = () => formats ??= {
-  date: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }),
-  time: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }),
-}
+const formatsOf = () =>
+  (formats ??= {
+    date: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }),
+    time: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }),
+  })
 
 /**
  * `25 Nov 2026 00:41 UTC` inside `<time datetime>` (the exact instant for machines); the date and the

@@ -19,11 +19,17 @@ export interface PodMetrics {
 
 export function makePodMetrics(): PodMetrics {
   const requests = new Counter('solopod_http_requests_total', 'Requests answered, by route group and status.')
-  const latency = new Histogram('solopod_http_request_duration_seconds', 'Time from a request to its answer (headers; a streamed body may go on), by route group.', LATENCY_BUCKETS)
-  const loginFailures = new Counter('solopod_login_failures_total', "Sign-ins refused for a wrong owner password.")
+  const latency = new Histogram(
+    'solopod_http_request_duration_seconds',
+    'Time from a request to its answer (headers; a streamed body may go on), by route group.',
+    LATENCY_BUCKETS,
+  )
+  const loginFailures = new Counter('solopod_login_failures_total', 'Sign-ins refused for a wrong owner password.')
   let inFlight = 0
   return {
-    requestStarted: () => { inFlight++ },
+    requestStarted: () => {
+      inFlight++
+    },
     recordRequest(path, status, seconds) {
       inFlight--
       const group = path === undefined ? 'malformed' : routeGroupOf(path)
@@ -31,7 +37,10 @@ export function makePodMetrics(): PodMetrics {
       latency.observe({ group }, seconds)
     },
     recordLoginFailure: () => loginFailures.inc(),
-    render: () => requests.render() + latency.render() + loginFailures.render()
-      + `# HELP solopod_http_requests_in_flight Requests being answered now (this one included).\n# TYPE solopod_http_requests_in_flight gauge\nsolopod_http_requests_in_flight ${inFlight}\n`,
+    render: () =>
+      requests.render() +
+      latency.render() +
+      loginFailures.render() +
+      `# HELP solopod_http_requests_in_flight Requests being answered now (this one included).\n# TYPE solopod_http_requests_in_flight gauge\nsolopod_http_requests_in_flight ${inFlight}\n`,
   }
 }

@@ -173,7 +173,7 @@ export const LINK_PATHS = {
 } as const
 
 /** The path as a log line may name it: a share link's token is a secret (the holder's key), so it is left out. */
-export const loggedPath = (path: string) => path.startsWith(LINK_PATHS.base) ? path.replace(/^\/\.links\/[^/]*/, '/.links/(token)') : path
+export const loggedPath = (path: string) => (path.startsWith(LINK_PATHS.base) ? path.replace(/^\/\.links\/[^/]*/, '/.links/(token)') : path)
 
 /** The pod's own state for monitoring: health (anyone) and Prometheus metrics (loopback clients and the owner). */
 export const MONITOR_PATHS = {
@@ -203,7 +203,10 @@ export const isReservedPath = (path: string) => RESERVED.test(path)
  */
 const SAME_ORIGIN_ONLY: readonly string[] = [OP_PATHS.authorization, OP_PATHS.login, OP_PATHS.consent, OP_PATHS.endSession, MONITOR_PATHS.metrics]
 export const isSameOriginOnly = (path: string) =>
-  (path.startsWith('/.admin/') && path !== ADMIN_PATHS.grantSchema) || (path.startsWith(VISIT_PATHS.base) && path !== VISIT_PATHS.clientId) || path.startsWith(LINK_PATHS.base) || SAME_ORIGIN_ONLY.includes(path)
+  (path.startsWith('/.admin/') && path !== ADMIN_PATHS.grantSchema) ||
+  (path.startsWith(VISIT_PATHS.base) && path !== VISIT_PATHS.clientId) ||
+  path.startsWith(LINK_PATHS.base) ||
+  SAME_ORIGIN_ONLY.includes(path)
 
 /**
  * The part of the pod a path belongs to, for the request metrics: a fixed, small set of values

@@ -18,7 +18,12 @@ export interface RateLimit {
  * `beforeStrike`: the window's end before its last strike, so that taking back the attempt that used the
  * window up (`forgive`) takes back its doubled wait too.
  */
-interface Window { count: number; resetAt: number; strikes: number; beforeStrike?: number }
+interface Window {
+  count: number
+  resetAt: number
+  strikes: number
+  beforeStrike?: number
+}
 
 /**
  * Counts failures per key; `retryAfter` says how long a key must wait once it used up its window.
@@ -37,7 +42,10 @@ export class FailureLimiter {
   /** The key's window now: an ended one starts again at 0, keeping its strikes. */
   #current(key: string, now: number): Window | undefined {
     const w = this.#windows.get(key, now)
-    if (w && now >= w.resetAt) { w.count = 0; w.resetAt = now + this.#limit.windowMs }
+    if (w && now >= w.resetAt) {
+      w.count = 0
+      w.resetAt = now + this.#limit.windowMs
+    }
     return w
   }
 
@@ -93,5 +101,7 @@ export class FailureLimiter {
     this.#windows.set(key, w, w.resetAt + maxWindowMs)
   }
 
-  reset(key: string): void { this.#windows.delete(key) }
+  reset(key: string): void {
+    this.#windows.delete(key)
+  }
 }

@@ -16,9 +16,16 @@ export const REFUSALS = {
   invalid_client: { status: [401, 400], means: 'the client is unknown or its authentication failed (RFC 6749 §5.2)' },
   invalid_grant: { status: [400], means: 'the code, refresh token, ticket or claim token is invalid, expired, used or not for this client (RFC 6749 §5.2)' },
   unsupported_grant_type: { status: [400], means: 'the token endpoint does not offer this grant type (RFC 6749 §5.2)' },
-  invalid_scope: { status: [400], means: 'the requested scope is not one the pod offers (RFC 6749 §5.2); or a folder given to an app is not a folder of this pod' },
+  invalid_scope: {
+    status: [400],
+    means: 'the requested scope is not one the pod offers (RFC 6749 §5.2); or a folder given to an app is not a folder of this pod',
+  },
   access_denied: { status: [400], means: 'the owner refused the authorization request (RFC 6749 §4.1.2.1)' },
-  unauthorized_client: { status: [400], means: 'the client may not use this response type or grant type (RFC 6749 §4.1.2.1, §5.2): client_credentials is only for the owner\'s client credentials, and they use nothing else' },
+  unauthorized_client: {
+    status: [400],
+    means:
+      "the client may not use this response type or grant type (RFC 6749 §4.1.2.1, §5.2): client_credentials is only for the owner's client credentials, and they use nothing else",
+  },
   unsupported_response_type: { status: [400], means: 'only response_type=code is supported (RFC 6749 §4.1.2.1)' },
   server_error: { status: [500], means: 'the pod could not complete the request; the server log says why (RFC 6749 §4.1.2.1)' },
   temporarily_unavailable: { status: [503], means: 'the pod is too busy to take the request now; retry shortly (RFC 6749 §4.1.2.1)' },
@@ -50,19 +57,25 @@ export const REFUSALS = {
   payload_too_large: { status: [413], means: 'the body is larger than the pod takes here (RFC 9110 §15.5.14)' },
   range_not_satisfiable: { status: [416], means: 'the Range asks for bytes the file does not have; Content-Range gives its length (RFC 9110 §15.5.17)' },
   insufficient_storage: { status: [507], means: "the pod's disk is too full to store this; nothing was written (RFC 4918 §11.5)" },
-  blob_store_unavailable: { status: [503], means: "the object store holding the pod's files is slow or down; nothing was written, Retry-After says when to try again" },
+  blob_store_unavailable: {
+    status: [503],
+    means: "the object store holding the pod's files is slow or down; nothing was written, Retry-After says when to try again",
+  },
   unsupported_media_type: { status: [415], means: 'the body is of a type this request does not take (RFC 9110 §15.5.16)' },
   too_many_uploads: { status: [429], means: 'the agent has the most resumable uploads in progress the pod allows; complete or cancel one first' },
   too_many_requests: { status: [429], means: 'too many requests from this address, sign-in or DPoP key; wait (RFC 6585 §4)' },
   // The resource server: Solid Protocol and Web Access Control
   unauthenticated: { status: [401], means: 'the rules allow this only to an authenticated agent (Solid Protocol §2.1, WAC §5)' },
   forbidden: { status: [403], means: "the agent's access under the rules does not cover the request (WAC §5)" },
-  outside_app_scope: { status: [403], means: 'the rules allow the owner this, but the owner limited this app to other folders (the dashboard\'s Apps and sessions page)' },
+  outside_app_scope: {
+    status: [403],
+    means: "the rules allow the owner this, but the owner limited this app to other folders (the dashboard's Apps and sessions page)",
+  },
   reserved_path: { status: [405], means: "the path belongs to one of the pod's own endpoints, never a resource" },
   root_protected: { status: [405], means: 'the storage root and its ACL cannot be replaced or deleted (Solid Protocol §5.4)' },
   missing_content_type: { status: [400], means: 'a body needs a Content-Type (Solid Protocol §5.2)' },
   invalid_path: { status: [400], means: 'the path or Slug cannot name a resource on this pod' },
-  invalid_name: { status: [400], means: 'a resource name in the owner\'s forms is not a valid name' },
+  invalid_name: { status: [400], means: "a resource name in the owner's forms is not a valid name" },
   not_a_container: { status: [400], means: 'the request needs a container (a path ending in /)' },
   invalid_page: { status: [400], means: "a container listing's page or limit is not one the pod hands out (LWS container pagination)" },
   not_a_document: { status: [400], means: 'the request needs a document, not a container' },
@@ -71,7 +84,10 @@ export const REFUSALS = {
   nothing_selected: { status: [400], means: 'a form for the selected items came without any item ticked' },
   // RFC 7089 (Memento): the versions of a resource (docs/versions.md)
   invalid_accept_datetime: { status: [400], means: 'Accept-Datetime is not an HTTP-date such as "Tue, 20 Jun 2000 18:02:59 GMT" (RFC 7089 §2.1.1)' },
-  memento_not_found: { status: [404], means: 'no state of the resource is kept from that time: before its first version, while it did not exist, or past --keep-versions-days' },
+  memento_not_found: {
+    status: [404],
+    means: 'no state of the resource is kept from that time: before its first version, while it did not exist, or past --keep-versions-days',
+  },
   too_large_for_trash: { status: [413], means: 'the folder holds more items than the trash keeps; delete it for good instead' },
   move_into_itself: { status: [400], means: 'a folder cannot be moved into itself or a folder inside it' },
   name_conflict: { status: [409], means: 'a document and a container of the same name cannot both exist (Solid Protocol §3.1)' },
@@ -92,16 +108,32 @@ export const REFUSALS = {
   webid_statement_required: { status: [409], means: "the owner's profile must keep its issuer and storage statements (Solid-OIDC §5, Solid Protocol §4.1)" },
   no_access_left: { status: [409], means: 'the change would leave nobody with access to the resource' },
   // Resumable uploads (IETF draft-ietf-httpbis-resumable-upload, its problem types where it has them)
-  mismatching_upload_offset: { status: [409], means: 'Upload-Offset is not the offset the pod holds; the answer\'s Upload-Offset is (problem type mismatching-upload-offset)' },
+  mismatching_upload_offset: {
+    status: [409],
+    means: "Upload-Offset is not the offset the pod holds; the answer's Upload-Offset is (problem type mismatching-upload-offset)",
+  },
   completed_upload: { status: [400], means: 'the upload is complete already; nothing more can be appended (problem type completed-upload)' },
-  inconsistent_upload_length: { status: [400], means: 'the upload\'s lengths disagree, or it would go past its length (problem type inconsistent-upload-length)' },
+  inconsistent_upload_length: {
+    status: [400],
+    means: "the upload's lengths disagree, or it would go past its length (problem type inconsistent-upload-length)",
+  },
   upload_not_yours: { status: [403], means: 'the upload resource was started by another agent; only that agent may append, query or cancel it' },
   // Solid Notifications (Protocol 0.3 and its channel types)
-  invalid_subscription: { status: [400], means: 'the subscription request is not a channel this service opens: its type, topic or a feature is missing or invalid' },
+  invalid_subscription: {
+    status: [400],
+    means: 'the subscription request is not a channel this service opens: its type, topic or a feature is missing or invalid',
+  },
   unsupported_notification_format: { status: [422], means: 'the channel asks (accept) for notifications in a media type the pod does not send' },
-  unsafe_send_to: { status: [400], means: 'a webhook\'s sendTo names a target the pod does not post to: plain http, a private, loopback or link-local address, a system port, or the pod itself' },
+  unsafe_send_to: {
+    status: [400],
+    means:
+      "a webhook's sendTo names a target the pod does not post to: plain http, a private, loopback or link-local address, a system port, or the pod itself",
+  },
   too_many_channels: { status: [503], means: 'the pod has as many notification channels open as it keeps; retry later' },
-  too_many_client_channels: { status: [429], means: 'this client (its agent, or its address when anonymous) has as many notification channels open as the pod gives one client; end one or retry later' },
+  too_many_client_channels: {
+    status: [429],
+    means: 'this client (its agent, or its address when anonymous) has as many notification channels open as the pod gives one client; end one or retry later',
+  },
   // Remote documents (the guarded fetcher)
   fetch_failed: { status: [502, 404], means: 'a remote document could not be fetched or read' },
   fetch_refused: { status: [502], means: 'a remote URL is not one the pod may fetch (private address, scheme, size)' },
@@ -140,7 +172,10 @@ export const REFUSALS = {
   missing_parent: { status: [409], means: 'the folder a new folder, copy or move would go into does not exist (RFC 4918 §9.3.1, §9.8.5)' },
   destination_elsewhere: { status: [502], means: 'the Destination of a COPY or MOVE is not on this pod (RFC 4918 §9.8.5)' },
   same_destination: { status: [403], means: 'the Destination of a COPY or MOVE is its source (RFC 4918 §9.8.5)' },
-  basic_over_http: { status: [403], means: 'HTTP Basic credentials are taken only over HTTPS or on this machine: over plain http the password would travel in the clear' },
+  basic_over_http: {
+    status: [403],
+    means: 'HTTP Basic credentials are taken only over HTTPS or on this machine: over plain http the password would travel in the clear',
+  },
 } as const satisfies Record<string, RefusalEntry>
 
 export type RefusalCode = keyof typeof REFUSALS

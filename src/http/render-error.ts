@@ -35,8 +35,12 @@ export function fromFramework(code: string | number, error: unknown): unknown {
 export function logRefusal(where: { readonly method?: string; readonly path: string; readonly clientId?: string | undefined }, err: HttpError) {
   if (err.logged) return
   log[err.status >= 500 ? 'error' : 'info']('request.refused', {
-    ...(where.method !== undefined ? { method: where.method } : {}), path: loggedPath(where.path),
-    ...(where.clientId !== undefined ? { clientId: where.clientId } : {}), status: err.status, code: err.code, reason: err.description,
+    ...(where.method !== undefined ? { method: where.method } : {}),
+    path: loggedPath(where.path),
+    ...(where.clientId !== undefined ? { clientId: where.clientId } : {}),
+    status: err.status,
+    code: err.code,
+    reason: err.description,
     ...(err.cause !== undefined ? { cause: describeCause(err.cause) } : {}),
   })
 }

@@ -15,10 +15,12 @@ const EMBEDDED_PREFIX = 'static/'
 
 let embedded: Map<string, Blob> | undefined
 function embeddedFiles(): Map<string, Blob> {
-  embedded ??= new Map(Bun.embeddedFiles
-    .map(blob => [(blob as Blob & { name: string }).name, blob] as const)
-    .filter(([name]) => name.startsWith(EMBEDDED_PREFIX))
-    .map(([name, blob]) => [name.slice(EMBEDDED_PREFIX.length), blob]))
+  embedded ??= new Map(
+    Bun.embeddedFiles
+      .map(blob => [(blob as Blob & { name: string }).name, blob] as const)
+      .filter(([name]) => name.startsWith(EMBEDDED_PREFIX))
+      .map(([name, blob]) => [name.slice(EMBEDDED_PREFIX.length), blob]),
+  )
   return embedded
 }
 
@@ -34,7 +36,7 @@ export async function readStatic(name: string): Promise<string> {
     return blob.text()
   }
   const file = Bun.file(join(SOURCE_DIR, name))
-  if (!await file.exists()) throw notFound()
+  if (!(await file.exists())) throw notFound()
   return file.text()
 }
 
@@ -42,7 +44,7 @@ const notFound = () => new HttpError(404, 'not_found', 'no such static file')
 
 /** Browser scripts of static/ written in TypeScript (`admin/app.ts`), served as one bundle each. */
 export const SCRIPT_ENTRIES = ['admin/app.ts'] as const
-export type ScriptEntry = typeof SCRIPT_ENTRIES[number]
+export type ScriptEntry = (typeof SCRIPT_ENTRIES)[number]
 
 /** `admin/app.ts` → `admin/app.js`: the name of its bundle, embedded by src/build-executable.ts. */
 export const bundleName = (entry: ScriptEntry) => entry.replace(/\.ts$/, '.js')
@@ -69,5 +71,5 @@ export function readBundle(entry: ScriptEntry): Promise<string> {
 /** The entries the build step has not written (from source only: the executable carries its own). */
 export function unbuiltScripts(dir = BUILT_UI_DIR): string[] {
   if (Bun.isStandaloneExecutable) return []
-  return SCRIPT_ENTRIES.filter((e) => !existsSync(join(dir, bundleName(e))))
+  return SCRIPT_ENTRIES.filter(e => !existsSync(join(dir, bundleName(e))))
 }

@@ -31,23 +31,46 @@ export async function* uploadFormParts(request: Request): AsyncGenerator<FormPar
   let failure: unknown
   let wake: () => void = () => {}
   const notify = () => wake()
-  parser.on('field', (name, value) => { waiting.push({ kind: 'field', name, value }); notify() })
-  parser.on('file', (name, stream, info) => {
-    waiting.push({ kind: 'file', name, filename: info.filename ?? '', mimeType: info.mimeType, body: Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array> })
+  parser.on('field', (name, value) => {
+    waiting.push({ kind: 'field', name, value })
     notify()
   })
-  parser.on('close', () => { ended = true; notify() })
-  parser.on('error', (err) => { failure = badForm(err instanceof Error ? err.message : String(err)); notify() })
+  parser.on('file', (name, stream, info) => {
+    waiting.push({
+      kind: 'file',
+      name,
+      filename: info.filename ?? '',
+      mimeType: info.mimeType,
+      body: Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>,
+    })
+    notify()
+  })
+  parser.on('close', () => {
+    ended = true
+    notify()
+  })
+  parser.on('error', err => {
+    failure = badForm(err instanceof Error ? err.message : String(err))
+    notify()
+  })
   const source = Readable.fromWeb(request.body as unknown as import('node:stream/web').ReadableStream<Uint8Array>)
-  source.on('error', (err) => { failure = err; notify() })
+  source.on('error', err => {
+    failure = err
+    notify()
+  })
   source.pipe(parser)
   try {
     for (;;) {
       if (failure !== undefined) throw failure
       const part = waiting.shift()
-      if (part) { yield part; continue }
+      if (part) {
+        yield part
+        continue
+      }
       if (ended) return
-      await new Promise<void>((resolve) => { wake = resolve })
+      await new Promise<void>(resolve => {
+        wake = resolve
+      })
     }
   } finally {
     source.unpipe(parser)

@@ -10,9 +10,14 @@
 export const COLLECT_EVERY_BYTES = 64 * 1024 * 1024
 
 /** Returns `noteStreamed(bytes)`; each call counts bytes, and a collection runs each time the count passes `every`. */
-export function collectEvery(every = COLLECT_EVERY_BYTES, collect: () => void = () => { Bun.gc(true) }): (bytes: number) => void {
+export function collectEvery(
+  every = COLLECT_EVERY_BYTES,
+  collect: () => void = () => {
+    Bun.gc(true)
+  },
+): (bytes: number) => void {
   let since = 0
-  return (bytes) => {
+  return bytes => {
     since += bytes
     if (since < every) return
     since = 0

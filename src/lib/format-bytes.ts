@@ -4,6 +4,9 @@ export function formatBytes(n: number): string {
   const units = ['KB', 'MB', 'GB', 'TB']
   let v = n / 1024
   let i = 0
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++ }
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024
+    i++
+  }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`
 }

@@ -25,12 +25,17 @@ export function makeInFlight(): InFlight {
       work.then(done, done)
       return work
     },
-    get count() { return count },
+    get count() {
+      return count
+    },
     drained(timeoutMs) {
       if (count === 0) return Promise.resolve(true)
-      return new Promise<boolean>((resolve) => {
+      return new Promise<boolean>(resolve => {
         const timer = setTimeout(() => resolve(false), timeoutMs)
-        idle.push(() => { clearTimeout(timer); resolve(true) })
+        idle.push(() => {
+          clearTimeout(timer)
+          resolve(true)
+        })
       })
     },
   }

@@ -11,7 +11,10 @@ interface Group {
 }
 
 /** A new key refused because its own group holds the most dropped keys and there is no room: 429 until `retryAtMs`. */
-export interface KeysFull { readonly keysFull: true; readonly retryAtMs: number }
+export interface KeysFull {
+  readonly keysFull: true
+  readonly retryAtMs: number
+}
 
 /**
  * A dropped partition's horizon (its newest `until`) matters only while a value at or below it could
@@ -39,8 +42,12 @@ export class KeyHorizons {
 
   constructor(readonly max: number) {}
 
-  get size() { return this.#groupOf.size }
-  get groupCount() { return this.#groups.size }
+  get size() {
+    return this.#groupOf.size
+  }
+  get groupCount() {
+    return this.#groups.size
+  }
 
   /** The horizon a partition of this key starts with: its own dropped horizon, else (a new key) its group's floor. */
   startOf(group: string, hk: number, now: number): number {
@@ -75,7 +82,10 @@ export class KeyHorizons {
   drop(group: string, hk: number, horizon: number, now: number): void {
     const g = this.#groups.get(group)
     if (!g) return
-    if (horizon <= now) { this.#leave(g, now); return }
+    if (horizon <= now) {
+      this.#leave(g, now)
+      return
+    }
     g.dropped.set(hk, horizon)
     this.#groupOf.set(hk, g)
     if (!this.#fullest || g.dropped.size > this.#fullest.dropped.size) this.#fullest = g
@@ -90,7 +100,12 @@ export class KeyHorizons {
   sweep(now: number): void {
     let fullest: Group | undefined
     for (const [name, g] of this.#groups) {
-      for (const [hk, horizon] of g.dropped) if (horizon <= now) { g.dropped.delete(hk); this.#groupOf.delete(hk); g.held-- }
+      for (const [hk, horizon] of g.dropped)
+        if (horizon <= now) {
+          g.dropped.delete(hk)
+          this.#groupOf.delete(hk)
+          g.held--
+        }
       if (g.held === 0 && g.floor <= now) this.#groups.delete(name)
       else if (!fullest || g.dropped.size > fullest.dropped.size) fullest = g
     }
@@ -120,7 +135,7 @@ export class KeyHorizons {
 
   #held(group: string): Group {
     let g = this.#groups.get(group)
-    if (!g) this.#groups.set(group, g = { name: group, held: 0, dropped: new Map(), floor: 0 })
+    if (!g) this.#groups.set(group, (g = { name: group, held: 0, dropped: new Map(), floor: 0 }))
     return g
   }
 

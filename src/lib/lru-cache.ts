@@ -22,16 +22,23 @@ export class LruCache<K, V> {
     this.#maxWeight = o.maxWeight ?? Number.POSITIVE_INFINITY
   }
 
-  get size() { return this.#map.size }
+  get size() {
+    return this.#map.size
+  }
 
   /** The summed weights of the entries held now. */
-  get weight() { return this.#weight }
+  get weight() {
+    return this.#weight
+  }
 
   /** `now` is passed in so callers control time in tests. */
   get(key: K, now: number = Date.now()): V | undefined {
     const entry = this.#map.get(key)
     if (!entry) return undefined
-    if (entry.expiresAt <= now) { this.delete(key); return undefined }
+    if (entry.expiresAt <= now) {
+      this.delete(key)
+      return undefined
+    }
     this.#map.delete(key)
     this.#map.set(key, entry)
     return entry.value
@@ -69,5 +76,8 @@ export class LruCache<K, V> {
     this.#weight -= entry.weight
   }
 
-  clear(): void { this.#map.clear(); this.#weight = 0 }
+  clear(): void {
+    this.#map.clear()
+    this.#weight = 0
+  }
 }

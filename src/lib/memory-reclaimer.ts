@@ -69,7 +69,11 @@ export function startMemoryReclaimer(o: ReclaimerOptions = {}): MemoryReclaimer 
     const quiet = sinceTick === 0
     sinceTick = 0
     quietTicks = quiet ? quietTicks + 1 : 0
-    if (trimDue && quiet) { trimDue = false; steps.trim(); return }
+    if (trimDue && quiet) {
+      trimDue = false
+      steps.trim()
+      return
+    }
     if (settleDue && quietTicks >= SETTLE_QUIET_TICKS) {
       settleDue = false
       reclaims++
@@ -83,15 +87,24 @@ export function startMemoryReclaimer(o: ReclaimerOptions = {}): MemoryReclaimer 
     reclaims++
     steps.collect(quiet)
     // Busy: trim now, the next tick will not be quiet either.
-    if (quiet) { trimDue = true; settleDue = true }
-    else steps.trim()
+    if (quiet) {
+      trimDue = true
+      settleDue = true
+    } else steps.trim()
   }, quietMs)
   // Never what keeps the process alive.
   timer.unref()
   return {
-    noteRequest() { sinceTick++; sinceReclaim++ },
-    get reclaims() { return reclaims },
-    stop() { clearInterval(timer) },
+    noteRequest() {
+      sinceTick++
+      sinceReclaim++
+    },
+    get reclaims() {
+      return reclaims
+    },
+    stop() {
+      clearInterval(timer)
+    },
   }
 }
 
@@ -122,7 +135,9 @@ function loadTrim(): Trim {
   if (process.platform !== 'linux') return () => {}
   try {
     const libc = dlopen('libc.so.6', { malloc_trim: { args: ['u64'], returns: 'i32' } })
-    return () => { libc.symbols.malloc_trim(0) }
+    return () => {
+      libc.symbols.malloc_trim(0)
+    }
   } catch {
     return () => {}
   }

@@ -70,12 +70,18 @@ export class PartitionedReplayMemory {
   }
 
   /** Entries held by all partitions. */
-  get size() { return this.#size }
+  get size() {
+    return this.#size
+  }
 
-  get partitionCount() { return this.#partitions.size }
+  get partitionCount() {
+    return this.#partitions.size
+  }
 
   /** Dropped keys whose horizons are still kept. */
-  get droppedCount() { return this.#dropped.size }
+  get droppedCount() {
+    return this.#dropped.size
+  }
 
   /**
    * `until` and `now` are epoch milliseconds; `until` is when the value would be refused anyway.
@@ -89,14 +95,18 @@ export class PartitionedReplayMemory {
     const hk = p?.hk ?? replayKey(partitionKey)
     const horizon = p?.horizon ?? this.#dropped.startOf(group, hk, now)
     if (until <= horizon) return { horizon }
-    if (p) this.#partitions.delete(partitionKey) // re-inserted below: most recently used last
+    if (p)
+      this.#partitions.delete(partitionKey) // re-inserted below: most recently used last
     else {
       const refused = this.#dropped.enter(group, hk, now, this.#partitions.size >= this.#limits.partitions)
       if (refused) return refused
       p = { hk, group, entries: new Map(), horizon, newest: 0 }
     }
     this.#partitions.set(partitionKey, p)
-    if (seen !== undefined) { p.entries.delete(key); this.#size-- }
+    if (seen !== undefined) {
+      p.entries.delete(key)
+      this.#size--
+    }
     p.entries.set(key, until)
     this.#size++
     if (until > p.newest) p.newest = until
@@ -158,10 +168,16 @@ export class PartitionedReplayMemory {
   #sweep(now: number) {
     let fullest: Partition | undefined
     for (const [pk, p] of this.#partitions) {
-      for (const [key, until] of p.entries) if (until <= now) { p.entries.delete(key); this.#size-- }
+      for (const [key, until] of p.entries)
+        if (until <= now) {
+          p.entries.delete(key)
+          this.#size--
+        }
       // an empty partition whose horizon has passed refuses nothing the acceptance window does not
-      if (p.entries.size === 0 && p.horizon <= now) { this.#partitions.delete(pk); this.#dropped.gone(p.group, now) }
-      else if (!fullest || p.entries.size > fullest.entries.size) fullest = p
+      if (p.entries.size === 0 && p.horizon <= now) {
+        this.#partitions.delete(pk)
+        this.#dropped.gone(p.group, now)
+      } else if (!fullest || p.entries.size > fullest.entries.size) fullest = p
     }
     this.#fullest = fullest
     this.#dropped.sweep(now)

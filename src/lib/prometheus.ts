@@ -17,7 +17,10 @@ const header = (name: string, help: string, type: string) => `# HELP ${name} ${h
 
 export class Counter {
   readonly #values = new Map<string, { labels: Labels; value: number }>()
-  constructor(readonly name: string, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
 
   inc(labels: Labels = {}, by = 1): void {
     const key = keyOf(labels)
@@ -36,12 +39,19 @@ export class Counter {
 
 export class Histogram {
   readonly #series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>()
-  constructor(readonly name: string, readonly help: string, readonly buckets: readonly number[]) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly buckets: readonly number[],
+  ) {}
 
   observe(labels: Labels, value: number): void {
     const key = keyOf(labels)
     let s = this.#series.get(key)
-    if (!s) { s = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 }; this.#series.set(key, s) }
+    if (!s) {
+      s = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 }
+      this.#series.set(key, s)
+    }
     for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) s.counts[i]!++
     s.sum += value
     s.count++
@@ -50,7 +60,9 @@ export class Histogram {
   render(): string {
     let out = header(this.name, this.help, 'histogram')
     for (const s of this.#series.values()) {
-      this.buckets.forEach((le, i) => { out += `${this.name}_bucket${labelText({ ...s.labels, le: String(le) })} ${s.counts[i]}\n` })
+      this.buckets.forEach((le, i) => {
+        out += `${this.name}_bucket${labelText({ ...s.labels, le: String(le) })} ${s.counts[i]}\n`
+      })
       out += `${this.name}_bucket${labelText({ ...s.labels, le: '+Inf' })} ${s.count}\n`
       out += `${this.name}_sum${labelText(s.labels)} ${s.sum}\n${this.name}_count${labelText(s.labels)} ${s.count}\n`
     }

@@ -40,7 +40,9 @@ export class ReplayMemory {
     sweepWhileAlive(this, (m, now) => m.#sweep(now), this.#sweepEveryMs)
   }
 
-  get size() { return this.#until.size }
+  get size() {
+    return this.#until.size
+  }
 
   /** `until` and `now` are epoch milliseconds; `until` is when the value would be refused anyway. */
   remember(key: number, until: number, now: number): ReplayVerdict {

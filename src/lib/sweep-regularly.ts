@@ -5,17 +5,32 @@
  * and the timer never keeps the process alive. Returns `stop`, which resolves once no sweep is under way
  * (the store may close then).
  */
-export function sweepRegularly(sweep: () => Promise<number>, o: {
-  everyMs: number; onSwept?: (count: number) => void; onError?: (err: unknown) => void
-}): () => Promise<void> {
+export function sweepRegularly(
+  sweep: () => Promise<number>,
+  o: {
+    everyMs: number
+    onSwept?: (count: number) => void
+    onError?: (err: unknown) => void
+  },
+): () => Promise<void> {
   let running: Promise<void> | undefined
   const run = () => {
     running ??= sweep()
-      .then(count => { if (count > 0) o.onSwept?.(count) }, (err: unknown) => o.onError?.(err))
-      .finally(() => { running = undefined })
+      .then(
+        count => {
+          if (count > 0) o.onSwept?.(count)
+        },
+        (err: unknown) => o.onError?.(err),
+      )
+      .finally(() => {
+        running = undefined
+      })
   }
   run()
   const timer = setInterval(run, o.everyMs)
   timer.unref()
-  return async () => { clearInterval(timer); await running }
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
 }

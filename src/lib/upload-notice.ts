@@ -13,11 +13,16 @@ export interface Uploaded {
 }
 
 /** The Files page's query part (after `path=`) that says what landed. */
-export const uploadedQuery = (u: Uploaded): string => new URLSearchParams({
-  done: 'upload', name: u.names[0] ?? '', count: String(u.names.length), bytes: String(u.bytes), renamed: String(u.renamed),
-}).toString()
+export const uploadedQuery = (u: Uploaded): string =>
+  new URLSearchParams({
+    done: 'upload',
+    name: u.names[0] ?? '',
+    count: String(u.names.length),
+    bytes: String(u.bytes),
+    renamed: String(u.renamed),
+  }).toString()
 
-const whole = (raw: unknown): number | undefined => typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined
+const whole = (raw: unknown): number | undefined => (typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined)
 
 /** The notice for an upload's query into `folder` (its name as people read it); undefined when the query says no upload. */
 export function uploadNotice(folder: string, query: Record<string, unknown>): string | undefined {
@@ -26,6 +31,8 @@ export function uploadNotice(folder: string, query: Record<string, unknown>): st
   const renamed = whole(query.renamed) ?? 0
   const bytes = whole(query.bytes)
   if (count <= 1) return `Uploaded ${query.name}${renamed > 0 ? ' (a file of that name was already here, so the new one got a number)' : ''}`
-  return `${count.toLocaleString('en')} files uploaded to ${folder}${bytes === undefined ? '' : ` · ${formatBytes(bytes)}`}`
-    + (renamed > 0 ? ` · ${renamed.toLocaleString('en')} got a number, their names were taken` : '')
+  return (
+    `${count.toLocaleString('en')} files uploaded to ${folder}${bytes === undefined ? '' : ` · ${formatBytes(bytes)}`}` +
+    (renamed > 0 ? ` · ${renamed.toLocaleString('en')} got a number, their names were taken` : '')
+  )
 }

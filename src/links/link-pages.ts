@@ -13,7 +13,8 @@ import { readableName } from '../lib/readable-path.ts'
 
 const page = (heading: string, body: SafeHtml) => renderPage('link.html', heading, { heading, body })
 
-const expiry = (link: ShareLink) => link.expiresAt === undefined ? '' : html`<p class="hint">This link works until ${new Date(link.expiresAt).toUTCString()}.</p>`
+const expiry = (link: ShareLink) =>
+  link.expiresAt === undefined ? '' : html`<p class="hint">This link works until ${new Date(link.expiresAt).toUTCString()}.</p>`
 
 function preview(href: string, meta: ResourceMeta): SafeHtml {
   const kind = previewKind(meta.contentType)
@@ -30,14 +31,17 @@ export function filePage(link: ShareLink, href: string, name: string, meta: Reso
 
 export function folderPage(link: ShareLink, base: string, relative: string, listing: MemberListing): Promise<Response> {
   const heading = readableName(link.path + relative) || 'Shared folder'
-  const rows = listing.items.map((m) => {
+  const rows = listing.items.map(m => {
     const href = base + m.path.slice(link.path.length)
     const name = readableName(m.path)
     return isContainerPath(m.path)
       ? html`<li><a href="${href}">${name}/</a></li>`
       : html`<li><a href="${href}">${name}</a> · <a href="${href}?download" download>download</a></li>`
   })
-  const more = listing.countIsExact && listing.count <= listing.items.length ? '' : html`<p class="hint">Showing the first ${listing.items.length} of ${listing.count}${listing.countIsExact ? '' : '+'} items.</p>`
+  const more =
+    listing.countIsExact && listing.count <= listing.items.length
+      ? ''
+      : html`<p class="hint">Showing the first ${listing.items.length} of ${listing.count}${listing.countIsExact ? '' : '+'} items.</p>`
   const up = relative === '' ? '' : html`<p><a href="${base}">Back to the top of the shared folder</a></p>`
   const drop = canUpload(link.allows) && relative === '' ? uploadForm(base) : ''
   return page(heading, html`${up}${rows.length === 0 ? html`<p>This folder is empty.</p>` : html`<ul class="files">${rows}</ul>`}${more}${drop}${expiry(link)}`)
@@ -50,6 +54,7 @@ const uploadForm = (base: string) => html`<form method="post" action="${base}" e
 /** A file drop: the form, and after an upload how many files arrived (`received`, 0: none yet). Nothing of what the folder holds. */
 export function uploadedPage(link: ShareLink, base: string, received: number): Promise<Response> {
   const heading = link.name || 'Send files'
-  const notice = received > 0 ? html`<p class="notice" role="status">${received === 1 ? 'Your file was received.' : `Your ${received} files were received.`}</p>` : ''
+  const notice =
+    received > 0 ? html`<p class="notice" role="status">${received === 1 ? 'Your file was received.' : `Your ${received} files were received.`}</p>` : ''
   return page(heading, html`${notice}${uploadForm(base)}${expiry(link)}`)
 }

@@ -69,10 +69,19 @@ async function open(deps: Pick<Deps, 'store' | 'now'>, urlPath: string): Promise
   let path = link.path
   if (inside !== '') {
     if (!isContainerPath(link.path)) throw notFound(inside)
-    try { path = resolveTarget('', link.path + inside).path } catch { throw notFound(inside) }
+    try {
+      path = resolveTarget('', link.path + inside).path
+    } catch {
+      throw notFound(inside)
+    }
     if (!path.startsWith(link.path)) throw notFound(inside)
   }
-  return { link, path, base: `${LINK_PATHS.base}${token}/`, who: { principal: { keys: [], scheme: 'link', link: { id: link.id, path: link.path, allows: link.allows } } } }
+  return {
+    link,
+    path,
+    base: `${LINK_PATHS.base}${token}/`,
+    who: { principal: { keys: [], scheme: 'link', link: { id: link.id, path: link.path, allows: link.allows } } },
+  }
 }
 
 export function linksPlugin(deps: Deps) {
@@ -83,8 +92,11 @@ export function linksPlugin(deps: Deps) {
       // A file drop shows nothing of what is there: only the form that adds to it
       if (o.path !== o.link.path) throw notFound(o.path)
       const received = Number(new URL(request.url).searchParams.get('received') ?? 0)
-      return prefersHtml(request.headers.get('accept')) ? guarded(await uploadedPage(o.link, o.base, Number.isSafeInteger(received) && received > 0 ? received : 0), 'sandbox allow-forms')
-        : guarded(toPlainResponse(new HttpError(405, 'method_not_allowed', 'this link only takes files (POST); it shows nothing', { headers: { allow: 'POST' } })))
+      return prefersHtml(request.headers.get('accept'))
+        ? guarded(await uploadedPage(o.link, o.base, Number.isSafeInteger(received) && received > 0 ? received : 0), 'sandbox allow-forms')
+        : guarded(
+            toPlainResponse(new HttpError(405, 'method_not_allowed', 'this link only takes files (POST); it shows nothing', { headers: { allow: 'POST' } })),
+          )
     }
     const readable = await resources.read(o.who, o.path)
     const name = readableName(o.path) || readableName(o.link.path)
@@ -95,15 +107,28 @@ export function linksPlugin(deps: Deps) {
       // Pages keep the sandbox of previews, opened only for what they are for: downloads, and the upload form
       if (!isContainerPath(o.path)) return guarded(await filePage(o.link, o.base + relative, name, readable.meta), 'sandbox allow-downloads')
       const listing = await resources.list(o.who, o.path, { cursor: { from: 'first' }, limit: PAGE_SIZE, countUpTo: PAGE_SIZE * 10 })
-      return guarded(await folderPage(o.link, o.base, relative, listing), canReadAndUpload(o) ? 'sandbox allow-downloads allow-forms' : 'sandbox allow-downloads')
+      return guarded(
+        await folderPage(o.link, o.base, relative, listing),
+        canReadAndUpload(o) ? 'sandbox allow-downloads allow-forms' : 'sandbox allow-downloads',
+      )
     }
     const passed = new Headers()
-    for (const h of ASKED) { const v = request.headers.get(h); if (v) passed.set(h, v) }
+    for (const h of ASKED) {
+      const v = request.headers.get(h)
+      if (v) passed.set(h, v)
+    }
     const res = await resources.represent(o.path, readable, {
-      accept: download || preview ? '*/*' : request.headers.get('accept'), requestUrl: cfg.baseUrl + o.path, requestHeaders: passed, head: false, headers: new Headers(),
+      accept: download || preview ? '*/*' : request.headers.get('accept'),
+      requestUrl: cfg.baseUrl + o.path,
+      requestHeaders: passed,
+      head: false,
+      headers: new Headers(),
     })
     const headers = new Headers()
-    for (const h of PASSED_ON) { const v = res.headers.get(h); if (v !== null) headers.set(h, v) }
+    for (const h of PASSED_ON) {
+      const v = res.headers.get(h)
+      if (v !== null) headers.set(h, v)
+    }
     if (!isContainerPath(o.path)) {
       // Shown inline only what a page may show (an image, a film); everything else is a download, never a page of this origin
       const inline = preview && previewKind(headers.get('content-type') ?? '') !== undefined
@@ -119,7 +144,10 @@ export function linksPlugin(deps: Deps) {
     if (o.path !== o.link.path || o.link.allows === 'read') throw notFound(o.path)
     const added: string[] = []
     const post = async (type: string | null, body: ReadableStream<Uint8Array> | Uint8Array, name: string) => {
-      const member = await resources.post(o.who, o.path, type || 'application/octet-stream', body, { slug: encodeSegment(name), preconditions: NO_PRECONDITIONS })
+      const member = await resources.post(o.who, o.path, type || 'application/octet-stream', body, {
+        slug: encodeSegment(name),
+        preconditions: NO_PRECONDITIONS,
+      })
       added.push(member.path)
       log.info('link.uploaded', { link: o.link.id, path: member.path })
     }
@@ -127,18 +155,23 @@ export function linksPlugin(deps: Deps) {
       for await (const part of uploadFormParts(request)) {
         if (part.kind !== 'file') continue
         const name = part.filename.split(/[\\/]/).pop() ?? ''
-        if (name === '' || name === '.' || name === '..') { await part.body.cancel(); continue }
+        if (name === '' || name === '.' || name === '..') {
+          await part.body.cancel()
+          continue
+        }
         await post(part.mimeType, part.body, name)
       }
       if (added.length === 0) throw new HttpError(400, 'invalid_request', 'the form carried no file')
     } else {
       const slug = request.headers.get('slug')
-      if (!slug || !request.body) throw new HttpError(400, 'invalid_request', 'send a file as a multipart/form-data form, or as the body with its name in a Slug header')
+      if (!slug || !request.body)
+        throw new HttpError(400, 'invalid_request', 'send a file as a multipart/form-data form, or as the body with its name in a Slug header')
       await post(request.headers.get('content-type'), request.body, decodeSlug(slug))
     }
     // Post/Redirect/Get: reloading the page that says "received" sends nothing again
-    if (prefersHtml(request.headers.get('accept'))) return guarded(new Response(null, { status: 303, headers: { location: `${o.base}?received=${added.length}` } }))
-    const names = added.map((p) => readableName(p))
+    if (prefersHtml(request.headers.get('accept')))
+      return guarded(new Response(null, { status: 303, headers: { location: `${o.base}?received=${added.length}` } }))
+    const names = added.map(p => readableName(p))
     return guarded(Response.json({ added: names }, { status: 201 }))
   }
 
@@ -148,16 +181,24 @@ export function linksPlugin(deps: Deps) {
       return await act(await open(deps, url.pathname), url)
     } catch (err) {
       const html = prefersHtml(request.headers.get('accept'))
-      return guarded(await renderError(request, err, (e) => html ? errorPage(e, { hint: 'Ask whoever sent you the link for a new one.', links: [] }) : Promise.resolve(toPlainResponse(e))))
+      return guarded(
+        await renderError(request, err, e =>
+          html ? errorPage(e, { hint: 'Ask whoever sent you the link for a new one.', links: [] }) : Promise.resolve(toPlainResponse(e)),
+        ),
+      )
     }
   }
 
   return new Elysia({ name: 'links' })
     .get(`${LINK_PATHS.base}*`, ({ request }) => handle(request, (o, url) => read(request, o, url))())
-    .post(`${LINK_PATHS.base}*`, ({ request }) => handle(request, (o) => upload(request, o))(), { parse: 'none' })
+    .post(`${LINK_PATHS.base}*`, ({ request }) => handle(request, o => upload(request, o))(), { parse: 'none' })
 }
 
 /** A Slug as sent: percent-encoded (RFC 5023 §9.7) or plain. */
 function decodeSlug(slug: string): string {
-  try { return decodeURIComponent(slug) } catch { return slug }
+  try {
+    return decodeURIComponent(slug)
+  } catch {
+    return slug
+  }
 }

@@ -17,9 +17,7 @@ export interface Migration {
  * In format order. Formats up to STORE_LAYOUT_FORMAT are the database's own layout, migrated by openStore;
  * each one after it is here. Add a migration with FORMAT_VERSION's bump (store/open-store.ts).
  */
-export const MIGRATIONS: readonly Migration[] = [
-  { to: 3, name: 'type_indexes', run: addTypeIndexes },
-]
+export const MIGRATIONS: readonly Migration[] = [{ to: 3, name: 'type_indexes', run: addTypeIndexes }]
 
 /**
  * Runs every migration past the directory's recorded format, recording each new format only after its writes

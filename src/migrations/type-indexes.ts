@@ -23,10 +23,10 @@ const { namedNode, quad } = DataFactory
 export async function addTypeIndexes(store: Store, now: number): Promise<string[]> {
   const baseUrl = await getRecordedBaseUrl(store)
   // No owner yet: first start has not finished, and writes all of this itself when it does.
-  if (baseUrl === undefined || !await getOwnerAccount(store)) return []
+  if (baseUrl === undefined || !(await getOwnerAccount(store))) return []
   const webid = ownerWebIdOf(baseUrl)
   const me = namedNode(webid)
-  const local = (url: string) => url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : undefined
+  const local = (url: string) => (url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : undefined)
   const added: string[] = []
 
   const profile = await getMeta(store, PROFILE_PATH)
@@ -47,17 +47,18 @@ export async function addTypeIndexes(store: Store, now: number): Promise<string[
   // The documents the links end at that are absent, each after its ACL; an ACL only with the document it is
   // for, never for one that exists. A private one gets an ACL of its own when /settings/ exists without one
   // (the owner's container, under an ACL that may let others read).
-  const wanted = new Set([preferences, publicIndex, privateIndex].flatMap(url => url === undefined ? [] : [local(url)]))
+  const wanted = new Set([preferences, publicIndex, privateIndex].flatMap(url => (url === undefined ? [] : [local(url)])))
   const settingsAcl = `${SETTINGS_PATHS.container}.acl`
-  const settingsExists = !!await getMeta(store, SETTINGS_PATHS.container)
-  const ours = !settingsExists || !!await getMeta(store, settingsAcl)
+  const settingsExists = !!(await getMeta(store, SETTINGS_PATHS.container))
+  const ours = !settingsExists || !!(await getMeta(store, settingsAcl))
   for (const doc of settingsDocuments(webid, publicIndex)) {
     const target = doc.path === settingsAcl ? SETTINGS_PATHS.container : doc.path.replace(/\.acl$/, '')
-    const needed = target === SETTINGS_PATHS.container
-      ? !settingsExists && [...wanted].some(p => p?.startsWith(SETTINGS_PATHS.container))
-      : wanted.has(target) && (target === doc.path || !await getMeta(store, target))
-    if (!needed || await getMeta(store, doc.path)) continue
-    if (!ours && target === doc.path && target !== SETTINGS_PATHS.publicIndex && !await getMeta(store, `${doc.path}.acl`)) {
+    const needed =
+      target === SETTINGS_PATHS.container
+        ? !settingsExists && [...wanted].some(p => p?.startsWith(SETTINGS_PATHS.container))
+        : wanted.has(target) && (target === doc.path || !(await getMeta(store, target)))
+    if (!needed || (await getMeta(store, doc.path))) continue
+    if (!ours && target === doc.path && target !== SETTINGS_PATHS.publicIndex && !(await getMeta(store, `${doc.path}.acl`))) {
       await write(ownerOnlyAcl(doc.path, webid))
     }
     await write(doc)
@@ -69,15 +70,29 @@ export async function addTypeIndexes(store: Store, now: number): Promise<string[
 
   // The private type index is named in the preferences file, which only the owner reads (Type Indexes).
   const prefs = preferencesPath === undefined ? undefined : await getMeta(store, preferencesPath)
-  if (privateIndex !== undefined && privateLinked === undefined && prefs?.kind === 'rdf'
-      && linked(await readTriples(store, baseUrl, preferencesPath!), SOLID('privateTypeIndex')) === undefined) {
+  if (
+    privateIndex !== undefined &&
+    privateLinked === undefined &&
+    prefs?.kind === 'rdf' &&
+    linked(await readTriples(store, baseUrl, preferencesPath!), SOLID('privateTypeIndex')) === undefined
+  ) {
     await addStatements(store, baseUrl, preferencesPath!, prefs, [quad(me, namedNode(SOLID('privateTypeIndex')), namedNode(privateIndex))], now)
     added.push(`${preferencesPath} statements`)
   }
-  const profileLinks = [[PIM('preferencesFile'), preferences], [SOLID('publicTypeIndex'), publicIndex]] as const
+  const profileLinks = [
+    [PIM('preferencesFile'), preferences],
+    [SOLID('publicTypeIndex'), publicIndex],
+  ] as const
   const missingLinks = profileLinks.filter(([predicate]) => linked(profileTriples, predicate) === undefined)
   if (profile?.kind === 'rdf' && missingLinks.length > 0) {
-    await addStatements(store, baseUrl, PROFILE_PATH, profile, missingLinks.map(([p, o]) => quad(me, namedNode(p), namedNode(o))), now)
+    await addStatements(
+      store,
+      baseUrl,
+      PROFILE_PATH,
+      profile,
+      missingLinks.map(([p, o]) => quad(me, namedNode(p), namedNode(o))),
+      now,
+    )
     added.push(`${PROFILE_PATH} statements`)
   }
   return added
@@ -85,7 +100,8 @@ export async function addTypeIndexes(store: Store, now: number): Promise<string[
 
 /** An ACL giving the owner alone a document of /settings/, for a /settings/ without an ACL of its own. */
 const ownerOnlyAcl = (path: string, webid: string): PodDocument => ({
-  path: `${path}.acl`, kind: 'rdf',
+  path: `${path}.acl`,
+  kind: 'rdf',
   ttl: `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <${path.slice(path.lastIndexOf('/') + 1)}>; acl:mode acl:Read, acl:Write, acl:Control.`,
 })

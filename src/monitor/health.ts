@@ -11,10 +11,14 @@ const PROBE_EVERY_MS = 1000
 
 export function makeHealthCheck(store: Store, now: () => number): () => Promise<Response> {
   let last: { at: number; healthy: Promise<boolean> } | undefined
-  const probe = (at: number) => probeWritable(store, at).then(() => true, (err: unknown) => {
-    log.warn('health.store_unwritable', { cause: describeCause(err) })
-    return false
-  })
+  const probe = (at: number) =>
+    probeWritable(store, at).then(
+      () => true,
+      (err: unknown) => {
+        log.warn('health.store_unwritable', { cause: describeCause(err) })
+        return false
+      },
+    )
   return async () => {
     const at = now()
     if (!last || at - last.at >= PROBE_EVERY_MS) last = { at, healthy: probe(at) }

@@ -18,12 +18,13 @@ export async function checkMetricsAccess(deps: AccessDeps, request: Request): Pr
   if (deps.clientAddresses.isLocal(request)) return
   const principal = await deps.authenticate(request)
   if (principal.webid === undefined) {
-    throw new HttpError(401, 'unauthenticated', 'the metrics are for clients on the pod\'s machine and for its owner; authenticate as the owner',
-      { headers: { 'www-authenticate': [dpopChallenge(), httpSigChallenge(MONITOR_PATHS.metrics)] } })
+    throw new HttpError(401, 'unauthenticated', "the metrics are for clients on the pod's machine and for its owner; authenticate as the owner", {
+      headers: { 'www-authenticate': [dpopChallenge(), httpSigChallenge(MONITOR_PATHS.metrics)] },
+    })
   }
   // A UMA token carries the permissions it was issued for, never this endpoint
   if (principal.webid !== ownerWebIdOf(deps.cfg.baseUrl) || principal.permissions !== undefined) {
-    throw new HttpError(403, 'forbidden', 'the metrics are for the pod\'s owner')
+    throw new HttpError(403, 'forbidden', "the metrics are for the pod's owner")
   }
   const limitedTo = await delegateLimit(deps, principal)
   if (limitedTo) throw new HttpError(403, 'forbidden', `the metrics are for the pod's owner; ${limitedTo}`)
@@ -36,7 +37,7 @@ export async function checkMetricsAccess(deps: AccessDeps, request: Request): Pr
  */
 async function delegateLimit(deps: AccessDeps, principal: Principal): Promise<string | undefined> {
   if (principal.clientId === undefined) return undefined
-  if (principal.clientId.startsWith(CLIENT_CREDENTIAL_PREFIX)) return 'a client credential is for scripts that read and write the pod\'s data'
+  if (principal.clientId.startsWith(CLIENT_CREDENTIAL_PREFIX)) return "a client credential is for scripts that read and write the pod's data"
   if (await deps.appScopes.foldersOf(principal.clientId)) return 'this app is limited to some folders'
   return undefined
 }

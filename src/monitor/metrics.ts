@@ -7,7 +7,10 @@ import { PROMETHEUS_TEXT, renderGauge } from '../lib/prometheus.ts'
 import { MAX_SPENT_TICKETS } from '../uma/permission-tickets.ts'
 import { VERSION } from '../lib/version.ts'
 
-type MetricsDeps = Pick<Deps, 'store' | 'metrics' | 'dpopReplay' | 'tokenEndpointReplay' | 'tickets' | 'channels' | 'certificate' | 'diskUsage' | 'startedAt' | 'now'>
+type MetricsDeps = Pick<
+  Deps,
+  'store' | 'metrics' | 'dpopReplay' | 'tokenEndpointReplay' | 'tickets' | 'channels' | 'certificate' | 'diskUsage' | 'startedAt' | 'now'
+>
 
 export async function metricsResponse(deps: MetricsDeps): Promise<Response> {
   const { store, certificate } = deps
@@ -19,7 +22,10 @@ export async function metricsResponse(deps: MetricsDeps): Promise<Response> {
     renderGauge('solopod_build_info', 'The running version (value 1).', [[{ version: VERSION }, 1]]),
     renderGauge('solopod_start_time_seconds', 'When the pod started (Unix time).', [[{}, deps.startedAt / 1000]]),
     renderGauge('solopod_process_resident_memory_bytes', 'Resident set size of the process.', [[{}, memory.rss]]),
-    renderGauge('solopod_js_heap_bytes', 'JavaScript heap in use and its size.', [[{ kind: 'used' }, heapStats().heapSize], [{ kind: 'capacity' }, heapStats().heapCapacity]]),
+    renderGauge('solopod_js_heap_bytes', 'JavaScript heap in use and its size.', [
+      [{ kind: 'used' }, heapStats().heapSize],
+      [{ kind: 'capacity' }, heapStats().heapCapacity],
+    ]),
     renderGauge('solopod_data_directory_bytes', 'Bytes under the data directory (measured at most once a minute).', [[{}, disk.usedBytes]]),
     renderGauge('solopod_store_bytes', 'Bytes of the database (DATA/db).', [[{}, disk.storeBytes]]),
     renderGauge('solopod_disk_free_bytes', "Free space on the data directory's disk, as the pod's user may use it.", [[{}, disk.freeBytes]]),
@@ -32,13 +38,29 @@ export async function metricsResponse(deps: MetricsDeps): Promise<Response> {
     ]),
     renderGauge('solopod_notification_channels', 'Open notification channels.', [[{}, deps.channels.size]]),
     renderGauge('solopod_replay_memory_entries', 'Entries of the replay memories, against their capacity.', [
-      [{ memory: 'dpop_jti' }, deps.dpopReplay.size], [{ memory: 'token_endpoint_jti' }, deps.tokenEndpointReplay.size], [{ memory: 'spent_uma_tickets' }, deps.tickets.spent],
+      [{ memory: 'dpop_jti' }, deps.dpopReplay.size],
+      [{ memory: 'token_endpoint_jti' }, deps.tokenEndpointReplay.size],
+      [{ memory: 'spent_uma_tickets' }, deps.tickets.spent],
     ]),
-    renderGauge('solopod_replay_memory_capacity', 'Entries each replay memory holds at most (past it, DPoP memories forget the oldest proofs of the fullest key; the spent tickets refuse new ones for a moment).', [
-      [{ memory: 'dpop_jti' }, deps.dpopReplay.capacity], [{ memory: 'token_endpoint_jti' }, deps.tokenEndpointReplay.capacity], [{ memory: 'spent_uma_tickets' }, MAX_SPENT_TICKETS],
-    ]),
-    renderGauge('solopod_certificate_expiry_seconds', 'When the served certificate expires (Unix time); absent without TLS.', cert ? [[{ source: cert.source }, cert.info.notAfter / 1000]] : []),
-    renderGauge('solopod_certificate_renewal_failing', '1 while the last renewal attempt failed (ACME), else 0.', cert?.source === 'acme' ? [[{}, cert.lastFailure ? 1 : 0]] : []),
+    renderGauge(
+      'solopod_replay_memory_capacity',
+      'Entries each replay memory holds at most (past it, DPoP memories forget the oldest proofs of the fullest key; the spent tickets refuse new ones for a moment).',
+      [
+        [{ memory: 'dpop_jti' }, deps.dpopReplay.capacity],
+        [{ memory: 'token_endpoint_jti' }, deps.tokenEndpointReplay.capacity],
+        [{ memory: 'spent_uma_tickets' }, MAX_SPENT_TICKETS],
+      ],
+    ),
+    renderGauge(
+      'solopod_certificate_expiry_seconds',
+      'When the served certificate expires (Unix time); absent without TLS.',
+      cert ? [[{ source: cert.source }, cert.info.notAfter / 1000]] : [],
+    ),
+    renderGauge(
+      'solopod_certificate_renewal_failing',
+      '1 while the last renewal attempt failed (ACME), else 0.',
+      cert?.source === 'acme' ? [[{}, cert.lastFailure ? 1 : 0]] : [],
+    ),
   ]
   return new Response(parts.join(''), { headers: { 'content-type': PROMETHEUS_TEXT, 'cache-control': 'no-store' } })
 }

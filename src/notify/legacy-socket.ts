@@ -43,7 +43,14 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
   function listenerFor(ws: PodSocket, topic: string, url: string): Listener {
     const id = `${socketId}-${++made}`
     return {
-      id, type: 'solid-0.1', topic, principal: who, holder, ...(origin !== undefined ? { origin } : {}), since: deps.now(), features: { accept: 'application/ld+json' },
+      id,
+      type: 'solid-0.1',
+      topic,
+      principal: who,
+      holder,
+      ...(origin !== undefined ? { origin } : {}),
+      since: deps.now(),
+      features: { accept: 'application/ld+json' },
       send() {
         ws.send(`pub ${url}`)
         if (ws.getBufferedAmount() > CHANNEL_QUEUE_BYTES) deps.channels.end(id, 'too_slow')
@@ -63,7 +70,7 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
   /** Decides one sub and opens its listener: 'ack', or the reason of the `err` line. */
   async function decide(ws: PodSocket, topic: string, url: string): Promise<string> {
     // Existence is never told: a topic the agent may not read gets the same answer whether or not it exists.
-    if (!await deps.channels.mayListen(who, topic, origin)) return 'forbidden'
+    if (!(await deps.channels.mayListen(who, topic, origin))) return 'forbidden'
     if (!open) return 'the socket is closed'
     const noRoom = deps.channels.noRoomFor(holder, deps.waitingOf(holder.client))
     if (noRoom === 'client') return 'too many notification channels from this client'
@@ -87,7 +94,10 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
     let verdict = subs.has(topic) ? Promise.resolve('ack') : deciding.get(topic)
     if (!verdict) {
       // subs still being decided count too: the lines of one message are all read before the first is decided
-      if (subs.size + deciding.size >= MAX_SUBS_PER_SOCKET) { ws.send(`err ${url} too many subscriptions on this socket (${MAX_SUBS_PER_SOCKET})`); return }
+      if (subs.size + deciding.size >= MAX_SUBS_PER_SOCKET) {
+        ws.send(`err ${url} too many subscriptions on this socket (${MAX_SUBS_PER_SOCKET})`)
+        return
+      }
       verdict = decide(ws, topic, url).finally(() => deciding.delete(topic))
       deciding.set(topic, verdict)
     }
@@ -98,7 +108,13 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
   return {
     ...(offered.includes(SUBPROTOCOL) ? { headers: { 'sec-websocket-protocol': SUBPROTOCOL } } : {}),
     // the client speaks first; the socket's unsent bytes count in the pod's budget, once for all its subs
-    open(ws) { deps.channels.buffers.track(socketId, () => ws.getBufferedAmount(), () => ws.terminate()) },
+    open(ws) {
+      deps.channels.buffers.track(
+        socketId,
+        () => ws.getBufferedAmount(),
+        () => ws.terminate(),
+      )
+    },
     message(ws, message) {
       for (const line of message.split('\n')) {
         const m = /^sub\s+(\S+)\s*$/.exec(line.trim())

@@ -41,7 +41,11 @@ export function makePendingChannels(now: () => number) {
   }
   /** Makes room for one more: the oldest waiting channel of a stranger goes (the owner's only when all are). */
   const evict = () => {
-    for (const [key, p] of pending) if (!p.channel.holder.owner) { remove(key); return }
+    for (const [key, p] of pending)
+      if (!p.channel.holder.owner) {
+        remove(key)
+        return
+      }
     remove(pending.keys().next().value!)
   }
   return {

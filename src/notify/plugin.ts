@@ -62,7 +62,8 @@ export function makeNotifications(deps: Deps) {
   async function describeChannel(request: Request, c: PendingChannel, link: { receiveFrom: string } | { sendTo: string; sender: string }): Promise<Response> {
     const f = c.features
     const fields = {
-      topic: cfg.baseUrl + c.topic, ...link,
+      topic: cfg.baseUrl + c.topic,
+      ...link,
       ...(f.state !== undefined ? { state: f.state } : {}),
       ...(f.startAt !== undefined ? { startAt: new Date(f.startAt).toISOString() } : {}),
       ...(f.endAt !== undefined ? { endAt: new Date(f.endAt).toISOString() } : {}),
@@ -72,15 +73,25 @@ export function makeNotifications(deps: Deps) {
     const headers = { 'cache-control': 'no-store', vary: 'Accept, Origin' }
     const accept = request.headers.get('accept') ?? ''
     if (/text\/turtle/i.test(accept) && !/application\/(ld\+)?json/i.test(accept)) {
-      return new Response(await serializeRdf(channelQuads(c, fields), 'text/turtle', c.id), { headers: { ...headers, 'content-type': 'text/turtle; charset=utf-8' } })
+      return new Response(await serializeRdf(channelQuads(c, fields), 'text/turtle', c.id), {
+        headers: { ...headers, 'content-type': 'text/turtle; charset=utf-8' },
+      })
     }
-    return new Response(JSON.stringify({ '@context': CHANNEL_CONTEXT, id: c.id, type: c.type, ...fields }), { headers: { ...headers, 'content-type': 'application/ld+json' } })
+    return new Response(JSON.stringify({ '@context': CHANNEL_CONTEXT, id: c.id, type: c.type, ...fields }), {
+      headers: { ...headers, 'content-type': 'application/ld+json' },
+    })
   }
 
   function pendingOf(s: Subscriber, service: string, key: string): PendingChannel {
     return {
-      id: cfg.baseUrl + service + key, type: s.request.type, topic: s.request.topic, principal: s.principal, holder: s.holder,
-      ...(s.origin !== undefined ? { origin: s.origin } : {}), features: s.request.features, since: deps.now(),
+      id: cfg.baseUrl + service + key,
+      type: s.request.type,
+      topic: s.request.topic,
+      principal: s.principal,
+      holder: s.holder,
+      ...(s.origin !== undefined ? { origin: s.origin } : {}),
+      features: s.request.features,
+      since: deps.now(),
     }
   }
 
@@ -97,14 +108,26 @@ export function makeNotifications(deps: Deps) {
   async function subscribeWebhook(request: Request): Promise<Response> {
     const s = await acceptSubscription(deps, access, request, 'WebhookChannel2023')
     const sub = await deps.webhooks.subscribe({
-      topic: s.request.topic, principal: s.principal, ...(s.origin !== undefined ? { origin: s.origin } : {}),
-      features: s.request.features, sendTo: s.request.sendTo!,
+      topic: s.request.topic,
+      principal: s.principal,
+      ...(s.origin !== undefined ? { origin: s.origin } : {}),
+      features: s.request.features,
+      sendTo: s.request.sendTo!,
     })
-    return describeChannel(request, { ...sub, type: 'WebhookChannel2023', features: s.request.features, holder: s.holder }, { sendTo: sub.sendTo, sender: deps.webhooks.sender })
+    return describeChannel(
+      request,
+      { ...sub, type: 'WebhookChannel2023', features: s.request.features, holder: s.holder },
+      { sendTo: sub.sendTo, sender: deps.webhooks.sender },
+    )
   }
 
   /** Quads as one RDF document in the syntax asked for (Turtle, JSON-LD or N-Triples). */
-  async function rdfResponse(request: Request, quads: Parameters<typeof serializeRdf>[0], base: string, headers: Record<string, string> = {}): Promise<Response> {
+  async function rdfResponse(
+    request: Request,
+    quads: Parameters<typeof serializeRdf>[0],
+    base: string,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     const mediaType = preferredRdfType(request.headers.get('accept'))
     if (!mediaType) throw new HttpError(406, 'not_acceptable', 'accept text/turtle, application/ld+json or application/n-triples')
     const body = await serializeRdf(quads, mediaType, base)
@@ -125,15 +148,22 @@ export function makeNotifications(deps: Deps) {
       const topic = resolveTarget(cfg.baseUrl, cfg.baseUrl + path.slice(TOPIC_STREAMS.length - 1)).path
       await authorizeListener(deps, access, principal, topic, origin)
       channel = {
-        id: cfg.baseUrl + NOTIFY_PATHS.streaming + newKey(), type: 'StreamingHTTPChannel2023', topic, principal: listenerPrincipalOf(principal), holder: holderFor(deps, principal, request),
-        ...(origin !== undefined ? { origin } : {}), features: { accept: notificationTypeFor(request.headers.get('accept') ?? undefined) }, since: deps.now(),
+        id: cfg.baseUrl + NOTIFY_PATHS.streaming + newKey(),
+        type: 'StreamingHTTPChannel2023',
+        topic,
+        principal: listenerPrincipalOf(principal),
+        holder: holderFor(deps, principal, request),
+        ...(origin !== undefined ? { origin } : {}),
+        features: { accept: notificationTypeFor(request.headers.get('accept') ?? undefined) },
+        since: deps.now(),
       }
     } else {
       const key = path.slice(NOTIFY_PATHS.streaming.length)
       const waiting = CHANNEL_KEY.test(key) ? pending.peek(key) : undefined
       if (!waiting) throw new HttpError(404, 'not_found', 'no channel waits at this URL (each receiveFrom opens once, within 5 minutes): subscribe again')
       // The stream is the subscriber's: the same agent must fetch it, with credentials as for the subscription.
-      if (!sameAgent(waiting.principal, listenerPrincipalOf(principal))) throw notTheSubscriber(principal, 'this stream belongs to the agent that subscribed: fetch it with the same credentials')
+      if (!sameAgent(waiting.principal, listenerPrincipalOf(principal)))
+        throw notTheSubscriber(principal, 'this stream belongs to the agent that subscribed: fetch it with the same credentials')
       channel = pending.take(key)!
     }
     // its client's channels waiting for their connection count too
@@ -153,7 +183,8 @@ export function makeNotifications(deps: Deps) {
     const channel = open ?? (waiting?.id === id ? waiting : undefined)
     if (!channel) throw new HttpError(404, 'not_found', 'no open channel has this id')
     const isOwner = principal.webid === ownerWebIdOf(cfg.baseUrl)
-    if (!isOwner && !sameAgent(channel.principal, principal)) throw notTheSubscriber(principal, 'only the agent that subscribed (or the pod owner) can end this channel')
+    if (!isOwner && !sameAgent(channel.principal, principal))
+      throw notTheSubscriber(principal, 'only the agent that subscribed (or the pod owner) can end this channel')
     if (open) channels.end(id, 'unsubscribed')
     else pending.drop(key)
     return new Response(null, { status: 204 })
@@ -171,14 +202,23 @@ export function makeNotifications(deps: Deps) {
     }
     const key = path.startsWith(NOTIFY_PATHS.webSocket) ? path.slice(NOTIFY_PATHS.webSocket.length) : ''
     const channel = CHANNEL_KEY.test(key) ? pending.take(key) : undefined
-    if (!channel) return toResourceResponse(request)(new HttpError(404, 'not_found', 'no channel waits at this URL (each receiveFrom opens once, within 5 minutes): subscribe again'))
+    if (!channel)
+      return toResourceResponse(request)(
+        new HttpError(404, 'not_found', 'no channel waits at this URL (each receiveFrom opens once, within 5 minutes): subscribe again'),
+      )
     // Counted again as it opens: the caps may have filled since it was subscribed to
     const refused = roomRefusal(channels, channel.holder, pending.countOf(channel.holder.client))
     if (refused) return toResourceResponse(request)(refused)
     return {
-      open(ws) { void channels.open(socketListener(channel, ws, channels)) },
-      message() { /* WebSocketChannel2023 clients only listen */ },
-      close() { channels.end(channel.id, 'closed') },
+      open(ws) {
+        void channels.open(socketListener(channel, ws, channels))
+      },
+      message() {
+        /* WebSocketChannel2023 clients only listen */
+      },
+      close() {
+        channels.end(channel.id, 'closed')
+      },
     }
   }
 
@@ -188,7 +228,9 @@ export function makeNotifications(deps: Deps) {
     .post(NOTIFY_PATHS.streaming, ({ request }) => subscribe(request, 'StreamingHTTPChannel2023'), { parse: 'none' })
     .post(NOTIFY_PATHS.webhook, ({ request }) => subscribeWebhook(request), { parse: 'none' })
     // The pod's key document: whoever receives a webhook checks its signature (RFC 9421) with this key
-    .get(NOTIFY_PATHS.webhookKey, async ({ request }) => rdfResponse(request, await deps.podKey.documentQuads(), deps.webhooks.sender, { 'cache-control': 'public, max-age=300' }))
+    .get(NOTIFY_PATHS.webhookKey, async ({ request }) =>
+      rdfResponse(request, await deps.podKey.documentQuads(), deps.webhooks.sender, { 'cache-control': 'public, max-age=300' }),
+    )
     .get(NOTIFY_PATHS.webSocket, ({ request }) => describeService(request, 'WebSocketChannel2023'))
     .get(NOTIFY_PATHS.streaming, ({ request }) => describeService(request, 'StreamingHTTPChannel2023'))
     .get(NOTIFY_PATHS.webhook, ({ request }) => describeService(request, 'WebhookChannel2023'))

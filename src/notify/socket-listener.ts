@@ -16,15 +16,29 @@ export const CHANNEL_QUEUE_BYTES = 256 * 1024
 /** RFC 6455 §7.4.1 close codes: a normal end, the pod going away, or a policy reason. */
 export function closeCodeOf(reason: EndReason): number {
   switch (reason) {
-    case 'unsubscribed': case 'ended_by_owner': case 'end_at': case 'closed': return 1000
-    case 'shutdown': return 1001
-    default: return 1008
+    case 'unsubscribed':
+    case 'ended_by_owner':
+    case 'end_at':
+    case 'closed':
+      return 1000
+    case 'shutdown':
+      return 1001
+    default:
+      return 1008
   }
 }
 
-export function socketListener(channel: PendingChannel, ws: PodSocket, channels: Pick<ChannelRegistry, 'end' | 'buffers'>,
-  format: (listener: Listener, ...args: Parameters<Listener['send']>) => string = (l, m) => serializeNotification(m, l.features.accept)): Listener {
-  channels.buffers.track(channel.id, () => ws.getBufferedAmount(), () => channels.end(channel.id, 'too_slow'))
+export function socketListener(
+  channel: PendingChannel,
+  ws: PodSocket,
+  channels: Pick<ChannelRegistry, 'end' | 'buffers'>,
+  format: (listener: Listener, ...args: Parameters<Listener['send']>) => string = (l, m) => serializeNotification(m, l.features.accept),
+): Listener {
+  channels.buffers.track(
+    channel.id,
+    () => ws.getBufferedAmount(),
+    () => channels.end(channel.id, 'too_slow'),
+  )
   const listener: Listener = {
     ...channel,
     send(message, change) {

@@ -27,32 +27,45 @@ export function streamListener(channel: PendingChannel, channels: Pick<ChannelRe
     if ((controller.desiredSize ?? 0) < 0) channels.end(channel.id, 'too_slow')
     else channels.buffers.wrote(channel.id)
   }
-  const body = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c
-      // what waits in the stream's queue, unread: the high-water mark less what it still desires
-      channels.buffers.track(channel.id, () => CHANNEL_QUEUE_BYTES - (c.desiredSize ?? CHANNEL_QUEUE_BYTES), () => channels.end(channel.id, 'too_slow'))
-      // The headers go out with the first bytes: a client waits for them before it reads the stream.
-      c.enqueue(encoder.encode('\n'))
-      heartbeat = setInterval(() => write('\n'), STREAM_HEARTBEAT_MS)
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c
+        // what waits in the stream's queue, unread: the high-water mark less what it still desires
+        channels.buffers.track(
+          channel.id,
+          () => CHANNEL_QUEUE_BYTES - (c.desiredSize ?? CHANNEL_QUEUE_BYTES),
+          () => channels.end(channel.id, 'too_slow'),
+        )
+        // The headers go out with the first bytes: a client waits for them before it reads the stream.
+        c.enqueue(encoder.encode('\n'))
+        heartbeat = setInterval(() => write('\n'), STREAM_HEARTBEAT_MS)
+      },
+      cancel() {
+        closed = true
+        channels.buffers.forget(channel.id)
+        clearInterval(heartbeat)
+        channels.end(channel.id, 'closed')
+      },
     },
-    cancel() {
-      closed = true
-      channels.buffers.forget(channel.id)
-      clearInterval(heartbeat)
-      channels.end(channel.id, 'closed')
-    },
-  }, { highWaterMark: CHANNEL_QUEUE_BYTES, size: chunk => chunk?.byteLength ?? 0 })
+    { highWaterMark: CHANNEL_QUEUE_BYTES, size: chunk => chunk?.byteLength ?? 0 },
+  )
   const listener: Listener = {
     ...channel,
     // One notification per line (JSON-LD) or per Turtle document, each ending in a blank line
-    send(message) { write(serializeNotification(message, channel.features.accept) + '\n') },
+    send(message) {
+      write(serializeNotification(message, channel.features.accept) + '\n')
+    },
     close() {
       if (closed) return
       closed = true
       channels.buffers.forget(channel.id)
       clearInterval(heartbeat)
-      try { controller.close() } catch { /* already errored by the client going away: nothing left to close */ }
+      try {
+        controller.close()
+      } catch {
+        /* already errored by the client going away: nothing left to close */
+      }
     },
   }
   const response = new Response(body, {

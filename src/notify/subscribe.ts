@@ -26,7 +26,13 @@ export const holderFor = (deps: Pick<Deps, 'cfg' | 'clientAddresses'>, principal
   holderOf(principal, deps.clientAddresses.of(request), ownerWebIdOf(deps.cfg.baseUrl))
 
 /** Refuses as the RS refuses a read of the topic: 401 with every challenge, or 403. */
-export async function authorizeListener(deps: Pick<Deps, 'cfg'>, access: AccessControl, principal: Principal, topic: string, origin: string | undefined): Promise<void> {
+export async function authorizeListener(
+  deps: Pick<Deps, 'cfg'>,
+  access: AccessControl,
+  principal: Principal,
+  topic: string,
+  origin: string | undefined,
+): Promise<void> {
   const url = deps.cfg.baseUrl + topic
   await access.authorize(principal, url, [{ url, modes: ['read'] }], origin, `<${deps.cfg.baseUrl + aclOf(topic)}>; rel="acl"`)
 }
@@ -37,8 +43,14 @@ export async function authorizeListener(deps: Pick<Deps, 'cfg'>, access: AccessC
  */
 export function roomRefusal(channels: Pick<Deps['channels'], 'noRoomFor'>, holder: ChannelHolder, waiting = 0): HttpError | undefined {
   const noRoom = channels.noRoomFor(holder, waiting)
-  if (noRoom === 'client') return refusal('too_many_client_channels', 'this client has as many notification channels open or waiting as the pod gives one client; end one (DELETE its id, close its socket or stream) or retry in a minute', { headers: { 'retry-after': '60' } })
-  if (noRoom === 'pod') return refusal('too_many_channels', 'the pod has as many notification channels open as it keeps; retry in a minute', { headers: { 'retry-after': '60' } })
+  if (noRoom === 'client')
+    return refusal(
+      'too_many_client_channels',
+      'this client has as many notification channels open or waiting as the pod gives one client; end one (DELETE its id, close its socket or stream) or retry in a minute',
+      { headers: { 'retry-after': '60' } },
+    )
+  if (noRoom === 'pod')
+    return refusal('too_many_channels', 'the pod has as many notification channels open as it keeps; retry in a minute', { headers: { 'retry-after': '60' } })
   return undefined
 }
 
@@ -52,8 +64,12 @@ export function checkRoom(channels: Pick<Deps['channels'], 'noRoomFor'>, holder:
  * authenticated agent may leave one (401 with the challenges of the subscription service otherwise).
  */
 function anonymousWebhookRefusal(request: Request): HttpError {
-  return new HttpError(401, 'unauthenticated', 'a webhook channel is stored and posts on the pod\'s behalf: subscribe as an authenticated agent (a DPoP-bound Solid-OIDC token, a UMA access token, or an HttpSig signature); anonymous clients may use a WebSocket or streaming channel',
-    { headers: { 'www-authenticate': challengesFor(new URL(request.url).pathname), 'accept-signature': acceptSignatureFor(request.headers) } })
+  return new HttpError(
+    401,
+    'unauthenticated',
+    "a webhook channel is stored and posts on the pod's behalf: subscribe as an authenticated agent (a DPoP-bound Solid-OIDC token, a UMA access token, or an HttpSig signature); anonymous clients may use a WebSocket or streaming channel",
+    { headers: { 'www-authenticate': challengesFor(new URL(request.url).pathname), 'accept-signature': acceptSignatureFor(request.headers) } },
+  )
 }
 
 /** 401 to an anonymous requester, 403 to another agent: a channel is its subscriber's (and, to end it, the owner's). */
@@ -62,13 +78,24 @@ export function notTheSubscriber(principal: Pick<Principal, 'webid' | 'keys'>, w
 }
 
 /** A POST to the subscription service of `service`: authenticated, parsed, and allowed Read of its topic. */
-export async function acceptSubscription(deps: Pick<Deps, 'cfg' | 'authenticate' | 'now' | 'channels' | 'clientAddresses'>, access: AccessControl,
-  request: Request, service: ChannelType, waitingOf: (client: string) => number = () => 0): Promise<Subscriber> {
+export async function acceptSubscription(
+  deps: Pick<Deps, 'cfg' | 'authenticate' | 'now' | 'channels' | 'clientAddresses'>,
+  access: AccessControl,
+  request: Request,
+  service: ChannelType,
+  waitingOf: (client: string) => number = () => 0,
+): Promise<Subscriber> {
   const principal = await deps.authenticate(request)
   if (service === 'WebhookChannel2023' && !isAuthenticated(principal)) throw anonymousWebhookRefusal(request)
   // a signed request's Content-Digest is checked against the bytes before they are read as a request (RFC 9530)
   const body = await readRequestBody({ request, principal }, MAX_SUBSCRIPTION_BYTES, 'a subscription request')
-  const sub = parseSubscriptionRequest({ body: decodeUtf8(body.bytes), contentType: body.contentType ?? null, service, baseUrl: deps.cfg.baseUrl, now: deps.now() })
+  const sub = parseSubscriptionRequest({
+    body: decodeUtf8(body.bytes),
+    contentType: body.contentType ?? null,
+    service,
+    baseUrl: deps.cfg.baseUrl,
+    now: deps.now(),
+  })
   const origin = request.headers.get('origin') ?? undefined
   await authorizeListener(deps, access, principal, sub.topic, origin)
   const holder = holderFor(deps, principal, request)

@@ -28,7 +28,6 @@ export interface CodeRecord {
   readonly redeemedBy?: string
 }
 
-
 /** A 256-bit random code; only its hash is stored. */
 export async function issueAuthorizationCode(store: Store, record: CodeRecord, now: number): Promise<string> {
   const code = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
@@ -46,7 +45,7 @@ export type Redemption =
  * using the code up: a wrong verifier must not let an attacker burn the client's code.
  */
 export function redeemAuthorizationCode(store: Store, code: string, sid: string, now: number, check: (r: CodeRecord) => void): Promise<Redemption> {
-  return updateRecord<CodeRecord, Redemption>(store, KIND, sha256Base64url(code), now, (current) => {
+  return updateRecord<CodeRecord, Redemption>(store, KIND, sha256Base64url(code), now, current => {
     // RFC 6749 §5.2: unknown, expired (60 s) → invalid_grant
     if (!current) throw new HttpError(400, 'invalid_grant', 'the authorization code is unknown or expired (codes live 60 s and work once)')
     if (current.redeemedBy !== undefined) return { result: { ok: false, replayOf: current.redeemedBy } }

@@ -93,29 +93,42 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
   }
   // Solid-OIDC §5, RFC 7591 (4): redirect_uri is one of the listed URIs, exact string match
   const redirectUri = p.get('redirect_uri')
-  if (redirectUri === undefined) throw err('invalid_request', `redirect_uri is required; the client ${client.clientId} lists ${client.redirectUris.length} redirect URIs`)
+  if (redirectUri === undefined)
+    throw err('invalid_request', `redirect_uri is required; the client ${client.clientId} lists ${client.redirectUris.length} redirect URIs`)
   if (!client.redirectUris.includes(redirectUri)) {
-    throw err('invalid_request', `redirect_uri ${JSON.stringify(redirectUri.slice(0, 200))} is not one of the redirect_uris of ${client.clientId}; it must match one of them exactly`)
+    throw err(
+      'invalid_request',
+      `redirect_uri ${JSON.stringify(redirectUri.slice(0, 200))} is not one of the redirect_uris of ${client.clientId}; it must match one of them exactly`,
+    )
   }
   const state = p.get('state')
-  const fail = (code: CodeWithStatus<400>, description: string): Validated => ({ ok: false, redirectUri, ...(state !== undefined ? { state } : {}), error: err(code, description) })
+  const fail = (code: CodeWithStatus<400>, description: string): Validated => ({
+    ok: false,
+    redirectUri,
+    ...(state !== undefined ? { state } : {}),
+    error: err(code, description),
+  })
 
   // RFC 6749 §3.1: parameters must not be included more than once
   if (repeated.length > 0) return fail('invalid_request', `parameters must not repeat; sent more than once: ${[...new Set(repeated)].join(', ')}`)
   if (state !== undefined && state.length > 4096) return fail('invalid_request', 'state is longer than 4096 characters')
   // OIDC Core §6.2: request_uri_parameter_supported is false
   if (p.has('request_uri')) return fail('request_uri_not_supported', 'request_uri is not supported; send the request object in the request parameter')
-  if (p.has('registration')) return fail('registration_not_supported', 'the registration parameter is not supported; register at the registration_endpoint or use a Client ID Document')
+  if (p.has('registration'))
+    return fail('registration_not_supported', 'the registration parameter is not supported; register at the registration_endpoint or use a Client ID Document')
   // RFC 6749 §4.1.1: response_type=code, the only one we support (never implicit)
   const responseType = p.get('response_type')
   if (responseType === undefined) return fail('invalid_request', 'response_type is required; expected "code"')
-  if (responseType !== 'code') return fail('unsupported_response_type', `response_type ${JSON.stringify(responseType.slice(0, 40))} is not supported; only "code" is`)
-  if (client.responseTypes && !client.responseTypes.includes('code')) return fail('unauthorized_client', 'the client does not list "code" in its response_types')
+  if (responseType !== 'code')
+    return fail('unsupported_response_type', `response_type ${JSON.stringify(responseType.slice(0, 40))} is not supported; only "code" is`)
+  if (client.responseTypes && !client.responseTypes.includes('code'))
+    return fail('unauthorized_client', 'the client does not list "code" in its response_types')
   const responseMode = p.get('response_mode')
-  if (responseMode !== undefined && responseMode !== 'query') return fail('invalid_request', `response_mode ${JSON.stringify(responseMode.slice(0, 40))} is not supported; only "query" is`)
+  if (responseMode !== undefined && responseMode !== 'query')
+    return fail('invalid_request', `response_mode ${JSON.stringify(responseMode.slice(0, 40))} is not supported; only "query" is`)
 
   // OIDC Core §3.1.2.1: scope contains openid; Solid-OIDC §5, RFC 7591 (5): within the client's scope
-  const requested = (p.get('scope') ?? '').split(' ').filter((s) => s !== '')
+  const requested = (p.get('scope') ?? '').split(' ').filter(s => s !== '')
   if (!requested.includes('openid')) return fail('invalid_scope', 'scope must include "openid"; Solid apps ask for "openid webid offline_access"')
   // Solid-OIDC §4 (webid scope): a Solid login asks for the WebID; registration does not have to say so
   if (!requested.includes('webid')) return fail('invalid_scope', 'scope must include "webid" (Solid-OIDC); Solid apps ask for "openid webid offline_access"')
@@ -127,30 +140,41 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
   // client's document must also satisfy providers that refuse unknown scope values in client metadata
   if (client.scope !== undefined) {
     const allowed = client.scope.split(' ')
-    const extra = requested.filter((s) => !allowed.includes(s) && s !== IDENTITY_SCOPE)
+    const extra = requested.filter(s => !allowed.includes(s) && s !== IDENTITY_SCOPE)
     if (extra.length > 0) return fail('invalid_scope', `the client's registered scope does not include ${extra.join(', ')}`)
   }
-  let scopes = [...new Set(requested.filter((s) => (SUPPORTED_SCOPES as readonly string[]).includes(s) || s === IDENTITY_SCOPE))]
+  let scopes = [...new Set(requested.filter(s => (SUPPORTED_SCOPES as readonly string[]).includes(s) || s === IDENTITY_SCOPE))]
   // What the client's registration names is not proposed to a client that asks only who the person is
   const wants = identityOnly ? [] : [...new Set([...requested, ...(client.scope ?? '').split(' ')].filter(isWebUrlScope))].slice(0, MAX_WANTS)
-  if (client.grantTypes && !client.grantTypes.includes('refresh_token')) scopes = scopes.filter((s) => s !== 'offline_access')
+  if (client.grantTypes && !client.grantTypes.includes('refresh_token')) scopes = scopes.filter(s => s !== 'offline_access')
 
   // RFC 7636 §4.3/§4.4.1: public clients must use S256 (plain refused)
   const challenge = p.get('code_challenge')
   const method = p.get('code_challenge_method')
-  if (method !== undefined && method !== 'S256' && method !== 'plain') return fail('invalid_request', `code_challenge_method ${JSON.stringify(method.slice(0, 20))} is not supported (transform algorithm not supported); use S256`)
+  if (method !== undefined && method !== 'S256' && method !== 'plain')
+    return fail(
+      'invalid_request',
+      `code_challenge_method ${JSON.stringify(method.slice(0, 20))} is not supported (transform algorithm not supported); use S256`,
+    )
   if (challenge === undefined && method !== undefined) return fail('invalid_request', 'code_challenge_method was sent without code_challenge')
   if (client.isPublic) {
     if (challenge === undefined) return fail('invalid_request', 'code challenge required: public clients must use PKCE with code_challenge_method=S256')
-    if (method !== 'S256') return fail('invalid_request', `code_challenge_method must be S256 for public clients; ${method === undefined ? 'absent means plain, which' : 'plain'} is refused`)
+    if (method !== 'S256')
+      return fail(
+        'invalid_request',
+        `code_challenge_method must be S256 for public clients; ${method === undefined ? 'absent means plain, which' : 'plain'} is refused`,
+      )
   }
-  if (challenge !== undefined && !CHALLENGE.test(challenge)) return fail('invalid_request', 'code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~')
-  if (challenge !== undefined && method === 'S256' && challenge.length !== 43) return fail('invalid_request', 'an S256 code_challenge is the 43-character base64url SHA-256 of the verifier')
+  if (challenge !== undefined && !CHALLENGE.test(challenge))
+    return fail('invalid_request', 'code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~')
+  if (challenge !== undefined && method === 'S256' && challenge.length !== 43)
+    return fail('invalid_request', 'an S256 code_challenge is the 43-character base64url SHA-256 of the verifier')
 
   // OIDC Core §3.1.2.1 prompt: known values; none stands alone
-  const prompt = (p.get('prompt') ?? '').split(' ').filter((s) => s !== '')
-  const unknownPrompt = prompt.find((v) => !PROMPTS.has(v))
-  if (unknownPrompt !== undefined) return fail('invalid_request', `prompt ${JSON.stringify(unknownPrompt.slice(0, 20))} is not supported; use none, login, consent or select_account`)
+  const prompt = (p.get('prompt') ?? '').split(' ').filter(s => s !== '')
+  const unknownPrompt = prompt.find(v => !PROMPTS.has(v))
+  if (unknownPrompt !== undefined)
+    return fail('invalid_request', `prompt ${JSON.stringify(unknownPrompt.slice(0, 20))} is not supported; use none, login, consent or select_account`)
   if (prompt.includes('none') && prompt.length > 1) return fail('invalid_request', 'prompt=none cannot be combined with other prompt values')
   const maxAgeText = p.get('max_age')
   if (maxAgeText !== undefined && !/^\d{1,9}$/.test(maxAgeText)) return fail('invalid_request', 'max_age must be a non-negative integer number of seconds')
@@ -164,11 +188,14 @@ export async function validateAuthorizationRequest(f: AuthorizationFacts): Promi
     ok: true,
     client,
     request: {
-      clientId: client.clientId, redirectUri, scopes, prompt,
+      clientId: client.clientId,
+      redirectUri,
+      scopes,
+      prompt,
       includeAuthTime: maxAge !== undefined || client.requireAuthTime === true,
       ...(state !== undefined ? { state } : {}),
       ...(nonce !== undefined ? { nonce } : {}),
-      ...(challenge !== undefined ? { codeChallenge: challenge, codeChallengeMethod: method === 'S256' ? 'S256' as const : 'plain' as const } : {}),
+      ...(challenge !== undefined ? { codeChallenge: challenge, codeChallengeMethod: method === 'S256' ? ('S256' as const) : ('plain' as const) } : {}),
       ...(maxAge !== undefined ? { maxAge } : {}),
       ...(dpopJkt !== undefined ? { dpopJkt } : {}),
       ...(wants.length > 0 ? { wants } : {}),

@@ -83,14 +83,23 @@ export async function continueAuthorization(deps: OpDeps, i: Interaction, sessio
     if (silent) return refuse('consent_required', 'prompt=none was sent but the owner has not consented to this client and these scopes')
     return page(OP_PATHS.consent)
   }
-  const code = await issueAuthorizationCode(store, {
-    clientId: r.clientId, redirectUri: r.redirectUri, webid: owner.webid, scopes: r.scopes, authTime: owner.authTime,
-    includeAuthTime: r.includeAuthTime, loginSessionId: owner.id,
-    ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}),
-    ...(r.nonce !== undefined ? { nonce: r.nonce } : {}),
-    ...(r.codeChallenge !== undefined ? { codeChallenge: r.codeChallenge, codeChallengeMethod: r.codeChallengeMethod! } : {}),
-    ...(r.dpopJkt !== undefined ? { dpopJkt: r.dpopJkt } : {}),
-  }, now)
+  const code = await issueAuthorizationCode(
+    store,
+    {
+      clientId: r.clientId,
+      redirectUri: r.redirectUri,
+      webid: owner.webid,
+      scopes: r.scopes,
+      authTime: owner.authTime,
+      includeAuthTime: r.includeAuthTime,
+      loginSessionId: owner.id,
+      ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}),
+      ...(r.nonce !== undefined ? { nonce: r.nonce } : {}),
+      ...(r.codeChallenge !== undefined ? { codeChallenge: r.codeChallenge, codeChallengeMethod: r.codeChallengeMethod! } : {}),
+      ...(r.dpopJkt !== undefined ? { dpopJkt: r.dpopJkt } : {}),
+    },
+    now,
+  )
   await done()
   log.info('op.code_issued', { clientId: r.clientId, webid: owner.webid })
   return authorizationRedirect(r.redirectUri, { code, state: r.state }, cfg.baseUrl, status)

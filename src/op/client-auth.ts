@@ -22,13 +22,19 @@ const invalidClient = (description: string, basic: boolean) =>
 /** RFC 6749 §2.3.1: id and secret are form-urlencoded before the Basic encoding. */
 function decodeBasic(value: string): { id: string; secret: string } | undefined {
   let text: string
-  try { text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'base64')) } catch { return undefined }
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'base64'))
+  } catch {
+    return undefined
+  }
   const colon = text.indexOf(':')
   if (colon < 0) return undefined
   try {
     const form = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '))
     return { id: form(text.slice(0, colon)), secret: form(text.slice(colon + 1)) }
-  } catch { return undefined }
+  } catch {
+    return undefined
+  }
 }
 
 export async function authenticateClient(store: Store, form: Record<string, string>, authorization: string | null, now: number): Promise<TokenClient> {
@@ -38,7 +44,8 @@ export async function authenticateClient(store: Store, form: Record<string, stri
     if (!m) throw badRequest('the token endpoint accepts only HTTP Basic client authentication in the Authorization header')
     const basic = decodeBasic(m[1]!)
     if (!basic) throw invalidClient('the Basic credentials are malformed; send base64(urlencode(client_id) ":" urlencode(client_secret))', true)
-    if (form.client_id !== undefined && form.client_id !== basic.id) throw invalidClient('client_id in the body differs from the one in the Basic credentials', true)
+    if (form.client_id !== undefined && form.client_id !== basic.id)
+      throw invalidClient('client_id in the body differs from the one in the Basic credentials', true)
     if (isClientCredentialId(basic.id)) {
       const credential = await getClientCredential(store, basic.id, now)
       if (!credential || !isCredentialSecretValid(credential, basic.secret)) throw invalidClient('unknown client or wrong client secret', true)
@@ -53,7 +60,8 @@ export async function authenticateClient(store: Store, form: Record<string, stri
   if (clientId === undefined) throw badRequest('client_id is required (or HTTP Basic authentication for a confidential client)')
   // A Client ID Document client is public: the code it redeems is bound to its URL and its PKCE verifier
   if (isClientIdDocumentUrl(clientId)) return { clientId }
-  if (isClientCredentialId(clientId)) throw invalidClient('a client credential is confidential: send its id and secret with HTTP Basic (client_secret_basic)', false)
+  if (isClientCredentialId(clientId))
+    throw invalidClient('a client credential is confidential: send its id and secret with HTTP Basic (client_secret_basic)', false)
   const client = await getRegisteredClient(store, clientId, now)
   if (!client) throw invalidClient(`client ${JSON.stringify(clientId.slice(0, 80))} is not registered here`, false)
   if (client.authMethod !== 'none') throw invalidClient('this client is confidential: authenticate with HTTP Basic (client_secret_basic)', false)

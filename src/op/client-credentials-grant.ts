@@ -27,19 +27,35 @@ export interface ClientCredentialsResponse {
  */
 const SCOPE = 'webid'
 
-export async function grantClientCredentials(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys' | 'revocations'>, credential: ClientCredential,
-  proof: VerifiedProof, now: number): Promise<ClientCredentialsResponse> {
+export async function grantClientCredentials(
+  deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys' | 'revocations'>,
+  credential: ClientCredential,
+  proof: VerifiedProof,
+  now: number,
+): Promise<ClientCredentialsResponse> {
   const clientId = credential.clientId as ClientId
   const webid = ownerWebIdOf(deps.cfg.baseUrl) as WebId
   // Each token is an app session of its own (its `sid`), listed on the dashboard's Apps and sessions page until it expires: removing the
   // credential revokes them all, so a token still within its lifetime is refused on its next request.
   const sid = randomBase64url(16)
   const expiresAt = now + ACCESS_TOKEN_TTL_S * 1000
-  await saveAppSession(deps.store, {
-    sid, clientId, clientName: credential.name, webid, scope: SCOPE, jkt: proof.jkt, authTime: now, createdAt: now, lastUsedAt: now,
-  }, expiresAt)
+  await saveAppSession(
+    deps.store,
+    {
+      sid,
+      clientId,
+      clientName: credential.name,
+      webid,
+      scope: SCOPE,
+      jkt: proof.jkt,
+      authTime: now,
+      createdAt: now,
+      lastUsedAt: now,
+    },
+    expiresAt,
+  )
   // Saved first, checked after: a removal that looked for sessions before this one was saved is seen here
-  if (!await touchClientCredential(deps.store, clientId, now)) {
+  if (!(await touchClientCredential(deps.store, clientId, now))) {
     await deps.revocations.revoke(sid, now)
     throw new HttpError(401, 'invalid_client', 'this client credential was removed; ask the pod owner for a new one')
   }

@@ -38,16 +38,29 @@ export const isClientIdDocumentUrl = (clientId: string) => /^https?:\/\//i.test(
 
 function fromRegistered(c: RegisteredClient): OpClient {
   return {
-    clientId: c.clientId, kind: c.registration, isPublic: c.authMethod === 'none', redirectUris: c.redirectUris,
-    postLogoutRedirectUris: c.postLogoutRedirectUris, grantTypes: c.grantTypes, responseTypes: c.responseTypes,
-    ...defined({ scope: c.scope, clientName: c.clientName, clientUri: c.clientUri, logoUri: c.logoUri, jwks: c.jwks, defaultMaxAge: c.defaultMaxAge, requireAuthTime: c.requireAuthTime }),
+    clientId: c.clientId,
+    kind: c.registration,
+    isPublic: c.authMethod === 'none',
+    redirectUris: c.redirectUris,
+    postLogoutRedirectUris: c.postLogoutRedirectUris,
+    grantTypes: c.grantTypes,
+    responseTypes: c.responseTypes,
+    ...defined({
+      scope: c.scope,
+      clientName: c.clientName,
+      clientUri: c.clientUri,
+      logoUri: c.logoUri,
+      jwks: c.jwks,
+      defaultMaxAge: c.defaultMaxAge,
+      requireAuthTime: c.requireAuthTime,
+    }),
     registered: c,
   }
 }
 
 const optStrings = (v: unknown, field: string, id: string): string[] | undefined => {
   if (v === undefined) return undefined
-  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw clientError(`the Client ID Document ${id}: ${field} must be an array of strings`)
+  if (!Array.isArray(v) || !v.every(s => typeof s === 'string')) throw clientError(`the Client ID Document ${id}: ${field} must be an array of strings`)
   return v
 }
 const optString = (v: unknown, field: string, id: string): string | undefined => {
@@ -62,7 +75,7 @@ const optString = (v: unknown, field: string, id: string): string | undefined =>
  */
 function checkedUris(uris: string[] | undefined, field: string, id: string): string[] | undefined {
   try {
-    return uris?.map((u) => checkRedirectUri(u, field))
+    return uris?.map(u => checkRedirectUri(u, field))
   } catch (cause) {
     throw clientError(`the Client ID Document ${id}: ${cause instanceof HttpError ? cause.description : `${field} are not valid redirect URIs`}`, cause)
   }
@@ -74,7 +87,11 @@ function checkedUris(uris: string[] | undefined, field: string, id: string): str
  */
 export function parseClientIdDocument(clientId: string, body: string): OpClient {
   let doc: unknown
-  try { doc = JSON.parse(body) } catch (cause) { throw clientError(`the Client ID Document ${clientId} is not valid JSON-LD: it does not parse as JSON`, cause) }
+  try {
+    doc = JSON.parse(body)
+  } catch (cause) {
+    throw clientError(`the Client ID Document ${clientId} is not valid JSON-LD: it does not parse as JSON`, cause)
+  }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw clientError(`the Client ID Document ${clientId} must be one JSON object`)
   const d = doc as Record<string, unknown>
   // (2) the Solid-OIDC context, as a string or a member of an array
@@ -83,13 +100,18 @@ export function parseClientIdDocument(clientId: string, body: string): OpClient 
     throw clientError(`the Client ID Document ${clientId} lacks the context ${CLIENT_ID_CONTEXT} in @context`)
   }
   // (3) client_id equals the URL that was dereferenced, exactly
-  if (d.client_id !== clientId) throw clientError(`the Client ID Document at ${clientId} names client_id ${JSON.stringify(d.client_id)}; it must be its own URL`)
+  if (d.client_id !== clientId)
+    throw clientError(`the Client ID Document at ${clientId} names client_id ${JSON.stringify(d.client_id)}; it must be its own URL`)
   const redirectUris = checkedUris(optStrings(d.redirect_uris, 'redirect_uris', clientId), 'redirect_uris', clientId)
   if (!redirectUris || redirectUris.length === 0) throw clientError(`the Client ID Document ${clientId} lists no redirect_uris`)
   const maxAge = d.default_max_age
   return {
-    clientId, kind: 'document', isPublic: true, redirectUris,
-    postLogoutRedirectUris: checkedUris(optStrings(d.post_logout_redirect_uris, 'post_logout_redirect_uris', clientId), 'post_logout_redirect_uris', clientId) ?? [],
+    clientId,
+    kind: 'document',
+    isPublic: true,
+    redirectUris,
+    postLogoutRedirectUris:
+      checkedUris(optStrings(d.post_logout_redirect_uris, 'post_logout_redirect_uris', clientId), 'post_logout_redirect_uris', clientId) ?? [],
     ...defined({
       grantTypes: optStrings(d.grant_types, 'grant_types', clientId),
       responseTypes: optStrings(d.response_types, 'response_types', clientId),
@@ -97,7 +119,7 @@ export function parseClientIdDocument(clientId: string, body: string): OpClient 
       clientName: optString(d.client_name, 'client_name', clientId),
       clientUri: optString(d.client_uri, 'client_uri', clientId),
       logoUri: optString(d.logo_uri, 'logo_uri', clientId),
-      defaultMaxAge: Number.isInteger(maxAge) && (maxAge as number) >= 0 ? maxAge as number : undefined,
+      defaultMaxAge: Number.isInteger(maxAge) && (maxAge as number) >= 0 ? (maxAge as number) : undefined,
       requireAuthTime: d.require_auth_time === true ? true : undefined,
     }),
   }
@@ -119,7 +141,9 @@ export function makeClientResolver(deps: Pick<Deps, 'store' | 'fetchDoc' | 'now'
     let body: string
     try {
       // (1) JSON-LD, asked for and checked by media type
-      body = (await deps.fetchDoc(clientId, { accept: 'application/ld+json', allowedTypes: ['application/ld+json'], maxBytes: REMOTE_DOCUMENT_CAPS.clientDocument })).body
+      body = (
+        await deps.fetchDoc(clientId, { accept: 'application/ld+json', allowedTypes: ['application/ld+json'], maxBytes: REMOTE_DOCUMENT_CAPS.clientDocument })
+      ).body
     } catch (cause) {
       if (isBudgetRefusal(cause)) throw cause
       throw clientError(`the Client ID Document ${clientId} could not be read${cause instanceof HttpError ? `: ${cause.description}` : ''}`, cause)

@@ -21,10 +21,15 @@ const PIM = 'http://www.w3.org/ns/pim/space#'
 export async function proposedFolders(deps: ScopeDeps, wants: readonly string[]): Promise<FolderRow[]> {
   const { baseUrl } = deps.cfg
   const rows = new Map<string, FolderRow>()
-  const registrations = wants.some((w) => !w.startsWith(baseUrl + '/')) ? await typeRegistrations(deps) : []
+  const registrations = wants.some(w => !w.startsWith(baseUrl + '/')) ? await typeRegistrations(deps) : []
   for (const want of wants) {
     if (want.startsWith(baseUrl + '/')) {
-      try { const path = folderPathOf(want, baseUrl); rows.set(path, { path, right: 'write', because: 'the app asks for it' }) } catch { /* not a usable path: not proposed */ }
+      try {
+        const path = folderPathOf(want, baseUrl)
+        rows.set(path, { path, right: 'write', because: 'the app asks for it' })
+      } catch {
+        /* not a usable path: not proposed */
+      }
       continue
     }
     for (const r of registrations) {
@@ -37,7 +42,10 @@ export async function proposedFolders(deps: ScopeDeps, wants: readonly string[])
 
 const shortName = (iri: string) => iri.replace(/^.*[#/](?=[^#/]+$)/, '')
 
-interface Registration { readonly forClass: string; readonly folder: string }
+interface Registration {
+  readonly forClass: string
+  readonly folder: string
+}
 
 /** Registrations of the public and the private type index the owner's profile and preferences file link. */
 async function typeRegistrations(deps: ScopeDeps): Promise<Registration[]> {
@@ -48,18 +56,28 @@ async function typeRegistrations(deps: ScopeDeps): Promise<Registration[]> {
     const meta = await getMeta(store, path)
     return meta?.kind === 'rdf' ? readTriples(store, cfg.baseUrl, path) : []
   }
-  const objects = (quads: readonly Quad[], predicate: string) => quads.filter((q) => q.predicate.value === predicate && q.object.termType === 'NamedNode').map((q) => q.object.value)
+  const objects = (quads: readonly Quad[], predicate: string) =>
+    quads.filter(q => q.predicate.value === predicate && q.object.termType === 'NamedNode').map(q => q.object.value)
   const profile = await read(cfg.baseUrl + PROFILE_PATH)
   const prefs = (await Promise.all(objects(profile, PIM + 'preferencesFile').map(read))).flat()
   const indexes = [...objects(profile, SOLID + 'publicTypeIndex'), ...objects(prefs, SOLID + 'privateTypeIndex')]
   const out: Registration[] = []
   for (const quads of await Promise.all(indexes.map(read))) {
-    for (const reg of new Set(quads.filter((q) => q.predicate.value === SOLID + 'forClass').map((q) => q.subject.value))) {
-      const of = (p: string) => objects(quads.filter((q) => q.subject.value === reg), p)
-      const folders = [...of(SOLID + 'instanceContainer'), ...of(SOLID + 'instance').map((i) => i.replace(/[^/]*$/, ''))]
-      for (const forClass of of(SOLID + 'forClass')) for (const f of folders) {
-        try { out.push({ forClass, folder: folderPathOf(f, cfg.baseUrl) }) } catch { /* elsewhere: not this pod's */ }
-      }
+    for (const reg of new Set(quads.filter(q => q.predicate.value === SOLID + 'forClass').map(q => q.subject.value))) {
+      const of = (p: string) =>
+        objects(
+          quads.filter(q => q.subject.value === reg),
+          p,
+        )
+      const folders = [...of(SOLID + 'instanceContainer'), ...of(SOLID + 'instance').map(i => i.replace(/[^/]*$/, ''))]
+      for (const forClass of of(SOLID + 'forClass'))
+        for (const f of folders) {
+          try {
+            out.push({ forClass, folder: folderPathOf(f, cfg.baseUrl) })
+          } catch {
+            /* elsewhere: not this pod's */
+          }
+        }
     }
   }
   return out

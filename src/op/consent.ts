@@ -28,15 +28,14 @@ const EXPIRED = 'this authorization request is unknown or older than 10 minutes;
  * published Client ID Document anyone could check: whatever runs on this computer can use that name.
  */
 function unverifiedWarning(clientId: string, redirectUri: string) {
-  const http = [clientId, redirectUri].find((u) => URL.canParse(u) && new URL(u).protocol === 'http:')
+  const http = [clientId, redirectUri].find(u => URL.canParse(u) && new URL(u).protocol === 'http:')
   if (!http) return undefined
   return html`<div class="warning" role="note"><p><strong>Unverified application.</strong> It runs at <code>${new URL(http).origin}</code>
 on this computer, over plain http, so the pod cannot check who made it. Allow it only if you started it yourself.</p></div>`
 }
 
 /** What the page proposes: only who the owner is, the folders the app names, or (naming nothing) everything. */
-const proposedAccess = (i: Interaction, proposedFolders: number): AccessKind =>
-  i.request.identityOnly ? 'identity' : proposedFolders > 0 ? 'folders' : 'full'
+const proposedAccess = (i: Interaction, proposedFolders: number): AccessKind => (i.request.identityOnly ? 'identity' : proposedFolders > 0 ? 'folders' : 'full')
 
 export function makeConsent(deps: OpDeps) {
   const { cfg, store } = deps
@@ -54,18 +53,27 @@ export function makeConsent(deps: OpDeps) {
     // A client that asks only who the person is (a friend's pod signing them in to see a share) is
     // not asking for access: the page says so from its first line
     const heading = i.request.identityOnly ? 'Confirm who you are?' : 'Allow access?'
-    return renderPage('consent.html', heading.slice(0, -1), {
-      heading, csrf: token, interaction: i.id, webid: breakableUrl(session.webid), clientId: breakableUrl(c.clientId),
-      clientName: c.clientName ?? c.clientId,
-      // The name is next to it: alt="" and no fixed size keep a logo that fails to load from showing
-      // clipped alt text or an empty frame (HTML §4.8.4.4: an image with empty alt is presentational).
-      logo: isWebUrl(c.logoUri) ? html`<img src="${c.logoUri}" alt="">` : undefined,
-      warning: unverifiedWarning(c.clientId, i.request.redirectUri),
-      clientUri: isWebUrl(c.clientUri) ? html` · <a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
-      scopes: html`${i.request.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}`,
-      // Least first: a client that asks only who the owner is gets that proposed (`identity` scope)
-      access: renderAccessChoice(await folderChoices(store, proposed), proposedAccess(i, proposed.length)),
-    }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
+    return renderPage(
+      'consent.html',
+      heading.slice(0, -1),
+      {
+        heading,
+        csrf: token,
+        interaction: i.id,
+        webid: breakableUrl(session.webid),
+        clientId: breakableUrl(c.clientId),
+        clientName: c.clientName ?? c.clientId,
+        // The name is next to it: alt="" and no fixed size keep a logo that fails to load from showing
+        // clipped alt text or an empty frame (HTML §4.8.4.4: an image with empty alt is presentational).
+        logo: isWebUrl(c.logoUri) ? html`<img src="${c.logoUri}" alt="">` : undefined,
+        warning: unverifiedWarning(c.clientId, i.request.redirectUri),
+        clientUri: isWebUrl(c.clientUri) ? html` · <a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
+        scopes: html`${i.request.scopes.map(s => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}`,
+        // Least first: a client that asks only who the owner is gets that proposed (`identity` scope)
+        access: renderAccessChoice(await folderChoices(store, proposed), proposedAccess(i, proposed.length)),
+      },
+      { headers: setCookie ? { 'set-cookie': setCookie } : {} },
+    )
   }
 
   async function submitConsent(form: Record<string, unknown>, cookieHeader: string | null, origin: string | null): Promise<Response> {
@@ -83,7 +91,9 @@ export function makeConsent(deps: OpDeps) {
     // The limit first: an app must never hold a consent without the limit the owner chose
     await deps.appScopes.set(i.request.clientId, folders, now)
     await saveConsent(store, {
-      clientId: i.request.clientId, scopes: i.request.scopes, grantedAt: now,
+      clientId: i.request.clientId,
+      scopes: i.request.scopes,
+      grantedAt: now,
       ...(i.client.clientName !== undefined ? { clientName: i.client.clientName } : {}),
       // Issue 13: the dashboard's list of approved apps shows the logo the consent page showed
       ...(isWebUrl(i.client.logoUri) ? { logoUri: i.client.logoUri } : {}),

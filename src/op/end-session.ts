@@ -63,19 +63,26 @@ export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
     if (target !== undefined) {
       if (clientId === undefined) throw invalid('post_logout_redirect_uri needs id_token_hint or client_id to know which client registered it')
       const client = await resolveClient(clientId)
-      if (!client.postLogoutRedirectUris.includes(target)) throw invalid(`post_logout_redirect_uri ${JSON.stringify(target.slice(0, 200))} is not one of the post_logout_redirect_uris of ${client.clientId}`)
+      if (!client.postLogoutRedirectUris.includes(target))
+        throw invalid(`post_logout_redirect_uri ${JSON.stringify(target.slice(0, 200))} is not one of the post_logout_redirect_uris of ${client.clientId}`)
     }
     // §2 (logout CSRF): without asking only when the hint is an ID token of this browser's current
     // login session. Any other (an old token, a leaked one, another browser's) only fills in the form.
     const confirmed = f.method === 'POST' && p.get('confirm') === 'yes'
     if (confirmed) checkCsrf({ cookieHeader: f.cookieHeader, sent: p.get('csrf'), origin: f.origin, baseUrl: cfg.baseUrl })
-    if (!confirmed && !await isCurrentSessionHint(hint, f.cookieHeader)) {
+    if (!confirmed && !(await isCurrentSessionHint(hint, f.cookieHeader))) {
       const { token, setCookie } = csrfTokenFor(f.cookieHeader, cfg.baseUrl)
-      const fields = FIELDS.filter((n) => p.has(n)).map((n) => html`<input type="hidden" name="${n}" value="${p.get(n)}">`)
-      return renderPage('logout.html', 'Sign out', {
-        csrf: token, fields: html`${fields}`,
-        text: clientId ? `${clientId} asks to sign you out of your pod's identity provider.` : "Sign out of your pod's identity provider in this browser.",
-      }, { headers: setCookie ? { 'set-cookie': setCookie } : {} })
+      const fields = FIELDS.filter(n => p.has(n)).map(n => html`<input type="hidden" name="${n}" value="${p.get(n)}">`)
+      return renderPage(
+        'logout.html',
+        'Sign out',
+        {
+          csrf: token,
+          fields: html`${fields}`,
+          text: clientId ? `${clientId} asks to sign you out of your pod's identity provider.` : "Sign out of your pod's identity provider in this browser.",
+        },
+        { headers: setCookie ? { 'set-cookie': setCookie } : {} },
+      )
     }
     const clear = await endLoginSession(store, cfg.baseUrl, f.cookieHeader)
     if (hint?.sid !== undefined) await deps.revocations.revoke(hint.sid, deps.now())
@@ -85,6 +92,11 @@ export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
       if (p.has('state')) url.searchParams.append('state', p.get('state')!)
       return new Response(null, { status: 303, headers: { location: url.href, 'set-cookie': clear, 'cache-control': 'no-store' } })
     }
-    return renderMessagePage('Signed out', 'You are signed out of your pod in this browser.', { href: loginPageFor(ADMIN_PATHS.sessions), label: 'Sign in again' }, { 'set-cookie': clear })
+    return renderMessagePage(
+      'Signed out',
+      'You are signed out of your pod in this browser.',
+      { href: loginPageFor(ADMIN_PATHS.sessions), label: 'Sign in again' },
+      { 'set-cookie': clear },
+    )
   }
 }

@@ -39,15 +39,20 @@ export interface Interaction {
 }
 
 export const summarizeClient = (c: OpClient): ClientSummary => ({
-  clientId: c.clientId, kind: c.kind,
+  clientId: c.clientId,
+  kind: c.kind,
   ...(c.clientName !== undefined ? { clientName: c.clientName } : {}),
   ...(c.clientUri !== undefined ? { clientUri: c.clientUri } : {}),
   ...(c.logoUri !== undefined ? { logoUri: c.logoUri } : {}),
 })
 
 /** In memory only: most requests of a signed-in owner need no page, and then no record. */
-export const newInteraction = (request: AuthorizationRequest, client: OpClient, now: number): Interaction =>
-  ({ id: randomId(), request, client: summarizeClient(client), createdAt: now })
+export const newInteraction = (request: AuthorizationRequest, client: OpClient, now: number): Interaction => ({
+  id: randomId(),
+  request,
+  client: summarizeClient(client),
+  createdAt: now,
+})
 
 /** Stored when a page (login, consent) has to continue it. */
 export const saveInteraction = (store: Store, i: Interaction) => putRecord(store, KIND, i.id, i, i.createdAt + INTERACTION_TTL_MS)
@@ -79,7 +84,9 @@ export async function finishInteraction(store: Store, i: Interaction): Promise<v
 export async function renderGoneInteraction(store: Store, id: unknown, now: number, path: string, description: string): Promise<Response> {
   const finished = typeof id === 'string' && /^[A-Za-z0-9_-]{22}$/.test(id) ? await getRecord<FinishedInteraction>(store, FINISHED, id, now) : undefined
   if (!finished) return renderErrorPage(path, new HttpError(400, 'interaction_expired', description), APP_FLOW_NEXT)
-  return renderMessagePage('This sign-in is already over',
+  return renderMessagePage(
+    'This sign-in is already over',
     `${finished.clientName} has had its answer from this page; a sign-in page works only once. Go back to the application: it is signed in, or it can start a new sign-in.`,
-    finished.appUrl ? { href: finished.appUrl, label: `Back to ${finished.clientName}` } : undefined)
+    finished.appUrl ? { href: finished.appUrl, label: `Back to ${finished.clientName}` } : undefined,
+  )
 }

@@ -40,10 +40,20 @@ export async function signAccessToken(signingKeys: SigningKeys, issuer: string, 
   const iat = Math.floor(now / 1000)
   // Solid-OIDC §8, RFC 9449 §6: what Solid resource servers verify (webid, iss, aud ∋ solid, cnf.jkt, exp), plus client_id/azp
   return new SignJWT({
-    webid: g.webid, client_id: g.clientId, azp: g.clientId, cnf: { jkt: g.jkt }, scope: g.scopes.join(' '), sid: g.sid,
-  }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
-    .setIssuer(issuer).setSubject(g.webid).setAudience(['solid', g.clientId])
-    .setIssuedAt(iat).setExpirationTime(iat + ACCESS_TOKEN_TTL_S).setJti(jti())
+    webid: g.webid,
+    client_id: g.clientId,
+    azp: g.clientId,
+    cnf: { jkt: g.jkt },
+    scope: g.scopes.join(' '),
+    sid: g.sid,
+  })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
+    .setIssuer(issuer)
+    .setSubject(g.webid)
+    .setAudience(['solid', g.clientId])
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ACCESS_TOKEN_TTL_S)
+    .setJti(jti())
     .sign(key.privateKey)
 }
 
@@ -54,15 +64,27 @@ export async function issueTokens(signingKeys: SigningKeys, issuer: string, g: T
   const accessToken = await signAccessToken(signingKeys, issuer, g, now)
   // Solid-OIDC §6: aud is an array holding azp and "solid"; cnf.jkt binds it to the proof key
   const idToken = await new SignJWT({
-    webid: g.webid, azp: g.clientId, cnf: { jkt: g.jkt }, sid: g.sid,
+    webid: g.webid,
+    azp: g.clientId,
+    cnf: { jkt: g.jkt },
+    sid: g.sid,
     ...(g.nonce !== undefined ? { nonce: g.nonce } : {}),
     ...(g.includeAuthTime ? { auth_time: Math.floor(g.authTime / 1000) } : {}),
-  }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
-    .setIssuer(issuer).setSubject(g.webid).setAudience([g.clientId, 'solid'])
-    .setIssuedAt(iat).setExpirationTime(iat + ID_TOKEN_TTL_S).setJti(jti())
+  })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
+    .setIssuer(issuer)
+    .setSubject(g.webid)
+    .setAudience([g.clientId, 'solid'])
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ID_TOKEN_TTL_S)
+    .setJti(jti())
     .sign(key.privateKey)
   return {
-    access_token: accessToken, token_type: 'DPoP', expires_in: ACCESS_TOKEN_TTL_S, id_token: idToken, scope,
+    access_token: accessToken,
+    token_type: 'DPoP',
+    expires_in: ACCESS_TOKEN_TTL_S,
+    id_token: idToken,
+    scope,
     ...(refreshToken !== undefined ? { refresh_token: refreshToken } : {}),
   }
 }

@@ -57,13 +57,16 @@ export interface LoginFacts {
 
 const tooManyAttempts = (wait: number) => {
   log.warn('op.login_throttled', { retryAfter: wait })
-  return new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, { headers: { 'retry-after': String(wait) } })
+  return new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, {
+    headers: { 'retry-after': String(wait) },
+  })
 }
 
 const EXPIRED = 'this sign-in request is unknown or older than 10 minutes; go back to the application and sign in again'
 
 /** Only the owner's own pages are places to return to (no open redirect); by default the dashboard. */
-const safeReturn = (v: unknown) => (typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : ADMIN_PATHS.dashboard)
+const safeReturn = (v: unknown) =>
+  typeof v === 'string' && /^\/\.admin\/[\w./-]*$/.test(v) && !v.includes('//') && !v.includes('..') ? v : ADMIN_PATHS.dashboard
 
 export function makeLogin(deps: OpDeps) {
   const { cfg, store } = deps
@@ -75,15 +78,21 @@ export function makeLogin(deps: OpDeps) {
   async function page(interaction: Interaction | undefined, returnTo: string, cookieHeader: string | null, problem?: HttpError): Promise<Response> {
     const account = await getOwnerAccount(store)
     const { token, setCookie } = csrfTokenFor(cookieHeader, cfg.baseUrl)
-    const name = interaction ? interaction.client.clientName ?? interaction.client.clientId : undefined
+    const name = interaction ? (interaction.client.clientName ?? interaction.client.clientId) : undefined
     const vars = {
-      csrf: token, interaction: interaction?.id ?? '', returnTo, webidHtml: breakableUrl(account?.webid ?? ''),
+      csrf: token,
+      interaction: interaction?.id ?? '',
+      returnTo,
+      webidHtml: breakableUrl(account?.webid ?? ''),
       context: name ? html`<p>to continue to <strong>${name}</strong></p>` : undefined,
       problem: problem ? problemBox(problem) : undefined,
       newLinkHint: NEW_SETUP_LINK_HINT,
     }
     // Before the first password there is nothing to type: say where the setup link is instead of a form that cannot work.
-    return renderPage(account?.passwordHash ? 'login.html' : 'login-setup-needed.html', 'Sign in', vars, { status: problem?.status ?? 200, headers: { ...problem?.headers, ...(setCookie ? { 'set-cookie': setCookie } : {}) } })
+    return renderPage(account?.passwordHash ? 'login.html' : 'login-setup-needed.html', 'Sign in', vars, {
+      status: problem?.status ?? 200,
+      headers: { ...problem?.headers, ...(setCookie ? { 'set-cookie': setCookie } : {}) },
+    })
   }
 
   async function showLogin(query: Record<string, unknown>, cookieHeader: string | null): Promise<Response> {
@@ -118,20 +127,26 @@ export function makeLogin(deps: OpDeps) {
     }
     // Past the account's limit, a wrong password is refused as one more attempt too many; the right one still signs in
     const accountWait = byAccount.retryAfter(ACCOUNT, now)
-    const forgive = () => { if (key !== undefined) byClient.forgive(key, now) }
+    const forgive = () => {
+      if (key !== undefined) byClient.forgive(key, now)
+    }
     const account = await getOwnerAccount(store)
     if (!account?.passwordHash) {
       forgive()
-      return renderErrorPage(OP_PATHS.login, new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at start"), FIRST_RUN_NEXT)
+      return renderErrorPage(
+        OP_PATHS.login,
+        new HttpError(403, 'setup_required', "the owner's password is not set yet; open the setup link the server printed at start"),
+        FIRST_RUN_NEXT,
+      )
     }
     const password = f.form.password
-    if (typeof password !== 'string' || password === '' || password.length > 1024 || !await verifyOwnerPassword(store, password)) {
+    if (typeof password !== 'string' || password === '' || password.length > 1024 || !(await verifyOwnerPassword(store, password))) {
       byAccount.recordFailure(ACCOUNT, now)
       if (!device) byUnknownDevices.recordFailure(ACCOUNT, now)
       log.warn('op.login_failed', { webid: account.webid, knownDevice: device !== undefined })
       deps.metrics.recordLoginFailure()
       if (accountWait > 0 && !device) throw tooManyAttempts(Math.max(accountWait, key !== undefined ? byClient.retryAfter(key, now) : 0))
-      const wrong = new HttpError(401, 'invalid_credentials', 'the password is wrong; type the pod owner\'s password')
+      const wrong = new HttpError(401, 'invalid_credentials', "the password is wrong; type the pod owner's password")
       // The page shows the refusal (its form again); it is logged as every refusal is
       logRefusal({ method: 'POST', path: OP_PATHS.login }, wrong)
       return page(interaction, returnTo, f.cookieHeader, wrong)

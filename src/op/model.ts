@@ -2,7 +2,6 @@
 
 import { t } from 'elysia'
 
-
 /** OIDC Core §3.1.2, RFC 7636: single use, ~60 s. */
 export const CODE_TTL_MS = 60_000
 /** A used code is remembered this long, so a late second redemption still revokes what it issued. */
@@ -30,5 +29,4 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
 }
 
 /** Form bodies whose every field may be absent: the functions name what is missing, with the spec's code. */
-export const OptionalFields = (...names: string[]) =>
-  t.Object(Object.fromEntries(names.map((n) => [n, t.Optional(t.Union([t.String(), t.Array(t.String())]))])))
+export const OptionalFields = (...names: string[]) => t.Object(Object.fromEntries(names.map(n => [n, t.Optional(t.Union([t.String(), t.Array(t.String())]))])))

@@ -44,34 +44,100 @@ export function opPlugin(deps: Deps) {
   const { authenticate, clientAddresses } = deps
   const metadata = openidConfiguration(cfg.baseUrl)
 
-  return new Elysia({ name: 'op' })
-    // RFC 6749 §5.2: `{ error, error_description }` JSON, never cached; pages answer their own errors as pages.
-    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse))
-    .get(OP_PATHS.discovery, () => jsonResponse(metadata, { cacheControl: 'public, max-age=300' }))
-    .get(OP_PATHS.jwks, async () => jsonResponse(await deps.signingKeys.publicJwks(deps.now()), { cacheControl: 'public, max-age=60' }))
-    .get(OP_PATHS.authorization, ({ request }) =>
-      pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie')), APP_FLOW_NEXT))
-    .post(OP_PATHS.authorization, ({ request, body }) =>
-      pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, formParams(body), request.headers.get('cookie')), APP_FLOW_NEXT), { body: AuthForm })
-    .get(OP_PATHS.login, ({ request, query }) => pageOrError(OP_PATHS.login, () => login.showLogin(query, request.headers.get('cookie')), APP_FLOW_NEXT), { query: PageQuery })
-    .post(OP_PATHS.login, ({ request, body }) => pageOrError(OP_PATHS.login, () => login.submitLogin({
-      form: body, cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
-      address: clientAddresses.of(request), userAgent: request.headers.get('user-agent'),
-    }), APP_FLOW_NEXT), { body: LoginForm })
-    .get(OP_PATHS.consent, ({ request, query }) => pageOrError(OP_PATHS.consent, () => consent.showConsent(query, request.headers.get('cookie')), APP_FLOW_NEXT), { query: PageQuery })
-    .post(OP_PATHS.consent, ({ request, body }) =>
-      pageOrError(OP_PATHS.consent, () => consent.submitConsent(body, request.headers.get('cookie'), request.headers.get('origin')), APP_FLOW_NEXT), { body: ConsentForm })
-    .post(OP_PATHS.token, ({ request, body }) => exchangeToken({
-      contentType: request.headers.get('content-type'), form: body, authorization: request.headers.get('authorization'), dpop: request.headers.get('dpop'),
-    }), { body: TokenForm })
-    .get(OP_PATHS.userinfo, async ({ request }) => jsonResponse(await readUserinfo(authenticate, cfg.baseUrl, request)))
-    .post(OP_PATHS.userinfo, async ({ request }) => jsonResponse(await readUserinfo(authenticate, cfg.baseUrl, request)))
-    .post(OP_PATHS.registration, ({ request, body }) =>
-      registerDynamicClient(request.headers.get('content-type'), body, clientAddresses.of(request)), { body: t.Unknown() })
-    .get(OP_PATHS.endSession, ({ request }) => pageOrError(OP_PATHS.endSession, () => endSession({
-      params: new URL(request.url).searchParams, method: 'GET', cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
-    }), APP_FLOW_NEXT))
-    .post(OP_PATHS.endSession, ({ request, body }) => pageOrError(OP_PATHS.endSession, () => endSession({
-      params: formParams(body), method: 'POST', cookieHeader: request.headers.get('cookie'), origin: request.headers.get('origin'),
-    }), APP_FLOW_NEXT), { body: AuthForm })
+  return (
+    new Elysia({ name: 'op' })
+      // RFC 6749 §5.2: `{ error, error_description }` JSON, never cached; pages answer their own errors as pages.
+      .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), toJsonResponse))
+      .get(OP_PATHS.discovery, () => jsonResponse(metadata, { cacheControl: 'public, max-age=300' }))
+      .get(OP_PATHS.jwks, async () => jsonResponse(await deps.signingKeys.publicJwks(deps.now()), { cacheControl: 'public, max-age=60' }))
+      .get(OP_PATHS.authorization, ({ request }) =>
+        pageOrError(
+          OP_PATHS.authorization,
+          () => startAuthorization(deps, resolveClient, new URL(request.url).searchParams, request.headers.get('cookie')),
+          APP_FLOW_NEXT,
+        ),
+      )
+      .post(
+        OP_PATHS.authorization,
+        ({ request, body }) =>
+          pageOrError(OP_PATHS.authorization, () => startAuthorization(deps, resolveClient, formParams(body), request.headers.get('cookie')), APP_FLOW_NEXT),
+        { body: AuthForm },
+      )
+      .get(OP_PATHS.login, ({ request, query }) => pageOrError(OP_PATHS.login, () => login.showLogin(query, request.headers.get('cookie')), APP_FLOW_NEXT), {
+        query: PageQuery,
+      })
+      .post(
+        OP_PATHS.login,
+        ({ request, body }) =>
+          pageOrError(
+            OP_PATHS.login,
+            () =>
+              login.submitLogin({
+                form: body,
+                cookieHeader: request.headers.get('cookie'),
+                origin: request.headers.get('origin'),
+                address: clientAddresses.of(request),
+                userAgent: request.headers.get('user-agent'),
+              }),
+            APP_FLOW_NEXT,
+          ),
+        { body: LoginForm },
+      )
+      .get(
+        OP_PATHS.consent,
+        ({ request, query }) => pageOrError(OP_PATHS.consent, () => consent.showConsent(query, request.headers.get('cookie')), APP_FLOW_NEXT),
+        { query: PageQuery },
+      )
+      .post(
+        OP_PATHS.consent,
+        ({ request, body }) =>
+          pageOrError(OP_PATHS.consent, () => consent.submitConsent(body, request.headers.get('cookie'), request.headers.get('origin')), APP_FLOW_NEXT),
+        { body: ConsentForm },
+      )
+      .post(
+        OP_PATHS.token,
+        ({ request, body }) =>
+          exchangeToken({
+            contentType: request.headers.get('content-type'),
+            form: body,
+            authorization: request.headers.get('authorization'),
+            dpop: request.headers.get('dpop'),
+          }),
+        { body: TokenForm },
+      )
+      .get(OP_PATHS.userinfo, async ({ request }) => jsonResponse(await readUserinfo(authenticate, cfg.baseUrl, request)))
+      .post(OP_PATHS.userinfo, async ({ request }) => jsonResponse(await readUserinfo(authenticate, cfg.baseUrl, request)))
+      .post(OP_PATHS.registration, ({ request, body }) => registerDynamicClient(request.headers.get('content-type'), body, clientAddresses.of(request)), {
+        body: t.Unknown(),
+      })
+      .get(OP_PATHS.endSession, ({ request }) =>
+        pageOrError(
+          OP_PATHS.endSession,
+          () =>
+            endSession({
+              params: new URL(request.url).searchParams,
+              method: 'GET',
+              cookieHeader: request.headers.get('cookie'),
+              origin: request.headers.get('origin'),
+            }),
+          APP_FLOW_NEXT,
+        ),
+      )
+      .post(
+        OP_PATHS.endSession,
+        ({ request, body }) =>
+          pageOrError(
+            OP_PATHS.endSession,
+            () =>
+              endSession({
+                params: formParams(body),
+                method: 'POST',
+                cookieHeader: request.headers.get('cookie'),
+                origin: request.headers.get('origin'),
+              }),
+            APP_FLOW_NEXT,
+          ),
+        { body: AuthForm },
+      )
+  )
 }

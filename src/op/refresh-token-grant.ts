@@ -14,13 +14,19 @@ const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant'
 
 type Outcome = { ok: true; family: RefreshFamily; scopes: string[]; session: { webid: string; authTime: number } } | { ok: false }
 
-export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys' | 'revocations'>, client: TokenClient, form: Record<string, string>, proof: VerifiedProof, now: number): Promise<TokenResponse> {
+export async function grantRefreshToken(
+  deps: Pick<Deps, 'cfg' | 'store' | 'signingKeys' | 'revocations'>,
+  client: TokenClient,
+  form: Record<string, string>,
+  proof: VerifiedProof,
+  now: number,
+): Promise<TokenResponse> {
   const { cfg, store } = deps
   if (form.refresh_token === undefined) throw badRequest('refresh_token is required')
   const presented = parseRefreshToken(form.refresh_token)
   if (!presented) throw invalidGrant('the refresh token is not one this provider issued')
   const { sid } = presented
-  const outcome = await updateAppSession<Outcome>(store, sid, now, (s) => {
+  const outcome = await updateAppSession<Outcome>(store, sid, now, s => {
     if (!s?.refresh) throw invalidGrant('the refresh token is unknown, expired or revoked; sign in again')
     if (!isGenuine(s.refresh, presented)) throw invalidGrant('the refresh token is not one this provider issued')
     // RFC 9700 §4.14.2: a rotated (used) token presented again means it leaked; revoke the family
@@ -30,8 +36,8 @@ export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store' | 'sign
     if (s.jkt !== proof.jkt) throw invalidGrant('the refresh token is bound to a different DPoP key; sign the proof with the key used at the code exchange')
     const granted = s.scope.split(' ')
     // RFC 6749 §6: a narrower scope may be asked for, never a wider one
-    const scopes = form.scope === undefined ? granted : form.scope.split(' ').filter((x) => x !== '')
-    const extra = scopes.filter((x) => !granted.includes(x))
+    const scopes = form.scope === undefined ? granted : form.scope.split(' ').filter(x => x !== '')
+    const extra = scopes.filter(x => !granted.includes(x))
     if (extra.length > 0) throw new HttpError(400, 'invalid_scope', `scope may only narrow the granted scope; not granted: ${extra.join(', ')}`)
     const family = { secret: s.refresh.secret, generation: s.refresh.generation + 1 }
     return { next: { ...s, refresh: family, lastUsedAt: now }, expiresAt: now + REFRESH_TTL_MS, result: { ok: true, family, scopes, session: s } }
@@ -42,8 +48,19 @@ export async function grantRefreshToken(deps: Pick<Deps, 'cfg' | 'store' | 'sign
     throw invalidGrant('the refresh token was already used; every token of this session is revoked, sign in again')
   }
   log.info('op.tokens_issued', { grant: 'refresh_token', clientId: client.clientId, jkt: proof.jkt, sid })
-  return issueTokens(deps.signingKeys, cfg.baseUrl, {
-    sid, clientId: client.clientId, webid: outcome.session.webid as never, scopes: outcome.scopes, jkt: proof.jkt,
-    authTime: outcome.session.authTime, includeAuthTime: false,
-  }, now, refreshTokenOf(sid, outcome.family))
+  return issueTokens(
+    deps.signingKeys,
+    cfg.baseUrl,
+    {
+      sid,
+      clientId: client.clientId,
+      webid: outcome.session.webid as never,
+      scopes: outcome.scopes,
+      jkt: proof.jkt,
+      authTime: outcome.session.authTime,
+      includeAuthTime: false,
+    },
+    now,
+    refreshTokenOf(sid, outcome.family),
+  )
 }

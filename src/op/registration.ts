@@ -16,10 +16,14 @@ export function makeRegistration(deps: Pick<Deps, 'store' | 'now'>) {
   return async function registerDynamicClient(contentType: string | null, body: unknown, address: string | undefined): Promise<Response> {
     const now = deps.now()
     const wait = address ? perAddress.retryAfter(addressBlock(address), now) : 0
-    if (wait > 0) throw new HttpError(429, 'too_many_requests', `too many registrations from this address; try again in ${wait} s`, { headers: { 'retry-after': String(wait) } })
+    if (wait > 0)
+      throw new HttpError(429, 'too_many_requests', `too many registrations from this address; try again in ${wait} s`, {
+        headers: { 'retry-after': String(wait) },
+      })
     // RFC 7591 §3.1: the metadata is a JSON object
     if (!/^application\/json\b/i.test(contentType ?? '')) throw new HttpError(400, 'invalid_client_metadata', 'send the client metadata as application/json')
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'invalid_client_metadata', 'the client metadata must be a JSON object')
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new HttpError(400, 'invalid_client_metadata', 'the client metadata must be a JSON object')
     const metadata = parseClientMetadata(body as Record<string, unknown>, true)
     const { client, secret } = await registerClient(deps.store, metadata, 'dynamic', now)
     if (address) perAddress.recordFailure(addressBlock(address), now)

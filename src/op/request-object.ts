@@ -24,12 +24,17 @@ const SKEW_S = 60
 export async function readRequestObject(f: RequestObjectFacts): Promise<Map<string, string>> {
   if (f.jwt.length > 16384) throw objectError('the request object is longer than 16384 characters')
   let alg: unknown
-  try { alg = decodeProtectedHeader(f.jwt).alg } catch (cause) { throw objectError('the request object is not a JWT', cause) }
+  try {
+    alg = decodeProtectedHeader(f.jwt).alg
+  } catch (cause) {
+    throw objectError('the request object is not a JWT', cause)
+  }
   // request_object_signing_alg_values_supported is ["ES256"]: unsigned (alg none) objects are refused
   if (alg === 'none') throw objectError('unsigned request objects (alg "none") are refused; sign it with ES256')
   if (alg !== 'ES256') throw objectError(`the request object is signed with ${JSON.stringify(alg)}; only ES256 is accepted`)
   // Only a registered client has keys we know; a Client ID Document names none
-  if (!f.client.jwks) throw objectError('request objects are accepted only from registered clients whose registration carries jwks; send the parameters in the query instead')
+  if (!f.client.jwks)
+    throw objectError('request objects are accepted only from registered clients whose registration carries jwks; send the parameters in the query instead')
   let claims: Record<string, unknown>
   try {
     const { payload } = await compactVerify(f.jwt, createLocalJWKSet(f.client.jwks), { algorithms: ['ES256'] })
@@ -41,7 +46,8 @@ export async function readRequestObject(f: RequestObjectFacts): Promise<Map<stri
   const nowS = f.now / 1000
   if (claims.iss !== undefined && claims.iss !== f.clientId) throw objectError('the request object iss must be the client_id')
   const aud = claims.aud
-  if (aud !== undefined && !(aud === f.issuer || (Array.isArray(aud) && aud.includes(f.issuer)))) throw objectError(`the request object aud must be the issuer ${f.issuer}`)
+  if (aud !== undefined && !(aud === f.issuer || (Array.isArray(aud) && aud.includes(f.issuer))))
+    throw objectError(`the request object aud must be the issuer ${f.issuer}`)
   if (typeof claims.exp === 'number' && claims.exp + SKEW_S <= nowS) throw objectError('the request object has expired')
   if (typeof claims.nbf === 'number' && claims.nbf - SKEW_S > nowS) throw objectError('the request object is not valid yet (nbf)')
   if (claims.client_id !== undefined && claims.client_id !== f.clientId) throw objectError('client_id in the request object differs from the one in the query')

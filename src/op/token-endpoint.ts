@@ -29,7 +29,11 @@ const GRANTS = ['authorization_code', 'refresh_token', 'client_credentials']
  */
 function checkGrantAllowed(grantType: string, client: TokenClient): void {
   if (grantType === 'client_credentials' && !client.credential) {
-    throw new HttpError(400, 'unauthorized_client', 'grant_type client_credentials is only for client credentials the pod owner made (dashboard, Apps; or solopod clients add)')
+    throw new HttpError(
+      400,
+      'unauthorized_client',
+      'grant_type client_credentials is only for client credentials the pod owner made (dashboard, Apps; or solopod clients add)',
+    )
   }
   if (grantType !== 'client_credentials' && client.credential) {
     throw new HttpError(400, 'unauthorized_client', `a client credential may only use grant_type client_credentials, not ${grantType}`)
@@ -45,20 +49,30 @@ export function makeTokenEndpoint(deps: Pick<Deps, 'cfg' | 'store' | 'now' | 'si
     const form = singleValuedForm(f.contentType, f.form)
     const grantType = form.grant_type
     if (grantType === undefined) throw badRequest('grant_type is required')
-    if (!GRANTS.includes(grantType)) throw new HttpError(400, 'unsupported_grant_type', `grant_type ${JSON.stringify(grantType.slice(0, 60))} is not supported; use authorization_code, refresh_token or client_credentials`)
+    if (!GRANTS.includes(grantType))
+      throw new HttpError(
+        400,
+        'unsupported_grant_type',
+        `grant_type ${JSON.stringify(grantType.slice(0, 60))} is not supported; use authorization_code, refresh_token or client_credentials`,
+      )
     const client = await authenticateClient(deps.store, form, f.authorization, now)
     checkGrantAllowed(grantType, client)
     // RFC 9449 §5: every token we issue is DPoP-bound, so every token request carries a proof
     const proof = await verifyDpopProof({ header: f.dpop, method: 'POST', url: htu, now, status: 400 })
     // RFC 9449 §11.1: a proof is used once. Taken before the grant (a concurrent replay is refused
     // while the first request runs) and given back when the grant fails, so refused requests take no room.
-    checkJti(replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now),
-      () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'))
+    checkJti(
+      replay.remember(proof.jkt, proof.jti, proof.htu, jtiExpiry(proof.iat), now),
+      () => new HttpError(400, 'invalid_dpop_proof', 'the proof jti was already used; make a new proof for every request'),
+    )
     let body: TokenResponse | ClientCredentialsResponse
     try {
-      body = grantType === 'authorization_code' ? await grantAuthorizationCode(deps, client, form, proof, now)
-        : grantType === 'refresh_token' ? await grantRefreshToken(deps, client, form, proof, now)
-          : await grantClientCredentials(deps, client.credential!, proof, now)
+      body =
+        grantType === 'authorization_code'
+          ? await grantAuthorizationCode(deps, client, form, proof, now)
+          : grantType === 'refresh_token'
+            ? await grantRefreshToken(deps, client, form, proof, now)
+            : await grantClientCredentials(deps, client.credential!, proof, now)
     } catch (err) {
       replay.release(proof.jkt, proof.jti, proof.htu, now)
       throw err

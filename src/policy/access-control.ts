@@ -26,14 +26,18 @@ export const AUTH_CHALLENGES = [dpopChallenge()]
 export const challengesFor = (path: string) => [...AUTH_CHALLENGES, httpSigChallenge(path)]
 
 /** Enforcement on top of the pod's one decision function (WAC ∪ grants, `deps.decider`), shared with the other roles. */
-export function makeAccessControl(deps: { readonly decider: AccessDecider; readonly tickets: Pick<TicketBook, 'issue'>; readonly cfg: Pick<Config, 'baseUrl'> }) {
+export function makeAccessControl(deps: {
+  readonly decider: AccessDecider
+  readonly tickets: Pick<TicketBook, 'issue'>
+  readonly cfg: Pick<Config, 'baseUrl'>
+}) {
   const { decider, cfg } = deps
   // A decision the decider answered from memory is the same object each time: so is its header value.
   const wacAllowOf = new WeakMap<object, string>()
   async function modesOn(url: string, principal: Principal, origin: string | undefined, deleting?: string) {
     const d = await decider.decide(principal, url, origin, deleting)
     let wacAllow = wacAllowOf.get(d)
-    if (wacAllow === undefined) wacAllowOf.set(d, wacAllow = formatWacAllow(d.modes, d.publicModes))
+    if (wacAllow === undefined) wacAllowOf.set(d, (wacAllow = formatWacAllow(d.modes, d.publicModes)))
     return { user: d.modes, public: d.publicModes, wacAllow, ...(d.outsideAppScope ? { outsideAppScope: d.outsideAppScope } : {}) }
   }
 
@@ -43,8 +47,13 @@ export function makeAccessControl(deps: { readonly decider: AccessDecider; reado
   }
 
   /** Throws 401 (anonymous) or 403 unless every requirement is covered; returns the target's modes. */
-  async function authorize(principal: Principal, targetUrl: string, requirements: readonly ModeRequirement[],
-    origin: string | undefined, links: string): Promise<Decision> {
+  async function authorize(
+    principal: Principal,
+    targetUrl: string,
+    requirements: readonly ModeRequirement[],
+    origin: string | undefined,
+    links: string,
+  ): Promise<Decision> {
     const target = await modesOn(targetUrl, principal, origin)
     const { wacAllow } = target
     for (const req of requirements) {
@@ -68,25 +77,46 @@ export function makeAccessControl(deps: { readonly decider: AccessDecider; reado
 }
 
 /** `uma` makes a ticket: only the answers that carry one ask for it (a plain 403 does not). */
-async function deny(principal: Principal, req: ModeRequirement, on: Decision, targetUrl: string, wacAllow: string, links: string, uma: () => Promise<string>): Promise<HttpError> {
+async function deny(
+  principal: Principal,
+  req: ModeRequirement,
+  on: Decision,
+  targetUrl: string,
+  wacAllow: string,
+  links: string,
+  uma: () => Promise<string>,
+): Promise<HttpError> {
   const what = `${req.modes.join(' and ')} access to ${new URL(req.url).pathname}`
   // A share link's holder is told nothing of what lies beyond the link: the same answer as for nothing there
   if (principal.link) return new HttpError(404, 'not_found', `${new URL(req.url).pathname} does not exist`)
   const headers: Record<string, string | string[]> = { 'wac-allow': wacAllow, link: links }
   if (!isAuthenticated(principal)) {
-    return new HttpError(401, 'unauthenticated', `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, obtain a UMA access token with the ticket, or sign the request (HttpSig)`,
+    return new HttpError(
+      401,
+      'unauthenticated',
+      `${what} needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, obtain a UMA access token with the ticket, or sign the request (HttpSig)`,
       // RFC 9421 §5.1: Accept-Signature says what an HttpSig signature must cover
-      { headers: { ...headers, 'www-authenticate': [await uma(), ...challengesFor(new URL(targetUrl).pathname)], 'accept-signature': ACCEPT_SIGNATURE } })
+      { headers: { ...headers, 'www-authenticate': [await uma(), ...challengesFor(new URL(targetUrl).pathname)], 'accept-signature': ACCEPT_SIGNATURE } },
+    )
   }
   // RFC 6750 §3.1: a UMA access token that does not cover the request; the ticket lets the client get one that does
   if (principal.permissions && !principal.permissions.some(p => p.resource === req.url && coversModes(new Set(p.modes as AccessMode[]), req.modes))) {
-    return new HttpError(403, 'insufficient_scope', `the UMA access token does not permit ${what}; it is valid only for the resource and modes it was issued for`,
-      { headers: { ...headers, 'www-authenticate': [await uma(), bearerChallenge({ code: 'insufficient_scope' })] } })
+    return new HttpError(
+      403,
+      'insufficient_scope',
+      `the UMA access token does not permit ${what}; it is valid only for the resource and modes it was issued for`,
+      { headers: { ...headers, 'www-authenticate': [await uma(), bearerChallenge({ code: 'insufficient_scope' })] } },
+    )
   }
   // The rules would allow it, the owner's choice for this app does not: say so, and where it is changed
   const scope = on.outsideAppScope
-  if (scope && req.modes.every((m) => on.user.has(m) || scope.modes.has(m))) {
-    return new HttpError(403, 'outside_app_scope', `this app may not have ${what}: the owner allowed it only ${scope.allowed}; the owner can change that on the dashboard's Apps and sessions page`, { headers })
+  if (scope && req.modes.every(m => on.user.has(m) || scope.modes.has(m))) {
+    return new HttpError(
+      403,
+      'outside_app_scope',
+      `this app may not have ${what}: the owner allowed it only ${scope.allowed}; the owner can change that on the dashboard's Apps and sessions page`,
+      { headers },
+    )
   }
   return new HttpError(403, 'forbidden', `${principal.webid ?? 'this agent'} has no ${what} under this pod's access rules`, { headers })
 }

@@ -96,11 +96,15 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
     const accept = 'text/turtle, application/ld+json;q=0.9'
     const own = deps.readOwnDocument && new URL(docUrl).origin === cfg.baseUrl
     if (own) {
-      const doc = await deps.readOwnDocument!(docUrl, accept) ?? missing(docUrl)
+      const doc = (await deps.readOwnDocument!(docUrl, accept)) ?? missing(docUrl)
       return { triples: (await parseRdfDocumentOffThread(doc.body, doc.contentType, doc.url)).triples, bytes: doc.body.length }
     }
     const doc = await deps.fetchDoc(docUrl, { accept, allowedTypes: [...RDF_DOCUMENT_TYPES], maxBytes: REMOTE_DOCUMENT_CAPS.ownerNamed })
-    return { triples: await parseRemoteRdf(doc.body, doc.contentType, doc.url), ...(doc.expiresAt !== undefined ? { expiresAt: doc.expiresAt } : {}), bytes: doc.body.length }
+    return {
+      triples: await parseRemoteRdf(doc.body, doc.contentType, doc.url),
+      ...(doc.expiresAt !== undefined ? { expiresAt: doc.expiresAt } : {}),
+      bytes: doc.body.length,
+    }
   }
   const fetchRdf = async (docUrl: string) => (await readRdf(docUrl)).triples
 
@@ -111,37 +115,41 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
     const hit = shapeTrees.get(docUrl, deps.now())
     if (hit) return hit
     const loading = readRdf(docUrl)
-    const triples = loading.then((d) => d.triples)
+    const triples = loading.then(d => d.triples)
     loading.then(
-      (d) => { if (d.expiresAt !== undefined && d.expiresAt > deps.now()) shapeTrees.set(docUrl, triples, d.expiresAt, d.bytes) },
+      d => {
+        if (d.expiresAt !== undefined && d.expiresAt > deps.now()) shapeTrees.set(docUrl, triples, d.expiresAt, d.bytes)
+      },
       () => undefined,
     )
     return triples
   }
 
   const isGroupMember = makeGroupResolver(fetchRdf, {
-    maxEntries: GROUP_CACHE_ENTRIES, ttlMs: GROUP_CACHE_TTL_MS, now: deps.now,
+    maxEntries: GROUP_CACHE_ENTRIES,
+    ttlMs: GROUP_CACHE_TTL_MS,
+    now: deps.now,
     onError: (groupUrl, error) => log.warn('acl.group_unavailable', { group: groupUrl, reason: error instanceof Error ? error.message : String(error) }),
   })
 
   const pathOf = (url: string) => (url.startsWith(cfg.baseUrl + '/') ? url.slice(cfg.baseUrl.length) : undefined)
   const links: GrantLinks = {
-    referencePredicates: (fromTree, toTree) => referencePredicates(fromTree, toTree, loadShapeTree).catch((error: unknown) => {
-      log.warn('grant.shape_tree_unavailable', { shapeTree: fromTree, reason: error instanceof Error ? error.message : String(error) })
-      return []
-    }),
-    instancesOf: async (registration) => {
+    referencePredicates: (fromTree, toTree) =>
+      referencePredicates(fromTree, toTree, loadShapeTree).catch((error: unknown) => {
+        log.warn('grant.shape_tree_unavailable', { shapeTree: fromTree, reason: error instanceof Error ? error.message : String(error) })
+        return []
+      }),
+    instancesOf: async registration => {
       const path = pathOf(registration)
       return path ? (await readChildren(store, path)).map(c => cfg.baseUrl + c.path) : []
     },
-    linksFrom: async (instance) => {
+    linksFrom: async instance => {
       const path = pathOf(instance)
       if (!path || !(await getMeta(store, path))) return []
-      return (await readTriples(store, cfg.baseUrl, path))
-        .filter(q => q.object.termType === 'NamedNode').map(q => [q.predicate.value, q.object.value] as const)
+      return (await readTriples(store, cfg.baseUrl, path)).filter(q => q.object.termType === 'NamedNode').map(q => [q.predicate.value, q.object.value] as const)
     },
-    writableByOthers: async (instance) =>
-      writableByOthers(instance, { loadAcl, grants: grants.loadedIndex() ?? await grants.index(), owner: ownerWebIdOf(cfg.baseUrl) }),
+    writableByOthers: async instance =>
+      writableByOthers(instance, { loadAcl, grants: grants.loadedIndex() ?? (await grants.index()), owner: ownerWebIdOf(cfg.baseUrl) }),
   }
 
   /**
@@ -149,7 +157,12 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
    * principal holding a UMA access token gets no more than its permissions (uma-permissions.ts).
    * `deleting`: the container `url` is asked about because this member of it is being deleted.
    */
-  async function decide(principal: Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys' | 'permissions' | 'link'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
+  async function decide(
+    principal: Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys' | 'permissions' | 'link'>,
+    url: string,
+    origin: string | undefined,
+    deleting?: string,
+  ): Promise<AccessDecision> {
     // A share link's holder gets what the link allows and nothing else: not even what the public may (link-access.ts)
     if (principal.link) return decideForLink(principal.link, url, cfg.baseUrl)
     const d = await decideByRules(principal, url, origin, deleting)
@@ -164,16 +177,27 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   const appFolders = (principal: Pick<Principal, 'webid' | 'clientId'>) =>
     deps.appScopes && principal.clientId !== undefined && principal.webid === owner ? deps.appScopes.foldersOf(principal.clientId) : undefined
 
-  async function decideByRules(principal: Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys'>, url: string, origin: string | undefined, deleting?: string): Promise<AccessDecision> {
+  async function decideByRules(
+    principal: Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys'>,
+    url: string,
+    origin: string | undefined,
+    deleting?: string,
+  ): Promise<AccessDecision> {
     const ctx = { trustedOrigins: [cfg.baseUrl], isGroupMember, ...(origin ? { origin } : {}) }
     // An issuer alone could satisfy an acl:IssuerCondition (acl-conditions.ts): not anonymous either
-    const isAnonymous = principal.webid === undefined && principal.clientId === undefined && principal.issuer === undefined && principal.keys.length === 0 && deleting === undefined
-    if (!isAnonymous) return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links, ...(deleting ? { deleting } : {}) })
+    const isAnonymous =
+      principal.webid === undefined &&
+      principal.clientId === undefined &&
+      principal.issuer === undefined &&
+      principal.keys.length === 0 &&
+      deleting === undefined
+    if (!isAnonymous)
+      return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? (await grants.index()), links, ...(deleting ? { deleting } : {}) })
     const key = origin === undefined ? url : `${origin} ${url}`
     const known = anonymous.get(key)
     if (known) return known
     const started = generation
-    const decision = await decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? await grants.index(), links })
+    const decision = await decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? (await grants.index()), links })
     if (generation === started) {
       anonymous.set(key, decision)
     }

@@ -69,10 +69,15 @@ export async function decideAccess(principal: Requester, target: string, src: De
   if (byWac.size === 0) reasons.push(wacReason(effective.authorizations.length, acl, src.ctx.origin))
   for (const u of unmet) reasons.push(`${nameOf(u.authorization.id, effective.aclUrl)} matches this agent, but ${describeCondition(u.condition)}`)
   if (byGrant.grounds.length === 0) {
-    const ignored = byGrant.links.filter(l => !l.followed).map(l => `; ${l.why}`).join('')
-    reasons.push(byGrant.candidates === 0
-      ? 'no access grant names this agent as grantee (or as the grantee app acting for grantedBy)'
-      : `${byGrant.candidates} access grant(s) name this agent, but none covers ${target}${ignored}`)
+    const ignored = byGrant.links
+      .filter(l => !l.followed)
+      .map(l => `; ${l.why}`)
+      .join('')
+    reasons.push(
+      byGrant.candidates === 0
+        ? 'no access grant names this agent as grantee (or as the grantee app acting for grantedBy)'
+        : `${byGrant.candidates} access grant(s) name this agent, but none covers ${target}${ignored}`,
+    )
   }
   return { target, modes, publicModes: publicModes(effective, target), grounds, acl, reasons, links: byGrant.links }
 }

@@ -35,15 +35,19 @@ const PROPERTIES = {
  * draft's own §8 "consider-condition-legacy" warning). This pod fails closed instead: the authorization
  * never applies.
  */
-export function readCondition(node: Term, propsOf: (node: Term) => ReadonlyMap<string, readonly Term[]> | undefined,
-  iris: (values: readonly Term[] | undefined) => string[]): AclCondition[] {
+export function readCondition(
+  node: Term,
+  propsOf: (node: Term) => ReadonlyMap<string, readonly Term[]> | undefined,
+  iris: (values: readonly Term[] | undefined) => string[],
+): AclCondition[] {
   if (node.termType !== 'NamedNode' && node.termType !== 'BlankNode') return [{ kind: 'unknown' }]
   const props = propsOf(node)
   const types = (props?.get(RDF('type')) ?? []).map(t => t.value).filter(t => t !== GENERIC)
   const foreign = types.find(t => !(CONDITION_TYPES as readonly string[]).includes(t))
   if (foreign !== undefined) return [{ kind: 'unknown', type: foreign }]
   if (types.length === 0) return [{ kind: 'unknown' }]
-  return (['client', 'issuer'] as const).filter(kind => types.includes(ACL(kind === 'client' ? 'ClientCondition' : 'IssuerCondition')))
+  return (['client', 'issuer'] as const)
+    .filter(kind => types.includes(ACL(kind === 'client' ? 'ClientCondition' : 'IssuerCondition')))
     .map(kind => ({
       kind,
       members: iris(props?.get(PROPERTIES[kind].member)),
@@ -63,8 +67,11 @@ export type IriGroupMembership = (groupUrl: string, iri: string) => Promise<bool
  * owner's dashboard session) satisfies no client condition, one without an issuer no issuer condition:
  * there is nothing to compare, and "any client" still means some client.
  */
-export async function unmetCondition(conditions: readonly AclCondition[], who: ConditionRequester,
-  inGroup: IriGroupMembership): Promise<AclCondition | undefined> {
+export async function unmetCondition(
+  conditions: readonly AclCondition[],
+  who: ConditionRequester,
+  inGroup: IriGroupMembership,
+): Promise<AclCondition | undefined> {
   for (const c of conditions) {
     if (c.kind === 'unknown') return c
     const value = c.kind === 'client' ? who.clientId : who.issuer
@@ -94,6 +101,8 @@ export function describeCondition(c: AclCondition): string {
 }
 
 /** Group membership of a client id or issuer, asked of the same resolver (and cache) as acl:agentGroup. */
-export const iriGroupMembership = (isGroupMember: (groupUrl: string, principal: { webid?: WebId; keys: readonly string[] }) => Promise<boolean>): IriGroupMembership =>
+export const iriGroupMembership =
+  (isGroupMember: (groupUrl: string, principal: { webid?: WebId; keys: readonly string[] }) => Promise<boolean>): IriGroupMembership =>
   // A group lists members by IRI: a client id or issuer is found in it as a WebID would be.
-  (groupUrl, iri) => isGroupMember(groupUrl, { webid: iri as WebId, keys: [] })
+  (groupUrl, iri) =>
+    isGroupMember(groupUrl, { webid: iri as WebId, keys: [] })

@@ -61,7 +61,8 @@ function readAuthorization(id: string, props: Objects, bySubject: SubjectIndex, 
   for (const t of props.get(ACL('agent')) ?? []) {
     if (t.termType === 'NamedNode') {
       const iri = resolveIri(t.value, base)
-      if (iri.startsWith(DID_KEY)) keys.add(normalizeKeyId(iri)) // §7.2: a did:key agent is its key
+      if (iri.startsWith(DID_KEY))
+        keys.add(normalizeKeyId(iri)) // §7.2: a did:key agent is its key
       else agents.push(iri)
     }
     if (t.termType === 'NamedNode' || t.termType === 'BlankNode') {
@@ -69,13 +70,21 @@ function readAuthorization(id: string, props: Objects, bySubject: SubjectIndex, 
     }
   }
   // Origins are read from literals too: an origin we dropped would turn a restricted rule into an open one.
-  const origins = (props.get(ACL('origin')) ?? [])
-    .filter(t => t.termType === 'NamedNode' || t.termType === 'Literal')
-    .map(t => normalizeOrigin(t.value))
+  const origins = (props.get(ACL('origin')) ?? []).filter(t => t.termType === 'NamedNode' || t.termType === 'Literal').map(t => normalizeOrigin(t.value))
   const conditions = (props.get(ACL('condition')) ?? []).flatMap(node =>
-    readCondition(node, n => bySubject.get(termKey(n)), values => (values ?? []).filter(t => t.termType === 'NamedNode').map(t => resolveIri(t.value, base))))
+    readCondition(
+      node,
+      n => bySubject.get(termKey(n)),
+      values => (values ?? []).filter(t => t.termType === 'NamedNode').map(t => resolveIri(t.value, base)),
+    ),
+  )
   return {
-    id, modes, agents, origins, keys: [...keys], conditions,
+    id,
+    modes,
+    agents,
+    origins,
+    keys: [...keys],
+    conditions,
     accessTo: iris(ACL('accessTo')),
     default: iris(ACL('default')),
     agentClasses: iris(ACL('agentClass')),
@@ -91,9 +100,7 @@ function isApplicable(a: Authorization): boolean {
 
 /** `cert:key` values of a node described in the same document (ACL agent or group member). */
 export function certKeys(node: Term, bySubject: SubjectIndex, base: string): string[] {
-  return (bySubject.get(termKey(node))?.get(CERT('key')) ?? [])
-    .filter(t => t.termType === 'NamedNode')
-    .map(t => normalizeKeyId(resolveIri(t.value, base)))
+  return (bySubject.get(termKey(node))?.get(CERT('key')) ?? []).filter(t => t.termType === 'NamedNode').map(t => normalizeKeyId(resolveIri(t.value, base)))
 }
 
 /** subject → predicate → objects; blank nodes keyed `_:label` so they never collide with IRIs. */
@@ -116,7 +123,11 @@ const termKey = (t: Term) => (t.termType === 'BlankNode' ? `_:${t.value}` : t.va
 // Parsers given a base already resolve; quads from elsewhere may still carry a relative IRI.
 export function resolveIri(iri: string, base: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(iri)) return iri
-  try { return new URL(iri, base).href } catch { return iri } // unresolvable stays as is and matches nothing
+  try {
+    return new URL(iri, base).href
+  } catch {
+    return iri
+  } // unresolvable stays as is and matches nothing
 }
 
 /** `scheme://host[:port]` of an http(s) origin; anything else is kept verbatim (and so only matches itself). */
@@ -136,14 +147,22 @@ export function normalizeOrigin(value: string): string {
 export function validateAclDocument(quads: readonly Quad[], aclUrl: string, governedUrl: string): Authorization[] {
   const auths = parseAclDocument(quads, aclUrl)
   if (auths.length === 0) {
-    throw new HttpError(422, 'invalid_acl', 'the ACL has no applicable acl:Authorization: each needs '
-      + 'a type acl:Authorization, acl:accessTo or acl:default, a known acl:mode and an agent, agentClass or agentGroup')
+    throw new HttpError(
+      422,
+      'invalid_acl',
+      'the ACL has no applicable acl:Authorization: each needs ' +
+        'a type acl:Authorization, acl:accessTo or acl:default, a known acl:mode and an agent, agentClass or agentGroup',
+    )
   }
   const isContainer = governedUrl.endsWith('/')
   const names = (a: Authorization) => a.accessTo.includes(governedUrl) || (isContainer && a.default.includes(governedUrl))
   if (!auths.some(names)) {
-    throw new HttpError(422, 'invalid_acl', 'no acl:Authorization in the ACL names the resource it governs '
-      + `(expected acl:accessTo${isContainer ? ' or acl:default' : ''} with that resource's URL)`)
+    throw new HttpError(
+      422,
+      'invalid_acl',
+      'no acl:Authorization in the ACL names the resource it governs ' +
+        `(expected acl:accessTo${isContainer ? ' or acl:default' : ''} with that resource's URL)`,
+    )
   }
   return auths
 }
@@ -155,13 +174,22 @@ export function validateAclDocument(quads: readonly Quad[], aclUrl: string, gove
  * client condition never holds for it (acl-conditions.ts).
  */
 export function grantsControlTo(auths: readonly Authorization[], webid: string, rootUrl: string): boolean {
-  return auths.some(a => a.modes.has('control') && a.accessTo.includes(rootUrl) && a.conditions.length === 0
-    && (a.agents.includes(webid) || a.agentClasses.includes(FOAF('Agent')) || a.agentClasses.includes(ACL('AuthenticatedAgent'))))
+  return auths.some(
+    a =>
+      a.modes.has('control') &&
+      a.accessTo.includes(rootUrl) &&
+      a.conditions.length === 0 &&
+      (a.agents.includes(webid) || a.agentClasses.includes(FOAF('Agent')) || a.agentClasses.includes(ACL('AuthenticatedAgent'))),
+  )
 }
 
 /** §6.4 loss-of-control mitigation: a root ACL write may not take Control of the root from the owner. */
 export function assertOwnerKeepsControl(quads: readonly Quad[], rootAclUrl: string, rootUrl: string, ownerWebId: string): void {
   if (grantsControlTo(parseAclDocument(quads, rootAclUrl), ownerWebId, rootUrl)) return
-  throw new HttpError(409, 'owner_lockout', 'the root ACL must keep an acl:Authorization giving the owner\'s WebID '
-    + 'acl:Control with acl:accessTo the storage root; without it the owner could never change access again')
+  throw new HttpError(
+    409,
+    'owner_lockout',
+    "the root ACL must keep an acl:Authorization giving the owner's WebID " +
+      'acl:Control with acl:accessTo the storage root; without it the owner could never change access again',
+  )
 }

@@ -28,15 +28,21 @@ export function scopeModes(folders: readonly FolderScope[], path: string): Set<A
 export function withinAppScope(d: AccessDecision, folders: readonly FolderScope[], baseUrl: string): AccessDecision {
   const path = d.target.startsWith(baseUrl + '/') ? d.target.slice(baseUrl.length) : undefined
   const inScope = path === undefined ? new Set<AccessMode>() : scopeModes(folders, path)
-  const modes = new Set([...d.modes].filter((m) => inScope.has(m) || d.publicModes.has(m)))
+  const modes = new Set([...d.modes].filter(m => inScope.has(m) || d.publicModes.has(m)))
   if (modes.size === d.modes.size) return d
-  const outside = new Set([...d.modes].filter((m) => !modes.has(m)))
-  return { ...d, modes, outsideAppScope: { modes: outside, allowed: describeFolders(folders) }, reasons: [...d.reasons, `the owner allowed this app only ${describeFolders(folders)}`] }
+  const outside = new Set([...d.modes].filter(m => !modes.has(m)))
+  return {
+    ...d,
+    modes,
+    outsideAppScope: { modes: outside, allowed: describeFolders(folders) },
+    reasons: [...d.reasons, `the owner allowed this app only ${describeFolders(folders)}`],
+  }
 }
 
-export const describeFolders = (folders: readonly FolderScope[]) => folders.length === 0
-  ? 'to confirm who the owner is, nothing beyond what is public'
-  : folders.map((f) => `${f.right === 'read' ? 'to read' : 'to read and write'} ${readablePath(f.path)}`).join(', ')
+export const describeFolders = (folders: readonly FolderScope[]) =>
+  folders.length === 0
+    ? 'to confirm who the owner is, nothing beyond what is public'
+    : folders.map(f => `${f.right === 'read' ? 'to read' : 'to read and write'} ${readablePath(f.path)}`).join(', ')
 
 const badFolder = (why: string) => new HttpError(400, 'invalid_scope', why)
 
@@ -51,9 +57,14 @@ export function ownerNamedPath(input: string, baseUrl: string, refuse: (why: str
   // A lone % (not an escape) is the character itself: "/100% done/" names that folder; and a name may
   // hold # and ? (a path here, never a URL with a query or a fragment): "/a#b/" must not become "/a/"
   const raw = (text.startsWith(baseUrl + '/') ? text.slice(baseUrl.length) : text)
-    .replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/#/g, '%23').replace(/\?/g, '%3F')
-  if (!raw.startsWith('/')) throw refuse(`${JSON.stringify(text.slice(0, 80))} must be a path on this pod starting with / (such as /photos/) or a URL under ${baseUrl}/`)
-  try { return resolveTarget(baseUrl, raw).path } catch (err) {
+    .replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
+    .replace(/#/g, '%23')
+    .replace(/\?/g, '%3F')
+  if (!raw.startsWith('/'))
+    throw refuse(`${JSON.stringify(text.slice(0, 80))} must be a path on this pod starting with / (such as /photos/) or a URL under ${baseUrl}/`)
+  try {
+    return resolveTarget(baseUrl, raw).path
+  } catch (err) {
     throw refuse(`${JSON.stringify(text.slice(0, 80))} is not a usable path: ${err instanceof HttpError ? err.description : 'malformed'}`)
   }
 }
@@ -61,7 +72,7 @@ export function ownerNamedPath(input: string, baseUrl: string, refuse: (why: str
 /** A folder as the owner names it → its stored path, ending in `/`. */
 export function folderPathOf(input: string, baseUrl: string): string {
   if (input.trim() === '') throw badFolder('a folder must be named: a path such as /photos/')
-  const path = ownerNamedPath(input, baseUrl, (why) => badFolder(`folder ${why}`))
+  const path = ownerNamedPath(input, baseUrl, why => badFolder(`folder ${why}`))
   return path.endsWith('/') ? path : `${path}/`
 }
 
@@ -73,7 +84,10 @@ export function parseFolderScopes(entries: readonly { path: string; right: strin
   if (entries.length > MAX_SCOPE_FOLDERS) throw badFolder(`an app may be given at most ${MAX_SCOPE_FOLDERS} folders; give it a common parent folder instead`)
   const byPath = new Map<string, FolderRight>()
   for (const e of entries) {
-    if (e.right !== 'read' && e.right !== 'write') throw badFolder(`the right on ${JSON.stringify(e.path.slice(0, 80))} must be "read" or "write" (read and write); got ${JSON.stringify(String(e.right).slice(0, 20))}`)
+    if (e.right !== 'read' && e.right !== 'write')
+      throw badFolder(
+        `the right on ${JSON.stringify(e.path.slice(0, 80))} must be "read" or "write" (read and write); got ${JSON.stringify(String(e.right).slice(0, 20))}`,
+      )
     const path = folderPathOf(e.path, baseUrl)
     if (byPath.get(path) !== 'write') byPath.set(path, e.right)
   }
@@ -90,7 +104,11 @@ const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) 
  * scopes existed: full access). `identity: false` (a script's credential, which has no use for a sign-in
  * only): the choice is not offered, and no folder given is refused.
  */
-export function readAccessChoice(form: Record<string, unknown>, baseUrl: string, o: { absent?: AccessKind; identity?: boolean } = {}): FolderScope[] | undefined {
+export function readAccessChoice(
+  form: Record<string, unknown>,
+  baseUrl: string,
+  o: { absent?: AccessKind; identity?: boolean } = {},
+): FolderScope[] | undefined {
   const { absent = 'full', identity = true } = o
   const access = form.access ?? absent
   if (access === 'full') return undefined
@@ -99,7 +117,7 @@ export function readAccessChoice(form: Record<string, unknown>, baseUrl: string,
   const folders = list(form.folder)
   const rights = list(form.right)
   if (folders.length !== rights.length) throw badRequest('every folder needs its access (the form was altered)')
-  const chosen = folders.map((path, i) => ({ path, right: rights[i]! })).filter((e) => e.right !== 'none')
+  const chosen = folders.map((path, i) => ({ path, right: rights[i]! })).filter(e => e.right !== 'none')
   const extra = typeof form.new_folder === 'string' ? form.new_folder.trim() : ''
   if (extra !== '') chosen.push({ path: extra, right: typeof form.new_right === 'string' ? form.new_right : 'write' })
   if (chosen.length === 0 && identity) return []

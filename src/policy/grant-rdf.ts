@@ -23,14 +23,17 @@ export const childIri = (iri: string, path: readonly number[]) => (path.length =
 export function canonicalGrant(g: GrantData): GrantData {
   const modes = [...g.accessMode].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
   return {
-    ...Object.fromEntries(SINGLE.map(k => [k, g[k]])) as Pick<GrantData, typeof SINGLE[number]>,
+    ...(Object.fromEntries(SINGLE.map(k => [k, g[k]])) as Pick<GrantData, (typeof SINGLE)[number]>),
     accessMode: modes,
     ...(g.hasDataInstance ? { hasDataInstance: [...g.hasDataInstance].sort() } : {}),
     ...(g.hasInheritingGrant ? { hasInheritingGrant: g.hasInheritingGrant.map(canonicalGrant) } : {}),
   }
 }
 
-const rank = (mode: string) => { const i = MODE_ORDER.indexOf(mode); return i < 0 ? MODE_ORDER.length : i }
+const rank = (mode: string) => {
+  const i = MODE_ORDER.indexOf(mode)
+  return i < 0 ? MODE_ORDER.length : i
+}
 
 /** The triples of a grant and its inheriting grants, all in the named graph `iri` (the grant's document). */
 export function grantToQuads(g: GrantData, iri: string): Quad[] {
@@ -57,9 +60,9 @@ export function quadsToGrant(quads: readonly Quad[], iri: string): GrantData | u
   for (const q of quads) {
     if (q.subject.termType !== 'NamedNode' || q.object.termType !== 'NamedNode') continue
     const props = bySubject.get(q.subject.value) ?? new Map<string, string[]>()
-    props.set(q.predicate.value, [...props.get(q.predicate.value) ?? [], q.object.value])
+    props.set(q.predicate.value, [...(props.get(q.predicate.value) ?? []), q.object.value])
     bySubject.set(q.subject.value, props)
-    if (q.predicate.value === INTEROP('inheritsFromGrant')) children.set(q.object.value, [...children.get(q.object.value) ?? [], q.subject.value])
+    if (q.predicate.value === INTEROP('inheritsFromGrant')) children.set(q.object.value, [...(children.get(q.object.value) ?? []), q.subject.value])
   }
   const read = (node: string, seen: Set<string>): GrantData | undefined => {
     const props = bySubject.get(node)
@@ -67,10 +70,13 @@ export function quadsToGrant(quads: readonly Quad[], iri: string): GrantData | u
     seen.add(node)
     const one = (k: string) => props.get(INTEROP(k))?.[0]
     if (SINGLE.some(k => one(k) === undefined)) return undefined
-    const kids = (children.get(node) ?? []).sort(byChildOrder).map(c => read(c, seen)).filter((c): c is GrantData => c !== undefined)
+    const kids = (children.get(node) ?? [])
+      .sort(byChildOrder)
+      .map(c => read(c, seen))
+      .filter((c): c is GrantData => c !== undefined)
     const instances = props.get(INTEROP('hasDataInstance'))
     return canonicalGrant({
-      ...Object.fromEntries(SINGLE.map(k => [k, one(k)!])) as Pick<GrantData, typeof SINGLE[number]>,
+      ...(Object.fromEntries(SINGLE.map(k => [k, one(k)!])) as Pick<GrantData, (typeof SINGLE)[number]>),
       accessMode: props.get(INTEROP('accessMode')) ?? [],
       ...(instances ? { hasDataInstance: instances } : {}),
       ...(kids.length ? { hasInheritingGrant: kids } : {}),
@@ -81,7 +87,8 @@ export function quadsToGrant(quads: readonly Quad[], iri: string): GrantData | u
 
 // `#inherit-0-10` after `#inherit-0-9`: compare the index path numerically, as it was written.
 function byChildOrder(a: string, b: string): number {
-  const pa = indexPath(a), pb = indexPath(b)
+  const pa = indexPath(a),
+    pb = indexPath(b)
   for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i]! - pb[i]!
   return pa.length - pb.length || a.localeCompare(b)
 }

@@ -47,11 +47,16 @@ export function makeGrantRegistry(deps: { store: Store; cfg: { baseUrl: string }
       index = indexGrants(found.values())
     })()
     // A failed load (a store error) is retried by the next caller instead of failing every decision forever
-    await loading.catch((err: unknown) => { loading = undefined; throw err })
+    await loading.catch((err: unknown) => {
+      loading = undefined
+      throw err
+    })
     return entries!
   }
 
-  const reindex = (all: Map<string, GrantEntry>) => { index = indexGrants(all.values()) }
+  const reindex = (all: Map<string, GrantEntry>) => {
+    index = indexGrants(all.values())
+  }
 
   return {
     iriOf,

@@ -13,7 +13,12 @@ export type GrantScope = keyof typeof GRANT_SCOPES
 
 /** ACL modes plus SAI's Create/Update/Delete (SAI §9.6 access modes); Control is never grantable. */
 export const GRANT_MODES = {
-  Read: ACL('Read'), Write: ACL('Write'), Append: ACL('Append'), Create: ACL('Create'), Update: ACL('Update'), Delete: ACL('Delete'),
+  Read: ACL('Read'),
+  Write: ACL('Write'),
+  Append: ACL('Append'),
+  Create: ACL('Create'),
+  Update: ACL('Update'),
+  Delete: ACL('Delete'),
 } as const
 export type GrantMode = keyof typeof GRANT_MODES
 
@@ -41,9 +46,10 @@ function checkNode(g: GrantData, at: string, parent: GrantData | undefined, pod:
   const scope = scopeName(g.scopeOfGrant)
   if (!scope) add('scopeOfGrant', `one of ${Object.values(GRANT_SCOPES).join(', ')} (SAI §9.6 data grant scopes)`)
   else if (parent && scope !== 'Inherited') add('scopeOfGrant', `${GRANT_SCOPES.Inherited}: an inheriting grant has scope Inherited`)
-  else if (!parent && scope === 'Inherited') add('scopeOfGrant', 'AllFromRegistry or SelectedFromRegistry: an Inherited grant needs a parent, so it can only appear inside hasInheritingGrant')
+  else if (!parent && scope === 'Inherited')
+    add('scopeOfGrant', 'AllFromRegistry or SelectedFromRegistry: an Inherited grant needs a parent, so it can only appear inside hasInheritingGrant')
   const selected = scope === 'SelectedFromRegistry'
-  if (selected && !(g.hasDataInstance?.length)) add('hasDataInstance', 'one or more data instances: required with scope SelectedFromRegistry')
+  if (selected && !g.hasDataInstance?.length) add('hasDataInstance', 'one or more data instances: required with scope SelectedFromRegistry')
   if (!selected && g.hasDataInstance !== undefined) add('hasDataInstance', 'absent: only a SelectedFromRegistry grant lists data instances')
   // SAI §9.6: an inheriting grant is part of the same access, from the same owner to the same grantee
   for (const f of ['grantee', 'grantedBy'] as const) {
@@ -52,12 +58,14 @@ function checkNode(g: GrantData, at: string, parent: GrantData | undefined, pod:
   if (g.dataOwner !== pod.ownerWebId) add('dataOwner', `${pod.ownerWebId}: the owner of this pod`)
   if (g.hasStorage !== storage) add('hasStorage', `${storage}: the storage of this pod`)
   const registration = g.hasDataRegistration
-  const badRegistration = pathProblem(registration, storage)
-    ?? (registration === storage ? 'a container inside the storage, not the storage root itself' : undefined)
-    ?? (registration.endsWith('/') ? undefined : 'a container URL, ending in /')
+  const badRegistration =
+    pathProblem(registration, storage) ??
+    (registration === storage ? 'a container inside the storage, not the storage root itself' : undefined) ??
+    (registration.endsWith('/') ? undefined : 'a container URL, ending in /')
   if (badRegistration) add('hasDataRegistration', `${storage}…: ${badRegistration}`)
   g.hasDataInstance?.forEach((instance, i) => {
-    const problem = pathProblem(instance, registration) ?? (instance === registration ? 'an instance inside the registration, not the registration itself' : undefined)
+    const problem =
+      pathProblem(instance, registration) ?? (instance === registration ? 'an instance inside the registration, not the registration itself' : undefined)
     if (problem) add(`hasDataInstance/${i}`, `${registration}…: ${problem}`)
   })
   g.accessMode.forEach((mode, i) => {

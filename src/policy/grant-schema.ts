@@ -9,7 +9,7 @@ export const GRANT_SCHEMA_ID = 'urn:solopod:grant-data'
 
 // JSON Schema `format: uri` is an absolute URI (RFC 3986 §4.3). Registered here unless a library
 // (Elysia registers the same name) did so first: both accept absolute URIs only.
-if (!FormatRegistry.Has('uri')) FormatRegistry.Set('uri', (v) => /^[a-z][a-z0-9+.-]*:[^\s]*$/i.test(v) && URL.canParse(v))
+if (!FormatRegistry.Has('uri')) FormatRegistry.Set('uri', v => /^[a-z][a-z0-9+.-]*:[^\s]*$/i.test(v) && URL.canParse(v))
 
 // SAI §9: the pod's own resources and agents are https; the vocabulary IRIs (interop, ACL) are http.
 // The patterns also want a host: RFC 3986 allows `https://` with an empty authority, which names nothing.
@@ -18,18 +18,25 @@ const HTTP = '^http://[^/?#\\s]'
 const httpsUri = (what: string) => Type.String({ format: 'uri', pattern: HTTPS, description: `${what}: an https URL` })
 const httpUri = (what: string) => Type.String({ format: 'uri', pattern: HTTP, description: `${what}: an http IRI` })
 
-export const GrantDataSchema = Type.Recursive((Self) => Type.Object({
-  grantee: httpsUri('the agent (WebID or client id) given access'),
-  grantedBy: httpsUri('the social agent who issued the grant'),
-  dataOwner: httpsUri("the owner of the data (this pod's owner)"),
-  registeredShapeTree: httpsUri('the shape tree of the data'),
-  hasDataRegistration: httpsUri('the data registration (container) holding the instances'),
-  hasStorage: httpsUri("the storage of the registration (this pod's storage root)"),
-  scopeOfGrant: httpUri('interop:AllFromRegistry, interop:SelectedFromRegistry or interop:Inherited'),
-  accessMode: Type.Array(httpUri('an ACL access mode'), { minItems: 1, uniqueItems: true, description: 'one or more access modes' }),
-  hasDataInstance: Type.Optional(Type.Array(httpsUri('a selected data instance'), { uniqueItems: true, description: 'the selected data instances' })),
-  hasInheritingGrant: Type.Optional(Type.Array(Self, { description: 'grants with scope interop:Inherited' })),
-}, { additionalProperties: false, description: 'a GrantData object' }), { $id: GRANT_SCHEMA_ID, title: 'GrantData' })
+export const GrantDataSchema = Type.Recursive(
+  Self =>
+    Type.Object(
+      {
+        grantee: httpsUri('the agent (WebID or client id) given access'),
+        grantedBy: httpsUri('the social agent who issued the grant'),
+        dataOwner: httpsUri("the owner of the data (this pod's owner)"),
+        registeredShapeTree: httpsUri('the shape tree of the data'),
+        hasDataRegistration: httpsUri('the data registration (container) holding the instances'),
+        hasStorage: httpsUri("the storage of the registration (this pod's storage root)"),
+        scopeOfGrant: httpUri('interop:AllFromRegistry, interop:SelectedFromRegistry or interop:Inherited'),
+        accessMode: Type.Array(httpUri('an ACL access mode'), { minItems: 1, uniqueItems: true, description: 'one or more access modes' }),
+        hasDataInstance: Type.Optional(Type.Array(httpsUri('a selected data instance'), { uniqueItems: true, description: 'the selected data instances' })),
+        hasInheritingGrant: Type.Optional(Type.Array(Self, { description: 'grants with scope interop:Inherited' })),
+      },
+      { additionalProperties: false, description: 'a GrantData object' },
+    ),
+  { $id: GRANT_SCHEMA_ID, title: 'GrantData' },
+)
 
 export type GrantData = Static<typeof GrantDataSchema>
 

@@ -40,12 +40,18 @@ export function indexGrants(grants: Iterable<StoredGrant>): GrantIndex {
     const scope = scopeName(g.scopeOfGrant)
     if (!scope) return // validated on the way in; a grant we cannot read gives nothing
     const node: GrantNode = {
-      iri: childIri(iri, path), grantee: g.grantee, grantedBy: g.grantedBy, shapeTree: g.registeredShapeTree,
-      registration: g.hasDataRegistration, scope, instances: g.hasDataInstance ?? [],
-      modes: g.accessMode.map(modeName).filter((m): m is GrantMode => m !== undefined), ...(parent ? { parent } : {}),
+      iri: childIri(iri, path),
+      grantee: g.grantee,
+      grantedBy: g.grantedBy,
+      shapeTree: g.registeredShapeTree,
+      registration: g.hasDataRegistration,
+      scope,
+      instances: g.hasDataInstance ?? [],
+      modes: g.accessMode.map(modeName).filter((m): m is GrantMode => m !== undefined),
+      ...(parent ? { parent } : {}),
     }
-    byGrantee.set(node.grantee, [...byGrantee.get(node.grantee) ?? [], node])
-    byRegistration.set(node.registration, [...byRegistration.get(node.registration) ?? [], node])
+    byGrantee.set(node.grantee, [...(byGrantee.get(node.grantee) ?? []), node])
+    byRegistration.set(node.registration, [...(byRegistration.get(node.registration) ?? []), node])
     g.hasInheritingGrant?.forEach((child, i) => add(child, iri, [...path, i], node))
   }
   for (const { iri, data } of grants) add(data, iri, [])
@@ -105,7 +111,12 @@ export function candidateGrants(index: GrantIndex, p: Pick<Principal, 'webid' | 
   if (index.byGrantee.size === 0) return NONE
   const out: Match[] = []
   const seen = new Set<string>()
-  const add = (node: GrantNode, as: Match['as']) => { if (!seen.has(node.iri)) { seen.add(node.iri); out.push({ node, as }) } }
+  const add = (node: GrantNode, as: Match['as']) => {
+    if (!seen.has(node.iri)) {
+      seen.add(node.iri)
+      out.push({ node, as })
+    }
+  }
   if (p.webid !== undefined) for (const node of index.byGrantee.get(p.webid) ?? []) add(node, 'grantee')
   for (const key of p.keys) for (const node of index.byGrantee.get(key) ?? []) add(node, 'grantee')
   if (p.clientId !== undefined && p.webid !== undefined) {
@@ -115,8 +126,14 @@ export function candidateGrants(index: GrantIndex, p: Pick<Principal, 'webid' | 
 }
 
 /** Modes the requester's grants give on `target`, each with the grant that gave it. */
-export async function grantModes(index: GrantIndex, principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>, target: string, links: GrantLinks,
-  candidates: readonly Match[] = candidateGrants(index, principal), deleting?: string): Promise<GrantOutcome> {
+export async function grantModes(
+  index: GrantIndex,
+  principal: Pick<Principal, 'webid' | 'clientId' | 'keys'>,
+  target: string,
+  links: GrantLinks,
+  candidates: readonly Match[] = candidateGrants(index, principal),
+  deleting?: string,
+): Promise<GrantOutcome> {
   const grounds: GrantGround[] = []
   const seen: GrantLink[] = []
   // Grants never reach access control documents: those need Control, which no grant gives.
@@ -149,10 +166,16 @@ export function modesAt(modes: readonly GrantMode[], isRegistration: boolean, is
   const out = new Set<AccessMode>()
   for (const m of modes) {
     if (m === 'Read') out.add('read')
-    else if (m === 'Write') { out.add('write'); out.add('append') }
-    else if (m === 'Append') out.add('append')
-    else if (m === 'Create') { if (isContainer) out.add('append') }
-    else if (!isRegistration) { out.add('write'); out.add('append') } // Update, Delete
+    else if (m === 'Write') {
+      out.add('write')
+      out.add('append')
+    } else if (m === 'Append') out.add('append')
+    else if (m === 'Create') {
+      if (isContainer) out.add('append')
+    } else if (!isRegistration) {
+      out.add('write')
+      out.add('append')
+    } // Update, Delete
   }
   return [...out]
 }
@@ -199,7 +222,7 @@ async function linkingInstance(node: GrantNode, instance: string, links: GrantLi
       seen.push({ ...note, followed: false, why: `link from ${candidate} not followed: others may write it (${others})` })
       continue
     }
-    if (parent.scope !== 'Inherited' || await linkingInstance(parent, candidate, links, seen, depth + 1) !== undefined) {
+    if (parent.scope !== 'Inherited' || (await linkingInstance(parent, candidate, links, seen, depth + 1)) !== undefined) {
       seen.push({ ...note, followed: true })
       return candidate
     }
@@ -207,4 +230,7 @@ async function linkingInstance(node: GrantNode, instance: string, links: GrantLi
   return undefined
 }
 
-const withoutFragment = (iri: string) => { const i = iri.indexOf('#'); return i < 0 ? iri : iri.slice(0, i) }
+const withoutFragment = (iri: string) => {
+  const i = iri.indexOf('#')
+  return i < 0 ? iri : iri.slice(0, i)
+}

@@ -72,9 +72,7 @@ export type GroupResolver = GroupMembership & { forget(docUrl: string): void }
  * cached, and makes the group match no one: a remote group being down may only narrow access, and must not turn
  * every decision that mentions it into an error.
  */
-export function makeGroupResolver(
-  loadDoc: (docUrl: string) => Promise<readonly Quad[]>, opts: GroupResolverOptions,
-): GroupResolver {
+export function makeGroupResolver(loadDoc: (docUrl: string) => Promise<readonly Quad[]>, opts: GroupResolverOptions): GroupResolver {
   // Per document only the members of its groups are kept, never its quads: an entry is as small as its member lists.
   const cache = new LruCache<string, Promise<Map<string, GroupMembers>>>(opts.maxEntries)
   const load = (docUrl: string): Promise<Map<string, GroupMembers>> => {
@@ -82,11 +80,12 @@ export function makeGroupResolver(
     if (cached) return cached
     const loading = loadDoc(docUrl).then(groupsOfDocument)
     cache.set(docUrl, loading, opts.now() + opts.ttlMs)
-    loading.catch(() => { if (cache.get(docUrl, opts.now()) === loading) cache.delete(docUrl) })
+    loading.catch(() => {
+      if (cache.get(docUrl, opts.now()) === loading) cache.delete(docUrl)
+    })
     return loading
   }
-  const members = async (groupUrl: string): Promise<GroupMembers> =>
-    (await load(groupDocumentUrl(groupUrl))).get(groupUrl) ?? NO_MEMBERS
+  const members = async (groupUrl: string): Promise<GroupMembers> => (await load(groupDocumentUrl(groupUrl))).get(groupUrl) ?? NO_MEMBERS
   const isMember = async (groupUrl: string, principal: Requester) => {
     let m: GroupMembers
     try {

@@ -27,7 +27,11 @@ export function decideForLink(link: LinkScope, url: string, baseUrl: string): Ac
   const path = url.startsWith(baseUrl + '/') ? url.slice(baseUrl.length) : undefined
   const modes = path === undefined ? new Set<AccessMode>() : linkModes(link, path)
   return {
-    target: url, modes, publicModes: NOTHING, grounds: [], links: [],
+    target: url,
+    modes,
+    publicModes: NOTHING,
+    grounds: [],
+    links: [],
     acl: { aclUrl: '', governs: '', inherited: false },
     reasons: [modes.size > 0 ? `share link ${link.id} allows ${link.allows} on ${link.path}` : `share link ${link.id} reaches only ${link.path}`],
   }

@@ -37,7 +37,7 @@ export async function writableByOthers(doc: string, src: TrustSources): Promise<
     if (c !== undefined) checks.push([c, CONTROL])
   }
   for (const [url, modes] of checks) {
-    const why = await byAcl(url, modes, src) ?? byGrant(url, modes, src.grants)
+    const why = (await byAcl(url, modes, src)) ?? byGrant(url, modes, src.grants)
     if (why) return why
   }
   return undefined

@@ -19,10 +19,15 @@ export const PROFILE_PATH = '/profile/card'
 
 /** Resources that can never be deleted (the root is refused earlier, with 405): exact paths only. */
 const UNDELETABLE: ReadonlyMap<string, string> = new Map([
-  [PROFILE_PATH, `${PROFILE_PATH} is the owner's WebID document: every app and every other pod reads it to check the owner's login `
-    + '(solid:oidcIssuer) and to find the storage (pim:storage), so it cannot be deleted; edit it instead, keeping those statements'],
-  [KEYS_PATH, `${KEYS_PATH} holds the owner's HttpSig key documents, which every verifier reads; it cannot be deleted `
-    + '(delete or revoke single keys instead)'],
+  [
+    PROFILE_PATH,
+    `${PROFILE_PATH} is the owner's WebID document: every app and every other pod reads it to check the owner's login ` +
+      '(solid:oidcIssuer) and to find the storage (pim:storage), so it cannot be deleted; edit it instead, keeping those statements',
+  ],
+  [
+    KEYS_PATH,
+    `${KEYS_PATH} holds the owner's HttpSig key documents, which every verifier reads; it cannot be deleted ` + '(delete or revoke single keys instead)',
+  ],
 ])
 
 /** Why `path` may never be deleted, or undefined when it may. */
@@ -33,9 +38,10 @@ export const protectedReason = (path: string): string | undefined => UNDELETABLE
  * not made again) but not moved: the profile links to them by URL, and a move would leave those links
  * naming nothing (the move re-bases IRIs only inside what it moves, store/move-resource.ts).
  */
-const SETTINGS_LINKED = `is linked from the owner's profile (${PROFILE_PATH}: pim:preferencesFile, solid:publicTypeIndex; `
-  + 'the preferences file: solid:privateTypeIndex), where apps look for the owner\'s data; moving or renaming it would break those links. '
-  + 'It can be edited, or deleted'
+const SETTINGS_LINKED =
+  `is linked from the owner's profile (${PROFILE_PATH}: pim:preferencesFile, solid:publicTypeIndex; ` +
+  "the preferences file: solid:privateTypeIndex), where apps look for the owner's data; moving or renaming it would break those links. " +
+  'It can be edited, or deleted'
 const UNMOVABLE: ReadonlyMap<string, string> = new Map(Object.values(SETTINGS_PATHS).map(p => [p, `${p} ${SETTINGS_LINKED}`]))
 
 /** Why `path` may never be moved or renamed (nor anything it is in), or undefined when it may. */
@@ -59,22 +65,30 @@ export function neededProfileStatements(baseUrl: string): NeededStatement[] {
   const webid = ownerWebIdOf(baseUrl)
   return [
     {
-      subject: webid, predicate: SOLID('oidcIssuer'), object: baseUrl,
+      subject: webid,
+      predicate: SOLID('oidcIssuer'),
+      object: baseUrl,
       turtle: `<#me> solid:oidcIssuer <${baseUrl}>`,
-      why: 'Solid-OIDC §4: apps and other pods accept the owner\'s login only from an issuer the WebID names',
+      why: "Solid-OIDC §4: apps and other pods accept the owner's login only from an issuer the WebID names",
     },
     {
-      subject: webid, predicate: PIM('storage'), object: `${baseUrl}/`,
+      subject: webid,
+      predicate: PIM('storage'),
+      object: `${baseUrl}/`,
       turtle: `<#me> pim:storage <${baseUrl}/>`,
-      why: 'Solid Protocol §4.1: apps find the owner\'s storage through it',
+      why: "Solid Protocol §4.1: apps find the owner's storage through it",
     },
   ]
 }
 
 /** The needed statements a new state of the WebID document lacks (none: it may be written). */
 export function missingProfileStatements(triples: readonly Quad[], baseUrl: string): NeededStatement[] {
-  return neededProfileStatements(baseUrl).filter(n => !triples.some(q =>
-    q.subject.value === n.subject && q.predicate.value === n.predicate && q.object.termType === 'NamedNode' && q.object.value === n.object))
+  return neededProfileStatements(baseUrl).filter(
+    n =>
+      !triples.some(
+        q => q.subject.value === n.subject && q.predicate.value === n.predicate && q.object.termType === 'NamedNode' && q.object.value === n.object,
+      ),
+  )
 }
 
 /** Does a write to the ACL `aclPath` change the effective ACL of a resource listed in `essentialAccessProblems`? */
@@ -87,18 +101,29 @@ export function affectsEssentialAccess(aclPath: string): boolean {
 // key may vanish outside the pod's control. The public counts only with no acl:origin limit: apps of any
 // origin read the WebID document and key documents in a browser. A rule with a condition (WAC 1.1 ED §4.4)
 // counts for neither: it may hold for no app the owner or a reader uses.
-const givesOwner = (a: Authorization, webid: string, mode: AccessMode) => a.modes.has(mode) && a.conditions.length === 0
-  && (a.agents.includes(webid) || a.agentClasses.includes(FOAF('Agent')) || a.agentClasses.includes(ACL('AuthenticatedAgent')))
-const givesPublic = (a: Authorization, mode: AccessMode) => a.modes.has(mode) && a.agentClasses.includes(FOAF('Agent')) && a.origins.length === 0 && a.conditions.length === 0
+const givesOwner = (a: Authorization, webid: string, mode: AccessMode) =>
+  a.modes.has(mode) &&
+  a.conditions.length === 0 &&
+  (a.agents.includes(webid) || a.agentClasses.includes(FOAF('Agent')) || a.agentClasses.includes(ACL('AuthenticatedAgent')))
+const givesPublic = (a: Authorization, mode: AccessMode) =>
+  a.modes.has(mode) && a.agentClasses.includes(FOAF('Agent')) && a.origins.length === 0 && a.conditions.length === 0
 
-interface Need { readonly path: string; readonly url: string; readonly newMember?: true; readonly who: 'owner' | 'public'; readonly modes: readonly AccessMode[]; readonly why: string }
+interface Need {
+  readonly path: string
+  readonly url: string
+  readonly newMember?: true
+  readonly who: 'owner' | 'public'
+  readonly modes: readonly AccessMode[]
+  readonly why: string
+}
 
 function needs(baseUrl: string): Need[] {
-  const card = { path: PROFILE_PATH, url: baseUrl + PROFILE_PATH }, keys = { path: KEYS_PATH, url: baseUrl + KEYS_PATH }
+  const card = { path: PROFILE_PATH, url: baseUrl + PROFILE_PATH },
+    keys = { path: KEYS_PATH, url: baseUrl + KEYS_PATH }
   return [
     { ...card, who: 'public', modes: ['read'], why: `the public's Read of ${PROFILE_PATH} (every app and pod reads the owner's WebID document)` },
     { ...card, who: 'owner', modes: ['read', 'write', 'control'], why: `the owner's Read, Write and Control of ${PROFILE_PATH}` },
-    { path: '/', url: `${baseUrl}/`, who: 'owner', modes: ['control'], why: 'the owner\'s Control of the storage root /' },
+    { path: '/', url: `${baseUrl}/`, who: 'owner', modes: ['control'], why: "the owner's Control of the storage root /" },
     { ...keys, who: 'public', modes: ['read'], why: `the public's Read of ${KEYS_PATH} (HttpSig verifiers read the owner's key documents)` },
     { ...keys, who: 'owner', modes: ['read', 'write', 'control'], why: `the owner's Read, Write and Control of ${KEYS_PATH}` },
     { ...keys, newMember: true, who: 'public', modes: ['read'], why: `the public's Read of new key documents in ${KEYS_PATH} (acl:default)` },
@@ -116,7 +141,10 @@ async function inheritedByNewMember(containerUrl: string, loadAcl: AclLoader): P
 }
 
 /** Access the pod needs and the ACLs do not give: on which resource (path), and a phrase saying what it is. */
-export interface LostAccess { readonly path: string; readonly why: string }
+export interface LostAccess {
+  readonly path: string
+  readonly why: string
+}
 
 /**
  * What the ACLs `loadAcl` answers (the pod's, with one write applied) would take away from the pod's
@@ -127,7 +155,7 @@ export async function lostEssentialAccess(loadAcl: AclLoader, baseUrl: string): 
   const problems: LostAccess[] = []
   for (const need of needs(baseUrl)) {
     const auths = need.newMember ? await inheritedByNewMember(need.url, loadAcl) : await effectiveRules(need.url, loadAcl)
-    const kept = need.modes.every(m => auths.some(a => need.who === 'public' ? givesPublic(a, m) : givesOwner(a, webid, m)))
+    const kept = need.modes.every(m => auths.some(a => (need.who === 'public' ? givesPublic(a, m) : givesOwner(a, webid, m))))
     if (!kept) problems.push({ path: need.path, why: need.why })
   }
   return problems
@@ -138,7 +166,7 @@ export async function lostEssentialAccess(loadAcl: AclLoader, baseUrl: string): 
  * `change.aclPath` (undefined: deleted). Read afresh, never from the decider's cache.
  */
 export function storedAclLoader(store: Store, baseUrl: string, change?: { aclPath: string; triples: readonly Quad[] | undefined }): AclLoader {
-  return async (aclUrl) => {
+  return async aclUrl => {
     const path = aclUrl.slice(baseUrl.length)
     if (change && path === change.aclPath) return change.triples && parseAclDocument(change.triples, aclUrl)
     return (await getMeta(store, path)) ? parseAclDocument(await readTriples(store, baseUrl, path), aclUrl) : undefined

@@ -18,10 +18,14 @@ export type PublicView = (url: string) => Promise<boolean>
  */
 export function makePublicView(decider: Pick<AccessDecider, 'decide'>, baseUrl: string): PublicView {
   const ownOrigin = new URL(baseUrl).origin
-  return async (url) => {
+  return async url => {
     if (!URL.canParse(url) || new URL(url).origin !== ownOrigin) return false
     let target: ReturnType<typeof resolveTarget>
-    try { target = resolveTarget(baseUrl, url) } catch { return false }
+    try {
+      target = resolveTarget(baseUrl, url)
+    } catch {
+      return false
+    }
     if (isAcl(target.path) || isReservedPath(target.path)) return false
     return (await decider.decide(ANONYMOUS, target.url, undefined)).modes.has('read')
   }

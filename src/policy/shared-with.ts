@@ -51,22 +51,25 @@ export async function sharedWith(deps: SharingDeps, principal: Principal, o: { i
 async function sharedAmong(auths: readonly Authorization[], deps: SharingDeps, principal: Principal, o: { includePublic?: boolean }): Promise<SharedItem[]> {
   const candidates = new Set<string>()
   for (const a of auths) {
-    const names = (principal.webid !== undefined && a.agents.includes(principal.webid)) || a.agentGroups.length > 0
-      || (o.includePublic === true && a.agentClasses.some((c) => PUBLIC_CLASSES.has(c)))
+    const names =
+      (principal.webid !== undefined && a.agents.includes(principal.webid)) ||
+      a.agentGroups.length > 0 ||
+      (o.includePublic === true && a.agentClasses.some(c => PUBLIC_CLASSES.has(c)))
     if (!names || !a.modes.has('read')) continue
     for (const target of [...a.accessTo, ...a.default]) if (target.startsWith(deps.baseUrl + '/')) candidates.add(target.slice(deps.baseUrl.length))
   }
   // Access grants name their grantee too: the data registration (a folder) or the instances they cover
-  const granted = principal.webid !== undefined && deps.grants ? (await deps.grants.index()).byGrantee.get(principal.webid) ?? [] : []
+  const granted = principal.webid !== undefined && deps.grants ? ((await deps.grants.index()).byGrantee.get(principal.webid) ?? []) : []
   for (const g of granted) {
-    for (const target of g.instances.length > 0 ? g.instances : [g.registration]) if (target.startsWith(deps.baseUrl + '/')) candidates.add(target.slice(deps.baseUrl.length))
+    for (const target of g.instances.length > 0 ? g.instances : [g.registration])
+      if (target.startsWith(deps.baseUrl + '/')) candidates.add(target.slice(deps.baseUrl.length))
   }
   const items: SharedItem[] = []
   for (const path of [...candidates].sort()) {
     if (items.length >= MAX_SHARED_ITEMS) break
     // A folder shared inside a folder already listed is reached through it
-    if (items.some((i) => i.path.endsWith('/') && path.startsWith(i.path) && path !== i.path)) continue
-    if (!await getMeta(deps.store, path)) continue
+    if (items.some(i => i.path.endsWith('/') && path.startsWith(i.path) && path !== i.path)) continue
+    if (!(await getMeta(deps.store, path))) continue
     const d = await deps.decider.decide(principal, deps.baseUrl + path, undefined)
     if (d.modes.has('read')) items.push({ path, modes: d.modes })
   }

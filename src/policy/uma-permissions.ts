@@ -16,6 +16,6 @@ export function withinPermissions(d: AccessDecision, permissions: readonly UmaPe
     if (p.resource !== d.target) continue
     for (const m of p.modes as AccessMode[]) if (coversModes(d.modes, [m])) modes.add(m)
   }
-  if ([...d.modes].every((m) => modes.has(m))) return { ...d, modes }
+  if ([...d.modes].every(m => modes.has(m))) return { ...d, modes }
   return { ...d, modes, reasons: [...d.reasons, 'a UMA access token opens only the resources and modes it was issued for'] }
 }

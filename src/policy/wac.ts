@@ -36,7 +36,8 @@ export async function findEffectiveAcl(resourceUrl: string, loadAcl: AclLoader):
       // §6.2 (3): an ancestor's accessTo rules stay with the ancestor; only its defaults flow down.
       // HttpSig proposal (solid/authentication-panel, HttpSig.md, "finding the key"): the ACL's own rules may also name the ACL document itself (acl:accessTo <x.acl>), to let
       // clients read it and find a key they hold; such a rule can only grant Read of the ACL (forTarget).
-      const applies = inherited ? (a: Authorization) => a.default.includes(governs)
+      const applies = inherited
+        ? (a: Authorization) => a.default.includes(governs)
         : (a: Authorization) => a.accessTo.includes(governs) || (resourceUrl !== governs && a.accessTo.includes(resourceUrl))
       return { aclUrl, governs, inherited, authorizations: auths.filter(applies) }
     }
@@ -67,9 +68,7 @@ const EVERYONE = FOAF('Agent')
 const AUTHENTICATED = ACL('AuthenticatedAgent')
 
 /** §6.3: the union of modes of every authorization whose subject and origin match the requester. */
-export async function allowedModes(
-  effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext,
-): Promise<Set<AccessMode>> {
+export async function allowedModes(effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext): Promise<Set<AccessMode>> {
   return new Set((await matchAuthorizations(effective, targetUrl, principal, ctx)).keys())
 }
 
@@ -78,7 +77,11 @@ export async function allowedModes(
  * `unmet` collects the authorizations that matched but for a condition (WAC 1.1 ED §5.3.2), for the "why?".
  */
 export async function matchAuthorizations(
-  effective: EffectiveAcl, targetUrl: string, principal: Requester, ctx: AccessContext, unmet?: UnmetCondition[],
+  effective: EffectiveAcl,
+  targetUrl: string,
+  principal: Requester,
+  ctx: AccessContext,
+  unmet?: UnmetCondition[],
 ): Promise<Map<AccessMode, Authorization>> {
   checkTarget(effective, targetUrl)
   const originOk = originFilter(ctx, targetUrl)
@@ -93,7 +96,10 @@ export async function matchAuthorizations(
     if (!(await matchesSubject(a, principal, keys, ctx))) continue
     // WAC 1.1 ED §5.3.2: all conditions must hold; checked last, as a client group may need a document
     const condition = a.conditions.length === 0 ? undefined : await unmetCondition(a.conditions, principal, iriGroupMembership(ctx.isGroupMember))
-    if (condition) { unmet?.push({ authorization: a, condition }); continue }
+    if (condition) {
+      unmet?.push({ authorization: a, condition })
+      continue
+    }
     if (readsAcl) aclReader = a
     else for (const m of a.modes) if (!allowed.has(m)) allowed.set(m, a)
   }

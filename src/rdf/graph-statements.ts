@@ -15,13 +15,17 @@ const SUBJECT = DataFactory.namedNode(`${GRAPH_STATEMENT_NS}subject`)
 const PREDICATE = DataFactory.namedNode(`${GRAPH_STATEMENT_NS}predicate`)
 const OBJECT = DataFactory.namedNode(`${GRAPH_STATEMENT_NS}object`)
 
-const usesReserved = (q: Quad) =>
-  [q.subject, q.predicate, q.object, q.graph].some(t => t.termType === 'NamedNode' && t.value.startsWith(GRAPH_STATEMENT_NS))
+const usesReserved = (q: Quad) => [q.subject, q.predicate, q.object, q.graph].some(t => t.termType === 'NamedNode' && t.value.startsWith(GRAPH_STATEMENT_NS))
 
 /** 400 `invalid_rdf` when a written document uses the reserved namespace itself. */
 export function checkNoReservedTerms(quads: readonly Quad[]): void {
   const q = quads.find(usesReserved)
-  if (q) throw new HttpError(400, 'invalid_rdf', `IRIs starting with ${GRAPH_STATEMENT_NS} are reserved by the pod; found one in a statement about ${q.subject.value}`)
+  if (q)
+    throw new HttpError(
+      400,
+      'invalid_rdf',
+      `IRIs starting with ${GRAPH_STATEMENT_NS} are reserved by the pod; found one in a statement about ${q.subject.value}`,
+    )
 }
 
 /**
@@ -66,7 +70,10 @@ export function readGraphStatements(stored: readonly Quad[]): DocumentDataset {
 }
 
 const PARTS: Record<string, 'g' | 's' | 'p' | 'o'> = {
-  [IN_GRAPH.value]: 'g', [SUBJECT.value]: 's', [PREDICATE.value]: 'p', [OBJECT.value]: 'o',
+  [IN_GRAPH.value]: 'g',
+  [SUBJECT.value]: 's',
+  [PREDICATE.value]: 'p',
+  [OBJECT.value]: 'o',
 }
 
 /** Whether stored triples hold any statement of a named graph. */

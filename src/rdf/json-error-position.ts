@@ -9,9 +9,16 @@ const LITERALS = ['true', 'false', 'null']
 /** 1-based position of the first character RFC 8259 does not allow there; undefined when the text is valid JSON. */
 export function jsonErrorPosition(text: string): { line: number; column: number } | undefined {
   let i = 0
-  const fail = (): never => { throw new SyntaxAt(i) }
-  const ws = () => { while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++ }
-  const take = (c: string) => { if (text[i] !== c) fail(); i++ }
+  const fail = (): never => {
+    throw new SyntaxAt(i)
+  }
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++
+  }
+  const take = (c: string) => {
+    if (text[i] !== c) fail()
+    i++
+  }
   const string = () => {
     take('"')
     for (;;) {
@@ -29,7 +36,10 @@ export function jsonErrorPosition(text: string): { line: number; column: number 
   const members = (close: string, member: () => void) => {
     i++
     ws()
-    if (text[i] === close) { i++; return }
+    if (text[i] === close) {
+      i++
+      return
+    }
     for (;;) {
       member()
       ws()
@@ -40,12 +50,22 @@ export function jsonErrorPosition(text: string): { line: number; column: number 
   const value = (): void => {
     ws()
     const c = text[i]
-    if (c === '{') return members('}', () => { ws(); string(); ws(); take(':'); value() })
+    if (c === '{')
+      return members('}', () => {
+        ws()
+        string()
+        ws()
+        take(':')
+        value()
+      })
     if (c === '[') return members(']', value)
     if (c === '"') return string()
     NUMBER.lastIndex = i
     const n = NUMBER.exec(text)
-    if (n) { i += n[0].length; return }
+    if (n) {
+      i += n[0].length
+      return
+    }
     const literal = LITERALS.find(l => text.startsWith(l, i))
     if (!literal) fail()
     i += literal!.length
@@ -68,7 +88,10 @@ class SyntaxAt {
 function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1
   let start = 0
-  for (const m of text.slice(0, offset).matchAll(/\r\n|\r|\n/g)) { line++; start = m.index + m[0].length }
+  for (const m of text.slice(0, offset).matchAll(/\r\n|\r|\n/g)) {
+    line++
+    start = m.index + m[0].length
+  }
   return { line, column: offset - start + 1 }
 }
 
@@ -80,6 +103,8 @@ export async function withJsonPosition<T>(mediaType: string, text: string, parse
     if (mediaType !== JSON_LD || !(err instanceof HttpError) || err.code !== 'invalid_rdf') throw err
     const at = jsonErrorPosition(text)
     if (!at) throw err
-    throw new HttpError(400, 'invalid_rdf', `JSON syntax error at line ${at.line}, column ${at.column}: ${err.description.replace(/^invalid JSON: /, '')}`, { cause: err })
+    throw new HttpError(400, 'invalid_rdf', `JSON syntax error at line ${at.line}, column ${at.column}: ${err.description.replace(/^invalid JSON: /, '')}`, {
+      cause: err,
+    })
   }
 }

@@ -7,7 +7,7 @@ import type { RemoteDocument } from 'jsonld'
  * requests never touch JSON-LD, so it is loaded on first use.
  */
 let jsonLd: Promise<typeof import('jsonld').default> | undefined
-export const loadJsonLd = () => jsonLd ??= import('jsonld').then(m => m.default)
+export const loadJsonLd = () => (jsonLd ??= import('jsonld').then(m => m.default))
 import { HttpError } from '../http/errors.ts'
 import didV1 from './contexts/did-v1.json'
 import jws2020V1 from './contexts/jws-2020-v1.json'

@@ -71,6 +71,5 @@ const preferredDataset = new LruCache<string | null, string | undefined>(256)
  * Turtle or N-Triples would drop statements without a word, so a client accepting only those gets
  * a 406 that names the others.
  */
-export const preferredDocumentType = (accept: string | null, namedGraphs: boolean): string | undefined => namedGraphs
-  ? preferredDataset.memo(accept, a => chooseIn(a, DATASET_TYPES, TRIG))
-  : preferredDocument.memo(accept, a => chooseIn(a, DOCUMENT_OFFERS, TURTLE))
+export const preferredDocumentType = (accept: string | null, namedGraphs: boolean): string | undefined =>
+  namedGraphs ? preferredDataset.memo(accept, a => chooseIn(a, DATASET_TYPES, TRIG)) : preferredDocument.memo(accept, a => chooseIn(a, DOCUMENT_OFFERS, TURTLE))

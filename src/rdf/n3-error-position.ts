@@ -1,7 +1,16 @@
 // Where an n3 parser error is: 1-based line and column for the 400 a client reads.
 
-interface N3Token { line: number; start: number; end: number; endLine?: number }
-interface N3ErrorContext { token?: N3Token; line?: number; previousToken?: N3Token }
+interface N3Token {
+  line: number
+  start: number
+  end: number
+  endLine?: number
+}
+interface N3ErrorContext {
+  token?: N3Token
+  line?: number
+  previousToken?: N3Token
+}
 
 /**
  * 1-based line and column of an n3 syntax error. Parser errors carry the offending token;
@@ -14,9 +23,7 @@ export function n3ErrorPosition(err: unknown, body: string): { line: number; col
   const line = ctx.line ?? 1
   const prev = ctx.previousToken
   const prevLine = prev?.endLine ?? prev?.line
-  let offset = prev && prevLine === line
-    ? (starts[line - 1] ?? 0) + prev.end
-    : (starts[line - 1] ?? 0)
+  let offset = prev && prevLine === line ? (starts[line - 1] ?? 0) + prev.end : (starts[line - 1] ?? 0)
   while (offset < body.length && (body[offset] === ' ' || body[offset] === '\t')) offset++
   return { line, column: offset - (starts[line - 1] ?? 0) + 1 }
 }

@@ -49,15 +49,12 @@ function parseN3(body: string, baseIRI: string): Quad[] {
   } catch (err) {
     const reason = err instanceof Error ? err.message.replace(/ on line \d+\.$/, '') : String(err)
     const { line, column } = n3ErrorPosition(err, body)
-    throw new HttpError(400, 'invalid_syntax', `N3 syntax error at line ${line}, column ${column}: ${reason}`,
-      { cause: err })
+    throw new HttpError(400, 'invalid_syntax', `N3 syntax error at line ${line}, column ${column}: ${reason}`, { cause: err })
   }
 }
 
-const isPatchType = (q: Quad) =>
-  q.predicate.value === RDF('type') && q.object.termType === 'NamedNode' && q.object.value === PATCH_TYPE
-const isPatchLink = (q: Quad) =>
-  q.predicate.termType === 'NamedNode' && [INSERTS, DELETES, WHERE].includes(q.predicate.value)
+const isPatchType = (q: Quad) => q.predicate.value === RDF('type') && q.object.termType === 'NamedNode' && q.object.value === PATCH_TYPE
+const isPatchLink = (q: Quad) => q.predicate.termType === 'NamedNode' && [INSERTS, DELETES, WHERE].includes(q.predicate.value)
 
 // §5.3.1: the document holds exactly one patch resource, an IRI or blank node typed
 // solid:InsertDeletePatch; a subject using solid:inserts/deletes/where is a patch resource too.
@@ -113,8 +110,15 @@ function checkTriplePattern(q: Quad, name: string, formulas: Set<string>): void 
 
 // §5.3.1 constraints between the formulas, in the spec's order.
 function checkTemplates(where: readonly Quad[], inserts: readonly Quad[], deletes: readonly Quad[]): void {
-  const bound = new Set(termsOf(where).filter(t => t.termType === 'Variable').map(t => t.value))
-  for (const [name, formula] of [['solid:inserts', inserts], ['solid:deletes', deletes]] as const) {
+  const bound = new Set(
+    termsOf(where)
+      .filter(t => t.termType === 'Variable')
+      .map(t => t.value),
+  )
+  for (const [name, formula] of [
+    ['solid:inserts', inserts],
+    ['solid:deletes', deletes],
+  ] as const) {
     const unbound = termsOf(formula).find(t => t.termType === 'Variable' && !bound.has(t.value))
     if (unbound) throw invalidPatch(`?${unbound.value} in ${name} does not occur in solid:where`)
   }
@@ -131,14 +135,13 @@ const termsOf = (quads: readonly Quad[]): Term[] => quads.flatMap(q => [q.subjec
 // n3 scopes a labelled blank node to its formula by naming it `<formula id>.<label>`; anonymous
 // ones (`[]`) get unique names without that prefix and cannot be shared, so they are skipped.
 function blankLabels(formula: readonly Quad[]): string[] {
-  return formula.flatMap(q => [q.subject, q.object]
-    .filter(t => t.termType === 'BlankNode' && t.value.startsWith(`${q.graph.value}.`))
-    .map(t => t.value.slice(q.graph.value.length + 1)))
+  return formula.flatMap(q =>
+    [q.subject, q.object].filter(t => t.termType === 'BlankNode' && t.value.startsWith(`${q.graph.value}.`)).map(t => t.value.slice(q.graph.value.length + 1)),
+  )
 }
 
 // §5.3.1 application, in the spec's order.
-function applyN3Patch(doc: readonly Quad[], where: readonly Quad[], inserts: readonly Quad[],
-  deletes: readonly Quad[]): Quad[] {
+function applyN3Patch(doc: readonly Quad[], where: readonly Quad[], inserts: readonly Quad[], deletes: readonly Quad[]): Quad[] {
   const bindings = findBindings(where, doc, 2)
   const [binding] = bindings
   if (!binding) throw patchConflict('solid:where matches nothing in the document')

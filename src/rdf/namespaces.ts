@@ -20,8 +20,18 @@ export const NOTIFY = ns('http://www.w3.org/ns/solid/notifications#')
 export const AS = ns('https://www.w3.org/ns/activitystreams#')
 
 export const PREFIXES: Record<string, string> = {
-  acl: ACL(''), foaf: FOAF(''), vcard: VCARD(''), ldp: LDP(''), pim: PIM(''), solid: SOLID(''),
-  cert: CERT(''), sec: SEC(''), dcterms: DCTERMS(''), stat: STAT(''), rdf: RDF(''), xsd: XSD(''),
+  acl: ACL(''),
+  foaf: FOAF(''),
+  vcard: VCARD(''),
+  ldp: LDP(''),
+  pim: PIM(''),
+  solid: SOLID(''),
+  cert: CERT(''),
+  sec: SEC(''),
+  dcterms: DCTERMS(''),
+  stat: STAT(''),
+  rdf: RDF(''),
+  xsd: XSD(''),
 }
 
 export const mediaTypeClass = (type: string) => `http://www.w3.org/ns/iana/media-types/${type}#Resource`

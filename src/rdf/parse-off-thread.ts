@@ -31,9 +31,7 @@ const INLINE_BYTES = { turtleFamily: 64 * 1024, jsonLd: 4 * 1024 }
  * In a compiled binary (`bun run build`) every module's import.meta.url is the executable's, and a
  * worker entry sits at its path under src/ (build-executable.ts lists it as an entrypoint).
  */
-const WORKER_ENTRY = import.meta.url.includes('/$bunfs/')
-  ? new URL('./rdf/parse-worker.ts', import.meta.url)
-  : new URL('./parse-worker.ts', import.meta.url)
+const WORKER_ENTRY = import.meta.url.includes('/$bunfs/') ? new URL('./rdf/parse-worker.ts', import.meta.url) : new URL('./parse-worker.ts', import.meta.url)
 
 /**
  * Documents fetched from elsewhere for a stranger's request (key documents, WebID profiles) are parsed
@@ -41,7 +39,12 @@ const WORKER_ENTRY = import.meta.url.includes('/$bunfs/')
  */
 export type ParseLane = 'pod' | 'remote'
 
-interface Pending { lane: ParseLane; resolve(r: ParseJobResult): void; reject(e: unknown): void; timer: ReturnType<typeof setTimeout> }
+interface Pending {
+  lane: ParseLane
+  resolve(r: ParseJobResult): void
+  reject(e: unknown): void
+  timer: ReturnType<typeof setTimeout>
+}
 
 const workers = new Map<ParseLane, Worker>()
 const jobsSent: Record<ParseLane, number> = { pod: 0, remote: 0 }
@@ -49,7 +52,12 @@ let nextId = 0
 const pending = new Map<number, Pending>()
 
 function failAll(lane: ParseLane, error: HttpError) {
-  for (const [id, p] of pending) if (p.lane === lane) { clearTimeout(p.timer); p.reject(error); pending.delete(id) }
+  for (const [id, p] of pending)
+    if (p.lane === lane) {
+      clearTimeout(p.timer)
+      p.reject(error)
+      pending.delete(id)
+    }
   workers.get(lane)?.terminate()
   workers.delete(lane)
 }
@@ -67,19 +75,28 @@ function startWorker(lane: ParseLane): Worker {
     if ('error' in r) p.reject(new HttpError(r.error.status as StatusOf<RefusalCode>, r.error.code, r.error.description, { headers: r.error.headers }))
     else p.resolve(r)
   }
-  w.onerror = (event) => failAll(lane, new HttpError(500, 'server_error', 'the RDF parser failed; try again', { cause: new Error(String((event as ErrorEvent).message)) }))
+  w.onerror = event =>
+    failAll(lane, new HttpError(500, 'server_error', 'the RDF parser failed; try again', { cause: new Error(String((event as ErrorEvent).message)) }))
   return w
 }
 
 /** Sends one job to the lane's worker; resolves with its answer, rejects with its HttpError, or 503 after PARSE_TIMEOUT_MS. */
 function runOnWorker(job: ParseRequest, what: string, lane: ParseLane = 'pod'): Promise<ParseJobResult> {
   let w = workers.get(lane)
-  if (!w) workers.set(lane, w = startWorker(lane))
+  if (!w) workers.set(lane, (w = startWorker(lane)))
   const id = nextId++
   jobsSent[lane]++
   return new Promise<ParseJobResult>((resolve, reject) => {
-    const timer = setTimeout(() => failAll(lane, new HttpError(503, 'temporarily_unavailable',
-      `parsing ${what} took longer than ${PARSE_TIMEOUT_MS[lane] / 1000} s; send smaller ones`, { headers: { 'retry-after': '1' } })), PARSE_TIMEOUT_MS[lane])
+    const timer = setTimeout(
+      () =>
+        failAll(
+          lane,
+          new HttpError(503, 'temporarily_unavailable', `parsing ${what} took longer than ${PARSE_TIMEOUT_MS[lane] / 1000} s; send smaller ones`, {
+            headers: { 'retry-after': '1' },
+          }),
+        ),
+      PARSE_TIMEOUT_MS[lane],
+    )
     pending.set(id, { lane, resolve, reject, timer })
     w.postMessage({ ...job, id } satisfies ParseJob)
   })
@@ -128,10 +145,10 @@ function fromPlainDocument(doc: PlainDocument): ParsedDocument {
   const term = (p: PlainTerm): Term => {
     if (p.t !== 'BlankNode') return fromPlainTerm(p)
     let node = blanks.get(p.v)
-    if (!node) blanks.set(p.v, node = DataFactory.blankNode())
+    if (!node) blanks.set(p.v, (node = DataFactory.blankNode()))
     return node
   }
-  const rebuild = (q: PlainQuad) => DataFactory.quad(term(q[0]) as Quad['subject'], term(q[1]) as Quad['predicate'],
-    term(q[2]) as Quad['object'], term(q[3]) as Quad['graph'])
+  const rebuild = (q: PlainQuad) =>
+    DataFactory.quad(term(q[0]) as Quad['subject'], term(q[1]) as Quad['predicate'], term(q[2]) as Quad['object'], term(q[3]) as Quad['graph'])
   return { triples: doc.triples.map(rebuild), namedGraphs: doc.namedGraphs.map(rebuild), prefixes: doc.prefixes }
 }

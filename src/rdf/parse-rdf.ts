@@ -49,8 +49,7 @@ export async function parseRdfDocument(body: string, mediaType: string, baseIRI:
   if (type === TURTLE || type === N_TRIPLES || type === TRIG || type === N_QUADS) quads = parseTurtleFamily(body, type, baseIRI, prefixes)
   else if (type === JSON_LD) quads = await withJsonPosition(type, body, () => parseJsonLd(body, baseIRI))
   else {
-    throw new HttpError(415, 'unsupported_media_type',
-      `expected one of ${RDF_DOCUMENT_TYPES.join(', ')}, got ${type ?? 'no media type'}`)
+    throw new HttpError(415, 'unsupported_media_type', `expected one of ${RDF_DOCUMENT_TYPES.join(', ')}, got ${type ?? 'no media type'}`)
   }
   const checked = quads.map(checkQuad)
   const triples = checked.filter(q => q.graph.termType === 'DefaultGraph')
@@ -65,16 +64,16 @@ const SYNTAX_NAMES: Record<string, string> = { [TURTLE]: 'Turtle', [N_TRIPLES]: 
 
 function parseTurtleFamily(body: string, type: string, baseIRI: string, prefixes: Record<string, string>): Quad[] {
   try {
-    return new Parser({ format: type, baseIRI }).parse(body, null as never, (prefix: string, iri: { value: string }) => { prefixes[prefix] = iri.value })
+    return new Parser({ format: type, baseIRI }).parse(body, null as never, (prefix: string, iri: { value: string }) => {
+      prefixes[prefix] = iri.value
+    })
   } catch (err) {
     const { line, column } = n3ErrorPosition(err, body)
     const reason = err instanceof Error ? err.message.replace(/ on line \d+\.$/, '') : String(err)
     const syntax = SYNTAX_NAMES[type]
-    throw new HttpError(400, 'invalid_rdf', `${syntax} syntax error at line ${line}, column ${column}: ${reason}`,
-      { cause: err })
+    throw new HttpError(400, 'invalid_rdf', `${syntax} syntax error at line ${line}, column ${column}: ${reason}`, { cause: err })
   }
 }
-
 
 async function parseJsonLd(body: string, baseIRI: string): Promise<Quad[]> {
   let document: unknown
@@ -109,14 +108,14 @@ async function parseJsonLd(body: string, baseIRI: string): Promise<Quad[]> {
     if (t.termType === 'DefaultGraph') return defaultGraph()
     if (t.termType === 'BlankNode') {
       let node = blanks.get(t.value)
-      if (!node) blanks.set(t.value, node = blankNode())
+      if (!node) blanks.set(t.value, (node = blankNode()))
       return node
     }
     return literal(t.value, t.language || namedNode(t.datatype?.value ?? ''))
   }
-  return dataset.map((q) =>
-    quad(term(q.subject) as Quad['subject'], term(q.predicate) as Quad['predicate'],
-      term(q.object) as Quad['object'], term(q.graph) as Quad['graph']))
+  return dataset.map(q =>
+    quad(term(q.subject) as Quad['subject'], term(q.predicate) as Quad['predicate'], term(q.object) as Quad['object'], term(q.graph) as Quad['graph']),
+  )
 }
 
 /**
@@ -126,18 +125,24 @@ async function parseJsonLd(body: string, baseIRI: string): Promise<Quad[]> {
  */
 const LOSSY_EVENTS = new Set([
   'invalid property',
-  'relative @id reference', 'relative @type reference', 'relative @vocab reference',
-  'relative subject reference', 'relative predicate reference', 'relative object reference',
-  'relative graph reference', 'blank node predicate',
-  'reserved term', 'reserved @id value', 'reserved @reverse value',
+  'relative @id reference',
+  'relative @type reference',
+  'relative @vocab reference',
+  'relative subject reference',
+  'relative predicate reference',
+  'relative object reference',
+  'relative graph reference',
+  'blank node predicate',
+  'reserved term',
+  'reserved @id value',
+  'reserved @reverse value',
   'rdfDirection not set',
 ])
 
 function refuseLossyEvents({ event, next }: { event: JsonLdEvent; next: () => void }): void {
   if (!LOSSY_EVENTS.has(event.code)) return next()
   const details = JSON.stringify(event.details ?? {})
-  throw new HttpError(400, 'invalid_rdf',
-    `invalid JSON-LD (${event.code}): ${event.message} ${details.length > 200 ? `${details.slice(0, 200)}…` : details}`)
+  throw new HttpError(400, 'invalid_rdf', `invalid JSON-LD (${event.code}): ${event.message} ${details.length > 200 ? `${details.slice(0, 200)}…` : details}`)
 }
 
 /** A jsonld.js error as 400 `invalid_rdf`; our own refusals from the event handler pass unchanged. */
@@ -170,7 +175,9 @@ function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>
-    const members = Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`)
+    const members = Object.keys(record)
+      .sort()
+      .map(k => `${JSON.stringify(k)}:${canonicalJson(record[k])}`)
     return `{${members.join(',')}}`
   }
   return JSON.stringify(value)

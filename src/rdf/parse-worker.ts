@@ -13,7 +13,11 @@ export type ParseRequest =
 export type ParseJob = ParseRequest & { readonly id: number }
 
 /** A parsed RDF document as plain data (structured clone keeps no classes). */
-export interface PlainDocument { readonly triples: readonly PlainQuad[]; readonly namedGraphs: readonly PlainQuad[]; readonly prefixes: Record<string, string> }
+export interface PlainDocument {
+  readonly triples: readonly PlainQuad[]
+  readonly namedGraphs: readonly PlainQuad[]
+  readonly prefixes: Record<string, string>
+}
 
 export type ParseJobResult =
   | { readonly id: number; readonly syntax: PatchSyntax }
@@ -32,9 +36,10 @@ self.onmessage = async (event: MessageEvent<ParseJob>) => {
   try {
     result = await run(event.data)
   } catch (err) {
-    result = err instanceof HttpError
-      ? { id, error: { status: err.status, code: err.code, description: err.description, headers: err.headers } }
-      : { id, error: { status: 400, code: kind === 'patch' ? 'invalid_syntax' : 'invalid_rdf', description: `the ${kind} could not be parsed`, headers: {} } }
+    result =
+      err instanceof HttpError
+        ? { id, error: { status: err.status, code: err.code, description: err.description, headers: err.headers } }
+        : { id, error: { status: 400, code: kind === 'patch' ? 'invalid_syntax' : 'invalid_rdf', description: `the ${kind} could not be parsed`, headers: {} } }
   }
   self.postMessage(result)
 }

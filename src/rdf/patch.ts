@@ -33,8 +33,9 @@ export function checkPatchType(contentType: string | undefined): PatchSyntax['ty
   const type = mediaTypeOf(contentType ?? null)
   if (type === N3_PATCH || type === SPARQL_UPDATE) return type
   // RFC 5789 §2.2: a 415 to PATCH names the patch types the resource takes.
-  throw new HttpError(415, 'unsupported_media_type', `PATCH takes ${N3_PATCH} or ${SPARQL_UPDATE}, got ${type ?? 'no media type'}`,
-    { headers: { 'Accept-Patch': ACCEPT_PATCH } })
+  throw new HttpError(415, 'unsupported_media_type', `PATCH takes ${N3_PATCH} or ${SPARQL_UPDATE}, got ${type ?? 'no media type'}`, {
+    headers: { 'Accept-Patch': ACCEPT_PATCH },
+  })
 }
 
 /** The parse itself: the costly part (up to a second for a 1 MiB SPARQL Update), run off the event loop by the RS. */
@@ -69,7 +70,10 @@ export function checkNesting(body: string): void {
     } else if (c === '}' || c === ']' || c === ')') depth = Math.max(0, depth - 1)
     else if (c === '<') i = skipIri(body, i)
     else if (c === '"' || c === "'") i = skipString(body, i, c)
-    else if (c === '#') { const end = body.indexOf('\n', i); i = end < 0 ? body.length : end }
+    else if (c === '#') {
+      const end = body.indexOf('\n', i)
+      i = end < 0 ? body.length : end
+    }
   }
 }
 
@@ -85,7 +89,10 @@ function skipString(body: string, start: number, quote: string): number {
   const long = body.startsWith(quote.repeat(3), start)
   const close = long ? quote.repeat(3) : quote
   for (let i = start + close.length; i < body.length; i++) {
-    if (body[i] === '\\') { i++; continue }
+    if (body[i] === '\\') {
+      i++
+      continue
+    }
     if (!long && body[i] === '\n') return i
     if (body.startsWith(close, i)) return i + close.length - 1
   }

@@ -23,12 +23,7 @@ const UNPARSED_JSON = 'urn:solopod:unparsed-rdf-json'
  * own `prefixes` (first, as written) and the standard PREFIXES, only those the text uses.
  * Throws 406 `not_acceptable` for any other type.
  */
-export async function serializeRdf(
-  quads: readonly Quad[],
-  mediaType: string,
-  baseIRI: string,
-  prefixes?: Record<string, string>,
-): Promise<string> {
+export async function serializeRdf(quads: readonly Quad[], mediaType: string, baseIRI: string, prefixes?: Record<string, string>): Promise<string> {
   const type = mediaTypeOf(mediaType)
   switch (type) {
     case TURTLE:
@@ -77,7 +72,9 @@ export const NAMED_GRAPHS_NOT_IN_ONE_GRAPH =
 function write(writer: Writer, quads: readonly Quad[]): string {
   writer.addQuads(quads as Quad[])
   let text = ''
-  writer.end((_, result: string) => { text = result })
+  writer.end((_, result: string) => {
+    text = result
+  })
   return text
 }
 
@@ -97,8 +94,7 @@ function writeWithPrefixes(quads: readonly Quad[], format: 'Turtle' | 'TriG', ba
   return write(writer, quads)
 }
 
-const inDefaultGraph = (q: Quad): Quad =>
-  q.graph.termType === 'DefaultGraph' ? q : DataFactory.quad(q.subject, q.predicate, q.object)
+const inDefaultGraph = (q: Quad): Quad => (q.graph.termType === 'DefaultGraph' ? q : DataFactory.quad(q.subject, q.predicate, q.object))
 
 /**
  * The document's own prefixes first (people read their pods as they wrote them), then each
@@ -125,12 +121,16 @@ interface TermEncoder {
  * them: the bound is a memory bound, the answer the same with or without the memo.
  */
 const PROBES = 64
-interface Probe { readonly encoder: TermEncoder; readonly prefixes: Record<string, string> }
+interface Probe {
+  readonly encoder: TermEncoder
+  readonly prefixes: Record<string, string>
+}
 const probes = new LruCache<string, Probe>(PROBES)
-const probeFor = (own: Record<string, string> = {}): Probe => probes.memo(JSON.stringify(own), () => {
-  const prefixes = candidates(own)
-  return { encoder: new Writer({ format: 'Turtle', prefixes }) as unknown as TermEncoder, prefixes }
-})
+const probeFor = (own: Record<string, string> = {}): Probe =>
+  probes.memo(JSON.stringify(own), () => {
+    const prefixes = candidates(own)
+    return { encoder: new Writer({ format: 'Turtle', prefixes }) as unknown as TermEncoder, prefixes }
+  })
 
 /**
  * Only the prefixes the written text will use: n3's writer is asked how it would write each
@@ -170,8 +170,7 @@ function usedPrefixes(quads: readonly Quad[], own: Record<string, string> | unde
 
 /** HttpSig key documents are served in the shape DID/JWS-2020 tools read: these two contexts, in this order. */
 const KEY_DOCUMENT_CONTEXT = [DID_V1_CONTEXT, JWS_2020_V1_CONTEXT]
-const isKeyDocument = (quads: readonly Quad[]) =>
-  quads.some(q => q.predicate.value === RDF('type') && q.object.value === SEC('JsonWebKey2020'))
+const isKeyDocument = (quads: readonly Quad[]) => quads.some(q => q.predicate.value === RDF('type') && q.object.value === SEC('JsonWebKey2020'))
 
 /**
  * Expanded JSON-LD (a node array; absolute IRIs, so no context to fetch): re-parses to the same
@@ -179,12 +178,15 @@ const isKeyDocument = (quads: readonly Quad[]) =>
  * with the DID v1 and JWS-2020 contexts (bundled), so `publicKeyJwk` reads as a plain JWK object.
  */
 async function writeJsonLd(quads: readonly Quad[], baseIRI: string): Promise<string> {
-  const dataset = quads.map((q) => ({
-    subject: plainTerm(q.subject),
-    predicate: plainTerm(q.predicate),
-    object: plainTerm(q.object),
-    graph: q.graph.termType === 'DefaultGraph' ? { termType: 'DefaultGraph', value: '' } : plainTerm(q.graph),
-  }) satisfies JsonLdQuad)
+  const dataset = quads.map(
+    q =>
+      ({
+        subject: plainTerm(q.subject),
+        predicate: plainTerm(q.predicate),
+        object: plainTerm(q.object),
+        graph: q.graph.termType === 'DefaultGraph' ? { termType: 'DefaultGraph', value: '' } : plainTerm(q.graph),
+      }) satisfies JsonLdQuad,
+  )
   const jsonld = await loadJsonLd()
   const doc = restoreUnparsedJson(await jsonld.fromRDF(dataset))
   if (!isKeyDocument(quads) || quads.some(q => q.graph.termType !== 'DefaultGraph')) return `${JSON.stringify(doc, null, 2)}\n`

@@ -10,8 +10,16 @@ import { invalidPatch, patchConflict, type PatchPlan } from './patch-plan.ts'
 
 const { blankNode, literal, namedNode, quad, variable } = DataFactory
 
-interface SparqlTriple { subject: Term; predicate: Term | { type: 'path' }; object: Term }
-interface SparqlPattern { type: string; triples?: SparqlTriple[]; patterns?: SparqlPattern[] }
+interface SparqlTriple {
+  subject: Term
+  predicate: Term | { type: 'path' }
+  object: Term
+}
+interface SparqlPattern {
+  type: string
+  triples?: SparqlTriple[]
+  patterns?: SparqlPattern[]
+}
 interface SparqlOperation {
   type?: string
   updateType?: 'insert' | 'delete' | 'insertdelete' | 'deletewhere'
@@ -21,8 +29,13 @@ interface SparqlOperation {
   graph?: unknown
   using?: unknown
 }
-export interface SparqlRequest { type?: 'query' | 'update'; updates?: SparqlOperation[] }
-interface JisonError { hash?: { text?: string; loc?: { last_line: number; last_column: number } } }
+export interface SparqlRequest {
+  type?: 'query' | 'update'
+  updates?: SparqlOperation[]
+}
+interface JisonError {
+  hash?: { text?: string; loc?: { last_line: number; last_column: number } }
+}
 
 /** One update operation. `where` is absent for INSERT DATA and DELETE DATA. */
 interface Step {
@@ -96,8 +109,7 @@ function toStep(op: SparqlOperation): Step {
       return { where: patterns, deletes: patterns, inserts: [] }
     }
     case 'insertdelete': {
-      const step = { where: readWhere(op.where ?? []), deletes: readTemplate(op.delete, 'DELETE'),
-        inserts: readTemplate(op.insert, 'INSERT') }
+      const step = { where: readWhere(op.where ?? []), deletes: readTemplate(op.delete, 'DELETE'), inserts: readTemplate(op.insert, 'INSERT') }
       checkTemplateVariables(step)
       return step
     }
@@ -112,7 +124,7 @@ function readTemplate(patterns: readonly SparqlPattern[] | undefined, clause: st
     if (p.type !== 'bgp') throw invalidPatch(`${clause}: GRAPH is not supported; a PATCH changes the default graph`)
     return (p.triples ?? []).map(t => {
       const q = toQuad(t, clause)
-      if (q.subject.termType as string === 'Literal') throw invalidPatch(`${clause}: a literal cannot be a subject`)
+      if ((q.subject.termType as string) === 'Literal') throw invalidPatch(`${clause}: a literal cannot be a subject`)
       return q
     })
   })
@@ -131,10 +143,12 @@ function readWhere(patterns: readonly SparqlPattern[]): Quad[] {
 // Every WHERE solution binds all its variables (no OPTIONAL), so a template variable is unbound
 // exactly when WHERE lacks it; SPARQL would drop such triples silently, we say so instead.
 function checkTemplateVariables(step: Step): void {
-  const variables = (quads: readonly Quad[]) =>
-    quads.flatMap(q => [q.subject, q.predicate, q.object]).filter(t => t.termType === 'Variable')
+  const variables = (quads: readonly Quad[]) => quads.flatMap(q => [q.subject, q.predicate, q.object]).filter(t => t.termType === 'Variable')
   const bound = new Set(variables(step.where ?? []).map(t => t.value))
-  for (const [clause, template] of [['INSERT', step.inserts], ['DELETE', step.deletes]] as const) {
+  for (const [clause, template] of [
+    ['INSERT', step.inserts],
+    ['DELETE', step.deletes],
+  ] as const) {
     const unbound = variables(template).find(t => !bound.has(t.value))
     if (unbound) throw invalidPatch(`?${unbound.value} in ${clause} does not occur in WHERE`)
   }
@@ -142,18 +156,22 @@ function checkTemplateVariables(step: Step): void {
 
 function toQuad(t: SparqlTriple, clause: string): Quad {
   if (!('termType' in t.predicate)) throw invalidPatch(`${clause}: property paths are not supported`)
-  return quad(toN3Term(t.subject, clause) as Quad['subject'], toN3Term(t.predicate, clause) as Quad['predicate'],
-    toN3Term(t.object, clause) as Quad['object'])
+  return quad(toN3Term(t.subject, clause) as Quad['subject'], toN3Term(t.predicate, clause) as Quad['predicate'], toN3Term(t.object, clause) as Quad['object'])
 }
 
 // sparqljs makes its own RDF/JS terms; the pod's quads are n3's.
 function toN3Term(t: Term, clause: string): Term {
   switch (t.termType) {
-    case 'NamedNode': return namedNode(withoutDotSegments(t.value))
-    case 'BlankNode': return blankNode(t.value)
-    case 'Variable': return variable(t.value)
-    case 'Literal': return literal(t.value, t.language || namedNode(t.datatype.value))
-    default: throw invalidPatch(`${clause}: quoted triples are not supported`)
+    case 'NamedNode':
+      return namedNode(withoutDotSegments(t.value))
+    case 'BlankNode':
+      return blankNode(t.value)
+    case 'Variable':
+      return variable(t.value)
+    case 'Literal':
+      return literal(t.value, t.language || namedNode(t.datatype.value))
+    default:
+      throw invalidPatch(`${clause}: quoted triples are not supported`)
   }
 }
 
@@ -190,6 +208,9 @@ function applyStep(step: Step, doc: readonly Quad[]): Quad[] {
   // a success (§3.1.3: the templates are instantiated once per solution): the rule that a
   // where clause match exactly once is N3 Patch's (Solid Protocol §5.3.1), not SPARQL's.
   const solutions = findBindings(step.where, doc)
-  return applyDelta(doc, solutions.flatMap(b => instantiate(step.deletes, b, fresh)),
-    solutions.flatMap(b => instantiate(step.inserts, b, fresh)))
+  return applyDelta(
+    doc,
+    solutions.flatMap(b => instantiate(step.deletes, b, fresh)),
+    solutions.flatMap(b => instantiate(step.inserts, b, fresh)),
+  )
 }

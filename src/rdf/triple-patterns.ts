@@ -18,11 +18,9 @@ export const idOf = (t: Term): string => termToId(t as N3Term)
 export type Binding = ReadonlyMap<string, Term>
 
 /** Identity of a triple, whatever its graph and whichever factory made its terms. */
-export const tripleKey = (q: Quad): string =>
-  JSON.stringify([idOf(q.subject), idOf(q.predicate), idOf(q.object)])
+export const tripleKey = (q: Quad): string => JSON.stringify([idOf(q.subject), idOf(q.predicate), idOf(q.object)])
 
-export const showTriple = (q: Quad): string =>
-  [q.subject, q.predicate, q.object].map(t => t.termType === 'NamedNode' ? `<${t.value}>` : idOf(t)).join(' ')
+export const showTriple = (q: Quad): string => [q.subject, q.predicate, q.object].map(t => (t.termType === 'NamedNode' ? `<${t.value}>` : idOf(t))).join(' ')
 
 /**
  * The distinct mappings of the patterns' variables under which every pattern is a triple of
@@ -36,13 +34,15 @@ export function findBindings(patterns: readonly Quad[], doc: readonly Quad[], li
   // Variables and pattern blank nodes get numbered cells, set and unset while backtracking:
   // copying a binding per step made a where clause over a large document take seconds.
   const names: string[] = []
-  const slots = patterns.map(p => [p.subject, p.predicate, p.object].map(t => {
-    const id = idOf(t)
-    if (t.termType !== 'Variable' && t.termType !== 'BlankNode') return { id, cell: -1 }
-    const cell = names.includes(id) ? names.indexOf(id) : names.push(id) - 1
-    return { id, cell }
-  }))
-  const variableCells = names.flatMap((name, cell) => name.startsWith('?') ? [cell] : [])
+  const slots = patterns.map(p =>
+    [p.subject, p.predicate, p.object].map(t => {
+      const id = idOf(t)
+      if (t.termType !== 'Variable' && t.termType !== 'BlankNode') return { id, cell: -1 }
+      const cell = names.includes(id) ? names.indexOf(id) : names.push(id) - 1
+      return { id, cell }
+    }),
+  )
+  const variableCells = names.flatMap((name, cell) => (name.startsWith('?') ? [cell] : []))
   const ids: (string | undefined)[] = names.map(() => undefined)
   const terms: (Term | undefined)[] = names.map(() => undefined)
   const found = new Map<string, Binding>()
@@ -95,8 +95,11 @@ export function instantiate(templates: readonly Quad[], b: Binding, fresh: () =>
 
 // A variable bound to a literal may land in subject position, which no RDF triple allows.
 function toTriple(s: Term | undefined, p: Term | undefined, o: Term | undefined, template: Quad): Quad {
-  if ((s?.termType === 'NamedNode' || s?.termType === 'BlankNode') && p?.termType === 'NamedNode'
-    && (o?.termType === 'NamedNode' || o?.termType === 'BlankNode' || o?.termType === 'Literal')) {
+  if (
+    (s?.termType === 'NamedNode' || s?.termType === 'BlankNode') &&
+    p?.termType === 'NamedNode' &&
+    (o?.termType === 'NamedNode' || o?.termType === 'BlankNode' || o?.termType === 'Literal')
+  ) {
     return quad(s, p, o)
   }
   throw patchConflict(`the match gives no RDF triple for ${showTriple(template)}`)
@@ -104,8 +107,12 @@ function toTriple(s: Term | undefined, p: Term | undefined, o: Term | undefined,
 
 /** Makes blank nodes whose labels `doc` does not use, so inserted blank nodes are new nodes. */
 export function freshBlankNodes(doc: readonly Quad[]): () => BlankNode {
-  const used = new Set(doc.flatMap(q => [q.subject, q.object]).filter(t => t.termType === 'BlankNode')
-    .map(t => t.value))
+  const used = new Set(
+    doc
+      .flatMap(q => [q.subject, q.object])
+      .filter(t => t.termType === 'BlankNode')
+      .map(t => t.value),
+  )
   let n = 0
   return () => {
     while (used.has(`n${n}`)) n++

@@ -12,7 +12,7 @@ export async function checkAclWrite(deps: Pick<ResourcesDeps, 'store' | 'cfg'>, 
   if (!isAcl(path)) return
   const { baseUrl } = deps.cfg
   const governed = governedBy(path)
-  if (!await getMeta(deps.store, governed)) {
+  if (!(await getMeta(deps.store, governed))) {
     throw new HttpError(409, 'acl_without_resource', `${governed} does not exist: create it before writing its ACL`)
   }
   validateAclDocument(triples, baseUrl + path, baseUrl + governed)

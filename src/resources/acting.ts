@@ -17,7 +17,10 @@ export interface ResourcesDeps {
 }
 
 /** Who acts, and from which page origin when a browser sends one (WAC's acl:origin). */
-export interface Acting { readonly principal: Principal; readonly origin?: string | undefined }
+export interface Acting {
+  readonly principal: Principal
+  readonly origin?: string | undefined
+}
 
 /**
  * The one decision for `needs` on `path` (a stored path): the target's modes (its `wacAllow`), or the resource

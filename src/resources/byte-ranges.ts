@@ -1,12 +1,12 @@
 // RFC 9110 §14: which bytes of a file a GET with Range (and If-Range) asks for (pure).
 
 /** Inclusive byte positions, as Content-Range writes them. */
-export interface ByteRange { readonly first: number; readonly last: number }
+export interface ByteRange {
+  readonly first: number
+  readonly last: number
+}
 
-export type RangeAnswer =
-  | { readonly kind: 'whole' }
-  | { readonly kind: 'partial'; readonly range: ByteRange }
-  | { readonly kind: 'unsatisfiable' }
+export type RangeAnswer = { readonly kind: 'whole' } | { readonly kind: 'partial'; readonly range: ByteRange } | { readonly kind: 'unsatisfiable' }
 
 const WHOLE: RangeAnswer = { kind: 'whole' }
 const SPEC = /^(\d*)-(\d*)$/
@@ -26,7 +26,10 @@ export function rangeOf(range: string | null, ifRange: string | null, size: numb
   if (ifRange !== null && ifRange.trim() !== etag) return WHOLE
   const m = /^\s*bytes\s*=\s*(.+)$/i.exec(range)
   if (!m) return WHOLE
-  const specs = m[1]!.split(',').map(s => s.trim()).filter(s => s !== '')
+  const specs = m[1]!
+    .split(',')
+    .map(s => s.trim())
+    .filter(s => s !== '')
   if (specs.length !== 1) return WHOLE
   const parts = SPEC.exec(specs[0]!)
   if (!parts || (parts[1] === '' && parts[2] === '')) return WHOLE

@@ -21,7 +21,12 @@ export interface PageRequest {
 export const DEFAULT_PAGE_LIMIT = 1000
 export const MAX_PAGE_LIMIT = 10_000
 
-const badPage = (why: string) => new HttpError(400, 'invalid_page', `${why}: use the page links the pod sends (Link rel="first", "next", "prev", "last"), or page=first with an optional limit from 1 to ${MAX_PAGE_LIMIT}`)
+const badPage = (why: string) =>
+  new HttpError(
+    400,
+    'invalid_page',
+    `${why}: use the page links the pod sends (Link rel="first", "next", "prev", "last"), or page=first with an optional limit from 1 to ${MAX_PAGE_LIMIT}`,
+  )
 
 /** A member's name as it is stored: one canonical path segment (store/target.ts), a container's with its slash. */
 const MEMBER_NAME = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+\/?$/

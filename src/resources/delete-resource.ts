@@ -23,23 +23,27 @@ export function makeDeleteResource(deps: ResourcesDeps, locks: LockTable) {
     const exists = (await getMeta(store, path)) !== undefined
     await authorize(exists)
     if (path === '/' || path === '/.acl') {
-      throw new HttpError(405, 'root_protected', path === '/' ? 'the storage root cannot be deleted' : "the storage root's ACL cannot be deleted",
-        { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH' } })
+      throw new HttpError(405, 'root_protected', path === '/' ? 'the storage root cannot be deleted' : "the storage root's ACL cannot be deleted", {
+        headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH' },
+      })
     }
-    await withResourceLocks(() => deleteLocks(store, path), async () => {
-      const meta = await getMeta(store, path)
-      if (!meta) {
-        // Deleted meanwhile: the 404 is told only to an agent who may know the name is free
-        if (exists) await authorize(false)
-        throw new HttpError(404, 'not_found', `${path} does not exist`)
-      }
-      checkPreconditions(preconditions, meta)
-      locks.require({ tokens: preconditions.lockTokens, ...removing(path) })
-      await checkEssentialDelete(deps, path)
-      if (isContainerPath(path) && await hasChildren(store, path)) {
-        throw new HttpError(409, 'container_not_empty', `${path} still has members: delete them first`)
-      }
-      await deleteResource(store, cfg.baseUrl, path, now(), authorOf(who))
-    })
+    await withResourceLocks(
+      () => deleteLocks(store, path),
+      async () => {
+        const meta = await getMeta(store, path)
+        if (!meta) {
+          // Deleted meanwhile: the 404 is told only to an agent who may know the name is free
+          if (exists) await authorize(false)
+          throw new HttpError(404, 'not_found', `${path} does not exist`)
+        }
+        checkPreconditions(preconditions, meta)
+        locks.require({ tokens: preconditions.lockTokens, ...removing(path) })
+        await checkEssentialDelete(deps, path)
+        if (isContainerPath(path) && (await hasChildren(store, path))) {
+          throw new HttpError(409, 'container_not_empty', `${path} still has members: delete them first`)
+        }
+        await deleteResource(store, cfg.baseUrl, path, now(), authorOf(who))
+      },
+    )
   }
 }

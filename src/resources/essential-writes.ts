@@ -6,7 +6,12 @@ import { HttpError } from '../http/errors.ts'
 import type { NewContent } from '../store/resources.ts'
 import { isAcl } from '../store/acl-names.ts'
 import {
-  affectsEssentialAccess, lostEssentialAccess, missingProfileStatements, PROFILE_PATH, protectedReason, storedAclLoader,
+  affectsEssentialAccess,
+  lostEssentialAccess,
+  missingProfileStatements,
+  PROFILE_PATH,
+  protectedReason,
+  storedAclLoader,
 } from '../policy/pod-essentials.ts'
 import type { ResourcesDeps } from './acting.ts'
 
@@ -32,9 +37,13 @@ function checkProfileStatements(baseUrl: string, content: NewContent) {
   }
   const missing = missingProfileStatements(content.triples ?? [], baseUrl)
   if (missing.length === 0) return
-  throw new HttpError(409, 'webid_statement_required', `${PROFILE_PATH} is the owner's WebID document and must keep `
-    + missing.map(m => `${m.turtle} (${m.why})`).join(' and ')
-    + `; this write would drop ${missing.length > 1 ? 'them: keep those statements' : 'it: keep that statement'} and send the document again`)
+  throw new HttpError(
+    409,
+    'webid_statement_required',
+    `${PROFILE_PATH} is the owner's WebID document and must keep ` +
+      missing.map(m => `${m.turtle} (${m.why})`).join(' and ') +
+      `; this write would drop ${missing.length > 1 ? 'them: keep those statements' : 'it: keep that statement'} and send the document again`,
+  )
 }
 
 /** Evaluates the pod's ACLs as they would be after the write (`triples`; undefined: the ACL is gone), before committing it. */
@@ -43,7 +52,11 @@ async function checkEssentialAccess(deps: Pick<ResourcesDeps, 'store' | 'cfg'>, 
   const { store, cfg } = deps
   const lost = await lostEssentialAccess(storedAclLoader(store, cfg.baseUrl, { aclPath, triples }), cfg.baseUrl)
   if (lost.length === 0) return
-  throw new HttpError(409, 'protected_access', `${what} would take away ${lost.map(l => l.why).join('; ')}. `
-    + 'The pod and every app depend on that access: keep an acl:Authorization that gives it (acl:agent the owner\'s WebID, '
-    + 'or acl:agentClass foaf:Agent with no acl:origin for the public)')
+  throw new HttpError(
+    409,
+    'protected_access',
+    `${what} would take away ${lost.map(l => l.why).join('; ')}. ` +
+      "The pod and every app depend on that access: keep an acl:Authorization that gives it (acl:agent the owner's WebID, " +
+      'or acl:agentClass foaf:Agent with no acl:origin for the public)',
+  )
 }

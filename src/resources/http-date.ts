@@ -4,4 +4,4 @@ import { LruCache } from '../lib/lru-cache.ts'
 
 /** The same few times are formatted on every read. */
 const httpDates = new LruCache<number, string>(1000)
-export const httpDate = (ms: number): string => httpDates.memo(ms, (t) => new Date(t).toUTCString())
+export const httpDate = (ms: number): string => httpDates.memo(ms, t => new Date(t).toUTCString())

@@ -4,12 +4,13 @@
 import { HttpError } from '../http/errors.ts'
 
 /** One condition of a list: a lock token (a Coded-URL) or an entity tag, maybe negated. */
-export type IfCondition =
-  | { readonly not: boolean; readonly token: string }
-  | { readonly not: boolean; readonly etag: string }
+export type IfCondition = { readonly not: boolean; readonly token: string } | { readonly not: boolean; readonly etag: string }
 
 /** A list, for the resource `tag` names (an absolute URL or path as sent), or for the request's resource when none. */
-export interface IfList { readonly tag?: string; readonly conditions: readonly IfCondition[] }
+export interface IfList {
+  readonly tag?: string
+  readonly conditions: readonly IfCondition[]
+}
 
 const malformed = (why: string) => new HttpError(400, 'invalid_syntax', `the If header is malformed (${why}); see RFC 4918 §10.4`)
 
@@ -19,7 +20,9 @@ export function parseIfHeader(header: string): IfList[] {
   let pos = 0
   let tagged: boolean | undefined
   let tag: string | undefined
-  const skip = () => { while (pos < header.length && /\s/.test(header[pos]!)) pos++ }
+  const skip = () => {
+    while (pos < header.length && /\s/.test(header[pos]!)) pos++
+  }
   const until = (end: string) => {
     const close = header.indexOf(end, pos)
     if (close < 0) throw malformed(`a "${end}" is missing`)
@@ -46,12 +49,23 @@ export function parseIfHeader(header: string): IfList[] {
     const conditions: IfCondition[] = []
     for (;;) {
       skip()
-      if (header[pos] === ')') { pos++; break }
+      if (header[pos] === ')') {
+        pos++
+        break
+      }
       let not = false
-      if (header.slice(pos, pos + 3).toLowerCase() === 'not') { not = true; pos += 3; skip() }
-      if (header[pos] === '<') { pos++; conditions.push({ not, token: until('>') }) }
-      else if (header[pos] === '[') { pos++; conditions.push({ not, etag: until(']') }) }
-      else throw malformed('a list holds <state-token> or [entity-tag] conditions')
+      if (header.slice(pos, pos + 3).toLowerCase() === 'not') {
+        not = true
+        pos += 3
+        skip()
+      }
+      if (header[pos] === '<') {
+        pos++
+        conditions.push({ not, token: until('>') })
+      } else if (header[pos] === '[') {
+        pos++
+        conditions.push({ not, etag: until(']') })
+      } else throw malformed('a list holds <state-token> or [entity-tag] conditions')
     }
     if (conditions.length === 0) throw malformed('a list is empty')
     lists.push(tag === undefined ? { conditions } : { tag, conditions })
@@ -62,4 +76,4 @@ export function parseIfHeader(header: string): IfList[] {
 
 /** Every lock token the header names, negated or not: RFC 4918 §10.4.1, the tokens the request submits. */
 export const submittedTokens = (lists: readonly IfList[]): Set<string> =>
-  new Set(lists.flatMap(l => l.conditions.flatMap(c => 'token' in c ? [c.token] : [])))
+  new Set(lists.flatMap(l => l.conditions.flatMap(c => ('token' in c ? [c.token] : []))))

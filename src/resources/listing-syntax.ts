@@ -27,11 +27,16 @@ const CONTAINER_TYPES = [LDP('Container'), LDP('BasicContainer'), LDP('Resource'
 /** The triples a listing starts with: the container's own graph and its types (Solid Protocol §5.1). */
 export function containerHead(url: string, own: readonly Quad[]): Quad[] {
   const self = namedNode(url)
-  return [...own, ...CONTAINER_TYPES.map((t) => quad(self, namedNode(RDF('type')), namedNode(t)))]
+  return [...own, ...CONTAINER_TYPES.map(t => quad(self, namedNode(RDF('type')), namedNode(t)))]
 }
 
 /** What a listing says of one member, as IRIs and lexical forms. */
-interface MemberFacts { readonly types: readonly string[]; readonly modified: string; readonly mtime: string; readonly size: string | undefined }
+interface MemberFacts {
+  readonly types: readonly string[]
+  readonly modified: string
+  readonly mtime: string
+  readonly size: string | undefined
+}
 
 function factsOf(m: Member): MemberFacts {
   const container = isContainerPath(m.path)
@@ -49,20 +54,27 @@ function factsOf(m: Member): MemberFacts {
  * Turtle §6.3 / N-Triples: IRIREF excludes controls, space and `<>"{}|^`\`; they are written as UCHAR.
  * Member paths are canonical (percent-encoded, store/target.ts) and need none; a media type may hold `^` or `|`.
  */
-const iriRef = (iri: string) => `<${iri.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}>`
+const iriRef = (iri: string) => `<${iri.replace(/[\u0000-\u0020<>"{}|^`\\]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}>`
 
 export function listingWriter(mediaType: string, baseUrl: string, path: string, own: readonly Quad[], prefixes?: Record<string, string>): ListingWriter {
   const url = baseUrl + path
   switch (mediaTypeOf(mediaType)) {
-    case N_TRIPLES: return nTriplesWriter(url, baseUrl, own)
-    case JSON_LD: return jsonLdWriter(url, baseUrl, own)
-    default: return turtleWriter(url, path, own, prefixes)
+    case N_TRIPLES:
+      return nTriplesWriter(url, baseUrl, own)
+    case JSON_LD:
+      return jsonLdWriter(url, baseUrl, own)
+    default:
+      return turtleWriter(url, path, own, prefixes)
   }
 }
 
 /** The prefixes member statements are written with (PREFIXES' names for them). */
-const LISTING_PREFIXES = ['ldp', 'dcterms', 'stat', 'xsd'].map((name) => `@prefix ${name}: <${PREFIXES[name]}>.\n`)
-const TURTLE_TYPE: Record<string, string> = { [LDP('Resource')]: 'ldp:Resource', [LDP('Container')]: 'ldp:Container', [LDP('BasicContainer')]: 'ldp:BasicContainer' }
+const LISTING_PREFIXES = ['ldp', 'dcterms', 'stat', 'xsd'].map(name => `@prefix ${name}: <${PREFIXES[name]}>.\n`)
+const TURTLE_TYPE: Record<string, string> = {
+  [LDP('Resource')]: 'ldp:Resource',
+  [LDP('Container')]: 'ldp:Container',
+  [LDP('BasicContainer')]: 'ldp:BasicContainer',
+}
 
 function turtleWriter(url: string, path: string, own: readonly Quad[], prefixes?: Record<string, string>): ListingWriter {
   /** A member relative to `@base` (the container): its last segment, `./`-led when a colon would read as a scheme (RFC 3986 §4.2). */
@@ -75,7 +87,7 @@ function turtleWriter(url: string, path: string, own: readonly Quad[], prefixes?
       const text = await serializeRdf(containerHead(url, own), 'text/turtle', url, prefixes)
       // The head declares only the prefixes its own text uses; member statements need these four
       // (declared again only where the document bound the name otherwise: a later @prefix wins, Turtle §6.5).
-      return withMembers ? `${text}${LISTING_PREFIXES.filter((line) => !text.includes(line)).join('')}\n` : text
+      return withMembers ? `${text}${LISTING_PREFIXES.filter(line => !text.includes(line)).join('')}\n` : text
     },
     members(chunk) {
       if (chunk.length === 0) return ''
@@ -83,7 +95,7 @@ function turtleWriter(url: string, path: string, own: readonly Quad[], prefixes?
       let out = `<> ldp:contains ${names.join(', ')}.\n`
       for (let i = 0; i < chunk.length; i++) {
         const f = factsOf(chunk[i]!)
-        out += `${names[i]} a ${f.types.map((t) => TURTLE_TYPE[t] ?? iriRef(t)).join(', ')}; dcterms:modified "${f.modified}"^^xsd:dateTime; stat:mtime ${f.mtime}`
+        out += `${names[i]} a ${f.types.map(t => TURTLE_TYPE[t] ?? iriRef(t)).join(', ')}; dcterms:modified "${f.modified}"^^xsd:dateTime; stat:mtime ${f.mtime}`
         out += f.size === undefined ? '.\n' : `; stat:size ${f.size}.\n`
       }
       return out
@@ -94,7 +106,13 @@ function turtleWriter(url: string, path: string, own: readonly Quad[], prefixes?
 
 function nTriplesWriter(url: string, baseUrl: string, own: readonly Quad[]): ListingWriter {
   const self = iriRef(url)
-  const [contains, type, modified, mtime, size] = [LDP('contains'), RDF('type'), DCTERMS('modified'), STAT('mtime'), STAT('size')].map(iriRef) as [string, string, string, string, string]
+  const [contains, type, modified, mtime, size] = [LDP('contains'), RDF('type'), DCTERMS('modified'), STAT('mtime'), STAT('size')].map(iriRef) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ]
   const [dateTime, integer] = [iriRef(XSD('dateTime')), iriRef(XSD('integer'))]
   return {
     head: () => serializeRdf(containerHead(url, own), N_TRIPLES, url),
@@ -123,7 +141,7 @@ function nTriplesWriter(url: string, baseUrl: string, own: readonly Quad[]): Lis
 function jsonLdWriter(url: string, baseUrl: string, own: readonly Quad[]): ListingWriter {
   const id = JSON.stringify(url)
   const value = (v: string, type: string) => `[{"@value":${JSON.stringify(v)},"@type":${JSON.stringify(type)}}]`
-  const [contains, modified, mtime, size] = [LDP('contains'), DCTERMS('modified'), STAT('mtime'), STAT('size')].map((p) => JSON.stringify(p))
+  const [contains, modified, mtime, size] = [LDP('contains'), DCTERMS('modified'), STAT('mtime'), STAT('size')].map(p => JSON.stringify(p))
   return {
     async head() {
       const text = (await serializeRdf(containerHead(url, own), JSON_LD, url)).trimEnd()
@@ -132,7 +150,7 @@ function jsonLdWriter(url: string, baseUrl: string, own: readonly Quad[]): Listi
     },
     members(chunk) {
       if (chunk.length === 0) return ''
-      let out = `,\n{"@id":${id},${contains}:[${chunk.map((m) => `{"@id":${JSON.stringify(baseUrl + m.path)}}`).join(',')}]}`
+      let out = `,\n{"@id":${id},${contains}:[${chunk.map(m => `{"@id":${JSON.stringify(baseUrl + m.path)}}`).join(',')}]}`
       for (const m of chunk) {
         const f = factsOf(m)
         out += `,\n{"@id":${JSON.stringify(baseUrl + m.path)},"@type":${JSON.stringify(f.types)},${modified}:${value(f.modified, XSD('dateTime'))},${mtime}:${value(f.mtime, XSD('integer'))}`

@@ -111,7 +111,7 @@ export function makeLockTable(deps: LockTableDeps): LockTable {
   /** Locks taken on `folder` or anything inside it. */
   const inside = (folder: string) => [...byRoot.keys()].filter(r => r.startsWith(folder)).flatMap(at)
 
-  const expiry = (timeoutS: number) => timeoutS === Infinity ? Number.MAX_SAFE_INTEGER : now() + timeoutS * 1000
+  const expiry = (timeoutS: number) => (timeoutS === Infinity ? Number.MAX_SAFE_INTEGER : now() + timeoutS * 1000)
 
   /** RFC 4918 §10.4.3: a list holds when each of its conditions does, on its resource as it is now. */
   async function holds(list: IfList, requestPath: string): Promise<boolean> {
@@ -135,8 +135,12 @@ export function makeLockTable(deps: LockTableDeps): LockTable {
     if (ifHeader === null) return []
     const lists = parseIfHeader(ifHeader)
     let any = false
-    for (const list of lists) if (await holds(list, path)) { any = true; break }
-    if (!any) throw new HttpError(412, 'precondition_failed', 'no list of the If header holds: a lock token or entity tag it names is not the resource\'s now')
+    for (const list of lists)
+      if (await holds(list, path)) {
+        any = true
+        break
+      }
+    if (!any) throw new HttpError(412, 'precondition_failed', "no list of the If header holds: a lock token or entity tag it names is not the resource's now")
     return [...submittedTokens(lists)]
   }
 
@@ -157,16 +161,21 @@ export function makeLockTable(deps: LockTableDeps): LockTable {
   return {
     none: () => byToken.size === 0,
     covering,
-    get: (token) => {
+    get: token => {
       const lock = byToken.get(token)
       return lock && live(lock) ? lock : undefined
     },
     add(request) {
       const conflicting = [...covering(request.root), ...(isContainerPath(request.root) && request.depth === 'infinity' ? inside(request.root) : [])]
       if (conflicting.some(l => l.scope === 'exclusive' || request.scope === 'exclusive')) {
-        throw new HttpError(423, 'lock_conflict', 'the resource is locked already (or something inside it is) in a way that conflicts with this lock; wait until it is unlocked')
+        throw new HttpError(
+          423,
+          'lock_conflict',
+          'the resource is locked already (or something inside it is) in a way that conflicts with this lock; wait until it is unlocked',
+        )
       }
-      if (byToken.size >= MAX_LOCKS) throw new HttpError(503, 'temporarily_unavailable', 'the pod holds as many locks as it keeps; retry once some are released')
+      if (byToken.size >= MAX_LOCKS)
+        throw new HttpError(503, 'temporarily_unavailable', 'the pod holds as many locks as it keeps; retry once some are released')
       const lock: WriteLock = { ...request, token: `urn:uuid:${crypto.randomUUID()}`, expiresAt: expiry(request.timeoutS) }
       byToken.set(lock.token, lock)
       byRoot.set(lock.root, [...(byRoot.get(lock.root) ?? []), lock])
@@ -207,9 +216,15 @@ export const membershipOf = (path: string): string[] => {
 }
 
 /** What writing `path` changes: the resource, and its folder's membership when it is new. */
-export const writing = (path: string, exists: boolean): Required<Omit<LockedWrite, 'tokens'>> =>
-  ({ changes: [path], members: exists ? [] : membershipOf(path), trees: [] })
+export const writing = (path: string, exists: boolean): Required<Omit<LockedWrite, 'tokens'>> => ({
+  changes: [path],
+  members: exists ? [] : membershipOf(path),
+  trees: [],
+})
 
 /** What removing `path` changes: the resource, its folder's membership, and for a folder everything in it. */
-export const removing = (path: string): Required<Omit<LockedWrite, 'tokens'>> =>
-  ({ changes: [path], members: membershipOf(path), trees: isContainerPath(path) ? [path] : [] })
+export const removing = (path: string): Required<Omit<LockedWrite, 'tokens'>> => ({
+  changes: [path],
+  members: membershipOf(path),
+  trees: isContainerPath(path) ? [path] : [],
+})

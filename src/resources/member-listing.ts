@@ -34,10 +34,7 @@ export function makeListMembers(deps: Pick<ResourcesDeps, 'store'>, read: Read) 
   return async function list(who: Acting, path: string, page: ListingRequest): Promise<MemberListing> {
     requireContainerPath(path)
     await read(who, path)
-    const [members, counted] = await Promise.all([
-      readMemberPage(deps.store, path, page.cursor, page.limit),
-      countMembers(deps.store, path, page.countUpTo),
-    ])
+    const [members, counted] = await Promise.all([readMemberPage(deps.store, path, page.cursor, page.limit), countMembers(deps.store, path, page.countUpTo)])
     return { ...members, count: counted.count, countIsExact: counted.exact }
   }
 }

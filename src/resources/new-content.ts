@@ -82,8 +82,13 @@ function parseBody(bytes: Uint8Array, mediaType: string, url: string, namedGraph
  * kept among its triples as described in rdf/graph-statements.ts; such a document's size is that of
  * the TriG a GET serves.
  */
-export async function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url: string, prefixes?: Record<string, string>,
-  namedGraphs: readonly Quad[] = []): Promise<NewContent> {
+export async function rdfContent(
+  kind: 'rdf' | 'container',
+  triples: Quad[],
+  url: string,
+  prefixes?: Record<string, string>,
+  namedGraphs: readonly Quad[] = [],
+): Promise<NewContent> {
   if (kind === 'container' && triples.some(q => isServerManaged(q, url))) {
     throw new HttpError(409, 'server_managed', 'ldp:contains is managed by the server: add or remove members by writing or deleting them')
   }
@@ -98,5 +103,4 @@ export async function rdfContent(kind: 'rdf' | 'container', triples: Quad[], url
 }
 
 /** Server-managed predicates a client may not write into a container's own graph (Solid §5.3: 409). */
-export const isServerManaged = (q: Quad, containerUrl: string) =>
-  q.predicate.value === LDP('contains') && q.subject.value === containerUrl
+export const isServerManaged = (q: Quad, containerUrl: string) => q.predicate.value === LDP('contains') && q.subject.value === containerUrl

@@ -39,34 +39,38 @@ export function makePatchDocument(deps: ResourcesDeps, locks: LockTable) {
   async function patch(who: Acting, path: string, received: PatchText, preconditions: Preconditions): Promise<{ result: WriteResult; wacAllow: string }> {
     const url = cfg.baseUrl + path
     const plan = await parsePatchOffThread(received.text, received.mediaType, url)
-    const authorizePatch = (exists: boolean, created: readonly string[]) => decide(deps, who, path,
-      requiredModes({ method: 'PATCH', url, exists, patch: plan.needs, createdContainers: created.map(p => cfg.baseUrl + p) }))
+    const authorizePatch = (exists: boolean, created: readonly string[]) =>
+      decide(deps, who, path, requiredModes({ method: 'PATCH', url, exists, patch: plan.needs, createdContainers: created.map(p => cfg.baseUrl + p) }))
     // Nothing about the target (binary, name clash) is told before access is granted.
     const exists = (await getMeta(store, path)) !== undefined
     const authorized = exists ? [] : await missingAncestors(store, path)
     const decision = await authorizePatch(exists, authorized)
 
-    const result = await withResourceLocks(() => writeLocks(store, path), async (): Promise<WriteResult> => {
-      const meta = await getMeta(store, path)
-      if (meta?.kind === 'binary') {
-        throw new HttpError(405, 'method_not_allowed', 'only RDF documents can be patched; replace this binary resource with PUT',
-          { headers: { allow: 'GET, HEAD, OPTIONS, PUT, DELETE' } })
-      }
-      checkPreconditions(preconditions, meta)
-      locks.require({ tokens: preconditions.lockTokens, ...writing(path, meta !== undefined) })
-      const created = meta ? [] : await checkNamesFree(store, path)
-      if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePatch(meta !== undefined, created)
-      // A patch acts on the default graph; the document's own named graphs are kept as they are.
-      const before = readGraphStatements(meta ? await readTriples(store, cfg.baseUrl, path) : [])
-      const after = plan.apply(before.triples)
-      // A patch that changes nothing (a SPARQL WHERE without a solution, an insert already there) writes
-      // nothing: the state, its ETag and Last-Modified stay (RFC 9110 §8.8.3: the tag names a state), no notification.
-      if (meta && sameTriples(before.triples, after)) return { meta, created: false, createdContainers: [] }
-      const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', after, url, meta?.prefixes, before.namedGraphs)
-      await checkAclWrite(deps, path, content.triples!)
-      await checkEssentialWrite(deps, path, content)
-      return writeResource(store, cfg.baseUrl, path, content, now(), authorOf(who))
-    })
+    const result = await withResourceLocks(
+      () => writeLocks(store, path),
+      async (): Promise<WriteResult> => {
+        const meta = await getMeta(store, path)
+        if (meta?.kind === 'binary') {
+          throw new HttpError(405, 'method_not_allowed', 'only RDF documents can be patched; replace this binary resource with PUT', {
+            headers: { allow: 'GET, HEAD, OPTIONS, PUT, DELETE' },
+          })
+        }
+        checkPreconditions(preconditions, meta)
+        locks.require({ tokens: preconditions.lockTokens, ...writing(path, meta !== undefined) })
+        const created = meta ? [] : await checkNamesFree(store, path)
+        if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePatch(meta !== undefined, created)
+        // A patch acts on the default graph; the document's own named graphs are kept as they are.
+        const before = readGraphStatements(meta ? await readTriples(store, cfg.baseUrl, path) : [])
+        const after = plan.apply(before.triples)
+        // A patch that changes nothing (a SPARQL WHERE without a solution, an insert already there) writes
+        // nothing: the state, its ETag and Last-Modified stay (RFC 9110 §8.8.3: the tag names a state), no notification.
+        if (meta && sameTriples(before.triples, after)) return { meta, created: false, createdContainers: [] }
+        const content = await rdfContent(isContainerPath(path) ? 'container' : 'rdf', after, url, meta?.prefixes, before.namedGraphs)
+        await checkAclWrite(deps, path, content.triples!)
+        await checkEssentialWrite(deps, path, content)
+        return writeResource(store, cfg.baseUrl, path, content, now(), authorOf(who))
+      },
+    )
     return { result, wacAllow: decision.wacAllow }
   }
 

@@ -45,8 +45,9 @@ export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
     // and its Allow would tell an agent without access that the target is no container, or a missing one.
     const decision = await decide(deps, who, path, requiredModes({ method: 'POST', url: cfg.baseUrl + path, exists: true }))
     if (!isContainerPath(path)) {
-      throw new HttpError(405, 'method_not_allowed', 'POST creates members of a container; this is not a container (its URL does not end in /)',
-        { headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH, DELETE', 'wac-allow': decision.wacAllow } })
+      throw new HttpError(405, 'method_not_allowed', 'POST creates members of a container; this is not a container (its URL does not end in /)', {
+        headers: { allow: 'GET, HEAD, OPTIONS, PUT, PATCH, DELETE', 'wac-allow': decision.wacAllow },
+      })
     }
     // A new member joins the folder (RFC 4918 §7.4): asked before the body too, so a locked folder is not sent a film
     locks.require({ tokens: lockTokens, members: [path] })
@@ -76,7 +77,7 @@ export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
     const freeName = async () => {
       for (let n = 1; n <= NUMBERED_NAMES_TRIED; n++) {
         const p = `${path}${encodeSegment(numberedName(wanted, n))}${suffix}`
-        if (!await isTaken(p)) return p
+        if (!(await isTaken(p))) return p
       }
       let p: string
       do p = `${path}${base}-${crypto.randomUUID().slice(0, 8)}${suffix}`

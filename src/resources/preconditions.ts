@@ -16,7 +16,11 @@ export interface Preconditions {
 
 export const NO_PRECONDITIONS: Preconditions = { ifMatch: null, ifNoneMatch: null }
 
-export const parseTags = (header: string): string[] => header.split(',').map(t => t.trim()).filter(Boolean)
+export const parseTags = (header: string): string[] =>
+  header
+    .split(',')
+    .map(t => t.trim())
+    .filter(Boolean)
 
 /** RFC 9110 §8.8.3.2 weak comparison: the W/ prefix is ignored. */
 export const weakly = (tags: string[]) => tags.map(t => t.replace(/^W\//, ''))
@@ -30,9 +34,14 @@ export function checkPreconditions(p: Preconditions, meta: ResourceMeta | undefi
     // RFC 9110 §13.1.1: If-Match uses the strong comparison; tags are compared as sent, so a weak W/ tag never matches.
     const tags = parseTags(p.ifMatch)
     const ok = meta !== undefined && (tags.includes('*') || tags.some(t => sameState(t, meta)))
-    if (!ok) throw new HttpError(412, 'precondition_failed', meta
-      ? 'If-Match does not match the current ETag: the resource changed since you read it; fetch it again'
-      : 'If-Match was sent but the resource does not exist')
+    if (!ok)
+      throw new HttpError(
+        412,
+        'precondition_failed',
+        meta
+          ? 'If-Match does not match the current ETag: the resource changed since you read it; fetch it again'
+          : 'If-Match was sent but the resource does not exist',
+      )
   }
   if (p.ifNoneMatch !== null && meta !== undefined) {
     const tags = weakly(parseTags(p.ifNoneMatch))

@@ -33,8 +33,8 @@ export interface PutPlan {
 
 export function makePutResource(deps: ResourcesDeps, locks: LockTable) {
   const { store, cfg, now, withResourceLocks } = deps
-  const authorize = (who: Acting, path: string, exists: boolean, created: readonly string[]) => decide(deps, who, path,
-    requiredModes({ method: 'PUT', url: cfg.baseUrl + path, exists, createdContainers: created.map(p => cfg.baseUrl + p) }))
+  const authorize = (who: Acting, path: string, exists: boolean, created: readonly string[]) =>
+    decide(deps, who, path, requiredModes({ method: 'PUT', url: cfg.baseUrl + path, exists, createdContainers: created.map(p => cfg.baseUrl + p) }))
 
   /** Everything PUT decides before the body: the path, access (with the containers it would create) and the preconditions. */
   async function planPut(who: Acting, path: string, facts: PutFacts): Promise<PutPlan> {
@@ -44,7 +44,8 @@ export function makePutResource(deps: ResourcesDeps, locks: LockTable) {
     const authorized = exists ? [] : await missingAncestors(store, path)
     const decision = await authorize(who, path, exists, authorized)
     // After access, as every refusal of the method (docs/architecture.md, "Access before the method")
-    if (path === '/') throw new HttpError(405, 'root_protected', 'the storage root cannot be overwritten', { headers: { allow: 'GET, HEAD, OPTIONS, POST, PATCH' } })
+    if (path === '/')
+      throw new HttpError(405, 'root_protected', 'the storage root cannot be overwritten', { headers: { allow: 'GET, HEAD, OPTIONS, POST, PATCH' } })
     // Checked again under the locks; asked here too, so a failing If-Match does not first upload a film.
     checkPreconditions(facts.preconditions, before)
     locks.require({ tokens: facts.preconditions.lockTokens, ...writing(path, exists) })
@@ -65,24 +66,28 @@ export function makePutResource(deps: ResourcesDeps, locks: LockTable) {
   async function write(who: Acting, path: string, plan: PutPlan, body: IncomingBody, preconditions: Preconditions) {
     const content = await contentFor(body, path, cfg.baseUrl + path)
     if (content.triples) await checkAclWrite(deps, path, content.triples)
-    return withResourceLocks(() => writeLocks(store, path), async () => {
-      const meta = await getMeta(store, path)
-      checkPreconditions(preconditions, meta)
-      locks.require({ tokens: preconditions.lockTokens, ...writing(path, meta !== undefined) })
-      // Under the locks: the ACLs and the WebID document are judged as this write would leave them.
-      await checkEssentialWrite(deps, path, content)
-      const created = await checkNamesFree(store, path)
-      // The tree may have changed while the body was read: what this write now creates needs access too.
-      if ((meta !== undefined) !== plan.exists || created.some(c => !plan.authorized.includes(c))) await authorize(who, path, meta !== undefined, created)
-      return writeResource(store, cfg.baseUrl, path, content, now(), authorOf(who))
-    })
+    return withResourceLocks(
+      () => writeLocks(store, path),
+      async () => {
+        const meta = await getMeta(store, path)
+        checkPreconditions(preconditions, meta)
+        locks.require({ tokens: preconditions.lockTokens, ...writing(path, meta !== undefined) })
+        // Under the locks: the ACLs and the WebID document are judged as this write would leave them.
+        await checkEssentialWrite(deps, path, content)
+        const created = await checkNamesFree(store, path)
+        // The tree may have changed while the body was read: what this write now creates needs access too.
+        if ((meta !== undefined) !== plan.exists || created.some(c => !plan.authorized.includes(c))) await authorize(who, path, meta !== undefined, created)
+        return writeResource(store, cfg.baseUrl, path, content, now(), authorOf(who))
+      },
+    )
   }
 
   return { planPut, commitPut }
 }
 
 /** PUT in one step, for a face that holds the body or streams it from elsewhere (resources.ts `put`): planned, received, committed. */
-export const putInOneStep = (deps: ResourcesDeps, puts: ReturnType<typeof makePutResource>) =>
+export const putInOneStep =
+  (deps: ResourcesDeps, puts: ReturnType<typeof makePutResource>) =>
   async (who: Acting, path: string, contentType: string | null, body: OutgoingBody, preconditions: Preconditions = NO_PRECONDITIONS): Promise<WriteResult> => {
     const plan = await puts.planPut(who, path, { preconditions, contentType })
     return puts.commitPut(who, path, plan, await receiveContent(deps, isContainerPath(path), contentType, body), preconditions)

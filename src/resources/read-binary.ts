@@ -26,12 +26,16 @@ export async function readBinary({ store, meta, etag, requestHeaders, head, head
   const blob = meta.blob
   const size = blob === undefined ? 0 : meta.size
   // The store answers (or is found slow or down: 503) before the status is sent.
-  const open = (start?: number, end?: number) => store.blobs.open(blob!, start, end).catch((err: unknown) => { throw blobRefusal(err) })
+  const open = (start?: number, end?: number) =>
+    store.blobs.open(blob!, start, end).catch((err: unknown) => {
+      throw blobRefusal(err)
+    })
   // Range is defined for GET only (RFC 9110 §14.2): HEAD describes the whole representation.
   const answer = head ? { kind: 'whole' as const } : rangeOf(requestHeaders.get('range'), requestHeaders.get('if-range'), size, etag)
   if (answer.kind === 'unsatisfiable') {
-    throw new HttpError(416, 'range_not_satisfiable', `the file has ${size} bytes; the Range asks for none of them`,
-      { headers: { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' } })
+    throw new HttpError(416, 'range_not_satisfiable', `the file has ${size} bytes; the Range asks for none of them`, {
+      headers: { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' },
+    })
   }
   if (answer.kind === 'partial') {
     const { first, last } = answer.range

@@ -58,7 +58,7 @@ async function readPage(f: ContainerReadFacts, req: PageRequest): Promise<Respon
   const page = await readMemberPage(f.store, f.path, req.cursor, req.limit)
   for (const link of pageLinks(f.baseUrl + f.path, f.path, req, page)) f.headers.append('link', link)
   const writer = await writerFor(f)
-  const bytes = utf8.encode(await writer.head(page.items.length > 0) + writer.members(page.items) + writer.tail)
+  const bytes = utf8.encode((await writer.head(page.items.length > 0)) + writer.members(page.items) + writer.tail)
   f.headers.append('content-length', String(bytes.byteLength))
   return new Response(f.head ? null : bytes, { status: 200, headers: f.headers })
 }
@@ -78,10 +78,13 @@ async function readListing(f: ContainerReadFacts, key: string): Promise<Response
     const read: Member[][] = []
     while (read.length < 2) {
       const next = await chunks.next()
-      if (next.done) { ended = true; break }
+      if (next.done) {
+        ended = true
+        break
+      }
       read.push(next.value)
     }
-    start = await writer.head(read.length > 0) + read.map((c) => writer.members(c)).join('')
+    start = (await writer.head(read.length > 0)) + read.map(c => writer.members(c)).join('')
   } catch (err) {
     await chunks.return()
     throw err
@@ -93,7 +96,9 @@ async function readListing(f: ContainerReadFacts, key: string): Promise<Response
     return new Response(bytes, { status: 200, headers: f.headers })
   }
   const body = new ReadableStream<Uint8Array>({
-    start(controller) { controller.enqueue(utf8.encode(start)) },
+    start(controller) {
+      controller.enqueue(utf8.encode(start))
+    },
     async pull(controller) {
       try {
         const more = await chunks.next()
@@ -107,7 +112,9 @@ async function readListing(f: ContainerReadFacts, key: string): Promise<Response
       }
     },
     // The client went away: release the snapshot and iterator now, not when the generator is collected.
-    async cancel() { await chunks.return() },
+    async cancel() {
+      await chunks.return()
+    },
   })
   return new Response(body, { status: 200, headers: f.headers })
 }

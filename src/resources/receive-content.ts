@@ -23,7 +23,11 @@ export function fileTypeOf(contentType: string | null, container: boolean): stri
  * Stores `body` as a new blob, under the pod's size cap and above the disk's reserve. On a refusal nothing is
  * left behind; the caller owns the blob once this returns (it names it in a write, or discards it).
  */
-export async function storeFile(deps: Pick<ResourcesDeps, 'cfg' | 'store'>, body: OutgoingBody, options: Pick<BlobLimits, 'expectedBytes' | 'observe'> = {}): Promise<StoredBlob> {
+export async function storeFile(
+  deps: Pick<ResourcesDeps, 'cfg' | 'store'>,
+  body: OutgoingBody,
+  options: Pick<BlobLimits, 'expectedBytes' | 'observe'> = {},
+): Promise<StoredBlob> {
   const { cfg, store } = deps
   try {
     return await store.blobs.put(typeof body === 'string' ? [new TextEncoder().encode(body)] : body instanceof Uint8Array ? [body] : body, {

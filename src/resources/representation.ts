@@ -37,11 +37,13 @@ export interface ReadFacts extends RepresentationRequest {
 
 export async function readResource(f: ReadFacts): Promise<Response> {
   const { meta, headers } = f
-  const mediaType = meta.kind === 'binary' ? meta.contentType
-    : meta.kind === 'rdf' ? preferredDocumentType(f.accept, meta.namedGraphs === true) : preferredRdfType(f.accept)
+  const mediaType =
+    meta.kind === 'binary' ? meta.contentType : meta.kind === 'rdf' ? preferredDocumentType(f.accept, meta.namedGraphs === true) : preferredRdfType(f.accept)
   if (mediaType === undefined) {
-    const accepted = meta.namedGraphs ? NAMED_GRAPHS_NOT_IN_ONE_GRAPH
-      : meta.kind === 'rdf' ? 'this resource is RDF: accept text/turtle, application/ld+json, application/n-triples, application/trig or application/n-quads'
+    const accepted = meta.namedGraphs
+      ? NAMED_GRAPHS_NOT_IN_ONE_GRAPH
+      : meta.kind === 'rdf'
+        ? 'this resource is RDF: accept text/turtle, application/ld+json, application/n-triples, application/trig or application/n-quads'
         : 'this resource is RDF: accept text/turtle, application/ld+json or application/n-triples'
     throw new HttpError(406, 'not_acceptable', accepted, { headers: Object.fromEntries(headers) })
   }
@@ -57,7 +59,9 @@ export async function readResource(f: ReadFacts): Promise<Response> {
   const key = `${f.path}\0${etag}`
   let bytes = f.cache.get(key)
   if (!bytes) {
-    const { triples, namedGraphs } = f.statements ? splitGraphStatements(await f.statements(), meta) : await readDocumentStatements(f.store, f.baseUrl, f.path, meta)
+    const { triples, namedGraphs } = f.statements
+      ? splitGraphStatements(await f.statements(), meta)
+      : await readDocumentStatements(f.store, f.baseUrl, f.path, meta)
     bytes = new TextEncoder().encode(await serializeDocument(triples, namedGraphs, mediaType, url, meta.prefixes))
     if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
   }

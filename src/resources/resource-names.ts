@@ -10,8 +10,9 @@ import { isReservedPath } from '../http/pod-paths.ts'
 
 /** 405 for a write to a path the pod's own endpoints own (the pod's URL space (http/pod-paths.ts)). */
 export const reservedPathError = (path: string) =>
-  new HttpError(405, 'reserved_path', `${path.split('/', 2).join('/')} is reserved for the pod's own endpoints and cannot be written`,
-    { headers: { allow: 'GET, HEAD, OPTIONS' } })
+  new HttpError(405, 'reserved_path', `${path.split('/', 2).join('/')} is reserved for the pod's own endpoints and cannot be written`, {
+    headers: { allow: 'GET, HEAD, OPTIONS' },
+  })
 
 /**
  * Names no resource may have, whoever asks (so checked before authorization: nothing about the
@@ -30,7 +31,7 @@ export function checkWritablePath(path: string) {
 /** The ancestors a create would make, for authorization (a clash is only reported after access was granted). */
 export async function missingAncestors(store: Store, path: string): Promise<string[]> {
   const missing: string[] = []
-  for (const ancestor of ancestorPaths(path)) if (!await getMeta(store, ancestor)) missing.push(ancestor)
+  for (const ancestor of ancestorPaths(path)) if (!(await getMeta(store, ancestor))) missing.push(ancestor)
   return missing
 }
 
@@ -57,8 +58,16 @@ const clash = (wanted: string, existing: string) =>
  */
 export function nameFromSlug(slug: string | null): string {
   let name = ''
-  try { name = decodeURIComponent(slug ?? '') } catch { name = slug ?? '' }
-  name = name.normalize('NFC').replace(/[^\p{L}\p{N}._~-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 120)
+  try {
+    name = decodeURIComponent(slug ?? '')
+  } catch {
+    name = slug ?? ''
+  }
+  name = name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}._~-]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 120)
   if (!name || /^\.+$/.test(name) || name.endsWith(ACL_SUFFIX)) return crypto.randomUUID()
   return encodeSegment(name)
 }

@@ -121,14 +121,21 @@ export function makeResources(deps: ResourcesDeps): Resources {
   }
 
   const locks = makeLockTable({
-    now, metaOf: path => getMeta(store, path),
+    now,
+    metaOf: path => getMeta(store, path),
     pathOfTag: tag => {
       if (!tag.startsWith('/') && !tag.startsWith(baseUrl + '/')) return undefined
-      try { return resolveTarget(baseUrl, tag).path } catch { return undefined }
+      try {
+        return resolveTarget(baseUrl, tag).path
+      } catch {
+        return undefined
+      }
     },
   })
   // A lock goes with its resource: deleted, or moved away (RFC 4918 §7.7: a MOVE does not move the source's locks)
-  store.changes.listen(changes => { for (const c of changes) if (c.type === 'Delete') locks.forget(c.object) })
+  store.changes.listen(changes => {
+    for (const c of changes) if (c.type === 'Delete') locks.forget(c.object)
+  })
   // A resource's WebDAV dead properties go with it, whichever face deletes or trashes it (store/dead-properties.ts)
   followDeletes(store)
   const puts = makePutResource(deps, locks)
@@ -158,32 +165,50 @@ export function makeResources(deps: ResourcesDeps): Resources {
     },
     ...makePatchDocument(deps, locks),
     delete: makeDeleteResource(deps, locks),
-    move: (who, from, to, lockTokens) => withResourceLocks(() => moveLocks(store, from, to), async () => {
-      await requireDeletion(who, from, paths => creationNeeds(baseUrl, paths.map(p => to + p.slice(from.length))))
-      const away = removing(from)
-      locks.require({ tokens: lockTokens, changes: [from, to], members: [...away.members, ...membershipOf(to)], trees: away.trees })
-      return moveResource(store, baseUrl, from, to, now(), { protectedReason: unmovableReason, by: authorOf(who) })
-    }),
-    trash: (who, path, expectedCount, lockTokens) => withResourceLocks(() => deleteLocks(store, path), async () => {
-      await requireDeletion(who, path)
-      locks.require({ tokens: lockTokens, ...removing(path) })
-      return trashResource(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
-    }),
-    deleteTree: (who, path, expectedCount, lockTokens) => withResourceLocks(() => deleteLocks(store, path), async () => {
-      await requireDeletion(who, path)
-      locks.require({ tokens: lockTokens, ...removing(path) })
-      return deleteTree(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
-    }),
-    restore: (who, id) => withResourceLocks(wholeTreeLocks, async () => {
-      // An unknown id is the store's 404: the trash's ids are random and name no resource.
-      const kept = await store.trash.get(contentKey(id)) as readonly { path: string }[] | undefined
-      if (kept) {
-        const paths = kept.map(r => r.path)
-        await requireAll(d, who.principal, paths[0]!, creationNeeds(baseUrl, paths), who.origin)
-        // Back into a folder someone locked: its membership changes (no face restoring holds a WebDAV token)
-        locks.require({ members: membershipOf(paths[0]!) })
-      }
-      return restoreFromTrash(store, baseUrl, id, now())
-    }),
+    move: (who, from, to, lockTokens) =>
+      withResourceLocks(
+        () => moveLocks(store, from, to),
+        async () => {
+          await requireDeletion(who, from, paths =>
+            creationNeeds(
+              baseUrl,
+              paths.map(p => to + p.slice(from.length)),
+            ),
+          )
+          const away = removing(from)
+          locks.require({ tokens: lockTokens, changes: [from, to], members: [...away.members, ...membershipOf(to)], trees: away.trees })
+          return moveResource(store, baseUrl, from, to, now(), { protectedReason: unmovableReason, by: authorOf(who) })
+        },
+      ),
+    trash: (who, path, expectedCount, lockTokens) =>
+      withResourceLocks(
+        () => deleteLocks(store, path),
+        async () => {
+          await requireDeletion(who, path)
+          locks.require({ tokens: lockTokens, ...removing(path) })
+          return trashResource(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
+        },
+      ),
+    deleteTree: (who, path, expectedCount, lockTokens) =>
+      withResourceLocks(
+        () => deleteLocks(store, path),
+        async () => {
+          await requireDeletion(who, path)
+          locks.require({ tokens: lockTokens, ...removing(path) })
+          return deleteTree(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
+        },
+      ),
+    restore: (who, id) =>
+      withResourceLocks(wholeTreeLocks, async () => {
+        // An unknown id is the store's 404: the trash's ids are random and name no resource.
+        const kept = (await store.trash.get(contentKey(id))) as readonly { path: string }[] | undefined
+        if (kept) {
+          const paths = kept.map(r => r.path)
+          await requireAll(d, who.principal, paths[0]!, creationNeeds(baseUrl, paths), who.origin)
+          // Back into a folder someone locked: its membership changes (no face restoring holds a WebDAV token)
+          locks.require({ members: membershipOf(paths[0]!) })
+        }
+        return restoreFromTrash(store, baseUrl, id, now())
+      }),
   }
 }

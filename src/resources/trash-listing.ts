@@ -9,7 +9,9 @@ export { TRASH_KEEP_MS, TRASH_MAX_ITEMS } from '../store/trash.ts'
 export type { TrashItem } from '../store/trash.ts'
 
 /** An item of the trash with the bytes it holds: what deleting it for good frees. */
-export interface TrashedItem extends TrashItem { readonly bytes: number }
+export interface TrashedItem extends TrashItem {
+  readonly bytes: number
+}
 
 /**
  * Control of the pod's root: the trash holds what was deleted from anywhere in the pod, ACL documents too, and
@@ -21,7 +23,7 @@ const controlOfRoot = (deps: ResourcesDeps, who: Acting) => decide(deps, who, '/
 export function makeTrashListing(deps: ResourcesDeps) {
   return async function trashed(who: Acting): Promise<TrashedItem[]> {
     await controlOfRoot(deps, who)
-    return Promise.all((await readTrash(deps.store)).map(async (item) => ({ ...item, bytes: await trashedBytes(deps.store, item.id) })))
+    return Promise.all((await readTrash(deps.store)).map(async item => ({ ...item, bytes: await trashedBytes(deps.store, item.id) })))
   }
 }
 
@@ -32,24 +34,26 @@ export function makeTrashListing(deps: ResourcesDeps) {
 export function makeTrashDeletes(deps: ResourcesDeps) {
   return {
     /** Deletes one item of the trash for good; 404 for an id the trash does not hold. Answers it and the bytes freed. */
-    deleteTrashed: (who: Acting, id: string) => deps.withResourceLocks(wholeTreeLocks, async () => {
-      await controlOfRoot(deps, who)
-      return deleteTrashed(deps.store, id)
-    }),
+    deleteTrashed: (who: Acting, id: string) =>
+      deps.withResourceLocks(wholeTreeLocks, async () => {
+        await controlOfRoot(deps, who)
+        return deleteTrashed(deps.store, id)
+      }),
     /**
      * Empties the trash of what was deleted at or before `upTo` (epoch ms: the newest item the owner was shown,
      * so what is deleted meanwhile stays). Answers how many items went and the bytes freed.
      */
-    emptyTrash: (who: Acting, upTo: number) => deps.withResourceLocks(wholeTreeLocks, async () => {
-      await controlOfRoot(deps, who)
-      let items = 0
-      let bytes = 0
-      for (const item of await readTrash(deps.store)) {
-        if (item.deletedAt > upTo) continue
-        bytes += (await deleteTrashed(deps.store, item.id)).bytes
-        items++
-      }
-      return { items, bytes }
-    }),
+    emptyTrash: (who: Acting, upTo: number) =>
+      deps.withResourceLocks(wholeTreeLocks, async () => {
+        await controlOfRoot(deps, who)
+        let items = 0
+        let bytes = 0
+        for (const item of await readTrash(deps.store)) {
+          if (item.deletedAt > upTo) continue
+          bytes += (await deleteTrashed(deps.store, item.id)).bytes
+          items++
+        }
+        return { items, bytes }
+      }),
   }
 }

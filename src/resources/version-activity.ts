@@ -34,10 +34,17 @@ export interface ChangeQuery {
   readonly limit: number
 }
 
-export interface ChangePage { readonly changes: ChangeEntry[]; readonly next?: string }
+export interface ChangePage {
+  readonly changes: ChangeEntry[]
+  readonly next?: string
+}
 
 /** What a folder's restore did: the resources written back, those already as they were, those that did not exist then (they stay). */
-export interface FolderRestore { readonly restored: string[]; readonly unchanged: string[]; readonly absentThen: string[] }
+export interface FolderRestore {
+  readonly restored: string[]
+  readonly unchanged: string[]
+  readonly absentThen: string[]
+}
 
 export interface VersionActivity {
   /** The changes kept, newest first (the one change's order, then the path's), a page of them. */
@@ -51,11 +58,17 @@ export interface VersionActivity {
   restoreFolder(who: Acting, folder: string, at: number): Promise<FolderRestore>
 }
 
-const rangeOf = (folder?: string) => folder ? { gte: folder, lt: `${folder}\uffff` } : {}
+const rangeOf = (folder?: string) => (folder ? { gte: folder, lt: `${folder}\uffff` } : {})
 // Newest first: the change's time, then the key (a batch's changes, such as a folder deleted, share one time).
 const sortKeyOf = (key: string) => `${String(spanOf(key).until).padStart(15, '0')}\0${key}`
-const entryOf = (key: string, r: VersionRecord): ChangeEntry =>
-  ({ path: pathOfVersionKey(key), from: r.from, until: r.until, end: r.end, ...(r.by ? { by: r.by } : {}), meta: r.meta })
+const entryOf = (key: string, r: VersionRecord): ChangeEntry => ({
+  path: pathOfVersionKey(key),
+  from: r.from,
+  until: r.until,
+  end: r.end,
+  ...(r.by ? { by: r.by } : {}),
+  meta: r.meta,
+})
 const CHUNK = 200
 
 /**
@@ -76,9 +89,10 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
   return {
     async changes(who, query) {
       await controlOfRoot(who)
-      const sorted = (await keysUnder(query.folder)).map(key => ({ key, sort: sortKeyOf(key) }))
+      const sorted = (await keysUnder(query.folder))
+        .map(key => ({ key, sort: sortKeyOf(key) }))
         .filter(k => query.after === undefined || k.sort < query.after)
-        .sort((a, b) => a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0)
+        .sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0))
       const changes: ChangeEntry[] = []
       let last = ''
       for (let i = 0; i < sorted.length; i += CHUNK) {
@@ -115,10 +129,16 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
         try {
           from = (await versions.mementoAt(who, path, at)).from
         } catch (err) {
-          if (err instanceof HttpError && err.code === 'memento_not_found') { out.absentThen.push(path); continue }
+          if (err instanceof HttpError && err.code === 'memento_not_found') {
+            out.absentThen.push(path)
+            continue
+          }
           throw err
         }
-        if ((await getMeta(store, path))?.modified === from) { out.unchanged.push(path); continue }
+        if ((await getMeta(store, path))?.modified === from) {
+          out.unchanged.push(path)
+          continue
+        }
         await versions.restoreVersion(who, path, from)
         out.restored.push(path)
       }

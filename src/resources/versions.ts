@@ -18,7 +18,9 @@ import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
 
 /** One state of a resource a memento shows: when it was written (its id and Memento-Datetime). */
-export interface MementoEntry { readonly from: number }
+export interface MementoEntry {
+  readonly from: number
+}
 
 /** A memento the principal may read: the state's metadata (a folder's shown as a document: its own statements) and its statements. */
 export interface Memento extends Readable {
@@ -45,7 +47,7 @@ type Put = (who: Acting, path: string, contentType: string | null, body: Outgoin
 
 const notKept = (path: string) => new HttpError(404, 'memento_not_found', `no state of ${path} is kept from that time`)
 /** A folder's memento is its own statements (its listing is its members' versions), served as a document. */
-const asDocument = (meta: ResourceMeta): ResourceMeta => meta.kind === 'container' ? { ...meta, kind: 'rdf' } : meta
+const asDocument = (meta: ResourceMeta): ResourceMeta => (meta.kind === 'container' ? { ...meta, kind: 'rdf' } : meta)
 
 export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
   const { store, cfg } = deps
@@ -68,7 +70,13 @@ export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
     const decision = await mayRead(who, path)
     const found = await findMemento(path, from)
     if (!found) throw notKept(path)
-    return { meta: asDocument(found.meta), from, wacAllow: decision.wacAllow, publicRead: decision.public.has('read'), ...(found.statements ? { statements: found.statements } : {}) }
+    return {
+      meta: asDocument(found.meta),
+      from,
+      wacAllow: decision.wacAllow,
+      publicRead: decision.public.has('read'),
+      ...(found.statements ? { statements: found.statements } : {}),
+    }
   }
 
   return {
@@ -94,9 +102,16 @@ export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
 
     readMemento,
 
-    representMemento: (path, memento, request) => readResource({
-      ...request, store, baseUrl: cfg.baseUrl, path, meta: memento.meta, cache: mementoBytes, ...(memento.statements ? { statements: memento.statements } : {}),
-    }),
+    representMemento: (path, memento, request) =>
+      readResource({
+        ...request,
+        store,
+        baseUrl: cfg.baseUrl,
+        path,
+        meta: memento.meta,
+        cache: mementoBytes,
+        ...(memento.statements ? { statements: memento.statements } : {}),
+      }),
 
     async restoreVersion(who, path, from) {
       const memento = await readMemento(who, path, from)
@@ -112,4 +127,4 @@ export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
 /** A move there and back leaves two states written at one time: one memento. */
 const dedupe = (mementos: MementoEntry[]) => mementos.filter((m, i) => i === 0 || mementos[i - 1]!.from !== m.from)
 
-const contentOf = (meta: ResourceMeta, stored: Quad[]) => meta.namedGraphs ? readGraphStatements(stored) : { triples: stored, namedGraphs: [] }
+const contentOf = (meta: ResourceMeta, stored: Quad[]) => (meta.namedGraphs ? readGraphStatements(stored) : { triples: stored, namedGraphs: [] })

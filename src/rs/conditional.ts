@@ -12,5 +12,8 @@ export const lockTokensOf = (headers: Headers): string[] => {
 }
 
 /** A write's If-Match / If-None-Match and lock tokens, for the operations layer. */
-export const preconditionsOf = (headers: Headers): Preconditions =>
-  ({ ifMatch: headers.get('if-match'), ifNoneMatch: headers.get('if-none-match'), lockTokens: lockTokensOf(headers) })
+export const preconditionsOf = (headers: Headers): Preconditions => ({
+  ifMatch: headers.get('if-match'),
+  ifNoneMatch: headers.get('if-none-match'),
+  lockTokens: lockTokensOf(headers),
+})

@@ -16,7 +16,11 @@ export async function firstRequirements(store: Store, method: string, path: stri
   if (m === 'PATCH') return requiredModes({ method: m, url, exists: true, patch: AT_LEAST_APPEND })
   if (m !== 'PUT' && m !== 'DELETE') {
     // a method the RS does not take (405) has no requirement, and its refusal no ticket
-    try { return requiredModes({ method: m, url, exists: true }) } catch { return [] }
+    try {
+      return requiredModes({ method: m, url, exists: true })
+    } catch {
+      return []
+    }
   }
   const exists = (await getMeta(store, path)) !== undefined
   const created = m === 'PUT' && !exists ? await missingAncestors(store, path) : []

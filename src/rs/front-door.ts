@@ -45,19 +45,25 @@ export async function renderFrontDoor(f: FrontDoorFacts, refusal: HttpError): Pr
   const cookie = f.request.headers.get('cookie')
   const signedIn = cookie ? await getLoginSession(f.store, f.baseUrl, cookie, f.now) : undefined
   const what = f.path === '/' ? "The pod's root (/)" : f.path
-  const reason = refusal.status === 401
-    ? `${what} is not public: only a Solid app signed in by someone it is shared with can read it.`
-    : `${what} is not shared with the agent that asked.`
-  const res = await renderPage('front-door.html', 'Solid pod', {
-    profile: webid,
-    webid: breakableUrl(webid),
-    reason,
-    // Someone it is shared with signs in with their own pod and comes back here (visit/)
-    visitor: `${VISIT_PATHS.signIn}?return=${encodeURIComponent(f.path)}`,
-    owner: ownerBox(Boolean(account?.passwordHash), Boolean(signedIn)),
-    status: `HTTP ${refusal.status}`,
-    code: refusal.code,
-  }, { status: refusal.status, headers: { ...refusal.headers, vary: 'Accept' } })
+  const reason =
+    refusal.status === 401
+      ? `${what} is not public: only a Solid app signed in by someone it is shared with can read it.`
+      : `${what} is not shared with the agent that asked.`
+  const res = await renderPage(
+    'front-door.html',
+    'Solid pod',
+    {
+      profile: webid,
+      webid: breakableUrl(webid),
+      reason,
+      // Someone it is shared with signs in with their own pod and comes back here (visit/)
+      visitor: `${VISIT_PATHS.signIn}?return=${encodeURIComponent(f.path)}`,
+      owner: ownerBox(Boolean(account?.passwordHash), Boolean(signedIn)),
+      status: `HTTP ${refusal.status}`,
+      code: refusal.code,
+    },
+    { status: refusal.status, headers: { ...refusal.headers, vary: 'Accept' } },
+  )
   return f.request.method === 'HEAD' ? new Response(null, { status: res.status, headers: res.headers }) : res
 }
 

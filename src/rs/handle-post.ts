@@ -31,7 +31,10 @@ export function planPost(ctx: RsContext, r: RsRequest): Promise<PostPlan> {
 /** Creates the member from a received body as `planPost` planned; the layer discards the body when the write is refused. */
 export async function commitPost(ctx: RsContext, r: RsRequest, plan: PostPlan, body: IncomingBody): Promise<Response> {
   const { headers } = r.request
-  const created = await ctx.deps.resources.commitPost(actingOf(r), r.target.path, plan, body, { slug: headers.get('slug'), preconditions: preconditionsOf(headers) })
+  const created = await ctx.deps.resources.commitPost(actingOf(r), r.target.path, plan, body, {
+    slug: headers.get('slug'),
+    preconditions: preconditionsOf(headers),
+  })
   return new Response(null, {
     status: 201,
     headers: { location: ctx.deps.cfg.baseUrl + created.path, etag: `"${created.result.meta.etag}"`, 'wac-allow': plan.wacAllow },

@@ -77,8 +77,10 @@ export async function answerPast(ctx: RsContext, r: RsRequest, ask: PastAsk, hea
     return new Response(head ? null : body, {
       status: 200,
       headers: {
-        'content-type': type === TURTLE ? `${TURTLE}; charset=utf-8` : LINK_FORMAT, 'wac-allow': wacAllow,
-        vary: 'Accept, Authorization, Origin', 'cache-control': publicRead ? 'no-cache' : 'private, no-cache',
+        'content-type': type === TURTLE ? `${TURTLE}; charset=utf-8` : LINK_FORMAT,
+        'wac-allow': wacAllow,
+        vary: 'Accept, Authorization, Origin',
+        'cache-control': publicRead ? 'no-cache' : 'private, no-cache',
         link: `<${url}>; rel="original timegate"`,
       },
     })
@@ -86,10 +88,20 @@ export async function answerPast(ctx: RsContext, r: RsRequest, ask: PastAsk, hea
   const memento = await resources.readMemento(who, path, ask.from)
   // RFC 7089 §2.1.2, §4.1.2: a memento names its datetime and its original; it is not changed, so it takes no write.
   const headers = new Headers({
-    'memento-datetime': httpDate(memento.from), link: mementoLinks(url), allow: 'OPTIONS, HEAD, GET',
-    vary: 'Accept, Authorization, Origin', 'wac-allow': memento.wacAllow, 'cache-control': memento.publicRead ? 'no-cache' : 'private, no-cache',
+    'memento-datetime': httpDate(memento.from),
+    link: mementoLinks(url),
+    allow: 'OPTIONS, HEAD, GET',
+    vary: 'Accept, Authorization, Origin',
+    'wac-allow': memento.wacAllow,
+    'cache-control': memento.publicRead ? 'no-cache' : 'private, no-cache',
   })
-  return resources.representMemento(path, memento, { accept: r.request.headers.get('accept'), requestUrl: r.request.url, requestHeaders: r.request.headers, head, headers })
+  return resources.representMemento(path, memento, {
+    accept: r.request.headers.get('accept'),
+    requestUrl: r.request.url,
+    requestHeaders: r.request.headers,
+    head,
+    headers,
+  })
 }
 
 /** RFC 7089 §5.1.1: the TimeMap in link-format (RFC 6690), mementos oldest first. */
@@ -116,8 +128,10 @@ function timeMapTurtle(url: string, mementos: readonly MementoEntry[]): string {
     `<${timeMapUrl(url)}> a mem:TimeMap; mem:original <${url}>; mem:timegate <${url}>.`,
   ]
   for (const m of mementos) {
-    lines.push(`<${timeMapUrl(url)}> mem:memento <${mementoUrl(url, m.from)}>.`,
-      `<${mementoUrl(url, m.from)}> a mem:Memento; mem:original <${url}>; mem:mementoDatetime "${new Date(m.from).toISOString()}"^^xsd:dateTime.`)
+    lines.push(
+      `<${timeMapUrl(url)}> mem:memento <${mementoUrl(url, m.from)}>.`,
+      `<${mementoUrl(url, m.from)}> a mem:Memento; mem:original <${url}>; mem:mementoDatetime "${new Date(m.from).toISOString()}"^^xsd:dateTime.`,
+    )
   }
   return `${lines.join('\n')}\n`
 }

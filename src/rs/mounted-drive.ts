@@ -14,7 +14,11 @@ export function withTypeFromName(request: Request, principal: Pick<Principal, 's
   if (!isMountedDrive(principal) || request.headers.has('content-type') || path.endsWith('/')) return request
   const headers = new Headers(request.headers)
   let name = path.slice(path.lastIndexOf('/') + 1)
-  try { name = decodeURIComponent(name) } catch { /* a name that does not decode keeps its percent signs; only its extension matters */ }
+  try {
+    name = decodeURIComponent(name)
+  } catch {
+    /* a name that does not decode keeps its percent signs; only its extension matters */
+  }
   headers.set('content-type', Bun.file(name).type)
   return new Request(request, { headers })
 }
@@ -24,4 +28,3 @@ export function checkParentExists(principal: Pick<Principal, 'scheme'>, plan: Pu
   if (!isMountedDrive(principal) || plan.authorized.length === 0) return
   throw new HttpError(409, 'missing_parent', `${plan.authorized[plan.authorized.length - 1]} does not exist: make the folder first (MKCOL)`)
 }
-

@@ -47,7 +47,16 @@ export function makeResourceServer(deps: Deps) {
       principal = await authenticate(request)
       response = await dispatch({ request, target, principal, origin })
     } catch (err) {
-      response = await answerError(request, target.path, await withUmaChallenge(withSignatureHints(withRefusalLinks(err, deps.cfg.baseUrl, target.path), request, target.path), request.method, target.path, target.url))
+      response = await answerError(
+        request,
+        target.path,
+        await withUmaChallenge(
+          withSignatureHints(withRefusalLinks(err, deps.cfg.baseUrl, target.path), request, target.path),
+          request.method,
+          target.path,
+          target.url,
+        ),
+      )
     }
     // WAC-Allow (WAC §6 / Solid Protocol) on every answer, also those that made no decision (OPTIONS, DELETE, 404/409/412 …).
     if (!response.headers.has('wac-allow')) {
@@ -68,7 +77,10 @@ export function makeResourceServer(deps: Deps) {
    */
   async function withUpdatesVia(response: Response, principal: Principal): Promise<Response> {
     if (response.headers.has('updates-via')) return response
-    response.headers.set('updates-via', isAuthenticated(principal) ? await deps.legacyCapabilities.updatesViaFor(listenerPrincipalOf(principal)) : deps.legacyCapabilities.anonymousUrl)
+    response.headers.set(
+      'updates-via',
+      isAuthenticated(principal) ? await deps.legacyCapabilities.updatesViaFor(listenerPrincipalOf(principal)) : deps.legacyCapabilities.anonymousUrl,
+    )
     return response
   }
 
@@ -83,7 +95,10 @@ export function makeResourceServer(deps: Deps) {
     if (challenges.some(c => c.startsWith('UMA '))) return err
     const needs = await firstRequirements(deps.store, method, path, url)
     if (needs.length === 0) return err
-    return new HttpError(401, err.code, err.description, { cause: err.cause, headers: { ...err.headers, 'www-authenticate': [await ctx.access.challengeFor(needs), ...challenges] } })
+    return new HttpError(401, err.code, err.description, {
+      cause: err.cause,
+      headers: { ...err.headers, 'www-authenticate': [await ctx.access.challengeFor(needs), ...challenges] },
+    })
   }
 
   /**
@@ -118,13 +133,21 @@ export function makeResourceServer(deps: Deps) {
       throw new HttpError(405, 'method_not_allowed', 'a memento or TimeMap cannot be changed', { headers: { allow: 'GET, HEAD, OPTIONS' } })
     }
     switch (method) {
-      case 'GET': case 'HEAD': return read(r, method === 'HEAD')
-      case 'OPTIONS': return options(r)
-      case 'PUT': return honourLocks(ctx, r, method).then(() => resumable(r, 'PUT') ?? handlePut(ctx, r))
-      case 'POST': return honourLocks(ctx, r, method).then(() => resumable(r, 'POST') ?? handlePost(ctx, r))
-      case 'PATCH': return honourLocks(ctx, r, method).then(() => handlePatch(ctx, r))
-      case 'DELETE': return honourLocks(ctx, r, method).then(() => handleDelete(ctx, r))
-      default: throw new HttpError(405, 'method_not_allowed', `${method} is not supported`, { headers: { allow: 'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE' } })
+      case 'GET':
+      case 'HEAD':
+        return read(r, method === 'HEAD')
+      case 'OPTIONS':
+        return options(r)
+      case 'PUT':
+        return honourLocks(ctx, r, method).then(() => resumable(r, 'PUT') ?? handlePut(ctx, r))
+      case 'POST':
+        return honourLocks(ctx, r, method).then(() => resumable(r, 'POST') ?? handlePost(ctx, r))
+      case 'PATCH':
+        return honourLocks(ctx, r, method).then(() => handlePatch(ctx, r))
+      case 'DELETE':
+        return honourLocks(ctx, r, method).then(() => handleDelete(ctx, r))
+      default:
+        throw new HttpError(405, 'method_not_allowed', `${method} is not supported`, { headers: { allow: 'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE' } })
     }
   }
 
@@ -148,7 +171,13 @@ export function makeResourceServer(deps: Deps) {
     // RFC 9111 §5.2.2.4: a browser may keep a copy but asks again (the ETag makes that a 304) before using it, so
     // a document saved a moment ago is never shown as it was; a copy read with credentials stays in that browser
     headers.set('cache-control', publicRead ? 'no-cache' : 'private, no-cache')
-    return deps.resources.represent(path, readable, { accept: r.request.headers.get('accept'), requestUrl: r.request.url, requestHeaders: r.request.headers, head, headers })
+    return deps.resources.represent(path, readable, {
+      accept: r.request.headers.get('accept'),
+      requestUrl: r.request.url,
+      requestHeaders: r.request.headers,
+      head,
+      headers,
+    })
   }
 
   // OPTIONS needs no access (WAC §6.4), so it answers from the path alone: no existence oracle.

@@ -7,6 +7,10 @@ import { challengeLinks } from './resource-headers.ts'
 /** `err` with the RS's Link for `path` when it is a refusal of the layer (its Link left empty); anything else as it is. */
 export function withRefusalLinks(err: unknown, baseUrl: string, path: string): unknown {
   if (!(err instanceof HttpError) || (err.status !== 401 && err.status !== 403) || err.headers.link !== '') return err
-  return new HttpError(err.status as never, err.code, err.description,
-    { cause: err.cause, headers: { ...err.headers, link: challengeLinks(baseUrl, path) }, extra: err.extra, logged: err.logged })
+  return new HttpError(err.status as never, err.code, err.description, {
+    cause: err.cause,
+    headers: { ...err.headers, link: challengeLinks(baseUrl, path) },
+    extra: err.extra,
+    logged: err.logged,
+  })
 }

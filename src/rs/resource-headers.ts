@@ -30,8 +30,7 @@ export function typeLinks(path: string, meta: ResourceMeta | undefined): string[
 const conditionLinks = (path: string): string[] => (isAcl(path) ? CONDITION_TYPES.map(t => link(t, ACL('condition'))) : [])
 
 /** The `rel="acl"` link (never on ACL resources themselves); also used on 401/403 answers. */
-export const aclLinkOf = (baseUrl: string, path: string) =>
-  isAcl(path) ? undefined : link(baseUrl + aclOf(path), 'acl')
+export const aclLinkOf = (baseUrl: string, path: string) => (isAcl(path) ? undefined : link(baseUrl + aclOf(path), 'acl'))
 
 // Every read of a resource answers the same Link/Allow/Accept-* values, which depend only on its
 // path and kind: computed once per (path, kind) and copied into each answer.

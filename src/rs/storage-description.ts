@@ -16,11 +16,15 @@ export async function describeStorage(baseUrl: string, accept: string | null): P
   if (!mediaType) throw new HttpError(406, 'not_acceptable', 'accept text/turtle, application/ld+json or application/n-triples')
   const self = namedNode(baseUrl + RS_PATHS.storageDescription)
   const root = namedNode(`${baseUrl}/`)
-  const body = await serializeRdf([
-    quad(self, namedNode(RDF('type')), namedNode(SOLID('StorageDescription'))),
-    quad(root, namedNode(RDF('type')), namedNode(PIM('Storage'))),
-    quad(root, namedNode(SOLID('owner')), namedNode(ownerWebIdOf(baseUrl))),
-    ...allSubscriptionServiceQuads(baseUrl, self.value),
-  ], mediaType, self.value)
+  const body = await serializeRdf(
+    [
+      quad(self, namedNode(RDF('type')), namedNode(SOLID('StorageDescription'))),
+      quad(root, namedNode(RDF('type')), namedNode(PIM('Storage'))),
+      quad(root, namedNode(SOLID('owner')), namedNode(ownerWebIdOf(baseUrl))),
+      ...allSubscriptionServiceQuads(baseUrl, self.value),
+    ],
+    mediaType,
+    self.value,
+  )
   return new Response(body, { headers: { 'content-type': `${mediaType}; charset=utf-8`, vary: 'Accept, Origin' } })
 }

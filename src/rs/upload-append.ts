@@ -8,8 +8,8 @@ import { putUpload, type UploadRecord } from '../store/upload-records.ts'
 import { byteCountOf, PROBLEM_TYPES, uploadCompleteOf } from './upload-fields.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
-export const inconsistentLength = (why: string) => new HttpError(400, 'inconsistent_upload_length', why,
-  { extra: { type: PROBLEM_TYPES.inconsistent_upload_length } })
+export const inconsistentLength = (why: string) =>
+  new HttpError(400, 'inconsistent_upload_length', why, { extra: { type: PROBLEM_TYPES.inconsistent_upload_length } })
 
 /**
  * §4.1.3: the length the request announces (Upload-Length, or Content-Length with Upload-Complete: ?1), which
@@ -18,11 +18,12 @@ export const inconsistentLength = (why: string) => new HttpError(400, 'inconsist
 export function announcedLength(headers: Headers, upload: UploadRecord): number | undefined {
   const given = byteCountOf(headers, 'upload-length')
   const contentLength = headers.get('content-length')
-  const byContent = uploadCompleteOf(headers) === true && contentLength !== null && /^\d+$/.test(contentLength)
-    ? upload.offset + Number(contentLength) : undefined
+  const byContent =
+    uploadCompleteOf(headers) === true && contentLength !== null && /^\d+$/.test(contentLength) ? upload.offset + Number(contentLength) : undefined
   const known = [upload.length, given, byContent].filter((n): n is number => n !== undefined)
   if (known.some(n => n !== known[0])) throw inconsistentLength(`the upload's length was given as ${[...new Set(known)].join(' and ')}`)
-  if (known[0] !== undefined && known[0] < upload.offset) throw inconsistentLength(`the length ${known[0]} is less than the ${upload.offset} bytes already stored`)
+  if (known[0] !== undefined && known[0] < upload.offset)
+    throw inconsistentLength(`the length ${known[0]} is less than the ${upload.offset} bytes already stored`)
   return known[0]
 }
 
@@ -31,8 +32,13 @@ export function announcedLength(headers: Headers, upload: UploadRecord): number 
  * a signed body (RFC 9530 Content-Digest) keeps nothing unless it arrived whole and matches. Returns the
  * upload as recorded now, and whether the body arrived whole.
  */
-export async function appendToUpload(ctx: RsContext, r: Pick<RsRequest, 'request' | 'principal'>, id: string, before: UploadRecord,
-  signal: AbortSignal): Promise<{ upload: UploadRecord; ended: boolean }> {
+export async function appendToUpload(
+  ctx: RsContext,
+  r: Pick<RsRequest, 'request' | 'principal'>,
+  id: string,
+  before: UploadRecord,
+  signal: AbortSignal,
+): Promise<{ upload: UploadRecord; ended: boolean }> {
   const { store, cfg, now } = ctx.deps
   const length = announcedLength(r.request.headers, before)
   const declared = Number(r.request.headers.get('content-length') ?? 'NaN')

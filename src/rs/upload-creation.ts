@@ -49,11 +49,17 @@ export async function createUpload(ctx: RsContext, r: RsRequest, method: 'PUT' |
   const length = byteCountOf(r.request.headers, 'upload-length')
   const limit = (secondsLeft: number) => uploadLimit(version, { ...(cfg.maxBodyBytes === undefined ? {} : { maxSize: cfg.maxBodyBytes }), secondsLeft })
   if (length !== undefined && cfg.maxBodyBytes !== undefined && length > cfg.maxBodyBytes) {
-    throw new HttpError(413, 'payload_too_large', `the upload is larger than this pod accepts (${cfg.maxBodyBytes} bytes)`, { headers: { 'upload-limit': limit(cfg.uploadExpirySeconds) } })
+    throw new HttpError(413, 'payload_too_large', `the upload is larger than this pod accepts (${cfg.maxBodyBytes} bytes)`, {
+      headers: { 'upload-limit': limit(cfg.uploadExpirySeconds) },
+    })
   }
   // Each upload holds a file and a record for a day: one agent (anonymous writers share one) gets a bounded number.
-  if (await openUploadsOf(store, agentOf(r.principal), now()) >= MAX_OPEN_UPLOADS) {
-    throw new HttpError(429, 'too_many_uploads', `${MAX_OPEN_UPLOADS} uploads of yours are in progress already; complete or cancel one (DELETE its upload resource) first`)
+  if ((await openUploadsOf(store, agentOf(r.principal), now())) >= MAX_OPEN_UPLOADS) {
+    throw new HttpError(
+      429,
+      'too_many_uploads',
+      `${MAX_OPEN_UPLOADS} uploads of yours are in progress already; complete or cancel one (DELETE its upload resource) first`,
+    )
   }
   const id = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
   const headers: Record<string, string> = {}

@@ -23,7 +23,11 @@ export const PROBLEM_TYPES = {
 function item(headers: Headers, name: string): unknown {
   const value = headers.get(name)
   if (value === null) return undefined
-  try { return parseItem(value)[0] } catch { return undefined }
+  try {
+    return parseItem(value)[0]
+  } catch {
+    return undefined
+  }
 }
 
 /** The request's interop version when the pod speaks it; a request without one is an ordinary upload. */

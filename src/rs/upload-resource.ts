@@ -25,7 +25,9 @@ export async function handleUploadResource(ctx: RsContext, r: RsRequest): Promis
   const id = r.target.path.slice(RS_PATHS.uploads.length)
   const method = r.request.method.toUpperCase()
   if (!['GET', 'HEAD', 'PATCH', 'DELETE'].includes(method)) {
-    throw new HttpError(405, 'method_not_allowed', `an upload resource takes HEAD, PATCH and DELETE, not ${method}`, { headers: { allow: 'HEAD, PATCH, DELETE, OPTIONS' } })
+    throw new HttpError(405, 'method_not_allowed', `an upload resource takes HEAD, PATCH and DELETE, not ${method}`, {
+      headers: { allow: 'HEAD, PATCH, DELETE, OPTIONS' },
+    })
   }
   if (!ID.test(id)) throw notFound()
   const found = await getUpload(store, id, now())
@@ -33,7 +35,7 @@ export async function handleUploadResource(ctx: RsContext, r: RsRequest): Promis
   // §12: only the agent that started the upload may see or change it; the unguessable URL alone is not enough.
   if (found.upload.agent !== agentOf(r.principal)) throw new HttpError(403, 'upload_not_yours', 'this upload was started by another agent')
   if (method === 'PATCH') checkAppendHeaders(r.request.headers)
-  return ctx.uploads.exclusive(id, async (signal) => {
+  return ctx.uploads.exclusive(id, async signal => {
     // Read again once alone: the request this one took over has recorded its offset by now.
     const current = await getUpload(store, id, now())
     if (!current) throw notFound()
@@ -75,7 +77,12 @@ function stateOf(ctx: RsContext, headers: Headers, { upload, expiresAt }: Stored
   const { cfg, now } = ctx.deps
   const version = interopVersionOf(headers) ?? INTEROP_VERSIONS.at(-1)!
   const limit = uploadLimit(version, { ...(cfg.maxBodyBytes === undefined ? {} : { maxSize: cfg.maxBodyBytes }), secondsLeft: (expiresAt - now()) / 1000 })
-  return uploadState({ offset: upload.offset, complete: upload.completed !== undefined, ...(upload.length === undefined ? {} : { length: upload.length }), limit })
+  return uploadState({
+    offset: upload.offset,
+    complete: upload.completed !== undefined,
+    ...(upload.length === undefined ? {} : { length: upload.length }),
+    limit,
+  })
 }
 
 async function append(ctx: RsContext, r: RsRequest, id: string, upload: UploadRecord, signal: AbortSignal): Promise<Response> {
@@ -97,7 +104,8 @@ async function append(ctx: RsContext, r: RsRequest, id: string, upload: UploadRe
   const { upload: now, ended } = await appendToUpload(ctx, r, id, upload, signal)
   const expiresAt = ctx.deps.now() + ctx.deps.cfg.uploadExpirySeconds * 1000
   if (!completes || !ended) return new Response(null, { status: 204, headers: stateOf(ctx, headers, { upload: now, expiresAt }) })
-  if (now.length !== undefined && now.offset !== now.length) throw inconsistentLength(`the upload ends at ${now.offset} bytes, not at its length, ${now.length}`)
+  if (now.length !== undefined && now.offset !== now.length)
+    throw inconsistentLength(`the upload ends at ${now.offset} bytes, not at its length, ${now.length}`)
   return complete(ctx, r, id, now, expiresAt)
 }
 
@@ -109,22 +117,41 @@ async function append(ctx: RsContext, r: RsRequest, id: string, upload: UploadRe
 async function complete(ctx: RsContext, r: RsRequest, id: string, upload: UploadRecord, expiresAt: number): Promise<Response> {
   const { store, cfg } = ctx.deps
   // An object store down: 503, and the partial upload stays on the local disk to be completed again later.
-  const blob = await store.blobs.finishPartial(id).catch((err: unknown) => { throw blobRefusal(err) })
+  const blob = await store.blobs.finishPartial(id).catch((err: unknown) => {
+    throw blobRefusal(err)
+  })
   const body: IncomingBody = fileBody(upload.headers['content-type']!, blob)
   const target = resolveTarget(cfg.baseUrl, cfg.baseUrl + upload.path)
   const original: RsRequest = { ...r, target, request: new Request(target.url, { method: upload.method, headers: upload.headers }) }
   const done = { ...upload, offset: blob.size }
   let response: Response
   try {
-    response = upload.method === 'PUT'
-      ? await planPut(ctx, original).then(plan => commitPut(ctx, original, plan, body), err => { discardBody(store, body); throw err })
-      : await planPost(ctx, original).then(plan => commitPost(ctx, original, plan, body), err => { discardBody(store, body); throw err })
+    response =
+      upload.method === 'PUT'
+        ? await planPut(ctx, original).then(
+            plan => commitPut(ctx, original, plan, body),
+            err => {
+              discardBody(store, body)
+              throw err
+            },
+          )
+        : await planPost(ctx, original).then(
+            plan => commitPost(ctx, original, plan, body),
+            err => {
+              discardBody(store, body)
+              throw err
+            },
+          )
   } catch (thrown) {
     // The write's refusal names the written resource's links, not the upload resource's.
     const err = withRefusalLinks(thrown, cfg.baseUrl, upload.path)
     if (!(err instanceof HttpError)) throw err
     await putUpload(store, id, { ...done, completed: { status: err.status } }, expiresAt)
-    throw new HttpError(err.status as never, err.code, err.description, { cause: err.cause, headers: { ...err.headers, 'upload-complete': '?1', 'upload-offset': String(blob.size) }, extra: err.extra })
+    throw new HttpError(err.status as never, err.code, err.description, {
+      cause: err.cause,
+      headers: { ...err.headers, 'upload-complete': '?1', 'upload-offset': String(blob.size) },
+      extra: err.extra,
+    })
   }
   const location = response.headers.get('location')
   await putUpload(store, id, { ...done, completed: { status: response.status, ...(location ? { location } : {}) } }, expiresAt)

@@ -15,13 +15,19 @@ export function makeUploadSessions(): UploadSessions {
     exclusive(id, fn) {
       running.get(id)?.abort()
       const controller = new AbortController()
-      const run = (tails.get(id) ?? Promise.resolve()).then(() => {
-        running.set(id, controller)
-        return fn(controller.signal)
-      }).finally(() => { if (running.get(id) === controller) running.delete(id) })
+      const run = (tails.get(id) ?? Promise.resolve())
+        .then(() => {
+          running.set(id, controller)
+          return fn(controller.signal)
+        })
+        .finally(() => {
+          if (running.get(id) === controller) running.delete(id)
+        })
       const tail = run.catch(() => undefined)
       tails.set(id, tail)
-      void tail.then(() => { if (tails.get(id) === tail) tails.delete(id) })
+      void tail.then(() => {
+        if (tails.get(id) === tail) tails.delete(id)
+      })
       return run
     },
   }

@@ -31,10 +31,16 @@ export async function listenWithAcme(pod: Pod, handler: RequestHandler, httpsPor
   let httpServer: PodServer
   try {
     // Exclusive like every listener but the https one (reusePort false: Bun's default would set it)
-    httpServer = bindOrExplain(cfg.host, acme.httpPort, '--http-port', () => Bun.serve({
-      port: acme.httpPort, hostname: cfg.host, reusePort: false, development: false, error: lastResort,
-      fetch: (request) => challenges.answer(request, cfg.baseUrl),
-    }))
+    httpServer = bindOrExplain(cfg.host, acme.httpPort, '--http-port', () =>
+      Bun.serve({
+        port: acme.httpPort,
+        hostname: cfg.host,
+        reusePort: false,
+        development: false,
+        error: lastResort,
+        fetch: request => challenges.answer(request, cfg.baseUrl),
+      }),
+    )
   } catch (err) {
     httpsPort.release()
     throw err
@@ -52,7 +58,7 @@ export async function listenWithAcme(pod: Pod, handler: RequestHandler, httpsPor
     throw err
   }
   const retiring = new Set<Promise<void>>()
-  keeper.start((cert) => {
+  keeper.start(cert => {
     let next: PodServer
     try {
       // Joins the listener in use, the one socket on the port it may join: the pod has held the port lock
@@ -73,7 +79,9 @@ export async function listenWithAcme(pod: Pod, handler: RequestHandler, httpsPor
     log.info('acme.certificate_in_use', { serial: readCertificateInfo(cert.certPem).serial })
   })
   return {
-    get port() { return server.port! },
+    get port() {
+      return server.port!
+    },
     stop: async () => {
       await keeper.stop()
       void httpServer.stop()
@@ -85,4 +93,3 @@ export async function listenWithAcme(pod: Pod, handler: RequestHandler, httpsPor
 }
 
 const tlsOf = (cert: StoredCertificate) => ({ cert: cert.certPem, key: cert.keyPem })
-

@@ -1,11 +1,20 @@
 // `solopod clients add|list|remove`: the same three actions whether the running server does them (asked on
 // its control socket) or the command itself on a stopped pod's database.
 
-import { addClientCredential, listClientCredentials, removeClientCredential, type CredentialKeeper, type CredentialSummary } from '../account/client-credentials.ts'
+import {
+  addClientCredential,
+  listClientCredentials,
+  removeClientCredential,
+  type CredentialKeeper,
+  type CredentialSummary,
+} from '../account/client-credentials.ts'
 import { parseFolderScopes } from '../policy/app-scope.ts'
 
 /** A folder as the command line names it, before the pod resolves it: `path` as given, `right` read or write. */
-export interface ScopeEntry { readonly path: string; readonly right: string }
+export interface ScopeEntry {
+  readonly path: string
+  readonly right: string
+}
 
 export interface ClientCredentialActions {
   /** `scope` undefined: full access as the owner. Throws an HttpError naming a folder that is not usable. */
@@ -18,6 +27,6 @@ export function credentialActions(keeper: CredentialKeeper, baseUrl: string, now
   return {
     add: async (name, scope) => addClientCredential(keeper, name, scope === undefined ? undefined : parseFolderScopes(scope, baseUrl), now()),
     list: async () => listClientCredentials(keeper, now()),
-    remove: async (clientId) => removeClientCredential(keeper, clientId, now()),
+    remove: async clientId => removeClientCredential(keeper, clientId, now()),
   }
 }

@@ -22,7 +22,7 @@ const MEMORY_PATH = '/memory'
 /** `/clients/add`, `/clients/list`, `/clients/remove`. */
 const CLIENTS_PATH = '/clients/'
 const CLIENT_OPS = ['add', 'list', 'remove'] as const
-export type ClientOp = typeof CLIENT_OPS[number]
+export type ClientOp = (typeof CLIENT_OPS)[number]
 /** `/links/add`, `/links/list`, `/links/remove`: the same three for share links. */
 const LINKS_PATH = '/links/'
 /** sun_path is 108 bytes on Linux (104 on macOS): a longer path cannot be bound. */
@@ -52,11 +52,13 @@ export interface ControlActions {
 /** One `solopod clients` action from its JSON body; a refusal's description goes back to the command (never a secret: none is sent in). */
 async function answerClients(clients: ClientCredentialActions | undefined, op: string, request: Request): Promise<Response> {
   if (!clients || !(CLIENT_OPS as readonly string[]).includes(op)) return new Response('not found\n', { status: 404 })
-  const body = await request.json().catch(() => ({})) as { name?: unknown; scope?: unknown; id?: unknown }
+  const body = (await request.json().catch(() => ({}))) as { name?: unknown; scope?: unknown; id?: unknown }
   try {
     if (op === 'list') return Response.json({ answer: await clients.list() })
     if (op === 'remove') return Response.json({ answer: await clients.remove(String(body.id)) })
-    const scope = Array.isArray(body.scope) ? body.scope.map((e: { path?: unknown; right?: unknown }) => ({ path: String(e.path), right: String(e.right) })) : undefined
+    const scope = Array.isArray(body.scope)
+      ? body.scope.map((e: { path?: unknown; right?: unknown }) => ({ path: String(e.path), right: String(e.right) }))
+      : undefined
     return Response.json({ answer: await clients.add(String(body.name ?? ''), scope) })
   } catch (err) {
     if (err instanceof HttpError) return Response.json({ error: err.description }, { status: 400 })
@@ -67,13 +69,20 @@ async function answerClients(clients: ClientCredentialActions | undefined, op: s
 /** One `solopod links` action from its JSON body; the answer of `add` holds the link's URL (with its token) for the command alone. */
 async function answerLinks(links: ShareLinkActions | undefined, op: string, request: Request): Promise<Response> {
   if (!links || !(CLIENT_OPS as readonly string[]).includes(op)) return new Response('not found\n', { status: 404 })
-  const body = await request.json().catch(() => ({})) as Record<string, unknown>
-  const text = (v: unknown) => typeof v === 'string' ? v : undefined
+  const body = (await request.json().catch(() => ({}))) as Record<string, unknown>
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined)
   try {
     if (op === 'list') return Response.json({ answer: await links.list() })
     if (op === 'remove') return Response.json({ answer: await links.remove(String(body.id)) })
     const [expires, allows, name] = [text(body.expires), text(body.allows), text(body.name)]
-    return Response.json({ answer: await links.add({ path: String(body.path ?? ''), ...(expires ? { expires } : {}), ...(allows ? { allows } : {}), ...(name !== undefined ? { name } : {}) }) })
+    return Response.json({
+      answer: await links.add({
+        path: String(body.path ?? ''),
+        ...(expires ? { expires } : {}),
+        ...(allows ? { allows } : {}),
+        ...(name !== undefined ? { name } : {}),
+      }),
+    })
   } catch (err) {
     if (err instanceof HttpError) return Response.json({ error: err.description }, { status: 400 })
     throw err
@@ -92,7 +101,11 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
   let exporting = false
   const exportTo = async (request: Request): Promise<Response> => {
     let dest: unknown
-    try { dest = ((await request.json()) as { dest?: unknown }).dest } catch { dest = undefined }
+    try {
+      dest = ((await request.json()) as { dest?: unknown }).dest
+    } catch {
+      dest = undefined
+    }
     if (typeof dest !== 'string' || !dest.startsWith('/')) return Response.json({ error: 'expected a JSON body {"dest": "/absolute/path"}' }, { status: 400 })
     // One export at a time: each holds a snapshot (old table files stay on disk until it ends).
     if (exporting) return Response.json({ error: 'an export is already running; wait for it to finish' }, { status: 409 })
@@ -121,7 +134,7 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
     },
     // Never Bun's development error page (source paths and code), here no more than on the pod's port.
     development: false,
-    error: (err) => Response.json({ error: err.message }, { status: 500 }),
+    error: err => Response.json({ error: err.message }, { status: 500 }),
   })
   chmodSync(path, 0o600)
   return () => {
@@ -152,16 +165,24 @@ function memoryReport(gc: boolean): MemoryReport {
   const heap = heapStats()
   const mb = (bytes: number) => Math.round(bytes / 1024 / 10.24) / 100
   return {
-    rssMb: mb(usage.rss), heapMb: mb(heap.heapSize), heapCapacityMb: mb(heap.heapCapacity), heapObjects: heap.objectCount,
-    externalMb: mb(usage.external), arrayBuffersMb: mb(usage.arrayBuffers),
+    rssMb: mb(usage.rss),
+    heapMb: mb(heap.heapSize),
+    heapCapacityMb: mb(heap.heapCapacity),
+    heapObjects: heap.objectCount,
+    externalMb: mb(usage.external),
+    arrayBuffersMb: mb(usage.arrayBuffers),
   }
 }
 
 /** The memory report of the server running on `dataDir`; undefined when no server listens there. */
 export async function requestMemoryReport(dataDir: string, opts: { gc?: boolean } = {}): Promise<MemoryReport | undefined> {
   try {
-    const res = await fetch(`http://solopod${MEMORY_PATH}${opts.gc ? '?gc' : ''}`, { method: 'POST', unix: controlSocketPath(dataDir), signal: AbortSignal.timeout(10_000) })
-    return res.ok ? await res.json() as MemoryReport : undefined
+    const res = await fetch(`http://solopod${MEMORY_PATH}${opts.gc ? '?gc' : ''}`, {
+      method: 'POST',
+      unix: controlSocketPath(dataDir),
+      signal: AbortSignal.timeout(10_000),
+    })
+    return res.ok ? ((await res.json()) as MemoryReport) : undefined
   } catch {
     return undefined
   }
@@ -176,7 +197,7 @@ export async function requestSetupLink(dataDir: string): Promise<string | undefi
     return undefined
   }
   if (!res.ok) throw new ControlSocketError(`the running server answered ${res.status} on its control socket`)
-  const { link } = await res.json() as { link: string }
+  const { link } = (await res.json()) as { link: string }
   return link
 }
 
@@ -187,11 +208,16 @@ export async function requestSetupLink(dataDir: string): Promise<string | undefi
 export async function requestExport(dataDir: string, dest: string): Promise<Record<string, number> | undefined> {
   let res: Response
   try {
-    res = await fetch(`http://solopod${EXPORT_PATH}`, { method: 'POST', unix: controlSocketPath(dataDir), body: JSON.stringify({ dest }), headers: { 'content-type': 'application/json' } })
+    res = await fetch(`http://solopod${EXPORT_PATH}`, {
+      method: 'POST',
+      unix: controlSocketPath(dataDir),
+      body: JSON.stringify({ dest }),
+      headers: { 'content-type': 'application/json' },
+    })
   } catch {
     return undefined
   }
-  const answer = await res.json() as { counts?: Record<string, number>; error?: string }
+  const answer = (await res.json()) as { counts?: Record<string, number>; error?: string }
   if (!res.ok || !answer.counts) throw new ControlSocketError(answer.error ?? `the running server answered ${res.status} on its control socket`)
   return answer.counts
 }
@@ -208,12 +234,16 @@ async function requestAction(dataDir: string, prefix: string, op: ClientOp, body
   let res: Response
   try {
     res = await fetch(`http://solopod${prefix}${op}`, {
-      method: 'POST', unix: controlSocketPath(dataDir), body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000),
+      method: 'POST',
+      unix: controlSocketPath(dataDir),
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(10_000),
     })
   } catch {
     return undefined
   }
-  const answer = await res.json().catch(() => ({})) as { answer?: unknown; error?: string }
+  const answer = (await res.json().catch(() => ({}))) as { answer?: unknown; error?: string }
   if (!res.ok || !('answer' in answer)) throw new ControlSocketError(answer.error ?? `the running server answered ${res.status} on its control socket`)
   return { answer: answer.answer }
 }

@@ -43,6 +43,8 @@ export function listen(cfg: Config, fetch: RequestHandler, opts: ListenOptions =
 
 export function lastResort(err: Error): Response {
   log.error('request.failed', { cause: describeCause(err) })
-  return new Response('server_error: the pod could not complete this request; see the server log\n',
-    { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } })
+  return new Response('server_error: the pod could not complete this request; see the server log\n', {
+    status: 500,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+  })
 }

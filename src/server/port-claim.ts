@@ -33,7 +33,11 @@ export function bindOrExplain<T>(host: string, port: number, flag: string, bind:
     return bind()
   } catch (err) {
     const code = (err as { code?: string }).code
-    if (code === 'EACCES') throw new UserError(`cannot listen on ${host}:${port} (${flag}): ports below 1024 need the capability CAP_NET_BIND_SERVICE; see docs/hosting.md, "Ports 80 and 443"`, { cause: err })
+    if (code === 'EACCES')
+      throw new UserError(
+        `cannot listen on ${host}:${port} (${flag}): ports below 1024 need the capability CAP_NET_BIND_SERVICE; see docs/hosting.md, "Ports 80 and 443"`,
+        { cause: err },
+      )
     if (code === 'EADDRINUSE') throw portTaken(host, port, flag, 'another process listens there', err)
     throw err
   }

@@ -43,7 +43,8 @@ export interface ServingPod {
 export async function servePod(given: Config, opts: PodOptions = {}): Promise<ServingPod> {
   // From source, the dashboard's script is what `bun run build:ui` wrote (npm start and npm test run it first)
   const unbuilt = unbuiltScripts()
-  if (unbuilt.length > 0) throw new UserError(`the dashboard's script is not built (${unbuilt.join(', ')}): run \`npm run build:ui\` first (\`npm start\` does it)`)
+  if (unbuilt.length > 0)
+    throw new UserError(`the dashboard's script is not built (${unbuilt.join(', ')}): run \`npm run build:ui\` first (\`npm start\` does it)`)
   // The port before anything else: a pod that cannot have it (another pod or program serves it) stops
   // before it opens, or creates, a data directory (server/port-claim.ts).
   // --port 0: the system picks a free port. It is bound now, so a base URL left to its default can name
@@ -66,10 +67,14 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   const setupLink = await setupLinkIfNoPassword(pod)
   const reclaimer = startMemoryReclaimer()
   const inFlight = makeInFlight()
-  const handler: RequestHandler = (request, server) => { reclaimer.noteRequest(); return inFlight.track(pod.handle(request, server)) }
+  const handler: RequestHandler = (request, server) => {
+    reclaimer.noteRequest()
+    return inFlight.track(pod.handle(request, server))
+  }
   let server: Listener
   try {
-    server = httpsPort ? await listenWithAcme(pod, handler, httpsPort)
+    server = httpsPort
+      ? await listenWithAcme(pod, handler, httpsPort)
       : asListener(early ?? bindOrExplain(cfg.host, cfg.port, '--port', () => listen(cfg, handler)))
   } catch (err) {
     early?.stop(true)
@@ -104,21 +109,22 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   const closeControl = openControlSocketOf(pod)
 
   let stopped: Promise<void> | undefined
-  const stop = (signal: string) => stopped ??= (async () => {
-    log.info('server.stopping', { signal })
-    // Without `force`, Bun lets requests of connected clients finish before the promise settles;
-    // handlers whose client went away are still running, and the database stays open for them.
-    await server.stop()
-    if (!await inFlight.drained(STOP_DRAIN_MS)) log.warn('server.stop_timeout', { inFlight: inFlight.count, ms: STOP_DRAIN_MS })
-    reclaimer.stop()
-    await stopRecordSweeps()
-    await stopUploadSweeps()
-    await stopTrashSweeps()
-    await stopVersionSweeps()
-    closeControl()
-    await pod.close()
-    log.info('server.stopped', {})
-  })()
+  const stop = (signal: string) =>
+    (stopped ??= (async () => {
+      log.info('server.stopping', { signal })
+      // Without `force`, Bun lets requests of connected clients finish before the promise settles;
+      // handlers whose client went away are still running, and the database stays open for them.
+      await server.stop()
+      if (!(await inFlight.drained(STOP_DRAIN_MS))) log.warn('server.stop_timeout', { inFlight: inFlight.count, ms: STOP_DRAIN_MS })
+      reclaimer.stop()
+      await stopRecordSweeps()
+      await stopUploadSweeps()
+      await stopTrashSweeps()
+      await stopVersionSweeps()
+      closeControl()
+      await pod.close()
+      log.info('server.stopped', {})
+    })())
   return { pod, port: server.port, ...(setupLink ? { setupLink } : {}), stop }
 }
 
@@ -143,7 +149,8 @@ function compactInBackground(store: Store) {
   const started = performance.now()
   store.compact().then(
     () => log.info('store.compacted', { ms: Math.round(performance.now() - started) }),
-    (err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
+    (err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }),
+  )
 }
 
 /** The control socket of a running pod; a pod without one still serves (it logs why). Returns its close. */
@@ -156,7 +163,7 @@ function openControlSocketOf({ cfg, store, deps }: Pod): () => void {
         return link
       },
       // LevelDB lets one process open the database: the running server writes the export itself.
-      exportTo: async (dest) => {
+      exportTo: async dest => {
         const started = performance.now()
         const at = Date.now()
         const counts = await (await loadExport()).exportPod(store, dest, at)
@@ -178,12 +185,12 @@ function openControlSocketOf({ cfg, store, deps }: Pod): () => void {
 function loggedLinkActions(actions: ShareLinkActions): ShareLinkActions {
   return {
     ...actions,
-    add: async (request) => {
+    add: async request => {
       const added = await actions.add(request)
       log.info('share_link.added', { via: 'control-socket', id: added.link.id, allows: added.link.allows })
       return added
     },
-    remove: async (id) => {
+    remove: async id => {
       const removed = await actions.remove(id)
       if (removed) log.info('share_link.removed', { via: 'control-socket', id })
       return removed
@@ -200,7 +207,7 @@ function loggedClientActions(actions: ClientCredentialActions): ClientCredential
       log.info('client_credential.added', { via: 'control-socket', clientId: added.credential.clientId, folders: added.credential.folders?.length ?? 'all' })
       return added
     },
-    remove: async (clientId) => {
+    remove: async clientId => {
       const removed = await actions.remove(clientId)
       if (removed) log.info('client_credential.removed', { via: 'control-socket', clientId })
       return removed

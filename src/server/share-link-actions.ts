@@ -10,7 +10,12 @@ import { LINK_PATHS } from '../http/pod-paths.ts'
 import { addShareLink, listShareLinks, removeShareLink, DAY_MS, LINK_ALLOWS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
 
 /** What the command line asks for; `expires` as typed (`7d`, `never`), the path as the owner names it. */
-export interface LinkRequest { readonly path: string; readonly expires?: string; readonly allows?: string; readonly name?: string }
+export interface LinkRequest {
+  readonly path: string
+  readonly expires?: string
+  readonly allows?: string
+  readonly name?: string
+}
 
 export interface ShareLinkActions {
   /** The link and its URL (holding the token: shown once). Throws an HttpError naming what is not usable. */
@@ -35,21 +40,25 @@ async function linkedPath(store: Store, baseUrl: string, input: string): Promise
   const path = ownerNamedPath(input, baseUrl, badRequest)
   if (await getMeta(store, path)) return path
   // "/photos" for the folder /photos/ (and the other way round) is what the owner meant
-  if (path !== '/' && await getMeta(store, twinPath(path))) return twinPath(path)
+  if (path !== '/' && (await getMeta(store, twinPath(path)))) return twinPath(path)
   throw badRequest(`there is nothing at ${path} on this pod: a link names a file or folder that exists`)
 }
 
 export function shareLinkActions(store: Store, baseUrl: string, now: () => number): ShareLinkActions {
   return {
-    add: async (r) => {
+    add: async r => {
       const allows = (r.allows ?? 'read') as LinkAllows
       if (!LINK_ALLOWS.includes(allows)) throw badRequest(`a link allows one of ${LINK_ALLOWS.join(', ')}`)
       const lifetime = parseLinkLifetime(r.expires)
       const path = await linkedPath(store, baseUrl, r.path)
-      const { link, token } = await addShareLink(store, { path, allows, ...(r.name !== undefined ? { name: r.name } : {}), ...(lifetime !== undefined ? { lifetimeMs: lifetime } : {}) }, now())
+      const { link, token } = await addShareLink(
+        store,
+        { path, allows, ...(r.name !== undefined ? { name: r.name } : {}), ...(lifetime !== undefined ? { lifetimeMs: lifetime } : {}) },
+        now(),
+      )
       return { link, url: `${baseUrl}${LINK_PATHS.base}${token}/` }
     },
     list: () => listShareLinks(store, now()),
-    remove: (id) => removeShareLink(store, id, now()),
+    remove: id => removeShareLink(store, id, now()),
   }
 }

@@ -36,7 +36,11 @@ export class BlobStoreUnavailable extends Error {
 
 /** A write refused for its size or for the disk; nothing of it is left behind. */
 export class BlobWriteError extends Error {
-  constructor(readonly reason: BlobWriteFailure, message: string, options?: ErrorOptions) {
+  constructor(
+    readonly reason: BlobWriteFailure,
+    message: string,
+    options?: ErrorOptions,
+  ) {
     super(message, options)
   }
 }

@@ -39,8 +39,18 @@ export function makeChangeFeed(): ChangeFeed {
   const listeners = new Set<ChangeListener>()
   const journals = new Set<ChangeJournal>()
   return {
-    listen(listener) { listeners.add(listener); return () => { listeners.delete(listener) } },
-    journal(journal) { journals.add(journal); return () => { journals.delete(journal) } },
+    listen(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+    journal(journal) {
+      journals.add(journal)
+      return () => {
+        journals.delete(journal)
+      }
+    },
     opsFor(changes) {
       if (journals.size === 0 || changes.length === 0) return []
       return [...journals].flatMap(j => j(changes))
@@ -49,7 +59,11 @@ export function makeChangeFeed(): ChangeFeed {
       if (changes.length === 0) return
       // A listener's failure is its own: the write is done, and the others are still told.
       for (const listener of listeners) {
-        try { listener(changes) } catch (err) { log.error('changes.listener_failed', { cause: describeCause(err) }) }
+        try {
+          listener(changes)
+        } catch (err) {
+          log.error('changes.listener_failed', { cause: describeCause(err) })
+        }
       }
     },
   }

@@ -2,7 +2,12 @@
 
 import type { Store } from './open-store.ts'
 
-export interface BlobProblem { readonly id: string; readonly named: string; readonly expected?: number; readonly found?: number }
+export interface BlobProblem {
+  readonly id: string
+  readonly named: string
+  readonly expected?: number
+  readonly found?: number
+}
 
 export interface BlobCheck {
   /** Blobs the store holds. */
@@ -47,12 +52,19 @@ export async function checkBlobs(store: Store, { repair }: { repair: boolean }):
   for await (const { id, size } of store.blobs.list()) {
     stored++
     const record = named.get(id)
-    if (!record) { orphans.push(id); continue }
+    if (!record) {
+      orphans.push(id)
+      continue
+    }
     seen.add(id)
     if (record.size !== undefined && record.size !== size) wrongSize.push({ id, named: record.named, expected: record.size, found: size })
   }
   const missing = [...named].filter(([id]) => !seen.has(id)).map(([id, r]) => ({ id, named: r.named, ...(r.size !== undefined ? { expected: r.size } : {}) }))
   let removed = 0
-  if (repair) for (const id of orphans) { await store.blobs.discard(id); removed++ }
+  if (repair)
+    for (const id of orphans) {
+      await store.blobs.discard(id)
+      removed++
+    }
   return { stored, named: named.size, missing, wrongSize, orphans, removed }
 }

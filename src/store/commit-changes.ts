@@ -29,8 +29,7 @@ export interface BlobHandover {
 }
 
 /** The blob ids of resources (binary ones name one), for `BlobHandover.released`. */
-export const blobIds = (metas: readonly (ResourceMeta | undefined)[]): string[] =>
-  metas.flatMap(m => m?.blob !== undefined ? [m.blob] : [])
+export const blobIds = (metas: readonly (ResourceMeta | undefined)[]): string[] => metas.flatMap(m => (m?.blob !== undefined ? [m.blob] : []))
 
 /**
  * Commits one resource write and makes it seen. Every write of a resource (resources.ts, move-resource.ts,

@@ -4,7 +4,10 @@ import type { Store } from './open-store.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import type { KeyIterator } from './sublevel.ts'
 
-export interface Member { readonly path: string; readonly meta: ResourceMeta }
+export interface Member {
+  readonly path: string
+  readonly meta: ResourceMeta
+}
 
 /**
  * Members read per round: one key scan step and one `getMany` on `meta` each. A `get` per member cost
@@ -14,9 +17,7 @@ export interface Member { readonly path: string; readonly meta: ResourceMeta }
 export const MEMBER_CHUNK = 1000
 
 /** Where a page starts: at either end, or just past a member path (which need not exist any more). */
-export type PageCursor =
-  | { readonly from: 'first' } | { readonly from: 'last' }
-  | { readonly after: string } | { readonly before: string }
+export type PageCursor = { readonly from: 'first' } | { readonly from: 'last' } | { readonly after: string } | { readonly before: string }
 
 export interface MemberPage {
   /** In path order. */
@@ -43,7 +44,7 @@ async function takeKeys(keys: KeyIterator, n: number): Promise<string[]> {
 }
 
 async function withMeta(store: Store, prefix: string, keys: readonly string[], snapshot: unknown): Promise<Member[]> {
-  const paths = keys.map((k) => k.slice(prefix.length))
+  const paths = keys.map(k => k.slice(prefix.length))
   const metas = await store.meta.getMany(paths, { snapshot })
   const out: Member[] = []
   for (let i = 0; i < paths.length; i++) {
@@ -76,7 +77,11 @@ export async function* readMemberChunks(store: Store, container: string, chunk =
 }
 
 /** Keys in a range, at most `limit`, closing the iterator whatever happens. */
-async function keysIn(store: Store, range: { gt?: string; gte?: string; lt?: string; lte?: string; reverse?: boolean; snapshot: unknown }, limit: number): Promise<string[]> {
+async function keysIn(
+  store: Store,
+  range: { gt?: string; gte?: string; lt?: string; lte?: string; reverse?: boolean; snapshot: unknown },
+  limit: number,
+): Promise<string[]> {
   const keys = store.contains.keys({ ...range, limit })
   try {
     return await takeKeys(keys, limit)

@@ -47,17 +47,20 @@ export function makeDeadProperties(store: Store): DeadProperties {
 }
 
 /** Starts dropping each deleted resource's set in its deletion's batch (a move's old names too); returns the way to stop. */
-export const followDeletes = (store: Store): (() => void) => store.changes.journal(changes => {
-  const ops: WriteOp[] = []
-  for (const c of changes) if (c.type === 'Delete') ops.push({ type: 'del', key: keyOf(KIND, c.object), ...inSublevel(store.records) })
-  return ops
-})
+export const followDeletes = (store: Store): (() => void) =>
+  store.changes.journal(changes => {
+    const ops: WriteOp[] = []
+    for (const c of changes) if (c.type === 'Delete') ops.push({ type: 'del', key: keyOf(KIND, c.object), ...inSublevel(store.records) })
+    return ops
+  })
 
 /** The sets of moved resources written at their new names, for the move's own batch (the old ones go with its Deletes). */
 export async function movedPropertyOps(store: Store, moved: readonly { from: string; to: string }[]): Promise<WriteOp[]> {
   if (moved.length === 0) return []
   const recs = await store.records.getMany(moved.map(m => keyOf(KIND, m.from)))
-  return moved.flatMap((m, i) => recs[i] === undefined ? [] : [{ type: 'put' as const, key: keyOf(KIND, m.to), value: recs[i], ...inSublevel(store.records) }])
+  return moved.flatMap((m, i) =>
+    recs[i] === undefined ? [] : [{ type: 'put' as const, key: keyOf(KIND, m.to), value: recs[i], ...inSublevel(store.records) }],
+  )
 }
 
 /** Every set kept for `path` and, when it is a folder, for everything below it: what a COPY or MOVE carries along. */

@@ -10,7 +10,9 @@ export const REMOVE_AFTER_MS = 30_000
 export function makeDeferredRemoval(removeNow: (id: string) => void): { remove(id: string): void; hold(): () => void } {
   let holds = 0
   let deferred: string[] = []
-  const later = (id: string) => { setTimeout(removeNow, REMOVE_AFTER_MS, id).unref() }
+  const later = (id: string) => {
+    setTimeout(removeNow, REMOVE_AFTER_MS, id).unref()
+  }
   return {
     remove(id) {
       if (holds > 0) deferred.push(id)

@@ -69,7 +69,14 @@ export async function deleteTree(store: Store, baseUrl: string, path: string, no
   return order.map(e => e.path)
 }
 
-async function deleteBatch(store: Store, baseUrl: string, entries: readonly TreeEntry[], top: string, now: number, by: ChangeAuthor | undefined): Promise<void> {
+async function deleteBatch(
+  store: Store,
+  baseUrl: string,
+  entries: readonly TreeEntry[],
+  top: string,
+  now: number,
+  by: ChangeAuthor | undefined,
+): Promise<void> {
   const writes: MetaWrites = new Map()
   const batch: Batch = []
   const gone = new Set(entries.map(e => e.path))
@@ -92,7 +99,10 @@ async function deleteBatch(store: Store, baseUrl: string, entries: readonly Tree
   for (const folder of losing) {
     if (folder === parentPath(top)) {
       const known = new Map<string, ResourceMeta>()
-      for (const a of ancestorPaths(top).slice(-2)) { const m = await getMeta(store, a); if (m) known.set(a, m) }
+      for (const a of ancestorPaths(top).slice(-2)) {
+        const m = await getMeta(store, a)
+        if (m) known.set(a, m)
+      }
       touchContainers(batch, store, writes, top, true, known, now)
     } else {
       const m = await getMeta(store, folder)

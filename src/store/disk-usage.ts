@@ -23,7 +23,9 @@ export function makeDiskUsage(dataDir: string, now: () => number): () => Promise
     const usage = measure(dataDir)
     kept = { at: now(), usage }
     // a failed walk is not kept: the next asker tries again
-    usage.catch(() => { kept = undefined })
+    usage.catch(() => {
+      kept = undefined
+    })
     return usage
   }
 }

@@ -19,9 +19,16 @@ export const SWEEP_GRACE_MS = 60 * 60_000
  * every `everyMs`; the timer never keeps the process alive. Returns `stop`, which resolves once no
  * sweep is under way.
  */
-export function sweepExpiredRecordsRegularly(store: Store, o: {
-  now?: () => number; everyMs?: number; graceMs?: number; onSwept?: (count: number) => void; onError?: (err: unknown) => void
-} = {}): () => Promise<void> {
+export function sweepExpiredRecordsRegularly(
+  store: Store,
+  o: {
+    now?: () => number
+    everyMs?: number
+    graceMs?: number
+    onSwept?: (count: number) => void
+    onError?: (err: unknown) => void
+  } = {},
+): () => Promise<void> {
   const now = o.now ?? Date.now
   const grace = o.graceMs ?? SWEEP_GRACE_MS
   return sweepRegularly(() => sweepExpiredRecords(store, now() - grace), { ...o, everyMs: o.everyMs ?? SWEEP_EVERY_MS })

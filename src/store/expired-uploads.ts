@@ -12,8 +12,14 @@ export const UPLOAD_SWEEP_EVERY_MS = 10 * 60_000
  * without a record), then every `everyMs`; the timer never keeps the process alive. Returns `stop`, which
  * resolves once no sweep is under way.
  */
-export function sweepExpiredUploadsRegularly(store: Store, o: {
-  now: () => number; everyMs?: number; onSwept?: (count: number) => void; onError?: (err: unknown) => void
-}): () => Promise<void> {
+export function sweepExpiredUploadsRegularly(
+  store: Store,
+  o: {
+    now: () => number
+    everyMs?: number
+    onSwept?: (count: number) => void
+    onError?: (err: unknown) => void
+  },
+): () => Promise<void> {
   return sweepRegularly(() => sweepExpiredUploads(store, o.now()), { ...o, everyMs: o.everyMs ?? UPLOAD_SWEEP_EVERY_MS })
 }

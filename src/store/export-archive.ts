@@ -29,7 +29,11 @@ export interface ExportArchive {
   readonly delivered: Promise<boolean>
 }
 
-const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+const stamp = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
 
 /**
  * Exports `store` from one snapshot into a new folder below `workDir` and streams it as a tar.gz
@@ -51,7 +55,9 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
   const pack = tar.c({ cwd: holder, gzip: true, portable: true, maxReadSize: READ_BYTES }, [name]) as unknown as AsyncIterable<Uint8Array>
   const chunks = pack[Symbol.asyncIterator]()
   let settle: (ok: boolean) => void = () => {}
-  const delivered = new Promise<boolean>((resolve) => { settle = resolve })
+  const delivered = new Promise<boolean>(resolve => {
+    settle = resolve
+  })
   let ended = false
   const finish = (whole: boolean) => {
     if (ended) return
@@ -67,13 +73,19 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
       const next = chunks.next()
       reading = next.catch(() => undefined)
       let chunk: IteratorResult<Uint8Array>
-      try { chunk = await next } catch (err) {
+      try {
+        chunk = await next
+      } catch (err) {
         if (!cancelled) controller.error(err)
         finish(false)
         return
       }
       if (cancelled) return
-      if (chunk.done) { controller.close(); finish(true); return }
+      if (chunk.done) {
+        controller.close()
+        finish(true)
+        return
+      }
       controller.enqueue(new Uint8Array(chunk.value))
       noteSent(chunk.value.byteLength)
     },
@@ -81,7 +93,13 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
     async cancel() {
       cancelled = true
       await reading
-      try { for (let c = await chunks.next(); !c.done; c = await chunks.next()) { /* discarded */ } } catch { /* removed anyway */ }
+      try {
+        for (let c = await chunks.next(); !c.done; c = await chunks.next()) {
+          /* discarded */
+        }
+      } catch {
+        /* removed anyway */
+      }
       finish(false)
     },
   })
@@ -104,7 +122,10 @@ export async function unpackExportArchive(file: string, workDir: string): Promis
   try {
     let refused: string | undefined
     await tar.x({
-      file, cwd: holder, strict: true, preservePaths: false,
+      file,
+      cwd: holder,
+      strict: true,
+      preservePaths: false,
       filter: (path, entry) => {
         const type = (entry as { type?: string }).type
         if (type === 'File' || type === 'Directory') return true

@@ -115,9 +115,8 @@ async function exportSnapshot(store: Store, snap: StoreSnapshot, destDir: string
     for await (const [path, stored] of store.meta.iterator(at)) {
       // The blob id names a file of this data directory only; the export names its own copy.
       const { blob: _blob, ...meta } = stored
-      const entry: ExportedResource = meta.kind === 'binary'
-        ? { path, ...meta, ...await writeBlob(store, path, stored, destDir, counts.binaries, options) }
-        : { path, ...meta }
+      const entry: ExportedResource =
+        meta.kind === 'binary' ? { path, ...meta, ...(await writeBlob(store, path, stored, destDir, counts.binaries, options)) } : { path, ...meta }
       await manifest.write(`${counts.resources === 0 ? '' : ','}\n${JSON.stringify(entry)}`)
       counts.resources++
       counts[countKey(meta.kind)]++
@@ -132,13 +131,16 @@ async function exportSnapshot(store: Store, snap: StoreSnapshot, destDir: string
   return counts
 }
 
-const countKey = (kind: ResourceKind) => kind === 'container' ? 'containers' : kind === 'rdf' ? 'rdf' : 'binaries'
+const countKey = (kind: ResourceKind) => (kind === 'container' ? 'containers' : kind === 'rdf' ? 'rdf' : 'binaries')
 
 /** Every quad of the store, named graphs included, through n3's StreamWriter (backpressure kept). */
 async function writeQuads(snap: StoreSnapshot, file: string): Promise<number> {
   let n = 0
   async function* counted(): AsyncGenerator<Quad> {
-    for await (const q of snap.quads.match()) { n++; yield q as Quad }
+    for await (const q of snap.quads.match()) {
+      n++
+      yield q as Quad
+    }
   }
   await pipeline(Readable.from(counted()), new StreamWriter({ format: 'N-Quads' }), createWriteStream(file, { flags: 'wx' }))
   await syncFile(file)
@@ -149,7 +151,10 @@ async function writeQuads(snap: StoreSnapshot, file: string): Promise<number> {
 async function writeState(store: Store, at: { snapshot: unknown }, file: string, now: number): Promise<number> {
   const out = await open(file, 'wx')
   let n = 0
-  const line = async (l: StateLine) => { await out.write(`${JSON.stringify(l)}\n`); n++ }
+  const line = async (l: StateLine) => {
+    await out.write(`${JSON.stringify(l)}\n`)
+    n++
+  }
   try {
     for await (const [key, value] of store.system.iterator(at)) {
       if (!DIRECTORY_KEYS.includes(key)) await line({ space: 'system', key, value })
@@ -168,7 +173,14 @@ async function writeState(store: Store, at: { snapshot: unknown }, file: string,
  * One binary, byte for byte, under a numbered name (paths may hold anything a file name may not); copied by
  * the kernel (or linked), never read into memory. Its SHA-256 was taken when it was stored.
  */
-async function writeBlob(store: Store, path: string, meta: ResourceMeta, destDir: string, index: number, options: ExportOptions): Promise<{ file: string; sha256: string }> {
+async function writeBlob(
+  store: Store,
+  path: string,
+  meta: ResourceMeta,
+  destDir: string,
+  index: number,
+  options: ExportOptions,
+): Promise<{ file: string; sha256: string }> {
   const source = meta.blob === undefined ? undefined : store.blobs.localFile(meta.blob)
   if (source === undefined || meta.sha256 === undefined || !existsSync(source)) {
     throw new ExportError(`the store lists binary ${path} but holds no file for it; the data directory is damaged`)
@@ -196,10 +208,18 @@ function tryLink(source: string, dest: string): boolean {
 /** New files are durable only once their directory entries are on disk too. */
 export function syncDirectory(dir: string) {
   const fd = openSync(dir, 'r')
-  try { fsyncSync(fd) } finally { closeSync(fd) }
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
 }
 
 async function syncFile(file: string) {
   const handle = await open(file, 'r+')
-  try { await handle.sync() } finally { await handle.close() }
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
 }

@@ -25,7 +25,10 @@ export interface GroupCommit {
  * by write: only the write that caused it is refused.
  */
 export function makeGroupCommit(db: ClassicLevel<string, unknown>): GroupCommit {
-  interface Waiting { readonly ops: readonly WriteOp[]; readonly done: { resolve(): void; reject(err: unknown): void } }
+  interface Waiting {
+    readonly ops: readonly WriteOp[]
+    readonly done: { resolve(): void; reject(err: unknown): void }
+  }
   let queue: Waiting[] = []
   let writing = false
   const stats = { batches: 0, writes: 0 }
@@ -44,7 +47,12 @@ export function makeGroupCommit(db: ClassicLevel<string, unknown>): GroupCommit 
         for (const w of group) w.done.resolve()
       } catch (err) {
         if (group.length === 1) group[0]!.done.reject(err)
-        else for (const w of group) await write(w.ops).then(() => w.done.resolve(), (e: unknown) => w.done.reject(e))
+        else
+          for (const w of group)
+            await write(w.ops).then(
+              () => w.done.resolve(),
+              (e: unknown) => w.done.reject(e),
+            )
       }
     }
     writing = false
@@ -53,7 +61,9 @@ export function makeGroupCommit(db: ClassicLevel<string, unknown>): GroupCommit 
   return {
     stats,
     commit(ops) {
-      const written = new Promise<void>((resolve, reject) => { queue.push({ ops, done: { resolve, reject } }) })
+      const written = new Promise<void>((resolve, reject) => {
+        queue.push({ ops, done: { resolve, reject } })
+      })
       if (!writing) void drain()
       return written
     },

@@ -12,8 +12,16 @@ import type { ResourceMeta } from './resource-meta.ts'
 import type { StoredBlob } from './blob-store.ts'
 import { recordBaseUrl } from './base-url.ts'
 import {
-  BLOBS_DIR, DIRECTORY_KEYS, EXPORT_KIND, MANIFEST_FILE, QUADS_FILE, STATE_FILE, syncDirectory,
-  type ExportedResource, type Manifest, type StateLine,
+  BLOBS_DIR,
+  DIRECTORY_KEYS,
+  EXPORT_KIND,
+  MANIFEST_FILE,
+  QUADS_FILE,
+  STATE_FILE,
+  syncDirectory,
+  type ExportedResource,
+  type Manifest,
+  type StateLine,
 } from './export-pod.ts'
 import { UserError } from '../lib/user-error.ts'
 
@@ -46,9 +54,11 @@ export async function importPod(dataDir: string, srcDir: string, baseUrl: string
     try {
       await restoreResources(store, srcDir, manifest)
       const quads = await restoreQuads(store, join(srcDir, QUADS_FILE), rebase)
-      if (quads !== manifest.counts.quads) throw new ImportError(`${QUADS_FILE} holds ${quads} quads, the manifest says ${manifest.counts.quads}; the export is incomplete`)
+      if (quads !== manifest.counts.quads)
+        throw new ImportError(`${QUADS_FILE} holds ${quads} quads, the manifest says ${manifest.counts.quads}; the export is incomplete`)
       const state = await restoreState(store, join(srcDir, STATE_FILE), rebase)
-      if (state !== manifest.counts.state) throw new ImportError(`${STATE_FILE} holds ${state} entries, the manifest says ${manifest.counts.state}; the export is incomplete`)
+      if (state !== manifest.counts.state)
+        throw new ImportError(`${STATE_FILE} holds ${state} entries, the manifest says ${manifest.counts.state}; the export is incomplete`)
       await recordBaseUrl(store, baseUrl)
       // The contents are those of the export's format (the layout is always this binary's): the first open
       // of the new data directory migrates them forward (src/migrations/data-format.ts).
@@ -71,15 +81,19 @@ function readManifest(srcDir: string): Manifest {
   const file = join(srcDir, MANIFEST_FILE)
   if (!existsSync(file)) throw new ImportError(`${srcDir} has no ${MANIFEST_FILE}; is it a solopod export directory?`)
   let manifest: Manifest
-  try { manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest } catch (err) {
+  try {
+    manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest
+  } catch (err) {
     throw new ImportError(`${file} is not valid JSON; the export is damaged`, { cause: err })
   }
   if (manifest.kind !== EXPORT_KIND) throw new ImportError(`${file} is not a solopod export manifest`)
   // Every format exports alike (binaries as files with their SHA-256); 1 and 2 differ only in the data
   // directory's layout, 3 has the settings documents an older one gains at its first open.
   if (typeof manifest.formatVersion !== 'number' || manifest.formatVersion < 1 || manifest.formatVersion > FORMAT_VERSION) {
-    throw new ImportError(`${srcDir} was exported from data format ${JSON.stringify(manifest.formatVersion)}; ` +
-      `this solopod understands format ${FORMAT_VERSION}; import it with the solopod version that wrote it (or a newer one)`)
+    throw new ImportError(
+      `${srcDir} was exported from data format ${JSON.stringify(manifest.formatVersion)}; ` +
+        `this solopod understands format ${FORMAT_VERSION}; import it with the solopod version that wrote it (or a newer one)`,
+    )
   }
   if (typeof manifest.baseUrl !== 'string' || !Array.isArray(manifest.resources) || typeof manifest.counts !== 'object') {
     throw new ImportError(`${file} lacks baseUrl, resources or counts; the export is damaged`)
@@ -96,7 +110,7 @@ function readManifest(srcDir: string): Manifest {
  */
 export function rebaser(from: string, to: string): (iri: string) => string {
   if (from === to) return iri => iri
-  return iri => iri === from || (iri.startsWith(from) && '/#?'.includes(iri[from.length]!)) ? to + iri.slice(from.length) : iri
+  return iri => (iri === from || (iri.startsWith(from) && '/#?'.includes(iri[from.length]!)) ? to + iri.slice(from.length) : iri)
 }
 
 /**
@@ -106,7 +120,11 @@ export function rebaser(from: string, to: string): (iri: string) => string {
 async function restoreResources(store: Store, srcDir: string, manifest: Manifest) {
   let batch = store.db.batch()
   let entries = 0
-  const flush = async () => { await batch.write({ sync: true }); batch = store.db.batch(); entries = 0 }
+  const flush = async () => {
+    await batch.write({ sync: true })
+    batch = store.db.batch()
+    entries = 0
+  }
   for (const entry of manifest.resources) {
     const { path, meta } = checkEntry(entry)
     const parent = parentPath(path)
@@ -143,7 +161,9 @@ async function restoreBlob(store: Store, srcDir: string, entry: ExportedResource
   try {
     blob = await store.blobs.put(createReadStream(file), { reserveBytes: 0 })
   } catch (err) {
-    throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} could not be stored: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+    throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} could not be stored: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    })
   }
   if (blob.sha256 !== entry.sha256) {
     store.blobs.discard(blob.id)
@@ -161,7 +181,7 @@ async function restoreQuads(store: Store, file: string, rebase: (iri: string) =>
     if (t.termType === 'NamedNode') return namedNode(rebase(t.value)) as unknown as T
     if (t.termType === 'Literal' && t.language === '') {
       const dt = rebase(t.datatype.value)
-      return dt === t.datatype.value ? t : literal(t.value, namedNode(dt)) as unknown as T
+      return dt === t.datatype.value ? t : (literal(t.value, namedNode(dt)) as unknown as T)
     }
     return t
   }
@@ -196,7 +216,9 @@ async function restoreState(store: Store, file: string, rebase: (iri: string) =>
   for await (const text of lines) {
     if (text === '') continue
     let line: StateLine
-    try { line = JSON.parse(text) as StateLine } catch (err) {
+    try {
+      line = JSON.parse(text) as StateLine
+    } catch (err) {
       throw new ImportError(`${STATE_FILE} line ${n + 1} is not JSON; the export is damaged`, { cause: err })
     }
     const key = line.key.split('\0').map(rebase).join('\0')

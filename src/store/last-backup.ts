@@ -20,5 +20,5 @@ export async function recordBackup(store: Store, record: BackupRecord): Promise<
 
 export async function getLastBackup(store: Store): Promise<BackupRecord | undefined> {
   const value = await store.system.get(LAST_BACKUP_KEY)
-  return value === undefined ? undefined : value as BackupRecord
+  return value === undefined ? undefined : (value as BackupRecord)
 }

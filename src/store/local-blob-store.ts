@@ -32,7 +32,9 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
   const noteStored = collectEvery()
 
   const unlinkNow = (id: string) => {
-    try { unlinkSync(fileOf(id)) } catch (err) {
+    try {
+      unlinkSync(fileOf(id))
+    } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('blob.remove_failed', { id, cause: describeCause(err) })
     }
   }
@@ -56,7 +58,10 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     const handle = await open(file, 'wx', 0o600)
     const hash = new Bun.CryptoHasher('sha256')
     const progress = { size: 0 }
-    const written = (chunk: Uint8Array) => { hash.update(chunk); noteStored(chunk.byteLength) }
+    const written = (chunk: Uint8Array) => {
+      hash.update(chunk)
+      noteStored(chunk.byteLength)
+    }
     try {
       await writeBody(body, { handle, start: 0, limits, freeBytes, written }, progress)
       await handle.sync()
@@ -84,10 +89,10 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
   return {
     ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
     put,
-    read: (id) => Bun.file(fileOf(id)),
-    open: async (id, start, end) => start === undefined ? Bun.file(fileOf(id)) : Bun.file(fileOf(id)).slice(start, end),
+    read: id => Bun.file(fileOf(id)),
+    open: async (id, start, end) => (start === undefined ? Bun.file(fileOf(id)) : Bun.file(fileOf(id)).slice(start, end)),
     async *list() {
-      for (const shelfName of readdirSync(root, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+      for (const shelfName of readdirSync(root, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
         if (!shelfName.isDirectory()) continue
         const dir = join(root, shelfName.name)
         for (const name of readdirSync(dir).sort()) {
@@ -98,7 +103,9 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
       }
     },
     ...makeDeferredRemoval(unlinkNow),
-    discard: async (id) => { unlinkNow(id) },
+    discard: async id => {
+      unlinkNow(id)
+    },
     async sweep(areLive) {
       let removed = 0
       for (const shelfName of readdirSync(root, { withFileTypes: true })) {
@@ -116,7 +123,7 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
       }
       return removed
     },
-    localFile: (id) => fileOf(id),
+    localFile: id => fileOf(id),
     freeBytes,
     location: root,
   }

@@ -13,13 +13,19 @@ import { log, describeCause } from '../log.ts'
 export const UPLOADS_DIR = 'uploads'
 const ID = /^[0-9a-f]{32}$/
 
-interface RunningHash { readonly hash: Bun.CryptoHasher; size: number }
+interface RunningHash {
+  readonly hash: Bun.CryptoHasher
+  size: number
+}
 
 /**
  * `noteStored` is the blob store's own collector (lib/collect-every.ts): appends turn a body into garbage chunk by
  * chunk as puts do, and counting both together keeps one rhythm of collections.
  */
-export function openLocalPartials(dataDir: string, blobs: { adopt(file: string): Promise<string>; freeBytes(): number; noteStored(bytes: number): void }): PartialBlobs {
+export function openLocalPartials(
+  dataDir: string,
+  blobs: { adopt(file: string): Promise<string>; freeBytes(): number; noteStored(bytes: number): void },
+): PartialBlobs {
   const root = join(dataDir, UPLOADS_DIR)
   mkdirSync(root, { recursive: true, mode: 0o700 })
   const fileOf = (id: string) => {
@@ -32,17 +38,29 @@ export function openLocalPartials(dataDir: string, blobs: { adopt(file: string):
    * the file is hashed when it is finished.
    */
   const hashes = new Map<string, RunningHash>()
-  const sizeOf = (id: string) => { try { return statSync(fileOf(id)).size } catch { return undefined } }
+  const sizeOf = (id: string) => {
+    try {
+      return statSync(fileOf(id)).size
+    } catch {
+      return undefined
+    }
+  }
 
   async function appendPartial(id: string, body: BlobSource, limits: AppendLimits): Promise<AppendResult> {
     const start = sizeOf(id)
     if (start === undefined) throw new Error(`no partial upload ${id}`)
     let running = hashes.get(id)
-    if (running && running.size !== start) { hashes.delete(id); running = undefined }
+    if (running && running.size !== start) {
+      hashes.delete(id)
+      running = undefined
+    }
     const handle = await open(fileOf(id), 'r+')
     const progress = { size: start }
     const written = (chunk: Uint8Array) => {
-      if (running) { running.hash.update(chunk); running.size += chunk.byteLength }
+      if (running) {
+        running.hash.update(chunk)
+        running.size += chunk.byteLength
+      }
       blobs.noteStored(chunk.byteLength)
     }
     let ended: boolean
@@ -97,7 +115,9 @@ export function openLocalPartials(dataDir: string, blobs: { adopt(file: string):
     },
     removePartial(id) {
       hashes.delete(id)
-      try { unlinkSync(fileOf(id)) } catch (err) {
+      try {
+        unlinkSync(fileOf(id))
+      } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('upload.remove_failed', { id, cause: describeCause(err) })
       }
     },

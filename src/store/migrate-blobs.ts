@@ -41,7 +41,7 @@ export async function moveBlobsToFiles({ db, meta, blobRefs, blobs, legacy }: Fo
 
 /** Keeps the files a resource or the trash names (blob-refs) or a version holds (version-blobs); removes the rest. */
 export async function sweepBlobs(blobs: BlobStore, blobRefs: Sub<string>, versionBlobs: Sub<string>): Promise<number> {
-  return blobs.sweep(async (ids) => {
+  return blobs.sweep(async ids => {
     const paths = await blobRefs.getMany(ids)
     return Promise.all(paths.map((p, i) => p !== undefined || isHeldByVersion(versionBlobs, ids[i]!)))
   })

@@ -11,16 +11,17 @@ import { ACL_SUFFIX, isAcl } from './acl-names.ts'
 import { readTree } from './resource-tree.ts'
 import { ancestorPaths, isContainerPath, parentPath, twinPath } from './paths.ts'
 import { graphChangeOps, UNREAD_VALUE } from './quad-ops.ts'
-import {
-  change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, touchContainers, type Batch,
-} from './resources.ts'
+import { change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, touchContainers, type Batch } from './resources.ts'
 import { commitChanges, type MetaWrites } from './commit-changes.ts'
 import { versionOps, type ChangeAuthor } from './versions.ts'
 import { movedPropertyOps } from './dead-properties.ts'
 
 const { namedNode, quad } = DataFactory
 
-export interface MovedPath { readonly from: string; readonly to: string }
+export interface MovedPath {
+  readonly from: string
+  readonly to: string
+}
 
 export interface MoveOptions {
   /** Why a path may never be moved (the owner's WebID document, /keys/, the settings the profile links to), or undefined when it may. */
@@ -52,11 +53,18 @@ export async function moveResource(store: Store, baseUrl: string, from: string, 
   if (isAcl(from) || isAcl(to)) throw refuse.path('an ACL moves with its resource; move the resource itself')
   // The names no write may make (as the RS's PUT refuses them): the pod's own endpoints, a folder named like an ACL.
   if (isReservedPath(to)) throw new HttpError(405, 'reserved_path', `${to.split('/', 2).join('/')} is reserved for the pod's own endpoints`)
-  if (to.split('/').slice(1, -1).some(name => name.endsWith(ACL_SUFFIX))) throw refuse.path(`a folder name may not end in ${ACL_SUFFIX}: that name belongs to an ACL document`)
+  if (
+    to
+      .split('/')
+      .slice(1, -1)
+      .some(name => name.endsWith(ACL_SUFFIX))
+  )
+    throw refuse.path(`a folder name may not end in ${ACL_SUFFIX}: that name belongs to an ACL document`)
   if (isContainerPath(from) !== isContainerPath(to)) {
     throw refuse.path(isContainerPath(from) ? 'a folder\'s new path must end with "/"' : 'a document\'s new path must not end with "/"')
   }
-  if (isContainerPath(from) && to.startsWith(from) && to !== from) throw new HttpError(400, 'move_into_itself', `a folder cannot be moved into itself (${to} is inside ${from})`)
+  if (isContainerPath(from) && to.startsWith(from) && to !== from)
+    throw new HttpError(400, 'move_into_itself', `a folder cannot be moved into itself (${to} is inside ${from})`)
   const meta = await getMeta(store, from)
   if (!meta) throw new HttpError(404, 'not_found', `there is nothing at ${from}`)
   if (await getMeta(store, to)) throw new HttpError(409, 'already_exists', `something named ${to} exists already`)
@@ -83,8 +91,11 @@ export async function moveResource(store: Store, baseUrl: string, from: string, 
     const moved = items.map(q => quad(rebase(q.subject), rebase(q.predicate), rebase(q.object), graph) as Quad)
     const oldKeys = await readKeys(store, baseUrl, e.path)
     // The old path keeps what it held as a version; the new one starts with the same state (metadata moves unchanged).
-    batch.push(...graphChangeOps(store.quads, oldKeys, []), ...graphChangeOps(store.quads, [], moved),
-      ...versionOps(store, baseUrl, e.path, e.meta, oldKeys, 'move', now, opts.by))
+    batch.push(
+      ...graphChangeOps(store.quads, oldKeys, []),
+      ...graphChangeOps(store.quads, [], moved),
+      ...versionOps(store, baseUrl, e.path, e.meta, oldKeys, 'move', now, opts.by),
+    )
     putMeta(batch, store, writes, e.path, null)
     putMeta(batch, store, writes, target, e.meta)
     if (e.meta.blob !== undefined) batch.push(put(store.blobRefs, e.meta.blob, target))
@@ -105,7 +116,12 @@ export async function moveResource(store: Store, baseUrl: string, from: string, 
   touchContainers(batch, store, writes, to, true, known, now)
 
   // WebDAV dead properties are the resource's: they go to its new name (the old one's go with its Delete below)
-  batch.push(...await movedPropertyOps(store, tree.map(e => ({ from: e.path, to: renamed(e.path) }))))
+  batch.push(
+    ...(await movedPropertyOps(
+      store,
+      tree.map(e => ({ from: e.path, to: renamed(e.path) })),
+    )),
+  )
 
   const changes: ResourceChange[] = []
   for (const e of tree) changes.push(change(e.path, 'Delete', e.path, writes, now))
@@ -125,5 +141,5 @@ function rebaser(oldUrl: string, newUrl: string, folder: boolean): <T extends Te
     return rest === '' || rest === ACL_SUFFIX
   }
   return <T extends Term>(term: T): T =>
-    term.termType === 'NamedNode' && names(term.value) ? namedNode(newUrl + term.value.slice(oldUrl.length)) as unknown as T : term
+    term.termType === 'NamedNode' && names(term.value) ? (namedNode(newUrl + term.value.slice(oldUrl.length)) as unknown as T) : term
 }

@@ -23,8 +23,5 @@ export async function putGraphWithRecord<V>(store: Store, quads: readonly Quad[]
 /** Removes the named graph and its record atomically and durably. */
 export async function deleteGraphWithRecord(store: Store, graphIri: string, kind: RecordKind, key: string): Promise<void> {
   const keys = await readGraphKeys(store.quads, DataFactory.namedNode(graphIri))
-  await store.commit([
-    ...graphChangeOps(store.quads, keys, []),
-    { type: 'del', key: keyOf(kind, key), ...inSublevel(store.records) },
-  ])
+  await store.commit([...graphChangeOps(store.quads, keys, []), { type: 'del', key: keyOf(kind, key), ...inSublevel(store.records) }])
 }

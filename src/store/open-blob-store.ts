@@ -6,7 +6,6 @@ import { openS3BlobStore } from './s3-blob-store.ts'
 import type { S3BlobConfig } from '../config.ts'
 import { UserError } from '../lib/user-error.ts'
 
-
 /**
  * The keys come from the variables every S3 tool reads, never from a flag (a command line is visible to every
  * user of the machine) and never into the config or the log.

@@ -34,7 +34,7 @@ export const STORE_LAYOUT_FORMAT = 2
 const FORMAT_KEY = 'format-version'
 
 /** The data format the directory's contents are in (a new one: FORMAT_VERSION). */
-export const getFormatVersion = async (store: Store) => await store.system.get(FORMAT_KEY) as number
+export const getFormatVersion = async (store: Store) => (await store.system.get(FORMAT_KEY)) as number
 /** Synced: a migration is recorded only once what it wrote is on disk, and the record survives a crash. */
 export const recordFormatVersion = (store: Store, version: number) => store.system.put(FORMAT_KEY, version, { sync: true })
 
@@ -146,14 +146,20 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     await db.close()
     throw new StoreFormatError(
       `${dbDir} has data format ${JSON.stringify(found)}, this solopod understands format ${FORMAT_VERSION}; ` +
-      'use the solopod version that wrote it (or a newer one that migrates it explicitly)')
+        'use the solopod version that wrote it (or a newer one that migrates it explicitly)',
+    )
   }
   if (found === undefined) await system.put(FORMAT_KEY, FORMAT_VERSION, { sync: true })
   const meta = sublevel<ResourceMeta>(db, 'meta', 'json')
   const blobRefs = sublevel<string>(db, 'blob-refs', 'utf8')
   const versionBlobs = sublevel<string>(db, 'version-blobs', 'utf8')
   let blobs
-  try { blobs = openBlobStore(dataDir, opts.s3) } catch (err) { await db.close(); throw err }
+  try {
+    blobs = openBlobStore(dataDir, opts.s3)
+  } catch (err) {
+    await db.close()
+    throw err
+  }
   try {
     if (found === 1) {
       await moveBlobsToFiles({ db, meta, blobRefs, blobs, legacy: sublevel<Uint8Array>(db, 'blobs', 'view') })
@@ -171,8 +177,10 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   await quads.open()
   // close() waits for a running compaction: LevelDB must not be closed under its compaction thread.
   let compacting: Promise<void> | undefined
-  const compact = () => compacting ??= db.compactRange(Buffer.alloc(0) as never, Buffer.from([0xff]) as never, { keyEncoding: 'buffer' })
-    .finally(() => { compacting = undefined })
+  const compact = () =>
+    (compacting ??= db.compactRange(Buffer.alloc(0) as never, Buffer.from([0xff]) as never, { keyEncoding: 'buffer' }).finally(() => {
+      compacting = undefined
+    }))
   const group = makeGroupCommit(db)
   // Counted per write, not read off the merged total: a batch of 14 writes steps over a multiple of
   // COMPACT_EVERY_WRITES without landing on it, and under load compaction then never ran.
@@ -203,6 +211,10 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), absent: new LruCache(ABSENT_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
     // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.
     compact,
-    close: async () => { await compacting?.catch(() => undefined); await quads.close(); if (db.status === 'open') await db.close() },
+    close: async () => {
+      await compacting?.catch(() => undefined)
+      await quads.close()
+      if (db.status === 'open') await db.close()
+    },
   }
 }

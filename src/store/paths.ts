@@ -19,7 +19,7 @@ export function ancestorPaths(path: string): string[] {
 }
 
 /** `/a/b` ↔ `/a/b/`: the name a resource may not share with a container (Solid Protocol §3.1). */
-export const twinPath = (path: string) => isContainerPath(path) ? path.slice(0, -1) : `${path}/`
+export const twinPath = (path: string) => (isContainerPath(path) ? path.slice(0, -1) : `${path}/`)
 
 /** Auxiliary resources are not listed as container members. */
 export const isAuxiliaryPath = isAcl

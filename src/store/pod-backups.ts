@@ -49,12 +49,17 @@ export function makePodBackups(deps: { readonly store: Store; readonly dataDir: 
     }
     const { name, counts, exportedAt } = archive
     // "last backup" is the last one the browser received whole, not one that broke off on the way
-    void archive.delivered.then(async (whole) => {
+    void archive.delivered.then(async whole => {
       try {
-        if (!whole) { log.warn('backup.interrupted', { resources: counts.resources }); return }
+        if (!whole) {
+          log.warn('backup.interrupted', { resources: counts.resources })
+          return
+        }
         await recordBackup(deps.store, { at: new Date(exportedAt).toISOString(), via: 'download', resources: counts.resources })
         log.info('backup.downloaded', { resources: counts.resources, quads: counts.quads })
-      } finally { running = false }
+      } finally {
+        running = false
+      }
     })
     return { name, contentType: ARCHIVE_TYPE, body: archive.body }
   }

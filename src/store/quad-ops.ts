@@ -26,8 +26,13 @@ type QuadKeys = { _batchPut(q: Quad, b: KeyRecorder): void }
 function keysOf(quads: Quadstore, newQuads: readonly Quad[]): Set<string> {
   const keys = new Set<string>()
   const recorder: KeyRecorder = {
-    put(key) { keys.add(key); return recorder },
-    del() { return recorder },
+    put(key) {
+      keys.add(key)
+      return recorder
+    },
+    del() {
+      return recorder
+    },
   }
   // `_batchPut` is what quadstore's own multiPut calls on its chained batch (quadstore 15): it only needs something with put.
   for (const q of newQuads) (quads as unknown as QuadKeys)._batchPut(q, recorder)
@@ -44,7 +49,7 @@ export async function readGraphKeys(quads: Quadstore, graph: Term): Promise<stri
     const q = writePattern({ graph } as never, index, quads.prefixes)
     if (q === null) throw new Error(`the quad index ${index.terms.join(',')} cannot range over one graph`)
     const range = { [q.gte ? 'gte' : 'gt']: q.gt, [q.lte ? 'lte' : 'lt']: q.lt, keyEncoding: 'utf8' }
-    out.push(...await quads.db.keys(range as never).all() as string[])
+    out.push(...((await quads.db.keys(range as never).all()) as string[]))
   }
   return out
 }

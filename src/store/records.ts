@@ -31,8 +31,13 @@ export async function deleteRecord(store: Store, kind: RecordKind, key: string, 
  * Many puts and deletes of one kind as one LevelDB batch (one write however many records): for
  * families written often and cheaply, like UMA tickets. `sync` as for putRecord.
  */
-export async function writeRecords<V>(store: Store, kind: RecordKind, puts: readonly { key: string; value: V; expiresAt: number }[],
-  deletes: readonly string[], o: { sync?: boolean } = {}) {
+export async function writeRecords<V>(
+  store: Store,
+  kind: RecordKind,
+  puts: readonly { key: string; value: V; expiresAt: number }[],
+  deletes: readonly string[],
+  o: { sync?: boolean } = {},
+) {
   if (puts.length === 0 && deletes.length === 0) return
   const batch = store.records.batch()
   for (const p of puts) batch.put(keyOf(kind, p.key), { v: p.value, exp: p.expiresAt })
@@ -67,11 +72,16 @@ export async function sweepExpiredRecords(store: Store, now: number, kind?: Reco
  * Read-modify-write of one record with no interleaving in this process: single-use codes
  * and refresh-token rotation must not be redeemed twice by two concurrent requests.
  */
-export function updateRecord<V, R>(store: Store, kind: RecordKind, key: string, now: number,
-  fn: (current: V | undefined) => { next?: V | null; expiresAt?: number; result: R }): Promise<R> {
+export function updateRecord<V, R>(
+  store: Store,
+  kind: RecordKind,
+  key: string,
+  now: number,
+  fn: (current: V | undefined) => { next?: V | null; expiresAt?: number; result: R },
+): Promise<R> {
   return store.caches.recordQueue(async () => {
     const rec = await store.records.get(keyOf(kind, key))
-    const current = rec && rec.exp > now ? rec.v as V : undefined
+    const current = rec && rec.exp > now ? (rec.v as V) : undefined
     const { next, expiresAt, result } = fn(current)
     if (next === null) await deleteRecord(store, kind, key)
     else if (next !== undefined) await putRecord(store, kind, key, next, expiresAt ?? rec?.exp ?? NEVER)

@@ -28,7 +28,7 @@ const TREE = ''
  * `/a/b` and `/a/b/` share one lock (Solid Protocol §3.1: they may not both exist), so a
  * document and a container of one name never pass their clash checks side by side.
  */
-const nameOf = (path: string) => path === '/' ? '/' : path.replace(/\/$/, '')
+const nameOf = (path: string) => (path === '/' ? '/' : path.replace(/\/$/, ''))
 
 /**
  * The locks of a PUT, PATCH or POST of `path`: the name itself exclusive, every ancestor shared, so
@@ -39,7 +39,7 @@ const nameOf = (path: string) => path === '/' ? '/' : path.replace(/\/$/, '')
  */
 export async function writeLocks(store: Store, path: string): Promise<LockSet> {
   const ancestors = ancestorPaths(path)
-  for (const a of ancestors) if (!await getMeta(store, a)) return { exclusive: [TREE], shared: [] }
+  for (const a of ancestors) if (!(await getMeta(store, a))) return { exclusive: [TREE], shared: [] }
   return lockSet([path], ancestors)
 }
 
@@ -69,10 +69,15 @@ class RwLock {
   #writer = false
   readonly #queue: { exclusive: boolean; grant: () => void }[] = []
 
-  get idle() { return this.#readers === 0 && !this.#writer && this.#queue.length === 0 }
+  get idle() {
+    return this.#readers === 0 && !this.#writer && this.#queue.length === 0
+  }
 
   acquire(exclusive: boolean): Promise<void> {
-    if (this.#queue.length === 0 && this.#free(exclusive)) { this.#take(exclusive); return Promise.resolve() }
+    if (this.#queue.length === 0 && this.#free(exclusive)) {
+      this.#take(exclusive)
+      return Promise.resolve()
+    }
     return new Promise(grant => this.#queue.push({ exclusive, grant }))
   }
 
@@ -86,8 +91,13 @@ class RwLock {
     }
   }
 
-  #free(exclusive: boolean) { return !this.#writer && (!exclusive || this.#readers === 0) }
-  #take(exclusive: boolean) { if (exclusive) this.#writer = true; else this.#readers++ }
+  #free(exclusive: boolean) {
+    return !this.#writer && (!exclusive || this.#readers === 0)
+  }
+  #take(exclusive: boolean) {
+    if (exclusive) this.#writer = true
+    else this.#readers++
+  }
 }
 
 /** name → exclusive? ; a name wanted both ways is wanted exclusive. */
@@ -127,7 +137,7 @@ export function makeResourceLocks(): WithResourceLocks {
     const names = [...want.keys()].sort()
     for (const n of names) {
       let lock = locks.get(n)
-      if (!lock) locks.set(n, lock = new RwLock())
+      if (!lock) locks.set(n, (lock = new RwLock()))
       await lock.acquire(want.get(n)!)
     }
     return () => {

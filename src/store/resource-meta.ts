@@ -25,7 +25,11 @@ export interface ResourceMeta {
 export const newEtag = () => crypto.randomUUID().replaceAll('-', '').slice(0, 20)
 
 const RDF_SUFFIX: Record<string, string> = {
-  'text/turtle': 't', 'application/ld+json': 'j', 'application/n-triples': 'n', 'application/trig': 'g', 'application/n-quads': 'q',
+  'text/turtle': 't',
+  'application/ld+json': 'j',
+  'application/n-triples': 'n',
+  'application/trig': 'g',
+  'application/n-quads': 'q',
 }
 
 /**

@@ -6,7 +6,11 @@ import { aclOf } from './acl-names.ts'
 import { getMeta } from './resources.ts'
 
 /** One stored resource of a tree: a member (`listedIn` its folder), the root, or an ACL (which no folder lists). */
-export interface TreeEntry { readonly path: string; readonly meta: ResourceMeta; readonly listedIn?: string }
+export interface TreeEntry {
+  readonly path: string
+  readonly meta: ResourceMeta
+  readonly listedIn?: string
+}
 
 /** The resource, everything below it (through the membership index) and each one's ACL, parents first. */
 export async function readTree(store: Store, root: string, rootMeta: ResourceMeta): Promise<TreeEntry[]> {
@@ -27,4 +31,3 @@ export async function readTree(store: Store, root: string, rootMeta: ResourceMet
   await visit(root, rootMeta)
   return out
 }
-

@@ -103,7 +103,15 @@ function containerMeta(now: number, previous?: ResourceMeta): ResourceMeta {
  * whenever a member does (RFC 9110 §8.8.3). Its Last-Modified follows containment only (Solid
  * Protocol §5.1); when that changes, the grandparent's listing changes too, so its ETag follows.
  */
-export function touchContainers(batch: Batch, store: Store, writes: MetaWrites, member: string, containmentChanged: boolean, metaOf: Map<string, ResourceMeta>, now: number) {
+export function touchContainers(
+  batch: Batch,
+  store: Store,
+  writes: MetaWrites,
+  member: string,
+  containmentChanged: boolean,
+  metaOf: Map<string, ResourceMeta>,
+  now: number,
+) {
   const parent = parentPath(member)
   const parentMeta = parent === undefined ? undefined : metaOf.get(parent)
   if (parent === undefined || !parentMeta) return
@@ -132,7 +140,11 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   // millisecond must not share that name, so a state is always written at least a millisecond after the one it replaces.
   const writtenAt = previous && store.versioning.keep ? Math.max(now, previous.modified + 1) : now
   const meta: ResourceMeta = {
-    kind: content.kind, contentType: content.contentType, etag: newEtag(), size: blob?.size ?? content.size, modified: writtenAt,
+    kind: content.kind,
+    contentType: content.contentType,
+    etag: newEtag(),
+    size: blob?.size ?? content.size,
+    modified: writtenAt,
     ...(blob ? { blob: blob.id, sha256: blob.sha256 } : {}),
     ...(content.prefixes ? { prefixes: content.prefixes } : {}),
     ...(content.namedGraphs ? { namedGraphs: true as const } : {}),

@@ -13,8 +13,10 @@ import { collectEvery } from '../lib/collect-every.ts'
 import { log, describeCause } from '../log.ts'
 import type { S3BlobConfig } from '../config.ts'
 
-
-export interface S3Credentials { readonly accessKeyId: string; readonly secretAccessKey: string }
+export interface S3Credentials {
+  readonly accessKeyId: string
+  readonly secretAccessKey: string
+}
 
 /**
  * Bytes sent per part of a multipart upload, and what is held of one upload at a time (twice this with the part
@@ -33,8 +35,11 @@ const isMissing = (err: unknown) => (err as { code?: string } | undefined)?.code
 
 export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials: S3Credentials): BlobStore {
   const client = new S3Client({
-    endpoint: cfg.endpoint, bucket: cfg.bucket, region: cfg.region,
-    accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
+    endpoint: cfg.endpoint,
+    bucket: cfg.bucket,
+    region: cfg.region,
+    accessKeyId: credentials.accessKeyId,
+    secretAccessKey: credentials.secretAccessKey,
     virtualHostedStyle: false,
   })
   const keyOf = (id: string) => {
@@ -46,17 +51,21 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   /** `work` within the bucket's time limit; any failure of it is the store being unavailable. */
   async function bounded<T>(what: string, work: Promise<T>): Promise<T> {
     let timer: Timer | undefined
-    const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(unavailable(`${what} within ${cfg.timeoutMs} ms`)), cfg.timeoutMs) })
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(unavailable(`${what} within ${cfg.timeoutMs} ms`)), cfg.timeoutMs)
+    })
     try {
       return await Promise.race([work, late])
     } catch (err) {
       if (err instanceof BlobStoreUnavailable || isMissing(err)) throw err
       throw unavailable(what, err)
-    } finally { clearTimeout(timer) }
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
-  const deleteNow = (id: string): Promise<void> => bounded('delete an object', client.delete(keyOf(id))).catch((err: unknown) =>
-    log.warn('blob.remove_failed', { id, cause: describeCause(err) }))
+  const deleteNow = (id: string): Promise<void> =>
+    bounded('delete an object', client.delete(keyOf(id))).catch((err: unknown) => log.warn('blob.remove_failed', { id, cause: describeCause(err) }))
 
   /** Streams `body` into the object `id` in parts of PART_SIZE; on any failure the object is not there (or goes). */
   async function upload(id: string, body: BlobSource, limits: Pick<BlobLimits, 'maxBytes' | 'observe'>): Promise<{ size: number; sha256: string }> {
@@ -82,7 +91,11 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
     } catch (err) {
       // Ending with an error abandons the multipart upload; a part the engine kept anyway is what the bucket's
       // lifecycle rule for incomplete multipart uploads is for (docs/hosting.md).
-      try { void Promise.resolve(writer.end(err instanceof Error ? err : new Error(String(err)))).catch(() => undefined) } catch { /* already ended */ }
+      try {
+        void Promise.resolve(writer.end(err instanceof Error ? err : new Error(String(err)))).catch(() => undefined)
+      } catch {
+        /* already ended */
+      }
       void deleteNow(id)
       throw err
     }
@@ -116,21 +129,27 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
       throw err
     }
     let pending: { done: boolean; value?: Uint8Array } | undefined = first
-    return new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = pending ?? await reader.read()
-        pending = undefined
-        if (next.done) controller.close()
-        else controller.enqueue(next.value!)
+    return new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          const next = pending ?? (await reader.read())
+          pending = undefined
+          if (next.done) controller.close()
+          else controller.enqueue(next.value!)
+        },
+        cancel: reason => reader.cancel(reason),
       },
-      cancel: (reason) => reader.cancel(reason),
-    }, { highWaterMark: 0 })
+      { highWaterMark: 0 },
+    )
   }
 
   async function* list(): AsyncIterable<{ id: string; size: number; lastModified?: string }> {
     let continuationToken: string | undefined
     do {
-      const page = await bounded('list the bucket', client.list({ prefix: cfg.prefix, maxKeys: LIST_PAGE, ...(continuationToken ? { continuationToken } : {}) }))
+      const page = await bounded(
+        'list the bucket',
+        client.list({ prefix: cfg.prefix, maxKeys: LIST_PAGE, ...(continuationToken ? { continuationToken } : {}) }),
+      )
       for (const o of page.contents ?? []) {
         const id = o.key.slice(cfg.prefix.length)
         if (BLOB_ID.test(id)) yield { id, size: o.size ?? 0, ...(o.lastModified ? { lastModified: o.lastModified } : {}) }
@@ -144,7 +163,7 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   return {
     ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
     put,
-    read: (id) => client.file(keyOf(id)),
+    read: id => client.file(keyOf(id)),
     open,
     list,
     ...makeDeferredRemoval(id => void deleteNow(id)),

@@ -22,10 +22,14 @@ export function openSnapshot(store: Store): StoreSnapshot {
   const { db } = store
   const snapshot = db.snapshot()
   const backend = {
-    get status() { return db.status },
+    get status() {
+      return db.status
+    },
     open: async () => {},
     close: async () => {},
-    batch: () => { throw new Error('a store snapshot is read-only') },
+    batch: () => {
+      throw new Error('a store snapshot is read-only')
+    },
     iterator: (options: object) => db.iterator({ ...options, snapshot }),
     approximateSize: () => Promise.resolve(0),
   }

@@ -21,8 +21,17 @@ export interface Sub<V> {
 export const inSublevel = <V>(sub: Sub<V>): { sublevel: never } => ({ sublevel: sub as never })
 
 /** `snapshot` (from `db.snapshot()`) reads the database as it was when the snapshot was taken. */
-interface ReadOptions { snapshot?: unknown }
-interface RangeOptions extends ReadOptions { gt?: string; gte?: string; lt?: string; lte?: string; limit?: number; reverse?: boolean }
+interface ReadOptions {
+  snapshot?: unknown
+}
+interface RangeOptions extends ReadOptions {
+  gt?: string
+  gte?: string
+  lt?: string
+  lte?: string
+  limit?: number
+  reverse?: boolean
+}
 
 /** classic-level's key iterator: `nextv` hands over up to `size` keys per call (fewer promises than one `next` each). */
 export interface KeyIterator extends AsyncIterable<string> {
@@ -33,4 +42,3 @@ export interface KeyIterator extends AsyncIterable<string> {
 /** One sublevel seen through `Sub<V>`: classic-level's own types do not carry V into every method. */
 export const sublevel = <V>(db: ClassicLevel<string, unknown>, name: string, valueEncoding: 'json' | 'view' | 'utf8'): Sub<V> =>
   db.sublevel<string, V>(name, { valueEncoding }) as unknown as Sub<V>
-

@@ -4,5 +4,9 @@ import { closeSync, fsyncSync, openSync } from 'node:fs'
 
 export function syncDir(dir: string) {
   const fd = openSync(dir, 'r')
-  try { fsyncSync(fd) } finally { closeSync(fd) }
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
 }

@@ -12,8 +12,7 @@ export interface Target {
 const badPath = (why: string) => new HttpError(400, 'invalid_path', `the request path is not allowed: ${why}`)
 
 // Keep RFC 3986 sub-delims and ':' '@' readable; encode everything else the same way every time.
-export const encodeSegment = (s: string) =>
-  encodeURIComponent(s).replace(/%(2[146-9ABC]|3[ABD]|40)/gi, (m) => decodeURIComponent(m))
+export const encodeSegment = (s: string) => encodeURIComponent(s).replace(/%(2[146-9ABC]|3[ABD]|40)/gi, m => decodeURIComponent(m))
 
 /**
  * Segments of characters that encodeSegment leaves as they are (unreserved, sub-delims, ':' '@'), none of
@@ -36,7 +35,11 @@ export function resolveTarget(baseUrl: string, rawUrl: string): Target {
   const out: string[] = []
   for (const [i, raw] of segments.entries()) {
     let seg: string
-    try { seg = decodeURIComponent(raw) } catch { throw badPath('it contains malformed percent-encoding') }
+    try {
+      seg = decodeURIComponent(raw)
+    } catch {
+      throw badPath('it contains malformed percent-encoding')
+    }
     const last = i === segments.length - 1
     if (seg === '' && !last) throw badPath('it contains an empty segment (//)')
     if (seg === '.' || seg === '..') throw badPath('dot segments (. and ..) are not allowed')
@@ -54,6 +57,7 @@ export function resolveTarget(baseUrl: string, rawUrl: string): Target {
  * canonical form resources are keyed by, so `/a%20b/` and `/a b/` name one folder. 400 `invalid_path` otherwise.
  */
 export function podPathOf(raw: unknown): string {
-  if (typeof raw !== 'string' || !raw.startsWith('/')) throw new HttpError(400, 'invalid_path', 'path must be a pod path starting with "/", like /notes/ or /notes/todo.ttl')
+  if (typeof raw !== 'string' || !raw.startsWith('/'))
+    throw new HttpError(400, 'invalid_path', 'path must be a pod path starting with "/", like /notes/ or /notes/todo.ttl')
   return resolveTarget('', raw).path
 }

@@ -8,8 +8,14 @@ import { purgeTrash, TRASH_KEEP_MS } from './trash.ts'
 export const TRASH_SWEEP_EVERY_MS = 60 * 60_000
 
 /** Sweeps once now, then every `everyMs`; returns `stop`, which resolves once no sweep is under way. */
-export function sweepTrashRegularly(store: Store, o: {
-  now: () => number; everyMs?: number; onSwept?: (count: number) => void; onError?: (err: unknown) => void
-}): () => Promise<void> {
+export function sweepTrashRegularly(
+  store: Store,
+  o: {
+    now: () => number
+    everyMs?: number
+    onSwept?: (count: number) => void
+    onError?: (err: unknown) => void
+  },
+): () => Promise<void> {
   return sweepRegularly(() => purgeTrash(store, o.now() - TRASH_KEEP_MS), { ...o, everyMs: o.everyMs ?? TRASH_SWEEP_EVERY_MS })
 }

@@ -11,9 +11,7 @@ import { graphChangeOps, UNREAD_VALUE } from './quad-ops.ts'
 import { inSublevel } from './sublevel.ts'
 import type { WriteOp } from './group-commit.ts'
 import { readTreeToDelete, type DeleteChecks } from './delete-tree.ts'
-import {
-  change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, readTriples, touchContainers, type Batch,
-} from './resources.ts'
+import { change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, readTriples, touchContainers, type Batch } from './resources.ts'
 import { commitChanges, type MetaWrites } from './commit-changes.ts'
 import { releaseBlobs, versionOps } from './versions.ts'
 
@@ -40,7 +38,12 @@ export interface TrashItem {
 }
 
 /** One resource as the trash keeps it: its metadata and its graph as N-Triples with absolute IRIs. */
-interface TrashedResource { readonly path: string; readonly meta: ResourceMeta; readonly triples: string; readonly listedIn?: string }
+interface TrashedResource {
+  readonly path: string
+  readonly meta: ResourceMeta
+  readonly triples: string
+  readonly listedIn?: string
+}
 
 const itemKey = (id: string) => `item\0${id}`
 export const contentKey = (id: string) => `content\0${id}`
@@ -49,11 +52,23 @@ export const trashBlobRef = (id: string) => `trash:${id}`
 const toTrash = (store: Store, key: string, value: unknown): WriteOp => ({ type: 'put', key, value, ...inSublevel(store.trash) })
 
 /** Deletes `path` (with everything in it and the ACLs) into the trash, in one synced batch. The caller holds its delete locks. */
-export async function trashResource(store: Store, baseUrl: string, path: string, now: number, opts: DeleteChecks = {}): Promise<{ item: TrashItem; paths: string[] }> {
+export async function trashResource(
+  store: Store,
+  baseUrl: string,
+  path: string,
+  now: number,
+  opts: DeleteChecks = {},
+): Promise<{ item: TrashItem; paths: string[] }> {
   const { meta, tree, count } = await readTreeToDelete(store, path, opts)
   const rdfBytes = tree.reduce((n, e) => n + (e.meta.kind === 'binary' ? 0 : e.meta.size), 0)
-  if (rdfBytes > TRASH_MAX_RDF_BYTES) throw new HttpError(413, 'too_large_for_trash', `${path} holds more RDF than the trash keeps (${TRASH_MAX_RDF_BYTES / 1024 / 1024} MiB): delete it for good instead`)
-  if (count > TRASH_MAX_ITEMS) throw new HttpError(413, 'too_large_for_trash', `${path} holds ${count} items, more than the trash keeps (${TRASH_MAX_ITEMS}): delete it for good instead`)
+  if (rdfBytes > TRASH_MAX_RDF_BYTES)
+    throw new HttpError(
+      413,
+      'too_large_for_trash',
+      `${path} holds more RDF than the trash keeps (${TRASH_MAX_RDF_BYTES / 1024 / 1024} MiB): delete it for good instead`,
+    )
+  if (count > TRASH_MAX_ITEMS)
+    throw new HttpError(413, 'too_large_for_trash', `${path} holds ${count} items, more than the trash keeps (${TRASH_MAX_ITEMS}): delete it for good instead`)
   const id = `${now.toString(36).padStart(10, '0')}-${crypto.randomUUID().slice(0, 8)}`
   const item: TrashItem = { id, path, kind: meta.kind, count, deletedAt: now }
 
@@ -89,8 +104,8 @@ export async function readTrash(store: Store): Promise<TrashItem[]> {
 
 /** Puts a trashed item back where it was, in one synced batch. The caller holds the whole tree's lock. */
 export async function restoreFromTrash(store: Store, baseUrl: string, id: string, now: number): Promise<{ item: TrashItem; paths: string[] }> {
-  const item = await store.trash.get(itemKey(id)) as TrashItem | undefined
-  const kept = await store.trash.get(contentKey(id)) as TrashedResource[] | undefined
+  const item = (await store.trash.get(itemKey(id))) as TrashItem | undefined
+  const kept = (await store.trash.get(contentKey(id))) as TrashedResource[] | undefined
   if (!item || !kept) throw new HttpError(404, 'not_found', 'there is no item of this id in the trash')
   const { path } = item
   if (await getMeta(store, path)) throw new HttpError(409, 'already_exists', `something named ${path} exists again: rename it first`)
@@ -135,7 +150,7 @@ export async function purgeTrash(store: Store, cutoff: number): Promise<number> 
 
 /** The bytes a trashed item holds (its files and its RDF as stored): what deleting it for good frees. */
 export async function trashedBytes(store: Store, id: string): Promise<number> {
-  const kept = (await store.trash.get(contentKey(id)) as TrashedResource[] | undefined) ?? []
+  const kept = ((await store.trash.get(contentKey(id))) as TrashedResource[] | undefined) ?? []
   return kept.reduce((n, r) => n + r.meta.size, 0)
 }
 
@@ -144,16 +159,17 @@ export async function trashedBytes(store: Store, id: string): Promise<number> {
  * answers it and the bytes it freed. The caller holds the whole tree's lock, so no restore of it runs meanwhile.
  */
 export async function deleteTrashed(store: Store, id: string): Promise<{ item: TrashItem; bytes: number }> {
-  const item = await store.trash.get(itemKey(id)) as TrashItem | undefined
+  const item = (await store.trash.get(itemKey(id))) as TrashItem | undefined
   if (!item) throw new HttpError(404, 'not_found', 'there is no item of this id in the trash')
   return { item, bytes: await dropItem(store, id) }
 }
 
 async function dropItem(store: Store, id: string): Promise<number> {
-  const kept = (await store.trash.get(contentKey(id)) as TrashedResource[] | undefined) ?? []
-  const blobs = kept.flatMap(r => r.meta.blob !== undefined ? [r.meta.blob] : [])
+  const kept = ((await store.trash.get(contentKey(id))) as TrashedResource[] | undefined) ?? []
+  const blobs = kept.flatMap(r => (r.meta.blob !== undefined ? [r.meta.blob] : []))
   await store.commit([
-    { type: 'del', key: itemKey(id), ...inSublevel(store.trash) }, { type: 'del', key: contentKey(id), ...inSublevel(store.trash) },
+    { type: 'del', key: itemKey(id), ...inSublevel(store.trash) },
+    { type: 'del', key: contentKey(id), ...inSublevel(store.trash) },
     ...blobs.map(b => del(store.blobRefs, b)),
   ])
   await releaseBlobs(store, blobs)
@@ -162,6 +178,9 @@ async function dropItem(store: Store, id: string): Promise<number> {
 
 async function ancestorMetas(store: Store, path: string): Promise<Map<string, ResourceMeta>> {
   const known = new Map<string, ResourceMeta>()
-  for (const a of ancestorPaths(path).slice(-2)) { const m = await getMeta(store, a); if (m) known.set(a, m) }
+  for (const a of ancestorPaths(path).slice(-2)) {
+    const m = await getMeta(store, a)
+    if (m) known.set(a, m)
+  }
   return known
 }

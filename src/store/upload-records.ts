@@ -21,7 +21,10 @@ export interface UploadRecord {
   readonly completed?: { readonly status: number; readonly location?: string }
 }
 
-export interface StoredUpload { readonly upload: UploadRecord; readonly expiresAt: number }
+export interface StoredUpload {
+  readonly upload: UploadRecord
+  readonly expiresAt: number
+}
 
 export async function getUpload(store: Store, id: string, now: number): Promise<StoredUpload | undefined> {
   const rec = await store.records.get(`${KIND}\0${id}`)

@@ -21,7 +21,10 @@ export type VersionEnd = 'update' | 'delete' | 'move' | 'trash'
  * shares once: copying the keys costs no decoding and no serialization on the write path, which already read
  * them to compute its changed keys (quad-ops.ts). Read back with quadstore's own key reader.
  */
-export interface PackedGraph { readonly prefix: string; readonly rest: readonly string[] }
+export interface PackedGraph {
+  readonly prefix: string
+  readonly rest: readonly string[]
+}
 
 export interface VersionRecord {
   /** When the state was written (its `modified`): the memento's Memento-Datetime and its id. */
@@ -38,7 +41,11 @@ export interface VersionRecord {
 }
 
 /** A version's place in time, read from its key alone (a TimeMap reads no record). */
-export interface VersionSpan { readonly from: number; readonly until: number; readonly key: string }
+export interface VersionSpan {
+  readonly from: number
+  readonly until: number
+  readonly key: string
+}
 
 // Decimal, zero-padded: keys sort by time as strings, and `${path}\0` never prefixes another path's keys.
 export const padTime = (ms: number) => String(Math.max(0, Math.trunc(ms))).padStart(15, '0')
@@ -60,4 +67,3 @@ export async function isHeldByVersion(versionBlobs: Sub<string>, blob: string): 
   for await (const _ of versionBlobs.keys({ gt: `${blob}\0`, lt: `${blob}\0\uffff`, limit: 1 })) return true
   return false
 }
-

@@ -27,12 +27,17 @@ export function versionsToDrop(spans: readonly VersionSpan[], now: number, keepD
   for (const s of spans) {
     const age = now - s.until
     if (age <= HOUR_MS) continue
-    if (age > keepDays * DAY_MS) { drop.push(s.key); continue }
+    if (age > keepDays * DAY_MS) {
+      drop.push(s.key)
+      continue
+    }
     const bucket = age <= DAY_MS ? `h${Math.floor(s.until / HOUR_MS)}` : `d${Math.floor(s.until / DAY_MS)}`
     const keeper = keeperOf.get(bucket)
     if (keeper === undefined) keeperOf.set(bucket, s)
-    else if (s.until >= keeper.until) { drop.push(keeper.key); keeperOf.set(bucket, s) }
-    else drop.push(s.key)
+    else if (s.until >= keeper.until) {
+      drop.push(keeper.key)
+      keeperOf.set(bucket, s)
+    } else drop.push(s.key)
   }
   return drop
 }
@@ -55,7 +60,10 @@ export async function thinVersions(store: Store, now: number, keepDays: number, 
     for (const [i, key] of keys.entries()) {
       ops.push({ type: 'del', key, ...inSublevel(store.versions) })
       const blob = records[i]?.meta.blob
-      if (blob !== undefined) { blobs.push(blob); ops.push({ type: 'del', key: versionBlobKey(blob, key), ...inSublevel(store.versionBlobs) }) }
+      if (blob !== undefined) {
+        blobs.push(blob)
+        ops.push({ type: 'del', key: versionBlobKey(blob, key), ...inSublevel(store.versionBlobs) })
+      }
     }
     await store.commit(ops)
     await releaseBlobs(store, blobs)
@@ -74,7 +82,10 @@ export async function thinVersions(store: Store, now: number, keepDays: number, 
   }
   for await (const key of store.versions.keys()) {
     const p = pathOfVersionKey(key)
-    if (p !== path) { await decide(); path = p }
+    if (p !== path) {
+      await decide()
+      path = p
+    }
     spans.push(spanOf(key))
   }
   await decide()
@@ -83,8 +94,15 @@ export async function thinVersions(store: Store, now: number, keepDays: number, 
 }
 
 /** Sweeps once now, then every `everyMs`; returns `stop`, which resolves once no sweep is under way. */
-export function sweepVersionsRegularly(store: Store, o: {
-  now: () => number; keepDays: number; everyMs?: number; onSwept?: (count: number) => void; onError?: (err: unknown) => void
-}): () => Promise<void> {
+export function sweepVersionsRegularly(
+  store: Store,
+  o: {
+    now: () => number
+    keepDays: number
+    everyMs?: number
+    onSwept?: (count: number) => void
+    onError?: (err: unknown) => void
+  },
+): () => Promise<void> {
   return sweepRegularly(() => thinVersions(store, o.now(), o.keepDays), { ...o, everyMs: o.everyMs ?? VERSION_SWEEP_EVERY_MS })
 }

@@ -10,7 +10,18 @@ import type { ResourceMeta } from './resource-meta.ts'
 import type { WriteOp } from './group-commit.ts'
 import { inSublevel } from './sublevel.ts'
 import { UNREAD_VALUE } from './quad-ops.ts'
-import { isHeldByVersion, padTime, spanOf, versionBlobKey, versionKey, type ChangeAuthor, type PackedGraph, type VersionEnd, type VersionRecord, type VersionSpan } from './version-record.ts'
+import {
+  isHeldByVersion,
+  padTime,
+  spanOf,
+  versionBlobKey,
+  versionKey,
+  type ChangeAuthor,
+  type PackedGraph,
+  type VersionEnd,
+  type VersionRecord,
+  type VersionSpan,
+} from './version-record.ts'
 
 export { spanOf, pathOfVersionKey, versionBlobKey, versionKey, type ChangeAuthor, type VersionRecord, type VersionSpan } from './version-record.ts'
 
@@ -22,11 +33,24 @@ const pathRange = (path: string) => ({ gt: `${path}\0`, lt: `${path}\0\uffff` })
  * `keys`) as a version; none when versions are off. They join the change's batch: after a crash the change and
  * its version are both there or neither.
  */
-export function versionOps(store: Store, baseUrl: string, path: string, meta: ResourceMeta, keys: readonly string[], end: VersionEnd, now: number, by?: ChangeAuthor): WriteOp[] {
+export function versionOps(
+  store: Store,
+  baseUrl: string,
+  path: string,
+  meta: ResourceMeta,
+  keys: readonly string[],
+  end: VersionEnd,
+  now: number,
+  by?: ChangeAuthor,
+): WriteOp[] {
   if (!store.versioning.keep) return []
   const key = versionKey(path, meta.modified, now)
   const record: VersionRecord = {
-    from: meta.modified, until: now, end, ...(by ? { by } : {}), meta,
+    from: meta.modified,
+    until: now,
+    end,
+    ...(by ? { by } : {}),
+    meta,
     ...(meta.kind !== 'binary' ? { graph: packGraph(store.quads, baseUrl + path, keys) } : {}),
   }
   const ops: WriteOp[] = [{ type: 'put', key, value: record, ...inSublevel(store.versions) }]
@@ -83,6 +107,6 @@ export async function releaseBlobs(store: Store, ids: readonly string[]): Promis
   if (ids.length === 0) return
   const named = await store.blobRefs.getMany(ids)
   for (const [i, id] of ids.entries()) {
-    if (named[i] === undefined && !await isHeldByVersion(store.versionBlobs, id)) store.blobs.remove(id)
+    if (named[i] === undefined && !(await isHeldByVersion(store.versionBlobs, id))) store.blobs.remove(id)
   }
 }

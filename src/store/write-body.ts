@@ -7,8 +7,10 @@ import { BlobWriteError, type AppendLimits, type BlobSource } from './blob-store
 /** How often a write of unknown length looks at the free space again. */
 const CHECK_SPACE_EVERY = 16 * 1024 * 1024
 
-export const diskFull = (reserve: number, cause?: unknown) => new BlobWriteError('disk_full',
-  `the pod's disk is too full to store this: it keeps at least ${reserve} bytes free, and this write would leave less`, { cause })
+export const diskFull = (reserve: number, cause?: unknown) =>
+  new BlobWriteError('disk_full', `the pod's disk is too full to store this: it keeps at least ${reserve} bytes free, and this write would leave less`, {
+    cause,
+  })
 const tooLarge = (max: number) => new BlobWriteError('too_large', `the body is larger than this pod accepts (${max} bytes)`)
 
 export interface BodyWrite {
@@ -35,10 +37,12 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
   let nextCheck = w.start + Math.max(expectedBytes, CHECK_SPACE_EVERY)
   // A stream is read through its reader, so that a signal can cancel a read that is waiting for the client.
   const reader = body instanceof ReadableStream ? body.getReader() : undefined
-  const stop = () => { void reader?.cancel().catch(() => undefined) }
+  const stop = () => {
+    void reader?.cancel().catch(() => undefined)
+  }
   signal?.addEventListener('abort', stop, { once: true })
   try {
-    for await (const chunk of reader ? readAll(reader) : body as AsyncIterable<Uint8Array>) {
+    for await (const chunk of reader ? readAll(reader) : (body as AsyncIterable<Uint8Array>)) {
       if (signal?.aborted) return false
       const size = progress.size + chunk.byteLength
       if (maxBytes !== undefined && size > maxBytes) throw tooLarge(maxBytes)
@@ -47,7 +51,7 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
         nextCheck = size + CHECK_SPACE_EVERY
       }
       observe?.(chunk)
-      for (let done = 0; done < chunk.byteLength;) done += (await w.handle.write(chunk, done, chunk.byteLength - done, progress.size + done)).bytesWritten
+      for (let done = 0; done < chunk.byteLength; ) done += (await w.handle.write(chunk, done, chunk.byteLength - done, progress.size + done)).bytesWritten
       progress.size = size
       w.written(chunk)
     }

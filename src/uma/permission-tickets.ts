@@ -87,7 +87,11 @@ export function makeTicketBook(o: { store: Store; now: () => number; maxSpent?: 
     await sweepExpiredRecords(store, Number.MAX_SAFE_INTEGER, OLD_KIND)
     for (const r of await readRecords<1>(store, SPENT_KIND, at)) spent.remember(SPENT, replayKey(r.key), r.expiresAt, at)
   }
-  const prepared = () => (ready ??= load().catch((err: unknown) => { ready = undefined; throw err }))
+  const prepared = () =>
+    (ready ??= load().catch((err: unknown) => {
+      ready = undefined
+      throw err
+    }))
 
   /** The ticket's seal and content, when it is ours and live; spent or not is the caller's question. */
   function open(ticket: string): { mac: string; exp: number; permissions: UmaPermission[] } | undefined {
@@ -128,11 +132,18 @@ export function makeTicketBook(o: { store: Store; now: () => number; maxSpent?: 
       // Spent for good: in the store before the answer, so a restart cannot bring it back. Not
       // synced: a process crash keeps it (the OS has it); losing power costs only this one-time check.
       const write = putRecord(store, SPENT_KIND, t.mac, 1, t.exp, { sync: false })
-      writes = writes.then(() => write, () => write)
+      writes = writes.then(
+        () => write,
+        () => write,
+      )
       await write
       return { permissions: t.permissions }
     },
-    get spent() { return spent.size },
-    async flush() { await writes.catch(() => undefined) },
+    get spent() {
+      return spent.size
+    },
+    async flush() {
+      await writes.catch(() => undefined)
+    },
   }
 }

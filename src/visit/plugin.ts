@@ -54,9 +54,10 @@ const podPath = (raw: string | undefined) => podPathOf(raw === undefined || raw 
  * An operation of the layer, refused as these pages show it: the refusal's status, code and reason. The headers
  * it carries (WAC-Allow, Allow, Content-Range) describe the resource, and a page is not that resource.
  */
-const onPage = <T>(op: Promise<T>): Promise<T> => op.catch((err: unknown) => {
-  throw err instanceof HttpError ? new HttpError(err.status as StatusOf<RefusalCode>, err.code, err.description, { cause: err.cause }) : err
-})
+const onPage = <T>(op: Promise<T>): Promise<T> =>
+  op.catch((err: unknown) => {
+    throw err instanceof HttpError ? new HttpError(err.status as StatusOf<RefusalCode>, err.code, err.description, { cause: err.cause }) : err
+  })
 
 export function visitPlugin(deps: Deps) {
   const { cfg, store, resources } = deps
@@ -77,21 +78,26 @@ export function visitPlugin(deps: Deps) {
   }
   const cookieOf = (request: Request) => request.headers.get('cookie')
 
-  interface Reader { readonly session?: VisitorSession; readonly csrf: string; readonly setCookie?: string }
+  interface Reader {
+    readonly session?: VisitorSession
+    readonly csrf: string
+    readonly setCookie?: string
+  }
 
   /** Who reads: the visitor's session if any (paced), and the page's CSRF token. */
   async function reader(request: Request): Promise<Reader> {
     const session = await getVisitorSession(store, cfg.baseUrl, cookieOf(request), deps.now())
     if (session) {
       const wait = busy.begin(session.id, deps.now())
-      if (wait > 0) throw new HttpError(429, 'too_many_requests', `too many requests from this sign-in; wait ${wait} s`, { headers: { 'retry-after': String(wait) } })
+      if (wait > 0)
+        throw new HttpError(429, 'too_many_requests', `too many requests from this sign-in; wait ${wait} s`, { headers: { 'retry-after': String(wait) } })
     }
     const { token, setCookie } = csrfTokenFor(cookieOf(request), cfg.baseUrl)
     return { ...(session ? { session } : {}), csrf: token, ...(setCookie ? { setCookie } : {}) }
   }
 
   /** A signed-in visitor, or the way to the sign-in page (coming back to `returnTo`). */
-  async function visitor(request: Request, returnTo: string): Promise<Reader & { session: VisitorSession } | Response> {
+  async function visitor(request: Request, returnTo: string): Promise<(Reader & { session: VisitorSession }) | Response> {
     const r = await reader(request)
     if (!r.session) return new Response(null, { status: 303, headers: { location: signInPath(returnTo) } })
     return r as Reader & { session: VisitorSession }
@@ -108,12 +114,21 @@ export function visitPlugin(deps: Deps) {
    * `path` as the visitor may read it (Read decided first, then its existence), as HTTP, as the resource server
    * answers a GET: `accept` negotiated, and of the browser's headers only its Range.
    */
-  const readAs = (r: Reader, path: string, accept: string, o: { head?: boolean; range?: string | null } = {}) => onPage((async () => {
-    const readable = await resources.read(actingOf(r), path)
-    const requestHeaders = new Headers(o.range ? { range: o.range } : {})
-    const res = await resources.represent(path, readable, { accept, requestUrl: cfg.baseUrl + path, requestHeaders, head: o.head ?? false, headers: new Headers() })
-    return { res, wacAllow: readable.wacAllow }
-  })())
+  const readAs = (r: Reader, path: string, accept: string, o: { head?: boolean; range?: string | null } = {}) =>
+    onPage(
+      (async () => {
+        const readable = await resources.read(actingOf(r), path)
+        const requestHeaders = new Headers(o.range ? { range: o.range } : {})
+        const res = await resources.represent(path, readable, {
+          accept,
+          requestUrl: cfg.baseUrl + path,
+          requestHeaders,
+          head: o.head ?? false,
+          headers: new Headers(),
+        })
+        return { res, wacAllow: readable.wacAllow }
+      })(),
+    )
   const withCookie = (setCookie: string | undefined) => (setCookie ? { 'set-cookie': setCookie } : undefined)
 
   /** The sign-in form, with the refusal of the last try above it (logged as every refusal is). */
@@ -122,8 +137,11 @@ export function visitPlugin(deps: Deps) {
     const { token, setCookie } = csrfTokenFor(cookieOf(request), cfg.baseUrl)
     const session = await getVisitorSession(store, cfg.baseUrl, cookieOf(request), deps.now())
     return renderVisitorPage({
-      heading: 'Sign in to see what is shared with you', csrf: token, ...(session ? { session } : {}),
-      ...(problem ? { status: problem.status } : {}), headers: { ...problem?.headers, ...withCookie(setCookie) },
+      heading: 'Sign in to see what is shared with you',
+      csrf: token,
+      ...(session ? { session } : {}),
+      ...(problem ? { status: problem.status } : {}),
+      headers: { ...problem?.headers, ...withCookie(setCookie) },
       body: html`${problem ? problemBox(problem) : ''}${signInBody(returnTo, token, typed)}`,
     })
   }
@@ -133,7 +151,13 @@ export function visitPlugin(deps: Deps) {
     const returnTo = podPath(form.return)
     const address = deps.clientAddresses.of(request)
     const wait = address ? signIns.begin(addressBlock(address), deps.now()) : 0
-    if (wait > 0) return signInPage(request, returnTo, new HttpError(429, 'too_many_requests', `too many sign-ins from this address; wait ${wait} s`, { headers: { 'retry-after': String(wait) } }), form.who ?? '')
+    if (wait > 0)
+      return signInPage(
+        request,
+        returnTo,
+        new HttpError(429, 'too_many_requests', `too many sign-ins from this address; wait ${wait} s`, { headers: { 'retry-after': String(wait) } }),
+        form.who ?? '',
+      )
     try {
       return new Response(null, { status: 303, headers: { location: await rp.start(form.who ?? '', returnTo), 'cache-control': 'no-store' } })
     } catch (err) {
@@ -155,7 +179,8 @@ export function visitPlugin(deps: Deps) {
     // What is public opens without signing in; the rest asks for it (the refusal leads to the sign-in page)
     const v = path === undefined ? await visitor(request, '/') : await reader(request)
     if (v instanceof Response) return v
-    const page = (heading: string, body: ReturnType<typeof html>) => renderVisitorPage({ heading, ...(v.session ? { session: v.session } : {}), csrf: v.csrf, headers: withCookie(v.setCookie) ?? {}, body })
+    const page = (heading: string, body: ReturnType<typeof html>) =>
+      renderVisitorPage({ heading, ...(v.session ? { session: v.session } : {}), csrf: v.csrf, headers: withCookie(v.setCookie) ?? {}, body })
     if (path === undefined) {
       return page('Shared with you', sharedListBody(await sharedListOf(v.session!)))
     }
@@ -167,7 +192,7 @@ export function visitPlugin(deps: Deps) {
     }
     const type = (res.headers.get('content-type') ?? 'application/octet-stream').split(';', 1)[0]!.trim().toLowerCase()
     const size = Number(res.headers.get('content-length') ?? NaN)
-    const text = previewKind(type) === 'text' && (!(size > MAX_PREVIEW_TEXT_BYTES)) ? await res.text() : undefined
+    const text = previewKind(type) === 'text' && !(size > MAX_PREVIEW_TEXT_BYTES) ? await res.text() : undefined
     if (text === undefined) await res.body?.cancel()
     return page(nameOf(path), documentBody(path, type, modes, text))
   }
@@ -211,7 +236,12 @@ export function visitPlugin(deps: Deps) {
       if (name === '' || name === '.' || name === '..') throw new HttpError(400, 'invalid_request', 'choose a file to upload')
       // POST with the name as Slug (Solid Protocol §5.3): what Append allows, and a name taken gets another
       // name from the pod instead of replacing what is there
-      await onPage(resources.post(actingOf(v), dir, part.mimeType || 'application/octet-stream', part.body, { slug: encodeSegment(name), preconditions: NO_PRECONDITIONS }))
+      await onPage(
+        resources.post(actingOf(v), dir, part.mimeType || 'application/octet-stream', part.body, {
+          slug: encodeSegment(name),
+          preconditions: NO_PRECONDITIONS,
+        }),
+      )
       log.info('visitor.uploaded', { webid: v.session.webid })
       return new Response(null, { status: 303, headers: { location: filesPage(dir) } })
     }
@@ -228,7 +258,13 @@ export function visitPlugin(deps: Deps) {
       await res.body?.cancel()
       throw new HttpError(415, 'unsupported_media_type', `only text documents of at most 1 MiB are edited here; ${nameOf(path)} is ${type}`)
     }
-    return renderVisitorPage({ heading: `Edit ${nameOf(path)}`, session: v.session, csrf: v.csrf, headers: withCookie(v.setCookie) ?? {}, body: editBody(path, await res.text(), res.headers.get('etag') ?? '', v.csrf) })
+    return renderVisitorPage({
+      heading: `Edit ${nameOf(path)}`,
+      session: v.session,
+      csrf: v.csrf,
+      headers: withCookie(v.setCookie) ?? {},
+      body: editBody(path, await res.text(), res.headers.get('etag') ?? '', v.csrf),
+    })
   }
 
   async function saveEdit(request: Request, form: Record<string, string>): Promise<Response> {
@@ -252,34 +288,46 @@ export function visitPlugin(deps: Deps) {
   }
 
   /** Page routes: a refusal is a page (the operations layer's reason when it refused), with a way back. */
-  const page = (path: string, request: Request, run: () => Promise<Response>, next: NextSteps = SIGN_IN_NEXT) => run().catch((err: unknown) => {
-    if (err instanceof HttpError) {
-      // Not signed in and not public: sign in first, then come back to what was asked for
-      if (err.code === 'unauthenticated' && request.method === 'GET') {
-        const wanted = new URL(request.url).searchParams.get('path')
-        return new Response(null, { status: 303, headers: { location: signInPath(wanted ?? '/') } })
+  const page = (path: string, request: Request, run: () => Promise<Response>, next: NextSteps = SIGN_IN_NEXT) =>
+    run().catch((err: unknown) => {
+      if (err instanceof HttpError) {
+        // Not signed in and not public: sign in first, then come back to what was asked for
+        if (err.code === 'unauthenticated' && request.method === 'GET') {
+          const wanted = new URL(request.url).searchParams.get('path')
+          return new Response(null, { status: 303, headers: { location: signInPath(wanted ?? '/') } })
+        }
+        // An access refusal reads as "not shared with you", whatever exists there
+        if (err.code === 'forbidden' || err.code === 'unauthenticated') {
+          return renderErrorPage(path, new HttpError(403, 'forbidden', 'this is not shared with you (or no longer is); ask whoever sent you the link'), {
+            heading: 'Not shared with you',
+            hint: 'Only what is shared with your WebID opens here.',
+            links: [{ href: VISIT_PATHS.files, label: 'What is shared with you' }],
+          })
+        }
+        return renderErrorPage(path, err, next)
       }
-      // An access refusal reads as "not shared with you", whatever exists there
-      if (err.code === 'forbidden' || err.code === 'unauthenticated') {
-        return renderErrorPage(path, new HttpError(403, 'forbidden', 'this is not shared with you (or no longer is); ask whoever sent you the link'), { heading: 'Not shared with you', hint: 'Only what is shared with your WebID opens here.', links: [{ href: VISIT_PATHS.files, label: 'What is shared with you' }] })
-      }
-      return renderErrorPage(path, err, next)
-    }
-    throw err
-  })
+      throw err
+    })
 
-  return new Elysia({ name: 'visit' })
-    .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), (e) => errorPage(e, SIGN_IN_NEXT)))
-    // Solid-OIDC §5.1: fetched by the visitor's provider, so public (and CORS-readable, http/pod-paths.ts)
-    .get(VISIT_PATHS.clientId, () => jsonResponse(clientIdDocument(cfg.baseUrl), { headers: { 'content-type': 'application/ld+json' } }))
-    .get(VISIT_PATHS.signIn, ({ request, query }) => page(VISIT_PATHS.signIn, request, () => signInPage(request, podPath(query.return))), { query: t.Object({ return: t.Optional(t.String()) }) })
-    .post(VISIT_PATHS.signIn, ({ request, body }) => page(VISIT_PATHS.signIn, request, () => startSignIn(request, body)), { body: Form })
-    .get(VISIT_PATHS.callback, ({ request, query }) => page(VISIT_PATHS.callback, request, () => finishSignIn(request, query)), { query: t.Record(t.String(), t.String()) })
-    .post(VISIT_PATHS.signOut, ({ request, body }) => page(VISIT_PATHS.signOut, request, () => signOut(request, body)), { body: Form })
-    .get(VISIT_PATHS.files, ({ request, query }) => page(VISIT_PATHS.files, request, () => showFiles(request, query.path)), { query: PathQuery })
-    .get(VISIT_PATHS.file, ({ request, query }) => page(VISIT_PATHS.file, request, () => sendFile(request, query.path, query.download === '1')), { query: PathQuery })
-    .post(VISIT_PATHS.upload, ({ request }) => page(VISIT_PATHS.upload, request, () => upload(request)), { parse: 'none' })
-    .get(VISIT_PATHS.edit, ({ request, query }) => page(VISIT_PATHS.edit, request, () => showEdit(request, query.path)), { query: PathQuery })
-    .post(VISIT_PATHS.edit, ({ request, body }) => page(VISIT_PATHS.edit, request, () => saveEdit(request, body)), { body: Form })
+  return (
+    new Elysia({ name: 'visit' })
+      .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), e => errorPage(e, SIGN_IN_NEXT)))
+      // Solid-OIDC §5.1: fetched by the visitor's provider, so public (and CORS-readable, http/pod-paths.ts)
+      .get(VISIT_PATHS.clientId, () => jsonResponse(clientIdDocument(cfg.baseUrl), { headers: { 'content-type': 'application/ld+json' } }))
+      .get(VISIT_PATHS.signIn, ({ request, query }) => page(VISIT_PATHS.signIn, request, () => signInPage(request, podPath(query.return))), {
+        query: t.Object({ return: t.Optional(t.String()) }),
+      })
+      .post(VISIT_PATHS.signIn, ({ request, body }) => page(VISIT_PATHS.signIn, request, () => startSignIn(request, body)), { body: Form })
+      .get(VISIT_PATHS.callback, ({ request, query }) => page(VISIT_PATHS.callback, request, () => finishSignIn(request, query)), {
+        query: t.Record(t.String(), t.String()),
+      })
+      .post(VISIT_PATHS.signOut, ({ request, body }) => page(VISIT_PATHS.signOut, request, () => signOut(request, body)), { body: Form })
+      .get(VISIT_PATHS.files, ({ request, query }) => page(VISIT_PATHS.files, request, () => showFiles(request, query.path)), { query: PathQuery })
+      .get(VISIT_PATHS.file, ({ request, query }) => page(VISIT_PATHS.file, request, () => sendFile(request, query.path, query.download === '1')), {
+        query: PathQuery,
+      })
+      .post(VISIT_PATHS.upload, ({ request }) => page(VISIT_PATHS.upload, request, () => upload(request)), { parse: 'none' })
+      .get(VISIT_PATHS.edit, ({ request, query }) => page(VISIT_PATHS.edit, request, () => showEdit(request, query.path)), { query: PathQuery })
+      .post(VISIT_PATHS.edit, ({ request, body }) => page(VISIT_PATHS.edit, request, () => saveEdit(request, body)), { body: Form })
+  )
 }
-

@@ -85,7 +85,11 @@ export function makeRelyingParty(deps: RpDeps) {
   async function readJson(url: string, what: string): Promise<Record<string, unknown>> {
     const doc = await deps.fetchDoc(url, { accept: 'application/json', allowedTypes: ['application/json'], maxBytes: REMOTE_DOCUMENT_CAPS.issuerJson })
     let v: unknown
-    try { v = JSON.parse(doc.body) } catch (cause) { throw providerFault(`${what} is not JSON`, cause) }
+    try {
+      v = JSON.parse(doc.body)
+    } catch (cause) {
+      throw providerFault(`${what} is not JSON`, cause)
+    }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw providerFault(`${what} is not a JSON object`)
     return v as Record<string, unknown>
   }
@@ -101,7 +105,12 @@ export function makeRelyingParty(deps: RpDeps) {
     }
     const scopes = Array.isArray(meta.scopes_supported) ? meta.scopes_supported : []
     if (!scopes.includes('webid')) throw providerFault(`${issuer} is an OpenID provider but not a Solid one: its scopes_supported has no "webid"`)
-    return { issuer, authorizationEndpoint: endpoint('authorization_endpoint'), tokenEndpoint: endpoint('token_endpoint'), sendsIss: meta.authorization_response_iss_parameter_supported === true }
+    return {
+      issuer,
+      authorizationEndpoint: endpoint('authorization_endpoint'),
+      tokenEndpoint: endpoint('token_endpoint'),
+      sendsIss: meta.authorization_response_iss_parameter_supported === true,
+    }
   }
 
   /**
@@ -110,29 +119,37 @@ export function makeRelyingParty(deps: RpDeps) {
    */
   async function providerOf(input: string): Promise<Provider> {
     let text = input.trim()
-    if (text === '') throw refuse('type your WebID (such as https://you.example/profile/card#me) or your pod provider\'s address')
+    if (text === '') throw refuse("type your WebID (such as https://you.example/profile/card#me) or your pod provider's address")
     if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) text = `https://${text}`
-    if (!URL.canParse(text) || !isSecureOrLocalhost(text)) throw refuse(`${show(input.slice(0, 200))} is not a WebID or a provider address: it must be an https URL`)
+    if (!URL.canParse(text) || !isSecureOrLocalhost(text))
+      throw refuse(`${show(input.slice(0, 200))} is not a WebID or a provider address: it must be an https URL`)
     const url = new URL(text)
     if (url.hash) {
-      const issuers = await deps.getWebIdIssuers(text as WebId).catch((cause: unknown) => { throw providerFault(`your WebID profile ${show(text)} could not be read`, cause) })
-      const usable = issuers.filter((i) => i !== baseUrl)
+      const issuers = await deps.getWebIdIssuers(text as WebId).catch((cause: unknown) => {
+        throw providerFault(`your WebID profile ${show(text)} could not be read`, cause)
+      })
+      const usable = issuers.filter(i => i !== baseUrl)
       if (usable.length === 0) throw refuse(`your WebID profile ${show(text)} names no Solid provider (solid:oidcIssuer)`)
       return discover(usable[0]!)
     }
     const candidates = [...new Set([text, text.endsWith('/') ? text.slice(0, -1) : `${text}/`])]
     let last: unknown
     for (const issuer of candidates) {
-      try { return await discover(issuer) } catch (err) { last = err }
+      try {
+        return await discover(issuer)
+      } catch (err) {
+        last = err
+      }
     }
-    throw last instanceof HttpError && last.code === 'provider_unusable' ? last
+    throw last instanceof HttpError && last.code === 'provider_unusable'
+      ? last
       : providerFault(`no Solid provider answers at ${text}; type your WebID (it ends in #me or similar) or your provider's address`, last)
   }
 
   /** Starts a sign-in: the URL of the visitor's provider to send the browser to. */
   async function start(input: string, returnTo: string): Promise<string> {
     const provider = await providerOf(input)
-    if (provider.issuer === baseUrl) throw refuse('this pod\'s own sign-in is its owner\'s: the owner signs in on the dashboard')
+    if (provider.issuer === baseUrl) throw refuse("this pod's own sign-in is its owner's: the owner signs in on the dashboard")
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true })
     const state = random(24)
     const verifier = random(32)
@@ -144,8 +161,15 @@ export function makeRelyingParty(deps: RpDeps) {
     // `identity` asks the visitor's provider for nothing else, and a solopod then proposes "Only confirm
     // who I am" instead of access to the visitor's own pod. Other providers ignore it (OIDC Core §3.1.2.1).
     const params = {
-      response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: VISITOR_SCOPE, state, nonce,
-      code_challenge: sha256Base64url(verifier), code_challenge_method: 'S256', prompt: 'consent',
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: VISITOR_SCOPE,
+      state,
+      nonce,
+      code_challenge: sha256Base64url(verifier),
+      code_challenge_method: 'S256',
+      prompt: 'consent',
     }
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
     return url.href
@@ -154,18 +178,34 @@ export function makeRelyingParty(deps: RpDeps) {
   /** RFC 9449 §4.2: a proof for one token request, with the provider's nonce when it asked for one (§8). */
   async function dpopProof(p: Pending, nonce?: string): Promise<string> {
     return new SignJWT({ htm: 'POST', htu: p.provider.tokenEndpoint, jti: random(16), ...(nonce ? { nonce } : {}) })
-      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: p.key.jwk }).setIssuedAt(Math.floor(deps.now() / 1000)).sign(p.key.privateKey)
+      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: p.key.jwk })
+      .setIssuedAt(Math.floor(deps.now() / 1000))
+      .sign(p.key.privateKey)
   }
 
   async function redeem(p: Pending, code: string): Promise<string> {
-    const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: p.verifier }).toString()
-    const ask = async (nonce?: string) => deps.poster.exchange(p.provider.tokenEndpoint,
-      { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', dpop: await dpopProof(p, nonce) }, body }, TOKEN_RESPONSE_MAX_BYTES)
+    const body = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      code_verifier: p.verifier,
+    }).toString()
+    const ask = async (nonce?: string) =>
+      deps.poster.exchange(
+        p.provider.tokenEndpoint,
+        { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', dpop: await dpopProof(p, nonce) }, body },
+        TOKEN_RESPONSE_MAX_BYTES,
+      )
     let res = await ask()
     const nonce = res.headers.get('dpop-nonce')
     if ((res.status === 400 || res.status === 401) && nonce && /^[\x21-\x7e]{1,200}$/.test(nonce)) res = await ask(nonce)
     let json: Record<string, unknown> = {}
-    try { json = JSON.parse(res.body) as Record<string, unknown> } catch { /* reported below by status */ }
+    try {
+      json = JSON.parse(res.body) as Record<string, unknown>
+    } catch {
+      /* reported below by status */
+    }
     if (res.status !== 200) {
       // The provider's own error code, when it is one (a short token), never its free text: a stranger's words are not quoted
       const error = typeof json.error === 'string' && /^[a-z_]{1,40}$/.test(json.error) ? ` (${json.error})` : ''
@@ -181,17 +221,24 @@ export function makeRelyingParty(deps: RpDeps) {
     const keys = await deps.getIssuerKeys(issuer)
     let claims: Record<string, unknown>
     try {
-      ({ payload: claims } = await jwtVerify(idToken, keys as Parameters<typeof jwtVerify>[1], {
-        issuer, audience: clientId, algorithms: [...ASYMMETRIC_JWS_ALGS], clockTolerance: CLOCK_TOLERANCE_S, currentDate: new Date(deps.now()),
+      ;({ payload: claims } = await jwtVerify(idToken, keys as Parameters<typeof jwtVerify>[1], {
+        issuer,
+        audience: clientId,
+        algorithms: [...ASYMMETRIC_JWS_ALGS],
+        clockTolerance: CLOCK_TOLERANCE_S,
+        currentDate: new Date(deps.now()),
       }))
     } catch (cause) {
-      throw refuse(`the ID token from ${issuer} does not verify (${cause instanceof Error ? cause.message.slice(0, 120) : 'invalid'}); check this computer's clock and try again`, cause)
+      throw refuse(
+        `the ID token from ${issuer} does not verify (${cause instanceof Error ? cause.message.slice(0, 120) : 'invalid'}); check this computer's clock and try again`,
+        cause,
+      )
     }
     if (claims.nonce !== p.nonce) throw refuse('the ID token is not the answer to this sign-in (its nonce differs); start again')
     const webid = typeof claims.webid === 'string' ? claims.webid : claims.sub
     if (typeof webid !== 'string' || !isSecureOrLocalhost(webid)) throw refuse(`the ID token from ${issuer} names no WebID (an https URL in "webid" or "sub")`)
     await checkWebIdIssuer(webid, issuer, deps.getWebIdIssuers, (description, cause) => refuse(description, cause))
-    if (webid === ownerWebIdOf(baseUrl)) throw refuse('this WebID is the owner\'s: the owner signs in on the dashboard')
+    if (webid === ownerWebIdOf(baseUrl)) throw refuse("this WebID is the owner's: the owner signs in on the dashboard")
     return webid as WebId
   }
 

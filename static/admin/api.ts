@@ -8,9 +8,15 @@ const root = document.getElementById('dashboard')!
 export const BASE = root.dataset.base!
 export const CSRF = root.dataset.csrf!
 
-
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly violations: Violation[] = []) { super(message) }
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly violations: Violation[] = [],
+  ) {
+    super(message)
+  }
 }
 
 /**
@@ -25,7 +31,7 @@ const withProblemJson = (accept = '*/*') => `${accept}, ${PROBLEM_JSON}`
  * or the resource server's problem details `{ error, detail }`; anything else (a proxy's page) by its status.
  */
 async function failure(res: Response, what: string): Promise<ApiError> {
-  const j = (await res.json().catch(() => null) ?? {}) as { error?: unknown; error_description?: unknown; detail?: unknown; violations?: Violation[] }
+  const j = ((await res.json().catch(() => null)) ?? {}) as { error?: unknown; error_description?: unknown; detail?: unknown; violations?: Violation[] }
   const code = typeof j.error === 'string' ? j.error : `http_${res.status}`
   const given = j.error_description ?? j.detail
   // Paths as people read them (`/Été/`, not `/%C3%89t%C3%A9/`), as the pages show them
@@ -46,22 +52,37 @@ export async function api<T>(method: string, path: string, body?: unknown, what 
   let res: Response
   try {
     res = await fetch(`${BASE}/.admin/api${path}`, {
-      method, credentials: 'same-origin',
+      method,
+      credentials: 'same-origin',
       headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
-  } catch (err) { throw new ApiError(0, 'network', `${what} failed: the pod did not answer (${String(err)})`) }
+  } catch (err) {
+    throw new ApiError(0, 'network', `${what} failed: the pod did not answer (${String(err)})`)
+  }
   if (!res.ok) throw await failure(res, what)
   return (res.status === 204 ? undefined : await res.json()) as T
 }
 
 /** The resource server (LDP), as the owner; `what` names the action in any error message. */
-export async function ldp(method: string, url: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}, what = `${method} ${url}`): Promise<Response> {
+export async function ldp(
+  method: string,
+  url: string,
+  init: { headers?: Record<string, string>; body?: BodyInit } = {},
+  what = `${method} ${url}`,
+): Promise<Response> {
   let res: Response
   try {
     const accept = withProblemJson(init.headers?.accept)
-    res = await fetch(url, { method, credentials: 'same-origin', headers: headers({ ...init.headers, accept }), ...(init.body === undefined ? {} : { body: init.body }) })
-  } catch (err) { throw new ApiError(0, 'network', `${what} failed: the pod did not answer (${String(err)})`) }
+    res = await fetch(url, {
+      method,
+      credentials: 'same-origin',
+      headers: headers({ ...init.headers, accept }),
+      ...(init.body === undefined ? {} : { body: init.body }),
+    })
+  } catch (err) {
+    throw new ApiError(0, 'network', `${what} failed: the pod did not answer (${String(err)})`)
+  }
   if (!res.ok) throw await failure(res, what)
   return res
 }
@@ -70,7 +91,14 @@ export async function ldp(method: string, url: string, init: { headers?: Record<
  * PUT with upload progress: fetch() cannot report it, XMLHttpRequest's upload events can.
  * Resolves on 2xx, rejects with an ApiError naming the server's reason otherwise.
  */
-export function putWithProgress(url: string, body: Blob, contentType: string, onProgress: (sent: number, total: number) => void, what: string, onlyNew = false): Promise<void> {
+export function putWithProgress(
+  url: string,
+  body: Blob,
+  contentType: string,
+  onProgress: (sent: number, total: number) => void,
+  what: string,
+  onlyNew = false,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open('PUT', url)
@@ -79,10 +107,16 @@ export function putWithProgress(url: string, body: Blob, contentType: string, on
     xhr.setRequestHeader('accept', withProblemJson())
     // RFC 9110 §13.1.2: If-None-Match: * — the PUT fails with 412 rather than replace an existing file
     if (onlyNew) xhr.setRequestHeader('if-none-match', '*')
-    xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded, e.total) }
+    xhr.upload.onprogress = e => {
+      if (e.lengthComputable) onProgress(e.loaded, e.total)
+    }
     xhr.onerror = () => reject(new ApiError(0, 'network', `${what} failed: the connection broke`))
     xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) { onProgress(body.size, body.size); resolve(); return }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(body.size, body.size)
+        resolve()
+        return
+      }
       void failure(new Response(xhr.responseText, { status: xhr.status, statusText: xhr.statusText }), what).then(reject)
     }
     xhr.send(body)

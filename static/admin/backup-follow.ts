@@ -14,9 +14,13 @@ async function lineNow(): Promise<Element | undefined> {
 
 async function followLast(line: HTMLElement, before: string): Promise<void> {
   for (let i = 0; i < 120; i++) {
-    await new Promise((r) => setTimeout(r, 1000))
+    await new Promise(r => setTimeout(r, 1000))
     const now = await lineNow()
-    if (now && now.textContent !== before) { line.replaceChildren(...now.childNodes); say('Backup downloaded'); return }
+    if (now && now.textContent !== before) {
+      line.replaceChildren(...now.childNodes)
+      say('Backup downloaded')
+      return
+    }
   }
 }
 

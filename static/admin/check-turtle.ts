@@ -38,6 +38,8 @@ export function checkTurtle(form: HTMLElement): void {
   }
   area.addEventListener('input', () => {
     clearTimeout(timer)
-    timer = setTimeout(() => { void check() }, PAUSE_MS)
+    timer = setTimeout(() => {
+      void check()
+    }, PAUSE_MS)
   })
 }

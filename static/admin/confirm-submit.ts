@@ -6,5 +6,7 @@ import { confirmAction } from './dom.ts'
 export function confirmSubmit(form: HTMLElement): void {
   const question = form.dataset.confirm
   if (!(form instanceof HTMLFormElement) || !question) return
-  form.addEventListener('submit', (e) => { if (!confirmAction(question)) e.preventDefault() })
+  form.addEventListener('submit', e => {
+    if (!confirmAction(question)) e.preventDefault()
+  })
 }

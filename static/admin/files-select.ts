@@ -11,12 +11,15 @@ export function enhanceSelection(form: HTMLElement): void {
   const all = h('input', { type: 'checkbox', id: 'select-all', 'aria-label': 'Select all' })
   form.querySelector('thead th.pick')?.replaceChildren(all)
   const sync = () => {
-    const ticked = boxes.filter((b) => b.checked).length
+    const ticked = boxes.filter(b => b.checked).length
     all.checked = ticked === boxes.length
     all.indeterminate = ticked > 0 && ticked < boxes.length
     for (const b of buttons) b.disabled = ticked === 0
   }
-  all.addEventListener('change', () => { for (const b of boxes) b.checked = all.checked; sync() })
+  all.addEventListener('change', () => {
+    for (const b of boxes) b.checked = all.checked
+    sync()
+  })
   for (const b of boxes) b.addEventListener('change', sync)
   sync()
 }

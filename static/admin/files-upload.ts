@@ -32,9 +32,18 @@ export function enhanceUpload(form: HTMLElement): void {
     progress.value = 0
     note.textContent = `Uploading ${file.name}…`
     const send = file.size > RESUMABLE_FROM ? putResumably : putWithProgress
-    const put = (name: string, onlyNew: boolean) => send(BASE + path + encodeURIComponent(name), file, file.type || 'application/octet-stream',
-      (sent, total) => { progress.value = Math.round((sent / Math.max(total, 1)) * 100); note.textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)}` },
-      `Uploading ${file.name}`, onlyNew)
+    const put = (name: string, onlyNew: boolean) =>
+      send(
+        BASE + path + encodeURIComponent(name),
+        file,
+        file.type || 'application/octet-stream',
+        (sent, total) => {
+          progress.value = Math.round((sent / Math.max(total, 1)) * 100)
+          note.textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)}`
+        },
+        `Uploading ${file.name}`,
+        onlyNew,
+      )
     try {
       if (replaceBox?.checked === true) {
         await put(file.name, false)
@@ -65,13 +74,17 @@ export function enhanceUpload(form: HTMLElement): void {
       outcomes.push(outcome)
       report.append(h('li', {}, describe(outcome)))
     }
-    const done = outcomes.filter((o) => o.uploaded)
+    const done = outcomes.filter(o => o.uploaded)
     const text = outcomes.map(describe).join('; ')
-    if (outcomes.some((o) => !o.uploaded)) sayError(new Error(text))
+    if (outcomes.some(o => !o.uploaded)) sayError(new Error(text))
     else say(text)
     // The listing is the pod's page: load it again, with the one line of what landed (what did not stays said above until then)
     if (done.length > 0 && done.length === outcomes.length) {
-      const query = uploadedQuery({ names: done.map((o) => o.as), bytes: done.reduce((sum, o) => sum + o.bytes, 0), renamed: done.filter((o) => o.as !== o.name).length })
+      const query = uploadedQuery({
+        names: done.map(o => o.as),
+        bytes: done.reduce((sum, o) => sum + o.bytes, 0),
+        renamed: done.filter(o => o.as !== o.name).length,
+      })
       location.assign(`${BASE}${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}&${query}`)
     } else if (done.length > 0) {
       report.append(h('li', {}, h('a', { href: `${BASE}${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}` }, 'Show the folder with the new files')))
@@ -83,16 +96,21 @@ export function enhanceUpload(form: HTMLElement): void {
   const drop = h('p', { class: 'drop', id: 'drop-zone' }, 'Drop files here or on the list, or choose them below.')
   form.prepend(drop)
   for (const zone of zones) {
-    zone.addEventListener('dragover', (e) => { if (e.dataTransfer?.types.includes('Files')) { e.preventDefault(); drop.classList.add('over') } })
+    zone.addEventListener('dragover', e => {
+      if (e.dataTransfer?.types.includes('Files')) {
+        e.preventDefault()
+        drop.classList.add('over')
+      }
+    })
     zone.addEventListener('dragleave', () => drop.classList.remove('over'))
-    zone.addEventListener('drop', (e) => {
+    zone.addEventListener('drop', e => {
       if (!e.dataTransfer?.files.length) return
       e.preventDefault()
       drop.classList.remove('over')
       void upload(Array.from(e.dataTransfer.files))
     })
   }
-  form.addEventListener('submit', (e) => {
+  form.addEventListener('submit', e => {
     e.preventDefault()
     if (input.files?.length) void upload(Array.from(input.files))
     else sayError(new Error('Choose at least one file to upload'))

@@ -8,10 +8,11 @@ import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { ApiError, api } from './api.ts'
 import { confirmAction, h, say, sayError } from './dom.ts'
 
-
 const KEYS = ADMIN_PATHS.keys.slice(ADMIN_PATHS.api.length)
 // A reload or a closed tab would lose the private key for good: the browser asks first
-const warnBeforeLeaving = (e: BeforeUnloadEvent) => { e.preventDefault() }
+const warnBeforeLeaving = (e: BeforeUnloadEvent) => {
+  e.preventDefault()
+}
 
 export function makeKeyInBrowser(form: HTMLElement): void {
   if (!(form instanceof HTMLFormElement) || !crypto.subtle) return // without WebCrypto (http, not localhost) the paste form stays
@@ -22,16 +23,21 @@ export function makeKeyInBrowser(form: HTMLElement): void {
   form.prepend(h('p', { class: 'muted' }, 'Made here in your browser (ECDSA P-256, ES256). You download the private key once; the pod never receives it.'))
   const name = form.querySelector<HTMLInputElement>('[name="name"]')!
   const asOwner = form.querySelector<HTMLInputElement>('[name="linkFromProfile"]')!
-  form.addEventListener('submit', (e) => {
+  form.addEventListener('submit', e => {
     e.preventDefault()
     submit.disabled = true
     void makeKey(name.value.trim(), asOwner.checked)
-      .then(({ key, privateKey }) => { offer(key, privateKey); say(`CreatedKey the key ${key.name}: download its private key now`) })
+      .then(({ key, privateKey }) => {
+        offer(key, privateKey)
+        say(`CreatedKey the key ${key.name}: download its private key now`)
+      })
       .catch((err: unknown) => {
         sayError(err)
-        if (err instanceof ApiError && err.violations.some((v) => v.pointer === '/name')) name.focus()
+        if (err instanceof ApiError && err.violations.some(v => v.pointer === '/name')) name.focus()
       })
-      .finally(() => { submit.disabled = false })
+      .finally(() => {
+        submit.disabled = false
+      })
   })
 }
 
@@ -50,7 +56,9 @@ function offer(key: CreatedKey, privateKey: CryptoKey): void {
   const done = (message: string) => {
     window.removeEventListener('beforeunload', warnBeforeLeaving)
     say(message)
-    setTimeout(() => { location.assign(`${ADMIN_PATHS.keysPage}?done=published`) }, 1500)
+    setTimeout(() => {
+      location.assign(`${ADMIN_PATHS.keysPage}?done=published`)
+    }, 1500)
   }
   const download = async () => {
     const jwk = await crypto.subtle.exportKey('jwk', privateKey)
@@ -65,18 +73,46 @@ function offer(key: CreatedKey, privateKey: CryptoKey): void {
     done(`Downloaded ${file}. Keep it secret: anyone with it can sign as this key.`)
   }
   const slot = document.getElementById('key-offer-slot')!
-  slot.replaceChildren(h('section', { class: 'panel warning', id: 'key-offer', 'aria-labelledby': 'offer-h' },
-    h('h2', { id: 'offer-h' }, `Download the private key of ${key.name} now`),
-    h('p', {}, 'It is offered only this once: your pod never had it, and this page forgets it after the download.'),
-    h('p', {}, 'Key URL (keyid): ', h('code', {}, key.keyUrl)),
-    h('div', { class: 'actions' },
-      h('button', { type: 'button', id: 'download-key', onclick: () => { void download().catch(sayError) } }, `Download ${file}`),
-      // Without its private half a key is of no use to anyone: discarding revokes it too
-      h('button', { type: 'button', class: 'secondary', onclick: () => {
-        if (!confirmAction(`Discard the private key of ${key.name} and revoke the key?`)) return
-        void api('DELETE', `${KEYS}/${encodeURIComponent(key.name)}`, undefined, `Revoking the key ${key.name}`)
-          .then(() => done(`Discarded and revoked the key ${key.name}`), sayError)
-      } }, 'Discard and revoke'))))
+  slot.replaceChildren(
+    h(
+      'section',
+      { class: 'panel warning', id: 'key-offer', 'aria-labelledby': 'offer-h' },
+      h('h2', { id: 'offer-h' }, `Download the private key of ${key.name} now`),
+      h('p', {}, 'It is offered only this once: your pod never had it, and this page forgets it after the download.'),
+      h('p', {}, 'Key URL (keyid): ', h('code', {}, key.keyUrl)),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'download-key',
+            onclick: () => {
+              void download().catch(sayError)
+            },
+          },
+          `Download ${file}`,
+        ),
+        // Without its private half a key is of no use to anyone: discarding revokes it too
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            onclick: () => {
+              if (!confirmAction(`Discard the private key of ${key.name} and revoke the key?`)) return
+              void api('DELETE', `${KEYS}/${encodeURIComponent(key.name)}`, undefined, `Revoking the key ${key.name}`).then(
+                () => done(`Discarded and revoked the key ${key.name}`),
+                sayError,
+              )
+            },
+          },
+          'Discard and revoke',
+        ),
+      ),
+    ),
+  )
   slot.scrollIntoView()
   document.getElementById('download-key')!.focus()
 }

@@ -4,8 +4,13 @@
 import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 
 const PAGES: Record<string, string> = {
-  '/apps': ADMIN_PATHS.sessions, '/live-updates': ADMIN_PATHS.liveUpdates, '/grants': ADMIN_PATHS.grantsPage,
-  '/keys': ADMIN_PATHS.keysPage, '/profile': ADMIN_PATHS.profile, '/backup': ADMIN_PATHS.backup, '/status': ADMIN_PATHS.status,
+  '/apps': ADMIN_PATHS.sessions,
+  '/live-updates': ADMIN_PATHS.liveUpdates,
+  '/grants': ADMIN_PATHS.grantsPage,
+  '/keys': ADMIN_PATHS.keysPage,
+  '/profile': ADMIN_PATHS.profile,
+  '/backup': ADMIN_PATHS.backup,
+  '/status': ADMIN_PATHS.status,
 }
 
 export function followOldAddress(): void {

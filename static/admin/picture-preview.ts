@@ -9,6 +9,10 @@ export function previewPicture(input: HTMLElement): void {
     const file = input.files?.[0]
     if (url) URL.revokeObjectURL(url)
     url = file && file.type.startsWith('image/') ? URL.createObjectURL(file) : ''
-    if (url) { shown.src = url; shown.alt = 'The chosen picture, not uploaded yet'; shown.hidden = false }
+    if (url) {
+      shown.src = url
+      shown.alt = 'The chosen picture, not uploaded yet'
+      shown.hidden = false
+    }
   })
 }

@@ -19,22 +19,56 @@ export function checkWebIdAsTyped(form: HTMLElement): void {
   let asked = ''
   const check = () => {
     const typed = value.value.trim()
-    if (kind.value !== 'agent' || !/^https?:\/\/\S+$/.test(typed)) { hint.textContent = plain; hint.className = 'hint'; return }
+    if (kind.value !== 'agent' || !/^https?:\/\/\S+$/.test(typed)) {
+      hint.textContent = plain
+      hint.className = 'hint'
+      return
+    }
     asked = typed
     hint.textContent = 'Checking this WebID…'
-    void api<WebIdCheck>('GET', `${ADMIN_PATHS.webidCheck.slice(ADMIN_PATHS.api.length)}?webid=${encodeURIComponent(typed)}`, undefined, 'Checking the WebID').then((c) => {
-      if (asked !== typed) return
-      hint.className = 'hint'
-      if (c.ok) { hint.textContent = 'A profile describes this WebID.'; return }
-      hint.replaceChildren(c.suggestion ? 'Did you mean ' : 'This is a profile document, not a person’s WebID (no #…). ',
-        c.suggestion ? h('button', { type: 'button', class: 'small secondary', onclick: () => { value.value = c.suggestion!; check() } }, c.suggestion) : '', c.suggestion ? '?' : '')
-    }, (err: unknown) => {
-      if (asked !== typed) return
-      hint.className = 'hint field-error'
-      hint.textContent = err instanceof ApiError ? err.message : 'The WebID could not be checked'
-    })
+    void api<WebIdCheck>(
+      'GET',
+      `${ADMIN_PATHS.webidCheck.slice(ADMIN_PATHS.api.length)}?webid=${encodeURIComponent(typed)}`,
+      undefined,
+      'Checking the WebID',
+    ).then(
+      c => {
+        if (asked !== typed) return
+        hint.className = 'hint'
+        if (c.ok) {
+          hint.textContent = 'A profile describes this WebID.'
+          return
+        }
+        hint.replaceChildren(
+          c.suggestion ? 'Did you mean ' : 'This is a profile document, not a person’s WebID (no #…). ',
+          c.suggestion
+            ? h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'small secondary',
+                  onclick: () => {
+                    value.value = c.suggestion!
+                    check()
+                  },
+                },
+                c.suggestion,
+              )
+            : '',
+          c.suggestion ? '?' : '',
+        )
+      },
+      (err: unknown) => {
+        if (asked !== typed) return
+        hint.className = 'hint field-error'
+        hint.textContent = err instanceof ApiError ? err.message : 'The WebID could not be checked'
+      },
+    )
   }
-  const later = () => { clearTimeout(timer); timer = setTimeout(check, 500) }
+  const later = () => {
+    clearTimeout(timer)
+    timer = setTimeout(check, 500)
+  }
   value.addEventListener('input', later)
   kind.addEventListener('change', later)
 }
@@ -43,7 +77,24 @@ export function checkWebIdAsTyped(form: HTMLElement): void {
 export function copyLinkButton(input: HTMLElement): void {
   if (!(input instanceof HTMLInputElement) || !navigator.clipboard) return
   const label = input.getAttribute('aria-label') ?? 'the link'
-  input.after(h('button', { type: 'button', class: 'small secondary', 'aria-label': `Copy ${label.replace(/^Link/, 'link')}`, onclick: () => {
-    void navigator.clipboard.writeText(input.value).then(() => say('Link copied'), () => { input.select(); say('Select the link and copy it') })
-  } }, 'Copy link'))
+  input.after(
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'small secondary',
+        'aria-label': `Copy ${label.replace(/^Link/, 'link')}`,
+        onclick: () => {
+          void navigator.clipboard.writeText(input.value).then(
+            () => say('Link copied'),
+            () => {
+              input.select()
+              say('Select the link and copy it')
+            },
+          )
+        },
+      },
+      'Copy link',
+    ),
+  )
 }

@@ -6,11 +6,15 @@
 let unsaved = false
 
 export function guardUnsaved(form: HTMLElement): void {
-  form.addEventListener('input', () => { unsaved = true })
-  form.addEventListener('submit', () => { unsaved = false })
+  form.addEventListener('input', () => {
+    unsaved = true
+  })
+  form.addEventListener('submit', () => {
+    unsaved = false
+  })
 }
 
-window.addEventListener('beforeunload', (e) => {
+window.addEventListener('beforeunload', e => {
   if (!unsaved) return
   e.preventDefault()
   e.returnValue = ''

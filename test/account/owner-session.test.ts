@@ -3,15 +3,28 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { createLoginSession, endLoginSession, getLoginSession, listLoginSessions, LOGIN_SESSION_TTL_MS, revokeLoginSession } from '../../src/account/owner-session.ts'
+import {
+  createLoginSession,
+  endLoginSession,
+  getLoginSession,
+  listLoginSessions,
+  LOGIN_SESSION_TTL_MS,
+  revokeLoginSession,
+} from '../../src/account/owner-session.ts'
 import type { WebId } from '../../src/account/ids.ts'
 
 const T0 = 1_800_000_000_000
 const WEBID = 'https://pod.example/profile/card#me' as WebId
 let dir: string
 let store: Store
-beforeAll(async () => { dir = mkdtempSync(join(tmpdir(), 'solopod-sess-')); store = await openStore(dir) })
-afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) })
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'solopod-sess-'))
+  store = await openStore(dir)
+})
+afterAll(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 const cookieOf = (setCookie: string) => setCookie.split(';')[0]!
 
@@ -34,8 +47,16 @@ describe("the owner's login sessions", () => {
     for await (const [k, v] of store.records.iterator()) expect(k + JSON.stringify(v)).not.toContain(secret)
   })
   test('expire after 14 days', async () => {
-    const { setCookie } = await createLoginSession(store, 'http://localhost:3000', WEBID, 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0', T0)
-    expect(await getLoginSession(store, 'http://localhost:3000', cookieOf(setCookie), T0 + LOGIN_SESSION_TTL_MS - 1)).toMatchObject({ userAgent: 'Firefox on Linux' })
+    const { setCookie } = await createLoginSession(
+      store,
+      'http://localhost:3000',
+      WEBID,
+      'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0',
+      T0,
+    )
+    expect(await getLoginSession(store, 'http://localhost:3000', cookieOf(setCookie), T0 + LOGIN_SESSION_TTL_MS - 1)).toMatchObject({
+      userAgent: 'Firefox on Linux',
+    })
     expect(await getLoginSession(store, 'http://localhost:3000', cookieOf(setCookie), T0 + LOGIN_SESSION_TTL_MS)).toBeUndefined()
   })
   test('end (logout) and revoke (by public id) remove the session', async () => {
@@ -44,7 +65,7 @@ describe("the owner's login sessions", () => {
     expect(clear).toContain('Max-Age=0')
     expect(await getLoginSession(store, 'http://localhost:3000', cookieOf(a.setCookie), T0)).toBeUndefined()
     const b = await createLoginSession(store, 'http://localhost:3000', WEBID, null, T0)
-    expect((await listLoginSessions(store, T0)).map((s) => s.id)).toContain(b.session.id)
+    expect((await listLoginSessions(store, T0)).map(s => s.id)).toContain(b.session.id)
     expect(b.session.id).not.toBe(cookieOf(b.setCookie).split('=')[1])
     expect(await revokeLoginSession(store, b.session.id, T0)).toBe(true)
     expect(await getLoginSession(store, 'http://localhost:3000', cookieOf(b.setCookie), T0)).toBeUndefined()

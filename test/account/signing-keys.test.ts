@@ -33,7 +33,10 @@ const sign = async (store: Store, now: number) => {
   return new SignJWT({ a: 1 }).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(key.privateKey)
 }
 const verifies = async (jwt: string, store: Store, now: number) =>
-  compactVerify(jwt, createLocalJWKSet(await readPublicJwks(store, now))).then(() => true, () => false)
+  compactVerify(jwt, createLocalJWKSet(await readPublicJwks(store, now))).then(
+    () => true,
+    () => false,
+  )
 
 describe('OP signing keys', () => {
   test('are created on first use and signed tokens verify against the JWKS', async () => {
@@ -63,10 +66,10 @@ describe('OP signing keys', () => {
     const newKid = await rotateSigningKey(store, T0 + 1000)
     expect(newKid).not.toBe(oldKid)
     expect((await getSigningKey(store, T0 + 1000)).kid).toBe(newKid)
-    expect((await readPublicJwks(store, T0 + 1000)).keys.map((k) => k.kid)).toEqual([oldKid, newKid])
+    expect((await readPublicJwks(store, T0 + 1000)).keys.map(k => k.kid)).toEqual([oldKid, newKid])
     expect(await verifies(oldJwt, store, T0 + 1000)).toBe(true)
     const later = T0 + 1000 + RETIRED_KEY_RETENTION_MS
-    expect((await readPublicJwks(store, later)).keys.map((k) => k.kid)).toEqual([newKid])
+    expect((await readPublicJwks(store, later)).keys.map(k => k.kid)).toEqual([newKid])
     expect(await verifies(oldJwt, store, later)).toBe(false)
   })
   test('a second rotation drops keys retired longer ago than the retention', async () => {
@@ -74,7 +77,7 @@ describe('OP signing keys', () => {
     const first = (await getSigningKey(store, T0)).kid
     await rotateSigningKey(store, T0)
     const third = await rotateSigningKey(store, T0 + RETIRED_KEY_RETENTION_MS + 1)
-    const kids = (await readPublicJwks(store, T0 + RETIRED_KEY_RETENTION_MS + 1)).keys.map((k) => k.kid)
+    const kids = (await readPublicJwks(store, T0 + RETIRED_KEY_RETENTION_MS + 1)).keys.map(k => k.kid)
     expect(kids).not.toContain(first)
     expect(kids).toContain(third)
     expect(kids.length).toBe(2)

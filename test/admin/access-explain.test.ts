@@ -28,13 +28,16 @@ const docs: Record<string, { body: string; type: string }> = {
   'https://bob.example/profile/card': { body: profile, type: 'text/turtle' },
   'https://carol.example/': { body: profile, type: 'text/turtle' },
   'https://dan.example/': { body: profile, type: 'text/turtle' },
-  [TREES]: { body: `@prefix st: <http://www.w3.org/ns/shapetrees#>. <#Project> a st:ShapeTree; st:references [ st:referencesShapeTree <#Task>; st:viaPredicate <${PM}hasTask> ].`, type: 'text/turtle' },
+  [TREES]: {
+    body: `@prefix st: <http://www.w3.org/ns/shapetrees#>. <#Project> a st:ShapeTree; st:references [ st:referencesShapeTree <#Task>; st:viaPredicate <${PM}hasTask> ].`,
+    type: 'text/turtle',
+  },
 }
 
 beforeAll(async () => {
   const pair = await generateKeyPair('ES256')
   signingKey = pair.privateKey
-  issuerJwk = { ...await exportJWK(pair.publicKey), kid: 'k1', alg: 'ES256', use: 'sig' }
+  issuerJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }
   const d = await generateKeyPair('ES256')
   const jwk = await exportJWK(d.publicKey)
   dpop = { privateKey: d.privateKey, jwk, jkt: await calculateJwkThumbprint(jwk) }
@@ -45,33 +48,47 @@ beforeAll(async () => {
     const url = `https://${new Headers(init?.headers).get('host')}${new URL(String(target)).pathname}`
     if (url === TREES) treeFetches++
     const doc = docs[url]
-    return doc ? new Response(doc.body, { headers: { 'content-type': doc.type, ...(url === TREES ? { 'cache-control': 'max-age=600' } : {}) } }) : new Response('not found', { status: 404 })
+    return doc
+      ? new Response(doc.body, { headers: { 'content-type': doc.type, ...(url === TREES ? { 'cache-control': 'max-age=600' } : {}) } })
+      : new Response('not found', { status: 404 })
   }) as typeof fetch
   pod = await openOwnerPod(POD, { fetcher: { fetchImpl, lookup: async () => ['93.184.216.34'] } })
   const seed = (path: string, ttl: string) => pod.seed(path, PREFIXES + ttl)
   await seed('/projects/p1', `<#it> pm:hasTask </tasks/t1#it>.`)
   await seed('/projects/p2', `<#it> pm:title "two".`)
-  await seed('/projects/p2.acl', `<#carol> a acl:Authorization; acl:agent <${CAROL}>; acl:accessTo <p2>; acl:mode acl:Read.
-    <#owner> a acl:Authorization; acl:agent <${OWNER}>; acl:accessTo <p2>; acl:mode acl:Read, acl:Write, acl:Control.`)
+  await seed(
+    '/projects/p2.acl',
+    `<#carol> a acl:Authorization; acl:agent <${CAROL}>; acl:accessTo <p2>; acl:mode acl:Read.
+    <#owner> a acl:Authorization; acl:agent <${OWNER}>; acl:accessTo <p2>; acl:mode acl:Read, acl:Write, acl:Control.`,
+  )
   await seed('/tasks/t1', `<#it> pm:title "one".`)
   await seed('/tasks/t2', `<#it> pm:title "two".`)
   await seed('/notes/n1', `<#it> pm:title "note".`)
   await seed('/shared/doc', `<#it> pm:title "shared".`)
-  await seed('/shared/.acl', `<#bob> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.
-    <#dan> a acl:Authorization; acl:agent <${DAN}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Control.`)
+  await seed(
+    '/shared/.acl',
+    `<#bob> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.
+    <#dan> a acl:Authorization; acl:agent <${DAN}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Control.`,
+  )
   await seed('/groups/g', `<#g> <http://www.w3.org/2006/vcard/ns#hasMember> <${CAROL}>.`)
   await seed('/team/.acl', `<#team> a acl:Authorization; acl:agentGroup </groups/g#g>; acl:default <./>; acl:mode acl:Read, acl:Append.`)
   await seed('/team/doc', `<#it> pm:title "team".`)
   await seed('/apps/doc', `<#it> pm:title "app".`)
-  await seed('/apps/.acl', `<#carol> a acl:Authorization; acl:agent <${CAROL}>; acl:default <./>; acl:mode acl:Read, acl:Write; acl:origin <https://good.app>.
-    <#all> a acl:Authorization; acl:agentClass foaf:Agent; acl:default <./>; acl:mode acl:Read.`)
+  await seed(
+    '/apps/.acl',
+    `<#carol> a acl:Authorization; acl:agent <${CAROL}>; acl:default <./>; acl:mode acl:Read, acl:Write; acl:origin <https://good.app>.
+    <#all> a acl:Authorization; acl:agentClass foaf:Agent; acl:default <./>; acl:mode acl:Read.`,
+  )
   const create = async (name: string, g: unknown) => {
     const res = await pod.api('POST', '/.admin/api/grants', { body: g })
     if (res.status !== 201) throw new Error(`grant ${name}: ${res.status} ${await res.text()}`)
     grantIris[name] = res.headers.get('location')!
   }
   await create('bobProjects', grant({ hasInheritingGrant: [inheriting()] }))
-  await create('carolP2', grant({ grantee: CAROL, scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/p2`], accessMode: [ACL('Read'), ACL('Update')] }))
+  await create(
+    'carolP2',
+    grant({ grantee: CAROL, scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/p2`], accessMode: [ACL('Read'), ACL('Update')] }),
+  )
   await create('bobsApp', grant({ grantee: APP, grantedBy: BOB, hasDataRegistration: `${POD}/notes/`, accessMode: [ACL('Read'), ACL('Create')] }))
 }, 30_000)
 afterAll(() => pod.close())
@@ -80,11 +97,18 @@ async function rsGet(webid: string | undefined, path: string, origin?: string, c
   const headers: Record<string, string> = origin ? { origin } : {}
   if (webid) {
     const now = Math.floor(Date.now() / 1000)
-    const token = await new SignJWT({ webid, client_id: clientId, cnf: { jkt: dpop.jkt } }).setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
-      .setIssuer(ISSUER).setAudience('solid').setIssuedAt(now).setExpirationTime(now + 300).sign(signingKey)
+    const token = await new SignJWT({ webid, client_id: clientId, cnf: { jkt: dpop.jkt } })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
+      .setIssuer(ISSUER)
+      .setAudience('solid')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 300)
+      .sign(signingKey)
     headers.authorization = `DPoP ${token}`
     headers.dpop = await new SignJWT({ htm: method, htu: POD + path, jti: crypto.randomUUID() })
-      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: dpop.jwk }).setIssuedAt(now).sign(dpop.privateKey)
+      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: dpop.jwk })
+      .setIssuedAt(now)
+      .sign(dpop.privateKey)
   }
   return pod.request(path, { method, headers })
 }
@@ -96,9 +120,26 @@ const explain = async (q: Record<string, string>) => {
 }
 
 const AGENTS: [string, string | undefined, string | undefined][] = [
-  ['bob', BOB, undefined], ["bob's app", BOB, APP], ['carol', CAROL, undefined], ['dan', DAN, undefined], ['public', undefined, undefined],
+  ['bob', BOB, undefined],
+  ["bob's app", BOB, APP],
+  ['carol', CAROL, undefined],
+  ['dan', DAN, undefined],
+  ['public', undefined, undefined],
 ]
-const RESOURCES = ['/', '/projects/', '/projects/p1', '/projects/p2', '/tasks/t1', '/tasks/t2', '/notes/', '/notes/n1', '/shared/doc', '/shared/.acl', '/apps/doc', '/team/doc']
+const RESOURCES = [
+  '/',
+  '/projects/',
+  '/projects/p1',
+  '/projects/p2',
+  '/tasks/t1',
+  '/tasks/t2',
+  '/notes/',
+  '/notes/n1',
+  '/shared/doc',
+  '/shared/.acl',
+  '/apps/doc',
+  '/team/doc',
+]
 const ORIGINS = [undefined, 'https://good.app', 'https://other.app']
 const ROWS = AGENTS.flatMap(a => RESOURCES.flatMap(r => ORIGINS.map(o => [a[0], a[1], a[2], r, o] as const)))
 
@@ -134,7 +175,9 @@ describe('the explanation names the rule or grant behind each mode', () => {
   })
   test('an inherited grant names the parent instance that links to the target', async () => {
     const why = await explain({ agent: BOB, resource: `${POD}/tasks/t1` })
-    expect(why.because.read).toEqual([{ source: 'grant', grant: `${grantIris.bobProjects}#inherit-0`, scope: 'Inherited', as: 'grantee', via: `${POD}/projects/p1` }])
+    expect(why.because.read).toEqual([
+      { source: 'grant', grant: `${grantIris.bobProjects}#inherit-0`, scope: 'Inherited', as: 'grantee', via: `${POD}/projects/p1` },
+    ])
   })
   test('an app acting for its user', async () => {
     const why = await explain({ agent: BOB, client: APP, resource: `${POD}/notes/` })
@@ -145,7 +188,7 @@ describe('the explanation names the rule or grant behind each mode', () => {
     expect(why.modes).toEqual(['read', 'append'])
     expect(why.because.append).toEqual([{ source: 'wac', acl: `${POD}/team/.acl`, authorization: `${POD}/team/.acl#team`, inheritedFrom: `${POD}/team/` }])
   })
-  test('a public rule: foaf:Agent\'s authorization', async () => {
+  test("a public rule: foaf:Agent's authorization", async () => {
     const why = await explain({ agent: 'public', resource: `${POD}/apps/doc` })
     expect(why.because.read).toEqual([{ source: 'wac', acl: `${POD}/apps/.acl`, authorization: `${POD}/apps/.acl#all`, inheritedFrom: `${POD}/apps/` }])
   })
@@ -186,29 +229,46 @@ describe('the explanation names the rule or grant behind each mode', () => {
 describe('SAI §9.6 Inherited: links in documents others may write are not followed', () => {
   test('a project anyone signed in may append to: its link to a task gives no Read, and the explanation says why', async () => {
     await pod.seed('/projects/p5', `<#it> <${PM}hasTask> </tasks/t5#it>.`)
-    await pod.seed('/projects/p5.acl', `${PREFIXES}<#owner> a acl:Authorization; acl:agent <${OWNER}>; acl:accessTo <p5>; acl:mode acl:Read, acl:Write, acl:Control.
-      <#signedIn> a acl:Authorization; acl:agentClass acl:AuthenticatedAgent; acl:accessTo <p5>; acl:mode acl:Append.`)
+    await pod.seed(
+      '/projects/p5.acl',
+      `${PREFIXES}<#owner> a acl:Authorization; acl:agent <${OWNER}>; acl:accessTo <p5>; acl:mode acl:Read, acl:Write, acl:Control.
+      <#signedIn> a acl:Authorization; acl:agentClass acl:AuthenticatedAgent; acl:accessTo <p5>; acl:mode acl:Append.`,
+    )
     await pod.seed('/tasks/t5', `<#it> <${PM}title> "five".`)
     expect((await explain({ agent: BOB, resource: `${POD}/projects/p5` })).modes).toEqual(['read', 'append'])
     const why = await explain({ agent: BOB, resource: `${POD}/tasks/t5` })
     expect(why.modes).toEqual([])
-    const reason = `link from ${POD}/projects/p5 not followed: others may write it `
-      + `(${POD}/projects/p5.acl#signedIn gives http://www.w3.org/ns/auth/acl#AuthenticatedAgent append on ${POD}/projects/p5)`
-    expect(why.links).toEqual([{ grant: `${grantIris.bobProjects}#inherit-0`, from: `${POD}/projects/p5`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t5#it`, followed: false, why: reason }])
+    const reason =
+      `link from ${POD}/projects/p5 not followed: others may write it ` +
+      `(${POD}/projects/p5.acl#signedIn gives http://www.w3.org/ns/auth/acl#AuthenticatedAgent append on ${POD}/projects/p5)`
+    expect(why.links).toEqual([
+      {
+        grant: `${grantIris.bobProjects}#inherit-0`,
+        from: `${POD}/projects/p5`,
+        predicate: `${PM}hasTask`,
+        to: `${POD}/tasks/t5#it`,
+        followed: false,
+        why: reason,
+      },
+    ])
     expect(why.whyNot[1]).toEndWith(`none covers ${POD}/tasks/t5; ${reason}`)
     expect((await rsGet(BOB, '/tasks/t5')).status).toBe(403)
   })
   test('the owner-only project next to it still leads to its task', async () => {
     const why = await explain({ agent: BOB, resource: `${POD}/tasks/t1` })
     expect(why.modes).toEqual(['read'])
-    expect(why.links).toEqual([{ grant: `${grantIris.bobProjects}#inherit-0`, from: `${POD}/projects/p1`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t1#it`, followed: true }])
+    expect(why.links).toEqual([
+      { grant: `${grantIris.bobProjects}#inherit-0`, from: `${POD}/projects/p1`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t1#it`, followed: true },
+    ])
   })
 })
 
 describe('SAI §9.6 Delete: deleting a granted instance', () => {
   test('a Delete grant lets the grantee DELETE exactly its instances (Write on the registration for that deletion only)', async () => {
     await pod.seed('/projects/p4', `<#it> <${PM}title> "four".`)
-    const res = await pod.api('POST', '/.admin/api/grants', { body: grant({ grantee: DAN, scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/p4`], accessMode: [ACL('Delete')] }) })
+    const res = await pod.api('POST', '/.admin/api/grants', {
+      body: grant({ grantee: DAN, scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/p4`], accessMode: [ACL('Delete')] }),
+    })
     expect(res.status).toBe(201)
     expect((await rsGet(DAN, '/projects/p1', undefined, undefined, 'DELETE')).status).toBe(403)
     expect((await rsGet(DAN, '/projects/', undefined, undefined, 'PUT')).status).toBe(403)
@@ -243,9 +303,12 @@ describe('WAC 1.1 ED §4.4 conditions: the RS and the explanation agree, and it 
   const OTHER_APP = 'https://other-app.example/id'
   beforeAll(async () => {
     await pod.seed('/only-app/doc', `<#it> <${PM}title> "through one app".`)
-    await pod.seed('/only-app/doc.acl', `${PREFIXES}<#carol> a acl:Authorization; acl:agent <${CAROL}>; acl:accessTo <doc>; acl:mode acl:Read;
+    await pod.seed(
+      '/only-app/doc.acl',
+      `${PREFIXES}<#carol> a acl:Authorization; acl:agent <${CAROL}>; acl:accessTo <doc>; acl:mode acl:Read;
       acl:condition [ a acl:ClientCondition; acl:client <${GOOD_APP}> ], [ a acl:IssuerCondition; acl:issuer <${ISSUER}> ].
-      <#dan> a acl:Authorization; acl:agent <${DAN}>; acl:accessTo <doc>; acl:mode acl:Read; acl:condition [ a <https://example.org/terms#TimeCondition> ].`)
+      <#dan> a acl:Authorization; acl:agent <${DAN}>; acl:accessTo <doc>; acl:mode acl:Read; acl:condition [ a <https://example.org/terms#TimeCondition> ].`,
+    )
   })
   test('through the named app, with an identity from the named issuer: 200, and explained by the rule', async () => {
     expect((await rsGet(CAROL, '/only-app/doc', undefined, GOOD_APP)).status).toBe(200)
@@ -268,7 +331,9 @@ describe('WAC 1.1 ED §4.4 conditions: the RS and the explanation agree, and it 
   test('a condition the pod does not understand: 403, never applies, and the explanation says so', async () => {
     expect((await rsGet(DAN, '/only-app/doc', undefined, GOOD_APP)).status).toBe(403)
     const why = await explain({ agent: DAN, client: GOOD_APP, issuer: ISSUER, resource: `${POD}/only-app/doc` })
-    expect(why.whyNot).toContain(`${POD}/only-app/doc.acl#dan matches this agent, but it has a condition this pod does not understand (type https://example.org/terms#TimeCondition), so it never applies`)
+    expect(why.whyNot).toContain(
+      `${POD}/only-app/doc.acl#dan matches this agent, but it has a condition this pod does not understand (type https://example.org/terms#TimeCondition), so it never applies`,
+    )
   })
   test('issuer must be a URL: 400 invalid_request', async () => {
     const res = await pod.api('GET', `/.admin/api/access?${new URLSearchParams({ agent: CAROL, issuer: 'not a url', resource: `${POD}/only-app/doc` })}`)

@@ -4,7 +4,16 @@
 import { describe, expect, test } from 'bun:test'
 import { Parser } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import { AUTHENTICATED, FOAF_AGENT, aclTurtle, appsText, clientFieldProblem, givesOwnerControl, onlyThroughApp, type Entry } from '../../src/admin/acl-entries.ts'
+import {
+  AUTHENTICATED,
+  FOAF_AGENT,
+  aclTurtle,
+  appsText,
+  clientFieldProblem,
+  givesOwnerControl,
+  onlyThroughApp,
+  type Entry,
+} from '../../src/admin/acl-entries.ts'
 import { parseAclDocument } from '../../src/policy/acl-document.ts'
 import { unrepresentedStatements } from '../../src/admin/acl-leftovers.ts'
 import type { AclCondition } from '../../src/policy/acl-conditions.ts'
@@ -12,8 +21,14 @@ import type { AclCondition } from '../../src/policy/acl-conditions.ts'
 const FOLDER = 'http://localhost:4700/projects/'
 const ACL = `${FOLDER}.acl`
 
-const entry = (e: Partial<Entry> & Pick<Entry, 'kind' | 'value'>): Entry =>
-  ({ modes: ['read'], thisItem: true, inside: false, origins: [], conditions: [], ...e })
+const entry = (e: Partial<Entry> & Pick<Entry, 'kind' | 'value'>): Entry => ({
+  modes: ['read'],
+  thisItem: true,
+  inside: false,
+  origins: [],
+  conditions: [],
+  ...e,
+})
 
 function written(entries: readonly Entry[]) {
   const quads = new Parser({ baseIRI: ACL }).parse(aclTurtle(FOLDER, entries)) as Quad[]
@@ -44,7 +59,9 @@ describe('aclTurtle, read back by the ACL parser', () => {
   })
 
   test('apps by origin and every mode', () => {
-    const [auth] = written([entry({ kind: 'agent', value: 'https://bob.example/profile/card#me', modes: ['read', 'append', 'write', 'control'], origins: ['https://app.example'] })])
+    const [auth] = written([
+      entry({ kind: 'agent', value: 'https://bob.example/profile/card#me', modes: ['read', 'append', 'write', 'control'], origins: ['https://app.example'] }),
+    ])
     expect(auth!.origins).toEqual(['https://app.example'])
     expect([...auth!.modes].sort()).toEqual(['append', 'control', 'read', 'write'])
   })
@@ -65,7 +82,11 @@ describe("the owner's Control of this item (both share pages ask before it goes)
     ['the owner, with Control, only on things inside', entry({ kind: 'agent', value: OWNER, modes: ['control'], thisItem: false, inside: true }), false],
     ['the owner without Control', entry({ kind: 'agent', value: OWNER, modes: ['read', 'write'] }), false],
     ['someone else with Control', entry({ kind: 'agent', value: 'https://bob.example/profile/card#me', modes: ['control'] }), false],
-    ['the owner, with Control, only through an app (the dashboard has no client id)', entry({ kind: 'agent', value: OWNER, modes: ['control'], conditions: [onlyThroughApp('https://app.example/id')] }), false],
+    [
+      'the owner, with Control, only through an app (the dashboard has no client id)',
+      entry({ kind: 'agent', value: OWNER, modes: ['control'], conditions: [onlyThroughApp('https://app.example/id')] }),
+      false,
+    ],
   ] as const)('%s → %p', (_what, e, gives) => {
     expect(givesOwnerControl(e, OWNER)).toBe(gives)
   })
@@ -87,15 +108,16 @@ describe('WAC 1.1 ED §4.4 conditions in the share pages', () => {
     const quads = new Parser({ baseIRI: ACL }).parse(aclTurtle(FOLDER, [e])) as Quad[]
     expect(unrepresentedStatements(quads, ACL, FOLDER).count).toBe(0)
   })
-  test('an unknown condition\'s own statements are listed as dropped; its type stays, so it still never applies', () => {
+  test("an unknown condition's own statements are listed as dropped; its type stays, so it still never applies", () => {
     const quads = new Parser({ baseIRI: ACL }).parse(`@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix ex: <https://example.org/terms#>.
       <#r> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo <./>; acl:mode acl:Read; acl:condition [ a ex:TimeCondition; ex:before "2030" ].`) as Quad[]
     expect(unrepresentedStatements(quads, ACL, FOLDER).statements).toEqual(['[] <https://example.org/terms#before> "2030".'])
   })
   test('the listing says what a condition allows', () => {
     expect(appsText(entry({ kind: 'agent', value: BOB }))).toBe('any app')
-    expect(appsText(entry({ kind: 'agent', value: BOB, origins: ['https://app.example'], conditions: [onlyThroughApp('https://app.example/id')] })))
-      .toBe('origin https://app.example; only through app https://app.example/id')
+    expect(appsText(entry({ kind: 'agent', value: BOB, origins: ['https://app.example'], conditions: [onlyThroughApp('https://app.example/id')] }))).toBe(
+      'origin https://app.example; only through app https://app.example/id',
+    )
   })
   test.each<[string, Entry['kind'], string | undefined]>([
     ['', 'public', undefined],

@@ -14,7 +14,11 @@ export interface OwnerPod {
   readonly owner: CookieJar
   request(path: string, init?: RequestInit): Promise<Response>
   /** The owner API with the owner's session and CSRF token; `as` another browser's jar. */
-  api(method: string, path: string, o?: { body?: unknown; raw?: string; type?: string; accept?: string; jar?: CookieJar; csrf?: boolean; origin?: string }): Promise<Response>
+  api(
+    method: string,
+    path: string,
+    o?: { body?: unknown; raw?: string; type?: string; accept?: string; jar?: CookieJar; csrf?: boolean; origin?: string },
+  ): Promise<Response>
   seed(path: string, turtle: string): Promise<void>
   close(): Promise<void>
 }
@@ -26,14 +30,21 @@ export async function openOwnerPod(base: string, opts: DepsOptions = {}): Promis
   const request = (path: string, init?: RequestInit) => handler(new Request(path.startsWith('http') ? path : base + path, init))
   const owner = new CookieJar()
   const page = await owner.take(await request('/.oidc/login')).text()
-  const login = owner.take(await request('/.oidc/login', {
-    method: 'POST', headers: { 'content-type': FORM, cookie: owner.header(), origin: base },
-    body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password: PASSWORD }),
-  }))
+  const login = owner.take(
+    await request('/.oidc/login', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: owner.header(), origin: base },
+      body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password: PASSWORD }),
+    }),
+  )
   if (login.status >= 400) throw new Error(`owner login failed: ${login.status}`)
   const csrf = (await owner.take(await request('/.admin/api/csrf', { headers: { cookie: owner.header() } })).json()).token as string
   return {
-    base, store, deps, owner, request,
+    base,
+    store,
+    deps,
+    owner,
+    request,
     api: async (method, path, o = {}) => {
       const jar = o.jar ?? owner
       const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body))

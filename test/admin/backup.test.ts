@@ -22,16 +22,22 @@ beforeAll(async () => {
   const page = await owner.take(await pod.request('/.admin/', { headers: { cookie: owner.header() } })).text()
   csrf = /data-csrf="([^"]+)"/.exec(page)![1]!
 })
-afterAll(async () => { await pod.close(); rmSync(work, { recursive: true, force: true }) })
-
-const post = (fields: Record<string, string>, o: { jar?: CookieJar; origin?: string } = {}) => pod.request('/.admin/backup', {
-  method: 'POST', headers: { 'content-type': FORM, cookie: (o.jar ?? owner).header(), origin: o.origin ?? BASE }, body: form(fields),
+afterAll(async () => {
+  await pod.close()
+  rmSync(work, { recursive: true, force: true })
 })
+
+const post = (fields: Record<string, string>, o: { jar?: CookieJar; origin?: string } = {}) =>
+  pod.request('/.admin/backup', {
+    method: 'POST',
+    headers: { 'content-type': FORM, cookie: (o.jar ?? owner).header(), origin: o.origin ?? BASE },
+    body: form(fields),
+  })
 /** The error page's code (the page shows it in #error). */
 const pageError = async (res: Response) => /id="error">([a-z_]+)</.exec(await res.text())?.[1]
 const last = async () => (await (await pod.request('/.admin/api/backup', { headers: { cookie: owner.header() } })).json()).last
 
-describe('POST /.admin/backup refuses anyone but the owner\'s own page', () => {
+describe("POST /.admin/backup refuses anyone but the owner's own page", () => {
   test('without a session → 401 login_required', async () => {
     const res = await post({ csrf }, { jar: new CookieJar() })
     expect(res.status).toBe(401)
@@ -82,7 +88,12 @@ describe('the archive', () => {
     const file = join(work, 'b.tar.gz')
     writeFileSync(file, new Uint8Array(await res.arrayBuffer()))
     const listed: string[] = []
-    await tar.t({ file, onReadEntry: (e) => { listed.push(e.path) } })
+    await tar.t({
+      file,
+      onReadEntry: e => {
+        listed.push(e.path)
+      },
+    })
     expect(listed).toEqual(expect.arrayContaining([`${name}/manifest.json`, `${name}/pod.nq`, `${name}/state.jsonl`, `${name}/blobs/`]))
     const { holder, exportDir } = await unpackExportArchive(file, work)
     let manifest
@@ -93,7 +104,9 @@ describe('the archive', () => {
       expect(manifest.resources.map((r: { path: string }) => r.path)).toContain('/profile/card')
       // the record of this backup is not part of it (a restored pod has made none)
       expect(readFileSync(join(exportDir, 'state.jsonl'), 'utf8')).not.toContain('last-backup')
-    } finally { rmSync(holder, { recursive: true, force: true }) }
+    } finally {
+      rmSync(holder, { recursive: true, force: true })
+    }
     await downloaded
     const recorded = await last()
     expect(recorded).toEqual({ at: expect.any(String), via: 'download', resources: expect.any(Number) })
@@ -111,7 +124,9 @@ describe('unpacking refuses what is not an export', () => {
     symlinkSync('/etc/passwd', join(src, 'x', 'pod.nq'))
     const file = join(work, 'evil.tar.gz')
     await tar.c({ cwd: src, gzip: true, file }, ['x'])
-    await expect(unpackExportArchive(file, work)).rejects.toThrow(new ImportError(`${file} holds x/pod.nq (SymbolicLink), which is not part of a solopod export`))
+    await expect(unpackExportArchive(file, work)).rejects.toThrow(
+      new ImportError(`${file} holds x/pod.nq (SymbolicLink), which is not part of a solopod export`),
+    )
   })
   test('a file that is no archive → ImportError', async () => {
     const file = join(work, 'plain.txt')

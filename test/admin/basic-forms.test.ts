@@ -25,7 +25,7 @@ const upload = (fields: Record<string, string>, files: File[]) => {
 }
 
 describe('pages without a session lead to the login page, coming back', () => {
-  test.each(['/.admin/files', '/.admin/profile', '/.admin/backup'])('GET %s → 303 to the login page', async (path) => {
+  test.each(['/.admin/files', '/.admin/profile', '/.admin/backup'])('GET %s → 303 to the login page', async path => {
     const res = await pod.request(path)
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe(`${BASE}/.oidc/login?return=${path}`)
@@ -34,7 +34,9 @@ describe('pages without a session lead to the login page, coming back', () => {
 
 describe('every form needs the owner, the CSRF token and our origin', () => {
   const forms: [string, Record<string, string>][] = [
-    ['/.admin/files/folder', { path: '/', name: 'x' }], ['/.admin/delete', { path: '/profile/card' }], ['/.admin/profile', { name: 'Mallory' }],
+    ['/.admin/files/folder', { path: '/', name: 'x' }],
+    ['/.admin/delete', { path: '/profile/card' }],
+    ['/.admin/profile', { name: 'Mallory' }],
   ]
   testFormGuards(() => ctx, forms)
   test('an upload without the CSRF token → 403 csrf_failed, nothing stored', async () => {
@@ -65,7 +67,9 @@ describe('bad input: a clear 4xx and nothing changed', () => {
     expect(await pageError(res)).toBe('not_a_container')
   })
   test('a folder that exists → 412 already_exists; a new one → 303 to it', async () => {
-    expect((await post('/.admin/files/folder', { csrf, path: '/', name: 'notes' })).headers.get('location')).toBe('/.admin/files?path=%2Fnotes%2F&done=folder&name=notes')
+    expect((await post('/.admin/files/folder', { csrf, path: '/', name: 'notes' })).headers.get('location')).toBe(
+      '/.admin/files?path=%2Fnotes%2F&done=folder&name=notes',
+    )
     const again = await post('/.admin/files/folder', { csrf, path: '/', name: 'notes' })
     expect(again.status).toBe(412)
     expect(await pageError(again)).toBe('already_exists')
@@ -82,10 +86,17 @@ describe('bad input: a clear 4xx and nothing changed', () => {
     expect(res.headers.get('location')).toBe('/.admin/files?path=%2Fnotes%2F&done=upload&name=a+%282%29.txt&count=1&bytes=4&renamed=1')
     expect((await getMeta(pod.store, '/notes/a.txt'))?.size).toBe(3)
     expect((await getMeta(pod.store, '/notes/a%20(2).txt'))?.size).toBe(4)
-    expect((await pod.request('/.admin/delete', { method: 'POST', headers: { cookie: owner.header(), origin: BASE, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf, path: '/notes/a%20(2).txt' }) })).status).toBe(303)
+    expect(
+      (
+        await pod.request('/.admin/delete', {
+          method: 'POST',
+          headers: { cookie: owner.header(), origin: BASE, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ csrf, path: '/notes/a%20(2).txt' }),
+        })
+      ).status,
+    ).toBe(303)
   })
-  test('an upload of bad Turtle → the resource server\'s 400 with its code', async () => {
+  test("an upload of bad Turtle → the resource server's 400 with its code", async () => {
     const res = await upload({ csrf, path: '/notes/' }, [new File(['<#a> <#b> "unterminated'], 'bad.ttl', { type: 'text/turtle' })])
     expect(res.status).toBe(400)
     expect(await pageError(res)).toBe('invalid_rdf')
@@ -133,9 +144,12 @@ describe('bad input: a clear 4xx and nothing changed', () => {
 })
 
 describe('POST /.admin/api/profile (the dashboard script)', () => {
-  const api = (body: unknown, token: string | null = csrf) => pod.request('/.admin/api/profile', {
-    method: 'POST', headers: { cookie: owner.header(), origin: BASE, 'content-type': 'application/json', ...(token ? { 'x-csrf-token': token } : {}) }, body: JSON.stringify(body),
-  })
+  const api = (body: unknown, token: string | null = csrf) =>
+    pod.request('/.admin/api/profile', {
+      method: 'POST',
+      headers: { cookie: owner.header(), origin: BASE, 'content-type': 'application/json', ...(token ? { 'x-csrf-token': token } : {}) },
+      body: JSON.stringify(body),
+    })
   test('without X-CSRF-Token → 403 csrf_failed', async () => {
     const res = await api({ fields: { name: 'X' } }, null)
     expect(res.status).toBe(403)
@@ -153,7 +167,15 @@ describe('POST /.admin/api/profile (the dashboard script)', () => {
   })
   test('a field holding several values → 409 several_values', async () => {
     const patch = `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <${BASE}/profile/card#me> <http://xmlns.com/foaf/0.1/name> "A", "B" }.`
-    expect((await pod.request('/profile/card', { method: 'PATCH', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'text/n3' }, body: patch })).status).toBe(204)
+    expect(
+      (
+        await pod.request('/profile/card', {
+          method: 'PATCH',
+          headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'text/n3' },
+          body: patch,
+        })
+      ).status,
+    ).toBe(204)
     const res = await api({ fields: { name: 'C' } })
     expect(res.status).toBe(409)
     expect((await res.json()).error).toBe('several_values')
@@ -184,17 +206,26 @@ describe('uploads without JavaScript stream part by part', () => {
   })
 
   test('a body that is not multipart/form-data → 400 invalid_request', async () => {
-    const res = await pod.request('/.admin/files/upload', { method: 'POST', headers: { cookie: owner.header(), origin: BASE, 'content-type': 'text/plain' }, body: 'x' })
+    const res = await pod.request('/.admin/files/upload', {
+      method: 'POST',
+      headers: { cookie: owner.header(), origin: BASE, 'content-type': 'text/plain' },
+      body: 'x',
+    })
     expect(res.status).toBe(400)
     expect(await pageError(res)).toBe('invalid_request')
   })
 
   test('several files, names with spaces, accents, #, ?, % and +, each stored under its encoded name', async () => {
     const names = ['Ünïcode photo #1 ?%+.txt', 'café – résumé.txt']
-    const res = await upload({ csrf, path: '/notes/' }, names.map((n, i) => new File([`file ${i}`], n, { type: 'text/plain' })))
+    const res = await upload(
+      { csrf, path: '/notes/' },
+      names.map((n, i) => new File([`file ${i}`], n, { type: 'text/plain' })),
+    )
     expect(res.status).toBe(303)
     for (const [i, n] of names.entries()) {
-      const got = await pod.request(`/.admin/files/download?path=${encodeURIComponent(`/notes/${encodeURIComponent(n)}`)}`, { headers: { cookie: owner.header() } })
+      const got = await pod.request(`/.admin/files/download?path=${encodeURIComponent(`/notes/${encodeURIComponent(n)}`)}`, {
+        headers: { cookie: owner.header() },
+      })
       expect(got.status).toBe(200)
       expect(await got.text()).toBe(`file ${i}`)
     }

@@ -30,7 +30,7 @@ const asOwner = () => ({ cookie: owner.header(), origin: BASE, 'x-csrf-token': c
 const text = async (path: string) => (await pod.request(path, { headers: { ...asOwner(), accept: 'text/turtle' } })).text()
 
 describe('pages without a session lead to the login page', () => {
-  test.each(['/.admin/share', '/.admin/files/edit'])('GET %s → 303 to the login page', async (path) => {
+  test.each(['/.admin/share', '/.admin/files/edit'])('GET %s → 303 to the login page', async path => {
     const res = await pod.request(path)
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe(`${BASE}/.oidc/login?return=${path}`)
@@ -77,7 +77,7 @@ describe('share: add and remove entries through the resource server', () => {
   })
   test('remove the public entry → 303, the public is refused again', async () => {
     const html = await page('/.admin/share?path=%2Fnotes%2Fa.ttl')
-    const rows = [...html.matchAll(/aria-label="Remove access of ([^"]+)"/g)].map((m) => m[1])
+    const rows = [...html.matchAll(/aria-label="Remove access of ([^"]+)"/g)].map(m => m[1])
     const i = rows.indexOf('Everyone (public)')
     expect(i).toBeGreaterThanOrEqual(0)
     const res = await post('/.admin/share/remove', { csrf, path: '/notes/a.ttl', version: await versionOf('/notes/a.ttl'), entry: String(i) })
@@ -117,9 +117,11 @@ describe('share: add and remove entries through the resource server', () => {
     expect(await pageError(res)).toBe('no_access_left')
   })
   test("removing the owner's Control of the root → the resource server's 409 owner_lockout, said in words", async () => {
-    expect((await post('/.admin/share/add', { csrf, path: '/', version: await versionOf('/'), kind: 'authenticated', read: 'yes', scope: 'this' })).status).toBe(303)
+    expect(
+      (await post('/.admin/share/add', { csrf, path: '/', version: await versionOf('/'), kind: 'authenticated', read: 'yes', scope: 'this' })).status,
+    ).toBe(303)
     const html = await page('/.admin/share?path=%2F')
-    const rows = [...html.matchAll(/aria-label="Remove access of ([^"]+)"/g)].map((m) => m[1])
+    const rows = [...html.matchAll(/aria-label="Remove access of ([^"]+)"/g)].map(m => m[1])
     expect(rows).toEqual([WEBID, 'Anyone signed in'])
     const res = await post('/.admin/share/remove', { csrf, path: '/', version: await versionOf('/'), entry: '0' })
     expect(res.status).toBe(409)
@@ -132,7 +134,15 @@ describe('share: add and remove entries through the resource server', () => {
   test('an ACL with statements the page cannot show: a change without "drop" → 400 confirmation_required', async () => {
     const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
 <#o> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo <./a.ttl>; acl:mode acl:Read, acl:Write, acl:Control; rdfs:comment "keep me".`
-    expect((await pod.request('/notes/a.ttl.acl', { method: 'PUT', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'text/turtle' }, body: acl })).ok).toBe(true)
+    expect(
+      (
+        await pod.request('/notes/a.ttl.acl', {
+          method: 'PUT',
+          headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'text/turtle' },
+          body: acl,
+        })
+      ).ok,
+    ).toBe(true)
     expect(await page('/.admin/share?path=%2Fnotes%2Fa.ttl')).toContain('id="acl-leftovers"')
     const fields = { csrf, path: '/notes/a.ttl', version: await versionOf('/notes/a.ttl'), kind: 'public', read: 'yes' }
     const res = await post('/.admin/share/add', fields)
@@ -188,14 +198,21 @@ describe('edit: Turtle in a text box, saved with If-Match', () => {
     expect(await text('/notes/a.ttl')).toContain('"A"')
   })
   test('good Turtle → 303 to the page saying Saved; the document holds it', async () => {
-    const res = await post('/.admin/files/edit', { csrf, path: '/notes/a.ttl', version: await editVersion('/notes/a.ttl'), text: '<#it> <http://purl.org/dc/terms/title> "Edited".' })
+    const res = await post('/.admin/files/edit', {
+      csrf,
+      path: '/notes/a.ttl',
+      version: await editVersion('/notes/a.ttl'),
+      text: '<#it> <http://purl.org/dc/terms/title> "Edited".',
+    })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe('/.admin/files/edit?path=%2Fnotes%2Fa.ttl&done=saved')
     expect(await text('/notes/a.ttl')).toContain('"Edited"')
   })
   test('an older version → 412 changed_meanwhile, the text kept, the newer document not lost', async () => {
     const old = await editVersion('/notes/a.ttl')
-    expect((await post('/.admin/files/edit', { csrf, path: '/notes/a.ttl', version: old, text: '<#it> <http://purl.org/dc/terms/title> "Tab one".' })).status).toBe(303)
+    expect(
+      (await post('/.admin/files/edit', { csrf, path: '/notes/a.ttl', version: old, text: '<#it> <http://purl.org/dc/terms/title> "Tab one".' })).status,
+    ).toBe(303)
     const res = await post('/.admin/files/edit', { csrf, path: '/notes/a.ttl', version: old, text: '<#it> <http://purl.org/dc/terms/title> "Tab two".' })
     expect(res.status).toBe(412)
     const html = await res.text()
@@ -213,7 +230,15 @@ describe('edit: Turtle in a text box, saved with If-Match', () => {
     expect(await pageError(res)).toBe(code)
   })
   test('a file that is not text (a picture) → 400 not_editable', async () => {
-    expect((await pod.request('/notes/b.png', { method: 'PUT', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'image/png' }, body: 'png' })).status).toBe(201)
+    expect(
+      (
+        await pod.request('/notes/b.png', {
+          method: 'PUT',
+          headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'image/png' },
+          body: 'png',
+        })
+      ).status,
+    ).toBe(201)
     const res = await pod.request('/.admin/files/edit?path=%2Fnotes%2Fb.png', { headers: { cookie: owner.header() } })
     expect(res.status).toBe(400)
     expect(await pageError(res)).toBe('not_editable')
@@ -232,7 +257,11 @@ describe('share: "only through this app" (WAC 1.1 ED §4.4.1 acl:ClientCondition
   beforeAll(async () => {
     // the share form reads a person's WebID before it writes (webid-check.ts)
     pod.docs.set('https://bob.example/profile/card', { body: '<#me> a <http://xmlns.com/foaf/0.1/Person>.', type: 'text/turtle' })
-    const res = await pod.request(PATH, { method: 'PUT', headers: { ...asOwner(), 'content-type': 'text/turtle' }, body: '<#it> <http://purl.org/dc/terms/title> "C".' })
+    const res = await pod.request(PATH, {
+      method: 'PUT',
+      headers: { ...asOwner(), 'content-type': 'text/turtle' },
+      body: '<#it> <http://purl.org/dc/terms/title> "C".',
+    })
     expect(res.status).toBe(201)
   })
   test('a person added with a client identifier → 303; the ACL holds the condition and the page lists it, with nothing it cannot show', async () => {
@@ -248,7 +277,9 @@ describe('share: "only through this app" (WAC 1.1 ED §4.4.1 acl:ClientCondition
     expect(html).not.toContain('id="acl-leftovers"')
   })
   test('another change keeps the condition (a save never drops one: that would widen access)', async () => {
-    expect((await post('/.admin/share/add', { csrf, path: PATH, version: await versionOf(PATH), kind: 'authenticated', read: 'yes', scope: 'this' })).status).toBe(303)
+    expect(
+      (await post('/.admin/share/add', { csrf, path: PATH, version: await versionOf(PATH), kind: 'authenticated', read: 'yes', scope: 'this' })).status,
+    ).toBe(303)
     expect(await text(`${PATH}.acl`)).toContain('acl:client <https://app.example/id>')
   })
   test.each([

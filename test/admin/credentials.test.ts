@@ -19,7 +19,9 @@ function api(method: string, path: string, o: { jar?: CookieJar; csrf?: boolean;
   return pod.request(path, {
     method,
     headers: {
-      cookie: jar.header(), ...(o.csrf === false ? {} : { 'x-csrf-token': ctx.csrf }), ...(o.origin ? { origin: o.origin } : {}),
+      cookie: jar.header(),
+      ...(o.csrf === false ? {} : { 'x-csrf-token': ctx.csrf }),
+      ...(o.origin ? { origin: o.origin } : {}),
       ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
     ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
@@ -29,7 +31,11 @@ const errorOf = async (res: Response) => ((await res.json()) as { error: string 
 const API = '/.admin/api/credentials'
 
 describe('the credentials API is for the owner only', () => {
-  const routes: [string, string][] = [['GET', API], ['POST', API], ['DELETE', `${API}/script-x`]]
+  const routes: [string, string][] = [
+    ['GET', API],
+    ['POST', API],
+    ['DELETE', `${API}/script-x`],
+  ]
   testApiGuards(api, routes)
   test('POST without X-CSRF-Token → 403 csrf_failed, and nothing is made', async () => {
     const res = await api('POST', API, { csrf: false, body: { name: 'Sneaky' } })
@@ -41,13 +47,26 @@ describe('the credentials API is for the owner only', () => {
 
 describe('POST /.admin/api/credentials', () => {
   test('makes a credential limited to folders (names with spaces and accents), answers its secret once, no-store', async () => {
-    const res = await api('POST', API, { body: { name: 'Photo backup', folders: [{ path: '/Été photos/', right: 'write' }, { path: '/notes/', right: 'read' }] } })
+    const res = await api('POST', API, {
+      body: {
+        name: 'Photo backup',
+        folders: [
+          { path: '/Été photos/', right: 'write' },
+          { path: '/notes/', right: 'read' },
+        ],
+      },
+    })
     expect(res.status).toBe(201)
     expect(res.headers.get('cache-control')).toBe('no-store')
     const made = await res.json()
     expect(made).toMatchObject({
-      name: 'Photo backup', lastUsedAt: null, tokenEndpoint: 'http://localhost:3998/.oidc/token',
-      folders: [{ path: '/%C3%89t%C3%A9%20photos/', right: 'write' }, { path: '/notes/', right: 'read' }],
+      name: 'Photo backup',
+      lastUsedAt: null,
+      tokenEndpoint: 'http://localhost:3998/.oidc/token',
+      folders: [
+        { path: '/%C3%89t%C3%A9%20photos/', right: 'write' },
+        { path: '/notes/', right: 'read' },
+      ],
       access: 'only to read and write /Été photos/, to read /notes/',
     })
     expect(made.clientId).toStartWith('script-')
@@ -55,7 +74,12 @@ describe('POST /.admin/api/credentials', () => {
     // the list never shows the secret again
     const list = await (await api('GET', API)).json()
     expect(list.find((c: { clientId: string }) => c.clientId === made.clientId)).toEqual({
-      clientId: made.clientId, name: 'Photo backup', createdAt: made.createdAt, lastUsedAt: null, folders: made.folders, access: made.access,
+      clientId: made.clientId,
+      name: 'Photo backup',
+      createdAt: made.createdAt,
+      lastUsedAt: null,
+      folders: made.folders,
+      access: made.access,
     })
     expect(JSON.stringify(list)).not.toContain(made.clientSecret)
   })
@@ -100,7 +124,13 @@ describe('DELETE /.admin/api/credentials/{id}', () => {
 
 describe('the page without JavaScript', () => {
   const PAGE = '/.admin/credentials'
-  testFormGuards(() => ctx, [['/.admin/credentials/add', { name: 'Bot', access: 'full' }], ['/.admin/credentials/remove', { id: 'script-x' }]])
+  testFormGuards(
+    () => ctx,
+    [
+      ['/.admin/credentials/add', { name: 'Bot', access: 'full' }],
+      ['/.admin/credentials/remove', { id: 'script-x' }],
+    ],
+  )
 
   test('without a session, the page leads to the login page', async () => {
     const res = await pod.request(PAGE)
@@ -109,7 +139,13 @@ describe('the page without JavaScript', () => {
   })
 
   test('Make shows the secret once on its answer; the page lists it after, without the secret; Remove removes it', async () => {
-    const made = await ctx.post('/.admin/credentials/add', { csrf: ctx.csrf, name: 'Nightly sync', access: 'folders', new_folder: '/Été photos/', new_right: 'read' })
+    const made = await ctx.post('/.admin/credentials/add', {
+      csrf: ctx.csrf,
+      name: 'Nightly sync',
+      access: 'folders',
+      new_folder: '/Été photos/',
+      new_right: 'read',
+    })
     expect(made.status).toBe(200)
     expect(made.headers.get('cache-control')).toBe('no-store')
     const page = await made.text()

@@ -16,7 +16,14 @@ beforeAll(async () => {
 })
 afterAll(() => pod.close())
 
-interface Opts { body?: string; type?: string; csrf?: string | false; origin?: string; jar?: CookieJar; headers?: Record<string, string> }
+interface Opts {
+  body?: string
+  type?: string
+  csrf?: string | false
+  origin?: string
+  jar?: CookieJar
+  headers?: Record<string, string>
+}
 function call(method: string, path: string, o: Opts = {}) {
   const jar = o.jar ?? owner
   return pod.request(path, {
@@ -36,7 +43,10 @@ const codeOf = async (res: Response) => {
   const text = await res.text()
   return res.headers.get('content-type')?.startsWith('application/json') ? (JSON.parse(text) as { error: string }).error : text.split(':')[0]
 }
-const json = async <T = Record<string, unknown>>(res: Response) => { expect(res.status).toBe(200); return (await res.json()) as T }
+const json = async <T = Record<string, unknown>>(res: Response) => {
+  expect(res.status).toBe(200)
+  return (await res.json()) as T
+}
 
 describe('the dashboard page', () => {
   test('without a session → 303 to the sign-in page coming back to /.admin/', async () => {
@@ -44,7 +54,7 @@ describe('the dashboard page', () => {
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe(`${BASE}/.oidc/login?return=/.admin/`)
   })
-  test('the owner gets the Files page, which works without script; its CSP runs only the pod\'s own dashboard script and is never framed', async () => {
+  test("the owner gets the Files page, which works without script; its CSP runs only the pod's own dashboard script and is never framed", async () => {
     const res = await call('GET', '/.admin/', { csrf: false })
     expect(res.status).toBe(200)
     const csp = res.headers.get('content-security-policy')!
@@ -57,7 +67,8 @@ describe('the dashboard page', () => {
     // one dashboard: the page itself lists the root's items and links every section, with or without script
     expect(page).toContain('<h1>Your files</h1>')
     expect(page).toContain('href="/.admin/files?path=%2Fprofile%2F"')
-    for (const href of ['/.admin/files', '/.admin/sessions', '/.admin/profile', '/.admin/backup', '/.admin/grants', '/.admin/keys']) expect(page).toContain(`href="${href}"`)
+    for (const href of ['/.admin/files', '/.admin/sessions', '/.admin/profile', '/.admin/backup', '/.admin/grants', '/.admin/keys'])
+      expect(page).toContain(`href="${href}"`)
   })
   test('the script is one bundle: no import left, nothing loaded from elsewhere', async () => {
     const res = await pod.request('/.admin/app.js')
@@ -119,7 +130,9 @@ describe('the owner cookie on the resource server (auth/owner-cookie.ts)', () =>
   })
   test('the token without a live session is anonymous → 401', async () => {
     const stranger = new CookieJar()
-    const res = await pod.request('/notes/secret.txt', { headers: { cookie: owner.header().replace(/solopod_session=[^;]+/, 'solopod_session=' + 'A'.repeat(43)), 'x-csrf-token': csrf } })
+    const res = await pod.request('/notes/secret.txt', {
+      headers: { cookie: owner.header().replace(/solopod_session=[^;]+/, 'solopod_session=' + 'A'.repeat(43)), 'x-csrf-token': csrf },
+    })
     expect(res.status).toBe(401)
     expect(stranger.header()).toBe('')
   })
@@ -132,21 +145,33 @@ describe('the owner cookie on the resource server (auth/owner-cookie.ts)', () =>
 })
 
 describe('browse: a container one page at a time', () => {
-  interface Page { count: number; countIsExact: boolean; next: string | null; prev: string | null; items: { path: string; kind: string; contentType: string; size: number; modified: string }[] }
+  interface Page {
+    count: number
+    countIsExact: boolean
+    next: string | null
+    prev: string | null
+    items: { path: string; kind: string; contentType: string; size: number; modified: string }[]
+  }
   const browse = async (query: string) => json<Page>(await call('GET', `/.admin/api/browse?path=/many/&limit=5${query}`))
   test('members with kind, type, size and date; paged by cursor and limit, with the count', async () => {
-    for (let i = 0; i < 12; i++) expect((await call('PUT', `/many/f${String(i).padStart(2, '0')}.txt`, { type: 'text/plain', body: 'x'.repeat(i) })).status).toBe(201)
+    for (let i = 0; i < 12; i++)
+      expect((await call('PUT', `/many/f${String(i).padStart(2, '0')}.txt`, { type: 'text/plain', body: 'x'.repeat(i) })).status).toBe(201)
     const first = await browse('')
-    expect({ count: first.count, exact: first.countIsExact, prev: first.prev, next: first.next }).toEqual({ count: 12, exact: true, prev: null, next: '/many/f04.txt' })
-    expect(first.items.map((i) => i.path)).toEqual(['/many/f00.txt', '/many/f01.txt', '/many/f02.txt', '/many/f03.txt', '/many/f04.txt'])
+    expect({ count: first.count, exact: first.countIsExact, prev: first.prev, next: first.next }).toEqual({
+      count: 12,
+      exact: true,
+      prev: null,
+      next: '/many/f04.txt',
+    })
+    expect(first.items.map(i => i.path)).toEqual(['/many/f00.txt', '/many/f01.txt', '/many/f02.txt', '/many/f03.txt', '/many/f04.txt'])
     expect(first.items[3]).toMatchObject({ kind: 'binary', contentType: 'text/plain', size: 3 })
     expect(Date.parse(first.items[0]!.modified)).toBeGreaterThan(0)
     const second = await browse(`&after=${encodeURIComponent(first.next!)}`)
     expect(second.prev).toBe('/many/f05.txt')
     const last = await browse(`&after=${encodeURIComponent(second.next!)}`)
-    expect({ items: last.items.map((i) => i.path), next: last.next }).toEqual({ items: ['/many/f10.txt', '/many/f11.txt'], next: null })
+    expect({ items: last.items.map(i => i.path), next: last.next }).toEqual({ items: ['/many/f10.txt', '/many/f11.txt'], next: null })
     const back = await browse(`&before=${encodeURIComponent(last.prev!)}`)
-    expect(back.items.map((i) => i.path)).toEqual(second.items.map((i) => i.path))
+    expect(back.items.map(i => i.path)).toEqual(second.items.map(i => i.path))
   })
   test('a page does not shift when members are added before it', async () => {
     const first = await browse('')
@@ -158,13 +183,18 @@ describe('browse: a container one page at a time', () => {
   test('the root lists containers and documents, never ACLs', async () => {
     const root = await json<{ items: { path: string; kind: string }[] }>(await call('GET', '/.admin/api/browse?path=/'))
     expect(root.items).toContainEqual(expect.objectContaining({ path: '/profile/', kind: 'container' }))
-    expect(root.items.some((i) => i.path.endsWith('.acl'))).toBe(false)
+    expect(root.items.some(i => i.path.endsWith('.acl'))).toBe(false)
   })
   const bad: [string, number, string][] = [
-    ['path=notes/', 400, 'invalid_path'], ['path=/a/../', 400, 'invalid_path'], ['path=/notes/secret.txt', 400, 'not_a_container'],
-    ['path=/nothing/', 404, 'not_found'], ['path=/&limit=-1', 400, 'invalid_query'],
-    ['path=/many/&after=/other/x', 400, 'invalid_query'], ['path=/many/&after=f01.txt', 400, 'invalid_query'],
-    ['path=/many/&before=/many/sub/f01.txt', 400, 'invalid_query'], ['path=/many/&after=/many/f01.txt&before=/many/f05.txt', 400, 'invalid_query'],
+    ['path=notes/', 400, 'invalid_path'],
+    ['path=/a/../', 400, 'invalid_path'],
+    ['path=/notes/secret.txt', 400, 'not_a_container'],
+    ['path=/nothing/', 404, 'not_found'],
+    ['path=/&limit=-1', 400, 'invalid_query'],
+    ['path=/many/&after=/other/x', 400, 'invalid_query'],
+    ['path=/many/&after=f01.txt', 400, 'invalid_query'],
+    ['path=/many/&before=/many/sub/f01.txt', 400, 'invalid_query'],
+    ['path=/many/&after=/many/f01.txt&before=/many/f05.txt', 400, 'invalid_query'],
   ]
   for (const [query, status, code] of bad) {
     test(`?${query} → ${status} ${code}`, async () => {
@@ -177,12 +207,17 @@ describe('browse: a container one page at a time', () => {
 
 describe('check-rdf: the parser error at its line, nothing saved', () => {
   test('valid Turtle → ok with the triple count', async () => {
-    const res = await call('POST', '/.admin/api/check-rdf', { type: 'application/json', body: JSON.stringify({ text: '<a> <b> <c>.', contentType: 'text/turtle', base: `${BASE}/x` }) })
+    const res = await call('POST', '/.admin/api/check-rdf', {
+      type: 'application/json',
+      body: JSON.stringify({ text: '<a> <b> <c>.', contentType: 'text/turtle', base: `${BASE}/x` }),
+    })
     expect(await json(res)).toEqual({ ok: true, triples: 1 })
   })
   test('a syntax error → its line and column', async () => {
     const text = '@prefix ex: <http://ex.example/>.\n<a> ex:b <c>.\n<a> ex:b "unterminated .\n'
-    const r = await json(await call('POST', '/.admin/api/check-rdf', { type: 'application/json', body: JSON.stringify({ text, contentType: 'text/turtle', base: `${BASE}/x` }) }))
+    const r = await json(
+      await call('POST', '/.admin/api/check-rdf', { type: 'application/json', body: JSON.stringify({ text, contentType: 'text/turtle', base: `${BASE}/x` }) }),
+    )
     expect(r).toMatchObject({ ok: false, code: 'invalid_rdf', line: 3 })
     expect(String(r.message)).toContain('line 3')
   })
@@ -195,7 +230,9 @@ describe('check-rdf: the parser error at its line, nothing saved', () => {
 
 describe('acl: own and inherited access as rows', () => {
   test('a document without an ACL inherits the defaults of the root', async () => {
-    const v = await json<{ own: unknown; inherited: { from: string; rows: { agents: string[]; modes: string[]; inside: boolean }[] } }>(await call('GET', '/.admin/api/acl?path=/notes/secret.txt'))
+    const v = await json<{ own: unknown; inherited: { from: string; rows: { agents: string[]; modes: string[]; inside: boolean }[] } }>(
+      await call('GET', '/.admin/api/acl?path=/notes/secret.txt'),
+    )
     expect(v.own).toBeNull()
     expect(v.inherited.from).toBe(`${BASE}/`)
     expect(v.inherited.rows).toContainEqual(expect.objectContaining({ agents: [WEBID], modes: expect.arrayContaining(['read', 'write', 'control']) }))
@@ -206,7 +243,17 @@ describe('acl: own and inherited access as rows', () => {
 <#p> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <${BASE}/notes/secret.txt>; acl:mode acl:Read.`
     expect((await call('PUT', '/notes/secret.txt.acl', { type: 'text/turtle', body: acl })).status).toBe(201)
     const v = await json<{ own: unknown[] }>(await call('GET', '/.admin/api/acl?path=/notes/secret.txt'))
-    expect(v.own).toContainEqual({ agents: [], agentClasses: ['http://xmlns.com/foaf/0.1/Agent'], groups: [], origins: [], keys: [], conditions: [], modes: ['read'], thisItem: true, inside: false })
+    expect(v.own).toContainEqual({
+      agents: [],
+      agentClasses: ['http://xmlns.com/foaf/0.1/Agent'],
+      groups: [],
+      origins: [],
+      keys: [],
+      conditions: [],
+      modes: ['read'],
+      thisItem: true,
+      inside: false,
+    })
     expect((await pod.request('/notes/secret.txt')).status).toBe(200) // the public reads it now
     expect((v as unknown as { notEditable: unknown }).notEditable).toEqual({ count: 0, statements: [] })
   })
@@ -219,15 +266,17 @@ describe('acl: own and inherited access as rows', () => {
 <#other> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <${BASE}/other.txt>; acl:mode acl:Read.`
     expect((await call('PUT', '/notes/secret.txt.acl', { type: 'text/turtle', body: acl })).status).toBe(204)
     const v = await json<{ notEditable: { count: number; statements: string[] } }>(await call('GET', '/.admin/api/acl?path=/notes/secret.txt'))
-    expect(v.notEditable.statements.sort()).toEqual([
-      `<#o> acl:accessTo <${BASE}/elsewhere>.`,
-      '<#o> acl:mode <http://example.org/Fly>.',
-      '<#o> rdfs:comment "the owner, always".',
-      `<#other> acl:accessTo <${BASE}/other.txt>.`,
-      '<#other> acl:agentClass foaf:Agent.',
-      '<#other> acl:mode acl:Read.',
-      '<#other> rdf:type acl:Authorization.',
-    ].sort())
+    expect(v.notEditable.statements.sort()).toEqual(
+      [
+        `<#o> acl:accessTo <${BASE}/elsewhere>.`,
+        '<#o> acl:mode <http://example.org/Fly>.',
+        '<#o> rdfs:comment "the owner, always".',
+        `<#other> acl:accessTo <${BASE}/other.txt>.`,
+        '<#other> acl:agentClass foaf:Agent.',
+        '<#other> acl:mode acl:Read.',
+        '<#other> rdf:type acl:Authorization.',
+      ].sort(),
+    )
     expect(v.notEditable.count).toBe(7)
   })
   test('a missing resource → 404 not_found', async () => {

@@ -15,11 +15,15 @@ const dav = (method: string, path: string, headers: Record<string, string> = {},
   pod.request(path, { method, headers: { ...asOwner(), ...headers }, ...(body !== undefined ? { body } : {}) })
 const api = (path: string, body: unknown) =>
   pod.request(path, { method: 'POST', headers: { ...asOwner(), 'content-type': 'application/json' }, body: JSON.stringify(body) })
-const versionOf = async (path: string) => /name="version" value="([^"]*)"/.exec(await (await pod.request(`/.admin/files/edit?path=${encodeURIComponent(path)}`, { headers: { cookie: owner.header() } })).text())![1]!.replaceAll('&quot;', '"')
+const versionOf = async (path: string) =>
+  /name="version" value="([^"]*)"/
+    .exec(await (await pod.request(`/.admin/files/edit?path=${encodeURIComponent(path)}`, { headers: { cookie: owner.header() } })).text())![1]!
+    .replaceAll('&quot;', '"')
 const text = async (path: string) => (await pod.request(path, { headers: asOwner() })).text()
 
 const LOCK = '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>'
-const PROPPATCH = '<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example:tags"><D:set><D:prop><Z:colour>green</Z:colour></D:prop></D:set></D:propertyupdate>'
+const PROPPATCH =
+  '<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example:tags"><D:set><D:prop><Z:colour>green</Z:colour></D:prop></D:set></D:propertyupdate>'
 const PROPFIND = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:" xmlns:Z="urn:example:tags"><D:prop><Z:colour/></D:prop></D:propfind>'
 const colourOf = async (path: string) => {
   const res = await dav('PROPFIND', path, { depth: '0', 'content-type': 'application/xml' }, PROPFIND)
@@ -45,7 +49,13 @@ describe('a WebDAV lock is honoured by every face (RFC 4918 §7)', () => {
   })
 
   test("the dashboard's edit save: 423 locked, the file unchanged", async () => {
-    const res = await ctx.post('/.admin/files/edit', { csrf, path: '/notes/locked.txt', type: 'text/plain', version: await versionOf('/notes/locked.txt'), text: 'overwritten' })
+    const res = await ctx.post('/.admin/files/edit', {
+      csrf,
+      path: '/notes/locked.txt',
+      type: 'text/plain',
+      version: await versionOf('/notes/locked.txt'),
+      text: 'overwritten',
+    })
     expect(res.status).toBe(423)
     expect(await pageError(res)).toBe('locked')
     expect(await text('/notes/locked.txt')).toBe('hello')
@@ -74,7 +84,13 @@ describe('a WebDAV lock is honoured by every face (RFC 4918 §7)', () => {
 
   test('unlocked, the dashboard saves again', async () => {
     expect((await dav('UNLOCK', '/notes/locked.txt', { 'lock-token': `<${token}>` })).status).toBe(204)
-    const res = await ctx.post('/.admin/files/edit', { csrf, path: '/notes/locked.txt', type: 'text/plain', version: await versionOf('/notes/locked.txt'), text: 'mine' })
+    const res = await ctx.post('/.admin/files/edit', {
+      csrf,
+      path: '/notes/locked.txt',
+      type: 'text/plain',
+      version: await versionOf('/notes/locked.txt'),
+      text: 'mine',
+    })
     expect(res.status).toBe(303)
     expect(await text('/notes/locked.txt')).toBe('mine')
   })

@@ -11,9 +11,12 @@ beforeAll(async () => {
   pod = await openOwnerPod(BASE)
   for (const p of ['/trip/a.ttl', '/trip/days/one.ttl', '/trip/days/two.ttl', '/old/x.ttl', '/old/y/z.ttl']) await pod.seed(p, '')
   // An ACL of its own that keeps the owner's Write: the delete needs what a DELETE of each item would (resources/)
-  await pod.seed('/trip/days/.acl', `<#owner> a <http://www.w3.org/ns/auth/acl#Authorization>; <http://www.w3.org/ns/auth/acl#agent> <${BASE}/profile/card#me>;
+  await pod.seed(
+    '/trip/days/.acl',
+    `<#owner> a <http://www.w3.org/ns/auth/acl#Authorization>; <http://www.w3.org/ns/auth/acl#agent> <${BASE}/profile/card#me>;
   <http://www.w3.org/ns/auth/acl#accessTo> <./>; <http://www.w3.org/ns/auth/acl#default> <./>;
-  <http://www.w3.org/ns/auth/acl#mode> <http://www.w3.org/ns/auth/acl#Read>, <http://www.w3.org/ns/auth/acl#Write>.`)
+  <http://www.w3.org/ns/auth/acl#mode> <http://www.w3.org/ns/auth/acl#Read>, <http://www.w3.org/ns/auth/acl#Write>.`,
+  )
 })
 afterAll(() => pod.close())
 
@@ -67,7 +70,9 @@ describe('the delete page without JavaScript', () => {
     expect(page).toContain('name="count" value="3"')
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!
     const res = await pod.request('/.admin/delete', {
-      method: 'POST', headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE }, body: form({ csrf, path: '/old/', count: '3' }),
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
+      body: form({ csrf, path: '/old/', count: '3' }),
     })
     expect(res.status).toBe(303)
     expect(await getMeta(pod.store, '/old/y/z.ttl')).toBeUndefined()

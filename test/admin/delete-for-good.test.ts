@@ -22,23 +22,39 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => pod.close())
 
-const post = (fields: Record<string, string>) => pod.request('/.admin/delete', {
-  method: 'POST', headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
-  body: new URLSearchParams({ csrf, ...fields }).toString(),
-})
+const post = (fields: Record<string, string>) =>
+  pod.request('/.admin/delete', {
+    method: 'POST',
+    headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
+    body: new URLSearchParams({ csrf, ...fields }).toString(),
+  })
 const exists = async (path: string) => (await getMeta(pod.store, path)) !== undefined
 const COUNT = String(TRASH_MAX_ITEMS + 1)
 
 describe('Delete selected with a folder too large for the trash', () => {
   test('the confirmation page already says so (413 too_large_for_trash), asking nothing it could not carry out', async () => {
-    const res = await pod.request(`/.admin/files/delete-selected?${new URLSearchParams([['path', '/'], ['item', '/small/a.ttl'], ['item', BIG]])}`, { headers: { cookie: pod.owner.header() } })
+    const res = await pod.request(
+      `/.admin/files/delete-selected?${new URLSearchParams([
+        ['path', '/'],
+        ['item', '/small/a.ttl'],
+        ['item', BIG],
+      ])}`,
+      { headers: { cookie: pod.owner.header() } },
+    )
     expect(res.status).toBe(413)
     expect(await res.text()).toContain('<code id="error">too_large_for_trash</code>')
   })
   test('is refused before anything goes (413 too_large_for_trash, naming the folder); the other item stays too', async () => {
     const res = await pod.request('/.admin/files/delete-selected', {
-      method: 'POST', headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
-      body: new URLSearchParams([['csrf', csrf], ['path', '/'], ['item', '/small/a.ttl'], ['item', BIG], ['count', String(TRASH_MAX_ITEMS + 3)]]).toString(),
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
+      body: new URLSearchParams([
+        ['csrf', csrf],
+        ['path', '/'],
+        ['item', '/small/a.ttl'],
+        ['item', BIG],
+        ['count', String(TRASH_MAX_ITEMS + 3)],
+      ]).toString(),
     })
     expect(res.status).toBe(413)
     const page = await res.text()

@@ -17,8 +17,9 @@ const stored = async (path: string) => {
   const res = await pod.request(path, { headers: asOwner() })
   return { text: await res.text(), type: res.headers.get('content-type') }
 }
-const editHtml = async (path: string) => (await pod.request(`/.admin/files/edit?path=${encodeURIComponent(path)}`, { headers: { cookie: owner.header() } })).text()
-const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replaceAll("&quot;", "\"")
+const editHtml = async (path: string) =>
+  (await pod.request(`/.admin/files/edit?path=${encodeURIComponent(path)}`, { headers: { cookie: owner.header() } })).text()
+const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replaceAll('&quot;', '"')
 
 beforeAll(async () => {
   ctx = await openFormPod()
@@ -38,13 +39,25 @@ describe('plain text and Markdown are edited like Turtle', () => {
     expect(html).toContain('<h1>Edit Été notes #1 &amp; co?.md</h1>')
   })
   test('saved → 303 to the page saying Saved; the file holds the text, still Markdown', async () => {
-    const res = await ctx.post('/.admin/files/edit', { csrf, path: NOTE, type: 'text/markdown', version: field(await editHtml(NOTE), 'version')!, text: '# Été\n\n- swim\n- eat\n' })
+    const res = await ctx.post('/.admin/files/edit', {
+      csrf,
+      path: NOTE,
+      type: 'text/markdown',
+      version: field(await editHtml(NOTE), 'version')!,
+      text: '# Été\n\n- swim\n- eat\n',
+    })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe(`/.admin/files/edit?path=${encodeURIComponent(NOTE)}&done=saved`)
     expect(await stored(NOTE)).toEqual({ text: '# Été\n\n- swim\n- eat\n', type: 'text/markdown' })
   })
   test('a type that is not edited here → 400 invalid_field, nothing written', async () => {
-    const res = await ctx.post('/.admin/files/edit', { csrf, path: NOTE, type: 'text/html', version: field(await editHtml(NOTE), 'version')!, text: '<script>1</script>' })
+    const res = await ctx.post('/.admin/files/edit', {
+      csrf,
+      path: NOTE,
+      type: 'text/html',
+      version: field(await editHtml(NOTE), 'version')!,
+      text: '<script>1</script>',
+    })
     expect(res.status).toBe(400)
     expect(await pageError(res)).toBe('invalid_field')
     expect((await stored(NOTE)).text).toBe('# Été\n\n- swim\n- eat\n')
@@ -63,8 +76,12 @@ describe('two tabs: a conflict offers both choices', () => {
     const res = await ctx.post('/.admin/files/edit', { csrf, path: NOTE, type: 'text/markdown', version: old, text: 'my text\n' })
     expect(res.status).toBe(412)
     const html = await res.text()
-    expect(html).toMatch(/<div class="error" role="alert"><p class="plain"><strong>Someone changed this document while you were editing: reload it, or keep your version.<\/strong><\/p>.*<p class="code">Error code: <code id="error">changed_meanwhile<\/code><\/p><\/div>/s)
-    expect(html).toContain(`<a class="button secondary small" href="/.admin/files/edit?path=${encodeURIComponent(NOTE)}">Reload (lose my changes)</a> <button type="submit" form="edit-form">Keep my version</button>`)
+    expect(html).toMatch(
+      /<div class="error" role="alert"><p class="plain"><strong>Someone changed this document while you were editing: reload it, or keep your version.<\/strong><\/p>.*<p class="code">Error code: <code id="error">changed_meanwhile<\/code><\/p><\/div>/s,
+    )
+    expect(html).toContain(
+      `<a class="button secondary small" href="/.admin/files/edit?path=${encodeURIComponent(NOTE)}">Reload (lose my changes)</a> <button type="submit" form="edit-form">Keep my version</button>`,
+    )
     expect(html).toContain('<pre class="preview-text" id="their-text">their text\n</pre>')
     expect(html).toContain('my text\n</textarea>')
     const newer = field(html, 'version')!
@@ -103,21 +120,24 @@ describe('two tabs: a conflict offers both choices', () => {
 })
 
 describe('refusals in plain words first, the description after, the code small', () => {
-  test.each([
-    ['/.admin/files/view?path=%2Fnotes%2Fnope.md', 404, 'not_found', 'This is not here: it was moved or deleted, or the address is wrong.'],
-  ])('GET %s', async (path, status, code, plain) => {
-    const res = await pod.request(path, { headers: { cookie: owner.header() } })
-    expect(res.status).toBe(status)
-    const html = await res.text()
-    expect(html).toContain(`<div class="error" role="alert"><p class="plain"><strong>${plain}</strong></p><p>`)
-    expect(/id="error">([a-z_]+)</.exec(html)?.[1]).toBe(code)
-  })
+  test.each([['/.admin/files/view?path=%2Fnotes%2Fnope.md', 404, 'not_found', 'This is not here: it was moved or deleted, or the address is wrong.']])(
+    'GET %s',
+    async (path, status, code, plain) => {
+      const res = await pod.request(path, { headers: { cookie: owner.header() } })
+      expect(res.status).toBe(status)
+      const html = await res.text()
+      expect(html).toContain(`<div class="error" role="alert"><p class="plain"><strong>${plain}</strong></p><p>`)
+      expect(/id="error">([a-z_]+)</.exec(html)?.[1]).toBe(code)
+    },
+  )
   test('the preview route refuses HTML: 415 in plain words, the description kept', async () => {
     expect((await put('/notes/p.html', '<p>x</p>', 'text/html')).status).toBe(201)
     const res = await pod.request('/.admin/files/preview?path=%2Fnotes%2Fp.html', { headers: { cookie: owner.header() } })
     expect(res.status).toBe(415)
     const html = await res.text()
-    expect(html).toContain('<p class="plain"><strong>The pod does not take this kind of file here.</strong></p><p>Text/html is not shown in the page; download it instead.</p>')
+    expect(html).toContain(
+      '<p class="plain"><strong>The pod does not take this kind of file here.</strong></p><p>Text/html is not shown in the page; download it instead.</p>',
+    )
     expect(html).toContain('<code id="error">unsupported_media_type</code>')
   })
   test('a stale form (403 csrf_failed) says to reload', async () => {

@@ -7,15 +7,18 @@ import { ADMIN_PATHS } from '../../src/http/pod-paths.ts'
 import { openTestPod, type TestPod } from '../op/op-fixture.ts'
 
 let pod: TestPod
-beforeAll(async () => { pod = await openTestPod() })
+beforeAll(async () => {
+  pod = await openTestPod()
+})
 afterAll(() => pod.close())
 
 /** What anyone may reach: the grant schema clients validate against, the dashboard's script, the setup page (its token decides). */
 const PUBLIC = new Set<string>([ADMIN_PATHS.grantSchema, ADMIN_PATHS.dashboardScript, '/.admin/setup'])
 
-const routes = () => adminPlugin(pod.deps).routes
-  .filter((r) => !PUBLIC.has(r.path))
-  .map((r) => ({ method: r.method, path: r.path.replace(/:[^/]+/g, 'x').replace(/\*$/, 'x') }))
+const routes = () =>
+  adminPlugin(pod.deps)
+    .routes.filter(r => !PUBLIC.has(r.path))
+    .map(r => ({ method: r.method, path: r.path.replace(/:[^/]+/g, 'x').replace(/\*$/, 'x') }))
 
 describe('the owner guard', () => {
   test('the admin plugin has routes to check', () => {
@@ -26,7 +29,11 @@ describe('the owner guard', () => {
     const open: string[] = []
     for (const { method, path } of routes()) {
       const body = method === 'GET' || method === 'HEAD' ? undefined : 'csrf=x'
-      const res = await pod.request(path, { method, body, headers: body ? { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3998' } : {} })
+      const res = await pod.request(path, {
+        method,
+        body,
+        headers: body ? { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3998' } : {},
+      })
       await res.arrayBuffer()
       if (![303, 401, 403].includes(res.status)) open.push(`${method} ${path} → ${res.status}`)
       else if (res.status === 303) expect(res.headers.get('location') ?? '', `${method} ${path}`).toContain('/.oidc/login')

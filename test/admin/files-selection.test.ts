@@ -19,21 +19,42 @@ ${rules}`
 
 beforeAll(async () => {
   pod = await openOwnerPod(BASE)
-  for (const p of ['/sel/a.ttl', '/sel/b/c.ttl', '/sel/b/d.ttl', '/sel/%C3%89t%C3%A9%20&%20co%3F.ttl', '/dest/keep.ttl',
-    '/marks/mine.ttl', '/marks/own.ttl', '/marks/open.ttl', '/marks/team/inside.ttl']) await pod.seed(p, TTL)
-  await pod.seed('/marks/own.ttl.acl', acl('/marks/own.ttl', `<#f> a acl:Authorization; acl:agent <${OTHER}>; acl:accessTo <${BASE}/marks/own.ttl>; acl:mode acl:Read.`))
-  await pod.seed('/marks/open.ttl.acl', acl('/marks/open.ttl', `<#p> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <${BASE}/marks/open.ttl>; acl:mode acl:Read.`))
-  await pod.seed('/marks/team/.acl', acl('/marks/team/', `<#f> a acl:Authorization; acl:agent <${OTHER}>; acl:default <${BASE}/marks/team/>; acl:mode acl:Read.`))
+  for (const p of [
+    '/sel/a.ttl',
+    '/sel/b/c.ttl',
+    '/sel/b/d.ttl',
+    '/sel/%C3%89t%C3%A9%20&%20co%3F.ttl',
+    '/dest/keep.ttl',
+    '/marks/mine.ttl',
+    '/marks/own.ttl',
+    '/marks/open.ttl',
+    '/marks/team/inside.ttl',
+  ])
+    await pod.seed(p, TTL)
+  await pod.seed(
+    '/marks/own.ttl.acl',
+    acl('/marks/own.ttl', `<#f> a acl:Authorization; acl:agent <${OTHER}>; acl:accessTo <${BASE}/marks/own.ttl>; acl:mode acl:Read.`),
+  )
+  await pod.seed(
+    '/marks/open.ttl.acl',
+    acl('/marks/open.ttl', `<#p> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <${BASE}/marks/open.ttl>; acl:mode acl:Read.`),
+  )
+  await pod.seed(
+    '/marks/team/.acl',
+    acl('/marks/team/', `<#f> a acl:Authorization; acl:agent <${OTHER}>; acl:default <${BASE}/marks/team/>; acl:mode acl:Read.`),
+  )
   const page = await (await pod.request('/.admin/files', { headers: { cookie: pod.owner.header() } })).text()
   csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!
 })
 afterAll(() => pod.close())
 
 const get = (path: string) => pod.request(path, { headers: { cookie: pod.owner.header() } })
-const post = (path: string, fields: [string, string][], withCsrf = true) => pod.request(path, {
-  method: 'POST', headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
-  body: new URLSearchParams([...(withCsrf ? [['csrf', csrf] as [string, string]] : []), ...fields]).toString(),
-})
+const post = (path: string, fields: [string, string][], withCsrf = true) =>
+  pod.request(path, {
+    method: 'POST',
+    headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
+    body: new URLSearchParams([...(withCsrf ? [['csrf', csrf] as [string, string]] : []), ...fields]).toString(),
+  })
 const items = (...paths: string[]) => paths.map((p): [string, string] => ['item', p])
 const query = (...paths: string[]) => new URLSearchParams([['path', '/sel/'], ...items(...paths)]).toString()
 const errorOf = async (res: Response) => /id="error">([a-z_]+)</.exec(await res.text())?.[1]
@@ -51,7 +72,7 @@ describe('the listing: a box per row in one form, the buttons, the trash link', 
   })
 })
 
-describe('Delete selected: one confirmation naming every item, folders\' contents counted, then the trash', () => {
+describe("Delete selected: one confirmation naming every item, folders' contents counted, then the trash", () => {
   test('the confirmation counts a document and a folder with two documents as 4 items; nothing is deleted yet', async () => {
     const res = await get(`/.admin/files/delete-selected?${query('/sel/a.ttl', '/sel/b/')}`)
     expect(res.status).toBe(200)
@@ -159,8 +180,11 @@ describe('Move selected to…: one move per item, into a folder that exists', ()
 
 describe('markers: "Public" when anyone may read, "Shared" when someone other than the owner has access', () => {
   let page: string
-  const rowOf = (name: string) => new RegExp(`aria-label="Select ${name}"[\\s\\S]*?</td>\\s*<td data-label="Name" class="name">([\\s\\S]*?)</td>`).exec(page)?.[1] ?? ''
-  beforeAll(async () => { page = await (await get('/.admin/files?path=%2Fmarks%2F')).text() })
+  const rowOf = (name: string) =>
+    new RegExp(`aria-label="Select ${name}"[\\s\\S]*?</td>\\s*<td data-label="Name" class="name">([\\s\\S]*?)</td>`).exec(page)?.[1] ?? ''
+  beforeAll(async () => {
+    page = await (await get('/.admin/files?path=%2Fmarks%2F')).text()
+  })
   test('owner only → no marker', () => {
     expect(rowOf('mine.ttl')).toContain('mine.ttl')
     expect(rowOf('mine.ttl')).not.toContain('badge')

@@ -8,10 +8,15 @@ import { getMeta } from '../../src/store/resources.ts'
 import { openFormPod, pageError, type FormPod } from './owner-forms.ts'
 
 let ctx: FormPod
-beforeAll(async () => { ctx = await openFormPod() })
+beforeAll(async () => {
+  ctx = await openFormPod()
+})
 afterAll(() => ctx.pod.close())
 
-interface Refusal { readonly status: number; readonly code: string | undefined }
+interface Refusal {
+  readonly status: number
+  readonly code: string | undefined
+}
 
 const upload = (folder: string, file: File, replace = false) => {
   const body = new FormData()
@@ -25,14 +30,16 @@ const upload = (folder: string, file: File, replace = false) => {
 /** The same write over LDP, as the dashboard's script sends it: the owner's cookie, the CSRF header, problem details. */
 const ldp = async (method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Refusal> => {
   const res = await ctx.pod.request(path, {
-    method, headers: { cookie: ctx.owner.header(), origin: BASE, 'x-csrf-token': ctx.csrf, accept: 'application/problem+json', ...headers }, ...(body === undefined ? {} : { body }),
+    method,
+    headers: { cookie: ctx.owner.header(), origin: BASE, 'x-csrf-token': ctx.csrf, accept: 'application/problem+json', ...headers },
+    ...(body === undefined ? {} : { body }),
   })
   return { status: res.status, code: ((await res.json()) as { error: string }).error }
 }
 
 const shown = async (res: Response): Promise<Refusal> => ({ status: res.status, code: await pageError(res) })
 
-describe('the Files page\'s writes are refused as the same LDP write is', () => {
+describe("the Files page's writes are refused as the same LDP write is", () => {
   test('an upload into a reserved path → 405 reserved_path, nothing stored', async () => {
     const page = await shown(await upload('/.admin/', new File(['x'], 'x.txt', { type: 'text/plain' })))
     expect(page).toEqual({ status: 405, code: 'reserved_path' })
@@ -54,7 +61,7 @@ describe('the Files page\'s writes are refused as the same LDP write is', () => 
     expect(await ldp('PUT', '/.well-known/x/', { 'content-type': 'text/turtle', 'if-none-match': '*' }, '')).toEqual(page)
   })
 
-  test('deleting a reserved path for good → 405 reserved_path, as the RS\'s DELETE', async () => {
+  test("deleting a reserved path for good → 405 reserved_path, as the RS's DELETE", async () => {
     const page = await shown(await ctx.post('/.admin/delete', { csrf: ctx.csrf, path: '/.admin/x.txt', forever: 'yes' }))
     expect(page).toEqual({ status: 405, code: 'reserved_path' })
     expect(await ldp('DELETE', '/.admin/x.txt')).toEqual(page)

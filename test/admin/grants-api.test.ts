@@ -7,7 +7,9 @@ import { parseRdf } from '../../src/rdf/parse-rdf.ts'
 import { ACL, BOB, INTEROP, POD, TREES, grant, inheriting } from '../policy/grant-fixture.ts'
 
 let pod: OwnerPod
-beforeAll(async () => { pod = await openOwnerPod(POD) })
+beforeAll(async () => {
+  pod = await openOwnerPod(POD)
+})
 afterAll(() => pod.close())
 
 const create = (g: unknown) => pod.api('POST', '/.admin/api/grants', { body: g })
@@ -25,8 +27,13 @@ describe('GET /.admin/schemas/grant-data.json', () => {
 })
 
 describe('the grants API is for the owner only', () => {
-  const routes: [string, string][] = [['POST', '/.admin/api/grants'], ['GET', '/.admin/api/grants'], ['GET', '/.admin/api/grants/x'],
-    ['DELETE', '/.admin/api/grants/x'], ['GET', `/.admin/api/access?agent=public&resource=${POD}/`]]
+  const routes: [string, string][] = [
+    ['POST', '/.admin/api/grants'],
+    ['GET', '/.admin/api/grants'],
+    ['GET', '/.admin/api/grants/x'],
+    ['DELETE', '/.admin/api/grants/x'],
+    ['GET', `/.admin/api/access?agent=public&resource=${POD}/`],
+  ]
   test.each(routes)('%s %s without a session → 401 login_required', async (method, path) => {
     const res = await pod.api(method, path, { jar: new CookieJar(), ...(method === 'POST' ? { body: grant() } : {}) })
     expect(res.status).toBe(401)
@@ -47,8 +54,10 @@ describe('the grants API is for the owner only', () => {
 
 describe('create, read, list, revoke', () => {
   const full = grant({
-    scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/b`, `${POD}/projects/a`],
-    accessMode: [ACL('Update'), ACL('Read')], hasInheritingGrant: [inheriting({ hasInheritingGrant: [inheriting({ hasDataRegistration: `${POD}/notes/` })] })],
+    scopeOfGrant: INTEROP('SelectedFromRegistry'),
+    hasDataInstance: [`${POD}/projects/b`, `${POD}/projects/a`],
+    accessMode: [ACL('Update'), ACL('Read')],
+    hasInheritingGrant: [inheriting({ hasInheritingGrant: [inheriting({ hasDataRegistration: `${POD}/notes/` })] })],
   })
   let iri = ''
   test('POST → 201 with Location on the pod and the stored GrantData', async () => {
@@ -65,17 +74,20 @@ describe('create, read, list, revoke', () => {
     expect(res.headers.get('content-type')).toBe('application/json')
     expect(await res.json()).toEqual((await listAll()).find(g => g.iri === iri)!.grant)
   })
-  test.each(['text/turtle', 'application/ld+json', 'application/n-triples'])('GET as %s is the interop RDF, and reads back to the same GrantData', async (type) => {
-    const json = await (await pod.api('GET', pathOf(iri))).json()
-    const res = await pod.api('GET', pathOf(iri), { accept: type })
-    expect(res.status).toBe(200)
-    expect(res.headers.get('content-type')).toStartWith(type)
-    const text = await res.text()
-    const quads = await parseRdf(text, type, iri)
-    expect(quads.some(q => q.predicate.value === 'http://www.w3.org/ns/solid/interop#inheritsFromGrant' && q.object.value === iri)).toBe(true)
-    expect(quads.some(q => q.predicate.value === 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type' && q.object.value === INTEROP('DataGrant'))).toBe(true)
-    expect(quadsToGrant(quads, iri)).toEqual(json)
-  })
+  test.each(['text/turtle', 'application/ld+json', 'application/n-triples'])(
+    'GET as %s is the interop RDF, and reads back to the same GrantData',
+    async type => {
+      const json = await (await pod.api('GET', pathOf(iri))).json()
+      const res = await pod.api('GET', pathOf(iri), { accept: type })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toStartWith(type)
+      const text = await res.text()
+      const quads = await parseRdf(text, type, iri)
+      expect(quads.some(q => q.predicate.value === 'http://www.w3.org/ns/solid/interop#inheritsFromGrant' && q.object.value === iri)).toBe(true)
+      expect(quads.some(q => q.predicate.value === 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type' && q.object.value === INTEROP('DataGrant'))).toBe(true)
+      expect(quadsToGrant(quads, iri)).toEqual(json)
+    },
+  )
   test('Turtle names the inheriting grants as fragments of the grant document', async () => {
     const ttl = await (await pod.api('GET', pathOf(iri), { accept: 'text/turtle' })).text()
     expect(ttl).toContain('interop:inheritsFromGrant')
@@ -120,10 +132,16 @@ describe('refusals: a JSON body listing each offending field; nothing stored', (
   test('schema violations → 400, every field listed', () =>
     refused({ ...grant({ grantee: 'http://bob.example/#me', accessMode: [] }), extra: 1 }, 400, ['/grantee', '/accessMode', '/extra']))
   test('a missing field in a grandchild → 400 at its pointer', () =>
-    refused(grant({ hasInheritingGrant: [inheriting({ hasInheritingGrant: [(({ grantee: _, ...r }) => r)(inheriting())] })] }), 400, ['/hasInheritingGrant/0/hasInheritingGrant/0/grantee']))
+    refused(grant({ hasInheritingGrant: [inheriting({ hasInheritingGrant: [(({ grantee: _, ...r }) => r)(inheriting())] })] }), 400, [
+      '/hasInheritingGrant/0/hasInheritingGrant/0/grantee',
+    ]))
   test('not JSON → 400 at the root pointer', () => refused(undefined, 400, [''], '{"grantee": '))
   test('semantic violations → 422, every field listed', () =>
-    refused(grant({ accessMode: [ACL('Control')], hasStorage: 'https://other.example/', scopeOfGrant: INTEROP('SelectedFromRegistry') }), 422, ['/accessMode/0', '/hasStorage', '/hasDataInstance']))
+    refused(grant({ accessMode: [ACL('Control')], hasStorage: 'https://other.example/', scopeOfGrant: INTEROP('SelectedFromRegistry') }), 422, [
+      '/accessMode/0',
+      '/hasStorage',
+      '/hasDataInstance',
+    ]))
   test('a body over 1 MiB → 413, nothing stored', async () => {
     const before = await listAll()
     const res = await pod.api('POST', '/.admin/api/grants', { raw: JSON.stringify({ ...grant(), pad: 'x'.repeat(1024 * 1024) }) })
@@ -140,10 +158,20 @@ describe('refusals: a JSON body listing each offending field; nothing stored', (
 
 describe('a pod with an http base URL', () => {
   let plain: OwnerPod
-  beforeAll(async () => { plain = await openOwnerPod('http://localhost:3997') })
+  beforeAll(async () => {
+    plain = await openOwnerPod('http://localhost:3997')
+  })
   afterAll(() => plain.close())
   test.each([
-    ['its own (http) URLs', grant({ dataOwner: 'http://localhost:3997/profile/card#me', hasStorage: 'http://localhost:3997/', hasDataRegistration: 'http://localhost:3997/projects/' }), 400],
+    [
+      'its own (http) URLs',
+      grant({
+        dataOwner: 'http://localhost:3997/profile/card#me',
+        hasStorage: 'http://localhost:3997/',
+        hasDataRegistration: 'http://localhost:3997/projects/',
+      }),
+      400,
+    ],
     ['https URLs that are not its own', grant(), 422],
   ])('a grant with %s is refused, saying grants need an https base URL', async (_, g, status) => {
     const res = await plain.api('POST', '/.admin/api/grants', { body: g })

@@ -17,7 +17,14 @@ beforeAll(async () => {
 })
 afterAll(() => pod.close())
 
-interface Listed { name: string; keyUrl: string; documentUrl: string; thumbprint?: string; linkedFromProfile: boolean; problem?: string }
+interface Listed {
+  name: string
+  keyUrl: string
+  documentUrl: string
+  thumbprint?: string
+  linkedFromProfile: boolean
+  problem?: string
+}
 const list = async () => ((await (await pod.api('GET', '/.admin/api/keys')).json()) as { keys: Listed[] }).keys
 const create = (body: unknown) => pod.api('POST', '/.admin/api/keys', { body })
 const profile = async () => (await pod.request('/profile/card', { headers: { accept: 'application/n-triples' } })).text()
@@ -25,7 +32,11 @@ const profile = async () => (await pod.request('/profile/card', { headers: { acc
 const snapshot = async () => ({ keys: await list(), profile: await profile() })
 
 describe('the keys API is for the owner only', () => {
-  const routes: [string, string][] = [['POST', '/.admin/api/keys'], ['GET', '/.admin/api/keys'], ['DELETE', '/.admin/api/keys/x']]
+  const routes: [string, string][] = [
+    ['POST', '/.admin/api/keys'],
+    ['GET', '/.admin/api/keys'],
+    ['DELETE', '/.admin/api/keys/x'],
+  ]
   const body = { name: 'x', publicJwk: makeKey('ecdsa-p256-sha256').publicJwk }
   test.each(routes)('%s %s without a session cookie → 401 login_required', async (method, path) => {
     const res = await pod.api(method, path, { jar: new CookieJar(), ...(method === 'POST' ? { body } : {}) })
@@ -39,10 +50,14 @@ describe('the keys API is for the owner only', () => {
     expect(res.status).toBe(403)
     expect((await res.json()).error).toBe('csrf_failed')
   })
-  test.each([['no X-CSRF-Token', undefined], ['a wrong X-CSRF-Token', 'not-the-token']])('POST with %s → 403 csrf_failed, nothing written', async (_what, token) => {
+  test.each([
+    ['no X-CSRF-Token', undefined],
+    ['a wrong X-CSRF-Token', 'not-the-token'],
+  ])('POST with %s → 403 csrf_failed, nothing written', async (_what, token) => {
     const before = await snapshot()
     const res = await pod.request('/.admin/api/keys', {
-      method: 'POST', body: JSON.stringify(body),
+      method: 'POST',
+      body: JSON.stringify(body),
       headers: { cookie: pod.owner.header(), 'content-type': 'application/json', ...(token ? { 'x-csrf-token': token } : {}) },
     })
     expect(res.status).toBe(403)
@@ -55,7 +70,8 @@ describe('the keys API is for the owner only', () => {
 describe('publish, list, sign, revoke', () => {
   const key = makeKey('ecdsa-p256-sha256')
   const keyUrl = `${BASE}/keys/laptop#key`
-  const sign = async (path: string) => pod.request(BASE + path, { headers: await signedHeaders(BASE + path, { key: key.privateKey, alg: 'ecdsa-p256-sha256', keyid: keyUrl }) })
+  const sign = async (path: string) =>
+    pod.request(BASE + path, { headers: await signedHeaders(BASE + path, { key: key.privateKey, alg: 'ecdsa-p256-sha256', keyid: keyUrl }) })
 
   test('POST → 201 with Location, the key URL and only the public JWK (WebCrypto extras dropped)', async () => {
     await pod.seed('/notes/n1.acl', readAcl(`${BASE}/notes/n1`, `acl:agent [ cert:key <${keyUrl}> ]`))
@@ -65,9 +81,13 @@ describe('publish, list, sign, revoke', () => {
     expect(res.headers.get('location')).toBe(`${BASE}/keys/laptop`)
     const out = await res.json()
     expect(out).toEqual({
-      name: 'laptop', keyUrl, documentUrl: `${BASE}/keys/laptop`, webid: WEBID,
+      name: 'laptop',
+      keyUrl,
+      documentUrl: `${BASE}/keys/laptop`,
+      webid: WEBID,
       publicJwk: { kty: 'EC', crv: 'P-256', x: key.publicJwk.x, y: key.publicJwk.y, alg: 'ES256', use: 'sig' },
-      linkedFromProfile: true, thumbprint: await jwkThumbprint(key.publicJwk as never),
+      linkedFromProfile: true,
+      thumbprint: await jwkThumbprint(key.publicJwk as never),
     })
   })
 
@@ -83,7 +103,12 @@ describe('publish, list, sign, revoke', () => {
 
   test('GET lists it with its URL, thumbprint and profile link', async () => {
     const keys = await list()
-    expect(keys.find((k) => k.name === 'laptop')).toMatchObject({ keyUrl, documentUrl: `${BASE}/keys/laptop`, linkedFromProfile: true, thumbprint: await jwkThumbprint(key.publicJwk as never) })
+    expect(keys.find(k => k.name === 'laptop')).toMatchObject({
+      keyUrl,
+      documentUrl: `${BASE}/keys/laptop`,
+      linkedFromProfile: true,
+      thumbprint: await jwkThumbprint(key.publicJwk as never),
+    })
   })
 
   test('a request signed with it gets what the ACL gives the key', async () => {
@@ -108,10 +133,12 @@ describe('publish, list, sign, revoke', () => {
     expect(res.status).toBe(204)
     expect((await pod.request('/keys/laptop')).status).toBe(404)
     expect(await profile()).not.toContain(keyUrl)
-    expect((await list()).some((k) => k.name === 'laptop')).toBe(false)
+    expect((await list()).some(k => k.name === 'laptop')).toBe(false)
     const refused = await sign('/notes/n1')
     expect(refused.status).toBe(401)
-    expect(refused.headers.get('www-authenticate')).toContain('HttpSig realm="/notes/n1", error="invalid_signature", error_description="the key http://localhost:4611/keys/laptop#key cannot be used: no such key')
+    expect(refused.headers.get('www-authenticate')).toContain(
+      'HttpSig realm="/notes/n1", error="invalid_signature", error_description="the key http://localhost:4611/keys/laptop#key cannot be used: no such key',
+    )
   })
 
   test('DELETE of a key that is gone, or was never there → 404 not_found', async () => {
@@ -124,9 +151,16 @@ describe('publish, list, sign, revoke', () => {
   })
 
   test('a key document the verifier cannot use is listed with the reason, and can be revoked', async () => {
-    await pod.seed('/keys/broken', `<#key> <https://w3id.org/security#publicKeyJwk> "{\\"kty\\":\\"EC\\",\\"crv\\":\\"P-521\\"}"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON>.`)
-    const listed = (await list()).find((k) => k.name === 'broken')
-    expect(listed).toMatchObject({ keyUrl: `${BASE}/keys/broken#key`, linkedFromProfile: false, problem: 'publicKeyJwk member "crv" must be one of P-256, P-384 for kty EC' })
+    await pod.seed(
+      '/keys/broken',
+      `<#key> <https://w3id.org/security#publicKeyJwk> "{\\"kty\\":\\"EC\\",\\"crv\\":\\"P-521\\"}"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON>.`,
+    )
+    const listed = (await list()).find(k => k.name === 'broken')
+    expect(listed).toMatchObject({
+      keyUrl: `${BASE}/keys/broken#key`,
+      linkedFromProfile: false,
+      problem: 'publicKeyJwk member "crv" must be one of P-256, P-384 for kty EC',
+    })
     expect(listed?.thumbprint).toBeUndefined()
     expect((await pod.api('DELETE', '/.admin/api/keys/broken')).status).toBe(204)
     expect((await pod.request('/keys/broken')).status).toBe(404)
@@ -156,14 +190,16 @@ describe('publish, list, sign, revoke', () => {
     expect(out.name).toMatch(/^key-\d{8}-\d{4}-[0-9a-f]{4}$/)
     expect(out.linkedFromProfile).toBe(false)
     expect(await profile()).toBe(before)
-    expect((await list()).find((k) => k.name === out.name)?.linkedFromProfile).toBe(false)
+    expect((await list()).find(k => k.name === out.name)?.linkedFromProfile).toBe(false)
   })
 
   test('a key not linked from the profile cannot act as the owner with cred="<WebID>"', async () => {
     const other = makeKey('ecdsa-p256-sha256')
     expect((await create({ name: 'unlinked', publicJwk: other.publicJwk })).status).toBe(201)
     const url = `${BASE}/notes/n1`
-    const res = await pod.request(url, { headers: await signedHeaders(url, { key: other.privateKey, alg: 'ecdsa-p256-sha256', keyid: `${BASE}/keys/unlinked#key`, cred: WEBID }) })
+    const res = await pod.request(url, {
+      headers: await signedHeaders(url, { key: other.privateKey, alg: 'ecdsa-p256-sha256', keyid: `${BASE}/keys/unlinked#key`, cred: WEBID }),
+    })
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toContain(`does not link the signing key ${BASE}/keys/unlinked#key with cert:key`)
   })

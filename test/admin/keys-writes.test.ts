@@ -10,7 +10,9 @@ import type { NotificationMessage } from '../../src/channels/notification-messag
 
 const BASE = 'http://localhost:4613'
 let pod: OwnerPod
-beforeAll(async () => { pod = await openOwnerPod(BASE) })
+beforeAll(async () => {
+  pod = await openOwnerPod(BASE)
+})
 afterAll(() => pod.close())
 
 let serial = 0
@@ -19,9 +21,16 @@ async function listen(topic: string) {
   const heard: NotificationMessage[] = []
   const id = `${BASE}/.notifications/WebSocketChannel2023/${(++serial).toString(16).padStart(32, '0')}`
   const listener: Listener = {
-    id, type: 'WebSocketChannel2023', topic, since: Date.now(), holder: { client: 'test', owner: false },
-    principal: { keys: [], scheme: 'anonymous' }, features: { accept: 'application/ld+json' },
-    send: (message) => { heard.push(message) },
+    id,
+    type: 'WebSocketChannel2023',
+    topic,
+    since: Date.now(),
+    holder: { client: 'test', owner: false },
+    principal: { keys: [], scheme: 'anonymous' },
+    features: { accept: 'application/ld+json' },
+    send: message => {
+      heard.push(message)
+    },
     close() {},
   }
   await pod.deps.channels.open(listener)
@@ -49,7 +58,10 @@ describe('a key published or revoked is seen as any write is', () => {
       expect(keys.heard.map(n => [n.type, n.object, n.target])).toEqual([['Add', `${BASE}/keys/seen`, `${BASE}/keys/`]])
       expect(keys.heard[0]!.state).toBe(after.keys)
       expect(profile.heard.map(n => [n.type, n.object, n.state])).toEqual([['Update', `${BASE}/profile/card`, after.profile]])
-    } finally { keys.end(); profile.end() }
+    } finally {
+      keys.end()
+      profile.end()
+    }
   })
 
   test('revoking: a channel on /keys/ hears Remove, one on the profile hears its link go', async () => {
@@ -61,7 +73,10 @@ describe('a key published or revoked is seen as any write is', () => {
       await until(profile.heard, 1)
       expect(keys.heard.map(n => [n.type, n.object])).toEqual([['Remove', `${BASE}/keys/seen`]])
       expect(profile.heard.map(n => [n.type, n.state])).toEqual([['Update', await etagOf('/profile/card')]])
-    } finally { keys.end(); profile.end() }
+    } finally {
+      keys.end()
+      profile.end()
+    }
   })
 
   test('a key not linked from the profile leaves the profile as it was: no write, no notification', async () => {
@@ -73,7 +88,9 @@ describe('a key published or revoked is seen as any write is', () => {
       await Bun.sleep(50)
       expect(await etagOf('/profile/card')).toBe(before)
       expect(profile.heard).toEqual([])
-    } finally { profile.end() }
+    } finally {
+      profile.end()
+    }
   })
 })
 

@@ -28,11 +28,17 @@ async function openChannel(o: { webid?: WebId; clientId?: ClientId; endAt?: numb
   const ended: EndReason[] = []
   const id = `${BASE}/.notifications/WebSocketChannel2023/${(++serial).toString(16).padStart(32, '0')}`
   const listener: Listener = {
-    id, type: 'WebSocketChannel2023', topic: TOPIC, since: pod.clock.now, holder: { client: `agent ${o.webid ?? ''}`, owner: false },
+    id,
+    type: 'WebSocketChannel2023',
+    topic: TOPIC,
+    since: pod.clock.now,
+    holder: { client: `agent ${o.webid ?? ''}`, owner: false },
     principal: { keys: [], scheme: o.webid ? 'DPoP' : 'anonymous', ...(o.webid ? { webid: o.webid } : {}), ...(o.clientId ? { clientId: o.clientId } : {}) },
     features: { accept: 'application/ld+json', ...(o.endAt ? { endAt: o.endAt } : {}) },
     send() {},
-    close(reason) { ended.push(reason) },
+    close(reason) {
+      ended.push(reason)
+    },
   }
   await pod.deps.channels.open(listener)
   return { id, ended }
@@ -48,7 +54,10 @@ function api(method: string, path: string, o: { jar?: CookieJar; csrf?: boolean;
 const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error
 
 describe('the channels API is for the owner only', () => {
-  const routes: [string, string][] = [['GET', '/.admin/api/channels'], ['DELETE', '/.admin/api/channels/x']]
+  const routes: [string, string][] = [
+    ['GET', '/.admin/api/channels'],
+    ['DELETE', '/.admin/api/channels/x'],
+  ]
   testApiGuards(api, routes)
   test('DELETE without X-CSRF-Token → 403 csrf_failed, and the channel stays open', async () => {
     const { id, ended } = await openChannel()
@@ -73,26 +82,60 @@ describe('GET /.admin/api/channels', () => {
       const { total, channels } = await res.json()
       expect(total).toBe(2)
       expect(channels).toEqual([
-        { id: a.id, type: 'WebSocketChannel2023', topic: BASE + TOPIC, webid: WEBID, clientId: APP, clientName: 'Notes', keys: [], since: new Date(pod.clock.now).toISOString(), endAt: new Date(endAt).toISOString() },
-        { id: b.id, type: 'WebSocketChannel2023', topic: BASE + TOPIC, webid: null, clientId: null, clientName: null, keys: [], since: new Date(pod.clock.now).toISOString(), endAt: null },
+        {
+          id: a.id,
+          type: 'WebSocketChannel2023',
+          topic: BASE + TOPIC,
+          webid: WEBID,
+          clientId: APP,
+          clientName: 'Notes',
+          keys: [],
+          since: new Date(pod.clock.now).toISOString(),
+          endAt: new Date(endAt).toISOString(),
+        },
+        {
+          id: b.id,
+          type: 'WebSocketChannel2023',
+          topic: BASE + TOPIC,
+          webid: null,
+          clientId: null,
+          clientName: null,
+          keys: [],
+          since: new Date(pod.clock.now).toISOString(),
+          endAt: null,
+        },
       ])
-    } finally { pod.deps.channels.end(a.id, 'closed'); pod.deps.channels.end(b.id, 'closed') }
+    } finally {
+      pod.deps.channels.end(a.id, 'closed')
+      pod.deps.channels.end(b.id, 'closed')
+    }
   })
 })
 
 describe('webhooks whose receiver fails', () => {
   const KEY = 'a'.repeat(32)
   const trouble = () => ({
-    id: `${BASE}/.notifications/WebhookChannel2023/${KEY}`, topic: TOPIC, sendTo: 'https://hooks.example/in', webid: WEBID,
-    state: 'dropped' as const, reason: 'answered 503', since: pod.clock.now - 3 * 86_400_000, lastAttempt: pod.clock.now, lost: 4,
+    id: `${BASE}/.notifications/WebhookChannel2023/${KEY}`,
+    topic: TOPIC,
+    sendTo: 'https://hooks.example/in',
+    webid: WEBID,
+    state: 'dropped' as const,
+    reason: 'answered 503',
+    since: pod.clock.now - 3 * 86_400_000,
+    lastAttempt: pod.clock.now,
+    lost: 4,
   })
   test('GET lists each, failing or dropped, with its reason, since when and how many notifications it lost', async () => {
     await putTrouble(pod.store, KEY, trouble(), pod.clock.now)
     try {
       const { webhookTroubles } = await (await api('GET', '/.admin/api/channels')).json()
       const t = trouble()
-      expect(webhookTroubles).toEqual([{ ...t, topic: BASE + TOPIC, since: new Date(t.since).toISOString(), lastAttempt: new Date(t.lastAttempt).toISOString() }])
-    } finally { await deleteTrouble(pod.store, KEY) }
+      expect(webhookTroubles).toEqual([
+        { ...t, topic: BASE + TOPIC, since: new Date(t.since).toISOString(), lastAttempt: new Date(t.lastAttempt).toISOString() },
+      ])
+    } finally {
+      await deleteTrouble(pod.store, KEY)
+    }
   })
   test('the page without JavaScript shows them too, document name decoded', async () => {
     await putTrouble(pod.store, KEY, trouble(), pod.clock.now)
@@ -101,7 +144,9 @@ describe('webhooks whose receiver fails', () => {
       expect(page).toContain('Webhooks that fail')
       expect(page).toContain('/notes été/café #?%+.ttl')
       expect(page).toContain('answered 503')
-    } finally { await deleteTrouble(pod.store, KEY) }
+    } finally {
+      await deleteTrouble(pod.store, KEY)
+    }
   })
   test('none: the API says so and the page has no such table', async () => {
     expect((await (await api('GET', '/.admin/api/channels')).json()).webhookTroubles).toEqual([])

@@ -14,8 +14,12 @@ beforeAll(async () => {
   pod = await openOwnerPod(BASE)
   await pod.seed('/pub/', '')
   // The owner keeps Control, as the share page's ACLs do: a move needs what a DELETE and a PUT would (resources/)
-  await pod.seed('/pub/.acl', publicAcl(`${BASE}/pub/`, ['Read']) + `\n<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>;
-  acl:accessTo <${BASE}/pub/>; acl:default <${BASE}/pub/>; acl:mode acl:Read, acl:Write, acl:Control.`)
+  await pod.seed(
+    '/pub/.acl',
+    publicAcl(`${BASE}/pub/`, ['Read']) +
+      `\n<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>;
+  acl:accessTo <${BASE}/pub/>; acl:default <${BASE}/pub/>; acl:mode acl:Read, acl:Write, acl:Control.`,
+  )
   await pod.seed('/pub/a.ttl', '<#it> <http://purl.org/dc/terms/title> "A".')
   await pod.seed('/pub/dir/inner.ttl', '<> <http://purl.org/dc/terms/title> "inner".')
   await pod.seed('/private/', '')
@@ -85,9 +89,12 @@ describe('POST /.admin/api/move', () => {
 })
 
 describe('the page without JavaScript', () => {
-  const post = (fields: Record<string, string>) => pod.request('/.admin/files/move', {
-    method: 'POST', headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE }, body: form({ csrf: pageCsrf, ...fields }),
-  })
+  const post = (fields: Record<string, string>) =>
+    pod.request('/.admin/files/move', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
+      body: form({ csrf: pageCsrf, ...fields }),
+    })
 
   test('GET asks for the new name and folder, shown as typed', async () => {
     const res = await pod.request('/.admin/files/move?path=%2Fpub%2Fb%2520c.ttl', { headers: { cookie: pod.owner.header() } })
@@ -112,7 +119,9 @@ describe('the page without JavaScript', () => {
 
   test('without the CSRF token → 403 csrf_failed, nothing moved', async () => {
     const res = await pod.request('/.admin/files/move', {
-      method: 'POST', headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE }, body: form({ path: '/pub/dir/', name: 'd2', folder: '/pub/' }),
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
+      body: form({ path: '/pub/dir/', name: 'd2', folder: '/pub/' }),
     })
     expect(res.status).toBe(403)
     expect(await pageError(res)).toBe('csrf_failed')

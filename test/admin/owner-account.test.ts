@@ -11,19 +11,35 @@ import { MAX_PICTURE_BYTES } from '../../src/admin/profile-picture.ts'
 import { WRONG_PASSWORD_LIMIT } from '../../src/admin/change-password.ts'
 
 let ctx: FormPod
-beforeAll(async () => { ctx = await openFormPod() })
+beforeAll(async () => {
+  ctx = await openFormPod()
+})
 afterAll(() => ctx.pod.close())
 
-const api = (method: string, path: string, o: { jar?: CookieJar; origin?: string; body?: BodyInit; type?: string; length?: string } = {}) => ctx.pod.request(`/.admin/api${path}`, {
-  method, headers: { cookie: (o.jar ?? ctx.owner).header(), origin: o.origin ?? BASE, 'x-csrf-token': ctx.csrf, 'content-type': o.type ?? 'application/json', ...(o.length ? { 'content-length': o.length } : {}) },
-  ...(o.body !== undefined ? { body: o.body } : {}),
-})
+const api = (method: string, path: string, o: { jar?: CookieJar; origin?: string; body?: BodyInit; type?: string; length?: string } = {}) =>
+  ctx.pod.request(`/.admin/api${path}`, {
+    method,
+    headers: {
+      cookie: (o.jar ?? ctx.owner).header(),
+      origin: o.origin ?? BASE,
+      'x-csrf-token': ctx.csrf,
+      'content-type': o.type ?? 'application/json',
+      ...(o.length ? { 'content-length': o.length } : {}),
+    },
+    ...(o.body !== undefined ? { body: o.body } : {}),
+  })
 const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error
-const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0))
+const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), c => c.charCodeAt(0))
 
 describe('the password, changed in the dashboard (POST /.admin/api/password)', () => {
   const change = (fields: Record<string, string>) => api('POST', '/password', { body: JSON.stringify(fields) })
-  testApiGuards((method, path, o) => api(method, path, { ...o, body: '{}' }), [['POST', '/password'], ['POST', '/profile/picture']])
+  testApiGuards(
+    (method, path, o) => api(method, path, { ...o, body: '{}' }),
+    [
+      ['POST', '/password'],
+      ['POST', '/profile/picture'],
+    ],
+  )
 
   test.each([
     ['a wrong current password', { current: 'not it at all', password: 'Fresh-Pass-1', confirm: 'Fresh-Pass-1' }, 403, 'wrong_current_password'],
@@ -79,10 +95,14 @@ describe('the password form without JavaScript (POST /.admin/password)', () => {
     expect(await verifyOwnerPassword(ctx.pod.store, PASSWORD)).toBe(true)
   })
   test.each([
-    ['0', 'Password changed. No other browser was signed in.'], ['1', 'Password changed. Signed out in 1 other browser.'],
-    ['3', 'Password changed. Signed out in 3 other browsers.'], ['<b>', 'Password changed. No other browser was signed in.'],
+    ['0', 'Password changed. No other browser was signed in.'],
+    ['1', 'Password changed. Signed out in 1 other browser.'],
+    ['3', 'Password changed. Signed out in 3 other browsers.'],
+    ['<b>', 'Password changed. No other browser was signed in.'],
   ])('after the change, ended=%s: the page says "%s"', async (ended, notice) => {
-    const page = await (await ctx.pod.request(`/.admin/profile?done=password&ended=${encodeURIComponent(ended)}`, { headers: { cookie: ctx.owner.header() } })).text()
+    const page = await (
+      await ctx.pod.request(`/.admin/profile?done=password&ended=${encodeURIComponent(ended)}`, { headers: { cookie: ctx.owner.header() } })
+    ).text()
     expect(page).toContain(`<p class="notice" role="status">${notice}</p>`)
   })
   test('the profile page holds the form, new passwords at least 8 characters', async () => {
@@ -97,7 +117,7 @@ describe('the picture (POST /.admin/api/profile/picture, and the form without Ja
   test('an image: stored at /profile/picture.png, anyone may read it, the WebID links it (vcard:hasPhoto)', async () => {
     const res = await api('POST', '/profile/picture', { type: 'image/png', body: PNG })
     expect(res.status).toBe(200)
-    const got = await res.json() as { picture: string; profile: { fields: { picture: { value: string } } } }
+    const got = (await res.json()) as { picture: string; profile: { fields: { picture: { value: string } } } }
     expect(got.picture).toBe(`${BASE}/profile/picture.png`)
     expect(got.profile.fields.picture.value).toBe(`${BASE}/profile/picture.png`)
     const anyone = await ctx.pod.request('/profile/picture.png')
@@ -113,13 +133,20 @@ describe('the picture (POST /.admin/api/profile/picture, and the form without Ja
     const jpeg = await api('POST', '/profile/picture', { type: 'image/jpeg', body: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]) })
     expect(jpeg.status).toBe(200)
     expect((await ctx.pod.request('/profile/picture.jpg')).status).toBe(200)
-    expect((await ctx.pod.request('/profile/picture.png', { headers: { cookie: ctx.owner.header(), origin: BASE, 'x-csrf-token': ctx.csrf } })).status).toBe(404)
-    expect((await ctx.pod.request('/profile/picture.png.acl', { headers: { cookie: ctx.owner.header(), origin: BASE, 'x-csrf-token': ctx.csrf } })).status).toBe(404)
+    expect((await ctx.pod.request('/profile/picture.png', { headers: { cookie: ctx.owner.header(), origin: BASE, 'x-csrf-token': ctx.csrf } })).status).toBe(
+      404,
+    )
+    expect(
+      (await ctx.pod.request('/profile/picture.png.acl', { headers: { cookie: ctx.owner.header(), origin: BASE, 'x-csrf-token': ctx.csrf } })).status,
+    ).toBe(404)
     expect(await (await ctx.pod.request('/profile/card', { headers: { accept: 'text/turtle' } })).text()).toContain('vcard:hasPhoto <picture.jpg>')
   })
 
   test('SVG → 415 unsupported_media_type, nothing stored', async () => {
-    const res = await api('POST', '/profile/picture', { type: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' })
+    const res = await api('POST', '/profile/picture', {
+      type: 'image/svg+xml',
+      body: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    })
     expect(res.status).toBe(415)
     expect(await errorOf(res)).toBe('unsupported_media_type')
     expect((await ctx.pod.request('/profile/picture.svg', { headers: { cookie: ctx.owner.header() } })).status).not.toBe(200)
@@ -169,10 +196,12 @@ describe('guessing the password through the change form (a stolen session cookie
     await logIn(ctx.pod, thief)
     const page = await thief.take(await ctx.pod.request('/.admin/files', { headers: { cookie: thief.header() } })).text()
     const token = /name="csrf" value="([^"]+)"/.exec(page)![1]!
-    const guess = (current: string) => ctx.pod.request('/.admin/api/password', {
-      method: 'POST', headers: { cookie: thief.header(), origin: BASE, 'x-csrf-token': token, 'content-type': 'application/json' },
-      body: JSON.stringify({ current, password: 'Fresh-Pass-1', confirm: 'Fresh-Pass-1' }),
-    })
+    const guess = (current: string) =>
+      ctx.pod.request('/.admin/api/password', {
+        method: 'POST',
+        headers: { cookie: thief.header(), origin: BASE, 'x-csrf-token': token, 'content-type': 'application/json' },
+        body: JSON.stringify({ current, password: 'Fresh-Pass-1', confirm: 'Fresh-Pass-1' }),
+      })
     for (let i = 0; i < WRONG_PASSWORD_LIMIT.max; i++) expect((await guess(`guess ${i}`)).status).toBe(403)
     const held = await guess(PASSWORD)
     expect(held.status).toBe(429)

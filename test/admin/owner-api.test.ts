@@ -2,8 +2,23 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodeProtectedHeader } from 'jose'
 import { saveConsent } from '../../src/account/consents.ts'
 import {
-  APP_ID, BASE, CookieJar, FORM, authorize, authorizeUrl, codeFields, field, form, logIn, newDpopKey, obtainTokens, openTestPod, tokenRequest, withToken,
-  type DpopKey, type TestPod,
+  APP_ID,
+  BASE,
+  CookieJar,
+  FORM,
+  authorize,
+  authorizeUrl,
+  codeFields,
+  field,
+  form,
+  logIn,
+  newDpopKey,
+  obtainTokens,
+  openTestPod,
+  tokenRequest,
+  withToken,
+  type DpopKey,
+  type TestPod,
 } from '../op/op-fixture.ts'
 
 let pod: TestPod
@@ -21,16 +36,21 @@ afterAll(() => pod.close())
 
 function api(method: string, path: string, o: { body?: unknown; csrf?: string | false; origin?: string; jar?: CookieJar } = {}) {
   const jar = o.jar ?? owner
-  return pod.request(path, {
-    method,
-    headers: {
-      cookie: jar.header(),
-      ...(o.origin ? { origin: o.origin } : {}),
-      ...(o.csrf !== false && (o.csrf ?? csrf) ? { 'x-csrf-token': (o.csrf || csrf) as string } : {}),
-      ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
-  }).then((r) => { jar.take(r); return r })
+  return pod
+    .request(path, {
+      method,
+      headers: {
+        cookie: jar.header(),
+        ...(o.origin ? { origin: o.origin } : {}),
+        ...(o.csrf !== false && (o.csrf ?? csrf) ? { 'x-csrf-token': (o.csrf || csrf) as string } : {}),
+        ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+    })
+    .then(r => {
+      jar.take(r)
+      return r
+    })
 }
 
 const refresh = (t: string) => tokenRequest(pod, { key, fields: { grant_type: 'refresh_token', refresh_token: t, client_id: APP_ID } })
@@ -107,7 +127,10 @@ describe('sessions: list and revoke', () => {
     expect((await api('DELETE', `/.admin/api/sessions/${mine.loginSessions.find((s: { current: boolean }) => s.current).id}`)).status).toBe(204)
     const res = await tokenRequest(pod, { key, fields: codeFields(code) })
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ error: 'invalid_grant', error_description: 'the sign-in that approved this authorization was revoked by the owner; sign in again' })
+    expect(await res.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the sign-in that approved this authorization was revoked by the owner; sign in again',
+    })
   })
   test('an unknown id → 404', async () => {
     expect((await api('DELETE', '/.admin/api/sessions/AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404)
@@ -130,8 +153,14 @@ describe('consents: remembered per client until revoked', () => {
 })
 
 describe('approved apps: the logo is shown only from an http(s) URL', () => {
-  test.each(['javascript:alert(1)', 'data:image/png;base64,AAAA', 'file:///etc/passwd'])('a consent holding logo %s lists logoUri null', async (logo) => {
-    await saveConsent(pod.store, { clientId: 'https://odd.example/id', clientName: 'Odd', scopes: ['openid', 'webid'], grantedAt: pod.clock.now, logoUri: logo })
+  test.each(['javascript:alert(1)', 'data:image/png;base64,AAAA', 'file:///etc/passwd'])('a consent holding logo %s lists logoUri null', async logo => {
+    await saveConsent(pod.store, {
+      clientId: 'https://odd.example/id',
+      clientName: 'Odd',
+      scopes: ['openid', 'webid'],
+      grantedAt: pod.clock.now,
+      logoUri: logo,
+    })
     const list = await (await api('GET', '/.admin/api/consents')).json()
     expect(list.find((c: { clientId: string }) => c.clientId === 'https://odd.example/id')).toMatchObject({ clientName: 'Odd', logoUri: null })
   })
@@ -140,7 +169,9 @@ describe('approved apps: the logo is shown only from an http(s) URL', () => {
 describe('static clients (client_secret_basic), registered by the owner', () => {
   const REDIRECT = 'https://static.example/cb'
   test('created with a secret shown once; usable at the token endpoint; deleted → refused', async () => {
-    const res = await api('POST', '/.admin/api/clients', { body: { client_name: 'Static', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'] } })
+    const res = await api('POST', '/.admin/api/clients', {
+      body: { client_name: 'Static', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'] },
+    })
     expect(res.status).toBe(201)
     const c = await res.json()
     expect(c.token_endpoint_auth_method).toBe('client_secret_basic')
@@ -151,11 +182,24 @@ describe('static clients (client_secret_basic), registered by the owner', () => 
 
     const url = await authorize(pod, new CookieJar(), { client_id: c.client_id, redirect_uri: REDIRECT })
     const basic = `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`
-    const tokens = await tokenRequest(pod, { key, authorization: basic, fields: { grant_type: 'authorization_code', code: url.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' } })
+    const tokens = await tokenRequest(pod, {
+      key,
+      authorization: basic,
+      fields: {
+        grant_type: 'authorization_code',
+        code: url.searchParams.get('code')!,
+        redirect_uri: REDIRECT,
+        code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      },
+    })
     expect(tokens.status).toBe(200)
 
     expect((await api('DELETE', `/.admin/api/clients/${c.client_id}`)).status).toBe(204)
-    const after = await tokenRequest(pod, { key, authorization: basic, fields: { grant_type: 'refresh_token', refresh_token: (await tokens.json()).refresh_token } })
+    const after = await tokenRequest(pod, {
+      key,
+      authorization: basic,
+      fields: { grant_type: 'refresh_token', refresh_token: (await tokens.json()).refresh_token },
+    })
     expect(after.status).toBe(401)
     expect((await after.json()).error).toBe('invalid_client')
   })
@@ -165,7 +209,11 @@ describe('static clients (client_secret_basic), registered by the owner', () => 
     expect(await errorOf(res)).toBe('invalid_client_metadata')
   })
   test('creating needs the owner', async () => {
-    const res = await pod.request('/.admin/api/clients', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) })
+    const res = await pod.request('/.admin/api/clients', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+    })
     expect(res.status).toBe(401)
   })
 })
@@ -183,7 +231,8 @@ describe('the sessions page', () => {
     expect(page).toContain('(this browser)')
     const id = field(page.slice(page.indexOf('id="app-sessions-h"')), 'id')
     const token = field(page, 'csrf')
-    const post = (fields: Record<string, string>) => pod.request('/.admin/sessions/revoke', { method: 'POST', headers: { 'content-type': FORM, cookie: owner.header(), origin: BASE }, body: form(fields) })
+    const post = (fields: Record<string, string>) =>
+      pod.request('/.admin/sessions/revoke', { method: 'POST', headers: { 'content-type': FORM, cookie: owner.header(), origin: BASE }, body: form(fields) })
     expect((await post({ id })).status).toBe(403)
     const res = await post({ id, csrf: token })
     expect(res.status).toBe(303)

@@ -21,10 +21,12 @@ beforeAll(async () => {
 })
 afterAll(() => pod.close())
 
-const post = (path: string, fields: [string, string][]) => pod.request(path, {
-  method: 'POST', headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
-  body: new URLSearchParams([['csrf', csrf], ...fields]).toString(),
-})
+const post = (path: string, fields: [string, string][]) =>
+  pod.request(path, {
+    method: 'POST',
+    headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
+    body: new URLSearchParams([['csrf', csrf], ...fields]).toString(),
+  })
 const get = (path: string) => pod.request(path, { headers: { cookie: pod.owner.header() } })
 const refusal = async (res: Response) => ({ status: res.status, code: /id="error">([a-z_]+)</.exec(await res.text())?.[1] })
 const aclOf = async (path: string) => getMeta(pod.store, `${path}.acl`)
@@ -47,7 +49,8 @@ describe('the share form: each field checked, nothing written', () => {
 })
 
 describe('the selection: bounded, never the root, only what exists', () => {
-  const select = (...items: string[]) => get(`/.admin/files/delete-selected?${new URLSearchParams([['path', '/docs/'], ...items.map((i): [string, string] => ['item', i])])}`)
+  const select = (...items: string[]) =>
+    get(`/.admin/files/delete-selected?${new URLSearchParams([['path', '/docs/'], ...items.map((i): [string, string] => ['item', i])])}`)
   test('more than one page of rows (100) → 400 invalid_request', async () => {
     const items = Array.from({ length: 101 }, (_, i) => `/docs/n${i}.ttl`)
     expect(await refusal(await select(...items))).toEqual({ status: 400, code: 'invalid_request' })
@@ -57,7 +60,12 @@ describe('the selection: bounded, never the root, only what exists', () => {
   })
   test('an item that is not there → 404 not_found, and the confirmed delete of it too; the other item stays', async () => {
     expect(await refusal(await select('/docs/a.ttl', '/docs/gone.ttl'))).toEqual({ status: 404, code: 'not_found' })
-    const res = await post('/.admin/files/delete-selected', [['path', '/docs/'], ['item', '/docs/a.ttl'], ['item', '/docs/gone.ttl'], ['count', '2']])
+    const res = await post('/.admin/files/delete-selected', [
+      ['path', '/docs/'],
+      ['item', '/docs/a.ttl'],
+      ['item', '/docs/gone.ttl'],
+      ['count', '2'],
+    ])
     expect(await refusal(res)).toEqual({ status: 404, code: 'not_found' })
     expect(await getMeta(pod.store, '/docs/a.ttl')).toBeDefined()
   })
@@ -69,7 +77,15 @@ describe('the editor', () => {
   })
   test('a save without its text → 400 invalid_field, the document unchanged', async () => {
     const before = await getMeta(pod.store, '/docs/a.ttl')
-    expect(await refusal(await post('/.admin/files/edit', [['path', '/docs/a.ttl'], ['type', 'text/turtle'], ['version', before!.etag]]))).toEqual({ status: 400, code: 'invalid_field' })
+    expect(
+      await refusal(
+        await post('/.admin/files/edit', [
+          ['path', '/docs/a.ttl'],
+          ['type', 'text/turtle'],
+          ['version', before!.etag],
+        ]),
+      ),
+    ).toEqual({ status: 400, code: 'invalid_field' })
     expect((await getMeta(pod.store, '/docs/a.ttl'))!.etag).toBe(before!.etag)
   })
 })
@@ -87,9 +103,13 @@ describe('revoke and restore buttons without their hidden id', () => {
 })
 
 describe('the owner guard: a refused form leads back where it was sent from', () => {
-  const backLinks = async (res: Response) => [...(await res.text()).matchAll(/<a class="button secondary" href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]])
+  const backLinks = async (res: Response) => [...(await res.text()).matchAll(/<a class="button secondary" href="([^"]+)">([^<]+)<\/a>/g)].map(m => [m[1], m[2]])
   test('a share form of /docs/a.ttl refused → the page leads back to sharing of /docs/a.ttl, headed "Access not changed"', async () => {
-    const res = await post('/.admin/share/add', [['path', '/docs/a.ttl'], ['kind', 'owner'], ['read', 'yes']])
+    const res = await post('/.admin/share/add', [
+      ['path', '/docs/a.ttl'],
+      ['kind', 'owner'],
+      ['read', 'yes'],
+    ])
     expect(res.status).toBe(400)
     const page = await res.clone().text()
     expect(page).toContain('Access not changed')
@@ -97,7 +117,12 @@ describe('the owner guard: a refused form leads back where it was sent from', ()
   })
   test('signed out → 401 login_required, the page leads back to the trash', async () => {
     const res = await pod.request(ADMIN_PATHS.trashRestore, {
-      method: 'POST', headers: { 'content-type': FORM, origin: BASE }, body: new URLSearchParams([['csrf', csrf], ['id', 'x']]).toString(),
+      method: 'POST',
+      headers: { 'content-type': FORM, origin: BASE },
+      body: new URLSearchParams([
+        ['csrf', csrf],
+        ['id', 'x'],
+      ]).toString(),
     })
     expect(await refusal(res.clone())).toEqual({ status: 401, code: 'login_required' })
     expect(await backLinks(res)).toEqual([[ADMIN_PATHS.trashPage, 'Back to the trash']])

@@ -20,10 +20,15 @@ export async function openFormPod(): Promise<FormPod> {
   const page = await owner.take(await pod.request('/.admin/files', { headers: { cookie: owner.header() } })).text()
   const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!
   return {
-    pod, owner, csrf,
-    post: (path, fields, o = {}) => pod.request(path, {
-      method: 'POST', headers: { 'content-type': FORM, cookie: (o.jar ?? owner).header(), origin: o.origin ?? BASE }, body: form(fields),
-    }),
+    pod,
+    owner,
+    csrf,
+    post: (path, fields, o = {}) =>
+      pod.request(path, {
+        method: 'POST',
+        headers: { 'content-type': FORM, cookie: (o.jar ?? owner).header(), origin: o.origin ?? BASE },
+        body: form(fields),
+      }),
   }
 }
 
@@ -55,7 +60,10 @@ export function testFormGuards(ctx: () => FormPod, forms: [string, Record<string
 }
 
 /** The owner API's guard on `routes` ([method, path]): no session → 401 login_required, another origin → 403 csrf_failed (JSON refusals). */
-export function testApiGuards(call: (method: string, path: string, o: { jar?: CookieJar; origin?: string }) => Promise<Response>, routes: [string, string][]): void {
+export function testApiGuards(
+  call: (method: string, path: string, o: { jar?: CookieJar; origin?: string }) => Promise<Response>,
+  routes: [string, string][],
+): void {
   const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error
   test.each(routes)('%s %s without a session cookie → 401 login_required', async (method, path) => {
     const res = await call(method, path, { jar: new CookieJar() })

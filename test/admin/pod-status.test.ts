@@ -8,7 +8,9 @@ import pkg from '../../package.json' with { type: 'json' }
 
 const DAY = 24 * 60 * 60 * 1000
 let pod: OwnerPod
-beforeAll(async () => { pod = await openOwnerPod('https://pod.example') })
+beforeAll(async () => {
+  pod = await openOwnerPod('https://pod.example')
+})
 afterAll(() => pod.close())
 
 const iso = (s: string) => s
@@ -17,7 +19,7 @@ describe('the owner API: GET /.admin/api/status', () => {
   test('version, start, disk, no certificate on a pod that serves none, no backup yet', async () => {
     const res = await pod.api('GET', '/.admin/api/status')
     expect(res.status).toBe(200)
-    const status = await res.json() as PodStatus
+    const status = (await res.json()) as PodStatus
     expect(status).toMatchObject({ version: pkg.version, certificate: null, lastBackup: null })
     expect(status.disk.usedBytes).toBeGreaterThan(0)
     expect(status.disk.freeBytes).toBeGreaterThan(0)
@@ -28,14 +30,24 @@ describe('the owner API: GET /.admin/api/status', () => {
     const now = pod.deps.now()
     pod.deps.certificate.set({
       // a minute over 30 days: the API reads the clock a few ms later, and days left are counted down (floor)
-      source: 'acme', info: { notBefore: now - 60 * DAY, notAfter: now + 30 * DAY + 60_000, issuer: 'R11', names: ['pod.example'], serial: '01' },
-      lastFailure: { at: now - 1000, reason: 'Error: connect ECONNREFUSED 203.0.113.9:443' }, nextAttemptAt: now + 3_600_000,
+      source: 'acme',
+      info: { notBefore: now - 60 * DAY, notAfter: now + 30 * DAY + 60_000, issuer: 'R11', names: ['pod.example'], serial: '01' },
+      lastFailure: { at: now - 1000, reason: 'Error: connect ECONNREFUSED 203.0.113.9:443' },
+      nextAttemptAt: now + 3_600_000,
     })
-    const status = await (await pod.api('GET', '/.admin/api/status')).json() as PodStatus
-    expect(status.certificate).toMatchObject({ source: 'acme', names: ['pod.example'], health: 'warning', lastFailure: { reason: 'Error: connect ECONNREFUSED 203.0.113.9:443' } })
+    const status = (await (await pod.api('GET', '/.admin/api/status')).json()) as PodStatus
+    expect(status.certificate).toMatchObject({
+      source: 'acme',
+      names: ['pod.example'],
+      health: 'warning',
+      lastFailure: { reason: 'Error: connect ECONNREFUSED 203.0.113.9:443' },
+    })
     const rows = podStatusRows(status, iso)
-    expect(rows.find((r) => r.label === 'Certificate')).toMatchObject({ warning: true, text: expect.stringContaining('30 days left (renewed by the pod, from R11)') })
-    expect(rows.find((r) => r.label === 'Renewal')).toMatchObject({ warning: true, text: expect.stringContaining('failed') })
+    expect(rows.find(r => r.label === 'Certificate')).toMatchObject({
+      warning: true,
+      text: expect.stringContaining('30 days left (renewed by the pod, from R11)'),
+    })
+    expect(rows.find(r => r.label === 'Renewal')).toMatchObject({ warning: true, text: expect.stringContaining('failed') })
   })
 
   test('the page without JavaScript shows the same rows', async () => {
@@ -48,11 +60,18 @@ describe('the owner API: GET /.admin/api/status', () => {
 
   test('an expired certificate says so', () => {
     const now = Date.parse('2026-11-27T00:00:00Z')
-    const rows = podStatusRows({
-      version: '1', now: new Date(now).toISOString(), startedAt: new Date(now - 3 * DAY).toISOString(), disk: { usedBytes: 2048, freeBytes: 1 << 30 },
-      certificate: { source: 'acme', names: ['pod.example'], issuer: 'R11', notAfter: new Date(now - DAY).toISOString(), health: 'expired' }, lastBackup: null,
-    }, iso)
-    expect(rows.map((r) => r.text)).toContain('pod.example: expired 2026-11-26T00:00:00.000Z; browsers refuse the pod (renewed by the pod, from R11)')
+    const rows = podStatusRows(
+      {
+        version: '1',
+        now: new Date(now).toISOString(),
+        startedAt: new Date(now - 3 * DAY).toISOString(),
+        disk: { usedBytes: 2048, freeBytes: 1 << 30 },
+        certificate: { source: 'acme', names: ['pod.example'], issuer: 'R11', notAfter: new Date(now - DAY).toISOString(), health: 'expired' },
+        lastBackup: null,
+      },
+      iso,
+    )
+    expect(rows.map(r => r.text)).toContain('pod.example: expired 2026-11-26T00:00:00.000Z; browsers refuse the pod (renewed by the pod, from R11)')
     expect(rows[1]!.text).toBe('3 days, since 2026-11-24T00:00:00.000Z')
     expect(rows[2]!.text).toBe('2.0 KB used by the pod, 1.0 GB free')
   })

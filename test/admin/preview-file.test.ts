@@ -9,7 +9,7 @@ import { openFormPod, pageError, type FormPod } from './owner-forms.ts'
 let ctx: FormPod
 let pod: TestPod
 let owner: CookieJar
-const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0))
+const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), c => c.charCodeAt(0))
 
 beforeAll(async () => {
   ctx = await openFormPod()
@@ -48,20 +48,23 @@ describe('GET /.admin/files/preview', () => {
     expect(await res.text()).toBe('234')
   })
 
-  test('HTML → 415 unsupported_media_type: never shown from the pod\'s origin', async () => {
+  test("HTML → 415 unsupported_media_type: never shown from the pod's origin", async () => {
     const res = await preview('/media/page.html')
     expect(res.status).toBe(415)
     expect(await pageError(res)).toBe('unsupported_media_type')
   })
 
-  test.each([['/media/', 400, 'not_a_document'], ['/media/nope.png', 404, 'not_found'], ['media', 400, 'invalid_path']] as const)(
-    '%s → %d %s', async (path, status, code) => {
-      const res = await preview(path)
-      expect(res.status).toBe(status)
-      expect(await pageError(res)).toBe(code)
-    })
+  test.each([
+    ['/media/', 400, 'not_a_document'],
+    ['/media/nope.png', 404, 'not_found'],
+    ['media', 400, 'invalid_path'],
+  ] as const)('%s → %d %s', async (path, status, code) => {
+    const res = await preview(path)
+    expect(res.status).toBe(status)
+    expect(await pageError(res)).toBe(code)
+  })
 
-  test('without the owner\'s session → 303 to the login page, no bytes', async () => {
+  test("without the owner's session → 303 to the login page, no bytes", async () => {
     const res = await pod.request('/.admin/files/preview?path=%2Fmedia%2Fdot.png')
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toStartWith(`${BASE}/.oidc/login?return=`)
@@ -88,7 +91,9 @@ describe('GET /.admin/files/view (no JavaScript)', () => {
 
   test('the folder page links each file to its page, with a small picture of each image', async () => {
     const page = await (await pod.request('/.admin/files?path=%2Fmedia%2F', { headers: { cookie: owner.header() } })).text()
-    expect(page).toContain('<img class="thumb" src="/.admin/files/preview?path=%2Fmedia%2Fdot.png" alt="" loading="lazy"><a href="/.admin/files/view?path=%2Fmedia%2Fdot.png">dot.png</a>')
+    expect(page).toContain(
+      '<img class="thumb" src="/.admin/files/preview?path=%2Fmedia%2Fdot.png" alt="" loading="lazy"><a href="/.admin/files/view?path=%2Fmedia%2Fdot.png">dot.png</a>',
+    )
     expect(page).toContain('<a href="/.admin/files/view?path=%2Fmedia%2Fdigits.txt">digits.txt</a>') // no picture for text
   })
 })

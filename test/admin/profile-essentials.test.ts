@@ -10,7 +10,9 @@ const WEBID = `${BASE}/profile/card#me`
 const ISSUER = 'http://www.w3.org/ns/solid/terms#oidcIssuer'
 const STORAGE = 'http://www.w3.org/ns/pim/space#storage'
 let pod: OwnerPod
-beforeAll(async () => { pod = await openOwnerPod(BASE) })
+beforeAll(async () => {
+  pod = await openOwnerPod(BASE)
+})
 afterAll(() => pod.close())
 
 const publicCard = async () => {

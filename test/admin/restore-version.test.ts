@@ -35,7 +35,7 @@ describe('POST /.admin/api/restore-version {path, datetime}', () => {
     expect(v3).toMatchObject({ from: T - HOUR, end: 'update', by: { agent: ownerWebIdOf(BASE), via: 'session' } })
   })
 
-  test('epoch milliseconds (a memento\'s version) work as well', async () => {
+  test("epoch milliseconds (a memento's version) work as well", async () => {
     const res = await restore({ path: '/notes/doc.ttl', datetime: T - 2 * HOUR })
     expect(await res.json()).toMatchObject({ restoredFrom: T - 2 * HOUR })
     expect(await read('/notes/doc.ttl')).toContain('"v2"')

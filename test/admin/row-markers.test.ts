@@ -14,12 +14,18 @@ beforeAll(async () => {
   pod = await openOwnerPod(BASE)
   await pod.seed('/mine/a.ttl', '<#it> <http://purl.org/dc/terms/title> "A".')
   await pod.seed('/open/a.ttl', '<#it> <http://purl.org/dc/terms/title> "A".')
-  await pod.seed('/open/.acl', `${ACL}<#o> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#p> a acl:Authorization; acl:agentClass foaf:Agent; acl:default <./>; acl:mode acl:Read.`)
+  await pod.seed(
+    '/open/.acl',
+    `${ACL}<#o> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#p> a acl:Authorization; acl:agentClass foaf:Agent; acl:default <./>; acl:mode acl:Read.`,
+  )
   // The owner kept Read only: Bob has Control here now
   await pod.seed('/given/a.ttl', '<#it> <http://purl.org/dc/terms/title> "A".')
-  await pod.seed('/given/.acl', `${ACL}<#o> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.
-<#b> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`)
+  await pod.seed(
+    '/given/.acl',
+    `${ACL}<#o> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.
+<#b> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`,
+  )
 })
 afterAll(() => pod.close())
 

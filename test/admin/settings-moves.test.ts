@@ -23,10 +23,12 @@ afterAll(() => pod.close())
 
 const SETTINGS_DOCS = [SETTINGS_PATHS.preferences, SETTINGS_PATHS.publicIndex, SETTINGS_PATHS.privateIndex]
 const moveApi = (from: string, to: string) => pod.api('POST', '/.admin/api/move', { body: { from, to } })
-const postForm = (path: string, fields: [string, string][]) => pod.request(path, {
-  method: 'POST', headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
-  body: new URLSearchParams([['csrf', csrf], ...fields]).toString(),
-})
+const postForm = (path: string, fields: [string, string][]) =>
+  pod.request(path, {
+    method: 'POST',
+    headers: { 'content-type': FORM, cookie: pod.owner.header(), origin: BASE },
+    body: new URLSearchParams([['csrf', csrf], ...fields]).toString(),
+  })
 async function expectAllInPlace() {
   for (const p of [SETTINGS_PATHS.container, ...SETTINGS_DOCS]) expect(await getMeta(pod.store, p)).toBeDefined()
   expect(await getMeta(pod.store, '/elsewhere/settings/')).toBeUndefined()
@@ -38,25 +40,32 @@ describe('moving the settings the profile links to', () => {
     ['moving the folder', '/settings/', '/elsewhere/settings/'],
     ...SETTINGS_DOCS.map(p => [`moving ${p} out`, p, `/elsewhere/${p.split('/').pop()}`]),
     ...SETTINGS_DOCS.map(p => [`renaming ${p}`, p, `${p}.old`]),
-  ])('the API refuses %s: 409 protected_resource, naming the profile\'s links, nothing moved', async (_what, from, to) => {
+  ])("the API refuses %s: 409 protected_resource, naming the profile's links, nothing moved", async (_what, from, to) => {
     const res = await moveApi(from, to)
     expect(res.status).toBe(409)
     const body = await res.json()
     expect(body.error).toBe('protected_resource')
-    expect(body.error_description).toContain('is linked from the owner\'s profile')
+    expect(body.error_description).toContain("is linked from the owner's profile")
     expect(body.error_description).toContain('moving or renaming it would break those links')
     await expectAllInPlace()
   })
 
   test('the move page refuses too: 409 protected_resource', async () => {
-    const res = await postForm('/.admin/files/move', [['path', SETTINGS_PATHS.publicIndex], ['name', 'index.ttl'], ['folder', '/elsewhere/']])
+    const res = await postForm('/.admin/files/move', [
+      ['path', SETTINGS_PATHS.publicIndex],
+      ['name', 'index.ttl'],
+      ['folder', '/elsewhere/'],
+    ])
     expect(res.status).toBe(409)
     expect(await pageError(res)).toBe('protected_resource')
     await expectAllInPlace()
   })
 
   test('Move selected refuses the folder: 409 protected_resource', async () => {
-    const res = await postForm('/.admin/files/move-selected', [['item', SETTINGS_PATHS.container], ['folder', '/elsewhere/']])
+    const res = await postForm('/.admin/files/move-selected', [
+      ['item', SETTINGS_PATHS.container],
+      ['folder', '/elsewhere/'],
+    ])
     expect(res.status).toBe(409)
     expect(await pageError(res)).toBe('protected_resource')
     await expectAllInPlace()

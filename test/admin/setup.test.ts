@@ -1,10 +1,27 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createSetupToken, getOwnerAccount, verifyOwnerPassword } from '../../src/account/owner-account.ts'
 import { listLoginSessions } from '../../src/account/owner-session.ts'
-import { BASE, CookieJar, FORM, PASSWORD, field, form, logIn, newDpopKey, obtainTokens, openTestPod, pageError, tokenRequest, withToken, type TestPod } from '../op/op-fixture.ts'
+import {
+  BASE,
+  CookieJar,
+  FORM,
+  PASSWORD,
+  field,
+  form,
+  logIn,
+  newDpopKey,
+  obtainTokens,
+  openTestPod,
+  pageError,
+  tokenRequest,
+  withToken,
+  type TestPod,
+} from '../op/op-fixture.ts'
 
 let pod: TestPod
-beforeAll(async () => { pod = await openTestPod({ withPassword: false }) })
+beforeAll(async () => {
+  pod = await openTestPod({ withPassword: false })
+})
 afterAll(() => pod.close())
 
 const NEW_PASSWORD = 'a long new owner password'
@@ -26,7 +43,11 @@ describe('/.admin/setup: the one-time password setup link', () => {
   test('before setup, a password sent to the login page is refused with 403 setup_required', async () => {
     const jar = new CookieJar()
     const { page } = await openSetup(jar, await createSetupToken(pod.store, pod.clock.now))
-    const res = await pod.request('/.oidc/login', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(page, 'csrf'), password: 'anything at all' }) })
+    const res = await pod.request('/.oidc/login', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE },
+      body: form({ csrf: field(page, 'csrf'), password: 'anything at all' }),
+    })
     expect(res.status).toBe(403)
     const refused = await res.text()
     expect(pageError(refused)).toBe('setup_required')
@@ -103,7 +124,9 @@ describe('/.admin/setup: the one-time password setup link', () => {
 
 describe('/.admin/setup: a password reset', () => {
   let owned: TestPod
-  beforeAll(async () => { owned = await openTestPod() })
+  beforeAll(async () => {
+    owned = await openTestPod()
+  })
   afterAll(() => owned.close())
 
   test('signs out every browser and ends the app sessions they approved', async () => {
@@ -118,14 +141,21 @@ describe('/.admin/setup: a password reset', () => {
     const token = await createSetupToken(owned.store, owned.clock.now)
     const jar = new CookieJar()
     const page = await jar.take(await owned.request(`/.admin/setup?token=${token}`)).text()
-    const res = await owned.request('/.admin/setup', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(page, 'csrf'), token, password: NEW_PASSWORD, confirm: NEW_PASSWORD }) })
+    const res = await owned.request('/.admin/setup', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE },
+      body: form({ csrf: field(page, 'csrf'), token, password: NEW_PASSWORD, confirm: NEW_PASSWORD }),
+    })
     expect(res.status).toBe(200)
     expect(await res.text()).toContain('signed out (2)')
 
     expect(await listLoginSessions(owned.store, owned.clock.now)).toEqual([])
     const refused = await withToken(owned, key, body.access_token as string, 'GET', '/profile/card')
     expect(refused.status).toBe(401)
-    const refresh = await tokenRequest(owned, { key, fields: { grant_type: 'refresh_token', refresh_token: body.refresh_token as string, client_id: 'https://app.example/id' } })
+    const refresh = await tokenRequest(owned, {
+      key,
+      fields: { grant_type: 'refresh_token', refresh_token: body.refresh_token as string, client_id: 'https://app.example/id' },
+    })
     expect(refresh.status).toBe(400)
     expect(((await refresh.json()) as { error: string }).error).toBe('invalid_grant')
     // the old password no longer signs in; the new one does

@@ -16,7 +16,9 @@ import { openOwnerPod, type OwnerPod } from './admin-fixture.ts'
 const BASE = 'http://localhost:3972'
 const WEBID = `${BASE}/profile/card#me`
 let pod: OwnerPod
-beforeAll(async () => { pod = await openOwnerPod(BASE) })
+beforeAll(async () => {
+  pod = await openOwnerPod(BASE)
+})
 afterAll(() => pod.close())
 
 /** The pod's deps with its layer's writes recorded: who asked, the method, the path. */
@@ -25,8 +27,14 @@ function recordingWrites(): { deps: Deps; writes: string[] } {
   const layer = pod.deps.resources
   const resources: Resources = {
     ...layer,
-    put: (who, path, ...rest) => { writes.push(`${who.principal.webid} PUT ${path}`); return layer.put(who, path, ...rest) },
-    delete: (who, path, ...rest) => { writes.push(`${who.principal.webid} DELETE ${path}`); return layer.delete(who, path, ...rest) },
+    put: (who, path, ...rest) => {
+      writes.push(`${who.principal.webid} PUT ${path}`)
+      return layer.put(who, path, ...rest)
+    },
+    delete: (who, path, ...rest) => {
+      writes.push(`${who.principal.webid} DELETE ${path}`)
+      return layer.delete(who, path, ...rest)
+    },
   }
   return { deps: { ...pod.deps, resources }, writes }
 }
@@ -56,11 +64,16 @@ describe('the ACL view reads through the layer', () => {
   test("statements of the ACL's own named graphs are listed as what a change would drop, each once", async () => {
     const owner = ownerActing(BASE)
     await pod.deps.resources.put(owner, '/notes/a.ttl', 'text/turtle', '<#it> <http://purl.org/dc/terms/title> "A".')
-    await pod.deps.resources.put(owner, '/notes/a.ttl.acl', 'application/trig', `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+    await pod.deps.resources.put(
+      owner,
+      '/notes/a.ttl.acl',
+      'application/trig',
+      `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
 <#o> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo <a.ttl>; acl:mode acl:Read, acl:Write, acl:Control.
-<#notes> { <#o> rdfs:comment "keep me". }`)
+<#notes> { <#o> rdfs:comment "keep me". }`,
+    )
     const view = await readAclView(pod.deps, { path: '/notes/a.ttl' })
-    expect(view.own?.map((r) => r.agents)).toEqual([[WEBID]])
+    expect(view.own?.map(r => r.agents)).toEqual([[WEBID]])
     expect(view.notEditable).toEqual({ count: 1, statements: ['<#notes> { <#o> rdfs:comment "keep me". }'] })
   })
 

@@ -18,7 +18,11 @@ const FOAF = 'http://xmlns.com/foaf/0.1/'
 beforeAll(async () => {
   ctx = await openFormPod()
   ;({ pod, owner, csrf } = ctx)
-  const res = await pod.request(PATH, { method: 'PUT', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'text/turtle' }, body: '<#it> <http://purl.org/dc/terms/title> "W".' })
+  const res = await pod.request(PATH, {
+    method: 'PUT',
+    headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': 'text/turtle' },
+    body: '<#it> <http://purl.org/dc/terms/title> "W".',
+  })
   expect(res.status).toBe(201)
   pod.docs.set(CAROL, { body: `<> <${FOAF}primaryTopic> <#i>. <#i> a <${FOAF}Person>; <${FOAF}name> "<script>alert(1)</script>".`, type: 'text/turtle' })
   pod.docs.set('https://dave.example/notes', { body: '<#x> <http://purl.org/dc/terms/title> "not a person".', type: 'text/turtle' })
@@ -29,7 +33,8 @@ afterAll(() => pod.close())
 const share = (value: string, extra: Record<string, string> = {}) =>
   ctx.post('/.admin/share/add', { csrf, path: PATH, version: '', kind: 'agent', value, read: 'yes', scope: 'this', ...extra })
 const acl = async () => (await pod.request(`${PATH}.acl`, { headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf } })).status
-const check = (webid: string) => pod.request(`/.admin/api/webid-check?webid=${encodeURIComponent(webid)}`, { headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf } })
+const check = (webid: string) =>
+  pod.request(`/.admin/api/webid-check?webid=${encodeURIComponent(webid)}`, { headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf } })
 
 describe('refused, nothing written', () => {
   test.each([
@@ -71,7 +76,9 @@ describe('a WebID without #fragment is asked about', () => {
   test('its answer (the suggestion) shares with the person: 303, the ACL names them', async () => {
     const res = await share(`${CAROL}#i`)
     expect(res.status).toBe(303)
-    const text = await (await pod.request(`${PATH}.acl`, { headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, accept: 'text/turtle' } })).text()
+    const text = await (
+      await pod.request(`${PATH}.acl`, { headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, accept: 'text/turtle' } })
+    ).text()
     expect(text).toContain(`acl:agent <${CAROL}#i>`)
     expect(await (await check(`${CAROL}#i`)).json()).toEqual({ ok: true, webid: `${CAROL}#i` })
   })
@@ -79,7 +86,9 @@ describe('a WebID without #fragment is asked about', () => {
     pod.docs.set('https://frank.example/me', { body: `<> a <${FOAF}Person>.`, type: 'text/turtle' })
     const asked = await (await share('https://frank.example/me')).text()
     expect(asked).toContain('Share with https://frank.example/me as typed</button>')
-    const version = /name="version" value="([^"]*)"/.exec(await (await pod.request(`/.admin/share?path=${encodeURIComponent(PATH)}`, { headers: { cookie: owner.header() } })).text())![1]!.replaceAll('&quot;', '"')
+    const version = /name="version" value="([^"]*)"/
+      .exec(await (await pod.request(`/.admin/share?path=${encodeURIComponent(PATH)}`, { headers: { cookie: owner.header() } })).text())![1]!
+      .replaceAll('&quot;', '"')
     const res = await share('https://frank.example/me', { confirmWebId: 'https://frank.example/me', version })
     expect(res.status).toBe(303)
   })

@@ -9,9 +9,16 @@ const POD = 'http://pod.test'
 const DOC = `${POD}/notes/todo.ttl`
 const show = (ttl: string, doc = DOC) => turtleWithLinks(ttl, doc, POD).value
 /** The links of the HTML, as [href, text]. */
-const links = (out: string) => [...out.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((m) => [m[1], m[2]])
+const links = (out: string) => [...out.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map(m => [m[1], m[2]])
 /** The text a person reads: the HTML without tags, unescaped. */
-const textOf = (out: string) => out.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+const textOf = (out: string) =>
+  out
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
 
 describe('Turtle with its IRIs as links', () => {
   const TTL = '@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n<#it> foaf:name "hello"; foaf:knows <../profile/card#me>, <./>.\n'
@@ -32,14 +39,24 @@ describe('Turtle with its IRIs as links', () => {
     expect(out).toContain('<a href="/.admin/files/view?path=%2Fprofile%2Fcard">')
   })
   test('awkward pod names stay percent-encoded in the path asked for', () => {
-    expect(links(show('<%C3%89t%C3%A9%20%26%20co%3F%23%2B.ttl> a <x>.'))[0]).toEqual(['/.admin/files/view?path=%2Fnotes%2F%25C3%2589t%25C3%25A9%2520%2526%2520co%253F%2523%252B.ttl', '&lt;%C3%89t%C3%A9%20%26%20co%3F%23%2B.ttl&gt;'])
+    expect(links(show('<%C3%89t%C3%A9%20%26%20co%3F%23%2B.ttl> a <x>.'))[0]).toEqual([
+      '/.admin/files/view?path=%2Fnotes%2F%25C3%2589t%25C3%25A9%2520%2526%2520co%253F%2523%252B.ttl',
+      '&lt;%C3%89t%C3%A9%20%26%20co%3F%23%2B.ttl&gt;',
+    ])
   })
   test('@base and SPARQL-style PREFIX change what relative IRIs and names mean', () => {
     const out = show('@base <https://else.example/a/>.\nPREFIX ex: <b#>\n<c> ex:d <https://else.example/e>.')
-    expect(links(out).map(([href]) => href)).toEqual(['https://else.example/a/', 'https://else.example/a/b#', 'https://else.example/a/c', 'https://else.example/a/b#d', 'https://else.example/e'])
+    expect(links(out).map(([href]) => href)).toEqual([
+      'https://else.example/a/',
+      'https://else.example/a/b#',
+      'https://else.example/a/c',
+      'https://else.example/a/b#d',
+      'https://else.example/e',
+    ])
   })
   test('strings and comments are text, whatever they contain; < > & " in them are escaped', () => {
-    const ttl = '# see <http://evil.example/> & "x"\n<#a> <#p> "<b>\\"bold\\"</b> & <http://x.example/>", \'it\\\'s <i>\', """two\nlines ex:no "quote" <#x>""" .'
+    const ttl =
+      '# see <http://evil.example/> & "x"\n<#a> <#p> "<b>\\"bold\\"</b> & <http://x.example/>", \'it\\\'s <i>\', """two\nlines ex:no "quote" <#x>""" .'
     const out = show(ttl)
     expect(textOf(out)).toBe(ttl)
     expect(links(out).map(([, t]) => t)).toEqual(['&lt;#a&gt;', '&lt;#p&gt;'])
@@ -48,7 +65,8 @@ describe('Turtle with its IRIs as links', () => {
     expect(out).toContain('&lt;b&gt;\\&quot;bold\\&quot;&lt;/b&gt; &amp; ')
   })
   test('nothing is injected: an IRI of another scheme, an unknown prefix, a blank node or a broken IRI are plain text; markup in an IRI is escaped', () => {
-    const ttl = '@prefix x: <javascript:alert(1)//>.\n<javascript:alert(1)> x:y _:b0, unknown:z, <data:text/html,<script>>, <http://a.example/"onmouseover="x>, <urn:isbn:1>.'
+    const ttl =
+      '@prefix x: <javascript:alert(1)//>.\n<javascript:alert(1)> x:y _:b0, unknown:z, <data:text/html,<script>>, <http://a.example/"onmouseover="x>, <urn:isbn:1>.'
     const out = show(ttl)
     expect(textOf(out)).toBe(ttl)
     // only `<script>` is an IRI (relative: a document "script" next to this one), and its text is escaped
@@ -62,7 +80,11 @@ describe('Turtle with its IRIs as links', () => {
     expect(links(out)[2]).toEqual(['http://a.example/%C3%A9', '&lt;http://a.example/é&gt;'])
   })
   test('a pod under a path prefix: only IRIs under it go to the dashboard', () => {
-    const out = turtleWithLinks('<http://pod.test/solid/a> <http://pod.test/other> <http://pod.test/solidx>.', 'http://pod.test/solid/doc', 'http://pod.test/solid').value
+    const out = turtleWithLinks(
+      '<http://pod.test/solid/a> <http://pod.test/other> <http://pod.test/solidx>.',
+      'http://pod.test/solid/doc',
+      'http://pod.test/solid',
+    ).value
     expect(links(out).map(([href]) => href)).toEqual(['/.admin/files/view?path=%2Fa', 'http://pod.test/other', 'http://pod.test/solidx'])
   })
 })

@@ -9,28 +9,40 @@ import { openFormPod } from './owner-forms.ts'
 let pod: TestPod
 let owner: CookieJar
 let csrf: string
-beforeAll(async () => { ({ pod, owner, csrf } = await openFormPod()) })
+beforeAll(async () => {
+  ;({ pod, owner, csrf } = await openFormPod())
+})
 afterAll(() => pod.close())
 
 test('a 256 MiB upload is never held whole in memory', async () => {
   const boundary = 'solopodboundary42'
   const block = new Uint8Array(1024 * 1024).fill(120)
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}\r\n--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\n/notes/\r\n` +
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}\r\n--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\n/notes/\r\n` +
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="film.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
   let sent = -1
   const body = new ReadableStream<Uint8Array>({
     pull(c) {
       if (sent === -1) c.enqueue(new TextEncoder().encode(head))
       else if (sent < 256) c.enqueue(block)
-      else { c.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`)); c.close() }
+      else {
+        c.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`))
+        c.close()
+      }
       sent++
     },
   })
   Bun.gc(true)
   const rss = process.memoryUsage.rss()
   let peak = rss
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()) }, 20)
-  const res = await pod.request('/.admin/files/upload', { method: 'POST', headers: { cookie: owner.header(), origin: BASE, 'content-type': `multipart/form-data; boundary=${boundary}` }, body })
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss())
+  }, 20)
+  const res = await pod.request('/.admin/files/upload', {
+    method: 'POST',
+    headers: { cookie: owner.header(), origin: BASE, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body,
+  })
   clearInterval(sampler)
   expect(res.status).toBe(303)
   expect((await getMeta(pod.store, '/notes/film.bin'))?.size).toBe(256 * 1024 * 1024)

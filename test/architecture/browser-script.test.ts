@@ -8,8 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const ROOT = join(import.meta.dir, '..', '..')
-const filesUnder = (dir: string): string[] => readdirSync(dir, { withFileTypes: true, recursive: true })
-  .filter((d) => d.isFile() && d.name.endsWith('.ts')).map((d) => join(d.parentPath, d.name))
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter(d => d.isFile() && d.name.endsWith('.ts'))
+    .map(d => join(d.parentPath, d.name))
 
 /** The names pages give `data-enhance` (a template's literal parts: `unsaved${… ' check-turtle'}` gives both). */
 function namesUsedByPages(): Set<string> {
@@ -25,7 +27,7 @@ function namesUsedByPages(): Set<string> {
 function enhancersOfScript(): Set<string> {
   const app = readFileSync(join(ROOT, 'static', 'admin', 'app.ts'), 'utf8')
   const registry = /const ENHANCERS[^\n]*= \{\n([\s\S]*?)\n\}/.exec(app)?.[1] ?? ''
-  return new Set([...registry.matchAll(/^\s*'?([a-z-]+)'?\s*:/gm)].map((m) => m[1]!))
+  return new Set([...registry.matchAll(/^\s*'?([a-z-]+)'?\s*:/gm)].map(m => m[1]!))
 }
 
 describe('the one dashboard script enhances the pages, and only them', () => {
@@ -33,14 +35,18 @@ describe('the one dashboard script enhances the pages, and only them', () => {
     const used = namesUsedByPages()
     const enhancers = enhancersOfScript()
     expect(used.size).toBeGreaterThan(5)
-    expect([...used].filter((n) => !enhancers.has(n))).toEqual([])
-    expect([...enhancers].filter((n) => !used.has(n))).toEqual([])
+    expect([...used].filter(n => !enhancers.has(n))).toEqual([])
+    expect([...enhancers].filter(n => !used.has(n))).toEqual([])
   })
 
   test("the script names none of the pod's paths itself: they come from src/http/pod-paths.ts", () => {
     const literal = /['"`]\/\.(admin|oidc|uma|well-known|visitor|uploads|notifications)\b/
     const found = filesUnder(join(ROOT, 'static', 'admin'))
-      .flatMap((file) => readFileSync(file, 'utf8').split('\n').map((line, i) => ({ file, line, i })))
+      .flatMap(file =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line, i) => ({ file, line, i })),
+      )
       .filter(({ line }) => literal.test(line) && !/^\s*(\/\/|\*)/.test(line))
       .map(({ file, i }) => `${file.slice(ROOT.length + 1)}:${i + 1}`)
     expect(found).toEqual([])

@@ -45,7 +45,7 @@ export const unitOf = (file: string) => {
   return top === 'src' ? next! : top!
 }
 
-const layerOf = (unit: string) => LAYERS.findIndex((l) => l.includes(unit))
+const layerOf = (unit: string) => LAYERS.findIndex(l => l.includes(unit))
 
 export type Graph = Map<string, string[]>
 
@@ -67,7 +67,10 @@ function valuesOf(clause: string): string[] {
   const c = clause.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '').trim()
   if (/^type\s/.test(c)) return []
   const braces = /\{([^}]*)\}/.exec(c)
-  const outside = c.replace(/\{[^}]*\}/, '').replace(/,/g, ' ').trim()
+  const outside = c
+    .replace(/\{[^}]*\}/, '')
+    .replace(/,/g, ' ')
+    .trim()
   const out: string[] = outside === '' ? [] : outside.includes('*') ? ['*'] : ['default']
   for (const n of braces?.[1]!.split(',') ?? []) {
     const name = n.trim()
@@ -88,7 +91,7 @@ export function importsIn(text: string): { spec: string; values: string[] }[] {
 }
 
 function listTs(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
+  return readdirSync(dir).flatMap(name => {
     const p = join(dir, name)
     if (statSync(p).isDirectory()) return listTs(p)
     return p.endsWith('.ts') && !p.endsWith('.d.ts') ? [p] : []
@@ -106,7 +109,7 @@ export function readImports(rootDir: string): Imports {
 }
 
 /** Every module of src/ and static/ with the modules it imports. */
-export const graphOf = (imports: Imports): Graph => new Map([...imports].map(([from, edges]) => [from, edges.map((e) => e.to)]))
+export const graphOf = (imports: Imports): Graph => new Map([...imports].map(([from, edges]) => [from, edges.map(e => e.to)]))
 
 const ROLES = ['op', 'as', 'rs', 'admin', 'monitor', 'dav', 'links']
 
@@ -122,13 +125,16 @@ export function ruleBreaks(graph: Graph): string[] {
   const out: string[] = []
   for (const [from, tos] of graph) {
     for (const to of tos) {
-      const a = unitOf(from), b = unitOf(to)
+      const a = unitOf(from),
+        b = unitOf(to)
       if (a === b) continue
-      const la = layerOf(a), lb = layerOf(b)
+      const la = layerOf(a),
+        lb = layerOf(b)
       if (la < 0) out.push(`${from}: ${a} is in no layer`)
       else if (lb < 0) out.push(`${from} -> ${to}: ${b} is in no layer`)
       else if (lb <= la) out.push(`${from} -> ${to}: ${lb === la ? 'sideways' : 'upward'}`)
-      else if (ROLES.includes(b) && to !== `src/${b}/plugin.ts` && browserRoleOf(from) !== b) out.push(`${from} -> ${to}: a role is entered only through its plugin.ts`)
+      else if (ROLES.includes(b) && to !== `src/${b}/plugin.ts` && browserRoleOf(from) !== b)
+        out.push(`${from} -> ${to}: a role is entered only through its plugin.ts`)
     }
   }
   return out

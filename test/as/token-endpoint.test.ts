@@ -2,19 +2,35 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose'
 import { dpopProof, newDpopKey, withToken } from '../op/op-fixture.ts'
 import {
-  BASE, BOB, BOB_APP, BOB_OP, bobIdToken, bobToken, exchange, ID_TOKEN_FORMAT, openUmaPod, OTHER_SHARED,
-  PRIVATE, profileTurtle, SHARED, ticketFor, UMA_GRANT, type UmaPod,
+  BASE,
+  BOB,
+  BOB_APP,
+  BOB_OP,
+  bobIdToken,
+  bobToken,
+  exchange,
+  ID_TOKEN_FORMAT,
+  openUmaPod,
+  OTHER_SHARED,
+  PRIVATE,
+  profileTurtle,
+  SHARED,
+  ticketFor,
+  UMA_GRANT,
+  type UmaPod,
 } from './uma-fixture.ts'
 
 let u: UmaPod
-beforeAll(async () => { u = await openUmaPod() })
+beforeAll(async () => {
+  u = await openUmaPod()
+})
 afterAll(() => u.pod.close())
 
 type Body = Record<string, unknown>
 
 /** Status, error code, a description, and no token in the answer. */
 async function refused(res: Response, status: number, code: string): Promise<Body> {
-  const body = await res.json() as Body
+  const body = (await res.json()) as Body
   expect({ status: res.status, error: body.error }).toEqual({ status, error: code })
   expect(typeof body.error_description).toBe('string')
   expect(body.access_token).toBeUndefined()
@@ -38,10 +54,14 @@ describe('UMA Grant §2: /.well-known/uma2-configuration (E5)', () => {
   test('names the issuer byte for byte, the token endpoint, the grant type, jwks_uri and the ID-token profile', async () => {
     const res = await u.pod.request('/.well-known/uma2-configuration')
     expect(res.status).toBe(200)
-    const meta = await res.json() as Body
+    const meta = (await res.json()) as Body
     expect(meta).toMatchObject({
-      issuer: BASE, token_endpoint: `${BASE}/.uma/token`, jwks_uri: `${BASE}/.uma/jwks`,
-      grant_types_supported: [UMA_GRANT], uma_profiles_supported: [ID_TOKEN_FORMAT], claim_token_profiles_supported: [ID_TOKEN_FORMAT],
+      issuer: BASE,
+      token_endpoint: `${BASE}/.uma/token`,
+      jwks_uri: `${BASE}/.uma/jwks`,
+      grant_types_supported: [UMA_GRANT],
+      uma_profiles_supported: [ID_TOKEN_FORMAT],
+      claim_token_profiles_supported: [ID_TOKEN_FORMAT],
     })
     const challenge = (await u.pod.request(PRIVATE)).headers.get('www-authenticate')!
     expect(challenge).toContain(`as_uri="${meta.issuer}"`)
@@ -51,7 +71,10 @@ describe('UMA Grant §2: /.well-known/uma2-configuration (E5)', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
   })
   test('the token endpoint answers a CORS preflight for DPoP and form posts', async () => {
-    const res = await u.pod.request('/.uma/token', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'dpop, content-type' } })
+    const res = await u.pod.request('/.uma/token', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'dpop, content-type' },
+    })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
     expect(res.headers.get('access-control-allow-methods')).toContain('POST')
@@ -60,37 +83,48 @@ describe('UMA Grant §2: /.well-known/uma2-configuration (E5)', () => {
 })
 
 describe('UMA Grant §3.3: ticket + ID token + DPoP proof → access token (E9)', () => {
-  test('issues a 5-minute Bearer token bound to the proof key, for exactly the ticket\'s resource and modes', async () => {
+  test("issues a 5-minute Bearer token bound to the proof key, for exactly the ticket's resource and modes", async () => {
     const ticket = await ticketFor(u.pod, SHARED)
     const res = await exchange(u, { ticket, claimToken: await bobIdToken(u), headers: { origin: 'https://app.example' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toBe('no-store')
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
-    const body = await res.json() as Body
+    const body = (await res.json()) as Body
     expect({ token_type: body.token_type, expires_in: body.expires_in }).toEqual({ token_type: 'Bearer', expires_in: 300 })
     const token = body.access_token as string
     const claims = decodeJwt(token)
-    expect(claims).toMatchObject({ iss: BASE, sub: BOB, azp: BOB_APP, aud: BASE, cnf: { jkt: u.bobKey.jkt }, permissions: [{ resource_id: BASE + SHARED, resource_scopes: ['read'] }] })
+    expect(claims).toMatchObject({
+      iss: BASE,
+      sub: BOB,
+      azp: BOB_APP,
+      aud: BASE,
+      cnf: { jkt: u.bobKey.jkt },
+      permissions: [{ resource_id: BASE + SHARED, resource_scopes: ['read'] }],
+    })
     expect(claims.exp! - claims.iat!).toBe(300)
     // signed by a key in jwks_uri
     const { kid } = decodeProtectedHeader(token)
-    const jwks = await (await u.pod.request('/.uma/jwks')).json() as { keys: { kid: string }[] }
-    expect(jwks.keys.map((k) => k.kid)).toContain(kid!)
+    const jwks = (await (await u.pod.request('/.uma/jwks')).json()) as { keys: { kid: string }[] }
+    expect(jwks.keys.map(k => k.kid)).toContain(kid!)
     // consumed: the same ticket never yields a second token
     await refused(await exchange(u, { ticket, claimToken: await bobIdToken(u) }), 400, 'invalid_grant')
   })
-  test('a ticket is spent once, whatever spelling of its seal comes back (the last base64url character\'s unread bits)', async () => {
+  test("a ticket is spent once, whatever spelling of its seal comes back (the last base64url character's unread bits)", async () => {
     const ticket = await ticketFor(u.pod, SHARED)
     const last = ticket.at(-1)!
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
     // the same 16 bytes, spelled 15 other ways
-    const spellings = [...alphabet].filter((c) => c !== last && (alphabet.indexOf(c) >> 4) === (alphabet.indexOf(last) >> 4)).map((c) => ticket.slice(0, -1) + c)
+    const spellings = [...alphabet].filter(c => c !== last && alphabet.indexOf(c) >> 4 === alphabet.indexOf(last) >> 4).map(c => ticket.slice(0, -1) + c)
     expect(spellings).toHaveLength(15)
     expect((await exchange(u, { ticket, claimToken: await bobIdToken(u) })).status).toBe(200)
     for (const other of spellings) await refused(await exchange(u, { ticket: other, claimToken: await bobIdToken(u) }), 400, 'invalid_grant')
   })
   test('accepts the https spelling of the ID-token format too', async () => {
-    const res = await exchange(u, { ticket: await ticketFor(u.pod, SHARED), claimToken: await bobIdToken(u), format: ID_TOKEN_FORMAT.replace('http:', 'https:') })
+    const res = await exchange(u, {
+      ticket: await ticketFor(u.pod, SHARED),
+      claimToken: await bobIdToken(u),
+      format: ID_TOKEN_FORMAT.replace('http:', 'https:'),
+    })
     expect(res.status).toBe(200)
   })
   test('a ticket for a POST names Append on the container, and the token covers just that', async () => {
@@ -114,7 +148,11 @@ describe('UMA Grant §3.3.6 and the Solid-OIDC Primer request flow: every refusa
     ['missing ticket', { ticket: undefined }, 'invalid_request'],
   ] as const)('%s → 400', async (_what, e, code) => {
     const ticket = await ticketFor(u.pod, SHARED)
-    await refused(await exchange(u, { ticket, claimToken: await bobIdToken(u), ...e }), 400, code === 'unsupported_grant_type' ? 'unsupported_grant_type' : 'invalid_request')
+    await refused(
+      await exchange(u, { ticket, claimToken: await bobIdToken(u), ...e }),
+      400,
+      code === 'unsupported_grant_type' ? 'unsupported_grant_type' : 'invalid_request',
+    )
   })
 
   describe('ticket faults → 400 invalid_grant', () => {
@@ -134,7 +172,9 @@ describe('UMA Grant §3.3.6 and the Solid-OIDC Primer request flow: every refusa
       u.pod.clock.now += 5 * 60_000 + 1
       try {
         await refused(await exchange(u, { ticket, claimToken: await bobIdToken(u) }), 400, 'invalid_grant')
-      } finally { u.pod.clock.now -= 5 * 60_000 + 1 }
+      } finally {
+        u.pod.clock.now -= 5 * 60_000 + 1
+      }
     })
     test('reused ticket', async () => {
       const ticket = await ticketFor(u.pod, SHARED)
@@ -191,15 +231,23 @@ describe('UMA Grant §3.3.6 and the Solid-OIDC Primer request flow: every refusa
       ['a claim token that is not a JWT', async () => 'not-a-jwt', /not a JWT/],
       ['an ID token without exp', () => bobIdToken(u, { claims: { exp: undefined } }), /no numeric exp/],
       ['an expired ID token', () => bobIdToken(u, { claims: { exp: Math.floor(u.pod.clock.now / 1000) - 3600 } }), /expired/],
-      ['an ID token bound to another key than the proof\'s', () => bobIdToken(u, { claims: { cnf: { jkt: 'x'.repeat(43) } } }), /cnf\.jkt/],
+      ["an ID token bound to another key than the proof's", () => bobIdToken(u, { claims: { cnf: { jkt: 'x'.repeat(43) } } }), /cnf\.jkt/],
       ['an ID token without cnf', () => bobIdToken(u, { claims: { cnf: undefined } }), /cnf\.jkt/],
       ['an ID token whose kid is absent', () => bobIdToken(u, { header: { kid: undefined } }), /no kid/],
-      ['an ID token signed by a key not in the JWKS', async () => bobIdToken(u, { key: (await generateKeyPair('ES256')).privateKey }), /signature does not verify/],
+      [
+        'an ID token signed by a key not in the JWKS',
+        async () => bobIdToken(u, { key: (await generateKeyPair('ES256')).privateKey }),
+        /signature does not verify/,
+      ],
       ['an ID token whose kid is not in the JWKS', () => bobIdToken(u, { header: { kid: 'op-2' } }), /no key of issuer/],
       ['an ID token without "solid" in aud', () => bobIdToken(u, { claims: { aud: [BOB_APP] } }), /aud must contain "solid"/],
       ['an ID token without azp', () => bobIdToken(u, { claims: { azp: undefined } }), /no azp/],
       ['an issuer the WebID does not name', () => bobIdToken(u, { claims: { webid: 'https://dave.example/profile/card#me' } }), /not a solid:oidcIssuer/],
-      ['an issuer whose keys cannot be had (the WebID profile is not read then)', () => bobIdToken(u, { claims: { iss: 'https://evil.example' } }), /evil\.example/],
+      [
+        'an issuer whose keys cannot be had (the WebID profile is not read then)',
+        () => bobIdToken(u, { claims: { iss: 'https://evil.example' } }),
+        /evil\.example/,
+      ],
       ['a WebID on plain http (not localhost)', () => bobIdToken(u, { claims: { webid: 'http://bob.example/profile/card#me' } }), /must be an https URL/],
     ]
     test.each(cases)('%s', async (_what, make, description) => {
@@ -220,9 +268,13 @@ describe('UMA Grant §3.3.6 and the Solid-OIDC Primer request flow: every refusa
 
     test('a refused exchange gives its proof back: junk takes no room in the replay memory, and the client may retry with it', async () => {
       const proof = await dpopProof(u.bobKey, 'POST', `${BASE}/.uma/token`, u.pod.clock.now)
-      const refusal = await exchange(u, { ticket: await ticketFor(u.pod, SHARED), claimToken: await bobIdToken(u, { key: (await generateKeyPair('ES256')).privateKey }), dpop: proof })
+      const refusal = await exchange(u, {
+        ticket: await ticketFor(u.pod, SHARED),
+        claimToken: await bobIdToken(u, { key: (await generateKeyPair('ES256')).privateKey }),
+        dpop: proof,
+      })
       expect(refusal.status).toBe(403)
-      const { error, ticket } = await refusal.json() as { error: string; ticket: string }
+      const { error, ticket } = (await refusal.json()) as { error: string; ticket: string }
       expect(error).toBe('need_info')
       expect((await exchange(u, { ticket, claimToken: await bobIdToken(u), dpop: proof })).status).toBe(200)
       // used once it succeeded
@@ -241,15 +293,24 @@ describe('UMA Grant §3.3.6 and the Solid-OIDC Primer request flow: every refusa
   })
 
   // A document that never answers is cut off by the fetcher's timeout (300 ms here): without it, the test would time out.
-describe('remote documents that fail → 403 need_info, without hanging', () => {
+  describe('remote documents that fail → 403 need_info, without hanging', () => {
     const swap = async (url: string, doc: { body: string; type: string; status?: number; delayMs?: number } | undefined, run: () => Promise<void>) => {
       const before = u.pod.docs.get(url)
-      if (doc) u.pod.docs.set(url, doc); else u.pod.docs.delete(url)
-      try { await run() } finally { if (before) u.pod.docs.set(url, before); else u.pod.docs.delete(url) }
+      if (doc) u.pod.docs.set(url, doc)
+      else u.pod.docs.delete(url)
+      try {
+        await run()
+      } finally {
+        if (before) u.pod.docs.set(url, before)
+        else u.pod.docs.delete(url)
+      }
     }
     // Each case uses its own WebID/issuer host so the fetcher's cache of the good documents does not answer.
     let n = 0
-    async function viaFreshBob(change: (profile: string, op: string) => [string, { body: string; type: string; status?: number; delayMs?: number } | undefined], description: RegExp) {
+    async function viaFreshBob(
+      change: (profile: string, op: string) => [string, { body: string; type: string; status?: number; delayMs?: number } | undefined],
+      description: RegExp,
+    ) {
       n++
       const profile = `https://bob${n}.example/profile/card`
       const op = `https://op${n}.example`
@@ -263,14 +324,23 @@ describe('remote documents that fail → 403 need_info, without hanging', () => 
         await needInfo(await exchange(u, { ticket, claimToken }), ticket, description)
       })
     }
-    test('WebID profile unreachable (404)', () => viaFreshBob((p) => [p, undefined], /WebID profile .* could not be read/))
-    test('WebID profile not RDF', () => viaFreshBob((p) => [p, { body: '<html></html>', type: 'text/html' }], /could not be read/))
-    test('WebID profile without solid:oidcIssuer', () => viaFreshBob((p) => [p, { body: '<#me> a <http://xmlns.com/foaf/0.1/Person>.', type: 'text/turtle' }], /the profile lists none/))
-    test('WebID profile slow (past the fetcher\'s timeout)', () => viaFreshBob((p) => [p, { body: profileTurtle(BOB_OP), type: 'text/turtle', delayMs: Infinity }], /could not be read/))
-    test('issuer discovery unreachable', () => viaFreshBob((_p, op) => [`${op}/.well-known/openid-configuration`, undefined], /keys of issuer .* could not be read/))
-    test('issuer discovery slow', () => viaFreshBob((_p, op) => [`${op}/.well-known/openid-configuration`, { body: '{}', type: 'application/json', delayMs: Infinity }], /keys of issuer .* could not be read/))
-    test('JWKS unreachable', () => viaFreshBob((_p, op) => [`${op}/jwks`, { body: 'gone', type: 'text/plain', status: 500 }], /keys of issuer .* could not be read/))
-    test('JWKS slow', () => viaFreshBob((_p, op) => [`${op}/jwks`, { body: '{}', type: 'application/json', delayMs: Infinity }], /keys of issuer .* could not be read/))
+    test('WebID profile unreachable (404)', () => viaFreshBob(p => [p, undefined], /WebID profile .* could not be read/))
+    test('WebID profile not RDF', () => viaFreshBob(p => [p, { body: '<html></html>', type: 'text/html' }], /could not be read/))
+    test('WebID profile without solid:oidcIssuer', () =>
+      viaFreshBob(p => [p, { body: '<#me> a <http://xmlns.com/foaf/0.1/Person>.', type: 'text/turtle' }], /the profile lists none/))
+    test("WebID profile slow (past the fetcher's timeout)", () =>
+      viaFreshBob(p => [p, { body: profileTurtle(BOB_OP), type: 'text/turtle', delayMs: Infinity }], /could not be read/))
+    test('issuer discovery unreachable', () =>
+      viaFreshBob((_p, op) => [`${op}/.well-known/openid-configuration`, undefined], /keys of issuer .* could not be read/))
+    test('issuer discovery slow', () =>
+      viaFreshBob(
+        (_p, op) => [`${op}/.well-known/openid-configuration`, { body: '{}', type: 'application/json', delayMs: Infinity }],
+        /keys of issuer .* could not be read/,
+      ))
+    test('JWKS unreachable', () =>
+      viaFreshBob((_p, op) => [`${op}/jwks`, { body: 'gone', type: 'text/plain', status: 500 }], /keys of issuer .* could not be read/))
+    test('JWKS slow', () =>
+      viaFreshBob((_p, op) => [`${op}/jwks`, { body: '{}', type: 'application/json', delayMs: Infinity }], /keys of issuer .* could not be read/))
   })
 
   test('the bodies never echo the tokens', async () => {
@@ -288,7 +358,7 @@ describe('the issuer resolvers are shared with the resource server (one cache ea
     await bobToken(u)
     expect(u.pod.fetches()).toBe(before)
   })
-  test('after the RS verified a Solid-OIDC token of Carol\'s OP, her UMA exchange reuses its JWKS cache', async () => {
+  test("after the RS verified a Solid-OIDC token of Carol's OP, her UMA exchange reuses its JWKS cache", async () => {
     const profile = 'https://carol.example/profile/card'
     const op = 'https://op-carol.example'
     u.pod.docs.set(profile, { body: profileTurtle(op), type: 'text/turtle' })
@@ -307,6 +377,8 @@ describe('the issuer resolvers are shared with the resource server (one cache ea
       const ticket = await ticketFor(u.pod, SHARED)
       await refused(await exchange(u, { ticket, claimToken: await bobIdToken(u, { claims }) }), 403, 'request_denied')
       expect(u.pod.fetches()).toBe(before + 4)
-    } finally { u.pod.clock.now -= 10_000 }
+    } finally {
+      u.pod.clock.now -= 10_000
+    }
   })
 })

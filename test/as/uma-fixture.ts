@@ -33,9 +33,14 @@ export async function openUmaPod(opts: { args?: string[]; fetchTimeoutMs?: numbe
   const pod = await openTestPod({ ...opts, fetchTimeoutMs: opts.fetchTimeoutMs ?? 300 })
   for (const path of ['/shared/', '/private/']) await writeTurtle(pod.store, BASE, path, '')
   for (const path of [SHARED, OTHER_SHARED, PRIVATE]) await writeTurtle(pod.store, BASE, path, `<#it> <http://purl.org/dc/terms/title> "${path}".`)
-  await writeTurtle(pod.store, BASE, '/shared/.acl', `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+  await writeTurtle(
+    pod.store,
+    BASE,
+    '/shared/.acl',
+    `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${WEBID}>; acl:accessTo </shared/>; acl:default </shared/>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo </shared/>; acl:default </shared/>; acl:mode acl:Read, acl:Append.`)
+<#bob> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo </shared/>; acl:default </shared/>; acl:mode acl:Read, acl:Append.`,
+  )
   const op = await generateKeyPair('ES256', { extractable: true })
   const opJwk = { ...(await exportJWK(op.publicKey)), kid: 'op-1', alg: 'ES256', use: 'sig' }
   pod.docs.set(BOB_PROFILE, { body: profileTurtle(BOB_OP), type: 'text/turtle' })
@@ -46,13 +51,28 @@ export async function openUmaPod(opts: { args?: string[]; fetchTimeoutMs?: numbe
   return { pod, opKey: op.privateKey, opJwk, bobKey: await newDpopKey() }
 }
 
-export interface IdTokenParts { header?: Record<string, unknown>; claims?: Record<string, unknown>; key?: CryptoKey }
+export interface IdTokenParts {
+  header?: Record<string, unknown>
+  claims?: Record<string, unknown>
+  key?: CryptoKey
+}
 
 /** Bob's Solid-OIDC ID token as his OP signs it; `undefined` in header or claims removes that member. */
 export function bobIdToken(u: UmaPod, p: IdTokenParts = {}): Promise<string> {
   const iat = Math.floor(u.pod.clock.now / 1000)
   const header = { alg: 'ES256', kid: 'op-1', typ: 'JWT', ...p.header }
-  const claims = { iss: BOB_OP, sub: BOB, webid: BOB, aud: [BOB_APP, 'solid'], azp: BOB_APP, iat, exp: iat + 600, cnf: { jkt: u.bobKey.jkt }, jti: crypto.randomUUID(), ...p.claims }
+  const claims = {
+    iss: BOB_OP,
+    sub: BOB,
+    webid: BOB,
+    aud: [BOB_APP, 'solid'],
+    azp: BOB_APP,
+    iat,
+    exp: iat + 600,
+    cnf: { jkt: u.bobKey.jkt },
+    jti: crypto.randomUUID(),
+    ...p.claims,
+  }
   return new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader(header as never).sign(p.key ?? u.opKey)
 }
 
@@ -90,12 +110,16 @@ export async function exchange(u: UmaPod, e: Exchange): Promise<Response> {
   Object.assign(fields, e.fields)
   for (const [k, v] of Object.entries(fields)) if (v === '') delete fields[k]
   const dpop = e.dpop === undefined ? await dpopProof(e.key ?? u.bobKey, 'POST', `${BASE}/.uma/token`, u.pod.clock.now, e.proof) : e.dpop
-  return u.pod.request('/.uma/token', { method: 'POST', headers: { 'content-type': FORM, ...(dpop !== null ? { dpop } : {}), ...e.headers }, body: new URLSearchParams(fields) })
+  return u.pod.request('/.uma/token', {
+    method: 'POST',
+    headers: { 'content-type': FORM, ...(dpop !== null ? { dpop } : {}), ...e.headers },
+    body: new URLSearchParams(fields),
+  })
 }
 
 /** A successful exchange for Bob on `path`: the access token. */
 export async function bobToken(u: UmaPod, path = SHARED, method = 'GET'): Promise<string> {
   const res = await exchange(u, { ticket: await ticketFor(u.pod, path, method), claimToken: await bobIdToken(u) })
   if (res.status !== 200) throw new Error(`exchange failed: ${res.status} ${await res.text()}`)
-  return (await res.json() as { access_token: string }).access_token
+  return ((await res.json()) as { access_token: string }).access_token
 }

@@ -40,7 +40,16 @@ afterAll(() => pod?.close())
 
 function bobIdToken(): Promise<string> {
   const iat = Math.floor(Date.now() / 1000)
-  const claims = { iss: OP, sub: BOB, webid: BOB, aud: ['https://app.example/id', 'solid'], azp: 'https://app.example/id', iat, exp: iat + 600, cnf: { jkt: bobKey.jkt } }
+  const claims = {
+    iss: OP,
+    sub: BOB,
+    webid: BOB,
+    aud: ['https://app.example/id', 'solid'],
+    azp: 'https://app.example/id',
+    iat,
+    exp: iat + 600,
+    cnf: { jkt: bobKey.jkt },
+  }
   return new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader({ alg: 'ES256', kid: 'op-1', typ: 'JWT' }).sign(opKey)
 }
 
@@ -59,7 +68,7 @@ describe('UMA decisions include access grants (WAC ∪ grants)', () => {
   test('a grant alone (no ACL rule for Bob) lets him trade his ticket and read', async () => {
     const res = await exchange()
     expect(res.status).toBe(200)
-    token = (await res.json() as { access_token: string }).access_token
+    token = ((await res.json()) as { access_token: string }).access_token
     const read = await pod.request(DOC, { headers: { authorization: `Bearer ${token}` } })
     expect(read.status).toBe(200)
     expect(await read.text()).toContain('granted')
@@ -69,6 +78,6 @@ describe('UMA decisions include access grants (WAC ∪ grants)', () => {
     expect((await pod.request(DOC, { headers: { authorization: `Bearer ${token}` } })).status).toBe(403)
     const res = await exchange()
     expect(res.status).toBe(403)
-    expect((await res.json() as { error: string }).error).toBe('request_denied')
+    expect(((await res.json()) as { error: string }).error).toBe('request_denied')
   })
 })

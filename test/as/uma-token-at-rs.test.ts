@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => u.pod.close())
 
 const bearer = (t: string, path = SHARED, init: RequestInit = {}) =>
-  u.pod.request(path, { ...init, headers: { authorization: `Bearer ${t}`, ...init.headers as Record<string, string> } })
+  u.pod.request(path, { ...init, headers: { authorization: `Bearer ${t}`, ...(init.headers as Record<string, string>) } })
 
 /** Status, the code in the RS's plain-text body, and the challenges. */
 async function rsRefusal(res: Response, status: number, code: string): Promise<string> {
@@ -29,7 +29,7 @@ describe('UMA Grant §3.3.5 / RFC 6750: the access token at the resource server 
     expect(await res.text()).toContain(SHARED)
     expect(res.headers.get('wac-allow')).toBe('user="read",public=""')
   })
-  test('opens it as DPoP with a proof of the token\'s key', async () => {
+  test("opens it as DPoP with a proof of the token's key", async () => {
     expect((await withToken(u.pod, u.bobKey, token, 'GET', SHARED)).status).toBe(200)
   })
   test('as Bearer with a matching DPoP proof', async () => {
@@ -42,7 +42,11 @@ describe('UMA Grant §3.3.5 / RFC 6750: the access token at the resource server 
     expect(challenge).toContain('Bearer error="insufficient_scope"')
   })
   test('never another mode: POST to the container with a Read token is 403 insufficient_scope', async () => {
-    await rsRefusal(await bearer(token, '/shared/', { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: '<#a> <#b> <#c>.' }), 403, 'insufficient_scope')
+    await rsRefusal(
+      await bearer(token, '/shared/', { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: '<#a> <#b> <#c>.' }),
+      403,
+      'insufficient_scope',
+    )
   })
   test('a token for Append on the container lets Bob POST there', async () => {
     const append = await bobToken(u, '/shared/', 'POST')
@@ -56,7 +60,9 @@ describe('UMA Grant §3.3.5 / RFC 6750: the access token at the resource server 
       const challenge = await rsRefusal(await bearer(t), 401, 'invalid_token')
       expect(challenge).toMatch(UMA)
       expect(challenge).toContain('Bearer error="invalid_token"')
-    } finally { u.pod.clock.now -= 6 * 60_000 }
+    } finally {
+      u.pod.clock.now -= 6 * 60_000
+    }
   })
   test('with a forged signature: 401 invalid_token', async () => {
     const [h, p] = token.split('.')
@@ -97,20 +103,26 @@ describe('UMA Grant §3.3.5 / RFC 6750: the access token at the resource server 
     const aclUrl = `${BASE + OTHER_SHARED}.acl`
     const put = await u.pod.request(`${OTHER_SHARED}.acl`, {
       method: 'PUT',
-      headers: { authorization: `DPoP ${owner}`, dpop: await dpopProof(ownerKey, 'PUT', aclUrl, u.pod.clock.now, { accessToken: owner }), 'content-type': 'text/turtle' },
+      headers: {
+        authorization: `DPoP ${owner}`,
+        dpop: await dpopProof(ownerKey, 'PUT', aclUrl, u.pod.clock.now, { accessToken: owner }),
+        'content-type': 'text/turtle',
+      },
       body: `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <${BASE + OTHER_SHARED}>; acl:mode acl:Read, acl:Write, acl:Control.`,
     })
     expect(put.status).toBeLessThan(300)
     await rsRefusal(await bearer(t, OTHER_SHARED), 403, 'forbidden')
   })
-  test('another pod never accepts this pod\'s tokens (its own keys and issuer)', async () => {
+  test("another pod never accepts this pod's tokens (its own keys and issuer)", async () => {
     const other = await openUmaPod()
     try {
       const res = await other.pod.request(SHARED, { headers: { authorization: `Bearer ${token}` } })
       expect(res.status).toBe(401)
       expect((await res.text()).split(':', 1)[0]).toBe('invalid_token')
-    } finally { await other.pod.close() }
+    } finally {
+      await other.pod.close()
+    }
   })
 })
 
@@ -120,7 +132,7 @@ describe('--uma-token-type dpop: the token works only with proofs of its key (RF
   beforeAll(async () => {
     d = await openUmaPod({ args: ['--uma-token-type', 'dpop'] })
     const res = await exchange(d, { ticket: await ticketFor(d.pod, SHARED), claimToken: await bobIdToken(d) })
-    const body = await res.json() as { token_type: string; access_token: string }
+    const body = (await res.json()) as { token_type: string; access_token: string }
     expect(body.token_type).toBe('DPoP')
     dpopToken = body.access_token
   })

@@ -23,9 +23,19 @@ beforeAll(async () => {
   token = body.access_token as string
   sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid
   fetched = []
-  const counting: FetchDoc = (url, opts) => { fetched.push(url); return pod.deps.fetchDoc(url, opts) }
+  const counting: FetchDoc = (url, opts) => {
+    fetched.push(url)
+    return pod.deps.fetchDoc(url, opts)
+  }
   const getIssuerKeys = makeIssuerKeyResolver({ baseUrl: BASE, ownJwks: pod.deps.signingKeys.publicJwks, fetchDoc: counting, now: pod.deps.now })
-  authenticate = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), getIssuerKeys, getWebIdIssuers: makeWebIdIssuerResolver(counting), umaTokenType: 'bearer' })
+  authenticate = makeAuthenticator({
+    ...pod.deps,
+    baseUrl: pod.deps.cfg.baseUrl,
+    readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl),
+    getIssuerKeys,
+    getWebIdIssuers: makeWebIdIssuerResolver(counting),
+    umaTokenType: 'bearer',
+  })
 })
 afterAll(() => pod.close())
 
@@ -34,12 +44,20 @@ const DPOP_ALGS = 'ES256 ES384 ES512 RS256 RS384 RS512 PS256 PS384 PS512 EdDSA E
 async function dpopRequest(t: string, o: { k?: DpopKey; url?: string; method?: string; proofUrl?: string; ath?: boolean; iat?: number; proof?: string } = {}) {
   const method = o.method ?? 'GET'
   const url = o.url ?? `${BASE}/notes/1`
-  const proof = o.proof ?? await dpopProof(o.k ?? key, method, o.proofUrl ?? url, pod.clock.now, { ...(o.ath === false ? {} : { accessToken: t }), ...(o.iat !== undefined ? { iat: o.iat } : {}) })
+  const proof =
+    o.proof ??
+    (await dpopProof(o.k ?? key, method, o.proofUrl ?? url, pod.clock.now, {
+      ...(o.ath === false ? {} : { accessToken: t }),
+      ...(o.iat !== undefined ? { iat: o.iat } : {}),
+    }))
   return new Request(url, { method, headers: { authorization: `DPoP ${t}`, dpop: proof } })
 }
 
 async function refusal(req: Request): Promise<HttpError> {
-  const err = await authenticate(req).then(() => undefined, (e: unknown) => e)
+  const err = await authenticate(req).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(HttpError)
   return err as HttpError
 }
@@ -56,7 +74,14 @@ async function expect401(req: Request, code: 'invalid_token' | 'invalid_dpop_pro
 
 describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
   test('a valid token and proof → the principal (webid, client id, issuer, scheme DPoP, and the app session its sid names)', async () => {
-    expect(await authenticate(await dpopRequest(token))).toEqual({ webid: WEBID as never, clientId: APP_ID as never, issuer: BASE, keys: [], scheme: 'DPoP', session: decodeJwt(token).sid as string })
+    expect(await authenticate(await dpopRequest(token))).toEqual({
+      webid: WEBID as never,
+      clientId: APP_ID as never,
+      issuer: BASE,
+      keys: [],
+      scheme: 'DPoP',
+      session: decodeJwt(token).sid as string,
+    })
   })
   test('no Authorization header → anonymous', async () => {
     expect((await authenticate(new Request(`${BASE}/x`))).scheme).toBe('anonymous')
@@ -82,7 +107,10 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
     expect((await authenticate(await dpopRequest(token, { ath: false }))).scheme).toBe('DPoP')
   })
   test('ath of another token → 401 invalid_dpop_proof', async () => {
-    await expect401(await dpopRequest(token, { proof: await dpopProof(key, 'GET', `${BASE}/notes/1`, pod.clock.now, { accessToken: 'other' }) }), 'invalid_dpop_proof')
+    await expect401(
+      await dpopRequest(token, { proof: await dpopProof(key, 'GET', `${BASE}/notes/1`, pod.clock.now, { accessToken: 'other' }) }),
+      'invalid_dpop_proof',
+    )
   })
   test('a replayed proof (same jti) → 401 invalid_dpop_proof', async () => {
     const proof = await dpopProof(key, 'GET', `${BASE}/notes/1`, pod.clock.now, { accessToken: token })
@@ -91,7 +119,10 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
     expect(e.description).toContain('jti')
   })
   test('htm differing from the method → 401 invalid_dpop_proof', async () => {
-    await expect401(await dpopRequest(token, { proof: await dpopProof(key, 'POST', `${BASE}/notes/1`, pod.clock.now, { accessToken: token }) }), 'invalid_dpop_proof')
+    await expect401(
+      await dpopRequest(token, { proof: await dpopProof(key, 'POST', `${BASE}/notes/1`, pod.clock.now, { accessToken: token }) }),
+      'invalid_dpop_proof',
+    )
   })
   test('a stale proof → 401 invalid_dpop_proof', async () => {
     await expect401(await dpopRequest(token, { iat: pod.clock.now / 1000 - 600 }), 'invalid_dpop_proof')
@@ -99,13 +130,17 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
   test('a missing proof → 401 invalid_dpop_proof', async () => {
     await expect401(new Request(`${BASE}/x`, { headers: { authorization: `DPoP ${token}` } }), 'invalid_dpop_proof')
   })
-  test("a proof by a key other than cnf.jkt → 401 invalid_token, also once the token is cached", async () => {
+  test('a proof by a key other than cnf.jkt → 401 invalid_token, also once the token is cached', async () => {
     await authenticate(await dpopRequest(token))
     await expect401(await dpopRequest(token, { k: await newDpopKey() }), 'invalid_token')
   })
   test('an expired token → 401 invalid_token', async () => {
     pod.clock.now += (300 + 61) * 1000
-    try { await expect401(await dpopRequest(token), 'invalid_token') } finally { pod.clock.now -= (300 + 61) * 1000 }
+    try {
+      await expect401(await dpopRequest(token), 'invalid_token')
+    } finally {
+      pod.clock.now -= (300 + 61) * 1000
+    }
   })
   test('a token not signed by the issuer → 401 invalid_token', async () => {
     const forged = `${token.split('.').slice(0, 2).join('.')}.${Buffer.from(new Uint8Array(64)).toString('base64url')}`
@@ -125,24 +160,42 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
 
 describe('RFC 9449 §11.1: the replay cache never forgets a live proof', () => {
   test('one key past its share: 429 too_many_requests with Retry-After, a captured proof stays refused', async () => {
-    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' }, { replay: new JtiReplayCache({ perPartition: 5 }) })
+    const small = makeAuthenticator(
+      { ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' },
+      { replay: new JtiReplayCache({ perPartition: 5 }) },
+    )
     const captured = await dpopRequest(token)
     await small(captured.clone())
     for (let i = 0; i < 4; i++) await small(await dpopRequest(token))
-    const replayed = await small(captured.clone()).then(() => undefined, (e: unknown) => e as HttpError)
+    const replayed = await small(captured.clone()).then(
+      () => undefined,
+      (e: unknown) => e as HttpError,
+    )
     expect({ status: replayed?.status, code: replayed?.code }).toEqual({ status: 401, code: 'invalid_dpop_proof' })
     // the sixth forgets the captured proof and raises the key's horizon to its iat: later ones of that second are over the share
     await small(await dpopRequest(token))
-    const over = await small(await dpopRequest(token)).then(() => undefined, (e: unknown) => e as HttpError)
+    const over = await small(await dpopRequest(token)).then(
+      () => undefined,
+      (e: unknown) => e as HttpError,
+    )
     expect({ status: over?.status, code: over?.code, retry: over?.headers['retry-after'] }).toEqual({ status: 429, code: 'too_many_requests', retry: '1' })
-    const again = await small(captured.clone()).then(() => undefined, (e: unknown) => e as HttpError)
+    const again = await small(captured.clone()).then(
+      () => undefined,
+      (e: unknown) => e as HttpError,
+    )
     expect({ status: again?.status, code: again?.code }).toEqual({ status: 429, code: 'too_many_requests' })
   })
   test('a proof is recorded only once the token is verified: junk takes no room', async () => {
-    const small = makeAuthenticator({ ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' }, { replay: new JtiReplayCache({ perPartition: 1 }) })
+    const small = makeAuthenticator(
+      { ...pod.deps, baseUrl: pod.deps.cfg.baseUrl, readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl), umaTokenType: 'bearer' },
+      { replay: new JtiReplayCache({ perPartition: 1 }) },
+    )
     const forged = `${token.split('.').slice(0, 2).join('.')}.${Buffer.from(new Uint8Array(64)).toString('base64url')}`
     for (let i = 0; i < 3; i++) {
-      const e = await small(await dpopRequest(forged)).then(() => undefined, (err: unknown) => err as HttpError)
+      const e = await small(await dpopRequest(forged)).then(
+        () => undefined,
+        (err: unknown) => err as HttpError,
+      )
       expect({ status: e?.status, code: e?.code }).toEqual({ status: 401, code: 'invalid_token' })
     }
     expect((await small(await dpopRequest(token))).webid).toBe(WEBID as never)
@@ -172,7 +225,9 @@ describe('verified tokens are cached until they expire', () => {
       pod.clock.now += 2000
       await authenticate(await dpopRequest(t))
       expect(fetched).toEqual([WEBID, WEBID])
-    } finally { pod.clock.now -= TOKEN_CACHE_MAX_MS + 1000 }
+    } finally {
+      pod.clock.now -= TOKEN_CACHE_MAX_MS + 1000
+    }
   })
   test('a repeated token does not read the WebID profile again', async () => {
     const { body } = await obtainTokens(pod, new CookieJar(), key)
@@ -218,15 +273,26 @@ describe('tokens of other issuers', () => {
     const pair = await generateKeyPair('ES256')
     idpKey = pair.privateKey
     pod.docs.set(`${ISS}/.well-known/openid-configuration`, { body: JSON.stringify({ issuer: ISS, jwks_uri: `${ISS}/jwks` }), type: 'application/json' })
-    pod.docs.set(`${ISS}/jwks`, { body: JSON.stringify({ keys: [{ ...await exportJWK(pair.publicKey), kid: 'i1', alg: 'ES256' }] }), type: 'application/json' })
+    pod.docs.set(`${ISS}/jwks`, {
+      body: JSON.stringify({ keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'i1', alg: 'ES256' }] }),
+      type: 'application/json',
+    })
     pod.docs.set('https://alice.example/card', { body: `<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${ISS}>.`, type: 'text/turtle' })
-    pod.docs.set('https://liar.example/.well-known/openid-configuration', { body: JSON.stringify({ issuer: ISS, jwks_uri: `${ISS}/jwks` }), type: 'application/json' })
+    pod.docs.set('https://liar.example/.well-known/openid-configuration', {
+      body: JSON.stringify({ issuer: ISS, jwks_uri: `${ISS}/jwks` }),
+      type: 'application/json',
+    })
     pod.docs.set('https://mallory.example/card', { body: '<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <https://liar.example>.', type: 'text/turtle' })
   })
   const remoteToken = (iss = ISS, webid = ALICE) => {
     const iat = pod.clock.now / 1000
-    return new SignJWT({ webid, client_id: APP_ID, cnf: { jkt: key.jkt } }).setProtectedHeader({ alg: 'ES256', kid: 'i1' })
-      .setIssuer(iss).setAudience(['solid']).setIssuedAt(iat).setExpirationTime(iat + 300).sign(idpKey)
+    return new SignJWT({ webid, client_id: APP_ID, cnf: { jkt: key.jkt } })
+      .setProtectedHeader({ alg: 'ES256', kid: 'i1' })
+      .setIssuer(iss)
+      .setAudience(['solid'])
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 300)
+      .sign(idpKey)
   }
   test('are verified by OP discovery → jwks_uri through the fetcher, cached per issuer', async () => {
     fetched.length = 0
@@ -237,7 +303,7 @@ describe('tokens of other issuers', () => {
     await authenticate(await dpopRequest(await remoteToken()))
     expect(fetched).not.toContain(`${ISS}/jwks`)
   })
-  test("an issuer the WebID profile does not list → 401 invalid_token", async () => {
+  test('an issuer the WebID profile does not list → 401 invalid_token', async () => {
     await expect401(await dpopRequest(await remoteToken(ISS, 'https://mallory.example/card#me')), 'invalid_token')
   })
   test('a discovery document naming another issuer → 401 invalid_token', async () => {

@@ -19,7 +19,11 @@ beforeAll(async () => {
   publicJwk = await exportJWK(pair.publicKey)
 })
 
-interface ProofParts { header?: Record<string, unknown>; claims?: Record<string, unknown>; key?: CryptoKey | Uint8Array }
+interface ProofParts {
+  header?: Record<string, unknown>
+  claims?: Record<string, unknown>
+  key?: CryptoKey | Uint8Array
+}
 
 /** Signs a proof; `undefined` in header or claims removes that member. */
 async function proof(p: ProofParts = {}): Promise<string> {
@@ -29,12 +33,14 @@ async function proof(p: ProofParts = {}): Promise<string> {
   return new CompactSign(payload).setProtectedHeader(header as never).sign(p.key ?? privateKey)
 }
 
-const facts = (header: ProofFacts['header'], more: Partial<ProofFacts> = {}): ProofFacts =>
-  ({ header, method: 'GET', url: URL_, now: NOW, ...more })
+const facts = (header: ProofFacts['header'], more: Partial<ProofFacts> = {}): ProofFacts => ({ header, method: 'GET', url: URL_, now: NOW, ...more })
 
 /** Asserts the exact status and code, and that neither the proof nor the token leaks into the text. */
 async function rejects(f: ProofFacts, status: number, code: string, description?: string | RegExp): Promise<HttpError> {
-  const err = await verifyDpopProof(f).then(() => undefined, (e: unknown) => e)
+  const err = await verifyDpopProof(f).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(HttpError)
   const e = err as HttpError
   expect({ status: e.status, code: e.code as string }).toEqual({ status, code })
@@ -45,8 +51,10 @@ async function rejects(f: ProofFacts, status: number, code: string, description?
 }
 
 describe('RFC 9449 §4.3 — the RFC example proofs (RFC 9449 / RFC 7638 test vectors)', () => {
-  const P1 = 'eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwieCI6Imw4dEZyaHgtMzR0VjNoUklDUkRZOXpDa0RscEJoRjQyVVFVZldWQVdCRnMiLCJ5IjoiOVZFNGpmX09rX282NHpiVFRsY3VOSmFqSG10NnY5VERWclUwQ2R2R1JEQSIsImNydiI6IlAtMjU2In19.eyJqdGkiOiItQndDM0VTYzZhY2MybFRjIiwiaHRtIjoiUE9TVCIsImh0dSI6Imh0dHBzOi8vc2VydmVyLmV4YW1wbGUuY29tL3Rva2VuIiwiaWF0IjoxNTYyMjYyNjE2fQ.2-GxA6T8lP4vfrg8v-FdWP0A0zdrj8igiMLvqRMUvwnQg4PtFLbdLXiOSsX0x7NVY-FNyJK70nfbV37xRZT3Lg'
-  const P2 = 'eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwieCI6Imw4dEZyaHgtMzR0VjNoUklDUkRZOXpDa0RscEJoRjQyVVFVZldWQVdCRnMiLCJ5IjoiOVZFNGpmX09rX282NHpiVFRsY3VOSmFqSG10NnY5VERWclUwQ2R2R1JEQSIsImNydiI6IlAtMjU2In19.eyJqdGkiOiJlMWozVl9iS2ljOC1MQUVCIiwiaHRtIjoiR0VUIiwiaHR1IjoiaHR0cHM6Ly9yZXNvdXJjZS5leGFtcGxlLm9yZy9wcm90ZWN0ZWRyZXNvdXJjZSIsImlhdCI6MTU2MjI2MjYxOCwiYXRoIjoiZlVIeU8ycjJaM0RaNTNFc05yV0JiMHhXWG9hTnk1OUlpS0NBcWtzbVFFbyJ9.2oW9RP35yRqzhrtNP86L-Ey71EOptxRimPPToA1plemAgR6pxHF8y6-yqyVnmcw6Fy1dqd-jfxSYoMxhAJpLjA'
+  const P1 =
+    'eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwieCI6Imw4dEZyaHgtMzR0VjNoUklDUkRZOXpDa0RscEJoRjQyVVFVZldWQVdCRnMiLCJ5IjoiOVZFNGpmX09rX282NHpiVFRsY3VOSmFqSG10NnY5VERWclUwQ2R2R1JEQSIsImNydiI6IlAtMjU2In19.eyJqdGkiOiItQndDM0VTYzZhY2MybFRjIiwiaHRtIjoiUE9TVCIsImh0dSI6Imh0dHBzOi8vc2VydmVyLmV4YW1wbGUuY29tL3Rva2VuIiwiaWF0IjoxNTYyMjYyNjE2fQ.2-GxA6T8lP4vfrg8v-FdWP0A0zdrj8igiMLvqRMUvwnQg4PtFLbdLXiOSsX0x7NVY-FNyJK70nfbV37xRZT3Lg'
+  const P2 =
+    'eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwieCI6Imw4dEZyaHgtMzR0VjNoUklDUkRZOXpDa0RscEJoRjQyVVFVZldWQVdCRnMiLCJ5IjoiOVZFNGpmX09rX282NHpiVFRsY3VOSmFqSG10NnY5VERWclUwQ2R2R1JEQSIsImNydiI6IlAtMjU2In19.eyJqdGkiOiJlMWozVl9iS2ljOC1MQUVCIiwiaHRtIjoiR0VUIiwiaHR1IjoiaHR0cHM6Ly9yZXNvdXJjZS5leGFtcGxlLm9yZy9wcm90ZWN0ZWRyZXNvdXJjZSIsImlhdCI6MTU2MjI2MjYxOCwiYXRoIjoiZlVIeU8ycjJaM0RaNTNFc05yV0JiMHhXWG9hTnk1OUlpS0NBcWtzbVFFbyJ9.2oW9RP35yRqzhrtNP86L-Ey71EOptxRimPPToA1plemAgR6pxHF8y6-yqyVnmcw6Fy1dqd-jfxSYoMxhAJpLjA'
   const AT = 'Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU'
   const JKT = '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I'
 
@@ -57,7 +65,15 @@ describe('RFC 9449 §4.3 — the RFC example proofs (RFC 9449 / RFC 7638 test ve
   })
 
   test('accepts the resource-request example with its ath of the example access token', async () => {
-    const r = await verifyDpopProof({ header: P2, method: 'GET', url: 'https://resource.example.org/protectedresource', now: 1562262618_000, accessToken: AT, requireAth: true, status: 401 })
+    const r = await verifyDpopProof({
+      header: P2,
+      method: 'GET',
+      url: 'https://resource.example.org/protectedresource',
+      now: 1562262618_000,
+      accessToken: AT,
+      requireAth: true,
+      status: 401,
+    })
     expect(r).toMatchObject({ jkt: JKT, jti: 'e1j3V_bKic8-LAEB', iat: 1562262618 })
   })
 
@@ -66,19 +82,37 @@ describe('RFC 9449 §4.3 — the RFC example proofs (RFC 9449 / RFC 7638 test ve
   })
 
   test('rejects the resource-request example with a different access token', async () => {
-    await rejects({ header: P2, method: 'GET', url: 'https://resource.example.org/protectedresource', now: 1562262618_000, accessToken: `${AT}x`, status: 401 }, 401, 'invalid_dpop_proof', /ath does not match/)
+    await rejects(
+      { header: P2, method: 'GET', url: 'https://resource.example.org/protectedresource', now: 1562262618_000, accessToken: `${AT}x`, status: 401 },
+      401,
+      'invalid_dpop_proof',
+      /ath does not match/,
+    )
   })
 
   test('rejects the token-request example an hour later', async () => {
-    await rejects({ header: P1, method: 'POST', url: 'https://server.example.com/token', now: 1562266216_000 }, 400, 'invalid_dpop_proof', 'iat is 3600 s in the past; proofs must be at most 60 s old — check the client\'s clock')
+    await rejects(
+      { header: P1, method: 'POST', url: 'https://server.example.com/token', now: 1562266216_000 },
+      400,
+      'invalid_dpop_proof',
+      "iat is 3600 s in the past; proofs must be at most 60 s old — check the client's clock",
+    )
   })
 })
 
 describe('RFC 9449 §4.3 (1): not more than one DPoP header', () => {
-  test.each([['as two values', (p: string) => [p, p]], ['joined by a comma', (p: string) => `${p}, ${p}`]])('rejects two DPoP headers %s', async (_, twice) => {
+  test.each([
+    ['as two values', (p: string) => [p, p]],
+    ['joined by a comma', (p: string) => `${p}, ${p}`],
+  ])('rejects two DPoP headers %s', async (_, twice) => {
     await rejects(facts(twice(await proof())), 400, 'invalid_dpop_proof', 'more than one DPoP header; send exactly one')
   })
-  test.each([['undefined', undefined], ['null', null], ['an empty list', []], ['an empty string', '']])('rejects a missing DPoP header (%s)', async (_, header) => {
+  test.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['an empty list', []],
+    ['an empty string', ''],
+  ])('rejects a missing DPoP header (%s)', async (_, header) => {
     await rejects(facts(header as ProofFacts['header']), 400, 'invalid_dpop_proof', /DPoP header is missing/)
   })
   test('accepts one value given as a one-element list', async () => {
@@ -122,7 +156,7 @@ describe('RFC 9449 §4.3 (3): jti, htm, htu and iat are present', () => {
 })
 
 describe('RFC 9449 §4.3 (4): typ is dpop+jwt', () => {
-  test.each([['JWT'], ['at+jwt'], [undefined], [7]])('rejects typ %p', async (typ) => {
+  test.each([['JWT'], ['at+jwt'], [undefined], [7]])('rejects typ %p', async typ => {
     await rejects(facts(await proof({ header: { typ } })), 400, 'invalid_dpop_proof', /expected "dpop\+jwt"/)
   })
   test('accepts typ application/dpop+jwt (RFC 7515 §4.1.9 media type form)', async () => {
@@ -137,19 +171,24 @@ describe('RFC 9449 §4.3 (5): alg is asymmetric, not none, and allowed by policy
     await rejects(facts(unsigned), 400, 'invalid_dpop_proof')
     await rejects(facts(`${unsigned}AA`), 400, 'invalid_dpop_proof', /alg "none" is not accepted/)
   })
-  test.each(['HS256', 'HS384', 'HS512'])('rejects %s', async (alg) => {
+  test.each(['HS256', 'HS384', 'HS512'])('rejects %s', async alg => {
     const secret = crypto.getRandomValues(new Uint8Array(64))
     const p = await proof({ header: { alg, jwk: { kty: 'oct', k: base64url.encode(secret) } }, key: secret })
     await rejects(facts(p), 400, 'invalid_dpop_proof', new RegExp(`alg "${alg}" is not accepted; use one of ES256`))
   })
   test('rejects a missing alg', async () => {
     const enc = (v: unknown) => base64url.encode(JSON.stringify(v))
-    await rejects(facts(`${enc({ typ: 'dpop+jwt', jwk: publicJwk })}.${enc({ jti: 'x', htm: 'GET', htu: URL_, iat: IAT })}.c2ln`), 400, 'invalid_dpop_proof', /alg missing is not accepted/)
+    await rejects(
+      facts(`${enc({ typ: 'dpop+jwt', jwk: publicJwk })}.${enc({ jti: 'x', htm: 'GET', htu: URL_, iat: IAT })}.c2ln`),
+      400,
+      'invalid_dpop_proof',
+      /alg missing is not accepted/,
+    )
   })
   test('rejects an asymmetric alg that local policy leaves out', async () => {
     await rejects(facts(await proof(), { algorithms: ['RS256'] }), 400, 'invalid_dpop_proof', 'alg "ES256" is not accepted; use one of RS256')
   })
-  test.each(['ES256', 'ES384', 'ES512', 'RS256', 'PS256', 'EdDSA', 'Ed25519'])('accepts a proof signed with %s', async (alg) => {
+  test.each(['ES256', 'ES384', 'ES512', 'RS256', 'PS256', 'EdDSA', 'Ed25519'])('accepts a proof signed with %s', async alg => {
     const pair = await generateKeyPair(alg, { extractable: true })
     const p = await proof({ header: { alg, jwk: await exportJWK(pair.publicKey) }, key: pair.privateKey })
     expect((await verifyDpopProof(facts(p))).jkt).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -173,20 +212,38 @@ describe('RFC 9449 §4.3 (6): the signature verifies with the header jwk', () =>
 })
 
 describe('RFC 9449 §4.3 (7): the jwk holds no private key', () => {
-  test('rejects a jwk carrying the signing key\'s d', async () => {
+  test("rejects a jwk carrying the signing key's d", async () => {
     const privateJwk = await exportJWK(privateKey)
-    await rejects(facts(await proof({ header: { jwk: privateJwk } })), 400, 'invalid_dpop_proof', 'jwk contains private key members (d); send the public key only')
+    await rejects(
+      facts(await proof({ header: { jwk: privateJwk } })),
+      400,
+      'invalid_dpop_proof',
+      'jwk contains private key members (d); send the public key only',
+    )
   })
-  test.each(['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth', 'priv'])('rejects a jwk with private member %s', async (member) => {
-    await rejects(facts(await proof({ header: { jwk: { ...publicJwk, [member]: 'AQAB' } } })), 400, 'invalid_dpop_proof', `jwk contains private key members (${member}); send the public key only`)
+  test.each(['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth', 'priv'])('rejects a jwk with private member %s', async member => {
+    await rejects(
+      facts(await proof({ header: { jwk: { ...publicJwk, [member]: 'AQAB' } } })),
+      400,
+      'invalid_dpop_proof',
+      `jwk contains private key members (${member}); send the public key only`,
+    )
   })
-  test.each([['missing', undefined], ['a string', 'key'], ['an array', []]])('rejects a jwk that is %s', async (_, jwk) => {
+  test.each([
+    ['missing', undefined],
+    ['a string', 'key'],
+    ['an array', []],
+  ])('rejects a jwk that is %s', async (_, jwk) => {
     await rejects(facts(await proof({ header: { jwk } })), 400, 'invalid_dpop_proof', 'the jwk header is missing; the proof must carry its public key')
   })
 })
 
 describe('RFC 9449 §4.3 (8): htm equals the request method, case-sensitive', () => {
-  test.each([['get', 'GET'], ['POST', 'GET'], ['GET', 'PUT']])('rejects htm %s for a %s request', async (htm, method) => {
+  test.each([
+    ['get', 'GET'],
+    ['POST', 'GET'],
+    ['GET', 'PUT'],
+  ])('rejects htm %s for a %s request', async (htm, method) => {
     await rejects(facts(await proof({ claims: { htm } }), { method }), 400, 'invalid_dpop_proof', `htm is "${htm}"; expected "${method}" (case-sensitive)`)
   })
 })
@@ -214,17 +271,24 @@ describe('RFC 9449 §4.3 (9): htu equals the request URI without query and fragm
   ])('rejects htu with %s', async (_, htu) => {
     await rejects(facts(await proof({ claims: { htu } })), 400, 'invalid_dpop_proof', `does not match the request URL; expected ${URL_}`)
   })
-  test.each([['a relative reference', '/alice/notes/1'], ['a non-http scheme', 'urn:x:1'], ['garbage', 'http://']])('rejects htu that is %s', async (_, htu) => {
+  test.each([
+    ['a relative reference', '/alice/notes/1'],
+    ['a non-http scheme', 'urn:x:1'],
+    ['garbage', 'http://'],
+  ])('rejects htu that is %s', async (_, htu) => {
     await rejects(facts(await proof({ claims: { htu } })), 400, 'invalid_dpop_proof', /is not an absolute http\(s\) URL/)
   })
 })
 
 describe('RFC 9449 §4.3 (10), §8, §9: nonce equals the server-provided nonce', () => {
-  test.each([['missing', undefined, /has no nonce/], ['stale', 'old-nonce', /not the current DPoP-Nonce/]])('answers use_dpop_nonce with DPoP-Nonce for a %s nonce', async (_, nonce, description) => {
+  test.each([
+    ['missing', undefined, /has no nonce/],
+    ['stale', 'old-nonce', /not the current DPoP-Nonce/],
+  ])('answers use_dpop_nonce with DPoP-Nonce for a %s nonce', async (_, nonce, description) => {
     const e = await rejects(facts(await proof({ claims: { nonce } }), { expectedNonce: 'n-2' }), 400, 'use_dpop_nonce', description)
     expect(e.headers).toEqual({ 'DPoP-Nonce': 'n-2' })
   })
-  test('uses the caller\'s status at a resource', async () => {
+  test("uses the caller's status at a resource", async () => {
     await rejects(facts(await proof(), { expectedNonce: 'n-2', status: 401 }), 401, 'use_dpop_nonce')
   })
   test('accepts the current nonce', async () => {
@@ -237,17 +301,40 @@ describe('RFC 9449 §4.3 (10), §8, §9: nonce equals the server-provided nonce'
 
 describe('RFC 9449 §4.3 (11), §11.1: iat is inside the acceptance window', () => {
   test('rejects a stale iat, saying by how much and what is allowed', async () => {
-    await rejects(facts(await proof({ claims: { iat: IAT - 61 } })), 400, 'invalid_dpop_proof', 'iat is 61 s in the past; proofs must be at most 60 s old — check the client\'s clock')
+    await rejects(
+      facts(await proof({ claims: { iat: IAT - 61 } })),
+      400,
+      'invalid_dpop_proof',
+      "iat is 61 s in the past; proofs must be at most 60 s old — check the client's clock",
+    )
   })
   test('rejects an iat too far in the future, saying by how much and what is allowed', async () => {
-    await rejects(facts(await proof({ claims: { iat: IAT + 90 } })), 400, 'invalid_dpop_proof', 'iat is 90 s in the future; at most 60 s of clock skew is allowed — check the client\'s clock')
+    await rejects(
+      facts(await proof({ claims: { iat: IAT + 90 } })),
+      400,
+      'invalid_dpop_proof',
+      "iat is 90 s in the future; at most 60 s of clock skew is allowed — check the client's clock",
+    )
   })
-  test.each([['60 s old', -60], ['60 s ahead', 60]])('accepts an iat %s (the window edges)', async (_, delta) => {
+  test.each([
+    ['60 s old', -60],
+    ['60 s ahead', 60],
+  ])('accepts an iat %s (the window edges)', async (_, delta) => {
     expect((await verifyDpopProof(facts(await proof({ claims: { iat: IAT + delta } })))).iat).toBe(IAT + delta)
   })
   test('honours a configured window', async () => {
-    await rejects(facts(await proof({ claims: { iat: IAT - 121 } }), { maxAgeSeconds: 120 }), 400, 'invalid_dpop_proof', 'iat is 121 s in the past; proofs must be at most 120 s old — check the client\'s clock')
-    await rejects(facts(await proof({ claims: { iat: IAT + 11 } }), { futureSkewSeconds: 10 }), 400, 'invalid_dpop_proof', 'iat is 11 s in the future; at most 10 s of clock skew is allowed — check the client\'s clock')
+    await rejects(
+      facts(await proof({ claims: { iat: IAT - 121 } }), { maxAgeSeconds: 120 }),
+      400,
+      'invalid_dpop_proof',
+      "iat is 121 s in the past; proofs must be at most 120 s old — check the client's clock",
+    )
+    await rejects(
+      facts(await proof({ claims: { iat: IAT + 11 } }), { futureSkewSeconds: 10 }),
+      400,
+      'invalid_dpop_proof',
+      "iat is 11 s in the future; at most 10 s of clock skew is allowed — check the client's clock",
+    )
   })
 })
 
@@ -256,10 +343,19 @@ describe('RFC 9449 §4.3 (12), RFC 9449 §4.3 (ath optional here): ath equals th
     const p = await proof({ claims: { ath: accessTokenHash(TOKEN) } })
     expect((await verifyDpopProof(facts(p, { accessToken: TOKEN, requireAth: true, status: 401 }))).htu).toBe(URL_)
   })
-  test.each([['another token\'s hash', accessTokenHash('other')], ['the token itself', TOKEN], ['an empty string', '']])('rejects ath that is %s', async (_, ath) => {
-    await rejects(facts(await proof({ claims: { ath } }), { accessToken: TOKEN, status: 401 }), 401, 'invalid_dpop_proof', 'ath does not match the SHA-256 hash of the access token presented with the proof')
+  test.each([
+    ["another token's hash", accessTokenHash('other')],
+    ['the token itself', TOKEN],
+    ['an empty string', ''],
+  ])('rejects ath that is %s', async (_, ath) => {
+    await rejects(
+      facts(await proof({ claims: { ath } }), { accessToken: TOKEN, status: 401 }),
+      401,
+      'invalid_dpop_proof',
+      'ath does not match the SHA-256 hash of the access token presented with the proof',
+    )
   })
-  test('accepts a proof without ath unless ath is required (Inrupt\'s client omits it)', async () => {
+  test("accepts a proof without ath unless ath is required (Inrupt's client omits it)", async () => {
     expect((await verifyDpopProof(facts(await proof(), { accessToken: TOKEN, status: 401 }))).htu).toBe(URL_)
     await rejects(facts(await proof(), { accessToken: TOKEN, requireAth: true, status: 401 }), 401, 'invalid_dpop_proof', /ath is missing/)
   })
@@ -314,17 +410,22 @@ describe('RFC 9449 §11.1: jti replay, per proof key', () => {
     const cache = new JtiReplayCache({ perPartition: 1 })
     const lines: Record<string, unknown>[] = []
     setLogLevel('info')
-    const spy = spyOn(console, 'log').mockImplementation((line: unknown) => { lines.push(JSON.parse(String(line))) })
+    const spy = spyOn(console, 'log').mockImplementation((line: unknown) => {
+      lines.push(JSON.parse(String(line)))
+    })
     try {
       cache.remember(A, 'a0', URL_, jtiExpiry(IAT), NOW)
       cache.remember(A, 'a1', URL_, jtiExpiry(IAT), NOW)
       for (let i = 0; i < 5; i++) cache.remember(A, `x${i}`, URL_, jtiExpiry(IAT), NOW + i)
       cache.remember(B, 'b0', URL_, jtiExpiry(IAT), NOW)
       cache.remember(A, 'late', URL_, jtiExpiry(IAT), NOW + OVER_SHARE_LOG_INTERVAL_MS - 1)
-      expect(lines.map((l) => [l.level, l.event, l.jkt, l.refusedSinceLastLine])).toEqual([['warn', 'dpop.key_over_share', A, 0]])
+      expect(lines.map(l => [l.level, l.event, l.jkt, l.refusedSinceLastLine])).toEqual([['warn', 'dpop.key_over_share', A, 0]])
       cache.remember(A, 'later', URL_, jtiExpiry(IAT), NOW + OVER_SHARE_LOG_INTERVAL_MS)
-      expect(lines.map((l) => l.refusedSinceLastLine)).toEqual([0, 5])
-    } finally { spy.mockRestore(); setLogLevel('silent') }
+      expect(lines.map(l => l.refusedSinceLastLine)).toEqual([0, 5])
+    } finally {
+      spy.mockRestore()
+      setLogLevel('silent')
+    }
   })
   test('release gives back the entry of a request that failed', () => {
     const cache = new JtiReplayCache()
@@ -332,9 +433,20 @@ describe('RFC 9449 §11.1: jti replay, per proof key', () => {
     cache.release(A, 'j1', URL_, NOW)
     expect(cache.remember(A, 'j1', URL_, NOW + 60_000, NOW)).toEqual(fresh)
   })
-  test('checkJti: over its share is 429 too_many_requests with Retry-After, not logged per request; a replay the caller\'s refusal', () => {
-    const e = (() => { try { checkJti({ fresh: false, overShare: true, retryAfterSeconds: 7, perKey: 3 }, () => new HttpError(401, 'invalid_dpop_proof', 'x')) } catch (err) { return err as HttpError } })()!
-    expect({ status: e.status, code: e.code, retry: e.headers['retry-after'], logged: e.logged }).toEqual({ status: 429, code: 'too_many_requests', retry: '7', logged: true })
+  test("checkJti: over its share is 429 too_many_requests with Retry-After, not logged per request; a replay the caller's refusal", () => {
+    const e = (() => {
+      try {
+        checkJti({ fresh: false, overShare: true, retryAfterSeconds: 7, perKey: 3 }, () => new HttpError(401, 'invalid_dpop_proof', 'x'))
+      } catch (err) {
+        return err as HttpError
+      }
+    })()!
+    expect({ status: e.status, code: e.code, retry: e.headers['retry-after'], logged: e.logged }).toEqual({
+      status: 429,
+      code: 'too_many_requests',
+      retry: '7',
+      logged: true,
+    })
     expect(() => checkJti(replay, () => new HttpError(401, 'invalid_dpop_proof', 'replayed'))).toThrow('replayed')
   })
 })
@@ -352,7 +464,13 @@ describe('issue 33: no stranger churning DPoP keys refuses another client (no po
     const cache = new JtiReplayCache({ partitions: 4, dropped: 8 })
     for (let i = 0; i < 20; i++) cache.remember(`x${i}`, 'j', URL_, jtiExpiry(IAT), NOW, 'X')
     const v = cache.remember('x-new', 'j', URL_, jtiExpiry(IAT), NOW, 'X')
-    const err = (() => { try { checkJti(v, () => new HttpError(401, 'invalid_dpop_proof', 'replay')) } catch (e) { return e as HttpError } })()
+    const err = (() => {
+      try {
+        checkJti(v, () => new HttpError(401, 'invalid_dpop_proof', 'replay'))
+      } catch (e) {
+        return e as HttpError
+      }
+    })()
     expect({ status: err?.status, code: err?.code, retry: err?.headers?.['retry-after'] }).toEqual({ status: 429, code: 'too_many_requests', retry: '61' })
     expect(cache.remember('y-new', 'j', URL_, jtiExpiry(IAT), NOW, 'Y')).toEqual({ fresh: true })
   })

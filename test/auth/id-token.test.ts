@@ -25,14 +25,22 @@ function idToken(claims: Record<string, unknown> = {}, header: Record<string, un
 }
 
 const facts = async (token: string, more: Partial<IdTokenFacts> = {}): Promise<IdTokenFacts> => ({
-  idToken: decodeIdToken(token, NOW), proof, now: NOW,
-  getIssuerKeys: async (iss) => { if (iss === ISS) return jwks; throw new HttpError(502, 'fetch_failed', `no JWKS at ${iss}`) },
-  getWebIdIssuers: async (w) => (w === WEBID ? [ISS] : []),
+  idToken: decodeIdToken(token, NOW),
+  proof,
+  now: NOW,
+  getIssuerKeys: async iss => {
+    if (iss === ISS) return jwks
+    throw new HttpError(502, 'fetch_failed', `no JWKS at ${iss}`)
+  },
+  getWebIdIssuers: async w => (w === WEBID ? [ISS] : []),
   ...more,
 })
 
 async function needsInfo(run: () => Promise<unknown>, description: RegExp) {
-  const err = await run().then(() => undefined, (e: unknown) => e)
+  const err = await run().then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(HttpError)
   expect({ status: (err as HttpError).status, code: (err as HttpError).code }).toEqual({ status: 403, code: 'need_info' })
   expect((err as HttpError).description).toMatch(description)
@@ -66,7 +74,10 @@ describe('Solid-OIDC Primer request flow: the ID token as claim token', () => {
   })
   test('10-12 before 8: a token that does not verify is refused before its WebID profile is read', async () => {
     let profiles = 0
-    const getWebIdIssuers = async () => { profiles++; return [ISS] }
+    const getWebIdIssuers = async () => {
+      profiles++
+      return [ISS]
+    }
     const forged = await idToken({}, {})
     const [h, , sig] = forged.split('.')
     const [, body] = (await idToken({ webid: 'https://mallory.example/#me' })).split('.')
@@ -83,9 +94,29 @@ describe('Solid-OIDC Primer request flow: the ID token as claim token', () => {
     expect((await verifyIdToken(await facts(await idToken({ sid: 's-1' })))).sid).toBe('s-1')
   })
   test('step 8: the WebID profile cannot be read', async () => {
-    await needsInfo(async () => verifyIdToken(await facts(await idToken(), { getWebIdIssuers: async () => { throw new HttpError(502, 'fetch_failed', 'timed out after 5000 ms') } })), /could not be read: timed out/)
+    await needsInfo(
+      async () =>
+        verifyIdToken(
+          await facts(await idToken(), {
+            getWebIdIssuers: async () => {
+              throw new HttpError(502, 'fetch_failed', 'timed out after 5000 ms')
+            },
+          }),
+        ),
+      /could not be read: timed out/,
+    )
   })
   test('steps 10–11: the issuer keys cannot be read', async () => {
-    await needsInfo(async () => verifyIdToken(await facts(await idToken(), { getIssuerKeys: async () => { throw new HttpError(502, 'fetch_failed', 'connection refused') } })), /keys of issuer .* could not be read: connection refused/)
+    await needsInfo(
+      async () =>
+        verifyIdToken(
+          await facts(await idToken(), {
+            getIssuerKeys: async () => {
+              throw new HttpError(502, 'fetch_failed', 'connection refused')
+            },
+          }),
+        ),
+      /keys of issuer .* could not be read: connection refused/,
+    )
   })
 })

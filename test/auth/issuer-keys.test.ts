@@ -4,15 +4,19 @@ import type { FetchDoc, RemoteDoc } from '../../src/fetch/guarded-fetch.ts'
 import type { HttpError } from '../../src/http/errors.ts'
 
 const ISS = 'https://idp.example'
-const doc = (url: string, body: unknown): RemoteDoc => ({ url, contentType: 'application/json', body: JSON.stringify(body), fetchedAt: 0 } as RemoteDoc)
+const doc = (url: string, body: unknown): RemoteDoc => ({ url, contentType: 'application/json', body: JSON.stringify(body), fetchedAt: 0 }) as RemoteDoc
 
 /** A resolver whose network answers `discovery` for the OpenID configuration and `jwks` for the key set. */
 const resolverWith = (discovery: unknown, jwks: unknown) => {
-  const fetchDoc: FetchDoc = async (url) => doc(url, url === discoveryUrlOf(ISS) ? discovery : jwks)
+  const fetchDoc: FetchDoc = async url => doc(url, url === discoveryUrlOf(ISS) ? discovery : jwks)
   return makeIssuerKeyResolver({ baseUrl: 'https://pod.example', ownJwks: async () => ({ keys: [] }), fetchDoc, now: () => 0 })
 }
 
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as HttpError)
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as HttpError,
+  )
 
 describe('OIDC Discovery §4: the keys of a remote issuer', () => {
   test.each([

@@ -30,8 +30,16 @@ describe('a remote key document', () => {
   const key = makeKey('ecdsa-p256-sha256')
   const KEY = 'https://keys.example/k#key'
   test('is parsed on the remote worker once, capped at 64 KiB, and its facts serve every key and request until it expires', async () => {
-    const net = network({ 'https://keys.example/k': `${keyDocument(key.publicJwk, 'https://alice.example/card#me')}\n<#other> <https://example.org/p> "${'x'.repeat(5000)}".` })
-    const resolver = makeKeyResolver({ baseUrl: 'https://pod.example', store: undefined as unknown as Store, fetchDoc: net.fetchDoc, readableByPublic: async () => false, now: () => clock })
+    const net = network({
+      'https://keys.example/k': `${keyDocument(key.publicJwk, 'https://alice.example/card#me')}\n<#other> <https://example.org/p> "${'x'.repeat(5000)}".`,
+    })
+    const resolver = makeKeyResolver({
+      baseUrl: 'https://pod.example',
+      store: undefined as unknown as Store,
+      fetchDoc: net.fetchDoc,
+      readableByPublic: async () => false,
+      now: () => clock,
+    })
     const parsed = parseJobsSent('remote')
     const first = await resolver.resolveKey(KEY)
     expect(await resolver.resolveKey(KEY)).toBe(first)
@@ -63,9 +71,20 @@ describe('a remote WebID profile', () => {
     expect(net.fetched).toHaveLength(2)
   })
   test('our own profile (no expiry: read from the store) is read afresh every time, never on the remote worker', async () => {
-    const fetchDoc: FetchDoc = async (url) => ({ url: url.split('#')[0]!, contentType: 'text/turtle', body: '<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <https://pod.example>.', fetchedAt: clock })
+    const fetchDoc: FetchDoc = async url => ({
+      url: url.split('#')[0]!,
+      contentType: 'text/turtle',
+      body: '<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <https://pod.example>.',
+      fetchedAt: clock,
+    })
     let calls = 0
-    const issuersOf = makeWebIdIssuerResolver(async (u, o) => { calls++; return fetchDoc(u, o) }, () => clock)
+    const issuersOf = makeWebIdIssuerResolver(
+      async (u, o) => {
+        calls++
+        return fetchDoc(u, o)
+      },
+      () => clock,
+    )
     const parsed = parseJobsSent('remote')
     await issuersOf('https://pod.example/profile/card#me' as WebId)
     await issuersOf('https://pod.example/profile/card#me' as WebId)

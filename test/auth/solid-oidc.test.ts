@@ -29,7 +29,11 @@ beforeAll(async () => {
   jkt = await jwkThumbprint(dpopJwk)
 })
 
-interface TokenParts { header?: Record<string, unknown>; claims?: Record<string, unknown>; key?: CryptoKey | Uint8Array }
+interface TokenParts {
+  header?: Record<string, unknown>
+  claims?: Record<string, unknown>
+  key?: CryptoKey | Uint8Array
+}
 
 /** Signs an access token as our OP would; `undefined` in header or claims removes that member. */
 function token(p: TokenParts = {}): Promise<string> {
@@ -45,20 +49,26 @@ function facts(t: string, more: Partial<AccessTokenFacts> = {}): AccessTokenFact
     token: t,
     proof: proofOf(jkt),
     now: NOW,
-    getIssuerKeys: async (iss) => { if (iss === ISS) return jwks; throw new HttpError(502, 'fetch_failed', `no JWKS at ${iss}`) },
-    getWebIdIssuers: async (webid) => (webid === WEBID ? [ISS] : []),
+    getIssuerKeys: async iss => {
+      if (iss === ISS) return jwks
+      throw new HttpError(502, 'fetch_failed', `no JWKS at ${iss}`)
+    },
+    getWebIdIssuers: async webid => (webid === WEBID ? [ISS] : []),
     ...more,
   }
 }
 
 /** Asserts 401 invalid_token and that no part of the token is in the description. */
 async function rejects(f: AccessTokenFacts, description: string | RegExp): Promise<HttpError> {
-  const err = await verifySolidAccessToken(f).then(() => undefined, (e: unknown) => e)
+  const err = await verifySolidAccessToken(f).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(HttpError)
   const e = err as HttpError
   expect({ status: e.status, code: e.code }).toEqual({ status: 401, code: 'invalid_token' })
   expect(e.description).toMatch(description)
-  for (const part of f.token.split('.').filter((s) => s.length > 8)) expect(e.description).not.toContain(part)
+  for (const part of f.token.split('.').filter(s => s.length > 8)) expect(e.description).not.toContain(part)
   return e
 }
 
@@ -67,7 +77,9 @@ describe('Solid-OIDC §8: a DPoP-bound Solid-OIDC access token', () => {
     expect(await verifySolidAccessToken(facts(await token()))).toEqual({ webid: WEBID as WebId, clientId: CLIENT as never, issuer: ISS, jkt, exp: IAT + 300 })
   })
   test('takes the client id from azp when client_id is absent', async () => {
-    expect((await verifySolidAccessToken(facts(await token({ claims: { client_id: undefined, azp: 'https://b.example/id' } })))).clientId).toBe('https://b.example/id' as never)
+    expect((await verifySolidAccessToken(facts(await token({ claims: { client_id: undefined, azp: 'https://b.example/id' } })))).clientId).toBe(
+      'https://b.example/id' as never,
+    )
   })
   test('leaves the client id undefined when neither client_id nor azp is present', async () => {
     expect((await verifySolidAccessToken(facts(await token({ claims: { client_id: undefined } })))).clientId).toBeUndefined()
@@ -149,9 +161,12 @@ describe('Solid-OIDC §8 (3): webid and iss are https (http only on localhost)',
   })
 })
 
-describe('Solid-OIDC §8 (4), §1.8: iss is one of the WebID\'s solid:oidcIssuer values', () => {
+describe("Solid-OIDC §8 (4), §1.8: iss is one of the WebID's solid:oidcIssuer values", () => {
   test('rejects an issuer the profile does not list', async () => {
-    await rejects(facts(await token(), { getWebIdIssuers: async () => ['https://other-op.example'] }), `iss "${ISS}" is not a solid:oidcIssuer of "${WEBID}"; the profile lists "https://other-op.example"`)
+    await rejects(
+      facts(await token(), { getWebIdIssuers: async () => ['https://other-op.example'] }),
+      `iss "${ISS}" is not a solid:oidcIssuer of "${WEBID}"; the profile lists "https://other-op.example"`,
+    )
   })
   test('compares issuers by exact string (a trailing slash differs, §10.10)', async () => {
     await rejects(facts(await token(), { getWebIdIssuers: async () => [`${ISS}/`] }), /is not a solid:oidcIssuer/)
@@ -159,26 +174,33 @@ describe('Solid-OIDC §8 (4), §1.8: iss is one of the WebID\'s solid:oidcIssuer
   test('rejects a profile that lists no issuer', async () => {
     await rejects(facts(await token(), { getWebIdIssuers: async () => [] }), /the profile lists none$/)
   })
-  test('rejects when the profile cannot be read, with the fetcher\'s reason', async () => {
-    const getWebIdIssuers = async () => { throw new HttpError(502, 'fetch_failed', 'timed out after 5 s') }
+  test("rejects when the profile cannot be read, with the fetcher's reason", async () => {
+    const getWebIdIssuers = async () => {
+      throw new HttpError(502, 'fetch_failed', 'timed out after 5 s')
+    }
     await rejects(facts(await token(), { getWebIdIssuers }), `the WebID profile "${WEBID}" could not be read: timed out after 5 s`)
   })
   test('keeps a non-HTTP failure out of the description', async () => {
-    const getWebIdIssuers = async () => { throw new Error('/srv/secret/path ENOENT') }
+    const getWebIdIssuers = async () => {
+      throw new Error('/srv/secret/path ENOENT')
+    }
     const e = await rejects(facts(await token(), { getWebIdIssuers }), `the WebID profile "${WEBID}" could not be read`)
     expect(e.description).not.toContain('/srv')
   })
   test('does not read the WebID profile of a token whose signature does not verify (5 before 4)', async () => {
     let profiles = 0
-    const getWebIdIssuers = async () => { profiles++; return [ISS] }
+    const getWebIdIssuers = async () => {
+      profiles++
+      return [ISS]
+    }
     const other = await generateKeyPair('ES256')
     await rejects(facts(await token({ key: other.privateKey }), { getWebIdIssuers }), /signature does not verify/)
     expect(profiles).toBe(0)
   })
 })
 
-describe('Solid-OIDC §8 (5): the signature verifies with the issuer\'s JWKS, asymmetric algorithms only', () => {
-  test('rejects a token signed by a key outside the issuer\'s JWKS', async () => {
+describe("Solid-OIDC §8 (5): the signature verifies with the issuer's JWKS, asymmetric algorithms only", () => {
+  test("rejects a token signed by a key outside the issuer's JWKS", async () => {
     const other = await generateKeyPair('ES256')
     await rejects(facts(await token({ key: other.privateKey })), `the access token signature does not verify with the keys of issuer "${ISS}"`)
   })
@@ -190,10 +212,13 @@ describe('Solid-OIDC §8 (5): the signature verifies with the issuer\'s JWKS, as
   test('rejects a kid the issuer does not publish', async () => {
     await rejects(facts(await token({ header: { kid: 'op-9' } })), `no key of issuer "${ISS}" matches kid "op-9" and alg ES256`)
   })
-  test.each(['HS256', 'HS512'])('rejects %s even when the key set holds a matching secret', async (alg) => {
+  test.each(['HS256', 'HS512'])('rejects %s even when the key set holds a matching secret', async alg => {
     const secret = crypto.getRandomValues(new Uint8Array(64))
     const keys = { keys: [...jwks.keys, { kty: 'oct', k: base64url.encode(secret), kid: 'op-1' }] }
-    await rejects(facts(await token({ header: { alg }, key: secret }), { getIssuerKeys: async () => keys }), new RegExp(`^alg "${alg}" is not accepted; tokens must be signed with one of ES256`))
+    await rejects(
+      facts(await token({ header: { alg }, key: secret }), { getIssuerKeys: async () => keys }),
+      new RegExp(`^alg "${alg}" is not accepted; tokens must be signed with one of ES256`),
+    )
   })
   test('rejects alg none', async () => {
     const enc = (v: unknown) => base64url.encode(JSON.stringify(v))
@@ -203,14 +228,16 @@ describe('Solid-OIDC §8 (5): the signature verifies with the issuer\'s JWKS, as
   test('rejects an asymmetric alg that local policy leaves out', async () => {
     await rejects(facts(await token(), { algorithms: ['RS256'] }), 'alg "ES256" is not accepted; tokens must be signed with one of RS256')
   })
-  test('rejects when the issuer\'s keys cannot be read, with the fetcher\'s reason', async () => {
-    const getIssuerKeys = async () => { throw new HttpError(502, 'fetch_failed', 'jwks_uri answered 500') }
+  test("rejects when the issuer's keys cannot be read, with the fetcher's reason", async () => {
+    const getIssuerKeys = async () => {
+      throw new HttpError(502, 'fetch_failed', 'jwks_uri answered 500')
+    }
     await rejects(facts(await token(), { getIssuerKeys }), `the keys of issuer "${ISS}" could not be read: jwks_uri answered 500`)
   })
 })
 
 describe('Solid-OIDC §8 (5): aud contains "solid"', () => {
-  test.each([[['https://app.example/id']], ['https://app.example/id'], [[]]])('rejects aud %p', async (aud) => {
+  test.each([[['https://app.example/id']], ['https://app.example/id'], [[]]])('rejects aud %p', async aud => {
     await rejects(facts(await token({ claims: { aud } })), 'aud must contain "solid"')
   })
 })
@@ -226,7 +253,10 @@ describe('Solid-OIDC §8 (5), RFC 7519 §4.1.4 and §4.1.6: exp in the future, i
     expect((await verifySolidAccessToken(facts(await token({ claims: { exp: IAT - 59 } })))).exp).toBe(IAT - 59)
   })
   test('rejects an iat beyond the clock tolerance in the future', async () => {
-    await rejects(facts(await token({ claims: { iat: IAT + 61 } })), 'iat is 61 s in the future; at most 60 s of clock skew is allowed — check the issuer\'s clock')
+    await rejects(
+      facts(await token({ claims: { iat: IAT + 61 } })),
+      "iat is 61 s in the future; at most 60 s of clock skew is allowed — check the issuer's clock",
+    )
   })
   test('accepts an iat within the clock tolerance', async () => {
     expect((await verifySolidAccessToken(facts(await token({ claims: { iat: IAT + 60 } })))).webid).toBe(WEBID as WebId)
@@ -237,7 +267,7 @@ describe('Solid-OIDC §8 (5), RFC 7519 §4.1.4 and §4.1.6: exp in the future, i
   })
 })
 
-describe('Solid-OIDC §8 (7), RFC 9449 §6.1: the proof key is the token\'s cnf.jkt', () => {
+describe("Solid-OIDC §8 (7), RFC 9449 §6.1: the proof key is the token's cnf.jkt", () => {
   test('rejects a proof signed with another key', async () => {
     await rejects(facts(await token(), { proof: proofOf('0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I') }), /DPoP proof key does not match the token's cnf.jkt/)
   })
@@ -248,7 +278,10 @@ describe('Solid-OIDC §8 (7), RFC 9449 §6.1: the proof key is the token\'s cnf.
 
 describe('RFC 7519 §4.1.5: nbf', () => {
   test('rejects a token not valid before a time beyond the clock tolerance', async () => {
-    await rejects(facts(await token({ claims: { nbf: IAT + 61 } })), 'the access token is not valid for another 61 s (nbf); at most 60 s of clock skew is allowed')
+    await rejects(
+      facts(await token({ claims: { nbf: IAT + 61 } })),
+      'the access token is not valid for another 61 s (nbf); at most 60 s of clock skew is allowed',
+    )
   })
   test('accepts nbf within the clock tolerance', async () => {
     expect((await verifySolidAccessToken(facts(await token({ claims: { nbf: IAT + 60 } })))).webid).toBe(WEBID as WebId)
@@ -259,13 +292,16 @@ describe('RFC 7519 §4.1.5: nbf', () => {
 })
 
 describe('RFC 9068 §4: typ of our own access tokens is at+jwt', () => {
-  test.each(['JWT', undefined, 'jwt', 'dpop+jwt'])('rejects a token of the own issuer with typ %p (an ID token is not an access token)', async (typ) => {
-    await rejects(facts(await token({ header: { typ } }), { ownIssuer: ISS }), /the token's typ is .*; an access token of this pod has typ "at\+jwt" \(an ID token is not an access token\)/)
+  test.each(['JWT', undefined, 'jwt', 'dpop+jwt'])('rejects a token of the own issuer with typ %p (an ID token is not an access token)', async typ => {
+    await rejects(
+      facts(await token({ header: { typ } }), { ownIssuer: ISS }),
+      /the token's typ is .*; an access token of this pod has typ "at\+jwt" \(an ID token is not an access token\)/,
+    )
   })
   test('accepts application/at+jwt (RFC 7515 §4.1.9: the application/ prefix may be written)', async () => {
     expect((await verifySolidAccessToken(facts(await token({ header: { typ: 'application/at+jwt' } }), { ownIssuer: ISS }))).webid).toBe(WEBID as WebId)
   })
-  test('leaves the typ of other issuers\' tokens alone: Solid-OIDC does not require one', async () => {
+  test("leaves the typ of other issuers' tokens alone: Solid-OIDC does not require one", async () => {
     expect((await verifySolidAccessToken(facts(await token({ header: { typ: 'JWT' } }), { ownIssuer: 'https://pod.example' }))).webid).toBe(WEBID as WebId)
   })
 })

@@ -18,27 +18,46 @@ beforeAll(async () => {
   jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256' }] }
 })
 
-const sign = (now = NOW) => signUmaAccessToken(key, { issuer: ISS, webid: 'https://bob.example/#me' as WebId, clientId: 'https://app.example/id' as ClientId, webidIssuer: 'https://idp.example', permissions: PERMS, jkt: 'jkt-1', now })
+const sign = (now = NOW) =>
+  signUmaAccessToken(key, {
+    issuer: ISS,
+    webid: 'https://bob.example/#me' as WebId,
+    clientId: 'https://app.example/id' as ClientId,
+    webidIssuer: 'https://idp.example',
+    permissions: PERMS,
+    jkt: 'jkt-1',
+    now,
+  })
 
 /** Re-signs the token's claims with changes, under our key and typ. */
 async function resign(changes: Record<string, unknown>, header: Record<string, unknown> = {}) {
   const claims = { ...JSON.parse(Buffer.from((await sign()).split('.')[1]!, 'base64url').toString()), ...changes }
-  return new CompactSign(Buffer.from(JSON.stringify(claims))).setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: UMA_TOKEN_TYP, ...header }).sign(key.privateKey)
+  return new CompactSign(Buffer.from(JSON.stringify(claims)))
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: UMA_TOKEN_TYP, ...header })
+    .sign(key.privateKey)
 }
 
 async function refuses(token: string, description: RegExp) {
-  const err = await verifyUmaAccessToken({ token, issuer: ISS, keys: jwks, now: NOW }).then(() => undefined, (e: unknown) => e)
+  const err = await verifyUmaAccessToken({ token, issuer: ISS, keys: jwks, now: NOW }).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(HttpError)
   expect({ status: (err as HttpError).status, code: (err as HttpError).code }).toEqual({ status: 401, code: 'invalid_token' })
   expect((err as HttpError).description).toMatch(description)
 }
 
 describe('UMA access tokens (RFC 8725 §3.11 explicit typing, UMA Grant §3.3.5)', () => {
-  test('round-trip: webid, app, the ID token\'s issuer, key binding, permissions and expiry', async () => {
+  test("round-trip: webid, app, the ID token's issuer, key binding, permissions and expiry", async () => {
     const t = await sign()
     expect(isUmaAccessToken(t)).toBe(true)
     expect(await verifyUmaAccessToken({ token: t, issuer: ISS, keys: jwks, now: NOW })).toEqual({
-      webid: 'https://bob.example/#me' as WebId, clientId: 'https://app.example/id' as ClientId, webidIssuer: 'https://idp.example', jkt: 'jkt-1', permissions: PERMS, exp: NOW / 1000 + 300,
+      webid: 'https://bob.example/#me' as WebId,
+      clientId: 'https://app.example/id' as ClientId,
+      webidIssuer: 'https://idp.example',
+      jkt: 'jkt-1',
+      permissions: PERMS,
+      exp: NOW / 1000 + 300,
     })
   })
   test('a token without webid_iss (issued before the claim) verifies, with no issuer to meet an acl:IssuerCondition', async () => {
@@ -64,7 +83,9 @@ describe('UMA access tokens (RFC 8725 §3.11 explicit typing, UMA Grant §3.3.5)
   test('refuses a token our keys did not sign', async () => {
     const other = await generateKeyPair('ES256')
     const t = await sign()
-    const forged = await new CompactSign(Buffer.from(t.split('.')[1]!, 'base64url')).setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: UMA_TOKEN_TYP }).sign(other.privateKey)
+    const forged = await new CompactSign(Buffer.from(t.split('.')[1]!, 'base64url'))
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: UMA_TOKEN_TYP })
+      .sign(other.privateKey)
     await refuses(forged, /signature/)
   })
 })

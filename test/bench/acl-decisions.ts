@@ -35,26 +35,29 @@ const RWC = 'acl:Read, acl:Write, acl:Control'
 
 /** 20 rules over five container levels: agent, group, class, key and origin subjects; accessTo and default. */
 const ACLS: Record<string, string> = {
-  '/.acl': rule(both, `acl:agent <${OWNER}>`, RWC)
-    + rule('acl:accessTo <./>', 'acl:agentClass foaf:Agent', 'acl:Read'),
-  '/l1/.acl': rule(both, `acl:agent <${OWNER}>`, RWC)
-    + rule('acl:default <./>', `acl:agent <${ALICE}>`, 'acl:Read, acl:Write')
-    + rule('acl:default <./>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Read')
-    + rule('acl:accessTo <./>', 'acl:agentClass foaf:Agent', 'acl:Read'),
-  '/l1/l2/l3/.acl': rule(both, `acl:agent <${OWNER}>`, RWC)
-    + rule('acl:default <./>', 'acl:agentGroup </groups/team#g>', 'acl:Read, acl:Append')
-    + rule('acl:accessTo <./>', `acl:agent <${BOB}>`, 'acl:Read')
-    + rule('acl:default <./>', `acl:agent <${ALICE}>`, 'acl:Read, acl:Write')
-    + rule('acl:default <./>', 'acl:agent [ cert:key </keys/k1#k> ]', 'acl:Read')
-    + rule('acl:default <./>', `acl:agent <${CAROL}>`, 'acl:Read, acl:Write', 'acl:origin <https://app.example>'),
-  '/l1/l2/l3/l4/.acl': rule(both, `acl:agent <${OWNER}>`, RWC)
-    + rule('acl:default <./>', `acl:agent <${ALICE}>`, 'acl:Read')
-    + rule('acl:default <./>', 'acl:agentGroup </groups/team#g>', 'acl:Write'),
-  '/l1/l2/l3/l4/l5/doc.acl': rule('acl:accessTo <doc>', `acl:agent <${OWNER}>`, RWC)
-    + rule('acl:accessTo <doc>', 'acl:agentGroup </groups/team#g>', 'acl:Read')
-    + rule('acl:accessTo <doc>', `acl:agent <${ALICE}>`, 'acl:Read, acl:Write')
-    + rule('acl:accessTo <doc>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Append')
-    + rule('acl:accessTo <doc>', 'acl:agentClass foaf:Agent', 'acl:Read'),
+  '/.acl': rule(both, `acl:agent <${OWNER}>`, RWC) + rule('acl:accessTo <./>', 'acl:agentClass foaf:Agent', 'acl:Read'),
+  '/l1/.acl':
+    rule(both, `acl:agent <${OWNER}>`, RWC) +
+    rule('acl:default <./>', `acl:agent <${ALICE}>`, 'acl:Read, acl:Write') +
+    rule('acl:default <./>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Read') +
+    rule('acl:accessTo <./>', 'acl:agentClass foaf:Agent', 'acl:Read'),
+  '/l1/l2/l3/.acl':
+    rule(both, `acl:agent <${OWNER}>`, RWC) +
+    rule('acl:default <./>', 'acl:agentGroup </groups/team#g>', 'acl:Read, acl:Append') +
+    rule('acl:accessTo <./>', `acl:agent <${BOB}>`, 'acl:Read') +
+    rule('acl:default <./>', `acl:agent <${ALICE}>`, 'acl:Read, acl:Write') +
+    rule('acl:default <./>', 'acl:agent [ cert:key </keys/k1#k> ]', 'acl:Read') +
+    rule('acl:default <./>', `acl:agent <${CAROL}>`, 'acl:Read, acl:Write', 'acl:origin <https://app.example>'),
+  '/l1/l2/l3/l4/.acl':
+    rule(both, `acl:agent <${OWNER}>`, RWC) +
+    rule('acl:default <./>', `acl:agent <${ALICE}>`, 'acl:Read') +
+    rule('acl:default <./>', 'acl:agentGroup </groups/team#g>', 'acl:Write'),
+  '/l1/l2/l3/l4/l5/doc.acl':
+    rule('acl:accessTo <doc>', `acl:agent <${OWNER}>`, RWC) +
+    rule('acl:accessTo <doc>', 'acl:agentGroup </groups/team#g>', 'acl:Read') +
+    rule('acl:accessTo <doc>', `acl:agent <${ALICE}>`, 'acl:Read, acl:Write') +
+    rule('acl:accessTo <doc>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Append') +
+    rule('acl:accessTo <doc>', 'acl:agentClass foaf:Agent', 'acl:Read'),
 }
 // Counted from the documents above, so the printed figure stays true when a rule is added.
 const RULE_COUNT = Object.values(ACLS).join('').split('a acl:Authorization').length - 1
@@ -67,7 +70,13 @@ async function seed(store: Store, path: string, ttl: string) {
   await writeResource(store, BASE, path, { kind: path.endsWith('/') ? 'container' : 'rdf', contentType: 'text/turtle', triples, size: ttl.length }, Date.now())
 }
 
-interface Ask { readonly who: Principal; readonly url: string; readonly reqs: readonly ModeRequirement[]; readonly origin?: string; readonly links: string }
+interface Ask {
+  readonly who: Principal
+  readonly url: string
+  readonly reqs: readonly ModeRequirement[]
+  readonly origin?: string
+  readonly links: string
+}
 
 /** The mix of decisions: every level and the containers, reads, creates, deletes and ACL reads, by five requesters. */
 function decisionMix(): Ask[] {
@@ -133,7 +142,7 @@ export async function benchAclDecisions(opts: { durationMs?: number; print?: boo
     const deep = BASE + DOCS[4]!
     const read = requiredModes({ method: 'GET', url: deep, exists: true })
     const expect = async (who: Principal, want: boolean) => {
-      if (await decideOne({ who, url: deep, reqs: read, links: '' }) !== want) throw new Error('acl bench: the seeded tree decides unexpectedly')
+      if ((await decideOne({ who, url: deep, reqs: read, links: '' })) !== want) throw new Error('acl bench: the seeded tree decides unexpectedly')
     }
     await expect(asks.find(a => a.who.webid === BOB)!.who, true)
     await expect(asks.find(a => a.who.webid === CAROL)!.who, true)
@@ -151,8 +160,10 @@ export async function benchAclDecisions(opts: { durationMs?: number; print?: boo
     const seconds = (performance.now() - started) / 1000
     const result = { decisions, allowed, seconds, decisionsPerSecond: decisions / seconds, rules: RULE_COUNT, levels: LEVELS.length }
     if (opts.print ?? true) {
-      console.log(`acl decisions/s: ${Math.round(result.decisionsPerSecond)} (${decisions} decisions, ${Math.round(allowed / decisions * 100)}% allowed, `
-        + `${RULE_COUNT} rules, ${LEVELS.length}-level tree, ${asks.length}-decision mix, ${seconds.toFixed(1)} s)`)
+      console.log(
+        `acl decisions/s: ${Math.round(result.decisionsPerSecond)} (${decisions} decisions, ${Math.round((allowed / decisions) * 100)}% allowed, ` +
+          `${RULE_COUNT} rules, ${LEVELS.length}-level tree, ${asks.length}-decision mix, ${seconds.toFixed(1)} s)`,
+      )
     }
     return result
   } finally {

@@ -34,9 +34,13 @@ export async function openAppSessions(ctx: BenchContext, count: number): Promise
  */
 export function lendSessions(sessions: readonly AppSession[]): <T>(use: (s: AppSession) => Promise<T>) => Promise<T> {
   const idle = [...sessions]
-  return async (use) => {
+  return async use => {
     const session = idle.pop()
     if (!session) throw new Error('no idle app session; open at least as many as the concurrency')
-    try { return await use(session) } finally { idle.push(session) }
+    try {
+      return await use(session)
+    } finally {
+      idle.push(session)
+    }
   }
 }

@@ -9,4 +9,7 @@ const server = Bun.serve({
 })
 // run.ts reads the port from this line.
 console.log(`port ${server.port}`)
-process.on('SIGTERM', () => { server.stop(true); process.exit(0) })
+process.on('SIGTERM', () => {
+  server.stop(true)
+  process.exit(0)
+})

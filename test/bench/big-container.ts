@@ -13,16 +13,34 @@ const AIM_FIRST_BYTE_MS = 50
 const AIM_MEMBERS_PER_S = 100_000
 const WRITES = 30
 
-export interface ListingResult { readonly syntax: string; readonly firstByteMs: number; readonly totalMs: number; readonly membersPerS: number; readonly mb: number; readonly peakRssMb: number }
-export interface WriteCostResult { readonly members: number; readonly putP50Ms: number; readonly deleteP50Ms: number }
-export interface BigContainerResult { readonly listings: ListingResult[]; readonly pageP50Ms: number; readonly writes: WriteCostResult[]; readonly endRssMb: number }
+export interface ListingResult {
+  readonly syntax: string
+  readonly firstByteMs: number
+  readonly totalMs: number
+  readonly membersPerS: number
+  readonly mb: number
+  readonly peakRssMb: number
+}
+export interface WriteCostResult {
+  readonly members: number
+  readonly putP50Ms: number
+  readonly deleteP50Ms: number
+}
+export interface BigContainerResult {
+  readonly listings: ListingResult[]
+  readonly pageP50Ms: number
+  readonly writes: WriteCostResult[]
+  readonly endRssMb: number
+}
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 async function timeListing(pod: RunningPod, syntax: string): Promise<ListingResult> {
   let peak = rssMb(pod.proc.pid)
-  const sampler = setInterval(() => { peak = Math.max(peak, rssMb(pod.proc.pid)) }, 20)
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb(pod.proc.pid))
+  }, 20)
   try {
     const started = performance.now()
     const res = await fetch(`${pod.baseUrl}/big/`, { headers: { accept: syntax } })
@@ -59,12 +77,13 @@ async function timeWrites(pod: RunningPod, container: string, members: number): 
 export async function benchBigContainer(opts: { print?: boolean } = {}): Promise<BigContainerResult> {
   const pod = await startPod({
     extraArgs: ['--log-level', 'warn'],
-    seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, '/big/', ['Read', 'Write'], async (store) => {
-      await seedMembers(store, baseUrl, '/big/', MEMBERS, Date.now() - MEMBERS * 1000)
-      await writeTurtle(store, baseUrl, '/small/', '')
-      await writeTurtle(store, baseUrl, '/small/.acl', publicAcl(`${baseUrl}/small/`, ['Read', 'Write']))
-      await seedMembers(store, baseUrl, '/small/', SMALL, Date.now())
-    }),
+    seed: (dataDir, baseUrl) =>
+      seedPublicContainer(dataDir, baseUrl, '/big/', ['Read', 'Write'], async store => {
+        await seedMembers(store, baseUrl, '/big/', MEMBERS, Date.now() - MEMBERS * 1000)
+        await writeTurtle(store, baseUrl, '/small/', '')
+        await writeTurtle(store, baseUrl, '/small/.acl', publicAcl(`${baseUrl}/small/`, ['Read', 'Write']))
+        await seedMembers(store, baseUrl, '/small/', SMALL, Date.now())
+      }),
   })
   try {
     const listings: ListingResult[] = []
@@ -88,11 +107,14 @@ export async function benchBigContainer(opts: { print?: boolean } = {}): Promise
 function print(r: BigContainerResult) {
   for (const l of r.listings) {
     const aims = `aim < ${AIM_FIRST_BYTE_MS} ms: ${l.firstByteMs < AIM_FIRST_BYTE_MS ? 'met' : 'not met'}; aim ≥ ${AIM_MEMBERS_PER_S}/s: ${l.membersPerS >= AIM_MEMBERS_PER_S ? 'met' : 'not met'}`
-    console.log(`big container: GET of ${MEMBERS} members as ${l.syntax}: first byte ${l.firstByteMs.toFixed(1)} ms, all ${l.totalMs.toFixed(0)} ms ` +
-      `(${Math.round(l.membersPerS)} members/s, ${l.mb.toFixed(1)} MB), pod RSS peak ${l.peakRssMb.toFixed(0)} MB (${aims})`)
+    console.log(
+      `big container: GET of ${MEMBERS} members as ${l.syntax}: first byte ${l.firstByteMs.toFixed(1)} ms, all ${l.totalMs.toFixed(0)} ms ` +
+        `(${Math.round(l.membersPerS)} members/s, ${l.mb.toFixed(1)} MB), pod RSS peak ${l.peakRssMb.toFixed(0)} MB (${aims})`,
+    )
   }
   console.log(`big container: a page of 1,000 members: p50 ${r.pageP50Ms.toFixed(1)} ms`)
-  for (const w of r.writes) console.log(`big container: PUT then DELETE of one member among ${w.members}: p50 ${w.putP50Ms.toFixed(1)} ms / ${w.deleteP50Ms.toFixed(1)} ms`)
+  for (const w of r.writes)
+    console.log(`big container: PUT then DELETE of one member among ${w.members}: p50 ${w.putP50Ms.toFixed(1)} ms / ${w.deleteP50Ms.toFixed(1)} ms`)
   console.log(`big container: pod RSS after the listings and writes: ${r.endRssMb.toFixed(0)} MB (before the reclaimer's collection)`)
 }
 

@@ -37,20 +37,30 @@ function openUnread(port: number, path: string): Promise<{ socket: Socket; statu
 async function main() {
   const pod = await startPod({
     extraArgs: ['--log-level', 'warn'],
-    seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, '/live/', ['Read', 'Write'], store => writeTurtle(store, baseUrl, DOC, '<#it> <http://example.org/n> 0.')),
+    seed: (dataDir, baseUrl) =>
+      seedPublicContainer(dataDir, baseUrl, '/live/', ['Read', 'Write'], store => writeTurtle(store, baseUrl, DOC, '<#it> <http://example.org/n> 0.')),
   })
   const sockets: Socket[] = []
   try {
     const pid = pod.proc.pid
     const put = async (i: number) => {
-      const res = await fetch(`http://127.0.0.1:${pod.port}${DOC}`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `<#it> <http://example.org/n> ${i}.` })
+      const res = await fetch(`http://127.0.0.1:${pod.port}${DOC}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'text/turtle' },
+        body: `<#it> <http://example.org/n> ${i}.`,
+      })
       await res.arrayBuffer()
     }
     const writeAll = async (from: number, onEach: (i: number) => void = () => {}) => {
       let next = from
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        for (let i = next++; i < from + WRITES; i = next++) { await put(i); onEach(i) }
-      }))
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          for (let i = next++; i < from + WRITES; i = next++) {
+            await put(i)
+            onEach(i)
+          }
+        }),
+      )
     }
     // the same writes first, with no stream: the idle figure is a pod whose write path (LevelDB's memtable, the
     // caches) has grown as far as this load takes it
@@ -67,26 +77,38 @@ async function main() {
     const opened = rssMb(pid)
     let peak = opened
     const started = performance.now()
-    await writeAll(WRITES, i => { if (i % 100 === 0) peak = Math.max(peak, rssMb(pid)) })
+    await writeAll(WRITES, i => {
+      if (i % 100 === 0) peak = Math.max(peak, rssMb(pid))
+    })
     peak = Math.max(peak, rssMb(pid))
     const seconds = (performance.now() - started) / 1000
     // Read every stream now: one the pod ended as too slow reaches its last chunk (RFC 9112 §7.1: a zero-size
     // chunk; the connection itself stays open) once its bytes are read
-    const ended = await Promise.all(sockets.map(s => new Promise<boolean>(resolve => {
-      const timer = setTimeout(() => resolve(false), 5000)
-      let tail = ''
-      s.on('data', (chunk: Buffer) => {
-        tail = (tail + chunk.toString('latin1')).slice(-16)
-        if (tail.endsWith('\r\n0\r\n\r\n')) { clearTimeout(timer); resolve(true) }
-      })
-      s.resume()
-    })))
+    const ended = await Promise.all(
+      sockets.map(
+        s =>
+          new Promise<boolean>(resolve => {
+            const timer = setTimeout(() => resolve(false), 5000)
+            let tail = ''
+            s.on('data', (chunk: Buffer) => {
+              tail = (tail + chunk.toString('latin1')).slice(-16)
+              if (tail.endsWith('\r\n0\r\n\r\n')) {
+                clearTimeout(timer)
+                resolve(true)
+              }
+            })
+            s.resume()
+          }),
+      ),
+    )
     const closedByPod = ended.filter(Boolean).length
     const ok = statuses.filter(s => s === 200).length
     const refused = statuses.filter(s => s === 429).length
-    console.log(`channel caps memory${CONTROL ? ' (control: no stream)' : ''}: ${ok} streams of one anonymous client opened, ${refused} refused with 429 (cap ${PER_CLIENT}); ` +
-      `RSS idle ${idle.toFixed(1)} MB, with the streams open ${opened.toFixed(1)} MB, peak over ${WRITES} writes ${peak.toFixed(1)} MB ` +
-      `(+${(peak - idle).toFixed(1)} MB, ${seconds.toFixed(0)} s; aim within ${AIM_MB} MB: ${peak - idle <= AIM_MB ? 'met' : 'not met'}); streams the pod ended as too slow: ${closedByPod}`)
+    console.log(
+      `channel caps memory${CONTROL ? ' (control: no stream)' : ''}: ${ok} streams of one anonymous client opened, ${refused} refused with 429 (cap ${PER_CLIENT}); ` +
+        `RSS idle ${idle.toFixed(1)} MB, with the streams open ${opened.toFixed(1)} MB, peak over ${WRITES} writes ${peak.toFixed(1)} MB ` +
+        `(+${(peak - idle).toFixed(1)} MB, ${seconds.toFixed(0)} s; aim within ${AIM_MB} MB: ${peak - idle <= AIM_MB ? 'met' : 'not met'}); streams the pod ended as too slow: ${closedByPod}`,
+    )
   } finally {
     for (const s of sockets) s.destroy()
     await pod.dispose()

@@ -29,7 +29,12 @@ export async function seedBigFolder(store: Store, baseUrl: string, members: numb
   await seedMembers(store, baseUrl, '/big/', members, now - members * 1000)
 }
 
-export interface ListingBenchResult { readonly members: number; readonly requests: number; readonly p50Ms: number; readonly maxMs: number }
+export interface ListingBenchResult {
+  readonly members: number
+  readonly requests: number
+  readonly p50Ms: number
+  readonly maxMs: number
+}
 
 export async function benchDashboardListing(opts: { requests?: number; print?: boolean } = {}): Promise<ListingBenchResult[]> {
   const out: ListingBenchResult[] = []
@@ -61,7 +66,9 @@ async function benchOneSize(members: number, opts: { requests?: number; print?: 
     times.sort((a, b) => a - b)
     const result = { members, requests, p50Ms: times[Math.floor(times.length / 2)]!, maxMs: times[times.length - 1]! }
     if (opts.print !== false) {
-      console.log(`dashboard listing: the Files page (100 rows) of a ${members.toLocaleString('en')}-member folder over ${requests} requests: p50 ${result.p50Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms (aim < 100 ms)`)
+      console.log(
+        `dashboard listing: the Files page (100 rows) of a ${members.toLocaleString('en')}-member folder over ${requests} requests: p50 ${result.p50Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms (aim < 100 ms)`,
+      )
     }
     return result
   } finally {

@@ -32,18 +32,35 @@ const reg = (i: number) => `${BASE}/reg${i % REGISTRATIONS}/`
 function grantFor(grantee: string, i: number): GrantData {
   const selected = i % 2 === 0
   return {
-    grantee, grantedBy: OWNER, dataOwner: OWNER, registeredShapeTree: 'https://shapes.example/trees#T',
-    hasDataRegistration: reg(i), hasStorage: `${BASE}/`, accessMode: [ACL('Read'), ACL('Update')],
+    grantee,
+    grantedBy: OWNER,
+    dataOwner: OWNER,
+    registeredShapeTree: 'https://shapes.example/trees#T',
+    hasDataRegistration: reg(i),
+    hasStorage: `${BASE}/`,
+    accessMode: [ACL('Read'), ACL('Update')],
     scopeOfGrant: INTEROP(selected ? 'SelectedFromRegistry' : 'AllFromRegistry'),
     ...(selected ? { hasDataInstance: [`${reg(i)}i${i % 7}`, `${reg(i)}i${(i + 3) % 7}`] } : {}),
   }
 }
 
-interface Ask { readonly who: Principal; readonly url: string; readonly reqs: readonly ModeRequirement[]; readonly links: string }
+interface Ask {
+  readonly who: Principal
+  readonly url: string
+  readonly reqs: readonly ModeRequirement[]
+  readonly links: string
+}
 
 /** Reads and writes by the owner, a grantee (allowed and denied targets), agents with other grants, and the public. */
 function decisionMix(): Ask[] {
-  const who = [agent(OWNER), agent(BOB), agent('https://agent7.example/#me'), agent('https://agent8.example/#me'), agent('https://nobody.example/#me'), ANONYMOUS]
+  const who = [
+    agent(OWNER),
+    agent(BOB),
+    agent('https://agent7.example/#me'),
+    agent('https://agent8.example/#me'),
+    agent('https://nobody.example/#me'),
+    ANONYMOUS,
+  ]
   const asks: Ask[] = []
   for (const p of who) {
     for (let r = 0; r < 10; r++) {
@@ -58,19 +75,31 @@ function decisionMix(): Ask[] {
   return asks
 }
 
-export interface GrantBenchResult { readonly withGrants: number; readonly wacOnly: number; readonly ratio: number; readonly grants: number }
+export interface GrantBenchResult {
+  readonly withGrants: number
+  readonly wacOnly: number
+  readonly ratio: number
+  readonly grants: number
+}
 
-interface Setup { decide(a: Ask): Promise<boolean>; close(): Promise<void> }
+interface Setup {
+  decide(a: Ask): Promise<boolean>
+  close(): Promise<void>
+}
 
 async function setUp(grantCount: number): Promise<Setup> {
   const dir = mkdtempSync(join(tmpdir(), 'solopod-bench-grants-'))
   const cfg = buildConfig(['--data', dir, '--base-url', BASE, '--log-level', 'warn'], {})
   const store = await openStore(cfg.dataDir)
-  const close = async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) }
+  const close = async () => {
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
   try {
     await ensureOwner(store, BASE, Date.now())
     for (let r = 0; r < REGISTRATIONS; r++) {
-      for (const name of ['i1', 'i4', 'other']) await writeTurtle(store, BASE, new URL(`${reg(r)}${name}`).pathname, '<#it> <http://purl.org/dc/terms/title> "x".')
+      for (const name of ['i1', 'i4', 'other'])
+        await writeTurtle(store, BASE, new URL(`${reg(r)}${name}`).pathname, '<#it> <http://purl.org/dc/terms/title> "x".')
     }
     const deps = makeDeps(cfg, store, () => Date.now())
     const { grants } = deps
@@ -78,7 +107,10 @@ async function setUp(grantCount: number): Promise<Setup> {
     for (let i = 0; i < grantCount; i++) await grants.create(grantFor(i % 100 === 0 ? BOB : `https://agent${i % 997}.example/#me`, i))
     const access = makeAccessControl(deps)
     const decide = async (a: Ask) => {
-      try { await access.authorize(a.who, a.url, a.reqs, undefined, a.links); return true } catch (err) {
+      try {
+        await access.authorize(a.who, a.url, a.reqs, undefined, a.links)
+        return true
+      } catch (err) {
         if (err instanceof HttpError && (err.status === 401 || err.status === 403)) return false
         throw err
       }
@@ -115,7 +147,10 @@ export async function benchGrantDecisions(opts: { durationMs?: number; print?: b
   const wacPod = await setUp(0)
   const grantPod = await setUp(GRANTS)
   try {
-    for (const a of asks) { await wacPod.decide(a); await grantPod.decide(a) } // warm-up: ACLs cached, grants loaded
+    for (const a of asks) {
+      await wacPod.decide(a)
+      await grantPod.decide(a)
+    } // warm-up: ACLs cached, grants loaded
     let wac = { perSecond: 0, allowed: 0 }
     let grants = { perSecond: 0, allowed: 0 }
     for (let r = 0; r < ROUNDS; r++) {
@@ -127,9 +162,11 @@ export async function benchGrantDecisions(opts: { durationMs?: number; print?: b
     if (!(grants.allowed > wac.allowed)) throw new Error('grant bench: the grants allowed nothing more than WAC; the benchmark would measure nothing')
     const result = { withGrants: grants.perSecond, wacOnly: wac.perSecond, ratio: grants.perSecond / wac.perSecond, grants: GRANTS }
     if (opts.print ?? true) {
-      console.log(`grant decisions/s: ${Math.round(result.withGrants)} with ${GRANTS} grants (${Math.round(grants.allowed * 100)}% allowed) `
-        + `vs ${Math.round(result.wacOnly)} WAC only (${Math.round(wac.allowed * 100)}% allowed): ${(result.ratio * 100).toFixed(0)}% `
-        + `(aim ≥ 50000/s: ${result.withGrants >= 50_000 ? 'met' : 'not met'}; within 2×: ${result.ratio >= 0.5 ? 'met' : 'not met'})`)
+      console.log(
+        `grant decisions/s: ${Math.round(result.withGrants)} with ${GRANTS} grants (${Math.round(grants.allowed * 100)}% allowed) ` +
+          `vs ${Math.round(result.wacOnly)} WAC only (${Math.round(wac.allowed * 100)}% allowed): ${(result.ratio * 100).toFixed(0)}% ` +
+          `(aim ≥ 50000/s: ${result.withGrants >= 50_000 ? 'met' : 'not met'}; within 2×: ${result.ratio >= 0.5 ? 'met' : 'not met'})`,
+      )
     }
     return result
   } finally {

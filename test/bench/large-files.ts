@@ -74,7 +74,11 @@ const POSIX_FADV_DONTNEED = 4
 /** Makes the next read of `file` come from the disk, not from memory (the file is fsynced, so its pages are clean). */
 function evictFromCache(file: string) {
   const fd = openSync(file, 'r')
-  try { libc.symbols.posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) } finally { closeSync(fd) }
+  try {
+    libc.symbols.posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /** The newest blob file of the pod's data directory (files/<2 hex>/<id>): a replaced one stays 30 s. */
@@ -109,7 +113,9 @@ export async function benchLargeFiles(opts: { print?: boolean; mib?: number } = 
     await Bun.sleep(3000)
     const idleRssMb = rssMb(pod.proc.pid)
     const best = { uploadMbps: 0, writeMbps: 0, downloadMbps: 0, readMbps: 0, warmDownloadMbps: 0, warmReadMbps: 0, uploadPeakRssMb: 0 }
-    const keep = (key: keyof typeof best, value: number) => { best[key] = Math.max(best[key], value) }
+    const keep = (key: keyof typeof best, value: number) => {
+      best[key] = Math.max(best[key], value)
+    }
     const download = () => timedRead(async () => (await fetch(pod.baseUrl + PATH)).body, bytes)
     const read = () => timedRead(async () => Bun.file(plain).stream(), bytes)
     for (let round = 0; round < ROUNDS; round++) {

@@ -31,13 +31,21 @@ export async function runLoad(op: Operation, opts: LoadOptions): Promise<LoadRes
   const started = performance.now()
   await drive(op, opts.concurrency, opts.durationMs, (ms, failure) => {
     latencies.push(ms)
-    if (failure !== undefined) { failures++; firstFailure ??= failure }
+    if (failure !== undefined) {
+      failures++
+      firstFailure ??= failure
+    }
   })
   const seconds = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
   return {
-    requests: latencies.length, failures, ...(firstFailure ? { firstFailure } : {}), seconds,
-    rps: latencies.length / seconds, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99),
+    requests: latencies.length,
+    failures,
+    ...(firstFailure ? { firstFailure } : {}),
+    seconds,
+    rps: latencies.length / seconds,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
   }
 }
 
@@ -49,7 +57,11 @@ async function drive(op: Operation, concurrency: number, durationMs: number, rec
       const i = next++
       const t0 = performance.now()
       let failure: string | undefined
-      try { failure = await op(i) } catch (err) { failure = err instanceof Error ? err.message : String(err) }
+      try {
+        failure = await op(i)
+      } catch (err) {
+        failure = err instanceof Error ? err.message : String(err)
+      }
       record(performance.now() - t0, failure)
     }
   }
@@ -64,7 +76,7 @@ function percentile(sorted: readonly number[], p: number): number {
 
 /** An HTTP operation: sends the i-th request, reads the whole body, checks the status. */
 export function httpOperation(makeRequest: (i: number) => Request | Promise<Request>, okStatuses: readonly number[]): Operation {
-  return async (i) => {
+  return async i => {
     const res = await fetch(await makeRequest(i))
     await res.arrayBuffer()
     return okStatuses.includes(res.status) ? undefined : `status ${res.status}`

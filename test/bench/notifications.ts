@@ -33,7 +33,14 @@ const OPENING = 64
 /** Quiet time before RSS is read: the pod's reclaimer collects once it has been idle for 3 s. */
 const SETTLE_MS = 4000
 
-export interface LatencyResult { readonly subscribers: number; readonly writes: number; readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number; readonly missing: number }
+export interface LatencyResult {
+  readonly subscribers: number
+  readonly writes: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly maxMs: number
+  readonly missing: number
+}
 export interface NotificationsResult {
   readonly latency: LatencyResult[]
   readonly idleRssMb: number
@@ -50,8 +57,14 @@ export interface NotificationsResult {
 }
 
 /** Where requests go (127.0.0.1) and the pod's base URL (localhost), which topics are named with. */
-interface Pod { readonly origin: string; readonly baseUrl: string }
-interface Subscriber { readonly socket: WebSocket; readonly closed: Promise<void> }
+interface Pod {
+  readonly origin: string
+  readonly baseUrl: string
+}
+interface Subscriber {
+  readonly socket: WebSocket
+  readonly closed: Promise<void>
+}
 type Arrival = (at: number) => void
 
 /** `count` subscriptions, subscriber i to topics[i % topics.length]; every message a socket receives goes to `arrival`. */
@@ -60,36 +73,51 @@ async function openSubscribers({ origin, baseUrl }: Pod, topics: readonly string
   let next = 0
   const one = async (i: number) => {
     const res = await fetch(`${origin}/.notifications/WebSocketChannel2023/`, {
-      method: 'POST', headers: { 'content-type': 'application/ld+json' },
-      body: JSON.stringify({ '@context': ['https://www.w3.org/ns/solid/notification/v1'], type: 'WebSocketChannel2023', topic: baseUrl + topics[i % topics.length] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/ld+json' },
+      body: JSON.stringify({
+        '@context': ['https://www.w3.org/ns/solid/notification/v1'],
+        type: 'WebSocketChannel2023',
+        topic: baseUrl + topics[i % topics.length],
+      }),
     })
-    const body = await res.json() as { receiveFrom?: string }
+    const body = (await res.json()) as { receiveFrom?: string }
     if (res.status !== 200 || !body.receiveFrom) throw new Error(`subscription ${i}: ${res.status} ${JSON.stringify(body)}`)
     // The pod listens on 127.0.0.1: connect there, not to whatever `localhost` resolves to first
     const socket = new WebSocket(body.receiveFrom.replace('ws://localhost:', 'ws://127.0.0.1:'))
     socket.onmessage = () => arrival.on(performance.now())
-    const closed = new Promise<void>((resolve) => { socket.onclose = () => resolve() })
+    const closed = new Promise<void>(resolve => {
+      socket.onclose = () => resolve()
+    })
     await new Promise<void>((resolve, reject) => {
       socket.onopen = () => resolve()
       socket.onerror = () => reject(new Error(`subscription ${i}: the socket did not open`))
     })
     out[i] = { socket, closed }
   }
-  await Promise.all(Array.from({ length: OPENING }, async () => { for (let i = next++; i < count; i = next++) await one(i) }))
+  await Promise.all(
+    Array.from({ length: OPENING }, async () => {
+      for (let i = next++; i < count; i = next++) await one(i)
+    }),
+  )
   return out
 }
 
 /** Closes the sockets and waits until the pod has closed its side of each (its channels are gone then). */
 async function closeAll(subscribers: readonly Subscriber[]): Promise<void> {
   for (const s of subscribers) s.socket.close()
-  await Promise.race([Promise.all(subscribers.map((s) => s.closed)), Bun.sleep(10_000)])
+  await Promise.race([Promise.all(subscribers.map(s => s.closed)), Bun.sleep(10_000)])
 }
 
-const put = (origin: string, path: string, i: number) => new Request(origin + path, {
-  method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `<#it> <http://example.org/n> "${i}".`,
-})
+const put = (origin: string, path: string, i: number) =>
+  new Request(origin + path, {
+    method: 'PUT',
+    headers: { 'content-type': 'text/turtle' },
+    body: `<#it> <http://example.org/n> "${i}".`,
+  })
 
-const percentile = (sorted: readonly number[], p: number) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
 
 /** Writes HOT one at a time; each write's latency to every subscriber is from sending the PUT to the message's arrival. */
 async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult> {
@@ -99,9 +127,15 @@ async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult>
   let missing = 0
   try {
     const writes = WRITES[subscribers] ?? 30
-    for (let w = -3; w < writes; w++) { // three unmeasured writes first (JIT, connection)
+    for (let w = -3; w < writes; w++) {
+      // three unmeasured writes first (JIT, connection)
       const arrived: number[] = []
-      const all = new Promise<void>((resolve) => { arrival.on = (at) => { arrived.push(at); if (arrived.length === subscribers) resolve() } })
+      const all = new Promise<void>(resolve => {
+        arrival.on = at => {
+          arrived.push(at)
+          if (arrived.length === subscribers) resolve()
+        }
+      })
       const sent = performance.now()
       const res = await fetch(put(at.origin, HOT, w))
       await res.arrayBuffer()
@@ -115,7 +149,14 @@ async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult>
     await closeAll(subs)
   }
   samples.sort((a, b) => a - b)
-  return { subscribers, writes: WRITES[subscribers] ?? 30, p50Ms: percentile(samples, 0.5), p99Ms: percentile(samples, 0.99), maxMs: samples.at(-1) ?? NaN, missing }
+  return {
+    subscribers,
+    writes: WRITES[subscribers] ?? 30,
+    p50Ms: percentile(samples, 0.5),
+    p99Ms: percentile(samples, 0.99),
+    maxMs: samples.at(-1) ?? NaN,
+    missing,
+  }
 }
 
 /** CPU time a process has used, user + system, in ms (/proc/PID/stat fields 14 and 15, in clock ticks of 10 ms). */
@@ -127,23 +168,27 @@ function cpuMs(pid: number): number {
 /** PUT at c50 over PUT_DOCS documents (steady state, as the main PUT workload), and the pod's CPU ms per PUT meanwhile. */
 async function putLoad(origin: string, pid: number, counter: { puts: number }): Promise<{ load: LoadResult; cpuPerPutMs: number }> {
   const cpu = cpuMs(pid)
-  const load = await runLoad(async (i) => {
-    counter.puts++
-    return httpOperation(() => put(origin, `${CONTAINER}doc-${i % PUT_DOCS}.ttl`, i), [201, 204, 205])(i)
-  }, { concurrency: PUT_CONCURRENCY, durationMs: PUT_SECONDS * 1000, warmupMs: 500 })
+  const load = await runLoad(
+    async i => {
+      counter.puts++
+      return httpOperation(() => put(origin, `${CONTAINER}doc-${i % PUT_DOCS}.ttl`, i), [201, 204, 205])(i)
+    },
+    { concurrency: PUT_CONCURRENCY, durationMs: PUT_SECONDS * 1000, warmupMs: 500 },
+  )
   return { load, cpuPerPutMs: (cpuMs(pid) - cpu) / counter.puts }
 }
 
-const best = <T extends { load: LoadResult }>(a: T | undefined, b: T) => !a || b.load.rps > a.load.rps ? b : a
+const best = <T extends { load: LoadResult }>(a: T | undefined, b: T) => (!a || b.load.rps > a.load.rps ? b : a)
 
 export async function benchNotifications(opts: { print?: boolean } = {}): Promise<NotificationsResult> {
   const pod: RunningPod = await startPod({
     // every subscriber is this process, one anonymous client: the per-client cap is lifted to measure the pod
     extraArgs: ['--log-level', 'warn', '--max-channels-per-client', String(MANY + 1000)],
-    seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, CONTAINER, ['Read', 'Write'], async (store) => {
-      await writeTurtle(store, baseUrl, HOT, '<#it> <http://example.org/n> "0".')
-      for (let i = 0; i < PUT_DOCS; i++) await writeTurtle(store, baseUrl, `${CONTAINER}doc-${i}.ttl`, '<#it> <http://example.org/n> "0".')
-    }),
+    seed: (dataDir, baseUrl) =>
+      seedPublicContainer(dataDir, baseUrl, CONTAINER, ['Read', 'Write'], async store => {
+        await writeTurtle(store, baseUrl, HOT, '<#it> <http://example.org/n> "0".')
+        for (let i = 0; i < PUT_DOCS; i++) await writeTurtle(store, baseUrl, `${CONTAINER}doc-${i}.ttl`, '<#it> <http://example.org/n> "0".')
+      }),
   })
   const origin = `http://127.0.0.1:${pod.port}`
   const at: Pod = { origin, baseUrl: pod.baseUrl }
@@ -172,7 +217,11 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
       putNone = best(putNone, await putLoad(origin, pod.proc.pid, { puts: 0 }))
       const counter = { puts: 0 }
       let received = 0
-      const subs = await openSubscribers(at, docs, LISTENING, { on: () => { received++ } })
+      const subs = await openSubscribers(at, docs, LISTENING, {
+        on: () => {
+          received++
+        },
+      })
       putListening = best(putListening, await putLoad(origin, pod.proc.pid, counter))
       expected += counter.puts * (LISTENING / PUT_DOCS)
       const deadline = performance.now() + 3000
@@ -182,8 +231,16 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
     }
     if (pod.proc.exitCode !== null) throw new Error(`the pod exited during the notifications bench:\n${pod.output()}`)
     const result: NotificationsResult = {
-      latency, idleRssMb, manyRssMb, openManyS, putNone: putNone!.load, putListening: putListening!.load,
-      cpuPerPutNoneMs: putNone!.cpuPerPutMs, cpuPerPutListeningMs: putListening!.cpuPerPutMs, delivered, expected,
+      latency,
+      idleRssMb,
+      manyRssMb,
+      openManyS,
+      putNone: putNone!.load,
+      putListening: putListening!.load,
+      cpuPerPutNoneMs: putNone!.cpuPerPutMs,
+      cpuPerPutListeningMs: putListening!.cpuPerPutMs,
+      delivered,
+      expected,
     }
     if (opts.print !== false) for (const line of formatNotifications(result)) console.log(line)
     return result
@@ -193,18 +250,25 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
 }
 
 export function formatNotifications(r: NotificationsResult): string[] {
-  const met = (ok: boolean) => ok ? 'met' : 'not met'
-  const lines = r.latency.map((l) => `notifications: write → notification, ${l.subscribers} WebSocket subscriber${l.subscribers === 1 ? '' : 's'} on one document (${l.writes} writes): ` +
-    `p50 ${l.p50Ms.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms, max ${l.maxMs.toFixed(1)} ms${l.missing ? `, ${l.missing} never arrived` : ''}` +
-    (l.subscribers === 1000 ? ` (aim p99 ≤ ${AIM_P99_MS} ms: ${met(l.p99Ms <= AIM_P99_MS)})` : ''))
+  const met = (ok: boolean) => (ok ? 'met' : 'not met')
+  const lines = r.latency.map(
+    l =>
+      `notifications: write → notification, ${l.subscribers} WebSocket subscriber${l.subscribers === 1 ? '' : 's'} on one document (${l.writes} writes): ` +
+      `p50 ${l.p50Ms.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms, max ${l.maxMs.toFixed(1)} ms${l.missing ? `, ${l.missing} never arrived` : ''}` +
+      (l.subscribers === 1000 ? ` (aim p99 ≤ ${AIM_P99_MS} ms: ${met(l.p99Ms <= AIM_P99_MS)})` : ''),
+  )
   const growth = r.manyRssMb - r.idleRssMb
-  lines.push(`notifications: pod RSS idle ${r.idleRssMb.toFixed(0)} MB, with ${MANY} open WebSocket subscriptions ${r.manyRssMb.toFixed(0)} MB ` +
-    `(+${growth.toFixed(0)} MB; aim ≤ +${AIM_RSS_MB} MB: ${met(growth <= AIM_RSS_MB)}); opening them took ${r.openManyS.toFixed(1)} s`)
+  lines.push(
+    `notifications: pod RSS idle ${r.idleRssMb.toFixed(0)} MB, with ${MANY} open WebSocket subscriptions ${r.manyRssMb.toFixed(0)} MB ` +
+      `(+${growth.toFixed(0)} MB; aim ≤ +${AIM_RSS_MB} MB: ${met(growth <= AIM_RSS_MB)}); opening them took ${r.openManyS.toFixed(1)} s`,
+  )
   const ratio = r.putListening.rps / r.putNone.rps
-  lines.push(`notifications: PUT c${PUT_CONCURRENCY} with ${LISTENING} subscribers listening (${LISTENING / PUT_DOCS} on each written document) ${r.putListening.rps.toFixed(0)} req/s ` +
-    `(p99 ${r.putListening.p99Ms.toFixed(1)} ms) vs none ${r.putNone.rps.toFixed(0)} req/s (p99 ${r.putNone.p99Ms.toFixed(1)} ms): ${ratio.toFixed(2)}× (aim ≥ ${AIM_PUT_RATIO}×: ${met(ratio >= AIM_PUT_RATIO)}); ` +
-    `${r.delivered} of ${r.expected} notifications arrived; pod CPU per PUT ${r.cpuPerPutListeningMs.toFixed(2)} ms vs ${r.cpuPerPutNoneMs.toFixed(2)} ms ` +
-    `(the rest of the gap is this process receiving the notifications on the same cores)`)
+  lines.push(
+    `notifications: PUT c${PUT_CONCURRENCY} with ${LISTENING} subscribers listening (${LISTENING / PUT_DOCS} on each written document) ${r.putListening.rps.toFixed(0)} req/s ` +
+      `(p99 ${r.putListening.p99Ms.toFixed(1)} ms) vs none ${r.putNone.rps.toFixed(0)} req/s (p99 ${r.putNone.p99Ms.toFixed(1)} ms): ${ratio.toFixed(2)}× (aim ≥ ${AIM_PUT_RATIO}×: ${met(ratio >= AIM_PUT_RATIO)}); ` +
+      `${r.delivered} of ${r.expected} notifications arrived; pod CPU per PUT ${r.cpuPerPutListeningMs.toFixed(2)} ms vs ${r.cpuPerPutNoneMs.toFixed(2)} ms ` +
+      `(the rest of the gap is this process receiving the notifications on the same cores)`,
+  )
   return lines
 }
 

@@ -23,7 +23,11 @@ export const PRESIGNED_PER_SECOND = 8_000
  * (auth/dpop-replay.ts), so a pool sent newest first would be refused past one key's share. Values
  * older than `maxAgeMs` are skipped; once the pool is spent every later value is signed on the fly.
  */
-export async function presign<T>(sign: () => Promise<T>, count: number, o: { maxAgeMs?: number; now?: () => number; perSecond?: number } = {}): Promise<() => Promise<T>> {
+export async function presign<T>(
+  sign: () => Promise<T>,
+  count: number,
+  o: { maxAgeMs?: number; now?: () => number; perSecond?: number } = {},
+): Promise<() => Promise<T>> {
   const maxAgeMs = o.maxAgeMs ?? PRESIGNED_MAX_AGE_MS
   const now = o.now ?? Date.now
   const perSecond = o.perSecond ?? PRESIGNED_PER_SECOND

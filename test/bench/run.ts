@@ -20,12 +20,18 @@ import { benchWebhooks } from './webhooks.ts'
 import { benchNotifications } from './notifications.ts'
 import { benchWebdav } from './webdav.ts'
 
-interface Flags extends LoadOptions { readonly only?: string; readonly json: boolean }
+interface Flags extends LoadOptions {
+  readonly only?: string
+  readonly json: boolean
+}
 
 const USAGE = 'usage: bun run bench [--duration SECONDS] [--concurrency N] [--only TEXT] [--json]'
 
 function parseFlags(argv: readonly string[]): Flags {
-  const value = (flag: string) => { const i = argv.indexOf(flag); return i < 0 ? undefined : argv[i + 1] }
+  const value = (flag: string) => {
+    const i = argv.indexOf(flag)
+    return i < 0 ? undefined : argv[i + 1]
+  }
   const number = (flag: string, fallback: number, max: number) => {
     const raw = value(flag)
     const n = raw === undefined ? fallback : Number(raw)
@@ -47,11 +53,20 @@ async function startBare(): Promise<{ origin: string; stop(): Promise<void> }> {
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
   const { value } = await reader.read()
   const port = /port (\d+)/.exec(new TextDecoder().decode(value))?.[1]
-  if (!port) { proc.kill(); throw new Error('the bare server did not report its port') }
-  return { origin: `http://127.0.0.1:${port}`, stop: async () => { proc.kill('SIGTERM'); await proc.exited } }
+  if (!port) {
+    proc.kill()
+    throw new Error('the bare server did not report its port')
+  }
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      proc.kill('SIGTERM')
+      await proc.exited
+    },
+  }
 }
 
-const fmt = (n: number, digits = 1) => Number.isFinite(n) ? n.toFixed(digits) : '-'
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-')
 
 /** Resident memory of a process, from /proc (Linux). */
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
@@ -88,14 +103,29 @@ async function podMemory(pod: RunningPod): Promise<PodMemory> {
 
 function report(results: readonly { workload: Workload; result: LoadResult }[], flags: Flags, memory: PodMemory, startup: StartupResult | undefined) {
   if (flags.json) {
-    console.log(JSON.stringify({ workloads: results.map(({ workload, result }) => ({ name: workload.name, ...result })), podRssMb: memory.endRssMb, podMemory: memory, ...(startup ? { startup } : {}) }, null, 2))
+    console.log(
+      JSON.stringify(
+        {
+          workloads: results.map(({ workload, result }) => ({ name: workload.name, ...result })),
+          podRssMb: memory.endRssMb,
+          podMemory: memory,
+          ...(startup ? { startup } : {}),
+        },
+        null,
+        2,
+      ),
+    )
     return
   }
-  console.log(`\nconcurrency ${flags.concurrency} (PUT: 50), ${flags.durationMs / 1000} s per workload, loopback, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`)
+  console.log(
+    `\nconcurrency ${flags.concurrency} (PUT: 50), ${flags.durationMs / 1000} s per workload, loopback, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
+  )
   console.log(`${'workload'.padEnd(48)}${'req/s'.padStart(10)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'failed'.padStart(8)}`)
   for (const { workload, result } of results) {
-    console.log(`${workload.name.padEnd(48)}${fmt(result.rps, 0).padStart(10)}${fmt(result.p50Ms, 2).padStart(10)}${fmt(result.p99Ms, 2).padStart(10)}${String(result.failures).padStart(8)}`
-      + (result.firstFailure ? `  first failure: ${result.firstFailure}` : ''))
+    console.log(
+      `${workload.name.padEnd(48)}${fmt(result.rps, 0).padStart(10)}${fmt(result.p50Ms, 2).padStart(10)}${fmt(result.p99Ms, 2).padStart(10)}${String(result.failures).padStart(8)}` +
+        (result.firstFailure ? `  first failure: ${result.firstFailure}` : ''),
+    )
   }
   console.log('')
   for (const { workload, result } of results) {
@@ -111,8 +141,10 @@ function report(results: readonly { workload: Workload; result: LoadResult }[], 
   }
   const aim = (mb: number) => `aim < ${RSS_AIM_MB} MB: ${mb < RSS_AIM_MB ? 'met' : 'not met'}`
   console.log(`pod RSS at the end of the run: ${fmt(memory.endRssMb)} MB (${aim(memory.endRssMb)})`)
-  console.log(`pod RSS after ${IDLE_S} s idle: ${fmt(memory.idleRssMb)} MB (${aim(memory.idleRssMb)}); ` +
-    `JS heap ${fmt(memory.idleHeapMb ?? NaN)} MB, of it live ${fmt(memory.liveHeapMb ?? NaN)} MB; the rest is native (LevelDB, allocators, Bun's own ~45 MB binary)`)
+  console.log(
+    `pod RSS after ${IDLE_S} s idle: ${fmt(memory.idleRssMb)} MB (${aim(memory.idleRssMb)}); ` +
+      `JS heap ${fmt(memory.idleHeapMb ?? NaN)} MB, of it live ${fmt(memory.liveHeapMb ?? NaN)} MB; the rest is native (LevelDB, allocators, Bun's own ~45 MB binary)`,
+  )
   if (startup) for (const line of formatStartup(startup)) console.log(line)
 }
 
@@ -145,7 +177,21 @@ async function main() {
   const wantStartup = !flags.only || 'startup'.includes(flags.only)
   if (wantStartup && !flags.json) console.error('measuring startup …')
   const startup = wantStartup ? await measureStartup(STARTUP_RUNS) : undefined
-  const inProcessOnly = flags.only && ['acl decisions', 'grant decisions', 'dashboard listing', 'dashboard render', 'big container', 'remote documents', 'large file', 'webdav', 'notifications', 'webhooks', 'startup'].some((name) => name.includes(flags.only!))
+  const inProcessOnly =
+    flags.only &&
+    [
+      'acl decisions',
+      'grant decisions',
+      'dashboard listing',
+      'dashboard render',
+      'big container',
+      'remote documents',
+      'large file',
+      'webdav',
+      'notifications',
+      'webhooks',
+      'startup',
+    ].some(name => name.includes(flags.only!))
   if (workloads.length === 0 && inProcessOnly) {
     if (startup && !flags.json) for (const line of formatStartup(startup)) console.log(line)
     return
@@ -159,16 +205,19 @@ async function main() {
   try {
     pod = await startPod({
       extraArgs: ['--log-level', 'warn'],
-      seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
-        for (const w of workloads) await w.seed?.(store, baseUrl)
-      }),
+      seed: (dataDir, baseUrl) =>
+        seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
+          for (const w of workloads) await w.seed?.(store, baseUrl)
+        }),
     })
     bare = await startBare()
     const ctx: BenchContext = {
       pod: { origin: `http://127.0.0.1:${pod.port}`, baseUrl: pod.baseUrl },
       bare: { origin: bare.origin },
       tempDir: () => mkdtempSync(join(scratch, 'w-')),
-      onCleanup: fn => { cleanups.push(fn) },
+      onCleanup: fn => {
+        cleanups.push(fn)
+      },
       concurrency: flags.concurrency,
     }
     const results: { workload: Workload; result: LoadResult }[] = []

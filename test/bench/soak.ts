@@ -33,10 +33,11 @@ function parseFlags(argv: readonly string[]) {
 }
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
-const dirMb = (dir: string): number => readdirSync(dir).reduce((sum, f) => {
-  const st = statSync(join(dir, f))
-  return sum + (st.isDirectory() ? dirMb(join(dir, f)) * 1e6 : st.size)
-}, 0) / 1e6
+const dirMb = (dir: string): number =>
+  readdirSync(dir).reduce((sum, f) => {
+    const st = statSync(join(dir, f))
+    return sum + (st.isDirectory() ? dirMb(join(dir, f)) * 1e6 : st.size)
+  }, 0) / 1e6
 
 /** Samples before this are warm-up (caches filling, JIT): the first minute, or the first fifth of a short run. */
 const warmupMinutes = (minutes: number) => Math.min(1, minutes / 5)
@@ -54,35 +55,50 @@ export function flatness(samples: readonly { minute: number; rss: number }[], wa
   const last = settled[settled.length - 1]!.rss
   const min = Math.min(...settled.map(s => s.rss))
   const max = Math.max(...settled.map(s => s.rss))
-  const pct = (v: number) => `${v >= first ? '+' : ''}${((v - first) / first * 100).toFixed(1)} %`
+  const pct = (v: number) => `${v >= first ? '+' : ''}${(((v - first) / first) * 100).toFixed(1)} %`
   const flat = max <= first * (1 + FLAT_AIM_PERCENT / 100) && min >= first * (1 - FLAT_AIM_PERCENT / 100)
-  return `RSS after the ${warmup.toFixed(1)} min warm-up: first ${first.toFixed(1)} MB, last ${last.toFixed(1)} MB (${pct(last)}), ` +
+  return (
+    `RSS after the ${warmup.toFixed(1)} min warm-up: first ${first.toFixed(1)} MB, last ${last.toFixed(1)} MB (${pct(last)}), ` +
     `min ${min.toFixed(1)} MB (${pct(min)}), max ${max.toFixed(1)} MB (${pct(max)}); ` +
     `flat (every sample within ± ${FLAT_AIM_PERCENT} % of the first): ${flat ? 'met' : 'not met'}`
+  )
 }
 
 async function main() {
   const { minutes, rate } = parseFlags(process.argv.slice(2))
   const pod = await startPod({
     extraArgs: ['--log-level', 'warn'],
-    seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
-      await writeTurtle(store, baseUrl, INBOX, '')
-      await writeTurtle(store, baseUrl, PRIVATE_DOC, DOC_1K)
-      for (let i = 0; i < DOCS; i++) await writeTurtle(store, baseUrl, `${BENCH_CONTAINER}doc-${i}`, DOC_1K)
-    }),
+    seed: (dataDir, baseUrl) =>
+      seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
+        await writeTurtle(store, baseUrl, INBOX, '')
+        await writeTurtle(store, baseUrl, PRIVATE_DOC, DOC_1K)
+        for (let i = 0; i < DOCS; i++) await writeTurtle(store, baseUrl, `${BENCH_CONTAINER}doc-${i}`, DOC_1K)
+      }),
   })
   const cleanups: (() => Promise<void>)[] = []
   try {
     const origin = `http://127.0.0.1:${pod.port}`
     const ctx: BenchContext = {
-      pod: { origin, baseUrl: pod.baseUrl }, bare: { origin }, tempDir: () => pod.dataDir,
-      onCleanup: fn => { cleanups.push(fn) }, concurrency: 1,
+      pod: { origin, baseUrl: pod.baseUrl },
+      bare: { origin },
+      tempDir: () => pod.dataDir,
+      onCleanup: fn => {
+        cleanups.push(fn)
+      },
+      concurrency: 1,
     }
-    const { client, sessions: [session] } = await openAppSessions(ctx, 1)
+    const {
+      client,
+      sessions: [session],
+    } = await openAppSessions(ctx, 1)
     let refreshedAt = Date.now()
     const refresh = async () => {
-      const res = await requestTokens(`${origin}/.oidc/token`, session!.key,
-        { grant_type: 'refresh_token', refresh_token: session!.tokens.refresh_token as string, client_id: client.clientId }, `${pod.baseUrl}/.oidc/token`)
+      const res = await requestTokens(
+        `${origin}/.oidc/token`,
+        session!.key,
+        { grant_type: 'refresh_token', refresh_token: session!.tokens.refresh_token as string, client_id: client.clientId },
+        `${pod.baseUrl}/.oidc/token`,
+      )
       if (res.status !== 200) throw new Error(`refresh answered ${res.status}`)
       session!.tokens = await res.json()
       refreshedAt = Date.now()
@@ -130,7 +146,9 @@ async function main() {
       // The JS heap as the pod counts it (no collection forced): what is not heap is native memory.
       const mem = await requestMemoryReport(pod.dataDir)
       const heap = mem ? `JS heap ${mem.heapMb.toFixed(1).padStart(6)} MB (${mem.heapObjects} objects)` : 'JS heap ?'
-      console.log(`${s.minute.toFixed(1).padStart(6)} min  RSS ${s.rss.toFixed(1).padStart(7)} MB  ${heap}  data ${dirMb(pod.dataDir).toFixed(1).padStart(6)} MB  requests ${sent}  failed ${failed}  skipped ${skipped}`)
+      console.log(
+        `${s.minute.toFixed(1).padStart(6)} min  RSS ${s.rss.toFixed(1).padStart(7)} MB  ${heap}  data ${dirMb(pod.dataDir).toFixed(1).padStart(6)} MB  requests ${sent}  failed ${failed}  skipped ${skipped}`,
+      )
     }
     console.log(`soak: ${minutes} min at ${rate} req/s (40% GET, 25% PUT, 10% DPoP GET, 10% POST, 10% DELETE, 5% listing), loopback, pod pid ${pod.proc.pid}`)
     await sample()
@@ -141,13 +159,33 @@ async function main() {
       if (Date.now() - refreshedAt > REFRESH_EVERY_MS) await refresh()
       const due = Math.floor(((tick + 1) * rate) / 100) - Math.floor((tick * rate) / 100)
       for (let k = 0; k < due; k++) {
-        if (inFlight >= MAX_IN_FLIGHT) { skipped++; continue }
+        if (inFlight >= MAX_IN_FLIGHT) {
+          skipped++
+          continue
+        }
         inFlight++
         sent++
-        one().then(f => { if (f) { failed++; firstFailure ??= f } }, (err: unknown) => { failed++; firstFailure ??= String(err) })
-          .finally(() => { inFlight-- })
+        one()
+          .then(
+            f => {
+              if (f) {
+                failed++
+                firstFailure ??= f
+              }
+            },
+            (err: unknown) => {
+              failed++
+              firstFailure ??= String(err)
+            },
+          )
+          .finally(() => {
+            inFlight--
+          })
       }
-      if (Date.now() >= nextSample) { await sample(); nextSample += sampleEveryMs }
+      if (Date.now() >= nextSample) {
+        await sample()
+        nextSample += sampleEveryMs
+      }
       await Bun.sleep(Math.max(0, startedAt + (tick + 1) * 10 - Date.now()))
     }
     while (inFlight > 0) await Bun.sleep(10)

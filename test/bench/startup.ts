@@ -11,19 +11,27 @@ const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 export const STARTUP_AIM_MS = 300
 const GIVE_UP_MS = 15_000
 
-export interface StartupResult { readonly freshMs: number[]; readonly restartMs: number[] }
+export interface StartupResult {
+  readonly freshMs: number[]
+  readonly restartMs: number[]
+}
 
 /** One start: spawn, poll the discovery document until it answers 200, stop with SIGTERM; returns the ms to the first 200. */
 async function timeOneStart(dataDir: string, port: number): Promise<number> {
   const started = performance.now()
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', String(port), '--base-url', `http://localhost:${port}`, '--data', dataDir, '--log-level', 'warn'],
-    { stdout: 'ignore', stderr: 'ignore' })
+  const proc = Bun.spawn(
+    [process.execPath, MAIN, 'serve', '--port', String(port), '--base-url', `http://localhost:${port}`, '--data', dataDir, '--log-level', 'warn'],
+    { stdout: 'ignore', stderr: 'ignore' },
+  )
   try {
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`the pod exited with ${proc.exitCode} while starting`)
       if (performance.now() - started > GIVE_UP_MS) throw new Error('the pod did not answer within 15 s')
       const res = await fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`).catch(() => undefined)
-      if (res?.status === 200) { await res.arrayBuffer(); return performance.now() - started }
+      if (res?.status === 200) {
+        await res.arrayBuffer()
+        return performance.now() - started
+      }
       await res?.arrayBuffer()
       await Bun.sleep(2)
     }
@@ -53,7 +61,10 @@ export async function measureStartup(runs: number): Promise<StartupResult> {
 
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)
 export const minOf = (xs: readonly number[]) => sorted(xs)[0] ?? NaN
-export const medianOf = (xs: readonly number[]) => { const s = sorted(xs); return s.length === 0 ? NaN : s[Math.floor((s.length - 1) / 2)]! }
+export const medianOf = (xs: readonly number[]) => {
+  const s = sorted(xs)
+  return s.length === 0 ? NaN : s[Math.floor((s.length - 1) / 2)]!
+}
 
 export function formatStartup(r: StartupResult): string[] {
   const line = (name: string, xs: readonly number[]) => {

@@ -19,7 +19,9 @@ const seed = (store: Parameters<NonNullable<Workload['seed']>>[0], baseUrl: stri
 
 /** The owner as a requesting party: an ID token from the pod's own OP, bound to `key`. */
 async function requestingParty(ctx: BenchContext): Promise<{ key: DpopKey; idToken: string }> {
-  const { sessions: [owner] } = await openAppSessions(ctx, 1)
+  const {
+    sessions: [owner],
+  } = await openAppSessions(ctx, 1)
   return { key: owner!.key, idToken: owner!.tokens.id_token as string }
 }
 
@@ -31,10 +33,11 @@ async function tokenProofs(ctx: BenchContext, key: DpopKey, count: number): Prom
 
 async function trade(ctx: BenchContext, ticket: string, idToken: string, proof: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${ctx.pod.origin}/.uma/token`, {
-    method: 'POST', headers: { 'content-type': FORM, dpop: proof },
+    method: 'POST',
+    headers: { 'content-type': FORM, dpop: proof },
     body: new URLSearchParams({ grant_type: UMA_GRANT, ticket, claim_token: idToken, claim_token_format: ID_TOKEN_FORMAT }),
   })
-  return { status: res.status, body: await res.json() as Record<string, unknown> }
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> }
 }
 
 export const UMA_WORKLOADS: readonly Workload[] = [
@@ -48,7 +51,7 @@ export const UMA_WORKLOADS: readonly Workload[] = [
   {
     name: 'UMA exchange: 401 → token → GET (owner)',
     seed,
-    prepare: async (ctx) => {
+    prepare: async ctx => {
       const { key, idToken } = await requestingParty(ctx)
       const nextProof = await tokenProofs(ctx, key, PRESIGNED)
       const url = `${ctx.pod.origin}${UMA_DOC_PATH}`
@@ -68,10 +71,15 @@ export const UMA_WORKLOADS: readonly Workload[] = [
     // Issue 10 aim: a UMA-token GET costs no more than a DPoP GET (no proof to verify; the token's check is cached).
     name: 'UMA-token GET 1 KB Turtle (owner, Bearer)',
     seed,
-    prepare: async (ctx) => {
+    prepare: async ctx => {
       const { key, idToken } = await requestingParty(ctx)
       const refused = await fetch(`${ctx.pod.origin}${UMA_DOC_PATH}`)
-      const { status, body } = await trade(ctx, readUmaChallenge(refused).ticket, idToken, await dpopProof(key, 'POST', `${ctx.pod.baseUrl}/.uma/token`, Date.now()))
+      const { status, body } = await trade(
+        ctx,
+        readUmaChallenge(refused).ticket,
+        idToken,
+        await dpopProof(key, 'POST', `${ctx.pod.baseUrl}/.uma/token`, Date.now()),
+      )
       if (status !== 200) throw new Error(`the UMA exchange failed: ${status} ${body.error}`)
       const authorization = `Bearer ${body.access_token}`
       return httpOperation(() => new Request(`${ctx.pod.origin}${UMA_DOC_PATH}`, { headers: { accept: TURTLE, authorization } }), [200])

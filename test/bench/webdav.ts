@@ -30,7 +30,8 @@ const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000)
 async function timePropfind(pod: RunningPod, auth: string): Promise<{ firstByteMs: number; totalMs: number }> {
   const started = performance.now()
   const res = await fetch(`${pod.baseUrl}/big/`, {
-    method: 'PROPFIND', headers: { authorization: auth, depth: '1', 'content-type': 'application/xml' },
+    method: 'PROPFIND',
+    headers: { authorization: auth, depth: '1', 'content-type': 'application/xml' },
     body: '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>',
   })
   if (res.status !== 207) throw new Error(`PROPFIND /big/: ${res.status} ${await res.text()}`)
@@ -70,19 +71,25 @@ export async function benchWebdav(opts: { print?: boolean; mib?: number } = {}):
   const bytes = mib * MIB
   const pod = await startPod({
     extraArgs: ['--log-level', 'warn', '--keep-versions-days', '0'],
-    seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, '/big/', ['Read', 'Write'], async (store) => {
-      await seedMembers(store, baseUrl, '/big/', FOLDER_MEMBERS, Date.now() - FOLDER_MEMBERS * 1000)
-    }),
+    seed: (dataDir, baseUrl) =>
+      seedPublicContainer(dataDir, baseUrl, '/big/', ['Read', 'Write'], async store => {
+        await seedMembers(store, baseUrl, '/big/', FOLDER_MEMBERS, Date.now() - FOLDER_MEMBERS * 1000)
+      }),
   })
   try {
     const made = await runSolopod('clients', 'add', '--name', 'Bench drive', '--data', pod.dataDir)
-    const [id, secret] = made.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+    const [id, secret] = made.stdout
+      .trim()
+      .split('\n')
+      .map(l => l.slice(l.indexOf('=') + 1))
     const basic = { authorization: `Basic ${btoa(`${id}:${secret}`)}` }
     const runs: { firstByteMs: number; totalMs: number }[] = []
     for (let i = 0; i < PROPFIND_RUNS; i++) runs.push(await timePropfind(pod, basic.authorization))
 
     const best = { basicPutMbps: 0, plainPutMbps: 0, basicGetMbps: 0, plainGetMbps: 0 }
-    const keep = (k: keyof typeof best, v: number) => { best[k] = Math.max(best[k], v) }
+    const keep = (k: keyof typeof best, v: number) => {
+      best[k] = Math.max(best[k], v)
+    }
     // Each file read back just after it is written (both from the page cache alike), the faces taking turns to go
     // first, best of each kept: the disk is shared (as large-files.ts)
     const faces = [
@@ -96,7 +103,10 @@ export async function benchWebdav(opts: { print?: boolean; mib?: number } = {}):
       }
     }
     const result: WebdavResult = {
-      propfindFirstByteMs: median(runs.map(r => r.firstByteMs)), propfindTotalMs: median(runs.map(r => r.totalMs)), mib, ...best,
+      propfindFirstByteMs: median(runs.map(r => r.firstByteMs)),
+      propfindTotalMs: median(runs.map(r => r.totalMs)),
+      mib,
+      ...best,
     }
     if (opts.print !== false) print(result)
     return result
@@ -107,9 +117,15 @@ export async function benchWebdav(opts: { print?: boolean; mib?: number } = {}):
 
 function print(r: WebdavResult) {
   const fmt = (n: number) => n.toFixed(0)
-  console.log(`webdav: PROPFIND Depth 1 of ${FOLDER_MEMBERS} members (allprop, Basic): first byte ${r.propfindFirstByteMs.toFixed(1)} ms, all ${fmt(r.propfindTotalMs)} ms (median of ${PROPFIND_RUNS})`)
-  console.log(`webdav: PUT of ${r.mib} MiB (best of ${ROUNDS}): WebDAV Basic ${fmt(r.basicPutMbps)} MB/s vs plain LDP ${fmt(r.plainPutMbps)} MB/s: ${(r.basicPutMbps / r.plainPutMbps).toFixed(2)}×`)
-  console.log(`webdav: GET of ${r.mib} MiB (best of ${ROUNDS}): WebDAV Basic ${fmt(r.basicGetMbps)} MB/s vs plain LDP ${fmt(r.plainGetMbps)} MB/s: ${(r.basicGetMbps / r.plainGetMbps).toFixed(2)}×`)
+  console.log(
+    `webdav: PROPFIND Depth 1 of ${FOLDER_MEMBERS} members (allprop, Basic): first byte ${r.propfindFirstByteMs.toFixed(1)} ms, all ${fmt(r.propfindTotalMs)} ms (median of ${PROPFIND_RUNS})`,
+  )
+  console.log(
+    `webdav: PUT of ${r.mib} MiB (best of ${ROUNDS}): WebDAV Basic ${fmt(r.basicPutMbps)} MB/s vs plain LDP ${fmt(r.plainPutMbps)} MB/s: ${(r.basicPutMbps / r.plainPutMbps).toFixed(2)}×`,
+  )
+  console.log(
+    `webdav: GET of ${r.mib} MiB (best of ${ROUNDS}): WebDAV Basic ${fmt(r.basicGetMbps)} MB/s vs plain LDP ${fmt(r.plainGetMbps)} MB/s: ${(r.basicGetMbps / r.plainGetMbps).toFixed(2)}×`,
+  )
 }
 
 if (import.meta.main) await benchWebdav({ mib: Number(process.argv[2] ?? DEFAULT_MIB) })

@@ -30,15 +30,17 @@ export interface WebhooksResult {
 function startReceiver(delayMs: () => number) {
   const ids = new Map<string, Set<string>>()
   const server = Bun.serve({
-    hostname: '127.0.0.1', port: 0, idleTimeout: 30,
+    hostname: '127.0.0.1',
+    port: 0,
+    idleTimeout: 30,
     async fetch(req) {
-      const body = await req.json() as { id: string; type: string }
+      const body = (await req.json()) as { id: string; type: string }
       const path = new URL(req.url).pathname
       const ms = delayMs()
       if (ms > 0) await Bun.sleep(ms)
       if (body.type === 'Add') {
         let set = ids.get(path)
-        if (!set) ids.set(path, set = new Set())
+        if (!set) ids.set(path, (set = new Set()))
         set.add(body.id)
       }
       return new Response(null, { status: 204 })
@@ -59,8 +61,20 @@ const DID = 'did:key:z6Mkh4LmfP1ev9MNPGr7JbEbtD6BD4fsu1duEj83PMCs3xHG'
 async function subscribeWebhook(pod: RunningPod, sendTo: string): Promise<void> {
   // At the pod's own origin: the signature covers the target URI, which the pod compares with its base URL
   const target = `${pod.baseUrl}/.notifications/WebhookChannel2023/`
-  const body = JSON.stringify({ '@context': ['https://www.w3.org/ns/solid/notification/v1'], type: 'WebhookChannel2023', topic: pod.baseUrl + CONTAINER, sendTo })
-  const headers = await signedHeaders(target, { key: privateKeyOf(ED25519), alg: 'ed25519', keyid: DID, method: 'POST', body, headers: { 'content-type': 'application/ld+json' } })
+  const body = JSON.stringify({
+    '@context': ['https://www.w3.org/ns/solid/notification/v1'],
+    type: 'WebhookChannel2023',
+    topic: pod.baseUrl + CONTAINER,
+    sendTo,
+  })
+  const headers = await signedHeaders(target, {
+    key: privateKeyOf(ED25519),
+    alg: 'ed25519',
+    keyid: DID,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/ld+json' },
+  })
   const res = await fetch(target, { method: 'POST', headers, body })
   if (res.status !== 200) throw new Error(`webhook subscription: ${res.status} ${await res.text()}`)
 }
@@ -68,13 +82,19 @@ async function subscribeWebhook(pod: RunningPod, sendTo: string): Promise<void> 
 /** Creates `count` members of the container, `concurrency` at a time; resolves once every PUT is acknowledged. */
 async function writeMembers(origin: string, prefix: string, count: number, concurrency: number): Promise<void> {
   let next = 0
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < count; i = next++) {
-      const res = await fetch(`${origin}${CONTAINER}${prefix}-${i}.ttl`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `<#it> <http://example.org/n> ${i}.` })
-      await res.arrayBuffer()
-      if (res.status !== 201) throw new Error(`PUT ${prefix}-${i}: ${res.status}`)
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const res = await fetch(`${origin}${CONTAINER}${prefix}-${i}.ttl`, {
+          method: 'PUT',
+          headers: { 'content-type': 'text/turtle' },
+          body: `<#it> <http://example.org/n> ${i}.`,
+        })
+        await res.arrayBuffer()
+        if (res.status !== 201) throw new Error(`PUT ${prefix}-${i}: ${res.status}`)
+      }
+    }),
+  )
 }
 
 async function waitFor(done: () => boolean, ms: number): Promise<void> {
@@ -84,7 +104,7 @@ async function waitFor(done: () => boolean, ms: number): Promise<void> {
 
 export async function benchWebhooks(opts: { print?: boolean } = {}): Promise<WebhooksResult> {
   let slow = false
-  const receiver = startReceiver(() => slow ? SLOW_RECEIVER_MS : 0)
+  const receiver = startReceiver(() => (slow ? SLOW_RECEIVER_MS : 0))
   const pod: RunningPod = await startPod({
     extraArgs: ['--log-level', 'warn'],
     seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, CONTAINER, ['Read', 'Write']),

@@ -83,8 +83,10 @@ export const WORKLOADS: readonly Workload[] = [
     // same cores as the pod, so this understates the pod; proofs can't be made ahead (jti replay).
     name: 'DPoP GET 1 KB Turtle (owner)',
     seed: (store, baseUrl) => writeTurtle(store, baseUrl, OWNER_DOC_PATH, DOC_1K),
-    prepare: async (ctx) => {
-      const { sessions: [owner] } = await openAppSessions(ctx, 1)
+    prepare: async ctx => {
+      const {
+        sessions: [owner],
+      } = await openAppSessions(ctx, 1)
       const token = owner!.tokens.access_token as string
       // htu is the resource as the pod names it (its base URL), not the loopback address we connect to.
       const htu = `${ctx.pod.baseUrl}${OWNER_DOC_PATH}`
@@ -93,9 +95,13 @@ export const WORKLOADS: readonly Workload[] = [
       // does not take the pod's CPU for ES256 signing; past the pool, or once its proofs near the
       // pod's 60 s window, it signs on the fly.
       const proof = await presign(sign, PRESIGNED_PROOFS)
-      return httpOperation(async () => new Request(`${ctx.pod.origin}${OWNER_DOC_PATH}`, {
-        headers: { accept: TURTLE, authorization: `DPoP ${token}`, dpop: await proof() },
-      }), [200])
+      return httpOperation(
+        async () =>
+          new Request(`${ctx.pod.origin}${OWNER_DOC_PATH}`, {
+            headers: { accept: TURTLE, authorization: `DPoP ${token}`, dpop: await proof() },
+          }),
+        [200],
+      )
     },
     ceiling: 'public GET 1 KB Turtle',
     aim: 0.5,
@@ -111,13 +117,17 @@ export const WORKLOADS: readonly Workload[] = [
       await writeTurtle(store, baseUrl, `${SIGNED_DOC_PATH}.acl`, readAcl(baseUrl + SIGNED_DOC_PATH, 'acl:agent [ cert:key </keys/bench#key> ]'))
       await writeTurtle(store, baseUrl, '/keys/bench', keyDocument(BENCH_KEY.publicJwk, `${baseUrl}/profile/card#me`))
     },
-    prepare: async (ctx) => {
+    prepare: async ctx => {
       // @target-uri is the resource as the pod names it (its base URL), not the loopback address we connect to.
       const sign = () => signedHeaders(`${ctx.pod.baseUrl}${SIGNED_DOC_PATH}`, { key: BENCH_KEY.privateKey, alg: BENCH_KEY.alg, keyid: '/keys/bench#key' })
       const signature = await presign(sign, PRESIGNED_PROOFS)
-      return httpOperation(async () => new Request(`${ctx.pod.origin}${SIGNED_DOC_PATH}`, {
-        headers: { accept: TURTLE, ...(await signature()) },
-      }), [200])
+      return httpOperation(
+        async () =>
+          new Request(`${ctx.pod.origin}${SIGNED_DOC_PATH}`, {
+            headers: { accept: TURTLE, ...(await signature()) },
+          }),
+        [200],
+      )
     },
     ceiling: 'DPoP GET 1 KB Turtle (owner)',
     aim: 0.8,
@@ -155,9 +165,12 @@ export const WORKLOADS: readonly Workload[] = [
     aimRps: 2000,
     // Overwrites a rotating set of documents (steady state, not an ever-growing container), each
     // save changing one triple of the last: the store writes only the keys that change.
-    prepare: async ({ pod }) => httpOperation(
-      i => new Request(`${pod.origin}${BENCH_CONTAINER}put/doc-${i % PUT_NAMES}`, { method: 'PUT', headers: { 'content-type': TURTLE }, body: editedDoc1k(i) }),
-      [201, 204, 205]),
+    prepare: async ({ pod }) =>
+      httpOperation(
+        i =>
+          new Request(`${pod.origin}${BENCH_CONTAINER}put/doc-${i % PUT_NAMES}`, { method: 'PUT', headers: { 'content-type': TURTLE }, body: editedDoc1k(i) }),
+        [201, 204, 205],
+      ),
     ceiling: 'serial synced 1 KB LevelDB put (PUT ceiling)',
     // Issue 22 "Small writes": at c50, 0.6 of one synced put after the other on the same disk.
     aim: 0.6,
@@ -168,18 +181,22 @@ export const WORKLOADS: readonly Workload[] = [
     // request at a time and there are as many as the concurrency. Each proof is signed here, on the
     // pod's cores (see the DPoP GET).
     name: 'token endpoint: refresh_token exchange (DPoP)',
-    prepare: async (ctx) => {
+    prepare: async ctx => {
       const { client, sessions } = await openAppSessions(ctx, ctx.concurrency)
       const withSession = lendSessions(sessions)
-      return () => withSession(async (s) => {
-        const res = await requestTokens(`${ctx.pod.origin}/.oidc/token`, s.key,
-          { grant_type: 'refresh_token', refresh_token: s.tokens.refresh_token as string, client_id: client.clientId },
-          `${ctx.pod.baseUrl}/.oidc/token`)
-        const body = await res.json() as Record<string, string | number>
-        if (res.status !== 200) return `status ${res.status} ${body.error}`
-        s.tokens = body
-        return undefined
-      })
+      return () =>
+        withSession(async s => {
+          const res = await requestTokens(
+            `${ctx.pod.origin}/.oidc/token`,
+            s.key,
+            { grant_type: 'refresh_token', refresh_token: s.tokens.refresh_token as string, client_id: client.clientId },
+            `${ctx.pod.baseUrl}/.oidc/token`,
+          )
+          const body = (await res.json()) as Record<string, string | number>
+          if (res.status !== 200) return `status ${res.status} ${body.error}`
+          s.tokens = body
+          return undefined
+        })
     },
   },
   ...UMA_WORKLOADS,

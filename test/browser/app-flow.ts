@@ -8,8 +8,10 @@ import type { TestApp } from './app-server.ts'
 export async function openApp(context: BrowserContext, app: TestApp): Promise<Page> {
   const page = await context.newPage()
   const problems: string[] = []
-  page.on('pageerror', (err) => problems.push(String(err)))
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()) })
+  page.on('pageerror', err => problems.push(String(err)))
+  page.on('console', m => {
+    if (m.type() === 'error') problems.push(m.text())
+  })
   await page.goto(`${app.origin}/`)
   try {
     await waitAppReady(page)
@@ -73,7 +75,7 @@ async function chooseFolders(page: Page, folders: NonNullable<PodSteps['onlyFold
   await page.getByLabel('Allow access only to').check()
   for (const f of folders) {
     const listed = page.getByLabel(`Access to ${f.path}`, { exact: true })
-    if (await listed.count() > 0) await listed.selectOption(f.right)
+    if ((await listed.count()) > 0) await listed.selectOption(f.right)
     else {
       await page.locator('#new-folder').fill(f.path)
       await page.locator('#new-right').selectOption(f.right)
@@ -83,7 +85,7 @@ async function chooseFolders(page: Page, folders: NonNullable<PodSteps['onlyFold
 
 /** A refusal page of the pod (it shows its error code in #error) fails the step with what it says. */
 async function failOnPodError(page: Page, pod: string): Promise<void> {
-  if (new URL(page.url()).origin !== pod || await page.locator('#error').count() === 0) return
+  if (new URL(page.url()).origin !== pod || (await page.locator('#error').count()) === 0) return
   throw new Error(`the pod refused: ${await page.locator('#error').textContent()}: ${(await page.locator('main').innerText()).slice(0, 300)}`)
 }
 
@@ -93,15 +95,19 @@ async function failOnPodError(page: Page, pod: string): Promise<void> {
  * count (they commit no page). `next`: only a navigation that starts after this call counts.
  */
 export async function arrive(page: Page, pod: string, next = false): Promise<'login' | 'consent' | 'pod-page' | 'app'> {
-  const isStop = (u: URL) => u.origin === pod ? u.pathname !== '/.oidc/auth' : u.searchParams.has('code') || u.searchParams.has('error')
+  const isStop = (u: URL) => (u.origin === pod ? u.pathname !== '/.oidc/auth' : u.searchParams.has('code') || u.searchParams.has('error'))
   const current = new URL(page.url())
   if (!next && current.protocol !== 'about:' && isStop(current)) return classify(current, pod)
-  const navigated = page.waitForEvent('framenavigated', (f) => f === page.mainFrame() && isStop(new URL(f.url())))
+  const navigated = page.waitForEvent('framenavigated', f => f === page.mainFrame() && isStop(new URL(f.url())))
   // still on the app: if it reports a failure (e.g. a refused registration), say so now
-  const appFailed = current.origin !== pod && await page.locator('#error').count() > 0
-    ? page.waitForFunction(() => !document.getElementById('error')!.hidden, null, { timeout: 0 })
-      .then(async () => { throw new Error(`the app reports: ${await page.locator('#error').textContent()}`) })
-    : new Promise<never>(() => {})
+  const appFailed =
+    current.origin !== pod && (await page.locator('#error').count()) > 0
+      ? page
+          .waitForFunction(() => !document.getElementById('error')!.hidden, null, { timeout: 0 })
+          .then(async () => {
+            throw new Error(`the app reports: ${await page.locator('#error').textContent()}`)
+          })
+      : new Promise<never>(() => {})
   appFailed.catch(() => {})
   const frame = await Promise.race([navigated, appFailed])
   await page.waitForLoadState('domcontentloaded')

@@ -24,9 +24,11 @@ function bundleApp(): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'solopod-app-'))
     try {
       const outfile = join(dir, 'app.js')
-      const proc = Bun.spawn([process.execPath, 'build', join(import.meta.dir, 'app', 'app.ts'), '--target=browser', '--format=esm', `--outfile=${outfile}`],
-        { stdout: 'pipe', stderr: 'pipe' })
-      if (await proc.exited !== 0) throw new Error(`bundling the test app failed: ${await new Response(proc.stderr).text()}`)
+      const proc = Bun.spawn([process.execPath, 'build', join(import.meta.dir, 'app', 'app.ts'), '--target=browser', '--format=esm', `--outfile=${outfile}`], {
+        stdout: 'pipe',
+        stderr: 'pipe',
+      })
+      if ((await proc.exited) !== 0) throw new Error(`bundling the test app failed: ${await new Response(proc.stderr).text()}`)
       return await Bun.file(outfile).text()
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -57,20 +59,30 @@ export async function startTestApp(): Promise<TestApp> {
   const script = await bundleApp()
   let origin = ''
   const server = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
+    hostname: '127.0.0.1',
+    port: 0,
     fetch(request) {
       const { pathname } = new URL(request.url)
       if (pathname === '/') return new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } })
       if (pathname === '/logo.png') return new Response(Buffer.from(LOGO_PNG, 'base64'), { headers: { 'content-type': 'image/png' } })
       if (pathname === '/app.js') return new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8' } })
       if (pathname === '/id.jsonld') {
-        return Response.json({
-          '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld',
-          client_id: `${origin}/id.jsonld`, client_name: 'solopod test app (Client ID Document)', client_uri: `${origin}/`, logo_uri: `${origin}/logo.png`,
-          redirect_uris: [`${origin}/`], post_logout_redirect_uris: [`${origin}/`],
-          scope: 'openid webid offline_access', grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'], token_endpoint_auth_method: 'none',
-        }, { headers: { 'content-type': 'application/ld+json' } })
+        return Response.json(
+          {
+            '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld',
+            client_id: `${origin}/id.jsonld`,
+            client_name: 'solopod test app (Client ID Document)',
+            client_uri: `${origin}/`,
+            logo_uri: `${origin}/logo.png`,
+            redirect_uris: [`${origin}/`],
+            post_logout_redirect_uris: [`${origin}/`],
+            scope: 'openid webid offline_access',
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'none',
+          },
+          { headers: { 'content-type': 'application/ld+json' } },
+        )
       }
       return new Response('not found', { status: 404 })
     },

@@ -4,7 +4,19 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
+import {
+  DESKTOP,
+  HOOK_TIMEOUT,
+  OWNER_PASSWORD,
+  PHONE,
+  horizontalOverflow,
+  newContext,
+  screenshot,
+  signInAsOwner,
+  signInToDashboard,
+  startBrowserPod,
+  type RunningPod,
+} from './harness.ts'
 import { drawPicture } from './drawn-picture.ts'
 
 setDefaultTimeout(60_000)
@@ -19,12 +31,12 @@ let other: Page
 beforeAll(async () => {
   pod = await startBrowserPod()
   browsers = await Promise.all([newContext({ viewport: DESKTOP }), newContext({ viewport: DESKTOP })])
-  ;[page, other] = await Promise.all(browsers.map((b) => b.newPage())) as [Page, Page]
+  ;[page, other] = (await Promise.all(browsers.map(b => b.newPage()))) as [Page, Page]
   await signInToDashboard(page, pod.baseUrl)
   await signInToDashboard(other, pod.baseUrl)
 }, HOOK_TIMEOUT)
 afterAll(async () => {
-  await Promise.all(browsers.map((b) => b.close()))
+  await Promise.all(browsers.map(b => b.close()))
   await pod?.dispose()
 }, HOOK_TIMEOUT)
 
@@ -39,10 +51,16 @@ describe('the profile in the dashboard', () => {
     await page.getByLabel(/Picture file/).setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(bytes) })
     await page.getByRole('button', { name: 'Upload picture' }).click()
     await page.getByText('Picture saved').waitFor()
-    await page.waitForFunction(() => { const img = document.querySelector<HTMLImageElement>('#who-picture'); return img !== null && img.complete && img.naturalWidth === 120 })
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('#who-picture')
+      return img !== null && img.complete && img.naturalWidth === 120
+    })
     // After a reload the server draws the same header
     await page.reload()
-    await page.waitForFunction(() => { const img = document.querySelector<HTMLImageElement>('#who-picture'); return img !== null && img.complete && img.naturalWidth === 120 })
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('#who-picture')
+      return img !== null && img.complete && img.naturalWidth === 120
+    })
     expect(await page.locator('header').textContent()).toContain('Signed in as Alice Liddell')
     expect(await page.locator('header').textContent()).not.toContain('/profile/card#me')
     // Anyone may see the picture
@@ -81,7 +99,7 @@ describe('the profile in the dashboard', () => {
     await other.waitForURL(`${pod.baseUrl}/.admin/`)
   })
 
-  test('Sign out in the header ends this browser\'s login', async () => {
+  test("Sign out in the header ends this browser's login", async () => {
     await page.goto(`${pod.baseUrl}/.admin/`)
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Signed out' }).waitFor()

@@ -16,15 +16,24 @@ let auth = ''
 beforeAll(async () => {
   pod = await startBrowserPod()
   const r = await runSolopod('clients', 'add', '--name', 'Notes app', '--data', pod.dataDir)
-  const [id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+  const [id, secret] = r.stdout
+    .trim()
+    .split('\n')
+    .map(l => l.slice(l.indexOf('=') + 1))
   auth = `Basic ${btoa(`${id}:${secret}`)}`
   context = await newContext()
 }, HOOK_TIMEOUT)
-afterAll(async () => { await context?.close(); await pod?.dispose() }, HOOK_TIMEOUT)
+afterAll(async () => {
+  await context?.close()
+  await pod?.dispose()
+}, HOOK_TIMEOUT)
 
-const app = (method: string, path: string, body?: string) => fetch(pod.baseUrl + path, {
-  method, headers: { authorization: auth, ...(body !== undefined ? { 'content-type': 'text/plain' } : {}) }, ...(body !== undefined ? { body } : {}),
-})
+const app = (method: string, path: string, body?: string) =>
+  fetch(pod.baseUrl + path, {
+    method,
+    headers: { authorization: auth, ...(body !== undefined ? { 'content-type': 'text/plain' } : {}) },
+    ...(body !== undefined ? { body } : {}),
+  })
 const text = async (path: string) => (await app('GET', path)).text()
 
 async function checkLooks(page: Page, name: string) {

@@ -29,10 +29,18 @@ afterAll(async () => {
 }, HOOK_TIMEOUT)
 
 /** A request from the dashboard page, as its script makes them (owner cookie + CSRF token). */
-const asOwner = (p: Page, url: string, init: { method?: string; type?: string; body?: string } = {}) => p.evaluate(async ([u, i]) => {
-  const res = await fetch(u!, { method: i!.method ?? 'GET', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, ...(i!.type ? { 'content-type': i!.type } : {}) }, ...(i!.body !== undefined ? { body: i!.body } : {}) })
-  return { status: res.status, text: await res.text() }
-}, [url, init] as const)
+const asOwner = (p: Page, url: string, init: { method?: string; type?: string; body?: string } = {}) =>
+  p.evaluate(
+    async ([u, i]) => {
+      const res = await fetch(u!, {
+        method: i!.method ?? 'GET',
+        headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, ...(i!.type ? { 'content-type': i!.type } : {}) },
+        ...(i!.body !== undefined ? { body: i!.body } : {}),
+      })
+      return { status: res.status, text: await res.text() }
+    },
+    [url, init] as const,
+  )
 
 async function signIn(p: Page, base: string): Promise<void> {
   await p.goto(`${base}/.admin/`)
@@ -57,7 +65,15 @@ describe('backup from the dashboard, restored with solopod import', () => {
     const b = pod.baseUrl
     expect((await asOwner(page, `${b}/pub/`, { method: 'PUT', type: 'text/turtle', body: '' })).status).toBe(201)
     expect((await asOwner(page, `${b}/pub/.acl`, { method: 'PUT', type: 'text/turtle', body: PUBLIC_ACL(b) })).status).toBe(201)
-    expect((await asOwner(page, `${b}/pub/note.ttl`, { method: 'PUT', type: 'text/turtle', body: `<#it> <http://purl.org/dc/terms/title> "public note"; <http://xmlns.com/foaf/0.1/maker> <${b}/profile/card#me>.` })).status).toBe(201)
+    expect(
+      (
+        await asOwner(page, `${b}/pub/note.ttl`, {
+          method: 'PUT',
+          type: 'text/turtle',
+          body: `<#it> <http://purl.org/dc/terms/title> "public note"; <http://xmlns.com/foaf/0.1/maker> <${b}/profile/card#me>.`,
+        })
+      ).status,
+    ).toBe(201)
     expect((await asOwner(page, `${b}/private/secret.txt`, { method: 'PUT', type: 'text/plain', body: 'only mine' })).status).toBe(201)
 
     await page.getByRole('link', { name: 'Backup' }).click()
@@ -102,7 +118,9 @@ describe('backup from the dashboard, restored with solopod import', () => {
       // and a restored pod has made no backup of its own yet
       await p2.getByRole('link', { name: 'Backup' }).click()
       expect(await p2.locator('#last-backup').textContent()).toBe('No backup has been made of this pod yet.')
-    } finally { await other.close() }
+    } finally {
+      await other.close()
+    }
   }, 120_000)
 
   test('the last backup is remembered across a restart', async () => {

@@ -19,12 +19,16 @@ beforeAll(async () => {
   page = await context.newPage()
   await signInToDashboard(page, pod.baseUrl)
 }, HOOK_TIMEOUT)
-afterAll(async () => { await context?.close(); await pod?.dispose() }, HOOK_TIMEOUT)
+afterAll(async () => {
+  await context?.close()
+  await pod?.dispose()
+}, HOOK_TIMEOUT)
 
 async function tokenStatus(id: string, secret: string): Promise<number> {
   const url = `${pod.baseUrl}/.oidc/token`
   const res = await fetch(url, {
-    method: 'POST', body: 'grant_type=client_credentials',
+    method: 'POST',
+    body: 'grant_type=client_credentials',
     headers: { 'content-type': FORM, authorization: `Basic ${btoa(`${id}:${secret}`)}`, dpop: await dpopProof(await newDpopKey(), 'POST', url, Date.now()) },
   })
   return res.status
@@ -64,13 +68,13 @@ describe('Scripts and bots', () => {
     expect(await screenshotBothWidths(page, 'dashboard-scripts-and-bots-listed')).toBe(0)
   })
 
-  test('connecting a phone or computer: the address with a Copy button, the user name and password, each system\'s steps', async () => {
+  test("connecting a phone or computer: the address with a Copy button, the user name and password, each system's steps", async () => {
     await page.goto(`${pod.baseUrl}/.admin/credentials`)
     const section = page.locator('#connect-drive')
     await section.getByRole('heading', { name: 'Connect a phone or computer' }).waitFor()
     expect(await section.getByRole('textbox', { name: 'Address of your pod' }).inputValue()).toBe(`${pod.baseUrl}/`)
     await section.getByRole('button', { name: 'Copy address of your pod' }).waitFor()
-    const text = await section.textContent() ?? ''
+    const text = (await section.textContent()) ?? ''
     for (const words of ['iPhone or iPad', 'Android', 'Mac', 'Windows', 'rclone', 'client_id', 'client_secret']) expect(text).toContain(words)
     expect(text).toContain(`rclone config create pod webdav url=${pod.baseUrl}/`)
     expect(await unlabelledControls(page)).toEqual([])
@@ -79,11 +83,16 @@ describe('Scripts and bots', () => {
   })
 
   test('Remove asks first: answered no, nothing is removed; yes, the credential gets no token (401 invalid_client)', async () => {
-    page.once('dialog', (d) => { expect(d.message()).toContain('Its tokens are refused'); void d.dismiss() })
+    page.once('dialog', d => {
+      expect(d.message()).toContain('Its tokens are refused')
+      void d.dismiss()
+    })
     await page.getByRole('button', { name: 'Remove Photo backup' }).click()
     await page.waitForTimeout(300)
     expect(await tokenStatus(id, secret)).toBe(200)
-    page.once('dialog', (d) => { void d.accept() })
+    page.once('dialog', d => {
+      void d.accept()
+    })
     await page.getByRole('button', { name: 'Remove Photo backup' }).click()
     await page.getByText('Credential removed: its tokens are refused from now on').waitFor()
     await page.getByText('No client credentials yet').waitFor()
@@ -100,7 +109,7 @@ describe('Scripts and bots', () => {
       await p.getByLabel('Another folder').fill('/Bills #2 & 50% +tax?/')
       await p.getByRole('button', { name: 'Make credential' }).click()
       await p.locator('#credentials-table').getByText('only to read and write /Bills #2 & 50% +tax?/').waitFor()
-      const m = /client_id=(\S+)\nclient_secret=(\S+)/.exec(await p.locator('#new-credential pre').textContent() ?? '')
+      const m = /client_id=(\S+)\nclient_secret=(\S+)/.exec((await p.locator('#new-credential pre').textContent()) ?? '')
       expect(await tokenStatus(m![1]!, m![2]!)).toBe(200)
       // The drive's address is there to select and copy by hand
       expect(await p.getByRole('textbox', { name: 'Address of your pod' }).inputValue()).toBe(`${pod.baseUrl}/`)
@@ -108,6 +117,8 @@ describe('Scripts and bots', () => {
       await p.getByRole('button', { name: 'Remove Nightly & #1' }).click()
       await p.getByText('Credential removed').waitFor()
       expect(await tokenStatus(m![1]!, m![2]!)).toBe(401)
-    } finally { await plain.close() }
+    } finally {
+      await plain.close()
+    }
   })
 })

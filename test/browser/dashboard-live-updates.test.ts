@@ -18,7 +18,10 @@ beforeAll(async () => {
   const res = await app.fetch(pod.baseUrl + DOC, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<#a> <http://example.org/p> "1".' })
   expect(res.status).toBe(201)
 }, HOOK_TIMEOUT)
-afterAll(async () => { app?.stop(); await pod?.dispose() }, HOOK_TIMEOUT)
+afterAll(async () => {
+  app?.stop()
+  await pod?.dispose()
+}, HOOK_TIMEOUT)
 
 const DOC = '/notes%20%C3%A9t%C3%A9/caf%C3%A9%20%23%3F%25+.ttl'
 const SHOWN = '/notes été/café #?%+.ttl'
@@ -50,13 +53,18 @@ describe('Live updates', () => {
       expect(await contrastFailures(page)).toEqual([])
       expect(await screenshotBothWidths(page, 'dashboard-live-updates')).toBe(0)
 
-      page.once('dialog', (d) => { expect(d.message()).toContain(SHOWN); void d.accept() })
+      page.once('dialog', d => {
+        expect(d.message()).toContain(SHOWN)
+        void d.accept()
+      })
       await page.getByRole('button', { name: `End subscription to ${SHOWN}` }).click()
       await page.getByText('Subscription ended').waitFor()
       expect(await inbox.closedWithin(5000)).toEqual({ code: 1000, reason: 'ended_by_owner' })
       await page.getByText('No subscriptions are open').waitFor()
       await screenshot(page, 'dashboard-live-updates-ended-desktop')
-    } finally { await context.close() }
+    } finally {
+      await context.close()
+    }
   })
 
   test('without JavaScript: the page lists it and its End form closes the socket with ended_by_owner', async () => {
@@ -74,7 +82,9 @@ describe('Live updates', () => {
       await page.waitForURL(`${pod.baseUrl}/.admin/live-updates?done=ended`)
       expect(await page.locator('p.notice').textContent()).toBe('Subscription ended')
       expect(await inbox.closedWithin(5000)).toEqual({ code: 1000, reason: 'ended_by_owner' })
-    } finally { await context.close() }
+    } finally {
+      await context.close()
+    }
   })
 
   test('a webhook whose receiver answers 503 is listed under "Webhooks that fail" with its reason', async () => {
@@ -84,11 +94,13 @@ describe('Live updates', () => {
     try {
       const sub = await subscribe(pod, 'WebhookChannel2023', pod.baseUrl + DOC, { sendTo: `${receiver.base}/broken` }, app.fetch)
       expect(sub.status).toBe(200)
-      expect((await app.fetch(pod.baseUrl + DOC, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<#a> <http://example.org/p> "2".' })).status).toBeLessThan(300)
+      expect(
+        (await app.fetch(pod.baseUrl + DOC, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<#a> <http://example.org/p> "2".' })).status,
+      ).toBeLessThan(300)
       const page = await context.newPage()
       await signInToDashboard(page, pod.baseUrl)
       const troubles = page.locator('section[aria-labelledby="webhook-troubles-h"]')
-      for (let i = 0; i < 20 && await troubles.count() === 0; i++) {
+      for (let i = 0; i < 20 && (await troubles.count()) === 0; i++) {
         await page.goto(`${pod.baseUrl}/.admin/live-updates`)
         await page.reload()
         await page.getByRole('heading', { name: 'Live updates' }).waitFor()
@@ -98,6 +110,9 @@ describe('Live updates', () => {
       expect(await row.textContent()).toContain('failing')
       expect(await page.getByRole('row').filter({ hasText: 'Webhook' }).count()).toBeGreaterThan(0)
       expect(await screenshotBothWidths(page, 'dashboard-live-updates-webhooks')).toBe(0)
-    } finally { await context.close(); receiver.stop() }
+    } finally {
+      await context.close()
+      receiver.stop()
+    }
   })
 })

@@ -34,7 +34,11 @@ beforeAll(async () => {
   await page.getByRole('button', { name: 'Upload', exact: true }).click()
   await page.getByRole('link', { name: 'notes.txt', exact: true }).waitFor()
 }, HOOK_TIMEOUT)
-afterAll(async () => { await noJs?.close(); await context?.close(); await pod?.dispose() })
+afterAll(async () => {
+  await noJs?.close()
+  await context?.close()
+  await pod?.dispose()
+})
 
 describe('Rename', () => {
   test('the Rename link asks the new name; the folder shows it, and the file reads the same at its new address', async () => {
@@ -44,8 +48,10 @@ describe('Rename', () => {
     expect(await notice()).toBe('Moved Packing – list.txt here')
     await page.getByRole('link', { name: 'Packing – list.txt', exact: true }).waitFor()
     expect(await page.getByRole('link', { name: 'notes.txt', exact: true }).count()).toBe(0)
-    const body = await page.evaluate(async (url) => (await fetch(url, { credentials: 'same-origin' })).text(),
-      a(`/.admin/files/download?path=${encodeURIComponent(`/Trip/${encodeURIComponent('Packing – list.txt')}`)}`))
+    const body = await page.evaluate(
+      async url => (await fetch(url, { credentials: 'same-origin' })).text(),
+      a(`/.admin/files/download?path=${encodeURIComponent(`/Trip/${encodeURIComponent('Packing – list.txt')}`)}`),
+    )
     expect(body).toBe('packing list')
   })
 
@@ -71,7 +77,7 @@ describe('the selection, with JavaScript', () => {
     expect(await del.isDisabled()).toBe(false)
     await page.getByRole('checkbox', { name: 'Select all' }).check()
     const boxes = page.locator('input[name=item]')
-    expect(await boxes.evaluateAll((all) => all.every((b) => (b as HTMLInputElement).checked))).toBe(true)
+    expect(await boxes.evaluateAll(all => all.every(b => (b as HTMLInputElement).checked))).toBe(true)
     await page.getByRole('checkbox', { name: 'Select all' }).uncheck()
     expect(await del.isDisabled()).toBe(true)
     expect(await unlabelledControls(page)).toEqual([])
@@ -94,7 +100,7 @@ describe('the selection, with JavaScript', () => {
     await page.getByRole('link', { name: 'Packing – list.txt', exact: true }).waitFor()
   })
 
-  test('Delete selected: one question naming how many items go (the folder\'s contents counted), then the trash; Restore puts it back', async () => {
+  test("Delete selected: one question naming how many items go (the folder's contents counted), then the trash; Restore puts it back", async () => {
     await home()
     await page.getByRole('checkbox', { name: 'Select Old Trips' }).check()
     await page.getByRole('checkbox', { name: 'Select Trip' }).check()
@@ -105,7 +111,12 @@ describe('the selection, with JavaScript', () => {
     expect(await page.getByRole('link', { name: 'Old Trips/', exact: true }).count()).toBe(0)
     await page.getByRole('link', { name: 'Trash', exact: true }).click()
     await page.getByRole('row', { name: /Old Trips\// }).waitFor()
-    expect(await page.getByRole('row', { name: /Old Trips\// }).locator('td[data-label="Items"]').textContent()).toBe('2')
+    expect(
+      await page
+        .getByRole('row', { name: /Old Trips\// })
+        .locator('td[data-label="Items"]')
+        .textContent(),
+    ).toBe('2')
     expect(await screenshotBothWidths(page, 'dashboard-trash')).toBe(0)
     await page.getByRole('button', { name: 'Restore Old Trips/' }).click()
     expect(await notice()).toBe('Restored Old Trips')
@@ -118,7 +129,7 @@ describe('without JavaScript', () => {
   test('Delete selected with nothing ticked → the error page, 400 nothing_selected', async () => {
     const p = await noJs.newPage()
     await p.goto(a('/.admin/files?path=%2F'))
-    const [res] = await Promise.all([p.waitForResponse((r) => r.url().includes('/delete-selected')), p.getByRole('button', { name: 'Delete selected' }).click()])
+    const [res] = await Promise.all([p.waitForResponse(r => r.url().includes('/delete-selected')), p.getByRole('button', { name: 'Delete selected' }).click()])
     expect(res.status()).toBe(400)
     expect(await p.locator('#error').textContent()).toBe('nothing_selected')
     await p.close()

@@ -21,10 +21,14 @@ beforeAll(async () => {
   // The same session without JavaScript: the pages are the same, the forms plain
   noJs = await newContext({ javaScriptEnabled: false, storageState: await context.storageState() })
 }, 60_000)
-afterAll(async () => { await noJs?.close(); await context?.close(); await pod?.dispose() })
+afterAll(async () => {
+  await noJs?.close()
+  await context?.close()
+  await pod?.dispose()
+})
 
 describe('awkward names in the dashboard', () => {
-  for (const [script, name] of [...FOLDERS.map((n) => [true, n] as const), [false, 'Été sans script & co']] as const) {
+  for (const [script, name] of [...FOLDERS.map(n => [true, n] as const), [false, 'Été sans script & co']] as const) {
     test(`a folder "${name}" ${script ? 'with' : 'without'} JavaScript: made, opened (not 404), named as typed, a file uploaded in it, selected and shared`, async () => {
       const p = script ? page : await noJs.newPage()
       await p.goto(a('/.admin/files?path=%2F'))
@@ -48,7 +52,7 @@ describe('awkward names in the dashboard', () => {
     })
   }
 
-  test('without JavaScript the folder\'s heading and the share page read as typed', async () => {
+  test("without JavaScript the folder's heading and the share page read as typed", async () => {
     const folder = `/${encodeURIComponent('Holiday Photos')}/`
     await page.goto(a(`/.admin/files?path=${encodeURIComponent(folder)}`))
     expect(await page.locator('h1').textContent()).toBe('Holiday Photos')

@@ -8,7 +8,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, screenshotBothWidths, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
+import {
+  DESKTOP,
+  HOOK_TIMEOUT,
+  PHONE,
+  horizontalOverflow,
+  newContext,
+  screenshot,
+  screenshotBothWidths,
+  signInToDashboard,
+  startBrowserPod,
+  type RunningPod,
+} from './harness.ts'
 import { drawPicture } from './drawn-picture.ts'
 import { contrastFailures, unlabelledControls } from './page-checks.ts'
 
@@ -27,23 +38,54 @@ const NOTE = '/notes/%C3%89t%C3%A9%20notes%20%231%20&%20co%3F.md'
 
 /** A request from the owner's page (its cookie and CSRF token), answering status and body text. */
 async function asOwner(url: string, init: { method?: string; type?: string; body?: string; range?: string } = {}) {
-  if (await page.locator('#dashboard').count() === 0) await page.goto(at('/.admin/files'))
-  return page.evaluate(async ([u, i]) => {
-  const res = await fetch(u!, { method: i!.method ?? 'GET', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, ...(i!.type ? { 'content-type': i!.type } : {}), ...(i!.range ? { range: i!.range } : {}) }, ...(i!.body !== undefined ? { body: i!.body } : {}) })
-  return { status: res.status, text: await res.text(), headers: Object.fromEntries(res.headers) }
-  }, [url, init] as const)
+  if ((await page.locator('#dashboard').count()) === 0) await page.goto(at('/.admin/files'))
+  return page.evaluate(
+    async ([u, i]) => {
+      const res = await fetch(u!, {
+        method: i!.method ?? 'GET',
+        headers: {
+          'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!,
+          ...(i!.type ? { 'content-type': i!.type } : {}),
+          ...(i!.range ? { range: i!.range } : {}),
+        },
+        ...(i!.body !== undefined ? { body: i!.body } : {}),
+      })
+      return { status: res.status, text: await res.text(), headers: Object.fromEntries(res.headers) }
+    },
+    [url, init] as const,
+  )
 }
 
 /** Bytes PUT as the owner from the owner's page. */
-const putBytes = (url: string, bytes: Uint8Array | number[], type: string) => page.evaluate(async ([u, b64, t]) => {
-  const body = Uint8Array.from(atob(b64!), (c) => c.charCodeAt(0))
-  return (await fetch(u!, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': t! }, body })).status
-}, [url, Buffer.from(Uint8Array.from(bytes)).toString('base64'), type] as const)
+const putBytes = (url: string, bytes: Uint8Array | number[], type: string) =>
+  page.evaluate(
+    async ([u, b64, t]) => {
+      const body = Uint8Array.from(atob(b64!), c => c.charCodeAt(0))
+      return (await fetch(u!, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': t! }, body }))
+        .status
+    },
+    [url, Buffer.from(Uint8Array.from(bytes)).toString('base64'), type] as const,
+  )
 
 /** A second of ffmpeg's test card, tiny (160×90 VP8). */
 function film(): Uint8Array {
   const out = join(work, 'clip.webm')
-  const made = Bun.spawnSync([FFMPEG!, '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=duration=1:size=160x90:rate=10', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '200k', out])
+  const made = Bun.spawnSync([
+    FFMPEG!,
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=duration=1:size=160x90:rate=10',
+    '-c:v',
+    'libvpx',
+    '-deadline',
+    'realtime',
+    '-b:v',
+    '200k',
+    out,
+  ])
   if (made.exitCode !== 0) throw new Error(`ffmpeg failed: ${made.stderr.toString()}`)
   return readFileSync(out)
 }
@@ -51,18 +93,30 @@ function film(): Uint8Array {
 /** A one-page PDF saying "Hello PDF" (the smallest valid file: catalog, pages, page, content, font, xref). */
 function pdf(): Uint8Array {
   const stream = 'BT /F1 24 Tf 40 70 Td (Hello PDF) Tj ET'
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 144] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]
   let out = '%PDF-1.4\n'
-  const offsets = objects.map((o, i) => { const at = out.length; out += `${i + 1} 0 obj\n${o}\nendobj\n`; return at })
+  const offsets = objects.map((o, i) => {
+    const at = out.length
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`
+    return at
+  })
   const xref = out.length
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map(o => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
   return new TextEncoder().encode(out)
 }
 
-const imageLoaded = (on: Page, selector: string) => on.waitForFunction((s) => { const img = document.querySelector<HTMLImageElement>(s); return img !== null && img.complete && img.naturalWidth > 0 }, selector)
+const imageLoaded = (on: Page, selector: string) =>
+  on.waitForFunction(s => {
+    const img = document.querySelector<HTMLImageElement>(s)
+    return img !== null && img.complete && img.naturalWidth > 0
+  }, selector)
 
 /** Screenshots at both widths in light and dark, each checked for sideways scrolling, contrast and labels. */
 async function lookAt(on: Page, name: string): Promise<void> {
@@ -80,12 +134,20 @@ beforeAll(async () => {
   context = await newContext({ viewport: DESKTOP })
   page = await context.newPage()
   await signInToDashboard(page, pod.baseUrl)
-  expect(await putBytes(at('/photos/beach.png'), await drawPicture(page, { width: 320, height: 200, color: '#1f6fb2', text: 'Sète, day 1', font: '28px sans-serif' }), 'image/png')).toBe(201)
+  expect(
+    await putBytes(
+      at('/photos/beach.png'),
+      await drawPicture(page, { width: 320, height: 200, color: '#1f6fb2', text: 'Sète, day 1', font: '28px sans-serif' }),
+      'image/png',
+    ),
+  ).toBe(201)
   if (FFMPEG) expect(await putBytes(at('/photos/clip.webm'), film(), 'video/webm')).toBe(201)
   expect(await putBytes(at('/papers/hello.pdf'), pdf(), 'application/pdf')).toBe(201)
   expect((await asOwner(at('/notes/todo.txt'), { method: 'PUT', type: 'text/plain', body: 'buy bread\n' })).status).toBe(201)
   expect((await asOwner(at(NOTE), { method: 'PUT', type: 'text/markdown', body: '# Plan\n\n- swim\n' })).status).toBe(201)
-  expect((await asOwner(at('/notes/page.html'), { method: 'PUT', type: 'text/html', body: '<h1 id="ran">HTML</h1><script>document.title="ran"</script>' })).status).toBe(201)
+  expect(
+    (await asOwner(at('/notes/page.html'), { method: 'PUT', type: 'text/html', body: '<h1 id="ran">HTML</h1><script>document.title="ran"</script>' })).status,
+  ).toBe(201)
 }, HOOK_TIMEOUT)
 afterAll(async () => {
   await context?.close()
@@ -114,7 +176,10 @@ describe('the view page shows the file', () => {
 
   test.skipIf(!FFMPEG)('a film plays in the page, and the preview route answers a Range with 206', async () => {
     await page.goto(view('/photos/clip.webm'))
-    await page.waitForFunction(() => { const v = document.querySelector<HTMLVideoElement>('video.preview'); return v !== null && v.readyState >= 1 && v.videoWidth === 160 })
+    await page.waitForFunction(() => {
+      const v = document.querySelector<HTMLVideoElement>('video.preview')
+      return v !== null && v.readyState >= 1 && v.videoWidth === 160
+    })
     expect(await page.locator('video.preview').getAttribute('controls')).not.toBeNull()
     await lookAt(page, 'view-film')
     const part = await asOwner(at('/.admin/files/preview?path=%2Fphotos%2Fclip.webm'), { range: 'bytes=0-99' })
@@ -128,15 +193,17 @@ describe('the view page shows the file', () => {
     await page.goto(view('/papers/hello.pdf'))
     await lookAt(page, 'view-pdf')
     let downloaded = false
-    context.on('download', () => { downloaded = true })
+    context.on('download', () => {
+      downloaded = true
+    })
     const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Open the PDF' }).click()])
-    const answer = await tab.waitForResponse((r) => r.url().includes('/.admin/files/preview'))
+    const answer = await tab.waitForResponse(r => r.url().includes('/.admin/files/preview'))
     expect(answer.status()).toBe(200)
     await tab.waitForLoadState()
     // Shown by the viewer (Chromium's PDF extension in a frame of the tab), not refused: a sandboxed
     // document Chromium will not show is its own error page, with no such frame
     expect(await tab.evaluate(() => document.contentType)).toBe('application/pdf')
-    expect(tab.frames().some((f) => f.url().startsWith('chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/'))).toBe(true)
+    expect(tab.frames().some(f => f.url().startsWith('chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/'))).toBe(true)
     // Chromium's viewer does not show the answer's headers to Playwright: the same request, from the page
     const same = await asOwner(at('/.admin/files/preview?path=%2Fpapers%2Fhello.pdf'))
     expect(same.headers['content-type']).toBe('application/pdf')
@@ -158,7 +225,15 @@ describe('the view page shows the file', () => {
     await page.getByRole('link', { name: 'Show as text' }).click()
     await expect(page.locator('pre.preview-text').textContent()).resolves.toBe('# Plan\n\n- swim\n')
     const HOSTILE = '/notes/hostile.md'
-    expect((await asOwner(at(HOSTILE), { method: 'PUT', type: 'text/markdown', body: '# Hostile\n\n<script>window.ran = 1</script>\n\n<img src=x onerror="window.ran = 2">\n\n![far](https://img.example/far.png)\n' })).status).toBe(201)
+    expect(
+      (
+        await asOwner(at(HOSTILE), {
+          method: 'PUT',
+          type: 'text/markdown',
+          body: '# Hostile\n\n<script>window.ran = 1</script>\n\n<img src=x onerror="window.ran = 2">\n\n![far](https://img.example/far.png)\n',
+        })
+      ).status,
+    ).toBe(201)
     await page.goto(view(HOSTILE))
     expect(await page.locator('.markdown script, .markdown img').count()).toBe(0)
     expect(await page.evaluate(() => (window as unknown as { ran?: number }).ran)).toBeUndefined()
@@ -224,7 +299,7 @@ for (const javaScriptEnabled of [true, false]) {
       await two.getByRole('button', { name: 'Save' }).click()
       await two.locator('.notice', { hasText: 'Saved' }).waitFor()
       await one.getByLabel('Markdown').fill(mine)
-      const [answer] = await Promise.all([one.waitForResponse((r) => r.request().method() === 'POST'), one.getByRole('button', { name: 'Save' }).click()])
+      const [answer] = await Promise.all([one.waitForResponse(r => r.request().method() === 'POST'), one.getByRole('button', { name: 'Save' }).click()])
       expect(answer.status()).toBe(412)
       await one.getByText('Someone changed this document while you were editing: reload it, or keep your version.').waitFor()
       expect(await one.locator('#error').textContent()).toBe('changed_meanwhile')
@@ -236,7 +311,10 @@ for (const javaScriptEnabled of [true, false]) {
       await conflict('# mine, to lose\n', '# theirs, kept\n')
       await lookAt(one, `edit-conflict-js-${javaScriptEnabled ? 'on' : 'off'}`)
       let asked = 0
-      one.on('dialog', (d) => { asked++; void d.accept() })
+      one.on('dialog', d => {
+        asked++
+        void d.accept()
+      })
       await one.getByRole('link', { name: 'Reload (lose my changes)' }).click()
       await one.waitForURL(edit(NOTE))
       expect(await one.getByLabel('Markdown').inputValue()).toBe('# theirs, kept\n')

@@ -16,24 +16,40 @@ beforeAll(async () => {
   context = await newContext()
   page = await context.newPage()
   await signInToDashboard(page, pod.baseUrl)
-  const made = await page.evaluate(async (u) => (await fetch(u, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': 'text/turtle' }, body: '' })).status, `${pod.baseUrl}/big/`)
+  const made = await page.evaluate(
+    async u =>
+      (
+        await fetch(u, {
+          method: 'PUT',
+          headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': 'text/turtle' },
+          body: '',
+        })
+      ).status,
+    `${pod.baseUrl}/big/`,
+  )
   expect(made).toBe(201)
 }, HOOK_TIMEOUT)
-afterAll(async () => { await context?.close(); await pod?.dispose() }, HOOK_TIMEOUT)
+afterAll(async () => {
+  await context?.close()
+  await pod?.dispose()
+}, HOOK_TIMEOUT)
 
 const BYTES = randomBytes(9 * 1024 * 1024 + 3)
 
 describe('dashboard: large files upload resumably', () => {
-  test('a 9 MiB file goes up in chunks; after a connection reset it resumes from the pod\'s offset to the exact bytes', async () => {
+  test("a 9 MiB file goes up in chunks; after a connection reset it resumes from the pod's offset to the exact bytes", async () => {
     await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fbig%2F`)
     const seen: string[] = []
     let cut = false
-    await page.route(`${pod.baseUrl}/.uploads/*`, (route) => {
+    await page.route(`${pod.baseUrl}/.uploads/*`, route => {
       const method = route.request().method()
       const offset = route.request().headers()['upload-offset']
       seen.push(method === 'PATCH' ? `PATCH ${offset}` : method)
       // The second chunk's first attempt never reaches the pod: the network dropped.
-      if (method === 'PATCH' && offset !== '0' && !cut) { cut = true; return route.abort('connectionreset') }
+      if (method === 'PATCH' && offset !== '0' && !cut) {
+        cut = true
+        return route.abort('connectionreset')
+      }
       return route.continue()
     })
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'big film é.bin', mimeType: 'application/octet-stream', buffer: BYTES }])
@@ -43,9 +59,11 @@ describe('dashboard: large files upload resumably', () => {
     await page.getByRole('link', { name: 'big film é.bin', exact: true }).waitFor()
     const chunk = String(8 * 1024 * 1024)
     expect(seen).toEqual(['PATCH 0', `PATCH ${chunk}`, 'HEAD', `PATCH ${chunk}`])
-    const digest = await page.evaluate(async (u) => {
+    const digest = await page.evaluate(async u => {
       const res = await fetch(u, { headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf! } })
-      return Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', await res.arrayBuffer()))).map((b) => b.toString(16).padStart(2, '0')).join('')
+      return Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', await res.arrayBuffer())))
+        .map(b => b.toString(16).padStart(2, '0'))
+        .join('')
     }, `${pod.baseUrl}/big/big%20film%20%C3%A9.bin`)
     expect(digest).toBe(createHash('sha256').update(BYTES).digest('hex'))
   })

@@ -5,7 +5,20 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInAsOwner, startBrowserPod, type RunningPod, signInToDashboard, gotoLeavingUnsaved } from './harness.ts'
+import {
+  DESKTOP,
+  HOOK_TIMEOUT,
+  OWNER_PASSWORD,
+  PHONE,
+  horizontalOverflow,
+  newContext,
+  screenshot,
+  signInAsOwner,
+  startBrowserPod,
+  type RunningPod,
+  signInToDashboard,
+  gotoLeavingUnsaved,
+} from './harness.ts'
 import { textContrastFailures, unlabelledControls } from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
@@ -28,16 +41,38 @@ beforeAll(async () => {
   await signInAsOwner(plainPage)
   await plainPage.waitForURL(`${pod.baseUrl}/.admin/files`)
   // Something on every screen: a folder with files, an ACL with a note, an approved app
-  const put = (path: string, type: string, body: string) => page.evaluate(async ([u, t, b]) => (await fetch(u!, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': t! }, body: b! })).status, [pod.baseUrl + path, type, body] as const)
-  await put('/notes/todo.ttl', 'text/turtle', `@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n<#it> foaf:name "todo"; foaf:knows <${pod.baseUrl}/profile/card#me>.`)
+  const put = (path: string, type: string, body: string) =>
+    page.evaluate(
+      async ([u, t, b]) =>
+        (await fetch(u!, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': t! }, body: b! }))
+          .status,
+      [pod.baseUrl + path, type, body] as const,
+    )
+  await put(
+    '/notes/todo.ttl',
+    'text/turtle',
+    `@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n<#it> foaf:name "todo"; foaf:knows <${pod.baseUrl}/profile/card#me>.`,
+  )
   await put('/notes/photo.png', 'image/png', 'not really a png')
-  await put('/notes/todo.ttl.acl', 'text/turtle', `@prefix acl: <http://www.w3.org/ns/auth/acl#>.\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+  await put(
+    '/notes/todo.ttl.acl',
+    'text/turtle',
+    `@prefix acl: <http://www.w3.org/ns/auth/acl#>.\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
 <#o> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <todo.ttl>; acl:mode acl:Read, acl:Write, acl:Control; rdfs:comment "mine".
-<#p> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <todo.ttl>; acl:mode acl:Read.`)
+<#p> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <todo.ttl>; acl:mode acl:Read.`,
+  )
   const client = serveClientIdDocument('Screens App')
-  try { await obtainCodeOverHttp(pod.baseUrl, client, new CookieJar(), OWNER_PASSWORD) } finally { client.stop() }
+  try {
+    await obtainCodeOverHttp(pod.baseUrl, client, new CookieJar(), OWNER_PASSWORD)
+  } finally {
+    client.stop()
+  }
 }, HOOK_TIMEOUT)
-afterAll(async () => { await context?.close(); await plain?.close(); await pod?.dispose() }, HOOK_TIMEOUT)
+afterAll(async () => {
+  await context?.close()
+  await plain?.close()
+  await pod?.dispose()
+}, HOOK_TIMEOUT)
 
 /** The screen as it is now: every control labelled, both colour schemes pass AA, no sideways scroll on a phone; four screenshots. */
 async function checkScreen(p: Page, name: string): Promise<void> {
@@ -48,7 +83,10 @@ async function checkScreen(p: Page, name: string): Promise<void> {
     for (const viewport of [DESKTOP, PHONE]) {
       await p.setViewportSize(viewport)
       const width = viewport === PHONE ? 'phone' : 'desktop'
-      expect({ screen: `${name} ${colorScheme} ${width}`, failures: await textContrastFailures(p) }).toEqual({ screen: `${name} ${colorScheme} ${width}`, failures: [] })
+      expect({ screen: `${name} ${colorScheme} ${width}`, failures: await textContrastFailures(p) }).toEqual({
+        screen: `${name} ${colorScheme} ${width}`,
+        failures: [],
+      })
       if (viewport === PHONE) expect(await horizontalOverflow(p)).toBe(0)
       await screenshot(p, `screen-${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`)
     }
@@ -81,7 +119,10 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
     const broken = '<#it> <#p> "broken.\n'
     // the script's check as typed: the problem beside the text box before Save
     await page.getByLabel('Turtle').fill(broken)
-    await page.locator('#rdf-check').getByText(/Line 1/).waitFor()
+    await page
+      .locator('#rdf-check')
+      .getByText(/Line 1/)
+      .waitFor()
     expect(await page.getByLabel('Turtle').getAttribute('aria-invalid')).toBe('true')
     await checkScreen(page, 'edit-check')
     // Save anyway: the server refuses it, shows the line and keeps the text
@@ -104,10 +145,19 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
   test('a failing call: the error in the status line', async () => {
     // The Turtle check's call refused (the pod busy): said in the status line, its code small beside it
     await dash('/.admin/files/edit?path=%2Fnotes%2Ftodo.ttl', 'Edit todo.ttl')
-    await page.route(/\/\.admin\/api\/check-rdf$/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'unavailable', error_description: 'the pod is restarting' }) }), { times: 1 })
+    await page.route(
+      /\/\.admin\/api\/check-rdf$/,
+      route =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'unavailable', error_description: 'the pod is restarting' }),
+        }),
+      { times: 1 },
+    )
     await page.getByLabel('Turtle').fill('<#it> <#p> "changed".')
     await page.locator('#status[role="alert"]').waitFor()
-    expect(await page.locator('#status').evaluate((el) => el.firstChild?.textContent)).toBe('Checking the Turtle failed: the pod is restarting')
+    expect(await page.locator('#status').evaluate(el => el.firstChild?.textContent)).toBe('Checking the Turtle failed: the pod is restarting')
     expect(await page.locator('#status-code').textContent()).toBe('Error code: unavailable')
     await checkScreen(page, 'error')
   })
@@ -119,9 +169,12 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
   })
   test('the account pages: apps and sessions, app access, scripts and bots, live updates, profile, backup, pod status', async () => {
     for (const [path, ready, name] of [
-      ['/.admin/sessions', 'Screens App', 'apps'], ['/.admin/credentials', 'No client credentials yet', 'credentials'],
-      ['/.admin/live-updates', 'No subscriptions are open', 'live-updates'], ['/.admin/profile', 'Your profile', 'profile'],
-      ['/.admin/backup', 'No backup has been made', 'backup'], ['/.admin/status', 'Version', 'status'],
+      ['/.admin/sessions', 'Screens App', 'apps'],
+      ['/.admin/credentials', 'No client credentials yet', 'credentials'],
+      ['/.admin/live-updates', 'No subscriptions are open', 'live-updates'],
+      ['/.admin/profile', 'Your profile', 'profile'],
+      ['/.admin/backup', 'No backup has been made', 'backup'],
+      ['/.admin/status', 'Version', 'status'],
     ] as const) {
       await gotoLeavingUnsaved(page, pod.baseUrl + path)
       await page.getByText(ready).first().waitFor()
@@ -135,7 +188,9 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
 })
 
 describe('the pages without JavaScript, and sign-in', () => {
-  const open = async (path: string) => { await plainPage.goto(pod.baseUrl + path) }
+  const open = async (path: string) => {
+    await plainPage.goto(pod.baseUrl + path)
+  }
   test('files, delete, profile, backup, sessions, an error page', async () => {
     await open('/.admin/files?path=%2Fnotes%2F')
     await checkScreen(plainPage, 'nojs-files')
@@ -164,6 +219,8 @@ describe('the pages without JavaScript, and sign-in', () => {
       await p.goto(`${pod.baseUrl}/.admin/`)
       await p.locator('#password').waitFor()
       await checkScreen(p, 'login')
-    } finally { await fresh.close() }
+    } finally {
+      await fresh.close()
+    }
   })
 })

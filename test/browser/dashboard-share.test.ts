@@ -19,7 +19,7 @@ let alice: BrowserContext
 let page: Page
 
 beforeAll(async () => {
-  [alicePod, bobPod, app] = await Promise.all([startBrowserPod(), startBrowserPod(), startTestApp()])
+  ;[alicePod, bobPod, app] = await Promise.all([startBrowserPod(), startBrowserPod(), startTestApp()])
   alice = await newContext()
   page = await alice.newPage()
   await signInToDashboard(page, alicePod.baseUrl)
@@ -32,10 +32,18 @@ afterAll(async () => {
 
 const a = (path: string) => alicePod.baseUrl + path
 /** As the dashboard's script calls the pod (owner cookie + CSRF token). */
-const asOwner = (url: string, init: { method?: string; type?: string; body?: string } = {}) => page.evaluate(async ([u, i]) => {
-  const res = await fetch(u!, { method: i!.method ?? 'GET', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, ...(i!.type ? { 'content-type': i!.type } : {}) }, ...(i!.body !== undefined ? { body: i!.body } : {}) })
-  return { status: res.status, text: await res.text() }
-}, [url, init] as const)
+const asOwner = (url: string, init: { method?: string; type?: string; body?: string } = {}) =>
+  page.evaluate(
+    async ([u, i]) => {
+      const res = await fetch(u!, {
+        method: i!.method ?? 'GET',
+        headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, ...(i!.type ? { 'content-type': i!.type } : {}) },
+        ...(i!.body !== undefined ? { body: i!.body } : {}),
+      })
+      return { status: res.status, text: await res.text() }
+    },
+    [url, init] as const,
+  )
 const TITLE = (t: string) => `<#it> <http://purl.org/dc/terms/title> "${t}".`
 
 describe('the share page: one step, with an awkward name, JavaScript on and off', () => {

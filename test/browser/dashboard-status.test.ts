@@ -22,17 +22,22 @@ beforeAll(async () => {
   pod = await startBrowserPod({ tls: makeLocalhostCertificate(certDir) })
   context = await newContext({ ignoreHTTPSErrors: true })
 }, HOOK_TIMEOUT)
-afterAll(async () => { await context?.close(); await pod?.dispose(); rmSync(certDir, { recursive: true, force: true }) }, HOOK_TIMEOUT)
+afterAll(async () => {
+  await context?.close()
+  await pod?.dispose()
+  rmSync(certDir, { recursive: true, force: true })
+}, HOOK_TIMEOUT)
 
 /** The panel's rows as label → text, and which of them are warnings. */
-const readPanel = (page: Page) => page.locator('dl.pod-status').evaluate((dl) => {
-  const rows: Record<string, { text: string; warning: boolean }> = {}
-  for (const dt of dl.querySelectorAll('dt')) {
-    const dd = dt.nextElementSibling as HTMLElement
-    rows[dt.textContent!] = { text: dd.textContent!, warning: dd.classList.contains('warning') }
-  }
-  return rows
-})
+const readPanel = (page: Page) =>
+  page.locator('dl.pod-status').evaluate(dl => {
+    const rows: Record<string, { text: string; warning: boolean }> = {}
+    for (const dt of dl.querySelectorAll('dt')) {
+      const dd = dt.nextElementSibling as HTMLElement
+      rows[dt.textContent!] = { text: dd.textContent!, warning: dd.classList.contains('warning') }
+    }
+    return rows
+  })
 
 async function checkLooks(page: Page, name: string) {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -54,7 +59,10 @@ test('with JavaScript: the Pod status section', async () => {
   expect(rows['Disk']!.text).toMatch(/^[\d.]+ (B|KB|MB) used by the pod, [\d.]+ (MB|GB|TB) free$/)
   expect(rows['Biggest folders']!.text).toMatch(/^\/settings\/ [\d.]+ (B|KB) · \/profile\/ [\d.]+ (B|KB)/)
   // a one-day certificate given with --tls-cert: valid, but within the 14 days before expiry → a warning
-  expect(rows['Certificate']).toEqual({ text: expect.stringMatching(/^localhost: valid until .+, \d+ hours? left \(from --tls-cert \(localhost\), renewed by you\)$/), warning: true })
+  expect(rows['Certificate']).toEqual({
+    text: expect.stringMatching(/^localhost: valid until .+, \d+ hours? left \(from --tls-cert \(localhost\), renewed by you\)$/),
+    warning: true,
+  })
   expect(rows['Last backup']!.text).toBe('none yet')
   await checkLooks(page, 'status')
   await page.close()
@@ -72,5 +80,7 @@ test('without JavaScript: /.admin/status says the same', async () => {
     expect(rows['Certificate']!.warning).toBe(true)
     expect(rows['Last backup']!.text).toBe('none yet')
     await checkLooks(page, 'nojs-status')
-  } finally { await plain.close() }
+  } finally {
+    await plain.close()
+  }
 })

@@ -18,20 +18,39 @@ beforeAll(async () => {
   context = await newContext()
   page = await context.newPage()
   await signInToDashboard(page, pod.baseUrl)
-  const put = await page.evaluate((u) => fetch(u, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': 'text/turtle' }, body: '<#it> <http://example.org/says> "hello".' }).then((r) => r.status), a('/notes/caf%C3%A9.ttl'))
+  const put = await page.evaluate(
+    u =>
+      fetch(u, {
+        method: 'PUT',
+        headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': 'text/turtle' },
+        body: '<#it> <http://example.org/says> "hello".',
+      }).then(r => r.status),
+    a('/notes/caf%C3%A9.ttl'),
+  )
   expect(put).toBe(201)
 }, 60_000)
-afterAll(async () => { await context?.close(); await pod?.dispose() })
+afterAll(async () => {
+  await context?.close()
+  await pod?.dispose()
+})
 
 /** Answers the next dialog (accept or dismiss) and resolves with it. */
-const nextDialog = (accept: boolean) => new Promise<Dialog>((resolve) => page.once('dialog', (d) => { void (accept ? d.accept() : d.dismiss()).then(() => resolve(d)) }))
+const nextDialog = (accept: boolean) =>
+  new Promise<Dialog>(resolve =>
+    page.once('dialog', d => {
+      void (accept ? d.accept() : d.dismiss()).then(() => resolve(d))
+    }),
+  )
 
 describe('unsaved work is not lost without a question', () => {
   test('an edit in progress: a link away asks; "stay" keeps the text and the address', async () => {
     await page.goto(a(EDIT))
     await page.getByLabel('Turtle').fill('<#it> <http://example.org/says> "half written".')
     const asked = nextDialog(false)
-    void page.getByRole('link', { name: 'Apps and sessions' }).click().catch(() => undefined)
+    void page
+      .getByRole('link', { name: 'Apps and sessions' })
+      .click()
+      .catch(() => undefined)
     expect((await asked).type()).toBe('beforeunload')
     expect(await page.getByLabel('Turtle').inputValue()).toContain('half written')
     expect(page.url()).toBe(a(EDIT))
@@ -52,7 +71,10 @@ describe('unsaved work is not lost without a question', () => {
     await page.goto(a(EDIT))
     await page.getByLabel('Turtle').fill('<#it> <http://example.org/says> "saved".')
     let dialogs = 0
-    page.on('dialog', (d) => { dialogs++; void d.dismiss() })
+    page.on('dialog', d => {
+      dialogs++
+      void d.dismiss()
+    })
     await page.getByRole('button', { name: 'Save' }).click()
     await page.locator('.notice', { hasText: 'Saved' }).waitFor()
     expect(await page.getByLabel('Turtle').inputValue()).toContain('"saved"')
@@ -78,7 +100,7 @@ describe('Turtle checked while typing', () => {
     expect(await box.getAttribute('aria-invalid')).toBeNull()
     // Saved anyway with bad Turtle, the server refuses it: 400 with the line, the text kept
     await box.fill('<#it> <#p> "unterminated')
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save' }).click()])
+    const [answer] = await Promise.all([page.waitForResponse(r => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save' }).click()])
     expect(answer.status()).toBe(400)
     expect(await page.locator('#error').textContent()).toBe('invalid_rdf')
     expect(await page.locator('#bad-line').textContent()).toContain('Line 1:')

@@ -25,15 +25,25 @@ const problems: string[] = []
 
 beforeAll(async () => {
   pod = await startBrowserPod()
-  aliceServer = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('<#me> a <http://xmlns.com/foaf/0.1/Person>.', { headers: { 'content-type': 'text/turtle' } }) })
+  aliceServer = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: () => new Response('<#me> a <http://xmlns.com/foaf/0.1/Person>.', { headers: { 'content-type': 'text/turtle' } }),
+  })
   alice = `http://127.0.0.1:${aliceServer.port}/profile/card#me`
   context = await newContext()
   page = await context.newPage()
   // A CSP violation or an uncaught error is a failure of the page, whatever the test checks
-  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4(0[01349]|12|22)/.test(m.text())) problems.push(m.text()) })
-  page.on('pageerror', (e) => problems.push(String(e)))
+  page.on('console', m => {
+    if (m.type() === 'error' && !/status of 4(0[01349]|12|22)/.test(m.text())) problems.push(m.text())
+  })
+  page.on('pageerror', e => problems.push(String(e)))
 })
-afterAll(async () => { await context?.close(); await pod?.dispose(); void aliceServer?.stop() })
+afterAll(async () => {
+  await context?.close()
+  await pod?.dispose()
+  void aliceServer?.stop()
+})
 
 /** Both widths of the current screen, and nothing to scroll sideways on the phone. */
 async function shoot(name: string): Promise<void> {
@@ -45,9 +55,15 @@ const status = () => page.locator('#status').textContent()
 const notice = () => page.locator('p.notice').textContent()
 const files = (path: string) => `${pod.baseUrl}/.admin/files?path=${encodeURIComponent(path)}`
 /** As the dashboard's script calls the pod: the owner's cookie and the page's CSRF token. */
-const asOwner = (url: string) => page.evaluate((u) => fetch(u, { headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf! } }).then((r) => r.text()), url)
+const asOwner = (url: string) =>
+  page.evaluate(u => fetch(u, { headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf! } }).then(r => r.text()), url)
 /** Answers the next dialog (accept or dismiss) and resolves with it. */
-const nextDialog = (accept: boolean) => new Promise<Dialog>((resolve) => page.once('dialog', (d) => { void (accept ? d.accept() : d.dismiss()).then(() => resolve(d)) }))
+const nextDialog = (accept: boolean) =>
+  new Promise<Dialog>(resolve =>
+    page.once('dialog', d => {
+      void (accept ? d.accept() : d.dismiss()).then(() => resolve(d))
+    }),
+  )
 /** Nothing unlabelled, nothing hard to read, in light and in dark. */
 async function readable(): Promise<void> {
   expect(await unlabelledControls(page)).toEqual([])
@@ -82,8 +98,13 @@ describe('the owner dashboard in a real browser', () => {
     await page.locator('#upload-progress').evaluate((bar: HTMLProgressElement) => {
       const seen: number[] = []
       const note = document.getElementById('upload-note')!
-      new MutationObserver(() => { seen.push(bar.value); sessionStorage.setItem('progressSeen', JSON.stringify(seen)) }).observe(bar, { attributes: true, attributeFilter: ['value'] })
-      new MutationObserver(() => { sessionStorage.setItem('noteSeen', note.textContent ?? '') }).observe(note, { childList: true, characterData: true, subtree: true })
+      new MutationObserver(() => {
+        seen.push(bar.value)
+        sessionStorage.setItem('progressSeen', JSON.stringify(seen))
+      }).observe(bar, { attributes: true, attributeFilter: ['value'] })
+      new MutationObserver(() => {
+        sessionStorage.setItem('noteSeen', note.textContent ?? '')
+      }).observe(note, { childList: true, characterData: true, subtree: true })
     })
     const cdp = await context.newCDPSession(page)
     await cdp.send('Network.enable')
@@ -95,7 +116,7 @@ describe('the owner dashboard in a real browser', () => {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
     await cdp.detach()
     const seen = JSON.parse(await page.evaluate(() => sessionStorage.getItem('progressSeen') ?? '[]')) as number[]
-    const firstBetween = seen.findIndex((v) => v > 0 && v < 100)
+    const firstBetween = seen.findIndex(v => v > 0 && v < 100)
     expect(firstBetween).toBeGreaterThanOrEqual(0)
     expect(firstBetween).toBeLessThan(seen.indexOf(100))
     expect(seen.at(-1)).toBe(100)
@@ -118,13 +139,15 @@ describe('the owner dashboard in a real browser', () => {
     expect(await page.getByRole('row', { name: /big \(2\)\.txt/ }).textContent()).toContain('5 B')
     expect(await asOwner(`${pod.baseUrl}/notes/big.txt`)).toHaveLength(3 * 1024 * 1024)
     // many files at once end with one line, not their names
-    await page.getByLabel('Files to upload').setInputFiles(['1', '2', '3', '4'].map((n) => ({ name: `many-${n}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x'.repeat(1024)) })))
+    await page
+      .getByLabel('Files to upload')
+      .setInputFiles(['1', '2', '3', '4'].map(n => ({ name: `many-${n}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x'.repeat(1024)) })))
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.getByRole('link', { name: 'many-4.txt', exact: true }).waitFor()
     expect(await notice()).toBe('4 files uploaded to notes · 4.0 KB')
     await shoot('many-uploaded')
     // a file dropped on the drop zone is uploaded as a chosen one
-    await page.locator('#drop-zone').evaluate((zone) => {
+    await page.locator('#drop-zone').evaluate(zone => {
       const data = new DataTransfer()
       data.items.add(new File(['dropped here'], 'dropped.txt', { type: 'text/plain' }))
       zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }))
@@ -136,9 +159,17 @@ describe('the owner dashboard in a real browser', () => {
     await shoot('folder')
   }, 60_000)
 
-  test('a file opens with its size and a Download link that saves it through the owner\'s download route, its bytes whole', async () => {
+  test("a file opens with its size and a Download link that saves it through the owner's download route, its bytes whole", async () => {
     let viewBytes = -1
-    const count = (r: import('playwright-core').Response) => { if (r.url().includes('/.admin/files/view?')) void r.body().then((b) => { viewBytes = b.length }, () => {}) }
+    const count = (r: import('playwright-core').Response) => {
+      if (r.url().includes('/.admin/files/view?'))
+        void r.body().then(
+          b => {
+            viewBytes = b.length
+          },
+          () => {},
+        )
+    }
     page.on('response', count)
     await page.getByRole('link', { name: 'big.txt', exact: true }).click()
     await page.waitForURL(`${pod.baseUrl}/.admin/files/view?path=%2Fnotes%2Fbig.txt`)
@@ -150,7 +181,7 @@ describe('the owner dashboard in a real browser', () => {
     expect(download.suggestedFilename()).toBe('big.txt')
     const saved = readFileSync((await download.path())!)
     expect(saved.length).toBe(3 * 1024 * 1024)
-    expect(saved.every((b) => b === 0x61)).toBe(true)
+    expect(saved.every(b => b === 0x61)).toBe(true)
     page.off('response', count)
     // Opening the file did not download it: the page says it is too long to show, only the link downloads
     expect(viewBytes).toBeGreaterThan(0)
@@ -185,7 +216,10 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('link', { name: 'Edit', exact: true }).click()
     await page.getByLabel('Turtle').fill('@prefix ex: <http://example.org/>.\n<#it> ex:says "broken.\n')
     // said while typing (the script asks the pod's parser), and again by the save itself
-    await page.locator('#rdf-check').getByText(/^Line 2: /).waitFor()
+    await page
+      .locator('#rdf-check')
+      .getByText(/^Line 2: /)
+      .waitFor()
     await page.getByRole('button', { name: 'Save' }).click()
     await page.locator('#bad-line').waitFor()
     expect(await page.locator('#bad-line').textContent()).toBe('Line 2: <#it> ex:says "broken.')
@@ -206,7 +240,10 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByLabel('Turtle').fill('@prefix ex: <http://example.org/>.\n<#it> ex:says "not kept".\n')
     const edit = page.url()
     let asked = nextDialog(false)
-    void page.getByRole('link', { name: 'Cancel' }).click().catch(() => undefined)
+    void page
+      .getByRole('link', { name: 'Cancel' })
+      .click()
+      .catch(() => undefined)
     expect((await asked).type()).toBe('beforeunload')
     expect(page.url()).toBe(edit)
     expect(await page.getByLabel('Turtle').inputValue()).toContain('"not kept"')
@@ -216,7 +253,10 @@ describe('the owner dashboard in a real browser', () => {
     await page.waitForURL(files('/notes/'))
     expect(await asOwner(`${pod.baseUrl}/notes/todo.ttl`)).toContain('"edited"')
     let dialogs = 0
-    const counted = (d: Dialog) => { dialogs++; void d.dismiss() }
+    const counted = (d: Dialog) => {
+      dialogs++
+      void d.dismiss()
+    }
     page.on('dialog', counted)
     await page.getByRole('link', { name: 'Edit todo.ttl' }).click()
     await page.getByLabel('Turtle').click()
@@ -272,7 +312,7 @@ describe('the owner dashboard in a real browser', () => {
     await page.goto(`${pod.baseUrl}/.admin/share?path=%2F`)
     const remove = page.getByRole('button', { name: `Remove access of ${pod.baseUrl}/profile/card#me` })
     const removeOwner = async () => {
-      const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), remove.click()])
+      const [res] = await Promise.all([page.waitForResponse(r => r.request().method() === 'POST'), remove.click()])
       return { status: res.status(), code: await page.locator('#error').textContent() }
     }
     // the owner's entry alone: removing it would leave no access at all
@@ -311,7 +351,12 @@ describe('the owner dashboard in a real browser', () => {
     expect(await page.getByRole('link', { name: 'big.txt', exact: true }).count()).toBe(0)
     // One write, the confirmed delete's (into the trash): Cancel sent none
     expect(writes.end()).toEqual(['POST /.admin/delete'])
-    expect(await page.evaluate((u) => fetch(u, { headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf! } }).then((r) => r.status), `${pod.baseUrl}/notes/big.txt`)).toBe(404)
+    expect(
+      await page.evaluate(
+        u => fetch(u, { headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf! } }).then(r => r.status),
+        `${pod.baseUrl}/notes/big.txt`,
+      ),
+    ).toBe(404)
   })
 
   test('apps and sessions: an approved app is listed; revoking it makes its token refused', async () => {
@@ -320,8 +365,13 @@ describe('the owner dashboard in a real browser', () => {
     try {
       const key = await newDpopKey()
       const tokens = await exchangeCode(pod.baseUrl, client, key, await obtainCodeOverHttp(pod.baseUrl, client, new CookieJar(), OWNER_PASSWORD))
-      const read = async () => fetch(`${pod.baseUrl}/notes/todo.ttl`, { headers: {
-        authorization: `DPoP ${tokens.access_token}`, dpop: await dpopProof(key, 'GET', `${pod.baseUrl}/notes/todo.ttl`, Date.now(), { accessToken: String(tokens.access_token) }) } })
+      const read = async () =>
+        fetch(`${pod.baseUrl}/notes/todo.ttl`, {
+          headers: {
+            authorization: `DPoP ${tokens.access_token}`,
+            dpop: await dpopProof(key, 'GET', `${pod.baseUrl}/notes/todo.ttl`, Date.now(), { accessToken: String(tokens.access_token) }),
+          },
+        })
       expect((await read()).status).toBe(200)
 
       await page.getByRole('link', { name: 'Apps and sessions' }).click()
@@ -336,7 +386,9 @@ describe('the owner dashboard in a real browser', () => {
       const refused = await read()
       expect(refused.status).toBe(401)
       expect(refused.headers.get('www-authenticate')).toContain('invalid_token')
-    } finally { client.stop() }
+    } finally {
+      client.stop()
+    }
   }, 60_000)
 
   test('grants on an http pod: the page says they need https and how to get it; a grant posted anyway is refused', async () => {
@@ -348,8 +400,15 @@ describe('the owner dashboard in a real browser', () => {
     expect(await page.getByText('No grants yet').count()).toBe(1)
     await shoot('grants')
     // the form's own post, sent without the form: refused, nothing created
-    const refused = await page.evaluate(async (u) => {
-      const body = new URLSearchParams({ csrf: document.getElementById('dashboard')!.dataset.csrf!, grantee: 'https://bob.example/profile/card#me', registration: '/notes/', shapeTree: 'https://shapes.example/trees#Note', scope: 'AllFromRegistry', mode: 'Read' })
+    const refused = await page.evaluate(async u => {
+      const body = new URLSearchParams({
+        csrf: document.getElementById('dashboard')!.dataset.csrf!,
+        grantee: 'https://bob.example/profile/card#me',
+        registration: '/notes/',
+        shapeTree: 'https://shapes.example/trees#Note',
+        scope: 'AllFromRegistry',
+        mode: 'Read',
+      })
       const res = await fetch(u, { method: 'POST', body })
       return { status: res.status, text: await res.text() }
     }, `${pod.baseUrl}/.admin/grants`)

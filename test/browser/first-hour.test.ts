@@ -43,12 +43,17 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
     appOrigin = `http://localhost:${await freePort()}`
     context = await newContext({ viewport, colorScheme })
     // The app: its callback answers; its logo is missing (a logo that fails to load).
-    await context.route(`${appOrigin}/**`, (route) => new URL(route.request().url()).pathname === '/callback'
-      ? route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>app</title><p>back in the app</p>' })
-      : route.fulfill({ status: 404, body: '' }))
+    await context.route(`${appOrigin}/**`, route =>
+      new URL(route.request().url()).pathname === '/callback'
+        ? route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>app</title><p>back in the app</p>' })
+        : route.fulfill({ status: 404, body: '' }),
+    )
     page = await context.newPage()
   })
-  afterAll(async () => { await context?.close(); await pod?.dispose() })
+  afterAll(async () => {
+    await context?.close()
+    await pod?.dispose()
+  })
 
   test('first start: the front door says whose pod this is and where the setup link is', async () => {
     const res = await page.goto(`${pod.baseUrl}/`)
@@ -94,8 +99,9 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
     await page.waitForLoadState()
     expect(await page.locator('.error p').first().textContent()).toBe("The password is wrong; type the pod owner's password.")
     expect(await page.locator('#error').textContent()).toBe('invalid_credentials')
-    const [sentence, code] = await Promise.all(['.error p:first-child', '.error .code'].map((s) =>
-      page.locator(s).evaluate((el) => parseFloat(getComputedStyle(el).fontSize))))
+    const [sentence, code] = await Promise.all(
+      ['.error p:first-child', '.error .code'].map(s => page.locator(s).evaluate(el => parseFloat(getComputedStyle(el).fontSize))),
+    )
     expect(code!).toBeLessThan(sentence!)
     await look('login-wrong-password')
   })
@@ -112,13 +118,28 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
 
   test('an app on http://localhost asks for consent: warned as unverified, WebID not broken mid-host, no alt text for a missing logo', async () => {
     const reg = await fetch(`${pod.baseUrl}/.oidc/reg`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'First Hour App', redirect_uris: [`${appOrigin}/callback`], logo_uri: `${appOrigin}/logo.png`, grant_types: ['authorization_code', 'refresh_token'] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'First Hour App',
+        redirect_uris: [`${appOrigin}/callback`],
+        logo_uri: `${appOrigin}/logo.png`,
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
     })
     expect(reg.status).toBe(201)
-    const { client_id } = await reg.json() as { client_id: string }
+    const { client_id } = (await reg.json()) as { client_id: string }
     const auth = new URL(`${pod.baseUrl}/.oidc/auth`)
-    for (const [k, v] of Object.entries({ response_type: 'code', client_id, redirect_uri: `${appOrigin}/callback`, scope: 'openid webid offline_access', state: 'st', code_challenge: s256Challenge(VERIFIER), code_challenge_method: 'S256' })) auth.searchParams.set(k, v)
+    for (const [k, v] of Object.entries({
+      response_type: 'code',
+      client_id,
+      redirect_uri: `${appOrigin}/callback`,
+      scope: 'openid webid offline_access',
+      state: 'st',
+      code_challenge: s256Challenge(VERIFIER),
+      code_challenge_method: 'S256',
+    }))
+      auth.searchParams.set(k, v)
     await page.goto(auth.href)
     await page.waitForURL(/\/\.oidc\/consent/)
     expect(await page.locator('h1').textContent()).toBe('Allow access?')

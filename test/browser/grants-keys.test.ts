@@ -43,15 +43,22 @@ beforeAll(async () => {
         await ensureOwner(store, base, Date.now())
         await writeTurtle(store, base, '/notes/hello', '<#it> <http://purl.org/dc/terms/title> "hello".')
         await writeTurtle(store, base, '/projects/p1', '<#it> <http://purl.org/dc/terms/title> "project one".')
-      } finally { await store.close() }
+      } finally {
+        await store.close()
+      }
     },
   })
   // The browser trusts the test's self-signed certificate, as a person would after installing it
   context = await newContext({ ignoreHTTPSErrors: true, acceptDownloads: true })
   page = await context.newPage()
-  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4(0[013459]|1[25]|22)/.test(m.text())) problems.push(m.text()) })
-  page.on('pageerror', (e) => problems.push(String(e)))
-  page.on('request', (r) => { const body = r.postData(); if (body) sentBodies.push(body) })
+  page.on('console', m => {
+    if (m.type() === 'error' && !/status of 4(0[013459]|1[25]|22)/.test(m.text())) problems.push(m.text())
+  })
+  page.on('pageerror', e => problems.push(String(e)))
+  page.on('request', r => {
+    const body = r.postData()
+    if (body) sentBodies.push(body)
+  })
 }, HOOK_TIMEOUT)
 afterAll(async () => {
   await context?.close()
@@ -90,7 +97,9 @@ describe('Keys: made in the browser, only the public half on the pod', () => {
     await page.getByRole('button', { name: 'Make a key in this browser' }).click()
     // The sentence with the server's reason, the refusal's code small beside it (dom.ts sayError)
     await page.locator('#status[role="alert"]').waitFor()
-    expect(await page.locator('#status').evaluate((el) => el.firstChild?.textContent)).toBe(`Creating the key failed: /name: the key name must be 1–64 letters, digits, '.', '_' or '-', not starting with '.'; got "my/laptop"`)
+    expect(await page.locator('#status').evaluate(el => el.firstChild?.textContent)).toBe(
+      `Creating the key failed: /name: the key name must be 1–64 letters, digits, '.', '_' or '-', not starting with '.'; got "my/laptop"`,
+    )
     expect(await page.locator('#status-code').textContent()).toBe('Error code: invalid_key_name')
     expect(await page.locator('#status-code').isVisible()).toBe(true)
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-name')
@@ -116,7 +125,7 @@ describe('Keys: made in the browser, only the public half on the pod', () => {
     await page.getByRole('row', { name: /laptop/ }).waitFor()
     expect(await page.locator('#key-offer').count()).toBe(0)
     // The pod got the public key only: not in any request the page sent, not in the published document
-    expect(sentBodies.some((b) => b.includes(String(privateJwk.d)))).toBe(false)
+    expect(sentBodies.some(b => b.includes(String(privateJwk.d)))).toBe(false)
     const doc = await (await fetch(`${pod.baseUrl}/keys/laptop`, { headers: { accept: 'application/ld+json' }, tls: { ca } })).text()
     expect(JSON.parse(doc).publicKeyJwk).toMatchObject({ kty: 'EC', x: privateJwk.x, y: privateJwk.y })
     expect(doc).not.toContain(String(privateJwk.d))
@@ -216,7 +225,9 @@ describe('Grants: a form whose refusals name the field; revoke ends the access',
     await revoke.click()
     expect(await dismissed).toContain('The access ends')
     expect(await grantCount()).toBe(1)
-    page.once('dialog', (d) => { void d.accept() })
+    page.once('dialog', d => {
+      void d.accept()
+    })
     await revoke.click()
     await page.getByText('No grants yet').waitFor()
     expect(await page.getByText('Grant revoked').count()).toBe(1)
@@ -234,14 +245,17 @@ describe('Keys: revoking', () => {
     await revoke.click()
     expect(await dismissed).toContain('Revoke the key laptop?')
     expect((await signedGet('/notes/hello')).status).toBe(200)
-    page.once('dialog', (d) => { void d.accept() })
+    page.once('dialog', d => {
+      void d.accept()
+    })
     await revoke.click()
     await page.getByText('No keys yet').waitFor()
     expect(await page.getByText('Key revoked').count()).toBe(1)
     const res = await signedGet('/notes/hello')
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toContain(
-      `HttpSig realm="/notes/hello", error="invalid_signature", error_description="the key ${keyUrl} cannot be used: no such key: its document does not exist`)
+      `HttpSig realm="/notes/hello", error="invalid_signature", error_description="the key ${keyUrl} cannot be used: no such key: its document does not exist`,
+    )
     expect(problems).toEqual([])
   })
 })

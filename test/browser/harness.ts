@@ -33,8 +33,16 @@ export { OWNER_PASSWORD, setupLink, type RunningPod }
 export const CHROMIUM_PATH = '/usr/bin/chromium'
 
 /** Without the background-networking flags Chromium calls home, which a closed network refuses, many times over. */
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /** Git-ignored folder of screenshots and other artifacts a person looks at after a run. */
 export const ARTIFACTS_DIR = join(import.meta.dir, '..', '..', 'test-artifacts', 'browser')
@@ -50,13 +58,18 @@ let browser: Promise<Browser> | undefined
 
 /** The process's one Chromium, launched on first call. */
 export function sharedBrowser(): Promise<Browser> {
-  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS, headless: true }).then((b) => {
-    b.on('disconnected', () => { browser = undefined })
-    return b
-  }, (err: unknown) => {
-    browser = undefined
-    throw new Error(`could not start ${CHROMIUM_PATH} (install Debian's chromium package): ${String(err)}`)
-  })
+  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS, headless: true }).then(
+    b => {
+      b.on('disconnected', () => {
+        browser = undefined
+      })
+      return b
+    },
+    (err: unknown) => {
+      browser = undefined
+      throw new Error(`could not start ${CHROMIUM_PATH} (install Debian's chromium package): ${String(err)}`)
+    },
+  )
   return browser
 }
 
@@ -116,7 +129,7 @@ export function horizontalOverflow(page: Page): Promise<number> {
 export async function tabTo(page: Page, selector: string, maxTabs = 20): Promise<void> {
   for (let i = 0; i < maxTabs; i++) {
     await page.keyboard.press('Tab')
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return
+    if (await page.evaluate(s => document.activeElement?.matches(s) ?? false, selector)) return
   }
   throw new Error(`${selector} cannot be reached with the Tab key (${maxTabs} presses)`)
 }
@@ -136,7 +149,12 @@ export async function signInToDashboard(page: Page, baseUrl: string): Promise<vo
 
 /** Resolves with the message of the page's next dialog once it has been dismissed (a confirm answered "Cancel"). */
 export function dismissNextDialog(page: Page): Promise<string> {
-  return new Promise((resolve) => page.once('dialog', (d) => { const message = d.message(); void d.dismiss().then(() => resolve(message)) }))
+  return new Promise(resolve =>
+    page.once('dialog', d => {
+      const message = d.message()
+      void d.dismiss().then(() => resolve(message))
+    }),
+  )
 }
 
 /**
@@ -145,9 +163,16 @@ export function dismissNextDialog(page: Page): Promise<string> {
  */
 export function watchWrites(page: Page): { end(): string[] } {
   const sent: string[] = []
-  const onRequest = (r: PageRequest) => { if (r.method() !== 'GET' && r.method() !== 'HEAD') sent.push(`${r.method()} ${new URL(r.url()).pathname}`) }
+  const onRequest = (r: PageRequest) => {
+    if (r.method() !== 'GET' && r.method() !== 'HEAD') sent.push(`${r.method()} ${new URL(r.url()).pathname}`)
+  }
   page.on('request', onRequest)
-  return { end: () => { page.off('request', onRequest); return sent } }
+  return {
+    end: () => {
+      page.off('request', onRequest)
+      return sent
+    },
+  }
 }
 
 /**
@@ -156,7 +181,10 @@ export function watchWrites(page: Page): { end(): string[] } {
  */
 export async function gotoLeavingUnsaved(page: Page, url: string): Promise<string | undefined> {
   let asked: string | undefined
-  const answer = (d: import('playwright-core').Dialog) => { asked = d.message(); void d.accept() }
+  const answer = (d: import('playwright-core').Dialog) => {
+    asked = d.message()
+    void d.accept()
+  }
   page.once('dialog', answer)
   await page.goto(url)
   // The question comes from the page's hashchange handler, just after the navigation is committed

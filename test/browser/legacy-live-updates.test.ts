@@ -19,9 +19,10 @@ let pod: RunningPod
 let app: ReturnType<typeof Bun.serve>
 beforeAll(async () => {
   pod = await startBrowserPod({
-    seed: (dir, base) => seedPublicContainer(dir, base, '/shopping/', ['Read', 'Write', 'Append'], async (store) => {
-      await writeTurtle(store, base, LIST, `<#list> <${EX}item> "bread".`)
-    }),
+    seed: (dir, base) =>
+      seedPublicContainer(dir, base, '/shopping/', ['Read', 'Write', 'Append'], async store => {
+        await writeTurtle(store, base, LIST, `<#list> <${EX}item> "bread".`)
+      }),
   })
   // The app: a page on another origin that shows the list with rdflib and adds items through it
   const page = `<!doctype html><meta charset="utf-8"><title>Shopping list</title>
@@ -44,10 +45,12 @@ beforeAll(async () => {
   window.addItem = (name) => updater.update([], [$rdf.st($rdf.sym(doc.value + '#list'), item, $rdf.lit(name), doc)]).then(render)
 </script>`
   app = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
-    fetch: (req) => new URL(req.url).pathname === '/rdflib.min.js'
-      ? new Response(Bun.file(RDFLIB), { headers: { 'content-type': 'text/javascript' } })
-      : new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: req =>
+      new URL(req.url).pathname === '/rdflib.min.js'
+        ? new Response(Bun.file(RDFLIB), { headers: { 'content-type': 'text/javascript' } })
+        : new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
   })
 }, HOOK_TIMEOUT)
 afterAll(async () => {

@@ -14,13 +14,22 @@ import { answerPod, arrive, clickLogIn, openApp, waitLoggedIn } from './app-flow
 setDefaultTimeout(30_000)
 let pod: RunningPod
 let app: TestApp
-beforeAll(async () => { [pod, app] = await Promise.all([startBrowserPod(), startTestApp()]) }, HOOK_TIMEOUT)
-afterAll(async () => { await app?.stop(); await pod?.dispose() }, HOOK_TIMEOUT)
+beforeAll(async () => {
+  ;[pod, app] = await Promise.all([startBrowserPod(), startTestApp()])
+}, HOOK_TIMEOUT)
+afterAll(async () => {
+  await app?.stop()
+  await pod?.dispose()
+}, HOOK_TIMEOUT)
 
 /** A fresh phone-sized browser profile with the app open; closed after `fn`. */
 async function onPhone(fn: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
   const context = await newContext({ viewport: PHONE })
-  try { await fn(await openApp(context, app), context) } finally { await context.close() }
+  try {
+    await fn(await openApp(context, app), context)
+  } finally {
+    await context.close()
+  }
 }
 
 /** The page explains itself: a heading, readable text, no stack trace, nothing wider than a phone. */
@@ -35,7 +44,7 @@ async function expectClearPage(page: Page, shot: string): Promise<string> {
 
 describe('a wrong password', () => {
   test('shows the sign-in page again with the reason; the right password then goes on', async () => {
-    await onPhone(async (page) => {
+    await onPhone(async page => {
       await clickLogIn(page, pod.baseUrl)
       expect(await arrive(page, pod.baseUrl)).toBe('login')
       await page.locator('#password').pressSequentially('wrong horse battery staple')
@@ -52,7 +61,7 @@ describe('a wrong password', () => {
 
 describe('a refused consent', () => {
   test('the app learns access_denied and says so; nothing is remembered', async () => {
-    await onPhone(async (page) => {
+    await onPhone(async page => {
       await clickLogIn(page, pod.baseUrl)
       await answerPod(page, { pod: pod.baseUrl, consent: 'deny', shots: { consent: 'consent-phone' } })
       expect(new URL(page.url()).origin).toBe(app.origin)
@@ -69,7 +78,7 @@ describe('a refused consent', () => {
 
 describe('an interaction that expired', () => {
   test('typing the password after ten minutes ends on a page that says to start again from the app', async () => {
-    await onPhone(async (page) => {
+    await onPhone(async page => {
       await clickLogIn(page, pod.baseUrl)
       expect(await arrive(page, pod.baseUrl)).toBe('login')
       await ageInteractions(pod)
@@ -85,8 +94,8 @@ describe('an interaction that expired', () => {
 })
 
 describe('the back button after a login', () => {
-  test('going back to the pod\'s pages says the sign-in is over and links back to the app, which is still logged in', async () => {
-    await onPhone(async (page) => {
+  test("going back to the pod's pages says the sign-in is over and links back to the app, which is still logged in", async () => {
+    await onPhone(async page => {
       await clickLogIn(page, pod.baseUrl)
       await answerPod(page, { pod: pod.baseUrl })
       const webId = await waitLoggedIn(page)
@@ -112,6 +121,8 @@ async function ageInteractions(p: RunningPod): Promise<void> {
     for (const { key, value } of await readRecords<{ createdAt: number }>(store, 'interaction', 0)) {
       await putRecord(store, 'interaction', key, { ...value, createdAt: value.createdAt - 11 * 60_000 }, Date.now() - 60_000)
     }
-  } finally { await store.close() }
+  } finally {
+    await store.close()
+  }
   await p.restart()
 }

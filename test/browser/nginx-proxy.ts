@@ -33,7 +33,10 @@ export function readmeSite(o: { port: number; upstreamPort: number; cert: string
   if (!block) throw new Error('the documentation has no ```nginx example')
   const swaps: [string | RegExp, string][] = [
     ['listen 443 ssl;', `listen 127.0.0.1:${o.port} ssl;`],
-    ['server_name pod.example;', `server_name localhost;${o.remoteClients ? `\n    set_real_ip_from 127.0.0.1;\n    real_ip_header ${TEST_CLIENT_HEADER};` : ''}`],
+    [
+      'server_name pod.example;',
+      `server_name localhost;${o.remoteClients ? `\n    set_real_ip_from 127.0.0.1;\n    real_ip_header ${TEST_CLIENT_HEADER};` : ''}`,
+    ],
     [/ssl_certificate\s+\S+;/, `ssl_certificate ${o.cert};`],
     [/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${o.key};`],
     // test only: nginx connects from 127.0.0.2, so the pod can tell the proxy (peer) from the browser (127.0.0.1)
@@ -70,8 +73,29 @@ export function readmeStartFlags(o: { publicOrigin: string; proxyAddress: string
 function makeCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'cert.pem')
   const key = join(dir, 'key.pem')
-  const made = Bun.spawnSync(['openssl', 'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stderr: 'pipe' })
+  const made = Bun.spawnSync(
+    [
+      'openssl',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+    ],
+    { stderr: 'pipe' },
+  )
   if (made.exitCode !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr.toString()}`)
   return { cert, key }
 }
@@ -86,7 +110,9 @@ export async function startNginxProxy(port: number, upstreamPort: number, o: { r
   const { cert, key } = makeCertificate(prefix)
   const conf = join(prefix, 'nginx.conf')
   const tmp = (name: string) => `${name} ${join(prefix, 'tmp', name.replace('_temp_path', ''))};`
-  writeFileSync(conf, `daemon off;
+  writeFileSync(
+    conf,
+    `daemon off;
 worker_processes 1;
 pid ${join(prefix, 'nginx.pid')};
 error_log ${join(prefix, 'logs', 'error.log')} warn;
@@ -96,12 +122,16 @@ http {
   ${['client_body_temp_path', 'proxy_temp_path', 'fastcgi_temp_path', 'uwsgi_temp_path', 'scgi_temp_path'].map(tmp).join('\n  ')}
 ${readmeSite({ port, upstreamPort, cert, key, ...o })}
 }
-`)
+`,
+  )
   const proc: Subprocess = Bun.spawn([NGINX, '-p', prefix, '-c', conf, '-e', join(prefix, 'logs', 'error.log')], { stdout: 'pipe', stderr: 'pipe' })
   const certPem = readFileSync(cert, 'utf8')
   const origin = `https://localhost:${port}`
   const stop = async () => {
-    if (proc.exitCode === null && proc.signalCode === null) { proc.kill('SIGTERM'); await proc.exited }
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGTERM')
+      await proc.exited
+    }
     rmSync(prefix, { recursive: true, force: true })
   }
   const deadline = Date.now() + 10_000
@@ -115,12 +145,20 @@ ${readmeSite({ port, upstreamPort, cert, key, ...o })}
       await fetch(`${origin}/.well-known/openid-configuration`, { tls: { ca: certPem }, signal: AbortSignal.timeout(1000) })
       break
     } catch (err) {
-      if (Date.now() > deadline) { await stop(); throw new Error(`nginx did not answer on ${origin}: ${String(err)}`) }
+      if (Date.now() > deadline) {
+        await stop()
+        throw new Error(`nginx did not answer on ${origin}: ${String(err)}`)
+      }
       await Bun.sleep(50)
     }
   }
   return {
-    origin, certPem, stop,
-    accessLog: () => { const p = join(prefix, 'logs', 'access.log'); return existsSync(p) ? readFileSync(p, 'utf8') : '' },
+    origin,
+    certPem,
+    stop,
+    accessLog: () => {
+      const p = join(prefix, 'logs', 'access.log')
+      return existsSync(p) ? readFileSync(p, 'utf8') : ''
+    },
   }
 }

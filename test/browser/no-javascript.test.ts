@@ -8,7 +8,18 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { contrastFailures, unlabelledControls } from './page-checks.ts'
-import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, type RunningPod, signInToDashboard } from './harness.ts'
+import {
+  DESKTOP,
+  HOOK_TIMEOUT,
+  OWNER_PASSWORD,
+  PHONE,
+  horizontalOverflow,
+  newContext,
+  screenshot,
+  startBrowserPod,
+  type RunningPod,
+  signInToDashboard,
+} from './harness.ts'
 import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
 import { exchangeCode, obtainCodeOverHttp, requestTokens, serveClientIdDocument } from '../e2e/oidc-client.ts'
 
@@ -21,7 +32,10 @@ beforeAll(async () => {
   context = await newContext({ javaScriptEnabled: false, acceptDownloads: true })
   page = await context.newPage()
 }, HOOK_TIMEOUT)
-afterAll(async () => { await context?.close(); await pod?.dispose() }, HOOK_TIMEOUT)
+afterAll(async () => {
+  await context?.close()
+  await pod?.dispose()
+}, HOOK_TIMEOUT)
 
 const notice = () => page.locator('p.notice').textContent()
 const errorCode = () => page.locator('#error').textContent()
@@ -44,15 +58,27 @@ describe('the owner pages with JavaScript off', () => {
     // Every page works without script now: no notice sends the owner elsewhere
     expect(await page.locator('noscript').count()).toBe(0)
     const nav = page.getByRole('navigation', { name: 'Dashboard sections' })
-    const sections = await nav.getByRole('link').evaluateAll((links) => links.map((a) => [a.textContent ?? '', (a as HTMLAnchorElement).pathname]))
-    expect(sections.map(([label]) => label)).toEqual(['Files', 'Activity', 'Sharing', 'Apps and sessions', 'Scripts and bots', 'Live updates', 'Grants', 'Keys', 'Profile', 'Backup', 'Pod status'])
+    const sections = await nav.getByRole('link').evaluateAll(links => links.map(a => [a.textContent ?? '', (a as HTMLAnchorElement).pathname]))
+    expect(sections.map(([label]) => label)).toEqual([
+      'Files',
+      'Activity',
+      'Sharing',
+      'Apps and sessions',
+      'Scripts and bots',
+      'Live updates',
+      'Grants',
+      'Keys',
+      'Profile',
+      'Backup',
+      'Pod status',
+    ])
     for (const [label, path] of sections) {
       const response = await page.goto(`${pod.baseUrl}${path}`)
       expect([label, response?.status()]).toEqual([label, 200])
       // the page itself, not a shell a script would fill: its heading, its section marked, something to read or do
       expect([label, (await page.locator('h1').textContent())?.trim()]).not.toEqual([label, ''])
       expect([label, await nav.getByRole('link', { name: label, exact: true }).getAttribute('aria-current')]).toEqual([label, 'page'])
-      expect([label, await page.locator('.dash-body').locator('form, table, dl, p, ul').count() > 0]).toEqual([label, true])
+      expect([label, (await page.locator('.dash-body').locator('form, table, dl, p, ul').count()) > 0]).toEqual([label, true])
       expect([label, await page.locator('noscript').count()]).toEqual([label, 0])
     }
     await page.goto(`${pod.baseUrl}/.admin/`)
@@ -73,8 +99,10 @@ describe('the owner pages with JavaScript off', () => {
 
   test('upload with a plain multipart form; the same name gets a number unless "Replace" is ticked', async () => {
     await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
-    await page.getByLabel('Files to upload').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('first') },
-      { name: 'b.ttl', mimeType: 'text/turtle', buffer: Buffer.from('<#it> <http://purl.org/dc/terms/title> "b".') }])
+    await page.getByLabel('Files to upload').setInputFiles([
+      { name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('first') },
+      { name: 'b.ttl', mimeType: 'text/turtle', buffer: Buffer.from('<#it> <http://purl.org/dc/terms/title> "b".') },
+    ])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.waitForURL(/done=upload/)
     expect(await notice()).toMatch(/^2 files uploaded to notes · \d+ B$/) // the Turtle's size is what a GET serves
@@ -95,7 +123,12 @@ describe('the owner pages with JavaScript off', () => {
     await page.waitForURL(/done=upload/)
     expect(await notice()).toBe('Uploaded a (2).txt (a file of that name was already here, so the new one got a number)')
     expect(await page.getByRole('row', { name: /a \(2\)\.txt/ }).textContent()).toContain('7 B')
-    expect(await page.getByRole('row', { name: /a\.txt/ }).first().textContent()).toContain('5 B')
+    expect(
+      await page
+        .getByRole('row', { name: /a\.txt/ })
+        .first()
+        .textContent(),
+    ).toContain('5 B')
     await shoot('upload-numbered')
     await page.getByRole('link', { name: 'Delete a (2).txt' }).click()
     await page.getByRole('button', { name: 'Delete', exact: true }).click()
@@ -169,7 +202,13 @@ describe('the owner pages with JavaScript off', () => {
     await page.getByRole('button', { name: 'Share', exact: true }).click()
     await page.waitForURL(/done=added/)
     expect(await notice()).toBe('Shared')
-    expect(await page.locator('section', { has: page.locator('#own-h') }).getByRole('row', { name: /Everyone \(public\)/ }).last().textContent()).toContain('Read')
+    expect(
+      await page
+        .locator('section', { has: page.locator('#own-h') })
+        .getByRole('row', { name: /Everyone \(public\)/ })
+        .last()
+        .textContent(),
+    ).toContain('Read')
     expect(await publicRead()).toBe(200)
     await shoot('share')
     await page.getByRole('button', { name: 'Remove access of Everyone (public)' }).click()
@@ -180,12 +219,20 @@ describe('the owner pages with JavaScript off', () => {
 
   test('"Use inherited access instead" asks on a page of its own, and needs the "drop" tick when the ACL holds what the page cannot show', async () => {
     const cookies = await context.cookies(pod.baseUrl)
-    const csrf = cookies.find((c) => c.name.endsWith('solopod_csrf'))!.value
+    const csrf = cookies.find(c => c.name.endsWith('solopod_csrf'))!.value
     const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
 <#o> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <b.ttl>; acl:mode acl:Read, acl:Write, acl:Control; rdfs:comment "keep: agreed".
 <#p> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <b.ttl>; acl:mode acl:Read.`
-    const put = await fetch(`${pod.baseUrl}/notes/b.ttl.acl`, { method: 'PUT', body: acl, headers: {
-      cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), origin: pod.baseUrl, 'x-csrf-token': csrf, 'content-type': 'text/turtle' } })
+    const put = await fetch(`${pod.baseUrl}/notes/b.ttl.acl`, {
+      method: 'PUT',
+      body: acl,
+      headers: {
+        cookie: cookies.map(c => `${c.name}=${c.value}`).join('; '),
+        origin: pod.baseUrl,
+        'x-csrf-token': csrf,
+        'content-type': 'text/turtle',
+      },
+    })
     expect(put.ok).toBe(true)
     const publicRead = async () => (await fetch(`${pod.baseUrl}/notes/b.ttl`)).status
     expect(await publicRead()).toBe(200)
@@ -230,9 +277,18 @@ describe('the owner pages with JavaScript off', () => {
 
   test('edit Turtle without JavaScript: a parse error comes back with its line and the text kept; good text is saved', async () => {
     const cookies = await context.cookies(pod.baseUrl)
-    const csrf = cookies.find((c) => c.name.endsWith('solopod_csrf'))!.value
-    const asOwner = async () => (await fetch(`${pod.baseUrl}/notes/b.ttl`, { headers: {
-      cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), origin: pod.baseUrl, 'x-csrf-token': csrf, accept: 'text/turtle' } })).text()
+    const csrf = cookies.find(c => c.name.endsWith('solopod_csrf'))!.value
+    const asOwner = async () =>
+      (
+        await fetch(`${pod.baseUrl}/notes/b.ttl`, {
+          headers: {
+            cookie: cookies.map(c => `${c.name}=${c.value}`).join('; '),
+            origin: pod.baseUrl,
+            'x-csrf-token': csrf,
+            accept: 'text/turtle',
+          },
+        })
+      ).text()
     await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fnotes%2F`)
     await page.getByRole('link', { name: 'Edit b.ttl' }).click()
     expect(await page.locator('h1').textContent()).toBe('Edit b.ttl')
@@ -258,25 +314,45 @@ describe('the owner pages with JavaScript off', () => {
     try {
       const key = await newDpopKey()
       const tokens = await exchangeCode(pod.baseUrl, client, key, await obtainCodeOverHttp(pod.baseUrl, client, new CookieJar(), OWNER_PASSWORD))
-      const read = async () => fetch(`${pod.baseUrl}/notes/b.ttl`, { headers: {
-        authorization: `DPoP ${tokens.access_token}`, dpop: await dpopProof(key, 'GET', `${pod.baseUrl}/notes/b.ttl`, Date.now(), { accessToken: String(tokens.access_token) }) } })
+      const read = async () =>
+        fetch(`${pod.baseUrl}/notes/b.ttl`, {
+          headers: {
+            authorization: `DPoP ${tokens.access_token}`,
+            dpop: await dpopProof(key, 'GET', `${pod.baseUrl}/notes/b.ttl`, Date.now(), { accessToken: String(tokens.access_token) }),
+          },
+        })
       expect((await read()).status).toBe(200)
       await page.goto(`${pod.baseUrl}/.admin/sessions`)
       await shoot('sessions')
       // Remembered consents: Revoke ends the app's sessions too
-      await page.locator('tr', { hasText: 'Form App' }).filter({ has: page.locator('form[action="/.admin/consents/revoke"]') }).getByRole('button', { name: /^Revoke/ }).click()
+      await page
+        .locator('tr', { hasText: 'Form App' })
+        .filter({ has: page.locator('form[action="/.admin/consents/revoke"]') })
+        .getByRole('button', { name: /^Revoke/ })
+        .click()
       await page.waitForURL(`${pod.baseUrl}/.admin/sessions?done=revoked`)
       expect(await page.locator('main').textContent()).not.toContain('Form App')
       expect((await read()).status).toBe(401)
-      const refreshed = await requestTokens(`${pod.baseUrl}/.oidc/token`, key, { grant_type: 'refresh_token', refresh_token: String(tokens.refresh_token), client_id: client.clientId })
+      const refreshed = await requestTokens(`${pod.baseUrl}/.oidc/token`, key, {
+        grant_type: 'refresh_token',
+        refresh_token: String(tokens.refresh_token),
+        client_id: client.clientId,
+      })
       expect(refreshed.status).toBe(400)
       // the HTTP client's browser sign-in: the row that is not this browser
       const other = page.locator('tr', { hasText: /Bun|unknown/ }).filter({ hasNotText: 'this browser' })
       expect(await other.count()).toBe(1)
       await other.getByRole('button', { name: /^Sign out/ }).click()
       await page.waitForURL(`${pod.baseUrl}/.admin/sessions?done=signed_out`)
-      expect(await page.locator('tr', { hasText: /Bun|unknown/ }).filter({ hasNotText: 'this browser' }).count()).toBe(0)
-    } finally { client.stop() }
+      expect(
+        await page
+          .locator('tr', { hasText: /Bun|unknown/ })
+          .filter({ hasNotText: 'this browser' })
+          .count(),
+      ).toBe(0)
+    } finally {
+      client.stop()
+    }
   })
 
   test('backup: the form downloads the archive', async () => {

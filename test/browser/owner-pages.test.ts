@@ -3,12 +3,25 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Page, Request as BrowserRequest } from 'playwright-core'
-import { HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, setupLink, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import {
+  HOOK_TIMEOUT,
+  OWNER_PASSWORD,
+  PHONE,
+  horizontalOverflow,
+  newContext,
+  screenshot,
+  setupLink,
+  startBrowserPod,
+  tabTo,
+  type RunningPod,
+} from './harness.ts'
 
 // a browser, pods and argon2 password checks on a shared 2-core machine
 setDefaultTimeout(30_000)
 let pod: RunningPod
-beforeAll(async () => { pod = await startBrowserPod({ withoutPassword: true }) }, HOOK_TIMEOUT)
+beforeAll(async () => {
+  pod = await startBrowserPod({ withoutPassword: true })
+}, HOOK_TIMEOUT)
 afterAll(() => pod?.dispose())
 
 /** The Origin header of every form POST the page sends to the pod. */
@@ -36,7 +49,9 @@ describe('owner pages in a real browser (issue 8: Origin of same-origin form pos
       await screenshot(page, 'setup-done-phone')
       // Fetch "append a request Origin header": under no-referrer this would be "null"
       expect(origins).toEqual([pod.baseUrl])
-    } finally { await context.close() }
+    } finally {
+      await context.close()
+    }
   })
 
   test('a wrong password shows the sign-in page again with the reason', async () => {
@@ -49,7 +64,9 @@ describe('owner pages in a real browser (issue 8: Origin of same-origin form pos
       await page.waitForLoadState()
       expect(await page.locator('.error').textContent()).toContain('The password is wrong')
       await screenshot(page, 'login-wrong-password')
-    } finally { await context.close() }
+    } finally {
+      await context.close()
+    }
   })
 
   test('the owner signs in with the keyboard only and lands on the sessions page', async () => {
@@ -67,7 +84,9 @@ describe('owner pages in a real browser (issue 8: Origin of same-origin form pos
       expect(await page.locator('h1').textContent()).toBe('Apps and sessions')
       expect(origins).toEqual([pod.baseUrl])
       await screenshot(page, 'sessions')
-    } finally { await context.close() }
+    } finally {
+      await context.close()
+    }
   })
 
   test('every page says referrer policy same-origin, in the header and the <meta>', async () => {
@@ -77,6 +96,8 @@ describe('owner pages in a real browser (issue 8: Origin of same-origin form pos
       const res = await page.goto(`${pod.baseUrl}/.oidc/login`)
       expect(res?.headers()['referrer-policy']).toBe('same-origin')
       expect(await page.locator('meta[name="referrer"]').getAttribute('content')).toBe('same-origin')
-    } finally { await context.close() }
+    } finally {
+      await context.close()
+    }
   })
 })

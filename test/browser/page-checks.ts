@@ -3,21 +3,31 @@
 
 import type { Page } from 'playwright-core'
 
-export interface ContrastFailure { readonly what: string; readonly text: string; readonly ratio: number }
+export interface ContrastFailure {
+  readonly what: string
+  readonly text: string
+  readonly ratio: number
+}
 
 /**
  * Computed colours of every visible button, link and summary (and the error, warning and muted
  * texts), against the first non-transparent background behind each. WCAG relative luminance.
  */
 export function contrastFailures(page: Page, minimum = 4.5): Promise<ContrastFailure[]> {
-  return page.evaluate((min) => {
+  return page.evaluate(min => {
     const parse = (c: string) => {
       const m = /rgba?\(([^)]+)\)/.exec(c)
       if (!m) throw new Error(`unexpected colour ${c}`)
-      const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number)
+      const p = m[1]!
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number)
       return { r: p[0]!, g: p[1]!, b: p[2]!, a: p.length > 3 ? p[3]! : 1 }
     }
-    const channel = (v: number) => { const s = v / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4 }
+    const channel = (v: number) => {
+      const s = v / 255
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
+    }
     const luminance = (c: { r: number; g: number; b: number }) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
     const background = (el: Element) => {
       for (let e: Element | null = el; e; e = e.parentElement) {
@@ -33,7 +43,12 @@ export function contrastFailures(page: Page, minimum = 4.5): Promise<ContrastFai
       if (box.width === 0 || box.height === 0 || text === '') continue
       const [fg, bg] = [luminance(parse(getComputedStyle(el).color)), luminance(background(el))]
       const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05)
-      if (ratio < min) failures.push({ what: el.tagName.toLowerCase() + (el.className ? `.${el.className}` : ''), text: text.slice(0, 40), ratio: Math.round(ratio * 100) / 100 })
+      if (ratio < min)
+        failures.push({
+          what: el.tagName.toLowerCase() + (el.className ? `.${el.className}` : ''),
+          text: text.slice(0, 40),
+          ratio: Math.round(ratio * 100) / 100,
+        })
     }
     return failures
   }, minimum)
@@ -49,11 +64,15 @@ export function cardMargins(page: Page): Promise<{ left: number; right: number }
 
 /** How many lines the text of each element matching `selector` takes. */
 export function lineCount(page: Page, selector: string): Promise<number[]> {
-  return page.evaluate((s) => [...document.querySelectorAll(s)].map((el) => {
-    const range = document.createRange()
-    range.selectNodeContents(el)
-    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size
-  }), selector)
+  return page.evaluate(
+    s =>
+      [...document.querySelectorAll(s)].map(el => {
+        const range = document.createRange()
+        range.selectNodeContents(el)
+        return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size
+      }),
+    selector,
+  )
 }
 
 /**
@@ -61,23 +80,33 @@ export function lineCount(page: Page, selector: string): Promise<number[]> {
  * must not break inside its host.
  */
 export function isSplitAcrossLines(page: Page, selector: string, part: string): Promise<boolean> {
-  return page.evaluate(([s, p]) => {
-    const root = document.querySelector(s!)
-    if (!root) throw new Error(`no ${s}`)
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const at = n.textContent!.indexOf(p!)
-      if (at < 0) continue
-      const range = document.createRange()
-      range.setStart(n, at)
-      range.setEnd(n, at + p!.length)
-      return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size > 1
-    }
-    throw new Error(`"${p}" is not in one text node of ${s}`)
-  }, [selector, part])
+  return page.evaluate(
+    ([s, p]) => {
+      const root = document.querySelector(s!)
+      if (!root) throw new Error(`no ${s}`)
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const at = n.textContent!.indexOf(p!)
+        if (at < 0) continue
+        const range = document.createRange()
+        range.setStart(n, at)
+        range.setEnd(n, at + p!.length)
+        return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size > 1
+      }
+      throw new Error(`"${p}" is not in one text node of ${s}`)
+    },
+    [selector, part],
+  )
 }
 
-export interface TextContrastFailure { readonly text: string; readonly element: string; readonly color: string; readonly background: string; readonly ratio: number; readonly required: number }
+export interface TextContrastFailure {
+  readonly text: string
+  readonly element: string
+  readonly color: string
+  readonly background: string
+  readonly ratio: number
+  readonly required: number
+}
 
 /**
  * WCAG 2.2 SC 1.4.3 (AA) for every piece of visible text on the page — text nodes, the values and
@@ -94,14 +123,28 @@ export function textContrastFailures(page: Page): Promise<TextContrastFailure[]>
       if (c === 'transparent') return { r: 0, g: 0, b: 0, a: 0 }
       const m = /rgba?\(([^)]+)\)/.exec(c)
       if (!m) throw new Error(`unexpected colour ${c}`)
-      const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number)
+      const p = m[1]!
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number)
       return { r: p[0]!, g: p[1]!, b: p[2]!, a: p.length > 3 ? p[3]! : 1 }
     }
-    const over = (top: C, under: C): C => ({ r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a), b: top.b * top.a + under.b * (1 - top.a), a: 1 })
-    const channel = (v: number) => { const s = v / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4 }
+    const over = (top: C, under: C): C => ({
+      r: top.r * top.a + under.r * (1 - top.a),
+      g: top.g * top.a + under.g * (1 - top.a),
+      b: top.b * top.a + under.b * (1 - top.a),
+      a: 1,
+    })
+    const channel = (v: number) => {
+      const s = v / 255
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
+    }
     const lum = (c: C) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
-    const ratioOf = (a: C, b: C) => { const [x, y] = [lum(a), lum(b)]; return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05) }
-    const hex = (c: C) => `#${[c.r, c.g, c.b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`
+    const ratioOf = (a: C, b: C) => {
+      const [x, y] = [lum(a), lum(b)]
+      return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)
+    }
+    const hex = (c: C) => `#${[c.r, c.g, c.b].map(v => Math.round(v).toString(16).padStart(2, '0')).join('')}`
     // The canvas under everything: Chromium paints white, or its dark canvas under color-scheme dark
     const dark = matchMedia('(prefers-color-scheme: dark)').matches && getComputedStyle(document.documentElement).colorScheme.includes('dark')
     const canvas: C = dark ? { r: 18, g: 18, b: 18, a: 1 } : { r: 255, g: 255, b: 255, a: 1 }
@@ -116,7 +159,10 @@ export function textContrastFailures(page: Page): Promise<TextContrastFailure[]>
       const r = el.getBoundingClientRect()
       return r.width > 1 && r.height > 1
     }
-    const describe = (el: Element) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '') + (typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '')
+    const describe = (el: Element) =>
+      el.tagName.toLowerCase() +
+      (el.id ? `#${el.id}` : '') +
+      (typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '')
     const seen = new Set<string>()
     const failures: { text: string; element: string; color: string; background: string; ratio: number; required: number }[] = []
     const check = (el: Element, text: string, colour: string) => {
@@ -129,7 +175,10 @@ export function textContrastFailures(page: Page): Promise<TextContrastFailure[]>
       const ratio = Math.round(ratioOf(fg, bg) * 100) / 100
       const required = large ? 3 : 4.5
       const id = `${describe(el)}|${hex(fg)}|${hex(bg)}`
-      if (ratio < required && !seen.has(id)) { seen.add(id); failures.push({ text: text.trim().slice(0, 40), element: describe(el), color: hex(fg), background: hex(bg), ratio, required }) }
+      if (ratio < required && !seen.has(id)) {
+        seen.add(id)
+        failures.push({ text: text.trim().slice(0, 40), element: describe(el), color: hex(fg), background: hex(bg), ratio, required })
+      }
     }
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -137,7 +186,7 @@ export function textContrastFailures(page: Page): Promise<TextContrastFailure[]>
       if (!el || !n.textContent?.trim() || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'OPTION', 'TEXTAREA'].includes(el.tagName)) continue
       const range = document.createRange()
       range.selectNodeContents(n)
-      if (![...range.getClientRects()].some((r) => r.width > 1 && r.height > 1) || !visible(el)) continue
+      if (![...range.getClientRects()].some(r => r.width > 1 && r.height > 1) || !visible(el)) continue
       check(el, n.textContent, getComputedStyle(el).color)
     }
     for (const el of document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea, select')) {
@@ -152,8 +201,18 @@ export function textContrastFailures(page: Page): Promise<TextContrastFailure[]>
 
 /** Visible form controls without an accessible name (a <label>, aria-label(ledby), or a button's text). */
 export function unlabelledControls(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...document.querySelectorAll<HTMLElement>('input, select, textarea, button')]
-    .filter((el) => el.getBoundingClientRect().width > 0)
-    .filter((el) => !((el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el.tagName === 'BUTTON' && el.textContent?.trim())))
-    .map((el) => el.outerHTML.slice(0, 80)))
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('input, select, textarea, button')]
+      .filter(el => el.getBoundingClientRect().width > 0)
+      .filter(
+        el =>
+          !(
+            (el as HTMLInputElement).labels?.length ||
+            el.getAttribute('aria-label') ||
+            el.getAttribute('aria-labelledby') ||
+            (el.tagName === 'BUTTON' && el.textContent?.trim())
+          ),
+      )
+      .map(el => el.outerHTML.slice(0, 80)),
+  )
 }

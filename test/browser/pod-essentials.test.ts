@@ -18,8 +18,10 @@ beforeAll(async () => {
   context = await newContext()
   page = await context.newPage()
 }, HOOK_TIMEOUT)
-afterAll(async () => { await context?.close(); await pod?.dispose() })
-
+afterAll(async () => {
+  await context?.close()
+  await pod?.dispose()
+})
 
 /** The card as anyone (an app, another pod) reads it: status, and whether it names the issuer and storage. */
 async function publicCard() {
@@ -34,13 +36,16 @@ async function publicCard() {
   }
 }
 
-describe('the dashboard cannot destroy the owner\'s identity', () => {
+describe("the dashboard cannot destroy the owner's identity", () => {
   test('Delete on /profile/card is refused with a message on the screen, and the card stays', async () => {
     await signInToDashboard(page, pod.baseUrl)
     // exact: the header's "Signed in as …/profile/card#me" link holds the words too (a different name, not a duplicate)
     await page.getByRole('link', { name: 'profile/', exact: true }).click()
     await page.getByRole('link', { name: 'Delete card', exact: true }).click()
-    const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Delete', exact: true }).click()])
+    const [res] = await Promise.all([
+      page.waitForResponse(r => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Delete', exact: true }).click(),
+    ])
     expect(res.status()).toBe(409)
     expect(await page.locator('#error').textContent()).toBe('protected_resource')
     const alert = page.getByRole('alert')

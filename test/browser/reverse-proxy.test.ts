@@ -61,13 +61,13 @@ describe('issue 8: behind nginx with TLS', () => {
   })
 
   test('DPoP requests through the proxy pass (htu is the public URL): read the profile, write and read a document', async () => {
-    expect(await run((api) => api.readProfile())).toEqual({ issuer: publicOrigin, storage: `${publicOrigin}/` })
+    expect(await run(api => api.readProfile())).toEqual({ issuer: publicOrigin, storage: `${publicOrigin}/` })
     await run((api, url) => api.writeTitle(url, 'via nginx'), `${publicOrigin}/proxied/doc`)
     expect(await run((api, url) => api.readTitle(url), `${publicOrigin}/proxied/doc`)).toBe('via nginx')
     expect(proxy.accessLog()).toContain('"PUT /proxied/doc HTTP/1.1" 201')
   })
 
-  test('with --trust-proxy the pod logs the browser\'s address nginx forwarded, not nginx\'s own', () => {
+  test("with --trust-proxy the pod logs the browser's address nginx forwarded, not nginx's own", () => {
     expect(pod.output()).toMatch(/"path":"\/proxied\/doc","status":201,"ms":\d+,"ip":"127\.0\.0\.1"/)
     expect(pod.output()).not.toContain(`"ip":"${PROXY_ADDRESS}"`)
   })

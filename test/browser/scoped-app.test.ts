@@ -18,7 +18,7 @@ let fullApp: Page
 let scopedApp: Page
 
 beforeAll(async () => {
-  [pod, app] = await Promise.all([startBrowserPod(), startTestApp()])
+  ;[pod, app] = await Promise.all([startBrowserPod(), startTestApp()])
   fullContext = await newContext({ viewport: DESKTOP })
   scopedContext = await newContext({ viewport: DESKTOP })
   fullApp = await openApp(fullContext, app)
@@ -78,9 +78,9 @@ describe('the owner re-scopes it in the dashboard', () => {
       await tab.waitForURL(u('/.admin/sessions'))
     }
     await tab.getByRole('heading', { name: 'Apps you approved' }).waitFor()
-    const consents = await tab.evaluate(async () => (await fetch('/.admin/api/consents')).json()) as { clientId: string; access: { full: boolean } }[]
-    expect(consents.map((c) => c.access.full).sort()).toEqual([false, true])
-    scopedClientId = consents.find((c) => !c.access.full)!.clientId
+    const consents = (await tab.evaluate(async () => (await fetch('/.admin/api/consents')).json())) as { clientId: string; access: { full: boolean } }[]
+    expect(consents.map(c => c.access.full).sort()).toEqual([false, true])
+    scopedClientId = consents.find(c => !c.access.full)!.clientId
     const row = tab.locator('tr', { has: tab.locator('code', { hasText: scopedClientId }) })
     await expect(row.locator('.access-summary').textContent()).resolves.toBe('only to read and write /photos/')
     await screenshot(tab, 'dashboard-apps-access')
@@ -94,9 +94,13 @@ describe('the owner re-scopes it in the dashboard', () => {
     await tab.getByRole('heading', { name: /^What .* may reach$/ }).waitFor()
     expect(new URL(tab.url()).searchParams.get('client_id')).toBe(scopedClientId)
   }
-  const summaryNow = () => tab.locator('tr', { has: tab.locator('code', { hasText: scopedClientId }) }).locator('.access-summary').textContent()
+  const summaryNow = () =>
+    tab
+      .locator('tr', { has: tab.locator('code', { hasText: scopedClientId }) })
+      .locator('.access-summary')
+      .textContent()
 
-  test('changed to /private/ (read) on its access page: the app\'s next request sees it', async () => {
+  test("changed to /private/ (read) on its access page: the app's next request sees it", async () => {
     await openAccessPage()
     await tab.getByLabel('Access to /photos/').selectOption('none')
     await tab.getByLabel('Another folder').fill('/private/')

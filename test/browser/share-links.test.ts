@@ -43,7 +43,9 @@ test('a stranger opens a folder link on a phone and sees the photo', async () =>
     await screenshot(page, 'share-link-photo-phone')
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Download/ }).click()])
     expect(download.suggestedFilename()).toBe('beach day.png')
-  } finally { await context.close() }
+  } finally {
+    await context.close()
+  }
 })
 
 test('a stranger drops two files through an upload-only link', async () => {
@@ -62,5 +64,7 @@ test('a stranger drops two files through an upload-only link', async () => {
     expect(await page.locator('.notice').textContent()).toBe('Your 2 files were received.')
     await screenshot(page, 'share-link-drop-phone')
     expect(await (await owner('GET', '/inbox/two.txt')).text()).toBe('second')
-  } finally { await context.close() }
+  } finally {
+    await context.close()
+  }
 })

@@ -18,9 +18,9 @@ let page: Page
 const registrations: Record<string, unknown>[] = []
 
 beforeAll(async () => {
-  [alicePod, bobPod, app] = await Promise.all([startBrowserPod(), startBrowserPod(), startTestApp()])
+  ;[alicePod, bobPod, app] = await Promise.all([startBrowserPod(), startBrowserPod(), startTestApp()])
   alice = await newContext({ viewport: DESKTOP })
-  alice.on('request', (r) => {
+  alice.on('request', r => {
     if (r.method() === 'POST' && r.url() === `${alicePod.baseUrl}/.oidc/reg`) registrations.push(r.postDataJSON() as Record<string, unknown>)
   })
   page = await openApp(alice, app)
@@ -42,11 +42,11 @@ describe('Solid-OIDC login from a real app in Chromium (issue 8)', () => {
     // the fault this guards: Inrupt's library registers without scope (RFC 7591 §2)
     expect(registrations.length).toBe(1)
     expect(registrations[0]).not.toHaveProperty('scope')
-    expect(await run((api) => api.info().isLoggedIn)).toBe(true)
+    expect(await run(api => api.info().isLoggedIn)).toBe(true)
   })
 
-  test('the app reads the profile: the pod is the WebID\'s issuer and storage', async () => {
-    expect(await run((api) => api.readProfile())).toEqual({ issuer: alicePod.baseUrl, storage: `${alicePod.baseUrl}/` })
+  test("the app reads the profile: the pod is the WebID's issuer and storage", async () => {
+    expect(await run(api => api.readProfile())).toEqual({ issuer: alicePod.baseUrl, storage: `${alicePod.baseUrl}/` })
   })
 
   test('a request with an empty Authorization and DPoP header is anonymous: public data is read, not refused with 400', async () => {
@@ -94,7 +94,9 @@ describe('Solid-OIDC login from a real app in Chromium (issue 8)', () => {
       // by keyboard: the app's Revoke button is reachable (the table scrolls it into view)
       await tabTo(tab, 'form[action="/.admin/sessions/revoke"] button', 40)
       expect(await tab.evaluate(() => document.activeElement?.textContent)).toMatch(/^(Revoke|End|Sign out)$/)
-    } finally { await tab.close() }
+    } finally {
+      await tab.close()
+    }
   })
 })
 
@@ -121,17 +123,19 @@ describe('log out, log in again with a Client ID Document, silent restore', () =
 
   test('a reload restores the session silently (prompt=none at the pod) and the app still works', async () => {
     const silent: string[] = []
-    page.on('request', (r) => { if (r.url().startsWith(`${alicePod.baseUrl}/.oidc/auth`)) silent.push(new URL(r.url()).searchParams.get('prompt') ?? '') })
+    page.on('request', r => {
+      if (r.url().startsWith(`${alicePod.baseUrl}/.oidc/auth`)) silent.push(new URL(r.url()).searchParams.get('prompt') ?? '')
+    })
     await page.reload()
     await waitAppReady(page)
     expect(await waitLoggedIn(page)).toBe(aliceWebId())
     expect(silent).toEqual(['none'])
-    expect(await run((api) => api.events())).toContain('restored')
+    expect(await run(api => api.events())).toContain('restored')
     expect(await run((api, url) => api.readTitle(url), a('/notes/todo'))).toBe('third')
   })
 })
 
-describe('a second pod: its owner\'s app session at the first pod', () => {
+describe("a second pod: its owner's app session at the first pod", () => {
   let bob: BrowserContext
   let bobPage: Page
   beforeAll(async () => {
@@ -151,6 +155,8 @@ describe('a second pod: its owner\'s app session at the first pod', () => {
   test('and is refused (403) what she did not share', async () => {
     expect(await runAsBob((api, url) => api.status(url), a('/shared/not-for-bob'))).toBe(403)
     expect(await runAsBob((api, url) => api.status(url), a('/notes/todo'))).toBe(403)
-    expect(await runAsBob((api, url) => api.status(url, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '' }), a('/shared/for-bob'))).toBe(403)
+    expect(await runAsBob((api, url) => api.status(url, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '' }), a('/shared/for-bob'))).toBe(
+      403,
+    )
   })
 })

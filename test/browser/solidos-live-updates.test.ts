@@ -20,13 +20,15 @@ let pod: RunningPod
 let app: ReturnType<typeof Bun.serve>
 beforeAll(async () => {
   pod = await startBrowserPod({
-    seed: (dir, base) => seedPublicContainer(dir, base, FOLDER, ['Read', 'Write', 'Append'], async (store) => {
-      await writeTurtle(store, base, `${FOLDER}bread.ttl`, '<#it> <http://example.org/qty> 1.')
-    }),
+    seed: (dir, base) =>
+      seedPublicContainer(dir, base, FOLDER, ['Read', 'Write', 'Append'], async store => {
+        await writeTurtle(store, base, `${FOLDER}bread.ttl`, '<#it> <http://example.org/qty> 1.')
+      }),
   })
   // mashlib's dist, as solidos.github.io serves it: browse.html?uri=… is the data browser
   app = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
+    hostname: '127.0.0.1',
+    port: 0,
     fetch(req) {
       const file = normalize(join(MASHLIB, decodeURIComponent(new URL(req.url).pathname)))
       return file.startsWith(MASHLIB) && existsSync(file) ? new Response(Bun.file(file)) : new Response('not here', { status: 404 })
@@ -55,8 +57,9 @@ describe('SolidOS data browser in Chromium, over solid-0.1', () => {
       expect(sockets).toEqual([`ws://localhost:${pod.port}/.notifications/solid-0.1`])
       expect(await second.getByText('crème fraîche.ttl').count()).toBe(0)
       // the first window saves a new file through the data browser's own store (rdflib's fetcher)
-      const status = await first.evaluate(async (url) => {
-        const store = (window as unknown as { SolidLogic: { store: { fetcher: { webOperation(m: string, u: string, o: object): Promise<Response> } } } }).SolidLogic.store
+      const status = await first.evaluate(async url => {
+        const store = (window as unknown as { SolidLogic: { store: { fetcher: { webOperation(m: string, u: string, o: object): Promise<Response> } } } })
+          .SolidLogic.store
         return (await store.fetcher.webOperation('PUT', url, { data: '<#it> <http://example.org/qty> 2.', contentType: 'text/turtle' })).status
       }, `${pod.baseUrl}${FOLDER}cr%C3%A8me%20fra%C3%AEche.ttl`)
       expect(status).toBe(201)

@@ -21,18 +21,27 @@ let appOrigin = ''
 function serveApp(config: () => unknown) {
   const page = Bun.file(join(import.meta.dir, 'fixtures', 'uma-app.html'))
   const server = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
-    fetch: (req) => {
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: req => {
       const path = new URL(req.url).pathname
       if (path === '/' || path === '/callback') return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } })
       if (path === '/config.json') return Response.json(config())
       if (path === '/favicon.ico') return new Response(null, { status: 204 })
       if (path === '/id') {
-        return new Response(JSON.stringify({
-          '@context': ['https://www.w3.org/ns/solid/oidc-context.jsonld'], client_id: `${appOrigin}/id`, client_name: 'UMA reader',
-          redirect_uris: [`${appOrigin}/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
-          scope: 'openid webid offline_access', token_endpoint_auth_method: 'none',
-        }), { headers: { 'content-type': 'application/ld+json' } })
+        return new Response(
+          JSON.stringify({
+            '@context': ['https://www.w3.org/ns/solid/oidc-context.jsonld'],
+            client_id: `${appOrigin}/id`,
+            client_name: 'UMA reader',
+            redirect_uris: [`${appOrigin}/callback`],
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            scope: 'openid webid offline_access',
+            token_endpoint_auth_method: 'none',
+          }),
+          { headers: { 'content-type': 'application/ld+json' } },
+        )
       }
       return new Response('not found', { status: 404 })
     },
@@ -53,13 +62,25 @@ beforeAll(async () => {
         await writeTurtle(store, base, '/shared/', '')
         await writeTurtle(store, base, SHARED, '<#it> <http://purl.org/dc/terms/title> "for Bob".')
         await writeTurtle(store, base, SECRET, '<#it> <http://purl.org/dc/terms/title> "Alice only".')
-        await writeTurtle(store, base, `${SHARED}.acl`, `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+        await writeTurtle(
+          store,
+          base,
+          `${SHARED}.acl`,
+          `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#alice> a acl:Authorization; acl:agent <${base}/profile/card#me>; acl:accessTo <${base}${SHARED}>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${bobWebId}>; acl:accessTo <${base}${SHARED}>; acl:mode acl:Read.`)
-      } finally { await store.close() }
+<#bob> a acl:Authorization; acl:agent <${bobWebId}>; acl:accessTo <${base}${SHARED}>; acl:mode acl:Read.`,
+        )
+      } finally {
+        await store.close()
+      }
     },
   })
-  app = serveApp(() => ({ issuer: bob.baseUrl, clientId: `${appOrigin}/id`, redirectUri: `${appOrigin}/callback`, read: [alice.baseUrl + SHARED, alice.baseUrl + SECRET] }))
+  app = serveApp(() => ({
+    issuer: bob.baseUrl,
+    clientId: `${appOrigin}/id`,
+    redirectUri: `${appOrigin}/callback`,
+    read: [alice.baseUrl + SHARED, alice.baseUrl + SECRET],
+  }))
 }, 60_000)
 
 afterAll(async () => {
@@ -67,16 +88,27 @@ afterAll(async () => {
   await Promise.all([alice?.dispose(), bob?.dispose()])
 })
 
-interface Outcome { url: string; first: number; challenge: string; token?: number; tokenType?: string; error?: string; read?: number; text?: string }
+interface Outcome {
+  url: string
+  first: number
+  challenge: string
+  token?: number
+  tokenType?: string
+  error?: string
+  read?: number
+  text?: string
+}
 
 describe('UMA from a browser app on another origin (issue 10)', () => {
-  test('Bob signs in at his OP, the page reads Alice\'s shared document via her AS, and her secret stays request_denied', async () => {
+  test("Bob signs in at his OP, the page reads Alice's shared document via her AS, and her secret stays request_denied", async () => {
     const context = await newContext()
     try {
       const page = await context.newPage()
       const failures: string[] = []
       // errors of the app page itself (the pods' login and consent pages are another suite's subject)
-      page.on('console', (m) => { if (m.type() === 'error' && m.location().url.startsWith(appOrigin)) failures.push(m.text()) })
+      page.on('console', m => {
+        if (m.type() === 'error' && m.location().url.startsWith(appOrigin)) failures.push(m.text())
+      })
       await page.goto(`${appOrigin}/`)
       // Bob's OP: the login page, then consent for the app
       await page.waitForURL(`${bob.baseUrl}/.oidc/login**`)
@@ -88,7 +120,7 @@ describe('UMA from a browser app on another origin (issue 10)', () => {
       await page.waitForURL(`${appOrigin}/callback**`)
       await page.locator('#result').waitFor({ state: 'visible' })
       await screenshot(page, 'uma-app-result')
-      const [shared, secret] = JSON.parse(await page.locator('#result').textContent() ?? '[]') as Outcome[]
+      const [shared, secret] = JSON.parse((await page.locator('#result').textContent()) ?? '[]') as Outcome[]
       // the 401 and its challenges are readable cross-origin (Access-Control-Expose-Headers)
       expect(shared!.first).toBe(401)
       expect(shared!.challenge).toMatch(new RegExp(`^UMA realm="[^"]+", as_uri="${alice.baseUrl}", ticket="[\\w-]+\\.[\\w-]{22}", DPoP algs=`))
@@ -97,7 +129,9 @@ describe('UMA from a browser app on another origin (issue 10)', () => {
       expect(shared!.text).toContain('for Bob')
       expect({ token: secret!.token, error: secret!.error, read: secret!.read }).toEqual({ token: 403, error: 'request_denied', read: undefined })
       expect(await page.locator('#steps li.ok').count()).toBe(2)
-      expect(failures.filter((f) => !f.includes('403') && !f.includes('401'))).toEqual([])
-    } finally { await context.close() }
+      expect(failures.filter(f => !f.includes('403') && !f.includes('401'))).toEqual([])
+    } finally {
+      await context.close()
+    }
   }, 60_000)
 })

@@ -6,7 +6,18 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, OWNER_PASSWORD, PHONE, horizontalOverflow, newContext, screenshot, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
+import {
+  DESKTOP,
+  HOOK_TIMEOUT,
+  OWNER_PASSWORD,
+  PHONE,
+  horizontalOverflow,
+  newContext,
+  screenshot,
+  signInToDashboard,
+  startBrowserPod,
+  type RunningPod,
+} from './harness.ts'
 
 setDefaultTimeout(60_000)
 let alicePod: RunningPod
@@ -23,25 +34,45 @@ const bobWebId = () => `${bobPod.baseUrl}/profile/card#me`
 const TRIP = '/Trip%20to%20S%C3%A8te/'
 
 /** As the dashboard's script calls the pod (owner cookie + CSRF token). */
-const asOwner = (url: string, init: { method?: string; type?: string; body?: string } = {}) => owner.evaluate(async ([u, i]) => {
-  const res = await fetch(u!, { method: i!.method ?? 'GET', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, ...(i!.type ? { 'content-type': i!.type } : {}) }, ...(i!.body !== undefined ? { body: i!.body } : {}) })
-  return res.status
-}, [url, init] as const)
+const asOwner = (url: string, init: { method?: string; type?: string; body?: string } = {}) =>
+  owner.evaluate(
+    async ([u, i]) => {
+      const res = await fetch(u!, {
+        method: i!.method ?? 'GET',
+        headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, ...(i!.type ? { 'content-type': i!.type } : {}) },
+        ...(i!.body !== undefined ? { body: i!.body } : {}),
+      })
+      return res.status
+    },
+    [url, init] as const,
+  )
 
 /** A real photo-like PNG drawn in the owner's page and PUT as the owner. */
-const putPicture = (url: string, color: string) => owner.evaluate(async ([u, c]) => {
-  const canvas = document.createElement('canvas')
-  canvas.width = 320; canvas.height = 200
-  const g = canvas.getContext('2d')!
-  g.fillStyle = c!; g.fillRect(0, 0, 320, 200)
-  g.fillStyle = '#fff'; g.font = '28px sans-serif'; g.fillText('Sète, day 1', 40, 110)
-  const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'))
-  const res = await fetch(u!, { method: 'PUT', headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': 'image/png' }, body: blob })
-  return res.status
-}, [url, color] as const)
+const putPicture = (url: string, color: string) =>
+  owner.evaluate(
+    async ([u, c]) => {
+      const canvas = document.createElement('canvas')
+      canvas.width = 320
+      canvas.height = 200
+      const g = canvas.getContext('2d')!
+      g.fillStyle = c!
+      g.fillRect(0, 0, 320, 200)
+      g.fillStyle = '#fff'
+      g.font = '28px sans-serif'
+      g.fillText('Sète, day 1', 40, 110)
+      const blob = await new Promise<Blob>(resolve => canvas.toBlob(b => resolve(b!), 'image/png'))
+      const res = await fetch(u!, {
+        method: 'PUT',
+        headers: { 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf!, 'content-type': 'image/png' },
+        body: blob,
+      })
+      return res.status
+    },
+    [url, color] as const,
+  )
 
 beforeAll(async () => {
-  [alicePod, bobPod] = await Promise.all([startBrowserPod(), startBrowserPod()])
+  ;[alicePod, bobPod] = await Promise.all([startBrowserPod(), startBrowserPod()])
   alice = await newContext({ viewport: DESKTOP })
   bob = await newContext({ viewport: DESKTOP })
   owner = await alice.newPage()
@@ -98,14 +129,14 @@ describe('Bob, in a fresh browser', () => {
     await screenshot(visitor, 'visitor-consent-phone')
     await visitor.setViewportSize(DESKTOP)
     await visitor.getByRole('button', { name: 'Allow' }).click()
-    await visitor.waitForURL((u) => u.href.startsWith(a('/.visitor/files')))
+    await visitor.waitForURL(u => u.href.startsWith(a('/.visitor/files')))
     expect(await visitor.locator('h1').textContent()).toBe('Trip to Sète')
     expect(await visitor.locator('main').textContent()).toContain(bobWebId())
     await visitor.getByRole('link', { name: 'beach.png' }).waitFor()
     await screenshot(visitor, 'visitor-folder')
   })
 
-  test('the photo\'s preview shows; the notes are shown as text', async () => {
+  test("the photo's preview shows; the notes are shown as text", async () => {
     await visitor.getByRole('link', { name: 'beach.png' }).click()
     const img = visitor.locator('img.preview')
     await img.waitFor()
@@ -119,7 +150,7 @@ describe('Bob, in a fresh browser', () => {
     expect(await visitor.locator('pre.preview-text').textContent()).toBe('# Day 1\n\nSwam at the beach.')
   })
 
-  test('/private/ is refused, and the pod\'s root does not list it', async () => {
+  test("/private/ is refused, and the pod's root does not list it", async () => {
     await visitor.goto(a(`/.visitor/files?path=${encodeURIComponent('/private/')}`))
     expect(await visitor.locator('h1').textContent()).toBe('Not shared with you')
     await visitor.goto(a('/.visitor/files?path=%2F'))
@@ -148,7 +179,7 @@ describe('Bob, in a fresh browser', () => {
 })
 
 describe('Alice takes the share back', () => {
-  test('Bob\'s next click is refused', async () => {
+  test("Bob's next click is refused", async () => {
     await owner.goto(a(`/.admin/share?path=${encodeURIComponent(TRIP)}`))
     await owner.getByRole('button', { name: `Remove access of ${bobWebId()}` }).click()
     await owner.getByText('Access removed').waitFor()

@@ -10,8 +10,18 @@ function transports(limit: number) {
   const budget = makeBufferBudget(limit)
   const held = new Map<string, number>()
   const shed: string[] = []
-  const add = (key: string) => { held.set(key, 0); budget.track(key, () => held.get(key)!, () => shed.push(key)) }
-  const write = (key: string, bytes: number) => { held.set(key, bytes); budget.wrote(key) }
+  const add = (key: string) => {
+    held.set(key, 0)
+    budget.track(
+      key,
+      () => held.get(key)!,
+      () => shed.push(key),
+    )
+  }
+  const write = (key: string, bytes: number) => {
+    held.set(key, bytes)
+    budget.wrote(key)
+  }
   return { budget, held, shed, add, write }
 }
 
@@ -28,7 +38,7 @@ describe('buffer budget', () => {
     expect(t.budget.bytes).toBe(500)
   })
 
-  test('bytes sent since a transport\'s last write are counted out before shedding', () => {
+  test("bytes sent since a transport's last write are counted out before shedding", () => {
     const t = transports(1000)
     for (const k of ['a', 'b']) t.add(k)
     t.write('a', 900)
@@ -47,17 +57,39 @@ describe('buffer budget', () => {
   })
 })
 
-describe('a stream\'s queue counts in the budget', () => {
+describe("a stream's queue counts in the budget", () => {
   test('an unread stream is ended too_slow once the pod-wide budget is spent, before its own 256 KiB bound', () => {
     const budget = makeBufferBudget(64 * 1024)
     const ended: EndReason[] = []
-    const channels = { buffers: budget, end: (_id: string, reason: EndReason) => { ended.push(reason); listener.close(reason); return true } }
-    const { listener, response } = streamListener({
-      id: 'http://localhost/.notifications/StreamingHTTPChannel2023/00', type: 'StreamingHTTPChannel2023', topic: '/doc.ttl',
-      principal: { keys: [], scheme: 'anonymous' }, holder: { client: 'address 192.0.2.1', owner: false }, features: { accept: 'application/ld+json' }, since: 0,
-    }, channels as never)
+    const channels = {
+      buffers: budget,
+      end: (_id: string, reason: EndReason) => {
+        ended.push(reason)
+        listener.close(reason)
+        return true
+      },
+    }
+    const { listener, response } = streamListener(
+      {
+        id: 'http://localhost/.notifications/StreamingHTTPChannel2023/00',
+        type: 'StreamingHTTPChannel2023',
+        topic: '/doc.ttl',
+        principal: { keys: [], scheme: 'anonymous' },
+        holder: { client: 'address 192.0.2.1', owner: false },
+        features: { accept: 'application/ld+json' },
+        since: 0,
+      },
+      channels as never,
+    )
     expect(response.body).not.toBeNull() // never read: every notification stays in the queue
-    const message = { '@context': ['https://www.w3.org/ns/solid/notification/v1'], id: 'urn:uuid:1', type: 'Update', object: 'http://localhost/doc.ttl', published: new Date(0).toISOString(), padding: 'x'.repeat(1000) }
+    const message = {
+      '@context': ['https://www.w3.org/ns/solid/notification/v1'],
+      id: 'urn:uuid:1',
+      type: 'Update',
+      object: 'http://localhost/doc.ttl',
+      published: new Date(0).toISOString(),
+      padding: 'x'.repeat(1000),
+    }
     for (let i = 0; i < 70 && ended.length === 0; i++) listener.send(message as never, {} as never)
     expect(ended).toEqual(['too_slow'])
     expect(budget.bytes).toBe(0)

@@ -12,13 +12,21 @@ const BASE = 'http://localhost:4712'
 const OWNER: ListenerPrincipal = { webid: `${BASE}/profile/card#me` as WebId, clientId: 'https://app.example/id' as ClientId, keys: ['jkt-1'], scheme: 'DPoP' }
 
 let pod: Pod | undefined
-afterEach(async () => { await pod?.close(); pod = undefined })
+afterEach(async () => {
+  await pod?.close()
+  pod = undefined
+})
 
 async function capabilitiesAt() {
   let clock = Date.now()
   pod = await openTempPod('legacy-capability', BASE)
   const caps = makeLegacyCapabilities({ store: pod.store, baseUrl: BASE, now: () => clock })
-  return { caps, advance: (ms: number) => { clock += ms } }
+  return {
+    caps,
+    advance: (ms: number) => {
+      clock += ms
+    },
+  }
 }
 const authOf = (url: string) => new URL(url).searchParams.get('auth')
 
@@ -65,13 +73,15 @@ describe('who it names', () => {
     }
   })
 
-  test('the key is the pod\'s, kept across a restart: another pod\'s capability names nobody here', async () => {
+  test("the key is the pod's, kept across a restart: another pod's capability names nobody here", async () => {
     const { caps } = await capabilitiesAt()
     const auth = authOf(await caps.updatesViaFor(OWNER))
     expect(await makeLegacyCapabilities({ store: pod!.store, baseUrl: BASE, now: Date.now }).principalOf(auth)).toEqual(OWNER)
     const other = await openTempPod('legacy-capability-other', BASE)
     try {
       expect(await makeLegacyCapabilities({ store: other.store, baseUrl: BASE, now: Date.now }).principalOf(auth)).toBeUndefined()
-    } finally { await other.close() }
+    } finally {
+      await other.close()
+    }
   })
 })

@@ -12,7 +12,7 @@ describe('serializing a notification (made once per message, whatever the number
     const n = update('"e1"')
     expect(JSON.parse(serializeNotification(n, 'application/ld+json'))).toEqual({ ...n, '@context': [...n['@context']] })
     const quads = new Parser().parse(serializeNotification(n, 'text/turtle'))
-    expect(quads.find((q) => q.predicate.value === 'http://www.w3.org/ns/solid/notifications#state')?.object.value).toBe('"e1"')
+    expect(quads.find(q => q.predicate.value === 'http://www.w3.org/ns/solid/notifications#state')?.object.value).toBe('"e1"')
     expect(serializeNotification(n, 'application/ld+json')).toBe(JSON.stringify(n))
   })
   test('another message never gets the text of an earlier one', () => {

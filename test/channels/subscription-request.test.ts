@@ -8,15 +8,21 @@ const BASE = 'http://localhost:3000'
 const NOW = Date.parse('2026-11-27T00:00:00Z')
 const parse = (body: string, contentType = 'application/ld+json', service: 'WebSocketChannel2023' | 'WebhookChannel2023' = 'WebSocketChannel2023') =>
   parseSubscriptionRequest({ body, contentType, service, baseUrl: BASE, now: NOW })
-const json = (fields: Record<string, unknown>) => JSON.stringify({ '@context': ['https://www.w3.org/ns/solid/notification/v1'], type: 'WebSocketChannel2023', topic: `${BASE}/notes/a.ttl`, ...fields })
+const json = (fields: Record<string, unknown>) =>
+  JSON.stringify({ '@context': ['https://www.w3.org/ns/solid/notification/v1'], type: 'WebSocketChannel2023', topic: `${BASE}/notes/a.ttl`, ...fields })
 
 function refusedWith(fn: () => unknown): { status: number; code: string } {
-  try { fn() } catch (err) { if (err instanceof HttpError) return { status: err.status, code: err.code } ; throw err }
+  try {
+    fn()
+  } catch (err) {
+    if (err instanceof HttpError) return { status: err.status, code: err.code }
+    throw err
+  }
   throw new Error('not refused')
 }
 
 describe('the channel type, as a client may write it', () => {
-  test.each(['WebSocketChannel2023', 'notify:WebSocketChannel2023', 'http://www.w3.org/ns/solid/notifications#WebSocketChannel2023'])('%s', (type) => {
+  test.each(['WebSocketChannel2023', 'notify:WebSocketChannel2023', 'http://www.w3.org/ns/solid/notifications#WebSocketChannel2023'])('%s', type => {
     expect(parse(json({ type })).type).toBe('WebSocketChannel2023')
   })
 })
@@ -39,18 +45,35 @@ describe('topics', () => {
 describe('features', () => {
   test('startAt, endAt, rate, state and accept are read', () => {
     const r = parse(json({ startAt: '2026-12-01T09:00:00Z', endAt: '2026-12-02T09:00:00+01:00', rate: 'PT1M30S', state: '"abc"', accept: 'text/turtle' }))
-    expect(r.features).toEqual({ startAt: Date.parse('2026-12-01T09:00:00Z'), endAt: Date.parse('2026-12-02T08:00:00Z'), rate: 90_000, state: '"abc"', accept: 'text/turtle' })
+    expect(r.features).toEqual({
+      startAt: Date.parse('2026-12-01T09:00:00Z'),
+      endAt: Date.parse('2026-12-02T08:00:00Z'),
+      rate: 90_000,
+      state: '"abc"',
+      accept: 'text/turtle',
+    })
   })
   test('no features: JSON-LD notifications, nothing else', () => {
     expect(parse(json({})).features).toEqual({ accept: 'application/ld+json' })
   })
-  test.each([['PT10S', 10_000], ['PT0.5S', 500], ['P1D', 86_400_000], ['P1DT1H', 90_000_000], ['PT2H', 7_200_000]])('duration %s = %d ms', (text, ms) => {
+  test.each([
+    ['PT10S', 10_000],
+    ['PT0.5S', 500],
+    ['P1D', 86_400_000],
+    ['P1DT1H', 90_000_000],
+    ['PT2H', 7_200_000],
+  ])('duration %s = %d ms', (text, ms) => {
     expect(parseDuration(text)).toBe(ms)
   })
-  test.each(['P', 'PT', 'P1M', 'P1Y', '10S', 'PT-1S', 'P1DT'])('duration %s is refused', (text) => {
+  test.each(['P', 'PT', 'P1M', 'P1Y', '10S', 'PT-1S', 'P1DT'])('duration %s is refused', text => {
     expect(parseDuration(text)).toBeUndefined()
   })
-  test.each([['*/*', 'application/ld+json'], ['application/json', 'application/ld+json'], ['text/turtle;q=0.9, application/ld+json;q=0.5', 'text/turtle'], ['image/png, text/*;q=0.1', 'text/turtle']])('accept %s → %s', (accept, type) => {
+  test.each([
+    ['*/*', 'application/ld+json'],
+    ['application/json', 'application/ld+json'],
+    ['text/turtle;q=0.9, application/ld+json;q=0.5', 'text/turtle'],
+    ['image/png, text/*;q=0.1', 'text/turtle'],
+  ])('accept %s → %s', (accept, type) => {
     expect(notificationTypeFor(accept)).toBe(type as 'text/turtle')
   })
   test('accept naming only what the pod does not send → 422 unsupported_notification_format', () => {
@@ -60,12 +83,22 @@ describe('features', () => {
 
 describe('Turtle requests', () => {
   test('a channel node typed with its channel type, its fields in notify:', () => {
-    const r = parse(`@prefix notify: <http://www.w3.org/ns/solid/notifications#>.
-[] a notify:WebSocketChannel2023; notify:topic <${BASE}/notes/a.ttl>; notify:rate "PT5S"; notify:state "x".`, 'text/turtle')
+    const r = parse(
+      `@prefix notify: <http://www.w3.org/ns/solid/notifications#>.
+[] a notify:WebSocketChannel2023; notify:topic <${BASE}/notes/a.ttl>; notify:rate "PT5S"; notify:state "x".`,
+      'text/turtle',
+    )
     expect(r).toEqual({ type: 'WebSocketChannel2023', topic: '/notes/a.ttl', features: { accept: 'application/ld+json', rate: 5000, state: 'x' } })
   })
   test('two channels, or none, → 400 invalid_subscription', () => {
-    expect(refusedWith(() => parse('@prefix notify: <http://www.w3.org/ns/solid/notifications#>. <#a> a notify:WebSocketChannel2023. <#b> a notify:WebSocketChannel2023.', 'text/turtle'))).toEqual({ status: 400, code: 'invalid_subscription' })
+    expect(
+      refusedWith(() =>
+        parse(
+          '@prefix notify: <http://www.w3.org/ns/solid/notifications#>. <#a> a notify:WebSocketChannel2023. <#b> a notify:WebSocketChannel2023.',
+          'text/turtle',
+        ),
+      ),
+    ).toEqual({ status: 400, code: 'invalid_subscription' })
     expect(refusedWith(() => parse('<#a> <#b> <#c>.', 'text/turtle'))).toEqual({ status: 400, code: 'invalid_subscription' })
     expect(refusedWith(() => parse('not turtle at all <', 'text/turtle'))).toEqual({ status: 400, code: 'invalid_subscription' })
   })
@@ -73,7 +106,8 @@ describe('Turtle requests', () => {
 
 describe('webhooks', () => {
   test('sendTo is required and must be http(s)', () => {
-    const hook = (fields: Record<string, unknown>) => parse(JSON.stringify({ type: 'WebhookChannel2023', topic: `${BASE}/a`, ...fields }), 'application/ld+json', 'WebhookChannel2023')
+    const hook = (fields: Record<string, unknown>) =>
+      parse(JSON.stringify({ type: 'WebhookChannel2023', topic: `${BASE}/a`, ...fields }), 'application/ld+json', 'WebhookChannel2023')
     expect(hook({ sendTo: 'https://hooks.example/in' }).sendTo).toBe('https://hooks.example/in')
     expect(refusedWith(() => hook({}))).toEqual({ status: 400, code: 'invalid_subscription' })
     expect(refusedWith(() => hook({ sendTo: 'ftp://hooks.example/in' }))).toEqual({ status: 400, code: 'invalid_subscription' })

@@ -13,7 +13,10 @@ const BASE = 'http://localhost:4711'
 const OWNER = `${BASE}/profile/card#me` as WebId
 
 let pod: Pod | undefined
-afterEach(async () => { await pod?.close(); pod = undefined })
+afterEach(async () => {
+  await pod?.close()
+  pod = undefined
+})
 
 /** A pod whose receiver (every POST, wherever) answers `status()`, on a public address, at the test's time. */
 async function podWithReceiver(status: () => number) {
@@ -23,20 +26,38 @@ async function podWithReceiver(status: () => number) {
     now: () => clock,
     fetcher: {
       lookup: async () => ['93.184.216.34'],
-      fetchImpl: (async (_url: string, init: RequestInit) => { posts.push(String(init.body)); return new Response(null, { status: status() }) }) as unknown as typeof fetch,
+      fetchImpl: (async (_url: string, init: RequestInit) => {
+        posts.push(String(init.body))
+        return new Response(null, { status: status() })
+      }) as unknown as typeof fetch,
     },
   })
-  const sub = await pod.deps.webhooks.subscribe({ topic: '/t.ttl', principal: { webid: OWNER, keys: [], scheme: 'DPoP' }, features: { accept: 'application/ld+json' }, sendTo: 'https://hooks.example/in' })
+  const sub = await pod.deps.webhooks.subscribe({
+    topic: '/t.ttl',
+    principal: { webid: OWNER, keys: [], scheme: 'DPoP' },
+    features: { accept: 'application/ld+json' },
+    sendTo: 'https://hooks.example/in',
+  })
   let n = 0
   const write = async () => {
     const triples = await parseRdf(`<#a> <http://example.org/n> ${++n}.`, 'text/turtle', BASE + '/t.ttl')
     await writeResource(pod!.store, BASE, '/t.ttl', { kind: 'rdf', contentType: 'text/turtle', triples, size: 40 }, clock)
   }
-  return { sub, posts, write, advance: (ms: number) => { clock += ms } }
+  return {
+    sub,
+    posts,
+    write,
+    advance: (ms: number) => {
+      clock += ms
+    },
+  }
 }
 
 const until = async (check: () => boolean | Promise<boolean>, what: string) => {
-  for (let i = 0; i < 200; i++) { if (await check()) return; await Bun.sleep(10) }
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return
+    await Bun.sleep(10)
+  }
   throw new Error(`never: ${what}`)
 }
 

@@ -22,7 +22,11 @@ const INSTALL_COMMANDS = [
 ]
 
 /** `Key=value` lines of the unit (the last one of a key wins, as in systemd). */
-const settings = new Map(UNIT.split('\n').filter((l) => /^\w+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+const settings = new Map(
+  UNIT.split('\n')
+    .filter(l => /^\w+=/.test(l))
+    .map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+)
 
 describe('deploy/solopod.service', () => {
   test.skipIf(!hasSystemd)('systemd-analyze verify passes, without a warning', () => {

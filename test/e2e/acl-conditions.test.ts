@@ -29,15 +29,21 @@ async function signIn(pod: RunningPod, app: ClientIdServer): Promise<Session> {
 async function withToken(s: Session, method: string, url: string, init: { body?: string; type?: string } = {}) {
   const token = s.tokens.access_token as string
   return fetch(url, {
-    method, ...(init.body !== undefined ? { body: init.body } : {}),
-    headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(s.key, method, url, Date.now(), { accessToken: token }), ...(init.type ? { 'content-type': init.type } : {}) },
+    method,
+    ...(init.body !== undefined ? { body: init.body } : {}),
+    headers: {
+      authorization: `DPoP ${token}`,
+      dpop: await dpopProof(s.key, method, url, Date.now(), { accessToken: token }),
+      ...(init.type ? { 'content-type': init.type } : {}),
+    },
   })
 }
 
-const rule = (name: string, doc: string, condition: string) => `<#${name}> a acl:Authorization; acl:agent <${bob.baseUrl}/profile/card#me>; acl:accessTo <${alice.baseUrl}${doc}>; acl:mode acl:Read; acl:condition ${condition}.`
+const rule = (name: string, doc: string, condition: string) =>
+  `<#${name}> a acl:Authorization; acl:agent <${bob.baseUrl}/profile/card#me>; acl:accessTo <${alice.baseUrl}${doc}>; acl:mode acl:Read; acl:condition ${condition}.`
 
 beforeAll(async () => {
-  [alice, bob] = await Promise.all([startPod(), startPod()])
+  ;[alice, bob] = await Promise.all([startPod(), startPod()])
   goodApp = serveClientIdDocument('the app Alice trusts')
   otherApp = serveClientIdDocument('another app')
   aliceSession = await signIn(alice, goodApp)
@@ -50,7 +56,9 @@ beforeAll(async () => {
     '/shared/untyped.ttl': `[ acl:client <${goodApp.clientId}> ]`,
   }
   for (const [path, condition] of Object.entries(docs)) {
-    expect((await withToken(aliceSession, 'PUT', alice.baseUrl + path, { type: 'text/turtle', body: '<#it> <http://purl.org/dc/terms/title> "for Bob".' })).status).toBe(201)
+    expect(
+      (await withToken(aliceSession, 'PUT', alice.baseUrl + path, { type: 'text/turtle', body: '<#it> <http://purl.org/dc/terms/title> "for Bob".' })).status,
+    ).toBe(201)
     const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#alice> a acl:Authorization; acl:agent <${alice.baseUrl}/profile/card#me>; acl:accessTo <${alice.baseUrl}${path}>; acl:mode acl:Read, acl:Write, acl:Control.
 ${rule('bob', path, condition)}`
@@ -93,34 +101,34 @@ describe('WAC 1.1 ED §4.4, §5.3.2 with DPoP-bound tokens of pod B', () => {
   test('an issuer condition naming another issuer: 403 forbidden', async () => {
     await expectForbidden(await bobReads('good', '/shared/other-issuer.ttl'))
   })
-  test.each(['/shared/unknown.ttl', '/shared/untyped.ttl'])('a condition the pod does not understand (%s) never grants: 403 forbidden', async (path) => {
+  test.each(['/shared/unknown.ttl', '/shared/untyped.ttl'])('a condition the pod does not understand (%s) never grants: 403 forbidden', async path => {
     await expectForbidden(await bobReads('good', path))
   })
 })
 
-describe('WAC 1.1 ED §4.4 with UMA access tokens of A\'s authorization server', () => {
+describe("WAC 1.1 ED §4.4 with UMA access tokens of A's authorization server", () => {
   async function trade(app: 'good' | 'other', path: string) {
     const { asUri, ticket } = readUmaChallenge(await fetch(alice.baseUrl + path))
     return requestUmaToken(await umaTokenEndpoint(asUri), ticket, sessions[app].tokens.id_token as string, sessions[app].key)
   }
-  test('the good app\'s ID token buys a token naming B as the WebID\'s issuer, and it reads the document', async () => {
+  test("the good app's ID token buys a token naming B as the WebID's issuer, and it reads the document", async () => {
     const res = await trade('good', '/shared/app-only.ttl')
     expect(res.status).toBe(200)
-    const { access_token: rpt } = await res.json() as { access_token: string }
+    const { access_token: rpt } = (await res.json()) as { access_token: string }
     expect(decodeJwt(rpt)).toMatchObject({ iss: alice.baseUrl, azp: goodApp.clientId, webid_iss: bob.baseUrl })
     const read = await fetch(`${alice.baseUrl}/shared/app-only.ttl`, { headers: { authorization: `Bearer ${rpt}` } })
     expect(read.status).toBe(200)
   })
-  test('the other app\'s ID token: 403 request_denied, nothing issued', async () => {
+  test("the other app's ID token: 403 request_denied, nothing issued", async () => {
     const res = await trade('other', '/shared/app-only.ttl')
     expect(res.status).toBe(403)
-    const body = await res.json() as Record<string, unknown>
+    const body = (await res.json()) as Record<string, unknown>
     expect(body.error).toBe('request_denied')
     expect(body.access_token).toBeUndefined()
   })
   test('an unknown condition: 403 request_denied', async () => {
     const res = await trade('good', '/shared/unknown.ttl')
     expect(res.status).toBe(403)
-    expect((await res.json() as Record<string, unknown>).error).toBe('request_denied')
+    expect(((await res.json()) as Record<string, unknown>).error).toBe('request_denied')
   })
 })

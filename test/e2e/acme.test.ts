@@ -48,7 +48,7 @@ function openTls(trusting = root): Promise<TLSSocket> {
 /** Sends `head` (and `body`) on the connection; resolves with the status line of the answer. */
 function statusLine(socket: TLSSocket, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    socket.once('data', (d) => resolve(String(d).split('\r\n')[0]!))
+    socket.once('data', d => resolve(String(d).split('\r\n')[0]!))
     socket.once('error', reject)
     socket.write(text)
   })
@@ -66,7 +66,9 @@ describe('RFC 8555: a certificate from the ACME CA at first start', () => {
       // verified against pebble's root alone: the leaf names the domain and the pod sends the intermediate
       expect(socket.authorized).toBe(true)
       expect(socket.getPeerCertificate().subjectaltname).toBe(`DNS:${DOMAIN}`)
-    } finally { socket.destroy() }
+    } finally {
+      socket.destroy()
+    }
     const card = await fetch(`https://127.0.0.1:${pod.port}/profile/card`, { tls: { ca: root, serverName: DOMAIN } })
     expect(card.status).toBe(200)
     // the base URL follows the domain
@@ -93,12 +95,15 @@ describe('renewal ahead of expiry', () => {
     const probe = await openTls()
     const { valid_from, valid_to } = probe.getPeerCertificate()
     probe.destroy()
-    const notBefore = Date.parse(valid_from), notAfter = Date.parse(valid_to)
+    const notBefore = Date.parse(valid_from),
+      notAfter = Date.parse(valid_to)
     await Bun.sleep(Math.max(0, notAfter - (notAfter - notBefore) / 3 - 2000 - Date.now()))
     const before = await openTls()
     const oldSerial = serialOf(before)
     const body = 'grant_type=authorization_code'
-    before.write(`POST /.oidc/token HTTP/1.1\r\nHost: ${DOMAIN}:${pod.port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
+    before.write(
+      `POST /.oidc/token HTTP/1.1\r\nHost: ${DOMAIN}:${pod.port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    )
     await pod.waitForOutput(/"event":"acme.certificate_in_use"/, 30_000)
     const after = await openTls()
     try {
@@ -108,16 +113,37 @@ describe('renewal ahead of expiry', () => {
       // the old connection, on the old certificate, gets its answer (the OP refuses the incomplete grant)
       expect(await statusLine(before, body.slice(10))).toBe('HTTP/1.1 400 Bad Request')
       expect(serialOf(before)).toBe(oldSerial)
-    } finally { before.destroy(); after.destroy() }
+    } finally {
+      before.destroy()
+      after.destroy()
+    }
   }, 45_000)
 })
 
 describe('the https port across certificate swaps (SO_REUSEPORT)', () => {
   const swaps = () => pod.stdout().split('"event":"acme.certificate_in_use"').length - 1
-  const refusal = (port: number, why: string) => `solopod: cannot listen on 127.0.0.1:${port} (--port): ${why}; stop it, or give this pod another port with --port`
+  const refusal = (port: number, why: string) =>
+    `solopod: cannot listen on 127.0.0.1:${port} (--port): ${why}; stop it, or give this pod another port with --port`
   /** `solopod serve` of a --domain pod with the data directory `data` under the test's folder. */
-  const acmeArgs = (data: string, port: number, http: number) => ['serve', '--data', join(dir, data), '--port', String(port), '--domain', DOMAIN,
-    '--acme-email', 'owner@example.org', '--acme-directory', pebble.directoryUrl, '--acme-ca-file', pebble.caFile, '--http-port', String(http), '--host', '127.0.0.1']
+  const acmeArgs = (data: string, port: number, http: number) => [
+    'serve',
+    '--data',
+    join(dir, data),
+    '--port',
+    String(port),
+    '--domain',
+    DOMAIN,
+    '--acme-email',
+    'owner@example.org',
+    '--acme-directory',
+    pebble.directoryUrl,
+    '--acme-ca-file',
+    pebble.caFile,
+    '--http-port',
+    String(http),
+    '--host',
+    '127.0.0.1',
+  ]
 
   test('no moment of a swap lets another pod claim the port, and a second pod is refused after it', async () => {
     // What a second --domain pod does first (server/port-claim.ts), and a plain bind, over and over
@@ -128,8 +154,16 @@ describe('the https port across certificate swaps (SO_REUSEPORT)', () => {
     let trying = true
     const tries = (async () => {
       while (trying) {
-        try { claimSharedPort('127.0.0.1', pod.port, '--port').release(); claimed.push('the port lock') } catch (err) { if (!(err instanceof UserError)) throw err }
-        try { Bun.listen({ hostname: '127.0.0.1', port: pod.port, exclusive: true, socket: { data() {} } }).stop(true); claimed.push('a plain bind') } catch {}
+        try {
+          claimSharedPort('127.0.0.1', pod.port, '--port').release()
+          claimed.push('the port lock')
+        } catch (err) {
+          if (!(err instanceof UserError)) throw err
+        }
+        try {
+          Bun.listen({ hostname: '127.0.0.1', port: pod.port, exclusive: true, socket: { data() {} } }).stop(true)
+          claimed.push('a plain bind')
+        } catch {}
         attempts++
         await Bun.sleep(1)
       }
@@ -164,15 +198,21 @@ describe('the https port across certificate swaps (SO_REUSEPORT)', () => {
       await run.stop()
       expect(run.code).toBe(2)
       expect(run.stderr).toContain(refusal(https, 'another process listens there'))
-    } finally { await foreign.stop() }
+    } finally {
+      await foreign.stop()
+    }
     const http = await freePort()
     const onHttp = await foreignListener(http)
     try {
       const run = await startSolopodBriefly(10_000, ...acmeArgs('beside-foreign-http', await freePort(), http))
       await run.stop()
       expect(run.code).toBe(2)
-      expect(run.stderr).toContain(`solopod: cannot listen on 127.0.0.1:${http} (--http-port): another process listens there; stop it, or give this pod another port with --http-port`)
-    } finally { await onHttp.stop() }
+      expect(run.stderr).toContain(
+        `solopod: cannot listen on 127.0.0.1:${http} (--http-port): another process listens there; stop it, or give this pod another port with --http-port`,
+      )
+    } finally {
+      await onHttp.stop()
+    }
   }, 40_000)
 })
 
@@ -187,7 +227,11 @@ describe('a CA that cannot be reached', () => {
     const line = (await pod.waitForOutput(/\{[^\n]*"event":"acme.renewal_failed"[^\n]*\}/, 30_000))[0]
     expect(JSON.parse(line)).toMatchObject({ level: 'warn', domain: DOMAIN, serving })
     const again = await openTls()
-    try { expect(serialOf(again)).toBe(serving) } finally { again.destroy() }
+    try {
+      expect(serialOf(again)).toBe(serving)
+    } finally {
+      again.destroy()
+    }
     // a Prometheus on the machine sees it too: the expiry of what is served, and the failing renewal
     const metrics = await (await fetch(`https://127.0.0.1:${pod.port}/.well-known/solopod/metrics`, { tls: { ca: root, serverName: DOMAIN } })).text()
     expect(metrics).toMatch(/^solopod_certificate_expiry_seconds\{source="acme"\} \d+$/m)
@@ -198,14 +242,35 @@ describe('a CA that cannot be reached', () => {
     await pod.restart()
     expect(pod.stdout()).toMatch(/"event":"acme.directory_unreachable"/)
     const s = await openTls()
-    try { expect(serialOf(s)).toBe(serving) } finally { s.destroy() }
+    try {
+      expect(serialOf(s)).toBe(serving)
+    } finally {
+      s.destroy()
+    }
   }, 40_000)
 
   test('at first start, with nothing stored: the pod refuses to start and says why', async () => {
     const port = await freePort()
     const empty = join(dir, 'empty-data')
-    const { code, stderr } = await runSolopod('serve', '--data', empty, '--port', String(port), '--domain', DOMAIN, '--acme-email', 'owner@example.org',
-      '--acme-directory', pebble.directoryUrl, '--acme-ca-file', pebble.caFile, '--http-port', String(await freePort()), '--host', '127.0.0.1')
+    const { code, stderr } = await runSolopod(
+      'serve',
+      '--data',
+      empty,
+      '--port',
+      String(port),
+      '--domain',
+      DOMAIN,
+      '--acme-email',
+      'owner@example.org',
+      '--acme-directory',
+      pebble.directoryUrl,
+      '--acme-ca-file',
+      pebble.caFile,
+      '--http-port',
+      String(await freePort()),
+      '--host',
+      '127.0.0.1',
+    )
     expect(code).toBe(2)
     expect(stderr).toContain(`solopod: could not obtain a certificate for ${DOMAIN} from ${pebble.directoryUrl}`)
   }, 40_000)

@@ -10,35 +10,55 @@ import { seedPublicContainer } from './seed-store.ts'
 let pod: RunningPod
 const owner = new CookieJar()
 let csrf = ''
-interface Credential { id: string; secret: string }
+interface Credential {
+  id: string
+  secret: string
+}
 let notes: Credential
 
 const url = (path: string) => pod.baseUrl + path
 const basic = (c: Credential) => `Basic ${btoa(`${c.id}:${c.secret}`)}`
 /** A request as the Notes app (a client credential over WebDAV, HTTP Basic) makes it. */
 const app = (method: string, path: string, body?: string | Uint8Array<ArrayBuffer>, type = 'text/turtle') =>
-  fetch(url(path), { method, headers: { authorization: basic(notes), ...(body !== undefined ? { 'content-type': type } : {}) }, ...(body !== undefined ? { body } : {}) })
+  fetch(url(path), {
+    method,
+    headers: { authorization: basic(notes), ...(body !== undefined ? { 'content-type': type } : {}) },
+    ...(body !== undefined ? { body } : {}),
+  })
 /** An owner page, signed in (or `jar` another browser's cookies). */
 const page = (path: string, jar = owner) => fetch(url(path), { redirect: 'manual', headers: { cookie: jar.header() } }).then(r => jar.take(r))
-const postForm = (path: string, fields: Record<string, string>, o: { csrf?: string } = {}) => fetch(url(path), {
-  method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
-  body: form({ csrf: o.csrf ?? csrf, ...fields }),
-}).then(r => owner.take(r))
-const api = (path: string, body: unknown, jar = owner) => fetch(url(path), {
-  method: 'POST', headers: { 'content-type': 'application/json', cookie: jar.header(), 'x-csrf-token': csrf }, body: JSON.stringify(body),
-})
+const postForm = (path: string, fields: Record<string, string>, o: { csrf?: string } = {}) =>
+  fetch(url(path), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
+    body: form({ csrf: o.csrf ?? csrf, ...fields }),
+  }).then(r => owner.take(r))
+const api = (path: string, body: unknown, jar = owner) =>
+  fetch(url(path), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: jar.header(), 'x-csrf-token': csrf },
+    body: JSON.stringify(body),
+  })
 const bytesOf = async (path: string) => Buffer.from(await (await app('GET', path)).arrayBuffer())
 
 beforeAll(async () => {
   pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write']) })
   const r = await runSolopod('clients', 'add', '--name', 'Notes app', '--data', pod.dataDir)
-  const [id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+  const [id, secret] = r.stdout
+    .trim()
+    .split('\n')
+    .map(l => l.slice(l.indexOf('=') + 1))
   notes = { id: id!, secret: secret! }
   const login = await owner.take(await fetch(url('/.oidc/login'))).text()
-  const res = owner.take(await fetch(url('/.oidc/login'), {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
-    body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
-  }))
+  const res = owner.take(
+    await fetch(url('/.oidc/login'), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
+      body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
+    }),
+  )
   if (res.status >= 400) throw new Error(`owner login failed: ${res.status}`)
   csrf = (await owner.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.header() } })).json()).token
   // WebDAV makes a file's folder first (RFC 4918 §9.7.1)
@@ -87,7 +107,9 @@ describe('the Activity page', () => {
   })
 
   test('Recently deleted: what an app deleted over LDP and WebDAV, each with Put it back', async () => {
-    expect((await fetch(url('/pub/ldp.ttl'), { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<#x> <http://example.org/v> "ldp".' })).status).toBe(201)
+    expect(
+      (await fetch(url('/pub/ldp.ttl'), { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<#x> <http://example.org/v> "ldp".' })).status,
+    ).toBe(201)
     expect((await fetch(url('/pub/ldp.ttl'), { method: 'DELETE' })).status).toBe(204)
     expect((await app('PUT', '/notes/dav.txt', 'webdav text', 'text/plain')).status).toBe(201)
     expect((await app('DELETE', '/notes/dav.txt')).status).toBe(204)
@@ -115,7 +137,7 @@ describe('the Activity page', () => {
   })
 })
 
-describe('a file\'s history', () => {
+describe("a file's history", () => {
   test('each version with its date, who, size, view, download and Restore this version; linked from the view page', async () => {
     // the pod's path is as the URL has it (percent-encoded); the pages show it decoded
     const P = '/other/n%C3%A9e%20x.txt'
@@ -203,15 +225,23 @@ describe('a folder restored as it was at a time', () => {
 })
 
 describe('signed out', () => {
-  test.each(['/.admin/activity', '/.admin/history?path=%2Fwork%2F', '/.admin/history/version?path=%2Fwork%2Fa.ttl&version=1'])('%s → 303 to sign-in', async (path) => {
-    const res = await page(path, new CookieJar())
-    expect(res.status).toBe(303)
-    expect(res.headers.get('location')).toContain('/.oidc/login')
-  })
+  test.each(['/.admin/activity', '/.admin/history?path=%2Fwork%2F', '/.admin/history/version?path=%2Fwork%2Fa.ttl&version=1'])(
+    '%s → 303 to sign-in',
+    async path => {
+      const res = await page(path, new CookieJar())
+      expect(res.status).toBe(303)
+      expect(res.headers.get('location')).toContain('/.oidc/login')
+    },
+  )
 
   test('the restore forms → 401 login_required', async () => {
     for (const path of ['/.admin/history/restore', '/.admin/history/restore-folder']) {
-      const res = await fetch(url(path), { method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, origin: pod.baseUrl }, body: form({ csrf: 'x', path: '/work/', at: '1' }) })
+      const res = await fetch(url(path), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': FORM, origin: pod.baseUrl },
+        body: form({ csrf: 'x', path: '/work/', at: '1' }),
+      })
       expect(res.status).toBe(401)
       expect(await res.text()).toContain('login_required')
     }

@@ -27,9 +27,10 @@ async function put(app: OwnerApp, path: string, body = '<#a> <http://example.org
 /** The owner's dashboard API, with the login cookie of the browser that approved the app. */
 async function ownerApi(method: string, path: string, body?: unknown): Promise<Response> {
   const jar = full.browser
-  const csrf = (await jar.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: jar.header() } })).json() as { token: string }).token
+  const csrf = ((await jar.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: jar.header() } })).json()) as { token: string }).token
   return fetch(url(path), {
-    method, headers: { cookie: jar.header(), 'x-csrf-token': csrf, origin: pod.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: { cookie: jar.header(), 'x-csrf-token': csrf, origin: pod.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
 }
@@ -43,7 +44,13 @@ beforeAll(async () => {
   await put(full, ETE_DOC)
   await put(full, '/doc.ttl')
   limited = await signInOwnerApp(pod, 'Photos app', {
-    consent: [['access', 'folders'], ['folder', '/photos/'], ['right', 'write'], ['new_folder', '/Été photos/'], ['new_right', 'read']],
+    consent: [
+      ['access', 'folders'],
+      ['folder', '/photos/'],
+      ['right', 'write'],
+      ['new_folder', '/Été photos/'],
+      ['new_right', 'read'],
+    ],
   })
 }, 60_000)
 afterAll(async () => {
@@ -62,7 +69,7 @@ describe('an app the owner allowed only /photos/ (read and write) and /Été pho
     expect((await limited.fetch(url('/photos/b.ttl'), { method: 'DELETE' })).status).toBe(204)
   })
 
-  test('does not read the pod\'s metrics (403 forbidden); the owner\'s full-access app does (200)', async () => {
+  test("does not read the pod's metrics (403 forbidden); the owner's full-access app does (200)", async () => {
     // X-Forwarded-For from loopback: a client behind a proxy on the machine, so not local and the token decides
     const metrics = url('/.well-known/solopod/metrics')
     const refused = await limited.fetch(metrics, { headers: { 'x-forwarded-for': '203.0.113.7' } })
@@ -71,7 +78,7 @@ describe('an app the owner allowed only /photos/ (read and write) and /Été pho
     expect((await full.fetch(metrics, { headers: { 'x-forwarded-for': '203.0.113.7' } })).status).toBe(200)
   })
 
-  test('gets 403 outside_app_scope elsewhere, even with the owner\'s WebID, saying what it may reach', async () => {
+  test("gets 403 outside_app_scope elsewhere, even with the owner's WebID, saying what it may reach", async () => {
     const text = await expectRsError(await limited.fetch(url('/private/secret.ttl')), 403, 'outside_app_scope')
     expect(text).toContain('/photos/')
     await expectRsError(await limited.fetch(url('/')), 403, 'outside_app_scope')
@@ -84,7 +91,11 @@ describe('an app the owner allowed only /photos/ (read and write) and /Été pho
 
   test('cannot read or write an ACL, even in its own folder: it was never given Control', async () => {
     await expectRsError(await limited.fetch(url('/photos/.acl')), 403, 'outside_app_scope')
-    await expectRsError(await limited.fetch(url('/photos/.acl'), { method: 'PUT', headers: TURTLE, body: '<#x> a <http://www.w3.org/ns/auth/acl#Authorization>.' }), 403, 'outside_app_scope')
+    await expectRsError(
+      await limited.fetch(url('/photos/.acl'), { method: 'PUT', headers: TURTLE, body: '<#x> a <http://www.w3.org/ns/auth/acl#Authorization>.' }),
+      403,
+      'outside_app_scope',
+    )
     expect((await full.fetch(url('/photos/.acl'))).status).toBe(404)
   })
 
@@ -104,12 +115,12 @@ describe('an app the owner allowed only /photos/ (read and write) and /Été pho
     }
     const refused = await trade('/private/secret.ttl')
     expect(refused.status).toBe(403)
-    const body = await refused.json() as { error: string; error_description: string }
+    const body = (await refused.json()) as { error: string; error_description: string }
     expect(body.error).toBe('request_denied')
     expect(body.error_description).toContain('the owner allowed this app only')
     const allowed = await trade('/photos/a.ttl')
     expect(allowed.status).toBe(200)
-    const rpt = (await allowed.json() as { access_token: string }).access_token
+    const rpt = ((await allowed.json()) as { access_token: string }).access_token
     const proof = await dpopProof(limited.key, 'GET', url('/photos/a.ttl'), Date.now(), { accessToken: rpt })
     expect((await fetch(url('/photos/a.ttl'), { headers: { authorization: `Bearer ${rpt}`, dpop: proof } })).status).toBe(200)
   })
@@ -135,19 +146,30 @@ describe('an open notification channel of the app follows its limit', () => {
       expect(inbox.pending.length).toBe(0)
     } finally {
       socket.close()
-      await setAccess(limited.client.clientId, { folders: [{ path: '/photos/', right: 'write' }, { path: ETE, right: 'read' }] })
+      await setAccess(limited.client.clientId, {
+        folders: [
+          { path: '/photos/', right: 'write' },
+          { path: ETE, right: 'read' },
+        ],
+      })
     }
   })
 })
 
 describe('the owner changes what the app may reach: it holds from the next request', () => {
   test('the dashboard lists the app with what it may reach', async () => {
-    const consents = await (await ownerApi('GET', '/.admin/api/consents')).json() as { clientId: string; access: { full: boolean; summary: string; folders: { name: string; right: string }[] } }[]
-    const photos = consents.find((c) => c.clientId === limited.client.clientId)!
+    const consents = (await (await ownerApi('GET', '/.admin/api/consents')).json()) as {
+      clientId: string
+      access: { full: boolean; summary: string; folders: { name: string; right: string }[] }
+    }[]
+    const photos = consents.find(c => c.clientId === limited.client.clientId)!
     expect(photos.access.full).toBe(false)
-    expect(photos.access.folders).toEqual([{ path: '/photos/', name: '/photos/', right: 'write' }, { path: ETE, name: '/Été photos/', right: 'read' }] as never)
+    expect(photos.access.folders).toEqual([
+      { path: '/photos/', name: '/photos/', right: 'write' },
+      { path: ETE, name: '/Été photos/', right: 'read' },
+    ] as never)
     expect(photos.access.summary).toBe('only to read and write /photos/, to read /Été photos/')
-    expect(consents.find((c) => c.clientId === full.client.clientId)!.access.full).toBe(true)
+    expect(consents.find(c => c.clientId === full.client.clientId)!.access.full).toBe(true)
   })
 
   test('re-scoped to /private/ (read): /private/ opens, /photos/ closes, on the very next request', async () => {
@@ -172,8 +194,19 @@ describe('the owner changes what the app may reach: it holds from the next reque
     const page = await (await jar.take(await fetch(url(pagePath), { headers: { cookie: jar.header() } }))).text()
     expect(page).toContain('Photos app')
     expect(page).toContain('name="access" value="full" checked')
-    const form = new URLSearchParams([['csrf', field(page, 'csrf')], ['client_id', limited.client.clientId], ['access', 'folders'], ['new_folder', '/photos/'], ['new_right', 'read']])
-    const saved = await fetch(url('/.admin/apps/access'), { method: 'POST', redirect: 'manual', headers: { cookie: jar.header(), origin: pod.baseUrl, 'content-type': 'application/x-www-form-urlencoded' }, body: form })
+    const form = new URLSearchParams([
+      ['csrf', field(page, 'csrf')],
+      ['client_id', limited.client.clientId],
+      ['access', 'folders'],
+      ['new_folder', '/photos/'],
+      ['new_right', 'read'],
+    ])
+    const saved = await fetch(url('/.admin/apps/access'), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), origin: pod.baseUrl, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    })
     expect(saved.status).toBe(303)
     expect((await limited.fetch(url('/photos/a.ttl'))).status).toBe(200)
     await expectRsError(await limited.fetch(url('/photos/c.ttl'), { method: 'PUT', headers: TURTLE, body: '' }), 403, 'outside_app_scope')
@@ -183,7 +216,10 @@ describe('the owner changes what the app may reach: it holds from the next reque
 })
 
 describe('bad choices are refused and change nothing', () => {
-  const before = async () => (await (await ownerApi('GET', '/.admin/api/consents')).json() as { clientId: string; access: unknown }[]).find((c) => c.clientId === limited.client.clientId)!.access
+  const before = async () =>
+    ((await (await ownerApi('GET', '/.admin/api/consents')).json()) as { clientId: string; access: unknown }[]).find(
+      c => c.clientId === limited.client.clientId,
+    )!.access
 
   test('a relative path, an unknown right, a bad shape → 400, the app keeps what it had', async () => {
     const had = await before()
@@ -196,21 +232,21 @@ describe('bad choices are refused and change nothing', () => {
     ]
     for (const [body, code] of refusals) {
       const res = await setAccess(limited.client.clientId, body)
-      expect({ body, status: res.status, code: (await res.json() as { error: string }).error }).toEqual({ body, status: 400, code })
+      expect({ body, status: res.status, code: ((await res.json()) as { error: string }).error }).toEqual({ body, status: 400, code })
     }
     expect(await before()).toEqual(had)
   })
 
   test('an app that was never approved → 404 not_found; no client_id → 400 invalid_request', async () => {
     const res = await setAccess('https://never.example/id', { full: true })
-    expect({ status: res.status, code: (await res.json() as { error: string }).error }).toEqual({ status: 404, code: 'not_found' })
+    expect({ status: res.status, code: ((await res.json()) as { error: string }).error }).toEqual({ status: 404, code: 'not_found' })
     const none = await ownerApi('PUT', '/.admin/api/apps/access', { full: true })
-    expect({ status: none.status, code: (await none.json() as { error: string }).error }).toEqual({ status: 400, code: 'invalid_request' })
+    expect({ status: none.status, code: ((await none.json()) as { error: string }).error }).toEqual({ status: 400, code: 'invalid_request' })
   })
 
   test('a folder where a document of that name exists → 409 name_conflict, and nothing is made', async () => {
     const res = await setAccess(limited.client.clientId, { folders: [{ path: '/doc.ttl/inner/', right: 'read' }] })
-    expect({ status: res.status, code: (await res.json() as { error: string }).error }).toEqual({ status: 409, code: 'name_conflict' })
+    expect({ status: res.status, code: ((await res.json()) as { error: string }).error }).toEqual({ status: 409, code: 'name_conflict' })
     expect((await full.fetch(url('/doc.ttl/'))).status).toBe(404)
   })
 
@@ -218,7 +254,14 @@ describe('bad choices are refused and change nothing', () => {
     const client = serveClientIdDocument('Nothing chosen app')
     try {
       const jar = full.browser
-      const params = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: 'openid webid', code_challenge: CHALLENGE, code_challenge_method: 'S256' })
+      const params = new URLSearchParams({
+        response_type: 'code',
+        client_id: client.clientId,
+        redirect_uri: client.redirectUri,
+        scope: 'openid webid',
+        code_challenge: CHALLENGE,
+        code_challenge_method: 'S256',
+      })
       const toConsent = await fetch(url(`/.oidc/auth?${params}`), { redirect: 'manual', headers: { cookie: jar.header() } })
       const consentUrl = new URL(toConsent.headers.get('location')!, pod.baseUrl)
       expect(consentUrl.pathname).toBe('/.oidc/consent')
@@ -227,8 +270,22 @@ describe('bad choices are refused and change nothing', () => {
       expect(page).toContain('name="access" value="full" checked')
       expect(page).toContain('name="access" value="identity">')
       expect(page).toContain('value="/photos/"')
-      const form = new URLSearchParams([['csrf', field(page, 'csrf')], ['interaction', field(page, 'interaction')], ['decision', 'approve'], ['access', 'folders'], ['folder', '/photos/'], ['right', 'none'], ['new_folder', ''], ['new_right', 'write']])
-      const res = await fetch(url('/.oidc/consent'), { method: 'POST', redirect: 'manual', headers: { cookie: jar.header(), origin: pod.baseUrl, 'content-type': 'application/x-www-form-urlencoded' }, body: form })
+      const form = new URLSearchParams([
+        ['csrf', field(page, 'csrf')],
+        ['interaction', field(page, 'interaction')],
+        ['decision', 'approve'],
+        ['access', 'folders'],
+        ['folder', '/photos/'],
+        ['right', 'none'],
+        ['new_folder', ''],
+        ['new_right', 'write'],
+      ])
+      const res = await fetch(url('/.oidc/consent'), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: jar.header(), origin: pod.baseUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      })
       expect(res.status).toBe(303)
       const back = new URL(res.headers.get('location')!)
       expect(back.origin + back.pathname).toBe(client.redirectUri)
@@ -236,12 +293,15 @@ describe('bad choices are refused and change nothing', () => {
       expect(code).toBeTruthy()
       const key = await newDpopKey()
       const token = (await exchangeCode(pod.baseUrl, client, key, code)).access_token as string
-      const get = async (path: string) => fetch(url(path), { headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url(path), Date.now(), { accessToken: token }) } })
+      const get = async (path: string) =>
+        fetch(url(path), { headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url(path), Date.now(), { accessToken: token }) } })
       await expectRsError(await get('/photos/a.ttl'), 403, 'outside_app_scope')
       await expectRsError(await get('/private/secret.ttl'), 403, 'outside_app_scope')
-      const consents = await (await ownerApi('GET', '/.admin/api/consents')).json() as { clientId: string; access: { full: boolean; folders: unknown[] } }[]
-      expect(consents.find((c) => c.clientId === client.clientId)?.access).toMatchObject({ full: false, folders: [] })
-    } finally { client.stop() }
+      const consents = (await (await ownerApi('GET', '/.admin/api/consents')).json()) as { clientId: string; access: { full: boolean; folders: unknown[] } }[]
+      expect(consents.find(c => c.clientId === client.clientId)?.access).toMatchObject({ full: false, folders: [] })
+    } finally {
+      client.stop()
+    }
   })
 
   test('the API: {"folders": []} is "Only confirm who I am" too', async () => {
@@ -249,7 +309,9 @@ describe('bad choices are refused and change nothing', () => {
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ full: false, folders: [], summary: 'nothing beyond what is public: it only confirms who you are' })
     await expectRsError(await limited.fetch(url('/photos/a.ttl')), 403, 'outside_app_scope')
-    const page = await (await fetch(url(`/.admin/apps/access?client_id=${encodeURIComponent(limited.client.clientId)}`), { headers: { cookie: full.browser.header() } })).text()
+    const page = await (
+      await fetch(url(`/.admin/apps/access?client_id=${encodeURIComponent(limited.client.clientId)}`), { headers: { cookie: full.browser.header() } })
+    ).text()
     expect(page).toContain('name="access" value="identity" checked')
   })
 })
@@ -260,30 +322,51 @@ describe('what the app names is proposed', () => {
     const client = serveClientIdDocument('Recipes app', `openid webid offline_access ${wanted}`)
     try {
       const jar = full.browser
-      const params = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: `openid webid ${wanted}`, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })
+      const params = new URLSearchParams({
+        response_type: 'code',
+        client_id: client.clientId,
+        redirect_uri: client.redirectUri,
+        scope: `openid webid ${wanted}`,
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      })
       const toConsent = await fetch(url(`/.oidc/auth?${params}`), { redirect: 'manual', headers: { cookie: jar.header() } })
       const page = await (await fetch(new URL(toConsent.headers.get('location')!, pod.baseUrl), { headers: { cookie: jar.header() } })).text()
       expect(page).toContain('name="access" value="folders" checked')
       expect(page).toContain('/Recipes à moi/')
       expect(page).toContain('the app asks for it')
       expect(page).toMatch(/value="\/Recipes%20%C3%A0%20moi\/">[\s\S]*?<option value="write" selected>/)
-    } finally { client.stop() }
+    } finally {
+      client.stop()
+    }
   })
 
-  test('a class the owner\'s type index registers: its instance container is proposed', async () => {
-    await put(full, '/types/index.ttl', `@prefix solid: <http://www.w3.org/ns/solid/terms#>.
+  test("a class the owner's type index registers: its instance container is proposed", async () => {
+    await put(
+      full,
+      '/types/index.ttl',
+      `@prefix solid: <http://www.w3.org/ns/solid/terms#>.
 <> a solid:TypeIndex, solid:ListedDocument.
 <#recipes> a solid:TypeRegistration; solid:forClass <http://schema.org/Recipe>; solid:instanceContainer <${url('/Cuisine%20%C3%A9t%C3%A9/')}>.
-<#notes> a solid:TypeRegistration; solid:forClass <http://schema.org/Note>; solid:instanceContainer <${url('/notes/')}>.`)
+<#notes> a solid:TypeRegistration; solid:forClass <http://schema.org/Note>; solid:instanceContainer <${url('/notes/')}>.`,
+    )
     const patch = await full.fetch(url('/profile/card'), {
-      method: 'PATCH', headers: { 'content-type': 'text/n3' },
+      method: 'PATCH',
+      headers: { 'content-type': 'text/n3' },
       body: `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <${url('/profile/card#me')}> solid:publicTypeIndex <${url('/types/index.ttl')}> }.`,
     })
     expect(patch.status).toBeLessThan(300)
     const client = serveClientIdDocument('Recipes by class', 'openid webid offline_access http://schema.org/Recipe')
     try {
       const jar = full.browser
-      const params = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: 'openid webid http://schema.org/Recipe', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })
+      const params = new URLSearchParams({
+        response_type: 'code',
+        client_id: client.clientId,
+        redirect_uri: client.redirectUri,
+        scope: 'openid webid http://schema.org/Recipe',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      })
       const toConsent = await fetch(url(`/.oidc/auth?${params}`), { redirect: 'manual', headers: { cookie: jar.header() } })
       const page = await (await fetch(new URL(toConsent.headers.get('location')!, pod.baseUrl), { headers: { cookie: jar.header() } })).text()
       expect(page).toContain('name="access" value="folders" checked')
@@ -291,6 +374,8 @@ describe('what the app names is proposed', () => {
       expect(page).toContain('your type index keeps Recipe here')
       // the other registration is not proposed
       expect(page).not.toContain('keeps Note here')
-    } finally { client.stop() }
+    } finally {
+      client.stop()
+    }
   })
 })

@@ -7,7 +7,9 @@ import { startPod, type RunningPod } from './start-server.ts'
 let pod: RunningPod
 const local = (path: string) => `http://127.0.0.1:${pod.port}${path}`
 
-beforeAll(async () => { pod = await startPod({ baseHost: 'pod.example' }) })
+beforeAll(async () => {
+  pod = await startPod({ baseHost: 'pod.example' })
+})
 afterAll(() => pod.stop())
 
 describe('HTTP Basic on a plain-http pod at a network name', () => {

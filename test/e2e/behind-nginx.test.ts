@@ -24,7 +24,9 @@ afterAll(async () => {
 /** A request through nginx from `client` (undefined: from nginx's own machine), with the client's own headers. */
 const via = (client: string | undefined, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
   fetch(proxy.origin + path, {
-    ...init, redirect: 'manual', tls: { ca: proxy.certPem },
+    ...init,
+    redirect: 'manual',
+    tls: { ca: proxy.certPem },
     headers: { ...init.headers, ...(client ? { [TEST_CLIENT_HEADER]: client } : {}) },
   })
 
@@ -38,7 +40,7 @@ describe('metrics behind nginx', () => {
     expect(await res.text()).toStartWith('unauthenticated:')
   })
 
-  test('a client on nginx\'s machine is local → 200', async () => {
+  test("a client on nginx's machine is local → 200", async () => {
     expect((await via(undefined, METRICS)).status).toBe(200)
   })
 })
@@ -46,11 +48,13 @@ describe('metrics behind nginx', () => {
 /** One sign-in attempt from `client`, with its own cookie jar and forwarding headers. */
 async function signIn(jar: CookieJar, client: string, password: string, headers: Record<string, string> = {}) {
   const page = await jar.take(await via(client, '/.oidc/login', { headers: { cookie: jar.header(), ...headers } })).text()
-  return jar.take(await via(client, '/.oidc/login', {
-    method: 'POST',
-    headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl, ...headers },
-    body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password }),
-  }))
+  return jar.take(
+    await via(client, '/.oidc/login', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl, ...headers },
+      body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password }),
+    }),
+  )
 }
 
 describe('the per-address password limit behind nginx', () => {

@@ -19,8 +19,8 @@ const big = () => `${pod.baseUrl}/big/`
 
 beforeAll(async () => {
   pod = await startPod({
-    seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, '/big/', ['Read', 'Write'],
-      (store) => seedMembers(store, baseUrl, '/big/', MEMBERS, SINCE)),
+    seed: (dataDir, baseUrl) =>
+      seedPublicContainer(dataDir, baseUrl, '/big/', ['Read', 'Write'], store => seedMembers(store, baseUrl, '/big/', MEMBERS, SINCE)),
   })
 }, 180_000)
 afterAll(() => pod?.dispose())
@@ -68,11 +68,11 @@ describe('Solid Protocol §5.1: a listing of 100,000 members, streamed', () => {
 
   test('JSON-LD: one JSON array of node objects naming every member', async () => {
     const res = await fetch(big(), { headers: { accept: 'application/ld+json' } })
-    const nodes = await res.json() as { '@id': string; [p: string]: unknown }[]
-    const contained = nodes.filter((n) => n['@id'] === big()).flatMap((n) => (n[LDP_CONTAINS] as { '@id': string }[] | undefined) ?? [])
+    const nodes = (await res.json()) as { '@id': string; [p: string]: unknown }[]
+    const contained = nodes.filter(n => n['@id'] === big()).flatMap(n => (n[LDP_CONTAINS] as { '@id': string }[] | undefined) ?? [])
     expect(contained.length).toBe(MEMBERS)
     expect(contained[MEMBERS - 1]).toEqual({ '@id': big() + memberName(MEMBERS - 1) })
-    expect(nodes.filter((n) => n['@id'] !== big()).length).toBe(MEMBERS)
+    expect(nodes.filter(n => n['@id'] !== big()).length).toBe(MEMBERS)
   })
 
   test('a client that stops reading midway leaves the pod serving', async () => {
@@ -95,7 +95,7 @@ describe('W3C LWS Protocol, Pagination over HTTP', () => {
       const res: Response = await fetch(next)
       expect(res.status).toBe(200)
       const quads = new Parser({ baseIRI: big() }).parse(await res.text()) as Quad[]
-      seen.push(...quads.filter((q) => q.predicate.value === LDP_CONTAINS).map((q) => q.object.value))
+      seen.push(...quads.filter(q => q.predicate.value === LDP_CONTAINS).map(q => q.object.value))
       // members land before, inside and after the pages still to come
       for (const name of [`a${added}.txt`, `m050000x${added}.txt`, `z${added}.txt`]) {
         expect((await fetch(big() + name, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: name })).status).toBe(201)
@@ -105,7 +105,7 @@ describe('W3C LWS Protocol, Pagination over HTTP', () => {
     }
     expect(new Set(seen).size).toBe(seen.length)
     const original = new Set(Array.from({ length: MEMBERS }, (_, i) => big() + memberName(i)))
-    expect(seen.filter((u) => original.has(u)).length).toBe(MEMBERS)
+    expect(seen.filter(u => original.has(u)).length).toBe(MEMBERS)
   })
 
   test('a bad page token → 400 invalid_page, as plain text and as problem details', async () => {
@@ -114,6 +114,6 @@ describe('W3C LWS Protocol, Pagination over HTTP', () => {
     expect(await text.text()).toStartWith('invalid_page:')
     const problem = await fetch(`${big()}?page=first&limit=0`, { headers: { accept: 'text/turtle, application/problem+json' } })
     expect(problem.status).toBe(400)
-    expect((await problem.json() as { error: string }).error).toBe('invalid_page')
+    expect(((await problem.json()) as { error: string }).error).toBe('invalid_page')
   })
 })

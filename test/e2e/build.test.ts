@@ -21,9 +21,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }))
  * namespaces are available, the binary runs with node_modules masked by an empty tmpfs.
  */
 const canMask = Bun.spawnSync(['unshare', '-rm', 'true'], { stdout: 'ignore', stderr: 'ignore' }).exitCode === 0
-const withoutNodeModules = (cmd: string[]) => canMask
-  ? ['unshare', '-rm', 'sh', '-c', `mount -t tmpfs none '${NODE_MODULES}' && exec "$@"`, 'sh', ...cmd]
-  : cmd
+const withoutNodeModules = (cmd: string[]) =>
+  canMask ? ['unshare', '-rm', 'sh', '-c', `mount -t tmpfs none '${NODE_MODULES}' && exec "$@"`, 'sh', ...cmd] : cmd
 
 async function runToEnd(cmd: string[], cwd: string) {
   const proc = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'pipe' })
@@ -32,79 +31,113 @@ async function runToEnd(cmd: string[], cwd: string) {
 }
 
 describe('npm run build', () => {
-  test.skipIf(skip)('dist/solopod serves the pod from an empty directory without node_modules', async () => {
-    // The documentation's command (docs/development.md), as written (npm puts node_modules/.bin, and so Bun, on the PATH).
-    const build = await runToEnd(['npm', 'run', 'build'], ROOT)
-    expect(build.code).toBe(0)
-    expect(build.out).toMatch(/^built .*dist\/solopod \(\d+\.\d MB\)/m)
-    const dir = join(work, 'run')
-    mkdirSync(dir)
-    const binary = join(dir, 'solopod')
-    copyFileSync(join(ROOT, 'dist', 'solopod'), binary)
-    expect(statSync(binary).mode & 0o111).not.toBe(0)
-    const version = await runToEnd(withoutNodeModules([binary, '--version']), dir)
-    expect(version.out).toBe(`solopod ${pkg.version}\n`)
-    writeFileSync(join(dir, 'pw'), OWNER_PASSWORD)
-    const port = await freePort()
-    const base = `http://localhost:${port}`
-    await seedPublicContainer(join(dir, 'data'), base, '/pub/', ['Read', 'Append', 'Write'])
-    chmodSync(join(dir, 'data'), 0o700)
-    const proc = Bun.spawn(withoutNodeModules([binary, '--port', String(port), '--base-url', base, '--data', join(dir, 'data'),
-      '--owner-password-file', join(dir, 'pw'), '--log-level', 'warn']), { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
-    try {
-      let up = false
-      for (let i = 0; i < 200 && !up && proc.exitCode === null; i++) {
-        up = await fetch(`http://127.0.0.1:${port}/profile/card`).then(() => true, () => false)
-        if (!up) await Bun.sleep(50)
+  test.skipIf(skip)(
+    'dist/solopod serves the pod from an empty directory without node_modules',
+    async () => {
+      // The documentation's command (docs/development.md), as written (npm puts node_modules/.bin, and so Bun, on the PATH).
+      const build = await runToEnd(['npm', 'run', 'build'], ROOT)
+      expect(build.code).toBe(0)
+      expect(build.out).toMatch(/^built .*dist\/solopod \(\d+\.\d MB\)/m)
+      const dir = join(work, 'run')
+      mkdirSync(dir)
+      const binary = join(dir, 'solopod')
+      copyFileSync(join(ROOT, 'dist', 'solopod'), binary)
+      expect(statSync(binary).mode & 0o111).not.toBe(0)
+      const version = await runToEnd(withoutNodeModules([binary, '--version']), dir)
+      expect(version.out).toBe(`solopod ${pkg.version}\n`)
+      writeFileSync(join(dir, 'pw'), OWNER_PASSWORD)
+      const port = await freePort()
+      const base = `http://localhost:${port}`
+      await seedPublicContainer(join(dir, 'data'), base, '/pub/', ['Read', 'Append', 'Write'])
+      chmodSync(join(dir, 'data'), 0o700)
+      const proc = Bun.spawn(
+        withoutNodeModules([
+          binary,
+          '--port',
+          String(port),
+          '--base-url',
+          base,
+          '--data',
+          join(dir, 'data'),
+          '--owner-password-file',
+          join(dir, 'pw'),
+          '--log-level',
+          'warn',
+        ]),
+        { cwd: dir, stdout: 'pipe', stderr: 'pipe' },
+      )
+      try {
+        let up = false
+        for (let i = 0; i < 200 && !up && proc.exitCode === null; i++) {
+          up = await fetch(`http://127.0.0.1:${port}/profile/card`).then(
+            () => true,
+            () => false,
+          )
+          if (!up) await Bun.sleep(50)
+        }
+        if (!up) throw new Error(`binary did not start: ${await new Response(proc.stderr).text()}`)
+
+        const card = await fetch(`http://127.0.0.1:${port}/profile/card`, { headers: { accept: 'text/turtle' } })
+        expect(card.status).toBe(200)
+        expect(card.headers.get('content-type')).toStartWith('text/turtle')
+        expect(await card.text()).toContain(`solid:oidcIssuer <${base}>`)
+
+        // The login page is static/layout.html + static/login.html: embedded files, read through readStatic.
+        const login = await fetch(`http://127.0.0.1:${port}/.oidc/login`)
+        expect(login.status).toBe(200)
+        expect(login.headers.get('content-type')).toStartWith('text/html')
+        expect(await login.text()).toMatch(/^<!doctype html>[\s\S]*<form/i)
+
+        // PATCH bodies are parsed on a worker thread, which the binary must hold too
+        const patch = await fetch(`http://127.0.0.1:${port}/pub/doc`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/sparql-update' },
+          body: 'INSERT DATA { <#a> <#b> "c" . }',
+        })
+        expect(patch.status).toBe(201)
+        // The dashboard's script: bundled from static/admin/app.ts at build time and embedded
+        const script = await fetch(`http://127.0.0.1:${port}/.admin/app.js`)
+        expect(script.status).toBe(200)
+        expect(await script.text()).toContain('x-csrf-token')
+
+        const rootRes = await fetch(`http://127.0.0.1:${port}/`)
+        expect(rootRes.status).toBe(401)
+        expect(rootRes.headers.get('link')).toContain('<http://www.w3.org/ns/pim/space#Storage>; rel="type"')
+      } finally {
+        proc.kill('SIGTERM')
+        expect(await proc.exited).toBe(0)
       }
-      if (!up) throw new Error(`binary did not start: ${await new Response(proc.stderr).text()}`)
+    },
+    120_000,
+  )
 
-      const card = await fetch(`http://127.0.0.1:${port}/profile/card`, { headers: { accept: 'text/turtle' } })
-      expect(card.status).toBe(200)
-      expect(card.headers.get('content-type')).toStartWith('text/turtle')
-      expect(await card.text()).toContain(`solid:oidcIssuer <${base}>`)
-
-      // The login page is static/layout.html + static/login.html: embedded files, read through readStatic.
-      const login = await fetch(`http://127.0.0.1:${port}/.oidc/login`)
-      expect(login.status).toBe(200)
-      expect(login.headers.get('content-type')).toStartWith('text/html')
-      expect(await login.text()).toMatch(/^<!doctype html>[\s\S]*<form/i)
-
-      // PATCH bodies are parsed on a worker thread, which the binary must hold too
-      const patch = await fetch(`http://127.0.0.1:${port}/pub/doc`, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <#a> <#b> "c" . }' })
-      expect(patch.status).toBe(201)
-      // The dashboard's script: bundled from static/admin/app.ts at build time and embedded
-      const script = await fetch(`http://127.0.0.1:${port}/.admin/app.js`)
-      expect(script.status).toBe(200)
-      expect(await script.text()).toContain('x-csrf-token')
-
-      const rootRes = await fetch(`http://127.0.0.1:${port}/`)
-      expect(rootRes.status).toBe(401)
-      expect(rootRes.headers.get('link')).toContain('<http://www.w3.org/ns/pim/space#Storage>; rel="type"')
-    } finally {
-      proc.kill('SIGTERM')
-      expect(await proc.exited).toBe(0)
-    }
-  }, 120_000)
-
-  test.skipIf(skip)('readStatic answers from the files embedded in the executable, and nothing else', async () => {
-    const staticDir = join(work, 'probe', 'static')
-    mkdirSync(join(staticDir, 'admin'), { recursive: true })
-    writeFileSync(join(staticDir, 'login.html'), '<!doctype html><title>Log in</title>')
-    writeFileSync(join(staticDir, 'admin', 'app.js'), 'console.log("ü")\n')
-    const outfile = join(work, 'probe', 'static-probe')
-    await buildExecutable({ entry: join(import.meta.dir, 'fixtures', 'static-probe.ts'), outfile, staticDir, target: hostTarget() })
-    rmSync(staticDir, { recursive: true })
-    const names = ['login.html', 'admin/app.js', 'missing.html', '../static/login.html', 'admin/../login.html', '/etc/passwd']
-    const run = await runToEnd([outfile, ...names], tmpdir())
-    expect(run.err).toBe('')
-    expect(run.out.trim().split('\n').map(l => JSON.parse(l) as unknown)).toEqual([
-      { name: 'login.html', text: '<!doctype html><title>Log in</title>' },
-      { name: 'admin/app.js', text: 'console.log("ü")\n' },
-      { name: 'missing.html', status: 404 },
-      { name: '../static/login.html', status: 404 },
-      { name: 'admin/../login.html', status: 404 },
-      { name: '/etc/passwd', status: 404 },
-    ])
-  }, 120_000)
+  test.skipIf(skip)(
+    'readStatic answers from the files embedded in the executable, and nothing else',
+    async () => {
+      const staticDir = join(work, 'probe', 'static')
+      mkdirSync(join(staticDir, 'admin'), { recursive: true })
+      writeFileSync(join(staticDir, 'login.html'), '<!doctype html><title>Log in</title>')
+      writeFileSync(join(staticDir, 'admin', 'app.js'), 'console.log("ü")\n')
+      const outfile = join(work, 'probe', 'static-probe')
+      await buildExecutable({ entry: join(import.meta.dir, 'fixtures', 'static-probe.ts'), outfile, staticDir, target: hostTarget() })
+      rmSync(staticDir, { recursive: true })
+      const names = ['login.html', 'admin/app.js', 'missing.html', '../static/login.html', 'admin/../login.html', '/etc/passwd']
+      const run = await runToEnd([outfile, ...names], tmpdir())
+      expect(run.err).toBe('')
+      expect(
+        run.out
+          .trim()
+          .split('\n')
+          .map(l => JSON.parse(l) as unknown),
+      ).toEqual([
+        { name: 'login.html', text: '<!doctype html><title>Log in</title>' },
+        { name: 'admin/app.js', text: 'console.log("ü")\n' },
+        { name: 'missing.html', status: 404 },
+        { name: '../static/login.html', status: 404 },
+        { name: 'admin/../login.html', status: 404 },
+        { name: '/etc/passwd', status: 404 },
+      ])
+    },
+    120_000,
+  )
 })

@@ -9,7 +9,9 @@ const run = (args: string[]) => Bun.spawnSync([process.execPath, MAIN, ...args],
 
 describe('solopod CLI', () => {
   let pod: RunningPod | undefined
-  afterAll(async () => { await pod?.dispose() })
+  afterAll(async () => {
+    await pod?.dispose()
+  })
 
   test('a bad flag exits 2 with a message naming it', () => {
     const r = run(['serve', '--port', 'abc'])

@@ -16,21 +16,29 @@ const RUNTIME = Bun.which('node') ?? process.execPath
 let pod: RunningPod
 let photos: Credential
 
-interface Credential { id: string; secret: string }
+interface Credential {
+  id: string
+  secret: string
+}
 
 /** `solopod clients add …`: exactly two lines on stdout. */
 async function addClient(...args: string[]): Promise<Credential> {
   const r = await runSolopod('clients', 'add', ...args, '--data', pod.dataDir)
   expect(r.code).toBe(0)
   expect(r.stdout).toMatch(/^client_id=script-[\w-]{22}\nclient_secret=[\w-]{43}\n$/)
-  const [id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+  const [id, secret] = r.stdout
+    .trim()
+    .split('\n')
+    .map(l => l.slice(l.indexOf('=') + 1))
   return { id: id!, secret: secret! }
 }
 
 /** The documented script, as an operator runs it: `node examples/client-credentials.mjs URL [TEXT]`. */
 async function runScript(c: Credential, path: string, text?: string) {
   const proc = Bun.spawn([RUNTIME, EXAMPLE, pod.baseUrl + path, ...(text !== undefined ? [text] : [])], {
-    env: { ...process.env, SOLOPOD_CLIENT_ID: c.id, SOLOPOD_CLIENT_SECRET: c.secret }, stdout: 'pipe', stderr: 'pipe',
+    env: { ...process.env, SOLOPOD_CLIENT_ID: c.id, SOLOPOD_CLIENT_SECRET: c.secret },
+    stdout: 'pipe',
+    stderr: 'pipe',
   })
   const [stdout, stderr] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
   return { code: await proc.exited, stdout, stderr }
@@ -40,12 +48,15 @@ async function runScript(c: Credential, path: string, text?: string) {
 async function tokenOf(c: Credential, key: DpopKey): Promise<Response> {
   const url = `${pod.baseUrl}/.oidc/token`
   return fetch(url, {
-    method: 'POST', body: 'grant_type=client_credentials',
+    method: 'POST',
+    body: 'grant_type=client_credentials',
     headers: { 'content-type': FORM, authorization: `Basic ${btoa(`${c.id}:${c.secret}`)}`, dpop: await dpopProof(key, 'POST', url, Date.now()) },
   })
 }
 const getWith = async (token: string, key: DpopKey, path: string) =>
-  fetch(pod.baseUrl + path, { headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', pod.baseUrl + path, Date.now(), { accessToken: token }) } })
+  fetch(pod.baseUrl + path, {
+    headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', pod.baseUrl + path, Date.now(), { accessToken: token }) },
+  })
 
 beforeAll(async () => {
   pod = await startPod()
@@ -55,7 +66,9 @@ beforeAll(async () => {
   expect(wrote).toMatchObject({ code: 0, stdout: 'Dear diary' })
   photos = await addClient('--name', 'Photo backup', '--scope', '/photos/', '--scope', '/Été photos/')
 })
-afterAll(async () => { await pod?.dispose() })
+afterAll(async () => {
+  await pod?.dispose()
+})
 
 describe('the documented script with a credential limited to /photos/ and /Été photos/', () => {
   test('writes and reads inside its folders', async () => {
@@ -80,7 +93,7 @@ describe('the documented script with a credential limited to /photos/ and /Été
   test('clients list, through the running pod, shows it used, its folders, and never a secret', async () => {
     const r = await runSolopod('clients', 'list', '--data', pod.dataDir)
     expect(r.code).toBe(0)
-    const line = r.stdout.split('\n').find((l) => l.startsWith(photos.id))!
+    const line = r.stdout.split('\n').find(l => l.startsWith(photos.id))!
     expect(line).toContain('Photo backup\tonly to read and write /photos/, to read and write /Été photos/\tcreated ')
     expect(line).toMatch(/last used \d{4}-/)
     expect(r.stdout).not.toContain(photos.secret)
@@ -98,7 +111,11 @@ test("no secret and no token is in the pod's log", () => {
 
 describe('tokens over HTTP', () => {
   test('a token request without a DPoP proof: 400 invalid_dpop_proof', async () => {
-    const res = await fetch(`${pod.baseUrl}/.oidc/token`, { method: 'POST', body: 'grant_type=client_credentials', headers: { 'content-type': FORM, authorization: `Basic ${btoa(`${photos.id}:${photos.secret}`)}` } })
+    const res = await fetch(`${pod.baseUrl}/.oidc/token`, {
+      method: 'POST',
+      body: 'grant_type=client_credentials',
+      headers: { 'content-type': FORM, authorization: `Basic ${btoa(`${photos.id}:${photos.secret}`)}` },
+    })
     expect(res.status).toBe(400)
     expect((await res.json()).error).toBe('invalid_dpop_proof')
   })
@@ -111,11 +128,13 @@ describe('tokens over HTTP', () => {
   })
 })
 
-describe('the pod\'s metrics are the owner\'s, not a script\'s', () => {
+describe("the pod's metrics are the owner's, not a script's", () => {
   // X-Forwarded-For from loopback: a client behind a proxy on the machine, so not local and the token decides
   const metricsWith = async (token: string, key: DpopKey) => {
     const url = `${pod.baseUrl}/.well-known/solopod/metrics`
-    return fetch(url, { headers: { 'x-forwarded-for': '203.0.113.7', authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url, Date.now(), { accessToken: token }) } })
+    return fetch(url, {
+      headers: { 'x-forwarded-for': '203.0.113.7', authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url, Date.now(), { accessToken: token }) },
+    })
   }
   test('a client credential, limited or with full access, gets 403 forbidden', async () => {
     for (const credential of [photos, await addClient('--name', 'Full script')]) {
@@ -129,7 +148,7 @@ describe('the pod\'s metrics are the owner\'s, not a script\'s', () => {
 })
 
 describe('revoking in the dashboard', () => {
-  test("the same unexpired token is refused on its next request (401 invalid_token), and the script gets no new one", async () => {
+  test('the same unexpired token is refused on its next request (401 invalid_token), and the script gets no new one', async () => {
     const bot = await addClient('--name', 'Nightly bot', '--scope', 'read:/photos/')
     const key = await newDpopKey()
     const { access_token: token, expires_in } = await (await tokenOf(bot, key)).json()
@@ -137,12 +156,19 @@ describe('revoking in the dashboard', () => {
     // the owner signs in and removes it in the dashboard's API
     const jar = new CookieJar()
     const page = await jar.take(await fetch(`${pod.baseUrl}/.oidc/login`)).text()
-    jar.take(await fetch(`${pod.baseUrl}/.oidc/login`, {
-      method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl },
-      body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
-    }))
+    jar.take(
+      await fetch(`${pod.baseUrl}/.oidc/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl },
+        body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
+      }),
+    )
     const csrf = (await jar.take(await fetch(`${pod.baseUrl}/.admin/api/csrf`, { headers: { cookie: jar.header() } })).json()).token
-    const removed = await fetch(`${pod.baseUrl}/.admin/api/credentials/${bot.id}`, { method: 'DELETE', headers: { cookie: jar.header(), 'x-csrf-token': csrf, origin: pod.baseUrl } })
+    const removed = await fetch(`${pod.baseUrl}/.admin/api/credentials/${bot.id}`, {
+      method: 'DELETE',
+      headers: { cookie: jar.header(), 'x-csrf-token': csrf, origin: pod.baseUrl },
+    })
     expect(removed.status).toBe(204)
     expect(expires_in).toBeGreaterThan(60)
     const refused = await getWith(token, key, '/photos/hello.txt')
@@ -159,7 +185,10 @@ describe('solopod clients on a stopped pod', () => {
     await pod.stop()
     const r = await runSolopod('clients', 'add', '--name', 'Offline made', '--scope', 'read:/photos/', '--data', pod.dataDir)
     expect(r.code).toBe(0)
-    const [id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+    const [id, secret] = r.stdout
+      .trim()
+      .split('\n')
+      .map(l => l.slice(l.indexOf('=') + 1))
     expect(r.stderr).toContain('only to read /photos/')
     await pod.restart()
     const c = { id: id!, secret: secret! }

@@ -35,7 +35,10 @@ async function stopProcess(proc: Subprocess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return
   proc.kill('SIGTERM')
   const ended = await Promise.race([proc.exited.then(() => true), Bun.sleep(STOP_GRACE_MS).then(() => false)])
-  if (!ended) { proc.kill('SIGKILL'); await proc.exited }
+  if (!ended) {
+    proc.kill('SIGKILL')
+    await proc.exited
+  }
 }
 
 /** Starts CSS in memory on a free loopback port; resolves once its OpenID configuration answers. */
@@ -47,10 +50,11 @@ export async function startCss(): Promise<RunningCss> {
   // `bun test` sets NODE_ENV=test, which CSS takes for a Jest run (dist/identity/IdentityUtil.js then calls
   // jest.requireActual and its OpenID provider never starts): CSS runs as it would for anyone.
   const { NODE_ENV: _test, JEST_WORKER_ID: _jest, ...env } = process.env
-  const proc = Bun.spawn([node, '--require', PRELOAD, CSS_BIN,
-    '--config', '@css:config/default.json', '--baseUrl', baseUrl, '--port', String(port), '--loggingLevel', 'warn'],
-  // its own directory as the Components.js module root, so the lookup does not depend on the caller's cwd
-  { cwd: ROOT, env, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(
+    [node, '--require', PRELOAD, CSS_BIN, '--config', '@css:config/default.json', '--baseUrl', baseUrl, '--port', String(port), '--loggingLevel', 'warn'],
+    // its own directory as the Components.js module root, so the lookup does not depend on the caller's cwd
+    { cwd: ROOT, env, stdout: 'pipe', stderr: 'pipe' },
+  )
   let out = ''
   const drain = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
@@ -78,9 +82,7 @@ export async function startCss(): Promise<RunningCss> {
 /** One request to CSS's account JSON API (it answers JSON, and never redirects: a `location` field instead). */
 async function accountApi(url: string, token: string | undefined, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
   const headers: Record<string, string> = { accept: 'application/json', ...(token ? { authorization: `CSS-Account-Token ${token}` } : {}) }
-  const res = await fetch(url, body
-    ? { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }
-    : { headers })
+  const res = await fetch(url, body ? { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) } : { headers })
   const text = await res.text()
   if (res.status >= 300) throw new Error(`CSS account API ${body ? 'POST' : 'GET'} ${url}: ${res.status} ${text.slice(0, 500)}`)
   return JSON.parse(text) as Record<string, unknown>

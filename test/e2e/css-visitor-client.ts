@@ -83,7 +83,7 @@ export async function signInWithCss(pod: RunningPod, css: RunningCss, account: C
     } else if (prompt.prompt === 'login' || prompt.prompt === 'consent') {
       // templates/identity/oidc/consent.html.ejs: pick the WebID (its location updates the interaction), then consent
       const picked = await cssJson(jar, controls.oidc!.webId!, { webId: account.webId })
-      if ('atPod' in await navigate(jar, pod, locationOf(picked, 'the WebID pick'))) throw new Error('CSS left the interaction before the consent')
+      if ('atPod' in (await navigate(jar, pod, locationOf(picked, 'the WebID pick')))) throw new Error('CSS left the interaction before the consent')
       const answer = o.decline ? await cssJson(jar, controls.oidc!.cancel!, {}) : await cssJson(jar, controls.oidc!.consent!, { remember: true })
       at = await navigate(jar, pod, locationOf(answer, o.decline ? 'the cancel' : 'the consent'), o.tamper)
     } else {

@@ -11,7 +11,7 @@ const mode = (p: string) => statSync(p).mode & 0o777
 
 /** Every file and directory under `dir`, itself included. */
 function walk(dir: string): string[] {
-  return [dir, ...readdirSync(dir, { withFileTypes: true }).flatMap(e => e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])]
+  return [dir, ...readdirSync(dir, { withFileTypes: true }).flatMap(e => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))]
 }
 
 describe('data directory permissions', () => {
@@ -34,7 +34,7 @@ describe('data directory permissions', () => {
     for (const p of entries) expect([p, mode(p)]).toEqual([p, statSync(p).isDirectory() ? 0o700 : 0o600])
   })
 
-  test('an empty data directory others can read (a fresh checkout\'s ./data) is made 0700 before first use', async () => {
+  test("an empty data directory others can read (a fresh checkout's ./data) is made 0700 before first use", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'solopod-perm-'))
     dirs.push(dataDir)
     chmodSync(dataDir, 0o755)
@@ -76,12 +76,15 @@ describe('data directory permissions', () => {
     expectPrivate(target)
   })
 
-  test.each(['755', '750', '705'])('a data directory holding a pod with mode %s is refused: exit 2 and how to fix it', async (bad) => {
+  test.each(['755', '750', '705'])('a data directory holding a pod with mode %s is refused: exit 2 and how to fix it', async bad => {
     const pod = pods[0]!
     await pod.stop()
     chmodSync(pod.dataDir, parseInt(bad, 8))
     try {
-      const r = Bun.spawnSync([process.execPath, MAIN, 'serve', '--port', '0', '--base-url', pod.baseUrl, '--data', pod.dataDir], { stdout: 'pipe', stderr: 'pipe' })
+      const r = Bun.spawnSync([process.execPath, MAIN, 'serve', '--port', '0', '--base-url', pod.baseUrl, '--data', pod.dataDir], {
+        stdout: 'pipe',
+        stderr: 'pipe',
+      })
       expect(r.exitCode).toBe(2)
       expect(r.stderr.toString()).toContain(`the data directory ${pod.dataDir} is open to other users (mode ${bad})`)
       expect(r.stderr.toString()).toContain(`chmod 700 ${pod.dataDir}`)

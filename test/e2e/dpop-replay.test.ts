@@ -14,10 +14,14 @@ const b = { key: undefined as unknown as DpopKey, token: '' }
 async function clientToken(key: DpopKey): Promise<string> {
   const r = await runSolopod('clients', 'add', '--name', 'Load', '--data', pod.dataDir)
   expect(r.code).toBe(0)
-  const [id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+  const [id, secret] = r.stdout
+    .trim()
+    .split('\n')
+    .map(l => l.slice(l.indexOf('=') + 1))
   const url = `${pod.baseUrl}/.oidc/token`
   const res = await fetch(url, {
-    method: 'POST', body: 'grant_type=client_credentials',
+    method: 'POST',
+    body: 'grant_type=client_credentials',
     headers: { 'content-type': FORM, authorization: `Basic ${btoa(`${id}:${secret}`)}`, dpop: await dpopProof(key, 'POST', url, Date.now()) },
   })
   expect(res.status).toBe(200)
@@ -30,9 +34,14 @@ const proofOf = (c: typeof a, iat: number) => dpopProof(c.key, 'GET', `${pod.bas
 
 beforeAll(async () => {
   pod = await startPod({ extraArgs: ['--dpop-proofs-per-key', String(SHARE), '--log-level', 'info'] })
-  for (const c of [a, b]) { c.key = await newDpopKey(); c.token = await clientToken(c.key) }
+  for (const c of [a, b]) {
+    c.key = await newDpopKey()
+    c.token = await clientToken(c.key)
+  }
 })
-afterAll(async () => { await pod?.dispose() })
+afterAll(async () => {
+  await pod?.dispose()
+})
 
 describe('DPoP replay memory per key, over real HTTP', () => {
   test("A past its share gets 429 too_many_requests with Retry-After, alone; B's requests all succeed; one log line", async () => {
@@ -40,7 +49,7 @@ describe('DPoP replay memory per key, over real HTTP', () => {
     const iat = Math.floor(Date.now() / 1000)
     const aProofs = await Promise.all(Array.from({ length: 3 * SHARE }, () => proofOf(a, iat)))
     const bProofs = await Promise.all(Array.from({ length: SHARE - 5 }, () => proofOf(b, iat)))
-    const [aRes, bRes] = await Promise.all([Promise.all(aProofs.map((p) => get(a, p))), Promise.all(bProofs.map((p) => get(b, p)))])
+    const [aRes, bRes] = await Promise.all([Promise.all(aProofs.map(p => get(a, p))), Promise.all(bProofs.map(p => get(b, p)))])
     await expectRefusedAlone(aRes, bRes, SHARE)
     // a replayed proof B's memory still holds is refused as a replay
     const replay = await get(b, bProofs[0]!)
@@ -50,10 +59,14 @@ describe('DPoP replay memory per key, over real HTTP', () => {
     await Bun.sleep((iat + 1) * 1000 - Date.now() + 10)
     expect((await get(a, await proofOf(a, Math.floor(Date.now() / 1000)))).status).toBe(200)
     // one warn line for A in the interval, and no per-request line for its 429s
-    const lines = pod.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
-    const over = lines.filter((l) => l.event === 'dpop.key_over_share')
-    expect(over.map((l) => [l.level, l.jkt])).toEqual([['warn', a.key.jkt]])
-    expect(lines.filter((l) => l.event === 'request.refused' && l.status === 429)).toEqual([])
-    expect(lines.filter((l) => l.event === 'request.refused' && l.status === 401).length).toBe(1)
+    const lines = pod
+      .stdout()
+      .split('\n')
+      .filter(l => l.startsWith('{'))
+      .map(l => JSON.parse(l) as Record<string, unknown>)
+    const over = lines.filter(l => l.event === 'dpop.key_over_share')
+    expect(over.map(l => [l.level, l.jkt])).toEqual([['warn', a.key.jkt]])
+    expect(lines.filter(l => l.event === 'request.refused' && l.status === 429)).toEqual([])
+    expect(lines.filter(l => l.event === 'request.refused' && l.status === 401).length).toBe(1)
   })
 })

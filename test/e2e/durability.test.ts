@@ -11,7 +11,12 @@ import { storedBytes } from '../store/binary-content.ts'
 const CONTAINER = '/d/'
 const seedPublicWrite = (dataDir: string, baseUrl: string) => seedPublicContainer(dataDir, baseUrl, CONTAINER, ['Read', 'Write'])
 
-interface Written { readonly path: string; readonly contentType: string; readonly body: Uint8Array<ArrayBuffer> | string; readonly token: string }
+interface Written {
+  readonly path: string
+  readonly contentType: string
+  readonly body: Uint8Array<ArrayBuffer> | string
+  readonly token: string
+}
 
 const randomToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(9))).toString('base64url')
 
@@ -25,8 +30,7 @@ function writeFor(i: number): Written {
   return { path: `${CONTAINER}doc-${i}`, contentType: 'text/turtle', body: `<#it> <http://example.org/token> "${token}"; <http://example.org/n> ${i}.`, token }
 }
 
-const put = (origin: string, w: Written) =>
-  fetch(`${origin}${w.path}`, { method: 'PUT', headers: { 'content-type': w.contentType }, body: w.body })
+const put = (origin: string, w: Written) => fetch(`${origin}${w.path}`, { method: 'PUT', headers: { 'content-type': w.contentType }, body: w.body })
 
 /** undefined when the resource is exactly what was written, else what differs. */
 async function checkIntact(pod: RunningPod, w: Written): Promise<string | undefined> {
@@ -117,7 +121,10 @@ describe('durability (storage: synced batches)', () => {
       let commits: Promise<{ batches: number; writes: number } | undefined> | undefined
       const ack = () => {
         if (++acks >= killAfter - 20 && !commits) commits = requestMemoryReport(first.dataDir).then(r => r?.commits)
-        if (acks >= killAfter && !killed) { killed = true; void commits!.finally(() => first.proc.kill('SIGKILL')) }
+        if (acks >= killAfter && !killed) {
+          killed = true
+          void commits!.finally(() => first.proc.kill('SIGKILL'))
+        }
       }
       const writer = async (lane: number) => {
         while (!killed && next < 5000) {
@@ -134,8 +141,11 @@ describe('durability (storage: synced batches)', () => {
             uncertain.delete(victim.path)
           } else if (i % 5 === 0) {
             const token = randomToken()
-            const res = await fetch(`${origin}${CONTAINER}`, { method: 'POST', headers: { 'content-type': 'text/turtle', slug: 'note' },
-              body: `<#it> <http://example.org/token> "${token}".` }).catch(() => undefined)
+            const res = await fetch(`${origin}${CONTAINER}`, {
+              method: 'POST',
+              headers: { 'content-type': 'text/turtle', slug: 'note' },
+              body: `<#it> <http://example.org/token> "${token}".`,
+            }).catch(() => undefined)
             if (!res) return
             if (res.status !== 201) throw new Error(`POST answered ${res.status}`)
             posted.push({ location: res.headers.get('location')!, token })
@@ -207,13 +217,19 @@ describe('durability (storage: synced batches)', () => {
         while (!killed) {
           const token = randomToken()
           inFlight[lane] = token
-          const res = await fetch(`${origin}${docOf(lane)}`, { method: 'PUT', headers: { 'content-type': 'text/turtle' },
-            body: `<#it> <http://example.org/token> "${token}".` }).catch(() => undefined)
+          const res = await fetch(`${origin}${docOf(lane)}`, {
+            method: 'PUT',
+            headers: { 'content-type': 'text/turtle' },
+            body: `<#it> <http://example.org/token> "${token}".`,
+          }).catch(() => undefined)
           if (!res) return
           if (res.status >= 300) throw new Error(`PUT answered ${res.status}`)
           acked[lane]!.push(token)
           inFlight[lane] = undefined
-          if (++acks >= killAfter && !killed) { killed = true; first.proc.kill('SIGKILL') }
+          if (++acks >= killAfter && !killed) {
+            killed = true
+            first.proc.kill('SIGKILL')
+          }
         }
       }
       await Promise.all(Array.from({ length: LANES }, (_, lane) => writer(lane)))
@@ -233,7 +249,8 @@ describe('durability (storage: synced batches)', () => {
         const current = await tokenOf(`${second.baseUrl}${docOf(lane)}`)
         const landed = inFlight[lane] !== undefined && current === inFlight[lane]
         const expected = landed ? [...acked[lane]!, inFlight[lane]] : acked[lane]!
-        if (JSON.stringify(states) !== JSON.stringify(expected)) problems.push(`${docOf(lane)}: states ${JSON.stringify(states)}, acknowledged ${JSON.stringify(expected)}`)
+        if (JSON.stringify(states) !== JSON.stringify(expected))
+          problems.push(`${docOf(lane)}: states ${JSON.stringify(states)}, acknowledged ${JSON.stringify(expected)}`)
         if (states.at(-1) !== current) problems.push(`${docOf(lane)}: the last memento is not the current state`)
       }
       expect(problems).toEqual([])
@@ -260,24 +277,31 @@ describe('durability (storage: synced batches)', () => {
         method: 'PUT',
         headers: { 'content-type': w.contentType },
         // Pulled as the upload goes: the second pull means the head and the first 100 bytes were written.
-        body: new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            pulls++
-            if (pulls === 1) { controller.enqueue(bytes.subarray(0, 100)); return }
-            sent[i]!.resolve()
-            await gates[i]!.promise
-            controller.enqueue(bytes.subarray(100))
-            controller.close()
+        body: new ReadableStream<Uint8Array>(
+          {
+            async pull(controller) {
+              pulls++
+              if (pulls === 1) {
+                controller.enqueue(bytes.subarray(0, 100))
+                return
+              }
+              sent[i]!.resolve()
+              await gates[i]!.promise
+              controller.enqueue(bytes.subarray(100))
+              controller.close()
+            },
           },
-        }, { highWaterMark: 0 }),
+          { highWaterMark: 0 },
+        ),
       })
     })
     try {
-      await Promise.all(sent.map((s) => s.promise))
+      await Promise.all(sent.map(s => s.promise))
       // The client has written each head, which is not yet the pod having read it (on a loaded machine it may
       // not have): wait until the pod counts them in flight (its metrics, answered to loopback; this ask is one more)
-      const inFlight = async () => Number(/^solopod_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`${origin}/.well-known/solopod/metrics`)).text())?.[1])
-      for (let waited = 0; await inFlight() < IN_FLIGHT + 1 && waited < 10_000; waited += 20) await Bun.sleep(20)
+      const inFlight = async () =>
+        Number(/^solopod_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`${origin}/.well-known/solopod/metrics`)).text())?.[1])
+      for (let waited = 0; (await inFlight()) < IN_FLIGHT + 1 && waited < 10_000; waited += 20) await Bun.sleep(20)
       expect(await inFlight()).toBe(IN_FLIGHT + 1)
       pod.proc.kill('SIGTERM')
       // The pod has taken the signal and is draining: the requests are still open, the process still runs.
@@ -311,9 +335,17 @@ describe('durability (storage: synced batches)', () => {
     // One path: the resource lock queues every write behind the one before, so most are still waiting at the stop.
     const abort = new AbortController()
     const QUEUED = 400
-    const sent = Array.from({ length: QUEUED }, (_, i) => fetch(`${origin}${CONTAINER}queued`, {
-      method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `<#it> <http://example.org/n> ${i}.`, signal: abort.signal,
-    }).then(r => r.status, () => 'aborted'))
+    const sent = Array.from({ length: QUEUED }, (_, i) =>
+      fetch(`${origin}${CONTAINER}queued`, {
+        method: 'PUT',
+        headers: { 'content-type': 'text/turtle' },
+        body: `<#it> <http://example.org/n> ${i}.`,
+        signal: abort.signal,
+      }).then(
+        r => r.status,
+        () => 'aborted',
+      ),
+    )
     try {
       await Bun.sleep(100)
       abort.abort()

@@ -8,12 +8,14 @@ import { startPod } from './start-server.ts'
 
 test('records expired long ago are gone from the data directory once the pod has started, live ones stay', async () => {
   const pod = await startPod({
-    seed: async (dataDir) => {
+    seed: async dataDir => {
       const store = await openStore(dataDir)
       try {
         await putRecord(store, 'auth-code', 'old-code', { used: true }, Date.now() - SWEEP_GRACE_MS - 60_000)
         await putRecord(store, 'session', 'still-live', { x: 1 }, Date.now() + 3_600_000)
-      } finally { await store.close() }
+      } finally {
+        await store.close()
+      }
     },
   })
   try {
@@ -24,6 +26,10 @@ test('records expired long ago are gone from the data directory once the pod has
     try {
       expect(await store.records.get('auth-code\0old-code')).toBeUndefined()
       expect(await store.records.get('session\0still-live')).toBeDefined()
-    } finally { await store.close() }
-  } finally { await pod.dispose() }
+    } finally {
+      await store.close()
+    }
+  } finally {
+    await pod.dispose()
+  }
 })

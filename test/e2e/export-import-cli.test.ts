@@ -18,7 +18,11 @@ const solopod = runSolopod
 /** The data directory's record of its last backup (read with the server stopped). */
 async function lastBackupOf(dataDir: string) {
   const store = await openStore(dataDir)
-  try { return await getLastBackup(store) } finally { await store.close() }
+  try {
+    return await getLastBackup(store)
+  } finally {
+    await store.close()
+  }
 }
 
 const BINARY = crypto.getRandomValues(new Uint8Array(300_000))

@@ -16,9 +16,8 @@ const solopod = runSolopod
 
 const LANES = 8
 /** Version k of /d/a-L is RDF (quads), of /d/b-L a binary (metadata + body): different key spaces. */
-const body = (path: string, k: number) => path.includes('/a-')
-  ? { type: 'text/turtle', text: `<#it> <http://example.org/version> ${k}.` }
-  : { type: 'application/octet-stream', text: `version ${k}` }
+const body = (path: string, k: number) =>
+  path.includes('/a-') ? { type: 'text/turtle', text: `<#it> <http://example.org/version> ${k}.` } : { type: 'application/octet-stream', text: `version ${k}` }
 
 /** The version a resource holds, read back over HTTP. */
 async function versionOf(origin: string, baseUrl: string, path: string): Promise<number> {
@@ -34,9 +33,10 @@ describe('solopod export of a running pod', () => {
   test('a backup taken under write load imports to one instant of the acknowledged state', async () => {
     // The export reads quads before metadata and bodies; many documents make that take a while, so a
     // reader without one snapshot would see /d/b-* much later than /d/a-*.
-    const seed = (d: string, b: string) => seedPublicContainer(d, b, '/d/', ['Read', 'Write'], async store => {
-      for (let i = 0; i < 500; i++) await writeTurtle(store, b, `/d/aa-${String(i).padStart(4, '0')}`, DOC_1K)
-    })
+    const seed = (d: string, b: string) =>
+      seedPublicContainer(d, b, '/d/', ['Read', 'Write'], async store => {
+        for (let i = 0; i < 500; i++) await writeTurtle(store, b, `/d/aa-${String(i).padStart(4, '0')}`, DOC_1K)
+      })
     const pod = await startPod({ seed, extraArgs: ['--log-level', 'warn'] })
     const origin = `http://127.0.0.1:${pod.port}`
     // Each lane writes version k of /d/a-L and then version k of /d/b-L, over and over.
@@ -103,7 +103,7 @@ describe('solopod export of a running pod', () => {
     }
   }, 90_000)
 
-  test('the control socket is private to the pod\'s user and refuses an export request it cannot carry out', async () => {
+  test("the control socket is private to the pod's user and refuses an export request it cannot carry out", async () => {
     const pod = await startPod({ extraArgs: ['--log-level', 'warn'] })
     try {
       const socket = join(pod.dataDir, 'run', 'control.sock')

@@ -12,12 +12,20 @@ let csrf: string
 beforeAll(async () => {
   pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']) })
   owner = await signInOwnerApp(pod, 'File manager test app')
-  csrf = (await owner.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.browser.header() } })).json() as { token: string }).token
+  csrf = ((await owner.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.browser.header() } })).json()) as { token: string }).token
 })
-afterAll(async () => { owner?.stop(); await pod?.dispose() })
+afterAll(async () => {
+  owner?.stop()
+  await pod?.dispose()
+})
 
 const url = (path: string) => pod.baseUrl + path
-const asOwner = (path: string, init: RequestInit = {}) => fetch(url(path), { redirect: 'manual', ...init, headers: { cookie: owner.browser.header(), origin: pod.baseUrl, ...init.headers as Record<string, string> } })
+const asOwner = (path: string, init: RequestInit = {}) =>
+  fetch(url(path), {
+    redirect: 'manual',
+    ...init,
+    headers: { cookie: owner.browser.header(), origin: pod.baseUrl, ...(init.headers as Record<string, string>) },
+  })
 const upload = (folder: string, files: File[], fields: Record<string, string> = {}) => {
   const body = new FormData()
   body.append('csrf', csrf)
@@ -84,8 +92,14 @@ describe('paths are shown decoded on every page, in error messages too', () => {
   const FOLDER = `/pub/${encodeURIComponent(NAME).replace('%26', '&')}/`
   const FILE = `${FOLDER}note.txt`
   /** The text of a page's <main>, entities read back, as a person sees it. */
-  const textOf = async (res: Response) => (/<main[^>]*>([\s\S]*)<\/main>/.exec(await res.text())?.[1] ?? '')
-    .replace(/<[^>]+>/g, ' ').replaceAll('&amp;', '&').replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>')
+  const textOf = async (res: Response) =>
+    (/<main[^>]*>([\s\S]*)<\/main>/.exec(await res.text())?.[1] ?? '')
+      .replace(/<[^>]+>/g, ' ')
+      .replaceAll('&amp;', '&')
+      .replaceAll('&#39;', "'")
+      .replaceAll('&quot;', '"')
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>')
   const page = (route: string, path: string) => asOwner(`${route}?path=${encodeURIComponent(path)}`)
 
   beforeAll(async () => {
@@ -94,8 +108,11 @@ describe('paths are shown decoded on every page, in error messages too', () => {
   })
 
   test.each([
-    ['/.admin/files', FOLDER, NAME], ['/.admin/files/view', FILE, 'note.txt'], ['/.admin/delete', FILE, `/pub/${NAME}/note.txt`],
-    ['/.admin/files/move', FILE, NAME], ['/.admin/share', FOLDER, NAME],
+    ['/.admin/files', FOLDER, NAME],
+    ['/.admin/files/view', FILE, 'note.txt'],
+    ['/.admin/delete', FILE, `/pub/${NAME}/note.txt`],
+    ['/.admin/files/move', FILE, NAME],
+    ['/.admin/share', FOLDER, NAME],
   ])('GET %s of the folder or its file → 200, the name decoded, no percent-escape', async (route, path, shown) => {
     const res = await page(route, path)
     expect(res.status).toBe(200)
@@ -126,9 +143,14 @@ describe('paths are shown decoded on every page, in error messages too', () => {
 })
 
 describe('the trash: Delete for good and Empty trash, each asked first with the space it frees', () => {
-  const form = (route: string, fields: Record<string, string>) => asOwner(route, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, ...fields }) })
+  const form = (route: string, fields: Record<string, string>) =>
+    asOwner(route, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, ...fields }) })
   const trash = async (path: string) => {
-    const res = await asOwner('/.admin/api/trash', { method: 'POST', headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ path }) })
+    const res = await asOwner('/.admin/api/trash', {
+      method: 'POST',
+      headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ path }),
+    })
     expect(res.status).toBe(200)
     return (await res.json()) as { id: string }
   }
@@ -137,18 +159,21 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
   let small: string
 
   beforeAll(async () => {
-    expect((await fetch(url('/pub/bin/big.bin'), { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(3 * 1024 * 1024) })).status).toBe(201)
+    expect(
+      (await fetch(url('/pub/bin/big.bin'), { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(3 * 1024 * 1024) }))
+        .status,
+    ).toBe(201)
     expect((await fetch(url('/pub/bin/small.txt'), { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'small' })).status).toBe(201)
     big = (await trash('/pub/bin/big.bin')).id
     small = (await trash('/pub/bin/small.txt')).id
   })
 
-  test('the trash page shows each item\'s size and Empty trash with the total', async () => {
+  test("the trash page shows each item's size and Empty trash with the total", async () => {
     const page = await (await asOwner('/.admin/trash')).text()
     expect(page).toContain('3.0 MB')
     expect(page).toContain('Empty trash (3.0 MB)')
     expect(page).toContain(`/.admin/trash/delete?id=${big}`)
-    expect((await listing()).find((it) => it.id === small)?.bytes).toBe(5)
+    expect((await listing()).find(it => it.id === small)?.bytes).toBe(5)
   })
 
   test('GET delete?id= asks, saying the space it frees; nothing is deleted by the question', async () => {
@@ -156,7 +181,7 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
     expect(res.status).toBe(200)
     const text = await res.text()
     expect(text).toContain('Delete <strong>/pub/bin/big.bin</strong> for good? This frees 3.0 MB.')
-    expect((await listing()).map((it) => it.id)).toContain(big)
+    expect((await listing()).map(it => it.id)).toContain(big)
   })
 
   test.each([
@@ -175,7 +200,7 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
     const res = await form('/.admin/trash/delete', { id: big })
     expect(res.status).toBe(303)
     expect(await noticeAfter(res)).toBe('Deleted big.bin for good · 3.0 MB freed')
-    expect((await listing()).map((it) => it.id)).toEqual([small])
+    expect((await listing()).map(it => it.id)).toEqual([small])
     expect((await form('/.admin/trash/restore', { id: big })).status).toBe(404)
   })
 
@@ -191,7 +216,7 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
     const res = await form('/.admin/trash/empty', { upTo })
     expect(res.status).toBe(303)
     expect(await noticeAfter(res)).toBe('Emptied the trash: 1 item deleted for good · 5 B freed')
-    expect((await listing()).map((it) => it.id)).toEqual([later])
+    expect((await listing()).map(it => it.id)).toEqual([later])
     expect((await form('/.admin/trash/delete', { id: later })).status).toBe(303)
     const empty = await asOwner('/.admin/trash/empty')
     expect(empty.status).toBe(404)
@@ -201,18 +226,26 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
 
 describe('Pod status names the space used and free and the biggest folders', () => {
   test('GET /.admin/api/status → 200 with used, free and the top folders biggest first; the page words them, names decoded', async () => {
-    expect((await fetch(url('/pub/Été photos %231 & co%3F/film.bin'), { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(2 * 1024 * 1024) })).status).toBe(201)
+    expect(
+      (
+        await fetch(url('/pub/Été photos %231 & co%3F/film.bin'), {
+          method: 'PUT',
+          headers: { 'content-type': 'application/octet-stream' },
+          body: new Uint8Array(2 * 1024 * 1024),
+        })
+      ).status,
+    ).toBe(201)
     const res = await asOwner('/.admin/api/status', { headers: { 'x-csrf-token': csrf } })
     expect(res.status).toBe(200)
-    const status = await res.json() as { disk: { usedBytes: number; freeBytes: number }; biggestFolders: { path: string; bytes: number; atLeast: boolean }[] }
+    const status = (await res.json()) as { disk: { usedBytes: number; freeBytes: number }; biggestFolders: { path: string; bytes: number; atLeast: boolean }[] }
     expect(status.disk.usedBytes).toBeGreaterThan(2 * 1024 * 1024)
     expect(status.disk.freeBytes).toBeGreaterThan(0)
     expect(status.biggestFolders.length).toBeGreaterThanOrEqual(2)
     expect(status.biggestFolders.length).toBeLessThanOrEqual(5)
     expect(status.biggestFolders[0]).toEqual({ path: '/pub/', bytes: expect.any(Number), atLeast: false })
     expect(status.biggestFolders[0]!.bytes).toBeGreaterThan(2 * 1024 * 1024)
-    expect(status.biggestFolders.map((f) => f.path)).toContain('/profile/')
-    const sizes = status.biggestFolders.map((f) => f.bytes)
+    expect(status.biggestFolders.map(f => f.path)).toContain('/profile/')
+    const sizes = status.biggestFolders.map(f => f.bytes)
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a))
     const page = await (await asOwner('/.admin/status')).text()
     expect(page).toContain('<dt>Biggest folders</dt><dd>/pub/ 2.0 MB · ')

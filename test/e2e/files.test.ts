@@ -11,7 +11,10 @@ import { expectRsError } from '../rs/rs-helpers.ts'
 let pod: RunningPod
 beforeAll(async () => {
   // Versions off: these tests count the files a replaced or deleted file leaves; versions holding them is test/e2e/versions.test.ts.
-  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']), extraArgs: ['--keep-versions-days', '0'] })
+  pod = await startPod({
+    seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']),
+    extraArgs: ['--keep-versions-days', '0'],
+  })
 })
 afterAll(() => pod?.dispose())
 
@@ -30,8 +33,20 @@ async function statusOfHeadersOnly(path: string, type: string, length: number): 
   let out = ''
   const answered = Promise.withResolvers<void>()
   const socket = await Bun.connect({
-    hostname: '127.0.0.1', port: pod.port,
-    socket: { data(_s, d) { out += d.toString(); if (out.includes('\r\n')) answered.resolve() }, close() { answered.resolve() }, error() { answered.resolve() } },
+    hostname: '127.0.0.1',
+    port: pod.port,
+    socket: {
+      data(_s, d) {
+        out += d.toString()
+        if (out.includes('\r\n')) answered.resolve()
+      },
+      close() {
+        answered.resolve()
+      },
+      error() {
+        answered.resolve()
+      },
+    },
   })
   socket.write(`PUT ${path} HTTP/1.1\r\nHost: localhost:${pod.port}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`)
   await answered.promise
@@ -47,7 +62,9 @@ async function put(path: string, body: Uint8Array<ArrayBuffer>, type = 'applicat
 const NAME = '/pub/Ünïcode%20film%20%23%3F%25+.mp4'
 
 describe('files', () => {
-  beforeAll(async () => { expect((await put(NAME, BYTES, 'video/mp4')).status).toBe(201) })
+  beforeAll(async () => {
+    expect((await put(NAME, BYTES, 'video/mp4')).status).toBe(201)
+  })
 
   test('GET streams the file back with its type, length, Accept-Ranges and Repr-Digest (RFC 9530)', async () => {
     const res = await fetch(url(NAME))
@@ -68,7 +85,12 @@ describe('files', () => {
   })
 
   test('one range → 206 with Content-Range; open and suffix ranges', async () => {
-    for (const [range, first, last] of [['bytes=0-99', 0, 99], ['bytes=299990-', 299990, 299999], ['bytes=-10', 299990, 299999], ['bytes=1000-999999999', 1000, 299999]] as const) {
+    for (const [range, first, last] of [
+      ['bytes=0-99', 0, 99],
+      ['bytes=299990-', 299990, 299999],
+      ['bytes=-10', 299990, 299999],
+      ['bytes=1000-999999999', 1000, 299999],
+    ] as const) {
       const res = await fetch(url(NAME), { headers: { range } })
       expect(res.status).toBe(206)
       expect(res.headers.get('content-range')).toBe(`bytes ${first}-${last}/${BYTES.length}`)

@@ -24,16 +24,24 @@ async function waitFor(check: () => boolean, what: string) {
 }
 
 /** Every line of the log stream is one JSON object. */
-const logLines = (stdout: string) => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+const logLines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(l => l !== '')
+    .map(l => JSON.parse(l) as Record<string, unknown>)
 
 /** Sets a password through the setup form, as the browser does. */
 async function useSetupLink(link: string, password: string): Promise<Response> {
   const page = await fetch(link)
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  const cookie = page.headers
+    .getSetCookie()
+    .map(c => c.split(';')[0])
+    .join('; ')
   const html = await page.text()
   const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!
   return fetch(new URL('/.admin/setup', link), {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: new URL(link).origin },
     body: new URLSearchParams({ csrf: field('csrf'), token: field('token'), password, confirm: password }),
   })
@@ -59,7 +67,7 @@ describe('first start without a password', () => {
   })
 
   test('stdout is the JSON log stream only, and never holds the setup link', () => {
-    const events = logLines(pod.stdout()).map((l) => l.event)
+    const events = logLines(pod.stdout()).map(l => l.event)
     expect(events).toContain('server.listening')
     expect(pod.stdout()).not.toContain('token=')
   })
@@ -68,7 +76,7 @@ describe('first start without a password', () => {
     await fetch(`${pod.baseUrl}/profile/card`)
     await fetch(`${pod.baseUrl}/`, { headers: { accept: 'text/turtle' } })
     await waitFor(() => pod.stdout().includes('request.refused'), 'the refusal line')
-    const events = logLines(pod.stdout()).map((l) => l.event)
+    const events = logLines(pod.stdout()).map(l => l.event)
     expect(events).not.toContain('request')
   })
 
@@ -94,7 +102,7 @@ describe('first start without a password', () => {
     expect(await set.text()).toContain('Password set')
   })
 
-  test('the control socket is only for the server\'s user; without it, setup-link says what is wrong (exit 2)', async () => {
+  test("the control socket is only for the server's user; without it, setup-link says what is wrong (exit 2)", async () => {
     expect(statSync(join(pod.dataDir, 'run')).mode & 0o777).toBe(0o700)
     expect(statSync(join(pod.dataDir, 'run', 'control.sock')).mode & 0o777).toBe(0o600)
     rmSync(join(pod.dataDir, 'run', 'control.sock'))
@@ -107,7 +115,9 @@ describe('first start without a password', () => {
 
 describe('a forgotten password (server at --log-level debug)', () => {
   let pod: RunningPod
-  beforeAll(async () => { pod = await startPod({ extraArgs: ['--log-level', 'debug'] }) })
+  beforeAll(async () => {
+    pod = await startPod({ extraArgs: ['--log-level', 'debug'] })
+  })
   afterAll(() => pod.dispose())
 
   test('the sign-in page says how to reset it', async () => {
@@ -120,7 +130,7 @@ describe('a forgotten password (server at --log-level debug)', () => {
   test('--log-level debug adds one access line per request (method, path, status, ms; never the query)', async () => {
     await fetch(`${pod.baseUrl}/.oidc/login?return=/.admin/sessions`)
     await waitFor(() => pod.stdout().includes('"event":"request"'), 'an access line')
-    const line = logLines(pod.stdout()).find((l) => l.event === 'request' && l.path === '/.oidc/login')!
+    const line = logLines(pod.stdout()).find(l => l.event === 'request' && l.path === '/.oidc/login')!
     expect(line).toMatchObject({ level: 'debug', method: 'GET', status: 200 })
     expect(typeof line.ms).toBe('number')
     expect(JSON.stringify(line)).not.toContain('return=')
@@ -137,7 +147,9 @@ describe('a forgotten password (server at --log-level debug)', () => {
       expect(again.stderr()).not.toContain('token=')
       expect((await useSetupLink(link!, 'a brand new password')).status).toBe(200)
       expect(await (await fetch(link!)).text()).toContain('invalid_setup_token')
-    } finally { await again.stop() }
+    } finally {
+      await again.stop()
+    }
   })
 
   test('setup-link on a directory without a pod exits 2 and says so', async () => {

@@ -12,7 +12,14 @@ const SOLID = (l: string) => `http://www.w3.org/ns/solid/terms#${l}`
 const PIM = (l: string) => `http://www.w3.org/ns/pim/space#${l}`
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type'
 const WEBID = `${FIXTURE_BASE}/profile/card#me`
-const SETTINGS = ['/settings/', '/settings/.acl', '/settings/prefs.ttl', '/settings/privateTypeIndex.ttl', '/settings/publicTypeIndex.ttl', '/settings/publicTypeIndex.ttl.acl']
+const SETTINGS = [
+  '/settings/',
+  '/settings/.acl',
+  '/settings/prefs.ttl',
+  '/settings/privateTypeIndex.ttl',
+  '/settings/publicTypeIndex.ttl',
+  '/settings/publicTypeIndex.ttl.acl',
+]
 /** What the migration changes besides adding /settings/: the root and /profile/ list a changed member, the card gains links. */
 const CHANGED = ['/', '/profile/', '/profile/card']
 
@@ -44,7 +51,12 @@ const triplesOf = async (res: Response, path: string) => {
 }
 const has = (triples: { subject: { value: string }; predicate: { value: string }; object: { value: string } }[], s: string, p: string, o: string) =>
   triples.some(q => q.subject.value === s && q.predicate.value === p && q.object.value === o)
-const migrationLines = () => pod.stdout().split('\n').filter(l => l.includes('"store.migrated"')).map(l => JSON.parse(l) as Record<string, unknown>)
+const migrationLines = () =>
+  pod
+    .stdout()
+    .split('\n')
+    .filter(l => l.includes('"store.migrated"'))
+    .map(l => JSON.parse(l) as Record<string, unknown>)
 
 describe('a format-2 data directory at its first start with format 3', () => {
   test('the log tells of the migration once, at info', () => {
@@ -54,7 +66,7 @@ describe('a format-2 data directory at its first start with format 3', () => {
     expect(lines[0]!.added).toEqual(expect.arrayContaining(['/settings/prefs.ttl', '/profile/card statements']))
   })
 
-  test('the profile links the preferences file and the public type index, and keeps the owner\'s statements', async () => {
+  test("the profile links the preferences file and the public type index, and keeps the owner's statements", async () => {
     const card = await triplesOf(await fetch(`${listen}/profile/card`, { headers: { accept: 'text/turtle' } }), '/profile/card')
     expect(has(card, WEBID, PIM('preferencesFile'), `${FIXTURE_BASE}/settings/prefs.ttl`)).toBe(true)
     expect(has(card, WEBID, SOLID('publicTypeIndex'), `${FIXTURE_BASE}/settings/publicTypeIndex.ttl`)).toBe(true)
@@ -63,15 +75,21 @@ describe('a format-2 data directory at its first start with format 3', () => {
   })
 
   test('the public type index is a listed type index anyone reads; its ACL says so', async () => {
-    const index = await triplesOf(await fetch(`${listen}/settings/publicTypeIndex.ttl`, { headers: { accept: 'text/turtle' } }), '/settings/publicTypeIndex.ttl')
+    const index = await triplesOf(
+      await fetch(`${listen}/settings/publicTypeIndex.ttl`, { headers: { accept: 'text/turtle' } }),
+      '/settings/publicTypeIndex.ttl',
+    )
     const url = `${FIXTURE_BASE}/settings/publicTypeIndex.ttl`
     expect(has(index, url, RDF_TYPE, SOLID('TypeIndex'))).toBe(true)
     expect(has(index, url, RDF_TYPE, SOLID('ListedDocument'))).toBe(true)
-    const acl = await triplesOf(await owner.fetch('/settings/publicTypeIndex.ttl.acl', { headers: { accept: 'text/turtle' } }), '/settings/publicTypeIndex.ttl.acl')
+    const acl = await triplesOf(
+      await owner.fetch('/settings/publicTypeIndex.ttl.acl', { headers: { accept: 'text/turtle' } }),
+      '/settings/publicTypeIndex.ttl.acl',
+    )
     expect(has(acl, `${url}.acl#public`, 'http://www.w3.org/ns/auth/acl#agentClass', 'http://xmlns.com/foaf/0.1/Agent')).toBe(true)
   })
 
-  test('the preferences file names the private type index; both are the owner\'s alone', async () => {
+  test("the preferences file names the private type index; both are the owner's alone", async () => {
     const prefs = await triplesOf(await owner.fetch('/settings/prefs.ttl', { headers: { accept: 'text/turtle' } }), '/settings/prefs.ttl')
     expect(has(prefs, `${FIXTURE_BASE}/settings/prefs.ttl`, RDF_TYPE, PIM('ConfigurationFile'))).toBe(true)
     expect(has(prefs, WEBID, SOLID('privateTypeIndex'), `${FIXTURE_BASE}/settings/privateTypeIndex.ttl`)).toBe(true)
@@ -115,20 +133,32 @@ describe('a format-2 data directory at its first start with format 3', () => {
     }
     expect(changed).toEqual([])
     expect(after.get('!system!format-version')).toBe(Buffer.from('3').toString('hex'))
-    const graph = (key: string) => key.startsWith('GSPO') ? key.split('\0\0')[1] : undefined
+    const graph = (key: string) => (key.startsWith('GSPO') ? key.split('\0\0')[1] : undefined)
     const added = [...after.keys()].filter(k => !dbBefore.has(k))
     // New: /settings/ and what it holds, the card's links, and the records a running pod keeps (the owner's
     // login sessions of this test, the UMA ticket key made at the first refusal)
-    const unexpected = added.filter(k => !(
-      k.startsWith('!meta!/settings/') || k.startsWith('!contains!/settings/') || k === '!contains!/\0/settings/'
-      || graph(k)?.startsWith(`${FIXTURE_BASE}/settings/`) || k.startsWith('!records!')
-    ) && graph(k) !== `${FIXTURE_BASE}/profile/card` && !k.startsWith('!versions!/profile/card\0'))
+    const unexpected = added.filter(
+      k =>
+        !(
+          k.startsWith('!meta!/settings/') ||
+          k.startsWith('!contains!/settings/') ||
+          k === '!contains!/\0/settings/' ||
+          graph(k)?.startsWith(`${FIXTURE_BASE}/settings/`) ||
+          k.startsWith('!records!')
+        ) &&
+        graph(k) !== `${FIXTURE_BASE}/profile/card` &&
+        !k.startsWith('!versions!/profile/card\0'),
+    )
     expect(unexpected).toEqual([])
     // The card as it was stays as one version (issue 36: every change keeps the state it replaced, the pod's own too)
     expect(added.filter(k => k.startsWith('!versions!'))).toHaveLength(1)
     // The card gains exactly the two links
-    expect(added.filter(k => graph(k) === `${FIXTURE_BASE}/profile/card`).map(k => k.split('\0\0')[3]).sort())
-      .toEqual([PIM('preferencesFile'), SOLID('publicTypeIndex')])
+    expect(
+      added
+        .filter(k => graph(k) === `${FIXTURE_BASE}/profile/card`)
+        .map(k => k.split('\0\0')[3])
+        .sort(),
+    ).toEqual([PIM('preferencesFile'), SOLID('publicTypeIndex')])
     expect(readBlobFiles(fixture.dataDir)).toEqual(filesBefore)
   }, 60_000)
 })

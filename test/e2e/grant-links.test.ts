@@ -53,32 +53,58 @@ beforeAll(async () => {
         await writeTurtle(store, base, '/a/y.ttl', `${ex}<#it> ex:title "y".`)
         await writeTurtle(store, base, '/b/secret.ttl', `${ex}<#it> ex:title "secret".`)
         await writeTurtle(store, base, '/b/shared.ttl', `${ex}<#it> ex:title "shared".`)
-        await writeTurtle(store, base, '/shapetrees/ex', `@prefix st: <http://www.w3.org/ns/shapetrees#>.
+        await writeTurtle(
+          store,
+          base,
+          '/shapetrees/ex',
+          `@prefix st: <http://www.w3.org/ns/shapetrees#>.
           <#A> a st:ShapeTree; st:references [ st:referencesShapeTree <#B>; st:viaPredicate <${REF}> ].
-          <#B> a st:ShapeTree.`)
-      } finally { await store.close() }
+          <#B> a st:ShapeTree.`,
+        )
+      } finally {
+        await store.close()
+      }
     },
   })
   bob = await startPod({ tls })
-  app = serveClientIdDocument('A grantee\'s app')
+  app = serveClientIdDocument("A grantee's app")
   await logIn(bob, bobAgent) // Bob, the owner of the other pod, is Alice's grantee
   await logIn(alice, ownerAgent) // Alice's owner, writing her own data through the same resource server
   const page = await dashboard.take(await tfetch(`${alice.baseUrl}/.oidc/login`)).text()
-  const login = dashboard.take(await tfetch(`${alice.baseUrl}/.oidc/login`, {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, cookie: dashboard.header(), origin: alice.baseUrl },
-    body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
-  }))
+  const login = dashboard.take(
+    await tfetch(`${alice.baseUrl}/.oidc/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': FORM, cookie: dashboard.header(), origin: alice.baseUrl },
+      body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
+    }),
+  )
   if (login.status >= 400) throw new Error(`owner login failed: ${login.status}`)
   // Two grants to Bob, each with Read on /b/ inherited along ex:ref: one from /a/x.ttl, which Bob may also
   // append to, one from /a/y.ttl, which he may only read
   const aliceWebId = `${alice.baseUrl}/profile/card#me`
   const tree = `${alice.baseUrl}/shapetrees/ex`
   const common = { grantee: bobWebId(), grantedBy: aliceWebId, dataOwner: aliceWebId, hasStorage: `${alice.baseUrl}/` }
-  for (const [name, instance, modes] of [['appendable', 'x.ttl', ['Read', 'Append']], ['readOnly', 'y.ttl', ['Read']]] as const) {
+  for (const [name, instance, modes] of [
+    ['appendable', 'x.ttl', ['Read', 'Append']],
+    ['readOnly', 'y.ttl', ['Read']],
+  ] as const) {
     const res = await dashboardApi('POST', '/.admin/api/grants', {
-      ...common, registeredShapeTree: `${tree}#A`, hasDataRegistration: `${alice.baseUrl}/a/`,
-      scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${alice.baseUrl}/a/${instance}`], accessMode: modes.map(ACL),
-      hasInheritingGrant: [{ ...common, registeredShapeTree: `${tree}#B`, hasDataRegistration: `${alice.baseUrl}/b/`, scopeOfGrant: INTEROP('Inherited'), accessMode: [ACL('Read')] }],
+      ...common,
+      registeredShapeTree: `${tree}#A`,
+      hasDataRegistration: `${alice.baseUrl}/a/`,
+      scopeOfGrant: INTEROP('SelectedFromRegistry'),
+      hasDataInstance: [`${alice.baseUrl}/a/${instance}`],
+      accessMode: modes.map(ACL),
+      hasInheritingGrant: [
+        {
+          ...common,
+          registeredShapeTree: `${tree}#B`,
+          hasDataRegistration: `${alice.baseUrl}/b/`,
+          scopeOfGrant: INTEROP('Inherited'),
+          accessMode: [ACL('Read')],
+        },
+      ],
     })
     if (res.status !== 201) throw new Error(`grant ${name}: ${res.status} ${await res.text()}`)
     grants[name] = res.headers.get('location')!
@@ -96,19 +122,28 @@ const bobWebId = () => `${bob.baseUrl}/profile/card#me`
 
 async function dashboardApi(method: string, path: string, body?: unknown) {
   const csrf = (await dashboard.take(await tfetch(`${alice.baseUrl}/.admin/api/csrf`, { headers: { cookie: dashboard.header() } })).json()).token
-  return dashboard.take(await tfetch(`${alice.baseUrl}${path}`, {
-    method, headers: { cookie: dashboard.header(), 'x-csrf-token': csrf, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  }))
+  return dashboard.take(
+    await tfetch(`${alice.baseUrl}${path}`, {
+      method,
+      headers: { cookie: dashboard.header(), 'x-csrf-token': csrf, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    }),
+  )
 }
 
 /** A request to Alice's resource server with the agent's DPoP-bound access token and a fresh proof. */
 async function rs(agent: typeof bobAgent, method: string, path: string, sparqlUpdate?: string) {
   const url = `${alice.baseUrl}${path}`
   const proof = await new SignJWT({ htm: method, htu: url, jti: crypto.randomUUID(), ath: accessTokenHash(agent.token) })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: agent.key.jwk }).setIssuedAt().sign(agent.key.privateKey)
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: agent.key.jwk })
+    .setIssuedAt()
+    .sign(agent.key.privateKey)
   const body = sparqlUpdate ? { body: sparqlUpdate } : {}
-  return tfetch(url, { method, headers: { authorization: `DPoP ${agent.token}`, dpop: proof, ...(sparqlUpdate ? { 'content-type': 'application/sparql-update' } : {}) }, ...body })
+  return tfetch(url, {
+    method,
+    headers: { authorization: `DPoP ${agent.token}`, dpop: proof, ...(sparqlUpdate ? { 'content-type': 'application/sparql-update' } : {}) },
+    ...body,
+  })
 }
 
 const insertLink = (from: string, to: string) => `INSERT DATA { <${alice.baseUrl}${from}#it> <${REF}> <${alice.baseUrl}${to}> . }`
@@ -139,11 +174,19 @@ describe('SAI §9.6 Inherited: a grantee cannot widen its grant by writing a lin
   test('the explanation lists the link as not followed, and why', async () => {
     const why = await explain('/b/secret.ttl')
     expect(why.modes).toEqual([])
-    const ignored = `link from ${alice.baseUrl}/a/x.ttl not followed: others may write it `
-      + `(grant ${grants.appendable} gives ${bobWebId()} append on ${alice.baseUrl}/a/x.ttl)`
-    expect(why.links).toEqual([{
-      grant: `${grants.appendable}#inherit-0`, from: `${alice.baseUrl}/a/x.ttl`, predicate: REF, to: `${alice.baseUrl}/b/secret.ttl`, followed: false, why: ignored,
-    }])
+    const ignored =
+      `link from ${alice.baseUrl}/a/x.ttl not followed: others may write it ` +
+      `(grant ${grants.appendable} gives ${bobWebId()} append on ${alice.baseUrl}/a/x.ttl)`
+    expect(why.links).toEqual([
+      {
+        grant: `${grants.appendable}#inherit-0`,
+        from: `${alice.baseUrl}/a/x.ttl`,
+        predicate: REF,
+        to: `${alice.baseUrl}/b/secret.ttl`,
+        followed: false,
+        why: ignored,
+      },
+    ])
     expect(why.whyNot[1]).toBe(`4 access grant(s) name this agent, but none covers ${alice.baseUrl}/b/secret.ttl; ${ignored}`)
   })
 })
@@ -164,13 +207,20 @@ describe('SAI §9.6 Inherited: a link the owner writes into an owner-only instan
   test('the explanation names the grant, the instance it came through and the link that counted', async () => {
     const why = await explain('/b/shared.ttl')
     expect(why.modes).toEqual(['read'])
-    expect(why.because.read).toEqual([{ source: 'grant', grant: `${grants.readOnly}#inherit-0`, scope: 'Inherited', as: 'grantee', via: `${alice.baseUrl}/a/y.ttl` }])
-    expect(why.links).toEqual([{ grant: `${grants.readOnly}#inherit-0`, from: `${alice.baseUrl}/a/y.ttl`, predicate: REF, to: `${alice.baseUrl}/b/shared.ttl`, followed: true }])
+    expect(why.because.read).toEqual([
+      { source: 'grant', grant: `${grants.readOnly}#inherit-0`, scope: 'Inherited', as: 'grantee', via: `${alice.baseUrl}/a/y.ttl` },
+    ])
+    expect(why.links).toEqual([
+      { grant: `${grants.readOnly}#inherit-0`, from: `${alice.baseUrl}/a/y.ttl`, predicate: REF, to: `${alice.baseUrl}/b/shared.ttl`, followed: true },
+    ])
   })
 
-  test('the owner\'s link into the instance Bob may append to still does not count', async () => {
+  test("the owner's link into the instance Bob may append to still does not count", async () => {
     expect((await rs(ownerAgent, 'PATCH', '/a/x.ttl', insertLink('/a/x.ttl', '/b/shared.ttl'))).status).toBe(204)
     const why = await explain('/b/shared.ttl')
-    expect(why.links.map((l: { from: string; followed: boolean }) => [l.from, l.followed])).toEqual([[`${alice.baseUrl}/a/x.ttl`, false], [`${alice.baseUrl}/a/y.ttl`, true]])
+    expect(why.links.map((l: { from: string; followed: boolean }) => [l.from, l.followed])).toEqual([
+      [`${alice.baseUrl}/a/x.ttl`, false],
+      [`${alice.baseUrl}/a/y.ttl`, true],
+    ])
   })
 })

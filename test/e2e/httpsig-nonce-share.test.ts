@@ -25,8 +25,15 @@ beforeAll(async () => {
       try {
         await ensureOwner(store, baseUrl, Date.now())
         await writeTurtle(store, baseUrl, '/shared/doc', '<#it> <http://purl.org/dc/terms/title> "secret".')
-        await writeTurtle(store, baseUrl, '/shared/doc.acl', readAcl(`${baseUrl}/shared/doc`, 'acl:agent [ cert:key </keys/a#key> ], [ cert:key </keys/b#key> ]'))
-      } finally { await store.close() }
+        await writeTurtle(
+          store,
+          baseUrl,
+          '/shared/doc.acl',
+          readAcl(`${baseUrl}/shared/doc`, 'acl:agent [ cert:key </keys/a#key> ], [ cert:key </keys/b#key> ]'),
+        )
+      } finally {
+        await store.close()
+      }
       for (const name of ['a', 'b']) {
         const r = await runSolopod('keys', 'add', '--data', dataDir, '--name', name, '--out', join(keysDir, `${name}.jwk`))
         expect(r.code).toBe(0)
@@ -41,8 +48,15 @@ afterAll(async () => {
 
 const keyOf = (name: 'a' | 'b') => privateKeyOf(JSON.parse(readFileSync(join(keysDir, `${name}.jwk`), 'utf8')) as Record<string, unknown>)
 const sign = (name: 'a' | 'b', created: number, o: { signer?: 'a' | 'b'; nonce?: string } = {}) =>
-  signedHeaders(`${pod.baseUrl}/shared/doc`, { key: keyOf(o.signer ?? name), alg: 'ecdsa-p256-sha256', keyid: `/keys/${name}#key`, created, ...(o.nonce ? { nonce: o.nonce } : {}) })
-const get = (headers: Record<string, string>) => fetch(`${pod.baseUrl}/shared/doc`, { headers: { ...headers, accept: 'text/turtle, application/problem+json' } })
+  signedHeaders(`${pod.baseUrl}/shared/doc`, {
+    key: keyOf(o.signer ?? name),
+    alg: 'ecdsa-p256-sha256',
+    keyid: `/keys/${name}#key`,
+    created,
+    ...(o.nonce ? { nonce: o.nonce } : {}),
+  })
+const get = (headers: Record<string, string>) =>
+  fetch(`${pod.baseUrl}/shared/doc`, { headers: { ...headers, accept: 'text/turtle, application/problem+json' } })
 
 describe('HttpSig nonce memory per signing key, over real HTTP', () => {
   test("A past its share gets 429 too_many_requests with Retry-After, alone; B's requests all succeed; a replay is 401; one log line", async () => {
@@ -61,10 +75,14 @@ describe('HttpSig nonce memory per signing key, over real HTTP', () => {
     await Bun.sleep((created + 1) * 1000 - Date.now() + 10)
     expect((await get(await sign('a', Math.floor(Date.now() / 1000)))).status).toBe(200)
     // one warn line for A in the interval, and no per-request line for its 429s
-    const lines = pod.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
-    const over = lines.filter((l) => l.event === 'httpsig.key_over_share')
-    expect(over.map((l) => [l.level, l.keyid, l.perKey])).toEqual([['warn', `${pod.baseUrl}/keys/a#key`, SHARE]])
-    expect(lines.filter((l) => l.event === 'request.refused' && l.status === 429)).toEqual([])
+    const lines = pod
+      .stdout()
+      .split('\n')
+      .filter(l => l.startsWith('{'))
+      .map(l => JSON.parse(l) as Record<string, unknown>)
+    const over = lines.filter(l => l.event === 'httpsig.key_over_share')
+    expect(over.map(l => [l.level, l.keyid, l.perKey])).toEqual([['warn', `${pod.baseUrl}/keys/a#key`, SHARE]])
+    expect(lines.filter(l => l.event === 'request.refused' && l.status === 429)).toEqual([])
   })
 
   test("a signature that does not verify leaves nothing in the named key's share: its nonce stays B's to use", async () => {

@@ -30,7 +30,9 @@ async function initPod(dataDir: string, baseUrl: string, docs: [string, string][
   try {
     await ensureOwner(store, baseUrl, Date.now())
     for (const [path, ttl] of docs) await writeTurtle(store, baseUrl, path, ttl)
-  } finally { await store.close() }
+  } finally {
+    await store.close()
+  }
 }
 
 let alice: RunningPod // the pod whose resources are read
@@ -51,13 +53,22 @@ beforeAll(async () => {
       const B = bob.baseUrl
       const doc = (p: string): [string, string] => [p, '<#it> <http://purl.org/dc/terms/title> "secret".']
       await initPod(dataDir, baseUrl, [
-        doc('/shared/abs'), [`/shared/abs.acl`, readAcl(`${baseUrl}/shared/abs`, `acl:agent [ cert:key <${B}/keys/k1#key> ]`)],
-        doc('/shared/rel'), [`/shared/rel.acl`, readAcl(`${baseUrl}/shared/rel`, 'acl:agent [ cert:key </keys/local#key> ]')],
-        doc('/shared/did'), [`/shared/did.acl`, readAcl(`${baseUrl}/shared/did`, `acl:agent <${RFC_ED25519_DID}>`)],
-        doc('/shared/group'), [`/shared/group.acl`, readAcl(`${baseUrl}/shared/group`, 'acl:agentGroup </groups/team#g>')],
-        ['/groups/team', `<#g> a <http://www.w3.org/2006/vcard/ns#Group>; <http://www.w3.org/2006/vcard/ns#hasMember> [ <http://www.w3.org/ns/auth/cert#key> <${B}/keys/k2#key> ].`],
-        doc('/shared/webid'), [`/shared/webid.acl`, readAcl(`${baseUrl}/shared/webid`, `acl:agent <${B}/profile/card#me>`)],
-        doc('/shared/k3'), [`/shared/k3.acl`, readAcl(`${baseUrl}/shared/k3`, 'acl:agent [ cert:key </keys/k3#key> ]')],
+        doc('/shared/abs'),
+        [`/shared/abs.acl`, readAcl(`${baseUrl}/shared/abs`, `acl:agent [ cert:key <${B}/keys/k1#key> ]`)],
+        doc('/shared/rel'),
+        [`/shared/rel.acl`, readAcl(`${baseUrl}/shared/rel`, 'acl:agent [ cert:key </keys/local#key> ]')],
+        doc('/shared/did'),
+        [`/shared/did.acl`, readAcl(`${baseUrl}/shared/did`, `acl:agent <${RFC_ED25519_DID}>`)],
+        doc('/shared/group'),
+        [`/shared/group.acl`, readAcl(`${baseUrl}/shared/group`, 'acl:agentGroup </groups/team#g>')],
+        [
+          '/groups/team',
+          `<#g> a <http://www.w3.org/2006/vcard/ns#Group>; <http://www.w3.org/2006/vcard/ns#hasMember> [ <http://www.w3.org/ns/auth/cert#key> <${B}/keys/k2#key> ].`,
+        ],
+        doc('/shared/webid'),
+        [`/shared/webid.acl`, readAcl(`${baseUrl}/shared/webid`, `acl:agent <${B}/profile/card#me>`)],
+        doc('/shared/k3'),
+        [`/shared/k3.acl`, readAcl(`${baseUrl}/shared/k3`, 'acl:agent [ cert:key </keys/k3#key> ]')],
       ])
       const local = addKey(dataDir, 'local')
       files.local = local.out
@@ -72,7 +83,11 @@ afterAll(async () => {
 })
 
 const keyFile = (name: string) => JSON.parse(readFileSync(files[name]!, 'utf8')) as Record<string, unknown>
-const bobKey = (name: 'k1' | 'k2'): Pick<SignOptions, 'key' | 'alg' | 'keyid'> => ({ key: privateKeyOf(keyFile(name)), alg: 'ecdsa-p256-sha256', keyid: `${bob.baseUrl}/keys/${name}#key` })
+const bobKey = (name: 'k1' | 'k2'): Pick<SignOptions, 'key' | 'alg' | 'keyid'> => ({
+  key: privateKeyOf(keyFile(name)),
+  alg: 'ecdsa-p256-sha256',
+  keyid: `${bob.baseUrl}/keys/${name}#key`,
+})
 const localKey = (): Pick<SignOptions, 'key' | 'alg' | 'keyid'> => ({ key: privateKeyOf(keyFile('local')), alg: 'ecdsa-p256-sha256', keyid: '/keys/local#key' })
 
 const ACCEPT_SIGNATURE = 'sig1=("@method" "@target-uri" "authorization");created;nonce'
@@ -127,7 +142,10 @@ describe('ACL subjects by key, over real HTTP', () => {
     expect((await signed('/shared/webid', bobKey('k1'))).status).toBe(403)
     expect((await signed('/shared/webid', { ...bobKey('k1'), cred: `${bob.baseUrl}/profile/card#me` })).status).toBe(200)
     // a valid signature by a key the profile does not link cannot claim the WebID
-    await expect401(await signed('/shared/webid', { key: privateKeyOf(RFC_ED25519), alg: 'ed25519', keyid: RFC_ED25519_DID, cred: `${bob.baseUrl}/profile/card#me` }), 'does not link the signing key')
+    await expect401(
+      await signed('/shared/webid', { key: privateKeyOf(RFC_ED25519), alg: 'ed25519', keyid: RFC_ED25519_DID, cred: `${bob.baseUrl}/profile/card#me` }),
+      'does not link the signing key',
+    )
   })
 })
 
@@ -165,7 +183,7 @@ describe('key documents: the owner manages keys under WAC; a revoked key stops v
     expect(files.localStdout).toContain(`${alice.baseUrl}/keys/local#key`)
     const res = await fetch(`${alice.baseUrl}/keys/local`, { headers: { accept: 'application/ld+json' } })
     expect(res.status).toBe(200) // /keys/ is public read
-    const doc = await res.json() as Record<string, Record<string, unknown>>
+    const doc = (await res.json()) as Record<string, Record<string, unknown>>
     expect(doc.publicKeyJwk).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' })
     expect(doc.publicKeyJwk!.d).toBeUndefined()
   })
@@ -178,7 +196,10 @@ describe('key documents: the owner manages keys under WAC; a revoked key stops v
     await expect401(await signed('/shared/k3', { key: k3.privateKey, alg: 'ecdsa-p256-sha256', keyid: '/keys/k3#key' }), 'no such key')
     const body = JSON.stringify({
       '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
-      id: '#key', type: 'JsonWebKey2020', controller: `${alice.baseUrl}/profile/card#me`, publicKeyJwk: k3.publicJwk,
+      id: '#key',
+      type: 'JsonWebKey2020',
+      controller: `${alice.baseUrl}/profile/card#me`,
+      publicKeyJwk: k3.publicJwk,
     })
     const created = await signed('/keys/', owner(), { method: 'POST', headers: { 'content-type': 'application/ld+json', slug: 'k3' }, body })
     expect(created.status).toBe(201)
@@ -188,8 +209,11 @@ describe('key documents: the owner manages keys under WAC; a revoked key stops v
     await expect401(await signed('/shared/k3', { key: k3.privateKey, alg: 'ecdsa-p256-sha256', keyid: '/keys/k3#key' }), 'no such key')
   })
   test('a private key is refused when written', async () => {
-    const res = await signed('/keys/leak', owner(), { method: 'PUT', headers: { 'content-type': 'text/turtle' },
-      body: `<#key> <https://w3id.org/security#publicKeyJwk> ${JSON.stringify(JSON.stringify(keyFile('local')))}^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON>.` })
+    const res = await signed('/keys/leak', owner(), {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: `<#key> <https://w3id.org/security#publicKeyJwk> ${JSON.stringify(JSON.stringify(keyFile('local')))}^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON>.`,
+    })
     expect(res.status).toBe(400)
     expect(await res.text()).toContain('private member "d"')
   })
@@ -200,8 +224,7 @@ describe('RFC 9530 Content-Digest: a signed request with content covers its body
   const turtle = (title: string) => `<#it> <http://purl.org/dc/terms/title> "${title}".`
   const TURTLE = { 'content-type': 'text/turtle' }
   /** A signed PUT of `body`; `o` can sign other bytes (`body`), another digest, or none (`digest: null`). */
-  const put = (path: string, body: BodyInit, o: Partial<SignOptions> = {}) =>
-    signed(path, { ...owner(), ...o }, { method: 'PUT', headers: TURTLE, body })
+  const put = (path: string, body: BodyInit, o: Partial<SignOptions> = {}) => signed(path, { ...owner(), ...o }, { method: 'PUT', headers: TURTLE, body })
   const readBack = async (path: string) => {
     const res = await signed(path, owner(), { headers: { accept: 'text/turtle' } })
     return { status: res.status, text: await res.text() }
@@ -215,7 +238,9 @@ describe('RFC 9530 Content-Digest: a signed request with content covers its body
   test('a signed PUT with a body whose signature does not cover content-digest → 401 invalid_signature, nothing written', async () => {
     await refused(MISSING)(await put('/digest/none', turtle('unsigned body'), { digest: null }))
     // a Content-Digest that is sent but not signed is no better: anyone on the way could rewrite both
-    await refused(MISSING)(await put('/digest/none', turtle('unsigned body'), { headers: { ...TURTLE, 'content-digest': contentDigestOf(turtle('unsigned body')) }, digest: null }))
+    await refused(MISSING)(
+      await put('/digest/none', turtle('unsigned body'), { headers: { ...TURTLE, 'content-digest': contentDigestOf(turtle('unsigned body')) }, digest: null }),
+    )
     expect((await readBack('/digest/none')).status).toBe(404)
   })
   test('a body swapped after signing → 401 invalid_signature, nothing written', async () => {
@@ -230,7 +255,7 @@ describe('RFC 9530 Content-Digest: a signed request with content covers its body
     expect(after.text).toContain('original')
     expect(after.text).not.toContain('evil')
   })
-  test.each(['sha-256', 'sha-512'] as const)('a signed PUT covering a matching content-digest (%s) → 201, the body is stored', async (digest) => {
+  test.each(['sha-256', 'sha-512'] as const)('a signed PUT covering a matching content-digest (%s) → 201, the body is stored', async digest => {
     const res = await put(`/digest/ok-${digest}`, turtle(`signed with ${digest}`), { digest })
     expect(res.status).toBe(201)
     expect((await readBack(`/digest/ok-${digest}`)).text).toContain(`signed with ${digest}`)
@@ -238,8 +263,11 @@ describe('RFC 9530 Content-Digest: a signed request with content covers its body
   test('a Content-Digest with both algorithms: both must match', async () => {
     const body = turtle('both')
     const both = `${contentDigestOf(body, 'sha-256')}, ${contentDigestOf(turtle('other'), 'sha-512')}`
-    const res = await signed('/digest/both', { ...owner(), digest: null, fields: ['@method', '@target-uri', 'authorization', 'content-digest'] },
-      { method: 'PUT', headers: { ...TURTLE, 'content-digest': both }, body })
+    const res = await signed(
+      '/digest/both',
+      { ...owner(), digest: null, fields: ['@method', '@target-uri', 'authorization', 'content-digest'] },
+      { method: 'PUT', headers: { ...TURTLE, 'content-digest': both }, body },
+    )
     await refused('does not match the signed Content-Digest (sha-512)')(res)
     expect((await readBack('/digest/both')).status).toBe(404)
   })
@@ -247,7 +275,15 @@ describe('RFC 9530 Content-Digest: a signed request with content covers its body
     // A pulled stream of unknown length: fetch sends it with Transfer-Encoding: chunked (a Blob's stream would get a Content-Length)
     const stream = (text: string) => {
       let sent = false
-      return new ReadableStream<Uint8Array>({ pull(c) { if (sent) c.close(); else { sent = true; c.enqueue(new TextEncoder().encode(text)) } } })
+      return new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (sent) c.close()
+          else {
+            sent = true
+            c.enqueue(new TextEncoder().encode(text))
+          }
+        },
+      })
     }
     const noDigest = await put('/digest/chunked', stream(turtle('chunked')), { digest: null })
     await refused(MISSING)(noDigest)

@@ -16,7 +16,11 @@ beforeAll(async () => {
   // A pod's data directory is private (solopod refuses one open to others)
   mkdirSync(data, { mode: 0o700 })
   const store = await openStore(data)
-  try { await ensureOwner(store, 'http://localhost:3998', Date.now()) } finally { await store.close() }
+  try {
+    await ensureOwner(store, 'http://localhost:3998', Date.now())
+  } finally {
+    await store.close()
+  }
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -29,7 +33,7 @@ describe('solopod keys add', () => {
     ['on a directory without a pod', ['keys', 'add', '--data', join(dir, 'empty')], 'holds no pod'],
     ['with a bad name', ['keys', 'add', '--data', 'DATA', '--name', '../x'], '--name: the key name must be'],
   ])('%s → exit 2 with the reason', (_what, args, reason) => {
-    const r = run(args.map(a => a === 'DATA' ? data : a))
+    const r = run(args.map(a => (a === 'DATA' ? data : a)))
     expect(r.exitCode).toBe(2)
     expect(r.stderr.toString()).toContain(reason)
   })

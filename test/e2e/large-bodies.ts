@@ -24,22 +24,30 @@ export function generatedBody(bytes: number, { hashed = true } = {}): GeneratedB
   let sent = 0
   let n = 0
   let done!: (hex: string) => void
-  const sha256 = new Promise<string>(resolve => { done = resolve })
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent >= bytes) {
-        controller.close()
-        done(hash?.digest('hex') ?? '')
-        return
-      }
-      const chunk = block.slice(0, Math.min(MIB, bytes - sent))
-      const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-      if (chunk.byteLength >= 8) { view.setUint32(0, n++); view.setUint32(4, seed) }
-      sent += chunk.byteLength
-      hash?.update(chunk)
-      controller.enqueue(chunk)
+  const sha256 = new Promise<string>(resolve => {
+    done = resolve
+  })
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (sent >= bytes) {
+          controller.close()
+          done(hash?.digest('hex') ?? '')
+          return
+        }
+        const chunk = block.slice(0, Math.min(MIB, bytes - sent))
+        const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        if (chunk.byteLength >= 8) {
+          view.setUint32(0, n++)
+          view.setUint32(4, seed)
+        }
+        sent += chunk.byteLength
+        hash?.update(chunk)
+        controller.enqueue(chunk)
+      },
     },
-  }, { highWaterMark: 0 })
+    { highWaterMark: 0 },
+  )
   return { stream, sha256 }
 }
 
@@ -47,7 +55,11 @@ export function generatedBody(bytes: number, { hashed = true } = {}): GeneratedB
 export async function streamedSha256(body: ReadableStream<Uint8Array> | null): Promise<{ sha256: string; size: number }> {
   const hash = new Bun.CryptoHasher('sha256')
   let size = 0
-  if (body) for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) { hash.update(chunk); size += chunk.byteLength }
+  if (body)
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(chunk)
+      size += chunk.byteLength
+    }
   return { sha256: hash.digest('hex'), size }
 }
 
@@ -67,9 +79,17 @@ export function sampleRss(pid: number, everyMs = 20): RssSampler {
     try {
       const mb = rssMb(pid)
       if (Number.isFinite(mb)) peak = Math.max(peak, mb)
-    } catch { clearInterval(timer) }
+    } catch {
+      clearInterval(timer)
+    }
   }
   const timer = setInterval(read, everyMs)
   read()
-  return { stop() { clearInterval(timer); read(); return peak } }
+  return {
+    stop() {
+      clearInterval(timer)
+      read()
+      return peak
+    },
+  }
 }

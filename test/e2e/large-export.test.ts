@@ -18,7 +18,10 @@ const FILM = { path: '/films/film.mp4', bytes: 2048 * MIB }
 const CLIP = { path: '/films/clip.mp4', bytes: 300 * MIB }
 /** The film and the clip three times (pod, export, import), and the disk reserve. */
 const NEEDS_BYTES = 8 * 1024 * MIB
-const free = (() => { const s = statfsSync(tmpdir()); return s.bavail * s.bsize })()
+const free = (() => {
+  const s = statfsSync(tmpdir())
+  return s.bavail * s.bsize
+})()
 const enoughDisk = free >= NEEDS_BYTES
 if (!enoughDisk) console.warn(`large-export.test.ts: skipped, ${tmpdir()} has ${Math.round(free / MIB)} MiB free, the test needs ${NEEDS_BYTES / MIB}`)
 
@@ -53,10 +56,14 @@ async function ownerSession(): Promise<{ jar: CookieJar; csrf: string }> {
   const jar = new CookieJar()
   const get = (path: string) => fetch(pod.baseUrl + path, { headers: { cookie: jar.header() }, redirect: 'manual' }).then(r => jar.take(r))
   const login = await (await get('/.oidc/login')).text()
-  jar.take(await fetch(pod.baseUrl + '/.oidc/login', {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl },
-    body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
-  }))
+  jar.take(
+    await fetch(pod.baseUrl + '/.oidc/login', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl },
+      body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
+    }),
+  )
   const dashboard = await (await get('/.admin/')).text()
   return { jar, csrf: /data-csrf="([^"]+)"/.exec(dashboard)![1]! }
 }
@@ -74,7 +81,7 @@ describe.skipIf(!enoughDisk)('issue 22: export, import and backup of large files
     await pod.restart()
   })
 
-  test('the dashboard\'s backup of a pod holding a 300 MiB clip streams out with the pod\'s RSS within 100 MB of idle', async () => {
+  test("the dashboard's backup of a pod holding a 300 MiB clip streams out with the pod's RSS within 100 MB of idle", async () => {
     sha256[CLIP.path] = await putGenerated(CLIP.path, CLIP.bytes)
     const { jar, csrf } = await ownerSession()
     // Idle is read once the pod has been quiet long enough for its reclaimer to collect (lib/memory-reclaimer.ts:
@@ -84,7 +91,9 @@ describe.skipIf(!enoughDisk)('issue 22: export, import and backup of large files
     const idle = rssMb(pod.proc.pid)
     const sampler = sampleRss(pod.proc.pid)
     const res = await fetch(pod.baseUrl + '/.admin/backup', {
-      method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl }, body: form({ csrf }),
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl },
+      body: form({ csrf }),
     })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/gzip')

@@ -14,7 +14,10 @@ setDefaultTimeout(300_000)
 const RSS_GROWTH_MB = 100
 /** The 2 GiB file, five 200 MiB ones, the disk reserve (256 MiB) and room for a neighbour's work. */
 const NEEDS_BYTES = 6 * 1024 * MIB
-const free = (() => { const s = statfsSync(tmpdir()); return s.bavail * s.bsize })()
+const free = (() => {
+  const s = statfsSync(tmpdir())
+  return s.bavail * s.bsize
+})()
 const enoughDisk = free >= NEEDS_BYTES
 if (!enoughDisk) console.warn(`large-files.test.ts: skipped, ${tmpdir()} has ${Math.round(free / MIB)} MiB free, the test needs ${NEEDS_BYTES / MIB}`)
 
@@ -25,8 +28,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => pod?.dispose())
 
-const put = (path: string, body: ReadableStream<Uint8Array>) =>
-  fetch(pod.baseUrl + path, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body })
+const put = (path: string, body: ReadableStream<Uint8Array>) => fetch(pod.baseUrl + path, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body })
 
 async function readBack(path: string) {
   const res = await fetch(pod.baseUrl + path)
@@ -39,12 +41,16 @@ async function rssGrowthDuring(work: () => Promise<void>): Promise<number> {
   const idle = rssMb(pod.proc.pid)
   const sampler = sampleRss(pod.proc.pid)
   let peak = idle
-  try { await work() } finally { peak = sampler.stop() }
+  try {
+    await work()
+  } finally {
+    peak = sampler.stop()
+  }
   return peak - idle
 }
 
 describe.skipIf(!enoughDisk)('issue 22: files larger than memory', () => {
-  test('a 2 GiB upload streams to disk: the pod\'s RSS grows by less than 100 MB and the GET has the same SHA-256', async () => {
+  test("a 2 GiB upload streams to disk: the pod's RSS grows by less than 100 MB and the GET has the same SHA-256", async () => {
     const size = 2048 * MIB
     const body = generatedBody(size)
     const growth = await rssGrowthDuring(async () => {

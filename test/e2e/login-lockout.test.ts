@@ -9,17 +9,22 @@ import { CookieJar, FORM, field, form, pageError } from '../op/op-fixture.ts'
 import { OWNER_PASSWORD, startPod, type RunningPod } from './start-server.ts'
 
 let pod: RunningPod
-beforeAll(async () => { pod = await startPod({ extraArgs: ['--trust-proxy', '127.0.0.1'] }) })
+beforeAll(async () => {
+  pod = await startPod({ extraArgs: ['--trust-proxy', '127.0.0.1'] })
+})
 afterAll(() => pod?.dispose())
 
 /** One sign-in attempt from `client` (as the proxy names it), with the jar's cookies (CSRF, known device). */
 async function signIn(jar: CookieJar, client: string, password: string): Promise<Response> {
   const page = await jar.take(await fetch(`${pod.baseUrl}/.oidc/login`, { headers: { cookie: jar.header(), 'x-forwarded-for': client } })).text()
-  return jar.take(await fetch(`${pod.baseUrl}/.oidc/login`, {
-    method: 'POST', redirect: 'manual',
-    headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl, 'x-forwarded-for': client },
-    body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password }),
-  }))
+  return jar.take(
+    await fetch(`${pod.baseUrl}/.oidc/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: pod.baseUrl, 'x-forwarded-for': client },
+      body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password }),
+    }),
+  )
 }
 
 const STRANGER = ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4', '198.51.100.5', '198.51.100.6']
@@ -29,7 +34,7 @@ describe('a stranger cannot lock the owner out', () => {
   test('the owner signs in once: the browser is remembered (a known-device cookie)', async () => {
     const res = await signIn(ownersBrowser, '203.0.113.10', OWNER_PASSWORD)
     expect(res.status).toBe(303)
-    expect(res.headers.getSetCookie().some((c) => c.startsWith('solopod_device=') && c.includes('HttpOnly'))).toBe(true)
+    expect(res.headers.getSetCookie().some(c => c.startsWith('solopod_device=') && c.includes('HttpOnly'))).toBe(true)
   })
 
   test(`${LOGIN_LIMITS.perAccount.max} wrong passwords from ${STRANGER.length} addresses, then the owner's right password from a fresh address → 303`, async () => {
@@ -53,7 +58,7 @@ describe('a stranger cannot lock the owner out', () => {
     expect(fresh.headers.get('location')).toBe(`${pod.baseUrl}/.admin/`)
   }, 120_000) // every failure is a real argon2id verification
 
-  test('the owner\'s known browser signs in even from an address the stranger used up', async () => {
+  test("the owner's known browser signs in even from an address the stranger used up", async () => {
     const res = await signIn(ownersBrowser, STRANGER[0]!, OWNER_PASSWORD)
     expect(res.status).toBe(303)
     // the same address without the cookie is still refused, even with the right password

@@ -10,10 +10,13 @@ let pod: RunningPod
 let rp: ClientIdServer
 let key: DpopKey
 beforeAll(async () => {
-  [pod, key] = await Promise.all([startPod({ baseHost: '127.0.0.1' }), newDpopKey()])
+  ;[pod, key] = await Promise.all([startPod({ baseHost: '127.0.0.1' }), newDpopKey()])
   rp = serveClientIdDocument('127.0.0.1 RP')
 }, 30_000)
-afterAll(async () => { rp?.stop(); await pod?.dispose() })
+afterAll(async () => {
+  rp?.stop()
+  await pod?.dispose()
+})
 
 describe('issue 8: the pod always trusts its own issuer and keys', () => {
   test('a login on a http://127.0.0.1 pod gives tokens that pod accepts', async () => {

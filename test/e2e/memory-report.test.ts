@@ -5,8 +5,12 @@ import { startPod, type RunningPod } from './start-server.ts'
 import { controlSocketPath, requestMemoryReport } from '../../src/server/control-socket.ts'
 
 let pod: RunningPod
-beforeAll(async () => { pod = await startPod({ extraArgs: ['--log-level', 'warn'] }) })
-afterAll(async () => { await pod?.dispose() })
+beforeAll(async () => {
+  pod = await startPod({ extraArgs: ['--log-level', 'warn'] })
+})
+afterAll(async () => {
+  await pod?.dispose()
+})
 
 describe('memory report on the control socket', () => {
   test('gives the RSS and the JS heap in it, and the group-commit counts, nothing else', async () => {

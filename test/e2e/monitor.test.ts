@@ -27,15 +27,23 @@ test('a scrape from loopback: requests by route group and status, latency, memor
   expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8')
   const text = await res.text()
   // every sample line is `name{labels} value` under its # TYPE
-  for (const line of text.split('\n').filter((l) => l !== '' && !l.startsWith('#'))) {
+  for (const line of text.split('\n').filter(l => l !== '' && !l.startsWith('#'))) {
     expect(line).toMatch(/^solopod_[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? -?[\d.e+-]+$/)
   }
   expect(text).toMatch(/^solopod_http_requests_total\{group="resources",status="200"\} [1-9]/m)
   expect(text).toMatch(/^solopod_http_requests_total\{group="resources",status="401"\} 1$/m)
   expect(text).toMatch(/^solopod_http_request_duration_seconds_bucket\{group="resources",le="\+Inf"\} [1-9]/m)
-  for (const name of ['solopod_process_resident_memory_bytes', 'solopod_js_heap_bytes{kind="used"}', 'solopod_store_bytes', 'solopod_disk_free_bytes',
-    'solopod_store_commit_batches_total', 'solopod_cache_entries{cache="resource_metadata"}', 'solopod_login_failures_total',
-    'solopod_replay_memory_entries{memory="dpop_jti"}', 'solopod_replay_memory_capacity{memory="dpop_jti"} 250000']) {
+  for (const name of [
+    'solopod_process_resident_memory_bytes',
+    'solopod_js_heap_bytes{kind="used"}',
+    'solopod_store_bytes',
+    'solopod_disk_free_bytes',
+    'solopod_store_commit_batches_total',
+    'solopod_cache_entries{cache="resource_metadata"}',
+    'solopod_login_failures_total',
+    'solopod_replay_memory_entries{memory="dpop_jti"}',
+    'solopod_replay_memory_capacity{memory="dpop_jti"} 250000',
+  ]) {
     expect(text).toContain(`\n${name}`)
   }
   // no certificate on plain http: the gauge has no sample

@@ -11,15 +11,20 @@ let csrf: string
 beforeAll(async () => {
   pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']) })
   owner = await signInOwnerApp(pod, 'Files test app')
-  csrf = (await owner.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.browser.header() } })).json() as { token: string }).token
+  csrf = ((await owner.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.browser.header() } })).json()) as { token: string }).token
 })
-afterAll(async () => { owner?.stop(); await pod?.dispose() })
+afterAll(async () => {
+  owner?.stop()
+  await pod?.dispose()
+})
 
 const url = (path: string) => pod.baseUrl + path
-const ownerApi = (method: string, path: string, body?: unknown) => fetch(url(path), {
-  method, headers: { cookie: owner.browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl, ...(body ? { 'content-type': 'application/json' } : {}) },
-  ...(body ? { body: JSON.stringify(body) } : {}),
-})
+const ownerApi = (method: string, path: string, body?: unknown) =>
+  fetch(url(path), {
+    method,
+    headers: { cookie: owner.browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  })
 const put = (path: string, body: string, type = 'text/plain') => fetch(url(path), { method: 'PUT', headers: { 'content-type': type }, body })
 
 describe('over HTTP', () => {
@@ -47,7 +52,7 @@ describe('over HTTP', () => {
   })
 
   test('a folder deleted with what is in it after its count', async () => {
-    const counted = await (await ownerApi('GET', `/.admin/api/tree/count?path=${encodeURIComponent('/pub/%C3%84lbum%202024/')}`)).json() as { count: number }
+    const counted = (await (await ownerApi('GET', `/.admin/api/tree/count?path=${encodeURIComponent('/pub/%C3%84lbum%202024/')}`)).json()) as { count: number }
     expect(counted.count).toBe(2)
     const res = await ownerApi('DELETE', `/.admin/api/tree?path=${encodeURIComponent('/pub/%C3%84lbum%202024/')}&count=2`)
     expect(res.status).toBe(200)

@@ -20,7 +20,12 @@ const get = (path: string, accept: string) => http(path, { headers: { accept } }
 /** The dataset of a JSON-LD or N-Quads text as canonical N-Quads (RDF Dataset Canonicalization), blank nodes relabelled. */
 async function canonical(text: string, type: string, base: string): Promise<string> {
   const input = type === 'application/ld+json' ? JSON.parse(text) : text
-  const options = { algorithm: 'URDNA2015', format: 'application/n-quads', base, ...(type === 'application/ld+json' ? {} : { inputFormat: 'application/n-quads' }) }
+  const options = {
+    algorithm: 'URDNA2015',
+    format: 'application/n-quads',
+    base,
+    ...(type === 'application/ld+json' ? {} : { inputFormat: 'application/n-quads' }),
+  }
   return (jsonld as unknown as { canonize(i: unknown, o: object): Promise<string> }).canonize(input, options)
 }
 
@@ -28,15 +33,10 @@ const DOC = JSON.stringify({
   '@context': { ex: 'http://example.org/ns#' },
   '@id': '#claims',
   'ex:about': { '@id': '#me' },
-  '@graph': [
-    { '@id': '#me', 'ex:name': 'Alice', 'ex:knows': { '@id': '_:b', 'ex:name': 'Bob' } },
-  ],
+  '@graph': [{ '@id': '#me', 'ex:name': 'Alice', 'ex:knows': { '@id': '_:b', 'ex:name': 'Bob' } }],
 })
 // The default graph holds `<#claims> ex:about <#me>`; the graph <#claims> holds three triples, one of a blank node.
-const DOC_WITH_DEFAULT = JSON.stringify([
-  JSON.parse(DOC),
-  { '@id': '#top', 'http://example.org/ns#p': 'in the default graph' },
-])
+const DOC_WITH_DEFAULT = JSON.stringify([JSON.parse(DOC), { '@id': '#top', 'http://example.org/ns#p': 'in the default graph' }])
 
 describe('JSON-LD with a named graph', () => {
   test('PUT is stored (201) and GET as JSON-LD gives back the same dataset', async () => {
@@ -99,10 +99,12 @@ describe('JSON-LD with a named graph', () => {
 
   test('a PATCH acts on the default graph and keeps the named graphs as they are', async () => {
     await http('/pub/ng/patched', withBody('PUT', 'application/ld+json', DOC_WITH_DEFAULT))
-    const patch = '@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <#top> <http://example.org/ns#q> "added" }.'
+    const patch =
+      '@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <#top> <http://example.org/ns#q> "added" }.'
     expect((await http('/pub/ng/patched', withBody('PATCH', 'text/n3', patch))).status).toBe(204)
     // The named graph's triples are not the default graph's: a patch deleting one of them finds nothing to delete.
-    const missing = '@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:deletes { <#me> <http://example.org/ns#name> "Alice" }.'
+    const missing =
+      '@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:deletes { <#me> <http://example.org/ns#name> "Alice" }.'
     await expectRsError(await http('/pub/ng/patched', withBody('PATCH', 'text/n3', missing)), 409, 'patch_conflict')
     const nq = await (await get('/pub/ng/patched', 'application/n-quads')).text()
     const sent = await canonical(DOC_WITH_DEFAULT, 'application/ld+json', url('/pub/ng/patched'))
@@ -110,7 +112,7 @@ describe('JSON-LD with a named graph', () => {
     expect((await canonical(nq, 'application/n-quads', url('/pub/ng/patched'))).split('\n').filter(Boolean).sort().join('\n')).toBe(expected)
   })
 
-  test('the pod\'s reserved namespace is refused in a document (400 invalid_rdf) and nothing is created', async () => {
+  test("the pod's reserved namespace is refused in a document (400 invalid_rdf) and nothing is created", async () => {
     const body = '<#a> <urn:solopod:graph-statement#graph> <#g>.'
     await expectRsError(await http('/pub/ng/reserved', withBody('PUT', 'text/turtle', body)), 400, 'invalid_rdf')
     expect((await http('/pub/ng/reserved')).status).toBe(404)

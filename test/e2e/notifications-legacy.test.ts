@@ -41,12 +41,15 @@ async function legacySocket(updatesVia: string, protocols?: string[]) {
   const lines = new Inbox<string>()
   socket.onmessage = e => lines.push(String(e.data))
   socket.onclose = e => lines.close(e.code, e.reason)
-  await new Promise<void>((resolve, reject) => { socket.onopen = () => resolve(); socket.onerror = () => reject(new Error('could not open')) })
+  await new Promise<void>((resolve, reject) => {
+    socket.onopen = () => resolve()
+    socket.onerror = () => reject(new Error('could not open'))
+  })
   return { socket, lines, sub: (u: string) => socket.send(`sub ${u}`) }
 }
 
 describe('Updates-Via', () => {
-  test('an anonymous read names the socket; an authenticated one names it with the reader\'s capability', async () => {
+  test("an anonymous read names the socket; an authenticated one names it with the reader's capability", async () => {
     const anonymous = await fetch(url(PUBLIC_DOC), { headers: { origin: 'https://solidos.example' } })
     expect(anonymous.headers.get('updates-via')).toBe(`ws://localhost:${pod.port}/.notifications/solid-0.1`)
     const mine = (await owner.fetch(url(PRIVATE_DOC))).headers.get('updates-via')!
@@ -66,7 +69,12 @@ describe('Updates-Via on every answer (a solid-0.1 client subscribes before it c
     const answers: [number, Response][] = [
       [404, await fetch(url('/open%20notes/not%20yet.ttl'), { method: 'HEAD' })],
       [401, await fetch(url(PRIVATE_DOC))],
-      [403, await fetch(url(PRIVATE_DOC), { headers: await signedHeaders(url(PRIVATE_DOC), { key: privateKeyOf(ed25519), alg: 'ed25519', keyid: didKey, method: 'GET' }) })],
+      [
+        403,
+        await fetch(url(PRIVATE_DOC), {
+          headers: await signedHeaders(url(PRIVATE_DOC), { key: privateKeyOf(ed25519), alg: 'ed25519', keyid: didKey, method: 'GET' }),
+        }),
+      ],
       [405, await owner.fetch(url('/'), { method: 'DELETE' })],
       [409, await owner.fetch(url(`${PUBLIC_DOC}/child.ttl`), { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '' })],
       [204, await fetch(url('/open%20notes/not%20yet.ttl'), { method: 'OPTIONS' })],
@@ -87,13 +95,18 @@ describe('Updates-Via on every answer (a solid-0.1 client subscribes before it c
     const socket = new WebSocketClient(via, ['solid-0.1'])
     const lines = new Inbox<string>()
     socket.on('message', data => lines.push(String(data)))
-    await new Promise<void>((resolve, reject) => { socket.once('open', () => resolve()); socket.once('error', reject) })
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve())
+      socket.once('error', reject)
+    })
     try {
       socket.send(`sub ${url(doc)}`)
       expect(await lines.next()).toBe(`ack ${url(doc)}`)
       await put(doc, '<#new> <http://example.org/p> 1.')
       expect(await lines.next()).toBe(`pub ${url(doc)}`)
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 })
 
@@ -111,7 +124,9 @@ describe('sub, ack, pub', () => {
       await put('/open%20notes/%C3%A9t%C3%A9.ttl', '<#b> <http://example.org/p> 1.')
       expect(await lines.next()).toBe(`pub ${url('/open%20notes/')}`)
       expect(await lines.quietFor(200)).toBe(true)
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 
   test('anonymous on private data: err forbidden, whether or not it exists, and no pub', async () => {
@@ -125,10 +140,12 @@ describe('sub, ack, pub', () => {
       expect(await lines.quietFor(300)).toBe(true)
       sub('https://elsewhere.example/doc')
       expect(await lines.next()).toBe('err https://elsewhere.example/doc not a resource of this pod')
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 
-  test('the owner\'s capability: ack and pub on private data; a forged or altered capability is anonymous', async () => {
+  test("the owner's capability: ack and pub on private data; a forged or altered capability is anonymous", async () => {
     const via = (await owner.fetch(url(PRIVATE_DOC))).headers.get('updates-via')!
     const { socket, lines, sub } = await legacySocket(via)
     try {
@@ -136,7 +153,9 @@ describe('sub, ack, pub', () => {
       expect(await lines.next()).toBe(`ack ${url(PRIVATE_DOC)}`)
       await put(PRIVATE_DOC, '<#j> <http://example.org/p> 2.')
       expect(await lines.next()).toBe(`pub ${url(PRIVATE_DOC)}`)
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
     const [base, auth] = via.split('?auth=')
     const [payload, mac] = auth!.split('.')
     for (const forged of [`${payload}.${mac!.slice(0, -2)}AA`, `${payload}x.${mac}`, 'garbage']) {
@@ -162,7 +181,9 @@ describe('bounds', () => {
       expect(answers.filter(a => a.endsWith('too many subscriptions on this socket (100)')).length).toBe(20)
       socket.send(`sub ${answers.find(a => a.startsWith('ack '))!.slice(4)}`) // one already held is acked again
       expect(await lines.next()).toStartWith('ack ')
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 
   test('the same sub twice in one message: two acks, one listener (one pub per change)', async () => {
@@ -173,7 +194,9 @@ describe('bounds', () => {
       await put(PUBLIC_DOC, '<#a> <http://example.org/p> "twice".')
       expect(await lines.next()).toBe(`pub ${url(PUBLIC_DOC)}`)
       expect(await lines.quietFor(300)).toBe(true)
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 })
 
@@ -202,13 +225,23 @@ describe('when access ends', () => {
       const { socket, lines, sub } = await legacySocket(via)
       sub(url(PRIVATE_DOC))
       expect(await lines.next()).toBe(`ack ${url(PRIVATE_DOC)}`)
-      const csrf = (await app.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: app.browser.header() } })).json() as { token: string }).token
-      expect((await fetch(url(`/.admin/api/consents/${encodeURIComponent(app.client.clientId)}`), { method: 'DELETE', headers: { cookie: app.browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl } })).status).toBe(204)
+      const csrf = ((await app.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: app.browser.header() } })).json()) as { token: string })
+        .token
+      expect(
+        (
+          await fetch(url(`/.admin/api/consents/${encodeURIComponent(app.client.clientId)}`), {
+            method: 'DELETE',
+            headers: { cookie: app.browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl },
+          })
+        ).status,
+      ).toBe(204)
       await put(PRIVATE_DOC, '<#j> <http://example.org/p> 3.')
       expect(await lines.quietFor(300)).toBe(true)
       sub(url(PRIVATE_DOC))
       expect(await lines.next()).toBe(`err ${url(PRIVATE_DOC)} forbidden`)
       socket.close()
-    } finally { app.stop() }
+    } finally {
+      app.stop()
+    }
   })
 })

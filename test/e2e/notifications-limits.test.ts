@@ -21,7 +21,7 @@ const topic = () => url('/profile/card') // public: strangers may listen
 
 beforeAll(async () => {
   pod = await startPod({ extraArgs: ['--max-channels-per-client', '2', '--max-channels', '3'] })
-  owner = await signInOwnerApp(pod, 'The owner\'s app among strangers')
+  owner = await signInOwnerApp(pod, "The owner's app among strangers")
 }, 60_000)
 afterAll(async () => {
   owner?.stop()
@@ -32,13 +32,23 @@ afterAll(async () => {
 async function subscribeAsDid(type: string, features: Record<string, unknown> = {}): Promise<Response> {
   const target = url(`/.notifications/${type}/`)
   const body = JSON.stringify({ type, topic: topic(), ...features })
-  const headers = await signedHeaders(target, { key: privateKeyOf(ED25519), alg: 'ed25519', keyid: DID, method: 'POST', body, headers: { 'content-type': 'application/ld+json' } })
+  const headers = await signedHeaders(target, {
+    key: privateKeyOf(ED25519),
+    alg: 'ed25519',
+    keyid: DID,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/ld+json' },
+  })
   return fetch(target, { method: 'POST', headers, body })
 }
 
-const anonymousPost = (type: string, features: Record<string, unknown> = {}) => fetch(url(`/.notifications/${type}/`), {
-  method: 'POST', headers: { 'content-type': 'application/ld+json' }, body: JSON.stringify({ type, topic: topic(), ...features }),
-})
+const anonymousPost = (type: string, features: Record<string, unknown> = {}) =>
+  fetch(url(`/.notifications/${type}/`), {
+    method: 'POST',
+    headers: { 'content-type': 'application/ld+json' },
+    body: JSON.stringify({ type, topic: topic(), ...features }),
+  })
 
 describe('per client, and the owner apart', () => {
   test('an anonymous client past its cap gets 429 too_many_client_channels on every channel type; a second client still gets a slot; the owner still subscribes when strangers filled the pod', async () => {
@@ -61,7 +71,10 @@ describe('per client, and the owner apart', () => {
       sockets.push(legacy)
       const lines = new Inbox<string>()
       legacy.onmessage = e => lines.push(String(e.data))
-      await new Promise<void>((resolve, reject) => { legacy.onopen = () => resolve(); legacy.onerror = () => reject(new Error('could not open')) })
+      await new Promise<void>((resolve, reject) => {
+        legacy.onopen = () => resolve()
+        legacy.onerror = () => reject(new Error('could not open'))
+      })
       legacy.send(`sub ${topic()}`)
       expect(await lines.next()).toBe(`err ${topic()} too many notification channels from this client`)
       sockets.push((await listenOnSocket(String(waiting.body.receiveFrom))).socket)
@@ -69,7 +82,7 @@ describe('per client, and the owner apart', () => {
       // A second client (another agent) still gets a slot: the third of the strangers' pool
       const other = await subscribeAsDid(WS)
       expect(other.status).toBe(200)
-      sockets.push((await listenOnSocket(String((await other.json() as { receiveFrom: string }).receiveFrom))).socket)
+      sockets.push((await listenOnSocket(String(((await other.json()) as { receiveFrom: string }).receiveFrom))).socket)
       // now the strangers' pool (--max-channels 3) is full: 503, not the client's 429
       const full = await subscribeAsDid(WS)
       expect(full.headers.get('retry-after')).toBe('60')
@@ -82,7 +95,9 @@ describe('per client, and the owner apart', () => {
       sockets.push(socket)
       const card = await owner.fetch(topic(), { headers: { accept: 'text/turtle' } })
       const turtle = await card.text()
-      expect((await owner.fetch(topic(), { method: 'PUT', headers: { 'content-type': 'text/turtle', 'if-match': card.headers.get('etag')! }, body: turtle })).status).toBeLessThan(300)
+      expect(
+        (await owner.fetch(topic(), { method: 'PUT', headers: { 'content-type': 'text/turtle', 'if-match': card.headers.get('etag')! }, body: turtle })).status,
+      ).toBeLessThan(300)
       expect(await inbox.next()).toMatchObject({ type: 'Update', object: topic() })
     } finally {
       for (const s of sockets) s.close()
@@ -93,7 +108,10 @@ describe('per client, and the owner apart', () => {
   test('once the client ends a channel, it has a slot again', async () => {
     // the first test's sockets are closed: their slots come free as the pod sees the closes
     let first = await subscribe(pod, WS, topic())
-    for (let waited = 0; waited < 3000 && first.status !== 200; waited += 50) { await Bun.sleep(50); first = await subscribe(pod, WS, topic()) }
+    for (let waited = 0; waited < 3000 && first.status !== 200; waited += 50) {
+      await Bun.sleep(50)
+      first = await subscribe(pod, WS, topic())
+    }
     const second = await subscribe(pod, WS, topic())
     expect([first.status, second.status]).toEqual([200, 200])
     await expectRsError(await anonymousPost(WS), 429, 'too_many_client_channels')

@@ -26,7 +26,7 @@ const put = async (path: string, body: string) => {
 }
 
 describe('StreamingHTTPChannel2023', () => {
-  test('the topic\'s own stream (its updatesViaStreamingHttp2023 link), fetched with the owner\'s token, carries its notifications', async () => {
+  test("the topic's own stream (its updatesViaStreamingHttp2023 link), fetched with the owner's token, carries its notifications", async () => {
     await put(DOC, '<#d> <http://example.org/p> "1".')
     const head = await owner.fetch(url(DOC), { method: 'HEAD' })
     const stream = linksOf(head).find(l => l.rel === 'http://www.w3.org/ns/solid/terms#updatesViaStreamingHttp2023')!.target
@@ -37,7 +37,9 @@ describe('StreamingHTTPChannel2023', () => {
     try {
       await put(DOC, '<#d> <http://example.org/p> "2".')
       expect(await inbox.next()).toMatchObject({ type: 'Update', object: url(DOC) })
-    } finally { stop() }
+    } finally {
+      stop()
+    }
   })
 
   test('a subscribed channel: its receiveFrom streams to the agent that subscribed, and to no one else', async () => {
@@ -52,7 +54,9 @@ describe('StreamingHTTPChannel2023', () => {
     try {
       await put(DOC, '<#d> <http://example.org/p> "3".')
       expect(await inbox.next()).toMatchObject({ type: 'Update', object: url(DOC) })
-    } finally { stop() }
+    } finally {
+      stop()
+    }
     await expectRsError(await owner.fetch(receiveFrom), 404, 'not_found')
   })
 
@@ -70,13 +74,19 @@ describe('a revoked app', () => {
       const { inbox } = await listenOnSocket(String(sub.body.receiveFrom))
       await put(DOC, '<#d> <http://example.org/p> "4".')
       expect((await inbox.next()).type).toBe('Update')
-      const csrf = (await app.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: app.browser.header() } })).json() as { token: string }).token
-      const revoked = await fetch(url(`/.admin/api/consents/${encodeURIComponent(app.client.clientId)}`), { method: 'DELETE', headers: { cookie: app.browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl } })
+      const csrf = ((await app.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: app.browser.header() } })).json()) as { token: string })
+        .token
+      const revoked = await fetch(url(`/.admin/api/consents/${encodeURIComponent(app.client.clientId)}`), {
+        method: 'DELETE',
+        headers: { cookie: app.browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl },
+      })
       expect(revoked.status).toBe(204)
       await put(DOC, '<#d> <http://example.org/p> "5, after the revocation".')
       expect(await inbox.closedWithin()).toEqual({ code: 1008, reason: 'session_revoked' })
       expect(inbox.pending).toEqual([])
-    } finally { app.stop() }
+    } finally {
+      app.stop()
+    }
   })
 })
 
@@ -92,13 +102,28 @@ describe('a subscriber that never reads', () => {
     const path = new URL(String(sub.body.receiveFrom)).pathname
     const socket = connect(pod.port, '127.0.0.1')
     let handshake = ''
-    await new Promise<void>((resolve) => {
-      socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost:${pod.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`))
-      socket.on('data', (d) => { handshake += d.toString('latin1'); if (handshake.includes('\r\n\r\n')) { socket.pause(); resolve() } })
+    await new Promise<void>(resolve => {
+      socket.on('connect', () =>
+        socket.write(
+          `GET ${path} HTTP/1.1\r\nHost: localhost:${pod.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+        ),
+      )
+      socket.on('data', d => {
+        handshake += d.toString('latin1')
+        if (handshake.includes('\r\n\r\n')) {
+          socket.pause()
+          resolve()
+        }
+      })
     })
     expect(handshake).toStartWith('HTTP/1.1 101')
     let received = 0
-    const counting = (async () => { for (;;) { await reading.inbox.next(10_000); received++ } })().catch(() => undefined)
+    const counting = (async () => {
+      for (;;) {
+        await reading.inbox.next(10_000)
+        received++
+      }
+    })().catch(() => undefined)
     let writes = 0
     for (; writes < 6000 && !pod.stdout().includes('"reason":"too_slow"'); writes++) await put(topic, `<#s> <http://example.org/p> ${writes}.`)
     expect(pod.stdout()).toContain('"reason":"too_slow"')

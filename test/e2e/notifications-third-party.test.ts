@@ -38,6 +38,8 @@ describe('@solid-notifications/subscription', () => {
       expect((await put('<#milk> <http://example.org/qty> 2.')).status).toBeLessThan(300)
       const etag = (await owner.fetch(topic, { headers: { accept: 'text/turtle' } })).headers.get('etag')
       expect(await inbox.next()).toMatchObject({ type: 'Update', object: topic, state: etag })
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 })

@@ -31,13 +31,20 @@ afterAll(async () => {
 describe('durable outbox', () => {
   test(`${N} acknowledged writes, kill -9 before their deliveries, restart: the receiver gets all ${N}`, async () => {
     // a slow receiver: the pod is killed long before it has sent them all
-    receiver.behave('/burst', async () => { await Bun.sleep(150); return undefined })
+    receiver.behave('/burst', async () => {
+      await Bun.sleep(150)
+      return undefined
+    })
     const sub = await subscribe(pod, 'WebhookChannel2023', `${pod.baseUrl}/burst/`, { sendTo: `${receiver.base}/burst` }, owner.fetch)
     expect(sub.status).toBe(200)
     const written: string[] = []
     for (let i = 0; i < N; i++) {
       const path = `/burst/n${i}.ttl`
-      const res = await owner.fetch(pod.baseUrl + path, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `<#a> <http://example.org/n> ${i}.` })
+      const res = await owner.fetch(pod.baseUrl + path, {
+        method: 'PUT',
+        headers: { 'content-type': 'text/turtle' },
+        body: `<#a> <http://example.org/n> ${i}.`,
+      })
       expect(res.status).toBe(201)
       written.push(pod.baseUrl + path)
     }
@@ -70,12 +77,21 @@ describe('without --allow-insecure-local', () => {
       for (const sendTo of ['https://[::1]:8443/hook', 'https://127.0.0.1:8443/hook', 'https://localhost:8443/hook']) {
         const target = `${strict.baseUrl}/.notifications/WebhookChannel2023/`
         const body = JSON.stringify({ type: 'WebhookChannel2023', topic: `${strict.baseUrl}/profile/card`, sendTo })
-        const headers = await signedHeaders(target, { key: privateKeyOf(ED25519), alg: 'ed25519', keyid: DID, method: 'POST', body, headers: { 'content-type': 'application/ld+json' } })
+        const headers = await signedHeaders(target, {
+          key: privateKeyOf(ED25519),
+          alg: 'ed25519',
+          keyid: DID,
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/ld+json' },
+        })
         const res = await fetch(target, { method: 'POST', headers, body })
         const text = await res.text()
         expect([res.status, text.split(':', 1)[0]], sendTo).toEqual([400, 'unsafe_send_to'])
         expect(text).toContain('loopback')
       }
-    } finally { await strict.dispose() }
+    } finally {
+      await strict.dispose()
+    }
   }, 30_000)
 })

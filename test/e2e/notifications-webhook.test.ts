@@ -40,17 +40,26 @@ const hook = (topic: string, path: string, features: Record<string, unknown> = {
 
 /** The did:key agent's signed request. */
 async function asDid(target: string, method: string, body?: string): Promise<Response> {
-  const headers = await signedHeaders(target, { key: privateKeyOf(ED25519), alg: 'ed25519', keyid: DID, method, ...(body !== undefined ? { body, headers: { 'content-type': 'application/ld+json' } } : {}) })
+  const headers = await signedHeaders(target, {
+    key: privateKeyOf(ED25519),
+    alg: 'ed25519',
+    keyid: DID,
+    method,
+    ...(body !== undefined ? { body, headers: { 'content-type': 'application/ld+json' } } : {}),
+  })
   return fetch(target, { method, headers, ...(body !== undefined ? { body } : {}) })
 }
 
-describe('the pod\'s key document', () => {
+describe("the pod's key document", () => {
   test('is public, in Turtle and JSON-LD, with an Ed25519 public key and nothing private', async () => {
     const docUrl = url('/.notifications/webhook-key')
     const ttl = await fetch(docUrl, { headers: { accept: 'text/turtle' } })
     expect(ttl.status).toBe(200)
     expect(ttl.headers.get('content-type')).toStartWith('text/turtle')
-    const jwk = JSON.parse(parseTurtle(await ttl.text(), docUrl).find(q => q.subject.value === `${docUrl}#key` && q.predicate.value === 'https://w3id.org/security#publicKeyJwk')!.object.value)
+    const jwk = JSON.parse(
+      parseTurtle(await ttl.text(), docUrl).find(q => q.subject.value === `${docUrl}#key` && q.predicate.value === 'https://w3id.org/security#publicKeyJwk')!
+        .object.value,
+    )
     expect(jwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' })
     expect(jwk.d).toBeUndefined()
     const ld = await fetch(docUrl, { headers: { accept: 'application/ld+json' } })
@@ -67,14 +76,17 @@ describe('WebhookChannel2023 delivery', () => {
     expect(sub.body).toMatchObject({ type: WEBHOOK, topic: url('/pub/doc.ttl'), sendTo: `${receiver.base}/doc`, sender: url('/.notifications/webhook-key') })
     expect(String(sub.body.id)).toStartWith(url('/.notifications/WebhookChannel2023/'))
     await put('/pub/doc.ttl', '<#a> <http://example.org/p> "1".')
-    const created = await etagOf('/pub/doc.ttl') ?? 'no ETag'
+    const created = (await etagOf('/pub/doc.ttl')) ?? 'no ETag'
     await put('/pub/doc.ttl', '<#a> <http://example.org/p> "2".')
-    const updated = await etagOf('/pub/doc.ttl') ?? 'no ETag'
+    const updated = (await etagOf('/pub/doc.ttl')) ?? 'no ETag'
     await remove('/pub/doc.ttl')
     await eventually(() => receiver.at('/doc').length >= 3, 'three deliveries')
     const got = receiver.at('/doc')
     expect(got.map(d => [d.json.type, d.json.object, d.json.state])).toEqual([
-      ['Create', url('/pub/doc.ttl'), created], ['Update', url('/pub/doc.ttl'), updated], ['Delete', url('/pub/doc.ttl'), undefined]])
+      ['Create', url('/pub/doc.ttl'), created],
+      ['Update', url('/pub/doc.ttl'), updated],
+      ['Delete', url('/pub/doc.ttl'), undefined],
+    ])
     for (const d of got) {
       expect(d.headers['content-type']).toBe('application/ld+json')
       expect(d.json['@context']).toEqual(['https://www.w3.org/ns/activitystreams', NOTIFICATION_CONTEXT])
@@ -87,7 +99,10 @@ describe('WebhookChannel2023 delivery', () => {
     const d = receiver.at('/doc')[0]!
     const tampered = { ...d, body: d.body.replace('Create', 'Delete') }
     expect((await verifyDelivery(tampered)).digestMatches).toBe(false)
-    const resigned = { ...d, headers: { ...d.headers, 'content-digest': `sha-256=:${Buffer.from(new Bun.CryptoHasher('sha256').update(tampered.body).digest()).toString('base64')}:` } }
+    const resigned = {
+      ...d,
+      headers: { ...d.headers, 'content-digest': `sha-256=:${Buffer.from(new Bun.CryptoHasher('sha256').update(tampered.body).digest()).toString('base64')}:` },
+    }
     expect((await verifyDelivery(resigned)).verified).toBe(false)
   })
 
@@ -98,7 +113,9 @@ describe('WebhookChannel2023 delivery', () => {
     await remove('/box/first.ttl')
     await eventually(() => receiver.at('/box').length >= 2, 'Add and Remove')
     expect(receiver.at('/box').map(d => [d.json.type, d.json.object, d.json.target])).toEqual([
-      ['Add', url('/box/second.ttl'), url('/box/')], ['Remove', url('/box/first.ttl'), url('/box/')]])
+      ['Add', url('/box/second.ttl'), url('/box/')],
+      ['Remove', url('/box/first.ttl'), url('/box/')],
+    ])
     expect((await verifyDelivery(receiver.at('/box')[0]!)).verified).toBe(true)
   })
 })
@@ -117,7 +134,7 @@ describe('sendTo is refused where the pod must not post', () => {
     expect(text).toContain(why)
   })
 
-  test('the pod\'s own origin → 400 unsafe_send_to', async () => {
+  test("the pod's own origin → 400 unsafe_send_to", async () => {
     const res = await subscribe(pod, WEBHOOK, url('/pub/'), { sendTo: url('/inbox/') }, owner.fetch)
     expect([res.status, String(res.body.text).split(':', 1)[0]]).toEqual([400, 'unsafe_send_to'])
   })
@@ -125,12 +142,17 @@ describe('sendTo is refused where the pod must not post', () => {
 
 describe('retries', () => {
   test('a receiver answering 500 gets the notification again, and it is delivered once; its answer is never quoted', async () => {
-    receiver.behave('/flaky', n => n === 1 ? new Response('RECEIVER-SECRET-BODY', { status: 500 }) : undefined)
+    receiver.behave('/flaky', n => (n === 1 ? new Response('RECEIVER-SECRET-BODY', { status: 500 }) : undefined))
     expect((await hook('/pub/flaky.ttl', '/flaky')).status).toBe(200)
     await put('/pub/flaky.ttl', '<#a> <http://example.org/p> "1".')
     await eventually(() => receiver.at('/flaky').length === 1, 'the retried delivery')
     expect(receiver.attemptsAt('/flaky')).toBe(2)
-    expect(await (async () => { await Bun.sleep(1500); return receiver.at('/flaky').length })()).toBe(1)
+    expect(
+      await (async () => {
+        await Bun.sleep(1500)
+        return receiver.at('/flaky').length
+      })(),
+    ).toBe(1)
     expect(pod.stdout()).toMatch(/"event":"webhook.failing".*answered 500/)
     expect(pod.output()).not.toContain('RECEIVER-SECRET-BODY')
   })
@@ -141,7 +163,7 @@ describe('retries', () => {
     expect((await hook('/pub/busy.ttl', '/busy')).status).toBe(200)
     const started = Date.now()
     await put('/pub/busy.ttl', '<#a> <http://example.org/p> "1".')
-    await eventually(() => receiver.at('/busy').length === 1, 'the answering channel\'s delivery', 2000)
+    await eventually(() => receiver.at('/busy').length === 1, "the answering channel's delivery", 2000)
     expect(Date.now() - started).toBeLessThan(2000)
     expect(receiver.attemptsAt('/silent')).toBe(1)
     // 5 s timeout, then a retry 1 s later
@@ -174,9 +196,13 @@ ${readers}`
     await put('/team/plan.ttl', '<#a> <http://example.org/p> "0".')
     await put('/team/.acl', acl(`<#dee> a acl:Authorization; acl:agent <${DID}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`))
     const service = url('/.notifications/WebhookChannel2023/')
-    const res = await asDid(service, 'POST', JSON.stringify({ '@context': [NOTIFICATION_CONTEXT], type: WEBHOOK, topic: url('/team/plan.ttl'), sendTo: `${receiver.base}/dee` }))
+    const res = await asDid(
+      service,
+      'POST',
+      JSON.stringify({ '@context': [NOTIFICATION_CONTEXT], type: WEBHOOK, topic: url('/team/plan.ttl'), sendTo: `${receiver.base}/dee` }),
+    )
     expect(res.status).toBe(200)
-    const id = (await res.json() as { id: string }).id
+    const id = ((await res.json()) as { id: string }).id
     await put('/team/plan.ttl', '<#a> <http://example.org/p> "1".')
     await eventually(() => receiver.at('/dee').length === 1, 'the delivery while Dee may read')
     await put('/team/.acl', acl(''))
@@ -191,7 +217,11 @@ ${readers}`
 
   test('subscribing without Read of the topic → 403 forbidden, nothing stored', async () => {
     const service = url('/.notifications/WebhookChannel2023/')
-    const res = await asDid(service, 'POST', JSON.stringify({ '@context': [NOTIFICATION_CONTEXT], type: WEBHOOK, topic: url('/team/plan.ttl'), sendTo: `${receiver.base}/nope` }))
+    const res = await asDid(
+      service,
+      'POST',
+      JSON.stringify({ '@context': [NOTIFICATION_CONTEXT], type: WEBHOOK, topic: url('/team/plan.ttl'), sendTo: `${receiver.base}/nope` }),
+    )
     await expectRsError(res, 403, 'forbidden')
   })
 })

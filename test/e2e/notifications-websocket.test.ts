@@ -13,9 +13,12 @@ beforeAll(async () => {
   owner = await signInOwnerApp(pod)
   // /pub/: the owner's, and readable by everyone
   await put('/pub/news.ttl', '<#n> <http://example.org/p> "0".')
-  await put('/pub/.acl', `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+  await put(
+    '/pub/.acl',
+    `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#public> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`)
+<#public> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
+  )
 }, 60_000)
 afterAll(async () => {
   owner?.stop()
@@ -64,7 +67,10 @@ describe('discovery', () => {
   test('a resource links its own stream (rel updatesViaStreamingHttp2023) and the storage description', async () => {
     const res = await fetch(url('/pub/'), { method: 'HEAD' })
     const links = linksOf(res)
-    expect(links).toContainEqual({ target: `${pod.baseUrl}/.notifications/StreamingHTTPChannel2023/topics/pub/`, rel: 'http://www.w3.org/ns/solid/terms#updatesViaStreamingHttp2023' })
+    expect(links).toContainEqual({
+      target: `${pod.baseUrl}/.notifications/StreamingHTTPChannel2023/topics/pub/`,
+      rel: 'http://www.w3.org/ns/solid/terms#updatesViaStreamingHttp2023',
+    })
     expect(links).toContainEqual({ target: `${pod.baseUrl}/.well-known/solid`, rel: 'http://www.w3.org/ns/solid/terms#storageDescription' })
   })
 })
@@ -91,7 +97,9 @@ describe('WebSocketChannel2023', () => {
       const deleted = await inbox.next()
       expect(deleted).toMatchObject({ type: 'Delete', object: url(DOC) })
       expect(deleted.state).toBeUndefined()
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 
   test('a container subscriber hears Add and Remove of members, with the member as object and the container as target', async () => {
@@ -105,7 +113,9 @@ describe('WebSocketChannel2023', () => {
       expect(await inbox.quietFor(300)).toBe(true) // a member's update is not the container's news
       await owner.fetch(url(DOC), { method: 'DELETE' })
       expect(await inbox.next()).toMatchObject({ type: 'Remove', object: url(DOC), target: url(FOLDER) })
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 
   test('state: a subscriber holding an old state is told the current one as soon as it connects', async () => {
@@ -119,7 +129,9 @@ describe('WebSocketChannel2023', () => {
       const second = await listenOnSocket(String(current.body.receiveFrom))
       expect(await second.inbox.quietFor(300)).toBe(true)
       second.socket.close()
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 
   test('rate: changes closer together than the rate are told as the latest one, once the rate has passed', async () => {
@@ -130,10 +142,12 @@ describe('WebSocketChannel2023', () => {
       const first = await inbox.next()
       const last = await inbox.next(2000)
       expect(first.type).toBe('Update')
-      expect(last.state).toBe(await etagOf(DOC) as string)
+      expect(last.state).toBe((await etagOf(DOC)) as string)
       expect(Date.parse(last.published) - Date.parse(first.published)).toBeGreaterThanOrEqual(0)
       expect(await inbox.quietFor(800)).toBe(true)
-    } finally { socket.close() }
+    } finally {
+      socket.close()
+    }
   })
 
   test('startAt in the future: nothing is sent before it; endAt: the channel ends then', async () => {
@@ -153,8 +167,12 @@ describe('WebSocketChannel2023', () => {
     const sub = await subscribe(pod, 'WebSocketChannel2023', url(DOC), { accept: 'text/turtle' }, owner.fetch)
     expect(sub.body.accept).toBe('text/turtle')
     const socket = new WebSocket(String(sub.body.receiveFrom))
-    const got = new Promise<string>(resolve => { socket.onmessage = e => resolve(String(e.data)) })
-    await new Promise(r => { socket.onopen = r })
+    const got = new Promise<string>(resolve => {
+      socket.onmessage = e => resolve(String(e.data))
+    })
+    await new Promise(r => {
+      socket.onopen = r
+    })
     await put(DOC, '<#a> <http://example.org/p> "ttl".')
     const text = await got
     socket.close()
@@ -179,7 +197,9 @@ describe('WebSocketChannel2023', () => {
     const { socket } = await listenOnSocket(String(sub.body.receiveFrom))
     await expect(listenOnSocket(String(sub.body.receiveFrom))).rejects.toThrow('could not open')
     await expect(listenOnSocket(`ws://localhost:${pod.port}/.notifications/WebSocketChannel2023/${'0'.repeat(32)}`)).rejects.toThrow('could not open')
-    const plain = await fetch(`${pod.baseUrl}/.notifications/WebSocketChannel2023/${'0'.repeat(32)}`, { headers: { upgrade: 'websocket', connection: 'upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' } })
+    const plain = await fetch(`${pod.baseUrl}/.notifications/WebSocketChannel2023/${'0'.repeat(32)}`, {
+      headers: { upgrade: 'websocket', connection: 'upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' },
+    })
     await expectRsError(plain, 404, 'not_found')
     socket.close()
   })
@@ -189,7 +209,8 @@ describe('who may listen', () => {
   test('subscribing to a document the requester may not read: anonymous 401 with the challenges, nothing opened', async () => {
     await put('/private/secret.ttl', '<#s> <http://example.org/p> "secret".')
     const res = await fetch(url('/.notifications/WebSocketChannel2023/'), {
-      method: 'POST', headers: { 'content-type': 'application/ld+json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/ld+json' },
       body: JSON.stringify({ type: 'WebSocketChannel2023', topic: url('/private/secret.ttl') }),
     })
     await expectRsError(res, 401, 'unauthenticated')
@@ -204,7 +225,8 @@ describe('who may listen', () => {
     expect((await inbox.next()).type).toBe('Update')
     // the owner makes /pub/ private
     const acl = await owner.fetch(url('/pub/.acl'), {
-      method: 'PUT', headers: { 'content-type': 'text/turtle' },
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
       body: `@prefix acl: <http://www.w3.org/ns/auth/acl#>.\n<#owner> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`,
     })
     expect(acl.status).toBeLessThan(300)
@@ -216,7 +238,8 @@ describe('who may listen', () => {
 })
 
 describe('subscription requests that are refused', () => {
-  const post = (body: string, type = 'application/ld+json') => owner.fetch(url('/.notifications/WebSocketChannel2023/'), { method: 'POST', headers: { 'content-type': type }, body })
+  const post = (body: string, type = 'application/ld+json') =>
+    owner.fetch(url('/.notifications/WebSocketChannel2023/'), { method: 'POST', headers: { 'content-type': type }, body })
   const request = (fields: Record<string, unknown>) => post(JSON.stringify({ type: 'WebSocketChannel2023', topic: url(DOC), ...fields }))
 
   test('not JSON-LD → 415 unsupported_media_type', async () => {
@@ -251,7 +274,7 @@ describe('subscription requests that are refused', () => {
 })
 
 describe('a bounded number of channels', () => {
-  test('past --max-channels a stranger\'s subscription is refused with 503 too_many_channels and Retry-After; once one ends, there is room again', async () => {
+  test("past --max-channels a stranger's subscription is refused with 503 too_many_channels and Retry-After; once one ends, there is room again", async () => {
     const small = await startPod({ extraArgs: ['--max-channels', '2'] })
     try {
       // the owner's profile is public: anonymous strangers may listen to it
@@ -262,7 +285,9 @@ describe('a bounded number of channels', () => {
         open.push(await listenOnSocket(String(sub.body.receiveFrom)))
       }
       const refused = await fetch(`${small.baseUrl}/.notifications/WebSocketChannel2023/`, {
-        method: 'POST', headers: { 'content-type': 'application/ld+json' }, body: JSON.stringify({ type: 'WebSocketChannel2023', topic }),
+        method: 'POST',
+        headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ type: 'WebSocketChannel2023', topic }),
       })
       expect(refused.headers.get('retry-after')).toBe('60')
       await expectRsError(refused, 503, 'too_many_channels')

@@ -35,20 +35,36 @@ export async function signInOwnerApp(pod: RunningPod, name = 'Notifications test
   const tokens = await exchangeCode(pod.baseUrl, client, key, await obtainCodeOverHttp(pod.baseUrl, client, browser, OWNER_PASSWORD, fetch, o))
   const token = tokens.access_token as string
   return {
-    client, browser, tokens, key,
-    fetch: async (url, init = {}) => fetch(url, {
-      ...init,
-      headers: { ...init.headers as Record<string, string>, authorization: `DPoP ${token}`, dpop: await dpopProof(key, (init.method ?? 'GET').toUpperCase(), url.split('?')[0]!, Date.now(), { accessToken: token }) },
-    }),
+    client,
+    browser,
+    tokens,
+    key,
+    fetch: async (url, init = {}) =>
+      fetch(url, {
+        ...init,
+        headers: {
+          ...(init.headers as Record<string, string>),
+          authorization: `DPoP ${token}`,
+          dpop: await dpopProof(key, (init.method ?? 'GET').toUpperCase(), url.split('?')[0]!, Date.now(), { accessToken: token }),
+        },
+      }),
     stop: () => client.stop(),
   }
 }
 
-export interface ChannelAnswer { status: number; body: Record<string, unknown> }
+export interface ChannelAnswer {
+  status: number
+  body: Record<string, unknown>
+}
 
 /** POSTs a channel request to the service of `type` (as JSON-LD), through `fetcher` (anonymous: plain fetch). */
-export async function subscribe(pod: RunningPod, type: string, topic: string, features: Record<string, unknown> = {},
-  fetcher: (url: string, init?: RequestInit) => Promise<Response> = fetch): Promise<ChannelAnswer> {
+export async function subscribe(
+  pod: RunningPod,
+  type: string,
+  topic: string,
+  features: Record<string, unknown> = {},
+  fetcher: (url: string, init?: RequestInit) => Promise<Response> = fetch,
+): Promise<ChannelAnswer> {
   const res = await fetcher(`${pod.baseUrl}/.notifications/${type}/`, {
     method: 'POST',
     headers: { 'content-type': 'application/ld+json' },
@@ -56,7 +72,11 @@ export async function subscribe(pod: RunningPod, type: string, topic: string, fe
   })
   const text = await res.text()
   let body: Record<string, unknown> = {}
-  try { body = JSON.parse(text) } catch { body = { text } }
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = { text }
+  }
   return { status: res.status, body }
 }
 
@@ -66,15 +86,30 @@ export class Inbox<T> {
   private waiter?: (v: T) => void
   closed?: { code: number; reason: string }
   private closeWaiter?: () => void
-  push(item: T) { if (this.waiter) { const w = this.waiter; this.waiter = undefined; w(item) } else this.items.push(item) }
-  close(code: number, reason: string) { this.closed = { code, reason }; this.closeWaiter?.() }
+  push(item: T) {
+    if (this.waiter) {
+      const w = this.waiter
+      this.waiter = undefined
+      w(item)
+    } else this.items.push(item)
+  }
+  close(code: number, reason: string) {
+    this.closed = { code, reason }
+    this.closeWaiter?.()
+  }
   /** The next message, or an error after `ms`. */
   next(ms = 3000): Promise<T> {
     const item = this.items.shift()
     if (item !== undefined) return Promise.resolve(item)
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { this.waiter = undefined; reject(new Error(`no message within ${ms} ms`)) }, ms)
-      this.waiter = (v) => { clearTimeout(timer); resolve(v) }
+      const timer = setTimeout(() => {
+        this.waiter = undefined
+        reject(new Error(`no message within ${ms} ms`))
+      }, ms)
+      this.waiter = v => {
+        clearTimeout(timer)
+        resolve(v)
+      }
     })
   }
   /** True when nothing arrives within `ms`. */
@@ -83,11 +118,19 @@ export class Inbox<T> {
     await Bun.sleep(ms)
     return this.items.length === 0
   }
-  get pending(): readonly T[] { return this.items }
+  get pending(): readonly T[] {
+    return this.items
+  }
   /** Resolves when the channel closed (or after `ms`). */
   async closedWithin(ms = 3000): Promise<{ code: number; reason: string } | undefined> {
     if (this.closed) return this.closed
-    await new Promise<void>(resolve => { const t = setTimeout(resolve, ms); this.closeWaiter = () => { clearTimeout(t); resolve() } })
+    await new Promise<void>(resolve => {
+      const t = setTimeout(resolve, ms)
+      this.closeWaiter = () => {
+        clearTimeout(t)
+        resolve()
+      }
+    })
     return this.closed
   }
 }
@@ -96,8 +139,8 @@ export class Inbox<T> {
 export async function listenOnSocket(receiveFrom: string, protocols?: string[]): Promise<{ socket: WebSocket; inbox: Inbox<Notification> }> {
   const socket = new WebSocket(receiveFrom, protocols)
   const inbox = new Inbox<Notification>()
-  socket.onmessage = (e) => inbox.push(JSON.parse(String(e.data)) as Notification)
-  socket.onclose = (e) => inbox.close(e.code, e.reason)
+  socket.onmessage = e => inbox.push(JSON.parse(String(e.data)) as Notification)
+  socket.onclose = e => inbox.close(e.code, e.reason)
   await new Promise<void>((resolve, reject) => {
     socket.onopen = () => resolve()
     socket.onerror = () => reject(new Error(`could not open ${receiveFrom}`))
@@ -122,7 +165,14 @@ export function listenOnStream(res: Response): { inbox: Inbox<Notification>; sto
         }
       }
       inbox.close(1000, 'end of stream')
-    } catch { inbox.close(1006, 'stream failed') }
+    } catch {
+      inbox.close(1006, 'stream failed')
+    }
   })()
-  return { inbox, stop: () => { void reader.cancel() } }
+  return {
+    inbox,
+    stop: () => {
+      void reader.cancel()
+    },
+  }
 }

@@ -42,7 +42,7 @@ const take = (res: Response) => {
 }
 const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
 const browse = async (url: string, init: RequestInit = {}) =>
-  take(await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers as Record<string, string>, cookie: cookie() } }))
+  take(await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: cookie() } }))
 const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)![1]!
 
 const proof = (method: string, url: string, accessToken?: string) => {
@@ -66,8 +66,14 @@ describe('an independent RP over real HTTP', () => {
 
   test('authorization → login form → consent → redirect with code, state and iss', async () => {
     const params = new URLSearchParams({
-      response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: 'openid webid offline_access',
-      state: 'xyz', nonce: 'n-0S6', code_challenge: challenge, code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid webid offline_access',
+      state: 'xyz',
+      nonce: 'n-0S6',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
     })
     const toLogin = await browse(`${meta.authorization_endpoint}?${params}`)
     expect(toLogin.status).toBe(303)
@@ -76,7 +82,8 @@ describe('an independent RP over real HTTP', () => {
     const loginPage = await (await browse(loginUrl)).text()
     expect(loginPage).toContain('E2E RP')
     const loggedIn = await browse(`${pod.baseUrl}/.oidc/login`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: pod.baseUrl },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: pod.baseUrl },
       body: new URLSearchParams({ csrf: hidden(loginPage, 'csrf'), interaction: hidden(loginPage, 'interaction'), return: '', password: OWNER_PASSWORD }),
     })
     expect(loggedIn.status).toBe(303)
@@ -87,7 +94,8 @@ describe('an independent RP over real HTTP', () => {
     expect(consentPage).toContain('E2E RP')
     expect(consentPage).toContain('offline_access')
     const approved = await browse(`${pod.baseUrl}/.oidc/consent`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: pod.baseUrl },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: pod.baseUrl },
       body: new URLSearchParams({ csrf: hidden(consentPage, 'csrf'), interaction: hidden(consentPage, 'interaction'), decision: 'approve' }),
     })
     expect(approved.status).toBe(303)
@@ -101,7 +109,8 @@ describe('an independent RP over real HTTP', () => {
 
   test('token request with DPoP → DPoP-bound tokens', async () => {
     const res = await fetch(meta.token_endpoint!, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await proof('POST', meta.token_endpoint!) },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await proof('POST', meta.token_endpoint!) },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
     })
     expect(res.status).toBe(200)
@@ -116,7 +125,8 @@ describe('an independent RP over real HTTP', () => {
 
   test('refresh rotates the refresh token (same DPoP key)', async () => {
     const res = await fetch(meta.token_endpoint!, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await proof('POST', meta.token_endpoint!) },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await proof('POST', meta.token_endpoint!) },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string, client_id: clientId }),
     })
     expect(res.status).toBe(200)
@@ -130,7 +140,9 @@ describe('an independent RP over real HTTP', () => {
     const url = `${pod.baseUrl}/`
     const anonymous = await fetch(url)
     expect(anonymous.status).toBe(401)
-    const res = await fetch(url, { headers: { authorization: `DPoP ${tokens.access_token}`, dpop: await proof('GET', url, tokens.access_token as string), accept: 'text/turtle' } })
+    const res = await fetch(url, {
+      headers: { authorization: `DPoP ${tokens.access_token}`, dpop: await proof('GET', url, tokens.access_token as string), accept: 'text/turtle' },
+    })
     expect(res.status).toBe(200)
     expect(res.headers.get('wac-allow')).toContain('user="read write append control"')
   })
@@ -150,12 +162,14 @@ describe('an independent RP over real HTTP', () => {
   test('the server log holds no password, code, token or cookie', () => {
     const out = pod.output()
     expect(out).toContain('op.tokens_issued')
-    for (const secret of [OWNER_PASSWORD, code, tokens.access_token as string, tokens.refresh_token as string, ...jar.values()]) expect(out).not.toContain(secret)
+    for (const secret of [OWNER_PASSWORD, code, tokens.access_token as string, tokens.refresh_token as string, ...jar.values()])
+      expect(out).not.toContain(secret)
   })
 
   test('a second redemption of the code fails and revokes what it issued (also the rotated tokens)', async () => {
     const res = await fetch(meta.token_endpoint!, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await proof('POST', meta.token_endpoint!) },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await proof('POST', meta.token_endpoint!) },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
     })
     expect(res.status).toBe(400)

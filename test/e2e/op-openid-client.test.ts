@@ -15,14 +15,24 @@ let redirectUri = ''
 beforeAll(async () => {
   pod = await startPod()
   rp = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
-    fetch: (req) => new URL(req.url).pathname === '/id'
-      ? new Response(JSON.stringify({
-        '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld', client_id: clientId, client_name: 'openid-client RP',
-        redirect_uris: [redirectUri], post_logout_redirect_uris: [`http://localhost:${rp.port}/bye`],
-        grant_types: ['authorization_code', 'refresh_token'], scope: 'openid webid offline_access', token_endpoint_auth_method: 'none',
-      }), { headers: { 'content-type': 'application/ld+json' } })
-      : new Response('not found', { status: 404 }),
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: req =>
+      new URL(req.url).pathname === '/id'
+        ? new Response(
+            JSON.stringify({
+              '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld',
+              client_id: clientId,
+              client_name: 'openid-client RP',
+              redirect_uris: [redirectUri],
+              post_logout_redirect_uris: [`http://localhost:${rp.port}/bye`],
+              grant_types: ['authorization_code', 'refresh_token'],
+              scope: 'openid webid offline_access',
+              token_endpoint_auth_method: 'none',
+            }),
+            { headers: { 'content-type': 'application/ld+json' } },
+          )
+        : new Response('not found', { status: 404 }),
   })
   clientId = `http://localhost:${rp.port}/id`
   redirectUri = `http://localhost:${rp.port}/callback`
@@ -39,8 +49,12 @@ const cookieHeader = (jar: Jar) => [...jar].map(([k, v]) => `${k}=${v}`).join(';
 /** The browser: follows our login and consent pages with a cookie jar until the redirect leaves the pod. */
 async function userAgent(start: URL, jar: Jar = new Map()): Promise<URL> {
   const go = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers as Record<string, string>, cookie: cookieHeader(jar) } })
-    for (const line of res.headers.getSetCookie()) { const [p] = line.split(';'); const i = p!.indexOf('='); jar.set(p!.slice(0, i), p!.slice(i + 1)) }
+    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: cookieHeader(jar) } })
+    for (const line of res.headers.getSetCookie()) {
+      const [p] = line.split(';')
+      const i = p!.indexOf('=')
+      jar.set(p!.slice(0, i), p!.slice(i + 1))
+    }
     return res
   }
   const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)![1]!
@@ -52,9 +66,10 @@ async function userAgent(start: URL, jar: Jar = new Map()): Promise<URL> {
     if (location.origin !== pod.baseUrl) return location
     const page = await (await go(location.href)).text()
     const interaction = hidden(page, 'interaction')
-    res = location.pathname === '/.oidc/login'
-      ? await post(`${pod.baseUrl}/.oidc/login`, { csrf: hidden(page, 'csrf'), interaction, return: '', password: OWNER_PASSWORD })
-      : await post(`${pod.baseUrl}/.oidc/consent`, { csrf: hidden(page, 'csrf'), interaction, decision: 'approve' })
+    res =
+      location.pathname === '/.oidc/login'
+        ? await post(`${pod.baseUrl}/.oidc/login`, { csrf: hidden(page, 'csrf'), interaction, return: '', password: OWNER_PASSWORD })
+        : await post(`${pod.baseUrl}/.oidc/consent`, { csrf: hidden(page, 'csrf'), interaction, decision: 'approve' })
   }
   throw new Error('the authorization did not come back to the client')
 }
@@ -66,7 +81,9 @@ describe('openid-client v6 with a Client ID Document (public client, PKCE S256, 
   const browser: Jar = new Map()
 
   test('discovers the provider', async () => {
-    config = await client.discovery(new URL(pod.baseUrl), clientId, { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }, client.None(), { execute: [client.allowInsecureRequests] })
+    config = await client.discovery(new URL(pod.baseUrl), clientId, { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }, client.None(), {
+      execute: [client.allowInsecureRequests],
+    })
     expect(config.serverMetadata().issuer).toBe(pod.baseUrl)
     expect(config.serverMetadata().supportsPKCE('S256')).toBe(true)
     dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'))
@@ -77,12 +94,22 @@ describe('openid-client v6 with a Client ID Document (public client, PKCE S256, 
     const state = client.randomState()
     const nonce = client.randomNonce()
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri, scope: 'openid webid offline_access', state, nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: redirectUri,
+      scope: 'openid webid offline_access',
+      state,
+      nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     })
     const callback = await userAgent(url, browser)
     expect(callback.searchParams.get('iss')).toBe(pod.baseUrl)
-    tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true }, undefined, { DPoP: dpop })
+    tokens = await client.authorizationCodeGrant(
+      config,
+      callback,
+      { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true },
+      undefined,
+      { DPoP: dpop },
+    )
     expect(tokens.token_type).toBe('dpop')
     const claims = tokens.claims()!
     expect(claims.webid).toBe(`${pod.baseUrl}/profile/card#me`)
@@ -92,7 +119,15 @@ describe('openid-client v6 with a Client ID Document (public client, PKCE S256, 
   })
 
   test('a DPoP-protected GET of a private resource', async () => {
-    const res = await client.fetchProtectedResource(config, tokens.access_token, new URL(`${pod.baseUrl}/`), 'GET', undefined, new Headers({ accept: 'text/turtle' }), { DPoP: dpop })
+    const res = await client.fetchProtectedResource(
+      config,
+      tokens.access_token,
+      new URL(`${pod.baseUrl}/`),
+      'GET',
+      undefined,
+      new Headers({ accept: 'text/turtle' }),
+      { DPoP: dpop },
+    )
     expect(res.status).toBe(200)
     expect(await res.text()).toContain('Storage')
   })
@@ -106,7 +141,11 @@ describe('openid-client v6 with a Client ID Document (public client, PKCE S256, 
   })
 
   test('RP-initiated logout to a registered post_logout_redirect_uri', async () => {
-    const url = client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `http://localhost:${rp.port}/bye`, state: 'bye' })
+    const url = client.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: `http://localhost:${rp.port}/bye`,
+      state: 'bye',
+    })
     // the browser that signed in follows the app's logout link: its session's hint, no question asked
     const res = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader(browser) } })
     expect(res.status).toBe(303)
@@ -117,19 +156,35 @@ describe('openid-client v6 with a Client ID Document (public client, PKCE S256, 
 describe('openid-client v6 with dynamic registration and a signed request object (JAR)', () => {
   test('registers (scope with webid), sends an ES256 request object, and gets DPoP-bound tokens', async () => {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true })
-    const jwk = { ...await exportJWK(publicKey), kid: 'jar-1', alg: 'ES256', use: 'sig' }
-    const config = await client.dynamicClientRegistration(new URL(pod.baseUrl), {
-      redirect_uris: [redirectUri], scope: 'openid webid offline_access', grant_types: ['authorization_code', 'refresh_token'],
-      token_endpoint_auth_method: 'client_secret_basic', jwks: { keys: [jwk] }, client_name: 'registered RP',
-    } as Partial<client.ClientMetadata>, client.ClientSecretBasic(), { execute: [client.allowInsecureRequests] })
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'jar-1', alg: 'ES256', use: 'sig' }
+    const config = await client.dynamicClientRegistration(
+      new URL(pod.baseUrl),
+      {
+        redirect_uris: [redirectUri],
+        scope: 'openid webid offline_access',
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        jwks: { keys: [jwk] },
+        client_name: 'registered RP',
+      } as Partial<client.ClientMetadata>,
+      client.ClientSecretBasic(),
+      { execute: [client.allowInsecureRequests] },
+    )
     expect(config.clientMetadata().client_secret).toBeDefined()
     const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'))
     const verifier = client.randomPKCECodeVerifier()
     const state = client.randomState()
-    const url = await client.buildAuthorizationUrlWithJAR(config, {
-      redirect_uri: redirectUri, scope: 'openid webid offline_access', state,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-    }, { key: privateKey, kid: 'jar-1' })
+    const url = await client.buildAuthorizationUrlWithJAR(
+      config,
+      {
+        redirect_uri: redirectUri,
+        scope: 'openid webid offline_access',
+        state,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      },
+      { key: privateKey, kid: 'jar-1' },
+    )
     expect(url.searchParams.get('request')).toBeTruthy()
     const callback = await userAgent(url)
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, undefined, { DPoP: dpop })

@@ -10,13 +10,24 @@ export type OwnerSend = (method: string, path: string, body?: BodyInit, headers?
 export async function ownerScript(pod: RunningPod): Promise<OwnerSend> {
   const c = await runSolopod('clients', 'add', '--name', 'Owner script', '--data', pod.dataDir)
   expect(c.code).toBe(0)
-  const [id, secret] = c.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+  const [id, secret] = c.stdout
+    .trim()
+    .split('\n')
+    .map(l => l.slice(l.indexOf('=') + 1))
   const key = await newDpopKey()
   const tokenUrl = `${pod.baseUrl}/.oidc/token`
-  const t = await fetch(tokenUrl, { method: 'POST', body: 'grant_type=client_credentials', headers: { 'content-type': FORM, authorization: `Basic ${btoa(`${id}:${secret}`)}`, dpop: await dpopProof(key, 'POST', tokenUrl, Date.now()) } })
+  const t = await fetch(tokenUrl, {
+    method: 'POST',
+    body: 'grant_type=client_credentials',
+    headers: { 'content-type': FORM, authorization: `Basic ${btoa(`${id}:${secret}`)}`, dpop: await dpopProof(key, 'POST', tokenUrl, Date.now()) },
+  })
   const token = ((await t.json()) as { access_token: string }).access_token
   return async (method, path, body, headers = {}) => {
     const url = pod.baseUrl + path
-    return fetch(url, { method, ...(body !== undefined ? { body } : {}), headers: { ...headers, authorization: `DPoP ${token}`, dpop: await dpopProof(key, method, url, Date.now(), { accessToken: token }) } })
+    return fetch(url, {
+      method,
+      ...(body !== undefined ? { body } : {}),
+      headers: { ...headers, authorization: `DPoP ${token}`, dpop: await dpopProof(key, method, url, Date.now(), { accessToken: token }) },
+    })
   }
 }

@@ -24,12 +24,25 @@ test('passwd ends every browser login and the app sessions started from it', asy
   let store = await openStore(pod.dataDir)
   try {
     const { session } = await createLoginSession(store, baseUrl, webid, null, now)
-    await saveAppSession(store, {
-      sid: 'app-1', clientId: 'https://app.example/id' as ClientId, webid, scope: 'openid webid',
-      jkt: 'thumbprint', authTime: now, loginSessionId: session.id, createdAt: now, lastUsedAt: now,
-    }, now + 3_600_000)
+    await saveAppSession(
+      store,
+      {
+        sid: 'app-1',
+        clientId: 'https://app.example/id' as ClientId,
+        webid,
+        scope: 'openid webid',
+        jkt: 'thumbprint',
+        authTime: now,
+        loginSessionId: session.id,
+        createdAt: now,
+        lastUsedAt: now,
+      },
+      now + 3_600_000,
+    )
     expect(await listLoginSessions(store, now)).toHaveLength(1)
-  } finally { await store.close() }
+  } finally {
+    await store.close()
+  }
 
   const pw = join(work, 'new-password')
   writeFileSync(pw, 'a brand new owner password')
@@ -42,6 +55,8 @@ test('passwd ends every browser login and the app sessions started from it', asy
     expect(await listLoginSessions(store, Date.now())).toEqual([])
     expect(await makeSessionRevocations(store).isRevoked('app-1', Date.now())).toBe(true)
     expect(await verifyOwnerPassword(store, 'a brand new owner password')).toBe(true)
-    expect((await listAppSessions(store, Date.now())).map((s) => s.sid)).not.toContain('app-1')
-  } finally { await store.close() }
+    expect((await listAppSessions(store, Date.now())).map(s => s.sid)).not.toContain('app-1')
+  } finally {
+    await store.close()
+  }
 })

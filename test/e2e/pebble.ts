@@ -30,35 +30,75 @@ export async function startPebble(o: PebbleOptions): Promise<Pebble> {
   const listener = makeLocalhostCertificate(o.dir)
   const [acmePort, managementPort, dnsPort, dnsManagementPort] = [await freePort(), await freePort(), await freePort(), await freePort()]
   const config = join(o.dir, 'pebble-config.json')
-  writeFileSync(config, JSON.stringify({
-    pebble: {
-      listenAddress: `127.0.0.1:${acmePort}`, managementListenAddress: `127.0.0.1:${managementPort}`,
-      certificate: listener.cert, privateKey: listener.key,
-      httpPort: o.httpPort, tlsPort: await freePort(), ocspResponderURL: '', externalAccountBindingRequired: false,
-      certificateValidityPeriod: o.validitySeconds,
-    },
-  }))
+  writeFileSync(
+    config,
+    JSON.stringify({
+      pebble: {
+        listenAddress: `127.0.0.1:${acmePort}`,
+        managementListenAddress: `127.0.0.1:${managementPort}`,
+        certificate: listener.cert,
+        privateKey: listener.key,
+        httpPort: o.httpPort,
+        tlsPort: await freePort(),
+        ocspResponderURL: '',
+        externalAccountBindingRequired: false,
+        certificateValidityPeriod: o.validitySeconds,
+      },
+    }),
+  )
   // Only the DNS server: IPv4 answers 127.0.0.1, no IPv6 answer (the pod listens on 127.0.0.1 only), no challenge servers.
-  const dns = Bun.spawn(['pebble-challtestsrv', '-dns01', `127.0.0.1:${dnsPort}`, '-management', `127.0.0.1:${dnsManagementPort}`,
-    '-http01', '', '-https01', '', '-tlsalpn01', '', '-defaultIPv4', '127.0.0.1', '-defaultIPv6', ''], { stdout: 'ignore', stderr: 'ignore' })
+  const dns = Bun.spawn(
+    [
+      'pebble-challtestsrv',
+      '-dns01',
+      `127.0.0.1:${dnsPort}`,
+      '-management',
+      `127.0.0.1:${dnsManagementPort}`,
+      '-http01',
+      '',
+      '-https01',
+      '',
+      '-tlsalpn01',
+      '',
+      '-defaultIPv4',
+      '127.0.0.1',
+      '-defaultIPv6',
+      '',
+    ],
+    { stdout: 'ignore', stderr: 'ignore' },
+  )
   // Real validation (no PEBBLE_VA_ALWAYS_VALID), without its random sleeps; no nonce refused on purpose, and
   // no authorization reused, so every order answers its own http-01 challenge.
   const ca: Subprocess = Bun.spawn(['pebble', '-config', config, '-dnsserver', `127.0.0.1:${dnsPort}`], {
-    env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' }, stdout: 'ignore', stderr: 'ignore',
+    env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
+    stdout: 'ignore',
+    stderr: 'ignore',
   })
   const caPem = await Bun.file(listener.cert).text()
   const directoryUrl = `https://127.0.0.1:${acmePort}/dir`
   for (let i = 0; ; i++) {
-    try { if ((await fetch(directoryUrl, { tls: { ca: caPem } })).ok) break } catch { /* not listening yet */ }
+    try {
+      if ((await fetch(directoryUrl, { tls: { ca: caPem } })).ok) break
+    } catch {
+      /* not listening yet */
+    }
     if (i === 100) throw new Error('pebble did not start')
     await Bun.sleep(50)
   }
-  const end = async (p: Subprocess) => { if (p.exitCode === null && p.signalCode === null) { p.kill(); await p.exited } }
+  const end = async (p: Subprocess) => {
+    if (p.exitCode === null && p.signalCode === null) {
+      p.kill()
+      await p.exited
+    }
+  }
   return {
     directoryUrl,
     caFile: listener.cert,
     root: async () => (await fetch(`https://127.0.0.1:${managementPort}/roots/0`, { tls: { ca: caPem } })).text(),
     stop: () => end(ca),
-    dispose: async () => { await end(ca); await end(dns) },
+    dispose: async () => {
+      await end(ca)
+      await end(dns)
+    },
   }
 }

@@ -30,10 +30,14 @@ beforeAll(async () => {
   base = pod.baseUrl
   webid = `${base}/profile/card#me`
   const page = await owner.take(await fetch(`${base}/.oidc/login`)).text()
-  const login = owner.take(await fetch(`${base}/.oidc/login`, {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, cookie: owner.header(), origin: base },
-    body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
-  }))
+  const login = owner.take(
+    await fetch(`${base}/.oidc/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': FORM, cookie: owner.header(), origin: base },
+      body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
+    }),
+  )
   if (login.status >= 400) throw new Error(`owner login failed: ${login.status}`)
   const files = await owner.take(await fetch(`${base}/.admin/files`, { headers: { cookie: owner.header() } })).text()
   csrf = /name="csrf" value="([^"]+)"/.exec(files)![1]!
@@ -41,14 +45,21 @@ beforeAll(async () => {
 afterAll(() => pod?.dispose())
 
 /** The owner through the resource server, as the dashboard calls it (session cookie, same origin, CSRF token). */
-const asOwner = (path: string, init: RequestInit = {}) => fetch(base + path, {
-  ...init, redirect: 'manual', headers: { ...init.headers as Record<string, string>, cookie: owner.header(), origin: base, 'x-csrf-token': csrf },
-})
+const asOwner = (path: string, init: RequestInit = {}) =>
+  fetch(base + path, {
+    ...init,
+    redirect: 'manual',
+    headers: { ...(init.headers as Record<string, string>), cookie: owner.header(), origin: base, 'x-csrf-token': csrf },
+  })
 const anonymous = (path: string) => fetch(base + path)
 /** An owner's form post (the pages that work without JavaScript). */
-const post = (path: string, fields: Record<string, string>) => fetch(base + path, {
-  method: 'POST', redirect: 'manual', headers: { 'content-type': FORM, cookie: owner.header(), origin: base }, body: form({ ...fields, csrf }),
-})
+const post = (path: string, fields: Record<string, string>) =>
+  fetch(base + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': FORM, cookie: owner.header(), origin: base },
+    body: form({ ...fields, csrf }),
+  })
 const pageError = async (res: Response) => /id="error">([a-z_]+)</.exec(await res.text())?.[1]
 
 const ESSENTIAL = ['/', '/.acl', '/profile/card', '/profile/card.acl', '/keys/', '/keys/.acl']
@@ -71,7 +82,8 @@ async function unchanged(refused: () => Promise<void>) {
   expect(await snapshot()).toEqual(before)
 }
 
-const cardAcl = (rules: string) => `${PREFIXES}<#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <card>; acl:mode acl:Read, acl:Write, acl:Control.\n${rules}`
+const cardAcl = (rules: string) =>
+  `${PREFIXES}<#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <card>; acl:mode acl:Read, acl:Write, acl:Control.\n${rules}`
 const PUBLIC_CARD = '<#public> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <card>; acl:mode acl:Read.'
 const card = (extra: string) => `${PREFIXES}<> a foaf:PersonalProfileDocument; foaf:primaryTopic <#me>.\n<#me> a foaf:Person; ${extra}.`
 const n3Delete = (triple: string) => `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:deletes { ${triple} }.`
@@ -92,7 +104,9 @@ describe('the resources the pod depends on cannot be deleted', () => {
   })
 
   test('DELETE / → 405 root_protected', async () => {
-    await unchanged(async () => { await expectRsError(await asOwner('/', { method: 'DELETE' }), 405, 'root_protected') })
+    await unchanged(async () => {
+      await expectRsError(await asOwner('/', { method: 'DELETE' }), 405, 'root_protected')
+    })
   })
 
   test.each([
@@ -121,7 +135,11 @@ describe('the resources the pod depends on cannot be deleted', () => {
 describe('the WebID document keeps solid:oidcIssuer and pim:storage', () => {
   test('PUT of a card with only foaf:name → 409 webid_statement_required naming both statements', async () => {
     await unchanged(async () => {
-      const text = await expectRsError(await asOwner('/profile/card', withTurtle('PUT', `<#me> <http://xmlns.com/foaf/0.1/name> "Alice".`)), 409, 'webid_statement_required')
+      const text = await expectRsError(
+        await asOwner('/profile/card', withTurtle('PUT', `<#me> <http://xmlns.com/foaf/0.1/name> "Alice".`)),
+        409,
+        'webid_statement_required',
+      )
       expect(text).toContain(`<#me> solid:oidcIssuer <${base}>`)
       expect(text).toContain(`<#me> pim:storage <${base}/>`)
     })
@@ -137,7 +155,11 @@ describe('the WebID document keeps solid:oidcIssuer and pim:storage', () => {
 
   test('PUT of a card naming another issuer only → 409', async () => {
     await unchanged(async () => {
-      await expectRsError(await asOwner('/profile/card', withTurtle('PUT', card(`solid:oidcIssuer <https://elsewhere.example>; pim:storage <${base}/>`))), 409, 'webid_statement_required')
+      await expectRsError(
+        await asOwner('/profile/card', withTurtle('PUT', card(`solid:oidcIssuer <https://elsewhere.example>; pim:storage <${base}/>`))),
+        409,
+        'webid_statement_required',
+      )
     })
   })
 
@@ -149,7 +171,11 @@ describe('the WebID document keeps solid:oidcIssuer and pim:storage', () => {
 
   test('N3 PATCH deleting solid:oidcIssuer → 409', async () => {
     await unchanged(async () => {
-      await expectRsError(await asOwner('/profile/card', withBody('PATCH', 'text/n3', n3Delete(`<${webid}> <${SOLID('oidcIssuer')}> <${base}>.`))), 409, 'webid_statement_required')
+      await expectRsError(
+        await asOwner('/profile/card', withBody('PATCH', 'text/n3', n3Delete(`<${webid}> <${SOLID('oidcIssuer')}> <${base}>.`))),
+        409,
+        'webid_statement_required',
+      )
     })
   })
 
@@ -170,29 +196,33 @@ describe('the WebID document keeps solid:oidcIssuer and pim:storage', () => {
   })
 })
 
-describe('ACL writes keep the public\'s Read of the WebID document and the owner\'s access', () => {
+describe("ACL writes keep the public's Read of the WebID document and the owner's access", () => {
   test('PUT /profile/card.acl without the public rule → 409 protected_access', async () => {
     await unchanged(async () => {
       const text = await expectRsError(await asOwner('/profile/card.acl', withTurtle('PUT', cardAcl(''))), 409, 'protected_access')
-      expect(text).toContain('the public\'s Read of /profile/card')
+      expect(text).toContain("the public's Read of /profile/card")
     })
   })
 
   test('PUT /profile/card.acl whose public Read is limited by acl:origin → 409', async () => {
     await unchanged(async () => {
-      await expectRsError(await asOwner('/profile/card.acl', withTurtle('PUT', cardAcl(`${PUBLIC_CARD.slice(0, -1)}; acl:origin <https://app.example>.`))), 409, 'protected_access')
+      await expectRsError(
+        await asOwner('/profile/card.acl', withTurtle('PUT', cardAcl(`${PUBLIC_CARD.slice(0, -1)}; acl:origin <https://app.example>.`))),
+        409,
+        'protected_access',
+      )
     })
   })
 
-  test('PUT /profile/card.acl leaving the owner Read only → 409 naming the owner\'s access', async () => {
+  test("PUT /profile/card.acl leaving the owner Read only → 409 naming the owner's access", async () => {
     const acl = `${PREFIXES}<#owner> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <card>; acl:mode acl:Read.\n${PUBLIC_CARD}`
     await unchanged(async () => {
       const text = await expectRsError(await asOwner('/profile/card.acl', withTurtle('PUT', acl)), 409, 'protected_access')
-      expect(text).toContain('the owner\'s Read, Write and Control of /profile/card')
+      expect(text).toContain("the owner's Read, Write and Control of /profile/card")
     })
   })
 
-  test('N3 PATCH of /profile/card.acl removing the public\'s Read → 409', async () => {
+  test("N3 PATCH of /profile/card.acl removing the public's Read → 409", async () => {
     await unchanged(async () => {
       const patch = n3Delete(`<${base}/profile/card.acl#public> <http://www.w3.org/ns/auth/acl#mode> <http://www.w3.org/ns/auth/acl#Read>.`)
       await expectRsError(await asOwner('/profile/card.acl', withBody('PATCH', 'text/n3', patch)), 409, 'protected_access')
@@ -208,9 +238,11 @@ describe('ACL writes keep the public\'s Read of the WebID document and the owner
     })
   })
 
-  test('PUT /.acl without the owner\'s Control → 409 owner_lockout (that check comes first)', async () => {
+  test("PUT /.acl without the owner's Control → 409 owner_lockout (that check comes first)", async () => {
     const acl = `${PREFIXES}<#o> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write.`
-    await unchanged(async () => { await expectRsError(await asOwner('/.acl', withTurtle('PUT', acl)), 409, 'owner_lockout') })
+    await unchanged(async () => {
+      await expectRsError(await asOwner('/.acl', withTurtle('PUT', acl)), 409, 'owner_lockout')
+    })
   })
 
   test('"Use inherited access" for /profile/card without JavaScript → 409 protected_access on its page', async () => {
@@ -222,7 +254,7 @@ describe('ACL writes keep the public\'s Read of the WebID document and the owner
     })
   })
 
-  test('removing the public\'s row of /profile/card without JavaScript → 409 protected_access', async () => {
+  test("removing the public's row of /profile/card without JavaScript → 409 protected_access", async () => {
     const html = await (await fetch(`${base}/.admin/share?path=%2Fprofile%2Fcard`, { headers: { cookie: owner.header() } })).text()
     const version = /name="version" value="([^"]*)"/.exec(html)![1]!.replaceAll('&quot;', '"')
     // the rows are in document order: the owner's, then the public's
@@ -241,7 +273,7 @@ describe('ACL writes keep the public\'s Read of the WebID document and the owner
 })
 
 describe('protected paths are exact', () => {
-  test.each(['/profile/card%20x', '/profile/c%C3%A4rd', '/profile/card2', '/keys/k1'])('%s: created with only foaf:name, made private, deleted', async (path) => {
+  test.each(['/profile/card%20x', '/profile/c%C3%A4rd', '/profile/card2', '/keys/k1'])('%s: created with only foaf:name, made private, deleted', async path => {
     expect((await asOwner(path, withTurtle('PUT', '<#me> <http://xmlns.com/foaf/0.1/name> "x".'))).status).toBe(201)
     const url = base + path
     const acl = `${PREFIXES}<#o> a acl:Authorization; acl:agent <${webid}>; acl:accessTo <${url}>; acl:mode acl:Read, acl:Write, acl:Control.`
@@ -269,13 +301,15 @@ describe('a pod damaged before these checks is repaired at start', () => {
         try {
           for (const path of ['/profile/card.acl', '/keys/.acl', '/keys/']) await deleteResource(store, seedBase, path, Date.now())
           await writeTurtle(store, seedBase, '/profile/card', '<#me> <http://xmlns.com/foaf/0.1/name> "Alice".')
-        } finally { await store.close() }
+        } finally {
+          await store.close()
+        }
       },
     })
   }, 60_000)
   afterAll(() => damaged?.dispose())
 
-  test('the WebID document is public again, with its issuer, storage link and the owner\'s name', async () => {
+  test("the WebID document is public again, with its issuer, storage link and the owner's name", async () => {
     const b = damaged.baseUrl
     const res = await fetch(`${b}/profile/card`)
     expect(res.status).toBe(200)

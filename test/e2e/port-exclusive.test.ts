@@ -12,11 +12,14 @@ import { foreignListener, profileTags, startSolopodBriefly } from './port-sharin
 const dir = mkdtempSync(join(tmpdir(), 'solopod-port-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const refusal = (port: number) => `solopod: cannot listen on 127.0.0.1:${port} (--port): another process listens there; stop it, or give this pod another port with --port`
+const refusal = (port: number) =>
+  `solopod: cannot listen on 127.0.0.1:${port} (--port): another process listens there; stop it, or give this pod another port with --port`
 
 describe('a second pod on the same port', () => {
   let first: RunningPod
-  afterAll(async () => { await first?.dispose() })
+  afterAll(async () => {
+    await first?.dispose()
+  })
 
   test('exits 2 at once naming the port and what to do, creates no data directory, and the first pod answers every request', async () => {
     first = await startPod()
@@ -37,7 +40,7 @@ describe('a second pod on the same port', () => {
 })
 
 describe('a program listening on the port with SO_REUSEPORT', () => {
-  test('started after the pod, it cannot join the pod\'s listener (EADDRINUSE)', async () => {
+  test("started after the pod, it cannot join the pod's listener (EADDRINUSE)", async () => {
     const pod = await startPod()
     try {
       const [own] = await profileTags(pod.baseUrl, 1)
@@ -45,7 +48,9 @@ describe('a program listening on the port with SO_REUSEPORT', () => {
       await foreign.stop()
       expect(foreign.refused).toBe('EADDRINUSE')
       expect(await profileTags(pod.baseUrl, 10)).toEqual(Array(10).fill(own))
-    } finally { await pod.dispose() }
+    } finally {
+      await pod.dispose()
+    }
   }, 30_000)
 
   test('the pod refuses to join it: exit 2 with the same sentence', async () => {
@@ -58,6 +63,8 @@ describe('a program listening on the port with SO_REUSEPORT', () => {
       expect(run.code).toBe(2)
       expect(run.stderr).toContain(refusal(port))
       expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('foreign')
-    } finally { await foreign.stop() }
+    } finally {
+      await foreign.stop()
+    }
   }, 30_000)
 })

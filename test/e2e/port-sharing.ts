@@ -24,14 +24,26 @@ export async function startSolopodBriefly(ms: number, ...args: string[]) {
   const proc = spawnSolopod(...args)
   const stderr = new Response(proc.stderr).text()
   const code = await Promise.race([proc.exited, Bun.sleep(ms).then(() => null)])
-  return { code, stderr: code === null ? '' : await stderr, stop: async () => { proc.kill(); await proc.exited } }
+  return {
+    code,
+    stderr: code === null ? '' : await stderr,
+    stop: async () => {
+      proc.kill()
+      await proc.exited
+    },
+  }
 }
 
 /** A program that is not a pod, listening on `port` with SO_REUSEPORT; resolves once it listens, or with the error code of its refusal. */
 export async function foreignListener(port: number): Promise<{ refused?: string; stop(): Promise<void> }> {
-  const proc = Bun.spawn([process.execPath, '-e',
-    `try { Bun.serve({ hostname: '127.0.0.1', port: ${port}, reusePort: true, fetch: () => new Response('foreign') }); console.log('listening') } catch (e) { console.log('refused ' + e.code); process.exit(1) }`],
-  { stdout: 'pipe', stderr: 'inherit' })
+  const proc = Bun.spawn(
+    [
+      process.execPath,
+      '-e',
+      `try { Bun.serve({ hostname: '127.0.0.1', port: ${port}, reusePort: true, fetch: () => new Response('foreign') }); console.log('listening') } catch (e) { console.log('refused ' + e.code); process.exit(1) }`,
+    ],
+    { stdout: 'pipe', stderr: 'inherit' },
+  )
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
   let said = ''
   while (!/listening|refused \w+/.test(said)) {
@@ -39,5 +51,11 @@ export async function foreignListener(port: number): Promise<{ refused?: string;
     if (chunk.done) throw new Error(`the foreign listener exited: ${said}`)
     said += new TextDecoder().decode(chunk.value)
   }
-  return { refused: /refused (\w+)/.exec(said)?.[1], stop: async () => { proc.kill(); await proc.exited } }
+  return {
+    refused: /refused (\w+)/.exec(said)?.[1],
+    stop: async () => {
+      proc.kill()
+      await proc.exited
+    },
+  }
 }

@@ -1,6 +1,11 @@
 // Sends exactly the bytes given over a loopback socket and reads the whole answer: requests fetch() would not send.
 
-export interface RawResponse { readonly status: number; readonly headers: Map<string, string>; readonly body: string; readonly raw: string }
+export interface RawResponse {
+  readonly status: number
+  readonly headers: Map<string, string>
+  readonly body: string
+  readonly raw: string
+}
 
 /** One HTTP/1.1 exchange with `Connection: close`; rejects after `timeoutMs` without an answer. */
 export function sendRaw(port: number, request: string | Uint8Array, timeoutMs = 10_000): Promise<RawResponse> {
@@ -17,12 +22,21 @@ export function sendRaw(port: number, request: string | Uint8Array, timeoutMs = 
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: end < 0 ? '' : raw.slice(end + 4), raw })
     }
     Bun.connect({
-      hostname: '127.0.0.1', port,
+      hostname: '127.0.0.1',
+      port,
       socket: {
-        open(s) { s.write(request); s.flush() },
-        data(_s, d) { chunks.push(new Uint8Array(d)) },
+        open(s) {
+          s.write(request)
+          s.flush()
+        },
+        data(_s, d) {
+          chunks.push(new Uint8Array(d))
+        },
         close: finish,
-        error(_s, e) { clearTimeout(timer); reject(e) },
+        error(_s, e) {
+          clearTimeout(timer)
+          reject(e)
+        },
       },
     }).catch(reject)
   })

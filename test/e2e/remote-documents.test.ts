@@ -15,7 +15,8 @@ const served: string[] = []
 
 beforeAll(async () => {
   attacker = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
+    hostname: '127.0.0.1',
+    port: 0,
     fetch(req) {
       const path = new URL(req.url).pathname
       served.push(path)
@@ -23,7 +24,15 @@ beforeAll(async () => {
       if (path.startsWith('/stream/')) {
         const chunk = new TextEncoder().encode(bigTurtle.slice(0, 16 * 1024))
         let sent = 0
-        return new Response(new ReadableStream({ pull: (c) => { if (sent++ < 64) c.enqueue(chunk); else c.close() } }), { headers: { 'content-type': 'text/turtle', 'cache-control': 'max-age=600' } })
+        return new Response(
+          new ReadableStream({
+            pull: c => {
+              if (sent++ < 64) c.enqueue(chunk)
+              else c.close()
+            },
+          }),
+          { headers: { 'content-type': 'text/turtle', 'cache-control': 'max-age=600' } },
+        )
       }
       if (path === '/401') return new Response('no', { status: 401 })
       if (path === '/html') return new Response('<html></html>', { headers: { 'content-type': 'text/html' } })
@@ -57,7 +66,13 @@ describe('remote key documents named by anonymous requests', () => {
     const closed = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })
     const closedPort = closed.port
     closed.stop(true)
-    const targets = [`http://localhost:${closedPort}/k`, `${attackerOrigin}/401`, `${attackerOrigin}/missing`, `${attackerOrigin}/html`, `${attackerOrigin}/big/oracle`]
+    const targets = [
+      `http://localhost:${closedPort}/k`,
+      `${attackerOrigin}/401`,
+      `${attackerOrigin}/missing`,
+      `${attackerOrigin}/html`,
+      `${attackerOrigin}/big/oracle`,
+    ]
     const answers: string[] = []
     for (const t of targets) {
       const res = await probe(`${t}#key`)
@@ -75,10 +90,13 @@ describe('remote key documents named by anonymous requests', () => {
     const statuses: number[] = []
     for (let batch = 0; batch < 15; batch++) {
       const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => probe(`${attackerOrigin}/${i % 2 ? 'stream' : 'big'}/${batch}-${i}.ttl#key`)))
-      for (const a of answers) { statuses.push(a.status); await a.arrayBuffer() }
+      for (const a of answers) {
+        statuses.push(a.status)
+        await a.arrayBuffer()
+      }
     }
-    expect(statuses.every((s) => s === 401 || s === 429 || s === 503)).toBe(true)
-    const refused = statuses.filter((s) => s === 429)
+    expect(statuses.every(s => s === 401 || s === 429 || s === 503)).toBe(true)
+    const refused = statuses.filter(s => s === 429)
     expect(refused.length).toBeGreaterThanOrEqual(150 - 30)
     expect(served.length).toBeLessThanOrEqual(30)
     const after = (await requestMemoryReport(pod.dataDir, { gc: true }))!

@@ -32,8 +32,19 @@ async function rawStatus(requestLine: string, extraHeaders = ''): Promise<number
   let out = ''
   const closed = Promise.withResolvers<void>()
   const socket = await Bun.connect({
-    hostname: '127.0.0.1', port: pod.port,
-    socket: { data(_s, d) { out += d.toString() }, close() { closed.resolve() }, error() { closed.resolve() } },
+    hostname: '127.0.0.1',
+    port: pod.port,
+    socket: {
+      data(_s, d) {
+        out += d.toString()
+      },
+      close() {
+        closed.resolve()
+      },
+      error() {
+        closed.resolve()
+      },
+    },
   })
   socket.write(`${requestLine}\r\nHost: localhost:${pod.port}\r\nContent-Type: text/turtle\r\nContent-Length: 0\r\n${extraHeaders}Connection: close\r\n\r\n`)
   await closed.promise
@@ -99,7 +110,10 @@ describe('empty credentials over HTTP (issue 8)', () => {
 
 describe('Solid Protocol CORS CORS over HTTP', () => {
   test('a preflight is answered without authentication and echoes the requested headers', async () => {
-    const res = await http('/', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-thing' } })
+    const res = await http('/', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-thing' },
+    })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
     expect(res.headers.get('access-control-allow-headers')).toBe('x-thing')
@@ -107,21 +121,26 @@ describe('Solid Protocol CORS CORS over HTTP', () => {
 })
 
 describe('issue 3 bad input over HTTP', () => {
-  test.each(['/pub/a%2Fb', '/pub/..%2F..%2Fescape', '/pub/a%00b'])('%s is 400 invalid_path', async (path) => {
+  test.each(['/pub/a%2Fb', '/pub/..%2F..%2Fescape', '/pub/a%00b'])('%s is 400 invalid_path', async path => {
     await expectRsError(await http(path, withTurtle('PUT', '')), 400, 'invalid_path')
   })
 
   test.each(['PUT /pub/../escape HTTP/1.1', 'PUT /pub/%2e%2e/escape HTTP/1.1', 'PUT /pub/x/../../escape HTTP/1.1'])(
-    'the server resolves dot segments of %s, so the write is judged at /escape (401), outside /pub/', async (line) => {
+    'the server resolves dot segments of %s, so the write is judged at /escape (401), outside /pub/',
+    async line => {
       expect(await rawStatus(line)).toBe(401)
       expect((await http('/pub/escape')).status).toBe(404)
-    })
+    },
+  )
 
   test('ten concurrent PUTs with the same If-Match: exactly one wins', async () => {
     await http('/pub/e2e/race', withTurtle('PUT', ''))
     const etag = (await http('/pub/e2e/race')).headers.get('etag')!
-    const statuses = (await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      http('/pub/e2e/race', withTurtle('PUT', `<#a> <http://example.org/ns#n> ${i}.`, { 'if-match': etag }))))).map(r => r.status)
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => http('/pub/e2e/race', withTurtle('PUT', `<#a> <http://example.org/ns#n> ${i}.`, { 'if-match': etag }))),
+      )
+    ).map(r => r.status)
     expect(statuses.filter(s => s >= 200 && s < 300)).toHaveLength(1)
     expect(statuses.filter(s => s === 412)).toHaveLength(9)
   })

@@ -33,11 +33,19 @@ describe('tus-js-client (ietf-draft-05, interop version 6)', () => {
   test('uploads a file by POST to a container, stops midway, and a new client resumes it to the exact bytes', async () => {
     let uploadUrl = ''
     await new Promise<void>((resolve, reject) => {
-      const first: tus.Upload = new tus.Upload(BYTES, options({
-        onChunkComplete: (_, accepted) => { if (accepted >= 3 * CHUNK) { uploadUrl = first.url!; void first.abort().then(resolve) } },
-        onError: reject,
-        onSuccess: () => reject(new Error('the first client was meant to stop midway')),
-      }))
+      const first: tus.Upload = new tus.Upload(
+        BYTES,
+        options({
+          onChunkComplete: (_, accepted) => {
+            if (accepted >= 3 * CHUNK) {
+              uploadUrl = first.url!
+              void first.abort().then(resolve)
+            }
+          },
+          onError: reject,
+          onSuccess: () => reject(new Error('the first client was meant to stop midway')),
+        }),
+      )
       first.start()
     })
     expect(uploadUrl).toMatch(/\/\.uploads\/[0-9a-f]{32}$/)
@@ -46,12 +54,17 @@ describe('tus-js-client (ietf-draft-05, interop version 6)', () => {
 
     let resumedFrom = -1
     await new Promise<void>((resolve, reject) => {
-      const second = new tus.Upload(BYTES, options({
-        uploadUrl,
-        onProgress: (sent) => { if (resumedFrom < 0) resumedFrom = sent },
-        onError: reject,
-        onSuccess: () => resolve(),
-      }))
+      const second = new tus.Upload(
+        BYTES,
+        options({
+          uploadUrl,
+          onProgress: sent => {
+            if (resumedFrom < 0) resumedFrom = sent
+          },
+          onError: reject,
+          onSuccess: () => resolve(),
+        }),
+      )
       second.start()
     })
     expect(resumedFrom).toBeGreaterThanOrEqual(3 * CHUNK)

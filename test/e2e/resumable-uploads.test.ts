@@ -24,18 +24,28 @@ const partials = () => readdirSync(join(pod.dataDir, 'uploads'))
 // A space, an accent, and encoded `#`, `?`, `%` and `+`.
 const NAME = '/pub/Ünïcode%20film%20%23%3F%25+.mp4'
 
-const draft = (version: number, complete: boolean, more: Record<string, string> = {}) =>
-  ({ 'upload-draft-interop-version': String(version), 'upload-complete': complete ? '?1' : '?0', ...more })
+const draft = (version: number, complete: boolean, more: Record<string, string> = {}) => ({
+  'upload-draft-interop-version': String(version),
+  'upload-complete': complete ? '?1' : '?0',
+  ...more,
+})
 
 async function create(path: string, version = 8, more: Record<string, string> = {}, method = 'PUT'): Promise<string> {
-  const res = await fetch(url(path), { method, headers: { 'content-type': 'video/mp4', ...draft(version, false, { 'upload-length': String(BYTES.length), ...more }) } })
+  const res = await fetch(url(path), {
+    method,
+    headers: { 'content-type': 'video/mp4', ...draft(version, false, { 'upload-length': String(BYTES.length), ...more }) },
+  })
   expect(res.status).toBe(201)
   expect(res.headers.get('upload-offset')).toBe('0')
   return res.headers.get('location')!
 }
 
 const append = (upload: string, offset: number, bytes: Uint8Array<ArrayBuffer>, complete: boolean, version = 8) =>
-  fetch(upload, { method: 'PATCH', headers: { 'content-type': 'application/partial-upload', 'upload-offset': String(offset), ...draft(version, complete) }, body: bytes })
+  fetch(upload, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/partial-upload', 'upload-offset': String(offset), ...draft(version, complete) },
+    body: bytes,
+  })
 
 async function offsetOf(upload: string): Promise<number> {
   const res = await fetch(upload, { method: 'HEAD' })
@@ -47,12 +57,18 @@ async function offsetOf(upload: string): Promise<number> {
 /** Sends a PATCH announcing every remaining byte, writes `sent` of them, then closes the socket: a phone going into a tunnel. */
 async function appendAndCut(upload: string, offset: number, sent: number): Promise<void> {
   const u = new URL(upload)
-  const head = `PATCH ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/partial-upload\r\nUpload-Draft-Interop-Version: 8\r\n`
-    + `Upload-Complete: ?1\r\nUpload-Offset: ${offset}\r\nContent-Length: ${BYTES.length - offset}\r\n\r\n`
+  const head =
+    `PATCH ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/partial-upload\r\nUpload-Draft-Interop-Version: 8\r\n` +
+    `Upload-Complete: ?1\r\nUpload-Offset: ${offset}\r\nContent-Length: ${BYTES.length - offset}\r\n\r\n`
   await new Promise<void>((resolve, reject) => {
     const socket = connect(Number(u.port), '127.0.0.1', () => {
       socket.write(head)
-      socket.write(BYTES.subarray(offset, offset + sent), () => setTimeout(() => { socket.destroy(); resolve() }, 200))
+      socket.write(BYTES.subarray(offset, offset + sent), () =>
+        setTimeout(() => {
+          socket.destroy()
+          resolve()
+        }, 200),
+      )
     })
     socket.on('error', reject)
   })
@@ -79,13 +95,21 @@ describe('draft-ietf-httpbis-resumable-upload §4.2 upload creation', () => {
 
   test('access is decided before the first byte is stored: a refused creation leaves no upload behind', async () => {
     const before = partials().length
-    const res = await fetch(url('/private.bin'), { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...draft(8, false) }, body: BYTES.subarray(0, 1000) })
+    const res = await fetch(url('/private.bin'), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', ...draft(8, false) },
+      body: BYTES.subarray(0, 1000),
+    })
     await expectRsError(res, 401, 'unauthenticated')
     expect(partials().length).toBe(before)
   })
 
   test('without an interop version the pod speaks, the request is an ordinary PUT', async () => {
-    const res = await fetch(url('/pub/plain.bin'), { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...draft(3, false) }, body: 'whole' })
+    const res = await fetch(url('/pub/plain.bin'), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', ...draft(3, false) },
+      body: 'whole',
+    })
     expect(res.status).toBe(201)
     expect(res.headers.get('location')).toBe(url('/pub/plain.bin'))
     expect(await (await fetch(url('/pub/plain.bin'))).text()).toBe('whole')
@@ -137,7 +161,11 @@ describe('draft-ietf-httpbis-resumable-upload refusals', () => {
   test('409 mismatching_upload_offset carries the real offset and the problem type', async () => {
     const upload = await create('/pub/offsets.bin')
     expect((await append(upload, 0, BYTES.subarray(0, 10), false)).status).toBe(204)
-    const res = await fetch(upload, { method: 'PATCH', headers: { 'content-type': 'application/partial-upload', 'upload-offset': '5', accept: 'application/problem+json', ...draft(8, false) }, body: 'xx' })
+    const res = await fetch(upload, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/partial-upload', 'upload-offset': '5', accept: 'application/problem+json', ...draft(8, false) },
+      body: 'xx',
+    })
     expect(res.status).toBe(409)
     expect(res.headers.get('upload-offset')).toBe('10')
     const problem = await res.json()
@@ -164,19 +192,30 @@ describe('draft-ietf-httpbis-resumable-upload refusals', () => {
   })
 
   test.each(['-1', '+5', '1.0', '', '9007199254740993', '1234567890123456', 'ten', '?1'])(
-    'Upload-Length %p is 400 invalid_request (a non-negative Integer, §4.1.3) and nothing is created', async (value) => {
+    'Upload-Length %p is 400 invalid_request (a non-negative Integer, §4.1.3) and nothing is created',
+    async value => {
       const before = partials()
-      const res = await fetch(url('/pub/bad-length.bin'), { method: 'PUT', headers: { 'content-type': 'video/mp4', ...draft(8, false, { 'upload-length': value }) }, body: 'abc' })
+      const res = await fetch(url('/pub/bad-length.bin'), {
+        method: 'PUT',
+        headers: { 'content-type': 'video/mp4', ...draft(8, false, { 'upload-length': value }) },
+        body: 'abc',
+      })
       const text = await expectRsError(res, 400, 'invalid_request')
       expect(text).toContain('Upload-Length must be a non-negative integer')
       expect(res.headers.get('location')).toBeNull()
       expect(partials()).toEqual(before)
       expect((await fetch(url('/pub/bad-length.bin'))).status).toBe(404)
-    })
+    },
+  )
 
   test('a malformed Upload-Length or Upload-Offset on an append is 400 invalid_request and stores nothing', async () => {
     const upload = await create('/pub/bad-append.bin')
-    const patch = (more: Record<string, string>) => fetch(upload, { method: 'PATCH', headers: { 'content-type': 'application/partial-upload', 'upload-offset': '0', ...draft(8, false), ...more }, body: 'abc' })
+    const patch = (more: Record<string, string>) =>
+      fetch(upload, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/partial-upload', 'upload-offset': '0', ...draft(8, false), ...more },
+        body: 'abc',
+      })
     expect(await expectRsError(await patch({ 'upload-length': '-1' }), 400, 'invalid_request')).toContain('Upload-Length')
     expect(await expectRsError(await patch({ 'upload-offset': '-0' }), 400, 'invalid_request')).toContain('Upload-Offset')
     expect(await offsetOf(upload)).toBe(0)
@@ -184,7 +223,11 @@ describe('draft-ietf-httpbis-resumable-upload refusals', () => {
 
   test('415 for an append that is not application/partial-upload', async () => {
     const upload = await create('/pub/typed.bin')
-    const res = await fetch(upload, { method: 'PATCH', headers: { 'content-type': 'application/octet-stream', 'upload-offset': '0', ...draft(8, false) }, body: 'x' })
+    const res = await fetch(upload, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/octet-stream', 'upload-offset': '0', ...draft(8, false) },
+      body: 'x',
+    })
     await expectRsError(res, 415, 'unsupported_media_type')
   })
 
@@ -202,7 +245,11 @@ describe('draft-ietf-httpbis-resumable-upload refusals', () => {
     await append(upload, 0, BYTES.subarray(0, 1000), false)
     expect((await fetch(upload, { method: 'DELETE' })).status).toBe(204)
     expect(partials()).not.toContain(upload.split('/').at(-1)!)
-    await expectRsError(await fetch(upload, { method: 'PATCH', headers: { 'content-type': 'application/partial-upload', 'upload-offset': '1000', ...draft(8, true) } }), 404, 'not_found')
+    await expectRsError(
+      await fetch(upload, { method: 'PATCH', headers: { 'content-type': 'application/partial-upload', 'upload-offset': '1000', ...draft(8, true) } }),
+      404,
+      'not_found',
+    )
     expect((await fetch(url('/pub/cancelled.bin'))).status).toBe(404)
   })
 })

@@ -18,17 +18,31 @@ export const publicAcl = (containerUrl: string, modes: readonly PublicMode[]) =>
 
 export async function writeTurtle(store: Store, baseUrl: string, path: string, ttl: string, now = Date.now()) {
   const triples = new Parser({ baseIRI: baseUrl + path }).parse(ttl) as Quad[]
-  await writeResource(store, baseUrl, path, {
-    kind: path.endsWith('/') ? 'container' : 'rdf', contentType: 'text/turtle', triples, size: turtleByteLength(triples, baseUrl + path),
-  }, now)
+  await writeResource(
+    store,
+    baseUrl,
+    path,
+    {
+      kind: path.endsWith('/') ? 'container' : 'rdf',
+      contentType: 'text/turtle',
+      triples,
+      size: turtleByteLength(triples, baseUrl + path),
+    },
+    now,
+  )
 }
 
 /**
  * Creates the owner (as a first start would), then `containerPath` with a public ACL. Never a
  * back door in the server: the pod reads this ACL like any other.
  */
-export async function seedPublicContainer(dataDir: string, baseUrl: string, containerPath: string,
-  modes: readonly PublicMode[], more?: (store: Store) => Promise<void>) {
+export async function seedPublicContainer(
+  dataDir: string,
+  baseUrl: string,
+  containerPath: string,
+  modes: readonly PublicMode[],
+  more?: (store: Store) => Promise<void>,
+) {
   const store = await openStore(dataDir)
   try {
     await ensureOwner(store, baseUrl, Date.now())
@@ -50,7 +64,16 @@ export const memberName = (i: number) => `m${String(i).padStart(6, '0')}.ttl`
  */
 export async function seedMembers(store: Store, baseUrl: string, container: string, n: number, since: number) {
   for (let i = 0; i < n; i += 500) {
-    await Promise.all(Array.from({ length: Math.min(500, n - i) }, (_, j) => writeResource(store, baseUrl, container + memberName(i + j),
-      { kind: 'rdf', contentType: 'text/turtle', triples: [], size: i + j }, since + (i + j) * 1000)))
+    await Promise.all(
+      Array.from({ length: Math.min(500, n - i) }, (_, j) =>
+        writeResource(
+          store,
+          baseUrl,
+          container + memberName(i + j),
+          { kind: 'rdf', contentType: 'text/turtle', triples: [], size: i + j },
+          since + (i + j) * 1000,
+        ),
+      ),
+    )
   }
 }

@@ -17,7 +17,10 @@ async function addLink(...args: string[]): Promise<{ id: string; url: string }> 
   expect(r.stderr).not.toContain('/.links/')
   expect(r.code).toBe(0)
   expect(r.stdout).toMatch(/^id=link-[\w-]{12}\nurl=http:\/\/localhost:\d+\/\.links\/[\w-]{43}\/\n$/)
-  const [id, url] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+  const [id, url] = r.stdout
+    .trim()
+    .split('\n')
+    .map(l => l.slice(l.indexOf('=') + 1))
   tokens.push(url!.split('/').at(-2)!)
   return { id: id!, url: url! }
 }
@@ -37,11 +40,15 @@ beforeAll(async () => {
   await put('/private/photosx/beside.txt', 'beside the folder')
   await put('/private/drop/existing.txt', 'already there')
 })
-afterAll(async () => { await pod?.dispose() })
+afterAll(async () => {
+  await pod?.dispose()
+})
 
 describe('a link to one file', () => {
   let link: { id: string; url: string }
-  beforeAll(async () => { link = await addLink('/private/report.txt', '--name', 'for the plumber') })
+  beforeAll(async () => {
+    link = await addLink('/private/report.txt', '--name', 'for the plumber')
+  })
 
   test('the file stays private to a plain GET: 401', async () => {
     expect((await fetch(`${pod.baseUrl}/private/report.txt`)).status).toBe(401)
@@ -72,7 +79,7 @@ describe('a link to one file', () => {
     expect(await res.text()).toContain('?download')
   })
 
-  test('nothing beside it opens: another file\'s name → 404 not_found', async () => {
+  test("nothing beside it opens: another file's name → 404 not_found", async () => {
     const res = await fetch(`${link.url}other.txt`)
     expect(res.status).toBe(404)
     expect(await res.text()).toStartWith('not_found:')
@@ -81,7 +88,9 @@ describe('a link to one file', () => {
 
 describe('a link to a folder', () => {
   let link: { id: string; url: string }
-  beforeAll(async () => { link = await addLink('/private/photos') })
+  beforeAll(async () => {
+    link = await addLink('/private/photos')
+  })
 
   test('the folder stays private to a plain GET: 401', async () => {
     expect((await fetch(`${pod.baseUrl}/private/photos/`)).status).toBe(401)
@@ -116,9 +125,18 @@ describe('a link to a folder', () => {
     const token = link.url.split('/').at(-2)!
     const base = `/.links/${token}/`
     const targets = [
-      `${base}..%2fother.txt`, `${base}%2e%2e/other.txt`, `${base}%2e%2e%2fother.txt`, `${base}sub%2f..%2f..%2fother.txt`,
-      `${base}sub/%2e%2e/%2e%2e/other.txt`, `${base}../other.txt`, `${base}.acl`, `${base}sub/.acl`,
-      `${base}%2fprivate%2fother.txt`, `${base}..%5cother.txt`, `/.links/${token.slice(0, -1)}A/`, `/.links/${token}x/`,
+      `${base}..%2fother.txt`,
+      `${base}%2e%2e/other.txt`,
+      `${base}%2e%2e%2fother.txt`,
+      `${base}sub%2f..%2f..%2fother.txt`,
+      `${base}sub/%2e%2e/%2e%2e/other.txt`,
+      `${base}../other.txt`,
+      `${base}.acl`,
+      `${base}sub/.acl`,
+      `${base}%2fprivate%2fother.txt`,
+      `${base}..%5cother.txt`,
+      `/.links/${token.slice(0, -1)}A/`,
+      `/.links/${token}x/`,
     ]
     for (const target of targets) {
       const r = await sendRaw(pod.port, rawRequest('GET', target, [`Host: localhost:${pod.port}`]))
@@ -143,7 +161,9 @@ describe('a link to a folder', () => {
 
 describe('an upload-only link (a file drop)', () => {
   let link: { id: string; url: string }
-  beforeAll(async () => { link = await addLink('/private/drop/', '--upload-only', '--name', 'Drop') })
+  beforeAll(async () => {
+    link = await addLink('/private/drop/', '--upload-only', '--name', 'Drop')
+  })
 
   test('shows nothing: GET → 405 method_not_allowed; a name inside → 404', async () => {
     const res = await fetch(link.url)
@@ -164,24 +184,24 @@ describe('an upload-only link (a file drop)', () => {
   test('a raw body with a Slug lands as a new file, never replacing one', async () => {
     const first = await fetch(link.url, { method: 'POST', body: 'dropped one', headers: { slug: 'existing.txt', 'content-type': 'text/plain' } })
     expect(first.status).toBe(201)
-    const { added } = await first.json() as { added: string[] }
+    const { added } = (await first.json()) as { added: string[] }
     expect(added).toHaveLength(1)
     expect(added[0]).not.toBe('existing.txt')
     expect(await (await ownerSend('GET', '/private/drop/existing.txt')).text()).toBe('already there')
   })
 
-  test('a form with two files: both land (named by the pod\'s rule for a Slug)', async () => {
+  test("a form with two files: both land (named by the pod's rule for a Slug)", async () => {
     const form = new FormData()
     form.append('file', new File(['one'], 'été 1.txt', { type: 'text/plain' }))
     form.append('file', new File(['two'], 'été 2.txt', { type: 'text/plain' }))
     const res = await fetch(link.url, { method: 'POST', body: form })
     expect(res.status).toBe(201)
-    const { added } = await res.json() as { added: string[] }
+    const { added } = (await res.json()) as { added: string[] }
     expect(added).toEqual(['été-1.txt', 'été-2.txt'])
     expect(await (await ownerSend('GET', `/private/drop/${encodeURIComponent(added[1]!)}`)).text()).toBe('two')
   })
 
-  test('a browser\'s form post is answered 303 to the page that says how many arrived', async () => {
+  test("a browser's form post is answered 303 to the page that says how many arrived", async () => {
     const form = new FormData()
     form.append('file', new File(['three'], 'three.txt', { type: 'text/plain' }))
     const res = await fetch(link.url, { method: 'POST', body: form, headers: HTML, redirect: 'manual' })

@@ -88,9 +88,24 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   const scheme = opts.tls || opts.acme ? 'https' : 'http'
   if (opts.seed) await opts.seed(dataDir, `${scheme}://localhost:${opts.port}`)
   const fixed = (p: number, base = `${scheme}://localhost:${p}`) => ['--port', String(p), '--base-url', base]
-  const tls = opts.tls ? ['--tls-cert', opts.tls.cert, '--tls-key', opts.tls.key]
-    : opts.acme ? ['--domain', opts.acme.domain, '--acme-email', 'owner@example.org', '--acme-directory', opts.acme.directoryUrl,
-      '--acme-ca-file', opts.acme.caFile, '--http-port', String(opts.acme.httpPort), '--host', '127.0.0.1'] : []
+  const tls = opts.tls
+    ? ['--tls-cert', opts.tls.cert, '--tls-key', opts.tls.key]
+    : opts.acme
+      ? [
+          '--domain',
+          opts.acme.domain,
+          '--acme-email',
+          'owner@example.org',
+          '--acme-directory',
+          opts.acme.directoryUrl,
+          '--acme-ca-file',
+          opts.acme.caFile,
+          '--http-port',
+          String(opts.acme.httpPort),
+          '--host',
+          '127.0.0.1',
+        ]
+      : []
   const rest = [...tls, '--data', dataDir, ...(opts.withoutPassword ? [] : ['--owner-password-file', pwFile]), ...(opts.extraArgs ?? [])]
   let out = ''
   const streams = { stdout: '', stderr: '' }
@@ -111,18 +126,33 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
     new Promise<RegExpExecArray>((resolve, reject) => {
       const check = () => {
         const m = pattern.exec(out.slice(from))
-        if (m) { done(); resolve(m) }
+        if (m) {
+          done()
+          resolve(m)
+        }
       }
-      const timer = setTimeout(() => { done(); reject(new Error(`not printed within ${timeoutMs} ms: ${pattern}\n${out}`)) }, timeoutMs)
-      const done = () => { clearTimeout(timer); printed.delete(check) }
-      void ended?.then(() => { done(); reject(new Error('the pod exited')) })
+      const timer = setTimeout(() => {
+        done()
+        reject(new Error(`not printed within ${timeoutMs} ms: ${pattern}\n${out}`))
+      }, timeoutMs)
+      const done = () => {
+        clearTimeout(timer)
+        printed.delete(check)
+      }
+      void ended?.then(() => {
+        done()
+        reject(new Error('the pod exited'))
+      })
       printed.add(check)
       check()
     })
   const spawn = async (where: string[]) => {
     const from = out.length
-    const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where, ...rest],
-      { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...(opts.tls ? { NODE_EXTRA_CA_CERTS: opts.tls.cert } : {}) } })
+    const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...where, ...rest], {
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: { ...process.env, ...(opts.tls ? { NODE_EXTRA_CA_CERTS: opts.tls.cert } : {}) },
+    })
     const fromLog = streams.stdout.length
     const drained = Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>, 'stdout'), drain(proc.stderr as ReadableStream<Uint8Array>, 'stderr')])
     // the refusals this process sent, for the catalogue's report (test/refusals-sent.ts)
@@ -132,7 +162,10 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
     try {
       serving = await waitFor(SERVING, from, 15_000, drained)
     } catch {
-      if (proc.exitCode === null) { proc.kill(); throw new Error(`pod did not start: ${out}`) }
+      if (proc.exitCode === null) {
+        proc.kill()
+        throw new Error(`pod did not start: ${out}`)
+      }
       throw new Error(`pod exited with ${proc.exitCode}: ${out}`)
     }
     return { proc, baseUrl: serving[1]!, port: Number(serving[2]) }
@@ -145,13 +178,32 @@ export async function startPod(opts: StartOptions = {}): Promise<RunningPod> {
   const { baseUrl, port } = started
   let proc = started.proc
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (proc.exitCode === null && proc.signalCode === null) { proc.kill(signal); await proc.exited }
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill(signal)
+      await proc.exited
+    }
   }
   return {
-    baseUrl, port, dataDir, get proc() { return proc }, output: () => out, stdout: () => streams.stdout, stderr: () => streams.stderr, stop,
+    baseUrl,
+    port,
+    dataDir,
+    get proc() {
+      return proc
+    },
+    output: () => out,
+    stdout: () => streams.stdout,
+    stderr: () => streams.stderr,
+    stop,
     waitForOutput: (pattern, timeoutMs = 10_000) => waitFor(pattern, 0, timeoutMs),
-    restart: async () => { await stop(); proc = (await spawn(fixed(port, baseUrl))).proc },
-    dispose: async () => { await stop(); rmSync(dataDir, { recursive: true, force: true }); rmSync(pwFile, { force: true }) },
+    restart: async () => {
+      await stop()
+      proc = (await spawn(fixed(port, baseUrl))).proc
+    },
+    dispose: async () => {
+      await stop()
+      rmSync(dataDir, { recursive: true, force: true })
+      rmSync(pwFile, { force: true })
+    },
   }
 }
 

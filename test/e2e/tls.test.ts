@@ -13,19 +13,64 @@ let port: number
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'solopod-tls-'))
-  const made = Bun.spawnSync(['openssl', 'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stderr: 'pipe' })
+  const made = Bun.spawnSync(
+    [
+      'openssl',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stderr: 'pipe' },
+  )
   if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr}`)
   await Bun.write(join(dir, 'pw'), 'correct horse battery staple')
   port = await freePort()
-  proc = Bun.spawn([process.execPath, MAIN, '--port', String(port), '--base-url', `https://localhost:${port}`, '--data', join(dir, 'data'),
-    '--owner-password-file', join(dir, 'pw'), '--tls-cert', join(dir, 'cert.pem'), '--tls-key', join(dir, 'key.pem')], { stdout: 'ignore', stderr: 'ignore' })
+  proc = Bun.spawn(
+    [
+      process.execPath,
+      MAIN,
+      '--port',
+      String(port),
+      '--base-url',
+      `https://localhost:${port}`,
+      '--data',
+      join(dir, 'data'),
+      '--owner-password-file',
+      join(dir, 'pw'),
+      '--tls-cert',
+      join(dir, 'cert.pem'),
+      '--tls-key',
+      join(dir, 'key.pem'),
+    ],
+    { stdout: 'ignore', stderr: 'ignore' },
+  )
   for (let i = 0; i < 200; i++) {
-    try { await fetch(`https://127.0.0.1:${port}/`, { tls: { rejectUnauthorized: false } }); return } catch { await Bun.sleep(50) }
+    try {
+      await fetch(`https://127.0.0.1:${port}/`, { tls: { rejectUnauthorized: false } })
+      return
+    } catch {
+      await Bun.sleep(50)
+    }
   }
   throw new Error('the HTTPS pod did not start')
 })
-afterAll(async () => { proc.kill(); await proc.exited; rmSync(dir, { recursive: true, force: true }) })
+afterAll(async () => {
+  proc.kill()
+  await proc.exited
+  rmSync(dir, { recursive: true, force: true })
+})
 
 test('serves the WebID profile over HTTPS with an https issuer', async () => {
   const res = await fetch(`https://127.0.0.1:${port}/profile/card`, { tls: { rejectUnauthorized: false } })

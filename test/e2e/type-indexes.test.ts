@@ -4,9 +4,7 @@
 // owner's like any other: deleted, they stay deleted.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import {
-  buildThing, createThing, getSolidDataset, getThing, getThingAll, getUrl, getUrlAll, saveSolidDatasetAt, setThing,
-} from '@inrupt/solid-client'
+import { buildThing, createThing, getSolidDataset, getThing, getThingAll, getUrl, getUrlAll, saveSolidDatasetAt, setThing } from '@inrupt/solid-client'
 import { sym } from 'rdflib'
 import { solidLogicSingleton } from 'solid-logic'
 import { OWNER_PASSWORD, startPod, type RunningPod } from './start-server.ts'
@@ -46,15 +44,19 @@ describe('Inrupt solid-client', () => {
   test('a registration the owner saves with it is read back by anyone', async () => {
     const url = `${base}/settings/publicTypeIndex.ttl`
     const registration = buildThing(createThing({ name: 'bookmarks' }))
-      .addUrl(RDF_TYPE, SOLID('TypeRegistration')).addUrl(SOLID('forClass'), BOOKMARK).addUrl(SOLID('instance'), `${base}/bookmarks/mine.ttl`).build()
+      .addUrl(RDF_TYPE, SOLID('TypeRegistration'))
+      .addUrl(SOLID('forClass'), BOOKMARK)
+      .addUrl(SOLID('instance'), `${base}/bookmarks/mine.ttl`)
+      .build()
     await saveSolidDatasetAt(url, setThing(await getSolidDataset(url, { fetch: ownerFetch() }), registration), { fetch: ownerFetch() })
 
-    const found = getThingAll(await getSolidDataset(url))
-      .filter(t => getUrlAll(t, RDF_TYPE).includes(SOLID('TypeRegistration')) && getUrl(t, SOLID('forClass')) === BOOKMARK)
+    const found = getThingAll(await getSolidDataset(url)).filter(
+      t => getUrlAll(t, RDF_TYPE).includes(SOLID('TypeRegistration')) && getUrl(t, SOLID('forClass')) === BOOKMARK,
+    )
     expect(found.map(t => getUrl(t, SOLID('instance')))).toEqual([`${base}/bookmarks/mine.ttl`])
   })
 
-  test('the preferences file and the private type index are the owner\'s alone', async () => {
+  test("the preferences file and the private type index are the owner's alone", async () => {
     await expect(getSolidDataset(`${base}/settings/prefs.ttl`)).rejects.toMatchObject({ statusCode: 401 })
     await expect(getSolidDataset(`${base}/settings/privateTypeIndex.ttl`)).rejects.toMatchObject({ statusCode: 401 })
     const prefs = getThing(await getSolidDataset(`${base}/settings/prefs.ttl`, { fetch: ownerFetch() }), webid)!

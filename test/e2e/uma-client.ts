@@ -6,7 +6,10 @@ import { dpopProof, FORM, type DpopKey } from '../op/op-fixture.ts'
 export const ID_TOKEN_FORMAT = 'http://openid.net/specs/openid-connect-core-1_0.html#IDToken'
 export const UMA_GRANT = 'urn:ietf:params:oauth:grant-type:uma-ticket'
 
-export interface UmaChallenge { readonly asUri: string; readonly ticket: string }
+export interface UmaChallenge {
+  readonly asUri: string
+  readonly ticket: string
+}
 
 /** The `UMA` challenge of a 401 (UMA Grant §3.2). */
 export function readUmaChallenge(res: Response): UmaChallenge {
@@ -17,7 +20,7 @@ export function readUmaChallenge(res: Response): UmaChallenge {
 
 /** UMA Grant §2: the token endpoint from `as_uri` + /.well-known/uma2-configuration. */
 export async function umaTokenEndpoint(asUri: string): Promise<string> {
-  const meta = await (await fetch(`${asUri.replace(/\/$/, '')}/.well-known/uma2-configuration`)).json() as { token_endpoint: string; issuer: string }
+  const meta = (await (await fetch(`${asUri.replace(/\/$/, '')}/.well-known/uma2-configuration`)).json()) as { token_endpoint: string; issuer: string }
   if (meta.issuer !== asUri) throw new Error(`the AS names issuer ${meta.issuer}, not ${asUri}`)
   return meta.token_endpoint
 }

@@ -18,7 +18,11 @@ let tokens: TokenSet
 async function ownerWrites(path: string, body: string) {
   const url = pod.baseUrl + path
   const token = tokens.access_token as string
-  const res = await fetch(url, { method: 'PUT', body, headers: { 'content-type': 'text/turtle', authorization: `DPoP ${token}`, dpop: await dpopProof(appKey, 'PUT', url, Date.now(), { accessToken: token }) } })
+  const res = await fetch(url, {
+    method: 'PUT',
+    body,
+    headers: { 'content-type': 'text/turtle', authorization: `DPoP ${token}`, dpop: await dpopProof(appKey, 'PUT', url, Date.now(), { accessToken: token }) },
+  })
   if (res.status >= 300) throw new Error(`PUT ${path}: ${res.status} ${await res.text()}`)
 }
 
@@ -31,7 +35,8 @@ async function trade(path: string, method = 'GET'): Promise<Response> {
 }
 
 async function ownerApi(method: string, path: string): Promise<Response> {
-  const csrf = (await browser.take(await fetch(`${pod.baseUrl}/.admin/api/csrf`, { headers: { cookie: browser.header() } })).json() as { token: string }).token
+  const csrf = ((await browser.take(await fetch(`${pod.baseUrl}/.admin/api/csrf`, { headers: { cookie: browser.header() } })).json()) as { token: string })
+    .token
   return fetch(pod.baseUrl + path, { method, headers: { cookie: browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl } })
 }
 
@@ -49,21 +54,25 @@ afterAll(async () => {
   await pod?.dispose()
 })
 
-describe('the owner\'s ID token at the pod\'s own UMA AS', () => {
+describe("the owner's ID token at the pod's own UMA AS", () => {
   let bought = ''
   test('while the app session lives it buys a token that names the session (sid)', async () => {
     const res = await trade(SECRET)
     expect(res.status).toBe(200)
-    bought = (await res.json() as { access_token: string }).access_token
+    bought = ((await res.json()) as { access_token: string }).access_token
     expect(decodeJwt(bought).sid).toBe(decodeJwt(tokens.id_token as string).sid as string)
     expect((await fetch(pod.baseUrl + SECRET, { headers: { authorization: `Bearer ${bought}` } })).status).toBe(200)
   })
 
   test('after the owner revokes the app: no ticket is granted (Read, Write, Control), and the token bought before is refused', async () => {
     expect((await ownerApi('DELETE', `/.admin/api/consents/${encodeURIComponent(app.clientId)}`)).status).toBe(204)
-    for (const [path, method] of [[SECRET, 'GET'], [SECRET, 'PUT'], [`${SECRET}.acl`, 'GET']] as const) {
+    for (const [path, method] of [
+      [SECRET, 'GET'],
+      [SECRET, 'PUT'],
+      [`${SECRET}.acl`, 'GET'],
+    ] as const) {
       const res = await trade(path, method)
-      const body = await res.json() as Record<string, unknown>
+      const body = (await res.json()) as Record<string, unknown>
       expect({ path, method, status: res.status, error: body.error }).toEqual({ path, method, status: 403, error: 'need_info' })
       expect(body.error_description).toContain('app session has ended')
       expect(body.access_token).toBeUndefined()
@@ -73,7 +82,9 @@ describe('the owner\'s ID token at the pod\'s own UMA AS', () => {
     expect(read.headers.get('www-authenticate')).toContain('error="invalid_token"')
     // and nothing was written
     const url = pod.baseUrl + SECRET
-    expect((await fetch(url, { method: 'PUT', body: '<#x> <#y> <#z>.', headers: { 'content-type': 'text/turtle', authorization: `Bearer ${bought}` } })).status).toBe(401)
+    expect(
+      (await fetch(url, { method: 'PUT', body: '<#x> <#y> <#z>.', headers: { 'content-type': 'text/turtle', authorization: `Bearer ${bought}` } })).status,
+    ).toBe(401)
   })
 })
 
@@ -89,12 +100,22 @@ describe('signing a browser out ends what the apps it approved can buy', () => {
         return requestUmaToken(await umaTokenEndpoint(asUri), ticket, phoneTokens.id_token as string, phoneKey)
       }
       expect((await tradeOnPhone()).status).toBe(200)
-      const csrf = (await browser.take(await fetch(`${pod.baseUrl}/.admin/api/csrf`, { headers: { cookie: browser.header() } })).json() as { token: string }).token
-      const sessions = await (await fetch(`${pod.baseUrl}/.admin/api/sessions`, { headers: { cookie: browser.header() } })).json() as { loginSessions: { id: string; current: boolean }[] }
-      const phoneLogin = sessions.loginSessions.find((l) => !l.current)!
-      expect((await fetch(`${pod.baseUrl}/.admin/api/sessions/${phoneLogin.id}`, { method: 'DELETE', headers: { cookie: browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl } })).status).toBe(204)
+      const csrf = ((await browser.take(await fetch(`${pod.baseUrl}/.admin/api/csrf`, { headers: { cookie: browser.header() } })).json()) as { token: string })
+        .token
+      const sessions = (await (await fetch(`${pod.baseUrl}/.admin/api/sessions`, { headers: { cookie: browser.header() } })).json()) as {
+        loginSessions: { id: string; current: boolean }[]
+      }
+      const phoneLogin = sessions.loginSessions.find(l => !l.current)!
+      expect(
+        (
+          await fetch(`${pod.baseUrl}/.admin/api/sessions/${phoneLogin.id}`, {
+            method: 'DELETE',
+            headers: { cookie: browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl },
+          })
+        ).status,
+      ).toBe(204)
       const res = await tradeOnPhone()
-      const body = await res.json() as Record<string, unknown>
+      const body = (await res.json()) as Record<string, unknown>
       expect({ status: res.status, error: body.error }).toEqual({ status: 403, error: 'need_info' })
       expect(body.access_token).toBeUndefined()
     } finally {

@@ -21,23 +21,29 @@ async function aliceWrites(tokens: TokenSet, key: DpopKey, path: string, body: s
   const url = alice.baseUrl + path
   const token = tokens.access_token as string
   const res = await fetch(url, {
-    method: 'PUT', body,
+    method: 'PUT',
+    body,
     headers: { 'content-type': 'text/turtle', authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'PUT', url, Date.now(), { accessToken: token }) },
   })
   if (res.status >= 300) throw new Error(`PUT ${path}: ${res.status} ${await res.text()}`)
 }
 
 beforeAll(async () => {
-  [alice, bob] = await Promise.all([startPod(), startPod()])
-  app = serveClientIdDocument('Bob and Alice\'s app')
+  ;[alice, bob] = await Promise.all([startPod(), startPod()])
+  app = serveClientIdDocument("Bob and Alice's app")
   // Alice shares /shared/doc.ttl with Bob's WebID by ACL; /shared/secret.ttl stays hers.
   const aliceKey = await newDpopKey()
   const aliceTokens = await exchangeCode(alice.baseUrl, app, aliceKey, await obtainCodeOverHttp(alice.baseUrl, app, new CookieJar(), OWNER_PASSWORD))
   await aliceWrites(aliceTokens, aliceKey, SHARED, '<#it> <http://purl.org/dc/terms/title> "for Bob".')
   await aliceWrites(aliceTokens, aliceKey, SECRET, '<#it> <http://purl.org/dc/terms/title> "Alice only".')
-  await aliceWrites(aliceTokens, aliceKey, `${SHARED}.acl`, `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+  await aliceWrites(
+    aliceTokens,
+    aliceKey,
+    `${SHARED}.acl`,
+    `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#alice> a acl:Authorization; acl:agent <${alice.baseUrl}/profile/card#me>; acl:accessTo <${alice.baseUrl}${SHARED}>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${bob.baseUrl}/profile/card#me>; acl:accessTo <${alice.baseUrl}${SHARED}>; acl:mode acl:Read.`)
+<#bob> a acl:Authorization; acl:agent <${bob.baseUrl}/profile/card#me>; acl:accessTo <${alice.baseUrl}${SHARED}>; acl:mode acl:Read.`,
+  )
   // Bob logs in at his own pod's OP: authorization code + PKCE + DPoP
   bobKey = await newDpopKey()
   bobTokens = await exchangeCode(bob.baseUrl, app, bobKey, await obtainCodeOverHttp(bob.baseUrl, app, new CookieJar(), OWNER_PASSWORD))
@@ -57,7 +63,7 @@ async function tradeTicket(path: string, key = bobKey): Promise<Response> {
 }
 
 describe('UMA across two pods over real HTTP', () => {
-  test('Bob\'s ID token comes from his own pod, bound to his app\'s DPoP key', () => {
+  test("Bob's ID token comes from his own pod, bound to his app's DPoP key", () => {
     expect(decodeJwt(bobTokens.id_token as string)).toMatchObject({ iss: bob.baseUrl, webid: `${bob.baseUrl}/profile/card#me`, cnf: { jkt: bobKey.jkt } })
   })
 
@@ -68,10 +74,10 @@ describe('UMA across two pods over real HTTP', () => {
     expect(challenges).toMatch(new RegExp(`^UMA realm="[^"]+", as_uri="${alice.baseUrl}", ticket="[\\w-]+\\.[\\w-]{22}", DPoP algs="ES256`))
   })
 
-  test('ticket + ID token + proof at A\'s AS → a token that reads the shared document', async () => {
+  test("ticket + ID token + proof at A's AS → a token that reads the shared document", async () => {
     const res = await tradeTicket(SHARED)
     expect(res.status).toBe(200)
-    const body = await res.json() as { access_token: string; token_type: string; expires_in: number }
+    const body = (await res.json()) as { access_token: string; token_type: string; expires_in: number }
     expect(body.token_type).toBe('Bearer')
     expect(decodeJwt(body.access_token)).toMatchObject({ iss: alice.baseUrl, sub: `${bob.baseUrl}/profile/card#me`, azp: app.clientId })
     const read = await fetch(alice.baseUrl + SHARED, { headers: { authorization: `Bearer ${body.access_token}`, accept: 'text/turtle' } })
@@ -84,7 +90,7 @@ describe('UMA across two pods over real HTTP', () => {
   test('the unshared document stays 403 request_denied', async () => {
     const res = await tradeTicket(SECRET)
     expect(res.status).toBe(403)
-    const body = await res.json() as Record<string, unknown>
+    const body = (await res.json()) as Record<string, unknown>
     expect(body.error).toBe('request_denied')
     expect(body.access_token).toBeUndefined()
   })
@@ -92,18 +98,18 @@ describe('UMA across two pods over real HTTP', () => {
   test('the same ID token with another DPoP key is refused (403 need_info, nothing issued)', async () => {
     const res = await tradeTicket(SHARED, await newDpopKey())
     expect(res.status).toBe(403)
-    const body = await res.json() as Record<string, unknown>
+    const body = (await res.json()) as Record<string, unknown>
     expect(body.error).toBe('need_info')
     expect(body.access_token).toBeUndefined()
     expect(body.ticket).toMatch(/^[\w-]+\.[\w-]{22}$/)
   })
 
-  test('Bob\'s access token (typ at+jwt, from pod B) is not a claim token: 403 need_info, nothing issued', async () => {
+  test("Bob's access token (typ at+jwt, from pod B) is not a claim token: 403 need_info, nothing issued", async () => {
     const refused = await fetch(alice.baseUrl + SHARED)
     const { asUri, ticket } = readUmaChallenge(refused)
     const res = await requestUmaToken(await umaTokenEndpoint(asUri), ticket, bobTokens.access_token as string, bobKey)
     expect(res.status).toBe(403)
-    const body = await res.json() as Record<string, unknown>
+    const body = (await res.json()) as Record<string, unknown>
     expect(body.error).toBe('need_info')
     expect(body.error_description).toContain('access token, not an ID token')
     expect(body.access_token).toBeUndefined()
@@ -118,14 +124,14 @@ describe('UMA across two pods over real HTTP', () => {
     const respelled = ticket.slice(0, -1) + alphabet[(i & ~15) | ((i + 1) & 15)]
     const res = await requestUmaToken(endpoint, respelled, bobTokens.id_token as string, bobKey)
     expect(res.status).toBe(400)
-    expect((await res.json() as Record<string, unknown>).error).toBe('invalid_grant')
+    expect(((await res.json()) as Record<string, unknown>).error).toBe('invalid_grant')
   })
 
   test('a ticket of another resource server (pod B) is 400 invalid_grant at A', async () => {
     const fromB = readUmaChallenge(await fetch(`${bob.baseUrl}/`))
     const res = await requestUmaToken(await umaTokenEndpoint(alice.baseUrl), fromB.ticket, bobTokens.id_token as string, bobKey)
     expect(res.status).toBe(400)
-    expect((await res.json() as Record<string, unknown>).error).toBe('invalid_grant')
+    expect(((await res.json()) as Record<string, unknown>).error).toBe('invalid_grant')
   })
 })
 
@@ -138,15 +144,17 @@ describe('A restarted with --uma-token-type dpop', () => {
     await alice.stop()
     alice = await startPod({ dataDir: alice.dataDir, port: alice.port, extraArgs: ['--uma-token-type', 'dpop'] })
     const res = await requestUmaToken(await umaTokenEndpoint(alice.baseUrl), ticketBefore, bobTokens.id_token as string, bobKey)
-    const body = await res.json() as { access_token: string; token_type: string }
+    const body = (await res.json()) as { access_token: string; token_type: string }
     expect(res.status).toBe(200)
     expect(body.token_type).toBe('DPoP')
     dpopToken = body.access_token
   }, 30_000)
 
-  test('the token works with a proof of Bob\'s key', async () => {
+  test("the token works with a proof of Bob's key", async () => {
     const url = alice.baseUrl + SHARED
-    const res = await fetch(url, { headers: { authorization: `DPoP ${dpopToken}`, dpop: await dpopProof(bobKey, 'GET', url, Date.now(), { accessToken: dpopToken }) } })
+    const res = await fetch(url, {
+      headers: { authorization: `DPoP ${dpopToken}`, dpop: await dpopProof(bobKey, 'GET', url, Date.now(), { accessToken: dpopToken }) },
+    })
     expect(res.status).toBe(200)
   })
   test('and not without one', async () => {

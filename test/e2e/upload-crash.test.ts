@@ -24,13 +24,14 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => pod?.dispose())
 
-const put = (body: ReadableStream<Uint8Array>) =>
-  fetch(pod.baseUrl + FILE, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body })
+const put = (body: ReadableStream<Uint8Array>) => fetch(pod.baseUrl + FILE, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body })
 
 /** Every blob file in the data directory (files/<2 hex>/<id>), as ids. */
 const blobFiles = () => {
   const root = join(pod.dataDir, 'files')
-  return readdirSync(root).flatMap(shelf => readdirSync(join(root, shelf))).sort()
+  return readdirSync(root)
+    .flatMap(shelf => readdirSync(join(root, shelf)))
+    .sort()
 }
 
 /** The stored file's SHA-256 as a GET streams it. */
@@ -49,7 +50,9 @@ async function killAndRestart() {
 function trackedBody(bytes: number) {
   const body = generatedBody(bytes)
   let sha256: string | undefined
-  const sent = body.sha256.then(hex => { sha256 = hex })
+  const sent = body.sha256.then(hex => {
+    sha256 = hex
+  })
   return { stream: body.stream, sha256: () => sha256, sent }
 }
 
@@ -64,7 +67,10 @@ describe('issue 22: a crash during an upload', () => {
     for (let round = 0; round < KILLS; round++) {
       const mib = 100 + Math.floor(Math.random() * 201)
       const next = trackedBody(mib * MIB)
-      const answer = put(next.stream).then(r => r.status, () => 'cut')
+      const answer = put(next.stream).then(
+        r => r.status,
+        () => 'cut',
+      )
       if (round % 2 === 0) await Bun.sleep(Math.random() * 1.2 * mib * msPerMib)
       else await next.sent.then(() => Bun.sleep(Math.random() * 250))
       await killAndRestart()

@@ -18,7 +18,9 @@ beforeAll(async () => {
       try {
         await writeTurtle(store, base, '/private/secret.ttl', '<#s> <http://example.org/v> "one".', Date.now() - 60_000)
         await writeTurtle(store, base, '/private/secret.ttl', '<#s> <http://example.org/v> "two".')
-      } finally { await store.close() }
+      } finally {
+        await store.close()
+      }
     },
   })
 })
@@ -27,9 +29,14 @@ afterAll(() => pod?.dispose())
 const url = (path: string) => pod.baseUrl + path
 const put = (path: string, ttl: string) => fetch(url(path), withTurtle('PUT', ttl))
 const EX_V = 'http://example.org/v'
-const valuesOf = (ttl: string, base: string) => new Parser({ baseIRI: base }).parse(ttl).filter(q => q.predicate.value === EX_V).map(q => q.object.value)
+const valuesOf = (ttl: string, base: string) =>
+  new Parser({ baseIRI: base })
+    .parse(ttl)
+    .filter(q => q.predicate.value === EX_V)
+    .map(q => q.object.value)
 /** The mementos of a link-format TimeMap: [url, rel, datetime]. */
-const mementosOf = (linkFormat: string) => [...linkFormat.matchAll(/<([^>]+)>; rel="([^"]*memento)"; datetime="([^"]+)"/g)].map(m => [m[1]!, m[2]!, m[3]!] as const)
+const mementosOf = (linkFormat: string) =>
+  [...linkFormat.matchAll(/<([^>]+)>; rel="([^"]*memento)"; datetime="([^"]+)"/g)].map(m => [m[1]!, m[2]!, m[3]!] as const)
 const secondsLater = (date: string, s: number) => new Date(Date.parse(date) + s * 1000).toUTCString()
 
 describe('RFC 7089: the resource is its own TimeGate', () => {
@@ -89,13 +96,18 @@ describe('RFC 7089: the resource is its own TimeGate', () => {
     const body = await res.text()
     expect(body).toContain(`<${url('/pub/doc.ttl')}>; rel="original timegate"`)
     expect(body).toContain(`<${url('/pub/doc.ttl')}?ext=timemap>; rel="self"; type="application/link-format"; from="${created}"; until="${replaced}"`)
-    expect(mementosOf(body).map(([, rel, at]) => [rel, at])).toEqual([['first memento', created], ['last memento', replaced]])
+    expect(mementosOf(body).map(([, rel, at]) => [rel, at])).toEqual([
+      ['first memento', created],
+      ['last memento', replaced],
+    ])
     const turtle = await fetch(url('/pub/doc.ttl?ext=timemap'), { headers: { accept: 'text/turtle' } })
     expect(turtle.headers.get('content-type')).toBe('text/turtle; charset=utf-8')
     const quads = new Parser({ baseIRI: url('/') }).parse(await turtle.text())
     // xsd:dateTime keeps the milliseconds the HTTP-dates drop
-    expect(quads.filter(q => q.predicate.value === 'http://mementoweb.org/ns#mementoDatetime').map(q => new Date(q.object.value).toUTCString()))
-      .toEqual([created, replaced])
+    expect(quads.filter(q => q.predicate.value === 'http://mementoweb.org/ns#mementoDatetime').map(q => new Date(q.object.value).toUTCString())).toEqual([
+      created,
+      replaced,
+    ])
     await expectRsError(await fetch(url('/pub/doc.ttl?ext=timemap'), { headers: { accept: 'image/png' } }), 406, 'not_acceptable')
   })
 
@@ -105,9 +117,11 @@ describe('RFC 7089: the resource is its own TimeGate', () => {
   })
 
   test.each(['yesterday', '2026-01-01T00:00:00Z', 'Tue, 32 Jun 2000 18:02:59 GMT', 'Mon, 20 Jun 2000 18:02:59 GMT', 'Tue, 20 Jun 2000 18:02:59 CET'])(
-    'a malformed Accept-Datetime (%p) → 400 invalid_accept_datetime', async (value) => {
+    'a malformed Accept-Datetime (%p) → 400 invalid_accept_datetime',
+    async value => {
       await expectRsError(await fetch(url('/pub/doc.ttl'), { headers: { 'accept-datetime': value }, redirect: 'manual' }), 400, 'invalid_accept_datetime')
-    })
+    },
+  )
 
   test('an unknown memento → 404 memento_not_found', async () => {
     await expectRsError(await fetch(url('/pub/doc.ttl?version=12345')), 404, 'memento_not_found')
@@ -116,7 +130,7 @@ describe('RFC 7089: the resource is its own TimeGate', () => {
 })
 
 describe('who may read the versions: whoever may Read the URI now', () => {
-  test('a stranger asking a private file\'s TimeMap, a memento or the TimeGate gets what a GET would: 401 with the challenges', async () => {
+  test("a stranger asking a private file's TimeMap, a memento or the TimeGate gets what a GET would: 401 with the challenges", async () => {
     for (const target of ['/private/secret.ttl?ext=timemap', '/private/secret.ttl?version=1']) {
       const res = await fetch(url(target))
       expect(res.headers.get('www-authenticate')).toContain('DPoP')
@@ -146,7 +160,7 @@ describe('who may read the versions: whoever may Read the URI now', () => {
 })
 
 describe('files', () => {
-  test('a replaced file\'s memento streams its old bytes, also after a restart (the blob sweep keeps what versions hold)', async () => {
+  test("a replaced file's memento streams its old bytes, also after a restart (the blob sweep keeps what versions hold)", async () => {
     const first = randomBytes(3000)
     expect((await fetch(url('/pub/f.bin'), withBody('PUT', 'application/octet-stream', first))).status).toBe(201)
     expect((await fetch(url('/pub/f.bin'), withBody('PUT', 'application/octet-stream', randomBytes(10)))).status).toBe(204)

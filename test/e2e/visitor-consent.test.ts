@@ -29,20 +29,30 @@ async function put(app: OwnerApp, url: string, body: string, type = 'text/plain'
 
 /** Bob's dashboard API, with the login cookie his browser got at his pod while signing in. */
 async function bobApi(path: string, browser: CookieJar): Promise<Response> {
-  const csrf = (await browser.take(await fetch(b('/.admin/api/csrf'), { headers: { cookie: browser.header() } })).json() as { token: string }).token
+  const csrf = ((await browser.take(await fetch(b('/.admin/api/csrf'), { headers: { cookie: browser.header() } })).json()) as { token: string }).token
   return fetch(b(path), { headers: { cookie: browser.header(), 'x-csrf-token': csrf, origin: bob.baseUrl } })
 }
 
 /** An authorization request at Bob's pod through its consent page (he is signed in): the page and where "Allow" led. */
 async function throughConsent(client: ClientIdServer, scope: string, answer: (page: string) => Record<string, string>) {
   const browser = bobApp.browser
-  const params = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope, state: 's', nonce: 'n', code_challenge: CHALLENGE, code_challenge_method: 'S256' })
+  const params = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: client.redirectUri,
+    scope,
+    state: 's',
+    nonce: 'n',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+  })
   const toConsent = await browse(browser, b(`/.oidc/auth?${params}`))
   const consentUrl = new URL(toConsent.headers.get('location')!, bob.baseUrl)
   expect(consentUrl.pathname).toBe('/.oidc/consent')
   const page = await (await browse(browser, consentUrl.href)).text()
   const res = await browse(browser, b('/.oidc/consent'), {
-    method: 'POST', headers: { 'content-type': FORM, origin: bob.baseUrl },
+    method: 'POST',
+    headers: { 'content-type': FORM, origin: bob.baseUrl },
     body: new URLSearchParams({ csrf: field(page, 'csrf'), interaction: field(page, 'interaction'), ...answer(page) }),
   })
   return { page, res }
@@ -53,13 +63,18 @@ const withToken = (token: string, key: Awaited<ReturnType<typeof newDpopKey>>) =
   fetch(url, { headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url, Date.now(), { accessToken: token }) } })
 
 beforeAll(async () => {
-  [alice, bob] = await Promise.all([startPod(), startPod()])
-  ;[aliceApp, bobApp] = await Promise.all([signInOwnerApp(alice, 'Alice\'s app'), signInOwnerApp(bob, 'Bob\'s app')])
+  ;[alice, bob] = await Promise.all([startPod(), startPod()])
+  ;[aliceApp, bobApp] = await Promise.all([signInOwnerApp(alice, "Alice's app"), signInOwnerApp(bob, "Bob's app")])
   await put(aliceApp, a(`${TRIP}notes.txt`), 'Day 1: sea.')
-  await put(aliceApp, a(`${TRIP}.acl`), `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+  await put(
+    aliceApp,
+    a(`${TRIP}.acl`),
+    `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${a('/profile/card#me')}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${bobWebId()}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`, 'text/turtle')
-  await put(bobApp, b('/private/diary.txt'), 'Bob\'s secret')
+<#bob> a acl:Authorization; acl:agent <${bobWebId()}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
+    'text/turtle',
+  )
+  await put(bobApp, b('/private/diary.txt'), "Bob's secret")
 }, 90_000)
 afterAll(async () => {
   aliceApp?.stop()
@@ -71,7 +86,13 @@ describe('Bob signs in to see what Alice shares', () => {
   let consentPage = ''
 
   test('his pod\'s consent page proposes "Only confirm who I am"; he allows; Alice\'s pod shows him the share', async () => {
-    const done = await signInAsVisitor(alice, bob, jar, { returnTo: TRIP, consent: (page) => { consentPage = page; return allowAsProposed(page) } })
+    const done = await signInAsVisitor(alice, bob, jar, {
+      returnTo: TRIP,
+      consent: page => {
+        consentPage = page
+        return allowAsProposed(page)
+      },
+    })
     expect(checkedRadio(consentPage, 'access')).toBe('identity')
     expect(consentPage).toContain('<h1>Confirm who you are?</h1>')
     expect(consentPage).toContain('<strong>Only confirm who I am</strong>')
@@ -84,9 +105,9 @@ describe('Bob signs in to see what Alice shares', () => {
     expect(page).toContain('notes.txt')
   })
 
-  test('his pod keeps Alice\'s pod as an app that reaches nothing beyond what is public', async () => {
-    const consents = await (await bobApi('/.admin/api/consents', jar)).json() as { clientId: string; scopes: string[]; access: unknown }[]
-    const visitorClient = consents.find((c) => c.clientId === a('/.visitor/id'))!
+  test("his pod keeps Alice's pod as an app that reaches nothing beyond what is public", async () => {
+    const consents = (await (await bobApi('/.admin/api/consents', jar)).json()) as { clientId: string; scopes: string[]; access: unknown }[]
+    const visitorClient = consents.find(c => c.clientId === a('/.visitor/id'))!
     expect(visitorClient.scopes).toEqual(['openid', 'webid', 'identity'])
     expect(visitorClient.access).toEqual({ full: false, folders: [], summary: 'nothing beyond what is public: it only confirms who you are' })
   })
@@ -95,7 +116,13 @@ describe('Bob signs in to see what Alice shares', () => {
     const again = new CookieJar()
     for (const [k, v] of jar.cookies) again.cookies.set(k, v)
     let asked = false
-    const done = await signInAsVisitor(alice, bob, again, { returnTo: TRIP, consent: (page) => { asked = true; return allowAsProposed(page) } })
+    const done = await signInAsVisitor(alice, bob, again, {
+      returnTo: TRIP,
+      consent: page => {
+        asked = true
+        return allowAsProposed(page)
+      },
+    })
     expect(asked).toBe(false)
     expect(done.status).toBe(303)
   })
@@ -119,18 +146,30 @@ describe('a client that sends `identity` itself', () => {
       expect((await get(b('/profile/card'))).status).toBe(200)
       // the owner's own app still reads it: the rules did not change
       expect((await bobApp.fetch(b('/private/diary.txt'))).status).toBe(200)
-    } finally { client.stop() }
+    } finally {
+      client.stop()
+    }
   })
 
   test('with a folder scope as well it contradicts itself: invalid_scope back at the app, no consent page', async () => {
     const client = serveClientIdDocument('Contradicting app', 'openid webid')
     try {
-      const params = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: `openid webid identity ${b('/photos/')}`, state: 's', code_challenge: CHALLENGE, code_challenge_method: 'S256' })
+      const params = new URLSearchParams({
+        response_type: 'code',
+        client_id: client.clientId,
+        redirect_uri: client.redirectUri,
+        scope: `openid webid identity ${b('/photos/')}`,
+        state: 's',
+        code_challenge: CHALLENGE,
+        code_challenge_method: 'S256',
+      })
       const res = await browse(bobApp.browser, b(`/.oidc/auth?${params}`))
       expect(res.status).toBe(302)
       const back = new URL(res.headers.get('location')!)
       expect(back.origin + back.pathname).toBe(client.redirectUri)
       expect(back.searchParams.get('error')).toBe('invalid_scope')
-    } finally { client.stop() }
+    } finally {
+      client.stop()
+    }
   })
 })

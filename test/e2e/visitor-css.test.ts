@@ -34,13 +34,17 @@ beforeAll(async () => {
   }
   alice = pod.value
   carol = await createCssAccount(css!, { email: 'carol@example.org', password: 'carol-secret-passphrase', podName: 'carol' })
-  owner = await signInOwnerApp(alice, 'Alice\'s app')
+  owner = await signInOwnerApp(alice, "Alice's app")
   await put(`${TRIP}notes.txt`, 'Day 1: sea.', 'text/plain')
   await put(`${TRIP}route.txt`, 'Lisbon, then Porto.', 'text/plain')
   await put('/private/diary.txt', 'secret', 'text/plain')
-  await put(`${TRIP}.acl`, `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+  await put(
+    `${TRIP}.acl`,
+    `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${alice.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#carol> a acl:Authorization; acl:agent <${carol.webId}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`, 'text/turtle')
+<#carol> a acl:Authorization; acl:agent <${carol.webId}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
+    'text/turtle',
+  )
 }, 90_000)
 afterAll(async () => {
   owner?.stop()
@@ -48,7 +52,7 @@ afterAll(async () => {
   await Promise.all([css?.stop(), alice?.dispose()])
 })
 
-describe('Carol\'s account on the Community Solid Server', () => {
+describe("Carol's account on the Community Solid Server", () => {
   test('her WebID is on CSS and names CSS as her provider (an issuer ending in a slash)', async () => {
     expect(carol.webId).toBe(`${css!.baseUrl}carol/profile/card#me`)
     const profile = await (await fetch(carol.webId, { headers: { accept: 'text/turtle' } })).text()
@@ -56,8 +60,8 @@ describe('Carol\'s account on the Community Solid Server', () => {
   })
 })
 
-describe('signing in at Alice\'s pod with a CSS account', () => {
-  test('by her WebID: CSS\'s login and consent, back on the shared folder', async () => {
+describe("signing in at Alice's pod with a CSS account", () => {
+  test("by her WebID: CSS's login and consent, back on the shared folder", async () => {
     const jar = new CookieJar()
     const done = await signInWithCss(alice, css!, carol, jar, { returnTo: TRIP })
     expect(done.status).toBe(303)
@@ -81,7 +85,7 @@ describe('signing in at Alice\'s pod with a CSS account', () => {
     }
   })
 
-  test('by her provider\'s address, typed without the trailing slash CSS\'s issuer has', async () => {
+  test("by her provider's address, typed without the trailing slash CSS's issuer has", async () => {
     const jar = new CookieJar()
     const done = await signInWithCss(alice, css!, carol, jar, { who: css!.baseUrl.slice(0, -1), returnTo: TRIP })
     expect(done.status).toBe(303)
@@ -112,21 +116,25 @@ describe('answers CSS did not give, or gave as a refusal, are refused cleanly', 
   })
 
   test('an answer naming another issuer than CSS (RFC 9207 mix-up) → 400 sign_in_failed', async () => {
-    const { status, page } = await refusedSignIn({ tamper: (answer) => answer.searchParams.set('iss', 'http://localhost:9/') })
+    const { status, page } = await refusedSignIn({ tamper: answer => answer.searchParams.set('iss', 'http://localhost:9/') })
     expect(status).toBe(400)
     expect(page).toContain('sign_in_failed')
   })
 
-  test('a forged authorization code: CSS\'s token endpoint refuses it → 502 provider_unusable (invalid_grant)', async () => {
-    const { status, page } = await refusedSignIn({ tamper: (answer) => answer.searchParams.set('code', 'forged-code') })
+  test("a forged authorization code: CSS's token endpoint refuses it → 502 provider_unusable (invalid_grant)", async () => {
+    const { status, page } = await refusedSignIn({ tamper: answer => answer.searchParams.set('code', 'forged-code') })
     expect(status).toBe(502)
     expect(page).toContain('provider_unusable')
     expect(page).toContain('invalid_grant')
   })
 
-  test('CSS\'s answer replayed after it was used → 400 sign_in_failed (its state is spent)', async () => {
+  test("CSS's answer replayed after it was used → 400 sign_in_failed (its state is spent)", async () => {
     let answer = ''
-    const done = await signInWithCss(alice, css!, carol, new CookieJar(), { tamper: (url) => { answer = url.href } })
+    const done = await signInWithCss(alice, css!, carol, new CookieJar(), {
+      tamper: url => {
+        answer = url.href
+      },
+    })
     expect(done.status).toBe(303)
     const replayed = await browse(new CookieJar(), answer)
     expect(replayed.status).toBe(400)

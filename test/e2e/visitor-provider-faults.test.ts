@@ -13,16 +13,22 @@ let H = ''
 
 beforeAll(async () => {
   host = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
+    hostname: '127.0.0.1',
+    port: 0,
     async fetch(req) {
       const path = new URL(req.url).pathname
       const json = (v: unknown) => Response.json(v)
       // A WebID whose profile names a provider that is not there (its configuration answers 404)
-      if (path === '/carol') return new Response(`<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${H}/gone>.`, { headers: { 'content-type': 'text/turtle' } })
+      if (path === '/carol')
+        return new Response(`<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${H}/gone>.`, { headers: { 'content-type': 'text/turtle' } })
       if (path === '/.well-known/openid-configuration') {
         return json({
-          issuer: H, authorization_endpoint: `${H}/authorize`, token_endpoint: `${H}/token`, jwks_uri: `${H}/jwks`,
-          scopes_supported: ['openid', 'webid'], authorization_response_iss_parameter_supported: true,
+          issuer: H,
+          authorization_endpoint: `${H}/authorize`,
+          token_endpoint: `${H}/token`,
+          jwks_uri: `${H}/jwks`,
+          scopes_supported: ['openid', 'webid'],
+          authorization_response_iss_parameter_supported: true,
         })
       }
       if (path === '/token' && req.method === 'POST') return json({ access_token: 'a', token_type: 'DPoP', id_token: 'not.checked.yet' })

@@ -26,9 +26,14 @@ const ownerRead = async (path: string) => {
   const res = await owner.fetch(a(path), { headers: { accept: 'text/turtle' } })
   return { type: res.headers.get('content-type'), text: await res.text() }
 }
-const share = (folder: string, modes: string) => put(`${folder}.acl`, `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+const share = (folder: string, modes: string) =>
+  put(
+    `${folder}.acl`,
+    `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${alice.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${bobWebId()}>; acl:accessTo <./>; acl:default <./>; acl:mode ${modes}.`, 'text/turtle')
+<#bob> a acl:Authorization; acl:agent <${bobWebId()}>; acl:accessTo <./>; acl:default <./>; acl:mode ${modes}.`,
+    'text/turtle',
+  )
 
 /** The edit page of `path` as Bob sees it, and its form sent with `text` (and the page's ETag unless `etag` is given). */
 async function save(path: string, text: string, etag?: string): Promise<Response> {
@@ -50,8 +55,8 @@ async function upload(folder: string, name: string): Promise<Response> {
 const errorCode = async (res: Response) => /<code id="error">([^<]*)<\/code>/.exec(await res.text())?.[1]
 
 beforeAll(async () => {
-  [alice, bob] = await Promise.all([startPod(), startPod()])
-  owner = await signInOwnerApp(alice, 'Alice\'s app')
+  ;[alice, bob] = await Promise.all([startPod(), startPod()])
+  owner = await signInOwnerApp(alice, "Alice's app")
   await put(`${READ}notes.txt`, 'Read me.')
   await put(`${EDIT}notes.txt`, 'Day 1: sea.')
   await put(`${EDIT}plan.ttl`, '<#trip> <http://schema.org/name> "Sète".', 'text/turtle')
@@ -64,7 +69,7 @@ afterAll(async () => {
   await Promise.all([alice?.dispose(), bob?.dispose()])
 })
 
-describe('WAC: a visitor\'s write needs what the same LDP request needs', () => {
+describe("WAC: a visitor's write needs what the same LDP request needs", () => {
   test('Read alone: saving an edit is 403 forbidden (as a PUT would be), and the document stays as it was', async () => {
     const res = await save(`${READ}notes.txt`, 'Changed by Bob.')
     expect(res.status).toBe(403)
@@ -103,11 +108,11 @@ describe('RFC 9110 §13.1.1: a save names the state it edited', () => {
     expect((await owner.fetch(a(`${EDIT}photo%20(2).jpg`))).status).toBe(200)
   })
 
-  test('changed meanwhile by the owner: 412 precondition_failed, the owner\'s change stays', async () => {
+  test("changed meanwhile by the owner: 412 precondition_failed, the owner's change stays", async () => {
     const url = a(`/.visitor/edit?path=${encodeURIComponent(`${EDIT}notes.txt`)}`)
     const page = await (await browse(jar, url)).text()
     await put(`${EDIT}notes.txt`, 'The owner wrote this.')
-    const res = await postForm(jar, url, page, '/.visitor/edit', { path: `${EDIT}notes.txt`, text: 'Bob\'s stale copy.', etag: field(page, 'etag') })
+    const res = await postForm(jar, url, page, '/.visitor/edit', { path: `${EDIT}notes.txt`, text: "Bob's stale copy.", etag: field(page, 'etag') })
     expect(res.status).toBe(412)
     expect(await errorCode(res)).toBe('precondition_failed')
     expect((await ownerRead(`${EDIT}notes.txt`)).text).toBe('The owner wrote this.')
@@ -115,11 +120,12 @@ describe('RFC 9110 §13.1.1: a save names the state it edited', () => {
 })
 
 describe('RFC 4918 §7: a lock is honoured by the visitor pages too', () => {
-  test('a file the owner LOCKed: Bob\'s save is 423 locked, the file unchanged; unlocked, it saves', async () => {
+  test("a file the owner LOCKed: Bob's save is 423 locked, the file unchanged; unlocked, it saves", async () => {
     const path = `${EDIT}locked.txt`
     await put(path, 'Locked by a laptop.')
     const lock = await owner.fetch(a(path), {
-      method: 'LOCK', headers: { 'content-type': 'application/xml' },
+      method: 'LOCK',
+      headers: { 'content-type': 'application/xml' },
       body: '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>',
     })
     expect(lock.status).toBe(200)
@@ -132,15 +138,15 @@ describe('RFC 4918 §7: a lock is honoured by the visitor pages too', () => {
   })
 })
 
-describe('refusals of the pod\'s names and of what is not there', () => {
-  test('adding a file under the pod\'s own endpoints is 405 reserved_path, without the resource\'s Allow', async () => {
+describe("refusals of the pod's names and of what is not there", () => {
+  test("adding a file under the pod's own endpoints is 405 reserved_path, without the resource's Allow", async () => {
     const res = await upload('/.well-known/', 'bob.txt')
     expect(res.status).toBe(405)
     expect(res.headers.get('allow')).toBeNull()
     expect(await errorCode(res)).toBe('reserved_path')
   })
 
-  test('a missing file in a shared folder is 404 not_found, without the resource\'s WAC-Allow', async () => {
+  test("a missing file in a shared folder is 404 not_found, without the resource's WAC-Allow", async () => {
     const res = await browse(jar, a(`/.visitor/files?path=${encodeURIComponent(`${READ}missing.txt`)}`))
     expect(res.status).toBe(404)
     expect(res.headers.get('wac-allow')).toBeNull()
@@ -148,7 +154,7 @@ describe('refusals of the pod\'s names and of what is not there', () => {
   })
 })
 
-describe('RFC 9110 §14: a file\'s bytes by range', () => {
+describe("RFC 9110 §14: a file's bytes by range", () => {
   test('a Range is answered 206 with its Content-Range', async () => {
     const res = await browse(jar, a(`/.visitor/file?path=${encodeURIComponent(`${READ}notes.txt`)}`), { headers: { range: 'bytes=0-3' } })
     expect(res.status).toBe(206)
@@ -163,7 +169,7 @@ describe('RFC 9110 §14: a file\'s bytes by range', () => {
   })
 })
 
-describe('the visitor\'s cookie acts only on the visitor\'s pages', () => {
+describe("the visitor's cookie acts only on the visitor's pages", () => {
   test('sent to the resource server with its CSRF token, it names nobody: 401 unauthenticated on what Bob may read', async () => {
     const page = await (await browse(jar, a(`/.visitor/files?path=${encodeURIComponent(READ)}`))).text()
     expect(page).toContain('notes.txt')

@@ -21,16 +21,20 @@ async function put(path: string, body: string | Uint8Array<ArrayBuffer>, type = 
   const res = await owner.fetch(a(path), { method: 'PUT', headers: { 'content-type': type }, body })
   if (res.status >= 300) throw new Error(`PUT ${path}: ${res.status} ${await res.text()}`)
 }
-const shareTrip = () => put(`${TRIP}.acl`, `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+const shareTrip = () =>
+  put(
+    `${TRIP}.acl`,
+    `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${alice.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${bobWebId()}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Append.`)
+<#bob> a acl:Authorization; acl:agent <${bobWebId()}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Append.`,
+  )
 
 // A PNG's first bytes: enough for a content type and a download to compare
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
 
 beforeAll(async () => {
-  [alice, bob] = await Promise.all([startPod(), startPod()])
-  owner = await signInOwnerApp(alice, 'Alice\'s app')
+  ;[alice, bob] = await Promise.all([startPod(), startPod()])
+  owner = await signInOwnerApp(alice, "Alice's app")
   await put(`${TRIP}beach.png`, PNG, 'image/png')
   await put(`${TRIP}notes.txt`, 'Day 1: sea.', 'text/plain')
   await put(`${TRIP}page.html`, '<script>alert(1)</script>', 'text/html')
@@ -50,8 +54,8 @@ describe('signing in with your own pod', () => {
     expect(await res.text()).toContain(`/.visitor/sign-in?return=${encodeURIComponent(TRIP)}`)
   })
 
-  test('the pod\'s Client ID Document names its callback (Solid-OIDC §5.1)', async () => {
-    const doc = await (await fetch(a('/.visitor/id'))).json() as Record<string, unknown>
+  test("the pod's Client ID Document names its callback (Solid-OIDC §5.1)", async () => {
+    const doc = (await (await fetch(a('/.visitor/id'))).json()) as Record<string, unknown>
     expect(doc.client_id).toBe(a('/.visitor/id'))
     expect(doc.redirect_uris).toEqual([a('/.visitor/callback')])
     expect(doc.scope).toBe('openid webid')
@@ -126,7 +130,7 @@ describe('what is shared with him, and nothing else', () => {
     await put(`${TRIP}beach.png`, PNG, 'image/png')
   })
 
-  test('the visitor cookie never opens the owner\'s pages or API', async () => {
+  test("the visitor cookie never opens the owner's pages or API", async () => {
     const dashboard = await browse(jar, a('/.admin/'))
     expect(dashboard.status).toBe(303)
     expect(dashboard.headers.get('location')).toContain('/.oidc/login')
@@ -135,10 +139,10 @@ describe('what is shared with him, and nothing else', () => {
   })
 })
 
-describe('the owner\'s side', () => {
+describe("the owner's side", () => {
   async function ownerApi(method: string, path: string): Promise<Response> {
     const j = owner.browser
-    const csrf = (await j.take(await fetch(a('/.admin/api/csrf'), { headers: { cookie: j.header() } })).json() as { token: string }).token
+    const csrf = ((await j.take(await fetch(a('/.admin/api/csrf'), { headers: { cookie: j.header() } })).json()) as { token: string }).token
     return fetch(a(path), { method, headers: { cookie: j.header(), 'x-csrf-token': csrf, origin: alice.baseUrl } })
   }
 
@@ -150,13 +154,13 @@ describe('the owner\'s side', () => {
   })
 
   test('"People you share with" lists Bob with what he may reach', async () => {
-    const people = await (await ownerApi('GET', '/.admin/api/people')).json() as { webid: string; items: { path: string; modes: string[] }[] }[]
+    const people = (await (await ownerApi('GET', '/.admin/api/people')).json()) as { webid: string; items: { path: string; modes: string[] }[] }[]
     expect(people).toEqual([{ webid: bobWebId(), items: [{ path: TRIP, name: '/trip été/', modes: ['read', 'append'] }] }] as never)
   })
 
   test('his visit is on the sessions page; signing him out there ends it on his next request', async () => {
-    const sessions = await (await ownerApi('GET', '/.admin/api/sessions')).json() as { visitorSessions: { id: string; webid: string; issuer: string }[] }
-    expect(sessions.visitorSessions.map((v) => [v.webid, v.issuer])).toEqual([[bobWebId(), bob.baseUrl]])
+    const sessions = (await (await ownerApi('GET', '/.admin/api/sessions')).json()) as { visitorSessions: { id: string; webid: string; issuer: string }[] }
+    expect(sessions.visitorSessions.map(v => [v.webid, v.issuer])).toEqual([[bobWebId(), bob.baseUrl]])
     expect((await ownerApi('DELETE', `/.admin/api/sessions/${sessions.visitorSessions[0]!.id}`)).status).toBe(204)
     const next = await browse(jar, a('/.visitor/files'))
     expect(next.status).toBe(303)
@@ -169,9 +173,12 @@ describe('the owner\'s side', () => {
 describe('without signing in', () => {
   test('what is public opens on the visitor pages without a sign-in', async () => {
     await put('/public/hello.txt', 'Hello, world.', 'text/plain')
-    await put('/public/.acl', `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+    await put(
+      '/public/.acl',
+      `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${alice.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#public> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`)
+<#public> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
+    )
     const stranger = new CookieJar()
     const page = await browse(stranger, a(`/.visitor/files?path=${encodeURIComponent('/public/hello.txt')}`))
     expect(page.status).toBe(200)
@@ -184,7 +191,7 @@ describe('without signing in', () => {
     expect(res.headers.get('location')).toBe(`/.visitor/sign-in?return=${encodeURIComponent(TRIP)}`)
   })
 
-  test('the owner\'s own sign-in in the same browser never acts through the visitor pages', async () => {
+  test("the owner's own sign-in in the same browser never acts through the visitor pages", async () => {
     const res = await browse(owner.browser, a(`/.visitor/files?path=${encodeURIComponent('/private/')}`))
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toStartWith('/.visitor/sign-in')
@@ -192,9 +199,12 @@ describe('without signing in', () => {
 })
 
 describe('revoking', () => {
-  test('Alice takes the share back: Bob\'s next request is refused', async () => {
-    await put(`${TRIP}.acl`, `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
-<#owner> a acl:Authorization; acl:agent <${alice.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`)
+  test("Alice takes the share back: Bob's next request is refused", async () => {
+    await put(
+      `${TRIP}.acl`,
+      `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent <${alice.baseUrl}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`,
+    )
     const res = await browse(jar, a(`/.visitor/files?path=${encodeURIComponent(TRIP)}`))
     expect(res.status).toBe(403)
     expect((await browse(jar, a(`/.visitor/file?path=${encodeURIComponent(TRIP + 'beach.png')}`))).status).toBe(403)
@@ -228,7 +238,7 @@ describe('sign-ins that cannot work are refused with what was wrong', () => {
     expect(res.status).toBe(502)
     expect(await res.text()).toContain('provider_unusable')
   })
-  test('the owner\'s own WebID → 400 sign_in_failed (the owner signs in on the dashboard)', async () => {
+  test("the owner's own WebID → 400 sign_in_failed (the owner signs in on the dashboard)", async () => {
     const res = await tryWith(`${alice.baseUrl}/profile/card#me`)
     expect(res.status).toBe(400)
   })
@@ -238,7 +248,11 @@ describe('sign-ins that cannot work are refused with what was wrong', () => {
     expect(await res.text()).toContain('sign_in_failed')
   })
   test('a sign-in form from another origin → 403 csrf_failed', async () => {
-    const res = await fetch(a('/.visitor/sign-in'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, body: 'who=x&return=/' })
+    const res = await fetch(a('/.visitor/sign-in'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: 'who=x&return=/',
+    })
     expect(res.status).toBe(403)
   })
 })

@@ -20,7 +20,13 @@ let auth = ''
 const work = mkdtempSync(join(tmpdir(), 'solopod-dav-bulk-'))
 
 async function run(cmd: string[], o: { env?: Record<string, string>; stdin?: string } = {}) {
-  const proc = Bun.spawn(cmd, { cwd: work, env: { ...process.env, ...o.env }, stdin: o.stdin === undefined ? 'ignore' : new TextEncoder().encode(o.stdin), stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(cmd, {
+    cwd: work,
+    env: { ...process.env, ...o.env },
+    stdin: o.stdin === undefined ? 'ignore' : new TextEncoder().encode(o.stdin),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   const [stdout, stderr] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
   return { code: await proc.exited, stdout, stderr }
 }
@@ -28,7 +34,10 @@ async function run(cmd: string[], o: { env?: Record<string, string>; stdin?: str
 beforeAll(async () => {
   pod = await startPod()
   const r = await runSolopod('clients', 'add', '--name', 'Bulk clients', '--data', pod.dataDir)
-  ;[id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1)) as [string, string]
+  ;[id, secret] = r.stdout
+    .trim()
+    .split('\n')
+    .map(l => l.slice(l.indexOf('=') + 1)) as [string, string]
   auth = `Basic ${btoa(`${id}:${secret}`)}`
 })
 afterAll(async () => {
@@ -38,7 +47,9 @@ afterAll(async () => {
 
 /** Every file under `dir`, by its path relative to it. */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(p => statSync(join(dir, p)).isFile()).sort()
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter(p => statSync(join(dir, p)).isFile())
+    .sort()
 }
 const sameTree = (a: string, b: string) => {
   expect(filesUnder(b)).toEqual(filesUnder(a))
@@ -54,14 +65,25 @@ describe.skipIf(RCLONE === null)('rclone, 500 files', () => {
     for (let i = 0; i < 500; i++) {
       const dir = join(up, `folder ${i % 10} ${awkward[i % awkward.length]}`)
       mkdirSync(dir, { recursive: true })
-      writeFileSync(join(dir, `${awkward[(i * 3) % awkward.length]} ${i}.bin`), crypto.getRandomValues(new Uint8Array(1 + (i * 131) % 5000)))
+      writeFileSync(join(dir, `${awkward[(i * 3) % awkward.length]} ${i}.bin`), crypto.getRandomValues(new Uint8Array(1 + ((i * 131) % 5000))))
     }
     expect(filesUnder(up)).toHaveLength(500)
     const obscured = (await run([RCLONE!, 'obscure', secret])).stdout.trim()
-    const env = { RCLONE_CONFIG_POD_TYPE: 'webdav', RCLONE_CONFIG_POD_URL: `${pod.baseUrl}/`, RCLONE_CONFIG_POD_VENDOR: 'other', RCLONE_CONFIG_POD_USER: id, RCLONE_CONFIG_POD_PASS: obscured }
+    const env = {
+      RCLONE_CONFIG_POD_TYPE: 'webdav',
+      RCLONE_CONFIG_POD_URL: `${pod.baseUrl}/`,
+      RCLONE_CONFIG_POD_VENDOR: 'other',
+      RCLONE_CONFIG_POD_USER: id,
+      RCLONE_CONFIG_POD_PASS: obscured,
+    }
     const sync = async (from: string, to: string) => {
       const r = await run([RCLONE!, 'sync', '--transfers', '4', from, to], { env })
-      expect(r.stderr.split('\n').filter(l => l !== '' && !l.includes('Config file')).join('\n')).toBe('')
+      expect(
+        r.stderr
+          .split('\n')
+          .filter(l => l !== '' && !l.includes('Config file'))
+          .join('\n'),
+      ).toBe('')
       expect(r.code).toBe(0)
     }
     await sync(up, 'pod:bulk')
@@ -90,7 +112,24 @@ describe.skipIf(CURL === null)('curl PUT: Expect: 100-continue and a chunked bod
 
   test('Expect: 100-continue: the pod says 100 Continue, then 201 with the bytes kept', async () => {
     const local = file()
-    const r = await run([CURL!, '-sS', '-v', '-o', '/dev/null', '-w', '%{http_code}', '-u', `${id}:${secret}`, '-H', 'Expect: 100-continue', '-H', 'Content-Type: application/octet-stream', '-T', local, `${pod.baseUrl}/curl%20%23%3F%25+continue.bin`])
+    const r = await run([
+      CURL!,
+      '-sS',
+      '-v',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}',
+      '-u',
+      `${id}:${secret}`,
+      '-H',
+      'Expect: 100-continue',
+      '-H',
+      'Content-Type: application/octet-stream',
+      '-T',
+      local,
+      `${pod.baseUrl}/curl%20%23%3F%25+continue.bin`,
+    ])
     expect(r.stdout).toBe('201')
     expect(r.stderr).toContain('HTTP/1.1 100 Continue')
     expect(Buffer.from(await stored('/curl%20%23%3F%25+continue.bin')).equals(readFileSync(local))).toBe(true)
@@ -98,11 +137,30 @@ describe.skipIf(CURL === null)('curl PUT: Expect: 100-continue and a chunked bod
 
   test('Transfer-Encoding: chunked: 201 with the bytes kept; a locked file: 423 locked, unchanged', async () => {
     const local = file()
-    const put = (path: string, extra: string[] = []) => run([CURL!, '-sS', '-o', '/dev/null', '-w', '%{http_code}', '-u', `${id}:${secret}`, '-H', 'Transfer-Encoding: chunked', '-H', 'Content-Type: application/octet-stream', ...extra, '-T', local, pod.baseUrl + path])
+    const put = (path: string, extra: string[] = []) =>
+      run([
+        CURL!,
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '-u',
+        `${id}:${secret}`,
+        '-H',
+        'Transfer-Encoding: chunked',
+        '-H',
+        'Content-Type: application/octet-stream',
+        ...extra,
+        '-T',
+        local,
+        pod.baseUrl + path,
+      ])
     expect((await put('/curl%20chunked.bin')).stdout).toBe('201')
     expect(Buffer.from(await stored('/curl%20chunked.bin')).equals(readFileSync(local))).toBe(true)
     const lock = await fetch(`${pod.baseUrl}/curl%20chunked.bin`, {
-      method: 'LOCK', headers: { authorization: auth, 'content-type': 'application/xml' },
+      method: 'LOCK',
+      headers: { authorization: auth, 'content-type': 'application/xml' },
       body: '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>',
     })
     expect(lock.status).toBe(200)
@@ -121,12 +179,19 @@ describe.skipIf(CADAVER === null)('cadaver', () => {
     mkdirSync(home, { recursive: true })
     writeFileSync(join(home, '.netrc'), `machine localhost\nlogin ${id}\npassword ${secret}\n`, { mode: 0o600 })
     writeFileSync(join(work, 'local note.txt'), 'a note from cadaver')
-    const script = [
-      'mkcol Cadaver', 'mkcol Cadaver/Été', 'cd Cadaver',
-      `put "${join(work, 'local note.txt')}" "note é.txt"`,
-      'move "note é.txt" "renamed #1.txt"', 'move "renamed #1.txt" "Été/renamed #1.txt"',
-      'put "' + join(work, 'local note.txt') + '" "gone.txt"', 'delete "gone.txt"', 'ls Été', 'quit',
-    ].join('\n') + '\n'
+    const script =
+      [
+        'mkcol Cadaver',
+        'mkcol Cadaver/Été',
+        'cd Cadaver',
+        `put "${join(work, 'local note.txt')}" "note é.txt"`,
+        'move "note é.txt" "renamed #1.txt"',
+        'move "renamed #1.txt" "Été/renamed #1.txt"',
+        'put "' + join(work, 'local note.txt') + '" "gone.txt"',
+        'delete "gone.txt"',
+        'ls Été',
+        'quit',
+      ].join('\n') + '\n'
     const r = await run([CADAVER!, `${pod.baseUrl}/`], { env: { HOME: home }, stdin: script })
     expect(`${r.stdout}\n${r.stderr}`).not.toMatch(/failed|Could not|Authentication/i)
     expect(r.stdout).toContain('renamed #1.txt')

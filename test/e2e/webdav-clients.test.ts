@@ -25,7 +25,10 @@ async function run(cmd: string[], env: Record<string, string> = {}, cwd = work) 
 beforeAll(async () => {
   pod = await startPod()
   const r = await runSolopod('clients', 'add', '--name', 'WebDAV clients', '--data', pod.dataDir)
-  ;[id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1)) as [string, string]
+  ;[id, secret] = r.stdout
+    .trim()
+    .split('\n')
+    .map(l => l.slice(l.indexOf('=') + 1)) as [string, string]
   const auth = `Basic ${btoa(`${id}:${secret}`)}`
   for (const folder of ['', 'basic/', 'copymove/', 'props/', 'locks/', 'http/']) {
     expect((await fetch(`${pod.baseUrl}/dav-test/${folder}`, { method: 'MKCOL', headers: { authorization: auth } })).status).toBe(201)
@@ -39,7 +42,10 @@ afterAll(async () => {
 /** litmus prints `<- summary for `GROUP': of N tests run: P passed, F failed.` and a FAIL line per failed test. */
 function summaryOf(output: string, group: string) {
   const m = new RegExp(`summary for \`${group}': of (\\d+) tests run: (\\d+) passed, (\\d+) failed`).exec(output)
-  const failures = output.split('\n').filter(l => /\bFAIL\b/.test(l)).map(l => l.trim())
+  const failures = output
+    .split('\n')
+    .filter(l => /\bFAIL\b/.test(l))
+    .map(l => l.trim())
   return m ? { run: Number(m[1]), passed: Number(m[2]), failed: Number(m[3]), failures } : { run: 0, passed: 0, failed: -1, failures: [output.slice(-2000)] }
 }
 
@@ -47,13 +53,17 @@ describe.skipIf(LITMUS === null)('litmus, the WebDAV reference suite', () => {
   // Each group starts its own session with an anonymous DELETE (the resource server's, which offers no Basic: a
   // browser would show its password box) and then a MKCOL, which the dav role challenges with Basic; so each runs in
   // a folder of its own, where its first MKCOL makes `litmus/`.
-  test.each(['basic', 'copymove', 'props', 'locks'])('%s passes in full', async (group) => {
-    const r = await run([LITMUS!, `${pod.baseUrl}/dav-test/${group}/`, id, secret], { TESTS: group })
-    const s = summaryOf(r.stdout + r.stderr, group)
-    expect(s.failures).toEqual([])
-    expect(s.failed).toBe(0)
-    expect(s.run).toBeGreaterThan(10)
-  }, 120_000)
+  test.each(['basic', 'copymove', 'props', 'locks'])(
+    '%s passes in full',
+    async group => {
+      const r = await run([LITMUS!, `${pod.baseUrl}/dav-test/${group}/`, id, secret], { TESTS: group })
+      const s = summaryOf(r.stdout + r.stderr, group)
+      expect(s.failures).toEqual([])
+      expect(s.failed).toBe(0)
+      expect(s.run).toBeGreaterThan(10)
+    },
+    120_000,
+  )
 
   test('http passes in full (Expect: 100-continue)', async () => {
     const r = await run([LITMUS!, `${pod.baseUrl}/dav-test/http/`, id, secret], { TESTS: 'http' })
@@ -64,7 +74,18 @@ describe.skipIf(LITMUS === null)('litmus, the WebDAV reference suite', () => {
 })
 
 /** Names a file manager makes every day, and the characters URLs treat specially. */
-const AWKWARD = ['plain.txt', 'with space.txt', 'été à l’ombre.txt', 'hash#tag.txt', 'what?.txt', '100% sure.txt', 'a+b=c.txt', 'semi;colon&amp.txt', '日本語.bin', 'emoji 🎉.txt']
+const AWKWARD = [
+  'plain.txt',
+  'with space.txt',
+  'été à l’ombre.txt',
+  'hash#tag.txt',
+  'what?.txt',
+  '100% sure.txt',
+  'a+b=c.txt',
+  'semi;colon&amp.txt',
+  '日本語.bin',
+  'emoji 🎉.txt',
+]
 
 describe.skipIf(RCLONE === null)('rclone with its webdav backend', () => {
   test('syncs a folder of awkward names up and back, byte for byte, and sees a change made on the pod', async () => {
@@ -74,9 +95,20 @@ describe.skipIf(RCLONE === null)('rclone with its webdav backend', () => {
     AWKWARD.forEach((name, i) => writeFileSync(join(up, name), crypto.getRandomValues(new Uint8Array(100 + i * 997))))
     writeFileSync(join(up, 'sub folder é', 'inner #1.txt'), 'inner')
     const obscured = (await run([RCLONE!, 'obscure', secret])).stdout.trim()
-    const env = { RCLONE_CONFIG_POD_TYPE: 'webdav', RCLONE_CONFIG_POD_URL: `${pod.baseUrl}/dav-test/`, RCLONE_CONFIG_POD_VENDOR: 'other', RCLONE_CONFIG_POD_USER: id, RCLONE_CONFIG_POD_PASS: obscured }
+    const env = {
+      RCLONE_CONFIG_POD_TYPE: 'webdav',
+      RCLONE_CONFIG_POD_URL: `${pod.baseUrl}/dav-test/`,
+      RCLONE_CONFIG_POD_VENDOR: 'other',
+      RCLONE_CONFIG_POD_USER: id,
+      RCLONE_CONFIG_POD_PASS: obscured,
+    }
     const sync = await run([RCLONE!, 'sync', up, 'pod:rclone'], env)
-    expect(sync.stderr.split('\n').filter(l => l !== '' && !l.includes('Config file')).join('\n')).toBe('')
+    expect(
+      sync.stderr
+        .split('\n')
+        .filter(l => l !== '' && !l.includes('Config file'))
+        .join('\n'),
+    ).toBe('')
     expect(sync.code).toBe(0)
     expect((await run([RCLONE!, 'sync', 'pod:rclone', down], env)).code).toBe(0)
     for (const name of AWKWARD) expect(readFileSync(join(down, name)).equals(readFileSync(join(up, name)))).toBe(true)
@@ -85,7 +117,11 @@ describe.skipIf(RCLONE === null)('rclone with its webdav backend', () => {
     expect((await run([RCLONE!, 'check', up, 'pod:rclone'], env)).code).toBe(0)
     // A change made on the pod by another face is one rclone check sees
     const auth = `Basic ${btoa(`${id}:${secret}`)}`
-    const put = await fetch(`${pod.baseUrl}/dav-test/rclone/plain.txt`, { method: 'PUT', body: 'changed on the pod', headers: { authorization: auth, 'content-type': 'text/plain' } })
+    const put = await fetch(`${pod.baseUrl}/dav-test/rclone/plain.txt`, {
+      method: 'PUT',
+      body: 'changed on the pod',
+      headers: { authorization: auth, 'content-type': 'text/plain' },
+    })
     expect(put.status).toBe(204)
     expect((await run([RCLONE!, 'check', up, 'pod:rclone'], env)).code).not.toBe(0)
   }, 120_000)

@@ -9,12 +9,18 @@ let pod: RunningPod
 let owner: Credential
 let photos: Credential
 
-interface Credential { id: string; secret: string }
+interface Credential {
+  id: string
+  secret: string
+}
 
 async function addClient(...args: string[]): Promise<Credential> {
   const r = await runSolopod('clients', 'add', ...args, '--data', pod.dataDir)
   expect(r.code).toBe(0)
-  const [id, secret] = r.stdout.trim().split('\n').map((l) => l.slice(l.indexOf('=') + 1))
+  const [id, secret] = r.stdout
+    .trim()
+    .split('\n')
+    .map(l => l.slice(l.indexOf('=') + 1))
   return { id: id!, secret: secret! }
 }
 
@@ -24,7 +30,8 @@ const basic = (c: Credential) => `Basic ${btoa(`${c.id}:${c.secret}`)}`
 function dav(method: string, path: string, o: { as?: Credential | null; headers?: Record<string, string>; body?: string } = {}) {
   const who = o.as === undefined ? owner : o.as
   return fetch(pod.baseUrl + path, {
-    method, ...(o.body !== undefined ? { body: o.body } : {}),
+    method,
+    ...(o.body !== undefined ? { body: o.body } : {}),
     headers: { ...(who ? { authorization: basic(who) } : {}), ...o.headers },
   })
 }
@@ -33,7 +40,8 @@ const PROPFIND_ALL = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:allprop
 const propfind = (path: string, depth = '1', o: { as?: Credential | null; body?: string } = {}) =>
   dav('PROPFIND', path, { ...o, headers: { depth, 'content-type': 'application/xml' }, body: o.body ?? PROPFIND_ALL })
 const hrefsOf = (xml: string) => [...xml.matchAll(/<D:href>([^<]*)<\/D:href>/g)].map(m => m[1]!.replaceAll('&amp;', '&'))
-const lockBody = (scope = 'exclusive') => `<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:${scope}/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner><D:href>mailto:me@example.org</D:href></D:owner></D:lockinfo>`
+const lockBody = (scope = 'exclusive') =>
+  `<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:${scope}/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner><D:href>mailto:me@example.org</D:href></D:owner></D:lockinfo>`
 
 beforeAll(async () => {
   pod = await startPod()
@@ -44,7 +52,9 @@ beforeAll(async () => {
   expect((await dav('MKCOL', '/private/')).status).toBe(201)
   expect((await dav('PUT', '/private/diary.txt', { body: 'Dear diary', headers: { 'content-type': 'text/plain' } })).status).toBe(201)
 })
-afterAll(async () => { await pod?.dispose() })
+afterAll(async () => {
+  await pod?.dispose()
+})
 
 describe('RFC 4918 §10.1, §18: OPTIONS', () => {
   test('announces DAV 1, 2 and the WebDAV methods', async () => {
@@ -58,7 +68,8 @@ describe('RFC 4918 §10.1, §18: OPTIONS', () => {
 describe('RFC 4918 §9.1: PROPFIND', () => {
   test('Depth 1 lists the folder and its members, names with spaces, accents, #, ?, %, + intact, never an ACL', async () => {
     const names = ['a b.txt', 'été.txt', 'x#y.txt', 'q?.txt', '100%.txt', 'a+b.txt']
-    for (const n of names) expect((await dav('PUT', `/photos/${encodeURIComponent(n)}`, { body: n, headers: { 'content-type': 'text/plain' } })).status).toBe(201)
+    for (const n of names)
+      expect((await dav('PUT', `/photos/${encodeURIComponent(n)}`, { body: n, headers: { 'content-type': 'text/plain' } })).status).toBe(201)
     const res = await propfind('/photos/')
     expect(res.status).toBe(207)
     const xml = await res.text()
@@ -91,7 +102,7 @@ describe('RFC 4918 §9.1: PROPFIND', () => {
     expect(hrefsOf(await res.text())).toEqual(['/public/'])
   })
 
-  test.each([['infinity'], ['absent']])('Depth %s: 403 with DAV:propfind-finite-depth', async (depth) => {
+  test.each([['infinity'], ['absent']])('Depth %s: 403 with DAV:propfind-finite-depth', async depth => {
     const res = await dav('PROPFIND', '/photos/', { headers: depth === 'absent' ? {} : { depth }, body: PROPFIND_ALL })
     expect(res.status).toBe(403)
     const xml = await res.text()
@@ -155,7 +166,7 @@ describe('RFC 4918 §9.3: MKCOL', () => {
     expect(res.status).toBe(415)
     expect(await res.text()).toStartWith('unsupported_media_type:')
   })
-  test('a mounted drive\'s PUT into a missing folder: 409 missing_parent (RFC 4918 §9.7.1)', async () => {
+  test("a mounted drive's PUT into a missing folder: 409 missing_parent (RFC 4918 §9.7.1)", async () => {
     const res = await dav('PUT', '/nowhere/file.txt', { body: 'x', headers: { 'content-type': 'text/plain' } })
     expect(res.status).toBe(409)
     expect(await res.text()).toStartWith('missing_parent:')
@@ -188,7 +199,8 @@ describe('RFC 4918 §9.8, §9.9: COPY and MOVE', () => {
   test('a folder with a member that cannot be copied: 207 Multi-Status naming it, the others copied (§9.8.8)', async () => {
     expect((await dav('MKCOL', '/mixed/')).status).toBe(201)
     expect((await dav('MKCOL', '/mixed/sealed/')).status).toBe(201)
-    for (const p of ['/mixed/open.txt', '/mixed/sealed/inside.txt', '/mixed/closed.txt']) expect((await dav('PUT', p, { body: p, headers: { 'content-type': 'text/plain' } })).status).toBe(201)
+    for (const p of ['/mixed/open.txt', '/mixed/sealed/inside.txt', '/mixed/closed.txt'])
+      expect((await dav('PUT', p, { body: p, headers: { 'content-type': 'text/plain' } })).status).toBe(201)
     // Nobody may read these two any more (only Control stays, on the ACL itself)
     const sealed = (target: string) => `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
 <#owner> a acl:Authorization; acl:agent <${pod.baseUrl}/profile/card#me>; acl:accessTo <${target}>; acl:mode acl:Control.`
@@ -224,7 +236,11 @@ describe('RFC 4918 §9.10, §9.11: LOCK and UNLOCK, honoured by the resource ser
     expect(xml).toContain('>lock_conflict: ')
   })
   test('PUT, DELETE, MOVE without the token: 423 locked', async () => {
-    for (const [method, headers] of [['PUT', { 'content-type': 'text/plain' }], ['DELETE', {}], ['MOVE', { destination: '/photos/elsewhere.txt' }]] as const) {
+    for (const [method, headers] of [
+      ['PUT', { 'content-type': 'text/plain' }],
+      ['DELETE', {}],
+      ['MOVE', { destination: '/photos/elsewhere.txt' }],
+    ] as const) {
       const res = await dav(method, '/photos/copy.txt', { headers, ...(method === 'PUT' ? { body: 'changed' } : {}) })
       expect(res.status).toBe(423)
       // the resource server's text for PUT and DELETE, the dav role's XML for MOVE
@@ -233,7 +249,14 @@ describe('RFC 4918 §9.10, §9.11: LOCK and UNLOCK, honoured by the resource ser
   })
   test('PUT with the token in If: 204; with an unknown token: 412', async () => {
     expect((await dav('PUT', '/photos/copy.txt', { body: 'changed', headers: { 'content-type': 'text/plain', if: `(<${token}>)` } })).status).toBe(204)
-    expect((await dav('PUT', '/photos/copy.txt', { body: 'changed', headers: { 'content-type': 'text/plain', if: '(<urn:uuid:00000000-0000-0000-0000-000000000000>)' } })).status).toBe(412)
+    expect(
+      (
+        await dav('PUT', '/photos/copy.txt', {
+          body: 'changed',
+          headers: { 'content-type': 'text/plain', if: '(<urn:uuid:00000000-0000-0000-0000-000000000000>)' },
+        })
+      ).status,
+    ).toBe(412)
   })
   test('PROPFIND shows the lock; UNLOCK with another token: 409 lock_token_mismatch; with its own: 204, then writes pass', async () => {
     expect(await (await propfind('/photos/copy.txt', '0')).text()).toContain(token)

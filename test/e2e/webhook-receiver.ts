@@ -22,7 +22,9 @@ export function startReceiver() {
   const attempts = new Map<string, number>()
   const behaviours = new Map<string, Behaviour>()
   const server = Bun.serve({
-    hostname: '127.0.0.1', port: 0, idleTimeout: 30,
+    hostname: '127.0.0.1',
+    port: 0,
+    idleTimeout: 30,
     async fetch(req) {
       const url = new URL(req.url)
       const body = await req.text()
@@ -41,7 +43,9 @@ export function startReceiver() {
     /** Deliveries to `path`, in the order they arrived. */
     at: (path: string) => deliveries.filter(d => d.path === path),
     attemptsAt: (path: string) => attempts.get(path) ?? 0,
-    behave: (path: string, b: Behaviour) => { behaviours.set(path, b) },
+    behave: (path: string, b: Behaviour) => {
+      behaviours.set(path, b)
+    },
     stop: () => server.stop(true),
   }
 }
@@ -64,21 +68,24 @@ export async function eventually(check: () => boolean, what: string, ms = 8000):
  */
 export async function verifyDelivery(d: Delivery): Promise<{ verified: boolean | null; keyid?: string; digestMatches: boolean }> {
   let keyid: string | undefined
-  const verified = await httpbis.verifyMessage({
-    keyLookup: async (params) => {
-      keyid = params.keyid
-      const docUrl = String(params.keyid).split('#')[0]!
-      const res = await fetch(docUrl, { headers: { accept: 'text/turtle' } })
-      const quads = parseTurtle(await res.text(), docUrl)
-      const jwk = quads.find(q => q.subject.value === params.keyid && q.predicate.value === 'https://w3id.org/security#publicKeyJwk')
-      if (!jwk) return null
-      const key = createPublicKey({ key: JSON.parse(jwk.object.value), format: 'jwk' })
-      return { id: params.keyid, algs: ['ed25519'], verify: createVerifier(key, 'ed25519') }
+  const verified = await httpbis.verifyMessage(
+    {
+      keyLookup: async params => {
+        keyid = params.keyid
+        const docUrl = String(params.keyid).split('#')[0]!
+        const res = await fetch(docUrl, { headers: { accept: 'text/turtle' } })
+        const quads = parseTurtle(await res.text(), docUrl)
+        const jwk = quads.find(q => q.subject.value === params.keyid && q.predicate.value === 'https://w3id.org/security#publicKeyJwk')
+        if (!jwk) return null
+        const key = createPublicKey({ key: JSON.parse(jwk.object.value), format: 'jwk' })
+        return { id: params.keyid, algs: ['ed25519'], verify: createVerifier(key, 'ed25519') }
+      },
+      requiredFields: ['@method', '@target-uri', 'content-type', 'content-digest'],
+      requiredParams: ['created', 'keyid', 'alg'],
+      maxAge: 120,
     },
-    requiredFields: ['@method', '@target-uri', 'content-type', 'content-digest'],
-    requiredParams: ['created', 'keyid', 'alg'],
-    maxAge: 120,
-  }, { method: 'POST', url: d.url, headers: d.headers })
+    { method: 'POST', url: d.url, headers: d.headers },
+  )
   const digestMatches = d.headers['content-digest'] === `sha-256=:${createHash('sha256').update(d.body).digest('base64')}:`
   return { verified, ...(keyid !== undefined ? { keyid } : {}), digestMatches }
 }

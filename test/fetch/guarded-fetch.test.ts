@@ -31,7 +31,7 @@ function route(url: URL): Response | Promise<Response> {
   if (p === '/big-declared') return turtle('x'.repeat(8192))
   if (p === '/big-stream') {
     const chunk = new Uint8Array(1024).fill(0x20)
-    return new Response(new ReadableStream({ pull: (c) => c.enqueue(chunk) }), { headers: { 'content-type': TURTLE } })
+    return new Response(new ReadableStream({ pull: c => c.enqueue(chunk) }), { headers: { 'content-type': TURTLE } })
   }
   const hop = Number(/^\/hops\/(\d+)$/.exec(p)?.[1] ?? -1)
   if (hop >= 0) return hop === 0 ? turtle(CARD) : Response.redirect(`${origin}/hops/${hop - 1}#frag`, 302)
@@ -43,22 +43,29 @@ function route(url: URL): Response | Promise<Response> {
 }
 
 beforeAll(() => {
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch(req) {
-    const url = new URL(req.url)
-    hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1)
-    return route(url)
-  } })
+  server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(req) {
+      const url = new URL(req.url)
+      hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1)
+      return route(url)
+    },
+  })
   origin = `http://localhost:${server.port}`
 })
 afterAll(() => server.stop(true))
-beforeEach(() => { hits.clear(); clock = 1_000_000 })
+beforeEach(() => {
+  hits.clear()
+  clock = 1_000_000
+})
 
 const hitCount = (path: string) => hits.get(path) ?? 0
 
 const fetcher = (opts: Partial<FetcherOptions> = {}) =>
   makeFetcher({ allowInsecureLocal: true, baseUrl: 'https://pod.example', now, lookup: async () => ['127.0.0.1'], ...opts })
 
-const HIDDEN = "could not be fetched as a usable document"
+const HIDDEN = 'could not be fetched as a usable document'
 const EXPECTED = (kib = 64) => `(expected: status 200, text/turtle or application/ld+json or application/n-triples, at most ${kib} KiB); the pod's log says why`
 
 /**
@@ -66,7 +73,10 @@ const EXPECTED = (kib = 64) => `(expected: status 200, text/turtle or applicatio
  * step that failed would be an oracle of what answers where): the reason is in the cause, which is logged.
  */
 async function expectFailure(p: Promise<unknown>, status: number, code: string, says: string): Promise<HttpError> {
-  const err = (await p.then(() => undefined, (e: unknown) => e)) as HttpError
+  const err = (await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as HttpError
   expect(err).toBeInstanceOf(HttpError)
   expect({ status: err.status, code: err.code as string }).toEqual({ status, code })
   if (err.description.includes(HIDDEN)) {
@@ -114,7 +124,10 @@ describe('scheme and address refusals', () => {
 
   test('refuses a host when any of its addresses is refused (DNS rebinding)', async () => {
     let calls = 0
-    const fetchImpl = (async () => { calls++; return turtle(CARD) }) as unknown as typeof fetch
+    const fetchImpl = (async () => {
+      calls++
+      return turtle(CARD)
+    }) as unknown as typeof fetch
     const doc = fetcher({ fetchImpl, lookup: async () => ['93.184.216.34', '10.0.0.1'] })('https://pod2.example/card', PROFILE)
     await expectFailure(doc, 502, 'fetch_failed', 'RFC 1918')
     expect(calls).toBe(0)
@@ -188,8 +201,12 @@ describe('limits', () => {
   })
 
   test('refuses a content type outside allowedTypes', async () => {
-    await expectFailure(fetcher()(`${origin}/html`, PROFILE), 502, 'fetch_failed',
-      'answered text/html, expected one of text/turtle, application/ld+json, application/n-triples')
+    await expectFailure(
+      fetcher()(`${origin}/html`, PROFILE),
+      502,
+      'fetch_failed',
+      'answered text/html, expected one of text/turtle, application/ld+json, application/n-triples',
+    )
   })
 
   test('fails on a non-200 status', async () => {
@@ -201,7 +218,9 @@ describe('limits', () => {
   })
 
   test('fails on a host name that does not resolve', async () => {
-    const lookup = async () => { throw new Error('ENOTFOUND') }
+    const lookup = async () => {
+      throw new Error('ENOTFOUND')
+    }
     await expectFailure(fetcher({ lookup })('https://nowhere.example/card', PROFILE), 502, 'fetch_failed', 'does not resolve')
   })
 })
@@ -264,8 +283,12 @@ describe('single-flight', () => {
 
 describe('our own origin', () => {
   const noNetwork = {
-    lookup: async (): Promise<string[]> => { throw new Error('lookup must not be called') },
-    fetchImpl: (async () => { throw new Error('fetch must not be called') }) as unknown as typeof fetch,
+    lookup: async (): Promise<string[]> => {
+      throw new Error('lookup must not be called')
+    },
+    fetchImpl: (async () => {
+      throw new Error('fetch must not be called')
+    }) as unknown as typeof fetch,
   }
 
   test('is answered by localLoader with zero network', async () => {
@@ -281,8 +304,12 @@ describe('our own origin', () => {
 
   test('a missing local document is a 404', async () => {
     const localLoader = async () => undefined
-    await expectFailure(fetcher({ ...noNetwork, localLoader })('https://pod.example/nothing', PROFILE), 404, 'fetch_failed',
-      'https://pod.example/nothing: not a public document of this pod')
+    await expectFailure(
+      fetcher({ ...noNetwork, localLoader })('https://pod.example/nothing', PROFILE),
+      404,
+      'fetch_failed',
+      'https://pod.example/nothing: not a public document of this pod',
+    )
   })
 
   test('a local document of the wrong type is refused', async () => {
@@ -327,7 +354,7 @@ describe('what a stranger can make the fetcher hold', () => {
     const budget = new FetchBudget({ perClientPerWindow: 100, perClientConcurrent: 2, totalConcurrent: 3, windowMs: 60_000 })
     let client = 'a'
     const fetchDoc = fetcher({ budget, client: () => client, timeoutMs: 300 })
-    const hanging = [fetchDoc(`${origin}/hang?1`, PROFILE), fetchDoc(`${origin}/hang?2`, PROFILE)].map((p) => p.catch(() => undefined))
+    const hanging = [fetchDoc(`${origin}/hang?1`, PROFILE), fetchDoc(`${origin}/hang?2`, PROFILE)].map(p => p.catch(() => undefined))
     await expectFailure(fetchDoc(`${origin}/hang?3`, PROFILE), 429, 'remote_fetch_limit', 'already has 2')
     client = 'b'
     const third = fetchDoc(`${origin}/hang?4`, PROFILE).catch(() => undefined)

@@ -76,12 +76,9 @@ describe('addresses embedding IPv4 (RFC 4291 §2.5.5.2, RFC 6052, RFC 3056)', ()
     expect(getAddressRefusal(ip, false)).toContain(spec)
   })
 
-  test.each(['::ffff:8.8.8.8', '::ffff:808:808', '64:ff9b::808:808', '2002:808:808::1'])(
-    'allows %s, whose embedded IPv4 address is public',
-    (ip) => {
-      expect(getAddressRefusal(ip, false)).toBeUndefined()
-    },
-  )
+  test.each(['::ffff:8.8.8.8', '::ffff:808:808', '64:ff9b::808:808', '2002:808:808::1'])('allows %s, whose embedded IPv4 address is public', ip => {
+    expect(getAddressRefusal(ip, false)).toBeUndefined()
+  })
 })
 
 describe('public addresses', () => {
@@ -104,59 +101,63 @@ describe('public addresses', () => {
     '2a00:1450:4001:830::200e',
     '2001:200::1',
     '2400:cb00::1',
-  ])('allows %s', (ip) => {
+  ])('allows %s', ip => {
     expect(getRefusedRange(ip)).toBeUndefined()
     expect(getAddressRefusal(ip, false)).toBeUndefined()
   })
 })
 
 describe('malformed addresses are refused, never treated as public', () => {
-  test.each(['', 'localhost', 'example.org', '010.0.0.1', '1.2.3', '256.0.0.1', '1.2.3.4.5', '2130706433',
-    '::ffff::1', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '1.2.3.4::', '12345::', 'g::1'])('refuses %p', (ip) => {
+  test.each([
+    '',
+    'localhost',
+    'example.org',
+    '010.0.0.1',
+    '1.2.3',
+    '256.0.0.1',
+    '1.2.3.4.5',
+    '2130706433',
+    '::ffff::1',
+    '1:2:3:4:5:6:7:8:9',
+    '1:2:3:4:5:6:7',
+    '1.2.3.4::',
+    '12345::',
+    'g::1',
+  ])('refuses %p', ip => {
     expect(getAddressRefusal(ip, false)).toBe('not an IP address')
     expect(getAddressRefusal(ip, true)).toBe('not an IP address')
   })
 })
 
 describe('allowInsecureLocal', () => {
-  test.each(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'])('allows loopback %s', (ip) => {
+  test.each(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'])('allows loopback %s', ip => {
     expect(getAddressRefusal(ip, false)).toBeString()
     expect(getAddressRefusal(ip, true)).toBeUndefined()
   })
 
-  test.each(['10.0.0.1', '169.254.169.254', '0.0.0.0', '::', 'fe80::1', 'fc00::1', '::ffff:192.168.0.1'])(
-    'still refuses non-loopback %s',
-    (ip) => {
-      expect(getAddressRefusal(ip, true)).toBeString()
-    },
-  )
+  test.each(['10.0.0.1', '169.254.169.254', '0.0.0.0', '::', 'fe80::1', 'fc00::1', '::ffff:192.168.0.1'])('still refuses non-loopback %s', ip => {
+    expect(getAddressRefusal(ip, true)).toBeString()
+  })
 })
 
 describe('loopback host names', () => {
-  test.each(['localhost', 'LOCALHOST', 'localhost.', '127.0.0.1', '127.9.9.9', '[::1]', '[::ffff:7f00:1]'])(
-    '%s is loopback',
-    (host) => {
-      expect(isLoopbackHost(host)).toBe(true)
-    },
-  )
+  test.each(['localhost', 'LOCALHOST', 'localhost.', '127.0.0.1', '127.9.9.9', '[::1]', '[::ffff:7f00:1]'])('%s is loopback', host => {
+    expect(isLoopbackHost(host)).toBe(true)
+  })
 
-  test.each(['localhost.example', 'example.org', '128.0.0.1', '10.0.0.1', '[::2]', '[fe80::1]'])(
-    '%s is not loopback',
-    (host) => {
-      expect(isLoopbackHost(host)).toBe(false)
-    },
-  )
+  test.each(['localhost.example', 'example.org', '128.0.0.1', '10.0.0.1', '[::2]', '[fe80::1]'])('%s is not loopback', host => {
+    expect(isLoopbackHost(host)).toBe(false)
+  })
 })
 
 describe('URL rules', () => {
-  test.each(['https://example.org/card', 'https://example.org:443/card', 'https://example.org:8443/card',
-    'https://[2606:4700::1]/x'])('allows %s', (url) => {
+  test.each(['https://example.org/card', 'https://example.org:443/card', 'https://example.org:8443/card', 'https://[2606:4700::1]/x'])('allows %s', url => {
     expect(getUrlRefusal(new URL(url), false)).toBeUndefined()
   })
 
   test.each(['http://localhost:3000/card', 'http://127.0.0.1:80/x', 'http://[::1]:8080/x', 'http://127.0.0.5/x'])(
     'allows %s only with allowInsecureLocal',
-    (url) => {
+    url => {
       expect(getUrlRefusal(new URL(url), true)).toBeUndefined()
       expect(getUrlRefusal(new URL(url), false)).toContain('expected https')
     },
@@ -164,28 +165,22 @@ describe('URL rules', () => {
 
   test.each(['http://example.org/card', 'http://10.0.0.1/x', 'http://169.254.169.254/latest/meta-data'])(
     'refuses plain http to non-loopback %s even with allowInsecureLocal',
-    (url) => {
+    url => {
       expect(getUrlRefusal(new URL(url), true)).toContain('expected https')
     },
   )
 
-  test.each(['file:///etc/passwd', 'ftp://example.org/x', 'gopher://example.org/x', 'data:text/plain,hi', 'ws://example.org/'])(
-    'refuses scheme of %s',
-    (url) => {
-      expect(getUrlRefusal(new URL(url), true)).toContain('is not allowed, expected https')
-    },
-  )
+  test.each(['file:///etc/passwd', 'ftp://example.org/x', 'gopher://example.org/x', 'data:text/plain,hi', 'ws://example.org/'])('refuses scheme of %s', url => {
+    expect(getUrlRefusal(new URL(url), true)).toContain('is not allowed, expected https')
+  })
 
-  test.each(['https://user:pw@example.org/x', 'https://user@example.org/x', 'http://u:p@localhost:3000/x'])(
-    'refuses credentials in %s',
-    (url) => {
-      expect(getUrlRefusal(new URL(url), true)).toBe('credentials in the URL are not allowed')
-    },
-  )
+  test.each(['https://user:pw@example.org/x', 'https://user@example.org/x', 'http://u:p@localhost:3000/x'])('refuses credentials in %s', url => {
+    expect(getUrlRefusal(new URL(url), true)).toBe('credentials in the URL are not allowed')
+  })
 
   test.each(['https://example.org:22/x', 'https://example.org:25/x', 'https://example.org:80/x', 'https://example.org:0/x'])(
     'refuses system port in %s',
-    (url) => {
+    url => {
       expect(getUrlRefusal(new URL(url), false)).toContain('is not allowed, expected the default port')
     },
   )

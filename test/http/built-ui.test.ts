@@ -17,6 +17,8 @@ describe('the build step of the dashboard script', () => {
       expect(unbuiltScripts(dir)).toEqual([])
       const js = await Bun.file(join(dir, 'admin', 'app.js')).text()
       expect(js).toContain('data-enhance')
-    } finally { rmSync(out, { recursive: true, force: true }) }
+    } finally {
+      rmSync(out, { recursive: true, force: true })
+    }
   })
 })

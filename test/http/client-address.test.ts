@@ -14,7 +14,12 @@ describe('--trust-proxy: the client address behind trusted reverse proxies', () 
     ['X-Forwarded-For from a trusted peer', PROXY, { 'x-forwarded-for': '203.0.113.5' }, '203.0.113.5'],
     ['a client-written address left of the real one is not believed', PROXY, { 'x-forwarded-for': '198.51.100.66, 203.0.113.5' }, '203.0.113.5'],
     ['two trusted proxies in a row', PROXY, { 'x-forwarded-for': '203.0.113.5, 10.0.0.2' }, '203.0.113.5'],
-    ['a client\'s own Forwarded, passed through by the proxy, is never read', PROXY, { forwarded: 'for=192.0.2.60', 'x-forwarded-for': '203.0.113.5' }, '203.0.113.5'],
+    [
+      "a client's own Forwarded, passed through by the proxy, is never read",
+      PROXY,
+      { forwarded: 'for=192.0.2.60', 'x-forwarded-for': '203.0.113.5' },
+      '203.0.113.5',
+    ],
     ['Forwarded alone names nobody: the proxy is the client', PROXY, { forwarded: 'for=192.0.2.60' }, PROXY],
     ['a spoofed loopback address left of the real one is not believed', PROXY, { 'x-forwarded-for': '127.0.0.1, 203.0.113.5' }, '203.0.113.5'],
     ['an unknown node ends the walk at the proxy', PROXY, { 'x-forwarded-for': 'unknown' }, PROXY],

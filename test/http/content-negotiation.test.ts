@@ -6,8 +6,7 @@ const TTL = 'text/turtle'
 const JSONLD = 'application/ld+json'
 const NT = 'application/n-triples'
 const FIREFOX = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
-const CHROME =
-  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7'
+const CHROME = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7'
 
 describe('RFC 9110 §12.5.1 Accept', () => {
   test('a request without Accept accepts any type: the first offer wins', () => {

@@ -7,7 +7,10 @@ const BASE = 'http://localhost:3000'
 
 describe('cookies (RFC 6265bis)', () => {
   test('parses a Cookie header; the first of a repeated name wins', () => {
-    expect([...parseCookies('a=1; b="2"; a=3; junk; =x')]).toEqual([['a', '1'], ['b', '2']])
+    expect([...parseCookies('a=1; b="2"; a=3; junk; =x')]).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+    ])
   })
   test('serializes HttpOnly, Path=/, SameSite and Secure only when asked', () => {
     expect(serializeCookie('s', 'v', { maxAge: 60, sameSite: 'Lax', secure: false })).toBe('s=v; Path=/; Max-Age=60; HttpOnly; SameSite=Lax')
@@ -21,7 +24,11 @@ describe('cookies (RFC 6265bis)', () => {
 
 describe('CSRF (double submit + Origin)', () => {
   const csrfError = (f: () => void) => {
-    try { f() } catch (e) { return e as HttpError }
+    try {
+      f()
+    } catch (e) {
+      return e as HttpError
+    }
     throw new Error('no error')
   }
   test('a fresh token comes with a SameSite=Strict cookie; an existing one is reused', () => {

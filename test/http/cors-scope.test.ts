@@ -4,14 +4,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openPod, type Pod } from '../rs/pod-fixture.ts'
 
 let pod: Pod
-beforeAll(async () => { pod = await openPod() })
+beforeAll(async () => {
+  pod = await openPod()
+})
 afterAll(() => pod.close())
 
 // A same-site origin: another port on localhost could read the owner's pages with the owner's cookie.
 const ORIGIN = 'http://localhost:4000'
 const noCors = (res: Response) => [...res.headers.keys()].filter(h => h.startsWith('access-control-'))
 
-describe('Fetch §3.2 CORS: none on the owner\'s pages and the OP\'s HTML pages', () => {
+describe("Fetch §3.2 CORS: none on the owner's pages and the OP's HTML pages", () => {
   test.each([
     ['GET', '/.admin/sessions'],
     ['GET', '/.admin/api/sessions'],
@@ -27,7 +29,7 @@ describe('Fetch §3.2 CORS: none on the owner\'s pages and the OP\'s HTML pages'
     expect(noCors(res)).toEqual([])
   })
 
-  test.each(['/.admin/api/sessions', '/.oidc/login'])('a preflight to %s is not granted', async (path) => {
+  test.each(['/.admin/api/sessions', '/.oidc/login'])('a preflight to %s is not granted', async path => {
     const res = await pod.request(path, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } })
     expect(noCors(res)).toEqual([])
   })

@@ -14,20 +14,31 @@ describe('RFC 9110 §11.4 Authorization', () => {
     ['HttpSig proof=sig1, cred="<https://a.example/card#me>"', [{ scheme: 'httpsig', params: { proof: 'sig1', cred: '<https://a.example/card#me>' } }]],
     ['httpsig Proof = sig1 ,clientUrl=true', [{ scheme: 'httpsig', params: { proof: 'sig1', clienturl: 'true' } }]],
     ['X q="a\\"b\\\\c"', [{ scheme: 'x', params: { q: 'a"b\\c' } }]],
-    ['DPoP a, Bearer b', [{ scheme: 'dpop', token68: 'a', params: {} }, { scheme: 'bearer', token68: 'b', params: {} }]],
-    ['HttpSig proof=sig1, DPoP x', [{ scheme: 'httpsig', params: { proof: 'sig1' } }, { scheme: 'dpop', token68: 'x', params: {} }]],
+    [
+      'DPoP a, Bearer b',
+      [
+        { scheme: 'dpop', token68: 'a', params: {} },
+        { scheme: 'bearer', token68: 'b', params: {} },
+      ],
+    ],
+    [
+      'HttpSig proof=sig1, DPoP x',
+      [
+        { scheme: 'httpsig', params: { proof: 'sig1' } },
+        { scheme: 'dpop', token68: 'x', params: {} },
+      ],
+    ],
     ['', []],
   ])('%s', (header, expected) => {
     expect(parsed(header)).toEqual(expected as never)
   })
-  test.each([
-    ['DPoP a b c'],
-    ['HttpSig proof=a, proof=b'],
-    ['HttpSig proof="unterminated'],
-    ['=x'],
-  ])('%s → 400 invalid_request', (header) => {
+  test.each([['DPoP a b c'], ['HttpSig proof=a, proof=b'], ['HttpSig proof="unterminated'], ['=x']])('%s → 400 invalid_request', header => {
     let error: unknown
-    try { parseAuthorization(header) } catch (e) { error = e }
+    try {
+      parseAuthorization(header)
+    } catch (e) {
+      error = e
+    }
     expect({ status: (error as HttpError).status, code: (error as HttpError).code }).toEqual({ status: 400, code: 'invalid_request' })
   })
 })

@@ -15,8 +15,7 @@ describe('asSentence', () => {
 
 describe('breakableUrl', () => {
   test('offers breaks after path slashes and before # and ?, never in the scheme or host', () => {
-    expect(breakableUrl('http://localhost:3000/profile/card#me').value)
-      .toBe('<span class="url">http://localhost:3000/<wbr>profile/<wbr>card<wbr>#me</span>')
+    expect(breakableUrl('http://localhost:3000/profile/card#me').value).toBe('<span class="url">http://localhost:3000/<wbr>profile/<wbr>card<wbr>#me</span>')
     expect(breakableUrl('https://pod.example/a?b=1').value).toBe('<span class="url">https://pod.example/<wbr>a<wbr>?b=1</span>')
   })
   test('escapes what it is given', () => {

@@ -61,7 +61,10 @@ describe('FailureLimiter: attempts counted before they are checked', () => {
   })
   test('forgive gives back an attempt that was not a failure (a right password)', () => {
     const l = new FailureLimiter({ max: 2, windowMs: 60_000 })
-    for (let i = 0; i < 5; i++) { expect(l.begin('a', 0)).toBe(0); l.forgive('a', 0) }
+    for (let i = 0; i < 5; i++) {
+      expect(l.begin('a', 0)).toBe(0)
+      l.forgive('a', 0)
+    }
     expect(l.retryAfter('a', 0)).toBe(0)
   })
 })

@@ -6,7 +6,10 @@ const MIN = 60_000
 test('growing delays: each window used up again doubles the wait, up to the cap', () => {
   const limiter = new FailureLimiter({ max: 2, windowMs: 15 * MIN, maxWindowMs: 60 * MIN })
   let now = 0
-  const exhaust = () => { limiter.recordFailure('a', now); limiter.recordFailure('a', now) }
+  const exhaust = () => {
+    limiter.recordFailure('a', now)
+    limiter.recordFailure('a', now)
+  }
   exhaust()
   expect(limiter.retryAfter('a', now)).toBe(15 * 60)
   now += 15 * MIN
@@ -20,7 +23,8 @@ test('growing delays: each window used up again doubles the wait, up to the cap'
   exhaust()
   expect(limiter.retryAfter('a', now)).toBe(60 * 60)
   // another key starts at one window
-  limiter.recordFailure('b', now); limiter.recordFailure('b', now)
+  limiter.recordFailure('b', now)
+  limiter.recordFailure('b', now)
   expect(limiter.retryAfter('b', now)).toBe(15 * 60)
 })
 
@@ -35,7 +39,8 @@ test('without growing delays every wait is one window', () => {
 test('an attempt taken back (forgive) takes back the doubled wait it struck', () => {
   const limiter = new FailureLimiter({ max: 2, windowMs: 15 * MIN, maxWindowMs: 60 * MIN })
   let now = 0
-  limiter.recordFailure('a', now); limiter.recordFailure('a', now)
+  limiter.recordFailure('a', now)
+  limiter.recordFailure('a', now)
   now += 15 * MIN
   limiter.recordFailure('a', now)
   // the attempt that uses the window up is counted before it is checked, and was no failure

@@ -25,7 +25,7 @@ describe('the codes no test can make a pod send (test/refusals-never-sent.ts)', 
 describe('the check after the whole suite', () => {
   const all = Object.keys(REFUSALS)
   const listed = Object.keys(NEVER_SENT)
-  const sentExcept = (...missing: string[]) => new Set(all.filter((c) => !missing.includes(c) && !listed.includes(c)))
+  const sentExcept = (...missing: string[]) => new Set(all.filter(c => !missing.includes(c) && !listed.includes(c)))
 
   test('passes when every code not listed was sent', () => {
     const verdict = checkRefusalsSent(sentExcept())

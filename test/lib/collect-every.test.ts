@@ -6,7 +6,9 @@ import { collectEvery } from '../../src/lib/collect-every.ts'
 describe('collectEvery', () => {
   test('collects each time the bytes counted pass the threshold, and not before', () => {
     let collections = 0
-    const note = collectEvery(100, () => { collections++ })
+    const note = collectEvery(100, () => {
+      collections++
+    })
     note(60)
     expect(collections).toBe(0)
     note(60)

@@ -21,7 +21,13 @@ describe('RFC 7638 §3 (RFC 8037 §2 for OKP): SHA-256 JWK thumbprint', () => {
     expect(await jwkThumbprint(ED25519)).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k')
   })
   test('matches the computed thumbprint of RFC 9421 test-key-ecc-p256', async () => {
-    const jwk = { kty: 'EC', crv: 'P-256', kid: 'test-key-ecc-p256', x: 'qIVYZVLCrPZHGHjP17CTW0_-D9Lfw0EkjqF7xB4FivA', y: 'Mc4nN9LTDOBhfoUeg8Ye9WedFRhnZXZJA12Qp0zZ6F0' }
+    const jwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      kid: 'test-key-ecc-p256',
+      x: 'qIVYZVLCrPZHGHjP17CTW0_-D9Lfw0EkjqF7xB4FivA',
+      y: 'Mc4nN9LTDOBhfoUeg8Ye9WedFRhnZXZJA12Qp0zZ6F0',
+    }
     expect(await jwkThumbprint(jwk)).toBe('ydQXMtvbsOsZyFir-Y7A8t7fKEM1gbKPvyFkdpu4fvI')
   })
   test('matches the computed thumbprint of RFC 9421 test-key-ed25519', async () => {

@@ -12,7 +12,15 @@ async function waitFor(done: () => boolean, boundMs = 5000) {
 /** Records what the reclaimer did, in order. */
 function recorder(): ReclaimSteps & { log: string[] } {
   const log: string[] = []
-  return { log, collect: idle => { log.push(idle ? 'collect idle' : 'collect busy') }, trim: () => { log.push('trim') } }
+  return {
+    log,
+    collect: idle => {
+      log.push(idle ? 'collect idle' : 'collect busy')
+    },
+    trim: () => {
+      log.push('trim')
+    },
+  }
 }
 
 describe('memory reclaimer', () => {
@@ -42,7 +50,12 @@ describe('memory reclaimer', () => {
     const steps = recorder()
     const r = startMemoryReclaimer({ quietMs: 20, busyEveryMs: 100, steps })
     let busy = true
-    const load = (async () => { while (busy) { r.noteRequest(); await Bun.sleep(2) } })()
+    const load = (async () => {
+      while (busy) {
+        r.noteRequest()
+        await Bun.sleep(2)
+      }
+    })()
     try {
       // A stalled event loop can make a tick look quiet; what matters is that busy collections happen.
       await waitFor(() => steps.log.filter(s => s === 'collect busy').length >= 2)
@@ -57,6 +70,9 @@ describe('memory reclaimer', () => {
   })
 
   test('trimming the native heap is safe to call on any platform', () => {
-    expect(() => { trimNativeHeap(); trimNativeHeap() }).not.toThrow()
+    expect(() => {
+      trimNativeHeap()
+      trimNativeHeap()
+    }).not.toThrow()
   })
 })

@@ -18,9 +18,12 @@ describe('a pod path as people read it', () => {
 
 describe('the paths in a message as people read them (refusals shown by the pages and the script)', () => {
   test('every encoded path decoded; text, URLs and paths without escapes kept', () => {
-    expect(readablePathsIn('/pub/%C3%89t%C3%A9%20photos%20%231%20&%20co%3F/x.txt is not a folder: folder paths end with "/"'))
-      .toBe('/pub/Été photos #1 & co?/x.txt is not a folder: folder paths end with "/"')
-    expect(readablePathsIn('a folder cannot be moved into itself (/a%20b/c/ is inside /a%20b/)')).toBe('a folder cannot be moved into itself (/a b/c/ is inside /a b/)')
+    expect(readablePathsIn('/pub/%C3%89t%C3%A9%20photos%20%231%20&%20co%3F/x.txt is not a folder: folder paths end with "/"')).toBe(
+      '/pub/Été photos #1 & co?/x.txt is not a folder: folder paths end with "/"',
+    )
+    expect(readablePathsIn('a folder cannot be moved into itself (/a%20b/c/ is inside /a%20b/)')).toBe(
+      'a folder cannot be moved into itself (/a b/c/ is inside /a b/)',
+    )
     expect(readablePathsIn('there is nothing at /plain/path and 100% sure')).toBe('there is nothing at /plain/path and 100% sure')
   })
 })

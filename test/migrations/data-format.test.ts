@@ -24,7 +24,9 @@ const WEBID = `${FIXTURE_BASE}/profile/card#me`
 const T = 1_800_000_000_000
 
 const cleanup: (() => void)[] = []
-afterEach(() => { for (const c of cleanup.splice(0)) c() })
+afterEach(() => {
+  for (const c of cleanup.splice(0)) c()
+})
 beforeAll(() => setLogLevel('silent'))
 
 async function format2(): Promise<Format2Pod> {
@@ -32,7 +34,11 @@ async function format2(): Promise<Format2Pod> {
   cleanup.push(fixture.dispose)
   return fixture
 }
-const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'solopod-migrate-')); cleanup.push(() => rmSync(d, { recursive: true, force: true })); return d }
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'solopod-migrate-'))
+  cleanup.push(() => rmSync(d, { recursive: true, force: true }))
+  return d
+}
 
 /** Every resource's kind, type and size, and every graph's triples: what a migration leaves, without ETags and dates. */
 async function contents(store: Store): Promise<Record<string, unknown>> {
@@ -47,7 +53,13 @@ async function contents(store: Store): Promise<Record<string, unknown>> {
 /** A run of the migration that dies at its `n`th write, as a crash would leave it (the write never lands). */
 function crashingAt(store: Store, n: number): Store {
   let writes = 0
-  return { ...store, commit: async (ops) => { if (++writes >= n) throw new Error('crash'); return store.commit(ops) } }
+  return {
+    ...store,
+    commit: async ops => {
+      if (++writes >= n) throw new Error('crash')
+      return store.commit(ops)
+    },
+  }
 }
 
 describe('data format 2 → 3: a run cut short runs again cleanly', () => {
@@ -56,7 +68,13 @@ describe('data format 2 → 3: a run cut short runs again cleanly', () => {
   beforeAll(async () => {
     const { dataDir } = await format2()
     const store = await openStore(dataDir)
-    const counting = { ...store, commit: async (ops: Parameters<Store['commit']>[0]) => { writes++; return store.commit(ops) } }
+    const counting = {
+      ...store,
+      commit: async (ops: Parameters<Store['commit']>[0]) => {
+        writes++
+        return store.commit(ops)
+      },
+    }
     await migrateDataFormat(counting, T)
     reference = await contents(store)
     await store.close()
@@ -64,11 +82,21 @@ describe('data format 2 → 3: a run cut short runs again cleanly', () => {
 
   test('a clean run writes the six settings resources and the card once each', () => {
     expect(writes).toBe(6)
-    expect(Object.keys(reference).filter(p => p.startsWith('/settings/')).sort()).toEqual(
-      ['/settings/', '/settings/.acl', '/settings/prefs.ttl', '/settings/privateTypeIndex.ttl', '/settings/publicTypeIndex.ttl', '/settings/publicTypeIndex.ttl.acl'])
+    expect(
+      Object.keys(reference)
+        .filter(p => p.startsWith('/settings/'))
+        .sort(),
+    ).toEqual([
+      '/settings/',
+      '/settings/.acl',
+      '/settings/prefs.ttl',
+      '/settings/privateTypeIndex.ttl',
+      '/settings/publicTypeIndex.ttl',
+      '/settings/publicTypeIndex.ttl.acl',
+    ])
   })
 
-  test.each([1, 2, 3, 4, 5, 6])('a crash at write %i leaves format 2, and the next open finishes the same pod', async (n) => {
+  test.each([1, 2, 3, 4, 5, 6])('a crash at write %i leaves format 2, and the next open finishes the same pod', async n => {
     const { dataDir } = await format2()
     const store = await openStore(dataDir)
     await expect(migrateDataFormat(crashingAt(store, n), T)).rejects.toThrow('crash')
@@ -101,15 +129,22 @@ describe('data format 2 → 3: a run cut short runs again cleanly', () => {
   })
 })
 
-describe('data format 2 → 3: the owner\'s own settings are kept', () => {
+describe("data format 2 → 3: the owner's own settings are kept", () => {
   test('a preferences file and public type index the profile names stay theirs; only the missing link is added', async () => {
     const { dataDir } = await format2()
     const store = await openStore(dataDir)
     const card = await readTriples(store, FIXTURE_BASE, '/profile/card')
     await writeTurtle(store, FIXTURE_BASE, '/mine/prefs.ttl', `<> a <${PIM('ConfigurationFile')}>; <http://purl.org/dc/terms/title> "mine".`)
     await writeTurtle(store, FIXTURE_BASE, '/mine/types.ttl', `<> a <${SOLID('TypeIndex')}>, <${SOLID('ListedDocument')}>.`)
-    await writeTurtle(store, FIXTURE_BASE, '/profile/card', `<#me> <${PIM('preferencesFile')}> </mine/prefs.ttl>; <${SOLID('publicTypeIndex')}> </mine/types.ttl>.\n` +
-      card.map(q => `<${q.subject.value}> <${q.predicate.value}> ${q.object.termType === 'Literal' ? JSON.stringify(q.object.value) : `<${q.object.value}>`}.`).join('\n'))
+    await writeTurtle(
+      store,
+      FIXTURE_BASE,
+      '/profile/card',
+      `<#me> <${PIM('preferencesFile')}> </mine/prefs.ttl>; <${SOLID('publicTypeIndex')}> </mine/types.ttl>.\n` +
+        card
+          .map(q => `<${q.subject.value}> <${q.predicate.value}> ${q.object.termType === 'Literal' ? JSON.stringify(q.object.value) : `<${q.object.value}>`}.`)
+          .join('\n'),
+    )
     const before = { card: (await getMeta(store, '/profile/card'))!.etag, types: (await getMeta(store, '/mine/types.ttl'))!.etag }
     await store.close()
 
@@ -121,10 +156,12 @@ describe('data format 2 → 3: the owner\'s own settings are kept', () => {
         expect(await getMeta(migrated, absent)).toBeUndefined()
       }
       const prefs = await readTriples(migrated, FIXTURE_BASE, '/mine/prefs.ttl')
-      expect(prefs.map(q => [q.subject.value, q.predicate.value, q.object.value])).toEqual(expect.arrayContaining([
-        [`${FIXTURE_BASE}/mine/prefs.ttl`, 'http://purl.org/dc/terms/title', 'mine'],
-        [WEBID, SOLID('privateTypeIndex'), `${FIXTURE_BASE}/settings/privateTypeIndex.ttl`],
-      ]))
+      expect(prefs.map(q => [q.subject.value, q.predicate.value, q.object.value])).toEqual(
+        expect.arrayContaining([
+          [`${FIXTURE_BASE}/mine/prefs.ttl`, 'http://purl.org/dc/terms/title', 'mine'],
+          [WEBID, SOLID('privateTypeIndex'), `${FIXTURE_BASE}/settings/privateTypeIndex.ttl`],
+        ]),
+      )
       expect(prefs).toHaveLength(3)
       expect(await getMeta(migrated, '/settings/privateTypeIndex.ttl')).toBeDefined()
     } finally {
@@ -156,7 +193,7 @@ describe('data format 2 → 3: the owner\'s own settings are kept', () => {
 })
 
 describe('data formats the binary does not know, and exports of format 2', () => {
-  test('a format-4 data directory is refused by every command\'s open, naming both formats, and left as it was', async () => {
+  test("a format-4 data directory is refused by every command's open, naming both formats, and left as it was", async () => {
     const dataDir = tempDir()
     const db = new ClassicLevel<string, unknown>(join(dataDir, 'db'), { valueEncoding: 'json' })
     await db.open()
@@ -189,7 +226,9 @@ describe('data formats the binary does not know, and exports of format 2', () =>
     try {
       expect(await getFormatVersion(store)).toBe(3)
       const card = await readTriples(store, 'http://localhost:4001', '/profile/card')
-      expect(card.some(q => q.predicate.value === SOLID('publicTypeIndex') && q.object.value === 'http://localhost:4001/settings/publicTypeIndex.ttl')).toBe(true)
+      expect(card.some(q => q.predicate.value === SOLID('publicTypeIndex') && q.object.value === 'http://localhost:4001/settings/publicTypeIndex.ttl')).toBe(
+        true,
+      )
       expect(await getMeta(store, '/settings/prefs.ttl')).toBeDefined()
       const again = join(tempDir(), 'export')
       await exportPod(store, again, T)

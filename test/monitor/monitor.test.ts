@@ -14,7 +14,9 @@ const BASE = 'https://pod.example'
 const METRICS = `${BASE}/.well-known/solopod/metrics`
 const HEALTH = `${BASE}/.well-known/solopod/health`
 let pod: OwnerPod
-beforeAll(async () => { pod = await openOwnerPod(BASE) })
+beforeAll(async () => {
+  pod = await openOwnerPod(BASE)
+})
 afterAll(() => pod.close())
 
 /** A request as the server hands it over: with the client address recorded from the TCP peer (and a trusted proxy's header). */
@@ -23,22 +25,26 @@ function fromAddress(peer: string | undefined, headers: Record<string, string> =
   pod.deps.clientAddresses.record(request, () => clientAddressFrom(peer, request.headers, new Set(trusted)))
   return request
 }
-const refusalOf = (deps: Parameters<typeof checkMetricsAccess>[0], request: Request) => checkMetricsAccess(deps, request).then(() => undefined, (e: unknown) => e as HttpError)
+const refusalOf = (deps: Parameters<typeof checkMetricsAccess>[0], request: Request) =>
+  checkMetricsAccess(deps, request).then(
+    () => undefined,
+    (e: unknown) => e as HttpError,
+  )
 
-describe('metrics: clients on the pod\'s machine and the owner only', () => {
+describe("metrics: clients on the pod's machine and the owner only", () => {
   test('a loopback client (IPv4 or IPv6) may read them without credentials', async () => {
     await checkMetricsAccess(pod.deps, fromAddress('127.0.0.1'))
     await checkMetricsAccess(pod.deps, fromAddress('::1'))
   })
 
-  test('the owner (here: the dashboard\'s session and CSRF token) gets them from anywhere', async () => {
+  test("the owner (here: the dashboard's session and CSRF token) gets them from anywhere", async () => {
     const res = await pod.api('GET', '/.well-known/solopod/metrics')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8')
     expect(await res.text()).toContain('# TYPE solopod_http_requests_total counter')
   })
 
-  test('anyone else anonymous → 401 unauthenticated, with the challenges of the owner\'s credentials', async () => {
+  test("anyone else anonymous → 401 unauthenticated, with the challenges of the owner's credentials", async () => {
     const res = await pod.request(METRICS)
     expect(res.status).toBe(401)
     expect(await res.text()).toStartWith('unauthenticated:')
@@ -46,7 +52,7 @@ describe('metrics: clients on the pod\'s machine and the owner only', () => {
     expect(res.headers.get('www-authenticate')).toContain('HttpSig realm="/.well-known/solopod/metrics"')
   })
 
-  test('a loopback peer with forwarding headers is a reverse proxy\'s client, not local → 401', async () => {
+  test("a loopback peer with forwarding headers is a reverse proxy's client, not local → 401", async () => {
     const refused = await checkMetricsAccess(pod.deps, fromAddress('127.0.0.1', { 'x-forwarded-for': '203.0.113.7' })).catch((e: unknown) => e)
     expect(refused).toBeInstanceOf(HttpError)
     expect((refused as HttpError).status).toBe(401)
@@ -55,7 +61,11 @@ describe('metrics: clients on the pod\'s machine and the owner only', () => {
 
   test('behind a trusted proxy on loopback, a remote client is not local, whatever it claims → 401', async () => {
     // the proxy's own TCP peer address is loopback; the client is who it wrote rightmost
-    const claims: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.7' }, { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' }, { forwarded: 'for=127.0.0.1', 'x-forwarded-for': '203.0.113.7' }]
+    const claims: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.7' },
+      { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' },
+      { forwarded: 'for=127.0.0.1', 'x-forwarded-for': '203.0.113.7' },
+    ]
     for (const headers of claims) {
       const refused = await refusalOf(pod.deps, fromAddress('127.0.0.2', headers, ['127.0.0.2']))
       expect([refused?.status, refused?.code]).toEqual([401, 'unauthenticated'])
@@ -67,7 +77,7 @@ describe('metrics: clients on the pod\'s machine and the owner only', () => {
     expect(await refusalOf(pod.deps, fromAddress('127.0.0.2', { 'x-forwarded-for': '127.0.0.1' }, ['127.0.0.2']))).toBeUndefined()
   })
 
-  test('tokens of the owner\'s WebID that are not the owner: a client credential, an app limited to folders → 403 forbidden', async () => {
+  test("tokens of the owner's WebID that are not the owner: a client credential, an app limited to folders → 403 forbidden", async () => {
     const owner = ownerWebIdOf(BASE) as NonNullable<Principal['webid']>
     const script: Principal = { webid: owner, clientId: 'script-abcdefghijklmnopqrstuv' as Principal['clientId'] & string, keys: [], scheme: 'DPoP' }
     const script403 = await refusalOf({ ...pod.deps, authenticate: async () => script }, fromAddress('203.0.113.7'))

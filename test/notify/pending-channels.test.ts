@@ -5,8 +5,13 @@ import { NOTIFICATION_TYPES } from '../../src/channels/notification-message.ts'
 import { makePendingChannels, CONNECT_WITHIN_MS, type PendingChannel } from '../../src/notify/pending-channels.ts'
 
 const channel = (id: string, endAt?: number): PendingChannel => ({
-  id, type: 'WebSocketChannel2023', topic: 'http://localhost:3000/doc', principal: { keys: [] } as unknown as PendingChannel['principal'],
-  holder: { client: 'address 203.0.113.1', owner: false }, features: { accept: NOTIFICATION_TYPES[0], ...(endAt === undefined ? {} : { endAt }) }, since: 0,
+  id,
+  type: 'WebSocketChannel2023',
+  topic: 'http://localhost:3000/doc',
+  principal: { keys: [] } as unknown as PendingChannel['principal'],
+  holder: { client: 'address 203.0.113.1', owner: false },
+  features: { accept: NOTIFICATION_TYPES[0], ...(endAt === undefined ? {} : { endAt }) },
+  since: 0,
 })
 
 describe('pending channels', () => {

@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { revokeConsent } from '../../src/account/consents.ts'
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey } from 'jose'
 import {
-  APP_ID, APP_REDIRECT, BASE, CHALLENGE, CONTEXT, CookieJar, appDocument, authorize, authorizeUrl, logIn, openTestPod, pageError, type TestPod,
+  APP_ID,
+  APP_REDIRECT,
+  BASE,
+  CHALLENGE,
+  CONTEXT,
+  CookieJar,
+  appDocument,
+  authorize,
+  authorizeUrl,
+  logIn,
+  openTestPod,
+  pageError,
+  type TestPod,
 } from './op-fixture.ts'
 
 let pod: TestPod
@@ -38,8 +50,12 @@ async function expectErrorPage(res: Response, error: string, status = 400) {
 }
 
 describe('RFC 6749 §4.1.2.1: invalid client or redirect URI → an error page, never a redirect', () => {
-  test('missing client_id', async () => { await expectErrorPage(await get({ client_id: undefined }), 'invalid_client') })
-  test('unregistered client_id that is not a URL', async () => { await expectErrorPage(await get({ client_id: 'nobody' }), 'invalid_client') })
+  test('missing client_id', async () => {
+    await expectErrorPage(await get({ client_id: undefined }), 'invalid_client')
+  })
+  test('unregistered client_id that is not a URL', async () => {
+    await expectErrorPage(await get({ client_id: 'nobody' }), 'invalid_client')
+  })
   test('redirect_uri not listed in the Client ID Document', async () => {
     const page = await expectErrorPage(await get({ redirect_uri: 'https://evil.example/cb' }), 'invalid_request')
     expect(page).toContain('must match one of them exactly')
@@ -47,7 +63,9 @@ describe('RFC 6749 §4.1.2.1: invalid client or redirect URI → an error page, 
   test('redirect_uri that only differs by a trailing slash', async () => {
     await expectErrorPage(await get({ redirect_uri: `${APP_REDIRECT}/` }), 'invalid_request')
   })
-  test('missing redirect_uri', async () => { await expectErrorPage(await get({ redirect_uri: undefined }), 'invalid_request') })
+  test('missing redirect_uri', async () => {
+    await expectErrorPage(await get({ redirect_uri: undefined }), 'invalid_request')
+  })
   test('the page has strict security headers', async () => {
     const res = await get({ client_id: 'nobody' })
     expect(res.headers.get('x-frame-options')).toBe('DENY')
@@ -196,7 +214,9 @@ describe('OIDC Core §3.1.2.1: prompt and max_age', () => {
     try {
       expect((await get({ max_age: '60' }, fresh.header())).headers.get('location')).toStartWith(`${BASE}/.oidc/login?interaction=`)
       expect(new URL((await get({ max_age: '600' }, fresh.header())).headers.get('location')!).searchParams.get('code')).toBeTruthy()
-    } finally { pod.clock.now -= 120_000 }
+    } finally {
+      pod.clock.now -= 120_000
+    }
   })
   test('prompt=consent is satisfied by a remembered consent (Inrupt clients send it on every login)', async () => {
     const fresh = new CookieJar()
@@ -207,13 +227,19 @@ describe('OIDC Core §3.1.2.1: prompt and max_age', () => {
     await revokeConsent(pod.store, APP_ID, pod.clock.now)
     const fresh = new CookieJar()
     await authorize(pod, fresh, { scope: 'openid webid' })
-    expect((await get({ prompt: 'consent', scope: 'openid webid offline_access' }, fresh.header())).headers.get('location')).toStartWith(`${BASE}/.oidc/consent?interaction=`)
+    expect((await get({ prompt: 'consent', scope: 'openid webid offline_access' }, fresh.header())).headers.get('location')).toStartWith(
+      `${BASE}/.oidc/consent?interaction=`,
+    )
   })
   test('POST to the authorization endpoint works like GET', async () => {
     const fresh = new CookieJar()
     await authorize(pod, fresh)
     const body = new URL(authorizeUrl(), BASE).searchParams.toString()
-    const res = await pod.request('/.oidc/auth', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: fresh.header() }, body })
+    const res = await pod.request('/.oidc/auth', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: fresh.header() },
+      body,
+    })
     expect(new URL(res.headers.get('location')!).searchParams.get('code')).toBeTruthy()
   })
 })
@@ -227,19 +253,38 @@ describe('RFC 9101 request objects', () => {
     const pair = await generateKeyPair('ES256')
     clientKey = pair.privateKey
     otherKey = (await generateKeyPair('ES256')).privateKey
-    const jwk = { ...await exportJWK(pair.publicKey), kid: 'c1' }
+    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'c1' }
     const res = await pod.request('/.oidc/reg', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ redirect_uris: [REDIRECT], scope: 'openid webid offline_access', token_endpoint_auth_method: 'none', jwks: { keys: [jwk] }, client_name: 'JAR app' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: [REDIRECT],
+        scope: 'openid webid offline_access',
+        token_endpoint_auth_method: 'none',
+        jwks: { keys: [jwk] },
+        client_name: 'JAR app',
+      }),
     })
     clientId = (await res.json()).client_id
   })
   const claims = (more: Record<string, unknown> = {}) => ({
-    iss: clientId, aud: BASE, response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'openid webid',
-    state: 'jar-state', code_challenge: CHALLENGE, code_challenge_method: 'S256', ...more,
+    iss: clientId,
+    aud: BASE,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'openid webid',
+    state: 'jar-state',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    ...more,
   })
   const signed = (c = claims(), key = clientKey, alg = 'ES256') =>
-    new SignJWT(c).setProtectedHeader({ alg, kid: 'c1' }).setIssuedAt(Math.floor(pod.clock.now / 1000)).setExpirationTime(Math.floor(pod.clock.now / 1000) + 300).sign(key)
+    new SignJWT(c)
+      .setProtectedHeader({ alg, kid: 'c1' })
+      .setIssuedAt(Math.floor(pod.clock.now / 1000))
+      .setExpirationTime(Math.floor(pod.clock.now / 1000) + 300)
+      .sign(key)
   const send = (request: string, extra: Record<string, string> = {}) =>
     pod.request(`/.oidc/auth?${new URLSearchParams({ client_id: clientId, request, ...extra })}`, { headers: { cookie: jar.header() } })
 
@@ -260,15 +305,24 @@ describe('RFC 9101 request objects', () => {
     await expectRedirectErrorTo(await send(await signed(claims(), otherKey), { redirect_uri: REDIRECT }), REDIRECT, 'invalid_request_object')
   })
   test('an object whose aud is not this issuer is refused', async () => {
-    await expectRedirectErrorTo(await send(await signed(claims({ aud: 'https://other.example' })), { redirect_uri: REDIRECT }), REDIRECT, 'invalid_request_object')
+    await expectRedirectErrorTo(
+      await send(await signed(claims({ aud: 'https://other.example' })), { redirect_uri: REDIRECT }),
+      REDIRECT,
+      'invalid_request_object',
+    )
   })
   test('an expired object is refused', async () => {
-    const old = await new SignJWT(claims()).setProtectedHeader({ alg: 'ES256' }).setExpirationTime(Math.floor(pod.clock.now / 1000) - 3600).sign(clientKey)
+    const old = await new SignJWT(claims())
+      .setProtectedHeader({ alg: 'ES256' })
+      .setExpirationTime(Math.floor(pod.clock.now / 1000) - 3600)
+      .sign(clientKey)
     await expectRedirectErrorTo(await send(old, { redirect_uri: REDIRECT }), REDIRECT, 'invalid_request_object')
   })
   test('a Client ID Document client cannot send request objects (it has no registered keys)', async () => {
     const obj = await signed({ ...claims(), client_id: APP_ID, iss: APP_ID, redirect_uri: APP_REDIRECT })
-    const res = await pod.request(`/.oidc/auth?${new URLSearchParams({ client_id: APP_ID, request: obj, redirect_uri: APP_REDIRECT })}`, { headers: { cookie: jar.header() } })
+    const res = await pod.request(`/.oidc/auth?${new URLSearchParams({ client_id: APP_ID, request: obj, redirect_uri: APP_REDIRECT })}`, {
+      headers: { cookie: jar.header() },
+    })
     await expectRedirectError(res, 'invalid_request_object')
   })
   test('the redirect_uri inside the object is checked like a query one', async () => {

@@ -34,7 +34,13 @@ beforeAll(async () => {
   key = await newDpopKey()
   const made = await addClientCredential(pod.deps, 'Full access', undefined, pod.clock.now)
   full = { id: made.credential.clientId, secret: made.secret }
-  const folders = parseFolderScopes([{ path: '/photos/', right: 'write' }, { path: '/notes/', right: 'read' }], BASE)
+  const folders = parseFolderScopes(
+    [
+      { path: '/photos/', right: 'write' },
+      { path: '/notes/', right: 'read' },
+    ],
+    BASE,
+  )
   const limited = await addClientCredential(pod.deps, 'Photo backup', folders, pod.clock.now)
   photos = { id: limited.credential.clientId, secret: limited.secret }
   const token = await tokenOf(full)
@@ -123,7 +129,8 @@ describe('RFC 6749 §5.2: refusals at the token endpoint', () => {
 
   test('no DPoP proof: 400 invalid_dpop_proof (every token of this pod is DPoP-bound, RFC 9449 §5)', async () => {
     const res = await pod.request('/.oidc/token', {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(photos.id, photos.secret) },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(photos.id, photos.secret) },
       body: 'grant_type=client_credentials',
     })
     await expectError(res, 400, 'invalid_dpop_proof')
@@ -131,7 +138,8 @@ describe('RFC 6749 §5.2: refusals at the token endpoint', () => {
 
   test('a registered (dynamic) client asking for client_credentials: 400 unauthorized_client', async () => {
     const reg = await pod.request('/.oidc/reg', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ redirect_uris: ['https://bot.example/cb'], client_name: 'Bot' }),
     })
     expect(reg.status).toBe(201)
@@ -140,7 +148,11 @@ describe('RFC 6749 §5.2: refusals at the token endpoint', () => {
   })
 
   test('a client credential redeeming a code or refresh token: 400 unauthorized_client', async () => {
-    await expectError(await credentialsGrant(photos, { grant_type: 'authorization_code', code: 'x', redirect_uri: 'https://x.example/' }), 400, 'unauthorized_client')
+    await expectError(
+      await credentialsGrant(photos, { grant_type: 'authorization_code', code: 'x', redirect_uri: 'https://x.example/' }),
+      400,
+      'unauthorized_client',
+    )
     await expectError(await credentialsGrant(photos, { grant_type: 'refresh_token', refresh_token: 'x' }), 400, 'unauthorized_client')
   })
 })
@@ -155,7 +167,9 @@ describe('RFC 9449 §7.2: the token is DPoP-bound', () => {
   test('with a proof of another key: 401 invalid_token', async () => {
     const token = await tokenOf(photos)
     const other = await newDpopKey()
-    const res = await pod.request('/photos/', { headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(other, 'GET', `${BASE}/photos/`, pod.clock.now, { accessToken: token }) } })
+    const res = await pod.request('/photos/', {
+      headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(other, 'GET', `${BASE}/photos/`, pod.clock.now, { accessToken: token }) },
+    })
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"')
   })

@@ -4,16 +4,28 @@ import { HttpError } from '../../src/http/errors.ts'
 import { isGenuine, newRefreshFamily, parseRefreshToken, refreshTokenOf } from '../../src/op/refresh-tokens.ts'
 
 const ID = 'https://app.example/id'
-const doc = (o: Record<string, unknown> = {}) => JSON.stringify({ '@context': [CLIENT_ID_CONTEXT], client_id: ID, redirect_uris: ['https://app.example/cb'], ...o })
+const doc = (o: Record<string, unknown> = {}) =>
+  JSON.stringify({ '@context': [CLIENT_ID_CONTEXT], client_id: ID, redirect_uris: ['https://app.example/cb'], ...o })
 const refusal = (body: string) => {
-  try { parseClientIdDocument(ID, body) } catch (e) { return e as HttpError }
+  try {
+    parseClientIdDocument(ID, body)
+  } catch (e) {
+    return e as HttpError
+  }
   throw new Error('accepted')
 }
 
 describe('Solid-OIDC §5, RFC 7591 Client ID Document checks', () => {
   test('reads the fields of a valid document as plain JSON (post_logout_redirect_uris included)', () => {
     const c = parseClientIdDocument(ID, doc({ client_name: 'App', post_logout_redirect_uris: ['https://app.example/bye'], default_max_age: 60 }))
-    expect(c).toMatchObject({ clientId: ID, kind: 'document', isPublic: true, clientName: 'App', postLogoutRedirectUris: ['https://app.example/bye'], defaultMaxAge: 60 })
+    expect(c).toMatchObject({
+      clientId: ID,
+      kind: 'document',
+      isPublic: true,
+      clientName: 'App',
+      postLogoutRedirectUris: ['https://app.example/bye'],
+      defaultMaxAge: 60,
+    })
   })
   test.each([
     ['not JSON', '{'],

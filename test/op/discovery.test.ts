@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { BASE, openTestPod, type TestPod } from './op-fixture.ts'
 
 let pod: TestPod
-beforeAll(async () => { pod = await openTestPod() })
+beforeAll(async () => {
+  pod = await openTestPod()
+})
 afterAll(() => pod.close())
 
 describe('Solid-OIDC §5: /.well-known/openid-configuration', () => {
@@ -39,7 +41,10 @@ describe('Solid-OIDC §5: /.well-known/openid-configuration', () => {
     expect((await (await pod.request('/.well-known/openid-configuration')).json()).issuer).toBe(pod.deps.cfg.baseUrl)
   })
   test('lists client_secret_basic and none as token endpoint auth methods', async () => {
-    expect((await (await pod.request('/.well-known/openid-configuration')).json()).token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'none'])
+    expect((await (await pod.request('/.well-known/openid-configuration')).json()).token_endpoint_auth_methods_supported).toEqual([
+      'client_secret_basic',
+      'none',
+    ])
   })
   test('adds the Solid, DPoP and RFC 9207 members', async () => {
     const m = await (await pod.request('/.well-known/openid-configuration')).json()

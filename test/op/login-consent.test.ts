@@ -1,11 +1,27 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { revokeConsent } from '../../src/account/consents.ts'
 import {
-  APP_ID, APP_REDIRECT, BASE, CookieJar, FORM, PASSWORD, WEBID, authorize, authorizeUrl, field, form, logIn, openTestPod, pageError, type TestPod,
+  APP_ID,
+  APP_REDIRECT,
+  BASE,
+  CookieJar,
+  FORM,
+  PASSWORD,
+  WEBID,
+  authorize,
+  authorizeUrl,
+  field,
+  form,
+  logIn,
+  openTestPod,
+  pageError,
+  type TestPod,
 } from './op-fixture.ts'
 
 let pod: TestPod
-beforeAll(async () => { pod = await openTestPod() })
+beforeAll(async () => {
+  pod = await openTestPod()
+})
 afterAll(() => pod.close())
 
 /** A new authorization request in a browser without a session: the interaction id and the login page. */
@@ -17,8 +33,12 @@ async function startFlow(jar: CookieJar) {
 }
 
 const postLogin = (jar: CookieJar, fields: Record<string, string>, headers: Record<string, string> = {}, address?: string) => {
-  const req = new Request(`${BASE}/.oidc/login`, { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE, ...headers }, body: form(fields) })
-  pod.deps.clientAddresses.record(req, () => address === undefined ? undefined : { ip: address, local: false })
+  const req = new Request(`${BASE}/.oidc/login`, {
+    method: 'POST',
+    headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE, ...headers },
+    body: form(fields),
+  })
+  pod.deps.clientAddresses.record(req, () => (address === undefined ? undefined : { ip: address, local: false }))
   return pod.handle(req)
 }
 
@@ -38,7 +58,7 @@ describe('login page', () => {
     const res = await postLogin(jar, { csrf: field(page, 'csrf'), interaction, password: PASSWORD })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toStartWith(`${BASE}/.oidc/consent?interaction=`)
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('solopod_session='))!
+    const cookie = res.headers.getSetCookie().find(c => c.startsWith('solopod_session='))!
     expect(cookie).toContain('HttpOnly')
     expect(cookie).toContain('SameSite=Lax')
     expect(cookie).toContain('Path=/')
@@ -55,7 +75,7 @@ describe('login page', () => {
     const again = await res.text()
     expect(pageError(again)).toBe('invalid_credentials')
     expect(again).toContain('type="password"')
-    expect(res.headers.getSetCookie().some((c) => c.startsWith('solopod_session='))).toBe(false)
+    expect(res.headers.getSetCookie().some(c => c.startsWith('solopod_session='))).toBe(false)
   })
   test('a missing CSRF token → 403 csrf_failed', async () => {
     const jar = new CookieJar()
@@ -86,7 +106,11 @@ describe('login page', () => {
     const jar = new CookieJar()
     const { interaction } = await startFlow(jar)
     pod.clock.now += 11 * 60_000
-    try { expect((await pod.request(`/.oidc/login?interaction=${interaction}`)).status).toBe(400) } finally { pod.clock.now -= 11 * 60_000 }
+    try {
+      expect((await pod.request(`/.oidc/login?interaction=${interaction}`)).status).toBe(400)
+    } finally {
+      pod.clock.now -= 11 * 60_000
+    }
   })
   test('without an interaction or a return page, login lands on the dashboard', async () => {
     const jar = new CookieJar()
@@ -113,7 +137,11 @@ describe('login page', () => {
     try {
       await postLogin(jar, { csrf: field(page, 'csrf'), interaction, password: 'wrong password' })
       await postLogin(jar, { csrf: field(page, 'csrf'), interaction, password: PASSWORD })
-    } finally { console.log = origLog; console.error = origError; setLogLevel('silent') }
+    } finally {
+      console.log = origLog
+      console.error = origError
+      setLogLevel('silent')
+    }
     const all = lines.join('\n')
     expect(all).toContain('op.login')
     expect(all).not.toContain(PASSWORD)
@@ -143,7 +171,16 @@ describe('consent page', () => {
     expect(consent).not.toContain('Unverified application')
   })
   test('escapes what the client document says (no HTML injection)', async () => {
-    pod.docs.set('https://app.example/xss', { body: JSON.stringify({ '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld', client_id: 'https://app.example/xss', redirect_uris: [APP_REDIRECT], client_name: '<script>alert(1)</script>', logo_uri: 'javascript:alert(1)' }), type: 'application/ld+json' })
+    pod.docs.set('https://app.example/xss', {
+      body: JSON.stringify({
+        '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld',
+        client_id: 'https://app.example/xss',
+        redirect_uris: [APP_REDIRECT],
+        client_name: '<script>alert(1)</script>',
+        logo_uri: 'javascript:alert(1)',
+      }),
+      type: 'application/ld+json',
+    })
     const jar = new CookieJar()
     await logIn(pod, jar)
     const res = await pod.request(authorizeUrl({ client_id: 'https://app.example/xss' }), { headers: { cookie: jar.header() } })
@@ -155,7 +192,11 @@ describe('consent page', () => {
   test('deny → redirect with access_denied, state and iss', async () => {
     const jar = new CookieJar()
     const { interaction, consent } = await toConsent(jar)
-    const res = await pod.request('/.oidc/consent', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(consent, 'csrf'), interaction, decision: 'deny' }) })
+    const res = await pod.request('/.oidc/consent', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE },
+      body: form({ csrf: field(consent, 'csrf'), interaction, decision: 'deny' }),
+    })
     expect(res.status).toBe(303)
     const url = new URL(res.headers.get('location')!)
     expect(url.origin + url.pathname).toBe(APP_REDIRECT)
@@ -175,7 +216,11 @@ describe('consent page', () => {
     await revokeConsent(pod.store, APP_ID, pod.clock.now)
     const jar = new CookieJar()
     const { interaction, consent } = await toConsent(jar)
-    const answered = await pod.request('/.oidc/consent', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(consent, 'csrf'), interaction, decision: 'approve' }) })
+    const answered = await pod.request('/.oidc/consent', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE },
+      body: form({ csrf: field(consent, 'csrf'), interaction, decision: 'approve' }),
+    })
     expect(new URL(answered.headers.get('location')!).searchParams.get('code')).toBeTruthy()
     for (const path of [`/.oidc/consent?interaction=${interaction}`, `/.oidc/login?interaction=${interaction}`]) {
       const res = await pod.request(path, { headers: { cookie: jar.header() } })
@@ -185,7 +230,11 @@ describe('consent page', () => {
       expect(page).toContain(`href="${new URL(APP_REDIRECT).origin}/"`)
     }
     // submitting the old form again issues nothing
-    const again = await pod.request('/.oidc/consent', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form({ csrf: field(consent, 'csrf'), interaction, decision: 'approve' }) })
+    const again = await pod.request('/.oidc/consent', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE },
+      body: form({ csrf: field(consent, 'csrf'), interaction, decision: 'approve' }),
+    })
     expect(again.status).toBe(200)
     expect(again.headers.get('location')).toBeNull()
     expect(await again.text()).toContain('This sign-in is already over')
@@ -193,7 +242,11 @@ describe('consent page', () => {
   test('a consent POST without the CSRF token → 403', async () => {
     const jar = new CookieJar()
     const { interaction } = await toConsent(jar)
-    const res = await pod.request('/.oidc/consent', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header() }, body: form({ interaction, decision: 'approve' }) })
+    const res = await pod.request('/.oidc/consent', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: jar.header() },
+      body: form({ interaction, decision: 'approve' }),
+    })
     expect(res.status).toBe(403)
     expect(pageError(await res.text())).toBe('csrf_failed')
   })

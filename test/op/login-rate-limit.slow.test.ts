@@ -13,13 +13,15 @@ async function startFlow(jar: CookieJar) {
 
 const postLogin = (jar: CookieJar, fields: Record<string, string>, address?: string) => {
   const req = new Request(`${BASE}/.oidc/login`, { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form(fields) })
-  pod.deps.clientAddresses.record(req, () => address === undefined ? undefined : { ip: address, local: false })
+  pod.deps.clientAddresses.record(req, () => (address === undefined ? undefined : { ip: address, local: false }))
   return pod.handle(req)
 }
 
 describe('login rate limiting', () => {
   // each test starts with a fresh pod: the limiter lives in the plugin
-  beforeEach(async () => { pod = await openTestPod() })
+  beforeEach(async () => {
+    pod = await openTestPod()
+  })
   afterEach(() => pod.close())
   test(`per client address: after ${LOGIN_LIMITS.perAddress.max} failures → 429 with Retry-After, even with the right password`, async () => {
     const jar = new CookieJar()
@@ -34,7 +36,11 @@ describe('login rate limiting', () => {
     expect((await postLogin(jar, { csrf, interaction, password: PASSWORD }, '10.0.0.2')).status).toBe(303)
     // the window ends
     pod.clock.now += LOGIN_LIMITS.perAddress.windowMs
-    try { expect((await postLogin(jar, { csrf, password: PASSWORD }, '10.0.0.1')).status).toBe(303) } finally { pod.clock.now -= LOGIN_LIMITS.perAddress.windowMs }
+    try {
+      expect((await postLogin(jar, { csrf, password: PASSWORD }, '10.0.0.1')).status).toBe(303)
+    } finally {
+      pod.clock.now -= LOGIN_LIMITS.perAddress.windowMs
+    }
   }, 30_000) // 11 real argon2id verifications: seconds on a loaded 2-core machine
   test('an IPv6 client is counted by its /64: fresh addresses of one block share its limit', async () => {
     const jar = new CookieJar()
@@ -79,7 +85,9 @@ describe('login rate limiting', () => {
       const owner = new CookieJar()
       const first = await startFlow(owner)
       // its answer sets the known-device cookie
-      expect(owner.take(await postLogin(owner, { csrf: field(first.page, 'csrf'), interaction: first.interaction, password: PASSWORD }, '10.2.0.1')).status).toBe(303)
+      expect(
+        owner.take(await postLogin(owner, { csrf: field(first.page, 'csrf'), interaction: first.interaction, password: PASSWORD }, '10.2.0.1')).status,
+      ).toBe(303)
       const newBrowser = new CookieJar()
       const { interaction, page } = await startFlow(newBrowser)
       const csrf = field(page, 'csrf')

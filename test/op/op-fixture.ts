@@ -17,7 +17,12 @@ export const APP_ID = 'https://app.example/id'
 export const APP_REDIRECT = 'https://app.example/callback'
 export const CONTEXT = 'https://www.w3.org/ns/solid/oidc-context.jsonld'
 
-export interface Doc { body: string; type: string; status?: number; /** Answer only after this long (or never: Infinity), unless the fetcher gives up first. */ delayMs?: number }
+export interface Doc {
+  body: string
+  type: string
+  status?: number /** Answer only after this long (or never: Infinity), unless the fetcher gives up first. */
+  delayMs?: number
+}
 
 export interface TestPod {
   readonly store: Store
@@ -35,10 +40,18 @@ export interface TestPod {
 
 export function appDocument(overrides: Record<string, unknown> = {}): Doc {
   const doc = {
-    '@context': [CONTEXT], client_id: APP_ID, client_name: 'Example App', logo_uri: 'https://app.example/logo.png',
-    client_uri: 'https://app.example/', redirect_uris: [APP_REDIRECT], post_logout_redirect_uris: ['https://app.example/bye'],
-    grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], scope: 'openid webid offline_access',
-    token_endpoint_auth_method: 'none', ...overrides,
+    '@context': [CONTEXT],
+    client_id: APP_ID,
+    client_name: 'Example App',
+    logo_uri: 'https://app.example/logo.png',
+    client_uri: 'https://app.example/',
+    redirect_uris: [APP_REDIRECT],
+    post_logout_redirect_uris: ['https://app.example/bye'],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    scope: 'openid webid offline_access',
+    token_endpoint_auth_method: 'none',
+    ...overrides,
   }
   return { body: JSON.stringify(doc), type: 'application/ld+json' }
 }
@@ -64,7 +77,11 @@ export async function openTestPod(opts: { withPassword?: boolean; args?: string[
   })
   const handler = pod.handle
   return {
-    store: pod.store, deps: pod.deps, clock, docs, fetches: () => fetches,
+    store: pod.store,
+    deps: pod.deps,
+    clock,
+    docs,
+    fetches: () => fetches,
     request: (p, init) => handler(new Request(p.startsWith('http') ? p : BASE + p, init)),
     handle: handler,
     close: pod.close,
@@ -75,7 +92,14 @@ export async function openTestPod(opts: { withPassword?: boolean; args?: string[
 function delay(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = Number.isFinite(ms) ? setTimeout(resolve, ms) : undefined
-    signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason) }, { once: true })
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        reject(signal.reason)
+      },
+      { once: true },
+    )
   })
 }
 
@@ -93,10 +117,16 @@ export class CookieJar {
     }
     return res
   }
-  header(): string { return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+  }
 }
 
-export interface DpopKey { privateKey: CryptoKey; jwk: JWK; jkt: string }
+export interface DpopKey {
+  privateKey: CryptoKey
+  jwk: JWK
+  jkt: string
+}
 
 export async function newDpopKey(): Promise<DpopKey> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true })
@@ -104,12 +134,22 @@ export async function newDpopKey(): Promise<DpopKey> {
   return { privateKey, jwk, jkt: await calculateJwkThumbprint(jwk) }
 }
 
-export interface ProofOptions { iat?: number; jti?: string; accessToken?: string; header?: Record<string, unknown>; claims?: Record<string, unknown> }
+export interface ProofOptions {
+  iat?: number
+  jti?: string
+  accessToken?: string
+  header?: Record<string, unknown>
+  claims?: Record<string, unknown>
+}
 
 export async function dpopProof(key: DpopKey, method: string, url: string, nowMs: number, o: ProofOptions = {}): Promise<string> {
   const claims = {
-    htm: method, htu: url, jti: o.jti ?? crypto.randomUUID(), iat: o.iat ?? Math.floor(nowMs / 1000),
-    ...(o.accessToken ? { ath: accessTokenHash(o.accessToken) } : {}), ...o.claims,
+    htm: method,
+    htu: url,
+    jti: o.jti ?? crypto.randomUUID(),
+    iat: o.iat ?? Math.floor(nowMs / 1000),
+    ...(o.accessToken ? { ath: accessTokenHash(o.accessToken) } : {}),
+    ...o.claims,
   }
   return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk, ...o.header } as never).sign(key.privateKey)
 }
@@ -120,8 +160,15 @@ export const CHALLENGE = s256Challenge(VERIFIER)
 export function authorizeUrl(params: Record<string, string | undefined> = {}): string {
   const p = new URLSearchParams()
   const all: Record<string, string | undefined> = {
-    response_type: 'code', client_id: APP_ID, redirect_uri: APP_REDIRECT, scope: 'openid webid offline_access',
-    state: 'st-1', nonce: 'n-1', code_challenge: CHALLENGE, code_challenge_method: 'S256', ...params,
+    response_type: 'code',
+    client_id: APP_ID,
+    redirect_uri: APP_REDIRECT,
+    scope: 'openid webid offline_access',
+    state: 'st-1',
+    nonce: 'n-1',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    ...params,
   }
   for (const [k, v] of Object.entries(all)) if (v !== undefined) p.set(k, v)
   return `/.oidc/auth?${p}`
@@ -131,7 +178,12 @@ export function authorizeUrl(params: Record<string, string | undefined> = {}): s
 export function field(page: string, name: string): string {
   const m = new RegExp(`name="${name}" value="([^"]*)"`).exec(page)
   if (!m) throw new Error(`no field ${name} in page`)
-  return m[1]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+  return m[1]!
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
 }
 
 export const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
@@ -144,10 +196,13 @@ export const pageError = (page: string) => /<code id="error">([^<]*)<\/code>/.ex
 export async function logIn(pod: TestPod, jar: CookieJar, interaction = ''): Promise<Response> {
   const page = jar.take(await pod.request(`/.oidc/login${interaction ? `?interaction=${interaction}` : ''}`, { headers: { cookie: jar.header() } }))
   const html = await page.text()
-  return jar.take(await pod.request('/.oidc/login', {
-    method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE },
-    body: form({ csrf: field(html, 'csrf'), interaction, return: '', password: PASSWORD }),
-  }))
+  return jar.take(
+    await pod.request('/.oidc/login', {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE },
+      body: form({ csrf: field(html, 'csrf'), interaction, return: '', password: PASSWORD }),
+    }),
+  )
 }
 
 /** Runs the authorization request through login and consent; returns the final redirect's URL. */
@@ -162,41 +217,67 @@ export async function authorize(pod: TestPod, jar: CookieJar, params: Record<str
     if (url.pathname === '/.oidc/login') res = await logIn(pod, jar, interaction)
     else if (url.pathname === '/.oidc/consent') {
       const page = await jar.take(await pod.request(url.pathname + url.search, { headers: { cookie: jar.header() } })).text()
-      res = jar.take(await pod.request('/.oidc/consent', {
-        method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE },
-        body: form({ csrf: field(page, 'csrf'), interaction, decision: 'approve' }),
-      }))
+      res = jar.take(
+        await pod.request('/.oidc/consent', {
+          method: 'POST',
+          headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE },
+          body: form({ csrf: field(page, 'csrf'), interaction, decision: 'approve' }),
+        }),
+      )
     } else throw new Error(`unexpected redirect to ${url}`)
   }
   throw new Error('too many redirects')
 }
 
-export interface TokenRequest { key: DpopKey; fields: Record<string, string>; proof?: string; authorization?: string }
-
-export function tokenRequest(pod: TestPod, r: TokenRequest, proofOptions: ProofOptions = {}): Promise<Response> {
-  return (async () => pod.request('/.oidc/token', {
-    method: 'POST',
-    headers: {
-      'content-type': FORM,
-      dpop: r.proof ?? await dpopProof(r.key, 'POST', `${BASE}/.oidc/token`, pod.clock.now, proofOptions),
-      ...(r.authorization !== undefined ? { authorization: r.authorization } : {}),
-    },
-    body: form(r.fields),
-  }))()
+export interface TokenRequest {
+  key: DpopKey
+  fields: Record<string, string>
+  proof?: string
+  authorization?: string
 }
 
-export const codeFields = (code: string, more: Record<string, string> = {}) =>
-  ({ grant_type: 'authorization_code', code, redirect_uri: APP_REDIRECT, client_id: APP_ID, code_verifier: VERIFIER, ...more })
+export function tokenRequest(pod: TestPod, r: TokenRequest, proofOptions: ProofOptions = {}): Promise<Response> {
+  return (async () =>
+    pod.request('/.oidc/token', {
+      method: 'POST',
+      headers: {
+        'content-type': FORM,
+        dpop: r.proof ?? (await dpopProof(r.key, 'POST', `${BASE}/.oidc/token`, pod.clock.now, proofOptions)),
+        ...(r.authorization !== undefined ? { authorization: r.authorization } : {}),
+      },
+      body: form(r.fields),
+    }))()
+}
+
+export const codeFields = (code: string, more: Record<string, string> = {}) => ({
+  grant_type: 'authorization_code',
+  code,
+  redirect_uri: APP_REDIRECT,
+  client_id: APP_ID,
+  code_verifier: VERIFIER,
+  ...more,
+})
 
 /** Whole flow: a code, then tokens with `key`. */
 export async function obtainTokens(pod: TestPod, jar: CookieJar, key: DpopKey, params: Record<string, string | undefined> = {}) {
   const code = (await authorize(pod, jar, params)).searchParams.get('code')!
   const res = await tokenRequest(pod, { key, fields: codeFields(code) })
   if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`)
-  return { code, body: await res.json() as Record<string, string | number> }
+  return { code, body: (await res.json()) as Record<string, string | number> }
 }
 
 /** A DPoP-authenticated request to the pod. */
-export async function withToken(pod: TestPod, key: DpopKey, token: string, method: string, path: string, o: ProofOptions = {}, headers: Record<string, string> = {}) {
-  return pod.request(path, { method, headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, method, BASE + path, pod.clock.now, { accessToken: token, ...o }), ...headers } })
+export async function withToken(
+  pod: TestPod,
+  key: DpopKey,
+  token: string,
+  method: string,
+  path: string,
+  o: ProofOptions = {},
+  headers: Record<string, string> = {},
+) {
+  return pod.request(path, {
+    method,
+    headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, method, BASE + path, pod.clock.now, { accessToken: token, ...o }), ...headers },
+  })
 }

@@ -8,7 +8,11 @@ const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'
 
 function rejects(fn: () => void, description: string | RegExp): void {
   let err: unknown
-  try { fn() } catch (e) { err = e }
+  try {
+    fn()
+  } catch (e) {
+    err = e
+  }
   expect(err).toBeInstanceOf(HttpError)
   const e = err as HttpError
   expect({ status: e.status, code: e.code }).toEqual({ status: 400, code: 'invalid_grant' })
@@ -23,7 +27,11 @@ describe('RFC 7636 §4.1: code_verifier = 43*128unreserved', () => {
   ])('accepts a verifier of %s', (_, v) => {
     expect(() => checkCodeVerifierSyntax(v)).not.toThrow()
   })
-  test.each([['missing', undefined], ['empty', ''], ['not a string', 42]])('rejects a %s verifier', (_, v) => {
+  test.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['not a string', 42],
+  ])('rejects a %s verifier', (_, v) => {
     rejects(() => checkCodeVerifierSyntax(v), 'code_verifier is required: the authorization request carried a code_challenge')
   })
   test.each([
@@ -33,7 +41,7 @@ describe('RFC 7636 §4.1: code_verifier = 43*128unreserved', () => {
   ])('rejects a verifier of %s', (_, v, description) => {
     rejects(() => checkCodeVerifierSyntax(v), description)
   })
-  test.each([['+'], ['/'], ['='], [' '], ['%'], ['é']])('rejects a verifier containing %p', (c) => {
+  test.each([['+'], ['/'], ['='], [' '], ['%'], ['é']])('rejects a verifier containing %p', c => {
     rejects(() => checkCodeVerifierSyntax(`${'a'.repeat(42)}${c}`), 'code_verifier may only contain A-Z a-z 0-9 - . _ ~')
   })
 })
@@ -70,7 +78,7 @@ describe('RFC 7636 §4.6: the server verifies code_verifier against code_challen
   ])('rejects %s', (_, v, challenge, method) => {
     rejects(() => verifyPkce(v, challenge, method), `code_verifier does not match the code_challenge (method ${method})`)
   })
-  test.each([['s256'], ['SHA256'], ['']])('rejects the unsupported method %p', (method) => {
+  test.each([['s256'], ['SHA256'], ['']])('rejects the unsupported method %p', method => {
     rejects(() => verifyPkce(VERIFIER, CHALLENGE, method), /code_challenge_method .* is not supported; expected S256/)
   })
 })

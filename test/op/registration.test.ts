@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodeJwt, exportJWK, generateKeyPair } from 'jose'
 import { makeRegistration, REGISTRATION_LIMIT } from '../../src/op/registration.ts'
 import type { HttpError } from '../../src/http/errors.ts'
-import {
-  BASE, CHALLENGE, CookieJar, VERIFIER, authorize, newDpopKey, openTestPod, pageError, tokenRequest, type DpopKey, type TestPod,
-} from './op-fixture.ts'
+import { BASE, CHALLENGE, CookieJar, VERIFIER, authorize, newDpopKey, openTestPod, pageError, tokenRequest, type DpopKey, type TestPod } from './op-fixture.ts'
 
 let pod: TestPod
 let key: DpopKey
-beforeAll(async () => { pod = await openTestPod(); key = await newDpopKey() })
+beforeAll(async () => {
+  pod = await openTestPod()
+  key = await newDpopKey()
+})
 afterAll(() => pod.close())
 
 const REDIRECT = 'https://dyn.example/cb'
@@ -30,7 +31,13 @@ describe('RFC 7591 dynamic registration (Solid-OIDC §5, RFC 7591)', () => {
     expect(c.client_id).toMatch(/^[\w-]{22}$/)
     expect(c.client_secret).toMatch(/^[\w-]{43}$/)
     expect(c.client_secret_expires_at).toBe(0)
-    expect(c).toMatchObject({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic', grant_types: ['authorization_code'], response_types: ['code'], client_name: 'Dyn' })
+    expect(c).toMatchObject({
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'client_secret_basic',
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      client_name: 'Dyn',
+    })
   })
   test('a public client (none) gets no secret', async () => {
     const c = await (await register(valid({ token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }))).json()
@@ -59,7 +66,12 @@ describe('RFC 7591 dynamic registration (Solid-OIDC §5, RFC 7591)', () => {
     await expectError(await register(body), 400, error)
   })
   test("a registration without scope, as Inrupt's clients send it, is accepted (RFC 7591 §2: scope is optional)", async () => {
-    const res = await register({ redirect_uris: [REDIRECT], client_name: 'Inrupt-like', id_token_signed_response_alg: 'ES256', grant_types: ['authorization_code', 'refresh_token'] })
+    const res = await register({
+      redirect_uris: [REDIRECT],
+      client_name: 'Inrupt-like',
+      id_token_signed_response_alg: 'ES256',
+      grant_types: ['authorization_code', 'refresh_token'],
+    })
     expect(res.status).toBe(201)
     const c = await res.json()
     expect(c.scope).toBeUndefined()
@@ -70,7 +82,10 @@ describe('RFC 7591 dynamic registration (Solid-OIDC §5, RFC 7591)', () => {
   test('a client registered without scope still needs webid on the authorization request → invalid_scope', async () => {
     const c = await (await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })).json()
     const jar = new CookieJar()
-    const res = await pod.request(`/.oidc/auth?${new URLSearchParams({ response_type: 'code', client_id: c.client_id, redirect_uri: REDIRECT, scope: 'openid offline_access', code_challenge: CHALLENGE, code_challenge_method: 'S256' })}`, { headers: { cookie: jar.header() } })
+    const res = await pod.request(
+      `/.oidc/auth?${new URLSearchParams({ response_type: 'code', client_id: c.client_id, redirect_uri: REDIRECT, scope: 'openid offline_access', code_challenge: CHALLENGE, code_challenge_method: 'S256' })}`,
+      { headers: { cookie: jar.header() } },
+    )
     const url = new URL(res.headers.get('location')!)
     expect(url.searchParams.get('error')).toBe('invalid_scope')
     expect(url.searchParams.get('error_description')).toContain('webid')
@@ -100,14 +115,27 @@ describe('a registered client in the flow', () => {
   })
   test('a confidential client may use plain PKCE', async () => {
     const c = await (await register(valid())).json()
-    const url = await authorize(pod, new CookieJar(), { client_id: c.client_id, redirect_uri: REDIRECT, code_challenge: VERIFIER, code_challenge_method: 'plain' })
+    const url = await authorize(pod, new CookieJar(), {
+      client_id: c.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: VERIFIER,
+      code_challenge_method: 'plain',
+    })
     const basic = `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`
-    const res = await tokenRequest(pod, { key, authorization: basic, fields: { grant_type: 'authorization_code', code: url.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: VERIFIER } })
+    const res = await tokenRequest(pod, {
+      key,
+      authorization: basic,
+      fields: { grant_type: 'authorization_code', code: url.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: VERIFIER },
+    })
     expect(res.status).toBe(200)
   })
   test('a wrong secret → 401 invalid_client with a Basic challenge', async () => {
     const c = await (await register(valid())).json()
-    const res = await tokenRequest(pod, { key, authorization: `Basic ${Buffer.from(`${c.client_id}:wrong`).toString('base64')}`, fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT } })
+    const res = await tokenRequest(pod, {
+      key,
+      authorization: `Basic ${Buffer.from(`${c.client_id}:wrong`).toString('base64')}`,
+      fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT },
+    })
     expect(res.status).toBe(401)
     expect((await res.json()).error).toBe('invalid_client')
     expect(res.headers.get('www-authenticate')).toStartWith('Basic realm=')
@@ -120,38 +148,57 @@ describe('a registered client in the flow', () => {
   })
   test('client_secret_post → 401 invalid_client', async () => {
     const c = await (await register(valid())).json()
-    const res = await tokenRequest(pod, { key, fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: c.client_id, client_secret: c.client_secret } })
+    const res = await tokenRequest(pod, {
+      key,
+      fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: c.client_id, client_secret: c.client_secret },
+    })
     expect(res.status).toBe(401)
     expect((await res.json()).error).toBe('invalid_client')
   })
   test('an empty Authorization header at the token endpoint is no client authentication (public client goes on)', async () => {
     const c = await (await register(valid({ token_endpoint_auth_method: 'none' }))).json()
-    const res = await tokenRequest(pod, { key, authorization: '', fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: c.client_id } })
+    const res = await tokenRequest(pod, {
+      key,
+      authorization: '',
+      fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: c.client_id },
+    })
     expect(res.status).toBe(400)
     expect((await res.json()).error).toBe('invalid_grant')
   })
   test('a malformed non-empty Authorization header at the token endpoint → 400 invalid_request', async () => {
     const c = await (await register(valid({ token_endpoint_auth_method: 'none' }))).json()
-    const res = await tokenRequest(pod, { key, authorization: 'Basic', fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: c.client_id } })
+    const res = await tokenRequest(pod, {
+      key,
+      authorization: 'Basic',
+      fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: c.client_id },
+    })
     expect(res.status).toBe(400)
     expect((await res.json()).error).toBe('invalid_request')
   })
   test('an unknown registered client id → 401 invalid_client', async () => {
-    const res = await tokenRequest(pod, { key, fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: 'AAAAAAAAAAAAAAAAAAAAAA' } })
+    const res = await tokenRequest(pod, {
+      key,
+      fields: { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: 'AAAAAAAAAAAAAAAAAAAAAA' },
+    })
     expect(res.status).toBe(401)
     expect((await res.json()).error).toBe('invalid_client')
   })
   test('a public registered client must use S256', async () => {
     const c = await (await register(valid({ token_endpoint_auth_method: 'none' }))).json()
     const jar = new CookieJar()
-    const res = await pod.request(`/.oidc/auth?${new URLSearchParams({ response_type: 'code', client_id: c.client_id, redirect_uri: REDIRECT, scope: 'openid webid', code_challenge: VERIFIER, code_challenge_method: 'plain' })}`, { headers: { cookie: jar.header() } })
+    const res = await pod.request(
+      `/.oidc/auth?${new URLSearchParams({ response_type: 'code', client_id: c.client_id, redirect_uri: REDIRECT, scope: 'openid webid', code_challenge: VERIFIER, code_challenge_method: 'plain' })}`,
+      { headers: { cookie: jar.header() } },
+    )
     expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_request')
     const ok = await authorize(pod, jar, { client_id: c.client_id, redirect_uri: REDIRECT, code_challenge: CHALLENGE, scope: 'openid webid' })
     expect(ok.searchParams.get('code')).toBeTruthy()
   })
   test('a registered redirect URI must match exactly at the authorization endpoint', async () => {
     const c = await (await register(valid())).json()
-    const res = await pod.request(`/.oidc/auth?${new URLSearchParams({ response_type: 'code', client_id: c.client_id, redirect_uri: `${REDIRECT}?x=1`, scope: 'openid' })}`)
+    const res = await pod.request(
+      `/.oidc/auth?${new URLSearchParams({ response_type: 'code', client_id: c.client_id, redirect_uri: `${REDIRECT}?x=1`, scope: 'openid' })}`,
+    )
     expect(res.status).toBe(400)
     expect(pageError(await res.text())).toBe('invalid_request')
   })
@@ -170,7 +217,10 @@ describe('RFC 6585 §4: registration is limited per address', () => {
     const registerFrom = makeRegistration(pod.deps)
     const body = valid()
     for (let i = 0; i < REGISTRATION_LIMIT.max; i++) expect((await registerFrom('application/json', body, '192.0.2.7')).status).toBe(201)
-    const refused = await registerFrom('application/json', body, '192.0.2.7').then(() => undefined, (e: unknown) => e as HttpError)
+    const refused = await registerFrom('application/json', body, '192.0.2.7').then(
+      () => undefined,
+      (e: unknown) => e as HttpError,
+    )
     expect({ status: refused?.status, code: refused?.code as string | undefined }).toEqual({ status: 429, code: 'too_many_requests' })
     expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(0)
     expect((await registerFrom('application/json', body, '192.0.2.8')).status).toBe(201)

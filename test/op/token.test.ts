@@ -1,8 +1,23 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose'
 import {
-  APP_ID, APP_REDIRECT, BASE, CookieJar, T0, VERIFIER, WEBID, authorize, codeFields, dpopProof, newDpopKey, obtainTokens,
-  openTestPod, tokenRequest, withToken, type DpopKey, type TestPod,
+  APP_ID,
+  APP_REDIRECT,
+  BASE,
+  CookieJar,
+  T0,
+  VERIFIER,
+  WEBID,
+  authorize,
+  codeFields,
+  dpopProof,
+  newDpopKey,
+  obtainTokens,
+  openTestPod,
+  tokenRequest,
+  withToken,
+  type DpopKey,
+  type TestPod,
 } from './op-fixture.ts'
 
 let pod: TestPod
@@ -46,7 +61,15 @@ describe('RFC 6749 §4.1.3: the authorization_code grant', () => {
   })
   test('the access token is a JWT usable at Solid resource servers (Solid-OIDC §8)', async () => {
     const at = decodeJwt(body.access_token as string)
-    expect(at).toMatchObject({ webid: WEBID, sub: WEBID, iss: BASE, client_id: APP_ID, azp: APP_ID, cnf: { jkt: key.jkt }, scope: 'openid webid offline_access' })
+    expect(at).toMatchObject({
+      webid: WEBID,
+      sub: WEBID,
+      iss: BASE,
+      client_id: APP_ID,
+      azp: APP_ID,
+      cnf: { jkt: key.jkt },
+      scope: 'openid webid offline_access',
+    })
     expect(at.aud).toEqual(['solid', APP_ID])
     expect(at.exp! - at.iat!).toBe(300)
     expect(at.iat).toBe(T0 / 1000)
@@ -77,7 +100,7 @@ describe('RFC 6749 §4.1.3: the authorization_code grant', () => {
   test('the access token reads a private resource (owner-only root container) with a fresh proof', async () => {
     const get = await withToken(pod, key, body.access_token as string, 'GET', '/')
     expect(get.status).toBe(200)
-    expect(await withToken(pod, key, body.access_token as string, 'GET', '/.acl').then((r) => r.status)).toBe(200)
+    expect(await withToken(pod, key, body.access_token as string, 'GET', '/.acl').then(r => r.status)).toBe(200)
   })
 })
 
@@ -88,12 +111,20 @@ describe('token endpoint error rows', () => {
   test('expired code (older than 60 s) → 400 invalid_grant', async () => {
     const code = await newCode()
     pod.clock.now += 61_000
-    try { await expectError(await tokenRequest(pod, { key, fields: codeFields(code) }), 400, 'invalid_grant') } finally { pod.clock.now -= 61_000 }
+    try {
+      await expectError(await tokenRequest(pod, { key, fields: codeFields(code) }), 400, 'invalid_grant')
+    } finally {
+      pod.clock.now -= 61_000
+    }
   })
   test('a code is accepted at 59 s', async () => {
     const code = await newCode()
     pod.clock.now += 59_000
-    try { expect((await tokenRequest(pod, { key, fields: codeFields(code) })).status).toBe(200) } finally { pod.clock.now -= 59_000 }
+    try {
+      expect((await tokenRequest(pod, { key, fields: codeFields(code) })).status).toBe(200)
+    } finally {
+      pod.clock.now -= 59_000
+    }
   })
   test('a used code fails and revokes what the first redemption issued', async () => {
     const code = await newCode()
@@ -109,18 +140,26 @@ describe('token endpoint error rows', () => {
   test('unsupported grant type → 400 unsupported_grant_type', async () => {
     await expectError(await tokenRequest(pod, { key, fields: { grant_type: 'password', client_id: APP_ID } }), 400, 'unsupported_grant_type')
   })
-  test('client_credentials from a public client (only the owner\'s client credentials may use it) → 400 unauthorized_client', async () => {
+  test("client_credentials from a public client (only the owner's client credentials may use it) → 400 unauthorized_client", async () => {
     await expectError(await tokenRequest(pod, { key, fields: { grant_type: 'client_credentials', client_id: APP_ID } }), 400, 'unauthorized_client')
   })
   test('missing grant_type → 400 invalid_request', async () => {
     await expectError(await tokenRequest(pod, { key, fields: { client_id: APP_ID } }), 400, 'invalid_request')
   })
   test('a JSON body → 400 invalid_request', async () => {
-    const res = await pod.request('/.oidc/token', { method: 'POST', headers: { 'content-type': 'application/json', dpop: await dpopProof(key, 'POST', `${BASE}/.oidc/token`, pod.clock.now) }, body: JSON.stringify(codeFields('x')) })
+    const res = await pod.request('/.oidc/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', dpop: await dpopProof(key, 'POST', `${BASE}/.oidc/token`, pod.clock.now) },
+      body: JSON.stringify(codeFields('x')),
+    })
     await expectError(res, 400, 'invalid_request')
   })
   test('a repeated parameter → 400 invalid_request', async () => {
-    const res = await pod.request('/.oidc/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await dpopProof(key, 'POST', `${BASE}/.oidc/token`, pod.clock.now) }, body: `${new URLSearchParams(codeFields('x'))}&code=y` })
+    const res = await pod.request('/.oidc/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await dpopProof(key, 'POST', `${BASE}/.oidc/token`, pod.clock.now) },
+      body: `${new URLSearchParams(codeFields('x'))}&code=y`,
+    })
     await expectError(res, 400, 'invalid_request')
   })
   test('missing code_verifier → 400 invalid_grant', async () => {
@@ -141,7 +180,14 @@ describe('token endpoint error rows', () => {
     expect((await tokenRequest(pod, { key, fields: codeFields(code) })).status).toBe(200)
   })
   test('client_id different from the one the code was issued to → 400 invalid_grant', async () => {
-    pod.docs.set('https://other.example/id', { body: JSON.stringify({ '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld', client_id: 'https://other.example/id', redirect_uris: [APP_REDIRECT] }), type: 'application/ld+json' })
+    pod.docs.set('https://other.example/id', {
+      body: JSON.stringify({
+        '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld',
+        client_id: 'https://other.example/id',
+        redirect_uris: [APP_REDIRECT],
+      }),
+      type: 'application/ld+json',
+    })
     await expectError(await tokenRequest(pod, { key, fields: codeFields(await newCode(), { client_id: 'https://other.example/id' }) }), 400, 'invalid_grant')
   })
   test('redirect_uri different from the authorization request → 400 invalid_grant', async () => {
@@ -174,28 +220,44 @@ describe('RFC 9449 §4.3 at the token endpoint: 400 invalid_dpop_proof', () => {
     ['stale iat (10 minutes old)', () => dpopProof(key, 'POST', TOKEN_URL, pod.clock.now, { iat: T0 / 1000 - 600 })],
     ['iat far in the future', () => dpopProof(key, 'POST', TOKEN_URL, pod.clock.now, { iat: T0 / 1000 + 600 })],
     ['typ JWT', () => dpopProof(key, 'POST', TOKEN_URL, pod.clock.now, { header: { typ: 'JWT' } })],
-    ['header jwk with the private d', async () => {
-      const jwk = await exportJWK(key.privateKey)
-      return dpopProof(key, 'POST', TOKEN_URL, pod.clock.now, { header: { jwk } })
-    }],
-    ['alg none', async () => {
-      const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
-      return `${enc({ alg: 'none', typ: 'dpop+jwt', jwk: key.jwk })}.${enc({ htm: 'POST', htu: TOKEN_URL, jti: 'n1', iat: T0 / 1000 })}.`
-    }],
-    ['alg HS256', async () => new SignJWT({ htm: 'POST', htu: TOKEN_URL, jti: crypto.randomUUID(), iat: T0 / 1000 })
-      .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: key.jwk } as never).sign(new Uint8Array(32))],
-    ['a signature by another key', async () => {
-      const other = await generateKeyPair('ES256')
-      return new SignJWT({ htm: 'POST', htu: TOKEN_URL, jti: crypto.randomUUID(), iat: T0 / 1000 })
-        .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk }).sign(other.privateKey)
-    }],
+    [
+      'header jwk with the private d',
+      async () => {
+        const jwk = await exportJWK(key.privateKey)
+        return dpopProof(key, 'POST', TOKEN_URL, pod.clock.now, { header: { jwk } })
+      },
+    ],
+    [
+      'alg none',
+      async () => {
+        const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
+        return `${enc({ alg: 'none', typ: 'dpop+jwt', jwk: key.jwk })}.${enc({ htm: 'POST', htu: TOKEN_URL, jti: 'n1', iat: T0 / 1000 })}.`
+      },
+    ],
+    [
+      'alg HS256',
+      async () =>
+        new SignJWT({ htm: 'POST', htu: TOKEN_URL, jti: crypto.randomUUID(), iat: T0 / 1000 })
+          .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: key.jwk } as never)
+          .sign(new Uint8Array(32)),
+    ],
+    [
+      'a signature by another key',
+      async () => {
+        const other = await generateKeyPair('ES256')
+        return new SignJWT({ htm: 'POST', htu: TOKEN_URL, jti: crypto.randomUUID(), iat: T0 / 1000 })
+          .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk })
+          .sign(other.privateKey)
+      },
+    ],
     ['missing jti', () => dpopProof(key, 'POST', TOKEN_URL, pod.clock.now, { claims: { jti: undefined } })],
   ]
   test.each(cases)('%s', async (_, make) => {
     const code = await newCode()
     const proof = await make()
     const res = await pod.request('/.oidc/token', {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(proof !== undefined ? { dpop: proof } : {}) },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(proof !== undefined ? { dpop: proof } : {}) },
       body: new URLSearchParams(codeFields(code)).toString(),
     })
     await expectError(res, 400, 'invalid_dpop_proof')
@@ -211,12 +273,18 @@ describe('RFC 9449 §4.3 at the token endpoint: 400 invalid_dpop_proof', () => {
     const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded' })
     headers.append('dpop', await dpopProof(key, 'POST', TOKEN_URL, pod.clock.now))
     headers.append('dpop', await dpopProof(key, 'POST', TOKEN_URL, pod.clock.now))
-    await expectError(await pod.request('/.oidc/token', { method: 'POST', headers, body: new URLSearchParams(codeFields(await newCode())).toString() }), 400, 'invalid_dpop_proof')
+    await expectError(
+      await pod.request('/.oidc/token', { method: 'POST', headers, body: new URLSearchParams(codeFields(await newCode())).toString() }),
+      400,
+      'invalid_dpop_proof',
+    )
   })
   test('an ES384 proof is accepted (other asymmetric algorithms are allowed)', async () => {
     const pair = await generateKeyPair('ES384', { extractable: true })
     const jwk = await exportJWK(pair.publicKey)
-    const proof = await new SignJWT({ htm: 'POST', htu: TOKEN_URL, jti: crypto.randomUUID(), iat: T0 / 1000 }).setProtectedHeader({ alg: 'ES384', typ: 'dpop+jwt', jwk }).sign(pair.privateKey)
+    const proof = await new SignJWT({ htm: 'POST', htu: TOKEN_URL, jti: crypto.randomUUID(), iat: T0 / 1000 })
+      .setProtectedHeader({ alg: 'ES384', typ: 'dpop+jwt', jwk })
+      .sign(pair.privateKey)
     expect((await tokenRequest(pod, { key, proof, fields: codeFields(await newCode()) })).status).toBe(200)
   })
 })
@@ -238,7 +306,9 @@ describe('refresh_token grant (RFC 9449 §5, RFC 9700 §4.14.2)', () => {
       expect(decodeJwt(next.access_token).sid).toBe(decodeJwt(body.access_token as string).sid)
       expect(decodeJwt(next.id_token).nonce).toBeUndefined()
       expect((await refresh(next.refresh_token)).status).toBe(200)
-    } finally { pod.clock.now -= 1000 }
+    } finally {
+      pod.clock.now -= 1000
+    }
   })
   test('reuse of a rotated token → 400 invalid_grant and the whole family is revoked', async () => {
     const { body } = await obtainTokens(pod, jar, key)
@@ -278,7 +348,9 @@ describe('refresh_token grant (RFC 9449 §5, RFC 9700 §4.14.2)', () => {
     try {
       // a fresh proof at the shifted time
       await expectError(await refresh(body.refresh_token as string), 400, 'invalid_grant')
-    } finally { pod.clock.now -= 31 * 24 * 3600_000 }
+    } finally {
+      pod.clock.now -= 31 * 24 * 3600_000
+    }
   })
   test('refresh tokens survive a restart (persisted)', async () => {
     const { body } = await obtainTokens(pod, jar, key)

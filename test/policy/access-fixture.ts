@@ -33,7 +33,10 @@ export async function openAccessPod(): Promise<AccessPod> {
   const clock = { t: Date.now() }
   const { store, deps, close } = await openTempPod('wac', BASE, [], { now: () => clock.t })
   return {
-    store, deps, clock, access: makeAccessControl(deps),
+    store,
+    deps,
+    clock,
+    access: makeAccessControl(deps),
     seed: (path, ttl) => seedTurtle(store, BASE, path, PREFIXES + ttl),
     close,
   }
@@ -61,8 +64,11 @@ export interface Outcome {
 export async function decide(access: AccessControl, who: Principal, ask: Ask): Promise<Outcome> {
   const url = BASE + ask.path
   const reqs = requiredModes({
-    method: ask.method, url, exists: ask.exists ?? true,
-    createdContainers: (ask.created ?? []).map(p => BASE + p), ...(ask.patch ? { patch: ask.patch } : {}),
+    method: ask.method,
+    url,
+    exists: ask.exists ?? true,
+    createdContainers: (ask.created ?? []).map(p => BASE + p),
+    ...(ask.patch ? { patch: ask.patch } : {}),
   })
   try {
     const d = await access.authorize(who, url, reqs, ask.origin, challengeLinks(BASE, ask.path))

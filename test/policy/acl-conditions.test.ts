@@ -5,7 +5,15 @@ import { HttpError } from '../../src/http/errors.ts'
 import { assertOwnerKeepsControl, grantsControlTo, parseAclDocument } from '../../src/policy/acl-document.ts'
 import { describeCondition } from '../../src/policy/acl-conditions.ts'
 import { ACCESS_MODES, type AccessMode } from '../../src/policy/access-modes.ts'
-import { allowedModes, findEffectiveAcl, matchAuthorizations, publicModes, type AccessContext, type Requester, type UnmetCondition } from '../../src/policy/wac.ts'
+import {
+  allowedModes,
+  findEffectiveAcl,
+  matchAuthorizations,
+  publicModes,
+  type AccessContext,
+  type Requester,
+  type UnmetCondition,
+} from '../../src/policy/wac.ts'
 
 // WAC 1.1 editor's draft (2026-04-20): §4.4 Access Conditions (acl:ClientCondition, acl:IssuerCondition),
 // §5.3.2 Condition Evaluation (all must hold). A condition this pod does not understand fails closed
@@ -22,7 +30,10 @@ const IDP = 'https://idp.example'
 const OTHER_IDP = 'https://evil-idp.example'
 
 const bob = (clientId?: string, issuer?: string): Requester => ({
-  webid: BOB as WebId, keys: [], ...(clientId ? { clientId: clientId as ClientId } : {}), ...(issuer ? { issuer } : {}),
+  webid: BOB as WebId,
+  keys: [],
+  ...(clientId ? { clientId: clientId as ClientId } : {}),
+  ...(issuer ? { issuer } : {}),
 })
 const show = (modes: ReadonlySet<AccessMode>) => ACCESS_MODES.filter(m => modes.has(m)).join(' ')
 const parse = (ttl: string) => parseAclDocument(new Parser({ baseIRI: ACL_URL }).parse(PREFIXES + ttl), ACL_URL)
@@ -48,9 +59,13 @@ describe('WAC 1.1 ED §4.4.1 client condition', () => {
   test('another client acting for the same agent gets nothing', async () => {
     expect(await modesOf(onlyApp, bob(OTHER_APP))).toBe('')
   })
-  test('a requester with no client id (HttpSig, the owner\'s dashboard session) meets no client condition', async () => {
+  test("a requester with no client id (HttpSig, the owner's dashboard session) meets no client condition", async () => {
     expect(await modesOf(onlyApp, bob())).toBe('')
-    expect(await modesOf(ruleWith(`[ a acl:ClientCondition; acl:client <${APP}> ]`, `acl:agent [ <http://www.w3.org/ns/auth/cert#key> <${POD}/keys/k#it> ]`), { keys: [`${POD}/keys/k#it`] })).toBe('')
+    expect(
+      await modesOf(ruleWith(`[ a acl:ClientCondition; acl:client <${APP}> ]`, `acl:agent [ <http://www.w3.org/ns/auth/cert#key> <${POD}/keys/k#it> ]`), {
+        keys: [`${POD}/keys/k#it`],
+      }),
+    ).toBe('')
   })
   test('several clients: any one of them', async () => {
     const either = ruleWith(`[ a acl:ClientCondition; acl:client <${APP}>, <${OTHER_APP}> ]`)
@@ -97,7 +112,11 @@ describe('WAC 1.1 ED §5.3.2 condition evaluation: every condition must hold', (
   test('both hold: granted', async () => {
     expect(await modesOf(both, bob(APP, IDP))).toBe('read')
   })
-  test.each([['the client', OTHER_APP, IDP], ['the issuer', APP, OTHER_IDP], ['both', OTHER_APP, OTHER_IDP]])('%s fails: nothing', async (_what, client, issuer) => {
+  test.each([
+    ['the client', OTHER_APP, IDP],
+    ['the issuer', APP, OTHER_IDP],
+    ['both', OTHER_APP, OTHER_IDP],
+  ])('%s fails: nothing', async (_what, client, issuer) => {
     expect(await modesOf(both, bob(client, issuer))).toBe('')
   })
   test('one node typed both ClientCondition and IssuerCondition is both conditions', async () => {
@@ -106,7 +125,8 @@ describe('WAC 1.1 ED §5.3.2 condition evaluation: every condition must hold', (
     expect(await modesOf(node, bob(APP, OTHER_IDP))).toBe('')
   })
   test('a rule without conditions still applies beside a conditioned one', async () => {
-    const ttl = ruleWith(`[ a acl:ClientCondition; acl:client <${APP}> ]`) + `<#w> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo <doc>; acl:mode acl:Append.`
+    const ttl =
+      ruleWith(`[ a acl:ClientCondition; acl:client <${APP}> ]`) + `<#w> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo <doc>; acl:mode acl:Append.`
     expect(await modesOf(ttl, bob(OTHER_APP))).toBe('append')
     expect(await modesOf(ttl, bob(APP))).toBe('read append')
   })
@@ -145,8 +165,12 @@ describe('conditions and the public', () => {
 })
 
 describe("a condition on a rule for the owner's own agent", () => {
-  const root = (condition: string) => parseAclDocument(new Parser({ baseIRI: `${POD}/.acl` }).parse(`${PREFIXES}<#owner> a acl:Authorization; acl:agent <${OWNER}>;
-    acl:accessTo </>; acl:default </>; acl:mode acl:Read, acl:Write, acl:Control; acl:condition ${condition}.`), `${POD}/.acl`)
+  const root = (condition: string) =>
+    parseAclDocument(
+      new Parser({ baseIRI: `${POD}/.acl` }).parse(`${PREFIXES}<#owner> a acl:Authorization; acl:agent <${OWNER}>;
+    acl:accessTo </>; acl:default </>; acl:mode acl:Read, acl:Write, acl:Control; acl:condition ${condition}.`),
+      `${POD}/.acl`,
+    )
   const owner = (clientId?: string): Requester => ({ webid: OWNER as WebId, keys: [], ...(clientId ? { clientId: clientId as ClientId } : {}) })
   test('holds for the owner only through that app; the dashboard session (no client id) gets nothing from it', async () => {
     const auths = root(`[ a acl:ClientCondition; acl:client <${APP}> ]`)
@@ -155,12 +179,16 @@ describe("a condition on a rule for the owner's own agent", () => {
     expect(show(await allowedModes(effective, `${POD}/x`, owner(OTHER_APP), ctx))).toBe('')
     expect(show(await allowedModes(effective, `${POD}/x`, owner(), ctx))).toBe('')
   })
-  test('does not keep the owner\'s Control of the root: such a root ACL is refused, 409 owner_lockout', () => {
+  test("does not keep the owner's Control of the root: such a root ACL is refused, 409 owner_lockout", () => {
     const quads = new Parser({ baseIRI: `${POD}/.acl` }).parse(`${PREFIXES}<#owner> a acl:Authorization; acl:agent <${OWNER}>;
       acl:accessTo </>; acl:mode acl:Control; acl:condition [ a acl:ClientCondition; acl:client <${APP}> ].`)
     expect(grantsControlTo(root(`[ a acl:ClientCondition; acl:client <${APP}> ]`), OWNER, `${POD}/`)).toBe(false)
     let err: unknown
-    try { assertOwnerKeepsControl(quads, `${POD}/.acl`, `${POD}/`, OWNER) } catch (e) { err = e }
+    try {
+      assertOwnerKeepsControl(quads, `${POD}/.acl`, `${POD}/`, OWNER)
+    } catch (e) {
+      err = e
+    }
     expect(err).toBeInstanceOf(HttpError)
     expect([(err as HttpError).status, (err as HttpError).code]).toEqual([409, 'owner_lockout'])
   })

@@ -1,9 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Parser } from 'n3'
 import { HttpError } from '../../src/http/errors.ts'
-import {
-  assertOwnerKeepsControl, grantsControlTo, parseAclDocument, validateAclDocument,
-} from '../../src/policy/acl-document.ts'
+import { assertOwnerKeepsControl, grantsControlTo, parseAclDocument, validateAclDocument } from '../../src/policy/acl-document.ts'
 
 const POD = 'https://pod.example'
 const OWNER = `${POD}/profile/card#me`
@@ -13,7 +11,12 @@ const quadsOf = (ttl: string, base: string) => new Parser({ baseIRI: base }).par
 const parse = (ttl: string, aclUrl = `${POD}/a/.acl`) => parseAclDocument(quadsOf(ttl, aclUrl), aclUrl)
 
 function thrown(f: () => unknown): HttpError {
-  try { f() } catch (e) { if (e instanceof HttpError) return e; throw e }
+  try {
+    f()
+  } catch (e) {
+    if (e instanceof HttpError) return e
+    throw e
+  }
   throw new Error('expected an HttpError')
 }
 
@@ -101,8 +104,11 @@ describe('ACL validation before a write', () => {
   test.each<[string, string, string]>([
     ['an empty document', '', 'no applicable acl:Authorization'],
     ['only non-applicable authorizations', '<#r> a acl:Authorization; acl:accessTo <./>; acl:mode acl:Read.', 'no applicable acl:Authorization'],
-    ['authorizations naming only other resources', '<#r> a acl:Authorization; acl:accessTo </other>; acl:agentClass foaf:Agent; acl:mode acl:Read.',
-      'names the resource it governs'],
+    [
+      'authorizations naming only other resources',
+      '<#r> a acl:Authorization; acl:accessTo </other>; acl:agentClass foaf:Agent; acl:mode acl:Read.',
+      'names the resource it governs',
+    ],
   ])('rejects %s with 422 invalid_acl', (_rule, ttl, message) => {
     const err = thrown(() => validateAclDocument(quadsOf(ttl, aclUrl), aclUrl, governed))
     expect(err.status).toBe(422)
@@ -131,8 +137,10 @@ describe('owner lock-out protection (WAC §5 modes per method loss of control)',
   const check = (ttl: string) => assertOwnerKeepsControl(quadsOf(ttl, rootAcl), rootAcl, root, OWNER)
 
   test('the §6.6 example root ACL keeps the owner in control', () => {
-    expect(() => check(`<#owner> a acl:Authorization; acl:agent </profile/card#me>;
-      acl:accessTo </>; acl:default </>; acl:mode acl:Read, acl:Write, acl:Control.`)).not.toThrow()
+    expect(() =>
+      check(`<#owner> a acl:Authorization; acl:agent </profile/card#me>;
+      acl:accessTo </>; acl:default </>; acl:mode acl:Read, acl:Write, acl:Control.`),
+    ).not.toThrow()
   })
 
   test.each<[string, string]>([

@@ -9,15 +9,27 @@ let pod: Pod
 beforeAll(async () => {
   pod = await openPod()
   await seedTurtle(pod.store, BASE, '/open/doc', '<#it> <http://purl.org/dc/terms/title> "x".')
-  await seedTurtle(pod.store, BASE, '/open/doc.acl', `${ACL_PREFIXES}
+  await seedTurtle(
+    pod.store,
+    BASE,
+    '/open/doc.acl',
+    `${ACL_PREFIXES}
 <#keys> a acl:Authorization; acl:accessTo <doc>; acl:mode acl:Read; acl:agent [ cert:key </keys/k#key> ].
 <#owner> a acl:Authorization; acl:accessTo <doc>; acl:mode acl:Read, acl:Write, acl:Control; acl:agent <${BASE}/profile/card#me>.
-<#discoverable> a acl:Authorization; acl:accessTo <doc.acl>; acl:mode acl:Read, acl:Write, acl:Control; acl:agentClass foaf:Agent.`)
+<#discoverable> a acl:Authorization; acl:accessTo <doc.acl>; acl:mode acl:Read, acl:Write, acl:Control; acl:agentClass foaf:Agent.`,
+  )
   await seedTurtle(pod.store, BASE, '/closed/doc', '')
-  await seedTurtle(pod.store, BASE, '/closed/doc.acl', `${ACL_PREFIXES}
-<#public> a acl:Authorization; acl:accessTo <doc>; acl:mode acl:Read, acl:Write; acl:agentClass foaf:Agent.`)
+  await seedTurtle(
+    pod.store,
+    BASE,
+    '/closed/doc.acl',
+    `${ACL_PREFIXES}
+<#public> a acl:Authorization; acl:accessTo <doc>; acl:mode acl:Read, acl:Write; acl:agentClass foaf:Agent.`,
+  )
 })
-afterAll(async () => { await pod.close() })
+afterAll(async () => {
+  await pod.close()
+})
 
 describe('HttpSig H2: the ACL named by rel="acl" is readable by whoever its rules allow', () => {
   test('a rule naming the ACL lets anyone GET it', async () => {

@@ -9,7 +9,14 @@ import { BASE, openAccessPod, type AccessPod } from './access-fixture.ts'
 import type { Principal } from '../../src/auth/principal.ts'
 import type { ClientId, WebId } from '../../src/account/ids.ts'
 
-const code = (fn: () => unknown) => { try { fn(); return 'none' } catch (e) { return e instanceof HttpError ? `${e.status} ${e.code}` : String(e) } }
+const code = (fn: () => unknown) => {
+  try {
+    fn()
+    return 'none'
+  } catch (e) {
+    return e instanceof HttpError ? `${e.status} ${e.code}` : String(e)
+  }
+}
 
 describe('folderPathOf: a folder as the owner names it → its stored path', () => {
   test.each([
@@ -43,12 +50,28 @@ describe('folderPathOf: a folder as the owner names it → its stored path', () 
 
 describe('parseFolderScopes', () => {
   test('each folder once, the widest right winning', () => {
-    expect(parseFolderScopes([{ path: '/a/', right: 'read' }, { path: '/a', right: 'write' }, { path: '/a/', right: 'read' }], BASE)).toEqual([{ path: '/a/', right: 'write' }])
+    expect(
+      parseFolderScopes(
+        [
+          { path: '/a/', right: 'read' },
+          { path: '/a', right: 'write' },
+          { path: '/a/', right: 'read' },
+        ],
+        BASE,
+      ),
+    ).toEqual([{ path: '/a/', right: 'write' }])
   })
   test('no folder, an unknown right, or more than 50 folders → 400 invalid_scope', () => {
     expect(code(() => parseFolderScopes([], BASE))).toBe('400 invalid_scope')
     expect(code(() => parseFolderScopes([{ path: '/a/', right: 'control' }], BASE))).toBe('400 invalid_scope')
-    expect(code(() => parseFolderScopes(Array.from({ length: 51 }, (_, i) => ({ path: `/f${i}/`, right: 'read' })), BASE))).toBe('400 invalid_scope')
+    expect(
+      code(() =>
+        parseFolderScopes(
+          Array.from({ length: 51 }, (_, i) => ({ path: `/f${i}/`, right: 'read' })),
+          BASE,
+        ),
+      ),
+    ).toBe('400 invalid_scope')
   })
 })
 
@@ -58,8 +81,10 @@ describe('readAccessChoice: the form of the consent page and of the dashboard wi
     expect(readAccessChoice({ access: 'full', folder: '/a/', right: 'read' }, BASE)).toBeUndefined()
   })
   test('folders in pairs with their rights, "Not given" left out, the typed one added', () => {
-    expect(readAccessChoice({ access: 'folders', folder: ['/a/', '/b/'], right: ['read', 'none'], new_folder: '/Été/', new_right: 'write' }, BASE))
-      .toEqual([{ path: '/a/', right: 'read' }, { path: '/%C3%89t%C3%A9/', right: 'write' }])
+    expect(readAccessChoice({ access: 'folders', folder: ['/a/', '/b/'], right: ['read', 'none'], new_folder: '/Été/', new_right: 'write' }, BASE)).toEqual([
+      { path: '/a/', right: 'read' },
+      { path: '/%C3%89t%C3%A9/', right: 'write' },
+    ])
   })
   test('an altered form (folders and rights unpaired) or an unknown access → 400 invalid_request', () => {
     expect(code(() => readAccessChoice({ access: 'folders', folder: ['/a/', '/b/'], right: 'read' }, BASE))).toBe('400 invalid_request')
@@ -81,13 +106,21 @@ describe('readAccessChoice: the form of the consent page and of the dashboard wi
 })
 
 const decision = (target: string, modes: AccessMode[], publicModes: AccessMode[] = []): AccessDecision => ({
-  target: BASE + target, modes: new Set(modes), publicModes: new Set(publicModes), grounds: [], reasons: [], links: [],
+  target: BASE + target,
+  modes: new Set(modes),
+  publicModes: new Set(publicModes),
+  grounds: [],
+  reasons: [],
+  links: [],
   acl: { aclUrl: `${BASE}/.acl`, governs: `${BASE}/`, inherited: true },
 })
 const ALL: AccessMode[] = ['read', 'write', 'append', 'control']
 
 describe('withinAppScope: the intersection with what the rules allow', () => {
-  const folders = [{ path: '/photos/', right: 'write' as const }, { path: '/notes/', right: 'read' as const }]
+  const folders = [
+    { path: '/photos/', right: 'write' as const },
+    { path: '/notes/', right: 'read' as const },
+  ]
   test('read and write in a write folder, never Control', () => {
     expect([...withinAppScope(decision('/photos/a.jpg', ALL), folders, BASE).modes].sort()).toEqual(['append', 'read', 'write'])
   })
@@ -120,7 +153,7 @@ describe('withinAppScope: the intersection with what the rules allow', () => {
   })
 })
 
-describe('the decider limits only the owner\'s WebID through a limited app', () => {
+describe("the decider limits only the owner's WebID through a limited app", () => {
   let pod: AccessPod
   const OWNER = `${BASE}/profile/card#me` as WebId
   const BOB = 'https://bob.example/profile#me' as WebId
@@ -128,8 +161,11 @@ describe('the decider limits only the owner\'s WebID through a limited app', () 
   const as = (webid: WebId, clientId?: ClientId): Principal => ({ webid, keys: [], scheme: 'DPoP', ...(clientId ? { clientId } : {}) })
   beforeAll(async () => {
     pod = await openAccessPod()
-    await pod.seed('/shared/.acl', `<#owner> a acl:Authorization; acl:agent <${OWNER}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`)
+    await pod.seed(
+      '/shared/.acl',
+      `<#owner> a acl:Authorization; acl:agent <${OWNER}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#bob> a acl:Authorization; acl:agent <${BOB}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
+    )
     await pod.deps.appScopes.set(APP, [{ path: '/photos/', right: 'read' }], Date.now())
   })
   afterAll(() => pod?.close())
@@ -140,7 +176,7 @@ describe('the decider limits only the owner\'s WebID through a limited app', () 
     expect(await modes(as(OWNER, 'https://other.example/id' as ClientId), '/shared/x')).toEqual([...ALL].sort())
     expect(await modes({ webid: OWNER, keys: [], scheme: 'session' }, '/shared/x')).toEqual([...ALL].sort())
   })
-  test('another person using an app of the same client id is not limited by the owner\'s choice', async () => {
+  test("another person using an app of the same client id is not limited by the owner's choice", async () => {
     expect(await modes(as(BOB, APP), '/shared/x')).toEqual(['read'])
   })
   test('given full access again, the limit is gone on the next decision', async () => {
@@ -154,5 +190,3 @@ describe('the decider limits only the owner\'s WebID through a limited app', () 
     expect(await fresh.foldersOf(APP)).toEqual([{ path: '/photos/', right: 'write' }])
   })
 })
-
-

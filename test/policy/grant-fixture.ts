@@ -12,9 +12,15 @@ export const ACL = (s: string) => `http://www.w3.org/ns/auth/acl#${s}`
 
 export function grant(over: Partial<Record<keyof GrantData, unknown>> = {}): GrantData {
   return {
-    grantee: BOB, grantedBy: OWNER, dataOwner: OWNER, registeredShapeTree: `${TREES}#Project`,
-    hasDataRegistration: `${POD}/projects/`, hasStorage: `${POD}/`, scopeOfGrant: INTEROP('AllFromRegistry'),
-    accessMode: [ACL('Read')], ...over,
+    grantee: BOB,
+    grantedBy: OWNER,
+    dataOwner: OWNER,
+    registeredShapeTree: `${TREES}#Project`,
+    hasDataRegistration: `${POD}/projects/`,
+    hasStorage: `${POD}/`,
+    scopeOfGrant: INTEROP('AllFromRegistry'),
+    accessMode: [ACL('Read')],
+    ...over,
   } as GrantData
 }
 

@@ -11,8 +11,14 @@ import { ACL, BOB, INTEROP, POD, grant, inheriting } from './grant-fixture.ts'
 
 // Grants are pod data: they survive a restart and an export/import to another base URL, like resources.
 const dirs: string[] = []
-const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'solopod-grants-')); dirs.push(d); return d }
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'solopod-grants-'))
+  dirs.push(d)
+  return d
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
 
 async function podAt(dir: string, base: string): Promise<Store> {
   const store = await openStore(dir)
@@ -20,7 +26,12 @@ async function podAt(dir: string, base: string): Promise<Store> {
   return store
 }
 
-const g = grant({ scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/a`], accessMode: [ACL('Read'), ACL('Write')], hasInheritingGrant: [inheriting()] })
+const g = grant({
+  scopeOfGrant: INTEROP('SelectedFromRegistry'),
+  hasDataInstance: [`${POD}/projects/a`],
+  accessMode: [ACL('Read'), ACL('Write')],
+  hasInheritingGrant: [inheriting()],
+})
 
 describe('stored grants', () => {
   test('survive closing and reopening the store; the index is rebuilt from it', async () => {
@@ -51,7 +62,9 @@ describe('stored grants', () => {
   })
 
   test('move with export/import to another base URL: every IRI follows', async () => {
-    const src = tempDir(), out = join(tempDir(), 'export'), dest = tempDir()
+    const src = tempDir(),
+      out = join(tempDir(), 'export'),
+      dest = tempDir()
     const store = await podAt(src, POD)
     const entry = await makeGrantRegistry({ store, cfg: { baseUrl: POD }, now: Date.now }).create(g)
     await exportPod(store, out)

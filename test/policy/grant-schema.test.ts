@@ -13,7 +13,11 @@ const clientValidate = ajv.compile(grantDataJsonSchema())
 const REQUIRED = ['grantee', 'grantedBy', 'dataOwner', 'registeredShapeTree', 'hasDataRegistration', 'hasStorage', 'scopeOfGrant', 'accessMode'] as const
 const HTTPS_FIELDS = ['grantee', 'grantedBy', 'dataOwner', 'registeredShapeTree', 'hasDataRegistration', 'hasStorage'] as const
 
-const without = (field: string) => { const g: Record<string, unknown> = { ...grant() }; delete g[field]; return g }
+const without = (field: string) => {
+  const g: Record<string, unknown> = { ...grant() }
+  delete g[field]
+  return g
+}
 
 function expectViolation(value: unknown, pointer: string, expected?: RegExp) {
   const v = checkGrantShape(value)
@@ -30,7 +34,7 @@ describe('the published JSON Schema', () => {
     expect(schema.additionalProperties).toBe(false)
     expect(schema.required).toEqual([...REQUIRED])
   })
-  test.each(HTTPS_FIELDS)('%s is format uri with an https pattern', (f) => {
+  test.each(HTTPS_FIELDS)('%s is format uri with an https pattern', f => {
     expect(schema.properties[f]).toMatchObject({ type: 'string', format: 'uri' })
     expect(schema.properties[f].pattern).toStartWith('^https://')
   })
@@ -61,26 +65,34 @@ describe('GrantData schema: valid grants pass', () => {
 })
 
 describe('GrantData schema: each required field', () => {
-  test.each(REQUIRED)('missing %s → violation at /%s', (f) => expectViolation(without(f), `/${f}`, /^required/))
+  test.each(REQUIRED)('missing %s → violation at /%s', f => expectViolation(without(f), `/${f}`, /^required/))
 })
 
 describe('GrantData schema: no properties beyond the listed ones', () => {
-  test.each(['id', 'inheritsFromGrant', 'creatorAccessMode', 'delegationOfGrant', 'grantedAt', 'foo'])('extra property %s', (p) =>
-    expectViolation({ ...grant(), [p]: 'https://x.example/' }, `/${p}`, /no such property/))
+  test.each(['id', 'inheritsFromGrant', 'creatorAccessMode', 'delegationOfGrant', 'grantedAt', 'foo'])('extra property %s', p =>
+    expectViolation({ ...grant(), [p]: 'https://x.example/' }, `/${p}`, /no such property/),
+  )
   test('an extra property inside an inheriting grant', () =>
     expectViolation(grant({ hasInheritingGrant: [{ ...inheriting(), extra: true }] }), '/hasInheritingGrant/0/extra', /no such property/))
 })
 
 describe('GrantData schema: URI schemes exactly as specified', () => {
-  test.each(HTTPS_FIELDS)('%s over http → violation (https expected)', (f) =>
-    expectViolation(grant({ [f]: (grant() as any)[f].replace('https://', 'http://') }), `/${f}`, /https URL/))
+  test.each(HTTPS_FIELDS)('%s over http → violation (https expected)', f =>
+    expectViolation(grant({ [f]: (grant() as any)[f].replace('https://', 'http://') }), `/${f}`, /https URL/),
+  )
   test('a hasDataInstance item over http', () =>
-    expectViolation(grant({ scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/a`, 'http://pod.example/projects/b'] }), '/hasDataInstance/1', /https URL/))
+    expectViolation(
+      grant({ scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/a`, 'http://pod.example/projects/b'] }),
+      '/hasDataInstance/1',
+      /https URL/,
+    ))
   test('scopeOfGrant over https', () =>
     expectViolation(grant({ scopeOfGrant: INTEROP('AllFromRegistry').replace('http:', 'https:') }), '/scopeOfGrant', /http IRI/))
   test('an accessMode item over https', () =>
     expectViolation(grant({ accessMode: [ACL('Read'), ACL('Write').replace('http:', 'https:')] }), '/accessMode/1', /http IRI/))
-  test.each(['not a url', 'https://', 'https://exa mple.org/x', 'urn:x'])('grantee %p is not an https URI', (v) => expectViolation(grant({ grantee: v }), '/grantee'))
+  test.each(['not a url', 'https://', 'https://exa mple.org/x', 'urn:x'])('grantee %p is not an https URI', v =>
+    expectViolation(grant({ grantee: v }), '/grantee'),
+  )
 })
 
 describe('GrantData schema: types', () => {
@@ -94,26 +106,43 @@ describe('GrantData schema: types', () => {
     ['hasInheritingGrant an object', { hasInheritingGrant: inheriting() }, '/hasInheritingGrant', /^an array/],
     ['hasInheritingGrant item a string', { hasInheritingGrant: ['https://x.example/g'] }, '/hasInheritingGrant/0', /object/],
   ] as const)('%s', (_, over, pointer, expected) => expectViolation(grant(over as never), pointer, expected))
-  test.each([['an array', []], ['null', null], ['a string', 'grant']])('the body is %s', (_, body) => expectViolation(body, '', /JSON object/))
+  test.each([
+    ['an array', []],
+    ['null', null],
+    ['a string', 'grant'],
+  ])('the body is %s', (_, body) => expectViolation(body, '', /JSON object/))
 })
 
 describe('GrantData schema: recursion', () => {
   test('an invalid grandchild is reported at its own pointer, two levels deep', () => {
-    const bad = grant({ hasInheritingGrant: [inheriting({ hasInheritingGrant: [inheriting(), inheriting({ accessMode: [], grantee: 'http://bob.example/#me' })] })] })
+    const bad = grant({
+      hasInheritingGrant: [inheriting({ hasInheritingGrant: [inheriting(), inheriting({ accessMode: [], grantee: 'http://bob.example/#me' })] })],
+    })
     const v = checkGrantShape(bad)
-    expect(v.map(x => x.pointer).sort()).toEqual(['/hasInheritingGrant/0/hasInheritingGrant/1/accessMode', '/hasInheritingGrant/0/hasInheritingGrant/1/grantee'])
+    expect(v.map(x => x.pointer).sort()).toEqual([
+      '/hasInheritingGrant/0/hasInheritingGrant/1/accessMode',
+      '/hasInheritingGrant/0/hasInheritingGrant/1/grantee',
+    ])
     expect(clientValidate(bad)).toBe(false)
   })
   test('nesting deeper than 8 levels is refused at the first level too deep, before any recursion', () => {
-    const chain = (levels: number): GrantData => levels === 0 ? inheriting() : inheriting({ hasInheritingGrant: [chain(levels - 1)] })
+    const chain = (levels: number): GrantData => (levels === 0 ? inheriting() : inheriting({ hasInheritingGrant: [chain(levels - 1)] }))
     expect(checkGrantShape(grant({ hasInheritingGrant: [chain(7)] }))).toEqual([])
     const deep = grant({ hasInheritingGrant: [chain(8)] })
     expect(checkGrantShape(deep).map(v => v.pointer)).toEqual([`${'/hasInheritingGrant/0'.repeat(8)}/hasInheritingGrant`])
     const absurd = { hasInheritingGrant: [] as unknown[] }
     let at = absurd
-    for (let i = 0; i < 100_000; i++) { const child = { hasInheritingGrant: [] as unknown[] }; at.hasInheritingGrant.push(child); at = child }
+    for (let i = 0; i < 100_000; i++) {
+      const child = { hasInheritingGrant: [] as unknown[] }
+      at.hasInheritingGrant.push(child)
+      at = child
+    }
     expect(checkGrantShape(absurd)[0]!.expected).toContain('at most 8 levels')
   })
   test('a missing field in a grandchild', () =>
-    expectViolation(grant({ hasInheritingGrant: [inheriting({ hasInheritingGrant: [(({ dataOwner: _, ...rest }) => rest)(inheriting())] })] }), '/hasInheritingGrant/0/hasInheritingGrant/0/dataOwner', /^required/))
+    expectViolation(
+      grant({ hasInheritingGrant: [inheriting({ hasInheritingGrant: [(({ dataOwner: _, ...rest }) => rest)(inheriting())] })] }),
+      '/hasInheritingGrant/0/hasInheritingGrant/0/dataOwner',
+      /^required/,
+    ))
 })

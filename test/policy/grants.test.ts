@@ -9,7 +9,10 @@ import { ACL, APP, BOB, INTEROP, OWNER, POD, TREES, grant, inheriting } from './
 // comes from the links below: projects/p1 references tasks/t1 by pm:hasTask, p2 references t2.
 const PM = 'https://vocab.example/pm#'
 const data: Record<string, [string, string][]> = {
-  [`${POD}/projects/p1`]: [[`${PM}hasTask`, `${POD}/tasks/t1#it`], [`${PM}seeAlso`, `${POD}/tasks/t3`]],
+  [`${POD}/projects/p1`]: [
+    [`${PM}hasTask`, `${POD}/tasks/t1#it`],
+    [`${PM}seeAlso`, `${POD}/tasks/t3`],
+  ],
   [`${POD}/projects/p2/`]: [[`${PM}hasTask`, `${POD}/tasks/t2/`]],
   [`${POD}/tasks/t1`]: [[`${PM}hasNote`, `${POD}/notes/n1`]],
 }
@@ -19,8 +22,8 @@ const links: GrantLinks = {
     if (from === `${TREES}#Task` && to === `${TREES}#Note`) return [`${PM}hasNote`]
     return []
   },
-  instancesOf: async (reg) => Object.keys(data).filter(u => u.startsWith(reg) && u !== reg),
-  linksFrom: async (i) => data[i] ?? [],
+  instancesOf: async reg => Object.keys(data).filter(u => u.startsWith(reg) && u !== reg),
+  linksFrom: async i => data[i] ?? [],
   writableByOthers: async () => undefined,
 }
 
@@ -32,29 +35,50 @@ const carolViaApp: Principal = { ...carol, clientId: APP as ClientId }
 async function modes(grants: GrantData[], who: Principal, path: string) {
   const stored: StoredGrant[] = grants.map((data, i) => ({ iri: `${POD}/.admin/api/grants/g${i}`, data }))
   const out = await grantModes(indexGrants(stored), who, POD + path, links)
-  return out.grounds.map(g => g.mode).sort().join(' ')
+  return out.grounds
+    .map(g => g.mode)
+    .sort()
+    .join(' ')
 }
 const modesOf = (...names: string[]) => names.map(ACL)
 
 describe('SAI §9.6 AllFromRegistry: the registration and everything in it', () => {
   const g = grant({ accessMode: modesOf('Read') })
   test.each([
-    ['/projects/', 'read'], ['/projects/p1', 'read'], ['/projects/p2/', 'read'], ['/projects/p2/deep/x', 'read'],
-    ['/projects', ''], ['/projectsX/a', ''], ['/tasks/t1', ''], ['/', ''], ['/projects/p1.acl', ''], ['/projects/.acl', ''],
+    ['/projects/', 'read'],
+    ['/projects/p1', 'read'],
+    ['/projects/p2/', 'read'],
+    ['/projects/p2/deep/x', 'read'],
+    ['/projects', ''],
+    ['/projectsX/a', ''],
+    ['/tasks/t1', ''],
+    ['/', ''],
+    ['/projects/p1.acl', ''],
+    ['/projects/.acl', ''],
   ])('%s → "%s"', async (path, expected) => expect(await modes([g], bob, path)).toBe(expected))
 })
 
 describe('SAI §9.6 SelectedFromRegistry: only the listed instances and what is inside them', () => {
-  const g = grant({ scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/p1`, `${POD}/projects/p2/`], accessMode: modesOf('Read', 'Update') })
+  const g = grant({
+    scopeOfGrant: INTEROP('SelectedFromRegistry'),
+    hasDataInstance: [`${POD}/projects/p1`, `${POD}/projects/p2/`],
+    accessMode: modesOf('Read', 'Update'),
+  })
   test.each([
-    ['/projects/p1', 'append read write'], ['/projects/p2/', 'append read write'], ['/projects/p2/inner', 'append read write'],
-    ['/projects/', ''], ['/projects/p3', ''], ['/projects/p1x', ''], ['/projects/p1/child', ''],
+    ['/projects/p1', 'append read write'],
+    ['/projects/p2/', 'append read write'],
+    ['/projects/p2/inner', 'append read write'],
+    ['/projects/', ''],
+    ['/projects/p3', ''],
+    ['/projects/p1x', ''],
+    ['/projects/p1/child', ''],
   ])('%s → "%s"', async (path, expected) => expect(await modes([g], bob, path)).toBe(expected))
 })
 
 describe('SAI §9.6 Inherited: instances linked from a parent-covered instance by the shape tree reference', () => {
   const parentSelected = grant({
-    scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/p1`],
+    scopeOfGrant: INTEROP('SelectedFromRegistry'),
+    hasDataInstance: [`${POD}/projects/p1`],
     hasInheritingGrant: [inheriting({ hasInheritingGrant: [inheriting({ registeredShapeTree: `${TREES}#Note`, hasDataRegistration: `${POD}/notes/` })] })],
   })
   test.each([
@@ -75,23 +99,34 @@ describe('SAI §9.6 Inherited: instances linked from a parent-covered instance b
   test('the grant names the linking instance', async () => {
     const out = await grantModes(indexGrants([{ iri: `${POD}/g`, data: parentSelected }]), bob, `${POD}/tasks/t1`, links)
     expect(out.grounds[0]).toMatchObject({ grant: `${POD}/g#inherit-0`, scope: 'Inherited', via: `${POD}/projects/p1` })
-    expect(out.links).toEqual([{ grant: `${POD}/g#inherit-0`, from: `${POD}/projects/p1`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t1#it`, followed: true }])
+    expect(out.links).toEqual([
+      { grant: `${POD}/g#inherit-0`, from: `${POD}/projects/p1`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t1#it`, followed: true },
+    ])
   })
 })
 
 describe('SAI §9.6 Inherited: links only the owner could have written', () => {
   const parentSelected = grant({
-    scopeOfGrant: INTEROP('SelectedFromRegistry'), hasDataInstance: [`${POD}/projects/p1`],
+    scopeOfGrant: INTEROP('SelectedFromRegistry'),
+    hasDataInstance: [`${POD}/projects/p1`],
     hasInheritingGrant: [inheriting({ hasInheritingGrant: [inheriting({ registeredShapeTree: `${TREES}#Note`, hasDataRegistration: `${POD}/notes/` })] })],
   })
-  const distrusting = (doc: string): GrantLinks => ({ ...links, writableByOthers: async (i) => (i === POD + doc ? 'someone else has Append' : undefined) })
+  const distrusting = (doc: string): GrantLinks => ({ ...links, writableByOthers: async i => (i === POD + doc ? 'someone else has Append' : undefined) })
   const decide = (path: string, l: GrantLinks) => grantModes(indexGrants([{ iri: `${POD}/g`, data: parentSelected }]), bob, POD + path, l)
 
   test('a link in a document others may write is not followed, and the outcome says why', async () => {
     const out = await decide('/tasks/t1', distrusting('/projects/p1'))
     expect(out.grounds).toEqual([])
-    expect(out.links).toEqual([{ grant: `${POD}/g#inherit-0`, from: `${POD}/projects/p1`, predicate: `${PM}hasTask`, to: `${POD}/tasks/t1#it`,
-      followed: false, why: `link from ${POD}/projects/p1 not followed: others may write it (someone else has Append)` }])
+    expect(out.links).toEqual([
+      {
+        grant: `${POD}/g#inherit-0`,
+        from: `${POD}/projects/p1`,
+        predicate: `${PM}hasTask`,
+        to: `${POD}/tasks/t1#it`,
+        followed: false,
+        why: `link from ${POD}/projects/p1 not followed: others may write it (someone else has Append)`,
+      },
+    ])
   })
   test('two levels: a distrusted middle document cuts the chain below it', async () => {
     expect((await decide('/notes/n1', links)).grounds.map(g => g.mode)).toEqual(['read'])
@@ -123,9 +158,16 @@ describe('SAI §9.6 modes mapped to WAC modes', () => {
 
 describe('SAI §9.6 Delete on the registration, only while deleting a covered instance', () => {
   const decide = async (m: string[], deleting: string | undefined, scope = 'AllFromRegistry') => {
-    const g = grant({ accessMode: modesOf(...m), scopeOfGrant: INTEROP(scope), ...(scope === 'SelectedFromRegistry' ? { hasDataInstance: [`${POD}/projects/p1`] } : {}) })
+    const g = grant({
+      accessMode: modesOf(...m),
+      scopeOfGrant: INTEROP(scope),
+      ...(scope === 'SelectedFromRegistry' ? { hasDataInstance: [`${POD}/projects/p1`] } : {}),
+    })
     const out = await grantModes(indexGrants([{ iri: `${POD}/g`, data: g }]), bob, `${POD}/projects/`, links, undefined, deleting)
-    return out.grounds.map(x => `${x.mode}${x.deleting ? `:${x.deleting.slice(POD.length)}` : ''}`).sort().join(' ')
+    return out.grounds
+      .map(x => `${x.mode}${x.deleting ? `:${x.deleting.slice(POD.length)}` : ''}`)
+      .sort()
+      .join(' ')
   }
   test.each([
     [['Delete'], '/projects/p1', 'AllFromRegistry', 'write:/projects/p1'],
@@ -136,7 +178,8 @@ describe('SAI §9.6 Delete on the registration, only while deleting a covered in
     [['Delete'], '/projects/p1.acl', 'AllFromRegistry', ''],
     [['Delete'], '/projects/', 'AllFromRegistry', ''],
   ])('%p deleting %s (%s) → "%s"', async (m, deleting, scope, expected) =>
-    expect(await decide(m, deleting === undefined ? undefined : POD + deleting, scope)).toBe(expected))
+    expect(await decide(m, deleting === undefined ? undefined : POD + deleting, scope)).toBe(expected),
+  )
 })
 
 describe('SAI §9.6 subject match', () => {
@@ -148,7 +191,12 @@ describe('SAI §9.6 subject match', () => {
     ['the grantee app acting for someone else', carolViaApp, forApp, ''],
     ['the grantedBy user without the app', bob, forApp, ''],
     ['anonymous', { keys: [], scheme: 'anonymous' } as Principal, grant(), ''],
-    ['a key holder named as grantee', { keys: ['https://bob.example/keys/1#k'], scheme: 'HttpSig' } as Principal, grant({ grantee: 'https://bob.example/keys/1#k' }), 'read'],
+    [
+      'a key holder named as grantee',
+      { keys: ['https://bob.example/keys/1#k'], scheme: 'HttpSig' } as Principal,
+      grant({ grantee: 'https://bob.example/keys/1#k' }),
+      'read',
+    ],
   ] as [string, Principal, GrantData, string][])('%s', async (_, who, g, expected) => expect(await modes([g], who, '/projects/p1')).toBe(expected))
 
   test('with 1,000 grants for other agents, the requester sees only its own', async () => {

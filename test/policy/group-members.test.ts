@@ -27,9 +27,7 @@ describe('WAC §5 / §7.2 group members', () => {
     expect([...m.webids].sort()).toEqual(['https://bob.example/card#me', 'https://carol.example/#me', `${POD}/profile/card#me`])
   })
   test('key members: relative and absolute cert:key, did:key IRIs, keys of named members', () => {
-    expect([...m.keys].sort()).toEqual([
-      'https://carol.example/keys#c', 'https://iama.star/love/me/key#i', `${POD}/keys/k1#k`, DID,
-    ].sort())
+    expect([...m.keys].sort()).toEqual(['https://carol.example/keys#c', 'https://iama.star/love/me/key#i', `${POD}/keys/k1#k`, DID].sort())
   })
   test('members of another group in the same document are not members', () => {
     expect(m.webids.has('https://eve.example/#me')).toBe(false)
@@ -39,7 +37,11 @@ describe('WAC §5 / §7.2 group members', () => {
     const none = groupMembers(`${DOC}#nobody`, quadsOf(TEAM, DOC))
     expect([none.webids.size, none.keys.size]).toEqual([0, 0])
   })
-  test.each([[GROUP, DOC], [DOC, DOC], ['https://x.example/a/b#c#d', 'https://x.example/a/b']])('the document of %s is %s', (g, d) => {
+  test.each([
+    [GROUP, DOC],
+    [DOC, DOC],
+    ['https://x.example/a/b#c#d', 'https://x.example/a/b'],
+  ])('the document of %s is %s', (g, d) => {
     expect(groupDocumentUrl(g)).toBe(d)
   })
 })
@@ -50,13 +52,16 @@ describe('caching group resolver', () => {
     const loads: string[] = []
     const errors: string[] = []
     const clock = { t: 1_000 }
-    const isMember = makeGroupResolver(async url => {
-      loads.push(url)
-      if (opts.fail?.has(url)) throw new HttpError(502, 'fetch_failed', 'group document unreachable')
-      const q = docs[url]
-      if (!q) throw new HttpError(404, 'not_found', 'no such group document')
-      return q
-    }, { maxEntries: opts.maxEntries ?? 10, ttlMs: opts.ttlMs ?? 60_000, now: () => clock.t, onError: g => errors.push(g) })
+    const isMember = makeGroupResolver(
+      async url => {
+        loads.push(url)
+        if (opts.fail?.has(url)) throw new HttpError(502, 'fetch_failed', 'group document unreachable')
+        const q = docs[url]
+        if (!q) throw new HttpError(404, 'not_found', 'no such group document')
+        return q
+      },
+      { maxEntries: opts.maxEntries ?? 10, ttlMs: opts.ttlMs ?? 60_000, now: () => clock.t, onError: g => errors.push(g) },
+    )
     return { isMember, loads, errors, clock }
   }
   const web = (webid: string): Requester => ({ webid: webid as WebId, keys: [] })
@@ -111,8 +116,13 @@ describe('caching group resolver: forgetting a changed document', () => {
   test('forget(document) drops every group of that document, and only that document', async () => {
     const loads: string[] = []
     const team = quadsOf(TEAM, DOC)
-    const isMember = makeGroupResolver(async url => { loads.push(url); return url === DOC ? team : quadsOf(REMOTE, REMOTE_DOC) },
-      { maxEntries: 10, ttlMs: 60_000, now: () => 0 })
+    const isMember = makeGroupResolver(
+      async url => {
+        loads.push(url)
+        return url === DOC ? team : quadsOf(REMOTE, REMOTE_DOC)
+      },
+      { maxEntries: 10, ttlMs: 60_000, now: () => 0 },
+    )
     const bob: Requester = { webid: 'https://bob.example/card#me' as WebId, keys: [] }
     await isMember(GROUP, bob)
     await isMember(`${DOC}#ops`, bob)
@@ -128,9 +138,17 @@ describe('caching group resolver: forgetting a changed document', () => {
   test('forget during a load: the next lookup loads the document again', async () => {
     const loads: string[] = []
     let finish!: () => void
-    const slow = new Promise<void>(r => { finish = r })
-    const isMember = makeGroupResolver(async url => { loads.push(url); if (loads.length === 1) await slow; return quadsOf(TEAM, DOC) },
-      { maxEntries: 10, ttlMs: 60_000, now: () => 0 })
+    const slow = new Promise<void>(r => {
+      finish = r
+    })
+    const isMember = makeGroupResolver(
+      async url => {
+        loads.push(url)
+        if (loads.length === 1) await slow
+        return quadsOf(TEAM, DOC)
+      },
+      { maxEntries: 10, ttlMs: 60_000, now: () => 0 },
+    )
     const pending = isMember(GROUP, { keys: [] })
     isMember.forget(`${DOC}#devs`)
     finish()

@@ -20,7 +20,7 @@ describe('linkModes', () => {
     expect(modes(l, '/other.txt')).toEqual([])
   })
 
-  test('never an ACL, not even the folder\'s own', () => {
+  test("never an ACL, not even the folder's own", () => {
     expect(modes(folder('read-upload'), '/photos/.acl')).toEqual([])
     expect(modes(folder('read'), '/photos/a.jpg.acl')).toEqual([])
   })

@@ -18,36 +18,60 @@ describe('WAC §5 modes per method modes required per request', () => {
     ['OPTIONS needs nothing', { method: 'OPTIONS', url: u('/a/b'), exists: true }, []],
     ['POST needs Append on the container only', { method: 'POST', url: u('/a/'), exists: true }, ['/a/: append']],
     ['PUT on an existing resource needs Write on it only', { method: 'PUT', url: u('/a/b'), exists: true }, ['/a/b: write']],
-    ['PUT creating needs Write on it and Append on the parent',
-      { method: 'PUT', url: u('/a/b'), exists: false }, ['/a/b: write', '/a/: append']],
-    ['PUT creating a container needs Write on it and Append on the parent',
-      { method: 'PUT', url: u('/a/b/'), exists: false }, ['/a/b/: write', '/a/: append']],
-    ['PUT creating with intermediate containers: Write on each created one, Append on the first existing ancestor',
+    ['PUT creating needs Write on it and Append on the parent', { method: 'PUT', url: u('/a/b'), exists: false }, ['/a/b: write', '/a/: append']],
+    ['PUT creating a container needs Write on it and Append on the parent', { method: 'PUT', url: u('/a/b/'), exists: false }, ['/a/b/: write', '/a/: append']],
+    [
+      'PUT creating with intermediate containers: Write on each created one, Append on the first existing ancestor',
       { method: 'PUT', url: u('/a/b/c/d'), exists: false, createdContainers: [u('/a/b/c/'), u('/a/b/')] },
-      ['/a/b/c/d: write', '/a/b/c/: write', '/a/b/: write', '/a/: append']],
+      ['/a/b/c/d: write', '/a/b/c/: write', '/a/b/: write', '/a/: append'],
+    ],
     ['PUT creating at the root needs Append on the root', { method: 'PUT', url: u('/x'), exists: false }, ['/x: write', '/: append']],
-    ['PATCH existing with where + inserts + deletes needs Read and Write',
-      { method: 'PATCH', url: u('/a/b'), exists: true, patch: { read: true, append: true, write: true } }, ['/a/b: read write']],
-    ['PATCH existing with inserts only needs Append only',
-      { method: 'PATCH', url: u('/a/b'), exists: true, patch: { read: false, append: true, write: false } }, ['/a/b: append']],
-    ['PATCH existing with where + inserts needs Read and Append',
-      { method: 'PATCH', url: u('/a/b'), exists: true, patch: { read: true, append: true, write: false } }, ['/a/b: read append']],
-    ['PATCH with an empty patch still needs Append (no write request passes with no modes)',
-      { method: 'PATCH', url: u('/a/b'), exists: true, patch: NONE }, ['/a/b: append']],
-    ['PATCH creating needs the patch modes on the target and Append on the parent',
+    [
+      'PATCH existing with where + inserts + deletes needs Read and Write',
+      { method: 'PATCH', url: u('/a/b'), exists: true, patch: { read: true, append: true, write: true } },
+      ['/a/b: read write'],
+    ],
+    [
+      'PATCH existing with inserts only needs Append only',
+      { method: 'PATCH', url: u('/a/b'), exists: true, patch: { read: false, append: true, write: false } },
+      ['/a/b: append'],
+    ],
+    [
+      'PATCH existing with where + inserts needs Read and Append',
+      { method: 'PATCH', url: u('/a/b'), exists: true, patch: { read: true, append: true, write: false } },
+      ['/a/b: read append'],
+    ],
+    [
+      'PATCH with an empty patch still needs Append (no write request passes with no modes)',
+      { method: 'PATCH', url: u('/a/b'), exists: true, patch: NONE },
+      ['/a/b: append'],
+    ],
+    [
+      'PATCH creating needs the patch modes on the target and Append on the parent',
       { method: 'PATCH', url: u('/a/b'), exists: false, patch: { read: false, append: true, write: false } },
-      ['/a/b: append', '/a/: append']],
-    ['PATCH creating with intermediate containers needs them like PUT',
+      ['/a/b: append', '/a/: append'],
+    ],
+    [
+      'PATCH creating with intermediate containers needs them like PUT',
       { method: 'PATCH', url: u('/a/b/c'), exists: false, createdContainers: [u('/a/b/')], patch: { read: false, append: true, write: false } },
-      ['/a/b/c: append', '/a/b/: write', '/a/: append']],
-    ['DELETE needs Write on the target and on its container (§10.13)',
-      { method: 'DELETE', url: u('/a/b'), exists: true }, ['/a/b: write', '/a/: write']],
-    ['DELETE of a container needs Read and Write on it (its answer tells whether it is empty) and Write on its parent',
-      { method: 'DELETE', url: u('/a/b/'), exists: true }, ['/a/b/: read write', '/a/: write']],
-    ['DELETE of a missing document needs Read on its container too (only a reader may learn the name is free)',
-      { method: 'DELETE', url: u('/a/b'), exists: false }, ['/a/b: write', '/a/: read write']],
-    ['DELETE of a missing container needs Read on it and on its container',
-      { method: 'DELETE', url: u('/a/b/'), exists: false }, ['/a/b/: read write', '/a/: read write']],
+      ['/a/b/c: append', '/a/b/: write', '/a/: append'],
+    ],
+    ['DELETE needs Write on the target and on its container (§10.13)', { method: 'DELETE', url: u('/a/b'), exists: true }, ['/a/b: write', '/a/: write']],
+    [
+      'DELETE of a container needs Read and Write on it (its answer tells whether it is empty) and Write on its parent',
+      { method: 'DELETE', url: u('/a/b/'), exists: true },
+      ['/a/b/: read write', '/a/: write'],
+    ],
+    [
+      'DELETE of a missing document needs Read on its container too (only a reader may learn the name is free)',
+      { method: 'DELETE', url: u('/a/b'), exists: false },
+      ['/a/b: write', '/a/: read write'],
+    ],
+    [
+      'DELETE of a missing container needs Read on it and on its container',
+      { method: 'DELETE', url: u('/a/b/'), exists: false },
+      ['/a/b/: read write', '/a/: read write'],
+    ],
     ['DELETE of the root has no container to ask', { method: 'DELETE', url: u('/'), exists: true }, ['/: read write']],
   ])('%s', (_rule, facts, expected) => {
     expect(show(facts)).toEqual(expected)
@@ -67,7 +91,9 @@ describe('WAC §5 modes per method modes required per request', () => {
 
   test('DELETE names the member on its container requirement (a Delete grant on the member counts there)', () => {
     expect(requiredModes({ method: 'DELETE', url: u('/a/b'), exists: true })).toEqual([
-      { url: u('/a/b'), modes: ['write'] }, { url: u('/a/'), modes: ['write'], deleting: u('/a/b') }])
+      { url: u('/a/b'), modes: ['write'] },
+      { url: u('/a/'), modes: ['write'], deleting: u('/a/b') },
+    ])
     expect(requiredModes({ method: 'PUT', url: u('/a/b'), exists: false }).some(r => r.deleting !== undefined)).toBe(false)
   })
 
@@ -77,7 +103,11 @@ describe('WAC §5 modes per method modes required per request', () => {
 
   test('an unsupported method is 405 method_not_allowed', () => {
     let err: unknown
-    try { requiredModes({ method: 'TRACE', url: u('/a'), exists: true }) } catch (e) { err = e }
+    try {
+      requiredModes({ method: 'TRACE', url: u('/a'), exists: true })
+    } catch (e) {
+      err = e
+    }
     expect(err).toBeInstanceOf(HttpError)
     expect((err as HttpError).status).toBe(405)
     expect((err as HttpError).code).toBe('method_not_allowed')

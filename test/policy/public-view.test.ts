@@ -11,7 +11,10 @@ beforeAll(async () => {
   pod = await openAccessPod()
   publicView = makePublicView(pod.deps.decider, BASE)
   await pod.seed('/open/', '')
-  await pod.seed('/open/.acl', `<#p> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo </open/>; acl:default </open/>; acl:mode acl:Read, acl:Control.`)
+  await pod.seed(
+    '/open/.acl',
+    `<#p> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo </open/>; acl:default </open/>; acl:mode acl:Read, acl:Control.`,
+  )
   await pod.seed('/open/doc.ttl', '<#it> <https://example.org/p> "x".')
   await pod.seed('/open/caf%C3%A9 d.ttl', '<#it> <https://example.org/p> "x".')
   await pod.seed('/closed/doc.ttl', '<#it> <https://example.org/p> "x".')
@@ -37,7 +40,10 @@ describe('as the public would see it', () => {
   })
   test('follows an ACL change at once', async () => {
     expect(await publicView(`${BASE}/open/doc.ttl`)).toBe(true)
-    await pod.seed('/open/.acl', `<#o> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo </open/>; acl:default </open/>; acl:mode acl:Read, acl:Control.`)
+    await pod.seed(
+      '/open/.acl',
+      `<#o> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo </open/>; acl:default </open/>; acl:mode acl:Read, acl:Control.`,
+    )
     expect(await publicView(`${BASE}/open/doc.ttl`)).toBe(false)
   })
 })
@@ -48,7 +54,17 @@ describe('a UMA access token in the decision (policy/uma-permissions.ts)', () =>
     const url = `${BASE}/closed/doc.ttl`
     const full = await pod.deps.decider.decide(owner, url, undefined)
     expect([...full.modes].sort()).toEqual(['append', 'control', 'read', 'write'])
-    const scoped = await pod.deps.decider.decide({ ...owner, permissions: [{ resource: url, modes: ['read'] }, { resource: `${BASE}/other`, modes: ['write'] }] }, url, undefined)
+    const scoped = await pod.deps.decider.decide(
+      {
+        ...owner,
+        permissions: [
+          { resource: url, modes: ['read'] },
+          { resource: `${BASE}/other`, modes: ['write'] },
+        ],
+      },
+      url,
+      undefined,
+    )
     expect([...scoped.modes]).toEqual(['read'])
     expect(scoped.reasons.at(-1)).toContain('UMA access token')
     const card = await pod.deps.decider.decide({ ...owner, permissions: [{ resource: url, modes: ['read'] }] }, `${BASE}/profile/card`, undefined)

@@ -10,8 +10,7 @@ const BOB = agent('https://bob.example/profile#me')
 const CAROL = agent('https://carol.example/profile#me')
 const DAN = agent('https://dan.example/profile#me')
 
-const readRule = (target: string, subject: string) =>
-  `[] a acl:Authorization; acl:accessTo <${target}>; ${subject}; acl:mode acl:Read.\n`
+const readRule = (target: string, subject: string) => `[] a acl:Authorization; acl:accessTo <${target}>; ${subject}; acl:mode acl:Read.\n`
 
 let pod: AccessPod
 let remote: ReturnType<typeof Bun.serve>
@@ -22,7 +21,8 @@ let teamUrl = ''
 beforeAll(async () => {
   pod = await openAccessPod()
   remote = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
+    hostname: '127.0.0.1',
+    port: 0,
     fetch: () => {
       remoteHits++
       if (remoteStatus !== 200) return new Response('down', { status: remoteStatus })
@@ -88,12 +88,20 @@ describe('ACL cache', () => {
     const original = pod.store.quads.get.bind(pod.store.quads)
     let entered!: () => void
     let release!: () => void
-    const reached = new Promise<void>(r => { entered = r })
-    const gate = new Promise<void>(r => { release = r })
+    const reached = new Promise<void>(r => {
+      entered = r
+    })
+    const gate = new Promise<void>(r => {
+      release = r
+    })
     let pauseNext = true
     const spy = spyOn(pod.store.quads, 'get').mockImplementation((async (...args: Parameters<typeof original>) => {
       const result = await original(...args)
-      if (pauseNext) { pauseNext = false; entered(); await gate }
+      if (pauseNext) {
+        pauseNext = false
+        entered()
+        await gate
+      }
       return result
     }) as never)
     try {
@@ -138,7 +146,10 @@ describe('anonymous decisions', () => {
 
   test('the Origin is part of what is remembered: acl:origin rules still apply per Origin', async () => {
     await pod.seed('/app-only', '')
-    await pod.seed('/app-only.acl', `[] a acl:Authorization; acl:accessTo <app-only>; acl:agentClass foaf:Agent; acl:origin <https://app.example>; acl:mode acl:Read.`)
+    await pod.seed(
+      '/app-only.acl',
+      `[] a acl:Authorization; acl:accessTo <app-only>; acl:agentClass foaf:Agent; acl:origin <https://app.example>; acl:mode acl:Read.`,
+    )
     expect((await decide(pod.access, ANON, { ...get('/app-only'), origin: 'https://app.example' })).status).toBe(200)
     expect((await decide(pod.access, ANON, { ...get('/app-only'), origin: 'https://evil.example' })).status).toBe(401)
     expect((await decide(pod.access, ANON, { ...get('/app-only'), origin: 'https://app.example' })).status).toBe(200)
@@ -146,7 +157,9 @@ describe('anonymous decisions', () => {
 })
 
 describe('group document cache', () => {
-  afterEach(() => { remoteStatus = 200 })
+  afterEach(() => {
+    remoteStatus = 200
+  })
 
   test('a remote group document is fetched once for many decisions and requesters', async () => {
     remoteHits = 0
@@ -177,7 +190,7 @@ describe('group document cache', () => {
 
   test('a local group document edited through the pod decides the next request', async () => {
     expect((await decide(pod.access, CAROL, get('/local'))).status).toBe(200)
-    expect((await storeReads(() => decide(pod.access, CAROL, get('/local'))))).toBe(0)
+    expect(await storeReads(() => decide(pod.access, CAROL, get('/local')))).toBe(0)
     await pod.seed('/groups/friends', `<#g> vcard:hasMember <${BOB.webid}>.`)
     expect((await decide(pod.access, CAROL, get('/local'))).status).toBe(403)
     expect((await decide(pod.access, BOB, get('/local'))).status).toBe(200)
@@ -187,8 +200,10 @@ describe('group document cache', () => {
 describe('WAC-Allow without a decision', () => {
   test('wacAllowFor gives the target modes and public modes, without throwing for a denied requester', async () => {
     await pod.seed('/wac', '')
-    await pod.seed('/wac.acl', `[] a acl:Authorization; acl:accessTo <wac>; acl:agent <${BOB.webid}>; acl:mode acl:Read, acl:Write.\n`
-      + readRule('wac', 'acl:agentClass foaf:Agent'))
+    await pod.seed(
+      '/wac.acl',
+      `[] a acl:Authorization; acl:accessTo <wac>; acl:agent <${BOB.webid}>; acl:mode acl:Read, acl:Write.\n` + readRule('wac', 'acl:agentClass foaf:Agent'),
+    )
     expect(await pod.access.wacAllowFor(BOB, `${BASE}/wac`, undefined)).toBe('user="read write append",public="read"')
     expect(await pod.access.wacAllowFor(CAROL, `${BASE}/wac`, undefined)).toBe('user="read",public="read"')
     expect(await pod.access.wacAllowFor(CAROL, `${BASE}/wac.acl`, undefined)).toBe('user="",public=""')
@@ -199,9 +214,12 @@ describe('WAC 1.1 ED §4.4 conditions and the anonymous decision cache', () => {
   const APP = 'https://app.example/id'
   test('anonymous decisions stay cached per target and conditions are judged for every other requester', async () => {
     await pod.seed('/cond', '')
-    await pod.seed('/cond.acl', `[] a acl:Authorization; acl:accessTo <cond>; acl:agentClass foaf:Agent; acl:mode acl:Read;
+    await pod.seed(
+      '/cond.acl',
+      `[] a acl:Authorization; acl:accessTo <cond>; acl:agentClass foaf:Agent; acl:mode acl:Read;
       acl:condition [ a acl:ClientCondition; acl:clientClass foaf:Agent ].
-      [] a acl:Authorization; acl:accessTo <cond>; acl:agent <${BOB.webid}>; acl:mode acl:Write; acl:condition [ a acl:IssuerCondition; acl:issuer <https://idp.example> ].`)
+      [] a acl:Authorization; acl:accessTo <cond>; acl:agent <${BOB.webid}>; acl:mode acl:Write; acl:condition [ a acl:IssuerCondition; acl:issuer <https://idp.example> ].`,
+    )
     const get = { method: 'GET', path: '/cond' }
     const anonymous = { keys: [], scheme: 'anonymous' } as const
     const first = await pod.deps.decider.decide(anonymous, `${BASE}/cond`, undefined)

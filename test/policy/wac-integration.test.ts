@@ -32,16 +32,24 @@ beforeAll(async () => {
   pod = await openAccessPod()
   // The remote group: a second server on loopback, reached by name through the guarded fetcher.
   remote = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
-    fetch: () => new Response(`@prefix vcard: <http://www.w3.org/2006/vcard/ns#>. @prefix cert: <http://www.w3.org/ns/auth/cert#>.
-<#g> a vcard:Group; vcard:hasMember <${DAN.webid}>, [ cert:key <https://keys.example/k#k> ].`, { headers: { 'content-type': 'text/turtle' } }),
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () =>
+      new Response(
+        `@prefix vcard: <http://www.w3.org/2006/vcard/ns#>. @prefix cert: <http://www.w3.org/ns/auth/cert#>.
+<#g> a vcard:Group; vcard:hasMember <${DAN.webid}>, [ cert:key <https://keys.example/k#k> ].`,
+        { headers: { 'content-type': 'text/turtle' } },
+      ),
   })
   teamUrl = `http://localhost:${remote.port}/team`
   const docs: [string, string][] = [
     // WAC §4 effective ACL inheritance
-    ['/inherit/.acl', rule('acl:accessTo <./>', 'acl:agentClass foaf:Agent', 'acl:Read')
-      + rule('acl:default <./>', `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write')
-      + rule('acl:default <./>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Append')],
+    [
+      '/inherit/.acl',
+      rule('acl:accessTo <./>', 'acl:agentClass foaf:Agent', 'acl:Read') +
+        rule('acl:default <./>', `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write') +
+        rule('acl:default <./>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Append'),
+    ],
     ['/inherit/x/y/z/doc', ''],
     ['/inherit/p/q/.acl', rule(container('./'), `acl:agent <${CAROL.webid}>`, 'acl:Read')],
     ['/inherit/p/q/r/doc', ''],
@@ -54,24 +62,45 @@ beforeAll(async () => {
     ['/groups/friends', `<#g> a vcard:Group; vcard:hasMember <${CAROL.webid}>, [ cert:key </keys/k1#k> ], <${DID}>.`],
     ['/subjects/local-group.acl', rule('acl:accessTo <local-group>', 'acl:agentGroup </groups/friends#g>', 'acl:Read')],
     ['/subjects/remote-group.acl', rule('acl:accessTo <remote-group>', `acl:agentGroup <${teamUrl}#g>`, 'acl:Read')],
-    ['/subjects/keys.acl', rule('acl:accessTo <keys>',
-      `acl:agent [ cert:key </keys/k1#k> ], [ cert:key <k2#k> ], [ cert:key <https://keys.example/k#k> ], <${DID}>`, 'acl:Read')],
+    [
+      '/subjects/keys.acl',
+      rule('acl:accessTo <keys>', `acl:agent [ cert:key </keys/k1#k> ], [ cert:key <k2#k> ], [ cert:key <https://keys.example/k#k> ], <${DID}>`, 'acl:Read'),
+    ],
     // acl:origin (WAC §4.3) acl:origin
-    ['/origin/doc.acl', rule('acl:accessTo <doc>', `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write', 'acl:origin <https://good.app>')
-      + rule('acl:accessTo <doc>', `acl:agent <${CAROL.webid}>`, 'acl:Read')],
+    [
+      '/origin/doc.acl',
+      rule('acl:accessTo <doc>', `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write', 'acl:origin <https://good.app>') +
+        rule('acl:accessTo <doc>', `acl:agent <${CAROL.webid}>`, 'acl:Read'),
+    ],
     // WAC §5 modes per method modes: bob writes, carol appends, dan reads, erin only controls, the owner has all
-    ['/modes/.acl', rule(container('./'), `acl:agent <${OWNER.webid}>`, 'acl:Read, acl:Write, acl:Control')
-      + rule(container('./'), `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write')
-      + rule(container('./'), `acl:agent <${CAROL.webid}>`, 'acl:Append')
-      + rule(container('./'), `acl:agent <${DAN.webid}>`, 'acl:Read')
-      + rule(container('./'), `acl:agent <${ERIN.webid}>`, 'acl:Control')],
+    [
+      '/modes/.acl',
+      rule(container('./'), `acl:agent <${OWNER.webid}>`, 'acl:Read, acl:Write, acl:Control') +
+        rule(container('./'), `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write') +
+        rule(container('./'), `acl:agent <${CAROL.webid}>`, 'acl:Append') +
+        rule(container('./'), `acl:agent <${DAN.webid}>`, 'acl:Read') +
+        rule(container('./'), `acl:agent <${ERIN.webid}>`, 'acl:Control'),
+    ],
     // bob may write members of /mixed/ but not add to /mixed/ itself
-    ['/mixed/.acl', rule('acl:default <./>', `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write')
-      + rule('acl:accessTo <./>', `acl:agent <${BOB.webid}>`, 'acl:Read')],
+    [
+      '/mixed/.acl',
+      rule('acl:default <./>', `acl:agent <${BOB.webid}>`, 'acl:Read, acl:Write') + rule('acl:accessTo <./>', `acl:agent <${BOB.webid}>`, 'acl:Read'),
+    ],
   ]
   for (const [path, ttl] of docs) await pod.seed(path, ttl)
-  for (const path of ['/subjects/agent', '/subjects/public', '/subjects/authenticated', '/subjects/local-group',
-    '/subjects/remote-group', '/subjects/keys', '/origin/doc', '/modes/doc', '/modes/sub/', '/mixed/existing', '/mixed/sub/']) {
+  for (const path of [
+    '/subjects/agent',
+    '/subjects/public',
+    '/subjects/authenticated',
+    '/subjects/local-group',
+    '/subjects/remote-group',
+    '/subjects/keys',
+    '/origin/doc',
+    '/modes/doc',
+    '/modes/sub/',
+    '/mixed/existing',
+    '/mixed/sub/',
+  ]) {
     await pod.seed(path, '')
   }
 })
@@ -82,7 +111,9 @@ afterAll(async () => {
 })
 
 type Row = [string, Principal, Ask, number, string]
-const R = 'read', RWA = 'read write append', ALL = 'read write append control'
+const R = 'read',
+  RWA = 'read write append',
+  ALL = 'read write append control'
 const allow = (user: string, pub = '') => `user="${user}",public="${pub}"`
 
 async function check(who: Principal, ask: Ask, status: number, wacAllow: string) {
@@ -171,12 +202,27 @@ describe('WAC §5 modes per method modes required per request', () => {
     ['PUT creating without Append on the parent is denied', BOB, M('PUT', '/mixed/new', { exists: false }), 403, allow(RWA)],
     ['PUT replacing needs nothing on the parent', BOB, M('PUT', '/mixed/existing'), 200, allow(RWA)],
     ['PUT creating in a member container uses that container', BOB, M('PUT', '/mixed/sub/new', { exists: false }), 200, allow(RWA)],
-    ['PUT creating an intermediate container needs Append where it is added',
-      BOB, M('PUT', '/mixed/n1/doc', { exists: false, created: ['/mixed/n1/'] }), 403, allow(RWA)],
-    ['PUT creating intermediate containers needs Write on each and Append on the first existing',
-      BOB, M('PUT', '/mixed/sub/n1/n2/doc', { exists: false, created: ['/mixed/sub/n1/n2/', '/mixed/sub/n1/'] }), 200, allow(RWA)],
-    ['…and an appender may not create intermediate containers',
-      CAROL, M('PUT', '/modes/n1/doc', { exists: false, created: ['/modes/n1/'] }), 403, allow('append')],
+    [
+      'PUT creating an intermediate container needs Append where it is added',
+      BOB,
+      M('PUT', '/mixed/n1/doc', { exists: false, created: ['/mixed/n1/'] }),
+      403,
+      allow(RWA),
+    ],
+    [
+      'PUT creating intermediate containers needs Write on each and Append on the first existing',
+      BOB,
+      M('PUT', '/mixed/sub/n1/n2/doc', { exists: false, created: ['/mixed/sub/n1/n2/', '/mixed/sub/n1/'] }),
+      200,
+      allow(RWA),
+    ],
+    [
+      '…and an appender may not create intermediate containers',
+      CAROL,
+      M('PUT', '/modes/n1/doc', { exists: false, created: ['/modes/n1/'] }),
+      403,
+      allow('append'),
+    ],
     ['POST needs Append on the container', CAROL, M('POST', '/modes/'), 200, allow('append')],
     ['POST is allowed by Write', BOB, M('POST', '/modes/'), 200, allow(RWA)],
     ['POST without Append is denied', DAN, M('POST', '/modes/'), 403, allow(R)],

@@ -6,10 +6,7 @@ import { parseAclDocument } from '../../src/policy/acl-document.ts'
 import { ACCESS_MODES, type AccessMode } from '../../src/policy/access-modes.ts'
 import { parentContainerOf } from '../../src/policy/containment.ts'
 import { aclOf as aclUrlFor, governedBy as governedUrlFor } from '../../src/store/acl-names.ts'
-import {
-  allowedModes, findEffectiveAcl, publicModes,
-  type AccessContext, type AclLoader, type Requester,
-} from '../../src/policy/wac.ts'
+import { allowedModes, findEffectiveAcl, publicModes, type AccessContext, type AclLoader, type Requester } from '../../src/policy/wac.ts'
 
 const POD = 'https://pod.example'
 const PREFIXES = `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix foaf: <http://xmlns.com/foaf/0.1/>.
@@ -23,11 +20,16 @@ type Docs = Record<string, string> // ACL path → Turtle
 
 /** Loader over parsed ACLs, counting lookups so tests can see the walk. */
 function loaderOf(docs: Docs, asked: string[] = []): AclLoader {
-  const parsed = new Map(Object.entries(docs).map(([path, ttl]) => {
-    const url = POD + path
-    return [url, parseAclDocument(new Parser({ baseIRI: url }).parse(PREFIXES + ttl), url)] as const
-  }))
-  return async url => { asked.push(url.slice(POD.length)); return parsed.get(url) }
+  const parsed = new Map(
+    Object.entries(docs).map(([path, ttl]) => {
+      const url = POD + path
+      return [url, parseAclDocument(new Parser({ baseIRI: url }).parse(PREFIXES + ttl), url)] as const
+    }),
+  )
+  return async url => {
+    asked.push(url.slice(POD.length))
+    return parsed.get(url)
+  }
 }
 
 const show = (modes: ReadonlySet<AccessMode>) => ACCESS_MODES.filter(m => modes.has(m)).join(' ')
@@ -44,11 +46,20 @@ const rule = (target: string, subject: string, modes: string, extra = '') =>
 const OWNER_ROOT = rule('acl:accessTo </>; acl:default </>', 'acl:agent </profile/card#me>', 'acl:Read, acl:Write, acl:Control')
 
 describe('WAC §4 effective ACL ACL resource naming and containment', () => {
-  test.each<[string, string]>([['/a/b', '/a/b.acl'], ['/a/', '/a/.acl'], ['/', '/.acl']])('ACL of %s is %s', (r, acl) => {
+  test.each<[string, string]>([
+    ['/a/b', '/a/b.acl'],
+    ['/a/', '/a/.acl'],
+    ['/', '/.acl'],
+  ])('ACL of %s is %s', (r, acl) => {
     expect(aclUrlFor(POD + r)).toBe(POD + acl)
     expect(governedUrlFor(POD + acl)).toBe(POD + r)
   })
-  test.each<[string, string | undefined]>([['/a/b/c', '/a/b/'], ['/a/b/', '/a/'], ['/a', '/'], ['/', undefined]])('parent of %s is %s', (r, p) => {
+  test.each<[string, string | undefined]>([
+    ['/a/b/c', '/a/b/'],
+    ['/a/b/', '/a/'],
+    ['/a', '/'],
+    ['/', undefined],
+  ])('parent of %s is %s', (r, p) => {
     expect(parentContainerOf(POD + r)).toBe(p === undefined ? undefined : POD + p)
   })
 })
@@ -111,7 +122,11 @@ describe('WAC §4 effective ACL effective ACL and inheritance', () => {
 
   test('no ACL up to the root is a 500, never a silent decision', async () => {
     let err: unknown
-    try { await findEffectiveAcl(`${POD}/a/b`, loaderOf({})) } catch (e) { err = e }
+    try {
+      await findEffectiveAcl(`${POD}/a/b`, loaderOf({}))
+    } catch (e) {
+      err = e
+    }
     expect((err as HttpError).status).toBe(500)
   })
 
@@ -142,9 +157,10 @@ describe('WAC §6 evaluation subjects', () => {
 
 describe('HttpSig draft key documents key subjects (cert:key, did:key)', () => {
   const docs: Docs = {
-    '/a/.acl': rule('acl:default <./>', 'acl:agent [ cert:key <../keys/k1#k> ]', 'acl:Read')
-      + rule('acl:default <./>', 'acl:agent [ cert:key <https://iama.star/love/me/key#i> ]', 'acl:Append')
-      + rule('acl:default <./>', 'acl:agent <did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp>', 'acl:Write'),
+    '/a/.acl':
+      rule('acl:default <./>', 'acl:agent [ cert:key <../keys/k1#k> ]', 'acl:Read') +
+      rule('acl:default <./>', 'acl:agent [ cert:key <https://iama.star/love/me/key#i> ]', 'acl:Append') +
+      rule('acl:default <./>', 'acl:agent <did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp>', 'acl:Write'),
   }
   const DID = 'did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp'
   test.each<[string, Requester, string]>([
@@ -165,8 +181,7 @@ describe('WAC §6 evaluation agentGroup', () => {
   const LOCAL = `${POD}/groups#friends`
   const REMOTE = 'https://other.example/teams#devs'
   const docs: Docs = {
-    '/r.acl': rule('acl:accessTo </r>', `acl:agentGroup <${LOCAL}>`, 'acl:Read')
-      + rule('acl:accessTo </r>', `acl:agentGroup <${REMOTE}>`, 'acl:Write'),
+    '/r.acl': rule('acl:accessTo </r>', `acl:agentGroup <${LOCAL}>`, 'acl:Read') + rule('acl:accessTo </r>', `acl:agentGroup <${REMOTE}>`, 'acl:Write'),
   }
   const members: Record<string, string[]> = { [LOCAL]: [BOB.webid!], [REMOTE]: [BOB.webid!, 'did:key:zX'] }
   const asked: string[] = []
@@ -199,8 +214,9 @@ describe('WAC §6 evaluation agentGroup', () => {
 
 describe('acl:origin (WAC §4.3) acl:origin (pragmatic rule)', () => {
   const docs: Docs = {
-    '/r.acl': rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Write', 'acl:origin <https://app.example>, <https://other-app.example:8443>')
-      + rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Read'),
+    '/r.acl':
+      rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Write', 'acl:origin <https://app.example>, <https://other-app.example:8443>') +
+      rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Read'),
   }
   test.each<[string, string | undefined, string[], string]>([
     ['a listed Origin gets the restricted rule', 'https://app.example', [], 'read write append'],
@@ -210,7 +226,7 @@ describe('acl:origin (WAC §4.3) acl:origin (pragmatic rule)', () => {
     ['the same host over http is another origin', 'http://app.example', [], 'read'],
     ['the opaque origin "null" matches no list', 'null', [], 'read'],
     ['no Origin header ignores acl:origin', undefined, [], 'read write append'],
-    ['the pod\'s own origin is always trusted', POD, [], 'read write append'],
+    ["the pod's own origin is always trusted", POD, [], 'read write append'],
     ['a configured trusted origin is accepted', 'https://admin.example', ['https://admin.example'], 'read write append'],
   ])('%s', async (_rule, origin, trustedOrigins, expected) => {
     expect(await modesOf(docs, '/r', BOB, origin === undefined ? { trustedOrigins } : { origin, trustedOrigins })).toBe(expected)
@@ -243,16 +259,21 @@ describe('WAC §5 modes in decisions', () => {
   })
 
   test('modes of several matching rules add up', async () => {
-    const d = { '/r.acl': rule('acl:accessTo </r>', 'acl:agentClass foaf:Agent', 'acl:Read') + rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Control') }
+    const d = {
+      '/r.acl':
+        rule('acl:accessTo </r>', 'acl:agentClass foaf:Agent', 'acl:Read') +
+        rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Control'),
+    }
     expect(await modesOf(d, '/r', BOB)).toBe('read control')
   })
 })
 
 describe('WAC §6 WAC-Allow public modes', () => {
   const docs: Docs = {
-    '/r.acl': rule('acl:accessTo </r>', 'acl:agentClass foaf:Agent', 'acl:Read', 'acl:origin <https://app.example>')
-      + rule('acl:accessTo </r>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Write')
-      + rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Control'),
+    '/r.acl':
+      rule('acl:accessTo </r>', 'acl:agentClass foaf:Agent', 'acl:Read', 'acl:origin <https://app.example>') +
+      rule('acl:accessTo </r>', 'acl:agentClass acl:AuthenticatedAgent', 'acl:Write') +
+      rule('acl:accessTo </r>', 'acl:agent <https://bob.example/card#me>', 'acl:Control'),
   }
   test('only foaf:Agent rules count, and acl:origin is not applied', async () => {
     const eff = await findEffectiveAcl(`${POD}/r`, loaderOf(docs))

@@ -35,10 +35,7 @@ describe('Solid Protocol §5.3.1 N3 Patch: the spec example', () => {
   solid:where   { ?person ex:familyName "Garcia". };
   solid:inserts { ?person ex:givenName "Alex". };
   solid:deletes { ?person ex:givenName "Claudia". }.`)
-    expect(show(plan.apply(GARCIA))).toEqual([
-      `<${BASE}#claudia> <${EX}familyName> "Garcia"`,
-      `<${BASE}#claudia> <${EX}givenName> "Alex"`,
-    ])
+    expect(show(plan.apply(GARCIA))).toEqual([`<${BASE}#claudia> <${EX}familyName> "Garcia"`, `<${BASE}#claudia> <${EX}givenName> "Alex"`])
   })
 })
 
@@ -56,8 +53,13 @@ describe('Solid Protocol §5.3.1 patch resource', () => {
   })
 
   test('rejects more than one patch resource', () => {
-    const err = httpError(() => n3(`_:a a solid:InsertDeletePatch; solid:inserts { <#a> ex:p 1 }.
-      _:b a solid:InsertDeletePatch; solid:inserts { <#a> ex:p 2 }.`), 422, 'invalid_patch')
+    const err = httpError(
+      () =>
+        n3(`_:a a solid:InsertDeletePatch; solid:inserts { <#a> ex:p 1 }.
+      _:b a solid:InsertDeletePatch; solid:inserts { <#a> ex:p 2 }.`),
+      422,
+      'invalid_patch',
+    )
     expect(err.description).toContain('exactly one')
   })
 
@@ -130,8 +132,7 @@ describe('Solid Protocol §5.3.1 constraints between formulas', () => {
   })
 
   test('rejects a blank node label used in both solid:inserts and solid:where', () => {
-    const err = httpError(() => patch('solid:where { _:b ex:p ?x }; solid:inserts { _:b ex:q ?x }'),
-      422, 'invalid_patch')
+    const err = httpError(() => patch('solid:where { _:b ex:p ?x }; solid:inserts { _:b ex:q ?x }'), 422, 'invalid_patch')
     expect(err.description).toBe('blank node _:b occurs in both solid:inserts and solid:where')
   })
 
@@ -146,8 +147,11 @@ describe('WAC §5 modes per method modes a PATCH needs', () => {
     ['where needs Read', 'solid:where { ?a ex:p 1 }', { read: true, append: false, write: false }],
     ['inserts need Append', 'solid:inserts { <#a> ex:p 1 }', { read: false, append: true, write: false }],
     ['deletes need Read and Write', 'solid:deletes { <#a> ex:p 1 }', { read: true, append: false, write: true }],
-    ['all three need all three', 'solid:where { ?a ex:p 1 }; solid:inserts { ?a ex:p 2 }; solid:deletes { ?a ex:p 1 }',
-      { read: true, append: true, write: true }],
+    [
+      'all three need all three',
+      'solid:where { ?a ex:p 1 }; solid:inserts { ?a ex:p 2 }; solid:deletes { ?a ex:p 1 }',
+      { read: true, append: true, write: true },
+    ],
     ['an empty patch needs nothing', 'solid:inserts {}', { read: false, append: false, write: false }],
   ])('%s', (_, clauses, needs) => {
     expect(patch(clauses).needs).toEqual(needs)
@@ -203,8 +207,7 @@ describe('Solid Protocol §5.3.1 application', () => {
 
   test('makes each inserted blank node a new node, one per label', () => {
     const taken = quad(blankNode('n0'), namedNode(`${EX}p`), literal('old'))
-    const result = patch('solid:inserts { <#a> ex:knows _:b. _:b ex:name "B". <#a> ex:knows [ ex:name "C" ] }')
-      .apply([taken])
+    const result = patch('solid:inserts { <#a> ex:knows _:b. _:b ex:name "B". <#a> ex:knows [ ex:name "C" ] }').apply([taken])
     const knows = result.filter(q => q.predicate.value === `${EX}knows`).map(q => q.object.value)
     expect(new Set(knows).size).toBe(2)
     expect(knows).not.toContain('n0')
@@ -246,22 +249,19 @@ describe('Solid Protocol §5.3.1 application', () => {
 
 describe('Solid Protocol §5.3.1 syntax', () => {
   test('rejects N3 that does not parse with 400, naming line and column', () => {
-    const err = httpError(() => n3('_:p a solid:InsertDeletePatch;\n  solid:inserts { <#a> ex:p . }.'),
-      400, 'invalid_syntax')
+    const err = httpError(() => n3('_:p a solid:InsertDeletePatch;\n  solid:inserts { <#a> ex:p . }.'), 400, 'invalid_syntax')
     expect(err.description).toStartWith('N3 syntax error at line 4, column 29:')
   })
 
   test('names the position of text the lexer cannot read', () => {
-    const err = httpError(() => n3('_:p a solid:InsertDeletePatch;\n  solid:inserts { <#a> ex:p "open }.'),
-      400, 'invalid_syntax')
+    const err = httpError(() => n3('_:p a solid:InsertDeletePatch;\n  solid:inserts { <#a> ex:p "open }.'), 400, 'invalid_syntax')
     expect(err.description).toStartWith('N3 syntax error at line 4, column 29:')
   })
 })
 
 describe('RFC 5789 §2.2 choosing the patch language by Content-Type', () => {
   test('reads text/n3, parameters and case aside, as N3 Patch', () => {
-    const plan = parsePatch(`${PREFIXES}_:p a solid:InsertDeletePatch; solid:inserts { <#a> ex:p 1 }.`,
-      'Text/N3; charset=utf-8', BASE)
+    const plan = parsePatch(`${PREFIXES}_:p a solid:InsertDeletePatch; solid:inserts { <#a> ex:p 1 }.`, 'Text/N3; charset=utf-8', BASE)
     expect(plan.needs).toEqual({ read: false, append: true, write: false })
   })
 

@@ -15,7 +15,10 @@ const bigTurtle = (n: number) => Array.from({ length: n }, (_, i) => `<#s${i}> <
 describe('a parse on the worker that takes too long', () => {
   test('is refused with 503 temporarily_unavailable and Retry-After 1, nothing parsed', async () => {
     PARSE_TIMEOUT_MS.pod = 1
-    const err = await parseRdfDocumentOffThread(bigTurtle(200_000), 'text/turtle', BASE).then(() => undefined, (e: unknown) => e)
+    const err = await parseRdfDocumentOffThread(bigTurtle(200_000), 'text/turtle', BASE).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(err).toBeInstanceOf(HttpError)
     expect((err as HttpError).status).toBe(503)
     expect((err as HttpError).code).toBe('temporarily_unavailable')

@@ -15,7 +15,10 @@ async function canonical(quads: readonly Quad[]): Promise<string> {
 }
 
 async function parseError(body: string, type: string): Promise<HttpError> {
-  const err = await parseRdf(body, type, BASE).then(() => undefined, (e: unknown) => e)
+  const err = await parseRdf(body, type, BASE).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(HttpError)
   return err as HttpError
 }
@@ -35,9 +38,14 @@ describe('media types', () => {
   })
 
   test.each([
-    ['text/turtle', true], ['application/ld+json', true], ['application/n-triples', true],
-    ['text/n3', false], ['application/n-quads', true], ['application/trig', true],
-    ['application/json', false], ['image/png', false],
+    ['text/turtle', true],
+    ['application/ld+json', true],
+    ['application/n-triples', true],
+    ['text/n3', false],
+    ['application/n-quads', true],
+    ['application/trig', true],
+    ['application/json', false],
+    ['image/png', false],
   ])('isRdfType(%p) is %p', (type, expected) => {
     expect(isRdfType(type)).toBe(expected)
   })
@@ -46,14 +54,13 @@ describe('media types', () => {
 describe('Turtle and N-Triples', () => {
   test('resolves relative IRIs against the base IRI', async () => {
     const quads = await parseRdf('<#me> <../vocab#knows> </people/bob#i> .', 'text/turtle', BASE)
-    expect(nt(quads)).toBe(
-      '<http://localhost:3000/keys/k1#me> <http://localhost:3000/vocab#knows> <http://localhost:3000/people/bob#i> .\n')
+    expect(nt(quads)).toBe('<http://localhost:3000/keys/k1#me> <http://localhost:3000/vocab#knows> <http://localhost:3000/people/bob#i> .\n')
   })
 
   test('puts every triple in the default graph', async () => {
     const quads = await parseRdf('@prefix f: <http://xmlns.com/foaf/0.1/>. <#a> f:knows [ f:name "B" ].', 'text/turtle', BASE)
     expect(quads).toHaveLength(2)
-    expect(quads.every((q) => q.graph.termType === 'DefaultGraph')).toBe(true)
+    expect(quads.every(q => q.graph.termType === 'DefaultGraph')).toBe(true)
   })
 
   test('accepts a Content-Type with parameters', async () => {
@@ -104,7 +111,9 @@ describe('Turtle and N-Triples', () => {
 describe('JSON-LD', () => {
   const keyJsonLd = {
     '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
-    id: '#', controller: '/people/alice#i', type: 'JsonWebKey2020',
+    id: '#',
+    controller: '/people/alice#i',
+    type: 'JsonWebKey2020',
     publicKeyJwk: { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' },
   }
   const keyTurtle = `@prefix sec: <https://w3id.org/security#>.
@@ -132,9 +141,12 @@ describe('JSON-LD', () => {
   test('reads a Client ID Document with the Solid-OIDC context (Solid-OIDC §5, RFC 7591)', async () => {
     const doc = {
       '@context': 'https://www.w3.org/ns/solid/oidc-context.jsonld',
-      client_id: 'https://app.example/id', client_name: 'App',
-      redirect_uris: ['https://app.example/cb'], scope: 'openid webid offline_access',
-      grant_types: ['authorization_code', 'refresh_token'], require_auth_time: true,
+      client_id: 'https://app.example/id',
+      client_name: 'App',
+      redirect_uris: ['https://app.example/cb'],
+      scope: 'openid webid offline_access',
+      grant_types: ['authorization_code', 'refresh_token'],
+      require_auth_time: true,
     }
     const text = nt(await parseRdf(JSON.stringify(doc), 'application/ld+json', BASE))
     const OIDC = 'http://www.w3.org/ns/solid/oidc#'
@@ -189,7 +201,11 @@ describe('JSON-LD', () => {
     ['a relative @id with no base', '{"@context": {"@base": null}, "@id": "a", "http://e/p": 1}', 'invalid JSON-LD (relative @id reference): '],
     ['a context that is not an object', '{"@context": 5}', 'invalid JSON-LD (invalid local context): '],
     ['an invalid @id', '{"@id": 5}', 'invalid JSON-LD (invalid @id value): '],
-    ['a text direction, which RDF 1.1 cannot hold', '{"@id": "#a", "http://e/p": {"@value": "x", "@direction": "rtl"}}', 'invalid JSON-LD (rdfDirection not set): '],
+    [
+      'a text direction, which RDF 1.1 cannot hold',
+      '{"@id": "#a", "http://e/p": {"@value": "x", "@direction": "rtl"}}',
+      'invalid JSON-LD (rdfDirection not set): ',
+    ],
   ])('rejects %s with 400 invalid_rdf', async (_what, body, description) => {
     const err = await parseError(body, 'application/ld+json')
     expect([err.status, err.code]).toEqual([400, 'invalid_rdf'])
@@ -219,18 +235,15 @@ describe('JSON-LD', () => {
 
   test('a top-level @graph without @id is the default graph', async () => {
     const quads = await parseRdf('{"@graph": [{"@id": "#a", "http://e/p": 1}]}', 'application/ld+json', BASE)
-    expect(quads.map((q) => q.graph.termType)).toEqual(['DefaultGraph'])
+    expect(quads.map(q => q.graph.termType)).toEqual(['DefaultGraph'])
   })
 })
 
 describe('unsupported media types', () => {
-  test.each(['image/png', 'text/n3', 'application/json', ''])(
-    '%p gives 415 unsupported_media_type listing what is accepted',
-    async (type) => {
-      const err = await parseError('<a> <b> <c> .', type)
-      expect(err.status).toBe(415)
-      expect(err.code).toBe('unsupported_media_type')
-      expect(err.description).toStartWith('expected one of text/turtle, application/ld+json, application/n-triples, application/trig, application/n-quads')
-    },
-  )
+  test.each(['image/png', 'text/n3', 'application/json', ''])('%p gives 415 unsupported_media_type listing what is accepted', async type => {
+    const err = await parseError('<a> <b> <c> .', type)
+    expect(err.status).toBe(415)
+    expect(err.code).toBe('unsupported_media_type')
+    expect(err.description).toStartWith('expected one of text/turtle, application/ld+json, application/n-triples, application/trig, application/n-quads')
+  })
 })

@@ -27,7 +27,10 @@ const PROFILE = `@prefix foaf: <http://xmlns.com/foaf/0.1/>.
   foaf:nick ( "a" "b" [ foaf:name "c" ] ).`
 
 async function failure(p: Promise<unknown>): Promise<HttpError> {
-  const err = await p.then(() => undefined, (e: unknown) => e)
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(HttpError)
   return err as HttpError
 }
@@ -35,7 +38,7 @@ async function failure(p: Promise<unknown>): Promise<HttpError> {
 describe('round trips (the same graph in every document syntax)', () => {
   test.each(['text/turtle', 'application/ld+json', 'application/n-triples'])(
     'Turtle → quads → %s → quads is isomorphic, blank nodes and lists included',
-    async (type) => {
+    async type => {
       const quads = await parseRdf(PROFILE, 'text/turtle', BASE)
       const text = await serializeRdf(quads, type, BASE)
       const again = await parseRdf(text, type, BASE)
@@ -76,7 +79,7 @@ describe('Turtle', () => {
     const text = await serializeRdf([q], 'text/turtle', BASE)
     expect(text).not.toContain('{')
     const again = new Parser({ format: 'text/turtle', baseIRI: BASE }).parse(text)
-    expect(again.map((x) => [x.subject.value, x.object.value, x.graph.termType])).toEqual([[`${BASE}#me`, 'A', 'DefaultGraph']])
+    expect(again.map(x => [x.subject.value, x.object.value, x.graph.termType])).toEqual([[`${BASE}#me`, 'A', 'DefaultGraph']])
   })
 
   test('an IRI that comes out relative to this base declares no prefix, whatever base the last document had', async () => {
@@ -84,7 +87,9 @@ describe('Turtle', () => {
     const name = quad(namedNode('http://xmlns.com/foaf/0.1/card#me'), namedNode('http://xmlns.com/foaf/0.1/name'), literal('A'))
     const inFoaf = 'http://xmlns.com/foaf/0.1/card'
     expect(await serializeRdf([name], 'text/turtle', inFoaf)).toBe(`@base <${inFoaf}>.\n<#me> <name> "A".\n`)
-    expect(await serializeRdf([name], 'text/turtle', BASE)).toBe(`@base <${BASE}>.\n@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n\n<http://xmlns.com/foaf/0.1/card#me> foaf:name "A".\n`)
+    expect(await serializeRdf([name], 'text/turtle', BASE)).toBe(
+      `@base <${BASE}>.\n@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n\n<http://xmlns.com/foaf/0.1/card#me> foaf:name "A".\n`,
+    )
     expect(await serializeRdf([name], 'text/turtle', inFoaf)).toBe(`@base <${inFoaf}>.\n<#me> <name> "A".\n`)
   })
 
@@ -124,11 +129,13 @@ describe('JSON-LD', () => {
   test('is a JSON array of expanded node objects with absolute IRIs and no context', async () => {
     const quads = await parseRdf('<#me> a <http://xmlns.com/foaf/0.1/Person>; <http://xmlns.com/foaf/0.1/age> 42 .', 'text/turtle', BASE)
     const doc = JSON.parse(await serializeRdf(quads, 'application/ld+json', BASE))
-    expect(doc).toEqual([{
-      '@id': `${BASE}#me`,
-      '@type': ['http://xmlns.com/foaf/0.1/Person'],
-      'http://xmlns.com/foaf/0.1/age': [{ '@value': '42', '@type': 'http://www.w3.org/2001/XMLSchema#integer' }],
-    }])
+    expect(doc).toEqual([
+      {
+        '@id': `${BASE}#me`,
+        '@type': ['http://xmlns.com/foaf/0.1/Person'],
+        'http://xmlns.com/foaf/0.1/age': [{ '@value': '42', '@type': 'http://www.w3.org/2001/XMLSchema#integer' }],
+      },
+    ])
   })
 
   test('writes rdf:JSON literals as @json values (JSON-LD 1.1)', async () => {
@@ -171,13 +178,13 @@ describe('export (N-Quads, TriG keep graph names)', () => {
   ])('%s re-reads as the same dataset', async (type, format) => {
     const text = await serializeRdf(dataset, type, 'http://localhost:3000/')
     const again = new Parser({ format, baseIRI: 'http://localhost:3000/' }).parse(text)
-    expect(again.map((q) => q.graph.value).sort()).toEqual(dataset.map((q) => q.graph.value).sort())
+    expect(again.map(q => q.graph.value).sort()).toEqual(dataset.map(q => q.graph.value).sort())
     expect(await canonical(again)).toBe(await canonical(dataset))
   })
 })
 
 describe('unsupported output', () => {
-  test.each(['text/html', 'application/rdf+xml', 'text/n3', ''])('%p gives 406 not_acceptable', async (type) => {
+  test.each(['text/html', 'application/rdf+xml', 'text/n3', ''])('%p gives 406 not_acceptable', async type => {
     const err = await failure(serializeRdf([], type, BASE))
     expect(err.status).toBe(406)
     expect(err.code).toBe('not_acceptable')

@@ -56,13 +56,11 @@ describe('SPARQL 1.1 Update §3.1.1 INSERT DATA', () => {
 
 describe('SPARQL 1.1 Update §3.1.2 DELETE DATA', () => {
   test('removes the triples from the document', () => {
-    expect(show(sparql('DELETE DATA { <#claudia> ex:givenName "Claudia" }').apply(GARCIA)))
-      .toEqual([t('claudia', 'familyName', '"Garcia"')])
+    expect(show(sparql('DELETE DATA { <#claudia> ex:givenName "Claudia" }').apply(GARCIA))).toEqual([t('claudia', 'familyName', '"Garcia"')])
   })
 
   test('answers 409 when a triple to delete is absent, as N3 Patch does', () => {
-    const err = httpError(() => sparql('DELETE DATA { <#claudia> ex:givenName "Alex" }').apply(GARCIA),
-      409, 'patch_conflict')
+    const err = httpError(() => sparql('DELETE DATA { <#claudia> ex:givenName "Alex" }').apply(GARCIA), 409, 'patch_conflict')
     expect(err.description).toBe(`DELETE DATA: the document does not contain ${t('claudia', 'givenName', '"Alex"')}`)
   })
 
@@ -111,8 +109,7 @@ describe('SPARQL 1.1 Update §3.1.3 DELETE/INSERT … WHERE', () => {
   })
 
   test('answers 409 when a solution puts a literal in subject position', () => {
-    httpError(() => sparql('INSERT { ?n ex:p 1 } WHERE { <#claudia> ex:givenName ?n }').apply(GARCIA),
-      409, 'patch_conflict')
+    httpError(() => sparql('INSERT { ?n ex:p 1 } WHERE { <#claudia> ex:givenName ?n }').apply(GARCIA), 409, 'patch_conflict')
   })
 
   test.each([
@@ -126,8 +123,7 @@ describe('SPARQL 1.1 Update §3.1.3 DELETE/INSERT … WHERE', () => {
   test.each([
     ['DELETE … WHERE needs Read and Write', 'DELETE { ?p ex:a 1 } WHERE { ?p ex:b 1 }', { read: true, append: false, write: true }],
     ['INSERT … WHERE needs Read and Append', 'INSERT { ?p ex:a 1 } WHERE { ?p ex:b 1 }', { read: true, append: true, write: false }],
-    ['DELETE … INSERT … WHERE needs all three', 'DELETE { ?p ex:a 1 } INSERT { ?p ex:a 2 } WHERE { ?p ex:a 1 }',
-      { read: true, append: true, write: true }],
+    ['DELETE … INSERT … WHERE needs all three', 'DELETE { ?p ex:a 1 } INSERT { ?p ex:a 2 } WHERE { ?p ex:a 1 }', { read: true, append: true, write: true }],
     ['INSERT … WHERE {} needs Append only', 'INSERT { <#a> ex:p 1 } WHERE {}', { read: false, append: true, write: false }],
   ])('%s', (_, body, needs) => {
     expect(sparql(body).needs).toEqual(needs)
@@ -211,8 +207,15 @@ describe('Solid Protocol §5.3.1 the SPARQL Update subset a PATCH takes', () => 
     httpError(() => sparql(body), 422, 'invalid_patch')
   })
 
-  test.each(['LOAD <https://elsewhere.example/doc>', 'CLEAR DEFAULT', 'DROP ALL', 'CREATE GRAPH <#g>',
-    'ADD DEFAULT TO <#g>', 'MOVE DEFAULT TO <#g>', 'COPY DEFAULT TO <#g>'])('rejects graph management %p with 422', body => {
+  test.each([
+    'LOAD <https://elsewhere.example/doc>',
+    'CLEAR DEFAULT',
+    'DROP ALL',
+    'CREATE GRAPH <#g>',
+    'ADD DEFAULT TO <#g>',
+    'MOVE DEFAULT TO <#g>',
+    'COPY DEFAULT TO <#g>',
+  ])('rejects graph management %p with 422', body => {
     httpError(() => sparql(body), 422, 'invalid_patch')
   })
 

@@ -34,7 +34,12 @@ describe('list: a page of a container, after Read on it', () => {
     for (const who of [OWNER, BOB]) {
       const page = await pod.deps.resources.list(who, '/shared/', FIRST)
       expect(page.items.map(i => i.path)).toEqual(['/shared/a', '/shared/b'])
-      expect({ prev: page.hasPrev, next: page.hasNext, count: page.count, exact: page.countIsExact }).toEqual({ prev: false, next: true, count: 3, exact: true })
+      expect({ prev: page.hasPrev, next: page.hasNext, count: page.count, exact: page.countIsExact }).toEqual({
+        prev: false,
+        next: true,
+        count: 3,
+        exact: true,
+      })
     }
     const rest = await pod.deps.resources.list(BOB, '/shared/', { ...FIRST, cursor: { after: '/shared/b' } })
     expect(rest.items.map(i => i.path)).toEqual(['/shared/c'])

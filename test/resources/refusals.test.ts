@@ -33,7 +33,18 @@ afterAll(() => pod.close())
 const exists = async (path: string) => (await getMeta(pod.store, path)) !== undefined
 /** What the tests touch is all still there, and the trash holds only the owner's item. */
 async function nothingChanged() {
-  for (const p of ['/shared/doc', '/shared/sub/x', '/shared/.acl', '/team/open', '/team/mid/locked', '/team/mid/locked.acl', '/profile/card', '/keys/', '/.acl', '/settings/prefs.ttl']) {
+  for (const p of [
+    '/shared/doc',
+    '/shared/sub/x',
+    '/shared/.acl',
+    '/team/open',
+    '/team/mid/locked',
+    '/team/mid/locked.acl',
+    '/profile/card',
+    '/keys/',
+    '/.acl',
+    '/settings/prefs.ttl',
+  ]) {
     expect(await exists(p)).toBe(true)
   }
   for (const p of ['/shared/moved', '/team/moved/', '/gone/doc', '/profile/card2', '/settings/p.ttl']) expect(await exists(p)).toBe(false)
@@ -41,7 +52,8 @@ async function nothingChanged() {
 }
 
 const ops = (who: Principal) => {
-  const r = pod.deps.resources, as = { principal: who }
+  const r = pod.deps.resources,
+    as = { principal: who }
   return {
     move: (from: string, to: string) => r.move(as, from, to),
     trash: (path: string, count?: number) => r.trash(as, path, count),

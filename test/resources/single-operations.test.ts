@@ -23,8 +23,11 @@ let pod: AccessPod
 beforeAll(async () => {
   pod = await openAccessPod()
   await pod.seed('/shared/doc', '')
-  await pod.seed('/shared/.acl', `<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${BOB.principal.webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.\n`)
+  await pod.seed(
+    '/shared/.acl',
+    `<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#bob> a acl:Authorization; acl:agent <${BOB.principal.webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.\n`,
+  )
 })
 afterAll(() => pod.close())
 
@@ -34,8 +37,10 @@ describe('PUT, POST, PATCH, DELETE and read for an explicit principal', () => {
     const plan = await r.planPut(OWNER, '/shared/new', facts)
     const made = await r.commitPut(OWNER, '/shared/new', plan, turtle('<#a> <#b> <#c>.'), NO_PRECONDITIONS)
     expect(made.created).toBe(true)
-    const again = await r.commitPut(OWNER, '/shared/new', await r.planPut(OWNER, '/shared/new', facts), turtle('<#a> <#b> <#d>.'),
-      { ifMatch: `"${made.meta.etag}"`, ifNoneMatch: null })
+    const again = await r.commitPut(OWNER, '/shared/new', await r.planPut(OWNER, '/shared/new', facts), turtle('<#a> <#b> <#d>.'), {
+      ifMatch: `"${made.meta.etag}"`,
+      ifNoneMatch: null,
+    })
     expect(again.created).toBe(false)
     expect((await readTriples(pod.store, BASE, '/shared/new')).map(q => q.object.value)).toEqual([`${BASE}/shared/new#d`])
     expect((await r.read(OWNER, '/shared/new')).meta.etag).toBe(again.meta.etag)
@@ -59,8 +64,10 @@ describe('PUT, POST, PATCH, DELETE and read for an explicit principal', () => {
 
   test('POST mints a member from the Slug; PATCH applies a patch; a failing If-Match is 412', async () => {
     const r = pod.deps.resources
-    const posted = await r.commitPost(OWNER, '/shared/', await r.planPost(OWNER, '/shared/', false), turtle('<#x> <#y> <#z>.'),
-      { slug: 'note', preconditions: NO_PRECONDITIONS })
+    const posted = await r.commitPost(OWNER, '/shared/', await r.planPost(OWNER, '/shared/', false), turtle('<#x> <#y> <#z>.'), {
+      slug: 'note',
+      preconditions: NO_PRECONDITIONS,
+    })
     expect(posted.path).toBe('/shared/note')
     await r.admitPatch(OWNER, '/shared/note')
     const patched = await r.patch(OWNER, '/shared/note', { mediaType: 'application/sparql-update', text: 'INSERT DATA { <#x> <#y> <#w> }' }, NO_PRECONDITIONS)
@@ -82,7 +89,7 @@ describe('PUT, POST, PATCH, DELETE and read for an explicit principal', () => {
   })
 })
 
-describe('POST in one step, for a face that streams the body (a page\'s upload)', () => {
+describe("POST in one step, for a face that streams the body (a page's upload)", () => {
   const stream = (text: string) => new Blob([text]).stream()
 
   test('a file is stored under a name from the Slug, with its type; a name taken gets another', async () => {
@@ -96,14 +103,23 @@ describe('POST in one step, for a face that streams the body (a page\'s upload)'
 
   test('a reader is refused 403 forbidden, the public 401 unauthenticated, as planPost refuses them', async () => {
     const r = pod.deps.resources
-    expect(await refusal(() => r.post(BOB, '/shared/', 'text/plain', stream('no'), { slug: 'bob.txt', preconditions: NO_PRECONDITIONS }))).toEqual([403, 'forbidden'])
-    expect(await refusal(() => r.post(PUBLIC, '/shared/', 'text/plain', stream('no'), { slug: 'x.txt', preconditions: NO_PRECONDITIONS }))).toEqual([401, 'unauthenticated'])
+    expect(await refusal(() => r.post(BOB, '/shared/', 'text/plain', stream('no'), { slug: 'bob.txt', preconditions: NO_PRECONDITIONS }))).toEqual([
+      403,
+      'forbidden',
+    ])
+    expect(await refusal(() => r.post(PUBLIC, '/shared/', 'text/plain', stream('no'), { slug: 'x.txt', preconditions: NO_PRECONDITIONS }))).toEqual([
+      401,
+      'unauthenticated',
+    ])
     expect(await getMeta(pod.store, '/shared/bob.txt')).toBeUndefined()
   })
 
-  test('the pod\'s own endpoints are 405 reserved_path whoever asks, before access (as PUT\'s)', async () => {
+  test("the pod's own endpoints are 405 reserved_path whoever asks, before access (as PUT's)", async () => {
     const r = pod.deps.resources
     expect(await refusal(() => r.planPost(PUBLIC, '/.well-known/', false))).toEqual([405, 'reserved_path'])
-    expect(await refusal(() => r.post(OWNER, '/.admin/', 'text/plain', stream('no'), { slug: 'x.txt', preconditions: NO_PRECONDITIONS }))).toEqual([405, 'reserved_path'])
+    expect(await refusal(() => r.post(OWNER, '/.admin/', 'text/plain', stream('no'), { slug: 'x.txt', preconditions: NO_PRECONDITIONS }))).toEqual([
+      405,
+      'reserved_path',
+    ])
   })
 })

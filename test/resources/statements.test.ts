@@ -16,8 +16,11 @@ let pod: AccessPod
 beforeAll(async () => {
   pod = await openAccessPod()
   await pod.seed('/shared/doc', '<#a> <#b> "c".')
-  await pod.seed('/shared/.acl', `<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${BOB.principal.webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.\n`)
+  await pod.seed(
+    '/shared/.acl',
+    `<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#bob> a acl:Authorization; acl:agent <${BOB.principal.webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.\n`,
+  )
   await pod.deps.resources.put(OWNER, '/shared/graphs', 'application/trig', '<#a> <#b> "default". <#g> { <#a> <#b> "inner". }')
 })
 afterAll(() => pod.close())

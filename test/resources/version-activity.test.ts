@@ -17,8 +17,11 @@ let pod: AccessPod
 beforeAll(async () => {
   pod = await openAccessPod()
   // Bob may read and write /shared/, not control the root
-  await pod.seed('/shared/.acl', `<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
-<#bob> a acl:Authorization; acl:agent <${BOB.principal.webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write.`)
+  await pod.seed(
+    '/shared/.acl',
+    `<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#bob> a acl:Authorization; acl:agent <${BOB.principal.webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write.`,
+  )
   for (const [i, text] of ['one', 'two', 'three'].entries()) {
     pod.clock.t += 1000
     await put(i === 0 ? OWNER : BOB, '/shared/n.txt', text)

@@ -13,7 +13,10 @@ beforeAll(async () => {
   await expectStatus(pod.request('/pub/bad/dir/', { method: 'PUT' }), 201)
   await expectStatus(small.request('/pub/doc', withTurtle('PUT', '')), 201)
 })
-afterAll(async () => { await pod.close(); await small.close() })
+afterAll(async () => {
+  await pod.close()
+  await small.close()
+})
 
 /** Sends the request and checks status, code and that nothing in the store changed; returns the body. */
 async function refused(p: Pod, path: string, init: RequestInit, status: number, code: string): Promise<string> {
@@ -88,7 +91,13 @@ describe('issue 3: a body over the configured limit is 413 payload_too_large', (
   })
 
   test('a streamed body without Content-Length', async () => {
-    const stream = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(big.slice(0, 600)); c.enqueue(big.slice(600)); c.close() } })
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(big.slice(0, 600))
+        c.enqueue(big.slice(600))
+        c.close()
+      },
+    })
     await refused(small, '/pub/streamed', { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: stream }, 413, 'payload_too_large')
   })
 
@@ -98,20 +107,22 @@ describe('issue 3: a body over the configured limit is 413 payload_too_large', (
 })
 
 describe('issue 3: path traversal never reaches outside the pod', () => {
-  test.each(['PUT', 'GET', 'DELETE', 'PATCH', 'POST'])('%s with an encoded slash is 400 invalid_path', async (method) => {
+  test.each(['PUT', 'GET', 'DELETE', 'PATCH', 'POST'])('%s with an encoded slash is 400 invalid_path', async method => {
     const init = method === 'GET' || method === 'DELETE' ? { method } : withTurtle(method, '')
     await refused(pod, '/pub/bad/..%2F..%2Fescape', init, 400, 'invalid_path')
   })
 
-  test.each(['/pub/bad/a%00b', '/pub/bad/%00/x', '/pub/bad/a%5Cb', '/pub/bad//x', '/pub/bad/%zz'])('PUT %s is 400 invalid_path', async (path) => {
+  test.each(['/pub/bad/a%00b', '/pub/bad/%00/x', '/pub/bad/a%5Cb', '/pub/bad//x', '/pub/bad/%zz'])('PUT %s is 400 invalid_path', async path => {
     await refused(pod, path, withTurtle('PUT', ''), 400, 'invalid_path')
   })
 
   test.each(['/pub/../escape', '/pub/%2e%2e/escape', '/pub/.%2E/escape'])(
-    'the URL parser resolves %s before the pod, so it is judged as /escape (401) and nothing is written', async (path) => {
+    'the URL parser resolves %s before the pod, so it is judged as /escape (401) and nothing is written',
+    async path => {
       expect(new URL(pod.base + path).pathname).toBe('/escape')
       await refused(pod, path, withTurtle('PUT', ''), 401, 'unauthenticated')
-    })
+    },
+  )
 })
 
 describe('reserved URL space: writes to the reserved paths of the pod are 405 reserved_path', () => {
@@ -152,15 +163,20 @@ describe('Solid Protocol §3.1: /a and /a/ never both exist (409 name_conflict)'
 
 describe('Solid Protocol §5.3: content without a Content-Type is 400 missing_content_type', () => {
   const noType = (method: string) => withBody(method, undefined, '<#a> <#b> <#c>.')
-  test.each([['PUT a document', 'PUT', '/pub/bad/untyped'], ['PUT a container', 'PUT', '/pub/bad/untyped/'],
-    ['POST', 'POST', '/pub/bad/dir/'], ['PATCH', 'PATCH', '/pub/bad/doc']])('%s', async (_what, method, path) => {
+  test.each([
+    ['PUT a document', 'PUT', '/pub/bad/untyped'],
+    ['PUT a container', 'PUT', '/pub/bad/untyped/'],
+    ['POST', 'POST', '/pub/bad/dir/'],
+    ['PATCH', 'PATCH', '/pub/bad/doc'],
+  ])('%s', async (_what, method, path) => {
     await refused(pod, path, noType(method), 400, 'missing_content_type')
   })
 })
 
 describe('Solid Protocol §5.3.1: a PATCH deleting a triple that is not there is 409', () => {
   test('N3 Patch deletes', async () => {
-    const body = '@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:deletes { <#a> <http://example.org/ns#p> "absent". }.'
+    const body =
+      '@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:deletes { <#a> <http://example.org/ns#p> "absent". }.'
     await refused(pod, '/pub/bad/doc', withBody('PATCH', 'text/n3', body), 409, 'patch_conflict')
   })
 })
@@ -170,8 +186,9 @@ describe('RFC 9110 §13.1.1: concurrent PUTs with the same If-Match', () => {
     const path = '/pub/bad/race'
     await expectStatus(pod.request(path, withTurtle('PUT', '<#a> <http://example.org/ns#n> 0.')), 201)
     const etag = (await pod.request(path)).headers.get('etag')!
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      pod.request(path, withTurtle('PUT', `<#a> <http://example.org/ns#n> ${i + 1}.`, { 'if-match': etag }))))
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => pod.request(path, withTurtle('PUT', `<#a> <http://example.org/ns#n> ${i + 1}.`, { 'if-match': etag }))),
+    )
     const winners = results.flatMap((r, i) => (r.status >= 200 && r.status < 300 ? [i] : []))
     expect(winners).toHaveLength(1)
     expect(results.filter(r => r.status === 412)).toHaveLength(9)

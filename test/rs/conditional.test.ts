@@ -6,7 +6,9 @@ import { expectRsError, expectStatus, randomBytes, snapshotStore, withBody, with
 
 let pod: Pod
 let clock = Date.parse('2031-03-04T05:06:07.000Z')
-beforeAll(async () => { pod = await openPod({ publicWrite: ['/pub/'], now: () => clock }) })
+beforeAll(async () => {
+  pod = await openPod({ publicWrite: ['/pub/'], now: () => clock })
+})
 afterAll(() => pod.close())
 
 let n = 0
@@ -19,9 +21,14 @@ const put = (path: string, headers: Record<string, string>) => pod.request(path,
 const etagOf = async (path: string, accept = 'text/turtle') => (await pod.request(path, { headers: { accept } })).headers.get('etag')
 
 describe('RFC 9110 §8.8.3 ETag', () => {
-  test.each([['document', 'doc'], ['container', 'box/'], ['binary', 'bin']])('a %s has a strong ETag', async (_kind, name) => {
+  test.each([
+    ['document', 'doc'],
+    ['container', 'box/'],
+    ['binary', 'bin'],
+  ])('a %s has a strong ETag', async (_kind, name) => {
     const path = `/pub/cond/strong/${name}`
-    const body = name === 'bin' ? withBody('PUT', 'application/octet-stream', randomBytes(32)) : { method: 'PUT', ...(name === 'doc' ? withTurtle('PUT', '') : {}) }
+    const body =
+      name === 'bin' ? withBody('PUT', 'application/octet-stream', randomBytes(32)) : { method: 'PUT', ...(name === 'doc' ? withTurtle('PUT', '') : {}) }
     await expectStatus(pod.request(path, body), 201)
     expect(await etagOf(path)).toMatch(/^"[^"]+"$/)
   })
@@ -56,7 +63,9 @@ describe('RFC 9110 §8.8.2 Last-Modified', () => {
 
 describe("RFC 9110 §8.8.3: a container's strong ETag changes with its listing", () => {
   const containerEtag = () => etagOf('/pub/cond/list/')
-  beforeAll(async () => { await expectStatus(pod.request('/pub/cond/list/', { method: 'PUT' }), 201) })
+  beforeAll(async () => {
+    await expectStatus(pod.request('/pub/cond/list/', { method: 'PUT' }), 201)
+  })
 
   test('when a member is created', async () => {
     const before = await containerEtag()
@@ -104,13 +113,16 @@ describe('RFC 9110 §13.1.1 If-Match on writes', () => {
     expect((await put(path, { 'if-match': (await etagOf(path, 'application/ld+json'))! })).status).toBe(204)
   })
 
-  test.each(['PUT', 'PATCH', 'DELETE'])('a stale ETag on %s is 412 precondition_failed and nothing changes', async (method) => {
+  test.each(['PUT', 'PATCH', 'DELETE'])('a stale ETag on %s is 412 precondition_failed and nothing changes', async method => {
     const { path, etag } = await freshDoc()
     await expectStatus(put(path, {}), 204)
     const before = await snapshotStore(pod.store)
-    const body = method === 'PATCH'
-      ? withBody('PATCH', 'application/sparql-update', 'INSERT DATA { <#b> <http://example.org/ns#p> 3 . }', { 'if-match': etag })
-      : method === 'PUT' ? withTurtle('PUT', '', { 'if-match': etag }) : { method, headers: { 'if-match': etag } }
+    const body =
+      method === 'PATCH'
+        ? withBody('PATCH', 'application/sparql-update', 'INSERT DATA { <#b> <http://example.org/ns#p> 3 . }', { 'if-match': etag })
+        : method === 'PUT'
+          ? withTurtle('PUT', '', { 'if-match': etag })
+          : { method, headers: { 'if-match': etag } }
     await expectRsError(await pod.request(path, body), 412, 'precondition_failed')
     expect(await snapshotStore(pod.store)).toBe(before)
   })

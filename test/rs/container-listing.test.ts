@@ -62,7 +62,8 @@ describe('Solid Protocol §5.1 member metadata in a listing', () => {
   })
 
   test('stat:size follows a PATCH', async () => {
-    const patch = '@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <#a> <http://example.org/ns#q> "a much longer value". }.'
+    const patch =
+      '@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <#a> <http://example.org/ns#q> "a much longer value". }.'
     await expectStatus(pod.request('/pub/list/doc', withBody('PATCH', 'text/n3', patch)), 204)
     const length = (await pod.request('/pub/list/doc')).headers.get('content-length')
     expect(objectsOf(await listing(), url('/pub/list/doc'), STAT('size'))).toEqual([length!])
@@ -87,12 +88,14 @@ describe('stat:size of documents created at first start', () => {
     try {
       const body = await (await fresh.request('/profile/card')).arrayBuffer()
       expect((await getMeta(fresh.store, '/profile/card'))?.size).toBe(body.byteLength)
-    } finally { await fresh.close() }
+    } finally {
+      await fresh.close()
+    }
   })
 })
 
 describe('stat:size of a written document', () => {
-  test("statements of one subject that lie apart: the length of the Turtle a GET serves (statements regrouped)", async () => {
+  test('statements of one subject that lie apart: the length of the Turtle a GET serves (statements regrouped)', async () => {
     const doc = '<#a> <http://example.org/ns#p> 1. <#b> <http://example.org/ns#p> 2. <#a> <http://example.org/ns#q> 3.'
     await expectStatus(pod.request('/pub/apart', withTurtle('PUT', doc)), 201)
     const body = await (await pod.request('/pub/apart')).arrayBuffer()
@@ -103,7 +106,8 @@ describe('stat:size of a written document', () => {
 
 describe('stat:size of a document with its own prefixes and non-ASCII literals', () => {
   test('is the byte length of the Turtle a GET serves, not its length in characters', async () => {
-    const doc = '@prefix f: <http://xmlns.com/foaf/0.1/>.\n@prefix dc: <http://purl.org/dc/terms/>.\n<#me> a f:Person; f:name "Zoë Ærø 日本"@fr; dc:title "Ünïcödé"; f:age 7.'
+    const doc =
+      '@prefix f: <http://xmlns.com/foaf/0.1/>.\n@prefix dc: <http://purl.org/dc/terms/>.\n<#me> a f:Person; f:name "Zoë Ærø 日本"@fr; dc:title "Ünïcödé"; f:age 7.'
     await expectStatus(pod.request('/pub/unicode', withTurtle('PUT', doc)), 201)
     const res = await pod.request('/pub/unicode', { headers: { accept: 'text/turtle' } })
     const body = await res.arrayBuffer()

@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => pod.close())
 
 const members = (quads: readonly Quad[], container: string) => objectsOf(quads, url(container), LDP('contains'))
-const linkTo = (res: Response, rel: string) => linksOf(res).find((l) => l.rel === rel)?.target
+const linkTo = (res: Response, rel: string) => linksOf(res).find(l => l.rel === rel)?.target
 /** A page link as a path the fixture can request. */
 const pathOf = (link: string) => link.slice(pod.base.length)
 
@@ -40,8 +40,8 @@ async function page(path: string): Promise<{ res: Response; items: string[] }> {
 describe('W3C LWS Protocol, Pagination: pages through Link relations', () => {
   test('page=first answers the first `limit` members, with first, last and next links and no prev', async () => {
     const { res, items } = await page('/pub/paged/?page=first&limit=4')
-    expect(items).toEqual([0, 1, 2, 3].map((i) => url(`/pub/paged/m0${i}.ttl`)))
-    expect(linksOf(res).map((l) => l.rel)).toEqual(expect.arrayContaining(['first', 'last', 'next']))
+    expect(items).toEqual([0, 1, 2, 3].map(i => url(`/pub/paged/m0${i}.ttl`)))
+    expect(linksOf(res).map(l => l.rel)).toEqual(expect.arrayContaining(['first', 'last', 'next']))
     expect(linkTo(res, 'prev')).toBeUndefined()
   })
 
@@ -84,7 +84,7 @@ describe('W3C LWS Protocol, Pagination: pages through Link relations', () => {
     expect(next.searchParams.get('page')).toMatch(/^after\.[A-Za-z0-9_-]+$/)
   })
 
-  test('a page holds the container\'s own triples and types, and each member\'s metadata', async () => {
+  test("a page holds the container's own triples and types, and each member's metadata", async () => {
     const res = await expectStatus(pod.request('/pub/paged/?page=first&limit=2'), 200)
     const quads = parseTurtle(await res.text(), url('/pub/paged/'))
     expect(objectsOf(quads, url('/pub/paged/'), DCTERMS('title'))).toEqual(['Paged'])
@@ -111,7 +111,7 @@ describe('W3C LWS Protocol, Pagination: cursors under concurrent writes', () => 
     let round = 0
     while (next) {
       const res = await expectStatus(pod.request(next), 200)
-      seen.push(...members(parseTurtle(await res.text(), url(next)), '/pub/moving/').map((u) => u.slice(url('/pub/moving/').length)))
+      seen.push(...members(parseTurtle(await res.text(), url(next)), '/pub/moving/').map(u => u.slice(url('/pub/moving/').length)))
       // between pages: a member before every cursor, one right after it, one at the end
       round++
       await put(`a${round}`)
@@ -119,9 +119,9 @@ describe('W3C LWS Protocol, Pagination: cursors under concurrent writes', () => 
       await put(`z${round}`)
       next = linkTo(res, 'next') && pathOf(linkTo(res, 'next')!)
     }
-    for (const name of original) expect(seen.filter((s) => s === name)).toEqual([name])
+    for (const name of original) expect(seen.filter(s => s === name)).toEqual([name])
     expect(new Set(seen).size).toBe(seen.length)
-    expect(seen.some((s) => s.startsWith('a'))).toBe(false) // inserted behind the cursor: never reached
+    expect(seen.some(s => s.startsWith('a'))).toBe(false) // inserted behind the cursor: never reached
   })
 })
 
@@ -133,13 +133,13 @@ describe('RFC 9110 §8.8.3 validators of pages', () => {
     expect(new Set([whole, first, other]).size).toBe(3)
   })
 
-  test('If-None-Match with a page\'s ETag is 304 for that page and 200 for the whole listing', async () => {
+  test("If-None-Match with a page's ETag is 304 for that page and 200 for the whole listing", async () => {
     const etag = (await pod.request('/pub/paged/?page=last&limit=3')).headers.get('etag')!
     expect((await pod.request('/pub/paged/?page=last&limit=3', { headers: { 'if-none-match': etag } })).status).toBe(304)
     expect((await pod.request('/pub/paged/', { headers: { 'if-none-match': etag } })).status).toBe(200)
   })
 
-  test('the query names no other resource: a page\'s Link headers are the container\'s (its ACL)', async () => {
+  test("the query names no other resource: a page's Link headers are the container's (its ACL)", async () => {
     const res = await pod.request('/pub/paged/?page=first')
     expect(res.headers.get('link')).toContain(`<${url('/pub/paged/.acl')}>; rel="acl"`)
   })
@@ -165,8 +165,8 @@ describe('W3C LWS Protocol, Pagination: a page parameter the pod did not hand ou
 })
 
 describe('Solid Protocol §5.1 listings in Turtle, N-Triples and JSON-LD', () => {
-  const oddUrls = () => ODD_NAMES.map((n) => url(`/pub/odd/${n}`)).sort()
-  const ntriples = (quads: readonly Quad[]) => new Set(quads.map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.termType}:${q.object.value}`))
+  const oddUrls = () => ODD_NAMES.map(n => url(`/pub/odd/${n}`)).sort()
+  const ntriples = (quads: readonly Quad[]) => new Set(quads.map(q => `${q.subject.value} ${q.predicate.value} ${q.object.termType}:${q.object.value}`))
 
   test('names with spaces, accents, #, ?, %, + and : are members under their own IRIs in Turtle', async () => {
     const quads = parseTurtle(await (await pod.request('/pub/odd/')).text(), url('/pub/odd/'))
@@ -186,18 +186,18 @@ describe('Solid Protocol §5.1 listings in Turtle, N-Triples and JSON-LD', () =>
     const jsonld = (await import('jsonld')).default
     const turtle = parseTurtle(await (await pod.request('/pub/odd/')).text(), url('/pub/odd/'))
     const res = await pod.request('/pub/odd/', { headers: { accept: 'application/ld+json' } })
-    const quads = await jsonld.toRDF(await res.json() as object) as unknown as Quad[]
+    const quads = (await jsonld.toRDF((await res.json()) as object)) as unknown as Quad[]
     expect(ntriples(quads)).toEqual(ntriples(turtle))
   })
 
   test('a JSON-LD page parses with jsonld.js too', async () => {
     const jsonld = (await import('jsonld')).default
     const res = await pod.request('/pub/paged/?page=first&limit=3', { headers: { accept: 'application/ld+json' } })
-    const quads = await jsonld.toRDF(await res.json() as object) as unknown as Quad[]
-    expect(quads.filter((q) => q.predicate.value === LDP('contains')).length).toBe(3)
+    const quads = (await jsonld.toRDF((await res.json()) as object)) as unknown as Quad[]
+    expect(quads.filter(q => q.predicate.value === LDP('contains')).length).toBe(3)
   })
 
-  test('the container\'s own triples come before its members', async () => {
+  test("the container's own triples come before its members", async () => {
     const text = await (await pod.request('/pub/paged/')).text()
     expect(text.indexOf('"Paged"')).toBeGreaterThan(0)
     expect(text.indexOf('"Paged"')).toBeLessThan(text.indexOf('m00.ttl'))
@@ -210,7 +210,10 @@ describe('RFC 9110 §9.3.2 HEAD of a container', () => {
     await expectStatus(pod.request('/pub/head-only/a', withBody('PUT', 'text/plain', 'a')), 201)
     const original = pod.store.meta.getMany
     let reads = 0
-    pod.store.meta.getMany = (...args) => { reads++; return original.apply(pod.store.meta, args) }
+    pod.store.meta.getMany = (...args) => {
+      reads++
+      return original.apply(pod.store.meta, args)
+    }
     try {
       const res = await pod.request('/pub/head-only/', { method: 'HEAD' })
       expect(res.status).toBe(200)

@@ -6,7 +6,9 @@ import { LDP, expectRsError, expectStatus, hasTriple, randomBytes, snapshotStore
 import { storedBytes } from '../store/binary-content.ts'
 
 let pod: Pod
-beforeAll(async () => { pod = await openPod({ publicWrite: ['/pub/'] }) })
+beforeAll(async () => {
+  pod = await openPod({ publicWrite: ['/pub/'] })
+})
 afterAll(() => pod.close())
 
 const url = (path: string) => pod.base + path
@@ -67,10 +69,12 @@ describe('Solid Protocol §5.3 DELETE', () => {
 describe('Solid Protocol §5.4 the storage root and its ACL cannot be deleted', () => {
   // A pod whose root the public may write and control: the refusal left is the method's
   let open: Pod
-  beforeAll(async () => { open = await openPod({ publicWrite: ['/'] }) })
+  beforeAll(async () => {
+    open = await openPod({ publicWrite: ['/'] })
+  })
   afterAll(() => open.close())
 
-  test.each(['/', '/.acl'])('DELETE %s is 405 root_protected, Allow lacks DELETE, and the store is unchanged', async (path) => {
+  test.each(['/', '/.acl'])('DELETE %s is 405 root_protected, Allow lacks DELETE, and the store is unchanged', async path => {
     const before = await snapshotStore(open.store)
     const res = await open.request(path, { method: 'DELETE' })
     expect(res.headers.get('allow')).not.toContain('DELETE')
@@ -78,7 +82,7 @@ describe('Solid Protocol §5.4 the storage root and its ACL cannot be deleted', 
     expect(await snapshotStore(open.store)).toBe(before)
   })
 
-  test.each(['/', '/.acl'])('DELETE %s by an agent without access is 401 first, with no Allow', async (path) => {
+  test.each(['/', '/.acl'])('DELETE %s by an agent without access is 401 first, with no Allow', async path => {
     const before = await snapshotStore(pod.store)
     const res = await del(path)
     await expectRsError(res, 401, 'unauthenticated')

@@ -6,14 +6,22 @@ import { openPod, type Pod } from './pod-fixture.ts'
 import { DOC_1K } from '../bench/documents.ts'
 
 let pod: Pod
-beforeEach(async () => { pod = await openPod({ publicWrite: ['/d/'] }) })
-afterEach(async () => { await pod.close() })
+beforeEach(async () => {
+  pod = await openPod({ publicWrite: ['/d/'] })
+})
+afterEach(async () => {
+  await pod.close()
+})
 
 const put = (path: string, body: string) => pod.request(path, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body })
 const getTurtle = async (path: string) => (await pod.request(path, { headers: { accept: 'text/turtle' } })).text()
 const prefixLines = (ttl: string) => ttl.split('\n').filter(l => l.startsWith('@prefix'))
 const sameGraph = (a: string, b: string, base: string) => {
-  const canon = (t: string) => new Parser({ baseIRI: base }).parse(t).map(q => `${q.subject.value} ${q.predicate.value} ${q.object.value}`).sort()
+  const canon = (t: string) =>
+    new Parser({ baseIRI: base })
+      .parse(t)
+      .map(q => `${q.subject.value} ${q.predicate.value} ${q.object.value}`)
+      .sort()
   return JSON.stringify(canon(a)) === JSON.stringify(canon(b))
 }
 
@@ -52,7 +60,8 @@ describe('document prefixes', () => {
   test('a PATCH keeps the prefixes the document was written with', async () => {
     expect((await put('/d/patched', '@prefix f: <http://xmlns.com/foaf/0.1/>.\n<#me> f:name "A".')).status).toBe(201)
     const res = await pod.request('/d/patched', {
-      method: 'PATCH', headers: { 'content-type': 'application/sparql-update' },
+      method: 'PATCH',
+      headers: { 'content-type': 'application/sparql-update' },
       body: 'INSERT DATA { <#me> <http://xmlns.com/foaf/0.1/nick> "a" }',
     })
     expect(res.status).toBe(204)

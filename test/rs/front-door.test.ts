@@ -21,7 +21,10 @@ beforeAll(async () => {
   pod = await openTestPod()
   fresh = await openTestPod({ withPassword: false })
 })
-afterAll(async () => { await pod.close(); await fresh.close() })
+afterAll(async () => {
+  await pod.close()
+  await fresh.close()
+})
 
 describe('content negotiation decides who gets the page', () => {
   test.each([
@@ -39,7 +42,9 @@ describe('content negotiation decides who gets the page', () => {
     expect(res.headers.get('link')).toContain(`<${BASE}/.acl>; rel="acl"`)
     expect(res.headers.get('wac-allow')).toBe('user="",public=""')
     expect(res.headers.has('vary')).toBe(false)
-    expect(await res.text()).toBe('unauthenticated: read access to / needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, obtain a UMA access token with the ticket, or sign the request (HttpSig)\n')
+    expect(await res.text()).toBe(
+      'unauthenticated: read access to / needs an authenticated agent; log in with a Solid-OIDC provider and send a DPoP-bound token, obtain a UMA access token with the ticket, or sign the request (HttpSig)\n',
+    )
   })
 
   test('a browser at the storage root gets the front door: same status and challenges, HTML for a person', async () => {
@@ -104,8 +109,13 @@ describe('what the front door tells the owner', () => {
   })
 
   test('an authenticated agent refused by the ACL (403) gets the page too, with the same status', async () => {
-    await writeTurtle(pod.store, BASE, '/closed/.acl', `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
-<#only> a acl:Authorization; acl:agent <https://someone.example/#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Control.`)
+    await writeTurtle(
+      pod.store,
+      BASE,
+      '/closed/.acl',
+      `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#only> a acl:Authorization; acl:agent <https://someone.example/#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Control.`,
+    )
     await writeTurtle(pod.store, BASE, '/closed/', '', pod.clock.now)
     const key = await newDpopKey()
     const { body } = await obtainTokens(pod, new CookieJar(), key)

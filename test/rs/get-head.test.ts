@@ -101,7 +101,7 @@ describe('Solid Protocol §5.3 GET: binary resources byte for byte', () => {
 })
 
 describe('RFC 9110 §9.3.2 HEAD', () => {
-  test.each([DOC, BIN, '/pub/get/'])('HEAD %s has the headers of GET and no body', async (path) => {
+  test.each([DOC, BIN, '/pub/get/'])('HEAD %s has the headers of GET and no body', async path => {
     const [g, h] = [await get(path), await pod.request(path, { method: 'HEAD' })]
     expect(h.status).toBe(200)
     for (const name of ['content-type', 'etag', 'last-modified', 'link', 'allow', 'wac-allow', 'content-length']) {

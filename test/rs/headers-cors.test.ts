@@ -17,11 +17,18 @@ const url = (path: string) => pod.base + path
 const PIM_STORAGE = 'http://www.w3.org/ns/pim/space#Storage'
 const DESCRIPTION_REL = 'http://www.w3.org/ns/solid/terms#storageDescription'
 const ORIGIN = 'https://app.example'
-const methodsOf = (res: Response) => (res.headers.get('allow') ?? '').split(',').map(m => m.trim()).sort()
-const relTarget = (res: Response, rel: string) => linksOf(res).filter(l => l.rel === rel).map(l => l.target)
+const methodsOf = (res: Response) =>
+  (res.headers.get('allow') ?? '')
+    .split(',')
+    .map(m => m.trim())
+    .sort()
+const relTarget = (res: Response, rel: string) =>
+  linksOf(res)
+    .filter(l => l.rel === rel)
+    .map(l => l.target)
 
 describe('LDP §4.2.1.4 / §5.2.1.4 Link rel="type"', () => {
-  test.each(['/pub/h/doc', '/pub/h/bin', '/pub/h/'])('%s is an ldp:Resource', async (path) => {
+  test.each(['/pub/h/doc', '/pub/h/bin', '/pub/h/'])('%s is an ldp:Resource', async path => {
     expect(typeLinks(await pod.request(path))).toContain(LDP('Resource'))
   })
 
@@ -43,16 +50,19 @@ describe('LDP §4.2.1.4 / §5.2.1.4 Link rel="type"', () => {
 })
 
 describe('Solid Protocol §4.1 / WAC: Link rel="acl" and rel=storageDescription', () => {
-  test.each([['/pub/h/doc', '/pub/h/doc.acl'], ['/pub/h/', '/pub/h/.acl'], ['/pub/h/bin', '/pub/h/bin.acl']])(
-    '%s links its ACL %s', async (path, acl) => {
-      expect(relTarget(await pod.request(path), 'acl')).toEqual([url(acl)])
-    })
+  test.each([
+    ['/pub/h/doc', '/pub/h/doc.acl'],
+    ['/pub/h/', '/pub/h/.acl'],
+    ['/pub/h/bin', '/pub/h/bin.acl'],
+  ])('%s links its ACL %s', async (path, acl) => {
+    expect(relTarget(await pod.request(path), 'acl')).toEqual([url(acl)])
+  })
 
   test('an ACL resource has no rel="acl" of its own', async () => {
     expect(relTarget(await pod.request('/pub/.acl'), 'acl')).toEqual([])
   })
 
-  test.each(['GET', 'HEAD', 'OPTIONS'])('%s links the storage description, which describes the root as pim:Storage', async (method) => {
+  test.each(['GET', 'HEAD', 'OPTIONS'])('%s links the storage description, which describes the root as pim:Storage', async method => {
     const [description] = relTarget(await pod.request('/pub/h/doc', { method }), DESCRIPTION_REL)
     expect(description).toBeDefined()
     const res = await pod.request(new URL(description!).pathname)
@@ -66,7 +76,7 @@ describe('WAC 1.1 ED §3.2 ACL resource condition discovery (server-link-conditi
   const CONDITION_REL = 'http://www.w3.org/ns/auth/acl#condition'
   const TYPES = ['http://www.w3.org/ns/auth/acl#ClientCondition', 'http://www.w3.org/ns/auth/acl#IssuerCondition']
 
-  test.each(['GET', 'HEAD', 'OPTIONS'])('%s of the effective ACL resource names each condition type the pod understands', async (method) => {
+  test.each(['GET', 'HEAD', 'OPTIONS'])('%s of the effective ACL resource names each condition type the pod understands', async method => {
     const res = await pod.request('/pub/.acl', { method })
     expect(res.status).toBeLessThan(300)
     expect(relTarget(res, CONDITION_REL)).toEqual(TYPES)
@@ -126,7 +136,10 @@ describe('Solid Protocol §4.1 Allow, Accept-Patch, Accept-Post, Accept-Put, Var
   })
 
   test('Vary names Accept, Authorization and Origin', async () => {
-    const vary = (await pod.request('/pub/h/doc')).headers.get('vary')!.split(',').map(v => v.trim())
+    const vary = (await pod.request('/pub/h/doc')).headers
+      .get('vary')!
+      .split(',')
+      .map(v => v.trim())
     expect(vary).toEqual(expect.arrayContaining(['Accept', 'Authorization', 'Origin']))
   })
 
@@ -138,24 +151,47 @@ describe('Solid Protocol §4.1 Allow, Accept-Patch, Accept-Post, Accept-Put, Var
 })
 
 describe('Solid Protocol CORS CORS on every answer', () => {
-  const withOrigin = (init: RequestInit = {}) => ({ ...init, headers: { ...init.headers as Record<string, string>, origin: ORIGIN } })
+  const withOrigin = (init: RequestInit = {}) => ({ ...init, headers: { ...(init.headers as Record<string, string>), origin: ORIGIN } })
 
-  test.each([['200 GET', '/pub/h/doc'], ['404', '/pub/h/none'], ['401', '/'], ['400', '/pub/a%2Fb']])(
-    'a %s answer echoes the Origin with credentials, never *', async (_what, path) => {
-      const res = await pod.request(path, withOrigin())
-      expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN)
-      expect(res.headers.get('access-control-allow-credentials')).toBe('true')
-    })
+  test.each([
+    ['200 GET', '/pub/h/doc'],
+    ['404', '/pub/h/none'],
+    ['401', '/'],
+    ['400', '/pub/a%2Fb'],
+  ])('a %s answer echoes the Origin with credentials, never *', async (_what, path) => {
+    const res = await pod.request(path, withOrigin())
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN)
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true')
+  })
 
   test('Access-Control-Expose-Headers lists every header a Solid client reads', async () => {
-    const exposed = (await pod.request('/pub/h/doc', withOrigin())).headers.get('access-control-expose-headers')!.split(',').map(h => h.trim().toLowerCase())
-    for (const h of ['location', 'link', 'www-authenticate', 'wac-allow', 'etag', 'last-modified', 'accept-patch', 'accept-post',
-      'accept-put', 'allow', 'content-type', 'dpop-nonce']) expect(exposed).toContain(h)
+    const exposed = (await pod.request('/pub/h/doc', withOrigin())).headers
+      .get('access-control-expose-headers')!
+      .split(',')
+      .map(h => h.trim().toLowerCase())
+    for (const h of [
+      'location',
+      'link',
+      'www-authenticate',
+      'wac-allow',
+      'etag',
+      'last-modified',
+      'accept-patch',
+      'accept-post',
+      'accept-put',
+      'allow',
+      'content-type',
+      'dpop-nonce',
+    ])
+      expect(exposed).toContain(h)
     expect(exposed).not.toContain('*')
   })
 
   test('Vary names Origin exactly once', async () => {
-    const vary = (await pod.request('/pub/h/doc', withOrigin())).headers.get('vary')!.split(',').map(v => v.trim())
+    const vary = (await pod.request('/pub/h/doc', withOrigin())).headers
+      .get('vary')!
+      .split(',')
+      .map(v => v.trim())
     expect(vary.filter(v => v === 'Origin')).toHaveLength(1)
   })
 
@@ -171,10 +207,11 @@ describe('Solid Protocol CORS CORS on every answer', () => {
 })
 
 describe('Solid Protocol CORS preflight', () => {
-  const preflight = (path: string, requestHeaders: string) => pod.request(path, {
-    method: 'OPTIONS',
-    headers: { origin: ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': requestHeaders },
-  })
+  const preflight = (path: string, requestHeaders: string) =>
+    pod.request(path, {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': requestHeaders },
+    })
 
   test('is answered without authentication, even on the owner-only root', async () => {
     const res = await preflight('/', 'content-type')
@@ -186,7 +223,10 @@ describe('Solid Protocol CORS preflight', () => {
   })
 
   test('allows every method the pod supports', async () => {
-    const methods = (await preflight('/', '')).headers.get('access-control-allow-methods')!.split(',').map(m => m.trim())
+    const methods = (await preflight('/', '')).headers
+      .get('access-control-allow-methods')!
+      .split(',')
+      .map(m => m.trim())
     expect(methods).toEqual(expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']))
   })
 
@@ -224,7 +264,7 @@ describe('reserved URL space: reserved paths advertise no writes', () => {
 })
 
 describe('RFC 9110 §9.3.2: HEAD wherever GET is served', () => {
-  test.each(['/.well-known/openid-configuration', '/.oidc/jwks', '/.well-known/solid'])('HEAD %s answers like GET without a body', async (path) => {
+  test.each(['/.well-known/openid-configuration', '/.oidc/jwks', '/.well-known/solid'])('HEAD %s answers like GET without a body', async path => {
     const pod = await openPod()
     try {
       const get = await pod.request(path)
@@ -233,7 +273,9 @@ describe('RFC 9110 §9.3.2: HEAD wherever GET is served', () => {
       expect(head.status).toBe(get.status)
       expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'))
       expect(await head.text()).toBe('')
-    } finally { await pod.close() }
+    } finally {
+      await pod.close()
+    }
   })
 })
 

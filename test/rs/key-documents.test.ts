@@ -5,8 +5,12 @@ import { openPod, BASE, type Pod } from './pod-fixture.ts'
 import { keyDocument, makeKey } from '../auth/httpsig/key-fixture.ts'
 
 let pod: Pod
-beforeAll(async () => { pod = await openPod({ publicWrite: ['/pub/'] }) })
-afterAll(async () => { await pod.close() })
+beforeAll(async () => {
+  pod = await openPod({ publicWrite: ['/pub/'] })
+})
+afterAll(async () => {
+  await pod.close()
+})
 
 const OWNER = `${BASE}/profile/card#me`
 const EC = { kty: 'EC', crv: 'P-256', x: 'qIVYZVLCrPZHGHjP17CTW0_-D9Lfw0EkjqF7xB4FivA', y: 'Mc4nN9LTDOBhfoUeg8Ye9WedFRhnZXZJA12Qp0zZ6F0' }
@@ -42,10 +46,16 @@ describe('key documents: refused with 400 naming the member', () => {
     expect(await res.text()).toContain('rdf:JSON literal')
   })
   test('a private key in JSON-LD is refused too', async () => {
-    const res = await putJsonLd('/pub/bad-key', JSON.stringify({
-      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
-      id: '#key', type: 'JsonWebKey2020', controller: OWNER, publicKeyJwk: { ...EC, d: 'UpuF81l-kOxbjf7T4mNSv0r5tN67Gim7rnf6EFpcYDs' },
-    }))
+    const res = await putJsonLd(
+      '/pub/bad-key',
+      JSON.stringify({
+        '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
+        id: '#key',
+        type: 'JsonWebKey2020',
+        controller: OWNER,
+        publicKeyJwk: { ...EC, d: 'UpuF81l-kOxbjf7T4mNSv0r5tN67Gim7rnf6EFpcYDs' },
+      }),
+    )
     expect(res.status).toBe(400)
     const body = await res.text()
     expect(body).toContain('private member "d"')
@@ -54,7 +64,8 @@ describe('key documents: refused with 400 naming the member', () => {
   test('a PATCH adding a private member is refused', async () => {
     expect((await putTurtle('/pub/patched-key', keyDocument(EC, OWNER))).status).toBe(201)
     const res = await pod.request('/pub/patched-key', {
-      method: 'PATCH', headers: { 'content-type': 'text/n3' },
+      method: 'PATCH',
+      headers: { 'content-type': 'text/n3' },
       body: `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts { <#k2> <https://w3id.org/security#publicKeyJwk> ${JSON.stringify(JSON.stringify({ ...EC, d: 'AAAA' }))}^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON> }.`,
     })
     expect(res.status).toBe(400)
@@ -92,7 +103,9 @@ describe('key documents: JSON-LD and Turtle by content negotiation', () => {
   test('JSON-LD → Turtle → JSON-LD reads back identical', async () => {
     const doc = {
       '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
-      id: '#key', type: 'JsonWebKey2020', controller: OWNER,
+      id: '#key',
+      type: 'JsonWebKey2020',
+      controller: OWNER,
       publicKeyJwk: { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs' },
     }
     expect((await putJsonLd('/pub/k2', JSON.stringify(doc))).status).toBe(201)

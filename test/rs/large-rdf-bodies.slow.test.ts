@@ -6,17 +6,21 @@ import { openPod, type Pod } from './pod-fixture.ts'
 import { EX, expectRsError, expectStatus, hasTriple, triplesOf, withBody, withTurtle } from './rs-helpers.ts'
 
 let pod: Pod
-beforeAll(async () => { pod = await openPod({ publicWrite: ['/pub/'] }) })
+beforeAll(async () => {
+  pod = await openPod({ publicWrite: ['/pub/'] })
+})
 afterAll(() => pod.close())
 
 const url = (path: string) => pod.base + path
 
 /** `n` triples of Turtle, well over the inline limit (64 KiB) from a few thousand on. */
-const bigTurtle = (n: number) => `@prefix ex: <http://example.org/ns#>.\n${Array.from({ length: n }, (_, i) => `<#s${i}> ex:p "value ${i}", _:b${i}.`).join('\n')}\n`
-const bigJsonLd = (n: number) => JSON.stringify({
-  '@context': { ex: 'http://example.org/ns#' },
-  '@graph': Array.from({ length: n }, (_, i) => ({ '@id': `#s${i}`, 'ex:p': `value ${i}` })),
-})
+const bigTurtle = (n: number) =>
+  `@prefix ex: <http://example.org/ns#>.\n${Array.from({ length: n }, (_, i) => `<#s${i}> ex:p "value ${i}", _:b${i}.`).join('\n')}\n`
+const bigJsonLd = (n: number) =>
+  JSON.stringify({
+    '@context': { ex: 'http://example.org/ns#' },
+    '@graph': Array.from({ length: n }, (_, i) => ({ '@id': `#s${i}`, 'ex:p': `value ${i}` })),
+  })
 
 /**
  * Sequential GETs of a small public document until `until` settles; how many were answered (200) before it.
@@ -25,7 +29,9 @@ const bigJsonLd = (n: number) => JSON.stringify({
  */
 async function getsDuring(until: Promise<unknown>): Promise<number> {
   let settled = false
-  void until.finally(() => { settled = true })
+  void until.finally(() => {
+    settled = true
+  })
   let answered = 0
   while (!settled) {
     await new Promise(resolve => setImmediate(resolve))
@@ -38,7 +44,9 @@ async function getsDuring(until: Promise<unknown>): Promise<number> {
 }
 
 describe('Issue 9: a large RDF body does not hold the event loop while it is parsed', () => {
-  beforeAll(async () => { await expectStatus(pod.request('/pub/small', withTurtle('PUT', `<#it> <${EX('p')}> "small".`)), 201) })
+  beforeAll(async () => {
+    await expectStatus(pod.request('/pub/small', withTurtle('PUT', `<#it> <${EX('p')}> "small".`)), 201)
+  })
 
   test('GETs keep being answered while a large Turtle PUT is parsed (its syntax error is at the very end)', async () => {
     // ~6 MB: tens of ms of parsing even on a fast machine. The error at the end makes the PUT answer
@@ -93,8 +101,8 @@ describe('Issue 9: a body parsed on the worker is stored exactly as an inline pa
       pod.request('/pub/blank-b', withTurtle('PUT', bigTurtle(4000))),
     ])
     expect([a.status, b.status]).toEqual([201, 201])
-    const blanks = async (path: string) => new Set((await triplesOf(await pod.request(path), url(path)))
-      .filter(q => q.object.termType === 'BlankNode').map(q => q.object.value))
+    const blanks = async (path: string) =>
+      new Set((await triplesOf(await pod.request(path), url(path))).filter(q => q.object.termType === 'BlankNode').map(q => q.object.value))
     const [inA, inB] = [await blanks('/pub/blank-a'), await blanks('/pub/blank-b')]
     expect([...inA].some(label => inB.has(label))).toBe(false)
   })

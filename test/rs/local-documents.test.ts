@@ -21,7 +21,9 @@ beforeAll(async () => {
   await writeTurtle(pod.store, BASE, '/private/secret.ttl', `<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${SECRET_ISSUER}>.`, now)
   const pdf = new TextEncoder().encode('%PDF-1.4 private')
   await writeResource(pod.store, BASE, '/private/bin.pdf', await binaryContent(pod.store, 'application/pdf', pdf), now)
-  const app = new TextEncoder().encode(JSON.stringify({ '@context': [CONTEXT], client_id: `${BASE}/private/app.jsonld`, redirect_uris: ['https://app.example/callback'] }))
+  const app = new TextEncoder().encode(
+    JSON.stringify({ '@context': [CONTEXT], client_id: `${BASE}/private/app.jsonld`, redirect_uris: ['https://app.example/callback'] }),
+  )
   await writeResource(pod.store, BASE, '/private/app.jsonld', await binaryContent(pod.store, 'application/ld+json', app), now)
   await writeTurtle(pod.store, BASE, '/public/', '', now)
   await writeTurtle(pod.store, BASE, '/public/.acl', publicAcl(`${BASE}/public/`, ['Read']), now)
@@ -41,9 +43,12 @@ describe('the pod reads its own documents as the public would (WAC for the anony
     expect((await read('/public/small.json'))?.body).toBe('{"small":true}')
     expect(await read('/public/big.json')).toBeUndefined()
   })
-  test.each(['/private/secret.ttl', '/private/bin.pdf', '/private/missing.ttl', '/.acl', '/profile/card.acl'])('%s is not read: exactly as if it did not exist', async (path) => {
-    expect(await loadLocalDocument(pod.store, BASE, BASE + path, 'text/turtle', pod.clock.now, makePublicView(pod.deps.decider, BASE))).toBeUndefined()
-  })
+  test.each(['/private/secret.ttl', '/private/bin.pdf', '/private/missing.ttl', '/.acl', '/profile/card.acl'])(
+    '%s is not read: exactly as if it did not exist',
+    async path => {
+      expect(await loadLocalDocument(pod.store, BASE, BASE + path, 'text/turtle', pod.clock.now, makePublicView(pod.deps.decider, BASE))).toBeUndefined()
+    },
+  )
 })
 
 /**
@@ -54,7 +59,12 @@ async function forgedRequest(webid: string): Promise<Request> {
   const signing = await pod.deps.signingKeys.current(pod.clock.now)
   const iat = Math.floor(pod.clock.now / 1000)
   const token = await new SignJWT({ webid, cnf: { jkt: key.jkt }, client_id: 'https://app.example/id' })
-    .setProtectedHeader({ alg: signing.alg, kid: signing.kid, typ: 'at+jwt' }).setIssuer(BASE).setAudience('solid').setIssuedAt(iat).setExpirationTime(iat + 300).sign(signing.privateKey)
+    .setProtectedHeader({ alg: signing.alg, kid: signing.kid, typ: 'at+jwt' })
+    .setIssuer(BASE)
+    .setAudience('solid')
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + 300)
+    .sign(signing.privateKey)
   const url = `${BASE}/profile/card`
   return new Request(url, { headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url, pod.clock.now, { accessToken: token }) } })
 }
@@ -65,18 +75,22 @@ describe('a token whose webid is a document the requester cannot read', () => {
     expect((await read('/public/small.json'))?.body).toBe('{"small":true}')
     expect(await read('/public/big.json')).toBeUndefined()
   })
-  test.each(['/private/secret.ttl', '/private/bin.pdf', '/private/missing.ttl'])('%s: 401 invalid_token, the same refusal as for a missing document', async (path) => {
-    const res = await pod.handle(await forgedRequest(`${BASE}${path}#me`))
-    expect(res.status).toBe(401)
-    const challenge = res.headers.get('www-authenticate')!
-    expect(challenge).toContain('error="invalid_token"')
-    const body = await res.text()
-    for (const leak of [SECRET_ISSUER, 'pdf', 'application/', 'oidcIssuer', 'no such document']) expect((challenge + body).replaceAll(path, '')).not.toContain(leak)
-    const missing = await pod.handle(await forgedRequest(`${BASE}/private/missing.ttl#me`))
-    // UMA tickets are fresh per answer; everything else must be the same
-    const same = (c: string, p: string) => c.replaceAll(p, '').replace(/ticket="[^"]*"/, 'ticket')
-    expect(same(challenge, path)).toBe(same(missing.headers.get('www-authenticate')!, '/private/missing.ttl'))
-  })
+  test.each(['/private/secret.ttl', '/private/bin.pdf', '/private/missing.ttl'])(
+    '%s: 401 invalid_token, the same refusal as for a missing document',
+    async path => {
+      const res = await pod.handle(await forgedRequest(`${BASE}${path}#me`))
+      expect(res.status).toBe(401)
+      const challenge = res.headers.get('www-authenticate')!
+      expect(challenge).toContain('error="invalid_token"')
+      const body = await res.text()
+      for (const leak of [SECRET_ISSUER, 'pdf', 'application/', 'oidcIssuer', 'no such document'])
+        expect((challenge + body).replaceAll(path, '')).not.toContain(leak)
+      const missing = await pod.handle(await forgedRequest(`${BASE}/private/missing.ttl#me`))
+      // UMA tickets are fresh per answer; everything else must be the same
+      const same = (c: string, p: string) => c.replaceAll(p, '').replace(/ticket="[^"]*"/, 'ticket')
+      expect(same(challenge, path)).toBe(same(missing.headers.get('www-authenticate')!, '/private/missing.ttl'))
+    },
+  )
   test('a public profile is read, and what it lists may be quoted', async () => {
     const res = await pod.handle(await forgedRequest(`${BASE}/public/me.ttl#me`))
     expect(res.status).toBe(401)
@@ -85,18 +99,28 @@ describe('a token whose webid is a document the requester cannot read', () => {
 })
 
 describe('GET /.oidc/auth with a client_id on this pod the public cannot read', () => {
-  const authorize = (clientId: string) => pod.request(`/.oidc/auth?${new URLSearchParams({
-    response_type: 'code', client_id: clientId, redirect_uri: 'https://app.example/callback', scope: 'openid webid',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
-  })}`)
-  test.each(['/private/app.jsonld', '/private/bin.pdf', '/private/secret.ttl'])('%s: 400 invalid_client, the same page as for a missing document', async (path) => {
-    const res = await authorize(BASE + path)
-    expect(res.status).toBe(400)
-    expect(res.headers.get('location')).toBeNull()
-    const page = await res.text()
-    expect(pageError(page)).toBe('invalid_client')
-    for (const leak of ['pdf', 'application/', 'turtle', 'no such document']) expect(page.replaceAll(path, '')).not.toContain(leak)
-    const missing = await (await authorize(`${BASE}/private/nothing`)).text()
-    expect(page.replaceAll(path, '')).toBe(missing.replaceAll('/private/nothing', ''))
-  })
+  const authorize = (clientId: string) =>
+    pod.request(
+      `/.oidc/auth?${new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: 'https://app.example/callback',
+        scope: 'openid webid',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      })}`,
+    )
+  test.each(['/private/app.jsonld', '/private/bin.pdf', '/private/secret.ttl'])(
+    '%s: 400 invalid_client, the same page as for a missing document',
+    async path => {
+      const res = await authorize(BASE + path)
+      expect(res.status).toBe(400)
+      expect(res.headers.get('location')).toBeNull()
+      const page = await res.text()
+      expect(pageError(page)).toBe('invalid_client')
+      for (const leak of ['pdf', 'application/', 'turtle', 'no such document']) expect(page.replaceAll(path, '')).not.toContain(leak)
+      const missing = await (await authorize(`${BASE}/private/nothing`)).text()
+      expect(page.replaceAll(path, '')).toBe(missing.replaceAll('/private/nothing', ''))
+    },
+  )
 })

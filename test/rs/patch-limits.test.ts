@@ -18,19 +18,29 @@ beforeAll(async () => {
   await seedTurtle(pod.store, pod.base, '/private/doc', '<#a> <#b> <#c>.')
   await expectStatus(pod.request('/pub/doc', withTurtle('PUT', '<#a> <#b> <#c>.')), 201)
 })
-afterAll(async () => { await pod.close(); await small.close() })
+afterAll(async () => {
+  await pod.close()
+  await small.close()
+})
 
 const SPARQL = 'application/sparql-update'
 
 /** A request body that sends one chunk and then never ends: only an answer that does not read it can come back. */
 function endlessBody(): ReadableStream<Uint8Array> {
-  return new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('INSERT DATA { ')) } })
+  return new ReadableStream({
+    start(c) {
+      c.enqueue(new TextEncoder().encode('INSERT DATA { '))
+    },
+  })
 }
 const within = <T>(p: Promise<T>, ms: number) => Promise.race([p, Bun.sleep(ms).then(() => 'no answer' as const)])
 
 describe('PATCH: access is decided before the body is read (at least Append on the target)', () => {
-  test.each(['/private/doc', '/read/doc', '/private/new'])('anonymous PATCH to %s: 401 at once, with an endless body', async (path) => {
-    const res = await within(pod.request(path, { method: 'PATCH', headers: { 'content-type': SPARQL }, body: endlessBody(), duplex: 'half' } as RequestInit), 5000)
+  test.each(['/private/doc', '/read/doc', '/private/new'])('anonymous PATCH to %s: 401 at once, with an endless body', async path => {
+    const res = await within(
+      pod.request(path, { method: 'PATCH', headers: { 'content-type': SPARQL }, body: endlessBody(), duplex: 'half' } as RequestInit),
+      5000,
+    )
     expect(res).not.toBe('no answer')
     const r = res as Response
     await expectRsError(r, 401, 'unauthenticated')
@@ -60,7 +70,11 @@ describe('PATCH: nesting is bounded before any parser runs', () => {
   test.each([
     ['SPARQL groups', SPARQL, nested(5000)],
     ['SPARQL blank node lists', SPARQL, `INSERT DATA { <#a> <#b> ${'[ <#p> '.repeat(5000)}1${' ]'.repeat(5000)} }`],
-    ['N3 formulas', 'text/n3', `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts ${'{ '.repeat(5000)}${'} '.repeat(5000)}.`],
+    [
+      'N3 formulas',
+      'text/n3',
+      `@prefix solid: <http://www.w3.org/ns/solid/terms#>. _:p a solid:InsertDeletePatch; solid:inserts ${'{ '.repeat(5000)}${'} '.repeat(5000)}.`,
+    ],
   ])('%s nested 5,000 deep: 400 invalid_syntax', async (_, type, body) => {
     const text = await expectRsError(await pod.request('/pub/doc', withBody('PATCH', type, body)), 400, 'invalid_syntax')
     expect(text).toContain(`more than ${MAX_PATCH_NESTING} levels`)

@@ -22,7 +22,10 @@ describe('PATCH: the parse runs off the event loop', () => {
     // ~1 MiB of one repeated triple: a long parse, then a one-triple write
     const body = `INSERT DATA {\n${'<#s> <#p> "a repeated value of some length" .\n'.repeat(20_000)}}`
     let patchDone = false
-    const patch = pod.request('/pub/parsed', withBody('PATCH', SPARQL, body)).then(r => { patchDone = true; return r })
+    const patch = pod.request('/pub/parsed', withBody('PATCH', SPARQL, body)).then(r => {
+      patchDone = true
+      return r
+    })
     let answeredMeanwhile = 0
     const deadline = Date.now() + 80_000
     while (!patchDone) {

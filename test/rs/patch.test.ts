@@ -2,19 +2,18 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openPod, type Pod } from './pod-fixture.ts'
-import {
-  EX, LDP, expectRsError, expectStatus, hasTriple, objectsOf, randomBytes, snapshotStore, triplesOf, withBody, withTurtle,
-} from './rs-helpers.ts'
+import { EX, LDP, expectRsError, expectStatus, hasTriple, objectsOf, randomBytes, snapshotStore, triplesOf, withBody, withTurtle } from './rs-helpers.ts'
 
 let pod: Pod
-beforeAll(async () => { pod = await openPod({ publicWrite: ['/pub/'] }) })
+beforeAll(async () => {
+  pod = await openPod({ publicWrite: ['/pub/'] })
+})
 afterAll(() => pod.close())
 
 const url = (path: string) => pod.base + path
 const PREFIXES = '@prefix solid: <http://www.w3.org/ns/solid/terms#>. @prefix ex: <http://example.org/ns#>.\n'
 const n3 = (body: string) => `${PREFIXES}_:patch a solid:InsertDeletePatch; ${body}.`
-const patchN3 = (path: string, body: string, headers: Record<string, string> = {}) =>
-  pod.request(path, withBody('PATCH', 'text/n3', n3(body), headers))
+const patchN3 = (path: string, body: string, headers: Record<string, string> = {}) => pod.request(path, withBody('PATCH', 'text/n3', n3(body), headers))
 const patchSparql = (path: string, body: string) => pod.request(path, withBody('PATCH', 'application/sparql-update', body))
 const triples = async (path: string) => triplesOf(await expectStatus(pod.request(path), 200), url(path))
 
@@ -119,7 +118,7 @@ describe('SPARQL 1.1 Update as PATCH (application/sparql-update)', () => {
     expect(objectsOf(await triples(path), url(`${path}#s`), EX('age'))).toEqual(['40'])
   })
 
-  test('DELETE/INSERT WHERE without a solution is a successful no-op: 204, same ETag, nothing written (not N3 Patch\'s 409)', async () => {
+  test("DELETE/INSERT WHERE without a solution is a successful no-op: 204, same ETag, nothing written (not N3 Patch's 409)", async () => {
     const path = await freshDoc()
     const etag = (await pod.request(path)).headers.get('etag')
     const before = await snapshotStore(pod.store)
@@ -174,7 +173,11 @@ describe('RFC 5789 PATCH: what cannot be patched', () => {
 
   test('an N3 syntax error is 400 invalid_syntax with its line and column', async () => {
     const path = await freshDoc()
-    const text = await expectRsError(await pod.request(path, withBody('PATCH', 'text/n3', `${PREFIXES}_:p a solid:InsertDeletePatch;\n  solid:inserts { <#a> ex:p "x }.`)), 400, 'invalid_syntax')
+    const text = await expectRsError(
+      await pod.request(path, withBody('PATCH', 'text/n3', `${PREFIXES}_:p a solid:InsertDeletePatch;\n  solid:inserts { <#a> ex:p "x }.`)),
+      400,
+      'invalid_syntax',
+    )
     expect(text).toMatch(/line \d+, column \d+/)
   })
 })

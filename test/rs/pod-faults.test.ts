@@ -8,7 +8,9 @@ import { deleteResource } from '../../src/store/resources.ts'
 import { PARSE_TIMEOUT_MS } from '../../src/rdf/parse-off-thread.ts'
 
 let pod: Pod
-beforeAll(async () => { pod = await openPod({ publicWrite: ['/pub/'] }) })
+beforeAll(async () => {
+  pod = await openPod({ publicWrite: ['/pub/'] })
+})
 afterAll(() => pod.close())
 
 describe('a body whose parse takes longer than the pod allows', () => {

@@ -24,14 +24,22 @@ export const publicWriteAcl = (containerPath: string) => `@prefix acl: <http://w
   acl:mode acl:Read, acl:Write, acl:Control.`
 
 export async function openPod(opts: { maxBodyBytes?: number; maxPatchBytes?: number; publicWrite?: string[]; now?: () => number } = {}): Promise<Pod> {
-  const pod = await openTempPod('rs', BASE, [...(opts.maxBodyBytes ? ['--max-body-bytes', String(opts.maxBodyBytes)] : []),
-    ...(opts.maxPatchBytes ? ['--max-patch-bytes', String(opts.maxPatchBytes)] : [])], opts.now ? { now: opts.now } : {})
+  const pod = await openTempPod(
+    'rs',
+    BASE,
+    [
+      ...(opts.maxBodyBytes ? ['--max-body-bytes', String(opts.maxBodyBytes)] : []),
+      ...(opts.maxPatchBytes ? ['--max-patch-bytes', String(opts.maxPatchBytes)] : []),
+    ],
+    opts.now ? { now: opts.now } : {},
+  )
   for (const p of opts.publicWrite ?? []) {
     await seedTurtle(pod.store, BASE, p, '')
     await seedTurtle(pod.store, BASE, `${p}.acl`, publicWriteAcl(BASE + p))
   }
   return {
-    store: pod.store, base: BASE,
+    store: pod.store,
+    base: BASE,
     request: (path, init) => pod.handle(new Request(BASE + path, init)),
     close: pod.close,
   }

@@ -2,12 +2,12 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openPod, type Pod } from './pod-fixture.ts'
-import {
-  EX, LDP, expectRsError, expectStatus, hasTriple, objectsOf, randomBytes, snapshotStore, triplesOf, withBody, withTurtle,
-} from './rs-helpers.ts'
+import { EX, LDP, expectRsError, expectStatus, hasTriple, objectsOf, randomBytes, snapshotStore, triplesOf, withBody, withTurtle } from './rs-helpers.ts'
 
 let pod: Pod
-beforeAll(async () => { pod = await openPod({ publicWrite: ['/pub/'] }) })
+beforeAll(async () => {
+  pod = await openPod({ publicWrite: ['/pub/'] })
+})
 afterAll(() => pod.close())
 
 const url = (path: string) => pod.base + path
@@ -106,7 +106,9 @@ describe('Solid Protocol §5.4 the storage root is protected', () => {
       await expectRsError(res, 405, 'root_protected')
       expect(res.headers.get('allow')).not.toContain('PUT')
       expect(await snapshotStore(open.store)).toBe(before)
-    } finally { await open.close() }
+    } finally {
+      await open.close()
+    }
   })
 
   test('PUT on the root by an agent without Write is 401 first, with no Allow', async () => {

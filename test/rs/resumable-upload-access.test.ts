@@ -9,10 +9,13 @@ import { sweepExpiredUploads } from '../../src/store/upload-records.ts'
 import { expectRsError } from './rs-helpers.ts'
 
 const DRAFT = { 'upload-draft-interop-version': '8', 'upload-complete': '?0' }
-const appendInit = (offset: number, body: string, more: Record<string, string> = {}): RequestInit =>
-  ({ method: 'PATCH', headers: { 'content-type': 'application/partial-upload', 'upload-offset': String(offset), ...DRAFT, ...more }, body })
+const appendInit = (offset: number, body: string, more: Record<string, string> = {}): RequestInit => ({
+  method: 'PATCH',
+  headers: { 'content-type': 'application/partial-upload', 'upload-offset': String(offset), ...DRAFT, ...more },
+  body,
+})
 
-describe('draft-ietf-httpbis-resumable-upload §12: an upload resource is its starting agent\'s only', () => {
+describe("draft-ietf-httpbis-resumable-upload §12: an upload resource is its starting agent's only", () => {
   let pod: OwnerPod
   beforeAll(async () => {
     pod = await openOwnerPod('http://localhost:3998')
@@ -21,9 +24,11 @@ describe('draft-ietf-httpbis-resumable-upload §12: an upload resource is its st
   })
   afterAll(() => pod?.close())
 
-  const asOwner = (path: string, init: RequestInit) => pod.request(path, {
-    ...init, headers: { ...(init.headers as Record<string, string>), cookie: pod.owner.header(), 'x-csrf-token': csrfOf() },
-  })
+  const asOwner = (path: string, init: RequestInit) =>
+    pod.request(path, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), cookie: pod.owner.header(), 'x-csrf-token': csrfOf() },
+    })
   let csrf = ''
   const csrfOf = () => csrf
 
@@ -41,19 +46,22 @@ describe('draft-ietf-httpbis-resumable-upload §12: an upload resource is its st
     expect(mine.headers.get('upload-offset')).toBe('0')
   })
 
-  test('an upload started anonymously is not the owner\'s either', async () => {
+  test("an upload started anonymously is not the owner's either", async () => {
     const created = await pod.request('/pub/anon.bin', { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...DRAFT } })
     expect(created.status).toBe(201)
     await expectRsError(await asOwner(created.headers.get('location')!, appendInit(0, 'owner')), 403, 'upload_not_yours')
   })
 
-  test('access is decided again at completion: taken away meanwhile, the write is refused with the written resource\'s links (§12)', async () => {
+  test("access is decided again at completion: taken away meanwhile, the write is refused with the written resource's links (§12)", async () => {
     await pod.seed('/shut/', '')
     await pod.seed('/shut/.acl', publicWriteAcl(`${pod.base}/shut/`))
     const created = await pod.request('/shut/film.bin', { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...DRAFT } })
     expect(created.status).toBe(201)
-    await pod.seed('/shut/.acl', `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
-<#owner> a acl:Authorization; acl:agent </profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`)
+    await pod.seed(
+      '/shut/.acl',
+      `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent </profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.`,
+    )
     const res = await pod.request(created.headers.get('location')!, appendInit(0, 'frames', { 'upload-complete': '?1' }))
     await expectRsError(res, 401, 'unauthenticated')
     expect(res.headers.get('upload-complete')).toBe('?1')
@@ -66,7 +74,9 @@ describe('draft-ietf-httpbis-resumable-upload §12: an upload resource is its st
 describe('abandoned uploads (--upload-expiry-seconds, default 86400)', () => {
   let pod: Pod
   let clock = Date.now()
-  beforeAll(async () => { pod = await openPod({ publicWrite: ['/pub/'], now: () => clock }) })
+  beforeAll(async () => {
+    pod = await openPod({ publicWrite: ['/pub/'], now: () => clock })
+  })
   afterAll(() => pod?.close())
 
   test('after a day without activity the upload resource is gone and the sweep removes its bytes', async () => {

@@ -12,13 +12,18 @@ export const EX = (l: string) => `http://example.org/ns#${l}`
 export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type'
 
 /** A write with a Turtle body. */
-export const withTurtle = (method: string, body: string, headers: Record<string, string> = {}): RequestInit =>
-  ({ method, headers: { 'content-type': 'text/turtle', ...headers }, body })
+export const withTurtle = (method: string, body: string, headers: Record<string, string> = {}): RequestInit => ({
+  method,
+  headers: { 'content-type': 'text/turtle', ...headers },
+  body,
+})
 
 /** A write with an explicit media type (bytes, so fetch adds no Content-Type of its own). */
-export const withBody = (method: string, contentType: string | undefined, body: string | Uint8Array, headers: Record<string, string> = {}): RequestInit =>
-  ({ method, headers: { ...(contentType ? { 'content-type': contentType } : {}), ...headers },
-    body: (typeof body === 'string' ? new TextEncoder().encode(body) : body) as Uint8Array<ArrayBuffer> })
+export const withBody = (method: string, contentType: string | undefined, body: string | Uint8Array, headers: Record<string, string> = {}): RequestInit => ({
+  method,
+  headers: { ...(contentType ? { 'content-type': contentType } : {}), ...headers },
+  body: (typeof body === 'string' ? new TextEncoder().encode(body) : body) as Uint8Array<ArrayBuffer>,
+})
 
 /**
  * RS errors are plain text `code: description`; on the OP/AS paths (/.oidc, /.uma …) they are OAuth
@@ -70,6 +75,9 @@ export function linksOf(res: Response): { target: string; rel: string }[] {
   return [...header.matchAll(/<([^>]*)>\s*;\s*rel="([^"]*)"/g)].map(m => ({ target: m[1]!, rel: m[2]! }))
 }
 
-export const typeLinks = (res: Response) => linksOf(res).filter(l => l.rel === 'type').map(l => l.target)
+export const typeLinks = (res: Response) =>
+  linksOf(res)
+    .filter(l => l.rel === 'type')
+    .map(l => l.target)
 
 export const randomBytes = (n: number): Uint8Array<ArrayBuffer> => crypto.getRandomValues(new Uint8Array(n))

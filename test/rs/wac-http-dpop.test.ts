@@ -24,10 +24,16 @@ async function as(name: string, method: string, path: string): Promise<Record<st
   const now = Math.floor(Date.now() / 1000)
   const token = await new SignJWT({ webid: webidOf(name), client_id: 'https://app.example/id', cnf: { jkt: dpopKey.jkt } })
     .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
-    .setIssuer(issuer).setAudience('solid').setIssuedAt(now).setExpirationTime(now + 300).sign(signingKey)
+    .setIssuer(issuer)
+    .setAudience('solid')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 300)
+    .sign(signingKey)
   const ath = Buffer.from(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)))).toString('base64url')
   const proof = await new SignJWT({ htm: method, htu: pod.base + path, jti: crypto.randomUUID(), ath })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: dpopKey.jwk }).setIssuedAt(now).sign(dpopKey.privateKey)
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: dpopKey.jwk })
+    .setIssuedAt(now)
+    .sign(dpopKey.privateKey)
   return { authorization: `DPoP ${token}`, dpop: proof }
 }
 
@@ -38,8 +44,11 @@ async function request(name: string | undefined, path: string, init: { method?: 
 }
 
 const turtle = (method: string, body = '') => ({ method, headers: { 'content-type': 'text/turtle' }, body })
-const insert = (triples: string) => ({ method: 'PATCH', headers: { 'content-type': 'text/n3' },
-  body: `${PREFIXES}_:p a solid:InsertDeletePatch; solid:inserts { ${triples} }.` })
+const insert = (triples: string) => ({
+  method: 'PATCH',
+  headers: { 'content-type': 'text/n3' },
+  body: `${PREFIXES}_:p a solid:InsertDeletePatch; solid:inserts { ${triples} }.`,
+})
 const rule = (target: string, subject: string, modes: string, extra = '') =>
   `[] a acl:Authorization; ${target}; ${subject}; acl:mode ${modes}${extra ? `; ${extra}` : ''}.\n`
 const both = 'acl:accessTo <./>; acl:default <./>'
@@ -47,13 +56,14 @@ const both = 'acl:accessTo <./>; acl:default <./>'
 beforeAll(async () => {
   const pair = await generateKeyPair('ES256')
   signingKey = pair.privateKey
-  issuerJwk = { ...await exportJWK(pair.publicKey), kid: 'k1', alg: 'ES256', use: 'sig' }
+  issuerJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }
   const dpop = await generateKeyPair('ES256')
   const jwk = await exportJWK(dpop.publicKey)
   dpopKey = { privateKey: dpop.privateKey, jwk, jkt: await calculateJwkThumbprint(jwk) }
   issuerServer = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
-    fetch: (req) => {
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: req => {
       const path = new URL(req.url).pathname
       if (path === '/.well-known/openid-configuration') return Response.json({ issuer, jwks_uri: `${issuer}/jwks` })
       if (path === '/jwks') return Response.json({ keys: [issuerJwk] })
@@ -69,10 +79,13 @@ beforeAll(async () => {
   await seed('/groups/friends', `<#g> a vcard:Group; vcard:hasMember <${webidOf('carol')}>.`)
   // bob writes, carol (local group) reads and appends, dan (remote group) reads, erin only controls;
   // anyone authenticated may append to the container itself; the public reads nothing.
-  await seed('/shared/.acl', rule(both, `acl:agent <${webidOf('bob')}>`, 'acl:Read, acl:Write')
-    + rule(both, 'acl:agentGroup </groups/friends#g>', 'acl:Read, acl:Append')
-    + rule(both, `acl:agentGroup <${issuer}/team#g>`, 'acl:Read')
-    + rule(both, `acl:agent <${webidOf('erin')}>`, 'acl:Control'))
+  await seed(
+    '/shared/.acl',
+    rule(both, `acl:agent <${webidOf('bob')}>`, 'acl:Read, acl:Write') +
+      rule(both, 'acl:agentGroup </groups/friends#g>', 'acl:Read, acl:Append') +
+      rule(both, `acl:agentGroup <${issuer}/team#g>`, 'acl:Read') +
+      rule(both, `acl:agent <${webidOf('erin')}>`, 'acl:Control'),
+  )
   await seed('/originapp/.acl', rule(both, `acl:agent <${webidOf('bob')}>`, 'acl:Read', 'acl:origin <https://good.app>'))
   for (const path of ['/shared/doc', '/shared/doc2', '/shared/sub/', '/originapp/doc']) await seed(path, '<#a> <#b> <#c>.')
 })
@@ -112,7 +125,11 @@ describe('WAC over HTTP with DPoP-authenticated agents', () => {
 
   test('PATCH by an agent without Append: 403 forbidden at once, the body (endless here) never read', async () => {
     const auth = await as('dan', 'PATCH', '/shared/doc')
-    const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(new TextEncoder().encode('INSERT DATA { ')) } })
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('INSERT DATA { '))
+      },
+    })
     const answer = await Promise.race([
       pod.request('/shared/doc', { method: 'PATCH', headers: { 'content-type': 'application/sparql-update', ...auth }, body, duplex: 'half' } as RequestInit),
       Bun.sleep(5000).then(() => 'no answer' as const),

@@ -17,14 +17,24 @@ const both = 'acl:accessTo <./>; acl:default <./>'
 const OWNER_RULE = '<#owner> a acl:Authorization; acl:agent </profile/card#me>; acl:accessTo </>; acl:default </>; acl:mode acl:Read, acl:Write, acl:Control.\n'
 const CHALLENGE = `DPoP algs="${DPOP_ALGS}"`
 const allow = (modes: string) => `user="${modes}",public="${modes}"`
-const ALL = 'read write append control', RWA = 'read write append'
+const ALL = 'read write append control',
+  RWA = 'read write append'
 
-const insert = (triples: string) => ({ method: 'PATCH', headers: { 'content-type': 'text/n3' },
-  body: `${PREFIXES}_:p a solid:InsertDeletePatch; solid:inserts { ${triples} }.` })
-const remove = (triples: string) => ({ method: 'PATCH', headers: { 'content-type': 'text/n3' },
-  body: `${PREFIXES}_:p a solid:InsertDeletePatch; solid:deletes { ${triples} }.` })
-const turtle = (method: string, body: string, headers: Record<string, string> = {}) =>
-  ({ method, headers: { 'content-type': 'text/turtle', ...headers }, body })
+const insert = (triples: string) => ({
+  method: 'PATCH',
+  headers: { 'content-type': 'text/n3' },
+  body: `${PREFIXES}_:p a solid:InsertDeletePatch; solid:inserts { ${triples} }.`,
+})
+const remove = (triples: string) => ({
+  method: 'PATCH',
+  headers: { 'content-type': 'text/n3' },
+  body: `${PREFIXES}_:p a solid:InsertDeletePatch; solid:deletes { ${triples} }.`,
+})
+const turtle = (method: string, body: string, headers: Record<string, string> = {}) => ({
+  method,
+  headers: { 'content-type': 'text/turtle', ...headers },
+  body,
+})
 
 async function snapshot(store: Store): Promise<string> {
   const out: string[] = []
@@ -47,15 +57,32 @@ beforeAll(async () => {
     ['/originapp/.acl', rule(both, 'acl:Read', 'acl:origin <https://good.app>')],
   ]
   for (const [path, ttl] of acls) await seed(path, ttl)
-  for (const path of ['/private/doc', '/private/sub/', '/readonly/doc', '/drop/doc', '/nodrop/doc', '/nodrop/sub/', '/appendonly/doc',
-    '/deletes/doc', '/deletes/sub/doc', '/originapp/doc', '/open/doc', '/open/doc2', '/open/full/', '/open/full/x', '/flip/doc']) {
+  for (const path of [
+    '/private/doc',
+    '/private/sub/',
+    '/readonly/doc',
+    '/drop/doc',
+    '/nodrop/doc',
+    '/nodrop/sub/',
+    '/appendonly/doc',
+    '/deletes/doc',
+    '/deletes/sub/doc',
+    '/originapp/doc',
+    '/open/doc',
+    '/open/doc2',
+    '/open/full/',
+    '/open/full/x',
+    '/flip/doc',
+  ]) {
     await seed(path, '<#a> <#b> <#c>.')
   }
   const bytes = new TextEncoder().encode('secret bytes')
   await writeResource(pod.store, pod.base, '/private/bin', await binaryContent(pod.store, 'application/octet-stream', bytes), Date.now())
 })
 
-afterAll(async () => { await pod.close() })
+afterAll(async () => {
+  await pod.close()
+})
 
 describe('WAC §5 modes per method modes required per request, anonymous over HTTP', () => {
   test.each<[string, string, RequestInit, number, string]>([
@@ -93,7 +120,9 @@ describe('request pipeline deny, anonymous', () => {
   test('401 with every challenge, the type and ACL links, and WAC-Allow', async () => {
     const res = await pod.request('/private/doc')
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toMatch(new RegExp(`^UMA realm="${pod.base}", as_uri="${pod.base}", ticket="[\\w-]+\\.[\\w-]{22}", ${CHALLENGE}, HttpSig realm="/private/doc"$`))
+    expect(res.headers.get('www-authenticate')).toMatch(
+      new RegExp(`^UMA realm="${pod.base}", as_uri="${pod.base}", ticket="[\\w-]+\\.[\\w-]{22}", ${CHALLENGE}, HttpSig realm="/private/doc"$`),
+    )
     expect(res.headers.get('accept-signature')).toBe('sig1=("@method" "@target-uri" "authorization");created;nonce')
     expect(res.headers.get('link')).toBe(`<http://www.w3.org/ns/ldp#Resource>; rel="type", <${pod.base}/private/doc.acl>; rel="acl"`)
     expect(res.headers.get('wac-allow')).toBe(allow(''))
@@ -111,7 +140,9 @@ describe('request pipeline deny, anonymous', () => {
     expect(res.status).toBe(401)
     const acl = `<${pod.base}${path}.acl>; rel="acl"`
     expect(res.headers.get('link')).toContain(acl)
-    expect(res.headers.get('link')).toContain(path.endsWith('/') ? '<http://www.w3.org/ns/ldp#BasicContainer>; rel="type"' : '<http://www.w3.org/ns/ldp#Resource>; rel="type"')
+    expect(res.headers.get('link')).toContain(
+      path.endsWith('/') ? '<http://www.w3.org/ns/ldp#BasicContainer>; rel="type"' : '<http://www.w3.org/ns/ldp#Resource>; rel="type"',
+    )
   })
 
   test('a container answers with its container types and its ACL', async () => {
@@ -139,7 +170,14 @@ describe('WAC: no existence oracle for a requester without Read', () => {
   ])('%s: the same 401 either way', async (_what, a, b, init) => {
     const [x, y] = [await pod.request(a, init), await pod.request(b, init)]
     // The ticket is fresh and the HttpSig realm is the requested path itself: they differ by the request, not by existence.
-    const shape = (r: Response) => ({ status: r.status, wac: r.headers.get('wac-allow'), auth: r.headers.get('www-authenticate')?.replace(/ticket="[^"]*"/, 'ticket="…"').replace(/HttpSig realm="[^"]*"/, 'HttpSig realm=…') })
+    const shape = (r: Response) => ({
+      status: r.status,
+      wac: r.headers.get('wac-allow'),
+      auth: r.headers
+        .get('www-authenticate')
+        ?.replace(/ticket="[^"]*"/, 'ticket="…"')
+        .replace(/HttpSig realm="[^"]*"/, 'HttpSig realm=…'),
+    })
     expect(shape(y)).toEqual(shape(x))
     expect(shape(y)).toEqual({ status: 401, wac: allow(''), auth: `UMA realm="${pod.base}", as_uri="${pod.base}", ticket="…", ${CHALLENGE}, HttpSig realm=…` })
   })
@@ -168,7 +206,13 @@ describe('ACL documents are validated on write, and a refused write changes noth
     ['no applicable authorization', '/open/doc2.acl', turtle('PUT', `${PREFIXES}<#r> a acl:Authorization; acl:accessTo <doc2>.`), 422, 'invalid_acl'],
     ['rules naming another resource only', '/open/doc2.acl', turtle('PUT', PREFIXES + rule('acl:accessTo <doc>', 'acl:Read')), 422, 'invalid_acl'],
     ['a patch removing every rule', '/open/.acl', remove('<#public> a acl:Authorization'), 422, 'invalid_acl'],
-    ['an ACL of a resource that does not exist', '/open/missing.acl', turtle('PUT', PREFIXES + rule('acl:accessTo <missing>', 'acl:Read')), 409, 'acl_without_resource'],
+    [
+      'an ACL of a resource that does not exist',
+      '/open/missing.acl',
+      turtle('PUT', PREFIXES + rule('acl:accessTo <missing>', 'acl:Read')),
+      409,
+      'acl_without_resource',
+    ],
   ])('%s', async (_what, path, init, status, code) => {
     const before = await snapshot(pod.store)
     const res = await pod.request(path, init)
@@ -181,13 +225,23 @@ describe('ACL documents are validated on write, and a refused write changes noth
     beforeAll(async () => {
       root = await openPod()
       // The root ACL lets anyone control it, so an anonymous request can try to drop the owner.
-      await seedTurtle(root.store, root.base, '/.acl', `${PREFIXES + OWNER_RULE}<#anyone> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo </>; acl:mode acl:Control.`)
+      await seedTurtle(
+        root.store,
+        root.base,
+        '/.acl',
+        `${PREFIXES + OWNER_RULE}<#anyone> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo </>; acl:mode acl:Control.`,
+      )
     })
-    afterAll(async () => { await root.close() })
+    afterAll(async () => {
+      await root.close()
+    })
 
     test.each<[string, RequestInit]>([
       ['a root ACL without the owner', turtle('PUT', PREFIXES + rule('acl:accessTo </>; acl:default </>', 'acl:Read, acl:Write'))],
-      ['a root ACL giving the owner no Control', turtle('PUT', `${PREFIXES}<#o> a acl:Authorization; acl:agent </profile/card#me>; acl:accessTo </>; acl:default </>; acl:mode acl:Read, acl:Write.`)],
+      [
+        'a root ACL giving the owner no Control',
+        turtle('PUT', `${PREFIXES}<#o> a acl:Authorization; acl:agent </profile/card#me>; acl:accessTo </>; acl:default </>; acl:mode acl:Read, acl:Write.`),
+      ],
       // foaf:Agent includes the owner, so Control has to go from both rules to lock the owner out.
       ['a patch taking Control from everyone', remove('<#owner> acl:mode acl:Control. <#anyone> acl:mode acl:Control')],
     ])('%s → 409 owner_lockout', async (_what, init) => {
@@ -209,11 +263,16 @@ describe('ACL documents are validated on write, and a refused write changes noth
 
 describe('ACL cache: a change over HTTP decides the very next request', () => {
   test('replace, patch and delete of a container ACL', async () => {
-    const read = async () => { const r = await pod.request('/flip/doc'); return [r.status, r.headers.get('wac-allow')] }
+    const read = async () => {
+      const r = await pod.request('/flip/doc')
+      return [r.status, r.headers.get('wac-allow')]
+    }
     expect(await read()).toEqual([200, allow(ALL)])
     expect((await pod.request('/flip/.acl', turtle('PUT', PREFIXES + rule(both, 'acl:Control')))).status).toBe(204)
     expect(await read()).toEqual([401, allow('control')])
-    expect((await pod.request('/flip/.acl', insert('<#r> a acl:Authorization; acl:agentClass foaf:Agent; acl:default <./>; acl:mode acl:Read'))).status).toBe(204)
+    expect((await pod.request('/flip/.acl', insert('<#r> a acl:Authorization; acl:agentClass foaf:Agent; acl:default <./>; acl:mode acl:Read'))).status).toBe(
+      204,
+    )
     expect(await read()).toEqual([200, allow('read control')])
     expect((await pod.request('/flip/.acl', { method: 'DELETE' })).status).toBe(204)
     expect(await read()).toEqual([401, allow('')]) // back to the root ACL: the owner only

@@ -14,7 +14,8 @@ const BINARIES = ['/usr/bin/ceph-mon', '/usr/bin/ceph-osd', '/usr/bin/radosgw', 
 /** Why the engine cannot run here (its packages are missing), in one line; undefined when it can. */
 export function cephMissing(): string | undefined {
   const missing = BINARIES.filter(b => !existsSync(b))
-  return missing.length === 0 ? undefined
+  return missing.length === 0
+    ? undefined
     : `S3 tests skipped: Ceph RGW is not installed (missing ${missing.join(', ')}; apt-get install ceph-mon ceph-osd radosgw ceph-common)`
 }
 
@@ -45,7 +46,12 @@ async function until<T>(what: string, ms: number, probe: () => Promise<T | undef
   const deadline = Date.now() + ms
   let last: unknown
   while (Date.now() < deadline) {
-    try { const v = await probe(); if (v !== undefined) return v } catch (err) { last = err }
+    try {
+      const v = await probe()
+      if (v !== undefined) return v
+    } catch (err) {
+      last = err
+    }
     await Bun.sleep(100)
   }
   throw new Error(`Ceph: ${what} not ready after ${ms} ms${last ? `: ${String(last)}` : ''}`)
@@ -55,7 +61,10 @@ async function stopProcess(p: Subprocess | undefined): Promise<void> {
   if (!p || p.exitCode !== null || p.signalCode !== null) return
   p.kill('SIGTERM')
   const done = await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)])
-  if (!done) { p.kill('SIGKILL'); await p.exited }
+  if (!done) {
+    p.kill('SIGKILL')
+    await p.exited
+  }
 }
 
 /** Starts the engine and makes the test bucket and its keys; about 10 s. */
@@ -68,7 +77,9 @@ export async function startCephRgw(): Promise<CephRgw> {
   const conf = join(dir, 'ceph.conf')
   const fsid = crypto.randomUUID()
   for (const d of ['mon/ceph-a', 'osd/ceph-0', 'run', 'log']) mkdirSync(join(dir, d), { recursive: true })
-  writeFileSync(conf, `[global]
+  writeFileSync(
+    conf,
+    `[global]
 fsid = ${fsid}
 mon host = v2:127.0.0.1:${monPort}
 mon initial members = a
@@ -98,10 +109,13 @@ rgw gc processor period = 5
 [client.rgw.a]
 rgw frontends = beast endpoint=127.0.0.1:${rgwPort}
 rgw data = ${dir}/rgw
-`)
+`,
+  )
   const procs: Subprocess[] = []
   // A test process that ends without stop() (a crash, a timeout) must not leave daemons behind.
-  const killAll = () => { for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL') }
+  const killAll = () => {
+    for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL')
+  }
   process.once('exit', killAll)
   const daemon = (cmd: string[]) => {
     const p = Bun.spawn(cmd, { stdout: 'ignore', stderr: 'ignore' })
@@ -112,7 +126,7 @@ rgw data = ${dir}/rgw
   const startGateway = async () => {
     if (rgw && rgw.exitCode === null && rgw.signalCode === null) return
     rgw = daemon(['/usr/bin/radosgw', '-f', '-c', conf, '-n', 'client.rgw.a'])
-    await until('radosgw', 30_000, async () => (await fetch(`http://127.0.0.1:${rgwPort}/`)).status > 0 ? true : undefined)
+    await until('radosgw', 30_000, async () => ((await fetch(`http://127.0.0.1:${rgwPort}/`)).status > 0 ? true : undefined))
   }
   const stop = async () => {
     process.off('exit', killAll)
@@ -124,30 +138,62 @@ rgw data = ${dir}/rgw
     // into the monitor's database by its mkfs, so no key is added later.
     const keyring = join(dir, 'keyring')
     await run(['/usr/bin/ceph-authtool', '--create-keyring', keyring, '--gen-key', '-n', 'mon.', '--cap', 'mon', 'allow *'])
-    await run(['/usr/bin/ceph-authtool', keyring, '--gen-key', '-n', 'client.admin', '--cap', 'mon', 'allow *', '--cap', 'osd', 'allow *', '--cap', 'mgr', 'allow *'])
+    await run([
+      '/usr/bin/ceph-authtool',
+      keyring,
+      '--gen-key',
+      '-n',
+      'client.admin',
+      '--cap',
+      'mon',
+      'allow *',
+      '--cap',
+      'osd',
+      'allow *',
+      '--cap',
+      'mgr',
+      'allow *',
+    ])
     await run(['/usr/bin/ceph-authtool', keyring, '--gen-key', '-n', 'osd.0', '--cap', 'mon', 'allow profile osd', '--cap', 'osd', 'allow *'])
     await run(['/usr/bin/ceph-authtool', keyring, '--gen-key', '-n', 'client.rgw.a', '--cap', 'mon', 'allow rw', '--cap', 'osd', 'allow rwx'])
     await run(['/usr/bin/monmaptool', '--create', '--fsid', fsid, '--addv', 'a', `[v2:127.0.0.1:${monPort}]`, join(dir, 'monmap')])
     await run(['/usr/bin/ceph-mon', '-c', conf, '--mkfs', '-i', 'a', '--monmap', join(dir, 'monmap'), '--keyring', keyring])
     daemon(['/usr/bin/ceph-mon', '-f', '-c', conf, '-i', 'a'])
     const ceph = (...args: string[]) => run(['/usr/bin/ceph', '-c', conf, '--connect-timeout', '5', ...args])
-    await until('monitor', 30_000, async () => (await ceph('mon', 'stat')) ? true : undefined)
+    await until('monitor', 30_000, async () => ((await ceph('mon', 'stat')) ? true : undefined))
     const osdUuid = crypto.randomUUID()
     const id = (await ceph('osd', 'new', osdUuid)).trim()
     await run(['/usr/bin/ceph-osd', '-c', conf, '-i', id, '--mkfs', '--osd-uuid', osdUuid])
     daemon(['/usr/bin/ceph-osd', '-f', '-c', conf, '-i', id])
-    await until('OSD', 30_000, async () => /1 up/.test(await ceph('osd', 'stat')) ? true : undefined)
+    await until('OSD', 30_000, async () => (/1 up/.test(await ceph('osd', 'stat')) ? true : undefined))
     await startGateway()
-    await run(['/usr/bin/radosgw-admin', '-c', conf, 'user', 'create', '--uid=solopod', '--display-name=solopod tests',
-      `--access-key=${ACCESS_KEY}`, `--secret=${SECRET_KEY}`])
+    await run([
+      '/usr/bin/radosgw-admin',
+      '-c',
+      conf,
+      'user',
+      'create',
+      '--uid=solopod',
+      '--display-name=solopod tests',
+      `--access-key=${ACCESS_KEY}`,
+      `--secret=${SECRET_KEY}`,
+    ])
     const endpoint = `http://127.0.0.1:${rgwPort}`
     const bucket = 'solopod-test'
     await createBucket(endpoint, bucket)
     const client = new S3Client({ endpoint, bucket, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, region: 'us-east-1' })
     // RGW makes its data pool at the first PUT (~1.5 s): made now, not in a test's timing.
-    await until('first object', 30_000, async () => { await client.write('warm-up', 'x'); await client.delete('warm-up'); return true })
+    await until('first object', 30_000, async () => {
+      await client.write('warm-up', 'x')
+      await client.delete('warm-up')
+      return true
+    })
     return {
-      endpoint, bucket, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, client,
+      endpoint,
+      bucket,
+      accessKeyId: ACCESS_KEY,
+      secretAccessKey: SECRET_KEY,
+      client,
       stopGateway: () => stopProcess(rgw),
       startGateway,
       stop,
@@ -173,17 +219,28 @@ async function createBucket(endpoint: string, bucket: string): Promise<void> {
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonical)].join('\n')
   const key = hmac(hmac(hmac(hmac(`AWS4${SECRET_KEY}`, day), 'us-east-1'), 's3'), 'aws4_request')
   const signature = new Bun.CryptoHasher('sha256', key).update(toSign).digest('hex')
-  const res = await fetch(`${endpoint}/${bucket}`, { method: 'PUT', headers: {
-    'x-amz-content-sha256': payload, 'x-amz-date': amzDate,
-    authorization: `AWS4-HMAC-SHA256 Credential=${ACCESS_KEY}/${scope}, SignedHeaders=${signed}, Signature=${signature}`,
-  } })
+  const res = await fetch(`${endpoint}/${bucket}`, {
+    method: 'PUT',
+    headers: {
+      'x-amz-content-sha256': payload,
+      'x-amz-date': amzDate,
+      authorization: `AWS4-HMAC-SHA256 Credential=${ACCESS_KEY}/${scope}, SignedHeaders=${signed}, Signature=${signature}`,
+    },
+  })
   if (!res.ok && res.status !== 409) throw new Error(`Ceph: creating bucket ${bucket}: ${res.status} ${await res.text()}`)
 }
 
 if (import.meta.main) {
   const missing = cephMissing()
-  if (missing) { console.log(missing); process.exit(1) }
+  if (missing) {
+    console.log(missing)
+    process.exit(1)
+  }
   const engine = await startCephRgw()
-  console.log(`Ceph RGW on ${engine.endpoint}, bucket ${engine.bucket}; AWS_ACCESS_KEY_ID=${engine.accessKeyId} AWS_SECRET_ACCESS_KEY=${engine.secretAccessKey}`)
-  process.on('SIGINT', () => { void engine.stop().then(() => process.exit(0)) })
+  console.log(
+    `Ceph RGW on ${engine.endpoint}, bucket ${engine.bucket}; AWS_ACCESS_KEY_ID=${engine.accessKeyId} AWS_SECRET_ACCESS_KEY=${engine.secretAccessKey}`,
+  )
+  process.on('SIGINT', () => {
+    void engine.stop().then(() => process.exit(0))
+  })
 }

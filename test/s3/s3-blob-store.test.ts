@@ -56,7 +56,7 @@ async function newObjectDuring(work: () => Promise<void>): Promise<string> {
 }
 
 describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () => {
-  test('a 50 MB file goes to the bucket as one object and comes back byte for byte, the pod\'s RSS flat both ways', async () => {
+  test("a 50 MB file goes to the bucket as one object and comes back byte for byte, the pod's RSS flat both ways", async () => {
     const size = 50 * MIB
     const body = generatedBody(size)
     const idle = rssMb(pod.proc.pid)
@@ -90,12 +90,14 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
     expect(new Uint8Array(await tail.arrayBuffer())).toEqual(bytes.slice(-10))
   })
 
-  test('a deleted file\'s object stays while a reader may hold it, and is gone after', async () => {
-    const id = await newObjectDuring(async () => { expect((await put('/files/gone.txt', 'bye', 'text/plain')).status).toBe(201) })
+  test("a deleted file's object stays while a reader may hold it, and is gone after", async () => {
+    const id = await newObjectDuring(async () => {
+      expect((await put('/files/gone.txt', 'bye', 'text/plain')).status).toBe(201)
+    })
     expect((await fetch(`${pod.baseUrl}/files/gone.txt`, { method: 'DELETE' })).status).toBe(204)
     expect(await engine.client.exists(`${PREFIX}/${id}`)).toBe(true)
     const deadline = Date.now() + 45_000
-    while (await engine.client.exists(`${PREFIX}/${id}`) && Date.now() < deadline) await Bun.sleep(500)
+    while ((await engine.client.exists(`${PREFIX}/${id}`)) && Date.now() < deadline) await Bun.sleep(500)
     expect(await engine.client.exists(`${PREFIX}/${id}`)).toBe(false)
   })
 
@@ -105,14 +107,23 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
     let sent = 0
     let stopped: Promise<void> | undefined
     const chunk = new Uint8Array(MIB).fill(7)
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (sent === first) { stopped = engine.stopGateway(); await stopped }
-        if (sent === 20) { controller.close(); return }
-        sent++
-        controller.enqueue(chunk.slice())
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          if (sent === first) {
+            stopped = engine.stopGateway()
+            await stopped
+          }
+          if (sent === 20) {
+            controller.close()
+            return
+          }
+          sent++
+          controller.enqueue(chunk.slice())
+        },
       },
-    }, { highWaterMark: 0 })
+      { highWaterMark: 0 },
+    )
     const res = await put('/files/cut.bin', body)
     await stopped
     expect(res.status).toBe(503)

@@ -13,8 +13,13 @@ import { seedPublicContainer } from '../e2e/seed-store.ts'
 describe('the S3 flags', () => {
   const config = (...args: string[]) => buildConfig(['--data', '/tmp/x', ...args], {})
   test('s3://BUCKET/prefix with an endpoint; region and timeout defaulted; local without them', () => {
-    expect(config('--blob-store', 's3://pod-files/alice/', '--s3-endpoint', 'http://127.0.0.1:7480/').s3)
-      .toEqual({ bucket: 'pod-files', prefix: 'alice/', endpoint: 'http://127.0.0.1:7480', region: 'us-east-1', timeoutMs: 15_000 })
+    expect(config('--blob-store', 's3://pod-files/alice/', '--s3-endpoint', 'http://127.0.0.1:7480/').s3).toEqual({
+      bucket: 'pod-files',
+      prefix: 'alice/',
+      endpoint: 'http://127.0.0.1:7480',
+      region: 'us-east-1',
+      timeoutMs: 15_000,
+    })
     expect(config('--blob-store', 's3://pod-files', '--s3-endpoint', 'https://r2.example', '--s3-region', 'auto').s3?.prefix).toBe('')
     expect(config().s3).toBeUndefined()
     expect(config('--blob-store', 'local').s3).toBeUndefined()
@@ -28,7 +33,7 @@ describe('the S3 flags', () => {
   test('the keys come from the environment only: without them the store does not open', () => {
     const s3 = config('--blob-store', 's3://pod-files', '--s3-endpoint', 'http://127.0.0.1:1').s3!
     expect(() => openBlobStore('/tmp/x', s3, {})).toThrow(UserError)
-    expect(() => openBlobStore('/tmp/x', s3, {})).toThrow('needs the bucket\'s keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY')
+    expect(() => openBlobStore('/tmp/x', s3, {})).toThrow("needs the bucket's keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
   })
 })
 
@@ -50,7 +55,11 @@ afterAll(async () => {
 
 describe('a bucket that does not answer', () => {
   test('the pod starts; a file PUT is 503 blob_store_unavailable with Retry-After and names nothing; RDF is written', async () => {
-    const res = await fetch(`${pod.baseUrl}/files/a.bin`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(1000) })
+    const res = await fetch(`${pod.baseUrl}/files/a.bin`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(1000),
+    })
     expect(res.status).toBe(503)
     expect(res.headers.get('retry-after')).toBe('30')
     expect(await res.text()).toStartWith('blob_store_unavailable:')
@@ -62,12 +71,27 @@ describe('a bucket that does not answer', () => {
   })
 
   test('a resumable upload keeps its bytes on the local disk; completing it while the bucket is down is 503, and its bytes stay there', async () => {
-    const created = await fetch(`${pod.baseUrl}/files/r.bin`, { method: 'PUT', headers: {
-      'content-type': 'application/octet-stream', 'upload-draft-interop-version': '8', 'upload-complete': '?0', 'upload-length': '10' } })
+    const created = await fetch(`${pod.baseUrl}/files/r.bin`, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/octet-stream',
+        'upload-draft-interop-version': '8',
+        'upload-complete': '?0',
+        'upload-length': '10',
+      },
+    })
     expect(created.status).toBe(201)
     const upload = new URL(created.headers.get('location')!, pod.baseUrl).href
-    const res = await fetch(upload, { method: 'PATCH', headers: {
-      'content-type': 'application/partial-upload', 'upload-draft-interop-version': '8', 'upload-offset': '0', 'upload-complete': '?1' }, body: new Uint8Array(10) })
+    const res = await fetch(upload, {
+      method: 'PATCH',
+      headers: {
+        'content-type': 'application/partial-upload',
+        'upload-draft-interop-version': '8',
+        'upload-offset': '0',
+        'upload-complete': '?1',
+      },
+      body: new Uint8Array(10),
+    })
     expect(res.status).toBe(503)
     expect(res.headers.get('retry-after')).toBe('30')
     expect(await res.text()).toStartWith('blob_store_unavailable:')

@@ -7,13 +7,17 @@ import { join } from 'node:path'
 import { ControlSocketError, controlSocketPath, openControlSocket, requestSetupLink } from '../../src/server/control-socket.ts'
 
 const dirs: string[] = []
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
 
 test('an action that throws answers 500 with its message as JSON, with no source code or paths', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'solopod-ctl-'))
   dirs.push(dir)
   const close = openControlSocket(dir, {
-    issueSetupLink: async () => { throw new Error('the database is closed') },
+    issueSetupLink: async () => {
+      throw new Error('the database is closed')
+    },
     exportTo: async () => ({}),
   })
   try {
@@ -23,5 +27,7 @@ test('an action that throws answers 500 with its message as JSON, with no source
     expect(JSON.parse(body)).toEqual({ error: 'the database is closed' })
     expect(body).not.toContain('control-socket.ts')
     expect(await requestSetupLink(dir).catch((e: unknown) => e)).toBeInstanceOf(ControlSocketError)
-  } finally { close() }
+  } finally {
+    close()
+  }
 })

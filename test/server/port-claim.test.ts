@@ -15,14 +15,20 @@ describe('claimSharedPort', () => {
     const held = claimSharedPort('127.0.0.1', port, '--port')
     try {
       expect(() => claimSharedPort('127.0.0.1', port, '--port')).toThrow(new UserError(refusal(port, 'another solopod serves it')))
-    } finally { held.release() }
+    } finally {
+      held.release()
+    }
     claimSharedPort('127.0.0.1', port, '--port').release()
   })
 
   test('the lock is per port: another port is claimed beside it', async () => {
     const [a, b] = [await freePort(), await freePort()]
     const held = claimSharedPort('127.0.0.1', a, '--port')
-    try { claimSharedPort('127.0.0.1', b, '--port').release() } finally { held.release() }
+    try {
+      claimSharedPort('127.0.0.1', b, '--port').release()
+    } finally {
+      held.release()
+    }
   })
 
   test('a port something listens on is refused, and the lock is not kept', async () => {
@@ -30,7 +36,9 @@ describe('claimSharedPort', () => {
     const other = Bun.listen({ hostname: '127.0.0.1', port, socket: { data() {} } })
     try {
       expect(() => claimSharedPort('127.0.0.1', port, '--port')).toThrow(new UserError(refusal(port, 'another process listens there')))
-    } finally { other.stop(true) }
+    } finally {
+      other.stop(true)
+    }
     claimSharedPort('127.0.0.1', port, '--port').release()
   })
 })
@@ -38,9 +46,18 @@ describe('claimSharedPort', () => {
 describe('bindOrExplain', () => {
   test('EADDRINUSE becomes the sentence with the flag; other errors pass unchanged', () => {
     const inUse = Object.assign(new Error('in use'), { code: 'EADDRINUSE' })
-    expect(() => bindOrExplain('0.0.0.0', 80, '--http-port', () => { throw inUse }))
-      .toThrow(new UserError('cannot listen on 0.0.0.0:80 (--http-port): another process listens there; stop it, or give this pod another port with --http-port'))
+    expect(() =>
+      bindOrExplain('0.0.0.0', 80, '--http-port', () => {
+        throw inUse
+      }),
+    ).toThrow(
+      new UserError('cannot listen on 0.0.0.0:80 (--http-port): another process listens there; stop it, or give this pod another port with --http-port'),
+    )
     const other = new Error('boom')
-    expect(() => bindOrExplain('127.0.0.1', 1, '--port', () => { throw other })).toThrow(other)
+    expect(() =>
+      bindOrExplain('127.0.0.1', 1, '--port', () => {
+        throw other
+      }),
+    ).toThrow(other)
   })
 })

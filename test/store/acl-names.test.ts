@@ -4,7 +4,12 @@ import { requiredModes } from '../../src/policy/modes.ts'
 import { openPod } from '../rs/pod-fixture.ts'
 
 describe('the ACL naming rule', () => {
-  test.each<[string, string]>([['/a/b', '/a/b.acl'], ['/a/', '/a/.acl'], ['/', '/.acl'], ['https://pod.example/a', 'https://pod.example/a.acl']])('the ACL of %s is %s', (r, acl) => {
+  test.each<[string, string]>([
+    ['/a/b', '/a/b.acl'],
+    ['/a/', '/a/.acl'],
+    ['/', '/.acl'],
+    ['https://pod.example/a', 'https://pod.example/a.acl'],
+  ])('the ACL of %s is %s', (r, acl) => {
     expect(aclOf(r)).toBe(acl)
     expect(isAcl(acl)).toBe(true)
     expect(governedBy(acl)).toBe(r)
@@ -25,6 +30,8 @@ describe('the ACL naming rule', () => {
       const res = await pod.request('/open/a.acl.acl', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '' })
       expect(res.status).toBe(400)
       expect(await res.text()).toStartWith('invalid_path')
-    } finally { await pod.close() }
+    } finally {
+      await pod.close()
+    }
   })
 })

@@ -10,8 +10,14 @@ import { writeResource } from '../../src/store/resources.ts'
 import { binaryContent, storedBytes } from './binary-content.ts'
 
 const dirs: string[] = []
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }) })
-const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'solopod-blobs-')); dirs.push(d); return d }
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'solopod-blobs-'))
+  dirs.push(d)
+  return d
+}
 const sha256 = (b: Uint8Array) => new Bun.CryptoHasher('sha256').update(b).digest('hex')
 
 describe('data format 1 → 2', () => {

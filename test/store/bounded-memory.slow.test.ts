@@ -11,7 +11,9 @@ import { DOC_1K } from '../bench/documents.ts'
 
 const BASE = 'http://localhost:4700'
 const dirs: string[] = []
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
 
 async function freshStore(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'solopod-memory-'))
@@ -28,8 +30,14 @@ function countAttached(store: Store): () => number {
   let open = 0
   const attach = db.attachResource.bind(db)
   const detach = db.detachResource.bind(db)
-  db.attachResource = r => { open++; attach(r) }
-  db.detachResource = r => { open--; detach(r) }
+  db.attachResource = r => {
+    open++
+    attach(r)
+  }
+  db.detachResource = r => {
+    open--
+    detach(r)
+  }
   return () => open
 }
 
@@ -99,9 +107,11 @@ describe('bounded memory of the store', () => {
       const WRITERS = 50
       // Every rewrite changes every statement of its document: the worst case for stale versions.
       const doc = (n: number) => DOC_1K.replaceAll('value number', `value ${n}, number`)
-      await Promise.all(Array.from({ length: WRITERS }, async (_, w) => {
-        for (let i = 0; i < 12_000 / WRITERS; i++) await writeTurtle(store, BASE, `/d/doc-${w}-${i % 2}`, doc(i))
-      }))
+      await Promise.all(
+        Array.from({ length: WRITERS }, async (_, w) => {
+          for (let i = 0; i < 12_000 / WRITERS; i++) await writeTurtle(store, BASE, `/d/doc-${w}-${i % 2}`, doc(i))
+        }),
+      )
       await store.compact()
       // 100 documents of ~1 KB: ~70 KB compacted (2.8 MB before the compaction, measured).
       expect(bytesOnDisk()).toBeLessThan(1024 * 1024)

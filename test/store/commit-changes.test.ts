@@ -16,10 +16,15 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'solopod-commit-changes-'))
   real = await openStore(dir)
 })
-afterAll(async () => { await real.close(); rmSync(dir, { recursive: true, force: true }) })
+afterAll(async () => {
+  await real.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 /** The gated stores share the real store's change feed: their listeners and journals end with each test. */
 const detach: (() => void)[] = []
-afterEach(() => { for (const stop of detach.splice(0)) stop() })
+afterEach(() => {
+  for (const stop of detach.splice(0)) stop()
+})
 
 let n = 0
 /** One document's write: its metadata in the batch and in `writes`, and its Create. */
@@ -54,11 +59,19 @@ function gatedStore() {
     },
     blobs: {
       ...real.blobs,
-      discard: async id => { events.push(`discard ${id}`) },
-      remove: id => { events.push(`remove ${id}`) },
+      discard: async id => {
+        events.push(`discard ${id}`)
+      },
+      remove: id => {
+        events.push(`remove ${id}`)
+      },
     },
   }
-  detach.push(store.changes.listen(changes => { events.push(`published ${changes.map(c => c.topic).join(',')}`) }))
+  detach.push(
+    store.changes.listen(changes => {
+      events.push(`published ${changes.map(c => c.topic).join(',')}`)
+    }),
+  )
   const release = () => gate.resolve()
   return { store, ...aWrite(store), events, committed, asked: asked.promise, release, fail: (err: Error) => gate.reject(err) }
 }
@@ -68,7 +81,11 @@ describe('commitChanges: journal, commit, remember, publish', () => {
     const { store, path, meta, write, events, asked, release } = gatedStore()
     const seen: (ResourceMeta | undefined)[] = []
     // What a listener reading the resource at once finds: the store must already show the change.
-    detach.push(store.changes.listen(() => { seen.push(store.caches.meta.entries.get(path)) }))
+    detach.push(
+      store.changes.listen(() => {
+        seen.push(store.caches.meta.entries.get(path))
+      }),
+    )
     const done = commitChanges(store, write)
     await asked
     await Bun.sleep(20) // the batch is held: nothing may run ahead of it meanwhile
@@ -83,7 +100,9 @@ describe('commitChanges: journal, commit, remember, publish', () => {
 
   test("the journals' records are written in the write's own batch, with it", async () => {
     const { store, path, write, committed, release } = gatedStore()
-    detach.push(store.changes.journal(changes => changes.map(c => ({ type: 'put', key: `outbox\0${c.topic}`, value: c.type, ...inSublevel(store.system) }) as WriteOp)))
+    detach.push(
+      store.changes.journal(changes => changes.map(c => ({ type: 'put', key: `outbox\0${c.topic}`, value: c.type, ...inSublevel(store.system) }) as WriteOp)),
+    )
     release()
     await commitChanges(store, write)
     expect(committed).toHaveLength(1)

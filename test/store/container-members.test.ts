@@ -23,7 +23,10 @@ beforeAll(async () => {
   await seedMembers(store, BASE, '/small/', 10, Date.now())
   await seedMembers(store, BASE, '/large/', LARGE, Date.now())
 }, 60_000)
-afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) })
+afterAll(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 /** What one write did: its batch (sublevel and type of each operation) and every range read it started. */
 async function traceWrite(write: () => Promise<unknown>): Promise<{ ops: string[]; rangeReads: number; batchReads: number }> {
@@ -35,10 +38,22 @@ async function traceWrite(write: () => Promise<unknown>): Promise<{ ops: string[
   let rangeReads = 0
   let batchReads = 0
   const s = store as { commit: Store['commit'] }
-  s.commit = (ops) => { seen.push(...ops); return commit(ops) }
-  store.contains.keys = (...args) => { rangeReads++; return keys.apply(store.contains, args) }
-  store.contains.iterator = (...args) => { rangeReads++; return iterator.apply(store.contains, args) }
-  store.meta.getMany = (...args) => { batchReads++; return getMany.apply(store.meta, args) }
+  s.commit = ops => {
+    seen.push(...ops)
+    return commit(ops)
+  }
+  store.contains.keys = (...args) => {
+    rangeReads++
+    return keys.apply(store.contains, args)
+  }
+  store.contains.iterator = (...args) => {
+    rangeReads++
+    return iterator.apply(store.contains, args)
+  }
+  store.meta.getMany = (...args) => {
+    batchReads++
+    return getMany.apply(store.meta, args)
+  }
   try {
     await write()
   } finally {
@@ -48,7 +63,7 @@ async function traceWrite(write: () => Promise<unknown>): Promise<{ ops: string[
     store.meta.getMany = getMany
   }
   const name = (op: WriteOp) => (op as { sublevel?: { prefix?: string } }).sublevel?.prefix ?? 'quads'
-  return { ops: seen.map((op) => `${op.type} ${name(op)}`).sort(), rangeReads, batchReads }
+  return { ops: seen.map(op => `${op.type} ${name(op)}`).sort(), rangeReads, batchReads }
 }
 
 describe('a member write costs the same at 10 members and at 20,000 (no scan of the container)', () => {
@@ -72,20 +87,22 @@ describe('a member write costs the same at 10 members and at 20,000 (no scan of 
 describe('reading members', () => {
   test('chunks hold every member once, in path order, a getMany per chunk', async () => {
     const seen: string[] = []
-    const trace = await traceWrite(async () => { for await (const chunk of readMemberChunks(store, '/large/', 1000)) seen.push(...chunk.map((m) => m.path)) })
+    const trace = await traceWrite(async () => {
+      for await (const chunk of readMemberChunks(store, '/large/', 1000)) seen.push(...chunk.map(m => m.path))
+    })
     expect(seen).toEqual(Array.from({ length: LARGE }, (_, i) => `/large/${memberName(i)}`))
     expect(trace.batchReads).toBe(LARGE / 1000)
   })
 
   test('a page after a member that is gone starts at the next one', async () => {
     const page = await readMemberPage(store, '/large/', { after: '/large/m000010.ttlx' }, 2)
-    expect(page.items.map((m) => m.path)).toEqual(['/large/m000011.ttl', '/large/m000012.ttl'])
+    expect(page.items.map(m => m.path)).toEqual(['/large/m000011.ttl', '/large/m000012.ttl'])
     expect({ prev: page.hasPrev, next: page.hasNext }).toEqual({ prev: true, next: true })
   })
 
   test('the last page reads backwards from the end', async () => {
     const page = await readMemberPage(store, '/small/', { from: 'last' }, 3)
-    expect(page.items.map((m) => m.path)).toEqual(['/small/m000007.ttl', '/small/m000008.ttl', '/small/m000009.ttl'])
+    expect(page.items.map(m => m.path)).toEqual(['/small/m000007.ttl', '/small/m000008.ttl', '/small/m000009.ttl'])
     expect({ prev: page.hasPrev, next: page.hasNext }).toEqual({ prev: true, next: false })
   })
 
@@ -95,6 +112,9 @@ describe('reading members', () => {
   })
 
   test('a reader may stop after its first chunk (the generator closes its iterator and snapshot on return)', async () => {
-    for await (const chunk of readMemberChunks(store, '/large/', 100)) { expect(chunk.length).toBe(100); break }
+    for await (const chunk of readMemberChunks(store, '/large/', 100)) {
+      expect(chunk.length).toBe(100)
+      break
+    }
   })
 })

@@ -22,7 +22,10 @@ beforeAll(async () => {
   store = await openStore(dir)
   await writeTurtle(store, BASE, '/', '')
 })
-afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) })
+afterAll(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 const members = async (path: string) => (await readChildren(store, path)).map(c => c.path)
 
@@ -57,14 +60,16 @@ describe('delete a folder with everything in it', () => {
     const s = store as { commit: Store['commit'] }
     const commit = store.commit
     let batches = 0
-    s.commit = (ops) => ++batches === 2 ? Promise.reject(new Error('disk gone')) : commit(ops)
+    s.commit = ops => (++batches === 2 ? Promise.reject(new Error('disk gone')) : commit(ops))
     try {
       await expect(deleteTree(store, BASE, '/u/', ++now, { batchSize: 2 })).rejects.toThrow('disk gone')
-    } finally { s.commit = commit }
+    } finally {
+      s.commit = commit
+    }
     expect(await getMeta(store, '/u/')).toBeDefined()
     // Everything still stored sits in a folder that is still stored and lists it.
     for (const p of ['/u/a/', '/u/a/b/', '/u/a/b/c.ttl', '/u/one.ttl', '/u/photo.jpg']) {
-      if (!await getMeta(store, p)) continue
+      if (!(await getMeta(store, p))) continue
       const parent = p.slice(0, p.replace(/\/$/, '').lastIndexOf('/') + 1)
       expect(await getMeta(store, parent)).toBeDefined()
       expect(await members(parent)).toContain(p)
@@ -76,9 +81,12 @@ describe('delete a folder with everything in it', () => {
     ['/', {}, 405, 'root_protected'],
     ['/nope/', {}, 404, 'not_found'],
     ['/u/', { expectedCount: 99 }, 409, 'confirmation_required'],
-    ['/u/', { protectedReason: (p: string) => p === '/u/a/b/c.ttl' ? 'essential' : undefined }, 409, 'protected_resource'],
+    ['/u/', { protectedReason: (p: string) => (p === '/u/a/b/c.ttl' ? 'essential' : undefined) }, 409, 'protected_resource'],
   ] as const)('%s %j → %i %s, nothing deleted', async (path, opts, status, code) => {
-    const err = await deleteTree(store, BASE, path, ++now, opts).then(() => undefined, (e: unknown) => e)
+    const err = await deleteTree(store, BASE, path, ++now, opts).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(err).toBeInstanceOf(HttpError)
     expect([(err as HttpError).status, (err as HttpError).code]).toEqual([status, code])
     expect(await getMeta(store, '/u/a/b/c.ttl')).toBeDefined()

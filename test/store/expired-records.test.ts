@@ -11,7 +11,11 @@ import { SWEEP_GRACE_MS, sweepExpiredRecordsRegularly } from '../../src/store/ex
 const T0 = 1_800_000_000_000
 let dir = ''
 let store: Store | undefined
-afterEach(async () => { await store?.close(); store = undefined; rmSync(dir, { recursive: true, force: true }) })
+afterEach(async () => {
+  await store?.close()
+  store = undefined
+  rmSync(dir, { recursive: true, force: true })
+})
 
 async function keys(s: Store): Promise<string[]> {
   const out: string[] = []

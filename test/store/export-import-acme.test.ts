@@ -26,7 +26,9 @@ test('export and import carry the ACME account key and the certificate, not the 
     await putStoredCertificate(source, certificate)
     await probeWritable(source, 1_700_000_000_000)
     await exportPod(source, join(root, 'export'))
-  } finally { await source.close() }
+  } finally {
+    await source.close()
+  }
   expect(readFileSync(join(root, 'export', STATE_FILE), 'utf8')).not.toContain('health-probe')
 
   await importPod(join(root, 'imported'), join(root, 'export'), 'https://pod.example')
@@ -34,5 +36,7 @@ test('export and import carry the ACME account key and the certificate, not the 
   try {
     expect(await getAccountKey(imported)).toBe(accountKey)
     expect(await getStoredCertificate(imported)).toEqual(certificate)
-  } finally { await imported.close() }
+  } finally {
+    await imported.close()
+  }
 })

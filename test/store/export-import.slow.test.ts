@@ -90,7 +90,11 @@ async function entries<V>(sub: { iterator(): AsyncIterable<[string, V]> }): Prom
 
 async function withStore<T>(dataDir: string, fn: (s: Store) => Promise<T>): Promise<T> {
   const store = await openStore(dataDir)
-  try { return await fn(store) } finally { await store.close() }
+  try {
+    return await fn(store)
+  } finally {
+    await store.close()
+  }
 }
 
 async function exported(): Promise<{ dataDir: string; dest: string }> {
@@ -159,7 +163,10 @@ describe('export', () => {
       expect(entry.sha256).toBe(new Bun.CryptoHasher('sha256').update(bytes).digest('hex'))
     }
     expect(readFileSync(join(dest, 'pod.nq'), 'utf8').split('\n').filter(Boolean).length).toBe(manifest.counts.quads)
-    const state = readFileSync(join(dest, 'state.jsonl'), 'utf8').trim().split('\n').map(l => JSON.parse(l) as { space: string; key: string })
+    const state = readFileSync(join(dest, 'state.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(l => JSON.parse(l) as { space: string; key: string })
     expect(state.length).toBe(manifest.counts.state)
     expect(state.some(l => l.space === 'system' && l.key === 'owner')).toBe(true)
     expect(state.some(l => l.key === 'client\0abc')).toBe(true)
@@ -267,8 +274,12 @@ describe('a document with named graphs of its own', () => {
     const path = '/notes/claims'
     await withStore(dataDir, async s => {
       await ensureOwner(s, OLD, T0)
-      const doc = await parseRdfDocument('<#top> <http://e/p> "d". <#g> { <#me> <http://e/name> "Alice"; <http://e/knows> [ <http://e/name> "Bob" ] }',
-        'application/trig', OLD + path, { namedGraphs: true })
+      const doc = await parseRdfDocument(
+        '<#top> <http://e/p> "d". <#g> { <#me> <http://e/name> "Alice"; <http://e/knows> [ <http://e/name> "Bob" ] }',
+        'application/trig',
+        OLD + path,
+        { namedGraphs: true },
+      )
       await writeResource(s, OLD, path, await rdfContent('rdf', doc.triples, OLD + path, {}, doc.namedGraphs), T0)
     })
     const dest = tempDir('graphs-export')

@@ -15,7 +15,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
-interface BatchCall { readonly ops: readonly WriteOp[]; readonly sync: boolean | undefined }
+interface BatchCall {
+  readonly ops: readonly WriteOp[]
+  readonly sync: boolean | undefined
+}
 
 /**
  * A real classic-level database whose batches are recorded and held until `release()`. `events` lists
@@ -40,10 +43,16 @@ async function gatedDb() {
     await batch(ops, options)
     events.push(`written ${ops.map(o => o.key).join(',')}`)
   }) as never
-  const called = (n: number) => calls.length >= n ? Promise.resolve() : new Promise<void>(resolve => waiting.set(n, resolve))
-  const release = () => { gate.resolve(); gate = Promise.withResolvers<void>() }
+  const called = (n: number) => (calls.length >= n ? Promise.resolve() : new Promise<void>(resolve => waiting.set(n, resolve)))
+  const release = () => {
+    gate.resolve()
+    gate = Promise.withResolvers<void>()
+  }
   /** From now on every batch is written at once. */
-  const open = () => { gated = false; gate.resolve() }
+  const open = () => {
+    gated = false
+    gate.resolve()
+  }
   return { db, calls, events, called, release, open }
 }
 
@@ -72,7 +81,11 @@ describe('group commit', () => {
     const { db, events, called, release } = await gatedDb()
     const group = makeGroupCommit(db)
     // Each answer is listed beside the batches as it comes: the order is the proof, no waiting needed.
-    const writes = ['a', 'b', 'c'].map(k => group.commit([put(k, k)]).then(() => { events.push(`answered ${k}`) }))
+    const writes = ['a', 'b', 'c'].map(k =>
+      group.commit([put(k, k)]).then(() => {
+        events.push(`answered ${k}`)
+      }),
+    )
     await called(1)
     expect(await db.get('a')).toBeUndefined()
     expect(events).toEqual([])
@@ -93,7 +106,10 @@ describe('group commit', () => {
     circular.self = circular
     const good = group.commit([put('b', 2)])
     // Settled at once, so its rejection is handled before the test looks at it.
-    const bad = group.commit([put('c', circular)]).then(() => undefined, (err: unknown) => err)
+    const bad = group.commit([put('c', circular)]).then(
+      () => undefined,
+      (err: unknown) => err,
+    )
     const alsoGood = group.commit([put('d', 4)])
     release()
     await first
@@ -118,12 +134,17 @@ describe('compaction follows the writes, merged or not', () => {
     try {
       let compactions = 0
       const compactRange = store.db.compactRange.bind(store.db)
-      store.db.compactRange = ((...args: Parameters<typeof compactRange>) => { compactions++; return compactRange(...args) }) as never
+      store.db.compactRange = ((...args: Parameters<typeof compactRange>) => {
+        compactions++
+        return compactRange(...args)
+      }) as never
       const WRITERS = 47 // batches of 47 never land on a multiple of 10,000
       const each = Math.ceil((2 * COMPACT_EVERY_WRITES + 1) / WRITERS)
-      await Promise.all(Array.from({ length: WRITERS }, async (_, w) => {
-        for (let i = 0; i < each; i++) await store.commit([{ type: 'put', key: `w${w}`, value: i, ...inSublevel(store.system) }])
-      }))
+      await Promise.all(
+        Array.from({ length: WRITERS }, async (_, w) => {
+          for (let i = 0; i < each; i++) await store.commit([{ type: 'put', key: `w${w}`, value: i, ...inSublevel(store.system) }])
+        }),
+      )
       // The writes were merged (else this proves nothing), and two thresholds were crossed.
       expect(store.commitStats.batches).toBeLessThan(store.commitStats.writes / 2)
       expect(compactions).toBe(2)

@@ -23,7 +23,10 @@ beforeAll(async () => {
   store = await openStore(dir)
   await writeTurtle(store, BASE, '/', '')
 })
-afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) })
+afterAll(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 const move = (from: string, to: string, opts = {}) => moveResource(store, BASE, from, to, ++now, opts)
 const members = async (path: string) => (await readChildren(store, path)).map(c => c.path)
@@ -31,18 +34,31 @@ const aclTtl = (target: string) => `@prefix acl: <http://www.w3.org/ns/auth/acl#
 <#r> a acl:Authorization; acl:agent <https://alice.example/#me>; acl:accessTo <${target}>; acl:mode acl:Read.`
 
 async function refusal(p: Promise<unknown>): Promise<HttpError> {
-  try { await p } catch (err) { if (err instanceof HttpError) return err; throw err }
+  try {
+    await p
+  } catch (err) {
+    if (err instanceof HttpError) return err
+    throw err
+  }
   throw new Error('expected a refusal')
 }
 
 describe('move a document', () => {
   test('the graph, its ACL and the IRIs that name it move to the new URL; the old name is gone', async () => {
     await writeTurtle(store, BASE, '/notes/', '')
-    await writeTurtle(store, BASE, '/notes/a.ttl', '<#me> <http://xmlns.com/foaf/0.1/knows> <https://bob.example/#me>; <http://xmlns.com/foaf/0.1/page> <other.ttl>.')
+    await writeTurtle(
+      store,
+      BASE,
+      '/notes/a.ttl',
+      '<#me> <http://xmlns.com/foaf/0.1/knows> <https://bob.example/#me>; <http://xmlns.com/foaf/0.1/page> <other.ttl>.',
+    )
     await writeTurtle(store, BASE, '/notes/a.ttl.acl', aclTtl('a.ttl'))
     const before = await getMeta(store, '/notes/a.ttl')
     const moved = await move('/notes/a.ttl', '/notes/b.ttl')
-    expect(moved).toEqual([{ from: '/notes/a.ttl', to: '/notes/b.ttl' }, { from: '/notes/a.ttl.acl', to: '/notes/b.ttl.acl' }])
+    expect(moved).toEqual([
+      { from: '/notes/a.ttl', to: '/notes/b.ttl' },
+      { from: '/notes/a.ttl.acl', to: '/notes/b.ttl.acl' },
+    ])
     expect(await getMeta(store, '/notes/a.ttl')).toBeUndefined()
     expect(await getMeta(store, '/notes/a.ttl.acl')).toBeUndefined()
     expect((await getMeta(store, '/notes/b.ttl'))?.etag).toBe(before!.etag)
@@ -66,7 +82,7 @@ describe('move a document', () => {
     expect(await members('/')).toContain('/photo.jpg')
   })
 
-  test.each(['a b.ttl', 'café.ttl', 'x#y.ttl', '100%.ttl', 'a+b.ttl'])('a name with awkward characters: %s', async (name) => {
+  test.each(['a b.ttl', 'café.ttl', 'x#y.ttl', '100%.ttl', 'a+b.ttl'])('a name with awkward characters: %s', async name => {
     const to = `/notes/${encodeURIComponent(name)}`
     await move('/notes/b.ttl', to)
     expect(await getMeta(store, to)).toBeDefined()
@@ -110,7 +126,9 @@ describe('a move is one batch', () => {
     s.commit = () => Promise.reject(new Error('disk gone'))
     try {
       await expect(move('/keep/', '/kept/')).rejects.toThrow('disk gone')
-    } finally { s.commit = commit }
+    } finally {
+      s.commit = commit
+    }
     expect(await getMeta(store, '/keep/x.ttl')).toBeDefined()
     expect(await getMeta(store, '/kept/')).toBeUndefined()
     expect(await members('/keep/')).toEqual(['/keep/x.ttl'])
@@ -141,7 +159,7 @@ describe('refusals change nothing', () => {
   })
 
   test('a protected path (the WebID document) is refused with everything below a folder', async () => {
-    const err = await refusal(move('/keep/', '/moved/', { protectedReason: (p: string) => p === '/keep/x.ttl' ? 'essential' : undefined }))
+    const err = await refusal(move('/keep/', '/moved/', { protectedReason: (p: string) => (p === '/keep/x.ttl' ? 'essential' : undefined) }))
     expect([err.status, err.code]).toEqual([409, 'protected_resource'])
     expect(await getMeta(store, '/keep/x.ttl')).toBeDefined()
   })

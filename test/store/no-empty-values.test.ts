@@ -13,7 +13,9 @@ import { writeResource } from '../../src/store/resources.ts'
 
 const BASE = 'http://localhost:4700'
 const dirs: string[] = []
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
 
 async function freshStore(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'solopod-empty-values-'))

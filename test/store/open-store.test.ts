@@ -6,8 +6,14 @@ import { ClassicLevel } from 'classic-level'
 import { FORMAT_VERSION, openStore, StoreFormatError } from '../../src/store/open-store.ts'
 
 const dirs: string[] = []
-const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'solopod-store-')); dirs.push(d); return d }
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'solopod-store-'))
+  dirs.push(d)
+  return d
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
 
 async function writeRaw(dataDir: string, version: unknown) {
   const db = new ClassicLevel<string, unknown>(join(dataDir, 'db'), { valueEncoding: 'json' })

@@ -14,7 +14,9 @@ import { DOC_1K, editedDoc1k } from '../bench/documents.ts'
 
 const BASE = 'http://localhost:4700'
 const dirs: string[] = []
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
 
 async function freshStore(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'solopod-quad-ops-'))
@@ -85,7 +87,12 @@ describe('quad keys of a resource write', () => {
     const store = await freshStore()
     try {
       await writeTurtle(store, BASE, '/d/doc', DOC_1K)
-      await writeTurtle(store, BASE, '/d/doc.acl', `<#o> a <http://www.w3.org/ns/auth/acl#Authorization>; <http://www.w3.org/ns/auth/acl#accessTo> <${BASE}/d/doc>.`)
+      await writeTurtle(
+        store,
+        BASE,
+        '/d/doc.acl',
+        `<#o> a <http://www.w3.org/ns/auth/acl#Authorization>; <http://www.w3.org/ns/auth/acl#accessTo> <${BASE}/d/doc>.`,
+      )
       await deleteResource(store, BASE, '/d/doc', Date.now())
       expect(await graphKeys(store, '/d/doc')).toEqual([])
       expect(await graphKeys(store, '/d/doc.acl')).toEqual([])
@@ -97,7 +104,12 @@ describe('quad keys of a resource write', () => {
   test('duplicate triples in a new document are written once', async () => {
     const store = await freshStore()
     try {
-      const q = DataFactory.quad(DataFactory.namedNode(`${BASE}/d/doc#a`), DataFactory.namedNode('http://example.org/p'), DataFactory.literal('x'), DataFactory.namedNode(`${BASE}/d/doc`))
+      const q = DataFactory.quad(
+        DataFactory.namedNode(`${BASE}/d/doc#a`),
+        DataFactory.namedNode('http://example.org/p'),
+        DataFactory.literal('x'),
+        DataFactory.namedNode(`${BASE}/d/doc`),
+      )
       expect(graphChangeOps(store.quads, [], [q, q]).length).toBe(1)
     } finally {
       await store.close()

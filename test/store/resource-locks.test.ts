@@ -30,7 +30,12 @@ async function overlap(a: () => Promise<LockSet>, b: () => Promise<LockSet>): Pr
   const withLocks = makeResourceLocks()
   let inside = 0
   let both = false
-  const section = async () => { inside++; if (inside === 2) both = true; await Bun.sleep(30); inside-- }
+  const section = async () => {
+    inside++
+    if (inside === 2) both = true
+    await Bun.sleep(30)
+    inside--
+  }
   await Promise.all([withLocks(a, section), withLocks(b, section)])
   return both
 }
@@ -38,39 +43,84 @@ async function overlap(a: () => Promise<LockSet>, b: () => Promise<LockSet>): Pr
 describe('resource locks', () => {
   test('overwrites of two documents in one container run side by side', async () => {
     const store = await storeWith(['/d/', '/d/a', '/d/b'])
-    expect(await overlap(() => writeLocks(store, '/d/a'), () => writeLocks(store, '/d/b'))).toBe(true)
+    expect(
+      await overlap(
+        () => writeLocks(store, '/d/a'),
+        () => writeLocks(store, '/d/b'),
+      ),
+    ).toBe(true)
   })
 
   test('two writes of one document queue', async () => {
     const store = await storeWith(['/d/', '/d/a'])
-    expect(await overlap(() => writeLocks(store, '/d/a'), () => writeLocks(store, '/d/a'))).toBe(false)
+    expect(
+      await overlap(
+        () => writeLocks(store, '/d/a'),
+        () => writeLocks(store, '/d/a'),
+      ),
+    ).toBe(false)
   })
 
   test('a document and the container of the same name share one lock (Solid Protocol §3.1)', async () => {
     const store = await storeWith(['/d/'])
-    expect(await overlap(() => writeLocks(store, '/d/x'), () => writeLocks(store, '/d/x/'))).toBe(false)
+    expect(
+      await overlap(
+        () => writeLocks(store, '/d/x'),
+        () => writeLocks(store, '/d/x/'),
+      ),
+    ).toBe(false)
   })
 
   test('creating and deleting members of one container run side by side (each has its own listing entry)', async () => {
     const store = await storeWith(['/d/', '/d/a', '/d/b'])
-    expect(await overlap(() => writeLocks(store, '/d/new'), () => writeLocks(store, '/d/a'))).toBe(true)
-    expect(await overlap(() => writeLocks(store, '/d/new'), () => writeLocks(store, '/d/other'))).toBe(true)
-    expect(await overlap(() => writeLocks(store, '/d/new'), () => deleteLocks(store, '/d/b'))).toBe(true)
+    expect(
+      await overlap(
+        () => writeLocks(store, '/d/new'),
+        () => writeLocks(store, '/d/a'),
+      ),
+    ).toBe(true)
+    expect(
+      await overlap(
+        () => writeLocks(store, '/d/new'),
+        () => writeLocks(store, '/d/other'),
+      ),
+    ).toBe(true)
+    expect(
+      await overlap(
+        () => writeLocks(store, '/d/new'),
+        () => deleteLocks(store, '/d/b'),
+      ),
+    ).toBe(true)
   })
 
   test('a write to a container itself waits for writes of its members', async () => {
     const store = await storeWith(['/d/', '/d/a'])
-    expect(await overlap(() => writeLocks(store, '/d/'), () => writeLocks(store, '/d/new'))).toBe(false)
+    expect(
+      await overlap(
+        () => writeLocks(store, '/d/'),
+        () => writeLocks(store, '/d/new'),
+      ),
+    ).toBe(false)
   })
 
   test('deleting a container waits for writes below it', async () => {
     const store = await storeWith(['/d/', '/d/e/', '/d/e/a'])
-    expect(await overlap(() => deleteLocks(store, '/d/e/'), () => writeLocks(store, '/d/e/a'))).toBe(false)
+    expect(
+      await overlap(
+        () => deleteLocks(store, '/d/e/'),
+        () => writeLocks(store, '/d/e/a'),
+      ),
+    ).toBe(false)
   })
 
   test('a write that creates containers holds the whole tree', async () => {
     const store = await storeWith(['/d/', '/d/a'])
-    expect(await overlap(() => writeLocks(store, '/x/y/z'), () => writeLocks(store, '/d/a'))).toBe(false)
+    expect(
+      await overlap(
+        () => writeLocks(store, '/x/y/z'),
+        () => writeLocks(store, '/d/a'),
+      ),
+    ).toBe(false)
   })
 
   test('a plan that changes once the locks are held is taken again before the section runs', async () => {
@@ -78,12 +128,25 @@ describe('resource locks', () => {
     const held: string[] = []
     let name = '/d/a'
     const plans: string[] = []
-    const plan = async () => { plans.push(name); const set = { exclusive: [name], shared: [] }; name = '/d/b'; return set }
+    const plan = async () => {
+      plans.push(name)
+      const set = { exclusive: [name], shared: [] }
+      name = '/d/b'
+      return set
+    }
     // Someone holds /d/b: the section must wait for it after the re-plan.
     let releaseB!: () => void
-    const holder = withLocks(async () => ({ exclusive: ['/d/b'], shared: [] }), () => new Promise<void>(r => { releaseB = r }))
+    const holder = withLocks(
+      async () => ({ exclusive: ['/d/b'], shared: [] }),
+      () =>
+        new Promise<void>(r => {
+          releaseB = r
+        }),
+    )
     await Bun.sleep(0)
-    const section = withLocks(plan, async () => { held.push('ran') })
+    const section = withLocks(plan, async () => {
+      held.push('ran')
+    })
     await Bun.sleep(20)
     expect(held).toEqual([])
     releaseB()

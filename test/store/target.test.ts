@@ -80,10 +80,11 @@ describe('issue 3 bad input: path traversal and ambiguous paths are 400 invalid_
 })
 
 describe('reserved URL space reserved paths', () => {
-  test.each(['/.oidc/auth', '/.oidc', '/.admin/setup', '/.uma/token', '/.well-known/openid-configuration', '/.well-known/'])(
-    '%s is reserved', (path) => expect(isReservedPath(path)).toBe(true))
+  test.each(['/.oidc/auth', '/.oidc', '/.admin/setup', '/.uma/token', '/.well-known/openid-configuration', '/.well-known/'])('%s is reserved', path =>
+    expect(isReservedPath(path)).toBe(true),
+  )
 
-  test.each(['/pub/.oidc', '/profile/card', '/.acl', '/.wellknown'])('%s is not reserved', (path) => expect(isReservedPath(path)).toBe(false))
+  test.each(['/pub/.oidc', '/profile/card', '/.acl', '/.wellknown'])('%s is not reserved', path => expect(isReservedPath(path)).toBe(false))
 })
 
 describe('Solid Protocol §5.3 POST: nameFromSlug', () => {
@@ -101,10 +102,9 @@ describe('Solid Protocol §5.3 POST: nameFromSlug', () => {
     expect(nameFromSlug('%2F..%2Fetc')).toBe('..-etc')
   })
 
-  test.each([null, '', '   ', '.', '..', '...', '%2e%2e', 'x.acl', '.acl', '///'])(
-    'an unusable Slug %p gets a random name', (slug) => {
-      expect(nameFromSlug(slug)).toMatch(/^[0-9a-f-]{36}$/)
-    })
+  test.each([null, '', '   ', '.', '..', '...', '%2e%2e', 'x.acl', '.acl', '///'])('an unusable Slug %p gets a random name', slug => {
+    expect(nameFromSlug(slug)).toMatch(/^[0-9a-f-]{36}$/)
+  })
 
   test('a name minted from any Slug is one segment that resolveTarget accepts unchanged', () => {
     for (const slug of ['../../x', 'a%00b', 'é/../..', '%E0%A4%A', 'x'.repeat(500), '\u0000\u0001', '.hidden']) {

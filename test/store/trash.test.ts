@@ -23,10 +23,19 @@ beforeAll(async () => {
   store = await openStore(dir)
   await writeTurtle(store, BASE, '/', '')
 })
-afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) })
+afterAll(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 const members = async (path: string) => (await readChildren(store, path)).map(c => c.path)
-const refusal = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal') }, (e: unknown) => e as HttpError)
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a refusal')
+    },
+    (e: unknown) => e as HttpError,
+  )
 
 describe('delete into the trash, restore', () => {
   test('a folder with a file, a document and an ACL leaves the pod, is listed, and comes back as it was', async () => {
@@ -60,7 +69,7 @@ describe('delete into the trash, restore', () => {
     expect(said).toContain('Create /f/doc.ttl /f/doc.ttl')
   })
 
-  test('a trashed file\'s bytes survive a restart (the start-up sweep keeps them)', async () => {
+  test("a trashed file's bytes survive a restart (the start-up sweep keeps them)", async () => {
     const { item } = await trashResource(store, BASE, '/f/sub/photo.jpg', ++now)
     await store.close()
     store = await openStore(dir)
@@ -106,8 +115,8 @@ describe('kept 30 days', () => {
   test('the purge drops what is older than its cutoff, with its blob files, and keeps the rest', async () => {
     await purgeTrash(store, Number.MAX_SAFE_INTEGER) // what the tests above left
     const { blob } = (await getMeta(store, '/f/sub/photo.jpg'))!
-    const old = await trashResource(store, BASE, '/f/sub/', now += 1)
-    const recent = await trashResource(store, BASE, '/f/doc.ttl', now += TRASH_KEEP_MS)
+    const old = await trashResource(store, BASE, '/f/sub/', (now += 1))
+    const recent = await trashResource(store, BASE, '/f/doc.ttl', (now += TRASH_KEEP_MS))
     expect(await purgeTrash(store, now - TRASH_KEEP_MS + 1)).toBe(1)
     const left = (await readTrash(store)).map(i => i.id)
     expect(left).not.toContain(old.item.id)
@@ -115,10 +124,16 @@ describe('kept 30 days', () => {
     expect(await store.blobRefs.get(blob!)).toBeUndefined()
   })
 
-  test('the pod\'s sweep purges what is past 30 days by its clock', async () => {
+  test("the pod's sweep purges what is past 30 days by its clock", async () => {
     expect((await readTrash(store)).length).toBe(1)
     let swept = 0
-    const stop = sweepTrashRegularly(store, { now: () => now + TRASH_KEEP_MS + 1, everyMs: 3_600_000, onSwept: (n) => { swept = n } })
+    const stop = sweepTrashRegularly(store, {
+      now: () => now + TRASH_KEEP_MS + 1,
+      everyMs: 3_600_000,
+      onSwept: n => {
+        swept = n
+      },
+    })
     await stop()
     expect(swept).toBe(1)
     expect(await readTrash(store)).toEqual([])

@@ -76,29 +76,42 @@ describe('the sweep', () => {
     store = await openStore(dir, { keepVersions: true })
     await writeTurtle(store, BASE, '/', '', T0)
   })
-  afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) })
+  afterAll(async () => {
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
 
   test('thins in bounded batches, releases the files only dropped versions held, and a second sweep finds nothing', async () => {
     let t = T0
-    for (let i = 0; i < 12; i++) await writeTurtle(store, BASE, '/doc.ttl', `<#a> <#b> ${i}.`, t += 10 * MIN)
-    await writeResource(store, BASE, '/f.bin', await binaryContent(store, 'application/octet-stream', 'OLD'), t += MIN)
+    for (let i = 0; i < 12; i++) await writeTurtle(store, BASE, '/doc.ttl', `<#a> <#b> ${i}.`, (t += 10 * MIN))
+    await writeResource(store, BASE, '/f.bin', await binaryContent(store, 'application/octet-stream', 'OLD'), (t += MIN))
     const old = (await getMeta(store, '/f.bin'))!
-    await writeResource(store, BASE, '/f.bin', await binaryContent(store, 'application/octet-stream', 'NEW'), t += MIN)
+    await writeResource(store, BASE, '/f.bin', await binaryContent(store, 'application/octet-stream', 'NEW'), (t += MIN))
     expect((await readVersionSpans(store, '/doc.ttl')).length).toBe(11)
     expect(await isHeldByVersion(store.versionBlobs, old.blob!)).toBe(true)
 
     const removed: string[] = []
     const blobs = store.blobs as { remove(id: string): void }
     const real = blobs.remove
-    blobs.remove = (id) => { removed.push(id); real.call(store.blobs, id) }
+    blobs.remove = id => {
+      removed.push(id)
+      real.call(store.blobs, id)
+    }
     let batches = 0
     const s = store as { commit(ops: readonly unknown[]): Promise<void> }
     const commit = s.commit
-    s.commit = (ops) => { batches++; expect(ops.length).toBeLessThanOrEqual(2 * 3); return commit.call(store, ops as never) }
+    s.commit = ops => {
+      batches++
+      expect(ops.length).toBeLessThanOrEqual(2 * 3)
+      return commit.call(store, ops as never)
+    }
     try {
       // Three days later with 2 days kept: everything goes except nothing (all older than 2 days).
       expect(await thinVersions(store, t + 3 * DAY, 2, 3)).toBe(12)
-    } finally { blobs.remove = real; s.commit = commit }
+    } finally {
+      blobs.remove = real
+      s.commit = commit
+    }
     expect(batches).toBe(4)
     expect(removed).toEqual([old.blob!])
     expect(await readVersionSpans(store, '/doc.ttl')).toEqual([])
@@ -108,7 +121,7 @@ describe('the sweep', () => {
 
   test('a day later, of two hours of changes one version an hour is left', async () => {
     let t = T0 + 10 * DAY
-    for (let i = 0; i < 13; i++) await writeTurtle(store, BASE, '/two-hours.ttl', `<#a> <#b> ${i}.`, t += 10 * MIN)
+    for (let i = 0; i < 13; i++) await writeTurtle(store, BASE, '/two-hours.ttl', `<#a> <#b> ${i}.`, (t += 10 * MIN))
     const before = await readVersionSpans(store, '/two-hours.ttl')
     expect(before.length).toBe(12)
     await thinVersions(store, t + 2 * HOUR, 30)

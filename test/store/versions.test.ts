@@ -28,9 +28,17 @@ beforeAll(async () => {
   store = await openStore(dir, { keepVersions: true })
   await writeTurtle(store, BASE, '/', '', now)
 })
-afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) })
+afterAll(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
-const nt = (quads: readonly Quad[]) => new Writer({ format: 'N-Triples' }).quadsToString([...quads]).split('\n').filter(Boolean).sort()
+const nt = (quads: readonly Quad[]) =>
+  new Writer({ format: 'N-Triples' })
+    .quadsToString([...quads])
+    .split('\n')
+    .filter(Boolean)
+    .sort()
 const triplesOf = async (path: string) => nt(await readTriples(store, BASE, path))
 
 /** The blob files `store.blobs.remove` was asked to drop while `run` ran. */
@@ -38,8 +46,15 @@ async function removedWhile(run: () => Promise<unknown>, s = store): Promise<str
   const removed: string[] = []
   const blobs = s.blobs as { remove(id: string): void }
   const real = blobs.remove
-  blobs.remove = (id) => { removed.push(id); real.call(s.blobs, id) }
-  try { await run() } finally { blobs.remove = real }
+  blobs.remove = id => {
+    removed.push(id)
+    real.call(s.blobs, id)
+  }
+  try {
+    await run()
+  } finally {
+    blobs.remove = real
+  }
   return removed
 }
 
@@ -60,10 +75,15 @@ describe('a write keeps the state it replaced', () => {
     const commits: (readonly WriteOp[])[] = []
     const s = store as { commit(ops: readonly WriteOp[]): Promise<void> }
     const real = s.commit
-    s.commit = (ops) => { commits.push(ops); return real.call(store, ops) }
+    s.commit = ops => {
+      commits.push(ops)
+      return real.call(store, ops)
+    }
     try {
       await writeTurtle(store, BASE, '/notes/b.ttl', '<#a> <#b> <#d>.', ++now)
-    } finally { s.commit = real }
+    } finally {
+      s.commit = real
+    }
     expect(commits.length).toBe(1)
     const sublevels = commits[0]!.map(op => (op as { sublevel?: unknown }).sublevel)
     expect(sublevels).toContain(store.versions)
@@ -132,7 +152,7 @@ describe('removals keep what they removed', () => {
     await writeTurtle(store, BASE, '/m/doc.ttl', '<#a> <#b> "moved".', ++now)
     const meta = (await getMeta(store, '/m/doc.ttl'))!
     await moveResource(store, BASE, '/m/', '/n/', ++now, { by: ALICE })
-    expect((await getVersion(store, '/m/doc.ttl', meta.modified))).toMatchObject({ end: 'move', by: ALICE })
+    expect(await getVersion(store, '/m/doc.ttl', meta.modified)).toMatchObject({ end: 'move', by: ALICE })
     expect((await readVersionSpans(store, '/m/')).length).toBe(1)
     expect(await readVersionSpans(store, '/n/doc.ttl')).toEqual([])
   })
@@ -151,7 +171,7 @@ describe('removals keep what they removed', () => {
     await writeResource(store, BASE, '/tr/file.bin', await binaryContent(store, 'application/octet-stream', 'TRASHED'), ++now)
     const { blob } = (await getMeta(store, '/tr/file.bin'))!
     await trashResource(store, BASE, '/tr/', ++now, { by: ALICE })
-    expect((await latestVersionBefore(store, '/tr/file.bin', now))).toMatchObject({ end: 'trash', by: ALICE })
+    expect(await latestVersionBefore(store, '/tr/file.bin', now)).toMatchObject({ end: 'trash', by: ALICE })
     const removed = await removedWhile(() => purgeTrash(store, now + 1))
     expect(removed).toEqual([])
     expect(await store.blobs.read(blob!).text()).toBe('TRASHED')
@@ -169,9 +189,14 @@ describe('versions off', () => {
       await deleteResource(off, BASE, '/a.ttl', ++now)
       await writeResource(off, BASE, '/f.bin', await binaryContent(off, 'application/octet-stream', 'V1'), ++now)
       const { blob } = (await getMeta(off, '/f.bin'))!
-      expect(await removedWhile(async () => writeResource(off, BASE, '/f.bin', await binaryContent(off, 'application/octet-stream', 'V2'), ++now), off)).toEqual([blob!])
+      expect(
+        await removedWhile(async () => writeResource(off, BASE, '/f.bin', await binaryContent(off, 'application/octet-stream', 'V2'), ++now), off),
+      ).toEqual([blob!])
       expect(await readVersionSpans(off, '/a.ttl')).toEqual([])
       expect(await isHeldByVersion(off.versionBlobs, blob!)).toBe(false)
-    } finally { await off.close(); rmSync(offDir, { recursive: true, force: true }) }
+    } finally {
+      await off.close()
+      rmSync(offDir, { recursive: true, force: true })
+    }
   })
 })

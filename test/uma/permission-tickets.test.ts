@@ -10,7 +10,12 @@ const T0 = 1_800_000_000_000
 const READ = [{ resource: 'http://localhost:1/doc', modes: ['read'] }]
 let dir = ''
 let store: Store | undefined
-afterEach(async () => { await store?.close(); store = undefined; rmSync(dir, { recursive: true, force: true }); dir = '' })
+afterEach(async () => {
+  await store?.close()
+  store = undefined
+  rmSync(dir, { recursive: true, force: true })
+  dir = ''
+})
 
 async function open() {
   dir ||= mkdtempSync(join(tmpdir(), 'solopod-tickets-'))
@@ -33,7 +38,10 @@ describe('UMA permission tickets', () => {
     expect(a).toMatch(TICKET)
     expect(a).not.toBe(b)
     expect(await book.get(a)).toEqual({ permissions: READ })
-    const two = [{ resource: 'http://localhost:1/c/', modes: ['append'] }, { resource: 'http://localhost:1/c/new', modes: ['write', 'read'] }]
+    const two = [
+      { resource: 'http://localhost:1/c/', modes: ['append'] },
+      { resource: 'http://localhost:1/c/new', modes: ['write', 'read'] },
+    ]
     expect(await book.get(await book.issue(two))).toEqual({ permissions: two })
   })
   test('are single use: consume gives the record once', async () => {
@@ -53,7 +61,7 @@ describe('UMA permission tickets', () => {
     expect(await book.get(t)).toBeUndefined()
     expect(await book.consume(t)).toBeUndefined()
   })
-  test('a changed ticket is not ours: other permissions, a later expiry, another seal, another pod\'s key', async () => {
+  test("a changed ticket is not ours: other permissions, a later expiry, another seal, another pod's key", async () => {
     const s = await open()
     const book = makeTicketBook({ store: s, now: () => T0 })
     const t = await book.issue(READ)

@@ -13,8 +13,12 @@ export type PublicJwk = Readonly<Record<string, unknown>> & { readonly kty: stri
 
 // JWS `alg` (RFC 7518 §3.1, RFC 8037 §3.1) of a JWK ↔ the RFC 9421 algorithm it means.
 const JWS_TO_SIG: Readonly<Record<string, SignatureAlg>> = {
-  ES256: 'ecdsa-p256-sha256', ES384: 'ecdsa-p384-sha384', EdDSA: 'ed25519', Ed25519: 'ed25519',
-  PS512: 'rsa-pss-sha512', RS256: 'rsa-v1_5-sha256',
+  ES256: 'ecdsa-p256-sha256',
+  ES384: 'ecdsa-p384-sha384',
+  EdDSA: 'ed25519',
+  Ed25519: 'ed25519',
+  PS512: 'rsa-pss-sha512',
+  RS256: 'rsa-v1_5-sha256',
 }
 
 /**
@@ -24,19 +28,22 @@ const JWS_TO_SIG: Readonly<Record<string, SignatureAlg>> = {
  */
 export function algsForKey(jwk: PublicJwk): readonly SignatureAlg[] {
   const byCurve: SignatureAlg[] =
-    jwk.kty === 'EC' && jwk.crv === 'P-256' ? ['ecdsa-p256-sha256']
-    : jwk.kty === 'EC' && jwk.crv === 'P-384' ? ['ecdsa-p384-sha384']
-    : jwk.kty === 'OKP' && jwk.crv === 'Ed25519' ? ['ed25519']
-    : jwk.kty === 'RSA' ? ['rsa-pss-sha512', 'rsa-v1_5-sha256']
-    : []
+    jwk.kty === 'EC' && jwk.crv === 'P-256'
+      ? ['ecdsa-p256-sha256']
+      : jwk.kty === 'EC' && jwk.crv === 'P-384'
+        ? ['ecdsa-p384-sha384']
+        : jwk.kty === 'OKP' && jwk.crv === 'Ed25519'
+          ? ['ed25519']
+          : jwk.kty === 'RSA'
+            ? ['rsa-pss-sha512', 'rsa-v1_5-sha256']
+            : []
   if (typeof jwk.alg !== 'string') return byCurve
   const named = Object.hasOwn(JWS_TO_SIG, jwk.alg) ? JWS_TO_SIG[jwk.alg] : undefined
   return named !== undefined && byCurve.includes(named) ? [named] : []
 }
 
 /** The JWS `alg` a JWK of this algorithm carries (for key documents the pod writes). */
-export const jwsAlgOf = (alg: SignatureAlg): string =>
-  Object.entries(JWS_TO_SIG).find(([, sig]) => sig === alg)![0]
+export const jwsAlgOf = (alg: SignatureAlg): string => Object.entries(JWS_TO_SIG).find(([, sig]) => sig === alg)![0]
 
 export function importPublicJwk(jwk: PublicJwk): KeyObject {
   return createPublicKey({ key: jwk as unknown as JsonWebKey, format: 'jwk' })
@@ -57,13 +64,18 @@ export const toVerificationKey = (jwk: PublicJwk): VerificationKey => ({ jwk, ke
 export function verifySignatureBytes(alg: SignatureAlg, key: KeyObject, base: Uint8Array, signature: Uint8Array): boolean {
   try {
     switch (alg) {
-      case 'ecdsa-p256-sha256': return verify('sha256', base, { key, dsaEncoding: 'ieee-p1363' }, signature)
-      case 'ecdsa-p384-sha384': return verify('sha384', base, { key, dsaEncoding: 'ieee-p1363' }, signature)
-      case 'ed25519': return verify(null, base, key, signature)
+      case 'ecdsa-p256-sha256':
+        return verify('sha256', base, { key, dsaEncoding: 'ieee-p1363' }, signature)
+      case 'ecdsa-p384-sha384':
+        return verify('sha384', base, { key, dsaEncoding: 'ieee-p1363' }, signature)
+      case 'ed25519':
+        return verify(null, base, key, signature)
       // §3.3.1 signs with a 64-byte salt; any salt length is accepted (RFC 8017 §9.1.2 recovers it), because a widely
       // used npm signer (http-message-signatures) signs with the maximum, and the length adds nothing to the proof.
-      case 'rsa-pss-sha512': return verify('sha512', base, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, signature)
-      case 'rsa-v1_5-sha256': return verify('sha256', base, { key, padding: constants.RSA_PKCS1_PADDING }, signature)
+      case 'rsa-pss-sha512':
+        return verify('sha512', base, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, signature)
+      case 'rsa-v1_5-sha256':
+        return verify('sha256', base, { key, padding: constants.RSA_PKCS1_PADDING }, signature)
     }
   } catch {
     return false // a key of another type or a malformed signature: it does not verify, whatever the reason

@@ -31,7 +31,8 @@ export const declaresContent = (headers: Headers) => Number(headers.get('content
 export const mayHaveContent = (headers: Headers) => declaresContent(headers) || headers.has('transfer-encoding')
 
 /** The reason of a refused body without a covered digest, the same wherever it is found missing. */
-export const DIGEST_REQUIRED = 'a request with a body must send Content-Digest (RFC 9530, sha-256 or sha-512) and the signature must cover the whole content-digest field (see Accept-Signature)'
+export const DIGEST_REQUIRED =
+  'a request with a body must send Content-Digest (RFC 9530, sha-256 or sha-512) and the signature must cover the whole content-digest field (see Accept-Signature)'
 
 const isKnownAlg = (alg: string): alg is DigestAlg => Object.hasOwn(DIGEST_ALGS, alg)
 
@@ -68,7 +69,7 @@ export function checkBodyDigest(signed: SignedBody, body: Uint8Array): void {
 export function bodyDigestCheck(signed: SignedBody): { observe(chunk: Uint8Array): void; verify(): void } {
   const expected = signed.contentDigest
   let seen = 0
-  const hashers = [...expected ?? []].map(([alg, digest]) => ({ alg, digest, hash: createHash(DIGEST_ALGS[alg]) }))
+  const hashers = [...(expected ?? [])].map(([alg, digest]) => ({ alg, digest, hash: createHash(DIGEST_ALGS[alg]) }))
   return {
     observe(chunk) {
       seen += chunk.byteLength
@@ -82,7 +83,9 @@ export function bodyDigestCheck(signed: SignedBody): { observe(chunk: Uint8Array
       for (const { alg, digest, hash } of hashers) {
         const actual = hash.digest()
         if (actual.byteLength !== digest.byteLength || !timingSafeEqual(actual, digest)) {
-          throw signatureError(`the body does not match the signed Content-Digest (${alg}): it changed after it was signed, or the digest was computed over other bytes`)
+          throw signatureError(
+            `the body does not match the signed Content-Digest (${alg}): it changed after it was signed, or the digest was computed over other bytes`,
+          )
         }
       }
     },

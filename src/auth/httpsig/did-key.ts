@@ -17,7 +17,10 @@ export function decodeBase58(text: string): Uint8Array | undefined {
   }
   const bytes: number[] = []
   for (; n > 0n; n >>= 8n) bytes.unshift(Number(n & 0xffn))
-  for (const c of text) { if (c !== '1') break; bytes.unshift(0) }
+  for (const c of text) {
+    if (c !== '1') break
+    bytes.unshift(0)
+  }
   return Uint8Array.from(bytes)
 }
 

@@ -31,7 +31,7 @@ export const ACCEPT_SIGNATURE = acceptSignatureOf(HTTPSIG_REQUIRED)
 export const ACCEPT_SIGNATURE_WITH_CONTENT = acceptSignatureOf(HTTPSIG_REQUIRED_WITH_CONTENT)
 
 /** The Accept-Signature for a refused request: one that may carry content is told to sign its Content-Digest too. */
-export const acceptSignatureFor = (headers: Headers) => mayHaveContent(headers) ? ACCEPT_SIGNATURE_WITH_CONTENT : ACCEPT_SIGNATURE
+export const acceptSignatureFor = (headers: Headers) => (mayHaveContent(headers) ? ACCEPT_SIGNATURE_WITH_CONTENT : ACCEPT_SIGNATURE)
 
 export interface HttpSigDeps {
   readonly baseUrl: string
@@ -68,16 +68,24 @@ export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig
     const docs = new Map<string, Promise<KeyDocumentFacts>>()
     const load = (docUrl: string) => {
       let p = docs.get(docUrl)
-      if (!p) { p = loadDocument(docUrl); docs.set(docUrl, p); p.catch(() => {}) }
+      if (!p) {
+        p = loadDocument(docUrl)
+        docs.set(docUrl, p)
+        p.catch(() => {})
+      }
       return p
     }
     let credDoc: Promise<KeyDocumentFacts> | undefined
     let keyUrl = ''
     let jwk: PublicJwk | undefined
     const verified = await verifySignedRequest({
-      method: request.method, targetUri, headers: request.headers, label,
-      required: declaresContent(request.headers) ? HTTPSIG_REQUIRED_WITH_CONTENT : HTTPSIG_REQUIRED, now: deps.now(),
-      resolveKey: async (keyid) => {
+      method: request.method,
+      targetUri,
+      headers: request.headers,
+      label,
+      required: declaresContent(request.headers) ? HTTPSIG_REQUIRED_WITH_CONTENT : HTTPSIG_REQUIRED,
+      now: deps.now(),
+      resolveKey: async keyid => {
         keyUrl = keyUrlOf(keyid, targetUri)
         if (credUrl !== undefined) credDoc = load(documentUrlOf(credUrl))
         const resolved = await resolveKey(keyUrl, keyUrl.startsWith('did:') ? undefined : load(documentUrlOf(keyUrl)))
@@ -144,7 +152,9 @@ export function signedBodyCheck(principal: Principal, request: Request): { obser
 // HttpSig proposal (Solid authentication panel): cred="<url>" names a credential by URL (relative to the request); cred=">url<" is on the client.
 function credentialUrl(cred: string, targetUri: string): string {
   if (cred.startsWith('>') && cred.endsWith('<')) {
-    throw signatureError('cred=">…<" names a document on the client (HTTP/2 peer-to-peer extension), which this pod does not support; publish the credential at a URL')
+    throw signatureError(
+      'cred=">…<" names a document on the client (HTTP/2 peer-to-peer extension), which this pod does not support; publish the credential at a URL',
+    )
   }
   if (!cred.startsWith('<') || !cred.endsWith('>') || !URL.canParse(cred.slice(1, -1), targetUri)) {
     throw signatureError('cred must be a URL in angle brackets: cred="<https://…/profile/card#me>"')

@@ -38,7 +38,8 @@ export function publicJwkProblem(value: unknown): string | undefined {
   const kty = jwk.kty
   if (kty === 'EC' || kty === 'OKP') {
     const curves = CURVE_BYTES[kty]!
-    if (typeof jwk.crv !== 'string' || !Object.hasOwn(curves, jwk.crv)) return `publicKeyJwk member "crv" must be one of ${Object.keys(curves).join(', ')} for kty ${kty}`
+    if (typeof jwk.crv !== 'string' || !Object.hasOwn(curves, jwk.crv))
+      return `publicKeyJwk member "crv" must be one of ${Object.keys(curves).join(', ')} for kty ${kty}`
     for (const m of kty === 'EC' ? ['x', 'y'] : ['x']) {
       const problem = b64(m)
       if (problem) return problem
@@ -83,9 +84,14 @@ export function checkKeyDocument(quads: readonly Quad[]): void {
 export function findPublicKey(quads: readonly Quad[], keyUrl: string): { jwk?: PublicJwk; problem?: string } {
   const q = quads.find(t => t.subject.value === keyUrl && t.predicate.value === PUBLIC_KEY_JWK)
   if (!q) return { problem: 'no such key: its document does not exist (a deleted key no longer verifies) or does not describe it with sec:publicKeyJwk' }
-  if (q.object.termType !== 'Literal' || q.object.datatype.value !== RDF_JSON) return { problem: `the sec:publicKeyJwk of <${keyUrl}> is not an rdf:JSON literal` }
+  if (q.object.termType !== 'Literal' || q.object.datatype.value !== RDF_JSON)
+    return { problem: `the sec:publicKeyJwk of <${keyUrl}> is not an rdf:JSON literal` }
   let jwk: unknown
-  try { jwk = JSON.parse(q.object.value) } catch { return { problem: `the sec:publicKeyJwk of <${keyUrl}> is not JSON` } }
+  try {
+    jwk = JSON.parse(q.object.value)
+  } catch {
+    return { problem: `the sec:publicKeyJwk of <${keyUrl}> is not JSON` }
+  }
   const problem = publicJwkProblem(jwk)
   return problem ? { problem } : { jwk: jwk as PublicJwk }
 }
@@ -97,8 +103,7 @@ export const linksKey = (quads: readonly Quad[], webid: string, keyUrl: string) 
 const VC_TYPES = ['https://www.w3.org/2018/credentials#VerifiableCredential', 'https://www.w3.org/ns/credentials/v2#VerifiableCredential']
 
 /** Is this document a Verifiable Credential (which the pod cannot evaluate yet)? */
-export const isVerifiableCredential = (quads: readonly Quad[]) =>
-  quads.some(q => q.predicate.value === RDF('type') && VC_TYPES.includes(q.object.value))
+export const isVerifiableCredential = (quads: readonly Quad[]) => quads.some(q => q.predicate.value === RDF('type') && VC_TYPES.includes(q.object.value))
 
 /**
  * What verification needs of a key document or WebID profile, and nothing else: each key it describes

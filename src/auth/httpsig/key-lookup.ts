@@ -55,7 +55,13 @@ export interface KeyResolver {
  * cache bounded in bytes. A document's usable keys are imported once per facts; only keys the
  * document holds are kept, so keyids a client makes up cannot grow it.
  */
-export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc: FetchDoc; readableByPublic: ReadableByPublic; now?: () => number }): KeyResolver {
+export function makeKeyResolver(opts: {
+  baseUrl: string
+  store: Store
+  fetchDoc: FetchDoc
+  readableByPublic: ReadableByPublic
+  now?: () => number
+}): KeyResolver {
   const ownOrigin = new URL(opts.baseUrl).origin
   const now = opts.now ?? Date.now
   const local = new LruCache<string, { etag: string; facts: KeyDocumentFacts }>(LOCAL_DOCS_CACHED)
@@ -66,7 +72,7 @@ export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc:
   // pod's one answer, policy/public-view.ts): a private, missing or non-RDF document reads as one without
   // keys, and no refusal can tell anything of it, not even that it exists.
   async function loadLocal(url: URL): Promise<KeyDocumentFacts> {
-    if (!await opts.readableByPublic(url.href)) return NO_FACTS
+    if (!(await opts.readableByPublic(url.href))) return NO_FACTS
     const { path } = resolveTarget(opts.baseUrl, url.href)
     const meta = await getMeta(opts.store, path)
     if (!meta || meta.kind === 'binary') return NO_FACTS
@@ -80,7 +86,11 @@ export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc:
   async function fetchFacts(url: string): Promise<{ facts: KeyDocumentFacts; expiresAt: number }> {
     let doc: RemoteDoc
     try {
-      doc = await opts.fetchDoc(url, { accept: 'text/turtle, application/ld+json;q=0.9', allowedTypes: [...RDF_DOCUMENT_TYPES], maxBytes: REMOTE_DOCUMENT_CAPS.keyDocument })
+      doc = await opts.fetchDoc(url, {
+        accept: 'text/turtle, application/ld+json;q=0.9',
+        allowedTypes: [...RDF_DOCUMENT_TYPES],
+        maxBytes: REMOTE_DOCUMENT_CAPS.keyDocument,
+      })
     } catch (err) {
       if (isBudgetRefusal(err)) throw err
       const why = err instanceof HttpError ? err.description : 'it could not be fetched'
@@ -97,16 +107,20 @@ export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc:
     const hit = remote.get(url, now())
     if (hit) return hit
     const loading = fetchFacts(url)
-    const facts = loading.then((r) => r.facts)
+    const facts = loading.then(r => r.facts)
     remote.set(url, facts, now() + 60_000, 0)
     loading.then(
-      (r) => { if (remote.get(url, now()) === facts) remote.set(url, facts, r.expiresAt, r.facts.weight) },
-      () => { if (remote.get(url, now()) === facts) remote.delete(url) },
+      r => {
+        if (remote.get(url, now()) === facts) remote.set(url, facts, r.expiresAt, r.facts.weight)
+      },
+      () => {
+        if (remote.get(url, now()) === facts) remote.delete(url)
+      },
     )
     return facts
   }
 
-  const loadDocument: LoadDocument = (docUrl) => {
+  const loadDocument: LoadDocument = docUrl => {
     const url = new URL(docUrl)
     return url.origin === ownOrigin ? loadLocal(url) : loadRemote(url.href)
   }
@@ -115,7 +129,7 @@ export function makeKeyResolver(opts: { baseUrl: string; store: Store; fetchDoc:
     if (keyUrl.startsWith('did:key:')) return toVerificationKey(didKeyToJwk(keyUrl))
     const facts = await (doc ?? loadDocument(documentUrlOf(keyUrl)))
     let keys = keysOfDocument.get(facts)
-    if (!keys) keysOfDocument.set(facts, keys = new Map())
+    if (!keys) keysOfDocument.set(facts, (keys = new Map()))
     const known = keys.get(keyUrl)
     if (known) return known
     const { jwk, problem } = publicKeyIn(facts, keyUrl)

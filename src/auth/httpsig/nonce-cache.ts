@@ -19,7 +19,11 @@ export const NONCE_CACHE_ENTRIES = 500_000
 /** Keys remembered at most (a did:key costs nothing to make): past it the least recently used key is dropped. */
 export const HTTPSIG_KEYS = 8_192
 
-export const DEFAULT_NONCE_LIMITS: PartitionLimits = Object.freeze({ perPartition: HTTPSIG_NONCES_PER_KEY, total: NONCE_CACHE_ENTRIES, partitions: HTTPSIG_KEYS })
+export const DEFAULT_NONCE_LIMITS: PartitionLimits = Object.freeze({
+  perPartition: HTTPSIG_NONCES_PER_KEY,
+  total: NONCE_CACHE_ENTRIES,
+  partitions: HTTPSIG_KEYS,
+})
 
 /** What `remember` found: a new nonce (now remembered), a replay, or a key over its share. */
 export type NonceVerdict = 'fresh' | 'replayed' | OverShare
@@ -39,7 +43,9 @@ export class NonceCache {
     this.#overShare = new OverShareLog('httpsig.key_over_share', all.perPartition)
   }
 
-  get size() { return this.#memory.size }
+  get size() {
+    return this.#memory.size
+  }
 
   /**
    * `until` and `now` in epoch ms; `until` is when the window check would refuse the signature anyway.
@@ -61,6 +67,9 @@ export class NonceCache {
  */
 export function keyGroup(keyid: string): string {
   if (keyid.startsWith('did:')) return keyid.split(':', 2).join(':')
-  try { return new URL(keyid).host } catch { return '' }
+  try {
+    return new URL(keyid).host
+  } catch {
+    return ''
+  }
 }
-

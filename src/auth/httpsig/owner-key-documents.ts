@@ -53,8 +53,7 @@ export const keyNameProblem = (name: string) =>
   KEY_NAME.test(name) ? undefined : `the key name must be 1–64 letters, digits, '.', '_' or '-', not starting with '.'; got "${name.slice(0, 80)}"`
 
 /** `key-20261125-0042-3f9a`: sortable by creation, unique enough that two in a minute do not collide. */
-export const defaultKeyName = (now: Date) =>
-  `key-${now.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-')}-${crypto.randomUUID().slice(0, 4)}`
+export const defaultKeyName = (now: Date) => `key-${now.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-')}-${crypto.randomUUID().slice(0, 4)}`
 
 /** Only the public members, with `use: sig`: the document never carries more than verification needs. */
 function publicPart(jwk: Record<string, unknown>): PublicJwk {
@@ -82,8 +81,7 @@ export function ownerKeyDocument(baseUrl: string, name: string, jwk: Record<stri
 }
 
 /** The keys a document describes (the subjects of its `sec:publicKeyJwk`). */
-export const keyUrlsIn = (quads: readonly Quad[]) =>
-  [...new Set(quads.filter(q => q.predicate.value === SEC('publicKeyJwk')).map(q => q.subject.value))]
+export const keyUrlsIn = (quads: readonly Quad[]) => [...new Set(quads.filter(q => q.predicate.value === SEC('publicKeyJwk')).map(q => q.subject.value))]
 
 /** The keys the owner's profile links with `cert:key` (HttpSig step 7: they may act as the owner). */
 export const profileKeyLinks = (profile: readonly Quad[], webid: string) =>
@@ -99,9 +97,12 @@ export async function listOwnerKeys(store: Store, baseUrl: string): Promise<List
     for (const keyUrl of keyUrlsIn(quads)) {
       const { jwk, problem } = findPublicKey(quads, keyUrl)
       out.push({
-        name: path.slice(KEYS_PATH.length), keyUrl, documentUrl: baseUrl + path,
+        name: path.slice(KEYS_PATH.length),
+        keyUrl,
+        documentUrl: baseUrl + path,
         ...(jwk ? { publicJwk: jwk, thumbprint: await jwkThumbprint(jwk as Parameters<typeof jwkThumbprint>[0]) } : { problem: problem! }),
-        linkedFromProfile: linked.has(keyUrl), modified: new Date(meta.modified).toISOString(),
+        linkedFromProfile: linked.has(keyUrl),
+        modified: new Date(meta.modified).toISOString(),
       })
     }
   }

@@ -32,7 +32,11 @@ export interface PodKey {
 function newKey(now: number): StoredPodKey {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519')
   const pub = publicKey.export({ format: 'jwk' })
-  return { privateJwk: privateKey.export({ format: 'jwk' }), publicJwk: { kty: pub.kty!, crv: pub.crv!, x: pub.x!, alg: 'EdDSA', use: 'sig' } as JsonWebKey, createdAt: now }
+  return {
+    privateJwk: privateKey.export({ format: 'jwk' }),
+    publicJwk: { kty: pub.kty!, crv: pub.crv!, x: pub.x!, alg: 'EdDSA', use: 'sig' } as JsonWebKey,
+    createdAt: now,
+  }
 }
 
 /** The pod's key of one store, loaded (or made) once: concurrent first uses make one key, not two. */
@@ -40,13 +44,14 @@ export function makePodKey(store: Store, baseUrl: string, now: () => number) {
   const documentUrl = baseUrl + NOTIFY_PATHS.webhookKey
   let loaded: Promise<PodKey> | undefined
   async function load(): Promise<PodKey> {
-    let stored = await store.system.get(SYSTEM_KEY) as StoredPodKey | undefined
+    let stored = (await store.system.get(SYSTEM_KEY)) as StoredPodKey | undefined
     if (!stored) {
       stored = newKey(now())
       await store.system.put(SYSTEM_KEY, stored, { sync: true })
     }
     return {
-      keyid: `${documentUrl}#key`, documentUrl,
+      keyid: `${documentUrl}#key`,
+      documentUrl,
       privateKey: createPrivateKey({ key: stored.privateJwk, format: 'jwk' }),
       publicJwk: stored.publicJwk as Record<string, string>,
     }
@@ -55,7 +60,9 @@ export function makePodKey(store: Store, baseUrl: string, now: () => number) {
     if (!loaded) {
       const p = load()
       loaded = p
-      p.catch(() => { if (loaded === p) loaded = undefined })
+      p.catch(() => {
+        if (loaded === p) loaded = undefined
+      })
     }
     return loaded
   }

@@ -28,7 +28,12 @@ export function signRequest(f: SigningFacts): { 'signature-input': string; signa
   const label = f.label ?? 'sig1'
   const input: InnerList = [
     f.covered.map((c): Item => [c, new Map()]),
-    new Map<string, string | number>([['created', f.created], ['nonce', f.nonce], ['keyid', f.keyid], ['alg', 'ed25519']]),
+    new Map<string, string | number>([
+      ['created', f.created],
+      ['nonce', f.nonce],
+      ['keyid', f.keyid],
+      ['alg', 'ed25519'],
+    ]),
   ]
   const base = buildSignatureBase({ method: f.method, targetUri: f.targetUri, headers: f.headers }, input)
   const bytes = sign(null, Buffer.from(base, 'ascii'), f.key)

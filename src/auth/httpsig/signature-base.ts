@@ -1,8 +1,17 @@
 // RFC 9421 §2: component values of a request and the signature base built from a Signature-Input member.
 
 import {
-  parseDictionary, parseItem, parseList, serializeDictionary, serializeInnerList, serializeItem, serializeList,
-  type BareItem, type InnerList, type Item, type Parameters,
+  parseDictionary,
+  parseItem,
+  parseList,
+  serializeDictionary,
+  serializeInnerList,
+  serializeItem,
+  serializeList,
+  type BareItem,
+  type InnerList,
+  type Item,
+  type Parameters,
 } from 'structured-headers'
 import { HttpError } from '../../http/errors.ts'
 
@@ -19,9 +28,14 @@ export const signatureError = (description: string, cause?: unknown) =>
 // RFC 9421 §2.1.1: `;sf` re-serialises a field whose Structured Field type is known. These are the request
 // fields whose RFCs define them as SF (RFC 9421 §4.1–4.3, RFC 9530 §2–4, RFC 9218 §5).
 const SF_TYPES: Readonly<Record<string, 'dictionary' | 'list' | 'item'>> = {
-  'signature-input': 'dictionary', signature: 'dictionary', 'accept-signature': 'dictionary',
-  'content-digest': 'dictionary', 'repr-digest': 'dictionary', 'want-content-digest': 'dictionary',
-  'want-repr-digest': 'dictionary', priority: 'dictionary',
+  'signature-input': 'dictionary',
+  signature: 'dictionary',
+  'accept-signature': 'dictionary',
+  'content-digest': 'dictionary',
+  'repr-digest': 'dictionary',
+  'want-content-digest': 'dictionary',
+  'want-repr-digest': 'dictionary',
+  priority: 'dictionary',
 }
 
 /** `"name";params` exactly as the base writes it (RFC 9421 §2.1). */
@@ -61,15 +75,24 @@ function derivedValue(facts: RequestFacts, name: string, params: Parameters): st
   }
   if (name !== '@query-param') onlyParams([])
   switch (name) {
-    case '@method': return facts.method // §2.2.1: as sent, case kept
-    case '@target-uri': return facts.targetUri // §2.2.2
-    case '@authority': return url.host // §2.2.3: lower case, default port omitted
-    case '@scheme': return url.protocol.slice(0, -1) // §2.2.4
-    case '@request-target': return `${url.pathname}${url.search}` // §2.2.5: origin-form
-    case '@path': return url.pathname || '/' // §2.2.6
-    case '@query': return url.search === '' ? '?' : url.search // §2.2.7: an empty query is "?"
-    case '@query-param': return queryParamValue(url, params) // §2.2.8
-    case '@status': throw signatureError('@status only applies to responses')
+    case '@method':
+      return facts.method // §2.2.1: as sent, case kept
+    case '@target-uri':
+      return facts.targetUri // §2.2.2
+    case '@authority':
+      return url.host // §2.2.3: lower case, default port omitted
+    case '@scheme':
+      return url.protocol.slice(0, -1) // §2.2.4
+    case '@request-target':
+      return `${url.pathname}${url.search}` // §2.2.5: origin-form
+    case '@path':
+      return url.pathname || '/' // §2.2.6
+    case '@query':
+      return url.search === '' ? '?' : url.search // §2.2.7: an empty query is "?"
+    case '@query-param':
+      return queryParamValue(url, params) // §2.2.8
+    case '@status':
+      throw signatureError('@status only applies to responses')
   }
   throw signatureError(`unknown derived component ${name}`)
 }

@@ -117,4 +117,3 @@ function dictionaryMember(headers: Headers, field: 'signature-input' | 'signatur
   if (member === undefined) throw signatureError(`${name} has no member ${label} (the proof label of the Authorization header)`)
   return member
 }
-

@@ -13,7 +13,11 @@ const bytes = (s: string) => new TextEncoder().encode(s)
 const signedBody = (field: string): SignedBody => ({ contentDigest: parseContentDigest(field) })
 
 function refusal(f: () => unknown): HttpError {
-  try { f() } catch (e) { return e as HttpError }
+  try {
+    f()
+  } catch (e) {
+    return e as HttpError
+  }
   throw new Error('expected a refusal')
 }
 
@@ -30,7 +34,11 @@ describe('RFC 9530 §2 Content-Digest field', () => {
     ['no field', null, 'has no Content-Digest field'],
     ['not a Dictionary', 'sha-256=:abc', 'not a structured Dictionary'],
     ['only unknown algorithms', 'md5=:aGVsbG8=:, sha=:aGVsbG8=:', 'must carry a digest the pod can check: sha-256 or sha-512'],
-    ['a known algorithm whose value is not a byte sequence', 'sha-256="X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE="', 'member sha-256 must be a byte sequence'],
+    [
+      'a known algorithm whose value is not a byte sequence',
+      'sha-256="X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE="',
+      'member sha-256 must be a byte sequence',
+    ],
   ])('%s → 401 invalid_signature', (_case, field, reason) => {
     const err = refusal(() => parseContentDigest(field))
     expect(err.status).toBe(401)
@@ -40,7 +48,7 @@ describe('RFC 9530 §2 Content-Digest field', () => {
 })
 
 describe('RFC 9530 §2 the digest of the content as received', () => {
-  test.each([HELLO_SHA256, HELLO_SHA512, `${HELLO_SHA256}, ${HELLO_SHA512}`])('%s matches the body', (field) => {
+  test.each([HELLO_SHA256, HELLO_SHA512, `${HELLO_SHA256}, ${HELLO_SHA512}`])('%s matches the body', field => {
     expect(() => checkBodyDigest(signedBody(field), bytes(HELLO))).not.toThrow()
   })
   test.each([

@@ -17,18 +17,26 @@ const offCurveP256 = `did:key:z${base58(Uint8Array.from([0x80, 0x24, 0x02, ...ne
 describe('did:key (W3C CCG did-method-key)', () => {
   test('P-256: zDnaerx9… decodes to the published x and y', () => {
     expect(didKeyToJwk('did:key:zDnaerx9CtbPJ1q36T5Ln5wYt3MQYeGRG5ehnPAmxcf5mDZpv')).toMatchObject({
-      kty: 'EC', crv: 'P-256', x: 'igrFmi0whuihKnj9R3Om1SoMph72wUGeFaBbzG2vzns', y: 'efsX5b10x8yjyrj4ny3pGfLcY7Xby1KzgqOdqnsrJIM',
+      kty: 'EC',
+      crv: 'P-256',
+      x: 'igrFmi0whuihKnj9R3Om1SoMph72wUGeFaBbzG2vzns',
+      y: 'efsX5b10x8yjyrj4ny3pGfLcY7Xby1KzgqOdqnsrJIM',
     })
   })
   test('Ed25519: the RFC 9421 test key', () => {
     expect(didKeyToJwk('did:key:z6Mkh4LmfP1ev9MNPGr7JbEbtD6BD4fsu1duEj83PMCs3xHG')).toMatchObject({
-      kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs',
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs',
     })
   })
   test('P-256: the RFC 9421 test key, with its verification-method fragment', () => {
     const id = 'zDnaeu17qkMASJ85C3awZDjW4u1HT48SN1QbKFJ6Yhr8LXdV9'
     expect(didKeyToJwk(`did:key:${id}#${id}`)).toMatchObject({
-      kty: 'EC', crv: 'P-256', x: 'qIVYZVLCrPZHGHjP17CTW0_-D9Lfw0EkjqF7xB4FivA', y: 'Mc4nN9LTDOBhfoUeg8Ye9WedFRhnZXZJA12Qp0zZ6F0',
+      kty: 'EC',
+      crv: 'P-256',
+      x: 'qIVYZVLCrPZHGHjP17CTW0_-D9Lfw0EkjqF7xB4FivA',
+      y: 'Mc4nN9LTDOBhfoUeg8Ye9WedFRhnZXZJA12Qp0zZ6F0',
     })
   })
   test.each([
@@ -39,7 +47,11 @@ describe('did:key (W3C CCG did-method-key)', () => {
     ['a point not on the curve', offCurveP256, 'invalidPublicKey)'],
   ])('%s → 401', (_what, did, reason) => {
     let error: unknown
-    try { didKeyToJwk(did) } catch (e) { error = e }
+    try {
+      didKeyToJwk(did)
+    } catch (e) {
+      error = e
+    }
     expect((error as HttpError).status).toBe(401)
     expect((error as HttpError).description).toContain(reason)
   })

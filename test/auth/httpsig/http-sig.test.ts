@@ -32,11 +32,23 @@ beforeAll(async () => {
   await seedTurtle(pod.store, BASE, '/creds/.acl', publicAcl(`${BASE}/creds/`, ['Read']))
   // Outside /keys/ and /creds/: the root ACL applies, only the owner may read these
   await seedTurtle(pod.store, BASE, '/private/key', keyDocument(p256.publicJwk, OWNER))
-  await seedTurtle(pod.store, BASE, `${WRITABLE}.acl`, `${ACL_PREFIXES}
-<#w> a acl:Authorization; acl:accessTo <${BASE}${WRITABLE}>; acl:default <${BASE}${WRITABLE}>; acl:mode acl:Read, acl:Write; acl:agent [ cert:key </keys/alice#key> ].`)
-  await seedTurtle(pod.store, BASE, '/private/bad-key', `<#key> a <https://w3id.org/security#JsonWebKey2020>; <https://w3id.org/security#publicKeyJwk> "not json".`)
+  await seedTurtle(
+    pod.store,
+    BASE,
+    `${WRITABLE}.acl`,
+    `${ACL_PREFIXES}
+<#w> a acl:Authorization; acl:accessTo <${BASE}${WRITABLE}>; acl:default <${BASE}${WRITABLE}>; acl:mode acl:Read, acl:Write; acl:agent [ cert:key </keys/alice#key> ].`,
+  )
+  await seedTurtle(
+    pod.store,
+    BASE,
+    '/private/bad-key',
+    `<#key> a <https://w3id.org/security#JsonWebKey2020>; <https://w3id.org/security#publicKeyJwk> "not json".`,
+  )
 })
-afterAll(async () => { await pod.close() })
+afterAll(async () => {
+  await pod.close()
+})
 
 const nowS = () => Math.floor(clock / 1000)
 const sign = (path: string, o: Partial<SignOptions> = {}) =>
@@ -62,7 +74,7 @@ describe('HttpSig steps 3–7: a verified signature is a principal holding the k
     expect(res.status).toBe(200)
     expect(res.headers.get('wac-allow')).toBe('user="read",public=""')
   })
-  test.each(ALGS)('RFC 9421 §3.3: %s verifies', async (alg) => {
+  test.each(ALGS)('RFC 9421 §3.3: %s verifies', async alg => {
     const key = byAlg.get(alg)!
     const rsa = alg.startsWith('rsa')
     const res = await signedGet(DOC, { key: key.privateKey, alg, keyid: `/keys/${alg}#key`, ...(rsa ? { params: ['created', 'nonce', 'keyid', 'alg'] } : {}) })
@@ -161,12 +173,15 @@ describe('HttpSig step 4: keyid resolution', () => {
     expect(noTicket(a.headers.get('www-authenticate')!)).toBe(noTicket(b.headers.get('www-authenticate')!.replace('/nothing/here', '/profile/card.acl')))
   })
   // Issue 9 (4): a document the request names is read as the public would see it
-  test.each(['/private/key#key', '/private/bad-key#key'])('a key in a document the public cannot read (%s) is not used, and the refusal says nothing of it', async (keyid) => {
-    const [a, b] = [await signedGet(DOC, { keyid }), await signedGet(DOC, { keyid: '/nothing/here#key' })]
-    await expect401(a, 'no such key')
-    const noTicket = (c: string) => c.replace(/ticket="[^"]*"/, 'ticket')
-    expect(noTicket(a.headers.get('www-authenticate')!)).toBe(noTicket(b.headers.get('www-authenticate')!.replace('/nothing/here', keyid.split('#')[0]!)))
-  })
+  test.each(['/private/key#key', '/private/bad-key#key'])(
+    'a key in a document the public cannot read (%s) is not used, and the refusal says nothing of it',
+    async keyid => {
+      const [a, b] = [await signedGet(DOC, { keyid }), await signedGet(DOC, { keyid: '/nothing/here#key' })]
+      await expect401(a, 'no such key')
+      const noTicket = (c: string) => c.replace(/ticket="[^"]*"/, 'ticket')
+      expect(noTicket(a.headers.get('www-authenticate')!)).toBe(noTicket(b.headers.get('www-authenticate')!.replace('/nothing/here', keyid.split('#')[0]!)))
+    },
+  )
   test('a document without that key → 401', async () => {
     await expect401(await signedGet(DOC, { keyid: '/keys/alice#other' }), 'no such key')
   })
@@ -206,9 +221,14 @@ describe('HttpSig steps 6–7: cred', () => {
   test('cred naming a WebID whose profile does not link the key → 401', async () => {
     await expect401(await signedGet('/', { cred: OWNER }), 'does not link the signing key', '/')
   })
-  test('cred naming a WebID whose profile links the key (cert:key) → the WebID\'s rules apply', async () => {
-    await seedTurtle(pod.store, BASE, '/profile/card', `@prefix solid: <http://www.w3.org/ns/solid/terms#>.
-<#me> solid:oidcIssuer <${BASE}>; <http://www.w3.org/ns/auth/cert#key> </keys/alice#key>.`)
+  test("cred naming a WebID whose profile links the key (cert:key) → the WebID's rules apply", async () => {
+    await seedTurtle(
+      pod.store,
+      BASE,
+      '/profile/card',
+      `@prefix solid: <http://www.w3.org/ns/solid/terms#>.
+<#me> solid:oidcIssuer <${BASE}>; <http://www.w3.org/ns/auth/cert#key> </keys/alice#key>.`,
+    )
     const res = await signedGet('/', { cred: OWNER })
     expect(res.status).toBe(200)
     expect(res.headers.get('wac-allow')).toContain('user="read write append control"')

@@ -10,10 +10,13 @@ export interface TestKey {
 
 export function makeKey(alg: string): TestKey {
   const pair =
-    alg === 'ecdsa-p256-sha256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    : alg === 'ecdsa-p384-sha384' ? generateKeyPairSync('ec', { namedCurve: 'P-384' })
-    : alg === 'ed25519' ? generateKeyPairSync('ed25519')
-    : generateKeyPairSync('rsa', { modulusLength: 2048 })
+    alg === 'ecdsa-p256-sha256'
+      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      : alg === 'ecdsa-p384-sha384'
+        ? generateKeyPairSync('ec', { namedCurve: 'P-384' })
+        : alg === 'ed25519'
+          ? generateKeyPairSync('ed25519')
+          : generateKeyPairSync('rsa', { modulusLength: 2048 })
   return { alg, privateKey: pair.privateKey, publicJwk: pair.publicKey.export({ format: 'jwk' }) as Record<string, unknown> }
 }
 

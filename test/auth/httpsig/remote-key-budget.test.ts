@@ -20,13 +20,19 @@ const letGo = () => held.resolve()
 
 beforeAll(async () => {
   const fetchImpl = (async (target: URL | string) => {
-    if (new URL(String(target)).pathname.startsWith('/held/')) { began.resolve(); await held.promise }
+    if (new URL(String(target)).pathname.startsWith('/held/')) {
+      began.resolve()
+      await held.promise
+    }
     return new Response('not found', { status: 404 })
   }) as typeof fetch
   const budget = new FetchBudget({ perClientPerWindow: 2, perClientConcurrent: 4, totalConcurrent: 1, windowMs: 60_000 })
   pod = await openTempPod('fetch-budget', BASE, [], { fetcher: { fetchImpl, lookup: async () => ['93.184.216.34'], budget } })
 })
-afterAll(async () => { letGo(); await pod.close() })
+afterAll(async () => {
+  letGo()
+  await pod.close()
+})
 
 /** GET / signed with a key the pod must fetch from `keyPath`, from the client at `address`. */
 async function signedFrom(address: string, keyPath: string): Promise<Response> {

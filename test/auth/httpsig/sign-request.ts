@@ -37,16 +37,19 @@ export async function signedHeaders(url: string, o: SignOptions): Promise<Record
   const nonce = o.nonce === undefined ? crypto.randomUUID() : o.nonce
   const params = o.params ?? ['created', ...(nonce === null ? [] : ['nonce']), 'keyid', ...(o.expires ? ['expires'] : [])]
   const digest = o.body === undefined || o.digest === null ? undefined : contentDigestOf(o.body, o.digest)
-  const signed = await httpbis.signMessage({
-    key: createSigner(o.key, o.alg, o.keyid),
-    name: 'sig1',
-    fields: [...(o.fields ?? ['@method', '@target-uri', 'authorization', ...(digest ? ['content-digest'] : [])])],
-    params: [...params],
-    paramValues: {
-      ...(o.created !== undefined ? { created: new Date(o.created * 1000) } : {}),
-      ...(o.expires !== undefined ? { expires: new Date(o.expires * 1000) } : {}),
-      ...(nonce !== null ? { nonce } : {}),
+  const signed = await httpbis.signMessage(
+    {
+      key: createSigner(o.key, o.alg, o.keyid),
+      name: 'sig1',
+      fields: [...(o.fields ?? ['@method', '@target-uri', 'authorization', ...(digest ? ['content-digest'] : [])])],
+      params: [...params],
+      paramValues: {
+        ...(o.created !== undefined ? { created: new Date(o.created * 1000) } : {}),
+        ...(o.expires !== undefined ? { expires: new Date(o.expires * 1000) } : {}),
+        ...(nonce !== null ? { nonce } : {}),
+      },
     },
-  }, { method: o.method ?? 'GET', url, headers: { ...o.headers, ...(digest ? { 'content-digest': digest } : {}), authorization } })
+    { method: o.method ?? 'GET', url, headers: { ...o.headers, ...(digest ? { 'content-digest': digest } : {}), authorization } },
+  )
   return signed.headers as Record<string, string>
 }

@@ -42,7 +42,8 @@ describe('RFC 9421 §2.2 derived components', () => {
 describe('RFC 9421 §2.1 HTTP fields', () => {
   const req = request('https://example.com/', {
     'example-dict': ' a=1,    b=2;x=1;y=2,   c=(a   b   c)',
-    'content-digest': 'sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:,  sha-512=:WZDPaVn/7XgHaAy8pmojAkGWoRx2UFChF41A2svX+TaPm+AbwAgBWnrIiYllu7BNNyealdVLvRwEmTHWXvJwew==:',
+    'content-digest':
+      'sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:,  sha-512=:WZDPaVn/7XgHaAy8pmojAkGWoRx2UFChF41A2svX+TaPm+AbwAgBWnrIiYllu7BNNyealdVLvRwEmTHWXvJwew==:',
     'x-empty': '',
   })
   test('a field value is trimmed', () => {
@@ -53,7 +54,9 @@ describe('RFC 9421 §2.1 HTTP fields', () => {
   })
   test('§2.1.2 key: one Dictionary member, strictly serialised', () => {
     expect(lines(buildSignatureBase(req, input('"example-dict";key="a" "example-dict";key="b" "example-dict";key="c"')))).toEqual([
-      '"example-dict";key="a": 1', '"example-dict";key="b": 2;x=1;y=2', '"example-dict";key="c": (a b c)',
+      '"example-dict";key="a": 1',
+      '"example-dict";key="b": 2;x=1;y=2',
+      '"example-dict";key="c": (a b c)',
     ])
   })
   test('§2.1.1 sf: a known Dictionary re-serialised strictly', () => {
@@ -93,7 +96,11 @@ describe('RFC 9421 §2.5 errors', () => {
     ['@signature-params as a component', '"@signature-params"', 'must not be listed'],
   ])('%s → 401 invalid_signature', (_what, components, reason) => {
     let error: unknown
-    try { buildSignatureBase(req, input(components)) } catch (e) { error = e }
+    try {
+      buildSignatureBase(req, input(components))
+    } catch (e) {
+      error = e
+    }
     expect(error).toBeInstanceOf(HttpError)
     expect({ status: (error as HttpError).status, code: (error as HttpError).code }).toEqual({ status: 401, code: 'invalid_signature' })
     expect((error as HttpError).description).toContain(reason)

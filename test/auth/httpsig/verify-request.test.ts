@@ -14,13 +14,25 @@ const NOW = 1_800_000_000_000
 async function facts(o: Partial<SignOptions> = {}, lookups: string[] = []): Promise<SignedRequestFacts> {
   const headers = await signedHeaders(URL_, { key: key.privateKey, alg: 'ed25519', keyid: 'https://keys.example/k#key', created: NOW / 1000, ...o })
   return {
-    method: 'GET', targetUri: URL_, headers: new Headers(headers), label: 'sig1', required: ['@method', '@target-uri', 'authorization'], now: NOW,
-    resolveKey: async (keyid) => { lookups.push(keyid); return toVerificationKey(key.publicJwk as PublicJwk) },
+    method: 'GET',
+    targetUri: URL_,
+    headers: new Headers(headers),
+    label: 'sig1',
+    required: ['@method', '@target-uri', 'authorization'],
+    now: NOW,
+    resolveKey: async keyid => {
+      lookups.push(keyid)
+      return toVerificationKey(key.publicJwk as PublicJwk)
+    },
   }
 }
 
 async function refusal(f: SignedRequestFacts): Promise<HttpError> {
-  try { await verifySignedRequest(f) } catch (e) { return e as HttpError }
+  try {
+    await verifySignedRequest(f)
+  } catch (e) {
+    return e as HttpError
+  }
   throw new Error('expected a refusal')
 }
 
@@ -51,7 +63,11 @@ describe('RFC 9421 §3.2 verifySignedRequest', () => {
     ['Signature-Input not a Dictionary', (h: Headers) => h.set('signature-input', '("@method"'), 'not a structured Dictionary'],
     ['Signature not a byte sequence', (h: Headers) => h.set('signature', 'sig1="abc"'), 'must be a byte sequence'],
     ['Signature-Input member not an inner list', (h: Headers) => h.set('signature-input', 'sig1=1'), 'must be an inner list'],
-    ['an alg outside the registry', (h: Headers) => h.set('signature-input', h.get('signature-input')!.replace(';keyid', ';alg="hmac-sha256";keyid')), 'alg must be one of'],
+    [
+      'an alg outside the registry',
+      (h: Headers) => h.set('signature-input', h.get('signature-input')!.replace(';keyid', ';alg="hmac-sha256";keyid')),
+      'alg must be one of',
+    ],
   ])('%s → 401, no key looked up', async (_what, change, reason) => {
     const lookups: string[] = []
     const f = await facts({}, lookups)
@@ -76,8 +92,16 @@ describe('RFC 9530 Content-Digest as a required component (a request with conten
   })
   test.each([
     ['no content-digest covered', { digest: null }, 'must send Content-Digest'],
-    ['only one member covered (;key): an unsigned member could be added beside it', { fields: ['@method', '@target-uri', 'authorization', 'content-digest;key="sha-256"'] }, 'must cover the whole content-digest field'],
-    ['a covered Content-Digest with no algorithm the pod knows', { digest: null, fields: REQUIRED, headers: { 'content-digest': 'md5=:aGVsbG8=:' } }, 'sha-256 or sha-512'],
+    [
+      'only one member covered (;key): an unsigned member could be added beside it',
+      { fields: ['@method', '@target-uri', 'authorization', 'content-digest;key="sha-256"'] },
+      'must cover the whole content-digest field',
+    ],
+    [
+      'a covered Content-Digest with no algorithm the pod knows',
+      { digest: null, fields: REQUIRED, headers: { 'content-digest': 'md5=:aGVsbG8=:' } },
+      'sha-256 or sha-512',
+    ],
   ])('%s → 401 before any key is looked up', async (_what, o, reason) => {
     const lookups: string[] = []
     const e = await refusal(await withContent(o as Partial<SignOptions>, lookups))

@@ -2,13 +2,29 @@
 // solid-client-authn-browser and works on pods with Inrupt's solid-client, as real apps do.
 // The page has the buttons a person clicks; the data steps are exposed as `window.testApp`.
 
+import { EVENTS, getDefaultSession, handleIncomingRedirect, login, logout } from '@inrupt/solid-client-authn-browser'
 import {
-  EVENTS, getDefaultSession, handleIncomingRedirect, login, logout,
-} from '@inrupt/solid-client-authn-browser'
-import {
-  buildThing, createAclFromFallbackAcl, createContainerAt, createSolidDataset, createThing, getFile, getResourceAcl,
-  getSolidDataset, getSolidDatasetWithAcl, getStringNoLocale, getThing, getUrl, hasAccessibleAcl, hasFallbackAcl,
-  hasResourceAcl, overwriteFile, saveAclFor, saveSolidDatasetAt, setAgentResourceAccess, setStringNoLocale, setThing,
+  buildThing,
+  createAclFromFallbackAcl,
+  createContainerAt,
+  createSolidDataset,
+  createThing,
+  getFile,
+  getResourceAcl,
+  getSolidDataset,
+  getSolidDatasetWithAcl,
+  getStringNoLocale,
+  getThing,
+  getUrl,
+  hasAccessibleAcl,
+  hasFallbackAcl,
+  hasResourceAcl,
+  overwriteFile,
+  saveAclFor,
+  saveSolidDatasetAt,
+  setAgentResourceAccess,
+  setStringNoLocale,
+  setThing,
 } from '@inrupt/solid-client'
 
 const SOLID = 'http://www.w3.org/ns/solid/terms#'
@@ -36,7 +52,9 @@ async function startLogin(withClientId: boolean) {
   const oidcIssuer = $<HTMLInputElement>('issuer').value.trim()
   try {
     await login({
-      oidcIssuer, redirectUrl, clientName: 'solopod test app',
+      oidcIssuer,
+      redirectUrl,
+      clientName: 'solopod test app',
       ...(withClientId ? { clientId: `${location.origin}/id.jsonld` } : {}),
     })
   } catch (err) {
@@ -50,7 +68,9 @@ const fetchAs: typeof fetch = session.fetch
 const testApp = {
   info: () => ({ ...session.info }),
   events: () => [...events],
-  async status(url: string, init?: RequestInit) { return (await fetchAs(url, init)).status },
+  async status(url: string, init?: RequestInit) {
+    return (await fetchAs(url, init)).status
+  },
   /** Without the session, as some clients do when anonymous: an empty Authorization and DPoP header. */
   async emptyCredentialsStatus(url: string) {
     return (await fetch(url, { headers: { authorization: '', dpop: '' } })).status
@@ -65,7 +85,9 @@ const testApp = {
     await createContainerAt(url, { fetch: fetchAs })
   },
   async writeTitle(url: string, title: string) {
-    const thing = buildThing(createThing({ name: 'it' })).addStringNoLocale(TITLE, title).build()
+    const thing = buildThing(createThing({ name: 'it' }))
+      .addStringNoLocale(TITLE, title)
+      .build()
     await saveSolidDatasetAt(url, setThing(createSolidDataset(), thing), { fetch: fetchAs })
   },
   async readTitle(url: string) {
@@ -103,12 +125,25 @@ _:p a solid:InsertDeletePatch;
   },
 }
 
-declare global { interface Window { testApp: typeof testApp } }
+declare global {
+  interface Window {
+    testApp: typeof testApp
+  }
+}
 window.testApp = testApp
 
-session.events.on(EVENTS.SESSION_RESTORED, () => { events.push('restored'); show() })
-session.events.on(EVENTS.LOGIN, () => { events.push('login'); show() })
-session.events.on(EVENTS.LOGOUT, () => { events.push('logout'); show() })
+session.events.on(EVENTS.SESSION_RESTORED, () => {
+  events.push('restored')
+  show()
+})
+session.events.on(EVENTS.LOGIN, () => {
+  events.push('login')
+  show()
+})
+session.events.on(EVENTS.LOGOUT, () => {
+  events.push('logout')
+  show()
+})
 session.events.on(EVENTS.ERROR, (code: string | null, description?: string | Error | null) => {
   events.push(`error:${code}`)
   showError(`The provider refused: ${code ?? 'unknown error'}${description ? ` — ${String(description)}` : ''}`)
