@@ -65,7 +65,10 @@ describe('plain text and Markdown are edited like Turtle', () => {
   test('the view page of a Markdown file offers Edit', async () => {
     const html = await (await pod.request(`/.admin/files/view?path=${encodeURIComponent(NOTE)}`, { headers: { cookie: owner.header() } })).text()
     expect(html).toContain(`href="/.admin/files/edit?path=${encodeURIComponent(NOTE)}">Edit</a>`)
-    expect(html).toContain('<pre class="preview-text"># Été')
+    // Markdown is shown rendered, its text one click away (view-page.ts)
+    expect(html).toContain('Été</h1>')
+    const asText = await (await pod.request(`/.admin/files/view?path=${encodeURIComponent(NOTE)}&as=text`, { headers: { cookie: owner.header() } })).text()
+    expect(asText).toContain('<pre class="preview-text"># Été')
   })
 })
 

@@ -118,7 +118,7 @@ describe("Delete selected: one confirmation naming every item, folders' contents
     expect(trash).toContain('<td data-label="Name">b/</td>')
     expect(trash).toContain('<td data-label="Items">3</td>')
     expect(trash).toContain('<td data-label="Days left">30</td>')
-    expect(trash).toContain('an LDP DELETE')
+    expect(trash).toContain('Recently deleted')
   })
 })
 
