@@ -99,7 +99,6 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: 'Link created',
     section: ADMIN_PATHS.share,
-    notice: 'Link created',
     body: () => html`<section class="panel" aria-labelledby="new-link-h"><h2 id="new-link-h">Send this link</h2>
 <p>Anyone holding it may <strong>${ALLOWS_WORDS[link.allows].toLowerCase()}</strong> ${readablePath(link.path)}; it expires ${expiresText(link, deps.now())}.</p>
 <div><label for="new-link">The link</label><input type="text" readonly id="new-link" value="${url}" data-enhance="copy-link"></div>
