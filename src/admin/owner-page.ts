@@ -13,6 +13,7 @@ const SECTIONS = [
   { href: ADMIN_PATHS.files, label: 'Files' },
   { href: ADMIN_PATHS.activity, label: 'Activity' },
   { href: ADMIN_PATHS.share, label: 'Sharing' },
+  { href: ADMIN_PATHS.links, label: 'Links' },
   { href: ADMIN_PATHS.sessions, label: 'Apps and sessions' },
   { href: ADMIN_PATHS.credentialsPage, label: 'Scripts and bots' },
   { href: ADMIN_PATHS.liveUpdates, label: 'Live updates' },

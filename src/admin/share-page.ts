@@ -22,14 +22,20 @@ import { shareLinks } from './share-links.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import type { Preconditions } from '../resources/preconditions.ts'
 import { ownerActing } from './owner-acting.ts'
+import { linkSection, linksOf } from './links-page.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
 
 export const sharePage = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`
 const inheritPage = (path: string) => `${ADMIN_PATHS.shareInherit}?path=${encodeURIComponent(path)}`
 
-const DONE: Record<string, string> = { added: 'Shared', removed: 'Access removed', inherited: 'This item now has the access inherited from its folder' }
+const DONE: Record<string, string> = {
+  added: 'Shared',
+  removed: 'Access removed',
+  inherited: 'This item now has the access inherited from its folder',
+  'link-removed': 'Link removed: it opens nothing from now on',
+}
 
 const aclPathOf = (acl: AclView) => acl.aclUrl.slice(acl.url.length - acl.path.length)
 
@@ -99,6 +105,7 @@ export async function showSharePage(deps: AdminDeps, request: Request, query: Re
   const own = acl.own ? entriesOf(acl.own) : null
   const notice = typeof query.done === 'string' ? DONE[query.done] : undefined
   const explained = await explainForm(deps, acl.path, query)
+  const links = await linksOf(deps, acl.path)
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: `Who can access ${acl.path === '/' ? 'your whole pod' : readablePath(acl.path)}`,
     section: ADMIN_PATHS.share,
@@ -124,6 +131,7 @@ ${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path
     : ''
 }
 ${sendIt(deps.cfg.baseUrl, acl.path, own ?? inheritedAsOwn(acl.inherited?.rows ?? [], container), owner)}
+${linkSection(acl.path, links, deps.now(), csrf)}
 ${
   acl.inherited
     ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>

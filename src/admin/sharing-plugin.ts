@@ -13,6 +13,7 @@ import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showShareP
 import { readAclView } from './acl-view.ts'
 import { explainAccess } from './access-explain.ts'
 import { checkWebId } from './webid-check.ts'
+import { createLinkFromForm, removeLinkFromForm, showLinksPage } from './links-page.ts'
 import { createGrant, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { showGrantsPage, submitGrantForm, submitGrantRevoke } from './grants-page.ts'
 
@@ -27,6 +28,7 @@ const AccessQuery = t.Object({
 
 /** A share form's refusal: back to sharing of the path it was about, nothing changed. */
 const shareNotChanged: NextOf = ({ form }) => backTo(sharePage(fieldOf(form, 'path') ?? '/'), 'Back to sharing', 'Access not changed')
+const linkNotMade: NextOf = ({ form }) => backTo(sharePage(fieldOf(form, 'path') ?? '/'), 'Back to sharing', 'Link not created')
 const backToSharing: NextOf = ({ query }) => backTo(sharePage(query.path ?? '/'), 'Back to sharing')
 const SHARE_PAGE = { returnTo: ADMIN_PATHS.share, next: backTo(filesPage('/'), 'Your files') }
 const GRANTS_PAGE = { returnTo: ADMIN_PATHS.grantsPage }
@@ -44,6 +46,16 @@ export function sharingPlugin(deps: Deps) {
         ownerPage: { returnTo: ADMIN_PATHS.share, next: backToSharing },
       })
       .post(ADMIN_PATHS.shareInherit, ({ body }) => useInheritedAccess(deps, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
+      // Share links: made on the share page, listed and removed on their own page too
+      .get(ADMIN_PATHS.links, ({ request, query }) => showLinksPage(deps, request, query), { ownerPage: { returnTo: ADMIN_PATHS.links } })
+      .post(ADMIN_PATHS.linksAdd, ({ request, body }) => createLinkFromForm(deps, request, body), {
+        body: PlainForm,
+        ownerForm: { next: linkNotMade },
+      })
+      .post(ADMIN_PATHS.linksRemove, ({ body }) => removeLinkFromForm(deps, body), {
+        body: PlainForm,
+        ownerForm: { next: backTo(ADMIN_PATHS.links, 'Share links', 'Link not removed') },
+      })
       // Grants: the page's forms call the API's own functions
       .get(ADMIN_PATHS.grantsPage, ({ request, query }) => showGrantsPage(deps, cookieOf(request), query.done), { ownerPage: GRANTS_PAGE })
       .post(ADMIN_PATHS.grantsPage, ({ body }) => submitGrantForm(deps, body), {

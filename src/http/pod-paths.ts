@@ -82,6 +82,10 @@ export const ADMIN_PATHS = {
   shareAdd: '/.admin/share/add',
   shareRemove: '/.admin/share/remove',
   shareInherit: '/.admin/share/inherit',
+  /** Share links (issue 38): every link (GET) with Remove (POST), and the share page's "Create link" (POST: the URL shown once). */
+  links: '/.admin/links',
+  linksAdd: '/.admin/links/add',
+  linksRemove: '/.admin/links/remove',
   /** The edit page: an RDF document's Turtle in a text box (GET), saved with If-Match (POST). */
   edit: '/.admin/files/edit',
   /** The page of the client credentials of scripts and bots (GET), make one (POST, shows its secret once), remove one (POST). */

@@ -63,6 +63,7 @@ describe('the owner pages with JavaScript off', () => {
       'Files',
       'Activity',
       'Sharing',
+      'Links',
       'Apps and sessions',
       'Scripts and bots',
       'Live updates',

@@ -1,0 +1,116 @@
+// Share links in the dashboard (issue 38): the Links page lists every link (name, what it opens, what it allows,
+// when it expires, how often it was used) with a Remove button; the share page makes a link for its item and
+// lists that item's links. A new link's URL is shown once, on the page its form answers: the pod keeps only
+// the token's hash (account/share-links.ts), so it cannot be shown again, and a 303 would have to carry it.
+
+import type { Deps } from '../deps.ts'
+import { HttpError } from '../http/errors.ts'
+import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
+import { ADMIN_PATHS, LINK_PATHS } from '../http/pod-paths.ts'
+import { addShareLink, listShareLinks, removeShareLink, DAY_MS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
+import { readablePath } from '../lib/readable-path.ts'
+import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
+import { ownerActing } from './owner-acting.ts'
+import { podPath } from './browse.ts'
+
+type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now'>
+
+const ALLOWS_WORDS: Record<LinkAllows, string> = { read: 'View and download', upload: 'Upload only', 'read-upload': 'View and upload' }
+/** The expiry choices of the form: lifetime from now, null for never. */
+const EXPIRY: Record<string, number | null> = { '1d': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS, never: null }
+const EXPIRY_WORDS: Record<string, string> = { '1d': '1 day', '7d': '7 days', '30d': '30 days', never: 'Never' }
+
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`
+
+/** "in 6 days", "in 3 hours", "expired", "never": what the owner needs to decide whether to remove it. */
+export function expiresText(l: ShareLink, now: number): string {
+  if (l.expiresAt === undefined) return 'never'
+  const left = l.expiresAt - now
+  if (left <= 0) return 'expired'
+  if (left >= DAY_MS) return `in ${plural(Math.floor(left / DAY_MS), 'day')}`
+  const hours = Math.floor(left / 3_600_000)
+  return hours >= 1 ? `in ${plural(hours, 'hour')}` : 'in less than an hour'
+}
+
+const linksOnePage = (done?: string) => `${ADMIN_PATHS.links}${done ? `?done=${done}` : ''}`
+const shareOf = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`
+
+/** The links as a table, each with its Remove form; `from` set: the share page of that path, which the form returns to. */
+export function linksTable(links: readonly ShareLink[], now: number, csrf: string, from?: string): SafeHtml {
+  return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Share links</caption>
+<thead><tr><th scope="col">Name</th>${from === undefined ? html`<th scope="col">Opens</th>` : ''}<th scope="col">Allows</th><th scope="col">Expires</th><th scope="col">Uses</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+<tbody>${links.map(
+    l => html`<tr><td data-label="Name">${l.name || html`<span class="muted">(no name)</span>`}</td>
+${from === undefined ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${breakableUrl(readablePath(l.path))}</code></a></td>` : ''}<td data-label="Allows">${ALLOWS_WORDS[l.allows]}</td><td data-label="Expires">${expiresText(l, now)}</td><td data-label="Uses">${String(l.uses)}</td>
+<td><form method="post" action="${ADMIN_PATHS.linksRemove}">${csrfField(csrf)}<input type="hidden" name="id" value="${l.id}">${from !== undefined ? html`<input type="hidden" name="from" value="${from}">` : ''}<button type="submit" class="small secondary" aria-label="Remove link ${l.name || readablePath(l.path)}">Remove</button></form></td></tr>`,
+  )}</tbody></table></div>`
+}
+
+export async function showLinksPage(deps: LinkDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
+  const now = deps.now()
+  const links = await listShareLinks(deps.store, now)
+  return renderOwnerPage(deps, request.headers.get('cookie'), {
+    heading: 'Share links',
+    section: ADMIN_PATHS.links,
+    ...(query.done === 'removed' ? { notice: 'Link removed: it opens nothing from now on' } : {}),
+    body: csrf => html`<p class="muted">Anyone holding one of these links may use it without an account, until it expires or you remove it. Make one from the sharing page of a file or folder (Files, then Share).</p>
+${links.length === 0 ? html`<p class="muted">No share links yet.</p>` : linksTable(links, now, csrf)}`,
+  })
+}
+
+/** The links that open `path` itself, for its share page. */
+export const linksOf = async (deps: LinkDeps, path: string) => (await listShareLinks(deps.store, deps.now())).filter(l => l.path === path)
+
+/** The share page's "Send a link to anyone": the form, and the links this item already has (`linksOf`). */
+export function linkSection(path: string, links: readonly ShareLink[], now: number, csrf: string): SafeHtml {
+  const folder = path.endsWith('/')
+  const choices: LinkAllows[] = folder ? ['read', 'upload', 'read-upload'] : ['read']
+  return html`<section class="panel" aria-labelledby="link-h"><h2 id="link-h">Send a link to anyone</h2>
+<p class="muted">Whoever holds the link may use it without an account or a pod, until it expires or you remove it. <a href="${ADMIN_PATHS.links}">All share links</a></p>
+<form method="post" action="${ADMIN_PATHS.linksAdd}" class="row-form">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
+<fieldset><legend>It allows</legend>${choices.map(
+    (a, i) => html`<label class="check"><input type="radio" name="allows" value="${a}"${i === 0 ? html` checked` : ''}> ${ALLOWS_WORDS[a]}</label>`,
+  )}</fieldset>
+<div><label for="link-expires">Expires after</label><select id="link-expires" name="expires">${Object.keys(EXPIRY).map(
+    k => html`<option value="${k}"${k === '7d' ? html` selected` : ''}>${EXPIRY_WORDS[k]!}</option>`,
+  )}</select></div>
+<div><label for="link-name">Name (optional)</label><input type="text" id="link-name" name="name" maxlength="100" placeholder="for the plumber" autocomplete="off"></div>
+<div><button type="submit">Create link</button></div></form>
+${links.length > 0 ? linksTable(links, now, csrf, path) : ''}</section>`
+}
+
+const invalid = (description: string) => new HttpError(400, 'invalid_field', description)
+
+/** "Create link": the new link's URL, shown now and never again, with the way back. */
+export async function createLinkFromForm(deps: LinkDeps, request: Request, form: Record<string, unknown>): Promise<Response> {
+  const path = podPath(form.path)
+  // As the owner, through the operations layer: 404 not_found for an item that is not there
+  await deps.resources.read(ownerActing(deps.cfg.baseUrl), path)
+  const allows = form.allows ?? 'read'
+  if (allows !== 'read' && allows !== 'upload' && allows !== 'read-upload') throw invalid('allows: one of read, upload, read-upload')
+  const expires = typeof form.expires === 'string' ? form.expires : '7d'
+  if (!(expires in EXPIRY)) throw invalid(`expires: one of ${Object.keys(EXPIRY).join(', ')}`)
+  const { link, token } = await addShareLink(
+    deps.store,
+    { path, allows, lifetimeMs: EXPIRY[expires]!, ...(typeof form.name === 'string' ? { name: form.name } : {}) },
+    deps.now(),
+  )
+  const url = `${deps.cfg.baseUrl}${LINK_PATHS.base}${token}/`
+  return renderOwnerPage(deps, request.headers.get('cookie'), {
+    heading: 'Link created',
+    section: ADMIN_PATHS.share,
+    body: () => html`<section class="panel" aria-labelledby="new-link-h"><h2 id="new-link-h">Send this link</h2>
+<p>Anyone holding it may <strong>${ALLOWS_WORDS[link.allows].toLowerCase()}</strong> ${readablePath(link.path)}; it expires ${expiresText(link, deps.now())}.</p>
+<div><label for="new-link">The link</label><input type="text" readonly id="new-link" value="${url}" data-enhance="copy-link"></div>
+<p class="warning" role="note">Copy it now: it is shown only this once. The pod keeps only a fingerprint of it, so it cannot show it again; if it is lost, remove it and make a new one.</p>
+<p><a class="button secondary" href="${shareOf(link.path)}">Back to sharing</a> <a href="${ADMIN_PATHS.links}">All share links</a></p></section>`,
+  })
+}
+
+/** "Remove": back to the page the form was on, which says so; 404 `link_not_found` for a link already gone. */
+export async function removeLinkFromForm(deps: LinkDeps, form: Record<string, unknown>): Promise<Response> {
+  const id = typeof form.id === 'string' ? form.id : ''
+  if (!(await removeShareLink(deps.store, id, deps.now())))
+    throw new HttpError(404, 'link_not_found', 'there is no such link, or it was already removed; see the list of share links')
+  return seeOther(typeof form.from === 'string' && form.from !== '' ? shareOf(podPath(form.from), 'link-removed') : linksOnePage('removed'))
+}

@@ -1,0 +1,70 @@
+// Issue 38 in Chromium at phone width: the owner makes a share link for a folder on its share page (view and
+// upload, 30 days, a name), copies the URL shown once, and a fresh browser with no session opens it; the
+// Links page lists it, and Remove ends it.
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import type { BrowserContext, Page } from 'playwright-core'
+import { HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, signInToDashboard, type RunningPod } from './harness.ts'
+import { unlabelledControls } from './page-checks.ts'
+
+setDefaultTimeout(60_000)
+let pod: RunningPod
+let owner: BrowserContext
+let page: Page
+
+beforeAll(async () => {
+  pod = await startBrowserPod()
+  owner = await newContext({ viewport: PHONE })
+  page = await owner.newPage()
+  await signInToDashboard(page, pod.baseUrl)
+}, HOOK_TIMEOUT)
+afterAll(async () => {
+  await owner?.close()
+  await pod?.dispose()
+}, HOOK_TIMEOUT)
+
+describe('a share link made on the share page, on a phone', () => {
+  test('Create link shows the URL once with Copy; a fresh browser opens it; Links lists it; Remove ends it', async () => {
+    const put = await page.evaluate(async () => {
+      const res = await fetch('/trip/notes.txt', {
+        method: 'PUT',
+        headers: { 'content-type': 'text/plain', 'x-csrf-token': document.getElementById('dashboard')!.dataset.csrf! },
+        body: 'pack the tent',
+      })
+      return res.status
+    })
+    expect(put).toBe(201)
+    await page.goto(`${pod.baseUrl}/.admin/share?path=${encodeURIComponent('/trip/')}`)
+    await page.getByRole('heading', { name: 'Send a link to anyone' }).waitFor()
+    await page.getByLabel('View and upload').check()
+    await page.getByLabel('Expires after').selectOption('30d')
+    await page.getByLabel('Name (optional)').fill('for the campers')
+    expect(await unlabelledControls(page)).toEqual([])
+    await screenshot(page, 'dashboard-links-form-phone')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    const field = page.getByLabel('The link', { exact: true })
+    const url = await field.inputValue()
+    expect(url).toMatch(/\/\.links\/[\w-]{43}\/$/)
+    expect(await page.getByRole('button', { name: /^Copy/ }).count()).toBe(1)
+    await page.getByText('shown only this once').waitFor()
+    expect(await horizontalOverflow(page)).toBe(0)
+    await screenshot(page, 'dashboard-links-created-phone')
+
+    const stranger = await newContext({ viewport: PHONE })
+    const visit = await stranger.newPage()
+    const res = await visit.goto(url)
+    expect(res?.status()).toBe(200)
+    await visit.getByText('notes.txt').first().waitFor()
+    await screenshot(visit, 'dashboard-links-stranger-phone')
+
+    await page.goto(`${pod.baseUrl}/.admin/links`)
+    await page.getByText('for the campers').waitFor()
+    expect(await page.getByText('in 29 days').count()).toBe(1)
+    expect(await horizontalOverflow(page)).toBe(0)
+    await screenshot(page, 'dashboard-links-list-phone')
+    await page.getByRole('button', { name: 'Remove link for the campers' }).click()
+    await page.getByText('Link removed').waitFor()
+    expect((await visit.goto(url))?.status()).toBe(404)
+    await stranger.close()
+  })
+})

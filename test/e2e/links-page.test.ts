@@ -1,0 +1,143 @@
+// Issue 38 over real HTTP, the owner's side: a share link made from the share page's form (its URL shown once,
+// and a stranger opening it), the Links page listing it, Remove (then the link answers 404 link_not_found),
+// the forms' CSRF guard and a stranger sent to sign in.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { CookieJar, FORM, field, form } from '../op/op-fixture.ts'
+import { OWNER_PASSWORD, startPod, type RunningPod } from './start-server.ts'
+import { ownerScript } from './owner-script.ts'
+
+let pod: RunningPod
+const owner = new CookieJar()
+let csrf = ''
+
+const url = (path: string) => pod.baseUrl + path
+const page = (path: string, jar = owner) => fetch(url(path), { redirect: 'manual', headers: { cookie: jar.header() } }).then(r => jar.take(r))
+const postForm = (path: string, fields: Record<string, string>, o: { csrf?: string } = {}) =>
+  fetch(url(path), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
+    body: form({ csrf: o.csrf ?? csrf, ...fields }),
+  }).then(r => owner.take(r))
+const shownUrl = (body: string) => body.match(/id="new-link" value="([^"]+)"/)?.[1]
+
+beforeAll(async () => {
+  pod = await startPod()
+  const send = await ownerScript(pod)
+  expect((await send('PUT', '/private/report.txt', 'the secret report', { 'content-type': 'text/plain' })).status).toBe(201)
+  const login = await owner.take(await fetch(url('/.oidc/login'))).text()
+  const res = owner.take(
+    await fetch(url('/.oidc/login'), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
+      body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
+    }),
+  )
+  if (res.status >= 400) throw new Error(`owner login failed: ${res.status}`)
+  csrf = (await owner.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.header() } })).json()).token
+}, 60_000)
+afterAll(() => pod?.dispose())
+
+describe('share links in the dashboard', () => {
+  let link = ''
+
+  test('the share page has the "Send a link to anyone" form; a file offers view and download only', async () => {
+    const body = await (await page('/.admin/share?path=/private/report.txt')).text()
+    expect(body).toContain('Send a link to anyone')
+    expect(body).toContain(`action="/.admin/links/add"`)
+    expect(body).toContain('value="read" checked')
+    expect(body).not.toContain('value="upload"')
+    expect(body).toContain('<option value="7d" selected>')
+    const folder = await (await page('/.admin/share?path=/private/')).text()
+    expect(folder).toContain('value="upload"')
+    expect(folder).toContain('value="read-upload"')
+  })
+
+  test('Create link shows the URL once (200), and a stranger opens it', async () => {
+    const res = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '7d', name: 'for the plumber' })
+    expect(res.status).toBe(200)
+    const body = await res.text()
+    expect(body).toContain('shown only this once')
+    link = shownUrl(body)!
+    expect(link).toMatch(new RegExp(`^${pod.baseUrl}/\\.links/[\\w-]{43}/$`))
+    const stranger = await fetch(link)
+    expect(stranger.status).toBe(200)
+    expect(await stranger.text()).toBe('the secret report')
+    // the share page lists it, without the URL (never stored in clear)
+    const share = await (await page('/.admin/share?path=/private/report.txt')).text()
+    expect(share).toContain('for the plumber')
+    expect(share).not.toContain(link)
+  })
+
+  test('an upload link for a file is refused: 400 invalid_request; an unknown expiry 400 invalid_field', async () => {
+    const res = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'upload', expires: '7d' })
+    expect(res.status).toBe(400)
+    expect(await res.text()).toContain('<code id="error">invalid_request</code>')
+    const res2 = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '3y' })
+    expect(res2.status).toBe(400)
+    expect(await res2.text()).toContain('<code id="error">invalid_field</code>')
+  })
+
+  test('the Links page lists it with path, what it allows, expiry and uses; the navigation links it', async () => {
+    const res = await page('/.admin/links')
+    expect(res.status).toBe(200)
+    const body = await res.text()
+    expect(body).toContain('href="/.admin/links" aria-current="page"')
+    expect(body).toContain('for the plumber')
+    expect(body).toContain('/<wbr>private/<wbr>report.txt')
+    expect(body).toContain('View and download')
+    expect(body).toContain('in 6 days')
+    expect(body).toMatch(/data-label="Uses">1</)
+  })
+
+  test('Remove without the CSRF token: 403 csrf_failed, the link still opens', async () => {
+    const body = await (await page('/.admin/links')).text()
+    const id = body.match(/name="id" value="(link-[\w-]+)"/)![1]!
+    const res = await postForm('/.admin/links/remove', { id }, { csrf: 'wrong' })
+    expect(res.status).toBe(403)
+    expect(await res.text()).toContain('csrf_failed')
+    expect((await fetch(link)).status).toBe(200)
+  })
+
+  test('Remove: 303 back with a notice; the link then answers 404 link_not_found, and a second Remove 404', async () => {
+    const body = await (await page('/.admin/links')).text()
+    const id = body.match(/name="id" value="(link-[\w-]+)"/)![1]!
+    const res = await postForm('/.admin/links/remove', { id })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/.admin/links?done=removed')
+    expect(await (await page('/.admin/links?done=removed')).text()).toContain('Link removed')
+    const gone = await fetch(link)
+    expect(gone.status).toBe(404)
+    expect(await gone.text()).toContain('link_not_found')
+    const again = await postForm('/.admin/links/remove', { id })
+    expect(again.status).toBe(404)
+    expect(await again.text()).toContain('link_not_found')
+  })
+
+  test('Remove from the share page goes back there', async () => {
+    const made = await postForm('/.admin/links/add', { path: '/private/', allows: 'read-upload', expires: 'never' })
+    expect(made.status).toBe(200)
+    const share = await (await page('/.admin/share?path=/private/')).text()
+    expect(share).toContain('View and upload')
+    expect(share).toContain('>never<')
+    const id = share.match(/name="id" value="(link-[\w-]+)"/)![1]!
+    const res = await postForm('/.admin/links/remove', { id, from: '/private/' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/.admin/share?path=%2Fprivate%2F&done=link-removed')
+  })
+
+  test('a stranger is sent to sign in (303), and cannot post the forms (401)', async () => {
+    const res = await page('/.admin/links', new CookieJar())
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toContain('/.oidc/login')
+    const post = await fetch(url('/.admin/links/add'), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': FORM, origin: pod.baseUrl },
+      body: form({ csrf: 'x', path: '/private/', allows: 'read' }),
+    })
+    expect(post.status).toBe(401)
+  })
+})
