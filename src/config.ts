@@ -39,6 +39,12 @@ export interface Config {
    */
   readonly keepVersionsDays: number
   /**
+   * Percent of the data directory's filesystem size that versions and the trash may hold together (the bytes
+   * only they hold); past it the version sweep removes the oldest versions, then trash items past their first
+   * day (store/version-cap.ts). 0: no cap.
+   */
+  readonly versionsDiskShare: number
+  /**
    * Open notification channels of agents other than the owner at most (all types together); past it a
    * subscription gets 503 too_many_channels. The owner's channels are counted apart, up to as many.
    */
@@ -156,6 +162,11 @@ export const OPTIONS: readonly Option[] = [
     flag: 'keep-versions-days',
     env: 'SOLOPOD_KEEP_VERSIONS_DAYS',
     help: 'days every change can be undone: previous states are kept, thinned to hourly after an hour and daily after a day; 0 keeps none (default 30)',
+  },
+  {
+    flag: 'versions-disk-share',
+    env: 'SOLOPOD_VERSIONS_DISK_SHARE',
+    help: "percent of the data directory's filesystem versions and the trash may hold together; past it the oldest versions go first; 0: no cap (default 20)",
   },
   {
     flag: 'upload-expiry-seconds',
@@ -360,6 +371,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     diskReserveBytes: parseInteger('disk-reserve-bytes', get('disk-reserve-bytes') ?? String(256 * 1024 * 1024), 0, 2 ** 50),
     ...(s3 ? { s3 } : {}),
     keepVersionsDays: parseInteger('keep-versions-days', get('keep-versions-days') ?? '30', 0, 3650),
+    versionsDiskShare: parseInteger('versions-disk-share', get('versions-disk-share') ?? '20', 0, 100),
     uploadExpirySeconds: parseInteger('upload-expiry-seconds', get('upload-expiry-seconds') ?? String(24 * 60 * 60), 1, 365 * 24 * 60 * 60),
     maxChannels: parseInteger('max-channels', get('max-channels') ?? '20000', 1, 1_000_000),
     maxChannelsPerClient: parseInteger('max-channels-per-client', get('max-channels-per-client') ?? '100', 1, 1_000_000),

@@ -58,6 +58,12 @@ describe('config: flags, env, defaults', () => {
     expect(buildConfig([], { SOLOPOD_KEEP_VERSIONS_DAYS: '7' }).keepVersionsDays).toBe(7)
     expect(() => buildConfig(['--keep-versions-days', '-1'], {})).toThrow('--keep-versions-days')
   })
+  test('--versions-disk-share: 20 percent by default, 0 is no cap, over 100 is refused', () => {
+    expect(buildConfig([], {}).versionsDiskShare).toBe(20)
+    expect(buildConfig(['--versions-disk-share', '0'], {}).versionsDiskShare).toBe(0)
+    expect(buildConfig([], { SOLOPOD_VERSIONS_DISK_SHARE: '5' }).versionsDiskShare).toBe(5)
+    expect(() => buildConfig(['--versions-disk-share', '101'], {})).toThrow('--versions-disk-share')
+  })
   test('--trust-proxy takes IP addresses (flag or SOLOPOD_TRUST_PROXY); none by default', () => {
     expect(buildConfig([], {}).trustProxy).toEqual([])
     expect(buildConfig(['--trust-proxy', '127.0.0.1, ::FFFF:10.0.0.1,::1'], {}).trustProxy).toEqual(['127.0.0.1', '::FFFF:10.0.0.1', '::1'])

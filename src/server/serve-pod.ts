@@ -11,6 +11,7 @@ import { sweepExpiredRecordsRegularly } from '../store/expired-records.ts'
 import { sweepExpiredUploadsRegularly } from '../store/expired-uploads.ts'
 import { sweepTrashRegularly } from '../store/trash-sweep.ts'
 import { sweepVersionsRegularly } from '../store/version-sweep.ts'
+import { totalBytesAt } from '../store/disk-space.ts'
 import type { Store } from '../store/open-store.ts'
 import { describeCause, log } from '../log.ts'
 import { ControlSocketError, openControlSocket } from './control-socket.ts'
@@ -103,7 +104,9 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   const stopVersionSweeps = sweepVersionsRegularly(store, {
     now: pod.deps.now,
     keepDays: cfg.keepVersionsDays,
+    share: { percent: cfg.versionsDiskShare, fsBytes: () => totalBytesAt(cfg.dataDir) },
     onSwept: count => log.info('store.versions_thinned', { count }),
+    onCapped: r => log.info('store.versions_capped', { versions: r.versions, trashItems: r.trashItems, bytes: r.bytes, heldBytes: r.heldBytes }),
     onError: err => log.warn('store.version_sweep_failed', { cause: describeCause(err) }),
   })
   const closeControl = openControlSocketOf(pod)

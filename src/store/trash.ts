@@ -148,6 +148,12 @@ export async function purgeTrash(store: Store, cutoff: number): Promise<number> 
   return purged
 }
 
+/** The metadata of what a trashed item keeps (the item and its members): their blobs and sizes. */
+export async function trashedMetas(store: Store, id: string): Promise<ResourceMeta[]> {
+  const kept = ((await store.trash.get(contentKey(id))) as TrashedResource[] | undefined) ?? []
+  return kept.map(r => r.meta)
+}
+
 /** The bytes a trashed item holds (its files and its RDF as stored): what deleting it for good frees. */
 export async function trashedBytes(store: Store, id: string): Promise<number> {
   const kept = ((await store.trash.get(contentKey(id))) as TrashedResource[] | undefined) ?? []

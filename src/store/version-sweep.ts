@@ -1,10 +1,9 @@
 // Retention of versions: every one for an hour, one an hour for a day, one a day until `--keep-versions-days`; a sweep thins the rest.
 
 import type { Store } from './open-store.ts'
-import type { WriteOp } from './group-commit.ts'
-import { inSublevel } from './sublevel.ts'
 import { sweepRegularly } from '../lib/sweep-regularly.ts'
-import { pathOfVersionKey, releaseBlobs, spanOf, versionBlobKey, type VersionSpan } from './versions.ts'
+import { dropVersions, pathOfVersionKey, spanOf, type VersionSpan } from './versions.ts'
+import { capVersions, type CapResult } from './version-cap.ts'
 
 const HOUR_MS = 60 * 60_000
 const DAY_MS = 24 * HOUR_MS
@@ -54,19 +53,7 @@ export async function thinVersions(store: Store, now: number, keepDays: number, 
     if (pending.length === 0) return
     const keys = pending
     pending = []
-    const records = await store.versions.getMany(keys)
-    const blobs: string[] = []
-    const ops: WriteOp[] = []
-    for (const [i, key] of keys.entries()) {
-      ops.push({ type: 'del', key, ...inSublevel(store.versions) })
-      const blob = records[i]?.meta.blob
-      if (blob !== undefined) {
-        blobs.push(blob)
-        ops.push({ type: 'del', key: versionBlobKey(blob, key), ...inSublevel(store.versionBlobs) })
-      }
-    }
-    await store.commit(ops)
-    await releaseBlobs(store, blobs)
+    await dropVersions(store, keys)
     removed += keys.length
   }
   let path: string | undefined
@@ -93,16 +80,30 @@ export async function thinVersions(store: Store, now: number, keepDays: number, 
   return removed
 }
 
-/** Sweeps once now, then every `everyMs`; returns `stop`, which resolves once no sweep is under way. */
+/**
+ * Sweeps once now, then every `everyMs`: thins by age, then holds versions and the trash to `share.percent` of
+ * `share.fsBytes()` (the data directory's filesystem size, asked at each sweep; a test gives its own). Returns `stop`, which resolves once no sweep is under way.
+ */
 export function sweepVersionsRegularly(
   store: Store,
   o: {
     now: () => number
     keepDays: number
     everyMs?: number
+    share?: { readonly percent: number; readonly fsBytes: () => number }
     onSwept?: (count: number) => void
+    onCapped?: (result: CapResult) => void
     onError?: (err: unknown) => void
   },
 ): () => Promise<void> {
-  return sweepRegularly(() => thinVersions(store, o.now(), o.keepDays), { ...o, everyMs: o.everyMs ?? VERSION_SWEEP_EVERY_MS })
+  const sweep = async () => {
+    const thinned = await thinVersions(store, o.now(), o.keepDays)
+    const share = o.share && o.share.percent > 0 ? Math.floor((o.share.fsBytes() * o.share.percent) / 100) : 0
+    if (share > 0) {
+      const capped = await capVersions(store, o.now(), share)
+      if (capped.versions + capped.trashItems > 0) o.onCapped?.(capped)
+    }
+    return thinned
+  }
+  return sweepRegularly(sweep, { ...o, everyMs: o.everyMs ?? VERSION_SWEEP_EVERY_MS })
 }

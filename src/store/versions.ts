@@ -98,6 +98,23 @@ export async function latestVersionBefore(store: Store, path: string, at: number
   return undefined
 }
 
+/** Removes these versions in one synced batch, then the files only they held. */
+export async function dropVersions(store: Store, keys: readonly string[]): Promise<void> {
+  const records = await store.versions.getMany([...keys])
+  const blobs: string[] = []
+  const ops: WriteOp[] = []
+  for (const [i, key] of keys.entries()) {
+    ops.push({ type: 'del', key, ...inSublevel(store.versions) })
+    const blob = records[i]?.meta.blob
+    if (blob !== undefined) {
+      blobs.push(blob)
+      ops.push({ type: 'del', key: versionBlobKey(blob, key), ...inSublevel(store.versionBlobs) })
+    }
+  }
+  await store.commit(ops)
+  await releaseBlobs(store, blobs)
+}
+
 /**
  * Removes the files of blobs a committed batch stopped naming, unless something still names them: a resource or
  * the trash (blob-refs) or a version (version-blobs). Asked after the batch, so two removers racing (a trash

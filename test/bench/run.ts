@@ -19,6 +19,7 @@ import { benchLargeFiles } from './large-files.ts'
 import { benchWebhooks } from './webhooks.ts'
 import { benchNotifications } from './notifications.ts'
 import { benchWebdav } from './webdav.ts'
+import { benchVersions } from './versions.ts'
 
 interface Flags extends LoadOptions {
   readonly only?: string
@@ -169,6 +170,8 @@ async function main() {
   if (!flags.only || 'large file'.includes(flags.only)) await benchLargeFiles({ print: !flags.json })
   // Issue 37 "Mount your pod": PROPFIND Depth 1 of a 10,000-member folder (first byte), a 256 MiB file PUT and GET through WebDAV Basic against plain LDP.
   if (!flags.only || 'webdav'.includes(flags.only)) await benchWebdav({ print: !flags.json })
+  // Issue 36: a 1 KB PUT with versions against --keep-versions-days 0, a 10,000-version TimeMap's first byte, a 100 MB memento's RSS.
+  if (!flags.only || 'versions'.includes(flags.only)) await benchVersions({ print: !flags.json, durationMs: flags.durationMs })
   // Issue 23 "Measures": write → notification latency with 1, 100, 1,000 WebSocket subscribers, RSS with 10,000 open, PUT with 1,000 listening.
   if (!flags.only || 'notifications'.includes(flags.only)) await benchNotifications({ print: !flags.json })
   // Issue 23 "Measures", webhooks: deliveries per second to a local receiver, and none lost across a SIGKILL mid-burst (counted).
@@ -188,6 +191,7 @@ async function main() {
       'remote documents',
       'large file',
       'webdav',
+      'versions',
       'notifications',
       'webhooks',
       'startup',
