@@ -3,6 +3,7 @@
 // lists that item's links. A new link's URL is shown once, on the page its form answers: the pod keeps only
 // the token's hash (account/share-links.ts), so it cannot be shown again, and a 303 would have to carry it.
 
+import { linkQrCode } from './link-qr-code.ts'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
@@ -96,12 +97,14 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
     deps.now(),
   )
   const url = `${deps.cfg.baseUrl}${LINK_PATHS.base}${token}/`
+  const qrCode = await linkQrCode(url)
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: 'Link created',
     section: ADMIN_PATHS.share,
     body: () => html`<section class="panel" aria-labelledby="new-link-h"><h2 id="new-link-h">Send this link</h2>
 <p>Anyone holding it may <strong>${ALLOWS_WORDS[link.allows].toLowerCase()}</strong> ${readablePath(link.path)}; it expires ${expiresText(link, deps.now())}.</p>
 <div><label for="new-link">The link</label><input type="text" readonly id="new-link" value="${url}" data-enhance="copy-link"></div>
+<figure class="qr">${qrCode}<figcaption>Or open it on a phone: point its camera here.</figcaption></figure>
 <p class="warning" role="note">Copy it now: it is shown only this once. The pod keeps only a fingerprint of it, so it cannot show it again; if it is lost, remove it and make a new one.</p>
 <p><a class="button secondary" href="${shareOf(link.path)}">Back to sharing</a> <a href="${ADMIN_PATHS.links}">All share links</a></p></section>`,
   })

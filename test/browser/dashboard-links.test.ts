@@ -6,6 +6,23 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { BrowserContext, Page } from 'playwright-core'
 import { HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, signInToDashboard, type RunningPod } from './harness.ts'
 import { unlabelledControls } from './page-checks.ts'
+import jsQR from 'jsqr'
+
+/** The page's QR code as pixels (its SVG drawn on a canvas in the page), decoded by jsQR, a camera app's decoder. */
+async function qrCodeOnPage(page: Page): Promise<string | undefined> {
+  const { data, size } = await page.evaluate(async () => {
+    const svg = document.querySelector('svg.qr-code')!.outerHTML
+    const img = new Image()
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`
+    await img.decode()
+    const size = 400
+    const canvas = Object.assign(document.createElement('canvas'), { width: size, height: size })
+    const g = canvas.getContext('2d')!
+    g.drawImage(img, 0, 0, size, size)
+    return { data: Array.from(g.getImageData(0, 0, size, size).data), size }
+  })
+  return jsQR(Uint8ClampedArray.from(data), size, size)?.data
+}
 
 setDefaultTimeout(60_000)
 let pod: RunningPod
@@ -49,6 +66,8 @@ describe('a share link made on the share page, on a phone', () => {
     await page.getByText('shown only this once').waitFor()
     expect(await horizontalOverflow(page)).toBe(0)
     await screenshot(page, 'dashboard-links-created-phone')
+    // The QR code a phone's camera reads: the page's own SVG, drawn as Chromium draws it, decodes to the same URL
+    expect(await qrCodeOnPage(page)).toBe(url)
 
     const stranger = await newContext({ viewport: PHONE })
     const visit = await stranger.newPage()
