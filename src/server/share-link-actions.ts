@@ -15,6 +15,9 @@ export interface LinkRequest {
   readonly expires?: string
   readonly allows?: string
   readonly name?: string
+  /** Hashed at once by addShareLink; never logged nor kept. */
+  readonly password?: string
+  readonly maxDownloads?: number
 }
 
 export interface ShareLinkActions {
@@ -53,7 +56,14 @@ export function shareLinkActions(store: Store, baseUrl: string, now: () => numbe
       const path = await linkedPath(store, baseUrl, r.path)
       const { link, token } = await addShareLink(
         store,
-        { path, allows, ...(r.name !== undefined ? { name: r.name } : {}), ...(lifetime !== undefined ? { lifetimeMs: lifetime } : {}) },
+        {
+          path,
+          allows,
+          ...(r.name !== undefined ? { name: r.name } : {}),
+          ...(lifetime !== undefined ? { lifetimeMs: lifetime } : {}),
+          ...(typeof r.password === 'string' ? { password: r.password } : {}),
+          ...(r.maxDownloads !== undefined ? { maxDownloads: Number(r.maxDownloads) } : {}),
+        },
         now(),
       )
       return { link, url: `${baseUrl}${LINK_PATHS.base}${token}/` }
