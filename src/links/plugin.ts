@@ -30,6 +30,7 @@ const PASSED_ON = ['content-type', 'content-length', 'content-range', 'accept-ra
 /** What a client may ask of the bytes: a range (a film seeking), and revalidation. */
 const ASKED = ['range', 'if-range', 'if-none-match', 'if-modified-since'] as const
 const PAGE_SIZE = 500
+const MAX_PASSWORD_FORM = 8192
 
 /** A browser navigating names text/html; a script or `curl` does not, and gets the bytes. */
 const prefersHtml = (accept: string | null) => namesType(accept, 'text/html')
@@ -206,7 +207,12 @@ export function linksPlugin(deps: Deps) {
     const origin = request.headers.get('origin')
     if (origin !== null && origin !== 'null' && origin !== new URL(cfg.baseUrl).origin)
       throw new HttpError(403, 'csrf_failed', "the password form is only taken from the link's own page")
-    const form = new URLSearchParams(await request.text())
+    // A password form is a few hundred bytes; a bigger body is not one, and is not read into memory
+    if (Number(request.headers.get('content-length') ?? 0) > MAX_PASSWORD_FORM)
+      throw new HttpError(413, 'payload_too_large', `a password form is at most ${MAX_PASSWORD_FORM} bytes`)
+    const text = await request.text()
+    if (text.length > MAX_PASSWORD_FORM) throw new HttpError(413, 'payload_too_large', `a password form is at most ${MAX_PASSWORD_FORM} bytes`)
+    const form = new URLSearchParams(text)
     const outcome = await passwords.submit(attemptOf(request, o), form.get(PASSWORD_FIELD) ?? '')
     if (outcome instanceof HttpError) return locked(request, o, outcome)
     log.info('link.unlocked', { link: o.link.id })

@@ -103,6 +103,11 @@ describe('a link with a password', () => {
     expect(res.headers.get('set-cookie')).toBeNull()
   })
 
+  test('a password form larger than 8 KiB is refused unread: 413 payload_too_large', async () => {
+    const res = await postPassword(url, 'x'.repeat(9000))
+    expect(res.status).toBe(413)
+  })
+
   test('HTTP Basic from the machine itself (any user name): the file', async () => {
     const res = await fetch(url, { headers: basic(PASSWORD) })
     expect(res.status).toBe(200)
