@@ -84,6 +84,7 @@ export function passwordPage(link: ShareLink, base: string, error: HttpError): P
 <p><label>Password <input type="password" name="link-password" autocomplete="current-password" required autofocus></label></p>
 <p class="actions"><button type="submit">Open</button></p></form>${expiry(link)}`,
     },
-    { status: error.status, headers: error.headers },
+    // No Basic challenge to a browser: it would answer it with its own dialog instead of showing this form
+    { status: error.status, headers: Object.fromEntries(Object.entries(error.headers).filter(([k]) => k.toLowerCase() !== 'www-authenticate')) },
   )
 }

@@ -61,6 +61,8 @@ describe('a link with a password', () => {
   test('without it, a browser gets the form: 401', async () => {
     const res = await fetch(url, { headers: HTML })
     expect(res.status).toBe(401)
+    // no Basic challenge: the browser would ask with its own dialog instead of showing the form
+    expect(res.headers.get('www-authenticate')).toBeNull()
     const page = await res.text()
     expect(page).toContain('name="link-password"')
     expect(page).toContain('method="post"')
