@@ -1,5 +1,6 @@
 // Builds the pod: the role plugins on one Elysia app, plus CORS, request ids and access logs around it.
 
+import { getForHead } from './http/head-as-get.ts'
 import { Elysia } from 'elysia'
 import type { Deps } from './deps.ts'
 import { HttpError, toPlainResponse } from './http/errors.ts'
@@ -60,7 +61,7 @@ export function buildApp(deps: Deps): PodApp {
  */
 async function handleWithHead(app: { handle(req: Request): Promise<Response> }, request: Request): Promise<Response> {
   if (request.method !== 'HEAD') return app.handle(request)
-  const res = await app.handle(new Request(request.url, { method: 'GET', headers: request.headers }))
+  const res = await app.handle(getForHead(request))
   return new Response(null, { status: res.status, headers: res.headers })
 }
 

@@ -76,6 +76,10 @@ export interface Config {
   readonly expires?: string
   /** `links add`: what the link allows besides reading (`--upload-only`: only adding files; `--upload`: both). */
   readonly linkAllows?: 'upload' | 'read-upload'
+  /** `links add --password-file`: the file holding the link's password. */
+  readonly linkPasswordFile?: string
+  /** `links add --max-downloads`: full downloads the link allows. */
+  readonly maxDownloads?: number
   /** The base URL was not given, so it follows the port (`http://localhost:PORT`). */
   readonly baseUrlFromPort: boolean
   /** `blobs check --repair`: remove the blobs nothing names. */
@@ -215,6 +219,8 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'expires', help: 'links add: how long the link lasts: 30m, 12h, 7d … (default 7d, at most 365d), or never' },
   { flag: 'upload-only', help: 'links add: a file drop: whoever holds the link adds files to the folder and sees nothing', boolean: true },
   { flag: 'upload', help: 'links add: whoever holds the link sees the folder and adds files to it', boolean: true },
+  { flag: 'password-file', help: 'links add: a file holding the password the link also asks for (one trailing newline is dropped)' },
+  { flag: 'max-downloads', help: 'links add: how many full downloads the link allows; then it answers 410' },
   { flag: 'repair', boolean: true, help: 'blobs check: remove the blobs no record names (orphans)' },
   {
     flag: 'scope',
@@ -229,7 +235,8 @@ const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, pas
 /** `clients` subcommands and the arguments after them. */
 const CLIENTS_USAGE = 'usage: solopod clients add --name N [--scope /folder/ | --scope read:/folder/]… | clients list | clients remove ID  (with --data DIR)'
 const CLIENT_SUBCOMMANDS: Record<string, number> = { add: 0, list: 0, remove: 1 }
-const LINKS_USAGE = 'usage: solopod links add PATH [--expires DURATION] [--upload-only | --upload] [--name N] | links list | links remove ID  (with --data DIR)'
+const LINKS_USAGE =
+  'usage: solopod links add PATH [--expires DURATION] [--upload-only | --upload] [--name N] [--password-file F] [--max-downloads N] | links list | links remove ID  (with --data DIR)'
 const LINK_SUBCOMMANDS: Record<string, number> = { add: 1, list: 0, remove: 1 }
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
@@ -352,6 +359,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   const upload = flags.has('upload') && parseBoolean('--upload', flags.get('upload')!)
   if (uploadOnly && upload) throw new ConfigError('--upload-only and --upload exclude each other: a file drop shows nothing, --upload shows the folder too')
   const keyOut = get('out')
+  const linkPasswordFile = get('password-file')
+  const maxDownloads = get('max-downloads')
   const maxBodyBytes = get('max-body-bytes')
   const s3 = parseBlobStore(get)
   return Object.freeze({
@@ -389,6 +398,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     scopes: Object.freeze(lists.get('scope') ?? []),
     repair: flags.has('repair') ? parseBoolean('--repair', flags.get('repair')!) : false,
     ...(expires !== undefined ? { expires } : {}),
+    ...(linkPasswordFile !== undefined ? { linkPasswordFile: resolve(linkPasswordFile) } : {}),
+    ...(maxDownloads !== undefined ? { maxDownloads: parseInteger('max-downloads', maxDownloads, 1, 1_000_000) } : {}),
     ...(uploadOnly ? { linkAllows: 'upload' as const } : upload ? { linkAllows: 'read-upload' as const } : {}),
     args: Object.freeze(args),
   })
@@ -490,7 +501,7 @@ export function usage(): string {
     '  clients add        new client credential for a script or bot (--name, --scope …): prints client_id=… and client_secret=… (also while the server runs)',
     '  clients list       the client credentials: id, name, folders, created, last used',
     '  clients remove ID  remove a client credential: its tokens are refused from their next request',
-    '  links add PATH     new share link to a file or folder for someone without an account (--expires, --upload-only, --upload, --name): prints id=… and url=… (also while the server runs)',
+    '  links add PATH     new share link to a file or folder for someone without an account (--expires, --upload-only, --upload, --name, --password-file, --max-downloads): prints id=… and url=… (also while the server runs)',
     '  links list         the share links: id, path, what they allow, expiry, uses',
     '  links remove ID    remove a share link: every use of it ends at once',
     "  blobs check        every file's bytes are in the blob store with their size; lists orphans, --repair removes them (server stopped)",

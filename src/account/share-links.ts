@@ -48,6 +48,12 @@ export interface ShareLink extends LinkScope {
   readonly expiresAt?: number
   /** Requests answered through it. */
   readonly uses: number
+  /** The argon2id hash of the link's password (never the password); undefined: the token alone opens it. */
+  readonly passwordHash?: string
+  /** Full downloads allowed (links/plugin.ts says which GETs count); undefined: no limit. */
+  readonly maxDownloads?: number
+  /** Full downloads so far, counted only when the link has a limit. */
+  readonly downloads?: number
 }
 
 export const canRead = (allows: LinkAllows) => allows !== 'upload'
@@ -70,6 +76,9 @@ export interface NewLink {
   readonly name?: string
   /** From now; undefined: the default; null: never expires (only when the owner chose it). */
   readonly lifetimeMs?: number | null
+  /** Hashed here (argon2id); the password itself is never kept or logged. */
+  readonly password?: string
+  readonly maxDownloads?: number
 }
 
 /** Makes a link: its record, and the token that opens it (shown now, never again). */
@@ -87,10 +96,23 @@ export async function addShareLink(store: Store, link: NewLink, now: number): Pr
     createdAt: now,
     uses: 0,
     ...(lifetime !== null ? { expiresAt: now + lifetime } : {}),
+    ...(link.password !== undefined ? { passwordHash: await Bun.password.hash(checkLinkPassword(link.password), { algorithm: 'argon2id' }) } : {}),
+    ...(link.maxDownloads !== undefined ? { maxDownloads: checkMaxDownloads(link.maxDownloads), downloads: 0 } : {}),
   }
   const token = randomBase64url(TOKEN_BYTES)
   await putRecord<ShareLink>(store, KIND, hashOf(token), record, keptUntil(record))
   return { link: record, token }
+}
+
+export const MAX_LINK_PASSWORD = 1024
+const checkLinkPassword = (password: string) => {
+  if (password === '' || password.length > MAX_LINK_PASSWORD) throw badRequest(`a link's password is 1 to ${MAX_LINK_PASSWORD} characters`)
+  return password
+}
+export const MAX_DOWNLOADS = 1_000_000
+const checkMaxDownloads = (n: number) => {
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_DOWNLOADS) throw badRequest(`a link's download limit is a whole number from 1 to ${MAX_DOWNLOADS}`)
+  return n
 }
 
 const keptUntil = (l: ShareLink) => (l.expiresAt === undefined ? NEVER : l.expiresAt + EXPIRED_KEPT_MS)
@@ -107,7 +129,23 @@ export async function openShareLink(store: Store, token: string, now: number, co
   if (found === undefined) throw linkNotFound()
   if (isExpired(found, now))
     throw new HttpError(410, 'link_expired', `this link expired on ${new Date(found.expiresAt!).toISOString()}; ask whoever sent it for a new one`)
+  if (isUsedUp(found)) throw linkUsedUp(found)
   return found
+}
+
+const isUsedUp = (l: ShareLink) => l.maxDownloads !== undefined && (l.downloads ?? 0) >= l.maxDownloads
+const linkUsedUp = (l: ShareLink) =>
+  new HttpError(410, 'link_used_up', `this link was downloaded the ${l.maxDownloads} time(s) it allows; ask whoever sent it for a new one`)
+
+/**
+ * Counts one full download through a link with a limit, refusing 410 `link_used_up` when the limit was reached
+ * meanwhile (two downloads racing for the last one: one wins). Without a limit, nothing is counted.
+ */
+export async function countShareLinkDownload(store: Store, token: string, now: number): Promise<void> {
+  const counted = await updateRecord<ShareLink, ShareLink | undefined>(store, KIND, hashOf(token), now, l =>
+    l === undefined || l.maxDownloads === undefined || isUsedUp(l) ? { result: l } : { next: { ...l, downloads: (l.downloads ?? 0) + 1 }, result: undefined },
+  )
+  if (counted !== undefined && isUsedUp(counted)) throw linkUsedUp(counted)
 }
 
 const isExpired = (l: ShareLink, now: number) => l.expiresAt !== undefined && l.expiresAt <= now

@@ -6,7 +6,7 @@ import { HttpError } from '../http/errors.ts'
 import type { ShareLink } from '../account/share-links.ts'
 import { UserError } from '../lib/user-error.ts'
 import { requestLinksAction, type ClientOp } from '../server/control-socket.ts'
-import { shareLinkActions, type ShareLinkActions } from '../server/share-link-actions.ts'
+import { shareLinkActions, type ShareLinkActions, type ToldLink } from '../server/share-link-actions.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { withStoppedPod } from './stopped-pod.ts'
 
@@ -17,13 +17,13 @@ const ALLOWS_WORDS: Record<ShareLink['allows'], string> = {
   upload: 'upload only (a file drop)',
   'read-upload': 'view, download and upload',
 }
-const expiryOf = (l: ShareLink) => (l.expiresAt === undefined ? 'never expires' : `expires ${new Date(l.expiresAt).toISOString()}`)
+const expiryOf = (l: Pick<ShareLink, 'expiresAt'>) => (l.expiresAt === undefined ? 'never expires' : `expires ${new Date(l.expiresAt).toISOString()}`)
 
 export async function linksCommand(cfg: Config): Promise<void> {
   const [sub, arg] = cfg.args
   if (sub === 'add') return addCommand(cfg, arg!)
   if (sub === 'list') {
-    const list = await onPod<ShareLink[]>(cfg, 'list', {}, a => a.list())
+    const list = await onPod<ToldLink[]>(cfg, 'list', {}, a => a.list())
     if (list.length === 0) console.error('solopod: no share links; make one with solopod links add PATH')
     const now = Date.now()
     for (const l of list) {
@@ -35,6 +35,8 @@ export async function linksCommand(cfg: Config): Promise<void> {
           l.name || '(no name)',
           expiryOf(l) + (l.expiresAt !== undefined && l.expiresAt <= now ? ' (expired)' : ''),
           `${l.uses} uses`,
+          ...(l.hasPassword ? ['password'] : []),
+          ...(l.maxDownloads !== undefined ? [`${l.downloads ?? 0} of ${l.maxDownloads} downloads`] : []),
         ].join('\t'),
       )
     }
@@ -47,18 +49,36 @@ export async function linksCommand(cfg: Config): Promise<void> {
 
 /** Prints exactly two lines on stdout, `id=…` and `url=…`, for scripts to read; the rest goes to stderr. */
 async function addCommand(cfg: Config, path: string): Promise<void> {
+  const password = cfg.linkPasswordFile !== undefined ? await readPasswordFile(cfg.linkPasswordFile) : undefined
   const body = {
     path,
     ...(cfg.expires !== undefined ? { expires: cfg.expires } : {}),
     ...(cfg.linkAllows ? { allows: cfg.linkAllows } : {}),
     ...(cfg.keyName !== undefined ? { name: cfg.keyName } : {}),
+    ...(password !== undefined ? { password } : {}),
+    ...(cfg.maxDownloads !== undefined ? { maxDownloads: cfg.maxDownloads } : {}),
   }
-  const added = await onPod<{ link: ShareLink; url: string }>(cfg, 'add', body, a => a.add(body))
+  const added = await onPod<{ link: ToldLink; url: string }>(cfg, 'add', body, a => a.add(body))
   console.error(
     `solopod: anyone holding this link may ${ALLOWS_WORDS[added.link.allows]} ${readablePath(added.link.path)}, without an account; it ${expiryOf(added.link)}. ` +
+      (added.link.hasPassword ? 'It also asks for the password; send that by another way than the link. ' : '') +
+      (added.link.maxDownloads !== undefined ? `It allows ${added.link.maxDownloads} full download(s). ` : '') +
       `The URL is shown only now (the pod keeps its hash). Remove it with: solopod links remove ${added.link.id}`,
   )
   console.log(`id=${added.link.id}\nurl=${added.url}`)
+}
+
+/** The password as written to the file, less one trailing newline (what `echo pw > F` adds). */
+async function readPasswordFile(file: string): Promise<string> {
+  let text: string
+  try {
+    text = await Bun.file(file).text()
+  } catch {
+    throw new LinksCommandError(`cannot read the password file ${file}`)
+  }
+  const password = text.replace(/\r?\n$/, '')
+  if (password === '') throw new LinksCommandError(`the password file ${file} is empty: write the link's password in it, or leave out --password-file`)
+  return password
 }
 
 /** The running server does it (its database is locked to it); without one, this process on the stopped pod. */

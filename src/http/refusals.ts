@@ -50,6 +50,12 @@ export const REFUSALS = {
   // RFC 9110 §15.5: HTTP's own client errors, named as the status is
   not_found: { status: [404], means: 'nothing here, or nothing the requester may know of (RFC 9110 §15.5.5)' },
   link_not_found: { status: [404], means: 'a share link (/.links/TOKEN/) that does not exist or was removed by the owner' },
+  link_used_up: { status: [410], means: 'a share link (/.links/TOKEN/) downloaded as many times as its owner allowed (--max-downloads)' },
+  link_password_required: {
+    status: [401],
+    means: 'a share link with a password, opened without one: a browser gets the form, other clients send it as HTTP Basic',
+  },
+  link_password_wrong: { status: [401], means: 'a share link opened with a wrong password (tries are limited per link and per address)' },
   link_expired: { status: [410], means: 'a share link (/.links/TOKEN/) whose expiry has passed; the owner can make a new one' },
   method_not_allowed: { status: [405], means: 'the method is not supported on this resource; Allow lists those that are (RFC 9110 §15.5.6)' },
   not_acceptable: { status: [406], means: 'no representation matches the Accept header (RFC 9110 §15.5.7)' },

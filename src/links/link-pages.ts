@@ -2,7 +2,8 @@
 // file drop (the form that adds files). Every href is relative to the link's own URL, so the page names no
 // path of the pod outside the link.
 
-import { html, renderPage, type SafeHtml } from '../http/html-page.ts'
+import { html, problemBox, renderPage, type SafeHtml } from '../http/html-page.ts'
+import type { HttpError } from '../http/errors.ts'
 import type { ShareLink } from '../account/share-links.ts'
 import { canUpload } from '../account/share-links.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
@@ -26,7 +27,11 @@ function preview(href: string, meta: ResourceMeta): SafeHtml {
 }
 
 export function filePage(link: ShareLink, href: string, name: string, meta: ResourceMeta): Promise<Response> {
-  return page(name, html`${preview(href, meta)}<p class="actions"><a class="button" href="${href}?download" download>Download ${name}</a></p>${expiry(link)}`)
+  // A preview would use up one of a limited link's downloads before the download was asked for
+  return page(
+    name,
+    html`${link.maxDownloads === undefined ? preview(href, meta) : ''}<p class="actions"><a class="button" href="${href}?download" download>Download ${name}</a></p>${expiry(link)}`,
+  )
 }
 
 export function folderPage(link: ShareLink, base: string, relative: string, listing: MemberListing): Promise<Response> {
@@ -57,4 +62,29 @@ export function uploadedPage(link: ShareLink, base: string, received: number): P
   const notice =
     received > 0 ? html`<p class="notice" role="status">${received === 1 ? 'Your file was received.' : `Your ${received} files were received.`}</p>` : ''
   return page(heading, html`${notice}${uploadForm(base)}${expiry(link)}`)
+}
+
+/**
+ * The form a link with a password asks it on; `error` says why it is shown (none given yet, a wrong one, or too
+ * many wrong ones: then even the right one waits), with the refusal's status.
+ */
+export function passwordPage(link: ShareLink, base: string, error: HttpError): Promise<Response> {
+  const heading = link.name || 'This link asks for a password'
+  const why =
+    error.code === 'link_password_required'
+      ? html`<p>Whoever sent you this link also has its password: ask them for it if they did not give it to you.</p>`
+      : problemBox(error)
+  const wait = error.status === 429 ? html`<p class="hint">Until the wait is over, even the right password is refused. Try again later.</p>` : ''
+  return renderPage(
+    'link.html',
+    heading,
+    {
+      heading,
+      body: html`${why}${wait}<form method="post" action="${base}">
+<p><label>Password <input type="password" name="link-password" autocomplete="current-password" required autofocus></label></p>
+<p class="actions"><button type="submit">Open</button></p></form>${expiry(link)}`,
+    },
+    // No Basic challenge to a browser: it would answer it with its own dialog instead of showing this form
+    { status: error.status, headers: Object.fromEntries(Object.entries(error.headers).filter(([k]) => k.toLowerCase() !== 'www-authenticate')) },
+  )
 }

@@ -9,25 +9,28 @@ import type { Deps } from '../deps.ts'
 import { contentDisposition as disposition } from '../http/content-disposition.ts'
 import { HttpError, toPlainResponse } from '../http/errors.ts'
 import { LINK_PATHS } from '../http/pod-paths.ts'
+import { isHeadAsGet } from '../http/head-as-get.ts'
 import { renderError } from '../http/render-error.ts'
 import { errorPage } from '../http/html-page.ts'
 import { namesType } from '../http/content-negotiation.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
 import { resolveTarget, encodeSegment } from '../store/target.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { openShareLink, canRead, type ShareLink } from '../account/share-links.ts'
+import { openShareLink, canRead, countShareLinkDownload, type ShareLink } from '../account/share-links.ts'
+import { makeLinkPasswords, PASSWORD_FIELD, type PasswordAttempt } from './link-password.ts'
 import type { Acting } from '../resources/resources.ts'
 import { NO_PRECONDITIONS } from '../resources/preconditions.ts'
 import { previewKind } from '../lib/preview-kind.ts'
 import { readableName } from '../lib/readable-path.ts'
 import { log } from '../log.ts'
-import { filePage, folderPage, uploadedPage } from './link-pages.ts'
+import { filePage, folderPage, passwordPage, uploadedPage } from './link-pages.ts'
 
 /** What the layer's representation says of the bytes that a download, a media element's seek or a cache needs. */
 const PASSED_ON = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'] as const
 /** What a client may ask of the bytes: a range (a film seeking), and revalidation. */
 const ASKED = ['range', 'if-range', 'if-none-match', 'if-modified-since'] as const
 const PAGE_SIZE = 500
+const MAX_PASSWORD_FORM = 8192
 
 /** A browser navigating names text/html; a script or `curl` does not, and gets the bytes. */
 const prefersHtml = (accept: string | null) => namesType(accept, 'text/html')
@@ -51,6 +54,7 @@ interface Opened {
   readonly path: string
   /** The path as the link's URLs say it: `/.links/TOKEN/` + what is inside. */
   readonly base: string
+  readonly token: string
   readonly who: Acting
 }
 
@@ -80,12 +84,17 @@ async function open(deps: Pick<Deps, 'store' | 'now'>, urlPath: string): Promise
     link,
     path,
     base: `${LINK_PATHS.base}${token}/`,
+    token,
     who: { principal: { keys: [], scheme: 'link', link: { id: link.id, path: link.path, allows: link.allows } } },
   }
 }
 
 export function linksPlugin(deps: Deps) {
   const { resources, cfg } = deps
+  const passwords = makeLinkPasswords(deps.now)
+  const https = cfg.baseUrl.startsWith('https://')
+  /** A page of a link with a password is its own origin's (no script runs in it), so its links and forms carry the SameSite=Strict cookie. */
+  const pageSandbox = (o: Opened, sandbox: string) => (o.link.passwordHash !== undefined ? `${sandbox} allow-same-origin` : sandbox)
 
   async function read(request: Request, o: Opened, url: URL): Promise<Response> {
     if (!canRead(o.link.allows)) {
@@ -93,7 +102,7 @@ export function linksPlugin(deps: Deps) {
       if (o.path !== o.link.path) throw notFound(o.path)
       const received = Number(new URL(request.url).searchParams.get('received') ?? 0)
       return prefersHtml(request.headers.get('accept'))
-        ? guarded(await uploadedPage(o.link, o.base, Number.isSafeInteger(received) && received > 0 ? received : 0), 'sandbox allow-forms')
+        ? guarded(await uploadedPage(o.link, o.base, Number.isSafeInteger(received) && received > 0 ? received : 0), pageSandbox(o, 'sandbox allow-forms'))
         : guarded(
             toPlainResponse(new HttpError(405, 'method_not_allowed', 'this link only takes files (POST); it shows nothing', { headers: { allow: 'POST' } })),
           )
@@ -105,11 +114,11 @@ export function linksPlugin(deps: Deps) {
     if (!download && !preview && prefersHtml(request.headers.get('accept'))) {
       const relative = o.path.slice(isContainerPath(o.link.path) ? o.link.path.length : o.path.length)
       // Pages keep the sandbox of previews, opened only for what they are for: downloads, and the upload form
-      if (!isContainerPath(o.path)) return guarded(await filePage(o.link, o.base + relative, name, readable.meta), 'sandbox allow-downloads')
+      if (!isContainerPath(o.path)) return guarded(await filePage(o.link, o.base + relative, name, readable.meta), pageSandbox(o, 'sandbox allow-downloads'))
       const listing = await resources.list(o.who, o.path, { cursor: { from: 'first' }, limit: PAGE_SIZE, countUpTo: PAGE_SIZE * 10 })
       return guarded(
         await folderPage(o.link, o.base, relative, listing),
-        canReadAndUpload(o) ? 'sandbox allow-downloads allow-forms' : 'sandbox allow-downloads',
+        pageSandbox(o, canReadAndUpload(o) ? 'sandbox allow-downloads allow-forms' : 'sandbox allow-downloads'),
       )
     }
     const passed = new Headers()
@@ -133,6 +142,13 @@ export function linksPlugin(deps: Deps) {
       // Shown inline only what a page may show (an image, a film); everything else is a download, never a page of this origin
       const inline = preview && previewKind(headers.get('content-type') ?? '') !== undefined
       headers.set('content-disposition', disposition(inline ? 'inline' : 'attachment', name))
+      // A download counts when the whole file goes out: a 200 to a GET (a Range's 206, a 304, a HEAD and the pages do not)
+      if (res.status === 200 && request.method === 'GET' && !isHeadAsGet(request) && o.link.maxDownloads !== undefined) {
+        await countShareLinkDownload(deps.store, o.token, deps.now()).catch(async (err: unknown) => {
+          await res.body?.cancel()
+          throw err
+        })
+      }
     }
     return guarded(new Response(res.body, { status: res.status, headers }))
   }
@@ -175,10 +191,47 @@ export function linksPlugin(deps: Deps) {
     return guarded(Response.json({ added: names }, { status: 201 }))
   }
 
+  const attemptOf = (request: Request, o: Opened): PasswordAttempt => ({ link: o.link, base: o.base, address: deps.clientAddresses.of(request), https })
+
+  /** A link with a password, not yet unlocked: a browser gets the form (with why), other clients the refusal. */
+  async function locked(request: Request, o: Opened, error: HttpError): Promise<Response> {
+    if (!prefersHtml(request.headers.get('accept'))) return guarded(toPlainResponse(error))
+    return guarded(await passwordPage(o.link, o.base, error), pageSandbox(o, 'sandbox allow-forms'))
+  }
+
+  /**
+   * The password form's POST (a urlencoded form without a Slug: never a file). The cookie it sets is SameSite=Strict
+   * and the link face answers no other origin; a post that says it comes from another origin is refused.
+   */
+  async function submitPassword(request: Request, o: Opened): Promise<Response> {
+    const origin = request.headers.get('origin')
+    if (origin !== null && origin !== 'null' && origin !== new URL(cfg.baseUrl).origin)
+      throw new HttpError(403, 'csrf_failed', "the password form is only taken from the link's own page")
+    // A password form is a few hundred bytes; a bigger body is not one, and is not read into memory
+    if (Number(request.headers.get('content-length') ?? 0) > MAX_PASSWORD_FORM)
+      throw new HttpError(413, 'payload_too_large', `a password form is at most ${MAX_PASSWORD_FORM} bytes`)
+    const text = await request.text()
+    if (text.length > MAX_PASSWORD_FORM) throw new HttpError(413, 'payload_too_large', `a password form is at most ${MAX_PASSWORD_FORM} bytes`)
+    const form = new URLSearchParams(text)
+    const outcome = await passwords.submit(attemptOf(request, o), form.get(PASSWORD_FIELD) ?? '')
+    if (outcome instanceof HttpError) return locked(request, o, outcome)
+    log.info('link.unlocked', { link: o.link.id })
+    return guarded(new Response(null, { status: 303, headers: { location: o.base, 'set-cookie': outcome.setCookie } }))
+  }
+
+  const isPasswordForm = (request: Request) =>
+    request.method === 'POST' && /^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '') && !request.headers.has('slug')
+
   const handle = (request: Request, act: (o: Opened, url: URL) => Promise<Response>) => async () => {
     const url = new URL(request.url)
     try {
-      return await act(await open(deps, url.pathname), url)
+      const o = await open(deps, url.pathname)
+      if (o.link.passwordHash !== undefined) {
+        if (isPasswordForm(request)) return await submitPassword(request, o)
+        const unlocked = await passwords.unlock(request, attemptOf(request, o))
+        if (!unlocked.ok) return await locked(request, o, unlocked.error)
+      }
+      return await act(o, url)
     } catch (err) {
       const html = prefersHtml(request.headers.get('accept'))
       return guarded(

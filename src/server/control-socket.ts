@@ -81,6 +81,8 @@ async function answerLinks(links: ShareLinkActions | undefined, op: string, requ
         ...(expires ? { expires } : {}),
         ...(allows ? { allows } : {}),
         ...(name !== undefined ? { name } : {}),
+        ...(typeof body.password === 'string' ? { password: body.password } : {}),
+        ...(typeof body.maxDownloads === 'number' ? { maxDownloads: body.maxDownloads } : {}),
       }),
     })
   } catch (err) {

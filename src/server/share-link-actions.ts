@@ -15,12 +15,20 @@ export interface LinkRequest {
   readonly expires?: string
   readonly allows?: string
   readonly name?: string
+  /** Hashed at once by addShareLink; never logged nor kept. */
+  readonly password?: string
+  readonly maxDownloads?: number
 }
+
+/** A link as the actions tell it (over the control socket too): whether it has a password, never the password's hash. */
+export type ToldLink = Omit<ShareLink, 'passwordHash'> & { readonly hasPassword: boolean }
+
+const told = ({ passwordHash, ...link }: ShareLink): ToldLink => ({ ...link, hasPassword: passwordHash !== undefined })
 
 export interface ShareLinkActions {
   /** The link and its URL (holding the token: shown once). Throws an HttpError naming what is not usable. */
-  add(request: LinkRequest): Promise<{ link: ShareLink; url: string }>
-  list(): Promise<ShareLink[]>
+  add(request: LinkRequest): Promise<{ link: ToldLink; url: string }>
+  list(): Promise<ToldLink[]>
   remove(id: string): Promise<boolean>
 }
 
@@ -53,12 +61,19 @@ export function shareLinkActions(store: Store, baseUrl: string, now: () => numbe
       const path = await linkedPath(store, baseUrl, r.path)
       const { link, token } = await addShareLink(
         store,
-        { path, allows, ...(r.name !== undefined ? { name: r.name } : {}), ...(lifetime !== undefined ? { lifetimeMs: lifetime } : {}) },
+        {
+          path,
+          allows,
+          ...(r.name !== undefined ? { name: r.name } : {}),
+          ...(lifetime !== undefined ? { lifetimeMs: lifetime } : {}),
+          ...(typeof r.password === 'string' ? { password: r.password } : {}),
+          ...(r.maxDownloads !== undefined ? { maxDownloads: Number(r.maxDownloads) } : {}),
+        },
         now(),
       )
-      return { link, url: `${baseUrl}${LINK_PATHS.base}${token}/` }
+      return { link: told(link), url: `${baseUrl}${LINK_PATHS.base}${token}/` }
     },
-    list: () => listShareLinks(store, now()),
+    list: async () => (await listShareLinks(store, now())).map(told),
     remove: id => removeShareLink(store, id, now()),
   }
 }

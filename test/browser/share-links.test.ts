@@ -68,3 +68,29 @@ test('a stranger drops two files through an upload-only link', async () => {
     await context.close()
   }
 })
+
+test("a stranger types a folder link's password, then sees the photo and downloads it (the cookie follows the sandboxed pages)", async () => {
+  const file = `${pod.dataDir}/../link-password-${Date.now()}`
+  await Bun.write(file, 'open sesame\n')
+  const url = await addLink('/Trip to Sète/', '--password-file', file)
+  const context = await newContext({ viewport: PHONE })
+  try {
+    const page = await context.newPage()
+    const first = await page.goto(url)
+    expect(first!.status()).toBe(401)
+    await page.fill('input[name=link-password]', 'wrong')
+    await page.getByRole('button', { name: 'Open' }).click()
+    expect(await page.locator('#error').textContent()).toBe('link_password_wrong')
+    await page.fill('input[name=link-password]', 'open sesame')
+    await page.getByRole('button', { name: 'Open' }).click()
+    expect(await page.locator('h1').textContent()).toBe('Trip to Sète')
+    await page.getByRole('link', { name: 'beach day.png' }).click()
+    await page.waitForSelector('img')
+    expect(await page.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1)
+    await screenshot(page, 'share-link-password-photo-phone')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Download/ }).click()])
+    expect(download.suggestedFilename()).toBe('beach day.png')
+  } finally {
+    await context.close()
+  }
+})
