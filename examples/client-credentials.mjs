@@ -23,9 +23,7 @@ const jwk = await exportJWK(publicKey)
 async function dpop(method, target, accessToken) {
   const ath = accessToken && base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(accessToken))))
   return new SignJWT({ htm: method, htu: target.split(/[?#]/)[0], jti: crypto.randomUUID(), ...(ath ? { ath } : {}) })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk })
-    .setIssuedAt()
-    .sign(privateKey)
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk }).setIssuedAt().sign(privateKey)
 }
 
 async function fail(what, res) {
@@ -46,10 +44,10 @@ const tokenRes = await fetch(config.token_endpoint, {
 })
 if (!tokenRes.ok) await fail('token', tokenRes)
 const { access_token: token } = await tokenRes.json()
-const withToken = async method => ({ authorization: `DPoP ${token}`, dpop: await dpop(method, url, token) })
+const withToken = async (method) => ({ authorization: `DPoP ${token}`, dpop: await dpop(method, url, token) })
 
 if (text !== undefined) {
-  const put = await fetch(url, { method: 'PUT', headers: { ...(await withToken('PUT')), 'content-type': 'text/plain' }, body: text })
+  const put = await fetch(url, { method: 'PUT', headers: { ...await withToken('PUT'), 'content-type': 'text/plain' }, body: text })
   if (!put.ok) await fail('PUT', put)
   console.error(`PUT ${url}: ${put.status}`)
 }
