@@ -8,9 +8,9 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { contentDisposition as disposition } from '../http/content-disposition.ts'
 import { HttpError, toPlainResponse } from '../http/errors.ts'
-import { LINK_PATHS } from '../http/pod-paths.ts'
+import { LINK_PATHS, loggedPath } from '../http/pod-paths.ts'
 import { isHeadAsGet } from '../http/head-as-get.ts'
-import { renderError } from '../http/render-error.ts'
+import { logRefusal, renderError } from '../http/render-error.ts'
 import { errorPage } from '../http/html-page.ts'
 import { namesType } from '../http/content-negotiation.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
@@ -195,6 +195,7 @@ export function linksPlugin(deps: Deps) {
 
   /** A link with a password, not yet unlocked: a browser gets the form (with why), other clients the refusal. */
   async function locked(request: Request, o: Opened, error: HttpError): Promise<Response> {
+    logRefusal({ method: request.method, path: loggedPath(new URL(request.url).pathname) }, error)
     if (!prefersHtml(request.headers.get('accept'))) return guarded(toPlainResponse(error))
     return guarded(await passwordPage(o.link, o.base, error), pageSandbox(o, 'sandbox allow-forms'))
   }

@@ -181,3 +181,15 @@ test('the password is never in the log (debug level)', () => {
   expect(pod.output()).not.toContain(PASSWORD)
   expect(pod.output()).not.toContain(Buffer.from(`anyone:${PASSWORD}`).toString('base64'))
 })
+
+test('each refusal of a password is explained in the log, without the link’s token', () => {
+  const refused = pod
+    .stdout()
+    .split('\n')
+    .filter(l => l.includes('"request.refused"') && l.includes('/.links/'))
+    .map(l => JSON.parse(l) as { code: string; path: string })
+  const codes = new Set(refused.map(r => r.code))
+  expect(codes.has('link_password_required')).toBe(true)
+  expect(codes.has('link_password_wrong')).toBe(true)
+  for (const r of refused) expect(r.path).toStartWith('/.links/(token)')
+})
