@@ -64,7 +64,16 @@ describe('npm test: the tools the whole suite needs are checked first', () => {
 
   test('a machine without cadaver stops naming only it', () => {
     const { code, stderr } = check(
-      machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv', 'usr/bin/litmus', 'usr/bin/rclone'),
+      machineWith(
+        'usr/bin/chromium',
+        'usr/sbin/nginx',
+        'usr/bin/openssl',
+        'usr/bin/ffmpeg',
+        'usr/bin/pebble',
+        'usr/bin/pebble-challtestsrv',
+        'usr/bin/litmus',
+        'usr/bin/rclone',
+      ),
     )
     expect(code).toBe(1)
     expect(stderr).toMatch(/apt-get install -y cadaver`/)
@@ -72,7 +81,9 @@ describe('npm test: the tools the whole suite needs are checked first', () => {
 
   test('a machine with all eight passes silently', () => {
     expect(
-      check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv', ...DAV_CLIENTS)),
+      check(
+        machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv', ...DAV_CLIENTS),
+      ),
     ).toEqual({ code: 0, stdout: '', stderr: '' })
   })
 })

@@ -20,10 +20,10 @@ import { makeVersionReads, type VersionReads } from './versions.ts'
 import { makeDeleteResource } from './delete-resource.ts'
 import { makeReadResource, type Readable } from './read-resource.ts'
 import { makePatchDocument, type PatchText } from './patch-document.ts'
-import { makePostMember, type PostFacts, type PostedMember, type PostPlan } from './post-member.ts'
+import { makePostMember, postInOneStep, type PostFacts, type PostedMember, type PostPlan } from './post-member.ts'
 import type { IncomingBody } from './new-content.ts'
 import type { Preconditions } from './preconditions.ts'
-import { receiveContent, type OutgoingBody } from './receive-content.ts'
+import type { OutgoingBody } from './receive-content.ts'
 import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
 import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
@@ -159,10 +159,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     ...versions,
     ...makeVersionActivity(deps, versions),
     ...posts,
-    post: async (who, path, contentType, body, facts) => {
-      const plan = await posts.planPost(who, path, false)
-      return posts.commitPost(who, path, plan, await receiveContent(deps, false, contentType, body), facts)
-    },
+    post: postInOneStep(deps, posts),
     ...makePatchDocument(deps, locks),
     delete: makeDeleteResource(deps, locks),
     move: (who, from, to, lockTokens) =>
