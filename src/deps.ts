@@ -33,6 +33,7 @@ import { makeCertificateState, type CertificateState } from './acme/certificate-
 import { makePodMetrics, type PodMetrics } from './http/pod-metrics.ts'
 import { makeDiskUsage, type DiskUsage } from './store/disk-usage.ts'
 import { makePodBackups, type PodBackups } from './store/pod-backups.ts'
+import { makePersonCards, type PersonCards } from './account/person-cards.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -54,6 +55,8 @@ export interface Deps {
   readonly getIssuerKeys: GetIssuerKeys
   /** The issuers a WebID profile names (`solid:oidcIssuer`), read through the guarded fetcher. */
   readonly getWebIdIssuers: GetWebIdIssuers
+  /** People's names and pictures from their WebID profiles, for the owner's pages (read in the background). */
+  readonly people: PersonCards
   /** One authenticator for every role: one verified-token cache and one DPoP jti replay memory. */
   readonly authenticate: Authenticate
   /** UMA permission tickets: the RS issues them on refusals, the UMA AS redeems them. */
@@ -160,6 +163,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     poster,
     getIssuerKeys,
     getWebIdIssuers,
+    people: makePersonCards(fetchDoc, now),
     decider,
     resources,
     channels,
