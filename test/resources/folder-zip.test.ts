@@ -34,11 +34,17 @@ beforeAll(async () => {
   const owner = rule('owner', `${BASE}/profile/card#me`, 'acl:Read, acl:Write, acl:Control')
   await pod.seed('/team/.acl', owner + rule('carol', CAROL.principal.webid!, 'acl:Read'))
   await pod.seed('/team/private/.acl', owner)
+  // and not /team/mine.txt, whose own ACL names only the owner
+  await put('/team/mine.txt', 'mine')
+  await pod.seed(
+    '/team/mine.txt.acl',
+    rule('owner', `${BASE}/profile/card#me`, 'acl:Read, acl:Write, acl:Control').replace('; acl:default <./>', '').replaceAll('<./>', '<mine.txt>'),
+  )
 })
 afterAll(() => pod.close())
 
 describe('what goes in', () => {
-  test('a reader gets every item it may read, names decoded; a folder it may not read is left out, and no ACL', async () => {
+  test('a reader gets every item it may read, names decoded; a folder or file it may not read is left out, and no ACL', async () => {
     const entries = await zipOf(pod.deps.resources.zip(CAROL, '/team/'))
     expect([...entries.keys()].sort()).toEqual(['mid/', 'mid/x.txt', 'notes', 'open.txt', 'Été #1.txt'].sort())
     expect(text(entries.get('Été #1.txt'))).toBe('summer')
@@ -48,6 +54,7 @@ describe('what goes in', () => {
   test('the owner gets the private folder too, still no ACL', async () => {
     const entries = await zipOf(pod.deps.resources.zip(OWNER, '/team/'))
     expect(text(entries.get('private/z.txt'))).toBe('secret')
+    expect(text(entries.get('mine.txt'))).toBe('mine')
     expect([...entries.keys()].filter(n => n.endsWith('.acl'))).toEqual([])
   })
 
@@ -89,6 +96,6 @@ describe('refusals', () => {
     const zip = (items: number, depth: number) => makeFolderZip(layerDeps, makeReadResource(layerDeps), { items, depth })
     expect(await refusal(() => zip(4, 8)(OWNER, '/team/'))).toEqual([413, 'too_large_for_zip'])
     expect(await refusal(() => zip(100, 1)(OWNER, '/team/'))).toEqual([413, 'too_large_for_zip'])
-    expect((await zipOf(zip(7, 2)(OWNER, '/team/'))).size).toBe(7)
+    expect((await zipOf(zip(8, 2)(OWNER, '/team/'))).size).toBe(8)
   })
 })
