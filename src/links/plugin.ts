@@ -160,7 +160,13 @@ export function linksPlugin(deps: Deps) {
    * download when it begins, and ended between two members once the link is removed or expires.
    */
   async function zip(request: Request, o: Opened): Promise<Response> {
-    const body = await resources.zip(o.who, o.path, { stillAllowed: () => requireShareLinkLive(deps.store, o.token, deps.now()) })
+    const stillAllowed = () =>
+      requireShareLinkLive(deps.store, o.token, deps.now()).catch((err: unknown) => {
+        // The status is sent: the log says why the download stopped short
+        if (err instanceof HttpError) log.info('link.zip_ended', { link: o.link.id, error: err.code })
+        throw err
+      })
+    const body = await resources.zip(o.who, o.path, { stillAllowed })
     if (request.method === 'GET' && !isHeadAsGet(request) && o.link.maxDownloads !== undefined) {
       await countShareLinkDownload(deps.store, o.token, deps.now()).catch(async (err: unknown) => {
         await body.cancel()

@@ -170,6 +170,10 @@ describe('removing the link ends a zip download in progress', () => {
     // The pod drops the connection between two members: the client sees it reset, short of the whole
     expect(ended).toBeInstanceOf(Error)
     expect(received).toBeLessThan(8 * big.byteLength)
+    // and says why in its log, naming the link's id, never its token
+    const line = (await pod.waitForOutput(/\{[^\n]*"event":"link\.zip_ended"[^\n]*\}/))[0]
+    expect(JSON.parse(line)).toMatchObject({ link: link.id, error: 'link_not_found' })
+    expect(line).not.toContain(link.url.split('/').at(-2)!)
   })
 })
 
