@@ -4,7 +4,7 @@
 // lists and removes it by) is inside it.
 
 import type { Store } from '../store/open-store.ts'
-import { readRecords, putRecord, updateRecord, NEVER } from '../store/records.ts'
+import { readRecords, getRecord, putRecord, updateRecord, NEVER } from '../store/records.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { randomBase64url } from '../lib/client-secret.ts'
 import { sha256Base64url } from '../lib/text.ts'
@@ -131,6 +131,17 @@ export async function openShareLink(store: Store, token: string, now: number, co
     throw new HttpError(410, 'link_expired', `this link expired on ${new Date(found.expiresAt!).toISOString()}; ask whoever sent it for a new one`)
   if (isUsedUp(found)) throw linkUsedUp(found)
   return found
+}
+
+/**
+ * Whether a download begun through the link may go on (a folder's zip, asked between its members): the link is
+ * still there and not expired, else its refusal. Its own download was counted when it began, so a limit it used
+ * up ends nothing.
+ */
+export async function requireShareLinkLive(store: Store, token: string, now: number): Promise<void> {
+  const found = await getRecord<ShareLink>(store, KIND, hashOf(token), now)
+  if (found === undefined) throw linkNotFound()
+  if (isExpired(found, now)) throw new HttpError(410, 'link_expired', 'this link expired while the download ran; ask whoever sent it for a new one')
 }
 
 const isUsedUp = (l: ShareLink) => l.maxDownloads !== undefined && (l.downloads ?? 0) >= l.maxDownloads
