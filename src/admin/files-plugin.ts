@@ -16,6 +16,7 @@ import { createFolder, deleteResource, downloadResource, filesPage, showDeletePa
 import { previewFile } from './preview-file.ts'
 import { downloadZip } from './download-zip.ts'
 import { showViewPage } from './view-page.ts'
+import { showGalleryPage } from './gallery-page.ts'
 import { editPage, saveDocument, showEditPage } from './edit-page.ts'
 import { moveBody, moveFiles } from './move-files.ts'
 import { countFolder, deleteFolder } from './delete-folder.ts'
@@ -64,6 +65,7 @@ export function filesPlugin(deps: Deps) {
       .get(ADMIN_PATHS.downloadZip, ({ request }) => downloadZip(deps, new URL(request.url).searchParams), { ownerPage: FROM_FILES })
       .get(ADMIN_PATHS.preview, ({ request, query }) => previewFile(deps, request, query.path), { ownerPage: FROM_FILES })
       .get(ADMIN_PATHS.view, ({ request, query }) => showViewPage(deps, request, query.path), { ownerPage: FROM_FILES })
+      .get(ADMIN_PATHS.gallery, ({ request, query }) => showGalleryPage(deps, cookieOf(request), query), { ownerPage: FROM_FILES })
       .get(ADMIN_PATHS.delete, ({ request, query }) => showDeletePage(deps, cookieOf(request), query.path), { ownerPage: FROM_FILES })
       .post(ADMIN_PATHS.delete, ({ request, body }) => deleteResource(deps, request, body), { body: PlainForm, ownerForm: { next: YOUR_FILES } })
       // The Files page's selection: the items arrive as repeated `item` fields (read from the URL: every one of them)

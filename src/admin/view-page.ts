@@ -15,6 +15,7 @@ import { renderOwnerPage } from './owner-page.ts'
 import { turtleWithLinks } from './turtle-links.ts'
 import { readAsOwner } from './owner-read.ts'
 import { renderMarkdown } from './markdown-view.ts'
+import { mediaNeighbours, type Neighbours } from './media-neighbours.ts'
 
 const nameOf = readableName
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
@@ -31,10 +32,13 @@ export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store' | 'resources
   const text = kind === 'text' && !(size > MAX_PREVIEW_TEXT_BYTES) ? await res.text() : undefined
   if (text === undefined) await res.body?.cancel()
   const shown = new URL(request.url)
+  const isMedia = kind === 'image' || kind === 'video' || kind === 'audio'
+  const around = isMedia ? await mediaNeighbours(deps, path) : undefined
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: nameOf(path),
     section: ADMIN_PATHS.files,
     body: () => html`<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
+${around ? mediaNav(path, around) : ''}
 ${
   type === 'text/turtle' && text !== undefined
     ? html`<pre class="rdf">${turtleWithLinks(text, deps.cfg.baseUrl + path, deps.cfg.baseUrl)}</pre>`
@@ -49,6 +53,19 @@ ${type === 'text/turtle' || isEditableText(type) ? html`<a class="button seconda
 <a class="button secondary" href="${ADMIN_PATHS.delete}${q(path)}">Delete</a>
 <a class="button secondary" href="${ADMIN_PATHS.files}${q(parentPath(path) ?? '/')}">Back to the folder</a></p>`,
   })
+}
+
+/**
+ * Previous and Next in the folder's photos, films and sounds (name order), and the way back to its gallery. The
+ * script (static/admin/media-nav.ts) adds the arrow keys and a swipe on a phone; without it the links work.
+ */
+function mediaNav(path: string, around: Neighbours): SafeHtml {
+  const folder = parentPath(path) ?? '/'
+  return html`<nav class="media-nav actions" aria-label="Photos and films in this folder" data-enhance="media-nav">${
+    around.prev ? html`<a class="button secondary" rel="prev" href="${viewPage(around.prev)}" title="${nameOf(around.prev)}">← Previous</a>` : ''
+  }<a class="button secondary" href="${ADMIN_PATHS.gallery}${q(folder)}">All photos and films</a>${
+    around.next ? html`<a class="button secondary" rel="next" href="${viewPage(around.next)}" title="${nameOf(around.next)}">Next →</a>` : ''
+  }</nav>`
 }
 
 /** Markdown rendered, remote images only when asked, and the text as written one click away (the Edit button beside). */

@@ -52,6 +52,8 @@ export const ADMIN_PATHS = {
   preview: '/.admin/files/preview',
   /** The page of one file: its preview and a link to download it. */
   view: '/.admin/files/view',
+  /** A folder's photos and films as a grid of pictures, each opening the viewer. */
+  gallery: '/.admin/files/gallery',
   /** Rename or move a file or folder (GET asks the new name and folder, POST moves). */
   move: '/.admin/files/move',
   moveApi: '/.admin/api/move',

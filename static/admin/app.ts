@@ -13,6 +13,7 @@ import { followBackup } from './backup-follow.ts'
 import { previewPicture } from './picture-preview.ts'
 // Viewing and editing one file
 import { checkTurtle } from './check-turtle.ts'
+import { enhanceMediaNav } from './media-nav.ts'
 // Sharing, grants, keys
 import { checkWebIdAsTyped, copyLinkButton } from './share-form.ts'
 import { makeKeyInBrowser } from './keys.ts'
@@ -29,6 +30,7 @@ const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   'picture-preview': previewPicture,
   // Viewing and editing one file
   'check-turtle': checkTurtle,
+  'media-nav': enhanceMediaNav,
   // Sharing, grants, keys
   'share-form': checkWebIdAsTyped,
   'copy-link': copyLinkButton,
