@@ -323,6 +323,30 @@ describe('access before locks: a lock tells nothing to whoever may not write', (
   })
 })
 
+describe('locks live in memory: a restart forgets them (RFC 4918 §6.6)', () => {
+  test('the old token: 412 precondition_failed naming the restart on a write, 409 on UNLOCK, 412 on a refresh; the file is unlocked', async () => {
+    expect((await dav('PUT', '/photos/kept.txt', { body: 'before', headers: { 'content-type': 'text/plain' } })).status).toBe(201)
+    const lock = await dav('LOCK', '/photos/kept.txt', { body: lockBody() })
+    expect(lock.status).toBe(200)
+    const token = /<([^>]+)>/.exec(lock.headers.get('lock-token')!)![1]!
+    await pod.restart()
+    const put = await dav('PUT', '/photos/kept.txt', { body: 'after', headers: { 'content-type': 'text/plain', if: `(<${token}>)` } })
+    expect(put.status).toBe(412)
+    const why = await put.text()
+    expect(why).toStartWith('precondition_failed:')
+    expect(why).toContain('forgotten when the pod restarts')
+    const unlock = await dav('UNLOCK', '/photos/kept.txt', { headers: { 'lock-token': `<${token}>` } })
+    expect(unlock.status).toBe(409)
+    expect(await unlock.text()).toContain('>lock_token_mismatch: ')
+    const refresh = await dav('LOCK', '/photos/kept.txt', { headers: { if: `(<${token}>)` } })
+    expect(refresh.status).toBe(412)
+    expect(await refresh.text()).toStartWith('precondition_failed:')
+    // nothing stays locked by a client that went away with the restart
+    expect((await dav('PUT', '/photos/kept.txt', { body: 'after', headers: { 'content-type': 'text/plain' } })).status).toBe(204)
+    expect(await (await dav('GET', '/photos/kept.txt')).text()).toBe('after')
+  }, 60_000)
+})
+
 describe('HTTP Basic with a client credential', () => {
   test('a removed credential is refused on its next request: 401 invalid_credentials', async () => {
     const gone = await addClient('--name', 'Old phone')
