@@ -32,7 +32,8 @@ let auth: { authorization: string }
 const home = mkdtempSync(join(tmpdir(), 'solopod-cadaver-'))
 beforeAll(async () => {
   if (!enoughDisk || CADAVER === null) return
-  pod = await startPod()
+  // info: each refusal logged (request.refused), shown when a step fails
+  pod = await startPod({ extraArgs: ['--log-level', 'info'] })
   const credential = await addDavClient(pod, '--name', 'cadaver')
   const { id, secret } = credential
   auth = { authorization: basicAuth(credential) }
@@ -85,7 +86,17 @@ describe.skipIf(!enoughDisk || CADAVER === null)('cadaver: a 1 GiB file through 
       expect(growth).toBeLessThan(RSS_GROWTH_MB)
     }
     // cadaver says "succeeded." for each step it did, "failed:" with the server's answer for one it could not
-    expect(out.split(/\n|dav:\/> /).filter(l => l.includes('failed'))).toEqual([])
+    const failed = out.split(/\n|dav:\/> /).filter(l => l.includes('failed'))
+    // what the pod refused, to tell why a step failed (cadaver prints only the status line)
+    if (failed.length > 0)
+      console.error(
+        pod
+          .output()
+          .split('\n')
+          .filter(l => l.includes('request.refused') || l.includes('"level":"error"'))
+          .join('\n'),
+      )
+    expect(failed).toEqual([])
     expect(out.match(/succeeded\./g)?.length).toBe(9)
     // the last listing: the folder made, neither the deleted original nor the moved copy
     const listing = out.slice(out.lastIndexOf('Listing collection'))
