@@ -9,6 +9,7 @@ import { resolveTarget } from '../store/target.ts'
 import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath, twinPath } from '../store/paths.ts'
 import { membershipOf } from '../resources/lock-table.ts'
+import { submittedLocksOf } from '../resources/if-header.ts'
 import type { Acting } from '../resources/acting.ts'
 import { actingOf, depthOf, type DavContext, type DavRequest } from './dav-context.ts'
 import { readPropertyTree } from '../store/dead-properties.ts'
@@ -58,16 +59,19 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
 
   // What is there now, under either form of the name: a COPY or MOVE with Overwrite replaces a folder by a file and back
   const existing = (await getMeta(store, to)) ? to : (await getMeta(store, twinPath(to))) ? twinPath(to) : undefined
-  const ifHeader = r.request.headers.get('if')
+  // Access before locks (a 423 would tell whoever may not touch them that they exist): Read on the source for a COPY,
+  // Write on it for a MOVE (the layer's move then decides all that deleting it needs), Write on what is replaced
+  if (method === 'COPY') await resources.read(who, from)
+  else await resources.admitPropertyChange(who, from)
+  if (existing !== undefined && overwrite) await resources.admitPropertyChange(who, existing)
+  // Every lock the whole operation touches, asked before any part of it is done; the If header judged on the source
   const lockTokens = await resources.locks.admit({
-    ifHeader,
+    ...submittedLocksOf(r.request.headers),
     path: from,
     changes: [...(method === 'MOVE' ? [from] : []), to, ...(existing !== undefined ? [existing] : [])],
     members: [...(method === 'MOVE' ? membershipOf(from) : []), ...(existing ? [] : membershipOf(to))],
     trees: [...(method === 'MOVE' && sourceIsFolder ? [from] : []), ...(existing !== undefined && isContainerPath(existing) ? [existing] : [])],
   })
-  // Read (COPY) or what deleting it needs (MOVE) is decided on the source before the Destination is judged
-  if (method === 'COPY') await resources.read(who, from)
   if (existing !== undefined && !overwrite) throw new HttpError(412, 'precondition_failed', `${to} exists and Overwrite is F`)
   const parent = parentPath(to)
   if (parent !== undefined && (await getMeta(store, parent))?.kind !== 'container')
@@ -75,10 +79,10 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
 
   if (existing !== undefined) {
     // §9.8.4, §9.9.3: what was there is deleted first, as a DELETE of it would be
-    if (isContainerPath(existing)) await resources.deleteTree(who, existing, undefined, lockTokens)
+    if (isContainerPath(existing)) await resources.deleteTree(who, existing, undefined, { lockTokens })
     else await resources.delete(who, existing, { ifMatch: null, ifNoneMatch: null, lockTokens })
   }
-  if (method === 'MOVE') await resources.move(who, from, to, lockTokens)
+  if (method === 'MOVE') await resources.move(who, from, to, { lockTokens })
   else {
     const failed: Failure[] = []
     await copyTree(ctx, who, from, to, depth === 'infinity', lockTokens, failed)

@@ -6,8 +6,8 @@
 import { XMLSerializer, type Element } from '@xmldom/xmldom'
 import { HttpError } from '../http/errors.ts'
 import { getMeta } from '../store/resources.ts'
-import { membershipOf, type LockScope, type WriteLock } from '../resources/lock-table.ts'
-import { parseIfHeader, submittedTokens } from '../resources/if-header.ts'
+import type { LockScope, WriteLock } from '../resources/lock-table.ts'
+import { submittedLocksOf, submittedTokens } from '../resources/if-header.ts'
 import { actingOf, depthOf, type DavContext, type DavRequest } from './dav-context.ts'
 import { badXml, childElements, davChild, isDav, readXmlBody, rootOf } from './xml-body.ts'
 import { lockDiscovery } from './live-properties.ts'
@@ -40,25 +40,34 @@ export async function handleLock(ctx: DavContext, r: DavRequest): Promise<Respon
   const depth = depthOf(r.request.headers, 'infinity')
   if (depth === '1') throw new HttpError(400, 'invalid_request', 'LOCK takes Depth 0 or infinity (RFC 4918 §9.10.3)')
   const doc = await readXmlBody(r.request)
-  const ifHeader = r.request.headers.get('if')
+  const submitted = submittedLocksOf(r.request.headers)
   if (!doc) {
-    // §9.10.2: a refresh names its lock in the If header
-    const tokens = ifHeader === null ? new Set<string>() : submittedTokens(parseIfHeader(ifHeader))
-    const lock = resources.locks.covering(path).find(l => tokens.has(l.token))
-    if (!lock) throw new HttpError(412, 'precondition_failed', 'a LOCK without a body refreshes a lock: name a lock of this resource in the If header')
+    // §9.10.2: a refresh names its lock in the If header; access first, so a stranger learns nothing of the lock
     await resources.admitPropertyChange(who, path)
+    const tokens = submittedTokens(submitted.ifLists ?? [])
+    const lock = resources.locks.covering(path).find(l => tokens.has(l.token))
+    if (!lock)
+      throw new HttpError(
+        412,
+        'precondition_failed',
+        'a LOCK without a body refreshes a lock: name a lock of this resource in the If header (a lock expires, and is forgotten when the pod restarts)',
+      )
     return answer(resources.locks.refresh(lock.token, timeoutOf(r.request.headers))!, ctx.deps.now(), 200)
   }
   const info = lockInfoOf(rootOf(doc, 'lockinfo'))
   const exists = (await getMeta(store, path)) !== undefined
-  const lockTokens = await resources.locks.admit({ ifHeader, path, members: exists ? [] : membershipOf(path) })
-  if (exists) await resources.admitPropertyChange(who, path)
-  else {
-    // Planned before the lock is taken: access (and a 409 for a missing folder above) decided first
+  let lockTokens: string[]
+  if (exists) {
+    await resources.admitPropertyChange(who, path)
+    lockTokens = await resources.locks.admit({ ...submitted, path })
+  } else {
+    // Planned before the lock is taken: access (and a 409 for a missing folder above), then the locks it submits
     await resources.planPut(who, path, {
-      preconditions: { ifMatch: null, ifNoneMatch: '*', lockTokens },
+      preconditions: { ifMatch: null, ifNoneMatch: '*', ...submitted },
       contentType: path.endsWith('/') ? 'text/turtle' : 'application/octet-stream',
     })
+    // planPut judged them
+    lockTokens = [...submittedTokens(submitted.ifLists ?? [])]
   }
   const lock = resources.locks.add({
     root: path,
@@ -106,12 +115,13 @@ export async function handleUnlock(ctx: DavContext, r: DavRequest): Promise<Resp
   const header = r.request.headers.get('lock-token')?.trim()
   const m = header === undefined ? null : /^<([^>]+)>$/.exec(header)
   if (!m) throw new HttpError(400, 'lock_token_mismatch', 'UNLOCK needs the lock to release in its Lock-Token header: Lock-Token: <urn:uuid:…>')
+  // Access first: whether a lock exists is told only to whoever may write the resource
+  await resources.admitPropertyChange(actingOf(r), path)
   const lock = resources.locks.get(m[1]!)
   // §9.11.1: the token must name a lock that covers this resource
   if (!lock || !resources.locks.covering(path).some(l => l.token === lock.token)) {
-    throw new HttpError(409, 'lock_token_mismatch', 'the Lock-Token names no lock of this resource (it may have expired)')
+    throw new HttpError(409, 'lock_token_mismatch', 'the Lock-Token names no lock of this resource (it may have expired, or the pod restarted since)')
   }
-  await resources.admitPropertyChange(actingOf(r), path)
   resources.locks.remove(lock.token)
   return new Response(null, { status: 204 })
 }

@@ -4,6 +4,7 @@
 
 import { XMLSerializer, type Element } from '@xmldom/xmldom'
 import { actingOf, type DavContext, type DavRequest } from './dav-context.ts'
+import { submittedLocksOf } from '../resources/if-header.ts'
 import { badXml, childElements, davChild, isDav, readXmlBody, rootOf } from './xml-body.ts'
 import { clark, emptyElement, multistatus, propstat, responseFor } from './multistatus.ts'
 import { isLiveProperty } from './live-properties.ts'
@@ -17,8 +18,9 @@ interface Instruction {
 export async function handleProppatch(ctx: DavContext, r: DavRequest): Promise<Response> {
   const { path } = r.target
   const { resources } = ctx.deps
-  await resources.locks.admit({ ifHeader: r.request.headers.get('if'), path, changes: [path] })
+  // Access before locks: a 423 must not tell whoever may not write it that the resource exists
   await resources.admitPropertyChange(actingOf(r), path)
+  await resources.locks.admit({ ...submittedLocksOf(r.request.headers), path, changes: [path] })
   const doc = await readXmlBody(r.request)
   if (!doc) throw badXml('PROPPATCH needs a DAV:propertyupdate body')
   const instructions = instructionsOf(rootOf(doc, 'propertyupdate'))

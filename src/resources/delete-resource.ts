@@ -37,7 +37,7 @@ export function makeDeleteResource(deps: ResourcesDeps, locks: LockTable) {
           throw new HttpError(404, 'not_found', `${path} does not exist`)
         }
         checkPreconditions(preconditions, meta)
-        locks.require({ tokens: preconditions.lockTokens, ...removing(path) })
+        await locks.admit({ ...preconditions, path, ...removing(path) })
         await checkEssentialDelete(deps, path)
         if (isContainerPath(path) && (await hasChildren(store, path))) {
           throw new HttpError(409, 'container_not_empty', `${path} still has members: delete them first`)

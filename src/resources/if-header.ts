@@ -77,3 +77,9 @@ export function parseIfHeader(header: string): IfList[] {
 /** Every lock token the header names, negated or not: RFC 4918 §10.4.1, the tokens the request submits. */
 export const submittedTokens = (lists: readonly IfList[]): Set<string> =>
   new Set(lists.flatMap(l => l.conditions.flatMap(c => ('token' in c ? [c.token] : []))))
+
+/** The request's If header, parsed, for the layer to judge (lock-table.ts `SubmittedLocks`); 400 when malformed, which says nothing of the resource. */
+export const submittedLocksOf = (headers: Headers): { ifLists?: IfList[] } => {
+  const header = headers.get('if')
+  return header === null ? {} : { ifLists: parseIfHeader(header) }
+}

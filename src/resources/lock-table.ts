@@ -1,13 +1,15 @@
 // WebDAV write locks (RFC 4918 §6, §7): which resources are locked, by which token, until when. Below every face:
-// the dav role takes and releases them (LOCK, UNLOCK), and every write the resource server or the dav role makes
-// first asks `admit`, which judges the If header (§10.4) and refuses a write to a locked resource whose token the
-// request did not submit (423). Locks live in memory: RFC 4918 lets a server forget them (a client whose lock is
-// gone finds out on its next refresh), and a restart should not leave files locked by a laptop that went away.
+// the dav role takes and releases them (LOCK, UNLOCK), and every write of the operations layer asks `admit` once
+// access is decided (never before: a 423 would tell a stranger the resource exists), which judges the request's If
+// header (§10.4, 412 when no list holds) and refuses a write to a locked resource whose token the request did not
+// submit (423). Locks live in memory: RFC 4918 lets a server forget them (§6.6: a client whose lock is gone finds out
+// on its next write or refresh, a 412 naming the lost token), and a restart should not leave files locked by a
+// laptop that went away.
 
 import { HttpError } from '../http/errors.ts'
 import { namesState, type ResourceMeta } from '../store/resource-meta.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
-import { parseIfHeader, submittedTokens, type IfList } from './if-header.ts'
+import { submittedTokens, type IfList } from './if-header.ts'
 
 export type LockScope = 'exclusive' | 'shared'
 
@@ -45,10 +47,16 @@ export interface LockedWrite {
   readonly trees?: readonly string[]
 }
 
-/** What a write changes, with the request's If header, for `admit`. */
-export interface WriteFacts extends Omit<LockedWrite, 'tokens'> {
-  /** The request's If header, as sent. */
-  readonly ifHeader: string | null
+/** The locks a request submits (RFC 4918 §10.4.1), for the layer to judge once access is decided. */
+export interface SubmittedLocks {
+  /** The request's If header, parsed once by the face (if-header.ts); judged on the write's own resource. */
+  readonly ifLists?: readonly IfList[]
+  /** Lock tokens a face holds itself, beyond its If header's (a LOCK's new lock, a COPY's judged header). */
+  readonly lockTokens?: readonly string[]
+}
+
+/** What a write changes, with the locks its request submits, for `admit`. */
+export interface WriteFacts extends Omit<LockedWrite, 'tokens'>, SubmittedLocks {
   /** The request's own resource, which an untagged If list is about. */
   readonly path: string
 }
@@ -65,11 +73,11 @@ export interface LockTable {
   /** RFC 4918 §9.10.2: a new timeout for a live lock. */
   refresh(token: string, timeoutS: number): WriteLock | undefined
   remove(token: string): boolean
-  /** The If header judged on the request's resource `path` (412 when no list holds): the lock tokens it submits. */
-  judge(ifHeader: string | null, path: string): Promise<string[]>
+  /** The If header's lists judged on the request's resource `path` (412 when no list holds): the lock tokens it submits. */
+  judge(ifLists: readonly IfList[] | undefined, path: string): Promise<string[]>
   /** Every lock the write touches must have its token submitted (423): what every write of the operations layer asks. */
   require(write: LockedWrite): void
-  /** `judge`, then `require` with the tokens the If header submits: the tokens, for the layer's writes the request then makes. */
+  /** After access: `judge`, then `require` with every token submitted; the tokens, for the writes the request then makes. */
   admit(facts: WriteFacts): Promise<string[]>
   /** Locks taken on paths that no longer exist go (the store's change feed tells of every Delete). */
   forget(path: string): void
@@ -131,16 +139,20 @@ export function makeLockTable(deps: LockTableDeps): LockTable {
     return true
   }
 
-  async function judge(ifHeader: string | null, path: string): Promise<string[]> {
-    if (ifHeader === null) return []
-    const lists = parseIfHeader(ifHeader)
+  async function judge(lists: readonly IfList[] | undefined, path: string): Promise<string[]> {
+    if (lists === undefined || lists.length === 0) return []
     let any = false
     for (const list of lists)
       if (await holds(list, path)) {
         any = true
         break
       }
-    if (!any) throw new HttpError(412, 'precondition_failed', "no list of the If header holds: a lock token or entity tag it names is not the resource's now")
+    if (!any)
+      throw new HttpError(
+        412,
+        'precondition_failed',
+        "no list of the If header holds: a lock token or entity tag it names is not the resource's now (a lock expires, is released, and is forgotten when the pod restarts: lock the resource again)",
+      )
     return [...submittedTokens(lists)]
   }
 
@@ -199,7 +211,7 @@ export function makeLockTable(deps: LockTableDeps): LockTable {
     judge,
     require: requireTokens,
     async admit(f) {
-      const tokens = await judge(f.ifHeader, f.path)
+      const tokens = [...(f.lockTokens ?? []), ...(await judge(f.ifLists, f.path))]
       requireTokens({ ...f, tokens })
       return tokens
     },

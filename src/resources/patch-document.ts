@@ -56,7 +56,7 @@ export function makePatchDocument(deps: ResourcesDeps, locks: LockTable) {
           })
         }
         checkPreconditions(preconditions, meta)
-        locks.require({ tokens: preconditions.lockTokens, ...writing(path, meta !== undefined) })
+        await locks.admit({ ...preconditions, path, ...writing(path, meta !== undefined) })
         const created = meta ? [] : await checkNamesFree(store, path)
         if ((meta !== undefined) !== exists || created.some(c => !authorized.includes(c))) await authorizePatch(meta !== undefined, created)
         // A patch acts on the default graph; the document's own named graphs are kept as they are.

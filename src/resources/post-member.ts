@@ -12,7 +12,7 @@ import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { nameFromSlug, reservedPathError } from './resource-names.ts'
 import { decide, type Acting, type ResourcesDeps } from './acting.ts'
-import type { LockTable } from './lock-table.ts'
+import type { LockTable, SubmittedLocks } from './lock-table.ts'
 import { encodeSegment } from '../store/target.ts'
 import { readableName } from '../lib/readable-path.ts'
 import { NUMBERED_NAMES_TRIED, numberedName } from '../lib/numbered-name.ts'
@@ -39,7 +39,7 @@ export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
   const { store, cfg, now, withResourceLocks } = deps
 
   /** Everything POST decides before the body; a resumable upload asks this before its first byte and again at its end. */
-  async function planPost(who: Acting, path: string, container: boolean, lockTokens?: readonly string[]): Promise<PostPlan> {
+  async function planPost(who: Acting, path: string, container: boolean, submitted: SubmittedLocks = {}): Promise<PostPlan> {
     // Whoever asks, before access (as PUT's checkWritablePath): the pod's own endpoints are never written.
     if (isReservedPath(path)) throw reservedPathError(path)
     // Append on the target before the method is judged (docs/architecture.md, "Access before the method"): a 405
@@ -51,7 +51,7 @@ export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
       })
     }
     // A new member joins the folder (RFC 4918 §7.4): asked before the body too, so a locked folder is not sent a film
-    locks.require({ tokens: lockTokens, members: [path] })
+    await locks.admit({ ...submitted, path, members: [path] })
     return { container, wacAllow: decision.wacAllow }
   }
 
@@ -100,7 +100,7 @@ export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
       const meta = await getMeta(store, path)
       if (!meta) throw new HttpError(404, 'not_found', `the container ${path} does not exist`)
       checkPreconditions(facts.preconditions, meta)
-      locks.require({ tokens: facts.preconditions.lockTokens, members: [path] })
+      await locks.admit({ ...facts.preconditions, path, members: [path] })
       if (parsedFor !== childPath) {
         content = await contentFor(body, childPath, cfg.baseUrl + childPath)
         parsedFor = childPath

@@ -1,17 +1,15 @@
-// RFC 9110 §13 preconditions of a write (If-Match, If-None-Match), as the face read them from its request.
+// RFC 9110 §13 preconditions of a write (If-Match, If-None-Match), as the face read them from its request, with the
+// WebDAV locks it submits (its If header, RFC 4918 §10.4): a write to a locked resource without its token is refused
+// 423 whichever face makes it, once access is decided (lock-table.ts `admit`).
 
 import { HttpError } from '../http/errors.ts'
+import type { SubmittedLocks } from './lock-table.ts'
 import { namesState, type ResourceMeta } from '../store/resource-meta.ts'
 
 /** The conditional-request facts of a write; null where the request sent none. */
-export interface Preconditions {
+export interface Preconditions extends SubmittedLocks {
   readonly ifMatch: string | null
   readonly ifNoneMatch: string | null
-  /**
-   * The WebDAV lock tokens the request submitted (RFC 4918 §10.4.1), its If header judged by the face first: a write
-   * to a locked resource without its token is refused 423 whichever face makes it (lock-table.ts `require`).
-   */
-  readonly lockTokens?: readonly string[]
 }
 
 export const NO_PRECONDITIONS: Preconditions = { ifMatch: null, ifNoneMatch: null }

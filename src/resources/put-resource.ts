@@ -48,7 +48,7 @@ export function makePutResource(deps: ResourcesDeps, locks: LockTable) {
       throw new HttpError(405, 'root_protected', 'the storage root cannot be overwritten', { headers: { allow: 'GET, HEAD, OPTIONS, POST, PATCH' } })
     // Checked again under the locks; asked here too, so a failing If-Match does not first upload a film.
     checkPreconditions(facts.preconditions, before)
-    locks.require({ tokens: facts.preconditions.lockTokens, ...writing(path, exists) })
+    await locks.admit({ ...facts.preconditions, path, ...writing(path, exists) })
     checkBodyTypeFor(path, facts.contentType)
     return { exists, authorized, wacAllow: decision.wacAllow }
   }
@@ -71,7 +71,7 @@ export function makePutResource(deps: ResourcesDeps, locks: LockTable) {
       async () => {
         const meta = await getMeta(store, path)
         checkPreconditions(preconditions, meta)
-        locks.require({ tokens: preconditions.lockTokens, ...writing(path, meta !== undefined) })
+        await locks.admit({ ...preconditions, path, ...writing(path, meta !== undefined) })
         // Under the locks: the ACLs and the WebID document are judged as this write would leave them.
         await checkEssentialWrite(deps, path, content)
         const created = await checkNamesFree(store, path)

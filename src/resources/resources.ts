@@ -33,7 +33,7 @@ import { makeTrashDeletes, makeTrashListing, type TrashedItem } from './trash-li
 import { makeVersionActivity, type VersionActivity } from './version-activity.ts'
 import { readDocumentStatements } from './document-statements.ts'
 import type { DocumentDataset } from '../rdf/graph-statements.ts'
-import { makeLockTable, membershipOf, removing, type LockTable } from './lock-table.ts'
+import { makeLockTable, membershipOf, removing, type LockTable, type SubmittedLocks } from './lock-table.ts'
 import { makeMemberChunks, type Listing } from './list-members.ts'
 import { makeAdmitPropertyChange } from './property-access.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
@@ -63,7 +63,7 @@ export interface Resources extends VersionReads, VersionActivity {
    */
   put(who: Acting, path: string, contentType: string | null, body: OutgoingBody, preconditions?: Preconditions): Promise<WriteResult>
   /** POST, before its body: Append on the container, then whether it is one. `container`: the member asked for is a container. */
-  planPost(who: Acting, path: string, container: boolean, lockTokens?: readonly string[]): Promise<PostPlan>
+  planPost(who: Acting, path: string, container: boolean, submitted?: SubmittedLocks): Promise<PostPlan>
   /** POST with its received body, as planned: a fresh name from the Slug hint, never overwriting; the body is discarded when refused. */
   commitPost(who: Acting, path: string, plan: PostPlan, body: IncomingBody, facts: PostFacts): Promise<PostedMember>
   /** POST of a document in one step, for a face that holds or streams the body (a page's upload): planned, received, committed. */
@@ -75,16 +75,16 @@ export interface Resources extends VersionReads, VersionActivity {
   /** DELETE of one document or empty container (with its ACL); never of the pod's own endpoints (405 `reserved_path`, as PUT). */
   delete(who: Acting, path: string, preconditions: Preconditions): Promise<void>
   /** Moves or renames `from` to `to` (stored paths, both folders or both not), with everything in it and its ACLs: what DELETEs of each item and PUTs creating each new one need. */
-  move(who: Acting, from: string, to: string, lockTokens?: readonly string[]): Promise<MovedPath[]>
+  move(who: Acting, from: string, to: string, submitted?: SubmittedLocks): Promise<MovedPath[]>
   /** Deletes `path` with everything in it into the trash: what a DELETE of each item needs. `expectedCount`: the members the principal was told of (a folder). */
-  trash(who: Acting, path: string, expectedCount?: number, lockTokens?: readonly string[]): Promise<{ item: TrashItem; paths: string[] }>
+  trash(who: Acting, path: string, expectedCount?: number, submitted?: SubmittedLocks): Promise<{ item: TrashItem; paths: string[] }>
   /** Puts a trashed item back where it was: what a PUT creating each of its resources needs. */
   restore(who: Acting, id: string): Promise<{ item: TrashItem; paths: string[] }>
   /**
    * Deletes the folder `path` with everything in it for good: what a DELETE of each item needs. Answers the paths deleted.
    * `expectedCount`: the items the principal was told of (the dashboard's confirmation); a WebDAV DELETE gives none.
    */
-  deleteTree(who: Acting, path: string, expectedCount?: number, lockTokens?: readonly string[]): Promise<string[]>
+  deleteTree(who: Acting, path: string, expectedCount?: number, submitted?: SubmittedLocks): Promise<string[]>
   /** A page of the container's members with their count (up to a bound), after Read on it: member-listing.ts. */
   list(who: Acting, path: string, page: ListingRequest): Promise<MemberListing>
   /** How many items the folder holds at any depth (what `trash` and `deleteTree` confirm), after Read on it and on every folder in it: tree-count.ts. */
@@ -105,8 +105,8 @@ export interface Resources extends VersionReads, VersionActivity {
   /** Before a change of a resource's properties (WebDAV PROPPATCH): Write on it, as a PUT replacing it; then its metadata (404 only to a writer). */
   admitPropertyChange(who: Acting, path: string): Promise<ResourceMeta>
   /**
-   * WebDAV write locks: taken by the dav role, honoured by every write of this layer, whichever face asks (423 `locked`
-   * without the lock's token: a write's `lockTokens`, from its Preconditions or its last argument).
+   * WebDAV write locks: taken by the dav role, honoured by every write of this layer once access is decided, whichever
+   * face asks (423 `locked` without the lock's token: a write's SubmittedLocks, in its Preconditions or its last argument).
    */
   readonly locks: LockTable
 }
@@ -169,7 +169,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     post: postInOneStep(deps, posts),
     ...makePatchDocument(deps, locks),
     delete: makeDeleteResource(deps, locks),
-    move: (who, from, to, lockTokens) =>
+    move: (who, from, to, submitted = {}) =>
       withResourceLocks(
         () => moveLocks(store, from, to),
         async () => {
@@ -180,25 +180,25 @@ export function makeResources(deps: ResourcesDeps): Resources {
             ),
           )
           const away = removing(from)
-          locks.require({ tokens: lockTokens, changes: [from, to], members: [...away.members, ...membershipOf(to)], trees: away.trees })
+          await locks.admit({ ...submitted, path: from, changes: [from, to], members: [...away.members, ...membershipOf(to)], trees: away.trees })
           return moveResource(store, baseUrl, from, to, now(), { protectedReason: unmovableReason, by: authorOf(who) })
         },
       ),
-    trash: (who, path, expectedCount, lockTokens) =>
+    trash: (who, path, expectedCount, submitted = {}) =>
       withResourceLocks(
         () => deleteLocks(store, path),
         async () => {
           await requireDeletion(who, path)
-          locks.require({ tokens: lockTokens, ...removing(path) })
+          await locks.admit({ ...submitted, path, ...removing(path) })
           return trashResource(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
         },
       ),
-    deleteTree: (who, path, expectedCount, lockTokens) =>
+    deleteTree: (who, path, expectedCount, submitted = {}) =>
       withResourceLocks(
         () => deleteLocks(store, path),
         async () => {
           await requireDeletion(who, path)
-          locks.require({ tokens: lockTokens, ...removing(path) })
+          await locks.admit({ ...submitted, path, ...removing(path) })
           return deleteTree(store, baseUrl, path, now(), { protectedReason, by: authorOf(who), ...(expectedCount !== undefined ? { expectedCount } : {}) })
         },
       ),

@@ -5,7 +5,7 @@ import { LDP } from '../rdf/namespaces.ts'
 import type { PostPlan } from '../resources/post-member.ts'
 import type { IncomingBody } from '../resources/new-content.ts'
 import { receiveBody } from './receive-body.ts'
-import { lockTokensOf, preconditionsOf } from './conditional.ts'
+import { preconditionsOf, submittedLocksOf } from './conditional.ts'
 import { actingOf, type RsContext, type RsRequest } from './rs-context.ts'
 
 /** `Link: <ldp#BasicContainer>; rel="type"` (or ldp#Container) on the request asks for a container. */
@@ -25,7 +25,7 @@ export async function handlePost(ctx: RsContext, r: RsRequest): Promise<Response
 
 /** Everything POST decides from the headers; a resumable upload asks this before its first byte and again at its end. */
 export function planPost(ctx: RsContext, r: RsRequest): Promise<PostPlan> {
-  return ctx.deps.resources.planPost(actingOf(r), r.target.path, wantsContainer(r.request.headers.get('link')), lockTokensOf(r.request.headers))
+  return ctx.deps.resources.planPost(actingOf(r), r.target.path, wantsContainer(r.request.headers.get('link')), submittedLocksOf(r.request.headers))
 }
 
 /** Creates the member from a received body as `planPost` planned; the layer discards the body when the write is refused. */

@@ -20,7 +20,11 @@ export function withTypeFromName(request: Request, principal: Pick<Principal, 's
     /* a name that does not decode keeps its percent signs; only its extension matters */
   }
   headers.set('content-type', Bun.file(name).type)
-  return new Request(request, { headers })
+  // The body handed on as the stream it is: `new Request(request, …)` would read it whole into memory first (Bun
+  // 1.x), a 1 GiB file from cadaver or davfs2 (which send no Content-Type) held in the pod's RSS
+  return new Request(request.url, { method: request.method, headers, body: request.body, signal: request.signal, duplex: 'half' } as RequestInit & {
+    duplex: 'half'
+  })
 }
 
 /** RFC 4918 §9.7.1: a mounted drive's PUT into a folder that does not exist is refused, not made. */

@@ -28,8 +28,8 @@ import { PARTIAL_UPLOAD } from './upload-fields.ts'
 import { actingOf, type RsContext, type RsRequest } from './rs-context.ts'
 import { answerPast, namesThePast, pastAskOf, withTimeGate } from './memento.ts'
 import { listenerPrincipalOf } from '../channels/listener.ts'
-import { honourLocks } from './honour-locks.ts'
-import { DAV_CLASSES, DAV_METHODS } from '../http/dav-methods.ts'
+import { DAV_CLASSES, DAV_METHODS, isWebDavRequest } from '../http/dav-methods.ts'
+import { basicChallenge } from '../auth/challenges.ts'
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -50,11 +50,14 @@ export function makeResourceServer(deps: Deps) {
       response = await answerError(
         request,
         target.path,
-        await withUmaChallenge(
-          withSignatureHints(withRefusalLinks(err, deps.cfg.baseUrl, target.path), request, target.path),
-          request.method,
-          target.path,
-          target.url,
+        withBasicForDav(
+          await withUmaChallenge(
+            withSignatureHints(withRefusalLinks(err, deps.cfg.baseUrl, target.path), request, target.path),
+            request.method,
+            target.path,
+            target.url,
+          ),
+          request,
         ),
       )
     }
@@ -116,6 +119,22 @@ export function makeResourceServer(deps: Deps) {
     })
   }
 
+  /**
+   * A WebDAV client (http/dav-methods.ts `isWebDavRequest`) refused for want of a credential is offered Basic too:
+   * access is decided before locks, so a mounted drive's unsigned write to a locked file learns it must sign in
+   * (and then that the file is locked) rather than that it is locked. A browser is never offered it (a password box).
+   */
+  function withBasicForDav(err: unknown, request: Request): unknown {
+    if (!(err instanceof HttpError) || err.status !== 401 || !isWebDavRequest(request)) return err
+    const given = err.headers['www-authenticate']
+    const challenges = given === undefined ? [] : Array.isArray(given) ? given : [given]
+    if (challenges.some(c => c.startsWith('Basic'))) return err
+    return new HttpError(401, err.code, err.description, {
+      cause: err.cause,
+      headers: { ...err.headers, 'www-authenticate': [...challenges, basicChallenge()] },
+    })
+  }
+
   /** A person in a browser gets the front door instead of a bare refusal; apps get the refusal as is. */
   async function answerError(request: Request, path: string, err: unknown): Promise<Response> {
     if (!isAccessRefusal(err) || !prefersHtml(request)) return renderError(request, err, toResourceResponse(request))
@@ -139,13 +158,13 @@ export function makeResourceServer(deps: Deps) {
       case 'OPTIONS':
         return options(r)
       case 'PUT':
-        return honourLocks(ctx, r, method).then(() => resumable(r, 'PUT') ?? handlePut(ctx, r))
+        return resumable(r, 'PUT') ?? handlePut(ctx, r)
       case 'POST':
-        return honourLocks(ctx, r, method).then(() => resumable(r, 'POST') ?? handlePost(ctx, r))
+        return resumable(r, 'POST') ?? handlePost(ctx, r)
       case 'PATCH':
-        return honourLocks(ctx, r, method).then(() => handlePatch(ctx, r))
+        return handlePatch(ctx, r)
       case 'DELETE':
-        return honourLocks(ctx, r, method).then(() => handleDelete(ctx, r))
+        return handleDelete(ctx, r)
       default:
         throw new HttpError(405, 'method_not_allowed', `${method} is not supported`, { headers: { allow: 'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE' } })
     }

@@ -1,9 +1,9 @@
 // WebDAV (issue 37) over real HTTP: a PROPFIND of Depth 1 on a 10,000-member folder (time to its first byte and to
 // its end, as a file manager opening the folder waits), and a large file PUT and GET through WebDAV with HTTP Basic
 // and a client credential against the same through plain LDP (anonymous, into a public folder): what the mounted
-// drive's way in costs. 256 MiB by default, not 1 GiB: each size is moved 2 ways × 2 faces × ROUNDS times, and 1 GiB
-// would take minutes of the benchmark's budget on a shared disk (`bun test/bench/webdav.ts 1024` measures it).
-// Run alone with `bun test/bench/webdav.ts [MiB]`, or call `benchWebdav()`.
+// drive's way in costs. 1 GiB, as issue 37 asks, moved 2 ways × 2 faces × ROUNDS times (8 GiB in all: run it on a
+// quiet machine); each result is printed against its aim, met or not met: first byte ≤ 50 ms, WebDAV ≥ 0.8 × LDP.
+// Run alone with `bun test/bench/webdav.ts [MiB]` (a smaller size for a quick look), or call `benchWebdav()`.
 
 import { seedMembers, seedPublicContainer } from '../e2e/seed-store.ts'
 import { runSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
@@ -11,8 +11,11 @@ import { generatedBody, MIB } from '../e2e/large-bodies.ts'
 
 export const FOLDER_MEMBERS = 10_000
 const PROPFIND_RUNS = 5
-const ROUNDS = 3
-const DEFAULT_MIB = 256
+const ROUNDS = 2
+const DEFAULT_MIB = 1024
+/** Issue 37's aims: a file manager opening a big folder sees it start at once; the mounted drive costs little. */
+export const AIM_FIRST_BYTE_MS = 50
+export const AIM_RATIO = 0.8
 
 export interface WebdavResult {
   readonly propfindFirstByteMs: number
@@ -117,14 +120,16 @@ export async function benchWebdav(opts: { print?: boolean; mib?: number } = {}):
 
 function print(r: WebdavResult) {
   const fmt = (n: number) => n.toFixed(0)
+  const met = (ok: boolean) => (ok ? 'met' : 'not met')
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}× (aim ≥ ${AIM_RATIO}×: ${met(a / b >= AIM_RATIO)})`
   console.log(
-    `webdav: PROPFIND Depth 1 of ${FOLDER_MEMBERS} members (allprop, Basic): first byte ${r.propfindFirstByteMs.toFixed(1)} ms, all ${fmt(r.propfindTotalMs)} ms (median of ${PROPFIND_RUNS})`,
+    `webdav: PROPFIND Depth 1 of ${FOLDER_MEMBERS} members (allprop, Basic): first byte ${r.propfindFirstByteMs.toFixed(1)} ms (aim ≤ ${AIM_FIRST_BYTE_MS} ms: ${met(r.propfindFirstByteMs <= AIM_FIRST_BYTE_MS)}), all ${fmt(r.propfindTotalMs)} ms (median of ${PROPFIND_RUNS})`,
   )
   console.log(
-    `webdav: PUT of ${r.mib} MiB (best of ${ROUNDS}): WebDAV Basic ${fmt(r.basicPutMbps)} MB/s vs plain LDP ${fmt(r.plainPutMbps)} MB/s: ${(r.basicPutMbps / r.plainPutMbps).toFixed(2)}×`,
+    `webdav: PUT of ${r.mib} MiB (best of ${ROUNDS}): WebDAV Basic ${fmt(r.basicPutMbps)} MB/s vs plain LDP ${fmt(r.plainPutMbps)} MB/s: ${ratio(r.basicPutMbps, r.plainPutMbps)}`,
   )
   console.log(
-    `webdav: GET of ${r.mib} MiB (best of ${ROUNDS}): WebDAV Basic ${fmt(r.basicGetMbps)} MB/s vs plain LDP ${fmt(r.plainGetMbps)} MB/s: ${(r.basicGetMbps / r.plainGetMbps).toFixed(2)}×`,
+    `webdav: GET of ${r.mib} MiB (best of ${ROUNDS}): WebDAV Basic ${fmt(r.basicGetMbps)} MB/s vs plain LDP ${fmt(r.plainGetMbps)} MB/s: ${ratio(r.basicGetMbps, r.plainGetMbps)}`,
   )
 }
 

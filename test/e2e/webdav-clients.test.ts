@@ -50,9 +50,9 @@ function summaryOf(output: string, group: string) {
 }
 
 describe.skipIf(LITMUS === null)('litmus, the WebDAV reference suite', () => {
-  // Each group starts its own session with an anonymous DELETE (the resource server's, which offers no Basic: a
-  // browser would show its password box) and then a MKCOL, which the dav role challenges with Basic; so each runs in
-  // a folder of its own, where its first MKCOL makes `litmus/`.
+  // Each group starts its own session with an anonymous DELETE and then a MKCOL, so each runs in a folder of its own,
+  // where its first MKCOL makes `litmus/`. locks' notowner_modify writes from a second, unsigned session: access is
+  // decided before locks, so it is challenged with Basic (a PUT or DELETE no browser sent) and then refused 423.
   test.each(['basic', 'copymove', 'props', 'locks'])(
     '%s passes in full',
     async group => {

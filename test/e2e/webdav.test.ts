@@ -4,27 +4,15 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { runSolopod, startPod, type RunningPod } from './start-server.ts'
+import { addDavClient, basicAuth, type DavCredential } from './dav-credential.ts'
 
 let pod: RunningPod
 let owner: Credential
 let photos: Credential
 
-interface Credential {
-  id: string
-  secret: string
-}
-
-async function addClient(...args: string[]): Promise<Credential> {
-  const r = await runSolopod('clients', 'add', ...args, '--data', pod.dataDir)
-  expect(r.code).toBe(0)
-  const [id, secret] = r.stdout
-    .trim()
-    .split('\n')
-    .map(l => l.slice(l.indexOf('=') + 1))
-  return { id: id!, secret: secret! }
-}
-
-const basic = (c: Credential) => `Basic ${btoa(`${c.id}:${c.secret}`)}`
+type Credential = DavCredential
+const addClient = (...args: string[]) => addDavClient(pod, ...args)
+const basic = basicAuth
 
 /** A request as a file manager sends it: the credential on every request. */
 function dav(method: string, path: string, o: { as?: Credential | null; headers?: Record<string, string>; body?: string } = {}) {
@@ -273,6 +261,90 @@ describe('RFC 4918 §9.10, §9.11: LOCK and UNLOCK, honoured by the resource ser
     expect(res.status).toBe(201)
     expect((await dav('GET', '/photos/new.txt')).status).toBe(200)
   })
+})
+
+/** A refusal's code: the resource server's plain text starts with it, the dav role's XML names it in its refusal. */
+async function refusalOf(res: Response) {
+  const text = await res.text()
+  return { status: res.status, code: (/^(\w+): /.exec(text) ?? />(\w+): /.exec(text))?.[1] }
+}
+
+describe('access before locks: a lock tells nothing to whoever may not write', () => {
+  const writes = [
+    ['PUT', { 'content-type': 'text/plain' }, 'overwritten'],
+    ['DELETE', {}, undefined],
+    ['MOVE', { destination: '/private/moved.txt' }, undefined],
+  ] as const
+  const TARGETS = ['/private/locked.txt', '/private/diary.txt', '/private/never-was.txt']
+  let token = ''
+  beforeAll(async () => {
+    const res = await dav('LOCK', '/private/locked.txt', { body: lockBody() })
+    expect(res.status).toBe(201)
+    token = /<([^>]+)>/.exec(res.headers.get('lock-token')!)![1]!
+  })
+
+  test('anonymous PUT, DELETE, MOVE: 401 unauthenticated with a Basic challenge, locked, unlocked or missing alike', async () => {
+    for (const [method, headers, body] of writes) {
+      for (const path of TARGETS) {
+        const res = await dav(method, path, { as: null, headers, ...(body !== undefined ? { body } : {}) })
+        expect(res.headers.get('www-authenticate')).toContain('Basic realm="solopod"')
+        expect({ method, path, ...(await refusalOf(res)) }).toEqual({ method, path, status: 401, code: 'unauthenticated' })
+      }
+    }
+  })
+
+  test('a credential limited to another folder: 403 outside_app_scope, locked, unlocked or missing alike', async () => {
+    for (const [method, headers, body] of writes) {
+      for (const path of TARGETS) {
+        const res = await dav(method, path, { as: photos, headers, ...(body !== undefined ? { body } : {}) })
+        expect({ method, path, ...(await refusalOf(res)) }).toEqual({ method, path, status: 403, code: 'outside_app_scope' })
+      }
+    }
+  })
+
+  test('the owner without the token: 423 locked; with it the write passes', async () => {
+    for (const [method, headers, body] of writes) {
+      const res = await dav(method, '/private/locked.txt', { headers, ...(body !== undefined ? { body } : {}) })
+      expect({ method, ...(await refusalOf(res)) }).toEqual({ method, status: 423, code: 'locked' })
+    }
+    const put = await dav('PUT', '/private/locked.txt', { body: 'mine', headers: { 'content-type': 'text/plain', if: `(<${token}>)` } })
+    expect(put.status).toBe(204)
+    expect((await dav('UNLOCK', '/private/locked.txt', { headers: { 'lock-token': `<${token}>` } })).status).toBe(204)
+  })
+
+  test('PROPPATCH and UNLOCK by a stranger: 401, never 423 or 409', async () => {
+    const proppatch = await dav('PROPPATCH', '/private/diary.txt', {
+      as: null,
+      body: '<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x xmlns="urn:x">1</x></D:prop></D:set></D:propertyupdate>',
+    })
+    expect(await refusalOf(proppatch)).toEqual({ status: 401, code: 'unauthenticated' })
+    const unlock = await dav('UNLOCK', '/private/diary.txt', { as: null, headers: { 'lock-token': '<urn:uuid:00000000-0000-0000-0000-000000000000>' } })
+    expect(await refusalOf(unlock)).toEqual({ status: 401, code: 'unauthenticated' })
+  })
+})
+
+describe('locks live in memory: a restart forgets them (RFC 4918 §6.6)', () => {
+  test('the old token: 412 precondition_failed naming the restart on a write, 409 on UNLOCK, 412 on a refresh; the file is unlocked', async () => {
+    expect((await dav('PUT', '/photos/kept.txt', { body: 'before', headers: { 'content-type': 'text/plain' } })).status).toBe(201)
+    const lock = await dav('LOCK', '/photos/kept.txt', { body: lockBody() })
+    expect(lock.status).toBe(200)
+    const token = /<([^>]+)>/.exec(lock.headers.get('lock-token')!)![1]!
+    await pod.restart()
+    const put = await dav('PUT', '/photos/kept.txt', { body: 'after', headers: { 'content-type': 'text/plain', if: `(<${token}>)` } })
+    expect(put.status).toBe(412)
+    const why = await put.text()
+    expect(why).toStartWith('precondition_failed:')
+    expect(why).toContain('forgotten when the pod restarts')
+    const unlock = await dav('UNLOCK', '/photos/kept.txt', { headers: { 'lock-token': `<${token}>` } })
+    expect(unlock.status).toBe(409)
+    expect(await unlock.text()).toContain('>lock_token_mismatch: ')
+    const refresh = await dav('LOCK', '/photos/kept.txt', { headers: { if: `(<${token}>)` } })
+    expect(refresh.status).toBe(412)
+    expect(await refresh.text()).toStartWith('precondition_failed:')
+    // nothing stays locked by a client that went away with the restart
+    expect((await dav('PUT', '/photos/kept.txt', { body: 'after', headers: { 'content-type': 'text/plain' } })).status).toBe(204)
+    expect(await (await dav('GET', '/photos/kept.txt')).text()).toBe('after')
+  }, 60_000)
 })
 
 describe('HTTP Basic with a client credential', () => {
