@@ -16,7 +16,7 @@ const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAA
 beforeAll(async () => {
   ctx = await openFormPod()
   ;({ pod, owner, csrf } = ctx)
-  const put = (path: string, body: Uint8Array | string, type: string) =>
+  const put = (path: string, body: Uint8Array<ArrayBuffer> | string, type: string) =>
     pod.request(path, { method: 'PUT', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf, 'content-type': type }, body })
   for (const [path, body, type] of [
     ['/pics/a.png', PNG, 'image/png'],
