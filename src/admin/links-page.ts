@@ -14,7 +14,7 @@ import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { podPath } from './browse.ts'
 
-type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now'>
+type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'linkUses'>
 
 const ALLOWS_WORDS: Record<LinkAllows, string> = { read: 'View and download', upload: 'Upload only', 'read-upload': 'View and upload' }
 /** The expiry choices of the form: lifetime from now, null for never. */
@@ -49,7 +49,7 @@ ${from === undefined ? html`<td data-label="Opens"><a href="${shareOf(l.path)}">
 
 export async function showLinksPage(deps: LinkDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const now = deps.now()
-  const links = await listShareLinks(deps.store, now)
+  const links = await listShareLinks(deps.store, now, deps.linkUses.pending)
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: 'Share links',
     section: ADMIN_PATHS.links,
@@ -60,7 +60,8 @@ ${links.length === 0 ? html`<p class="muted">No share links yet.</p>` : linksTab
 }
 
 /** The links that open `path` itself, for its share page. */
-export const linksOf = async (deps: LinkDeps, path: string) => (await listShareLinks(deps.store, deps.now())).filter(l => l.path === path)
+export const linksOf = async (deps: LinkDeps, path: string) =>
+  (await listShareLinks(deps.store, deps.now(), deps.linkUses.pending)).filter(l => l.path === path)
 
 /** The share page's "Send a link to anyone": the form, and the links this item already has (`linksOf`). */
 export function linkSection(path: string, links: readonly ShareLink[], now: number, csrf: string): SafeHtml {

@@ -24,7 +24,7 @@ import type { Preconditions } from '../resources/preconditions.ts'
 import { ownerActing } from './owner-acting.ts'
 import { linkSection, linksOf } from './links-page.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now' | 'linkUses'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
 
 export const sharePage = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`

@@ -69,7 +69,7 @@ async function open(deps: Pick<Deps, 'store' | 'now'>, urlPath: string): Promise
   const slash = rest.indexOf('/')
   const token = slash < 0 ? rest : rest.slice(0, slash)
   const inside = slash < 0 ? '' : rest.slice(slash + 1)
-  const link = await openShareLink(deps.store, token, deps.now(), true)
+  const link = await openShareLink(deps.store, token, deps.now())
   let path = link.path
   if (inside !== '') {
     if (!isContainerPath(link.path)) throw notFound(inside)
@@ -232,7 +232,9 @@ export function linksPlugin(deps: Deps) {
         const unlocked = await passwords.unlock(request, attemptOf(request, o))
         if (!unlocked.ok) return await locked(request, o, unlocked.error)
       }
-      return await act(o, url)
+      const res = await act(o, url)
+      if (isUse(request, url, res)) deps.linkUses.count(o.token)
+      return res
     } catch (err) {
       const html = prefersHtml(request.headers.get('accept'))
       return guarded(
@@ -246,6 +248,16 @@ export function linksPlugin(deps: Deps) {
   return new Elysia({ name: 'links' })
     .get(`${LINK_PATHS.base}*`, ({ request }) => handle(request, (o, url) => read(request, o, url))())
     .post(`${LINK_PATHS.base}*`, ({ request }) => handle(request, o => upload(request, o))(), { parse: 'none' })
+}
+
+/**
+ * What counts as a use of a link: what was served — a page or a whole file (a GET answered 200) or files added (a
+ * POST answered 201 or 303). Not a refusal, a password form, a HEAD, a Range's 206 or a 304 (the same download
+ * resumed or revalidated), a preview shown inside a page already counted, nor the page an upload returns to.
+ */
+function isUse(request: Request, url: URL, res: Response): boolean {
+  if (request.method === 'POST') return res.status === 201 || res.status === 303
+  return request.method === 'GET' && !isHeadAsGet(request) && res.status === 200 && !url.searchParams.has('preview') && !url.searchParams.has('received')
 }
 
 /** A Slug as sent: percent-encoded (RFC 5023 §9.7) or plain. */
