@@ -167,6 +167,8 @@ export async function countShareLinkDownload(store: Store, token: string, now: n
 }
 
 const isExpired = (l: ShareLink, now: number) => l.expiresAt !== undefined && l.expiresAt <= now
+/** Whether the link opens anything now: not expired, not used up. */
+export const isLinkLive = (l: ShareLink, now: number) => !isExpired(l, now) && !isUsedUp(l)
 const linkNotFound = () => new HttpError(404, 'link_not_found', 'there is no such link, or it was removed; ask whoever sent it for a new one')
 
 /** Every link, oldest first; `pending` adds the uses counted in memory and not yet written (by `shareLinkKey`). */

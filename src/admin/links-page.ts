@@ -8,11 +8,13 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS, LINK_PATHS } from '../http/pod-paths.ts'
-import { addShareLink, listShareLinks, removeShareLink, DAY_MS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
+import { addShareLink, isLinkLive, listShareLinks, removeShareLink, DAY_MS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { podPath } from './browse.ts'
+import { linkModes } from '../policy/link-access.ts'
+import { ACCESS_MODES, type AccessMode } from '../policy/access-modes.ts'
 
 type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'linkUses'>
 
@@ -38,11 +40,13 @@ const shareOf = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${en
 
 /** The links as a table, each with its Remove form; `from` set: the share page of that path, which the form returns to. */
 export function linksTable(links: readonly ShareLink[], now: number, csrf: string, from?: string): SafeHtml {
+  // On a share page, the folder a link opens is said when it is not the page's own item
+  const opens = from === undefined || links.some(l => l.path !== from)
   return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Share links</caption>
-<thead><tr><th scope="col">Name</th>${from === undefined ? html`<th scope="col">Opens</th>` : ''}<th scope="col">Allows</th><th scope="col">Expires</th><th scope="col">Uses</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th>${opens ? html`<th scope="col">Opens</th>` : ''}<th scope="col">Allows</th><th scope="col">Expires</th><th scope="col">Uses</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${links.map(
     l => html`<tr><td data-label="Name">${l.name || html`<span class="muted">(no name)</span>`}</td>
-${from === undefined ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${breakableUrl(readablePath(l.path))}</code></a></td>` : ''}<td data-label="Allows">${ALLOWS_WORDS[l.allows]}</td><td data-label="Expires">${expiresText(l, now)}</td><td data-label="Uses">${String(l.uses)}</td>
+${opens ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${breakableUrl(readablePath(l.path))}</code></a></td>` : ''}<td data-label="Allows">${ALLOWS_WORDS[l.allows]}</td><td data-label="Expires">${expiresText(l, now)}</td><td data-label="Uses">${String(l.uses)}</td>
 <td><form method="post" action="${ADMIN_PATHS.linksRemove}">${csrfField(csrf)}<input type="hidden" name="id" value="${l.id}">${from !== undefined ? html`<input type="hidden" name="from" value="${from}">` : ''}<button type="submit" class="small secondary" aria-label="Remove link ${l.name || readablePath(l.path)}">Remove</button></form></td></tr>`,
   )}</tbody></table></div>`
 }
@@ -59,9 +63,29 @@ ${links.length === 0 ? html`<p class="muted">No share links yet.</p>` : linksTab
   })
 }
 
-/** The links that open `path` itself, for its share page. */
+/**
+ * The links that reach `path`, for its share page: its own, and a folder's above it that opens it (as the one
+ * decider says: policy/link-access.ts), expired ones too, so they can be removed.
+ */
 export const linksOf = async (deps: LinkDeps, path: string) =>
-  (await listShareLinks(deps.store, deps.now(), deps.linkUses.pending)).filter(l => l.path === path)
+  (await listShareLinks(deps.store, deps.now(), deps.linkUses.pending)).filter(l => l.path === path || linkModes(l, path).size > 0)
+
+/** The live links that open `path` now, with the modes each gives there: what "Why may someone do something here?" names. */
+export async function linksOpening(deps: Pick<Deps, 'store' | 'now'>, path: string): Promise<{ link: ShareLink; modes: AccessMode[] }[]> {
+  const now = deps.now()
+  return (await listShareLinks(deps.store, now))
+    .filter(l => isLinkLive(l, now))
+    .map(link => ({ link, modes: ACCESS_MODES.filter(m => linkModes(link, path).has(m)) }))
+    .filter(l => l.modes.length > 0)
+}
+
+/** One link for the "why?" answer: its name, what it allows here, its expiry, and the folder it opens when not this item. */
+export function linkReason(l: { link: ShareLink; modes: readonly AccessMode[] }, path: string, now: number): SafeHtml {
+  const { link } = l
+  return html`<li>${link.name ? `“${link.name}”` : html`<span class="muted">(no name)</span>`} <code>${link.id}</code>: ${ALLOWS_WORDS[link.allows].toLowerCase()} (here: ${l.modes.join(', ')})${
+    link.path === path ? '' : html`, through the link to <a href="${shareOf(link.path)}"><code>${readablePath(link.path)}</code></a>`
+  }; ${link.expiresAt === undefined ? 'never expires' : `expires ${expiresText(link, now)}`}${link.passwordHash !== undefined ? '; with a password' : ''}</li>`
+}
 
 /** The share page's "Send a link to anyone": the form, and the links this item already has (`linksOf`). */
 export function linkSection(path: string, links: readonly ShareLink[], now: number, csrf: string): SafeHtml {

@@ -26,6 +26,7 @@ beforeAll(async () => {
   pod = await startPod()
   const send = await ownerScript(pod)
   expect((await send('PUT', '/private/report.txt', 'the secret report', { 'content-type': 'text/plain' })).status).toBe(201)
+  expect((await send('PUT', '/elsewhere.txt', 'not under /private/', { 'content-type': 'text/plain' })).status).toBe(201)
   const login = await owner.take(await fetch(url('/.oidc/login'))).text()
   const res = owner.take(
     await fetch(url('/.oidc/login'), {
@@ -139,5 +140,68 @@ describe('share links in the dashboard', () => {
       body: form({ csrf: 'x', path: '/private/', allows: 'read' }),
     })
     expect(post.status).toBe(401)
+  })
+})
+
+describe('"Why may someone do something here?" and the share page name the links that open an item', () => {
+  const make = async (fields: Record<string, string>) => {
+    const res = await postForm('/.admin/links/add', { expires: '7d', ...fields })
+    expect(res.status).toBe(200)
+    return shownUrl(await res.text())!
+  }
+  const idsOf = (body: string) => [...body.matchAll(/name="id" value="(link-[\w-]+)"/g)].map(m => m[1]!)
+
+  test("the file names its own link and its folder's read link, with what each allows, expiry and password; not an upload-only one", async () => {
+    await make({ path: '/private/report.txt', allows: 'read', name: 'for the plumber' })
+    const folder = await make({ path: '/private/', allows: 'read', name: 'for the team' })
+    await make({ path: '/private/', allows: 'upload', name: 'the drop box' })
+    expect((await fetch(`${folder}report.txt`)).status).toBe(200)
+    const body = await (await page('/.admin/share?path=/private/report.txt&agent=public')).text()
+    const why = body.slice(body.indexOf('id="check-h"'))
+    expect(why).toContain('public may do nothing here.')
+    const named = why.slice(why.indexOf('<ul id="check-links">'), why.indexOf('</ul>', why.indexOf('<ul id="check-links">')))
+    expect(named).toMatch(/“for the plumber” <code>link-[\w-]+<\/code>: view and download \(here: read\); expires in 6 days<\/li>/)
+    expect(named).toMatch(
+      /“for the team” <code>link-[\w-]+<\/code>: view and download \(here: read\), through the link to <a href="\/\.admin\/share\?path=%2Fprivate%2F"><code>\/private\/<\/code><\/a>; expires in 6 days<\/li>/,
+    )
+    expect(named).not.toContain('the drop box')
+    // The share page's own list: both links with their expiry and uses, each with Remove; the folder's says what it opens
+    const list = body.slice(body.indexOf('id="link-h"'), body.indexOf('id="check-h"'))
+    expect(list).toContain('for the plumber')
+    expect(list).toContain('for the team')
+    expect(list).not.toContain('the drop box')
+    expect(list).toMatch(
+      /<td data-label="Opens"><a href="\/\.admin\/share\?path=%2Fprivate%2F"><code><span class="url">\/<wbr>private\/<\/span><\/code><\/a><\/td><td data-label="Allows">View and download<\/td><td data-label="Expires">in 6 days<\/td><td data-label="Uses">1<\/td>/,
+    )
+    expect(idsOf(list)).toHaveLength(2)
+  })
+
+  test('the folder names its upload-only link (here: append) too', async () => {
+    const body = await (await page('/.admin/share?path=/private/')).text()
+    const why = body.slice(body.indexOf('id="check-h"'))
+    expect(why).toContain('“the drop box”')
+    expect(why).toContain('upload only (here: append)')
+    expect(why).toContain('“for the team”')
+    expect(why).not.toContain('for the plumber')
+  })
+
+  test('the owner API answers the same links (shareLinks), and a removed link is named nowhere', async () => {
+    const ask = async () =>
+      (await (
+        await fetch(url(`/.admin/api/access?agent=public&resource=${encodeURIComponent(url('/private/report.txt'))}`), { headers: { cookie: owner.header() } })
+      ).json()) as { shareLinks?: { id: string; name: string; path: string; allows: string; modes: string[]; expiresAt?: string }[] }
+    const before = (await ask()).shareLinks ?? []
+    expect(before.map(l => [l.name, l.path, l.allows, l.modes])).toEqual([
+      ['for the plumber', '/private/report.txt', 'read', ['read']],
+      ['for the team', '/private/', 'read', ['read']],
+    ])
+    expect(before[0]!.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT/)
+    const res = await postForm('/.admin/links/remove', { id: before[1]!.id, from: '/private/report.txt' })
+    expect(res.status).toBe(303)
+    expect(((await ask()).shareLinks ?? []).map(l => l.name)).toEqual(['for the plumber'])
+    const body = await (await page('/.admin/share?path=/private/report.txt')).text()
+    expect(body).not.toContain('for the team')
+    const none = await (await page('/.admin/share?path=/elsewhere.txt')).text()
+    expect(none).toContain('No share link opens this item.')
   })
 })
