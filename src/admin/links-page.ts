@@ -8,7 +8,17 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS, LINK_PATHS } from '../http/pod-paths.ts'
-import { addShareLink, isLinkLive, listShareLinks, removeShareLink, DAY_MS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
+import {
+  addShareLink,
+  isLinkLive,
+  listShareLinks,
+  removeShareLink,
+  DAY_MS,
+  MAX_DOWNLOADS,
+  MAX_LINK_PASSWORD,
+  type LinkAllows,
+  type ShareLink,
+} from '../account/share-links.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { ownerActing } from './owner-acting.ts'
@@ -46,7 +56,9 @@ export function linksTable(links: readonly ShareLink[], now: number, csrf: strin
 <thead><tr><th scope="col">Name</th>${opens ? html`<th scope="col">Opens</th>` : ''}<th scope="col">Allows</th><th scope="col">Expires</th><th scope="col">Uses</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${links.map(
     l => html`<tr><td data-label="Name">${l.name || html`<span class="muted">(no name)</span>`}</td>
-${opens ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${breakableUrl(readablePath(l.path))}</code></a></td>` : ''}<td data-label="Allows">${ALLOWS_WORDS[l.allows]}</td><td data-label="Expires">${expiresText(l, now)}</td><td data-label="Uses">${String(l.uses)}</td>
+${opens ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${breakableUrl(readablePath(l.path))}</code></a></td>` : ''}<td data-label="Allows">${ALLOWS_WORDS[l.allows]}${l.passwordHash !== undefined ? ', with a password' : ''}${
+      l.maxDownloads !== undefined ? `, ${l.downloads ?? 0} of ${l.maxDownloads} downloads` : ''
+    }</td><td data-label="Expires">${expiresText(l, now)}</td><td data-label="Uses">${String(l.uses)}</td>
 <td><form method="post" action="${ADMIN_PATHS.linksRemove}">${csrfField(csrf)}<input type="hidden" name="id" value="${l.id}">${from !== undefined ? html`<input type="hidden" name="from" value="${from}">` : ''}<button type="submit" class="small secondary" aria-label="Remove link ${l.name || readablePath(l.path)}">Remove</button></form></td></tr>`,
   )}</tbody></table></div>`
 }
@@ -101,11 +113,21 @@ export function linkSection(path: string, links: readonly ShareLink[], now: numb
     k => html`<option value="${k}"${k === '7d' ? html` selected` : ''}>${EXPIRY_WORDS[k]!}</option>`,
   )}</select></div>
 <div><label for="link-name">Name (optional)</label><input type="text" id="link-name" name="name" maxlength="100" placeholder="for the plumber" autocomplete="off"></div>
+<div><label for="link-password">Password (optional)</label><input type="password" id="link-password" name="password" maxlength="${String(MAX_LINK_PASSWORD)}" autocomplete="new-password" aria-describedby="link-password-hint"><p class="hint" id="link-password-hint">The link then opens only with it: send it another way.</p></div>
+<div><label for="link-max-downloads">Download limit (optional)</label><input type="number" id="link-max-downloads" name="maxDownloads" min="1" max="${String(MAX_DOWNLOADS)}" step="1" inputmode="numeric" aria-describedby="link-max-downloads-hint"><p class="hint" id="link-max-downloads-hint">Whole downloads allowed, then the link opens nothing.</p></div>
 <div><button type="submit">Create link</button></div></form>
 ${links.length > 0 ? linksTable(links, now, csrf, path) : ''}</section>`
 }
 
 const invalid = (description: string) => new HttpError(400, 'invalid_field', description)
+
+/** The form's download limit: empty for none, else a whole number in the range the store takes. */
+function downloadLimitOf(value: unknown): number | undefined {
+  if (value === undefined || value === '') return undefined
+  const n = typeof value === 'string' && /^\d{1,7}$/.test(value.trim()) ? Number(value.trim()) : NaN
+  if (!(n >= 1 && n <= MAX_DOWNLOADS)) throw invalid(`maxDownloads: a whole number from 1 to ${MAX_DOWNLOADS}, or empty for no limit`)
+  return n
+}
 
 /** "Create link": the new link's URL, shown now and never again, with the way back. */
 export async function createLinkFromForm(deps: LinkDeps, request: Request, form: Record<string, unknown>): Promise<Response> {
@@ -116,9 +138,19 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
   if (allows !== 'read' && allows !== 'upload' && allows !== 'read-upload') throw invalid('allows: one of read, upload, read-upload')
   const expires = typeof form.expires === 'string' ? form.expires : '7d'
   if (!(expires in EXPIRY)) throw invalid(`expires: one of ${Object.keys(EXPIRY).join(', ')}`)
+  // Empty fields are the choices not made: no password, no limit
+  const password = typeof form.password === 'string' && form.password !== '' ? form.password : undefined
+  const maxDownloads = downloadLimitOf(form.maxDownloads)
   const { link, token } = await addShareLink(
     deps.store,
-    { path, allows, lifetimeMs: EXPIRY[expires]!, ...(typeof form.name === 'string' ? { name: form.name } : {}) },
+    {
+      path,
+      allows,
+      lifetimeMs: EXPIRY[expires]!,
+      ...(typeof form.name === 'string' ? { name: form.name } : {}),
+      ...(password !== undefined ? { password } : {}),
+      ...(maxDownloads !== undefined ? { maxDownloads } : {}),
+    },
     deps.now(),
   )
   const url = `${deps.cfg.baseUrl}${LINK_PATHS.base}${token}/`
@@ -127,7 +159,9 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
     heading: 'Link created',
     section: ADMIN_PATHS.share,
     body: () => html`<section class="panel" aria-labelledby="new-link-h"><h2 id="new-link-h">Send this link</h2>
-<p>Anyone holding it may <strong>${ALLOWS_WORDS[link.allows].toLowerCase()}</strong> ${readablePath(link.path)}; it expires ${expiresText(link, deps.now())}.</p>
+<p>Anyone holding it may <strong>${ALLOWS_WORDS[link.allows].toLowerCase()}</strong> ${readablePath(link.path)}; it expires ${expiresText(link, deps.now())}.${
+      link.passwordHash !== undefined ? ' It asks for the password you chose: send that another way (a message, a call), not with the link.' : ''
+    }${link.maxDownloads !== undefined ? ` It allows ${plural(link.maxDownloads, 'whole download')}, then opens nothing.` : ''}</p>
 <div><label for="new-link">The link</label><input type="text" readonly id="new-link" value="${url}" data-enhance="copy-link"></div>
 <figure class="qr">${qrCode}<figcaption>Or open it on a phone: point its camera here.</figcaption></figure>
 <p class="warning" role="note">Copy it now: it is shown only this once. The pod keeps only a fingerprint of it, so it cannot show it again; if it is lost, remove it and make a new one.</p>

@@ -16,7 +16,8 @@ import { namesType } from '../http/content-negotiation.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
 import { resolveTarget, encodeSegment } from '../store/target.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { openShareLink, canRead, countShareLinkDownload, type ShareLink } from '../account/share-links.ts'
+import { openShareLink, canRead, countShareLinkDownload, DAY_MS, type ShareLink } from '../account/share-links.ts'
+import { recordLinkUpload } from '../account/link-uploads.ts'
 import { makeLinkPasswords, PASSWORD_FIELD, type PasswordAttempt } from './link-password.ts'
 import type { Acting } from '../resources/resources.ts'
 import { NO_PRECONDITIONS } from '../resources/preconditions.ts'
@@ -93,6 +94,8 @@ export function linksPlugin(deps: Deps) {
   const { resources, cfg } = deps
   const passwords = makeLinkPasswords(deps.now)
   const https = cfg.baseUrl.startsWith('https://')
+  /** As long as versions are kept (30 days when they are not). */
+  const uploadsKeptMs = (cfg.keepVersionsDays > 0 ? cfg.keepVersionsDays : 30) * DAY_MS
   /** A page of a link with a password is its own origin's (no script runs in it), so its links and forms carry the SameSite=Strict cookie. */
   const pageSandbox = (o: Opened, sandbox: string) => (o.link.passwordHash !== undefined ? `${sandbox} allow-same-origin` : sandbox)
 
@@ -166,6 +169,8 @@ export function linksPlugin(deps: Deps) {
       })
       added.push(member.path)
       log.info('link.uploaded', { link: o.link.id, path: member.path })
+      // A new file replaces nothing, so no version says who added it: the Activity page reads this instead
+      await recordLinkUpload(deps.store, { path: member.path, at: deps.now(), link: { id: o.link.id, name: o.link.name } }, uploadsKeptMs)
     }
     if (/^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '')) {
       for await (const part of uploadFormParts(request)) {

@@ -205,3 +205,92 @@ describe('"Why may someone do something here?" and the share page name the links
     expect(none).toContain('No share link opens this item.')
   })
 })
+
+describe('the form offers a password and a download limit', () => {
+  const SECRET = 'open sesame, plumber'
+  const basic = (pw: string) => ({ authorization: `Basic ${Buffer.from(`x:${pw}`).toString('base64')}` })
+
+  test('the share page asks for both, optional', async () => {
+    const body = await (await page('/.admin/share?path=/private/report.txt')).text()
+    expect(body).toContain('<input type="password" id="link-password" name="password" maxlength="1024" autocomplete="new-password"')
+    expect(body).toContain('<input type="number" id="link-max-downloads" name="maxDownloads" min="1" max="1000000"')
+  })
+
+  test('a link with both: it asks for the password, allows one whole download, and the lists say so', async () => {
+    const res = await postForm('/.admin/links/add', {
+      path: '/private/report.txt',
+      allows: 'read',
+      expires: '1d',
+      name: 'guarded',
+      password: SECRET,
+      maxDownloads: '1',
+    })
+    expect(res.status).toBe(200)
+    const shown = await res.text()
+    expect(shown).toContain('It asks for the password you chose')
+    expect(shown).toContain('It allows 1 whole download, then opens nothing.')
+    expect(shown).not.toContain(SECRET)
+    const link = shownUrl(shown)!
+    const locked = await fetch(link)
+    expect(locked.status).toBe(401)
+    expect(await locked.text()).toStartWith('link_password_required:')
+    const wrong = await fetch(link, { headers: basic('not it') })
+    expect(wrong.status).toBe(401)
+    expect(await wrong.text()).toStartWith('link_password_wrong:')
+    const file = await fetch(link, { headers: basic(SECRET) })
+    expect(file.status).toBe(200)
+    expect(await file.text()).toBe('the secret report')
+    const again = await fetch(link, { headers: basic(SECRET) })
+    expect(again.status).toBe(410)
+    expect(await again.text()).toStartWith('link_used_up:')
+    const list = await (await page('/.admin/links')).text()
+    expect(list).toContain('<td data-label="Allows">View and download, with a password, 1 of 1 downloads</td>')
+    expect(list).not.toContain(SECRET)
+  })
+
+  test('empty fields: no password, no limit', async () => {
+    const res = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '1d', password: '', maxDownloads: '' })
+    expect(res.status).toBe(200)
+    const shown = await res.text()
+    expect(shown).not.toContain('It asks for the password')
+    expect(shown).not.toContain('whole download')
+    const link = shownUrl(shown)!
+    for (let i = 0; i < 2; i++) expect((await fetch(link)).status).toBe(200)
+  })
+
+  test('a download limit that is not a whole number from 1 to 1000000: 400 invalid_field, no link made', async () => {
+    const before = (await (await page('/.admin/links')).text()).match(/name="id"/g)?.length
+    for (const maxDownloads of ['0', 'two', '1.5', '-3', '1000001']) {
+      const res = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '1d', maxDownloads })
+      expect(res.status, maxDownloads).toBe(400)
+      expect(await res.text()).toContain('<code id="error">invalid_field</code>')
+    }
+    expect((await (await page('/.admin/links')).text()).match(/name="id"/g)?.length).toBe(before)
+  })
+
+  test('a password longer than 1024 characters: 400 invalid_request', async () => {
+    const res = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '1d', password: 'x'.repeat(1025) })
+    expect(res.status).toBe(400)
+    expect(await res.text()).toContain('<code id="error">invalid_request</code>')
+  })
+
+  test('the password is in no log line', () => {
+    expect(pod.output()).not.toContain(SECRET)
+  })
+})
+
+describe('the Activity page shows what strangers added through a file drop', () => {
+  test("each upload: uploaded through link '<name>', newest first; filtered by folder; the owner's own writes are not", async () => {
+    const res = await postForm('/.admin/links/add', { path: '/private/', allows: 'upload', expires: '1d', name: 'the inbox' })
+    const link = shownUrl(await res.text())!
+    for (const name of ['first.txt', 'second.txt'])
+      expect((await fetch(link, { method: 'POST', body: name, headers: { slug: name, 'content-type': 'text/plain' } })).status).toBe(201)
+    const body = await (await page('/.admin/activity')).text()
+    const section = body.slice(body.indexOf('id="link-uploads-h"'))
+    expect(section).toMatch(/<a href="\/\.admin\/history\?path=%2Fprivate%2Fsecond\.txt">\/private\/second\.txt<\/a> uploaded through link 'the inbox'<\/td>/)
+    expect(section.indexOf('second.txt')).toBeLessThan(section.indexOf('first.txt'))
+    expect(section).not.toContain('report.txt')
+    expect(await (await page('/.admin/activity?folder=/private/')).text()).toContain("first.txt</a> uploaded through link 'the inbox'")
+    expect(await (await page('/.admin/activity?folder=/other/')).text()).not.toContain('uploaded through link')
+  })
+})
