@@ -20,7 +20,13 @@ const postForm = (path: string, fields: Record<string, string>, o: { csrf?: stri
     headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
     body: form({ csrf: o.csrf ?? csrf, ...fields }),
   }).then(r => owner.take(r))
-const shownUrl = (body: string) => body.match(/id="new-link" value="([^"]+)"/)?.[1]
+/** Every link URL a page showed, to check no log line holds its token. */
+const made: string[] = []
+const shownUrl = (body: string) => {
+  const url = body.match(/id="new-link" value="([^"]+)"/)?.[1]
+  if (url) made.push(url)
+  return url
+}
 
 beforeAll(async () => {
   pod = await startPod()
@@ -274,8 +280,10 @@ describe('the form offers a password and a download limit', () => {
     expect(await res.text()).toContain('<code id="error">invalid_request</code>')
   })
 
-  test('the password is in no log line', () => {
+  test('the password, and no link made from the dashboard, is in any log line', () => {
     expect(pod.output()).not.toContain(SECRET)
+    expect(made.length).toBeGreaterThan(3)
+    for (const link of made) expect(pod.output()).not.toContain(link.split('/').at(-2)!)
   })
 })
 

@@ -184,7 +184,9 @@ describe('solopod links add --max-downloads', () => {
   })
 })
 
-test('the password is never in the log (debug level)', () => {
+test("the password, and no link's token, is ever in the log (debug level)", () => {
+  expect(ids.size).toBeGreaterThan(4)
+  for (const url of ids.keys()) expect(pod.output()).not.toContain(url.split('/').at(-2)!)
   expect(pod.output()).toContain('link.unlocked')
   expect(pod.output()).not.toContain(PASSWORD)
   expect(pod.output()).not.toContain(Buffer.from(`anyone:${PASSWORD}`).toString('base64'))

@@ -323,6 +323,44 @@ describe('every use is counted, and only what was served', () => {
   })
 })
 
+describe('no Referer carries a token away', () => {
+  test("every answer under /.links/ says Referrer-Policy: no-referrer: pages, bytes, the drop's 303, and every refusal", async () => {
+    const folder = await addLink('/private/photos/')
+    const drop = await addLink('/private/drop/', '--upload-only')
+    const expired = await addLink('/private/report.txt', '--expires', '1s')
+    await Bun.sleep(1100)
+    const answers: [string, Response][] = [
+      ['folder page', await fetch(folder.url, { headers: HTML })],
+      ['file inside, page', await fetch(`${folder.url}sub/deep.txt`, { headers: HTML })],
+      ['file inside, bytes', await fetch(`${folder.url}sub/deep.txt?download`)],
+      ['HEAD', await fetch(folder.url, { method: 'HEAD' })],
+      ['missing inside', await fetch(`${folder.url}nothing.txt`, { headers: HTML })],
+      ['drop page', await fetch(drop.url, { headers: HTML })],
+      ['drop GET', await fetch(drop.url)],
+      [
+        'drop 303',
+        await fetch(drop.url, { method: 'POST', redirect: 'manual', body: 'x', headers: { ...HTML, slug: 'ref.txt', 'content-type': 'text/plain' } }),
+      ],
+      ['expired', await fetch(expired.url, { headers: HTML })],
+      ['unknown token', await fetch(`${pod.baseUrl}/.links/${'B'.repeat(43)}/`)],
+    ]
+    const statuses = answers.map(([what, res]) => [what, res.status])
+    expect(statuses).toEqual([
+      ['folder page', 200],
+      ['file inside, page', 200],
+      ['file inside, bytes', 200],
+      ['HEAD', 200],
+      ['missing inside', 404],
+      ['drop page', 200],
+      ['drop GET', 405],
+      ['drop 303', 303],
+      ['expired', 410],
+      ['unknown token', 404],
+    ])
+    for (const [what, res] of answers) expect([what, res.headers.get('referrer-policy')]).toEqual([what, 'no-referrer'])
+  })
+})
+
 describe('the log', () => {
   test('names no token, though every request was logged (debug)', () => {
     const log = pod.output()
