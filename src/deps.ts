@@ -35,6 +35,7 @@ import { makeDiskUsage, type DiskUsage } from './store/disk-usage.ts'
 import { makePodBackups, type PodBackups } from './store/pod-backups.ts'
 import { makeLinkUses, type LinkUses } from './account/share-link-uses.ts'
 import { describeCause, log } from './log.ts'
+import { makePersonCards, type PersonCards } from './account/person-cards.ts'
 
 export interface Deps {
   readonly cfg: Config
@@ -56,6 +57,8 @@ export interface Deps {
   readonly getIssuerKeys: GetIssuerKeys
   /** The issuers a WebID profile names (`solid:oidcIssuer`), read through the guarded fetcher. */
   readonly getWebIdIssuers: GetWebIdIssuers
+  /** People's names and pictures from their WebID profiles, for the owner's pages (read in the background). */
+  readonly people: PersonCards
   /** One authenticator for every role: one verified-token cache and one DPoP jti replay memory. */
   readonly authenticate: Authenticate
   /** UMA permission tickets: the RS issues them on refusals, the UMA AS redeems them. */
@@ -164,6 +167,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     poster,
     getIssuerKeys,
     getWebIdIssuers,
+    people: makePersonCards(fetchDoc, now),
     decider,
     resources,
     channels,

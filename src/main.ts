@@ -2,7 +2,8 @@
 // CLI entry: flags/env → Config → the command (cli/), and the one way a failure ends the process.
 
 import { buildConfig, usage, type Command, type Config } from './config.ts'
-import { setLogLevel, describeCause } from './log.ts'
+import { setLogLevel, describeCause, log } from './log.ts'
+import { describeStartFailure } from './server/start-failure.ts'
 import { UserError } from './lib/user-error.ts'
 import { VERSION } from './lib/version.ts'
 import { serveCommand } from './cli/serve.ts'
@@ -50,6 +51,13 @@ run(process.argv.slice(2)).catch((err: unknown) => {
   // LevelDB allows one process per database: say so instead of printing the lock error.
   if (/lock/i.test(describeCause(err))) {
     console.error('solopod: the data directory is in use by another solopod process (stop it first, or use another --data)')
+    process.exit(2)
+  }
+  // The machine's to fix (permissions, a full disk): a sentence, exit 2; the errno and stack only in the log at debug.
+  const sentence = describeStartFailure(err)
+  if (sentence !== undefined) {
+    log.debug('cli.failed', { cause: describeCause(err), stack: err instanceof Error ? err.stack : undefined })
+    console.error(`solopod: ${sentence}`)
     process.exit(2)
   }
   console.error(`solopod: failed: ${describeCause(err)}`)

@@ -1,6 +1,6 @@
 // Run by npm before `npm test` (the `pretest` script), with plain Node: the whole suite drives Debian's
 // Chromium, puts nginx in front of a pod, makes certificates with openssl and a film with ffmpeg, and gets
-// certificates from pebble, an ACME CA. A missing one stops the run
+// certificates from pebble, an ACME CA, and runs litmus, rclone and cadaver against the WebDAV face. A missing one stops the run
 // here, in one line naming the packages, instead of minutes later as a failed test. Nothing is installed
 // from here: installing system packages is the machine owner's call (.ci/run installs them on CI).
 //
@@ -25,6 +25,8 @@ const TOOLS = [
   { pkg: 'ffmpeg', where: 'on PATH', found: () => root === '' ? onPath('ffmpeg') : executable(`${root}/usr/bin/ffmpeg`) },
   // test/e2e/pebble.ts runs the CA and its DNS server (one Debian package) by name
   { pkg: 'pebble', where: '/usr/bin/pebble', found: () => executable(`${root}/usr/bin/pebble`) && executable(`${root}/usr/bin/pebble-challtestsrv`) },
+  // test/e2e/webdav-clients.test.ts and webdav-bulk.test.ts run the WebDAV reference suite and two real clients by name
+  ...['litmus', 'rclone', 'cadaver'].map((name) => ({ pkg: name, where: 'on PATH', found: () => root === '' ? onPath(name) : executable(`${root}/usr/bin/${name}`) })),
 ]
 
 const missing = TOOLS.filter((t) => !t.found())

@@ -10,6 +10,7 @@ import pkg from '../package.json' with { type: 'json' }
 
 const ROOT = join(import.meta.dir, '..')
 const CHECK = join(import.meta.dir, 'check-test-tools.mjs')
+const DAV_CLIENTS = ['usr/bin/litmus', 'usr/bin/rclone', 'usr/bin/cadaver']
 const roots = mkdtempSync(join(tmpdir(), 'solopod-tools-'))
 afterAll(() => rmSync(roots, { recursive: true, force: true }))
 
@@ -38,7 +39,7 @@ describe('npm test: the tools the whole suite needs are checked first', () => {
 
   test('a machine without nginx stops with one line naming it and the command that installs it', () => {
     const { code, stdout, stderr } = check(
-      machineWith('usr/bin/chromium', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv'),
+      machineWith('usr/bin/chromium', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv', ...DAV_CLIENTS),
     )
     expect(code).toBe(1)
     expect(stdout).toBe('')
@@ -48,22 +49,41 @@ describe('npm test: the tools the whole suite needs are checked first', () => {
     expect(stderr).not.toContain('chromium')
   })
 
-  test('a machine with none of them names all five in the one line', () => {
+  test('a machine with none of them names all eight in the one line', () => {
     const { code, stderr } = check(machineWith())
     expect(code).toBe(1)
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
-    expect(stderr).toMatch(/apt-get install -y chromium nginx openssl ffmpeg pebble`/)
+    expect(stderr).toMatch(/apt-get install -y chromium nginx openssl ffmpeg pebble litmus rclone cadaver`/)
   })
 
   test('pebble without its DNS server (pebble-challtestsrv, the same package) counts as missing', () => {
-    const { code, stderr } = check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble'))
+    const { code, stderr } = check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', ...DAV_CLIENTS))
     expect(code).toBe(1)
     expect(stderr).toMatch(/apt-get install -y pebble`/)
   })
 
-  test('a machine with all five passes silently', () => {
+  test('a machine without cadaver stops naming only it', () => {
+    const { code, stderr } = check(
+      machineWith(
+        'usr/bin/chromium',
+        'usr/sbin/nginx',
+        'usr/bin/openssl',
+        'usr/bin/ffmpeg',
+        'usr/bin/pebble',
+        'usr/bin/pebble-challtestsrv',
+        'usr/bin/litmus',
+        'usr/bin/rclone',
+      ),
+    )
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/apt-get install -y cadaver`/)
+  })
+
+  test('a machine with all eight passes silently', () => {
     expect(
-      check(machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv')),
+      check(
+        machineWith('usr/bin/chromium', 'usr/sbin/nginx', 'usr/bin/openssl', 'usr/bin/ffmpeg', 'usr/bin/pebble', 'usr/bin/pebble-challtestsrv', ...DAV_CLIENTS),
+      ),
     ).toEqual({ code: 0, stdout: '', stderr: '' })
   })
 })
@@ -95,6 +115,7 @@ describe('npm run test:unit', () => {
     expect(slow).toEqual([
       'test/admin/upload-memory.slow.test.ts', // a 256 MiB upload through the form
       'test/channels/webhook-delivery.slow.test.ts', // retry times and a backlog of 1000 notifications
+      'test/e2e/folder-zip-memory.slow.test.ts', // a 1 GiB folder zipped, RSS sampled
       'test/lib/replay-memory.slow.test.ts', // 100,000 live entries
       'test/op/login-rate-limit.slow.test.ts', // hundreds of wrong passwords
       'test/rs/large-rdf-bodies.slow.test.ts', // megabytes of Turtle parsed on the worker

@@ -151,6 +151,17 @@ export function addShareLinkUses(store: Store, uses: ReadonlyMap<string, number>
   })
 }
 
+/**
+ * Whether a download begun through the link may go on (a folder's zip, asked between its members): the link is
+ * still there and not expired, else its refusal. Its own download was counted when it began, so a limit it used
+ * up ends nothing.
+ */
+export async function requireShareLinkLive(store: Store, token: string, now: number): Promise<void> {
+  const found = await getRecord<ShareLink>(store, KIND, hashOf(token), now)
+  if (found === undefined) throw linkNotFound()
+  if (isExpired(found, now)) throw new HttpError(410, 'link_expired', 'this link expired while the download ran; ask whoever sent it for a new one')
+}
+
 const isUsedUp = (l: ShareLink) => l.maxDownloads !== undefined && (l.downloads ?? 0) >= l.maxDownloads
 const linkUsedUp = (l: ShareLink) =>
   new HttpError(410, 'link_used_up', `this link was downloaded the ${l.maxDownloads} time(s) it allows; ask whoever sent it for a new one`)

@@ -95,12 +95,12 @@ ${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td
     section: ADMIN_PATHS.files,
     ...(done ? { notice: done } : {}),
     body: csrf => html`${crumbs(path)}
-<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a></p>${pager}
+<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a>${list.count > 0 ? html` · <a href="${ADMIN_PATHS.downloadZip}?path=${encodeURIComponent(path)}" download>Download ${path === '/' ? 'your pod' : 'this folder'} as zip</a>` : ''}</p>${pager}
 <form id="selection" method="get" action="${ADMIN_PATHS.deleteSelected}" data-enhance="select"><input type="hidden" name="path" value="${path}">
 <div class="table-wrap"><table class="stack files"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
 <thead><tr><th scope="col" class="pick"><span class="visually-hidden">Selected</span></th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="6" class="muted">This folder is empty</td></tr>`}</tbody></table></div>
-${rows.length ? html`<p class="actions selection-actions"><button type="submit" class="secondary">Delete selected</button> <button type="submit" class="secondary" formaction="${ADMIN_PATHS.moveSelected}">Move selected to…</button></p>` : ''}</form>${pager}
+${rows.length ? html`<p class="actions selection-actions"><button type="submit" class="secondary">Delete selected</button> <button type="submit" class="secondary" formaction="${ADMIN_PATHS.moveSelected}">Move selected to…</button> <button type="submit" class="secondary" formaction="${ADMIN_PATHS.downloadZip}" name="selected" value="yes">Download selected as zip</button></p>` : ''}</form>${pager}
 <section class="panel" aria-labelledby="upload-h"><h2 id="upload-h">Upload files</h2>
 <form method="post" action="${ADMIN_PATHS.upload}" enctype="multipart/form-data" data-enhance="upload">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
 <label class="check"><input type="checkbox" name="replace" value="yes"> Replace files of the same name</label>

@@ -14,6 +14,7 @@ import { browseContainer } from './browse.ts'
 import { checkRdf } from './check-rdf.ts'
 import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './files-page.ts'
 import { previewFile } from './preview-file.ts'
+import { downloadZip } from './download-zip.ts'
 import { showViewPage } from './view-page.ts'
 import { editPage, saveDocument, showEditPage } from './edit-page.ts'
 import { moveBody, moveFiles } from './move-files.ts'
@@ -60,6 +61,7 @@ export function filesPlugin(deps: Deps) {
         ownerUpload: { next: YOUR_FILES },
       })
       .get(ADMIN_PATHS.download, ({ query }) => downloadResource(deps, query.path), { ownerPage: FROM_FILES })
+      .get(ADMIN_PATHS.downloadZip, ({ request }) => downloadZip(deps, new URL(request.url).searchParams), { ownerPage: FROM_FILES })
       .get(ADMIN_PATHS.preview, ({ request, query }) => previewFile(deps, request, query.path), { ownerPage: FROM_FILES })
       .get(ADMIN_PATHS.view, ({ request, query }) => showViewPage(deps, request, query.path), { ownerPage: FROM_FILES })
       .get(ADMIN_PATHS.delete, ({ request, query }) => showDeletePage(deps, cookieOf(request), query.path), { ownerPage: FROM_FILES })

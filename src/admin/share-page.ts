@@ -23,8 +23,10 @@ import { readablePath } from '../lib/readable-path.ts'
 import type { Preconditions } from '../resources/preconditions.ts'
 import { ownerActing } from './owner-acting.ts'
 import { linkSection, linksOf } from './links-page.ts'
+import { personLabel } from './person-label.ts'
+import type { PersonCards } from '../account/person-cards.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now' | 'linkUses'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now' | 'linkUses' | 'people'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
 
 export const sharePage = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`
@@ -54,12 +56,14 @@ async function aclVersion(deps: AdminDeps, acl: AclView): Promise<string> {
   return head.headers.get('etag') ?? ''
 }
 
-const who = (e: Entry, owner: string): SafeHtml | string =>
+const who = (e: Entry, owner: string, people: PersonCards): SafeHtml | string =>
   e.kind === 'public'
     ? KIND_LABEL.public
     : e.kind === 'authenticated'
       ? KIND_LABEL.authenticated
-      : html`${e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `}<code>${breakableUrl(e.value)}</code>`
+      : e.kind === 'agent' && e.value !== owner
+        ? html`${KIND_LABEL.agent} ${personLabel(people, e.value)}`
+        : html`${e.kind === 'agent' ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `}<code>${breakableUrl(e.value)}</code>`
 
 /** Would removing entry `i` leave the owner without Control of this item? */
 function losesControl(entries: readonly Entry[], i: number, owner: string): boolean {
@@ -68,7 +72,14 @@ function losesControl(entries: readonly Entry[], i: number, owner: string): bool
 
 const nameOfEntry = (e: Entry) => (e.kind === 'public' || e.kind === 'authenticated' ? KIND_LABEL[e.kind] : e.value)
 
-function table(caption: string, entries: Entry[], owner: string, container: boolean, remove?: (e: Entry, i: number) => SafeHtml): SafeHtml {
+function table(
+  caption: string,
+  entries: Entry[],
+  owner: string,
+  container: boolean,
+  people: PersonCards,
+  remove?: (e: Entry, i: number) => SafeHtml,
+): SafeHtml {
   return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">Who</th><th scope="col">May</th><th scope="col">Applies to</th><th scope="col">Only through</th>${remove ? html`<th scope="col"><span class="muted">Action</span></th>` : ''}</tr></thead>
 <tbody>${
@@ -76,7 +87,7 @@ function table(caption: string, entries: Entry[], owner: string, container: bool
       ? html`<tr><td colspan="5" class="muted">Nobody</td></tr>`
       : entries.map(
           (e, i) => html`<tr>
-<td data-label="Who">${who(e, owner)}</td><td data-label="May">${e.modes.map(m => MODE_WORDS[m] ?? m).join(', ')}</td>
+<td data-label="Who">${who(e, owner, people)}</td><td data-label="May">${e.modes.map(m => MODE_WORDS[m] ?? m).join(', ')}</td>
 <td data-label="Applies to">${scopeText(e, container)}</td><td data-label="Only through">${appsText(e)}</td>
 ${remove ? html`<td>${remove(e, i)}</td>` : ''}</tr>`,
         )
@@ -106,6 +117,8 @@ export async function showSharePage(deps: AdminDeps, request: Request, query: Re
   const notice = typeof query.done === 'string' ? DONE[query.done] : undefined
   const explained = await explainForm(deps, acl.path, query)
   const links = await linksOf(deps, acl.path)
+  const agents = [...(own ?? []), ...inheritedAsOwn(acl.inherited?.rows ?? [], container)].filter(e => e.kind === 'agent' && e.value !== owner)
+  deps.people.learn(agents.map(e => e.value))
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: `Who can access ${acl.path === '/' ? 'your whole pod' : readablePath(acl.path)}`,
     section: ADMIN_PATHS.share,
@@ -121,6 +134,7 @@ ${table(
   own,
   owner,
   container,
+  deps.people,
   (
     e,
     i,
@@ -136,7 +150,7 @@ ${
   acl.inherited
     ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>
 <p class="muted">${own ? 'This item has its own settings, so this inherited access does not apply to it.' : 'This item has no settings of its own: this access applies.'}</p>
-${table('Inherited access', inheritedAsOwn(acl.inherited.rows, container), owner, container)}</section>`
+${table('Inherited access', inheritedAsOwn(acl.inherited.rows, container), owner, container, deps.people)}</section>`
     : ''
 }
 ${explained}`,
@@ -252,7 +266,7 @@ export async function showInheritPage(deps: AdminDeps, request: Request, query: 
       !acl.own
         ? html`<p>${readablePath(acl.path)} has no access settings of its own: it already has the access inherited from ${from}.</p><p><a href="${sharePage(acl.path)}">Back to sharing</a></p>`
         : html`<p>This deletes the access set here for <strong>${readablePath(acl.path)}</strong> (its ACL document). It then has the access inherited from ${from}:</p>
-${table('Inherited access', acl.inherited ? inheritedAsOwn(acl.inherited.rows, container) : [], owner, container)}
+${table('Inherited access', acl.inherited ? inheritedAsOwn(acl.inherited.rows, container) : [], owner, container, deps.people)}
 ${leftovers(acl)}
 <form method="post" action="${ADMIN_PATHS.shareInherit}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}">
 ${dropField(acl, 'drop-inherit')}

@@ -1,19 +1,39 @@
-// The owner's dashboard (/.admin/) reads and writes the pod through the resource server's own LDP
-// endpoints with the owner's login cookie, so WAC, ACL validation and owner-lockout apply unchanged.
+// The owner's dashboard script (/.admin/) reads and writes the pod through the resource server's own LDP endpoints
+// with the owner's login cookie, so WAC, grants, ACL validation and owner-lockout apply unchanged. (A visitor's
+// cookie names nobody here: only the visitor's pages act as the visitor.)
 
+import { checkCsrf } from '../http/csrf.ts'
 import type { Authenticate } from './authenticate.ts'
 import { getLoginSession } from '../account/owner-session.ts'
-import { withCookiePrincipal, type CookiePrincipalDeps } from './cookie-principal.ts'
 import type { Principal } from './principal.ts'
 import type { WebId } from '../account/ids.ts'
+import type { Store } from '../store/open-store.ts'
 import { ownerWebIdOf } from '../config.ts'
 
-/** The owner's login session (cookie + CSRF token, cookie-principal.ts); with none, the RS answers 401 and the dashboard shows its sign-in link. */
-export function withOwnerCookie(inner: Authenticate, deps: CookiePrincipalDeps): Authenticate {
-  return withCookiePrincipal(inner, deps, async (cookieHeader, now) => {
-    const session = await getLoginSession(deps.store, deps.baseUrl, cookieHeader, now)
-    return session && sessionPrincipal(session.webid)
-  })
+export interface OwnerCookieDeps {
+  readonly baseUrl: string
+  readonly store: Store
+  readonly now: () => number
+}
+
+/**
+ * A request with no Authorization header that sends `X-CSRF-Token` is a page's own request: the Origin (when
+ * the browser sends one, as it does for every fetch() but a same-origin GET) must be ours, and the token must
+ * equal the CSRF cookie (double submit; OWASP CSRF cheat sheet). Then the owner's login session is who the cookie
+ * is; with none the request goes on to `inner` (the RS answers 401 and the dashboard shows its sign-in link). A
+ * cross-site page can neither read that cookie nor pass the Origin check, and without the header the cookie is
+ * ignored: ordinary requests stay anonymous, so a link or form from elsewhere never acts as anyone.
+ */
+export function withOwnerCookie(inner: Authenticate, deps: OwnerCookieDeps): Authenticate {
+  return async request => {
+    const sent = request.headers.get('x-csrf-token')
+    const authorization = request.headers.get('authorization')
+    if (sent === null || (authorization !== null && authorization.trim() !== '')) return inner(request)
+    const cookieHeader = request.headers.get('cookie')
+    checkCsrf({ cookieHeader, sent, origin: request.headers.get('origin'), baseUrl: deps.baseUrl })
+    const session = await getLoginSession(deps.store, deps.baseUrl, cookieHeader, deps.now())
+    return session ? sessionPrincipal(session.webid) : inner(request)
+  }
 }
 
 const sessionPrincipal = (webid: WebId): Principal => ({ webid, keys: [], scheme: 'session' })

@@ -4,8 +4,10 @@ import { ownerWebIdOf, type Config } from '../config.ts'
 import { servePod } from '../server/serve-pod.ts'
 import { formatBanner } from './banner.ts'
 import { VERSION } from '../lib/version.ts'
+import { checkTlsFiles } from '../server/tls-files.ts'
 
 export async function serveCommand(cfg: Config): Promise<void> {
+  if (cfg.tlsCert) checkTlsFiles(cfg.tlsCert, cfg.tlsKey!)
   const serving = await servePod(cfg)
   const { baseUrl, host, dataDir, logLevel } = serving.pod.cfg
   // For the person at the terminal (and tests that let the system pick the port), whatever the log

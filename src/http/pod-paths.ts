@@ -46,6 +46,8 @@ export const ADMIN_PATHS = {
   upload: '/.admin/files/upload',
   delete: '/.admin/delete',
   download: '/.admin/files/download',
+  /** A folder as one zip (`?path=`), or the rows selected in it (`&selected=yes&item=…`). */
+  downloadZip: '/.admin/files/download-zip',
   /** A file's bytes shown in the owner's pages (`<img>`, `<video>` with Range), never run: only the kinds lib/preview-kind.ts names. */
   preview: '/.admin/files/preview',
   /** The page of one file: its preview and a link to download it. */

@@ -95,6 +95,10 @@ export const REFUSALS = {
     means: 'no state of the resource is kept from that time: before its first version, while it did not exist, or past --keep-versions-days',
   },
   too_large_for_trash: { status: [413], means: 'the folder holds more items than the trash keeps; delete it for good instead' },
+  too_large_for_zip: {
+    status: [413],
+    means: 'the folder holds more items, or folders nested deeper, than one zip download takes; download the folders inside it one by one',
+  },
   move_into_itself: { status: [400], means: 'a folder cannot be moved into itself or a folder inside it' },
   name_conflict: { status: [409], means: 'a document and a container of the same name cannot both exist (Solid Protocol §3.1)' },
   container_not_empty: { status: [409], means: 'a container is deleted only when empty (Solid Protocol §5.4)' },

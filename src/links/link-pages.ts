@@ -49,7 +49,12 @@ export function folderPage(link: ShareLink, base: string, relative: string, list
       : html`<p class="hint">Showing the first ${listing.items.length} of ${listing.count}${listing.countIsExact ? '' : '+'} items.</p>`
   const up = relative === '' ? '' : html`<p><a href="${base}">Back to the top of the shared folder</a></p>`
   const drop = canUpload(link.allows) && relative === '' ? uploadForm(base) : ''
-  return page(heading, html`${up}${rows.length === 0 ? html`<p>This folder is empty.</p>` : html`<ul class="files">${rows}</ul>`}${more}${drop}${expiry(link)}`)
+  // The whole folder (this one, inside the link) as one zip of what the link may read
+  const zip = rows.length === 0 ? '' : html`<p class="actions"><a class="button" href="${base + relative}?download=zip" download>Download all (zip)</a></p>`
+  return page(
+    heading,
+    html`${up}${zip}${rows.length === 0 ? html`<p>This folder is empty.</p>` : html`<ul class="files">${rows}</ul>`}${more}${drop}${expiry(link)}`,
+  )
 }
 
 const uploadForm = (base: string) => html`<form method="post" action="${base}" enctype="multipart/form-data">

@@ -16,11 +16,12 @@ import { namesType } from '../http/content-negotiation.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
 import { resolveTarget, encodeSegment } from '../store/target.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { openShareLink, canRead, countShareLinkDownload, DAY_MS, type ShareLink } from '../account/share-links.ts'
+import { openShareLink, canRead, countShareLinkDownload, requireShareLinkLive, DAY_MS, type ShareLink } from '../account/share-links.ts'
 import { recordLinkUpload } from '../account/link-uploads.ts'
 import { makeLinkPasswords, PASSWORD_FIELD, type PasswordAttempt } from './link-password.ts'
 import type { Acting } from '../resources/resources.ts'
 import { NO_PRECONDITIONS } from '../resources/preconditions.ts'
+import { zipName } from '../resources/folder-zip.ts'
 import { previewKind } from '../lib/preview-kind.ts'
 import { readableName } from '../lib/readable-path.ts'
 import { log } from '../log.ts'
@@ -110,6 +111,7 @@ export function linksPlugin(deps: Deps) {
             toPlainResponse(new HttpError(405, 'method_not_allowed', 'this link only takes files (POST); it shows nothing', { headers: { allow: 'POST' } })),
           )
     }
+    if (url.searchParams.get('download') === 'zip' && isContainerPath(o.path)) return zip(request, o)
     const readable = await resources.read(o.who, o.path)
     const name = readableName(o.path) || readableName(o.link.path)
     const download = url.searchParams.has('download')
@@ -154,6 +156,30 @@ export function linksPlugin(deps: Deps) {
       }
     }
     return guarded(new Response(res.body, { status: res.status, headers }))
+  }
+
+  /**
+   * The folder (the link's, or one inside it) as one zip of what the link may read, streamed: counted as one
+   * download when it begins, and ended between two members once the link is removed or expires.
+   */
+  async function zip(request: Request, o: Opened): Promise<Response> {
+    const stillAllowed = () =>
+      requireShareLinkLive(deps.store, o.token, deps.now()).catch((err: unknown) => {
+        // The status is sent: the log says why the download stopped short
+        if (err instanceof HttpError) log.info('link.zip_ended', { link: o.link.id, error: err.code })
+        throw err
+      })
+    const body = await resources.zip(o.who, o.path, { stillAllowed })
+    if (request.method === 'GET' && !isHeadAsGet(request) && o.link.maxDownloads !== undefined) {
+      await countShareLinkDownload(deps.store, o.token, deps.now()).catch(async (err: unknown) => {
+        await body.cancel()
+        throw err
+      })
+    }
+    log.info('link.zipped', { link: o.link.id, path: o.path })
+    const headers = { 'content-type': 'application/zip', 'content-disposition': disposition('attachment', zipName(o.path)) }
+    if (isHeadAsGet(request)) await body.cancel()
+    return guarded(new Response(isHeadAsGet(request) ? null : body, { status: 200, headers }))
   }
 
   const canReadAndUpload = (o: Opened) => o.link.allows === 'read-upload' && o.path === o.link.path

@@ -8,6 +8,7 @@ import { isContainerPath, twinPath } from '../store/paths.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { isReservedPath } from '../http/pod-paths.ts'
 import { contentFor, discardBody, type IncomingBody } from './new-content.ts'
+import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { nameFromSlug, reservedPathError } from './resource-names.ts'
 import { decide, type Acting, type ResourcesDeps } from './acting.ts'
@@ -111,3 +112,11 @@ export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
 
   return { planPost, commitPost }
 }
+
+/** POST in one step, for a face that holds the body or streams it from elsewhere (resources.ts `post`), as `putInOneStep`. */
+export const postInOneStep =
+  (deps: ResourcesDeps, posts: ReturnType<typeof makePostMember>) =>
+  async (who: Acting, path: string, contentType: string | null, body: OutgoingBody, facts: PostFacts): Promise<PostedMember> => {
+    const plan = await posts.planPost(who, path, false)
+    return posts.commitPost(who, path, plan, await receiveContent(deps, false, contentType, body), facts)
+  }

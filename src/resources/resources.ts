@@ -20,14 +20,15 @@ import { makeVersionReads, type VersionReads } from './versions.ts'
 import { makeDeleteResource } from './delete-resource.ts'
 import { makeReadResource, type Readable } from './read-resource.ts'
 import { makePatchDocument, type PatchText } from './patch-document.ts'
-import { makePostMember, type PostFacts, type PostedMember, type PostPlan } from './post-member.ts'
+import { makePostMember, postInOneStep, type PostFacts, type PostedMember, type PostPlan } from './post-member.ts'
 import type { IncomingBody } from './new-content.ts'
 import type { Preconditions } from './preconditions.ts'
-import { receiveContent, type OutgoingBody } from './receive-content.ts'
+import type { OutgoingBody } from './receive-content.ts'
 import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
 import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
 import { makeTreeCount } from './tree-count.ts'
+import { makeFolderZip, type ZipRequest } from './folder-zip.ts'
 import { makeTrashDeletes, makeTrashListing, type TrashedItem } from './trash-listing.ts'
 import { makeVersionActivity, type VersionActivity } from './version-activity.ts'
 import { readDocumentStatements } from './document-statements.ts'
@@ -94,6 +95,11 @@ export interface Resources extends VersionReads, VersionActivity {
   deleteTrashed(who: Acting, id: string): Promise<{ item: TrashItem; bytes: number }>
   /** Empties the trash of what was deleted at or before `upTo` (epoch ms), for the same principals as `trashed`. */
   emptyTrash(who: Acting, upTo: number): Promise<{ items: number; bytes: number }>
+  /**
+   * The folder `path` (or the members of it `request.only` names) as one zip, streamed: Read on the folder first
+   * (its refusal, or 404), then every item the principal may read, what it may not left out: folder-zip.ts.
+   */
+  zip(who: Acting, path: string, request?: ZipRequest): Promise<ReadableStream<Uint8Array>>
   /** A folder's members with their metadata, after Read on the folder (a WebDAV PROPFIND of Depth 1), a chunk at a time. */
   listMembers(who: Acting, path: string): Promise<Listing>
   /** Before a change of a resource's properties (WebDAV PROPPATCH): Write on it, as a PUT replacing it; then its metadata (404 only to a writer). */
@@ -147,6 +153,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     read,
     list: makeListMembers(deps, read),
     treeCount: makeTreeCount(deps, read),
+    zip: makeFolderZip(deps, read),
     trashed: makeTrashListing(deps),
     ...makeTrashDeletes(deps),
     statements: async (who, path) => readDocumentStatements(store, baseUrl, path, (await read(who, path)).meta),
@@ -159,10 +166,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     ...versions,
     ...makeVersionActivity(deps, versions),
     ...posts,
-    post: async (who, path, contentType, body, facts) => {
-      const plan = await posts.planPost(who, path, false)
-      return posts.commitPost(who, path, plan, await receiveContent(deps, false, contentType, body), facts)
-    },
+    post: postInOneStep(deps, posts),
     ...makePatchDocument(deps, locks),
     delete: makeDeleteResource(deps, locks),
     move: (who, from, to, lockTokens) =>
