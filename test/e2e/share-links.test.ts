@@ -311,6 +311,14 @@ describe('every use is counted, and only what was served', () => {
     expect(await usesOf(drop.id)).toBe(1)
   })
 
+  test("a folder's zip is one use, whatever it holds", async () => {
+    const folder = await addLink('/private/photos/')
+    const zip = await fetch(`${folder.url}?download=zip`)
+    expect(zip.status).toBe(200)
+    await zip.arrayBuffer()
+    expect(await usesOf(folder.id)).toBe(1)
+  })
+
   test('the counts are written when the pod stops, and kept across a restart', async () => {
     const file = await addLink('/private/report.txt')
     for (let i = 0; i < 3; i++) expect((await fetch(file.url)).status).toBe(200)
