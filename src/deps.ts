@@ -33,6 +33,8 @@ import { makeCertificateState, type CertificateState } from './acme/certificate-
 import { makePodMetrics, type PodMetrics } from './http/pod-metrics.ts'
 import { makeDiskUsage, type DiskUsage } from './store/disk-usage.ts'
 import { makePodBackups, type PodBackups } from './store/pod-backups.ts'
+import { makeLinkUses, type LinkUses } from './account/share-link-uses.ts'
+import { describeCause, log } from './log.ts'
 import { makePersonCards, type PersonCards } from './account/person-cards.ts'
 
 export interface Deps {
@@ -99,6 +101,8 @@ export interface Deps {
   readonly diskUsage: () => Promise<DiskUsage>
   /** The owner's backups: the archive of the whole pod (one at a time) and when the last backup was made. */
   readonly backups: PodBackups
+  /** The uses of share links, counted in memory and written every few seconds (the link face counts, listings add what is pending). */
+  readonly linkUses: LinkUses
 }
 
 export interface DepsOptions {
@@ -203,5 +207,6 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     startedAt: now(),
     diskUsage: makeDiskUsage(cfg.dataDir, now),
     backups: makePodBackups({ store, dataDir: cfg.dataDir, now }),
+    linkUses: makeLinkUses(store, now, { onError: err => log.warn('links.uses_write_failed', { cause: describeCause(err) }) }),
   }
 }

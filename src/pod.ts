@@ -80,6 +80,8 @@ export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> 
       deps.channels.close()
       // Spent UMA tickets are written without waiting for a sync; they reach the database before it closes
       await deps.tickets.flush().catch((err: unknown) => log.warn('tickets.flush_failed', { cause: describeCause(err) }))
+      // The share links' uses counted since the last write (their own failure is logged)
+      await deps.linkUses.close()
       await store.close()
     },
   }

@@ -4,7 +4,7 @@
 // lists and removes it by) is inside it.
 
 import type { Store } from '../store/open-store.ts'
-import { readRecords, getRecord, putRecord, updateRecord, NEVER } from '../store/records.ts'
+import { getRecord, readRecords, putRecord, updateRecord, writeRecords, NEVER } from '../store/records.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { randomBase64url } from '../lib/client-secret.ts'
 import { sha256Base64url } from '../lib/text.ts'
@@ -46,7 +46,7 @@ export interface ShareLink extends LinkScope {
   readonly createdAt: number
   /** Undefined: the owner chose a link that never expires. */
   readonly expiresAt?: number
-  /** Requests answered through it. */
+  /** Uses served through it: pages viewed, whole files downloaded, uploads (share-link-uses.ts says which count). */
   readonly uses: number
   /** The argon2id hash of the link's password (never the password); undefined: the token alone opens it. */
   readonly passwordHash?: string
@@ -118,19 +118,37 @@ const checkMaxDownloads = (n: number) => {
 const keptUntil = (l: ShareLink) => (l.expiresAt === undefined ? NEVER : l.expiresAt + EXPIRED_KEPT_MS)
 
 /**
- * The live link a token opens, counted as used once more; refused 404 `link_not_found` (no such token, or
- * removed) or 410 `link_expired`. The token is never in the refusal: refusals are logged.
+ * The live link a token opens; refused 404 `link_not_found` (no such token, or removed) or 410 `link_expired`
+ * (or `link_used_up`). A read only: uses are counted apart (share-link-uses.ts), once a use was served. The token
+ * is never in the refusal: refusals are logged.
  */
-export async function openShareLink(store: Store, token: string, now: number, count: boolean): Promise<ShareLink> {
+export async function openShareLink(store: Store, token: string, now: number): Promise<ShareLink> {
   if (!TOKEN_PATTERN.test(token)) throw linkNotFound()
-  const found = await updateRecord<ShareLink, ShareLink | undefined>(store, KIND, hashOf(token), now, l =>
-    l === undefined || !count || isExpired(l, now) ? { result: l } : { next: { ...l, uses: l.uses + 1 }, result: l },
-  )
+  const found = await getRecord<ShareLink>(store, KIND, hashOf(token), now)
   if (found === undefined) throw linkNotFound()
   if (isExpired(found, now))
     throw new HttpError(410, 'link_expired', `this link expired on ${new Date(found.expiresAt!).toISOString()}; ask whoever sent it for a new one`)
   if (isUsedUp(found)) throw linkUsedUp(found)
   return found
+}
+
+/** The key a link's record and its counted uses go by: the token's hash, never the token. */
+export const shareLinkKey = (token: string) => hashOf(token)
+
+/**
+ * Adds uses counted in memory to the links' records, in one write (not synced: a power cut loses a few seconds of
+ * counts, never a link). Each record is read and written in the records' queue, so a removal or a counted download
+ * meanwhile is never overwritten; a link removed meanwhile takes no count.
+ */
+export function addShareLinkUses(store: Store, uses: ReadonlyMap<string, number>, now: number): Promise<void> {
+  return store.caches.recordQueue(async () => {
+    const puts: { key: string; value: ShareLink; expiresAt: number }[] = []
+    for (const [key, n] of uses) {
+      const l = await getRecord<ShareLink>(store, KIND, key, now)
+      if (l !== undefined) puts.push({ key, value: { ...l, uses: l.uses + n }, expiresAt: keptUntil(l) })
+    }
+    await writeRecords(store, KIND, puts, [], { sync: false })
+  })
 }
 
 /**
@@ -160,10 +178,15 @@ export async function countShareLinkDownload(store: Store, token: string, now: n
 }
 
 const isExpired = (l: ShareLink, now: number) => l.expiresAt !== undefined && l.expiresAt <= now
+/** Whether the link opens anything now: not expired, not used up. */
+export const isLinkLive = (l: ShareLink, now: number) => !isExpired(l, now) && !isUsedUp(l)
 const linkNotFound = () => new HttpError(404, 'link_not_found', 'there is no such link, or it was removed; ask whoever sent it for a new one')
 
-export async function listShareLinks(store: Store, now: number): Promise<ShareLink[]> {
-  return (await readRecords<ShareLink>(store, KIND, now)).map(r => r.value).sort((a, b) => a.createdAt - b.createdAt)
+/** Every link, oldest first; `pending` adds the uses counted in memory and not yet written (by `shareLinkKey`). */
+export async function listShareLinks(store: Store, now: number, pending?: (key: string) => number): Promise<ShareLink[]> {
+  return (await readRecords<ShareLink>(store, KIND, now))
+    .map(r => (pending ? { ...r.value, uses: r.value.uses + pending(r.key) } : r.value))
+    .sort((a, b) => a.createdAt - b.createdAt)
 }
 
 /** Removes a link by its id: every use ends at once (each request opens the link again). False when there is none. */

@@ -9,6 +9,7 @@ import type { ClientId, WebId } from '../account/ids.ts'
 import type { AccessDecider } from '../policy/access-decider.ts'
 import type { Ground } from '../policy/access-decision.ts'
 import { ACCESS_MODES } from '../policy/access-modes.ts'
+import { linksOpening } from './links-page.ts'
 
 export interface AccessQuery {
   readonly agent?: string
@@ -61,10 +62,20 @@ const explainGround = (g: Ground): Explained =>
     ? { source: 'wac', acl: g.aclUrl, authorization: g.authorization, ...(g.inherited ? { inheritedFrom: g.governs } : {}) }
     : { source: 'grant', grant: g.grant, scope: g.scope, as: g.as, ...(g.via ? { via: g.via } : {}) }
 
-export async function explainAccess(deps: Pick<Deps, 'cfg'>, decider: AccessDecider, q: AccessQuery) {
+export async function explainAccess(deps: Pick<Deps, 'cfg' | 'store' | 'now'>, decider: AccessDecider, q: AccessQuery) {
   const principal = principalFor(q)
   const resource = resourceFor(deps.cfg.baseUrl, q.resource)
   const d = await decider.decide(principal, resource, q.origin || undefined)
+  // Anyone holding a share link is an agent of its own kind, whoever asks: the links that open the resource now
+  const shareLinks = (await linksOpening(deps, resource.slice(deps.cfg.baseUrl.length))).map(({ link, modes }) => ({
+    id: link.id,
+    name: link.name,
+    path: link.path,
+    allows: link.allows,
+    modes,
+    ...(link.expiresAt !== undefined ? { expiresAt: new Date(link.expiresAt).toISOString() } : {}),
+    ...(link.passwordHash !== undefined ? { password: true } : {}),
+  }))
   const because: Record<string, Explained[]> = {}
   for (const g of d.grounds) (because[g.mode] ??= []).push(explainGround(g))
   return {
@@ -84,5 +95,6 @@ export async function explainAccess(deps: Pick<Deps, 'cfg'>, decider: AccessDeci
         }
       : {}),
     ...(d.reasons.length ? { whyNot: d.reasons } : {}),
+    ...(shareLinks.length ? { shareLinks } : {}),
   }
 }

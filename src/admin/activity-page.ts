@@ -13,6 +13,7 @@ import { podPath } from './browse.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { readCredentials } from './credentials.ts'
+import { recentLinkUploads, type LinkUpload } from '../account/link-uploads.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations'>
 
@@ -42,7 +43,7 @@ export function appOf(change: ChangeEntry, names: ReadonlyMap<string, string>): 
   const by = change.by
   if (!by) return undefined
   if (by.client) return names.get(by.client) ?? by.client
-  return by.via === 'session' ? 'the dashboard' : by.via === 'visitor' ? "the visitor's pages" : `an app (${by.via})`
+  return by.via === 'session' ? 'the dashboard' : by.via === 'visitor' ? "the visitor's pages" : by.via === 'link' ? 'a share link' : `an app (${by.via})`
 }
 
 /** "3 min ago": how long since, in the largest whole unit. */
@@ -85,6 +86,18 @@ export const changesTable = (
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${Array.isArray(rows) && rows.length === 0 ? html`<tr><td colspan="4" class="muted">${empty}</td></tr>` : rows}</tbody></table></div>`
 
+/** Uploads strangers made through file-drop links: when, which link, what file. */
+function linkUploadsTable(uploads: readonly LinkUpload[], now: number): SafeHtml {
+  return html`<section class="panel" aria-labelledby="link-uploads-h"><h2 id="link-uploads-h">Added through share links</h2>
+<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Added through share links</caption>
+<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead>
+<tbody>${uploads.map(
+    u => html`<tr><td data-label="When">${ago(u.at, now)}<br><span class="muted">${localTime(u.at)}</span></td>
+<td data-label="Who">Someone holding a link</td>
+<td data-label="What"><a href="${historyPage(u.path)}">${readablePath(u.path)}</a> uploaded through link ${u.link.name ? html`'${u.link.name}'` : html`<code>${u.link.id}</code>`}</td></tr>`,
+  )}</tbody></table></div></section>`
+}
+
 const DONE: Record<string, string> = { restore: 'Put back as it was before that change' }
 
 export async function showActivityPage(deps: PageDeps, cookieHeader: string | null, query: Record<string, string | undefined>): Promise<Response> {
@@ -107,6 +120,8 @@ export async function showActivityPage(deps: PageDeps, cookieHeader: string | nu
       ? html`<strong aria-current="page">${label}</strong>`
       : html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, what })}">${label}</a>`
   const done = query.done && DONE[query.done]
+  // Files added through share links are new, so no version holds them: listed apart, newest first (not by an app, not deletions)
+  const uploads = app || deleted || query.after ? [] : await recentLinkUploads(deps.store, now, PAGE_SIZE, folder && folder !== '/' ? folder : undefined)
   return renderOwnerPage(deps, cookieHeader, {
     heading: deleted ? 'Recently deleted' : 'Activity',
     section: ADMIN_PATHS.activity,
@@ -124,6 +139,7 @@ ${changesTable(
   changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, filters }, c)),
   deleted ? 'Nothing was deleted recently' : 'No changes are kept',
 )}
-${next ? html`<p><a class="button secondary" href="${ADMIN_PATHS.activity}${q({ ...filters, after: next })}">Older changes</a></p>` : ''}`,
+${next ? html`<p><a class="button secondary" href="${ADMIN_PATHS.activity}${q({ ...filters, after: next })}">Older changes</a></p>` : ''}
+${uploads.length > 0 ? linkUploadsTable(uploads, now) : ''}`,
   })
 }

@@ -8,13 +8,25 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS, LINK_PATHS } from '../http/pod-paths.ts'
-import { addShareLink, listShareLinks, removeShareLink, DAY_MS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
+import {
+  addShareLink,
+  isLinkLive,
+  listShareLinks,
+  removeShareLink,
+  DAY_MS,
+  MAX_DOWNLOADS,
+  MAX_LINK_PASSWORD,
+  type LinkAllows,
+  type ShareLink,
+} from '../account/share-links.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { podPath } from './browse.ts'
+import { linkModes } from '../policy/link-access.ts'
+import { ACCESS_MODES, type AccessMode } from '../policy/access-modes.ts'
 
-type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now'>
+type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'linkUses'>
 
 const ALLOWS_WORDS: Record<LinkAllows, string> = { read: 'View and download', upload: 'Upload only', 'read-upload': 'View and upload' }
 /** The expiry choices of the form: lifetime from now, null for never. */
@@ -38,18 +50,22 @@ const shareOf = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${en
 
 /** The links as a table, each with its Remove form; `from` set: the share page of that path, which the form returns to. */
 export function linksTable(links: readonly ShareLink[], now: number, csrf: string, from?: string): SafeHtml {
+  // On a share page, the folder a link opens is said when it is not the page's own item
+  const opens = from === undefined || links.some(l => l.path !== from)
   return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Share links</caption>
-<thead><tr><th scope="col">Name</th>${from === undefined ? html`<th scope="col">Opens</th>` : ''}<th scope="col">Allows</th><th scope="col">Expires</th><th scope="col">Uses</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th>${opens ? html`<th scope="col">Opens</th>` : ''}<th scope="col">Allows</th><th scope="col">Expires</th><th scope="col">Uses</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${links.map(
     l => html`<tr><td data-label="Name">${l.name || html`<span class="muted">(no name)</span>`}</td>
-${from === undefined ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${breakableUrl(readablePath(l.path))}</code></a></td>` : ''}<td data-label="Allows">${ALLOWS_WORDS[l.allows]}</td><td data-label="Expires">${expiresText(l, now)}</td><td data-label="Uses">${String(l.uses)}</td>
+${opens ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${breakableUrl(readablePath(l.path))}</code></a></td>` : ''}<td data-label="Allows">${ALLOWS_WORDS[l.allows]}${l.passwordHash !== undefined ? ', with a password' : ''}${
+      l.maxDownloads !== undefined ? `, ${l.downloads ?? 0} of ${l.maxDownloads} downloads` : ''
+    }</td><td data-label="Expires">${expiresText(l, now)}</td><td data-label="Uses">${String(l.uses)}</td>
 <td><form method="post" action="${ADMIN_PATHS.linksRemove}">${csrfField(csrf)}<input type="hidden" name="id" value="${l.id}">${from !== undefined ? html`<input type="hidden" name="from" value="${from}">` : ''}<button type="submit" class="small secondary" aria-label="Remove link ${l.name || readablePath(l.path)}">Remove</button></form></td></tr>`,
   )}</tbody></table></div>`
 }
 
 export async function showLinksPage(deps: LinkDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const now = deps.now()
-  const links = await listShareLinks(deps.store, now)
+  const links = await listShareLinks(deps.store, now, deps.linkUses.pending)
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: 'Share links',
     section: ADMIN_PATHS.links,
@@ -59,8 +75,29 @@ ${links.length === 0 ? html`<p class="muted">No share links yet.</p>` : linksTab
   })
 }
 
-/** The links that open `path` itself, for its share page. */
-export const linksOf = async (deps: LinkDeps, path: string) => (await listShareLinks(deps.store, deps.now())).filter(l => l.path === path)
+/**
+ * The links that reach `path`, for its share page: its own, and a folder's above it that opens it (as the one
+ * decider says: policy/link-access.ts), expired ones too, so they can be removed.
+ */
+export const linksOf = async (deps: LinkDeps, path: string) =>
+  (await listShareLinks(deps.store, deps.now(), deps.linkUses.pending)).filter(l => l.path === path || linkModes(l, path).size > 0)
+
+/** The live links that open `path` now, with the modes each gives there: what "Why may someone do something here?" names. */
+export async function linksOpening(deps: Pick<Deps, 'store' | 'now'>, path: string): Promise<{ link: ShareLink; modes: AccessMode[] }[]> {
+  const now = deps.now()
+  return (await listShareLinks(deps.store, now))
+    .filter(l => isLinkLive(l, now))
+    .map(link => ({ link, modes: ACCESS_MODES.filter(m => linkModes(link, path).has(m)) }))
+    .filter(l => l.modes.length > 0)
+}
+
+/** One link for the "why?" answer: its name, what it allows here, its expiry, and the folder it opens when not this item. */
+export function linkReason(l: { link: ShareLink; modes: readonly AccessMode[] }, path: string, now: number): SafeHtml {
+  const { link } = l
+  return html`<li>${link.name ? `“${link.name}”` : html`<span class="muted">(no name)</span>`} <code>${link.id}</code>: ${ALLOWS_WORDS[link.allows].toLowerCase()} (here: ${l.modes.join(', ')})${
+    link.path === path ? '' : html`, through the link to <a href="${shareOf(link.path)}"><code>${readablePath(link.path)}</code></a>`
+  }; ${link.expiresAt === undefined ? 'never expires' : `expires ${expiresText(link, now)}`}${link.passwordHash !== undefined ? '; with a password' : ''}</li>`
+}
 
 /** The share page's "Send a link to anyone": the form, and the links this item already has (`linksOf`). */
 export function linkSection(path: string, links: readonly ShareLink[], now: number, csrf: string): SafeHtml {
@@ -76,11 +113,21 @@ export function linkSection(path: string, links: readonly ShareLink[], now: numb
     k => html`<option value="${k}"${k === '7d' ? html` selected` : ''}>${EXPIRY_WORDS[k]!}</option>`,
   )}</select></div>
 <div><label for="link-name">Name (optional)</label><input type="text" id="link-name" name="name" maxlength="100" placeholder="for the plumber" autocomplete="off"></div>
+<div><label for="link-password">Password (optional)</label><input type="password" id="link-password" name="password" maxlength="${String(MAX_LINK_PASSWORD)}" autocomplete="new-password" aria-describedby="link-password-hint"><p class="hint" id="link-password-hint">The link then opens only with it: send it another way.</p></div>
+<div><label for="link-max-downloads">Download limit (optional)</label><input type="number" id="link-max-downloads" name="maxDownloads" min="1" max="${String(MAX_DOWNLOADS)}" step="1" inputmode="numeric" aria-describedby="link-max-downloads-hint"><p class="hint" id="link-max-downloads-hint">Whole downloads allowed, then the link opens nothing.</p></div>
 <div><button type="submit">Create link</button></div></form>
 ${links.length > 0 ? linksTable(links, now, csrf, path) : ''}</section>`
 }
 
 const invalid = (description: string) => new HttpError(400, 'invalid_field', description)
+
+/** The form's download limit: empty for none, else a whole number in the range the store takes. */
+function downloadLimitOf(value: unknown): number | undefined {
+  if (value === undefined || value === '') return undefined
+  const n = typeof value === 'string' && /^\d{1,7}$/.test(value.trim()) ? Number(value.trim()) : NaN
+  if (!(n >= 1 && n <= MAX_DOWNLOADS)) throw invalid(`maxDownloads: a whole number from 1 to ${MAX_DOWNLOADS}, or empty for no limit`)
+  return n
+}
 
 /** "Create link": the new link's URL, shown now and never again, with the way back. */
 export async function createLinkFromForm(deps: LinkDeps, request: Request, form: Record<string, unknown>): Promise<Response> {
@@ -91,9 +138,19 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
   if (allows !== 'read' && allows !== 'upload' && allows !== 'read-upload') throw invalid('allows: one of read, upload, read-upload')
   const expires = typeof form.expires === 'string' ? form.expires : '7d'
   if (!(expires in EXPIRY)) throw invalid(`expires: one of ${Object.keys(EXPIRY).join(', ')}`)
+  // Empty fields are the choices not made: no password, no limit
+  const password = typeof form.password === 'string' && form.password !== '' ? form.password : undefined
+  const maxDownloads = downloadLimitOf(form.maxDownloads)
   const { link, token } = await addShareLink(
     deps.store,
-    { path, allows, lifetimeMs: EXPIRY[expires]!, ...(typeof form.name === 'string' ? { name: form.name } : {}) },
+    {
+      path,
+      allows,
+      lifetimeMs: EXPIRY[expires]!,
+      ...(typeof form.name === 'string' ? { name: form.name } : {}),
+      ...(password !== undefined ? { password } : {}),
+      ...(maxDownloads !== undefined ? { maxDownloads } : {}),
+    },
     deps.now(),
   )
   const url = `${deps.cfg.baseUrl}${LINK_PATHS.base}${token}/`
@@ -102,7 +159,9 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
     heading: 'Link created',
     section: ADMIN_PATHS.share,
     body: () => html`<section class="panel" aria-labelledby="new-link-h"><h2 id="new-link-h">Send this link</h2>
-<p>Anyone holding it may <strong>${ALLOWS_WORDS[link.allows].toLowerCase()}</strong> ${readablePath(link.path)}; it expires ${expiresText(link, deps.now())}.</p>
+<p>Anyone holding it may <strong>${ALLOWS_WORDS[link.allows].toLowerCase()}</strong> ${readablePath(link.path)}; it expires ${expiresText(link, deps.now())}.${
+      link.passwordHash !== undefined ? ' It asks for the password you chose: send that another way (a message, a call), not with the link.' : ''
+    }${link.maxDownloads !== undefined ? ` It allows ${plural(link.maxDownloads, 'whole download')}, then opens nothing.` : ''}</p>
 <div><label for="new-link">The link</label><input type="text" readonly id="new-link" value="${url}" data-enhance="copy-link"></div>
 <figure class="qr">${qrCode}<figcaption>Or open it on a phone: point its camera here.</figcaption></figure>
 <p class="warning" role="note">Copy it now: it is shown only this once. The pod keeps only a fingerprint of it, so it cannot show it again; if it is lost, remove it and make a new one.</p>

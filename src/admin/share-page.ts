@@ -26,7 +26,7 @@ import { linkSection, linksOf } from './links-page.ts'
 import { personLabel } from './person-label.ts'
 import type { PersonCards } from '../account/person-cards.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now' | 'people'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now' | 'linkUses' | 'people'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
 
 export const sharePage = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`

@@ -16,7 +16,8 @@ import { namesType } from '../http/content-negotiation.ts'
 import { uploadFormParts } from '../http/upload-form.ts'
 import { resolveTarget, encodeSegment } from '../store/target.ts'
 import { isContainerPath } from '../store/paths.ts'
-import { openShareLink, canRead, countShareLinkDownload, requireShareLinkLive, type ShareLink } from '../account/share-links.ts'
+import { openShareLink, canRead, countShareLinkDownload, requireShareLinkLive, DAY_MS, type ShareLink } from '../account/share-links.ts'
+import { recordLinkUpload } from '../account/link-uploads.ts'
 import { makeLinkPasswords, PASSWORD_FIELD, type PasswordAttempt } from './link-password.ts'
 import type { Acting } from '../resources/resources.ts'
 import { NO_PRECONDITIONS } from '../resources/preconditions.ts'
@@ -70,7 +71,7 @@ async function open(deps: Pick<Deps, 'store' | 'now'>, urlPath: string): Promise
   const slash = rest.indexOf('/')
   const token = slash < 0 ? rest : rest.slice(0, slash)
   const inside = slash < 0 ? '' : rest.slice(slash + 1)
-  const link = await openShareLink(deps.store, token, deps.now(), true)
+  const link = await openShareLink(deps.store, token, deps.now())
   let path = link.path
   if (inside !== '') {
     if (!isContainerPath(link.path)) throw notFound(inside)
@@ -94,6 +95,8 @@ export function linksPlugin(deps: Deps) {
   const { resources, cfg } = deps
   const passwords = makeLinkPasswords(deps.now)
   const https = cfg.baseUrl.startsWith('https://')
+  /** As long as versions are kept (30 days when they are not). */
+  const uploadsKeptMs = (cfg.keepVersionsDays > 0 ? cfg.keepVersionsDays : 30) * DAY_MS
   /** A page of a link with a password is its own origin's (no script runs in it), so its links and forms carry the SameSite=Strict cookie. */
   const pageSandbox = (o: Opened, sandbox: string) => (o.link.passwordHash !== undefined ? `${sandbox} allow-same-origin` : sandbox)
 
@@ -192,6 +195,8 @@ export function linksPlugin(deps: Deps) {
       })
       added.push(member.path)
       log.info('link.uploaded', { link: o.link.id, path: member.path })
+      // A new file replaces nothing, so no version says who added it: the Activity page reads this instead
+      await recordLinkUpload(deps.store, { path: member.path, at: deps.now(), link: { id: o.link.id, name: o.link.name } }, uploadsKeptMs)
     }
     if (/^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '')) {
       for await (const part of uploadFormParts(request)) {
@@ -258,7 +263,9 @@ export function linksPlugin(deps: Deps) {
         const unlocked = await passwords.unlock(request, attemptOf(request, o))
         if (!unlocked.ok) return await locked(request, o, unlocked.error)
       }
-      return await act(o, url)
+      const res = await act(o, url)
+      if (isUse(request, url, res)) deps.linkUses.count(o.token)
+      return res
     } catch (err) {
       const html = prefersHtml(request.headers.get('accept'))
       return guarded(
@@ -272,6 +279,16 @@ export function linksPlugin(deps: Deps) {
   return new Elysia({ name: 'links' })
     .get(`${LINK_PATHS.base}*`, ({ request }) => handle(request, (o, url) => read(request, o, url))())
     .post(`${LINK_PATHS.base}*`, ({ request }) => handle(request, o => upload(request, o))(), { parse: 'none' })
+}
+
+/**
+ * What counts as a use of a link: what was served — a page or a whole file (a GET answered 200) or files added (a
+ * POST answered 201 or 303). Not a refusal, a password form, a HEAD, a Range's 206 or a 304 (the same download
+ * resumed or revalidated), a preview shown inside a page already counted, nor the page an upload returns to.
+ */
+function isUse(request: Request, url: URL, res: Response): boolean {
+  if (request.method === 'POST') return res.status === 201 || res.status === 303
+  return request.method === 'GET' && !isHeadAsGet(request) && res.status === 200 && !url.searchParams.has('preview') && !url.searchParams.has('received')
 }
 
 /** A Slug as sent: percent-encoded (RFC 5023 §9.7) or plain. */

@@ -176,7 +176,7 @@ function openControlSocketOf({ cfg, store, deps }: Pod): () => void {
       },
       commitStats: () => store.commitStats,
       clients: loggedClientActions(credentialActions(deps, cfg.baseUrl, deps.now)),
-      links: loggedLinkActions(shareLinkActions(store, cfg.baseUrl, deps.now)),
+      links: loggedLinkActions(shareLinkActions(store, cfg.baseUrl, deps.now, deps.linkUses.pending)),
     })
   } catch (err) {
     log.warn('control.unavailable', { reason: err instanceof ControlSocketError ? err.message : describeCause(err) })

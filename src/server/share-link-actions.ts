@@ -52,7 +52,8 @@ async function linkedPath(store: Store, baseUrl: string, input: string): Promise
   throw badRequest(`there is nothing at ${path} on this pod: a link names a file or folder that exists`)
 }
 
-export function shareLinkActions(store: Store, baseUrl: string, now: () => number): ShareLinkActions {
+/** `pending`: the uses a running pod counted and has not written yet (share-link-uses.ts), added to the list. */
+export function shareLinkActions(store: Store, baseUrl: string, now: () => number, pending?: (key: string) => number): ShareLinkActions {
   return {
     add: async r => {
       const allows = (r.allows ?? 'read') as LinkAllows
@@ -73,7 +74,7 @@ export function shareLinkActions(store: Store, baseUrl: string, now: () => numbe
       )
       return { link: told(link), url: `${baseUrl}${LINK_PATHS.base}${token}/` }
     },
-    list: async () => (await listShareLinks(store, now())).map(told),
+    list: async () => (await listShareLinks(store, now(), pending)).map(told),
     remove: id => removeShareLink(store, id, now()),
   }
 }

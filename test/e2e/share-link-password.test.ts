@@ -25,11 +25,17 @@ function passwordFile(text: string): string {
   return file
 }
 
+/** The link's URL; its id is kept in `ids` by URL. */
 async function addLink(...args: string[]): Promise<string> {
   const r = await runSolopod('links', 'add', ...args, '--data', pod.dataDir)
   expect(r.code).toBe(0)
-  return r.stdout.split('\n')[1]!.slice('url='.length)
+  const [id, url] = r.stdout.split('\n').map(l => l.slice(l.indexOf('=') + 1))
+  ids.set(url!, id!)
+  return url!
 }
+const ids = new Map<string, string>()
+const listedLine = async (url: string) =>
+  (await runSolopod('links', 'list', '--data', pod.dataDir)).stdout.split('\n').find(l => l.startsWith(`${ids.get(url)}\t`))
 const passwordLink = () => addLink('/private/report.txt', '--password-file', passwordFile(`${PASSWORD}\n`))
 const postPassword = (url: string, pw: string, headers: Record<string, string> = {}) =>
   fetch(url, { method: 'POST', headers: { ...FORM, ...HTML, ...headers }, body: new URLSearchParams({ 'link-password': pw }), redirect: 'manual' })
@@ -143,6 +149,8 @@ describe('wrong passwords are limited', () => {
     const page = await postPassword(url, PASSWORD, from('203.0.113.201'))
     expect(page.status).toBe(429)
     expect(await page.text()).toContain('even the right password is refused')
+    // Refusals are not uses: the link was never used
+    expect(await listedLine(url)).toEndWith('\t0 uses\tpassword')
   })
 
   test(`per address: after ${LINK_PASSWORD_LIMITS.perAddress.max} wrong ones over several links, 429 on another; other addresses go on`, async () => {
@@ -171,12 +179,14 @@ describe('solopod links add --max-downloads', () => {
     expect(used.status).toBe(410)
     expect(await used.text()).toStartWith('link_used_up:')
     expect((await fetch(url, { headers: HTML })).status).toBe(410)
-    const list = await runSolopod('links', 'list', '--data', pod.dataDir)
-    expect(list.stdout).toContain('2 of 2 downloads')
+    // the page and the two downloads were served; the HEAD, the Range and the refusals were not uses
+    expect(await listedLine(url)).toEndWith('\t3 uses\t2 of 2 downloads')
   })
 })
 
-test('the password is never in the log (debug level)', () => {
+test("the password, and no link's token, is ever in the log (debug level)", () => {
+  expect(ids.size).toBeGreaterThan(4)
+  for (const url of ids.keys()) expect(pod.output()).not.toContain(url.split('/').at(-2)!)
   expect(pod.output()).toContain('link.unlocked')
   expect(pod.output()).not.toContain(PASSWORD)
   expect(pod.output()).not.toContain(Buffer.from(`anyone:${PASSWORD}`).toString('base64'))

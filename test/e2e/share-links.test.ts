@@ -135,7 +135,7 @@ describe('a link to a folder', () => {
       `${base}sub/.acl`,
       `${base}%2fprivate%2fother.txt`,
       `${base}..%5cother.txt`,
-      `/.links/${token.slice(0, -1)}A/`,
+      `/.links/${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}/`,
       `/.links/${token}x/`,
     ]
     for (const target of targets) {
@@ -281,6 +281,91 @@ describe('expiry and removal', () => {
     const r = await runSolopod('links', 'add', '/private/nothing.txt', '--data', pod.dataDir)
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('there is nothing at /private/nothing.txt')
+  })
+})
+
+/** The uses `solopod links list` tells for a link (over the control socket: counts not yet written included). */
+async function usesOf(id: string): Promise<number> {
+  const listed = await runSolopod('links', 'list', '--data', pod.dataDir)
+  const line = listed.stdout.split('\n').find(l => l.startsWith(`${id}\t`)) ?? ''
+  return Number(/\t(\d+) uses$/.exec(line)?.[1])
+}
+
+describe('every use is counted, and only what was served', () => {
+  test('a page, a download and an upload count; a HEAD, a preview, a Range, a 304 and refusals do not', async () => {
+    const file = await addLink('/private/report.txt')
+    expect((await fetch(file.url, { headers: HTML })).status).toBe(200)
+    const whole = await fetch(`${file.url}?download`)
+    expect(whole.status).toBe(200)
+    expect((await fetch(`${file.url}?preview`)).status).toBe(200)
+    expect((await fetch(file.url, { method: 'HEAD' })).status).toBe(200)
+    expect((await fetch(file.url, { headers: { range: 'bytes=0-3' } })).status).toBe(206)
+    expect((await fetch(file.url, { headers: { 'if-none-match': whole.headers.get('etag')! } })).status).toBe(304)
+    expect((await fetch(`${file.url}inside.txt`)).status).toBe(404)
+    expect(await usesOf(file.id)).toBe(2)
+
+    const drop = await addLink('/private/drop/', '--upload-only')
+    expect((await fetch(drop.url, { method: 'POST', body: 'a file', headers: { slug: 'counted.txt', 'content-type': 'text/plain' } })).status).toBe(201)
+    expect((await fetch(`${drop.url}?received=1`, { headers: HTML })).status).toBe(200)
+    expect((await fetch(drop.url)).status).toBe(405)
+    expect(await usesOf(drop.id)).toBe(1)
+  })
+
+  test("a folder's zip is one use, whatever it holds", async () => {
+    const folder = await addLink('/private/photos/')
+    const zip = await fetch(`${folder.url}?download=zip`)
+    expect(zip.status).toBe(200)
+    await zip.arrayBuffer()
+    expect(await usesOf(folder.id)).toBe(1)
+  })
+
+  test('the counts are written when the pod stops, and kept across a restart', async () => {
+    const file = await addLink('/private/report.txt')
+    for (let i = 0; i < 3; i++) expect((await fetch(file.url)).status).toBe(200)
+    await pod.stop()
+    const offline = await runSolopod('links', 'list', '--data', pod.dataDir)
+    expect(offline.stdout).toMatch(new RegExp(`^${file.id}\t.*\t3 uses$`, 'm'))
+    await pod.restart()
+    expect((await fetch(file.url)).status).toBe(200)
+    expect(await usesOf(file.id)).toBe(4)
+  })
+})
+
+describe('no Referer carries a token away', () => {
+  test("every answer under /.links/ says Referrer-Policy: no-referrer: pages, bytes, the drop's 303, and every refusal", async () => {
+    const folder = await addLink('/private/photos/')
+    const drop = await addLink('/private/drop/', '--upload-only')
+    const expired = await addLink('/private/report.txt', '--expires', '1s')
+    await Bun.sleep(1100)
+    const answers: [string, Response][] = [
+      ['folder page', await fetch(folder.url, { headers: HTML })],
+      ['file inside, page', await fetch(`${folder.url}sub/deep.txt`, { headers: HTML })],
+      ['file inside, bytes', await fetch(`${folder.url}sub/deep.txt?download`)],
+      ['HEAD', await fetch(folder.url, { method: 'HEAD' })],
+      ['missing inside', await fetch(`${folder.url}nothing.txt`, { headers: HTML })],
+      ['drop page', await fetch(drop.url, { headers: HTML })],
+      ['drop GET', await fetch(drop.url)],
+      [
+        'drop 303',
+        await fetch(drop.url, { method: 'POST', redirect: 'manual', body: 'x', headers: { ...HTML, slug: 'ref.txt', 'content-type': 'text/plain' } }),
+      ],
+      ['expired', await fetch(expired.url, { headers: HTML })],
+      ['unknown token', await fetch(`${pod.baseUrl}/.links/${'B'.repeat(43)}/`)],
+    ]
+    const statuses = answers.map(([what, res]) => [what, res.status])
+    expect(statuses).toEqual([
+      ['folder page', 200],
+      ['file inside, page', 200],
+      ['file inside, bytes', 200],
+      ['HEAD', 200],
+      ['missing inside', 404],
+      ['drop page', 200],
+      ['drop GET', 405],
+      ['drop 303', 303],
+      ['expired', 410],
+      ['unknown token', 404],
+    ])
+    for (const [what, res] of answers) expect([what, res.headers.get('referrer-policy')]).toEqual([what, 'no-referrer'])
   })
 })
 
