@@ -1,6 +1,7 @@
 // Issue 39: the pod's file bytes in an S3 bucket of a real Ceph RADOS Gateway (test/s3/ceph-rgw.ts), over real
 // HTTP: a 50 MB file streamed both ways with flat memory, Range passed through, deleted objects going after the
-// commit, the engine stopped mid-request (503 blob_store_unavailable, nothing committed, recovery), `blobs check`.
+// commit, the engine stopped mid-request (503 blob_store_unavailable, the health endpoint saying so, nothing committed,
+// recovery), `blobs check` (orphans, changed bytes by their sha256, lost objects).
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { cephMissing, startCephRgw, type CephRgw } from './ceph-rgw.ts'
@@ -144,8 +145,16 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
     expect(await small.text()).toStartWith('blob_store_unavailable:')
     expect((await put('/files/note.ttl', '<#it> <http://example.org/p> "still here".', 'text/turtle')).status).toBe(201)
     expect((await fetch(`${pod.baseUrl}/files/note.ttl`)).status).toBe(200)
+    const health = await fetch(`${pod.baseUrl}/.well-known/solopod/health`)
+    expect(health.status).toBe(503)
+    expect(await health.json()).toEqual({ status: 'blob_store_unavailable' })
 
     await engine.startGateway()
+    // The health endpoint asks the bucket once a second at most: it is back by the next.
+    await Bun.sleep(1100)
+    const healthy = await fetch(`${pod.baseUrl}/.well-known/solopod/health`)
+    expect(healthy.status).toBe(200)
+    expect(await healthy.json()).toEqual({ status: 'ok' })
     const back = await fetch(`${pod.baseUrl}/files/ranged.bin`)
     expect(back.status).toBe(200)
     expect((await back.arrayBuffer()).byteLength).toBe(3 * MIB)
@@ -174,8 +183,17 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
     const again = await runSolopod('blobs', 'check', '--data', pod.dataDir, ...blobArgs)
     expect(again.stdout).toContain('solopod: all blobs are in order')
 
+    // An object changed behind the pod's back, its size kept: its sha256 tells, and the exit code says so.
+    const [changed, lost] = (await objects()).keys()
+    const size = (await objects()).get(changed!)!
+    await engine.client.write(`${PREFIX}/${changed}`, new Uint8Array(size).fill(0x5a))
+    const corrupt = await runSolopod('blobs', 'check', '--data', pod.dataDir, ...blobArgs)
+    expect(corrupt.code).toBe(1)
+    const found = new Bun.CryptoHasher('sha256').update(new Uint8Array(size).fill(0x5a)).digest('hex')
+    expect(corrupt.stdout).toMatch(new RegExp(`wrong sha256: ${changed} \\(/files/[^)]+\\): ${found}, the record says [0-9a-f]{64}\n`))
+    expect(corrupt.stdout).toContain('0 missing, 0 of the wrong size, 1 with other bytes than their sha256, 0 orphan(s)')
+
     // An object lost behind the pod's back is reported, and the exit code says so.
-    const [lost] = (await objects()).keys()
     await engine.client.delete(`${PREFIX}/${lost}`)
     const damaged = await runSolopod('blobs', 'check', '--data', pod.dataDir, ...blobArgs)
     expect(damaged.code).toBe(1)
