@@ -179,29 +179,36 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
     return asked.problem
   }
 
+  const removal = makeDeferredRemoval(id => void deleteNow(id))
+
   return {
     ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
     put,
     read: id => client.file(keyOf(id)),
     open,
     list,
-    ...makeDeferredRemoval(id => void deleteNow(id)),
+    remove: removal.remove,
+    hold: removal.hold,
     discard: deleteNow,
     async sweep(areLive) {
-      // The bucket may be down at start: the pod serves anyway (files answer 503), and orphans wait for the next start.
+      // The bucket may be down: the pod serves anyway (files answer 503), and orphans wait for the next sweep.
+      // Run while the pod serves too (serve-pod.ts), so an object younger than the grace period (its write may be
+      // about to commit) and one a reader may still hold (its removal is deferred anyway) are left alone.
       let removed = 0
       try {
         let group: string[] = []
         const settle = async () => {
           const answers = await areLive(group)
           for (const [i, id] of group.entries()) {
-            if (answers[i] === true) continue
+            if (answers[i] === true || removal.mayBeRead(id)) continue
             await bounded('delete an object', client.delete(keyOf(id)))
             removed++
           }
           group = []
         }
-        for await (const { id } of list()) {
+        const settledBefore = Date.now() - cfg.sweepGraceMs
+        for await (const { id, lastModified } of list()) {
+          if (lastModified === undefined || !(Date.parse(lastModified) < settledBefore)) continue
           group.push(id)
           if (group.length >= LIST_PAGE) await settle()
         }

@@ -21,6 +21,7 @@ describe('the S3 flags', () => {
       endpoint: 'http://127.0.0.1:7480',
       region: 'us-east-1',
       timeoutMs: 15_000,
+      sweepGraceMs: 3_600_000,
     })
     expect(config('--blob-store', 's3://pod-files', '--s3-endpoint', 'https://r2.example', '--s3-region', 'auto').s3?.prefix).toBe('')
     expect(config().s3).toBeUndefined()
