@@ -4,8 +4,13 @@
 // recovery), `blobs check` (orphans, changed bytes by their sha256, lost objects).
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { cephMissing, startCephRgw, type CephRgw } from './ceph-rgw.ts'
-import { runSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
+import { freePort, runSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
+import { FORM, form } from '../op/op-fixture.ts'
+import { ownerSignedIn } from './owner-login.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { generatedBody, MIB, rssMb, sampleRss, streamedSha256 } from '../e2e/large-bodies.ts'
 
@@ -267,5 +272,85 @@ describe.skipIf(missing !== undefined)('issue 39: SIGKILL during an upload to th
     // Only the orphan went: the committed file's object is there.
     expect(await crashObjects()).toEqual(before)
     expect(await (await fetch(`${crashPod.baseUrl}/files/kept.bin`)).text()).toBe('x'.repeat(5000))
+  })
+})
+
+describe.skipIf(missing !== undefined)('issue 39: export, dashboard backup and import of a pod whose bytes are in the bucket', () => {
+  const FROM = 'pod-export'
+  const work = mkdtempSync(join(tmpdir(), 'solopod-s3-export-'))
+  let source: RunningPod | undefined
+  let restored: RunningPod | undefined
+  afterAll(async () => {
+    await source?.dispose()
+    await restored?.dispose()
+    rmSync(work, { recursive: true, force: true })
+  })
+  // Over a part (multipart both ways), one small, one empty.
+  const files: Record<string, Uint8Array<ArrayBuffer>> = {
+    '/files/big.bin': new Uint8Array(9 * MIB).map((_, i) => (i * 31 + (i >> 13)) & 0xff),
+    '/files/small.txt': new TextEncoder().encode('small and plain'),
+    '/files/empty.bin': new Uint8Array(0),
+  }
+  const sha = (b: Uint8Array) => new Bun.CryptoHasher('sha256').update(b).digest('hex')
+  const flagsFor = (prefix: string) => ['--blob-store', `s3://${engine.bucket}/${prefix}`, '--s3-endpoint', engine.endpoint]
+
+  test('solopod export (running and stopped) and the dashboard backup read the bytes from the bucket; import writes them to another prefix; the pod serves them byte for byte', async () => {
+    await engine.startGateway()
+    source = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']), extraArgs: flagsFor(FROM) })
+    for (const [path, bytes] of Object.entries(files)) {
+      const res = await fetch(source.baseUrl + path, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: bytes })
+      expect(res.status).toBe(201)
+    }
+    expect(
+      (await fetch(`${source.baseUrl}/files/note.ttl`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<#a> <#b> "c".' })).status,
+    ).toBe(201)
+    const exportedHashes = (dir: string) =>
+      readdirSync(join(dir, 'blobs'))
+        .map(f => sha(readFileSync(join(dir, 'blobs', f))))
+        .sort()
+    const expected = Object.values(files).map(sha).sort()
+
+    // The running pod exports a snapshot itself (control socket), reading the objects.
+    const running = await runSolopod('export', join(work, 'running'), '--data', source.dataDir)
+    expect(running.stderr).toBe('')
+    expect(running.code).toBe(0)
+    expect(exportedHashes(join(work, 'running'))).toEqual(expected)
+
+    // The dashboard's backup: one tar.gz, streamed to the owner.
+    const owner = await ownerSignedIn(source)
+    const page = await owner.take(await fetch(`${source.baseUrl}/.admin/`, { headers: { cookie: owner.header() } })).text()
+    const csrf = /data-csrf="([^"]+)"/.exec(page)![1]!
+    const backup = await fetch(`${source.baseUrl}/.admin/backup`, {
+      method: 'POST',
+      headers: { 'content-type': FORM, cookie: owner.header(), origin: source.baseUrl },
+      body: form({ csrf }),
+    })
+    expect(backup.status).toBe(200)
+    const archive = join(work, 'backup.tar.gz')
+    await Bun.write(archive, backup)
+
+    // Stopped, with the flags it runs with: the bytes still come from the bucket.
+    await source.stop()
+    const stopped = await runSolopod('export', join(work, 'stopped'), '--data', source.dataDir, ...flagsFor(FROM))
+    expect(stopped.stderr).toBe('')
+    expect(stopped.code).toBe(0)
+    expect(exportedHashes(join(work, 'stopped'))).toEqual(expected)
+
+    // Imported from the backup into another prefix of the bucket; nothing of it on the local disk.
+    const port = await freePort()
+    const dataDir = join(work, 'restored')
+    const imported = await runSolopod('import', archive, '--data', dataDir, '--base-url', `http://localhost:${port}`, ...flagsFor('pod-imported'))
+    expect(imported.stderr).toBe('')
+    expect(imported.code).toBe(0)
+    const objects = (await engine.client.list({ prefix: 'pod-imported/' })).contents ?? []
+    expect(objects.map(o => o.size).sort((a, b) => a! - b!)).toEqual([0, files['/files/small.txt']!.byteLength, 9 * MIB])
+    expect(existsSync(join(dataDir, 'files')) ? readdirSync(join(dataDir, 'files')) : []).toEqual([])
+    restored = await startPod({ dataDir, port, extraArgs: flagsFor('pod-imported') })
+    for (const [path, bytes] of Object.entries(files)) {
+      const res = await fetch(restored.baseUrl + path)
+      expect(res.status).toBe(200)
+      expect(sha(new Uint8Array(await res.arrayBuffer()))).toBe(sha(bytes))
+    }
+    expect(await (await fetch(`${restored.baseUrl}/files/note.ttl`)).text()).toContain('"c"')
   })
 })

@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import { buildConfig, ConfigError } from '../../src/config.ts'
 import { openBlobStore } from '../../src/store/open-blob-store.ts'
 import { UserError } from '../../src/lib/user-error.ts'
-import { CookieJar, FORM, field, form } from '../op/op-fixture.ts'
-import { freePort, OWNER_PASSWORD, startPod, type RunningPod } from '../e2e/start-server.ts'
+import { freePort, startPod, type RunningPod } from '../e2e/start-server.ts'
+import { ownerSignedIn } from './owner-login.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 
 describe('the S3 flags', () => {
@@ -114,18 +114,8 @@ describe('the blob store down, as the pod reports it', () => {
   })
 
   test('Pod status: a warning sentence naming the bucket and why, never a key', async () => {
-    const owner = new CookieJar()
+    const owner = await ownerSignedIn(pod)
     const url = (path: string) => pod.baseUrl + path
-    const login = await owner.take(await fetch(url('/.oidc/login'))).text()
-    const res = owner.take(
-      await fetch(url('/.oidc/login'), {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
-        body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
-      }),
-    )
-    expect(res.status).toBeLessThan(400)
     const api = await fetch(url('/.admin/api/status'), { headers: { cookie: owner.header() } })
     expect(api.status).toBe(200)
     const status = (await api.json()) as { blobStore?: { location: string; problem?: string } }
