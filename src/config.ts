@@ -115,6 +115,11 @@ export interface S3BlobConfig {
   readonly region: string
   /** An operation of the bucket that takes longer fails (the request answers 503) instead of hanging. */
   readonly timeoutMs: number
+  /**
+   * An object no record names is swept once it is older than this (a write stores its object just before the batch
+   * that names it commits), and the pod looks for such objects this often while it serves.
+   */
+  readonly sweepGraceMs: number
 }
 
 /** The owner's WebID: the profile document first start writes at the pod's root (Solid WebID Profile). */
@@ -161,6 +166,11 @@ export const OPTIONS: readonly Option[] = [
     flag: 's3-timeout-seconds',
     env: 'SOLOPOD_S3_TIMEOUT_SECONDS',
     help: 'an object store operation slower than this fails, and the request answers 503 with Retry-After (default 15)',
+  },
+  {
+    flag: 's3-sweep-grace-seconds',
+    env: 'SOLOPOD_S3_SWEEP_GRACE_SECONDS',
+    help: 'objects no record names (left by a crash mid-write) are removed once this old, looked for this often (default 3600)',
   },
   {
     flag: 'keep-versions-days',
@@ -414,11 +424,13 @@ function parseBlobStore(get: (flag: string) => string | undefined): S3BlobConfig
   const endpoint = get('s3-endpoint')
   const region = get('s3-region')
   const timeout = get('s3-timeout-seconds')
+  const grace = get('s3-sweep-grace-seconds')
   if (store === 'local') {
     const stray = [
       ['s3-endpoint', endpoint],
       ['s3-region', region],
       ['s3-timeout-seconds', timeout],
+      ['s3-sweep-grace-seconds', grace],
     ].find(([, v]) => v !== undefined)
     if (stray) throw new ConfigError(`--${stray[0]} needs --blob-store s3://BUCKET`)
     return undefined
@@ -434,6 +446,7 @@ function parseBlobStore(get: (flag: string) => string | undefined): S3BlobConfig
     endpoint: endpoint.replace(/\/+$/, ''),
     region: region ?? 'us-east-1',
     timeoutMs: parseInteger('s3-timeout-seconds', timeout ?? '15', 1, 3600) * 1000,
+    sweepGraceMs: parseInteger('s3-sweep-grace-seconds', grace ?? '3600', 1, 7 * 86_400) * 1000,
   })
 }
 

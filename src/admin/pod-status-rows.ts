@@ -23,6 +23,8 @@ export interface PodStatus {
     readonly lastFailure?: { readonly at: string; readonly reason: string }
   } | null
   readonly lastBackup: BackupRecord | null
+  /** Present when files' bytes are in an object store (--blob-store s3://…): where, and what is wrong when it does not answer. */
+  readonly blobStore?: { readonly location: string; readonly problem?: string }
 }
 
 /** One line of the panel; `warning` lines are shown as warnings. Dates go through the page's own formatter. */
@@ -39,6 +41,17 @@ export function podStatusRows(s: PodStatus, formatDate: (iso: string) => string)
     { label: 'Running for', text: `${duration(now - Date.parse(s.startedAt))}, since ${formatDate(s.startedAt)}` },
     { label: 'Disk', text: `${formatBytes(s.disk.usedBytes)} used by the pod, ${formatBytes(s.disk.freeBytes)} free` },
   ]
+  if (s.blobStore) {
+    rows.push(
+      s.blobStore.problem
+        ? {
+            label: 'Files',
+            warning: true,
+            text: `${s.blobStore.problem}: files cannot be read or written now (they answer 503 and nothing is lost); RDF documents work. The pod asks again at every request.`,
+          }
+        : { label: 'Files', text: `in ${s.blobStore.location}` },
+    )
+  }
   if (s.biggestFolders?.length) {
     rows.push({
       label: 'Biggest folders',

@@ -17,7 +17,8 @@ export async function exportCommand(cfg: Config): Promise<void> {
     return
   }
   const { exportPod } = await import('../store/export-pod.ts')
-  const store = await openDataDir(cfg.dataDir)
+  // A pod whose bytes are in a bucket is exported with the flags it runs with: its bytes come from there.
+  const store = await openDataDir(cfg.dataDir, Date.now(), cfg.s3 ? { s3: cfg.s3 } : {})
   try {
     const at = Date.now()
     const counts = await exportPod(store, dest, at)

@@ -17,10 +17,10 @@ export async function importCommand(cfg: Config): Promise<void> {
     mkdirSync(work, { recursive: true })
     const { holder, exportDir } = await (await import('../store/export-archive.ts')).unpackExportArchive(src, work)
     try {
-      await importPod(cfg.dataDir, exportDir, cfg.baseUrl)
+      await importPod(cfg.dataDir, exportDir, cfg.baseUrl, cfg.s3)
     } finally {
       rmSync(holder, { recursive: true, force: true })
     }
-  } else await importPod(cfg.dataDir, src, cfg.baseUrl)
+  } else await importPod(cfg.dataDir, src, cfg.baseUrl, cfg.s3)
   console.log(`solopod: imported ${src} into ${cfg.dataDir} for ${cfg.baseUrl}`)
 }

@@ -1,5 +1,6 @@
-// GET /.well-known/solopod/health: 200 while the database is open and takes a synced write, 503 otherwise.
-// Public (a load balancer or uptime checker asks without credentials), so it says nothing but that.
+// GET /.well-known/solopod/health: 200 while the database is open and takes a synced write and the blob store
+// answers, 503 otherwise. Public (a load balancer or uptime checker asks without credentials), so it says nothing
+// but which of the two is wrong: `unavailable` (the database) or `blob_store_unavailable` (files' bytes: RDF works).
 
 import type { Store } from '../store/open-store.ts'
 import { probeWritable } from '../store/health-probe.ts'
@@ -9,20 +10,27 @@ import { describeCause, log } from '../log.ts'
 /** A synced write costs a disk flush: strangers asking in a loop share one probe a second. */
 const PROBE_EVERY_MS = 1000
 
+type Health = 'ok' | 'unavailable' | 'blob_store_unavailable'
+
 export function makeHealthCheck(store: Store, now: () => number): () => Promise<Response> {
-  let last: { at: number; healthy: Promise<boolean> } | undefined
-  const probe = (at: number) =>
-    probeWritable(store, at).then(
-      () => true,
-      (err: unknown) => {
-        log.warn('health.store_unwritable', { cause: describeCause(err) })
-        return false
-      },
-    )
+  let last: { at: number; health: Promise<Health> } | undefined
+  const probe = async (at: number): Promise<Health> => {
+    try {
+      await probeWritable(store, at)
+    } catch (err) {
+      log.warn('health.store_unwritable', { cause: describeCause(err) })
+      return 'unavailable'
+    }
+    // The blob store shares its own answers once a second (and bounds their time) for this and the Pod status page.
+    const problem = await store.blobs.problem()
+    if (problem === undefined) return 'ok'
+    log.warn('health.blob_store_unavailable', { problem })
+    return 'blob_store_unavailable'
+  }
   return async () => {
     const at = now()
-    if (!last || at - last.at >= PROBE_EVERY_MS) last = { at, healthy: probe(at) }
-    const healthy = await last.healthy
-    return jsonResponse({ status: healthy ? 'ok' : 'unavailable' }, { status: healthy ? 200 : 503 })
+    if (!last || at - last.at >= PROBE_EVERY_MS) last = { at, health: probe(at) }
+    const status = await last.health
+    return jsonResponse({ status }, { status: status === 'ok' ? 200 : 503 })
   }
 }

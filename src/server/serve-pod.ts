@@ -9,6 +9,7 @@ import { makeInFlight } from '../lib/in-flight.ts'
 import { recordBackup } from '../store/last-backup.ts'
 import { sweepExpiredRecordsRegularly } from '../store/expired-records.ts'
 import { sweepExpiredUploadsRegularly } from '../store/expired-uploads.ts'
+import { sweepObjectsRegularly } from '../store/object-sweep.ts'
 import { sweepTrashRegularly } from '../store/trash-sweep.ts'
 import { sweepVersionsRegularly } from '../store/version-sweep.ts'
 import { totalBytesAt } from '../store/disk-space.ts'
@@ -109,6 +110,11 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     onCapped: r => log.info('store.versions_capped', { versions: r.versions, trashItems: r.trashItems, bytes: r.bytes, heldBytes: r.heldBytes }),
     onError: err => log.warn('store.version_sweep_failed', { cause: describeCause(err) }),
   })
+  const stopObjectSweeps = sweepObjectsRegularly(store, {
+    everyMs: cfg.s3?.sweepGraceMs ?? 0,
+    onSwept: count => log.info('store.blobs_swept', { files: count }),
+    onError: err => log.warn('blob.sweep_failed', { cause: describeCause(err) }),
+  })
   const closeControl = openControlSocketOf(pod)
 
   let stopped: Promise<void> | undefined
@@ -124,6 +130,7 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
       await stopUploadSweeps()
       await stopTrashSweeps()
       await stopVersionSweeps()
+      await stopObjectSweeps()
       closeControl()
       await pod.close()
       log.info('server.stopped', {})

@@ -84,6 +84,13 @@ export interface BlobStore extends PartialBlobs {
   freeBytes(): number
   /** Where the bytes are, for the log and `blobs check` (a directory, or s3://bucket/prefix at an endpoint). */
   readonly location: string
+  /** True when the bytes are not on this machine's disk (an object store): the Pod status page says where. */
+  readonly remote: boolean
+  /**
+   * Undefined while the store answers, else what is wrong in a sentence without a key (the health endpoint and the
+   * Pod status page). Asked once a second at most whoever asks; an answer comes within the store's time limit.
+   */
+  problem(): Promise<string | undefined>
 }
 
 /** Limits of one append to a partial upload; `maxBytes` caps the whole upload, not the append. */

@@ -1,12 +1,14 @@
-// `solopod blobs check`: the blob store against the records that name its blobs, like a file system check.
+// `solopod blobs check`: the blob store against the records that name its blobs, like a file system check: every
+// named blob is there with the size and the SHA-256 its record says (all its bytes read back).
 
+import type { BlobStore } from './blob-store.ts'
 import type { Store } from './open-store.ts'
 
 export interface BlobProblem {
   readonly id: string
   readonly named: string
-  readonly expected?: number
-  readonly found?: number
+  readonly expected?: number | string
+  readonly found?: number | string
 }
 
 export interface BlobCheck {
@@ -18,6 +20,8 @@ export interface BlobCheck {
   readonly missing: readonly BlobProblem[]
   /** In the store with another size than the record says. */
   readonly wrongSize: readonly BlobProblem[]
+  /** In the store with the right size and other bytes: their SHA-256 (expected, found) is not the record's. */
+  readonly wrongSha256: readonly BlobProblem[]
   /** In the store and named by nothing (a write cut short); removed with `repair`. */
   readonly orphans: readonly string[]
   readonly removed: number
@@ -27,17 +31,25 @@ export interface BlobCheck {
  * What names each blob, and the size it says, collected whole: one entry per file of the pod (a million files
  * are a few hundred MB for this command, run with the pod stopped).
  */
-async function namedBlobs(store: Store): Promise<Map<string, { named: string; size?: number }>> {
-  const named = new Map<string, { named: string; size?: number }>()
+interface Named {
+  readonly named: string
+  readonly size?: number
+  readonly sha256?: string
+}
+
+const expectedOf = (meta: { size: number; sha256?: string }) => ({ size: meta.size, ...(meta.sha256 ? { sha256: meta.sha256 } : {}) })
+
+async function namedBlobs(store: Store): Promise<Map<string, Named>> {
+  const named = new Map<string, Named>()
   for await (const [id, ref] of store.blobRefs.iterator()) {
     const meta = ref.startsWith('trash:') ? undefined : await store.meta.get(ref)
-    named.set(id, { named: ref, ...(meta?.blob === id ? { size: meta.size } : {}) })
+    named.set(id, { named: ref, ...(meta?.blob === id ? expectedOf(meta) : {}) })
   }
   for await (const key of store.versionBlobs.keys()) {
     const [id, versionKey] = key.split('\0', 2) as [string, string]
     if (named.has(id)) continue
     const record = await store.versions.get(key.slice(id.length + 1))
-    named.set(id, { named: `version ${versionKey.split('\0')[0]}`, ...(record?.meta.blob === id ? { size: record.meta.size } : {}) })
+    named.set(id, { named: `version ${versionKey.split('\0')[0]}`, ...(record?.meta.blob === id ? expectedOf(record.meta) : {}) })
   }
   return named
 }
@@ -47,6 +59,7 @@ export async function checkBlobs(store: Store, { repair }: { repair: boolean }):
   const named = await namedBlobs(store)
   const seen = new Set<string>()
   const wrongSize: BlobProblem[] = []
+  const wrongSha256: BlobProblem[] = []
   const orphans: string[] = []
   let stored = 0
   for await (const { id, size } of store.blobs.list()) {
@@ -58,6 +71,11 @@ export async function checkBlobs(store: Store, { repair }: { repair: boolean }):
     }
     seen.add(id)
     if (record.size !== undefined && record.size !== size) wrongSize.push({ id, named: record.named, expected: record.size, found: size })
+    else if (record.sha256 !== undefined) {
+      // Every byte read back: what a disk or a bucket changed behind the pod's back shows only so.
+      const found = await sha256Of(store.blobs, id)
+      if (found !== record.sha256) wrongSha256.push({ id, named: record.named, expected: record.sha256, found })
+    }
   }
   const missing = [...named].filter(([id]) => !seen.has(id)).map(([id, r]) => ({ id, named: r.named, ...(r.size !== undefined ? { expected: r.size } : {}) }))
   let removed = 0
@@ -66,5 +84,13 @@ export async function checkBlobs(store: Store, { repair }: { repair: boolean }):
       await store.blobs.discard(id)
       removed++
     }
-  return { stored, named: named.size, missing, wrongSize, orphans, removed }
+  return { stored, named: named.size, missing, wrongSize, wrongSha256, orphans, removed }
+}
+
+async function sha256Of(blobs: BlobStore, id: string): Promise<string> {
+  const opened = await blobs.open(id)
+  const hash = new Bun.CryptoHasher('sha256')
+  const stream: ReadableStream<Uint8Array> = opened instanceof Blob ? opened.stream() : opened
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) hash.update(chunk)
+  return hash.digest('hex')
 }

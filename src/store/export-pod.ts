@@ -14,6 +14,7 @@ import { openSnapshot, type StoreSnapshot } from './store-snapshot.ts'
 import { LAST_BACKUP_KEY } from './last-backup.ts'
 import { HEALTH_PROBE_KEY } from './health-probe.ts'
 import { UserError } from '../lib/user-error.ts'
+import { BlobStoreUnavailable } from './blob-store.ts'
 
 /** Names inside an export directory; import-pod.ts reads the same ones. */
 export const MANIFEST_FILE = 'manifest.json'
@@ -181,17 +182,49 @@ async function writeBlob(
   index: number,
   options: ExportOptions,
 ): Promise<{ file: string; sha256: string }> {
-  const source = meta.blob === undefined ? undefined : store.blobs.localFile(meta.blob)
-  if (source === undefined || meta.sha256 === undefined || !existsSync(source)) {
-    throw new ExportError(`the store lists binary ${path} but holds no file for it; the data directory is damaged`)
-  }
+  const damaged = () => new ExportError(`the store lists binary ${path} but holds no file for it; the data directory is damaged`)
+  if (meta.blob === undefined || meta.sha256 === undefined) throw damaged()
   const file = `${String(index).padStart(6, '0')}.bin`
   const dest = join(destDir, BLOBS_DIR, file)
+  const source = store.blobs.localFile(meta.blob)
+  if (source === undefined) {
+    await copyObject(store, path, meta.blob, meta.sha256, dest)
+    return { file, sha256: meta.sha256 }
+  }
+  if (!existsSync(source)) throw damaged()
   if (!(options.linkFiles && tryLink(source, dest))) {
     await copyFile(source, dest, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE)
     await syncFile(dest)
   }
   return { file, sha256: meta.sha256 }
+}
+
+/**
+ * An object store's blob streamed into the export (a part at a time, never whole in memory), its SHA-256 checked
+ * on the way: an export restores what the records say, or fails.
+ */
+async function copyObject(store: Store, path: string, id: string, sha256: string, dest: string): Promise<void> {
+  let opened
+  try {
+    opened = await store.blobs.open(id)
+  } catch (err) {
+    if (err instanceof BlobStoreUnavailable) throw new ExportError(`binary ${path}: ${err.message}`, { cause: err })
+    throw new ExportError(`the store lists binary ${path} but its object is missing from ${store.blobs.location}; the data directory is damaged`, {
+      cause: err,
+    })
+  }
+  const hash = new Bun.CryptoHasher('sha256')
+  const stream: ReadableStream<Uint8Array> = opened instanceof Blob ? opened.stream() : opened
+  async function* hashed(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(chunk)
+      yield chunk
+    }
+  }
+  await pipeline(Readable.from(hashed()), createWriteStream(dest, { flags: 'wx' }))
+  if (hash.digest('hex') !== sha256)
+    throw new ExportError(`binary ${path}: its object in ${store.blobs.location} is not the bytes recorded (solopod blobs check)`)
+  await syncFile(dest)
 }
 
 /** A hard link, when the destination is on the blob's own disk. */

@@ -1,5 +1,6 @@
 // `solopod import`: restores an export directory into a new data directory, moving the pod to a new base URL if asked.
 
+import type { S3BlobConfig } from '../config.ts'
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -40,7 +41,7 @@ const BATCH_ENTRIES = 5000
  * is built in a sibling directory and renamed into place at the end, so a failed import (bad
  * checksum, truncated file) leaves no half-filled data directory behind.
  */
-export async function importPod(dataDir: string, srcDir: string, baseUrl: string): Promise<void> {
+export async function importPod(dataDir: string, srcDir: string, baseUrl: string, s3?: S3BlobConfig): Promise<void> {
   dataDir = resolve(dataDir)
   if (existsSync(dataDir) && (!statSync(dataDir).isDirectory() || readdirSync(dataDir).length > 0)) {
     throw new ImportError(`${dataDir} is not empty; import only restores into a new or empty data directory`)
@@ -50,7 +51,9 @@ export async function importPod(dataDir: string, srcDir: string, baseUrl: string
   mkdirSync(dirname(dataDir), { recursive: true })
   const staging = `${dataDir}.import-${process.pid}-${Date.now()}`
   try {
-    const store = await openStore(staging)
+    // With --blob-store s3://…, the files' bytes stream into the bucket (a failed import's objects are orphans the
+    // pod sweeps once their grace period is over).
+    const store = await openStore(staging, s3 ? { s3 } : {})
     try {
       await restoreResources(store, srcDir, manifest)
       const quads = await restoreQuads(store, join(srcDir, QUADS_FILE), rebase)

@@ -23,6 +23,9 @@ export interface S3Credentials {
  * in flight). Bun's writer does not wait by itself (`write()` returns a number): `flush()` is awaited per part.
  */
 export const PART_SIZE = 8 * 1024 * 1024
+/** The health endpoint asked in a loop shares one question to the bucket a second, answered within 5 s. */
+const PROBLEM_EVERY_MS = 1000
+const PROBLEM_WAIT_MS = 5000
 /** Keys asked for per listing (the S3 maximum). */
 const LIST_PAGE = 1000
 
@@ -49,10 +52,10 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   const noteStored = collectEvery()
 
   /** `work` within the bucket's time limit; any failure of it is the store being unavailable. */
-  async function bounded<T>(what: string, work: Promise<T>): Promise<T> {
+  async function bounded<T>(what: string, work: Promise<T>, ms = cfg.timeoutMs): Promise<T> {
     let timer: Timer | undefined
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(unavailable(`${what} within ${cfg.timeoutMs} ms`)), cfg.timeoutMs)
+      timer = setTimeout(() => reject(unavailable(`${what} within ${ms} ms`)), ms)
     })
     try {
       return await Promise.race([work, late])
@@ -160,29 +163,52 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
 
   const freeBytes = () => freeBytesAt(dataDir)
 
+  /** One listing of a key at most: it needs the keys to be right and the bucket to be there, and moves no bytes. */
+  let asked: { at: number; problem: Promise<string | undefined> } | undefined
+  const problem = () => {
+    const at = Date.now()
+    if (!asked || at - asked.at >= PROBLEM_EVERY_MS) {
+      asked = {
+        at,
+        problem: bounded('answer', client.list({ prefix: cfg.prefix, maxKeys: 1 }), Math.min(cfg.timeoutMs, PROBLEM_WAIT_MS)).then(
+          () => undefined,
+          (err: unknown) => `the object store ${describeLocation(cfg)} is unavailable (${reasonOf(err)})`,
+        ),
+      }
+    }
+    return asked.problem
+  }
+
+  const removal = makeDeferredRemoval(id => void deleteNow(id))
+
   return {
     ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
     put,
     read: id => client.file(keyOf(id)),
     open,
     list,
-    ...makeDeferredRemoval(id => void deleteNow(id)),
+    remove: removal.remove,
+    hold: removal.hold,
     discard: deleteNow,
     async sweep(areLive) {
-      // The bucket may be down at start: the pod serves anyway (files answer 503), and orphans wait for the next start.
+      // The bucket may be down: the pod serves anyway (files answer 503), and orphans wait for the next sweep.
+      // Run while the pod serves too (serve-pod.ts), so an object younger than the grace period (its write may be
+      // about to commit) and one a reader may still hold (its removal is deferred anyway) are left alone.
       let removed = 0
       try {
         let group: string[] = []
         const settle = async () => {
           const answers = await areLive(group)
           for (const [i, id] of group.entries()) {
-            if (answers[i] === true) continue
+            if (answers[i] === true || removal.mayBeRead(id)) continue
             await bounded('delete an object', client.delete(keyOf(id)))
             removed++
           }
           group = []
         }
-        for await (const { id } of list()) {
+        const settledBefore = Date.now() - cfg.sweepGraceMs
+        for await (const { id, lastModified } of list()) {
+          if (lastModified === undefined || !(Date.parse(lastModified) < settledBefore)) continue
           group.push(id)
           if (group.length >= LIST_PAGE) await settle()
         }
@@ -196,7 +222,20 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
     localFile: () => undefined,
     freeBytes,
     location: describeLocation(cfg),
+    remote: true,
+    problem,
   }
+}
+
+/**
+ * Why a request failed, short and without anything of the request (its signature names the access key): the S3
+ * error's code (AccessDenied, NoSuchBucket), the socket's (ECONNREFUSED), or the time limit.
+ */
+function reasonOf(err: unknown): string {
+  const cause = err instanceof BlobStoreUnavailable && err.cause !== undefined ? err.cause : err
+  const code = (cause as { code?: unknown } | undefined)?.code
+  if (typeof code === 'string' && /^[A-Za-z_]{2,40}$/.test(code)) return code
+  return err instanceof BlobStoreUnavailable && err.cause === undefined ? 'no answer in time' : 'the request failed'
 }
 
 /** The bucket and where it is; never the keys. */

@@ -1,7 +1,7 @@
 // `solopod blobs check` on a pod whose files are in its data directory (the S3 one: test/s3/s3-blob-store.test.ts).
 
 import { afterAll, expect, test } from 'bun:test'
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runSolopod, startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
@@ -9,7 +9,7 @@ import { seedPublicContainer } from './seed-store.ts'
 let pod: RunningPod | undefined
 afterAll(() => pod?.dispose())
 
-test('an unnamed file in files/ is listed as an orphan and removed with --repair; a lost one is missing (exit 1)', async () => {
+test('an unnamed file in files/ is listed as an orphan and removed with --repair; changed bytes are a wrong sha256, a lost one is missing (exit 1)', async () => {
   pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']) })
   const res = await fetch(`${pod.baseUrl}/files/a.bin`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(1234) })
   expect(res.status).toBe(201)
@@ -28,6 +28,22 @@ test('an unnamed file in files/ is listed as an orphan and removed with --repair
   expect(repair.stdout).toContain(`orphan: ${orphan} (removed)`)
   expect(existsSync(join(pod.dataDir, 'files', 'cd', orphan))).toBe(false)
   expect((await runSolopod('blobs', 'check', '--data', pod.dataDir)).stdout).toContain('all blobs are in order')
+
+  // Bytes changed behind the pod's back, the size kept: only their sha256 tells.
+  // The one file left (the orphan's folder may stay, empty).
+  const [name] = readdirSync(join(pod.dataDir, 'files'), { recursive: true, encoding: 'utf8' })
+    .map(p => p.split('/').at(-1)!)
+    .filter(n => /^[0-9a-f]{32}$/.test(n))
+  const file = join(pod.dataDir, 'files', name!.slice(0, 2), name!)
+  const zeros = new Bun.CryptoHasher('sha256').update(new Uint8Array(1234)).digest('hex')
+  const ones = new Uint8Array(1234).fill(1)
+  writeFileSync(file, ones)
+  const changed = await runSolopod('blobs', 'check', '--data', pod.dataDir)
+  expect(changed.code).toBe(1)
+  expect(changed.stdout).toContain(
+    `wrong sha256: ${name} (/files/a.bin): ${new Bun.CryptoHasher('sha256').update(ones).digest('hex')}, the record says ${zeros}\n`,
+  )
+  expect(changed.stdout).toContain('0 missing, 0 of the wrong size, 1 with other bytes than their sha256, 0 orphan(s)')
 
   rmSync(join(pod.dataDir, 'files'), { recursive: true })
   mkdirSync(join(pod.dataDir, 'files'))

@@ -1,5 +1,6 @@
 // Issue 39 without an engine: the S3 flags as the config reads them, and a pod whose bucket does not answer at all
-// (nothing listens at the endpoint) starts, keeps RDF working and answers files with 503 blob_store_unavailable.
+// (nothing listens at the endpoint) starts, keeps RDF working and answers files with 503 blob_store_unavailable;
+// its health endpoint and the owner's Pod status page say that the blob store is what is wrong.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
@@ -8,6 +9,7 @@ import { buildConfig, ConfigError } from '../../src/config.ts'
 import { openBlobStore } from '../../src/store/open-blob-store.ts'
 import { UserError } from '../../src/lib/user-error.ts'
 import { freePort, startPod, type RunningPod } from '../e2e/start-server.ts'
+import { ownerSignedIn } from './owner-login.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 
 describe('the S3 flags', () => {
@@ -19,6 +21,7 @@ describe('the S3 flags', () => {
       endpoint: 'http://127.0.0.1:7480',
       region: 'us-east-1',
       timeoutMs: 15_000,
+      sweepGraceMs: 3_600_000,
     })
     expect(config('--blob-store', 's3://pod-files', '--s3-endpoint', 'https://r2.example', '--s3-region', 'auto').s3?.prefix).toBe('')
     expect(config().s3).toBeUndefined()
@@ -38,10 +41,11 @@ describe('the S3 flags', () => {
 })
 
 let pod: RunningPod
+let endpoint: string
 beforeAll(async () => {
   process.env.AWS_ACCESS_KEY_ID = 'AKIANOBODYLISTENS000'
   process.env.AWS_SECRET_ACCESS_KEY = 'nobody-listens-secret'
-  const endpoint = `http://127.0.0.1:${await freePort()}`
+  endpoint = `http://127.0.0.1:${await freePort()}`
   pod = await startPod({
     seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
     extraArgs: ['--blob-store', 's3://nowhere/pod', '--s3-endpoint', endpoint, '--s3-timeout-seconds', '2'],
@@ -97,5 +101,35 @@ describe('a bucket that does not answer', () => {
     expect(await res.text()).toStartWith('blob_store_unavailable:')
     expect((await fetch(`${pod.baseUrl}/files/r.bin`)).status).toBe(404)
     expect(readdirSync(join(pod.dataDir, 'uploads'))).toContain(upload.split('/').at(-1)!)
+  })
+})
+
+describe('the blob store down, as the pod reports it', () => {
+  test('health: 503 {"status":"blob_store_unavailable"}, within the probe\'s bound, nothing more said', async () => {
+    const started = Date.now()
+    const res = await fetch(`${pod.baseUrl}/.well-known/solopod/health`)
+    expect(res.status).toBe(503)
+    expect(await res.text()).toBe('{"status":"blob_store_unavailable"}')
+    expect(Date.now() - started).toBeLessThan(4000)
+  })
+
+  test('Pod status: a warning sentence naming the bucket and why, never a key', async () => {
+    const owner = await ownerSignedIn(pod)
+    const url = (path: string) => pod.baseUrl + path
+    const api = await fetch(url('/.admin/api/status'), { headers: { cookie: owner.header() } })
+    expect(api.status).toBe(200)
+    const status = (await api.json()) as { blobStore?: { location: string; problem?: string } }
+    expect(status.blobStore).toEqual({
+      location: `s3://nowhere/pod/ at ${endpoint}`,
+      problem: `the object store s3://nowhere/pod/ at ${endpoint} is unavailable (ConnectionRefused)`,
+    })
+    const page = await (await fetch(url('/.admin/status'), { headers: { cookie: owner.header() } })).text()
+    expect(page).toContain(
+      `<dd class="warning">the object store s3://nowhere/pod/ at ${endpoint} is unavailable (ConnectionRefused): files cannot be read or written now (they answer 503 and nothing is lost); RDF documents work. The pod asks again at every request.</dd>`,
+    )
+    for (const text of [page, JSON.stringify(status), pod.stdout()]) {
+      expect(text).not.toContain('nobody-listens-secret')
+      expect(text).not.toContain('AKIANOBODYLISTENS000')
+    }
   })
 })
