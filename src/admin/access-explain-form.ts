@@ -1,6 +1,7 @@
 // "Why may X do Y?" on the share page: a GET form (agent, the page's path) and the pod's own decision
 // (access-explain.ts, the function the resource server enforces) rendered as the answer, without JavaScript.
 
+import { personLabel } from './person-label.ts'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { html, type SafeHtml } from '../http/html-page.ts'
@@ -16,19 +17,25 @@ const ground = (g: Ground): SafeHtml =>
     ? html`rule <code>${g.authorization}</code> of <code>${g.acl}</code>${g.inheritedFrom ? ` (inherited from ${g.inheritedFrom})` : ''}`
     : html`grant <code>${g.grant}</code> (${g.scope}${g.via ? `, via ${g.via}` : ''})`
 
-function answer(who: string, x: Explained): SafeHtml {
-  return html`<div id="check-answer" role="status"><p><strong>${x.modes.length ? `${who} may: ${x.modes.join(', ')}` : `${who} may do nothing here.`}</strong></p>
+function answer(who: SafeHtml | string, x: Explained): SafeHtml {
+  return html`<div id="check-answer" role="status"><p><strong>${x.modes.length ? html`${who} may: ${x.modes.join(', ')}` : html`${who} may do nothing here.`}</strong></p>
 ${Object.keys(x.because).length ? html`<ul>${Object.entries(x.because).map(([mode, grounds]) => html`<li>${mode}: ${grounds.map((g, i) => html`${i ? '; ' : ''}${ground(g)}`)}</li>`)}</ul>` : ''}
 ${x.whyNot?.length ? html`<ul>${x.whyNot.map(w => html`<li class="muted">${w}</li>`)}</ul>` : ''}</div>`
 }
 
 /** The form, and the answer when the page was opened with `agent=`; a bad agent is said beside the field. */
-export async function explainForm(deps: Pick<Deps, 'cfg' | 'decider' | 'store' | 'now'>, path: string, query: Record<string, unknown>): Promise<SafeHtml> {
+export async function explainForm(
+  deps: Pick<Deps, 'cfg' | 'decider' | 'store' | 'now' | 'people'>,
+  path: string,
+  query: Record<string, unknown>,
+): Promise<SafeHtml> {
   const agent = typeof query.agent === 'string' ? query.agent.trim() : ''
   let shown: SafeHtml | string = ''
   if (agent) {
     try {
-      shown = answer(agent, await explainAccess(deps, deps.decider, { agent, resource: deps.cfg.baseUrl + path }))
+      const isWebId = /^https?:\/\//.test(agent)
+      if (isWebId) deps.people.learn([agent])
+      shown = answer(isWebId ? personLabel(deps.people, agent) : agent, await explainAccess(deps, deps.decider, { agent, resource: deps.cfg.baseUrl + path }))
     } catch (err) {
       if (!(err instanceof HttpError) || err.status >= 500) throw err
       shown = html`<p class="field-error" id="check-answer" role="alert">Agent: ${err.description}</p>`

@@ -69,6 +69,15 @@ describe('the share page', () => {
     expect(page).not.toMatch(/>[^<]*<\/a> <span class="muted">\(nobody\.example\)/)
   })
 
+  test('"Why may someone do something here?" names the person asked about', async () => {
+    const page = await (
+      await pod.request(`/.admin/share?path=${encodeURIComponent(PATH)}&agent=${encodeURIComponent(ALICE)}`, { headers: { cookie: owner.header() } })
+    ).text()
+    expect(page).toMatch(
+      /<strong><span class="person">.*Alice &lt;b&gt;Martin&lt;\/b&gt;<\/a> <span class="muted">\(alice\.example\)<\/span><\/span> may: read/,
+    )
+  })
+
   test('Apps and sessions names the people too', async () => {
     const page = await (await pod.request('/.admin/sessions', { headers: { cookie: owner.header() } })).text()
     expect(page).toContain('>Bob</a> <span class="muted">(bob.example)</span>')
