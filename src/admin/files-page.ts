@@ -25,6 +25,7 @@ import { moveToTrash } from './trash-files.ts'
 import { makeRowMarkers, type RowMarkers } from './row-markers.ts'
 import { ownerActing } from './owner-acting.ts'
 import { metaAsOwner, readAsOwner } from './owner-read.ts'
+import { searchForm } from './search-form.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type LayerDeps = Pick<Deps, 'cfg' | 'resources'>
@@ -94,7 +95,7 @@ ${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td
     heading: path === '/' ? 'Your files' : nameOf(path),
     section: ADMIN_PATHS.files,
     ...(done ? { notice: done } : {}),
-    body: csrf => html`${crumbs(path)}
+    body: csrf => html`${searchForm()}${crumbs(path)}
 <p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a></p>${pager}
 <form id="selection" method="get" action="${ADMIN_PATHS.deleteSelected}" data-enhance="select"><input type="hidden" name="path" value="${path}">
 <div class="table-wrap"><table class="stack files"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>

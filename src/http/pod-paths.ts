@@ -42,6 +42,9 @@ export const ADMIN_PATHS = {
   status: '/.admin/status',
   /** The dashboard's pages and their forms (each works without JavaScript): files (new folder, upload, delete, edit), sharing, profile. */
   files: '/.admin/files',
+  /** Search by name across the pod (the store's name index): GET `?q=` the page, `api/search?q=&limit=` the JSON. */
+  search: '/.admin/files/search',
+  searchApi: '/.admin/api/search',
   newFolder: '/.admin/files/folder',
   upload: '/.admin/files/upload',
   delete: '/.admin/delete',

@@ -28,6 +28,7 @@ import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
 import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
 import { makeTreeCount } from './tree-count.ts'
+import { makeNameSearch, type NameSearchResult } from './name-search.ts'
 import { makeTrashDeletes, makeTrashListing, type TrashedItem } from './trash-listing.ts'
 import { makeVersionActivity, type VersionActivity } from './version-activity.ts'
 import { readDocumentStatements } from './document-statements.ts'
@@ -86,6 +87,8 @@ export interface Resources extends VersionReads, VersionActivity {
   deleteTree(who: Acting, path: string, expectedCount?: number, lockTokens?: readonly string[]): Promise<string[]>
   /** A page of the container's members with their count (up to a bound), after Read on it: member-listing.ts. */
   list(who: Acting, path: string, page: ListingRequest): Promise<MemberListing>
+  /** Resources whose name holds the query's words, from the store's name index, for whoever controls the pod's root: name-search.ts. */
+  findByName(who: Acting, query: string, limit: number): Promise<NameSearchResult>
   /** How many items the folder holds at any depth (what `trash` and `deleteTree` confirm), after Read on it and on every folder in it: tree-count.ts. */
   treeCount(who: Acting, path: string): Promise<number>
   /** What the trash holds, the most recently deleted first, for whoever holds Control of the pod's root: trash-listing.ts. */
@@ -147,6 +150,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     read,
     list: makeListMembers(deps, read),
     treeCount: makeTreeCount(deps, read),
+    findByName: makeNameSearch(deps),
     trashed: makeTrashListing(deps),
     ...makeTrashDeletes(deps),
     statements: async (who, path) => readDocumentStatements(store, baseUrl, path, (await read(who, path)).meta),
