@@ -106,7 +106,7 @@ ${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td
     ...(done ? { notice: done } : {}),
     body: csrf => html`${searchForm()}${crumbs(path)}${sortForm(path, sort)}
 ${list.sortRefused ? html`<p class="notice">Sorted by name: sorting by date, size or type is offered for folders of up to ${SORT_UP_TO.toLocaleString('en')} items.</p>` : ''}
-<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a></p>${pager}
+<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a> · <a href="${ADMIN_PATHS.sharedByMe}">Shared by me</a></p>${pager}
 <form id="selection" method="get" action="${ADMIN_PATHS.deleteSelected}" data-enhance="select"><input type="hidden" name="path" value="${path}">
 <div class="table-wrap"><table class="stack files"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
 <thead><tr><th scope="col" class="pick"><span class="visually-hidden">Selected</span></th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>

@@ -82,6 +82,8 @@ export const ADMIN_PATHS = {
   profilePicture: '/.admin/profile/picture',
   /** The share page: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',
+  /** Everything the owner has shared (ACL rules naming others, share links, grants), each with its way back. */
+  sharedByMe: '/.admin/shared',
   shareAdd: '/.admin/share/add',
   shareRemove: '/.admin/share/remove',
   shareInherit: '/.admin/share/inherit',
