@@ -9,8 +9,8 @@ const STEP = 1000
 
 /**
  * The stored paths of every ACL document, in path order. ACLs are found by their name among every resource's
- * metadata key (no index of them is kept): a key scan, about 50 ms for 100,000 resources, made only when the owner
- * opens the page. Control of the root, as the trash: the list names documents whoever may read them.
+ * metadata key (no index of them is kept): a scan of keys alone (no value is read), made only when the owner opens
+ * the page. Control of the root, as the trash: the list names documents whoever may read them.
  */
 export function makeAclListing(deps: ResourcesDeps) {
   return async function aclDocuments(who: Acting): Promise<string[]> {
