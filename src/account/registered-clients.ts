@@ -6,6 +6,7 @@ import type { Store } from '../store/open-store.ts'
 import { deleteRecord, getRecord, putRecord, readRecords } from '../store/records.ts'
 import { show } from '../lib/text.ts'
 import { isSecretOf, newClientSecret, randomBase64url } from '../lib/client-secret.ts'
+import { sha256Base64url } from '../lib/text.ts'
 
 const KIND = 'client'
 /** Unused dynamic registrations expire (anyone may register); each login extends it. */
@@ -39,6 +40,11 @@ export interface RegisteredClient extends ClientMetadata {
   readonly registration: 'dynamic' | 'static'
   /** SHA-256 of the secret (a 256-bit random value, so no slow hash is needed); confidential clients only. */
   readonly secretHash?: string
+  /**
+   * The secrets given before to the same app registering again (newest first, at most EARLIER_SECRETS): each
+   * login of a browser app registers anew, and the sessions of the earlier logins still refresh with theirs.
+   */
+  readonly earlierSecretHashes?: readonly string[]
   readonly createdAt: number
 }
 
@@ -171,14 +177,55 @@ export function clientMetadataJson(c: RegisteredClient): Record<string, unknown>
   })
 }
 
-/** Stores a new client; returns it and, for a confidential client, its secret (shown once, stored hashed). */
+/** Secrets an app that registers again keeps valid besides the newest (its earlier logins' sessions). */
+export const EARLIER_SECRETS = 4
+/** `client-by-metadata` records: the client id a dynamic registration of exactly this metadata was given. */
+const BY_METADATA = 'client-by-metadata'
+
+/** One string for metadata, whatever order its lists and fields came in: the same app registering again gives the same. */
+function metadataKey(m: ClientMetadata): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted).sort()
+      : typeof v === 'object' && v !== null
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v
+  return sha256Base64url(JSON.stringify(sorted(m)))
+}
+
+/**
+ * Stores a client; returns it and, for a confidential client, its secret (shown once, stored hashed). A dynamic
+ * registration of exactly the metadata of a client registered before (an app logging in again: same redirect URIs,
+ * name and the rest) is that client again — one entry in Apps and sessions, not one per login. A public client
+ * gets its client id back (it holds no secret); a confidential one gets it with a new secret, and the secrets of
+ * its last EARLIER_SECRETS registrations stay valid for the sessions that use them.
+ */
 export async function registerClient(
   store: Store,
   metadata: ClientMetadata,
   registration: 'dynamic' | 'static',
   now: number,
-): Promise<{ client: RegisteredClient; secret?: string }> {
+): Promise<{ client: RegisteredClient; secret?: string; again?: true }> {
   const made = metadata.authMethod === 'client_secret_basic' ? newClientSecret() : undefined
+  const key = registration === 'dynamic' ? metadataKey(metadata) : undefined
+  const knownId = key === undefined ? undefined : await getRecord<string>(store, BY_METADATA, key, now)
+  const known = knownId === undefined ? undefined : await getRegisteredClient(store, knownId, now)
+  if (known && key !== undefined && metadataKey(stripRecord(known)) === key) {
+    const again: RegisteredClient = made
+      ? {
+          ...known,
+          secretHash: made.secretHash,
+          earlierSecretHashes: [known.secretHash, ...(known.earlierSecretHashes ?? [])].filter((h): h is string => h !== undefined).slice(0, EARLIER_SECRETS),
+        }
+      : known
+    await putRecord(store, KIND, again.clientId, again, now + DYNAMIC_CLIENT_TTL_MS)
+    await putRecord(store, BY_METADATA, key, again.clientId, now + DYNAMIC_CLIENT_TTL_MS)
+    return { client: again, again: true, ...(made ? { secret: made.secret } : {}) }
+  }
   const client: RegisteredClient = {
     ...metadata,
     clientId: randomBase64url(16),
@@ -187,18 +234,28 @@ export async function registerClient(
     ...(made ? { secretHash: made.secretHash } : {}),
   }
   await putRecord(store, KIND, client.clientId, client, registration === 'dynamic' ? now + DYNAMIC_CLIENT_TTL_MS : undefined)
+  if (key !== undefined) await putRecord(store, BY_METADATA, key, client.clientId, now + DYNAMIC_CLIENT_TTL_MS)
   return { client, ...(made ? { secret: made.secret } : {}) }
+}
+
+/** A stored client's metadata alone, as parseClientMetadata gave it. */
+function stripRecord(c: RegisteredClient): ClientMetadata {
+  const { clientId: _id, registration: _r, secretHash: _s, earlierSecretHashes: _e, createdAt: _c, ...metadata } = c
+  return metadata
 }
 
 export const getRegisteredClient = (store: Store, clientId: string, now: number) => getRecord<RegisteredClient>(store, KIND, clientId, now)
 
-/** Keeps a dynamic client that is in use from expiring. */
+/** Keeps a dynamic client that is in use from expiring (and what finds it again when the app registers anew). */
 export async function touchRegisteredClient(store: Store, client: RegisteredClient, now: number): Promise<void> {
-  if (client.registration === 'dynamic') await putRecord(store, KIND, client.clientId, client, now + DYNAMIC_CLIENT_TTL_MS)
+  if (client.registration !== 'dynamic') return
+  await putRecord(store, KIND, client.clientId, client, now + DYNAMIC_CLIENT_TTL_MS)
+  await putRecord(store, BY_METADATA, metadataKey(stripRecord(client)), client.clientId, now + DYNAMIC_CLIENT_TTL_MS)
 }
 
-/** Constant-time comparison of the secret's hash. */
-export const isClientSecretValid = (client: RegisteredClient, secret: string): boolean => isSecretOf(client.secretHash, secret)
+/** Constant-time comparison of the secret's hash: the newest secret, or one of an earlier registration of the same app. */
+export const isClientSecretValid = (client: RegisteredClient, secret: string): boolean =>
+  [client.secretHash, ...(client.earlierSecretHashes ?? [])].some(h => isSecretOf(h, secret))
 
 export async function listRegisteredClients(store: Store, now: number): Promise<RegisteredClient[]> {
   return (await readRecords<RegisteredClient>(store, KIND, now)).map(r => r.value).sort((a, b) => a.createdAt - b.createdAt)

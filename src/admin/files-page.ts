@@ -25,6 +25,8 @@ import { moveToTrash } from './trash-files.ts'
 import { makeRowMarkers, type RowMarkers } from './row-markers.ts'
 import { ownerActing } from './owner-acting.ts'
 import { metaAsOwner, readAsOwner } from './owner-read.ts'
+import { searchForm } from './search-form.ts'
+import { rememberSort, rememberedSort, SORT_KEYS, SORT_UP_TO, sortOfQuery, sortQuery, type FilesSort, type SortKey } from './files-sort.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type LayerDeps = Pick<Deps, 'cfg' | 'resources'>
@@ -63,7 +65,15 @@ const markers = (path: string, m: RowMarkers) =>
   html`${m.public ? html` <a class="badge public" href="${sharing(path)}" title="Anyone may read it">Public</a>` : ''}${m.shared ? html` <a class="badge shared" href="${sharing(path)}" title="Someone other than you has access">Shared</a>` : ''}`
 
 export async function showFilesPage(deps: ListingDeps, cookieHeader: string | null, query: Record<string, unknown>): Promise<Response> {
-  const list = await browseContainer(deps, { path: query.path ?? '/', after: query.after, before: query.before })
+  const chosen = sortOfQuery(query)
+  const list = await browseContainer(
+    deps,
+    { path: query.path ?? '/', after: query.after, before: query.before, sort: query.sort, order: query.order },
+    rememberedSort(deps.cfg.baseUrl, cookieHeader),
+  )
+  const sort: FilesSort = { key: list.sort.key, desc: list.sort.order === 'desc' }
+  // The pager keeps the order even where the cookie is not sent back
+  const here = `${filesPage(list.path)}${sort.key === 'name' && !sort.desc ? '' : `&${sortQuery(sort)}`}`
   const markersOf = makeRowMarkers(deps)
   const marks = await Promise.all(list.items.map(it => markersOf(it.path)))
   const { path } = list
@@ -72,8 +82,8 @@ export async function showFilesPage(deps: ListingDeps, cookieHeader: string | nu
   const pager =
     list.next === null && list.prev === null
       ? ''
-      : html`<p class="actions">${list.prev !== null ? html`<a href="${filesPage(path)}&before=${encodeURIComponent(list.prev)}">Previous page</a>` : ''}
-${list.next !== null ? html`<a href="${filesPage(path)}&after=${encodeURIComponent(list.next)}">Next page</a>` : ''}</p>`
+      : html`<p class="actions">${list.prev !== null ? html`<a href="${here}&before=${encodeURIComponent(list.prev)}">Previous page</a>` : ''}
+${list.next !== null ? html`<a href="${here}&after=${encodeURIComponent(list.next)}">Next page</a>` : ''}</p>`
   const rows = list.items.map(
     (it, i) => html`<tr>
 <td class="pick"><input type="checkbox" name="item" value="${it.path}" aria-label="Select ${nameOf(it.path)}"></td>
@@ -90,12 +100,13 @@ ${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td
     (typeof query.done === 'string' && typeof query.name === 'string'
       ? (DONE as Record<string, ((name: string) => string) | undefined>)[query.done]?.(query.name)
       : undefined)
-  return renderOwnerPage(deps, cookieHeader, {
+  const page = await renderOwnerPage(deps, cookieHeader, {
     heading: path === '/' ? 'Your files' : nameOf(path),
     section: ADMIN_PATHS.files,
     ...(done ? { notice: done } : {}),
-    body: csrf => html`${crumbs(path)}
-<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a>${list.count > 0 ? html` · <a href="${ADMIN_PATHS.gallery}?path=${encodeURIComponent(path)}">Photos and films</a>` : ''}${list.count > 0 ? html` · <a href="${ADMIN_PATHS.downloadZip}?path=${encodeURIComponent(path)}" download>Download ${path === '/' ? 'your pod' : 'this folder'} as zip</a>` : ''}</p>${pager}
+    body: csrf => html`${searchForm()}${crumbs(path)}${sortForm(path, sort)}
+${list.sortRefused ? html`<p class="notice">Sorted by name: sorting by date, size or type is offered for folders of up to ${SORT_UP_TO.toLocaleString('en')} items.</p>` : ''}
+<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a> · <a href="${ADMIN_PATHS.sharedByMe}">Shared by me</a>${list.count > 0 ? html` · <a href="${ADMIN_PATHS.gallery}?path=${encodeURIComponent(path)}">Photos and films</a>` : ''}${list.count > 0 ? html` · <a href="${ADMIN_PATHS.downloadZip}?path=${encodeURIComponent(path)}" download>Download ${path === '/' ? 'your pod' : 'this folder'} as zip</a>` : ''}</p>${pager}
 <form id="selection" method="get" action="${ADMIN_PATHS.deleteSelected}" data-enhance="select"><input type="hidden" name="path" value="${path}">
 <div class="table-wrap"><table class="stack files"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
 <thead><tr><th scope="col" class="pick"><span class="visually-hidden">Selected</span></th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
@@ -111,7 +122,24 @@ ${rows.length ? html`<p class="actions selection-actions"><button type="submit" 
 <label for="folder-name">Folder name</label><input type="text" id="folder-name" name="name" required autocomplete="off">
 <button type="submit">Create folder</button></form></section>`,
   })
+  // The order chosen here is remembered for every folder (a refused one too: a smaller folder will take it)
+  if (chosen) page.headers.append('set-cookie', rememberSort(deps.cfg.baseUrl, chosen))
+  return page
 }
+
+const SORT_LABELS: Record<SortKey, [string, string, string]> = {
+  name: ['Name', 'A to Z', 'Z to A'],
+  modified: ['Date modified', 'Oldest first', 'Newest first'],
+  size: ['Size', 'Smallest first', 'Largest first'],
+  type: ['Type', 'A to Z', 'Z to A'],
+}
+
+/** The order as a plain GET form (a phone hides the table's head, so the choice is not in the column titles); the script sends it on change. */
+const sortForm = (path: string, sort: FilesSort) =>
+  html`<form class="sort" method="get" action="${ADMIN_PATHS.files}" data-enhance="sort"><input type="hidden" name="path" value="${path}">
+<label for="sort-key">Sort by</label> <select id="sort-key" name="sort">${SORT_KEYS.map(k => html`<option value="${k}"${k === sort.key ? ' selected' : ''}>${SORT_LABELS[k][0]}</option>`)}</select>
+<label for="sort-order" class="visually-hidden">Order</label> <select id="sort-order" name="order"><option value="asc"${sort.desc ? '' : ' selected'}>${SORT_LABELS[sort.key][1]}</option><option value="desc"${sort.desc ? ' selected' : ''}>${SORT_LABELS[sort.key][2]}</option></select>
+<button type="submit" class="secondary small">Sort</button></form>`
 
 const containerOf = (raw: unknown) => {
   const path = podPath(raw)

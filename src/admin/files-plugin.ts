@@ -15,6 +15,7 @@ import { checkRdf } from './check-rdf.ts'
 import { createFolder, deleteResource, downloadResource, filesPage, showDeletePage, showFilesPage, uploadFiles } from './files-page.ts'
 import { previewFile } from './preview-file.ts'
 import { downloadZip } from './download-zip.ts'
+import { searchFiles, showSearchPage } from './search-files.ts'
 import { showViewPage } from './view-page.ts'
 import { showGalleryPage } from './gallery-page.ts'
 import { editPage, saveDocument, showEditPage } from './edit-page.ts'
@@ -56,6 +57,7 @@ export function filesPlugin(deps: Deps) {
       // The dashboard opens on the owner's files
       .get(ADMIN_PATHS.dashboard, ({ request, query }) => showFilesPage(deps, cookieOf(request), query), { ownerPage: FROM_DASHBOARD })
       .get(ADMIN_PATHS.files, ({ request, query }) => showFilesPage(deps, cookieOf(request), query), { ownerPage: FROM_FILES })
+      .get(ADMIN_PATHS.search, ({ request, query }) => showSearchPage(deps, cookieOf(request), query), { ownerPage: FROM_FILES })
       .post(ADMIN_PATHS.newFolder, ({ body }) => createFolder(deps, body), { body: PlainForm, ownerForm: { next: backToFolder } })
       .post(ADMIN_PATHS.upload, ({ request, checkCsrf }) => uploadFiles(deps, uploadFormParts(request), checkCsrf), {
         parse: 'none',
@@ -104,6 +106,7 @@ export function filesPlugin(deps: Deps) {
       .guard({ ownerApi: true }, api =>
         api
           .get(`${ADMIN_PATHS.api}/browse`, async ({ query }) => jsonResponse(await browseContainer(deps, query)))
+          .get(ADMIN_PATHS.searchApi, async ({ query }) => jsonResponse(await searchFiles(deps, query)))
           // Rename and move: one atomic step, ACLs and everything inside a folder carried along
           .post(
             ADMIN_PATHS.moveApi,

@@ -14,6 +14,7 @@ import { readAclView } from './acl-view.ts'
 import { explainAccess } from './access-explain.ts'
 import { checkWebId } from './webid-check.ts'
 import { createLinkFromForm, removeLinkFromForm, showLinksPage } from './links-page.ts'
+import { showSharedByMe } from './shared-by-me-page.ts'
 import { createGrant, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { showGrantsPage, submitGrantForm, submitGrantRevoke } from './grants-page.ts'
 
@@ -47,6 +48,7 @@ export function sharingPlugin(deps: Deps) {
       })
       .post(ADMIN_PATHS.shareInherit, ({ body }) => useInheritedAccess(deps, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
       // Share links: made on the share page, listed and removed on their own page too
+      .get(ADMIN_PATHS.sharedByMe, ({ request }) => showSharedByMe(deps, request.headers.get('cookie')), { ownerPage: { returnTo: ADMIN_PATHS.sharedByMe } })
       .get(ADMIN_PATHS.links, ({ request, query }) => showLinksPage(deps, request, query), { ownerPage: { returnTo: ADMIN_PATHS.links } })
       .post(ADMIN_PATHS.linksAdd, ({ request, body }) => createLinkFromForm(deps, request, body), {
         body: PlainForm,

@@ -42,6 +42,9 @@ export const ADMIN_PATHS = {
   status: '/.admin/status',
   /** The dashboard's pages and their forms (each works without JavaScript): files (new folder, upload, delete, edit), sharing, profile. */
   files: '/.admin/files',
+  /** Search by name across the pod (the store's name index): GET `?q=` the page, `api/search?q=&limit=` the JSON. */
+  search: '/.admin/files/search',
+  searchApi: '/.admin/api/search',
   newFolder: '/.admin/files/folder',
   upload: '/.admin/files/upload',
   delete: '/.admin/delete',
@@ -83,6 +86,8 @@ export const ADMIN_PATHS = {
   profilePicture: '/.admin/profile/picture',
   /** The share page: who may do what (GET), add an entry, remove one, go back to inherited access (POST forms; GET inherit asks first). */
   share: '/.admin/share',
+  /** Everything the owner has shared (ACL rules naming others, share links, grants), each with its way back. */
+  sharedByMe: '/.admin/shared',
   shareAdd: '/.admin/share/add',
   shareRemove: '/.admin/share/remove',
   shareInherit: '/.admin/share/inherit',

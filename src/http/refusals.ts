@@ -166,6 +166,7 @@ export const REFUSALS = {
   interaction_expired: { status: [400], means: 'the sign-in or consent page was open too long; start again from the app' },
   invalid_field: { status: [400], means: 'a form field is missing or invalid' },
   invalid_query: { status: [400], means: 'a query parameter of the owner API is missing or invalid' },
+  invalid_search: { status: [400], means: 'a search by name holds no letter or digit, or is longer than the pod searches for' },
   confirmation_required: { status: [409, 400], means: 'the change needs to be confirmed' },
   no_file: { status: [400], means: 'the upload form has no file' },
   backup_running: { status: [409], means: 'a backup is being made already' },

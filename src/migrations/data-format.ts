@@ -3,6 +3,7 @@
 import { FORMAT_VERSION, getFormatVersion, recordFormatVersion, type Store } from '../store/open-store.ts'
 import { log } from '../log.ts'
 import { addTypeIndexes } from './type-indexes.ts'
+import { buildNameIndex } from './name-index.ts'
 
 export interface Migration {
   /** The format a directory is in once this has run; the one before is `to - 1`. */
@@ -17,7 +18,10 @@ export interface Migration {
  * In format order. Formats up to STORE_LAYOUT_FORMAT are the database's own layout, migrated by openStore;
  * each one after it is here. Add a migration with FORMAT_VERSION's bump (store/open-store.ts).
  */
-export const MIGRATIONS: readonly Migration[] = [{ to: 3, name: 'type_indexes', run: addTypeIndexes }]
+export const MIGRATIONS: readonly Migration[] = [
+  { to: 3, name: 'type_indexes', run: addTypeIndexes },
+  { to: 4, name: 'name_index', run: buildNameIndex },
+]
 
 /**
  * Runs every migration past the directory's recorded format, recording each new format only after its writes

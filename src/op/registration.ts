@@ -25,9 +25,9 @@ export function makeRegistration(deps: Pick<Deps, 'store' | 'now'>) {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       throw new HttpError(400, 'invalid_client_metadata', 'the client metadata must be a JSON object')
     const metadata = parseClientMetadata(body as Record<string, unknown>, true)
-    const { client, secret } = await registerClient(deps.store, metadata, 'dynamic', now)
+    const { client, secret, again } = await registerClient(deps.store, metadata, 'dynamic', now)
     if (address) perAddress.recordFailure(addressBlock(address), now)
-    log.info('op.client_registered', { clientId: client.clientId, registration: 'dynamic' })
+    log.info('op.client_registered', { clientId: client.clientId, registration: 'dynamic', ...(again ? { again } : {}) })
     // RFC 7591 §3.2.1: 201 with the metadata as registered; the secret is shown this once
     return jsonResponse({ ...clientMetadataJson(client), ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) }, { status: 201 })
   }

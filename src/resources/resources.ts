@@ -29,6 +29,8 @@ import { makeRepresentationCache } from './representation-cache.ts'
 import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
 import { makeTreeCount } from './tree-count.ts'
 import { makeFolderZip, type ZipRequest } from './folder-zip.ts'
+import { makeNameSearch, type NameSearchResult } from './name-search.ts'
+import { makeAclListing } from './acl-listing.ts'
 import { makeTrashDeletes, makeTrashListing, type TrashedItem } from './trash-listing.ts'
 import { makeVersionActivity, type VersionActivity } from './version-activity.ts'
 import { readDocumentStatements } from './document-statements.ts'
@@ -87,6 +89,10 @@ export interface Resources extends VersionReads, VersionActivity {
   deleteTree(who: Acting, path: string, expectedCount?: number, submitted?: SubmittedLocks): Promise<string[]>
   /** A page of the container's members with their count (up to a bound), after Read on it: member-listing.ts. */
   list(who: Acting, path: string, page: ListingRequest): Promise<MemberListing>
+  /** Resources whose name holds the query's words, from the store's name index, for whoever controls the pod's root: name-search.ts. */
+  findByName(who: Acting, query: string, limit: number): Promise<NameSearchResult>
+  /** The stored paths of every ACL document of the pod, for whoever controls its root: acl-listing.ts. */
+  aclDocuments(who: Acting): Promise<string[]>
   /** How many items the folder holds at any depth (what `trash` and `deleteTree` confirm), after Read on it and on every folder in it: tree-count.ts. */
   treeCount(who: Acting, path: string): Promise<number>
   /** What the trash holds, the most recently deleted first, for whoever holds Control of the pod's root: trash-listing.ts. */
@@ -154,6 +160,8 @@ export function makeResources(deps: ResourcesDeps): Resources {
     list: makeListMembers(deps, read),
     treeCount: makeTreeCount(deps, read),
     zip: makeFolderZip(deps, read),
+    findByName: makeNameSearch(deps),
+    aclDocuments: makeAclListing(deps),
     trashed: makeTrashListing(deps),
     ...makeTrashDeletes(deps),
     statements: async (who, path) => readDocumentStatements(store, baseUrl, path, (await read(who, path)).meta),

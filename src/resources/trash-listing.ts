@@ -18,7 +18,7 @@ export interface TrashedItem extends TrashItem {
  * whoever controls the root could give themselves every other mode anyway. The owner keeps that Control whatever
  * the ACLs say (acl-writes.ts), so the owner always sees the trash.
  */
-const controlOfRoot = (deps: ResourcesDeps, who: Acting) => decide(deps, who, '/', [{ url: `${deps.cfg.baseUrl}/`, modes: ['control'] }])
+export const controlOfRoot = (deps: ResourcesDeps, who: Acting) => decide(deps, who, '/', [{ url: `${deps.cfg.baseUrl}/`, modes: ['control'] }])
 
 export function makeTrashListing(deps: ResourcesDeps) {
   return async function trashed(who: Acting): Promise<TrashedItem[]> {

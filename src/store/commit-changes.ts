@@ -5,6 +5,7 @@ import type { ResourceMeta } from './resource-meta.ts'
 import type { ResourceChange } from './change-feed.ts'
 import type { WriteOp } from './group-commit.ts'
 import { releaseBlobs } from './versions.ts'
+import { nameIndexOps } from './name-index.ts'
 import { describeCause, log } from '../log.ts'
 
 /** Metadata a batch writes (null: deleted), recorded so the cache can take the new values once the batch has landed. */
@@ -54,8 +55,9 @@ export const blobIds = (metas: readonly (ResourceMeta | undefined)[]): string[] 
 export async function commitChanges(store: Store, write: ResourceWrite, blobs: BlobHandover = {}): Promise<void> {
   const { batch, writes, changes } = write
   try {
-    const journal = store.changes.opsFor(changes)
-    await store.commit(journal.length === 0 ? batch : [...batch, ...journal])
+    // The name index and the journals join the write's batch: a path is found by name exactly while it exists.
+    const joined = [...nameIndexOps(store, changes), ...store.changes.opsFor(changes)]
+    await store.commit(joined.length === 0 ? batch : [...batch, ...joined])
   } catch (err) {
     if (blobs.added !== undefined) store.blobs.discard(blobs.added)
     throw err

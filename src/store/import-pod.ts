@@ -11,6 +11,7 @@ import { isAuxiliaryPath, parentPath } from './paths.ts'
 import { graphChangeOps, UNREAD_VALUE } from './quad-ops.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import type { StoredBlob } from './blob-store.ts'
+import { nameIndexEntries } from './name-index.ts'
 import { recordBaseUrl } from './base-url.ts'
 import {
   BLOBS_DIR,
@@ -133,6 +134,8 @@ async function restoreResources(store: Store, srcDir: string, manifest: Manifest
     const parent = parentPath(path)
     // Same rule as writeResource: auxiliary resources (ACLs) are not container members.
     if (parent !== undefined && !isAuxiliaryPath(path)) batch.put(`${parent}\0${path}`, UNREAD_VALUE, inSublevel(store.contains))
+    // The name index is derived, not exported: built here as writes build it (name-index.ts)
+    for (const key of nameIndexEntries(path)) batch.put(key, UNREAD_VALUE, inSublevel(store.names))
     if (meta.kind === 'binary') {
       const blob = await restoreBlob(store, srcDir, entry)
       batch.put(path, { ...meta, size: blob.size, blob: blob.id, sha256: blob.sha256 }, inSublevel(store.meta))

@@ -24,8 +24,9 @@ import type { VersionRecord } from './version-record.ts'
  * Bump only together with an explicit migration; a binary never opens a newer format.
  * 1 → 2: binary bodies moved from the `blobs` sublevel into files (migrate-blobs.ts), here, at open.
  * 2 → 3: the owner's preferences file and type indexes (src/migrations/), before anything else uses the store.
+ * 3 → 4: the name index (name-index.ts) of the resources already there (src/migrations/name-index.ts).
  */
-export const FORMAT_VERSION = 3
+export const FORMAT_VERSION = 4
 /**
  * The last format whose migration is the database's own layout, made by `openStore`; the later ones write
  * documents, which needs the layers above the store (src/migrations/data-format.ts runs them).
@@ -77,6 +78,8 @@ export interface Store {
   readonly records: Sub<{ v: unknown; exp: number }>
   /** data-directory facts: format version, owner, setup */
   readonly system: Sub<unknown>
+  /** `${folded word}\0${path}` → UNREAD_VALUE: the name index the owner's search reads (name-index.ts) */
+  readonly names: Sub<string>
   /** What the dashboard deleted, kept 30 days to be restored (trash.ts): `item\0id` → summary, `content\0id` → the resources */
   readonly trash: Sub<unknown>
   /** The states changes replaced (versions.ts): `${path}\0${from}\0${until}` → VersionRecord */
@@ -204,6 +207,7 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     contains,
     records: sublevel<{ v: unknown; exp: number }>(db, 'records', 'json'),
     system,
+    names: sublevel<string>(db, 'names', 'utf8'),
     trash: sublevel<unknown>(db, 'trash', 'json'),
     versions: sublevel<VersionRecord>(db, 'versions', 'json'),
     versionBlobs,

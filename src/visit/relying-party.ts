@@ -115,12 +115,15 @@ export function makeRelyingParty(deps: RpDeps) {
 
   /**
    * What the visitor typed → their provider. A WebID (with a fragment) names its providers in its profile;
-   * anything else is taken as the provider's address, with or without a trailing slash (issuers differ).
+   * anything else is taken as the provider's address, with or without a trailing slash (issuers differ). A typed
+   * address without `scheme://` gets https (http for localhost, the only host plain http is taken from).
    */
   async function providerOf(input: string): Promise<Provider> {
     let text = input.trim()
     if (text === '') throw refuse("type your WebID (such as https://you.example/profile/card#me) or your pod provider's address")
-    if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) text = `https://${text}`
+    // What people type: `alice.example`, `https://alice.example/`, a WebID, `localhost:4510`. Without a scheme it is
+    // https, but for localhost (`localhost:4510` is a host and port, not a scheme): plain http only on loopback.
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) text = `${/^localhost(?:[:/?#]|$)/i.test(text) ? 'http' : 'https'}://${text}`
     if (!URL.canParse(text) || !isSecureOrLocalhost(text))
       throw refuse(`${show(input.slice(0, 200))} is not a WebID or a provider address: it must be an https URL`)
     const url = new URL(text)
@@ -132,7 +135,9 @@ export function makeRelyingParty(deps: RpDeps) {
       if (usable.length === 0) throw refuse(`your WebID profile ${show(text)} names no Solid provider (solid:oidcIssuer)`)
       return discover(usable[0]!)
     }
-    const candidates = [...new Set([text, text.endsWith('/') ? text.slice(0, -1) : `${text}/`])]
+    // As a URL writes it (`LOCALHOST` → `localhost`): an issuer is compared as a string (Solid-OIDC §8.1)
+    const written = url.search === '' ? url.href : text
+    const candidates = [...new Set([written, written.endsWith('/') ? written.slice(0, -1) : `${written}/`])]
     let last: unknown
     for (const issuer of candidates) {
       try {

@@ -7,6 +7,7 @@ import { guardUnsaved } from './unsaved.ts'
 import { followOldAddress } from './old-addresses.ts'
 import { enhanceUpload } from './files-upload.ts'
 import { enhanceSelection } from './files-select.ts'
+import { sortOnChange } from './files-sort.ts'
 // Account pages (apps and sessions, scripts and bots, live updates, profile, backup)
 import { confirmSubmit } from './confirm-submit.ts'
 import { followBackup } from './backup-follow.ts'
@@ -24,6 +25,7 @@ const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   // Files (files-page.ts): upload with progress, drop and resume; "select all" for the selection's buttons
   upload: enhanceUpload,
   select: enhanceSelection,
+  sort: sortOnChange,
   // Account pages
   confirm: confirmSubmit,
   'follow-backup': followBackup,

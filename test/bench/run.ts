@@ -11,6 +11,7 @@ import { benchAclDecisions } from './acl-decisions.ts'
 import { benchGrantDecisions } from './grant-decisions.ts'
 import { benchDashboardListing } from './dashboard-listing.ts'
 import { benchDashboardRender } from './dashboard-render.ts'
+import { benchNameSearch } from './name-search.ts'
 import { BENCH_CONTAINER, WORKLOADS, type BenchContext, type Workload } from './workloads.ts'
 import { formatStartup, measureStartup, type StartupResult } from './startup.ts'
 import { benchRemoteDocuments } from './remote-documents.ts'
@@ -162,6 +163,8 @@ async function main() {
   if (!flags.only || 'dashboard listing'.includes(flags.only)) await benchDashboardListing({ print: !flags.json })
   // Issue 13: the same folders' Files page opened in Chromium, to DOMContentLoaded with 100 rows and first paint.
   if (!flags.only || 'dashboard render'.includes(flags.only)) await benchDashboardRender({ print: !flags.json })
+  // Issue 40 "Find and order": search by name on a pod of 100,000 files (the name index), first results.
+  if (!flags.only || 'name search'.includes(flags.only)) await benchNameSearch({ print: !flags.json })
   // Issue 22 "Folders": a 100,000-member container's listing over HTTP (first byte, members/s, RSS) and one member's write cost at 10 and 100,000.
   if (!flags.only || 'big container'.includes(flags.only)) await benchBigContainer({ print: !flags.json })
   // Anonymous requests naming fresh remote key documents (JSON-LD) on a host the attacker runs: public GET p50/p99 meanwhile.
@@ -187,6 +190,7 @@ async function main() {
       'grant decisions',
       'dashboard listing',
       'dashboard render',
+      'name search',
       'big container',
       'remote documents',
       'large file',

@@ -7,6 +7,7 @@ import { Parser } from 'n3'
 import { startPod, type RunningPod } from './start-server.ts'
 import { copyFormat2Pod, FIXTURE_BASE, FIXTURE_PASSWORD, readBlobFiles, readDatabase, type Format2Pod } from '../fixtures/format2-pod.ts'
 import { ownerClient, readOwnerView, type OwnerClient } from '../fixtures/owner-view.ts'
+import { FORMAT_VERSION } from '../../src/store/open-store.ts'
 
 const SOLID = (l: string) => `http://www.w3.org/ns/solid/terms#${l}`
 const PIM = (l: string) => `http://www.w3.org/ns/pim/space#${l}`
@@ -61,7 +62,8 @@ const migrationLines = () =>
 describe('a format-2 data directory at its first start with format 3', () => {
   test('the log tells of the migration once, at info', () => {
     const lines = migrationLines()
-    expect(lines).toHaveLength(1)
+    // format 3, then format 4 (the name index, store/name-index.ts)
+    expect(lines.map(l => l.migration)).toEqual(['type_indexes', 'name_index'])
     expect(lines[0]).toMatchObject({ level: 'info', from: 2, to: 3, migration: 'type_indexes' })
     expect(lines[0]!.added).toEqual(expect.arrayContaining(['/settings/prefs.ttl', '/profile/card statements']))
   })
@@ -116,7 +118,7 @@ describe('a format-2 data directory at its first start with format 3', () => {
     const cardEtag = await etag()
     await pod.restart()
     owner = await ownerClient(listen, FIXTURE_BASE, FIXTURE_PASSWORD)
-    expect(migrationLines()).toHaveLength(1)
+    expect(migrationLines()).toHaveLength(2)
     expect(await etag()).toBe(cardEtag)
     await pod.stop()
 
@@ -132,7 +134,7 @@ describe('a format-2 data directory at its first start with format 3', () => {
       if (!(expired && !after.has(key))) changed.push(key)
     }
     expect(changed).toEqual([])
-    expect(after.get('!system!format-version')).toBe(Buffer.from('3').toString('hex'))
+    expect(after.get('!system!format-version')).toBe(Buffer.from(String(FORMAT_VERSION)).toString('hex'))
     const graph = (key: string) => (key.startsWith('GSPO') ? key.split('\0\0')[1] : undefined)
     const added = [...after.keys()].filter(k => !dbBefore.has(k))
     // New: /settings/ and what it holds, the card's links, and the records a running pod keeps (the owner's
@@ -144,7 +146,9 @@ describe('a format-2 data directory at its first start with format 3', () => {
           k.startsWith('!contains!/settings/') ||
           k === '!contains!/\0/settings/' ||
           graph(k)?.startsWith(`${FIXTURE_BASE}/settings/`) ||
-          k.startsWith('!records!')
+          k.startsWith('!records!') ||
+          // format 4: the name index of every resource (store/name-index.ts)
+          k.startsWith('!names!')
         ) &&
         graph(k) !== `${FIXTURE_BASE}/profile/card` &&
         !k.startsWith('!versions!/profile/card\0'),

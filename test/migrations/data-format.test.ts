@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
 import { copyFormat2Pod, FIXTURE_BASE, type Format2Pod } from '../fixtures/format2-pod.ts'
-import { getFormatVersion, openStore, StoreFormatError, type Store } from '../../src/store/open-store.ts'
+import { FORMAT_VERSION, getFormatVersion, openStore, StoreFormatError, type Store } from '../../src/store/open-store.ts'
 import { getMeta, readTriples } from '../../src/store/resources.ts'
 import { migrateDataFormat } from '../../src/migrations/data-format.ts'
 import { addTypeIndexes } from '../../src/migrations/type-indexes.ts'
@@ -104,7 +104,7 @@ describe('data format 2 → 3: a run cut short runs again cleanly', () => {
     await store.close()
     const reopened = await openDataDir(dataDir, T + 1000)
     try {
-      expect(await getFormatVersion(reopened)).toBe(3)
+      expect(await getFormatVersion(reopened)).toBe(FORMAT_VERSION)
       expect(await contents(reopened)).toEqual(reference)
     } finally {
       await reopened.close()
@@ -120,7 +120,7 @@ describe('data format 2 → 3: a run cut short runs again cleanly', () => {
     await store.close()
     const reopened = await openDataDir(dataDir, T + 2000)
     try {
-      expect(await getFormatVersion(reopened)).toBe(3)
+      expect(await getFormatVersion(reopened)).toBe(FORMAT_VERSION)
       expect((await getMeta(reopened, '/profile/card'))!.etag).toBe(card)
       expect(await contents(reopened)).toEqual(reference)
     } finally {
@@ -193,17 +193,17 @@ describe("data format 2 → 3: the owner's own settings are kept", () => {
 })
 
 describe('data formats the binary does not know, and exports of format 2', () => {
-  test("a format-4 data directory is refused by every command's open, naming both formats, and left as it was", async () => {
+  test("a data directory of a newer format is refused by every command's open, naming both formats, and left as it was", async () => {
     const dataDir = tempDir()
     const db = new ClassicLevel<string, unknown>(join(dataDir, 'db'), { valueEncoding: 'json' })
     await db.open()
-    await db.sublevel<string, unknown>('system', { valueEncoding: 'json' }).put('format-version', 4)
+    await db.sublevel<string, unknown>('system', { valueEncoding: 'json' }).put('format-version', FORMAT_VERSION + 1)
     await db.close()
     const opening = openDataDir(dataDir)
     await expect(opening).rejects.toThrow(StoreFormatError)
-    await expect(openDataDir(dataDir)).rejects.toThrow('has data format 4, this solopod understands format 3')
+    await expect(openDataDir(dataDir)).rejects.toThrow(`has data format ${FORMAT_VERSION + 1}, this solopod understands format ${FORMAT_VERSION}`)
     await db.open()
-    expect(await db.sublevel<string, unknown>('system', { valueEncoding: 'json' }).get('format-version')).toBe(4)
+    expect(await db.sublevel<string, unknown>('system', { valueEncoding: 'json' }).get('format-version')).toBe(FORMAT_VERSION + 1)
     expect(await Array.fromAsync(db.sublevel<string, unknown>('meta', { valueEncoding: 'json' }).keys())).toEqual([])
     await db.close()
   })
@@ -224,7 +224,7 @@ describe('data formats the binary does not know, and exports of format 2', () =>
     await raw.close()
     const store = await openDataDir(imported, T)
     try {
-      expect(await getFormatVersion(store)).toBe(3)
+      expect(await getFormatVersion(store)).toBe(FORMAT_VERSION)
       const card = await readTriples(store, 'http://localhost:4001', '/profile/card')
       expect(card.some(q => q.predicate.value === SOLID('publicTypeIndex') && q.object.value === 'http://localhost:4001/settings/publicTypeIndex.ttl')).toBe(
         true,
@@ -232,7 +232,7 @@ describe('data formats the binary does not know, and exports of format 2', () =>
       expect(await getMeta(store, '/settings/prefs.ttl')).toBeDefined()
       const again = join(tempDir(), 'export')
       await exportPod(store, again, T)
-      expect(JSON.parse(readFileSync(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(3)
+      expect(JSON.parse(readFileSync(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(FORMAT_VERSION)
     } finally {
       await store.close()
     }

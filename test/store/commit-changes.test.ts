@@ -9,6 +9,7 @@ import { commitChanges, type MetaWrites } from '../../src/store/commit-changes.t
 import type { ResourceChange } from '../../src/store/change-feed.ts'
 import type { WriteOp } from '../../src/store/group-commit.ts'
 import type { ResourceMeta } from '../../src/store/resource-meta.ts'
+import { nameIndexEntries } from '../../src/store/name-index.ts'
 
 let dir: string
 let real: Store
@@ -106,7 +107,8 @@ describe('commitChanges: journal, commit, remember, publish', () => {
     release()
     await commitChanges(store, write)
     expect(committed).toHaveLength(1)
-    expect(committed[0]!.map(op => op.key)).toEqual([path, `outbox\0${path}`])
+    // The name index's entries of a created path join the same batch (store/name-index.ts), before the journals'
+    expect(committed[0]!.map(op => op.key)).toEqual([path, ...nameIndexEntries(path), `outbox\0${path}`])
     expect(await real.system.get(`outbox\0${path}`)).toBe('Create')
   })
 

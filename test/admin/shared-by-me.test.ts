@@ -1,0 +1,81 @@
+// "Shared by me": every ACL rule naming someone other than the owner, every share link, every grant, with whom
+// and how, each with its way back; nothing the owner keeps to themselves.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { openOwnerPod, type OwnerPod } from './admin-fixture.ts'
+import { CookieJar } from '../op/op-fixture.ts'
+import { addShareLink } from '../../src/account/share-links.ts'
+import { BOB, POD, grant } from '../policy/grant-fixture.ts'
+import { readSharedRules } from '../../src/admin/shared-by-me-page.ts'
+
+let pod: OwnerPod
+const OWNER = `${POD}/profile/card#me`
+const acl = (body: string) => `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix foaf: <http://xmlns.com/foaf/0.1/>.
+<#owner> a acl:Authorization; acl:agent <${OWNER}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+${body}`
+beforeAll(async () => {
+  pod = await openOwnerPod(POD)
+  await pod.seed('/%C3%89t%C3%A9/photo.ttl', '<#a> <#b> "c".')
+  await pod.seed('/private/notes.ttl', '<#a> <#b> "c".')
+  await pod.seed('/pub.ttl', '<#a> <#b> "c".')
+  const put = async (path: string, body: string) => {
+    const res = await pod.api('PUT', path, { raw: body, type: 'text/turtle' })
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+  }
+  await put('/%C3%89t%C3%A9/.acl', acl(`<#bob> a acl:Authorization; acl:agent <${BOB}>; acl:default <./>; acl:mode acl:Read.`))
+  // The owner's own rules only: not shared
+  await put('/private/.acl', acl(''))
+  await put(
+    '/pub.ttl.acl',
+    `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix foaf: <http://xmlns.com/foaf/0.1/>.
+<#owner> a acl:Authorization; acl:agent <${OWNER}>; acl:accessTo <pub.ttl>; acl:mode acl:Control.
+<#all> a acl:Authorization; acl:agentClass foaf:Agent; acl:accessTo <pub.ttl>; acl:mode acl:Read, acl:Append.`,
+  )
+  await addShareLink(pod.store, { path: '/private/notes.ttl', allows: 'read', name: 'for the plumber' }, Date.now())
+  const g = await pod.api('POST', '/.admin/api/grants', { body: grant({ hasDataRegistration: `${POD}/private/` }) })
+  if (g.status !== 201) throw new Error(`grant: ${g.status} ${await g.text()}`)
+}, 30_000)
+afterAll(() => pod.close())
+
+const page = async (jar = pod.owner) => pod.request('/.admin/shared', { headers: { cookie: jar.header() } })
+
+describe('GET /.admin/shared', () => {
+  test('the rules naming others, with whom, what they may, and what they reach; none of the owner alone', async () => {
+    const rules = await readSharedRules(pod.deps)
+    // The pod's own public documents are shared with anyone too (the profile, the keys, the public type index)
+    expect(rules).toEqual([
+      { path: '/%C3%89t%C3%A9/', with: [BOB], modes: ['read'], reaches: 'inside' },
+      { path: '/keys/', with: ['Anyone'], modes: ['read'], reaches: 'both' },
+      { path: '/profile/card', with: ['Anyone'], modes: ['read'], reaches: 'this' },
+      { path: '/pub.ttl', with: ['Anyone'], modes: ['read', 'add to'], reaches: 'this' },
+      { path: '/settings/publicTypeIndex.ttl', with: ['Anyone'], modes: ['read'], reaches: 'this' },
+    ])
+  })
+
+  test('the page shows each, decoded, with its way back: the share page, the link’s Remove, the grant’s Revoke', async () => {
+    const res = await page()
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain('<h1>Shared by me</h1>')
+    expect(html).toContain(`href="/.admin/share?path=${encodeURIComponent('/%C3%89t%C3%A9/')}"`)
+    expect(html).toContain('/Été/')
+    expect(html).not.toContain('/private/.acl')
+    expect(html).toContain('read what is inside')
+    expect(html).toContain('Anyone')
+    expect(html).toContain('for the plumber')
+    expect(html).toMatch(/<form method="post" action="\/.admin\/links\/remove">/)
+    expect(html).toMatch(/<form method="post" action="\/.admin\/grants\/revoke"/)
+    expect(html).toContain('aria-label="Revoke the grant for https://bob.example/profile/card#me on /private/"')
+  })
+
+  test('the Files page leads to it', async () => {
+    const files = await (await pod.request('/.admin/files', { headers: { cookie: pod.owner.header() } })).text()
+    expect(files).toContain('<a href="/.admin/shared">Shared by me</a>')
+  })
+
+  test('without the owner: the sign-in page, nothing listed', async () => {
+    const res = await page(new CookieJar())
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toContain('/.oidc/login')
+  })
+})
