@@ -4,7 +4,7 @@
 import { HttpError } from '../http/errors.ts'
 import { getMeta } from '../store/resources.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
-import { spanOf, pathOfVersionKey, type ChangeAuthor, type VersionRecord } from '../store/versions.ts'
+import { pathOfVersionKey, versionKeyOfTimeKey, type ChangeAuthor, type VersionRecord } from '../store/versions.ts'
 import type { VersionEnd } from '../store/version-record.ts'
 import { decide, type Acting, type ResourcesDeps } from './acting.ts'
 import type { VersionReads } from './versions.ts'
@@ -59,8 +59,6 @@ export interface VersionActivity {
 }
 
 const rangeOf = (folder?: string) => (folder ? { gte: folder, lt: `${folder}\uffff` } : {})
-// Newest first: the change's time, then the key (a batch's changes, such as a folder deleted, share one time).
-const sortKeyOf = (key: string) => `${String(spanOf(key).until).padStart(15, '0')}\0${key}`
 const entryOf = (key: string, r: VersionRecord): ChangeEntry => ({
   path: pathOfVersionKey(key),
   from: r.from,
@@ -69,7 +67,8 @@ const entryOf = (key: string, r: VersionRecord): ChangeEntry => ({
   ...(r.by ? { by: r.by } : {}),
   meta: r.meta,
 })
-const CHUNK = 200
+// Keys read from the time index per step: a page unfiltered is 50, so one step and its records.
+const CHUNK = 64
 
 /**
  * Control of the pod's root, as the trash's listing: the history names what was anywhere in the pod, ACL documents
@@ -89,25 +88,38 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
   return {
     async changes(who, query) {
       await controlOfRoot(who)
-      const sorted = (await keysUnder(query.folder))
-        .map(key => ({ key, sort: sortKeyOf(key) }))
-        .filter(k => query.after === undefined || k.sort < query.after)
-        .sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0))
+      // Newest first from the time index (store/version-record.ts versionTimeKey: the change's time, then the
+      // version's key, so a batch's changes, such as a folder deleted, keep one order): a page unfiltered reads its
+      // page's keys and records and one key more; a filter reads on until its page is full. The index key is the cursor.
+      const byRecord = query.client !== undefined || query.ends !== undefined
+      const filtered = byRecord || query.folder !== undefined
+      const keys = store.versionTimes.keys({ reverse: true, ...(query.after !== undefined ? { lt: query.after } : {}) })
       const changes: ChangeEntry[] = []
       let last = ''
-      for (let i = 0; i < sorted.length; i += CHUNK) {
-        const chunk = sorted.slice(i, i + CHUNK)
-        const records = await store.versions.getMany(chunk.map(k => k.key))
-        for (const [j, record] of records.entries()) {
-          if (!record) continue // thinned since the keys were read
-          if (query.client !== undefined && record.by?.client !== query.client) continue
-          if (query.ends && !query.ends.includes(record.end)) continue
-          if (changes.length === query.limit) return { changes, next: last }
-          changes.push(entryOf(chunk[j]!.key, record))
-          last = chunk[j]!.sort
+      try {
+        for (;;) {
+          const step = await keys.nextv(filtered ? CHUNK : Math.min(CHUNK, query.limit - changes.length + 1))
+          if (step.length === 0) return { changes }
+          let pending = query.folder === undefined ? step : step.filter(t => versionKeyOfTimeKey(t).startsWith(query.folder!))
+          while (pending.length > 0) {
+            // A key past a full page says there is a next one; its record is read only when a record decides.
+            if (!byRecord && changes.length === query.limit) return { changes, next: last }
+            const chunk = byRecord ? pending : pending.slice(0, query.limit - changes.length)
+            pending = pending.slice(chunk.length)
+            const records = await store.versions.getMany(chunk.map(versionKeyOfTimeKey))
+            for (const [j, record] of records.entries()) {
+              if (!record) continue // thinned since the keys were read
+              if (query.client !== undefined && record.by?.client !== query.client) continue
+              if (query.ends && !query.ends.includes(record.end)) continue
+              if (changes.length === query.limit) return { changes, next: last }
+              changes.push(entryOf(versionKeyOfTimeKey(chunk[j]!), record))
+              last = chunk[j]!
+            }
+          }
         }
+      } finally {
+        await keys.close()
       }
-      return { changes }
     },
 
     async history(who, path) {

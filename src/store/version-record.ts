@@ -59,6 +59,14 @@ export function spanOf(key: string): VersionSpan {
 /** The path a version key belongs to. */
 export const pathOfVersionKey = (key: string) => key.slice(0, key.indexOf('\0'))
 
+/**
+ * version-times key: the change's time first, then the version's key, so the pod's changes read newest first as one
+ * range (the activity's page reads only its page). It is also the activity's cursor.
+ */
+export const versionTimeKey = (key: string) => `${padTime(spanOf(key).until)}\0${key}`
+/** The version key a version-times key names. */
+export const versionKeyOfTimeKey = (timeKey: string) => timeKey.slice(timeKey.indexOf('\0') + 1)
+
 /** version-blobs key: the blob first, so "does any version hold this blob?" is one short range. */
 export const versionBlobKey = (blob: string, key: string) => `${blob}\0${key}`
 
@@ -66,4 +74,23 @@ export const versionBlobKey = (blob: string, key: string) => `${blob}\0${key}`
 export async function isHeldByVersion(versionBlobs: Sub<string>, blob: string): Promise<boolean> {
   for await (const _ of versionBlobs.keys({ gt: `${blob}\0`, lt: `${blob}\0\uffff`, limit: 1 })) return true
   return false
+}
+
+/**
+ * Writes the time index of versions kept before it existed (a pod that ran an earlier build): both are written in
+ * one batch since, so an empty index beside a version means none was ever written. One key read when there is nothing to do.
+ */
+export async function indexVersionTimes(versions: Sub<unknown>, versionTimes: Sub<string>): Promise<number> {
+  for await (const _ of versionTimes.keys({ limit: 1 })) return 0
+  let count = 0
+  let batch = versionTimes.batch()
+  for await (const key of versions.keys()) {
+    batch.put(versionTimeKey(key), '-')
+    if (++count % 1000 === 0) {
+      await batch.write({ sync: true })
+      batch = versionTimes.batch()
+    }
+  }
+  await batch.write({ sync: true })
+  return count
 }

@@ -16,6 +16,7 @@ import {
   spanOf,
   versionBlobKey,
   versionKey,
+  versionTimeKey,
   type ChangeAuthor,
   type PackedGraph,
   type VersionEnd,
@@ -23,7 +24,17 @@ import {
   type VersionSpan,
 } from './version-record.ts'
 
-export { spanOf, pathOfVersionKey, versionBlobKey, versionKey, type ChangeAuthor, type VersionRecord, type VersionSpan } from './version-record.ts'
+export {
+  spanOf,
+  pathOfVersionKey,
+  versionBlobKey,
+  versionKey,
+  versionKeyOfTimeKey,
+  versionTimeKey,
+  type ChangeAuthor,
+  type VersionRecord,
+  type VersionSpan,
+} from './version-record.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 const pathRange = (path: string) => ({ gt: `${path}\0`, lt: `${path}\0\uffff` })
@@ -53,7 +64,10 @@ export function versionOps(
     meta,
     ...(meta.kind !== 'binary' ? { graph: packGraph(store.quads, baseUrl + path, keys) } : {}),
   }
-  const ops: WriteOp[] = [{ type: 'put', key, value: record, ...inSublevel(store.versions) }]
+  const ops: WriteOp[] = [
+    { type: 'put', key, value: record, ...inSublevel(store.versions) },
+    { type: 'put', key: versionTimeKey(key), value: UNREAD_VALUE, ...inSublevel(store.versionTimes) },
+  ]
   if (meta.blob !== undefined) ops.push({ type: 'put', key: versionBlobKey(meta.blob, key), value: UNREAD_VALUE, ...inSublevel(store.versionBlobs) })
   return ops
 }
@@ -104,7 +118,7 @@ export async function dropVersions(store: Store, keys: readonly string[]): Promi
   const blobs: string[] = []
   const ops: WriteOp[] = []
   for (const [i, key] of keys.entries()) {
-    ops.push({ type: 'del', key, ...inSublevel(store.versions) })
+    ops.push({ type: 'del', key, ...inSublevel(store.versions) }, { type: 'del', key: versionTimeKey(key), ...inSublevel(store.versionTimes) })
     const blob = records[i]?.meta.blob
     if (blob !== undefined) {
       blobs.push(blob)

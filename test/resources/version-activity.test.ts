@@ -65,3 +65,56 @@ describe('history and restoreFolder', () => {
     expect(await refusal(() => r.history(OWNER, '/nothing'))).toEqual([404, 'memento_not_found'])
   })
 })
+
+describe('changes: a page reads only its page (the time index)', () => {
+  test('300 changes over 7 files page newest first in time order; a page of 50 reads 51 index keys and 50 records', async () => {
+    const r = pod.deps.resources
+    for (let i = 0; i < 307; i++) {
+      pod.clock.t += 1000
+      // The paths' order is not the times': a page must come from the index, not from the version keys.
+      await put(OWNER, `/many/${'gfedcba'[i % 7]}.txt`, `state ${i}`)
+    }
+    const store = pod.store
+    let indexKeys = 0
+    let records = 0
+    const keys = store.versionTimes.keys.bind(store.versionTimes)
+    const getMany = store.versions.getMany.bind(store.versions)
+    const spied = store as { versionTimes: { keys: typeof keys }; versions: { getMany: typeof getMany } }
+    spied.versionTimes.keys = options => {
+      const it = keys(options)
+      const nextv = it.nextv.bind(it)
+      it.nextv = async size => {
+        const got = await nextv(size)
+        indexKeys += got.length
+        return got
+      }
+      return it
+    }
+    spied.versions.getMany = (ks, options) => {
+      records += ks.length
+      return getMany(ks, options)
+    }
+    const seen: { path: string; until: number }[] = []
+    try {
+      let page = await r.changes(OWNER, { limit: 50 })
+      expect([indexKeys, records]).toEqual([51, 50])
+      seen.push(...page.changes)
+      while (page.next !== undefined) {
+        page = await r.changes(OWNER, { limit: 50, after: page.next })
+        seen.push(...page.changes)
+      }
+    } finally {
+      spied.versionTimes.keys = keys
+      spied.versions.getMany = getMany
+    }
+    const all: { path: string; until: number }[] = []
+    for await (const key of store.versions.keys()) {
+      const [path, , until] = key.split('\0')
+      all.push({ path: path!, until: Number(until) })
+    }
+    expect(all.length).toBeGreaterThan(300)
+    all.sort((a, b) => b.until - a.until || (a.path < b.path ? 1 : -1))
+    expect(seen.map(c => [c.path, c.until])).toEqual(all.map(c => [c.path, c.until]))
+    expect(seen.slice(0, 3).map(c => c.path)).toEqual(['/many/b.txt', '/many/c.txt', '/many/d.txt'])
+  })
+})
