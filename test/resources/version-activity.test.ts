@@ -118,3 +118,43 @@ describe('changes: a page reads only its page (the time index)', () => {
     expect(seen.slice(0, 3).map(c => c.path)).toEqual(['/many/b.txt', '/many/c.txt', '/many/d.txt'])
   })
 })
+
+describe('Read of the root is not Control of it: versions go with Read of the URI, the activity with Control', () => {
+  const CAROL = { principal: agent('https://carol.example/profile#me') }
+  let first: number
+  beforeAll(async () => {
+    // Carol may read everything the root's ACL governs (not /shared/, which has its own), and control nothing.
+    await pod.seed(
+      '/.acl',
+      `<#owner> a acl:Authorization; acl:agent <${BASE}/profile/card#me>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read, acl:Write, acl:Control.
+<#carol> a acl:Authorization; acl:agent <${CAROL.principal.webid}>; acl:accessTo <./>; acl:default <./>; acl:mode acl:Read.`,
+    )
+    pod.clock.t += 1000
+    await put(OWNER, '/open.txt', 'first')
+    first = (await pod.deps.resources.history(OWNER, '/open.txt')).current!.modified
+    pod.clock.t += 1000
+    await put(OWNER, '/open.txt', 'second')
+  })
+
+  test("Carol (Read of the root) reads /open.txt's TimeMap, a memento and the TimeGate; the activity, a history and a folder restore → 403 forbidden", async () => {
+    const r = pod.deps.resources
+    expect((await r.timeMap(CAROL, '/open.txt')).mementos.map(m => m.from)).toEqual([first, pod.clock.t])
+    expect((await r.readMemento(CAROL, '/open.txt', first)).meta.size).toBe(5)
+    expect((await r.mementoAt(CAROL, '/open.txt', first)).from).toBe(first)
+    expect(await refusal(() => r.changes(CAROL, { limit: 1 }))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.history(CAROL, '/open.txt'))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.restoreFolder(CAROL, '/', first))).toEqual([403, 'forbidden'])
+    // The owner, with Control, sees both.
+    expect((await r.history(OWNER, '/open.txt')).versions.length).toBe(1)
+  })
+
+  test("who may read a URI now reads its versions, deleted or not: Bob /shared/n.txt's (deleted); Carol not there → 403, Bob not at /open.txt → 403, the public → 401", async () => {
+    const r = pod.deps.resources
+    expect((await r.timeMap(BOB, '/shared/n.txt')).mementos.length).toBeGreaterThan(0)
+    expect(await refusal(() => r.timeMap(CAROL, '/shared/n.txt'))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.readMemento(CAROL, '/shared/n.txt', first))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.timeMap(BOB, '/open.txt'))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.readMemento(BOB, '/open.txt', first))).toEqual([403, 'forbidden'])
+    expect(await refusal(() => r.timeMap(PUBLIC, '/open.txt'))).toEqual([401, 'unauthenticated'])
+  })
+})
