@@ -1,5 +1,5 @@
 // The Activity page: the pod's recent changes, newest first — who (a WebID, the public, the pod itself), with which
-// app, what (written over, deleted, moved away, put in the trash) and when — each with the state it replaced
+// app, what (written over, deleted, moved to where, put in the trash) and when — each with the state it replaced
 // ("See before") and a one-step undo. Filtered by app, by folder, to deletions; a page of 50 at a time.
 
 import type { Deps } from '../deps.ts'
@@ -73,7 +73,7 @@ export function changeRow({ csrf, now, baseUrl, names, filters = {} }: RowContex
   const client = change.by?.client
   return html`<tr><td data-label="When">${ago(change.until, now)}<br><span class="muted">${localTime(change.until)}</span></td>
 <td data-label="Who">${whoOf(change, baseUrl)}${app ? html`<br><span class="muted">with ${client ? html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, app: client })}">${app}</a>` : app}</span>` : ''}</td>
-<td data-label="What">${VERBS[change.end]} <a href="${historyPage(change.path)}">${readablePath(change.path)}</a></td>
+<td data-label="What">${change.to !== undefined ? 'moved' : VERBS[change.end]} <a href="${historyPage(change.path)}">${readablePath(change.path)}</a>${change.to !== undefined ? html` to <a href="${historyPage(change.to)}">${readablePath(change.to)}</a>` : ''}</td>
 <td class="row-actions"><a class="small" href="${versionPage(change.path, change.from)}">See before</a> ${undoForm(csrf, change, 'activity')}</td></tr>`
 }
 

@@ -49,7 +49,7 @@ async function fileHistory(deps: PageDeps, cookieHeader: string | null, path: st
   const notice = doneNotice(query)
   const row = (csrf: string, v: ChangeEntry) => html`<tr><td data-label="Written">${localTime(v.from)}</td>
 <td data-label="Size">${formatBytes(v.meta.size)}</td>
-<td data-label="Ended">${ENDED[v.end]} ${ago(v.until, now)} by ${whoOf(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
+<td data-label="Ended">${v.to !== undefined ? html`Moved to <a href="${historyPage(v.to)}">${readablePath(v.to)}</a>` : ENDED[v.end]} ${ago(v.until, now)} by ${whoOf(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
 <td class="row-actions"><a class="small" href="${versionPage(path, v.from)}">View</a> <a class="small" href="${dl(path, v.from)}">Download</a> ${restoreForm(csrf, path, v.from)}</td></tr>`
   return renderOwnerPage(deps, cookieHeader, {
     heading: `History of ${readablePath(path)}`,

@@ -17,6 +17,8 @@ export interface ChangeEntry {
   readonly from: number
   readonly until: number
   readonly end: VersionEnd
+  /** A move's destination. */
+  readonly to?: string
   readonly by?: ChangeAuthor
   /** The state the change replaced or removed (the memento written at `from`). */
   readonly meta: ResourceMeta
@@ -64,6 +66,7 @@ const entryOf = (key: string, r: VersionRecord): ChangeEntry => ({
   from: r.from,
   until: r.until,
   end: r.end,
+  ...(r.to !== undefined ? { to: r.to } : {}),
   ...(r.by ? { by: r.by } : {}),
   meta: r.meta,
 })

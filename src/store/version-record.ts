@@ -32,6 +32,8 @@ export interface VersionRecord {
   /** When the change that ended it was made. */
   readonly until: number
   readonly end: VersionEnd
+  /** A move's destination: where the state went (the path it has there). */
+  readonly to?: string
   /** Who made that change. */
   readonly by?: ChangeAuthor
   /** The state's metadata: a file's names its blob, which the version holds (version-blobs). */

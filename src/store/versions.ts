@@ -41,7 +41,7 @@ const pathRange = (path: string) => ({ gt: `${path}\0`, lt: `${path}\0\uffff` })
 
 /**
  * The operations that keep `meta` (the state at `path` that this change replaces or removes, stored under
- * `keys`) as a version; none when versions are off. They join the change's batch: after a crash the change and
+ * `keys`) as a version (a move's names where it went, `to`); none when versions are off. They join the change's batch: after a crash the change and
  * its version are both there or neither.
  */
 export function versionOps(
@@ -53,6 +53,7 @@ export function versionOps(
   end: VersionEnd,
   now: number,
   by?: ChangeAuthor,
+  to?: string,
 ): WriteOp[] {
   if (!store.versioning.keep) return []
   const key = versionKey(path, meta.modified, now)
@@ -60,6 +61,7 @@ export function versionOps(
     from: meta.modified,
     until: now,
     end,
+    ...(to !== undefined ? { to } : {}),
     ...(by ? { by } : {}),
     meta,
     ...(meta.kind !== 'binary' ? { graph: packGraph(store.quads, baseUrl + path, keys) } : {}),

@@ -137,6 +137,37 @@ describe('the Activity page', () => {
   })
 })
 
+describe('a move says where the state went, whatever face moved it', () => {
+  test('the dashboard form, WebDAV MOVE (a folder too, each member to its own new path) and the owner API: "moved X to Y"', async () => {
+    for (const folder of ['/moves/', '/moves/dest/', '/moves/dir/']) expect((await app('MKCOL', folder)).status).toBe(201)
+    for (const name of ['a.txt', 'b.txt', 'c.txt', 'dir/x.txt']) expect((await app('PUT', `/moves/${name}`, name, 'text/plain')).status).toBe(201)
+    expect((await postForm('/.admin/files/move', { path: '/moves/a.txt', name: 'a2.txt', folder: '/moves/' })).status).toBe(303)
+    const dav = (from: string, to: string) => fetch(url(from), { method: 'MOVE', headers: { authorization: basic(notes), destination: url(to) } })
+    expect((await dav('/moves/b.txt', '/moves/dest/b.txt')).status).toBe(201)
+    expect((await dav('/moves/dir/', '/moves/dir2/')).status).toBe(201)
+    expect((await api('/.admin/api/move', { from: '/moves/c.txt', to: '/moves/dest/c%20d.txt' })).status).toBe(200)
+    const body = await (await page('/.admin/activity?folder=/moves/')).text()
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fa.txt">/moves/a.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fa2.txt">/moves/a2.txt</a>`,
+    )
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fb.txt">/moves/b.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fdest%2Fb.txt">/moves/dest/b.txt</a>`,
+    )
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fdir%2F">/moves/dir/</a> to <a href="/.admin/history?path=%2Fmoves%2Fdir2%2F">/moves/dir2/</a>`,
+    )
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fdir%2Fx.txt">/moves/dir/x.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fdir2%2Fx.txt">/moves/dir2/x.txt</a>`,
+    )
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fc.txt">/moves/c.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fdest%2Fc%2520d.txt">/moves/dest/c d.txt</a>`,
+    )
+    expect(body).not.toContain('moved away')
+    const history = await (await page('/.admin/history?path=%2Fmoves%2Fb.txt')).text()
+    expect(history).toContain('Moved to <a href="/.admin/history?path=%2Fmoves%2Fdest%2Fb.txt">/moves/dest/b.txt</a>')
+  })
+})
+
 describe("a file's history", () => {
   test('each version with its date, who, size, view, download and Restore this version; linked from the view page', async () => {
     // the pod's path is as the URL has it (percent-encoded); the pages show it decoded
