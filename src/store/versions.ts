@@ -97,8 +97,34 @@ export function unpackGraph(quads: Quadstore, packed: PackedGraph): Quad[] {
 /** Every version of `path`, oldest first, from the keys alone. */
 export async function readVersionSpans(store: Store, path: string): Promise<VersionSpan[]> {
   const out: VersionSpan[] = []
-  for await (const key of store.versions.keys(pathRange(path))) out.push(spanOf(key))
+  for await (const span of versionSpans(store, path)) out.push(span)
   return out
+}
+
+/** Every version of `path`, oldest first, from the keys alone, read as they are consumed (a TimeMap streams them). */
+export async function* versionSpans(store: Store, path: string): AsyncIterable<VersionSpan> {
+  const keys = store.versions.keys(pathRange(path))
+  try {
+    for (;;) {
+      const step = await keys.nextv(1000)
+      if (step.length === 0) return
+      for (const key of step) yield spanOf(key)
+    }
+  } finally {
+    await keys.close()
+  }
+}
+
+/** The oldest version of `path` kept. */
+export async function firstVersionSpan(store: Store, path: string): Promise<VersionSpan | undefined> {
+  for await (const key of store.versions.keys({ ...pathRange(path), limit: 1 })) return spanOf(key)
+  return undefined
+}
+
+/** The newest version of `path` kept (by when its state was written). */
+export async function lastVersionSpan(store: Store, path: string): Promise<VersionSpan | undefined> {
+  for await (const key of store.versions.keys({ ...pathRange(path), limit: 1, reverse: true })) return spanOf(key)
+  return undefined
 }
 
 /** The version of `path` written at `from` (the memento's id); of two with one `from` (a move there and back), the later. */
