@@ -17,11 +17,11 @@ import { asDownload, filesPage } from './files-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { restoreFolderAt, restoreVersionFrom, timeOf } from './restore-version.ts'
-import { ago, appNames, appOf, changeRow, changesTable, historyPage, versionPage, whoOf } from './activity-page.ts'
+import { ago, appNames, appOf, changeRow, changesTable, historyPage, VERBS, versionPage, whoOf } from './activity-page.ts'
 import { viewPage } from './view-page.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations'>
-const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 'Deleted', move: 'Moved away', trash: 'Put in the trash' }
+const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 'Deleted', move: 'Moved away', trash: 'Put in the trash', create: 'Created' }
 const FOLDER_MOMENTS = 50
 const dl = (path: string, from: number) => `${ADMIN_PATHS.historyDownload}?path=${encodeURIComponent(path)}&version=${from}`
 
@@ -73,7 +73,7 @@ async function folderHistory(deps: PageDeps, cookieHeader: string | null, path: 
   // A moment is "just before one change": a batch's changes (a folder deleted) share one time, one moment
   const moments = changes.filter((c, i) => i === 0 || changes[i - 1]!.until !== c.until)
   const option = (c: ChangeEntry): SafeHtml =>
-    html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'update' ? 'changed' : c.end === 'delete' ? 'deleted' : c.end === 'move' ? 'moved' : 'trashed'} ${readablePath(c.path)}</option>`
+    html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'move' ? 'moved' : c.end === 'trash' ? 'trashed' : VERBS[c.end]} ${readablePath(c.path)}</option>`
   return renderOwnerPage(deps, cookieHeader, {
     heading: `History of ${readablePath(path)}`,
     section: ADMIN_PATHS.activity,

@@ -3,20 +3,34 @@
 
 import { HttpError } from '../http/errors.ts'
 import { getMeta } from '../store/resources.ts'
+import { isContainerPath } from '../store/paths.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
-import { pathOfVersionKey, versionKeyOfTimeKey, type ChangeAuthor, type VersionRecord } from '../store/versions.ts'
+import {
+  firstVersionSpan,
+  isCreationTimeKey,
+  pathOfVersionKey,
+  versionKeyOfTimeKey,
+  type CreationRecord,
+  type ChangeAuthor,
+  type VersionRecord,
+} from '../store/versions.ts'
 import type { VersionEnd } from '../store/version-record.ts'
 import { decide, type Acting, type ResourcesDeps } from './acting.ts'
 import type { VersionReads } from './versions.ts'
 
 export type { VersionEnd } from '../store/version-record.ts'
+/** What a change did: ended a state (a version's end), or created the resource (`create`: no earlier state). */
+export type ChangeKind = VersionEnd | 'create'
 
-/** One change: the state of `path` written at `from`, ended at `until` by `by`, as `end` says. */
+/**
+ * One change: the state of `path` written at `from`, ended at `until` by `by`, as `end` says; for a creation, the
+ * state it made (`from` and `until` both the creation's time).
+ */
 export interface ChangeEntry {
   readonly path: string
   readonly from: number
   readonly until: number
-  readonly end: VersionEnd
+  readonly end: ChangeKind
   /** A move's destination. */
   readonly to?: string
   readonly by?: ChangeAuthor
@@ -30,7 +44,7 @@ export interface ChangeQuery {
   /** Only changes made with this app (client id). */
   readonly client?: string
   /** Only changes that ended a state this way (the deletions: `delete` and `trash`). */
-  readonly ends?: readonly VersionEnd[]
+  readonly ends?: readonly ChangeKind[]
   /** A page after the first: the `next` of the page before. */
   readonly after?: string
   readonly limit: number
@@ -72,6 +86,7 @@ const entryOf = (key: string, r: VersionRecord): ChangeEntry => ({
 })
 // Keys read from the time index per step: a page unfiltered is 50, so one step and its records.
 const CHUNK = 64
+const zip = <A, B>(as: readonly A[], bs: readonly B[]) => as.map((a, i) => [a, bs[i]] as [A, B])
 
 /**
  * Control of the pod's root, as the trash's listing: the history names what was anywhere in the pod, ACL documents
@@ -86,6 +101,39 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
     // Keys only: a record holds a document's statements, read for the page shown alone.
     for await (const key of store.versions.keys(rangeOf(folder))) keys.push(key)
     return keys
+  }
+
+  /** The memento current at `at`, or undefined when none is kept (it did not exist then, or nothing of then is kept). */
+  async function stateAt(who: Acting, path: string, at: number): Promise<number | undefined> {
+    try {
+      return (await versions.mementoAt(who, path, at)).from
+    } catch (err) {
+      if (err instanceof HttpError && err.code === 'memento_not_found') return undefined
+      throw err
+    }
+  }
+
+  /** The changes time index keys name: a version's record, or a creation's (the index entry's own value). */
+  async function entriesOf(timeKeys: readonly string[]): Promise<(ChangeEntry | undefined)[]> {
+    const versionKeys = timeKeys.filter(t => !isCreationTimeKey(t))
+    const creationKeys = timeKeys.filter(isCreationTimeKey)
+    const records = new Map(zip(versionKeys, await store.versions.getMany(versionKeys.map(versionKeyOfTimeKey))))
+    const created = new Map(zip(creationKeys, creationKeys.length ? await store.versionTimes.getMany(creationKeys) : []))
+    return timeKeys.map(t => {
+      const record = records.get(t)
+      if (record) return entryOf(versionKeyOfTimeKey(t), record)
+      const value = created.get(t)
+      if (value === undefined) return undefined
+      const c = JSON.parse(value) as CreationRecord
+      return {
+        path: pathOfVersionKey(versionKeyOfTimeKey(t)),
+        from: c.meta.modified,
+        until: c.meta.modified,
+        end: 'create',
+        ...(c.by ? { by: c.by } : {}),
+        meta: c.meta,
+      }
+    })
   }
 
   return {
@@ -109,13 +157,12 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
             if (!byRecord && changes.length === query.limit) return { changes, next: last }
             const chunk = byRecord ? pending : pending.slice(0, query.limit - changes.length)
             pending = pending.slice(chunk.length)
-            const records = await store.versions.getMany(chunk.map(versionKeyOfTimeKey))
-            for (const [j, record] of records.entries()) {
-              if (!record) continue // thinned since the keys were read
-              if (query.client !== undefined && record.by?.client !== query.client) continue
-              if (query.ends && !query.ends.includes(record.end)) continue
+            for (const [j, entry] of (await entriesOf(chunk)).entries()) {
+              if (!entry) continue // thinned or expired since the keys were read
+              if (query.client !== undefined && entry.by?.client !== query.client) continue
+              if (query.ends && !query.ends.includes(entry.end)) continue
               if (changes.length === query.limit) return { changes, next: last }
-              changes.push(entryOf(versionKeyOfTimeKey(chunk[j]!), record))
+              changes.push(entry)
               last = chunk[j]!
             }
           }
@@ -138,24 +185,24 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
       await controlOfRoot(who)
       // Sorted, a folder comes before what is in it: its own statements are back before its members are written.
       const paths = [...new Set((await keysUnder(folder)).map(pathOfVersionKey))].sort()
+      const then = new Map<string, number | undefined>()
+      for (const path of paths) then.set(path, await stateAt(who, path, at))
+      // A folder's listing moves its `modified` without a version (its members keep theirs), so a folder whose
+      // members changed after `at` may have no version written by then. It was there if a member was: its state of
+      // then is its first kept, the one the first change after `at` replaced (no change to it came between).
+      for (const path of paths) {
+        if (!isContainerPath(path) || then.get(path) !== undefined) continue
+        if (paths.some(p => p !== path && p.startsWith(path) && then.get(p) !== undefined)) then.set(path, (await firstVersionSpan(store, path))?.from)
+      }
       const out: FolderRestore = { restored: [], unchanged: [], absentThen: [] }
       for (const path of paths) {
-        let from: number
-        try {
-          from = (await versions.mementoAt(who, path, at)).from
-        } catch (err) {
-          if (err instanceof HttpError && err.code === 'memento_not_found') {
-            out.absentThen.push(path)
-            continue
-          }
-          throw err
+        const from = then.get(path)
+        if (from === undefined) out.absentThen.push(path)
+        else if ((await getMeta(store, path))?.modified === from) out.unchanged.push(path)
+        else {
+          await versions.restoreVersion(who, path, from)
+          out.restored.push(path)
         }
-        if ((await getMeta(store, path))?.modified === from) {
-          out.unchanged.push(path)
-          continue
-        }
-        await versions.restoreVersion(who, path, from)
-        out.restored.push(path)
       }
       return out
     },

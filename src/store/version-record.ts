@@ -66,7 +66,18 @@ export const pathOfVersionKey = (key: string) => key.slice(0, key.indexOf('\0'))
  * range (the activity's page reads only its page). It is also the activity's cursor.
  */
 export const versionTimeKey = (key: string) => `${padTime(spanOf(key).until)}\0${key}`
-/** The version key a version-times key names. */
+/**
+ * A creation in the time index: it has no earlier state, so no version; who created what (its first state's
+ * metadata) is the index entry's value (`CreationRecord`), kept as long as versions are (the sweep expires it).
+ */
+export const creationTimeKey = (path: string, at: number) => `${padTime(at)}\0${path}\0created`
+export const isCreationTimeKey = (timeKey: string) => timeKey.endsWith('\0created')
+export interface CreationRecord {
+  readonly by?: ChangeAuthor
+  readonly meta: ResourceMeta
+}
+
+/** The version key a version-times key names (for a creation, `{path}\0created`: its path is pathOfVersionKey's). */
 export const versionKeyOfTimeKey = (timeKey: string) => timeKey.slice(timeKey.indexOf('\0') + 1)
 
 /** version-blobs key: the blob first, so "does any version hold this blob?" is one short range. */

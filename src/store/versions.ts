@@ -17,7 +17,9 @@ import {
   versionBlobKey,
   versionKey,
   versionTimeKey,
+  creationTimeKey,
   type ChangeAuthor,
+  type CreationRecord,
   type PackedGraph,
   type VersionEnd,
   type VersionRecord,
@@ -31,6 +33,8 @@ export {
   versionKey,
   versionKeyOfTimeKey,
   versionTimeKey,
+  isCreationTimeKey,
+  type CreationRecord,
   type ChangeAuthor,
   type VersionRecord,
   type VersionSpan,
@@ -92,6 +96,13 @@ export function unpackGraph(quads: Quadstore, packed: PackedGraph): Quad[] {
     const q = quadReader.read(packed.prefix + rest, index.prefix.length, index.terms, DataFactory as never, quads.prefixes) as Quad
     return quad(q.subject, q.predicate, q.object, defaultGraph()) as Quad
   })
+}
+
+/** Records who created `path` (its first state `meta`) in the creation's batch; none when versions are off. */
+export function creationOps(store: Store, path: string, meta: ResourceMeta, by?: ChangeAuthor): WriteOp[] {
+  if (!store.versioning.keep) return []
+  const record: CreationRecord = { ...(by ? { by } : {}), meta }
+  return [{ type: 'put', key: creationTimeKey(path, meta.modified), value: JSON.stringify(record), ...inSublevel(store.versionTimes) }]
 }
 
 /** Every version of `path`, oldest first, from the keys alone. */

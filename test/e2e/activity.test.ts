@@ -137,6 +137,19 @@ describe('the Activity page', () => {
   })
 })
 
+describe('who created a resource is kept from its creation', () => {
+  test('an app creates a file over WebDAV: the activity says "created" by it, with See it and nothing to undo', async () => {
+    expect((await app('MKCOL', '/made/')).status).toBe(201)
+    expect((await app('PUT', '/made/new.txt', 'fresh', 'text/plain')).status).toBe(201)
+    const body = await (await page('/.admin/activity?folder=/made/')).text()
+    const row = body.split('<tr>').find(r => r.includes('created <a href="/.admin/history?path=%2Fmade%2Fnew.txt">/made/new.txt</a>'))!
+    expect(row).toContain(`<td data-label="Who">You<br><span class="muted">with <a href="/.admin/activity?app=${notes.id}&amp;folder=%2Fmade%2F">Notes app</a>`)
+    expect(row).toContain('>See it</a>')
+    expect(row).not.toContain('Undo')
+    expect(body).toContain('created <a href="/.admin/history?path=%2Fmade%2F">/made/</a>')
+  })
+})
+
 describe('a move says where the state went, whatever face moved it', () => {
   test('the dashboard form, WebDAV MOVE (a folder too, each member to its own new path) and the owner API: "moved X to Y"', async () => {
     for (const folder of ['/moves/', '/moves/dest/', '/moves/dir/']) expect((await app('MKCOL', folder)).status).toBe(201)

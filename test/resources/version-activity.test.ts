@@ -38,8 +38,17 @@ describe('changes: the pod-wide history', () => {
     expect(all.changes.map(c => c.end)).toEqual(['delete', 'update'])
     expect(all.changes[0]!.by?.agent).toBe(BOB.principal.webid)
     const rest = await r.changes(OWNER, { limit: 2, folder: '/shared/', after: all.next! })
-    expect(rest.changes.map(c => c.end)).toEqual(['update'])
-    expect(rest.next).toBeUndefined()
+    // The first write created the file: who created it is kept from that moment, as a change of its own.
+    expect(rest.changes.map(c => c.end)).toEqual(['update', 'create'])
+    expect(rest.changes[1]).toMatchObject({ path: '/shared/n.txt', by: { agent: OWNER.principal.webid, via: 'session' }, meta: { size: 3 } })
+    expect(rest.changes[1]!.from).toBe(rest.changes[1]!.until)
+    // Older still: the seeded folder and its ACL were created, by the pod itself (no author)
+    const seeded = await r.changes(OWNER, { limit: 10, folder: '/shared/', after: rest.next! })
+    expect(seeded.changes.map(c => [c.end, c.path, c.by])).toEqual([
+      ['create', '/shared/.acl', undefined],
+      ['create', '/shared/', undefined],
+    ])
+    expect(seeded.next).toBeUndefined()
     expect((await r.changes(OWNER, { limit: 10, ends: ['delete', 'trash'] })).changes.map(c => c.path)).toEqual(['/shared/n.txt'])
   })
 
@@ -94,7 +103,7 @@ describe('changes: a page reads only its page (the time index)', () => {
       records += ks.length
       return getMany(ks, options)
     }
-    const seen: { path: string; until: number }[] = []
+    const seen: { path: string; until: number; end: string }[] = []
     try {
       let page = await r.changes(OWNER, { limit: 50 })
       expect([indexKeys, records]).toEqual([51, 50])
@@ -107,14 +116,29 @@ describe('changes: a page reads only its page (the time index)', () => {
       spied.versionTimes.keys = keys
       spied.versions.getMany = getMany
     }
+    // Every version and every creation, newest first by the change's time.
     const all: { path: string; until: number }[] = []
     for await (const key of store.versions.keys()) {
       const [path, , until] = key.split('\0')
       all.push({ path: path!, until: Number(until) })
     }
     expect(all.length).toBeGreaterThan(300)
+    const creations = seen.filter(c => c.end === 'create')
+    expect(creations.filter(c => c.path.startsWith('/many/')).map(c => c.path)).toEqual([
+      '/many/a.txt',
+      '/many/b.txt',
+      '/many/c.txt',
+      '/many/d.txt',
+      '/many/e.txt',
+      '/many/f.txt',
+      '/many/g.txt',
+      '/many/',
+    ])
+    expect(seen.length).toBe(all.length + creations.length)
+    expect(seen.map(c => c.until)).toEqual(seen.map(c => c.until).sort((a, b) => b - a))
+    const versionsSeen = seen.filter(c => c.end !== 'create')
     all.sort((a, b) => b.until - a.until || (a.path < b.path ? 1 : -1))
-    expect(seen.map(c => [c.path, c.until])).toEqual(all.map(c => [c.path, c.until]))
+    expect(versionsSeen.map(c => [c.path, c.until])).toEqual(all.map(c => [c.path, c.until]))
     expect(seen.slice(0, 3).map(c => c.path)).toEqual(['/many/b.txt', '/many/c.txt', '/many/d.txt'])
   })
 })

@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { getMeta, writeResource } from '../../src/store/resources.ts'
 import { readVersionSpans, versionKey, type VersionSpan } from '../../src/store/versions.ts'
-import { isHeldByVersion, versionTimeKey } from '../../src/store/version-record.ts'
-import { thinVersions, versionsToDrop } from '../../src/store/version-sweep.ts'
+import { isCreationTimeKey, isHeldByVersion, versionTimeKey } from '../../src/store/version-record.ts'
+import { expireCreations, thinVersions, versionsToDrop } from '../../src/store/version-sweep.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
 import { binaryContent } from './binary-content.ts'
 
@@ -72,7 +72,7 @@ async function expectTimeIndexOf(store: Store) {
   const versions: string[] = []
   for await (const key of store.versions.keys()) versions.push(versionTimeKey(key))
   const times: string[] = []
-  for await (const key of store.versionTimes.keys()) times.push(key)
+  for await (const key of store.versionTimes.keys()) if (!isCreationTimeKey(key)) times.push(key)
   expect(times).toEqual(versions.sort())
   return times.length
 }
@@ -141,6 +141,20 @@ describe('the sweep', () => {
     expect(after.map(s => Math.floor(s.until / HOUR))).toEqual([...new Set(before.map(s => Math.floor(s.until / HOUR)))])
     expect(await expectTimeIndexOf(store)).toBe(after.length)
     expect(await thinVersions(store, t + 2 * HOUR, 30)).toBe(0)
+  })
+
+  test('who created what is kept as long as versions are: the sweep expires creations older than the days kept', async () => {
+    const creations = async () => {
+      const out: string[] = []
+      for await (const key of store.versionTimes.keys()) if (isCreationTimeKey(key)) out.push(key.split('\0')[1]!)
+      return out
+    }
+    await writeTurtle(store, BASE, '/new-one.ttl', '<#a> <#b> 1.', T0 + 20 * DAY)
+    expect(await creations()).toContain('/new-one.ttl')
+    expect(await expireCreations(store, T0 + 20 * DAY + HOUR, 2)).toBeGreaterThan(0) // the older ones
+    expect(await creations()).toEqual(['/new-one.ttl'])
+    expect(await expireCreations(store, T0 + 23 * DAY, 2)).toBe(1)
+    expect(await creations()).toEqual([])
   })
 
   test('versions kept before the time index existed are indexed when the store opens', async () => {
