@@ -1,6 +1,6 @@
 // One resource's history: each kept state with when it was written, when and by whom it was ended, its size, a
 // view of it, its download and "Restore this version". A folder's: the changes under it, and the folder put back
-// as it was before one of them (what was made since stays).
+// as it was before one of them (what was made since deleted, a versioned delete each).
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -33,7 +33,7 @@ const plainTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).rep
 function doneNotice(query: Record<string, string | undefined>): string | undefined {
   if (query.done === 'restore') return 'Restored: the version you chose is the current one now (what it replaced is kept too)'
   if (query.done === 'folder')
-    return `Folder restored: ${Number(query.restored) || 0} item(s) put back as they were, ${Number(query.unchanged) || 0} already were; what was made since stays`
+    return `Folder restored: ${Number(query.restored) || 0} item(s) put back as they were, ${Number(query.unchanged) || 0} already were, ${Number(query.removed) || 0} made since deleted (they are in Recently deleted)`
   return undefined
 }
 
@@ -84,7 +84,7 @@ ${
     ? html`<h2>Restore the folder as it was</h2>
 <form method="post" action="${ADMIN_PATHS.historyRestoreFolder}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
 <p><label for="restore-at">As it was</label> <select id="restore-at" name="at">${moments.map(option)}</select></p>
-<p class="muted">Everything in the folder that existed then gets its content of then back, each as a new change you can undo. What was created after that time stays as it is.</p>
+<p class="muted">Everything in the folder that existed then gets its content of then back, each as a new change you can undo. What was created in it after that time is deleted; it stays in Recently deleted, to put back.</p>
 <p><button type="submit">Restore the folder</button></p></form>`
     : ''
 }
@@ -147,6 +147,6 @@ export async function submitRestoreVersion(deps: PageDeps, form: Record<string, 
 /** The folder as it was at `at`: every resource that existed then gets its state of then back. */
 export async function submitRestoreFolder(deps: PageDeps, form: Record<string, string>): Promise<Response> {
   const path = podPath(form.path)
-  const { restored, unchanged } = await restoreFolderAt(deps, path, timeOf(form.at))
-  return seeOther(`${historyPage(path)}&done=folder&restored=${restored.length}&unchanged=${unchanged.length}`)
+  const { restored, unchanged, removed } = await restoreFolderAt(deps, path, timeOf(form.at))
+  return seeOther(`${historyPage(path)}&done=folder&restored=${restored.length}&unchanged=${unchanged.length}&removed=${removed.length}`)
 }

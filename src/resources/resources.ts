@@ -143,6 +143,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
   const read = makeReadResource(deps)
   const put = putInOneStep(deps, puts)
   const versions = makeVersionReads(deps, put)
+  const deleteResource = makeDeleteResource(deps, locks)
   return {
     read,
     list: makeListMembers(deps, read),
@@ -157,14 +158,14 @@ export function makeResources(deps: ResourcesDeps): Resources {
     ...puts,
     put,
     ...versions,
-    ...makeVersionActivity(deps, versions),
+    ...makeVersionActivity(deps, { ...versions, delete: deleteResource }),
     ...posts,
     post: async (who, path, contentType, body, facts) => {
       const plan = await posts.planPost(who, path, false)
       return posts.commitPost(who, path, plan, await receiveContent(deps, false, contentType, body), facts)
     },
     ...makePatchDocument(deps, locks),
-    delete: makeDeleteResource(deps, locks),
+    delete: deleteResource,
     move: (who, from, to, lockTokens) =>
       withResourceLocks(
         () => moveLocks(store, from, to),

@@ -4,6 +4,8 @@
 import { HttpError } from '../http/errors.ts'
 import { getMeta } from '../store/resources.ts'
 import { isContainerPath } from '../store/paths.ts'
+import { padTime } from '../store/version-record.ts'
+import { NO_PRECONDITIONS, type Preconditions } from './preconditions.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
 import {
   firstVersionSpan,
@@ -55,11 +57,18 @@ export interface ChangePage {
   readonly next?: string
 }
 
-/** What a folder's restore did: the resources written back, those already as they were, those that did not exist then (they stay). */
+/**
+ * What a folder's restore did: the resources written back, those already as they were, those that did not exist then
+ * and were not created since (they stay: nothing says when they came), and those created in the folder since, now
+ * deleted (each a versioned delete: in Recently deleted, to be put back). A folder created since that still holds
+ * something not created since (moved in) stays, in `kept`.
+ */
 export interface FolderRestore {
   readonly restored: string[]
   readonly unchanged: string[]
   readonly absentThen: string[]
+  readonly removed: string[]
+  readonly kept: string[]
 }
 
 export interface VersionActivity {
@@ -92,7 +101,10 @@ const zip = <A, B>(as: readonly A[], bs: readonly B[]) => as.map((a, i) => [a, b
  * Control of the pod's root, as the trash's listing: the history names what was anywhere in the pod, ACL documents
  * too, and who changed it. The owner keeps that Control whatever the ACLs say.
  */
-export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionReads, 'mementoAt' | 'restoreVersion'>): VersionActivity {
+/** The layer's LDP DELETE (delete-resource.ts): decided as one, and versioned. */
+type Delete = (who: Acting, path: string, preconditions: Preconditions) => Promise<void>
+
+export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionReads, 'mementoAt' | 'restoreVersion'> & { delete: Delete }): VersionActivity {
   const { store, cfg } = deps
   const controlOfRoot = (who: Acting) => decide(deps, who, '/', [{ url: `${cfg.baseUrl}/`, modes: ['control'] }])
 
@@ -134,6 +146,17 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
         meta: c.meta,
       }
     })
+  }
+
+  /** The paths under `folder` (not the folder itself) created after `at`, from the creations the time index keeps. */
+  async function createdSince(folder: string, at: number): Promise<Set<string>> {
+    const out = new Set<string>()
+    for await (const key of store.versionTimes.keys({ gt: padTime(at + 1) })) {
+      if (!isCreationTimeKey(key)) continue
+      const path = pathOfVersionKey(versionKeyOfTimeKey(key))
+      if (path !== folder && path.startsWith(folder)) out.add(path)
+    }
+    return out
   }
 
   return {
@@ -194,14 +217,30 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
         if (!isContainerPath(path) || then.get(path) !== undefined) continue
         if (paths.some(p => p !== path && p.startsWith(path) && then.get(p) !== undefined)) then.set(path, (await firstVersionSpan(store, path))?.from)
       }
-      const out: FolderRestore = { restored: [], unchanged: [], absentThen: [] }
+      const since = await createdSince(folder, at)
+      const out: FolderRestore = { restored: [], unchanged: [], absentThen: [], removed: [], kept: [] }
       for (const path of paths) {
         const from = then.get(path)
-        if (from === undefined) out.absentThen.push(path)
-        else if ((await getMeta(store, path))?.modified === from) out.unchanged.push(path)
+        if (from === undefined) {
+          if (!since.has(path)) out.absentThen.push(path)
+        } else if ((await getMeta(store, path))?.modified === from) out.unchanged.push(path)
         else {
           await versions.restoreVersion(who, path, from)
           out.restored.push(path)
+        }
+      }
+      // What was created in the folder after `at` and had no state then goes, a versioned delete each: files first,
+      // then folders, the deepest first (a folder is empty by then unless something moved into it: it stays).
+      const gone = [...since].filter(p => then.get(p) === undefined)
+      const order = [...gone.filter(p => !isContainerPath(p)).sort(), ...gone.filter(isContainerPath).sort().reverse()]
+      for (const path of order) {
+        if (!(await getMeta(store, path))) continue
+        try {
+          await versions.delete(who, path, NO_PRECONDITIONS)
+          out.removed.push(path)
+        } catch (err) {
+          if (!(err instanceof HttpError) || err.status !== 409) throw err
+          out.kept.push(path)
         }
       }
       return out

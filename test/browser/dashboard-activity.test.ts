@@ -85,10 +85,13 @@ test('an app wrecks a folder; the Activity page shows it; the folder is restored
   await checkLooks(page, 'folder-history')
   await page.getByRole('button', { name: 'Restore the folder' }).click()
   await page.getByRole('status').filter({ hasText: 'Folder restored' }).waitFor()
-  expect(await page.locator('.notice').textContent()).toBe('Folder restored: 2 item(s) put back as they were, 0 already were; what was made since stays')
+  expect(await page.locator('.notice').textContent()).toBe(
+    'Folder restored: 2 item(s) put back as they were, 0 already were, 1 made since deleted (they are in Recently deleted)',
+  )
   expect(await text('/Notizen%20f%C3%BCr%20mich/shopping.txt')).toBe('milk, eggs')
   expect(await text('/Notizen%20f%C3%BCr%20mich/todo.txt')).toBe('call Ann')
-  expect(await text('/Notizen%20f%C3%BCr%20mich/new.txt')).toBe('written after')
+  // created after that moment: deleted, a version kept (Recently deleted)
+  expect((await app('GET', '/Notizen%20f%C3%BCr%20mich/new.txt')).status).toBe(404)
   await checkLooks(page, 'folder-restored')
   // a file's history, from its row: the versions the app and the restore left
   await page.getByRole('link', { name: '/Notizen für mich/shopping.txt' }).first().click()

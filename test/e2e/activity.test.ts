@@ -220,7 +220,7 @@ describe("a file's history", () => {
 })
 
 describe('a folder restored as it was at a time', () => {
-  test('an app wrecks a folder (PUTs and DELETEs); the folder restored is byte-identical; what was made after stays', async () => {
+  test('an app wrecks a folder (PUTs and DELETEs); the folder restored is byte-identical; what was made after is deleted, to be put back', async () => {
     const photo = new Uint8Array(randomBytes(40_000))
     expect((await app('PUT', '/work/a.ttl', '<#a> <http://example.org/v> "a".')).status).toBe(201)
     expect((await app('PUT', '/work/sub/b.txt', 'bee', 'text/plain')).status).toBe(201)
@@ -238,22 +238,53 @@ describe('a folder restored as it was at a time', () => {
 
     expect(await (await page('/.admin/files?path=%2Fwork%2F')).text()).toContain('<a href="/.admin/history?path=%2Fwork%2F">History of this folder</a>')
     const folderPage = await (await page('/.admin/history?path=%2Fwork%2F')).text()
-    expect(folderPage).toContain('What was created after that time stays as it is.')
+    expect(folderPage).toContain('What was created in it after that time is deleted; it stays in Recently deleted, to put back.')
     expect(folderPage).toContain('<select id="restore-at" name="at">')
     const res = await postForm('/.admin/history/restore-folder', { path: '/work/', at: String(at) })
     expect(res.status).toBe(303)
-    expect(res.headers.get('location')).toStartWith('/.admin/history?path=%2Fwork%2F&done=folder&restored=')
+    expect(res.headers.get('location')).toBe('/.admin/history?path=%2Fwork%2F&done=folder&restored=4&unchanged=0&removed=1')
     expect(await bytesOf('/work/a.ttl')).toEqual(before.a)
     expect(await bytesOf('/work/sub/b.txt')).toEqual(before.b)
     expect(await bytesOf('/work/photo.bin')).toEqual(before.photo)
-    expect(await (await app('GET', '/work/new.txt')).text()).toBe('made after')
+    expect((await app('GET', '/work/new.txt')).status).toBe(404)
+    const deleted = await (await page('/.admin/activity?what=deleted&folder=/work/')).text()
+    expect(deleted).toContain('deleted <a href="/.admin/history?path=%2Fwork%2Fnew.txt">/work/new.txt</a>')
+    expect(deleted).toContain('name="path" value="/work/new.txt"')
+  })
+
+  test('what was made after the time chosen goes, files then folders; a folder made since that holds something moved in stays (kept)', async () => {
+    expect((await app('MKCOL', '/keep/')).status).toBe(201)
+    expect((await app('PUT', '/keep/old.txt', 'old', 'text/plain')).status).toBe(201)
+    expect((await app('PUT', '/elsewhere.txt', 'moved in', 'text/plain')).status).toBe(201)
+    await Bun.sleep(5)
+    const at = Date.now()
+    await Bun.sleep(5)
+    for (const f of ['/keep/made/', '/keep/made/deep/', '/keep/hold/']) expect((await app('MKCOL', f)).status).toBe(201)
+    expect((await app('PUT', '/keep/made/deep/x.txt', 'x', 'text/plain')).status).toBe(201)
+    expect(
+      (await fetch(url('/elsewhere.txt'), { method: 'MOVE', headers: { authorization: basic(notes), destination: url('/keep/hold/in.txt') } })).status,
+    ).toBe(201)
+    const res = await api('/.admin/api/restore-folder', { path: '/keep/', datetime: at })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({
+      path: '/keep/',
+      at,
+      restored: [],
+      unchanged: [], // only what has a version kept is considered for a write back
+      absentThen: [],
+      removed: ['/keep/made/deep/x.txt', '/keep/made/deep/', '/keep/made/'],
+      kept: ['/keep/hold/'],
+    })
+    expect((await app('GET', '/keep/made/')).status).toBe(404)
+    expect(await (await app('GET', '/keep/hold/in.txt')).text()).toBe('moved in')
+    expect(await (await app('GET', '/keep/old.txt')).text()).toBe('old')
   })
 
   test('the API: {path, datetime} → what it restored; a bad datetime 400 invalid_request; a file 400; a stranger 401', async () => {
     expect((await app('PUT', '/work/a.ttl', '<#a> <http://example.org/v> "again".')).status).toBe(204)
-    const ok = await api('/.admin/api/restore-folder', { path: '/work/', datetime: Date.now() - 3_600_000 })
+    const ok = await api('/.admin/api/restore-folder', { path: '/work/', datetime: Date.now() })
     expect(ok.status).toBe(200)
-    expect(await ok.json()).toMatchObject({ path: '/work/', restored: [], unchanged: [] })
+    expect(await ok.json()).toMatchObject({ path: '/work/', restored: [], removed: [], kept: [] })
     for (const [body, status, code] of [
       [{ path: '/work/', datetime: 'yesterday-ish' }, 400, 'invalid_request'],
       [{ path: '/work/a.ttl', datetime: Date.now() }, 400, 'invalid_request'],

@@ -68,7 +68,7 @@ describe('history and restoreFolder', () => {
     expect(current).toBeUndefined()
     expect(versions.map(v => v.end)).toEqual(['delete', 'update', 'update'])
     const second = versions[1]!.from
-    expect(await r.restoreFolder(OWNER, '/shared/', second)).toEqual({ restored: ['/shared/n.txt'], unchanged: [], absentThen: [] })
+    expect(await r.restoreFolder(OWNER, '/shared/', second)).toEqual({ restored: ['/shared/n.txt'], unchanged: [], absentThen: [], removed: [], kept: [] })
     const readable = await r.read(OWNER, '/shared/n.txt')
     expect(readable.meta.size).toBe(3)
     expect(await refusal(() => r.history(OWNER, '/nothing'))).toEqual([404, 'memento_not_found'])
