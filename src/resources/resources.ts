@@ -143,6 +143,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
   const read = makeReadResource(deps)
   const put = putInOneStep(deps, puts)
   const versions = makeVersionReads(deps, put)
+  // A folder restore deletes what was made since as an LDP DELETE would (decided, locked, versioned)
   const deleteResource = makeDeleteResource(deps, locks)
   return {
     read,
@@ -165,7 +166,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
       return posts.commitPost(who, path, plan, await receiveContent(deps, false, contentType, body), facts)
     },
     ...makePatchDocument(deps, locks),
-    delete: deleteResource,
+    delete: makeDeleteResource(deps, locks),
     move: (who, from, to, lockTokens) =>
       withResourceLocks(
         () => moveLocks(store, from, to),
