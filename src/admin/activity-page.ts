@@ -1,5 +1,5 @@
 // The Activity page: the pod's recent changes, newest first — who (a WebID, the public, the pod itself), with which
-// app, what (written over, deleted, moved away, put in the trash) and when — each with the state it replaced
+// app, what (written over, deleted, moved to where, put in the trash) and when — each with the state it replaced
 // ("See before") and a one-step undo. Filtered by app, by folder, to deletions; a page of 50 at a time.
 
 import type { Deps } from '../deps.ts'
@@ -8,7 +8,7 @@ import { html, type SafeHtml } from '../http/html-page.ts'
 import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { readablePath } from '../lib/readable-path.ts'
-import type { ChangeEntry, ChangeQuery, VersionEnd } from '../resources/version-activity.ts'
+import type { ChangeEntry, ChangeKind, ChangeQuery, VersionEnd } from '../resources/version-activity.ts'
 import { podPath } from './browse.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
@@ -22,7 +22,7 @@ export const appNames = async (deps: PageDeps): Promise<ReadonlyMap<string, stri
 
 const PAGE_SIZE = 50
 const DELETIONS: readonly VersionEnd[] = ['delete', 'trash']
-const VERBS: Record<VersionEnd, string> = { update: 'changed', delete: 'deleted', move: 'moved away', trash: 'put in the trash' }
+export const VERBS: Record<ChangeKind, string> = { update: 'changed', delete: 'deleted', move: 'moved away', trash: 'put in the trash', create: 'created' }
 
 const q = (params: Record<string, string | undefined>) => {
   const s = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')).toString()
@@ -74,8 +74,13 @@ export function changeRow({ csrf, now, baseUrl, names, filters = {} }: RowContex
   const client = change.by?.client
   return html`<tr><td data-label="When">${ago(change.until, now)}<br><span class="muted">${localTime(change.until)}</span></td>
 <td data-label="Who">${whoOf(change, baseUrl)}${app ? html`<br><span class="muted">with ${client ? html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, app: client })}">${app}</a>` : app}</span>` : ''}</td>
-<td data-label="What">${VERBS[change.end]} <a href="${historyPage(change.path)}">${readablePath(change.path)}</a></td>
-<td class="row-actions"><a class="small" href="${versionPage(change.path, change.from)}">See before</a> ${undoForm(csrf, change, 'activity')}</td></tr>`
+<td data-label="What">${change.to !== undefined ? 'moved' : VERBS[change.end]} <a href="${historyPage(change.path)}">${readablePath(change.path)}</a>${change.to !== undefined ? html` to <a href="${historyPage(change.to)}">${readablePath(change.to)}</a>` : ''}</td>
+<td class="row-actions">${
+    // A creation replaced nothing: its row shows the state it made, and has nothing to undo to.
+    change.end === 'create'
+      ? html`<a class="small" href="${versionPage(change.path, change.from)}">See it</a>`
+      : html`<a class="small" href="${versionPage(change.path, change.from)}">See before</a> ${undoForm(csrf, change, 'activity')}`
+  }</td></tr>`
 }
 
 export const changesTable = (

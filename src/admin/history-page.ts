@@ -1,6 +1,6 @@
 // One resource's history: each kept state with when it was written, when and by whom it was ended, its size, a
 // view of it, its download and "Restore this version". A folder's: the changes under it, and the folder put back
-// as it was before one of them (what was made since stays).
+// as it was before one of them (what was made since deleted, a versioned delete each).
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -17,11 +17,11 @@ import { asDownload, filesPage } from './files-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { restoreFolderAt, restoreVersionFrom, timeOf } from './restore-version.ts'
-import { ago, appNames, appOf, changeRow, changesTable, historyPage, versionPage, whoOf } from './activity-page.ts'
+import { ago, appNames, appOf, changeRow, changesTable, historyPage, VERBS, versionPage, whoOf } from './activity-page.ts'
 import { viewPage } from './view-page.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations'>
-const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 'Deleted', move: 'Moved away', trash: 'Put in the trash' }
+const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 'Deleted', move: 'Moved away', trash: 'Put in the trash', create: 'Created' }
 const FOLDER_MOMENTS = 50
 const dl = (path: string, from: number) => `${ADMIN_PATHS.historyDownload}?path=${encodeURIComponent(path)}&version=${from}`
 
@@ -33,7 +33,7 @@ const plainTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).rep
 function doneNotice(query: Record<string, string | undefined>): string | undefined {
   if (query.done === 'restore') return 'Restored: the version you chose is the current one now (what it replaced is kept too)'
   if (query.done === 'folder')
-    return `Folder restored: ${Number(query.restored) || 0} item(s) put back as they were, ${Number(query.unchanged) || 0} already were; what was made since stays`
+    return `Folder restored: ${Number(query.restored) || 0} item(s) put back as they were, ${Number(query.unchanged) || 0} already were, ${Number(query.removed) || 0} made since deleted (they are in Recently deleted)`
   return undefined
 }
 
@@ -49,7 +49,7 @@ async function fileHistory(deps: PageDeps, cookieHeader: string | null, path: st
   const notice = doneNotice(query)
   const row = (csrf: string, v: ChangeEntry) => html`<tr><td data-label="Written">${localTime(v.from)}</td>
 <td data-label="Size">${formatBytes(v.meta.size)}</td>
-<td data-label="Ended">${ENDED[v.end]} ${ago(v.until, now)} by ${whoOf(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
+<td data-label="Ended">${v.to !== undefined ? html`Moved to <a href="${historyPage(v.to)}">${readablePath(v.to)}</a>` : ENDED[v.end]} ${ago(v.until, now)} by ${whoOf(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
 <td class="row-actions"><a class="small" href="${versionPage(path, v.from)}">View</a> <a class="small" href="${dl(path, v.from)}">Download</a> ${restoreForm(csrf, path, v.from)}</td></tr>`
   return renderOwnerPage(deps, cookieHeader, {
     heading: `History of ${readablePath(path)}`,
@@ -73,7 +73,7 @@ async function folderHistory(deps: PageDeps, cookieHeader: string | null, path: 
   // A moment is "just before one change": a batch's changes (a folder deleted) share one time, one moment
   const moments = changes.filter((c, i) => i === 0 || changes[i - 1]!.until !== c.until)
   const option = (c: ChangeEntry): SafeHtml =>
-    html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'update' ? 'changed' : c.end === 'delete' ? 'deleted' : c.end === 'move' ? 'moved' : 'trashed'} ${readablePath(c.path)}</option>`
+    html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'move' ? 'moved' : c.end === 'trash' ? 'trashed' : VERBS[c.end]} ${readablePath(c.path)}</option>`
   return renderOwnerPage(deps, cookieHeader, {
     heading: `History of ${readablePath(path)}`,
     section: ADMIN_PATHS.activity,
@@ -84,7 +84,7 @@ ${
     ? html`<h2>Restore the folder as it was</h2>
 <form method="post" action="${ADMIN_PATHS.historyRestoreFolder}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}">
 <p><label for="restore-at">As it was</label> <select id="restore-at" name="at">${moments.map(option)}</select></p>
-<p class="muted">Everything in the folder that existed then gets its content of then back, each as a new change you can undo. What was created after that time stays as it is.</p>
+<p class="muted">Everything in the folder that existed then gets its content of then back, each as a new change you can undo. What was created in it after that time is deleted; it stays in Recently deleted, to put back.</p>
 <p><button type="submit">Restore the folder</button></p></form>`
     : ''
 }
@@ -147,6 +147,6 @@ export async function submitRestoreVersion(deps: PageDeps, form: Record<string, 
 /** The folder as it was at `at`: every resource that existed then gets its state of then back. */
 export async function submitRestoreFolder(deps: PageDeps, form: Record<string, string>): Promise<Response> {
   const path = podPath(form.path)
-  const { restored, unchanged } = await restoreFolderAt(deps, path, timeOf(form.at))
-  return seeOther(`${historyPage(path)}&done=folder&restored=${restored.length}&unchanged=${unchanged.length}`)
+  const { restored, unchanged, removed } = await restoreFolderAt(deps, path, timeOf(form.at))
+  return seeOther(`${historyPage(path)}&done=folder&restored=${restored.length}&unchanged=${unchanged.length}&removed=${removed.length}`)
 }

@@ -50,7 +50,7 @@ export async function restoreVersionFrom(deps: RestoreDeps, path: string, from: 
   return { path, restoredFrom: from, created }
 }
 
-/** `POST /.admin/api/restore-folder` `{path, datetime}`: the folder as it was then; what was made since stays. */
+/** `POST /.admin/api/restore-folder` `{path, datetime}`: the folder as it was then; what was made since is deleted (versioned). */
 export async function restoreFolder(deps: RestoreDeps, body: unknown): Promise<FolderRestore & { path: string; at: number }> {
   const { path, at } = pathAndTime(body)
   return { path, at, ...(await restoreFolderAt(deps, path, at)) }

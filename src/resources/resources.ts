@@ -155,6 +155,8 @@ export function makeResources(deps: ResourcesDeps): Resources {
   const read = makeReadResource(deps)
   const put = putInOneStep(deps, puts)
   const versions = makeVersionReads(deps, put)
+  // A folder restore deletes what was made since as an LDP DELETE would (decided, locked, versioned)
+  const deleteResource = makeDeleteResource(deps, locks)
   return {
     read,
     list: makeListMembers(deps, read),
@@ -172,7 +174,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     ...puts,
     put,
     ...versions,
-    ...makeVersionActivity(deps, versions),
+    ...makeVersionActivity(deps, { ...versions, delete: deleteResource }),
     ...posts,
     post: postInOneStep(deps, posts),
     ...makePatchDocument(deps, locks),

@@ -3,20 +3,38 @@
 
 import { HttpError } from '../http/errors.ts'
 import { getMeta } from '../store/resources.ts'
+import { isContainerPath } from '../store/paths.ts'
+import { padTime } from '../store/version-record.ts'
+import { NO_PRECONDITIONS, type Preconditions } from './preconditions.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
-import { spanOf, pathOfVersionKey, type ChangeAuthor, type VersionRecord } from '../store/versions.ts'
+import {
+  firstVersionSpan,
+  isCreationTimeKey,
+  pathOfVersionKey,
+  versionKeyOfTimeKey,
+  type CreationRecord,
+  type ChangeAuthor,
+  type VersionRecord,
+} from '../store/versions.ts'
 import type { VersionEnd } from '../store/version-record.ts'
 import { decide, type Acting, type ResourcesDeps } from './acting.ts'
 import type { VersionReads } from './versions.ts'
 
 export type { VersionEnd } from '../store/version-record.ts'
+/** What a change did: ended a state (a version's end), or created the resource (`create`: no earlier state). */
+export type ChangeKind = VersionEnd | 'create'
 
-/** One change: the state of `path` written at `from`, ended at `until` by `by`, as `end` says. */
+/**
+ * One change: the state of `path` written at `from`, ended at `until` by `by`, as `end` says; for a creation, the
+ * state it made (`from` and `until` both the creation's time).
+ */
 export interface ChangeEntry {
   readonly path: string
   readonly from: number
   readonly until: number
-  readonly end: VersionEnd
+  readonly end: ChangeKind
+  /** A move's destination. */
+  readonly to?: string
   readonly by?: ChangeAuthor
   /** The state the change replaced or removed (the memento written at `from`). */
   readonly meta: ResourceMeta
@@ -28,7 +46,7 @@ export interface ChangeQuery {
   /** Only changes made with this app (client id). */
   readonly client?: string
   /** Only changes that ended a state this way (the deletions: `delete` and `trash`). */
-  readonly ends?: readonly VersionEnd[]
+  readonly ends?: readonly ChangeKind[]
   /** A page after the first: the `next` of the page before. */
   readonly after?: string
   readonly limit: number
@@ -39,11 +57,18 @@ export interface ChangePage {
   readonly next?: string
 }
 
-/** What a folder's restore did: the resources written back, those already as they were, those that did not exist then (they stay). */
+/**
+ * What a folder's restore did: the resources written back, those already as they were, those that did not exist then
+ * and were not created since (they stay: nothing says when they came), and those created in the folder since, now
+ * deleted (each a versioned delete: in Recently deleted, to be put back). A folder created since that still holds
+ * something not created since (moved in) stays, in `kept`.
+ */
 export interface FolderRestore {
   readonly restored: string[]
   readonly unchanged: string[]
   readonly absentThen: string[]
+  readonly removed: string[]
+  readonly kept: string[]
 }
 
 export interface VersionActivity {
@@ -59,23 +84,27 @@ export interface VersionActivity {
 }
 
 const rangeOf = (folder?: string) => (folder ? { gte: folder, lt: `${folder}\uffff` } : {})
-// Newest first: the change's time, then the key (a batch's changes, such as a folder deleted, share one time).
-const sortKeyOf = (key: string) => `${String(spanOf(key).until).padStart(15, '0')}\0${key}`
 const entryOf = (key: string, r: VersionRecord): ChangeEntry => ({
   path: pathOfVersionKey(key),
   from: r.from,
   until: r.until,
   end: r.end,
+  ...(r.to !== undefined ? { to: r.to } : {}),
   ...(r.by ? { by: r.by } : {}),
   meta: r.meta,
 })
-const CHUNK = 200
+// Keys read from the time index per step: a page unfiltered is 50, so one step and its records.
+const CHUNK = 64
+const zip = <A, B>(as: readonly A[], bs: readonly B[]) => as.map((a, i) => [a, bs[i]] as [A, B])
 
 /**
  * Control of the pod's root, as the trash's listing: the history names what was anywhere in the pod, ACL documents
  * too, and who changed it. The owner keeps that Control whatever the ACLs say.
  */
-export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionReads, 'mementoAt' | 'restoreVersion'>): VersionActivity {
+/** The layer's LDP DELETE (delete-resource.ts): decided as one, and versioned. */
+type Delete = (who: Acting, path: string, preconditions: Preconditions) => Promise<void>
+
+export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionReads, 'mementoAt' | 'restoreVersion'> & { delete: Delete }): VersionActivity {
   const { store, cfg } = deps
   const controlOfRoot = (who: Acting) => decide(deps, who, '/', [{ url: `${cfg.baseUrl}/`, modes: ['control'] }])
 
@@ -86,28 +115,84 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
     return keys
   }
 
+  /** The memento current at `at`, or undefined when none is kept (it did not exist then, or nothing of then is kept). */
+  async function stateAt(who: Acting, path: string, at: number): Promise<number | undefined> {
+    try {
+      return (await versions.mementoAt(who, path, at)).from
+    } catch (err) {
+      if (err instanceof HttpError && err.code === 'memento_not_found') return undefined
+      throw err
+    }
+  }
+
+  /** The changes time index keys name: a version's record, or a creation's (the index entry's own value). */
+  async function entriesOf(timeKeys: readonly string[]): Promise<(ChangeEntry | undefined)[]> {
+    const versionKeys = timeKeys.filter(t => !isCreationTimeKey(t))
+    const creationKeys = timeKeys.filter(isCreationTimeKey)
+    const records = new Map(zip(versionKeys, await store.versions.getMany(versionKeys.map(versionKeyOfTimeKey))))
+    const created = new Map(zip(creationKeys, creationKeys.length ? await store.versionTimes.getMany(creationKeys) : []))
+    return timeKeys.map(t => {
+      const record = records.get(t)
+      if (record) return entryOf(versionKeyOfTimeKey(t), record)
+      const value = created.get(t)
+      if (value === undefined) return undefined
+      const c = JSON.parse(value) as CreationRecord
+      return {
+        path: pathOfVersionKey(versionKeyOfTimeKey(t)),
+        from: c.meta.modified,
+        until: c.meta.modified,
+        end: 'create',
+        ...(c.by ? { by: c.by } : {}),
+        meta: c.meta,
+      }
+    })
+  }
+
+  /** The paths under `folder` (not the folder itself) created after `at`, from the creations the time index keeps. */
+  async function createdSince(folder: string, at: number): Promise<Set<string>> {
+    const out = new Set<string>()
+    for await (const key of store.versionTimes.keys({ gt: padTime(at + 1) })) {
+      if (!isCreationTimeKey(key)) continue
+      const path = pathOfVersionKey(versionKeyOfTimeKey(key))
+      if (path !== folder && path.startsWith(folder)) out.add(path)
+    }
+    return out
+  }
+
   return {
     async changes(who, query) {
       await controlOfRoot(who)
-      const sorted = (await keysUnder(query.folder))
-        .map(key => ({ key, sort: sortKeyOf(key) }))
-        .filter(k => query.after === undefined || k.sort < query.after)
-        .sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0))
+      // Newest first from the time index (store/version-record.ts versionTimeKey: the change's time, then the
+      // version's key, so a batch's changes, such as a folder deleted, keep one order): a page unfiltered reads its
+      // page's keys and records and one key more; a filter reads on until its page is full. The index key is the cursor.
+      const byRecord = query.client !== undefined || query.ends !== undefined
+      const filtered = byRecord || query.folder !== undefined
+      const keys = store.versionTimes.keys({ reverse: true, ...(query.after !== undefined ? { lt: query.after } : {}) })
       const changes: ChangeEntry[] = []
       let last = ''
-      for (let i = 0; i < sorted.length; i += CHUNK) {
-        const chunk = sorted.slice(i, i + CHUNK)
-        const records = await store.versions.getMany(chunk.map(k => k.key))
-        for (const [j, record] of records.entries()) {
-          if (!record) continue // thinned since the keys were read
-          if (query.client !== undefined && record.by?.client !== query.client) continue
-          if (query.ends && !query.ends.includes(record.end)) continue
-          if (changes.length === query.limit) return { changes, next: last }
-          changes.push(entryOf(chunk[j]!.key, record))
-          last = chunk[j]!.sort
+      try {
+        for (;;) {
+          const step = await keys.nextv(filtered ? CHUNK : Math.min(CHUNK, query.limit - changes.length + 1))
+          if (step.length === 0) return { changes }
+          let pending = query.folder === undefined ? step : step.filter(t => versionKeyOfTimeKey(t).startsWith(query.folder!))
+          while (pending.length > 0) {
+            // A key past a full page says there is a next one; its record is read only when a record decides.
+            if (!byRecord && changes.length === query.limit) return { changes, next: last }
+            const chunk = byRecord ? pending : pending.slice(0, query.limit - changes.length)
+            pending = pending.slice(chunk.length)
+            for (const [j, entry] of (await entriesOf(chunk)).entries()) {
+              if (!entry) continue // thinned or expired since the keys were read
+              if (query.client !== undefined && entry.by?.client !== query.client) continue
+              if (query.ends && !query.ends.includes(entry.end)) continue
+              if (changes.length === query.limit) return { changes, next: last }
+              changes.push(entry)
+              last = chunk[j]!
+            }
+          }
         }
+      } finally {
+        await keys.close()
       }
-      return { changes }
     },
 
     async history(who, path) {
@@ -123,24 +208,40 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
       await controlOfRoot(who)
       // Sorted, a folder comes before what is in it: its own statements are back before its members are written.
       const paths = [...new Set((await keysUnder(folder)).map(pathOfVersionKey))].sort()
-      const out: FolderRestore = { restored: [], unchanged: [], absentThen: [] }
+      const then = new Map<string, number | undefined>()
+      for (const path of paths) then.set(path, await stateAt(who, path, at))
+      // A folder's listing moves its `modified` without a version (its members keep theirs), so a folder whose
+      // members changed after `at` may have no version written by then. It was there if a member was: its state of
+      // then is its first kept, the one the first change after `at` replaced (no change to it came between).
       for (const path of paths) {
-        let from: number
+        if (!isContainerPath(path) || then.get(path) !== undefined) continue
+        if (paths.some(p => p !== path && p.startsWith(path) && then.get(p) !== undefined)) then.set(path, (await firstVersionSpan(store, path))?.from)
+      }
+      const since = await createdSince(folder, at)
+      const out: FolderRestore = { restored: [], unchanged: [], absentThen: [], removed: [], kept: [] }
+      for (const path of paths) {
+        const from = then.get(path)
+        if (from === undefined) {
+          if (!since.has(path)) out.absentThen.push(path)
+        } else if ((await getMeta(store, path))?.modified === from) out.unchanged.push(path)
+        else {
+          await versions.restoreVersion(who, path, from)
+          out.restored.push(path)
+        }
+      }
+      // What was created in the folder after `at` and had no state then goes, a versioned delete each: files first,
+      // then folders, the deepest first (a folder is empty by then unless something moved into it: it stays).
+      const gone = [...since].filter(p => then.get(p) === undefined)
+      const order = [...gone.filter(p => !isContainerPath(p)).sort(), ...gone.filter(isContainerPath).sort().reverse()]
+      for (const path of order) {
+        if (!(await getMeta(store, path))) continue
         try {
-          from = (await versions.mementoAt(who, path, at)).from
+          await versions.delete(who, path, NO_PRECONDITIONS)
+          out.removed.push(path)
         } catch (err) {
-          if (err instanceof HttpError && err.code === 'memento_not_found') {
-            out.absentThen.push(path)
-            continue
-          }
-          throw err
+          if (!(err instanceof HttpError) || err.status !== 409) throw err
+          out.kept.push(path)
         }
-        if ((await getMeta(store, path))?.modified === from) {
-          out.unchanged.push(path)
-          continue
-        }
-        await versions.restoreVersion(who, path, from)
-        out.restored.push(path)
       }
       return out
     },

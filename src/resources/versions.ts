@@ -6,7 +6,7 @@ import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { getMeta, readTriples, type WriteResult } from '../store/resources.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
-import { getVersion, latestVersionBefore, readVersionSpans, unpackGraph } from '../store/versions.ts'
+import { firstVersionSpan, getVersion, lastVersionSpan, latestVersionBefore, unpackGraph, versionSpans, type VersionSpan } from '../store/versions.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { readGraphStatements } from '../rdf/graph-statements.ts'
 import { serializeDocument } from '../rdf/serialize-rdf.ts'
@@ -29,9 +29,22 @@ export interface Memento extends Readable {
   readonly statements?: () => Promise<Quad[]>
 }
 
+/**
+ * A TimeMap as it is read: its bounds first (its self link names them before the list), then the mementos, oldest
+ * first, the current state last, read from the versions' keys as they are consumed (a long one is not built whole).
+ */
+export interface TimeMap {
+  /** The Memento-Datetimes of the first and the last memento listed. */
+  readonly first: number
+  readonly last: number
+  readonly mementos: AsyncIterable<MementoEntry>
+  readonly wacAllow: string
+  readonly publicRead: boolean
+}
+
 export interface VersionReads {
   /** Memento's TimeMap (RFC 7089 §5): every state kept of `path`, the current one last; 404 when none. */
-  timeMap(who: Acting, path: string): Promise<{ mementos: MementoEntry[]; wacAllow: string; publicRead: boolean }>
+  timeMap(who: Acting, path: string): Promise<TimeMap>
   /** Memento's TimeGate (RFC 7089 §4): the state of `path` current at `at` (epoch ms); 404 `memento_not_found` when none is kept. */
   mementoAt(who: Acting, path: string, at: number): Promise<MementoEntry>
   /** The memento of the state written at `from`, current or kept. */
@@ -82,11 +95,18 @@ export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
   return {
     async timeMap(who, path) {
       const decision = await mayRead(who, path)
-      const mementos: MementoEntry[] = (await readVersionSpans(store, path)).map(s => ({ from: s.from }))
       const current = await getMeta(store, path)
-      if (current) mementos.push({ from: current.modified })
-      if (mementos.length === 0) throw notKept(path)
-      return { mementos: dedupe(mementos), wacAllow: decision.wacAllow, publicRead: decision.public.has('read') }
+      const oldest = await firstVersionSpan(store, path)
+      const newest = current ? undefined : await lastVersionSpan(store, path)
+      if (!oldest && !current) throw notKept(path)
+      return {
+        first: oldest?.from ?? current!.modified,
+        last: current?.modified ?? newest!.from,
+        // A write racing the read keeps as a version the state read as current here: the two are one memento.
+        mementos: dedupe(versionSpans(store, path), current),
+        wacAllow: decision.wacAllow,
+        publicRead: decision.public.has('read'),
+      }
     },
 
     async mementoAt(who, path, at) {
@@ -124,7 +144,14 @@ export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
   }
 }
 
-/** A move there and back leaves two states written at one time: one memento. */
-const dedupe = (mementos: MementoEntry[]) => mementos.filter((m, i) => i === 0 || mementos[i - 1]!.from !== m.from)
+/** The versions, then the current state; a move there and back leaves two states written at one time: one memento. */
+async function* dedupe(spans: AsyncIterable<VersionSpan>, current: ResourceMeta | undefined): AsyncIterable<MementoEntry> {
+  let previous: number | undefined
+  for await (const { from } of spans) {
+    if (from !== previous) yield { from }
+    previous = from
+  }
+  if (current && current.modified !== previous) yield { from: current.modified }
+}
 
 const contentOf = (meta: ResourceMeta, stored: Quad[]) => (meta.namedGraphs ? readGraphStatements(stored) : { triples: stored, namedGraphs: [] })

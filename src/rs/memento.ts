@@ -4,7 +4,7 @@
 import { HttpError } from '../http/errors.ts'
 import { negotiate } from '../http/content-negotiation.ts'
 import { httpDate } from '../resources/http-date.ts'
-import type { MementoEntry } from '../resources/versions.ts'
+import type { TimeMap } from '../resources/versions.ts'
 import { actingOf, type RsContext, type RsRequest } from './rs-context.ts'
 
 /** What a GET or HEAD asks of a resource's past: its TimeMap, one memento, the state at a time, or nothing (the present). */
@@ -72,9 +72,11 @@ export async function answerPast(ctx: RsContext, r: RsRequest, ask: PastAsk, hea
   if (ask.kind === 'timemap') {
     const type = negotiate(r.request.headers.get('accept'), [LINK_FORMAT, TURTLE])
     if (type === undefined) throw new HttpError(406, 'not_acceptable', `a TimeMap is ${LINK_FORMAT} or ${TURTLE}`)
-    const { mementos, wacAllow, publicRead } = await resources.timeMap(who, path)
-    const body = type === TURTLE ? timeMapTurtle(url, mementos) : timeMapLinkFormat(url, mementos)
-    return new Response(head ? null : body, {
+    const map = await resources.timeMap(who, path)
+    const { wacAllow, publicRead } = map
+    // Streamed as the versions' keys are read: a TimeMap of 10,000 mementos starts answering at once.
+    const body = head ? null : textStream(type === TURTLE ? timeMapTurtle(url, map) : timeMapLinkFormat(url, map))
+    return new Response(body, {
       status: 200,
       headers: {
         'content-type': type === TURTLE ? `${TURTLE}; charset=utf-8` : LINK_FORMAT,
@@ -104,34 +106,61 @@ export async function answerPast(ctx: RsContext, r: RsRequest, ask: PastAsk, hea
   })
 }
 
-/** RFC 7089 §5.1.1: the TimeMap in link-format (RFC 6690), mementos oldest first. */
-function timeMapLinkFormat(url: string, mementos: readonly MementoEntry[]): string {
-  const first = mementos[0]!.from
-  const last = mementos[mementos.length - 1]!.from
-  const lines = [
-    `<${url}>; rel="original timegate"`,
-    `<${timeMapUrl(url)}>; rel="self"; type="${LINK_FORMAT}"; from="${httpDate(first)}"; until="${httpDate(last)}"`,
-  ]
-  mementos.forEach((m, i) => {
-    const rel = [i === 0 ? 'first' : '', i === mementos.length - 1 ? 'last' : '', 'memento'].filter(Boolean).join(' ')
-    lines.push(`<${mementoUrl(url, m.from)}>; rel="${rel}"; datetime="${httpDate(m.from)}"`)
-  })
-  return `${lines.join(',\n')}\n`
+/** RFC 7089 §5.1.1: the TimeMap in link-format (RFC 6690), mementos oldest first; its bounds come before the list. */
+async function* timeMapLinkFormat(url: string, map: TimeMap): AsyncIterable<string> {
+  yield `<${url}>; rel="original timegate",\n`
+  yield `<${timeMapUrl(url)}>; rel="self"; type="${LINK_FORMAT}"; from="${httpDate(map.first)}"; until="${httpDate(map.last)}"`
+  // One memento behind: the last is known to be last (rel="last") only once the list ends.
+  let held: number | undefined
+  let first = true
+  const line = (from: number, last: boolean) => {
+    const rel = [first ? 'first' : '', last ? 'last' : '', 'memento'].filter(Boolean).join(' ')
+    first = false
+    return `,\n<${mementoUrl(url, from)}>; rel="${rel}"; datetime="${httpDate(from)}"`
+  }
+  for await (const { from } of map.mementos) {
+    if (held !== undefined) yield line(held, false)
+    held = from
+  }
+  if (held !== undefined) yield line(held, true)
+  yield '\n'
 }
 
 /** The TimeMap for Solid clients, in the Memento ontology (http://mementoweb.org/ns#). */
-function timeMapTurtle(url: string, mementos: readonly MementoEntry[]): string {
-  const lines = [
-    '@prefix mem: <http://mementoweb.org/ns#>.',
-    '@prefix xsd: <http://www.w3.org/2001/XMLSchema#>.',
-    '',
-    `<${timeMapUrl(url)}> a mem:TimeMap; mem:original <${url}>; mem:timegate <${url}>.`,
-  ]
-  for (const m of mementos) {
-    lines.push(
-      `<${timeMapUrl(url)}> mem:memento <${mementoUrl(url, m.from)}>.`,
-      `<${mementoUrl(url, m.from)}> a mem:Memento; mem:original <${url}>; mem:mementoDatetime "${new Date(m.from).toISOString()}"^^xsd:dateTime.`,
-    )
+async function* timeMapTurtle(url: string, map: TimeMap): AsyncIterable<string> {
+  yield `@prefix mem: <http://mementoweb.org/ns#>.\n@prefix xsd: <http://www.w3.org/2001/XMLSchema#>.\n\n<${timeMapUrl(url)}> a mem:TimeMap; mem:original <${url}>; mem:timegate <${url}>.\n`
+  for await (const m of map.mementos) {
+    yield `<${timeMapUrl(url)}> mem:memento <${mementoUrl(url, m.from)}>.\n` +
+      `<${mementoUrl(url, m.from)}> a mem:Memento; mem:original <${url}>; mem:mementoDatetime "${new Date(m.from).toISOString()}"^^xsd:dateTime.\n`
   }
-  return `${lines.join('\n')}\n`
+}
+
+// Pieces gathered to about this many characters per chunk: one chunk a line would cost a write each.
+const CHUNK_CHARS = 16 * 1024
+
+/** Text pieces as a body: the first piece sent at once (the first byte), the rest in chunks; the source closed on a cancel. */
+function textStream(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const it = pieces[Symbol.asyncIterator]()
+  const encoder = new TextEncoder()
+  let started = false
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let text = ''
+      while (text.length < CHUNK_CHARS) {
+        const next = await it.next()
+        if (next.done) {
+          if (text) controller.enqueue(encoder.encode(text))
+          controller.close()
+          return
+        }
+        text += next.value
+        if (!started) break
+      }
+      started = true
+      controller.enqueue(encoder.encode(text))
+    },
+    async cancel() {
+      await it.return?.()
+    },
+  })
 }

@@ -94,7 +94,7 @@ export async function moveResource(store: Store, baseUrl: string, from: string, 
     batch.push(
       ...graphChangeOps(store.quads, oldKeys, []),
       ...graphChangeOps(store.quads, [], moved),
-      ...versionOps(store, baseUrl, e.path, e.meta, oldKeys, 'move', now, opts.by),
+      ...versionOps(store, baseUrl, e.path, e.meta, oldKeys, 'move', now, opts.by, target),
     )
     putMeta(batch, store, writes, e.path, null)
     putMeta(batch, store, writes, target, e.meta)

@@ -18,7 +18,7 @@ import { sublevel, type Sub } from './sublevel.ts'
 import { openBlobStore } from './open-blob-store.ts'
 import type { S3BlobConfig } from '../config.ts'
 import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
-import type { VersionRecord } from './version-record.ts'
+import { indexVersionTimes, type VersionRecord } from './version-record.ts'
 
 /**
  * Bump only together with an explicit migration; a binary never opens a newer format.
@@ -86,6 +86,8 @@ export interface Store {
   readonly versions: Sub<VersionRecord>
   /** `${blob}\0${version key}` → UNREAD_VALUE: the blobs versions hold, which the blob sweeps keep */
   readonly versionBlobs: Sub<string>
+  /** `${until}\0${version key}` → UNREAD_VALUE: the versions in the order of the changes that made them (the activity's pages) */
+  readonly versionTimes: Sub<string>
   /** Whether changes keep the states they replace (`--keep-versions-days` above 0). */
   readonly versioning: { readonly keep: boolean }
   readonly caches: StoreCaches
@@ -156,6 +158,8 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   const meta = sublevel<ResourceMeta>(db, 'meta', 'json')
   const blobRefs = sublevel<string>(db, 'blob-refs', 'utf8')
   const versionBlobs = sublevel<string>(db, 'version-blobs', 'utf8')
+  const versions = sublevel<VersionRecord>(db, 'versions', 'json')
+  const versionTimes = sublevel<string>(db, 'version-times', 'utf8')
   let blobs
   try {
     blobs = openBlobStore(dataDir, opts.s3)
@@ -171,6 +175,8 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     // Files of writes a crash cut short, or of versions replaced just before one, are named by no resource.
     const swept = opts.sweepBlobs === false ? 0 : await sweepBlobs(blobs, blobRefs, versionBlobs)
     if (swept > 0) log.info('store.blobs_swept', { files: swept })
+    const indexed = await indexVersionTimes(versions, versionTimes)
+    if (indexed > 0) log.info('store.version_times_indexed', { versions: indexed })
   } catch (err) {
     await db.close()
     throw err
@@ -209,8 +215,9 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     system,
     names: sublevel<string>(db, 'names', 'utf8'),
     trash: sublevel<unknown>(db, 'trash', 'json'),
-    versions: sublevel<VersionRecord>(db, 'versions', 'json'),
+    versions,
     versionBlobs,
+    versionTimes,
     versioning: { keep: opts.keepVersions === true },
     caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), absent: new LruCache(ABSENT_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
     // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.

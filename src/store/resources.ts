@@ -11,7 +11,7 @@ import type { WriteOp } from './group-commit.ts'
 import { graphChangeOps, readGraphKeys, UNREAD_VALUE } from './quad-ops.ts'
 import { blobIds, commitChanges, type MetaWrites } from './commit-changes.ts'
 import type { StoredBlob } from './blob-store.ts'
-import { versionOps, type ChangeAuthor } from './versions.ts'
+import { creationOps, versionOps, type ChangeAuthor } from './versions.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 
@@ -153,7 +153,9 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   const writes: MetaWrites = new Map()
   const batch = graphChangeOps(store.quads, oldKeys, newQuads)
   for (const dir of missing) {
-    putMeta(batch, store, writes, dir, containerMeta(now))
+    const made = containerMeta(now)
+    putMeta(batch, store, writes, dir, made)
+    batch.push(...creationOps(store, dir, made, by))
     const parent = parentPath(dir)
     if (parent) batch.push(put(store.contains, memberKey(parent, dir), UNREAD_VALUE))
   }
@@ -163,6 +165,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   if (previous?.blob !== undefined) batch.push(del(store.blobRefs, previous.blob))
   // The replaced state stays as a version (its file with it: `released` keeps what a version holds).
   if (previous) batch.push(...versionOps(store, baseUrl, path, previous, oldKeys, 'update', writtenAt, by))
+  else batch.push(...creationOps(store, path, meta, by))
   const parent = parentPath(path)
   if (!previous && parent && !isAuxiliaryPath(path)) batch.push(put(store.contains, memberKey(parent, path), UNREAD_VALUE))
   // The topmost new resource is the one an existing container gains.

@@ -32,6 +32,8 @@ export interface VersionRecord {
   /** When the change that ended it was made. */
   readonly until: number
   readonly end: VersionEnd
+  /** A move's destination: where the state went (the path it has there). */
+  readonly to?: string
   /** Who made that change. */
   readonly by?: ChangeAuthor
   /** The state's metadata: a file's names its blob, which the version holds (version-blobs). */
@@ -59,6 +61,25 @@ export function spanOf(key: string): VersionSpan {
 /** The path a version key belongs to. */
 export const pathOfVersionKey = (key: string) => key.slice(0, key.indexOf('\0'))
 
+/**
+ * version-times key: the change's time first, then the version's key, so the pod's changes read newest first as one
+ * range (the activity's page reads only its page). It is also the activity's cursor.
+ */
+export const versionTimeKey = (key: string) => `${padTime(spanOf(key).until)}\0${key}`
+/**
+ * A creation in the time index: it has no earlier state, so no version; who created what (its first state's
+ * metadata) is the index entry's value (`CreationRecord`), kept as long as versions are (the sweep expires it).
+ */
+export const creationTimeKey = (path: string, at: number) => `${padTime(at)}\0${path}\0created`
+export const isCreationTimeKey = (timeKey: string) => timeKey.endsWith('\0created')
+export interface CreationRecord {
+  readonly by?: ChangeAuthor
+  readonly meta: ResourceMeta
+}
+
+/** The version key a version-times key names (for a creation, `{path}\0created`: its path is pathOfVersionKey's). */
+export const versionKeyOfTimeKey = (timeKey: string) => timeKey.slice(timeKey.indexOf('\0') + 1)
+
 /** version-blobs key: the blob first, so "does any version hold this blob?" is one short range. */
 export const versionBlobKey = (blob: string, key: string) => `${blob}\0${key}`
 
@@ -66,4 +87,23 @@ export const versionBlobKey = (blob: string, key: string) => `${blob}\0${key}`
 export async function isHeldByVersion(versionBlobs: Sub<string>, blob: string): Promise<boolean> {
   for await (const _ of versionBlobs.keys({ gt: `${blob}\0`, lt: `${blob}\0\uffff`, limit: 1 })) return true
   return false
+}
+
+/**
+ * Writes the time index of versions kept before it existed (a pod that ran an earlier build): both are written in
+ * one batch since, so an empty index beside a version means none was ever written. One key read when there is nothing to do.
+ */
+export async function indexVersionTimes(versions: Sub<unknown>, versionTimes: Sub<string>): Promise<number> {
+  for await (const _ of versionTimes.keys({ limit: 1 })) return 0
+  let count = 0
+  let batch = versionTimes.batch()
+  for await (const key of versions.keys()) {
+    batch.put(versionTimeKey(key), '-')
+    if (++count % 1000 === 0) {
+      await batch.write({ sync: true })
+      batch = versionTimes.batch()
+    }
+  }
+  await batch.write({ sync: true })
+  return count
 }

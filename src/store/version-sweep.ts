@@ -2,7 +2,9 @@
 
 import type { Store } from './open-store.ts'
 import { sweepRegularly } from '../lib/sweep-regularly.ts'
-import { dropVersions, pathOfVersionKey, spanOf, type VersionSpan } from './versions.ts'
+import { dropVersions, isCreationTimeKey, pathOfVersionKey, spanOf, type VersionSpan } from './versions.ts'
+import { padTime } from './version-record.ts'
+import { inSublevel } from './sublevel.ts'
 import { capVersions, type CapResult } from './version-cap.ts'
 
 const HOUR_MS = 60 * 60_000
@@ -81,6 +83,24 @@ export async function thinVersions(store: Store, now: number, keepDays: number, 
 }
 
 /**
+ * Removes the records of creations older than `keepDays` (the activity's "created" rows: they go when the versions of
+ * their time would). The time index is ordered by time, so only what expired is read. Answers how many went.
+ */
+export async function expireCreations(store: Store, now: number, keepDays: number, batchSize = VERSION_SWEEP_BATCH): Promise<number> {
+  let removed = 0
+  for (;;) {
+    const expired: string[] = []
+    for await (const key of store.versionTimes.keys({ lt: padTime(now - Math.max(0, keepDays) * DAY_MS) })) {
+      if (isCreationTimeKey(key)) expired.push(key)
+      if (expired.length === batchSize) break
+    }
+    if (expired.length === 0) return removed
+    await store.commit(expired.map(key => ({ type: 'del' as const, key, ...inSublevel(store.versionTimes) })))
+    removed += expired.length
+  }
+}
+
+/**
  * Sweeps once now, then every `everyMs`: thins by age, then holds versions and the trash to `share.percent` of
  * `share.fsBytes()` (the data directory's filesystem size, asked at each sweep; a test gives its own). Returns `stop`, which resolves once no sweep is under way.
  */
@@ -98,6 +118,7 @@ export function sweepVersionsRegularly(
 ): () => Promise<void> {
   const sweep = async () => {
     const thinned = await thinVersions(store, o.now(), o.keepDays)
+    await expireCreations(store, o.now(), o.keepDays)
     const share = o.share && o.share.percent > 0 ? Math.floor((o.share.fsBytes() * o.share.percent) / 100) : 0
     if (share > 0) {
       const capped = await capVersions(store, o.now(), share)

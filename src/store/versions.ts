@@ -16,21 +16,36 @@ import {
   spanOf,
   versionBlobKey,
   versionKey,
+  versionTimeKey,
+  creationTimeKey,
   type ChangeAuthor,
+  type CreationRecord,
   type PackedGraph,
   type VersionEnd,
   type VersionRecord,
   type VersionSpan,
 } from './version-record.ts'
 
-export { spanOf, pathOfVersionKey, versionBlobKey, versionKey, type ChangeAuthor, type VersionRecord, type VersionSpan } from './version-record.ts'
+export {
+  spanOf,
+  pathOfVersionKey,
+  versionBlobKey,
+  versionKey,
+  versionKeyOfTimeKey,
+  versionTimeKey,
+  isCreationTimeKey,
+  type CreationRecord,
+  type ChangeAuthor,
+  type VersionRecord,
+  type VersionSpan,
+} from './version-record.ts'
 
 const { namedNode, quad, defaultGraph } = DataFactory
 const pathRange = (path: string) => ({ gt: `${path}\0`, lt: `${path}\0\uffff` })
 
 /**
  * The operations that keep `meta` (the state at `path` that this change replaces or removes, stored under
- * `keys`) as a version; none when versions are off. They join the change's batch: after a crash the change and
+ * `keys`) as a version (a move's names where it went, `to`); none when versions are off. They join the change's batch: after a crash the change and
  * its version are both there or neither.
  */
 export function versionOps(
@@ -42,6 +57,7 @@ export function versionOps(
   end: VersionEnd,
   now: number,
   by?: ChangeAuthor,
+  to?: string,
 ): WriteOp[] {
   if (!store.versioning.keep) return []
   const key = versionKey(path, meta.modified, now)
@@ -49,11 +65,15 @@ export function versionOps(
     from: meta.modified,
     until: now,
     end,
+    ...(to !== undefined ? { to } : {}),
     ...(by ? { by } : {}),
     meta,
     ...(meta.kind !== 'binary' ? { graph: packGraph(store.quads, baseUrl + path, keys) } : {}),
   }
-  const ops: WriteOp[] = [{ type: 'put', key, value: record, ...inSublevel(store.versions) }]
+  const ops: WriteOp[] = [
+    { type: 'put', key, value: record, ...inSublevel(store.versions) },
+    { type: 'put', key: versionTimeKey(key), value: UNREAD_VALUE, ...inSublevel(store.versionTimes) },
+  ]
   if (meta.blob !== undefined) ops.push({ type: 'put', key: versionBlobKey(meta.blob, key), value: UNREAD_VALUE, ...inSublevel(store.versionBlobs) })
   return ops
 }
@@ -78,11 +98,44 @@ export function unpackGraph(quads: Quadstore, packed: PackedGraph): Quad[] {
   })
 }
 
+/** Records who created `path` (its first state `meta`) in the creation's batch; none when versions are off. */
+export function creationOps(store: Store, path: string, meta: ResourceMeta, by?: ChangeAuthor): WriteOp[] {
+  if (!store.versioning.keep) return []
+  const record: CreationRecord = { ...(by ? { by } : {}), meta }
+  return [{ type: 'put', key: creationTimeKey(path, meta.modified), value: JSON.stringify(record), ...inSublevel(store.versionTimes) }]
+}
+
 /** Every version of `path`, oldest first, from the keys alone. */
 export async function readVersionSpans(store: Store, path: string): Promise<VersionSpan[]> {
   const out: VersionSpan[] = []
-  for await (const key of store.versions.keys(pathRange(path))) out.push(spanOf(key))
+  for await (const span of versionSpans(store, path)) out.push(span)
   return out
+}
+
+/** Every version of `path`, oldest first, from the keys alone, read as they are consumed (a TimeMap streams them). */
+export async function* versionSpans(store: Store, path: string): AsyncIterable<VersionSpan> {
+  const keys = store.versions.keys(pathRange(path))
+  try {
+    for (;;) {
+      const step = await keys.nextv(1000)
+      if (step.length === 0) return
+      for (const key of step) yield spanOf(key)
+    }
+  } finally {
+    await keys.close()
+  }
+}
+
+/** The oldest version of `path` kept. */
+export async function firstVersionSpan(store: Store, path: string): Promise<VersionSpan | undefined> {
+  for await (const key of store.versions.keys({ ...pathRange(path), limit: 1 })) return spanOf(key)
+  return undefined
+}
+
+/** The newest version of `path` kept (by when its state was written). */
+export async function lastVersionSpan(store: Store, path: string): Promise<VersionSpan | undefined> {
+  for await (const key of store.versions.keys({ ...pathRange(path), limit: 1, reverse: true })) return spanOf(key)
+  return undefined
 }
 
 /** The version of `path` written at `from` (the memento's id); of two with one `from` (a move there and back), the later. */
@@ -104,7 +157,7 @@ export async function dropVersions(store: Store, keys: readonly string[]): Promi
   const blobs: string[] = []
   const ops: WriteOp[] = []
   for (const [i, key] of keys.entries()) {
-    ops.push({ type: 'del', key, ...inSublevel(store.versions) })
+    ops.push({ type: 'del', key, ...inSublevel(store.versions) }, { type: 'del', key: versionTimeKey(key), ...inSublevel(store.versionTimes) })
     const blob = records[i]?.meta.blob
     if (blob !== undefined) {
       blobs.push(blob)

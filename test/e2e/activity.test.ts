@@ -137,6 +137,50 @@ describe('the Activity page', () => {
   })
 })
 
+describe('who created a resource is kept from its creation', () => {
+  test('an app creates a file over WebDAV: the activity says "created" by it, with See it and nothing to undo', async () => {
+    expect((await app('MKCOL', '/made/')).status).toBe(201)
+    expect((await app('PUT', '/made/new.txt', 'fresh', 'text/plain')).status).toBe(201)
+    const body = await (await page('/.admin/activity?folder=/made/')).text()
+    const row = body.split('<tr>').find(r => r.includes('created <a href="/.admin/history?path=%2Fmade%2Fnew.txt">/made/new.txt</a>'))!
+    expect(row).toContain(`<td data-label="Who">You<br><span class="muted">with <a href="/.admin/activity?app=${notes.id}&amp;folder=%2Fmade%2F">Notes app</a>`)
+    expect(row).toContain('>See it</a>')
+    expect(row).not.toContain('Undo')
+    expect(body).toContain('created <a href="/.admin/history?path=%2Fmade%2F">/made/</a>')
+  })
+})
+
+describe('a move says where the state went, whatever face moved it', () => {
+  test('the dashboard form, WebDAV MOVE (a folder too, each member to its own new path) and the owner API: "moved X to Y"', async () => {
+    for (const folder of ['/moves/', '/moves/dest/', '/moves/dir/']) expect((await app('MKCOL', folder)).status).toBe(201)
+    for (const name of ['a.txt', 'b.txt', 'c.txt', 'dir/x.txt']) expect((await app('PUT', `/moves/${name}`, name, 'text/plain')).status).toBe(201)
+    expect((await postForm('/.admin/files/move', { path: '/moves/a.txt', name: 'a2.txt', folder: '/moves/' })).status).toBe(303)
+    const dav = (from: string, to: string) => fetch(url(from), { method: 'MOVE', headers: { authorization: basic(notes), destination: url(to) } })
+    expect((await dav('/moves/b.txt', '/moves/dest/b.txt')).status).toBe(201)
+    expect((await dav('/moves/dir/', '/moves/dir2/')).status).toBe(201)
+    expect((await api('/.admin/api/move', { from: '/moves/c.txt', to: '/moves/dest/c%20d.txt' })).status).toBe(200)
+    const body = await (await page('/.admin/activity?folder=/moves/')).text()
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fa.txt">/moves/a.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fa2.txt">/moves/a2.txt</a>`,
+    )
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fb.txt">/moves/b.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fdest%2Fb.txt">/moves/dest/b.txt</a>`,
+    )
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fdir%2F">/moves/dir/</a> to <a href="/.admin/history?path=%2Fmoves%2Fdir2%2F">/moves/dir2/</a>`,
+    )
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fdir%2Fx.txt">/moves/dir/x.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fdir2%2Fx.txt">/moves/dir2/x.txt</a>`,
+    )
+    expect(body).toContain(
+      `moved <a href="/.admin/history?path=%2Fmoves%2Fc.txt">/moves/c.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fdest%2Fc%2520d.txt">/moves/dest/c d.txt</a>`,
+    )
+    expect(body).not.toContain('moved away')
+    const history = await (await page('/.admin/history?path=%2Fmoves%2Fb.txt')).text()
+    expect(history).toContain('Moved to <a href="/.admin/history?path=%2Fmoves%2Fdest%2Fb.txt">/moves/dest/b.txt</a>')
+  })
+})
+
 describe("a file's history", () => {
   test('each version with its date, who, size, view, download and Restore this version; linked from the view page', async () => {
     // the pod's path is as the URL has it (percent-encoded); the pages show it decoded
@@ -176,7 +220,7 @@ describe("a file's history", () => {
 })
 
 describe('a folder restored as it was at a time', () => {
-  test('an app wrecks a folder (PUTs and DELETEs); the folder restored is byte-identical; what was made after stays', async () => {
+  test('an app wrecks a folder (PUTs and DELETEs); the folder restored is byte-identical; what was made after is deleted, to be put back', async () => {
     const photo = new Uint8Array(randomBytes(40_000))
     expect((await app('PUT', '/work/a.ttl', '<#a> <http://example.org/v> "a".')).status).toBe(201)
     expect((await app('PUT', '/work/sub/b.txt', 'bee', 'text/plain')).status).toBe(201)
@@ -194,22 +238,53 @@ describe('a folder restored as it was at a time', () => {
 
     expect(await (await page('/.admin/files?path=%2Fwork%2F')).text()).toContain('<a href="/.admin/history?path=%2Fwork%2F">History of this folder</a>')
     const folderPage = await (await page('/.admin/history?path=%2Fwork%2F')).text()
-    expect(folderPage).toContain('What was created after that time stays as it is.')
+    expect(folderPage).toContain('What was created in it after that time is deleted; it stays in Recently deleted, to put back.')
     expect(folderPage).toContain('<select id="restore-at" name="at">')
     const res = await postForm('/.admin/history/restore-folder', { path: '/work/', at: String(at) })
     expect(res.status).toBe(303)
-    expect(res.headers.get('location')).toStartWith('/.admin/history?path=%2Fwork%2F&done=folder&restored=')
+    expect(res.headers.get('location')).toBe('/.admin/history?path=%2Fwork%2F&done=folder&restored=4&unchanged=0&removed=1')
     expect(await bytesOf('/work/a.ttl')).toEqual(before.a)
     expect(await bytesOf('/work/sub/b.txt')).toEqual(before.b)
     expect(await bytesOf('/work/photo.bin')).toEqual(before.photo)
-    expect(await (await app('GET', '/work/new.txt')).text()).toBe('made after')
+    expect((await app('GET', '/work/new.txt')).status).toBe(404)
+    const deleted = await (await page('/.admin/activity?what=deleted&folder=/work/')).text()
+    expect(deleted).toContain('deleted <a href="/.admin/history?path=%2Fwork%2Fnew.txt">/work/new.txt</a>')
+    expect(deleted).toContain('name="path" value="/work/new.txt"')
+  })
+
+  test('what was made after the time chosen goes, files then folders; a folder made since that holds something moved in stays (kept)', async () => {
+    expect((await app('MKCOL', '/keep/')).status).toBe(201)
+    expect((await app('PUT', '/keep/old.txt', 'old', 'text/plain')).status).toBe(201)
+    expect((await app('PUT', '/elsewhere.txt', 'moved in', 'text/plain')).status).toBe(201)
+    await Bun.sleep(5)
+    const at = Date.now()
+    await Bun.sleep(5)
+    for (const f of ['/keep/made/', '/keep/made/deep/', '/keep/hold/']) expect((await app('MKCOL', f)).status).toBe(201)
+    expect((await app('PUT', '/keep/made/deep/x.txt', 'x', 'text/plain')).status).toBe(201)
+    expect(
+      (await fetch(url('/elsewhere.txt'), { method: 'MOVE', headers: { authorization: basic(notes), destination: url('/keep/hold/in.txt') } })).status,
+    ).toBe(201)
+    const res = await api('/.admin/api/restore-folder', { path: '/keep/', datetime: at })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({
+      path: '/keep/',
+      at,
+      restored: [],
+      unchanged: [], // only what has a version kept is considered for a write back
+      absentThen: [],
+      removed: ['/keep/made/deep/x.txt', '/keep/made/deep/', '/keep/made/'],
+      kept: ['/keep/hold/'],
+    })
+    expect((await app('GET', '/keep/made/')).status).toBe(404)
+    expect(await (await app('GET', '/keep/hold/in.txt')).text()).toBe('moved in')
+    expect(await (await app('GET', '/keep/old.txt')).text()).toBe('old')
   })
 
   test('the API: {path, datetime} → what it restored; a bad datetime 400 invalid_request; a file 400; a stranger 401', async () => {
     expect((await app('PUT', '/work/a.ttl', '<#a> <http://example.org/v> "again".')).status).toBe(204)
-    const ok = await api('/.admin/api/restore-folder', { path: '/work/', datetime: Date.now() - 3_600_000 })
+    const ok = await api('/.admin/api/restore-folder', { path: '/work/', datetime: Date.now() })
     expect(ok.status).toBe(200)
-    expect(await ok.json()).toMatchObject({ path: '/work/', restored: [], unchanged: [] })
+    expect(await ok.json()).toMatchObject({ path: '/work/', restored: [], removed: [], kept: [] })
     for (const [body, status, code] of [
       [{ path: '/work/', datetime: 'yesterday-ish' }, 400, 'invalid_request'],
       [{ path: '/work/a.ttl', datetime: Date.now() }, 400, 'invalid_request'],

@@ -111,6 +111,46 @@ describe('RFC 7089: the resource is its own TimeGate', () => {
     await expectRsError(await fetch(url('/pub/doc.ttl?ext=timemap'), { headers: { accept: 'image/png' } }), 406, 'not_acceptable')
   })
 
+  test('the TimeMap is streamed with the very text it had when built whole: link-format and Turtle, one memento or three', async () => {
+    expect((await put('/pub/three.ttl', '<#it> <http://example.org/v> "1".')).status).toBe(201)
+    expect((await put('/pub/three.ttl', '<#it> <http://example.org/v> "2".')).status).toBe(204)
+    expect((await put('/pub/three.ttl', '<#it> <http://example.org/v> "3".')).status).toBe(204)
+    expect((await put('/pub/one.ttl', '<#it> <http://example.org/v> "1".')).status).toBe(201)
+    for (const [path, count] of [
+      ['/pub/three.ttl', 3],
+      ['/pub/one.ttl', 1],
+    ] as const) {
+      const r = url(path)
+      const linkFormat = await (await fetch(`${r}?ext=timemap`)).text()
+      const ids = [...linkFormat.matchAll(/\?version=(\d+)>/g)].map(m => Number(m[1]))
+      expect(ids.length).toBe(count)
+      // The text the TimeMap had when it was built whole (before it streamed), for these ids.
+      const date = (ms: number) => new Date(ms).toUTCString()
+      const lines = [
+        `<${r}>; rel="original timegate"`,
+        `<${r}?ext=timemap>; rel="self"; type="application/link-format"; from="${date(ids[0]!)}"; until="${date(ids.at(-1)!)}"`,
+        ...ids.map((id, i) => {
+          const rel = [i === 0 ? 'first' : '', i === ids.length - 1 ? 'last' : '', 'memento'].filter(Boolean).join(' ')
+          return `<${r}?version=${id}>; rel="${rel}"; datetime="${date(id)}"`
+        }),
+      ]
+      expect(linkFormat).toBe(`${lines.join(',\n')}\n`)
+      const turtle = [
+        '@prefix mem: <http://mementoweb.org/ns#>.',
+        '@prefix xsd: <http://www.w3.org/2001/XMLSchema#>.',
+        '',
+        `<${r}?ext=timemap> a mem:TimeMap; mem:original <${r}>; mem:timegate <${r}>.`,
+        ...ids.flatMap(id => [
+          `<${r}?ext=timemap> mem:memento <${r}?version=${id}>.`,
+          `<${r}?version=${id}> a mem:Memento; mem:original <${r}>; mem:mementoDatetime "${new Date(id).toISOString()}"^^xsd:dateTime.`,
+        ]),
+      ]
+      expect(await (await fetch(`${r}?ext=timemap`, { headers: { accept: 'text/turtle' } })).text()).toBe(`${turtle.join('\n')}\n`)
+      const head = await fetch(`${r}?ext=timemap`, { method: 'HEAD' })
+      expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'application/link-format', ''])
+    }
+  })
+
   test('Accept-Datetime before the first version → 404 memento_not_found', async () => {
     const res = await fetch(url('/pub/doc.ttl'), { headers: { 'accept-datetime': secondsLater(created, -3600) }, redirect: 'manual' })
     await expectRsError(res, 404, 'memento_not_found')

@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { getMeta, writeResource } from '../../src/store/resources.ts'
 import { readVersionSpans, versionKey, type VersionSpan } from '../../src/store/versions.ts'
-import { isHeldByVersion } from '../../src/store/version-record.ts'
-import { thinVersions, versionsToDrop } from '../../src/store/version-sweep.ts'
+import { isCreationTimeKey, isHeldByVersion, versionTimeKey } from '../../src/store/version-record.ts'
+import { expireCreations, thinVersions, versionsToDrop } from '../../src/store/version-sweep.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
 import { binaryContent } from './binary-content.ts'
 
@@ -67,6 +67,16 @@ describe('retention (Nextcloud-like thinning)', () => {
   })
 })
 
+/** The time index names exactly the versions kept (written and removed in their batches). */
+async function expectTimeIndexOf(store: Store) {
+  const versions: string[] = []
+  for await (const key of store.versions.keys()) versions.push(versionTimeKey(key))
+  const times: string[] = []
+  for await (const key of store.versionTimes.keys()) if (!isCreationTimeKey(key)) times.push(key)
+  expect(times).toEqual(versions.sort())
+  return times.length
+}
+
 describe('the sweep', () => {
   let dir: string
   let store: Store
@@ -89,6 +99,7 @@ describe('the sweep', () => {
     await writeResource(store, BASE, '/f.bin', await binaryContent(store, 'application/octet-stream', 'NEW'), (t += MIN))
     expect((await readVersionSpans(store, '/doc.ttl')).length).toBe(11)
     expect(await isHeldByVersion(store.versionBlobs, old.blob!)).toBe(true)
+    expect(await expectTimeIndexOf(store)).toBe(12)
 
     const removed: string[] = []
     const blobs = store.blobs as { remove(id: string): void }
@@ -102,7 +113,7 @@ describe('the sweep', () => {
     const commit = s.commit
     s.commit = ops => {
       batches++
-      expect(ops.length).toBeLessThanOrEqual(2 * 3)
+      expect(ops.length).toBeLessThanOrEqual(3 * 3) // per version: its record, its time key, the blob it held
       return commit.call(store, ops as never)
     }
     try {
@@ -116,6 +127,7 @@ describe('the sweep', () => {
     expect(removed).toEqual([old.blob!])
     expect(await readVersionSpans(store, '/doc.ttl')).toEqual([])
     expect(await isHeldByVersion(store.versionBlobs, old.blob!)).toBe(false)
+    expect(await expectTimeIndexOf(store)).toBe(0)
     expect(await thinVersions(store, t + 3 * DAY, 2)).toBe(0)
   })
 
@@ -127,6 +139,30 @@ describe('the sweep', () => {
     await thinVersions(store, t + 2 * HOUR, 30)
     const after = await readVersionSpans(store, '/two-hours.ttl')
     expect(after.map(s => Math.floor(s.until / HOUR))).toEqual([...new Set(before.map(s => Math.floor(s.until / HOUR)))])
+    expect(await expectTimeIndexOf(store)).toBe(after.length)
     expect(await thinVersions(store, t + 2 * HOUR, 30)).toBe(0)
+  })
+
+  test('who created what is kept as long as versions are: the sweep expires creations older than the days kept', async () => {
+    const creations = async () => {
+      const out: string[] = []
+      for await (const key of store.versionTimes.keys()) if (isCreationTimeKey(key)) out.push(key.split('\0')[1]!)
+      return out
+    }
+    await writeTurtle(store, BASE, '/new-one.ttl', '<#a> <#b> 1.', T0 + 20 * DAY)
+    expect(await creations()).toContain('/new-one.ttl')
+    expect(await expireCreations(store, T0 + 20 * DAY + HOUR, 2)).toBeGreaterThan(0) // the older ones
+    expect(await creations()).toEqual(['/new-one.ttl'])
+    expect(await expireCreations(store, T0 + 23 * DAY, 2)).toBe(1)
+    expect(await creations()).toEqual([])
+  })
+
+  test('versions kept before the time index existed are indexed when the store opens', async () => {
+    const kept = await expectTimeIndexOf(store)
+    expect(kept).toBeGreaterThan(0)
+    await store.versionTimes.clear()
+    await store.close()
+    store = await openStore(dir, { keepVersions: true })
+    expect(await expectTimeIndexOf(store)).toBe(kept)
   })
 })
