@@ -16,6 +16,7 @@ import { turtleWithLinks } from './turtle-links.ts'
 import { readAsOwner } from './owner-read.ts'
 import { renderMarkdown } from './markdown-view.ts'
 import { mediaNeighbours, type Neighbours } from './media-neighbours.ts'
+import { photoTaken } from './photo-taken.ts'
 
 const nameOf = readableName
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
@@ -34,10 +35,16 @@ export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store' | 'resources
   const shown = new URL(request.url)
   const isMedia = kind === 'image' || kind === 'video' || kind === 'audio'
   const around = isMedia ? await mediaNeighbours(deps, path) : undefined
+  const taken = kind === 'image' ? await photoTaken(deps, path) : undefined
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: nameOf(path),
     section: ADMIN_PATHS.files,
-    body: () => html`<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
+    body: () => html`${
+      taken
+        ? html`<p>Taken ${taken}</p>
+`
+        : ''
+    }<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
 ${around ? mediaNav(path, around) : ''}
 ${
   type === 'text/turtle' && text !== undefined
