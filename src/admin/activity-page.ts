@@ -2,6 +2,8 @@
 // app, what (written over, deleted, moved to where, put in the trash) and when — each with the state it replaced
 // ("See before") and a one-step undo. Filtered by app, by folder, to deletions; a page of 50 at a time.
 
+import { personLabel } from './person-label.ts'
+import type { PersonCards } from '../account/person-cards.ts'
 import type { Deps } from '../deps.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { html, type SafeHtml } from '../http/html-page.ts'
@@ -15,7 +17,7 @@ import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { readCredentials } from './credentials.ts'
 import { recentLinkUploads, type LinkUpload } from '../account/link-uploads.ts'
 
-type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations'>
+type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations' | 'people'>
 
 /** The owner's scripts and bots by client id: a change they made is named as the owner named them ("Notes app"). */
 export const appNames = async (deps: PageDeps): Promise<ReadonlyMap<string, string>> => new Map((await readCredentials(deps)).map(c => [c.clientId, c.name]))
@@ -67,13 +69,24 @@ export interface RowContext {
   readonly baseUrl: string
   readonly names: ReadonlyMap<string, string>
   readonly filters?: Record<string, string | undefined>
+  /** People by their profiles' names (the page asked `people.learn` for the row's agents first). */
+  readonly people?: PersonCards
 }
 
-export function changeRow({ csrf, now, baseUrl, names, filters = {} }: RowContext, change: ChangeEntry): SafeHtml {
+/** Who made a change, by their profile's name where it is known. */
+function whoLabel(change: ChangeEntry, baseUrl: string, people: PersonCards | undefined): SafeHtml | string {
+  const agent = change.by?.agent
+  return people && agent !== undefined && agent !== ownerWebIdOf(baseUrl) && /^https?:\/\//.test(agent) ? personLabel(people, agent) : whoOf(change, baseUrl)
+}
+
+/** The agents of `changes` whose names a page may show (asked for in the background). */
+export const agentsOf = (changes: readonly ChangeEntry[]): string[] => changes.flatMap(c => (c.by?.agent !== undefined ? [c.by.agent] : []))
+
+export function changeRow({ csrf, now, baseUrl, names, filters = {}, people }: RowContext, change: ChangeEntry): SafeHtml {
   const app = appOf(change, names)
   const client = change.by?.client
   return html`<tr><td data-label="When">${ago(change.until, now)}<br><span class="muted">${localTime(change.until)}</span></td>
-<td data-label="Who">${whoOf(change, baseUrl)}${app ? html`<br><span class="muted">with ${client ? html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, app: client })}">${app}</a>` : app}</span>` : ''}</td>
+<td data-label="Who">${whoLabel(change, baseUrl, people)}${app ? html`<br><span class="muted">with ${client ? html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, app: client })}">${app}</a>` : app}</span>` : ''}</td>
 <td data-label="What">${change.to !== undefined ? 'moved' : VERBS[change.end]} <a href="${historyPage(change.path)}">${readablePath(change.path)}</a>${change.to !== undefined ? html` to <a href="${historyPage(change.to)}">${readablePath(change.to)}</a>` : ''}</td>
 <td class="row-actions">${
     // A creation replaced nothing: its row shows the state it made, and has nothing to undo to.
@@ -126,6 +139,7 @@ export async function showActivityPage(deps: PageDeps, cookieHeader: string | nu
       : html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, what })}">${label}</a>`
   const done = query.done && DONE[query.done]
   // Files added through share links are new, so no version holds them: listed apart, newest first (not by an app, not deletions)
+  deps.people.learn(agentsOf(changes))
   const uploads = app || deleted || query.after ? [] : await recentLinkUploads(deps.store, now, PAGE_SIZE, folder && folder !== '/' ? folder : undefined)
   return renderOwnerPage(deps, cookieHeader, {
     heading: deleted ? 'Recently deleted' : 'Activity',
@@ -141,7 +155,7 @@ ${deleted ? html`<input type="hidden" name="what" value="deleted">` : ''}
 </form>
 ${changesTable(
   'Recent changes',
-  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, filters }, c)),
+  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, filters, people: deps.people }, c)),
   deleted ? 'Nothing was deleted recently' : 'No changes are kept',
 )}
 ${next ? html`<p><a class="button secondary" href="${ADMIN_PATHS.activity}${q({ ...filters, after: next })}">Older changes</a></p>` : ''}

@@ -17,10 +17,10 @@ import { asDownload, filesPage } from './files-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { restoreFolderAt, restoreVersionFrom, timeOf } from './restore-version.ts'
-import { ago, appNames, appOf, changeRow, changesTable, historyPage, VERBS, versionPage, whoOf } from './activity-page.ts'
+import { agentsOf, ago, appNames, appOf, changeRow, changesTable, historyPage, VERBS, versionPage, whoOf } from './activity-page.ts'
 import { viewPage } from './view-page.ts'
 
-type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations'>
+type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations' | 'people'>
 const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 'Deleted', move: 'Moved away', trash: 'Put in the trash', create: 'Created' }
 const FOLDER_MOMENTS = 50
 const dl = (path: string, from: number) => `${ADMIN_PATHS.historyDownload}?path=${encodeURIComponent(path)}&version=${from}`
@@ -71,6 +71,7 @@ async function folderHistory(deps: PageDeps, cookieHeader: string | null, path: 
   const names = await appNames(deps)
   const notice = doneNotice(query)
   // A moment is "just before one change": a batch's changes (a folder deleted) share one time, one moment
+  deps.people.learn(agentsOf(changes))
   const moments = changes.filter((c, i) => i === 0 || changes[i - 1]!.until !== c.until)
   const option = (c: ChangeEntry): SafeHtml =>
     html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'move' ? 'moved' : c.end === 'trash' ? 'trashed' : VERBS[c.end]} ${readablePath(c.path)}</option>`
@@ -91,7 +92,7 @@ ${
 <h2>Recent changes in it</h2>
 ${changesTable(
   'Changes in the folder',
-  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names }, c)),
+  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, people: deps.people }, c)),
   'No changes are kept in this folder',
 )}`,
   })

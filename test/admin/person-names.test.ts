@@ -7,6 +7,7 @@ import type { CookieJar, TestPod } from '../op/op-fixture.ts'
 import { BASE } from '../op/op-fixture.ts'
 import { openFormPod, type FormPod } from './owner-forms.ts'
 import { makePersonCards } from '../../src/account/person-cards.ts'
+import { ownerSessionPrincipal } from '../../src/auth/owner-cookie.ts'
 import type { FetchDoc, RemoteDoc } from '../../src/fetch/guarded-fetch.ts'
 
 const FOAF = 'http://xmlns.com/foaf/0.1/'
@@ -43,6 +44,11 @@ beforeAll(async () => {
 })
 afterAll(() => pod.close())
 
+async function versionOf(path: string): Promise<string> {
+  const res = await pod.request(`${path}.acl`, { method: 'HEAD', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf } })
+  return res.status === 200 ? (res.headers.get('etag') ?? '') : ''
+}
+
 async function version(): Promise<string> {
   const res = await pod.request(`${PATH}.acl`, { method: 'HEAD', headers: { cookie: owner.header(), origin: BASE, 'x-csrf-token': csrf } })
   return res.status === 200 ? (res.headers.get('etag') ?? '') : ''
@@ -75,6 +81,30 @@ describe('the share page', () => {
     ).text()
     expect(page).toMatch(
       /<strong><span class="person">.*Alice &lt;b&gt;Martin&lt;\/b&gt;<\/a> <span class="muted">\(alice\.example\)<\/span><\/span> may: read/,
+    )
+  })
+
+  test('the activity names who changed what by their profile', async () => {
+    // Bob may change the document (the owner's share page), then changes it as himself
+    const bob = { principal: { webid: BOB as never, keys: [], scheme: 'DPoP' as const } }
+    await pod.deps.resources.put({ principal: ownerSessionPrincipal(BASE) }, '/notes/bob.txt', 'text/plain', 'first')
+    const again = await ctx.post('/.admin/share/add', {
+      csrf,
+      path: '/notes/bob.txt',
+      version: await versionOf('/notes/bob.txt'),
+      kind: 'agent',
+      value: BOB,
+      read: 'yes',
+      write: 'yes',
+      scope: 'this',
+    })
+    expect(again.status).toBe(303)
+    await pod.deps.resources.put(bob, '/notes/bob.txt', 'text/plain', 'second, by Bob')
+    await (await pod.request('/.admin/activity', { headers: { cookie: owner.header() } })).text()
+    await pod.deps.people.settled()
+    const page = await (await pod.request('/.admin/activity', { headers: { cookie: owner.header() } })).text()
+    expect(page).toMatch(
+      /<td data-label="Who"><span class="person"><a href="https:\/\/bob\.example\/profile\/card#me"[^>]*>Bob<\/a> <span class="muted">\(bob\.example\)<\/span><\/span>/,
     )
   })
 
