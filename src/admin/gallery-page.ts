@@ -36,7 +36,7 @@ ${list.next !== null ? html`<a href="${galleryPage(path)}&after=${encodeURICompo
     section: ADMIN_PATHS.files,
     body: () => html`<p class="muted"><a href="${ADMIN_PATHS.files}${q(path)}">Show as a list</a> · in name order${
       list.items.length > media.length
-        ? ` · ${list.items.length - media.length} other item${list.items.length - media.length === 1 ? '' : 's'} on this page are in the list`
+        ? ` · ${list.items.length - media.length === 1 ? '1 other item on this page is' : `${list.items.length - media.length} other items on this page are`} in the list`
         : ''
     }</p>
 ${media.length > 0 ? html`<ul class="gallery">${media.map(tile)}</ul>` : html`<p class="muted">No photos or films${list.prev !== null || list.next !== null ? ' on this page' : ' in this folder'}.</p>`}

@@ -63,7 +63,7 @@ describe('the gallery', () => {
     expect(await tiles.count()).toBe(3)
     expect(await tiles.evaluateAll(imgs => imgs.map(i => (i as HTMLImageElement).alt))).toEqual(NAMES)
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('img.tile')].every(i => i.complete && i.naturalWidth === 320))
-    expect(await page.locator('main').textContent()).toContain('1 other item on this page are in the list')
+    expect(await page.locator('main').textContent()).toContain('1 other item on this page is in the list')
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme })
       expect(await screenshotBothWidths(page, `gallery-${colorScheme}`)).toBe(0)
