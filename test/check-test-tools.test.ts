@@ -116,6 +116,7 @@ describe('npm run test:unit', () => {
       'test/admin/upload-memory.slow.test.ts', // a 256 MiB upload through the form
       'test/channels/webhook-delivery.slow.test.ts', // retry times and a backlog of 1000 notifications
       'test/e2e/folder-zip-memory.slow.test.ts', // a 1 GiB folder zipped, RSS sampled
+      'test/e2e/versions-1gb.slow.test.ts', // 1 GB deleted by an app and restored in one step
       'test/e2e/webdav-large.slow.test.ts', // 1 GB through cadaver, RSS sampled
       'test/lib/replay-memory.slow.test.ts', // 100,000 live entries
       'test/op/login-rate-limit.slow.test.ts', // hundreds of wrong passwords
