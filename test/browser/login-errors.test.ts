@@ -23,10 +23,10 @@ afterAll(async () => {
 }, HOOK_TIMEOUT)
 
 /** A fresh phone-sized browser profile with the app open; closed after `fn`. */
-async function onPhone(fn: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
+async function onPhone(fn: (page: Page, context: BrowserContext) => Promise<void>, on: TestApp = app): Promise<void> {
   const context = await newContext({ viewport: PHONE })
   try {
-    await fn(await openApp(context, app), context)
+    await fn(await openApp(context, on), context)
   } finally {
     await context.close()
   }
@@ -59,12 +59,31 @@ describe('a wrong password', () => {
   })
 })
 
+describe('the same app in another browser', () => {
+  // Inrupt's client registers anew at each login; the same metadata is the same client (issue 40), so the app the
+  // owner approved in the test above is not asked about again, and Apps and sessions lists it once
+  test('is not asked about again: the consent is remembered', async () => {
+    await onPhone(async page => {
+      await clickLogIn(page, pod.baseUrl)
+      await answerPod(page, { pod: pod.baseUrl, consent: 'remembered' })
+      expect(await waitLoggedIn(page)).toBe(`${pod.baseUrl}/profile/card#me`)
+    })
+  })
+})
+
 describe('a refused consent', () => {
+  // An app the owner approved before is remembered (it registers again as the same client): this one is new
+  let fresh: TestApp
+  beforeAll(async () => {
+    fresh = await startTestApp()
+  }, HOOK_TIMEOUT)
+  afterAll(() => fresh?.stop(), HOOK_TIMEOUT)
+
   test('the app learns access_denied and says so; nothing is remembered', async () => {
     await onPhone(async page => {
       await clickLogIn(page, pod.baseUrl)
       await answerPod(page, { pod: pod.baseUrl, consent: 'deny', shots: { consent: 'consent-phone' } })
-      expect(new URL(page.url()).origin).toBe(app.origin)
+      expect(new URL(page.url()).origin).toBe(fresh.origin)
       await page.waitForFunction(() => !document.getElementById('error')?.hidden)
       expect(await page.locator('#error').textContent()).toContain('access_denied')
       expect(await page.locator('#status').textContent()).toBe('Not logged in')
@@ -72,7 +91,7 @@ describe('a refused consent', () => {
       // the next login asks again
       await clickLogIn(page, pod.baseUrl)
       expect(await arrive(page, pod.baseUrl)).toBe('consent')
-    })
+    }, fresh)
   })
 })
 
