@@ -12,22 +12,25 @@ import { logInThroughApp, openApp, runInApp } from './app-flow.ts'
 setDefaultTimeout(60_000)
 let pod: RunningPod
 let app: TestApp
+// A second app of its own (another origin, so other redirect URIs): the same app in another browser would be the same client
+let otherApp: TestApp
 let fullContext: BrowserContext
 let scopedContext: BrowserContext
 let fullApp: Page
 let scopedApp: Page
 
 beforeAll(async () => {
-  ;[pod, app] = await Promise.all([startBrowserPod(), startTestApp()])
+  ;[pod, app, otherApp] = await Promise.all([startBrowserPod(), startTestApp(), startTestApp()])
   fullContext = await newContext({ viewport: DESKTOP })
   scopedContext = await newContext({ viewport: DESKTOP })
   fullApp = await openApp(fullContext, app)
-  scopedApp = await openApp(scopedContext, app)
+  scopedApp = await openApp(scopedContext, otherApp)
 }, HOOK_TIMEOUT)
 afterAll(async () => {
   await fullContext?.close()
   await scopedContext?.close()
   await app?.stop()
+  await otherApp?.stop()
   await pod?.dispose()
 }, HOOK_TIMEOUT)
 
