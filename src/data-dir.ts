@@ -20,7 +20,9 @@ export function prepareDataDir(dataDir: string): void {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 })
     return
   }
-  const mode = statSync(dataDir).mode & 0o777
+  const stat = statSync(dataDir)
+  if (!stat.isDirectory()) throw new DataDirError(`${dataDir} exists and is not a directory: give --data a directory's path`)
+  const mode = stat.mode & 0o777
   if ((mode & 0o077) === 0) return
   const unused = readdirSync(dataDir).every(name => IGNORABLE.has(name))
   if (unused) {

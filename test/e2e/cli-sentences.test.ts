@@ -33,7 +33,7 @@ describe('the data directory', () => {
   test('a file given as the data directory: exit 2 and a sentence', async () => {
     const file = join(dir, 'not-a-dir')
     writeFileSync(file, 'x')
-    expectOneSentence(await serve('--data', file), `${file} goes through a file, not a directory`)
+    expectOneSentence(await serve('--data', file), `${file} exists and is not a directory`)
   })
 })
 
