@@ -181,7 +181,11 @@ describe('WAC: no existence oracle for a requester without Read', () => {
     expect(shape(y)).toEqual(shape(x))
     // A PUT or DELETE no browser sent may be a mounted drive's (WebDAV): it is offered Basic too (http/dav-methods.ts)
     const drive = init.method === 'PUT' || init.method === 'DELETE' ? ', Basic realm="solopod", charset="UTF-8"' : ''
-    expect(shape(y)).toEqual({ status: 401, wac: allow(''), auth: `UMA realm="${pod.base}", as_uri="${pod.base}", ticket="…", ${CHALLENGE}, HttpSig realm=…${drive}` })
+    expect(shape(y)).toEqual({
+      status: 401,
+      wac: allow(''),
+      auth: `UMA realm="${pod.base}", as_uri="${pod.base}", ticket="…", ${CHALLENGE}, HttpSig realm=…${drive}`,
+    })
   })
 
   test('a requester with Read learns that a resource is missing: 404', async () => {
