@@ -1,6 +1,6 @@
 // Bounded decoding of a compact JWS (RFC 7515 §7.1) before any verification: one rule for DPoP proofs, ID tokens and access tokens.
 
-import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
+import type { JWTPayload, ProtectedHeaderParameters } from 'jose'
 import type { HttpError } from '../http/errors.ts'
 
 export const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
@@ -21,9 +21,28 @@ export interface CompactJwtRule {
 export function decodeCompactJwt(value: string, r: CompactJwtRule): { header: ProtectedHeaderParameters; claims: JWTPayload } {
   if (value.length > r.maxChars) throw r.fail(`${r.what} is ${value.length} characters; at most ${r.maxChars} are accepted`)
   if (!COMPACT_JWS.test(value)) throw r.fail(`${r.what} is not ${r.shape}: expected three base64url parts separated by dots`)
+  const dot = value.indexOf('.')
+  const header = decodeJsonPart(value.slice(0, dot))
+  const claims = decodeJsonPart(value.slice(dot + 1, value.indexOf('.', dot + 1)))
+  if (!header || !claims) throw r.fail(`${r.what} is not a well-formed JWT: header and payload must be base64url JSON objects`)
+  return { header, claims }
+}
+
+// Fatal: invalid UTF-8 is refused, as jose's decoders do.
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * One base64url part of a compact JWS as a JSON object, or undefined. Done here rather than with jose's
+ * decodeProtectedHeader + decodeJwt, which split and decode the whole token once each: every DPoP request
+ * decodes its proof (measured: half the decoding time).
+ */
+function decodeJsonPart(part: string): Record<string, unknown> | undefined {
+  // RFC 4648 §5: a length of 4n + 1 is no base64url (the alphabet itself is checked by COMPACT_JWS)
+  if (part.length % 4 === 1) return undefined
   try {
-    return { header: decodeProtectedHeader(value), claims: decodeJwt(value) }
-  } catch (cause) {
-    throw r.fail(`${r.what} is not a well-formed JWT: header and payload must be base64url JSON objects`, cause)
+    const v: unknown = JSON.parse(utf8.decode(Buffer.from(part, 'base64url')))
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
   }
 }
