@@ -31,16 +31,18 @@ export function decodeCompactJwt(value: string, r: CompactJwtRule): { header: Pr
 // Fatal: invalid UTF-8 is refused, as jose's decoders do.
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/** TC39 Uint8Array.fromBase64 (Bun has it; TypeScript's lib does not name it yet): strict, unlike Buffer's decoder. */
+const fromBase64url = (Uint8Array as unknown as { fromBase64(s: string, o: { alphabet: 'base64url' }): Uint8Array }).fromBase64
+
 /**
  * One base64url part of a compact JWS as a JSON object, or undefined. Done here rather than with jose's
  * decodeProtectedHeader + decodeJwt, which split and decode the whole token once each: every DPoP request
- * decodes its proof (measured: half the decoding time).
+ * decodes its proof (measured: 1.0 µs against jose's 3.3 µs for a proof's header and claims).
  */
 function decodeJsonPart(part: string): Record<string, unknown> | undefined {
-  // RFC 4648 §5: a length of 4n + 1 is no base64url (the alphabet itself is checked by COMPACT_JWS)
-  if (part.length % 4 === 1) return undefined
   try {
-    const v: unknown = JSON.parse(utf8.decode(Buffer.from(part, 'base64url')))
+    // throws on what is not base64url (a length of 4n + 1, RFC 4648 §5), as on invalid UTF-8
+    const v: unknown = JSON.parse(utf8.decode(fromBase64url.call(Uint8Array, part, { alphabet: 'base64url' })))
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
   } catch {
     return undefined
