@@ -19,6 +19,7 @@ import { openBlobStore } from './open-blob-store.ts'
 import type { S3BlobConfig } from '../config.ts'
 import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
 import { indexVersionTimes, type VersionRecord } from './version-record.ts'
+import { versionRecordEncoding } from './version-encoding.ts'
 
 /**
  * Bump only together with an explicit migration; a binary never opens a newer format.
@@ -158,7 +159,7 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   const meta = sublevel<ResourceMeta>(db, 'meta', 'json')
   const blobRefs = sublevel<string>(db, 'blob-refs', 'utf8')
   const versionBlobs = sublevel<string>(db, 'version-blobs', 'utf8')
-  const versions = sublevel<VersionRecord>(db, 'versions', 'json')
+  const versions = sublevel<VersionRecord>(db, 'versions', versionRecordEncoding)
   const versionTimes = sublevel<string>(db, 'version-times', 'utf8')
   let blobs
   try {
