@@ -18,7 +18,7 @@ import { sublevel, type Sub } from './sublevel.ts'
 import { openBlobStore } from './open-blob-store.ts'
 import type { S3BlobConfig } from '../config.ts'
 import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
-import { indexVersionTimes, type VersionRecord } from './version-record.ts'
+import type { VersionRecord } from './version-record.ts'
 import { versionRecordEncoding } from './version-encoding.ts'
 
 /**
@@ -26,8 +26,9 @@ import { versionRecordEncoding } from './version-encoding.ts'
  * 1 → 2: binary bodies moved from the `blobs` sublevel into files (migrate-blobs.ts), here, at open.
  * 2 → 3: the owner's preferences file and type indexes (src/migrations/), before anything else uses the store.
  * 3 → 4: the name index (name-index.ts) of the resources already there (src/migrations/name-index.ts).
+ * 4 → 5: the time index of the versions already there (src/migrations/version-times.ts), once, not at every open.
  */
-export const FORMAT_VERSION = 4
+export const FORMAT_VERSION = 5
 /**
  * The last format whose migration is the database's own layout, made by `openStore`; the later ones write
  * documents, which needs the layers above the store (src/migrations/data-format.ts runs them).
@@ -176,8 +177,6 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     // Files of writes a crash cut short, or of versions replaced just before one, are named by no resource.
     const swept = opts.sweepBlobs === false ? 0 : await sweepBlobs(blobs, blobRefs, versionBlobs)
     if (swept > 0) log.info('store.blobs_swept', { files: swept })
-    const indexed = await indexVersionTimes(versions, versionTimes)
-    if (indexed > 0) log.info('store.version_times_indexed', { versions: indexed })
   } catch (err) {
     await db.close()
     throw err
