@@ -113,7 +113,7 @@ export interface Store {
 /**
  * LevelDB merges overwritten versions away on its own schedule; a full compaction every so many
  * resource writes (and once per start, server/serve-pod.ts) keeps the data directory near the size of the
- * live data on a pod that mostly overwrites the same documents.
+ * live data on a pod that mostly overwrites the same documents. With versions on, the version sweep compacts instead.
  */
 export const COMPACT_EVERY_WRITES = 10_000
 
@@ -194,9 +194,13 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   // Counted per write, not read off the merged total: a batch of 14 writes steps over a multiple of
   // COMPACT_EVERY_WRITES without landing on it, and under load compaction then never ran.
   let writesSinceCompaction = 0
+  // With versions kept, the states writes replace are live data (versions), not garbage, and a full compaction
+  // rewrites all of them: every 10,000 writes that grew with the pod's history (docs/versions.md, "The cost of a
+  // version"). The version sweep compacts instead, once it has removed versions (version-sweep.ts).
+  const compactsByWrites = opts.keepVersions !== true
   const commit = async (ops: readonly WriteOp[]) => {
     await group.commit(ops)
-    if (++writesSinceCompaction >= COMPACT_EVERY_WRITES) {
+    if (compactsByWrites && ++writesSinceCompaction >= COMPACT_EVERY_WRITES) {
       writesSinceCompaction = 0
       compact().catch((err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
     }
