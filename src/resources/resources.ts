@@ -225,7 +225,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
           // Back into a folder someone locked: its membership changes (no face restoring holds a WebDAV token)
           locks.require({ members: membershipOf(paths[0]!) })
         }
-        return restoreFromTrash(store, baseUrl, id, now())
+        return restoreFromTrash(store, baseUrl, id, now(), authorOf(who))
       }),
   }
 }
