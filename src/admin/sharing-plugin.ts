@@ -13,7 +13,7 @@ import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showShareP
 import { readAclView } from './acl-view.ts'
 import { explainAccess } from './access-explain.ts'
 import { checkWebId } from './webid-check.ts'
-import { createLinkFromForm, removeLinkFromForm, showLinksPage } from './links-page.ts'
+import { createLinkFromForm, removeLinkFromForm, saveLinkSettingsFromForm, showLinksPage } from './links-page.ts'
 import { showSharedByMe } from './shared-by-me-page.ts'
 import { createGrant, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { showGrantsPage, submitGrantForm, submitGrantRevoke } from './grants-page.ts'
@@ -57,6 +57,10 @@ export function sharingPlugin(deps: Deps) {
       .post(ADMIN_PATHS.linksRemove, ({ body }) => removeLinkFromForm(deps, body), {
         body: PlainForm,
         ownerForm: { next: backTo(ADMIN_PATHS.links, 'Share links', 'Link not removed') },
+      })
+      .post(ADMIN_PATHS.linksSettings, ({ body }) => saveLinkSettingsFromForm(deps, body), {
+        body: PlainForm,
+        ownerForm: { next: backTo(ADMIN_PATHS.links, 'Share links', 'Settings not saved') },
       })
       // Grants: the page's forms call the API's own functions
       .get(ADMIN_PATHS.grantsPage, ({ request, query }) => showGrantsPage(deps, cookieOf(request), query.done), { ownerPage: GRANTS_PAGE })

@@ -94,6 +94,7 @@ export const ADMIN_PATHS = {
   /** Share links (issue 38): every link (GET) with Remove (POST), and the share page's "Create link" (POST: the URL shown once). */
   links: '/.admin/links',
   linksAdd: '/.admin/links/add',
+  linksSettings: '/.admin/links/settings',
   linksRemove: '/.admin/links/remove',
   /** The edit page: an RDF document's Turtle in a text box (GET), saved with If-Match (POST). */
   edit: '/.admin/files/edit',

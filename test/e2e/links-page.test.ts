@@ -124,6 +124,8 @@ describe('share links in the dashboard', () => {
   })
 
   test('Remove from the share page goes back there', async () => {
+    // "never" is offered once the owner set no maximum (account/link-expiry.ts)
+    expect((await postForm('/.admin/links/settings', { defaultExpiry: '7d', maxExpiry: 'none' })).status).toBe(303)
     const made = await postForm('/.admin/links/add', { path: '/private/', allows: 'read-upload', expires: 'never' })
     expect(made.status).toBe(200)
     const share = await (await page('/.admin/share?path=/private/')).text()
