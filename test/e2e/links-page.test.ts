@@ -3,12 +3,13 @@
 // the forms' CSRF guard and a stranger sent to sign in.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { CookieJar, FORM, field, form } from '../op/op-fixture.ts'
-import { OWNER_PASSWORD, startPod, type RunningPod } from './start-server.ts'
+import { CookieJar, FORM, form } from '../op/op-fixture.ts'
+import { ownerSignedIn } from './owner-login.ts'
+import { startPod, type RunningPod } from './start-server.ts'
 import { ownerScript } from './owner-script.ts'
 
 let pod: RunningPod
-const owner = new CookieJar()
+let owner: CookieJar
 let csrf = ''
 
 const url = (path: string) => pod.baseUrl + path
@@ -33,16 +34,7 @@ beforeAll(async () => {
   const send = await ownerScript(pod)
   expect((await send('PUT', '/private/report.txt', 'the secret report', { 'content-type': 'text/plain' })).status).toBe(201)
   expect((await send('PUT', '/elsewhere.txt', 'not under /private/', { 'content-type': 'text/plain' })).status).toBe(201)
-  const login = await owner.take(await fetch(url('/.oidc/login'))).text()
-  const res = owner.take(
-    await fetch(url('/.oidc/login'), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
-      body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
-    }),
-  )
-  if (res.status >= 400) throw new Error(`owner login failed: ${res.status}`)
+  owner = await ownerSignedIn(pod)
   csrf = (await owner.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.header() } })).json()).token
 }, 60_000)
 afterAll(() => pod?.dispose())
