@@ -82,5 +82,6 @@ describe('share links survive export and import to a new base URL', () => {
       await moved.dispose()
       await pod.dispose()
     }
-  })
+    // two pods, an export and an import, each a process of its own: half a minute on a busy machine
+  }, 60_000)
 })
