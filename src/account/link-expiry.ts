@@ -66,6 +66,41 @@ export function linkLifetime(requested: number | null | undefined, s: LinkExpiry
   return requested
 }
 
+/** `solopod links settings` and the owner API: what to change, as typed (`30d`; `never` for the default, `none` for the maximum). */
+export interface LinkSettingsChange {
+  readonly defaultExpiry?: string
+  readonly maxExpiry?: string
+}
+export interface ToldLinkSettings {
+  readonly defaultExpiry: string
+  readonly maxExpiry: string
+}
+const toldSettings = (s: LinkExpirySettings): ToldLinkSettings => ({
+  defaultExpiry: durationText(s.defaultMs, 'never'),
+  maxExpiry: durationText(s.maxMs, 'none'),
+})
+
+/**
+ * The settings with a change applied: each value given replaces its own, the other stays; the pair is checked when
+ * saved. `names`: the two values as the asker calls them, for a refusal (the command line's flags, or JSON fields).
+ */
+export async function changeLinkSettings(
+  store: Store,
+  change: LinkSettingsChange,
+  names: Record<keyof LinkSettingsChange, string> = { defaultExpiry: '--default-expiry', maxExpiry: '--max-expiry' },
+): Promise<ToldLinkSettings> {
+  const current = await getLinkExpirySettings(store)
+  if (change.defaultExpiry === undefined && change.maxExpiry === undefined) return toldSettings(current)
+  const defaultMs = parseLinkDuration(change.defaultExpiry, names.defaultExpiry, 'never')
+  const maxMs = parseLinkDuration(change.maxExpiry, names.maxExpiry, 'none')
+  return toldSettings(
+    await saveLinkExpirySettings(store, {
+      defaultMs: defaultMs === undefined ? current.defaultMs : defaultMs,
+      maxMs: maxMs === undefined ? current.maxMs : maxMs,
+    }),
+  )
+}
+
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS }
 
 /**

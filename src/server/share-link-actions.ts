@@ -7,7 +7,7 @@ import { ownerNamedPath } from '../policy/app-scope.ts'
 import { twinPath } from '../store/paths.ts'
 import { badRequest } from '../http/errors.ts'
 import { LINK_PATHS } from '../http/pod-paths.ts'
-import { durationText, getLinkExpirySettings, parseLinkDuration, saveLinkExpirySettings, type LinkExpirySettings } from '../account/link-expiry.ts'
+import { changeLinkSettings, parseLinkDuration, type LinkSettingsChange, type ToldLinkSettings } from '../account/link-expiry.ts'
 import { addShareLink, listShareLinks, removeShareLink, LINK_ALLOWS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
 
 /** What the command line asks for; `expires` as typed (`7d`, `never`), the path as the owner names it. */
@@ -33,34 +33,6 @@ export interface ShareLinkActions {
   remove(id: string): Promise<boolean>
   /** The owner's expiry settings after the change asked for (none: as they are), as the command line writes them. */
   settings(change: LinkSettingsChange): Promise<ToldLinkSettings>
-}
-
-/** `solopod links settings`: what to change, as typed (`30d`; `never` for the default, `none` for the maximum). */
-export interface LinkSettingsChange {
-  readonly defaultExpiry?: string
-  readonly maxExpiry?: string
-}
-export interface ToldLinkSettings {
-  readonly defaultExpiry: string
-  readonly maxExpiry: string
-}
-const toldSettings = (s: LinkExpirySettings): ToldLinkSettings => ({
-  defaultExpiry: durationText(s.defaultMs, 'never'),
-  maxExpiry: durationText(s.maxMs, 'none'),
-})
-
-/** The settings with a change applied: each value given replaces its own, the other stays; the pair is checked when saved. */
-async function changeLinkSettings(store: Store, change: LinkSettingsChange): Promise<ToldLinkSettings> {
-  const current = await getLinkExpirySettings(store)
-  if (change.defaultExpiry === undefined && change.maxExpiry === undefined) return toldSettings(current)
-  const defaultMs = parseLinkDuration(change.defaultExpiry, '--default-expiry', 'never')
-  const maxMs = parseLinkDuration(change.maxExpiry, '--max-expiry', 'none')
-  return toldSettings(
-    await saveLinkExpirySettings(store, {
-      defaultMs: defaultMs === undefined ? current.defaultMs : defaultMs,
-      maxMs: maxMs === undefined ? current.maxMs : maxMs,
-    }),
-  )
 }
 
 /** A file or folder as the owner names it (a path, encoded or not, or a URL of this pod) → its stored path, which must exist. */

@@ -224,3 +224,57 @@ describe('the settings are kept in the store', () => {
     expect(await post.text()).toContain('login_required')
   })
 })
+
+describe("the owner API's /.admin/api/link-settings: the same settings as JSON", () => {
+  const api = (method: string, body?: unknown, o: { csrf?: string } = {}) =>
+    fetch(url('/.admin/api/link-settings'), {
+      method,
+      headers: {
+        cookie: owner.header(),
+        'x-csrf-token': o.csrf ?? csrf,
+        origin: pod.baseUrl,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    })
+
+  test('GET: the current values', async () => {
+    const res = await api('GET')
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ defaultExpiry: '2d', maxExpiry: '7d' })
+  })
+
+  test('PUT a default longer than the maximum: 400 invalid_request naming both, nothing changed', async () => {
+    const res = await api('PUT', { defaultExpiry: '30d' })
+    expect(res.status).toBe(400)
+    const body = await res.json()
+    expect(body.error).toBe('invalid_request')
+    expect(body.error_description).toContain('the default expiry (30 days) must not be longer than the maximum (7 days)')
+    expect(await (await api('GET')).json()).toEqual({ defaultExpiry: '2d', maxExpiry: '7d' })
+  })
+
+  test('PUT not a duration: 400 invalid_request naming the field', async () => {
+    const res = await api('PUT', { maxExpiry: 'soon' })
+    expect(res.status).toBe(400)
+    const body = await res.json()
+    expect(body.error).toBe('invalid_request')
+    expect(body.error_description).toContain('maxExpiry takes a duration such as 30m, 12h, 7d or 2w, or none')
+  })
+
+  test('PUT without the CSRF header: 403 csrf_failed', async () => {
+    const res = await api('PUT', { maxExpiry: 'none' }, { csrf: 'wrong' })
+    expect(res.status).toBe(403)
+    expect((await res.json()).error).toBe('csrf_failed')
+  })
+
+  test('PUT 2w for both: 200 with the values; a link for 15 days is then 400 link_expiry_too_long naming 14 days', async () => {
+    const res = await api('PUT', { defaultExpiry: '2w', maxExpiry: '2w' })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ defaultExpiry: '14d', maxExpiry: '14d' })
+    const refused = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '15d' })
+    expect(refused.status).toBe(400)
+    const page = await refused.text()
+    expect(page).toContain('<code id="error">link_expiry_too_long</code>')
+    expect(page).toContain('A link expires after at most 14 days, the maximum the owner set.')
+  })
+})
