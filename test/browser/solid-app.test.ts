@@ -3,7 +3,18 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, screenshotBothWidths, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import {
+  DESKTOP,
+  HOOK_TIMEOUT,
+  PHONE,
+  horizontalOverflow,
+  newContext,
+  screenshot,
+  screenshotBothWidths,
+  startBrowserPod,
+  tabTo,
+  type RunningPod,
+} from './harness.ts'
 import { startTestApp, type TestApp } from './app-server.ts'
 import { answerPod, clickLogIn, logInThroughApp, openApp, runInApp, waitAppReady, waitLoggedIn } from './app-flow.ts'
 
