@@ -2,7 +2,7 @@
 // app, what (written over, deleted, moved to where, put in the trash) and when — each with the state it replaced
 // ("See before") and a one-step undo. Filtered by app, by folder, to deletions; a page of 50 at a time.
 
-import { personLabel } from './person-label.ts'
+import { agentLabel } from './person-label.ts'
 import type { PersonCards } from '../account/person-cards.ts'
 import type { Deps } from '../deps.ts'
 import { ownerWebIdOf } from '../config.ts'
@@ -94,7 +94,7 @@ const uploadOf = (change: ChangeEntry, uploads: RowContext['uploads']) =>
 /** Who made a change, by their profile's name where it is known. */
 function whoLabel(change: ChangeEntry, baseUrl: string, people: PersonCards | undefined): SafeHtml | string {
   const agent = change.by?.agent
-  return people && agent !== undefined && agent !== ownerWebIdOf(baseUrl) && /^https?:\/\//.test(agent) ? personLabel(people, agent) : whoOf(change, baseUrl)
+  return (people && agent !== undefined ? agentLabel(people, agent, ownerWebIdOf(baseUrl)) : undefined) ?? whoOf(change, baseUrl)
 }
 
 /** The agents of `changes` whose names a page may show (asked for in the background). */

@@ -78,9 +78,13 @@ export function filesPlugin(deps: Deps) {
         body: ListForm,
         ownerForm: { next: backTo(filesPage('/'), 'Your files', 'Nothing deleted') },
       })
-      .get(ADMIN_PATHS.moveSelected, ({ request }) => showMoveSelected(deps, cookieOf(request), itemsOf(request)), {
-        ownerPage: { returnTo: ADMIN_PATHS.files, next: selectedFolder },
-      })
+      .get(
+        ADMIN_PATHS.moveSelected,
+        ({ request }) => showMoveSelected(deps, cookieOf(request), itemsOf(request), new URL(request.url).searchParams.get('in')),
+        {
+          ownerPage: { returnTo: ADMIN_PATHS.files, next: selectedFolder },
+        },
+      )
       .post(ADMIN_PATHS.moveSelected, ({ body }) => submitMoveSelected(deps, body), { body: ListForm, ownerForm: { next: YOUR_FILES } })
       .get(ADMIN_PATHS.trashPage, ({ request, query }) => showTrashPage(deps, cookieOf(request), query), {
         ownerPage: { returnTo: ADMIN_PATHS.trashPage, next: YOUR_FILES },
@@ -99,7 +103,7 @@ export function filesPlugin(deps: Deps) {
         body: PlainForm,
         ownerForm: { next: backTo(ADMIN_PATHS.trashPage, 'Back to the trash', 'Nothing deleted') },
       })
-      .get(ADMIN_PATHS.move, ({ request, query }) => showMovePage(deps, cookieOf(request), query.path), { ownerPage: FROM_FILES })
+      .get(ADMIN_PATHS.move, ({ request, query }) => showMovePage(deps, cookieOf(request), query), { ownerPage: FROM_FILES })
       .post(ADMIN_PATHS.move, ({ body }) => submitMovePage(deps, body), { body: PlainForm, ownerForm: { next: backToRename } })
       .get(ADMIN_PATHS.edit, ({ request, query }) => showEditPage(deps, request, query), { ownerPage: { returnTo: ADMIN_PATHS.edit, next: YOUR_FILES } })
       .post(ADMIN_PATHS.edit, ({ request, body }) => saveDocument(deps, request, body), { body: PlainForm, ownerForm: { next: backToDocument } })

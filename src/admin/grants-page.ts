@@ -11,9 +11,11 @@ import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { ownerWebIdOf } from '../config.ts'
 import type { GrantEntry } from '../policy/grant-registry.ts'
 import { createGrant, revokeGrant } from './grants.ts'
+import type { PersonCards } from '../account/person-cards.ts'
+import { agentCode, agentLabel } from './person-label.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'grants'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'grants' | 'people'>
 
 const INTEROP = 'http://www.w3.org/ns/solid/interop#'
 const ACL = 'http://www.w3.org/ns/auth/acl#'
@@ -30,11 +32,11 @@ export const grantsNeedHttps = (baseUrl: string) =>
     ? `Grants need an https address: this pod runs at ${baseUrl}, and a grant names your pod's storage and your WebID by their https URLs. Start the pod with an https --base-url (with --tls-cert and --tls-key, or behind an https proxy; see docs/sharing.md, "Access grants") to make grants here.`
     : undefined
 
-function row(e: GrantEntry, base: string, csrf: string): SafeHtml {
+function row(e: GrantEntry, base: string, csrf: string, people: PersonCards): SafeHtml {
   const g = e.data
   const short = (url: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : url)
   const what = `the grant for ${g.grantee} on ${short(g.hasDataRegistration)}`
-  return html`<tr><td data-label="Grantee"><code>${breakableUrl(g.grantee)}</code></td>
+  return html`<tr><td data-label="Grantee">${agentLabel(people, g.grantee, ownerWebIdOf(base)) ?? agentCode(g.grantee)}</td>
 <td data-label="Data"><code>${short(g.hasDataRegistration)}</code>${g.hasDataInstance?.length ? html`<ul class="plain">${g.hasDataInstance.map(i => html`<li><code>${short(i)}</code></li>`)}</ul>` : ''} <span class="muted">shape tree <code>${breakableUrl(g.registeredShapeTree)}</code></span></td>
 <td data-label="May" class="words">${g.accessMode.map(m => local(m, ACL)).join(', ')}</td>
 <td data-label="Scope" class="words">${SCOPES[local(g.scopeOfGrant, INTEROP)] ?? g.scopeOfGrant}</td>
@@ -59,6 +61,8 @@ function grantForm(csrf: string): SafeHtml {
 export async function showGrantsPage(deps: AdminDeps, cookieHeader: string | null, done: unknown): Promise<Response> {
   const base = deps.cfg.baseUrl
   const list = await deps.grants.list({})
+  // A grantee may be a person, an app's client id or a key: only a profile with a name is shown by it
+  deps.people.learn(list.map(e => e.data.grantee))
   const https = grantsNeedHttps(base)
   const notice = typeof done === 'string' ? DONE[done] : undefined
   return renderOwnerPage(deps, cookieHeader, {
@@ -68,7 +72,7 @@ export async function showGrantsPage(deps: AdminDeps, cookieHeader: string | nul
     body: csrf => html`<p class="muted">A grant lets a person, an app or a key use the data in one folder of your pod, all of it or selected items, until you revoke it. It counts beside the access set in Sharing.</p>
 <section class="panel" aria-labelledby="grants-h"><h2 id="grants-h">Active grants</h2>
 <div class="table-wrap"><table class="stack" id="grants-table"><thead><tr><th scope="col">Grantee</th><th scope="col">Data</th><th scope="col">May</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
-<tbody>${list.length ? list.map(e => row(e, base, csrf)) : html`<tr><td colspan="6" class="muted">No grants yet</td></tr>`}</tbody></table></div></section>
+<tbody>${list.length ? list.map(e => row(e, base, csrf, deps.people)) : html`<tr><td colspan="6" class="muted">No grants yet</td></tr>`}</tbody></table></div></section>
 ${https ? html`<section class="panel warning" id="grants-need-https" aria-labelledby="https-h"><h2 id="https-h">Grants need https</h2><p>${https}</p></section>` : grantForm(csrf)}`,
   })
 }

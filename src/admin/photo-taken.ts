@@ -4,16 +4,15 @@
 // a malformed one, gives nothing rather than an error: the date is a nicety, never a reason to fail the page.
 
 import exifr from 'exifr'
-import type { Deps } from '../deps.ts'
-import { readAsOwner } from './owner-read.ts'
+import type { OwnerRead } from './owner-read.ts'
 
 const EXIF_READ_BYTES = 128 * 1024
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
-/** "14 July 2026, 18:32", or undefined where the file has no readable date. */
-export async function photoTaken(deps: Pick<Deps, 'cfg' | 'resources'>, path: string): Promise<string | undefined> {
+/** "14 July 2026, 18:32", or undefined where the file has no readable date. `photo`: the viewer's read of it (openAsOwner). */
+export async function photoTaken(photo: Pick<OwnerRead, 'get'>): Promise<string | undefined> {
   try {
-    const res = await readAsOwner(deps, path, '*/*', new Headers({ range: `bytes=0-${EXIF_READ_BYTES - 1}` }))
+    const res = await photo.get('*/*', new Headers({ range: `bytes=0-${EXIF_READ_BYTES - 1}` }))
     const tags = await exifr.parse(await firstBytes(res.body), { pick: ['DateTimeOriginal', 'CreateDate'], reviveValues: false })
     return formatExifDate(tags?.DateTimeOriginal) ?? formatExifDate(tags?.CreateDate)
   } catch {

@@ -12,7 +12,8 @@ import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPath } from './browse.ts'
 import { countFolder } from './delete-folder.ts'
 import { confirmedCount, filesPage } from './files-page.ts'
-import { moveFiles, typedPath } from './move-files.ts'
+import { moveFiles } from './move-files.ts'
+import { folderPickerHtml, pickFolders, typedFolder } from './folder-picker.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { metaAsOwner } from './owner-read.ts'
 import { TRASH_MAX_ITEMS } from '../resources/trash-listing.ts'
@@ -94,28 +95,33 @@ export async function submitDeleteSelected(deps: ActDeps, form: Record<string, u
   return seeOther(filesPage(folderOf(paths), { what: 'delete', name: plural(paths.length, 'item') }))
 }
 
-export async function showMoveSelected(deps: PageDeps, cookieHeader: string | null, raw: unknown): Promise<Response> {
+/** The Move selected page browsing `folder` in its picker. */
+const moveSelectedPage = (paths: readonly string[], folder: string) =>
+  `${ADMIN_PATHS.moveSelected}?${paths.map(p => `item=${encodeURIComponent(p)}&`).join('')}in=${encodeURIComponent(folder)}`
+
+/** `browsing`: the folder the picker shows (a picker link's `in`), else the one the selection was made in. */
+export async function showMoveSelected(deps: PageDeps, cookieHeader: string | null, raw: unknown, browsing?: string | null): Promise<Response> {
   const paths = selectedItems(raw)
   await countAll(deps, paths)
   const from = folderOf(paths)
+  const picked = await pickFolders(deps, browsing ? podPath(browsing) : from)
   return renderOwnerPage(deps, cookieHeader, {
     heading: `Move ${plural(paths.length, 'item')}`,
     section: ADMIN_PATHS.files,
     body: csrf => html`<p>Move these to another folder. Who may access them moves with them.</p>
 ${nameList(paths)}
 <form method="post" action="${ADMIN_PATHS.moveSelected}">${csrfField(csrf)}${hiddenItems(paths)}
-<label for="move-folder">To the folder</label><input type="text" id="move-folder" name="folder" value="${readablePath(from)}" required autocomplete="off">
-<p><button type="submit">Move</button> <a class="button secondary" href="${filesPage(from)}">Cancel</a></p></form>`,
+<label for="move-folder">To the folder</label><input type="text" id="move-folder" name="folder" value="${readablePath(picked.folder)}" required autocomplete="off">
+<p><button type="submit">Move</button> <a class="button secondary" href="${filesPage(from)}">Cancel</a></p></form>
+${folderPickerHtml(picked, f => moveSelectedPage(paths, f), paths)}`,
   })
 }
 
 /** One atomic move per item; a refusal stops there (what moved before it stays moved, and the error page says why). */
 export async function submitMoveSelected(deps: ActDeps, form: Record<string, unknown>): Promise<Response> {
   const paths = selectedItems(form.item)
-  let folder = typeof form.folder === 'string' ? form.folder.trim() : ''
-  if (folder === '') throw new HttpError(400, 'invalid_path', 'name the folder to move them to')
-  if (!folder.endsWith('/')) folder += '/'
-  const to = typedPath(folder)
+  if (typeof form.folder !== 'string' || form.folder.trim() === '') throw new HttpError(400, 'invalid_path', 'name the folder to move them to')
+  const to = await typedFolder(deps, form.folder)
   const meta = await metaAsOwner(deps, to)
   if (meta?.kind !== 'container') throw new HttpError(404, 'not_found', `there is no folder ${to}`)
   for (const path of paths) await moveFiles(deps, path, `${to}${lastName(path)}${isContainerPath(path) ? '/' : ''}`)

@@ -2,7 +2,8 @@
 // sessions, browsers signed in, people shared with and visitors signed in, each with its Revoke or Sign out
 // form. Works without JavaScript; the script only asks before a form revokes (data-enhance="confirm").
 
-import { personLabel } from './person-label.ts'
+import { agentCode, agentLabel } from './person-label.ts'
+import { ownerWebIdOf } from '../config.ts'
 import type { Deps } from '../deps.ts'
 import type { LoginSession } from '../account/owner-session.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
@@ -55,6 +56,8 @@ export async function showSessionsPage(
   ])
   // An approved app was last used when any of its sessions was
   deps.people.learn([...people.map(p => p.webid), ...visitorSessions.map(s => s.webid)])
+  const owner = ownerWebIdOf(deps.cfg.baseUrl)
+  const person = (webid: string) => agentLabel(deps.people, webid, owner) ?? agentCode(webid)
   const lastUse = new Map<string, string>()
   for (const s of appSessions) if ((lastUse.get(s.clientId) ?? '') < s.lastUsedAt) lastUse.set(s.clientId, s.lastUsedAt)
   const logos = new Map(consents.map(c => [c.clientId, c.logoUri]))
@@ -110,7 +113,7 @@ ${section(
   ['Person', 'May reach'],
   people.map(
     p =>
-      html`<tr>${cell('Person', personLabel(deps.people, p.webid))}${cell('May reach', html`${p.items.map((i, n) => html`${n > 0 ? ', ' : ''}<a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(i.path)}">${i.name}</a> (${i.modes.includes('write') ? 'change' : i.modes.includes('append') ? 'add' : 'read'})`)}`)}</tr>`,
+      html`<tr>${cell('Person', person(p.webid))}${cell('May reach', html`${p.items.map((i, n) => html`${n > 0 ? ', ' : ''}<a href="${ADMIN_PATHS.share}?path=${encodeURIComponent(i.path)}">${i.name}</a> (${i.modes.includes('write') ? 'change' : i.modes.includes('append') ? 'add' : 'read'})`)}`)}</tr>`,
   ),
   'Nobody yet: share a file or folder from Files',
   false,
@@ -122,7 +125,7 @@ ${section(
   ['Person', 'Signed in with', 'Until'],
   visitorSessions.map(
     s =>
-      html`<tr>${cell('Person', personLabel(deps.people, s.webid))}${cell('Signed in with', html`<code>${breakableUrl(s.issuer)}</code>`)}${cell('Until', when(s.expiresAt))}
+      html`<tr>${cell('Person', person(s.webid))}${cell('Signed in with', html`<code>${breakableUrl(s.issuer)}</code>`)}${cell('Until', when(s.expiresAt))}
 ${actionCell(revokeForm({ action: ADMIN_PATHS.revokeSession, field: 'id', value: s.id, csrf, label: 'Sign out', ariaLabel: `Sign out ${s.webid}`, question: `Sign ${s.webid} out of your pod? Their access stays as your sharing settings say; they can sign in again.` }))}</tr>`,
   ),
   'None',

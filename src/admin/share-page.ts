@@ -24,7 +24,7 @@ import type { Preconditions } from '../resources/preconditions.ts'
 import { ownerActing } from './owner-acting.ts'
 import { linkSection, linksOf } from './links-page.ts'
 import { getLinkExpirySettings } from '../account/link-expiry.ts'
-import { personLabel } from './person-label.ts'
+import { agentLabel } from './person-label.ts'
 import type { PersonCards } from '../account/person-cards.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now' | 'linkUses' | 'people'>
@@ -57,14 +57,12 @@ async function aclVersion(deps: AdminDeps, acl: AclView): Promise<string> {
   return head.headers.get('etag') ?? ''
 }
 
-const who = (e: Entry, owner: string, people: PersonCards): SafeHtml | string =>
-  e.kind === 'public'
-    ? KIND_LABEL.public
-    : e.kind === 'authenticated'
-      ? KIND_LABEL.authenticated
-      : e.kind === 'agent' && e.value !== owner
-        ? html`${KIND_LABEL.agent} ${personLabel(people, e.value)}`
-        : html`${e.kind === 'agent' ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `}<code>${breakableUrl(e.value)}</code>`
+function who(e: Entry, owner: string, people: PersonCards): SafeHtml | string {
+  if (e.kind === 'public' || e.kind === 'authenticated') return KIND_LABEL[e.kind]
+  const person = e.kind === 'agent' ? agentLabel(people, e.value, owner) : undefined
+  if (person) return html`${KIND_LABEL.agent} ${person}`
+  return html`${e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `}<code>${breakableUrl(e.value)}</code>`
+}
 
 /** Would removing entry `i` leave the owner without Control of this item? */
 function losesControl(entries: readonly Entry[], i: number, owner: string): boolean {

@@ -4,6 +4,8 @@
 // grant's own Remove and Revoke forms).
 
 import type { Deps } from '../deps.ts'
+import type { PersonCards } from '../account/person-cards.ts'
+import { agentCode, agentLabel } from './person-label.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { localTime } from '../http/local-time.ts'
@@ -19,7 +21,7 @@ import { readAclStatements } from './acl-statements.ts'
 import { linksTable } from './links-page.ts'
 import { sharePage } from './share-page.ts'
 
-type SharedDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'grants' | 'now'> & Parameters<typeof renderOwnerPage>[0]
+type SharedDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'grants' | 'now' | 'people'> & Parameters<typeof renderOwnerPage>[0]
 
 const PUBLIC = FOAF('Agent')
 const SIGNED_IN = ACL('AuthenticatedAgent')
@@ -75,23 +77,31 @@ export async function readSharedRules(deps: SharedDeps): Promise<SharedRule[]> {
 
 const REACHES = { this: 'it', inside: 'what is inside', both: 'it and what is inside' } as const
 
-function rulesTable(rules: readonly SharedRule[]): SafeHtml {
+/** Whom a rule or a grant names: a person by name (agentLabel), a WebID or key as written, a class of agents in words. */
+const whomLabel = (people: PersonCards, who: string, owner: string) => agentLabel(people, who, owner) ?? (who.startsWith('http') ? agentCode(who) : who)
+
+function rulesTable(rules: readonly SharedRule[], whom: (who: string) => SafeHtml | string): SafeHtml {
   return html`<div class="table-wrap"><table class="stack" id="shared-rules"><caption class="visually-hidden">Access set in Sharing</caption>
 <thead><tr><th scope="col">What</th><th scope="col">With</th><th scope="col">May</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${rules.map(
     r => html`<tr><td data-label="What"><a href="${sharePage(r.path)}"><code>${breakableUrl(readablePath(r.path))}</code></a></td>
-<td data-label="With"><ul class="plain">${r.with.map(w => html`<li>${w.startsWith('http') ? html`<code>${breakableUrl(w)}</code>` : w}</li>`)}</ul></td>
+<td data-label="With"><ul class="plain">${r.with.map(w => html`<li>${whom(w)}</li>`)}</ul></td>
 <td data-label="May" class="words">${r.modes.join(', ')} ${REACHES[r.reaches]}</td>
 <td><a class="small button secondary" href="${sharePage(r.path)}" aria-label="Change or remove access to ${readablePath(r.path)}">Change or remove</a></td></tr>`,
   )}</tbody></table></div>`
 }
 
-function grantsTable(grants: Awaited<ReturnType<SharedDeps['grants']['list']>>, base: string, csrf: string): SafeHtml {
+function grantsTable(
+  grants: Awaited<ReturnType<SharedDeps['grants']['list']>>,
+  base: string,
+  csrf: string,
+  whom: (who: string) => SafeHtml | string,
+): SafeHtml {
   const short = (url: string) => (url.startsWith(`${base}/`) ? readablePath(url.slice(base.length)) : url)
   return html`<div class="table-wrap"><table class="stack" id="shared-grants"><caption class="visually-hidden">Access grants</caption>
 <thead><tr><th scope="col">What</th><th scope="col">With</th><th scope="col">Since</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${grants.map(
-    e => html`<tr><td data-label="What"><code>${breakableUrl(short(e.data.hasDataRegistration))}</code></td><td data-label="With"><code>${breakableUrl(e.data.grantee)}</code></td>
+    e => html`<tr><td data-label="What"><code>${breakableUrl(short(e.data.hasDataRegistration))}</code></td><td data-label="With">${whom(e.data.grantee)}</td>
 <td data-label="Since" class="words">${localTime(e.createdAt)}</td>
 <td><form method="post" action="${ADMIN_PATHS.grantsRevoke}" data-enhance="confirm" data-confirm="Revoke the grant for ${e.data.grantee}? The access ends with the next request.">${csrfField(csrf)}<input type="hidden" name="id" value="${e.id}"><button type="submit" class="small secondary" aria-label="Revoke the grant for ${e.data.grantee} on ${short(e.data.hasDataRegistration)}">Revoke</button></form></td></tr>`,
   )}</tbody></table></div>`
@@ -102,15 +112,17 @@ export async function showSharedByMe(deps: SharedDeps, cookieHeader: string | nu
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const [rules, links, all] = await Promise.all([readSharedRules(deps), listShareLinks(deps.store, now), deps.grants.list({})])
   const grants = all.filter(g => g.data.grantee !== owner)
+  deps.people.learn([...rules.flatMap(r => r.with), ...grants.map(g => g.data.grantee)].filter(w => w.startsWith('http')))
+  const whom = (who: string) => whomLabel(deps.people, who, owner)
   return renderOwnerPage(deps, cookieHeader, {
     heading: 'Shared by me',
     section: ADMIN_PATHS.share,
     body: csrf => html`<p class="muted">Everything of your pod that someone other than you may use, and how. Take it back here, or on the item's sharing page.</p>
 <section class="panel" aria-labelledby="rules-h"><h2 id="rules-h">Access set in Sharing</h2>
-${rules.length ? rulesTable(rules) : html`<p class="muted">You have given no one else access.</p>`}</section>
+${rules.length ? rulesTable(rules, whom) : html`<p class="muted">You have given no one else access.</p>`}</section>
 <section class="panel" aria-labelledby="links-h"><h2 id="links-h">Share links</h2>
 ${links.length ? linksTable(links, now, csrf) : html`<p class="muted">No share links.</p>`}</section>
 <section class="panel" aria-labelledby="grants-h"><h2 id="grants-h">Access grants</h2>
-${grants.length ? grantsTable(grants, deps.cfg.baseUrl, csrf) : html`<p class="muted">No access grants.</p>`}</section>`,
+${grants.length ? grantsTable(grants, deps.cfg.baseUrl, csrf, whom) : html`<p class="muted">No access grants.</p>`}</section>`,
   })
 }

@@ -13,7 +13,7 @@ import { isContainerPath, parentPath } from '../store/paths.ts'
 import { podPath } from './browse.ts'
 import { renderOwnerPage } from './owner-page.ts'
 import { turtleWithLinks } from './turtle-links.ts'
-import { readAsOwner } from './owner-read.ts'
+import { openAsOwner } from './owner-read.ts'
 import { renderMarkdown } from './markdown-view.ts'
 import { mediaNeighbours, type Neighbours } from './media-neighbours.ts'
 import { photoTaken } from './photo-taken.ts'
@@ -21,21 +21,27 @@ import { photoTaken } from './photo-taken.ts'
 const nameOf = readableName
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
 export const viewPage = (path: string) => ADMIN_PATHS.view + q(path)
+/** Turtle for RDF (what the page shows of it), any type for the rest. */
+const ACCEPT = 'text/turtle;q=1, */*;q=0.5'
 
 export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store' | 'resources'>, request: Request, raw: unknown): Promise<Response> {
   const path = podPath(raw)
   if (isContainerPath(path)) throw new HttpError(400, 'not_a_document', `${path} is a folder: open it in Files`)
-  const res = await readAsOwner(deps, path, 'text/turtle;q=1, */*;q=0.5')
+  // Read decided once. A file: a HEAD for its type and size, then only the bytes shown (a small text's body, a
+  // photo's first 128 KiB for its EXIF date); the browser fetches an image or a film itself from the preview route.
+  // An RDF document is shown as its Turtle, serialized once.
+  const doc = await openAsOwner(deps, path)
+  const isFile = doc.meta.kind === 'binary'
+  const res = isFile ? await doc.head(ACCEPT) : await doc.get(ACCEPT)
   const type = bareType(res.headers.get('content-type') ?? 'application/octet-stream')
   const size = Number(res.headers.get('content-length') ?? NaN)
   const kind = previewKind(type)
-  // Only text is read here; an image or a film is fetched by the browser from the preview route, with Range
-  const text = kind === 'text' && !(size > MAX_PREVIEW_TEXT_BYTES) ? await res.text() : undefined
-  if (text === undefined) await res.body?.cancel()
+  const text = kind === 'text' && !(size > MAX_PREVIEW_TEXT_BYTES) ? await (isFile ? await doc.get(ACCEPT) : res).text() : undefined
+  if (!isFile && text === undefined) await res.body?.cancel()
   const shown = new URL(request.url)
   const isMedia = kind === 'image' || kind === 'video' || kind === 'audio'
   const around = isMedia ? await mediaNeighbours(deps, path) : undefined
-  const taken = kind === 'image' ? await photoTaken(deps, path) : undefined
+  const taken = kind === 'image' ? await photoTaken(doc) : undefined
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: nameOf(path),
     section: ADMIN_PATHS.files,

@@ -8,6 +8,7 @@ import { followOldAddress } from './old-addresses.ts'
 import { enhanceUpload } from './files-upload.ts'
 import { enhanceSelection } from './files-select.ts'
 import { sortOnChange } from './files-sort.ts'
+import { keepTypedName } from './folder-picker.ts'
 // Account pages (apps and sessions, scripts and bots, live updates, profile, backup)
 import { confirmSubmit } from './confirm-submit.ts'
 import { followBackup } from './backup-follow.ts'
@@ -26,6 +27,7 @@ const ENHANCERS: Record<string, (el: HTMLElement) => void | Promise<void>> = {
   upload: enhanceUpload,
   select: enhanceSelection,
   sort: sortOnChange,
+  'folder-picker': keepTypedName,
   // Account pages
   confirm: confirmSubmit,
   'follow-backup': followBackup,

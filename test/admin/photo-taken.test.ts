@@ -37,6 +37,7 @@ function jpegWithApp1(tiff: Uint8Array): Uint8Array<ArrayBuffer> {
 }
 
 let pod: TestPod
+const ODD_PHOTO = jpegWithExifDate(DATE_TIME_ORIGINAL, '2026:08:01 09:15:00')
 let owner: CookieJar
 const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'))
 // "II*\0" then an IFD0 offset far past the segment and garbage: exifr cannot read it
@@ -47,6 +48,8 @@ beforeAll(async () => {
   ;({ pod, owner } = ctx)
   for (const [path, body, type] of [
     ['/pics/taken.jpg', jpegWithExifDate(DATE_TIME_ORIGINAL, '2026:07:14 18:32:05'), 'image/jpeg'],
+    [`/pics/${encodeURIComponent('Été #1 ?50% a+b.jpg')}`, ODD_PHOTO, 'image/jpeg'],
+    ['/pics/notes.txt', 'a small text', 'text/plain'],
     ['/pics/created.jpg', jpegWithExifDate(CREATE_DATE, '2025:01:02 07:05:00'), 'image/jpeg'],
     ['/pics/plain.png', PNG, 'image/png'],
     ['/pics/corrupt.jpg', CORRUPT, 'image/jpeg'],
@@ -94,5 +97,42 @@ describe('the date a photo was taken', () => {
     expect(formatExifDate('2026:13:01 10:00:00')).toBeUndefined()
     expect(formatExifDate(new Date())).toBeUndefined()
     expect(formatExifDate('2026:12:31 23:59:59')).toBe('31 December 2026, 23:59')
+  })
+})
+
+describe('the viewer reads a file once: a HEAD for its type and size, then only the bytes it shows', () => {
+  /** The store's blob reads while `fn` runs, as [start, end] (undefined: from the start, to the end). */
+  async function blobReads(fn: () => Promise<void>): Promise<[number | undefined, number | undefined][]> {
+    const blobs = pod.deps.store.blobs
+    const open = blobs.open.bind(blobs)
+    const reads: [number | undefined, number | undefined][] = []
+    blobs.open = (id, start, end) => {
+      reads.push([start, end])
+      return open(id, start, end)
+    }
+    try {
+      await fn()
+    } finally {
+      blobs.open = open
+    }
+    return reads
+  }
+
+  test('a photo (a name with spaces, accents, #, ?, %, +): one ranged read of its first 128 KiB (all of this small one), for the EXIF date', async () => {
+    const reads = await blobReads(async () => {
+      const res = await view(`/pics/${encodeURIComponent('Été #1 ?50% a+b.jpg')}`)
+      expect(res.status).toBe(200)
+      expect(await res.text()).toContain('<p>Taken 1 August 2026, 09:15</p>')
+    })
+    expect(reads).toEqual([[0, ODD_PHOTO.byteLength]])
+  })
+
+  test('a small text: its body read once, whole', async () => {
+    const reads = await blobReads(async () => {
+      const res = await view('/pics/notes.txt')
+      expect(res.status).toBe(200)
+      expect(await res.text()).toContain('a small text')
+    })
+    expect(reads).toEqual([[undefined, undefined]])
   })
 })

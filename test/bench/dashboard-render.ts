@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/open-store.ts'
 import { SIZES, seedBigFolder } from './dashboard-listing.ts'
 import { CHROMIUM_PATH, newContext, closeSharedBrowser, signInAsOwner } from '../browser/harness.ts'
 import { startPod } from '../e2e/start-server.ts'
+import type { Page } from 'playwright-core'
 
 const OPENS = 10
 
@@ -57,31 +58,7 @@ async function benchOneSize(members: number, opts: { print?: boolean }): Promise
     const paints: number[] = []
     for (let i = 0; i < OPENS + 3; i++) {
       await page.goto(`${pod.baseUrl}/.admin/files?path=%2Fbig%2F`, { waitUntil: 'load' })
-      // The page's own timings: DOMContentLoaded (the 100 rows are in the document by then: the pod sends them) and the first paint with content
-      const t = await page.evaluate(
-        () =>
-          new Promise<{ rows: number; dcl: number; painted: number }>(resolve => {
-            const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
-            const rows = document.querySelectorAll('tbody input[name=item]').length
-            // The first contentful paint, as Chromium records it (buffered: it may come before this runs); where a
-            // headless run records none within a second, the frame after the rows were laid out stands for it
-            let done = false
-            const finish = (painted: number) => {
-              if (!done) {
-                done = true
-                resolve({ rows, dcl: nav.domContentLoadedEventEnd, painted })
-              }
-            }
-            new PerformanceObserver(list => {
-              const fcp = list.getEntriesByName('first-contentful-paint')[0]
-              if (fcp) finish(fcp.startTime)
-            }).observe({ type: 'paint', buffered: true })
-            setTimeout(
-              () => requestAnimationFrame(() => requestAnimationFrame(() => finish(Math.max(nav.domContentLoadedEventEnd, performance.now() - 1000)))),
-              1000,
-            )
-          }),
-      )
+      const t = await pageTimings(page, 'tbody input[name=item]')
       if (t.rows !== 100) throw new Error(`the Files page of /big/ showed ${t.rows} rows, not 100`)
       if (i >= 3) {
         times.push(t.dcl)
@@ -102,6 +79,38 @@ async function benchOneSize(members: number, opts: { print?: boolean }): Promise
     await context.close()
     await pod.dispose()
   }
+}
+
+/**
+ * The page's own timings once loaded: DOMContentLoaded, the first paint with content, and how many elements match
+ * `counted` (the rows or tiles the pod sent in the document).
+ */
+export function pageTimings(page: Page, counted: string): Promise<{ rows: number; dcl: number; painted: number }> {
+  return page.evaluate(
+    selector =>
+      new Promise<{ rows: number; dcl: number; painted: number }>(resolve => {
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
+        const rows = document.querySelectorAll(selector).length
+        // The first contentful paint, as Chromium records it (buffered: it may come before this runs); where a
+        // headless run records none within a second, the frame after the rows were laid out stands for it
+        let done = false
+        const finish = (painted: number) => {
+          if (!done) {
+            done = true
+            resolve({ rows, dcl: nav.domContentLoadedEventEnd, painted })
+          }
+        }
+        new PerformanceObserver(list => {
+          const fcp = list.getEntriesByName('first-contentful-paint')[0]
+          if (fcp) finish(fcp.startTime)
+        }).observe({ type: 'paint', buffered: true })
+        setTimeout(
+          () => requestAnimationFrame(() => requestAnimationFrame(() => finish(Math.max(nav.domContentLoadedEventEnd, performance.now() - 1000)))),
+          1000,
+        )
+      }),
+    counted,
+  )
 }
 
 if (import.meta.main) await benchDashboardRender()

@@ -3,7 +3,18 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
+import {
+  DESKTOP,
+  HOOK_TIMEOUT,
+  PHONE,
+  horizontalOverflow,
+  newContext,
+  screenshot,
+  screenshotBothWidths,
+  startBrowserPod,
+  tabTo,
+  type RunningPod,
+} from './harness.ts'
 import { startTestApp, type TestApp } from './app-server.ts'
 import { answerPod, clickLogIn, logInThroughApp, openApp, runInApp, waitAppReady, waitLoggedIn } from './app-flow.ts'
 
@@ -132,6 +143,29 @@ describe('log out, log in again with a Client ID Document, silent restore', () =
     expect(silent).toEqual(['none'])
     expect(await run(api => api.events())).toContain('restored')
     expect(await run((api, url) => api.readTitle(url), a('/notes/todo'))).toBe('third')
+  })
+
+  // Issue 40: "an app that logs in again registers once"
+  test('log out and in again by dynamic registration: the app registers again, is the same client (its consent remembered) and is listed once', async () => {
+    await page.locator('#logout').click()
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Not logged in')
+    await clickLogIn(page, alicePod.baseUrl, 'dynamic')
+    await answerPod(page, { pod: alicePod.baseUrl, consent: 'remembered' })
+    expect(await waitLoggedIn(page)).toBe(aliceWebId())
+    expect(registrations.length).toBe(2)
+    const tab = await alice.newPage()
+    try {
+      await tab.goto(a('/.admin/sessions'))
+      // one row for the dynamically registered app, one for its Client ID Document: two logins each, two entries
+      const rows = tab.locator('section:has(#apps-h) tbody tr', { hasText: 'solopod test app' })
+      expect(await rows.count()).toBe(2)
+      for (const dark of [false, true]) {
+        await tab.emulateMedia({ colorScheme: dark ? 'dark' : 'light' })
+        expect(await screenshotBothWidths(tab, `sessions-app-once${dark ? '-dark' : ''}`)).toBe(0)
+      }
+    } finally {
+      await tab.close()
+    }
   })
 })
 

@@ -5,14 +5,12 @@
 // (The data browser's icons come from solidos.github.io, which this machine cannot reach: they show as alt text.)
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { existsSync } from 'node:fs'
-import { join, normalize } from 'node:path'
 import { HOOK_TIMEOUT, newContext, screenshot, startBrowserPod, type RunningPod } from './harness.ts'
 import { seedPublicContainer, writeTurtle } from '../e2e/seed-store.ts'
+import { serveMashlib } from './mashlib-site.ts'
 
 setDefaultTimeout(60_000)
 
-const MASHLIB = join(import.meta.dir, '..', '..', 'node_modules', 'mashlib', 'dist')
 // A space, an accent and encoded `#`, `?`, `%`, `+` in the folder's name
 const FOLDER = "/courses%20d'%C3%A9t%C3%A9%20%23%3F%25+/"
 
@@ -26,14 +24,7 @@ beforeAll(async () => {
       }),
   })
   // mashlib's dist, as solidos.github.io serves it: browse.html?uri=… is the data browser
-  app = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch(req) {
-      const file = normalize(join(MASHLIB, decodeURIComponent(new URL(req.url).pathname)))
-      return file.startsWith(MASHLIB) && existsSync(file) ? new Response(Bun.file(file)) : new Response('not here', { status: 404 })
-    },
-  })
+  app = serveMashlib()
 }, HOOK_TIMEOUT)
 afterAll(async () => {
   await app?.stop(true)
