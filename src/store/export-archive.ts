@@ -3,7 +3,6 @@
 
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import * as tar from 'tar'
 import type { Store } from './open-store.ts'
 import { exportPod, MANIFEST_FILE, type ExportCounts } from './export-pod.ts'
 import { ImportError } from './import-pod.ts'
@@ -17,6 +16,8 @@ export const ARCHIVE_TYPE = 'application/gzip'
 const READ_BYTES = 1024 * 1024
 /** The archive's chunks (and the packer's reads and gzip's buffers behind them) are collected this often. */
 const COLLECT_EVERY_BYTES = 16 * 1024 * 1024
+/** tar (and its zlib streams) loads with the first archive, not on every start of the pod (docs/performance.md). */
+const loadTar = () => import('tar')
 
 export interface ExportArchive {
   /** The archive's file name, and the one folder inside it: `solopod-backup-20261125T033000Z`. */
@@ -52,6 +53,7 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
     throw err
   }
   // portable: no owner names or ids of this machine in the headers; file modes (0600) are kept
+  const tar = await loadTar()
   const pack = tar.c({ cwd: holder, gzip: true, portable: true, maxReadSize: READ_BYTES }, [name]) as unknown as AsyncIterable<Uint8Array>
   const chunks = pack[Symbol.asyncIterator]()
   let settle: (ok: boolean) => void = () => {}
@@ -121,6 +123,7 @@ export async function unpackExportArchive(file: string, workDir: string): Promis
   const holder = mkdtempSync(join(workDir, '.solopod-import-'))
   try {
     let refused: string | undefined
+    const tar = await loadTar()
     await tar.x({
       file,
       cwd: holder,
