@@ -2,7 +2,7 @@
 // NSS and CSS accept (Solid Protocol §5.3.1), with N3 Patch's strictness about what does not apply.
 
 import type { Quad, Term } from '@rdfjs/types'
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import { HttpError } from '../http/errors.ts'
 import { applyDelta, findBindings, freshBlankNodes, instantiate, showTriple, tripleKey } from './triple-patterns.ts'
 import { invalidPatch, patchConflict, type PatchPlan } from './patch-plan.ts'

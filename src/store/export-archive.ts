@@ -3,10 +3,12 @@
 
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import * as tar from 'tar'
 import type { Store } from './open-store.ts'
 import { exportPod, MANIFEST_FILE, type ExportCounts } from './export-pod.ts'
 import { ImportError } from './import-pod.ts'
 import { collectEvery } from '../lib/collect-every.ts'
+import { BACKUP_FOLDER_PREFIX } from './backup-folders.ts'
 
 export const ARCHIVE_TYPE = 'application/gzip'
 /**
@@ -16,8 +18,6 @@ export const ARCHIVE_TYPE = 'application/gzip'
 const READ_BYTES = 1024 * 1024
 /** The archive's chunks (and the packer's reads and gzip's buffers behind them) are collected this often. */
 const COLLECT_EVERY_BYTES = 16 * 1024 * 1024
-/** tar (and its zlib streams) loads with the first archive, not on every start of the pod (docs/performance.md). */
-const loadTar = () => import('tar')
 
 export interface ExportArchive {
   /** The archive's file name, and the one folder inside it: `solopod-backup-20261125T033000Z`. */
@@ -42,7 +42,7 @@ const stamp = (ms: number) =>
  * lives only as long as the stream: it holds the pod's keys and password hash.
  */
 export async function openExportArchive(store: Store, workDir: string, now: number): Promise<ExportArchive> {
-  const holder = mkdtempSync(join(workDir, 'backup-'))
+  const holder = mkdtempSync(join(workDir, BACKUP_FOLDER_PREFIX))
   const name = `solopod-backup-${stamp(now)}`
   const cleanUp = () => rmSync(holder, { recursive: true, force: true })
   let counts: ExportCounts
@@ -53,7 +53,6 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
     throw err
   }
   // portable: no owner names or ids of this machine in the headers; file modes (0600) are kept
-  const tar = await loadTar()
   const pack = tar.c({ cwd: holder, gzip: true, portable: true, maxReadSize: READ_BYTES }, [name]) as unknown as AsyncIterable<Uint8Array>
   const chunks = pack[Symbol.asyncIterator]()
   let settle: (ok: boolean) => void = () => {}
@@ -108,12 +107,6 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
   return { name, counts, exportedAt: now, body, delivered }
 }
 
-/** Folders left by a process that died while streaming an archive. */
-export function removeLeftoverArchives(workDir: string): void {
-  if (!existsSync(workDir)) return
-  for (const entry of readdirSync(workDir)) if (entry.startsWith('backup-')) rmSync(join(workDir, entry), { recursive: true, force: true })
-}
-
 /**
  * Unpacks an archive made by openExportArchive (or `tar -czf` of an export folder) into a new
  * folder below `workDir` and returns the export folder inside it. Only plain files and folders are
@@ -123,7 +116,6 @@ export async function unpackExportArchive(file: string, workDir: string): Promis
   const holder = mkdtempSync(join(workDir, '.solopod-import-'))
   try {
     let refused: string | undefined
-    const tar = await loadTar()
     await tar.x({
       file,
       cwd: holder,
