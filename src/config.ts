@@ -74,6 +74,10 @@ export interface Config {
   readonly scopes: readonly string[]
   /** `links add`: how long the link lasts (`30m`, `12h`, `7d`, `never`), as given; checked by the pod (account/share-links.ts). */
   readonly expires?: string
+  /** `links settings --default-expiry`, as given (`7d`, `never`); checked by the pod (account/link-expiry.ts). */
+  readonly defaultExpiry?: string
+  /** `links settings --max-expiry`, as given (`365d`, `none`). */
+  readonly maxExpiry?: string
   /** `links add`: what the link allows besides reading (`--upload-only`: only adding files; `--upload`: both). */
   readonly linkAllows?: 'upload' | 'read-upload'
   /** `links add --password-file`: the file holding the link's password. */
@@ -226,7 +230,15 @@ export const OPTIONS: readonly Option[] = [
     help: "keys add: name of the key document under /keys/ (default key-<date>-<random>); clients add: the credential's name",
   },
   { flag: 'out', env: 'SOLOPOD_KEY_OUT', help: 'keys add: file for the private JWK (default DATA/private-keys/NAME.jwk, mode 0600)' },
-  { flag: 'expires', help: 'links add: how long the link lasts: 30m, 12h, 7d … (default 7d, at most 365d), or never' },
+  {
+    flag: 'expires',
+    help: "links add: how long the link lasts: 30m, 12h, 7d … (default and maximum: the owner's, see links settings), or never (only with no maximum)",
+  },
+  {
+    flag: 'default-expiry',
+    help: 'links settings: how long a new link lasts when no expiry is chosen: 30m, 12h, 7d … (initially 7d), or never (only with no maximum)',
+  },
+  { flag: 'max-expiry', help: 'links settings: the longest a new link may last: 30d, 365d … (initially 365d), or none: no maximum, and never may be chosen' },
   { flag: 'upload-only', help: 'links add: a file drop: whoever holds the link adds files to the folder and sees nothing', boolean: true },
   { flag: 'upload', help: 'links add: whoever holds the link sees the folder and adds files to it', boolean: true },
   { flag: 'password-file', help: 'links add: a file holding the password the link also asks for (one trailing newline is dropped)' },
@@ -246,8 +258,8 @@ const ARGUMENTS: Record<Command, number> = { serve: 0, export: 1, import: 1, pas
 const CLIENTS_USAGE = 'usage: solopod clients add --name N [--scope /folder/ | --scope read:/folder/]… | clients list | clients remove ID  (with --data DIR)'
 const CLIENT_SUBCOMMANDS: Record<string, number> = { add: 0, list: 0, remove: 1 }
 const LINKS_USAGE =
-  'usage: solopod links add PATH [--expires DURATION] [--upload-only | --upload] [--name N] [--password-file F] [--max-downloads N] | links list | links remove ID  (with --data DIR)'
-const LINK_SUBCOMMANDS: Record<string, number> = { add: 1, list: 0, remove: 1 }
+  'usage: solopod links add PATH [--expires DURATION] [--upload-only | --upload] [--name N] [--password-file F] [--max-downloads N] | links list | links remove ID | links settings [--default-expiry D|never] [--max-expiry D|none]  (with --data DIR)'
+const LINK_SUBCOMMANDS: Record<string, number> = { add: 1, list: 0, remove: 1, settings: 0 }
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
 function parseFlags(argv: readonly string[]) {
@@ -365,6 +377,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   const ownerPasswordFile = get('owner-password-file')
   const keyName = get('name')
   const expires = get('expires')
+  const defaultExpiry = get('default-expiry')
+  const maxExpiry = get('max-expiry')
   const uploadOnly = flags.has('upload-only') && parseBoolean('--upload-only', flags.get('upload-only')!)
   const upload = flags.has('upload') && parseBoolean('--upload', flags.get('upload')!)
   if (uploadOnly && upload) throw new ConfigError('--upload-only and --upload exclude each other: a file drop shows nothing, --upload shows the folder too')
@@ -408,6 +422,8 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     scopes: Object.freeze(lists.get('scope') ?? []),
     repair: flags.has('repair') ? parseBoolean('--repair', flags.get('repair')!) : false,
     ...(expires !== undefined ? { expires } : {}),
+    ...(defaultExpiry !== undefined ? { defaultExpiry } : {}),
+    ...(maxExpiry !== undefined ? { maxExpiry } : {}),
     ...(linkPasswordFile !== undefined ? { linkPasswordFile: resolve(linkPasswordFile) } : {}),
     ...(maxDownloads !== undefined ? { maxDownloads: parseInteger('max-downloads', maxDownloads, 1, 1_000_000) } : {}),
     ...(uploadOnly ? { linkAllows: 'upload' as const } : upload ? { linkAllows: 'read-upload' as const } : {}),
@@ -504,7 +520,7 @@ const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + o.help + (o.env ? ` [${o.env}]` : ' (repeatable)'))
   return [
-    'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID|links add PATH|links list|links remove ID|blobs check] [flags]',
+    'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID|links add PATH|links list|links remove ID|links settings|blobs check] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export (directory, or a backup .tar.gz from the dashboard) into an empty data directory',
@@ -517,6 +533,7 @@ export function usage(): string {
     '  links add PATH     new share link to a file or folder for someone without an account (--expires, --upload-only, --upload, --name, --password-file, --max-downloads): prints id=… and url=… (also while the server runs)',
     '  links list         the share links: id, path, what they allow, expiry, uses',
     '  links remove ID    remove a share link: every use of it ends at once',
+    "  links settings     the owner's link expiry: prints the default and the maximum; --default-expiry and --max-expiry (or none) change them for new links (also while the server runs)",
     "  blobs check        every file's bytes are in the blob store with their size; lists orphans, --repair removes them (server stopped)",
     '  --version          print the version',
     '  --help             print this text',

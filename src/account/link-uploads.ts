@@ -21,15 +21,18 @@ export async function recordLinkUpload(store: Store, upload: LinkUpload, keepMs:
   await putRecord<LinkUpload>(store, KIND, `${padTime(upload.at)}\0${randomBase64url(6)}`, upload, upload.at + keepMs)
 }
 
-/** The newest uploads first, at most `limit`, only those at or under `folder` when given. */
-export async function recentLinkUploads(store: Store, now: number, limit: number, folder?: string): Promise<LinkUpload[]> {
-  const out: LinkUpload[] = []
+/**
+ * The uploads that made `paths`, newest first for each path (a name freed and uploaded again has two). The records
+ * are keyed by time, so this reads them all: they are few (one per file a stranger added, kept as long as versions).
+ */
+export async function linkUploadsOf(store: Store, now: number, paths: ReadonlySet<string>): Promise<Map<string, LinkUpload[]>> {
+  const out = new Map<string, LinkUpload[]>()
+  if (paths.size === 0) return out
   const prefix = keyOf(KIND, '')
   for await (const [, rec] of store.records.iterator({ gt: prefix, lt: `${prefix}\uffff`, reverse: true })) {
     const u = rec.v as LinkUpload
-    if (rec.exp <= now || (folder !== undefined && !u.path.startsWith(folder))) continue
-    out.push(u)
-    if (out.length >= limit) break
+    if (rec.exp <= now || !paths.has(u.path)) continue
+    out.set(u.path, [...(out.get(u.path) ?? []), u])
   }
   return out
 }

@@ -41,10 +41,16 @@ export interface RegisteredClient extends ClientMetadata {
   /** SHA-256 of the secret (a 256-bit random value, so no slow hash is needed); confidential clients only. */
   readonly secretHash?: string
   /**
-   * The secrets given before to the same app registering again (newest first, at most EARLIER_SECRETS): each
-   * login of a browser app registers anew, and the sessions of the earlier logins still refresh with theirs.
+   * Secrets given before to the same metadata registering again and never yet used for a login (newest first, at
+   * most EARLIER_SECRETS): anyone may register any metadata, so these are what a flood of registrations turns over.
    */
   readonly earlierSecretHashes?: readonly string[]
+  /**
+   * Secrets that obtained tokens (most recently used first, at most USED_SECRETS): each login of a browser app
+   * registers anew, and the sessions of its earlier logins refresh with theirs. Registrations never push these
+   * out, so a stranger re-registering an app's metadata cannot retire the secret the app is using.
+   */
+  readonly usedSecretHashes?: readonly string[]
   readonly createdAt: number
 }
 
@@ -177,8 +183,10 @@ export function clientMetadataJson(c: RegisteredClient): Record<string, unknown>
   })
 }
 
-/** Secrets an app that registers again keeps valid besides the newest (its earlier logins' sessions). */
+/** Never-used secrets an app that registers again keeps valid besides the newest (a login under way with one). */
 export const EARLIER_SECRETS = 4
+/** Secrets that obtained tokens, kept valid while in use: one per browser or device the app is signed in on. */
+export const USED_SECRETS = 16
 /** `client-by-metadata` records: the client id a dynamic registration of exactly this metadata was given. */
 const BY_METADATA = 'client-by-metadata'
 
@@ -201,8 +209,8 @@ function metadataKey(m: ClientMetadata): string {
  * Stores a client; returns it and, for a confidential client, its secret (shown once, stored hashed). A dynamic
  * registration of exactly the metadata of a client registered before (an app logging in again: same redirect URIs,
  * name and the rest) is that client again — one entry in Apps and sessions, not one per login. A public client
- * gets its client id back (it holds no secret); a confidential one gets it with a new secret, and the secrets of
- * its last EARLIER_SECRETS registrations stay valid for the sessions that use them.
+ * gets its client id back (it holds no secret); a confidential one gets it with a new secret. The secrets that
+ * obtained tokens stay valid (USED_SECRETS of them), and of the never-used ones the last EARLIER_SECRETS.
  */
 export async function registerClient(
   store: Store,
@@ -219,7 +227,9 @@ export async function registerClient(
       ? {
           ...known,
           secretHash: made.secretHash,
-          earlierSecretHashes: [known.secretHash, ...(known.earlierSecretHashes ?? [])].filter((h): h is string => h !== undefined).slice(0, EARLIER_SECRETS),
+          earlierSecretHashes: [known.secretHash, ...(known.earlierSecretHashes ?? [])]
+            .filter((h): h is string => h !== undefined && !(known.usedSecretHashes ?? []).includes(h))
+            .slice(0, EARLIER_SECRETS),
         }
       : known
     await putRecord(store, KIND, again.clientId, again, now + DYNAMIC_CLIENT_TTL_MS)
@@ -240,22 +250,40 @@ export async function registerClient(
 
 /** A stored client's metadata alone, as parseClientMetadata gave it. */
 function stripRecord(c: RegisteredClient): ClientMetadata {
-  const { clientId: _id, registration: _r, secretHash: _s, earlierSecretHashes: _e, createdAt: _c, ...metadata } = c
+  const { clientId: _id, registration: _r, secretHash: _s, earlierSecretHashes: _e, usedSecretHashes: _u, createdAt: _c, ...metadata } = c
   return metadata
 }
 
 export const getRegisteredClient = (store: Store, clientId: string, now: number) => getRecord<RegisteredClient>(store, KIND, clientId, now)
 
-/** Keeps a dynamic client that is in use from expiring (and what finds it again when the app registers anew). */
-export async function touchRegisteredClient(store: Store, client: RegisteredClient, now: number): Promise<void> {
+/**
+ * Keeps a dynamic client that is in use from expiring (and what finds it again when the app registers anew), and
+ * marks the secret that obtained tokens as used, so later registrations of the same metadata do not retire it.
+ */
+export async function touchRegisteredClient(store: Store, client: RegisteredClient, now: number, secretHash?: string): Promise<void> {
   if (client.registration !== 'dynamic') return
-  await putRecord(store, KIND, client.clientId, client, now + DYNAMIC_CLIENT_TTL_MS)
-  await putRecord(store, BY_METADATA, metadataKey(stripRecord(client)), client.clientId, now + DYNAMIC_CLIENT_TTL_MS)
+  const fresh = (await getRegisteredClient(store, client.clientId, now)) ?? client
+  const used = fresh.usedSecretHashes ?? []
+  const marked: RegisteredClient =
+    secretHash === undefined || used[0] === secretHash
+      ? fresh
+      : {
+          ...fresh,
+          usedSecretHashes: [secretHash, ...used.filter(h => h !== secretHash)].slice(0, USED_SECRETS),
+          ...(fresh.earlierSecretHashes ? { earlierSecretHashes: fresh.earlierSecretHashes.filter(h => h !== secretHash) } : {}),
+        }
+  await putRecord(store, KIND, marked.clientId, marked, now + DYNAMIC_CLIENT_TTL_MS)
+  await putRecord(store, BY_METADATA, metadataKey(stripRecord(marked)), marked.clientId, now + DYNAMIC_CLIENT_TTL_MS)
 }
 
-/** Constant-time comparison of the secret's hash: the newest secret, or one of an earlier registration of the same app. */
-export const isClientSecretValid = (client: RegisteredClient, secret: string): boolean =>
-  [client.secretHash, ...(client.earlierSecretHashes ?? [])].some(h => isSecretOf(h, secret))
+/**
+ * Constant-time comparison of the secret's hash against every secret the client holds: the newest, the used
+ * ones, and the never-used earlier ones. Answers the matching hash (to mark it used), or undefined.
+ */
+export function matchingClientSecret(client: RegisteredClient, secret: string): string | undefined {
+  const all = [client.secretHash, ...(client.usedSecretHashes ?? []), ...(client.earlierSecretHashes ?? [])]
+  return all.find((h): h is string => isSecretOf(h, secret))
+}
 
 export async function listRegisteredClients(store: Store, now: number): Promise<RegisteredClient[]> {
   return (await readRecords<RegisteredClient>(store, KIND, now)).map(r => r.value).sort((a, b) => a.createdAt - b.createdAt)

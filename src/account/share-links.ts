@@ -8,6 +8,7 @@ import { getRecord, readRecords, putRecord, updateRecord, writeRecords, NEVER } 
 import { badRequest, HttpError } from '../http/errors.ts'
 import { randomBase64url } from '../lib/client-secret.ts'
 import { sha256Base64url } from '../lib/text.ts'
+import { DAY_MS, getLinkExpirySettings, linkLifetime } from './link-expiry.ts'
 
 const KIND = 'share-link'
 /** Recognisable on the command line and in logs; never a token (those have no prefix and are never logged). */
@@ -18,11 +19,7 @@ const TOKEN_BYTES = 32
 /** A token as it appears in a URL: exactly what `randomBase64url(TOKEN_BYTES)` makes. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
 
-export const DAY_MS = 24 * 60 * 60 * 1000
-/** Without --expires a link lasts a week: long enough to be used, short enough to be forgotten safely. */
-export const DEFAULT_LINK_LIFETIME_MS = 7 * DAY_MS
-/** No link lasts longer than a year unless the owner chooses none at all. */
-export const MAX_LINK_LIFETIME_MS = 365 * DAY_MS
+export { DAY_MS } from './link-expiry.ts'
 /**
  * An expired link's record is kept this long after it expires, so its holder is told it expired (410) rather
  * than that it never was (404); then the store's sweep removes it.
@@ -74,7 +71,7 @@ export interface NewLink {
   readonly path: string
   readonly allows: LinkAllows
   readonly name?: string
-  /** From now; undefined: the default; null: never expires (only when the owner chose it). */
+  /** From now; undefined: the owner's default; null: never expires (only when the owner set no maximum: link-expiry.ts). */
   readonly lifetimeMs?: number | null
   /** Hashed here (argon2id); the password itself is never kept or logged. */
   readonly password?: string
@@ -84,10 +81,8 @@ export interface NewLink {
 /** Makes a link: its record, and the token that opens it (shown now, never again). */
 export async function addShareLink(store: Store, link: NewLink, now: number): Promise<{ link: ShareLink; token: string }> {
   if (canUpload(link.allows) && !link.path.endsWith('/')) throw badRequest('an upload link names a folder: files are added into it')
-  const lifetime = link.lifetimeMs === undefined ? DEFAULT_LINK_LIFETIME_MS : link.lifetimeMs
-  if (lifetime !== null && (!(lifetime > 0) || lifetime > MAX_LINK_LIFETIME_MS)) {
-    throw badRequest(`a link expires after more than no time and at most ${MAX_LINK_LIFETIME_MS / DAY_MS} days (or never, when chosen)`)
-  }
+  // The one place the owner's default and maximum apply, whichever face asked (dashboard, command line)
+  const lifetime = linkLifetime(link.lifetimeMs, await getLinkExpirySettings(store))
   const record: ShareLink = {
     id: SHARE_LINK_PREFIX + randomBase64url(9),
     path: link.path,

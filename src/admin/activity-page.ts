@@ -15,7 +15,7 @@ import { podPath } from './browse.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { readCredentials } from './credentials.ts'
-import { recentLinkUploads, type LinkUpload } from '../account/link-uploads.ts'
+import { linkUploadsOf, type LinkUpload } from '../account/link-uploads.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations' | 'people'>
 
@@ -71,7 +71,25 @@ export interface RowContext {
   readonly filters?: Record<string, string | undefined>
   /** People by their profiles' names (the page asked `people.learn` for the row's agents first). */
   readonly people?: PersonCards
+  /** The share-link uploads that created the rows' paths (`linkUploadsFor`): such a row names its link. */
+  readonly uploads?: ReadonlyMap<string, readonly LinkUpload[]>
 }
+
+/**
+ * The share-link uploads behind the creations among `changes`: a file a stranger dropped is one row, "added … through
+ * the link 'for the plumber'", since the creation itself only knows it came through some link.
+ */
+export const linkUploadsFor = (deps: Pick<Deps, 'store' | 'now'>, changes: readonly ChangeEntry[]) =>
+  linkUploadsOf(deps.store, deps.now(), new Set(changes.filter(c => c.end === 'create' && c.by?.via === 'link').map(c => c.path)))
+
+/** The upload that made this creation: the first recorded at or after it was written (the record follows the write). */
+const uploadOf = (change: ChangeEntry, uploads: RowContext['uploads']) =>
+  change.end === 'create' && change.by?.via === 'link'
+    ? uploads
+        ?.get(change.path)
+        ?.filter(u => u.at >= change.from)
+        .at(-1)
+    : undefined
 
 /** Who made a change, by their profile's name where it is known. */
 function whoLabel(change: ChangeEntry, baseUrl: string, people: PersonCards | undefined): SafeHtml | string {
@@ -82,12 +100,15 @@ function whoLabel(change: ChangeEntry, baseUrl: string, people: PersonCards | un
 /** The agents of `changes` whose names a page may show (asked for in the background). */
 export const agentsOf = (changes: readonly ChangeEntry[]): string[] => changes.flatMap(c => (c.by?.agent !== undefined ? [c.by.agent] : []))
 
-export function changeRow({ csrf, now, baseUrl, names, filters = {}, people }: RowContext, change: ChangeEntry): SafeHtml {
+export function changeRow({ csrf, now, baseUrl, names, filters = {}, people, uploads }: RowContext, change: ChangeEntry): SafeHtml {
   const app = appOf(change, names)
   const client = change.by?.client
+  const upload = uploadOf(change, uploads)
   return html`<tr><td data-label="When">${ago(change.until, now)}<br><span class="muted">${localTime(change.until)}</span></td>
 <td data-label="Who">${whoLabel(change, baseUrl, people)}${app ? html`<br><span class="muted">with ${client ? html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, app: client })}">${app}</a>` : app}</span>` : ''}</td>
-<td data-label="What">${change.to !== undefined ? 'moved' : VERBS[change.end]} <a href="${historyPage(change.path)}">${readablePath(change.path)}</a>${change.to !== undefined ? html` to <a href="${historyPage(change.to)}">${readablePath(change.to)}</a>` : ''}</td>
+<td data-label="What">${change.to !== undefined ? 'moved' : upload ? 'added' : VERBS[change.end]} <a href="${historyPage(change.path)}">${readablePath(change.path)}</a>${change.to !== undefined ? html` to <a href="${historyPage(change.to)}">${readablePath(change.to)}</a>` : ''}${
+    upload ? html` through the link ${upload.link.name ? html`'${upload.link.name}'` : html`<code>${upload.link.id}</code>`}` : ''
+  }</td>
 <td class="row-actions">${
     // A creation replaced nothing: its row shows the state it made, and has nothing to undo to.
     change.end === 'create'
@@ -103,18 +124,6 @@ export const changesTable = (
 ) => html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${Array.isArray(rows) && rows.length === 0 ? html`<tr><td colspan="4" class="muted">${empty}</td></tr>` : rows}</tbody></table></div>`
-
-/** Uploads strangers made through file-drop links: when, which link, what file. */
-function linkUploadsTable(uploads: readonly LinkUpload[], now: number): SafeHtml {
-  return html`<section class="panel" aria-labelledby="link-uploads-h"><h2 id="link-uploads-h">Added through share links</h2>
-<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Added through share links</caption>
-<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead>
-<tbody>${uploads.map(
-    u => html`<tr><td data-label="When">${ago(u.at, now)}<br><span class="muted">${localTime(u.at)}</span></td>
-<td data-label="Who">Someone holding a link</td>
-<td data-label="What"><a href="${historyPage(u.path)}">${readablePath(u.path)}</a> uploaded through link ${u.link.name ? html`'${u.link.name}'` : html`<code>${u.link.id}</code>`}</td></tr>`,
-  )}</tbody></table></div></section>`
-}
 
 const DONE: Record<string, string> = { restore: 'Put back as it was before that change' }
 
@@ -138,9 +147,8 @@ export async function showActivityPage(deps: PageDeps, cookieHeader: string | nu
       ? html`<strong aria-current="page">${label}</strong>`
       : html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, what })}">${label}</a>`
   const done = query.done && DONE[query.done]
-  // Files added through share links are new, so no version holds them: listed apart, newest first (not by an app, not deletions)
   deps.people.learn(agentsOf(changes))
-  const uploads = app || deleted || query.after ? [] : await recentLinkUploads(deps.store, now, PAGE_SIZE, folder && folder !== '/' ? folder : undefined)
+  const uploads = await linkUploadsFor(deps, changes)
   return renderOwnerPage(deps, cookieHeader, {
     heading: deleted ? 'Recently deleted' : 'Activity',
     section: ADMIN_PATHS.activity,
@@ -155,10 +163,9 @@ ${deleted ? html`<input type="hidden" name="what" value="deleted">` : ''}
 </form>
 ${changesTable(
   'Recent changes',
-  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, filters, people: deps.people }, c)),
+  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, filters, people: deps.people, uploads }, c)),
   deleted ? 'Nothing was deleted recently' : 'No changes are kept',
 )}
-${next ? html`<p><a class="button secondary" href="${ADMIN_PATHS.activity}${q({ ...filters, after: next })}">Older changes</a></p>` : ''}
-${uploads.length > 0 ? linkUploadsTable(uploads, now) : ''}`,
+${next ? html`<p><a class="button secondary" href="${ADMIN_PATHS.activity}${q({ ...filters, after: next })}">Older changes</a></p>` : ''}`,
   })
 }

@@ -17,7 +17,7 @@ import { asDownload, filesPage } from './files-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { restoreFolderAt, restoreVersionFrom, timeOf } from './restore-version.ts'
-import { agentsOf, ago, appNames, appOf, changeRow, changesTable, historyPage, VERBS, versionPage, whoOf } from './activity-page.ts'
+import { agentsOf, ago, appNames, appOf, changeRow, changesTable, historyPage, linkUploadsFor, VERBS, versionPage, whoOf } from './activity-page.ts'
 import { viewPage } from './view-page.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations' | 'people'>
@@ -72,6 +72,7 @@ async function folderHistory(deps: PageDeps, cookieHeader: string | null, path: 
   const notice = doneNotice(query)
   // A moment is "just before one change": a batch's changes (a folder deleted) share one time, one moment
   deps.people.learn(agentsOf(changes))
+  const uploads = await linkUploadsFor(deps, changes)
   const moments = changes.filter((c, i) => i === 0 || changes[i - 1]!.until !== c.until)
   const option = (c: ChangeEntry): SafeHtml =>
     html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'move' ? 'moved' : c.end === 'trash' ? 'trashed' : VERBS[c.end]} ${readablePath(c.path)}</option>`
@@ -92,7 +93,7 @@ ${
 <h2>Recent changes in it</h2>
 ${changesTable(
   'Changes in the folder',
-  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, people: deps.people }, c)),
+  changes.map(c => changeRow({ csrf, now, baseUrl: deps.cfg.baseUrl, names, people: deps.people, uploads }, c)),
   'No changes are kept in this folder',
 )}`,
   })

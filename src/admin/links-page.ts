@@ -19,6 +19,17 @@ import {
   type LinkAllows,
   type ShareLink,
 } from '../account/share-links.ts'
+import {
+  defaultExpiryChoices,
+  durationText,
+  durationWords,
+  getLinkExpirySettings,
+  linkExpiryChoices,
+  maxExpiryChoices,
+  parseLinkDuration,
+  saveLinkExpirySettings,
+  type LinkExpirySettings,
+} from '../account/link-expiry.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { ownerActing } from './owner-acting.ts'
@@ -29,10 +40,6 @@ import { ACCESS_MODES, type AccessMode } from '../policy/access-modes.ts'
 type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'linkUses'>
 
 const ALLOWS_WORDS: Record<LinkAllows, string> = { read: 'View and download', upload: 'Upload only', 'read-upload': 'View and upload' }
-/** The expiry choices of the form: lifetime from now, null for never. */
-const EXPIRY: Record<string, number | null> = { '1d': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS, never: null }
-const EXPIRY_WORDS: Record<string, string> = { '1d': '1 day', '7d': '7 days', '30d': '30 days', never: 'Never' }
-
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`
 
 /** "in 6 days", "in 3 hours", "expired", "never": what the owner needs to decide whether to remove it. */
@@ -48,8 +55,15 @@ export function expiresText(l: ShareLink, now: number): string {
 const linksOnePage = (done?: string) => `${ADMIN_PATHS.links}${done ? `?done=${done}` : ''}`
 const shareOf = (path: string, done?: string) => `${ADMIN_PATHS.share}?path=${encodeURIComponent(path)}${done ? `&done=${done}` : ''}`
 
-/** The links as a table, each with its Remove form; `from` set: the share page of that path, which the form returns to. */
-export function linksTable(links: readonly ShareLink[], now: number, csrf: string, from?: string): SafeHtml {
+/** Whether a link lasts longer than a new one could now: the owner lowered the maximum after making it. */
+const beyondMaximum = (l: ShareLink, s: LinkExpirySettings, now: number) => s.maxMs !== null && (l.expiresAt === undefined || l.expiresAt > now + s.maxMs)
+
+/**
+ * The links as a table, each with its Remove form; `from` set: the share page of that path, which the form returns to;
+ * `settings` set: the links beyond the owner's maximum are marked.
+ */
+export function linksTable(links: readonly ShareLink[], now: number, csrf: string, o: { from?: string; settings?: LinkExpirySettings } = {}): SafeHtml {
+  const { from, settings } = o
   // On a share page, the folder a link opens is said when it is not the page's own item
   const opens = from === undefined || links.some(l => l.path !== from)
   return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Share links</caption>
@@ -58,21 +72,61 @@ export function linksTable(links: readonly ShareLink[], now: number, csrf: strin
     l => html`<tr><td data-label="Name">${l.name || html`<span class="muted">(no name)</span>`}</td>
 ${opens ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${breakableUrl(readablePath(l.path))}</code></a></td>` : ''}<td data-label="Allows">${ALLOWS_WORDS[l.allows]}${l.passwordHash !== undefined ? ', with a password' : ''}${
       l.maxDownloads !== undefined ? `, ${l.downloads ?? 0} of ${l.maxDownloads} downloads` : ''
-    }</td><td data-label="Expires">${expiresText(l, now)}</td><td data-label="Uses">${String(l.uses)}</td>
+    }</td><td data-label="Expires">${expiresText(l, now)}${
+      settings !== undefined && beyondMaximum(l, settings, now) ? html` <span class="muted">(beyond your maximum)</span>` : ''
+    }</td><td data-label="Uses">${String(l.uses)}</td>
 <td><form method="post" action="${ADMIN_PATHS.linksRemove}">${csrfField(csrf)}<input type="hidden" name="id" value="${l.id}">${from !== undefined ? html`<input type="hidden" name="from" value="${from}">` : ''}<button type="submit" class="small secondary" aria-label="Remove link ${l.name || readablePath(l.path)}">Remove</button></form></td></tr>`,
   )}</tbody></table></div>`
+}
+
+const DONE: Record<string, string> = {
+  removed: 'Link removed: it opens nothing from now on',
+  settings: 'Expiry settings saved: they apply to new links; the links already made keep their expiry',
 }
 
 export async function showLinksPage(deps: LinkDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const now = deps.now()
   const links = await listShareLinks(deps.store, now, deps.linkUses.pending)
+  const settings = await getLinkExpirySettings(deps.store)
+  const beyond = links.filter(l => beyondMaximum(l, settings, now)).length
+  const done = typeof query.done === 'string' ? DONE[query.done] : undefined
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: 'Share links',
     section: ADMIN_PATHS.links,
-    ...(query.done === 'removed' ? { notice: 'Link removed: it opens nothing from now on' } : {}),
+    ...(done !== undefined ? { notice: done } : {}),
     body: csrf => html`<p class="muted">Anyone holding one of these links may use it without an account, until it expires or you remove it. Make one from the sharing page of a file or folder (Files, then Share).</p>
-${links.length === 0 ? html`<p class="muted">No share links yet.</p>` : linksTable(links, now, csrf)}`,
+${links.length === 0 ? html`<p class="muted">No share links yet.</p>` : linksTable(links, now, csrf, { settings })}
+${beyond > 0 ? html`<p class="muted">${plural(beyond, 'link')} last${beyond === 1 ? 's' : ''} longer than your maximum now allows: a lower maximum applies to new links only, so remove those you no longer want.</p>` : ''}
+${expirySettingsForm(settings, csrf)}`,
   })
+}
+
+const option = (value: string, words: string, selected: boolean) => html`<option value="${value}"${selected ? html` selected` : ''}>${words}</option>`
+
+/** The owner's default and maximum for new links; "never" is offered as a default, and refused unless there is no maximum. */
+function expirySettingsForm(s: LinkExpirySettings, csrf: string): SafeHtml {
+  return html`<section class="panel" aria-labelledby="expiry-h"><h2 id="expiry-h">Expiry of new links</h2>
+<p class="muted">A new link lasts the default unless its maker chooses otherwise, and never longer than the maximum. A link that never expires can be made only with no maximum. Changing these leaves the links already made as they are.</p>
+<form method="post" action="${ADMIN_PATHS.linksSettings}" class="row-form">${csrfField(csrf)}
+<div><label for="default-expiry">Default expiry</label><select id="default-expiry" name="defaultExpiry">${defaultExpiryChoices(s).map(ms =>
+    option(durationText(ms, 'never'), ms === null ? 'Never (only with no maximum)' : durationWords(ms), ms === s.defaultMs),
+  )}</select></div>
+<div><label for="max-expiry">Maximum expiry</label><select id="max-expiry" name="maxExpiry">${maxExpiryChoices(s).map(ms =>
+    option(durationText(ms, 'none'), ms === null ? 'No maximum (links may never expire)' : durationWords(ms), ms === s.maxMs),
+  )}</select></div>
+<div><button type="submit">Save</button></div></form></section>`
+}
+
+/** "Save" of the expiry settings: back to the Links page, which says so; a pair the rule refuses changes nothing (400). */
+export async function saveLinkSettingsFromForm(deps: LinkDeps, form: Record<string, unknown>): Promise<Response> {
+  const text = (v: unknown, name: string) => {
+    if (typeof v !== 'string' || v === '') throw invalid(`${name}: a duration such as 7d, or never / none`)
+    return v
+  }
+  const defaultMs = parseLinkDuration(text(form.defaultExpiry, 'defaultExpiry'), 'defaultExpiry', 'never', invalid)!
+  const maxMs = parseLinkDuration(text(form.maxExpiry, 'maxExpiry'), 'maxExpiry', 'none', invalid)!
+  await saveLinkExpirySettings(deps.store, { defaultMs, maxMs })
+  return seeOther(linksOnePage('settings'))
 }
 
 /**
@@ -99,8 +153,11 @@ export function linkReason(l: { link: ShareLink; modes: readonly AccessMode[] },
   }; ${link.expiresAt === undefined ? 'never expires' : `expires ${expiresText(link, now)}`}${link.passwordHash !== undefined ? '; with a password' : ''}</li>`
 }
 
-/** The share page's "Send a link to anyone": the form, and the links this item already has (`linksOf`). */
-export function linkSection(path: string, links: readonly ShareLink[], now: number, csrf: string): SafeHtml {
+/**
+ * The share page's "Send a link to anyone": the form, and the links this item already has (`linksOf`). It offers
+ * only the expiries the owner's settings allow, the default chosen.
+ */
+export function linkSection(path: string, links: readonly ShareLink[], settings: LinkExpirySettings, now: number, csrf: string): SafeHtml {
   const folder = path.endsWith('/')
   const choices: LinkAllows[] = folder ? ['read', 'upload', 'read-upload'] : ['read']
   return html`<section class="panel" aria-labelledby="link-h"><h2 id="link-h">Send a link to anyone</h2>
@@ -109,14 +166,14 @@ export function linkSection(path: string, links: readonly ShareLink[], now: numb
 <fieldset><legend>It allows</legend>${choices.map(
     (a, i) => html`<label class="check"><input type="radio" name="allows" value="${a}"${i === 0 ? html` checked` : ''}> ${ALLOWS_WORDS[a]}</label>`,
   )}</fieldset>
-<div><label for="link-expires">Expires after</label><select id="link-expires" name="expires">${Object.keys(EXPIRY).map(
-    k => html`<option value="${k}"${k === '7d' ? html` selected` : ''}>${EXPIRY_WORDS[k]!}</option>`,
+<div><label for="link-expires">Expires after</label><select id="link-expires" name="expires">${linkExpiryChoices(settings).map(ms =>
+    option(durationText(ms, 'never'), ms === null ? 'Never' : durationWords(ms), ms === settings.defaultMs),
   )}</select></div>
 <div><label for="link-name">Name (optional)</label><input type="text" id="link-name" name="name" maxlength="100" placeholder="for the plumber" autocomplete="off"></div>
 <div><label for="link-password">Password (optional)</label><input type="password" id="link-password" name="password" maxlength="${String(MAX_LINK_PASSWORD)}" autocomplete="new-password" aria-describedby="link-password-hint"><p class="hint" id="link-password-hint">The link then opens only with it: send it another way.</p></div>
 <div><label for="link-max-downloads">Download limit (optional)</label><input type="number" id="link-max-downloads" name="maxDownloads" min="1" max="${String(MAX_DOWNLOADS)}" step="1" inputmode="numeric" aria-describedby="link-max-downloads-hint"><p class="hint" id="link-max-downloads-hint">Whole downloads allowed, then the link opens nothing.</p></div>
 <div><button type="submit">Create link</button></div></form>
-${links.length > 0 ? linksTable(links, now, csrf, path) : ''}</section>`
+${links.length > 0 ? linksTable(links, now, csrf, { from: path, settings }) : ''}</section>`
 }
 
 const invalid = (description: string) => new HttpError(400, 'invalid_field', description)
@@ -136,8 +193,8 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
   await deps.resources.read(ownerActing(deps.cfg.baseUrl), path)
   const allows = form.allows ?? 'read'
   if (allows !== 'read' && allows !== 'upload' && allows !== 'read-upload') throw invalid('allows: one of read, upload, read-upload')
-  const expires = typeof form.expires === 'string' ? form.expires : '7d'
-  if (!(expires in EXPIRY)) throw invalid(`expires: one of ${Object.keys(EXPIRY).join(', ')}`)
+  // Any duration the command line takes; none: the owner's default. Whether it is allowed, addShareLink says
+  const lifetimeMs = typeof form.expires === 'string' && form.expires !== '' ? parseLinkDuration(form.expires, 'expires', 'never', invalid) : undefined
   // Empty fields are the choices not made: no password, no limit
   const password = typeof form.password === 'string' && form.password !== '' ? form.password : undefined
   const maxDownloads = downloadLimitOf(form.maxDownloads)
@@ -146,7 +203,7 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
     {
       path,
       allows,
-      lifetimeMs: EXPIRY[expires]!,
+      ...(lifetimeMs !== undefined ? { lifetimeMs } : {}),
       ...(typeof form.name === 'string' ? { name: form.name } : {}),
       ...(password !== undefined ? { password } : {}),
       ...(maxDownloads !== undefined ? { maxDownloads } : {}),

@@ -23,6 +23,7 @@ import { readablePath } from '../lib/readable-path.ts'
 import type { Preconditions } from '../resources/preconditions.ts'
 import { ownerActing } from './owner-acting.ts'
 import { linkSection, linksOf } from './links-page.ts'
+import { getLinkExpirySettings } from '../account/link-expiry.ts'
 import { personLabel } from './person-label.ts'
 import type { PersonCards } from '../account/person-cards.ts'
 
@@ -117,6 +118,7 @@ export async function showSharePage(deps: AdminDeps, request: Request, query: Re
   const notice = typeof query.done === 'string' ? DONE[query.done] : undefined
   const explained = await explainForm(deps, acl.path, query)
   const links = await linksOf(deps, acl.path)
+  const expiry = await getLinkExpirySettings(deps.store)
   const agents = [...(own ?? []), ...inheritedAsOwn(acl.inherited?.rows ?? [], container)].filter(e => e.kind === 'agent' && e.value !== owner)
   deps.people.learn(agents.map(e => e.value))
   return renderOwnerPage(deps, request.headers.get('cookie'), {
@@ -145,7 +147,7 @@ ${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path
     : ''
 }
 ${sendIt(deps.cfg.baseUrl, acl.path, own ?? inheritedAsOwn(acl.inherited?.rows ?? [], container), owner)}
-${linkSection(acl.path, links, deps.now(), csrf)}
+${linkSection(acl.path, links, expiry, deps.now(), csrf)}
 ${
   acl.inherited
     ? html`<section class="panel" aria-labelledby="inherited-h"><h2 id="inherited-h">Inherited from ${acl.inherited.from.slice(deps.cfg.baseUrl.length)}</h2>

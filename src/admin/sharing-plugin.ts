@@ -13,7 +13,8 @@ import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showShareP
 import { readAclView } from './acl-view.ts'
 import { explainAccess } from './access-explain.ts'
 import { checkWebId } from './webid-check.ts'
-import { createLinkFromForm, removeLinkFromForm, showLinksPage } from './links-page.ts'
+import { changeLinkSettings } from '../account/link-expiry.ts'
+import { createLinkFromForm, removeLinkFromForm, saveLinkSettingsFromForm, showLinksPage } from './links-page.ts'
 import { showSharedByMe } from './shared-by-me-page.ts'
 import { createGrant, listGrants, readGrant, revokeGrant } from './grants.ts'
 import { showGrantsPage, submitGrantForm, submitGrantRevoke } from './grants-page.ts'
@@ -31,6 +32,8 @@ const AccessQuery = t.Object({
 const shareNotChanged: NextOf = ({ form }) => backTo(sharePage(fieldOf(form, 'path') ?? '/'), 'Back to sharing', 'Access not changed')
 const linkNotMade: NextOf = ({ form }) => backTo(sharePage(fieldOf(form, 'path') ?? '/'), 'Back to sharing', 'Link not created')
 const backToSharing: NextOf = ({ query }) => backTo(sharePage(query.path ?? '/'), 'Back to sharing')
+const LinkSettingsBody = t.Object({ defaultExpiry: t.Optional(t.String()), maxExpiry: t.Optional(t.String()) }, { additionalProperties: false })
+const LINK_SETTINGS_FIELDS = { defaultExpiry: 'defaultExpiry', maxExpiry: 'maxExpiry' }
 const SHARE_PAGE = { returnTo: ADMIN_PATHS.share, next: backTo(filesPage('/'), 'Your files') }
 const GRANTS_PAGE = { returnTo: ADMIN_PATHS.grantsPage }
 
@@ -58,6 +61,10 @@ export function sharingPlugin(deps: Deps) {
         body: PlainForm,
         ownerForm: { next: backTo(ADMIN_PATHS.links, 'Share links', 'Link not removed') },
       })
+      .post(ADMIN_PATHS.linksSettings, ({ body }) => saveLinkSettingsFromForm(deps, body), {
+        body: PlainForm,
+        ownerForm: { next: backTo(ADMIN_PATHS.links, 'Share links', 'Settings not saved') },
+      })
       // Grants: the page's forms call the API's own functions
       .get(ADMIN_PATHS.grantsPage, ({ request, query }) => showGrantsPage(deps, cookieOf(request), query.done), { ownerPage: GRANTS_PAGE })
       .post(ADMIN_PATHS.grantsPage, ({ body }) => submitGrantForm(deps, body), {
@@ -70,6 +77,11 @@ export function sharingPlugin(deps: Deps) {
       })
       .guard({ ownerApi: true }, api =>
         api
+          // The owner's expiry settings of share links, as `solopod links settings` tells and changes them
+          .get(ADMIN_PATHS.linkSettings, async () => jsonResponse(await changeLinkSettings(deps.store, {})))
+          .put(ADMIN_PATHS.linkSettings, async ({ body }) => jsonResponse(await changeLinkSettings(deps.store, body, LINK_SETTINGS_FIELDS)), {
+            body: LinkSettingsBody,
+          })
           .get(`${ADMIN_PATHS.api}/acl`, async ({ query }) => jsonResponse(await readAclView(deps, query)))
           // Access grants: refusals name the offending fields (`violations`)
           .post(ADMIN_PATHS.grants, async ({ request }) => createGrant(deps, grants, request.headers.get('content-type'), await request.text()), {

@@ -100,8 +100,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
     ...(o.nonces ? { nonces: o.nonces } : {}),
   })
 
-  async function verifyToken(token: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
-    const key = sha256Base64url(token)
+  async function verifyToken(token: string, key: string, proof: Awaited<ReturnType<typeof verifyDpopProof>>, at: number): Promise<CachedToken> {
     const hit = verified.get(key, at)
     if (hit && !('permissions' in hit)) {
       // RFC 9449 §7.1: the binding is checked on every request, cached or not
@@ -128,8 +127,18 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
     const at = now()
     // RFC 9449 §4.3 (9): htu is checked against our configured origin, never the Host header
     const url = baseUrl + new URL(request.url).pathname
-    const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
-    const t = await verifyToken(token, proof, at)
+    // The token is a token68 (ASCII), so its UTF-8 SHA-256 is its ath (RFC 9449 §4.2), hashed once for both uses
+    const tokenHash = sha256Base64url(token)
+    const proof = await verifyDpopProof({
+      header: request.headers.get('dpop'),
+      method: request.method,
+      url,
+      now: at,
+      accessToken: token,
+      accessTokenHash: tokenHash,
+      status: 401,
+    })
+    const t = await verifyToken(token, tokenHash, proof, at)
     if (t.sid !== undefined && (await deps.revocations.isRevoked(t.sid, at)))
       throw refuseDpop('invalid_token', 'the session this token was issued to has been revoked; sign in again')
     // RFC 9449 §11.1: a proof is used once. Recorded only now, once the token is verified, so

@@ -4,6 +4,7 @@ import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, typ
 import { invalidToken } from '../http/errors.ts'
 import { COMPACT_JWS, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { show } from '../lib/text.ts'
+import { LruCache } from '../lib/lru-cache.ts'
 import { isObject } from './issuer-checks.ts'
 import type { UmaPermission } from '../uma/permission.ts'
 import type { ClientId, WebId } from '../account/ids.ts'
@@ -27,8 +28,18 @@ const CLOCK_TOLERANCE_S = 30
 /** Cheap routing test for the authenticator: does this look like one of our RPTs? Nothing is verified here. */
 export function isUmaAccessToken(token: string): boolean {
   if (token.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(token)) return false
+  return umaHeaders.memo(token.slice(0, token.indexOf('.')), isUmaHeader)
+}
+
+/**
+ * The answer per protected header: every DPoP or Bearer request asks, and one issuer's tokens share a
+ * few headers (alg, kid, typ), so the header is decoded once, not per request. Bounded: odd headers only evict.
+ */
+const umaHeaders = new LruCache<string, boolean>(256)
+
+function isUmaHeader(encodedHeader: string): boolean {
   try {
-    return decodeProtectedHeader(token).typ === UMA_TOKEN_TYP
+    return decodeProtectedHeader(`${encodedHeader}..`).typ === UMA_TOKEN_TYP
   } catch {
     return false // not a JWT at all: certainly not one of ours
   }

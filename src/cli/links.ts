@@ -1,12 +1,13 @@
-// `solopod links add|list|remove`: share links for people without a WebID (issue 38), made by the running server
+// `solopod links add|list|remove|settings`: share links for people without a WebID (issue 38), made by the running server
 // when there is one (through its control socket), otherwise in the stopped pod's database.
 
 import type { Config } from '../config.ts'
 import { HttpError } from '../http/errors.ts'
 import type { ShareLink } from '../account/share-links.ts'
 import { UserError } from '../lib/user-error.ts'
-import { requestLinksAction, type ClientOp } from '../server/control-socket.ts'
+import { requestLinksAction, type LinkOp } from '../server/control-socket.ts'
 import { shareLinkActions, type ShareLinkActions, type ToldLink } from '../server/share-link-actions.ts'
+import type { ToldLinkSettings } from '../account/link-expiry.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { withStoppedPod } from './stopped-pod.ts'
 
@@ -22,6 +23,7 @@ const expiryOf = (l: Pick<ShareLink, 'expiresAt'>) => (l.expiresAt === undefined
 export async function linksCommand(cfg: Config): Promise<void> {
   const [sub, arg] = cfg.args
   if (sub === 'add') return addCommand(cfg, arg!)
+  if (sub === 'settings') return settingsCommand(cfg)
   if (sub === 'list') {
     const list = await onPod<ToldLink[]>(cfg, 'list', {}, a => a.list())
     if (list.length === 0) console.error('solopod: no share links; make one with solopod links add PATH')
@@ -68,6 +70,20 @@ async function addCommand(cfg: Config, path: string): Promise<void> {
   console.log(`id=${added.link.id}\nurl=${added.url}`)
 }
 
+/**
+ * Prints the owner's expiry settings as two lines on stdout, `default-expiry=…` and `max-expiry=…`, after the change
+ * the flags ask for (none: as they are). A change bounds new links only: the links already made keep their expiry.
+ */
+async function settingsCommand(cfg: Config): Promise<void> {
+  const change = {
+    ...(cfg.defaultExpiry !== undefined ? { defaultExpiry: cfg.defaultExpiry } : {}),
+    ...(cfg.maxExpiry !== undefined ? { maxExpiry: cfg.maxExpiry } : {}),
+  }
+  const told = await onPod<ToldLinkSettings>(cfg, 'settings', change, a => a.settings(change))
+  if (Object.keys(change).length > 0) console.error('solopod: link expiry settings saved; they apply to new links, the links already made keep their expiry')
+  console.log(`default-expiry=${told.defaultExpiry}\nmax-expiry=${told.maxExpiry}`)
+}
+
 /** The password as written to the file, less one trailing newline (what `echo pw > F` adds). */
 async function readPasswordFile(file: string): Promise<string> {
   let text: string
@@ -82,7 +98,7 @@ async function readPasswordFile(file: string): Promise<string> {
 }
 
 /** The running server does it (its database is locked to it); without one, this process on the stopped pod. */
-async function onPod<R>(cfg: Config, op: ClientOp, body: Record<string, unknown>, local: (a: ShareLinkActions) => Promise<R>): Promise<R> {
+async function onPod<R>(cfg: Config, op: LinkOp, body: Record<string, unknown>, local: (a: ShareLinkActions) => Promise<R>): Promise<R> {
   const remote = await requestLinksAction(cfg.dataDir, op, body).catch((err: unknown) => {
     throw new LinksCommandError(err instanceof Error ? err.message : String(err))
   })

@@ -60,10 +60,12 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
   // What is there now, under either form of the name: a COPY or MOVE with Overwrite replaces a folder by a file and back
   const existing = (await getMeta(store, to)) ? to : (await getMeta(store, twinPath(to))) ? twinPath(to) : undefined
   // Access before locks (a 423 would tell whoever may not touch them that they exist): Read on the source for a COPY,
-  // Write on it for a MOVE (the layer's move then decides all that deleting it needs), Write on what is replaced
+  // Write on it for a MOVE (the layer's move then decides all that deleting it needs); Write on the destination, and
+  // on what is there, before its existence (412), its parent's absence (409) or a lock on its folder (423) is told
   if (method === 'COPY') await resources.read(who, from)
   else await resources.admitPropertyChange(who, from)
-  if (existing !== undefined && overwrite) await resources.admitPropertyChange(who, existing)
+  await resources.admitWriteAt(who, to)
+  if (existing !== undefined && existing !== to) await resources.admitWriteAt(who, existing)
   // Every lock the whole operation touches, asked before any part of it is done; the If header judged on the source
   const lockTokens = await resources.locks.admit({
     ...submittedLocksOf(r.request.headers),

@@ -94,6 +94,9 @@ export const ADMIN_PATHS = {
   /** Share links (issue 38): every link (GET) with Remove (POST), and the share page's "Create link" (POST: the URL shown once). */
   links: '/.admin/links',
   linksAdd: '/.admin/links/add',
+  linksSettings: '/.admin/links/settings',
+  /** JSON: the owner's default and maximum expiry of share links (GET, PUT). */
+  linkSettings: '/.admin/api/link-settings',
   linksRemove: '/.admin/links/remove',
   /** The edit page: an RDF document's Turtle in a text box (GET), saved with If-Match (POST). */
   edit: '/.admin/files/edit',

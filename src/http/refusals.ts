@@ -56,6 +56,10 @@ export const REFUSALS = {
     means: 'a share link with a password, opened without one: a browser gets the form, other clients send it as HTTP Basic',
   },
   link_password_wrong: { status: [401], means: 'a share link opened with a wrong password (tries are limited per link and per address)' },
+  link_expiry_too_long: {
+    status: [400],
+    means: "a new share link asked to last longer than the owner's maximum (or to never expire under one); the description names the maximum",
+  },
   link_expired: { status: [410], means: 'a share link (/.links/TOKEN/) whose expiry has passed; the owner can make a new one' },
   method_not_allowed: { status: [405], means: 'the method is not supported on this resource; Allow lists those that are (RFC 9110 §15.5.6)' },
   not_acceptable: { status: [406], means: 'no representation matches the Accept header (RFC 9110 §15.5.7)' },

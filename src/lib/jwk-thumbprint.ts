@@ -17,6 +17,11 @@ const REQUIRED: Record<string, readonly string[]> = {
  * WebCrypto's async digest costs ~50× more than node:crypto here.
  */
 export async function jwkThumbprint(jwk: JWK): Promise<string> {
+  return jwkThumbprintSync(jwk)
+}
+
+/** `jwkThumbprint`, for callers on a synchronous path (the DPoP proof's key cache). */
+export function jwkThumbprintSync(jwk: JWK): string {
   const members = typeof jwk.kty === 'string' ? REQUIRED[jwk.kty] : undefined
   if (!members) throw new TypeError(`unsupported JWK key type ${JSON.stringify(jwk.kty)}`)
   const canonical: Record<string, unknown> = {}

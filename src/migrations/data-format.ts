@@ -4,6 +4,7 @@ import { FORMAT_VERSION, getFormatVersion, recordFormatVersion, type Store } fro
 import { log } from '../log.ts'
 import { addTypeIndexes } from './type-indexes.ts'
 import { buildNameIndex } from './name-index.ts'
+import { indexVersionTimes } from './version-times.ts'
 
 export interface Migration {
   /** The format a directory is in once this has run; the one before is `to - 1`. */
@@ -21,6 +22,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { to: 3, name: 'type_indexes', run: addTypeIndexes },
   { to: 4, name: 'name_index', run: buildNameIndex },
+  { to: 5, name: 'version_times', run: indexVersionTimes },
 ]
 
 /**

@@ -69,7 +69,7 @@ export async function grantAuthorizationCode(
     ...(refresh ? { refresh } : {}),
   }
   await saveAppSession(store, session, refresh ? now + REFRESH_TTL_MS : now + ACCESS_TOKEN_TTL_S * 1000)
-  if (client.registered) await touchRegisteredClient(store, client.registered, now)
+  if (client.registered) await touchRegisteredClient(store, client.registered, now, client.secretHash)
   log.info('op.tokens_issued', { grant: 'authorization_code', clientId: client.clientId, webid: r.webid, jkt: proof.jkt, sid })
   return issueTokens(
     deps.signingKeys,

@@ -3,7 +3,7 @@
 
 import { badRequest, HttpError } from '../http/errors.ts'
 import type { Store } from '../store/open-store.ts'
-import { getRegisteredClient, isClientSecretValid, type RegisteredClient } from '../account/registered-clients.ts'
+import { getRegisteredClient, matchingClientSecret, type RegisteredClient } from '../account/registered-clients.ts'
 import { getClientCredential, isClientCredentialId, isCredentialSecretValid, type ClientCredential } from '../account/client-credentials.ts'
 import { isClientIdDocumentUrl } from './clients.ts'
 
@@ -13,6 +13,8 @@ export interface TokenClient {
   readonly registered?: RegisteredClient
   /** A client credential of the owner's (scripts and bots): it may use only grant_type=client_credentials. */
   readonly credential?: ClientCredential
+  /** The hash of the secret a confidential registered client authenticated with (marked used once tokens are issued). */
+  readonly secretHash?: string
 }
 
 /** RFC 6749 §5.2: invalid_client is 401, with a Basic challenge when Basic was tried. */
@@ -52,8 +54,9 @@ export async function authenticateClient(store: Store, form: Record<string, stri
       return { clientId: credential.clientId, credential }
     }
     const client = await getRegisteredClient(store, basic.id, now)
-    if (!client || !isClientSecretValid(client, basic.secret)) throw invalidClient('unknown client or wrong client secret', true)
-    return { clientId: client.clientId, registered: client }
+    const secretHash = client && matchingClientSecret(client, basic.secret)
+    if (!client || !secretHash) throw invalidClient('unknown client or wrong client secret', true)
+    return { clientId: client.clientId, registered: client, secretHash }
   }
   if (form.client_secret !== undefined) throw invalidClient('client_secret_post is not supported; send the secret with HTTP Basic (client_secret_basic)', false)
   const clientId = form.client_id

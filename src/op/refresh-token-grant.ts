@@ -6,6 +6,7 @@ import { updateAppSession } from '../account/app-sessions.ts'
 import type { VerifiedProof } from '../auth/dpop.ts'
 import { log } from '../log.ts'
 import type { TokenClient } from './client-auth.ts'
+import { touchRegisteredClient } from '../account/registered-clients.ts'
 import { issueTokens, type TokenResponse } from './issue-tokens.ts'
 import { REFRESH_TTL_MS } from './model.ts'
 import { isGenuine, parseRefreshToken, refreshTokenOf, type RefreshFamily } from './refresh-tokens.ts'
@@ -47,6 +48,11 @@ export async function grantRefreshToken(
     log.warn('op.refresh_reused', { clientId: client.clientId, sid })
     throw invalidGrant('the refresh token was already used; every token of this session is revoked, sign in again')
   }
+  // A session from before secrets were marked used refreshes with an unmarked one: mark it, so that registrations
+  // of the same metadata do not retire it
+  const registered = client.registered
+  if (registered && client.secretHash && !(registered.usedSecretHashes ?? []).includes(client.secretHash))
+    await touchRegisteredClient(store, registered, now, client.secretHash)
   log.info('op.tokens_issued', { grant: 'refresh_token', clientId: client.clientId, jkt: proof.jkt, sid })
   return issueTokens(
     deps.signingKeys,

@@ -11,7 +11,7 @@ import { contentFor, discardBody, type IncomingBody } from './new-content.ts'
 import { receiveContent, type OutgoingBody } from './receive-content.ts'
 import { checkPreconditions, type Preconditions } from './preconditions.ts'
 import { nameFromSlug, reservedPathError } from './resource-names.ts'
-import { decide, type Acting, type ResourcesDeps } from './acting.ts'
+import { authorOf, decide, type Acting, type ResourcesDeps } from './acting.ts'
 import type { LockTable, SubmittedLocks } from './lock-table.ts'
 import { encodeSegment } from '../store/target.ts'
 import { readableName } from '../lib/readable-path.ts'
@@ -58,14 +58,14 @@ export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
   /** Creates the member from a received body as `planPost` planned; the body is discarded when the write is refused. */
   async function commitPost(who: Acting, path: string, plan: PostPlan, body: IncomingBody, facts: PostFacts): Promise<PostedMember> {
     try {
-      return await createMember(path, body, plan.container, facts)
+      return await createMember(who, path, body, plan.container, facts)
     } catch (err) {
       discardBody(store, body)
       throw err
     }
   }
 
-  async function createMember(path: string, body: IncomingBody, container: boolean, facts: PostFacts): Promise<PostedMember> {
+  async function createMember(who: Acting, path: string, body: IncomingBody, container: boolean, facts: PostFacts): Promise<PostedMember> {
     const hint = nameFromSlug(facts.slug)
     // A Slug may not mint a name of the pod's own endpoints (`.well-known` under the root).
     const base = isReservedPath(path + hint) ? crypto.randomUUID() : hint
@@ -105,7 +105,8 @@ export function makePostMember(deps: ResourcesDeps, locks: LockTable) {
         content = await contentFor(body, childPath, cfg.baseUrl + childPath)
         parsedFor = childPath
       }
-      return writeResource(store, cfg.baseUrl, childPath, content, now())
+      // Who added it, as a PUT records it: the Activity page names the app, or the share link the file came through
+      return writeResource(store, cfg.baseUrl, childPath, content, now(), authorOf(who))
     })
     return { path: childPath, result }
   }

@@ -37,7 +37,7 @@ import { readDocumentStatements } from './document-statements.ts'
 import type { DocumentDataset } from '../rdf/graph-statements.ts'
 import { makeLockTable, membershipOf, removing, type LockTable, type SubmittedLocks } from './lock-table.ts'
 import { makeMemberChunks, type Listing } from './list-members.ts'
-import { makeAdmitPropertyChange } from './property-access.ts'
+import { makeAdmitPropertyChange, makeAdmitWriteAt } from './property-access.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
 import { resolveTarget } from '../store/target.ts'
 import { followDeletes } from '../store/dead-properties.ts'
@@ -110,6 +110,8 @@ export interface Resources extends VersionReads, VersionActivity {
   listMembers(who: Acting, path: string): Promise<Listing>
   /** Before a change of a resource's properties (WebDAV PROPPATCH): Write on it, as a PUT replacing it; then its metadata (404 only to a writer). */
   admitPropertyChange(who: Acting, path: string): Promise<ResourceMeta>
+  /** Write on `path`, created or replaced (a COPY or MOVE's destination), decided before anything tells about it. */
+  admitWriteAt(who: Acting, path: string): Promise<void>
   /**
    * WebDAV write locks: taken by the dav role, honoured by every write of this layer once access is decided, whichever
    * face asks (423 `locked` without the lock's token: a write's SubmittedLocks, in its Preconditions or its last argument).
@@ -170,6 +172,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
     locks,
     listMembers: makeMemberChunks(deps),
     admitPropertyChange: makeAdmitPropertyChange(deps),
+    admitWriteAt: makeAdmitWriteAt(deps),
     represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
     ...puts,
     put,
@@ -222,7 +225,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
           // Back into a folder someone locked: its membership changes (no face restoring holds a WebDAV token)
           locks.require({ members: membershipOf(paths[0]!) })
         }
-        return restoreFromTrash(store, baseUrl, id, now())
+        return restoreFromTrash(store, baseUrl, id, now(), authorOf(who))
       }),
   }
 }

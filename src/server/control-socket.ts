@@ -23,8 +23,10 @@ const MEMORY_PATH = '/memory'
 const CLIENTS_PATH = '/clients/'
 const CLIENT_OPS = ['add', 'list', 'remove'] as const
 export type ClientOp = (typeof CLIENT_OPS)[number]
-/** `/links/add`, `/links/list`, `/links/remove`: the same three for share links. */
+/** `/links/add`, `/links/list`, `/links/remove`: the same three for share links, and `/links/settings`, their expiry settings. */
 const LINKS_PATH = '/links/'
+const LINK_OPS = [...CLIENT_OPS, 'settings'] as const
+export type LinkOp = (typeof LINK_OPS)[number]
 /** sun_path is 108 bytes on Linux (104 on macOS): a longer path cannot be bound. */
 const MAX_SOCKET_PATH = 100
 
@@ -68,12 +70,18 @@ async function answerClients(clients: ClientCredentialActions | undefined, op: s
 
 /** One `solopod links` action from its JSON body; the answer of `add` holds the link's URL (with its token) for the command alone. */
 async function answerLinks(links: ShareLinkActions | undefined, op: string, request: Request): Promise<Response> {
-  if (!links || !(CLIENT_OPS as readonly string[]).includes(op)) return new Response('not found\n', { status: 404 })
+  if (!links || !(LINK_OPS as readonly string[]).includes(op)) return new Response('not found\n', { status: 404 })
   const body = (await request.json().catch(() => ({}))) as Record<string, unknown>
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined)
   try {
     if (op === 'list') return Response.json({ answer: await links.list() })
     if (op === 'remove') return Response.json({ answer: await links.remove(String(body.id)) })
+    if (op === 'settings') {
+      const [defaultExpiry, maxExpiry] = [text(body.defaultExpiry), text(body.maxExpiry)]
+      return Response.json({
+        answer: await links.settings({ ...(defaultExpiry !== undefined ? { defaultExpiry } : {}), ...(maxExpiry !== undefined ? { maxExpiry } : {}) }),
+      })
+    }
     const [expires, allows, name] = [text(body.expires), text(body.allows), text(body.name)]
     return Response.json({
       answer: await links.add({
@@ -230,9 +238,9 @@ export async function requestExport(dataDir: string, dest: string): Promise<Reco
  */
 export const requestClientsAction = (dataDir: string, op: ClientOp, body: Record<string, unknown>) => requestAction(dataDir, CLIENTS_PATH, op, body)
 /** A `solopod links` action done by the running server, as requestClientsAction. */
-export const requestLinksAction = (dataDir: string, op: ClientOp, body: Record<string, unknown>) => requestAction(dataDir, LINKS_PATH, op, body)
+export const requestLinksAction = (dataDir: string, op: LinkOp, body: Record<string, unknown>) => requestAction(dataDir, LINKS_PATH, op, body)
 
-async function requestAction(dataDir: string, prefix: string, op: ClientOp, body: Record<string, unknown>): Promise<{ answer: unknown } | undefined> {
+async function requestAction(dataDir: string, prefix: string, op: LinkOp, body: Record<string, unknown>): Promise<{ answer: unknown } | undefined> {
   let res: Response
   try {
     res = await fetch(`http://solopod${prefix}${op}`, {

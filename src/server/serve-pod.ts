@@ -205,6 +205,11 @@ function loggedLinkActions(actions: ShareLinkActions): ShareLinkActions {
       if (removed) log.info('share_link.removed', { via: 'control-socket', id })
       return removed
     },
+    settings: async change => {
+      const told = await actions.settings(change)
+      if (Object.keys(change).length > 0) log.info('share_link.settings', { via: 'control-socket', ...told })
+      return told
+    },
   }
 }
 

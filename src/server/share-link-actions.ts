@@ -1,4 +1,4 @@
-// `solopod links add|list|remove`: the same three actions whether the running server does them (asked on its
+// `solopod links add|list|remove|settings`: the same actions whether the running server does them (asked on its
 // control socket) or the command itself on a stopped pod's database.
 
 import type { Store } from '../store/open-store.ts'
@@ -7,7 +7,8 @@ import { ownerNamedPath } from '../policy/app-scope.ts'
 import { twinPath } from '../store/paths.ts'
 import { badRequest } from '../http/errors.ts'
 import { LINK_PATHS } from '../http/pod-paths.ts'
-import { addShareLink, listShareLinks, removeShareLink, DAY_MS, LINK_ALLOWS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
+import { changeLinkSettings, parseLinkDuration, type LinkSettingsChange, type ToldLinkSettings } from '../account/link-expiry.ts'
+import { addShareLink, listShareLinks, removeShareLink, LINK_ALLOWS, type LinkAllows, type ShareLink } from '../account/share-links.ts'
 
 /** What the command line asks for; `expires` as typed (`7d`, `never`), the path as the owner names it. */
 export interface LinkRequest {
@@ -30,17 +31,8 @@ export interface ShareLinkActions {
   add(request: LinkRequest): Promise<{ link: ToldLink; url: string }>
   list(): Promise<ToldLink[]>
   remove(id: string): Promise<boolean>
-}
-
-const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS }
-
-/** `30m`, `12h`, `7d`, `2w` → milliseconds; `never` → null (the owner chose no expiry); undefined: the default. */
-export function parseLinkLifetime(text: string | undefined): number | null | undefined {
-  if (text === undefined) return undefined
-  if (text === 'never') return null
-  const m = /^(\d{1,6})([smhdw])$/.exec(text.trim())
-  if (!m) throw badRequest(`--expires takes a duration such as 30m, 12h, 7d or 2w, or never; got ${JSON.stringify(text.slice(0, 40))}`)
-  return Number(m[1]) * UNITS[m[2]!]!
+  /** The owner's expiry settings after the change asked for (none: as they are), as the command line writes them. */
+  settings(change: LinkSettingsChange): Promise<ToldLinkSettings>
 }
 
 /** A file or folder as the owner names it (a path, encoded or not, or a URL of this pod) → its stored path, which must exist. */
@@ -58,7 +50,7 @@ export function shareLinkActions(store: Store, baseUrl: string, now: () => numbe
     add: async r => {
       const allows = (r.allows ?? 'read') as LinkAllows
       if (!LINK_ALLOWS.includes(allows)) throw badRequest(`a link allows one of ${LINK_ALLOWS.join(', ')}`)
-      const lifetime = parseLinkLifetime(r.expires)
+      const lifetime = parseLinkDuration(r.expires)
       const path = await linkedPath(store, baseUrl, r.path)
       const { link, token } = await addShareLink(
         store,
@@ -76,5 +68,6 @@ export function shareLinkActions(store: Store, baseUrl: string, now: () => numbe
     },
     list: async () => (await listShareLinks(store, now(), pending)).map(told),
     remove: id => removeShareLink(store, id, now()),
+    settings: change => changeLinkSettings(store, change),
   }
 }

@@ -18,15 +18,17 @@ import { sublevel, type Sub } from './sublevel.ts'
 import { openBlobStore } from './open-blob-store.ts'
 import type { S3BlobConfig } from '../config.ts'
 import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
-import { indexVersionTimes, type VersionRecord } from './version-record.ts'
+import type { VersionRecord } from './version-record.ts'
+import { versionRecordEncoding } from './version-encoding.ts'
 
 /**
  * Bump only together with an explicit migration; a binary never opens a newer format.
  * 1 → 2: binary bodies moved from the `blobs` sublevel into files (migrate-blobs.ts), here, at open.
  * 2 → 3: the owner's preferences file and type indexes (src/migrations/), before anything else uses the store.
  * 3 → 4: the name index (name-index.ts) of the resources already there (src/migrations/name-index.ts).
+ * 4 → 5: the time index of the versions already there (src/migrations/version-times.ts), once, not at every open.
  */
-export const FORMAT_VERSION = 4
+export const FORMAT_VERSION = 5
 /**
  * The last format whose migration is the database's own layout, made by `openStore`; the later ones write
  * documents, which needs the layers above the store (src/migrations/data-format.ts runs them).
@@ -111,7 +113,7 @@ export interface Store {
 /**
  * LevelDB merges overwritten versions away on its own schedule; a full compaction every so many
  * resource writes (and once per start, server/serve-pod.ts) keeps the data directory near the size of the
- * live data on a pod that mostly overwrites the same documents.
+ * live data on a pod that mostly overwrites the same documents. With versions on, the version sweep compacts instead.
  */
 export const COMPACT_EVERY_WRITES = 10_000
 
@@ -158,7 +160,7 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   const meta = sublevel<ResourceMeta>(db, 'meta', 'json')
   const blobRefs = sublevel<string>(db, 'blob-refs', 'utf8')
   const versionBlobs = sublevel<string>(db, 'version-blobs', 'utf8')
-  const versions = sublevel<VersionRecord>(db, 'versions', 'json')
+  const versions = sublevel<VersionRecord>(db, 'versions', versionRecordEncoding)
   const versionTimes = sublevel<string>(db, 'version-times', 'utf8')
   let blobs
   try {
@@ -175,8 +177,6 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     // Files of writes a crash cut short, or of versions replaced just before one, are named by no resource.
     const swept = opts.sweepBlobs === false ? 0 : await sweepBlobs(blobs, blobRefs, versionBlobs)
     if (swept > 0) log.info('store.blobs_swept', { files: swept })
-    const indexed = await indexVersionTimes(versions, versionTimes)
-    if (indexed > 0) log.info('store.version_times_indexed', { versions: indexed })
   } catch (err) {
     await db.close()
     throw err
@@ -194,9 +194,13 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   // Counted per write, not read off the merged total: a batch of 14 writes steps over a multiple of
   // COMPACT_EVERY_WRITES without landing on it, and under load compaction then never ran.
   let writesSinceCompaction = 0
+  // With versions kept, the states writes replace are live data (versions), not garbage, and a full compaction
+  // rewrites all of them: every 10,000 writes that grew with the pod's history (docs/versions.md, "The cost of a
+  // version"). The version sweep compacts instead, once it has removed versions (version-sweep.ts).
+  const compactsByWrites = opts.keepVersions !== true
   const commit = async (ops: readonly WriteOp[]) => {
     await group.commit(ops)
-    if (++writesSinceCompaction >= COMPACT_EVERY_WRITES) {
+    if (compactsByWrites && ++writesSinceCompaction >= COMPACT_EVERY_WRITES) {
       writesSinceCompaction = 0
       compact().catch((err: unknown) => log.warn('store.compaction_failed', { cause: describeCause(err) }))
     }

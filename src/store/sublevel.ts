@@ -40,5 +40,13 @@ export interface KeyIterator extends AsyncIterable<string> {
 }
 
 /** One sublevel seen through `Sub<V>`: classic-level's own types do not carry V into every method. */
-export const sublevel = <V>(db: ClassicLevel<string, unknown>, name: string, valueEncoding: 'json' | 'view' | 'utf8'): Sub<V> =>
-  db.sublevel<string, V>(name, { valueEncoding }) as unknown as Sub<V>
+export const sublevel = <V>(db: ClassicLevel<string, unknown>, name: string, valueEncoding: 'json' | 'view' | 'utf8' | ValueEncoding<V>): Sub<V> =>
+  db.sublevel<string, V>(name, { valueEncoding: valueEncoding as never }) as unknown as Sub<V>
+
+/** A value encoding of our own (level-transcoder's shape): values stored as the UTF-8 text `encode` makes. */
+export interface ValueEncoding<V> {
+  readonly name: string
+  readonly format: 'utf8'
+  encode(value: V): string
+  decode(text: string): V
+}

@@ -13,7 +13,7 @@ import type { WriteOp } from './group-commit.ts'
 import { readTreeToDelete, type DeleteChecks } from './delete-tree.ts'
 import { change, del, getMeta, graphOf, memberKey, put, putMeta, readKeys, readTriples, touchContainers, type Batch } from './resources.ts'
 import { commitChanges, type MetaWrites } from './commit-changes.ts'
-import { releaseBlobs, versionOps } from './versions.ts'
+import { creationOps, releaseBlobs, versionOps, type ChangeAuthor } from './versions.ts'
 
 const { quad } = DataFactory
 
@@ -102,8 +102,17 @@ export async function readTrash(store: Store): Promise<TrashItem[]> {
   return out
 }
 
-/** Puts a trashed item back where it was, in one synced batch. The caller holds the whole tree's lock. */
-export async function restoreFromTrash(store: Store, baseUrl: string, id: string, now: number): Promise<{ item: TrashItem; paths: string[] }> {
+/**
+ * Puts a trashed item back where it was, in one synced batch, each resource as created now by `by` (as a write
+ * that creates one: a folder restored to a time before this finds them made since). The caller holds the whole tree's lock.
+ */
+export async function restoreFromTrash(
+  store: Store,
+  baseUrl: string,
+  id: string,
+  now: number,
+  by?: ChangeAuthor,
+): Promise<{ item: TrashItem; paths: string[] }> {
   const item = (await store.trash.get(itemKey(id))) as TrashItem | undefined
   const kept = (await store.trash.get(contentKey(id))) as TrashedResource[] | undefined
   if (!item || !kept) throw new HttpError(404, 'not_found', 'there is no item of this id in the trash')
@@ -120,7 +129,11 @@ export async function restoreFromTrash(store: Store, baseUrl: string, id: string
     const graph = graphOf(baseUrl, r.path)
     const quads = new Parser({ format: 'N-Triples' }).parse(r.triples).map(q => quad(q.subject, q.predicate, q.object, graph) as Quad)
     batch.push(...graphChangeOps(store.quads, [], quads))
-    putMeta(batch, store, writes, r.path, r.meta)
+    // Back as a new state, written now: it was absent since it went to the trash (its state of before is the
+    // version the trash kept), so a memento of that time finds nothing and a folder restored to then removes it again.
+    const meta = { ...r.meta, modified: now }
+    putMeta(batch, store, writes, r.path, meta)
+    batch.push(...creationOps(store, r.path, meta, by))
     if (r.meta.blob !== undefined) batch.push(put(store.blobRefs, r.meta.blob, r.path))
     if (r.listedIn !== undefined) batch.push(put(store.contains, memberKey(r.listedIn, r.path), UNREAD_VALUE))
   }

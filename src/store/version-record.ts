@@ -88,23 +88,3 @@ export async function isHeldByVersion(versionBlobs: Sub<string>, blob: string): 
   for await (const _ of versionBlobs.keys({ gt: `${blob}\0`, lt: `${blob}\0\uffff`, limit: 1 })) return true
   return false
 }
-
-/**
- * Writes the time index of versions kept before it existed (a pod that ran an earlier build): both are written in
- * one batch since, so an empty index beside a version means none was ever written. One key read when there is nothing to do.
- */
-export async function indexVersionTimes(versions: Sub<unknown>, versionTimes: Sub<string>): Promise<number> {
-  for await (const _ of versionTimes.keys({ limit: 1 })) return 0
-  let count = 0
-  let batch = versionTimes.batch()
-  for await (const key of versions.keys()) {
-    batch.put(versionTimeKey(key), '-')
-    if (++count % 1000 === 0) {
-      await batch.write({ sync: true })
-      batch = versionTimes.batch()
-    }
-  }
-  // A pod without versions (most starts of a new one) writes nothing: an empty synced batch still costs an fsync
-  if (count % 1000 !== 0) await batch.write({ sync: true })
-  return count
-}

@@ -102,7 +102,8 @@ export async function expireCreations(store: Store, now: number, keepDays: numbe
 
 /**
  * Sweeps once now, then every `everyMs`: thins by age, then holds versions and the trash to `share.percent` of
- * `share.fsBytes()` (the data directory's filesystem size, asked at each sweep; a test gives its own). Returns `stop`, which resolves once no sweep is under way.
+ * `share.fsBytes()` (the data directory's filesystem size, asked at each sweep; a test gives its own), and compacts
+ * the database when it removed anything. Returns `stop`, which resolves once no sweep is under way.
  */
 export function sweepVersionsRegularly(
   store: Store,
@@ -118,12 +119,16 @@ export function sweepVersionsRegularly(
 ): () => Promise<void> {
   const sweep = async () => {
     const thinned = await thinVersions(store, o.now(), o.keepDays)
-    await expireCreations(store, o.now(), o.keepDays)
+    const expired = await expireCreations(store, o.now(), o.keepDays)
     const share = o.share && o.share.percent > 0 ? Math.floor((o.share.fsBytes() * o.share.percent) / 100) : 0
+    let capped = 0
     if (share > 0) {
-      const capped = await capVersions(store, o.now(), share)
-      if (capped.versions + capped.trashItems > 0) o.onCapped?.(capped)
+      const result = await capVersions(store, o.now(), share)
+      capped = result.versions + result.trashItems
+      if (capped > 0) o.onCapped?.(result)
     }
+    // With versions on, writes do not compact the database (open-store.ts): what the sweep removed is merged away here.
+    if (thinned + expired + capped > 0) await store.compact()
     return thinned
   }
   return sweepRegularly(sweep, { ...o, everyMs: o.everyMs ?? VERSION_SWEEP_EVERY_MS })

@@ -72,7 +72,8 @@ export function versionOps(
   }
   const ops: WriteOp[] = [
     { type: 'put', key, value: record, ...inSublevel(store.versions) },
-    { type: 'put', key: versionTimeKey(key), value: UNREAD_VALUE, ...inSublevel(store.versionTimes) },
+    // versionTimeKey(key), without splitting the key it was just made from
+    { type: 'put', key: `${padTime(now)}\0${key}`, value: UNREAD_VALUE, ...inSublevel(store.versionTimes) },
   ]
   if (meta.blob !== undefined) ops.push({ type: 'put', key: versionBlobKey(meta.blob, key), value: UNREAD_VALUE, ...inSublevel(store.versionBlobs) })
   return ops

@@ -19,7 +19,10 @@ export interface BodyWrite {
   readonly start: number
   readonly limits: AppendLimits
   readonly freeBytes: () => number
-  /** Sees each chunk once it is written (the running hash, the collection rhythm). */
+  /**
+   * Sees each chunk while it is being written (the running hash, the collection rhythm); should that write fail,
+   * the body fails with it, and a running hash counts more bytes than the file holds.
+   */
   readonly written: (chunk: Uint8Array) => void
 }
 
@@ -51,9 +54,13 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
         nextCheck = size + CHECK_SPACE_EVERY
       }
       observe?.(chunk)
-      for (let done = 0; done < chunk.byteLength; ) done += (await w.handle.write(chunk, done, chunk.byteLength - done, progress.size + done)).bytesWritten
-      progress.size = size
+      const writing = writeFully(w.handle, chunk, progress.size)
+      // Bun writes the chunk on its I/O pool (the call itself returns in a fifth of the write's time) while this
+      // thread hashes it: hashing after each write left the disk idle for the hash's time, 22 % of the pod's
+      // samples of an upload
       w.written(chunk)
+      await writing
+      progress.size = size
     }
     return !signal?.aborted
   } catch (err) {
@@ -63,6 +70,10 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
     signal?.removeEventListener('abort', stop)
     if (reader) void reader.cancel().catch(() => undefined)
   }
+}
+
+async function writeFully(handle: FileHandle, chunk: Uint8Array, at: number): Promise<void> {
+  for (let done = 0; done < chunk.byteLength; ) done += (await handle.write(chunk, done, chunk.byteLength - done, at + done)).bytesWritten
 }
 
 async function* readAll(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncIterable<Uint8Array> {

@@ -3,6 +3,7 @@ import { base64url, CompactSign, exportJWK, generateKeyPair, type CryptoKey, typ
 import { accessTokenHash, DPOP_MAX_AGE_S, normalizeHtu, verifyDpopProof, type ProofFacts } from '../../src/auth/dpop.ts'
 import { checkJti, JtiReplayCache, jtiExpiry, OVER_SHARE_LOG_INTERVAL_MS, type JtiVerdict } from '../../src/auth/dpop-replay.ts'
 import { HttpError } from '../../src/http/errors.ts'
+import { jwkThumbprint } from '../../src/lib/jwk-thumbprint.ts'
 import { setLogLevel } from '../../src/log.ts'
 
 const NOW = 1_700_000_000_000
@@ -130,6 +131,13 @@ describe('RFC 9449 §4.3 (2): the value is a single well-formed JWT', () => {
     ['a header that is not JSON', `${base64url.encode('nope')}.${json({})}.c2ln`, /not a well-formed JWT/],
     ['a payload that is not JSON', `${json({ alg: 'ES256' })}.${base64url.encode('nope')}.c2ln`, /not a well-formed JWT/],
     ['a payload that is a JSON array', `${json({ alg: 'ES256' })}.${json([1])}.c2ln`, /not a well-formed JWT/],
+    ['a payload that is JSON null', `${json({ alg: 'ES256' })}.${json(null)}.c2ln`, /not a well-formed JWT/],
+    [
+      'a header that is not UTF-8',
+      `${base64url.encode(new Uint8Array([...new TextEncoder().encode('{"alg":"'), 0xff, ...new TextEncoder().encode('"}')]))}.${json({})}.c2ln`,
+      /not a well-formed JWT/,
+    ],
+    ['a header of 4n + 1 base64url characters (no base64url)', `${json({ alg: 'ES256' })}A.${json({})}.c2ln`, /not a well-formed JWT/],
     ['an over-long value', `${'a'.repeat(9000)}.b.c`, /at most 8192/],
   ])('rejects %s', async (_, value, description) => {
     await rejects(facts(value), 400, 'invalid_dpop_proof', description)
@@ -370,7 +378,19 @@ describe('RFC 9449 §5, §7.1: the caller picks the status', () => {
   test('returns the thumbprint, jti, iat, normalised htu and public jwk', async () => {
     const r = await verifyDpopProof(facts(await proof({ claims: { jti: 'jti-1', htu: `${URL_}?q=1` } })))
     expect(r).toMatchObject({ jti: 'jti-1', iat: IAT, htu: URL_, jwk: publicJwk })
-    expect(r.jkt).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(r.jkt).toBe(await jwkThumbprint(publicJwk))
+  })
+  test('a key seen before (its import kept) still refuses a proof its jwk did not sign, and its thumbprint stays its own', async () => {
+    const other = await generateKeyPair('ES256', { extractable: true })
+    const otherJwk = await exportJWK(other.publicKey)
+    expect((await verifyDpopProof(facts(await proof({ header: { jwk: otherJwk }, key: other.privateKey })))).jkt).toBe(await jwkThumbprint(otherJwk))
+    await rejects(facts(await proof({ header: { jwk: otherJwk } })), 400, 'invalid_dpop_proof', 'the proof signature does not verify with its jwk')
+    expect((await verifyDpopProof(facts(await proof()))).jkt).toBe(await jwkThumbprint(publicJwk))
+  })
+  test('the hash the caller passes as accessTokenHash is what ath is compared with', async () => {
+    const p = await proof({ claims: { ath: accessTokenHash(TOKEN) } })
+    await verifyDpopProof(facts(p, { accessToken: TOKEN, accessTokenHash: accessTokenHash(TOKEN) }))
+    await rejects(facts(p, { accessToken: TOKEN, accessTokenHash: accessTokenHash('another') }), 400, 'invalid_dpop_proof', /ath does not match/)
   })
 })
 

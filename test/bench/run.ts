@@ -21,6 +21,7 @@ import { benchWebhooks } from './webhooks.ts'
 import { benchNotifications } from './notifications.ts'
 import { benchWebdav } from './webdav.ts'
 import { benchVersions } from './versions.ts'
+import { formatSignatureBound, measureVerifyRates, type VerifyRates } from './signature-bound.ts'
 
 interface Flags extends LoadOptions {
   readonly only?: string
@@ -103,7 +104,19 @@ async function podMemory(pod: RunningPod): Promise<PodMemory> {
   return { endRssMb, idleRssMb, ...(idle ? { idleHeapMb: idle.heapMb } : {}), ...(live ? { liveHeapMb: live.heapMb } : {}) }
 }
 
-function report(results: readonly { workload: Workload; result: LoadResult }[], flags: Flags, memory: PodMemory, startup: StartupResult | undefined) {
+/** Issue 41: the DPoP GET's aim, as a share of its signature-check bound (signature-bound.ts). */
+const DPOP_BOUND_AIM = 0.8
+const PUBLIC_GET = 'public GET 1 KB Turtle'
+const DPOP_GET = 'DPoP GET 1 KB Turtle (owner)'
+
+function report(
+  results: readonly { workload: Workload; result: LoadResult }[],
+  flags: Flags,
+  memory: PodMemory,
+  startup: StartupResult | undefined,
+  verifyRates: VerifyRates | undefined,
+) {
+  const rps = (name: string) => results.find(r => r.workload.name === name)?.result.rps
   if (flags.json) {
     console.log(
       JSON.stringify(
@@ -112,6 +125,7 @@ function report(results: readonly { workload: Workload; result: LoadResult }[], 
           podRssMb: memory.endRssMb,
           podMemory: memory,
           ...(startup ? { startup } : {}),
+          ...(verifyRates ? { es256VerifyRates: verifyRates } : {}),
         },
         null,
         2,
@@ -137,6 +151,9 @@ function report(results: readonly { workload: Workload; result: LoadResult }[], 
     const aim = workload.aim === undefined ? '' : ` (aim ≥ ${Math.round(workload.aim * 100)}%: ${ratio >= workload.aim ? 'met' : 'not met'})`
     console.log(`${workload.name} / ${ceiling.workload.name}: ${fmt(ratio * 100)}%${aim}`)
   }
+  const dpop = rps(DPOP_GET)
+  const publicGet = rps(PUBLIC_GET)
+  if (dpop !== undefined && publicGet !== undefined && verifyRates) console.log(formatSignatureBound(dpop, publicGet, verifyRates, DPOP_BOUND_AIM))
   for (const { workload, result } of results) {
     if (workload.aimRps === undefined) continue
     console.log(`${workload.name}: ${fmt(result.rps, 0)} req/s (aim ≥ ${workload.aimRps}: ${result.rps >= workload.aimRps ? 'met' : 'not met'})`)
@@ -229,12 +246,18 @@ async function main() {
       concurrency: flags.concurrency,
     }
     const results: { workload: Workload; result: LoadResult }[] = []
+    // Measured in this run, on this machine as loaded now, just before the workloads whose bound it makes
+    let verifyRates: VerifyRates | undefined
+    if (workloads.some(w => w.name === DPOP_GET)) {
+      if (!flags.json) console.error('measuring ES256 verifications/s …')
+      verifyRates = await measureVerifyRates()
+    }
     for (const workload of workloads) {
       if (!flags.json) console.error(`running ${workload.name} …`)
       results.push({ workload, result: await runLoad(await workload.prepare(ctx), { ...flags, concurrency: workload.concurrency ?? flags.concurrency }) })
       if (pod.proc.exitCode !== null) throw new Error(`the pod exited during "${workload.name}":\n${pod.output()}`)
     }
-    report(results, flags, await podMemory(pod), startup)
+    report(results, flags, await podMemory(pod), startup, verifyRates)
     if (results.some(r => r.result.failures > 0)) process.exitCode = 1
   } finally {
     for (const fn of cleanups) await fn()

@@ -3,12 +3,13 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
-import { CookieJar, FORM, field, form } from '../op/op-fixture.ts'
-import { OWNER_PASSWORD, runSolopod, startPod, type RunningPod } from './start-server.ts'
+import { CookieJar, FORM, form } from '../op/op-fixture.ts'
+import { ownerSignedIn } from './owner-login.ts'
+import { runSolopod, startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
 
 let pod: RunningPod
-const owner = new CookieJar()
+let owner: CookieJar
 let csrf = ''
 interface Credential {
   id: string
@@ -50,16 +51,7 @@ beforeAll(async () => {
     .split('\n')
     .map(l => l.slice(l.indexOf('=') + 1))
   notes = { id: id!, secret: secret! }
-  const login = await owner.take(await fetch(url('/.oidc/login'))).text()
-  const res = owner.take(
-    await fetch(url('/.oidc/login'), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
-      body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
-    }),
-  )
-  if (res.status >= 400) throw new Error(`owner login failed: ${res.status}`)
+  owner = await ownerSignedIn(pod)
   csrf = (await owner.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.header() } })).json()).token
   // WebDAV makes a file's folder first (RFC 4918 §9.7.1)
   for (const folder of ['/contacts/', '/other/', '/notes/', '/many/', '/work/', '/work/sub/']) expect((await app('MKCOL', folder)).status).toBe(201)

@@ -3,12 +3,13 @@
 // the forms' CSRF guard and a stranger sent to sign in.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { CookieJar, FORM, field, form } from '../op/op-fixture.ts'
-import { OWNER_PASSWORD, startPod, type RunningPod } from './start-server.ts'
+import { CookieJar, FORM, form } from '../op/op-fixture.ts'
+import { ownerSignedIn } from './owner-login.ts'
+import { startPod, type RunningPod } from './start-server.ts'
 import { ownerScript } from './owner-script.ts'
 
 let pod: RunningPod
-const owner = new CookieJar()
+let owner: CookieJar
 let csrf = ''
 
 const url = (path: string) => pod.baseUrl + path
@@ -33,16 +34,7 @@ beforeAll(async () => {
   const send = await ownerScript(pod)
   expect((await send('PUT', '/private/report.txt', 'the secret report', { 'content-type': 'text/plain' })).status).toBe(201)
   expect((await send('PUT', '/elsewhere.txt', 'not under /private/', { 'content-type': 'text/plain' })).status).toBe(201)
-  const login = await owner.take(await fetch(url('/.oidc/login'))).text()
-  const res = owner.take(
-    await fetch(url('/.oidc/login'), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
-      body: form({ csrf: field(login, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
-    }),
-  )
-  if (res.status >= 400) throw new Error(`owner login failed: ${res.status}`)
+  owner = await ownerSignedIn(pod)
   csrf = (await owner.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.header() } })).json()).token
 }, 60_000)
 afterAll(() => pod?.dispose())
@@ -124,6 +116,8 @@ describe('share links in the dashboard', () => {
   })
 
   test('Remove from the share page goes back there', async () => {
+    // "never" is offered once the owner set no maximum (account/link-expiry.ts)
+    expect((await postForm('/.admin/links/settings', { defaultExpiry: '7d', maxExpiry: 'none' })).status).toBe(303)
     const made = await postForm('/.admin/links/add', { path: '/private/', allows: 'read-upload', expires: 'never' })
     expect(made.status).toBe(200)
     const share = await (await page('/.admin/share?path=/private/')).text()
@@ -288,17 +282,24 @@ describe('the form offers a password and a download limit', () => {
 })
 
 describe('the Activity page shows what strangers added through a file drop', () => {
-  test("each upload: uploaded through link '<name>', newest first; filtered by folder; the owner's own writes are not", async () => {
+  test("each upload is one row: added <file> through the link '<name>', newest first; filtered by folder; the owner's own writes are not", async () => {
     const res = await postForm('/.admin/links/add', { path: '/private/', allows: 'upload', expires: '1d', name: 'the inbox' })
     const link = shownUrl(await res.text())!
     for (const name of ['first.txt', 'second.txt'])
       expect((await fetch(link, { method: 'POST', body: name, headers: { slug: name, 'content-type': 'text/plain' } })).status).toBe(201)
     const body = await (await page('/.admin/activity')).text()
-    const section = body.slice(body.indexOf('id="link-uploads-h"'))
-    expect(section).toMatch(/<a href="\/\.admin\/history\?path=%2Fprivate%2Fsecond\.txt">\/private\/second\.txt<\/a> uploaded through link 'the inbox'<\/td>/)
-    expect(section.indexOf('second.txt')).toBeLessThan(section.indexOf('first.txt'))
-    expect(section).not.toContain('report.txt')
-    expect(await (await page('/.admin/activity?folder=/private/')).text()).toContain("first.txt</a> uploaded through link 'the inbox'")
-    expect(await (await page('/.admin/activity?folder=/other/')).text()).not.toContain('uploaded through link')
+    expect(body).toMatch(
+      /<td data-label="What">added <a href="\/\.admin\/history\?path=%2Fprivate%2Fsecond\.txt">\/private\/second\.txt<\/a> through the link 'the inbox'<\/td>/,
+    )
+    expect(body.indexOf('second.txt')).toBeLessThan(body.indexOf('first.txt'))
+    // one presentation: no panel of its own, each upload named once
+    expect(body).not.toContain('Added through share links')
+    expect(body.match(/>\/private\/first\.txt<\/a>/g)).toHaveLength(1)
+    expect(body).not.toMatch(/created <a href="[^"]*">\/private\/first\.txt/)
+    expect(body).not.toMatch(/report\.txt<\/a> through the link/)
+    expect(await (await page('/.admin/activity?folder=/private/')).text()).toContain("first.txt</a> through the link 'the inbox'")
+    expect(await (await page('/.admin/activity?folder=/other/')).text()).not.toContain('through the link')
+    // the folder's history names the link too
+    expect(await (await page('/.admin/history?path=/private/')).text()).toContain("second.txt</a> through the link 'the inbox'")
   })
 })

@@ -34,6 +34,8 @@ describe('share links survive export and import to a new base URL', () => {
     const passwordFile = join(work, 'pw')
     writeFileSync(passwordFile, `${PASSWORD}\n`)
     const file = await addLink(pod.dataDir, '/private/report.txt', '--name', 'for the plumber', '--password-file', passwordFile)
+    // A link that never expires needs the owner to have set no maximum (account/link-expiry.ts)
+    expect((await runSolopod('links', 'settings', '--max-expiry', 'none', '--data', pod.dataDir)).code).toBe(0)
     const drop = await addLink(pod.dataDir, '/private/drop/', '--upload-only', '--name', 'the inbox', '--expires', 'never')
     expect((await fetch(`${pod.baseUrl}/.links/${file.token}/`, { headers: basic })).status).toBe(200)
     const sent = await fetch(`${pod.baseUrl}/.links/${drop.token}/`, {
@@ -80,5 +82,6 @@ describe('share links survive export and import to a new base URL', () => {
       await moved.dispose()
       await pod.dispose()
     }
-  })
+    // two pods, an export and an import, each a process of its own: half a minute on a busy machine
+  }, 60_000)
 })

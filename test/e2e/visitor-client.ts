@@ -17,6 +17,13 @@ export async function postForm(jar: CookieJar, pageUrl: string, page: string, ac
   })
 }
 
+/** The visitor's sign-in box at `pod` with `who` typed, in a fresh browser: the pod's first answer (a 303 to the provider, or a refusal page). */
+export async function typeIntoSignIn(pod: Pick<RunningPod, 'baseUrl'>, who: string, jar = new CookieJar()): Promise<Response> {
+  const url = `${pod.baseUrl}/.visitor/sign-in`
+  const page = await (await browse(jar, url)).text()
+  return postForm(jar, url, page, '/.visitor/sign-in', { return: '/', who })
+}
+
 /** The value of the checked radio button named `name`, as a browser sends it (undefined: none checked). */
 export const checkedRadio = (page: string, name: string) => new RegExp(`<input type="radio" name="${name}" value="([^"]*)" checked>`).exec(page)?.[1]
 

@@ -4,8 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
-import { CookieJar } from '../op/op-fixture.ts'
-import { browse, postForm } from './visitor-client.ts'
+import { typeIntoSignIn } from './visitor-client.ts'
 
 let pod: RunningPod
 let host: ReturnType<typeof Bun.serve>
@@ -41,12 +40,7 @@ afterAll(async () => {
 })
 
 /** The sign-in form posted with `who`, as a browser sends it. */
-async function signIn(who: string): Promise<Response> {
-  const jar = new CookieJar()
-  const url = `${pod.baseUrl}/.visitor/sign-in`
-  const page = await (await browse(jar, url)).text()
-  return postForm(jar, url, page, '/.visitor/sign-in', { return: '/', who })
-}
+const signIn = (who: string) => typeIntoSignIn(pod, who)
 
 describe('what the sign-in box takes', () => {
   test.each([() => `localhost:${PORT}`, () => `localhost:${PORT}/`, () => `LOCALHOST:${PORT}`, () => `${H}/`, () => `  ${H}  `, () => `${H}/alice#me`])(

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
 import { signInOwnerApp, type OwnerApp } from './notify-client.ts'
 import { CookieJar, field } from '../op/op-fixture.ts'
-import { browse, postForm, signInAsVisitor } from './visitor-client.ts'
+import { browse, postForm, signInAsVisitor, typeIntoSignIn } from './visitor-client.ts'
 
 let alice: RunningPod
 let bob: RunningPod
@@ -222,12 +222,7 @@ describe('revoking', () => {
 })
 
 describe('sign-ins that cannot work are refused with what was wrong', () => {
-  const tryWith = async (who: string) => {
-    const j = new CookieJar()
-    const url = a('/.visitor/sign-in')
-    const page = await (await browse(j, url)).text()
-    return postForm(j, url, page, '/.visitor/sign-in', { return: '/', who })
-  }
+  const tryWith = (who: string) => typeIntoSignIn(alice, who)
   test('nothing typed → 400 sign_in_failed', async () => {
     const res = await tryWith('   ')
     expect(res.status).toBe(400)

@@ -312,6 +312,24 @@ describe('access before locks: a lock tells nothing to whoever may not write', (
     expect((await dav('UNLOCK', '/private/locked.txt', { headers: { 'lock-token': `<${token}>` } })).status).toBe(204)
   })
 
+  test('COPY and MOVE into a folder they may not write: 403 outside_app_scope, whatever is there (never 412, 409 or 423)', async () => {
+    expect((await dav('PUT', '/photos/source.txt', { as: photos, body: 'x', headers: { 'content-type': 'text/plain' } })).status).toBe(201)
+    expect((await dav('MKCOL', '/private/locked folder/')).status).toBe(201)
+    const lock = await dav('LOCK', '/private/locked%20folder/', { body: lockBody(), headers: { depth: 'infinity' } })
+    expect(lock.status).toBe(200)
+    const destinations = ['/private/diary.txt', '/private/fresh.txt', '/private/no%20such/x.txt', '/private/locked%20folder/new.txt']
+    for (const method of ['COPY', 'MOVE']) {
+      for (const destination of destinations) {
+        const res = await dav(method, '/photos/source.txt', { as: photos, headers: { destination, overwrite: 'F' } })
+        expect({ method, destination, ...(await refusalOf(res)) }).toEqual({ method, destination, status: 403, code: 'outside_app_scope' })
+      }
+    }
+    expect(await (await dav('GET', '/private/diary.txt')).text()).toBe('Dear diary')
+    expect((await dav('GET', '/photos/source.txt', { as: photos })).status).toBe(200)
+    const token = /<([^>]+)>/.exec(lock.headers.get('lock-token')!)![1]!
+    expect((await dav('UNLOCK', '/private/locked%20folder/', { headers: { 'lock-token': `<${token}>` } })).status).toBe(204)
+  })
+
   test('PROPPATCH and UNLOCK by a stranger: 401, never 423 or 409', async () => {
     const proppatch = await dav('PROPPATCH', '/private/diary.txt', {
       as: null,

@@ -69,6 +69,21 @@ describe('RFC 7591 registration of metadata registered before', () => {
     expect(tooOld.status).toBe(401)
     expect((await tooOld.json()).error).toBe('invalid_client')
   })
+
+  test('registrations of the same metadata by anyone never retire a secret the app has logged in with', async () => {
+    const meta = app({ client_name: 'In use' })
+    const mine = await register(meta)
+    expect((await logIn(mine)).status).toBe(200)
+    // A stranger registers the app's metadata over and over: each gets a secret, never used
+    const theirs = []
+    for (let i = 0; i < EARLIER_SECRETS + 3; i++) theirs.push(await register(meta))
+    expect(theirs.every(r => r.client_id === mine.client_id)).toBe(true)
+    expect((await logIn(mine)).status).toBe(200)
+    // The flood's own never-used secrets turn over as before
+    const retired = await logIn(theirs[0])
+    expect(retired.status).toBe(401)
+    expect((await retired.json()).error).toBe('invalid_client')
+  })
 })
 
 describe('two logins of one app', () => {

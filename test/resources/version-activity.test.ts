@@ -75,6 +75,25 @@ describe('history and restoreFolder', () => {
   })
 })
 
+describe('a restore from the trash is a creation', () => {
+  test('it is recorded as created when it came back, by who restored it; the folder restored to a time it was in the trash removes it again', async () => {
+    const r = pod.deps.resources
+    pod.clock.t += 1000
+    await put(OWNER, '/tr/x.txt', 'kept')
+    pod.clock.t += 1000
+    const { item } = await r.trash(OWNER, '/tr/x.txt')
+    pod.clock.t += 1000
+    const inTrash = pod.clock.t
+    pod.clock.t += 1000
+    await r.restore(OWNER, item.id)
+    const [latest] = (await r.changes(OWNER, { limit: 1, folder: '/tr/' })).changes
+    expect(latest).toMatchObject({ path: '/tr/x.txt', end: 'create', until: pod.clock.t, by: { agent: OWNER.principal.webid, via: 'session' } })
+    pod.clock.t += 1000
+    expect(await r.restoreFolder(OWNER, '/tr/', inTrash)).toEqual({ restored: [], unchanged: [], absentThen: [], removed: ['/tr/x.txt'], kept: [] })
+    expect(await refusal(() => r.read(OWNER, '/tr/x.txt'))).toEqual([404, 'not_found'])
+  })
+})
+
 describe('changes: a page reads only its page (the time index)', () => {
   test('300 changes over 7 files page newest first in time order; a page of 50 reads 51 index keys and 50 records', async () => {
     const r = pod.deps.resources

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { cephMissing, startCephRgw, type CephRgw } from './ceph-rgw.ts'
 import { freePort, runSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
 import { FORM, form } from '../op/op-fixture.ts'
-import { ownerSignedIn } from './owner-login.ts'
+import { ownerSignedIn } from '../e2e/owner-login.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { generatedBody, MIB, rssMb, sampleRss, streamedSha256 } from '../e2e/large-bodies.ts'
 

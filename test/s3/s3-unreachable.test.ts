@@ -9,7 +9,7 @@ import { buildConfig, ConfigError } from '../../src/config.ts'
 import { openBlobStore } from '../../src/store/open-blob-store.ts'
 import { UserError } from '../../src/lib/user-error.ts'
 import { freePort, startPod, type RunningPod } from '../e2e/start-server.ts'
-import { ownerSignedIn } from './owner-login.ts'
+import { ownerSignedIn } from '../e2e/owner-login.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 
 describe('the S3 flags', () => {

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openStore, type Store } from '../../src/store/open-store.ts'
+import { COMPACT_EVERY_WRITES, inSublevel, openStore, recordFormatVersion, type Store } from '../../src/store/open-store.ts'
+import { openDataDir } from '../../src/pod.ts'
 import { getMeta, writeResource } from '../../src/store/resources.ts'
 import { readVersionSpans, versionKey, type VersionSpan } from '../../src/store/versions.ts'
 import { isCreationTimeKey, isHeldByVersion, versionTimeKey } from '../../src/store/version-record.ts'
-import { expireCreations, thinVersions, versionsToDrop } from '../../src/store/version-sweep.ts'
+import { expireCreations, sweepVersionsRegularly, thinVersions, versionsToDrop } from '../../src/store/version-sweep.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
 import { binaryContent } from './binary-content.ts'
 
@@ -157,12 +158,38 @@ describe('the sweep', () => {
     expect(await creations()).toEqual([])
   })
 
-  test('versions kept before the time index existed are indexed when the store opens', async () => {
+  test('versions kept before the time index existed are indexed when the store opens (data format 4 → 5, src/migrations/version-times.ts)', async () => {
     const kept = await expectTimeIndexOf(store)
     expect(kept).toBeGreaterThan(0)
     await store.versionTimes.clear()
+    await recordFormatVersion(store, 4)
     await store.close()
-    store = await openStore(dir, { keepVersions: true })
+    store = await openDataDir(dir, T0, { keepVersions: true })
     expect(await expectTimeIndexOf(store)).toBe(kept)
   })
+
+  test('with versions on, writes do not compact the database (versions are live data); a sweep that removed versions does', async () => {
+    let compactions = 0
+    const compactRange = store.db.compactRange.bind(store.db)
+    store.db.compactRange = ((...args: Parameters<typeof compactRange>) => {
+      compactions++
+      return compactRange(...args)
+    }) as never
+    try {
+      for (let i = 0; i < COMPACT_EVERY_WRITES + 1; i += 500)
+        await Promise.all(Array.from({ length: 500 }, (_, w) => store.commit([{ type: 'put', key: `w${w}`, value: i, ...inSublevel(store.system) }])))
+      expect(compactions).toBe(0)
+      // Nothing to remove: no compaction
+      const quiet = sweepVersionsRegularly(store, { now: () => T0 + 2 * HOUR, keepDays: 30 })
+      await quiet()
+      expect(compactions).toBe(0)
+      await writeTurtle(store, BASE, '/compact-me.ttl', '<#a> <#b> "1".', T0 + 3 * HOUR)
+      await writeTurtle(store, BASE, '/compact-me.ttl', '<#a> <#b> "2".', T0 + 3 * HOUR + 1)
+      const sweeping = sweepVersionsRegularly(store, { now: () => T0 + 40 * DAY, keepDays: 30 })
+      await sweeping()
+      expect(compactions).toBe(1)
+    } finally {
+      store.db.compactRange = compactRange
+    }
+  }, 60_000)
 })

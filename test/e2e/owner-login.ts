@@ -2,7 +2,7 @@
 
 import { expect } from 'bun:test'
 import { CookieJar, FORM, field, form } from '../op/op-fixture.ts'
-import { OWNER_PASSWORD, type RunningPod } from '../e2e/start-server.ts'
+import { OWNER_PASSWORD, type RunningPod } from './start-server.ts'
 
 export async function ownerSignedIn(pod: RunningPod): Promise<CookieJar> {
   const owner = new CookieJar()
