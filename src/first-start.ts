@@ -1,7 +1,7 @@
 // First start on an empty data directory: the owner's WebID profile, root storage, settings (preferences file,
 // type indexes) and ACLs.
 
-import { Parser } from 'n3'
+import { DataFactory, Parser } from './lib/n3.ts'
 import type { Quad } from '@rdfjs/types'
 import type { Store } from './store/open-store.ts'
 import { writeResource } from './store/resources.ts'
@@ -13,7 +13,6 @@ import { getRecordedBaseUrl, recordBaseUrl } from './store/base-url.ts'
 import { KEYS_PATH, SETTINGS_PATHS } from './http/pod-paths.ts'
 import { getMeta, readTriples } from './store/resources.ts'
 import type { ResourceMeta } from './store/resource-meta.ts'
-import { DataFactory } from 'n3'
 import { lostEssentialAccess, missingProfileStatements, PROFILE_PATH, storedAclLoader } from './policy/pod-essentials.ts'
 import { aclOf } from './store/acl-names.ts'
 import { log } from './log.ts'

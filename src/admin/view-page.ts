@@ -14,9 +14,12 @@ import { podPath } from './browse.ts'
 import { renderOwnerPage } from './owner-page.ts'
 import { turtleWithLinks } from './turtle-links.ts'
 import { openAsOwner } from './owner-read.ts'
-import { renderMarkdown } from './markdown-view.ts'
+import type { RenderedMarkdown } from './markdown-view.ts'
 import { mediaNeighbours, type Neighbours } from './media-neighbours.ts'
-import { photoTaken } from './photo-taken.ts'
+
+// Markdown (marked) and EXIF (exifr) load with the first page that shows one, not on every start (docs/performance.md).
+const loadMarkdown = () => import('./markdown-view.ts')
+const loadPhotoTaken = () => import('./photo-taken.ts')
 
 const nameOf = readableName
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
@@ -41,7 +44,11 @@ export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store' | 'resources
   const shown = new URL(request.url)
   const isMedia = kind === 'image' || kind === 'video' || kind === 'audio'
   const around = isMedia ? await mediaNeighbours(deps, path) : undefined
-  const taken = kind === 'image' ? await photoTaken(doc) : undefined
+  const taken = kind === 'image' ? await (await loadPhotoTaken()).photoTaken(doc) : undefined
+  const markdown =
+    type === 'text/markdown' && text !== undefined && shown.searchParams.get('as') !== 'text'
+      ? (await loadMarkdown()).renderMarkdown(text, shown.searchParams.get('images') === 'yes')
+      : undefined
   return renderOwnerPage(deps, request.headers.get('cookie'), {
     heading: nameOf(path),
     section: ADMIN_PATHS.files,
@@ -55,8 +62,8 @@ ${around ? mediaNav(path, around) : ''}
 ${
   type === 'text/turtle' && text !== undefined
     ? html`<pre class="rdf">${turtleWithLinks(text, deps.cfg.baseUrl + path, deps.cfg.baseUrl)}</pre>`
-    : type === 'text/markdown' && text !== undefined && shown.searchParams.get('as') !== 'text'
-      ? markdownOf(path, text, shown.searchParams.get('images') === 'yes')
+    : markdown
+      ? markdownOf(path, markdown)
       : previewOf(path, type, text)
 }
 <p class="actions"><a class="button" href="${ADMIN_PATHS.download}${q(path)}">Download</a>
@@ -82,8 +89,7 @@ function mediaNav(path: string, around: Neighbours): SafeHtml {
 }
 
 /** Markdown rendered, remote images only when asked, and the text as written one click away (the Edit button beside). */
-function markdownOf(path: string, text: string, showImages: boolean): SafeHtml {
-  const { html: rendered, remoteImages } = renderMarkdown(text, showImages)
+function markdownOf(path: string, { html: rendered, remoteImages }: RenderedMarkdown): SafeHtml {
   return html`<p class="muted"><a href="${viewPage(path)}&as=text">Show as text</a>${remoteImages > 0 ? html` · <a href="${viewPage(path)}&images=yes">Show images</a> (${String(remoteImages)} from other sites: they see when you look)` : ''}</p>
 <div class="markdown">${rendered}</div>`
 }

@@ -1,7 +1,7 @@
 // A notification as sent on every channel: an Activity Streams 2.0 activity (Solid Notifications Protocol
 // §notification-message), as JSON-LD (the default) or Turtle when the channel asked for it (`accept`).
 
-import { DataFactory, Writer } from 'n3'
+import { DataFactory, Writer } from '../lib/n3.ts'
 import type { ResourceChange } from '../store/change-feed.ts'
 import { AS, NOTIFY, RDF, XSD } from '../rdf/namespaces.ts'
 

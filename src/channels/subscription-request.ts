@@ -3,7 +3,7 @@
 
 import { HttpError, refusal } from '../http/errors.ts'
 import type { Quad } from '@rdfjs/types'
-import { Parser } from 'n3'
+import { Parser } from '../lib/n3.ts'
 import { NOTIFY, RDF } from '../rdf/namespaces.ts'
 import { NOTIFY_PATHS } from '../http/pod-paths.ts'
 import { resolveTarget } from '../store/target.ts'

@@ -2,7 +2,7 @@
 // service per channel type, with the features each honours.
 
 import type { Quad } from '@rdfjs/types'
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import { NOTIFY, RDF } from '../rdf/namespaces.ts'
 import { NOTIFY_PATHS } from '../http/pod-paths.ts'
 import type { ChannelType } from './listener.ts'

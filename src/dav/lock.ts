@@ -3,13 +3,13 @@
 // the resource needs (Write, decided by the layer); a LOCK of an unmapped name makes an empty resource (§7.3), as a
 // PUT of nothing would. A LOCK without a body refreshes the lock its If header names (§9.10.2).
 
-import { XMLSerializer, type Element } from '@xmldom/xmldom'
+import type { Element } from '@xmldom/xmldom'
 import { HttpError } from '../http/errors.ts'
 import { getMeta } from '../store/resources.ts'
 import type { LockScope, WriteLock } from '../resources/lock-table.ts'
 import { submittedLocksOf, submittedTokens } from '../resources/if-header.ts'
 import { actingOf, depthOf, type DavContext, type DavRequest } from './dav-context.ts'
-import { badXml, childElements, davChild, isDav, readXmlBody, rootOf } from './xml-body.ts'
+import { badXml, childElements, davChild, isDav, readXmlBody, rootOf, xmlDom } from './xml-body.ts'
 import { lockDiscovery } from './live-properties.ts'
 import { propBody, XML_TYPE } from './multistatus.ts'
 
@@ -100,7 +100,7 @@ function lockInfoOf(root: Element): { scope: LockScope; owner?: string } {
   if (!typeEl || !childElements(typeEl).some(e => isDav(e, 'write')))
     throw badXml('DAV:lockinfo needs DAV:locktype with DAV:write, the only lock type there is')
   const ownerEl = davChild(root, 'owner')
-  const serializer = new XMLSerializer()
+  const serializer = new (xmlDom().XMLSerializer)()
   let owner: string | undefined
   if (ownerEl) {
     owner = ''

@@ -2,10 +2,10 @@
 // Live properties are the pod's: a change of one is refused (403, cannot-modify-protected-property) and then
 // nothing is changed (424 for the rest, §9.2.1). Write on the resource is the operations layer's decision.
 
-import { XMLSerializer, type Element } from '@xmldom/xmldom'
+import type { Element } from '@xmldom/xmldom'
 import { actingOf, type DavContext, type DavRequest } from './dav-context.ts'
 import { submittedLocksOf } from '../resources/if-header.ts'
-import { badXml, childElements, davChild, isDav, readXmlBody, rootOf } from './xml-body.ts'
+import { badXml, childElements, davChild, isDav, readXmlBody, rootOf, xmlDom } from './xml-body.ts'
 import { clark, emptyElement, multistatus, propstat, responseFor } from './multistatus.ts'
 import { isLiveProperty } from './live-properties.ts'
 import { MAX_PROPERTIES, MAX_PROPERTY_BYTES } from '../store/dead-properties.ts'
@@ -55,7 +55,7 @@ export async function handleProppatch(ctx: DavContext, r: DavRequest): Promise<R
 /** §14.19: `set` and `remove`, each with a `D:prop` of properties, in document order. */
 function instructionsOf(root: Element): Instruction[] {
   const out: Instruction[] = []
-  const serializer = new XMLSerializer()
+  const serializer = new (xmlDom().XMLSerializer)()
   for (const step of childElements(root)) {
     const set = isDav(step, 'set')
     if (!set && !isDav(step, 'remove')) throw badXml('DAV:propertyupdate holds only DAV:set and DAV:remove')

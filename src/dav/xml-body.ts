@@ -1,11 +1,18 @@
 // A WebDAV request body (RFC 4918 §8.2): XML read whole up to a bound, parsed by a namespace-aware parser
 // (@xmldom/xmldom), refused with 400 when it is not well-formed or not namespace-well-formed.
 
-import { DOMParser, type Document, type Element } from '@xmldom/xmldom'
+import type { Document, Element } from '@xmldom/xmldom'
 import { HttpError } from '../http/errors.ts'
 import { readAtMost } from '../auth/request-body.ts'
 
 export const DAV_NS = 'DAV:'
+
+/**
+ * @xmldom/xmldom loads with the first WebDAV body, not on every start of the pod (docs/performance.md); by
+ * require, because the serializing that follows a parse (lock owners, dead properties) is synchronous.
+ */
+let xmldom: typeof import('@xmldom/xmldom') | undefined
+export const xmlDom = () => (xmldom ??= require('@xmldom/xmldom') as typeof import('@xmldom/xmldom'))
 
 /** Property requests, lock requests and property updates are small; Finder's largest are a few KiB. */
 export const MAX_XML_BYTES = 1 << 20
@@ -31,7 +38,7 @@ export async function readXmlBody(request: Request): Promise<Document | undefine
   if (/<!DOCTYPE/i.test(text)) throw invalidXml('a document type declaration is not accepted')
   let doc: Document
   try {
-    doc = new DOMParser({
+    doc = new (xmlDom().DOMParser)({
       onError: (level, message) => {
         if (level !== 'warning') throw invalidXml(message)
       },

@@ -2,12 +2,15 @@
 // JavaScript streams to the resource server instead of being buffered whole by request.formData().
 
 import { Readable } from 'node:stream'
-import busboy from 'busboy'
+import type busboy from 'busboy'
 import { HttpError } from './errors.ts'
 
 export type FormPart =
   | { readonly kind: 'field'; readonly name: string; readonly value: string }
   | { readonly kind: 'file'; readonly name: string; readonly filename: string; readonly mimeType: string; readonly body: ReadableStream<Uint8Array> }
+
+/** busboy (and the streams it brings) loads with the first upload form, not on every start of the pod (docs/performance.md). */
+const loadBusboy = () => import('busboy').then(m => m.default)
 
 const badForm = (why: string) => new HttpError(400, 'invalid_request', `expected a multipart/form-data upload form: ${why}`)
 
@@ -18,11 +21,12 @@ const badForm = (why: string) => new HttpError(400, 'invalid_request', `expected
  */
 export async function* uploadFormParts(request: Request): AsyncGenerator<FormPart> {
   if (!request.body || !/^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '')) throw badForm('the body is not multipart/form-data')
+  const makeParser = await loadBusboy()
   let parser: busboy.Busboy
   try {
     // Fields are small (a token, a path, a checkbox); only files may be large.
     // Browsers send file names as raw UTF-8 (WHATWG HTML), not latin1 as busboy assumes by default.
-    parser = busboy({ headers: Object.fromEntries(request.headers), defParamCharset: 'utf8', limits: { fieldSize: 16 * 1024, fields: 20, parts: 10_000 } })
+    parser = makeParser({ headers: Object.fromEntries(request.headers), defParamCharset: 'utf8', limits: { fieldSize: 16 * 1024, fields: 20, parts: 10_000 } })
   } catch (err) {
     throw badForm(err instanceof Error ? err.message : String(err))
   }

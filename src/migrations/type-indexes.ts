@@ -1,7 +1,7 @@
 // Data format 3: a pod made before gets the preferences file and the type indexes first start now writes,
 // linked as apps expect, without replacing anything of the owner's.
 
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import type { Quad } from '@rdfjs/types'
 import type { Store } from '../store/open-store.ts'
 import { getMeta, readTriples } from '../store/resources.ts'

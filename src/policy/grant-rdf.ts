@@ -2,7 +2,7 @@
 // inheriting grants as fragments of it linked by interop:inheritsFromGrant.
 
 import type { Quad } from '@rdfjs/types'
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import { INTEROP, RDF } from '../rdf/namespaces.ts'
 import { GRANT_MODES } from './grant-rules.ts'
 import type { GrantData } from './grant-schema.ts'

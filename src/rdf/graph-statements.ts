@@ -3,7 +3,7 @@
 // description of the quad, under IRIs no document may use.
 
 import type { Quad } from '@rdfjs/types'
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import { HttpError } from '../http/errors.ts'
 
 const { blankNode, quad } = DataFactory

@@ -1,7 +1,7 @@
 // Solid N3 Patch (`text/n3`): parse, check the patch constraints, apply (Solid Protocol §5.3.1).
 
 import type { BlankNode, Quad, Term } from '@rdfjs/types'
-import { Parser } from 'n3'
+import { Parser } from '../lib/n3.ts'
 import { HttpError } from '../http/errors.ts'
 import { RDF, SOLID } from './namespaces.ts'
 import { invalidPatch, patchConflict, type PatchPlan } from './patch-plan.ts'

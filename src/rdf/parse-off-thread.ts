@@ -3,7 +3,7 @@
 // answering every other request meanwhile.
 
 import type { BlankNode, Quad, Term } from '@rdfjs/types'
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import { HttpError } from '../http/errors.ts'
 import type { RefusalCode, StatusOf } from '../http/refusals.ts'
 import { checkPatchType, planPatch, type PatchSyntax } from './patch.ts'

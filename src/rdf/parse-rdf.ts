@@ -2,7 +2,7 @@
 
 import type { BlankNode, Quad, Term } from '@rdfjs/types'
 import type { JsonLdError, JsonLdEvent, JsonLdQuad, JsonLdTerm } from 'jsonld'
-import { DataFactory, Parser } from 'n3'
+import { DataFactory, Parser } from '../lib/n3.ts'
 import { HttpError } from '../http/errors.ts'
 import { loadBundledContext, loadJsonLd } from './jsonld-contexts.ts'
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_DOCUMENT_TYPES, TRIG, TURTLE, mediaTypeOf } from './media-types.ts'

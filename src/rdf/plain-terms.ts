@@ -1,7 +1,7 @@
 // RDF/JS terms as plain data, so parsed quads can cross a thread (structured clone keeps no classes).
 
 import type { Quad, Term } from '@rdfjs/types'
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 
 const { blankNode, defaultGraph, literal, namedNode, quad, variable } = DataFactory
 

@@ -2,7 +2,7 @@
 
 import type { Quad, Term } from '@rdfjs/types'
 import type { JsonLdQuad, JsonLdTerm } from 'jsonld'
-import { DataFactory, Writer } from 'n3'
+import { DataFactory, Writer } from '../lib/n3.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { HttpError } from '../http/errors.ts'
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_SERIALIZE_TYPES, TRIG, TURTLE, mediaTypeOf } from './media-types.ts'

@@ -2,13 +2,19 @@
 // NSS and CSS accept (Solid Protocol §5.3.1), with N3 Patch's strictness about what does not apply.
 
 import type { Quad, Term } from '@rdfjs/types'
-import { DataFactory } from 'n3'
-import { Parser as SparqlParser } from 'sparqljs'
+import { DataFactory } from '../lib/n3.ts'
 import { HttpError } from '../http/errors.ts'
 import { applyDelta, findBindings, freshBlankNodes, instantiate, showTriple, tripleKey } from './triple-patterns.ts'
 import { invalidPatch, patchConflict, type PatchPlan } from './patch-plan.ts'
 
 const { blankNode, literal, namedNode, quad, variable } = DataFactory
+
+/**
+ * sparqljs's generated parser is ~50 ms of CPU to load: it loads with the first SPARQL Update, not on every
+ * start of the pod (docs/performance.md); by require, because the parse is synchronous.
+ */
+let sparqlParser: typeof import('sparqljs').Parser | undefined
+const loadSparqlParser = () => (sparqlParser ??= (require('sparqljs') as typeof import('sparqljs')).Parser)
 
 interface SparqlTriple {
   subject: Term
@@ -61,7 +67,7 @@ export function parseSparqlUpdate(body: string, baseIRI: string): PatchPlan {
  */
 export function readSparqlUpdate(body: string, baseIRI: string): SparqlRequest {
   try {
-    return new SparqlParser({ baseIRI }).parse(body) as SparqlRequest
+    return new (loadSparqlParser())({ baseIRI }).parse(body) as SparqlRequest
   } catch (err) {
     throw new HttpError(400, 'invalid_syntax', describeSyntaxError(err), { cause: err })
   }

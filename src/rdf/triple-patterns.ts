@@ -2,7 +2,7 @@
 // templates and applying a delta. Shared by N3 Patch (Solid Protocol §5.3.1) and SPARQL 1.1 Update.
 
 import type { BlankNode, Quad, Term } from '@rdfjs/types'
-import { DataFactory, termToId, type Term as N3Term } from 'n3'
+import { DataFactory, termToId, type Term as N3Term } from '../lib/n3.ts'
 import { invalidPatch, patchConflict } from './patch-plan.ts'
 
 const { blankNode, quad } = DataFactory

@@ -4,7 +4,6 @@
 // name flag), so a folder of any size costs the memory of one member's chunk. Only what the principal may read
 // goes in: a member it may not read is left out, not an error, as a folder listing would leave it unseen.
 
-import { makeZip } from 'client-zip'
 import { HttpError } from '../http/errors.ts'
 import { readMemberChunks } from '../store/container-members.ts'
 import { getMeta } from '../store/resources.ts'
@@ -24,6 +23,9 @@ export interface ZipLimits {
   readonly depth: number
 }
 export const ZIP_LIMITS: ZipLimits = { items: 50_000, depth: 32 }
+
+/** client-zip loads with the first zip, not on every start of the pod (docs/performance.md). */
+const loadClientZip = () => import('client-zip')
 
 export interface ZipRequest {
   /** Only these members of the folder (stored paths directly inside it, each with everything in it); all when absent. */
@@ -118,7 +120,7 @@ export function makeFolderZip(deps: ResourcesDeps, read: Read, limits: ZipLimits
         if (entry) yield entry
       }
     }
-    return makeZip(entries(), { buffersAreUTF8: true })
+    return (await loadClientZip()).makeZip(entries(), { buffersAreUTF8: true })
   }
 }
 

@@ -1,6 +1,6 @@
 // A container listing written piece by piece in Turtle, N-Triples or JSON-LD: head, member chunks, tail.
 
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import type { Quad } from '@rdfjs/types'
 import type { Member } from '../store/container-members.ts'
 import { isContainerPath } from '../store/paths.ts'

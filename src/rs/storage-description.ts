@@ -1,6 +1,6 @@
 // The storage description resource (Solid Protocol §4.1), linked from every resource.
 
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import { PIM, RDF, SOLID } from '../rdf/namespaces.ts'
 import { preferredRdfType } from '../rdf/media-types.ts'
 import { serializeRdf } from '../rdf/serialize-rdf.ts'

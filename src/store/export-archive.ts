@@ -8,6 +8,7 @@ import type { Store } from './open-store.ts'
 import { exportPod, MANIFEST_FILE, type ExportCounts } from './export-pod.ts'
 import { ImportError } from './import-pod.ts'
 import { collectEvery } from '../lib/collect-every.ts'
+import { BACKUP_FOLDER_PREFIX } from './backup-folders.ts'
 
 export const ARCHIVE_TYPE = 'application/gzip'
 /**
@@ -41,7 +42,7 @@ const stamp = (ms: number) =>
  * lives only as long as the stream: it holds the pod's keys and password hash.
  */
 export async function openExportArchive(store: Store, workDir: string, now: number): Promise<ExportArchive> {
-  const holder = mkdtempSync(join(workDir, 'backup-'))
+  const holder = mkdtempSync(join(workDir, BACKUP_FOLDER_PREFIX))
   const name = `solopod-backup-${stamp(now)}`
   const cleanUp = () => rmSync(holder, { recursive: true, force: true })
   let counts: ExportCounts
@@ -104,12 +105,6 @@ export async function openExportArchive(store: Store, workDir: string, now: numb
     },
   })
   return { name, counts, exportedAt: now, body, delivered }
-}
-
-/** Folders left by a process that died while streaming an archive. */
-export function removeLeftoverArchives(workDir: string): void {
-  if (!existsSync(workDir)) return
-  for (const entry of readdirSync(workDir)) if (entry.startsWith('backup-')) rmSync(join(workDir, entry), { recursive: true, force: true })
 }
 
 /**

@@ -1,6 +1,6 @@
 // Rename or move a resource — a document, a file or a folder with everything in it — with its ACLs, in one synced batch.
 
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import type { Quad, Term } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { isReservedPath } from '../http/pod-paths.ts'

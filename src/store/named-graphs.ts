@@ -2,7 +2,7 @@
 // record that lists them, in one synced batch.
 
 import type { Quad } from '@rdfjs/types'
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import { inSublevel, type Store } from './open-store.ts'
 import { keyOf, NEVER, type RecordKind } from './records.ts'
 import { graphChangeOps, readGraphKeys } from './quad-ops.ts'

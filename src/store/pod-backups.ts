@@ -6,8 +6,11 @@ import { mkdirSync } from 'node:fs'
 import { HttpError } from '../http/errors.ts'
 import { log } from '../log.ts'
 import type { Store } from './open-store.ts'
-import { ARCHIVE_TYPE, openExportArchive, removeLeftoverArchives } from './export-archive.ts'
+import { removeLeftoverArchives } from './backup-folders.ts'
 import { getLastBackup, recordBackup, type BackupRecord } from './last-backup.ts'
+
+/** The archive code (the export, tar) loads with the first backup, not on every start of the pod (docs/performance.md). */
+const loadArchive = () => import('./export-archive.ts')
 
 /** Below the data directory (0700): the export folder being packed holds the pod's keys. */
 const WORK_DIR = 'tmp'
@@ -36,6 +39,7 @@ export function makePodBackups(deps: { readonly store: Store; readonly dataDir: 
 
   /** One at a time: each holds a database snapshot and a copy of the pod on disk until it is sent. */
   async function download(): Promise<BackupDownload> {
+    const { ARCHIVE_TYPE, openExportArchive } = await loadArchive()
     if (running) throw new HttpError(409, 'backup_running', 'a backup is being made right now; wait until its download has finished, then try again')
     running = true
     let archive

@@ -1,6 +1,6 @@
 // Reading and writing pod resources: quads in the resource's named graph, metadata, bodies, membership.
 
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import type { Quad } from '@rdfjs/types'
 import { inSublevel, type Store, type Sub } from './open-store.ts'
 import { defaultEtag, newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'

@@ -1,7 +1,7 @@
 // A read-only view of the whole database at one instant (LevelDB snapshot), for exports of a running pod.
 
 import { Quadstore } from 'quadstore'
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import { QUAD_INDEXES, type Store } from './open-store.ts'
 
 export interface StoreSnapshot {

@@ -1,6 +1,6 @@
 // The trash: what the dashboard deleted, kept 30 days outside the pod's resources, restorable in one batch.
 
-import { DataFactory, Parser, Writer } from 'n3'
+import { DataFactory, Parser, Writer } from '../lib/n3.ts'
 import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import type { Store } from './open-store.ts'

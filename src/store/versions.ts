@@ -1,6 +1,6 @@
 // The previous states of resources: one record per state a change replaced or removed, written in the change's own batch.
 
-import { DataFactory } from 'n3'
+import { DataFactory } from '../lib/n3.ts'
 import type { Quad } from '@rdfjs/types'
 import type { Quadstore } from 'quadstore'
 import { writePattern } from 'quadstore/dist/serialization/patterns.js'

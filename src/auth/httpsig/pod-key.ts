@@ -3,7 +3,7 @@
 
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
 import type { Quad } from '@rdfjs/types'
-import { DataFactory } from 'n3'
+import { DataFactory } from '../../lib/n3.ts'
 import type { Store } from '../../store/open-store.ts'
 import { NOTIFY_PATHS } from '../../http/pod-paths.ts'
 import { RDF, SEC } from '../../rdf/namespaces.ts'
