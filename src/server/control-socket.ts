@@ -174,9 +174,9 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
   }
   const server = Bun.serve({
     unix: path,
-    // A move or an export answers once it is done, which may be minutes of silence: never cut for idleness.
-    idleTimeout: 0,
-    async fetch(request) {
+    async fetch(request, server) {
+      // A move or an export may be minutes of silence (a large blob copied, old copies waiting): never cut for idleness.
+      server.timeout(request, 0)
       const route = request.method === 'POST' ? new URL(request.url).pathname : undefined
       if (route === SETUP_LINK_PATH) return Response.json({ link: await actions.issueSetupLink() })
       if (route === EXPORT_PATH) return exportTo(request)
