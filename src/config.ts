@@ -2,7 +2,6 @@
 
 import { resolve } from 'node:path'
 import { ipVersion } from './lib/ip-address.ts'
-import { locationOf, type BlobLocation } from './store/blob-location.ts'
 import { UserError } from './lib/user-error.ts'
 
 export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys' | 'clients' | 'links' | 'blobs'
@@ -86,7 +85,7 @@ export interface Config {
   /** `blobs check --repair`: remove the blobs nothing names. */
   readonly repair: boolean
   /** `blobs move --to local|s3://…`: where the bytes go (the S3 flags go with it when the pod's own store is local). */
-  readonly moveTo?: BlobLocation
+  readonly moveTo?: S3BlobConfig | 'local'
   /** Positional arguments after the command (export/import target). */
   readonly args: readonly string[]
 }
@@ -385,7 +384,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   // `blobs move --to s3://…` from a pod in its data directory: the S3 flags are the target's.
   const ownS3 = (get('blob-store') ?? 'local') !== 'local'
   const s3 = moving && !ownS3 ? undefined : parseBlobStore(get, 'blob-store', !moving)
-  const moveTo = moving ? locationOf(parseBlobStore(get, 'to', !ownS3)) : undefined
+  const moveTo = moving ? (parseBlobStore(get, 'to', !ownS3) ?? 'local') : undefined
   return Object.freeze({
     command,
     port,

@@ -15,7 +15,7 @@ import { UserError } from '../lib/user-error.ts'
 class BlobsMoveError extends UserError {}
 
 export async function blobsCommand(cfg: Config): Promise<void> {
-  if (cfg.args[0] === 'move' && cfg.moveTo) return moveCommand(cfg, cfg.moveTo)
+  if (cfg.args[0] === 'move' && cfg.moveTo) return moveCommand(cfg, locationOf(cfg.moveTo === 'local' ? undefined : cfg.moveTo))
   if (cfg.args[0] !== 'check' || cfg.args.length !== 1) throw new ConfigError(BLOBS_USAGE)
   if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod (start it once first, see --data)`)
   // Opened without the start-up sweep: it would remove the orphans before they are listed.
@@ -56,7 +56,7 @@ async function moveCommand(cfg: Config, to: BlobLocation): Promise<void> {
   const remote = await requestBlobsMove(cfg.dataDir, to, keys, line => {
     if ('progress' in line) console.error(`solopod: ${line.progress}`)
     else if ('report' in line) report = line.report
-    else refused = line.error
+    else if ('error' in line) refused = line.error
   })
   if (remote === undefined) {
     if (!existsSync(join(cfg.dataDir, 'db'))) throw new ConfigError(`${cfg.dataDir} holds no pod (start it once first, see --data)`)

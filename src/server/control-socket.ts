@@ -58,7 +58,10 @@ export interface ControlActions {
 }
 
 /** What the command reads, one JSON object a line: `{progress}` lines, then `{report}` or `{error}`. */
-export type MoveLine = { readonly progress: string } | { readonly report: MoveReport } | { readonly error: string }
+export type MoveLine = { readonly progress: string } | { readonly report: MoveReport } | { readonly error: string } | { readonly alive: true }
+
+/** A line at least this often while a move is silent (a large blob copied, old copies waiting): an idle connection is cut. */
+const ALIVE_EVERY_MS = 4000
 
 const isLocation = (v: unknown): v is BlobLocation => {
   const l = v as Record<string, unknown> | undefined
@@ -85,10 +88,13 @@ async function answerMove(move: ControlActions['moveBlobs'], request: Request): 
             /* the command went away: the move stops at the next blob (request.signal) */
           }
         }
+        const alive = setInterval(() => say({ alive: true }), ALIVE_EVERY_MS)
         try {
           say({ report: await move(to, keys, progress => say({ progress }), request.signal) })
         } catch (err) {
           say({ error: err instanceof UserError ? err.message : `failed: ${describeCause(err)}` })
+        } finally {
+          clearInterval(alive)
         }
         try {
           controller.close()
@@ -174,9 +180,7 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
   }
   const server = Bun.serve({
     unix: path,
-    async fetch(request, server) {
-      // A move or an export may be minutes of silence (a large blob copied, old copies waiting): never cut for idleness.
-      server.timeout(request, 0)
+    async fetch(request) {
       const route = request.method === 'POST' ? new URL(request.url).pathname : undefined
       if (route === SETUP_LINK_PATH) return Response.json({ link: await actions.issueSetupLink() })
       if (route === EXPORT_PATH) return exportTo(request)

@@ -192,13 +192,24 @@ function openControlSocketOf({ cfg, store, deps }: Pod): () => void {
         log.info('blobs.move_started', { via: 'control-socket', to: describeBlobLocation(to) })
         const report = await moveBlobs(store, to, {
           configured: locationOf(cfg.s3),
-          open: at => openBlobStore(cfg.dataDir, s3ConfigOf(at, cfg.s3), keys ? { AWS_ACCESS_KEY_ID: keys.accessKeyId, AWS_SECRET_ACCESS_KEY: keys.secretAccessKey } : undefined),
+          open: at =>
+            openBlobStore(
+              cfg.dataDir,
+              s3ConfigOf(at, cfg.s3),
+              keys ? { AWS_ACCESS_KEY_ID: keys.accessKeyId, AWS_SECRET_ACCESS_KEY: keys.secretAccessKey } : undefined,
+            ),
           // As long as a replaced blob stays (deferred-removal.ts): a GET that chose an old copy still reads it.
           settleMs: REMOVE_AFTER_MS,
           progress,
           signal,
         })
-        log.info('blobs.moved', { to: describeBlobLocation(to), files: report.files, bytes: report.bytes, deleted: report.deleted, missing: report.missing.length })
+        log.info('blobs.moved', {
+          to: describeBlobLocation(to),
+          files: report.files,
+          bytes: report.bytes,
+          deleted: report.deleted,
+          missing: report.missing.length,
+        })
         return report
       },
     })

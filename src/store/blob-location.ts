@@ -6,7 +6,9 @@ import { UserError } from '../lib/user-error.ts'
 import type { Sub } from './sublevel.ts'
 
 /** A bucket as recorded: what names it, never the keys, nor the time limits (those stay the flags'). */
-export type BlobLocation = { readonly kind: 'local' } | { readonly kind: 's3'; readonly bucket: string; readonly prefix: string; readonly endpoint: string; readonly region: string }
+export type BlobLocation =
+  | { readonly kind: 'local' }
+  | { readonly kind: 's3'; readonly bucket: string; readonly prefix: string; readonly endpoint: string; readonly region: string }
 
 /** A move under way (`copying`: both stores serve) or switched and leaving old copies to delete (`deleting`). */
 export interface BlobMoveState {
@@ -37,7 +39,14 @@ export const describeBlobLocation = (l: BlobLocation) => (l.kind === 'local' ? '
 /** The S3 settings of a recorded bucket, with the time limits of the configured one (or the defaults). */
 export function s3ConfigOf(l: BlobLocation, like: S3BlobConfig | undefined): S3BlobConfig | undefined {
   if (l.kind === 'local') return undefined
-  return { bucket: l.bucket, prefix: l.prefix, endpoint: l.endpoint, region: l.region, timeoutMs: like?.timeoutMs ?? 15_000, sweepGraceMs: like?.sweepGraceMs ?? 3_600_000 }
+  return {
+    bucket: l.bucket,
+    prefix: l.prefix,
+    endpoint: l.endpoint,
+    region: l.region,
+    timeoutMs: like?.timeoutMs ?? 15_000,
+    sweepGraceMs: like?.sweepGraceMs ?? 3_600_000,
+  }
 }
 
 export class BlobLocationError extends UserError {}

@@ -6,15 +6,7 @@ import type { BlobStore } from './blob-store.ts'
 import type { Store } from './open-store.ts'
 import { sha256Of } from './check-blobs.ts'
 import { isHeldByVersion } from './version-record.ts'
-import {
-  BlobLocationError,
-  describeBlobLocation,
-  LOCATION_KEY,
-  MOVE_KEY,
-  sameLocation,
-  type BlobLocation,
-  type BlobMoveState,
-} from './blob-location.ts'
+import { BlobLocationError, describeBlobLocation, LOCATION_KEY, MOVE_KEY, sameLocation, type BlobLocation, type BlobMoveState } from './blob-location.ts'
 
 export interface MoveReport {
   /** Blobs copied and verified by this run (a resumed move counts only what it copied). */

@@ -97,7 +97,17 @@ async function busyDuring(pod: RunningPod, written: Written, done: Promise<unkno
     if (reads % 5 === 0) {
       const newPath = `/files/during-${tag}-${writes}.bin`
       const bytes = bytesOf(writes + 1, 99)
-      expect((await put(pod, newPath, bytes)).status).toBe(201)
+      const res = await put(pod, newPath, bytes)
+      if (res.status !== 201)
+        console.log(
+          tag,
+          pod
+            .stdout()
+            .split('\n')
+            .filter(l => /"level":"(error|warn)"/.test(l))
+            .slice(-3),
+        )
+      expect(res.status).toBe(201)
       written.set(newPath, bytes)
       writes++
     }
@@ -128,6 +138,7 @@ const SUMMARY = /^moved (\d+) files, [\d.]+ MB, verified\n$/
 describe.skipIf(missing !== undefined)('issue 39: solopod blobs move, against Ceph RGW', () => {
   let pod: RunningPod | undefined
   afterAll(async () => {
+    if (process.env.BMOVE_DEBUG) await Bun.write('/tmp/bmove-pod.log', pod?.output() ?? '')
     await pod?.dispose()
   })
 
@@ -181,7 +192,10 @@ describe.skipIf(missing !== undefined)('issue 39: solopod blobs move, against Ce
   })
 
   test('a move whose server is killed midway is run again and finishes: nothing lost, blobs check clean', async () => {
-    const killed = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']), extraArgs: ['--keep-versions-days', '0'] })
+    const killed = await startPod({
+      seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
+      extraArgs: ['--keep-versions-days', '0'],
+    })
     try {
       const written = await writeMany(killed, 1000)
       const move = spawnSolopod('blobs', 'move', '--data', killed.dataDir, ...toS3('killed'))
@@ -219,7 +233,10 @@ describe.skipIf(missing !== undefined)('issue 39: solopod blobs move, against Ce
   })
 
   test('a stopped pod is moved by the command itself', async () => {
-    const stopped = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']), extraArgs: ['--keep-versions-days', '0'] })
+    const stopped = await startPod({
+      seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
+      extraArgs: ['--keep-versions-days', '0'],
+    })
     try {
       const written = await writeMany(stopped, 40)
       await stopped.stop()
@@ -258,9 +275,22 @@ describe.skipIf(missing !== undefined)('issue 39: solopod blobs move, against Ce
     })
 
     test('a bucket nobody answers for', async () => {
-      const out = await runSolopod('blobs', 'move', '--data', idle.dataDir, '--to', `s3://${engine.bucket}/x`, '--s3-endpoint', 'http://127.0.0.1:9', '--s3-timeout-seconds', '2')
+      const out = await runSolopod(
+        'blobs',
+        'move',
+        '--data',
+        idle.dataDir,
+        '--to',
+        `s3://${engine.bucket}/x`,
+        '--s3-endpoint',
+        'http://127.0.0.1:9',
+        '--s3-timeout-seconds',
+        '2',
+      )
       expect(out.code).toBe(2)
-      expect(out.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^solopod: cannot move the files there: the object store s3:\/\/.* is unavailable \(.+\)$/)])
+      expect(out.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^solopod: cannot move the files there: the object store s3:\/\/.* is unavailable \(.+\)$/),
+      ])
     })
 
     test('wrong keys', async () => {
@@ -270,7 +300,11 @@ describe.skipIf(missing !== undefined)('issue 39: solopod blobs move, against Ce
       )
       const out = await finishSolopod(proc)
       expect(out.code).toBe(2)
-      expect(out.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^solopod: cannot move the files there: the object store s3:\/\/.* is unavailable \((SignatureDoesNotMatch|AccessDenied|InvalidAccessKeyId)\)$/)])
+      expect(out.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^solopod: cannot move the files there: the object store s3:\/\/.* is unavailable \((SignatureDoesNotMatch|AccessDenied|InvalidAccessKeyId)\)$/,
+        ),
+      ])
       expect(out.stderr).not.toContain('not-the-secret')
       expect(idle.stdout()).not.toContain('not-the-secret')
     })
