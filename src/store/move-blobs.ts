@@ -33,6 +33,11 @@ export interface MoveOptions {
 }
 
 const PROGRESS_EVERY_MS = 2000
+/**
+ * Blobs copied side by side: a bucket answers each request in milliseconds, and one at a time would leave the move
+ * waiting on them; each copy holds at most two parts of an upload (s3-blob-store.ts), so this bounds the memory too.
+ */
+const COPIES_AT_ONCE = 4
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
 
 /** One move at a time per pod. */
@@ -83,26 +88,36 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
     const gone = new Set<string>()
     // A second pass finds what was named while the first ran (a restore from the trash, a version); it copies nothing
     // new on a pod at rest, and ends the loop.
+    const copyOne = async (id: string) => {
+      const size = await copyBlob(from, to, id)
+      if (size === undefined) {
+        gone.add(id)
+        if (await isNamed(store, id)) missing.push(id)
+        return false
+      }
+      await blobs.markMoved(id)
+      files++
+      bytes += size
+      if (Date.now() - lastSaid >= PROGRESS_EVERY_MS) {
+        lastSaid = Date.now()
+        o.progress(`copied ${files} files, ${mb(bytes)} MB`)
+      }
+      return true
+    }
     for (let copied = -1; copied !== 0; ) {
       copied = 0
-      for await (const id of namedBlobIds(store)) {
-        if (blobs.inTarget(id) || gone.has(id)) continue
-        o.signal?.throwIfAborted()
-        const size = await copyBlob(from, to, id)
-        if (size === undefined) {
-          gone.add(id)
-          if (await isNamed(store, id)) missing.push(id)
-          continue
-        }
-        await blobs.markMoved(id)
-        copied++
-        files++
-        bytes += size
-        if (Date.now() - lastSaid >= PROGRESS_EVERY_MS) {
-          lastSaid = Date.now()
-          o.progress(`copied ${files} files, ${mb(bytes)} MB`)
-        }
+      let group: string[] = []
+      const copyGroup = async () => {
+        copied += (await Promise.all(group.map(copyOne))).filter(Boolean).length
+        group = []
       }
+      for await (const id of namedBlobIds(store)) {
+        if (blobs.inTarget(id) || gone.has(id) || group.includes(id)) continue
+        o.signal?.throwIfAborted()
+        group.push(id)
+        if (group.length >= COPIES_AT_ONCE) await copyGroup()
+      }
+      await copyGroup()
     }
     state = { ...state, phase: 'deleting' }
     const batch = store.system.batch()

@@ -46,9 +46,11 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
   const where = (id: string): BlobStore => (moving && !moving.ids.has(id) ? moving.from : store)
   /** A blob written while moving is in the target: recorded so, before any record can name it. */
   const written = async (blob: StoredBlob, into: BlobStore): Promise<StoredBlob> => {
-    if (moving && into === store) {
-      await moving.moved.put(blob.id, '', { sync: true })
-      moving.ids.add(blob.id)
+    // The move may end while this is recorded: then the target is the store, and the record no longer matters.
+    const m = moving
+    if (m && into === store) {
+      await m.moved.put(blob.id, '', { sync: true })
+      m.ids.add(blob.id)
     }
     return blob
   }
@@ -72,9 +74,10 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
     inTarget: id => moving?.ids.has(id) === true,
     startMoving,
     async markMoved(id) {
-      if (!moving) return
-      await moving.moved.put(id, '', { sync: true })
-      moving.ids.add(id)
+      const m = moving
+      if (!m) return
+      await m.moved.put(id, '', { sync: true })
+      m.ids.add(id)
     },
     drainOldWrites: async () => {
       const w = moving && writing.get(moving.from)

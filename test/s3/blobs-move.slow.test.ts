@@ -10,7 +10,7 @@ import { runSolopod, spawnSolopod, finishSolopod, startPod, type RunningPod } fr
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { MIB } from '../e2e/large-bodies.ts'
 
-setDefaultTimeout(300_000)
+setDefaultTimeout(600_000)
 
 const missing = cephMissing()
 if (missing) console.log(missing)
