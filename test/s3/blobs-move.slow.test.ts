@@ -138,7 +138,6 @@ const SUMMARY = /^moved (\d+) files, [\d.]+ MB, verified\n$/
 describe.skipIf(missing !== undefined)('issue 39: solopod blobs move, against Ceph RGW', () => {
   let pod: RunningPod | undefined
   afterAll(async () => {
-    if (process.env.BMOVE_DEBUG) await Bun.write('/tmp/bmove-pod.log', pod?.output() ?? '')
     await pod?.dispose()
   })
 
