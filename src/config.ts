@@ -88,6 +88,8 @@ export interface Config {
   readonly baseUrlFromPort: boolean
   /** `blobs check --repair`: remove the blobs nothing names. */
   readonly repair: boolean
+  /** `blobs move --to local|s3://…`: where the bytes go (the S3 flags go with it when the pod's own store is local). */
+  readonly moveTo?: S3BlobConfig | 'local'
   /** Positional arguments after the command (export/import target). */
   readonly args: readonly string[]
 }
@@ -244,12 +246,16 @@ export const OPTIONS: readonly Option[] = [
   { flag: 'password-file', help: 'links add: a file holding the password the link also asks for (one trailing newline is dropped)' },
   { flag: 'max-downloads', help: 'links add: how many full downloads the link allows; then it answers 410' },
   { flag: 'repair', boolean: true, help: 'blobs check: remove the blobs no record names (orphans)' },
+  { flag: 'to', help: 'blobs move: where the files go: local (the data directory) or s3://BUCKET[/prefix] with --s3-endpoint' },
   {
     flag: 'scope',
     repeated: true,
     help: 'clients add: a folder the credential may read and write (/photos/), or only read (read:/notes/); repeat for more; none = full access as the owner',
   },
 ]
+
+export const BLOBS_USAGE =
+  'usage: solopod blobs check [--repair] | blobs move --to local|s3://BUCKET[/prefix] [--s3-endpoint URL] [--s3-region R]  (with --data DIR, and --blob-store … for a pod in a bucket)'
 
 const COMMANDS: readonly Command[] = ['serve', 'export', 'import', 'passwd', 'setup-link', 'keys', 'clients', 'links', 'blobs']
 /** Positional arguments each command takes: a stray word is refused, never silently dropped. */
@@ -343,7 +349,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   if (!COMMANDS.includes(command)) throw new ConfigError(`unknown command "${positional[0]}": expected ${COMMANDS.join(', ')}`)
   const wanted = ARGUMENTS[command]
   const args = positional.slice(1)
-  if (command === 'blobs' && (args[0] !== 'check' || args.length !== 1)) throw new ConfigError('usage: solopod blobs check [--repair] --data DIR')
+  if (command === 'blobs' && (!['check', 'move'].includes(args[0] ?? '') || args.length !== 1)) throw new ConfigError(BLOBS_USAGE)
   if (command === 'keys' && args[0] !== 'add') throw new ConfigError('usage: solopod keys add --data DIR [--name N] [--out FILE]')
   if (command === 'clients' && CLIENT_SUBCOMMANDS[args[0] ?? ''] !== args.length - 1) throw new ConfigError(CLIENTS_USAGE)
   if (command === 'links' && LINK_SUBCOMMANDS[args[0] ?? ''] !== args.length - 1) throw new ConfigError(LINKS_USAGE)
@@ -386,7 +392,13 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
   const linkPasswordFile = get('password-file')
   const maxDownloads = get('max-downloads')
   const maxBodyBytes = get('max-body-bytes')
-  const s3 = parseBlobStore(get)
+  const moving = command === 'blobs' && args[0] === 'move'
+  if (moving && get('to') === undefined) throw new ConfigError('blobs move needs --to local or --to s3://BUCKET[/prefix] --s3-endpoint URL')
+  if (!moving && flags.has('to')) throw new ConfigError('--to goes with blobs move')
+  // `blobs move --to s3://…` from a pod in its data directory: the S3 flags are the target's.
+  const ownS3 = (get('blob-store') ?? 'local') !== 'local'
+  const s3 = moving && !ownS3 ? undefined : parseBlobStore(get, 'blob-store', !moving)
+  const moveTo = moving ? (parseBlobStore(get, 'to', !ownS3) ?? 'local') : undefined
   return Object.freeze({
     command,
     port,
@@ -403,6 +415,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     maxRdfBytes: parseInteger('max-rdf-bytes', get('max-rdf-bytes') ?? String(100 * 1024 * 1024), 1024, 2 ** 32),
     diskReserveBytes: parseInteger('disk-reserve-bytes', get('disk-reserve-bytes') ?? String(256 * 1024 * 1024), 0, 2 ** 50),
     ...(s3 ? { s3 } : {}),
+    ...(moveTo ? { moveTo } : {}),
     keepVersionsDays: parseInteger('keep-versions-days', get('keep-versions-days') ?? '30', 0, 3650),
     versionsDiskShare: parseInteger('versions-disk-share', get('versions-disk-share') ?? '20', 0, 100),
     uploadExpirySeconds: parseInteger('upload-expiry-seconds', get('upload-expiry-seconds') ?? String(24 * 60 * 60), 1, 365 * 24 * 60 * 60),
@@ -434,9 +447,9 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
 /** S3 bucket names: 3 to 63 lowercase letters, digits, dots and hyphens. */
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
 
-/** `--blob-store` and its company; undefined for the local directory (an --s3-* flag alone is refused). */
-function parseBlobStore(get: (flag: string) => string | undefined): S3BlobConfig | undefined {
-  const store = get('blob-store') ?? 'local'
+/** `--blob-store` (or `--to`) and its company; undefined for the local directory (an --s3-* flag alone is refused when `strict`). */
+function parseBlobStore(get: (flag: string) => string | undefined, flag: 'blob-store' | 'to', strict: boolean): S3BlobConfig | undefined {
+  const store = get(flag) ?? 'local'
   const endpoint = get('s3-endpoint')
   const region = get('s3-region')
   const timeout = get('s3-timeout-seconds')
@@ -448,13 +461,13 @@ function parseBlobStore(get: (flag: string) => string | undefined): S3BlobConfig
       ['s3-timeout-seconds', timeout],
       ['s3-sweep-grace-seconds', grace],
     ].find(([, v]) => v !== undefined)
-    if (stray) throw new ConfigError(`--${stray[0]} needs --blob-store s3://BUCKET`)
+    if (stray && strict) throw new ConfigError(`--${stray[0]} needs --blob-store s3://BUCKET`)
     return undefined
   }
   const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(store)
-  if (!m || !BUCKET.test(m[1]!)) throw new ConfigError(`--blob-store must be local or s3://BUCKET[/prefix], got "${store}"`)
+  if (!m || !BUCKET.test(m[1]!)) throw new ConfigError(`--${flag} must be local or s3://BUCKET[/prefix], got "${store}"`)
   const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '')
-  if (endpoint === undefined) throw new ConfigError('--blob-store s3://… needs --s3-endpoint URL (e.g. https://s3.us-east-1.amazonaws.com)')
+  if (endpoint === undefined) throw new ConfigError(`--${flag} s3://… needs --s3-endpoint URL (e.g. https://s3.us-east-1.amazonaws.com)`)
   if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) throw new ConfigError(`--s3-endpoint must be an http(s) URL, got "${endpoint}"`)
   return Object.freeze({
     bucket: m[1]!,
@@ -520,7 +533,7 @@ const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'
 export function usage(): string {
   const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + o.help + (o.env ? ` [${o.env}]` : ' (repeatable)'))
   return [
-    'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID|links add PATH|links list|links remove ID|links settings|blobs check] [flags]',
+    'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID|links add PATH|links list|links remove ID|links settings|blobs check|blobs move] [flags]',
     '  serve              run the pod (default)',
     '  export DEST        write the whole pod to DEST (a directory): N-Quads + binaries',
     '  import SRC         restore an export (directory, or a backup .tar.gz from the dashboard) into an empty data directory',
@@ -535,6 +548,7 @@ export function usage(): string {
     '  links remove ID    remove a share link: every use of it ends at once',
     "  links settings     the owner's link expiry: prints the default and the maximum; --default-expiry and --max-expiry (or none) change them for new links (also while the server runs)",
     "  blobs check        every file's bytes are in the blob store with their size; lists orphans, --repair removes them (server stopped)",
+    '  blobs move --to T  moves the bytes of files to T (local or s3://BUCKET[/prefix]) while the pod serves, resumably, each verified by sha256',
     '  --version          print the version',
     '  --help             print this text',
     '',

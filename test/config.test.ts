@@ -154,3 +154,26 @@ describe('links', () => {
     expect(() => buildConfig(['links', 'add', '/p/', '--upload-only', '--upload'], {})).toThrow(ConfigError)
   })
 })
+
+describe('blobs move --to', () => {
+  test('the S3 flags go with --to when the pod is in its data directory', () => {
+    const cfg = buildConfig(['blobs', 'move', '--to', 's3://bucket-a/pod', '--s3-endpoint', 'http://127.0.0.1:7480', '--s3-region', 'r1'], {})
+    expect(cfg.s3).toBeUndefined()
+    expect(cfg.moveTo).toMatchObject({ bucket: 'bucket-a', prefix: 'pod/', endpoint: 'http://127.0.0.1:7480', region: 'r1' })
+  })
+  test('--to local from a pod in a bucket: the S3 flags are the pod own', () => {
+    const cfg = buildConfig(['blobs', 'move', '--to', 'local', '--blob-store', 's3://bucket-a', '--s3-endpoint', 'http://h:1'], {})
+    expect(cfg.moveTo).toBe('local')
+    expect(cfg.s3).toMatchObject({ bucket: 'bucket-a', endpoint: 'http://h:1' })
+  })
+  test.each([
+    [['blobs', 'move'], 'blobs move needs --to local or --to s3://BUCKET[/prefix] --s3-endpoint URL'],
+    [['blobs', 'move', '--to', 'nfs://x'], '--to must be local or s3://BUCKET[/prefix], got "nfs://x"'],
+    [['blobs', 'move', '--to', 's3://bucket-a'], '--to s3://… needs --s3-endpoint URL'],
+    [['blobs', 'check', '--to', 'local'], '--to goes with blobs move'],
+    [['blobs', 'shuffle'], 'usage: solopod blobs check [--repair] | blobs move --to'],
+  ])('%p is refused', (argv, message) => {
+    expect(() => buildConfig(argv, {})).toThrow(ConfigError)
+    expect(() => buildConfig(argv, {})).toThrow(message)
+  })
+})

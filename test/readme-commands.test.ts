@@ -50,6 +50,16 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
     file: 'test/s3/s3-blob-store.test.ts',
     text: "blobArgs = ['--blob-store', `s3://${engine.bucket}/${PREFIX}`, '--s3-endpoint', engine.endpoint]",
   },
+  // needs a bucket and a running pod: the same flags against a real Ceph RGW (skipped, saying so, without Ceph)
+  'AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… dist/solopod blobs move --data /var/lib/solopod --to s3://my-pod-files/alice --s3-endpoint https://s3.example.net --s3-region us-east-1':
+    {
+      file: 'test/s3/blobs-move.slow.test.ts',
+      text: "const toS3 = (prefix: string) => ['--to', `s3://${engine.bucket}/${prefix}`, '--s3-endpoint', engine.endpoint]",
+    },
+  'dist/solopod blobs move --data /var/lib/solopod --to local': {
+    file: 'test/s3/blobs-move.slow.test.ts',
+    text: "spawnSolopod('blobs', 'move', '--data', pod.dataDir, '--to', 'local')",
+  },
   // needs a public DNS name, ports 80 and 443 and Let's Encrypt: the same flags against pebble, on unprivileged ports
   'sudo dist/solopod serve --domain pod.example --acme-email me@example.org --data /var/lib/solopod': {
     file: 'test/e2e/start-server.ts',

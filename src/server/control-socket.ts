@@ -13,6 +13,10 @@ import { UserError } from '../lib/user-error.ts'
 import { HttpError } from '../http/errors.ts'
 import type { ClientCredentialActions } from './client-credential-actions.ts'
 import type { ShareLinkActions } from './share-link-actions.ts'
+import type { BlobLocation } from '../store/blob-location.ts'
+import type { MoveReport } from '../store/move-blobs.ts'
+import type { S3Credentials } from '../store/s3-blob-store.ts'
+import { describeCause } from '../log.ts'
 
 const SOCKET_DIR = 'run'
 const SOCKET_NAME = 'control.sock'
@@ -27,6 +31,8 @@ export type ClientOp = (typeof CLIENT_OPS)[number]
 const LINKS_PATH = '/links/'
 const LINK_OPS = [...CLIENT_OPS, 'settings'] as const
 export type LinkOp = (typeof LINK_OPS)[number]
+/** `solopod blobs move`: the running server moves its own bytes (it alone may write the records). */
+const BLOBS_MOVE_PATH = '/blobs/move'
 /** sun_path is 108 bytes on Linux (104 on macOS): a longer path cannot be bound. */
 const MAX_SOCKET_PATH = 100
 
@@ -49,6 +55,58 @@ export interface ControlActions {
   clients?: ClientCredentialActions
   /** `solopod links …` while the server holds the database. */
   links?: ShareLinkActions
+  /** `solopod blobs move`; `keys` are the command's (a server of a local pod has none); `progress` is told lines. */
+  moveBlobs?(to: BlobLocation, keys: S3Credentials | undefined, progress: (line: string) => void, signal: AbortSignal): Promise<MoveReport>
+}
+
+/** What the command reads, one JSON object a line: `{progress}` lines, then `{report}` or `{error}`. */
+export type MoveLine = { readonly progress: string } | { readonly report: MoveReport } | { readonly error: string } | { readonly alive: true }
+
+/** A line at least this often while a move is silent (a large blob copied, old copies waiting): an idle connection is cut. */
+const ALIVE_EVERY_MS = 4000
+
+const isLocation = (v: unknown): v is BlobLocation => {
+  const l = v as Record<string, unknown> | undefined
+  if (l?.kind === 'local') return true
+  return l?.kind === 's3' && ['bucket', 'prefix', 'endpoint', 'region'].every(k => typeof l[k] === 'string')
+}
+
+/** Streams the move's progress while it runs: it may take hours, and the command shows where it is. */
+async function answerMove(move: ControlActions['moveBlobs'], request: Request): Promise<Response> {
+  if (!move) return new Response('not found\n', { status: 404 })
+  const body = (await request.json().catch(() => ({}))) as { to?: unknown; keys?: { accessKeyId?: unknown; secretAccessKey?: unknown } }
+  if (!isLocation(body.to)) return Response.json({ error: 'expected a JSON body {"to": location}' }, { status: 400 })
+  const { accessKeyId, secretAccessKey } = body.keys ?? {}
+  const keys = typeof accessKeyId === 'string' && typeof secretAccessKey === 'string' ? { accessKeyId, secretAccessKey } : undefined
+  const to = body.to
+  const encoder = new TextEncoder()
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const say = (line: MoveLine) => {
+          try {
+            controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`))
+          } catch {
+            /* the command went away: the move stops at the next blob (request.signal) */
+          }
+        }
+        const alive = setInterval(() => say({ alive: true }), ALIVE_EVERY_MS)
+        try {
+          say({ report: await move(to, keys, progress => say({ progress }), request.signal) })
+        } catch (err) {
+          say({ error: err instanceof UserError ? err.message : `failed: ${describeCause(err)}` })
+        } finally {
+          clearInterval(alive)
+        }
+        try {
+          controller.close()
+        } catch {
+          /* already gone */
+        }
+      },
+    }),
+    { headers: { 'content-type': 'application/x-ndjson' } },
+  )
 }
 
 /** One `solopod clients` action from its JSON body; a refusal's description goes back to the command (never a secret: none is sent in). */
@@ -136,6 +194,7 @@ export function openControlSocket(dataDir: string, actions: ControlActions): () 
       if (route === EXPORT_PATH) return exportTo(request)
       if (route?.startsWith(CLIENTS_PATH)) return answerClients(actions.clients, route.slice(CLIENTS_PATH.length), request)
       if (route?.startsWith(LINKS_PATH)) return answerLinks(actions.links, route.slice(LINKS_PATH.length), request)
+      if (route === BLOBS_MOVE_PATH) return answerMove(actions.moveBlobs, request)
       if (route === MEMORY_PATH) {
         const commits = actions.commitStats?.()
         return Response.json({ ...memoryReport(new URL(request.url).searchParams.has('gc')), ...(commits ? { commits: { ...commits } } : {}) })
@@ -256,4 +315,41 @@ async function requestAction(dataDir: string, prefix: string, op: LinkOp, body: 
   const answer = (await res.json().catch(() => ({}))) as { answer?: unknown; error?: string }
   if (!res.ok || !('answer' in answer)) throw new ControlSocketError(answer.error ?? `the running server answered ${res.status} on its control socket`)
   return { answer: answer.answer }
+}
+
+/**
+ * Has the server running on `dataDir` move its blobs, telling each line as it comes; undefined when no server listens
+ * there (the command then moves them itself). No timeout: a move takes as long as the bytes.
+ */
+export async function requestBlobsMove(
+  dataDir: string,
+  to: BlobLocation,
+  keys: S3Credentials | undefined,
+  onLine: (line: MoveLine) => void,
+): Promise<true | undefined> {
+  let res: Response
+  try {
+    res = await fetch(`http://solopod${BLOBS_MOVE_PATH}`, {
+      method: 'POST',
+      unix: controlSocketPath(dataDir),
+      body: JSON.stringify({ to, ...(keys ? { keys } : {}) }),
+      headers: { 'content-type': 'application/json' },
+    })
+  } catch {
+    return undefined
+  }
+  if (!res.ok || !res.body) throw new ControlSocketError(`the running server answered ${res.status} on its control socket (is it an older solopod?)`)
+  let rest = ''
+  const decoder = new TextDecoder()
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      rest += decoder.decode(chunk, { stream: true })
+      const lines = rest.split('\n')
+      rest = lines.pop()!
+      for (const line of lines) if (line !== '') onLine(JSON.parse(line) as MoveLine)
+    }
+  } catch {
+    throw new ControlSocketError('the running server stopped answering during the move; run the move again once it runs (it resumes)')
+  }
+  return true
 }

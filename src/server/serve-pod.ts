@@ -25,6 +25,10 @@ import { bindOrExplain, claimSharedPort, refuseTakenPort } from './port-claim.ts
 import { readCertificateInfo } from '../acme/certificate-info.ts'
 import { unbuiltScripts } from '../http/static-files.ts'
 import { UserError } from '../lib/user-error.ts'
+import { moveBlobs } from '../store/move-blobs.ts'
+import { describeBlobLocation, locationOf, s3ConfigOf } from '../store/blob-location.ts'
+import { openBlobStore } from '../store/open-blob-store.ts'
+import { REMOVE_AFTER_MS } from '../store/deferred-removal.ts'
 
 // The export code is loaded when the control socket asks for an export: not on every start of the server.
 const loadExport = () => import('../store/export-pod.ts')
@@ -184,6 +188,30 @@ function openControlSocketOf({ cfg, store, deps }: Pod): () => void {
       commitStats: () => store.commitStats,
       clients: loggedClientActions(credentialActions(deps, cfg.baseUrl, deps.now)),
       links: loggedLinkActions(shareLinkActions(store, cfg.baseUrl, deps.now, deps.linkUses.pending)),
+      moveBlobs: async (to, keys, progress, signal) => {
+        log.info('blobs.move_started', { via: 'control-socket', to: describeBlobLocation(to) })
+        const report = await moveBlobs(store, to, {
+          configured: locationOf(cfg.s3),
+          open: at =>
+            openBlobStore(
+              cfg.dataDir,
+              s3ConfigOf(at, cfg.s3),
+              keys ? { AWS_ACCESS_KEY_ID: keys.accessKeyId, AWS_SECRET_ACCESS_KEY: keys.secretAccessKey } : undefined,
+            ),
+          // As long as a replaced blob stays (deferred-removal.ts): a GET that chose an old copy still reads it.
+          settleMs: REMOVE_AFTER_MS,
+          progress,
+          signal,
+        })
+        log.info('blobs.moved', {
+          to: describeBlobLocation(to),
+          files: report.files,
+          bytes: report.bytes,
+          deleted: report.deleted,
+          missing: report.missing.length,
+        })
+        return report
+      },
     })
   } catch (err) {
     log.warn('control.unavailable', { reason: err instanceof ControlSocketError ? err.message : describeCause(err) })

@@ -51,6 +51,11 @@ export interface BlobStore extends PartialBlobs {
    * referenced by nothing until a metadata batch names its id; one that never is goes at the next `sweep`.
    */
   put(body: BlobSource, limits: BlobLimits): Promise<StoredBlob>
+  /**
+   * Stores `body` under the given id, whole or not at all (`solopod blobs move` copies a blob from another store
+   * under its own id: the records that name it stay as they are). Durable when it resolves.
+   */
+  putCopy(id: string, body: BlobSource): Promise<StoredBlob>
   /** The blob's bytes as a Blob: `slice` reads a range; a Response body of it is copied by the OS. */
   read(id: string): Blob
   /**

@@ -87,7 +87,8 @@ export async function checkBlobs(store: Store, { repair }: { repair: boolean }):
   return { stored, named: named.size, missing, wrongSize, wrongSha256, orphans, removed }
 }
 
-async function sha256Of(blobs: BlobStore, id: string): Promise<string> {
+/** Every byte of the blob read back and hashed. */
+export async function sha256Of(blobs: BlobStore, id: string): Promise<string> {
   const opened = await blobs.open(id)
   const hash = new Bun.CryptoHasher('sha256')
   const stream: ReadableStream<Uint8Array> = opened instanceof Blob ? opened.stream() : opened

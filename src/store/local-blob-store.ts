@@ -77,6 +77,33 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     return { id, size: progress.size, sha256: hash.digest('hex') }
   }
 
+  /** Written beside its final name and renamed to it once synced: a copy cut short is never taken for the blob (the sweep removes it). */
+  async function putCopy(id: string, body: BlobSource): Promise<StoredBlob> {
+    fileOf(id)
+    const dir = shelf(id)
+    const file = join(dir, id)
+    const partial = `${file}.copy`
+    const handle = await open(partial, 'w', 0o600)
+    const hash = new Bun.CryptoHasher('sha256')
+    let size = 0
+    try {
+      for await (const chunk of body as AsyncIterable<Uint8Array>) {
+        await handle.write(chunk)
+        hash.update(chunk)
+        size += chunk.byteLength
+      }
+      await handle.sync()
+    } catch (err) {
+      await handle.close().catch(() => undefined)
+      rmSync(partial, { force: true })
+      throw err
+    }
+    await handle.close()
+    renameSync(partial, file)
+    syncDir(dir)
+    return { id, size, sha256: hash.digest('hex') }
+  }
+
   /** Moves a finished partial upload in as a new blob; its name is durable before the id is returned. */
   async function adopt(file: string): Promise<string> {
     const id = newId()
@@ -89,6 +116,7 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
   return {
     ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
     put,
+    putCopy,
     read: id => Bun.file(fileOf(id)),
     open: async (id, start, end) => (start === undefined ? Bun.file(fileOf(id)) : Bun.file(fileOf(id)).slice(start, end)),
     async *list() {

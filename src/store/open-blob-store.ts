@@ -5,6 +5,9 @@ import { openLocalBlobStore } from './local-blob-store.ts'
 import { openS3BlobStore } from './s3-blob-store.ts'
 import type { S3BlobConfig } from '../config.ts'
 import { UserError } from '../lib/user-error.ts'
+import { getRecordedLocation, locationOf, s3ConfigOf } from './blob-location.ts'
+import { openPodBlobStore, type PodBlobStore } from './moving-blob-store.ts'
+import type { Sub } from './sublevel.ts'
 
 /**
  * The keys come from the variables every S3 tool reads, never from a flag (a command line is visible to every
@@ -18,4 +21,12 @@ export function openBlobStore(dataDir: string, s3: S3BlobConfig | undefined, env
     throw new UserError(`--blob-store s3://${s3.bucket} needs the bucket's keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`)
   }
   return openS3BlobStore(dataDir, s3, { accessKeyId, secretAccessKey })
+}
+
+/** The store the pod's records say its bytes are in (both ends while a move copies), checked against the flags. */
+export async function openRecordedBlobStore(dataDir: string, system: Sub<unknown>, moved: Sub<string>, s3: S3BlobConfig | undefined): Promise<PodBlobStore> {
+  const recorded = await getRecordedLocation(system, locationOf(s3))
+  const current = openBlobStore(dataDir, s3ConfigOf(recorded.current, s3))
+  if (recorded.from === undefined) return openPodBlobStore(current)
+  return openPodBlobStore(current, { from: openBlobStore(dataDir, s3ConfigOf(recorded.from, s3)), moved })
 }

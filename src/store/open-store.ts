@@ -13,9 +13,9 @@ import { makeChangeFeed, type ChangeFeed } from './change-feed.ts'
 import { makeGroupCommit, type WriteOp } from './group-commit.ts'
 import { log, describeCause } from '../log.ts'
 import { UserError } from '../lib/user-error.ts'
-import type { BlobStore } from './blob-store.ts'
 import { sublevel, type Sub } from './sublevel.ts'
-import { openBlobStore } from './open-blob-store.ts'
+import { openRecordedBlobStore } from './open-blob-store.ts'
+import type { PodBlobStore } from './moving-blob-store.ts'
 import type { S3BlobConfig } from '../config.ts'
 import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
 import type { VersionRecord } from './version-record.ts'
@@ -71,7 +71,9 @@ export interface Store {
   /** path → ResourceMeta */
   readonly meta: Sub<ResourceMeta>
   /** The bytes of binary resources (metadata names them by `blob` id) */
-  readonly blobs: BlobStore
+  readonly blobs: PodBlobStore
+  /** blob id → '' : the blobs a move under way has in its target already (move-blobs.ts) */
+  readonly movedBlobs: Sub<string>
   /** blob id → path of the resource that names it: the start-up sweep keeps exactly these files */
   readonly blobRefs: Sub<string>
   /** `${containerPath}\0${childPath}` → UNREAD_VALUE (membership index, docs/architecture.md, Storage) */
@@ -162,9 +164,10 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   const versionBlobs = sublevel<string>(db, 'version-blobs', 'utf8')
   const versions = sublevel<VersionRecord>(db, 'versions', versionRecordEncoding)
   const versionTimes = sublevel<string>(db, 'version-times', 'utf8')
+  const movedBlobs = sublevel<string>(db, 'blob-moved', 'utf8')
   let blobs
   try {
-    blobs = openBlobStore(dataDir, opts.s3)
+    blobs = await openRecordedBlobStore(dataDir, system, movedBlobs, opts.s3)
   } catch (err) {
     await db.close()
     throw err
@@ -213,6 +216,7 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     quads,
     meta,
     blobs,
+    movedBlobs,
     blobRefs,
     contains,
     records: sublevel<{ v: unknown; exp: number }>(db, 'records', 'json'),

@@ -112,6 +112,9 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
     return { id, ...stored }
   }
 
+  /** A multipart upload appears only once complete: a copy cut short leaves no object under `id`. */
+  const putCopy = async (id: string, body: BlobSource): Promise<StoredBlob> => ({ id, ...(await upload(id, body, {})) })
+
   /** A finished partial upload, sent from the local disk as a new object; the local file goes once it is stored. */
   async function adopt(file: string): Promise<string> {
     const id = newBlobId()
@@ -184,6 +187,7 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   return {
     ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
     put,
+    putCopy,
     read: id => client.file(keyOf(id)),
     open,
     list,
