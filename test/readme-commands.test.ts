@@ -30,6 +30,9 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm run bench': { file: '.ci/run', text: 'npm run bench' },
   'npm run soak -- --minutes 60': { file: '.ci/run', text: 'npm run soak -- --minutes' },
   'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },
+  // the SolidOS recipe: the test installs the same mashlib as a dev dependency and serves its dist/ as the recipe does
+  'npm pack mashlib@2.3.3 && tar xzf mashlib-2.3.3.tgz': { file: 'package.json', text: '"mashlib": "^2.3.3"' },
+  'cd package/dist && python3 -m http.server 8080': { file: 'test/browser/mashlib-site.ts', text: "'node_modules', 'mashlib', 'dist'" },
   // not run inside the suite it is part of: the test checks what it selects
   'npm run test:unit': { file: 'test/check-test-tools.test.ts', text: "pkg.scripts['test:unit']" },
   // the running pod's control socket and a stopped pod's database; the documented script, run against a real server
