@@ -62,8 +62,8 @@ const migrationLines = () =>
 describe('a format-2 data directory at its first start with format 3', () => {
   test('the log tells of the migration once, at info', () => {
     const lines = migrationLines()
-    // format 3, then format 4 (the name index, store/name-index.ts)
-    expect(lines.map(l => l.migration)).toEqual(['type_indexes', 'name_index'])
+    // format 3, then format 4 (the name index, store/name-index.ts), then 5 (the versions' time index)
+    expect(lines.map(l => l.migration)).toEqual(['type_indexes', 'name_index', 'version_times'])
     expect(lines[0]).toMatchObject({ level: 'info', from: 2, to: 3, migration: 'type_indexes' })
     expect(lines[0]!.added).toEqual(expect.arrayContaining(['/settings/prefs.ttl', '/profile/card statements']))
   })
@@ -118,7 +118,7 @@ describe('a format-2 data directory at its first start with format 3', () => {
     const cardEtag = await etag()
     await pod.restart()
     owner = await ownerClient(listen, FIXTURE_BASE, FIXTURE_PASSWORD)
-    expect(migrationLines()).toHaveLength(2)
+    expect(migrationLines()).toHaveLength(3)
     expect(await etag()).toBe(cardEtag)
     await pod.stop()
 
