@@ -7,7 +7,8 @@ import { S3Client } from 'bun'
 import { startCephRgw, cephNotInstalled, type CephRgw } from '../s3/ceph-rgw.ts'
 import { startPod, type RunningPod } from '../e2e/start-server.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
-import { generatedBody, MIB, rssMb, sampleRss } from '../e2e/large-bodies.ts'
+import { generatedBody, MIB, rssMb } from '../e2e/large-bodies.ts'
+import { timedRead, upload } from './large-files.ts'
 
 /** Issue 39: the pod moves a file to and from the bucket at this fraction of Bun's client's speed or better. */
 export const THROUGHPUT_AIM = 0.8
@@ -18,6 +19,7 @@ export const RSS_AIM_MB = 100
  * the pod share the machine's cores with neighbours. Two rounds of 1 GiB each way is ~4 GiB through the engine.
  */
 const ROUNDS = 2
+/** Where large-files.ts's `upload` writes. */
 const PATH = '/files/film.bin'
 const PREFIX = 'pod'
 const DIRECT_KEY = 'direct/film.bin'
@@ -34,18 +36,6 @@ export interface ObjectStoreResult {
 
 const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000)
 
-/** A generated body (unhashed: the benchmark compares lengths, the tests SHA-256s) PUT through the pod; MB/s and its peak RSS. */
-async function uploadThroughPod(pod: RunningPod, bytes: number): Promise<{ mbps: number; peakMb: number }> {
-  const body = generatedBody(bytes, { hashed: false })
-  const rss = sampleRss(pod.proc.pid)
-  const started = performance.now()
-  const res = await fetch(pod.baseUrl + PATH, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: body.stream })
-  const ms = performance.now() - started
-  const peakMb = rss.stop()
-  if (res.status !== 201 && res.status !== 204) throw new Error(`PUT ${PATH}: ${res.status} ${await res.text()}`)
-  return { mbps: mbps(bytes, ms), peakMb }
-}
-
 /** The same generator's bytes streamed by Bun's client itself (its own part size and parallel parts). */
 async function uploadStraight(client: S3Client, bytes: number): Promise<number> {
   const body = generatedBody(bytes, { hashed: false })
@@ -54,16 +44,6 @@ async function uploadStraight(client: S3Client, bytes: number): Promise<number> 
   const ms = performance.now() - started
   const stored = (await client.stat(DIRECT_KEY)).size
   if (stored !== bytes) throw new Error(`the engine holds ${stored} bytes, not the ${bytes} sent`)
-  return mbps(bytes, ms)
-}
-
-/** Reads a body to its end, unhashed (hashing on one thread would bound both sides alike). */
-async function timedRead(read: () => Promise<ReadableStream<Uint8Array> | null>, bytes: number): Promise<number> {
-  const started = performance.now()
-  let size = 0
-  for await (const chunk of (await read()) as unknown as AsyncIterable<Uint8Array>) size += chunk.byteLength
-  const ms = performance.now() - started
-  if (size !== bytes) throw new Error(`read back ${size} bytes, not the ${bytes} written`)
   return mbps(bytes, ms)
 }
 
@@ -91,7 +71,7 @@ export async function benchObjectStore(opts: { print?: boolean; mib?: number } =
       best[key] = Math.max(best[key], value)
     }
     for (let round = 0; round < ROUNDS; round++) {
-      const up = await uploadThroughPod(running, bytes)
+      const up = await upload(running, bytes)
       keep('uploadMbps', up.mbps)
       keep('uploadPeakRssMb', up.peakMb)
       keep('clientUploadMbps', await uploadStraight(client, bytes))
