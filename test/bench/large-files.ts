@@ -40,7 +40,7 @@ const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000)
  * PUT of a generated body; MB/s and the pod's peak RSS meanwhile. The sender hashes nothing (one JS thread
  * cannot hash and send at the disk's speed); the tests compare SHA-256s, the benchmark only lengths.
  */
-async function upload(pod: RunningPod, bytes: number): Promise<{ mbps: number; peakMb: number }> {
+export async function upload(pod: RunningPod, bytes: number): Promise<{ mbps: number; peakMb: number }> {
   const body = generatedBody(bytes, { hashed: false })
   const rss = sampleRss(pod.proc.pid)
   const started = performance.now()
@@ -94,7 +94,7 @@ function newestBlobFile(dataDir: string): string {
  * Reads a body to its end, unhashed: hashing on the reader's one thread halves what a loopback download
  * shows (measured: ~940 MB/s hashed, ~1,550 unhashed, as fast as the same file from a bare Bun.serve).
  */
-async function timedRead(read: () => Promise<ReadableStream<Uint8Array> | null>, bytes: number): Promise<number> {
+export async function timedRead(read: () => Promise<ReadableStream<Uint8Array> | null>, bytes: number): Promise<number> {
   const started = performance.now()
   let size = 0
   for await (const chunk of (await read()) as unknown as AsyncIterable<Uint8Array>) size += chunk.byteLength

@@ -18,6 +18,7 @@ import { formatStartup, measureStartup, type StartupResult } from './startup.ts'
 import { benchRemoteDocuments } from './remote-documents.ts'
 import { benchBigContainer } from './big-container.ts'
 import { benchLargeFiles } from './large-files.ts'
+import { benchObjectStoreIfInstalled } from './object-store.ts'
 import { benchWebhooks } from './webhooks.ts'
 import { benchNotifications } from './notifications.ts'
 import { benchWebdav } from './webdav.ts'
@@ -191,6 +192,8 @@ async function main() {
   if (!flags.only || 'remote documents'.includes(flags.only)) await benchRemoteDocuments({ durationMs: flags.durationMs, print: !flags.json })
   // Issue 22 "Files": a 1 GiB file up and down against Bun's own file writes and reads on the same disk, and the pod's RSS meanwhile.
   if (!flags.only || 'large file'.includes(flags.only)) await benchLargeFiles({ print: !flags.json })
+  // Issue 39 "Benchmarks": a 1 GiB file up and down through a pod whose bytes are in Ceph RGW, against Bun's S3Client straight to the engine (one line when Ceph is not installed).
+  if (!flags.only || 'object store'.includes(flags.only)) await benchObjectStoreIfInstalled({ print: !flags.json })
   // Issue 37 "Mount your pod": PROPFIND Depth 1 of a 10,000-member folder (first byte, aim ≤ 50 ms), a 1 GiB file PUT and GET through WebDAV Basic against plain LDP (aim ≥ 0.8×).
   if (!flags.only || 'webdav'.includes(flags.only)) await benchWebdav({ print: !flags.json })
   // Issue 36: a 1 KB PUT with versions against --keep-versions-days 0, a 10,000-version TimeMap's first byte, a 100 MB memento's RSS.
@@ -214,6 +217,7 @@ async function main() {
       'big container',
       'remote documents',
       'large file',
+      'object store',
       'webdav',
       'versions',
       'notifications',

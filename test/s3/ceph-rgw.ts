@@ -11,12 +11,16 @@ import { freePort } from '../free-port.ts'
 
 const BINARIES = ['/usr/bin/ceph-mon', '/usr/bin/ceph-osd', '/usr/bin/radosgw', '/usr/bin/ceph', '/usr/bin/radosgw-admin', '/usr/bin/monmaptool']
 
-/** Why the engine cannot run here (its packages are missing), in one line; undefined when it can. */
-export function cephMissing(): string | undefined {
+/** Why the engine cannot run here (its packages are missing), in words; undefined when it can. */
+export function cephNotInstalled(): string | undefined {
   const missing = BINARIES.filter(b => !existsSync(b))
-  return missing.length === 0
-    ? undefined
-    : `S3 tests skipped: Ceph RGW is not installed (missing ${missing.join(', ')}; apt-get install ceph-mon ceph-osd radosgw ceph-common)`
+  return missing.length === 0 ? undefined : `Ceph RGW is not installed (missing ${missing.join(', ')}; apt-get install ceph-mon ceph-osd radosgw ceph-common)`
+}
+
+/** The S3 tests' one line when they skip; undefined when the engine can run. */
+export function cephMissing(): string | undefined {
+  const why = cephNotInstalled()
+  return why === undefined ? undefined : `S3 tests skipped: ${why}`
 }
 
 export interface CephRgw {
@@ -67,8 +71,11 @@ async function stopProcess(p: Subprocess | undefined): Promise<void> {
   }
 }
 
-/** Starts the engine and makes the test bucket and its keys; about 10 s. */
-export async function startCephRgw(): Promise<CephRgw> {
+/** The OSD keeps objects in RAM (memstore) up to this much: a 2 GiB file and the smaller tests' files fit. */
+const MEMSTORE_BYTES = 3 * 1024 ** 3
+
+/** Starts the engine and makes the test bucket and its keys; about 10 s. `memstoreBytes`: room for more than 3 GiB. */
+export async function startCephRgw({ memstoreBytes = MEMSTORE_BYTES }: { memstoreBytes?: number } = {}): Promise<CephRgw> {
   const dir = mkdtempSync(join(tmpdir(), 'solopod-ceph-'))
   const monPort = await freePort()
   const rgwPort = await freePort()
@@ -96,7 +103,7 @@ mon max pg per osd = 1000
 mon warn on pool no redundancy = false
 paxos propose interval = 0.1
 osd objectstore = memstore
-memstore device bytes = 3221225472
+memstore device bytes = ${memstoreBytes}
 osd crush chooseleaf type = 0
 run dir = ${dir}/run
 log file = ${dir}/log/$name.log
