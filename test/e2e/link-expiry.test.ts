@@ -119,7 +119,7 @@ describe('the owner sets a default of 3 days and a maximum of 30 on the Links pa
     const t0 = Date.now()
     const res = await owner.postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', name: 'no expiry chosen' })
     expect(res.status).toBe(200)
-    expect(await res.text()).toContain('it expires in 2 days') // 3 days less the moment since
+    expect(await res.text()).toContain('it expires in 3 days') // 3 days less the moment since, rounded
     expect((await owner.postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '30d' })).status).toBe(200)
     const line = (await links('list')).stdout.split('\n').find(l => l.includes('no expiry chosen'))!
     const at = Date.parse(/\texpires (\S+)/.exec(line)![1]!)

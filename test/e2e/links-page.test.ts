@@ -77,7 +77,7 @@ describe('share links in the dashboard', () => {
     expect(body).toContain('for the plumber')
     expect(body).toContain('/<wbr>private/<wbr>report.txt')
     expect(body).toContain('View and download')
-    expect(body).toContain('in 6 days')
+    expect(body).toContain('in 7 days')
     expect(body).toMatch(/data-label="Uses">1</)
   })
 
@@ -150,9 +150,9 @@ describe('"Why may someone do something here?" and the share page name the links
     const why = body.slice(body.indexOf('id="check-h"'))
     expect(why).toContain('public may do nothing here.')
     const named = why.slice(why.indexOf('<ul id="check-links">'), why.indexOf('</ul>', why.indexOf('<ul id="check-links">')))
-    expect(named).toMatch(/“for the plumber” <code>link-[\w-]+<\/code>: view and download \(here: read\); expires in 6 days<\/li>/)
+    expect(named).toMatch(/“for the plumber” <code>link-[\w-]+<\/code>: view and download \(here: read\); expires in 7 days<\/li>/)
     expect(named).toMatch(
-      /“for the team” <code>link-[\w-]+<\/code>: view and download \(here: read\), through the link to <a href="\/\.admin\/share\?path=%2Fprivate%2F"><code>\/private\/<\/code><\/a>; expires in 6 days<\/li>/,
+      /“for the team” <code>link-[\w-]+<\/code>: view and download \(here: read\), through the link to <a href="\/\.admin\/share\?path=%2Fprivate%2F"><code>\/private\/<\/code><\/a>; expires in 7 days<\/li>/,
     )
     expect(named).not.toContain('the drop box')
     // The share page's own list: both links with their expiry and uses, each with Remove; the folder's says what it opens
@@ -161,7 +161,7 @@ describe('"Why may someone do something here?" and the share page name the links
     expect(list).toContain('for the team')
     expect(list).not.toContain('the drop box')
     expect(list).toMatch(
-      /<td data-label="Opens"><a href="\/\.admin\/share\?path=%2Fprivate%2F"><code><span class="url">\/<wbr>private\/<\/span><\/code><\/a><\/td><td data-label="Allows">View and download<\/td><td data-label="Expires">in 6 days<\/td><td data-label="Uses">1<\/td>/,
+      /<td data-label="Opens"><a href="\/\.admin\/share\?path=%2Fprivate%2F"><code><span class="url">\/<wbr>private\/<\/span><\/code><\/a><\/td><td data-label="Allows">View and download<\/td><td data-label="Expires">in 7 days<\/td><td data-label="Uses">1<\/td>/,
     )
     expect(idsOf(list)).toHaveLength(2)
   })
