@@ -531,7 +531,9 @@ export function withBoundPort(cfg: Config, port: number): Config {
 const defaultBaseUrl = (port: number, tls: boolean) => `${tls ? 'https' : 'http'}://localhost:${port}`
 
 export function usage(): string {
-  const rows = OPTIONS.map(o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + o.help + (o.env ? ` [${o.env}]` : ' (repeatable)'))
+  const rows = OPTIONS.map(
+    o => `  --${o.flag}${o.boolean ? '' : ' VALUE'}`.padEnd(32) + o.help + (o.env ? ` [${o.env}]` : '') + (o.repeated ? ' (repeatable)' : ''),
+  )
   return [
     'usage: solopod [serve|export|import|passwd|setup-link|keys add|clients add|clients list|clients remove ID|links add PATH|links list|links remove ID|links settings|blobs check|blobs move] [flags]',
     '  serve              run the pod (default)',

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { buildConfig, ConfigError, withBoundPort } from '../src/config.ts'
+import { buildConfig, ConfigError, usage, withBoundPort } from '../src/config.ts'
 
 describe('config: flags, env, defaults', () => {
   test('defaults: serve on port 3000 at http://localhost:3000 with ./data', () => {
@@ -175,5 +175,19 @@ describe('blobs move --to', () => {
   ])('%p is refused', (argv, message) => {
     expect(() => buildConfig(argv, {})).toThrow(ConfigError)
     expect(() => buildConfig(argv, {})).toThrow(message)
+  })
+})
+
+describe('usage', () => {
+  const line = (flag: string) =>
+    usage()
+      .split('\n')
+      .find(l => l.startsWith(`  --${flag} `) || l === `  --${flag}`)!
+  test('only a flag that may be given more than once says "(repeatable)"; a flag with a variable names it', () => {
+    expect(line('scope')).toEndWith('(repeatable)')
+    expect(line('expires')).not.toContain('(repeatable)')
+    expect(line('repair')).not.toContain('(repeatable)')
+    expect(line('port')).toMatch(/\[SOLOPOD_PORT\]$/)
+    expect(usage().match(/\(repeatable\)/g)).toHaveLength(1)
   })
 })

@@ -42,14 +42,18 @@ type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'linkUses'>
 const ALLOWS_WORDS: Record<LinkAllows, string> = { read: 'View and download', upload: 'Upload only', 'read-upload': 'View and upload' }
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`
 
-/** "in 6 days", "in 3 hours", "expired", "never": what the owner needs to decide whether to remove it. */
+const HOUR_MS = 3_600_000
+
+/**
+ * "in 7 days", "in 3 hours", "expired", "never": what the owner needs to decide whether to remove it. Rounded to
+ * the nearest day or hour, so a 7-day link made a minute ago says 7 days, not 6; under an hour it says so.
+ */
 export function expiresText(l: ShareLink, now: number): string {
   if (l.expiresAt === undefined) return 'never'
   const left = l.expiresAt - now
   if (left <= 0) return 'expired'
-  if (left >= DAY_MS) return `in ${plural(Math.floor(left / DAY_MS), 'day')}`
-  const hours = Math.floor(left / 3_600_000)
-  return hours >= 1 ? `in ${plural(hours, 'hour')}` : 'in less than an hour'
+  if (left >= DAY_MS - HOUR_MS / 2) return `in ${plural(Math.max(1, Math.round(left / DAY_MS)), 'day')}`
+  return left >= HOUR_MS ? `in ${plural(Math.round(left / HOUR_MS), 'hour')}` : 'in less than an hour'
 }
 
 const linksOnePage = (done?: string) => `${ADMIN_PATHS.links}${done ? `?done=${done}` : ''}`
@@ -101,19 +105,20 @@ ${expirySettingsForm(settings, csrf)}`,
   })
 }
 
-const option = (value: string, words: string, selected: boolean) => html`<option value="${value}"${selected ? html` selected` : ''}>${words}</option>`
+/** A select's options for expiries (null: none), `chosen` selected; `none` is how the form spells null and what it says. */
+const expiryOptions = (choices: readonly (number | null)[], none: { value: 'never' | 'none'; words: string }, chosen: number | null) =>
+  choices.map(ms => {
+    const selected = ms === chosen ? html` selected` : ''
+    return html`<option value="${durationText(ms, none.value)}"${selected}>${ms === null ? none.words : durationWords(ms)}</option>`
+  })
 
 /** The owner's default and maximum for new links; "never" is offered as a default, and refused unless there is no maximum. */
 function expirySettingsForm(s: LinkExpirySettings, csrf: string): SafeHtml {
   return html`<section class="panel" aria-labelledby="expiry-h"><h2 id="expiry-h">Expiry of new links</h2>
 <p class="muted">A new link lasts the default unless its maker chooses otherwise, and never longer than the maximum. A link that never expires can be made only with no maximum. Changing these leaves the links already made as they are.</p>
 <form method="post" action="${ADMIN_PATHS.linksSettings}" class="row-form">${csrfField(csrf)}
-<div><label for="default-expiry">Default expiry</label><select id="default-expiry" name="defaultExpiry">${defaultExpiryChoices(s).map(ms =>
-    option(durationText(ms, 'never'), ms === null ? 'Never (only with no maximum)' : durationWords(ms), ms === s.defaultMs),
-  )}</select></div>
-<div><label for="max-expiry">Maximum expiry</label><select id="max-expiry" name="maxExpiry">${maxExpiryChoices(s).map(ms =>
-    option(durationText(ms, 'none'), ms === null ? 'No maximum (links may never expire)' : durationWords(ms), ms === s.maxMs),
-  )}</select></div>
+<div><label for="default-expiry">Default expiry</label><select id="default-expiry" name="defaultExpiry">${expiryOptions(defaultExpiryChoices(s), { value: 'never', words: 'Never (only with no maximum)' }, s.defaultMs)}</select></div>
+<div><label for="max-expiry">Maximum expiry</label><select id="max-expiry" name="maxExpiry">${expiryOptions(maxExpiryChoices(s), { value: 'none', words: 'No maximum (links may never expire)' }, s.maxMs)}</select></div>
 <div><button type="submit">Save</button></div></form></section>`
 }
 
@@ -166,9 +171,7 @@ export function linkSection(path: string, links: readonly ShareLink[], settings:
 <fieldset><legend>It allows</legend>${choices.map(
     (a, i) => html`<label class="check"><input type="radio" name="allows" value="${a}"${i === 0 ? html` checked` : ''}> ${ALLOWS_WORDS[a]}</label>`,
   )}</fieldset>
-<div><label for="link-expires">Expires after</label><select id="link-expires" name="expires">${linkExpiryChoices(settings).map(ms =>
-    option(durationText(ms, 'never'), ms === null ? 'Never' : durationWords(ms), ms === settings.defaultMs),
-  )}</select></div>
+<div><label for="link-expires">Expires after</label><select id="link-expires" name="expires">${expiryOptions(linkExpiryChoices(settings), { value: 'never', words: 'Never' }, settings.defaultMs)}</select></div>
 <div><label for="link-name">Name (optional)</label><input type="text" id="link-name" name="name" maxlength="100" placeholder="for the plumber" autocomplete="off"></div>
 <div><label for="link-password">Password (optional)</label><input type="password" id="link-password" name="password" maxlength="${String(MAX_LINK_PASSWORD)}" autocomplete="new-password" aria-describedby="link-password-hint"><p class="hint" id="link-password-hint">The link then opens only with it: send it another way.</p></div>
 <div><label for="link-max-downloads">Download limit (optional)</label><input type="number" id="link-max-downloads" name="maxDownloads" min="1" max="${String(MAX_DOWNLOADS)}" step="1" inputmode="numeric" aria-describedby="link-max-downloads-hint"><p class="hint" id="link-max-downloads-hint">Whole downloads allowed, then the link opens nothing.</p></div>

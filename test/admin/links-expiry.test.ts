@@ -17,7 +17,11 @@ const link = (expiresAt?: number): ShareLink => ({
 
 describe('expiresText', () => {
   test('days, hours, less than an hour, expired, never', () => {
-    expect(expiresText(link(NOW + 7 * DAY_MS - 1000), NOW)).toBe('in 6 days')
+    // a 7-day link made a moment ago says 7 days, not 6
+    expect(expiresText(link(NOW + 7 * DAY_MS - 60_000), NOW)).toBe('in 7 days')
+    expect(expiresText(link(NOW + 6 * DAY_MS + 11 * 3_600_000), NOW)).toBe('in 6 days')
+    expect(expiresText(link(NOW + DAY_MS - 10 * 60_000), NOW)).toBe('in 1 day')
+    expect(expiresText(link(NOW + 22 * 3_600_000 + 40 * 60_000), NOW)).toBe('in 23 hours')
     expect(expiresText(link(NOW + DAY_MS), NOW)).toBe('in 1 day')
     expect(expiresText(link(NOW + 3 * 3_600_000 + 5), NOW)).toBe('in 3 hours')
     expect(expiresText(link(NOW + 3_600_000), NOW)).toBe('in 1 hour')

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { HOOK_TIMEOUT, newContext, screenshotBothWidths, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
 import { contrastFailures, unlabelledControls } from './page-checks.ts'
+import { makeFolderHere, uploadHere } from './files-page-steps.ts'
 
 let pod: RunningPod
 let context: BrowserContext
@@ -16,11 +17,7 @@ const a = (path: string) => pod.baseUrl + path
 const home = () => page.goto(a('/.admin/files?path=%2F'))
 const notice = (p: Page = page) => p.locator('p.notice').textContent()
 
-async function makeFolder(name: string) {
-  await page.getByLabel('Folder name').fill(name)
-  await page.getByRole('button', { name: 'Create folder' }).click()
-  await page.getByRole('heading', { name, exact: true }).waitFor()
-}
+const makeFolder = (name: string) => makeFolderHere(page, name)
 
 beforeAll(async () => {
   pod = await startBrowserPod()
@@ -30,9 +27,7 @@ beforeAll(async () => {
   noJs = await newContext({ javaScriptEnabled: false, storageState: await context.storageState() })
   await home()
   await makeFolder('Trip')
-  await page.locator('#upload-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('packing list') })
-  await page.getByRole('button', { name: 'Upload', exact: true }).click()
-  await page.getByRole('link', { name: 'notes.txt', exact: true }).waitFor()
+  await uploadHere(page, { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('packing list') })
 }, HOOK_TIMEOUT)
 afterAll(async () => {
   await noJs?.close()

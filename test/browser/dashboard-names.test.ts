@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { newContext, screenshotBothWidths, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
+import { makeFolderHere, uploadHere } from './files-page-steps.ts'
 
 let pod: RunningPod
 let context: BrowserContext
@@ -32,13 +33,9 @@ describe('awkward names in the dashboard', () => {
     test(`a folder "${name}" ${script ? 'with' : 'without'} JavaScript: made, opened (not 404), named as typed, a file uploaded in it, selected and shared`, async () => {
       const p = script ? page : await noJs.newPage()
       await p.goto(a('/.admin/files?path=%2F'))
-      await p.getByLabel('Folder name').fill(name)
-      await p.getByRole('button', { name: 'Create folder' }).click()
-      await p.getByRole('heading', { name, exact: true }).waitFor()
+      await makeFolderHere(p, name)
       expect(await p.locator('nav[aria-label="Breadcrumbs"]').textContent()).toContain(name)
-      await p.locator('#upload-file').setInputFiles({ name: FILE, mimeType: 'text/plain', buffer: Buffer.from('hello') })
-      await p.getByRole('button', { name: 'Upload', exact: true }).click()
-      await p.getByRole('link', { name: FILE, exact: true }).waitFor()
+      await uploadHere(p, { name: FILE, mimeType: 'text/plain', buffer: Buffer.from('hello') })
       expect(await p.locator('p.notice').textContent()).toBe(`Uploaded ${FILE}`)
       await p.getByRole('checkbox', { name: `Select ${FILE}` }).check()
       await p.getByRole('button', { name: 'Move selected to…' }).click()

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { HOOK_TIMEOUT, newContext, screenshotBothWidths, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
 import { contrastFailures, unlabelledControls } from './page-checks.ts'
+import { makeFolderHere, uploadHere } from './files-page-steps.ts'
 
 let pod: RunningPod
 let context: BrowserContext
@@ -19,17 +20,13 @@ beforeAll(async () => {
   page = await context.newPage()
   await signInToDashboard(page, pod.baseUrl)
   await page.goto(a('/.admin/files?path=%2F'))
-  await page.getByLabel('Folder name').fill('Été 2026')
-  await page.getByRole('button', { name: 'Create folder' }).click()
-  await page.getByRole('heading', { name: 'Été 2026', exact: true }).waitFor()
+  await makeFolderHere(page, 'Été 2026')
   for (const [name, type, bytes] of [
     ['plage #1.jpg', 'image/jpeg', 3000],
     ['carnet de route.txt', 'text/plain', 10],
     ['budget 100% + extras.csv', 'text/csv', 500],
   ] as const) {
-    await page.locator('#upload-file').setInputFiles({ name, mimeType: type, buffer: Buffer.alloc(bytes, 120) })
-    await page.getByRole('button', { name: 'Upload', exact: true }).click()
-    await page.getByRole('link', { name, exact: true }).waitFor()
+    await uploadHere(page, { name, mimeType: type, buffer: Buffer.alloc(bytes, 120) })
   }
 }, HOOK_TIMEOUT)
 afterAll(async () => {

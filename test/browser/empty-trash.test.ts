@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { HOOK_TIMEOUT, newContext, screenshotBothWidths, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
 import { contrastFailures } from './page-checks.ts'
+import { uploadHere } from './files-page-steps.ts'
 
 const NAMES = ['Été #1 ?50% a+b.txt', 'notes – 2026.txt', 'big file.bin']
 let pod: RunningPod
@@ -18,11 +19,10 @@ beforeAll(async () => {
   page = await context.newPage()
   await signInToDashboard(page, pod.baseUrl)
   await page.goto(a('/.admin/files?path=%2F'))
-  await page
-    .locator('#upload-file')
-    .setInputFiles(NAMES.map((name, i) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.alloc(i === 2 ? 2 * 1024 * 1024 : 1000, 1) })))
-  await page.getByRole('button', { name: 'Upload', exact: true }).click()
-  await page.getByRole('link', { name: NAMES[0], exact: true }).waitFor()
+  await uploadHere(
+    page,
+    NAMES.map((name, i) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.alloc(i === 2 ? 2 * 1024 * 1024 : 1000, 1) })),
+  )
   for (const name of NAMES) await page.getByRole('checkbox', { name: `Select ${name}` }).check()
   await page.getByRole('button', { name: 'Delete selected' }).click()
   await page.getByRole('button', { name: 'Delete 3 items' }).click()

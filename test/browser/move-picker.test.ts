@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { HOOK_TIMEOUT, newContext, screenshotBothWidths, signInToDashboard, startBrowserPod, type RunningPod } from './harness.ts'
 import { contrastFailures, unlabelledControls } from './page-checks.ts'
+import { makeFolderHere, uploadHere } from './files-page-steps.ts'
 
 const ODD = 'Été 2026 #1 ?50% a+b'
 let pod: RunningPod
@@ -18,9 +19,7 @@ const notice = (p: Page) => p.locator('p.notice').textContent()
 /** A folder made in `folder` (the page then shows the new folder). */
 async function makeFolder(p: Page, folder: string, name: string) {
   await p.goto(a(`/.admin/files?path=${encodeURIComponent(folder)}`))
-  await p.getByLabel('Folder name').fill(name)
-  await p.getByRole('button', { name: 'Create folder' }).click()
-  await p.getByText(`Created the folder ${name}`).waitFor()
+  await makeFolderHere(p, name)
 }
 
 beforeAll(async () => {
@@ -32,9 +31,7 @@ beforeAll(async () => {
   await makeFolder(page, '/', ODD)
   await makeFolder(page, '/', 'Plain')
   await page.goto(a('/.admin/files?path=%2F'))
-  await page.locator('#upload-file').setInputFiles({ name: 'photo.txt', mimeType: 'text/plain', buffer: Buffer.from('a photo') })
-  await page.getByRole('button', { name: 'Upload', exact: true }).click()
-  await page.getByRole('link', { name: 'photo.txt', exact: true }).waitFor()
+  await uploadHere(page, { name: 'photo.txt', mimeType: 'text/plain', buffer: Buffer.from('a photo') })
   await makeFolder(page, `/${encodeURIComponent(ODD)}/`, 'Inner')
 }, HOOK_TIMEOUT)
 afterAll(async () => {

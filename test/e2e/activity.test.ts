@@ -4,13 +4,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
 import { CookieJar, FORM, form } from '../op/op-fixture.ts'
-import { ownerSignedIn } from './owner-login.ts'
+import { ownerForms, type OwnerForms } from './owner-login.ts'
 import { runSolopod, startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
 
 let pod: RunningPod
-let owner: CookieJar
-let csrf = ''
+let owner: OwnerForms
 interface Credential {
   id: string
   secret: string
@@ -26,19 +25,10 @@ const app = (method: string, path: string, body?: string | Uint8Array<ArrayBuffe
     headers: { authorization: basic(notes), ...(body !== undefined ? { 'content-type': type } : {}) },
     ...(body !== undefined ? { body } : {}),
   })
-/** An owner page, signed in (or `jar` another browser's cookies). */
-const page = (path: string, jar = owner) => fetch(url(path), { redirect: 'manual', headers: { cookie: jar.header() } }).then(r => jar.take(r))
-const postForm = (path: string, fields: Record<string, string>, o: { csrf?: string } = {}) =>
+const api = (path: string, body: unknown, jar = owner.jar) =>
   fetch(url(path), {
     method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
-    body: form({ csrf: o.csrf ?? csrf, ...fields }),
-  }).then(r => owner.take(r))
-const api = (path: string, body: unknown, jar = owner) =>
-  fetch(url(path), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: jar.header(), 'x-csrf-token': csrf },
+    headers: { 'content-type': 'application/json', cookie: jar.header(), 'x-csrf-token': owner.csrf },
     body: JSON.stringify(body),
   })
 const bytesOf = async (path: string) => Buffer.from(await (await app('GET', path)).arrayBuffer())
@@ -51,8 +41,7 @@ beforeAll(async () => {
     .split('\n')
     .map(l => l.slice(l.indexOf('=') + 1))
   notes = { id: id!, secret: secret! }
-  owner = await ownerSignedIn(pod)
-  csrf = (await owner.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.header() } })).json()).token
+  owner = await ownerForms(pod)
   // WebDAV makes a file's folder first (RFC 4918 §9.7.1)
   for (const folder of ['/contacts/', '/other/', '/notes/', '/many/', '/work/', '/work/sub/']) expect((await app('MKCOL', folder)).status).toBe(201)
   expect((await app('PUT', '/contacts/people.ttl', '<#a> <http://xmlns.com/foaf/0.1/name> "Ann".')).status).toBe(201)
@@ -62,7 +51,7 @@ afterAll(() => pod?.dispose())
 
 describe('the Activity page', () => {
   test('lists who changed what with which app, newest first, with See before and Undo; the nav links it', async () => {
-    const res = await page('/.admin/activity')
+    const res = await owner.page('/.admin/activity')
     expect(res.status).toBe(200)
     const body = await res.text()
     expect(body).toContain('<a href="/.admin/activity" aria-current="page">Activity</a>')
@@ -74,26 +63,26 @@ describe('the Activity page', () => {
   })
 
   test('Undo (a CSRF-guarded form) puts the state before the change back; without the token 403 csrf_failed', async () => {
-    const body = await (await page('/.admin/activity?folder=/contacts/')).text()
+    const body = await (await owner.page('/.admin/activity?folder=/contacts/')).text()
     const version = body.match(/name="version" value="(\d+)"/)![1]!
-    const refused = await postForm('/.admin/history/restore', { path: '/contacts/people.ttl', version, back: 'activity' }, { csrf: 'wrong' })
+    const refused = await owner.postForm('/.admin/history/restore', { path: '/contacts/people.ttl', version, back: 'activity' }, { csrf: 'wrong' })
     expect(refused.status).toBe(403)
     expect(await refused.text()).toContain('csrf_failed')
-    const res = await postForm('/.admin/history/restore', { path: '/contacts/people.ttl', version, back: 'activity' })
+    const res = await owner.postForm('/.admin/history/restore', { path: '/contacts/people.ttl', version, back: 'activity' })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe('/.admin/activity?done=restore')
     expect(await (await app('GET', '/contacts/people.ttl')).text()).toContain('"Ann"')
     // the undo is a change too, by the owner through the dashboard
-    expect(await (await page('/.admin/activity')).text()).toContain('You<br><span class="muted">with the dashboard</span>')
+    expect(await (await owner.page('/.admin/activity')).text()).toContain('You<br><span class="muted">with the dashboard</span>')
   })
 
   test('filtered by app and by folder; a path shown decoded', async () => {
     expect((await app('PUT', '/other/n%C3%A9e%20x.txt', 'one', 'text/plain')).status).toBe(201)
     expect((await app('PUT', '/other/n%C3%A9e%20x.txt', 'two', 'text/plain')).status).toBe(204)
-    const byApp = await (await page(`/.admin/activity?app=${encodeURIComponent(notes.id)}`)).text()
+    const byApp = await (await owner.page(`/.admin/activity?app=${encodeURIComponent(notes.id)}`)).text()
     expect(byApp).toContain('/other/née x.txt')
     expect(byApp).not.toContain('with the dashboard')
-    const inContacts = await (await page('/.admin/activity?folder=/contacts/')).text()
+    const inContacts = await (await owner.page('/.admin/activity?folder=/contacts/')).text()
     expect(inContacts).toContain('/contacts/people.ttl')
     expect(inContacts).not.toContain('née')
   })
@@ -105,8 +94,8 @@ describe('the Activity page', () => {
     expect((await fetch(url('/pub/ldp.ttl'), { method: 'DELETE' })).status).toBe(204)
     expect((await app('PUT', '/notes/dav.txt', 'webdav text', 'text/plain')).status).toBe(201)
     expect((await app('DELETE', '/notes/dav.txt')).status).toBe(204)
-    expect(await (await page('/.admin/trash')).text()).toContain('it is in <a href="/.admin/activity?what=deleted">Recently deleted</a>')
-    const body = await (await page('/.admin/activity?what=deleted')).text()
+    expect(await (await owner.page('/.admin/trash')).text()).toContain('it is in <a href="/.admin/activity?what=deleted">Recently deleted</a>')
+    const body = await (await owner.page('/.admin/activity?what=deleted')).text()
     expect(body).toContain('<h1>Recently deleted</h1>')
     expect(body).toContain('deleted <a href="/.admin/history?path=%2Fpub%2Fldp.ttl">/pub/ldp.ttl</a>')
     expect(body).toContain('deleted <a href="/.admin/history?path=%2Fnotes%2Fdav.txt">/notes/dav.txt</a>')
@@ -114,16 +103,16 @@ describe('the Activity page', () => {
     expect(body).not.toContain('changed <a')
     const version = body.match(/name="path" value="\/notes\/dav.txt"><input type="hidden" name="version" value="(\d+)"/)![1]!
     expect(body).toContain('Put it back')
-    expect((await postForm('/.admin/history/restore', { path: '/notes/dav.txt', version, back: 'activity' })).status).toBe(303)
+    expect((await owner.postForm('/.admin/history/restore', { path: '/notes/dav.txt', version, back: 'activity' })).status).toBe(303)
     expect(await (await app('GET', '/notes/dav.txt')).text()).toBe('webdav text')
   })
 
   test('paginated: 50 a page, then Older changes', async () => {
     for (let i = 0; i < 52; i++) expect((await app('PUT', '/many/n.txt', `v${i}`, 'text/plain')).status).toBe(i === 0 ? 201 : 204)
-    const first = await (await page('/.admin/activity?folder=/many/')).text()
+    const first = await (await owner.page('/.admin/activity?folder=/many/')).text()
     expect(first.match(/See before/g)!.length).toBe(50)
     const next = first.match(/href="(\/.admin\/activity\?[^"]*after=[^"]*)"/)![1]!.replaceAll('&amp;', '&')
-    const second = await (await page(next)).text()
+    const second = await (await owner.page(next)).text()
     expect(second.match(/See before/g)!.length).toBe(1)
     expect(second).not.toContain('Older changes')
   })
@@ -133,7 +122,7 @@ describe('who created a resource is kept from its creation', () => {
   test('an app creates a file over WebDAV: the activity says "created" by it, with See it and nothing to undo', async () => {
     expect((await app('MKCOL', '/made/')).status).toBe(201)
     expect((await app('PUT', '/made/new.txt', 'fresh', 'text/plain')).status).toBe(201)
-    const body = await (await page('/.admin/activity?folder=/made/')).text()
+    const body = await (await owner.page('/.admin/activity?folder=/made/')).text()
     const row = body.split('<tr>').find(r => r.includes('created <a href="/.admin/history?path=%2Fmade%2Fnew.txt">/made/new.txt</a>'))!
     expect(row).toContain(`<td data-label="Who">You<br><span class="muted">with <a href="/.admin/activity?app=${notes.id}&amp;folder=%2Fmade%2F">Notes app</a>`)
     expect(row).toContain('>See it</a>')
@@ -146,12 +135,12 @@ describe('a move says where the state went, whatever face moved it', () => {
   test('the dashboard form, WebDAV MOVE (a folder too, each member to its own new path) and the owner API: "moved X to Y"', async () => {
     for (const folder of ['/moves/', '/moves/dest/', '/moves/dir/']) expect((await app('MKCOL', folder)).status).toBe(201)
     for (const name of ['a.txt', 'b.txt', 'c.txt', 'dir/x.txt']) expect((await app('PUT', `/moves/${name}`, name, 'text/plain')).status).toBe(201)
-    expect((await postForm('/.admin/files/move', { path: '/moves/a.txt', name: 'a2.txt', folder: '/moves/' })).status).toBe(303)
+    expect((await owner.postForm('/.admin/files/move', { path: '/moves/a.txt', name: 'a2.txt', folder: '/moves/' })).status).toBe(303)
     const dav = (from: string, to: string) => fetch(url(from), { method: 'MOVE', headers: { authorization: basic(notes), destination: url(to) } })
     expect((await dav('/moves/b.txt', '/moves/dest/b.txt')).status).toBe(201)
     expect((await dav('/moves/dir/', '/moves/dir2/')).status).toBe(201)
     expect((await api('/.admin/api/move', { from: '/moves/c.txt', to: '/moves/dest/c%20d.txt' })).status).toBe(200)
-    const body = await (await page('/.admin/activity?folder=/moves/')).text()
+    const body = await (await owner.page('/.admin/activity?folder=/moves/')).text()
     expect(body).toContain(
       `moved <a href="/.admin/history?path=%2Fmoves%2Fa.txt">/moves/a.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fa2.txt">/moves/a2.txt</a>`,
     )
@@ -168,7 +157,7 @@ describe('a move says where the state went, whatever face moved it', () => {
       `moved <a href="/.admin/history?path=%2Fmoves%2Fc.txt">/moves/c.txt</a> to <a href="/.admin/history?path=%2Fmoves%2Fdest%2Fc%2520d.txt">/moves/dest/c d.txt</a>`,
     )
     expect(body).not.toContain('moved away')
-    const history = await (await page('/.admin/history?path=%2Fmoves%2Fb.txt')).text()
+    const history = await (await owner.page('/.admin/history?path=%2Fmoves%2Fb.txt')).text()
     expect(history).toContain('Moved to <a href="/.admin/history?path=%2Fmoves%2Fdest%2Fb.txt">/moves/dest/b.txt</a>')
   })
 })
@@ -178,22 +167,22 @@ describe("a file's history", () => {
     // the pod's path is as the URL has it (percent-encoded); the pages show it decoded
     const P = '/other/n%C3%A9e%20x.txt'
     const Q = encodeURIComponent(P)
-    expect(await (await page(`/.admin/files/view?path=${Q}`)).text()).toContain(`href="/.admin/history?path=${Q}">History</a>`)
-    const res = await page(`/.admin/history?path=${Q}`)
+    expect(await (await owner.page(`/.admin/files/view?path=${Q}`)).text()).toContain(`href="/.admin/history?path=${Q}">History</a>`)
+    const res = await owner.page(`/.admin/history?path=${Q}`)
     expect(res.status).toBe(200)
     const body = await res.text()
     expect(body).toContain('History of /other/née x.txt')
     expect(body).toContain('<strong>Current</strong>')
     expect(body).toContain('Replaced just now by You <span class="muted">with Notes app</span>')
     const version = body.match(new RegExp(`history/version\\?path=${Q}&amp;version=(\\d+)`))![1]!
-    const view = await page(`/.admin/history/version?path=${Q}&version=${version}`)
+    const view = await owner.page(`/.admin/history/version?path=${Q}&version=${version}`)
     expect(view.status).toBe(200)
     expect(await view.text()).toContain('<pre class="preview-text">one</pre>')
-    const download = await page(`/.admin/history/download?path=${Q}&version=${version}`)
+    const download = await owner.page(`/.admin/history/download?path=${Q}&version=${version}`)
     expect(download.status).toBe(200)
     expect(download.headers.get('content-disposition')).toStartWith('attachment;')
     expect(await download.text()).toBe('one')
-    const restored = await postForm('/.admin/history/restore', { path: P, version, back: 'history' })
+    const restored = await owner.postForm('/.admin/history/restore', { path: P, version, back: 'history' })
     expect(restored.status).toBe(303)
     expect(restored.headers.get('location')).toBe(`/.admin/history?path=${Q}&done=restore`)
     expect(await (await app('GET', '/other/n%C3%A9e%20x.txt')).text()).toBe('one')
@@ -205,7 +194,7 @@ describe("a file's history", () => {
     ['/.admin/history/version?path=%2Fcontacts%2Fpeople.ttl&version=soon', 400, 'invalid_request'],
     ['/.admin/history?path=no-slash', 400, 'invalid_path'],
   ])('%s → %i %s', async (path, status, code) => {
-    const res = await page(path)
+    const res = await owner.page(path)
     expect(res.status).toBe(status)
     expect(await res.text()).toContain(code)
   })
@@ -228,18 +217,18 @@ describe('a folder restored as it was at a time', () => {
     expect((await app('DELETE', '/work/sub/')).status).toBe(204)
     expect((await app('PUT', '/work/new.txt', 'made after', 'text/plain')).status).toBe(201)
 
-    expect(await (await page('/.admin/files?path=%2Fwork%2F')).text()).toContain('<a href="/.admin/history?path=%2Fwork%2F">History of this folder</a>')
-    const folderPage = await (await page('/.admin/history?path=%2Fwork%2F')).text()
+    expect(await (await owner.page('/.admin/files?path=%2Fwork%2F')).text()).toContain('<a href="/.admin/history?path=%2Fwork%2F">History of this folder</a>')
+    const folderPage = await (await owner.page('/.admin/history?path=%2Fwork%2F')).text()
     expect(folderPage).toContain('What was created in it after that time is deleted; it stays in Recently deleted, to put back.')
     expect(folderPage).toContain('<select id="restore-at" name="at">')
-    const res = await postForm('/.admin/history/restore-folder', { path: '/work/', at: String(at) })
+    const res = await owner.postForm('/.admin/history/restore-folder', { path: '/work/', at: String(at) })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe('/.admin/history?path=%2Fwork%2F&done=folder&restored=4&unchanged=0&removed=1')
     expect(await bytesOf('/work/a.ttl')).toEqual(before.a)
     expect(await bytesOf('/work/sub/b.txt')).toEqual(before.b)
     expect(await bytesOf('/work/photo.bin')).toEqual(before.photo)
     expect((await app('GET', '/work/new.txt')).status).toBe(404)
-    const deleted = await (await page('/.admin/activity?what=deleted&folder=/work/')).text()
+    const deleted = await (await owner.page('/.admin/activity?what=deleted&folder=/work/')).text()
     expect(deleted).toContain('deleted <a href="/.admin/history?path=%2Fwork%2Fnew.txt">/work/new.txt</a>')
     expect(deleted).toContain('name="path" value="/work/new.txt"')
   })
@@ -295,7 +284,7 @@ describe('signed out', () => {
   test.each(['/.admin/activity', '/.admin/history?path=%2Fwork%2F', '/.admin/history/version?path=%2Fwork%2Fa.ttl&version=1'])(
     '%s → 303 to sign-in',
     async path => {
-      const res = await page(path, new CookieJar())
+      const res = await owner.page(path, new CookieJar())
       expect(res.status).toBe(303)
       expect(res.headers.get('location')).toContain('/.oidc/login')
     },

@@ -9,6 +9,7 @@ import { listenOnSocket, signInOwnerApp, subscribe, type OwnerApp } from './noti
 import { exchangeCode, serveClientIdDocument } from './oidc-client.ts'
 import { readUmaChallenge, requestUmaToken, umaTokenEndpoint } from './uma-client.ts'
 import { CHALLENGE, dpopProof, field, newDpopKey } from '../op/op-fixture.ts'
+import { csrfToken } from './owner-login.ts'
 
 let pod: RunningPod
 let full: OwnerApp
@@ -27,7 +28,7 @@ async function put(app: OwnerApp, path: string, body = '<#a> <http://example.org
 /** The owner's dashboard API, with the login cookie of the browser that approved the app. */
 async function ownerApi(method: string, path: string, body?: unknown): Promise<Response> {
   const jar = full.browser
-  const csrf = ((await jar.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: jar.header() } })).json()) as { token: string }).token
+  const csrf = await csrfToken(pod.baseUrl, jar)
   return fetch(url(path), {
     method,
     headers: { cookie: jar.header(), 'x-csrf-token': csrf, origin: pod.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

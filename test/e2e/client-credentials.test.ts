@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { documentation } from '../documentation.ts'
 import { CookieJar, FORM, dpopProof, field, form, newDpopKey, type DpopKey } from '../op/op-fixture.ts'
 import { OWNER_PASSWORD, runSolopod, startPod, type RunningPod } from './start-server.ts'
+import { csrfToken } from './owner-login.ts'
 
 const EXAMPLE = join(import.meta.dir, '..', '..', 'examples', 'client-credentials.mjs')
 /** The documentation runs the script with Node.js; Bun runs it the same where Node.js is missing. */
@@ -164,7 +165,7 @@ describe('revoking in the dashboard', () => {
         body: form({ csrf: field(page, 'csrf'), interaction: '', return: '', password: OWNER_PASSWORD }),
       }),
     )
-    const csrf = (await jar.take(await fetch(`${pod.baseUrl}/.admin/api/csrf`, { headers: { cookie: jar.header() } })).json()).token
+    const csrf = await csrfToken(pod.baseUrl, jar)
     const removed = await fetch(`${pod.baseUrl}/.admin/api/credentials/${bot.id}`, {
       method: 'DELETE',
       headers: { cookie: jar.header(), 'x-csrf-token': csrf, origin: pod.baseUrl },

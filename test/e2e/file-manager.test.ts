@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
 import { signInOwnerApp, type OwnerApp } from './notify-client.ts'
+import { csrfToken } from './owner-login.ts'
 
 let pod: RunningPod
 let owner: OwnerApp
@@ -12,7 +13,7 @@ let csrf: string
 beforeAll(async () => {
   pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']) })
   owner = await signInOwnerApp(pod, 'File manager test app')
-  csrf = ((await owner.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.browser.header() } })).json()) as { token: string }).token
+  csrf = await csrfToken(pod.baseUrl, owner.browser)
 })
 afterAll(async () => {
   owner?.stop()

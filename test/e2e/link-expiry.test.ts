@@ -5,28 +5,15 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { CookieJar, FORM, form } from '../op/op-fixture.ts'
-import { ownerSignedIn } from './owner-login.ts'
+import { ownerForms, type OwnerForms } from './owner-login.ts'
 import { runSolopod, startPod, type RunningPod } from './start-server.ts'
 import { ownerScript } from './owner-script.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 let pod: RunningPod
-let owner: CookieJar
-let csrf = ''
+let owner: OwnerForms
 
 const url = (path: string) => pod.baseUrl + path
-const page = (path: string, jar = owner) => fetch(url(path), { redirect: 'manual', headers: { cookie: jar.header() } }).then(r => jar.take(r))
-const postForm = (path: string, fields: Record<string, string>, o: { csrf?: string } = {}) =>
-  fetch(url(path), {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': FORM, cookie: owner.header(), origin: pod.baseUrl },
-    body: form({ csrf: o.csrf ?? csrf, ...fields }),
-  }).then(r => owner.take(r))
-const signIn = async () => {
-  owner = await ownerSignedIn(pod)
-  csrf = (await owner.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.header() } })).json()).token
-}
 const links = (...args: string[]) => runSolopod('links', ...args, '--data', pod.dataDir)
 /** The options of a select, in order, and which is selected. */
 const optionsOf = (body: string, id: string) => {
@@ -45,13 +32,13 @@ beforeAll(async () => {
   pod = await startPod()
   const send = await ownerScript(pod)
   expect((await send('PUT', '/private/report.txt', 'the secret report', { 'content-type': 'text/plain' })).status).toBe(201)
-  await signIn()
+  owner = await ownerForms(pod)
 }, 60_000)
 afterAll(() => pod?.dispose())
 
 describe('until the owner sets them: 7 days by default, at most 365 days, no "never"', () => {
   test('the Links page shows the settings form with the current values chosen', async () => {
-    const body = await (await page('/.admin/links')).text()
+    const body = await (await owner.page('/.admin/links')).text()
     expect(body).toContain('action="/.admin/links/settings"')
     expect(body).toContain('Changing these leaves the links already made as they are')
     expect(optionsOf(body, 'default-expiry').selected).toEqual(['7d'])
@@ -59,7 +46,7 @@ describe('until the owner sets them: 7 days by default, at most 365 days, no "ne
   })
 
   test('the share page offers up to 365 days, 7 chosen, and no "never"', async () => {
-    const body = await (await page('/.admin/share?path=/private/report.txt')).text()
+    const body = await (await owner.page('/.admin/share?path=/private/report.txt')).text()
     expect(optionsOf(body, 'link-expires')).toEqual({ values: ['1d', '7d', '30d', '90d', '365d'], selected: ['7d'] })
   })
 
@@ -70,7 +57,7 @@ describe('until the owner sets them: 7 days by default, at most 365 days, no "ne
   })
 
   test('a "never" link is refused: 400 link_expiry_too_long on the form, exit 2 at the command line', async () => {
-    const res = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: 'never' })
+    const res = await owner.postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: 'never' })
     expect(res.status).toBe(400)
     expect(await res.text()).toContain('<code id="error">link_expiry_too_long</code>')
     const r = await links('add', '/private/report.txt', '--expires', 'never')
@@ -81,14 +68,14 @@ describe('until the owner sets them: 7 days by default, at most 365 days, no "ne
 
 describe('the owner sets a default of 3 days and a maximum of 30 on the Links page', () => {
   test('without the CSRF token: 403 csrf_failed, nothing changed', async () => {
-    const res = await postForm('/.admin/links/settings', { defaultExpiry: '3d', maxExpiry: '30d' }, { csrf: 'wrong' })
+    const res = await owner.postForm('/.admin/links/settings', { defaultExpiry: '3d', maxExpiry: '30d' }, { csrf: 'wrong' })
     expect(res.status).toBe(403)
     expect(await res.text()).toContain('csrf_failed')
     expect((await links('settings')).stdout).toBe('default-expiry=7d\nmax-expiry=365d\n')
   })
 
   test('a default longer than the maximum: 400 invalid_request naming both, nothing changed', async () => {
-    const res = await postForm('/.admin/links/settings', { defaultExpiry: '90d', maxExpiry: '30d' })
+    const res = await owner.postForm('/.admin/links/settings', { defaultExpiry: '90d', maxExpiry: '30d' })
     expect(res.status).toBe(400)
     const body = await res.text()
     expect(body).toContain('<code id="error">invalid_request</code>')
@@ -97,29 +84,29 @@ describe('the owner sets a default of 3 days and a maximum of 30 on the Links pa
   })
 
   test('not a duration: 400 invalid_field', async () => {
-    const res = await postForm('/.admin/links/settings', { defaultExpiry: '3d', maxExpiry: 'forever' })
+    const res = await owner.postForm('/.admin/links/settings', { defaultExpiry: '3d', maxExpiry: 'forever' })
     expect(res.status).toBe(400)
     expect(await res.text()).toContain('<code id="error">invalid_field</code>')
   })
 
   test('Save: 303 back to the Links page, which says they apply to new links', async () => {
-    const res = await postForm('/.admin/links/settings', { defaultExpiry: '3d', maxExpiry: '30d' })
+    const res = await owner.postForm('/.admin/links/settings', { defaultExpiry: '3d', maxExpiry: '30d' })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe('/.admin/links?done=settings')
-    const body = await (await page('/.admin/links?done=settings')).text()
+    const body = await (await owner.page('/.admin/links?done=settings')).text()
     expect(body).toContain('they apply to new links; the links already made keep their expiry')
     expect(optionsOf(body, 'default-expiry').selected).toEqual(['3d'])
     expect(optionsOf(body, 'max-expiry').selected).toEqual(['30d'])
   })
 
   test('the share page offers nothing beyond 30 days, 3 days chosen', async () => {
-    const body = await (await page('/.admin/share?path=/private/report.txt')).text()
+    const body = await (await owner.page('/.admin/share?path=/private/report.txt')).text()
     expect(optionsOf(body, 'link-expires')).toEqual({ values: ['1d', '3d', '7d', '30d'], selected: ['3d'] })
   })
 
   test('a form asking for 31 days: 400 link_expiry_too_long naming the maximum, no link made', async () => {
     const before = await linkCount()
-    const res = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '31d' })
+    const res = await owner.postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '31d' })
     expect(res.status).toBe(400)
     const body = await res.text()
     expect(body).toContain('<code id="error">link_expiry_too_long</code>')
@@ -130,10 +117,10 @@ describe('the owner sets a default of 3 days and a maximum of 30 on the Links pa
 
   test('a form with no expiry gets the default; 30 days is allowed', async () => {
     const t0 = Date.now()
-    const res = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', name: 'no expiry chosen' })
+    const res = await owner.postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', name: 'no expiry chosen' })
     expect(res.status).toBe(200)
-    expect(await res.text()).toContain('it expires in 2 days') // 3 days less the moment since
-    expect((await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '30d' })).status).toBe(200)
+    expect(await res.text()).toContain('it expires in 3 days') // 3 days less the moment since, rounded
+    expect((await owner.postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '30d' })).status).toBe(200)
     const line = (await links('list')).stdout.split('\n').find(l => l.includes('no expiry chosen'))!
     const at = Date.parse(/\texpires (\S+)/.exec(line)![1]!)
     expect(at).toBeGreaterThanOrEqual(t0 + 3 * DAY_MS)
@@ -181,7 +168,7 @@ describe('solopod links settings and add keep to the same rule', () => {
     const added = await links('add', '/private/report.txt', '--expires', 'never', '--name', 'forever')
     expect(added.code).toBe(0)
     expect((await links('list')).stdout).toMatch(/\tforever\tnever expires\t/)
-    const body = await (await page('/.admin/share?path=/private/report.txt')).text()
+    const body = await (await owner.page('/.admin/share?path=/private/report.txt')).text()
     expect(optionsOf(body, 'link-expires')).toEqual({ values: ['1d', '3d', '7d', '30d', '90d', '365d', 'never'], selected: ['3d'] })
   })
 
@@ -190,7 +177,7 @@ describe('solopod links settings and add keep to the same rule', () => {
     expect(r.code).toBe(0)
     expect(r.stderr).toContain('the links already made keep their expiry')
     expect((await links('list')).stdout).toMatch(/\tforever\tnever expires\t/)
-    const body = await (await page('/.admin/links')).text()
+    const body = await (await owner.page('/.admin/links')).text()
     expect(body).toContain('(beyond your maximum)')
     expect(body).toContain('longer than your maximum now allows: a lower maximum applies to new links only')
   })
@@ -205,14 +192,14 @@ describe('the settings are kept in the store', () => {
     // a change on the stopped pod is what the server reads when it starts
     expect((await links('settings', '--default-expiry', '2d')).code).toBe(0)
     await pod.restart()
-    await signIn()
-    const body = await (await page('/.admin/share?path=/private/report.txt')).text()
+    owner = await ownerForms(pod)
+    const body = await (await owner.page('/.admin/share?path=/private/report.txt')).text()
     expect(optionsOf(body, 'link-expires')).toEqual({ values: ['1d', '2d', '7d'], selected: ['2d'] })
     expect((await links('settings')).stdout).toBe('default-expiry=2d\nmax-expiry=7d\n')
   })
 
   test('a stranger is sent to sign in, and may not post the settings', async () => {
-    const res = await page('/.admin/links', new CookieJar())
+    const res = await owner.page('/.admin/links', new CookieJar())
     expect(res.status).toBe(303)
     const post = await fetch(url('/.admin/links/settings'), {
       method: 'POST',
@@ -230,8 +217,8 @@ describe("the owner API's /.admin/api/link-settings: the same settings as JSON",
     fetch(url('/.admin/api/link-settings'), {
       method,
       headers: {
-        cookie: owner.header(),
-        'x-csrf-token': o.csrf ?? csrf,
+        cookie: owner.jar.header(),
+        'x-csrf-token': o.csrf ?? owner.csrf,
         origin: pod.baseUrl,
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
@@ -271,7 +258,7 @@ describe("the owner API's /.admin/api/link-settings: the same settings as JSON",
     const res = await api('PUT', { defaultExpiry: '2w', maxExpiry: '2w' })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ defaultExpiry: '14d', maxExpiry: '14d' })
-    const refused = await postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '15d' })
+    const refused = await owner.postForm('/.admin/links/add', { path: '/private/report.txt', allows: 'read', expires: '15d' })
     expect(refused.status).toBe(400)
     const page = await refused.text()
     expect(page).toContain('<code id="error">link_expiry_too_long</code>')

@@ -7,6 +7,7 @@ import { startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
 import { signInOwnerApp, type OwnerApp } from './notify-client.ts'
 import { encodeSegment } from '../../src/store/target.ts'
+import { csrfToken } from './owner-login.ts'
 
 let pod: RunningPod
 let owner: OwnerApp
@@ -14,7 +15,7 @@ let csrf: string
 beforeAll(async () => {
   pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/pub/', ['Read', 'Write', 'Append', 'Control']) })
   owner = await signInOwnerApp(pod, 'Move picker test app')
-  csrf = ((await owner.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: owner.browser.header() } })).json()) as { token: string }).token
+  csrf = await csrfToken(pod.baseUrl, owner.browser)
   for (const path of [`${ODD}inner/keep.txt`, '/pub/Plain/a.txt', '/pub/photo.txt', `/pub/${encodeSegment('100% sure')}/x.txt`])
     expect((await fetch(url(path), { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' })).status).toBe(201)
 })

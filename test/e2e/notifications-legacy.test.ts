@@ -7,6 +7,7 @@ import { startPod, type RunningPod } from './start-server.ts'
 import { Inbox, signInOwnerApp, type OwnerApp } from './notify-client.ts'
 import WebSocketClient from 'ws'
 import { privateKeyOf, signedHeaders } from '../auth/httpsig/sign-request.ts'
+import { csrfToken } from './owner-login.ts'
 
 let pod: RunningPod
 let owner: OwnerApp
@@ -225,8 +226,7 @@ describe('when access ends', () => {
       const { socket, lines, sub } = await legacySocket(via)
       sub(url(PRIVATE_DOC))
       expect(await lines.next()).toBe(`ack ${url(PRIVATE_DOC)}`)
-      const csrf = ((await app.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: app.browser.header() } })).json()) as { token: string })
-        .token
+      const csrf = { token: await csrfToken(pod.baseUrl, app.browser) }.token
       expect(
         (
           await fetch(url(`/.admin/api/consents/${encodeURIComponent(app.client.clientId)}`), {

@@ -6,6 +6,7 @@ import { connect } from 'node:net'
 import { startPod, type RunningPod } from './start-server.ts'
 import { expectRsError, linksOf } from '../rs/rs-helpers.ts'
 import { listenOnSocket, listenOnStream, signInOwnerApp, subscribe, type OwnerApp } from './notify-client.ts'
+import { csrfToken } from './owner-login.ts'
 
 let pod: RunningPod
 let owner: OwnerApp
@@ -74,8 +75,7 @@ describe('a revoked app', () => {
       const { inbox } = await listenOnSocket(String(sub.body.receiveFrom))
       await put(DOC, '<#d> <http://example.org/p> "4".')
       expect((await inbox.next()).type).toBe('Update')
-      const csrf = ((await app.browser.take(await fetch(url('/.admin/api/csrf'), { headers: { cookie: app.browser.header() } })).json()) as { token: string })
-        .token
+      const csrf = { token: await csrfToken(pod.baseUrl, app.browser) }.token
       const revoked = await fetch(url(`/.admin/api/consents/${encodeURIComponent(app.client.clientId)}`), {
         method: 'DELETE',
         headers: { cookie: app.browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl },

@@ -7,6 +7,7 @@ import { CookieJar, dpopProof, newDpopKey, type DpopKey } from '../op/op-fixture
 import { exchangeCode, obtainCodeOverHttp, serveClientIdDocument, type ClientIdServer, type TokenSet } from './oidc-client.ts'
 import { OWNER_PASSWORD, startPod, type RunningPod } from './start-server.ts'
 import { readUmaChallenge, requestUmaToken, umaTokenEndpoint } from './uma-client.ts'
+import { csrfToken } from './owner-login.ts'
 
 const SECRET = '/shared/secret.ttl'
 let pod: RunningPod
@@ -35,8 +36,7 @@ async function trade(path: string, method = 'GET'): Promise<Response> {
 }
 
 async function ownerApi(method: string, path: string): Promise<Response> {
-  const csrf = ((await browser.take(await fetch(`${pod.baseUrl}/.admin/api/csrf`, { headers: { cookie: browser.header() } })).json()) as { token: string })
-    .token
+  const csrf = { token: await csrfToken(pod.baseUrl, browser) }.token
   return fetch(pod.baseUrl + path, { method, headers: { cookie: browser.header(), 'x-csrf-token': csrf, origin: pod.baseUrl } })
 }
 
@@ -100,8 +100,7 @@ describe('signing a browser out ends what the apps it approved can buy', () => {
         return requestUmaToken(await umaTokenEndpoint(asUri), ticket, phoneTokens.id_token as string, phoneKey)
       }
       expect((await tradeOnPhone()).status).toBe(200)
-      const csrf = ((await browser.take(await fetch(`${pod.baseUrl}/.admin/api/csrf`, { headers: { cookie: browser.header() } })).json()) as { token: string })
-        .token
+      const csrf = { token: await csrfToken(pod.baseUrl, browser) }.token
       const sessions = (await (await fetch(`${pod.baseUrl}/.admin/api/sessions`, { headers: { cookie: browser.header() } })).json()) as {
         loginSessions: { id: string; current: boolean }[]
       }

@@ -11,6 +11,7 @@ import { exchangeCode, serveClientIdDocument, type ClientIdServer } from './oidc
 import { CHALLENGE, CookieJar, dpopProof, field, FORM, newDpopKey } from '../op/op-fixture.ts'
 import { expectRsError } from '../rs/rs-helpers.ts'
 import { allowAsProposed, browse, checkedRadio, signInAsVisitor } from './visitor-client.ts'
+import { csrfToken } from './owner-login.ts'
 
 let alice: RunningPod
 let bob: RunningPod
@@ -29,7 +30,7 @@ async function put(app: OwnerApp, url: string, body: string, type = 'text/plain'
 
 /** Bob's dashboard API, with the login cookie his browser got at his pod while signing in. */
 async function bobApi(path: string, browser: CookieJar): Promise<Response> {
-  const csrf = ((await browser.take(await fetch(b('/.admin/api/csrf'), { headers: { cookie: browser.header() } })).json()) as { token: string }).token
+  const csrf = await csrfToken(bob.baseUrl, browser)
   return fetch(b(path), { headers: { cookie: browser.header(), 'x-csrf-token': csrf, origin: bob.baseUrl } })
 }
 

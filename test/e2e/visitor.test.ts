@@ -7,6 +7,7 @@ import { startPod, type RunningPod } from './start-server.ts'
 import { signInOwnerApp, type OwnerApp } from './notify-client.ts'
 import { CookieJar, field } from '../op/op-fixture.ts'
 import { browse, postForm, signInAsVisitor, typeIntoSignIn } from './visitor-client.ts'
+import { csrfToken } from './owner-login.ts'
 
 let alice: RunningPod
 let bob: RunningPod
@@ -142,7 +143,7 @@ describe('what is shared with him, and nothing else', () => {
 describe("the owner's side", () => {
   async function ownerApi(method: string, path: string): Promise<Response> {
     const j = owner.browser
-    const csrf = ((await j.take(await fetch(a('/.admin/api/csrf'), { headers: { cookie: j.header() } })).json()) as { token: string }).token
+    const csrf = await csrfToken(alice.baseUrl, j)
     return fetch(a(path), { method, headers: { cookie: j.header(), 'x-csrf-token': csrf, origin: alice.baseUrl } })
   }
 
