@@ -4,6 +4,7 @@
 // the page says so instead of offering a form that could only fail.
 
 import type { Deps } from '../deps.ts'
+import { sharedByMeDone } from './shared-by-me-notices.ts'
 import { HttpError } from '../http/errors.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { localTime } from '../http/local-time.ts'
@@ -111,5 +112,5 @@ export async function submitGrantRevoke(deps: AdminDeps, form: Record<string, un
   const id = text(form.id)
   if (!id) throw new HttpError(400, 'invalid_field', 'id: expected the id of a grant of the list')
   await revokeGrant(deps.grants, id)
-  return seeOther(grantsPage('revoked'))
+  return seeOther(form.back === 'shared' ? sharedByMeDone('revoked') : grantsPage('revoked'))
 }

@@ -3,6 +3,7 @@
 // lists that item's links. A new link's URL is shown once, on the page its form answers: the pod keeps only
 // the token's hash (account/share-links.ts), so it cannot be shown again, and a 303 would have to carry it.
 
+import { sharedByMeDone } from './shared-by-me-notices.ts'
 import { linkQrCode } from './link-qr-code.ts'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
@@ -66,8 +67,17 @@ const beyondMaximum = (l: ShareLink, s: LinkExpirySettings, now: number) => s.ma
  * The links as a table, each with its Remove form; `from` set: the share page of that path, which the form returns to;
  * `settings` set: the links beyond the owner's maximum are marked.
  */
-export function linksTable(links: readonly ShareLink[], now: number, csrf: string, o: { from?: string; settings?: LinkExpirySettings } = {}): SafeHtml {
-  const { from, settings } = o
+/**
+ * `from`: the share page of this item, where Remove leads back; `back: 'shared'`: the Shared by me page, likewise;
+ * else the Links page.
+ */
+export function linksTable(
+  links: readonly ShareLink[],
+  now: number,
+  csrf: string,
+  o: { from?: string; back?: 'shared'; settings?: LinkExpirySettings } = {},
+): SafeHtml {
+  const { from, back, settings } = o
   // On a share page, the folder a link opens is said when it is not the page's own item
   const opens = from === undefined || links.some(l => l.path !== from)
   return html`<div class="table-wrap"><table class="stack"><caption class="visually-hidden">Share links</caption>
@@ -79,7 +89,7 @@ ${opens ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${break
     }</td><td data-label="Expires">${expiresText(l, now)}${
       settings !== undefined && beyondMaximum(l, settings, now) ? html` <span class="muted">(beyond your maximum)</span>` : ''
     }</td><td data-label="Uses">${String(l.uses)}</td>
-<td><form method="post" action="${ADMIN_PATHS.linksRemove}">${csrfField(csrf)}<input type="hidden" name="id" value="${l.id}">${from !== undefined ? html`<input type="hidden" name="from" value="${from}">` : ''}<button type="submit" class="small secondary" aria-label="Remove link ${l.name || readablePath(l.path)}">Remove</button></form></td></tr>`,
+<td><form method="post" action="${ADMIN_PATHS.linksRemove}">${csrfField(csrf)}<input type="hidden" name="id" value="${l.id}">${from !== undefined ? html`<input type="hidden" name="from" value="${from}">` : ''}${back !== undefined ? html`<input type="hidden" name="back" value="${back}">` : ''}<button type="submit" class="small secondary" aria-label="Remove link ${l.name || readablePath(l.path)}">Remove</button></form></td></tr>`,
   )}</tbody></table></div>`
 }
 
@@ -229,10 +239,11 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
   })
 }
 
-/** "Remove": back to the page the form was on, which says so; 404 `link_not_found` for a link already gone. */
+/** "Remove": back to the page the form was on (its share page, Shared by me or the Links page), which says so; 404 `link_not_found` for a link already gone. */
 export async function removeLinkFromForm(deps: LinkDeps, form: Record<string, unknown>): Promise<Response> {
   const id = typeof form.id === 'string' ? form.id : ''
   if (!(await removeShareLink(deps.store, id, deps.now())))
     throw new HttpError(404, 'link_not_found', 'there is no such link, or it was already removed; see the list of share links')
+  if (form.back === 'shared') return seeOther(sharedByMeDone('link-removed'))
   return seeOther(typeof form.from === 'string' && form.from !== '' ? shareOf(podPath(form.from), 'link-removed') : linksOnePage('removed'))
 }

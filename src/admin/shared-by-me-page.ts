@@ -5,6 +5,7 @@
 
 import type { Deps } from '../deps.ts'
 import type { PersonCards } from '../account/person-cards.ts'
+import { sharedByMeNotice } from './shared-by-me-notices.ts'
 import { agentCode, agentLabel } from './person-label.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
@@ -103,11 +104,11 @@ function grantsTable(
 <tbody>${grants.map(
     e => html`<tr><td data-label="What"><code>${breakableUrl(short(e.data.hasDataRegistration))}</code></td><td data-label="With">${whom(e.data.grantee)}</td>
 <td data-label="Since" class="words">${localTime(e.createdAt)}</td>
-<td><form method="post" action="${ADMIN_PATHS.grantsRevoke}" data-enhance="confirm" data-confirm="Revoke the grant for ${e.data.grantee}? The access ends with the next request.">${csrfField(csrf)}<input type="hidden" name="id" value="${e.id}"><button type="submit" class="small secondary" aria-label="Revoke the grant for ${e.data.grantee} on ${short(e.data.hasDataRegistration)}">Revoke</button></form></td></tr>`,
+<td><form method="post" action="${ADMIN_PATHS.grantsRevoke}" data-enhance="confirm" data-confirm="Revoke the grant for ${e.data.grantee}? The access ends with the next request.">${csrfField(csrf)}<input type="hidden" name="id" value="${e.id}"><input type="hidden" name="back" value="shared"><button type="submit" class="small secondary" aria-label="Revoke the grant for ${e.data.grantee} on ${short(e.data.hasDataRegistration)}">Revoke</button></form></td></tr>`,
   )}</tbody></table></div>`
 }
 
-export async function showSharedByMe(deps: SharedDeps, cookieHeader: string | null): Promise<Response> {
+export async function showSharedByMe(deps: SharedDeps, cookieHeader: string | null, done?: unknown): Promise<Response> {
   const now = deps.now()
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const [rules, links, all] = await Promise.all([readSharedRules(deps), listShareLinks(deps.store, now), deps.grants.list({})])
@@ -117,11 +118,12 @@ export async function showSharedByMe(deps: SharedDeps, cookieHeader: string | nu
   return renderOwnerPage(deps, cookieHeader, {
     heading: 'Shared by me',
     section: ADMIN_PATHS.share,
+    ...sharedByMeNotice(done),
     body: csrf => html`<p class="muted">Everything of your pod that someone other than you may use, and how. Take it back here, or on the item's sharing page.</p>
 <section class="panel" aria-labelledby="rules-h"><h2 id="rules-h">Access set in Sharing</h2>
 ${rules.length ? rulesTable(rules, whom) : html`<p class="muted">You have given no one else access.</p>`}</section>
 <section class="panel" aria-labelledby="links-h"><h2 id="links-h">Share links</h2>
-${links.length ? linksTable(links, now, csrf) : html`<p class="muted">No share links.</p>`}</section>
+${links.length ? linksTable(links, now, csrf, { back: 'shared' }) : html`<p class="muted">No share links.</p>`}</section>
 <section class="panel" aria-labelledby="grants-h"><h2 id="grants-h">Access grants</h2>
 ${grants.length ? grantsTable(grants, deps.cfg.baseUrl, csrf, whom) : html`<p class="muted">No access grants.</p>`}</section>`,
   })

@@ -51,7 +51,9 @@ export function sharingPlugin(deps: Deps) {
       })
       .post(ADMIN_PATHS.shareInherit, ({ body }) => useInheritedAccess(deps, body), { body: PlainForm, ownerForm: { next: shareNotChanged } })
       // Share links: made on the share page, listed and removed on their own page too
-      .get(ADMIN_PATHS.sharedByMe, ({ request }) => showSharedByMe(deps, request.headers.get('cookie')), { ownerPage: { returnTo: ADMIN_PATHS.sharedByMe } })
+      .get(ADMIN_PATHS.sharedByMe, ({ request, query }) => showSharedByMe(deps, request.headers.get('cookie'), query.done), {
+        ownerPage: { returnTo: ADMIN_PATHS.sharedByMe },
+      })
       .get(ADMIN_PATHS.links, ({ request, query }) => showLinksPage(deps, request, query), { ownerPage: { returnTo: ADMIN_PATHS.links } })
       .post(ADMIN_PATHS.linksAdd, ({ request, body }) => createLinkFromForm(deps, request, body), {
         body: PlainForm,

@@ -79,3 +79,46 @@ describe('GET /.admin/shared', () => {
     expect(res.headers.get('location')).toContain('/.oidc/login')
   })
 })
+
+describe('taking something back from the page leads back to it', () => {
+  const post = async (path: string, fields: Record<string, string>) => {
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await (await page()).text())![1]!
+    return pod.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: pod.owner.header(), origin: pod.base },
+      body: new URLSearchParams({ csrf, ...fields }).toString(),
+    })
+  }
+  const formIds = async (action: string) =>
+    [...(await (await page()).text()).matchAll(new RegExp(`action="${action}"[^>]*>.*?name="id" value="([^"]+)"`, 'g'))].map(m => m[1]!)
+
+  test("a link's Remove: 303 to Shared by me, which says so and lists it no more", async () => {
+    // both forms on the page say where to come back
+    expect((await (await page()).text()).match(/<input type="hidden" name="back" value="shared">/g)).toHaveLength(2)
+    const [id] = await formIds('/.admin/links/remove')
+    const res = await post('/.admin/links/remove', { id: id!, back: 'shared' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/.admin/shared?done=link-removed')
+    const after = await (await pod.request(res.headers.get('location')!, { headers: { cookie: pod.owner.header() } })).text()
+    expect(after).toContain('Link removed: it opens nothing from now on')
+    expect(after).toContain('No share links.')
+  })
+
+  test("a grant's Revoke: 303 to Shared by me, which says so and lists it no more", async () => {
+    const [id] = await formIds('/.admin/grants/revoke')
+    const res = await post('/.admin/grants/revoke', { id: id!, back: 'shared' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/.admin/shared?done=revoked')
+    const after = await (await pod.request(res.headers.get('location')!, { headers: { cookie: pod.owner.header() } })).text()
+    expect(after).toContain('Grant revoked: the access ends with the next request')
+    expect(after).toContain('No access grants.')
+  })
+
+  test('a ?done= the page did not send shows nothing (never echoed)', async () => {
+    const res = await pod.request('/.admin/shared?done=%3Cb%3Ehacked', { headers: { cookie: pod.owner.header() } })
+    expect(res.status).toBe(200)
+    const body = await res.text()
+    expect(body).not.toContain('hacked')
+    expect(body).not.toContain('class="notice"')
+  })
+})
