@@ -222,7 +222,10 @@ async function handDownStatements(store: Store, keys: readonly string[], records
     if (![...all.values()].some(r => r.sameAs !== undefined)) continue
     const changed = new Set<string>()
     // Newest first: a pointer removed too passes on what it was handed before its own pointers are seen to.
-    for (const key of [...dropped.keys()].filter(k => pathOfVersionKey(k) === path).sort().reverse()) {
+    for (const key of [...dropped.keys()]
+      .filter(k => pathOfVersionKey(k) === path)
+      .sort()
+      .reverse()) {
       const gone = all.get(key)
       if (!gone) continue
       for (const [other, record] of all) {
