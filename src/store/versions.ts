@@ -207,37 +207,38 @@ export async function dropVersions(store: Store, keys: readonly string[]): Promi
 }
 
 /**
- * The rewritten records of the versions kept that point (`sameAs`) at one of `keys` (about to be removed). Reads
- * the records of each path concerned once, in full: an identical rewrite's pointer is not always the key just
- * before its target (a state moved in keeps its older time), and this runs in the sweep, off the request path.
+ * The rewritten records of the versions kept that name (`sameAs`) one of `keys`, about to be removed: each is given
+ * what the removed one held, or where it pointed. Newest first, so a removed pointer passes on what it was handed.
  */
 async function handDownStatements(store: Store, keys: readonly string[], records: readonly (VersionRecord | undefined)[]): Promise<WriteOp[]> {
-  const dropped = new Map<string, VersionRecord>()
-  for (const [i, key] of keys.entries()) if (records[i]?.meta.kind !== 'binary' && records[i]) dropped.set(key, records[i]!)
-  const paths = new Set([...dropped.keys()].map(pathOfVersionKey))
-  const ops: WriteOp[] = []
-  for (const path of paths) {
-    const all = new Map<string, VersionRecord>()
-    for await (const [key, record] of store.versions.iterator(pathRange(path))) all.set(key, record)
-    if (![...all.values()].some(r => r.sameAs !== undefined)) continue
-    const changed = new Set<string>()
-    // Newest first: a pointer removed too passes on what it was handed before its own pointers are seen to.
-    for (const key of [...dropped.keys()]
-      .filter(k => pathOfVersionKey(k) === path)
-      .sort()
-      .reverse()) {
-      const gone = all.get(key)
-      if (!gone) continue
-      for (const [other, record] of all) {
-        if (record.sameAs !== gone.from || other === key) continue
-        const { sameAs: _, graph: __, ...rest } = record
-        all.set(other, { ...rest, ...(gone.graph ? { graph: gone.graph } : gone.sameAs !== undefined ? { sameAs: gone.sameAs } : {}) })
-        changed.add(other)
-      }
-    }
-    for (const key of changed) if (!dropped.has(key)) ops.push({ type: 'put', key, value: all.get(key)!, ...inSublevel(store.versions) })
+  const updated = new Map<string, VersionRecord>()
+  const removed = keys
+    .map((key, i) => [key, records[i]] as const)
+    .filter((e): e is readonly [string, VersionRecord] => e[1] !== undefined && e[1].meta.kind !== 'binary')
+    .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
+  for (const [key, record] of removed) {
+    const gone = updated.get(key) ?? record
+    const before = await stateBefore(store, key, gone.from)
+    if (!before) continue
+    const named = updated.get(before[0]) ?? before[1]
+    if (named.sameAs !== gone.from) continue
+    const { sameAs: _, graph: __, ...rest } = named
+    updated.set(before[0], { ...rest, ...(gone.graph ? { graph: gone.graph } : gone.sameAs !== undefined ? { sameAs: gone.sameAs } : {}) })
   }
-  return ops
+  const dropped = new Set(keys)
+  return [...updated].filter(([key]) => !dropped.has(key)).map(([key, value]) => ({ type: 'put', key, value, ...inSublevel(store.versions) }))
+}
+
+/**
+ * The only version that can name the state written at `from` (the version `key`): the state just before it at its
+ * path, which ended when it was written. Read back from `key`, past versions of states that came there later by a
+ * move (they keep their older `from`, so sort before it, but ended after it): usually one record read.
+ */
+async function stateBefore(store: Store, key: string, from: number): Promise<[string, VersionRecord] | undefined> {
+  for await (const [k, record] of store.versions.iterator({ gt: `${pathOfVersionKey(key)}\0`, lt: key, reverse: true })) {
+    if (record.until <= from) return [k, record]
+  }
+  return undefined
 }
 
 /**

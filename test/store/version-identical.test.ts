@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { Parser, Writer } from 'n3'
 import type { Quad } from '@rdfjs/types'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { getMeta, readTriples, writeResource } from '../../src/store/resources.ts'
+import { deleteResource, getMeta, readTriples, writeResource } from '../../src/store/resources.ts'
+import { moveResource } from '../../src/store/move-resource.ts'
 import { dropVersions, getVersion, readVersionSpans, versionStatements, type ChangeAuthor } from '../../src/store/versions.ts'
 import { versionRecordEncoding } from '../../src/store/version-encoding.ts'
 import { thinVersions } from '../../src/store/version-sweep.ts'
@@ -117,6 +118,23 @@ describe('thinning around identical rewrites', () => {
     await dropVersions(store, [(await readVersionSpans(store, '/now.ttl'))[1]!.key])
     expect(await getVersion(store, '/now.ttl', B)).toMatchObject({ sameAs: B + 2 * MIN })
     expect(await statementsOf('/now.ttl', B)).toEqual(nt(await readTriples(store, BASE, '/now.ttl')))
+  })
+
+  test('the version that names a removed one is found past a state moved in later with an older time', async () => {
+    await writeTurtle(store, BASE, '/moved/from.ttl', '<#it> <http://schema.org/text> "M".', B + 5 * MIN)
+    await writeTurtle(store, BASE, '/moved/x.ttl', A_TTL, B)
+    await rewrite('/moved/x.ttl', A_TTL, B + 10 * MIN)
+    await deleteResource(store, BASE, '/moved/x.ttl', B + 20 * MIN)
+    await moveResource(store, BASE, '/moved/from.ttl', '/moved/x.ttl', B + 30 * MIN)
+    await rewrite('/moved/x.ttl', '<#it> <http://schema.org/text> "N".', B + 40 * MIN)
+    // In key order: the identical rewrite's (from B), the moved state's (from B+5m, ended at B+40m), the one it names (B+10m).
+    const spans = await readVersionSpans(store, '/moved/x.ttl')
+    expect(spans.map(s => s.from)).toEqual([B, B + 5 * MIN, B + 10 * MIN])
+    await dropVersions(store, [spans[2]!.key])
+    const kept = (await getVersion(store, '/moved/x.ttl', B))!
+    expect(kept.graph).toBeDefined()
+    expect(nt((await versionStatements(store, BASE, '/moved/x.ttl', kept))!)).toEqual(nt(parseTurtle('/moved/x.ttl', A_TTL)))
+    expect(await statementsOf('/moved/x.ttl', B + 5 * MIN)).toEqual(['<http://localhost:3996/moved/x.ttl#it> <http://schema.org/text> "M" .'])
   })
 
   test('the disk-share cap counts nothing for an identical rewrite', async () => {
