@@ -6,7 +6,7 @@ import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { getMeta, readTriples, type WriteResult } from '../store/resources.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'
-import { firstVersionSpan, getVersion, lastVersionSpan, latestVersionBefore, unpackGraph, versionSpans, type VersionSpan } from '../store/versions.ts'
+import { firstVersionSpan, getVersion, lastVersionSpan, latestVersionBefore, versionSpans, versionStatements, type VersionSpan } from '../store/versions.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { readGraphStatements } from '../rdf/graph-statements.ts'
 import { serializeDocument } from '../rdf/serialize-rdf.ts'
@@ -58,6 +58,10 @@ export interface VersionReads {
 /** The layer's own PUT in one step (put-resource.ts `putInOneStep`). */
 type Put = (who: Acting, path: string, contentType: string | null, body: OutgoingBody) => Promise<WriteResult>
 
+/** A memento whose statements a racing sweep removed between finding it and reading it. */
+const throwGone = (path: string): never => {
+  throw notKept(path)
+}
 const notKept = (path: string) => new HttpError(404, 'memento_not_found', `no state of ${path} is kept from that time`)
 /** A folder's memento is its own statements (its listing is its members' versions), served as a document. */
 const asDocument = (meta: ResourceMeta): ResourceMeta => (meta.kind === 'container' ? { ...meta, kind: 'rdf' } : meta)
@@ -76,7 +80,10 @@ export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
     }
     const version = Number.isSafeInteger(from) ? await getVersion(store, path, from) : undefined
     if (!version) return undefined
-    return { meta: version.meta, ...(version.graph ? { statements: async () => unpackGraph(store.quads, version.graph!) } : {}) }
+    return {
+      meta: version.meta,
+      ...(version.meta.kind !== 'binary' ? { statements: async () => (await versionStatements(store, cfg.baseUrl, path, version)) ?? throwGone(path) } : {}),
+    }
   }
 
   async function readMemento(who: Acting, path: string, from: number): Promise<Memento> {

@@ -152,6 +152,8 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
 
   const writes: MetaWrites = new Map()
   const batch = graphChangeOps(store.quads, oldKeys, newQuads)
+  // The very same statements written again: the version names the new state for them rather than copy them.
+  const kept = previous && previous.kind !== 'binary' && content.kind !== 'binary' && batch.length === 0 ? { sameAs: writtenAt } : oldKeys
   for (const dir of missing) {
     const made = containerMeta(now)
     putMeta(batch, store, writes, dir, made)
@@ -164,7 +166,7 @@ export async function writeResource(store: Store, baseUrl: string, path: string,
   if (blob) batch.push(put(store.blobRefs, blob.id, path))
   if (previous?.blob !== undefined) batch.push(del(store.blobRefs, previous.blob))
   // The replaced state stays as a version (its file with it: `released` keeps what a version holds).
-  if (previous) batch.push(...versionOps(store, baseUrl, path, previous, oldKeys, 'update', writtenAt, by))
+  if (previous) batch.push(...versionOps(store, baseUrl, path, previous, kept, 'update', writtenAt, by))
   else batch.push(...creationOps(store, path, meta, by))
   const parent = parentPath(path)
   if (!previous && parent && !isAuxiliaryPath(path)) batch.push(put(store.contains, memberKey(parent, path), UNREAD_VALUE))

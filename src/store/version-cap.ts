@@ -52,8 +52,11 @@ export async function capVersions(store: Store, now: number, shareBytes: number,
     if (blob !== undefined) {
       holders.set(blob, (holders.get(blob) ?? 0) + 1)
       await countBlob(blob, record.meta.size)
-    } else held += record.meta.size
-    candidates.push({ key, until: record.until, rdf: blob === undefined ? record.meta.size : 0, ...(blob !== undefined ? { blob } : {}) })
+    }
+    // An identical rewrite's version holds no statements of its own (sameAs): nothing to count, nothing freed.
+    const rdf = blob === undefined && record.sameAs === undefined ? record.meta.size : 0
+    held += rdf
+    candidates.push({ key, until: record.until, rdf, ...(blob !== undefined ? { blob } : {}) })
   }
   const items = (await readTrash(store)).sort((a, b) => a.deletedAt - b.deletedAt) // oldest first
   for (const item of items) {

@@ -40,6 +40,12 @@ export interface VersionRecord {
   readonly meta: ResourceMeta
   /** RDF documents and containers: their own statements. */
   readonly graph?: PackedGraph
+  /**
+   * Instead of `graph`, when a write replaced the state with the very same statements: they are those of the state
+   * written at this time at the same path (a later version, or the current state). No second copy is kept;
+   * `dropVersions` hands the statements down before it removes the state this names (docs/versions.md).
+   */
+  readonly sameAs?: number
 }
 
 /** A version's place in time, read from its key alone (a TimeMap reads no record). */

@@ -13,6 +13,7 @@ import { UNREAD_VALUE } from './quad-ops.ts'
 import {
   isHeldByVersion,
   padTime,
+  pathOfVersionKey,
   spanOf,
   versionBlobKey,
   versionKey,
@@ -44,7 +45,13 @@ const { namedNode, quad, defaultGraph } = DataFactory
 const pathRange = (path: string) => ({ gt: `${path}\0`, lt: `${path}\0\uffff` })
 
 /**
- * The operations that keep `meta` (the state at `path` that this change replaces or removes, stored under
+ * The statements a version keeps: the replaced graph's stored keys, or, when the change wrote the very same
+ * statements back, the time of the state it wrote (which holds them: no second copy).
+ */
+export type KeptStatements = readonly string[] | { readonly sameAs: number }
+
+/**
+ * The operations that keep `meta` (the state at `path` that this change replaces or removes, its statements
  * `keys`) as a version (a move's names where it went, `to`); none when versions are off. They join the change's batch: after a crash the change and
  * its version are both there or neither.
  */
@@ -53,7 +60,7 @@ export function versionOps(
   baseUrl: string,
   path: string,
   meta: ResourceMeta,
-  keys: readonly string[],
+  keys: KeptStatements,
   end: VersionEnd,
   now: number,
   by?: ChangeAuthor,
@@ -68,7 +75,7 @@ export function versionOps(
     ...(to !== undefined ? { to } : {}),
     ...(by ? { by } : {}),
     meta,
-    ...(meta.kind !== 'binary' ? { graph: packGraph(store.quads, baseUrl + path, keys) } : {}),
+    ...(meta.kind === 'binary' ? {} : 'sameAs' in keys ? { sameAs: keys.sameAs } : { graph: packGraph(store.quads, baseUrl + path, keys) }),
   }
   const ops: WriteOp[] = [
     { type: 'put', key, value: record, ...inSublevel(store.versions) },
@@ -97,6 +104,32 @@ export function unpackGraph(quads: Quadstore, packed: PackedGraph): Quad[] {
     const q = quadReader.read(packed.prefix + rest, index.prefix.length, index.terms, DataFactory as never, quads.prefixes) as Quad
     return quad(q.subject, q.predicate, q.object, defaultGraph()) as Quad
   })
+}
+
+/**
+ * A version's statements (default graph): its own, or, for an identical rewrite's (`sameAs`), those of the state
+ * that holds them, followed forward (a later version, or the current state). Undefined for a file's version, or
+ * when the chain no longer leads anywhere (a read racing the sweep).
+ */
+export async function versionStatements(store: Store, baseUrl: string, path: string, record: VersionRecord): Promise<Quad[] | undefined> {
+  let at = record
+  for (;;) {
+    if (at.graph) return unpackGraph(store.quads, at.graph)
+    if (at.sameAs === undefined) return undefined
+    const next = await getVersion(store, path, at.sameAs)
+    if (next) {
+      at = next
+      continue
+    }
+    // Not a version yet: the current state, unless a write replaced it meanwhile (its version is then written).
+    const { items } = await store.quads.get({ graph: namedNode(baseUrl + path) })
+    const triples = items.map(q => quad(q.subject, q.predicate, q.object, defaultGraph()) as Quad)
+    const current = await store.meta.get(path)
+    if (current?.modified === at.sameAs) return triples
+    const replaced = await getVersion(store, path, at.sameAs)
+    if (!replaced) return undefined
+    at = replaced
+  }
 }
 
 /** Records who created `path` (its first state `meta`) in the creation's batch; none when versions are off. */
@@ -152,11 +185,15 @@ export async function latestVersionBefore(store: Store, path: string, at: number
   return undefined
 }
 
-/** Removes these versions in one synced batch, then the files only they held. */
+/**
+ * Removes these versions in one synced batch, then the files only they held. A version kept whose statements are
+ * those of one removed here (`sameAs`, an identical rewrite) is given them in the same batch: what the removed one
+ * held, or where it pointed.
+ */
 export async function dropVersions(store: Store, keys: readonly string[]): Promise<void> {
   const records = await store.versions.getMany([...keys])
   const blobs: string[] = []
-  const ops: WriteOp[] = []
+  const ops = await handDownStatements(store, keys, records)
   for (const [i, key] of keys.entries()) {
     ops.push({ type: 'del', key, ...inSublevel(store.versions) }, { type: 'del', key: versionTimeKey(key), ...inSublevel(store.versionTimes) })
     const blob = records[i]?.meta.blob
@@ -167,6 +204,41 @@ export async function dropVersions(store: Store, keys: readonly string[]): Promi
   }
   await store.commit(ops)
   await releaseBlobs(store, blobs)
+}
+
+/**
+ * The rewritten records of the versions kept that name (`sameAs`) one of `keys`, about to be removed: each is given
+ * what the removed one held, or where it pointed. Newest first, so a removed pointer passes on what it was handed.
+ */
+async function handDownStatements(store: Store, keys: readonly string[], records: readonly (VersionRecord | undefined)[]): Promise<WriteOp[]> {
+  const updated = new Map<string, VersionRecord>()
+  const removed = keys
+    .map((key, i) => [key, records[i]] as const)
+    .filter((e): e is readonly [string, VersionRecord] => e[1] !== undefined && e[1].meta.kind !== 'binary')
+    .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
+  for (const [key, record] of removed) {
+    const gone = updated.get(key) ?? record
+    const before = await stateBefore(store, key, gone.from)
+    if (!before) continue
+    const named = updated.get(before[0]) ?? before[1]
+    if (named.sameAs !== gone.from) continue
+    const { sameAs: _, graph: __, ...rest } = named
+    updated.set(before[0], { ...rest, ...(gone.graph ? { graph: gone.graph } : gone.sameAs !== undefined ? { sameAs: gone.sameAs } : {}) })
+  }
+  const dropped = new Set(keys)
+  return [...updated].filter(([key]) => !dropped.has(key)).map(([key, value]) => ({ type: 'put', key, value, ...inSublevel(store.versions) }))
+}
+
+/**
+ * The only version that can name the state written at `from` (the version `key`): the state just before it at its
+ * path, which ended when it was written. Read back from `key`, past versions of states that came there later by a
+ * move (they keep their older `from`, so sort before it, but ended after it): usually one record read.
+ */
+async function stateBefore(store: Store, key: string, from: number): Promise<[string, VersionRecord] | undefined> {
+  for await (const [k, record] of store.versions.iterator({ gt: `${pathOfVersionKey(key)}\0`, lt: key, reverse: true })) {
+    if (record.until <= from) return [k, record]
+  }
+  return undefined
 }
 
 /**

@@ -162,6 +162,29 @@ describe('a move says where the state went, whatever face moved it', () => {
   })
 })
 
+describe('an identical rewrite (the same statements saved again)', () => {
+  test('shows who saved it with which app; its memento reads the statements; restoring the state before it works', async () => {
+    const A = '<#a> <http://xmlns.com/foaf/0.1/name> "Same".'
+    expect((await app('PUT', '/notes/same.ttl', A)).status).toBe(201)
+    expect((await app('PUT', '/notes/same.ttl', A)).status).toBe(204)
+    expect((await app('PUT', '/notes/same.ttl', '<#a> <http://xmlns.com/foaf/0.1/name> "Other".')).status).toBe(204)
+    const body = await (await page('/.admin/activity?folder=/notes/')).text()
+    expect(body.match(/changed <a href="\/.admin\/history\?path=%2Fnotes%2Fsame.ttl">/g)?.length).toBe(2)
+    expect(body).toContain(`with <a href="/.admin/activity?app=${notes.id}&amp;folder=%2Fnotes%2F">Notes app</a>`)
+    const map = await (await app('GET', '/notes/same.ttl?ext=timemap')).text()
+    const mementos = [...map.matchAll(/<([^>]+\?version=(\d+))>/g)].map(m => m[2]!)
+    expect(mementos.length).toBe(3)
+    for (const version of mementos.slice(0, 2)) {
+      const res = await app('GET', `/notes/same.ttl?version=${version}`)
+      expect(res.status).toBe(200)
+      expect(await res.text()).toContain('"Same"')
+    }
+    const restored = await api('/.admin/api/restore-version', { path: '/notes/same.ttl', datetime: Number(mementos[0]) })
+    expect(restored.status).toBe(200)
+    expect(await (await app('GET', '/notes/same.ttl')).text()).toContain('"Same"')
+  })
+})
+
 describe("a file's history", () => {
   test('each version with its date, who, size, view, download and Restore this version; linked from the view page', async () => {
     // the pod's path is as the URL has it (percent-encoded); the pages show it decoded

@@ -215,7 +215,9 @@ describe('durability (storage: synced batches)', () => {
       const docOf = (lane: number) => `${CONTAINER}versioned-${lane}`
       const writer = async (lane: number) => {
         while (!killed) {
-          const token = randomToken()
+          // Every other write repeats the one before it: an identical rewrite's version names the state after it
+          // (store/versions.ts sameAs), and reads back through it after the crash as well.
+          const token = acked[lane]!.length % 2 === 1 ? acked[lane]!.at(-1)! : randomToken()
           inFlight[lane] = token
           const res = await fetch(`${origin}${docOf(lane)}`, {
             method: 'PUT',
@@ -249,7 +251,9 @@ describe('durability (storage: synced batches)', () => {
         const current = await tokenOf(`${second.baseUrl}${docOf(lane)}`)
         const landed = inFlight[lane] !== undefined && current === inFlight[lane]
         const expected = landed ? [...acked[lane]!, inFlight[lane]] : acked[lane]!
-        if (JSON.stringify(states) !== JSON.stringify(expected))
+        // An unacknowledged repeat of the last token may or may not have landed: the current state cannot tell.
+        const alsoRight = landed && inFlight[lane] === acked[lane]!.at(-1) ? [acked[lane]!] : []
+        if (![expected, ...alsoRight].some(e => JSON.stringify(states) === JSON.stringify(e)))
           problems.push(`${docOf(lane)}: states ${JSON.stringify(states)}, acknowledged ${JSON.stringify(expected)}`)
         if (states.at(-1) !== current) problems.push(`${docOf(lane)}: the last memento is not the current state`)
       }
