@@ -7,7 +7,20 @@
 // sent and `<id>.<k>` after k parts. Sending parts writes the next tail file, then the state naming the new parts,
 // then removes the old tail: a crash at any point leaves the state and the tail it names agreeing.
 
-import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, renameSync, rmSync, statSync, writeFileSync, fsyncSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  closeSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  fsyncSync,
+} from 'node:fs'
 import { open, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -56,6 +69,7 @@ interface RunningHash {
 export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlobs {
   const { multipart, partSize: PART } = deps
   const root = join(dataDir, UPLOADS_DIR)
+  mkdirSync(root, { recursive: true, mode: 0o700 })
   const check = (id: string) => {
     if (!ID.test(id)) throw new Error(`not an upload id: ${JSON.stringify(id)}`)
     return id
