@@ -6,7 +6,6 @@
 import { AwsClient } from 'aws4fetch'
 import { BlobStoreUnavailable } from './blob-store.ts'
 import type { S3BlobConfig } from '../config.ts'
-import type { S3Credentials } from './s3-blob-store.ts'
 
 export interface SentPart {
   readonly n: number
@@ -44,7 +43,7 @@ export interface S3Multipart {
   listUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>
 }
 
-export function openS3Multipart(cfg: S3BlobConfig, credentials: S3Credentials): S3Multipart {
+export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly accessKeyId: string; readonly secretAccessKey: string }): S3Multipart {
   // No retries of its own: a request either answers within the bucket's time limit or the client is told 503.
   const aws = new AwsClient({ ...credentials, service: 's3', region: cfg.region, retries: 0 })
   const urlOf = (key: string, query = '') => `${cfg.endpoint}/${cfg.bucket}/${key.split('/').map(encodeURIComponent).join('/')}${query}`

@@ -16,6 +16,7 @@ import { openS3BlobStore, PART_SIZE } from '../../src/store/s3-blob-store.ts'
 import { openS3Multipart } from '../../src/store/s3-multipart.ts'
 import type { S3BlobConfig } from '../../src/config.ts'
 import type { BlobStore } from '../../src/store/blob-store.ts'
+import { privateKeyOf, signedHeaders } from '../auth/httpsig/sign-request.ts'
 
 setDefaultTimeout(120_000)
 
@@ -23,10 +24,12 @@ const missing = cephMissing()
 if (missing) console.log(missing)
 
 const PREFIX = 'pod-resume'
+const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 const MIB = 1024 * 1024
 let engine: CephRgw
 let pod: RunningPod
 let cfg: S3BlobConfig
+let keyFile: string
 
 beforeAll(async () => {
   if (missing) return
@@ -35,7 +38,13 @@ beforeAll(async () => {
   process.env.AWS_SECRET_ACCESS_KEY = engine.secretAccessKey
   cfg = { bucket: engine.bucket, prefix: `${PREFIX}/`, endpoint: engine.endpoint, region: 'us-east-1', timeoutMs: 3000, sweepGraceMs: 3_600_000 }
   pod = await startPod({
-    seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
+    seed: async (dir, base) => {
+      await seedPublicContainer(dir, base, '/files/', ['Read', 'Write'])
+      // A key of the pod's own (/keys/local) for signed appends.
+      keyFile = join(dir, 'local.jwk')
+      const added = Bun.spawnSync([process.execPath, MAIN, 'keys', 'add', '--data', dir, '--name', 'local', '--out', keyFile], { stderr: 'pipe' })
+      if (added.exitCode !== 0) throw new Error(`keys add failed: ${added.stderr.toString()}`)
+    },
     extraArgs: ['--blob-store', `s3://${engine.bucket}/${PREFIX}`, '--s3-endpoint', engine.endpoint, '--s3-timeout-seconds', '3'],
   })
 }, 120_000)
@@ -174,6 +183,45 @@ describe.skipIf(missing !== undefined)('issue 39: resumable uploads assembled fr
     const res = await append(upload, PART_SIZE, bytes.slice(PART_SIZE), true)
     expect(res.status).toBe(201)
     await expectStored('/files/down.bin', bytes)
+  })
+
+  test('a signed append whose Content-Digest does not match is refused and nothing of it is kept or sent; a matching one is held until checked', async () => {
+    const key = { key: privateKeyOf(JSON.parse(await Bun.file(keyFile).text()) as Record<string, unknown>), alg: 'ecdsa-p256-sha256', keyid: '/keys/local#key' }
+    const signedFetch = async (url: string, init: { method: string; headers: Record<string, string>; body?: Uint8Array<ArrayBuffer> }, digestOf?: Uint8Array) =>
+      fetch(url, {
+        ...init,
+        headers: await signedHeaders(url, { ...key, method: init.method, headers: init.headers, ...(digestOf ? { body: digestOf } : {}) }),
+      })
+    const bytes = new Uint8Array(randomBytes(PART_SIZE + 2 * MIB))
+    const before = await uploadsInBucket()
+    const created = await signedFetch(pod.baseUrl + '/files/signed.bin', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', 'upload-length': String(bytes.length), ...draft(false) },
+    })
+    expect(created.status).toBe(201)
+    const upload = created.headers.get('location')!
+    const patch = (offset: number, body: Uint8Array<ArrayBuffer>, complete: boolean, digestOf: Uint8Array = body) =>
+      signedFetch(
+        upload,
+        { method: 'PATCH', headers: { 'content-type': 'application/partial-upload', 'upload-offset': String(offset), ...draft(complete) }, body },
+        digestOf,
+      )
+    // A whole part and more, signed for other bytes.
+    const first = bytes.slice(0, PART_SIZE + MIB)
+    const refused = await patch(0, first, false, new Uint8Array(first.length))
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_signature"')
+    expect(await uploadsInBucket()).toBe(before)
+    expect(localBytes(pod.dataDir, idOf(upload)) - statSync(join(pod.dataDir, 'uploads', `${idOf(upload)}.json`)).size).toBe(0)
+    // Matching (at offset 0 still): kept on the local disk whole until checked, sent on as parts by the next append.
+    const kept = await patch(0, first, false)
+    expect(kept.status).toBe(204)
+    expect(kept.headers.get('upload-offset')).toBe(String(first.length))
+    expect(await uploadsInBucket()).toBe(before)
+    const done = await patch(first.length, bytes.slice(first.length), true)
+    expect(done.status).toBe(201)
+    await expectStored('/files/signed.bin', bytes)
+    expect(await uploadsInBucket()).toBe(before)
   })
 
   test('a cancelled upload is aborted in the bucket (ListMultipartUploads shows none) and its local files go', async () => {
