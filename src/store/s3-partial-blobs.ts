@@ -269,12 +269,6 @@ export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlo
     return tail === undefined ? undefined : sentBytes(state) + tail
   }
 
-  async function hashFile(file: string): Promise<string> {
-    const hash = new Bun.CryptoHasher('sha256')
-    for await (const chunk of Bun.file(file).stream() as unknown as AsyncIterable<Uint8Array>) hash.update(chunk)
-    return hash.digest('hex')
-  }
-
   function removeFiles(id: string, keepState: boolean) {
     for (const name of readdirSync(root)) {
       const m = FILE.exec(name)
