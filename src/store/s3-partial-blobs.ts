@@ -366,10 +366,13 @@ export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlo
         removed++
       }
       for (const id of live) {
-        // Tails a crash left behind: the state names one.
-        const state = stateOf(id)
-        const kept = state ? new Set([`${id}.json`, state.parts.length === 0 ? id : `${id}.${state.parts.length}`]) : new Set<string>()
-        for (const name of names) if (FILE.exec(name)?.[1] === id && !kept.has(name)) rmSync(join(root, name), { force: true })
+        // Tails a crash left behind once their parts were recorded; never a later one (an append may be writing it).
+        const sent = stateOf(id)?.parts.length ?? 0
+        for (const name of names) {
+          const m = FILE.exec(name)
+          if (m?.[1] !== id || name.endsWith('.json') || name.endsWith('.tmp')) continue
+          if ((m[2] === undefined ? 0 : Number(m[2])) < sent) rmSync(join(root, name), { force: true })
+        }
       }
       return removed
     },

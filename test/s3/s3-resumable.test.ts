@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -300,9 +300,18 @@ describe.skipIf(missing !== undefined)('issue 39: the partial uploads of the S3 
       await store.appendPartial(up, [new Uint8Array(PART_SIZE + 10)], limits)
     }
     expect(await uploadsInBucket('swept/')).toBe(2)
+    // What crashes leave of the live one: the tail before its part was recorded, and a next tail not yet recorded.
+    writeFileSync(join(dir, 'uploads', kept), new Uint8Array(PART_SIZE + 10))
+    writeFileSync(join(dir, 'uploads', `${kept}.2`), 'x')
     expect(await store.sweepPartials(async ids => ids.map(i => i === kept))).toBe(1)
     expect(await uploadsInBucket('swept/')).toBe(1)
     expect(readdirSync(join(dir, 'uploads')).filter(n => n.startsWith(gone))).toEqual([])
+    // The older tail goes; the later one is left to the append that may be writing it (it overwrites it anyway).
+    expect(
+      readdirSync(join(dir, 'uploads'))
+        .filter(n => n.startsWith(kept))
+        .sort(),
+    ).toEqual([`${kept}.1`, `${kept}.2`, `${kept}.json`])
     expect(store.partialSize(kept)).toBe(PART_SIZE + 10)
   })
 })
