@@ -4,6 +4,7 @@
 import { HttpError } from '../http/errors.ts'
 import { signedBodyCheck } from '../auth/httpsig/http-sig.ts'
 import { BlobWriteError } from '../store/blob-store.ts'
+import { blobRefusal } from '../resources/blob-unavailable.ts'
 import { putUpload, type UploadRecord } from '../store/upload-records.ts'
 import { byteCountOf, PROBLEM_TYPES, uploadCompleteOf } from './upload-fields.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
@@ -59,9 +60,10 @@ export async function appendToUpload(
       ...(expected === undefined ? {} : { expectedBytes: expected }),
       observe: digest.observe,
       signal,
+      ...(r.principal.signedBody === undefined ? {} : { heldUntilChecked: true }),
     })
   } catch (err) {
-    if (!(err instanceof BlobWriteError)) throw err
+    if (!(err instanceof BlobWriteError)) throw blobRefusal(err)
     if (err.reason === 'disk_full') throw new HttpError(507, 'insufficient_storage', err.message)
     if (length !== undefined && length === cap) throw inconsistentLength(`the content goes past the upload's length, ${length}`)
     throw new HttpError(413, 'payload_too_large', err.message)
@@ -79,5 +81,7 @@ export async function appendToUpload(
   }
   const upload: UploadRecord = { ...before, offset: result.size, ...(length === undefined ? {} : { length }) }
   await putUpload(store, id, upload, expiresAt())
+  // The bucket went down midway: what arrived is recorded, and the client resumes from it once it answers again.
+  if (result.failed) throw blobRefusal(result.failed)
   return { upload, ended }
 }

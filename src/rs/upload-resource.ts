@@ -43,7 +43,7 @@ export async function handleUploadResource(ctx: RsContext, r: RsRequest): Promis
       await deleteUpload(store, id)
       return new Response(null, { status: 204 })
     }
-    const upload = await checkPartial(ctx, id, current.upload)
+    const upload = await checkPartial(ctx, id, current.upload, current.expiresAt)
     if (method === 'PATCH') return append(ctx, r, id, upload, signal)
     return new Response(null, { status: 204, headers: stateOf(ctx, r.request.headers, { upload, expiresAt: current.expiresAt }) })
   })
@@ -60,17 +60,22 @@ function checkAppendHeaders(headers: Headers) {
 
 /**
  * The file must hold exactly the recorded offset: bytes past it were written but never acknowledged (a
- * crash before the record), and go; fewer mean the state is lost (§4.1.1), and the upload with it.
+ * crash before the record), and go; fewer mean the state is lost (§4.1.1), and the upload with it. Bytes past it
+ * that cannot go (parts already in the bucket) are recorded instead: the offset is what the pod holds.
  */
-async function checkPartial(ctx: RsContext, id: string, upload: UploadRecord): Promise<UploadRecord> {
+async function checkPartial(ctx: RsContext, id: string, upload: UploadRecord, expiresAt: number): Promise<UploadRecord> {
   if (upload.completed) return upload
   const size = ctx.deps.store.blobs.partialSize(id)
   if (size === undefined || size < upload.offset) {
     await deleteUpload(ctx.deps.store, id)
     throw notFound()
   }
-  if (size > upload.offset) await ctx.deps.store.blobs.truncatePartial(id, upload.offset)
-  return upload
+  if (size === upload.offset) return upload
+  const kept = await ctx.deps.store.blobs.truncatePartial(id, upload.offset)
+  if (kept === upload.offset) return upload
+  const recorded = { ...upload, offset: kept }
+  await putUpload(ctx.deps.store, id, recorded, expiresAt)
+  return recorded
 }
 
 function stateOf(ctx: RsContext, headers: Headers, { upload, expiresAt }: StoredUpload): Record<string, string> {

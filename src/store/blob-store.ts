@@ -102,6 +102,11 @@ export interface BlobStore extends PartialBlobs {
 export interface AppendLimits extends BlobLimits {
   /** Stops reading the body (a newer request for the same upload takes over); what arrived is kept. */
   readonly signal?: AbortSignal
+  /**
+   * The body is checked after the append (a signed body's Content-Digest): a store that sends bytes elsewhere as they
+   * arrive (an object store's parts) keeps these on the local disk until the next append or the finish.
+   */
+  readonly heldUntilChecked?: boolean
 }
 
 /** What an append left in the partial upload, made durable (fsynced) before this is returned. */
@@ -110,6 +115,8 @@ export interface AppendResult {
   readonly size: number
   /** False when the body stopped early (the client went away, or `signal` took over): what arrived is kept. */
   readonly ended: boolean
+  /** The store failed midway (an object store down): what arrived is kept (`size`), and the request answers 503. */
+  readonly failed?: BlobStoreUnavailable
 }
 
 /**
@@ -126,8 +133,12 @@ export interface PartialBlobs {
   appendPartial(id: string, body: BlobSource, limits: AppendLimits): Promise<AppendResult>
   /** The partial upload's size on disk, or undefined when there is none. */
   partialSize(id: string): number | undefined
-  /** Cuts the partial upload back to `size` bytes (a signed append whose digest failed). */
-  truncatePartial(id: string, size: number): Promise<void>
+  /**
+   * Cuts the partial upload back to `size` bytes (a signed append whose digest failed, bytes a crash left past the
+   * recorded offset) and resolves to the size it kept: more than `size` when bytes were sent on already (an object
+   * store's parts cannot be cut).
+   */
+  truncatePartial(id: string, size: number): Promise<number>
   /** Makes the partial upload a blob (moved, not copied), with its SHA-256; the partial is gone after. */
   finishPartial(id: string): Promise<StoredBlob>
   /** Drops a partial upload (cancelled or expired). */

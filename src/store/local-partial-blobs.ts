@@ -102,6 +102,7 @@ export function openLocalPartials(
     async truncatePartial(id, size) {
       hashes.delete(id)
       await truncate(fileOf(id), size)
+      return size
     },
     async finishPartial(id): Promise<StoredBlob> {
       const file = fileOf(id)

@@ -1,12 +1,12 @@
 // The blob store in an S3-compatible bucket (Ceph RGW, MinIO, Garage, B2, R2 …) through Bun's own S3Client: one
 // object per blob, `<prefix><id>`, written whole before any batch names it, never changed, deleted once nothing does.
-// Partial uploads (resumable uploads) are assembled on the local disk and sent as one object when finished.
+// Partial uploads (resumable uploads) are assembled from multipart parts in the bucket (s3-partial-blobs.ts).
 
-import { unlinkSync } from 'node:fs'
 import { S3Client, type S3File } from 'bun'
 import { BlobStoreUnavailable, BlobWriteError, type BlobLimits, type BlobSource, type BlobStore, type StoredBlob } from './blob-store.ts'
 import { BLOB_ID, newBlobId } from './local-blob-store.ts'
-import { openLocalPartials } from './local-partial-blobs.ts'
+import { openS3Partials } from './s3-partial-blobs.ts'
+import { openS3Multipart } from './s3-multipart.ts'
 import { makeDeferredRemoval } from './deferred-removal.ts'
 import { freeBytesAt } from './disk-space.ts'
 import { collectEvery } from '../lib/collect-every.ts'
@@ -115,14 +115,6 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   /** A multipart upload appears only once complete: a copy cut short leaves no object under `id`. */
   const putCopy = async (id: string, body: BlobSource): Promise<StoredBlob> => ({ id, ...(await upload(id, body, {})) })
 
-  /** A finished partial upload, sent from the local disk as a new object; the local file goes once it is stored. */
-  async function adopt(file: string): Promise<string> {
-    const id = newBlobId()
-    await upload(id, Bun.file(file).stream(), {})
-    unlinkSync(file)
-    return id
-  }
-
   async function open(id: string, start?: number, end?: number): Promise<ReadableStream<Uint8Array>> {
     const file: S3File = start === undefined ? client.file(keyOf(id)) : client.file(keyOf(id)).slice(start, end)
     const reader = file.stream().getReader()
@@ -185,7 +177,26 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   const removal = makeDeferredRemoval(id => void deleteNow(id))
 
   return {
-    ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
+    ...openS3Partials(dataDir, {
+      multipart: openS3Multipart(cfg, credentials),
+      partSize: PART_SIZE,
+      keyOf,
+      hashObject: async id => {
+        const hash = new Bun.CryptoHasher('sha256')
+        for await (const chunk of (await open(id)) as unknown as AsyncIterable<Uint8Array>) hash.update(chunk)
+        return hash.digest('hex')
+      },
+      objectSize: id =>
+        bounded('answer', client.file(keyOf(id)).stat()).then(
+          s => s.size,
+          (err: unknown) => {
+            if (isMissing(err)) return undefined
+            throw err
+          },
+        ),
+      freeBytes,
+      noteStored,
+    }),
     put,
     putCopy,
     read: id => client.file(keyOf(id)),

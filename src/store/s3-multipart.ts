@@ -1,0 +1,121 @@
+// The S3 multipart requests Bun's S3Client does not expose (its multipart lives inside one `writer()` of one
+// process), signed by aws4fetch (AWS Signature Version 4): a resumable upload's parts are sent across requests and
+// restarts of the pod under one UploadId. The endpoint is the operator's configuration, never a request's: each call
+// is bounded by the bucket's time limit and any failure is the store being unavailable (as in s3-blob-store.ts).
+
+import { AwsClient } from 'aws4fetch'
+import { BlobStoreUnavailable } from './blob-store.ts'
+import type { S3BlobConfig } from '../config.ts'
+
+export interface SentPart {
+  readonly n: number
+  readonly size: number
+  readonly etag: string
+}
+
+/** The engine no longer knows the UploadId (completed or aborted already, or removed by the bucket's lifecycle rule). */
+export class NoSuchUpload extends Error {}
+
+/** What the engine answered, as an error whose `code` is the S3 error's (AccessDenied, NoSuchBucket …). */
+class S3RequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const unavailable = (what: string, cause?: unknown) =>
+  new BlobStoreUnavailable(`the pod's object store did not ${what}; nothing was changed, try again later`, cause === undefined ? undefined : { cause })
+
+const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+const xmlValue = (xml: string, tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1]
+
+export interface S3Multipart {
+  create(key: string): Promise<string>
+  uploadPart(key: string, uploadId: string, n: number, bytes: Uint8Array): Promise<SentPart>
+  complete(key: string, uploadId: string, parts: readonly SentPart[]): Promise<void>
+  abort(key: string, uploadId: string): Promise<void>
+  /** A small object in one request (an upload that never reached a whole part). */
+  putObject(key: string, bytes: Uint8Array): Promise<void>
+  /** Multipart uploads in progress under `prefix` (`sweepPartials` and the tests). */
+  listUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>
+}
+
+export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly accessKeyId: string; readonly secretAccessKey: string }): S3Multipart {
+  // No retries of its own: a request either answers within the bucket's time limit or the client is told 503.
+  const aws = new AwsClient({ ...credentials, service: 's3', region: cfg.region, retries: 0 })
+  const urlOf = (key: string, query = '') => `${cfg.endpoint}/${cfg.bucket}/${key.split('/').map(encodeURIComponent).join('/')}${query}`
+
+  async function call(what: string, url: string, init: RequestInit & { headers?: Record<string, string> }): Promise<{ text: string; headers: Headers }> {
+    let res: Response
+    let text: string
+    try {
+      res = await aws.fetch(url, { ...init, signal: AbortSignal.timeout(cfg.timeoutMs) })
+      text = await res.text()
+    } catch (err) {
+      const late = (err as Error | undefined)?.name === 'TimeoutError'
+      throw late ? unavailable(`${what} within ${cfg.timeoutMs} ms`) : unavailable(what, err)
+    }
+    // CompleteMultipartUpload may answer 200 with an error in its body.
+    const code = res.ok && !text.includes('<Error>') ? undefined : (xmlValue(text, 'Code') ?? `HTTP${res.status}`)
+    if (code === 'NoSuchUpload') throw new NoSuchUpload(`the bucket has no multipart upload for ${what}`)
+    if (code !== undefined) throw unavailable(what, new S3RequestError(code, `${what}: ${code}`))
+    return { text, headers: res.headers }
+  }
+  const payloadHash = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+
+  return {
+    async create(key) {
+      const { text: xml } = await call('start a multipart upload', urlOf(key, '?uploads'), { method: 'POST' })
+      const uploadId = xmlValue(xml, 'UploadId')
+      if (!uploadId) throw unavailable('start a multipart upload', new S3RequestError('NoUploadId', 'no UploadId in the answer'))
+      return uploadId
+    },
+    async uploadPart(key, uploadId, n, bytes) {
+      // The part's own hash is signed: the engine refuses bytes that changed on the way.
+      const url = urlOf(key, `?partNumber=${n}&uploadId=${encodeURIComponent(uploadId)}`)
+      const { headers } = await call('store a part', url, {
+        method: 'PUT',
+        body: bytes as Uint8Array<ArrayBuffer>,
+        headers: { 'x-amz-content-sha256': payloadHash(bytes) },
+      })
+      const etag = headers.get('etag')
+      if (!etag) throw unavailable('store a part', new S3RequestError('NoETag', 'no ETag in the answer'))
+      return { n, size: bytes.byteLength, etag }
+    },
+    async complete(key, uploadId, parts) {
+      const body = `<CompleteMultipartUpload>${parts
+        .map(p => `<Part><PartNumber>${p.n}</PartNumber><ETag>${xmlEscape(p.etag)}</ETag></Part>`)
+        .join('')}</CompleteMultipartUpload>`
+      await call('complete the multipart upload', urlOf(key, `?uploadId=${encodeURIComponent(uploadId)}`), { method: 'POST', body })
+    },
+    async abort(key, uploadId) {
+      await call('abort a multipart upload', urlOf(key, `?uploadId=${encodeURIComponent(uploadId)}`), { method: 'DELETE' })
+    },
+    async putObject(key, bytes) {
+      await call('store the file', urlOf(key), {
+        method: 'PUT',
+        body: bytes as Uint8Array<ArrayBuffer>,
+        headers: { 'x-amz-content-sha256': payloadHash(bytes) },
+      })
+    },
+    async listUploads(prefix) {
+      const found: { key: string; uploadId: string }[] = []
+      let marker = ''
+      for (;;) {
+        const { text: xml } = await call('list multipart uploads', `${cfg.endpoint}/${cfg.bucket}?uploads&prefix=${encodeURIComponent(prefix)}${marker}`, {
+          method: 'GET',
+        })
+        for (const [, upload] of xml.matchAll(/<Upload>([\s\S]*?)<\/Upload>/g)) {
+          const key = xmlValue(upload!, 'Key')
+          const uploadId = xmlValue(upload!, 'UploadId')
+          if (key !== undefined && uploadId !== undefined) found.push({ key, uploadId })
+        }
+        if (xmlValue(xml, 'IsTruncated') !== 'true') return found
+        marker = `&key-marker=${encodeURIComponent(xmlValue(xml, 'NextKeyMarker') ?? '')}&upload-id-marker=${encodeURIComponent(xmlValue(xml, 'NextUploadIdMarker') ?? '')}`
+      }
+    },
+  }
+}
