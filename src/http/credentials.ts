@@ -14,6 +14,7 @@ const TOKEN = /[!#$%&'*+.^_`|~0-9A-Za-z-]+/y
 const TOKEN68 = /[A-Za-z0-9\-._~+/]+=*/y
 // auth-param = token BWS "=" BWS ( token / quoted-string )
 const PARAM_START = /([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*=[ \t]*/y
+const SINGLE_TOKEN68 = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([A-Za-z0-9\-._~+/]+)$/
 const QUOTED = /"((?:[^"\\\x00-\x08\x0a-\x1f\x7f]|\\[\t\x20-\x7e\x80-\xff])*)"/y
 
 const malformed = (why: string) =>
@@ -24,6 +25,10 @@ const malformed = (why: string) =>
  * arrive joined by ", ", so a comma followed by a new `scheme` (not `name=`) starts the next one.
  */
 export function parseAuthorization(header: string): Credential[] {
+  // What nearly every request sends (`DPoP <jwt>`, `Bearer <jwt>`): one scheme, one space, a token68 with no
+  // `=` (so it cannot be read as a parameter), nothing else; the parser below gives the same credential.
+  const single = SINGLE_TOKEN68.exec(header)
+  if (single) return [{ scheme: single[1]!.toLowerCase(), token68: single[2]!, params: new Map() }]
   let pos = 0
   const at = (re: RegExp): RegExpExecArray | null => {
     re.lastIndex = pos

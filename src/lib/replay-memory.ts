@@ -1,6 +1,5 @@
 // Single-use values (DPoP jtis, HttpSig nonces, spent UMA tickets), each remembered until it could no longer be accepted anyway.
 
-import { createHash } from 'node:crypto'
 import { sweepWhileAlive } from './sweep-while-alive.ts'
 
 /** What `remember` found: a new value (now remembered), one already seen, or no room for it. */
@@ -14,9 +13,9 @@ export type ReplayVerdict = 'fresh' | 'replayed' | 'full'
  * one is refused as a replay, never that a replay is accepted.
  */
 export function replayKey(...parts: readonly string[]): number {
-  const hash = createHash('sha256')
-  for (const part of parts) hash.update(part).update('\n')
-  return hash.digest().readUIntBE(0, 6)
+  // Each part then a newline, as one string hashed at once (Bun's one-shot SHA-256: a DPoP request makes one key)
+  const digest = Bun.SHA256.hash(`${parts.join('\n')}\n`) as Uint8Array
+  return digest[0]! * 2 ** 40 + digest[1]! * 2 ** 32 + digest[2]! * 2 ** 24 + digest[3]! * 2 ** 16 + digest[4]! * 2 ** 8 + digest[5]!
 }
 
 /**

@@ -213,6 +213,44 @@ describe('RFC 9449 §4.3 (6): the signature verifies with the header jwk', () =>
     const [, body] = (await proof({ claims: { htm: 'POST' } })).split('.')
     await rejects(facts(`${h}.${body}.${s}`), 400, 'invalid_dpop_proof', 'the proof signature does not verify with its jwk')
   })
+  // ES256 is verified with node:crypto, its header decoded once and its key imported once (auth/dpop.ts): the
+  // refusals are the same whether the header was seen before or not.
+  test('rejects a tampered ES256 signature of a header seen before', async () => {
+    const good = await proof()
+    await verifyDpopProof(facts(good))
+    const [h, b, s] = (await proof()).split('.')
+    const bytes = base64url.decode(s!)
+    bytes[10] = bytes[10]! ^ 1
+    await rejects(facts(`${h}.${b}.${base64url.encode(bytes)}`), 400, 'invalid_dpop_proof', 'the proof signature does not verify with its jwk')
+  })
+  test.each([
+    ['63 bytes', 63],
+    ['65 bytes', 65],
+    ['a DER-encoded length, 72 bytes', 72],
+  ])('rejects an ES256 signature of %s (RFC 7518 §3.4: R || S, 64 bytes)', async (_, length) => {
+    const [h, b, s] = (await proof()).split('.')
+    const bytes = new Uint8Array(length)
+    bytes.set(base64url.decode(s!).subarray(0, Math.min(64, length)))
+    await rejects(facts(`${h}.${b}.${base64url.encode(bytes)}`), 400, 'invalid_dpop_proof', 'the proof signature does not verify with its jwk')
+  })
+  test('rejects a P-256 jwk whose point is not on the curve', async () => {
+    const y = base64url.decode(publicJwk.y!)
+    y[31] = y[31]! ^ 1
+    const offCurve = { ...publicJwk, y: base64url.encode(y) }
+    await rejects(facts(await proof({ header: { jwk: offCurve } })), 400, 'invalid_dpop_proof', 'jwk is not a valid public key for ES256')
+  })
+  test.each([
+    ['a short x', { x: 'AAAA' }],
+    ['a P-384 curve', { crv: 'P-384' }],
+    ['an RSA kty', { kty: 'RSA' }],
+  ])('rejects an ES256 jwk with %s', async (_, change) => {
+    await rejects(facts(await proof({ header: { jwk: { ...publicJwk, ...change } } })), 400, 'invalid_dpop_proof', /^jwk is not a valid public key for ES256/)
+  })
+  test('a header seen before is refused again when its alg is outside the policy of this call', async () => {
+    const p = await proof()
+    await verifyDpopProof(facts(p))
+    await rejects(facts(await proof(), { algorithms: ['EdDSA'] }), 400, 'invalid_dpop_proof', /alg "ES256" is not accepted/)
+  })
   test('rejects a jwk that does not fit the alg', async () => {
     const rsa = await generateKeyPair('RS256')
     await rejects(facts(await proof({ header: { alg: 'RS256' }, key: rsa.privateKey })), 400, 'invalid_dpop_proof', 'jwk is not a valid public key for RS256')

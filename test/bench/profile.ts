@@ -36,7 +36,7 @@ const dir = where && profile ? where : mkdtempSync(join(tmpdir(), 'solopod-profi
 const workload = WORKLOADS.find(w => name !== undefined && w.name.includes(name))
 if (!workload) throw new Error(`usage: bun test/bench/profile.ts NAME [SECONDS] [DIR]; known: ${WORKLOADS.map(w => w.name).join('; ')}`)
 // The pod alone is profiled: BUN_OPTIONS reaches the process startPod spawns, not this one.
-if (profile) process.env.BUN_OPTIONS = `--cpu-prof --cpu-prof-dir=${dir}`
+if (profile) process.env.BUN_OPTIONS = `--cpu-prof --cpu-prof-md --cpu-prof-dir=${dir}`
 const pod = await startPod({
   extraArgs: ['--log-level', 'warn'],
   seed: (dataDir, baseUrl) => seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => workload.seed?.(store, baseUrl)),
