@@ -168,7 +168,7 @@ describe('an identical rewrite (the same statements saved again)', () => {
     expect((await app('PUT', '/notes/same.ttl', A)).status).toBe(201)
     expect((await app('PUT', '/notes/same.ttl', A)).status).toBe(204)
     expect((await app('PUT', '/notes/same.ttl', '<#a> <http://xmlns.com/foaf/0.1/name> "Other".')).status).toBe(204)
-    const body = await (await page('/.admin/activity?folder=/notes/')).text()
+    const body = await (await owner.page('/.admin/activity?folder=/notes/')).text()
     expect(body.match(/changed <a href="\/.admin\/history\?path=%2Fnotes%2Fsame.ttl">/g)?.length).toBe(2)
     expect(body).toContain(`with <a href="/.admin/activity?app=${notes.id}&amp;folder=%2Fnotes%2F">Notes app</a>`)
     const map = await (await app('GET', '/notes/same.ttl?ext=timemap')).text()
