@@ -29,6 +29,7 @@ import { moveBlobs } from '../store/move-blobs.ts'
 import { describeBlobLocation, locationOf, s3ConfigOf } from '../store/blob-location.ts'
 import { openBlobStore } from '../store/open-blob-store.ts'
 import { REMOVE_AFTER_MS } from '../store/deferred-removal.ts'
+import { afterFirstResponse, markStart } from '../lib/start-timeline.ts'
 
 // The export code is loaded when the control socket asks for an export: not on every start of the server.
 const loadExport = () => import('../store/export-pod.ts')
@@ -75,7 +76,7 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   const inFlight = makeInFlight()
   const handler: RequestHandler = (request, server) => {
     reclaimer.noteRequest()
-    return inFlight.track(pod.handle(request, server))
+    return inFlight.track(afterFirstResponse(pod.handle(request, server)))
   }
   let server: Listener
   try {
@@ -90,6 +91,7 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   }
   early?.reload({ fetch: handler, error: lastResort })
   if (cfg.tlsCert) noteCertificateFile(pod)
+  markStart('listening')
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
   compactInBackground(store)
   const stopRecordSweeps = sweepExpiredRecordsRegularly(store, {
@@ -120,6 +122,7 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     onError: err => log.warn('blob.sweep_failed', { cause: describeCause(err) }),
   })
   const closeControl = openControlSocketOf(pod)
+  markStart('sweeps')
 
   let stopped: Promise<void> | undefined
   const stop = (signal: string) =>
