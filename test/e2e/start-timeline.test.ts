@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { startPod, type RunningPod } from './start-server.ts'
 
 const TIMELINE = /solopod: start timeline \(step wall-ms\/cpu-ms\): (.*)\n/
-const STEPS = ['parsed', 'imported', 'store-open', 'owner', 'app', 'webhooks', 'listening', 'sweeps', 'first-response']
+const STEPS = ['parsed', 'imported', 'store-open', 'owner', 'app', 'webhooks', 'listening', 'control-socket', 'first-response']
 
 let pod: RunningPod | undefined
 afterEach(async () => {
