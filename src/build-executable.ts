@@ -17,6 +17,8 @@ export interface BuildOptions {
   readonly target: Target
   /** Worker entry files (`new Worker(new URL('./x.ts', import.meta.url))`): a compiled binary holds only the entrypoints given. */
   readonly workers?: readonly string[]
+  /** Bytecode compiled at build time instead of parsing the bundle at each start (docs/performance.md "Start-up"). */
+  readonly bytecode?: boolean
 }
 
 /** classic-level ships prebuilt addons; the folder name follows prebuildify's platform-arch. */
@@ -60,6 +62,9 @@ export async function buildExecutable(opts: BuildOptions): Promise<{ outfile: st
   const result = await Bun.build({
     entrypoints: [opts.entry, ...(opts.workers ?? [])],
     plugins: [classicLevelBinding(opts.target)],
+    // ESM as without bytecode (Bun's bytecode default is CommonJS): top-level await, and import.meta.url, which finds the parse worker
+    format: 'esm',
+    bytecode: opts.bytecode ?? true,
     compile: {
       target: opts.target,
       outfile: opts.outfile,

@@ -1,6 +1,8 @@
 #!/usr/bin/env bun
 // CLI entry: flags/env → Config → the command (cli/), and the one way a failure ends the process.
 
+// First: its mark is the time Bun took to start and parse the graph of modules (lib/start-timeline.ts)
+import { markStart } from './lib/start-timeline.ts'
 import { buildConfig, usage, type Command, type Config } from './config.ts'
 import { setLogLevel, describeCause, log } from './log.ts'
 import { describeStartFailure } from './server/start-failure.ts'
@@ -29,6 +31,7 @@ const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
 }
 
 async function run(argv: string[]) {
+  markStart('imported')
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(usage())
     return

@@ -13,6 +13,7 @@ import { createSetupToken, getOwnerAccount, setOwnerPassword } from './account/o
 import { checkPasswordStrength } from './lib/password-rules.ts'
 import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { describeCause, log } from './log.ts'
+import { markStart } from './lib/start-timeline.ts'
 
 export type RequestHandler = ReturnType<typeof makeRequestHandler>
 
@@ -56,7 +57,9 @@ export async function openDataDir(dataDir: string, now = Date.now(), opts: Store
 export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> {
   const now = opts.now ?? (() => Date.now())
   const store = await openDataDir(cfg.dataDir, now(), { keepVersions: cfg.keepVersionsDays > 0, ...(cfg.s3 ? { s3: cfg.s3 } : {}) })
+  markStart('store-open')
   const created = await ensureOwner(store, cfg.baseUrl, now())
+  markStart('owner')
   if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
   // Hashing a password (argon2id) takes ~150 ms on a worker thread: the app is built meanwhile, and
   // the pod is returned only once the password is in place.
@@ -64,9 +67,11 @@ export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> 
   const deps = makeDeps(cfg, store, now, opts.fetcher ? { fetcher: opts.fetcher } : {})
   const app = buildApp(deps)
   const handle = makeRequestHandler(app, deps)
+  markStart('app')
   // Stored webhook channels are registered again before the first request: no write goes unjournaled
   await deps.webhooks.start()
   await passwordSet
+  markStart('webhooks')
   return {
     cfg,
     store,

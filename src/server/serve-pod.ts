@@ -29,9 +29,13 @@ import { moveBlobs } from '../store/move-blobs.ts'
 import { describeBlobLocation, locationOf, s3ConfigOf } from '../store/blob-location.ts'
 import { openBlobStore } from '../store/open-blob-store.ts'
 import { REMOVE_AFTER_MS } from '../store/deferred-removal.ts'
+import { afterFirstResponse, markStart } from '../lib/start-timeline.ts'
 
 // The export code is loaded when the control socket asks for an export: not on every start of the server.
 const loadExport = () => import('../store/export-pod.ts')
+
+/** After listening, when the sweeps and the start-up compaction begin. */
+const BACKGROUND_AFTER_MS = 1_000
 
 /** How long a stop waits for handlers still running (a large upload being written, a queued write). */
 const STOP_DRAIN_MS = 30_000
@@ -75,7 +79,7 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   const inFlight = makeInFlight()
   const handler: RequestHandler = (request, server) => {
     reclaimer.noteRequest()
-    return inFlight.track(pod.handle(request, server))
+    return inFlight.track(afterFirstResponse(pod.handle(request, server)))
   }
   let server: Listener
   try {
@@ -90,24 +94,54 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   }
   early?.reload({ fetch: handler, error: lastResort })
   if (cfg.tlsCert) noteCertificateFile(pod)
+  markStart('listening')
   log.info('server.listening', { url: cfg.baseUrl, port: server.port, host: cfg.host, data: cfg.dataDir })
+  // The sweeps and the start-up compaction read and rewrite the store: they begin a moment after the pod
+  // listens, so the first requests of a restart do not wait behind them (docs/performance.md "Start-up").
+  let stopBackground: (() => Promise<void>) | undefined
+  const backgroundTimer = setTimeout(() => {
+    stopBackground = startBackgroundWork(pod)
+  }, BACKGROUND_AFTER_MS)
+  const closeControl = openControlSocketOf(pod)
+  markStart('control-socket')
+
+  let stopped: Promise<void> | undefined
+  const stop = (signal: string) =>
+    (stopped ??= (async () => {
+      log.info('server.stopping', { signal })
+      // Without `force`, Bun lets requests of connected clients finish before the promise settles;
+      // handlers whose client went away are still running, and the database stays open for them.
+      await server.stop()
+      if (!(await inFlight.drained(STOP_DRAIN_MS))) log.warn('server.stop_timeout', { inFlight: inFlight.count, ms: STOP_DRAIN_MS })
+      reclaimer.stop()
+      clearTimeout(backgroundTimer)
+      await stopBackground?.()
+      closeControl()
+      await pod.close()
+      log.info('server.stopped', {})
+    })())
+  return { pod, port: server.port, ...(setupLink ? { setupLink } : {}), stop }
+}
+
+/** The start-up compaction and the regular sweeps of leftovers; returns their stop (resolves once no sweep runs). */
+function startBackgroundWork({ cfg, store, deps }: Pod): () => Promise<void> {
   compactInBackground(store)
   const stopRecordSweeps = sweepExpiredRecordsRegularly(store, {
     onSwept: count => log.info('store.expired_records_swept', { count }),
     onError: err => log.warn('store.record_sweep_failed', { cause: describeCause(err) }),
   })
   const stopUploadSweeps = sweepExpiredUploadsRegularly(store, {
-    now: pod.deps.now,
+    now: deps.now,
     onSwept: count => log.info('store.expired_uploads_swept', { count }),
     onError: err => log.warn('store.upload_sweep_failed', { cause: describeCause(err) }),
   })
   const stopTrashSweeps = sweepTrashRegularly(store, {
-    now: pod.deps.now,
+    now: deps.now,
     onSwept: count => log.info('store.trash_swept', { count }),
     onError: err => log.warn('store.trash_sweep_failed', { cause: describeCause(err) }),
   })
   const stopVersionSweeps = sweepVersionsRegularly(store, {
-    now: pod.deps.now,
+    now: deps.now,
     keepDays: cfg.keepVersionsDays,
     share: { percent: cfg.versionsDiskShare, fsBytes: () => totalBytesAt(cfg.dataDir) },
     onSwept: count => log.info('store.versions_thinned', { count }),
@@ -119,27 +153,13 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
     onSwept: count => log.info('store.blobs_swept', { files: count }),
     onError: err => log.warn('blob.sweep_failed', { cause: describeCause(err) }),
   })
-  const closeControl = openControlSocketOf(pod)
-
-  let stopped: Promise<void> | undefined
-  const stop = (signal: string) =>
-    (stopped ??= (async () => {
-      log.info('server.stopping', { signal })
-      // Without `force`, Bun lets requests of connected clients finish before the promise settles;
-      // handlers whose client went away are still running, and the database stays open for them.
-      await server.stop()
-      if (!(await inFlight.drained(STOP_DRAIN_MS))) log.warn('server.stop_timeout', { inFlight: inFlight.count, ms: STOP_DRAIN_MS })
-      reclaimer.stop()
-      await stopRecordSweeps()
-      await stopUploadSweeps()
-      await stopTrashSweeps()
-      await stopVersionSweeps()
-      await stopObjectSweeps()
-      closeControl()
-      await pod.close()
-      log.info('server.stopped', {})
-    })())
-  return { pod, port: server.port, ...(setupLink ? { setupLink } : {}), stop }
+  return async () => {
+    await stopRecordSweeps()
+    await stopUploadSweeps()
+    await stopTrashSweeps()
+    await stopVersionSweeps()
+    await stopObjectSweeps()
+  }
 }
 
 const asListener = (s: PodServer): Listener => ({ port: s.port!, stop: () => s.stop() })

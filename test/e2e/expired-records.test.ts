@@ -33,3 +33,23 @@ test('records expired long ago are gone from the data directory once the pod has
     await pod.dispose()
   }
 })
+
+test('the sweeps begin a second after the pod listens, not before its first requests', async () => {
+  const pod = await startPod({
+    seed: async dataDir => {
+      const store = await openStore(dataDir)
+      try {
+        await putRecord(store, 'auth-code', 'old-code', { used: true }, Date.now() - SWEEP_GRACE_MS - 60_000)
+      } finally {
+        await store.close()
+      }
+    },
+  })
+  try {
+    const at = (event: string) => Date.parse(JSON.parse(new RegExp(`^.*"event":"${event}".*$`, 'm').exec(pod.stdout())![0]).t)
+    for (let i = 0; i < 100 && !pod.output().includes('"store.expired_records_swept"'); i++) await Bun.sleep(50)
+    expect(at('store.expired_records_swept') - at('server.listening')).toBeGreaterThanOrEqual(1_000)
+  } finally {
+    await pod.dispose()
+  }
+})
