@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { startPod, type RunningPod } from '../e2e/start-server.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { generatedBody, MIB, rssMb, sampleRss } from '../e2e/large-bodies.ts'
+import { startBare } from './bare-process.ts'
 
 /** Issue 22: the pod moves a file at this fraction of the disk's own speed or better. */
 export const THROUGHPUT_AIM = 0.8
@@ -32,6 +33,13 @@ export interface LargeFilesResult {
   readonly warmReadMbps: number
   readonly idleRssMb: number
   readonly uploadPeakRssMb: number
+  /**
+   * The same upload and cold download against a bare Bun.serve (bare-file-server.ts: Bun's file writer and fsync;
+   * the `Bun.file` as the answer) over the same loopback client: what anything over HTTP reaches here. Printed
+   * for information; the aims stay against the disk.
+   */
+  readonly bareUploadMbps: number
+  readonly bareDownloadMbps: number
 }
 
 const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000)
@@ -40,11 +48,11 @@ const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000)
  * PUT of a generated body; MB/s and the pod's peak RSS meanwhile. The sender hashes nothing (one JS thread
  * cannot hash and send at the disk's speed); the tests compare SHA-256s, the benchmark only lengths.
  */
-export async function upload(pod: RunningPod, bytes: number): Promise<{ mbps: number; peakMb: number }> {
+export async function upload(pod: Pick<RunningPod, 'baseUrl' | 'proc'>, bytes: number): Promise<{ mbps: number; peakMb: number }> {
   const body = generatedBody(bytes, { hashed: false })
   const rss = sampleRss(pod.proc.pid)
   const started = performance.now()
-  const res = await fetch(pod.baseUrl + PATH, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: body.stream })
+  const res = await fetch(new URL(PATH, pod.baseUrl), { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: body.stream })
   const ms = performance.now() - started
   const peakMb = rss.stop()
   if (res.status !== 201 && res.status !== 204) throw new Error(`PUT ${PATH}: ${res.status} ${await res.text()}`)
@@ -108,11 +116,23 @@ export async function benchLargeFiles(opts: { print?: boolean; mib?: number } = 
   const bytes = mib * MIB
   const pod = await startPod({ extraArgs: ['--log-level', 'warn'], seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']) })
   const plain = join(pod.dataDir, 'plain.bin')
+  const bare = await startBare('bare-file-server.ts', pod.dataDir)
+  const bareFile = join(pod.dataDir, 'bare.bin')
   try {
     // The pod settles after its start (the reclaimer's first collections) before idle is read.
     await Bun.sleep(3000)
     const idleRssMb = rssMb(pod.proc.pid)
-    const best = { uploadMbps: 0, writeMbps: 0, downloadMbps: 0, readMbps: 0, warmDownloadMbps: 0, warmReadMbps: 0, uploadPeakRssMb: 0 }
+    const best = {
+      uploadMbps: 0,
+      writeMbps: 0,
+      downloadMbps: 0,
+      readMbps: 0,
+      warmDownloadMbps: 0,
+      warmReadMbps: 0,
+      uploadPeakRssMb: 0,
+      bareUploadMbps: 0,
+      bareDownloadMbps: 0,
+    }
     const keep = (key: keyof typeof best, value: number) => {
       best[key] = Math.max(best[key], value)
     }
@@ -130,12 +150,17 @@ export async function benchLargeFiles(opts: { print?: boolean; mib?: number } = 
       keep('readMbps', await read())
       keep('warmReadMbps', await read())
       rmSync(plain)
+      keep('bareUploadMbps', (await upload({ baseUrl: bare.origin, proc: pod.proc }, bytes)).mbps)
+      evictFromCache(bareFile)
+      keep('bareDownloadMbps', await timedRead(async () => (await fetch(bare.origin + PATH)).body, bytes))
+      rmSync(bareFile)
     }
     const result = { mib, idleRssMb, ...best }
     if (opts.print !== false) for (const line of formatLargeFiles(result)) console.log(line)
     return result
   } finally {
     rmSync(plain, { force: true })
+    await bare.stop()
     await pod.dispose()
   }
 }
@@ -148,6 +173,7 @@ export function formatLargeFiles(r: LargeFilesResult): string[] {
     `large file (${r.mib} MiB, best of ${ROUNDS}): upload ${fmt(r.uploadMbps)} MB/s vs Bun file writer + fsync ${fmt(r.writeMbps)} MB/s: ${ratio(r.uploadMbps, r.writeMbps)}`,
     `large file (${r.mib} MiB, best of ${ROUNDS}): download from disk ${fmt(r.downloadMbps)} MB/s vs Bun.file stream ${fmt(r.readMbps)} MB/s: ${ratio(r.downloadMbps, r.readMbps)}`,
     `large file (${r.mib} MiB, best of ${ROUNDS}): download from the page cache ${fmt(r.warmDownloadMbps)} MB/s vs Bun.file stream ${fmt(r.warmReadMbps)} MB/s: ${(r.warmDownloadMbps / r.warmReadMbps).toFixed(2)}× (loopback HTTP against a memory copy; no aim)`,
+    `large file (${r.mib} MiB, best of ${ROUNDS}): over HTTP, a bare Bun.serve writing to a file + fsync ${fmt(r.bareUploadMbps)} MB/s (pod ${(r.uploadMbps / r.bareUploadMbps).toFixed(2)}×), answering with Bun.file from disk ${fmt(r.bareDownloadMbps)} MB/s (pod ${(r.downloadMbps / r.bareDownloadMbps).toFixed(2)}×) (the ceiling of anything over loopback HTTP here; no aim)`,
     `large file: pod RSS idle ${fmt(r.idleRssMb)} MB, peak during upload ${fmt(r.uploadPeakRssMb)} MB (+${fmt(growth)}; aim ≤ +${RSS_AIM_MB} MB: ${growth <= RSS_AIM_MB ? 'met' : 'not met'})`,
   ]
 }

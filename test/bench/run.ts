@@ -18,6 +18,7 @@ import { formatStartup, measureStartup, type StartupResult } from './startup.ts'
 import { benchRemoteDocuments } from './remote-documents.ts'
 import { benchBigContainer } from './big-container.ts'
 import { benchLargeFiles } from './large-files.ts'
+import { startBare } from './bare-process.ts'
 import { benchObjectStoreIfInstalled } from './object-store.ts'
 import { benchWebhooks } from './webhooks.ts'
 import { benchNotifications } from './notifications.ts'
@@ -50,24 +51,6 @@ function parseFlags(argv: readonly string[]): Flags {
     warmupMs: 1000,
     json: argv.includes('--json'),
     ...(only ? { only } : {}),
-  }
-}
-
-async function startBare(): Promise<{ origin: string; stop(): Promise<void> }> {
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, 'bare-server.ts')], { stdout: 'pipe', stderr: 'inherit' })
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
-  const { value } = await reader.read()
-  const port = /port (\d+)/.exec(new TextDecoder().decode(value))?.[1]
-  if (!port) {
-    proc.kill()
-    throw new Error('the bare server did not report its port')
-  }
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      proc.kill('SIGTERM')
-      await proc.exited
-    },
   }
 }
 
@@ -242,7 +225,7 @@ async function main() {
           for (const w of workloads) await w.seed?.(store, baseUrl)
         }),
     })
-    bare = await startBare()
+    bare = await startBare('bare-server.ts')
     const ctx: BenchContext = {
       pod: { origin: `http://127.0.0.1:${pod.port}`, baseUrl: pod.baseUrl },
       bare: { origin: bare.origin },

@@ -132,6 +132,16 @@ describe('draft-ietf-httpbis-resumable-upload §4.3, §4.4: resuming after the c
     expect(partials()).not.toContain(upload.split('/').at(-1)!)
   })
 
+  test('a cut before a whole write block arrived keeps every byte that did (the pod writes in 1 MiB blocks)', async () => {
+    const upload = await create('/pub/cut-early.bin')
+    await appendAndCut(upload, 0, 300_000)
+    // A HEAD takes the upload over from an append still reading: give the pod time to see the cut first.
+    await Bun.sleep(300)
+    expect(await offsetOf(upload)).toBe(300_000)
+    expect((await append(upload, 300_000, BYTES.subarray(300_000), true)).status).toBe(201)
+    await expectStored('/pub/cut-early.bin')
+  })
+
   test('the same across a restart of the pod between the cut and the resume', async () => {
     const path = '/pub/after restart.bin'.replace(' ', '%20')
     const upload = await create(path)
