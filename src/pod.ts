@@ -13,6 +13,7 @@ import { createSetupToken, getOwnerAccount, setOwnerPassword } from './account/o
 import { checkPasswordStrength } from './lib/password-rules.ts'
 import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { describeCause, log } from './log.ts'
+import { memoryShares } from './lib/memory-budget.ts'
 
 export type RequestHandler = ReturnType<typeof makeRequestHandler>
 
@@ -55,7 +56,11 @@ export async function openDataDir(dataDir: string, now = Date.now(), opts: Store
 
 export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> {
   const now = opts.now ?? (() => Date.now())
-  const store = await openDataDir(cfg.dataDir, now(), { keepVersions: cfg.keepVersionsDays > 0, ...(cfg.s3 ? { s3: cfg.s3 } : {}) })
+  const store = await openDataDir(cfg.dataDir, now(), {
+    keepVersions: cfg.keepVersionsDays > 0,
+    memory: memoryShares(cfg.memoryBudgetBytes),
+    ...(cfg.s3 ? { s3: cfg.s3 } : {}),
+  })
   const created = await ensureOwner(store, cfg.baseUrl, now())
   if (created) log.info('owner.created', { webid: ownerWebIdOf(cfg.baseUrl) })
   // Hashing a password (argon2id) takes ~150 ms on a worker thread: the app is built meanwhile, and
