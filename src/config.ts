@@ -3,6 +3,7 @@
 import { resolve } from 'node:path'
 import { ipVersion } from './lib/ip-address.ts'
 import { UserError } from './lib/user-error.ts'
+import { DEFAULT_MEMORY_BUDGET, MIN_MEMORY_BUDGET, parseMemorySize } from './lib/memory-budget.ts'
 
 export type Command = 'serve' | 'export' | 'import' | 'passwd' | 'setup-link' | 'keys' | 'clients' | 'links' | 'blobs'
 
@@ -53,6 +54,8 @@ export interface Config {
   readonly maxChannelsPerClient: number
   /** Bytes written to channels and not yet taken by their subscribers, all channels together. */
   readonly channelBufferBytes: number
+  /** `--memory-budget`: resident bytes the pod is meant to stay under; the caches' bounds are shares of it (lib/memory-budget.ts). */
+  readonly memoryBudgetBytes: number
   /** DPoP proofs one key may send within a second of iat before it alone gets 429 (auth/dpop-replay.ts). */
   readonly dpopProofsPerKey: number
   /** HttpSig nonces one signing key may send within a second of created before it alone gets 429 (auth/httpsig/nonce-cache.ts). */
@@ -209,6 +212,11 @@ export const OPTIONS: readonly Option[] = [
     help: 'notification bytes all channels together may hold unsent; past it the slowest are closed (default 67108864)',
   },
   {
+    flag: 'memory-budget',
+    env: 'SOLOPOD_MEMORY_BUDGET',
+    help: 'resident memory the pod is meant to stay under, in bytes or with MB/GB; its caches take fixed shares of it (default 128MB, at least 96MB)',
+  },
+  {
     flag: 'dpop-proofs-per-key',
     env: 'SOLOPOD_DPOP_PROOFS_PER_KEY',
     help: 'DPoP proofs one client key may send within a second before it alone is slowed with 429 (default 16384)',
@@ -311,6 +319,18 @@ function parseInteger(name: string, value: string, min: number, max: number): nu
   const n = Number(value)
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`)
   return n
+}
+
+/** `--memory-budget 128MB`: below the minimum the runtime alone would overrun it, so the pod refuses to start. */
+function parseMemoryBudget(label: string, value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MEMORY_BUDGET
+  const bytes = parseMemorySize(value)
+  if (bytes === undefined) throw new ConfigError(`${label} must be a number of bytes, or of KB, MB or GB (e.g. 128MB), got "${value}"`)
+  if (bytes < MIN_MEMORY_BUDGET)
+    throw new ConfigError(
+      `${label} ${value} is too small to run: Bun and the pod take about 70 MB before any cache, so the budget must be at least ${MIN_MEMORY_BUDGET / 1024 ** 2}MB`,
+    )
+  return bytes
 }
 
 /** The pod is one origin: a base URL with a path would break the pod's URL space (http/pod-paths.ts). */
@@ -422,6 +442,7 @@ export function buildConfig(argv: readonly string[], env: Record<string, string 
     maxChannels: parseInteger('max-channels', get('max-channels') ?? '20000', 1, 1_000_000),
     maxChannelsPerClient: parseInteger('max-channels-per-client', get('max-channels-per-client') ?? '100', 1, 1_000_000),
     channelBufferBytes: parseInteger('channel-buffer-bytes', get('channel-buffer-bytes') ?? String(64 * 1024 * 1024), 64 * 1024, 2 ** 40),
+    memoryBudgetBytes: parseMemoryBudget(labelOf('memory-budget'), get('memory-budget')),
     // the default is DPOP_PROOFS_PER_KEY (auth/dpop-replay.ts, which says how it was measured)
     dpopProofsPerKey: parseInteger('dpop-proofs-per-key', get('dpop-proofs-per-key') ?? '16384', 1, 1_000_000),
     // the default is HTTPSIG_NONCES_PER_KEY (auth/httpsig/nonce-cache.ts)

@@ -14,6 +14,7 @@ import { checkPasswordStrength } from './lib/password-rules.ts'
 import { ADMIN_PATHS } from './http/pod-paths.ts'
 import { describeCause, log } from './log.ts'
 import { markStart } from './lib/start-timeline.ts'
+import { memoryShares } from './lib/memory-budget.ts'
 
 export type RequestHandler = ReturnType<typeof makeRequestHandler>
 
@@ -56,7 +57,11 @@ export async function openDataDir(dataDir: string, now = Date.now(), opts: Store
 
 export async function openPod(cfg: Config, opts: PodOptions = {}): Promise<Pod> {
   const now = opts.now ?? (() => Date.now())
-  const store = await openDataDir(cfg.dataDir, now(), { keepVersions: cfg.keepVersionsDays > 0, ...(cfg.s3 ? { s3: cfg.s3 } : {}) })
+  const store = await openDataDir(cfg.dataDir, now(), {
+    keepVersions: cfg.keepVersionsDays > 0,
+    memory: memoryShares(cfg.memoryBudgetBytes),
+    ...(cfg.s3 ? { s3: cfg.s3 } : {}),
+  })
   markStart('store-open')
   const created = await ensureOwner(store, cfg.baseUrl, now())
   markStart('owner')

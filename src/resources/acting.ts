@@ -9,7 +9,7 @@ import type { WithResourceLocks } from '../store/resource-locks.ts'
 import type { ChangeAuthor } from '../store/versions.ts'
 
 export interface ResourcesDeps {
-  readonly cfg: Pick<Config, 'baseUrl' | 'maxBodyBytes' | 'maxRdfBytes' | 'diskReserveBytes'>
+  readonly cfg: Pick<Config, 'baseUrl' | 'maxBodyBytes' | 'maxRdfBytes' | 'diskReserveBytes'> & { readonly memoryBudgetBytes?: number }
   readonly store: Store
   readonly now: () => number
   readonly withResourceLocks: WithResourceLocks

@@ -8,7 +8,7 @@ import { isNotModified } from './not-modified.ts'
 import { representationEtag, type ResourceMeta } from '../store/resource-meta.ts'
 import { listingWriter, type ListingWriter } from './listing-syntax.ts'
 import { pageEtag, pageLinks, pageRequestOf, type PageRequest } from './container-pages.ts'
-import { CACHEABLE_BYTES, type RepresentationCache } from './representation-cache.ts'
+import { keepRepresentation, type RepresentationCache } from './representation-cache.ts'
 import { httpDate } from './http-date.ts'
 
 export interface ContainerReadFacts {
@@ -91,7 +91,7 @@ async function readListing(f: ContainerReadFacts, key: string): Promise<Response
   }
   if (ended) {
     const bytes = utf8.encode(start + writer.tail)
-    if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
+    keepRepresentation(f.cache, key, bytes)
     f.headers.append('content-length', String(bytes.byteLength))
     return new Response(bytes, { status: 200, headers: f.headers })
   }

@@ -10,7 +10,7 @@ import { NAMED_GRAPHS_NOT_IN_ONE_GRAPH, serializeDocument } from '../rdf/seriali
 import { readDocumentStatements, splitGraphStatements } from './document-statements.ts'
 import { isNotModified } from './not-modified.ts'
 import { representationEtag, type ResourceMeta } from '../store/resource-meta.ts'
-import { CACHEABLE_BYTES, type RepresentationCache } from './representation-cache.ts'
+import { keepRepresentation, type RepresentationCache } from './representation-cache.ts'
 import { httpDate } from './http-date.ts'
 import { readContainer } from './read-container.ts'
 
@@ -63,7 +63,7 @@ export async function readResource(f: ReadFacts): Promise<Response> {
       ? splitGraphStatements(await f.statements(), meta)
       : await readDocumentStatements(f.store, f.baseUrl, f.path, meta)
     bytes = new TextEncoder().encode(await serializeDocument(triples, namedGraphs, mediaType, url, meta.prefixes))
-    if (bytes.byteLength <= CACHEABLE_BYTES) f.cache.set(key, bytes)
+    keepRepresentation(f.cache, key, bytes)
   }
   headers.append('content-length', String(bytes.byteLength))
   return new Response(f.head ? null : bytes, { status: 200, headers })

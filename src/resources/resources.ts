@@ -26,6 +26,7 @@ import type { Preconditions } from './preconditions.ts'
 import type { OutgoingBody } from './receive-content.ts'
 import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
+import { memoryShares } from '../lib/memory-budget.ts'
 import { makeListMembers, type ListingRequest, type MemberListing } from './member-listing.ts'
 import { makeTreeCount } from './tree-count.ts'
 import { makeFolderZip, type ZipRequest } from './folder-zip.ts'
@@ -123,7 +124,7 @@ export function makeResources(deps: ResourcesDeps): Resources {
   const { store, withResourceLocks, now } = deps
   const baseUrl = deps.cfg.baseUrl
   const d: Deciding = { baseUrl, access: deps.access }
-  const representations = makeRepresentationCache()
+  const representations = makeRepresentationCache(memoryShares(deps.cfg.memoryBudgetBytes).representations)
 
   // Decided under the operation's locks, on the tree the store then changes: nothing joins it unasked. A missing
   // target needs what a DELETE of a missing resource does (Read on its container, before its 404); the root is

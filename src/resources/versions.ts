@@ -16,6 +16,7 @@ import type { Readable } from './read-resource.ts'
 import type { OutgoingBody } from './receive-content.ts'
 import { readResource, type RepresentationRequest } from './representation.ts'
 import { makeRepresentationCache } from './representation-cache.ts'
+import { memoryShares } from '../lib/memory-budget.ts'
 
 /** One state of a resource a memento shows: when it was written (its id and Memento-Datetime). */
 export interface MementoEntry {
@@ -69,7 +70,7 @@ const asDocument = (meta: ResourceMeta): ResourceMeta => (meta.kind === 'contain
 export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
   const { store, cfg } = deps
   // Apart from the resources' cache: a folder's memento (its own statements) shares its ETag with the folder's listing.
-  const mementoBytes = makeRepresentationCache()
+  const mementoBytes = makeRepresentationCache(memoryShares(cfg.memoryBudgetBytes).mementos)
   // Read of the URI as a GET of it would need, existing or not: a deleted resource's versions follow today's rules.
   const mayRead = (who: Acting, path: string) => decide(deps, who, path, requiredModes({ method: 'GET', url: cfg.baseUrl + path, exists: true }))
 

@@ -1,6 +1,6 @@
 // The one ending of every resource write: journal, commit, remember, publish — in the order that keeps an acknowledged write whole.
 
-import type { Store } from './open-store.ts'
+import { metaEntryBytes, type Store } from './open-store.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import type { ResourceChange } from './change-feed.ts'
 import type { WriteOp } from './group-commit.ts'
@@ -76,7 +76,7 @@ function rememberMeta(store: Store, writes: MetaWrites) {
   c.generation++
   for (const [p, m] of writes) {
     c.absent.delete(p)
-    if (m) c.entries.set(p, m)
+    if (m) c.entries.set(p, m, undefined, metaEntryBytes(p, m))
     else c.entries.delete(p)
   }
 }

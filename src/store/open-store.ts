@@ -20,6 +20,7 @@ import type { S3BlobConfig } from '../config.ts'
 import { moveBlobsToFiles, sweepBlobs } from './migrate-blobs.ts'
 import type { VersionRecord } from './version-record.ts'
 import { versionRecordEncoding } from './version-encoding.ts'
+import { memoryShares, type MemoryShares } from '../lib/memory-budget.ts'
 
 /**
  * Bump only together with an explicit migration; a binary never opens a newer format.
@@ -62,6 +63,17 @@ export interface StoreCaches {
 }
 
 const META_CACHE_ENTRIES = 20_000
+/**
+ * What one metadata entry holds beyond its path, as an estimate (the cache bounds bytes, not entries): the object
+ * and its strings (content type, ETag, blob id, digest) measured at ~300 bytes with heapStats; the prefixes apart.
+ */
+const META_ENTRY_BYTES = 300
+/** Bytes of one metadata entry, for the cache's share of the memory budget: UTF-16 strings, two bytes a character. */
+export function metaEntryBytes(path: string, meta: ResourceMeta): number {
+  let bytes = META_ENTRY_BYTES + 2 * path.length
+  for (const [prefix, ns] of Object.entries(meta.prefixes ?? {})) bytes += 2 * (prefix.length + ns.length) + 32
+  return bytes
+}
 /** Enough for the ACL paths an inheritance walk asks about (the ancestors' `.acl`s that do not exist) on a busy pod. */
 const ABSENT_CACHE_ENTRIES = 2000
 
@@ -135,13 +147,20 @@ export interface StoreOptions {
    * Removes at open the blobs nothing names (default): `blobs check` opens without it, to list them first.
    */
   readonly sweepBlobs?: boolean
+  /** The bytes LevelDB's caches and the metadata cache may hold (lib/memory-budget.ts); the default budget's without it. */
+  readonly memory?: MemoryShares
 }
 
 export async function openStore(dataDir: string, opts: StoreOptions = {}): Promise<Store> {
   mkdirSync(dataDir, { recursive: true })
   const dbDir = join(dataDir, 'db')
   const fresh = !existsSync(dbDir) || readdirSync(dbDir).length === 0
-  const db = new ClassicLevel<string, unknown>(dbDir, { valueEncoding: 'json' })
+  const memory = opts.memory ?? memoryShares()
+  const db = new ClassicLevel<string, unknown>(dbDir, {
+    valueEncoding: 'json',
+    cacheSize: memory.leveldbBlockCache,
+    writeBufferSize: memory.leveldbWriteBuffer,
+  })
   await db.open()
   closeDrainedIterators(db)
   const contains = sublevel<string>(db, 'contains', 'utf8')
@@ -227,7 +246,10 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     versionBlobs,
     versionTimes,
     versioning: { keep: opts.keepVersions === true },
-    caches: { meta: { entries: new LruCache(META_CACHE_ENTRIES), absent: new LruCache(ABSENT_CACHE_ENTRIES), generation: 0 }, recordQueue: makeSerialQueue() },
+    caches: {
+      meta: { entries: new LruCache(META_CACHE_ENTRIES, { maxWeight: memory.metadata }), absent: new LruCache(ABSENT_CACHE_ENTRIES), generation: 0 },
+      recordQueue: makeSerialQueue(),
+    },
     // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.
     compact,
     close: async () => {

@@ -2,7 +2,7 @@
 
 import { DataFactory } from '../lib/n3.ts'
 import type { Quad } from '@rdfjs/types'
-import { inSublevel, type Store, type Sub } from './open-store.ts'
+import { inSublevel, metaEntryBytes, type Store, type Sub } from './open-store.ts'
 import { defaultEtag, newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
 import type { ChangeType, ResourceChange } from './change-feed.ts'
 import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
@@ -50,7 +50,7 @@ export async function getMeta(store: Store, path: string): Promise<ResourceMeta 
   const generation = c.generation
   const meta = await store.meta.get(path)
   if (generation === c.generation) {
-    if (meta) c.entries.set(path, meta)
+    if (meta) c.entries.set(path, meta, undefined, metaEntryBytes(path, meta))
     else c.absent.set(path, true)
   }
   return meta
