@@ -1,11 +1,12 @@
 // A pod export as one downloadable file: the export directory of `solopod export`, packed as a
 // gzip-compressed tar archive, and unpacked again for `solopod import`.
 
-import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pipeline, Readable } from 'node:stream'
+import { pipeline as pipelined } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import * as tar from 'tar'
 import type { Store } from './open-store.ts'
@@ -164,42 +165,69 @@ async function* archiveEntries(store: Store, holder: string, name: string, objec
   }
 }
 
+/** Where an archive's entry goes: a binary (`blobs/<file>`) or one of the export's other files, at its root or below one folder. */
+const EXPORT_ENTRY = /^(?:([^/]+)\/)?(?:blobs\/([\w.-]+)|(manifest\.json|pod\.nq|state\.jsonl))$/
+
+/** Hands a binary of the archive (its file name under `blobs/`) to the importer, which streams it into the new pod's store. */
+export type StoreArchivedBlob = (file: string, bytes: AsyncIterable<Uint8Array>) => Promise<void>
+
 /**
- * Unpacks an archive made by openExportArchive (or `tar -czf` of an export folder) into a new
- * folder below `workDir` and returns the export folder inside it. Only plain files and folders are
- * taken (no links, devices or absolute paths); the caller removes `holder` when done.
+ * Unpacks an archive made by openExportArchive (or `tar -czf` of an export folder) into a new folder below
+ * `workDir`, read once as a stream, and returns that folder (the caller removes it when done). Only plain files
+ * and folders are taken (no links or devices), and only the export's own names: any path outside them is skipped.
+ * With `storeBlob`, each binary streams straight into the new pod's store as the archive reaches it (a bucket
+ * then gets its bytes without a copy on the local disk); without, it is written to the folder's `blobs/`.
  */
-export async function unpackExportArchive(file: string, workDir: string): Promise<{ holder: string; exportDir: string }> {
+export async function unpackExportArchive(file: string, workDir: string, storeBlob?: StoreArchivedBlob): Promise<{ holder: string; exportDir: string }> {
   const holder = mkdtempSync(join(workDir, '.solopod-import-'))
+  mkdirSync(join(holder, BLOBS_DIR))
+  const toFile = (bytes: AsyncIterable<Uint8Array>, dest: string) => pipelined(Readable.from(bytes), createWriteStream(dest, { flags: 'wx' }))
+  let refused: string | undefined
+  let failed: unknown
+  const tops = new Set<string>()
+  const handled: Promise<void>[] = []
+  const take = async (entry: tar.ReadEntry) => {
+    const path = entry.path.replace(/^(?:\.\/)+/, '')
+    const found = EXPORT_ENTRY.exec(path)
+    if (failed !== undefined || entry.type === 'Directory' || !found) return void entry.resume()
+    if (entry.type !== 'File') {
+      refused ??= `${entry.path} (${entry.type})`
+      return void entry.resume()
+    }
+    const [, top = '', blob, other] = found
+    tops.add(top)
+    try {
+      if (blob === undefined) await toFile(entry, join(holder, other!))
+      else if (storeBlob) await storeBlob(blob, entry)
+      else await toFile(entry, join(holder, BLOBS_DIR, blob))
+    } catch (err) {
+      failed ??= err
+      // The rest of this entry is read past: the parser goes on to the end, and the failure is told then.
+      entry.resume()
+    }
+  }
   try {
-    let refused: string | undefined
-    await tar.x({
-      file,
-      cwd: holder,
-      strict: true,
-      preservePaths: false,
-      filter: (path, entry) => {
-        const type = (entry as { type?: string }).type
-        if (type === 'File' || type === 'Directory') return true
-        refused ??= `${path} (${type})`
-        return false
-      },
+    const parser = new tar.Parser({ strict: true, onReadEntry: entry => void handled.push(take(entry)) })
+    const ended = new Promise<void>((resolve, reject) => {
+      parser.on('error', reject)
+      parser.on('end', resolve)
     })
+    ended.catch(() => undefined)
+    for await (const chunk of createReadStream(file, { highWaterMark: READ_BYTES })) {
+      // The parser waits for the entry being read (a binary going to the bucket) before it takes more.
+      if (!parser.write(chunk as Buffer)) await Promise.race([new Promise(resolve => parser.once('drain', resolve)), ended])
+    }
+    parser.end()
+    await ended
+    await Promise.all(handled)
+    if (failed !== undefined) throw failed
     if (refused) throw new ImportError(`${file} holds ${refused}, which is not part of a solopod export`)
-    const exportDir = findExportDir(holder)
-    if (!exportDir) throw new ImportError(`${file} holds no ${MANIFEST_FILE}: it is not a solopod export archive`)
-    return { holder, exportDir }
+    if (!existsSync(join(holder, MANIFEST_FILE))) throw new ImportError(`${file} holds no ${MANIFEST_FILE}: it is not a solopod export archive`)
+    if (tops.size > 1) throw new ImportError(`${file} holds more than one export (${[...tops].join(', ')}): it is not a solopod export archive`)
+    return { holder, exportDir: holder }
   } catch (err) {
     rmSync(holder, { recursive: true, force: true })
     if (err instanceof ImportError) throw err
     throw new ImportError(`${file} is not a readable tar.gz archive (${err instanceof Error ? err.message : String(err)})`)
   }
-}
-
-/** The archive's root, or its one top folder, holding the manifest. */
-function findExportDir(root: string): string | undefined {
-  if (existsSync(join(root, MANIFEST_FILE))) return root
-  const entries = readdirSync(root)
-  const only = entries.length === 1 ? join(root, entries[0]!) : undefined
-  return only && statSync(only).isDirectory() && existsSync(join(only, MANIFEST_FILE)) ? only : undefined
 }
