@@ -19,17 +19,10 @@ export interface S3Credentials {
 }
 
 /**
- * Bytes sent per part of a multipart upload. Bun's writer does not wait by itself (`write()` returns a number, and
- * without `flush()` a 200 MiB upload peaked at ~383 MiB RSS): each part's `flush()` is what the upload waits on.
+ * Bytes sent per part of a multipart upload, and what is held of one upload at a time (twice this with the part
+ * in flight). Bun's writer does not wait by itself (`write()` returns a number): `flush()` is awaited per part.
  */
 export const PART_SIZE = 8 * 1024 * 1024
-/**
- * Parts flushed and not yet stored, at most: while one goes to the bucket the next is read from the client (with
- * one, reading and sending took turns: 0.62× Bun's own streaming upload in the object-store bench). What the upload
- * holds is about this many parts plus the one being filled; measured with a 192 MiB upload to Ceph, the RSS grew by
- * ~40 MB with one, ~60 with two (test/bench/object-store.ts, test/s3/upload-2gb.slow.test.ts: at most +100 MB).
- */
-export const PARTS_IN_FLIGHT = 2
 /** The health endpoint asked in a loop shares one question to the bucket a second, answered within 5 s. */
 const PROBLEM_EVERY_MS = 1000
 const PROBLEM_WAIT_MS = 5000
@@ -77,14 +70,10 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   const deleteNow = (id: string): Promise<void> =>
     bounded('delete an object', client.delete(keyOf(id))).catch((err: unknown) => log.warn('blob.remove_failed', { id, cause: describeCause(err) }))
 
-  /**
-   * Streams `body` into the object `id` in parts of PART_SIZE, PARTS_IN_FLIGHT at most being stored while the next
-   * is read, each within the time limit; on any failure the object is not there (or goes).
-   */
+  /** Streams `body` into the object `id` in parts of PART_SIZE; on any failure the object is not there (or goes). */
   async function upload(id: string, body: BlobSource, limits: Pick<BlobLimits, 'maxBytes' | 'observe'>): Promise<{ size: number; sha256: string }> {
-    const writer = client.file(keyOf(id)).writer({ partSize: PART_SIZE, queueSize: PARTS_IN_FLIGHT, retry: 1 })
+    const writer = client.file(keyOf(id)).writer({ partSize: PART_SIZE, queueSize: 1, retry: 1 })
     const hash = new Bun.CryptoHasher('sha256')
-    const flushing: Promise<unknown>[] = []
     let size = 0
     let unflushed = 0
     try {
@@ -98,14 +87,9 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
         unflushed += chunk.byteLength
         if (unflushed >= PART_SIZE) {
           unflushed = 0
-          // Its time limit runs from now; a failure is told when the upload waits on it (below, or at the end).
-          const part = bounded('store a part', Promise.resolve(writer.flush()))
-          part.catch(() => undefined)
-          flushing.push(part)
-          if (flushing.length >= PARTS_IN_FLIGHT) await flushing.shift()
+          await bounded('store a part', Promise.resolve(writer.flush()))
         }
       }
-      await Promise.all(flushing)
       await bounded('store the file', Promise.resolve(writer.end()))
     } catch (err) {
       // Ending with an error abandons the multipart upload; a part the engine kept anyway is what the bucket's
