@@ -1,7 +1,6 @@
 // `solopod import SRC`: a new data directory from an export directory or a dashboard backup (.tar.gz).
 
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
 import { ConfigError, type Config } from '../config.ts'
 
 export async function importCommand(cfg: Config): Promise<void> {
@@ -10,17 +9,10 @@ export async function importCommand(cfg: Config): Promise<void> {
   // The import writes the keys into a new data directory: it must be private from its first file
   // (import-pod.ts builds it beside the target and moves it in, so an empty target's own mode goes).
   process.umask(0o077)
-  const { importPod } = await import('../store/import-pod.ts')
-  if (existsSync(src) && statSync(src).isFile()) {
-    // A backup downloaded from the dashboard: unpacked beside the new data directory, removed after
-    const work = dirname(resolve(cfg.dataDir))
-    mkdirSync(work, { recursive: true })
-    const { holder, exportDir } = await (await import('../store/export-archive.ts')).unpackExportArchive(src, work)
-    try {
-      await importPod(cfg.dataDir, exportDir, cfg.baseUrl, cfg.s3)
-    } finally {
-      rmSync(holder, { recursive: true, force: true })
-    }
-  } else await importPod(cfg.dataDir, src, cfg.baseUrl, cfg.s3)
+  const { importPod, importArchive } = await import('../store/import-pod.ts')
+  // A backup downloaded from the dashboard: read once, its binaries streamed into the new pod's store
+  if (existsSync(src) && statSync(src).isFile())
+    await importArchive(cfg.dataDir, src, cfg.baseUrl, cfg.s3, (await import('../store/export-archive.ts')).unpackExportArchive)
+  else await importPod(cfg.dataDir, src, cfg.baseUrl, cfg.s3)
   console.log(`solopod: imported ${src} into ${cfg.dataDir} for ${cfg.baseUrl}`)
 }

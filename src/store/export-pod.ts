@@ -82,6 +82,21 @@ export interface ExportOptions {
    * so a link is the same bytes; a copy is kept for exports a person keeps and may edit.
    */
   readonly linkFiles?: boolean
+  /**
+   * A binary whose bytes are in a bucket is not copied but handed here (its file name in the export, and what to
+   * read): the dashboard's backup streams it from the bucket into the archive instead (export-archive.ts).
+   */
+  readonly leaveObject?: (object: LeftObject) => Promise<void>
+}
+
+/** A binary of an export left in the bucket: `blobs/<file>` is the object `id`, `size` bytes with this SHA-256. */
+export interface LeftObject {
+  /** The resource's path, for messages. */
+  readonly path: string
+  readonly file: string
+  readonly id: string
+  readonly size: number
+  readonly sha256: string
 }
 
 export async function exportPod(store: Store, destDir: string, now: number = Date.now(), options: ExportOptions = {}): Promise<ExportCounts> {
@@ -187,6 +202,10 @@ async function writeBlob(
   const file = `${String(index).padStart(6, '0')}.bin`
   const dest = join(destDir, BLOBS_DIR, file)
   const source = store.blobs.localFile(meta.blob)
+  if (source === undefined && options.leaveObject) {
+    await options.leaveObject({ path, file, id: meta.blob, size: meta.size, sha256: meta.sha256 })
+    return { file, sha256: meta.sha256 }
+  }
   if (source === undefined) {
     await copyObject(store, path, meta.blob, meta.sha256, dest)
     return { file, sha256: meta.sha256 }
@@ -204,6 +223,15 @@ async function writeBlob(
  * on the way: an export restores what the records say, or fails.
  */
 async function copyObject(store: Store, path: string, id: string, sha256: string, dest: string): Promise<void> {
+  await pipeline(Readable.from(await checkedObject(store, path, id, sha256)), createWriteStream(dest, { flags: 'wx' }))
+  await syncFile(dest)
+}
+
+/**
+ * The bytes of the object `id` as they come from the bucket; it fails (after its last chunk) when they are not
+ * those of `sha256`. For the export's copy and the backup's archive (export-archive.ts).
+ */
+export async function checkedObject(store: Store, path: string, id: string, sha256: string): Promise<AsyncIterable<Uint8Array>> {
   let opened
   try {
     opened = await store.blobs.open(id)
@@ -213,18 +241,16 @@ async function copyObject(store: Store, path: string, id: string, sha256: string
       cause: err,
     })
   }
-  const hash = new Bun.CryptoHasher('sha256')
   const stream: ReadableStream<Uint8Array> = opened instanceof Blob ? opened.stream() : opened
-  async function* hashed(): AsyncGenerator<Uint8Array> {
+  return (async function* hashed(): AsyncGenerator<Uint8Array> {
+    const hash = new Bun.CryptoHasher('sha256')
     for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
       hash.update(chunk)
       yield chunk
     }
-  }
-  await pipeline(Readable.from(hashed()), createWriteStream(dest, { flags: 'wx' }))
-  if (hash.digest('hex') !== sha256)
-    throw new ExportError(`binary ${path}: its object in ${store.blobs.location} is not the bytes recorded (solopod blobs check)`)
-  await syncFile(dest)
+    if (hash.digest('hex') !== sha256)
+      throw new ExportError(`binary ${path}: its object in ${store.blobs.location} is not the bytes recorded (solopod blobs check)`)
+  })()
 }
 
 /** A hard link, when the destination is on the blob's own disk. */

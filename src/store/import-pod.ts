@@ -11,7 +11,7 @@ import { FORMAT_VERSION, inSublevel, openStore, recordFormatVersion, STORE_LAYOU
 import { isAuxiliaryPath, parentPath } from './paths.ts'
 import { graphChangeOps, UNREAD_VALUE } from './quad-ops.ts'
 import type { ResourceMeta } from './resource-meta.ts'
-import type { StoredBlob } from './blob-store.ts'
+import type { BlobSource, StoredBlob } from './blob-store.ts'
 import { nameIndexEntries } from './name-index.ts'
 import { recordBaseUrl } from './base-url.ts'
 import {
@@ -38,18 +38,77 @@ export class ImportError extends UserError {
 const QUAD_CHUNK = 2000
 const BATCH_ENTRIES = 5000
 
+/** Where an import's binaries come from: the export's files, or objects stored already while its archive was read. */
+type BlobOf = (store: Store, entry: ExportedResource) => Promise<StoredBlob>
+
 /**
  * Restores `srcDir` into `dataDir` (missing or empty) for a pod served at `baseUrl`. The import
  * is built in a sibling directory and renamed into place at the end, so a failed import (bad
  * checksum, truncated file) leaves no half-filled data directory behind.
  */
 export async function importPod(dataDir: string, srcDir: string, baseUrl: string, s3?: S3BlobConfig): Promise<void> {
+  dataDir = checkTarget(dataDir)
+  const manifest = readManifest(srcDir)
+  await importInto(dataDir, baseUrl, s3, async () => ({ srcDir, manifest, blobOf: (store, entry) => restoreBlob(store, srcDir, entry) }))
+}
+
+/** unpackExportArchive (export-archive.ts), passed in: that module reads this one's errors. */
+export type UnpackArchive = (
+  file: string,
+  workDir: string,
+  storeBlob: (file: string, bytes: AsyncIterable<Uint8Array>) => Promise<void>,
+) => Promise<{ holder: string; exportDir: string }>
+
+/**
+ * Restores a backup archive (.tar.gz) as importPod does, reading it once: its binaries stream into the new pod's
+ * store as the archive reaches them (with `--blob-store s3://…`, into the bucket with no copy on the local disk),
+ * its other files go to a folder beside the data directory, removed after. Each binary is matched with the
+ * manifest's entry naming it (and its SHA-256) once the whole archive is read; one nothing names is discarded.
+ */
+export async function importArchive(dataDir: string, file: string, baseUrl: string, s3: S3BlobConfig | undefined, unpack: UnpackArchive): Promise<void> {
+  dataDir = checkTarget(dataDir)
+  const work = dirname(dataDir)
+  mkdirSync(work, { recursive: true })
+  let holder: string | undefined
+  const stored = new Map<string, StoredBlob>()
+  try {
+    await importInto(dataDir, baseUrl, s3, async store => {
+      const unpacked = await unpack(file, work, async (name, bytes) => {
+        if (stored.has(name)) throw new ImportError(`${file} holds ${BLOBS_DIR}/${name} twice; the export is damaged`)
+        stored.set(name, await storeBlob(store, `${BLOBS_DIR}/${name}`, bytes))
+      })
+      holder = unpacked.holder
+      const blobOf: BlobOf = async (store, entry) => {
+        const name = checkBlobEntry(entry)
+        const blob = stored.get(name)
+        if (!blob) throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${name} is missing; the export is incomplete`)
+        stored.delete(name)
+        return checkedBlob(store, entry, blob)
+      }
+      // A binary the manifest does not name is not part of the pod.
+      const unnamed = () => [...stored.values()]
+      return { srcDir: unpacked.exportDir, manifest: readManifest(unpacked.exportDir), blobOf, unnamed }
+    })
+  } finally {
+    if (holder) rmSync(holder, { recursive: true, force: true })
+  }
+}
+
+/** `dataDir`, resolved, once it is known to be missing or empty. */
+function checkTarget(dataDir: string): string {
   dataDir = resolve(dataDir)
   if (existsSync(dataDir) && (!statSync(dataDir).isDirectory() || readdirSync(dataDir).length > 0)) {
     throw new ImportError(`${dataDir} is not empty; import only restores into a new or empty data directory`)
   }
-  const manifest = readManifest(srcDir)
-  const rebase = rebaser(manifest.baseUrl, baseUrl)
+  return dataDir
+}
+
+async function importInto(
+  dataDir: string,
+  baseUrl: string,
+  s3: S3BlobConfig | undefined,
+  source: (store: Store) => Promise<{ srcDir: string; manifest: Manifest; blobOf: BlobOf; unnamed?: () => StoredBlob[] }>,
+): Promise<void> {
   mkdirSync(dirname(dataDir), { recursive: true })
   const staging = `${dataDir}.import-${process.pid}-${Date.now()}`
   try {
@@ -57,7 +116,10 @@ export async function importPod(dataDir: string, srcDir: string, baseUrl: string
     // pod sweeps once their grace period is over).
     const store = await openStore(staging, s3 ? { s3 } : {})
     try {
-      await restoreResources(store, srcDir, manifest)
+      const { srcDir, manifest, blobOf, unnamed } = await source(store)
+      const rebase = rebaser(manifest.baseUrl, baseUrl)
+      await restoreResources(store, manifest, blobOf)
+      for (const blob of unnamed?.() ?? []) store.blobs.discard(blob.id)
       const quads = await restoreQuads(store, join(srcDir, QUADS_FILE), rebase)
       if (quads !== manifest.counts.quads)
         throw new ImportError(`${QUADS_FILE} holds ${quads} quads, the manifest says ${manifest.counts.quads}; the export is incomplete`)
@@ -122,7 +184,7 @@ export function rebaser(from: string, to: string): (iri: string) => string {
  * Metadata and membership index in synced batches of bounded size; each binary streamed from its file into
  * the new pod's blob store (checked against its SHA-256 on the way), never whole in memory.
  */
-async function restoreResources(store: Store, srcDir: string, manifest: Manifest) {
+async function restoreResources(store: Store, manifest: Manifest, blobOf: BlobOf) {
   let batch = store.db.batch()
   let entries = 0
   const flush = async () => {
@@ -138,7 +200,7 @@ async function restoreResources(store: Store, srcDir: string, manifest: Manifest
     // The name index is derived, not exported: built here as writes build it (name-index.ts)
     for (const key of nameIndexEntries(path)) batch.put(key, UNREAD_VALUE, inSublevel(store.names))
     if (meta.kind === 'binary') {
-      const blob = await restoreBlob(store, srcDir, entry)
+      const blob = await blobOf(store, entry)
       batch.put(path, { ...meta, size: blob.size, blob: blob.id, sha256: blob.sha256 }, inSublevel(store.meta))
       batch.put(blob.id, path, inSublevel(store.blobRefs))
     } else {
@@ -159,19 +221,31 @@ function checkEntry(entry: ExportedResource): { path: string; meta: ResourceMeta
 }
 
 async function restoreBlob(store: Store, srcDir: string, entry: ExportedResource): Promise<StoredBlob> {
+  const name = checkBlobEntry(entry)
+  const file = join(srcDir, BLOBS_DIR, name)
+  if (!existsSync(file)) throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${name} is missing; the export is incomplete`)
+  return checkedBlob(store, entry, await storeBlob(store, `binary ${entry.path}: ${BLOBS_DIR}/${name}`, createReadStream(file)))
+}
+
+/** The manifest entry's file name under `blobs/`. */
+function checkBlobEntry(entry: ExportedResource): string {
   if (!entry.file || !/^[\w.-]+$/.test(entry.file) || !entry.sha256) {
     throw new ImportError(`binary ${entry.path} has no valid file name or checksum in the manifest; the export is damaged`)
   }
-  const file = join(srcDir, BLOBS_DIR, entry.file)
-  if (!existsSync(file)) throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} is missing; the export is incomplete`)
-  let blob: StoredBlob
+  return entry.file
+}
+
+/** An export's file into the new pod's blob store, streamed (its SHA-256 computed on the way). */
+async function storeBlob(store: Store, what: string, bytes: BlobSource): Promise<StoredBlob> {
   try {
-    blob = await store.blobs.put(createReadStream(file), { reserveBytes: 0 })
+    return await store.blobs.put(bytes, { reserveBytes: 0 })
   } catch (err) {
-    throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} could not be stored: ${err instanceof Error ? err.message : String(err)}`, {
-      cause: err,
-    })
+    throw new ImportError(`${what} could not be stored: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
   }
+}
+
+/** The stored binary, when it is the bytes the manifest says; otherwise it goes and the import fails. */
+function checkedBlob(store: Store, entry: ExportedResource, blob: StoredBlob): StoredBlob {
   if (blob.sha256 !== entry.sha256) {
     store.blobs.discard(blob.id)
     throw new ImportError(`binary ${entry.path}: ${BLOBS_DIR}/${entry.file} does not match its SHA-256 in the manifest; the export is damaged`)

@@ -21,6 +21,8 @@ export interface S3Credentials {
 /**
  * Bytes sent per part of a multipart upload, and what is held of one upload at a time (twice this with the part
  * in flight). Bun's writer does not wait by itself (`write()` returns a number): `flush()` is awaited per part.
+ * Two parts in flight (queueSize 2, the next part read while one is stored) measured no faster in the object-store
+ * bench (0.64× Bun's own upload either way, 256 MiB, Ceph on a loaded machine) and grew RSS by +75 MB instead of +39.
  */
 export const PART_SIZE = 8 * 1024 * 1024
 /** The health endpoint asked in a loop shares one question to the bucket a second, answered within 5 s. */
