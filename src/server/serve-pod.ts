@@ -10,6 +10,7 @@ import { recordBackup } from '../store/last-backup.ts'
 import { sweepExpiredRecordsRegularly } from '../store/expired-records.ts'
 import { sweepExpiredUploadsRegularly } from '../store/expired-uploads.ts'
 import { sweepObjectsRegularly } from '../store/object-sweep.ts'
+import { DEFAULT_SWEEP_GRACE_MS } from '../store/blob-location.ts'
 import { sweepTrashRegularly } from '../store/trash-sweep.ts'
 import { sweepVersionsRegularly } from '../store/version-sweep.ts'
 import { totalBytesAt } from '../store/disk-space.ts'
@@ -149,7 +150,7 @@ function startBackgroundWork({ cfg, store, deps }: Pod): () => Promise<void> {
     onError: err => log.warn('store.version_sweep_failed', { cause: describeCause(err) }),
   })
   const stopObjectSweeps = sweepObjectsRegularly(store, {
-    everyMs: cfg.s3?.sweepGraceMs ?? 0,
+    everyMs: cfg.s3?.sweepGraceMs ?? DEFAULT_SWEEP_GRACE_MS,
     onSwept: count => log.info('store.blobs_swept', { files: count }),
     onError: err => log.warn('blob.sweep_failed', { cause: describeCause(err) }),
   })

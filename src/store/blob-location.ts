@@ -37,6 +37,9 @@ export const flagsOf = (l: BlobLocation) =>
 export const describeBlobLocation = (l: BlobLocation) => (l.kind === 'local' ? 'the data directory' : `s3://${l.bucket}/${l.prefix} at ${l.endpoint}`)
 
 /** The S3 settings of a recorded bucket, with the time limits of the configured one (or the defaults). */
+/** How old an object no record names must be before a bucket's sweep removes it, unless the flags say otherwise. */
+export const DEFAULT_SWEEP_GRACE_MS = 3_600_000
+
 export function s3ConfigOf(l: BlobLocation, like: S3BlobConfig | undefined): S3BlobConfig | undefined {
   if (l.kind === 'local') return undefined
   return {
@@ -45,7 +48,7 @@ export function s3ConfigOf(l: BlobLocation, like: S3BlobConfig | undefined): S3B
     endpoint: l.endpoint,
     region: l.region,
     timeoutMs: like?.timeoutMs ?? 15_000,
-    sweepGraceMs: like?.sweepGraceMs ?? 3_600_000,
+    sweepGraceMs: like?.sweepGraceMs ?? DEFAULT_SWEEP_GRACE_MS,
   }
 }
 

@@ -39,10 +39,15 @@ export async function moveBlobsToFiles({ db, meta, blobRefs, blobs, legacy }: Fo
   if (moved > 0) log.info('store.blobs_moved_to_files', { resources: moved })
 }
 
-/** Keeps the files a resource or the trash names (blob-refs) or a version holds (version-blobs); removes the rest. */
-export async function sweepBlobs(blobs: BlobStore, blobRefs: Sub<string>, versionBlobs: Sub<string>): Promise<number> {
-  return blobs.sweep(async ids => {
-    const paths = await blobRefs.getMany(ids)
+/** Whether each blob is named by a resource or the trash (blob-refs) or held by a version (version-blobs). */
+export const namedBlobs =
+  (blobRefs: Sub<string>, versionBlobs: Sub<string>) =>
+  async (ids: readonly string[]): Promise<readonly boolean[]> => {
+    const paths = await blobRefs.getMany(ids as string[])
     return Promise.all(paths.map((p, i) => p !== undefined || isHeldByVersion(versionBlobs, ids[i]!)))
-  })
+  }
+
+/** Keeps the files a resource or the trash names or a version holds; removes the rest. */
+export async function sweepBlobs(blobs: BlobStore, blobRefs: Sub<string>, versionBlobs: Sub<string>): Promise<number> {
+  return blobs.sweep(namedBlobs(blobRefs, versionBlobs))
 }

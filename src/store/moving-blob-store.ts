@@ -25,6 +25,11 @@ export interface PodBlobStore extends BlobStore {
   drainOldWrites(): Promise<void>
   /** The switch is committed: the target alone from now on. */
   finishMoving(): void
+  /**
+   * Sweeps only the stores that are buckets (the store, and the old one while a move copies): their sweep leaves
+   * objects younger than its grace period, a local directory's removes every file not yet named, a write's too.
+   */
+  sweepRemote(areLive: (ids: readonly string[]) => Promise<readonly boolean[]>): Promise<number>
 }
 
 /** `halves` when a move was left copying (a restart midway): it goes on serving from both. */
@@ -106,6 +111,7 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
       }
     },
     sweep: async areLive => (await Promise.all(both(s => s.sweep(areLive)))).reduce((a, b) => a + b, 0),
+    sweepRemote: async areLive => (await Promise.all(both(s => (s.remote ? s.sweep(areLive) : 0)))).reduce((a, b) => a + b, 0),
     localFile: id => where(id).localFile(id),
     freeBytes: () => store.freeBytes(),
     get location() {
