@@ -122,6 +122,7 @@ describe('npm run test:unit', () => {
       'test/op/login-rate-limit.slow.test.ts', // hundreds of wrong passwords
       'test/rs/large-rdf-bodies.slow.test.ts', // megabytes of Turtle parsed on the worker
       'test/rs/patch-off-event-loop.slow.test.ts', // a 1 MiB PATCH parsed on the worker
+      'test/s3/backup-stream.slow.test.ts', // a 200 MiB file in Ceph RGW through a backup and an import, RSS and disk sampled
       'test/s3/blobs-move.slow.test.ts', // 1,000 files moved to Ceph RGW and back while the pod serves, a move killed and resumed
       'test/s3/upload-2gb.slow.test.ts', // 2 GiB up to Ceph RGW through the pod and back, RSS sampled
       'test/store/bounded-memory.slow.test.ts', // 12,000 rewrites and a compaction, RSS in a child process
