@@ -9,13 +9,13 @@ import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
 import { describeCause, log } from './log.ts'
 import { inRequestScope } from './lib/request-scope.ts'
 import { LruCache } from './lib/lru-cache.ts'
+import { loadOnce } from './lib/load-once.ts'
 import { clientAddressFrom } from './http/client-address.ts'
 import { normalizeIp } from './lib/ip-address.ts'
 import { opPlugin } from './op/plugin.ts'
 import { asPlugin } from './as/plugin.ts'
-import { adminPlugin } from './admin/plugin.ts'
 import { makeResourceServer } from './rs/plugin.ts'
-import { isReservedPath, isSameOriginOnly, loggedPath, NOTIFY_PATHS } from './http/pod-paths.ts'
+import { isAdminPath, isReservedPath, isSameOriginOnly, loggedPath, NOTIFY_PATHS } from './http/pod-paths.ts'
 import { makeNotifications } from './notify/plugin.ts'
 import { visitPlugin } from './visit/plugin.ts'
 import { linksPlugin } from './links/plugin.ts'
@@ -31,16 +31,33 @@ export interface PodApp {
   openSocket(request: Request, path: string): Promise<SocketSession | Response>
 }
 
-export function buildApp(deps: Deps): PodApp {
+/**
+ * The owner's pages and API: over a hundred routes, which took a third of a restart's CPU to build (docs/performance.md
+ * "Start-up"). They are imported and built with the first request under /.admin, which waits for them.
+ */
+const loadAdminPlugin = () => import('./admin/plugin.ts').then(m => m.adminPlugin)
+
+/** Each role plugin renders its own errors; this answers only a request no route took. */
+const podApp = (name: string) =>
+  new Elysia({ name }).onError(({ code, error, request }) =>
+    code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined,
+  )
+
+/** `loadAdmin` is a seam for the tests of a failed load. */
+export function buildApp(deps: Deps, loadAdmin = loadAdminPlugin): PodApp {
   const rs = makeResourceServer(deps)
   const dav = makeDav(deps)
   const notify = makeNotifications(deps)
-  const app = new Elysia({ name: 'solopod' })
-    // Each role plugin renders its own errors; this answers only a request no route took.
-    .onError(({ code, error, request }) => (code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined))
+  // What no owner route takes falls to the resource server's routes, as in one app (it refuses a reserved path)
+  const adminApp = loadOnce(async () =>
+    podApp('solopod-admin')
+      .use((await loadAdmin())(deps))
+      .use(dav.plugin)
+      .use(rs.plugin),
+  )
+  const app = podApp('solopod')
     .use(opPlugin(deps))
     .use(asPlugin(deps))
-    .use(adminPlugin(deps))
     .use(visitPlugin(deps))
     .use(linksPlugin(deps))
     .use(notify.plugin)
@@ -50,7 +67,14 @@ export function buildApp(deps: Deps): PodApp {
   return {
     // Every path outside the reserved first segments is a pod resource (http/pod-paths.ts), which the RS
     // route `/*` would take anyway (the dav role's for the WebDAV methods): asked directly, a resource request skips the router's work.
-    handle: (request, path) => (isReservedPath(path) ? handleWithHead(app, request) : isDavMethod(request.method) ? dav.handle(request) : rs.handle(request)),
+    handle: (request, path) =>
+      isReservedPath(path)
+        ? isAdminPath(path)
+          ? adminApp().then(a => handleWithHead(a, request))
+          : handleWithHead(app, request)
+        : isDavMethod(request.method)
+          ? dav.handle(request)
+          : rs.handle(request),
     openSocket: notify.openSocket,
   }
 }

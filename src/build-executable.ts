@@ -64,6 +64,10 @@ export async function buildExecutable(opts: BuildOptions): Promise<{ outfile: st
     plugins: [classicLevelBinding(opts.target)],
     // ESM as without bytecode (Bun's bytecode default is CommonJS): top-level await, and import.meta.url, which finds the parse worker
     format: 'esm',
+    // What the pod loads on first use (`import()`) goes in chunks of its own, evaluated with that first use. In one
+    // chunk, the Node built-ins those modules import (node:https and node:tls for ACME, node:zlib and node:readline
+    // for archives) were imported at every start: ~20 ms of a restart's CPU (docs/performance.md "Start-up").
+    splitting: true,
     bytecode: opts.bytecode ?? true,
     compile: {
       target: opts.target,

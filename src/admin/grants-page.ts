@@ -15,6 +15,7 @@ import { createGrant, revokeGrant } from './grants.ts'
 import type { PersonCards } from '../account/person-cards.ts'
 import { agentCode, agentLabel } from './person-label.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
+import { GRANT_REVOKED } from './taken-back-words.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'grants' | 'people'>
 
@@ -22,7 +23,7 @@ const INTEROP = 'http://www.w3.org/ns/solid/interop#'
 const ACL = 'http://www.w3.org/ns/auth/acl#'
 const MODES = ['Read', 'Append', 'Write', 'Create', 'Update', 'Delete'] as const
 const SCOPES: Record<string, string> = { AllFromRegistry: 'Everything in the folder', SelectedFromRegistry: 'Selected items', Inherited: 'Inherited' }
-const DONE: Record<string, string> = { created: 'Grant created', revoked: 'Grant revoked: the access ends with the next request' }
+const DONE: Record<string, string> = { created: 'Grant created', revoked: GRANT_REVOKED }
 
 export const grantsPage = (done?: string) => `${ADMIN_PATHS.grantsPage}${done ? `?done=${done}` : ''}`
 const local = (iri: string, ns: string) => (iri.startsWith(ns) ? iri.slice(ns.length) : iri)

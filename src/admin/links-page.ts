@@ -37,6 +37,7 @@ import { ownerActing } from './owner-acting.ts'
 import { podPath } from './browse.ts'
 import { linkModes } from '../policy/link-access.ts'
 import { ACCESS_MODES, type AccessMode } from '../policy/access-modes.ts'
+import { LINK_REMOVED } from './taken-back-words.ts'
 
 type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'linkUses'>
 
@@ -94,7 +95,7 @@ ${opens ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${break
 }
 
 const DONE: Record<string, string> = {
-  removed: 'Link removed: it opens nothing from now on',
+  removed: LINK_REMOVED,
   settings: 'Expiry settings saved: they apply to new links; the links already made keep their expiry',
 }
 

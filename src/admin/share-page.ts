@@ -26,6 +26,7 @@ import { linkSection, linksOf } from './links-page.ts'
 import { getLinkExpirySettings } from '../account/link-expiry.ts'
 import { agentLabel } from './person-label.ts'
 import type { PersonCards } from '../account/person-cards.ts'
+import { LINK_REMOVED } from './taken-back-words.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now' | 'linkUses' | 'people'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
@@ -37,7 +38,7 @@ const DONE: Record<string, string> = {
   added: 'Shared',
   removed: 'Access removed',
   inherited: 'This item now has the access inherited from its folder',
-  'link-removed': 'Link removed: it opens nothing from now on',
+  'link-removed': LINK_REMOVED,
 }
 
 const aclPathOf = (acl: AclView) => acl.aclUrl.slice(acl.url.length - acl.path.length)

@@ -2,11 +2,12 @@
 // of a grant lead back there (not to the Links or Grants page), so the owner going down the list stays on it.
 
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
+import { GRANT_REVOKED, LINK_REMOVED } from './taken-back-words.ts'
 
 /** Only these words are ever shown: `?done=` picks one, it is never echoed. */
 const DONE = {
-  'link-removed': 'Link removed: it opens nothing from now on',
-  revoked: 'Grant revoked: the access ends with the next request',
+  'link-removed': LINK_REMOVED,
+  revoked: GRANT_REVOKED,
 } as const
 
 export const sharedByMeDone = (done: keyof typeof DONE) => `${ADMIN_PATHS.sharedByMe}?done=${done}`

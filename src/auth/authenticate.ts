@@ -210,10 +210,12 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
     // RFC 9110 §11.6.2 needs at least a scheme, and other Solid servers read it as anonymous too.
     if (header === null || header.trim() === '') return ANONYMOUS
     const credentials = parseAuthorization(header)
-    const schemes = new Set(credentials.map(c => c.scheme))
-    // RFC 9449 §7.1, RFC 6750 §3.1: Bearer and DPoP together are ambiguous
-    if (schemes.has('dpop') && schemes.has('bearer')) throw badRequest('the request carries both Bearer and DPoP credentials; send exactly one')
-    if (credentials.length !== 1) throw badRequest('the Authorization header must carry exactly one credential')
+    if (credentials.length !== 1) {
+      // RFC 9449 §7.1, RFC 6750 §3.1: Bearer and DPoP together are ambiguous
+      const schemes = new Set(credentials.map(c => c.scheme))
+      if (schemes.has('dpop') && schemes.has('bearer')) throw badRequest('the request carries both Bearer and DPoP credentials; send exactly one')
+      throw badRequest('the Authorization header must carry exactly one credential')
+    }
     const credential = credentials[0]!
     const { scheme, token68: token } = credential
     if (scheme === 'httpsig') return authenticateHttpSig(request, credential)

@@ -96,10 +96,10 @@ export async function verifyDpopProof(f: ProofFacts): Promise<VerifiedProof> {
   const algs = f.algorithms ? ASYMMETRIC_JWS_ALGS.filter(a => f.algorithms!.includes(a)) : ASYMMETRIC_JWS_ALGS
   const values = f.header == null ? [] : typeof f.header === 'string' ? [f.header] : f.header
 
-  if (values.length === 0 || values[0]!.trim() === '') throw fail('the DPoP header is missing; send one DPoP proof JWT')
+  const proof = values[0]?.trim() ?? ''
+  if (proof === '') throw fail('the DPoP header is missing; send one DPoP proof JWT')
   // (1) not more than one DPoP header; Fetch joins repeated fields with ", " and a JWS has no comma
-  if (values.length > 1 || values[0]!.includes(',')) throw fail('more than one DPoP header; send exactly one')
-  const proof = values[0]!.trim()
+  if (values.length > 1 || proof.includes(',')) throw fail('more than one DPoP header; send exactly one')
   // (2) a single well-formed JWT (size-bounded before any parsing)
   const { header, claims } = decodeCompactJwt(proof, { what: 'the DPoP proof', maxChars: MAX_PROOF_CHARS, shape: 'a compact JWS', fail, decodeHeader })
   const { jti, htm, htu, iat, ath, nonce } = claims

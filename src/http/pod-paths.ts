@@ -210,6 +210,9 @@ const RESERVED = /^\/(\.oidc|\.uma|\.admin|\.well-known|\.uploads|\.notification
 /** Paths of the pod's own endpoints are never pod resources, whatever the method. */
 export const isReservedPath = (path: string) => RESERVED.test(path)
 
+/** The owner's pages and API: `/.admin` and below (not `/.adminx`, reserved all the same). */
+export const isAdminPath = (path: string) => path === '/.admin' || path.startsWith('/.admin/')
+
 /**
  * Solid Protocol §8.1 asks CORS for what apps call: resources, discovery, JWKS, token, registration,
  * userinfo. The owner's pages and API and the OP's HTML pages (a browser navigates to them, no app

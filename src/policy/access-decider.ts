@@ -14,7 +14,7 @@ import type { Principal } from '../auth/principal.ts'
 import { parseAclDocument, type Authorization } from './acl-document.ts'
 import { makeGroupResolver } from './group-members.ts'
 import { isAcl } from '../store/acl-names.ts'
-import { decideAccess, type AccessDecision } from './access-decision.ts'
+import { aclViewOf, decideAccess, type AccessDecision, type AclView } from './access-decision.ts'
 import { withinPermissions } from './uma-permissions.ts'
 import { referencePredicates } from './shape-tree-references.ts'
 import type { GrantLinks } from './grants.ts'
@@ -31,6 +31,7 @@ const ACL_CACHE_ENTRIES = 10_000
 const ABSENT_ACL_ENTRIES = 2000
 const GROUP_CACHE_ENTRIES = 1000
 const ANONYMOUS_DECISIONS = 10_000
+const ACL_VIEWS = 10_000
 const SHAPE_TREES_KEPT = 100
 const SHAPE_TREE_BYTES = 2 * 1024 * 1024
 export const GROUP_CACHE_TTL_MS = 60_000
@@ -84,6 +85,19 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
     acls.delete(aclUrl)
     absentAcls.delete(aclUrl)
     anonymous.clear()
+    aclViews.clear()
+  }
+
+  // Each target's effective ACL and public modes depend on the ACLs alone, not on who asks: found once per
+  // target until any ACL changes, so an authenticated requester's decision (not kept: it depends on groups,
+  // grants and app scopes too) walks no ancestors' ACLs (~4 µs of a DPoP GET of a document with an inherited ACL).
+  const aclViews = new LruCache<string, AclView>(ACL_VIEWS)
+  const aclView = (target: string): AclView | Promise<AclView> => aclViews.get(target) ?? readAclView(target)
+  async function readAclView(target: string): Promise<AclView> {
+    const started = generation
+    const view = await aclViewOf(target, loadAcl)
+    if (generation === started) aclViews.set(target, view)
+    return view
   }
 
   // An anonymous requester's modes depend on the ACLs alone (WAC §6.3: no agent, group or key of its own
@@ -192,12 +206,19 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
       principal.keys.length === 0 &&
       deleting === undefined
     if (!isAnonymous)
-      return decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? (await grants.index()), links, ...(deleting ? { deleting } : {}) })
+      return decideAccess(principal, url, {
+        loadAcl,
+        aclView,
+        ctx,
+        grants: grants.loadedIndex() ?? (await grants.index()),
+        links,
+        ...(deleting ? { deleting } : {}),
+      })
     const key = origin === undefined ? url : `${origin} ${url}`
     const known = anonymous.get(key)
     if (known) return known
     const started = generation
-    const decision = await decideAccess(principal, url, { loadAcl, ctx, grants: grants.loadedIndex() ?? (await grants.index()), links })
+    const decision = await decideAccess(principal, url, { loadAcl, aclView, ctx, grants: grants.loadedIndex() ?? (await grants.index()), links })
     if (generation === started) {
       anonymous.set(key, decision)
     }

@@ -2,7 +2,7 @@
 // it, or why nothing did. The resource server enforces it; the owner's "why?" answer reads the same result.
 
 import type { Principal } from '../auth/principal.ts'
-import { findEffectiveAcl, matchAuthorizations, publicModes, type AccessContext, type AclLoader, type UnmetCondition } from './wac.ts'
+import { findEffectiveAcl, matchAuthorizations, publicModes, type AccessContext, type AclLoader, type EffectiveAcl, type UnmetCondition } from './wac.ts'
 import { describeCondition } from './acl-conditions.ts'
 import { candidateGrants, grantModes, type GrantGround, type GrantIndex, type GrantLink, type GrantLinks, type GrantOutcome } from './grants.ts'
 import { ACCESS_MODES, type AccessMode } from './access-modes.ts'
@@ -40,8 +40,22 @@ export interface AccessDecision {
   readonly outsideAppScope?: { readonly modes: ReadonlySet<AccessMode>; readonly allowed: string }
 }
 
+/** A target's effective ACL with what it gives the public: a function of the ACLs alone, whoever asks. */
+export interface AclView {
+  readonly effective: EffectiveAcl
+  readonly publicModes: ReadonlySet<AccessMode>
+}
+
+/** The target's AclView read through `loadAcl`. */
+export async function aclViewOf(target: string, loadAcl: AclLoader): Promise<AclView> {
+  const effective = await findEffectiveAcl(target, loadAcl)
+  return { effective, publicModes: publicModes(effective, target) }
+}
+
 export interface DecisionSources {
   readonly loadAcl: AclLoader
+  /** The target's AclView when the caller keeps them (access-decider.ts); else read through `loadAcl`. */
+  readonly aclView?: (target: string) => AclView | Promise<AclView>
   readonly ctx: AccessContext
   readonly grants: GrantIndex
   readonly links: GrantLinks
@@ -52,7 +66,9 @@ export interface DecisionSources {
 export type Requester = Pick<Principal, 'webid' | 'clientId' | 'issuer' | 'keys'>
 
 export async function decideAccess(principal: Requester, target: string, src: DecisionSources): Promise<AccessDecision> {
-  const effective = await findEffectiveAcl(target, src.loadAcl)
+  const kept = src.aclView?.(target)
+  const view = kept === undefined || kept instanceof Promise ? await (kept ?? aclViewOf(target, src.loadAcl)) : kept
+  const { effective } = view
   const acl = { aclUrl: effective.aclUrl, governs: effective.governs, inherited: effective.inherited }
   const unmet: UnmetCondition[] = []
   const byWac = await matchAuthorizations(effective, target, principal, src.ctx, unmet)
@@ -79,7 +95,7 @@ export async function decideAccess(principal: Requester, target: string, src: De
         : `${byGrant.candidates} access grant(s) name this agent, but none covers ${target}${ignored}`,
     )
   }
-  return { target, modes, publicModes: publicModes(effective, target), grounds, acl, reasons, links: byGrant.links }
+  return { target, modes, publicModes: view.publicModes, grounds, acl, reasons, links: byGrant.links }
 }
 
 function wacReason(applicable: number, acl: AccessDecision['acl'], origin: string | undefined): string {

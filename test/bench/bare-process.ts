@@ -3,7 +3,7 @@
 
 import { join } from 'node:path'
 
-export async function startBare(script: string, ...args: string[]): Promise<{ origin: string; stop(): Promise<void> }> {
+export async function startBare(script: string, ...args: string[]): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, script), ...args], { stdout: 'pipe', stderr: 'inherit' })
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
   const { value } = await reader.read()
@@ -14,6 +14,7 @@ export async function startBare(script: string, ...args: string[]): Promise<{ or
   }
   return {
     origin: `http://127.0.0.1:${port}`,
+    pid: proc.pid,
     stop: async () => {
       proc.kill('SIGTERM')
       await proc.exited

@@ -4,7 +4,7 @@
 
 import { startPod, type RunningPod } from '../e2e/start-server.ts'
 import { seedPublicContainer, writeTurtle } from '../e2e/seed-store.ts'
-import { readFileSync } from 'node:fs'
+import { cpuSeconds } from './process-cpu.ts'
 import { generatedBody, MIB, rssMb, sampleRss } from '../e2e/large-bodies.ts'
 import { runLoad } from './load.ts'
 import { openStore } from '../../src/store/open-store.ts'
@@ -61,12 +61,6 @@ const startPublic = (keepDays: number, more?: (dataDir: string, baseUrl: string)
       await more?.(dir, base)
     },
   })
-
-/** User + system CPU seconds of a process so far, every thread (Linux /proc). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
 
 /** Rounds per kind of PUT: odd, so the median is one round's ratio. */
 const PUT_ROUNDS = 9

@@ -1,7 +1,7 @@
 // `npm run build`: the executable runs from an empty directory with no node_modules in reach.
 
 import { afterAll, describe, expect, test } from 'bun:test'
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { buildExecutable, hostTarget } from '../../src/build-executable.ts'
@@ -103,6 +103,22 @@ describe('npm run build', () => {
         const rootRes = await fetch(`http://127.0.0.1:${port}/`)
         expect(rootRes.status).toBe(401)
         expect(rootRes.headers.get('link')).toContain('<http://www.w3.org/ns/pim/space#Storage>; rel="type"')
+
+        // What loads on first use sits in chunks of its own in the executable (src/build-executable.ts): JSON-LD,
+        // a WebDAV XML body, an export asked of the running server (its control socket)
+        const jsonLd = await fetch(`http://127.0.0.1:${port}/profile/card`, { headers: { accept: 'application/ld+json' } })
+        expect(jsonLd.status).toBe(200)
+        expect(JSON.stringify(await jsonLd.json())).toContain(`${base}/profile/card#me`)
+        const propfind = await fetch(`http://127.0.0.1:${port}/pub/`, {
+          method: 'PROPFIND',
+          headers: { depth: '0', 'content-type': 'application/xml' },
+          body: '<?xml version="1.0"?><propfind xmlns="DAV:"><prop><resourcetype/></prop></propfind>',
+        })
+        expect(propfind.status).toBe(207)
+        expect(await propfind.text()).toContain('collection')
+        const exported = await runToEnd(withoutNodeModules([binary, 'export', join(dir, 'export'), '--data', join(dir, 'data')]), dir)
+        expect(exported.out).toContain('exported the running pod')
+        expect(readdirSync(join(dir, 'export')).length).toBeGreaterThan(0)
       } finally {
         proc.kill('SIGTERM')
         expect(await proc.exited).toBe(0)

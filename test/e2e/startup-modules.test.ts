@@ -69,5 +69,7 @@ describe('start-up', () => {
     expect(LOADED_ON_FIRST_USE.filter(p => packages.has(p))).toEqual([])
     // n3's index loads all of n3: the pod takes its parts from src/rdf/n3.ts
     expect(modules.filter(m => m.endsWith('/node_modules/n3/lib/index.js'))).toEqual([])
+    // The owner's pages and API load with the first request under /.admin (src/app.ts)
+    expect(modules.filter(m => m.includes('/src/admin/'))).toEqual([])
   })
 })

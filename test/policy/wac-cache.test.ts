@@ -156,6 +156,39 @@ describe('anonymous decisions', () => {
   })
 })
 
+// Issue 41: each target's effective ACL and public modes are kept for every requester (access-decider.ts
+// aclView); the authenticated decision is still made afresh from them, and a kept view goes with any ACL write.
+describe('effective ACLs kept per target', () => {
+  test("an authenticated requester's decision and WAC-Allow public follow an ACL write at once", async () => {
+    await pod.seed('/kept/doc', '')
+    await pod.seed('/kept/.acl', `[] a acl:Authorization; acl:default <./>; acl:agent <${BOB.webid}>; acl:mode acl:Read.`)
+    const before = await decide(pod.access, BOB, get('/kept/doc'))
+    expect(before.status).toBe(200)
+    expect(before.wacAllow).toBe('user="read",public=""')
+    // the view is kept: a second requester reads no ACL from the store
+    expect(await storeReads(() => decide(pod.access, CAROL, get('/kept/doc')))).toBe(0)
+    await pod.seed(
+      '/kept/.acl',
+      `[] a acl:Authorization; acl:default <./>; acl:agentClass foaf:Agent; acl:mode acl:Read.
+      [] a acl:Authorization; acl:default <./>; acl:agent <${CAROL.webid}>; acl:mode acl:Read, acl:Write.`,
+    )
+    const bob = await decide(pod.access, BOB, get('/kept/doc'))
+    expect(bob.status).toBe(200)
+    expect(bob.wacAllow).toBe('user="read",public="read"')
+    expect((await decide(pod.access, CAROL, { method: 'PUT', path: '/kept/doc' })).status).toBe(200)
+  })
+
+  test('an ACL made for the target itself replaces the inherited one it was decided by', async () => {
+    await pod.seed('/kept/own', '')
+    expect((await decide(pod.access, BOB, get('/kept/own'))).status).toBe(200)
+    await pod.seed('/kept/own.acl', readRule('own', `acl:agent <${DAN.webid}>`))
+    const bob = await decide(pod.access, BOB, get('/kept/own'))
+    expect(bob.status).toBe(403)
+    expect(bob.wacAllow).toBe('user="",public=""')
+    expect((await decide(pod.access, DAN, get('/kept/own'))).status).toBe(200)
+  })
+})
+
 describe('group document cache', () => {
   afterEach(() => {
     remoteStatus = 200
