@@ -2,12 +2,9 @@
 // who wrote it and when stay, and thinning hands the statements down before it removes the state they were named by.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Parser, Writer } from 'n3'
+import { Parser } from 'n3'
 import type { Quad } from '@rdfjs/types'
-import { openStore, type Store } from '../../src/store/open-store.ts'
+import type { Store } from '../../src/store/open-store.ts'
 import { deleteResource, getMeta, readTriples, writeResource } from '../../src/store/resources.ts'
 import { moveResource } from '../../src/store/move-resource.ts'
 import { dropVersions, getVersion, readVersionSpans, versionStatements, type ChangeAuthor } from '../../src/store/versions.ts'
@@ -15,6 +12,7 @@ import { versionRecordEncoding } from '../../src/store/version-encoding.ts'
 import { thinVersions } from '../../src/store/version-sweep.ts'
 import { capVersions } from '../../src/store/version-cap.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
+import { nt, openVersionedTempStore, removeTempStore } from './versioned-store.ts'
 
 const BASE = 'http://localhost:3996'
 const ALICE: ChangeAuthor = { agent: 'https://alice.example/card#me', client: 'https://notes.example/id', via: 'DPoP' }
@@ -27,21 +25,10 @@ let dir: string
 let store: Store
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'solopod-version-identical-'))
-  store = await openStore(dir, { keepVersions: true })
-  await writeTurtle(store, BASE, '/', '', B - HOUR)
+  ;({ dir, store } = await openVersionedTempStore('solopod-version-identical-', BASE, B - HOUR))
 })
-afterAll(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => removeTempStore(store, dir))
 
-const nt = (quads: readonly Quad[]) =>
-  new Writer({ format: 'N-Triples' })
-    .quadsToString([...quads])
-    .split('\n')
-    .filter(Boolean)
-    .sort()
 const rewrite = (path: string, ttl: string, at: number, by?: ChangeAuthor) =>
   writeResource(store, BASE, path, { kind: 'rdf', contentType: 'text/turtle', triples: parseTurtle(path, ttl), size: ttl.length }, at, by)
 const parseTurtle = (path: string, ttl: string) => new Parser({ baseIRI: BASE + path }).parse(ttl) as Quad[]

@@ -4,8 +4,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writer } from 'n3'
-import type { Quad } from '@rdfjs/types'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { deleteResource, getMeta, readTriples, writeResource } from '../../src/store/resources.ts'
 import { moveResource } from '../../src/store/move-resource.ts'
@@ -15,6 +13,7 @@ import { getVersion, latestVersionBefore, readVersionSpans, unpackGraph, version
 import { isHeldByVersion } from '../../src/store/version-record.ts'
 import type { WriteOp } from '../../src/store/group-commit.ts'
 import { writeTurtle } from '../e2e/seed-store.ts'
+import { nt, openVersionedTempStore, removeTempStore } from './versioned-store.ts'
 import { binaryContent } from './binary-content.ts'
 
 const BASE = 'http://localhost:3994'
@@ -24,21 +23,10 @@ let store: Store
 let now = 1_700_000_000_000
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'solopod-versions-'))
-  store = await openStore(dir, { keepVersions: true })
-  await writeTurtle(store, BASE, '/', '', now)
+  ;({ dir, store } = await openVersionedTempStore('solopod-versions-', BASE, now))
 })
-afterAll(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => removeTempStore(store, dir))
 
-const nt = (quads: readonly Quad[]) =>
-  new Writer({ format: 'N-Triples' })
-    .quadsToString([...quads])
-    .split('\n')
-    .filter(Boolean)
-    .sort()
 const triplesOf = async (path: string) => nt(await readTriples(store, BASE, path))
 
 /** The blob files `store.blobs.remove` was asked to drop while `run` ran. */
