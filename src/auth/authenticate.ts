@@ -7,6 +7,7 @@ import { LruCache } from '../lib/lru-cache.ts'
 import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import type { SessionRevocations } from '../account/app-sessions.ts'
 import { parseAuthorization } from '../http/credentials.ts'
+import { methodAsSent } from '../http/head-as-get.ts'
 import { verifyDpopProof } from './dpop.ts'
 import { bearerChallenge, dpopChallenge } from './challenges.ts'
 import { checkJti, JtiReplayCache, jtiExpiry } from './dpop-replay.ts'
@@ -131,7 +132,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
     const tokenHash = sha256Base64url(token)
     const proof = await verifyDpopProof({
       header: request.headers.get('dpop'),
-      method: request.method,
+      method: methodAsSent(request),
       url,
       now: at,
       accessToken: token,
@@ -184,7 +185,7 @@ export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiRepl
     }
     if (scheme === 'dpop' || request.headers.has('dpop')) {
       const url = baseUrl + new URL(request.url).pathname
-      const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: request.method, url, now: at, accessToken: token, status: 401 })
+      const proof = await verifyDpopProof({ header: request.headers.get('dpop'), method: methodAsSent(request), url, now: at, accessToken: token, status: 401 })
       if (proof.jkt !== t.jkt)
         throw refuseDpop('invalid_token', "the DPoP proof key does not match the UMA access token's cnf.jkt; sign proofs with the key the token was issued to")
       // RFC 9449 §11.1: used once, recorded once the token and the binding are verified

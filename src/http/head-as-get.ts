@@ -12,3 +12,9 @@ export function getForHead(request: Request): Request {
 }
 
 export const isHeadAsGet = (request: Request) => heads.has(request)
+
+/**
+ * The method the client sent: a signature (RFC 9421 `@method`) or a DPoP proof (`htm`) made for a HEAD names HEAD,
+ * though a GET answers it.
+ */
+export const methodAsSent = (request: Request) => (heads.has(request) ? 'HEAD' : request.method)

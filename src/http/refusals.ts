@@ -132,6 +132,11 @@ export const REFUSALS = {
     means: "the upload's lengths disagree, or it would go past its length (problem type inconsistent-upload-length)",
   },
   upload_not_yours: { status: [403], means: 'the upload resource was started by another agent; only that agent may append, query or cancel it' },
+  upload_lost: {
+    status: [404],
+    means:
+      "the upload's bytes are gone from the pod's object store (its multipart upload was aborted, by the bucket's lifecycle rule or by hand); the upload resource is gone with them: start the upload again",
+  },
   // Solid Notifications (Protocol 0.3 and its channel types)
   invalid_subscription: {
     status: [400],

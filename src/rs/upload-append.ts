@@ -3,14 +3,24 @@
 
 import { HttpError } from '../http/errors.ts'
 import { signedBodyCheck } from '../auth/httpsig/http-sig.ts'
-import { BlobWriteError } from '../store/blob-store.ts'
+import { BlobWriteError, PartialUploadLost } from '../store/blob-store.ts'
 import { blobRefusal } from '../resources/blob-unavailable.ts'
-import { putUpload, type UploadRecord } from '../store/upload-records.ts'
+import { deleteUpload, putUpload, type UploadRecord } from '../store/upload-records.ts'
 import { byteCountOf, PROBLEM_TYPES, uploadCompleteOf } from './upload-fields.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
 export const inconsistentLength = (why: string) =>
   new HttpError(400, 'inconsistent_upload_length', why, { extra: { type: PROBLEM_TYPES.inconsistent_upload_length } })
+
+/**
+ * `err` as the client's refusal: the bytes of the upload gone from the object store (PartialUploadLost) end the upload
+ * resource too, 404 like one that expired (§4.4: a client starts again), with its own code; the store unavailable 503.
+ */
+export async function storeRefusal(ctx: RsContext, id: string, err: unknown): Promise<unknown> {
+  if (!(err instanceof PartialUploadLost)) return blobRefusal(err)
+  await deleteUpload(ctx.deps.store, id)
+  return new HttpError(404, 'upload_lost', err.message, { cause: err })
+}
 
 /**
  * §4.1.3: the length the request announces (Upload-Length, or Content-Length with Upload-Complete: ?1), which
@@ -63,7 +73,7 @@ export async function appendToUpload(
       ...(r.principal.signedBody === undefined ? {} : { heldUntilChecked: true }),
     })
   } catch (err) {
-    if (!(err instanceof BlobWriteError)) throw blobRefusal(err)
+    if (!(err instanceof BlobWriteError)) throw await storeRefusal(ctx, id, err)
     if (err.reason === 'disk_full') throw new HttpError(507, 'insufficient_storage', err.message)
     if (length !== undefined && length === cap) throw inconsistentLength(`the content goes past the upload's length, ${length}`)
     throw new HttpError(413, 'payload_too_large', err.message)

@@ -2,7 +2,6 @@
 // appends and completion (PATCH), cancellation (DELETE), for the agent that started it only.
 
 import { HttpError } from '../http/errors.ts'
-import { blobRefusal } from '../resources/blob-unavailable.ts'
 import { RS_PATHS } from '../http/pod-paths.ts'
 import { mediaTypeOf } from '../rdf/media-types.ts'
 import { deleteUpload, getUpload, putUpload, type StoredUpload, type UploadRecord } from '../store/upload-records.ts'
@@ -12,7 +11,7 @@ import { commitPost, planPost } from './handle-post.ts'
 import { discardBody, fileBody, type IncomingBody } from '../resources/new-content.ts'
 import { withRefusalLinks } from './refusal-links.ts'
 import { agentOf } from './upload-creation.ts'
-import { appendToUpload, inconsistentLength } from './upload-append.ts'
+import { appendToUpload, inconsistentLength, storeRefusal } from './upload-append.ts'
 import { interopVersionOf, PARTIAL_UPLOAD, PROBLEM_TYPES, uploadCompleteOf, uploadLimit, uploadState, byteCountOf, INTEROP_VERSIONS } from './upload-fields.ts'
 import type { RsContext, RsRequest } from './rs-context.ts'
 
@@ -122,8 +121,8 @@ async function append(ctx: RsContext, r: RsRequest, id: string, upload: UploadRe
 async function complete(ctx: RsContext, r: RsRequest, id: string, upload: UploadRecord, expiresAt: number): Promise<Response> {
   const { store, cfg } = ctx.deps
   // An object store down: 503, and the partial upload stays on the local disk to be completed again later.
-  const blob = await store.blobs.finishPartial(id).catch((err: unknown) => {
-    throw blobRefusal(err)
+  const blob = await store.blobs.finishPartial(id).catch(async (err: unknown) => {
+    throw await storeRefusal(ctx, id, err)
   })
   const body: IncomingBody = fileBody(upload.headers['content-type']!, blob)
   const target = resolveTarget(cfg.baseUrl, cfg.baseUrl + upload.path)

@@ -34,6 +34,12 @@ export class BlobStoreUnavailable extends Error {
   readonly retryAfter = 30
 }
 
+/**
+ * The bytes of a partial upload are gone from the store (the bucket's lifecycle rule, or anyone, aborted its multipart
+ * upload): nothing can be appended to it or made of it, and its local files went with it. The client starts again.
+ */
+export class PartialUploadLost extends Error {}
+
 /** A write refused for its size or for the disk; nothing of it is left behind. */
 export class BlobWriteError extends Error {
   constructor(
@@ -145,4 +151,16 @@ export interface PartialBlobs {
   removePartial(id: string): void
   /** Removes every partial upload `areLive` does not claim. */
   sweepPartials(areLive: (ids: readonly string[]) => Promise<readonly boolean[]>): Promise<number>
+  /**
+   * True when some of the upload's bytes are where only this store reads them (parts in a bucket). Every store reads
+   * an upload kept whole on the local disk (`uploads/<id>`), so only a store that can hold one otherwise has this.
+   */
+  holdsPartial?(id: string): boolean
+  /** The uploads `holdsPartial` is true of. */
+  heldPartials?(): string[]
+  /**
+   * Makes the upload one whole file on the local disk, the form every store reads (before a move of the blobs
+   * switches away from this store); `PartialUploadLost` when its parts were gone already.
+   */
+  carryPartialHome?(id: string): Promise<void>
 }

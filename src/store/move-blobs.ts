@@ -1,6 +1,7 @@
 // `solopod blobs move --to …`: an existing pod's bytes into another blob store while it serves, resumably. Each blob
 // is copied under its own id and read back (sha256) before it counts as moved; the switch is one synced batch once
-// every named blob is in the target; the old copies go only after it.
+// every named blob is in the target (and every resumable upload in progress readable there); the old copies go only
+// after it.
 
 import type { BlobStore } from './blob-store.ts'
 import type { Store } from './open-store.ts'
@@ -119,6 +120,9 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
       }
       await copyGroup()
     }
+    // Resumable uploads with parts in the old bucket come home first: after the switch nothing reads those parts.
+    const carried = await blobs.carryPartials()
+    if (carried > 0) o.progress(`carried ${carried} resumable uploads in progress to the data directory`)
     state = { ...state, phase: 'deleting' }
     const batch = store.system.batch()
     batch.put(LOCATION_KEY, target)

@@ -1,7 +1,9 @@
 // The pod's blob store as the rest of the pod sees it: one store, or, while `solopod blobs move` copies, two: new
 // bytes go to the target, a blob is read where it is (the target once its copy is verified, the old store before).
+// A resumable upload goes on where its bytes are (parts in the old bucket) until finished or carried home, which
+// the move does to every such upload before it switches; finishing one always writes the blob to the target.
 
-import type { BlobSource, BlobStore, StoredBlob } from './blob-store.ts'
+import { PartialUploadLost, type BlobSource, type BlobStore, type StoredBlob } from './blob-store.ts'
 import type { Sub } from './sublevel.ts'
 
 /** While a move copies: the old store, and the blobs already in the target (`moved`: id → '', synced). */
@@ -23,6 +25,11 @@ export interface PodBlobStore extends BlobStore {
   markMoved(id: string): Promise<void>
   /** Resolves once every write to the old store begun before the move has ended. */
   drainOldWrites(): Promise<void>
+  /**
+   * Carries every upload whose bytes only the old store reads to the local disk, where the target reads it (once
+   * none is left, the switch can go); the number carried. One lost already (its parts aborted) is left to be refused.
+   */
+  carryPartials(): Promise<number>
   /** The switch is committed: the target alone from now on. */
   finishMoving(): void
   /**
@@ -59,6 +66,29 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
     }
     return blob
   }
+  /** The store that reads an upload's bytes: the old one while a move copies, for an upload only it can read. */
+  const holderOf = (id: string): BlobStore => (moving?.from.holdsPartial?.(id) && !startedInTarget.has(id) ? moving.from : store)
+  /** Uploads started during the move (a move between two buckets: both stores would claim them). */
+  const startedInTarget = new Set<string>()
+  // One change to an upload at a time, a carry among them (the resource layer serializes requests already).
+  const partialTurns = new Map<string, Promise<unknown>>()
+  const inTurn = <T>(id: string, work: () => Promise<T>): Promise<T> => {
+    const before = partialTurns.get(id) ?? Promise.resolve()
+    const mine = before.then(work, work)
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    )
+    partialTurns.set(id, settled)
+    void settled.then(() => {
+      if (partialTurns.get(id) === settled) partialTurns.delete(id)
+    })
+    return mine
+  }
+  const carryHome = async (id: string) => {
+    const from = moving?.from
+    if (from && holderOf(id) === from) await from.carryPartialHome!(id)
+  }
   const both = <T>(each: (s: BlobStore) => T): T[] => (moving ? [each(store), each(moving.from)] : [each(store)])
 
   async function startMoving(to: BlobStore, h: MoveHalves) {
@@ -88,8 +118,22 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
       const w = moving && writing.get(moving.from)
       if (w && w.count > 0) await new Promise<void>(resolve => w.idle.push(resolve))
     },
+    async carryPartials() {
+      let carried = 0
+      for (const id of moving?.from.heldPartials?.() ?? []) {
+        if (startedInTarget.has(id)) continue
+        try {
+          await inTurn(id, () => carryHome(id))
+          carried++
+        } catch (err) {
+          if (!(err instanceof PartialUploadLost)) throw err
+        }
+      }
+      return carried
+    },
     finishMoving() {
       moving = undefined
+      startedInTarget.clear()
     },
     put: (body, limits) => {
       const into = store
@@ -121,16 +165,23 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
       return store.remote || moving?.from.remote === true
     },
     problem: async () => (await store.problem()) ?? (await moving?.from.problem()),
-    // Partial uploads are on the local disk whatever the store (uploads/): only finishing one writes a blob.
-    startPartial: id => store.startPartial(id),
-    appendPartial: (id, body, limits) => store.appendPartial(id, body, limits),
-    partialSize: id => store.partialSize(id),
-    truncatePartial: (id, size) => store.truncatePartial(id, size),
-    finishPartial: id => {
-      const into = store
-      return tracked(into, async () => written(await into.finishPartial(id), into))
+    // A new upload starts in the store new bytes go to.
+    startPartial: async id => {
+      if (moving) startedInTarget.add(id)
+      await store.startPartial(id)
     },
-    removePartial: id => store.removePartial(id),
-    sweepPartials: areLive => store.sweepPartials(areLive),
+    appendPartial: (id, body, limits) => inTurn(id, () => holderOf(id).appendPartial(id, body, limits)),
+    partialSize: id => holderOf(id).partialSize(id),
+    truncatePartial: (id, size) => inTurn(id, () => holderOf(id).truncatePartial(id, size)),
+    // Finished into the old store, the blob could be named after the move's last pass and lost with the old copies.
+    finishPartial: id =>
+      inTurn(id, async () => {
+        await carryHome(id)
+        const into = store
+        return tracked(into, async () => written(await into.finishPartial(id), into))
+      }),
+    removePartial: id => holderOf(id).removePartial(id),
+    // Uploads of both forms are in uploads/ while a move copies: the store that reads them all sweeps them.
+    sweepPartials: areLive => (moving?.from.holdsPartial ? moving.from : store).sweepPartials(areLive),
   }
 }

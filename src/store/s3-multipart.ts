@@ -39,6 +39,9 @@ export interface S3Multipart {
   abort(key: string, uploadId: string): Promise<void>
   /** A small object in one request (an upload that never reached a whole part). */
   putObject(key: string, bytes: Uint8Array): Promise<void>
+  /** An object's bytes, streamed; the time limit is on each wait for bytes, not on the whole object. */
+  readObject(key: string): AsyncIterable<Uint8Array>
+  deleteObject(key: string): Promise<void>
   /** Multipart uploads in progress under `prefix` (`sweepPartials` and the tests). */
   listUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>
 }
@@ -100,6 +103,49 @@ export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly acces
         body: bytes as Uint8Array<ArrayBuffer>,
         headers: { 'x-amz-content-sha256': payloadHash(bytes) },
       })
+    },
+    async *readObject(key) {
+      const controller = new AbortController()
+      let timer: Timer | undefined
+      const waitAtMost = () => {
+        clearTimeout(timer)
+        timer = setTimeout(() => controller.abort(), cfg.timeoutMs)
+      }
+      waitAtMost()
+      try {
+        let res: Response
+        try {
+          res = await aws.fetch(urlOf(key), { method: 'GET', signal: controller.signal })
+        } catch (err) {
+          throw unavailable('read the object', err)
+        }
+        if (!res.ok) {
+          const text = await res.text().catch(() => '')
+          throw unavailable('read the object', new S3RequestError(xmlValue(text, 'Code') ?? `HTTP${res.status}`, `read the object: ${res.status}`))
+        }
+        const reader = res.body!.getReader()
+        try {
+          for (;;) {
+            waitAtMost()
+            let r: Awaited<ReturnType<typeof reader.read>>
+            try {
+              r = await reader.read()
+            } catch (err) {
+              throw unavailable('read the object', err)
+            }
+            if (r.done) return
+            yield r.value
+          }
+        } finally {
+          reader.releaseLock()
+        }
+      } finally {
+        clearTimeout(timer)
+        controller.abort()
+      }
+    },
+    async deleteObject(key) {
+      await call('delete the object', urlOf(key), { method: 'DELETE' })
     },
     async listUploads(prefix) {
       const found: { key: string; uploadId: string }[] = []

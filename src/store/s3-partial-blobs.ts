@@ -6,6 +6,10 @@
 // part is sent, the parts sent), replaced whole (temporary name, fsync, rename); the tail, `<id>` while no part was
 // sent and `<id>.<k>` after k parts. Sending parts writes the next tail file, then the state naming the new parts,
 // then removes the old tail: a crash at any point leaves the state and the tail it names agreeing.
+//
+// Before a move of the blobs switches away from the bucket, an upload with parts there is carried home: its multipart
+// upload completed, read back into `<id>.carry` with the tail after it, renamed `<id>`, then the state goes: until
+// then the state and its tail still agree (a crash carries it again), after it the upload is one local file.
 
 import {
   existsSync,
@@ -26,6 +30,7 @@ import { join } from 'node:path'
 import {
   BlobStoreUnavailable,
   BlobWriteError,
+  PartialUploadLost,
   type AppendLimits,
   type AppendResult,
   type BlobSource,
@@ -41,7 +46,7 @@ import { log, describeCause } from '../log.ts'
 
 const ID = /^[0-9a-f]{32}$/
 /** Every file of an upload: its tail (`<id>`, `<id>.<k>`), its state (`<id>.json`) and their temporary names. */
-const FILE = /^([0-9a-f]{32})(?:\.(\d+)|\.json|\.json\.tmp)?$/
+const FILE = /^([0-9a-f]{32})(?:\.(\d+)|\.json|\.json\.tmp|\.carry)?$/
 
 interface State {
   readonly blobId: string
@@ -180,6 +185,19 @@ export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlo
     if (failure !== undefined) throw failure
   }
 
+  /** The engine no longer knows the upload's parts (aborted): the upload is lost, its local files go too. */
+  async function lostIfGone<T>(id: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (err) {
+      if (!(err instanceof NoSuchUpload)) throw err
+      await drop(id)
+      throw new PartialUploadLost("the bytes of this upload are gone from the pod's object store (its multipart upload was aborted); start the upload again", {
+        cause: err,
+      })
+    }
+  }
+
   async function appendPartial(id: string, body: BlobSource, limits: AppendLimits): Promise<AppendResult> {
     if (stateOf(id) === undefined) throw new Error(`no partial upload ${id}`)
     // A tail left whole (a signed append since checked, a part the bucket did not take) goes first: nothing is
@@ -297,6 +315,85 @@ export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlo
     removeFiles(id, false)
   }
 
+  async function finishPartial(id: string): Promise<StoredBlob> {
+    await sendParts(id)
+    const state = stateOf(id)!
+    const key = deps.keyOf(state.blobId)
+    const tail = readFileSync(tailFile(id, state.parts.length))
+    const size = sentBytes(state) + tail.byteLength
+    const running = hashes.get(id)
+    let sha256: string | undefined = running && running.size === size ? running.hash.digest('hex') : undefined
+    if (state.uploadId === undefined) {
+      // Never a whole part: one small object, its hash from the tail itself.
+      sha256 ??= new Bun.CryptoHasher('sha256').update(tail).digest('hex')
+      await multipart.putObject(key, tail)
+    } else {
+      let parts = state.parts
+      if (tail.byteLength > 0 || parts.length === 0) parts = [...parts, await multipart.uploadPart(key, state.uploadId, parts.length + 1, tail)]
+      try {
+        await multipart.complete(key, state.uploadId, parts)
+      } catch (err) {
+        // Completed before, its answer lost (the pod stopped, the request timed out): the object says so.
+        if (!(err instanceof NoSuchUpload) || (await deps.objectSize(state.blobId)) !== size) throw err
+      }
+      sha256 ??= await deps.hashObject(state.blobId)
+    }
+    hashes.delete(id)
+    states.delete(id)
+    removeFiles(id, false)
+    return { id: state.blobId, size, sha256 }
+  }
+
+  /** An upload whose bytes are partly parts in the bucket (or whose multipart upload was started). */
+  const holds = (id: string) => ID.test(id) && stateOf(id)?.uploadId !== undefined
+
+  async function carryHome(id: string): Promise<void> {
+    const state = stateOf(id)
+    if (state?.uploadId === undefined) return
+    const uploadId = state.uploadId
+    hashes.delete(id)
+    const key = deps.keyOf(state.blobId)
+    const sent = sentBytes(state)
+    await lostIfGone(id, async () => {
+      if (state.parts.length === 0) {
+        // Nothing in the bucket yet: the tail is the upload already.
+        await multipart.abort(key, uploadId).catch((err: unknown) => {
+          if (!(err instanceof NoSuchUpload)) throw err
+        })
+        return
+      }
+      try {
+        await multipart.complete(key, uploadId, state.parts)
+      } catch (err) {
+        // Completed by a carry the pod did not finish (it stopped): the object is there.
+        if (!(err instanceof NoSuchUpload) || (await deps.objectSize(state.blobId)) !== sent) throw err
+      }
+      const whole = join(root, `${id}.carry`)
+      const handle = await open(whole, 'w', 0o600)
+      let size = 0
+      try {
+        const put = async (chunk: Uint8Array) => {
+          for (let done = 0; done < chunk.byteLength; ) done += (await handle.write(chunk, done, chunk.byteLength - done)).bytesWritten
+          size += chunk.byteLength
+        }
+        for await (const chunk of multipart.readObject(key)) await put(chunk)
+        if (size !== sent) throw new BlobStoreUnavailable(`the object store gave back ${size} bytes of an upload's ${sent}; nothing was changed, try again`)
+        for await (const chunk of Bun.file(tailFile(id, state.parts.length)).stream() as unknown as AsyncIterable<Uint8Array>) await put(chunk)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      renameSync(whole, tailFile(id, 0))
+    })
+    // The whole file is in place: from here on it is the upload, and the state naming parts goes.
+    rmSync(stateFile(id), { force: true })
+    states.delete(id)
+    for (let k = 1; k <= state.parts.length; k++) rmSync(tailFile(id, k), { force: true })
+    syncDir(root)
+    if (state.parts.length > 0)
+      await multipart.deleteObject(key).catch((err: unknown) => log.warn('upload.carry_cleanup_failed', { id, cause: describeCause(err) }))
+  }
+
   return {
     async startPartial(id) {
       // The blob id is chosen now: the parts sent later belong to the multipart upload of its object.
@@ -305,7 +402,7 @@ export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlo
       writeState(id, { blobId: newBlobId(), parts: [] })
       hashes.set(id, { hash: new Bun.CryptoHasher('sha256'), size: 0 })
     },
-    appendPartial,
+    appendPartial: (id, body, limits) => lostIfGone(id, () => appendPartial(id, body, limits)),
     partialSize,
     async truncatePartial(id, size) {
       hashes.delete(id)
@@ -315,37 +412,14 @@ export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlo
       await truncate(tailFile(id, state.parts.length), Math.max(0, size - sent))
       return Math.max(size, sent)
     },
-    async finishPartial(id): Promise<StoredBlob> {
-      await sendParts(id)
-      const state = stateOf(id)!
-      const key = deps.keyOf(state.blobId)
-      const tail = readFileSync(tailFile(id, state.parts.length))
-      const size = sentBytes(state) + tail.byteLength
-      const running = hashes.get(id)
-      let sha256: string | undefined = running && running.size === size ? running.hash.digest('hex') : undefined
-      if (state.uploadId === undefined) {
-        // Never a whole part: one small object, its hash from the tail itself.
-        sha256 ??= new Bun.CryptoHasher('sha256').update(tail).digest('hex')
-        await multipart.putObject(key, tail)
-      } else {
-        let parts = state.parts
-        if (tail.byteLength > 0 || parts.length === 0) parts = [...parts, await multipart.uploadPart(key, state.uploadId, parts.length + 1, tail)]
-        try {
-          await multipart.complete(key, state.uploadId, parts)
-        } catch (err) {
-          // Completed before, its answer lost (the pod stopped, the request timed out): the object says so.
-          if (!(err instanceof NoSuchUpload) || (await deps.objectSize(state.blobId)) !== size) throw err
-        }
-        sha256 ??= await deps.hashObject(state.blobId)
-      }
-      hashes.delete(id)
-      states.delete(id)
-      removeFiles(id, false)
-      return { id: state.blobId, size, sha256 }
-    },
+    finishPartial: id => lostIfGone(id, () => finishPartial(id)),
     removePartial(id) {
       void drop(id).catch((err: unknown) => log.warn('upload.remove_failed', { id, cause: describeCause(err) }))
     },
+    holdsPartial: holds,
+    heldPartials: () =>
+      [...new Set(readdirSync(root).map(n => /^([0-9a-f]{32})\.json$/.exec(n)?.[1]))].filter((id): id is string => id !== undefined && holds(id)),
+    carryPartialHome: carryHome,
     async sweepPartials(areLive) {
       if (!existsSync(root)) return 0
       const names = readdirSync(root)
@@ -370,7 +444,7 @@ export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlo
         const sent = stateOf(id)?.parts.length ?? 0
         for (const name of names) {
           const m = FILE.exec(name)
-          if (m?.[1] !== id || name.endsWith('.json') || name.endsWith('.tmp')) continue
+          if (m?.[1] !== id || name.endsWith('.json') || name.endsWith('.tmp') || name.endsWith('.carry')) continue
           if ((m[2] === undefined ? 0 : Number(m[2])) < sent) rmSync(join(root, name), { force: true })
         }
       }

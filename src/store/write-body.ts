@@ -53,16 +53,12 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
   let nextCheck = w.start + Math.max(expectedBytes, CHECK_SPACE_EVERY)
   // A stream is read through its reader, so that a signal can cancel a read that is waiting for the client.
   const reader = body instanceof ReadableStream ? body.getReader() : undefined
-  const stop = () => {
-    void reader?.cancel().catch(() => undefined)
-  }
-  signal?.addEventListener('abort', stop, { once: true })
   const out = blockWriter(w, progress)
   let received = w.start
   try {
     try {
-      for await (const chunk of reader ? readAll(reader) : (body as AsyncIterable<Uint8Array>)) {
-        if (signal?.aborted) break
+      for await (const chunk of reader ? readAll(reader, signal) : (body as AsyncIterable<Uint8Array>)) {
+        if (!reader && signal?.aborted) break
         const size = received + chunk.byteLength
         if (maxBytes !== undefined && size > maxBytes) throw tooLarge(maxBytes)
         if (size > nextCheck) {
@@ -85,7 +81,6 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
     if ((err as NodeJS.ErrnoException).code === 'ENOSPC') throw diskFull(reserveBytes, err)
     throw err
   } finally {
-    signal?.removeEventListener('abort', stop)
     if (reader) void reader.cancel().catch(() => undefined)
   }
 }
@@ -173,10 +168,32 @@ async function writeFully(handle: FileHandle, chunk: Uint8Array, at: number): Pr
   for (let done = 0; done < chunk.byteLength; ) done += (await handle.write(chunk, done, chunk.byteLength - done, at + done)).bytesWritten
 }
 
-async function* readAll(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncIterable<Uint8Array> {
+/**
+ * The stream's chunks until `signal` aborts (another request took the upload over); after that, only those that
+ * have arrived already (a read that resolves before the event loop turns), so that bytes a client sent before it
+ * went away are kept, while a read waiting on the client is cancelled.
+ */
+async function* readAll(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal | undefined): AsyncIterable<Uint8Array> {
+  const cancel = () => void reader.cancel().catch(() => undefined)
   for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return
-    yield value
+    const read = reader.read()
+    let r: Awaited<typeof read> | undefined
+    if (signal?.aborted) {
+      r = await Promise.race([read, new Promise<undefined>(resolve => setImmediate(resolve))])
+      if (r === undefined) {
+        void read.catch(() => undefined)
+        cancel()
+        return
+      }
+    } else {
+      signal?.addEventListener('abort', cancel, { once: true })
+      try {
+        r = await read
+      } finally {
+        signal?.removeEventListener('abort', cancel)
+      }
+    }
+    if (r === undefined || r.done) return
+    yield r.value
   }
 }

@@ -128,6 +128,11 @@ describe('ACL subjects by key, over real HTTP', () => {
   test('cert:key with a relative URL on this pod (relative keyid)', async () => {
     expect((await signed('/shared/rel', localKey())).status).toBe(200)
   })
+  test('a signed HEAD: its @method is HEAD, though a GET answers it', async () => {
+    const res = await signed('/shared/rel', localKey(), { method: 'HEAD' })
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('')
+  })
   test('did:key, decoded locally', async () => {
     expect((await signed('/shared/did', { key: privateKeyOf(RFC_ED25519), alg: 'ed25519', keyid: RFC_ED25519_DID })).status).toBe(200)
   })
@@ -291,6 +296,27 @@ describe('RFC 9530 Content-Digest: a signed request with content covers its body
     const withDigest = await put('/digest/chunked', stream(turtle('chunked')), { body: turtle('chunked') })
     expect(withDigest.status).toBe(201)
     expect((await readBack('/digest/chunked')).text).toContain('chunked')
+  })
+  test('a resumable upload made, queried and completed with signed requests: HEAD on the upload resource verifies as PATCH does', async () => {
+    const draft = (complete: boolean) => ({ 'upload-draft-interop-version': '8', 'upload-complete': complete ? '?1' : '?0' })
+    const created = await signed('/shared/resumed.bin', owner(), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', 'upload-length': '10', ...draft(false) },
+    })
+    expect(created.status).toBe(201)
+    const upload = new URL(created.headers.get('location')!).pathname
+    const append = (offset: number, body: string, complete: boolean) =>
+      signed(upload, owner(), {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/partial-upload', 'upload-offset': String(offset), ...draft(complete) },
+        body,
+      })
+    expect((await append(0, 'hello', false)).status).toBe(204)
+    const head = await signed(upload, owner(), { method: 'HEAD' })
+    expect(head.status).toBe(204)
+    expect(head.headers.get('upload-offset')).toBe('5')
+    expect((await append(5, 'world', true)).status).toBe(201)
+    expect((await signed('/shared/resumed.bin', owner())).status).toBe(200)
   })
   test('an empty PUT (Content-Length: 0) needs no digest', async () => {
     expect((await put('/digest/empty', '', { digest: null })).status).toBe(201)

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { cephMissing, startCephRgw, type CephRgw } from './ceph-rgw.ts'
+import { cephMissing, type CephRgw } from './ceph-rgw.ts'
+import { podOnCeph, s3Args, startCeph, stopCeph } from './pod-on-ceph.ts'
 import { finishSolopod, freePort, spawnSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
 import { FORM, form } from '../op/op-fixture.ts'
 import { ownerSignedIn } from '../e2e/owner-login.ts'
-import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { generatedBody, MIB, rssMb, sampleRss, streamedSha256 } from '../e2e/large-bodies.ts'
 
 setDefaultTimeout(600_000)
@@ -30,21 +30,17 @@ const work = mkdtempSync(join(tmpdir(), 'solopod-s3-backup-'))
 let engine: CephRgw
 let pod: RunningPod
 
-const flagsFor = (prefix: string) => ['--blob-store', `s3://${engine.bucket}/${prefix}`, '--s3-endpoint', engine.endpoint]
+const flagsFor = (prefix: string) => s3Args(engine, prefix)
 
 beforeAll(async () => {
   if (missing) return
-  engine = await startCephRgw()
-  process.env.AWS_ACCESS_KEY_ID = engine.accessKeyId
-  process.env.AWS_SECRET_ACCESS_KEY = engine.secretAccessKey
-  pod = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']), extraArgs: flagsFor(FROM) })
+  engine = await startCeph()
+  pod = await podOnCeph(engine, { prefix: FROM })
 }, 120_000)
 afterAll(async () => {
   await pod?.dispose()
-  await engine?.stop()
+  await stopCeph(engine)
   rmSync(work, { recursive: true, force: true })
-  delete process.env.AWS_ACCESS_KEY_ID
-  delete process.env.AWS_SECRET_ACCESS_KEY
 })
 
 /** Bytes of the files below `dir` (0 when it is not there). */

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { readdirSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { cephMissing, startCephRgw, type CephRgw } from './ceph-rgw.ts'
+import { cephMissing, type CephRgw } from './ceph-rgw.ts'
+import { s3Args, startCeph, stopCeph } from './pod-on-ceph.ts'
 import { runSolopod, spawnSolopod, finishSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { MIB } from '../e2e/large-bodies.ts'
@@ -19,17 +20,10 @@ let engine: CephRgw
 
 beforeAll(async () => {
   if (missing) return
-  engine = await startCephRgw()
-  process.env.AWS_ACCESS_KEY_ID = engine.accessKeyId
-  process.env.AWS_SECRET_ACCESS_KEY = engine.secretAccessKey
+  engine = await startCeph()
 }, 120_000)
-afterAll(async () => {
-  await engine?.stop()
-  delete process.env.AWS_ACCESS_KEY_ID
-  delete process.env.AWS_SECRET_ACCESS_KEY
-})
+afterAll(() => stopCeph(engine))
 
-const s3Args = (prefix: string) => ['--blob-store', `s3://${engine.bucket}/${prefix}`, '--s3-endpoint', engine.endpoint]
 const toS3 = (prefix: string) => ['--to', `s3://${engine.bucket}/${prefix}`, '--s3-endpoint', engine.endpoint]
 
 /** Bytes of file `i`: mostly small and of many sizes, every 200th a few MiB (over a multipart part). */
@@ -165,10 +159,10 @@ describe.skipIf(missing !== undefined)('issue 39: solopod blobs move, against Ce
     const stale = await runSolopod('blobs', 'check', '--data', pod.dataDir)
     expect(stale.code).toBe(2)
     expect(stale.stderr).toContain(`this pod's files were moved to s3://${engine.bucket}/moved/`)
-    const check = await runSolopod('blobs', 'check', '--data', pod.dataDir, ...s3Args('moved'))
+    const check = await runSolopod('blobs', 'check', '--data', pod.dataDir, ...s3Args(engine, 'moved'))
     expect(check.stdout).toContain('solopod: all blobs are in order')
     const port = pod.port
-    pod = await startPod({ dataDir: pod.dataDir, port, extraArgs: ['--keep-versions-days', '0', ...s3Args('moved')] })
+    pod = await startPod({ dataDir: pod.dataDir, port, extraArgs: ['--keep-versions-days', '0', ...s3Args(engine, 'moved')] })
 
     const back = spawnSolopod('blobs', 'move', '--data', pod.dataDir, '--to', 'local')
     const backDone = finishSolopod(back)
@@ -224,7 +218,7 @@ describe.skipIf(missing !== undefined)('issue 39: solopod blobs move, against Ce
       expect(await objectCount('killed')).toBe(written.size)
       expect(localBlobs(killed.dataDir)).toEqual([])
       await killed.stop()
-      const check = await runSolopod('blobs', 'check', '--data', killed.dataDir, ...s3Args('killed'))
+      const check = await runSolopod('blobs', 'check', '--data', killed.dataDir, ...s3Args(engine, 'killed'))
       expect(check.stdout).toContain('solopod: all blobs are in order')
     } finally {
       await killed.dispose()
@@ -243,7 +237,7 @@ describe.skipIf(missing !== undefined)('issue 39: solopod blobs move, against Ce
       expect(out.code, out.stderr).toBe(0)
       expect(out.stdout).toBe('moved 40 files, ' + SUMMARY.exec(out.stdout)![0].split(', ')[1] + ', verified\n')
       expect(localBlobs(stopped.dataDir)).toEqual([])
-      const again = await startPod({ dataDir: stopped.dataDir, port: stopped.port, extraArgs: ['--keep-versions-days', '0', ...s3Args('stopped')] })
+      const again = await startPod({ dataDir: stopped.dataDir, port: stopped.port, extraArgs: ['--keep-versions-days', '0', ...s3Args(engine, 'stopped')] })
       try {
         await expectAllServed(again, written)
       } finally {

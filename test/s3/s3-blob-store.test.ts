@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { cephMissing, startCephRgw, type CephRgw } from './ceph-rgw.ts'
+import { cephMissing, type CephRgw } from './ceph-rgw.ts'
+import { podOnCeph, s3Args, startCeph, stopCeph } from './pod-on-ceph.ts'
 import { freePort, runSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
 import { FORM, form } from '../op/op-fixture.ts'
 import { ownerSignedIn } from '../e2e/owner-login.ts'
-import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { generatedBody, MIB, rssMb, sampleRss, streamedSha256 } from '../e2e/large-bodies.ts'
 
 setDefaultTimeout(120_000)
@@ -26,22 +26,14 @@ let blobArgs: string[]
 
 beforeAll(async () => {
   if (missing) return
-  engine = await startCephRgw()
-  // The pod (a subprocess) inherits them: keys only ever come from the environment.
-  process.env.AWS_ACCESS_KEY_ID = engine.accessKeyId
-  process.env.AWS_SECRET_ACCESS_KEY = engine.secretAccessKey
-  blobArgs = ['--blob-store', `s3://${engine.bucket}/${PREFIX}`, '--s3-endpoint', engine.endpoint]
-  pod = await startPod({
-    seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
-    // Versions would hold deleted files' objects; a short timeout keeps the "engine down" test short.
-    extraArgs: [...blobArgs, '--keep-versions-days', '0', '--s3-timeout-seconds', '3'],
-  })
+  engine = await startCeph()
+  blobArgs = s3Args(engine, PREFIX)
+  // Versions would hold deleted files' objects; a short timeout keeps the "engine down" test short.
+  pod = await podOnCeph(engine, { prefix: PREFIX, extraArgs: ['--keep-versions-days', '0', '--s3-timeout-seconds', '3'] })
 }, 120_000)
 afterAll(async () => {
   await pod?.dispose()
-  await engine?.stop()
-  delete process.env.AWS_ACCESS_KEY_ID
-  delete process.env.AWS_SECRET_ACCESS_KEY
+  await stopCeph(engine)
 })
 
 const put = (path: string, body: BodyInit, type = 'application/octet-stream') =>
@@ -226,10 +218,7 @@ describe.skipIf(missing !== undefined)('issue 39: SIGKILL during an upload to th
 
   test('no metadata without bytes; an object no record names is kept while younger than the grace period, then swept while the pod serves', async () => {
     await engine.startGateway()
-    crashPod = await startPod({
-      seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
-      extraArgs: ['--blob-store', `s3://${engine.bucket}/${CRASH}`, '--s3-endpoint', engine.endpoint, '--s3-sweep-grace-seconds', '4'],
-    })
+    crashPod = await podOnCeph(engine, { prefix: CRASH, extraArgs: ['--s3-sweep-grace-seconds', '4'] })
     const kept = await fetch(`${crashPod.baseUrl}/files/kept.bin`, {
       method: 'PUT',
       headers: { 'content-type': 'application/octet-stream' },
@@ -304,11 +293,11 @@ describe.skipIf(missing !== undefined)('issue 39: export, dashboard backup and i
     '/files/empty.bin': new Uint8Array(0),
   }
   const sha = (b: Uint8Array) => new Bun.CryptoHasher('sha256').update(b).digest('hex')
-  const flagsFor = (prefix: string) => ['--blob-store', `s3://${engine.bucket}/${prefix}`, '--s3-endpoint', engine.endpoint]
+  const flagsFor = (prefix: string) => s3Args(engine, prefix)
 
   test('solopod export (running and stopped) and the dashboard backup read the bytes from the bucket; import writes them to another prefix; the pod serves them byte for byte', async () => {
     await engine.startGateway()
-    source = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']), extraArgs: flagsFor(FROM) })
+    source = await podOnCeph(engine, { prefix: FROM })
     for (const [path, bytes] of Object.entries(files)) {
       const res = await fetch(source.baseUrl + path, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: bytes })
       expect(res.status).toBe(201)

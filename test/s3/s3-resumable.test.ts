@@ -9,9 +9,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { cephMissing, startCephRgw, type CephRgw } from './ceph-rgw.ts'
-import { startPod, type RunningPod } from '../e2e/start-server.ts'
-import { seedPublicContainer } from '../e2e/seed-store.ts'
+import { cephMissing, type CephRgw } from './ceph-rgw.ts'
+import { podOnCeph, startCeph, stopCeph } from './pod-on-ceph.ts'
+import type { RunningPod } from '../e2e/start-server.ts'
 import { openS3BlobStore, PART_SIZE } from '../../src/store/s3-blob-store.ts'
 import { openS3Multipart } from '../../src/store/s3-multipart.ts'
 import type { S3BlobConfig } from '../../src/config.ts'
@@ -33,26 +33,22 @@ let keyFile: string
 
 beforeAll(async () => {
   if (missing) return
-  engine = await startCephRgw()
-  process.env.AWS_ACCESS_KEY_ID = engine.accessKeyId
-  process.env.AWS_SECRET_ACCESS_KEY = engine.secretAccessKey
+  engine = await startCeph()
   cfg = { bucket: engine.bucket, prefix: `${PREFIX}/`, endpoint: engine.endpoint, region: 'us-east-1', timeoutMs: 3000, sweepGraceMs: 3_600_000 }
-  pod = await startPod({
-    seed: async (dir, base) => {
-      await seedPublicContainer(dir, base, '/files/', ['Read', 'Write'])
-      // A key of the pod's own (/keys/local) for signed appends.
+  pod = await podOnCeph(engine, {
+    prefix: PREFIX,
+    // A key of the pod's own (/keys/local) for signed appends.
+    seed: async dir => {
       keyFile = join(dir, 'local.jwk')
       const added = Bun.spawnSync([process.execPath, MAIN, 'keys', 'add', '--data', dir, '--name', 'local', '--out', keyFile], { stderr: 'pipe' })
       if (added.exitCode !== 0) throw new Error(`keys add failed: ${added.stderr.toString()}`)
     },
-    extraArgs: ['--blob-store', `s3://${engine.bucket}/${PREFIX}`, '--s3-endpoint', engine.endpoint, '--s3-timeout-seconds', '3'],
+    extraArgs: ['--s3-timeout-seconds', '3'],
   })
 }, 120_000)
 afterAll(async () => {
   await pod?.dispose()
-  await engine?.stop()
-  delete process.env.AWS_ACCESS_KEY_ID
-  delete process.env.AWS_SECRET_ACCESS_KEY
+  await stopCeph(engine)
 })
 
 const multipart = () => openS3Multipart(cfg, { accessKeyId: engine.accessKeyId, secretAccessKey: engine.secretAccessKey })
@@ -222,6 +218,32 @@ describe.skipIf(missing !== undefined)('issue 39: resumable uploads assembled fr
     expect(done.status).toBe(201)
     await expectStored('/files/signed.bin', bytes)
     expect(await uploadsInBucket()).toBe(before)
+  })
+
+  test("its multipart upload aborted behind the pod's back (the bucket's lifecycle rule): the next append is refused 404 upload_lost, the upload and its files go, another upload goes on", async () => {
+    const bytes = new Uint8Array(randomBytes(2 * PART_SIZE))
+    const mp = multipart()
+    const before = new Set((await mp.listUploads(`${PREFIX}/`)).map(u => u.uploadId))
+    const other = await create('/files/unaffected.bin', 2 * MIB)
+    expect((await append(other, 0, bytes.slice(0, MIB), false)).status).toBe(204)
+    const upload = await create('/files/aborted.bin', bytes.length)
+    const first = PART_SIZE + MIB
+    expect((await append(upload, 0, bytes.slice(0, first), false)).status).toBe(204)
+    const started = (await mp.listUploads(`${PREFIX}/`)).filter(u => !before.has(u.uploadId))
+    expect(started).toHaveLength(1)
+    await mp.abort(started[0]!.key, started[0]!.uploadId)
+
+    // The rest fills the next part, which the bucket no longer takes.
+    const res = await append(upload, first, bytes.slice(first), true)
+    expect(res.status).toBe(404)
+    expect(await res.text()).toStartWith('upload_lost: ')
+    expect(res.headers.get('upload-complete')).toBeNull()
+    expect((await fetch(upload, { method: 'HEAD' })).status).toBe(404)
+    expect(readdirSync(join(pod.dataDir, 'uploads')).filter(n => n.startsWith(idOf(upload)))).toEqual([])
+    expect((await fetch(pod.baseUrl + '/files/aborted.bin')).status).toBe(404)
+    // Nothing else is touched: the other upload completes.
+    expect((await append(other, MIB, bytes.slice(MIB, 2 * MIB), true)).status).toBe(201)
+    await expectStored('/files/unaffected.bin', bytes.slice(0, 2 * MIB))
   })
 
   test('a cancelled upload is aborted in the bucket (ListMultipartUploads shows none) and its local files go', async () => {

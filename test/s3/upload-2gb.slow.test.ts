@@ -4,9 +4,9 @@
 // compared as the bytes stream), and a Range near the end is 206 with the object's own bytes. ~1-2 min.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { cephMissing, startCephRgw, type CephRgw } from './ceph-rgw.ts'
-import { startPod, type RunningPod } from '../e2e/start-server.ts'
-import { seedPublicContainer } from '../e2e/seed-store.ts'
+import { cephMissing, type CephRgw } from './ceph-rgw.ts'
+import { podOnCeph, startCeph, stopCeph } from './pod-on-ceph.ts'
+import type { RunningPod } from '../e2e/start-server.ts'
 import { generatedBody, MIB, rssMb, sampleRss, streamedSha256 } from '../e2e/large-bodies.ts'
 
 setDefaultTimeout(600_000)
@@ -24,19 +24,12 @@ let pod: RunningPod
 beforeAll(async () => {
   if (missing) return
   // The OSD holds objects in RAM: room for the file and RGW's own.
-  engine = await startCephRgw({ memstoreBytes: 4 * 1024 ** 3 })
-  process.env.AWS_ACCESS_KEY_ID = engine.accessKeyId
-  process.env.AWS_SECRET_ACCESS_KEY = engine.secretAccessKey
-  pod = await startPod({
-    seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
-    extraArgs: ['--blob-store', `s3://${engine.bucket}/${PREFIX}`, '--s3-endpoint', engine.endpoint, '--log-level', 'warn'],
-  })
+  engine = await startCeph({ memstoreBytes: 4 * 1024 ** 3 })
+  pod = await podOnCeph(engine, { prefix: PREFIX, extraArgs: ['--log-level', 'warn'] })
 }, 120_000)
 afterAll(async () => {
   await pod?.dispose()
-  await engine?.stop()
-  delete process.env.AWS_ACCESS_KEY_ID
-  delete process.env.AWS_SECRET_ACCESS_KEY
+  await stopCeph(engine)
 })
 
 /** The pod's objects in the bucket: id → size. */

@@ -2,6 +2,7 @@
 
 import type { Credential } from '../../http/credentials.ts'
 import { HttpError } from '../../http/errors.ts'
+import { methodAsSent } from '../../http/head-as-get.ts'
 import type { FetchDoc } from '../../fetch/guarded-fetch.ts'
 import type { Store } from '../../store/open-store.ts'
 import type { Principal } from '../principal.ts'
@@ -79,7 +80,7 @@ export function makeHttpSigAuthenticator(deps: HttpSigDeps): AuthenticateHttpSig
     let keyUrl = ''
     let jwk: PublicJwk | undefined
     const verified = await verifySignedRequest({
-      method: request.method,
+      method: methodAsSent(request),
       targetUri,
       headers: request.headers,
       label,
