@@ -131,8 +131,8 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
           } catch (err) {
             failure = { err }
             controller.error(err)
-            return
           }
+          // Whatever was handed on last (a chunk, the end, an error), Bun is waited on now.
           waitingSince = performance.now()
         },
         cancel: reason => void chunks.return(reason).catch(() => undefined),
