@@ -28,7 +28,10 @@ export const PART_SIZE = 8 * 1024 * 1024
  * the pod's CPU per MiB received and stored went from 13.0–13.3 ms to 8.9–10.7 (of which ~2.6 is the SHA-256; Bun's
  * own upload of a stream costs 5.4–5.8 ms here, its upload straight from the bench process ~10). Two parts in
  * flight with the writer had measured no faster (0.64× either way) and grew RSS by +75 MB instead of +39; with 4
- * parts here a 200 MB upload grew RSS by +72 MB.
+ * parts here a 200 MB upload grew RSS by +72 MB. Still short of issue 39's 0.8×: in the pod, per MiB uploaded, the JS
+ * thread spent 15–16 ms and Bun's HTTP client thread ~2 (per-thread CPU from /proc, 128 MiB PUTs), where a bare
+ * Bun.serve doing the same hashed stream upload spent 9–11 in all: the next place to look is a `--cpu-prof` of the
+ * pod's JS thread during a PUT (test/bench/profile.ts), not the S3 client.
  */
 const UPLOAD_QUEUE = 3
 /**
