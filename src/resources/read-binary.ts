@@ -27,7 +27,7 @@ export async function readBinary({ store, meta, etag, requestHeaders, head, head
   const size = blob === undefined ? 0 : meta.size
   // The store answers (or is found slow or down: 503) before the status is sent.
   const open = (start?: number, end?: number) =>
-    store.blobs.open(blob!, start, end).catch((err: unknown) => {
+    store.blobs.open(blob!, start, end, size).catch((err: unknown) => {
       throw blobRefusal(err)
     })
   // Range is defined for GET only (RFC 9110 §14.2): HEAD describes the whole representation.

@@ -68,8 +68,9 @@ export interface BlobStore extends PartialBlobs {
    * The bytes from `start` to before `end` (the whole blob without them) to send in a response, once the store has
    * answered: a local file as its Blob (the OS copies it), an object as a stream whose first bytes already arrived,
    * so that a store slow or down is a `BlobStoreUnavailable` before the answer's status is sent, not a cut body.
+   * `size`, the blob's size when the caller knows it, lets an object store pick how it sends a large read.
    */
-  open(id: string, start?: number, end?: number): Promise<Blob | ReadableStream<Uint8Array>>
+  open(id: string, start?: number, end?: number, size?: number): Promise<Blob | ReadableStream<Uint8Array>>
   /** Every blob with its size, in id order (`solopod blobs check`). */
   list(): AsyncIterable<{ readonly id: string; readonly size: number }>
   /**

@@ -141,7 +141,7 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
     },
     putCopy: (id, body: BlobSource) => store.putCopy(id, body),
     read: id => where(id).read(id),
-    open: (id, start, end) => where(id).open(id, start, end),
+    open: (id, start, end, size) => where(id).open(id, start, end, size),
     async *list() {
       yield* store.list()
       if (moving) for await (const b of moving.from.list()) if (!moving.ids.has(b.id)) yield b

@@ -4,6 +4,7 @@
 // prints one line instead when they are missing). Run alone with `bun test/bench/object-store.ts [MiB]`.
 
 import { S3Client } from 'bun'
+import { readFileSync } from 'node:fs'
 import { startCephRgw, cephNotInstalled, type CephRgw } from '../s3/ceph-rgw.ts'
 import { startPod, type RunningPod } from '../e2e/start-server.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
@@ -32,9 +33,30 @@ export interface ObjectStoreResult {
   readonly clientDownloadMbps: number
   readonly idleRssMb: number
   readonly uploadPeakRssMb: number
+  /**
+   * CPU (user + system) the pod spent per MiB moved, the lowest of the rounds: what the loaded machine's MB/s
+   * cannot show (the pod, the bench's client and Ceph share 2 cores).
+   */
+  readonly uploadCpuMsPerMb: number
+  readonly downloadCpuMsPerMb: number
 }
 
 const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000)
+
+/** CPU time (user + system, ms) a process has used so far: /proc/PID/stat's utime and stime, in clock ticks. */
+const cpuMsOf = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** `work`'s result and the CPU the process `pid` spent meanwhile, per MiB of `bytes`. */
+async function withCpu<T>(pid: number, bytes: number, work: () => Promise<T>): Promise<[T, number]> {
+  const before = cpuMsOf(pid)
+  const result = await work()
+  return [result, (cpuMsOf(pid) - before) / (bytes / MIB)]
+}
 
 /** The same generator's bytes streamed by Bun's client itself (its own part size and parallel parts). */
 async function uploadStraight(client: S3Client, bytes: number): Promise<number> {
@@ -70,15 +92,20 @@ export async function benchObjectStore(opts: { print?: boolean; mib?: number } =
     const keep = (key: keyof typeof best, value: number) => {
       best[key] = Math.max(best[key], value)
     }
+    const cpu = { uploadCpuMsPerMb: Infinity, downloadCpuMsPerMb: Infinity }
+    const pid = running.proc.pid
     for (let round = 0; round < ROUNDS; round++) {
-      const up = await upload(running, bytes)
+      const [up, upCpu] = await withCpu(pid, bytes, () => upload(running, bytes))
       keep('uploadMbps', up.mbps)
       keep('uploadPeakRssMb', up.peakMb)
+      cpu.uploadCpuMsPerMb = Math.min(cpu.uploadCpuMsPerMb, upCpu)
       keep('clientUploadMbps', await uploadStraight(client, bytes))
-      keep('downloadMbps', await timedRead(async () => (await fetch(running.baseUrl + PATH)).body, bytes))
+      const [down, downCpu] = await withCpu(pid, bytes, () => timedRead(async () => (await fetch(running.baseUrl + PATH)).body, bytes))
+      keep('downloadMbps', down)
+      cpu.downloadCpuMsPerMb = Math.min(cpu.downloadCpuMsPerMb, downCpu)
       keep('clientDownloadMbps', await timedRead(async () => client.file(DIRECT_KEY).stream(), bytes))
     }
-    const result = { mib, idleRssMb, ...best }
+    const result = { mib, idleRssMb, ...best, ...cpu }
     if (opts.print !== false) for (const line of formatObjectStore(result)) console.log(line)
     return result
   } finally {
@@ -97,6 +124,7 @@ export function formatObjectStore(r: ObjectStoreResult): string[] {
   return [
     `${name}: upload through the pod ${fmt(r.uploadMbps)} MB/s vs Bun's S3Client straight to the engine ${fmt(r.clientUploadMbps)} MB/s: ${ratio(r.uploadMbps, r.clientUploadMbps)}`,
     `${name}: download through the pod ${fmt(r.downloadMbps)} MB/s vs Bun's S3Client straight from the engine ${fmt(r.clientDownloadMbps)} MB/s: ${ratio(r.downloadMbps, r.clientDownloadMbps)}`,
+    `object store: pod CPU per MiB: upload ${r.uploadCpuMsPerMb.toFixed(1)} ms, download ${r.downloadCpuMsPerMb.toFixed(1)} ms`,
     `object store: pod RSS idle ${fmt(r.idleRssMb)} MB, peak during upload ${fmt(r.uploadPeakRssMb)} MB (+${fmt(growth)}; aim ≤ +${RSS_AIM_MB} MB: ${growth <= RSS_AIM_MB ? 'met' : 'not met'})`,
   ]
 }

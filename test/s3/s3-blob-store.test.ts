@@ -172,6 +172,30 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
     expect((await fetch(`${pod.baseUrl}/files/cut.bin`, { method: 'HEAD' })).headers.get('content-length')).toBe(String(20 * MIB))
   })
 
+  test("a large file (sent by Bun's own stream of the object) while the engine is stopped: 503 blob_store_unavailable before the status, whole or a Range; byte for byte once it is back", async () => {
+    const bytes = new Uint8Array(9 * MIB).map((_, i) => (i * 31) & 255)
+    expect((await put('/files/large-read.bin', bytes)).status).toBe(201)
+    await engine.stopGateway()
+    try {
+      for (const headers of [{}, { range: `bytes=0-${9 * MIB - 2}` }] as Record<string, string>[]) {
+        const started = Date.now()
+        const res = await fetch(`${pod.baseUrl}/files/large-read.bin`, { headers })
+        expect(res.status).toBe(503)
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/)
+        expect(await res.text()).toStartWith('blob_store_unavailable:')
+        expect(Date.now() - started).toBeLessThan(10_000)
+      }
+    } finally {
+      await engine.startGateway()
+    }
+    const back = await fetch(`${pod.baseUrl}/files/large-read.bin`)
+    expect(back.status).toBe(200)
+    expect(new Uint8Array(await back.arrayBuffer())).toEqual(bytes)
+    const ranged = await fetch(`${pod.baseUrl}/files/large-read.bin`, { headers: { range: `bytes=1-${9 * MIB - 1}` } })
+    expect(ranged.status).toBe(206)
+    expect(new Uint8Array(await ranged.arrayBuffer())).toEqual(bytes.subarray(1))
+  })
+
   test('`solopod blobs check` lists an object no record names, and --repair removes it', async () => {
     await engine.startGateway()
     await pod.stop()
