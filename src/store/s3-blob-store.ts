@@ -18,22 +18,20 @@ export interface S3Credentials {
   readonly secretAccessKey: string
 }
 
-/** Bytes sent per part of a multipart upload (a resumable upload's parts too: s3-partial-blobs.ts). */
-export const PART_SIZE = 8 * 1024 * 1024
 /**
- * Parts of one upload in flight: Bun's own upload of a stream (`client.write(key, new Response(stream))`) reads
- * no further ahead than this many parts, so what is held of an upload stays about (UPLOAD_QUEUE + 1) × PART_SIZE.
- * It replaced a `writer()` awaited on `flush()` per part (Bun's writer gives no backpressure otherwise), one part in
- * flight: in the object-store bench (256 MiB, Ceph, load ~13 on 2 cores) 0.62× Bun's own upload became 0.72×, and
- * the pod's CPU per MiB received and stored went from 13.0–13.3 ms to 8.9–10.7 (of which ~2.6 is the SHA-256; Bun's
- * own upload of a stream costs 5.4–5.8 ms here, its upload straight from the bench process ~10). Two parts in
- * flight with the writer had measured no faster (0.64× either way) and grew RSS by +75 MB instead of +39; with 4
- * parts here a 200 MB upload grew RSS by +72 MB. Still short of issue 39's 0.8×: in the pod, per MiB uploaded, the JS
- * thread spent 15–16 ms and Bun's HTTP client thread ~2 (per-thread CPU from /proc, 128 MiB PUTs), where a bare
- * Bun.serve doing the same hashed stream upload spent 9–11 in all: the next place to look is a `--cpu-prof` of the
- * pod's JS thread during a PUT (test/bench/profile.ts), not the S3 client.
+ * Bytes sent per part of a multipart upload, and what is held of one upload at a time (twice this with the part
+ * in flight). Bun's writer does not wait by itself (`write()` returns a number): `flush()` is awaited per part.
+ * Two parts in flight (queueSize 2, the next part read while one is stored) measured no faster in the object-store
+ * bench (0.64× Bun's own upload either way, 256 MiB, Ceph on a loaded machine) and grew RSS by +75 MB instead of +39.
+ * Bun's own upload of a stream (`client.write(key, new Response(stream))`, parts in flight, a watchdog for the time
+ * limit) was tried too: 0.57–0.72× against this writer's 0.58–0.62× on the same loaded machine (no clear gain), the
+ * pod's CPU per MiB alike, and an import of a 200 MiB file into the bucket grew RSS by +101 MB with 2 parts in flight
+ * and +119 MB with 3 (against +74 with this writer): over the 100 MB bound (test/s3/backup-stream.slow.test.ts).
+ * Measured in the pod, per MiB uploaded: the JS thread 15–16 ms, Bun's HTTP client thread ~2, where a bare Bun.serve
+ * doing the same hashed upload spent 9–11 in all: the next place to look is a `--cpu-prof` of the pod's JS thread
+ * during a PUT (test/bench/profile.ts), not the S3 client.
  */
-const UPLOAD_QUEUE = 3
+export const PART_SIZE = 8 * 1024 * 1024
 /**
  * A read of this many bytes or more is Bun's own stream of the object, which Bun.serve sends without a JS step per
  * chunk: measured on Ceph (256 MiB, loaded machine) 1.1–1.3 ms of the server's CPU per MiB against 3.6–5.5 through
@@ -51,11 +49,6 @@ const LIST_PAGE = 1000
 const tooLarge = (max: number) => new BlobWriteError('too_large', `the body is larger than this pod accepts (${max} bytes)`)
 const unavailable = (what: string, cause?: unknown) =>
   new BlobStoreUnavailable(`the pod's object store did not ${what}; nothing was changed, try again later`, cause === undefined ? undefined : { cause })
-
-/** The chunks of any body a blob is made of, pulled one at a time. */
-async function* chunksOf(body: BlobSource): AsyncGenerator<Uint8Array, void, unknown> {
-  for await (const chunk of body as AsyncIterable<Uint8Array>) yield chunk
-}
 
 /** NoSuchKey: the object is not there (damage for `blobs check` to find), not the store being down. */
 const isMissing = (err: unknown) => (err as { code?: string } | undefined)?.code === 'NoSuchKey'
@@ -94,87 +87,37 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   const deleteNow = (id: string): Promise<void> =>
     bounded('delete an object', client.delete(keyOf(id))).catch((err: unknown) => log.warn('blob.remove_failed', { id, cause: describeCause(err) }))
 
-  /**
-   * Streams `body` into the object `id` in parts of PART_SIZE, UPLOAD_QUEUE of them in flight, by Bun's own upload
-   * of a stream; on any failure the object is not there (or goes). Each chunk is counted and hashed as Bun pulls it.
-   * Bun pulls no further while its parts are in flight, so the engine not taking a part within the time limit
-   * (Bun asking for nothing more, or not ending after the last byte) is the store being unavailable.
-   */
+  /** Streams `body` into the object `id` in parts of PART_SIZE; on any failure the object is not there (or goes). */
   async function upload(id: string, body: BlobSource, limits: Pick<BlobLimits, 'maxBytes' | 'observe'>): Promise<{ size: number; sha256: string }> {
-    const chunks = chunksOf(body)
+    const writer = client.file(keyOf(id)).writer({ partSize: PART_SIZE, queueSize: 1, retry: 1 })
     const hash = new Bun.CryptoHasher('sha256')
     let size = 0
-    /** What went wrong on the pod's side (the body, its size): thrown as it is, not as the store being down. */
-    let failure: { err: unknown } | undefined
-    /** Since when the engine is waited on (Bun has not asked for more, or not ended), or undefined while the body is. */
-    let waitingSince: number | undefined
-    let waitedFor = 'store a part'
-    let control: ReadableStreamDefaultController<Uint8Array> | undefined
-    const source = new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          control = controller
-        },
-        async pull(controller) {
-          waitingSince = undefined
-          try {
-            const next = await chunks.next()
-            if (next.done) {
-              waitedFor = 'store the file'
-              controller.close()
-            } else {
-              const chunk = next.value
-              size += chunk.byteLength
-              if (limits.maxBytes !== undefined && size > limits.maxBytes) throw tooLarge(limits.maxBytes)
-              limits.observe?.(chunk)
-              hash.update(chunk)
-              noteStored(chunk.byteLength)
-              controller.enqueue(chunk)
-            }
-          } catch (err) {
-            failure = { err }
-            controller.error(err)
-          }
-          // Whatever was handed on last (a chunk, the end, an error), Bun is waited on now.
-          waitingSince = performance.now()
-        },
-        cancel: reason => void chunks.return(reason).catch(() => undefined),
-      },
-      { highWaterMark: 0 },
-    )
-    let watchdog: Timer | undefined
-    const late = new Promise<never>((_, reject) => {
-      watchdog = setInterval(
-        () => {
-          if (waitingSince !== undefined && performance.now() - waitingSince >= cfg.timeoutMs) {
-            reject(unavailable(`${waitedFor} within ${cfg.timeoutMs} ms`))
-          }
-        },
-        Math.min(1000, cfg.timeoutMs / 4),
-      )
-    })
-    const written = client.write(keyOf(id), new Response(source), { partSize: PART_SIZE, queueSize: UPLOAD_QUEUE, retry: 1 })
+    let unflushed = 0
     try {
-      await Promise.race([written, late])
-    } catch (err) {
-      // Bun abandons its multipart upload when the stream errors; one it could not abandon (the engine down) is what
-      // the bucket's lifecycle rule for incomplete multipart uploads is for (docs/hosting.md). An upload the engine
-      // completes after all is an object no record names: the sweep's.
-      void written.catch(() => undefined)
-      const cause = failure?.err ?? err
-      if (failure === undefined) {
-        try {
-          control?.error(cause)
-        } catch {
-          /* already ended */
+      for await (const chunk of body as AsyncIterable<Uint8Array>) {
+        size += chunk.byteLength
+        if (limits.maxBytes !== undefined && size > limits.maxBytes) throw tooLarge(limits.maxBytes)
+        limits.observe?.(chunk)
+        hash.update(chunk)
+        writer.write(chunk)
+        noteStored(chunk.byteLength)
+        unflushed += chunk.byteLength
+        if (unflushed >= PART_SIZE) {
+          unflushed = 0
+          await bounded('store a part', Promise.resolve(writer.flush()))
         }
-        void chunks.return(undefined).catch(() => undefined)
+      }
+      await bounded('store the file', Promise.resolve(writer.end()))
+    } catch (err) {
+      // Ending with an error abandons the multipart upload; a part the engine kept anyway is what the bucket's
+      // lifecycle rule for incomplete multipart uploads is for (docs/hosting.md).
+      try {
+        void Promise.resolve(writer.end(err instanceof Error ? err : new Error(String(err)))).catch(() => undefined)
+      } catch {
+        /* already ended */
       }
       void deleteNow(id)
-      if (failure !== undefined) throw failure.err
-      throw err instanceof BlobStoreUnavailable ? err : unavailable('store the file', err)
-    } finally {
-      clearInterval(watchdog)
+      throw err
     }
     return { size, sha256: hash.digest('hex') }
   }
