@@ -50,8 +50,8 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   },
   // needs a bucket: the same flags against a real Ceph RGW on loopback (skipped, saying so, where Ceph is not installed)
   'dist/solopod serve --blob-store s3://my-pod-files/alice --s3-endpoint https://s3.example.net --s3-region us-east-1': {
-    file: 'test/s3/s3-blob-store.test.ts',
-    text: "blobArgs = ['--blob-store', `s3://${engine.bucket}/${PREFIX}`, '--s3-endpoint', engine.endpoint]",
+    file: 'test/s3/pod-on-ceph.ts',
+    text: "['--blob-store', `s3://${engine.bucket}/${prefix}`, '--s3-endpoint', engine.endpoint]",
   },
   // needs a bucket and a running pod: the same flags against a real Ceph RGW (skipped, saying so, without Ceph)
   'AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… dist/solopod blobs move --data /var/lib/solopod --to s3://my-pod-files/alice --s3-endpoint https://s3.example.net --s3-region us-east-1':
