@@ -11,3 +11,19 @@ export function makeSerialQueue(): SerialQueue {
     return run
   }
 }
+
+export type KeyedSerialQueue = <T>(key: string, fn: () => Promise<T>) => Promise<T>
+
+/** A SerialQueue per key (steps of different keys run side by side), forgotten once its last step has settled. */
+export function makeKeyedSerialQueue(): KeyedSerialQueue {
+  const tails = new Map<string, Promise<unknown>>()
+  return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(fn, fn)
+    const tail = run.catch(() => undefined)
+    tails.set(key, tail)
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key)
+    })
+    return run
+  }
+}

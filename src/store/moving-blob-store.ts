@@ -5,6 +5,7 @@
 
 import { PartialUploadLost, type BlobSource, type BlobStore, type StoredBlob } from './blob-store.ts'
 import type { Sub } from './sublevel.ts'
+import { makeKeyedSerialQueue } from '../lib/serial-queue.ts'
 
 /** While a move copies: the old store, and the blobs already in the target (`moved`: id → '', synced). */
 export interface MoveHalves {
@@ -71,20 +72,7 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
   /** Uploads started during the move (a move between two buckets: both stores would claim them). */
   const startedInTarget = new Set<string>()
   // One change to an upload at a time, a carry among them (the resource layer serializes requests already).
-  const partialTurns = new Map<string, Promise<unknown>>()
-  const inTurn = <T>(id: string, work: () => Promise<T>): Promise<T> => {
-    const before = partialTurns.get(id) ?? Promise.resolve()
-    const mine = before.then(work, work)
-    const settled = mine.then(
-      () => undefined,
-      () => undefined,
-    )
-    partialTurns.set(id, settled)
-    void settled.then(() => {
-      if (partialTurns.get(id) === settled) partialTurns.delete(id)
-    })
-    return mine
-  }
+  const inTurn = makeKeyedSerialQueue()
   const carryHome = async (id: string) => {
     const from = moving?.from
     if (from && holderOf(id) === from) await from.carryPartialHome!(id)

@@ -1,24 +1,14 @@
 // `bun test/bench/dpop-auth-cpu.ts [N]`: CPU per DPoP authentication in-process (no HTTP, no load generator), the proof alone and the whole
 // authenticator with its cached token; noise-free enough to compare changes on a shared machine, and to profile with `bun --cpu-prof`.
-import { makeIssuerKeyResolver } from '../../src/auth/issuer-keys.ts'
-import { makeWebIdIssuerResolver } from '../../src/auth/webid-issuers.ts'
-import { makeAuthenticator } from '../../src/auth/authenticate.ts'
 import { verifyDpopProof } from '../../src/auth/dpop.ts'
-import { makePublicView } from '../../src/policy/public-view.ts'
 import { BASE, CookieJar, dpopProof, newDpopKey, obtainTokens, openTestPod } from '../op/op-fixture.ts'
+import { benchAuthenticator } from './dpop-bench-pod.ts'
 
 const pod = await openTestPod()
 const key = await newDpopKey()
 const { body } = await obtainTokens(pod, new CookieJar(), key)
 const token = body.access_token as string
-const authenticate = makeAuthenticator({
-  ...pod.deps,
-  baseUrl: pod.deps.cfg.baseUrl,
-  readableByPublic: makePublicView(pod.deps.decider, pod.deps.cfg.baseUrl),
-  getIssuerKeys: makeIssuerKeyResolver({ baseUrl: BASE, ownJwks: pod.deps.signingKeys.publicJwks, fetchDoc: pod.deps.fetchDoc, now: pod.deps.now }),
-  getWebIdIssuers: makeWebIdIssuerResolver(pod.deps.fetchDoc),
-  umaTokenType: 'bearer',
-})
+const authenticate = benchAuthenticator(pod)
 const N = Number(process.argv[2] ?? 4000)
 const url = `${BASE}/notes/1`
 const proofs: string[] = []
