@@ -7,6 +7,7 @@ import { BlobStoreUnavailable, BlobWriteError, type BlobLimits, type BlobSource,
 import { BLOB_ID, newBlobId } from './local-blob-store.ts'
 import { openS3Partials } from './s3-partial-blobs.ts'
 import { openS3Multipart } from './s3-multipart.ts'
+import { partWriter } from './s3-part-writer.ts'
 import { makeDeferredRemoval } from './deferred-removal.ts'
 import { freeBytesAt } from './disk-space.ts'
 import { collectEvery } from '../lib/collect-every.ts'
@@ -91,22 +92,23 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   async function upload(id: string, body: BlobSource, limits: Pick<BlobLimits, 'maxBytes' | 'observe'>): Promise<{ size: number; sha256: string }> {
     const writer = client.file(keyOf(id)).writer({ partSize: PART_SIZE, queueSize: 1, retry: 1 })
     const hash = new Bun.CryptoHasher('sha256')
+    // Each part's wait is bounded from its start (the next part gathers meanwhile).
+    const parts = partWriter(
+      writer,
+      PART_SIZE,
+      bytes => hash.update(bytes),
+      flushed => bounded('store a part', flushed),
+    )
     let size = 0
-    let unflushed = 0
     try {
       for await (const chunk of body as AsyncIterable<Uint8Array>) {
         size += chunk.byteLength
         if (limits.maxBytes !== undefined && size > limits.maxBytes) throw tooLarge(limits.maxBytes)
         limits.observe?.(chunk)
-        hash.update(chunk)
-        writer.write(chunk)
         noteStored(chunk.byteLength)
-        unflushed += chunk.byteLength
-        if (unflushed >= PART_SIZE) {
-          unflushed = 0
-          await bounded('store a part', Promise.resolve(writer.flush()))
-        }
+        await parts.add(chunk)
       }
+      await parts.finish()
       await bounded('store the file', Promise.resolve(writer.end()))
     } catch (err) {
       // Ending with an error abandons the multipart upload; a part the engine kept anyway is what the bucket's

@@ -1,0 +1,76 @@
+// `bun test/bench/s3-upload-cpu.ts [MiB] [ROUNDS] [ROOT …]`: where a pod's CPU goes while it uploads a file into a
+// real Ceph RGW (test/s3/ceph-rgw.ts), per thread of the pod, per MiB: the measure a busy shared machine changes far
+// less than MB/s. One engine, one pod per source tree ROOT (default: this checkout; another tree, e.g. `git archive
+// main | tar -x -C /tmp/before`, measures before and after in the same run), the pods' PUTs alternating round by round,
+// with Bun's S3Client straight to the engine in each round for scale. With PROFILE_DIR set, each pod runs under Bun's
+// sampling profiler (`--cpu-prof-md`) and leaves its profile there when it stops.
+
+import { join, resolve } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { startCeph, stopCeph, s3Args } from '../s3/pod-on-ceph.ts'
+import { generatedBody, MIB } from '../e2e/large-bodies.ts'
+import { upload } from './large-files.ts'
+import type { RunningPod, StartOptions } from '../e2e/start-server.ts'
+
+/** CPU seconds per thread name of a process (the JS thread `bun`, Bun's HTTP client thread, JSC's helpers …). */
+export function threadSeconds(pid: number): Map<string, number> {
+  const byName = new Map<string, number>()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/\d+$/, '#')
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100)
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return byName
+}
+
+const [mibArg = '256', roundsArg = '3', ...rootArgs] = process.argv.slice(2)
+const mib = Number(mibArg)
+const rounds = Number(roundsArg)
+const bytes = mib * MIB
+const roots = rootArgs.length > 0 ? rootArgs.map(r => resolve(r)) : [resolve(import.meta.dir, '..', '..')]
+const profileDir = process.env.PROFILE_DIR
+
+const engine = await startCeph({ memstoreBytes: 6 * 1024 ** 3 })
+const pods: { root: string; pod: RunningPod }[] = []
+try {
+  for (const [i, root] of roots.entries()) {
+    const { startPod } = (await import(join(root, 'test/e2e/start-server.ts'))) as { startPod: (o: StartOptions) => Promise<RunningPod> }
+    const { seedPublicContainer } = (await import(join(root, 'test/e2e/seed-store.ts'))) as typeof import('../e2e/seed-store.ts')
+    if (profileDir) process.env.BUN_OPTIONS = `--cpu-prof --cpu-prof-md --cpu-prof-dir=${join(profileDir, String(i))}`
+    const pod = await startPod({
+      extraArgs: [...s3Args(engine, `p${i}`), '--log-level', 'warn', '--keep-versions-days', '0'],
+      seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
+    })
+    delete process.env.BUN_OPTIONS
+    pods.push({ root, pod })
+  }
+  await Bun.sleep(2000)
+  for (let round = 0; round < rounds; round++) {
+    for (const { root, pod } of pods) {
+      const pid = pod.proc.pid
+      const before = threadSeconds(pid)
+      const up = await upload(pod, bytes)
+      const after = threadSeconds(pid)
+      const perMib = [...after].map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) * 1000) / mib] as const).filter(([, ms]) => ms >= 0.05)
+      const total = perMib.reduce((sum, [, ms]) => sum + ms, 0)
+      console.log(
+        `${root}: ${up.mbps.toFixed(0)} MB/s, pod CPU ${total.toFixed(1)} ms/MiB (${perMib
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+          .join(', ')})`,
+      )
+      await Bun.sleep(500)
+    }
+    const body = generatedBody(bytes, { hashed: false })
+    const started = performance.now()
+    await engine.client.write('direct/film.bin', new Response(body.stream))
+    console.log(`Bun's S3Client straight to the engine: ${(mib / ((performance.now() - started) / 1000)).toFixed(0)} MB/s`)
+  }
+} finally {
+  for (const { pod } of pods) await pod.dispose()
+  await stopCeph(engine)
+}
