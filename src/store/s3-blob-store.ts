@@ -20,17 +20,21 @@ export interface S3Credentials {
 }
 
 /**
- * Bytes sent per part of a multipart upload, and what is held of one upload at a time (twice this with the part
- * in flight). Bun's writer does not wait by itself (`write()` returns a number): `flush()` is awaited per part.
- * Two parts in flight (queueSize 2, the next part read while one is stored) measured no faster in the object-store
- * bench (0.64× Bun's own upload either way, 256 MiB, Ceph on a loaded machine) and grew RSS by +75 MB instead of +39.
- * Bun's own upload of a stream (`client.write(key, new Response(stream))`, parts in flight, a watchdog for the time
- * limit) was tried too: 0.57–0.72× against this writer's 0.58–0.62× on the same loaded machine (no clear gain), the
- * pod's CPU per MiB alike, and an import of a 200 MiB file into the bucket grew RSS by +101 MB with 2 parts in flight
- * and +119 MB with 3 (against +74 with this writer): over the 100 MB bound (test/s3/backup-stream.slow.test.ts).
- * Measured in the pod, per MiB uploaded: the JS thread 15–16 ms, Bun's HTTP client thread ~2, where a bare Bun.serve
- * doing the same hashed upload spent 9–11 in all: the next place to look is a `--cpu-prof` of the pod's JS thread
- * during a PUT (test/bench/profile.ts), not the S3 client.
+ * Bytes sent per part of a multipart upload. What is held of one upload at a time is two parts: the one Bun's writer
+ * is storing and the next one gathering (s3-part-writer.ts); the body is read on while a part is stored. Bun's writer
+ * does not wait by itself (`write()` returns a number): `flush()` is awaited before the next part is handed over.
+ * Where the pod's CPU went (`--cpu-prof` of the pod during 128 MiB PUTs, test/bench/s3-upload-cpu.ts): Bun's
+ * `write()` was 67 % of the JS thread's samples, pulling the request body 16 %, SHA-256 4 %, full collections 1 %.
+ * Bun copies each `write()` onto the end of a buffer that grows as chunks arrive (memmove into each grown buffer and
+ * its new pages' faults): ~16 ms of CPU per MiB for chunks of 64 KiB to 1 MiB, ~1–3 ms for one write of a whole
+ * part. Chunks are now gathered into one reused buffer and written a part at a time: pod CPU per MiB uploaded
+ * 22.3–24.0 ms before, 9.0–11.1 after (JS thread 18.2–19.8 → 7.3–9.3; 256 MiB, before and after interleaved in one
+ * run, load 17–20), MB/s through the pod about Bun's own client's in the same run (8–15 against 10–12: noise at that
+ * load) where it was half (6–7). RSS: +53 MB during the 2 GiB upload, +80 MB for the 200 MiB import (bounds 100).
+ * Tried before and reverted, with the per-chunk writes that cost the CPU above: two parts queued in Bun's writer
+ * (queueSize 2, no faster at 0.64×, RSS +75 MB instead of +39), and Bun's own upload of a stream
+ * (`client.write(key, new Response(stream))`: 0.57–0.72× against 0.58–0.62×, and the 200 MiB import grew RSS by
+ * +101 MB with 2 parts in flight, +119 MB with 3).
  */
 export const PART_SIZE = 8 * 1024 * 1024
 /**

@@ -1,33 +1,14 @@
 // `bun test/bench/profile.ts NAME [SECONDS]`: one workload against a pod started with Bun's CPU profiler; the profile
 // (Markdown, grep-friendly) is written to --cpu-prof-dir when the pod exits. Noise-free where req/s on a shared machine is not.
 
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
 import { startPod } from '../e2e/start-server.ts'
 import { runLoad } from './load.ts'
+import { cpuSeconds, threadSeconds } from './process-cpu.ts'
 import { BENCH_CONTAINER, WORKLOADS, type BenchContext } from './workloads.ts'
-
-/** User + system CPU seconds of a process (or one of its threads) so far, from /proc (Linux). */
-function cpuSeconds(pid: number, task = ''): number {
-  const fields = readFileSync(`/proc/${pid}${task}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-/** CPU seconds per thread name (the JS thread, JSC's collector and helpers, Bun's pools), so native work the profiler does not see is counted. */
-function threadSeconds(pid: number): Map<string, number> {
-  const byName = new Map<string, number>()
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/\d+$/, '#')
-      byName.set(name, (byName.get(name) ?? 0) + cpuSeconds(pid, `/task/${tid}`))
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return byName
-}
 
 const [name, seconds = '5', where] = process.argv.slice(2)
 // `--cpu-only`: no profiler (its sampling costs the pod too), only the CPU time per request

@@ -6,26 +6,11 @@
 // sampling profiler (`--cpu-prof-md`) and leaves its profile there when it stops.
 
 import { join, resolve } from 'node:path'
-import { readdirSync, readFileSync } from 'node:fs'
 import { startCeph, stopCeph, s3Args } from '../s3/pod-on-ceph.ts'
 import { generatedBody, MIB } from '../e2e/large-bodies.ts'
 import { upload } from './large-files.ts'
+import { threadSeconds } from './process-cpu.ts'
 import type { RunningPod, StartOptions } from '../e2e/start-server.ts'
-
-/** CPU seconds per thread name of a process (the JS thread `bun`, Bun's HTTP client thread, JSC's helpers …). */
-export function threadSeconds(pid: number): Map<string, number> {
-  const byName = new Map<string, number>()
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/\d+$/, '#')
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100)
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return byName
-}
 
 const [mibArg = '256', roundsArg = '3', ...rootArgs] = process.argv.slice(2)
 const mib = Number(mibArg)

@@ -25,7 +25,7 @@ function fakeWriter() {
 }
 
 const bytes = (from: number, n: number) => Uint8Array.from({ length: n }, (_, i) => (from + i) % 251)
-const joined = (parts: Uint8Array[]) => Buffer.concat(parts)
+const joined = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts))
 /** Resolves once the microtasks queued so far (and the ones they queue) have run. */
 const settled = () => Bun.sleep(1)
 
