@@ -17,7 +17,7 @@ export const AIM_RSS_MB = 50
 export const AIM_PUT_RATIO = 0.8
 
 const CONTAINER = '/live/'
-const HOT = `${CONTAINER}hot.ttl`
+export const HOT = `${CONTAINER}hot.ttl`
 /** Documents the PUT workload rotates over (as the main PUT workload does), each with its share of the listeners. */
 const PUT_DOCS = 200
 const SUBSCRIBER_COUNTS = [1, 100, 1000] as const
@@ -131,8 +131,11 @@ const put = (origin: string, path: string, i: number) =>
 const percentile = (sorted: readonly number[], p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
 
-/** Writes HOT one at a time; each write's latency to every subscriber is from sending the PUT to the message's arrival. */
-async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult> {
+/**
+ * Writes HOT one at a time; each write's latency to every subscriber is from sending the PUT to the message's arrival.
+ * `timed` is told when the timed writes start and end (before the sockets are closed), for CPU readings around them.
+ */
+export async function timeLatency(at: Pod, subscribers: number, timed?: { start(): void; end(): void }): Promise<LatencyResult> {
   const arrival = { on: (() => {}) as Arrival }
   const subs = await openSubscribers(at, [HOT], subscribers, arrival)
   const samples: number[] = []
@@ -141,6 +144,7 @@ async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult>
     const writes = WRITES[subscribers] ?? 30
     for (let w = -3; w < writes; w++) {
       // three unmeasured writes first (JIT, connection)
+      if (w === 0) timed?.start()
       const arrived: number[] = []
       const all = new Promise<void>(resolve => {
         arrival.on = at => {
@@ -157,6 +161,7 @@ async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult>
       missing += subscribers - arrived.length
       for (const at of arrived) samples.push(at - sent)
     }
+    timed?.end()
   } finally {
     await closeAll(subs)
   }
