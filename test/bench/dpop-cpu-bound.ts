@@ -3,13 +3,16 @@
 // neighbour's burst weigh on neither side.
 
 import { generateKeyPairSync, sign, verify } from 'node:crypto'
-import { cpuNanoseconds } from './process-cpu.ts'
+import { mainThreadNanoseconds, nanosecondsBetween, threadNanoseconds } from './process-cpu.ts'
 import { runLoad, type Operation } from './load.ts'
 
 export interface DpopCpuRound {
   /** The pod's CPU (every thread) per request over the round, µs. */
   readonly publicUs: number
   readonly dpopUs: number
+  /** Of it, the pod's JavaScript thread (where the request handling and the verification run; the rest is JIT, collector and I/O threads). */
+  readonly publicJsUs: number
+  readonly dpopJsUs: number
   /** This process's CPU per ES256 verification, each a different signature, µs. */
   readonly verifyUs: number
   /** req/s of each arm in this round. */
@@ -44,11 +47,12 @@ const VERIFICATIONS = 2000
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!
 
 /** The pod's CPU per request of one op over one round, and its req/s. */
-async function podRound(pid: number, op: Operation, concurrency: number): Promise<{ us: number; rps: number }> {
-  const cpu0 = cpuNanoseconds(pid)
+async function podRound(pid: number, op: Operation, concurrency: number): Promise<{ us: number; jsUs: number; rps: number }> {
+  const cpu0 = threadNanoseconds(pid)
+  const js0 = mainThreadNanoseconds(pid)
   const r = await runLoad(op, { concurrency, durationMs: ROUND_MS, warmupMs: 0 })
   if (r.failures > 0) throw new Error(`a request failed: ${r.firstFailure}`)
-  return { us: (cpuNanoseconds(pid) - cpu0) / 1e3 / r.requests, rps: r.rps }
+  return { us: nanosecondsBetween(cpu0, threadNanoseconds(pid)) / 1e3 / r.requests, jsUs: (mainThreadNanoseconds(pid) - js0) / 1e3 / r.requests, rps: r.rps }
 }
 
 /**
@@ -84,13 +88,13 @@ export async function measureDpopCpuBound(pid: number, publicGet: Operation, dpo
   for (const op of [publicGet, dpopGet]) await runLoad(op, { concurrency, durationMs: WARMUP_MS, warmupMs: 0 })
   const rounds: DpopCpuRound[] = []
   for (let i = 0; i < ROUNDS; i++) {
-    let pub = { us: 0, rps: 0 }
-    let dpop = { us: 0, rps: 0 }
+    let pub = { us: 0, jsUs: 0, rps: 0 }
+    let dpop = { us: 0, jsUs: 0, rps: 0 }
     for (const arm of i % 2 === 0 ? (['public', 'dpop'] as const) : (['dpop', 'public'] as const)) {
       if (arm === 'public') pub = await podRound(pid, publicGet, concurrency)
       else dpop = await podRound(pid, dpopGet, concurrency)
     }
-    rounds.push({ publicUs: pub.us, dpopUs: dpop.us, verifyUs: verifyUs(), publicRps: pub.rps, dpopRps: dpop.rps })
+    rounds.push({ publicUs: pub.us, dpopUs: dpop.us, publicJsUs: pub.jsUs, dpopJsUs: dpop.jsUs, verifyUs: verifyUs(), publicRps: pub.rps, dpopRps: dpop.rps })
   }
   const ratios = rounds.map(r => (r.publicUs + r.verifyUs) / r.dpopUs)
   return {
@@ -117,3 +121,46 @@ export function formatDpopCpuBound(m: DpopCpuBound, aim: number): string {
     `req/s in the same rounds against the same bound: ${fmt(m.medianRpsRatio, 2)}`
   )
 }
+
+/** `bun test/bench/dpop-cpu-bound.ts [SECONDS]`: a pod with the two workloads alone, each run warm for SECONDS, then the rounds. */
+async function main() {
+  const { mkdtempSync, rmSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const { seedPublicContainer } = await import('../e2e/seed-store.ts')
+  const { startPod } = await import('../e2e/start-server.ts')
+  const { BENCH_CONTAINER, WORKLOADS } = await import('./workloads.ts')
+  const warmMs = Number(process.argv[2] ?? 2) * 1000
+  const chosen = ['public GET 1 KB Turtle', 'DPoP GET 1 KB Turtle (owner)'].map(name => WORKLOADS.find(w => w.name === name)!)
+  const scratch = mkdtempSync(join(tmpdir(), 'solopod-dpop-cpu-'))
+  const cleanups: (() => Promise<void>)[] = []
+  const pod = await startPod({
+    extraArgs: ['--log-level', 'warn'],
+    seed: (dataDir, baseUrl) =>
+      seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
+        for (const w of chosen) await w.seed?.(store, baseUrl)
+      }),
+  })
+  try {
+    const ctx = {
+      pod: { origin: `http://127.0.0.1:${pod.port}`, baseUrl: pod.baseUrl },
+      bare: { origin: 'http://127.0.0.1:9' },
+      tempDir: () => mkdtempSync(join(scratch, 'w-')),
+      onCleanup: (fn: () => Promise<void>) => void cleanups.push(fn),
+      concurrency: 32,
+    }
+    for (const w of chosen) await runLoad(await w.prepare(ctx), { concurrency: 32, durationMs: warmMs, warmupMs: 0 })
+    const [publicGet, dpopGet] = [await chosen[0]!.prepare(ctx), await chosen[1]!.prepare(ctx)]
+    const m = await measureDpopCpuBound(pod.proc.pid, publicGet, dpopGet, 32)
+    console.log(formatDpopCpuBound(m, 0.8))
+    console.log(
+      `rounds (public µs (JS thread), DPoP µs (JS thread), verify µs, ratio, req/s): ${m.rounds.map((r, i) => `${fmt(r.publicUs)}(${fmt(r.publicJsUs)})/${fmt(r.dpopUs)}(${fmt(r.dpopJsUs)})/${fmt(r.verifyUs, 1)}/${fmt(m.ratios[i]!, 2)} ${fmt(r.publicRps)}/${fmt(r.dpopRps)} req/s`).join(' ')}`,
+    )
+  } finally {
+    for (const fn of cleanups) await fn()
+    await pod.dispose()
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.main) await main()
