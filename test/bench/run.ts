@@ -67,7 +67,8 @@ const STARTUP_RUNS = 5
 
 /**
  * How long the pod is left idle before its memory is read again: it gives memory back once quiet
- * (lib/memory-reclaimer.ts: a collection 1 s after the last request, another once quiet for 3 s).
+ * (lib/memory-reclaimer.ts: a collection 1 s after the last request, another once quiet for 3 s, and
+ * once quiet for 10 s its idle caches are emptied before a third: the 10 s reading may come just before it).
  * Issue 9 measured its "stays there" after 30 s idle.
  */
 const IDLE_S = 10
