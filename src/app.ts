@@ -9,6 +9,7 @@ import { addCorsHeaders, isPreflight, preflightResponse } from './http/cors.ts'
 import { describeCause, log } from './log.ts'
 import { inRequestScope } from './lib/request-scope.ts'
 import { LruCache } from './lib/lru-cache.ts'
+import { forgetWhenIdle } from './lib/idle-caches.ts'
 import { loadOnce } from './lib/load-once.ts'
 import { clientAddressFrom } from './http/client-address.ts'
 import { normalizeIp } from './lib/ip-address.ts'
@@ -99,7 +100,7 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-
  * Host values that passed HOST and made a URL that parses: the same few arrive on every request. A URL's
  * path never fails to parse (WHATWG URL §4.4 path state), so a host that parsed once always will.
  */
-const goodHosts = new LruCache<string, true>(64)
+const goodHosts = forgetWhenIdle(new LruCache<string, true>(64))
 
 /**
  * A path whose characters WHATWG URL leaves as they are and with no segment starting with `.` (or its

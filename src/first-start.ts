@@ -15,6 +15,8 @@ import { getMeta, readTriples } from './store/resources.ts'
 import type { ResourceMeta } from './store/resource-meta.ts'
 import { lostEssentialAccess, missingProfileStatements, PROFILE_PATH, storedAclLoader } from './policy/pod-essentials.ts'
 import { aclOf } from './store/acl-names.ts'
+import { ancestorPaths } from './store/paths.ts'
+import { essentialsState, getEssentialsChecked, recordEssentialsChecked } from './store/essentials-record.ts'
 import { log } from './log.ts'
 import { UserError } from './lib/user-error.ts'
 
@@ -128,7 +130,7 @@ export async function ensureOwner(store: Store, baseUrl: string, now: number): P
       )
     }
     if (await getOwnerAccount(store)) {
-      await repairEssentials(store, baseUrl, now)
+      await checkEssentials(store, baseUrl, now)
       return false
     }
   }
@@ -136,6 +138,7 @@ export async function ensureOwner(store: Store, baseUrl: string, now: number): P
   for (const doc of documents(baseUrl, webid)) await writeDocument(store, baseUrl, doc, now)
   await saveOwnerAccount(store, { webid, createdAt: now })
   await recordBaseUrl(store, baseUrl)
+  await recordEssentialsChecked(store, await essentialsNow(store, baseUrl))
   return true
 }
 
@@ -169,6 +172,23 @@ export async function addStatements(store: Store, baseUrl: string, path: string,
     },
     now,
   )
+}
+
+// What repairEssentials reads: the WebID document, /keys/, and every ACL the effective ACL of either or of the root
+// may come from (WAC: the resource's own, else its nearest container's). Bump the version when repairEssentials
+// reads or repairs more, so that every pod is checked again by the new rules.
+const ESSENTIALS_CHECK = 'essentials check 1'
+const ESSENTIALS_READ = [PROFILE_PATH, KEYS_PATH, ...[PROFILE_PATH, KEYS_PATH].flatMap(p => [p, ...ancestorPaths(p)]).map(aclOf)]
+const essentialsNow = (store: Store, baseUrl: string) => essentialsState(store, baseUrl, ESSENTIALS_CHECK, [...new Set(ESSENTIALS_READ)])
+
+/**
+ * At a restart, repairEssentials unless this state of the essentials was found whole before: a state no start
+ * has checked (a write since, by whatever version of the pod; an import) is checked, then recorded.
+ */
+async function checkEssentials(store: Store, baseUrl: string, now: number) {
+  if ((await getEssentialsChecked(store)) === (await essentialsNow(store, baseUrl))) return
+  await repairEssentials(store, baseUrl, now)
+  await recordEssentialsChecked(store, await essentialsNow(store, baseUrl))
 }
 
 /**

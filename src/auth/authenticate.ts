@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose'
 import type { Store } from '../store/open-store.ts'
 import { badRequest, HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../lib/idle-caches.ts'
 import type { FetchDoc } from '../fetch/guarded-fetch.ts'
 import type { SessionRevocations } from '../account/app-sessions.ts'
 import { parseAuthorization } from '../http/credentials.ts'
@@ -91,7 +92,7 @@ export interface AuthenticatorDeps extends IdentityResolvers {
 export function makeAuthenticator(deps: AuthenticatorDeps, o: { replay?: JtiReplayCache; nonces?: NonceCache } = {}): Authenticate {
   const { baseUrl, store, now, getIssuerKeys, getWebIdIssuers } = deps
   const replay = o.replay ?? new JtiReplayCache()
-  const verified = new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES)
+  const verified = forgetWhenIdle(new LruCache<string, CachedToken | VerifiedUmaToken>(TOKEN_CACHE_ENTRIES))
   const authenticateHttpSig = makeHttpSigAuthenticator({
     baseUrl,
     store,

@@ -7,6 +7,7 @@ import { decodeCompactJwt, decodeJsonPart } from './compact-jwt.ts'
 import { jwkThumbprint, jwkThumbprintSync } from '../lib/jwk-thumbprint.ts'
 import { show } from '../lib/text.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../lib/idle-caches.ts'
 
 /** RFC 9449 §4.3 (5): registered asymmetric JWS algorithms (RFC 7518 §3.1, RFC 8037); never `none` or HS*. */
 export const ASYMMETRIC_JWS_ALGS: readonly string[] = Object.freeze([
@@ -174,7 +175,7 @@ export function normalizeHtu(value: string): string | undefined {
  * The htus seen last, normalised: a client sends the same few URLs over and over, and the proof's
  * and the request's are both normalised on every request. Bounded, so distinct URLs only evict.
  */
-const normalizedHtus = new LruCache<string, string | undefined>(1024)
+const normalizedHtus = forgetWhenIdle(new LruCache<string, string | undefined>(1024))
 
 function normalize(value: string): string | undefined {
   if (!URL.canParse(value)) return undefined
@@ -203,7 +204,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * alg, its jwk), so the same bytes are decoded to the same, frozen, object (~1 µs of base64 and JSON a
  * request). Every check of the header still runs on every proof. Distinct headers only evict.
  */
-const decodedHeaders = new LruCache<string, Record<string, unknown> | undefined>(1024)
+const decodedHeaders = forgetWhenIdle(new LruCache<string, Record<string, unknown> | undefined>(1024))
 
 const decodeHeader = (part: string) => decodedHeaders.memo(part, decodeFrozen)
 
@@ -218,7 +219,7 @@ function decodeFrozen(part: string): Record<string, unknown> | undefined {
  * proof with one key, and importing it (~6 µs) and hashing its thumbprint (~3 µs) each time was a
  * tenth of a DPoP request's work besides the signature. ~400 bytes an entry; distinct keys only evict.
  */
-const importedKeys = new LruCache<string, ImportedKey>(1024)
+const importedKeys = forgetWhenIdle(new LruCache<string, ImportedKey>(1024))
 
 interface ImportedKey {
   readonly key: KeyObject

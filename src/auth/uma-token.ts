@@ -5,6 +5,7 @@ import { invalidToken } from '../http/errors.ts'
 import { COMPACT_JWS, MAX_TOKEN_CHARS } from './compact-jwt.ts'
 import { show } from '../lib/text.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../lib/idle-caches.ts'
 import { isObject } from './issuer-checks.ts'
 import type { UmaPermission } from '../uma/permission.ts'
 import type { ClientId, WebId } from '../account/ids.ts'
@@ -35,7 +36,7 @@ export function isUmaAccessToken(token: string): boolean {
  * The answer per protected header: every DPoP or Bearer request asks, and one issuer's tokens share a
  * few headers (alg, kid, typ), so the header is decoded once, not per request. Bounded: odd headers only evict.
  */
-const umaHeaders = new LruCache<string, boolean>(256)
+const umaHeaders = forgetWhenIdle(new LruCache<string, boolean>(256))
 
 function isUmaHeader(encodedHeader: string): boolean {
   try {

@@ -32,11 +32,14 @@ export function makeBufferBudget(limitBytes: number) {
       total -= t.bytes
       transports.delete(key)
     },
-    /** After a write to `key`: past the budget, the transports holding the most are shed until it fits again. */
-    wrote(key: string): void {
+    /**
+     * After a write to `key` (`unsent`: what it holds now, when the writer has just read it): past the budget,
+     * the transports holding the most are shed until it fits again.
+     */
+    wrote(key: string, unsent?: number): void {
       const t = transports.get(key)
       if (!t) return
-      const bytes = t.read()
+      const bytes = unsent ?? t.read()
       total += bytes - t.bytes
       t.bytes = bytes
       if (total <= limitBytes) return

@@ -175,8 +175,9 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
       const set = byTopic.get(change.topic)
       if (!set || set.size === 0) continue
       const message = notificationOf(change, baseUrl)
-      // One decision per distinct listener identity: a thousand sockets of one app cost one decision.
-      const verdicts = new Map<string, Promise<Verdict>>()
+      // One decision per distinct listener identity: a thousand sockets of one app cost one decision. Once
+      // settled it is kept as its value, so the other 999 are sent to without a turn of the microtask queue each.
+      const verdicts = new Map<string, Verdict | Promise<Verdict>>()
       for (const listener of [...set]) {
         // ended while this change was told (shed by the buffer budget, access lost)
         if (!byId.has(listener.id)) continue
@@ -187,9 +188,14 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
         }
         if (f.startAt !== undefined && f.startAt > at) continue
         const key = principalKey(listener)
-        let verdict = verdicts.get(key)
-        if (!verdict) verdicts.set(key, (verdict = verdictFor(listener.principal, listener.origin, change, at)))
-        const v = await verdict
+        let v = verdicts.get(key)
+        if (v === undefined) verdicts.set(key, (v = verdictFor(listener.principal, listener.origin, change, at)))
+        if (typeof v !== 'string') {
+          v = await v
+          verdicts.set(key, v)
+          // ended while its decision was awaited
+          if (!byId.has(listener.id)) continue
+        }
         if (v === 'allowed') sendPaced(listener, message, change, at)
         else if (v !== 'not_this_one') end(listener.id, v)
       }

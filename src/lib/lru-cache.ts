@@ -14,6 +14,15 @@ export class LruCache<K, V> {
   readonly #maxWeight: number
   readonly #map = new Map<K, { value: V; expiresAt: number; weight: number }>()
   #weight = 0
+  /**
+   * The key set last, while it is still the most recently used: a hit on it (one client's proof header, htu, token,
+   * again and again) leaves the map as it is. Moving it would delete and re-insert it under the caller's key: a new
+   * string each request, which the map (long-lived) would then hold, so it survives a young collection, and the
+   * deletions leave holes the map rehashes away. Measured on a hit with a fresh 273-character key: see
+   * docs/performance.md, issue 41 fourth pass.
+   */
+  #newest: K | undefined
+  #hasNewest = false
 
   constructor(maxEntries: number, o: LruCacheOptions = {}) {
     if (!(maxEntries > 0)) throw new Error('LruCache needs a positive size')
@@ -39,8 +48,7 @@ export class LruCache<K, V> {
       this.delete(key)
       return undefined
     }
-    this.#map.delete(key)
-    this.#map.set(key, entry)
+    this.#touch(key, entry)
     return entry.value
   }
 
@@ -52,8 +60,7 @@ export class LruCache<K, V> {
   memo(key: K, compute: (key: K) => V): V {
     const entry = this.#map.get(key)
     if (entry) {
-      this.#map.delete(key)
-      this.#map.set(key, entry)
+      this.#touch(key, entry)
       return entry.value
     }
     const value = compute(key)
@@ -61,10 +68,21 @@ export class LruCache<K, V> {
     return value
   }
 
+  /** Makes `key`'s entry the most recently used. */
+  #touch(key: K, entry: { value: V; expiresAt: number; weight: number }): void {
+    if (this.#hasNewest && this.#newest === key) return
+    this.#map.delete(key)
+    this.#map.set(key, entry)
+    this.#newest = key
+    this.#hasNewest = true
+  }
+
   set(key: K, value: V, expiresAt: number = Number.POSITIVE_INFINITY, weight = 0): void {
     this.delete(key)
     if (weight > this.#maxWeight) return
     this.#map.set(key, { value, expiresAt, weight })
+    this.#newest = key
+    this.#hasNewest = true
     this.#weight += weight
     while (this.#map.size > this.#max || this.#weight > this.#maxWeight) this.delete(this.#map.keys().next().value as K)
   }
@@ -74,10 +92,17 @@ export class LruCache<K, V> {
     if (!entry) return
     this.#map.delete(key)
     this.#weight -= entry.weight
+    if (this.#hasNewest && this.#newest === key) this.#forgetNewest()
+  }
+
+  #forgetNewest(): void {
+    this.#newest = undefined
+    this.#hasNewest = false
   }
 
   clear(): void {
     this.#map.clear()
     this.#weight = 0
+    this.#forgetNewest()
   }
 }

@@ -7,6 +7,7 @@
 // Both come back within a second of a full collection plus a trim; neither is needed while busy.
 
 import { dlopen } from 'bun:ffi'
+import { forgetIdleCaches } from './idle-caches.ts'
 
 export interface MemoryReclaimer {
   /** Call on every request: the reclaimer runs only after requests, and never in the middle of a burst. */
@@ -22,6 +23,8 @@ export interface ReclaimSteps {
   collect(idle: boolean): void
   /** Hands the native heap's free pages back. */
   trim(): void
+  /** Empties the caches an idle pod does without (lib/idle-caches.ts), before the collection that frees their blocks. */
+  forget?(): void
 }
 
 export interface ReclaimerOptions {
@@ -29,6 +32,8 @@ export interface ReclaimerOptions {
   readonly quietMs?: number
   /** Under steady load (never quiet), still reclaim this often (ms): a soak keeps a flat footprint. */
   readonly busyEveryMs?: number
+  /** Quiet this long after a burst, the pod empties its idle caches and collects once more (ms). */
+  readonly forgetAfterMs?: number
   readonly steps?: ReclaimSteps
 }
 
@@ -46,22 +51,32 @@ const SETTLE_QUIET_TICKS = 3
  * heap takes 2-5 ms, so every 20 s it costs nothing measurable.
  */
 const BUSY_EVERY_MS = 20_000
+/**
+ * A pod quiet this long is idle, not between the requests of a burst: its caches' entries, scattered
+ * among the load's garbage, pin ~10 MB of heap blocks (lib/idle-caches.ts), and refilling them costs
+ * one recomputation per entry on the next requests. Past SETTLE_QUIET_TICKS, so the settle
+ * collection has run first.
+ */
+const FORGET_AFTER_MS = 10_000
 
 /**
  * After a burst, on the first quiet tick: a full collection; on the next one, if still quiet, the
  * trim, because LevelDB's iterators and batches free their native memory in finalizers that run
  * after the collection (measured: trimming at once gave back ~half of what a trim a second later
- * did); after SETTLE_QUIET_TICKS quiet ticks, both once more.
+ * did); after SETTLE_QUIET_TICKS quiet ticks, both once more; once quiet for FORGET_AFTER_MS, the idle
+ * caches are emptied and both run a third time.
  */
 export function startMemoryReclaimer(o: ReclaimerOptions = {}): MemoryReclaimer {
   const quietMs = o.quietMs ?? QUIET_MS
   const busyEveryTicks = Math.max(1, Math.round((o.busyEveryMs ?? BUSY_EVERY_MS) / quietMs))
+  const forgetTicks = Math.max(SETTLE_QUIET_TICKS + 1, Math.round((o.forgetAfterMs ?? FORGET_AFTER_MS) / quietMs))
   const steps = o.steps ?? DEFAULT_STEPS
   let sinceTick = 0
   let sinceReclaim = 0
   let ticksSinceReclaim = 0
   let trimDue = false
   let settleDue = false
+  let forgetDue = false
   let quietTicks = 0
   let reclaims = 0
   const timer = setInterval(() => {
@@ -81,6 +96,14 @@ export function startMemoryReclaimer(o: ReclaimerOptions = {}): MemoryReclaimer 
       trimDue = true
       return
     }
+    if (forgetDue && quietTicks >= forgetTicks) {
+      forgetDue = false
+      reclaims++
+      steps.forget?.()
+      steps.collect(true)
+      trimDue = true
+      return
+    }
     if (sinceReclaim === 0 || (!quiet && ticksSinceReclaim < busyEveryTicks)) return
     sinceReclaim = 0
     ticksSinceReclaim = 0
@@ -90,6 +113,7 @@ export function startMemoryReclaimer(o: ReclaimerOptions = {}): MemoryReclaimer 
     if (quiet) {
       trimDue = true
       settleDue = true
+      forgetDue = true
     } else steps.trim()
   }, quietMs)
   // Never what keeps the process alive.
@@ -117,6 +141,9 @@ const DEFAULT_STEPS: ReclaimSteps = {
     if (idle && typeof Bun.shrink === 'function') Bun.shrink()
   },
   trim: () => trimNativeHeap(),
+  forget: () => {
+    forgetIdleCaches()
+  },
 }
 
 type Trim = () => void

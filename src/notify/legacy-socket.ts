@@ -53,8 +53,9 @@ export function legacySocket(deps: LegacyDeps, principal: ListenerPrincipal | un
       features: { accept: 'application/ld+json' },
       send() {
         ws.send(`pub ${url}`)
-        if (ws.getBufferedAmount() > CHANNEL_QUEUE_BYTES) deps.channels.end(id, 'too_slow')
-        else deps.channels.buffers.wrote(socketId)
+        const unsent = ws.getBufferedAmount()
+        if (unsent > CHANNEL_QUEUE_BYTES) deps.channels.end(id, 'too_slow')
+        else deps.channels.buffers.wrote(socketId, unsent)
       },
       close(reason) {
         subs.delete(topic)

@@ -6,6 +6,7 @@ import type { Store } from '../store/open-store.ts'
 import { REMOTE_DOCUMENT_CAPS, type FetchDoc, type RemoteDoc } from '../fetch/guarded-fetch.ts'
 import { HttpError } from '../http/errors.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../lib/idle-caches.ts'
 import { getMeta, readChildren, readTriples } from '../store/resources.ts'
 import { parseRdfDocumentOffThread, parseRemoteRdf } from '../rdf/parse-off-thread.ts'
 import { RDF_DOCUMENT_TYPES } from '../rdf/media-types.ts'
@@ -61,8 +62,8 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   // store reads, but apart: absent ACLs are named by every resource ever asked about (deleted ones,
   // 404 probes), and under churn they filled the whole cache (seen in an hour-long soak). Every write to an ACL
   // path invalidates its entry.
-  const acls = new LruCache<string, readonly Authorization[]>(ACL_CACHE_ENTRIES)
-  const absentAcls = new LruCache<string, true>(ABSENT_ACL_ENTRIES)
+  const acls = forgetWhenIdle(new LruCache<string, readonly Authorization[]>(ACL_CACHE_ENTRIES))
+  const absentAcls = forgetWhenIdle(new LruCache<string, true>(ABSENT_ACL_ENTRIES))
   // Bumped by every invalidation: a load that read the store before a write committed must not cache what it read.
   let generation = 0
 
@@ -91,7 +92,7 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
   // Each target's effective ACL and public modes depend on the ACLs alone, not on who asks: found once per
   // target until any ACL changes, so an authenticated requester's decision (not kept: it depends on groups,
   // grants and app scopes too) walks no ancestors' ACLs (~4 µs of a DPoP GET of a document with an inherited ACL).
-  const aclViews = new LruCache<string, AclView>(ACL_VIEWS)
+  const aclViews = forgetWhenIdle(new LruCache<string, AclView>(ACL_VIEWS))
   const aclView = (target: string): AclView | Promise<AclView> => aclViews.get(target) ?? readAclView(target)
   async function readAclView(target: string): Promise<AclView> {
     const started = generation
@@ -102,7 +103,7 @@ export function makeAccessDecider(deps: DeciderDeps, grants: GrantRegistry) {
 
   // An anonymous requester's modes depend on the ACLs alone (WAC §6.3: no agent, group or key of its own
   // can match; grants always name a grantee): decided once per target and Origin until any ACL changes.
-  const anonymous = new LruCache<string, AccessDecision>(ANONYMOUS_DECISIONS)
+  const anonymous = forgetWhenIdle(new LruCache<string, AccessDecision>(ANONYMOUS_DECISIONS))
 
   // Group documents and shape trees: named by the owner's rules and grants, not by a request. A remote one
   // is parsed on the remote worker; what is kept of it, and how long (`expiresAt`), is the caller's.

@@ -2,6 +2,7 @@
 
 import { negotiate } from '../http/content-negotiation.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../lib/idle-caches.ts'
 
 export const TURTLE = 'text/turtle'
 export const JSON_LD = 'application/ld+json'
@@ -44,7 +45,7 @@ export const RDF_OFFERS: readonly string[] = [TURTLE, JSON_LD, N_TRIPLES]
 const DOCUMENT_OFFERS: readonly string[] = [...RDF_OFFERS, TRIG, N_QUADS]
 
 // Clients send the same few Accept values on every request: parse each once.
-const preferred = new LruCache<string | null, string | undefined>(256)
+const preferred = forgetWhenIdle(new LruCache<string | null, string | undefined>(256))
 
 /**
  * The syntax to answer a GET of an RDF document in. A browser asking for `text/html` without a
@@ -62,8 +63,8 @@ function chooseIn(accept: string | null, offers: readonly string[], forHtml: str
   return negotiate(accept, ['text/html']) === undefined ? undefined : forHtml
 }
 
-const preferredDocument = new LruCache<string | null, string | undefined>(256)
-const preferredDataset = new LruCache<string | null, string | undefined>(256)
+const preferredDocument = forgetWhenIdle(new LruCache<string | null, string | undefined>(256))
+const preferredDataset = forgetWhenIdle(new LruCache<string | null, string | undefined>(256))
 
 /**
  * The syntax to answer a GET of an RDF document in. A document holding named graphs is offered

@@ -4,6 +4,7 @@ import type { Quad, Term } from '@rdfjs/types'
 import type { JsonLdQuad, JsonLdTerm } from 'jsonld'
 import { DataFactory, Writer } from '../lib/n3.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../lib/idle-caches.ts'
 import { HttpError } from '../http/errors.ts'
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_SERIALIZE_TYPES, TRIG, TURTLE, mediaTypeOf } from './media-types.ts'
 import { PREFIXES, RDF, SEC } from './namespaces.ts'
@@ -125,7 +126,7 @@ interface Probe {
   readonly encoder: TermEncoder
   readonly prefixes: Record<string, string>
 }
-const probes = new LruCache<string, Probe>(PROBES)
+const probes = forgetWhenIdle(new LruCache<string, Probe>(PROBES))
 const probeFor = (own: Record<string, string> = {}): Probe =>
   probes.memo(JSON.stringify(own), () => {
     const prefixes = candidates(own)

@@ -26,7 +26,7 @@ export function fileTypeOf(contentType: string | null, container: boolean): stri
 export async function storeFile(
   deps: Pick<ResourcesDeps, 'cfg' | 'store'>,
   body: OutgoingBody,
-  options: Pick<BlobLimits, 'expectedBytes' | 'observe'> = {},
+  options: Pick<BlobLimits, 'expectedBytes' | 'observe' | 'ownsChunks'> = {},
 ): Promise<StoredBlob> {
   const { cfg, store } = deps
   try {

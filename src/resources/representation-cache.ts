@@ -1,6 +1,7 @@
 // Serialized RDF of small representations, kept between reads.
 
 import { LruCache } from '../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../lib/idle-caches.ts'
 
 /**
  * Serialized RDF keyed by path, ETag and syntax. The ETag changes on every write of the resource (and of
@@ -9,7 +10,7 @@ import { LruCache } from '../lib/lru-cache.ts'
  * 64 KiB could hold 64 MiB per cache.
  */
 export type RepresentationCache = LruCache<string, Uint8Array<ArrayBuffer>>
-export const makeRepresentationCache = (maxBytes: number): RepresentationCache => new LruCache(1000, { maxWeight: maxBytes })
+export const makeRepresentationCache = (maxBytes: number): RepresentationCache => forgetWhenIdle(new LruCache(1000, { maxWeight: maxBytes }))
 export const CACHEABLE_BYTES = 64 * 1024
 
 /** Keeps `bytes` under `key` when small enough, weighed by their length. */

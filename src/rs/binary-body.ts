@@ -15,6 +15,8 @@ export async function storeBinaryBody(ctx: RsContext, r: Pick<RsRequest, 'reques
   const blob = await storeFile(ctx.deps, r.request.body ?? new Uint8Array(), {
     ...(Number.isSafeInteger(declared) && declared > 0 ? { expectedBytes: declared } : {}),
     observe: digest.observe,
+    // The request's body stream is read here alone: its chunks are emptied as they are stored (store/write-body.ts).
+    ownsChunks: r.request.body !== null,
   })
   try {
     digest.verify()

@@ -9,6 +9,7 @@ import { CONDITION_TYPES } from '../policy/acl-conditions.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../lib/idle-caches.ts'
 import { topicStreamPath } from '../channels/subscription-services.ts'
 
 const link = (target: string, rel: string) => `<${target}>; rel="${rel}"`
@@ -35,8 +36,8 @@ export const aclLinkOf = (baseUrl: string, path: string) => (isAcl(path) ? undef
 // Every read of a resource answers the same Link/Allow/Accept-* values, which depend only on its
 // path and kind: computed once per (path, kind) and copied into each answer.
 const FIXED_HEADERS_ENTRIES = 2000
-const fixedHeaders = new LruCache<string, Headers>(FIXED_HEADERS_ENTRIES)
-const challengeLinksOf = new LruCache<string, string>(FIXED_HEADERS_ENTRIES)
+const fixedHeaders = forgetWhenIdle(new LruCache<string, Headers>(FIXED_HEADERS_ENTRIES))
+const challengeLinksOf = forgetWhenIdle(new LruCache<string, string>(FIXED_HEADERS_ENTRIES))
 
 /** Links on 401/403 answers (the deny step of the request pipeline, docs/architecture.md): the type links known from the path, and the ACL. */
 export function challengeLinks(baseUrl: string, path: string): string {

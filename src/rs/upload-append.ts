@@ -69,6 +69,8 @@ export async function appendToUpload(
       reserveBytes: cfg.diskReserveBytes,
       ...(expected === undefined ? {} : { expectedBytes: expected }),
       observe: digest.observe,
+      // The request's body stream is read here alone: its chunks are emptied as they are stored (store/write-body.ts).
+      ownsChunks: r.request.body !== null,
       signal,
       ...(r.principal.signedBody === undefined ? {} : { heldUntilChecked: true }),
     })

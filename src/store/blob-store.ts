@@ -21,6 +21,13 @@ export interface BlobLimits {
   readonly expectedBytes?: number
   /** Sees every chunk as it is stored (a signed request's Content-Digest is computed this way). */
   readonly observe?: (chunk: Uint8Array) => void
+  /**
+   * The body's chunks are the pod's alone (a request's body stream, read by nothing else): each is emptied (its
+   * ArrayBuffer detached) once copied or written, so its memory goes back at once instead of at the next garbage
+   * collection, and the store needs no collections of its own to keep RSS flat. Never for bytes a caller holds
+   * (an import's, a backup's, a document in memory, a part of a multipart form): they would be emptied under it.
+   */
+  readonly ownsChunks?: boolean
 }
 
 export type BlobWriteFailure = 'too_large' | 'disk_full'

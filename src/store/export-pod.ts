@@ -12,6 +12,7 @@ import type { ResourceKind, ResourceMeta } from './resource-meta.ts'
 import { getRecordedBaseUrl } from './base-url.ts'
 import { openSnapshot, type StoreSnapshot } from './store-snapshot.ts'
 import { LAST_BACKUP_KEY } from './last-backup.ts'
+import { ESSENTIALS_CHECKED_KEY } from './essentials-record.ts'
 import { HEALTH_PROBE_KEY } from './health-probe.ts'
 import { UserError } from '../lib/user-error.ts'
 import { BlobStoreUnavailable } from './blob-store.ts'
@@ -27,9 +28,10 @@ export const EXPORT_KIND = 'solopod-export'
 /**
  * `system` keys that describe the data directory itself, not the pod: the importer writes them
  * for the target (format of the binary that imports, base URL it is imported for), and a restored
- * pod has made no backup yet (last-backup.ts), and the health check's last write is nobody's data (health-probe.ts).
+ * pod has made no backup yet (last-backup.ts), and the health check's last write is nobody's data (health-probe.ts), and whether the essential resources were found whole
+ * is the target's to find out at its first start (essentials-record.ts).
  */
-export const DIRECTORY_KEYS: readonly string[] = ['format-version', 'base-url', LAST_BACKUP_KEY, HEALTH_PROBE_KEY]
+export const DIRECTORY_KEYS: readonly string[] = ['format-version', 'base-url', LAST_BACKUP_KEY, HEALTH_PROBE_KEY, ESSENTIALS_CHECKED_KEY]
 
 export interface ExportedResource extends ResourceMeta {
   readonly path: string

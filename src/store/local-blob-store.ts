@@ -58,9 +58,11 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     const handle = await open(file, 'wx', 0o600)
     const hash = new Bun.CryptoHasher('sha256')
     const progress = { size: 0 }
+    // Chunks emptied as they are written leave no garbage worth a collection (BlobLimits.ownsChunks).
+    const collects = limits.ownsChunks !== true
     const written = (chunk: Uint8Array) => {
       hash.update(chunk)
-      noteStored(chunk.byteLength)
+      if (collects) noteStored(chunk.byteLength)
     }
     try {
       await writeBody(body, { handle, start: 0, limits, freeBytes, written }, progress)

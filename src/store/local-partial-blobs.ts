@@ -56,12 +56,14 @@ export function openLocalPartials(
     }
     const handle = await open(fileOf(id), 'r+')
     const progress = { size: start }
+    // Chunks emptied as they are written leave no garbage worth a collection (BlobLimits.ownsChunks).
+    const collects = limits.ownsChunks !== true
     const written = (chunk: Uint8Array) => {
       if (running) {
         running.hash.update(chunk)
         running.size += chunk.byteLength
       }
-      blobs.noteStored(chunk.byteLength)
+      if (collects) blobs.noteStored(chunk.byteLength)
     }
     let ended: boolean
     try {

@@ -7,6 +7,7 @@ import { Quadstore } from 'quadstore'
 import { DataFactory } from '../lib/n3.ts'
 import type { ResourceMeta } from './resource-meta.ts'
 import { LruCache } from '../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../lib/idle-caches.ts'
 import { makeSerialQueue, type SerialQueue } from '../lib/serial-queue.ts'
 import { closeDrainedIterators } from './close-drained-iterators.ts'
 import { makeChangeFeed, type ChangeFeed } from './change-feed.ts'
@@ -247,7 +248,11 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     versionTimes,
     versioning: { keep: opts.keepVersions === true },
     caches: {
-      meta: { entries: new LruCache(META_CACHE_ENTRIES, { maxWeight: memory.metadata }), absent: new LruCache(ABSENT_CACHE_ENTRIES), generation: 0 },
+      meta: {
+        entries: forgetWhenIdle(new LruCache(META_CACHE_ENTRIES, { maxWeight: memory.metadata })),
+        absent: forgetWhenIdle(new LruCache(ABSENT_CACHE_ENTRIES)),
+        generation: 0,
+      },
       recordQueue: makeSerialQueue(),
     },
     // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.

@@ -44,6 +44,8 @@ export const FLUSH_EVERY = 32 * 1024 * 1024
  * fails midway (what had arrived is written first; the caller decides whether it stays). Returns false when
  * `limits.signal` stopped the reading, true when the body ended. Refusals (too large, disk full, ENOSPC) throw
  * BlobWriteError; the caller removes or cuts back what was written. Nothing is durable until the caller syncs.
+ * With `limits.ownsChunks` each chunk is emptied once its bytes are copied or written (`release`): only for a body
+ * the pod alone reads (a request's), never for bytes a caller keeps.
  */
 export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size: number }): Promise<boolean> {
   const { maxBytes, reserveBytes, expectedBytes = 0, observe, signal } = w.limits
@@ -53,7 +55,7 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
   let nextCheck = w.start + Math.max(expectedBytes, CHECK_SPACE_EVERY)
   // A stream is read through its reader, so that a signal can cancel a read that is waiting for the client.
   const reader = body instanceof ReadableStream ? body.getReader() : undefined
-  const out = blockWriter(w, progress)
+  const out = blockWriter(w, progress, w.limits.ownsChunks === true)
   let received = w.start
   try {
     try {
@@ -91,7 +93,7 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
  * they are (no copy) and are copied into one reused buffer when a block of several is written, so a small body
  * is written from its own chunk and allocates nothing. `progress.size` moves when a write has finished.
  */
-function blockWriter(w: BodyWrite, progress: { size: number }) {
+function blockWriter(w: BodyWrite, progress: { size: number }, ownsChunks: boolean) {
   let waiting: Uint8Array[] = []
   let waitingBytes = 0
   let buffer: Uint8Array | undefined
@@ -114,6 +116,7 @@ function blockWriter(w: BodyWrite, progress: { size: number }) {
     for (const chunk of waiting) {
       buffer.set(chunk, at)
       at += chunk.byteLength
+      if (ownsChunks) release(chunk)
     }
     return buffer.subarray(0, at)
   }
@@ -123,12 +126,15 @@ function blockWriter(w: BodyWrite, progress: { size: number }) {
     await pending
     if (waitingBytes === 0) return
     const bytes = gather()
+    // A chunk written as it is (not copied into the buffer) is emptied once the write has finished, after the hash.
+    const alone = ownsChunks && waiting.length === 1
     waiting = []
     waitingBytes = 0
     const at = progress.size
     writing = watched(
       writeFully(w.handle, bytes, at).then(() => {
         progress.size = at + bytes.byteLength
+        if (alone) release(bytes)
       }),
     )
     w.written(bytes)
@@ -162,6 +168,18 @@ function blockWriter(w: BodyWrite, progress: { size: number }) {
       await Promise.allSettled([writing, flushing])
     },
   }
+}
+
+/**
+ * Empties a chunk the pod owns (BlobLimits.ownsChunks) once its bytes are copied or written: detaching its ArrayBuffer
+ * frees the memory now, where a dropped chunk waits for a garbage collection (JavaScriptCore does not count it
+ * towards scheduling one). Only a chunk that is its whole ArrayBuffer: a view into a larger one (a slice another
+ * reader made, Node's pooled Buffers) shares its memory with bytes that are not this chunk's.
+ */
+export function release(chunk: Uint8Array): void {
+  // ArrayBuffer.prototype.transfer is ES2024 (Bun has it; the project's lib is ES2023).
+  const buffer = chunk.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }
+  if (buffer instanceof ArrayBuffer && chunk.byteOffset === 0 && chunk.byteLength === buffer.byteLength && chunk.byteLength > 0) buffer.transfer?.(0)
 }
 
 async function writeFully(handle: FileHandle, chunk: Uint8Array, at: number): Promise<void> {

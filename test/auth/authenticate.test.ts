@@ -6,6 +6,7 @@ import { makeAuthenticator, TOKEN_CACHE_MAX_MS, type Authenticate } from '../../
 import { JtiReplayCache } from '../../src/auth/dpop-replay.ts'
 import { makePublicView } from '../../src/policy/public-view.ts'
 import { HttpError } from '../../src/http/errors.ts'
+import { forgetIdleCaches } from '../../src/lib/idle-caches.ts'
 import type { FetchDoc } from '../../src/fetch/guarded-fetch.ts'
 import { APP_ID, BASE, CookieJar, WEBID, dpopProof, newDpopKey, obtainTokens, openTestPod, type DpopKey, type TestPod } from '../op/op-fixture.ts'
 
@@ -155,6 +156,18 @@ describe('RFC 9449 §7.1: Authorization: DPoP at the resource server', () => {
     const e = await refusal(await dpopRequest(t))
     expect({ status: e.status, code: e.code }).toEqual({ status: 401, code: 'invalid_token' })
     expect(tsid).not.toBe(sid)
+  })
+})
+
+describe('lib/idle-caches.ts: an idle pod forgets its verified tokens, not its replay memory', () => {
+  test('after forgetIdleCaches: the token authenticates again, a proof already used stays refused (401 invalid_dpop_proof), another key is refused (401 invalid_token)', async () => {
+    const used = await dpopProof(key, 'GET', `${BASE}/notes/1`, pod.clock.now, { accessToken: token })
+    await authenticate(await dpopRequest(token, { proof: used }))
+    expect(forgetIdleCaches()).toBeGreaterThan(0)
+    expect((await authenticate(await dpopRequest(token))).webid).toBe(WEBID as never)
+    await expect401(await dpopRequest(token, { proof: used }), 'invalid_dpop_proof')
+    forgetIdleCaches()
+    await expect401(await dpopRequest(token, { k: await newDpopKey() }), 'invalid_token')
   })
 })
 

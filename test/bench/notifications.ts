@@ -17,7 +17,7 @@ export const AIM_RSS_MB = 50
 export const AIM_PUT_RATIO = 0.8
 
 const CONTAINER = '/live/'
-const HOT = `${CONTAINER}hot.ttl`
+export const HOT = `${CONTAINER}hot.ttl`
 /** Documents the PUT workload rotates over (as the main PUT workload does), each with its share of the listeners. */
 const PUT_DOCS = 200
 const SUBSCRIBER_COUNTS = [1, 100, 1000] as const
@@ -59,6 +59,8 @@ export interface NotificationsResult {
    */
   readonly putListeningApart: LoadResult
   readonly cpuPerPutListeningApartMs: number
+  /** The listeners' process's CPU per PUT meanwhile: on this box it shares the cores with the pod and the generator. */
+  readonly listenersCpuPerPutMs: number
   readonly deliveredApart: number
   readonly expectedApart: number
   /** Notifications that reached the 1,000 listeners during their PUT runs, against the writes × listeners per document. */
@@ -129,8 +131,11 @@ const put = (origin: string, path: string, i: number) =>
 const percentile = (sorted: readonly number[], p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
 
-/** Writes HOT one at a time; each write's latency to every subscriber is from sending the PUT to the message's arrival. */
-async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult> {
+/**
+ * Writes HOT one at a time; each write's latency to every subscriber is from sending the PUT to the message's arrival.
+ * `timed` is told when the timed writes start and end (before the sockets are closed), for CPU readings around them.
+ */
+export async function timeLatency(at: Pod, subscribers: number, timed?: { start(): void; end(): void }): Promise<LatencyResult> {
   const arrival = { on: (() => {}) as Arrival }
   const subs = await openSubscribers(at, [HOT], subscribers, arrival)
   const samples: number[] = []
@@ -139,6 +144,7 @@ async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult>
     const writes = WRITES[subscribers] ?? 30
     for (let w = -3; w < writes; w++) {
       // three unmeasured writes first (JIT, connection)
+      if (w === 0) timed?.start()
       const arrived: number[] = []
       const all = new Promise<void>(resolve => {
         arrival.on = at => {
@@ -155,6 +161,7 @@ async function timeLatency(at: Pod, subscribers: number): Promise<LatencyResult>
       missing += subscribers - arrived.length
       for (const at of arrived) samples.push(at - sent)
     }
+    timed?.end()
   } finally {
     await closeAll(subs)
   }
@@ -176,8 +183,14 @@ function cpuMs(pid: number): number {
 }
 
 /** PUT at c50 over PUT_DOCS documents (steady state, as the main PUT workload), and the pod's CPU ms per PUT meanwhile. */
-async function putLoad(origin: string, pid: number, counter: { puts: number }): Promise<{ load: LoadResult; cpuPerPutMs: number }> {
+async function putLoad(
+  origin: string,
+  pid: number,
+  counter: { puts: number },
+  listenersPid?: number,
+): Promise<{ load: LoadResult; cpuPerPutMs: number; listenersCpuPerPutMs: number }> {
   const cpu = cpuMs(pid)
+  const listenersCpu = listenersPid ? cpuMs(listenersPid) : 0
   const load = await runLoad(
     async i => {
       counter.puts++
@@ -185,7 +198,11 @@ async function putLoad(origin: string, pid: number, counter: { puts: number }): 
     },
     { concurrency: PUT_CONCURRENCY, durationMs: PUT_SECONDS * 1000, warmupMs: 500 },
   )
-  return { load, cpuPerPutMs: (cpuMs(pid) - cpu) / counter.puts }
+  return {
+    load,
+    cpuPerPutMs: (cpuMs(pid) - cpu) / counter.puts,
+    listenersCpuPerPutMs: listenersPid ? (cpuMs(listenersPid) - listenersCpu) / counter.puts : 0,
+  }
 }
 
 const best = <T extends { load: LoadResult }>(a: T | undefined, b: T) => (!a || b.load.rps > a.load.rps ? b : a)
@@ -245,7 +262,7 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
       const apart = await listenersElsewhere(at, docs)
       try {
         const apartCounter = { puts: 0 }
-        putListeningApart = best(putListeningApart, await putLoad(origin, pod.proc.pid, apartCounter))
+        putListeningApart = best(putListeningApart, await putLoad(origin, pod.proc.pid, apartCounter, apart.pid))
         const want = apartCounter.puts * (LISTENING / PUT_DOCS)
         expectedApart += want
         const until = performance.now() + 3000
@@ -271,6 +288,7 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
       cpuPerPutListeningMs: putListening!.cpuPerPutMs,
       putListeningApart: putListeningApart!.load,
       cpuPerPutListeningApartMs: putListeningApart!.cpuPerPutMs,
+      listenersCpuPerPutMs: putListeningApart!.listenersCpuPerPutMs,
       deliveredApart,
       expectedApart,
       delivered,
@@ -302,7 +320,8 @@ export function formatNotifications(r: NotificationsResult): string[] {
     `notifications: PUT c${PUT_CONCURRENCY} with ${LISTENING} subscribers listening in another process (${LISTENING / PUT_DOCS} on each written document) ${r.putListeningApart.rps.toFixed(0)} req/s ` +
       `(p99 ${r.putListeningApart.p99Ms.toFixed(1)} ms) vs none ${r.putNone.rps.toFixed(0)} req/s (p99 ${r.putNone.p99Ms.toFixed(1)} ms): ${ratioApart.toFixed(2)}× (aim ≥ ${AIM_PUT_RATIO}×: ${met(ratioApart >= AIM_PUT_RATIO)}); ` +
       `${r.deliveredApart} of ${r.expectedApart} notifications arrived; pod CPU per PUT ${r.cpuPerPutListeningApartMs.toFixed(2)} ms vs ${r.cpuPerPutNoneMs.toFixed(2)} ms ` +
-      `(the listeners' process still shares the cores)`,
+      `(${(r.cpuPerPutNoneMs / r.cpuPerPutListeningApartMs).toFixed(2)}× by the pod's own CPU); the listeners' process, which still shares the cores, ` +
+      `${r.listenersCpuPerPutMs.toFixed(2)} ms CPU per PUT`,
     `notifications: PUT c${PUT_CONCURRENCY} with the ${LISTENING} subscribers in the load generator's own process (the earlier measure) ${r.putListening.rps.toFixed(0)} req/s ` +
       `(p99 ${r.putListening.p99Ms.toFixed(1)} ms): ${ratio.toFixed(2)}× of none; ` +
       `${r.delivered} of ${r.expected} notifications arrived; pod CPU per PUT ${r.cpuPerPutListeningMs.toFixed(2)} ms ` +
@@ -326,6 +345,7 @@ async function listenersElsewhere(at: Pod, docs: readonly string[]) {
   }
   if ((await nextLine()) !== 'ready') throw new Error('the listeners process did not get ready')
   return {
+    pid: proc.pid,
     async received(): Promise<number> {
       proc.stdin.write('count\n')
       proc.stdin.flush()

@@ -25,3 +25,33 @@ export function threadSeconds(pid: number): Map<string, number> {
   }
   return byName
 }
+
+/** CPU nanoseconds each live thread of a process has run so far (/proc/PID/task/TID/schedstat, first field; Linux). */
+export function threadNanoseconds(pid: number): Map<string, number> {
+  const byThread = new Map<string, number>()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      byThread.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]))
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return byThread
+}
+
+/**
+ * CPU nanoseconds a process ran between two `threadNanoseconds` readings: exact where `cpuSeconds` counts 10 ms ticks,
+ * for rounds short enough that a tick is a few percent of their CPU. Taken thread by thread, so a thread that ended
+ * meanwhile (Bun's pool lets idle ones go) only loses its own time in the span instead of taking its whole life's
+ * CPU out of the sum; a thread that started meanwhile counts whole.
+ */
+export function nanosecondsBetween(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): number {
+  let ns = 0
+  for (const [tid, end] of after) ns += end - (before.get(tid) ?? 0)
+  return ns
+}
+
+/** CPU nanoseconds of a process's first thread (a Bun process's JavaScript thread), as `threadNanoseconds` reads them. */
+export function mainThreadNanoseconds(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0])
+}

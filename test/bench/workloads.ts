@@ -79,8 +79,8 @@ export const WORKLOADS: readonly Workload[] = [
   },
   {
     // Issue 5: within 2× of the public GET, one ES256 verification per request (the proof; the
-    // access token's is cached). Signing the proof here costs the load generator ES256 on the
-    // same cores as the pod, so this understates the pod; proofs can't be made ahead (jti replay).
+    // access token's is cached). The load generator still builds and sends a 1.5 KB request on the
+    // pod's cores, so req/s understates the pod: dpop-cpu-bound.ts reads the pod's own CPU.
     name: 'DPoP GET 1 KB Turtle (owner)',
     seed: (store, baseUrl) => writeTurtle(store, baseUrl, OWNER_DOC_PATH, DOC_1K),
     prepare: async ctx => {

@@ -48,6 +48,24 @@ describe('buffer budget', () => {
     expect(t.budget.bytes).toBe(500)
   })
 
+  test('a writer that has just read its amount gives it: that amount counts, the transport is not read again', () => {
+    const t = transports(1000)
+    for (const k of ['a', 'b']) t.add(k)
+    let reads = 0
+    t.budget.track(
+      'a',
+      () => (reads++, t.held.get('a')!),
+      () => t.shed.push('a'),
+    )
+    t.held.set('a', 700)
+    t.budget.wrote('a', 700)
+    expect(reads).toBe(0)
+    expect(t.budget.bytes).toBe(700)
+    t.write('b', 400) // past the budget: everyone is read again, and the largest goes
+    expect(reads).toBe(1)
+    expect(t.shed).toEqual(['a'])
+  })
+
   test('a forgotten transport no longer counts', () => {
     const t = transports(1000)
     t.add('a')

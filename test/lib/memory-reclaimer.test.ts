@@ -38,6 +38,44 @@ describe('memory reclaimer', () => {
     }
   })
 
+  test('once quiet for forgetAfterMs after a burst: empties the idle caches, then collects and trims a third time, once', async () => {
+    const steps = { ...recorder(), forget: () => {} }
+    steps.forget = () => {
+      steps.log.push('forget')
+    }
+    const r = startMemoryReclaimer({ quietMs: 20, forgetAfterMs: 200, steps })
+    try {
+      for (let i = 0; i < 100; i++) r.noteRequest()
+      await waitFor(() => steps.log.length >= 7)
+      await Bun.sleep(300)
+      expect(steps.log).toEqual(['collect idle', 'trim', 'collect idle', 'trim', 'forget', 'collect idle', 'trim'])
+      expect(r.reclaims).toBe(3)
+    } finally {
+      r.stop()
+    }
+  })
+
+  test('a request before forgetAfterMs of quiet puts the forgetting off', async () => {
+    const steps = { ...recorder(), forget: () => {} }
+    steps.forget = () => {
+      steps.log.push('forget')
+    }
+    const r = startMemoryReclaimer({ quietMs: 20, forgetAfterMs: 400, steps })
+    try {
+      r.noteRequest()
+      // Well before the 400 ms: each request restarts the quiet stretch.
+      for (let i = 0; i < 6; i++) {
+        await Bun.sleep(100)
+        r.noteRequest()
+      }
+      expect(steps.log).not.toContain('forget')
+      await waitFor(() => steps.log.includes('forget'))
+      expect(steps.log).toContain('forget')
+    } finally {
+      r.stop()
+    }
+  })
+
   test('does nothing on a pod that served no request', async () => {
     const steps = recorder()
     const r = startMemoryReclaimer({ quietMs: 10, steps })

@@ -7,6 +7,7 @@ import type { Store } from '../../store/open-store.ts'
 import { getMeta, readTriples } from '../../store/resources.ts'
 import { resolveTarget } from '../../store/target.ts'
 import { LruCache } from '../../lib/lru-cache.ts'
+import { forgetWhenIdle } from '../../lib/idle-caches.ts'
 import { parseRemoteRdf } from '../../rdf/parse-off-thread.ts'
 import { RDF_DOCUMENT_TYPES } from '../../rdf/media-types.ts'
 import { normalizeKeyId } from '../key-id.ts'
@@ -64,7 +65,7 @@ export function makeKeyResolver(opts: {
 }): KeyResolver {
   const ownOrigin = new URL(opts.baseUrl).origin
   const now = opts.now ?? Date.now
-  const local = new LruCache<string, { etag: string; facts: KeyDocumentFacts }>(LOCAL_DOCS_CACHED)
+  const local = forgetWhenIdle(new LruCache<string, { etag: string; facts: KeyDocumentFacts }>(LOCAL_DOCS_CACHED))
   const remote = new LruCache<string, Promise<KeyDocumentFacts>>(REMOTE_DOCS_CACHED, { maxWeight: REMOTE_FACTS_BYTES })
   const keysOfDocument = new WeakMap<KeyDocumentFacts, Map<string, VerificationKey>>()
 
