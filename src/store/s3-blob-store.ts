@@ -30,7 +30,8 @@ export interface S3Credentials {
  * part. Chunks are now gathered into one reused buffer and written a part at a time: pod CPU per MiB uploaded
  * 22.3–24.0 ms before, 9.0–11.1 after (JS thread 18.2–19.8 → 7.3–9.3; 256 MiB, before and after interleaved in one
  * run, load 17–20; at load 9–14: 14.1 → 6.0–7.7), MB/s through the pod 0.7–1.5× Bun's own client's in the same
- * rounds (noise at that load) where it was about half. The object-store bench, 256 MiB, after: 0.72×, 8.8 ms/MiB. RSS: +53 MB during the 2 GiB upload, +80–82 MB for the 200 MiB import (bounds 100).
+ * rounds (noise at that load) where it was about half. The object-store bench, 256 MiB, after: 0.72×, 8.8 ms/MiB.
+ * RSS: +53 MB during the 2 GiB upload, +80–82 MB for the 200 MiB import (bounds 100).
  * Tried before and reverted, with the per-chunk writes that cost the CPU above: two parts queued in Bun's writer
  * (queueSize 2, no faster at 0.64×, RSS +75 MB instead of +39), and Bun's own upload of a stream
  * (`client.write(key, new Response(stream))`: 0.57–0.72× against 0.58–0.62×, and the 200 MiB import grew RSS by
