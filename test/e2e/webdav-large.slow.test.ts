@@ -90,6 +90,7 @@ describe.skipIf(!enoughDisk || CADAVER === null)('cadaver: a 1 GiB file through 
     // what the pod refused, to tell why a step failed (cadaver prints only the status line)
     if (failed.length > 0)
       console.error(
+        `cadaver printed:\n${out}\n`,
         pod
           .output()
           .split('\n')
