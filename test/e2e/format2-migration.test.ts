@@ -8,6 +8,7 @@ import { startPod, type RunningPod } from './start-server.ts'
 import { copyFormat2Pod, FIXTURE_BASE, FIXTURE_PASSWORD, readBlobFiles, readDatabase, type Format2Pod } from '../fixtures/format2-pod.ts'
 import { ownerClient, readOwnerView, type OwnerClient } from '../fixtures/owner-view.ts'
 import { FORMAT_VERSION } from '../../src/store/open-store.ts'
+import { ESSENTIALS_CHECKED_KEY } from '../../src/store/essentials-record.ts'
 
 const SOLID = (l: string) => `http://www.w3.org/ns/solid/terms#${l}`
 const PIM = (l: string) => `http://www.w3.org/ns/pim/space#${l}`
@@ -148,7 +149,9 @@ describe('a format-2 data directory at its first start with format 3', () => {
           graph(k)?.startsWith(`${FIXTURE_BASE}/settings/`) ||
           k.startsWith('!records!') ||
           // format 4: the name index of every resource (store/name-index.ts)
-          k.startsWith('!names!')
+          k.startsWith('!names!') ||
+          // the record that a start found the essential resources whole (store/essentials-record.ts)
+          k === `!system!${ESSENTIALS_CHECKED_KEY}`
         ) &&
         graph(k) !== `${FIXTURE_BASE}/profile/card` &&
         !k.startsWith('!versions!/profile/card\0') &&
