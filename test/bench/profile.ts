@@ -14,7 +14,9 @@ const [name, seconds = '5', where] = process.argv.slice(2)
 // `--cpu-only`: no profiler (its sampling costs the pod too), only the CPU time per request
 const profile = where !== '--cpu-only'
 const dir = where && profile ? where : mkdtempSync(join(tmpdir(), 'solopod-profile-'))
-const workload = WORKLOADS.find(w => name !== undefined && w.name.includes(name))
+// The exact name first; else the first pod workload naming it ("GET 1 KB" would otherwise pick the bare server's,
+// which this script does not start: its origin here is a closed port).
+const workload = WORKLOADS.find(w => w.name === name) ?? WORKLOADS.find(w => name !== undefined && w.name.includes(name) && !w.name.startsWith('bare '))
 if (!workload) throw new Error(`usage: bun test/bench/profile.ts NAME [SECONDS] [DIR]; known: ${WORKLOADS.map(w => w.name).join('; ')}`)
 // The pod alone is profiled: BUN_OPTIONS reaches the process startPod spawns, not this one.
 if (profile) process.env.BUN_OPTIONS = `--cpu-prof --cpu-prof-md --cpu-prof-dir=${dir}`
