@@ -67,6 +67,7 @@ async function moveCommand(cfg: Config, to: BlobLocation): Promise<void> {
         open: at => openBlobStore(cfg.dataDir, s3ConfigOf(at, cfg.s3)),
         // No server, no reader: the old copies go at once.
         settleMs: 0,
+        reserveBytes: cfg.diskReserveBytes,
         progress: line => console.error(`solopod: ${line}`),
       })
     } finally {

@@ -221,6 +221,7 @@ function openControlSocketOf({ cfg, store, deps }: Pod): () => void {
             ),
           // As long as a replaced blob stays (deferred-removal.ts): a GET that chose an old copy still reads it.
           settleMs: REMOVE_AFTER_MS,
+          reserveBytes: cfg.diskReserveBytes,
           progress,
           signal,
         })

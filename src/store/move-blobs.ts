@@ -31,6 +31,8 @@ export interface MoveOptions {
   readonly progress: (line: string) => void
   /** Stops between blobs (the command went away); the move stays resumable. */
   readonly signal?: AbortSignal
+  /** Free space the pod keeps on its disk (`--disk-reserve-bytes`): a move onto this machine must leave it. */
+  readonly reserveBytes: number
 }
 
 const PROGRESS_EVERY_MS = 2000
@@ -72,11 +74,13 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
       to = blobs.current
       from = blobs.from
       o.progress(`resuming the move to ${describeBlobLocation(target)} (${await countMoved(store)} files already there)`)
+      await ensureRoom(store, from, to, id => blobs.inTarget(id), o.reserveBytes, 'the move stays resumable')
     } else {
       to = o.open(target)
       const problem = await to.problem()
       if (problem !== undefined) throw new BlobLocationError(`cannot move the files there: ${problem}`)
       from = blobs.current
+      await ensureRoom(store, from, to, () => false, o.reserveBytes, 'nothing was moved')
       state = { from: here, to: target, phase: 'copying' }
       await store.movedBlobs.clear()
       await store.system.put(MOVE_KEY, state, { sync: true })
@@ -90,6 +94,8 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
     // A second pass finds what was named while the first ran (a restore from the trash, a version); it copies nothing
     // new on a pod at rest, and ends the loop.
     const copyOne = async (id: string) => {
+      // The pod's other writes share the disk while the move runs: it stops before taking the reserve they need.
+      if (!to.remote && to.freeBytes() < o.reserveBytes) throw noRoom(to, o.reserveBytes, 'the move stays resumable')
       const size = await copyBlob(from, to, id)
       if (size === undefined) {
         gone.add(id)
@@ -139,6 +145,23 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
   await store.system.del(MOVE_KEY, { sync: true })
   return { files, bytes, missing, deleted, already: false }
 }
+
+/**
+ * A move onto this machine's disk must fit beside the reserve the pod keeps (the database and every other write
+ * need it): the named blobs not yet there are counted before a byte is copied. A bucket reports no room to check.
+ */
+async function ensureRoom(store: Store, from: BlobStore, to: BlobStore, moved: (id: string) => boolean, reserveBytes: number, after: string) {
+  if (to.remote) return
+  let needed = 0
+  for await (const { id, size } of from.list()) if (!moved(id) && (await isNamed(store, id))) needed += size
+  if (to.freeBytes() - needed < reserveBytes) throw noRoom(to, reserveBytes, after, needed)
+}
+
+const noRoom = (to: BlobStore, reserveBytes: number, after: string, needed?: number) =>
+  new BlobLocationError(
+    `${needed === undefined ? '' : `the files to move take ${mb(needed)} MB and `}the disk of ${to.location} has ${mb(to.freeBytes())} MB free, ` +
+      `of which the pod keeps ${mb(reserveBytes)} MB (--disk-reserve-bytes): free some space first; ${after}`,
+  )
 
 async function countMoved(store: Store): Promise<number> {
   let n = 0

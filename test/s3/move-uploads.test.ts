@@ -126,6 +126,7 @@ describe.skipIf(missing !== undefined)('issue 39: blobs move with resumable uplo
         configured: { kind: 's3', bucket: engine.bucket, prefix: 'finishing/', endpoint: engine.endpoint, region: 'us-east-1' },
         open: () => openLocalBlobStore(dir),
         settleMs: 0,
+        reserveBytes: 0,
         // Once the move has begun (new bytes go to the local disk), the upload completes.
         progress: () => void (finished ??= store.blobs.finishPartial(up)),
       })

@@ -39,7 +39,7 @@ async function podWithFiles(count: number): Promise<{ dir: string; store: Store 
 }
 
 function options(target: BlobStore, over: Partial<MoveOptions> = {}): MoveOptions {
-  return { configured: LOCAL, open: () => target, settleMs: 0, progress: () => undefined, ...over }
+  return { configured: LOCAL, open: () => target, settleMs: 0, progress: () => undefined, reserveBytes: 0, ...over }
 }
 
 describe('solopod blobs move (store)', () => {
@@ -125,6 +125,67 @@ describe('solopod blobs move (store)', () => {
       expect(await store.system.get(LOCATION_KEY)).toBeUndefined()
       expect(filesIn(dir)).toHaveLength(3)
       for (let i = 0; i < 3; i++) expect(await storedBytes(store, `/f${i}.bin`)).toEqual(bytesOf(i))
+    } finally {
+      await store.close()
+    }
+  })
+
+  test('a move onto a disk without room for the files and the reserve is refused before a byte is copied', async () => {
+    const { dir, store } = await podWithFiles(6)
+    const bucketDir = tempDir()
+    const target = openLocalBlobStore(bucketDir)
+    const needed = [0, 1, 2, 3, 4, 5].reduce((sum, i) => sum + bytesOf(i).length, 0)
+    const reserveBytes = 1024 * 1024
+    const cramped: BlobStore = { ...target, remote: false, freeBytes: () => needed + reserveBytes - 1 }
+    try {
+      await expect(moveBlobs(store, BUCKET, options(cramped, { reserveBytes }))).rejects.toThrow(
+        `the files to move take 0.0 MB and the disk of ${target.location} has 1.0 MB free, of which the pod keeps 1.0 MB (--disk-reserve-bytes): free some space first; nothing was moved`,
+      )
+      expect(await store.system.get(MOVE_KEY)).toBeUndefined()
+      expect(await Array.fromAsync(store.movedBlobs.keys())).toEqual([])
+      expect(store.blobs.from).toBeUndefined()
+      expect(filesIn(bucketDir)).toEqual([])
+      expect(filesIn(dir)).toHaveLength(6)
+      // One byte more and the files fit beside the reserve.
+      const report = await moveBlobs(store, BUCKET, options({ ...cramped, freeBytes: () => needed + reserveBytes }, { reserveBytes }))
+      expect(report).toMatchObject({ files: 6, missing: [], deleted: 6 })
+      for (let i = 0; i < 6; i++) expect(await storedBytes(store, `/f${i}.bin`)).toEqual(bytesOf(i))
+    } finally {
+      await store.close()
+    }
+  })
+
+  test('a disk that fills while the move copies stops it before the reserve is taken, and run again it carries on', async () => {
+    const { store } = await podWithFiles(12)
+    const bucketDir = tempDir()
+    const target = openLocalBlobStore(bucketDir)
+    let copies = 0
+    let free = 10 * 1024 * 1024
+    const filling: BlobStore = {
+      ...target,
+      remote: false,
+      freeBytes: () => free,
+      putCopy: async (id, body) => {
+        const stored = await target.putCopy(id, body)
+        // Other writes of the pod take the disk meanwhile.
+        if (++copies === 5) free = 512 * 1024
+        return stored
+      },
+    }
+    try {
+      await expect(moveBlobs(store, BUCKET, options(filling, { reserveBytes: 1024 * 1024 }))).rejects.toThrow(
+        `the disk of ${target.location} has 0.5 MB free, of which the pod keeps 1.0 MB (--disk-reserve-bytes): free some space first; the move stays resumable`,
+      )
+      expect((await store.system.get(MOVE_KEY)) as object).toMatchObject({ phase: 'copying' })
+      expect(copies).toBeGreaterThanOrEqual(5)
+      expect(copies).toBeLessThan(12)
+      for (let i = 0; i < 12; i++) expect(await storedBytes(store, `/f${i}.bin`)).toEqual(bytesOf(i))
+      free = 10 * 1024 * 1024
+      const copiedBefore = copies
+      const report = await moveBlobs(store, BUCKET, options(filling, { reserveBytes: 1024 * 1024 }))
+      expect(report).toMatchObject({ files: 12 - copiedBefore, missing: [] })
+      for (let i = 0; i < 12; i++) expect(await storedBytes(store, `/f${i}.bin`)).toEqual(bytesOf(i))
+      expect(filesIn(bucketDir)).toHaveLength(12)
     } finally {
       await store.close()
     }
