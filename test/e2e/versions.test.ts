@@ -209,6 +209,12 @@ describe('who may read the versions: whoever may Read the URI now', () => {
     await expectRsError(await fetch(url('/private/gone.ttl?ext=timemap')), 401, 'unauthenticated')
   })
 
+  test("an ACL's versions need Control, as the ACL does: the public, who may Read and Write /pub/, gets a GET's 401 for its TimeMap, a memento and the TimeGate", async () => {
+    await expectRsError(await fetch(url('/pub/.acl')), 401, 'unauthenticated')
+    for (const target of ['/pub/.acl?ext=timemap', `/pub/.acl?version=${Date.now()}`]) await expectRsError(await fetch(url(target)), 401, 'unauthenticated')
+    await expectRsError(await fetch(url('/pub/.acl'), { headers: { 'accept-datetime': new Date().toUTCString() }, redirect: 'manual' }), 401, 'unauthenticated')
+  })
+
   test('a deleted public document keeps public versions; the TimeGate knows it was gone after its delete', async () => {
     expect((await put('/pub/gone.ttl', '<#it> <http://example.org/v> "kept".')).status).toBe(201)
     const written = (await fetch(url('/pub/gone.ttl'))).headers.get('last-modified')!
