@@ -1,18 +1,21 @@
-// Issue 36: every change keeps the state it replaced as a version, whatever face made it — an app over LDP (PUT, N3
-// and SPARQL PATCH, DELETE), a POST (who created it), a drive over WebDAV (PUT, DELETE, MOVE, COPY onto a file), the
-// owner's pages (edit, upload with Replace, rename, the trash, delete for good) and a resumable upload — and records
-// who made it, with which app and through which face. Read from the store itself once the pod has stopped.
+// Issue 36: every change keeps the state it replaced as a version, whatever face made it — apps over LDP (the
+// public: PUT, N3 and SPARQL PATCH, DELETE; a Solid app with DPoP), a POST (who created it), a drive over WebDAV
+// (PUT, DELETE, MOVE, COPY onto a file), the owner's pages (edit, upload with Replace, rename, the trash, delete for
+// good) and a resumable upload — and records who made it, with which app and through which face. Read from the
+// store itself once the pod has stopped.
 
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { openStore } from '../../src/store/open-store.ts'
 import { isCreationTimeKey, pathOfVersionKey, type ChangeAuthor, type VersionRecord } from '../../src/store/versions.ts'
 import { ownerForms, type OwnerForms } from './owner-login.ts'
+import { signInOwnerApp, type OwnerApp } from './notify-client.ts'
 import { runSolopod, startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
 
 let pod: RunningPod
 let owner: OwnerForms
 let drive: { id: string; secret: string }
+let notes: OwnerApp
 const url = (path: string) => pod.baseUrl + path
 const ownerWebId = () => `${pod.baseUrl}/profile/card#me`
 
@@ -66,8 +69,12 @@ beforeAll(async () => {
     .map(l => l.slice(l.indexOf('=') + 1))
   drive = { id: id!, secret: secret! }
   owner = await ownerForms(pod)
+  notes = await signInOwnerApp(pod, 'Notes')
 }, 60_000)
-afterAll(() => pod?.dispose())
+afterAll(async () => {
+  notes?.stop()
+  await pod?.dispose()
+})
 
 test('every face keeps the replaced or removed state as a version, with who, which app and which face', async () => {
   const doc = (name: string) => `<#a> <http://xmlns.com/foaf/0.1/name> "${name}".`
@@ -100,6 +107,16 @@ test('every face keeps the replaced or removed state as a version, with who, whi
     'upload-offset': '0',
   })
   expect(await (await fetch(url('/pub/film.bin'))).text()).toBe('new film')
+
+  // A Solid app of the owner's (Solid-OIDC, DPoP), over LDP
+  for (const [name, status] of [
+    ['Ann', 201],
+    ['Bob', 204],
+  ] as const) {
+    const res = await notes.fetch(url('/pub/app.ttl'), { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: doc(name) })
+    expect(res.status).toBe(status)
+  }
+  expect((await notes.fetch(url('/pub/app.ttl'), { method: 'DELETE' })).status).toBe(204)
 
   // A drive over WebDAV
   await dav('MKCOL', '/dav/')
@@ -141,6 +158,7 @@ test('every face keeps the replaced or removed state as a version, with who, whi
   const ends = (path: string) => (kept.get(path) ?? []).map(v => ({ end: v.end, by: v.by, ...(v.to ? { to: v.to } : {}) }))
   const PUBLIC: ChangeAuthor = { via: 'anonymous' }
   const DRIVE: ChangeAuthor = { agent: ownerWebId(), client: drive.id, via: 'Basic' }
+  const APP: ChangeAuthor = { agent: ownerWebId(), client: notes.client.clientId, via: 'DPoP' }
   const DASHBOARD: ChangeAuthor = { agent: ownerWebId(), via: 'session' }
 
   expect(ends('/pub/put.ttl')).toEqual([{ end: 'update', by: PUBLIC }])
@@ -151,6 +169,12 @@ test('every face keeps the replaced or removed state as a version, with who, whi
   // A POST replaces nothing: who created the member is its creation record
   expect(posted).toBe('/pub/posted.ttl')
   expect(creators.get(posted)).toEqual(PUBLIC)
+
+  expect(ends('/pub/app.ttl')).toEqual([
+    { end: 'update', by: APP },
+    { end: 'delete', by: APP },
+  ])
+  expect(creators.get('/pub/app.ttl')).toEqual(APP)
 
   expect(ends('/dav/put.txt')).toEqual([{ end: 'update', by: DRIVE }])
   expect(ends('/dav/del.txt')).toEqual([{ end: 'delete', by: DRIVE }])
