@@ -43,7 +43,8 @@ export function whoOf(change: ChangeEntry, baseUrl: string): string {
 /** The app and the way in: an app's client id, the dashboard, the visitor's pages, or the credential's scheme. */
 export function appOf(change: ChangeEntry, names: ReadonlyMap<string, string>): string | undefined {
   const by = change.by
-  if (!by) return undefined
+  // The public names no app: "Someone not signed in" is all that is known
+  if (!by || by.via === 'anonymous') return undefined
   if (by.client) return names.get(by.client) ?? by.client
   return by.via === 'session' ? 'the dashboard' : by.via === 'visitor' ? "the visitor's pages" : by.via === 'link' ? 'a share link' : `an app (${by.via})`
 }

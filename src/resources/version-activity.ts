@@ -6,7 +6,7 @@ import { getMeta } from '../store/resources.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { padTime } from '../store/version-record.ts'
 import { NO_PRECONDITIONS, type Preconditions } from './preconditions.ts'
-import type { ResourceMeta } from '../store/resource-meta.ts'
+import { isStateAt, type ResourceMeta } from '../store/resource-meta.ts'
 import {
   firstVersionSpan,
   isCreationTimeKey,
@@ -210,9 +210,10 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
       const paths = [...new Set((await keysUnder(folder)).map(pathOfVersionKey))].sort()
       const then = new Map<string, number | undefined>()
       for (const path of paths) then.set(path, await stateAt(who, path, at))
-      // A folder's listing moves its `modified` without a version (its members keep theirs), so a folder whose
-      // members changed after `at` may have no version written by then. It was there if a member was: its state of
-      // then is its first kept, the one the first change after `at` replaced (no change to it came between).
+      // A folder's listing moves its `modified` without a version (its members keep theirs); a folder whose members
+      // last changed before this build kept no time of its own statements (`stateFrom`), so it may have no state
+      // found for `at`. It was there if a member was: its state of then is its first kept, the one the first change
+      // after `at` replaced (no change to it came between).
       for (const path of paths) {
         if (!isContainerPath(path) || then.get(path) !== undefined) continue
         if (paths.some(p => p !== path && p.startsWith(path) && then.get(p) !== undefined)) then.set(path, (await firstVersionSpan(store, path))?.from)
@@ -223,7 +224,7 @@ export function makeVersionActivity(deps: ResourcesDeps, versions: Pick<VersionR
         const from = then.get(path)
         if (from === undefined) {
           if (!since.has(path)) out.absentThen.push(path)
-        } else if ((await getMeta(store, path))?.modified === from) out.unchanged.push(path)
+        } else if (isStateAt(await getMeta(store, path), from)) out.unchanged.push(path)
         else {
           await versions.restoreVersion(who, path, from)
           out.restored.push(path)

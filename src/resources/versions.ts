@@ -5,7 +5,7 @@
 import type { Quad } from '@rdfjs/types'
 import { HttpError } from '../http/errors.ts'
 import { getMeta, readTriples, type WriteResult } from '../store/resources.ts'
-import type { ResourceMeta } from '../store/resource-meta.ts'
+import { isStateAt, stateTime, type ResourceMeta } from '../store/resource-meta.ts'
 import { firstVersionSpan, getVersion, lastVersionSpan, latestVersionBefore, versionSpans, versionStatements, type VersionSpan } from '../store/versions.ts'
 import { requiredModes } from '../policy/modes.ts'
 import { readGraphStatements } from '../rdf/graph-statements.ts'
@@ -76,7 +76,7 @@ export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
 
   async function findMemento(path: string, from: number): Promise<{ meta: ResourceMeta; statements?: () => Promise<Quad[]> } | undefined> {
     const current = await getMeta(store, path)
-    if (current?.modified === from) {
+    if (isStateAt(current, from)) {
       return { meta: current, ...(current.kind !== 'binary' ? { statements: () => readTriples(store, cfg.baseUrl, path) } : {}) }
     }
     const version = Number.isSafeInteger(from) ? await getVersion(store, path, from) : undefined
@@ -108,8 +108,8 @@ export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
       const newest = current ? undefined : await lastVersionSpan(store, path)
       if (!oldest && !current) throw notKept(path)
       return {
-        first: oldest?.from ?? current!.modified,
-        last: current?.modified ?? newest!.from,
+        first: oldest?.from ?? stateTime(current!),
+        last: current ? stateTime(current) : newest!.from,
         // A write racing the read keeps as a version the state read as current here: the two are one memento.
         mementos: dedupe(versionSpans(store, path), current),
         wacAllow: decision.wacAllow,
@@ -120,7 +120,7 @@ export function makeVersionReads(deps: ResourcesDeps, put: Put): VersionReads {
     async mementoAt(who, path, at) {
       await mayRead(who, path)
       const current = await getMeta(store, path)
-      if (current && current.modified <= at) return { from: current.modified }
+      if (current && stateTime(current) <= at) return { from: stateTime(current) }
       const version = await latestVersionBefore(store, path, at)
       // A state removed before `at` (deleted, moved away, trashed) was not there at `at`; a replaced one was, until
       // its successor (which thinning may have dropped: the nearest earlier state kept stands for it).
@@ -159,7 +159,7 @@ async function* dedupe(spans: AsyncIterable<VersionSpan>, current: ResourceMeta 
     if (from !== previous) yield { from }
     previous = from
   }
-  if (current && current.modified !== previous) yield { from: current.modified }
+  if (current && stateTime(current) !== previous) yield { from: stateTime(current) }
 }
 
 const contentOf = (meta: ResourceMeta, stored: Quad[]) => (meta.namedGraphs ? readGraphStatements(stored) : { triples: stored, namedGraphs: [] })

@@ -7,7 +7,7 @@ import type { ResourceChange } from './change-feed.ts'
 import { ancestorPaths, parentPath } from './paths.ts'
 import { isAcl } from './acl-names.ts'
 import { graphChangeOps } from './quad-ops.ts'
-import { newEtag } from './resource-meta.ts'
+import { withListingChanged } from './resource-meta.ts'
 import { readTree, type TreeEntry } from './resource-tree.ts'
 import { change, del, getMeta, memberKey, putMeta, readKeys, touchContainers, type Batch } from './resources.ts'
 import { blobIds, commitChanges, type MetaWrites } from './commit-changes.ts'
@@ -106,7 +106,7 @@ async function deleteBatch(
       touchContainers(batch, store, writes, top, true, known, now)
     } else {
       const m = await getMeta(store, folder)
-      if (m) putMeta(batch, store, writes, folder, { ...m, etag: newEtag(), modified: now })
+      if (m) putMeta(batch, store, writes, folder, withListingChanged(m, now))
     }
   }
   for (const e of entries) {

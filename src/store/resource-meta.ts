@@ -20,7 +20,27 @@ export interface ResourceMeta {
   readonly prefixes?: Record<string, string>
   /** RDF: the document holds named graphs of its own (rdf/graph-statements.ts), so Turtle cannot carry it. */
   readonly namedGraphs?: true
+  /**
+   * Containers: when their own statements were written, once a member's coming or going has moved `modified` (the
+   * listing's Last-Modified) past it. That state, not the listing, is what a folder's memento shows (docs/versions.md).
+   */
+  readonly stateFrom?: number
 }
+
+/** When the state a memento of this resource shows was written: its id and Memento-Datetime. */
+export const stateTime = (meta: Pick<ResourceMeta, 'modified' | 'stateFrom'>) => meta.stateFrom ?? meta.modified
+
+/** True when `from` names the state `meta` is: by its own statements' time, or (a URL an earlier build gave) its `modified`. */
+export const isStateAt = (meta: ResourceMeta | undefined, from: number): meta is ResourceMeta =>
+  meta !== undefined && (stateTime(meta) === from || meta.modified === from)
+
+/** A container whose members came or went at `now`: its listing is newer, its own statements are not. */
+export const withListingChanged = (meta: ResourceMeta, now: number): ResourceMeta => ({
+  ...meta,
+  etag: newEtag(),
+  modified: now,
+  ...(stateTime(meta) !== now ? { stateFrom: stateTime(meta) } : {}),
+})
 
 export const newEtag = () => crypto.randomUUID().replaceAll('-', '').slice(0, 20)
 

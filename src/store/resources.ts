@@ -3,7 +3,7 @@
 import { DataFactory } from '../lib/n3.ts'
 import type { Quad } from '@rdfjs/types'
 import { inSublevel, metaEntryBytes, type Store, type Sub } from './open-store.ts'
-import { defaultEtag, newEtag, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
+import { defaultEtag, newEtag, withListingChanged, type ResourceKind, type ResourceMeta } from './resource-meta.ts'
 import type { ChangeType, ResourceChange } from './change-feed.ts'
 import { ancestorPaths, isAuxiliaryPath, parentPath } from './paths.ts'
 import { aclOf } from './acl-names.ts'
@@ -115,7 +115,7 @@ export function touchContainers(
   const parent = parentPath(member)
   const parentMeta = parent === undefined ? undefined : metaOf.get(parent)
   if (parent === undefined || !parentMeta) return
-  putMeta(batch, store, writes, parent, { ...parentMeta, etag: newEtag(), ...(containmentChanged ? { modified: now } : {}) })
+  putMeta(batch, store, writes, parent, containmentChanged ? withListingChanged(parentMeta, now) : { ...parentMeta, etag: newEtag() })
   if (containmentChanged) touchContainers(batch, store, writes, parent, false, metaOf, now)
 }
 

@@ -131,7 +131,8 @@ export async function restoreFromTrash(
     batch.push(...graphChangeOps(store.quads, [], quads))
     // Back as a new state, written now: it was absent since it went to the trash (its state of before is the
     // version the trash kept), so a memento of that time finds nothing and a folder restored to then removes it again.
-    const meta = { ...r.meta, modified: now }
+    const { stateFrom: _, ...restored } = r.meta
+    const meta = { ...restored, modified: now }
     putMeta(batch, store, writes, r.path, meta)
     batch.push(...creationOps(store, r.path, meta, by))
     if (r.meta.blob !== undefined) batch.push(put(store.blobRefs, r.meta.blob, r.path))

@@ -6,7 +6,7 @@ import type { Quadstore } from 'quadstore'
 import { writePattern } from 'quadstore/dist/serialization/patterns.js'
 import { quadReader } from 'quadstore/dist/serialization/quads.js'
 import type { Store } from './open-store.ts'
-import type { ResourceMeta } from './resource-meta.ts'
+import { stateTime, type ResourceMeta } from './resource-meta.ts'
 import type { WriteOp } from './group-commit.ts'
 import { inSublevel } from './sublevel.ts'
 import { UNREAD_VALUE } from './quad-ops.ts'
@@ -67,9 +67,10 @@ export function versionOps(
   to?: string,
 ): WriteOp[] {
   if (!store.versioning.keep) return []
-  const key = versionKey(path, meta.modified, now)
+  const from = stateTime(meta)
+  const key = versionKey(path, from, now)
   const record: VersionRecord = {
-    from: meta.modified,
+    from,
     until: now,
     end,
     ...(to !== undefined ? { to } : {}),
@@ -125,7 +126,7 @@ export async function versionStatements(store: Store, baseUrl: string, path: str
     const { items } = await store.quads.get({ graph: namedNode(baseUrl + path) })
     const triples = items.map(q => quad(q.subject, q.predicate, q.object, defaultGraph()) as Quad)
     const current = await store.meta.get(path)
-    if (current?.modified === at.sameAs) return triples
+    if (current && stateTime(current) === at.sameAs) return triples
     const replaced = await getVersion(store, path, at.sameAs)
     if (!replaced) return undefined
     at = replaced

@@ -99,7 +99,8 @@ describe('the Activity page', () => {
     expect(body).toContain('<h1>Recently deleted</h1>')
     expect(body).toContain('deleted <a href="/.admin/history?path=%2Fpub%2Fldp.ttl">/pub/ldp.ttl</a>')
     expect(body).toContain('deleted <a href="/.admin/history?path=%2Fnotes%2Fdav.txt">/notes/dav.txt</a>')
-    expect(body).toContain('Someone not signed in')
+    // The public names no app: the row says who, and nothing of an app
+    expect(body).toContain('<td data-label="Who">Someone not signed in</td>')
     expect(body).not.toContain('changed <a')
     const version = body.match(/name="path" value="\/notes\/dav.txt"><input type="hidden" name="version" value="(\d+)"/)![1]!
     expect(body).toContain('Put it back')

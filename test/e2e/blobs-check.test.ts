@@ -1,7 +1,7 @@
 // `solopod blobs check` on a pod whose files are in its data directory (the S3 one: test/s3/s3-blob-store.test.ts).
 
 import { afterAll, expect, test } from 'bun:test'
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runSolopod, startPod, type RunningPod } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
@@ -54,4 +54,40 @@ test('an unnamed file in files/ is listed as an orphan and removed with --repair
   const usage = await runSolopod('blobs', 'fix', '--data', pod.dataDir)
   expect(usage.code).toBe(2)
   expect(usage.stderr).toContain('usage: solopod blobs check')
+})
+
+test('the files only versions hold (a replaced file, a deleted one) are no orphans: --repair keeps them, their mementos read back; a changed one is named by its version', async () => {
+  const versioned = await startPod({ seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']) })
+  try {
+    const file = (path: string) => `${versioned.baseUrl}${path}`
+    const put = (path: string, body: string) => fetch(file(path), { method: 'PUT', headers: { 'content-type': 'text/plain' }, body })
+    expect((await put('/files/kept.txt', 'first')).status).toBe(201)
+    expect((await put('/files/kept.txt', 'second')).status).toBe(204)
+    expect((await put('/files/gone.txt', 'deleted')).status).toBe(201)
+    expect((await fetch(file('/files/gone.txt'), { method: 'DELETE' })).status).toBe(204)
+    await versioned.stop()
+
+    const repair = await runSolopod('blobs', 'check', '--repair', '--data', versioned.dataDir)
+    expect(repair.code).toBe(0)
+    expect(repair.stdout).toContain('all blobs are in order')
+    const names = readdirSync(join(versioned.dataDir, 'files'), { recursive: true, encoding: 'utf8' }).filter(p => /[0-9a-f]{32}$/.test(p))
+    expect(names.length).toBe(3)
+
+    await versioned.restart()
+    const first = async (path: string) => /<([^>]*\?version=\d+)>; rel="first/.exec(await (await fetch(file(`${path}?ext=timemap`))).text())![1]!
+    expect(await (await fetch(await first('/files/kept.txt'))).text()).toBe('first')
+    expect(await (await fetch(await first('/files/gone.txt'))).text()).toBe('deleted')
+    await versioned.stop()
+
+    // The deleted file's bytes changed behind the pod's back: only a version names them
+    for (const name of names) {
+      const path = join(versioned.dataDir, 'files', name)
+      if (readFileSync(path, 'utf8') === 'deleted') writeFileSync(path, 'DELETED')
+    }
+    const changed = await runSolopod('blobs', 'check', '--data', versioned.dataDir)
+    expect(changed.code).toBe(1)
+    expect(changed.stdout).toMatch(/wrong sha256: [0-9a-f]{32} \(version \/files\/gone\.txt\)/)
+  } finally {
+    await versioned.dispose()
+  }
 })

@@ -169,6 +169,34 @@ describe('RFC 7089: the resource is its own TimeGate', () => {
   })
 })
 
+describe("a folder's mementos are its own statements", () => {
+  test('its members coming and going move its Last-Modified, not its memento: Accept-Datetime at its creation reaches it, and the URL stays good', async () => {
+    expect((await put('/pub/box/', '<> <http://example.org/v> "box".')).status).toBe(201)
+    const created = (await fetch(url('/pub/box/'))).headers.get('last-modified')!
+    await Bun.sleep(1100)
+    expect((await fetch(url('/pub/box/a.txt'), withBody('PUT', 'text/plain', 'a'))).status).toBe(201)
+    expect((await fetch(url('/pub/box/'))).headers.get('last-modified')).not.toBe(created)
+    const gate = await fetch(url('/pub/box/'), { headers: { 'accept-datetime': created }, redirect: 'manual' })
+    expect(gate.status).toBe(302)
+    const memento = gate.headers.get('location')!
+    expect(mementosOf(await (await fetch(url('/pub/box/?ext=timemap'))).text())).toEqual([[memento, 'first last memento', created]])
+    // Another member later: the memento the TimeGate gave still answers, with the folder's own statements
+    expect((await fetch(url('/pub/box/b.txt'), withBody('PUT', 'text/plain', 'b'))).status).toBe(201)
+    const res = await fetch(memento, { headers: { accept: 'text/turtle' } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('memento-datetime')).toBe(created)
+    expect(valuesOf(await res.text(), url('/pub/box/'))).toEqual(['box'])
+    // Its own statements replaced: the state of its creation is a version, still at the same URL
+    expect((await put('/pub/box/', '<> <http://example.org/v> "crate".')).status).toBe(204)
+    expect(valuesOf(await (await fetch(memento, { headers: { accept: 'text/turtle' } })).text(), url('/pub/box/'))).toEqual(['box'])
+    await expectRsError(
+      await fetch(url('/pub/box/'), { headers: { 'accept-datetime': secondsLater(created, -3600) }, redirect: 'manual' }),
+      404,
+      'memento_not_found',
+    )
+  })
+})
+
 describe('who may read the versions: whoever may Read the URI now', () => {
   test("a stranger asking a private file's TimeMap, a memento or the TimeGate gets what a GET would: 401 with the challenges", async () => {
     for (const target of ['/private/secret.ttl?ext=timemap', '/private/secret.ttl?version=1']) {
@@ -179,6 +207,12 @@ describe('who may read the versions: whoever may Read the URI now', () => {
     const gate = await fetch(url('/private/secret.ttl'), { headers: { 'accept-datetime': new Date().toUTCString() }, redirect: 'manual' })
     await expectRsError(gate, 401, 'unauthenticated')
     await expectRsError(await fetch(url('/private/gone.ttl?ext=timemap')), 401, 'unauthenticated')
+  })
+
+  test("an ACL's versions need Control, as the ACL does: the public, who may Read and Write /pub/, gets a GET's 401 for its TimeMap, a memento and the TimeGate", async () => {
+    await expectRsError(await fetch(url('/pub/.acl')), 401, 'unauthenticated')
+    for (const target of ['/pub/.acl?ext=timemap', `/pub/.acl?version=${Date.now()}`]) await expectRsError(await fetch(url(target)), 401, 'unauthenticated')
+    await expectRsError(await fetch(url('/pub/.acl'), { headers: { 'accept-datetime': new Date().toUTCString() }, redirect: 'manual' }), 401, 'unauthenticated')
   })
 
   test('a deleted public document keeps public versions; the TimeGate knows it was gone after its delete', async () => {

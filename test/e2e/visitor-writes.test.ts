@@ -89,6 +89,14 @@ describe("WAC: a visitor's write needs what the same LDP request needs", () => {
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe(`/.visitor/files?path=${encodeURIComponent(`${EDIT}notes.txt`)}`)
     expect(await ownerRead(`${EDIT}notes.txt`)).toEqual({ type: 'text/plain', text: 'Day 1: sea. Day 2: hills.' })
+    // Issue 36: the state Bob's save replaced is a version, and the owner's history says who ended it and how
+    const map = await (await owner.fetch(a(`${EDIT}notes.txt?ext=timemap`))).text()
+    const first = /<([^>]+)>; rel="first memento"/.exec(map)![1]!
+    expect(await (await owner.fetch(first)).text()).toBe('Day 1: sea.')
+    const history = await (
+      await fetch(a(`/.admin/history?path=${encodeURIComponent(`${EDIT}notes.txt`)}`), { headers: { cookie: owner.browser.header() } })
+    ).text()
+    expect(history).toContain(`by ${bobWebId()} <span class="muted">with the visitor&#39;s pages</span>`)
   })
 
   test('Write: a Turtle document is saved as Turtle', async () => {

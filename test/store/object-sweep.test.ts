@@ -12,6 +12,7 @@ import { openStore } from '../../src/store/open-store.ts'
 import { openLocalBlobStore } from '../../src/store/local-blob-store.ts'
 import { sweepObjectsRegularly } from '../../src/store/object-sweep.ts'
 import type { BlobStore } from '../../src/store/blob-store.ts'
+import { versionBlobKey, versionKey } from '../../src/store/versions.ts'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -62,6 +63,22 @@ describe('the regular sweep of orphans', () => {
       expect(await sweepOnce(store)).toBe(1)
       expect(await exists(bucket, orphan.id)).toBe(false)
       expect(await exists(store.blobs, inFlight.id)).toBe(true)
+    } finally {
+      await store.close()
+    }
+  })
+
+  test("a bucket's object only a version holds (issue 36: a replaced or deleted file's bytes) is kept; an orphan beside it goes", async () => {
+    const store = await openStore(tempDir(), { keepVersions: true })
+    try {
+      const bucket: BlobStore = { ...openLocalBlobStore(tempDir()), remote: true }
+      const held = await bucket.put(stream('the bytes a version holds'), NO_LIMITS)
+      const orphan = await bucket.put(stream('left by a crash'), NO_LIMITS)
+      await store.versionBlobs.put(versionBlobKey(held.id, versionKey('/a.bin', 1, 2)), '')
+      await store.blobs.startMoving(openLocalBlobStore(tempDir()), { from: bucket, moved: store.movedBlobs })
+      expect(await sweepOnce(store)).toBe(1)
+      expect(await exists(bucket, held.id)).toBe(true)
+      expect(await exists(bucket, orphan.id)).toBe(false)
     } finally {
       await store.close()
     }
