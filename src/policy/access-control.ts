@@ -32,12 +32,9 @@ export function makeAccessControl(deps: {
   readonly cfg: Pick<Config, 'baseUrl'>
 }) {
   const { decider, cfg } = deps
-  // A decision the decider answered from memory is the same object each time: so is its header value.
-  const wacAllowOf = new WeakMap<object, string>()
   async function modesOn(url: string, principal: Principal, origin: string | undefined, deleting?: string) {
     const d = await decider.decide(principal, url, origin, deleting)
-    let wacAllow = wacAllowOf.get(d)
-    if (wacAllow === undefined) wacAllowOf.set(d, (wacAllow = formatWacAllow(d.modes, d.publicModes)))
+    const wacAllow = formatWacAllow(d.modes, d.publicModes)
     return { user: d.modes, public: d.publicModes, wacAllow, ...(d.outsideAppScope ? { outsideAppScope: d.outsideAppScope } : {}) }
   }
 
