@@ -202,9 +202,18 @@ export function makeChannelRegistry(deps: ChannelRegistryDeps) {
     }
   }
 
+  // A change is heard as its write finishes, before the request that made it is answered: told at once, its
+  // frames went out ahead of that answer (a PUT to a document 1,000 subscribers hear waited for the 1,000 writes).
+  // Told from the next turn of the event loop instead, after this turn's answers, still in commit order.
+  let heard: (readonly ResourceChange[])[] = []
+  const tellHeard = () => {
+    const batches = heard
+    heard = []
+    for (const changes of batches) void inOrder(() => tell(changes)).catch((err: unknown) => log.error('notify.tell_failed', { cause: describeCause(err) }))
+  }
   const stopListening = store.changes.listen(changes => {
     if (byTopic.size === 0) return
-    void inOrder(() => tell(changes)).catch((err: unknown) => log.error('notify.tell_failed', { cause: describeCause(err) }))
+    if (heard.push(changes) === 1) setImmediate(tellHeard)
   })
 
   return {

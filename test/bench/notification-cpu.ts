@@ -121,6 +121,7 @@ try {
   })
   console.log(
     `fan-out to ${FANOUT} on one document: p50 ${l.p50Ms.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms, missing ${l.missing}; ` +
+      `the PUT answered p50 ${l.answerP50Ms.toFixed(1)} ms, p99 ${l.answerP99Ms.toFixed(1)} ms; ` +
       `pod CPU per write ${(used.pod / l.writes).toFixed(2)} ms (sys ${(used.sys / l.writes).toFixed(2)}); receiving process ${(used.self / l.writes).toFixed(2)} ms`,
   )
 } finally {
