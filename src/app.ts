@@ -1,7 +1,7 @@
-// Builds the pod: the role plugins on one Elysia app, plus CORS, request ids and access logs around it.
+// Builds the pod: the role plugins, each on its own Elysia app built with its first request, plus CORS, request ids and access logs around it.
 
 import { getForHead } from './http/head-as-get.ts'
-import { Elysia } from 'elysia'
+import { Elysia, type AnyElysia } from 'elysia'
 import type { Deps } from './deps.ts'
 import { HttpError, toPlainResponse } from './http/errors.ts'
 import { fromFramework, renderError } from './http/render-error.ts'
@@ -44,27 +44,70 @@ const podApp = (name: string) =>
     code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined,
   )
 
+/** What the request handler asks of an app: Elysia's `handle`. */
+interface AppHandler {
+  handle(request: Request): Promise<Response>
+}
+
+/** The Elysia roles, each asked on its own: `rest` has no routes of its own (the RS's and dav's `/*` take its paths). */
+export type RoleName = 'op' | 'as' | 'visit' | 'links' | 'notify' | 'monitor' | 'rest'
+
+/** A role by the first segment of a path (by the second under `/.well-known/`, which several roles share). */
+const BY_FIRST = new Map<string, RoleName>([
+  ['.oidc', 'op'],
+  ['.uma', 'as'],
+  ['.visitor', 'visit'],
+  ['.links', 'links'],
+  ['.notifications', 'notify'],
+])
+const BY_WELL_KNOWN = new Map<string, RoleName>([
+  ['openid-configuration', 'op'],
+  ['uma2-configuration', 'as'],
+  ['solopod', 'monitor'],
+])
+
+/**
+ * The role whose routes can match the request, read from the path as Elysia's router reads it (the request URL from
+ * the first `/` at or after its 12th character to the `?`: elysia/dist/adapter/web-standard `createContext`), which
+ * is not always the request's path (a host of under four characters without a port). Every route of a role starts
+ * with a first segment only that role's routes have (under `/.well-known/`, a second one): so the role's app,
+ * which holds its routes and the `/*` routes of dav and the RS behind them, takes the same route for the request as
+ * one app of every role did (test/app-roles.test.ts asks both).
+ */
+export function roleOf(url: string): RoleName {
+  const start = url.indexOf('/', 11)
+  if (start < 0) return 'rest'
+  const query = url.indexOf('?', start + 1)
+  const [, first = '', second = ''] = (query < 0 ? url.slice(start) : url.slice(start, query)).split('/', 3)
+  return (first === '.well-known' ? BY_WELL_KNOWN.get(second) : BY_FIRST.get(first)) ?? 'rest'
+}
+
+/** Made on first use and kept (a synchronous build: one that throws is made again by the next use). */
+function once<T>(make: () => T): () => T {
+  let made: T | undefined
+  return () => (made ??= make())
+}
+
 /** `loadAdmin` is a seam for the tests of a failed load. */
 export function buildApp(deps: Deps, loadAdmin = loadAdminPlugin): PodApp {
   const rs = makeResourceServer(deps)
   const dav = makeDav(deps)
   const notify = makeNotifications(deps)
-  // What no owner route takes falls to the resource server's routes, as in one app (it refuses a reserved path)
-  const adminApp = loadOnce(async () =>
-    podApp('solopod-admin')
-      .use((await loadAdmin())(deps))
-      .use(dav.plugin)
-      .use(rs.plugin),
-  )
-  const app = podApp('solopod')
-    .use(opPlugin(deps))
-    .use(asPlugin(deps))
-    .use(visitPlugin(deps))
-    .use(linksPlugin(deps))
-    .use(notify.plugin)
-    .use(monitorPlugin(deps))
-    .use(dav.plugin)
-    .use(rs.plugin)
+  // What no route of the role takes falls to the resource server's routes (the WebDAV methods to dav's), as in one
+  // app of every role (it refuses a reserved path). Each role is built, and its app composed, with its first
+  // request: Elysia's adding and composing of every role's routes was most of a restart after the store's open
+  // (docs/performance.md "Start-up", fifth and sixth pass), and a role's request needs only its own routes.
+  const appOf = (name: string, plugin?: AnyElysia): AppHandler => (plugin ? podApp(name).use(plugin) : podApp(name)).use(dav.plugin).use(rs.plugin)
+  const adminApp = loadOnce(async () => appOf('solopod-admin', (await loadAdmin())(deps)))
+  const apps: Record<RoleName, () => AppHandler> = {
+    op: once(() => appOf('solopod-op', opPlugin(deps))),
+    as: once(() => appOf('solopod-as', asPlugin(deps))),
+    visit: once(() => appOf('solopod-visit', visitPlugin(deps))),
+    links: once(() => appOf('solopod-links', linksPlugin(deps))),
+    notify: once(() => appOf('solopod-notify', notify.plugin)),
+    monitor: once(() => appOf('solopod-monitor', monitorPlugin(deps))),
+    rest: once(() => appOf('solopod-rest')),
+  }
   return {
     // Every path outside the reserved first segments is a pod resource (http/pod-paths.ts), which the RS
     // route `/*` would take anyway (the dav role's for the WebDAV methods): asked directly, a resource request skips the router's work.
@@ -72,7 +115,7 @@ export function buildApp(deps: Deps, loadAdmin = loadAdminPlugin): PodApp {
       isReservedPath(path)
         ? isAdminPath(path)
           ? adminApp().then(a => handleWithHead(a, request))
-          : handleWithHead(app, request)
+          : handleWithHead(apps[roleOf(request.url)](), request)
         : isDavMethod(request.method)
           ? dav.handle(request)
           : rs.handle(request),
@@ -84,7 +127,7 @@ export function buildApp(deps: Deps, loadAdmin = loadAdminPlugin): PodApp {
  * RFC 9110 §9.3.2: HEAD wherever GET is served. Pod resources answer HEAD themselves; the other roles'
  * GET routes (discovery, JWKS, pages) are asked as GET and answered without the body.
  */
-async function handleWithHead(app: { handle(req: Request): Promise<Response> }, request: Request): Promise<Response> {
+async function handleWithHead(app: AppHandler, request: Request): Promise<Response> {
   if (request.method !== 'HEAD') return app.handle(request)
   const res = await app.handle(getForHead(request))
   return new Response(null, { status: res.status, headers: res.headers })
