@@ -35,6 +35,11 @@ export interface ReclaimerOptions {
   /** Quiet this long after a burst, the pod empties its idle caches and collects once more (ms). */
   readonly forgetAfterMs?: number
   readonly steps?: ReclaimSteps
+  /**
+   * At the forgetting, writes out native buffers whose contents are kept elsewhere too (the store's memtable,
+   * store/open-store.ts `flushWrites`); the heap is trimmed again once it resolves. Never rejects.
+   */
+  readonly flush?: () => Promise<void>
 }
 
 const QUIET_MS = 1000
@@ -54,8 +59,9 @@ const BUSY_EVERY_MS = 20_000
 /**
  * A pod quiet this long is idle, not between the requests of a burst: its caches' entries, scattered
  * among the load's garbage, pin ~10 MB of heap blocks (lib/idle-caches.ts), and refilling them costs
- * one recomputation per entry on the next requests. Past SETTLE_QUIET_TICKS, so the settle
- * collection has run first.
+ * one recomputation per entry on the next requests; LevelDB's memtable holds up to its write buffer
+ * (4 MiB by default) of the burst's writes in glibc's arenas until written out (`flush`). Past
+ * SETTLE_QUIET_TICKS, so the settle collection has run first.
  */
 const FORGET_AFTER_MS = 10_000
 
@@ -64,7 +70,7 @@ const FORGET_AFTER_MS = 10_000
  * trim, because LevelDB's iterators and batches free their native memory in finalizers that run
  * after the collection (measured: trimming at once gave back ~half of what a trim a second later
  * did); after SETTLE_QUIET_TICKS quiet ticks, both once more; once quiet for FORGET_AFTER_MS, the idle
- * caches are emptied and both run a third time.
+ * caches are emptied and both run a third time, and the store's writes are flushed, with a trim after.
  */
 export function startMemoryReclaimer(o: ReclaimerOptions = {}): MemoryReclaimer {
   const quietMs = o.quietMs ?? QUIET_MS
@@ -102,6 +108,8 @@ export function startMemoryReclaimer(o: ReclaimerOptions = {}): MemoryReclaimer 
       steps.forget?.()
       steps.collect(true)
       trimDue = true
+      // The writer's memory is freed when its table is written, in LevelDB's thread: trimmed then, whenever that is.
+      void o.flush?.().then(() => steps.trim())
       return
     }
     if (sinceReclaim === 0 || (!quiet && ticksSinceReclaim < busyEveryTicks)) return

@@ -76,7 +76,7 @@ export async function servePod(given: Config, opts: PodOptions = {}): Promise<Se
   }
   const { store } = pod
   const setupLink = await setupLinkIfNoPassword(pod)
-  const reclaimer = startMemoryReclaimer()
+  const reclaimer = startMemoryReclaimer({ flush: () => store.flushWrites() })
   const inFlight = makeInFlight()
   const handler: RequestHandler = (request, server) => {
     reclaimer.noteRequest()

@@ -114,6 +114,13 @@ export interface Store {
    */
   compact(): Promise<void>
   /**
+   * Writes LevelDB's table of recent writes (its memtable, up to the write buffer) out to a table file, so the
+   * native memory it held can go back to the system: for an idle pod (lib/memory-reclaimer.ts). Nothing is lost:
+   * the writes were already in the log, now they are in a table as they would be once the buffer filled.
+   * Never rejects (a failure is logged); skipped while a full compaction runs, which begins with the same.
+   */
+  flushWrites(): Promise<void>
+  /**
    * Writes the operations of one resource write in one atomic, synced batch, merged with the
    * writes that arrive meanwhile (group-commit.ts); resolves once they are on disk.
    */
@@ -131,6 +138,9 @@ export interface Store {
  * live data on a pod that mostly overwrites the same documents. With versions on, the version sweep compacts instead.
  */
 export const COMPACT_EVERY_WRITES = 10_000
+
+/** A key no key of the database reaches (UTF-8 never holds the byte 0xff): the empty range of flushWrites. */
+const NO_KEY = Buffer.from([0xff, 0xff])
 
 // Every read is "the graph of one resource" (or a full scan for export): one graph-first index
 // serves both, and a write costs one key per quad instead of quadstore's default six.
@@ -213,6 +223,18 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     (compacting ??= db.compactRange(Buffer.alloc(0) as never, Buffer.from([0xff]) as never, { keyEncoding: 'buffer' }).finally(() => {
       compacting = undefined
     }))
+  // LevelDB's CompactRange writes the memtable out first whatever the range; over a range no key lies in
+  // ([0xff 0xff]: UTF-8 keys never hold 0xff) that is all it does.
+  let flushing: Promise<void> | undefined
+  const flushWrites = () =>
+    compacting
+      ? Promise.resolve()
+      : (flushing ??= db
+          .compactRange(NO_KEY as never, NO_KEY as never, { keyEncoding: 'buffer' })
+          .catch((err: unknown) => log.warn('store.flush_failed', { cause: describeCause(err) }))
+          .finally(() => {
+            flushing = undefined
+          }))
   const group = makeGroupCommit(db)
   // Counted per write, not read off the merged total: a batch of 14 writes steps over a multiple of
   // COMPACT_EVERY_WRITES without landing on it, and under load compaction then never ran.
@@ -257,8 +279,10 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     },
     // UTF-8 keys never hold the byte 0xff, so [empty, 0xff) is every key of the database.
     compact,
+    flushWrites,
     close: async () => {
       await compacting?.catch(() => undefined)
+      await flushing
       await quads.close()
       if (db.status === 'open') await db.close()
     },

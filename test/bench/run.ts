@@ -1,11 +1,8 @@
 // `bun run bench`: starts the pod and a bare Bun.serve, runs every workload, prints req/s, p50, p99 and ratios.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { seedPublicContainer } from '../e2e/seed-store.ts'
-import { startPod, type RunningPod } from '../e2e/start-server.ts'
-import { runLoad, type LoadOptions, type LoadResult } from './load.ts'
+import { readFileSync } from 'node:fs'
+import type { RunningPod } from '../e2e/start-server.ts'
+import type { LoadOptions, LoadResult } from './load.ts'
 import { requestMemoryReport } from '../../src/server/control-socket.ts'
 import { benchAclDecisions } from './acl-decisions.ts'
 import { benchGrantDecisions } from './grant-decisions.ts'
@@ -13,19 +10,19 @@ import { benchDashboardListing } from './dashboard-listing.ts'
 import { benchDashboardRender } from './dashboard-render.ts'
 import { benchGalleryRender } from './gallery-render.ts'
 import { benchNameSearch } from './name-search.ts'
-import { BENCH_CONTAINER, WORKLOADS, type BenchContext, type Workload } from './workloads.ts'
+import { WORKLOADS, type Workload } from './workloads.ts'
 import { formatStartup, measureStartup, type StartupResult } from './startup.ts'
 import { benchRemoteDocuments } from './remote-documents.ts'
 import { benchBigContainer } from './big-container.ts'
 import { benchLargeFiles } from './large-files.ts'
-import { startBare } from './bare-process.ts'
+import { DPOP_GET, PUBLIC_GET, runPodWorkloads, startBenchPods } from './bench-pods.ts'
 import { benchObjectStoreIfInstalled } from './object-store.ts'
 import { benchWebhooks } from './webhooks.ts'
 import { benchNotifications } from './notifications.ts'
 import { benchWebdav } from './webdav.ts'
 import { benchVersions } from './versions.ts'
 import { formatSignatureBound, measureVerifyRates, type VerifyRates } from './signature-bound.ts'
-import { formatDpopCpuBound, measureDpopCpuBound, type DpopCpuBound } from './dpop-cpu-bound.ts'
+import { formatDpopCpuBound, type DpopCpuBound } from './dpop-cpu-bound.ts'
 
 interface Flags extends LoadOptions {
   readonly only?: string
@@ -101,8 +98,6 @@ async function podMemory(pod: RunningPod): Promise<PodMemory> {
 
 /** Issue 41: the DPoP GET's aim, as a share of its signature-check bound (signature-bound.ts). */
 const DPOP_BOUND_AIM = 0.8
-const PUBLIC_GET = 'public GET 1 KB Turtle'
-const DPOP_GET = 'DPoP GET 1 KB Turtle (owner)'
 
 function report(
   results: readonly { workload: Workload; result: LoadResult }[],
@@ -230,56 +225,22 @@ async function main() {
   }
   if (workloads.length === 0) throw new Error(`no workload matches "${flags.only}"; known: ${WORKLOADS.map(w => w.name).join('; ')}`)
 
-  const scratch = mkdtempSync(join(tmpdir(), 'solopod-bench-'))
-  const cleanups: (() => Promise<void>)[] = []
-  let pod: RunningPod | undefined
-  let bare: Awaited<ReturnType<typeof startBare>> | undefined
+  const pods = await startBenchPods(workloads, flags.concurrency)
   try {
-    pod = await startPod({
-      extraArgs: ['--log-level', 'warn'],
-      seed: (dataDir, baseUrl) =>
-        seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
-          for (const w of workloads) await w.seed?.(store, baseUrl)
-        }),
-    })
-    bare = await startBare('bare-server.ts')
-    const ctx: BenchContext = {
-      pod: { origin: `http://127.0.0.1:${pod.port}`, baseUrl: pod.baseUrl },
-      bare: { origin: bare.origin },
-      tempDir: () => mkdtempSync(join(scratch, 'w-')),
-      onCleanup: fn => {
-        cleanups.push(fn)
-      },
-      concurrency: flags.concurrency,
-    }
-    const results: { workload: Workload; result: LoadResult }[] = []
     // Measured in this run, on this machine as loaded now, just before the workloads whose bound it makes
     let verifyRates: VerifyRates | undefined
     if (workloads.some(w => w.name === DPOP_GET)) {
       if (!flags.json) console.error('measuring ES256 verifications/s …')
       verifyRates = await measureVerifyRates()
     }
-    for (const workload of workloads) {
-      if (!flags.json) console.error(`running ${workload.name} …`)
-      results.push({ workload, result: await runLoad(await workload.prepare(ctx), { ...flags, concurrency: workload.concurrency ?? flags.concurrency }) })
-      if (pod.proc.exitCode !== null) throw new Error(`the pod exited during "${workload.name}":\n${pod.output()}`)
-    }
-    // Issue 41 read from the pod's CPU per request (dpop-cpu-bound.ts): alternating rounds after both workloads ran warm,
-    // with a fresh DPoP operation, so its proofs are presigned and no older than the pod accepts.
-    const publicWorkload = workloads.find(w => w.name === PUBLIC_GET)
-    const dpopWorkload = workloads.find(w => w.name === DPOP_GET)
-    let dpopCpu: DpopCpuBound | undefined
-    if (publicWorkload && dpopWorkload) {
-      if (!flags.json) console.error("measuring the pod's CPU per public and DPoP GET, alternating rounds …")
-      dpopCpu = await measureDpopCpuBound(pod.proc.pid, await publicWorkload.prepare(ctx), await dpopWorkload.prepare(ctx), flags.concurrency)
-    }
-    report(results, flags, await podMemory(pod), startup, verifyRates, dpopCpu)
+    // Issue 41 read from the pod's CPU per request (dpop-cpu-bound.ts) comes last, after both GETs ran warm.
+    const { results, dpopCpu } = await runPodWorkloads(pods, workloads, flags, what => {
+      if (!flags.json) console.error(what)
+    })
+    report(results, flags, await podMemory(pods.pod), startup, verifyRates, dpopCpu)
     if (results.some(r => r.result.failures > 0)) process.exitCode = 1
   } finally {
-    for (const fn of cleanups) await fn()
-    rmSync(scratch, { recursive: true, force: true })
-    await bare?.stop()
-    await pod?.dispose()
+    await pods.dispose()
   }
 }
 

@@ -55,6 +55,35 @@ describe('memory reclaimer', () => {
     }
   })
 
+  test("at the forgetting the store's writes are flushed, and the native heap trimmed once the flush is done, whenever that is", async () => {
+    const steps = { ...recorder(), forget: () => {} }
+    steps.forget = () => {
+      steps.log.push('forget')
+    }
+    let written: () => void = () => {}
+    const flush = () => {
+      steps.log.push('flush')
+      return new Promise<void>(resolve => {
+        written = resolve
+      })
+    }
+    const r = startMemoryReclaimer({ quietMs: 20, forgetAfterMs: 200, steps, flush })
+    try {
+      for (let i = 0; i < 100; i++) r.noteRequest()
+      await waitFor(() => steps.log.length >= 8)
+      await Bun.sleep(100)
+      // The tick's own trim comes; the flush's is still due.
+      expect(steps.log).toEqual(['collect idle', 'trim', 'collect idle', 'trim', 'forget', 'collect idle', 'flush', 'trim'])
+      written()
+      await waitFor(() => steps.log.length >= 9)
+      expect(steps.log.slice(8)).toEqual(['trim'])
+      await Bun.sleep(100)
+      expect(steps.log.filter(s => s === 'flush')).toEqual(['flush'])
+    } finally {
+      r.stop()
+    }
+  })
+
   test('a request before forgetAfterMs of quiet puts the forgetting off', async () => {
     const steps = { ...recorder(), forget: () => {} }
     steps.forget = () => {

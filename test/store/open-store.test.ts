@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
@@ -47,5 +47,33 @@ describe('data directory format version', () => {
     const dir = tempDir()
     await writeRaw(dir, undefined)
     await expect(openStore(dir)).rejects.toThrow('without a solopod format version')
+  })
+})
+
+describe('flushWrites (the idle pod gives back the memtable)', () => {
+  const memtableBytes = (store: Awaited<ReturnType<typeof openStore>>) => Number(store.db.getProperty('leveldb.approximate-memory-usage'))
+
+  test('writes the recent writes out to a table: LevelDB holds an empty memtable again and every write reads back, after a reopen too', async () => {
+    const dir = tempDir()
+    const store = await openStore(dir)
+    const doc = 'x'.repeat(1000)
+    for (let i = 0; i < 1000; i++) await store.records.put(`k-${i}`, { v: `${i}${doc}`, exp: 0 })
+    // Nothing read yet, so the block cache is empty: the memory LevelDB reports is the memtable's.
+    expect(memtableBytes(store)).toBeGreaterThan(1_000_000)
+    expect(readdirSync(join(dir, 'db')).some(f => f.endsWith('.ldb'))).toBe(false)
+    await store.flushWrites()
+    expect(memtableBytes(store)).toBeLessThan(64 * 1024)
+    expect(readdirSync(join(dir, 'db')).some(f => f.endsWith('.ldb'))).toBe(true)
+    expect((await store.records.get('k-999'))?.v).toBe(`999${doc}`)
+    await store.close()
+    const again = await openStore(dir)
+    expect((await again.records.get('k-0'))?.v).toBe(`0${doc}`)
+    await again.close()
+  })
+
+  test('on a closed store it resolves (the failure is logged), never rejects', async () => {
+    const store = await openStore(tempDir())
+    await store.close()
+    await expect(store.flushWrites()).resolves.toBeUndefined()
   })
 })
