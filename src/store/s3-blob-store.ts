@@ -6,9 +6,10 @@ import { S3Client, type S3File } from 'bun'
 import { BlobStoreUnavailable, BlobWriteError, type BlobLimits, type BlobSource, type BlobStore, type StoredBlob } from './blob-store.ts'
 import { BLOB_ID, newBlobId } from './local-blob-store.ts'
 import { openS3Partials } from './s3-partial-blobs.ts'
-import { openS3Multipart } from './s3-multipart.ts'
+import { openS3Multipart, type SentPart } from './s3-multipart.ts'
 import { partWriter } from './s3-part-writer.ts'
 import { makeDeferredRemoval } from './deferred-removal.ts'
+import { release } from './write-body.ts'
 import { freeBytesAt } from './disk-space.ts'
 import { collectEvery } from '../lib/collect-every.ts'
 import { log, describeCause } from '../log.ts'
@@ -93,37 +94,89 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   const deleteNow = (id: string): Promise<void> =>
     bounded('delete an object', client.delete(keyOf(id))).catch((err: unknown) => log.warn('blob.remove_failed', { id, cause: describeCause(err) }))
 
-  /** Streams `body` into the object `id` in parts of PART_SIZE; on any failure the object is not there (or goes). */
-  async function upload(id: string, body: BlobSource, limits: Pick<BlobLimits, 'maxBytes' | 'observe'>): Promise<{ size: number; sha256: string }> {
-    const writer = client.file(keyOf(id)).writer({ partSize: PART_SIZE, queueSize: 1, retry: 1 })
+  const multipart = openS3Multipart(cfg, credentials)
+
+  /**
+   * Streams `body` into the object `id`: one PUT when it is shorter than a part, otherwise a multipart upload of parts
+   * of PART_SIZE, each sent from the pod's own buffer (s3-part-writer.ts) and completed once the last is stored; on any
+   * failure the parts under way are cut, the multipart upload aborted, and no object is left under `id`.
+   */
+  async function upload(
+    id: string,
+    body: BlobSource,
+    limits: Pick<BlobLimits, 'maxBytes' | 'observe' | 'ownsChunks'>,
+  ): Promise<{ size: number; sha256: string }> {
+    const key = keyOf(id)
     const hash = new Bun.CryptoHasher('sha256')
-    // Each part's wait is bounded from its start (the next part gathers meanwhile).
-    const parts = partWriter(
-      writer,
-      PART_SIZE,
-      bytes => hash.update(bytes),
-      flushed => bounded('store a part', flushed),
-    )
+    const cut = new AbortController()
+    let created: Promise<string> | undefined
+    let maybeStored = false
+    const stored: SentPart[] = []
+    async function send(bytes: Uint8Array, n: number, last: boolean) {
+      if (n === 1 && last) {
+        maybeStored = true
+        return bounded('store the file', multipart.sendObject(key, bytes, cut.signal))
+      }
+      created ??= bounded('start a multipart upload', multipart.create(key))
+      stored.push(await bounded('store a part', multipart.sendPart(key, await created, n, bytes, cut.signal)))
+    }
+    // Chunks emptied once copied leave no garbage worth a collection (BlobLimits.ownsChunks).
+    const owned = limits.ownsChunks === true
+    const parts = partWriter(PART_SIZE, send, { sent: bytes => hash.update(bytes), ...(owned ? { copied: release } : {}) })
     let size = 0
+    const take = (chunk: Uint8Array) => {
+      size += chunk.byteLength
+      if (limits.maxBytes !== undefined && size > limits.maxBytes) throw tooLarge(limits.maxBytes)
+      limits.observe?.(chunk)
+      if (!owned) noteStored(chunk.byteLength)
+      return parts.add(chunk)
+    }
+    const reader = body instanceof ReadableStream ? (body.getReader() as ReadableStreamDefaultReader<Uint8Array>) : undefined
+    let ended = false
     try {
-      for await (const chunk of body as AsyncIterable<Uint8Array>) {
-        size += chunk.byteLength
-        if (limits.maxBytes !== undefined && size > limits.maxBytes) throw tooLarge(limits.maxBytes)
-        limits.observe?.(chunk)
-        noteStored(chunk.byteLength)
-        await parts.add(chunk)
+      if (reader) {
+        // Whatever chunks have arrived, in one read: one await per batch, not per ~64 KiB chunk.
+        for (;;) {
+          const batch = reader.readMany()
+          const { done, value } = batch instanceof Promise ? await batch : batch
+          for (const chunk of value) {
+            const waiting = take(chunk)
+            if (waiting !== undefined) await waiting
+          }
+          if (done) break
+        }
+        ended = true
+      } else {
+        for await (const chunk of body as AsyncIterable<Uint8Array>) {
+          const waiting = take(chunk)
+          if (waiting !== undefined) await waiting
+        }
       }
       await parts.finish()
-      await bounded('store the file', Promise.resolve(writer.end()))
-    } catch (err) {
-      // Ending with an error abandons the multipart upload; a part the engine kept anyway is what the bucket's
-      // lifecycle rule for incomplete multipart uploads is for (docs/hosting.md).
-      try {
-        void Promise.resolve(writer.end(err instanceof Error ? err : new Error(String(err)))).catch(() => undefined)
-      } catch {
-        /* already ended */
+      if (created !== undefined) {
+        maybeStored = true
+        await bounded(
+          'store the file',
+          multipart.complete(
+            key,
+            await created,
+            stored.sort((a, b) => a.n - b.n),
+          ),
+        )
       }
-      void deleteNow(id)
+    } catch (err) {
+      cut.abort()
+      if (reader && !ended) void reader.cancel().catch(() => undefined)
+      await parts.settle()
+      if (created !== undefined) {
+        // Parts the engine kept anyway (it never answered the abort) are what the bucket's lifecycle rule for
+        // incomplete multipart uploads is for (docs/hosting.md). Waited for unless the store is down.
+        const aborted = created
+          .then(uploadId => bounded('abort a multipart upload', multipart.abort(key, uploadId)))
+          .catch((cause: unknown) => log.warn('blob.abort_failed', { id, cause: describeCause(cause) }))
+        if (!(err instanceof BlobStoreUnavailable)) await aborted
+      }
+      if (maybeStored) void deleteNow(id)
       throw err
     }
     return { size, sha256: hash.digest('hex') }
@@ -213,7 +266,7 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
 
   return {
     ...openS3Partials(dataDir, {
-      multipart: openS3Multipart(cfg, credentials),
+      multipart,
       partSize: PART_SIZE,
       keyOf,
       hashObject: async id => {
