@@ -21,22 +21,16 @@ export interface S3Credentials {
 }
 
 /**
- * Bytes sent per part of a multipart upload. What is held of one upload at a time is two parts: the one Bun's writer
- * is storing and the next one gathering (s3-part-writer.ts); the body is read on while a part is stored. Bun's writer
- * does not wait by itself (`write()` returns a number): `flush()` is awaited before the next part is handed over.
- * Where the pod's CPU went (`--cpu-prof` of the pod during 128 MiB PUTs, test/bench/s3-upload-cpu.ts): Bun's
- * `write()` was 67 % of the JS thread's samples, pulling the request body 16 %, SHA-256 4 %, full collections 1 %.
- * Bun copies each `write()` onto the end of a buffer that grows as chunks arrive (memmove into each grown buffer and
- * its new pages' faults): ~16 ms of CPU per MiB for chunks of 64 KiB to 1 MiB, ~1–3 ms for one write of a whole
- * part. Chunks are now gathered into one reused buffer and written a part at a time: pod CPU per MiB uploaded
- * 22.3–24.0 ms before, 9.0–11.1 after (JS thread 18.2–19.8 → 7.3–9.3; 256 MiB, before and after interleaved in one
- * run, load 17–20; at load 9–14: 14.1 → 6.0–7.7), MB/s through the pod 0.7–1.5× Bun's own client's in the same
- * rounds (noise at that load) where it was about half. The object-store bench, 256 MiB, after: 0.72×, 8.8 ms/MiB.
- * RSS: +53 MB during the 2 GiB upload, +80–82 MB for the 200 MiB import (bounds 100).
- * Tried before and reverted, with the per-chunk writes that cost the CPU above: two parts queued in Bun's writer
- * (queueSize 2, no faster at 0.64×, RSS +75 MB instead of +39), and Bun's own upload of a stream
- * (`client.write(key, new Response(stream))`: 0.57–0.72× against 0.58–0.62×, and the 200 MiB import grew RSS by
- * +101 MB with 2 parts in flight, +119 MB with 3).
+ * Bytes sent per part of a multipart upload. What is held of one upload at a time is two parts: the one being sent
+ * and the next one gathering (s3-part-writer.ts); the body is read on while a part is sent. Each part is the pod's
+ * own UploadPart request over a connection of its own, written to the socket straight from the part's buffer
+ * (socket-put.ts): Bun's S3 writer copied each `write()` into a buffer it allocated per part (~16 ms of CPU per MiB for
+ * ~64 KiB writes, ~1–3 for whole-part writes: memmove and the new pages' faults), and Bun's fetch copies a body the
+ * same way. Measured alone on Ceph (256 MiB in 8 MiB parts from one buffer, loaded machine): Bun's writer 2.3–3.8 ms of
+ * CPU per MiB, aws4fetch's fetch 3.4–5.9, the socket 0.4–0.7. The body is read with `readMany` (one await per batch of
+ * chunks) and a request body's chunks are emptied once copied (BlobLimits.ownsChunks), so no collections are needed.
+ * Pod CPU per MiB uploaded (test/bench/s3-upload-cpu.ts, 256 MiB, before and after interleaved, load ~20): 9.9–11.0 ms
+ * with Bun's writer, 4.3–6.0 now. History in docs/performance.md ("Files in an object store: the upload").
  */
 export const PART_SIZE = 8 * 1024 * 1024
 /**
