@@ -1,7 +1,7 @@
 // A full garbage collection after every so many bytes streamed through the process: for loops that turn a
-// large body into garbage one chunk at a time (uploads to an object store, bodies the pod does not own such as an
-// import's, the backup's archive). A request body written to disk empties each chunk once written instead
-// (BlobLimits.ownsChunks, store/write-body.ts) and needs none.
+// large body into garbage one chunk at a time (bodies the pod does not own, such as an import's, to disk or to an
+// object store; the backup's archive). A request body empties each chunk once written or copied instead
+// (BlobLimits.ownsChunks, store/write-body.ts, store/s3-part-writer.ts) and needs none.
 //
 // JavaScriptCore schedules collections by the growth of its own heap, not by the native memory that chunk
 // buffers hold, so between two collections the written chunks pile up: measured during a 1 GB upload, RSS

@@ -6,9 +6,10 @@ import { S3Client, type S3File } from 'bun'
 import { BlobStoreUnavailable, BlobWriteError, type BlobLimits, type BlobSource, type BlobStore, type StoredBlob } from './blob-store.ts'
 import { BLOB_ID, newBlobId } from './local-blob-store.ts'
 import { openS3Partials } from './s3-partial-blobs.ts'
-import { openS3Multipart } from './s3-multipart.ts'
+import { openS3Multipart, type SentPart } from './s3-multipart.ts'
 import { partWriter } from './s3-part-writer.ts'
 import { makeDeferredRemoval } from './deferred-removal.ts'
+import { release } from './write-body.ts'
 import { freeBytesAt } from './disk-space.ts'
 import { collectEvery } from '../lib/collect-every.ts'
 import { log, describeCause } from '../log.ts'
@@ -20,22 +21,16 @@ export interface S3Credentials {
 }
 
 /**
- * Bytes sent per part of a multipart upload. What is held of one upload at a time is two parts: the one Bun's writer
- * is storing and the next one gathering (s3-part-writer.ts); the body is read on while a part is stored. Bun's writer
- * does not wait by itself (`write()` returns a number): `flush()` is awaited before the next part is handed over.
- * Where the pod's CPU went (`--cpu-prof` of the pod during 128 MiB PUTs, test/bench/s3-upload-cpu.ts): Bun's
- * `write()` was 67 % of the JS thread's samples, pulling the request body 16 %, SHA-256 4 %, full collections 1 %.
- * Bun copies each `write()` onto the end of a buffer that grows as chunks arrive (memmove into each grown buffer and
- * its new pages' faults): ~16 ms of CPU per MiB for chunks of 64 KiB to 1 MiB, ~1–3 ms for one write of a whole
- * part. Chunks are now gathered into one reused buffer and written a part at a time: pod CPU per MiB uploaded
- * 22.3–24.0 ms before, 9.0–11.1 after (JS thread 18.2–19.8 → 7.3–9.3; 256 MiB, before and after interleaved in one
- * run, load 17–20; at load 9–14: 14.1 → 6.0–7.7), MB/s through the pod 0.7–1.5× Bun's own client's in the same
- * rounds (noise at that load) where it was about half. The object-store bench, 256 MiB, after: 0.72×, 8.8 ms/MiB.
- * RSS: +53 MB during the 2 GiB upload, +80–82 MB for the 200 MiB import (bounds 100).
- * Tried before and reverted, with the per-chunk writes that cost the CPU above: two parts queued in Bun's writer
- * (queueSize 2, no faster at 0.64×, RSS +75 MB instead of +39), and Bun's own upload of a stream
- * (`client.write(key, new Response(stream))`: 0.57–0.72× against 0.58–0.62×, and the 200 MiB import grew RSS by
- * +101 MB with 2 parts in flight, +119 MB with 3).
+ * Bytes sent per part of a multipart upload. What is held of one upload at a time is two parts: the one being sent
+ * and the next one gathering (s3-part-writer.ts); the body is read on while a part is sent. Each part is the pod's
+ * own UploadPart request over a connection of its own, written to the socket straight from the part's buffer
+ * (socket-put.ts): Bun's S3 writer copied each `write()` into a buffer it allocated per part (~16 ms of CPU per MiB for
+ * ~64 KiB writes, ~1–3 for whole-part writes: memmove and the new pages' faults), and Bun's fetch copies a body the
+ * same way. Measured alone on Ceph (256 MiB in 8 MiB parts from one buffer, loaded machine): Bun's writer 2.3–3.8 ms of
+ * CPU per MiB, aws4fetch's fetch 3.4–5.9, the socket 0.4–0.7. The body is read with `readMany` (one await per batch of
+ * chunks) and a request body's chunks are emptied once copied (BlobLimits.ownsChunks), so no collections are needed.
+ * Pod CPU per MiB uploaded (test/bench/s3-upload-cpu.ts, 256 MiB, before and after interleaved, load ~20): 9.9–11.0 ms
+ * with Bun's writer, 4.3–6.0 now. History in docs/performance.md ("Files in an object store: the upload").
  */
 export const PART_SIZE = 8 * 1024 * 1024
 /**
@@ -93,37 +88,89 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   const deleteNow = (id: string): Promise<void> =>
     bounded('delete an object', client.delete(keyOf(id))).catch((err: unknown) => log.warn('blob.remove_failed', { id, cause: describeCause(err) }))
 
-  /** Streams `body` into the object `id` in parts of PART_SIZE; on any failure the object is not there (or goes). */
-  async function upload(id: string, body: BlobSource, limits: Pick<BlobLimits, 'maxBytes' | 'observe'>): Promise<{ size: number; sha256: string }> {
-    const writer = client.file(keyOf(id)).writer({ partSize: PART_SIZE, queueSize: 1, retry: 1 })
+  const multipart = openS3Multipart(cfg, credentials)
+
+  /**
+   * Streams `body` into the object `id`: one PUT when it is shorter than a part, otherwise a multipart upload of parts
+   * of PART_SIZE, each sent from the pod's own buffer (s3-part-writer.ts) and completed once the last is stored; on any
+   * failure the parts under way are cut, the multipart upload aborted, and no object is left under `id`.
+   */
+  async function upload(
+    id: string,
+    body: BlobSource,
+    limits: Pick<BlobLimits, 'maxBytes' | 'observe' | 'ownsChunks'>,
+  ): Promise<{ size: number; sha256: string }> {
+    const key = keyOf(id)
     const hash = new Bun.CryptoHasher('sha256')
-    // Each part's wait is bounded from its start (the next part gathers meanwhile).
-    const parts = partWriter(
-      writer,
-      PART_SIZE,
-      bytes => hash.update(bytes),
-      flushed => bounded('store a part', flushed),
-    )
+    const cut = new AbortController()
+    let created: Promise<string> | undefined
+    let maybeStored = false
+    const stored: SentPart[] = []
+    async function send(bytes: Uint8Array, n: number, last: boolean) {
+      if (n === 1 && last) {
+        maybeStored = true
+        return bounded('store the file', multipart.sendObject(key, bytes, cut.signal))
+      }
+      created ??= bounded('start a multipart upload', multipart.create(key))
+      stored.push(await bounded('store a part', multipart.sendPart(key, await created, n, bytes, cut.signal)))
+    }
+    // Chunks emptied once copied leave no garbage worth a collection (BlobLimits.ownsChunks).
+    const owned = limits.ownsChunks === true
+    const parts = partWriter(PART_SIZE, send, { sent: bytes => hash.update(bytes), ...(owned ? { copied: release } : {}) })
     let size = 0
+    const take = (chunk: Uint8Array) => {
+      size += chunk.byteLength
+      if (limits.maxBytes !== undefined && size > limits.maxBytes) throw tooLarge(limits.maxBytes)
+      limits.observe?.(chunk)
+      if (!owned) noteStored(chunk.byteLength)
+      return parts.add(chunk)
+    }
+    const reader = body instanceof ReadableStream ? (body.getReader() as ReadableStreamDefaultReader<Uint8Array>) : undefined
+    let ended = false
     try {
-      for await (const chunk of body as AsyncIterable<Uint8Array>) {
-        size += chunk.byteLength
-        if (limits.maxBytes !== undefined && size > limits.maxBytes) throw tooLarge(limits.maxBytes)
-        limits.observe?.(chunk)
-        noteStored(chunk.byteLength)
-        await parts.add(chunk)
+      if (reader) {
+        // Whatever chunks have arrived, in one read: one await per batch, not per ~64 KiB chunk.
+        for (;;) {
+          const batch = reader.readMany()
+          const { done, value } = batch instanceof Promise ? await batch : batch
+          for (const chunk of value) {
+            const waiting = take(chunk)
+            if (waiting !== undefined) await waiting
+          }
+          if (done) break
+        }
+        ended = true
+      } else {
+        for await (const chunk of body as AsyncIterable<Uint8Array>) {
+          const waiting = take(chunk)
+          if (waiting !== undefined) await waiting
+        }
       }
       await parts.finish()
-      await bounded('store the file', Promise.resolve(writer.end()))
-    } catch (err) {
-      // Ending with an error abandons the multipart upload; a part the engine kept anyway is what the bucket's
-      // lifecycle rule for incomplete multipart uploads is for (docs/hosting.md).
-      try {
-        void Promise.resolve(writer.end(err instanceof Error ? err : new Error(String(err)))).catch(() => undefined)
-      } catch {
-        /* already ended */
+      if (created !== undefined) {
+        maybeStored = true
+        await bounded(
+          'store the file',
+          multipart.complete(
+            key,
+            await created,
+            stored.sort((a, b) => a.n - b.n),
+          ),
+        )
       }
-      void deleteNow(id)
+    } catch (err) {
+      cut.abort()
+      if (reader && !ended) void reader.cancel().catch(() => undefined)
+      await parts.settle()
+      if (created !== undefined) {
+        // Parts the engine kept anyway (it never answered the abort) are what the bucket's lifecycle rule for
+        // incomplete multipart uploads is for (docs/hosting.md). Waited for unless the store is down.
+        const aborted = created
+          .then(uploadId => bounded('abort a multipart upload', multipart.abort(key, uploadId)))
+          .catch((cause: unknown) => log.warn('blob.abort_failed', { id, cause: describeCause(cause) }))
+        if (!(err instanceof BlobStoreUnavailable)) await aborted
+      }
+      if (maybeStored) void deleteNow(id)
       throw err
     }
     return { size, sha256: hash.digest('hex') }
@@ -213,7 +260,7 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
 
   return {
     ...openS3Partials(dataDir, {
-      multipart: openS3Multipart(cfg, credentials),
+      multipart,
       partSize: PART_SIZE,
       keyOf,
       hashObject: async id => {

@@ -5,6 +5,7 @@
 
 import { AwsClient } from 'aws4fetch'
 import { BlobStoreUnavailable } from './blob-store.ts'
+import { socketPut } from './socket-put.ts'
 import type { S3BlobConfig } from '../config.ts'
 
 export interface SentPart {
@@ -39,6 +40,14 @@ export interface S3Multipart {
   abort(key: string, uploadId: string): Promise<void>
   /** A small object in one request (an upload that never reached a whole part). */
   putObject(key: string, bytes: Uint8Array): Promise<void>
+  /**
+   * A part of an upload streamed through the pod (s3-blob-store.ts), written to its own connection straight from
+   * `bytes` (socket-put.ts), its payload unsigned as Bun's own client sends it (the pod hashes the whole body on the
+   * way; a second hash of each part cost as much again). `cut` ends the request (the upload failed elsewhere).
+   */
+  sendPart(key: string, uploadId: string, n: number, bytes: Uint8Array, cut: AbortSignal): Promise<SentPart>
+  /** A whole object so (a body shorter than one part). */
+  sendObject(key: string, bytes: Uint8Array, cut: AbortSignal): Promise<void>
   /** An object's bytes, streamed; the time limit is on each wait for bytes, not on the whole object. */
   readObject(key: string): AsyncIterable<Uint8Array>
   deleteObject(key: string): Promise<void>
@@ -61,11 +70,27 @@ export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly acces
       const late = (err as Error | undefined)?.name === 'TimeoutError'
       throw late ? unavailable(`${what} within ${cfg.timeoutMs} ms`) : unavailable(what, err)
     }
-    // CompleteMultipartUpload may answer 200 with an error in its body.
-    const code = res.ok && !text.includes('<Error>') ? undefined : (xmlValue(text, 'Code') ?? `HTTP${res.status}`)
+    refused(what, res.status, text)
+    return { text, headers: res.headers }
+  }
+  /** The engine's refusal as an error (CompleteMultipartUpload may answer 200 with an error in its body). */
+  function refused(what: string, status: number, text: string) {
+    const code = status >= 200 && status < 300 && !text.includes('<Error>') ? undefined : (xmlValue(text, 'Code') ?? `HTTP${status}`)
     if (code === 'NoSuchUpload') throw new NoSuchUpload(`the bucket has no multipart upload for ${what}`)
     if (code !== undefined) throw unavailable(what, new S3RequestError(code, `${what}: ${code}`))
-    return { text, headers: res.headers }
+  }
+  /** `bytes` PUT to `url` over a connection of its own (socket-put.ts), within the time limit; the answer's headers. */
+  async function sendFrom(what: string, url: string, bytes: Uint8Array, cut: AbortSignal): Promise<Headers> {
+    const late = AbortSignal.timeout(cfg.timeoutMs)
+    let answer: Awaited<ReturnType<typeof socketPut>>
+    try {
+      const signed = await aws.sign(url, { method: 'PUT', headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } })
+      answer = await socketPut(new URL(url), signed.headers, bytes, AbortSignal.any([cut, late]))
+    } catch (err) {
+      throw late.aborted ? unavailable(`${what} within ${cfg.timeoutMs} ms`) : unavailable(what, err)
+    }
+    refused(what, answer.status, answer.text)
+    return answer.headers
   }
   const payloadHash = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
 
@@ -103,6 +128,15 @@ export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly acces
         body: bytes as Uint8Array<ArrayBuffer>,
         headers: { 'x-amz-content-sha256': payloadHash(bytes) },
       })
+    },
+    async sendPart(key, uploadId, n, bytes, cut) {
+      const headers = await sendFrom('store a part', urlOf(key, `?partNumber=${n}&uploadId=${encodeURIComponent(uploadId)}`), bytes, cut)
+      const etag = headers.get('etag')
+      if (!etag) throw unavailable('store a part', new S3RequestError('NoETag', 'no ETag in the answer'))
+      return { n, size: bytes.byteLength, etag }
+    },
+    async sendObject(key, bytes, cut) {
+      await sendFrom('store the file', urlOf(key), bytes, cut)
     },
     async *readObject(key) {
       const controller = new AbortController()

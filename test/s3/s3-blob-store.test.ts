@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cephMissing, type CephRgw } from './ceph-rgw.ts'
 import { podOnCeph, s3Args, startCeph, stopCeph } from './pod-on-ceph.ts'
+import { openS3Multipart } from '../../src/store/s3-multipart.ts'
 import { freePort, runSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
 import { FORM, form } from '../op/op-fixture.ts'
 import { ownerSignedIn } from '../e2e/owner-login.ts'
@@ -231,6 +232,66 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
     const damaged = await runSolopod('blobs', 'check', '--data', pod.dataDir, ...blobArgs)
     expect(damaged.code).toBe(1)
     expect(damaged.stdout).toContain(`missing: ${lost} (/files/`)
+  })
+})
+
+describe.skipIf(missing !== undefined)('issue 39: an upload that fails after a part is stored leaves nothing in the bucket', () => {
+  const CUT = 'pod-cut'
+  let cutPod: RunningPod | undefined
+  afterAll(() => cutPod?.dispose())
+  const cfg = () => ({ bucket: engine.bucket, prefix: `${CUT}/`, endpoint: engine.endpoint, region: 'us-east-1', timeoutMs: 5000, sweepGraceMs: 3_600_000 })
+  /** ListMultipartUploads and the objects under the pod's prefix, behind its back. */
+  const leftInBucket = async () => ({
+    uploads: (await openS3Multipart(cfg(), { accessKeyId: engine.accessKeyId, secretAccessKey: engine.secretAccessKey }).listUploads(`${CUT}/`)).length,
+    objects: (await engine.client.list({ prefix: `${CUT}/` })).contents?.length ?? 0,
+  })
+  /** A body of `mib` MiB in 1 MiB chunks, without a length (chunked); `after(n)` runs before chunk n is given. */
+  const bodyOf = (mib: number, after?: (n: number) => Promise<void>) => {
+    let sent = 0
+    return new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          await after?.(sent)
+          if (sent === mib) return controller.close()
+          sent++
+          controller.enqueue(new Uint8Array(MIB).fill(sent))
+        },
+      },
+      { highWaterMark: 0 },
+    )
+  }
+
+  test('larger than --max-body-bytes, found after a part went to the bucket: 413 payload_too_large, and by then its multipart upload is aborted', async () => {
+    await engine.startGateway()
+    cutPod = await podOnCeph(engine, { prefix: CUT, extraArgs: ['--max-body-bytes', String(10 * MIB)] })
+    const res = await fetch(`${cutPod.baseUrl}/files/big.bin`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: bodyOf(12) })
+    expect(res.status).toBe(413)
+    expect(await res.text()).toStartWith('payload_too_large:')
+    expect(await leftInBucket()).toEqual({ uploads: 0, objects: 0 })
+    expect((await fetch(`${cutPod.baseUrl}/files/big.bin`)).status).toBe(404)
+  })
+
+  test('a client gone after 9 MiB (a part stored): its multipart upload is aborted, no object, nothing named', async () => {
+    const client = new AbortController()
+    const body = bodyOf(20, async n => {
+      if (n !== 9) return
+      await Bun.sleep(500)
+      client.abort()
+    })
+    const cut = await fetch(`${cutPod!.baseUrl}/files/cut.bin`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body,
+      signal: client.signal,
+    }).then(
+      r => r.status,
+      () => 'cut',
+    )
+    expect(cut).toBe('cut')
+    const deadline = Date.now() + 10_000
+    while ((await leftInBucket()).uploads > 0 && Date.now() < deadline) await Bun.sleep(200)
+    expect(await leftInBucket()).toEqual({ uploads: 0, objects: 0 })
+    expect((await fetch(`${cutPod!.baseUrl}/files/cut.bin`)).status).toBe(404)
   })
 })
 
