@@ -73,9 +73,9 @@ export interface BlobStore extends PartialBlobs {
   read(id: string): Blob
   /**
    * The bytes from `start` to before `end` (the whole blob without them) to send in a response, once the store has
-   * answered: a local file as its Blob (the OS copies it), an object as a stream whose first bytes already arrived,
-   * so that a store slow or down is a `BlobStoreUnavailable` before the answer's status is sent, not a cut body.
-   * `size`, the blob's size when the caller knows it, lets an object store pick how it sends a large read.
+   * answered: a local file as its Blob (the OS copies it), an object as the body of the engine's answer, already
+   * received, so that a store slow or down is a `BlobStoreUnavailable` before the answer's status is sent, not a cut
+   * body. `size`, the blob's size when the caller knows it, is for a store that sends reads differently by size.
    */
   open(id: string, start?: number, end?: number, size?: number): Promise<Blob | ReadableStream<Uint8Array>>
   /** Every blob with its size, in id order (`solopod blobs check`). */

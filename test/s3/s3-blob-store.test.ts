@@ -197,6 +197,25 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
     expect(new Uint8Array(await ranged.arrayBuffer())).toEqual(bytes.subarray(1))
   })
 
+  test("an object lost behind the pod's back: a GET (small, large, a Range) is 500 server_error before any byte, and the log names `solopod blobs check`", async () => {
+    for (const [path, size] of [
+      ['/files/lost-small.bin', 64 * 1024],
+      ['/files/lost-large.bin', 9 * MIB],
+    ] as const) {
+      const id = await newObjectDuring(async () => {
+        expect((await put(path, new Uint8Array(size).fill(3))).status).toBe(201)
+      })
+      await engine.client.delete(`${PREFIX}/${id}`)
+      for (const headers of [{}, { range: 'bytes=10-99' }] as Record<string, string>[]) {
+        const res = await fetch(pod.baseUrl + path, { headers })
+        expect(res.status).toBe(500)
+        expect(await res.text()).toStartWith('server_error:')
+      }
+      await pod.waitForOutput(new RegExp(`the object of blob ${id} is missing from the bucket \\(solopod blobs check\\)`))
+      expect((await fetch(pod.baseUrl + path, { method: 'DELETE' })).status).toBe(204)
+    }
+  })
+
   test('`solopod blobs check` lists an object no record names, and --repair removes it', async () => {
     await engine.startGateway()
     await pod.stop()
