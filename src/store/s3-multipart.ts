@@ -56,7 +56,8 @@ export interface S3Multipart {
 }
 
 export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly accessKeyId: string; readonly secretAccessKey: string }): S3Multipart {
-  // No retries of its own: a request either answers within the bucket's time limit or the client is told 503.
+  // aws4fetch retries nothing: a request answers within the bucket's time limit or the client is told 503 (a part
+  // answered 500 or 503 is the one exception, sent once more: sendFrom).
   const aws = new AwsClient({ ...credentials, service: 's3', region: cfg.region, retries: 0 })
   const urlOf = (key: string, query = '') => `${cfg.endpoint}/${cfg.bucket}/${key.split('/').map(encodeURIComponent).join('/')}${query}`
 
@@ -79,18 +80,27 @@ export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly acces
     if (code === 'NoSuchUpload') throw new NoSuchUpload(`the bucket has no multipart upload for ${what}`)
     if (code !== undefined) throw unavailable(what, new S3RequestError(code, `${what}: ${code}`))
   }
-  /** `bytes` PUT to `url` over a connection of its own (socket-put.ts), within the time limit; the answer's headers. */
+  /**
+   * `bytes` PUT to `url` over a connection of its own (socket-put.ts), each try within the time limit; the answer's
+   * headers. An engine answering 500 or 503 (InternalError, SlowDown) asks for the request again: it is sent once more
+   * from the same buffer before the upload fails, as Bun's own client did, so that a long upload does not end on one
+   * busy moment of the engine. A try that ran out of time or lost its connection is not repeated: the store is slow
+   * or down, and the client hears 503 within the limit.
+   */
   async function sendFrom(what: string, url: string, bytes: Uint8Array, cut: AbortSignal): Promise<Headers> {
+    let answer = await sendOnce(what, url, bytes, cut)
+    if (answer.status >= 500 && !cut.aborted) answer = await sendOnce(what, url, bytes, cut)
+    refused(what, answer.status, answer.text)
+    return answer.headers
+  }
+  async function sendOnce(what: string, url: string, bytes: Uint8Array, cut: AbortSignal) {
     const late = AbortSignal.timeout(cfg.timeoutMs)
-    let answer: Awaited<ReturnType<typeof socketPut>>
     try {
       const signed = await aws.sign(url, { method: 'PUT', headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } })
-      answer = await socketPut(new URL(url), signed.headers, bytes, AbortSignal.any([cut, late]))
+      return await socketPut(new URL(url), signed.headers, bytes, AbortSignal.any([cut, late]))
     } catch (err) {
       throw late.aborted ? unavailable(`${what} within ${cfg.timeoutMs} ms`) : unavailable(what, err)
     }
-    refused(what, answer.status, answer.text)
-    return answer.headers
   }
   const payloadHash = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
 

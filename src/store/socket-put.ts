@@ -73,6 +73,10 @@ export function socketPut(url: URL, headers: Headers, body: Uint8Array, signal: 
           pump(s)
         },
         drain: pump,
+        // Without it a certificate the system does not trust would read as a connection closed without an answer.
+        handshake(_, verified, problem) {
+          if (!verified) fail(new Error(`the TLS connection to ${url.host} was refused: ${problem?.message || 'its certificate is not trusted'}`))
+        },
         data(_, chunk) {
           received.push(new Uint8Array(chunk))
         },

@@ -173,7 +173,7 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
     expect((await fetch(`${pod.baseUrl}/files/cut.bin`, { method: 'HEAD' })).headers.get('content-length')).toBe(String(20 * MIB))
   })
 
-  test("a large file (sent by Bun's own stream of the object) while the engine is stopped: 503 blob_store_unavailable before the status, whole or a Range; byte for byte once it is back", async () => {
+  test("a large file (its body the engine's answer, piped by Bun) while the engine is stopped: 503 blob_store_unavailable before the status, whole or a Range; byte for byte once it is back", async () => {
     const bytes = new Uint8Array(9 * MIB).map((_, i) => (i * 31) & 255)
     expect((await put('/files/large-read.bin', bytes)).status).toBe(201)
     await engine.stopGateway()

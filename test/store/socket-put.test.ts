@@ -4,7 +4,11 @@
 
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createServer, type Socket } from 'node:net'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { socketPut } from '../../src/store/socket-put.ts'
+import { makeLocalhostCertificate } from '../e2e/tls-cert.ts'
 
 const seen: { method: string; url: string; headers: Headers; body: Uint8Array }[] = []
 const server = Bun.serve({
@@ -57,6 +61,20 @@ describe('socket PUT', () => {
     expect(got.headers.get('x-amz-test')).toBe('yes')
     expect(got.headers.get('content-length')).toBe(String(body.byteLength))
     expect(got.body).toEqual(body)
+  })
+
+  test('a TLS server whose certificate the system does not trust is refused, saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'solopod-socket-put-'))
+    const { cert, key } = makeLocalhostCertificate(dir)
+    const tls = Bun.serve({ port: 0, hostname: '127.0.0.1', tls: { cert: Bun.file(cert), key: Bun.file(key) }, fetch: () => new Response('taken') })
+    try {
+      await expect(socketPut(new URL(`https://localhost:${tls.port}/bucket/k`), new Headers(), new Uint8Array(10), never)).rejects.toThrow(
+        `the TLS connection to localhost:${tls.port} was refused: self signed certificate`,
+      )
+    } finally {
+      tls.stop(true)
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('a chunked answer is put together', async () => {
