@@ -10,20 +10,15 @@
 // - `pod curl`, `S3 curl`: curl to /dev/null, a client in its own process.
 // With PROFILE_DIR set, each pod runs under Bun's sampling profiler and leaves its profile there when it stops.
 
+import { s3BenchArgs, startPodsPerRoot } from './s3-bench-pods.ts'
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { startCeph, stopCeph, s3Args } from '../s3/pod-on-ceph.ts'
-import { MIB } from '../e2e/large-bodies.ts'
+import { join } from 'node:path'
+import { startCeph, stopCeph } from '../s3/pod-on-ceph.ts'
 import { upload } from './large-files.ts'
 import { nanosecondsBetween, threadNanoseconds } from './process-cpu.ts'
-import type { RunningPod, StartOptions } from '../e2e/start-server.ts'
+import type { RunningPod } from '../e2e/start-server.ts'
 
-const [mibArg = '256', roundsArg = '3', ...rootArgs] = process.argv.slice(2)
-const mib = Number(mibArg)
-const rounds = Number(roundsArg)
-const bytes = mib * MIB
-const roots = rootArgs.length > 0 ? rootArgs.map(r => resolve(r)) : [resolve(import.meta.dir, '..', '..')]
-const profileDir = process.env.PROFILE_DIR
+const { mib, rounds, bytes, roots } = s3BenchArgs(process.argv.slice(2))
 /** Only these arms (comma-separated names as printed), e.g. `ARMS='pod fetch,S3 stream'`. */
 const only = process.env.ARMS?.split(',').map(s => s.trim())
 
@@ -94,19 +89,11 @@ const engine = await startCeph({ memstoreBytes: 6 * 1024 ** 3 })
 const pods: { root: string; pod: RunningPod; key: string }[] = []
 try {
   const ceph = childrenNamed('radosgw', 'ceph-osd', 'ceph-mon')
-  for (const [i, root] of roots.entries()) {
-    const { startPod } = (await import(join(root, 'test/e2e/start-server.ts'))) as { startPod: (o: StartOptions) => Promise<RunningPod> }
-    const { seedPublicContainer } = (await import(join(root, 'test/e2e/seed-store.ts'))) as typeof import('../e2e/seed-store.ts')
-    if (profileDir) process.env.BUN_OPTIONS = `--cpu-prof --cpu-prof-md --cpu-prof-dir=${join(profileDir, String(i))}`
-    const pod = await startPod({
-      extraArgs: [...s3Args(engine, `p${i}/`), '--log-level', 'warn', '--keep-versions-days', '0'],
-      seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
-    })
-    delete process.env.BUN_OPTIONS
+  for (const { root, pod, prefix } of await startPodsPerRoot(engine, roots)) {
     await upload(pod, bytes)
-    const listed = await engine.client.list({ prefix: `p${i}/` })
+    const listed = await engine.client.list({ prefix })
     const key = (listed.contents ?? []).find(o => o.size === bytes)?.key
-    if (!key) throw new Error(`no ${bytes}-byte object under p${i}/`)
+    if (!key) throw new Error(`no ${bytes}-byte object under ${prefix}`)
     pods.push({ root, pod, key })
   }
   await Bun.sleep(2000)

@@ -5,34 +5,19 @@
 // with Bun's S3Client straight to the engine in each round for scale. With PROFILE_DIR set, each pod runs under Bun's
 // sampling profiler (`--cpu-prof-md`) and leaves its profile there when it stops.
 
-import { join, resolve } from 'node:path'
-import { startCeph, stopCeph, s3Args } from '../s3/pod-on-ceph.ts'
-import { generatedBody, MIB } from '../e2e/large-bodies.ts'
+import { s3BenchArgs, startPodsPerRoot } from './s3-bench-pods.ts'
+import { startCeph, stopCeph } from '../s3/pod-on-ceph.ts'
+import { generatedBody } from '../e2e/large-bodies.ts'
 import { upload } from './large-files.ts'
 import { threadSeconds } from './process-cpu.ts'
-import type { RunningPod, StartOptions } from '../e2e/start-server.ts'
+import type { RunningPod } from '../e2e/start-server.ts'
 
-const [mibArg = '256', roundsArg = '3', ...rootArgs] = process.argv.slice(2)
-const mib = Number(mibArg)
-const rounds = Number(roundsArg)
-const bytes = mib * MIB
-const roots = rootArgs.length > 0 ? rootArgs.map(r => resolve(r)) : [resolve(import.meta.dir, '..', '..')]
-const profileDir = process.env.PROFILE_DIR
+const { mib, rounds, bytes, roots } = s3BenchArgs(process.argv.slice(2))
 
 const engine = await startCeph({ memstoreBytes: 6 * 1024 ** 3 })
 const pods: { root: string; pod: RunningPod }[] = []
 try {
-  for (const [i, root] of roots.entries()) {
-    const { startPod } = (await import(join(root, 'test/e2e/start-server.ts'))) as { startPod: (o: StartOptions) => Promise<RunningPod> }
-    const { seedPublicContainer } = (await import(join(root, 'test/e2e/seed-store.ts'))) as typeof import('../e2e/seed-store.ts')
-    if (profileDir) process.env.BUN_OPTIONS = `--cpu-prof --cpu-prof-md --cpu-prof-dir=${join(profileDir, String(i))}`
-    const pod = await startPod({
-      extraArgs: [...s3Args(engine, `p${i}`), '--log-level', 'warn', '--keep-versions-days', '0'],
-      seed: (dir, base) => seedPublicContainer(dir, base, '/files/', ['Read', 'Write']),
-    })
-    delete process.env.BUN_OPTIONS
-    pods.push({ root, pod })
-  }
+  pods.push(...(await startPodsPerRoot(engine, roots)))
   await Bun.sleep(2000)
   for (let round = 0; round < rounds; round++) {
     for (const { root, pod } of pods) {
