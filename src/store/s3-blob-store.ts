@@ -21,8 +21,8 @@ export interface S3Credentials {
 }
 
 /**
- * Bytes sent per part of a multipart upload. What is held of one upload at a time is two parts: the one being sent
- * and the next one gathering (s3-part-writer.ts); the body is read on while a part is sent. Each part is the pod's
+ * Bytes sent per part of a multipart upload. What is held of one upload at a time is the parts being sent
+ * (PARTS_IN_FLIGHT_OWNED) and the next one gathering (s3-part-writer.ts); the body is read on while a part is sent. Each part is the pod's
  * own UploadPart request over a connection of its own, written to the socket straight from the part's buffer
  * (socket-put.ts): Bun's S3 writer copied each `write()` into a buffer it allocated per part (~16 ms of CPU per MiB for
  * ~64 KiB writes, ~1–3 for whole-part writes: memmove and the new pages' faults), and Bun's fetch copies a body the
@@ -33,6 +33,15 @@ export interface S3Credentials {
  * with Bun's writer, 4.3–6.0 now. History in docs/performance.md ("Files in an object store: the upload").
  */
 export const PART_SIZE = 8 * 1024 * 1024
+/**
+ * Parts sent at once for a body whose chunks the pod owns (a request's body, BlobLimits.ownsChunks). With one part in
+ * flight the upload waits on the engine's answer to each part before the next one leaves (latency-bound: 55 MB/s
+ * through the pod against Bun's client's 76 straight, its parts sent several at once, with the pod's JS thread at
+ * ~17 % of a core). Two hold one part buffer more (8 MiB). Other bodies (an import's entries) keep one: their chunks
+ * are not emptied as they are copied and wait for a collection, and with two in flight a 200 MiB import peaked at
+ * +108 MB, over the bound of issue 39.
+ */
+export const PARTS_IN_FLIGHT_OWNED = 2
 /**
  * A read is one GET of a presigned URL through fetch(), its body the answer's body: the engine's status (the object
  * there, the store up) is known within the time limit before the pod's status is sent, in one round trip. Before,
@@ -119,7 +128,10 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
     }
     // Chunks emptied once copied leave no garbage worth a collection (BlobLimits.ownsChunks).
     const owned = limits.ownsChunks === true
-    const parts = partWriter(PART_SIZE, send, { sent: bytes => hash.update(bytes), ...(owned ? { copied: release } : {}) })
+    const parts = partWriter(PART_SIZE, send, {
+      sent: bytes => hash.update(bytes),
+      ...(owned ? { copied: release, sending: PARTS_IN_FLIGHT_OWNED } : {}),
+    })
     let size = 0
     const take = (chunk: Uint8Array) => {
       size += chunk.byteLength
