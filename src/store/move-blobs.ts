@@ -127,6 +127,8 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
       await copyGroup()
     }
     // Resumable uploads with parts in the old bucket come home first: after the switch nothing reads those parts.
+    // They take this disk too, and the copies meanwhile took some of it.
+    if (!to.remote && to.freeBytes() - partialBytes(from) < o.reserveBytes) throw noRoom(to, o.reserveBytes, 'the move stays resumable', partialBytes(from))
     const carried = await blobs.carryPartials()
     if (carried > 0) o.progress(`carried ${carried} resumable uploads in progress to the data directory`)
     state = { ...state, phase: 'deleting' }
@@ -148,14 +150,21 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
 
 /**
  * A move onto this machine's disk must fit beside the reserve the pod keeps (the database and every other write
- * need it): the named blobs not yet there are counted before a byte is copied. A bucket reports no room to check.
+ * need it): the named blobs not yet there, and the resumable uploads whose parts are in the old bucket (carried home
+ * at the end), are counted before a byte is copied. A bucket reports no room to check.
  */
 async function ensureRoom(store: Store, from: BlobStore, to: BlobStore, moved: (id: string) => boolean, reserveBytes: number, after: string) {
   if (to.remote) return
-  let needed = 0
+  let needed = partialBytes(from)
   for await (const { id, size } of from.list()) if (!moved(id) && (await isNamed(store, id))) needed += size
   if (to.freeBytes() - needed < reserveBytes) throw noRoom(to, reserveBytes, after, needed)
 }
+
+/**
+ * The bytes of the resumable uploads a move away from `from` carries home (PartialBlobs.heldPartials): their whole
+ * size, parts and the tail on the local disk alike; the tail is small beside the parts, and a count on the safe side.
+ */
+const partialBytes = (from: BlobStore) => (from.heldPartials?.() ?? []).reduce((sum, id) => sum + (from.partialSize(id) ?? 0), 0)
 
 const noRoom = (to: BlobStore, reserveBytes: number, after: string, needed?: number) =>
   new BlobLocationError(

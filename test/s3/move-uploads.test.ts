@@ -141,4 +141,42 @@ describe.skipIf(missing !== undefined)('issue 39: blobs move with resumable uplo
       await store.close()
     }
   })
+
+  test('a move to a local disk without room for the uploads it would carry home is refused before a byte is copied; with room it carries them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'solopod-move-room-'))
+    dirs.push(dir)
+    const store = await openStore(dir, { s3: cfgOf('cramped') })
+    try {
+      const up = randomBytes(16).toString('hex')
+      const bytes = new Uint8Array(randomBytes(PART_SIZE + MIB))
+      await store.blobs.startPartial(up)
+      await store.blobs.appendPartial(up, [bytes], { reserveBytes: 0 })
+      expect(await multipartUploads('cramped')).toBe(1)
+      const reserveBytes = 4 * MIB
+      const moveWith = (free: number) =>
+        moveBlobs(store, LOCAL, {
+          configured: { kind: 's3', bucket: engine.bucket, prefix: 'cramped/', endpoint: engine.endpoint, region: 'us-east-1' },
+          open: () => ({ ...openLocalBlobStore(dir), freeBytes: () => free }),
+          settleMs: 0,
+          reserveBytes,
+          progress: () => undefined,
+        })
+      // No file is named, so only the upload's 9 MiB need room.
+      await expect(moveWith(reserveBytes + bytes.length - 1)).rejects.toThrow(
+        `the files to move take 9.0 MB and the disk of ${openLocalBlobStore(dir).location} has 13.0 MB free, of which the pod keeps 4.0 MB (--disk-reserve-bytes): free some space first; nothing was moved`,
+      )
+      expect(await multipartUploads('cramped')).toBe(1)
+      expect(store.blobs.remote).toBe(true)
+      expect(store.blobs.partialSize(up)).toBe(bytes.length)
+
+      const report = await moveWith(reserveBytes + bytes.length)
+      expect(report.already).toBe(false)
+      expect(store.blobs.remote).toBe(false)
+      expect(await multipartUploads('cramped')).toBe(0)
+      const blob = await store.blobs.finishPartial(up)
+      expect(blob.sha256).toBe(sha256(bytes))
+    } finally {
+      await store.close()
+    }
+  })
 })
