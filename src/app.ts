@@ -38,9 +38,20 @@ export interface PodApp {
  */
 const loadAdminPlugin = () => import('./admin/plugin.ts').then(m => m.adminPlugin)
 
+/**
+ * Where Elysia's router starts looking for a request's path: with `standardHostname` (its default), at the URL's 12th
+ * character, which saves a search but misreads a short host's URL. A pod reached as `http://nas/` (a host of under
+ * four characters on port 80) had `/login` routed for `/.oidc/login`, and its owner could not sign in. A plain-HTTP
+ * URL is read from its 8th character (the host ends at the first `/` after `http://`); an HTTPS one as Elysia does,
+ * from its 12th: only a host of one or two characters on port 443 is misread there, a name no public certificate is
+ * issued for. The pod's own listener is plain HTTP or HTTPS, so its requests use one of the two forms of each app.
+ */
+type PathStart = 7 | 11
+const pathStartOf = (url: string): PathStart => (url.startsWith('http://') ? 7 : 11)
+
 /** Each role plugin renders its own errors; this answers only a request no route took. */
-const podApp = (name: string) =>
-  new Elysia({ name }).onError(({ code, error, request }) =>
+const podApp = (name: string, pathStart: PathStart) =>
+  new Elysia({ name, handler: { standardHostname: pathStart === 11 } }).onError(({ code, error, request }) =>
     code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined,
   )
 
@@ -68,14 +79,13 @@ const BY_WELL_KNOWN = new Map<string, RoleName>([
 
 /**
  * The role whose routes can match the request, read from the path as Elysia's router reads it (the request URL from
- * the first `/` at or after its 12th character to the `?`: elysia/dist/adapter/web-standard `createContext`), which
- * is not always the request's path (a host of under four characters without a port). Every route of a role starts
- * with a first segment only that role's routes have (under `/.well-known/`, a second one): so the role's app,
- * which holds its routes and the `/*` routes of dav and the RS behind them, takes the same route for the request as
- * one app of every role did (test/app-roles.test.ts asks both).
+ * the first `/` at or after `pathStart` to the `?`: elysia/dist/adapter/web-standard `createContext`). Every route of
+ * a role starts with a first segment only that role's routes have (under `/.well-known/`, a second one): so the
+ * role's app, which holds its routes and the `/*` routes of dav and the RS behind them, takes the same route for the
+ * request as one app of every role did (test/app-roles.test.ts asks both).
  */
-export function roleOf(url: string): RoleName {
-  const start = url.indexOf('/', 11)
+export function roleOf(url: string, pathStart: PathStart = pathStartOf(url)): RoleName {
+  const start = url.indexOf('/', pathStart)
   if (start < 0) return 'rest'
   const query = url.indexOf('?', start + 1)
   const [, first = '', second = ''] = (query < 0 ? url.slice(start) : url.slice(start, query)).split('/', 3)
@@ -97,28 +107,37 @@ export function buildApp(deps: Deps, loadAdmin = loadAdminPlugin): PodApp {
   // app of every role (it refuses a reserved path). Each role is built, and its app composed, with its first
   // request: Elysia's adding and composing of every role's routes was most of a restart after the store's open
   // (docs/performance.md "Start-up", fifth and sixth pass), and a role's request needs only its own routes.
-  const appOf = (name: string, plugin?: AnyElysia): AppHandler => (plugin ? podApp(name).use(plugin) : podApp(name)).use(dav.plugin).use(rs.plugin)
-  const adminApp = loadOnce(async () => appOf('solopod-admin', (await loadAdmin())(deps)))
-  const apps: Record<RoleName, () => AppHandler> = {
-    op: once(() => appOf('solopod-op', opPlugin(deps))),
-    as: once(() => appOf('solopod-as', asPlugin(deps))),
-    visit: once(() => appOf('solopod-visit', visitPlugin(deps))),
-    links: once(() => appOf('solopod-links', linksPlugin(deps))),
-    notify: once(() => appOf('solopod-notify', notify.plugin)),
-    monitor: once(() => appOf('solopod-monitor', monitorPlugin(deps))),
-    rest: once(() => appOf('solopod-rest')),
+  // A role's plugin is made once (it may keep state, such as pending sign-ins); each form of its app uses it.
+  const appOf = (name: string, plugin: AnyElysia | undefined, pathStart: PathStart): AppHandler =>
+    (plugin ? podApp(name, pathStart).use(plugin) : podApp(name, pathStart)).use(dav.plugin).use(rs.plugin)
+  const plugins: Record<RoleName, () => AnyElysia | undefined> = {
+    op: once(() => opPlugin(deps)),
+    as: once(() => asPlugin(deps)),
+    visit: once(() => visitPlugin(deps)),
+    links: once(() => linksPlugin(deps)),
+    notify: () => notify.plugin,
+    monitor: once(() => monitorPlugin(deps)),
+    rest: () => undefined,
   }
+  const appsFrom = (pathStart: PathStart) => {
+    const apps = new Map<RoleName, AppHandler>()
+    const admin = loadOnce(async () => appOf('solopod-admin', await adminPlugin(), pathStart))
+    return {
+      role: (role: RoleName) => apps.get(role) ?? apps.set(role, appOf(`solopod-${role}`, plugins[role](), pathStart)).get(role)!,
+      admin,
+    }
+  }
+  const adminPlugin = loadOnce(async () => (await loadAdmin())(deps))
+  const forms = { 7: appsFrom(7), 11: appsFrom(11) }
   return {
     // Every path outside the reserved first segments is a pod resource (http/pod-paths.ts), which the RS
     // route `/*` would take anyway (the dav role's for the WebDAV methods): asked directly, a resource request skips the router's work.
-    handle: (request, path) =>
-      isReservedPath(path)
-        ? isAdminPath(path)
-          ? adminApp().then(a => handleWithHead(a, request))
-          : handleWithHead(apps[roleOf(request.url)](), request)
-        : isDavMethod(request.method)
-          ? dav.handle(request)
-          : rs.handle(request),
+    handle: (request, path) => {
+      if (!isReservedPath(path)) return isDavMethod(request.method) ? dav.handle(request) : rs.handle(request)
+      const pathStart = pathStartOf(request.url)
+      const apps = forms[pathStart]
+      return isAdminPath(path) ? apps.admin().then(a => handleWithHead(a, request)) : handleWithHead(apps.role(roleOf(request.url, pathStart)), request)
+    },
     openSocket: notify.openSocket,
   }
 }

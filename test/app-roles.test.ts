@@ -40,9 +40,12 @@ beforeAll(async () => {
 })
 afterAll(() => pod.close())
 
-/** The pod's app as it was before each role had its own: every role plugin `.use`d into one Elysia app. */
-function oneAppOfEveryRole(deps: Deps, r: typeof roles): AnyElysia {
-  return new Elysia({ name: 'solopod' })
+/**
+ * The pod's app as it was before each role had its own: every role plugin `.use`d into one Elysia app; with
+ * `standardHostname` false, reading a plain-HTTP URL's path from its 8th character (right for a host of any length).
+ */
+function oneAppOfEveryRole(deps: Deps, r: typeof roles, standardHostname = true): AnyElysia {
+  return new Elysia({ name: 'solopod', handler: { standardHostname } })
     .onError(({ code, error, request }) => (code === 'NOT_FOUND' ? renderError(request, fromFramework(code, error), toPlainResponse) : undefined))
     .use(r.op)
     .use(r.as)
@@ -97,7 +100,7 @@ function pathsAround(): string[] {
     '/.oidc/../.uma/token',
     '/.links/%2e%2e/.oidc/jwks',
     '/.oidc/jw%6bs',
-    // with the host `a`, Elysia reads these as /.links/x/ and /.well-known/openid-configuration
+    // read from the URL's 12th character with the host `a`, these were /.links/x/ and /.well-known/openid-configuration
     '/.oidc/.links/x/',
     '/.uma/.well-known/openid-configuration',
   ])
@@ -131,17 +134,42 @@ describe('a request to the app of its role', () => {
     expect(roleOf(`${BASE}/.well-known/solid`)).toBe('rest')
     expect(roleOf(`${BASE}/.uploads/x`)).toBe('rest')
     expect(roleOf(`${BASE}/.oidcx/token`)).toBe('rest')
-    // Elysia's router reads the path from the URL's 12th character: with a short host, it is not the request's path
-    expect(roleOf('http://a/.well-known/openid-configuration')).toBe('rest')
-    expect(roleOf('http://a/.x/.oidc/jwks')).toBe('op')
+    // A plain-HTTP URL's path is read from its 8th character: a short host's too
+    expect(roleOf('http://a/.well-known/openid-configuration')).toBe('op')
+    expect(roleOf('http://a/.x/.oidc/jwks')).toBe('rest')
+    // An HTTPS URL's from its 12th, as Elysia's router reads it: a host of one or two characters is misread
+    expect(roleOf('https://a/.well-known/openid-configuration')).toBe('rest')
+    expect(roleOf('https://pod.example/.well-known/openid-configuration')).toBe('op')
+  })
+
+  test('a pod reached by a short name (http://nas/) serves its sign-in, discovery and owner pages at their paths', async () => {
+    const nas = await openTempPod('app-roles-nas', 'http://nas')
+    try {
+      const handler = makeRequestHandler(buildApp(nas.deps), nas.deps)
+      const ask = async (path: string) => {
+        const res = await handler(new Request(`http://nas${path}`, { headers: { host: 'nas' } }))
+        return { path, status: res.status, type: res.headers.get('content-type')?.split(';')[0] }
+      }
+      expect(await ask('/.oidc/login')).toEqual({ path: '/.oidc/login', status: 200, type: 'text/html' })
+      expect(await ask('/.well-known/openid-configuration')).toEqual({ path: '/.well-known/openid-configuration', status: 200, type: 'application/json' })
+      const config = await (await handler(new Request('http://nas/.well-known/openid-configuration', { headers: { host: 'nas' } }))).json()
+      expect(config.issuer).toBe('http://nas')
+      expect(await ask('/.oidc/jwks')).toEqual({ path: '/.oidc/jwks', status: 200, type: 'application/json' })
+      expect((await ask('/.admin/')).status).not.toBe(404)
+    } finally {
+      await nas.close()
+    }
   })
 
   test('is answered as one app of every role answered it, for every method and path around the routes', async () => {
+    // For the short host, against one app reading the path from the URL's 8th character (the request's path).
     const before = makeRequestHandler(asPodApp(oneApp), pod.deps)
+    const beforeShortHost = makeRequestHandler(asPodApp(oneAppOfEveryRole(pod.deps, roles, false)), pod.deps)
     const now = makeRequestHandler(buildApp(pod.deps), pod.deps)
     let asked = 0
     for (const host of ['localhost:3995', 'a']) {
       const base = host === 'a' ? 'http://a' : BASE
+      const was = host === 'a' ? beforeShortHost : before
       for (const path of pathsAround())
         for (const method of METHODS) {
           const request = () =>
@@ -150,8 +178,8 @@ describe('a request to the app of its role', () => {
               headers: { host, origin: 'https://app.example', 'content-type': 'application/x-www-form-urlencoded' },
               ...(['GET', 'HEAD', 'OPTIONS'].includes(method) ? {} : { body: 'a=b' }),
             })
-          const [was, is] = [await answerOf(await before(request())), await answerOf(await now(request()))]
-          expect({ method, path: base + path, ...is }).toEqual({ method, path: base + path, ...was })
+          const [then, is] = [await answerOf(await was(request())), await answerOf(await now(request()))]
+          expect({ method, path: base + path, ...is }).toEqual({ method, path: base + path, ...then })
           asked++
         }
     }
