@@ -55,10 +55,17 @@ export interface S3Multipart {
   listUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>
 }
 
+/** The variables Bun's fetch reads for a proxy (and curl, and every S3 tool). */
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']
+
 export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly accessKeyId: string; readonly secretAccessKey: string }): S3Multipart {
   // aws4fetch retries nothing: a request answers within the bucket's time limit or the client is told 503 (a part
   // answered 500 or 503 is the one exception, sent once more: sendFrom).
   const aws = new AwsClient({ ...credentials, service: 's3', region: cfg.region, retries: 0 })
+  // Our own PUT connects straight to the engine; Bun's fetch goes through the proxy the environment names (and
+  // applies NO_PROXY), at the cost of a copy of each part (socket-put.ts), so a pod that must reach its bucket
+  // through a proxy still stores its files.
+  const proxied = PROXY_VARIABLES.some(name => (process.env[name] ?? '') !== '')
   const urlOf = (key: string, query = '') => `${cfg.endpoint}/${cfg.bucket}/${key.split('/').map(encodeURIComponent).join('/')}${query}`
 
   async function call(what: string, url: string, init: RequestInit & { headers?: Record<string, string> }): Promise<{ text: string; headers: Headers }> {
@@ -97,7 +104,12 @@ export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly acces
     const late = AbortSignal.timeout(cfg.timeoutMs)
     try {
       const signed = await aws.sign(url, { method: 'PUT', headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } })
-      return await socketPut(new URL(url), signed.headers, bytes, AbortSignal.any([cut, late]))
+      const signal = AbortSignal.any([cut, late])
+      if (proxied) {
+        const res = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: bytes as Uint8Array<ArrayBuffer>, signal })
+        return { status: res.status, headers: res.headers, text: await res.text() }
+      }
+      return await socketPut(new URL(url), signed.headers, bytes, signal)
     } catch (err) {
       throw late.aborted ? unavailable(`${what} within ${cfg.timeoutMs} ms`) : unavailable(what, err)
     }
