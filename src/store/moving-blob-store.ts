@@ -67,10 +67,12 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
     }
     return blob
   }
-  /** The store that reads an upload's bytes: the old one while a move copies, for an upload only it can read. */
-  const holderOf = (id: string): BlobStore => (moving?.from.holdsPartial?.(id) && !startedInTarget.has(id) ? moving.from : store)
-  /** Uploads started during the move (a move between two buckets: both stores would claim them). */
-  const startedInTarget = new Set<string>()
+  /**
+   * The store that reads an upload's bytes: the old one while a move copies, for an upload only it can read. Which
+   * bucket holds an upload's parts is in the upload's own state (s3-partial-blobs.ts `holder`), so a move between two
+   * buckets restarted midway still sends each upload's parts to its own.
+   */
+  const holderOf = (id: string): BlobStore => (moving?.from.holdsPartial?.(id) ? moving.from : store)
   // One change to an upload at a time, a carry among them (the resource layer serializes requests already).
   const inTurn = makeKeyedSerialQueue()
   const carryHome = async (id: string) => {
@@ -109,7 +111,6 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
     async carryPartials() {
       let carried = 0
       for (const id of moving?.from.heldPartials?.() ?? []) {
-        if (startedInTarget.has(id)) continue
         try {
           await inTurn(id, () => carryHome(id))
           carried++
@@ -121,7 +122,6 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
     },
     finishMoving() {
       moving = undefined
-      startedInTarget.clear()
     },
     put: (body, limits) => {
       const into = store
@@ -154,10 +154,7 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
     },
     problem: async () => (await store.problem()) ?? (await moving?.from.problem()),
     // A new upload starts in the store new bytes go to.
-    startPartial: async id => {
-      if (moving) startedInTarget.add(id)
-      await store.startPartial(id)
-    },
+    startPartial: id => store.startPartial(id),
     appendPartial: (id, body, limits) => inTurn(id, () => holderOf(id).appendPartial(id, body, limits)),
     partialSize: id => holderOf(id).partialSize(id),
     truncatePartial: (id, size) => inTurn(id, () => holderOf(id).truncatePartial(id, size)),

@@ -258,6 +258,7 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
     ...openS3Partials(dataDir, {
       multipart,
       partSize: PART_SIZE,
+      location: describeLocation(cfg),
       keyOf,
       hashObject: async id => {
         const hash = new Bun.CryptoHasher('sha256')

@@ -51,6 +51,12 @@ const FILE = /^([0-9a-f]{32})(?:\.(\d+)|\.json|\.json\.tmp|\.carry)?$/
 interface State {
   readonly blobId: string
   readonly uploadId?: string
+  /**
+   * The store (S3PartialDeps.location) whose bucket holds the multipart upload: during a move between two buckets both
+   * stores read the same uploads directory, and only this one can send the upload's parts on or carry it home. A
+   * state written before this was recorded has none, and is its reader's.
+   */
+  readonly holder?: string
   readonly parts: readonly SentPart[]
 }
 
@@ -64,6 +70,8 @@ export interface S3PartialDeps {
   objectSize(blobId: string): Promise<number | undefined>
   freeBytes(): number
   noteStored(bytes: number): void
+  /** The bucket, prefix and endpoint of this store, as State.holder records them. */
+  readonly location: string
 }
 
 interface RunningHash {
@@ -154,7 +162,7 @@ export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlo
     const whole = Math.floor(size / PART)
     if (whole === 0) return
     if (state.uploadId === undefined) {
-      state = { ...state, uploadId: await multipart.create(deps.keyOf(state.blobId)) }
+      state = { ...state, uploadId: await multipart.create(deps.keyOf(state.blobId)), holder: deps.location }
       // Recorded before any part goes: an UploadId nothing names is left for the bucket's lifecycle rule only when
       // the pod dies between the engine's answer and this write.
       writeState(id, state)
@@ -344,8 +352,11 @@ export function openS3Partials(dataDir: string, deps: S3PartialDeps): PartialBlo
     return { id: state.blobId, size, sha256 }
   }
 
-  /** An upload whose bytes are partly parts in the bucket (or whose multipart upload was started). */
-  const holds = (id: string) => ID.test(id) && stateOf(id)?.uploadId !== undefined
+  /** An upload whose bytes are partly parts in this store's bucket (or whose multipart upload was started there). */
+  const holds = (id: string) => {
+    const state = ID.test(id) ? stateOf(id) : undefined
+    return state?.uploadId !== undefined && (state.holder ?? deps.location) === deps.location
+  }
 
   async function carryHome(id: string): Promise<void> {
     const state = stateOf(id)

@@ -12,12 +12,14 @@ import { cephMissing, type CephRgw } from './ceph-rgw.ts'
 import { startCeph, stopCeph } from './pod-on-ceph.ts'
 import { finishSolopod, spawnSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
 import { seedPublicContainer } from '../e2e/seed-store.ts'
-import { PART_SIZE } from '../../src/store/s3-blob-store.ts'
+import { openS3BlobStore, PART_SIZE } from '../../src/store/s3-blob-store.ts'
 import { openS3Multipart } from '../../src/store/s3-multipart.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { openLocalBlobStore } from '../../src/store/local-blob-store.ts'
 import { moveBlobs } from '../../src/store/move-blobs.ts'
-import { LOCAL } from '../../src/store/blob-location.ts'
+import { LOCAL, MOVE_KEY, type BlobLocation } from '../../src/store/blob-location.ts'
+import { writeResource } from '../../src/store/resources.ts'
+import { binaryContent } from '../store/binary-content.ts'
 import type { S3BlobConfig } from '../../src/config.ts'
 
 setDefaultTimeout(300_000)
@@ -137,6 +139,74 @@ describe.skipIf(missing !== undefined)('issue 39: blobs move with resumable uplo
       expect(sha256(new Uint8Array(await store.blobs.read(blob.id).arrayBuffer()))).toBe(sha256(bytes))
       expect(await multipartUploads('finishing')).toBe(0)
       expect(await objectCount('finishing')).toBe(0)
+    } finally {
+      await store.close()
+    }
+  })
+
+  test('a move between two buckets stopped midway and run again after a restart: an upload begun during it sends its parts on to its own bucket and completes byte for byte', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'solopod-move-buckets-'))
+    dirs.push(dir)
+    const keys = { accessKeyId: engine.accessKeyId, secretAccessKey: engine.secretAccessKey }
+    const fromLocation: BlobLocation = { kind: 's3', bucket: engine.bucket, prefix: 'bb-from/', endpoint: engine.endpoint, region: 'us-east-1' }
+    const toLocation: BlobLocation = { ...fromLocation, prefix: 'bb-to/' }
+    const up = randomBytes(16).toString('hex')
+    const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + 3 * MIB))
+    const first = PART_SIZE + MIB
+    let store = await openStore(dir, { s3: cfgOf('bb-from') })
+    try {
+      // One named file, so that the move has a copy to make; the copy is where it stops (as a killed command would).
+      await writeResource(
+        store,
+        'http://localhost:3000',
+        '/f.bin',
+        await binaryContent(store, 'application/octet-stream', new Uint8Array(randomBytes(1000))),
+        1,
+      )
+      const target = openS3BlobStore(dir, cfgOf('bb-to'), keys)
+      const stop = new Error('stopped midway')
+      await expect(
+        moveBlobs(store, toLocation, {
+          configured: fromLocation,
+          open: () => ({
+            ...target,
+            putCopy: async () => {
+              // Begun once the move is under way: new uploads start in the target, and this one sends a part there.
+              await store.blobs.startPartial(up)
+              await store.blobs.appendPartial(up, [bytes.slice(0, first)], { reserveBytes: 0 })
+              throw stop
+            },
+          }),
+          settleMs: 0,
+          reserveBytes: 0,
+          progress: () => undefined,
+        }),
+      ).rejects.toThrow('stopped midway')
+      expect(await multipartUploads('bb-to')).toBe(1)
+      expect(await multipartUploads('bb-from')).toBe(0)
+    } finally {
+      await store.close()
+    }
+    // The pod restarts with the move unfinished: it serves from both buckets.
+    store = await openStore(dir, { s3: cfgOf('bb-from') })
+    try {
+      expect((await store.system.get(MOVE_KEY)) as object).toMatchObject({ phase: 'copying' })
+      expect(store.blobs.partialSize(up)).toBe(first)
+      const more = await store.blobs.appendPartial(up, [bytes.slice(first, 2 * PART_SIZE + MIB)], { reserveBytes: 0 })
+      expect(more.size).toBe(2 * PART_SIZE + MIB)
+      await moveBlobs(store, toLocation, {
+        configured: fromLocation,
+        open: () => openS3BlobStore(dir, cfgOf('bb-to'), keys),
+        settleMs: 0,
+        reserveBytes: 0,
+        progress: () => undefined,
+      })
+      await store.blobs.appendPartial(up, [bytes.slice(2 * PART_SIZE + MIB)], { reserveBytes: 0 })
+      const blob = await store.blobs.finishPartial(up)
+      expect(blob.size).toBe(bytes.length)
+      expect(blob.sha256).toBe(sha256(bytes))
+      expect(sha256(new Uint8Array(await store.blobs.read(blob.id).arrayBuffer()))).toBe(sha256(bytes))
+      expect(await multipartUploads('bb-to')).toBe(0)
     } finally {
       await store.close()
     }
