@@ -29,7 +29,7 @@ const ROUNDS = 3
  * disk each way (the measure before read a second file written by Bun's writer), and a neighbour's burst weighs on
  * one round's pair rather than on one arm's best.
  */
-const PAIRED_ROUNDS = 5
+const PAIRED_ROUNDS = 7
 const PATH = '/files/film.bin'
 
 export interface LargeFilesResult {

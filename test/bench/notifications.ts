@@ -53,6 +53,8 @@ export interface LatencyResult {
   readonly p99Ms: number
   readonly maxMs: number
   readonly missing: number
+  /** Messages that did not parse as a notification of the subscriber's topic. */
+  readonly misread: number
   /** The PUT's own answer, from sending it: the pod tells its subscribers after answering (issue 41, third pass). */
   readonly answerP50Ms: number
   readonly answerP99Ms: number
@@ -85,6 +87,8 @@ export interface NotificationsResult {
   readonly paired: readonly PairedPutRound[]
   readonly pairedDelivered: number
   readonly pairedExpected: number
+  /** Notifications of the PUT runs (every measure) that did not parse as one of the subscriber's own topic. */
+  readonly misread: number
 }
 
 /** One round of the paired PUT measure: the same pod, the same listeners' process, in turn. */
@@ -108,26 +112,48 @@ interface Subscriber {
   readonly closed: Promise<void>
 }
 type Arrival = (at: number) => void
+/**
+ * Where a subscriber's messages go: `on` for each, at its arrival; `misread` counts those that did not parse as a
+ * notification of the subscriber's own topic.
+ */
+export interface Arrivals {
+  on: Arrival
+  misread: number
+}
 
-/** `count` subscriptions, subscriber i to topics[i % topics.length]; every message a socket receives goes to `arrival`. */
-export async function openSubscribers({ origin, baseUrl }: Pod, topics: readonly string[], count: number, arrival: { on: Arrival }): Promise<Subscriber[]> {
+/**
+ * `count` subscriptions, subscriber i to topics[i % topics.length]; every message a socket receives goes to `arrival`.
+ * Each is parsed as a client would and checked to name the subscriber's topic, so a stand-in for 1,000 clients does
+ * what a client does with a notification before it acts on it.
+ */
+export async function openSubscribers({ origin, baseUrl }: Pod, topics: readonly string[], count: number, arrival: Arrivals): Promise<Subscriber[]> {
   const out: Subscriber[] = new Array(count)
   let next = 0
   const one = async (i: number) => {
+    const topic = baseUrl + topics[i % topics.length]
     const res = await fetch(`${origin}/.notifications/WebSocketChannel2023/`, {
       method: 'POST',
       headers: { 'content-type': 'application/ld+json' },
       body: JSON.stringify({
         '@context': ['https://www.w3.org/ns/solid/notification/v1'],
         type: 'WebSocketChannel2023',
-        topic: baseUrl + topics[i % topics.length],
+        topic,
       }),
     })
     const body = (await res.json()) as { receiveFrom?: string }
     if (res.status !== 200 || !body.receiveFrom) throw new Error(`subscription ${i}: ${res.status} ${JSON.stringify(body)}`)
     // The pod listens on 127.0.0.1: connect there, not to whatever `localhost` resolves to first
     const socket = new WebSocket(body.receiveFrom.replace('ws://localhost:', 'ws://127.0.0.1:'))
-    socket.onmessage = () => arrival.on(performance.now())
+    socket.onmessage = event => {
+      const at = performance.now()
+      let told: { type?: unknown; object?: unknown; target?: unknown } | undefined
+      try {
+        told = JSON.parse(String(event.data)) as typeof told
+      } catch {}
+      // A document's notification names it as the object; a container's Add or Remove names it as the target
+      if (typeof told?.type !== 'string' || (told.object !== topic && told.target !== topic)) arrival.misread++
+      arrival.on(at)
+    }
     const closed = new Promise<void>(resolve => {
       socket.onclose = () => resolve()
     })
@@ -166,7 +192,7 @@ const percentile = (sorted: readonly number[], p: number) =>
  * `timed` is told when the timed writes start and end (before the sockets are closed), for CPU readings around them.
  */
 export async function timeLatency(at: Pod, subscribers: number, timed?: { start(): void; end(): void }): Promise<LatencyResult> {
-  const arrival = { on: (() => {}) as Arrival }
+  const arrival: Arrivals = { on: () => {}, misread: 0 }
   const subs = await openSubscribers(at, [HOT], subscribers, arrival)
   const samples: number[] = []
   const answers: number[] = []
@@ -207,6 +233,7 @@ export async function timeLatency(at: Pod, subscribers: number, timed?: { start(
     p99Ms: percentile(samples, 0.99),
     maxMs: samples.at(-1) ?? NaN,
     missing,
+    misread: arrival.misread,
     answerP50Ms: percentile(answers, 0.5),
     answerP99Ms: percentile(answers, 0.99),
   }
@@ -264,7 +291,7 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
     await Bun.sleep(SETTLE_MS)
     const idleRssMb = rssMb(pod.proc.pid)
     const started = performance.now()
-    const many = await openSubscribers(at, docs, MANY, { on: () => {} })
+    const many = await openSubscribers(at, docs, MANY, { on: () => {}, misread: 0 })
     const openManyS = (performance.now() - started) / 1000
     await Bun.sleep(SETTLE_MS)
     const manyRssMb = rssMb(pod.proc.pid)
@@ -281,21 +308,25 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
     let delivered = 0
     let expected = 0
     let deliveredApart = 0
+    let misread = 0
     let expectedApart = 0
     for (let round = 0; round < PUT_ROUNDS; round++) {
       putNone = best(putNone, await putLoad(origin, pod.proc.pid, { puts: 0 }))
       const counter = { puts: 0 }
       let received = 0
-      const subs = await openSubscribers(at, docs, LISTENING, {
+      const arrivals: Arrivals = {
         on: () => {
           received++
         },
-      })
+        misread: 0,
+      }
+      const subs = await openSubscribers(at, docs, LISTENING, arrivals)
       putListening = best(putListening, await putLoad(origin, pod.proc.pid, counter))
       expected += counter.puts * (LISTENING / PUT_DOCS)
       const deadline = performance.now() + 3000
       while (received < counter.puts * (LISTENING / PUT_DOCS) && performance.now() < deadline) await Bun.sleep(20)
       delivered += received
+      misread += arrivals.misread
       await closeAll(subs)
 
       const apart = await listenersElsewhere(at, docs)
@@ -311,6 +342,7 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
           got = await apart.received()
         }
         deliveredApart += got
+        misread += apart.misread
       } finally {
         await apart.stop()
       }
@@ -336,6 +368,7 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
       paired: paired.rounds,
       pairedDelivered: paired.delivered,
       pairedExpected: paired.expected,
+      misread: misread + paired.misread,
     }
     if (opts.print !== false) for (const line of formatNotifications(result)) console.log(line)
     return result
@@ -350,6 +383,7 @@ export function formatNotifications(r: NotificationsResult): string[] {
     l =>
       `notifications: write → notification, ${l.subscribers} WebSocket subscriber${l.subscribers === 1 ? '' : 's'} on one document (${l.writes} writes): ` +
       `p50 ${l.p50Ms.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms, max ${l.maxMs.toFixed(1)} ms${l.missing ? `, ${l.missing} never arrived` : ''}` +
+      `${l.misread !== 0 ? `, ${l.misread} not a notification of the subscriber's topic` : ''}` +
       (l.subscribers === 1000 ? ` (aim p99 ≤ ${AIM_P99_MS} ms: ${met(l.p99Ms <= AIM_P99_MS)})` : '') +
       `; the PUT answered p50 ${l.answerP50Ms.toFixed(1)} ms, p99 ${l.answerP99Ms.toFixed(1)} ms`,
   )
@@ -379,7 +413,8 @@ export function formatNotifications(r: NotificationsResult): string[] {
       `notifications: PUT c${PUT_CONCURRENCY}, ${r.paired.length} rounds in turn on one pod (the paired measure; the lines above are the measure before): ` +
         `documents ${LISTENING} subscribers in another process hear ${list(p => p.heardRps)} req/s vs documents nobody hears ${list(p => p.quietRps)} req/s: ` +
         `ratios ${list(p => p.heardRps / p.quietRps, 2)}, median ${byRps.toFixed(2)}× (aim ≥ ${AIM_PUT_RATIO}×: ${met(byRps >= AIM_PUT_RATIO)}); ` +
-        `${r.pairedDelivered} of ${r.pairedExpected} notifications arrived`,
+        `${r.pairedDelivered} of ${r.pairedExpected} notifications arrived, each parsed by its subscriber` +
+        (r.misread !== 0 ? `; ${r.misread} in all the PUT runs were not a notification of the subscriber's topic` : ''),
       `notifications: the paired rounds' CPU per PUT: pod heard ${list(p => p.heardCpuMs, 2)} ms vs unheard ${list(p => p.quietCpuMs, 2)} ms ` +
         `(median ${byCpu.toFixed(2)}× by the pod's own CPU); the listeners' process ${list(p => p.listenersCpuMs, 2)} ms`,
     )
@@ -391,7 +426,7 @@ export function formatNotifications(r: NotificationsResult): string[] {
  * The paired measure: LISTENING subscribers in a process of their own on PAIRED_DOCS for all rounds, and each round a
  * PUT run over PAIRED_DOCS (heard) and one over QUIET_DOCS (heard by nobody), the order swapped round by round.
  */
-async function pairedPut(at: Pod, pid: number): Promise<{ rounds: PairedPutRound[]; delivered: number; expected: number }> {
+async function pairedPut(at: Pod, pid: number): Promise<{ rounds: PairedPutRound[]; delivered: number; expected: number; misread: number }> {
   const apart = await listenersElsewhere(at, PAIRED_DOCS)
   try {
     const rounds: PairedPutRound[] = []
@@ -419,7 +454,7 @@ async function pairedPut(at: Pod, pid: number): Promise<{ rounds: PairedPutRound
       await Bun.sleep(50)
       delivered = await apart.received()
     }
-    return { rounds, delivered, expected }
+    return { rounds, delivered, expected, misread: apart.misread }
   } finally {
     await apart.stop()
   }
@@ -439,12 +474,19 @@ async function listenersElsewhere(at: Pod, docs: readonly string[]) {
     return new TextDecoder().decode(value).trim()
   }
   if ((await nextLine()) !== 'ready') throw new Error('the listeners process did not get ready')
+  let misread = 0
   return {
     pid: proc.pid,
     async received(): Promise<number> {
       proc.stdin.write('count\n')
       proc.stdin.flush()
-      return Number(/received (\d+)/.exec(await nextLine())?.[1] ?? NaN)
+      const line = await nextLine()
+      misread = Number(/misread (\d+)/.exec(line)?.[1] ?? NaN)
+      return Number(/received (\d+)/.exec(line)?.[1] ?? NaN)
+    },
+    /** Of the messages received when last asked, those that were not a notification of the subscriber's topic. */
+    get misread() {
+      return misread
     },
     async stop() {
       proc.kill('SIGTERM')

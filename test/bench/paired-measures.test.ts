@@ -31,6 +31,7 @@ function notifications(paired: PairedPutRound[]): NotificationsResult {
     paired,
     pairedDelivered: 20,
     pairedExpected: 20,
+    misread: 0,
   }
 }
 
@@ -82,4 +83,10 @@ describe('the paired large-file download measure', () => {
     expect(paired).toContain('pod median 1.00× of it')
     expect(lines.find(l => l.includes('download from disk 300 MB/s'))).toContain('0.50× (aim ≥ 0.8×: not met)')
   })
+})
+
+test('notifications that were not of the subscriber’s topic are printed', () => {
+  const r = { ...notifications([round(90, 100)]), misread: 3 }
+  expect(formatNotifications(r).find(l => l.includes('rounds in turn'))).toContain("3 in all the PUT runs were not a notification of the subscriber's topic")
+  expect(formatNotifications(notifications([round(90, 100)])).find(l => l.includes('rounds in turn'))).not.toContain('were not a notification')
 })
