@@ -4,9 +4,9 @@
 // or sends what is not JSON, each such message is counted.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startPod, type RunningPod } from '../e2e/start-server.ts'
-import { seedPublicContainer, writeTurtle } from '../e2e/seed-store.ts'
-import { closeAll, openSubscribers, type Arrivals } from './notifications.ts'
+import { startPod, type RunningPod } from './start-server.ts'
+import { seedPublicContainer, writeTurtle } from './seed-store.ts'
+import { closeAll, openSubscribers, type Arrivals } from '../bench/notifications.ts'
 
 const until = async (done: () => boolean) => {
   const deadline = performance.now() + 5000
