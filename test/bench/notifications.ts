@@ -10,6 +10,7 @@ import { writeTurtle, seedPublicContainer } from '../e2e/seed-store.ts'
 import { rssMb } from '../e2e/large-bodies.ts'
 import { startPod, type RunningPod } from '../e2e/start-server.ts'
 import { httpOperation, runLoad, type LoadResult } from './load.ts'
+import { median } from './median.ts'
 
 /** Issue 23 aims. */
 export const AIM_P99_MS = 20
@@ -29,6 +30,17 @@ const PUT_CONCURRENCY = 50
 const PUT_SECONDS = 2.5
 /** Each way of the PUT ratio is run this many times, alternating, and the best kept (the disk is shared). */
 const PUT_ROUNDS = 2
+/**
+ * The paired PUT measure (issue 41), printed beside the one above: one process of LISTENING subscribers stays open on
+ * PAIRED_DOCS documents, and PUT c50 alternates, round by round with the order swapped, between those documents and
+ * as many others nobody hears (seeded alike, in the same container, written only here); the median of the rounds'
+ * ratios. A neighbour's burst then weighs on one round's pair, not on one arm's best.
+ */
+const PAIRED_ROUNDS = 10
+const PAIRED_SECONDS = 1.5
+const PAIRED_WARMUP_MS = 250
+const PAIRED_DOCS = Array.from({ length: PUT_DOCS }, (_, i) => `${CONTAINER}paired-heard-${i}.ttl`)
+const QUIET_DOCS = Array.from({ length: PUT_DOCS }, (_, i) => `${CONTAINER}paired-quiet-${i}.ttl`)
 /** Subscriptions being opened at once (a POST then a WebSocket each). */
 const OPENING = 64
 /** Quiet time before RSS is read: the pod's reclaimer collects once it has been idle for 3 s. */
@@ -41,6 +53,8 @@ export interface LatencyResult {
   readonly p99Ms: number
   readonly maxMs: number
   readonly missing: number
+  /** Messages that did not parse as a notification of the subscriber's topic. */
+  readonly misread: number
   /** The PUT's own answer, from sending it: the pod tells its subscribers after answering (issue 41, third pass). */
   readonly answerP50Ms: number
   readonly answerP99Ms: number
@@ -69,6 +83,23 @@ export interface NotificationsResult {
   /** Notifications that reached the 1,000 listeners during their PUT runs, against the writes × listeners per document. */
   readonly delivered: number
   readonly expected: number
+  /** The paired measure (PAIRED_ROUNDS above): each round's two arms, heard and unheard, with the listeners apart. */
+  readonly paired: readonly PairedPutRound[]
+  readonly pairedDelivered: number
+  readonly pairedExpected: number
+  /** Notifications of the PUT runs (every measure) that did not parse as one of the subscriber's own topic. */
+  readonly misread: number
+}
+
+/** One round of the paired PUT measure: the same pod, the same listeners' process, in turn. */
+export interface PairedPutRound {
+  readonly heardRps: number
+  readonly quietRps: number
+  /** The pod's CPU ms per PUT in each arm. */
+  readonly heardCpuMs: number
+  readonly quietCpuMs: number
+  /** The listeners' process's CPU ms per PUT heard. */
+  readonly listenersCpuMs: number
 }
 
 /** Where requests go (127.0.0.1) and the pod's base URL (localhost), which topics are named with. */
@@ -81,26 +112,48 @@ interface Subscriber {
   readonly closed: Promise<void>
 }
 type Arrival = (at: number) => void
+/**
+ * Where a subscriber's messages go: `on` for each, at its arrival; `misread` counts those that did not parse as a
+ * notification of the subscriber's own topic.
+ */
+export interface Arrivals {
+  on: Arrival
+  misread: number
+}
 
-/** `count` subscriptions, subscriber i to topics[i % topics.length]; every message a socket receives goes to `arrival`. */
-export async function openSubscribers({ origin, baseUrl }: Pod, topics: readonly string[], count: number, arrival: { on: Arrival }): Promise<Subscriber[]> {
+/**
+ * `count` subscriptions, subscriber i to topics[i % topics.length]; every message a socket receives goes to `arrival`.
+ * Each is parsed as a client would and checked to name the subscriber's topic, so a stand-in for 1,000 clients does
+ * what a client does with a notification before it acts on it.
+ */
+export async function openSubscribers({ origin, baseUrl }: Pod, topics: readonly string[], count: number, arrival: Arrivals): Promise<Subscriber[]> {
   const out: Subscriber[] = new Array(count)
   let next = 0
   const one = async (i: number) => {
+    const topic = baseUrl + topics[i % topics.length]
     const res = await fetch(`${origin}/.notifications/WebSocketChannel2023/`, {
       method: 'POST',
       headers: { 'content-type': 'application/ld+json' },
       body: JSON.stringify({
         '@context': ['https://www.w3.org/ns/solid/notification/v1'],
         type: 'WebSocketChannel2023',
-        topic: baseUrl + topics[i % topics.length],
+        topic,
       }),
     })
     const body = (await res.json()) as { receiveFrom?: string }
     if (res.status !== 200 || !body.receiveFrom) throw new Error(`subscription ${i}: ${res.status} ${JSON.stringify(body)}`)
     // The pod listens on 127.0.0.1: connect there, not to whatever `localhost` resolves to first
     const socket = new WebSocket(body.receiveFrom.replace('ws://localhost:', 'ws://127.0.0.1:'))
-    socket.onmessage = () => arrival.on(performance.now())
+    socket.onmessage = event => {
+      const at = performance.now()
+      let told: { type?: unknown; object?: unknown; target?: unknown } | undefined
+      try {
+        told = JSON.parse(String(event.data)) as typeof told
+      } catch {}
+      // A document's notification names it as the object; a container's Add or Remove names it as the target
+      if (typeof told?.type !== 'string' || (told.object !== topic && told.target !== topic)) arrival.misread++
+      arrival.on(at)
+    }
     const closed = new Promise<void>(resolve => {
       socket.onclose = () => resolve()
     })
@@ -139,7 +192,7 @@ const percentile = (sorted: readonly number[], p: number) =>
  * `timed` is told when the timed writes start and end (before the sockets are closed), for CPU readings around them.
  */
 export async function timeLatency(at: Pod, subscribers: number, timed?: { start(): void; end(): void }): Promise<LatencyResult> {
-  const arrival = { on: (() => {}) as Arrival }
+  const arrival: Arrivals = { on: () => {}, misread: 0 }
   const subs = await openSubscribers(at, [HOT], subscribers, arrival)
   const samples: number[] = []
   const answers: number[] = []
@@ -180,6 +233,7 @@ export async function timeLatency(at: Pod, subscribers: number, timed?: { start(
     p99Ms: percentile(samples, 0.99),
     maxMs: samples.at(-1) ?? NaN,
     missing,
+    misread: arrival.misread,
     answerP50Ms: percentile(answers, 0.5),
     answerP99Ms: percentile(answers, 0.99),
   }
@@ -191,21 +245,24 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
+const PUT_PATHS = Array.from({ length: PUT_DOCS }, (_, i) => `${CONTAINER}doc-${i}.ttl`)
+
 /** PUT at c50 over PUT_DOCS documents (steady state, as the main PUT workload), and the pod's CPU ms per PUT meanwhile. */
 async function putLoad(
   origin: string,
   pid: number,
   counter: { puts: number },
   listenersPid?: number,
+  over: { paths: readonly string[]; durationMs: number; warmupMs: number } = { paths: PUT_PATHS, durationMs: PUT_SECONDS * 1000, warmupMs: 500 },
 ): Promise<{ load: LoadResult; cpuPerPutMs: number; listenersCpuPerPutMs: number }> {
   const cpu = cpuMs(pid)
   const listenersCpu = listenersPid ? cpuMs(listenersPid) : 0
   const load = await runLoad(
     async i => {
       counter.puts++
-      return httpOperation(() => put(origin, `${CONTAINER}doc-${i % PUT_DOCS}.ttl`, i), [201, 204, 205])(i)
+      return httpOperation(() => put(origin, over.paths[i % over.paths.length]!, i), [201, 204, 205])(i)
     },
-    { concurrency: PUT_CONCURRENCY, durationMs: PUT_SECONDS * 1000, warmupMs: 500 },
+    { concurrency: PUT_CONCURRENCY, durationMs: over.durationMs, warmupMs: over.warmupMs },
   )
   return {
     load,
@@ -223,18 +280,18 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
     seed: (dataDir, baseUrl) =>
       seedPublicContainer(dataDir, baseUrl, CONTAINER, ['Read', 'Write'], async store => {
         await writeTurtle(store, baseUrl, HOT, '<#it> <http://example.org/n> "0".')
-        for (let i = 0; i < PUT_DOCS; i++) await writeTurtle(store, baseUrl, `${CONTAINER}doc-${i}.ttl`, '<#it> <http://example.org/n> "0".')
+        for (const path of [...PUT_PATHS, ...PAIRED_DOCS, ...QUIET_DOCS]) await writeTurtle(store, baseUrl, path, '<#it> <http://example.org/n> "0".')
       }),
   })
   const origin = `http://127.0.0.1:${pod.port}`
   const at: Pod = { origin, baseUrl: pod.baseUrl }
-  const docs = Array.from({ length: PUT_DOCS }, (_, i) => `${CONTAINER}doc-${i}.ttl`)
+  const docs = PUT_PATHS
   try {
     // Memory first, on a pod that has served nothing yet: idle, then holding MANY open subscriptions.
     await Bun.sleep(SETTLE_MS)
     const idleRssMb = rssMb(pod.proc.pid)
     const started = performance.now()
-    const many = await openSubscribers(at, docs, MANY, { on: () => {} })
+    const many = await openSubscribers(at, docs, MANY, { on: () => {}, misread: 0 })
     const openManyS = (performance.now() - started) / 1000
     await Bun.sleep(SETTLE_MS)
     const manyRssMb = rssMb(pod.proc.pid)
@@ -251,21 +308,25 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
     let delivered = 0
     let expected = 0
     let deliveredApart = 0
+    let misread = 0
     let expectedApart = 0
     for (let round = 0; round < PUT_ROUNDS; round++) {
       putNone = best(putNone, await putLoad(origin, pod.proc.pid, { puts: 0 }))
       const counter = { puts: 0 }
       let received = 0
-      const subs = await openSubscribers(at, docs, LISTENING, {
+      const arrivals: Arrivals = {
         on: () => {
           received++
         },
-      })
+        misread: 0,
+      }
+      const subs = await openSubscribers(at, docs, LISTENING, arrivals)
       putListening = best(putListening, await putLoad(origin, pod.proc.pid, counter))
       expected += counter.puts * (LISTENING / PUT_DOCS)
       const deadline = performance.now() + 3000
       while (received < counter.puts * (LISTENING / PUT_DOCS) && performance.now() < deadline) await Bun.sleep(20)
       delivered += received
+      misread += arrivals.misread
       await closeAll(subs)
 
       const apart = await listenersElsewhere(at, docs)
@@ -281,10 +342,12 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
           got = await apart.received()
         }
         deliveredApart += got
+        misread += apart.misread
       } finally {
         await apart.stop()
       }
     }
+    const paired = await pairedPut(at, pod.proc.pid)
     if (pod.proc.exitCode !== null) throw new Error(`the pod exited during the notifications bench:\n${pod.output()}`)
     const result: NotificationsResult = {
       latency,
@@ -302,6 +365,10 @@ export async function benchNotifications(opts: { print?: boolean } = {}): Promis
       expectedApart,
       delivered,
       expected,
+      paired: paired.rounds,
+      pairedDelivered: paired.delivered,
+      pairedExpected: paired.expected,
+      misread: misread + paired.misread,
     }
     if (opts.print !== false) for (const line of formatNotifications(result)) console.log(line)
     return result
@@ -316,6 +383,7 @@ export function formatNotifications(r: NotificationsResult): string[] {
     l =>
       `notifications: write → notification, ${l.subscribers} WebSocket subscriber${l.subscribers === 1 ? '' : 's'} on one document (${l.writes} writes): ` +
       `p50 ${l.p50Ms.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms, max ${l.maxMs.toFixed(1)} ms${l.missing ? `, ${l.missing} never arrived` : ''}` +
+      `${l.misread !== 0 ? `, ${l.misread} not a notification of the subscriber's topic` : ''}` +
       (l.subscribers === 1000 ? ` (aim p99 ≤ ${AIM_P99_MS} ms: ${met(l.p99Ms <= AIM_P99_MS)})` : '') +
       `; the PUT answered p50 ${l.answerP50Ms.toFixed(1)} ms, p99 ${l.answerP99Ms.toFixed(1)} ms`,
   )
@@ -337,7 +405,59 @@ export function formatNotifications(r: NotificationsResult): string[] {
       `${r.delivered} of ${r.expected} notifications arrived; pod CPU per PUT ${r.cpuPerPutListeningMs.toFixed(2)} ms ` +
       `(receiving on the generator's thread slows the generator: this counts the bench's own work against the pod)`,
   )
+  if (r.paired.length > 0) {
+    const list = (f: (p: PairedPutRound) => number, digits = 0) => r.paired.map(p => f(p).toFixed(digits)).join(', ')
+    const byRps = median(r.paired.map(p => p.heardRps / p.quietRps))
+    const byCpu = median(r.paired.map(p => p.quietCpuMs / p.heardCpuMs))
+    lines.push(
+      `notifications: PUT c${PUT_CONCURRENCY}, ${r.paired.length} rounds in turn on one pod (the paired measure; the lines above are the measure before): ` +
+        `documents ${LISTENING} subscribers in another process hear ${list(p => p.heardRps)} req/s vs documents nobody hears ${list(p => p.quietRps)} req/s: ` +
+        `ratios ${list(p => p.heardRps / p.quietRps, 2)}, median ${byRps.toFixed(2)}× (aim ≥ ${AIM_PUT_RATIO}×: ${met(byRps >= AIM_PUT_RATIO)}); ` +
+        `${r.pairedDelivered} of ${r.pairedExpected} notifications arrived, each parsed by its subscriber` +
+        (r.misread !== 0 ? `; ${r.misread} in all the PUT runs were not a notification of the subscriber's topic` : ''),
+      `notifications: the paired rounds' CPU per PUT: pod heard ${list(p => p.heardCpuMs, 2)} ms vs unheard ${list(p => p.quietCpuMs, 2)} ms ` +
+        `(median ${byCpu.toFixed(2)}× by the pod's own CPU); the listeners' process ${list(p => p.listenersCpuMs, 2)} ms`,
+    )
+  }
   return lines
+}
+
+/**
+ * The paired measure: LISTENING subscribers in a process of their own on PAIRED_DOCS for all rounds, and each round a
+ * PUT run over PAIRED_DOCS (heard) and one over QUIET_DOCS (heard by nobody), the order swapped round by round.
+ */
+async function pairedPut(at: Pod, pid: number): Promise<{ rounds: PairedPutRound[]; delivered: number; expected: number; misread: number }> {
+  const apart = await listenersElsewhere(at, PAIRED_DOCS)
+  try {
+    const rounds: PairedPutRound[] = []
+    let expected = 0
+    const over = (paths: readonly string[]) => ({ paths, durationMs: PAIRED_SECONDS * 1000, warmupMs: PAIRED_WARMUP_MS })
+    for (let round = 0; round < PAIRED_ROUNDS; round++) {
+      const heardCounter = { puts: 0 }
+      const heard = () => putLoad(at.origin, pid, heardCounter, apart.pid, over(PAIRED_DOCS))
+      const quiet = () => putLoad(at.origin, pid, { puts: 0 }, undefined, over(QUIET_DOCS))
+      let h: Awaited<ReturnType<typeof heard>>
+      let q: Awaited<ReturnType<typeof quiet>>
+      if (round % 2 === 0) {
+        h = await heard()
+        q = await quiet()
+      } else {
+        q = await quiet()
+        h = await heard()
+      }
+      expected += heardCounter.puts * (LISTENING / PUT_DOCS)
+      rounds.push({ heardRps: h.load.rps, quietRps: q.load.rps, heardCpuMs: h.cpuPerPutMs, quietCpuMs: q.cpuPerPutMs, listenersCpuMs: h.listenersCpuPerPutMs })
+    }
+    const until = performance.now() + 3000
+    let delivered = await apart.received()
+    while (delivered < expected && performance.now() < until) {
+      await Bun.sleep(50)
+      delivered = await apart.received()
+    }
+    return { rounds, delivered, expected, misread: apart.misread }
+  } finally {
+    await apart.stop()
+  }
 }
 
 /** LISTENING subscribers in a child process (notification-listeners.ts): receiving costs the load generator nothing. */
@@ -354,12 +474,19 @@ async function listenersElsewhere(at: Pod, docs: readonly string[]) {
     return new TextDecoder().decode(value).trim()
   }
   if ((await nextLine()) !== 'ready') throw new Error('the listeners process did not get ready')
+  let misread = 0
   return {
     pid: proc.pid,
     async received(): Promise<number> {
       proc.stdin.write('count\n')
       proc.stdin.flush()
-      return Number(/received (\d+)/.exec(await nextLine())?.[1] ?? NaN)
+      const line = await nextLine()
+      misread = Number(/misread (\d+)/.exec(line)?.[1] ?? NaN)
+      return Number(/received (\d+)/.exec(line)?.[1] ?? NaN)
+    },
+    /** Of the messages received when last asked, those that were not a notification of the subscriber's topic. */
+    get misread() {
+      return misread
     },
     async stop() {
       proc.kill('SIGTERM')
