@@ -72,7 +72,13 @@ try {
       `${name}: pod ${median(s.us).toFixed(0)} µs/req (JS thread ${median(s.js).toFixed(0)}), ${median(s.rps).toFixed(0)} req/s, medians of ${ROUNDS}; ` +
         `rounds ${s.us.map((u, i) => `${u.toFixed(0)}(${s.js[i]!.toFixed(0)})@${s.rps[i]!.toFixed(0)}`).join(' ')}`,
     )
-  if (withPerf) await perfSplit(dpopGet, paced(publicGet, median(arms[0]![1].rps)), publicGet)
+  // Paced operations are made when their run starts: pacing counts from the moment it is made
+  if (withPerf)
+    await perfSplit(
+      () => dpopGet,
+      () => paced(publicGet, median(arms[0]![1].rps)),
+      () => publicGet,
+    )
 } finally {
   for (const fn of cleanups) await fn()
   await pod.dispose()
@@ -80,14 +86,14 @@ try {
 }
 
 /** One `perf record` of the pod's JS thread per arm, its samples per request by where they fall. */
-async function perfSplit(...ops: Operation[]) {
+async function perfSplit(...ops: (() => Operation)[]) {
   const names = ['DPoP GET', 'public GET, DPoP rate', 'public GET, full speed']
   const split: Map<string, number>[] = []
   for (const op of ops) {
     const data = join(scratch, `arm-${split.length}.perf`)
     const perf = Bun.spawn(['perf', 'record', '-F', '2000', '-t', String(pid), '-o', data], { stdout: 'ignore', stderr: 'ignore' })
     await Bun.sleep(300)
-    const r = await runLoad(op, { concurrency: 32, durationMs: 4000, warmupMs: 0 })
+    const r = await runLoad(op(), { concurrency: 32, durationMs: 4000, warmupMs: 0 })
     perf.kill('SIGINT')
     await perf.exited
     const report = Bun.spawnSync(['perf', 'report', '-i', data, '--no-children', '--sort', 'dso,sym', '-n', '-q', '-g', 'none']).stdout.toString()
