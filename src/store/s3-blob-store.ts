@@ -43,6 +43,12 @@ export const PART_SIZE = 8 * 1024 * 1024
  */
 export const PARTS_IN_FLIGHT_OWNED = 2
 /**
+ * Uploads of one store that may have a second part in flight at once (PARTS_IN_FLIGHT_OWNED): a slot is taken when an
+ * upload has a part ready while one is being sent, and given back when the upload ends. Past them an upload sends one
+ * part at a time, so many large uploads at once hold at most this many part buffers (32 MiB) more than before.
+ */
+export const SECOND_PARTS_AT_ONCE = 4
+/**
  * A read is one GET of a presigned URL through fetch(), its body the answer's body: the engine's status (the object
  * there, the store up) is known within the time limit before the pod's status is sent, in one round trip. Before,
  * a read of 8 MiB or more was a HEAD (`stat()`) and then Bun's `S3File.stream()`, and a smaller one a JS stream
@@ -101,6 +107,7 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
     bounded('delete an object', client.delete(keyOf(id))).catch((err: unknown) => log.warn('blob.remove_failed', { id, cause: describeCause(err) }))
 
   const multipart = openS3Multipart(cfg, credentials)
+  let spareSecondParts = SECOND_PARTS_AT_ONCE
 
   /**
    * Streams `body` into the object `id`: one PUT when it is shorter than a part, otherwise a multipart upload of parts
@@ -128,10 +135,15 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
     }
     // Chunks emptied once copied leave no garbage worth a collection (BlobLimits.ownsChunks).
     const owned = limits.ownsChunks === true
-    const parts = partWriter(PART_SIZE, send, {
-      sent: bytes => hash.update(bytes),
-      ...(owned ? { copied: release, sending: PARTS_IN_FLIGHT_OWNED } : {}),
-    })
+    let second = false
+    const sending = () => {
+      if (!second && spareSecondParts > 0) {
+        spareSecondParts--
+        second = true
+      }
+      return second ? PARTS_IN_FLIGHT_OWNED : 1
+    }
+    const parts = partWriter(PART_SIZE, send, { sent: bytes => hash.update(bytes), ...(owned ? { copied: release, sending } : {}) })
     let size = 0
     const take = (chunk: Uint8Array) => {
       size += chunk.byteLength
@@ -187,6 +199,9 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
       }
       if (maybeStored) void deleteNow(id)
       throw err
+    } finally {
+      // Every send has ended by now (finish or settle waited for them): the buffer the slot allowed is free.
+      if (second) spareSecondParts++
     }
     return { size, sha256: hash.digest('hex') }
   }

@@ -21,8 +21,8 @@ export interface PartWriter {
 }
 
 export interface PartWriterOptions {
-  /** Parts sent at once. */
-  readonly sending?: number
+  /** Parts sent at once; a function is asked each time a part is ready while another is being sent. */
+  readonly sending?: number | (() => number)
   /** Sees every byte in order as a part is handed over (the running hash). */
   readonly sent?: (bytes: Uint8Array) => void
   /** A chunk whose bytes are copied, once they are (BlobLimits.ownsChunks: write-body.ts `release`). */
@@ -48,8 +48,9 @@ export function partWriter(
   const free: Uint8Array[] = []
   const inFlight: Promise<unknown>[] = []
 
+  const mostAtOnce = typeof sending === 'number' ? () => sending : sending
   async function hand(bytes: Uint8Array, own: Uint8Array | undefined, last: boolean) {
-    while (inFlight.length >= sending) await inFlight.shift()
+    while (inFlight.length > 0 && inFlight.length >= mostAtOnce()) await inFlight.shift()
     sent?.(bytes)
     const part = send(bytes, ++n, last).then(() => {
       if (own !== undefined) free.push(own)
