@@ -22,9 +22,9 @@ export interface S3Credentials {
 
 /**
  * Bytes sent per part of a multipart upload. What is held of one upload at a time is the parts being sent
- * (PARTS_IN_FLIGHT_OWNED) and the next one gathering (s3-part-writer.ts); the body is read on while a part is sent. Each part is the pod's
- * own UploadPart request over a connection of its own, written to the socket straight from the part's buffer
- * (socket-put.ts): Bun's S3 writer copied each `write()` into a buffer it allocated per part (~16 ms of CPU per MiB for
+ * (PARTS_IN_FLIGHT_OWNED) and the next one gathering (s3-part-writer.ts); the body is read on while a part is sent.
+ * Each part is the pod's own UploadPart request over a connection of its own, written to the socket straight from the
+ * part's buffer (socket-put.ts): Bun's S3 writer copied each `write()` into a buffer it allocated per part (~16 ms of CPU per MiB for
  * ~64 KiB writes, ~1–3 for whole-part writes: memmove and the new pages' faults), and Bun's fetch copies a body the
  * same way. Measured alone on Ceph (256 MiB in 8 MiB parts from one buffer, loaded machine): Bun's writer 2.3–3.8 ms of
  * CPU per MiB, aws4fetch's fetch 3.4–5.9, the socket 0.4–0.7. The body is read with `readMany` (one await per batch of
