@@ -177,33 +177,9 @@ export function formatDpopCpuBoundRateMatched(m: DpopCpuBound, aim: number): str
 
 /** `bun test/bench/dpop-cpu-bound.ts [SECONDS]`: a pod with the two workloads alone, each run warm for SECONDS, then the rounds. */
 async function main() {
-  const { mkdtempSync, rmSync } = await import('node:fs')
-  const { tmpdir } = await import('node:os')
-  const { join } = await import('node:path')
-  const { seedPublicContainer } = await import('../e2e/seed-store.ts')
-  const { startPod } = await import('../e2e/start-server.ts')
-  const { BENCH_CONTAINER, WORKLOADS } = await import('./workloads.ts')
-  const warmMs = Number(process.argv[2] ?? 2) * 1000
-  const chosen = ['public GET 1 KB Turtle', 'DPoP GET 1 KB Turtle (owner)'].map(name => WORKLOADS.find(w => w.name === name)!)
-  const scratch = mkdtempSync(join(tmpdir(), 'solopod-dpop-cpu-'))
-  const cleanups: (() => Promise<void>)[] = []
-  const pod = await startPod({
-    extraArgs: ['--log-level', 'warn'],
-    seed: (dataDir, baseUrl) =>
-      seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
-        for (const w of chosen) await w.seed?.(store, baseUrl)
-      }),
-  })
+  const { startDpopWorkloadPod } = await import('./dpop-workload-pod.ts')
+  const { pod, publicGet, dpopGet, dispose } = await startDpopWorkloadPod(Number(process.argv[2] ?? 2) * 1000)
   try {
-    const ctx = {
-      pod: { origin: `http://127.0.0.1:${pod.port}`, baseUrl: pod.baseUrl },
-      bare: { origin: 'http://127.0.0.1:9' },
-      tempDir: () => mkdtempSync(join(scratch, 'w-')),
-      onCleanup: (fn: () => Promise<void>) => void cleanups.push(fn),
-      concurrency: 32,
-    }
-    for (const w of chosen) await runLoad(await w.prepare(ctx), { concurrency: 32, durationMs: warmMs, warmupMs: 0 })
-    const [publicGet, dpopGet] = [await chosen[0]!.prepare(ctx), await chosen[1]!.prepare(ctx)]
     const m = await measureDpopCpuBound(pod.proc.pid, publicGet, dpopGet, 32)
     console.log(formatDpopCpuBound(m, 0.8))
     console.log(formatDpopCpuBoundRateMatched(m, 0.8))
@@ -211,9 +187,7 @@ async function main() {
       `rounds (public µs (JS thread), DPoP µs (JS thread), verify µs, ratio, req/s; public paced to the DPoP rate µs (JS thread), ratio, req/s): ${m.rounds.map((r, i) => `${fmt(r.publicUs)}(${fmt(r.publicJsUs)})/${fmt(r.dpopUs)}(${fmt(r.dpopJsUs)})/${fmt(r.verifyUs, 1)}/${fmt(m.ratios[i]!, 2)} ${fmt(r.publicRps)}/${fmt(r.dpopRps)} req/s; ${fmt(r.pacedPublicUs)}(${fmt(r.pacedPublicJsUs)})/${fmt(m.rateMatchedRatios[i]!, 2)} ${fmt(r.pacedPublicRps)} req/s`).join(' ')}`,
     )
   } finally {
-    for (const fn of cleanups) await fn()
-    await pod.dispose()
-    rmSync(scratch, { recursive: true, force: true })
+    await dispose()
   }
 }
 

@@ -3,28 +3,16 @@
 // request thread by thread (JS thread, JIT workers, the rest) and what JSC compiled meanwhile (tier and function), to see
 // which of the DPoP path's functions are still being compiled, and how often again, long after start (docs/performance.md,
 // sixth pass).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { seedPublicContainer } from '../e2e/seed-store.ts'
-import { startPod } from '../e2e/start-server.ts'
+import { readFileSync } from 'node:fs'
 import { runLoad } from './load.ts'
+import { startDpopWorkloadPod } from './dpop-workload-pod.ts'
 import { threadNanoseconds } from './process-cpu.ts'
-import { BENCH_CONTAINER, WORKLOADS } from './workloads.ts'
 
 const ROUNDS = Number(process.argv[2] ?? 10)
 const ROUND_MS = Number(process.argv[3] ?? 1) * 1000
-const chosen = ['public GET 1 KB Turtle', 'DPoP GET 1 KB Turtle (owner)'].map(name => WORKLOADS.find(w => w.name === name)!)
-const scratch = mkdtempSync(join(tmpdir(), 'solopod-jit-watch-'))
-const cleanups: (() => Promise<void>)[] = []
+// The pod inherits the environment: its JSC logs each compilation to its stderr.
 process.env.BUN_JSC_reportCompileTimes = '1'
-const pod = await startPod({
-  extraArgs: ['--log-level', 'warn'],
-  seed: (dataDir, baseUrl) =>
-    seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
-      for (const w of chosen) await w.seed?.(store, baseUrl)
-    }),
-})
+const { pod, publicGet, dpopGet, dispose } = await startDpopWorkloadPod(0)
 delete process.env.BUN_JSC_reportCompileTimes
 /** Thread CPU ns summed by kind: the JS thread (named after the executable), JIT workers, everything else. */
 function byKind(before: Map<string, number>, after: Map<string, number>) {
@@ -71,14 +59,7 @@ function compiled(from: number): { lines: number; top: string } {
   return { lines: lines.length, top: top.join(', ') }
 }
 try {
-  const ctx = {
-    pod: { origin: `http://127.0.0.1:${pod.port}`, baseUrl: pod.baseUrl },
-    bare: { origin: 'http://127.0.0.1:9' },
-    tempDir: () => mkdtempSync(join(scratch, 'w-')),
-    onCleanup: (fn: () => Promise<void>) => void cleanups.push(fn),
-    concurrency: 32,
-  }
-  const ops = [await chosen[0]!.prepare(ctx), await chosen[1]!.prepare(ctx)]
+  const ops = [publicGet, dpopGet]
   const total = [0, 0]
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [i, op] of ops.entries()) {
@@ -95,7 +76,5 @@ try {
     }
   }
 } finally {
-  for (const fn of cleanups) await fn()
-  await pod.dispose()
-  rmSync(scratch, { recursive: true, force: true })
+  await dispose()
 }

@@ -8,17 +8,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { seedPublicContainer } from '../e2e/seed-store.ts'
-import { startPod } from '../e2e/start-server.ts'
 import { runLoad, type Operation } from './load.ts'
 import { paced } from './dpop-cpu-bound.ts'
+import { startDpopWorkloadPod } from './dpop-workload-pod.ts'
 import { mainThreadNanoseconds, nanosecondsBetween, threadNanoseconds } from './process-cpu.ts'
-import { BENCH_CONTAINER, WORKLOADS } from './workloads.ts'
 
 const ROUNDS = Number(process.argv[2] ?? 7)
 const withPerf = process.argv.includes('--perf')
 const ROUND_MS = 700
-const chosen = ['public GET 1 KB Turtle', 'DPoP GET 1 KB Turtle (owner)'].map(name => WORKLOADS.find(w => w.name === name)!)
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!
 
 interface Arm {
@@ -27,15 +24,9 @@ interface Arm {
   readonly rps: number[]
 }
 
+/** Where `--perf` keeps its recordings. */
 const scratch = mkdtempSync(join(tmpdir(), 'solopod-rate-matched-'))
-const cleanups: (() => Promise<void>)[] = []
-const pod = await startPod({
-  extraArgs: ['--log-level', 'warn'],
-  seed: (dataDir, baseUrl) =>
-    seedPublicContainer(dataDir, baseUrl, BENCH_CONTAINER, ['Read', 'Write'], async store => {
-      for (const w of chosen) await w.seed?.(store, baseUrl)
-    }),
-})
+const { pod, publicGet, dpopGet, dispose } = await startDpopWorkloadPod(2000)
 const pid = pod.proc.pid
 async function measure(op: Operation, into: Arm): Promise<number> {
   const t0 = threadNanoseconds(pid)
@@ -48,15 +39,6 @@ async function measure(op: Operation, into: Arm): Promise<number> {
   return r.rps
 }
 try {
-  const ctx = {
-    pod: { origin: `http://127.0.0.1:${pod.port}`, baseUrl: pod.baseUrl },
-    bare: { origin: 'http://127.0.0.1:9' },
-    tempDir: () => mkdtempSync(join(scratch, 'w-')),
-    onCleanup: (fn: () => Promise<void>) => void cleanups.push(fn),
-    concurrency: 32,
-  }
-  for (const w of chosen) await runLoad(await w.prepare(ctx), { concurrency: 32, durationMs: 2000, warmupMs: 0 })
-  const [publicGet, dpopGet] = [await chosen[0]!.prepare(ctx), await chosen[1]!.prepare(ctx)]
   const arms: [string, Arm][] = [
     ['DPoP GET', { us: [], js: [], rps: [] }],
     ["public GET at the DPoP GET's rate", { us: [], js: [], rps: [] }],
@@ -80,8 +62,7 @@ try {
       () => publicGet,
     )
 } finally {
-  for (const fn of cleanups) await fn()
-  await pod.dispose()
+  await dispose()
   rmSync(scratch, { recursive: true, force: true })
 }
 
