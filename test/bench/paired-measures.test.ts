@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from 'bun:test'
 import { formatNotifications, type NotificationsResult, type PairedPutRound } from './notifications.ts'
-import { formatLargeFiles, type LargeFilesResult, type PairedDownload } from './large-files.ts'
+import { formatLargeFiles, type LargeFilesResult, type PairedDownload, type PairedUpload } from './large-files.ts'
 import type { LoadResult } from './load.ts'
 
 const load = (rps: number): LoadResult => ({ requests: rps, failures: 0, seconds: 1, rps, p50Ms: 10, p99Ms: 20 })
@@ -53,7 +53,7 @@ describe('the paired PUT-with-subscribers measure', () => {
   })
 })
 
-function largeFiles(pairedDownload: PairedDownload[]): LargeFilesResult {
+function largeFiles(pairedDownload: PairedDownload[], pairedUpload: PairedUpload[] = []): LargeFilesResult {
   return {
     mib: 256,
     uploadMbps: 100,
@@ -71,6 +71,7 @@ function largeFiles(pairedDownload: PairedDownload[]): LargeFilesResult {
     bareDownloadMbps: 300,
     cpuMsPerMib: { podUpload: 2, bareUpload: 1.5, sha256: 0.6, podDownload: 0.12, bareDownload: 0.15, curlDownload: 1.2, fetchDownload: 1.5 },
     pairedDownload,
+    pairedUpload,
   }
 }
 
@@ -82,6 +83,27 @@ describe('the paired large-file download measure', () => {
     expect(paired).toContain('ratios 0.40, 0.90, 0.82, 2.00, 0.85, median 0.85× (aim ≥ 0.8×: met)')
     expect(paired).toContain('pod median 1.00× of it')
     expect(lines.find(l => l.includes('download from disk 300 MB/s'))).toContain('0.50× (aim ≥ 0.8×: not met)')
+  })
+})
+
+describe('the paired large-file upload measure', () => {
+  test('judges the aim on the median of the rounds’ ratios, prints the loopback ceiling beside it and keeps the line before', () => {
+    const round = (podMbps: number, writerMbps: number, drainMbps: number): PairedUpload => ({
+      podMbps,
+      podCpuMs: 1.9,
+      podJsThreadCpuMs: 1.2,
+      writerMbps,
+      drainMbps,
+    })
+    const lines = formatLargeFiles(largeFiles([], [round(500, 1000, 800), round(900, 1000, 1000), round(700, 1000, 900)]))
+    const paired = lines.find(l => l.includes('alternating rounds'))!
+    expect(paired).toContain('ratios 0.50, 0.90, 0.70, median 0.70× (aim ≥ 0.8×: not met)')
+    expect(paired).toContain('of it its JS thread 1.20, 1.20, 1.20')
+    // the ceiling: 800/1000, 1000/1000, 900/1000 → 0.90; the pod against it: 0.625, 0.9, 0.78 → 0.78
+    expect(paired).toContain('median 0.90× of the writer')
+    expect(paired).toContain('the pod median 0.78× of it')
+    expect(lines.find(l => l.includes('upload 100 MB/s vs Bun file writer'))).toContain('0.50× (aim ≥ 0.8×: not met)')
+    expect(lines.some(l => l.includes('rounds in turn'))).toBe(false)
   })
 })
 
