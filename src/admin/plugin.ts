@@ -42,7 +42,7 @@ function publicRoutes(deps: Deps) {
       .onError(({ code, error, request }) => renderError(request, fromFramework(code, error), err => errorPage(err)))
       // Clients validate a grant before they send it
       .get(ADMIN_PATHS.grantSchema, () => grantSchemaResponse())
-      .get(ADMIN_PATHS.dashboardScript, () => dashboardScript())
+      .get(ADMIN_PATHS.dashboardScript, ({ request }) => dashboardScript(request))
       .get(SETUP_PATH, ({ request, query }) => pageOrError(SETUP_PATH, () => setup.showSetup(query.token, request.headers.get('cookie')), SETUP_NEXT), {
         query: t.Object({ token: t.Optional(t.String()) }),
       })

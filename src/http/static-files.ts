@@ -53,6 +53,7 @@ export const bundleName = (entry: ScriptEntry) => entry.replace(/\.ts$/, '.js')
 export const BUILT_UI_DIR = join(import.meta.dir, '..', '..', 'dist', 'ui', 'static')
 
 const bundles = new Map<ScriptEntry, Promise<string>>()
+const versions = new Map<ScriptEntry, Promise<string>>()
 
 /**
  * The bundled script of `entry`, as the build step wrote it: embedded in the executable, or from
@@ -72,4 +73,18 @@ export function readBundle(entry: ScriptEntry): Promise<string> {
 export function unbuiltScripts(dir = BUILT_UI_DIR): string[] {
   if (Bun.isStandaloneExecutable) return []
   return SCRIPT_ENTRIES.filter(e => !existsSync(join(dir, bundleName(e))))
+}
+
+/**
+ * A short digest of `entry`'s bundle (16 hex digits of its SHA-256): pages name the script with it (`?v=`), so a
+ * browser can keep the script for good and still picks up a new version with the next page.
+ */
+export function bundleVersion(entry: ScriptEntry): Promise<string> {
+  let v = versions.get(entry)
+  if (!v) {
+    v = readBundle(entry).then(text => new Bun.CryptoHasher('sha256').update(text).digest('hex').slice(0, 16))
+    versions.set(entry, v)
+    v.catch(() => versions.delete(entry))
+  }
+  return v
 }

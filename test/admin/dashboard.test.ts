@@ -63,12 +63,36 @@ describe('the dashboard page', () => {
     expect(csp).toContain("default-src 'none'")
     expect(csp).toContain("frame-ancestors 'none'")
     const page = await res.text()
-    expect(page).toContain(`<script type="module" src="${BASE}/.admin/app.js"></script>`)
+    // the script by its bundle's version (the policy above names its path: a source expression has no query)
+    expect(page).toMatch(new RegExp(`<script type="module" src="${BASE}/\\.admin/app\\.js\\?v=[0-9a-f]{16}"></script>`))
     // one dashboard: the page itself lists the root's items and links every section, with or without script
     expect(page).toContain('<h1>Your files</h1>')
     expect(page).toContain('href="/.admin/files?path=%2Fprofile%2F"')
     for (const href of ['/.admin/files', '/.admin/sessions', '/.admin/profile', '/.admin/backup', '/.admin/grants', '/.admin/keys'])
       expect(page).toContain(`href="${href}"`)
+  })
+  test('the script named by its version is kept for good; by its path alone, or an old version, it is revalidated (ETag, 304)', async () => {
+    const page = await (await pod.request('/.admin/', { headers: { cookie: owner.header() } })).text()
+    const version = /app\.js\?v=([0-9a-f]{16})/.exec(page)?.[1]
+    expect(version).toBeDefined()
+    const current = await pod.request(`/.admin/app.js?v=${version}`)
+    expect(current.status).toBe(200)
+    expect(current.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(current.headers.get('etag')).toBe(`"${version}"`)
+    const body = await current.text()
+    // the version is the bundle's own digest: another bundle, another URL
+    expect(new Bun.CryptoHasher('sha256').update(body).digest('hex').slice(0, 16)).toBe(version!)
+    for (const path of ['/.admin/app.js', '/.admin/app.js?v=0000000000000000']) {
+      const res = await pod.request(path)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('cache-control')).toBe('no-cache')
+      expect(await res.text()).toBe(body)
+      const again = await pod.request(path, { headers: { 'if-none-match': `W/"x", "${version}"` } })
+      expect(again.status).toBe(304)
+      expect(again.headers.get('etag')).toBe(`"${version}"`)
+      expect(await again.text()).toBe('')
+    }
+    expect((await pod.request('/.admin/app.js', { headers: { 'if-none-match': '"0000000000000000"' } })).status).toBe(200)
   })
   test('the script is one bundle: no import left, nothing loaded from elsewhere', async () => {
     const res = await pod.request('/.admin/app.js')
