@@ -339,7 +339,14 @@ export async function benchLargeFiles(opts: { print?: boolean; mib?: number } = 
     // Every page an earlier write left in the page cache dropped (the pod's files are synced, so their pages are
     // clean), and the writer's file removed: the next arm writes into memory just freed, whichever it is.
     const freeWrittenPages = () => {
-      for (const file of blobFiles(pod.dataDir)) evictFromCache(file)
+      for (const file of blobFiles(pod.dataDir)) {
+        try {
+          evictFromCache(file)
+        } catch (err) {
+          // a replaced file the pod removed (30 s after its upload) between the listing and the open
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+        }
+      }
       rmSync(fresh, { force: true })
     }
     freeWrittenPages()
