@@ -4,9 +4,9 @@ import { bundleVersion, readBundle } from '../http/static-files.ts'
 
 const ENTRY = 'admin/app.ts'
 
-/** Where the owner's pages load the dashboard's script from: its path, and the version of the bundle as a query. */
-export async function dashboardScriptUrl(baseUrl: string, path: string): Promise<string> {
-  return `${baseUrl}${path}?v=${await bundleVersion(ENTRY)}`
+/** Where the owner's pages load the dashboard's script from: its URL with the bundle's version as a query. */
+export async function versionedScriptUrl(scriptUrl: string): Promise<string> {
+  return `${scriptUrl}?v=${await bundleVersion(ENTRY)}`
 }
 
 /**

@@ -8,7 +8,7 @@ import { csrfTokenFor } from '../http/csrf.ts'
 import { html, renderPage, type NextSteps, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { dashboardWho } from './dashboard-header.ts'
-import { dashboardScriptUrl } from './dashboard.ts'
+import { versionedScriptUrl } from './dashboard.ts'
 
 const SECTIONS = [
   { href: ADMIN_PATHS.files, label: 'Files' },
@@ -48,7 +48,6 @@ export async function renderOwnerPage(deps: PageDeps, cookieHeader: string | nul
   const nav = html`<ul class="dash-nav">${SECTIONS.map(s => html`<li><a href="${s.href}"${s.href === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul>`
   // The policy names the script's path (a source expression has no query); the page, its current version.
   const script = baseUrl + ADMIN_PATHS.dashboardScript
-  const scriptUrl = await dashboardScriptUrl(baseUrl, ADMIN_PATHS.dashboardScript)
   return renderPage(
     'admin/page.html',
     page.heading,
@@ -57,7 +56,7 @@ export async function renderOwnerPage(deps: PageDeps, cookieHeader: string | nul
       nav,
       csrf: token,
       base: baseUrl,
-      script: scriptUrl,
+      script: await versionedScriptUrl(script),
       who: await dashboardWho(deps, token),
       notice: page.notice ? html`<p class="notice" role="status">${page.notice}</p>` : undefined,
       body: page.body(token),
