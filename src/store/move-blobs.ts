@@ -128,8 +128,10 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
     }
     // Resumable uploads with parts in the old bucket come home first: after the switch nothing reads those parts.
     // They take this disk too, and the copies meanwhile took some of it.
-    const carrying = to.remote ? 0 : partialBytes(from)
-    if (!to.remote && to.freeBytes() - carrying < o.reserveBytes) throw noRoom(to, o.reserveBytes, 'the move stays resumable', carrying)
+    if (!to.remote) {
+      const carrying = partialBytes(from)
+      if (to.freeBytes() - carrying < o.reserveBytes) throw noRoom(to, o.reserveBytes, 'the move stays resumable', carrying)
+    }
     const carried = await blobs.carryPartials()
     if (carried > 0) o.progress(`carried ${carried} resumable uploads in progress to the data directory`)
     state = { ...state, phase: 'deleting' }
