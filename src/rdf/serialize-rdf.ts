@@ -12,8 +12,6 @@ import { inStatementOrder } from './statement-order.ts'
 import { DID_V1_CONTEXT, JWS_2020_V1_CONTEXT, loadBundledContext, loadJsonLd } from './jsonld-contexts.ts'
 
 const RDF_JSON = RDF('JSON')
-// Written as `a` (Turtle §2.4), so it needs no prefix.
-const RDF_TYPE = RDF('type')
 // Stands in for rdf:JSON on a literal that is not JSON, which jsonld.js would refuse to write.
 const UNPARSED_JSON = 'urn:solopod:unparsed-rdf-json'
 
@@ -85,15 +83,36 @@ const writeTurtle = (quads: readonly Quad[], baseIRI: string, own?: Record<strin
 
 /**
  * Turtle or TriG with `@base` (so the document means the same when saved or served elsewhere) and
- * only the prefixes the text uses. The prefixes go in after the base line, where n3's writer puts
- * those given to its constructor, once `usedPrefixes` has asked this writer's base which IRIs it
- * writes relative.
+ * only the prefixes the text uses. The statements are written once, by a writer that knows every
+ * candidate prefix (the document's own and the standard ones) but declares none; it notes each prefix
+ * it writes a name with, and the declarations of those are put before the statements, in the lines
+ * n3's writer gives prefixes handed to it. An IRI is written with the first candidate whose namespace
+ * it completes (n3's matcher), and the used ones keep the candidates' order, so the text is the same
+ * as that of a writer given only the used prefixes.
  */
 function writeWithPrefixes(quads: readonly Quad[], format: 'Turtle' | 'TriG', baseIRI: string, own?: Record<string, string>): string {
-  const writer = new Writer({ format, ...(baseIRI ? { baseIRI, writeBase: true } : {}) })
-  writer.addPrefixes(usedPrefixes(quads, own, (writer as unknown as TermEncoder)._baseIri))
-  return write(writer, quads)
+  const { matcher, prefixes } = matcherFor(own)
+  const writer = new Writer({ format, ...(baseIRI ? { baseIRI } : {}) }) as unknown as WriterInternals
+  writer._prefixIRIs = matcher._prefixIRIs
+  writer._prefixRegex = matcher._prefixRegex
+  writer._hasPrefixes = true
+  const used = new Set<string>()
+  const encodeIri = writer._encodeIriOrBlank
+  writer._encodeIriOrBlank = function (this: WriterInternals, t: Term) {
+    const written = encodeIri.call(this, t)
+    // `<…>`, or a blank node; else a prefixed name (what n3 writes of a registered namespace or of an IRI already written so)
+    if (t.termType === 'NamedNode' && written.charCodeAt(0) !== LESS_THAN) used.add(written.slice(0, written.indexOf(':')))
+    return written
+  }
+  const statements = write(writer as unknown as Writer, quads)
+  let head = baseIRI ? `@base <${baseIRI}>.\n` : ''
+  let declared = ''
+  for (const [name, ns] of Object.entries(prefixes)) if (used.has(name)) declared += `@prefix ${name}: <${ns}>.\n`
+  if (declared) head += `${declared}\n`
+  return head + statements
 }
+
+const LESS_THAN = 0x3c
 
 const inDefaultGraph = (q: Quad): Quad => (q.graph.termType === 'DefaultGraph' ? q : DataFactory.quad(q.subject, q.predicate, q.object))
 
@@ -108,66 +127,37 @@ function candidates(own: Record<string, string> = {}): Record<string, string> {
   return out
 }
 
-/** What of n3's Writer (n3 2.x) decides how a term is written: its two encoders and its base. */
-interface TermEncoder {
+/**
+ * What of n3's Writer (n3 2.x) this module uses beyond its API: how it writes an IRI, and its prefix
+ * matcher (the namespaces by IRI, and one regular expression over all of them, built on first use).
+ */
+interface WriterInternals {
   _encodeIriOrBlank(t: Term): string
-  _encodeLiteral(t: Term): string
-  _baseIri?: { toRelative(iri: string): string }
+  _prefixIRIs: Record<string, string>
+  _prefixRegex: RegExp | null
+  _hasPrefixes: boolean
+  _createPrefixRegex(): RegExp
 }
 
 /**
- * Writers that only encode terms, one per set of a document's own prefixes (most documents have
- * none, or the few of one app). Building one costs more than encoding a small document's terms
- * (n3 escapes every prefix IRI for its matcher), and they hold no base, so any document can use
- * them: the bound is a memory bound, the answer the same with or without the memo.
+ * Prefix matchers, one per set of a document's own prefixes (most documents have none, or the few of
+ * one app). Building one costs more than writing a small document (n3 escapes every prefix IRI and
+ * compiles one expression of them all), and it holds no state of a text (its expression has no `g`
+ * flag), so every writer of these candidates shares it: the bound is a memory bound, the text the same
+ * with or without the memo.
  */
-const PROBES = 64
-interface Probe {
-  readonly encoder: TermEncoder
+const MATCHERS = 64
+interface Matcher {
+  readonly matcher: Pick<WriterInternals, '_prefixIRIs' | '_prefixRegex'>
   readonly prefixes: Record<string, string>
 }
-const probes = forgetWhenIdle(new LruCache<string, Probe>(PROBES))
-const probeFor = (own: Record<string, string> = {}): Probe =>
-  probes.memo(JSON.stringify(own), () => {
+const matchers = forgetWhenIdle(new LruCache<string, Matcher>(MATCHERS))
+const matcherFor = (own: Record<string, string> = {}): Matcher =>
+  matchers.memo(JSON.stringify(own), () => {
     const prefixes = candidates(own)
-    return { encoder: new Writer({ format: 'Turtle', prefixes }) as unknown as TermEncoder, prefixes }
+    const writer = new Writer({ format: 'Turtle', prefixes }) as unknown as WriterInternals
+    return { matcher: { _prefixIRIs: writer._prefixIRIs, _prefixRegex: writer._createPrefixRegex() }, prefixes }
   })
-
-/**
- * Only the prefixes the written text will use: n3's writer is asked how it would write each
- * distinct IRI (base-relative, prefixed name or `<…>`) and each literal (`5`, `"x"@en` and
- * plain strings carry no datatype), so no `xsd:` is declared for numbers, and no prefix for
- * IRIs that come out relative to the base. As n3 does, an IRI is made relative first, then
- * matched against the prefixes; the probe holds no base, so `base` (the writer's) does the first step.
- */
-function usedPrefixes(quads: readonly Quad[], own: Record<string, string> | undefined, base: TermEncoder['_baseIri']): Record<string, string> {
-  const { encoder: probe, prefixes } = probeFor(own)
-  const seen = new Set<string>()
-  const names = new Set<string>()
-  const visitIri = (t: Term) => {
-    if (seen.has(t.value)) return
-    seen.add(t.value)
-    const written = probe._encodeIriOrBlank(base ? DataFactory.namedNode(base.toRelative(t.value)) : t)
-    if (!written.startsWith('<')) names.add(written.slice(0, written.indexOf(':')))
-  }
-  const visit = (t: Term) => {
-    if (t.termType === 'NamedNode') visitIri(t)
-    else if (t.termType === 'Literal' && !t.language) {
-      // A literal's value is escaped, so the last `"^^` is where its written datatype begins.
-      const written = probe._encodeLiteral(t)
-      if (written.lastIndexOf('"^^') >= 0) visitIri(t.datatype)
-    } else if (t.termType === 'Quad') for (const part of [t.subject, t.predicate, t.object]) visit(part)
-  }
-  for (const q of quads) {
-    visit(q.subject)
-    if (q.predicate.value !== RDF_TYPE) visit(q.predicate)
-    visit(q.object)
-    visit(q.graph)
-  }
-  const chosen: Record<string, string> = {}
-  for (const [name, ns] of Object.entries(prefixes)) if (names.has(name)) chosen[name] = ns
-  return chosen
-}
 
 /** HttpSig key documents are served in the shape DID/JWS-2020 tools read: these two contexts, in this order. */
 const KEY_DOCUMENT_CONTEXT = [DID_V1_CONTEXT, JWS_2020_V1_CONTEXT]
@@ -224,14 +214,12 @@ function restoreUnparsedJson(value: unknown): unknown {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, restoreUnparsedJson(v)]))
 }
 
-const utf8 = new TextEncoder()
-
 /** stat:size of an RDF document: the byte length of the Turtle a GET serves (whatever syntax was written). */
 export function turtleByteLength(quads: readonly Quad[], baseIRI: string, prefixes?: Record<string, string>): number {
-  return utf8.encode(writeTurtle(quads, baseIRI, prefixes)).byteLength
+  return Buffer.byteLength(writeTurtle(quads, baseIRI, prefixes), 'utf8')
 }
 
 /** stat:size of a document with named graphs: the byte length of the TriG a GET serves it in by default. */
 export function trigByteLength(quads: readonly Quad[], baseIRI: string, prefixes?: Record<string, string>): number {
-  return utf8.encode(writeWithPrefixes(inStatementOrder(quads), 'TriG', baseIRI, prefixes)).byteLength
+  return Buffer.byteLength(writeWithPrefixes(inStatementOrder(quads), 'TriG', baseIRI, prefixes), 'utf8')
 }

@@ -83,7 +83,7 @@ describe('Turtle', () => {
   })
 
   test('an IRI that comes out relative to this base declares no prefix, whatever base the last document had', async () => {
-    // The prefix matchers are kept between calls (serialize-rdf.ts PROBES); the base must not be.
+    // The prefix matchers are kept between calls (serialize-rdf.ts MATCHERS); the base must not be.
     const name = quad(namedNode('http://xmlns.com/foaf/0.1/card#me'), namedNode('http://xmlns.com/foaf/0.1/name'), literal('A'))
     const inFoaf = 'http://xmlns.com/foaf/0.1/card'
     expect(await serializeRdf([name], 'text/turtle', inFoaf)).toBe(`@base <${inFoaf}>.\n<#me> <name> "A".\n`)
@@ -103,6 +103,63 @@ describe('Turtle', () => {
   test('writes absolute IRIs when there is no base', async () => {
     const q = quad(namedNode('http://e/s'), namedNode('http://e/p'), namedNode('http://e/o'))
     expect(await serializeRdf([q], 'text/turtle', '')).toBe('<http://e/s> <http://e/p> <http://e/o>.\n')
+  })
+})
+
+describe('Turtle: the prefixes declared, the text written once', () => {
+  /** The prefixes a text declares, as n3 reads them back. */
+  const declared = (text: string) => {
+    const prefixes: Record<string, string> = {}
+    new Parser({ format: 'text/turtle' }).parse(text.replace(/^@base <[^>]*>\.\n/, ''), null, (name, ns) => {
+      prefixes[name] = ns.value
+    })
+    return prefixes
+  }
+  /** What n3's writer, given exactly those prefixes, writes of the same statements in the same order. */
+  const writtenWith = (quads: readonly Quad[], prefixes: Record<string, string>) => {
+    let out = ''
+    const w = new Writer({ format: 'Turtle', baseIRI: BASE, writeBase: true, prefixes })
+    w.addQuads(quads as Quad[])
+    w.end((_, text: string) => {
+      out = text
+    })
+    return out
+  }
+  const ex = (local: string) => namedNode(`http://ex.org/${local}`)
+  const documents: [string, Quad[], Record<string, string>?][] = [
+    [
+      'nested namespaces: the longer one where the shorter leaves a slash',
+      [quad(ex('s'), ex('sub/p'), ex('o'))],
+      { a: 'http://ex.org/', b: 'http://ex.org/sub/' },
+    ],
+    ['a prefix used only by a datatype', [quad(ex('s'), ex('p'), literal('2026-01-01', namedNode('http://www.w3.org/2001/XMLSchema#date')))]],
+    [
+      'numbers and strings need no xsd:',
+      [quad(ex('s'), ex('p'), literal('5', namedNode('http://www.w3.org/2001/XMLSchema#integer'))), quad(ex('s'), ex('q'), literal('x'))],
+    ],
+    ['no prefix at all', [quad(namedNode(`${BASE}#a`), namedNode('http://nowhere.example/p'), literal('x'))]],
+  ]
+  test.each(documents)('%s: the same text as a writer given only the prefixes declared', async (_, quads, own) => {
+    const text = await serializeRdf(quads, 'text/turtle', BASE, own)
+    expect(text).toBe(writtenWith(quads, declared(text)))
+    expect(await canonical(await parseRdf(text, 'text/turtle', BASE))).toBe(await canonical(quads))
+  })
+
+  test('declares what the statements use and nothing else, the document’s own first', async () => {
+    const quads = [
+      quad(ex('s'), ex('sub/p'), literal('1', namedNode('http://www.w3.org/2001/XMLSchema#date'))),
+      quad(ex('s'), namedNode(RDF('type')), ex('sub/T')),
+    ]
+    const text = await serializeRdf(quads, 'text/turtle', BASE, { c: 'http://unused.example/', b: 'http://ex.org/sub/', a: 'http://ex.org/' })
+    expect(Object.keys(declared(text))).toEqual(['b', 'a', 'xsd'])
+    expect(text).toEndWith('\n\na:s a b:T;\n    b:p "1"^^xsd:date.\n')
+  })
+
+  test('the text does not depend on the order the statements come in', async () => {
+    const { triples, prefixes } = await parseRdfDocument(PROFILE, 'text/turtle', BASE)
+    const served = await serializeRdf(triples, 'text/turtle', BASE, prefixes)
+    expect(await serializeRdf([...triples].reverse(), 'text/turtle', BASE, prefixes)).toBe(served)
+    expect(turtleByteLength([...triples].reverse(), BASE, prefixes)).toBe(new TextEncoder().encode(served).byteLength)
   })
 })
 
