@@ -13,4 +13,6 @@ export const Parser = (require('n3/lib/N3Parser.js') as { default: typeof N3.Par
 export type Parser = N3.Parser
 export const Writer = (require('n3/lib/N3Writer.js') as { default: typeof N3.Writer }).default
 export type Writer = N3.Writer
+export const BaseIRI = (require('n3/lib/BaseIRI.js') as { default: typeof N3.BaseIRI }).default
+export type BaseIRI = N3.BaseIRI
 export type { Term } from 'n3'

@@ -2,7 +2,7 @@
 
 import type { Quad, Term } from '@rdfjs/types'
 import type { JsonLdQuad, JsonLdTerm } from 'jsonld'
-import { DataFactory, Writer } from '../lib/n3.ts'
+import { BaseIRI, DataFactory, Writer } from '../lib/n3.ts'
 import { LruCache } from '../lib/lru-cache.ts'
 import { forgetWhenIdle } from '../lib/idle-caches.ts'
 import { HttpError } from '../http/errors.ts'
@@ -92,7 +92,8 @@ const writeTurtle = (quads: readonly Quad[], baseIRI: string, own?: Record<strin
  */
 function writeWithPrefixes(quads: readonly Quad[], format: 'Turtle' | 'TriG', baseIRI: string, own?: Record<string, string>): string {
   const { matcher, prefixes } = matcherFor(own)
-  const writer = new Writer({ format, ...(baseIRI ? { baseIRI } : {}) }) as unknown as WriterInternals
+  const writer = new Writer({ format }) as unknown as WriterInternals
+  if (baseIRI) writer._baseIri = relativeTo(baseIRI)
   writer._prefixIRIs = matcher._prefixIRIs
   writer._prefixRegex = matcher._prefixRegex
   writer._hasPrefixes = true
@@ -133,6 +134,7 @@ function candidates(own: Record<string, string> = {}): Record<string, string> {
  */
 interface WriterInternals {
   _encodeIriOrBlank(t: Term): string
+  _baseIri?: BaseIRI
   _prefixIRIs: Record<string, string>
   _prefixRegex: RegExp | null
   _hasPrefixes: boolean
@@ -158,6 +160,15 @@ const matcherFor = (own: Record<string, string> = {}): Matcher =>
     const writer = new Writer({ format: 'Turtle', prefixes }) as unknown as WriterInternals
     return { matcher: { _prefixIRIs: writer._prefixIRIs, _prefixRegex: writer._createPrefixRegex() }, prefixes }
   })
+
+/**
+ * What makes IRIs relative to a base, one per base: n3 compiles an expression of the base's segments on
+ * first use, dearer than writing a small document's IRIs with it. It keeps nothing of a text, so every
+ * writer with that base shares it; the documents written most (the ones saved again and again) keep theirs.
+ */
+const BASES = 256
+const bases = forgetWhenIdle(new LruCache<string, BaseIRI>(BASES))
+const relativeTo = (base: string): BaseIRI => bases.memo(base, () => new BaseIRI(base))
 
 /** HttpSig key documents are served in the shape DID/JWS-2020 tools read: these two contexts, in this order. */
 const KEY_DOCUMENT_CONTEXT = [DID_V1_CONTEXT, JWS_2020_V1_CONTEXT]
