@@ -88,7 +88,8 @@ const writeTurtle = (quads: readonly Quad[], baseIRI: string, own?: Record<strin
  * it writes a name with, and the declarations of those are put before the statements, in the lines
  * n3's writer gives prefixes handed to it. An IRI is written with the first candidate whose namespace
  * it completes (n3's matcher), and the used ones keep the candidates' order, so the text is the same
- * as that of a writer given only the used prefixes.
+ * as that of a writer given only the used prefixes. An IRI whose text merely looks like a prefixed name
+ * is written whole, `<…>`, so that the text reads back as the statements stored.
  */
 function writeWithPrefixes(quads: readonly Quad[], format: 'Turtle' | 'TriG', baseIRI: string, own?: Record<string, string>): string {
   const { matcher, prefixes } = matcherFor(own)
@@ -101,9 +102,20 @@ function writeWithPrefixes(quads: readonly Quad[], format: 'Turtle' | 'TriG', ba
   const encodeIri = writer._encodeIriOrBlank
   writer._encodeIriOrBlank = function (this: WriterInternals, t: Term) {
     const written = encodeIri.call(this, t)
-    // `<…>`, or a blank node; else a prefixed name (what n3 writes of a registered namespace or of an IRI already written so)
-    if (t.termType === 'NamedNode' && written.charCodeAt(0) !== LESS_THAN) used.add(written.slice(0, written.indexOf(':')))
-    return written
+    if (t.termType !== 'NamedNode' || written.charCodeAt(0) === LESS_THAN) return written
+    const name = written.slice(0, written.indexOf(':'))
+    if (Object.hasOwn(prefixes, name) && prefixes[name] + written.slice(name.length + 1) === t.value) {
+      used.add(name)
+      return written
+    }
+    // n3 writes an IRI that already reads as a prefixed name (`<acl:Read>`, an IRI of the scheme `acl`) as it is:
+    // read back under the declared prefix it would name that namespace's term, another IRI than the one stored.
+    this._hasPrefixes = false
+    try {
+      return encodeIri.call(this, t)
+    } finally {
+      this._hasPrefixes = true
+    }
   }
   const statements = write(writer as unknown as Writer, quads)
   let head = baseIRI ? `@base <${baseIRI}>.\n` : ''

@@ -155,6 +155,21 @@ describe('Turtle: the prefixes declared, the text written once', () => {
     expect(text).toEndWith('\n\na:s a b:T;\n    b:p "1"^^xsd:date.\n')
   })
 
+  test.each([
+    ['text/turtle', 'text/turtle'],
+    ['application/trig', 'application/trig'],
+  ])('an IRI that merely looks like a prefixed name (`<acl:Read>`) is written whole: %s reads back as stored', async (type, format) => {
+    const quads = [
+      quad(ex('s'), namedNode('acl:mode'), namedNode('acl:Read')),
+      quad(ex('s'), namedNode(RDF('type')), namedNode('http://www.w3.org/ns/auth/acl#Authorization')),
+    ]
+    const text = await serializeRdf(quads, type, BASE)
+    expect(text).toContain('<acl:mode> <acl:Read>')
+    expect(text).toContain('a acl:Authorization')
+    const again = new Parser({ format, baseIRI: BASE }).parse(text)
+    expect(await canonical(again)).toBe(await canonical(quads))
+  })
+
   test('the text does not depend on the order the statements come in', async () => {
     const { triples, prefixes } = await parseRdfDocument(PROFILE, 'text/turtle', BASE)
     const served = await serializeRdf(triples, 'text/turtle', BASE, prefixes)

@@ -76,4 +76,16 @@ describe('document prefixes', () => {
     const listing = await getTurtle('/d/')
     expect(listing).toContain(`stat:size ${served}.`)
   })
+
+  test('an IRI written as `<acl:Read>` (the scheme acl, not the ACL term) reads back as the IRI stored', async () => {
+    // n3 writes such an IRI as it is, which under `@prefix acl:` would read as acl:Read, a mode this document does not name
+    const doc = '@prefix acl: <http://www.w3.org/ns/auth/acl#>.\n<#a> acl:mode <acl:Read>; <foaf:name> "x"; acl:agent <#me>.'
+    expect((await put('/d/typo', doc)).status).toBe(201)
+    const text = await getTurtle('/d/typo')
+    expect(text).toContain('acl:mode <acl:Read>')
+    expect(text).toContain('<foaf:name> "x"')
+    expect(prefixLines(text)).toEqual(['@prefix acl: <http://www.w3.org/ns/auth/acl#>.'])
+    expect(sameGraph(text, doc, `${pod.base}/d/typo`)).toBe(true)
+    expect(await getTurtle('/d/')).toContain(`stat:size ${new TextEncoder().encode(text).byteLength}.`)
+  })
 })
