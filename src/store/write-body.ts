@@ -57,20 +57,33 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
   const reader = body instanceof ReadableStream ? body.getReader() : undefined
   const out = blockWriter(w, progress, w.limits.ownsChunks === true)
   let received = w.start
+  /** One chunk checked and handed to the writer: a promise only when a block is being written. */
+  const take = (chunk: Uint8Array): Promise<void> | undefined => {
+    const size = received + chunk.byteLength
+    if (maxBytes !== undefined && size > maxBytes) throw tooLarge(maxBytes)
+    if (size > nextCheck) {
+      if (w.freeBytes() - (size - progress.size) < reserveBytes) throw diskFull(reserveBytes)
+      nextCheck = size + CHECK_SPACE_EVERY
+    }
+    observe?.(chunk)
+    received = size
+    return out.add(chunk)
+  }
+  const reads = reader ? streamReads(reader, signal) : undefined
   try {
     try {
-      for await (const chunk of reader ? readAll(reader, signal) : (body as AsyncIterable<Uint8Array>)) {
-        if (!reader && signal?.aborted) break
-        const size = received + chunk.byteLength
-        if (maxBytes !== undefined && size > maxBytes) throw tooLarge(maxBytes)
-        if (size > nextCheck) {
-          if (w.freeBytes() - (size - progress.size) < reserveBytes) throw diskFull(reserveBytes)
-          nextCheck = size + CHECK_SPACE_EVERY
+      if (reads) {
+        // A request body comes in ~30 chunks a MiB: a plain loop, not an async iterator, costs each one two promises fewer.
+        for (let chunk = await reads.next(); chunk !== undefined; chunk = await reads.next()) {
+          const adding = take(chunk)
+          if (adding) await adding
         }
-        observe?.(chunk)
-        await out.add(chunk)
-        received = size
-      }
+      } else
+        for await (const chunk of body as AsyncIterable<Uint8Array>) {
+          if (signal?.aborted) break
+          const adding = take(chunk)
+          if (adding) await adding
+        }
     } catch (err) {
       // A body that failed midway (the client went away) keeps what had arrived; a refusal writes nothing more.
       if (!(err instanceof BlobWriteError) && !out.failed) await out.finish()
@@ -83,6 +96,7 @@ export async function writeBody(body: BlobSource, w: BodyWrite, progress: { size
     if ((err as NodeJS.ErrnoException).code === 'ENOSPC') throw diskFull(reserveBytes, err)
     throw err
   } finally {
+    reads?.close()
     if (reader) void reader.cancel().catch(() => undefined)
   }
 }
@@ -152,10 +166,11 @@ function blockWriter(w: BodyWrite, progress: { size: number }, ownsChunks: boole
     get failed() {
       return failed
     },
-    async add(chunk: Uint8Array) {
+    /** Gathers `chunk`; once a block is full, writes it (the promise), else nothing to wait for. */
+    add(chunk: Uint8Array): Promise<void> | undefined {
       waiting.push(chunk)
       waitingBytes += chunk.byteLength
-      if (waitingBytes >= WRITE_BLOCK) await writeWaiting()
+      return waitingBytes >= WRITE_BLOCK ? writeWaiting() : undefined
     },
     /** Writes what is gathered and waits for every write and flush. */
     async finish() {
@@ -189,29 +204,36 @@ async function writeFully(handle: FileHandle, chunk: Uint8Array, at: number): Pr
 /**
  * The stream's chunks until `signal` aborts (another request took the upload over); after that, only those that
  * have arrived already (a read that resolves before the event loop turns), so that bytes a client sent before it
- * went away are kept, while a read waiting on the client is cancelled.
+ * went away are kept, while a read waiting on the client is cancelled. `next` answers undefined at the end.
  */
-async function* readAll(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal | undefined): AsyncIterable<Uint8Array> {
+function streamReads(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal | undefined) {
   const cancel = () => void reader.cancel().catch(() => undefined)
-  for (;;) {
-    const read = reader.read()
-    let r: Awaited<typeof read> | undefined
-    if (signal?.aborted) {
-      r = await Promise.race([read, new Promise<undefined>(resolve => setImmediate(resolve))])
-      if (r === undefined) {
-        void read.catch(() => undefined)
-        cancel()
-        return
+  let waiting = false
+  // One listener for the whole body (not one per chunk): it cancels only a read that is waiting on the client.
+  const onAbort = () => {
+    if (waiting) cancel()
+  }
+  signal?.addEventListener('abort', onAbort, { once: true })
+  return {
+    async next(): Promise<Uint8Array | undefined> {
+      const read = reader.read()
+      if (signal?.aborted) {
+        const r = await Promise.race([read, new Promise<undefined>(resolve => setImmediate(resolve))])
+        if (r === undefined) {
+          void read.catch(() => undefined)
+          cancel()
+          return undefined
+        }
+        return r.done ? undefined : r.value
       }
-    } else {
-      signal?.addEventListener('abort', cancel, { once: true })
+      waiting = true
       try {
-        r = await read
+        const r = await read
+        return r.done ? undefined : r.value
       } finally {
-        signal?.removeEventListener('abort', cancel)
+        waiting = false
       }
-    }
-    if (r === undefined || r.done) return
-    yield r.value
+    },
+    close: () => signal?.removeEventListener('abort', onAbort),
   }
 }
