@@ -83,7 +83,7 @@ describe('Turtle', () => {
   })
 
   test('an IRI that comes out relative to this base declares no prefix, whatever base the last document had', async () => {
-    // The prefix matchers are kept between calls (serialize-rdf.ts MATCHERS); the base must not be.
+    // Prefix matchers and base matchers are kept between calls (serialize-rdf.ts MATCHERS, BASES); one document's base must never write the next one's IRIs.
     const name = quad(namedNode('http://xmlns.com/foaf/0.1/card#me'), namedNode('http://xmlns.com/foaf/0.1/name'), literal('A'))
     const inFoaf = 'http://xmlns.com/foaf/0.1/card'
     expect(await serializeRdf([name], 'text/turtle', inFoaf)).toBe(`@base <${inFoaf}>.\n<#me> <name> "A".\n`)
