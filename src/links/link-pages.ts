@@ -3,6 +3,7 @@
 // path of the pod outside the link.
 
 import { html, problemBox, renderPage, type SafeHtml } from '../http/html-page.ts'
+import { localTime } from '../http/local-time.ts'
 import type { HttpError } from '../http/errors.ts'
 import type { ShareLink } from '../account/share-links.ts'
 import { canUpload } from '../account/share-links.ts'
@@ -14,8 +15,7 @@ import { readableName } from '../lib/readable-path.ts'
 
 const page = (heading: string, body: SafeHtml) => renderPage('link.html', heading, { heading, body })
 
-const expiry = (link: ShareLink) =>
-  link.expiresAt === undefined ? '' : html`<p class="hint">This link works until ${new Date(link.expiresAt).toUTCString()}.</p>`
+const expiry = (link: ShareLink) => (link.expiresAt === undefined ? '' : html`<p class="hint">This link works until ${localTime(link.expiresAt)}.</p>`)
 
 function preview(href: string, meta: ResourceMeta): SafeHtml {
   const kind = previewKind(meta.contentType)

@@ -130,7 +130,7 @@ export function editBody(path: string, text: string, etag: string, csrf: string)
 export function signInBody(returnTo: string, csrf: string, typed = ''): SafeHtml {
   return html`<p>Someone shared something on this pod with you. Sign in with your own Solid identity to see it: your pod's address or your provider's (such as <code>https://solidcommunity.net</code>), or your WebID.</p>
 <form method="post" action="${VISIT_PATHS.signIn}"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="return" value="${returnTo}">
-<label for="who">Your WebID or pod provider</label> <input id="who" name="who" value="${typed}" placeholder="https://you.example/profile/card#me" autocomplete="url" required>
+<label for="who">Your WebID or pod provider</label> <input type="text" inputmode="url" autocapitalize="off" spellcheck="false" id="who" name="who" value="${typed}" placeholder="https://you.example/profile/card#me" autocomplete="url" required>
 <p><button type="submit">Sign in with your pod</button></p></form>
 <p class="muted">You are sent to your own provider to sign in; this pod learns only your WebID. It never sees your password.</p>`
 }

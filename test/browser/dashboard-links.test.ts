@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, signInToDashboard, type RunningPod } from './harness.ts'
-import { unlabelledControls } from './page-checks.ts'
+import { unlabelledControls, unstyledFields } from './page-checks.ts'
 import jsQR from 'jsqr'
 
 /** The page's QR code as pixels (its SVG drawn on a canvas in the page), decoded by jsQR, a camera app's decoder. */
@@ -57,6 +57,7 @@ describe('a share link made on the share page, on a phone', () => {
     await page.getByLabel('Expires after').selectOption('30d')
     await page.getByLabel('Name (optional)').fill('for the campers')
     expect(await unlabelledControls(page)).toEqual([])
+    expect(await unstyledFields(page)).toEqual([])
     await screenshot(page, 'dashboard-links-form-phone')
     await page.getByRole('button', { name: 'Create link' }).click()
     const field = page.getByLabel('The link', { exact: true })

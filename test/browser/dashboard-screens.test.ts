@@ -19,7 +19,7 @@ import {
   signInToDashboard,
   gotoLeavingUnsaved,
 } from './harness.ts'
-import { textContrastFailures, unlabelledControls } from './page-checks.ts'
+import { textContrastFailures, unlabelledControls, unstyledFields } from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
 
@@ -74,10 +74,12 @@ afterAll(async () => {
   await pod?.dispose()
 }, HOOK_TIMEOUT)
 
-/** The screen as it is now: every control labelled, both colour schemes pass AA, no sideways scroll on a phone; four screenshots. */
+/** The screen as it is now: every control labelled, every field styled, both colour schemes pass AA, no sideways scroll on a phone; four screenshots. */
 async function checkScreen(p: Page, name: string): Promise<void> {
   // A label on every control (issue 13 quality bar): a <label>, aria-label(ledby), or a button's text
   expect({ screen: name, unlabelled: await unlabelledControls(p) }).toEqual({ screen: name, unlabelled: [] })
+  // Every field in the page's own look, none left with the browser's default (a number field once was)
+  expect({ screen: name, unstyled: await unstyledFields(p) }).toEqual({ screen: name, unstyled: [] })
   for (const colorScheme of ['light', 'dark'] as const) {
     await p.emulateMedia({ colorScheme })
     for (const viewport of [DESKTOP, PHONE]) {

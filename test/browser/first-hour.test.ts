@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, OWNER_PASSWORD, horizontalOverflow, newContext, screenshot, setupLink, startBrowserPod, type RunningPod } from './harness.ts'
-import { cardMargins, contrastFailures, isSplitAcrossLines, lineCount } from './page-checks.ts'
+import { cardMargins, contrastFailures, isSplitAcrossLines, lineCount, unstyledFields } from './page-checks.ts'
 import { freePort } from '../e2e/start-server.ts'
 import { s256Challenge } from '../../src/op/pkce.ts'
 
@@ -32,6 +32,7 @@ describe.each(VARIANTS)('the first hour ($name)', ({ name, viewport, colorScheme
   async function look(step: string) {
     await screenshot(page, `first-hour-${name}-${step}`)
     expect(await contrastFailures(page)).toEqual([])
+    expect(await unstyledFields(page)).toEqual([])
     expect(await horizontalOverflow(page)).toBe(0)
     const margins = await cardMargins(page)
     expect(margins.left).toBeGreaterThanOrEqual(phone ? 12 : 24)

@@ -216,3 +216,21 @@ export function unlabelledControls(page: Page): Promise<string[]> {
       .map(el => el.outerHTML.slice(0, 80)),
   )
 }
+
+/**
+ * Visible fields a person types or picks into (text, number, password, url, search, file, select, textarea) that kept
+ * the browser's default look where the page's own fields have theirs: a padding under 4 px or square corners (the
+ * default number field, 1 px padding and an inset border, looked broken beside the styled ones).
+ */
+export function unstyledFields(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('input, select, textarea')]
+      .filter(el => !['checkbox', 'radio', 'hidden', 'submit', 'button', 'color', 'range'].includes((el as HTMLInputElement).type))
+      .filter(el => el.getBoundingClientRect().width > 0)
+      .filter(el => {
+        const s = getComputedStyle(el)
+        return Number.parseFloat(s.paddingLeft) < 4 || Number.parseFloat(s.borderTopLeftRadius) === 0
+      })
+      .map(el => el.outerHTML.slice(0, 80)),
+  )
+}

@@ -18,6 +18,7 @@ import {
   startBrowserPod,
   type RunningPod,
 } from './harness.ts'
+import { unstyledFields } from './page-checks.ts'
 
 setDefaultTimeout(60_000)
 let alicePod: RunningPod
@@ -108,6 +109,8 @@ describe('Bob, in a fresh browser', () => {
     visitor = await bob.newPage()
     await visitor.goto(link)
     await visitor.getByRole('heading', { name: 'Sign in to see what is shared with you' }).waitFor()
+    // The first field a person a link was sent to sees: in the page's look, not the browser's bare default
+    expect(await unstyledFields(visitor)).toEqual([])
     await screenshot(visitor, 'visitor-sign-in')
     await visitor.getByLabel('Your WebID or pod provider').fill(bobWebId())
     await visitor.getByRole('button', { name: 'Sign in with your pod' }).click()

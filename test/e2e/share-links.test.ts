@@ -179,6 +179,11 @@ describe('an upload-only link (a file drop)', () => {
     const page = await res.text()
     expect(page).toContain('enctype="multipart/form-data"')
     expect(page).not.toContain('existing.txt')
+    // Its end in the words of every other date a person reads on the pod's pages, not an HTTP date
+    expect(page).toMatch(
+      /This link works until <time datetime="[\d-]+T[\d:.]+Z"><span class="nowrap">\d{1,2} [A-Z][a-z]{2} \d{4}<\/span> <span class="nowrap">\d\d:\d\d \w+<\/span><\/time>\./,
+    )
+    expect(page).not.toContain('GMT')
   })
 
   test('a raw body with a Slug lands as a new file, never replacing one', async () => {
