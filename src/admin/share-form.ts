@@ -24,7 +24,7 @@ export interface ShareFormTarget {
 export function shareForm(t: ShareFormTarget, csrf: string): SafeHtml {
   const container = t.path.endsWith('/')
   return html`<section class="panel" aria-labelledby="add-h"><h2 id="add-h">Share</h2>
-${t.hasOwn ? '' : html`<p class="muted">This item has no settings of its own yet: sharing gives it its own, starting from the inherited access shown above.</p>`}
+${t.hasOwn ? '' : html`<p class="muted">This item has no settings of its own yet: sharing gives it its own, starting from the inherited access shown below.</p>`}
 <form method="post" action="${ADMIN_PATHS.shareAdd}" class="row-form share-form" data-enhance="share-form">${csrfField(csrf)}<input type="hidden" name="path" value="${t.path}"><input type="hidden" name="version" value="${t.version}">
 <div><label for="share-kind">Who</label><select id="share-kind" name="kind">${ADDABLE.map(k => html`<option value="${k}">${KIND_LABEL[k]}</option>`)}</select></div>
 <div><label for="share-value">Their WebID (or the group or key URL)</label><input type="url" id="share-value" name="value" placeholder="https://alice.example/profile/card#me" autocomplete="off" spellcheck="false" aria-describedby="share-value-hint">

@@ -106,7 +106,10 @@ function leftovers(acl: AclView): SafeHtml | string {
 const dropField = (acl: AclView, id: string) =>
   acl.notEditable.count === 0
     ? ''
-    : html`<label class="check" for="${id}"><input type="checkbox" id="${id}" name="drop" value="yes" required> Drop the ${acl.notEditable.count} statement${acl.notEditable.count === 1 ? '' : 's'} listed above</label>`
+    : html`<label class="check" for="${id}"><input type="checkbox" id="${id}" name="drop" value="yes" required aria-describedby="acl-leftovers"> ${dropLabel(acl.notEditable.count)}</label>`
+
+// Where the tick is asked (the share form above the list of statements, a row's form below it): no "above" or "below"
+const dropLabel = (count: number) => `Drop the ${count} statement${count === 1 ? '' : 's'} this page cannot show`
 
 export async function showSharePage(deps: AdminDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: query.path ?? '/' })
@@ -177,7 +180,7 @@ function requireDropTick(acl: AclView, form: Record<string, unknown>, doing: str
   if (acl.notEditable.count > 0 && form.drop !== 'yes') {
     throw bad(
       'confirmation_required',
-      `the ACL document holds ${acl.notEditable.count} statements this page cannot show; tick "Drop the statements listed above" to ${doing} anyway, or edit the ACL document as Turtle`,
+      `the ACL document holds ${acl.notEditable.count} statement${acl.notEditable.count === 1 ? '' : 's'} this page cannot show; tick "${dropLabel(acl.notEditable.count)}" to ${doing} anyway, or edit the ACL document as Turtle`,
     )
   }
 }

@@ -143,14 +143,28 @@ describe('share: add and remove entries through the resource server', () => {
         })
       ).ok,
     ).toBe(true)
-    expect(await page('/.admin/share?path=%2Fnotes%2Fa.ttl')).toContain('id="acl-leftovers"')
+    const shown = await page('/.admin/share?path=%2Fnotes%2Fa.ttl')
+    expect(shown).toContain('id="acl-leftovers"')
+    // The share form stands above the statements and each row's form below them: the tick names them, not a place
+    expect(shown).toContain('aria-describedby="acl-leftovers"> Drop the 1 statement this page cannot show</label>')
+    expect(shown).not.toContain('listed above')
     const fields = { csrf, path: '/notes/a.ttl', version: await versionOf('/notes/a.ttl'), kind: 'public', read: 'yes' }
     const res = await post('/.admin/share/add', fields)
     expect(res.status).toBe(400)
-    expect(await pageError(res)).toBe('confirmation_required')
+    const refusal = await res.text()
+    expect(/id="error">([a-z_]+)</.exec(refusal)?.[1]).toBe('confirmation_required')
+    // The refusal names the tick by its label, in the singular for one statement
+    expect(refusal).toContain('holds 1 statement this page cannot show; tick &quot;Drop the 1 statement this page cannot show&quot; to')
     expect(await publicStatus('/notes/a.ttl')).toBe(401)
     expect((await post('/.admin/share/add', { ...fields, drop: 'yes' })).status).toBe(303)
     expect(await publicStatus('/notes/a.ttl')).toBe(200)
+  })
+  test('an item with no settings of its own: the form points to the inherited access where the page shows it, below', async () => {
+    expect((await pod.request('/notes/plain.ttl', { method: 'PUT', headers: { ...asOwner(), 'content-type': 'text/turtle' }, body: '' })).status).toBe(201)
+    const shown = await page('/.admin/share?path=%2Fnotes%2Fplain.ttl')
+    const sentence = shown.indexOf('sharing gives it its own, starting from the inherited access shown below.')
+    expect(sentence).toBeGreaterThan(-1)
+    expect(shown.indexOf('<h2 id="inherited-h">')).toBeGreaterThan(sentence)
   })
   test('use inherited access asks on a page of its own; with statements the page cannot show, only with "drop" ticked', async () => {
     const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>. @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.

@@ -116,7 +116,7 @@ describe('"use the folder\'s access" and the owner\'s own Control', () => {
     expect(await warning.textContent()).toContain('holds 1 statement this page cannot show')
     expect(await warning.locator('code').textContent()).toBe('<#owner> rdfs:comment "keep: agreed with Bob on 2026-11-01".')
     await page.getByRole('link', { name: 'Use inherited access instead' }).click()
-    await page.getByLabel('Drop the 1 statement listed above').check()
+    await page.getByLabel('Drop the 1 statement this page cannot show').check()
     await page.getByRole('button', { name: 'Use inherited access' }).click()
     await page.getByText('This item now has the access inherited from its folder').waitFor()
     expect((await asOwner(a('/notes/doc.ttl.acl'))).status).toBe(404)

@@ -251,7 +251,7 @@ describe('the owner pages with JavaScript off', () => {
     await page.getByRole('button', { name: 'Use inherited access', exact: true }).click()
     expect(await page.locator('h1').textContent()).toBe('Use inherited access for /notes/b.ttl?')
     expect(await publicRead()).toBe(200)
-    await page.getByLabel('Drop the 1 statement listed above').check()
+    await page.getByLabel('Drop the 1 statement this page cannot show').check()
     await page.getByRole('button', { name: 'Use inherited access', exact: true }).click()
     await page.waitForURL(/done=inherited/)
     expect(await notice()).toBe('This item now has the access inherited from its folder')
