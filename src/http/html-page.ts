@@ -147,7 +147,8 @@ export function problemBox(err: HttpError, plain = plainWords(err.status, err.co
 export interface NextSteps {
   /** Instead of the heading by status, where the page knows better. */
   readonly heading?: string
-  readonly hint: string | SafeHtml
+  /** None where the problem's own words already say what to do. */
+  readonly hint?: string | SafeHtml
   readonly links: readonly { readonly href: string; readonly label: string }[]
 }
 
@@ -173,7 +174,7 @@ export function errorPage(err: HttpError, next: NextSteps = GENERIC_NEXT, header
     {
       heading,
       problem: problemBox(err),
-      hint: next.hint,
+      hint: next.hint ? html`<p>${next.hint}</p>` : undefined,
       links: html`${next.links.map(l => html`<a class="button secondary" href="${l.href}">${l.label}</a> `)}`,
     },
     { status: err.status, headers: { ...err.headers, ...headers } },

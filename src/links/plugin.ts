@@ -50,6 +50,14 @@ function guarded(res: Response, sandbox = 'sandbox'): Response {
 
 const notFound = (path: string) => new HttpError(404, 'not_found', `${path} does not exist`)
 
+/**
+ * What a person holding the link may do next: the link's own refusals (gone, expired, used up) say already to ask
+ * whoever sent it for a new one; anything else (a file too large for a drop, a name not in the folder) is not
+ * mended by a new link.
+ */
+const linkProblemHint = (e: HttpError): { hint?: string } =>
+  e.code.startsWith('link_') ? {} : { hint: 'Go back to the previous page and try again, or ask whoever sent you the link.' }
+
 interface Opened {
   readonly link: ShareLink
   /** The stored path asked for: the link's own, or one inside its folder. */
@@ -268,11 +276,7 @@ export function linksPlugin(deps: Deps) {
       return res
     } catch (err) {
       const html = prefersHtml(request.headers.get('accept'))
-      return guarded(
-        await renderError(request, err, e =>
-          html ? errorPage(e, { hint: 'Ask whoever sent you the link for a new one.', links: [] }) : Promise.resolve(toPlainResponse(e)),
-        ),
-      )
+      return guarded(await renderError(request, err, e => (html ? errorPage(e, { ...linkProblemHint(e), links: [] }) : Promise.resolve(toPlainResponse(e)))))
     }
   }
 

@@ -10,6 +10,7 @@ import { getLoginSession } from '../account/owner-session.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { NEW_SETUP_LINK_HINT } from '../http/owner-help.ts'
 import { ADMIN_PATHS, VISIT_PATHS, loginPageFor } from '../http/pod-paths.ts'
+import { readablePath } from '../lib/readable-path.ts'
 
 const LOGIN_PAGE = loginPageFor(ADMIN_PATHS.dashboard)
 const DASHBOARD = ADMIN_PATHS.dashboard
@@ -44,11 +45,12 @@ export async function renderFrontDoor(f: FrontDoorFacts, refusal: HttpError): Pr
   const webid = account?.webid ?? ownerWebIdOf(f.baseUrl)
   const cookie = f.request.headers.get('cookie')
   const signedIn = cookie ? await getLoginSession(f.store, f.baseUrl, cookie, f.now) : undefined
-  const what = f.path === '/' ? "The pod's root (/)" : f.path
+  // The path as people read it (`/Été/notes.txt`, not `/%C3%89t%C3%A9/…`), isolated from the sentence's direction
+  const what = f.path === '/' ? "The pod's root (/)" : html`<bdi>${readablePath(f.path)}</bdi>`
   const reason =
     refusal.status === 401
-      ? `${what} is not public: only a Solid app signed in by someone it is shared with can read it.`
-      : `${what} is not shared with the agent that asked.`
+      ? html`${what} is not public: only a Solid app signed in by someone it is shared with can read it.`
+      : html`${what} is not shared with the agent that asked.`
   const res = await renderPage(
     'front-door.html',
     'Solid pod',

@@ -83,6 +83,11 @@ describe('a link to one file', () => {
     const res = await fetch(`${link.url}other.txt`)
     expect(res.status).toBe(404)
     expect(await res.text()).toStartWith('not_found:')
+    // a browser's page does not send the person for a new link: the link is fine, the name is not in it
+    const page = await (await fetch(`${link.url}other.txt`, { headers: HTML })).text()
+    expect(page).toContain('<code id="error">not_found</code>')
+    expect(page).toContain('<p>Go back to the previous page and try again, or ask whoever sent you the link.</p>')
+    expect(page).not.toContain('for a new one')
   })
 })
 
@@ -271,7 +276,10 @@ describe('expiry and removal', () => {
     const res = await fetch(`${pod.baseUrl}/.links/not-a-token/`, { headers: HTML })
     expect(res.status).toBe(404)
     expect(res.headers.get('referrer-policy')).toBe('no-referrer')
-    expect(await res.text()).toContain('link_not_found')
+    const page = await res.text()
+    expect(page).toContain('link_not_found')
+    // What to do is said once, in the problem's own words
+    expect(page.match(/ask whoever sent/gi)).toHaveLength(1)
   })
 
   test('expiry beyond the maximum, or not a duration: refused with exit 2', async () => {

@@ -67,7 +67,15 @@ describe('content negotiation decides who gets the page', () => {
   test('a private path that does not exist looks the same as one that does (no existence oracle)', async () => {
     const res = await pod.request('/private/nothing-here', { headers: { accept: 'text/html' } })
     expect(res.status).toBe(401)
-    expect(text(await res.text())).toContain('/private/nothing-here is not public')
+    expect(text(await res.text())).toContain('<bdi>/private/nothing-here</bdi> is not public')
+  })
+
+  test('a name that is not ASCII reads as people write it, escaped and kept apart from the sentence around it', async () => {
+    const res = await pod.request('/private/%C3%89t%C3%A9%20%231%20%3F50%25%20a%2Bb/%3Cb%3ETom%20%26%20Jerry.txt', { headers: { accept: 'text/html' } })
+    expect(res.status).toBe(401)
+    const page = text(await res.text())
+    expect(page).toContain('<bdi>/private/Été #1 ?50% a+b/&lt;b&gt;Tom &amp; Jerry.txt</bdi> is not public')
+    expect(page).not.toContain('%C3%89')
   })
 
   test('HEAD from a browser answers the front door headers without a body', async () => {
@@ -125,6 +133,6 @@ describe('what the front door tells the owner', () => {
     const asBrowser = await withToken(pod, key, String(body.access_token), 'GET', '/closed/', {}, { accept: 'text/html' })
     expect(asBrowser.status).toBe(403)
     expect(asBrowser.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(text(await asBrowser.text())).toContain('/closed/ is not shared with the agent that asked')
+    expect(text(await asBrowser.text())).toContain('<bdi>/closed/</bdi> is not shared with the agent that asked')
   })
 })
