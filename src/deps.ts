@@ -14,6 +14,8 @@ import { makeTicketBook, type TicketBook } from './uma/permission-tickets.ts'
 import { withOwnerCookie } from './auth/owner-cookie.ts'
 import { withBasicCredential } from './auth/basic-credential.ts'
 import { JtiReplayCache } from './auth/dpop-replay.ts'
+import { memoryShares } from './lib/memory-budget.ts'
+import { replayLimits, spentTicketLimit } from './lib/replay-limits.ts'
 import { NonceCache } from './auth/httpsig/nonce-cache.ts'
 import { makeSigningKeys, type SigningKeys } from './account/signing-keys.ts'
 import { makeSessionRevocations, type SessionRevocations } from './account/app-sessions.ts'
@@ -131,7 +133,9 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     grants,
   )
   const readableByPublic = makePublicView(decider, cfg.baseUrl)
-  const tickets = makeTicketBook({ store, now })
+  // The replay memories' bounds are bytes of the budget: state that anyone with a key and a credential can fill
+  const replay = memoryShares(cfg.memoryBudgetBytes).replay
+  const tickets = makeTicketBook({ store, now, maxSpent: spentTicketLimit(replay.spentTickets) })
   const resources = makeResources({ cfg, store, now, withResourceLocks, access: makeAccessControl({ decider, tickets, cfg }) })
   const channels = makeChannelRegistry({
     store,
@@ -152,7 +156,7 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
     ...(lookup ? { lookup } : {}),
     ...(fetchImpl ? { fetchImpl } : {}),
   })
-  const dpopReplay = new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey })
+  const dpopReplay = new JtiReplayCache(replayLimits(replay.dpopProofs, cfg.dpopProofsPerKey))
   const clientAddresses = makeClientAddresses()
   return {
     cfg,
@@ -194,13 +198,13 @@ export function makeDeps(cfg: Config, store: Store, now: () => number, opts: Dep
             getWebIdIssuers,
             umaTokenType: cfg.umaTokenType,
           },
-          { replay: dpopReplay, nonces: new NonceCache({ perPartition: cfg.httpsigNoncesPerKey }) },
+          { replay: dpopReplay, nonces: new NonceCache(replayLimits(replay.httpsigNonces, cfg.httpsigNoncesPerKey)) },
         ),
         { baseUrl: cfg.baseUrl, store, now },
       ),
       { baseUrl: cfg.baseUrl, store, now, clientAddresses },
     ),
-    tokenEndpointReplay: new JtiReplayCache({ perPartition: cfg.dpopProofsPerKey }),
+    tokenEndpointReplay: new JtiReplayCache(replayLimits(replay.tokenEndpointProofs, cfg.dpopProofsPerKey)),
     clientAddresses,
     certificate: makeCertificateState(),
     metrics: makePodMetrics(),

@@ -5,6 +5,8 @@ import { DPOP_MAX_AGE_S } from './dpop.ts'
 import { replayKey } from '../lib/replay-memory.ts'
 import { PartitionedReplayMemory, type PartitionLimits } from '../lib/partitioned-replay-memory.ts'
 import { OverShareLog, overShareError, overShareOf, type OverShare } from './over-share.ts'
+import { replayLimits } from '../lib/replay-limits.ts'
+import { memoryShares } from '../lib/memory-budget.ts'
 
 export { OVER_SHARE_LOG_INTERVAL_MS } from './over-share.ts'
 
@@ -22,17 +24,17 @@ export function jtiExpiry(iat: number, maxAgeSeconds: number = DPOP_MAX_AGE_S): 
  * older ones refused (lib/partitioned-replay-memory.ts), so this is what one client may send within
  * one second of `iat` before it is slowed (429): measured, one client at c50 reaches ~8,600 DPoP
  * requests/s on 2 cores and the load generator signs ~12,000 ES256 proofs/s on one — a client
- * never reaches it here, while an app in a browser sends tens a second. ≤ ~0.8 MB a key when full.
+ * never reaches it here, while an app in a browser sends tens a second. ≤ ~1.3 MB a key when full (~80 bytes a
+ * proof in a Map that large), and never more than the memory holds in all (DEFAULT_JTI_LIMITS).
  */
 export const DPOP_PROOFS_PER_KEY = 16_384
 
-/** Proofs of all keys at most: ~50 bytes an entry, ≤ 13 MB; past it the fullest key gives up its oldest. */
-export const JTI_CACHE_ENTRIES = 250_000
-
-/** Keys remembered at most (a stranger can mint keys): past it the least recently used key is dropped. */
-export const DPOP_KEYS = 8_192
-
-export const DEFAULT_JTI_LIMITS: PartitionLimits = Object.freeze({ perPartition: DPOP_PROOFS_PER_KEY, total: JTI_CACHE_ENTRIES, partitions: DPOP_KEYS })
+/**
+ * The default budget's limits: proofs of all keys (past it the fullest key gives up its oldest), keys (a stranger can
+ * mint keys: past it the least recently used is dropped) and dropped keys' horizons, all from the bytes
+ * `--memory-budget` gives this memory (lib/replay-limits.ts). The pod's own come from its budget (deps.ts).
+ */
+export const DEFAULT_JTI_LIMITS: PartitionLimits = Object.freeze(replayLimits(memoryShares().replay.dpopProofs, DPOP_PROOFS_PER_KEY))
 
 /** What `remember` found: a new proof (now remembered), a replay, or a key over its share. */
 export type JtiVerdict =

@@ -3,6 +3,7 @@
 import { sweepWhileAlive } from './sweep-while-alive.ts'
 import { replayKey } from './replay-memory.ts'
 import { KeyHorizons, type KeysFull } from './key-horizons.ts'
+import { OrderedNumberMap } from './ordered-number-map.ts'
 
 export type { KeysFull } from './key-horizons.ts'
 
@@ -30,7 +31,7 @@ interface Partition {
   readonly hk: number
   readonly group: string
   /** value key → until (epoch ms), oldest first (insertion order) */
-  readonly entries: Map<number, number>
+  readonly entries: OrderedNumberMap
   /** Every value this partition forgot before its `until` had `until` ≤ horizon: such values are refused. */
   horizon: number
   /** The latest `until` it ever held: its horizon once the whole partition goes. */
@@ -100,7 +101,7 @@ export class PartitionedReplayMemory {
     else {
       const refused = this.#dropped.enter(group, hk, now, this.#partitions.size >= this.#limits.partitions)
       if (refused) return refused
-      p = { hk, group, entries: new Map(), horizon, newest: 0 }
+      p = { hk, group, entries: new OrderedNumberMap(), horizon, newest: 0 }
     }
     this.#partitions.set(partitionKey, p)
     if (seen !== undefined) {
@@ -135,10 +136,8 @@ export class PartitionedReplayMemory {
   }
 
   #evictOldest(p: Partition) {
-    const first = p.entries.entries().next()
-    if (first.done) return
-    const [key, until] = first.value
-    p.entries.delete(key)
+    const until = p.entries.shift()
+    if (until === undefined) return
     this.#size--
     if (until > p.horizon) p.horizon = until
   }
@@ -168,11 +167,7 @@ export class PartitionedReplayMemory {
   #sweep(now: number) {
     let fullest: Partition | undefined
     for (const [pk, p] of this.#partitions) {
-      for (const [key, until] of p.entries)
-        if (until <= now) {
-          p.entries.delete(key)
-          this.#size--
-        }
+      this.#size -= p.entries.removeUpTo(now)
       // an empty partition whose horizon has passed refuses nothing the acceptance window does not
       if (p.entries.size === 0 && p.horizon <= now) {
         this.#partitions.delete(pk)

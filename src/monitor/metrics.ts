@@ -4,7 +4,6 @@
 import { heapStats } from 'bun:jsc'
 import type { Deps } from '../deps.ts'
 import { PROMETHEUS_TEXT, renderGauge } from '../lib/prometheus.ts'
-import { MAX_SPENT_TICKETS } from '../uma/permission-tickets.ts'
 import { VERSION } from '../lib/version.ts'
 
 type MetricsDeps = Pick<
@@ -48,7 +47,7 @@ export async function metricsResponse(deps: MetricsDeps): Promise<Response> {
       [
         [{ memory: 'dpop_jti' }, deps.dpopReplay.capacity],
         [{ memory: 'token_endpoint_jti' }, deps.tokenEndpointReplay.capacity],
-        [{ memory: 'spent_uma_tickets' }, MAX_SPENT_TICKETS],
+        [{ memory: 'spent_uma_tickets' }, deps.tickets.capacity],
       ],
     ),
     renderGauge(

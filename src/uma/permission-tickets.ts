@@ -5,18 +5,20 @@ import type { Store } from '../store/open-store.ts'
 import { getRecord, putRecord, readRecords, sweepExpiredRecords } from '../store/records.ts'
 import { replayKey } from '../lib/replay-memory.ts'
 import { PartitionedReplayMemory } from '../lib/partitioned-replay-memory.ts'
+import { spentTicketLimit } from '../lib/replay-limits.ts'
+import { memoryShares } from '../lib/memory-budget.ts'
 import type { UmaPermission } from './permission.ts'
 
 /** UMA Grant §3.2: short-lived; five minutes covers a login at the requesting party's OP. */
 export const TICKET_TTL_MS = 5 * 60_000
 /**
- * Spent tickets remembered at most (each until its ticket expires). Only the token endpoint spends
- * tickets (an exchange that verified an ID token: need_info spends none). Past this many within five
- * minutes the oldest spent ones are forgotten and every ticket expiring no later than them is refused
- * (400 invalid_grant: the client asks the resource for a fresh ticket): a stranger's flood of spent
- * tickets costs others at most a fresh ticket, never a 503 (issue 33).
+ * Spent tickets remembered at most (each until its ticket expires) with the default budget; the pod's own number comes
+ * from its `--memory-budget` (deps.ts, lib/replay-limits.ts). Only the token endpoint spends tickets (an exchange that
+ * verified an ID token: need_info spends none). Past this many within five minutes the oldest spent ones are forgotten
+ * and every ticket expiring no later than them is refused (400 invalid_grant: the client asks the resource for a fresh
+ * ticket): a stranger's flood of spent tickets costs others at most a fresh ticket, never a 503 (issue 33).
  */
-export const MAX_SPENT_TICKETS = 200_000
+export const MAX_SPENT_TICKETS = spentTicketLimit(memoryShares().replay.spentTickets)
 /** Longer strings were never ours and are not looked at: a ticket names the few resources one request needed. */
 export const MAX_TICKET_LENGTH = 16 * 1024
 
@@ -43,6 +45,8 @@ export interface TicketBook {
   consume(ticket: string): Promise<Ticket | undefined>
   /** Spent tickets currently remembered. */
   readonly spent: number
+  /** Spent tickets remembered at most. */
+  readonly capacity: number
   /** Resolves once every spent ticket so far is in the store (on shutdown, and in tests). */
   flush(): Promise<void>
 }
@@ -142,6 +146,7 @@ export function makeTicketBook(o: { store: Store; now: () => number; maxSpent?: 
     get spent() {
       return spent.size
     },
+    capacity: max,
     async flush() {
       await writes.catch(() => undefined)
     },

@@ -42,12 +42,29 @@ test('a scrape from loopback: requests by route group and status, latency, memor
     'solopod_cache_entries{cache="resource_metadata"}',
     'solopod_login_failures_total',
     'solopod_replay_memory_entries{memory="dpop_jti"}',
-    'solopod_replay_memory_capacity{memory="dpop_jti"} 250000',
+    // the replay memories' bounds are the default budget's bytes (lib/replay-limits.ts): 3 MiB, 2 MiB, 1 MiB
+    'solopod_replay_memory_capacity{memory="dpop_jti"} 36880',
+    'solopod_replay_memory_capacity{memory="token_endpoint_jti"} 24578',
+    'solopod_replay_memory_capacity{memory="spent_uma_tickets"} 16384',
   ]) {
     expect(text).toContain(`\n${name}`)
   }
   // no certificate on plain http: the gauge has no sample
   expect(text).not.toMatch(/^solopod_certificate_expiry_seconds/m)
+})
+
+test('the replay memories hold what the memory budget gives them: half as much at --memory-budget 96MB', async () => {
+  const small = await startPod({ extraArgs: ['--memory-budget', '96MB'] })
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${small.port}/.well-known/solopod/metrics`)).text()
+    expect(text.split('\n').filter(l => l.startsWith('solopod_replay_memory_capacity'))).toEqual([
+      'solopod_replay_memory_capacity{memory="dpop_jti"} 18440',
+      'solopod_replay_memory_capacity{memory="token_endpoint_jti"} 12302',
+      'solopod_replay_memory_capacity{memory="spent_uma_tickets"} 8192',
+    ])
+  } finally {
+    await small.dispose()
+  }
 })
 
 test('through a proxy that is not trusted (a forwarding header from loopback) → 401 unauthenticated', async () => {

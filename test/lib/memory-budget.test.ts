@@ -50,15 +50,33 @@ describe('--memory-budget', () => {
   test('a value that is no size is refused', () => {
     expect(() => buildConfig(['--memory-budget', 'lots'], {})).toThrow('--memory-budget must be a number of bytes, or of KB, MB or GB (e.g. 128MB), got "lots"')
   })
-  test("the default budget's shares: LevelDB's former defaults, 10/16 of the 64 MiB above the runtime's floor in all", () => {
+  test("the default budget's shares: LevelDB's former defaults, 12/16 of the 64 MiB above the runtime's floor in all", () => {
     const s = memoryShares(128 * MiB)
-    expect(s).toEqual({ leveldbBlockCache: 8 * MiB, leveldbWriteBuffer: 4 * MiB, representations: 12 * MiB, mementos: 4 * MiB, metadata: 8 * MiB })
+    expect(s).toEqual({
+      leveldbBlockCache: 8 * MiB,
+      leveldbWriteBuffer: 4 * MiB,
+      representations: 12 * MiB,
+      mementos: 4 * MiB,
+      metadata: 8 * MiB,
+      replay: { dpopProofs: 3 * MiB, httpsigNonces: 2 * MiB, tokenEndpointProofs: 2 * MiB, spentTickets: 1 * MiB },
+    })
     const total = (b: number) => {
       const s = memoryShares(b)
-      return s.leveldbBlockCache + 2 * s.leveldbWriteBuffer + s.representations + s.mementos + s.metadata
+      const r = s.replay
+      return (
+        s.leveldbBlockCache +
+        2 * s.leveldbWriteBuffer +
+        s.representations +
+        s.mementos +
+        s.metadata +
+        r.dpopProofs +
+        r.httpsigNonces +
+        r.tokenEndpointProofs +
+        r.spentTickets
+      )
     }
-    expect(total(128 * MiB)).toBe(40 * MiB)
-    expect(total(96 * MiB)).toBe(20 * MiB)
+    expect(total(128 * MiB)).toBe(48 * MiB)
+    expect(total(96 * MiB)).toBe(24 * MiB)
   })
 })
 

@@ -2,6 +2,8 @@
 
 import { replayKey } from '../../lib/replay-memory.ts'
 import { PartitionedReplayMemory, type PartitionLimits } from '../../lib/partitioned-replay-memory.ts'
+import { replayLimits } from '../../lib/replay-limits.ts'
+import { memoryShares } from '../../lib/memory-budget.ts'
 import { OverShareLog, overShareOf, type OverShare } from '../over-share.ts'
 import { createdWindowEnd } from './verify-request.ts'
 
@@ -9,21 +11,17 @@ import { createdWindowEnd } from './verify-request.ts'
  * Nonces one signing key keeps at most. Past it the key's oldest are forgotten and its signatures not
  * newer than them refused (lib/partitioned-replay-memory.ts), so this is what one signer may send
  * within one second of `created` before it alone is slowed (429); as for DPoP (auth/dpop-replay.ts),
- * far above what one client reaches here. ≤ ~0.8 MB a key when full.
+ * far above what one client reaches here. ≤ ~1.3 MB a key when full (~80 bytes a nonce in a Map that large), and
+ * never more than the memory holds in all (DEFAULT_NONCE_LIMITS).
  */
 export const HTTPSIG_NONCES_PER_KEY = 16_384
 
-/** Nonces of all keys at most (~50 bytes an entry); past it the fullest key gives up its oldest. */
-export const NONCE_CACHE_ENTRIES = 500_000
-
-/** Keys remembered at most (a did:key costs nothing to make): past it the least recently used key is dropped. */
-export const HTTPSIG_KEYS = 8_192
-
-export const DEFAULT_NONCE_LIMITS: PartitionLimits = Object.freeze({
-  perPartition: HTTPSIG_NONCES_PER_KEY,
-  total: NONCE_CACHE_ENTRIES,
-  partitions: HTTPSIG_KEYS,
-})
+/**
+ * The default budget's limits: nonces of all keys (past it the fullest key gives up its oldest), keys (a did:key costs
+ * nothing to make: past it the least recently used is dropped) and dropped keys' horizons, from the bytes
+ * `--memory-budget` gives this memory (lib/replay-limits.ts). The pod's own come from its budget (deps.ts).
+ */
+export const DEFAULT_NONCE_LIMITS: PartitionLimits = Object.freeze(replayLimits(memoryShares().replay.httpsigNonces, HTTPSIG_NONCES_PER_KEY))
 
 /** What `remember` found: a new nonce (now remembered), a replay, or a key over its share. */
 export type NonceVerdict = 'fresh' | 'replayed' | OverShare
