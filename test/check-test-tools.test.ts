@@ -118,6 +118,7 @@ describe('npm run test:unit', () => {
       'test/e2e/folder-zip-memory.slow.test.ts', // a 1 GiB folder zipped, RSS sampled
       'test/e2e/versions-1gb.slow.test.ts', // 1 GB deleted by an app and restored in one step
       'test/e2e/webdav-large.slow.test.ts', // 1 GB through cadaver, RSS sampled
+      'test/lib/replay-heap.slow.test.ts', // three processes of their own, each filling a memory and collecting
       'test/op/login-rate-limit.slow.test.ts', // hundreds of wrong passwords
       'test/rs/large-rdf-bodies.slow.test.ts', // megabytes of Turtle parsed on the worker
       'test/rs/patch-off-event-loop.slow.test.ts', // a 1 MiB PATCH parsed on the worker

@@ -8,7 +8,7 @@ import type { PartitionLimits } from './partitioned-replay-memory.ts'
  * Live JS heap per remembered value, measured with `bun:jsc` heapStats after a full collection: each key's values are
  * an OrderedNumberMap (lib/ordered-number-map.ts), whose arrays double as they grow, so a value costs ~24–48 bytes
  * just before a doubling and up to 61 just past one (a Map of numbers cost 80–160). The worst is planned for: a
- * stranger chooses how many values each key holds. test/lib/replay-limits.test.ts measures a memory filled to its
+ * stranger chooses how many values each key holds. test/lib/replay-heap.slow.test.ts measures a memory filled to its
  * limits the dearest way.
  */
 export const ENTRY_BYTES = 64

@@ -1,0 +1,57 @@
+// `bun test/lib/replay-heap.ts map|ordered|filled`: live heap bytes, measured in a process of their own (a test file
+// shares its process with the others, whose garbage a collection may free in the middle of a measure). Prints one
+// JSON line. map / ordered: bytes a value, 65 values to each of 3,000 keys (a Map's table just doubled: the dearest
+// fill for both). filled: a replay memory of 3 MiB filled to its limits the dearest way, and what was planned.
+
+import { heapStats } from 'bun:jsc'
+import { OrderedNumberMap } from '../../src/lib/ordered-number-map.ts'
+import { PartitionedReplayMemory } from '../../src/lib/partitioned-replay-memory.ts'
+import { replayBytes, replayLimits } from '../../src/lib/replay-limits.ts'
+import { replayKey } from '../../src/lib/replay-memory.ts'
+
+const T = 1_700_000_000_000
+
+function live(): number {
+  Bun.gc(true)
+  Bun.gc(true)
+  return heapStats().heapSize
+}
+
+function perValue(make: () => { set(k: number, v: number): unknown }): number {
+  const KEYS = 3000
+  const before = live()
+  const held = Array.from({ length: KEYS }, (_, p) => {
+    const m = make()
+    for (let i = 0; i < 65; i++) m.set(p * 1e6 + i * 7919, T + i)
+    return m
+  })
+  const bytes = (live() - before) / (KEYS * 65)
+  if (held.length !== KEYS) throw new Error('lost the maps')
+  return bytes
+}
+
+function filled(): { held: number; planned: number; partitions: number; dropped: number; size: number } {
+  const limits = replayLimits(3 * 1024 * 1024, 16_384)
+  const before = live()
+  const m = new PartitionedReplayMemory(limits)
+  // 43-character keys, as RFC 7638 thumbprints are; each issuer's keys in its own group
+  const key = (i: number) => `k${String(i).padStart(42, '0')}`
+  const group = (i: number) => `https://issuer-${i % 16}.example/`
+  let k = 0
+  // every dropped horizon kept (each key dropped while its values are live), then every key held
+  for (; k < limits.dropped + limits.partitions; k++) m.remember(key(k), 1, T + 60_000, T, group(k))
+  // then values up to the total, 65 to a key, then 129 (the dearest fills: a key's arrays just past a doubling),
+  // into the keys held (the most recent `partitions` of them)
+  let v = 2
+  for (const upTo of [65, 129])
+    for (let held = k - 1; held >= k - limits.partitions && m.size < limits.total; held--)
+      for (let n = upTo === 65 ? 1 : 65; n < upTo && m.size < limits.total; n++) m.remember(key(held), replayKey(String(v++)), T + 60_000, T, 'g')
+  const held = live() - before
+  return { held, planned: replayBytes(limits), partitions: m.partitionCount, dropped: m.droppedCount, size: m.size }
+}
+
+const what = process.argv[2]
+if (what === 'map') console.log(JSON.stringify(perValue(() => new Map<number, number>())))
+else if (what === 'ordered') console.log(JSON.stringify(perValue(() => new OrderedNumberMap())))
+else if (what === 'filled') console.log(JSON.stringify(filled()))
+else throw new Error('usage: bun test/lib/replay-heap.ts map|ordered|filled')
