@@ -1,7 +1,8 @@
 // A map from numbers to numbers that keeps insertion order, in typed arrays: one client key's values in a replay
 // memory (lib/partitioned-replay-memory.ts). A Map of numbers costs 80–160 bytes of heap a value as its table
-// doubles; here 24–61 (two 8-byte slots and a 4-byte index cell each, up to twice over just past a doubling, and the
-// arrays' headers), so the memory's bytes of --memory-budget hold two to three times as many values.
+// doubles; here 24–61 as it grows (two 8-byte slots and a 4-byte index cell each, up to twice over just past a
+// doubling, and the arrays' headers) and at most 96 as it shrinks (three slots a value before it is halved), so the
+// memory's bytes of --memory-budget hold about twice as many values.
 
 /** Index cells: never used, or used by a value since deleted (a probe goes on past it). */
 const EMPTY = -1
@@ -12,8 +13,10 @@ const SCAN_SLOTS = 8
 /**
  * Keys are integers in [0, 2^53) (replay-memory.ts `replayKey`: 48 bits of a SHA-256, so their low 32 bits are
  * already spread); values are any numbers. The slots form a ring in insertion order, the oldest at `head`; a deleted
- * value leaves a hole (NaN key) until the ring is rebuilt, which happens when it is full (grown when more than half
- * of it is live, else compacted) and when `removeUpTo` has removed anything (shrunk to twice what is left).
+ * value leaves a hole (NaN key) until the ring is rebuilt: when it is full (grown when more than half of it is live,
+ * else compacted), when fewer than a third of its slots are live (halved), and when `removeUpTo` has removed
+ * anything (to the power of two at or above 1.5 times what is left). So past SCAN_SLOTS a ring never has more than
+ * three slots a value, whatever a client does.
  */
 export class OrderedNumberMap {
   #keys: Float64Array
@@ -94,7 +97,7 @@ export class OrderedNumberMap {
     }
     if (removed > 0) {
       this.#size -= removed
-      this.#rebuild(Math.max(2, 2 ** Math.ceil(Math.log2(Math.max(1, this.#size * 2)))))
+      this.#rebuild(Math.max(2, 2 ** Math.ceil(Math.log2(Math.max(1, this.#size * 1.5)))))
     }
     return removed
   }
@@ -133,6 +136,12 @@ export class OrderedNumberMap {
     }
     this.#keys[slot] = Number.NaN
     this.#size--
+    // Never more than three slots a value past the scanned sizes: arrays once grown for a burst would otherwise stay
+    // as large while the burst's values are shifted out (a key filled, then emptied to a few values, again and again)
+    if (this.#keys.length > SCAN_SLOTS && this.#size * 3 < this.#keys.length) {
+      this.#rebuild(this.#keys.length / 2)
+      return
+    }
     if (this.#size === 0) {
       this.#head = 0
       this.#used = 0

@@ -6,12 +6,12 @@ import type { PartitionLimits } from './partitioned-replay-memory.ts'
 
 /**
  * Live JS heap per remembered value, measured with `bun:jsc` heapStats after a full collection: each key's values are
- * an OrderedNumberMap (lib/ordered-number-map.ts), whose arrays double as they grow, so a value costs ~24–48 bytes
- * just before a doubling and up to 61 just past one (a Map of numbers cost 80–160). The worst is planned for: a
- * stranger chooses how many values each key holds. test/lib/replay-heap.slow.test.ts measures a memory filled to its
- * limits the dearest way.
+ * an OrderedNumberMap (lib/ordered-number-map.ts), whose arrays double as they grow and halve when fewer than a third
+ * of their slots are live: a value costs ~24–48 bytes just before a doubling, up to 61 just past one, and up to 96
+ * just before a halving (a Map of numbers cost 80–160). The worst is planned for: a stranger chooses how many values
+ * each key holds, and how many of them are shifted out. test/lib/replay-heap.slow.test.ts measures both.
  */
-export const ENTRY_BYTES = 64
+export const ENTRY_BYTES = 100
 /** Per client key held: its partition (the key's text, its record, its map with its first value), measured ~570 bytes with 43-character thumbprints. */
 export const PARTITION_BYTES = 640
 /** Per dropped key's horizon (lib/key-horizons.ts: two Map entries), measured ~245 bytes. */

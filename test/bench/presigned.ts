@@ -13,8 +13,8 @@ export const PRESIGNED_MAX_AGE_MS = 30_000
  * At most this many values signed in one second. The pod keeps each key's proofs (DPoP) or nonces (HttpSig)
  * of one second within a share and refuses a key past it with 429: the smaller of `--dpop-proofs-per-key` or
  * `--httpsig-nonces-per-key` (16,384) and what the memory's bytes of `--memory-budget` hold, which the keys
- * sending at once share (lib/replay-limits.ts; with the default budget 36,880 proofs at resources and 12,302 at
- * the token endpoints, where the bench's refresh and UMA workloads hold ~6,000 each). Signing ahead in a tight
+ * sending at once share (lib/replay-limits.ts; with the default budget 23,603 proofs at resources and 15,729 at
+ * the token endpoints, where the bench's 32 refreshing sessions leave its UMA exchanges ~5,000). Signing ahead in a tight
  * loop (Ed25519: tens of thousands a second) would pass it; 4,000 a second keeps each key's memory over a second
  * of proofs deep.
  */

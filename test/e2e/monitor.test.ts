@@ -43,9 +43,9 @@ test('a scrape from loopback: requests by route group and status, latency, memor
     'solopod_login_failures_total',
     'solopod_replay_memory_entries{memory="dpop_jti"}',
     // the replay memories' bounds are the default budget's bytes (lib/replay-limits.ts): 3 MiB, 2 MiB, 1 MiB
-    'solopod_replay_memory_capacity{memory="dpop_jti"} 36880',
-    'solopod_replay_memory_capacity{memory="token_endpoint_jti"} 24578',
-    'solopod_replay_memory_capacity{memory="spent_uma_tickets"} 16384',
+    'solopod_replay_memory_capacity{memory="dpop_jti"} 23603',
+    'solopod_replay_memory_capacity{memory="token_endpoint_jti"} 15729',
+    'solopod_replay_memory_capacity{memory="spent_uma_tickets"} 10485',
   ]) {
     expect(text).toContain(`\n${name}`)
   }
@@ -58,9 +58,9 @@ test('the replay memories hold what the memory budget gives them: half as much a
   try {
     const text = await (await fetch(`http://127.0.0.1:${small.port}/.well-known/solopod/metrics`)).text()
     expect(text.split('\n').filter(l => l.startsWith('solopod_replay_memory_capacity'))).toEqual([
-      'solopod_replay_memory_capacity{memory="dpop_jti"} 18440',
-      'solopod_replay_memory_capacity{memory="token_endpoint_jti"} 12302',
-      'solopod_replay_memory_capacity{memory="spent_uma_tickets"} 8192',
+      'solopod_replay_memory_capacity{memory="dpop_jti"} 11801',
+      'solopod_replay_memory_capacity{memory="token_endpoint_jti"} 7873',
+      'solopod_replay_memory_capacity{memory="spent_uma_tickets"} 5242',
     ])
   } finally {
     await small.dispose()

@@ -7,8 +7,8 @@ import { ENTRY_BYTES, replayBytes, replayLimits } from '../../src/lib/replay-lim
 
 const MiB = 1024 * 1024
 
-function measure<T>(what: 'map' | 'ordered' | 'filled'): T {
-  const run = Bun.spawnSync([process.execPath, join(import.meta.dir, 'replay-heap.ts'), what])
+function measure<T>(what: 'map' | 'ordered' | 'ordered-shrunk' | 'filled', arg = ''): T {
+  const run = Bun.spawnSync([process.execPath, join(import.meta.dir, 'replay-heap.ts'), what, arg])
   if (run.exitCode !== 0) throw new Error(run.stderr.toString())
   return JSON.parse(run.stdout.toString()) as T
 }
@@ -19,6 +19,11 @@ describe('the replay memories in bytes', () => {
     const ordered = measure<number>('ordered')
     expect(ordered).toBeLessThan(map / 2)
     expect(ordered).toBeLessThanOrEqual(ENTRY_BYTES) // what the replay memories plan a value at
+  })
+
+  test('a key emptied to a third of its arrays and one value, or further, still costs no more than planned: the arrays halve', () => {
+    expect(measure<number>('ordered-shrunk', '86')).toBeLessThanOrEqual(ENTRY_BYTES)
+    expect(measure<number>('ordered-shrunk', '30')).toBeLessThanOrEqual(ENTRY_BYTES)
   })
 
   test("filled to its limits by strangers' keys (held, dropped, full of values), a memory holds no more than planned", () => {

@@ -1,7 +1,7 @@
-// `bun test/lib/replay-heap.ts map|ordered|filled`: live heap bytes, measured in a process of their own (a test file
+// `bun test/lib/replay-heap.ts map|ordered|ordered-shrunk|filled`: live heap bytes, measured in a process of their own (a test file
 // shares its process with the others, whose garbage a collection may free in the middle of a measure). Prints one
 // JSON line. map / ordered: bytes a value, 65 values to each of 3,000 keys (a Map's table just doubled: the dearest
-// fill for both). filled: a replay memory of 3 MiB filled to its limits the dearest way, and what was planned.
+// growing fill for both); ordered-shrunk N: 129 values, then deleted down to N (86: the dearest shrinking fill). filled: a replay memory of 3 MiB filled to its limits the dearest way, and what was planned.
 
 import { heapStats } from 'bun:jsc'
 import { OrderedNumberMap } from '../../src/lib/ordered-number-map.ts'
@@ -17,15 +17,18 @@ function live(): number {
   return heapStats().heapSize
 }
 
-function perValue(make: () => { set(k: number, v: number): unknown }): number {
+/** `kept`: 129 values (arrays of 256 slots), then the oldest deleted down to `kept` (86: a third of the slots and one). */
+function perValue(make: () => { set(k: number, v: number): unknown; delete(k: number): unknown }, kept?: number): number {
   const KEYS = 3000
+  const shrunk = kept !== undefined
   const before = live()
   const held = Array.from({ length: KEYS }, (_, p) => {
     const m = make()
-    for (let i = 0; i < 65; i++) m.set(p * 1e6 + i * 7919, T + i)
+    for (let i = 0; i < (shrunk ? 129 : 65); i++) m.set(p * 1e6 + i * 7919, T + i)
+    if (shrunk) for (let i = 0; i < 129 - kept; i++) m.delete(p * 1e6 + i * 7919)
     return m
   })
-  const bytes = (live() - before) / (KEYS * 65)
+  const bytes = (live() - before) / (KEYS * (kept ?? 65))
   if (held.length !== KEYS) throw new Error('lost the maps')
   return bytes
 }
@@ -53,5 +56,6 @@ function filled(): { held: number; planned: number; partitions: number; dropped:
 const what = process.argv[2]
 if (what === 'map') console.log(JSON.stringify(perValue(() => new Map<number, number>())))
 else if (what === 'ordered') console.log(JSON.stringify(perValue(() => new OrderedNumberMap())))
+else if (what === 'ordered-shrunk') console.log(JSON.stringify(perValue(() => new OrderedNumberMap(), Number(process.argv[3]))))
 else if (what === 'filled') console.log(JSON.stringify(filled()))
-else throw new Error('usage: bun test/lib/replay-heap.ts map|ordered|filled')
+else throw new Error('usage: bun test/lib/replay-heap.ts map|ordered|ordered-shrunk|filled')
