@@ -11,6 +11,7 @@
 
 import type { Store } from '../store/open-store.ts'
 import { HttpError, badRequest } from '../http/errors.ts'
+import { countOf } from '../lib/count-words.ts'
 
 export const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -132,15 +133,13 @@ export function durationText(ms: number | null, noneWord: string): string {
   return `${Math.ceil(ms / 1000)}s`
 }
 
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`
-
 /** "7 days", "12 hours", "no time limit": for sentences and the forms' options. */
 export function durationWords(ms: number | null): string {
   if (ms === null) return 'no time limit'
-  if (ms % DAY_MS === 0) return plural(ms / DAY_MS, 'day')
-  if (ms % 3_600_000 === 0) return plural(ms / 3_600_000, 'hour')
-  if (ms % 60_000 === 0) return plural(ms / 60_000, 'minute')
-  return plural(Math.ceil(ms / 1000), 'second')
+  if (ms % DAY_MS === 0) return countOf(ms / DAY_MS, 'day')
+  if (ms % 3_600_000 === 0) return countOf(ms / 3_600_000, 'hour')
+  if (ms % 60_000 === 0) return countOf(ms / 60_000, 'minute')
+  return countOf(Math.ceil(ms / 1000), 'second')
 }
 
 /** Durations offered in the forms besides the owner's own default and maximum. */

@@ -11,6 +11,7 @@ import { PROFILE_LABELS, readProfile } from './profile.ts'
 import { readPodStatus } from './pod-status.ts'
 import { podStatusRows } from './pod-status-rows.ts'
 import { MIN_PASSWORD_LENGTH } from '../lib/password-rules.ts'
+import { countOf } from '../lib/count-words.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources'>
 
@@ -18,7 +19,7 @@ type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources'>
 function profileNotice(done: unknown, ended: unknown): string | undefined {
   if (done === 'password') {
     const n = typeof ended === 'string' && /^\d{1,6}$/.test(ended) ? Number(ended) : 0
-    return `Password changed. ${n === 0 ? 'No other browser was signed in.' : `Signed out in ${n} other browser${n === 1 ? '' : 's'}.`}`
+    return `Password changed. ${n === 0 ? 'No other browser was signed in.' : `Signed out in ${countOf(n, 'other browser')}.`}`
   }
   return done === 'saved' ? 'Profile saved' : done === 'unchanged' ? 'Nothing changed' : done === 'picture' ? 'Picture saved' : undefined
 }

@@ -27,6 +27,7 @@ import { ownerActing } from './owner-acting.ts'
 import { metaAsOwner, readAsOwner } from './owner-read.ts'
 import { searchForm } from './search-form.ts'
 import { rememberSort, rememberedSort, SORT_KEYS, SORT_UP_TO, sortOfQuery, sortQuery, type FilesSort, type SortKey } from './files-sort.ts'
+import { countOf } from '../lib/count-words.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type LayerDeps = Pick<Deps, 'cfg' | 'resources'>
@@ -264,7 +265,7 @@ export async function showDeletePage(deps: AdminDeps & LayerDeps, cookieHeader: 
       ? html`Delete <strong>${readablePath(path)}</strong>?`
       : count === 0
         ? html`Delete the folder <strong>${readablePath(path)}</strong>?`
-        : html`Delete <strong>${readablePath(path)}</strong> and the ${count.toLocaleString('en')} item${count === 1 ? '' : 's'} in it?`
+        : html`Delete <strong>${readablePath(path)}</strong> and the ${countOf(count, 'item')} in it?`
   return renderOwnerPage(deps, cookieHeader, {
     heading: `Delete ${nameOf(path)}?`,
     section: ADMIN_PATHS.files,

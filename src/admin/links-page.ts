@@ -38,11 +38,11 @@ import { podPath } from './browse.ts'
 import { linkModes } from '../policy/link-access.ts'
 import { ACCESS_MODES, type AccessMode } from '../policy/access-modes.ts'
 import { LINK_REMOVED } from './taken-back-words.ts'
+import { countOf } from '../lib/count-words.ts'
 
 type LinkDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'linkUses'>
 
 const ALLOWS_WORDS: Record<LinkAllows, string> = { read: 'View and download', upload: 'Upload only', 'read-upload': 'View and upload' }
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`
 
 const HOUR_MS = 3_600_000
 
@@ -54,8 +54,8 @@ export function expiresText(l: ShareLink, now: number): string {
   if (l.expiresAt === undefined) return 'never'
   const left = l.expiresAt - now
   if (left <= 0) return 'expired'
-  if (left >= DAY_MS - HOUR_MS / 2) return `in ${plural(Math.max(1, Math.round(left / DAY_MS)), 'day')}`
-  return left >= HOUR_MS ? `in ${plural(Math.round(left / HOUR_MS), 'hour')}` : 'in less than an hour'
+  if (left >= DAY_MS - HOUR_MS / 2) return `in ${countOf(Math.max(1, Math.round(left / DAY_MS)), 'day')}`
+  return left >= HOUR_MS ? `in ${countOf(Math.round(left / HOUR_MS), 'hour')}` : 'in less than an hour'
 }
 
 const linksOnePage = (done?: string) => `${ADMIN_PATHS.links}${done ? `?done=${done}` : ''}`
@@ -111,7 +111,7 @@ export async function showLinksPage(deps: LinkDeps, request: Request, query: Rec
     ...(done !== undefined ? { notice: done } : {}),
     body: csrf => html`<p class="muted">Anyone holding one of these links may use it without an account, until it expires or you remove it. Make one from the sharing page of a file or folder (Files, then Share).</p>
 ${links.length === 0 ? html`<p class="muted">No share links yet.</p>` : linksTable(links, now, csrf, { settings })}
-${beyond > 0 ? html`<p class="muted">${plural(beyond, 'link')} last${beyond === 1 ? 's' : ''} longer than your maximum now allows: a lower maximum applies to new links only, so remove those you no longer want.</p>` : ''}
+${beyond > 0 ? html`<p class="muted">${countOf(beyond, 'link')} last${beyond === 1 ? 's' : ''} longer than your maximum now allows: a lower maximum applies to new links only, so remove those you no longer want.</p>` : ''}
 ${expirySettingsForm(settings, csrf)}`,
   })
 }
@@ -232,7 +232,7 @@ export async function createLinkFromForm(deps: LinkDeps, request: Request, form:
     body: () => html`<section class="panel" aria-labelledby="new-link-h"><h2 id="new-link-h">Send this link</h2>
 <p>Anyone holding it may <strong>${ALLOWS_WORDS[link.allows].toLowerCase()}</strong> ${readablePath(link.path)}; it expires ${expiresText(link, deps.now())}.${
       link.passwordHash !== undefined ? ' It asks for the password you chose: send that another way (a message, a call), not with the link.' : ''
-    }${link.maxDownloads !== undefined ? ` It allows ${plural(link.maxDownloads, 'whole download')}, then opens nothing.` : ''}</p>
+    }${link.maxDownloads !== undefined ? ` It allows ${countOf(link.maxDownloads, 'whole download')}, then opens nothing.` : ''}</p>
 <div><label for="new-link">The link</label><input type="text" readonly id="new-link" value="${url}" data-enhance="copy-link"></div>
 <figure class="qr">${qrCode}<figcaption>Or open it on a phone: point its camera here.</figcaption></figure>
 <p class="warning" role="note">Copy it now: it is shown only this once. The pod keeps only a fingerprint of it, so it cannot show it again; if it is lost, remove it and make a new one.</p>

@@ -3,6 +3,7 @@
 import { formatBytes } from '../lib/format-bytes.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import type { BackupRecord } from '../store/last-backup.ts'
+import { countOf } from '../lib/count-words.ts'
 
 export interface PodStatus {
   readonly version: string
@@ -94,5 +95,5 @@ export function podStatusRows(s: PodStatus, formatDate: (iso: string) => string)
 function duration(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / 60_000))
   const [n, unit] = minutes >= 2 * 1440 ? [Math.floor(minutes / 1440), 'day'] : minutes >= 120 ? [Math.floor(minutes / 60), 'hour'] : [minutes, 'minute']
-  return `${n} ${unit}${n === 1 ? '' : 's'}`
+  return countOf(n, unit)
 }

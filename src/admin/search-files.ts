@@ -13,6 +13,7 @@ import { ownerActing } from './owner-acting.ts'
 import { renderOwnerPage } from './owner-page.ts'
 import { filesPage } from './files-page.ts'
 import { searchForm } from './search-form.ts'
+import { countOf } from '../lib/count-words.ts'
 
 type SearchDeps = Pick<Deps, 'cfg' | 'resources'>
 
@@ -68,7 +69,7 @@ export async function showSearchPage(deps: SearchDeps & Parameters<typeof render
       ? ''
       : found.items.length === 0
         ? html`<p class="muted">Nothing is named like “${q}”.</p>`
-        : html`<p class="muted">${found.more ? 'The first ' : ''}${String(found.items.length)} result${found.items.length === 1 ? '' : 's'}${found.more ? ': add a word to narrow the search' : ''}</p>`
+        : html`<p class="muted">${found.more ? 'The first ' : ''}${countOf(found.items.length, 'result')}${found.more ? ': add a word to narrow the search' : ''}</p>`
   return renderOwnerPage(deps, cookieHeader, {
     heading: found ? `Search: ${q}` : 'Search',
     section: ADMIN_PATHS.files,

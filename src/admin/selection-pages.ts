@@ -18,6 +18,7 @@ import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { metaAsOwner } from './owner-read.ts'
 import { TRASH_MAX_ITEMS } from '../resources/trash-listing.ts'
 import { moveToTrash } from './trash-files.ts'
+import { countOf } from '../lib/count-words.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources'>
 type ActDeps = PageDeps & Parameters<typeof moveToTrash>[0] & Parameters<typeof moveFiles>[0]
@@ -26,7 +27,6 @@ type ActDeps = PageDeps & Parameters<typeof moveToTrash>[0] & Parameters<typeof 
 const MAX_SELECTED = 100
 
 const lastName = (path: string) => path.replace(/\/$/, '').split('/').pop() ?? ''
-const plural = (n: number, what: string) => `${n.toLocaleString('en')} ${what}${n === 1 ? '' : 's'}`
 
 /** The selected paths, distinct and canonical; none → 400 nothing_selected. */
 export function selectedItems(raw: unknown): string[] {
@@ -74,12 +74,12 @@ export async function showDeleteSelected(deps: PageDeps, cookieHeader: string | 
   refuseTooLargeForTrash(counted)
   const total = counted.reduce((n, c) => n + 1 + c.inside, 0)
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `Delete ${plural(paths.length, 'selected item')}?`,
+    heading: `Delete ${countOf(paths.length, 'selected item')}?`,
     section: ADMIN_PATHS.files,
-    body: csrf => html`<p>Delete ${plural(total, 'item')}${total > paths.length ? ' (with what the folders hold)' : ''}? They stay in the <a href="${ADMIN_PATHS.trashPage}">trash</a> for 30 days, where you can restore them.</p>
+    body: csrf => html`<p>Delete ${countOf(total, 'item')}${total > paths.length ? ' (with what the folders hold)' : ''}? They stay in the <a href="${ADMIN_PATHS.trashPage}">trash</a> for 30 days, where you can restore them.</p>
 ${nameList(paths)}
 <form method="post" action="${ADMIN_PATHS.deleteSelected}">${csrfField(csrf)}${hiddenItems(paths)}<input type="hidden" name="count" value="${String(total)}">
-<p><button type="submit">Delete ${plural(total, 'item')}</button> <a class="button secondary" href="${filesPage(folderOf(paths))}">Cancel</a></p></form>`,
+<p><button type="submit">Delete ${countOf(total, 'item')}</button> <a class="button secondary" href="${filesPage(folderOf(paths))}">Cancel</a></p></form>`,
   })
 }
 
@@ -92,7 +92,7 @@ export async function submitDeleteSelected(deps: ActDeps, form: Record<string, u
   if (total !== confirmed) throw new HttpError(409, 'confirmation_required', `the selection holds ${total} items now, not ${confirmed}: confirm again`)
   refuseTooLargeForTrash(counted)
   for (const c of counted) await moveToTrash(deps, isContainerPath(c.path) ? { path: c.path, count: c.inside } : { path: c.path })
-  return seeOther(filesPage(folderOf(paths), { what: 'delete', name: plural(paths.length, 'item') }))
+  return seeOther(filesPage(folderOf(paths), { what: 'delete', name: countOf(paths.length, 'item') }))
 }
 
 /** The Move selected page browsing `folder` in its picker. */
@@ -106,7 +106,7 @@ export async function showMoveSelected(deps: PageDeps, cookieHeader: string | nu
   const from = folderOf(paths)
   const picked = await pickFolders(deps, browsing ? podPath(browsing) : from)
   return renderOwnerPage(deps, cookieHeader, {
-    heading: `Move ${plural(paths.length, 'item')}`,
+    heading: `Move ${countOf(paths.length, 'item')}`,
     section: ADMIN_PATHS.files,
     body: csrf => html`<p>Move these to another folder. Who may access them moves with them.</p>
 ${nameList(paths)}
@@ -125,5 +125,5 @@ export async function submitMoveSelected(deps: ActDeps, form: Record<string, unk
   const meta = await metaAsOwner(deps, to)
   if (meta?.kind !== 'container') throw new HttpError(404, 'not_found', `there is no folder ${to}`)
   for (const path of paths) await moveFiles(deps, path, `${to}${lastName(path)}${isContainerPath(path) ? '/' : ''}`)
-  return seeOther(filesPage(to, { what: 'move', name: plural(paths.length, 'item') }))
+  return seeOther(filesPage(to, { what: 'move', name: countOf(paths.length, 'item') }))
 }

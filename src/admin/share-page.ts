@@ -27,6 +27,7 @@ import { getLinkExpirySettings } from '../account/link-expiry.ts'
 import { agentLabel } from './person-label.ts'
 import type { PersonCards } from '../account/person-cards.ts'
 import { LINK_REMOVED } from './taken-back-words.ts'
+import { countOf } from '../lib/count-words.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'fetchDoc' | 'decider' | 'resources' | 'now' | 'linkUses' | 'people'>
 type AclView = Awaited<ReturnType<typeof readAclView>>
@@ -98,7 +99,7 @@ ${remove ? html`<td>${remove(e, i)}</td>` : ''}</tr>`,
 function leftovers(acl: AclView): SafeHtml | string {
   const { count, statements } = acl.notEditable
   if (count === 0) return ''
-  return html`<div class="warning" id="acl-leftovers" role="note"><p>The ACL document holds ${count} statement${count === 1 ? '' : 's'} this page cannot show (notes, rules for other resources, unknown terms). Any change here drops ${count === 1 ? 'it' : 'them'}:</p>
+  return html`<div class="warning" id="acl-leftovers" role="note"><p>The ACL document holds ${countOf(count, 'statement')} this page cannot show (notes, rules for other resources, unknown terms). Any change here drops ${count === 1 ? 'it' : 'them'}:</p>
 <ul>${statements.map(s => html`<li><code>${s}</code></li>`)}</ul>${count > statements.length ? html`<p>… and ${count - statements.length} more.</p>` : ''}
 <p>To keep them, edit <a href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(aclPathOf(acl))}">the ACL document as Turtle</a> instead.</p></div>`
 }
@@ -109,7 +110,7 @@ const dropField = (acl: AclView, id: string) =>
     : html`<label class="check" for="${id}"><input type="checkbox" id="${id}" name="drop" value="yes" required aria-describedby="acl-leftovers"> ${dropLabel(acl.notEditable.count)}</label>`
 
 // Where the tick is asked (the share form above the list of statements, a row's form below it): no "above" or "below"
-const dropLabel = (count: number) => `Drop the ${count} statement${count === 1 ? '' : 's'} this page cannot show`
+const dropLabel = (count: number) => `Drop the ${countOf(count, 'statement')} this page cannot show`
 
 export async function showSharePage(deps: AdminDeps, request: Request, query: Record<string, unknown>): Promise<Response> {
   const acl = await readAclView(deps, { path: query.path ?? '/' })
@@ -180,7 +181,7 @@ function requireDropTick(acl: AclView, form: Record<string, unknown>, doing: str
   if (acl.notEditable.count > 0 && form.drop !== 'yes') {
     throw bad(
       'confirmation_required',
-      `the ACL document holds ${acl.notEditable.count} statement${acl.notEditable.count === 1 ? '' : 's'} this page cannot show; tick "${dropLabel(acl.notEditable.count)}" to ${doing} anyway, or edit the ACL document as Turtle`,
+      `the ACL document holds ${countOf(acl.notEditable.count, 'statement')} this page cannot show; tick "${dropLabel(acl.notEditable.count)}" to ${doing} anyway, or edit the ACL document as Turtle`,
     )
   }
 }

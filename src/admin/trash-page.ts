@@ -13,6 +13,7 @@ import { filesPage } from './files-page.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { deleteTrashedForGood, emptyTrash, listTrash, restoreTrashed, type TrashView } from './trash-files.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
+import { countOf } from '../lib/count-words.ts'
 
 const DAY_MS = 24 * 60 * 60_000
 const nameOf = readableName
@@ -59,7 +60,7 @@ export async function submitRestore(deps: Parameters<typeof restoreTrashed>[0], 
   return seeOther(filesPage(parentPath(path) ?? '/', { what: 'restore', name: nameOf(path) }))
 }
 
-const count = (n: number) => `${n.toLocaleString('en')} item${n === 1 ? '' : 's'}`
+const count = (n: number) => countOf(n, 'item')
 const whole = (raw: unknown) => (typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : 0)
 
 /** The trash page's notice after a restore, a delete for good or an empty (`done`, with `name`, `items`, `bytes`). */
