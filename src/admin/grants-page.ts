@@ -29,9 +29,9 @@ export const grantsPage = (done?: string) => `${ADMIN_PATHS.grantsPage}${done ? 
 const local = (iri: string, ns: string) => (iri.startsWith(ns) ? iri.slice(ns.length) : iri)
 
 /** Why this pod can make no grants, or undefined when it can. */
-export const grantsNeedHttps = (baseUrl: string) =>
+export const grantsNeedHttps = (baseUrl: string): SafeHtml | undefined =>
   baseUrl.startsWith('http:')
-    ? `Grants need an https address: this pod runs at ${baseUrl}, and a grant names your pod's storage and your WebID by their https URLs. Start the pod with an https --base-url (with --tls-cert and --tls-key, or behind an https proxy; see docs/sharing.md, "Access grants") to make grants here.`
+    ? html`Grants need an https address: this pod runs at <code>${baseUrl}</code>, and a grant names your pod's storage and your WebID by their https URLs. Start the pod with an https <code class="nowrap">--base-url</code> (with <code class="nowrap">--tls-cert</code> and <code class="nowrap">--tls-key</code>, or behind an https proxy; see <code>docs/sharing.md</code>, "Access grants") to make grants here.`
     : undefined
 
 function row(e: GrantEntry, base: string, csrf: string, people: PersonCards): SafeHtml {

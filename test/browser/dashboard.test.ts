@@ -12,8 +12,19 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { CookieJar, dpopProof, newDpopKey } from '../op/op-fixture.ts'
 import { exchangeCode, obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
 import type { Dialog } from 'playwright-core'
-import { OWNER_PASSWORD, newContext, watchWrites, screenshotBothWidths, signInAsOwner, startBrowserPod, tabTo, type RunningPod } from './harness.ts'
-import { contrastFailures, unlabelledControls } from './page-checks.ts'
+import {
+  DESKTOP,
+  OWNER_PASSWORD,
+  PHONE,
+  newContext,
+  watchWrites,
+  screenshotBothWidths,
+  signInAsOwner,
+  startBrowserPod,
+  tabTo,
+  type RunningPod,
+} from './harness.ts'
+import { contrastFailures, splitOptions, unlabelledControls } from './page-checks.ts'
 
 let pod: RunningPod
 /** A person the owner shares with: a profile document on loopback that describes her WebID. */
@@ -396,6 +407,11 @@ describe('the owner dashboard in a real browser', () => {
     const why = page.locator('#grants-need-https')
     await why.waitFor()
     expect(await why.textContent()).toContain(`this pod runs at ${pod.baseUrl}`)
+    // the options it names, each on one line on a phone (--tls-key broke after its first hyphen)
+    await page.setViewportSize(PHONE)
+    expect(await why.locator('code').allTextContents()).toEqual(expect.arrayContaining(['--base-url', '--tls-cert', '--tls-key']))
+    expect(await splitOptions(page)).toEqual([])
+    await page.setViewportSize(DESKTOP)
     expect(await page.getByRole('button', { name: 'Create grant' }).count()).toBe(0)
     expect(await page.getByText('No grants yet').count()).toBe(1)
     await shoot('grants')

@@ -234,3 +234,13 @@ export function unstyledFields(page: Page): Promise<string[]> {
       .map(el => el.outerHTML.slice(0, 80)),
   )
 }
+
+/**
+ * Command-line options shown on the page (`<code>--tls-key</code>`) that the browser broke over two lines: a person
+ * copies them as they read them ("-" at a line's end, "-tls-key" on the next).
+ */
+export function splitOptions(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('code')].filter(el => /^--\S+$/.test(el.textContent ?? '') && el.getClientRects().length > 1).map(el => el.textContent ?? ''),
+  )
+}
