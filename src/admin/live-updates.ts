@@ -11,8 +11,11 @@ import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
+import { agentCode, agentLabel } from './person-label.ts'
+import type { PersonCards } from '../account/person-cards.ts'
+import { ownerWebIdOf } from '../config.ts'
 
-type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'channels' | 'webhooks'>
+type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'channels' | 'webhooks' | 'people'>
 
 /** Channels listed at most (oldest first); `total` says how many are open. The pod may hold 20,000. */
 export const CHANNELS_SHOWN = 500
@@ -88,11 +91,13 @@ export function endChannel(deps: Pick<Deps, 'channels'>, id: string): boolean {
   return deps.channels.end(id, 'ended_by_owner')
 }
 
-/** Who listens, in a few words: the WebID and the app, or the keys, or nobody signed in. */
-const whoOf = (c: ChannelView) =>
+/** Who listens, in a few words: you, or the person (by name once their profile is read), and the app; or the keys; or nobody signed in. */
+const whoOf = (c: ChannelView, owner: string, people: PersonCards) =>
   html`${
     c.webid
-      ? html`<code>${breakableUrl(c.webid)}</code>`
+      ? c.webid === owner
+        ? 'You'
+        : (agentLabel(people, c.webid, owner) ?? agentCode(c.webid))
       : c.keys.length
         ? html`key ${c.keys.map(k => html`<code>${breakableUrl(k)}</code> `)}`
         : html`<span class="muted">anyone (not signed in)</span>`
@@ -103,9 +108,9 @@ const cell = (label: string, content: unknown) => html`<td data-label="${label}"
 const actionCell = (content: unknown) => html`<td class="row-action">${content}</td>`
 
 /** One channel's row, with its End form. */
-function rowOf(c: ChannelView, base: string, csrf: string) {
+function rowOf(c: ChannelView, base: string, csrf: string, people: PersonCards) {
   const path = readablePath(c.topic.slice(base.length))
-  return html`<tr>${cell('Document', html`<a href="${c.topic}">${path}</a>`)}${cell('Channel', html`<span class="nowrap">${channelLabel(c.type)}</span>`)}${cell('Who', whoOf(c))}
+  return html`<tr>${cell('Document', html`<a href="${c.topic}">${path}</a>`)}${cell('Channel', html`<span class="nowrap">${channelLabel(c.type)}</span>`)}${cell('Who', whoOf(c, ownerWebIdOf(base), people))}
 ${cell('Since', localTime(Date.parse(c.since)))}${cell('Ends', c.endAt ? localTime(Date.parse(c.endAt)) : html`<span class="muted">when closed</span>`)}
 ${actionCell(html`<form class="inline" method="post" action="${ADMIN_PATHS.endChannel}" data-enhance="confirm" data-confirm="End the ${channelLabel(c.type)} subscription to ${path}? The app may subscribe again if it still has access.">${csrfField(csrf)}<input type="hidden" name="id" value="${c.id}"><button type="submit" class="small secondary" aria-label="End subscription to ${path}">End</button></form>`)}</tr>`
 }
@@ -128,6 +133,8 @@ ${cell('State', t.state)}${cell('Reason', t.reason)}${cell('Since', localTime(Da
 export async function showLiveUpdatesPage(deps: AdminDeps, cookieHeader: string | null, done: unknown): Promise<Response> {
   const { total, channels, webhookTroubles } = await readChannels(deps)
   const base = deps.cfg.baseUrl
+  // Names read meanwhile appear on the next visit, as on the other pages that list people
+  deps.people.learn(channels.flatMap(c => (c.webid ? [c.webid] : [])))
   return renderOwnerPage(deps, cookieHeader, {
     heading: 'Live updates',
     section: ADMIN_PATHS.liveUpdates,
@@ -136,7 +143,7 @@ export async function showLiveUpdatesPage(deps: AdminDeps, cookieHeader: string 
 ${total > channels.length ? html`<p>Showing the ${channels.length} oldest of ${total} subscriptions.</p>` : ''}
 <div class="table-wrap"><table class="stack">
 <thead><tr><th scope="col">Document</th><th scope="col">Channel</th><th scope="col">Who</th><th scope="col">Since</th><th scope="col">Ends</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-<tbody>${channels.length === 0 ? html`<tr><td colspan="6" class="muted">No subscriptions are open</td></tr>` : channels.map(c => rowOf(c, base, csrf))}</tbody>
+<tbody>${channels.length === 0 ? html`<tr><td colspan="6" class="muted">No subscriptions are open</td></tr>` : channels.map(c => rowOf(c, base, csrf, deps.people))}</tbody>
 </table></div>
 ${troublesOf(webhookTroubles, base)}`,
   })

@@ -191,6 +191,8 @@ describe('the page without JavaScript', () => {
     expect(page).toContain('/notes été/café #?%+.ttl</a>')
     expect(page).toContain(`name="id" value="${id}"`)
     expect(page).toContain('WebSocket')
+    // someone else's WebID as written (their name once their profile is read), never "You"
+    expect(/<td data-label="Who">(.*?)<\/td>/.exec(page)?.[1]?.replace(/<[^>]+>/g, '')).toBe(WEBID)
     const res = await ctx.post('/.admin/live-updates/end', { csrf: ctx.csrf, id })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe('/.admin/live-updates?done=ended')

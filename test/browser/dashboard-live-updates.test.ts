@@ -46,7 +46,10 @@ describe('Live updates', () => {
       await row.waitFor()
       expect(await row.getByRole('link', { name: SHOWN }).getAttribute('href')).toBe(pod.baseUrl + DOC)
       expect(await row.textContent()).toContain('WebSocket')
-      expect(await row.textContent()).toContain(`${pod.baseUrl}/profile/card#me`)
+      // the owner's own app: "You", as the Activity page says it, not the owner's WebID spelt out
+      const who = (await row.locator('td[data-label="Who"]').textContent()) ?? ''
+      expect(who).toStartWith('You')
+      expect(who).not.toContain('/profile/card#me')
       expect(await row.textContent()).toContain('Carnet de notes')
       expect(await row.textContent()).not.toContain('ws://')
       expect(await unlabelledControls(page)).toEqual([])
