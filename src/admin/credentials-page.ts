@@ -43,8 +43,8 @@ const connectDrive = (address: string) => html`<section aria-labelledby="drive-h
 <p>Your pod opens as a drive in a phone's or computer's file manager (WebDAV). Make a credential above for the device, then give it:</p>
 <dl class="drive-facts">
 <dt><label for="drive-address">Address</label></dt><dd><input type="text" readonly id="drive-address" value="${address}" aria-label="Address of your pod" data-enhance="copy-link"></dd>
-<dt><strong>User name</strong></dt><dd>the credential's <code>client_id</code></dd>
-<dt><strong>Password</strong></dt><dd>its <code>client_secret</code>, shown once when it is made</dd>
+<dt><strong>User name</strong></dt><dd>the credential's id, under its name in the list above (its <code>client_id</code>)</dd>
+<dt><strong>Password</strong></dt><dd>its secret (<code>client_secret</code>), shown once when it is made</dd>
 </dl>
 <p class="muted">A credential limited to some folders shows the device only those.</p>
 <ul class="drive-steps">
