@@ -60,7 +60,7 @@ async function fileHistory(deps: PageDeps, cookieHeader: string | null, path: st
 <a class="button secondary" href="${filesPage(parentPath(path) ?? '/')}">Back to the folder</a> <a class="button secondary" href="${ADMIN_PATHS.activity}">Activity</a></p>
 <div class="table-wrap"><table class="stack"><caption class="visually-hidden">Versions</caption>
 <thead><tr><th scope="col">Written</th><th scope="col">Size</th><th scope="col">Ended</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
-<tbody>${current ? html`<tr><td data-label="Written">${localTime(current.modified)}</td><td data-label="Size">${formatBytes(current.size)}</td><td data-label="Ended"><strong>Current</strong></td><td class="row-actions"><a class="small" href="${ADMIN_PATHS.download}?path=${encodeURIComponent(path)}">Download</a></td></tr>` : ''}
+<tbody>${current ? html`<tr><td data-label="Written">${localTime(current.modified)}</td><td data-label="Size">${formatBytes(current.size)}</td><td data-label="Ended"><strong>Not yet</strong> (the current version)</td><td class="row-actions"><a class="small" href="${ADMIN_PATHS.download}?path=${encodeURIComponent(path)}">Download</a></td></tr>` : ''}
 ${versions.map(v => row(csrf, v))}</tbody></table></div>`,
   })
 }

@@ -196,7 +196,8 @@ describe("a file's history", () => {
     expect(res.status).toBe(200)
     const body = await res.text()
     expect(body).toContain('History of /other/née x.txt')
-    expect(body).toContain('<strong>Current</strong>')
+    // a phone reads each cell after its column's name: "Ended: Not yet (the current version)", not "Ended: Current"
+    expect(body).toContain('<td data-label="Ended"><strong>Not yet</strong> (the current version)</td>')
     expect(body).toContain('Replaced just now by You <span class="muted">with Notes app</span>')
     const version = body.match(new RegExp(`history/version\\?path=${Q}&amp;version=(\\d+)`))![1]!
     const view = await owner.page(`/.admin/history/version?path=${Q}&version=${version}`)
