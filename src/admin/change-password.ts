@@ -9,6 +9,7 @@ import { log } from '../log.ts'
 import { setOwnerPassword, verifyOwnerPassword } from '../account/owner-account.ts'
 import { endOwnerLogins, type LoginSession } from '../account/owner-session.ts'
 import { MAX_PASSWORD_LENGTH, checkPasswordStrength } from '../lib/password-rules.ts'
+import { countOf } from '../lib/count-words.ts'
 
 type AdminDeps = Pick<Deps, 'store' | 'revocations' | 'now'>
 
@@ -34,7 +35,7 @@ export function makePasswordChange(deps: AdminDeps) {
     // Counted before the (slow) check, so attempts sent at once cannot all pass the limit
     const wait = wrongTries.begin(session.id, now)
     if (wait > 0) {
-      throw new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${Math.ceil(wait / 60)} minute(s) and try again`, {
+      throw new HttpError(429, 'too_many_attempts', `too many wrong passwords; wait ${countOf(Math.ceil(wait / 60), 'minute')} and try again`, {
         headers: { 'retry-after': String(wait) },
       })
     }

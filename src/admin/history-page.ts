@@ -19,6 +19,7 @@ import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { restoreFolderAt, restoreVersionFrom, timeOf } from './restore-version.ts'
 import { agentsOf, ago, appNames, appOf, changeRow, changesTable, historyPage, linkUploadsFor, VERBS, versionPage, whoOf } from './activity-page.ts'
 import { viewPage } from './view-page.ts'
+import { countOf } from '../lib/count-words.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations' | 'people'>
 const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 'Deleted', move: 'Moved away', trash: 'Put in the trash', create: 'Created' }
@@ -32,8 +33,11 @@ const plainTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).rep
 
 function doneNotice(query: Record<string, string | undefined>): string | undefined {
   if (query.done === 'restore') return 'Restored: the version you chose is the current one now (what it replaced is kept too)'
-  if (query.done === 'folder')
-    return `Folder restored: ${Number(query.restored) || 0} item(s) put back as they were, ${Number(query.unchanged) || 0} already were, ${Number(query.removed) || 0} made since deleted (they are in Recently deleted)`
+  if (query.done === 'folder') {
+    const [restored, unchanged, removed] = [query.restored, query.unchanged, query.removed].map(n => Number(n) || 0) as [number, number, number]
+    const put = `${countOf(restored, 'item')} put back as ${restored === 1 ? 'it was' : 'they were'}, ${unchanged} already ${unchanged === 1 ? 'was' : 'were'}`
+    return `Folder restored: ${put}, ${countOf(removed, 'item')} made since deleted${removed > 0 ? ` (${removed === 1 ? 'it is' : 'they are'} in Recently deleted)` : ''}`
+  }
   return undefined
 }
 

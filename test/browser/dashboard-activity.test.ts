@@ -86,7 +86,7 @@ test('an app wrecks a folder; the Activity page shows it; the folder is restored
   await page.getByRole('button', { name: 'Restore the folder' }).click()
   await page.getByRole('status').filter({ hasText: 'Folder restored' }).waitFor()
   expect(await page.locator('.notice').textContent()).toBe(
-    'Folder restored: 2 item(s) put back as they were, 0 already were, 1 made since deleted (they are in Recently deleted)',
+    'Folder restored: 2 items put back as they were, 0 already were, 1 item made since deleted (it is in Recently deleted)',
   )
   expect(await text('/Notizen%20f%C3%BCr%20mich/shopping.txt')).toBe('milk, eggs')
   expect(await text('/Notizen%20f%C3%BCr%20mich/todo.txt')).toBe('call Ann')
