@@ -1,6 +1,7 @@
 // The bench's servers and its pod workloads, as `bun run bench` (run.ts) runs them and idle-memory.ts repeats them:
 // the pod with every chosen workload's seeds below the public /bench/ container, the bare Bun.serve ceiling beside it,
-// then the workloads in order and the DPoP CPU rounds (dpop-cpu-bound.ts), so what the idle pod holds afterwards is
+// then the workloads in order, the public GET against the bare ceiling in alternating rounds (public-ceiling-paired.ts)
+// and the DPoP CPU rounds (dpop-cpu-bound.ts), so what the idle pod holds afterwards is
 // what the bench's "RSS after 30 s idle" reads.
 
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -12,6 +13,7 @@ import { runLoad, type LoadOptions, type LoadResult } from './load.ts'
 import { BENCH_CONTAINER, type BenchContext, type Workload } from './workloads.ts'
 import { startBare } from './bare-process.ts'
 import { measureDpopCpuBound, type DpopCpuBound } from './dpop-cpu-bound.ts'
+import { measurePublicAgainstBare, type CeilingRound } from './public-ceiling-paired.ts'
 
 export const PUBLIC_GET = 'public GET 1 KB Turtle'
 export const DPOP_GET = 'DPoP GET 1 KB Turtle (owner)'
@@ -64,11 +66,14 @@ export interface PodWorkloadRun {
   readonly results: readonly { workload: Workload; result: LoadResult }[]
   /** The DPoP CPU rounds, when both GETs they alternate were among the workloads. */
   readonly dpopCpu?: DpopCpuBound
+  /** The public GET against its bare ceiling in alternating rounds, when both were among the workloads. */
+  readonly publicPaired?: readonly CeilingRound[]
 }
 
 /**
- * Each workload in turn at `load`'s duration (its own concurrency where it names one), then, when the public and
- * DPoP GETs both ran, the alternating CPU rounds of dpop-cpu-bound.ts with a fresh DPoP operation (its proofs
+ * Each workload in turn at `load`'s duration (its own concurrency where it names one), then, when the public GET and
+ * its bare ceiling both ran, their alternating rounds; when the public and DPoP GETs both ran, the alternating CPU
+ * rounds of dpop-cpu-bound.ts with a fresh DPoP operation (its proofs
  * presigned and no older than the pod accepts). `progress` hears what starts.
  */
 export async function runPodWorkloads(
@@ -85,7 +90,18 @@ export async function runPodWorkloads(
   }
   const publicWorkload = workloads.find(w => w.name === PUBLIC_GET)
   const dpopWorkload = workloads.find(w => w.name === DPOP_GET)
-  if (!publicWorkload || !dpopWorkload) return { results }
+  const bareWorkload = workloads.find(w => w.name === publicWorkload?.ceiling)
+  let publicPaired: readonly CeilingRound[] | undefined
+  if (publicWorkload && bareWorkload) {
+    progress('measuring the public GET against its bare ceiling, alternating rounds …')
+    publicPaired = await measurePublicAgainstBare(await bareWorkload.prepare(ctx), await publicWorkload.prepare(ctx), load.concurrency)
+  }
+  const paired = publicPaired ? { publicPaired } : {}
+  if (!publicWorkload || !dpopWorkload) return { results, ...paired }
   progress("measuring the pod's CPU per public and DPoP GET, alternating rounds …")
-  return { results, dpopCpu: await measureDpopCpuBound(pod.proc.pid, await publicWorkload.prepare(ctx), await dpopWorkload.prepare(ctx), load.concurrency) }
+  return {
+    results,
+    ...paired,
+    dpopCpu: await measureDpopCpuBound(pod.proc.pid, await publicWorkload.prepare(ctx), await dpopWorkload.prepare(ctx), load.concurrency),
+  }
 }

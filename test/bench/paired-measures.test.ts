@@ -5,6 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import { formatNotifications, type NotificationsResult, type PairedPutRound } from './notifications.ts'
 import { formatLargeFiles, type LargeFilesResult, type PairedDownload, type PairedUpload } from './large-files.ts'
 import type { LoadResult } from './load.ts'
+import { formatCeilingPaired } from './public-ceiling-paired.ts'
 
 const load = (rps: number): LoadResult => ({ requests: rps, failures: 0, seconds: 1, rps, p50Ms: 10, p99Ms: 20 })
 
@@ -111,4 +112,37 @@ test('notifications that were not of the subscriber’s topic are printed', () =
   const r = { ...notifications([round(90, 100)]), misread: 3 }
   expect(formatNotifications(r).find(l => l.includes('rounds in turn'))).toContain("3 in all the PUT runs were not a notification of the subscriber's topic")
   expect(formatNotifications(notifications([round(90, 100)])).find(l => l.includes('rounds in turn'))).not.toContain('were not a notification')
+})
+
+describe('the public GET against its bare ceiling, paired', () => {
+  const line = (pairs: [number, number][]) =>
+    formatCeilingPaired(
+      pairs.map(([podRps, bareRps]) => ({ podRps, bareRps })),
+      0.5,
+      'public GET',
+      'bare',
+    )
+  test('judges the aim on the median of the rounds’ ratios, each round printed', () => {
+    // ratios 0.40, 0.55, 0.60, 0.52, 0.90: median 0.55, where one bad round (0.40) alone would fail it
+    expect(
+      line([
+        [40, 100],
+        [55, 100],
+        [60, 100],
+        [52, 100],
+        [90, 100],
+      ]),
+    ).toBe('public GET / bare, paired: 5 rounds in turn, 40.0%, 55.0%, 60.0%, 52.0%, 90.0%, median 55.0% (aim ≥ 50%: met; the line above is one run each)')
+  })
+  test('a median under the aim is not met, whatever the best round', () => {
+    expect(
+      line([
+        [45, 100],
+        [95, 100],
+        [48, 100],
+        [30, 100],
+        [49, 100],
+      ]),
+    ).toContain('median 48.0% (aim ≥ 50%: not met')
+  })
 })

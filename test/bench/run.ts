@@ -23,6 +23,7 @@ import { benchWebdav } from './webdav.ts'
 import { benchVersions } from './versions.ts'
 import { formatSignatureBound, measureVerifyRates, type VerifyRates } from './signature-bound.ts'
 import { formatDpopCpuBound, formatDpopCpuBoundRateMatched, type DpopCpuBound } from './dpop-cpu-bound.ts'
+import { formatCeilingPaired, type CeilingRound } from './public-ceiling-paired.ts'
 
 interface Flags extends LoadOptions {
   readonly only?: string
@@ -106,6 +107,7 @@ function report(
   startup: StartupResult | undefined,
   verifyRates: VerifyRates | undefined,
   dpopCpu: DpopCpuBound | undefined,
+  publicPaired: readonly CeilingRound[] | undefined,
 ) {
   const rps = (name: string) => results.find(r => r.workload.name === name)?.result.rps
   if (flags.json) {
@@ -118,6 +120,7 @@ function report(
           ...(startup ? { startup } : {}),
           ...(verifyRates ? { es256VerifyRates: verifyRates } : {}),
           ...(dpopCpu ? { dpopCpuBound: dpopCpu } : {}),
+          ...(publicPaired ? { publicGetPairedWithBare: publicPaired } : {}),
         },
         null,
         2,
@@ -142,6 +145,9 @@ function report(
     const ratio = result.rps / ceiling.result.rps
     const aim = workload.aim === undefined ? '' : ` (aim ≥ ${Math.round(workload.aim * 100)}%: ${ratio >= workload.aim ? 'met' : 'not met'})`
     console.log(`${workload.name} / ${ceiling.workload.name}: ${fmt(ratio * 100)}%${aim}`)
+    // beside the one-run line, not instead of it: the public GET and its ceiling in alternating rounds
+    if (workload.name === PUBLIC_GET && publicPaired && workload.aim !== undefined)
+      console.log(formatCeilingPaired(publicPaired, workload.aim, workload.name, ceiling.workload.name))
   }
   const dpop = rps(DPOP_GET)
   const publicGet = rps(PUBLIC_GET)
@@ -236,10 +242,10 @@ async function main() {
       verifyRates = await measureVerifyRates()
     }
     // Issue 41 read from the pod's CPU per request (dpop-cpu-bound.ts) comes last, after both GETs ran warm.
-    const { results, dpopCpu } = await runPodWorkloads(pods, workloads, flags, what => {
+    const { results, dpopCpu, publicPaired } = await runPodWorkloads(pods, workloads, flags, what => {
       if (!flags.json) console.error(what)
     })
-    report(results, flags, await podMemory(pods.pod), startup, verifyRates, dpopCpu)
+    report(results, flags, await podMemory(pods.pod), startup, verifyRates, dpopCpu, publicPaired)
     if (results.some(r => r.result.failures > 0)) process.exitCode = 1
   } finally {
     await pods.dispose()
