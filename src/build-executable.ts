@@ -2,12 +2,11 @@
 
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import type { BunPlugin } from 'bun'
+import { PACKAGES_TSCONFIG } from './build-deps.ts'
+import { classicLevelBinding, hostTarget, type Target } from './build-leveldb-addon.ts'
 import { buildUi } from './build-ui.ts'
 
 const ROOT = resolve(import.meta.dir, '..')
-
-export type Target = 'bun-linux-x64' | 'bun-linux-arm64' | 'bun-darwin-x64' | 'bun-darwin-arm64'
 
 export interface BuildOptions {
   readonly entry: string
@@ -21,47 +20,17 @@ export interface BuildOptions {
   readonly bytecode?: boolean
 }
 
-/** classic-level ships prebuilt addons; the folder name follows prebuildify's platform-arch. */
-function prebuildOf(target: Target): string {
-  const [, platform, arch] = target.split('-') as [string, string, string]
-  const folder = platform === 'darwin' ? 'darwin-x64+arm64' : `${platform}-${arch}`
-  return `./prebuilds/${folder}/classic-level.node`
-}
-
-/**
- * classic-level's binding.js asks node-gyp-build for the addon at run time, which
- * searches `__dirname` — a path in the build machine's node_modules, absent where the binary
- * runs. Answering binding.js with a static require of the prebuilt addon lets Bun embed the
- * .node file and load it from inside the executable.
- */
-export function classicLevelBinding(target: Target): BunPlugin {
-  return {
-    name: 'classic-level-binding',
-    setup(build) {
-      build.onLoad({ filter: /[\\/]classic-level[\\/]binding\.js$/ }, ({ path }) => {
-        const addon = prebuildOf(target)
-        if (!existsSync(join(dirname(path), addon))) throw new Error(`classic-level has no prebuilt addon ${addon} for ${target}`)
-        return { loader: 'js', contents: `module.exports = require(${JSON.stringify(addon)})\n` }
-      })
-    },
-  }
-}
-
-export function hostTarget(): Target {
-  const target = `bun-${process.platform}-${process.arch}`
-  if (!['bun-linux-x64', 'bun-linux-arm64', 'bun-darwin-x64', 'bun-darwin-arm64'].includes(target)) {
-    throw new Error(`no build target for ${process.platform}-${process.arch}; use --target`)
-  }
-  return target as Target
-}
-
-export async function buildExecutable(opts: BuildOptions): Promise<{ outfile: string; bytes: number }> {
+export async function buildExecutable(opts: BuildOptions): Promise<{ outfile: string; bytes: number; inputs: string[] }> {
   mkdirSync(dirname(opts.outfile), { recursive: true })
   // The browser scripts, bundled next to the executable under a folder named `static`, embed as `static/admin/app.js`
   const bundled = await buildUi(opts.staticDir, join(dirname(opts.outfile), 'ui'))
   const result = await Bun.build({
     entrypoints: [opts.entry, ...(opts.workers ?? [])],
     plugins: [classicLevelBinding(opts.target)],
+    // The packages themselves, not the bundles of them a checkout's starts use (build-deps.ts): one bundling, whatever
+    // node_modules/.solopod-deps holds. The metafile lets a test see which.
+    tsconfig: PACKAGES_TSCONFIG,
+    metafile: true,
     // ESM as without bytecode (Bun's bytecode default is CommonJS): top-level await, and import.meta.url, which finds the parse worker
     format: 'esm',
     // What the pod loads on first use (`import()`) goes in chunks of its own, evaluated with that first use. In one
@@ -81,7 +50,7 @@ export async function buildExecutable(opts: BuildOptions): Promise<{ outfile: st
     },
   })
   if (!result.success) throw new AggregateError(result.logs, `build of ${opts.entry} failed`)
-  return { outfile: opts.outfile, bytes: statSync(opts.outfile).size }
+  return { outfile: opts.outfile, bytes: statSync(opts.outfile).size, inputs: Object.keys(result.metafile?.inputs ?? {}) }
 }
 
 function parseTarget(argv: readonly string[]): Target {

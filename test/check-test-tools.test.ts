@@ -33,8 +33,9 @@ function check(root: string) {
 
 describe('npm test: the tools the whole suite needs are checked first', () => {
   test('package.json runs the check before the suite', () => {
-    // then the build step of the dashboard's script (src/build-ui.ts), which the pods under test serve
-    expect(pkg.scripts.pretest).toBe('node test/check-test-tools.mjs && bun src/build-ui.ts')
+    // then the libraries' bundles (src/build-deps.ts), which the pods under test load, and the build step of the
+    // dashboard's script (src/build-ui.ts), which they serve
+    expect(pkg.scripts.pretest).toBe('node test/check-test-tools.mjs && bun src/build-deps.ts && bun src/build-ui.ts')
   })
 
   test('a machine without nginx stops with one line naming it and the command that installs it', () => {

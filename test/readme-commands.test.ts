@@ -26,7 +26,8 @@ const ELSEWHERE: Record<string, { file: string; text: string }> = {
   'npm run format:check': { file: '.ci/run', text: 'npm run format:check' },
   // it rewrites the checkout's files: what it runs is the formatter whose check CI runs
   'npm run format': { file: 'package.json', text: '"format": "biome format --write"' },
-  'npm run build:ui': { file: 'package.json', text: '"pretest": "node test/check-test-tools.mjs && bun src/build-ui.ts"' },
+  'npm run build:ui': { file: 'package.json', text: '"pretest": "node test/check-test-tools.mjs && bun src/build-deps.ts && bun src/build-ui.ts"' },
+  'npm run build:deps': { file: 'package.json', text: '"pretest": "node test/check-test-tools.mjs && bun src/build-deps.ts && bun src/build-ui.ts"' },
   'npm run bench': { file: '.ci/run', text: 'npm run bench' },
   'npm run soak -- --minutes 60': { file: '.ci/run', text: 'npm run soak -- --minutes' },
   'npm run build': { file: 'test/e2e/build.test.ts', text: "['npm', 'run', 'build']" },

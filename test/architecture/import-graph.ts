@@ -8,8 +8,11 @@ import { dirname, join, relative, resolve } from 'node:path'
 /** Top to bottom; a module may import its own unit or any unit of a lower layer. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'build-executable.ts'],
-  // the build step of the dashboard's script: `bun run build:ui`, and the executable's build embeds it
-  ['build-ui.ts'],
+  // the build steps of the dashboard's script (`bun run build:ui`, which the executable's build embeds) and of the
+  // libraries' bundles for starts from source (`bun run build:deps`, whose tsconfig the executable's build reads)
+  ['build-ui.ts', 'build-deps.ts'],
+  // classic-level's addon in a bundle: the executable's and the libraries' build steps both
+  ['build-leveldb-addon.ts'],
   ['cli'],
   ['server'],
   ['pod.ts'],

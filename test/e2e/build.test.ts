@@ -4,7 +4,8 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { buildExecutable, hostTarget } from '../../src/build-executable.ts'
+import { buildExecutable } from '../../src/build-executable.ts'
+import { hostTarget } from '../../src/build-leveldb-addon.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { freePort, OWNER_PASSWORD } from './start-server.ts'
 import { seedPublicContainer } from './seed-store.ts'
@@ -123,6 +124,27 @@ describe('npm run build', () => {
         proc.kill('SIGTERM')
         expect(await proc.exited).toBe(0)
       }
+    },
+    120_000,
+  )
+
+  test.skipIf(skip)(
+    "the executable bundles the packages themselves, not the checkout's bundles of them",
+    async () => {
+      const outfile = join(work, 'package-probe', 'probe')
+      const staticDir = join(work, 'package-probe', 'static')
+      mkdirSync(staticDir, { recursive: true })
+      const { inputs } = await buildExecutable({
+        entry: join(import.meta.dir, 'fixtures', 'package-probe.ts'),
+        outfile,
+        staticDir,
+        target: hostTarget(),
+        bytecode: false,
+      })
+      expect(inputs.filter(input => input.includes('.solopod-deps'))).toEqual([])
+      expect(inputs.some(input => input.includes('node_modules/structured-headers/'))).toBe(true)
+      const run = await runToEnd(withoutNodeModules([outfile]), tmpdir())
+      expect(run.out).toBe('probe=1\n')
     },
     120_000,
   )

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DEPS_DIR, PREBUNDLED, buildDeps, bundlesAreCurrent } from '../../src/build-deps.ts'
 
 const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 const PRELOAD = join(import.meta.dir, '..', 'fixtures', 'loaded-modules.ts')
@@ -61,6 +62,22 @@ async function modulesAtFirstAnswer(): Promise<string[]> {
 }
 
 describe('start-up', () => {
+  test('a started pod takes the libraries it loads at start from their bundles, not module by module', async () => {
+    // `npm test` makes them first (pretest); a test file run alone makes them here
+    if (!bundlesAreCurrent(DEPS_DIR)) await buildDeps()
+    const modules = await modulesAtFirstAnswer()
+    const bundled = Object.keys(PREBUNDLED).map(specifier =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    )
+    const fromPackages = modules.filter(m => bundled.some(name => m.includes(`/node_modules/${name}/`)))
+    expect(fromPackages).toEqual([])
+    expect(modules).toContain(join(DEPS_DIR, 'elysia.js'))
+    expect(modules).toContain(join(DEPS_DIR, 'quadstore.js'))
+  })
+
   test('a started pod has not loaded the libraries of features no request has used yet', async () => {
     const modules = await modulesAtFirstAnswer()
     // The list is the registry itself: the pod's own entry point is in it.
