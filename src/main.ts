@@ -8,30 +8,23 @@ import { setLogLevel, describeCause, log } from './log.ts'
 import { describeStartFailure } from './server/start-failure.ts'
 import { UserError } from './lib/user-error.ts'
 import { VERSION } from './lib/version.ts'
-import { serveCommand } from './cli/serve.ts'
-import { exportCommand } from './cli/export.ts'
-import { importCommand } from './cli/import.ts'
-import { setupLinkCommand } from './cli/setup-link.ts'
-import { passwdCommand } from './cli/passwd.ts'
-import { keysCommand } from './cli/keys.ts'
-import { clientsCommand } from './cli/clients.ts'
-import { linksCommand } from './cli/links.ts'
-import { blobsCommand } from './cli/blobs.ts'
 
-const COMMANDS: Record<Command, (cfg: Config) => Promise<void>> = {
-  serve: serveCommand,
-  export: exportCommand,
-  import: importCommand,
-  'setup-link': setupLinkCommand,
-  passwd: passwdCommand,
-  keys: keysCommand,
-  clients: clientsCommand,
-  links: linksCommand,
-  blobs: blobsCommand,
+type CommandRun = (cfg: Config) => Promise<void>
+
+/** Each command's module, loaded when it is the one asked for: a start of the server does not read the other commands'. */
+const COMMANDS: Record<Command, () => Promise<CommandRun>> = {
+  serve: async () => (await import('./cli/serve.ts')).serveCommand,
+  export: async () => (await import('./cli/export.ts')).exportCommand,
+  import: async () => (await import('./cli/import.ts')).importCommand,
+  'setup-link': async () => (await import('./cli/setup-link.ts')).setupLinkCommand,
+  passwd: async () => (await import('./cli/passwd.ts')).passwdCommand,
+  keys: async () => (await import('./cli/keys.ts')).keysCommand,
+  clients: async () => (await import('./cli/clients.ts')).clientsCommand,
+  links: async () => (await import('./cli/links.ts')).linksCommand,
+  blobs: async () => (await import('./cli/blobs.ts')).blobsCommand,
 }
 
 async function run(argv: string[]) {
-  markStart('imported')
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(usage())
     return
@@ -42,7 +35,9 @@ async function run(argv: string[]) {
   }
   const cfg = buildConfig(argv, process.env)
   setLogLevel(cfg.logLevel)
-  await COMMANDS[cfg.command](cfg)
+  const command = await COMMANDS[cfg.command]()
+  markStart('imported')
+  await command(cfg)
 }
 
 run(process.argv.slice(2)).catch((err: unknown) => {

@@ -27,5 +27,6 @@ export function afterFirstResponse<T>(response: Promise<T>): Promise<T> {
   return response
 }
 
-// The first module main.ts evaluates: Bun has started, and read and parsed the graph of modules main.ts imports.
+// The first module main.ts evaluates: Bun has started, and read and parsed main.ts's own imports. The command's
+// modules (the server's, for `serve`) are loaded after, by the `imported` step.
 markStart('parsed')

@@ -111,10 +111,10 @@ export const medianOf = (xs: readonly number[]) => {
   return s.length === 0 ? NaN : s[Math.floor((s.length - 1) / 2)]!
 }
 
-/** The steps printed in the split: Bun started and the modules parsed, evaluated, the store open, listening, the first response. */
+/** The steps printed in the split: Bun started with main.ts's own imports, the command's modules loaded, the store open, listening, the first response. */
 const SPLIT: readonly [string, string][] = [
-  ['parsed', 'modules parsed'],
-  ['imported', 'evaluated'],
+  ['parsed', 'entry parsed'],
+  ['imported', 'command loaded'],
   ['store-open', 'store open'],
   ['listening', 'listening'],
   ['first-response', 'first response'],
