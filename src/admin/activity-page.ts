@@ -16,6 +16,7 @@ import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { readCredentials } from './credentials.ts'
 import { linkUploadsOf, type LinkUpload } from '../account/link-uploads.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations' | 'people'>
 
@@ -155,7 +156,7 @@ export async function showActivityPage(deps: PageDeps, cookieHeader: string | nu
     section: ADMIN_PATHS.activity,
     ...(done ? { notice: done } : {}),
     body: csrf => html`<p class="muted">Every change to your pod, by you or by an app, keeps what it replaced for ${String(deps.cfg.keepVersionsDays)} days: see it, or put it back. What an app deletes is here too.</p>
-<p class="actions">${tab('All changes', undefined)} · ${tab('Recently deleted', 'deleted')}</p>
+<p class="actions">${tab('All changes', undefined)}${SEPARATOR}${tab('Recently deleted', 'deleted')}</p>
 <form method="get" action="${ADMIN_PATHS.activity}" class="row-form">
 ${deleted ? html`<input type="hidden" name="what" value="deleted">` : ''}
 <div><label for="filter-folder">In the folder</label><input type="text" id="filter-folder" name="folder" value="${folder ?? ''}" placeholder="/contacts/"></div>

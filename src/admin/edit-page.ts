@@ -20,6 +20,7 @@ import { sharePage } from './share-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { readAsOwner } from './owner-read.ts'
 import { readablePath } from '../lib/readable-path.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store' | 'resources'>
 type EditDeps = AdminDeps & Pick<Deps, 'resources'>
@@ -64,7 +65,7 @@ function render(deps: AdminDeps, cookieHeader: string | null, s: Shown): Promise
     section: ADMIN_PATHS.files,
     ...(s.notice ? { notice: s.notice } : {}),
     ...(s.problem ? { status: s.problem.err.status } : {}),
-    body: csrf => html`<p class="muted"><code>${breakableUrl(url)}</code> · <a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(s.path)}">View</a> · <a href="${sharePage(s.path)}">Who can access this</a> · <a href="${filesPage(parentPath(s.path) ?? '/')}">Back to the folder</a></p>
+    body: csrf => html`<p class="muted"><code>${breakableUrl(url)}</code>${SEPARATOR}<a href="${ADMIN_PATHS.view}?path=${encodeURIComponent(s.path)}">View</a>${SEPARATOR}<a href="${sharePage(s.path)}">Who can access this</a>${SEPARATOR}<a href="${filesPage(parentPath(s.path) ?? '/')}">Back to the folder</a></p>
 ${s.problem ? html`<div id="edit-problem">${problemBox(s.problem.err, s.conflict ? CONFLICT : undefined)}</div>` : ''}${s.conflict ? conflictChoices(s) : ''}${lineText !== undefined ? html`<p id="bad-line">Line ${s.problem!.line}: <code class="bad-line">${lineText}</code></p>` : ''}
 <form id="edit-form" method="post" action="${ADMIN_PATHS.edit}" data-enhance="unsaved${s.type === TURTLE ? ' check-turtle' : ''}" data-document="${url}">${csrfField(csrf)}<input type="hidden" name="path" value="${s.path}"><input type="hidden" name="type" value="${s.type}"><input type="hidden" name="version" value="${s.version}"><input type="hidden" name="newline" value="${/\r\n/.test(s.text) ? 'crlf' : 'lf'}">
 <label for="edit-text">${labelOf(s.type)}</label><textarea id="edit-text" name="text" spellcheck="${s.type === TURTLE ? 'false' : 'true'}"${s.type === TURTLE ? html` wrap="off"` : ''} rows="18"${described ? html` aria-describedby="${described}"` : ''}>${s.text}</textarea>

@@ -28,6 +28,7 @@ import { metaAsOwner, readAsOwner } from './owner-read.ts'
 import { searchForm } from './search-form.ts'
 import { rememberSort, rememberedSort, SORT_KEYS, SORT_UP_TO, sortOfQuery, sortQuery, type FilesSort, type SortKey } from './files-sort.ts'
 import { countOf } from '../lib/count-words.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type LayerDeps = Pick<Deps, 'cfg' | 'resources'>
@@ -107,7 +108,7 @@ ${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td
     ...(done ? { notice: done } : {}),
     body: csrf => html`${searchForm()}${crumbs(path)}${sortForm(path, sort)}
 ${list.sortRefused ? html`<p class="notice">Sorted by name: sorting by date, size or type is offered for folders of up to ${SORT_UP_TO.toLocaleString('en')} items.</p>` : ''}
-<p class="muted">${count} · <a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a> · <a href="${ADMIN_PATHS.trashPage}">Trash</a> · <a href="${ADMIN_PATHS.sharedByMe}">Shared by me</a>${list.count > 0 ? html` · <a href="${ADMIN_PATHS.gallery}?path=${encodeURIComponent(path)}">Photos and films</a>` : ''}${list.count > 0 ? html` · <a href="${ADMIN_PATHS.downloadZip}?path=${encodeURIComponent(path)}" download>Download ${path === '/' ? 'your pod' : 'this folder'} as zip</a>` : ''}</p>${pager}
+<p class="muted">${count}${SEPARATOR}<a href="${sharing(path)}">Who can access ${path === '/' ? 'your pod' : 'this folder'}</a>${SEPARATOR}<a href="${ADMIN_PATHS.history}?path=${encodeURIComponent(path)}">History of ${path === '/' ? 'your pod' : 'this folder'}</a>${SEPARATOR}<a href="${ADMIN_PATHS.trashPage}">Trash</a>${SEPARATOR}<a href="${ADMIN_PATHS.sharedByMe}">Shared by me</a>${list.count > 0 ? html`${SEPARATOR}<a href="${ADMIN_PATHS.gallery}?path=${encodeURIComponent(path)}">Photos and films</a>` : ''}${list.count > 0 ? html`${SEPARATOR}<a href="${ADMIN_PATHS.downloadZip}?path=${encodeURIComponent(path)}" download>Download ${path === '/' ? 'your pod' : 'this folder'} as zip</a>` : ''}</p>${pager}
 <form id="selection" method="get" action="${ADMIN_PATHS.deleteSelected}" data-enhance="select"><input type="hidden" name="path" value="${path}">
 <div class="table-wrap"><table class="stack files"><caption class="visually-hidden">Contents of ${readablePath(path)}</caption>
 <thead><tr><th scope="col" class="pick"><span class="visually-hidden">Selected</span></th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>

@@ -12,6 +12,7 @@ import { podPath } from './browse.ts'
 import { ownerActing } from './owner-acting.ts'
 import { metaAsOwner } from './owner-read.ts'
 import { typedPath } from './move-files.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 type PickerDeps = Pick<Deps, 'cfg' | 'resources'>
 
@@ -57,7 +58,7 @@ export function folderPickerHtml(picked: PickedFolders, linkTo: (folder: string)
   )
   return html`<section class="panel folder-picker" aria-labelledby="picker-heading" data-enhance="folder-picker">
 <h2 id="picker-heading">Choose a folder</h2>
-<p>Browsing <strong>${readablePath(folder)}</strong>${up ? html` · <a href="${linkTo(up)}">Up to ${readablePath(up)}</a>` : ''}</p>
+<p>Browsing <strong>${readablePath(folder)}</strong>${up ? html`${SEPARATOR}<a href="${linkTo(up)}">Up to ${readablePath(up)}</a>` : ''}</p>
 ${folders.length === 0 ? html`<p>No folders in it.</p>` : html`<ul class="picker-list">${rows}</ul>`}
 ${more ? html`<p>Only the first ${PICKER_MAX_FOLDERS} folders are shown: type the path of another above.</p>` : ''}
 </section>`

@@ -10,6 +10,7 @@ import { readableName, readablePath } from '../lib/readable-path.ts'
 import { previewKind } from '../lib/preview-kind.ts'
 import { browseContainer } from './browse.ts'
 import { renderOwnerPage } from './owner-page.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 const q = (path: string) => `?path=${encodeURIComponent(path)}`
 export const galleryPage = (path: string) => ADMIN_PATHS.gallery + q(path)
@@ -34,9 +35,9 @@ ${list.next !== null ? html`<a href="${galleryPage(path)}&after=${encodeURICompo
   return renderOwnerPage(deps, cookieHeader, {
     heading: `Photos and films in ${path === '/' ? 'your pod' : readablePath(path)}`,
     section: ADMIN_PATHS.files,
-    body: () => html`<p class="muted"><a href="${ADMIN_PATHS.files}${q(path)}">Show as a list</a> · in name order${
+    body: () => html`<p class="muted"><a href="${ADMIN_PATHS.files}${q(path)}">Show as a list</a>${SEPARATOR}in name order${
       list.items.length > media.length
-        ? ` · ${list.items.length - media.length === 1 ? '1 other item on this page is' : `${list.items.length - media.length} other items on this page are`} in the list`
+        ? `${SEPARATOR}${list.items.length - media.length === 1 ? '1 other item on this page is' : `${list.items.length - media.length} other items on this page are`} in the list`
         : ''
     }</p>
 ${media.length > 0 ? html`<ul class="gallery">${media.map(tile)}</ul>` : html`<p class="muted">No photos or films${list.prev !== null || list.next !== null ? ' on this page' : ' in this folder'}.</p>`}

@@ -20,6 +20,7 @@ import { restoreFolderAt, restoreVersionFrom, timeOf } from './restore-version.t
 import { agentsOf, ago, appNames, appOf, changeRow, changesTable, historyPage, linkUploadsFor, VERBS, versionPage, whoOf } from './activity-page.ts'
 import { viewPage } from './view-page.ts'
 import { countOf } from '../lib/count-words.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations' | 'people'>
 const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 'Deleted', move: 'Moved away', trash: 'Put in the trash', create: 'Created' }
@@ -121,7 +122,7 @@ export async function showVersionPage(deps: PageDeps, cookieHeader: string | nul
   return renderOwnerPage(deps, cookieHeader, {
     heading: `${readablePath(path)} as of ${plainTime(from)}`,
     section: ADMIN_PATHS.activity,
-    body: csrf => html`<p class="muted">${memento.meta.kind === 'rdf' ? 'text/turtle' : type} · ${formatBytes(memento.meta.size)} · written ${localTime(from)} · for apps: <code>${deps.cfg.baseUrl}${path}?version=${String(from)}</code></p>
+    body: csrf => html`<p class="muted">${memento.meta.kind === 'rdf' ? 'text/turtle' : type}${SEPARATOR}${formatBytes(memento.meta.size)}${SEPARATOR}written ${localTime(from)}${SEPARATOR}for apps: <code>${deps.cfg.baseUrl}${path}?version=${String(from)}</code></p>
 ${text !== undefined ? html`<pre class="preview-text">${text}</pre>` : html`<p class="muted">This kind of file is not shown here; download it to open it.</p>`}
 <div class="actions"><a class="button" href="${dl(path, from)}">Download</a> ${restoreForm(csrf, path, from)} <a class="button secondary" href="${historyPage(path)}">History</a></div>`,
   })

@@ -4,6 +4,7 @@ import { formatBytes } from '../lib/format-bytes.ts'
 import { readablePath } from '../lib/readable-path.ts'
 import type { BackupRecord } from '../store/last-backup.ts'
 import { countOf } from '../lib/count-words.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 export interface PodStatus {
   readonly version: string
@@ -56,7 +57,7 @@ export function podStatusRows(s: PodStatus, formatDate: (iso: string) => string)
   if (s.biggestFolders?.length) {
     rows.push({
       label: 'Biggest folders',
-      text: s.biggestFolders.map(f => `${readablePath(f.path)} ${f.atLeast ? 'at least ' : ''}${formatBytes(f.bytes)}`).join(' · '),
+      text: s.biggestFolders.map(f => `${readablePath(f.path)} ${f.atLeast ? 'at least ' : ''}${formatBytes(f.bytes)}`).join(SEPARATOR),
     })
   }
   const c = s.certificate

@@ -14,6 +14,7 @@ import { renderOwnerPage } from './owner-page.ts'
 import { filesPage } from './files-page.ts'
 import { searchForm } from './search-form.ts'
 import { countOf } from '../lib/count-words.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 type SearchDeps = Pick<Deps, 'cfg' | 'resources'>
 
@@ -62,7 +63,7 @@ export async function showSearchPage(deps: SearchDeps & Parameters<typeof render
   const found = q.trim() === '' ? undefined : await searchFiles(deps, { q })
   const rows = (found?.items ?? []).map(it => {
     const folder = parentPath(it.path) ?? '/'
-    return html`<li><a href="${it.href}">${it.name}${it.kind === 'container' ? '/' : ''}</a> <span class="muted">in <a href="${filesPage(folder)}">${readablePath(folder)}</a>${it.kind === 'container' ? '' : html` · ${formatBytes(it.size)}`} · ${localTime(Date.parse(it.modified))}</span></li>`
+    return html`<li><a href="${it.href}">${it.name}${it.kind === 'container' ? '/' : ''}</a> <span class="muted">in <a href="${filesPage(folder)}">${readablePath(folder)}</a>${it.kind === 'container' ? '' : html`${SEPARATOR}${formatBytes(it.size)}`}${SEPARATOR}${localTime(Date.parse(it.modified))}</span></li>`
   })
   const summary =
     found === undefined

@@ -14,6 +14,7 @@ import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { deleteTrashedForGood, emptyTrash, listTrash, restoreTrashed, type TrashView } from './trash-files.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { countOf } from '../lib/count-words.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 const DAY_MS = 24 * 60 * 60_000
 const nameOf = readableName
@@ -67,8 +68,8 @@ const whole = (raw: unknown) => (typeof raw === 'string' && /^\d{1,15}$/.test(ra
 function doneNotice(query: Record<string, unknown>): string | undefined {
   const name = typeof query.name === 'string' ? query.name : ''
   if (query.done === 'restore') return `Restored ${name}`
-  if (query.done === 'deleteForGood') return `Deleted ${name} for good · ${formatBytes(whole(query.bytes))} freed`
-  if (query.done === 'empty') return `Emptied the trash: ${count(whole(query.items))} deleted for good · ${formatBytes(whole(query.bytes))} freed`
+  if (query.done === 'deleteForGood') return `Deleted ${name} for good${SEPARATOR}${formatBytes(whole(query.bytes))} freed`
+  if (query.done === 'empty') return `Emptied the trash: ${count(whole(query.items))} deleted for good${SEPARATOR}${formatBytes(whole(query.bytes))} freed`
   return undefined
 }
 

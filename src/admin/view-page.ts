@@ -16,6 +16,7 @@ import { turtleWithLinks } from './turtle-links.ts'
 import { openAsOwner } from './owner-read.ts'
 import type { RenderedMarkdown } from './markdown-view.ts'
 import { mediaNeighbours, type Neighbours } from './media-neighbours.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 // Markdown (marked) and EXIF (exifr) load with the first page that shows one, not on every start (docs/performance.md).
 const loadMarkdown = () => import('./markdown-view.ts')
@@ -57,7 +58,7 @@ export async function showViewPage(deps: Pick<Deps, 'cfg' | 'store' | 'resources
         ? html`<p>Taken ${taken}</p>
 `
         : ''
-    }<p class="muted">${type}${Number.isFinite(size) ? ` · ${formatBytes(size)}` : ''}</p>
+    }<p class="muted">${type}${Number.isFinite(size) ? `${SEPARATOR}${formatBytes(size)}` : ''}</p>
 ${around ? mediaNav(path, around) : ''}
 ${
   type === 'text/turtle' && text !== undefined
@@ -90,7 +91,7 @@ function mediaNav(path: string, around: Neighbours): SafeHtml {
 
 /** Markdown rendered, remote images only when asked, and the text as written one click away (the Edit button beside). */
 function markdownOf(path: string, { html: rendered, remoteImages }: RenderedMarkdown): SafeHtml {
-  return html`<p class="muted"><a href="${viewPage(path)}&as=text">Show as text</a>${remoteImages > 0 ? html` · <a href="${viewPage(path)}&images=yes">Show images</a> (${String(remoteImages)} from other sites: they see when you look)` : ''}</p>
+  return html`<p class="muted"><a href="${viewPage(path)}&as=text">Show as text</a>${remoteImages > 0 ? html`${SEPARATOR}<a href="${viewPage(path)}&images=yes">Show images</a> (${String(remoteImages)} from other sites: they see when you look)` : ''}</p>
 <div class="markdown">${rendered}</div>`
 }
 

@@ -3,6 +3,7 @@
 // query; the page turns it into the line. Pure: shared by src/admin and static/admin.
 
 import { formatBytes } from './format-bytes.ts'
+import { SEPARATOR } from './separator.ts'
 
 export interface Uploaded {
   /** The names the files got (as people read them), in upload order. */
@@ -32,7 +33,7 @@ export function uploadNotice(folder: string, query: Record<string, unknown>): st
   const bytes = whole(query.bytes)
   if (count <= 1) return `Uploaded ${query.name}${renamed > 0 ? ' (a file of that name was already here, so the new one got a number)' : ''}`
   return (
-    `${count.toLocaleString('en')} files uploaded to ${folder}${bytes === undefined ? '' : ` · ${formatBytes(bytes)}`}` +
-    (renamed > 0 ? ` · ${renamed.toLocaleString('en')} got a number, their names were taken` : '')
+    `${count.toLocaleString('en')} files uploaded to ${folder}${bytes === undefined ? '' : `${SEPARATOR}${formatBytes(bytes)}`}` +
+    (renamed > 0 ? `${SEPARATOR}${renamed.toLocaleString('en')} got a number, their names were taken` : '')
   )
 }

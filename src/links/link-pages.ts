@@ -12,6 +12,7 @@ import type { MemberListing } from '../resources/member-listing.ts'
 import { isContainerPath } from '../store/paths.ts'
 import { previewKind } from '../lib/preview-kind.ts'
 import { readableName } from '../lib/readable-path.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 const page = (heading: string, body: SafeHtml) => renderPage('link.html', heading, { heading, body })
 
@@ -41,7 +42,7 @@ export function folderPage(link: ShareLink, base: string, relative: string, list
     const name = readableName(m.path)
     return isContainerPath(m.path)
       ? html`<li><a href="${href}">${name}/</a></li>`
-      : html`<li><a href="${href}">${name}</a> · <a href="${href}?download" download>download</a></li>`
+      : html`<li><a href="${href}">${name}</a>${SEPARATOR}<a href="${href}?download" download>download</a></li>`
   })
   const more =
     listing.countIsExact && listing.count <= listing.items.length

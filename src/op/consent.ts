@@ -16,6 +16,7 @@ import { proposedFolders } from './consent-scope.ts'
 import { folderChoices } from '../account/app-scopes.ts'
 import { renderAccessChoice, type AccessKind } from '../http/access-choice-form.ts'
 import { readAccessChoice, describeFolders } from '../policy/app-scope.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 type OpDeps = Pick<Deps, 'cfg' | 'store' | 'now' | 'appScopes'>
 
@@ -67,7 +68,7 @@ export function makeConsent(deps: OpDeps) {
         // clipped alt text or an empty frame (HTML §4.8.4.4: an image with empty alt is presentational).
         logo: isWebUrl(c.logoUri) ? html`<img src="${c.logoUri}" alt="">` : undefined,
         warning: unverifiedWarning(c.clientId, i.request.redirectUri),
-        clientUri: isWebUrl(c.clientUri) ? html` · <a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
+        clientUri: isWebUrl(c.clientUri) ? html`${SEPARATOR}<a href="${c.clientUri}" rel="noopener noreferrer">${c.clientUri}</a>` : undefined,
         scopes: html`${i.request.scopes.map(s => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}`,
         // Least first: a client that asks only who the owner is gets that proposed (`identity` scope)
         access: renderAccessChoice(await folderChoices(store, proposed), proposedAccess(i, proposed.length)),

@@ -12,6 +12,7 @@ import { localTime } from '../http/local-time.ts'
 import type { VisitorSession } from '../account/visitor-sessions.ts'
 import type { SharedItem } from '../policy/shared-with.ts'
 import type { AccessMode } from '../policy/access-modes.ts'
+import { SEPARATOR } from '../lib/separator.ts'
 
 const LDP = 'http://www.w3.org/ns/ldp#'
 const STAT = 'http://www.w3.org/ns/posix/stat#'
@@ -35,7 +36,7 @@ export interface VisitorPage {
 
 export function renderVisitorPage(p: VisitorPage): Promise<Response> {
   const who = p.session
-    ? html`<p class="muted">Signed in as <code>${breakableUrl(p.session.webid)}</code> · <a href="${VISIT_PATHS.files}">Shared with you</a></p>
+    ? html`<p class="muted">Signed in as <code>${breakableUrl(p.session.webid)}</code>${SEPARATOR}<a href="${VISIT_PATHS.files}">Shared with you</a></p>
 <form class="inline" method="post" action="${VISIT_PATHS.signOut}"><input type="hidden" name="csrf" value="${p.csrf}"><button type="submit" class="small secondary">Sign out</button></form>`
     : html``
   return renderPage(
@@ -116,7 +117,7 @@ export function documentBody(path: string, type: string, modes: ReadonlySet<Acce
   const edit =
     kind === 'text' && modes.has('write') ? html` <a class="button secondary" href="${VISIT_PATHS.edit}?path=${encodeURIComponent(path)}">Edit</a>` : html``
   const folder = path.replace(/[^/]*$/, '')
-  return html`<p class="muted">${type} · ${modes.has('write') ? 'you may change it' : 'you may read it'}</p>${preview}
+  return html`<p class="muted">${type}${SEPARATOR}${modes.has('write') ? 'you may change it' : 'you may read it'}</p>${preview}
 <p><a class="button" href="${filePage(path, true)}">Download</a>${edit} <a class="button secondary" href="${filesPage(folder)}">Back to the folder</a></p>`
 }
 

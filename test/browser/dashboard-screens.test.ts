@@ -19,7 +19,7 @@ import {
   signInToDashboard,
   gotoLeavingUnsaved,
 } from './harness.ts'
-import { textContrastFailures, unlabelledControls, unstyledFields } from './page-checks.ts'
+import { separatorsStartingLines, textContrastFailures, unlabelledControls, unstyledFields } from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
 
@@ -89,7 +89,11 @@ async function checkScreen(p: Page, name: string): Promise<void> {
         screen: `${name} ${colorScheme} ${width}`,
         failures: [],
       })
-      if (viewport === PHONE) expect(await horizontalOverflow(p)).toBe(0)
+      if (viewport === PHONE) {
+        expect(await horizontalOverflow(p)).toBe(0)
+        // no line of a phone's screen starts with the "·" between two items
+        expect({ screen: `${name} ${width}`, separators: await separatorsStartingLines(p) }).toEqual({ screen: `${name} ${width}`, separators: [] })
+      }
       await screenshot(p, `screen-${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`)
     }
   }

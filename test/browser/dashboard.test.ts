@@ -155,7 +155,7 @@ describe('the owner dashboard in a real browser', () => {
       .setInputFiles(['1', '2', '3', '4'].map(n => ({ name: `many-${n}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x'.repeat(1024)) })))
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.getByRole('link', { name: 'many-4.txt', exact: true }).waitFor()
-    expect(await notice()).toBe('4 files uploaded to notes · 4.0 KB')
+    expect(await notice()).toBe('4 files uploaded to notes\u00a0· 4.0 KB')
     await shoot('many-uploaded')
     // a file dropped on the drop zone is uploaded as a chosen one
     await page.locator('#drop-zone').evaluate(zone => {
@@ -185,7 +185,7 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('link', { name: 'big.txt', exact: true }).click()
     await page.waitForURL(`${pod.baseUrl}/.admin/files/view?path=%2Fnotes%2Fbig.txt`)
     expect(await page.locator('h1').textContent()).toBe('big.txt')
-    expect(await page.locator('.dash-body p.muted').first().textContent()).toBe('text/plain · 3.0 MB')
+    expect(await page.locator('.dash-body p.muted').first().textContent()).toBe('text/plain\u00a0· 3.0 MB')
     const link = page.getByRole('link', { name: 'Download', exact: true })
     expect(await link.getAttribute('href')).toBe('/.admin/files/download?path=%2Fnotes%2Fbig.txt')
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()])

@@ -41,7 +41,7 @@ describe('the trash', () => {
     await page.getByRole('heading', { name: `Delete ${NAMES[0]} for good?` }).waitFor()
     expect(await page.locator('main').textContent()).toContain(`Delete /${NAMES[0]} for good? This frees 1000 B.`)
     await page.getByRole('button', { name: 'Delete for good' }).click()
-    expect(await page.locator('p.notice').textContent()).toBe(`Deleted ${NAMES[0]} for good · 1000 B freed`)
+    expect(await page.locator('p.notice').textContent()).toBe(`Deleted ${NAMES[0]} for good\u00a0· 1000 B freed`)
     expect(await page.getByRole('button', { name: `Restore ${NAMES[0]}` }).count()).toBe(0)
   })
 
@@ -57,7 +57,7 @@ describe('the trash', () => {
     expect(await contrastFailures(page)).toEqual([])
     expect(await screenshotBothWidths(page, 'empty-trash-ask-dark')).toBe(0)
     await page.getByRole('button', { name: 'Empty trash' }).click()
-    expect(await page.locator('p.notice').textContent()).toBe('Emptied the trash: 2 items deleted for good · 2.0 MB freed')
+    expect(await page.locator('p.notice').textContent()).toBe('Emptied the trash: 2 items deleted for good\u00a0· 2.0 MB freed')
     await page.getByText('The trash is empty').waitFor()
     expect(await screenshotBothWidths(page, 'empty-trash-done-dark')).toBe(0)
     await page.emulateMedia({ colorScheme: 'light' })

@@ -244,3 +244,34 @@ export function splitOptions(page: Page): Promise<string[]> {
     [...document.querySelectorAll('code')].filter(el => /^--\S+$/.test(el.textContent ?? '') && el.getClientRects().length > 1).map(el => el.textContent ?? ''),
   )
 }
+
+/**
+ * A "·" between items that the browser put at the start of a line ("· Photos and films" on a phone): it reads as a
+ * bullet of what follows. Each is bound to the item before it (lib/separator.ts); found by the dot's position against
+ * the left edge of its block's content. The text after it names each.
+ */
+export function separatorsStartingLines(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = []
+    const blockOf = (node: Node): Element | null => {
+      for (let el = node.parentElement; el; el = el.parentElement) if (getComputedStyle(el).display !== 'inline') return el
+      return null
+    }
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? ''
+      for (let i = text.indexOf('·'); i >= 0; i = text.indexOf('·', i + 1)) {
+        const range = document.createRange()
+        range.setStart(node, i)
+        range.setEnd(node, i + 1)
+        const dot = range.getClientRects()[0]
+        const block = blockOf(node)
+        if (!dot || dot.width === 0 || !block) continue
+        const style = getComputedStyle(block)
+        const left = block.getBoundingClientRect().left + Number.parseFloat(style.borderLeftWidth) + Number.parseFloat(style.paddingLeft)
+        if (dot.left - left < 2) found.push(text.slice(i, i + 30))
+      }
+    }
+    return found
+  })
+}
