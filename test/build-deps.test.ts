@@ -135,6 +135,10 @@ describe('buildDeps', () => {
       write(manifest)
     }
     expect(bundlesAreCurrent(join(work, 'none'))).toBe(false)
+    // a manifest that is not one is not current (and does not throw)
+    writeFileSync(manifestFile, JSON.stringify({ format: manifest.format, bun: manifest.bun, target: manifest.target }))
+    expect(bundlesAreCurrent(dir)).toBe(false)
+    write(manifest)
   })
 
   test('made again, replaces the folder as a whole', async () => {
