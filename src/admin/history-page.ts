@@ -5,7 +5,7 @@
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
 import { html, type SafeHtml } from '../http/html-page.ts'
-import { localTime } from '../http/local-time.ts'
+import { localTime, localTimeText } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { readablePath } from '../lib/readable-path.ts'
@@ -27,10 +27,11 @@ const ENDED: Record<ChangeEntry['end'], string> = { update: 'Replaced', delete: 
 const FOLDER_MOMENTS = 50
 const dl = (path: string, from: number) => `${ADMIN_PATHS.historyDownload}?path=${encodeURIComponent(path)}&version=${from}`
 
-const restoreForm = (csrf: string, path: string, from: number) =>
-  html`<form method="post" action="${ADMIN_PATHS.historyRestore}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}"><input type="hidden" name="version" value="${String(from)}"><input type="hidden" name="back" value="history"><button type="submit" class="small secondary" aria-label="Restore the version of ${new Date(from).toISOString()}">Restore this version</button></form>`
+/** A moment as the other pages say it (the server's time zone), to the second: several changes fall in one minute. */
+const plainTime = (ms: number) => localTimeText(ms, true)
 
-const plainTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`
+const restoreForm = (csrf: string, path: string, from: number) =>
+  html`<form method="post" action="${ADMIN_PATHS.historyRestore}">${csrfField(csrf)}<input type="hidden" name="path" value="${path}"><input type="hidden" name="version" value="${String(from)}"><input type="hidden" name="back" value="history"><button type="submit" class="small secondary" aria-label="Restore the version of ${plainTime(from)}">Restore this version</button></form>`
 
 function doneNotice(query: Record<string, string | undefined>): string | undefined {
   if (query.done === 'restore') return 'Restored: the version you chose is the current one now (what it replaced is kept too)'

@@ -3,11 +3,12 @@
 import { html, type SafeHtml } from './html-page.ts'
 
 // Made on first use: building them loads ICU's locale and time zone data (~10 ms of every start otherwise).
-let formats: { date: Intl.DateTimeFormat; time: Intl.DateTimeFormat } | undefined
+let formats: { date: Intl.DateTimeFormat; time: Intl.DateTimeFormat; seconds: Intl.DateTimeFormat } | undefined
 const formatsOf = () =>
   (formats ??= {
     date: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }),
     time: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }),
+    seconds: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' }),
   })
 
 /**
@@ -20,9 +21,12 @@ export function localTime(ms: number): SafeHtml {
   return html`<time datetime="${d.toISOString()}"><span class="nowrap">${date.format(d)}</span> <span class="nowrap">${time.format(d)}</span></time>`
 }
 
-/** The same words as plain text, for a date inside a sentence that is escaped as a whole. */
-export function localTimeText(ms: number): string {
+/**
+ * The same words as plain text, for a date inside a sentence that is escaped as a whole. With `seconds`
+ * (`25 Nov 2026 00:41:07 UTC`) where moments a few seconds apart must be told apart: a folder's history.
+ */
+export function localTimeText(ms: number, seconds = false): string {
   const d = new Date(ms)
-  const { date, time } = formatsOf()
-  return `${date.format(d)} ${time.format(d)}`
+  const formats = formatsOf()
+  return `${formats.date.format(d)} ${(seconds ? formats.seconds : formats.time).format(d)}`
 }

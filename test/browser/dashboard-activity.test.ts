@@ -81,6 +81,8 @@ test('an app wrecks a folder; the Activity page shows it; the folder is restored
   const moments = page.locator('#restore-at option')
   // one moment before each change: the creation of new.txt, the delete, the change, the two files' and the folder's creations
   expect(await moments.count()).toBe(6)
+  // each moment said as the other pages say a time, to the second (several changes fall in one minute)
+  for (const moment of await moments.allTextContents()) expect(moment).toMatch(/^Before \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \S+: /)
   await page.locator('#restore-at').selectOption({ index: 2 })
   await checkLooks(page, 'folder-history')
   await page.getByRole('button', { name: 'Restore the folder' }).click()
@@ -96,7 +98,7 @@ test('an app wrecks a folder; the Activity page shows it; the folder is restored
   // a file's history, from its row: the versions the app and the restore left
   await page.getByRole('link', { name: '/Notizen für mich/shopping.txt' }).first().click()
   await page.getByRole('heading', { name: 'History of /Notizen für mich/shopping.txt' }).waitFor()
-  expect(await page.getByRole('button', { name: /^Restore the version of/ }).count()).toBe(2)
+  expect(await page.getByRole('button', { name: /^Restore the version of \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \S+$/ }).count()).toBe(2)
   await checkLooks(page, 'file-history')
   await page.close()
 })

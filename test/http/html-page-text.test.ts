@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from 'bun:test'
 import { asSentence, breakableUrl } from '../../src/http/html-page.ts'
-import { localTime } from '../../src/http/local-time.ts'
+import { localTime, localTimeText } from '../../src/http/local-time.ts'
 
 describe('asSentence', () => {
   test.each([
@@ -31,5 +31,14 @@ describe('localTime', () => {
     const t = localTime(Date.UTC(2026, 10, 25, 0, 41)).value
     expect(t).toStartWith('<time datetime="2026-11-25T00:41:00.000Z"><span class="nowrap">')
     expect(t.replace(/<[^>]+>/g, '')).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} \S+$/)
+  })
+})
+
+describe('localTimeText', () => {
+  test('the same words as plain text; with seconds, to the second', () => {
+    const ms = Date.UTC(2026, 10, 25, 0, 41, 7)
+    expect(localTimeText(ms)).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} \S+$/)
+    expect(localTimeText(ms, true)).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:07 \S+$/)
+    expect(localTimeText(ms, true).startsWith(localTimeText(ms).split(' ').slice(0, 4).join(' '))).toBe(true)
   })
 })
