@@ -4,7 +4,8 @@
 // the CPU and holds less memory (docs/performance.md "Start-up", seventh pass), as a bundler's dev server pre-bundles
 // dependencies. tsconfig.json's `paths` send each specifier to its file, and Bun and TypeScript fall back to the package
 // itself while the file is absent (a checkout where no script has run yet). `npm install`, `npm start`, `npm test`,
-// `npm run solopod`, the bench and the soak run this first; it rebuilds only when what it bundled changed.
+// `npm run test:unit`, `npm run solopod`, the bench and the soak run this first; it rebuilds only when what it bundled
+// changed.
 // The executable (build-executable.ts) bundles the packages themselves (tsconfig.packages.json has no `paths`).
 
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
@@ -83,14 +84,20 @@ interface PackageJson {
   readonly main?: string
 }
 
+/** A specifier's package (`@scope/name` or `name`) and the path inside it (`['value']` of `@sinclair/typebox/value`). */
+export function packageOf(specifier: string): { name: string; rest: string[] } {
+  const parts = specifier.split('/')
+  const length = specifier.startsWith('@') ? 2 : 1
+  return { name: parts.slice(0, length).join('/'), rest: parts.slice(length) }
+}
+
 /**
  * The file TypeScript reads a specifier's types from, as it would find them in the package: the `types` condition of
  * the package's export of it, else the package's `types` (for its main export), else the declaration beside the file
  * its `import` condition (or the subpath itself) names.
  */
 export function typesOf(specifier: string, root = ROOT): string {
-  const [scopeOrName = '', ...rest] = specifier.split('/')
-  const name = scopeOrName.startsWith('@') ? `${scopeOrName}/${rest.shift()}` : scopeOrName
+  const { name, rest } = packageOf(specifier)
   const packageDir = join(root, 'node_modules', name)
   const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as PackageJson
   const subpath = rest.length === 0 ? '.' : `./${rest.join('/')}`

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import { DEPS_DIR, PREBUNDLED, buildDeps, bundlesAreCurrent, packageDirOf, typesOf, type DepsManifest } from '../src/build-deps.ts'
+import { DEPS_DIR, PREBUNDLED, buildDeps, bundlesAreCurrent, packageDirOf, packageOf, typesOf, type DepsManifest } from '../src/build-deps.ts'
 
 const ROOT = resolve(import.meta.dir, '..')
 const work = mkdtempSync(join(tmpdir(), 'solopod-build-deps-'))
@@ -65,6 +65,12 @@ describe('typesOf', () => {
   test('says which specifier has no types', () => {
     expect(() => typesOf('quadstore/dist/no-such-file.js')).toThrow('no types for quadstore/dist/no-such-file.js')
   })
+})
+
+test('packageOf splits a specifier into its package and the path inside it', () => {
+  expect(packageOf('jose')).toEqual({ name: 'jose', rest: [] })
+  expect(packageOf('@sinclair/typebox/value')).toEqual({ name: '@sinclair/typebox', rest: ['value'] })
+  expect(packageOf('quadstore/dist/serialization/quads.js')).toEqual({ name: 'quadstore', rest: ['dist', 'serialization', 'quads.js'] })
 })
 
 test('packageDirOf names the package folder of a file, scoped, unscoped or nested', () => {

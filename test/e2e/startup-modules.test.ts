@@ -6,7 +6,7 @@ import { describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DEPS_DIR, PREBUNDLED, buildDeps, bundlesAreCurrent } from '../../src/build-deps.ts'
+import { DEPS_DIR, PREBUNDLED, buildDeps, bundlesAreCurrent, packageOf } from '../../src/build-deps.ts'
 
 const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 const PRELOAD = join(import.meta.dir, '..', 'fixtures', 'loaded-modules.ts')
@@ -66,12 +66,7 @@ describe('start-up', () => {
     // `npm test` makes them first (pretest); a test file run alone makes them here
     if (!bundlesAreCurrent(DEPS_DIR)) await buildDeps()
     const modules = await modulesAtFirstAnswer()
-    const bundled = Object.keys(PREBUNDLED).map(specifier =>
-      specifier
-        .split('/')
-        .slice(0, specifier.startsWith('@') ? 2 : 1)
-        .join('/'),
-    )
+    const bundled = Object.keys(PREBUNDLED).map(specifier => packageOf(specifier).name)
     const fromPackages = modules.filter(m => bundled.some(name => m.includes(`/node_modules/${name}/`)))
     expect(fromPackages).toEqual([])
     expect(modules).toContain(join(DEPS_DIR, 'elysia.js'))
