@@ -14,13 +14,9 @@ import { loadOnce } from './lib/load-once.ts'
 import { clientAddressFrom } from './http/client-address.ts'
 import { normalizeIp } from './lib/ip-address.ts'
 import { opPlugin } from './op/plugin.ts'
-import { asPlugin } from './as/plugin.ts'
 import { makeResourceServer } from './rs/plugin.ts'
 import { isAdminPath, isReservedPath, isSameOriginOnly, loggedPath, NOTIFY_PATHS } from './http/pod-paths.ts'
 import { makeNotifications } from './notify/plugin.ts'
-import { visitPlugin } from './visit/plugin.ts'
-import { linksPlugin } from './links/plugin.ts'
-import { monitorPlugin } from './monitor/plugin.ts'
 import { makeDav } from './dav/plugin.ts'
 import { isDavMethod } from './http/dav-methods.ts'
 import { asksForSocket, type SocketSession } from './http/socket-session.ts'
@@ -37,6 +33,22 @@ export interface PodApp {
  * "Start-up"). They are imported and built with the first request under /.admin, which waits for them.
  */
 const loadAdminPlugin = () => import('./admin/plugin.ts').then(m => m.adminPlugin)
+
+/**
+ * The roles a restart's first requests do not need (UMA's token endpoint, the visitor's and share-link pages, the
+ * monitor's health and metrics): each imported with its first request too, a few ms of a restart's module loading
+ * (docs/performance.md "Start-up"). The OpenID provider's routes stay in the start: discovery is what apps ask first.
+ */
+const LAZY_ROLES = {
+  as: () => import('./as/plugin.ts').then(m => m.asPlugin),
+  visit: () => import('./visit/plugin.ts').then(m => m.visitPlugin),
+  links: () => import('./links/plugin.ts').then(m => m.linksPlugin),
+  monitor: () => import('./monitor/plugin.ts').then(m => m.monitorPlugin),
+}
+type LazyRole = keyof typeof LAZY_ROLES
+const isLazyRole = (role: RoleName): role is LazyRole => Object.hasOwn(LAZY_ROLES, role)
+const eachLazyRole = <T>(make: (role: LazyRole) => T) =>
+  Object.fromEntries(Object.keys(LAZY_ROLES).map(role => [role, make(role as LazyRole)])) as Record<LazyRole, T>
 
 /**
  * Where Elysia's router starts looking for a request's path: with `standardHostname` (its default), at the URL's 12th
@@ -110,24 +122,23 @@ export function buildApp(deps: Deps, loadAdmin = loadAdminPlugin): PodApp {
   // A role's plugin is made once (it may keep state, such as pending sign-ins); each form of its app uses it.
   const appOf = (name: string, plugin: AnyElysia | undefined, pathStart: PathStart): AppHandler =>
     (plugin ? podApp(name, pathStart).use(plugin) : podApp(name, pathStart)).use(dav.plugin).use(rs.plugin)
-  const plugins: Record<RoleName, () => AnyElysia | undefined> = {
+  const plugins: Record<Exclude<RoleName, LazyRole>, () => AnyElysia | undefined> = {
     op: once(() => opPlugin(deps)),
-    as: once(() => asPlugin(deps)),
-    visit: once(() => visitPlugin(deps)),
-    links: once(() => linksPlugin(deps)),
     notify: () => notify.plugin,
-    monitor: once(() => monitorPlugin(deps)),
     rest: () => undefined,
   }
+  const lazyPlugins = eachLazyRole(role => loadOnce(async (): Promise<AnyElysia> => (await LAZY_ROLES[role]())(deps)))
+  const adminPlugin = loadOnce(async () => (await loadAdmin())(deps))
   const appsFrom = (pathStart: PathStart) => {
     const apps = new Map<RoleName, AppHandler>()
-    const admin = loadOnce(async () => appOf('solopod-admin', await adminPlugin(), pathStart))
+    const lazyApp = (name: string, plugin: () => Promise<AnyElysia>) => loadOnce(async () => appOf(name, await plugin(), pathStart))
+    const lazyApps = eachLazyRole(role => lazyApp(`solopod-${role}`, lazyPlugins[role]))
     return {
-      role: (role: RoleName) => apps.get(role) ?? apps.set(role, appOf(`solopod-${role}`, plugins[role](), pathStart)).get(role)!,
-      admin,
+      role: (role: RoleName): AppHandler | Promise<AppHandler> =>
+        isLazyRole(role) ? lazyApps[role]() : (apps.get(role) ?? apps.set(role, appOf(`solopod-${role}`, plugins[role](), pathStart)).get(role)!),
+      admin: lazyApp('solopod-admin', adminPlugin),
     }
   }
-  const adminPlugin = loadOnce(async () => (await loadAdmin())(deps))
   const forms = { 7: appsFrom(7), 11: appsFrom(11) }
   return {
     // Every path outside the reserved first segments is a pod resource (http/pod-paths.ts), which the RS
@@ -136,7 +147,8 @@ export function buildApp(deps: Deps, loadAdmin = loadAdminPlugin): PodApp {
       if (!isReservedPath(path)) return isDavMethod(request.method) ? dav.handle(request) : rs.handle(request)
       const pathStart = pathStartOf(request.url)
       const apps = forms[pathStart]
-      return isAdminPath(path) ? apps.admin().then(a => handleWithHead(a, request)) : handleWithHead(apps.role(roleOf(request.url, pathStart)), request)
+      const app = isAdminPath(path) ? apps.admin() : apps.role(roleOf(request.url, pathStart))
+      return app instanceof Promise ? app.then(a => handleWithHead(a, request)) : handleWithHead(app, request)
     },
     openSocket: notify.openSocket,
   }

@@ -100,6 +100,10 @@ describe('npm run build', () => {
         const script = await fetch(`http://127.0.0.1:${port}/.admin/app.js`)
         expect(script.status).toBe(200)
         expect(await script.text()).toContain('x-csrf-token')
+        // A role loaded with its first request (src/app.ts LAZY_ROLES): its chunk is in the executable
+        const uma = await fetch(`http://127.0.0.1:${port}/.well-known/uma2-configuration`)
+        expect(uma.status).toBe(200)
+        expect((await uma.json()).token_endpoint).toBe(`${base}/.uma/token`)
 
         const rootRes = await fetch(`http://127.0.0.1:${port}/`)
         expect(rootRes.status).toBe(401)

@@ -83,5 +83,7 @@ describe('start-up', () => {
     expect(modules.filter(m => m.endsWith('/node_modules/n3/lib/index.js'))).toEqual([])
     // The owner's pages and API load with the first request under /.admin (src/app.ts)
     expect(modules.filter(m => m.includes('/src/admin/'))).toEqual([])
+    // So do the roles a first request does not need: UMA's token endpoint, the visitor's and share-link pages, the monitor
+    expect(modules.filter(m => /\/src\/(as|visit|links|monitor)\/plugin\.ts$/.test(m))).toEqual([])
   })
 })
