@@ -25,7 +25,7 @@ export interface MoveOptions {
   /** Where the pod's bytes are by its flags (the records say otherwise once moved). */
   readonly configured: BlobLocation
   /** Opens a store at a location (keys from the environment of whoever asked for the move). */
-  readonly open: (location: BlobLocation) => BlobStore
+  readonly open: (location: BlobLocation) => BlobStore | Promise<BlobStore>
   /** How long old copies stay after the switch: a GET that chose one a moment before still reads it. */
   readonly settleMs: number
   readonly progress: (line: string) => void
@@ -76,7 +76,7 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
       o.progress(`resuming the move to ${describeBlobLocation(target)} (${await countMoved(store)} files already there)`)
       await ensureRoom(store, from, to, id => blobs.inTarget(id), o.reserveBytes, 'the move stays resumable')
     } else {
-      to = o.open(target)
+      to = await o.open(target)
       const problem = await to.problem()
       if (problem !== undefined) throw new BlobLocationError(`cannot move the files there: ${problem}`)
       from = blobs.current
@@ -142,7 +142,7 @@ async function runMove(store: Store, target: BlobLocation, o: MoveOptions): Prom
     blobs.finishMoving()
     o.progress(`switched: the pod serves its files from ${describeBlobLocation(target)}`)
   } else {
-    from = o.open(state.from)
+    from = await o.open(state.from)
   }
   if (o.settleMs > 0) await Bun.sleep(o.settleMs)
   const deleted = await deleteOldCopies(from)

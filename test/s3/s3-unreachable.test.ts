@@ -33,10 +33,10 @@ describe('the S3 flags', () => {
     expect(() => config('--s3-endpoint', 'http://x')).toThrow('--s3-endpoint needs --blob-store s3://BUCKET')
     expect(() => config('--blob-store', 's3://pod-files', '--s3-endpoint', 'ftp://x')).toThrow('--s3-endpoint must be an http(s) URL')
   })
-  test('the keys come from the environment only: without them the store does not open', () => {
+  test('the keys come from the environment only: without them the store does not open', async () => {
     const s3 = config('--blob-store', 's3://pod-files', '--s3-endpoint', 'http://127.0.0.1:1').s3!
-    expect(() => openBlobStore('/tmp/x', s3, {})).toThrow(UserError)
-    expect(() => openBlobStore('/tmp/x', s3, {})).toThrow("needs the bucket's keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+    await expect(openBlobStore('/tmp/x', s3, {})).rejects.toThrow(UserError)
+    await expect(openBlobStore('/tmp/x', s3, {})).rejects.toThrow("needs the bucket's keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
   })
 })
 
