@@ -1,8 +1,8 @@
 // COPY and MOVE (RFC 4918 §9.8, §9.9) within this pod. A MOVE is the operations layer's move (a folder with
-// everything in it, one batch, its dead properties carried by the store); a COPY is a read of each resource and a
-// PUT of it at its new name, each decided for the principal by the layer, its dead properties copied here, and a
-// member that cannot be copied told in a 207 Multi-Status while the others are (§9.8.8). ACLs never go along
-// (access is not content).
+// everything in it, one batch, its dead properties carried by the store); a COPY is the layer's copy of each resource
+// at its new name (a file's bytes given a second name, not copied, where the store can), each decided for the
+// principal by the layer, its dead properties copied here, and a member that cannot be copied told in a 207
+// Multi-Status while the others are (§9.8.8). ACLs never go along (access is not content).
 
 import { HttpError } from '../http/errors.ts'
 import { resolveTarget } from '../store/target.ts'
@@ -103,7 +103,6 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
   return new Response(null, existing !== undefined ? { status: 204 } : { status: 201, headers: { location: ctx.deps.cfg.baseUrl + to } })
 }
 
-/** A copy of `from` at `to`: its representation read and written again, for a folder each member too when `deep`. */
 /** A member a COPY could not copy (a stored path of the source), with the refusal's status and words. */
 interface Failure {
   readonly path: string
@@ -112,7 +111,7 @@ interface Failure {
 }
 
 /**
- * A copy of `from` at `to`: its representation read and written again, for a folder each member too when `deep`.
+ * A copy of `from` at `to`: a document or file by the layer's copy, a folder made anew and each member copied when `deep`.
  * A member's refusal is added to `failed` (and a folder's members are then left alone); the top one's is thrown.
  */
 async function copyTree(
@@ -125,31 +124,25 @@ async function copyTree(
   failed: Failure[],
 ): Promise<void> {
   const { resources } = ctx.deps
-  const readable = await resources.read(who, from)
-  if (readable.meta.kind === 'container') {
-    await resources.put(who, to, 'text/turtle', '', { ifMatch: null, ifNoneMatch: null, lockTokens })
-    if (!deep) return
-    const { members } = await resources.listMembers(who, from)
-    const paths: string[] = []
-    // The member list is taken whole first: writing into the pod while its snapshot is open would copy nothing new anyway
-    for await (const chunk of members) for (const m of chunk) paths.push(m.path)
-    for (const p of paths) {
-      try {
-        await copyTree(ctx, who, p, to + p.slice(from.length), true, lockTokens, failed)
-      } catch (err) {
-        if (!(err instanceof HttpError)) throw err
-        failed.push({ path: p, status: err.status, why: `${err.code}: ${err.description}` })
-      }
-    }
+  const preconditions = { ifMatch: null, ifNoneMatch: null, lockTokens }
+  // A document or a file: the layer's copy (Read on it, Write at the new name; a file's bytes not copied where they need not be)
+  if (!isContainerPath(from)) {
+    await resources.copy(who, from, to, preconditions)
     return
   }
-  // RDF as Turtle (its stored form), a file as its bytes with its type: what a GET gives, what a PUT takes
-  const answer = await resources.represent(from, readable, {
-    accept: 'text/turtle',
-    requestUrl: ctx.deps.cfg.baseUrl + from,
-    requestHeaders: new Headers(),
-    head: false,
-    headers: new Headers(),
-  })
-  await resources.put(who, to, answer.headers.get('content-type'), answer.body ?? new Uint8Array(0), { ifMatch: null, ifNoneMatch: null, lockTokens })
+  await resources.read(who, from)
+  await resources.put(who, to, 'text/turtle', '', preconditions)
+  if (!deep) return
+  const { members } = await resources.listMembers(who, from)
+  const paths: string[] = []
+  // The member list is taken whole first: writing into the pod while its snapshot is open would copy nothing new anyway
+  for await (const chunk of members) for (const m of chunk) paths.push(m.path)
+  for (const p of paths) {
+    try {
+      await copyTree(ctx, who, p, to + p.slice(from.length), true, lockTokens, failed)
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err
+      failed.push({ path: p, status: err.status, why: `${err.code}: ${err.description}` })
+    }
+  }
 }

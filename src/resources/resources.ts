@@ -16,6 +16,7 @@ import type { WriteResult } from '../store/resources.ts'
 import { creationNeeds, deletionNeeds, requireAll, type Deciding } from './tree-access.ts'
 import { authorOf, type Acting, type ResourcesDeps } from './acting.ts'
 import { makePutResource, putInOneStep, type PutFacts, type PutPlan } from './put-resource.ts'
+import { makeCopyDocument } from './copy-document.ts'
 import { makeVersionReads, type VersionReads } from './versions.ts'
 import { makeDeleteResource } from './delete-resource.ts'
 import { makeReadResource, type Readable } from './read-resource.ts'
@@ -77,6 +78,11 @@ export interface Resources extends VersionReads, VersionActivity {
   patch(who: Acting, path: string, patch: PatchText, preconditions: Preconditions): Promise<{ result: WriteResult; wacAllow: string }>
   /** DELETE of one document or empty container (with its ACL); never of the pod's own endpoints (405 `reserved_path`, as PUT). */
   delete(who: Acting, path: string, preconditions: Preconditions): Promise<void>
+  /**
+   * A copy of the document or file `from` at `to` (a WebDAV COPY's, member by member): Read on `from`, then what a PUT
+   * at `to` needs; a file's bytes get a second name where the blob store can (copy-document.ts).
+   */
+  copy(who: Acting, from: string, to: string, preconditions: Preconditions): Promise<WriteResult>
   /** Moves or renames `from` to `to` (stored paths, both folders or both not), with everything in it and its ACLs: what DELETEs of each item and PUTs creating each new one need. */
   move(who: Acting, from: string, to: string, submitted?: SubmittedLocks): Promise<MovedPath[]>
   /** Deletes `path` with everything in it into the trash: what a DELETE of each item needs. `expectedCount`: the members the principal was told of (a folder). */
@@ -120,6 +126,15 @@ export interface Resources extends VersionReads, VersionActivity {
   readonly locks: LockTable
 }
 
+/** A representation as stored, for a copy: RDF as Turtle, a file as its bytes, whole. */
+const asStored = (requestUrl: string): RepresentationRequest => ({
+  accept: 'text/turtle',
+  requestUrl,
+  requestHeaders: new Headers(),
+  head: false,
+  headers: new Headers(),
+})
+
 export function makeResources(deps: ResourcesDeps): Resources {
   const { store, withResourceLocks, now } = deps
   const baseUrl = deps.cfg.baseUrl
@@ -157,6 +172,8 @@ export function makeResources(deps: ResourcesDeps): Resources {
   const posts = makePostMember(deps, locks)
   const read = makeReadResource(deps)
   const put = putInOneStep(deps, puts)
+  const represent = (path: string, readable: Readable, request: RepresentationRequest) =>
+    readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations })
   const versions = makeVersionReads(deps, put)
   // A folder restore deletes what was made since as an LDP DELETE would (decided, locked, versioned)
   const deleteResource = makeDeleteResource(deps, locks)
@@ -174,7 +191,8 @@ export function makeResources(deps: ResourcesDeps): Resources {
     listMembers: makeMemberChunks(deps),
     admitPropertyChange: makeAdmitPropertyChange(deps),
     admitWriteAt: makeAdmitWriteAt(deps),
-    represent: (path, readable, request) => readResource({ ...request, store, baseUrl, path, meta: readable.meta, cache: representations }),
+    represent,
+    copy: makeCopyDocument(deps, read, (path, readable) => represent(path, readable, asStored(baseUrl + path)), puts),
     ...puts,
     put,
     ...versions,

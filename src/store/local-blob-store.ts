@@ -1,6 +1,6 @@
 // The blob store on the local disk: one file per blob under `<data>/files/<2 hex>/<id>`, written once, never changed.
 
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BlobLimits, BlobSource, BlobStore, StoredBlob } from './blob-store.ts'
@@ -106,6 +106,26 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     return { id, size, sha256: hash.digest('hex') }
   }
 
+  /**
+   * A second name of the blob's file: a copy that takes no time and no room. A filesystem that has no hard links (or
+   * a blob already gone) answers undefined, and the caller copies the bytes.
+   */
+  async function duplicate(id: string, known: Pick<StoredBlob, 'size' | 'sha256'>): Promise<StoredBlob | undefined> {
+    const source = fileOf(id)
+    const copy = newId()
+    const dir = shelf(copy)
+    try {
+      linkSync(source, join(dir, copy))
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EMLINK' || code === 'EXDEV') return undefined
+      throw err
+    }
+    // The new name must be on disk before a batch names it, as a written blob's
+    syncDir(dir)
+    return { id: copy, size: known.size, sha256: known.sha256 }
+  }
+
   /** Moves a finished partial upload in as a new blob; its name is durable before the id is returned. */
   async function adopt(file: string): Promise<string> {
     const id = newId()
@@ -119,6 +139,7 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
     ...openLocalPartials(dataDir, { adopt, freeBytes, noteStored }),
     put,
     putCopy,
+    duplicate,
     read: id => Bun.file(fileOf(id)),
     open: async (id, start, end) => (start === undefined ? Bun.file(fileOf(id)) : Bun.file(fileOf(id)).slice(start, end)),
     async *list() {

@@ -128,6 +128,11 @@ export async function openPodBlobStore(current: BlobStore, halves?: MoveHalves):
       return tracked(into, async () => written(await into.put(body, limits), into))
     },
     putCopy: (id, body: BlobSource) => store.putCopy(id, body),
+    // While a move copies, a blob's bytes may be in either store and new ones go to the target: the caller copies them
+    duplicate: (id, known) => {
+      const into = store
+      return moving ? Promise.resolve(undefined) : tracked(into, () => into.duplicate(id, known))
+    },
     read: id => where(id).read(id),
     open: (id, start, end, size) => where(id).open(id, start, end, size),
     async *list() {

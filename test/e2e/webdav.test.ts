@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { runSolopod, startPod, type RunningPod } from './start-server.ts'
 import { addDavClient, basicAuth, type DavCredential } from './dav-credential.ts'
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 
 let pod: RunningPod
 let owner: Credential
@@ -15,7 +17,7 @@ const addClient = (...args: string[]) => addDavClient(pod, ...args)
 const basic = basicAuth
 
 /** A request as a file manager sends it: the credential on every request. */
-function dav(method: string, path: string, o: { as?: Credential | null; headers?: Record<string, string>; body?: string } = {}) {
+function dav(method: string, path: string, o: { as?: Credential | null; headers?: Record<string, string>; body?: string | Uint8Array<ArrayBuffer> } = {}) {
   const who = o.as === undefined ? owner : o.as
   return fetch(pod.baseUrl + path, {
     method,
@@ -23,6 +25,12 @@ function dav(method: string, path: string, o: { as?: Credential | null; headers?
     headers: { ...(who ? { authorization: basic(who) } : {}), ...o.headers },
   })
 }
+
+/** Every file of the local blob store (`files/<2 hex>/<id>`). */
+const blobFilesOf = (dataDir: string) =>
+  readdirSync(join(dataDir, 'files'), { withFileTypes: true })
+    .filter(d => d.isDirectory() && /^[0-9a-f]{2}$/.test(d.name))
+    .flatMap(d => readdirSync(join(dataDir, 'files', d.name)).map(n => join(dataDir, 'files', d.name, n)))
 
 const PROPFIND_ALL = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>'
 const propfind = (path: string, depth = '1', o: { as?: Credential | null; body?: string } = {}) =>
@@ -203,6 +211,26 @@ describe('RFC 4918 §9.8, §9.9: COPY and MOVE', () => {
     expect(await (await dav('GET', '/mixed-copy/open.txt')).text()).toBe('/mixed/open.txt')
     expect((await dav('GET', '/mixed-copy/closed.txt')).status).toBe(404)
     expect((await dav('GET', '/mixed-copy/sealed/')).status).toBe(404)
+  })
+  test('a file copied gets a second name of its bytes (no time, no room), and each name goes its own way after', async () => {
+    const film = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7) % 251)
+    expect((await dav('PUT', '/photos/%C3%A9t%C3%A9%20%231%20100%25+.bin', { body: film, headers: { 'content-type': 'video/mp4' } })).status).toBe(201)
+    const res = await dav('COPY', '/photos/%C3%A9t%C3%A9%20%231%20100%25+.bin', { headers: { destination: '/photos/copie%20d%27%C3%A9t%C3%A9.bin' } })
+    expect(res.status).toBe(201)
+    const [source, copy] = await Promise.all(['/photos/%C3%A9t%C3%A9%20%231%20100%25+.bin', '/photos/copie%20d%27%C3%A9t%C3%A9.bin'].map(p => dav('GET', p)))
+    expect(copy!.headers.get('content-type')).toBe('video/mp4')
+    expect(copy!.headers.get('repr-digest')).toBe(source!.headers.get('repr-digest'))
+    expect(copy!.headers.get('etag')).not.toBe(source!.headers.get('etag'))
+    expect(new Uint8Array(await copy!.arrayBuffer())).toEqual(film)
+    await source!.arrayBuffer()
+    // One file on the disk with two names: the blob store's files/ holds it once
+    const names = blobFilesOf(pod.dataDir).filter(f => statSync(f).size === film.length)
+    expect(names).toHaveLength(2)
+    expect(statSync(names[0]!).ino).toBe(statSync(names[1]!).ino)
+    // A new version of the source is new bytes: the copy keeps what was copied; the source gone, the copy stays
+    expect((await dav('PUT', '/photos/%C3%A9t%C3%A9%20%231%20100%25+.bin', { body: 'changed', headers: { 'content-type': 'video/mp4' } })).status).toBe(204)
+    expect((await dav('DELETE', '/photos/%C3%A9t%C3%A9%20%231%20100%25+.bin')).status).toBe(204)
+    expect(new Uint8Array(await (await dav('GET', '/photos/copie%20d%27%C3%A9t%C3%A9.bin')).arrayBuffer())).toEqual(film)
   })
   test('a folder with everything in it, Depth infinity', async () => {
     expect((await dav('COPY', '/photos/', { headers: { destination: '/photos-copy/' } })).status).toBe(201)
