@@ -1,7 +1,8 @@
 // A copy of one document or file at a new name (a WebDAV COPY's, member by member): Read on the source, then what a
 // PUT at the new name needs, decided before anything is written. A file's bytes are not copied where the blob store
 // can give them a second name (store/blob-store.ts `duplicate`: a hard link on the local disk), so copying a film takes
-// no time and no room; elsewhere they are read and written again, as a document is from its Turtle.
+// no time and no room (in a bucket, the engine copies the object); elsewhere they are read and written again, as a
+// document is from its Turtle.
 
 import type { WriteResult } from '../store/resources.ts'
 import type { ResourceMeta } from '../store/resource-meta.ts'

@@ -71,9 +71,9 @@ export interface BlobStore extends PartialBlobs {
   putCopy(id: string, body: BlobSource): Promise<StoredBlob>
   /**
    * A new blob with the bytes of blob `id` (whose size and SHA-256 the caller's records hold), made without copying
-   * them: a local file's second name (a hard link: blobs are written once and never changed). Durable when it
-   * resolves. Undefined when the store cannot do so (a filesystem without hard links, an object store, the blob
-   * gone): the caller then copies the bytes.
+   * them: a local file's second name (a hard link: blobs are written once and never changed), an object copied by the
+   * engine. Durable when it resolves. Undefined when the store cannot do so (a filesystem without hard links, an
+   * object over CopyObject's limit, the blob gone): the caller then copies the bytes.
    */
   duplicate(id: string, known: Pick<StoredBlob, 'size' | 'sha256'>): Promise<StoredBlob | undefined>
   /** The blob's bytes as a Blob: `slice` reads a range; a Response body of it is copied by the OS. */

@@ -64,6 +64,8 @@ const PROBLEM_EVERY_MS = 1000
 const PROBLEM_WAIT_MS = 5000
 /** Keys asked for per listing (the S3 maximum). */
 const LIST_PAGE = 1000
+/** The largest object one CopyObject copies (the S3 limit; larger ones need a multipart copy). */
+const COPY_OBJECT_MAX_BYTES = 5 * 1024 ** 3
 
 const tooLarge = (max: number) => new BlobWriteError('too_large', `the body is larger than this pod accepts (${max} bytes)`)
 const unavailable = (what: string, cause?: unknown) =>
@@ -216,6 +218,16 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
   /** A multipart upload appears only once complete: a copy cut short leaves no object under `id`. */
   const putCopy = async (id: string, body: BlobSource): Promise<StoredBlob> => ({ id, ...(await upload(id, body, {})) })
 
+  /**
+   * The engine copies the object under a new id (CopyObject): no byte passes through the pod. Past CopyObject's 5 GiB
+   * (which needs a multipart copy, not done) or for an object not there, undefined: the caller copies the bytes.
+   */
+  async function duplicate(id: string, known: Pick<StoredBlob, 'size' | 'sha256'>): Promise<StoredBlob | undefined> {
+    if (known.size > COPY_OBJECT_MAX_BYTES) return undefined
+    const copy = newBlobId()
+    return (await multipart.copyObject(keyOf(id), keyOf(copy))) ? { id: copy, size: known.size, sha256: known.sha256 } : undefined
+  }
+
   async function open(id: string, start?: number, end?: number): Promise<ReadableStream<Uint8Array>> {
     const url = client.presign(keyOf(id), { method: 'GET', expiresIn: PRESIGNED_SECONDS })
     const abort = new AbortController()
@@ -293,9 +305,7 @@ export function openS3BlobStore(dataDir: string, cfg: S3BlobConfig, credentials:
     }),
     put,
     putCopy,
-    // An object store copies an object within the bucket with CopyObject (5 GB at most, then UploadPartCopy): not
-    // done yet, so a copy sends the bytes through the pod, as before.
-    duplicate: async () => undefined,
+    duplicate,
     read: id => client.file(keyOf(id)),
     open,
     list,

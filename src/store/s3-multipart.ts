@@ -51,6 +51,11 @@ export interface S3Multipart {
   /** An object's bytes, streamed; the time limit is on each wait for bytes, not on the whole object. */
   readObject(key: string): AsyncIterable<Uint8Array>
   deleteObject(key: string): Promise<void>
+  /**
+   * CopyObject within the bucket: the engine copies the bytes, none pass through the pod (an object of up to 5 GiB).
+   * False when the source object is not there.
+   */
+  copyObject(from: string, to: string): Promise<boolean>
   /** Multipart uploads in progress under `prefix` (`sweepPartials` and the tests). */
   listUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>
 }
@@ -202,6 +207,17 @@ export function openS3Multipart(cfg: S3BlobConfig, credentials: { readonly acces
     },
     async deleteObject(key) {
       await call('delete the object', urlOf(key), { method: 'DELETE' })
+    },
+    async copyObject(from, to) {
+      const source = `/${cfg.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`
+      try {
+        // An engine may answer 200 and fail later in the body: `call` reads the body for an <Error>
+        await call('copy the object', urlOf(to), { method: 'PUT', headers: { 'x-amz-copy-source': source } })
+      } catch (err) {
+        if (err instanceof BlobStoreUnavailable && err.cause instanceof S3RequestError && err.cause.code === 'NoSuchKey') return false
+        throw err
+      }
+      return true
     },
     async listUploads(prefix) {
       const found: { key: string; uploadId: string }[] = []

@@ -10,6 +10,8 @@ import { join } from 'node:path'
 import { cephMissing, type CephRgw } from './ceph-rgw.ts'
 import { podOnCeph, s3Args, startCeph, stopCeph } from './pod-on-ceph.ts'
 import { openS3Multipart } from '../../src/store/s3-multipart.ts'
+import { openS3BlobStore } from '../../src/store/s3-blob-store.ts'
+import { addDavClient, basicAuth } from '../e2e/dav-credential.ts'
 import { freePort, runSolopod, startPod, type RunningPod } from '../e2e/start-server.ts'
 import { FORM, form } from '../op/op-fixture.ts'
 import { ownerSignedIn } from '../e2e/owner-login.ts'
@@ -99,6 +101,45 @@ describe.skipIf(missing !== undefined)('issue 39: file bytes in Ceph RGW', () =>
     const tail = await fetch(`${pod.baseUrl}/files/ranged.bin`, { headers: { range: 'bytes=-10' } })
     expect(tail.status).toBe(206)
     expect(new Uint8Array(await tail.arrayBuffer())).toEqual(bytes.slice(-10))
+  })
+
+  test('a WebDAV COPY of a file: the engine copies its object (CopyObject), the copy byte for byte with the same digest', async () => {
+    const bytes = new Uint8Array(3 * MIB).map((_, i) => (i * 11 + (i >> 9)) & 0xff)
+    expect((await put('/files/%C3%A9t%C3%A9%20%231%20100%25+.bin', bytes)).status).toBe(201)
+    const laptop = await addDavClient(pod, '--name', 'Laptop')
+    const id = await newObjectDuring(async () => {
+      const res = await fetch(`${pod.baseUrl}/files/%C3%A9t%C3%A9%20%231%20100%25+.bin`, {
+        method: 'COPY',
+        headers: { authorization: basicAuth(laptop), destination: '/files/copie%20%C3%A9t%C3%A9.bin' },
+      })
+      expect(res.status).toBe(201)
+    })
+    expect((await objects()).get(id)).toBe(bytes.byteLength)
+    const [source, copy] = await Promise.all(['/files/%C3%A9t%C3%A9%20%231%20100%25+.bin', '/files/copie%20%C3%A9t%C3%A9.bin'].map(p => fetch(pod.baseUrl + p)))
+    expect(copy!.headers.get('repr-digest')).toBe(source!.headers.get('repr-digest'))
+    expect(new Uint8Array(await copy!.arrayBuffer())).toEqual(bytes)
+    await source!.arrayBuffer()
+  })
+
+  test('duplicate: CopyObject under a new id, no byte through the pod; an object not there: undefined (the caller copies)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'solopod-s3-duplicate-'))
+    try {
+      const blobs = openS3BlobStore(
+        dir,
+        { bucket: engine.bucket, prefix: `${PREFIX}-dup/`, endpoint: engine.endpoint, region: 'us-east-1', timeoutMs: 5000, sweepGraceMs: 3_600_000 },
+        { accessKeyId: engine.accessKeyId, secretAccessKey: engine.secretAccessKey },
+      )
+      const stored = await blobs.put([new TextEncoder().encode('été #1 100% + ?')], { reserveBytes: 0 })
+      const twin = await blobs.duplicate(stored.id, stored)
+      expect(twin).toEqual({ id: twin!.id, size: stored.size, sha256: stored.sha256 })
+      expect(twin!.id).not.toBe(stored.id)
+      expect(await engine.client.file(`${PREFIX}-dup/${twin!.id}`).text()).toBe('été #1 100% + ?')
+      expect(await blobs.duplicate('0'.repeat(32), { size: 1, sha256: 'x' })).toBeUndefined()
+      // Past CopyObject's 5 GiB the bytes are the caller's to copy
+      expect(await blobs.duplicate(stored.id, { size: 5 * 1024 ** 3 + 1, sha256: stored.sha256 })).toBeUndefined()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test("a deleted file's object stays while a reader may hold it, and is gone after", async () => {
