@@ -41,6 +41,12 @@ export function whoOf(change: ChangeEntry, baseUrl: string): string {
   return change.by.agent ?? 'Someone not signed in'
 }
 
+/** The same inside a sentence ("Replaced just now by you"): the pod's own words lose their capital, a WebID stays as it is. */
+export function whoInSentence(change: ChangeEntry, baseUrl: string): string {
+  const who = whoOf(change, baseUrl)
+  return who === change.by?.agent ? who : who.charAt(0).toLowerCase() + who.slice(1)
+}
+
 /** The app and the way in: an app's client id, the dashboard, the visitor's pages, or the credential's scheme. */
 export function appOf(change: ChangeEntry, names: ReadonlyMap<string, string>): string | undefined {
   const by = change.by

@@ -17,7 +17,20 @@ import { asDownload, filesPage } from './files-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { restoreFolderAt, restoreVersionFrom, timeOf } from './restore-version.ts'
-import { agentsOf, ago, appNames, appOf, changeRow, changesTable, historyPage, linkUploadsFor, VERBS, versionPage, whoOf } from './activity-page.ts'
+import {
+  agentsOf,
+  ago,
+  appNames,
+  appOf,
+  changeRow,
+  changesTable,
+  historyPage,
+  linkUploadsFor,
+  VERBS,
+  versionPage,
+  whoInSentence,
+  whoOf,
+} from './activity-page.ts'
 import { viewPage } from './view-page.ts'
 import { countOf } from '../lib/count-words.ts'
 import { SEPARATOR } from '../lib/separator.ts'
@@ -55,7 +68,7 @@ async function fileHistory(deps: PageDeps, cookieHeader: string | null, path: st
   const notice = doneNotice(query)
   const row = (csrf: string, v: ChangeEntry) => html`<tr><td data-label="Written">${localTime(v.from)}</td>
 <td data-label="Size">${formatBytes(v.meta.size)}</td>
-<td data-label="Ended">${v.to !== undefined ? html`Moved to <a href="${historyPage(v.to)}">${readablePath(v.to)}</a>` : ENDED[v.end]} ${ago(v.until, now)} by ${whoOf(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
+<td data-label="Ended">${v.to !== undefined ? html`Moved to <a href="${historyPage(v.to)}">${readablePath(v.to)}</a>` : ENDED[v.end]} ${ago(v.until, now)} by ${whoInSentence(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
 <td class="row-actions"><a class="small" href="${versionPage(path, v.from)}">View</a> <a class="small" href="${dl(path, v.from)}">Download</a> ${restoreForm(csrf, path, v.from)}</td></tr>`
   return renderOwnerPage(deps, cookieHeader, {
     heading: `History of ${readablePath(path)}`,
