@@ -19,7 +19,7 @@ import {
   signInToDashboard,
   gotoLeavingUnsaved,
 } from './harness.ts'
-import { separatorsStartingLines, textContrastFailures, unlabelledControls, unstyledFields } from './page-checks.ts'
+import { repeatedCellLabels, separatorsStartingLines, textContrastFailures, unlabelledControls, unstyledFields } from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
 
@@ -93,6 +93,8 @@ async function checkScreen(p: Page, name: string): Promise<void> {
         expect(await horizontalOverflow(p)).toBe(0)
         // no line of a phone's screen starts with the "·" between two items
         expect({ screen: `${name} ${width}`, separators: await separatorsStartingLines(p) }).toEqual({ screen: `${name} ${width}`, separators: [] })
+        // no cell says its column's name twice ("Another folder: Another folder")
+        expect({ screen: `${name} ${width}`, repeated: await repeatedCellLabels(p) }).toEqual({ screen: `${name} ${width}`, repeated: [] })
       }
       await screenshot(p, `screen-${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`)
     }

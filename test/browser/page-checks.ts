@@ -275,3 +275,30 @@ export function separatorsStartingLines(page: Page): Promise<string[]> {
     return found
   })
 }
+
+/**
+ * Table cells that say their column's name twice on a phone: a stacked table shows each cell's `data-label` before it
+ * ("Another folder: Another folder" when the cell starts with a label of the same words). The cell's text after the
+ * shown name names each.
+ */
+export function repeatedCellLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    // The words a person sees in the cell: not a visually hidden label (read aloud only), not a list's options
+    const seenText = (cell: Element) => {
+      let text = ''
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT)
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement!
+        if (el.closest('select') || el.getBoundingClientRect().width <= 1) continue
+        text += n.textContent
+      }
+      return text.replace(/\s+/g, ' ').trim()
+    }
+    return [...document.querySelectorAll<HTMLElement>('td[data-label]')]
+      .filter(td => td.getBoundingClientRect().width > 0)
+      .filter(td => getComputedStyle(td, '::before').content.includes(td.dataset.label!))
+      .map(td => ({ label: td.dataset.label!, text: seenText(td) }))
+      .filter(({ label, text }) => text.toLowerCase().startsWith(label.toLowerCase()))
+      .map(({ label, text }) => `${label}: ${text.slice(0, 40)}`)
+  })
+}
