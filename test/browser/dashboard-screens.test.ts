@@ -19,7 +19,7 @@ import {
   signInToDashboard,
   gotoLeavingUnsaved,
 } from './harness.ts'
-import { repeatedCellLabels, separatorsStartingLines, textContrastFailures, unlabelledControls, unstyledFields } from './page-checks.ts'
+import { repeatedCellLabels, separatorsStartingLines, textContrastFailures, unlabelledControls, unstyledFields, wordsCutInTwo } from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
 
@@ -54,6 +54,8 @@ beforeAll(async () => {
     `@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n<#it> foaf:name "todo"; foaf:knows <${pod.baseUrl}/profile/card#me>.`,
   )
   await put('/notes/photo.png', 'image/png', 'not really a png')
+  // A long name squeezes the other columns of the folder's table
+  await put('/notes/A%20rather%20long%20file%20name%20that%20keeps%20going%20well%20past%20what%20a%20phone%20can%20show.md', 'text/markdown', '# Notes')
   await put(
     '/notes/todo.ttl.acl',
     'text/turtle',
@@ -89,6 +91,8 @@ async function checkScreen(p: Page, name: string): Promise<void> {
         screen: `${name} ${colorScheme} ${width}`,
         failures: [],
       })
+      // no word cut in two across lines ("Folde" / "r" in a squeezed column)
+      expect({ screen: `${name} ${width}`, cut: await wordsCutInTwo(p) }).toEqual({ screen: `${name} ${width}`, cut: [] })
       if (viewport === PHONE) {
         expect(await horizontalOverflow(p)).toBe(0)
         // no line of a phone's screen starts with the "·" between two items

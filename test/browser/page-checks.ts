@@ -302,3 +302,28 @@ export function repeatedCellLabels(page: Page): Promise<string[]> {
       .map(({ label, text }) => `${label}: ${text.slice(0, 40)}`)
   })
 }
+
+/**
+ * Short words the browser cut in two across lines ("Folde" / "r", "text/markdo" / "wn" in a squeezed column): a word of
+ * letters that fits any screen is never broken (a cell's `overflow-wrap: anywhere` lets a table squeeze its column
+ * below it). Code, URLs and text boxes may break anywhere. Each is named with the text around it.
+ */
+export function wordsCutInTwo(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement
+      if (!el || el.closest('code, pre, textarea, .url, script, style, select')) continue
+      const text = node.textContent ?? ''
+      for (const m of text.matchAll(/\p{L}{2,15}/gu)) {
+        const range = document.createRange()
+        range.setStart(node, m.index)
+        range.setEnd(node, m.index + m[0].length)
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)))
+        if (lines.size > 1) found.push(`${m[0]} in "${text.trim().slice(0, 40)}"`)
+      }
+    }
+    return found
+  })
+}
