@@ -248,7 +248,8 @@ export function splitOptions(page: Page): Promise<string[]> {
 /**
  * A "·" between items that the browser put at the start of a line ("· Photos and films" on a phone): it reads as a
  * bullet of what follows. Each is bound to the item before it (lib/separator.ts); found by the dot's position against
- * the left edge of its block's content. The text after it names each.
+ * the left edge of its block's content; one the stylesheet draws before an item (`::before`), by its item's position. The
+ * text after it names each.
  */
 export function separatorsStartingLines(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -271,6 +272,19 @@ export function separatorsStartingLines(page: Page): Promise<string[]> {
         const left = block.getBoundingClientRect().left + Number.parseFloat(style.borderLeftWidth) + Number.parseFloat(style.paddingLeft)
         if (dot.left - left < 2) found.push(text.slice(i, i + 30))
       }
+    }
+    // A dot the stylesheet draws before an item (`::before { content: "· " }`) starts a line when its item does: the
+    // item's first box at the left edge of its line's container (the flex or grid container, or the block around it)
+    for (const el of document.body.querySelectorAll('*')) {
+      const drawn = getComputedStyle(el, '::before').content
+      const box = el.getClientRects()[0]
+      if (!drawn.includes('·') || !box || box.width === 0) continue
+      const parent = el.parentElement!
+      const container = /flex|grid/.test(getComputedStyle(parent).display) || getComputedStyle(el).display !== 'inline' ? parent : blockOf(el)
+      if (!container) continue
+      const style = getComputedStyle(container)
+      const left = container.getBoundingClientRect().left + Number.parseFloat(style.borderLeftWidth) + Number.parseFloat(style.paddingLeft)
+      if (box.left - left < 2) found.push(`${drawn.replace(/^"|"$/g, '')}${(el.textContent ?? '').trim().slice(0, 28)}`)
     }
     return found
   })
