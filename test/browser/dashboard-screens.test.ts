@@ -19,7 +19,15 @@ import {
   signInToDashboard,
   gotoLeavingUnsaved,
 } from './harness.ts'
-import { repeatedCellLabels, separatorsStartingLines, textContrastFailures, unlabelledControls, unstyledFields, wordsCutInTwo } from './page-checks.ts'
+import {
+  repeatedCellLabels,
+  separatorsStartingLines,
+  sizesCutFromUnits,
+  textContrastFailures,
+  unlabelledControls,
+  unstyledFields,
+  wordsCutInTwo,
+} from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
 
@@ -93,6 +101,8 @@ async function checkScreen(p: Page, name: string): Promise<void> {
       })
       // no word cut in two across lines ("Folde" / "r" in a squeezed column)
       expect({ screen: `${name} ${width}`, cut: await wordsCutInTwo(p) }).toEqual({ screen: `${name} ${width}`, cut: [] })
+      // no size cut from its unit ("153" / "B")
+      expect({ screen: `${name} ${width}`, sizes: await sizesCutFromUnits(p) }).toEqual({ screen: `${name} ${width}`, sizes: [] })
       if (viewport === PHONE) {
         expect(await horizontalOverflow(p)).toBe(0)
         // no line of a phone's screen starts with the "·" between two items

@@ -341,3 +341,22 @@ export function wordsCutInTwo(page: Page): Promise<string[]> {
     return found
   })
 }
+
+/** Sizes whose number and unit the browser put on two lines ("153" / "B" in a narrow column, "39" / "KB" in a sentence). */
+export function sizesCutFromUnits(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? ''
+      for (const m of text.matchAll(/\d(?:\.\d)?\s(?:B|KB|MB|GB|TB)\b/g)) {
+        const range = document.createRange()
+        range.setStart(node, m.index)
+        range.setEnd(node, m.index + m[0].length)
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)))
+        if (lines.size > 1) found.push(text.slice(Math.max(0, m.index - 10), m.index + m[0].length).trim())
+      }
+    }
+    return found
+  })
+}
