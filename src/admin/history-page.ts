@@ -26,7 +26,7 @@ import {
   changesTable,
   historyPage,
   linkUploadsFor,
-  VERBS,
+  changeWords,
   versionPage,
   whoInSentence,
   whoOf,
@@ -93,8 +93,11 @@ async function folderHistory(deps: PageDeps, cookieHeader: string | null, path: 
   deps.people.learn(agentsOf(changes))
   const uploads = await linkUploadsFor(deps, changes)
   const moments = changes.filter((c, i) => i === 0 || changes[i - 1]!.until !== c.until)
-  const option = (c: ChangeEntry): SafeHtml =>
-    html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'move' ? 'moved' : c.end === 'trash' ? 'trashed' : VERBS[c.end]} ${readablePath(c.path)}</option>`
+  const option = (c: ChangeEntry): SafeHtml => {
+    const words =
+      c.end === 'move' || c.end === 'trash' ? { verb: c.end === 'move' ? 'moved' : 'trashed', shown: readablePath(c.path) } : changeWords(c.end, c.path)
+    return html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${words.verb} ${words.shown}</option>`
+  }
   return renderOwnerPage(deps, cookieHeader, {
     heading: `History of ${readablePath(path)}`,
     section: ADMIN_PATHS.activity,
