@@ -83,7 +83,7 @@ describe('an upload of many files ends with one line', () => {
     const kb = 'k'.repeat(1024)
     const res = await upload('/pub/Holiday%20Photos/', [new File([kb], 'a.jpg'), new File([kb], 'b.jpg'), new File([kb], 'c.jpg')])
     expect(res.status).toBe(303)
-    expect(await noticeAfter(res)).toBe('3 files uploaded to Holiday Photos\u00a0· 3.0\u00a0KB\u00a0· 1 got a number, their names were taken')
+    expect(await noticeAfter(res)).toBe('3 files uploaded to Holiday Photos\u00a0· 3.0\u00a0KB\u00a0· 1 got a number, its name was taken')
     expect((await fetch(url('/pub/Holiday%20Photos/b%20(2).jpg'))).status).toBe(200)
   })
 })
