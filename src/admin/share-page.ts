@@ -144,7 +144,7 @@ ${table(
     e,
     i,
   ) => html`<form method="post" action="${ADMIN_PATHS.shareRemove}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}"><input type="hidden" name="entry" value="${i}">
-${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up my Control here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`,
+${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up deciding who has access here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`,
 )}
 ${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path)}">Use inherited access instead</a></p>` : ''}</section>`
     : ''
@@ -238,7 +238,7 @@ export async function removeShareEntry(deps: AdminDeps, form: Record<string, unk
     throw new HttpError(
       409,
       'confirmation_required',
-      'without this entry you (the owner) would no longer have Control here; tick "Give up my Control here" to remove it anyway',
+      'without this entry you (the owner) would no longer decide who has access here; tick "Give up deciding who has access here" to remove it anyway',
     )
   }
   await writeAcl(
