@@ -156,6 +156,8 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
   })
   test('share: inherited and own access, the warning, a "why" answer', async () => {
     await dash('/.admin/share?path=%2Fnotes%2Ftodo.ttl', 'Access set here')
+    // what an entry allows, in the order "They may" offers it (Read, Add, Change, Decide who has access), not the document's
+    expect(await page.locator('td[data-label="May"]').first().textContent()).toBe('Read, Change, Decide who has access')
     expect(await page.locator('#acl-leftovers').count()).toBe(1)
     await page.getByLabel('Agent: a WebID, a key URL, or "public"').fill('public')
     await page.getByRole('button', { name: 'Check access' }).click()
