@@ -2,7 +2,7 @@
 // the same server code the JSON API uses.
 
 import type { Deps } from '../deps.ts'
-import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
+import { asSentence, breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { HttpError } from '../http/errors.ts'
 import { localTime, localTimeText } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
@@ -72,7 +72,7 @@ function passwordForm(csrf: string, problem?: PasswordProblem): SafeHtml {
     const described = [hint ? `${id}-hint` : '', bad ? `${id}-error` : ''].filter(Boolean).join(' ')
     return html`<label for="${id}">${label}</label>${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
 <input type="password" id="${id}" name="${name}" autocomplete="${autocomplete}"${autocomplete === 'new-password' ? html` minlength="${MIN_PASSWORD_LENGTH}"` : ''}${described ? html` aria-describedby="${described}"` : ''}${bad ? html` aria-invalid="true" autofocus` : ''} required>
-${bad ? html`<p class="field-error" id="${id}-error">${problem!.error.description} (${problem!.error.code})</p>` : ''}`
+${bad ? html`<p class="field-error" id="${id}-error">${asSentence(problem!.error.description)} <span class="code">Error code: <code>${problem!.error.code}</code></span></p>` : ''}`
   }
   return html`<section class="panel" aria-labelledby="password-h"><h2 id="password-h">Password</h2>
 <p class="muted">Changing it signs you out in every other browser, and ends the app sessions they approved.</p>

@@ -17,6 +17,7 @@ import { csrfField, renderOwnerPage } from './owner-page.ts'
 import { readCredentials } from './credentials.ts'
 import { linkUploadsOf, type LinkUpload } from '../account/link-uploads.ts'
 import { SEPARATOR } from '../lib/separator.ts'
+import { governedBy, isAcl } from '../store/acl-names.ts'
 
 type PageDeps = Pick<Deps, 'cfg' | 'store' | 'resources' | 'now' | 'appScopes' | 'revocations' | 'people'>
 
@@ -26,6 +27,19 @@ export const appNames = async (deps: PageDeps): Promise<ReadonlyMap<string, stri
 const PAGE_SIZE = 50
 const DELETIONS: readonly VersionEnd[] = ['delete', 'trash']
 export const VERBS: Record<ChangeKind, string> = { update: 'changed', delete: 'deleted', move: 'moved away', trash: 'put in the trash', create: 'created' }
+
+/** What an access rule's change did, said of the item it governs ("changed who can access /Photos/"), not of its `.acl`. */
+const ACCESS_WORDS: Partial<Record<ChangeKind, string>> = {
+  create: 'set who can access',
+  update: 'changed who can access',
+  delete: 'went back to inherited access for',
+}
+
+/** The verb and the path a person reads for a change: an ACL's is about the item it governs, not a name they never see. */
+export function changeWords(end: ChangeKind, path: string): { verb: string; shown: string } {
+  if (!isAcl(path)) return { verb: VERBS[end], shown: readablePath(path) }
+  return { verb: ACCESS_WORDS[end] ?? `${VERBS[end]} the access settings of`, shown: readablePath(governedBy(path)) }
+}
 
 const q = (params: Record<string, string | undefined>) => {
   const s = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')).toString()
@@ -39,6 +53,12 @@ export function whoOf(change: ChangeEntry, baseUrl: string): string {
   if (!change.by) return 'The pod itself'
   if (change.by.agent === ownerWebIdOf(baseUrl)) return 'You'
   return change.by.agent ?? 'Someone not signed in'
+}
+
+/** The same inside a sentence ("Replaced just now by you"): the pod's own words lose their capital, a WebID stays as it is. */
+export function whoInSentence(change: ChangeEntry, baseUrl: string): string {
+  const who = whoOf(change, baseUrl)
+  return who === change.by?.agent ? who : who.charAt(0).toLowerCase() + who.slice(1)
 }
 
 /** The app and the way in: an app's client id, the dashboard, the visitor's pages, or the credential's scheme. */
@@ -106,9 +126,10 @@ export function changeRow({ csrf, now, baseUrl, names, filters = {}, people, upl
   const app = appOf(change, names)
   const client = change.by?.client
   const upload = uploadOf(change, uploads)
+  const words = changeWords(change.end, change.path)
   return html`<tr><td data-label="When">${ago(change.until, now)}<br><span class="muted">${localTime(change.until)}</span></td>
 <td data-label="Who">${whoLabel(change, baseUrl, people)}${app ? html`<br><span class="muted">with ${client ? html`<a href="${ADMIN_PATHS.activity}${q({ ...filters, app: client })}">${app}</a>` : app}</span>` : ''}</td>
-<td data-label="What">${change.to !== undefined ? 'moved' : upload ? 'added' : VERBS[change.end]} <a href="${historyPage(change.path)}">${readablePath(change.path)}</a>${change.to !== undefined ? html` to <a href="${historyPage(change.to)}">${readablePath(change.to)}</a>` : ''}${
+<td data-label="What">${change.to !== undefined ? html`moved <a href="${historyPage(change.path)}">${readablePath(change.path)}</a>` : upload ? html`added <a href="${historyPage(change.path)}">${readablePath(change.path)}</a>` : html`${words.verb} <a href="${historyPage(change.path)}">${words.shown}</a>`}${change.to !== undefined ? html` to <a href="${historyPage(change.to)}">${readablePath(change.to)}</a>` : ''}${
     upload ? html` through the link ${upload.link.name ? html`'${upload.link.name}'` : html`<code>${upload.link.id}</code>`}` : ''
   }</td>
 <td class="row-actions">${

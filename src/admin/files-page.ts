@@ -7,7 +7,7 @@
 
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../http/errors.ts'
-import { html, problemBox } from '../http/html-page.ts'
+import { asSentence, html, problemBox } from '../http/html-page.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
 import { localTime } from '../http/local-time.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
@@ -16,7 +16,8 @@ import { browseContainer, podPath } from './browse.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { NO_PRECONDITIONS, type Preconditions } from '../resources/preconditions.ts'
 import type { FormPart } from '../http/upload-form.ts'
-import { readableName, readablePath } from '../lib/readable-path.ts'
+import { readableName, readablePath, readablePathsIn } from '../lib/readable-path.ts'
+import { undeletableWithin } from '../policy/pod-essentials.ts'
 import { previewKind } from '../lib/preview-kind.ts'
 import { NUMBERED_NAMES_TRIED, numberedName } from '../lib/numbered-name.ts'
 import { uploadedQuery, uploadNotice } from '../lib/upload-notice.ts'
@@ -260,6 +261,15 @@ export async function showDeletePage(deps: AdminDeps & LayerDeps, cookieHeader: 
   const meta = await metaAsOwner(deps, path)
   if (!meta || path === '/') throw new HttpError(404, 'not_found', path === '/' ? 'the root of the pod cannot be deleted' : `there is nothing at ${path}`)
   const back = filesPage(parentPath(path) ?? '/')
+  // What the pod would refuse is said before, not after a question whose Delete cannot work
+  const refused = undeletableWithin(path)
+  if (refused !== undefined)
+    return renderOwnerPage(deps, cookieHeader, {
+      heading: `${nameOf(path)} cannot be deleted`,
+      section: ADMIN_PATHS.files,
+      body: () => html`<div class="error" id="undeletable"><p>${asSentence(readablePathsIn(refused))}</p></div>
+<p class="actions"><a class="button secondary" href="${back}">Back to the folder</a></p>`,
+    })
   const count = meta.kind === 'container' ? (await countFolder(deps, path)).count : undefined
   const question =
     count === undefined

@@ -17,7 +17,20 @@ import { asDownload, filesPage } from './files-page.ts'
 import { ownerActing } from './owner-acting.ts'
 import { csrfField, renderOwnerPage, seeOther } from './owner-page.ts'
 import { restoreFolderAt, restoreVersionFrom, timeOf } from './restore-version.ts'
-import { agentsOf, ago, appNames, appOf, changeRow, changesTable, historyPage, linkUploadsFor, VERBS, versionPage, whoOf } from './activity-page.ts'
+import {
+  agentsOf,
+  ago,
+  appNames,
+  appOf,
+  changeRow,
+  changesTable,
+  historyPage,
+  linkUploadsFor,
+  changeWords,
+  versionPage,
+  whoInSentence,
+  whoOf,
+} from './activity-page.ts'
 import { viewPage } from './view-page.ts'
 import { countOf } from '../lib/count-words.ts'
 import { SEPARATOR } from '../lib/separator.ts'
@@ -53,9 +66,9 @@ async function fileHistory(deps: PageDeps, cookieHeader: string | null, path: st
   const now = deps.now()
   const names = await appNames(deps)
   const notice = doneNotice(query)
-  const row = (csrf: string, v: ChangeEntry) => html`<tr><td data-label="Written">${localTime(v.from)}</td>
+  const row = (csrf: string, v: ChangeEntry) => html`<tr><td data-label="Written">${localTime(v.from, true)}</td>
 <td data-label="Size">${formatBytes(v.meta.size)}</td>
-<td data-label="Ended">${v.to !== undefined ? html`Moved to <a href="${historyPage(v.to)}">${readablePath(v.to)}</a>` : ENDED[v.end]} ${ago(v.until, now)} by ${whoOf(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
+<td data-label="Ended">${v.to !== undefined ? html`Moved to <a href="${historyPage(v.to)}">${readablePath(v.to)}</a>` : ENDED[v.end]} ${ago(v.until, now)} by ${whoInSentence(v, deps.cfg.baseUrl)}${appOf(v, names) ? html` <span class="muted">with ${appOf(v, names)}</span>` : ''}</td>
 <td class="row-actions"><a class="small" href="${versionPage(path, v.from)}">View</a> <a class="small" href="${dl(path, v.from)}">Download</a> ${restoreForm(csrf, path, v.from)}</td></tr>`
   return renderOwnerPage(deps, cookieHeader, {
     heading: `History of ${readablePath(path)}`,
@@ -66,7 +79,7 @@ async function fileHistory(deps: PageDeps, cookieHeader: string | null, path: st
 <a class="button secondary" href="${filesPage(parentPath(path) ?? '/')}">Back to the folder</a> <a class="button secondary" href="${ADMIN_PATHS.activity}">Activity</a></p>
 <div class="table-wrap"><table class="stack"><caption class="visually-hidden">Versions</caption>
 <thead><tr><th scope="col">Written</th><th scope="col">Size</th><th scope="col">Ended</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
-<tbody>${current ? html`<tr><td data-label="Written">${localTime(current.modified)}</td><td data-label="Size">${formatBytes(current.size)}</td><td data-label="Ended"><strong>Not yet</strong> (the current version)</td><td class="row-actions"><a class="small" href="${ADMIN_PATHS.download}?path=${encodeURIComponent(path)}">Download</a></td></tr>` : ''}
+<tbody>${current ? html`<tr><td data-label="Written">${localTime(current.modified, true)}</td><td data-label="Size">${formatBytes(current.size)}</td><td data-label="Ended"><strong>Not yet</strong> (the current version)</td><td class="row-actions"><a class="small" href="${ADMIN_PATHS.download}?path=${encodeURIComponent(path)}">Download</a></td></tr>` : ''}
 ${versions.map(v => row(csrf, v))}</tbody></table></div>`,
   })
 }
@@ -80,8 +93,11 @@ async function folderHistory(deps: PageDeps, cookieHeader: string | null, path: 
   deps.people.learn(agentsOf(changes))
   const uploads = await linkUploadsFor(deps, changes)
   const moments = changes.filter((c, i) => i === 0 || changes[i - 1]!.until !== c.until)
-  const option = (c: ChangeEntry): SafeHtml =>
-    html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${c.end === 'move' ? 'moved' : c.end === 'trash' ? 'trashed' : VERBS[c.end]} ${readablePath(c.path)}</option>`
+  const option = (c: ChangeEntry): SafeHtml => {
+    const words =
+      c.end === 'move' || c.end === 'trash' ? { verb: c.end === 'move' ? 'moved' : 'trashed', shown: readablePath(c.path) } : changeWords(c.end, c.path)
+    return html`<option value="${String(c.until - 1)}">Before ${plainTime(c.until)}: ${whoOf(c, deps.cfg.baseUrl)} ${words.verb} ${words.shown}</option>`
+  }
   return renderOwnerPage(deps, cookieHeader, {
     heading: `History of ${readablePath(path)}`,
     section: ADMIN_PATHS.activity,
@@ -123,7 +139,7 @@ export async function showVersionPage(deps: PageDeps, cookieHeader: string | nul
   return renderOwnerPage(deps, cookieHeader, {
     heading: `${readablePath(path)} as of ${plainTime(from)}`,
     section: ADMIN_PATHS.activity,
-    body: csrf => html`<p class="muted">${memento.meta.kind === 'rdf' ? 'text/turtle' : type}${SEPARATOR}${formatBytes(memento.meta.size)}${SEPARATOR}written ${localTime(from)}${SEPARATOR}for apps: <code>${deps.cfg.baseUrl}${path}?version=${String(from)}</code></p>
+    body: csrf => html`<p class="muted">${memento.meta.kind === 'rdf' ? 'text/turtle' : type}${SEPARATOR}${formatBytes(memento.meta.size)}${SEPARATOR}written ${localTime(from, true)}${SEPARATOR}for apps: <code>${deps.cfg.baseUrl}${path}?version=${String(from)}</code></p>
 ${text !== undefined ? html`<pre class="preview-text">${text}</pre>` : html`<p class="muted">This kind of file is not shown here; download it to open it.</p>`}
 <div class="actions"><a class="button" href="${dl(path, from)}">Download</a> ${restoreForm(csrf, path, from)} <a class="button secondary" href="${historyPage(path)}">History</a></div>`,
   })

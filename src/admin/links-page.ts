@@ -90,7 +90,7 @@ ${opens ? html`<td data-label="Opens"><a href="${shareOf(l.path)}"><code>${break
     }</td><td data-label="Expires">${expiresText(l, now)}${
       settings !== undefined && beyondMaximum(l, settings, now) ? html` <span class="muted">(beyond your maximum)</span>` : ''
     }</td><td data-label="Uses">${String(l.uses)}</td>
-<td><form method="post" action="${ADMIN_PATHS.linksRemove}">${csrfField(csrf)}<input type="hidden" name="id" value="${l.id}">${from !== undefined ? html`<input type="hidden" name="from" value="${from}">` : ''}${back !== undefined ? html`<input type="hidden" name="back" value="${back}">` : ''}<button type="submit" class="small secondary" aria-label="Remove link ${l.name || readablePath(l.path)}">Remove</button></form></td></tr>`,
+<td><form method="post" action="${ADMIN_PATHS.linksRemove}" data-enhance="confirm" data-confirm="Remove the link ${l.name ? `“${l.name}” ` : ''}to ${readablePath(l.path)}? Whoever holds it can no longer open it. This cannot be undone: a new link has a new address.">${csrfField(csrf)}<input type="hidden" name="id" value="${l.id}">${from !== undefined ? html`<input type="hidden" name="from" value="${from}">` : ''}${back !== undefined ? html`<input type="hidden" name="back" value="${back}">` : ''}<button type="submit" class="small secondary" aria-label="Remove link ${l.name || readablePath(l.path)}">Remove</button></form></td></tr>`,
   )}</tbody></table></div>`
 }
 

@@ -54,7 +54,8 @@ export async function showSessionsPage(
     readConsents(deps),
     readPeople(deps),
   ])
-  // An approved app was last used when any of its sessions was
+  // An approved app was last used when any of its sessions was; with none open the pod does not know ("not since" read as
+  // half a sentence)
   deps.people.learn([...people.map(p => p.webid), ...visitorSessions.map(s => s.webid)])
   const owner = ownerWebIdOf(deps.cfg.baseUrl)
   const person = (webid: string) => agentLabel(deps.people, webid, owner) ?? agentCode(webid)
@@ -75,7 +76,7 @@ export async function showSessionsPage(
         const name = c.clientName ?? c.clientId
         return html`<tr>${cell('App', appName(c.clientName, c.clientId, c.logoUri))}
 ${cell('May reach', html`<span class="access-summary">${c.access.summary}</span> <a href="${ADMIN_PATHS.appAccess}?client_id=${encodeURIComponent(c.clientId)}" aria-label="Change what ${name} may reach">Change</a>`)}
-${cell('Scopes', c.scopes.join(' '))}${cell('Approved', when(c.grantedAt))}${cell('Last used', lastUse.has(c.clientId) ? when(lastUse.get(c.clientId)!) : html`<span class="muted">not since</span>`)}
+${cell('Scopes', c.scopes.join(' '))}${cell('Approved', when(c.grantedAt))}${cell('Last used', lastUse.has(c.clientId) ? when(lastUse.get(c.clientId)!) : html`<span class="muted">no open session</span>`)}
 ${actionCell(revokeForm({ action: ADMIN_PATHS.revokeConsent, field: 'client_id', value: c.clientId, csrf, label: 'Revoke', ariaLabel: `Revoke ${name}`, question: `Revoke ${name}? Its sessions end and it must ask you again.` }))}</tr>`
       }),
       'No apps approved yet',

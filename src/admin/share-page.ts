@@ -12,7 +12,7 @@ import type { CodeWithStatus } from '../http/refusals.ts'
 import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { ownerWebIdOf } from '../config.ts'
-import { KIND_LABEL, MODE_WORDS, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, scopeText, type Entry } from './acl-entries.ts'
+import { KIND_LABEL, MODES, MODE_WORDS, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, scopeText, type Entry } from './acl-entries.ts'
 import { entryFrom, shareForm, webIdQuestion } from './share-form.ts'
 import { checkWebId } from './webid-check.ts'
 import { explainForm } from './access-explain-form.ts'
@@ -66,6 +66,17 @@ function who(e: Entry, owner: string, people: PersonCards): SafeHtml | string {
   return html`${e.kind === 'agent' && e.value === owner ? 'You (owner) ' : `${KIND_LABEL[e.kind]} `}<code>${breakableUrl(e.value)}</code>`
 }
 
+/** What an entry allows, in the order the form's "They may" offers it (a document lists its modes in any order). */
+const mayText = (modes: readonly string[]) =>
+  [...modes]
+    .sort((a, b) => rank(a) - rank(b))
+    .map(m => MODE_WORDS[m] ?? m)
+    .join(', ')
+const rank = (mode: string) => {
+  const i = (MODES as readonly string[]).indexOf(mode)
+  return i < 0 ? MODES.length : i
+}
+
 /** Would removing entry `i` leave the owner without Control of this item? */
 function losesControl(entries: readonly Entry[], i: number, owner: string): boolean {
   return givesOwnerControl(entries[i]!, owner) && !entries.some((e, j) => j !== i && givesOwnerControl(e, owner))
@@ -88,7 +99,7 @@ function table(
       ? html`<tr><td colspan="5" class="muted">Nobody</td></tr>`
       : entries.map(
           (e, i) => html`<tr>
-<td data-label="Who">${who(e, owner, people)}</td><td data-label="May">${e.modes.map(m => MODE_WORDS[m] ?? m).join(', ')}</td>
+<td data-label="Who">${who(e, owner, people)}</td><td data-label="May">${mayText(e.modes)}</td>
 <td data-label="Applies to">${scopeText(e, container)}</td><td data-label="Only through">${appsText(e)}</td>
 ${remove ? html`<td>${remove(e, i)}</td>` : ''}</tr>`,
         )
@@ -144,7 +155,7 @@ ${table(
     e,
     i,
   ) => html`<form method="post" action="${ADMIN_PATHS.shareRemove}">${csrfField(csrf)}<input type="hidden" name="path" value="${acl.path}"><input type="hidden" name="version" value="${version}"><input type="hidden" name="entry" value="${i}">
-${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up my Control here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`,
+${dropField(acl, `drop-remove-${i}`)}${!acl.isRoot && losesControl(own, i, owner) ? html`<label class="check" for="give-up-${i}"><input type="checkbox" id="give-up-${i}" name="giveUpControl" value="yes" required> Give up deciding who has access here</label>` : ''}<button type="submit" class="small secondary" aria-label="Remove access of ${nameOfEntry(e)}">Remove</button></form>`,
 )}
 ${!acl.isRoot ? html`<p><a class="button secondary" href="${inheritPage(acl.path)}">Use inherited access instead</a></p>` : ''}</section>`
     : ''
@@ -238,7 +249,7 @@ export async function removeShareEntry(deps: AdminDeps, form: Record<string, unk
     throw new HttpError(
       409,
       'confirmation_required',
-      'without this entry you (the owner) would no longer have Control here; tick "Give up my Control here" to remove it anyway',
+      'without this entry you (the owner) would no longer decide who has access here; tick "Give up deciding who has access here" to remove it anyway',
     )
   }
   await writeAcl(

@@ -38,7 +38,7 @@ ${rows.map(
   ) => html`<tr><td data-label="Folder"><code>${readablePath(r.path)}</code>${r.because ? html` <span class="muted">(${r.because})</span>` : ''}<input type="hidden" name="folder" value="${r.path}"></td>
 <td data-label="Access"><label class="visually-hidden" for="right-${i}">Access to ${readablePath(r.path)}</label><select id="right-${i}" name="right">${rights(r.right)}</select></td></tr>`,
 )}
-<tr><td data-label="Another folder"><label for="new-folder">Another folder</label> <input type="text" id="new-folder" name="new_folder" placeholder="for example /Recipes/" autocomplete="off"></td>
+<tr><td data-label="Folder"><label for="new-folder">Another folder</label> <input type="text" id="new-folder" name="new_folder" placeholder="for example /Recipes/" autocomplete="off"></td>
 <td data-label="Access"><label class="visually-hidden" for="new-right">Access to that folder</label><select id="new-right" name="new_right">${rights('write')}</select></td></tr>
 </tbody></table></div>
 <p class="muted">A folder that does not exist yet is made for it.${identity ? ' With no folder given, it only confirms who you are.' : ''}</p>

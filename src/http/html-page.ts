@@ -111,6 +111,11 @@ const HEADINGS: Record<number, string> = {
   401: 'Sign-in failed',
   403: 'Not allowed',
   404: 'Not found',
+  // A refusal of what the pod's state does not allow is no fault: "Something went wrong" is for the pod's own failures
+  409: 'Not done',
+  412: 'Not done',
+  413: 'Too large',
+  422: 'Not done',
   429: 'Too many attempts',
 }
 

@@ -13,17 +13,17 @@ const formatsOf = () =>
 
 /**
  * `25 Nov 2026 00:41 UTC` inside `<time datetime>` (the exact instant for machines); the date and the
- * time each stay on one line, so a narrow column wraps only between them.
+ * time each stay on one line, so a narrow column wraps only between them. With `seconds` as localTimeText's.
  */
-export function localTime(ms: number): SafeHtml {
+export function localTime(ms: number, seconds = false): SafeHtml {
   const d = new Date(ms)
-  const { date, time } = formatsOf()
-  return html`<time datetime="${d.toISOString()}"><span class="nowrap">${date.format(d)}</span> <span class="nowrap">${time.format(d)}</span></time>`
+  const formats = formatsOf()
+  return html`<time datetime="${d.toISOString()}"><span class="nowrap">${formats.date.format(d)}</span> <span class="nowrap">${(seconds ? formats.seconds : formats.time).format(d)}</span></time>`
 }
 
 /**
  * The same words as plain text, for a date inside a sentence that is escaped as a whole. With `seconds`
- * (`25 Nov 2026 00:41:07 UTC`) where moments a few seconds apart must be told apart: a folder's history.
+ * (`25 Nov 2026 00:41:07 UTC`) where moments a few seconds apart must be told apart: a folder's or a file's history.
  */
 export function localTimeText(ms: number, seconds = false): string {
   const d = new Date(ms)

@@ -34,6 +34,6 @@ export function uploadNotice(folder: string, query: Record<string, unknown>): st
   if (count <= 1) return `Uploaded ${query.name}${renamed > 0 ? ' (a file of that name was already here, so the new one got a number)' : ''}`
   return (
     `${count.toLocaleString('en')} files uploaded to ${folder}${bytes === undefined ? '' : `${SEPARATOR}${formatBytes(bytes)}`}` +
-    (renamed > 0 ? `${SEPARATOR}${renamed.toLocaleString('en')} got a number, their names were taken` : '')
+    (renamed > 0 ? `${SEPARATOR}${renamed.toLocaleString('en')} got a number, ${renamed === 1 ? 'its name was' : 'their names were'} taken` : '')
   )
 }

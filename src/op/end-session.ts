@@ -79,7 +79,10 @@ export function makeEndSession(deps: OpDeps, resolveClient: ResolveClient) {
         {
           csrf: token,
           fields: html`${fields}`,
-          text: clientId ? `${clientId} asks to sign you out of your pod's identity provider.` : "Sign out of your pod's identity provider in this browser.",
+          // In the words of the Signed out page and the dashboard's, not "your pod's identity provider"
+          text: clientId
+            ? `${clientId} asks to sign you out of your pod in this browser. The app sessions you started from it end too.`
+            : 'Sign out of your pod in this browser? The app sessions you started from it end too.',
         },
         { headers: setCookie ? { 'set-cookie': setCookie } : {} },
       )

@@ -33,6 +33,10 @@ const UNDELETABLE: ReadonlyMap<string, string> = new Map([
 /** Why `path` may never be deleted, or undefined when it may. */
 export const protectedReason = (path: string): string | undefined => UNDELETABLE.get(path)
 
+/** Why deleting `path` with all it holds is refused: its own reason, or that of something in it (the folder /profile/). */
+export const undeletableWithin = (path: string): string | undefined =>
+  UNDELETABLE.get(path) ?? (path.endsWith('/') ? [...UNDELETABLE].find(([p]) => p.startsWith(path))?.[1] : undefined)
+
 /**
  * Resources that may be deleted (README.md, "What a new pod holds": the settings are the owner's ordinary documents, a deleted one is
  * not made again) but not moved: the profile links to them by URL, and a move would leave those links

@@ -10,7 +10,9 @@ import { ACCEPT_SIGNATURE_WITH_CONTENT } from '../auth/httpsig/http-sig.ts'
 import { mayHaveContent } from '../auth/httpsig/content-digest.ts'
 import { makeAccessControl } from '../policy/access-control.ts'
 import { resolveTarget } from '../store/target.ts'
-import { isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
+import { ADMIN_PATHS, isAdminPath, isReservedPath, RS_PATHS } from '../http/pod-paths.ts'
+import { readablePath } from '../lib/readable-path.ts'
+import { HOME_LINK, renderErrorPage } from '../http/html-page.ts'
 import { challengeLinks, resourceHeaders } from './resource-headers.ts'
 import { handlePut } from './handle-put.ts'
 import { firstRequirements } from './first-requirements.ts'
@@ -135,9 +137,17 @@ export function makeResourceServer(deps: Deps) {
     })
   }
 
-  /** A person in a browser gets the front door instead of a bare refusal; apps get the refusal as is. */
+  /**
+   * A person in a browser gets the front door instead of a bare refusal; apps get the refusal as is. An address among
+   * the pod's own pages that none of them answers (`/.admin/typo`) is no resource kept from them: the front door's
+   * "is not public" would be untrue, so the page says there is none.
+   */
   async function answerError(request: Request, path: string, err: unknown): Promise<Response> {
     if (!isAccessRefusal(err) || !prefersHtml(request)) return renderError(request, err, toResourceResponse(request))
+    if (isReservedPath(path)) {
+      const next = isAdminPath(path) ? { href: ADMIN_PATHS.dashboard, label: 'The dashboard' } : HOME_LINK
+      return renderErrorPage(path, new HttpError(404, 'not_found', `the pod has no page at ${readablePath(path)}`), { links: [next] }, { vary: 'Accept' })
+    }
     logRefusal({ method: request.method, path }, err)
     return renderFrontDoor({ store: deps.store, baseUrl: deps.cfg.baseUrl, now: deps.now(), request, path }, err)
   }

@@ -3,7 +3,7 @@
 // and write is the operations layer's, as the visitor (plugin.ts), so only the decisions an app of theirs gets count.
 
 import type { Quad } from '@rdfjs/types'
-import { breakableUrl, html, renderPage, type SafeHtml } from '../http/html-page.ts'
+import { asSentence, breakableUrl, html, renderPage, type SafeHtml } from '../http/html-page.ts'
 import { previewKind } from '../lib/preview-kind.ts'
 import { VISIT_PATHS } from '../http/pod-paths.ts'
 import { formatBytes } from '../lib/format-bytes.ts'
@@ -94,7 +94,8 @@ export function folderBody(path: string, members: readonly Member[], modes: Read
 <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="path" value="${path}">
 <label for="file">File</label> <input id="file" type="file" name="file" required> <button type="submit">Upload</button></form>`
       : html``
-  return html`<p class="muted">${describeModes(modes)}</p>
+  // A line of its own is a sentence ("You may add to it."); beside a list item or a type it stays a phrase
+  return html`<p class="muted" id="may">${asSentence(describeModes(modes))}</p>
 <div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Name</th><th scope="col">Size</th><th scope="col">Changed</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="3" class="muted">This folder is empty</td></tr>`}</tbody></table></div>${upload}`
 }

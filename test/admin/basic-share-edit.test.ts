@@ -87,6 +87,8 @@ describe('share: add and remove entries through the resource server', () => {
   test("removing the owner's only Control of an item asks first: without the tick → 409 confirmation_required, nothing written", async () => {
     const html = await page('/.admin/share?path=%2Fnotes%2Fa.ttl')
     expect(html).toContain('name="giveUpControl"')
+    // in the words the page uses for Control everywhere else ("May: Decide who has access"), not the spec's name for it
+    expect(html).toContain('Give up deciding who has access here</label>')
     const before = await text('/notes/a.ttl.acl')
     const res = await post('/.admin/share/remove', { csrf, path: '/notes/a.ttl', version: await versionOf('/notes/a.ttl'), entry: '0' })
     expect(res.status).toBe(409)

@@ -90,7 +90,8 @@ describe('the password form without JavaScript (POST /.admin/password)', () => {
     expect(res.status).toBe(status)
     const page = await res.text()
     const field = { wrong_current_password: 'password-current', passwords_differ: 'password-confirm', weak_password: 'password-new' }[code]
-    expect(page).toMatch(new RegExp(`<p class="field-error" id="${field}-error">[^<]*\\(${code}\\)</p>`))
+    // a sentence for a person, the code small after it as on the error pages (not "the current … (wrong_current_password)")
+    expect(page).toMatch(new RegExp(`<p class="field-error" id="${field}-error">[A-Z][^<]*\\. <span class="code">Error code: <code>${code}</code></span></p>`))
     expect(page).toMatch(new RegExp(`id="${field}"[^>]*aria-invalid="true"`))
     expect(await verifyOwnerPassword(ctx.pod.store, PASSWORD)).toBe(true)
   })

@@ -73,7 +73,7 @@ describe('the owner API: GET /.admin/api/status', () => {
     )
     expect(rows.map(r => r.text)).toContain('pod.example: expired 2026-11-26T00:00:00.000Z; browsers refuse the pod (renewed by the pod, from R11)')
     expect(rows[1]!.text).toBe('3 days, since 2026-11-24T00:00:00.000Z')
-    expect(rows[2]!.text).toBe('2.0 KB used by the pod, 1.0 GB free')
+    expect(rows[2]!.text).toBe('2.0\u00a0KB used by the pod, 1.0\u00a0GB free')
   })
 
   test('anyone but the owner → 401 login_required', async () => {

@@ -4,7 +4,18 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { HOOK_TIMEOUT, PHONE, horizontalOverflow, newContext, screenshot, startBrowserPod, signInToDashboard, type RunningPod } from './harness.ts'
+import {
+  HOOK_TIMEOUT,
+  PHONE,
+  dismissNextDialog,
+  horizontalOverflow,
+  newContext,
+  screenshot,
+  startBrowserPod,
+  signInToDashboard,
+  watchWrites,
+  type RunningPod,
+} from './harness.ts'
 import { unlabelledControls, unstyledFields } from './page-checks.ts'
 import jsQR from 'jsqr'
 
@@ -82,6 +93,16 @@ describe('a share link made on the share page, on a phone', () => {
     expect(await page.getByText('in 30 days').count()).toBe(1) // a 30-day link made a moment ago, rounded
     expect(await horizontalOverflow(page)).toBe(0)
     await screenshot(page, 'dashboard-links-list-phone')
+    // Remove asks first, as every other Remove and Revoke does: the link cannot be made again (a new one has a new address)
+    const writes = watchWrites(page)
+    const asked = dismissNextDialog(page)
+    await page.getByRole('button', { name: 'Remove link for the campers' }).click()
+    expect(await Promise.race([asked, Bun.sleep(5000).then(() => 'no question asked')])).toBe(
+      'Remove the link “for the campers” to /trip/? Whoever holds it can no longer open it. This cannot be undone: a new link has a new address.',
+    )
+    expect(writes.end()).toEqual([])
+    expect((await visit.goto(url))?.status()).toBe(200)
+    page.once('dialog', d => void d.accept())
     await page.getByRole('button', { name: 'Remove link for the campers' }).click()
     await page.getByText('Link removed').waitFor()
     expect((await visit.goto(url))?.status()).toBe(404)

@@ -19,7 +19,15 @@ import {
   signInToDashboard,
   gotoLeavingUnsaved,
 } from './harness.ts'
-import { separatorsStartingLines, textContrastFailures, unlabelledControls, unstyledFields } from './page-checks.ts'
+import {
+  repeatedCellLabels,
+  separatorsStartingLines,
+  sizesCutFromUnits,
+  textContrastFailures,
+  unlabelledControls,
+  unstyledFields,
+  wordsCutInTwo,
+} from './page-checks.ts'
 import { CookieJar } from '../op/op-fixture.ts'
 import { obtainCodeOverHttp, serveClientIdDocument } from '../e2e/oidc-client.ts'
 
@@ -54,6 +62,8 @@ beforeAll(async () => {
     `@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n<#it> foaf:name "todo"; foaf:knows <${pod.baseUrl}/profile/card#me>.`,
   )
   await put('/notes/photo.png', 'image/png', 'not really a png')
+  // A long name squeezes the other columns of the folder's table
+  await put('/notes/A%20rather%20long%20file%20name%20that%20keeps%20going%20well%20past%20what%20a%20phone%20can%20show.md', 'text/markdown', '# Notes')
   await put(
     '/notes/todo.ttl.acl',
     'text/turtle',
@@ -89,10 +99,16 @@ async function checkScreen(p: Page, name: string): Promise<void> {
         screen: `${name} ${colorScheme} ${width}`,
         failures: [],
       })
+      // no word cut in two across lines ("Folde" / "r" in a squeezed column)
+      expect({ screen: `${name} ${width}`, cut: await wordsCutInTwo(p) }).toEqual({ screen: `${name} ${width}`, cut: [] })
+      // no size cut from its unit ("153" / "B")
+      expect({ screen: `${name} ${width}`, sizes: await sizesCutFromUnits(p) }).toEqual({ screen: `${name} ${width}`, sizes: [] })
       if (viewport === PHONE) {
         expect(await horizontalOverflow(p)).toBe(0)
         // no line of a phone's screen starts with the "·" between two items
         expect({ screen: `${name} ${width}`, separators: await separatorsStartingLines(p) }).toEqual({ screen: `${name} ${width}`, separators: [] })
+        // no cell says its column's name twice ("Another folder: Another folder")
+        expect({ screen: `${name} ${width}`, repeated: await repeatedCellLabels(p) }).toEqual({ screen: `${name} ${width}`, repeated: [] })
       }
       await screenshot(p, `screen-${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`)
     }
@@ -140,6 +156,8 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
   })
   test('share: inherited and own access, the warning, a "why" answer', async () => {
     await dash('/.admin/share?path=%2Fnotes%2Ftodo.ttl', 'Access set here')
+    // what an entry allows, in the order "They may" offers it (Read, Add, Change, Decide who has access), not the document's
+    expect(await page.locator('td[data-label="May"]').first().textContent()).toBe('Read, Change, Decide who has access')
     expect(await page.locator('#acl-leftovers').count()).toBe(1)
     await page.getByLabel('Agent: a WebID, a key URL, or "public"').fill('public')
     await page.getByRole('button', { name: 'Check access' }).click()
@@ -184,6 +202,9 @@ describe('every dashboard screen: AA contrast, light and dark, desktop and phone
     ] as const) {
       await gotoLeavingUnsaved(page, pod.baseUrl + path)
       await page.getByText(ready).first().waitFor()
+      // The app approved but never given a token: its Last used says so in words ("not since" read as half a sentence)
+      if (name === 'apps')
+        expect(await page.locator('section[aria-labelledby="apps-h"] td[data-label="Last used"]').first().textContent()).toBe('no open session')
       await checkScreen(page, name)
     }
     await page.goto(`${pod.baseUrl}/.admin/sessions`)

@@ -56,8 +56,8 @@ test('with JavaScript: the Pod status section', async () => {
   const rows = await readPanel(page)
   expect(rows['Version']!.text).toBe(`solopod ${pkg.version}`)
   expect(rows['Running for']!.text).toMatch(/^\d+ minutes?, since /)
-  expect(rows['Disk']!.text).toMatch(/^[\d.]+ (B|KB|MB) used by the pod, [\d.]+ (MB|GB|TB) free$/)
-  expect(rows['Biggest folders']!.text).toMatch(/^\/settings\/ [\d.]+ (B|KB)\u00a0· \/profile\/ [\d.]+ (B|KB)/)
+  expect(rows['Disk']!.text).toMatch(/^[\d.]+\u00a0(B|KB|MB) used by the pod, [\d.]+\u00a0(MB|GB|TB) free$/)
+  expect(rows['Biggest folders']!.text).toMatch(/^\/settings\/ [\d.]+\u00a0(B|KB)\u00a0· \/profile\/ [\d.]+\u00a0(B|KB)/)
   // a one-day certificate given with --tls-cert: valid, but within the 14 days before expiry → a warning
   expect(rows['Certificate']).toEqual({
     text: expect.stringMatching(/^localhost: valid until .+, \d+ hours? left \(from --tls-cert \(localhost\), renewed by you\)$/),

@@ -131,11 +131,11 @@ describe('the owner dashboard in a real browser', () => {
     expect(firstBetween).toBeGreaterThanOrEqual(0)
     expect(firstBetween).toBeLessThan(seen.indexOf(100))
     expect(seen.at(-1)).toBe(100)
-    expect(await page.evaluate(() => sessionStorage.getItem('noteSeen'))).toBe('Uploading big.txt: 3.0 MB of 3.0 MB')
+    expect(await page.evaluate(() => sessionStorage.getItem('noteSeen'))).toBe('Uploading big.txt: 3.0\u00a0MB of 3.0\u00a0MB')
     // the folder, loaded again by the pod, with what landed said
     expect(await notice()).toBe('Uploaded big.txt')
     const row = page.getByRole('row', { name: /big\.txt/ })
-    expect(await row.textContent()).toContain('3.0 MB')
+    expect(await row.textContent()).toContain('3.0\u00a0MB')
     const ttl = '@prefix foaf: <http://xmlns.com/foaf/0.1/>.\n<#it> foaf:name "hello"; foaf:knows <../profile/card#me>.\n'
     await page.getByLabel('Files to upload').setInputFiles([{ name: 'todo.ttl', mimeType: 'text/turtle', buffer: Buffer.from(ttl) }])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
@@ -146,8 +146,8 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.getByRole('link', { name: 'big (2).txt', exact: true }).waitFor()
     expect(await notice()).toBe('Uploaded big (2).txt (a file of that name was already here, so the new one got a number)')
-    expect(await page.getByRole('row', { name: /big\.txt/ }).textContent()).toContain('3.0 MB')
-    expect(await page.getByRole('row', { name: /big \(2\)\.txt/ }).textContent()).toContain('5 B')
+    expect(await page.getByRole('row', { name: /big\.txt/ }).textContent()).toContain('3.0\u00a0MB')
+    expect(await page.getByRole('row', { name: /big \(2\)\.txt/ }).textContent()).toContain('5\u00a0B')
     expect(await asOwner(`${pod.baseUrl}/notes/big.txt`)).toHaveLength(3 * 1024 * 1024)
     // many files at once end with one line, not their names
     await page
@@ -155,7 +155,7 @@ describe('the owner dashboard in a real browser', () => {
       .setInputFiles(['1', '2', '3', '4'].map(n => ({ name: `many-${n}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x'.repeat(1024)) })))
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.getByRole('link', { name: 'many-4.txt', exact: true }).waitFor()
-    expect(await notice()).toBe('4 files uploaded to notes\u00a0· 4.0 KB')
+    expect(await notice()).toBe('4 files uploaded to notes\u00a0· 4.0\u00a0KB')
     await shoot('many-uploaded')
     // a file dropped on the drop zone is uploaded as a chosen one
     await page.locator('#drop-zone').evaluate(zone => {
@@ -165,7 +165,7 @@ describe('the owner dashboard in a real browser', () => {
     })
     await page.getByRole('link', { name: 'dropped.txt', exact: true }).waitFor()
     expect(await notice()).toBe('Uploaded dropped.txt')
-    expect(await page.getByRole('row', { name: /dropped\.txt/ }).textContent()).toContain('12 B')
+    expect(await page.getByRole('row', { name: /dropped\.txt/ }).textContent()).toContain('12\u00a0B')
     await readable()
     await shoot('folder')
   }, 60_000)
@@ -185,7 +185,7 @@ describe('the owner dashboard in a real browser', () => {
     await page.getByRole('link', { name: 'big.txt', exact: true }).click()
     await page.waitForURL(`${pod.baseUrl}/.admin/files/view?path=%2Fnotes%2Fbig.txt`)
     expect(await page.locator('h1').textContent()).toBe('big.txt')
-    expect(await page.locator('.dash-body p.muted').first().textContent()).toBe('text/plain\u00a0· 3.0 MB')
+    expect(await page.locator('.dash-body p.muted').first().textContent()).toBe('text/plain\u00a0· 3.0\u00a0MB')
     const link = page.getByRole('link', { name: 'Download', exact: true })
     expect(await link.getAttribute('href')).toBe('/.admin/files/download?path=%2Fnotes%2Fbig.txt')
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()])

@@ -36,12 +36,12 @@ afterAll(async () => {
 describe('the trash', () => {
   test('Delete for good asks, naming the space, and the item is gone for good', async () => {
     await page.goto(a('/.admin/trash'))
-    expect(await page.getByRole('link', { name: /^Empty trash \(/ }).textContent()).toBe('Empty trash (2.0 MB)')
+    expect(await page.getByRole('link', { name: /^Empty trash \(/ }).textContent()).toBe('Empty trash (2.0\u00a0MB)')
     await page.getByRole('link', { name: `Delete ${NAMES[0]} for good` }).click()
     await page.getByRole('heading', { name: `Delete ${NAMES[0]} for good?` }).waitFor()
-    expect(await page.locator('main').textContent()).toContain(`Delete /${NAMES[0]} for good? This frees 1000 B.`)
+    expect(await page.locator('main').textContent()).toContain(`Delete /${NAMES[0]} for good? This frees 1000\u00a0B.`)
     await page.getByRole('button', { name: 'Delete for good' }).click()
-    expect(await page.locator('p.notice').textContent()).toBe(`Deleted ${NAMES[0]} for good\u00a0· 1000 B freed`)
+    expect(await page.locator('p.notice').textContent()).toBe(`Deleted ${NAMES[0]} for good\u00a0· 1000\u00a0B freed`)
     expect(await page.getByRole('button', { name: `Restore ${NAMES[0]}` }).count()).toBe(0)
   })
 
@@ -49,7 +49,7 @@ describe('the trash', () => {
     await page.getByRole('link', { name: /^Empty trash \(/ }).click()
     await page.getByRole('heading', { name: 'Empty the trash?' }).waitFor()
     expect(await page.locator('main p').first().textContent()).toBe(
-      'Delete the 2 items in the trash for good? This frees 2.0 MB. None of it can be restored afterwards.',
+      'Delete the 2 items in the trash for good? This frees 2.0\u00a0MB. None of it can be restored afterwards.',
     )
     expect(await contrastFailures(page)).toEqual([])
     expect(await screenshotBothWidths(page, 'empty-trash-ask')).toBe(0)
@@ -57,7 +57,7 @@ describe('the trash', () => {
     expect(await contrastFailures(page)).toEqual([])
     expect(await screenshotBothWidths(page, 'empty-trash-ask-dark')).toBe(0)
     await page.getByRole('button', { name: 'Empty trash' }).click()
-    expect(await page.locator('p.notice').textContent()).toBe('Emptied the trash: 2 items deleted for good\u00a0· 2.0 MB freed')
+    expect(await page.locator('p.notice').textContent()).toBe('Emptied the trash: 2 items deleted for good\u00a0· 2.0\u00a0MB freed')
     await page.getByText('The trash is empty').waitFor()
     expect(await screenshotBothWidths(page, 'empty-trash-done-dark')).toBe(0)
     await page.emulateMedia({ colorScheme: 'light' })

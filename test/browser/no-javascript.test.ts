@@ -106,8 +106,8 @@ describe('the owner pages with JavaScript off', () => {
     ])
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.waitForURL(/done=upload/)
-    expect(await notice()).toMatch(/^2 files uploaded to notes\u00a0· \d+ B$/) // the Turtle's size is what a GET serves
-    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('5 B')
+    expect(await notice()).toMatch(/^2 files uploaded to notes\u00a0· \d+\u00a0B$/) // the Turtle's size is what a GET serves
+    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('5\u00a0B')
     expect(await page.getByRole('row', { name: /b\.ttl/ }).textContent()).toContain('RDF document')
     await shoot('files')
     expect((await fetch(`${pod.baseUrl}/notes/a.txt`)).status).toBe(401) // private, as every upload
@@ -123,13 +123,13 @@ describe('the owner pages with JavaScript off', () => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.waitForURL(/done=upload/)
     expect(await notice()).toBe('Uploaded a (2).txt (a file of that name was already here, so the new one got a number)')
-    expect(await page.getByRole('row', { name: /a \(2\)\.txt/ }).textContent()).toContain('7 B')
+    expect(await page.getByRole('row', { name: /a \(2\)\.txt/ }).textContent()).toContain('7\u00a0B')
     expect(
       await page
         .getByRole('row', { name: /a\.txt/ })
         .first()
         .textContent(),
-    ).toContain('5 B')
+    ).toContain('5\u00a0B')
     await shoot('upload-numbered')
     await page.getByRole('link', { name: 'Delete a (2).txt' }).click()
     await page.getByRole('button', { name: 'Delete', exact: true }).click()
@@ -137,7 +137,7 @@ describe('the owner pages with JavaScript off', () => {
     await page.getByLabel('Replace files of the same name').check()
     await page.getByRole('button', { name: 'Upload', exact: true }).click()
     await page.waitForURL(/done=upload/)
-    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('7 B')
+    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('7\u00a0B')
   })
 
   test('delete asks on a page of its own: Cancel keeps the file, Delete moves it to the trash, Restore puts it back', async () => {
@@ -160,7 +160,7 @@ describe('the owner pages with JavaScript off', () => {
     await row.getByRole('button', { name: 'Restore a.txt' }).click()
     await page.waitForURL(/path=%2Fnotes%2F/)
     expect(await notice()).toBe('Restored a.txt')
-    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('7 B')
+    expect(await page.getByRole('row', { name: /a\.txt/ }).textContent()).toContain('7\u00a0B')
     await page.goto(`${pod.baseUrl}/.admin/trash`)
     expect(await page.getByRole('row', { name: /a\.txt/ }).count()).toBe(0)
     // then gone again, so that what follows finds the folder as before
@@ -173,20 +173,20 @@ describe('the owner pages with JavaScript off', () => {
 
   test('the trash: Delete for good and Empty trash each ask on a page of their own, saying the space they free', async () => {
     await page.goto(`${pod.baseUrl}/.admin/trash`)
-    expect(await page.getByRole('link', { name: 'Empty trash (14 B)' }).count()).toBe(1)
+    expect(await page.getByRole('link', { name: 'Empty trash (14\u00a0B)' }).count()).toBe(1)
     await page.getByRole('link', { name: 'Delete a (2).txt for good' }).click()
     expect(await page.locator('h1').textContent()).toBe('Delete a (2).txt for good?')
-    expect(await page.locator('main').textContent()).toContain('Delete /notes/a (2).txt for good? This frees 7 B. It cannot be restored afterwards.')
+    expect(await page.locator('main').textContent()).toContain('Delete /notes/a (2).txt for good? This frees 7\u00a0B. It cannot be restored afterwards.')
     await shoot('trash-delete-for-good')
     await page.getByRole('button', { name: 'Delete for good' }).click()
     await page.waitForURL(/done=deleteForGood/)
-    expect(await notice()).toBe('Deleted a (2).txt for good\u00a0· 7 B freed')
+    expect(await notice()).toBe('Deleted a (2).txt for good\u00a0· 7\u00a0B freed')
     expect(await page.getByRole('row', { name: /a \(2\)\.txt/ }).count()).toBe(0)
-    await page.getByRole('link', { name: 'Empty trash (7 B)' }).click()
-    expect(await page.locator('main').textContent()).toContain('Delete the 1 item in the trash for good? This frees 7 B.')
+    await page.getByRole('link', { name: 'Empty trash (7\u00a0B)' }).click()
+    expect(await page.locator('main').textContent()).toContain('Delete the 1 item in the trash for good? This frees 7\u00a0B.')
     await page.getByRole('button', { name: 'Empty trash' }).click()
     await page.waitForURL(/done=empty/)
-    expect(await notice()).toBe('Emptied the trash: 1 item deleted for good\u00a0· 7 B freed')
+    expect(await notice()).toBe('Emptied the trash: 1 item deleted for good\u00a0· 7\u00a0B freed')
     expect(await page.getByText('The trash is empty').count()).toBe(1)
     await shoot('trash-emptied')
   })

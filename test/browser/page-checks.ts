@@ -248,7 +248,8 @@ export function splitOptions(page: Page): Promise<string[]> {
 /**
  * A "·" between items that the browser put at the start of a line ("· Photos and films" on a phone): it reads as a
  * bullet of what follows. Each is bound to the item before it (lib/separator.ts); found by the dot's position against
- * the left edge of its block's content. The text after it names each.
+ * the left edge of its block's content; one the stylesheet draws before an item (`::before`), by its item's position. The
+ * text after it names each.
  */
 export function separatorsStartingLines(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -270,6 +271,90 @@ export function separatorsStartingLines(page: Page): Promise<string[]> {
         const style = getComputedStyle(block)
         const left = block.getBoundingClientRect().left + Number.parseFloat(style.borderLeftWidth) + Number.parseFloat(style.paddingLeft)
         if (dot.left - left < 2) found.push(text.slice(i, i + 30))
+      }
+    }
+    // A dot the stylesheet draws before an item (`::before { content: "· " }`) starts a line when its item does: the
+    // item's first box at the left edge of its line's container (the flex or grid container, or the block around it)
+    for (const el of document.body.querySelectorAll('*')) {
+      const drawn = getComputedStyle(el, '::before').content
+      const box = el.getClientRects()[0]
+      if (!drawn.includes('·') || !box || box.width === 0) continue
+      const parent = el.parentElement!
+      const container = /flex|grid/.test(getComputedStyle(parent).display) || getComputedStyle(el).display !== 'inline' ? parent : blockOf(el)
+      if (!container) continue
+      const style = getComputedStyle(container)
+      const left = container.getBoundingClientRect().left + Number.parseFloat(style.borderLeftWidth) + Number.parseFloat(style.paddingLeft)
+      if (box.left - left < 2) found.push(`${drawn.replace(/^"|"$/g, '')}${(el.textContent ?? '').trim().slice(0, 28)}`)
+    }
+    return found
+  })
+}
+
+/**
+ * Table cells that say their column's name twice on a phone: a stacked table shows each cell's `data-label` before it
+ * ("Another folder: Another folder" when the cell starts with a label of the same words). The cell's text after the
+ * shown name names each.
+ */
+export function repeatedCellLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    // The words a person sees in the cell: not a visually hidden label (read aloud only), not a list's options
+    const seenText = (cell: Element) => {
+      let text = ''
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT)
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement!
+        if (el.closest('select') || el.getBoundingClientRect().width <= 1) continue
+        text += n.textContent
+      }
+      return text.replace(/\s+/g, ' ').trim()
+    }
+    return [...document.querySelectorAll<HTMLElement>('td[data-label]')]
+      .filter(td => td.getBoundingClientRect().width > 0)
+      .filter(td => getComputedStyle(td, '::before').content.includes(td.dataset.label!))
+      .map(td => ({ label: td.dataset.label!, text: seenText(td) }))
+      .filter(({ label, text }) => text.toLowerCase().startsWith(label.toLowerCase()))
+      .map(({ label, text }) => `${label}: ${text.slice(0, 40)}`)
+  })
+}
+
+/**
+ * Short words the browser cut in two across lines ("Folde" / "r", "text/markdo" / "wn" in a squeezed column): a word of
+ * letters that fits any screen is never broken (a cell's `overflow-wrap: anywhere` lets a table squeeze its column
+ * below it). Code, URLs and text boxes may break anywhere. Each is named with the text around it.
+ */
+export function wordsCutInTwo(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement
+      if (!el || el.closest('code, pre, textarea, .url, script, style, select')) continue
+      const text = node.textContent ?? ''
+      for (const m of text.matchAll(/\p{L}{2,15}/gu)) {
+        const range = document.createRange()
+        range.setStart(node, m.index)
+        range.setEnd(node, m.index + m[0].length)
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)))
+        if (lines.size > 1) found.push(`${m[0]} in "${text.trim().slice(0, 40)}"`)
+      }
+    }
+    return found
+  })
+}
+
+/** Sizes whose number and unit the browser put on two lines ("153" / "B" in a narrow column, "39" / "KB" in a sentence). */
+export function sizesCutFromUnits(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? ''
+      for (const m of text.matchAll(/\d(?:\.\d)?\s(?:B|KB|MB|GB|TB)\b/g)) {
+        const range = document.createRange()
+        range.setStart(node, m.index)
+        range.setEnd(node, m.index + m[0].length)
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)))
+        if (lines.size > 1) found.push(text.slice(Math.max(0, m.index - 10), m.index + m[0].length).trim())
       }
     }
     return found

@@ -1,5 +1,5 @@
 // The audit's path to a dead WebID, in headless Chromium: the owner deletes /profile/card in the dashboard,
-// then saves the profile. The delete is refused with a message the owner sees; the Save keeps the card
+// then saves the profile. The delete page says why it cannot be, and a Delete sent anyway is refused; the Save keeps the card
 // usable (public, solid:oidcIssuer, pim:storage). Screenshot: test-artifacts/browser/essentials-delete-refused.png
 // (and /tmp/solopod-essentials-delete-refused.png).
 
@@ -37,21 +37,27 @@ async function publicCard() {
 }
 
 describe("the dashboard cannot destroy the owner's identity", () => {
-  test('Delete on /profile/card is refused with a message on the screen, and the card stays', async () => {
+  test('Delete on /profile/card says why it cannot be, instead of asking; a Delete sent anyway is refused; the card stays', async () => {
     await signInToDashboard(page, pod.baseUrl)
     // exact: the header's "Signed in as …/profile/card#me" link holds the words too (a different name, not a duplicate)
     await page.getByRole('link', { name: 'profile/', exact: true }).click()
     await page.getByRole('link', { name: 'Delete card', exact: true }).click()
-    const [res] = await Promise.all([
-      page.waitForResponse(r => r.request().method() === 'POST'),
-      page.getByRole('button', { name: 'Delete', exact: true }).click(),
-    ])
-    expect(res.status()).toBe(409)
-    expect(await page.locator('#error').textContent()).toBe('protected_resource')
-    const alert = page.getByRole('alert')
-    expect(await alert.textContent()).toContain('WebID document')
+    // no question whose Delete cannot work, then "Something went wrong … correct what the message says": the reason at once
+    await page.getByRole('heading', { name: 'card cannot be deleted' }).waitFor()
+    expect(await page.locator('#undeletable').textContent()).toContain('WebID document')
+    expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0)
     await screenshot(page, 'essentials-delete-refused')
     await page.screenshot({ path: '/tmp/solopod-essentials-delete-refused.png' })
+    // the folder that holds it says the same
+    await page.goto(`${pod.baseUrl}/.admin/delete?path=${encodeURIComponent('/profile/')}`)
+    await page.getByRole('heading', { name: 'profile cannot be deleted' }).waitFor()
+    // the form's POST, sent anyway, is still refused by the layer
+    const refused = await page.evaluate(async () => {
+      const csrf = document.querySelector<HTMLInputElement>('input[name=csrf]')?.value ?? document.getElementById('dashboard')?.dataset.csrf ?? ''
+      const res = await fetch('/.admin/delete', { method: 'POST', body: new URLSearchParams({ csrf, path: '/profile/card' }) })
+      return res.status
+    })
+    expect(refused).toBe(409)
     expect(await publicCard()).toEqual({ status: 200, issuer: true, storage: true, name: undefined })
   })
 

@@ -174,6 +174,8 @@ describe('Bob, in a fresh browser', () => {
   })
 
   test('at phone width the folder fits', async () => {
+    // what he may do there, as a sentence of its own
+    expect(await visitor.locator('#may').textContent()).toBe('You may add to it.')
     await visitor.setViewportSize(PHONE)
     expect(await horizontalOverflow(visitor)).toBe(0)
     await screenshot(visitor, 'visitor-folder-phone')

@@ -198,7 +198,12 @@ describe("a file's history", () => {
     expect(body).toContain('History of /other/née x.txt')
     // a phone reads each cell after its column's name: "Ended: Not yet (the current version)", not "Ended: Current"
     expect(body).toContain('<td data-label="Ended"><strong>Not yet</strong> (the current version)</td>')
-    expect(body).toContain('Replaced just now by You <span class="muted">with Notes app</span>')
+    // each version written to the second, as its Restore button and its page's heading say it (several in one minute read alike)
+    const written = [...body.matchAll(/<td data-label="Written">(.*?)<\/td>/g)].map(m => m[1]!.replace(/<[^>]+>/g, ''))
+    expect(written.length).toBeGreaterThan(1)
+    for (const w of written) expect(w).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \S+$/)
+    // "by you" in the middle of the sentence, not "by You"
+    expect(body).toContain('Replaced just now by you <span class="muted">with Notes app</span>')
     const version = body.match(new RegExp(`history/version\\?path=${Q}&amp;version=(\\d+)`))![1]!
     const view = await owner.page(`/.admin/history/version?path=${Q}&version=${version}`)
     expect(view.status).toBe(200)

@@ -83,7 +83,7 @@ describe('an upload of many files ends with one line', () => {
     const kb = 'k'.repeat(1024)
     const res = await upload('/pub/Holiday%20Photos/', [new File([kb], 'a.jpg'), new File([kb], 'b.jpg'), new File([kb], 'c.jpg')])
     expect(res.status).toBe(303)
-    expect(await noticeAfter(res)).toBe('3 files uploaded to Holiday Photos\u00a0· 3.0 KB\u00a0· 1 got a number, their names were taken')
+    expect(await noticeAfter(res)).toBe('3 files uploaded to Holiday Photos\u00a0· 3.0\u00a0KB\u00a0· 1 got a number, its name was taken')
     expect((await fetch(url('/pub/Holiday%20Photos/b%20(2).jpg'))).status).toBe(200)
   })
 })
@@ -171,8 +171,8 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
 
   test("the trash page shows each item's size and Empty trash with the total", async () => {
     const page = await (await asOwner('/.admin/trash')).text()
-    expect(page).toContain('3.0 MB')
-    expect(page).toContain('Empty trash (3.0 MB)')
+    expect(page).toContain('3.0\u00a0MB')
+    expect(page).toContain('Empty trash (3.0\u00a0MB)')
     expect(page).toContain(`/.admin/trash/delete?id=${big}`)
     expect((await listing()).find(it => it.id === small)?.bytes).toBe(5)
   })
@@ -181,7 +181,7 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
     const res = await asOwner(`/.admin/trash/delete?id=${big}`)
     expect(res.status).toBe(200)
     const text = await res.text()
-    expect(text).toContain('Delete <strong>/pub/bin/big.bin</strong> for good? This frees 3.0 MB.')
+    expect(text).toContain('Delete <strong>/pub/bin/big.bin</strong> for good? This frees 3.0\u00a0MB.')
     expect((await listing()).map(it => it.id)).toContain(big)
   })
 
@@ -200,7 +200,7 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
   test('POST delete → 303 to the trash with "Deleted big.bin for good · 3.0 MB freed"; the item is gone, restoring it 404', async () => {
     const res = await form('/.admin/trash/delete', { id: big })
     expect(res.status).toBe(303)
-    expect(await noticeAfter(res)).toBe('Deleted big.bin for good\u00a0· 3.0 MB freed')
+    expect(await noticeAfter(res)).toBe('Deleted big.bin for good\u00a0· 3.0\u00a0MB freed')
     expect((await listing()).map(it => it.id)).toEqual([small])
     expect((await form('/.admin/trash/restore', { id: big })).status).toBe(404)
   })
@@ -209,14 +209,14 @@ describe('the trash: Delete for good and Empty trash, each asked first with the 
     const page = await asOwner('/.admin/trash/empty')
     expect(page.status).toBe(200)
     const text = await page.text()
-    expect(text).toContain('Delete the 1 item in the trash for good? This frees 5 B.')
+    expect(text).toContain('Delete the 1 item in the trash for good? This frees 5\u00a0B.')
     const upTo = /name="upTo" value="(\d+)"/.exec(text)![1]!
     await Bun.sleep(5)
     expect((await fetch(url('/pub/bin/later.txt'), { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'later' })).status).toBe(201)
     const later = (await trash('/pub/bin/later.txt')).id
     const res = await form('/.admin/trash/empty', { upTo })
     expect(res.status).toBe(303)
-    expect(await noticeAfter(res)).toBe('Emptied the trash: 1 item deleted for good\u00a0· 5 B freed')
+    expect(await noticeAfter(res)).toBe('Emptied the trash: 1 item deleted for good\u00a0· 5\u00a0B freed')
     expect((await listing()).map(it => it.id)).toEqual([later])
     expect((await form('/.admin/trash/delete', { id: later })).status).toBe(303)
     const empty = await asOwner('/.admin/trash/empty')
@@ -249,7 +249,7 @@ describe('Pod status names the space used and free and the biggest folders', () 
     const sizes = status.biggestFolders.map(f => f.bytes)
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a))
     const page = await (await asOwner('/.admin/status')).text()
-    expect(page).toContain('<dt>Biggest folders</dt><dd>/pub/ 2.0 MB\u00a0· ')
+    expect(page).toContain('<dt>Biggest folders</dt><dd>/pub/ 2.0\u00a0MB\u00a0· ')
   })
 })
 

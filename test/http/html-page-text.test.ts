@@ -1,7 +1,8 @@
 // How the pages write refusals and URLs for a person: sentences, and URLs that wrap only in their path.
 
 import { describe, expect, test } from 'bun:test'
-import { asSentence, breakableUrl } from '../../src/http/html-page.ts'
+import { asSentence, breakableUrl, errorPage } from '../../src/http/html-page.ts'
+import { HttpError } from '../../src/http/errors.ts'
 import { localTime, localTimeText } from '../../src/http/local-time.ts'
 
 describe('asSentence', () => {
@@ -40,5 +41,17 @@ describe('localTimeText', () => {
     expect(localTimeText(ms)).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} \S+$/)
     expect(localTimeText(ms, true)).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:07 \S+$/)
     expect(localTimeText(ms, true).startsWith(localTimeText(ms).split(' ').slice(0, 4).join(' '))).toBe(true)
+  })
+})
+
+describe('the error page heading', () => {
+  test('a refusal by the pod’s state says it was not done; only the pod’s own failure says something went wrong', async () => {
+    const heading = async (status: 409 | 412 | 413 | 422 | 500, code: string) =>
+      /<h1>([^<]*)<\/h1>/.exec(await (await errorPage(new HttpError(status as never, code as never, 'x'))).text())?.[1]
+    expect(await heading(409, 'protected_resource')).toBe('Not done')
+    expect(await heading(412, 'changed_meanwhile')).toBe('Not done')
+    expect(await heading(413, 'payload_too_large')).toBe('Too large')
+    expect(await heading(422, 'webid_not_found')).toBe('Not done')
+    expect(await heading(500, 'server_error')).toBe('Something went wrong')
   })
 })

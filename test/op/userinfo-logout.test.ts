@@ -168,6 +168,9 @@ describe('RP-Initiated Logout 1.0 at /.oidc/session/end', () => {
     expect(ask.status).toBe(200)
     expect(jar.cookies.has('solopod_session')).toBe(true)
     const page = await ask.text()
+    // in the dashboard's words, with a way back that signs nothing out
+    expect(page).toContain(`${APP_ID} asks to sign you out of your pod in this browser. The app sessions you started from it end too.`)
+    expect(page).toContain('<a class="button secondary" href="/.admin/">Stay signed in</a>')
     const post = (fields: Record<string, string>) =>
       pod.request('/.oidc/session/end', { method: 'POST', headers: { 'content-type': FORM, cookie: jar.header(), origin: BASE }, body: form(fields) })
     const noCsrf = await post({ confirm: 'yes', client_id: APP_ID })

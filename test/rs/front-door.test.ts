@@ -91,6 +91,22 @@ describe('content negotiation decides who gets the page', () => {
     expect(res.headers.get('content-type')).toStartWith('text/turtle')
   })
 
+  test("an address among the pod's own pages that none answers is said not to be there, not to be private (an app keeps its 401)", async () => {
+    const jar = new CookieJar()
+    await logIn(pod, jar)
+    for (const cookie of [undefined, jar.header()]) {
+      const res = await pod.request('/.admin/no-such-page', { headers: { accept: BROWSER_ACCEPT, ...(cookie ? { cookie } : {}) } })
+      expect(res.status).toBe(404)
+      expect(res.headers.get('vary')).toBe('Accept')
+      const page = text(await res.text())
+      expect(page).toContain('The pod has no page at /.admin/no-such-page.')
+      expect(page).toContain('href="/.admin/">The dashboard</a>')
+      expect(page).not.toContain('is not public')
+    }
+    expect((await pod.request('/.oidc/no-such-page', { headers: { accept: BROWSER_ACCEPT } })).status).toBe(404)
+    expect((await pod.request('/.admin/no-such-page', { headers: { accept: 'text/turtle' } })).status).toBe(401)
+  })
+
   test('writes from a browser get the plain refusal (only reads have a front door)', async () => {
     const res = await pod.request('/x', { method: 'PUT', headers: { accept: 'text/html', 'content-type': 'text/turtle' }, body: '<a> <b> <c>.' })
     expect(res.status).toBe(401)
