@@ -1,7 +1,7 @@
 // COPY and MOVE (RFC 4918 §9.8, §9.9) within this pod. A MOVE is the operations layer's move (a folder with
-// everything in it, one batch, its dead properties carried by the store); a COPY is the layer's copy of each resource
-// at its new name (a file's bytes given a second name, not copied, where the store can), each decided for the
-// principal by the layer, its dead properties copied here, and a member that cannot be copied told in a 207
+// everything in it, one batch, its dead properties carried by the store); a COPY is the layer's copy of a tree
+// (resources/copy-tree.ts: each resource at its new name, a file's bytes given a second name where the store can, each
+// decided for the principal), its dead properties copied here, and a member that cannot be copied told in a 207
 // Multi-Status while the others are (§9.8.8). ACLs never go along (access is not content).
 
 import { HttpError } from '../http/errors.ts'
@@ -10,7 +10,6 @@ import { getMeta } from '../store/resources.ts'
 import { isContainerPath, parentPath, twinPath } from '../store/paths.ts'
 import { membershipOf } from '../resources/lock-table.ts'
 import { submittedLocksOf } from '../resources/if-header.ts'
-import type { Acting } from '../resources/acting.ts'
 import { actingOf, depthOf, type DavContext, type DavRequest } from './dav-context.ts'
 import { readPropertyTree } from '../store/dead-properties.ts'
 import { escapeXml, multistatus, responseFor, statusLine } from './multistatus.ts'
@@ -86,8 +85,8 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
   }
   if (method === 'MOVE') await resources.move(who, from, to, { lockTokens })
   else {
-    const failed: Failure[] = []
-    await copyTree(ctx, who, from, to, depth === 'infinity', lockTokens, failed)
+    const preconditions = { ifMatch: null, ifNoneMatch: null, lockTokens }
+    const failed = await resources.copyTree(who, from, to, { deep: depth === 'infinity', preconditions })
     const skipped = (p: string) => failed.some(f => f.path === p || (f.path.endsWith('/') && p.startsWith(f.path)))
     for (const p of await readPropertyTree(store, from)) {
       if ((depth === '0' && p.path !== from) || skipped(p.path)) continue
@@ -96,53 +95,14 @@ export async function handleCopyMove(ctx: DavContext, r: DavRequest, method: 'CO
     // §9.8.8: the members that failed, each with its status (by its source URL: it has no destination), the rest copied
     if (failed.length > 0) {
       return multistatus(
-        failed.map(f => responseFor(f.path, `<D:status>${statusLine(f.status)}</D:status><D:responsedescription>${escapeXml(f.why)}</D:responsedescription>`)),
+        failed.map(f =>
+          responseFor(
+            f.path,
+            `<D:status>${statusLine(f.status)}</D:status><D:responsedescription>${escapeXml(`${f.code}: ${f.description}`)}</D:responsedescription>`,
+          ),
+        ),
       )
     }
   }
   return new Response(null, existing !== undefined ? { status: 204 } : { status: 201, headers: { location: ctx.deps.cfg.baseUrl + to } })
-}
-
-/** A member a COPY could not copy (a stored path of the source), with the refusal's status and words. */
-interface Failure {
-  readonly path: string
-  readonly status: number
-  readonly why: string
-}
-
-/**
- * A copy of `from` at `to`: a document or file by the layer's copy, a folder made anew and each member copied when `deep`.
- * A member's refusal is added to `failed` (and a folder's members are then left alone); the top one's is thrown.
- */
-async function copyTree(
-  ctx: DavContext,
-  who: Acting,
-  from: string,
-  to: string,
-  deep: boolean,
-  lockTokens: readonly string[],
-  failed: Failure[],
-): Promise<void> {
-  const { resources } = ctx.deps
-  const preconditions = { ifMatch: null, ifNoneMatch: null, lockTokens }
-  // A document or a file: the layer's copy (Read on it, Write at the new name; a file's bytes not copied where they need not be)
-  if (!isContainerPath(from)) {
-    await resources.copy(who, from, to, preconditions)
-    return
-  }
-  await resources.read(who, from)
-  await resources.put(who, to, 'text/turtle', '', preconditions)
-  if (!deep) return
-  const { members } = await resources.listMembers(who, from)
-  const paths: string[] = []
-  // The member list is taken whole first: writing into the pod while its snapshot is open would copy nothing new anyway
-  for await (const chunk of members) for (const m of chunk) paths.push(m.path)
-  for (const p of paths) {
-    try {
-      await copyTree(ctx, who, p, to + p.slice(from.length), true, lockTokens, failed)
-    } catch (err) {
-      if (!(err instanceof HttpError)) throw err
-      failed.push({ path: p, status: err.status, why: `${err.code}: ${err.description}` })
-    }
-  }
 }

@@ -104,6 +104,7 @@ export const REFUSALS = {
     means: 'the folder holds more items, or folders nested deeper, than one zip download takes; download the folders inside it one by one',
   },
   move_into_itself: { status: [400], means: 'a folder cannot be moved into itself or a folder inside it' },
+  copy_into_itself: { status: [400], means: 'a folder cannot be copied into itself or a folder inside it' },
   name_conflict: { status: [409], means: 'a document and a container of the same name cannot both exist (Solid Protocol §3.1)' },
   container_not_empty: { status: [409], means: 'a container is deleted only when empty (Solid Protocol §5.4)' },
   acl_without_resource: { status: [409], means: 'an ACL is written only for a resource that exists' },

@@ -17,6 +17,7 @@ import { creationNeeds, deletionNeeds, requireAll, type Deciding } from './tree-
 import { authorOf, type Acting, type ResourcesDeps } from './acting.ts'
 import { makePutResource, putInOneStep, type PutFacts, type PutPlan } from './put-resource.ts'
 import { makeCopyDocument } from './copy-document.ts'
+import { makeCopyTree, type CopyFailure, type CopyTreeOptions } from './copy-tree.ts'
 import { makeVersionReads, type VersionReads } from './versions.ts'
 import { makeDeleteResource } from './delete-resource.ts'
 import { makeReadResource, type Readable } from './read-resource.ts'
@@ -83,6 +84,11 @@ export interface Resources extends VersionReads, VersionActivity {
    * at `to` needs; a file's bytes get a second name where the blob store can (copy-document.ts).
    */
   copy(who: Acting, from: string, to: string, preconditions: Preconditions): Promise<WriteResult>
+  /**
+   * A copy of `from` at `to` that may be a folder: made anew, and with `deep` each member copied as `copy` does (never
+   * its ACL); what cannot be copied is left out and answered, the rest copied. A folder into itself: 400 `copy_into_itself`.
+   */
+  copyTree(who: Acting, from: string, to: string, options: CopyTreeOptions): Promise<CopyFailure[]>
   /** Moves or renames `from` to `to` (stored paths, both folders or both not), with everything in it and its ACLs: what DELETEs of each item and PUTs creating each new one need. */
   move(who: Acting, from: string, to: string, submitted?: SubmittedLocks): Promise<MovedPath[]>
   /** Deletes `path` with everything in it into the trash: what a DELETE of each item needs. `expectedCount`: the members the principal was told of (a folder). */
@@ -177,6 +183,8 @@ export function makeResources(deps: ResourcesDeps): Resources {
   const versions = makeVersionReads(deps, put)
   // A folder restore deletes what was made since as an LDP DELETE would (decided, locked, versioned)
   const deleteResource = makeDeleteResource(deps, locks)
+  const copy = makeCopyDocument(deps, read, (path, readable) => represent(path, readable, asStored(baseUrl + path)), puts)
+  const listMembers = makeMemberChunks(deps)
   return {
     read,
     list: makeListMembers(deps, read),
@@ -188,11 +196,12 @@ export function makeResources(deps: ResourcesDeps): Resources {
     ...makeTrashDeletes(deps),
     statements: async (who, path) => readDocumentStatements(store, baseUrl, path, (await read(who, path)).meta),
     locks,
-    listMembers: makeMemberChunks(deps),
+    listMembers,
     admitPropertyChange: makeAdmitPropertyChange(deps),
     admitWriteAt: makeAdmitWriteAt(deps),
     represent,
-    copy: makeCopyDocument(deps, read, (path, readable) => represent(path, readable, asStored(baseUrl + path)), puts),
+    copy,
+    copyTree: makeCopyTree({ read, put, copy, listMembers }),
     ...puts,
     put,
     ...versions,
