@@ -1,6 +1,6 @@
 // Files: a container page by page with plain forms for a new folder, an upload (multipart/form-data), a
 // selection of rows to delete or move, a delete into the trash behind a confirmation page, and links to
-// edit, share and rename each item. It all works without JavaScript; the script (static/admin/files-upload.ts,
+// edit, share, rename and copy each item. It all works without JavaScript; the script (static/admin/files-upload.ts,
 // files-select.ts) adds upload progress, drag and drop, resumable uploads and "select all". New folders, uploads,
 // downloads and deletes go through the operations layer (deps.resources) as the owner, decided as an app's PUT, GET
 // or DELETE would be.
@@ -35,7 +35,7 @@ type AdminDeps = Pick<Deps, 'cfg' | 'store'>
 type LayerDeps = Pick<Deps, 'cfg' | 'resources'>
 type ListingDeps = Parameters<typeof makeRowMarkers>[0] & LayerDeps
 
-export type Done = 'folder' | 'delete' | 'deleteForGood' | 'move' | 'restore'
+export type Done = 'folder' | 'delete' | 'deleteForGood' | 'move' | 'copy' | 'restore'
 export const filesPage = (path: string, done?: { what: Done; name: string }) =>
   `${ADMIN_PATHS.files}?path=${encodeURIComponent(path)}${done ? `&done=${done.what}&name=${encodeURIComponent(done.name)}` : ''}`
 
@@ -45,6 +45,7 @@ const DONE: Record<Done, (name: string) => string> = {
   delete: n => `Moved ${n} to the trash`,
   deleteForGood: n => `Deleted ${n} for good`,
   move: n => `Moved ${n} here`,
+  copy: n => `Copied ${n} here`,
   restore: n => `Restored ${n}`,
 }
 const KIND = { container: 'Folder', rdf: 'RDF document', binary: 'File' } as const
@@ -96,6 +97,7 @@ ${it.kind === 'container' ? html`<td data-label="Size" class="meta none">—</td
 <td data-label="Modified" class="meta">${localTime(Date.parse(it.modified))}</td>
 <td class="row-actions">${it.kind === 'rdf' ? html`<a class="small" href="${ADMIN_PATHS.edit}?path=${encodeURIComponent(it.path)}" aria-label="Edit ${nameOf(it.path)}">Edit</a> ` : ''}<a class="small" href="${sharing(it.path)}" aria-label="Share ${nameOf(it.path)}">Share</a>
 <a class="small" href="${ADMIN_PATHS.move}?path=${encodeURIComponent(it.path)}" aria-label="Rename or move ${nameOf(it.path)}">Rename</a>
+<a class="small" href="${ADMIN_PATHS.copy}?path=${encodeURIComponent(it.path)}" aria-label="Copy ${nameOf(it.path)} to another folder">Copy</a>
 <a class="small" href="${ADMIN_PATHS.delete}?path=${encodeURIComponent(it.path)}" aria-label="Delete ${nameOf(it.path)}">Delete</a></td></tr>`,
   )
   const done =
@@ -216,7 +218,7 @@ export async function uploadFiles(deps: LayerDeps, parts: AsyncIterable<FormPart
 }
 
 /** The first of `name`, `name (2)`, `name (3)`… free in `folder` (neither a file nor a folder of that name), as people read it. */
-async function freeName(deps: LayerDeps, folder: string, name: string): Promise<string> {
+export async function freeName(deps: LayerDeps, folder: string, name: string): Promise<string> {
   const taken = async (n: string) =>
     (await metaAsOwner(deps, podPath(folder + encodeURIComponent(n)))) !== undefined ||
     (await metaAsOwner(deps, podPath(`${folder}${encodeURIComponent(n)}/`))) !== undefined

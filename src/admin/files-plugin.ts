@@ -1,5 +1,5 @@
 // The owner's files: the Files page (the dashboard opens on it), view, preview, download, edit, upload, new
-// folder, rename and move, delete, the selection, the trash; their JSON API. Every read and change goes through
+// folder, rename and move, copy, delete, the selection, the trash; their JSON API. Every read and change goes through
 // the operations layer (`deps.resources`) as the owner (owner-acting.ts), decided as an app's request would be.
 
 import { Elysia, t } from 'elysia'
@@ -23,6 +23,7 @@ import { moveBody, moveFiles } from './move-files.ts'
 import { countFolder, deleteFolder } from './delete-folder.ts'
 import { listTrash, moveToTrash, restoreTrashed } from './trash-files.ts'
 import { showMovePage, submitMovePage } from './move-page.ts'
+import { copyPage, showCopyPage, submitCopyPage } from './copy-page.ts'
 import { showDeleteSelected, showMoveSelected, submitDeleteSelected, submitMoveSelected } from './selection-pages.ts'
 import { showDeleteTrashed, showEmptyTrash, showTrashPage, submitDeleteTrashed, submitEmptyTrash, submitRestore } from './trash-page.ts'
 
@@ -39,6 +40,10 @@ const backToFolder: NextOf = ({ form }) => backTo(filesPage(fieldOf(form, 'path'
 const backToRename: NextOf = ({ form }) => {
   const path = fieldOf(form, 'path')
   return backTo(path ? `${ADMIN_PATHS.move}?path=${encodeURIComponent(path)}` : filesPage('/'), 'Back to Rename')
+}
+const backToCopy: NextOf = ({ form }) => {
+  const path = fieldOf(form, 'path')
+  return backTo(path ? copyPage(path) : filesPage('/'), 'Back to Copy', 'Nothing copied')
 }
 const backToDocument: NextOf = ({ form }) => {
   const path = fieldOf(form, 'path')
@@ -105,6 +110,8 @@ export function filesPlugin(deps: Deps) {
       })
       .get(ADMIN_PATHS.move, ({ request, query }) => showMovePage(deps, cookieOf(request), query), { ownerPage: FROM_FILES })
       .post(ADMIN_PATHS.move, ({ body }) => submitMovePage(deps, body), { body: PlainForm, ownerForm: { next: backToRename } })
+      .get(ADMIN_PATHS.copy, ({ request, query }) => showCopyPage(deps, cookieOf(request), query), { ownerPage: FROM_FILES })
+      .post(ADMIN_PATHS.copy, ({ request, body }) => submitCopyPage(deps, cookieOf(request), body), { body: PlainForm, ownerForm: { next: backToCopy } })
       .get(ADMIN_PATHS.edit, ({ request, query }) => showEditPage(deps, request, query), { ownerPage: { returnTo: ADMIN_PATHS.edit, next: YOUR_FILES } })
       .post(ADMIN_PATHS.edit, ({ request, body }) => saveDocument(deps, request, body), { body: PlainForm, ownerForm: { next: backToDocument } })
       .guard({ ownerApi: true }, api =>

@@ -1,4 +1,4 @@
-// The Move pages' folder picker (issue 40, "Move offers a folder picker"): the folders in one folder, read through
+// The Move and Copy pages' folder picker (issue 40, "Move offers a folder picker"): the folders in one folder, read through
 // the operations layer as the owner, each a plain link that goes into it, and a link up; the page the links lead to
 // is the same Move page browsing that folder, so it works without a script. What the picker browses becomes the
 // form's "folder" field; a path can be typed there instead (typedFolder).
@@ -44,16 +44,21 @@ export async function pickFolders(deps: PickerDeps, folder: string): Promise<Pic
 }
 
 /**
- * The picker's HTML. `linkTo(folder)`: the Move page browsing `folder`. `moving`: the folders being moved, which
- * are shown but cannot be gone into (a folder is never moved into itself or a folder inside it).
+ * The picker's HTML. `linkTo(folder)`: the Move (or Copy) page browsing `folder`. `moving`: the folders being moved
+ * or copied (`doing` says which), shown but not to be gone into (a folder never goes into itself or a folder inside it).
  */
-export function folderPickerHtml(picked: PickedFolders, linkTo: (folder: string) => string, moving: readonly string[]): SafeHtml {
+export function folderPickerHtml(
+  picked: PickedFolders,
+  linkTo: (folder: string) => string,
+  moving: readonly string[],
+  doing: 'moved' | 'copied' = 'moved',
+): SafeHtml {
   const { folder, folders, more } = picked
   const up = parentPath(folder)
   const isMoving = (f: string) => moving.some(m => isContainerPath(m) && f.startsWith(m))
   const rows = folders.map(f =>
     isMoving(f)
-      ? html`<li><span class="muted">${readableName(f)}/ (being moved)</span></li>`
+      ? html`<li><span class="muted">${readableName(f)}/ (being ${doing})</span></li>`
       : html`<li><a href="${linkTo(f)}" aria-label="Open the folder ${readableName(f)}">${readableName(f)}/</a></li>`,
   )
   return html`<section class="panel folder-picker" aria-labelledby="picker-heading" data-enhance="folder-picker">

@@ -60,6 +60,8 @@ export const ADMIN_PATHS = {
   /** Rename or move a file or folder (GET asks the new name and folder, POST moves). */
   move: '/.admin/files/move',
   moveApi: '/.admin/api/move',
+  /** Copy a file or folder into a folder (GET asks which folder, POST copies, under a free name there). */
+  copy: '/.admin/files/copy',
   /** A folder with everything in it: GET `tree/count?path=` (how many items), DELETE `tree?path=&count=`. */
   tree: '/.admin/api/tree',
   treeCount: '/.admin/api/tree/count',
