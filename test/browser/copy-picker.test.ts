@@ -25,6 +25,15 @@ let context: BrowserContext
 let page: Page
 const a = (path: string) => pod.baseUrl + path
 
+/** The screen at a common phone's width besides the harness's narrowest (`name`-390.png); the pixels it is too wide. */
+async function screenshotAt390(p: Page, name: string): Promise<number> {
+  await p.setViewportSize({ width: 390, height: 844 })
+  await screenshot(p, `${name}-390`)
+  const overflow = await horizontalOverflow(p)
+  await p.setViewportSize(DESKTOP)
+  return overflow
+}
+
 beforeAll(async () => {
   pod = await startBrowserPod()
   context = await newContext()
@@ -54,11 +63,7 @@ describe('Copy to…', () => {
     expect(await unlabelledControls(page)).toEqual([])
     expect(await contrastFailures(page)).toEqual([])
     expect(await screenshotBothWidths(page, 'copy-picker')).toBe(0)
-    // A common phone's width besides the harness's narrowest
-    await page.setViewportSize({ width: 390, height: 844 })
-    await screenshot(page, 'copy-picker-390')
-    expect(await horizontalOverflow(page)).toBe(0)
-    await page.setViewportSize(DESKTOP)
+    expect(await screenshotAt390(page, 'copy-picker')).toBe(0)
     await page.emulateMedia({ colorScheme: 'dark' })
     expect(await contrastFailures(page)).toEqual([])
     expect(await screenshotBothWidths(page, 'copy-picker-dark')).toBe(0)
@@ -68,10 +73,7 @@ describe('Copy to…', () => {
     expect(await page.locator('h1').textContent()).toBe('Inner')
     await page.getByRole('link', { name: FILE, exact: true }).waitFor()
     expect(await screenshotBothWidths(page, 'copy-done')).toBe(0)
-    await page.setViewportSize({ width: 390, height: 844 })
-    await screenshot(page, 'copy-done-390')
-    expect(await horizontalOverflow(page)).toBe(0)
-    await page.setViewportSize(DESKTOP)
+    expect(await screenshotAt390(page, 'copy-done')).toBe(0)
     await page.goto(a('/.admin/files?path=%2F'))
     await page.getByRole('link', { name: FILE, exact: true }).waitFor()
   })
