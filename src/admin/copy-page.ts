@@ -7,6 +7,7 @@ import { HttpError } from '../http/errors.ts'
 import { asSentence, html } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { isContainerPath, parentPath } from '../store/paths.ts'
+import { isAcl } from '../store/acl-names.ts'
 import { readableName, readablePath, readablePathsIn } from '../lib/readable-path.ts'
 import { countOf } from '../lib/count-words.ts'
 import type { CopyFailure } from '../resources/copy-tree.ts'
@@ -52,6 +53,8 @@ const whyNot = (f: CopyFailure) => (f.status === 401 || f.status === 403 ? 'its 
 export async function submitCopyPage(deps: CopyDeps, cookieHeader: string | null, form: Record<string, unknown>): Promise<Response> {
   const from = podPath(form.path)
   if (from === '/') throw new HttpError(404, 'not_found', 'the root of the pod cannot be copied')
+  // Access is not content: a copy of an ACL into a folder would become that folder's ACL
+  if (isAcl(from)) throw new HttpError(400, 'invalid_path', 'an ACL is not copied: share the copy on its own sharing page')
   const folder = await typedFolder(deps, form.folder)
   // A PUT would make a folder that is not there: a copy goes only into one that is
   if ((await metaAsOwner(deps, folder))?.kind !== 'container') throw new HttpError(404, 'not_found', `there is no folder ${readablePath(folder)}`)

@@ -114,6 +114,13 @@ describe('copying a file', () => {
     expect(await textAt(`/pub/${encodeSegment('Nowhere #2')}/`)).toBe(404)
   })
 
+  test('an ACL → 400 invalid_path: it would become the ACL of the folder it went into', async () => {
+    const res = await copy({ path: '/pub/.acl', folder: '/pub/Plain/' })
+    expect(res.status).toBe(400)
+    expect(await res.text()).toContain('<code id="error">invalid_path</code>')
+    expect((await fetch(url('/pub/Plain/.acl'))).status).toBe(404)
+  })
+
   test('without the CSRF token → 403 csrf_failed, nothing copied', async () => {
     const res = await copy({ path: FILE, folder: '/pub/Plain/' }, null)
     expect(res.status).toBe(403)
