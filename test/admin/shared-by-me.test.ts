@@ -63,7 +63,10 @@ describe('GET /.admin/shared', () => {
     expect(html).toContain('read what is inside')
     expect(html).toContain('Anyone')
     expect(html).toContain('for the plumber')
-    expect(html).toMatch(/<form method="post" action="\/.admin\/links\/remove">/)
+    // Removing a link asks first: a removed link cannot be made again
+    expect(html).toMatch(
+      /<form method="post" action="\/.admin\/links\/remove" data-enhance="confirm" data-confirm="Remove the link “for the plumber” to \/private\/notes.ttl\? /,
+    )
     expect(html).toMatch(/<form method="post" action="\/.admin\/grants\/revoke"/)
     expect(html).toContain('aria-label="Revoke the grant for https://bob.example/profile/card#me on /private/"')
   })
