@@ -21,23 +21,44 @@ export interface ShareFormTarget {
   readonly extra?: SafeHtml | string
 }
 
-export function shareForm(t: ShareFormTarget, csrf: string): SafeHtml {
+/** The share form's own fields: what a person typed, carried back to the form when the pod refused it or asked about it. */
+const TYPED_FIELDS = ['kind', 'value', 'scope', 'origin', 'client', ...MODES] as const
+
+/** The form's fields as a query (`&kind=agent&value=…&read=yes`), empty for a form that has none of them. */
+export function typedQuery(form: Record<string, unknown>): string {
+  const typed = TYPED_FIELDS.flatMap(name => (typeof form[name] === 'string' && form[name] !== '' ? [[name, form[name] as string]] : []))
+  return typed.length === 0 ? '' : `&${new URLSearchParams(typed).toString()}`
+}
+
+/**
+ * The share form. `typed`: what was typed before (the share page's query, from `typedQuery`), shown again so that
+ * "Change it" or "Back to sharing" after a refusal (a WebID that cannot be read) does not make a person type it all anew.
+ */
+export function shareForm(t: ShareFormTarget, csrf: string, typed: Record<string, unknown> = {}): SafeHtml {
   const container = t.path.endsWith('/')
+  const text = (name: (typeof TYPED_FIELDS)[number]) => (typeof typed[name] === 'string' ? (typed[name] as string) : '')
+  const retyped = text('kind') !== ''
+  const picked = (name: 'kind' | 'scope', value: string) => (text(name) === value ? html` selected` : '')
+  const ticked = (mode: string) => ((retyped ? typed[mode] === 'yes' : mode === 'read') ? html` checked` : '')
+  const scopes = container
+    ? ([
+        ['both', 'This folder and everything inside'],
+        ['this', 'This folder only'],
+        ['inside', 'Only things inside'],
+      ] as const)
+    : ([['this', 'This item only']] as const)
+  const moreChosen = text('origin') !== '' || text('client') !== '' || (container && text('scope') !== '' && text('scope') !== 'both')
   return html`<section class="panel" aria-labelledby="add-h"><h2 id="add-h">Share</h2>
 ${t.hasOwn ? '' : html`<p class="muted">This item has no settings of its own yet: sharing gives it its own, starting from the inherited access shown below.</p>`}
 <form method="post" action="${ADMIN_PATHS.shareAdd}" class="row-form share-form" data-enhance="share-form">${csrfField(csrf)}<input type="hidden" name="path" value="${t.path}"><input type="hidden" name="version" value="${t.version}">
-<div><label for="share-kind">Who</label><select id="share-kind" name="kind">${ADDABLE.map(k => html`<option value="${k}">${KIND_LABEL[k]}</option>`)}</select></div>
-<div><label for="share-value">Their WebID (or the group or key URL)</label><input type="url" id="share-value" name="value" placeholder="https://alice.example/profile/card#me" autocomplete="off" spellcheck="false" aria-describedby="share-value-hint">
+<div><label for="share-kind">Who</label><select id="share-kind" name="kind">${ADDABLE.map(k => html`<option value="${k}"${picked('kind', k)}>${KIND_LABEL[k]}</option>`)}</select></div>
+<div><label for="share-value">Their WebID (or the group or key URL)</label><input type="url" id="share-value" name="value" value="${text('value')}" placeholder="https://alice.example/profile/card#me" autocomplete="off" spellcheck="false" aria-describedby="share-value-hint">
 <p class="hint" id="share-value-hint">For a person: the address of their profile, usually ending in #me. Not needed for everyone or anyone signed in.</p></div>
-<fieldset><legend>They may</legend>${MODES.map(m => html`<label class="check"><input type="checkbox" name="${m}" value="yes"${m === 'read' ? html` checked` : ''}> ${MODE_WORDS[m]}</label>`)}</fieldset>
-<details><summary>More choices</summary>
-<div><label for="share-scope">Applies to</label><select id="share-scope" name="scope">${
-    container
-      ? html`<option value="both">This folder and everything inside</option><option value="this">This folder only</option><option value="inside">Only things inside</option>`
-      : html`<option value="this">This item only</option>`
-  }</select></div>
-<div><label for="share-origin">Only through this app origin (optional)</label><input type="url" id="share-origin" name="origin" placeholder="https://app.example" autocomplete="off"></div>
-<div><label for="share-client">Only through this app: its client ID (optional, for a person)</label><input type="url" id="share-client" name="client" placeholder="https://app.example/id" autocomplete="off"></div>
+<fieldset><legend>They may</legend>${MODES.map(m => html`<label class="check"><input type="checkbox" name="${m}" value="yes"${ticked(m)}> ${MODE_WORDS[m]}</label>`)}</fieldset>
+<details${moreChosen ? html` open` : ''}><summary>More choices</summary>
+<div><label for="share-scope">Applies to</label><select id="share-scope" name="scope">${scopes.map(([value, label]) => html`<option value="${value}"${picked('scope', value)}>${label}</option>`)}</select></div>
+<div><label for="share-origin">Only through this app origin (optional)</label><input type="url" id="share-origin" name="origin" value="${text('origin')}" placeholder="https://app.example" autocomplete="off"></div>
+<div><label for="share-client">Only through this app: its client ID (optional, for a person)</label><input type="url" id="share-client" name="client" value="${text('client')}" placeholder="https://app.example/id" autocomplete="off"></div>
 </details>
 ${t.extra ?? ''}
 <div><button type="submit">Share</button></div></form></section>`

@@ -13,7 +13,7 @@ import { breakableUrl, html, type SafeHtml } from '../http/html-page.ts'
 import { ADMIN_PATHS } from '../http/pod-paths.ts'
 import { ownerWebIdOf } from '../config.ts'
 import { KIND_LABEL, MODES, MODE_WORDS, aclTurtle, appsText, entriesOf, givesOwnerControl, inheritedAsOwn, scopeText, type Entry } from './acl-entries.ts'
-import { entryFrom, shareForm, webIdQuestion } from './share-form.ts'
+import { entryFrom, shareForm, typedQuery, webIdQuestion } from './share-form.ts'
 import { checkWebId } from './webid-check.ts'
 import { explainForm } from './access-explain-form.ts'
 import { readAclView } from './acl-view.ts'
@@ -140,7 +140,7 @@ export async function showSharePage(deps: AdminDeps, request: Request, query: Re
     section: ADMIN_PATHS.share,
     ...(notice ? { notice } : {}),
     body: csrf => html`<p class="muted"><a href="${`${ADMIN_PATHS.files}?path=${encodeURIComponent(container ? acl.path : acl.path.slice(0, acl.path.lastIndexOf('/') + 1))}`}">Back to the folder in Files</a></p>
-${shareForm({ path: acl.path, version, hasOwn: !!acl.own, extra: dropField(acl, 'drop-add') }, csrf)}
+${shareForm({ path: acl.path, version, hasOwn: !!acl.own, extra: dropField(acl, 'drop-add') }, csrf, query)}
 ${
   own
     ? html`<section class="panel" aria-labelledby="own-h"><h2 id="own-h">Access set here</h2>
@@ -230,7 +230,7 @@ export async function addShareEntry(deps: AdminDeps, request: Request, form: Rec
       return renderOwnerPage(deps, request.headers.get('cookie'), {
         heading: 'Check the WebID',
         section: ADMIN_PATHS.share,
-        body: csrf => webIdQuestion(check, form, csrf, sharePage(acl.path)),
+        body: csrf => webIdQuestion(check, form, csrf, sharePage(acl.path) + typedQuery(form)),
       })
     }
   }

@@ -10,6 +10,7 @@ import { backTo } from './owner-page.ts'
 import { ListForm, PlainForm, fieldOf } from './model.ts'
 import { filesPage } from './files-page.ts'
 import { addShareEntry, removeShareEntry, sharePage, showInheritPage, showSharePage, useInheritedAccess } from './share-page.ts'
+import { typedQuery } from './share-form.ts'
 import { readAclView } from './acl-view.ts'
 import { explainAccess } from './access-explain.ts'
 import { checkWebId } from './webid-check.ts'
@@ -28,8 +29,8 @@ const AccessQuery = t.Object({
   issuer: t.Optional(t.String()),
 })
 
-/** A share form's refusal: back to sharing of the path it was about, nothing changed. */
-const shareNotChanged: NextOf = ({ form }) => backTo(sharePage(fieldOf(form, 'path') ?? '/'), 'Back to sharing', 'Access not changed')
+/** A share form's refusal: back to sharing of the path it was about, nothing changed, the form as it was typed. */
+const shareNotChanged: NextOf = ({ form }) => backTo(sharePage(fieldOf(form, 'path') ?? '/') + typedQuery(form), 'Back to sharing', 'Access not changed')
 const linkNotMade: NextOf = ({ form }) => backTo(sharePage(fieldOf(form, 'path') ?? '/'), 'Back to sharing', 'Link not created')
 const backToSharing: NextOf = ({ query }) => backTo(sharePage(query.path ?? '/'), 'Back to sharing')
 const LinkSettingsBody = t.Object({ defaultExpiry: t.Optional(t.String()), maxExpiry: t.Optional(t.String()) }, { additionalProperties: false })

@@ -61,6 +61,48 @@ describe('refused, nothing written', () => {
   })
 })
 
+describe('what was typed is kept for a second try', () => {
+  const TYPED = 'https://nobody.example/profile/card?x=1&y=2#me'
+  /** The share page a link of `html` leads to (its href, entities decoded), as the owner's browser opens it. */
+  const follow = async (html: string, label: string) => {
+    const href = new RegExp(`href="([^"]+)"[^>]*>${label}<`).exec(html)?.[1]?.replaceAll('&amp;', '&')
+    expect(href).toBeDefined()
+    return (await pod.request(href!, { headers: { cookie: owner.header() } })).text()
+  }
+  const expectTyped = (form: string, value: string) => {
+    expect(form).toContain(`name="value" value="${value.replaceAll('&', '&amp;')}"`)
+    expect(form).toMatch(/name="append" value="yes" checked/)
+    expect(form).not.toMatch(/name="read" value="yes" checked/)
+    expect(form).toMatch(/<option value="agent" selected>/)
+    // "More choices" opens to show the app origin typed there
+    expect(form).toMatch(/<details open><summary>More choices/)
+    expect(form).toContain('name="origin" value="https://app.example"')
+  }
+  test("a WebID that cannot be read: 422, and 'Back to sharing' opens the form as it was typed", async () => {
+    const res = await share(TYPED, { read: '', append: 'yes', origin: 'https://app.example' })
+    expect(res.status).toBe(422)
+    expectTyped(await follow(await res.text(), 'Back to sharing'), TYPED)
+    expect(await acl()).toBe(404)
+  })
+  test("a WebID mistyped with a space: 400 invalid_field, and 'Back to sharing' keeps the typo to mend", async () => {
+    const typo = 'https://alice.example/profile/card #me'
+    const res = await share(typo, { read: '', append: 'yes', origin: 'https://app.example' })
+    expect(res.status).toBe(400)
+    expectTyped(await follow(await res.text(), 'Back to sharing'), typo)
+  })
+  test("the question about a WebID without #fragment: 'Change it' opens the form as it was typed", async () => {
+    const res = await share(CAROL, { read: '', append: 'yes', origin: 'https://app.example' })
+    expect(res.status).toBe(200)
+    expectTyped(await follow(await res.text(), 'Change it'), CAROL)
+  })
+  test('the share page opened plainly has the form as always: Read ticked, nothing typed', async () => {
+    const form = await (await pod.request(`/.admin/share?path=${encodeURIComponent(PATH)}`, { headers: { cookie: owner.header() } })).text()
+    expect(form).toMatch(/name="read" value="yes" checked/)
+    expect(form).toContain('name="value" value=""')
+    expect(form).toMatch(/<details><summary>More choices/)
+  })
+})
+
 describe('a WebID without #fragment is asked about', () => {
   test('the page asks "Did you mean …#i?" (the primary topic), nothing written, nothing of the document quoted', async () => {
     const res = await share(CAROL)
