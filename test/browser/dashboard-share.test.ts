@@ -176,6 +176,11 @@ describe('sharing proven with an app session from a second pod', () => {
     await page.getByRole('button', { name: 'Share', exact: true }).click()
     expect(await page.locator('#error').textContent()).toBe('not_a_profile')
     expect(await screenshotBothWidths(page, 'dashboard-share-webid-refused')).toBe(0)
+    // Back to sharing: the form as it was typed, to mend the WebID rather than type it all anew
+    await page.getByRole('link', { name: 'Back to sharing' }).click()
+    expect(await page.getByLabel('Their WebID (or the group or key URL)').inputValue()).toBe(`${bobPod.baseUrl}/profile/card#nobody`)
+    expect(await page.getByLabel('Who', { exact: true }).inputValue()).toBe('agent')
+    expect(await screenshotBothWidths(page, 'dashboard-share-webid-back')).toBe(0)
     await page.goto(a('/.admin/share?path=%2Fshared%2Ffor-bob'))
     expect((await asOwner(a('/shared/for-bob.acl'))).text).not.toContain('#nobody')
   })
